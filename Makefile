@@ -1,0 +1,35 @@
+# Two commands on a fresh machine: `make run` and `make test`. Each bootstraps what it needs.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+HOST ?= 0.0.0.0
+PORT ?= 8000
+DATA ?= instance
+
+.PHONY: run test lint bench system-packages clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+system-packages:
+	bash tests/install-system-packages.sh
+
+run: $(STAMP)
+	$(BIN)/companion serve --demo --host $(HOST) --port $(PORT) --data $(DATA)
+
+test: $(STAMP) system-packages
+	$(BIN)/ruff check .
+	$(BIN)/python -m pytest
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+
+bench: $(STAMP)
+	for b in bench/*.py; do $(BIN)/python $$b || exit 1; done
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache

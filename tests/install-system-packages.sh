@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# System packages the tests use (Debian): a headless browser, socat for serial ptys,
+# shellcheck and systemd-analyze for deploy/, gcc for the firmware's C unit tests.
+# Installs only what is missing; needs root (CI and the dev machines run as root).
+set -euo pipefail
+need=()
+command -v chromium >/dev/null || need+=(chromium)
+command -v socat >/dev/null || need+=(socat)
+command -v shellcheck >/dev/null || need+=(shellcheck)
+command -v systemd-analyze >/dev/null || need+=(systemd)
+command -v gcc >/dev/null || need+=(gcc)
+command -v sqlite3 >/dev/null || need+=(sqlite3)
+[ -e /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need+=(fonts-dejavu-core)
+if [ ${#need[@]} -gt 0 ]; then
+    if [ "$(id -u)" -ne 0 ]; then
+        echo "missing system packages: ${need[*]} (run as root or install them)" >&2
+        exit 1
+    fi
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+fi
