@@ -1,0 +1,64 @@
+"""`companion tags`: printable QR sticker sheets for a game's catalog (docs/tags.md)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from hardware.tags.format import card_payload, code_table
+from hardware.tags.sheet import Sticker, render_sheets, write_sheets
+
+# Which catalog parts get stickers, and the tag kind they are printed as.
+CARD_PARTS = {"event_cards": "event", "action_cards": "action"}
+
+
+def _entries(part) -> list[dict]:
+    if isinstance(part, dict):  # tolerate {"cards": [...]} or {"entries": [...]} wrappers
+        for key in ("cards", "entries", "items"):
+            if isinstance(part.get(key), list):
+                return part[key]
+        return []
+    return list(part or [])
+
+
+def stickers_for_catalog(catalog: dict, namespace: str, lang: str = "en") -> list[Sticker]:
+    """One sticker per card of the catalog, in catalog order; demo entries marked demo."""
+    stickers = []
+    for part, kind in CARD_PARTS.items():
+        entries = _entries(catalog.get(part))
+        code_table(entry["id"] for entry in entries)  # raises on a short-code collision
+        for entry in entries:
+            names = entry.get("names") or {}
+            label = names.get(lang) or names.get("en") or entry["id"]
+            stickers.append(Sticker(card_payload(namespace, kind, entry["id"]), label,
+                                    bool(entry.get("demo"))))
+    return stickers
+
+
+@click.command("tags")
+@click.option("--game", default="wwe", show_default=True, help="Catalog to print stickers for.")
+@click.option("--size-mm", type=float, default=30.0, show_default=True,
+              help="Side of each QR symbol in millimetres (quiet zone and name come on top).")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
+              required=True, help="Directory for the PNG pages and the PDF.")
+@click.option("--data", "data_dir", type=click.Path(file_okay=False, path_type=Path),
+              default=None, help="Data directory with owner catalog overrides.")
+@click.option("--lang", default="en", show_default=True, help="Language of the printed names.")
+@click.option("--dpi", type=int, default=300, show_default=True)
+def command(game: str, size_mm: float, out_dir: Path, data_dir: Path | None, lang: str,
+            dpi: int) -> None:
+    """Write printable A4 sticker sheets (PNG and PDF) with the board marker first."""
+    from companion.catalog import load_catalog
+
+    catalog = load_catalog(game, data_dir)
+    stickers = stickers_for_catalog(catalog, game, lang)
+    if not stickers:
+        raise click.ClickException(f"the {game} catalog has no cards to print")
+    try:
+        pages = render_sheets(stickers, size_mm, dpi=dpi)
+    except ValueError as error:
+        raise click.ClickException(str(error)) from error
+    for path in write_sheets(pages, out_dir, f"{game}-stickers", dpi=dpi):
+        click.echo(str(path))
+    click.echo(f"{len(stickers)} card stickers + board marker on {len(pages)} page(s), "
+               f"{size_mm:g} mm codes")

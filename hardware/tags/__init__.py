@@ -1,0 +1,15 @@
+"""Sticker tags: the payload format (format.py) and printable sheets (sheet.py)."""
+from hardware.tags.format import (
+    BOARD_MARKER,
+    KINDS,
+    Tag,
+    TagError,
+    card_payload,
+    code_table,
+    parse,
+    resolve,
+    short_code,
+)
+
+__all__ = ["BOARD_MARKER", "KINDS", "Tag", "TagError", "card_payload", "code_table", "parse",
+           "resolve", "short_code"]
