@@ -1,0 +1,26 @@
+"""`companion restore`: put a backup back (the command lives apart because the CLI takes one
+command per module; the logic is in companion/backup.py next to `companion backup`)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from companion import backup as backups
+from companion.commands.backup import DATA_HELP
+
+
+@click.command("restore")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--data", "data_dir", type=click.Path(file_okay=False, path_type=Path),
+              default="instance", show_default=True, help=DATA_HELP)
+@click.option("--force", is_flag=True, help="Restore even while the server is running.")
+def command(file: Path, data_dir: Path, force: bool) -> None:
+    """Replace the games with a backup FILE (checked first; the old database is kept aside)."""
+    try:
+        result = backups.restore(file, data_dir, force=force)
+    except backups.BackupError as exc:
+        raise click.ClickException(str(exc)) from exc
+    if result.kept_aside:
+        click.echo(f"previous database kept as {result.kept_aside}")
+    click.echo(f"restored {result.restored_from}")
