@@ -1,0 +1,1 @@
+"""A synthetic camera: rendered tables with QR-stickered cards and their ground truth."""
