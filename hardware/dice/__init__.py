@@ -1,0 +1,1 @@
+"""Serial dice reader: protocol, reader thread, emulator, discovery (docs/dice-protocol.md)."""
