@@ -139,7 +139,7 @@ class Camera:
 
     table: np.ndarray
     homography: np.ndarray
-    light: np.ndarray
+    light: np.ndarray  # per-pixel, per-channel light factor (float32, HxWx3)
 
     @classmethod
     def create(cls, seed: int = 0, style: Style | None = None) -> Camera:
@@ -151,7 +151,7 @@ class Camera:
         lx, ly = rng.uniform(0, WIDTH), rng.uniform(0, HEIGHT)
         dist = np.hypot(x - lx, y - ly) / math.hypot(WIDTH, HEIGHT)
         light = 1.0 - (1.0 - style.light_min) * np.clip(dist / 0.8, 0, 1)
-        return cls(table, homography, light.astype(np.float32))
+        return cls(table, homography, np.repeat(light.astype(np.float32)[..., None], 3, 2))
 
     def render(self, placements: list[Placement], style: Style | None = None,
                seed: int = 0) -> tuple[np.ndarray, list[Truth]]:
@@ -164,11 +164,13 @@ class Camera:
                    placement.angle)
         image = cv2.warpPerspective(canvas, self.homography, (WIDTH, HEIGHT),
                                     borderMode=cv2.BORDER_REFLECT)
-        image = image.astype(np.float32) * self.light[..., None]
+        image = cv2.multiply(image, self.light, dtype=cv2.CV_8U)
         if style.blur_sigma > 0:
             image = cv2.GaussianBlur(image, (0, 0), style.blur_sigma)
-        image += rng.normal(0, style.noise_sigma, image.shape).astype(np.float32)
-        image = np.clip(image, 0, 255).astype(np.uint8)
+        noise = np.empty(image.shape, np.int16)
+        cv2.setRNGSeed(int(rng.integers(0, 2**31)))
+        cv2.randn(noise, 0, style.noise_sigma)
+        image = np.clip(image.astype(np.int16) + noise, 0, 255).astype(np.uint8)
         ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, style.jpeg_quality])
         assert ok
         image = cv2.imdecode(jpeg, cv2.IMREAD_COLOR)

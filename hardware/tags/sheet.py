@@ -7,6 +7,7 @@ sticker is the board reference marker with an arrow showing which way is north.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 import qrcode
@@ -31,12 +32,13 @@ def mm_to_px(mm: float, dpi: int) -> int:
     return round(mm / 25.4 * dpi)
 
 
-def qr_matrix(payload: str) -> list[list[bool]]:
+@lru_cache(maxsize=512)
+def qr_matrix(payload: str) -> tuple[tuple[bool, ...], ...]:
     """The module matrix (no quiet zone) at error correction H, smallest version that fits."""
     code = qrcode.QRCode(error_correction=qrcode.constants.ERROR_CORRECT_H, border=0)
     code.add_data(payload)
     code.make(fit=True)
-    return code.get_matrix()
+    return tuple(tuple(row) for row in code.get_matrix())
 
 
 def qr_image(payload: str, symbol_px: int) -> tuple[Image.Image, int]:

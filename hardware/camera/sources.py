@@ -1,0 +1,241 @@
+"""Frame sources behind one small interface: open(), read() -> frame, close().
+
+- `OpenCVSource`: a USB camera (index or /dev/videoN, V4L2 with MJPG at 1280x720), a video
+  file (played at its own frame rate, so it behaves like a camera), or an HTTP/RTSP stream.
+- `Picamera2Source`: Pi Camera Modules on Bookworm (libcamera; cv2.VideoCapture cannot open
+  them). Uses the lores YUV420 stream, whose first height rows are a free grayscale image.
+- `FolderSource`: the images of a folder in name order, looped, at a given frame rate.
+- `SyntheticSource`: the synthetic table (hardware.synthetic) as a camera for `make run`.
+
+A source that cannot deliver raises `SourceLost`; the capture thread turns that into a
+status and reopens the source later. `open_source(spec)` picks the class from a string.
+"""
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+
+class SourceLost(Exception):
+    """The source cannot deliver frames right now (unplugged, file gone, stream down)."""
+
+
+class FrameSource:
+    """Base class: subclasses implement open/read/close; `fps` paces file-like sources."""
+
+    name = "source"
+
+    def open(self) -> None:
+        raise NotImplementedError
+
+    def read(self) -> np.ndarray:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        pass
+
+
+class _Pacer:
+    """Sleeps so a file-like source delivers frames no faster than ``fps``."""
+
+    def __init__(self, fps: float | None) -> None:
+        self.period = 1.0 / fps if fps else 0.0
+        self.next = 0.0
+
+    def wait(self) -> None:
+        if not self.period:
+            return
+        now = time.monotonic()
+        if self.next > now:
+            time.sleep(self.next - now)
+            self.next += self.period
+        else:
+            self.next = now + self.period
+
+
+class OpenCVSource(FrameSource):
+    """cv2.VideoCapture for cameras, files and network streams."""
+
+    def __init__(self, spec: str | int, width: int = 1280, height: int = 720, fps: int = 30,
+                 loop: bool = True, pace: bool = True) -> None:
+        self.spec = spec
+        self.width, self.height, self.fps = width, height, fps
+        self.loop, self.pace = loop, pace
+        self.name = f"opencv:{spec}"
+        self.capture: cv2.VideoCapture | None = None
+        self.is_file = isinstance(spec, str) and not spec.startswith("/dev/") and "://" not in spec
+        self._pacer = _Pacer(None)
+
+    def open(self) -> None:
+        spec = self.spec
+        if self.is_file and not os.path.exists(spec):
+            raise SourceLost(f"no such file: {spec}")
+        if isinstance(spec, int) or (isinstance(spec, str) and spec.startswith("/dev/")):
+            capture = cv2.VideoCapture(spec, cv2.CAP_V4L2)
+            capture.set(cv2.CAP_PROP_FOURCC, cv2.VideoWriter_fourcc(*"MJPG"))
+            capture.set(cv2.CAP_PROP_FRAME_WIDTH, self.width)
+            capture.set(cv2.CAP_PROP_FRAME_HEIGHT, self.height)
+            capture.set(cv2.CAP_PROP_FPS, self.fps)
+            capture.set(cv2.CAP_PROP_BUFFERSIZE, 1)
+        else:
+            capture = cv2.VideoCapture(spec)
+        if not capture.isOpened():
+            capture.release()
+            raise SourceLost(f"cannot open {spec}")
+        self.capture = capture
+        file_fps = capture.get(cv2.CAP_PROP_FPS) if self.is_file else 0
+        self._pacer = _Pacer(file_fps or self.fps if (self.is_file and self.pace) else None)
+
+    def read(self) -> np.ndarray:
+        if self.capture is None:
+            raise SourceLost("not open")
+        self._pacer.wait()
+        ok, frame = self.capture.read()
+        if not ok or frame is None:
+            if self.is_file and self.loop:
+                self.close()
+                self.open()  # raises SourceLost when the file has gone meanwhile
+                ok, frame = self.capture.read()
+                if ok and frame is not None:
+                    return frame
+            raise SourceLost("end of stream" if self.is_file else "read failed")
+        return frame
+
+    def close(self) -> None:
+        if self.capture is not None:
+            self.capture.release()
+            self.capture = None
+
+
+class Picamera2Source(FrameSource):  # pragma: no cover - needs a Pi camera
+    """A Pi Camera Module through picamera2 (apt install python3-picamera2)."""
+
+    name = "picamera2"
+
+    def __init__(self, width: int = 1280, height: int = 720, fps: int = 30) -> None:
+        self.width, self.height, self.fps = width, height, fps
+        self.camera = None
+
+    @staticmethod
+    def available() -> bool:
+        try:
+            import picamera2  # noqa: F401
+        except ImportError:
+            return False
+        return True
+
+    def open(self) -> None:
+        try:
+            from picamera2 import Picamera2
+            camera = Picamera2()
+            config = camera.create_video_configuration(
+                main={"size": (self.width, self.height)},
+                lores={"size": (self.width, self.height), "format": "YUV420"},
+                controls={"FrameRate": self.fps})
+            camera.configure(config)
+            camera.start()
+        except Exception as error:  # libcamera raises many kinds when no camera is attached
+            raise SourceLost(f"picamera2: {error}") from error
+        self.camera = camera
+
+    def read(self) -> np.ndarray:
+        if self.camera is None:
+            raise SourceLost("not open")
+        try:
+            yuv = self.camera.capture_array("lores")
+        except Exception as error:
+            raise SourceLost(f"picamera2: {error}") from error
+        return np.ascontiguousarray(yuv[: self.height, : self.width])  # the Y plane = gray
+
+    def close(self) -> None:
+        if self.camera is not None:
+            try:
+                self.camera.stop()
+                self.camera.close()
+            finally:
+                self.camera = None
+
+
+IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".webp"}
+
+
+class FolderSource(FrameSource):
+    """The images of a folder, in name order, looped, at ``fps`` (0 = as fast as read)."""
+
+    def __init__(self, folder: str | Path, fps: float = 30.0, loop: bool = True) -> None:
+        self.folder = Path(folder)
+        self.loop = loop
+        self.name = f"folder:{folder}"
+        self.files: list[Path] = []
+        self.index = 0
+        self._pacer = _Pacer(fps)
+
+    def open(self) -> None:
+        if not self.folder.is_dir():
+            raise SourceLost(f"no such folder: {self.folder}")
+        self.files = sorted(p for p in self.folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+        if not self.files:
+            raise SourceLost(f"no images in {self.folder}")
+        self.index = 0
+
+    def read(self) -> np.ndarray:
+        if self.index >= len(self.files):
+            if not self.loop:
+                raise SourceLost("end of folder")
+            self.index = 0
+        self._pacer.wait()
+        path = self.files[self.index]
+        self.index += 1
+        frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        if frame is None:
+            raise SourceLost(f"cannot read {path}")
+        return frame
+
+
+class SyntheticSource(FrameSource):
+    """The synthetic table script (hardware.synthetic.video) played as a looping camera."""
+
+    def __init__(self, seed: int = 0, fps: float = 30.0) -> None:
+        self.seed = seed
+        self.name = f"synthetic:{seed}"
+        self.frames: list[bytes] = []
+        self.index = 0
+        self._pacer = _Pacer(fps)
+
+    def open(self) -> None:
+        if not self.frames:
+            from hardware.synthetic.video import demo_script, render_script
+
+            self.frames = [jpeg for jpeg, _ in render_script(demo_script(), seed=self.seed)]
+        self.index = 0
+
+    def read(self) -> np.ndarray:
+        self._pacer.wait()
+        jpeg = self.frames[self.index % len(self.frames)]
+        self.index += 1
+        return cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
+
+
+def open_source(spec: str) -> FrameSource:
+    """A source from a settings string.
+
+    ``0`` / ``/dev/video0`` USB camera; ``picamera2``; ``synthetic`` or ``synthetic:SEED``;
+    ``folder:DIR`` or an existing directory; ``http://...`` / ``rtsp://...`` streams;
+    anything else is a video file path.
+    """
+    if spec.isdigit():
+        return OpenCVSource(int(spec))
+    if spec == "picamera2":
+        return Picamera2Source()
+    if spec == "synthetic" or spec.startswith("synthetic:"):
+        _, _, seed = spec.partition(":")
+        return SyntheticSource(int(seed or 0))
+    if spec.startswith("folder:"):
+        return FolderSource(spec.removeprefix("folder:"))
+    if os.path.isdir(spec):
+        return FolderSource(spec)
+    return OpenCVSource(spec)

@@ -1,0 +1,196 @@
+"""From per-frame sightings to debounced observations: Appeared, Turned, MovedZone, Removed.
+
+Decoders miss far more often than they lie, so the debounce is asymmetric: a card, a new
+rotation or a new zone is accepted after `appear_frames` agreeing frames in a row (about
+67 ms at 30 fps), while a card is declared removed only after `vanish_frames` frames in a
+row without it. Rotation classes use hysteresis (hardware.camera.rotation).
+
+Payloads that are not our tags are reported once per appearance as `UnknownCode` (for a
+log line) and never produce card observations.
+"""
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+
+from hardware.camera.rotation import HYSTERESIS_DEG, quarter_with_hysteresis
+from hardware.tags.format import Tag
+
+
+@dataclass(frozen=True)
+class Sighting:
+    """One card decoded in one frame, already in board terms."""
+
+    payload: str
+    tag: Tag | None  # None when the payload is not a tag we read
+    position: tuple[float, float]  # board mm
+    angle: float  # degrees clockwise from board north
+    zone: str | None
+    reason: str | None = None  # TagError code when tag is None
+
+
+@dataclass(frozen=True)
+class Appeared:
+    payload: str
+    tag: Tag
+    zone: str | None
+    rotation: int  # quarter turns clockwise from board north
+    position: tuple[float, float]
+    at: float
+    confidence: float
+
+
+@dataclass(frozen=True)
+class Turned:
+    payload: str
+    tag: Tag
+    zone: str | None
+    rotation: int
+    previous: int
+    at: float
+    confidence: float
+
+
+@dataclass(frozen=True)
+class MovedZone:
+    payload: str
+    tag: Tag
+    zone: str | None
+    previous: str | None
+    rotation: int
+    at: float
+    confidence: float
+
+
+@dataclass(frozen=True)
+class Removed:
+    payload: str
+    tag: Tag
+    zone: str | None
+    rotation: int
+    at: float
+    confidence: float
+
+
+@dataclass(frozen=True)
+class UnknownCode:
+    """A QR code that is not one of our tags (another app's code, an unsupported version)."""
+
+    payload: str
+    reason: str
+    at: float
+
+
+Observation = Appeared | Turned | MovedZone | Removed | UnknownCode
+
+
+@dataclass(frozen=True)
+class TrackerSettings:
+    appear_frames: int = 2
+    vanish_frames: int = 8
+    hysteresis_deg: float = HYSTERESIS_DEG
+    confidence_window: int = 10
+
+
+@dataclass
+class _Track:
+    sighting: Sighting
+    streak: int = 1  # frames in a row seen (before confirmation)
+    confirmed: bool = False
+    misses: int = 0
+    rotation: int = 0
+    zone: str | None = None
+    pending_rotation: tuple[int, int] | None = None  # (class, agreeing frames)
+    pending_zone: tuple[str | None, int] | None = None
+    history: deque = field(default_factory=lambda: deque(maxlen=10))
+
+
+class Tracker:
+    def __init__(self, settings: TrackerSettings | None = None) -> None:
+        self.settings = settings or TrackerSettings()
+        self.tracks: dict[str, _Track] = {}
+
+    def confirmed(self) -> dict[str, _Track]:
+        return {p: t for p, t in self.tracks.items() if t.confirmed}
+
+    def _confidence(self, track: _Track) -> float:
+        return round(sum(track.history) / len(track.history), 2) if track.history else 0.0
+
+    def update(self, sightings: list[Sighting], at: float) -> list[Observation]:
+        """Feed one frame's sightings (one per payload); returns the observations it causes."""
+        s = self.settings
+        out: list[Observation] = []
+        seen = {}
+        for sighting in sightings:
+            seen.setdefault(sighting.payload, sighting)
+        for payload, sighting in seen.items():
+            track = self.tracks.get(payload)
+            if track is None:
+                track = self.tracks[payload] = _Track(sighting)
+                track.history = deque(maxlen=s.confidence_window)
+                track.history.append(1)
+                track.rotation = quarter_with_hysteresis(sighting.angle, None)
+                track.zone = sighting.zone
+            else:
+                track.history.append(1)
+                track.sighting = sighting
+                track.misses = 0
+                if not track.confirmed:
+                    track.streak += 1
+            if not track.confirmed:
+                if track.streak >= s.appear_frames:
+                    track.confirmed = True
+                    track.rotation = quarter_with_hysteresis(sighting.angle, None)
+                    track.zone = sighting.zone
+                    if sighting.tag is None:
+                        out.append(UnknownCode(payload, sighting.reason or "tag_not_ours", at))
+                    else:
+                        out.append(Appeared(payload, sighting.tag, track.zone, track.rotation,
+                                            sighting.position, at, self._confidence(track)))
+                continue
+            if sighting.tag is None:
+                continue
+            out.extend(self._follow(track, sighting, at))
+        for payload in list(self.tracks):
+            if payload in seen:
+                continue
+            track = self.tracks[payload]
+            track.history.append(0)
+            if not track.confirmed:  # a single sighting that was not repeated: forget it
+                del self.tracks[payload]
+                continue
+            track.misses += 1
+            track.pending_rotation = track.pending_zone = None
+            if track.misses >= s.vanish_frames:
+                del self.tracks[payload]
+                if track.sighting.tag is not None:
+                    out.append(Removed(payload, track.sighting.tag, track.zone, track.rotation,
+                                       at, self._confidence(track)))
+        return out
+
+    def _follow(self, track: _Track, sighting: Sighting, at: float) -> list[Observation]:
+        s = self.settings
+        out: list[Observation] = []
+        tag = sighting.tag
+        wanted = quarter_with_hysteresis(sighting.angle, track.rotation, s.hysteresis_deg)
+        if wanted == track.rotation:
+            track.pending_rotation = None
+        else:
+            count = track.pending_rotation[1] + 1 if (
+                track.pending_rotation and track.pending_rotation[0] == wanted) else 1
+            track.pending_rotation = (wanted, count)
+            if count >= s.appear_frames:
+                previous, track.rotation, track.pending_rotation = track.rotation, wanted, None
+                out.append(Turned(sighting.payload, tag, track.zone, wanted, previous, at,
+                                  self._confidence(track)))
+        if sighting.zone == track.zone:
+            track.pending_zone = None
+        else:
+            count = track.pending_zone[1] + 1 if (
+                track.pending_zone and track.pending_zone[0] == sighting.zone) else 1
+            track.pending_zone = (sighting.zone, count)
+            if count >= s.appear_frames:
+                previous, track.zone, track.pending_zone = track.zone, sighting.zone, None
+                out.append(MovedZone(sighting.payload, tag, track.zone, previous,
+                                     track.rotation, at, self._confidence(track)))
+        return out

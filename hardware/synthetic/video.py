@@ -1,0 +1,112 @@
+"""Scripted synthetic videos: a card appears on the council space, is turned, is removed.
+
+`demo_script` describes the frames (placements per frame) and the observations a correct
+recogniser must produce; `render_script` renders them with one fixed synthetic camera;
+`write_video` stores an MJPG .avi plus a JSON file of the ground truth per frame.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from hardware.synthetic.scene import HEIGHT, WIDTH, Camera, Placement, Style, Truth
+from hardware.tags.format import BOARD_MARKER, card_payload
+
+MARKER_AT = (640.0, 110.0)  # pixels on the flat table; board origin
+MM_PER_PX = 0.3  # a 30 mm marker printed at the default 100 px symbol size
+
+
+def board_to_table(x_mm: float, y_mm: float, north: float = 0.0) -> tuple[float, float]:
+    """Flat-table pixels of a board point (before the camera's perspective)."""
+    import math
+
+    t = math.radians(north)
+    px, py = x_mm / MM_PER_PX, y_mm / MM_PER_PX
+    return (MARKER_AT[0] + px * math.cos(t) - py * math.sin(t),
+            MARKER_AT[1] + px * math.sin(t) + py * math.cos(t))
+
+
+@dataclass(frozen=True)
+class Expected:
+    """An observation the script must cause: kind, payload and its key values."""
+
+    kind: str  # "Appeared" | "Turned" | "MovedZone" | "Removed"
+    payload: str
+    zone: str | None
+    rotation: int
+    frame: int  # the frame at which the change is first visible
+
+
+@dataclass(frozen=True)
+class Script:
+    frames: list[list[Placement]]
+    expected: list[Expected]
+    fps: float = 30.0
+
+
+def demo_script(event: str | None = None, action: str | None = None, fps: float = 30.0
+                ) -> Script:
+    """100 frames (3.3 s): an action card lies in seat S's area from the start; an event
+    card is laid on the council space at frame 15, turned a quarter clockwise over frames
+    40-49, the action card is moved to seat W's area at frame 60 and the event card is
+    taken away at frame 80. Zones are `hardware.camera.zones.DEFAULT_ZONES`."""
+    event = event or card_payload("wwe", "event", "demo_event")
+    action = action or card_payload("wwe", "action", "grain")
+    marker = Placement(BOARD_MARKER, *MARKER_AT, 0.0, marker=True)
+    council = board_to_table(0, 60)
+    seat_s, seat_w = board_to_table(130, 130), board_to_table(-130, 130)
+    frames = []
+    for i in range(100):
+        placements = [marker]
+        ax, ay = seat_s if i < 60 else seat_w
+        placements.append(Placement(action, ax, ay, 180.0))
+        if 15 <= i < 80:
+            turn = min(max(i - 40, 0), 9) * 10.0  # 0 .. 90 degrees over frames 40-49
+            placements.append(Placement(event, council[0], council[1], 2.0 + turn))
+        frames.append(placements)
+    expected = [
+        Expected("Appeared", action, "seat:S", 2, 0),
+        Expected("Appeared", event, "council", 0, 15),
+        Expected("Turned", event, "council", 1, 46),  # 60 degrees: past the 55 degree band
+        Expected("MovedZone", action, "seat:W", 2, 60),
+        Expected("Removed", event, "council", 1, 80),
+    ]
+    return Script(frames, expected, fps)
+
+
+def render_script(script: Script, seed: int = 0, style: Style | None = None
+                  ) -> list[tuple[bytes, list[Truth]]]:
+    """Every frame as JPEG bytes (what an MJPG webcam sends) with its ground truth."""
+    style = style or Style()
+    camera = Camera.create(seed, style)
+    out = []
+    for index, placements in enumerate(script.frames):
+        image, truth = camera.render(placements, style, seed * 100_000 + index)
+        ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 90])
+        assert ok
+        out.append((jpeg.tobytes(), truth))
+    return out
+
+
+def write_video(path: Path, script: Script, seed: int = 0, style: Style | None = None) -> Path:
+    """An MJPG .avi at the script's frame rate and ``<path>.truth.json`` beside it."""
+    path = Path(path)
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), script.fps,
+                             (WIDTH, HEIGHT))
+    if not writer.isOpened():
+        raise OSError(f"cannot write video {path}")
+    truths = []
+    try:
+        for jpeg, truth in render_script(script, seed, style):
+            writer.write(cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR))
+            truths.append([asdict(t) for t in truth])
+    finally:
+        writer.release()
+    truth_path = path.with_suffix(path.suffix + ".truth.json")
+    truth_path.write_text(json.dumps({"fps": script.fps, "frames": truths,
+                                      "expected": [asdict(e) for e in script.expected]}))
+    return path
