@@ -1,0 +1,608 @@
+#!/usr/bin/env bash
+# Table Companion: turn a Raspberry Pi (Raspberry Pi OS Bookworm) into a game-table appliance.
+#
+#   sudo deploy/install.sh [options]          install, or upgrade keeping every game
+#   sudo deploy/install.sh --uninstall        remove it; the games stay unless --purge
+#   deploy/install.sh --dry-run [options]     print every change, make none
+#
+# What it sets up (docs/pi-appliance.md explains each part): Debian packages, a service user
+# `companion` (groups dialout, video), a virtualenv in /opt/table-companion with the app from
+# this checkout, the hardened `table-companion` service with its data in
+# /var/lib/table-companion, a daily online backup timer, a udev rule naming the dice reader
+# /dev/dicereader (and keeping ModemManager away from it), an avahi service for <hostname>.local,
+# and on request a Wi-Fi hotspot, a kiosk on HDMI and HTTPS. Options given once are remembered
+# in /etc/table-companion/install.conf, so a plain re-run upgrades with the same choices.
+set -euo pipefail
+
+usage() {
+    cat <<'EOF'
+Usage: install.sh [options]
+  --port N              port of the server (default 8000)
+  --dice-usb VID:PID    USB id of the dice reader for the udev rule (repeatable; VID:PID:SERIAL
+                        to pin one board); default: common Arduino, Pico and CH340 ids
+  --picamera / --no-picamera
+                        install python3-picamera2 and let the virtualenv see it
+                        (default: yes on a Raspberry Pi)
+  --hotspot / --no-hotspot
+                        run a Wi-Fi access point with NetworkManager for places without a router
+  --hotspot-ssid NAME   its network name (default TableCompanion)
+  --hotspot-password P  its WPA2 password, 8-63 characters (default: generated, printed once)
+  --kiosk / --no-kiosk  show the table display full screen on the HDMI output at boot
+  --https / --no-https  serve HTTPS with a self-signed certificate made now (phones' Wake Lock)
+  --keep-backups N      days of daily backups to keep (default 14)
+  --source DIR          checkout to install from (default: this script's checkout)
+  --root DIR            install into an alternative root: files are written under DIR and
+                        programs that must run on the target (apt-get, useradd, pip, nmcli,
+                        systemctl start) are listed and skipped
+  --dry-run             print every change without making it
+  --uninstall           remove the app, services and settings; keep the games
+  --purge               with --uninstall: also delete the games, backups and service users
+  -h, --help            this help
+EOF
+}
+
+# ----------------------------------------------------------------------------- constants
+SERVICE_USER=companion
+KIOSK_USER=companion-kiosk
+PREFIX=/opt/table-companion
+VENV=$PREFIX/venv
+ETC=/etc/table-companion
+DATA=/var/lib/table-companion
+UNIT_DIR=/etc/systemd/system
+UDEV_RULE=/etc/udev/rules.d/99-table-companion-dice.rules
+AVAHI_SERVICE=/etc/avahi/services/table-companion.service
+PAM_FILE=/etc/pam.d/table-companion-kiosk
+NM_CONNECTION=/etc/NetworkManager/system-connections/table-companion-hotspot.nmconnection
+HOTSPOT_ID=table-companion-hotspot
+DEFAULT_DICE_USB="2341:0043 2341:0001 2341:8036 2a03:0043 2e8a:000a 1a86:7523"
+UNITS="table-companion.service table-companion-backup.service table-companion-backup.timer"
+KIOSK_UNIT=table-companion-kiosk.service
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+
+# ----------------------------------------------------------------------------- options
+ROOT=""
+DRY_RUN=0
+UNINSTALL=0
+PURGE=0
+SOURCE=$(dirname "$HERE")
+declare -A OPT=()   # choices remembered in install.conf
+
+while [ $# -gt 0 ]; do
+    case $1 in
+        --port) OPT[PORT]=${2:?--port needs a number}; shift ;;
+        --dice-usb) OPT[DICE_USB]="${OPT[DICE_USB]:-}${OPT[DICE_USB]:+ }${2:?--dice-usb needs VID:PID}"; shift ;;
+        --picamera) OPT[PICAMERA]=yes ;;
+        --no-picamera) OPT[PICAMERA]=no ;;
+        --hotspot) OPT[HOTSPOT]=yes ;;
+        --no-hotspot) OPT[HOTSPOT]=no ;;
+        --hotspot-ssid) OPT[HOTSPOT_SSID]=${2:?--hotspot-ssid needs a name}; shift ;;
+        --hotspot-password) OPT[HOTSPOT_PASSWORD]=${2:?--hotspot-password needs a value}; shift ;;
+        --kiosk) OPT[KIOSK]=yes ;;
+        --no-kiosk) OPT[KIOSK]=no ;;
+        --https) OPT[HTTPS]=yes ;;
+        --no-https) OPT[HTTPS]=no ;;
+        --keep-backups) OPT[KEEP_BACKUPS]=${2:?--keep-backups needs a number}; shift ;;
+        --source) SOURCE=${2:?--source needs a directory}; shift ;;
+        --root) ROOT=${2:?--root needs a directory}; shift ;;
+        --dry-run) DRY_RUN=1 ;;
+        --uninstall) UNINSTALL=1 ;;
+        --purge) PURGE=1 ;;
+        -h|--help) usage; exit 0 ;;
+        *) echo "install.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
+    esac
+    shift
+done
+
+die() { echo "install.sh: $*" >&2; exit 1; }
+
+if [ -n "$ROOT" ]; then
+    [ -d "$ROOT" ] || die "--root $ROOT is not a directory"
+    ROOT=$(cd "$ROOT" && pwd)
+    [ "$ROOT" != / ] || ROOT=""
+fi
+if [ "$DRY_RUN" = 0 ] && [ -z "$ROOT" ] && [ "$(id -u)" -ne 0 ]; then
+    die "run it as root (sudo $0 ...), or with --dry-run to see what it would do"
+fi
+[ "$PURGE" = 0 ] || [ "$UNINSTALL" = 1 ] || die "--purge goes with --uninstall"
+
+# ----------------------------------------------------------------------------- helpers
+# Every change goes through one of these, so --dry-run and --root are honoured everywhere.
+
+say() { printf '%s\n' "$*"; }
+step() { printf '\n== %s\n' "$*"; }
+
+quoted() { local out; printf -v out '%q ' "$@"; printf '%s' "${out% }"; }
+
+# run CMD...: a program changing the system; printed in --dry-run, skipped in --root mode.
+run() {
+    if [ "$DRY_RUN" = 1 ]; then
+        say "would run: $(quoted "$@")"
+    elif [ -n "$ROOT" ]; then
+        say "skipped (--root, runs on the target): $(quoted "$@")"
+    else
+        say "+ $(quoted "$@")"
+        "$@"
+    fi
+}
+
+# run_in_root CMD...: a program that itself knows how to work on --root (systemctl --root).
+run_in_root() {
+    if [ "$DRY_RUN" = 1 ]; then
+        say "would run: $(quoted "$@")"
+    else
+        say "+ $(quoted "$@")"
+        "$@"
+    fi
+}
+
+# put_file MODE PATH [OWNER:GROUP] < content: write PATH (under --root) if it differs.
+# Returns 0 when the file changed (or would change), 1 when it was already right.
+put_file() {
+    local mode=$1 path=$2 owner=${3:-} target content
+    target=$ROOT$path
+    content=$(cat)
+    if [ -f "$target" ] && [ "$(cat "$target")" = "$content" ]; then
+        say "unchanged: $path"
+        return 1
+    fi
+    if [ "$DRY_RUN" = 1 ]; then
+        if [ -f "$target" ]; then
+            say "would change $path (mode $mode):"
+            diff -u "$target" <(printf '%s\n' "$content") | sed 's/^/    /' || true
+        else
+            say "would create $path (mode $mode):"
+            printf '%s\n' "$content" | sed 's/^/    /'
+        fi
+        return 0
+    fi
+    mkdir -p "$(dirname "$target")"
+    printf '%s\n' "$content" >"$target.tc-new"
+    chmod "$mode" "$target.tc-new"
+    if [ -n "$owner" ] && [ -z "$ROOT" ]; then chown "$owner" "$target.tc-new"; fi
+    mv -f "$target.tc-new" "$target"
+    say "wrote $path"
+    return 0
+}
+
+# remove_path PATH: delete a file or directory (under --root) if present.
+remove_path() {
+    local target=$ROOT$1
+    [ -e "$target" ] || [ -L "$target" ] || return 0
+    if [ "$DRY_RUN" = 1 ]; then say "would remove $1"; return 0; fi
+    rm -rf -- "$target"
+    say "removed $1"
+}
+
+has_package() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }
+has_user() {
+    if [ -z "$ROOT" ]; then id "$1" >/dev/null 2>&1
+    else grep -q "^$1:" "$ROOT/etc/passwd" 2>/dev/null; fi
+}
+in_groups() {  # in_groups USER GROUP...: USER is already in every GROUP
+    local have g
+    have=" $(id -nG "$1" 2>/dev/null) "
+    shift
+    for g in "$@"; do [[ $have == *" $g "* ]] || return 1; done
+}
+systemd_running() { [ -z "$ROOT" ] && [ -d /run/systemd/system ]; }
+
+# A value of install.conf (KEY=value lines; read, never sourced).
+conf_value() {
+    local file=$ROOT$ETC/install.conf
+    [ -f "$file" ] || return 0
+    sed -n "s/^$1=//p" "$file" | tail -n 1
+}
+
+on_raspberry_pi() { grep -qa "Raspberry Pi" "$ROOT/proc/device-tree/model" 2>/dev/null; }
+
+# ----------------------------------------------------------------------------- settings
+# Command line first, then the choices of the last run, then the defaults.
+for key in PORT DICE_USB PICAMERA HOTSPOT HOTSPOT_SSID HOTSPOT_PASSWORD KIOSK HTTPS KEEP_BACKUPS; do
+    [ -n "${OPT[$key]:-}" ] || OPT[$key]=$(conf_value "$key")
+done
+: "${OPT[PORT]:=8000}"
+: "${OPT[DICE_USB]:=$DEFAULT_DICE_USB}"
+: "${OPT[HOTSPOT]:=no}"
+: "${OPT[HOTSPOT_SSID]:=TableCompanion}"
+: "${OPT[KIOSK]:=no}"
+: "${OPT[HTTPS]:=no}"
+: "${OPT[KEEP_BACKUPS]:=14}"
+if [ -z "${OPT[PICAMERA]}" ]; then
+    if on_raspberry_pi; then OPT[PICAMERA]=yes; else OPT[PICAMERA]=no; fi
+fi
+
+if ! [[ ${OPT[PORT]} =~ ^[0-9]+$ ]] || [ "${OPT[PORT]}" -lt 1 ] || [ "${OPT[PORT]}" -gt 65535 ]
+then
+    die "--port must be 1-65535"
+fi
+[[ ${OPT[KEEP_BACKUPS]} =~ ^[0-9]+$ ]] || die "--keep-backups must be a number"
+for id in ${OPT[DICE_USB]}; do
+    [[ $id =~ ^[0-9a-fA-F]{4}:[0-9a-fA-F]{4}(:[A-Za-z0-9._-]+)?$ ]] \
+        || die "--dice-usb $id: expected VID:PID or VID:PID:SERIAL in hex, e.g. 2341:0043"
+done
+if [ "${OPT[HOTSPOT]}" = yes ] && [ -n "${OPT[HOTSPOT_PASSWORD]:-}" ]; then
+    if [ "${#OPT[HOTSPOT_PASSWORD]}" -lt 8 ] || [ "${#OPT[HOTSPOT_PASSWORD]}" -gt 63 ]; then
+        die "--hotspot-password must have 8 to 63 characters"
+    fi
+fi
+
+SCHEME=http
+[ "${OPT[HTTPS]}" = no ] || SCHEME=https
+
+# ----------------------------------------------------------------------------- install steps
+
+install_packages() {
+    step "Debian packages"
+    local wanted=(python3 python3-venv avahi-daemon sqlite3 iproute2) missing=()
+    [ "${OPT[PICAMERA]}" = no ] || wanted+=(python3-picamera2)
+    [ "${OPT[HTTPS]}" = no ] || wanted+=(openssl)
+    [ "${OPT[HOTSPOT]}" = no ] || wanted+=(network-manager)
+    if [ "${OPT[KIOSK]}" = yes ]; then
+        wanted+=(cage "$(kiosk_browser_package)")
+    fi
+    local pkg
+    for pkg in "${wanted[@]}"; do
+        if [ -n "$ROOT" ] || ! has_package "$pkg"; then missing+=("$pkg"); fi
+    done
+    if [ ${#missing[@]} -eq 0 ]; then
+        say "unchanged: all of ${wanted[*]} are installed"
+        return
+    fi
+    run apt-get update -q
+    run env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+        "${missing[@]}"
+}
+
+kiosk_browser_package() {
+    # Raspberry Pi OS Bookworm calls it chromium-browser, Debian calls it chromium.
+    if apt-cache policy chromium-browser 2>/dev/null | grep -q 'Candidate: [0-9]'; then
+        echo chromium-browser
+    else
+        echo chromium
+    fi
+}
+
+create_users() {
+    step "Service user"
+    if has_user "$SERVICE_USER"; then
+        say "unchanged: user $SERVICE_USER exists"
+    else
+        run useradd --system --user-group --home-dir "$DATA" --no-create-home \
+            --shell /usr/sbin/nologin --comment "Table Companion" "$SERVICE_USER"
+    fi
+    # dialout: serial dice readers; video: cameras (V4L2, libcamera's media and dma_heap).
+    if [ -z "$ROOT" ] && in_groups "$SERVICE_USER" dialout video; then
+        say "unchanged: $SERVICE_USER is in dialout and video"
+    else
+        run usermod -a -G dialout,video "$SERVICE_USER"
+    fi
+    if [ "${OPT[KIOSK]}" = yes ]; then
+        if has_user "$KIOSK_USER"; then
+            say "unchanged: user $KIOSK_USER exists"
+        else
+            run useradd --system --user-group --create-home \
+                --home-dir "/var/lib/$KIOSK_USER" --shell /usr/sbin/nologin \
+                --comment "Table Companion kiosk" "$KIOSK_USER"
+        fi
+        if [ -z "$ROOT" ] && in_groups "$KIOSK_USER" video render input; then
+            say "unchanged: $KIOSK_USER is in video, render and input"
+        else
+            run usermod -a -G video,render,input "$KIOSK_USER"
+        fi
+    fi
+}
+
+install_app() {
+    step "Application (virtualenv in $VENV)"
+    [ -f "$SOURCE/pyproject.toml" ] || die "--source $SOURCE has no pyproject.toml"
+    local venv_args=()
+    # picamera2 comes from apt (it needs libcamera): the virtualenv must see system packages.
+    [ "${OPT[PICAMERA]}" = no ] || venv_args+=(--system-site-packages)
+    run mkdir -p "$PREFIX"
+    run python3 -m venv "${venv_args[@]}" "$VENV"
+    # A local directory is always rebuilt and reinstalled, so a re-run is the upgrade.
+    run "$VENV/bin/pip" install --quiet --upgrade --disable-pip-version-check "$SOURCE"
+}
+
+write_settings() {
+    step "Settings in $ETC"
+    local serve_args=""
+    if [ "${OPT[HTTPS]}" = yes ]; then
+        serve_args="--certfile $ETC/tls/cert.pem --keyfile $ETC/tls/key.pem"
+    fi
+    put_file 0644 "$ETC/companion.env" <<EOF || true
+# Table Companion server settings, written by deploy/install.sh (re-run it to change them).
+COMPANION_HOST=0.0.0.0
+COMPANION_PORT=${OPT[PORT]}
+COMPANION_SERVE_ARGS=$serve_args
+COMPANION_BACKUP_KEEP=${OPT[KEEP_BACKUPS]}
+EOF
+    # The hotspot password is a secret: install.conf is readable by root only.
+    put_file 0600 "$ETC/install.conf" <<EOF || true
+# Choices of the last deploy/install.sh run; a plain re-run keeps them.
+PORT=${OPT[PORT]}
+DICE_USB=${OPT[DICE_USB]}
+PICAMERA=${OPT[PICAMERA]}
+HOTSPOT=${OPT[HOTSPOT]}
+HOTSPOT_SSID=${OPT[HOTSPOT_SSID]}
+HOTSPOT_PASSWORD=${OPT[HOTSPOT_PASSWORD]:-}
+KIOSK=${OPT[KIOSK]}
+HTTPS=${OPT[HTTPS]}
+KEEP_BACKUPS=${OPT[KEEP_BACKUPS]}
+EOF
+}
+
+UNITS_CHANGED=0
+install_units() {
+    step "systemd units"
+    local unit
+    for unit in $UNITS; do
+        if put_file 0644 "$UNIT_DIR/$unit" <"$HERE/systemd/$unit"; then UNITS_CHANGED=1; fi
+    done
+}
+
+install_udev_rule() {
+    step "udev rule for the dice reader (/dev/dicereader)"
+    local id vid pid serial rules=""
+    for id in ${OPT[DICE_USB]}; do
+        IFS=: read -r vid pid serial <<<"$id"
+        vid=${vid,,}; pid=${pid,,}
+        rules+="SUBSYSTEM==\"tty\", ATTRS{idVendor}==\"$vid\", ATTRS{idProduct}==\"$pid\""
+        [ -z "$serial" ] || rules+=", ATTRS{serial}==\"$serial\""
+        rules+=", SYMLINK+=\"dicereader\", ENV{ID_MM_DEVICE_IGNORE}=\"1\""
+        rules+=", GROUP=\"dialout\", MODE=\"0660\""$'\n'
+    done
+    if put_file 0644 "$UDEV_RULE" <<EOF; then
+# Table Companion: the dice reader gets the stable name /dev/dicereader, and ModemManager
+# leaves it alone (it would otherwise probe a CDC-ACM board with AT commands for seconds).
+# Matched on USB vendor:product ids (install.sh --dice-usb VID:PID[:SERIAL]). The server
+# still confirms the device with the protocol's HELLO handshake before trusting it.
+${rules%$'\n'}
+EOF
+        if [ -z "$ROOT" ] && command -v udevadm >/dev/null; then
+            run udevadm control --reload-rules
+            run udevadm trigger --subsystem-match=tty --action=add
+        fi
+    fi
+}
+
+install_avahi_service() {
+    step "avahi: the table is found as $(hostname_of_target).local"
+    put_file 0644 "$AVAHI_SERVICE" <<EOF || true
+<?xml version="1.0" standalone='no'?>
+<!DOCTYPE service-group SYSTEM "avahi-service.dtd">
+<!-- Table Companion, written by deploy/install.sh: announces the web server on the LAN. -->
+<service-group>
+  <name replace-wildcards="yes">Table Companion on %h</name>
+  <service>
+    <type>_${SCHEME}._tcp</type>
+    <port>${OPT[PORT]}</port>
+    <txt-record>path=/</txt-record>
+  </service>
+</service-group>
+EOF
+}
+
+hostname_of_target() {
+    if [ -n "$ROOT" ] && [ -f "$ROOT/etc/hostname" ]; then cat "$ROOT/etc/hostname"
+    else hostname; fi
+}
+
+install_https() {
+    step "HTTPS certificate"
+    if [ "${OPT[HTTPS]}" = no ]; then
+        say "unchanged: HTTPS not requested (--https)"
+        return
+    fi
+    local dir=$ETC/tls name
+    name=$(hostname_of_target)
+    if [ -f "$ROOT$dir/cert.pem" ] && [ -f "$ROOT$dir/key.pem" ]; then
+        say "unchanged: $dir/cert.pem exists (delete it and re-run to make a new one)"
+        return
+    fi
+    local san="DNS:$name.local,DNS:$name,DNS:localhost,IP:127.0.0.1" ip
+    for ip in $(target_addresses); do san+=",IP:$ip"; done
+    if [ "$DRY_RUN" = 1 ]; then
+        say "would create $dir/key.pem and $dir/cert.pem (self-signed, 10 years, $san)"
+        return
+    fi
+    mkdir -p "$ROOT$dir"
+    openssl req -x509 -newkey rsa:2048 -nodes -days 3650 -subj "/CN=$name.local" \
+        -addext "subjectAltName=$san" -keyout "$ROOT$dir/key.pem" -out "$ROOT$dir/cert.pem" \
+        2>/dev/null
+    chmod 0644 "$ROOT$dir/cert.pem"
+    chmod 0640 "$ROOT$dir/key.pem"
+    [ -n "$ROOT" ] || chgrp "$SERVICE_USER" "$ROOT$dir/key.pem"
+    say "wrote $dir/cert.pem and $dir/key.pem ($san)"
+}
+
+target_addresses() {
+    [ -z "$ROOT" ] || return 0
+    if command -v ip >/dev/null; then
+        ip -4 -o addr show scope global 2>/dev/null | awk '{split($4, a, "/"); print a[1]}'
+    fi
+}
+
+install_hotspot() {
+    step "Wi-Fi hotspot"
+    if [ "${OPT[HOTSPOT]}" = no ]; then
+        if [ -e "$ROOT$NM_CONNECTION" ]; then
+            remove_path "$NM_CONNECTION"
+            run nmcli connection reload
+        else
+            say "unchanged: no hotspot (--hotspot)"
+        fi
+        return
+    fi
+    local uuid password
+    # Keep the connection's uuid and password across re-runs.
+    uuid=$(sed -n 's/^uuid=//p' "$ROOT$NM_CONNECTION" 2>/dev/null || true)
+    [ -n "$uuid" ] || uuid=$(cat /proc/sys/kernel/random/uuid)
+    password=${OPT[HOTSPOT_PASSWORD]:-}
+    [ -n "$password" ] || password=$(sed -n 's/^psk=//p' "$ROOT$NM_CONNECTION" 2>/dev/null || true)
+    if [ -z "$password" ]; then
+        password=$(tr -dc 'a-km-zA-HJ-NP-Z2-9' </dev/urandom | head -c 12 || true)
+        say "hotspot password (generated; also in $NM_CONNECTION): $password"
+    fi
+    if put_file 0600 "$NM_CONNECTION" <<EOF; then
+# Table Companion hotspot, written by deploy/install.sh: the Pi becomes a Wi-Fi access point
+# (players join it, then scan the join codes). Lower priority than any saved home network.
+[connection]
+id=$HOTSPOT_ID
+uuid=$uuid
+type=wifi
+interface-name=wlan0
+autoconnect=true
+autoconnect-priority=-10
+
+[wifi]
+mode=ap
+band=bg
+ssid=${OPT[HOTSPOT_SSID]}
+
+[wifi-security]
+key-mgmt=wpa-psk
+proto=rsn
+pairwise=ccmp
+group=ccmp
+psk=$password
+
+[ipv4]
+method=shared
+address1=10.42.0.1/24
+
+[ipv6]
+method=ignore
+EOF
+        run nmcli connection load "$NM_CONNECTION"
+        run nmcli connection up "$HOTSPOT_ID"
+    fi
+}
+
+install_kiosk() {
+    step "Kiosk (table display on HDMI)"
+    if [ "${OPT[KIOSK]}" = no ]; then
+        if [ -e "$ROOT$UNIT_DIR/$KIOSK_UNIT" ]; then
+            if systemd_running; then run systemctl disable --now "$KIOSK_UNIT"
+            else run_in_root systemctl --root="${ROOT:-/}" disable "$KIOSK_UNIT"; fi
+            remove_path "$UNIT_DIR/$KIOSK_UNIT"
+            remove_path "$PAM_FILE"
+            remove_path "$ETC/kiosk.env"
+            UNITS_CHANGED=1
+        else
+            say "unchanged: no kiosk (--kiosk)"
+        fi
+        return
+    fi
+    local browser args=""
+    browser=$(command -v chromium-browser || command -v chromium || echo /usr/bin/chromium)
+    # The certificate is self-signed; the kiosk only ever talks to this Pi.
+    [ "$SCHEME" = http ] || args="--ignore-certificate-errors"
+    put_file 0644 "$ETC/kiosk.env" <<EOF || true
+# Table Companion kiosk, written by deploy/install.sh.
+KIOSK_BROWSER=$browser
+KIOSK_BROWSER_ARGS=$args
+KIOSK_URL=$SCHEME://localhost:${OPT[PORT]}/
+EOF
+    put_file 0644 "$PAM_FILE" <"$HERE/pam/table-companion-kiosk" || true
+    if put_file 0644 "$UNIT_DIR/$KIOSK_UNIT" <"$HERE/systemd/$KIOSK_UNIT"; then
+        UNITS_CHANGED=1
+    fi
+}
+
+start_services() {
+    step "Start"
+    local units="table-companion.service table-companion-backup.timer"
+    [ "${OPT[KIOSK]}" = no ] || units+=" $KIOSK_UNIT"
+    if ! systemd_running; then
+        # Enabling only makes symlinks: systemctl does that offline on any root.
+        # shellcheck disable=SC2086  # a list of unit names
+        run_in_root systemctl --root="${ROOT:-/}" enable $units
+        say "systemd is not running here: the services start at the next boot"
+        return
+    fi
+    [ "$UNITS_CHANGED" = 0 ] || run systemctl daemon-reload
+    # shellcheck disable=SC2086
+    run systemctl enable $units
+    # Restart: a re-run has just installed a new version of the app.
+    # shellcheck disable=SC2086
+    run systemctl restart $units
+}
+
+print_addresses() {
+    step "Ready"
+    local name ip
+    name=$(hostname_of_target)
+    say "Open the table display at $SCHEME://$name.local:${OPT[PORT]}/"
+    for ip in $(target_addresses); do say "  or $SCHEME://$ip:${OPT[PORT]}/"; done
+    say "Check everything with: sudo -u $SERVICE_USER $VENV/bin/companion doctor --data $DATA"
+}
+
+# ----------------------------------------------------------------------------- uninstall
+
+uninstall() {
+    step "Stop and remove services"
+    local all="$UNITS $KIOSK_UNIT" unit
+    if systemd_running; then
+        # shellcheck disable=SC2086
+        run systemctl disable --now $all || true
+    else
+        # shellcheck disable=SC2086
+        run_in_root systemctl --root="${ROOT:-/}" disable $all || true
+    fi
+    for unit in $all; do remove_path "$UNIT_DIR/$unit"; done
+    ! systemd_running || run systemctl daemon-reload
+    step "Remove device, network and display settings"
+    remove_path "$UDEV_RULE"
+    remove_path "$AVAHI_SERVICE"
+    remove_path "$PAM_FILE"
+    if [ -e "$ROOT$NM_CONNECTION" ]; then
+        remove_path "$NM_CONNECTION"
+        run nmcli connection reload
+    fi
+    step "Remove the application"
+    remove_path "$PREFIX"
+    remove_path "$ETC"
+    if [ "$PURGE" = 1 ]; then
+        step "Purge: games, backups and service users"
+        remove_path "$DATA"
+        remove_path "/var/lib/$KIOSK_USER"
+        if has_user "$KIOSK_USER"; then run userdel "$KIOSK_USER"; fi
+        if has_user "$SERVICE_USER"; then run userdel "$SERVICE_USER"; fi
+    else
+        say "kept: the games and backups in $DATA (remove them with --uninstall --purge)"
+    fi
+}
+
+# ----------------------------------------------------------------------------- main
+
+[ "$DRY_RUN" = 0 ] || say "Dry run: nothing is changed; every change is printed."
+[ -z "$ROOT" ] || say "Installing into the root $ROOT."
+
+if [ "$UNINSTALL" = 1 ]; then
+    uninstall
+    exit 0
+fi
+
+if [ -z "$ROOT" ] && [ -r /etc/os-release ]; then
+    # shellcheck disable=SC1091
+    . /etc/os-release
+    case ${VERSION_CODENAME:-} in
+        bookworm|trixie) ;;
+        *) say "note: made for Raspberry Pi OS Bookworm; this is ${PRETTY_NAME:-unknown}" ;;
+    esac
+fi
+
+install_packages
+create_users
+install_app
+write_settings
+install_units
+install_udev_rule
+install_avahi_service
+install_https
+install_hotspot
+install_kiosk
+start_services
+print_addresses
