@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # System packages the tests use (Debian): a headless browser, socat for serial ptys,
-# shellcheck and systemd-analyze for deploy/, gcc for the firmware's C unit tests.
+# the shellcheck and systemd-analyze tools for deploy/, gcc for the firmware's C unit tests.
 # Installs only what is missing; needs root (CI and the dev machines run as root).
 set -euo pipefail
 need=()
@@ -10,6 +10,7 @@ command -v shellcheck >/dev/null || need+=(shellcheck)
 command -v systemd-analyze >/dev/null || need+=(systemd)
 command -v gcc >/dev/null || need+=(gcc)
 command -v sqlite3 >/dev/null || need+=(sqlite3)
+command -v openssl >/dev/null || need+=(openssl)
 [ -e /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need+=(fonts-dejavu-core)
 if [ ${#need[@]} -gt 0 ]; then
     if [ "$(id -u)" -ne 0 ]; then
