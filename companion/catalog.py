@@ -119,6 +119,7 @@ class _Loaded:
         self.problems += problems
         if data is None:
             return
+        self.sources[(part, None)] = str(path)  # part-wide problems point at the override
         if part == "game":
             self._merge_game(path, data)
         elif part == "plague":

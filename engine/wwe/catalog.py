@@ -52,7 +52,7 @@ COMMON = ("id", "names", "demo", "demo_fields", "note")
 REASONS = {
     "not_object": "must be a JSON object",
     "not_list": "must be a JSON list",
-    "missing_part": "the catalog has no {part} part (file {file})",
+    "missing_part": "the catalog has no {part} part (file {path})",
     "missing_field": "required field is missing",
     "unknown_field": "unknown field (a typo?)",
     "wrong_type": "must be {expected}",
@@ -155,16 +155,17 @@ class _Checker:
         if value != expected:
             self.add(entry, field, "rule_fact", expected=expected, found=value)
 
-    def require(self, entry, obj: dict, fields: tuple, optional: tuple = ()) -> bool:
+    def require(self, entry, obj: dict, fields: tuple, optional: tuple = (),
+                prefix: str = "") -> bool:
         """Required fields present, no unknown fields. False when a required one is missing."""
         ok = True
         for name in fields:
             if name not in obj:
-                self.add(entry, name, "missing_field")
+                self.add(entry, prefix + name, "missing_field")
                 ok = False
         for name in obj:
             if name not in fields and name not in optional:
-                self.add(entry, name, "unknown_field")
+                self.add(entry, prefix + name, "unknown_field")
         return ok
 
     def names(self, entry, field, value, *, required=LANGS_REQUIRED) -> None:
@@ -234,7 +235,7 @@ def validate(catalog: Any) -> list[dict]:
     for part in PARTS:
         if part not in catalog:
             out.append(problem(f"{part}.json", None, None, "missing_part", part=part,
-                               file=f"{part}.json"))
+                               path=f"{part}.json"))
     game = catalog.get("game")
     actions = catalog.get("action_cards")
     projects = catalog.get("projects")
@@ -336,7 +337,7 @@ def _supplies(c: _Checker, supplies: Any) -> None:
             continue
         if not c.is_dict("supplies", item, spec):
             continue
-        c.require("supplies", spec, ("size",), ("demo", "note"))
+        c.require("supplies", spec, ("size",), ("demo", "note"), prefix=f"{item}.")
         fact = item in FACT_SUPPLIES
         if "size" in spec and c.is_int("supplies", f"{item}.size", spec["size"], 0,
                                        nullable=not fact) and fact:
@@ -495,7 +496,7 @@ def _sites(c: _Checker, sites: Any) -> None:
             c.one_of(eid, "material", site["material"], ("stone", "wood"))
         rent = site.get("rent")
         if "rent" in site and c.is_dict(eid, "rent", rent):
-            c.require(eid, rent, ("item", "amount"))
+            c.require(eid, rent, ("item", "amount"), prefix="rent.")
             if "item" in rent:
                 c.one_of(eid, "rent.item", rent["item"], tuple(i for i in GAIN_ITEMS
                                                               if i != "metal"))
@@ -630,7 +631,8 @@ def _effect(c: _Checker, eid, field, effect: Any, refs: dict, intro: dict) -> No
         c.add(eid, f"{field}.type", "bad_effect", type=kind)
         return
     required, optional = EFFECT_FIELDS[kind]
-    c.require(eid, {k: v for k, v in effect.items() if k != "type"}, required, optional)
+    c.require(eid, {k: v for k, v in effect.items() if k != "type"}, required, optional,
+              prefix=f"{field}.")
     fields = {k: f"{field}.{k}" for k in effect}
     if "who" in effect:
         c.one_of(eid, fields["who"], effect["who"], WHO)
