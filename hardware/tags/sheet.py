@@ -97,7 +97,8 @@ def render_sheets(stickers: list[Sticker], size_mm: float, dpi: int = 300,
     small_font = ImageFont.load_default(size=max(font_px * 3 // 4, 10))
     arrow_h = mm_to_px(max(size_mm / 3, 8), dpi)
     cell_w = sample.width
-    cell_h = sample.height + 3 * font_px + mm_to_px(1, dpi)
+    line_h = font_px * 6 // 5
+    cell_h = sample.height + 3 * line_h + mm_to_px(1, dpi)
     gap, margin = mm_to_px(GAP_MM, dpi), mm_to_px(MARGIN_MM, dpi)
     columns = max(1, (page_w - 2 * margin + gap) // (cell_w + gap))
     items: list[tuple[Sticker, bool]] = []
@@ -134,8 +135,8 @@ def render_sheets(stickers: list[Sticker], size_mm: float, dpi: int = 300,
         text_y = top + image.height
         lines = _wrap(draw, label, font, cell_w - 2 * quiet)
         for line_no, line in enumerate(lines):
-            draw.text((x + quiet, text_y + line_no * font_px), line, fill=0, font=font)
-        draw.text((x + quiet, text_y + len(lines) * font_px), sticker.payload, fill=90,
+            draw.text((x + quiet, text_y + line_no * line_h), line, fill=0, font=font)
+        draw.text((x + quiet, text_y + len(lines) * line_h), sticker.payload, fill=90,
                   font=small_font)
         row_h = max(row_h, height)
         x += cell_w + gap

@@ -1,0 +1,214 @@
+"""The capture thread and the recognition service built on it.
+
+`Capture` reads a `FrameSource` in its own thread and keeps only the latest frame, so a slow
+consumer never works on stale pictures. Losing the source is a status ("lost"), never an
+exception in the caller; the source is reopened with a growing back-off until it returns.
+
+`CameraService` runs a `Recognizer` on each new frame in a second thread and hands the
+observations and status changes to callbacks (the companion's wiring).
+"""
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from hardware.camera.recognizer import FrameResult, Recognizer
+from hardware.camera.sources import FrameSource, SourceLost
+from hardware.camera.tracker import Observation
+
+log = logging.getLogger(__name__)
+
+STARTING, OK, LOST, STOPPED = "starting", "ok", "lost", "stopped"
+
+
+@dataclass(frozen=True)
+class Frame:
+    image: np.ndarray
+    seq: int
+    at: float  # time.monotonic() when it was read
+
+
+@dataclass(frozen=True)
+class Backoff:
+    first: float = 0.5
+    longest: float = 5.0
+    factor: float = 2.0
+
+
+class Capture:
+    def __init__(self, source: FrameSource, backoff: Backoff | None = None,
+                 on_status: Callable[[str, str], None] | None = None) -> None:
+        self.source = source
+        self.backoff = backoff or Backoff()
+        self.on_status = on_status
+        self.status = STARTING
+        self.detail = ""
+        self.frames_read = 0
+        self.reopens = 0
+        self._latest: Frame | None = None
+        self._cond = threading.Condition()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name=f"capture {source.name}",
+                                        daemon=True)
+
+    def start(self) -> Capture:
+        self._thread.start()
+        return self
+
+    def stop(self, timeout: float = 5.0) -> None:
+        self._stop.set()
+        with self._cond:
+            self._cond.notify_all()
+        self._thread.join(timeout)
+        self._set_status(STOPPED, "")
+
+    def latest(self) -> Frame | None:
+        return self._latest
+
+    def wait_frame(self, after_seq: int, timeout: float) -> Frame | None:
+        """The latest frame newer than ``after_seq``, waiting up to ``timeout`` seconds."""
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while not self._stop.is_set():
+                frame = self._latest
+                if frame is not None and frame.seq > after_seq:
+                    return frame
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    return None
+                self._cond.wait(remaining)
+        return None
+
+    def _set_status(self, status: str, detail: str) -> None:
+        if (status, detail) == (self.status, self.detail):
+            return
+        self.status, self.detail = status, detail
+        log.info("camera %s: %s %s", self.source.name, status, detail)
+        if self.on_status is not None:
+            try:
+                self.on_status(status, detail)
+            except Exception:  # a broken listener must not stop the camera
+                log.exception("camera status callback failed")
+
+    def _run(self) -> None:
+        delay = self.backoff.first
+        opened = False
+        while not self._stop.is_set():
+            if not opened:
+                try:
+                    self.source.open()
+                    opened = True
+                    if self.status == LOST:
+                        self.reopens += 1
+                    delay = self.backoff.first
+                except SourceLost as error:
+                    self._set_status(LOST, str(error))
+                except Exception as error:  # any driver error is a lost camera, not a crash
+                    self._set_status(LOST, f"{type(error).__name__}: {error}")
+                if not opened:
+                    self._stop.wait(delay)
+                    delay = min(delay * self.backoff.factor, self.backoff.longest)
+                    continue
+            try:
+                image = self.source.read()
+            except Exception as error:
+                detail = str(error) if isinstance(error, SourceLost) else (
+                    f"{type(error).__name__}: {error}")
+                self._set_status(LOST, detail)
+                self._close()
+                opened = False
+                self._stop.wait(delay)
+                continue
+            self.frames_read += 1
+            with self._cond:
+                seq = self._latest.seq + 1 if self._latest else 1
+                self._latest = Frame(image, seq, time.monotonic())
+                self._cond.notify_all()
+            self._set_status(OK, "")
+        self._close()
+
+    def _close(self) -> None:
+        try:
+            self.source.close()
+        except Exception:
+            log.exception("closing the camera source failed")
+
+
+class CameraService:
+    """Capture + recognition in background threads, reporting through callbacks."""
+
+    def __init__(self, source: FrameSource, recognizer: Recognizer | None = None,
+                 on_observation: Callable[[Observation], None] | None = None,
+                 on_status: Callable[[str, str], None] | None = None,
+                 on_frame: Callable[[Frame, FrameResult], None] | None = None,
+                 backoff: Backoff | None = None) -> None:
+        self.recognizer = recognizer or Recognizer()
+        self.on_observation = on_observation
+        self.on_frame = on_frame
+        self.capture = Capture(source, backoff, on_status)
+        self.frames_processed = 0
+        self.decode_ms: deque[float] = deque(maxlen=60)
+        self.frame_times: deque[float] = deque(maxlen=60)
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="camera recognizer",
+                                        daemon=True)
+
+    @property
+    def status(self) -> str:
+        return self.capture.status
+
+    def stats(self) -> dict:
+        """For the host page: status, fps, decode time, where north comes from."""
+        times = list(self.frame_times)
+        fps = (len(times) - 1) / (times[-1] - times[0]) if len(times) > 1 and times[-1] > times[0] \
+            else 0.0
+        decode = sorted(self.decode_ms)
+        return {"status": self.capture.status, "detail": self.capture.detail,
+                "fps": round(fps, 1),
+                "decode_ms": round(decode[len(decode) // 2], 2) if decode else None,
+                "calibration": self.recognizer.calibration_source,
+                "frames": self.frames_processed}
+
+    def start(self) -> CameraService:
+        self.capture.start()
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+        self.capture.stop()
+        self._thread.join(5.0)
+
+    def _run(self) -> None:
+        seq = 0
+        while not self._stop.is_set():
+            frame = self.capture.wait_frame(seq, timeout=0.2)
+            if frame is None:
+                continue
+            seq = frame.seq
+            try:
+                result = self.recognizer.process(frame.image, frame.at)
+            except Exception:
+                log.exception("recognising a frame failed")
+                continue
+            self.frames_processed += 1
+            self.decode_ms.append(result.decode_ms)
+            self.frame_times.append(frame.at)
+            if self.on_frame is not None:
+                self._safe(self.on_frame, frame, result)
+            if self.on_observation is not None:
+                for observation in result.observations:
+                    self._safe(self.on_observation, observation)
+
+    @staticmethod
+    def _safe(callback, *args) -> None:
+        try:
+            callback(*args)
+        except Exception:
+            log.exception("camera callback failed")
