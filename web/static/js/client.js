@@ -1,0 +1,274 @@
+/* Table Companion: the shared page client (no framework, no build step).
+ *
+ * Every page (table, phone, host) includes this file, then its own renderer, which calls
+ * TC.start({render}). This file owns what all pages share:
+ *   - the page config and the translated UI strings embedded by the Jinja shell,
+ *   - the Socket.IO connection (auth from the page), reconnect with a grace period and on
+ *     `visibilitychange`, the distinct "reconnecting" and "game closed" states,
+ *   - `act` with an acknowledgement, and refusals shown as translated messages,
+ *   - the screen Wake Lock where the browser allows it (secure context only).
+ */
+(function () {
+  "use strict";
+
+  function readJSON(id, fallback) {
+    var el = document.getElementById(id);
+    if (!el) return fallback;
+    try { return JSON.parse(el.textContent); } catch (e) { return fallback; }
+  }
+
+  var config = readJSON("page-config", {});
+  var strings = readJSON("ui-strings", {});
+  var lang = config.lang || document.documentElement.lang || "en";
+  var pluralRules = (window.Intl && Intl.PluralRules) ? new Intl.PluralRules(lang) : null;
+  var RECONNECT_GRACE_MS = 2500;   // a blip shorter than this is not worth a banner
+  var ACK_TIMEOUT_MS = 10000;
+
+  /* ---------- strings ---------- */
+
+  function fmt(text, params) {
+    if (!params) return text;
+    return String(text).replace(/\{(\w+)\}/g, function (all, key) {
+      return Object.prototype.hasOwnProperty.call(params, key) ? String(params[key]) : all;
+    });
+  }
+
+  /** The translated UI string `key`, with `{name}` placeholders filled from params. */
+  function t(key, params) {
+    var s = strings[key];
+    if (s === undefined) s = key;
+    if (typeof s === "object") return tn(key, params && params.n, params);
+    return fmt(s, params);
+  }
+
+  /** A plural UI string. The server turns each plural entry of web/ui_strings.json into
+   *  {CLDR category: text with {n}} for the page language (docs/socket-protocol.md). */
+  function tn(key, n, params) {
+    var forms = strings[key];
+    var p = Object.assign({n: n}, params);
+    if (!forms || typeof forms !== "object") return fmt(key, p);
+    if (Array.isArray(forms)) return fmt(n === 1 ? forms[0] : forms[forms.length - 1], p);
+    var cat = pluralRules ? pluralRules.select(n) : (n === 1 ? "one" : "other");
+    var text = forms[cat] || forms.other || forms.many || forms.one;
+    return fmt(text, p);
+  }
+
+  /** A localized name from a catalog-style names object {en, it, pl, es, de}. */
+  function name(names, fallback) {
+    if (!names) return fallback === undefined ? "" : fallback;
+    if (typeof names === "string") return names;
+    return names[lang] || names.en || fallback || Object.values(names)[0] || "";
+  }
+
+  /* ---------- DOM ---------- */
+
+  /** h("div.card.big", {onclick: f, title: "x"}, child, [children], "text") */
+  function h(tag, attrs) {
+    var parts = tag.split(".");
+    var el = document.createElement(parts[0] || "div");
+    for (var i = 1; i < parts.length; i++) if (parts[i]) el.classList.add(parts[i]);
+    var start = 1;
+    if (attrs && typeof attrs === "object" && !(attrs instanceof Node) && !Array.isArray(attrs)) {
+      start = 2;
+      Object.keys(attrs).forEach(function (k) {
+        var v = attrs[k];
+        if (v === null || v === undefined || v === false) return;
+        if (k.slice(0, 2) === "on") el.addEventListener(k.slice(2), v);
+        else if (k === "text") el.textContent = v;
+        else if (k === "dataset") Object.assign(el.dataset, v);
+        else if (k === "style" && typeof v === "object") Object.assign(el.style, v);
+        else el.setAttribute(k, v === true ? "" : v);
+      });
+    }
+    for (var j = start; j < arguments.length; j++) append(el, arguments[j]);
+    return el;
+  }
+
+  function append(el, child) {
+    if (child === null || child === undefined || child === false) return;
+    if (Array.isArray(child)) { child.forEach(function (c) { append(el, c); }); return; }
+    el.appendChild(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+
+  function replace(el, children) {
+    if (typeof el === "string") el = document.getElementById(el);
+    if (!el) return;
+    while (el.firstChild) el.removeChild(el.firstChild);
+    append(el, children);
+  }
+
+  /* ---------- status banner and toasts ---------- */
+
+  var statusEl, toastEl, toastTimer;
+
+  function setStatus(kind) {
+    statusEl = statusEl || document.getElementById("conn-status");
+    document.body.dataset.conn = kind;
+    if (!statusEl) return;
+    var text = {
+      connecting: t("connecting"),
+      reconnecting: t("reconnecting"),
+      closed: t("game_closed"),
+      refused: t("cannot_join"),
+      ok: ""
+    }[kind] || "";
+    statusEl.textContent = text;
+    statusEl.hidden = !text;
+    statusEl.className = "conn-status conn-" + kind;
+  }
+
+  function toast(message, kind) {
+    toastEl = toastEl || document.getElementById("toast");
+    if (!toastEl) { window.alert(message); return; }
+    toastEl.textContent = message;
+    toastEl.className = "toast show " + (kind || "error");
+    toastEl.hidden = false;
+    clearTimeout(toastTimer);
+    toastTimer = setTimeout(function () { toastEl.hidden = true; }, 6000);
+  }
+
+  /* ---------- wake lock ---------- */
+
+  var wakeLock = null;
+  var wantWake = false;
+
+  function requestWakeLock() {
+    if (!wantWake || !("wakeLock" in navigator) || !window.isSecureContext) return;
+    if (wakeLock || document.visibilityState !== "visible") return;
+    navigator.wakeLock.request("screen").then(function (lock) {
+      wakeLock = lock;
+      document.body.dataset.wake = "on";
+      lock.addEventListener("release", function () { wakeLock = null; });
+    }).catch(function () { /* denied (battery saver, no gesture yet): the hint stays */ });
+  }
+
+  function keepAwake() {
+    wantWake = true;
+    var hint = document.getElementById("wake-hint");
+    var supported = ("wakeLock" in navigator) && window.isSecureContext;
+    if (hint) hint.hidden = supported;
+    requestWakeLock();
+    // Some browsers only grant the lock after a user gesture.
+    document.addEventListener("click", requestWakeLock, {passive: true});
+  }
+
+  /* ---------- the socket ---------- */
+
+  var socket = null;
+  var lastView = null;
+  var graceTimer = null;
+  var closed = false;
+  var renderFn = function () {};
+
+  function onView(msg) {
+    if (lastView && msg.version < lastView.version && msg.lang === lastView.lang) return;
+    lastView = msg;
+    closed = closed || !!msg.closed;
+    document.body.dataset.paused = msg.paused ? "yes" : "no";
+    try { renderFn(msg); } catch (e) {
+      if (window.console) console.error(e);
+      toast(t("render_failed"), "error");
+    }
+    if (closed) setStatus("closed");
+  }
+
+  function start(options) {
+    renderFn = options.render || renderFn;
+    if (!window.io) { setStatus("refused"); return null; }
+    setStatus("connecting");
+    var auth = Object.assign({}, readJSON("socket-auth", null) || config.auth || {});
+    if (!auth.lang) auth.lang = lang;
+    socket = window.io(config.socket_url || undefined, {
+      auth: auth,
+      path: config.socket_path || "/socket.io",
+      reconnectionDelay: 500,
+      reconnectionDelayMax: 4000
+    });
+    socket.on("connect", function () {
+      clearTimeout(graceTimer); graceTimer = null;
+      if (!closed) setStatus("ok");
+    });
+    socket.on("disconnect", function (reason) {
+      if (closed) return;
+      if (reason === "io server disconnect") {
+        // The server sent us away (game ended, seat taken back): it will not take us back
+        // by itself. Try once more; a refusal lands in connect_error below.
+        socket.connect();
+      }
+      clearTimeout(graceTimer);
+      graceTimer = setTimeout(function () { if (!socket.connected && !closed) setStatus("reconnecting"); },
+        RECONNECT_GRACE_MS);
+    });
+    socket.on("connect_error", function (err) {
+      if (closed) return;
+      if (!socket.active) {
+        // Refused by the server's connect handler (not a network problem).
+        var data = err && err.data;
+        if (data && (data.code === "game_closed" || data.closed)) { closed = true; setStatus("closed"); }
+        else setStatus("refused");
+        if (data && data.message) toast(data.message, "error");
+        return;
+      }
+      if (!graceTimer) {
+        graceTimer = setTimeout(function () { if (!socket.connected) setStatus("reconnecting"); },
+          RECONNECT_GRACE_MS);
+      }
+    });
+    socket.on("view", onView);
+    socket.on("refused", function (r) { toast(r.message || r.code, "error"); });
+    socket.on("closed", function () {
+      closed = true;
+      setStatus("closed");
+      if (options.onClosed) options.onClosed();
+      socket.disconnect();
+    });
+    document.addEventListener("visibilitychange", function () {
+      if (document.visibilityState !== "visible") return;
+      // Phones drop the sockets of background tabs; come back at once.
+      if (!closed && socket && !socket.connected) socket.connect();
+      requestWakeLock();
+    });
+    window.addEventListener("online", function () {
+      if (!closed && socket && !socket.connected) socket.connect();
+    });
+    return socket;
+  }
+
+  /** Send an action; resolves with the ack. Refusals are shown and resolve {ok: false}. */
+  function act(action) {
+    return emitWithAck("act", {action: action});
+  }
+
+  function emitWithAck(event, payload) {
+    return new Promise(function (resolve) {
+      if (!socket || !socket.connected) {
+        toast(t("not_connected"), "error");
+        resolve({ok: false, code: "not_connected"});
+        return;
+      }
+      socket.timeout(ACK_TIMEOUT_MS).emit(event, payload, function (err, ack) {
+        if (err) {
+          toast(t("no_answer"), "error");
+          resolve({ok: false, code: "timeout"});
+          return;
+        }
+        ack = ack || {ok: false};
+        if (!ack.ok) toast(ack.message || ack.code || t("refused"), "error");
+        resolve(ack);
+      });
+    });
+  }
+
+  function setLang(newLang) {
+    if (socket && socket.connected) socket.emit("set_lang", {lang: newLang});
+  }
+
+  window.TC = {
+    config: config, lang: lang, t: t, tn: tn, fmt: fmt, name: name,
+    h: h, replace: replace, toast: toast, setStatus: setStatus,
+    start: start, act: act, emitWithAck: emitWithAck, setLang: setLang,
+    keepAwake: keepAwake,
+    get socket() { return socket; },
+    get view() { return lastView; }
+  };
+})();
