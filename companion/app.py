@@ -1,0 +1,90 @@
+"""The Flask application factory (the flaskr pattern): `create_app(test_config=None)`.
+
+One Flask app, one Flask-SocketIO server in ``threading`` mode (real WebSockets through
+simple-websocket), one `GameService` over one SQLite file in the data directory. The data
+directory holds everything that changes: ``companion.sqlite3``, ``secret_key``, compiled
+translations, owner catalogs, backups, ``config.json``.
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from flask import Flask
+from flask_socketio import SocketIO
+
+from companion import games, hardware_manager, i18n, security
+from companion.service import GameService
+from companion.store import Store
+
+WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+
+
+def secret_key(data_dir: Path) -> bytes:
+    """Generated once into ``DIR/secret_key`` (mode 0600) so sessions survive restarts."""
+    path = data_dir / "secret_key"
+    if not path.exists():
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "wb") as f:
+            f.write(os.urandom(32))
+            f.flush()
+            os.fsync(f.fileno())
+    return path.read_bytes()
+
+
+def create_app(test_config: dict | None = None) -> Flask:
+    security.install_log_redaction()
+    app = Flask(__name__, template_folder=str(WEB_DIR / "templates"),
+                static_folder=str(WEB_DIR / "static"), static_url_path="/static")
+    app.config.from_mapping(
+        DATA_DIR=os.environ.get("COMPANION_DATA", "instance"),
+        SNAPSHOT_EVERY=25,
+        RATE_LIMIT=(5, 60.0),  # failed join/PIN attempts per IP+game per window (s)
+        GAMES=None,  # {name: (module, catalog)} to run other modules (tests)
+        START_HARDWARE=False,  # `companion serve` starts camera and dice once
+        PUBLIC_BASE_URL=None,  # e.g. "http://192.168.1.20:8000"; else from the request/IP
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SAMESITE="Lax",
+        MAX_CONTENT_LENGTH=4 * 1024 * 1024,
+    )
+    if test_config:
+        app.config.from_mapping(test_config)
+    data_dir = Path(app.config["DATA_DIR"]).resolve()
+    data_dir.mkdir(parents=True, exist_ok=True)
+    app.config["DATA_DIR"] = str(data_dir)
+    app.secret_key = app.config.get("SECRET_KEY") or secret_key(data_dir)
+    i18n.init_app(app, data_dir)
+
+    kinds: dict[str, games.GameKind] = {}
+
+    def kind(name: str) -> games.GameKind:
+        if name not in kinds:
+            kinds[name] = games.load_kind(name, str(data_dir), app.config["GAMES"])
+        return kinds[name]
+
+    store = Store(data_dir / "companion.sqlite3")
+    service = GameService(store, kind, snapshot_every=app.config["SNAPSHOT_EVERY"])
+    service.load_all()
+    app.extensions["companion"] = service
+    app.extensions["companion.limiter"] = security.RateLimiter(*app.config["RATE_LIMIT"])
+
+    socketio = SocketIO(app, async_mode="threading",
+                        logger=False, engineio_logger=False, ping_interval=10,
+                        ping_timeout=10, max_http_buffer_size=64 * 1024)
+    app.extensions["companion.socketio"] = socketio
+
+    from companion.blueprints import host, pages, records, sockets
+
+    app.register_blueprint(pages.bp)
+    app.register_blueprint(host.bp)
+    app.register_blueprint(records.bp)
+    sockets.init_app(app, socketio, service)
+
+    hardware_manager.init_app(app)
+    if app.config["START_HARDWARE"]:
+        hardware_manager.start(app)
+    return app
+
+
+def get_socketio(app: Flask) -> SocketIO:
+    return app.extensions["companion.socketio"]

@@ -1,0 +1,1 @@
+"""Flask blueprints, one per area: pages (lobby, table, phone), host, records, sockets."""

@@ -1,0 +1,132 @@
+"""What every page needs: the common template context, CSRF, errors, join links, identities."""
+from __future__ import annotations
+
+import json
+from io import BytesIO
+
+import qrcode
+import qrcode.image.svg
+from flask import abort, current_app, render_template, request, session
+
+from companion import i18n, netinfo, security, views
+from companion.service import GameService, Identity, LiveGame
+from engine.api import Refused
+
+SEAT_COOKIE = "tc_seat_{}"
+HOST_COOKIE = "tc_host_{}"
+
+
+def service() -> GameService:
+    return current_app.extensions["companion"]
+
+
+def limiter() -> security.RateLimiter:
+    return current_app.extensions["companion.limiter"]
+
+
+def live_or_404(game_id: str) -> LiveGame:
+    try:
+        return service().get(game_id)
+    except Refused:
+        abort(render_page("error.html", "lobby", None, 404,
+                          error=error_dict(None, "unknown_game", {})))
+
+
+# CSRF ------------------------------------------------------------------------------------
+def csrf_token() -> str:
+    if "csrf" not in session:
+        session["csrf"] = security.new_token()
+    return session["csrf"]
+
+
+def check_csrf() -> None:
+    """Every POST carries the session's token (form field or X-CSRF-Token header)."""
+    sent = request.form.get("csrf_token") or request.headers.get("X-CSRF-Token")
+    if not security.same(session.get("csrf"), sent):
+        if request.is_json:
+            abort(json_error("csrf_failed", {}, 400))
+        abort(render_page("error.html", "lobby", None, 400,
+                          error=error_dict(None, "csrf_failed", {})))
+
+
+# rendering -------------------------------------------------------------------------------
+def error_dict(live: LiveGame | None, code: str, params: dict) -> dict:
+    return views.refused_json(live, i18n.page_lang(), Refused(code, **params))
+
+
+def json_error(code: str, params: dict, status: int, live: LiveGame | None = None):
+    body = dict(error_dict(live, code, params), ok=False)
+    return current_app.response_class(json.dumps(body), status=status,
+                                      mimetype="application/json")
+
+
+def game_info(live: LiveGame) -> dict:
+    return {"id": live.id, "game": live.kind.name, "status": live.status,
+            "created": live.row["created"], "players": live.players,
+            "demo": bool(live.row["setup"].get("demo"))}
+
+
+def render_page(template: str, role: str, live: LiveGame | None, status: int = 200,
+                socket_auth: dict | None = None, **extra):
+    lang = i18n.page_lang()
+    context = {
+        "game": game_info(live) if live else None, "role": role, "lang": lang,
+        "languages": [{"code": c, "name": n} for c, n in i18n.LANGUAGES.items()],
+        "strings": i18n.ui_strings(lang), "socket_auth": json.dumps(socket_auth),
+        "csrf_token": csrf_token(), "error": None,
+    }
+    context.update(extra)
+    response = current_app.make_response((render_template(template, **context), status))
+    if request.args.get("lang") in i18n.LANGUAGES:
+        response.set_cookie("lang", request.args["lang"], max_age=365 * 86400,
+                            samesite="Lax")
+    return response
+
+
+# identities ------------------------------------------------------------------------------
+def client_key(game_id: str, what: str) -> tuple:
+    return (request.remote_addr, game_id, what)
+
+
+def seat_identity(game_id: str) -> Identity | None:
+    return service().identify(game_id, request.cookies.get(SEAT_COOKIE.format(game_id)),
+                              "seat")
+
+
+def host_identity(game_id: str) -> Identity | None:
+    token = request.cookies.get(HOST_COOKIE.format(game_id))
+    auth = request.headers.get("Authorization", "")
+    if auth.startswith("Bearer "):
+        token = auth[len("Bearer "):]
+    return service().identify(game_id, token, "host")
+
+
+def set_secret_cookie(response, name: str, token: str) -> None:
+    response.set_cookie(name, token, max_age=30 * 86400, httponly=True, samesite="Lax",
+                        secure=request.is_secure, path="/")
+
+
+# join links ------------------------------------------------------------------------------
+def qr_svg(data: str) -> str:
+    image = qrcode.make(data, image_factory=qrcode.image.svg.SvgPathImage, box_size=10,
+                        border=2)
+    out = BytesIO()
+    image.save(out)
+    return out.getvalue().decode()
+
+
+def join_links(live: LiveGame, reveal_claimed: bool) -> list[dict]:
+    """One entry per seat; URLs (the secret join code) only where the viewer may see them."""
+    base = current_app.config.get("PUBLIC_BASE_URL") or netinfo.base_url(
+        request.host, request.scheme)
+    codes = service().store.join_codes(live.id)
+    claimed = service().store.claimed_seats(live.id)
+    out = []
+    for player in live.players:
+        seat = player["seat"]
+        show = reveal_claimed or seat not in claimed
+        url = f"{base}/join/{live.id}/{seat}?code={codes[seat]}" if show else None
+        out.append(dict(player, claimed=seat in claimed, url=url,
+                        qr_svg=qr_svg(url) if url else None))
+    return out
+

@@ -1,0 +1,56 @@
+"""Host controls: the PIN login and the host page (the ops themselves go over the socket)."""
+from __future__ import annotations
+
+from flask import Blueprint, jsonify, redirect, request, url_for
+
+from companion import i18n
+from companion.blueprints import common
+
+bp = Blueprint("host", __name__)
+
+
+@bp.get("/host/<game_id>")
+def host_page(game_id: str):
+    live = common.live_or_404(game_id)
+    if common.host_identity(game_id) is None:
+        return common.render_page("host_login.html", "host", live)
+    return common.render_page(
+        "host.html", "host", live,
+        socket_auth={"role": "host", "game": live.id, "lang": i18n.page_lang()},
+        join=common.join_links(live, reveal_claimed=True),
+        record_url=url_for("records.export", game_id=live.id))
+
+
+@bp.post("/host/<game_id>/login")
+def login(game_id: str):
+    """PIN → host token (cookie for the browser; JSON for other clients)."""
+    common.check_csrf()
+    live = common.live_or_404(game_id)
+    data = request.get_json(silent=True) if request.is_json else request.form
+    pin = str((data or {}).get("pin", "")).strip()
+    key = common.client_key(game_id, "pin")
+    code, status = None, 200
+    if common.limiter().blocked(key):
+        code, status = "rate_limited", 429
+    elif not common.service().check_pin(game_id, pin):
+        common.limiter().fail(key)
+        code, status = "wrong_pin", 403
+    if code:
+        if request.is_json:
+            return common.json_error(code, {}, status, live)
+        return common.render_page("host_login.html", "host", live, status,
+                                  error=common.error_dict(live, code, {}))
+    token = common.service().new_host_token(game_id)
+    if request.is_json:
+        return jsonify(ok=True, host_token=token)
+    response = redirect(url_for("host.host_page", game_id=game_id), code=303)
+    common.set_secret_cookie(response, common.HOST_COOKIE.format(game_id), token)
+    return response
+
+
+@bp.post("/host/<game_id>/logout")
+def logout(game_id: str):
+    common.check_csrf()
+    response = redirect(url_for("pages.table", game_id=game_id), code=303)
+    response.delete_cookie(common.HOST_COOKIE.format(game_id), path="/")
+    return response

@@ -1,0 +1,203 @@
+"""Socket.IO: proving an identity on connect, then act / set_lang / preview / host messages.
+
+A connection proves one identity (table: none needed; seat: its token; host: a host token)
+and joins only that identity's room. Every `view` is built per recipient (role, seat,
+language) and emitted to that recipient's socket id only: nothing is broadcast to a room
+that holds more than one identity. See docs/socket-protocol.md.
+"""
+from __future__ import annotations
+
+import contextlib
+import logging
+import threading
+from dataclasses import dataclass
+
+from flask import Flask, request
+from flask_socketio import ConnectionRefusedError, SocketIO, join_room
+
+from companion import hardware_manager, i18n, views
+from companion.blueprints.common import HOST_COOKIE, SEAT_COOKIE
+from companion.service import GameService, Identity, LiveGame
+from engine.api import Refused
+
+log = logging.getLogger(__name__)
+HOST_OPS = ("undo", "pause", "resume", "end", "adjust", "new_join_code")
+
+
+@dataclass
+class Client:
+    identity: Identity
+    lang: str
+
+
+def room_of(identity: Identity) -> str:
+    return f"{identity.game}/{identity.role}/{identity.seat or ''}"
+
+
+class Registry:
+    """Connected sockets by sid; thread-safe."""
+
+    def __init__(self) -> None:
+        self._clients: dict[str, Client] = {}
+        self._lock = threading.Lock()
+
+    def add(self, sid: str, client: Client) -> None:
+        with self._lock:
+            self._clients[sid] = client
+
+    def remove(self, sid: str) -> Client | None:
+        with self._lock:
+            return self._clients.pop(sid, None)
+
+    def get(self, sid: str) -> Client | None:
+        with self._lock:
+            return self._clients.get(sid)
+
+    def of_game(self, game_id: str) -> dict[str, Client]:
+        with self._lock:
+            return {s: c for s, c in self._clients.items() if c.identity.game == game_id}
+
+
+def init_app(app: Flask, socketio: SocketIO, service: GameService) -> None:
+    registry = Registry()
+    app.extensions["companion.registry"] = registry
+
+    def push_views(live: LiveGame, only: str | None = None) -> None:
+        """Build each recipient's view (once per role/seat/language) and send it to it."""
+        with app.app_context(), live.lock:
+            clients = registry.of_game(live.id)
+            connected = {c.identity.seat for c in clients.values() if c.identity.seat}
+            hardware = hardware_manager.status(app)
+            built: dict[tuple, dict] = {}
+            for sid, client in clients.items():
+                if only is not None and sid != only:
+                    continue
+                key = (client.identity.role, client.identity.seat, client.lang)
+                if key not in built:
+                    built[key] = views.build(live, client.identity.role,
+                                             client.identity.seat, client.lang,
+                                             connected=connected, hardware=hardware)
+                socketio.emit("view", built[key], to=sid)
+
+    def on_change(live: LiveGame, what: str) -> None:
+        if what == "closed":
+            for sid in registry.of_game(live.id):
+                socketio.emit("closed", {}, to=sid)
+        push_views(live)
+
+    service.listeners.append(on_change)
+
+    def refuse(code: str, lang: str):
+        error = views.refusal({}, lang, code, {})
+        raise ConnectionRefusedError(error["message"], error)
+
+    @socketio.on("connect")
+    def connect(auth=None):
+        auth = auth if isinstance(auth, dict) else {}
+        lang = i18n.normalize_lang(auth.get("lang"))
+        game_id, role = auth.get("game"), auth.get("role")
+        if not isinstance(game_id, str) or role not in ("table", "seat", "host"):
+            refuse("bad_request", lang)
+        try:
+            live = service.get(game_id)
+        except Refused:
+            refuse("unknown_game", lang)
+        if role == "table":
+            identity = Identity("table", game_id)
+        elif role == "seat":
+            token = auth.get("token") or request.cookies.get(SEAT_COOKIE.format(game_id))
+            identity = service.identify(game_id, token, "seat")
+            if identity is None:
+                refuse("not_joined", lang)
+        else:
+            token = auth.get("host_token") or request.cookies.get(HOST_COOKIE.format(game_id))
+            identity = service.identify(game_id, token, "host")
+            if identity is None:
+                refuse("not_host", lang)
+        join_room(room_of(identity))
+        registry.add(request.sid, Client(identity, lang))
+        push_views(live)  # the newcomer's view, and everyone's presence
+
+    @socketio.on("disconnect")
+    def disconnect(*_args):
+        client = registry.remove(request.sid)
+        if client is not None:
+            with contextlib.suppress(Refused):
+                push_views(service.get(client.identity.game))
+
+    def answer(client: Client | None, call):
+        """Run ``call`` and turn its outcome into the ack of docs/socket-protocol.md."""
+        if client is None:
+            return dict(views.refusal({}, "en", "bad_request", {}), ok=False)
+        live = None
+        try:
+            live = service.get(client.identity.game)
+            return {"ok": True, "version": call(live)}
+        except Refused as exc:
+            return dict(views.refused_json(live, client.lang, exc), ok=False)
+        except Exception:
+            log.exception("socket call failed")
+            return dict(views.refusal({}, client.lang, "internal_error", {}), ok=False)
+
+    @socketio.on("act")
+    def act(data=None):
+        client = registry.get(request.sid)
+
+        def run(live):
+            if not isinstance(data, dict):
+                raise Refused("bad_request")
+            return service.act(client.identity, data.get("action"))
+
+        return answer(client, run)
+
+    @socketio.on("set_lang")
+    def set_lang(data=None):
+        client = registry.get(request.sid)
+        if client is None:
+            return {"ok": False}
+        lang = i18n.normalize_lang((data or {}).get("lang") if isinstance(data, dict) else None)
+        registry.add(request.sid, Client(client.identity, lang))
+        push_views(service.get(client.identity.game), only=request.sid)
+        return {"ok": True}
+
+    @socketio.on("preview")
+    def preview(data=None):
+        client = registry.get(request.sid)
+
+        def run(live):
+            rotation = data.get("rotation") if isinstance(data, dict) else None
+            if rotation not in (0, 1, 2, 3):
+                raise Refused("bad_request")
+            seat = client.identity.seat
+            owed = {p.seat for p in live.kind.module.prompts(live.state)
+                    if p.kind == "orient_event"}
+            if client.identity.role == "host" or (seat is not None and seat not in owed):
+                raise Refused("not_your_turn")
+            service.set_preview(live.id, rotation)
+            return live.version
+
+        return answer(client, run)
+
+    @socketio.on("host")
+    def host(data=None):
+        client = registry.get(request.sid)
+
+        def run(live):
+            if client.identity.role != "host":
+                raise Refused("not_host")
+            if not isinstance(data, dict) or data.get("op") not in HOST_OPS:
+                raise Refused("bad_request")
+            op = data["op"]
+            if op == "undo":
+                return service.undo(live.id, data.get("count", 1))
+            if op in ("pause", "resume"):
+                return service.set_paused(live.id, op == "pause")
+            if op == "end":
+                return service.end(live.id)
+            if op == "new_join_code":
+                service.new_join_code(live.id, data.get("seat"))
+                return live.version
+            action = {k: data.get(k) for k in ("seat", "item", "delta", "reason")}
+            return service.act(client.identity, dict(action, type="adjust"))
+
+        return answer(client, run)

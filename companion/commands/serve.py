@@ -1,0 +1,96 @@
+"""`companion serve`: the production server (gunicorn, 1 worker, many threads).
+
+One worker because the games live in that process's memory (and the hardware threads too);
+threads because Flask-SocketIO's ``threading`` mode keeps one thread per WebSocket.
+``--demo`` creates (once) a demo table with its seats ready to join.
+"""
+from __future__ import annotations
+
+import logging
+import sys
+
+import click
+from gunicorn.app.base import BaseApplication
+
+DEMO_PIN = "1234"
+DEMO_PLAYERS = [("N", "North", "red"), ("E", "East", "blue"), ("S", "South", "green"),
+                ("W", "West", "yellow")]
+
+
+class Server(BaseApplication):
+    """gunicorn run from Python, so `companion serve` needs no separate config file."""
+
+    def __init__(self, config: dict, options: dict) -> None:
+        self.config = config
+        self.options = options
+        super().__init__()
+
+    def load_config(self) -> None:
+        for key, value in self.options.items():
+            self.cfg.set(key, value)
+
+    def load(self):
+        """Build the app in the worker: its SQLite handle and hardware threads live there."""
+        from companion.app import create_app
+
+        return create_app(self.config)
+
+
+def demo_game(app, base: str) -> list[str]:
+    """The demo table (created on first use) and the lines telling where to join it."""
+    service = app.extensions["companion"]
+    live = next((g for g in service.all()
+                 if g.row["setup"].get("demo") and g.status != "finished"), None)
+    if live is None:
+        name = next(iter(app.config.get("GAMES") or {"wwe": None}))
+        players = [{"seat": s, "name": n, "colour": c} for s, n, c in DEMO_PLAYERS]
+        live = service.create(name, {"players": players, "demo": True}, DEMO_PIN)
+    codes = service.store.join_codes(live.id)
+    lines = [f"Demo table: {base}/table/{live.id}",
+             f"Host page:  {base}/host/{live.id}  (PIN {DEMO_PIN})"]
+    lines += [f"Join {seat}:     {base}/join/{live.id}/{seat}?code={code}"
+              for seat, code in codes.items()]
+    return lines
+
+
+@click.command("serve")
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind.")
+@click.option("--port", default=8000, show_default=True, type=int)
+@click.option("--data", "data_dir", default="instance", show_default=True,
+              type=click.Path(file_okay=False), help="Data directory.")
+@click.option("--demo", is_flag=True, help="Create a demo table and print its join links.")
+@click.option("--threads", default=300, show_default=True,
+              help="Worker threads (one per connected phone or display, plus requests).")
+@click.option("--no-hardware", is_flag=True, help="Do not start the camera and dice.")
+def command(host: str, port: int, data_dir: str, demo: bool, threads: int,
+            no_hardware: bool) -> None:
+    """Run the Table Companion server."""
+    from companion import netinfo
+    from companion.app import create_app
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: "
+                        "%(message)s")
+    shown_host = netinfo.lan_ip() if host in ("0.0.0.0", "::", "") else host
+    base = f"http://{shown_host}:{port}"
+    config = {"DATA_DIR": data_dir, "START_HARDWARE": not no_hardware,
+              "PUBLIC_BASE_URL": base if shown_host != host else None}
+    click.echo(f"Table Companion on {base}/  (data: {data_dir})")
+    if demo:
+        setup_app = create_app(dict(config, START_HARDWARE=False))
+        for line in demo_game(setup_app, base):
+            click.echo(line)
+        setup_app.extensions["companion"].store.close()
+    sys.stdout.flush()
+    options = {
+        "bind": f"[{host}]:{port}" if ":" in host else f"{host}:{port}",
+        "workers": 1,
+        "worker_class": "gthread",
+        "threads": threads,
+        "timeout": 0,  # long-lived WebSockets are not stuck workers
+        "graceful_timeout": 5,
+        "keepalive": 5,
+        "accesslog": None,
+        "errorlog": "-",
+        "loglevel": "info",
+    }
+    Server(config, options).run()

@@ -1,0 +1,35 @@
+"""The address phones should use: the machine's LAN IP (Android often cannot resolve .local)."""
+from __future__ import annotations
+
+import ipaddress
+import socket
+
+
+def lan_ip() -> str:
+    """The IPv4 address of the interface holding the default route (no packet is sent)."""
+    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        probe.connect(("192.0.2.1", 9))  # TEST-NET-1: never routed, nothing is sent by UDP
+        return probe.getsockname()[0]
+    except OSError:
+        return "127.0.0.1"
+    finally:
+        probe.close()
+
+
+def is_ip(host: str) -> bool:
+    try:
+        ipaddress.ip_address(host.strip("[]"))
+        return True
+    except ValueError:
+        return False
+
+
+def base_url(host_header: str, scheme: str = "http") -> str:
+    """``scheme://IP:port`` for a request that arrived with ``Host: host_header``."""
+    host, _, port = host_header.rpartition(":") if ":" in host_header else (host_header, "", "")
+    if not host:
+        host, port = host_header, ""
+    if not is_ip(host) or host.startswith("127.") or host == "[::1]":
+        host = lan_ip()
+    return f"{scheme}://{host}" + (f":{port}" if port else "")

@@ -1,0 +1,26 @@
+"""Refusal codes the server itself raises (the engine's are in engine/<game>/reasons.py).
+
+The English texts are gettext msgids: web/translations translates them.
+"""
+SERVER_REASONS: dict[str, str] = {
+    "bad_request": "The request is malformed.",
+    "unknown_game": "There is no such game.",
+    "unknown_seat": "There is no such seat in this game.",
+    "not_joined": "This phone has not joined the game. Scan your seat's QR code.",
+    "not_host": "Only the host may do this. Enter the host PIN.",
+    "wrong_code": "The join code is wrong.",
+    "wrong_pin": "The PIN is wrong.",
+    "rate_limited": "Too many attempts. Wait a minute and try again.",
+    "game_paused": "The game is paused.",
+    "game_closed": "The game has ended.",
+    "nothing_to_undo": "There is nothing to undo.",
+    "csrf_failed": "The form has expired. Reload the page and try again.",
+    "bad_record": "The game record cannot be read: {detail}",
+    "bad_setup": "The game cannot be set up: {detail}",
+    "storage_error": "The action could not be saved. Nothing changed.",
+    "unknown_action": "Unknown action: {type}",
+}
+SERVER_REASONS.update({
+    "internal_error": "Something went wrong on the server. Nothing changed.",
+    "not_your_turn": "It is not your turn.",
+})

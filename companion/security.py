@@ -1,0 +1,126 @@
+"""Secrets handling: seat/host tokens, the host PIN, CSRF tokens, attempt limits, log redaction.
+
+Tokens are 256 random bits (`secrets.token_urlsafe(32)`), stored only as SHA-256 hashes (a
+fast hash is enough for high-entropy secrets). The PIN is short, so it gets a slow salted
+hash (pbkdf2) *and* an attempt limit. See docs/security.md.
+"""
+from __future__ import annotations
+
+import hashlib
+import hmac
+import logging
+import re
+import secrets
+import string
+import threading
+import time
+from collections import defaultdict, deque
+
+from werkzeug.security import check_password_hash, generate_password_hash
+
+PIN_METHOD = "pbkdf2:sha256:200000"
+JOIN_CODE_ALPHABET = string.ascii_uppercase.replace("O", "").replace("I", "") + "23456789"
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(32)
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def new_join_code(length: int = 10) -> str:
+    """About 57 bits; easy to type if a QR code cannot be scanned."""
+    return "".join(secrets.choice(JOIN_CODE_ALPHABET) for _ in range(length))
+
+
+def new_game_id() -> str:
+    return secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
+
+
+def hash_pin(pin: str) -> str:
+    return generate_password_hash(pin, method=PIN_METHOD)
+
+
+def check_pin(pin_hash: str, pin: str) -> bool:
+    return check_password_hash(pin_hash, pin)
+
+
+def same(a: str | None, b: str | None) -> bool:
+    return bool(a) and bool(b) and hmac.compare_digest(str(a), str(b))
+
+
+class RateLimiter:
+    """At most ``limit`` failed attempts per key in a sliding ``window`` (seconds).
+
+    Keys are (ip, game, what). Only failures count, so a player who types the right code
+    is never locked out by others' successes. Memory is bounded by the keys in use.
+    """
+
+    def __init__(self, limit: int = 5, window: float = 60.0) -> None:
+        self.limit = limit
+        self.window = window
+        self._fails: dict[tuple, deque] = defaultdict(deque)
+        self._lock = threading.Lock()
+
+    def _prune(self, key: tuple, now: float) -> deque:
+        q = self._fails[key]
+        while q and q[0] <= now - self.window:
+            q.popleft()
+        return q
+
+    def blocked(self, key: tuple) -> bool:
+        with self._lock:
+            q = self._prune(key, time.monotonic())
+            if not q:
+                self._fails.pop(key, None)
+            return len(q) >= self.limit
+
+    def fail(self, key: tuple) -> None:
+        with self._lock:
+            self._prune(key, time.monotonic()).append(time.monotonic())
+
+
+# Log redaction ---------------------------------------------------------------------------
+_SECRET_PATTERNS = [
+    re.compile(r"(?i)((?:code|token|host_token|pin|csrf_token)=)[^&\s\"']+"),
+    re.compile(r"(?i)((?:tc_seat_|tc_host_)[\w-]*=)[^;\s\"']+"),
+    re.compile(r"(?i)(\"(?:token|host_token|pin|code)\"\s*:\s*\")[^\"]+"),
+    re.compile(r"(/join/[^/\s]+/[^/?\s]+\?)[^\s\"']+"),
+]
+
+
+def redact(text: str) -> str:
+    for pattern in _SECRET_PATTERNS:
+        text = pattern.sub(r"\1[redacted]", text)
+    return text
+
+
+_installed = False
+
+
+def install_log_redaction() -> None:
+    """Redact secrets from every log record, whichever logger or handler emits it.
+
+    A record factory (not a handler filter) so gunicorn's, werkzeug's and engineio's own
+    handlers are covered too.
+    """
+    global _installed
+    if _installed:
+        return
+    _installed = True
+    previous = logging.getLogRecordFactory()
+
+    def factory(*args, **kwargs):
+        record = previous(*args, **kwargs)
+        try:
+            message = record.getMessage()
+        except Exception:  # a broken format string is the caller's bug; leave it as is
+            return record
+        cleaned = redact(message)
+        if cleaned != message or record.args:
+            record.msg, record.args = cleaned, ()
+        return record
+
+    logging.setLogRecordFactory(factory)

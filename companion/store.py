@@ -1,0 +1,193 @@
+"""SQLite persistence: the append-only action log is the truth, snapshots only speed up loading.
+
+Durability rules (docs/persistence.md): WAL journal with ``synchronous=FULL`` so a committed
+transaction survives a power cut; an action is committed before the server acknowledges it;
+undo never deletes an action, it marks it undone (the audit trail stays) and drops the
+snapshots that included it (snapshots are a cache, rebuilt on demand).
+"""
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id TEXT PRIMARY KEY,
+    game TEXT NOT NULL,
+    created TEXT NOT NULL,
+    status TEXT NOT NULL,             -- active | paused | finished
+    setup TEXT NOT NULL,              -- JSON given to module.setup
+    pin_hash TEXT NOT NULL,
+    result TEXT                       -- JSON scores once finished
+);
+CREATE TABLE IF NOT EXISTS actions (
+    game TEXT NOT NULL REFERENCES games(id),
+    seq INTEGER NOT NULL,             -- 1, 2, 3 ... in order of arrival, never reused
+    action TEXT NOT NULL,             -- JSON
+    events TEXT NOT NULL,             -- JSON list the engine returned
+    at TEXT NOT NULL,
+    undone_at TEXT,                   -- set by undo; the row stays for the audit trail
+    PRIMARY KEY (game, seq)
+);
+CREATE TABLE IF NOT EXISTS snapshots (
+    game TEXT NOT NULL REFERENCES games(id),
+    seq INTEGER NOT NULL,             -- state after this action
+    state TEXT NOT NULL,
+    PRIMARY KEY (game, seq)
+);
+CREATE TABLE IF NOT EXISTS seats (
+    game TEXT NOT NULL REFERENCES games(id),
+    seat TEXT NOT NULL,
+    join_code TEXT NOT NULL,          -- shown as a QR code at the table, so stored as is
+    PRIMARY KEY (game, seat)
+);
+CREATE TABLE IF NOT EXISTS tokens (
+    hash TEXT PRIMARY KEY,            -- sha256 of the token; the token itself is never stored
+    game TEXT NOT NULL REFERENCES games(id),
+    role TEXT NOT NULL,               -- seat | host
+    seat TEXT,
+    created TEXT NOT NULL
+);
+"""
+
+
+def now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+def dumps(data: Any) -> str:
+    return json.dumps(data, separators=(",", ":"), sort_keys=True)
+
+
+class Store:
+    """One SQLite file, one connection guarded by a lock (writes are serialised anyway)."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = str(path)
+        self._lock = threading.RLock()
+        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        self._db.row_factory = sqlite3.Row
+        mode = self._db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+        if mode.lower() != "wal":
+            raise RuntimeError(f"SQLite refused WAL mode ({mode})")
+        self._db.execute("PRAGMA synchronous=FULL")
+        self._db.execute("PRAGMA foreign_keys=ON")
+        self._db.executescript(SCHEMA)
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    def _tx(self, statements: list[tuple[str, tuple]]) -> None:
+        """Run statements in one transaction; it is on disk when this returns."""
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                for sql, args in statements:
+                    self._db.execute(sql, args)
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+
+    def _all(self, sql: str, args: tuple = ()) -> list[sqlite3.Row]:
+        with self._lock:
+            return self._db.execute(sql, args).fetchall()
+
+    # games -----------------------------------------------------------------------------
+    def create_game(self, game_id: str, game: str, setup: dict, pin_hash: str,
+                    join_codes: dict[str, str]) -> None:
+        statements = [(
+            "INSERT INTO games (id, game, created, status, setup, pin_hash) "
+            "VALUES (?, ?, ?, 'active', ?, ?)",
+            (game_id, game, now(), dumps(setup), pin_hash),
+        )]
+        statements += [("INSERT INTO seats (game, seat, join_code) VALUES (?, ?, ?)",
+                        (game_id, seat, code)) for seat, code in join_codes.items()]
+        self._tx(statements)
+
+    def games(self) -> list[dict]:
+        rows = self._all("SELECT * FROM games ORDER BY created DESC")
+        return [self._game_row(r) for r in rows]
+
+    def game(self, game_id: str) -> dict | None:
+        rows = self._all("SELECT * FROM games WHERE id = ?", (game_id,))
+        return self._game_row(rows[0]) if rows else None
+
+    @staticmethod
+    def _game_row(row: sqlite3.Row) -> dict:
+        return {"id": row["id"], "game": row["game"], "created": row["created"],
+                "status": row["status"], "setup": json.loads(row["setup"]),
+                "pin_hash": row["pin_hash"],
+                "result": json.loads(row["result"]) if row["result"] else None}
+
+    def set_status(self, game_id: str, status: str, result: Any = None) -> None:
+        self._tx([("UPDATE games SET status = ?, result = ? WHERE id = ?",
+                   (status, dumps(result) if result is not None else None, game_id))])
+
+    # actions ---------------------------------------------------------------------------
+    def append(self, game_id: str, seq: int, action: dict, events: list,
+               snapshot: dict | None = None) -> None:
+        """Commit one action (and maybe a snapshot of the state after it)."""
+        statements = [("INSERT INTO actions (game, seq, action, events, at) VALUES (?,?,?,?,?)",
+                       (game_id, seq, dumps(action), dumps(events), now()))]
+        if snapshot is not None:
+            statements.append(("INSERT OR REPLACE INTO snapshots (game, seq, state) "
+                               "VALUES (?, ?, ?)", (game_id, seq, dumps(snapshot))))
+        self._tx(statements)
+
+    def actions(self, game_id: str, include_undone: bool = False) -> list[dict]:
+        sql = "SELECT * FROM actions WHERE game = ?"
+        if not include_undone:
+            sql += " AND undone_at IS NULL"
+        rows = self._all(sql + " ORDER BY seq", (game_id,))
+        return [{"seq": r["seq"], "action": json.loads(r["action"]),
+                 "events": json.loads(r["events"]), "at": r["at"],
+                 "undone_at": r["undone_at"]} for r in rows]
+
+    def last_seq(self, game_id: str) -> int:
+        rows = self._all("SELECT MAX(seq) AS m FROM actions WHERE game = ?", (game_id,))
+        return rows[0]["m"] or 0
+
+    def mark_undone(self, game_id: str, seqs: list[int]) -> None:
+        """Undo: mark the actions, drop snapshots taken at or after the first of them."""
+        first = min(seqs)
+        statements = [("UPDATE actions SET undone_at = ? WHERE game = ? AND seq = ?",
+                       (now(), game_id, s)) for s in seqs]
+        statements.append(("DELETE FROM snapshots WHERE game = ? AND seq >= ?",
+                           (game_id, first)))
+        self._tx(statements)
+
+    def latest_snapshot(self, game_id: str) -> tuple[int, dict] | None:
+        rows = self._all("SELECT seq, state FROM snapshots WHERE game = ? "
+                         "ORDER BY seq DESC LIMIT 1", (game_id,))
+        return (rows[0]["seq"], json.loads(rows[0]["state"])) if rows else None
+
+    # seats and tokens ------------------------------------------------------------------
+    def join_codes(self, game_id: str) -> dict[str, str]:
+        rows = self._all("SELECT seat, join_code FROM seats WHERE game = ?", (game_id,))
+        return {r["seat"]: r["join_code"] for r in rows}
+
+    def replace_join_code(self, game_id: str, seat: str, code: str) -> None:
+        """A new join code for a seat; the phones holding its old tokens are signed out."""
+        self._tx([
+            ("UPDATE seats SET join_code = ? WHERE game = ? AND seat = ?", (code, game_id, seat)),
+            ("DELETE FROM tokens WHERE game = ? AND role = 'seat' AND seat = ?", (game_id, seat)),
+        ])
+
+    def add_token(self, token_hash: str, game_id: str, role: str, seat: str | None) -> None:
+        self._tx([("INSERT OR IGNORE INTO tokens (hash, game, role, seat, created) "
+                   "VALUES (?,?,?,?,?)", (token_hash, game_id, role, seat, now()))])
+
+    def token(self, token_hash: str) -> dict | None:
+        rows = self._all("SELECT game, role, seat FROM tokens WHERE hash = ?", (token_hash,))
+        return dict(rows[0]) if rows else None
+
+    def claimed_seats(self, game_id: str) -> set[str]:
+        rows = self._all("SELECT DISTINCT seat FROM tokens WHERE game = ? AND role = 'seat'",
+                         (game_id,))
+        return {r["seat"] for r in rows}

@@ -1,0 +1,120 @@
+"""The `view` message, built for one recipient (role, seat, language) from a live game.
+
+Privacy rule in one place: a seat gets ``seat_view`` and ``choices`` of its own seat and the
+events marked private to it; the table and the host get ``public_view`` and public events
+only (the host is usually a player too). Nothing else ever goes into a message.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from companion import i18n
+from companion.reasons import SERVER_REASONS
+from companion.service import LiveGame
+from engine.api import Refused
+
+LOG_LENGTH = 60
+
+
+def refusal(kind_reasons: dict, lang: str, code: str, params: dict, names=None) -> dict:
+    """``{"code", "params", "message"}`` with the message translated into ``lang``."""
+    template = kind_reasons.get(code) or SERVER_REASONS.get(code) or code
+    shown = {k: names(v) if names else v for k, v in (params or {}).items()}
+    return {"code": code, "params": params or {}, "message": i18n.text(lang, template, shown)}
+
+
+def refused_json(live: LiveGame | None, lang: str, exc: Refused) -> dict:
+    reasons = live.kind.reasons if live else {}
+    namer = Namer(live, lang) if live else None
+    return refusal(reasons, lang, exc.code, exc.params, namer)
+
+
+class Namer:
+    """Shows ids by their names: seats by player names, catalog ids by catalog names."""
+
+    def __init__(self, live: LiveGame, lang: str) -> None:
+        self.lang = lang
+        self.catalog = live.kind.names
+        self.players = {p["seat"]: p["name"] for p in live.players}
+
+    def __call__(self, value: Any) -> Any:
+        if isinstance(value, str):
+            if value in self.players:
+                return self.players[value]
+            names = self.catalog.get(value)
+            if names:
+                return names.get(self.lang) or names.get("en") or value
+        elif isinstance(value, list):
+            return ", ".join(str(self(v)) for v in value)
+        elif isinstance(value, dict):
+            return ", ".join(f"{self(k)} {v}" for k, v in value.items())
+        return value
+
+
+def visible(event: dict, seat: str | None) -> bool:
+    private = event.get("private")
+    return private is None or (seat is not None and private == seat)
+
+
+def log_entries(live: LiveGame, seat: str | None, lang: str, namer: Namer) -> list[dict]:
+    entries = []
+    for seq, _action, event in reversed(live.log):
+        if not visible(event, seat):
+            continue
+        params = {k: v for k, v in event.items() if k != "type"}
+        template = live.kind.event_texts.get(event.get("type"), event.get("type", ""))
+        shown = {k: namer(v) for k, v in params.items()}
+        entries.append({"seq": seq, "type": event.get("type"), "params": params,
+                        "text": i18n.text(lang, template, shown)})
+        if len(entries) >= LOG_LENGTH:
+            break
+    entries.reverse()
+    return entries
+
+
+def prompt_entries(live: LiveGame, lang: str, namer: Namer) -> list[dict]:
+    texts = getattr(live.kind, "prompt_texts", None) or {}
+    out = []
+    for prompt in live.kind.module.prompts(live.state):
+        data = prompt.to_json()
+        template = texts.get(prompt.kind) or live.kind.event_texts.get(f"prompt_{prompt.kind}")
+        shown = {k: namer(v) for k, v in dict(prompt.params, seat=prompt.seat).items()}
+        data["text"] = i18n.text(lang, template, shown) if template else None
+        out.append(data)
+    return out
+
+
+def build(live: LiveGame, role: str, seat: str | None, lang: str, *,
+          connected: set[str] = frozenset(), hardware: dict | None = None) -> dict:
+    """The whole `view` payload for one recipient (see docs/socket-protocol.md)."""
+    module, state = live.kind.module, live.state
+    namer = Namer(live, lang)
+    is_seat = role == "seat"
+    if is_seat:
+        view = module.seat_view(state, seat)
+        choices = []
+        for choice in module.choices(state, seat):
+            data = choice.to_json()
+            if choice.refused:
+                data["refused"] = refusal(live.kind.reasons, lang, choice.refused["code"],
+                                          choice.refused.get("params", {}), namer)
+            choices.append(data)
+    else:
+        view, choices = module.public_view(state), []
+    finished = live.status == "finished"
+    payload = {
+        "game": live.id, "version": live.version, "role": role,
+        "seat": seat if is_seat else None, "lang": lang, "status": live.status,
+        "paused": live.status == "paused", "closed": finished,
+        "players": [dict(p, connected=p["seat"] in connected) for p in live.players],
+        "view": view, "prompts": prompt_entries(live, lang, namer), "choices": choices,
+        "log": log_entries(live, seat if is_seat else None, lang, namer),
+        "hardware": hardware or {}, "preview": live.preview,
+        "scores": live.row.get("result") if finished else None, "host": None,
+    }
+    if role == "host":
+        last = []
+        for entry in payload["log"][-10:]:
+            last.append({"seq": entry["seq"], "type": entry["type"], "text": entry["text"]})
+        payload["host"] = {"can_undo": live.version, "last": last}
+    return payload

@@ -1,0 +1,111 @@
+"""Fixtures: a fresh app on a temp data dir (flaskr style), a live server on port 0."""
+from __future__ import annotations
+
+import re
+import threading
+
+import pytest
+import socketio
+from werkzeug.serving import make_server
+
+from companion.app import create_app
+from tests.companion import toygame
+
+PLAYERS = {"A": "Ann", "B": "Bob", "C": "Cid"}
+
+
+def make_app(tmp_path, **config):
+    base = {"DATA_DIR": str(tmp_path / "data"), "TESTING": True,
+            "GAMES": {"toy": (toygame, None)}, "SNAPSHOT_EVERY": 3}
+    base.update(config)
+    return create_app(base)
+
+
+@pytest.fixture
+def app(tmp_path):
+    app = make_app(tmp_path)
+    yield app
+    app.extensions["companion"].store.close()
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+def csrf(client) -> str:
+    """The session's CSRF token, as a page would embed it."""
+    page = client.get("/new")
+    match = re.search(r'name="csrf_token" value="([^"]+)"', page.get_data(as_text=True))
+    if match:
+        return match.group(1)
+    with client.session_transaction() as session:
+        return session["csrf"]
+
+
+def create_game(client, pin="2468", players=None) -> str:
+    token = csrf(client)
+    form = {"csrf_token": token, "game": "toy", "host_pin": pin}
+    for seat, name in (players or PLAYERS).items():
+        form[f"name_{seat}"] = name
+    response = client.post("/games", data=form)
+    assert response.status_code == 303, response.get_data(as_text=True)[:500]
+    return response.headers["Location"].rsplit("/", 1)[-1]
+
+
+class LiveServer:
+    """The app served over a real socket (werkzeug threaded server, real WebSockets)."""
+
+    def __init__(self, app):
+        self.app = app
+        self.server = make_server("127.0.0.1", 0, app, threaded=True)
+        self.url = f"http://127.0.0.1:{self.server.server_port}"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    def stop(self):
+        self.server.shutdown()
+        self.thread.join(5)
+
+
+@pytest.fixture
+def live(app):
+    server = LiveServer(app)
+    yield server
+    server.stop()
+
+
+class Spy:
+    """A real Socket.IO client that records every message it receives."""
+
+    def __init__(self, url: str, auth: dict, headers: dict | None = None):
+        self.messages: list[tuple[str, object]] = []
+        self.views: list[dict] = []
+        self.got_view = threading.Event()
+        self.sio = socketio.Client(reconnection=False)
+        self.sio.on("*", self._any)
+        self.sio.connect(url, auth=auth, headers=headers or {}, transports=["websocket"],
+                         wait_timeout=10)
+
+    def _any(self, event, data=None):
+        self.messages.append((event, data))
+        if event == "view":
+            self.views.append(data)
+            self.got_view.set()
+
+    def wait_version(self, version: int, timeout: float = 10) -> dict:
+        import time
+
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            if self.views and self.views[-1]["version"] >= version:
+                return self.views[-1]
+            time.sleep(0.01)
+        raise AssertionError(f"no view of version {version}; last {self.views[-1:]}")
+
+    def call(self, event, data):
+        return self.sio.call(event, data, timeout=10)
+
+    def close(self):
+        if self.sio.connected:
+            self.sio.disconnect()

@@ -1,0 +1,194 @@
+"""HTTP routes through Flask's test client: create, join, rejoin, codes, CSRF, limits, host."""
+from __future__ import annotations
+
+import io
+import json
+from urllib.parse import urlparse
+
+from companion.security import token_hash
+from tests.companion.conftest import create_game, csrf, make_app
+
+
+def join_url(app, game_id, seat):
+    code = app.extensions["companion"].store.join_codes(game_id)[seat]
+    return f"/join/{game_id}/{seat}?code={code}"
+
+
+def seat_cookie(client, game_id):
+    cookie = client.get_cookie(f"tc_seat_{game_id}")
+    return cookie.value if cookie else None
+
+
+def test_create_game_needs_csrf(client, app):
+    response = client.post("/games", data={"game": "toy", "name_A": "a", "name_B": "b",
+                                           "host_pin": "1234"})
+    assert response.status_code == 400
+    assert app.extensions["companion"].all() == []
+
+
+def test_create_game_and_pages(client, app):
+    game_id = create_game(client)
+    live = app.extensions["companion"].get(game_id)
+    assert [p["name"] for p in live.players] == ["Ann", "Bob", "Cid"]
+    assert client.get_cookie(f"tc_host_{game_id}") is not None  # the creator is the host
+    assert client.get("/").status_code == 200
+    table = client.get(f"/table/{game_id}")
+    assert table.status_code == 200
+    assert client.get("/table/nope").status_code == 404
+
+
+def test_bad_setup_is_refused_and_creates_nothing(client, app):
+    token = csrf(client)
+    for form in ({"name_A": "only one"},  # the toy game needs two players
+                 {"name_A": "a", "name_B": "b", "host_pin": "12"}):  # PIN too short
+        data = {"csrf_token": token, "game": "toy", "host_pin": "1234", **form}
+        assert client.post("/games", data=data).status_code == 400
+    assert app.extensions["companion"].all() == []
+
+
+def test_join_sets_cookie_and_rejoin_gives_same_seat(client, app):
+    game_id = create_game(client)
+    phone = app.test_client()
+    response = phone.get(join_url(app, game_id, "A"))
+    assert response.status_code == 303
+    assert response.headers["Location"].endswith(f"/play/{game_id}")
+    token = seat_cookie(phone, game_id)
+    assert token and len(token) >= 43  # 32 random bytes, url-safe base64
+    store = app.extensions["companion"].store
+    assert store.token(token_hash(token)) == {"game": game_id, "role": "seat", "seat": "A"}
+    # refresh and rescan: same token, no second claim
+    assert phone.get(f"/play/{game_id}").status_code == 200
+    assert phone.get(join_url(app, game_id, "A")).status_code == 303
+    assert seat_cookie(phone, game_id) == token
+    assert store.claimed_seats(game_id) == {"A"}
+
+
+def test_tokens_are_stored_hashed_only(client, app, tmp_path):
+    game_id = create_game(client)
+    phone = app.test_client()
+    phone.get(join_url(app, game_id, "B"))
+    token = seat_cookie(phone, game_id)
+    raw = (tmp_path / "data" / "companion.sqlite3").read_bytes()
+    wal = tmp_path / "data" / "companion.sqlite3-wal"
+    raw += wal.read_bytes() if wal.exists() else b""
+    assert token.encode() not in raw
+    assert token_hash(token).encode() in raw
+
+
+def test_wrong_code_and_unknown_seat(client, app):
+    game_id = create_game(client)
+    phone = app.test_client()
+    assert phone.get(f"/join/{game_id}/A?code=WRONG").status_code == 403
+    assert phone.get(f"/join/{game_id}/Z?code=WRONG").status_code == 404
+    assert seat_cookie(phone, game_id) is None
+    assert phone.get(f"/play/{game_id}").status_code == 403
+
+
+def test_join_attempts_are_rate_limited(tmp_path):
+    app = make_app(tmp_path, RATE_LIMIT=(3, 60.0))
+    client = app.test_client()
+    game_id = create_game(client)
+    phone = app.test_client()
+    for _ in range(3):
+        assert phone.get(f"/join/{game_id}/A?code=WRONG").status_code == 403
+    # now even the right code is refused for this address and game
+    response = phone.get(join_url(app, game_id, "A"))
+    assert response.status_code == 429
+    assert seat_cookie(phone, game_id) is None
+
+
+def test_rate_limit_message_is_translated(tmp_path):
+    app = make_app(tmp_path, RATE_LIMIT=(1, 60.0))
+    client = app.test_client()
+    game_id = create_game(client)
+    client.get(f"/join/{game_id}/A?code=WRONG")
+    english = client.get(f"/join/{game_id}/A?code=WRONG&lang=en").get_data(as_text=True)
+    assert "Too many attempts" in english
+
+
+def test_host_pin_login(client, app):
+    game_id = create_game(client, pin="97531")
+    other = app.test_client()
+    assert other.get(f"/games/{game_id}/record.json").status_code == 403
+    token = csrf(other)
+    bad = other.post(f"/host/{game_id}/login", json={"pin": "0000"},
+                     headers={"X-CSRF-Token": token})
+    assert bad.status_code == 403 and bad.get_json()["code"] == "wrong_pin"
+    no_csrf = other.post(f"/host/{game_id}/login", json={"pin": "97531"})
+    assert no_csrf.status_code == 400
+    good = other.post(f"/host/{game_id}/login", json={"pin": "97531"},
+                      headers={"X-CSRF-Token": token})
+    assert good.status_code == 200
+    host_token = good.get_json()["host_token"]
+    record = other.get(f"/games/{game_id}/record.json",
+                       headers={"Authorization": f"Bearer {host_token}"})
+    assert record.status_code == 200
+    assert record.get_json()["format"] == "table-companion-record"
+    form = other.post(f"/host/{game_id}/login", data={"pin": "97531", "csrf_token": token})
+    assert form.status_code == 303 and other.get_cookie(f"tc_host_{game_id}")
+
+
+def test_pin_attempts_are_rate_limited(tmp_path):
+    app = make_app(tmp_path, RATE_LIMIT=(2, 60.0))
+    client = app.test_client()
+    game_id = create_game(client, pin="1111")
+    other = app.test_client()
+    token = csrf(other)
+    for _ in range(2):
+        other.post(f"/host/{game_id}/login", json={"pin": "2222"},
+                   headers={"X-CSRF-Token": token})
+    right = other.post(f"/host/{game_id}/login", json={"pin": "1111"},
+                       headers={"X-CSRF-Token": token})
+    assert right.status_code == 429 and right.get_json()["code"] == "rate_limited"
+
+
+def test_table_page_hides_codes_of_claimed_seats_host_page_shows_all(client, app):
+    game_id = create_game(client)
+    codes = app.extensions["companion"].store.join_codes(game_id)
+    app.test_client().get(join_url(app, game_id, "A"))
+    table = client.get(f"/table/{game_id}").get_data(as_text=True)
+    assert codes["A"] not in table and codes["B"] in table
+    host = client.get(f"/host/{game_id}").get_data(as_text=True)
+    assert codes["A"] in host and codes["B"] in host
+    assert "<svg" in host
+
+
+def test_join_links_use_an_ip_address(client, app):
+    game_id = create_game(client)
+    page = client.get(f"/table/{game_id}", headers={"Host": "companion.local:8000"})
+    text = page.get_data(as_text=True)
+    code = app.extensions["companion"].store.join_codes(game_id)["B"]
+    start = text.index(f"/join/{game_id}/B?code={code}")
+    url = text[text.rindex("http://", 0, start):start]
+    host = urlparse(url).hostname
+    assert host and host != "companion.local" and host.replace(".", "").isdigit()
+
+
+def test_export_import_round_trip(client, app):
+    game_id = create_game(client)
+    service = app.extensions["companion"]
+    from companion.service import Identity
+
+    live = service.get(game_id)
+    service.act(Identity("seat", game_id, "A"),
+                {"type": "play", "card": live.state["hands"]["A"][0]})
+    service.act(Identity("table", game_id), {"type": "roll", "value": 4})
+    record = client.get(f"/games/{game_id}/record.json").get_json()
+    assert len(record["actions"]) == 2
+    token = csrf(client)
+    data = {"csrf_token": token, "host_pin": "1357",
+            "record": (io.BytesIO(json.dumps(record).encode()), "r.json")}
+    response = client.post("/games/import", data=data, content_type="multipart/form-data")
+    assert response.status_code == 303
+    new_id = response.headers["Location"].rsplit("/", 1)[-1]
+    assert new_id != game_id
+    assert service.get(new_id).state == service.get(game_id).state
+    # a broken record creates nothing
+    before = len(service.all())
+    record["actions"].append({"type": "roll", "by": "table", "value": 9})
+    data = {"csrf_token": token, "host_pin": "1357",
+            "record": (io.BytesIO(json.dumps(record).encode()), "r.json")}
+    response = client.post("/games/import", data=data, content_type="multipart/form-data")
+    assert response.status_code == 400
+    assert len(service.all()) == before
+
