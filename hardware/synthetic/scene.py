@@ -51,7 +51,8 @@ class Truth:
     """Ground truth of one object in the final image."""
 
     payload: str
-    centre: tuple[float, float]  # in the final (warped) image
+    centre: tuple[float, float]  # of the card, in the final (warped) image
+    sticker: tuple[float, float]  # centre of the QR symbol, in the final image
     angle: float  # image angle after perspective, clockwise degrees
     rotation: int | None  # quarter turns relative to the marker; None for the marker itself
 
@@ -81,6 +82,18 @@ def _sticker(payload: str, symbol_px: int, damaged: bool, rng: np.random.Generat
         cv2.rectangle(out, (quiet, quiet), (quiet + s // 3, quiet + s // 3), 235, -1)
         cv2.rectangle(out, (quiet, quiet + s // 2), (quiet + s, quiet + s // 2 + s // 6), 20, -1)
     return out
+
+
+def _sticker_side(payload: str, style: Style) -> int:
+    return style.symbol_px + 2 * round(style.symbol_px * 3 / len(qr_matrix(payload)))
+
+
+def _sticker_offset(placement: Placement, style: Style) -> float:
+    """How far the sticker's centre lies above the card's centre (upright, pixels)."""
+    if placement.marker:
+        return 0.0
+    side = _sticker_side(placement.payload, style)
+    return int(side * 2.05) / 2 - (10 + side / 2)
 
 
 def _card_patch(placement: Placement, style: Style, rng: np.random.Generator):
@@ -174,9 +187,10 @@ class Camera:
         ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, style.jpeg_quality])
         assert ok
         image = cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
-        return image, self.truth(placements)
+        return image, self.truth(placements, style)
 
-    def truth(self, placements: list[Placement]) -> list[Truth]:
+    def truth(self, placements: list[Placement], style: Style | None = None) -> list[Truth]:
+        style = style or Style()
         marker = next((p for p in placements if p.marker), None)
         north = marker.angle if marker else 0.0
         out = []
@@ -185,9 +199,12 @@ class Camera:
             rad = math.radians(p.angle)
             tx, ty = _warp_point(self.homography, p.x + 30 * math.sin(rad),
                                  p.y - 30 * math.cos(rad))
+            up = _sticker_offset(p, style)
+            sticker = _warp_point(self.homography, p.x + up * math.sin(rad),
+                                  p.y - up * math.cos(rad))
             angle = math.degrees(math.atan2(tx - cx, -(ty - cy))) % 360
             rotation = None if p.marker else round(((p.angle - north) % 360) / 90) % 4
-            out.append(Truth(p.payload, (cx, cy), angle, rotation))
+            out.append(Truth(p.payload, (cx, cy), sticker, angle, rotation))
         return out
 
 
