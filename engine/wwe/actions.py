@@ -1,0 +1,399 @@
+"""`apply`: check an action against the game position and carry it out on a copy.
+
+Every handler works on a private copy of the state, so a refusal anywhere leaves the
+caller's state untouched (the copy is simply dropped).
+"""
+from __future__ import annotations
+
+from engine.api import Refused
+from engine.wwe import cards, duties, effects, flow, projects
+from engine.wwe import state as st
+
+TABLE = ("table", "host")
+
+
+def _head(s: dict, kind: str) -> dict:
+    h = flow.head(s)
+    if s["over"]:
+        raise Refused("game_over")
+    if h is None or h["kind"] != kind:
+        raise Refused("wrong_phase", expected=h["kind"] if h else None, got=kind)
+    return h
+
+
+def _by_seat(s: dict, action: dict, seat: str, table_ok: bool = False) -> None:
+    by = action.get("by")
+    if table_ok and by in TABLE:
+        return
+    if by != seat:
+        raise Refused("not_your_turn", seat=seat)
+
+
+def _int_field(action: dict, key: str) -> int:
+    v = action.get(key)
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise Refused("bad_params", field=key)
+    return v
+
+
+def reveal_event(s, a, ev):
+    h = _head(s, "reveal_event")
+    _by_seat(s, a, h["seat"], table_ok=True)
+    card = a.get("card")
+    spec = s["cat"]["events"].get(card) if isinstance(card, str) else None
+    if spec is None:
+        raise Refused("unknown_card", card=card)
+    if int(spec.get("chapter", 0)) != s["chapter"]:
+        raise Refused("wrong_chapter", card=card, chapter=s["chapter"])
+    if any(card in cards_ for cards_ in s["revealed"].values()):
+        raise Refused("card_already_used", card=card)
+    if s["options"]["first_game"] and not spec.get("starred"):
+        raise Refused("event_not_starred", card=card)
+    s["queue"].pop(0)
+    s["event"] = card
+    s["revealed"][str(s["chapter"])].append(card)
+    s["targets"][card] = {"active": s["active"], "chosen": None}
+    ev.append({"type": "event_revealed", "card": card, "permanent": bool(spec.get("permanent"))})
+    steps = []
+    loc = spec.get("plague")
+    if s["chapter"] >= 3 and loc is not None and s["plague"]:
+        tok = s["plague"].get(str(loc))
+        if tok is None or tok["state"] != "hidden":
+            ev.append({"type": "no_reinfection", "location": int(loc)})
+        elif tok["value"] is None:
+            steps.append(flow.await_step("reveal_plague", "table", location=int(loc)))
+        else:
+            tok["state"] = "sick"
+            ev.append({"type": "plague_flipped", "location": int(loc), "value": tok["value"]})
+    if effects.needs_target(s, card):
+        steps.append(flow.await_step("choose_target", s["active"], card=card))
+    if not spec.get("permanent"):
+        steps += effects.schedule(s, card, continuous=False)
+    steps.append(flow.await_step("orient_event", s["active"], card=card))
+    flow.push_front(s, steps)
+
+
+def reveal_plague(s, a, ev):
+    h = _head(s, "reveal_plague")
+    _by_seat(s, a, s["active"], table_ok=True)
+    value = _int_field(a, "value")
+    allowed = sorted(set(s["cat"]["plague_tokens"])) or [1, 2, 3, 4, 5]
+    if value not in allowed:
+        raise Refused("bad_plague_value", value=value, allowed=allowed)
+    s["queue"].pop(0)
+    tok = s["plague"][str(h["location"])]
+    tok["value"] = value
+    tok["state"] = "sick"
+    ev.append({"type": "plague_flipped", "location": h["location"], "value": value})
+
+
+def income(s: dict, seat: str, corner: str, ev: list) -> None:
+    """R3.4: the corner facing the seat; an empty supply gives 1 VP instead (A-25)."""
+    if corner == "vp":
+        st.add_vp(s, seat, 1, ev, "income")
+        return
+    item, n = ("gold", int(corner[4:] or 1)) if corner.startswith("gold") else (corner, 1)
+    got = st.take(s, item, n)
+    if got < n and not s["options"]["income_partial"]:
+        if s["supply"].get(item) is not None:
+            s["supply"][item] += got
+        st.add_vp(s, seat, 1, ev, "income_substitute")
+        return
+    s["players"][seat]["res"][item] += got
+    if got:
+        ev.append({"type": "income", "seat": seat, "item": item, "amount": got})
+    if got < n:
+        st.add_vp(s, seat, n - got, ev, "income_substitute")
+
+
+def income_preview(s: dict, card: str, rotation: int) -> dict:
+    """Every seat's income for a rotation: {seat: {item: n}} (read-only)."""
+    corners = s["cat"]["events"][card]["corners"]
+    out = {}
+    for k in range(4):
+        seat = st.seat_of_rotation(s, k, rotation)
+        if seat not in s["players"]:
+            continue
+        if s["round_flags"][seat].get("begging"):
+            out[seat] = {}
+            continue
+        corner = corners[k]
+        if corner == "vp":
+            out[seat] = {"vp": 1}
+            continue
+        item, n = ("gold", int(corner[4:] or 1)) if corner.startswith("gold") else (corner, 1)
+        have = s["supply"].get(item)
+        got = n if have is None else min(have, n)
+        if got == n:
+            out[seat] = {item: n}
+        elif s["options"]["income_partial"]:
+            out[seat] = {k2: v for k2, v in ((item, got), ("vp", n - got)) if v}
+        else:
+            out[seat] = {"vp": 1}
+    return out
+
+
+def orient_event(s, a, ev):
+    h = _head(s, "orient_event")
+    _by_seat(s, a, s["active"])
+    r = a.get("rotation")
+    if isinstance(r, bool) or r not in (0, 1, 2, 3):
+        raise Refused("bad_params", field="rotation")
+    card = s["event"]
+    spec = s["cat"]["events"][card]
+    value = st.favor_value(s, spec, r)
+    refusal = cards.favor_refusal(s, s["active"], value)
+    if refusal:
+        raise refusal
+    s["queue"].pop(0)
+    s["rotation"] = r
+    ev.append({"type": "event_oriented", "card": h["card"], "rotation": r, "favor": value})
+    for k, corner in enumerate(spec["corners"]):                         # step 3
+        seat = st.seat_of_rotation(s, k, r)
+        if seat not in s["players"]:
+            continue
+        if s["round_flags"][seat].get("begging"):
+            ev.append({"type": "income_lost", "seat": seat, "reason": "begging"})
+            continue
+        income(s, seat, corner, ev)
+    if value > 0:                                                        # step 4
+        cards.grant_favor(s, s["active"], cards.favor_landing(s, value), ev)
+    steps = effects.schedule(s, card, continuous=True) if spec.get("permanent") else []
+    flow.push_front(s, steps + [{"do": "actions"}, {"do": "end_round"}])
+
+
+def play_card(s, a, ev):
+    h = _head(s, "play_card")
+    seat = h["seat"]
+    _by_seat(s, a, seat)
+    player = s["players"][seat]
+    card = a.get("card")
+    if card not in player["hand"]:
+        raise Refused("card_not_in_hand", card=card)
+    perform = a.get("perform", True)
+    params = a.get("params") or {}
+    if not isinstance(perform, bool) or not isinstance(params, dict):
+        raise Refused("malformed_action")
+    discard = a.get("discard")
+    flags = s["round_flags"][seat]
+    random_discard = effects.random_discard(s, seat)
+    needs_discard = st.twelve_card_mode(s) and not flags.get("penance") and not random_discard
+    if needs_discard:
+        if discard is None:
+            raise Refused("discard_required")
+        if discard == card:
+            raise Refused("discard_same_card", card=card)
+        if discard not in player["hand"]:
+            raise Refused("card_not_in_hand", card=discard)
+    elif discard is not None:
+        raise Refused("no_discard_allowed")
+    s["queue"].pop(0)
+    player["hand"].remove(card)
+    lost = effects.action_lost(s, seat)
+    performed = perform and lost is None
+    if performed:
+        cards.perform(s, seat, card, params, ev)
+    player["played"].append(card)
+    player["performed"].append(performed)
+    ev.append({"type": "card_played", "seat": seat, "card": card, "performed": performed,
+               "lost": lost})
+    if needs_discard:
+        player["hand"].remove(discard)
+        player["discards"].append(discard)
+    elif random_discard and st.twelve_card_mode(s) and not flags.get("penance"):
+        discard = st.rng(s).choice(sorted(player["hand"]))
+        player["hand"].remove(discard)
+        player["discards"].append(discard)
+        ev.append({"type": "random_discard", "seat": seat})
+    if discard is not None:
+        ev.append({"type": "card_discarded", "seat": seat, "card": discard, "private": seat})
+
+
+def answer_trade(s, a, ev):
+    h = flow.head(s)
+    if s["over"] or h is None:
+        raise Refused("wrong_phase", expected=None, got="answer_trade")
+    accept = a.get("accept")
+    if not isinstance(accept, bool):
+        raise Refused("bad_params", field="accept")
+    if h["kind"] == "answer_trade":
+        _by_seat(s, a, h["seat"])
+        e = effects.card_effects(s, h["card"])[h["index"]]
+        if accept:
+            effects.trade(s, h["seat"], e, ev, h["card"])
+        else:
+            ev.append({"type": "trade_declined", "seat": h["seat"], "card": h["card"]})
+        s["queue"].pop(0)
+        return
+    if h["kind"] == "play_card":  # a permanent event's trade, once per round (R3.2.6)
+        _by_seat(s, a, h["seat"])
+        offers = [(c, i, e) for c, i, e in effects.permanent_trades(s, h["seat"])
+                  if c == a.get("card") and a.get("index", i) == i]
+        if not offers:
+            raise Refused("no_trade_offer")
+        card, index, e = offers[0]
+        if accept:
+            effects.trade(s, h["seat"], e, ev, card)
+        s["round_trades"].append([h["seat"], card, index])
+        return
+    raise Refused("wrong_phase", expected=h["kind"], got="answer_trade")
+
+
+def roll_tax(s, a, ev):
+    h = _head(s, "roll_tax")
+    _by_seat(s, a, h["seat"], table_ok=True)
+    value = _int_field(a, "value")
+    faces = sorted(set(s["cat"]["game"].get("tax_die", {}).get("faces", [2, 3, 4, 5])))
+    if value not in faces:
+        raise Refused("bad_die_value", value=value, faces=faces)
+    s["queue"].pop(0)
+    s["tax"] = value
+    ev.append({"type": "tax_rolled", "value": value})
+    duties.settle(s, value, ev)
+
+
+def choose_protection(s, a, ev):
+    h = _head(s, "choose_protection")
+    seat = a.get("by")
+    if seat not in h["seats"]:
+        raise Refused("no_decision_owed", seat=seat)
+    duties.protect(s, seat, a.get("cancel"), ev)
+    h["seats"].remove(seat)
+    if h["seats"]:
+        h["seat"] = h["seats"][0]
+    else:
+        s["queue"].pop(0)
+
+
+def choose_target(s, a, ev):
+    h = _head(s, "choose_target")
+    _by_seat(s, a, h["seat"])
+    target = a.get("seat")
+    if target not in s["players"]:
+        raise Refused("unknown_seat", seat=target)
+    s["targets"][h["card"]]["chosen"] = target
+    s["queue"].pop(0)
+    ev.append({"type": "target_chosen", "card": h["card"], "seat": target})
+
+
+def resolve_manual(s, a, ev):
+    h = _head(s, "resolve_manual")
+    _by_seat(s, a, s["active"], table_ok=True)
+    s["queue"].pop(0)
+    ev.append({"type": "manual_resolved", "card": h["card"]})
+
+
+def cure(s, a, ev):
+    h = _head(s, "cure")
+    _by_seat(s, a, h["seat"])
+    loc = a.get("location")
+    s["queue"].pop(0)
+    if loc is None:
+        ev.append({"type": "cure_skipped", "seat": h["seat"]})
+        return
+    flow.push_front(s, projects.cure(s, h["seat"], [loc], ev, limit=1))
+
+
+def place_free_house(s, a, ev):
+    h = _head(s, "place_free_house")
+    _by_seat(s, a, h["seat"])
+    site = a.get("site")
+    s["queue"].pop(0)
+    if site is None:
+        ev.append({"type": "free_house_skipped", "seat": h["seat"]})
+        return
+    if not isinstance(site, str):
+        raise Refused("bad_params", field="site")
+    projects.place_house(s, h["seat"], site, True, ev)
+
+
+def return_houses(s, a, ev):
+    h = _head(s, "return_houses")
+    sites = a.get("sites")
+    if not isinstance(sites, list):
+        raise Refused("bad_params", field="sites")
+    if h["seat"] == "table":
+        _by_seat(s, a, s["active"], table_ok=True)
+    else:  # one house of the player's own (scope one_per_player)
+        _by_seat(s, a, h["seat"], table_ok=True)
+        if len(sites) != 1 or s["sites"].get(sites[0]) != h["seat"]:
+            raise Refused("not_your_house", site=sites[0] if sites else None)
+    s["queue"].pop(0)
+    for site in sites:
+        projects.return_house(s, site, ev)
+
+
+def adjust(s, a, ev):
+    """A host correction (also how a `manual` event's effects are entered)."""
+    if a.get("by") not in TABLE:
+        raise Refused("host_only")
+    seat = a.get("seat")
+    if seat not in s["players"]:
+        raise Refused("unknown_seat", seat=seat)
+    item = a.get("item")
+    delta = _int_field(a, "delta")
+    if item == "vp":
+        st.add_vp(s, seat, delta, ev, "adjust")
+    elif item in st.ITEMS:
+        res = s["players"][seat]["res"]
+        if delta > 0:
+            have = s["supply"].get(item)
+            if have is not None and have < delta:
+                raise Refused("out_of_supply", item=item)
+            st.give(s, seat, item, delta)
+        elif res[item] < -delta:
+            raise Refused("cannot_afford", item=item, need=-delta, have=res[item])
+        else:
+            st.pay(s, seat, item, -delta)
+    else:
+        raise Refused("unknown_item", item=item)
+    ev.append({"type": "adjusted", "seat": seat, "item": item, "delta": delta,
+               "reason": str(a.get("reason", ""))})
+
+
+def set_start_player(s, a, ev):
+    """A-8: the table may override who holds the start-player token before a reveal."""
+    h = _head(s, "reveal_event")
+    if a.get("by") not in TABLE:
+        raise Refused("host_only")
+    seat = a.get("seat")
+    if seat not in s["players"]:
+        raise Refused("unknown_seat", seat=seat)
+    s["active"] = seat
+    h["seat"] = seat
+    ev.append({"type": "start_player", "seat": seat})
+
+
+HANDLERS = {
+    "reveal_event": reveal_event,
+    "reveal_plague": reveal_plague,
+    "orient_event": orient_event,
+    "play_card": play_card,
+    "answer_trade": answer_trade,
+    "roll_tax": roll_tax,
+    "choose_protection": choose_protection,
+    "choose_target": choose_target,
+    "resolve_manual": resolve_manual,
+    "cure": cure,
+    "place_free_house": place_free_house,
+    "return_houses": return_houses,
+    "adjust": adjust,
+    "set_start_player": set_start_player,
+}
+
+
+def apply(state: dict, action: dict) -> tuple[dict, list]:
+    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        raise Refused("malformed_action")
+    handler = HANDLERS.get(action["type"])
+    if handler is None:
+        raise Refused("unknown_action", type=action["type"])
+    by = action.get("by")
+    if by not in TABLE and by not in state["players"]:
+        raise Refused("unknown_seat", seat=by)
+    s = st.fast_copy(state)
+    ev: list = []
+    handler(s, action, ev)
+    flow.advance(s, ev)
+    s["n"] += 1
+    return s, ev

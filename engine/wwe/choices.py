@@ -1,0 +1,186 @@
+"""Legal choices for a seat, each with cost and effect preview, and the refused ones with
+their reason. Previews are computed by trying the action on a copy (so they can never
+disagree with `apply`) and reporting only the deciding seat's own changes, plus public
+facts (every seat's income for a rotation is printed on the card).
+"""
+from __future__ import annotations
+
+import itertools
+import random
+
+from engine.api import Choice, Refused
+from engine.wwe import actions, cards, effects, flow
+from engine.wwe import state as st
+
+
+def _delta(before: dict, after: dict, seat: str) -> tuple[dict, dict]:
+    if seat not in before["players"]:
+        return {}, {}
+    b, a = before["players"][seat], after["players"][seat]
+    cost, gain = {}, {}
+    for item in st.ITEMS:
+        d = a["res"][item] - b["res"][item]
+        if d < 0:
+            cost[item] = -d
+        elif d > 0:
+            gain[item] = d
+    if a["vp"] != b["vp"]:
+        (gain if a["vp"] > b["vp"] else cost)["vp"] = abs(a["vp"] - b["vp"])
+    return cost, gain
+
+
+def trial(s: dict, action: dict, seat: str, extra: dict | None = None) -> Choice:
+    try:
+        after, _ev = actions.apply(s, action)
+    except Refused as r:
+        return Choice(action=action, refused=r.to_json(), effect=dict(extra or {}))
+    cost, gain = _delta(s, after, seat)
+    return Choice(action=action, cost=cost, effect={**gain, **(extra or {})})
+
+
+def card_param_options(s: dict, seat: str, card: str) -> list[dict]:
+    """Reasonable parameter sets to offer for ``card`` (the trial marks illegal ones)."""
+    p = s["players"][seat]
+    res = p["res"]
+    if card == "privilege":
+        if not p["played"]:
+            return [{}]
+        return card_param_options(s, seat, p["played"][-1])
+    if card == "building_material":
+        return [{"item": "stone"}, {"item": "wood"}]
+    if card == "building_project":
+        combos = [(1, 0), (0, 1), (2, 0), (1, 1), (0, 2)]
+        return [{"project": pid, "stone": a, "wood": b}
+                for pid in s["projects"] for a, b in combos] or [{"project": None}]
+    if card == "sell_wool_cloth":
+        return [{"wool": w, "cloth": c} for c in (0, 1) for w in range(res["wool"] + 1)
+                if w + c > 0] or [{"wool": 1, "cloth": 0}]
+    if card == "build_house":
+        return [{"site": site} for site in s["sites"]]
+    if card == "rent":
+        houses = p["houses"]
+        return ([{"sites": [h]} for h in houses]
+                + [{"sites": list(c)} for c in itertools.combinations(houses, 2)]) or [
+                    {"sites": []}]
+    if card == "donation":
+        return [{"project": pid} for pid in s["projects"]] or [{"project": None}]
+    if card == "weaver":
+        return [{"wool": 1}, {"wool": 2}]
+    if card == "medicine":
+        sick = sorted((loc for loc, t in s["plague"].items() if t["state"] == "sick"), key=int)
+        out = [{"mode": "help"}]
+        for n in range(1, min(3, len(sick)) + 1):
+            out += [{"mode": "cure", "locations": [int(x) for x in c]}
+                    for c in itertools.combinations(sick, n)]
+        return out
+    return [{}]
+
+
+def choices(s: dict, seat: str) -> list[Choice]:
+    h = flow.head(s)
+    if s["over"] or h is None:
+        return []
+    kind = h["kind"]
+    if kind == "choose_protection":
+        if seat not in h["seats"]:
+            return []
+    elif (h["seat"] != seat and not (h["seat"] == "table" and seat == s["active"])
+          and not (seat == "table" and kind in ("reveal_event", "roll_tax"))):
+        return []
+    by = seat
+    out: list[Choice] = []
+    if kind == "reveal_event":
+        for card, spec in s["cat"]["events"].items():
+            if int(spec.get("chapter", 0)) == s["chapter"]:
+                out.append(trial(s, {"type": "reveal_event", "by": by, "card": card}, seat))
+    elif kind == "reveal_plague":
+        for v in sorted(set(s["cat"]["plague_tokens"])) or [1, 2, 3, 4, 5]:
+            out.append(trial(s, {"type": "reveal_plague", "by": by, "value": v}, seat))
+    elif kind == "orient_event":
+        spec = s["cat"]["events"][s["event"]]
+        for r in range(4):
+            value = st.favor_value(s, spec, r)
+            space = (cards.favor_cycle(s)[cards.favor_landing(s, value)] if value else None)
+            extra = {"favor": value, "space": space,
+                     "favor_gain": cards.favor_preview(s, seat, space) if space else {},
+                     "income": actions.income_preview(s, s["event"], r)}
+            out.append(trial(s, {"type": "orient_event", "by": by, "rotation": r}, seat, extra))
+    elif kind == "play_card":
+        out += play_choices(s, seat)
+    elif kind == "answer_trade":
+        for accept in (True, False):
+            out.append(trial(s, {"type": "answer_trade", "by": by, "accept": accept}, seat))
+    elif kind == "roll_tax":
+        for v in sorted(set(s["cat"]["game"].get("tax_die", {}).get("faces", [2, 3, 4, 5]))):
+            out.append(trial(s, {"type": "roll_tax", "by": by, "value": v}, seat))
+    elif kind == "choose_protection":
+        from engine.wwe import duties
+        opts = duties.protection_options(s, seat)
+        loyalty = s["players"][seat]["res"]["loyalty"]
+        for n in range(0, min(len(opts), loyalty) + 1):
+            for combo in itertools.combinations(opts, n):
+                out.append(trial(s, {"type": "choose_protection", "by": by,
+                                     "cancel": list(combo)}, seat))
+    elif kind == "choose_target":
+        for target in s["seats"]:
+            out.append(trial(s, {"type": "choose_target", "by": by, "seat": target}, seat))
+    elif kind == "resolve_manual":
+        out.append(trial(s, {"type": "resolve_manual", "by": by}, seat, {"text": h["text"]}))
+    elif kind == "cure":
+        for loc in sorted(s["plague"], key=int):
+            if s["plague"][loc]["state"] == "sick":
+                out.append(trial(s, {"type": "cure", "by": by, "location": int(loc)}, seat))
+        out.append(trial(s, {"type": "cure", "by": by, "location": None}, seat))
+    elif kind == "place_free_house":
+        for site in s["sites"]:
+            out.append(trial(s, {"type": "place_free_house", "by": by, "site": site}, seat))
+        out.append(trial(s, {"type": "place_free_house", "by": by, "site": None}, seat))
+    elif kind == "return_houses":
+        out.append(trial(s, {"type": "return_houses", "by": by, "sites": []}, seat))
+        for site, owner in s["sites"].items():
+            if owner:
+                out.append(trial(s, {"type": "return_houses", "by": by, "sites": [site]}, seat))
+    return out
+
+
+def play_choices(s: dict, seat: str) -> list[Choice]:
+    p = s["players"][seat]
+    hand = list(p["hand"])
+    flags = s["round_flags"][seat]
+    needs_discard = (st.twelve_card_mode(s) and not flags.get("penance")
+                     and not effects.random_discard(s, seat))
+    out = []
+    for card in hand:
+        discards = [c for c in hand if c != card] if needs_discard else []
+        discard = discards[0] if discards else None
+        extra = {"discard_options": discards}
+        base = {"type": "play_card", "by": seat, "card": card, "discard": discard}
+        for params in card_param_options(s, seat, card):
+            out.append(trial(s, {**base, "params": params, "perform": True}, seat, extra))
+        out.append(trial(s, {**base, "params": {}, "perform": False}, seat, extra))
+    for card, index, e in effects.permanent_trades(s, seat):
+        out.append(trial(s, {"type": "answer_trade", "by": seat, "card": card, "index": index,
+                             "accept": True}, seat, {"trade": e}))
+    return out
+
+
+def random_action(s: dict, rnd: random.Random) -> dict | None:
+    """A random legal action for whoever owes a decision (for property tests and benches).
+
+    Picks the first prompt's seat, a random non-refused choice, and a random discard among
+    the allowed ones. Returns None when the game is over.
+    """
+    h = flow.head(s)
+    if s["over"] or h is None:
+        return None
+    seat = h["seats"][0] if h["kind"] == "choose_protection" else h["seat"]
+    if seat == "table":
+        seat = s["active"]
+    legal = [c for c in choices(s, seat) if c.refused is None]
+    legal = [c for c in legal if c.action["type"] != "answer_trade" or h["kind"] != "play_card"
+             or rnd.random() < 0.3] or legal
+    choice = rnd.choice(legal)
+    action = dict(choice.action)
+    if action["type"] == "play_card" and choice.effect.get("discard_options"):
+        action["discard"] = rnd.choice(choice.effect["discard_options"])
+    return action

@@ -1,0 +1,234 @@
+"""Event-card effects: the declarative vocabulary of the catalog (brief Appendix 3).
+
+An effect is ``{"type": <name>, ...}``. Immediate cards run their effects at reveal, in
+order (R3.2.4). Permanent cards run their one-shot effects when step 5 begins and keep their
+continuous effects (``CONTINUOUS``) while they are in force (R3.2.5, A-24).
+"""
+from __future__ import annotations
+
+from engine.api import Refused
+from engine.wwe import flow, projects
+from engine.wwe import state as st
+
+CONTINUOUS = ("price", "card_modifier", "trade", "lose_action", "random_discard")
+KNOWN = CONTINUOUS + ("gain", "lose", "introduce_project", "cover", "uncover", "open_market",
+                      "complete_tower", "return_houses", "manual")
+
+
+def kind(effect: dict) -> str:
+    return effect.get("type") or effect.get("effect") or effect.get("kind") or "manual"
+
+
+def card_effects(s: dict, card: str) -> list[dict]:
+    return list(s["cat"]["events"][card].get("effects", []))
+
+
+def needs_target(s: dict, card: str) -> bool:
+    return any(e.get("who") == "chosen" for e in card_effects(s, card))
+
+
+def seats_for(s: dict, card: str, who: str | None) -> list[str]:
+    """The seats an effect hits, clockwise from the player who was active at the reveal."""
+    tgt = s["targets"].get(card, {})
+    active = tgt.get("active", s["active"])
+    order = st.clockwise_from(s, active)
+    if who in (None, "all"):
+        return order
+    if who == "active":
+        return [active]
+    if who == "others":
+        return order[1:]
+    if who == "chosen":
+        return [tgt["chosen"]] if tgt.get("chosen") else []
+    return []
+
+
+def schedule(s: dict, card: str, continuous: bool) -> list[dict]:
+    """The effect steps to run now: all of an immediate card, the one-shots of a blue one."""
+    steps = []
+    for i, e in enumerate(card_effects(s, card)):
+        if continuous and kind(e) in CONTINUOUS:
+            continue
+        steps.append({"do": "effect", "card": card, "index": i})
+    return steps
+
+
+def run_effect(s: dict, step: dict, ev: list) -> None:
+    if step.get("internal") == "uncover_and_clear":
+        flow.uncover_and_clear(s, ev)
+        return
+    card = step["card"]
+    e = card_effects(s, card)[step["index"]]
+    k = kind(e)
+    permanent = bool(s["cat"]["events"][card].get("permanent"))
+    seats = seats_for(s, card, e.get("who"))
+    if k == "gain":
+        for seat in seats:
+            for item, n in e.get("items", {}).items():
+                if item == "vp":
+                    st.add_vp(s, seat, int(n), ev, "event")
+                else:
+                    got = st.give(s, seat, item, int(n))
+                    ev.append({"type": "gain", "seat": seat, "item": item, "amount": got,
+                               "reason": "event"})
+    elif k == "lose":
+        for seat in seats:
+            for item, n in e.get("items", {}).items():
+                if item == "vp":
+                    st.add_vp(s, seat, -int(n), ev, "event")
+                elif item != "mk":  # R7.8: MK is never lost
+                    paid = st.pay(s, seat, item, int(n))
+                    ev.append({"type": "lose", "seat": seat, "item": item, "amount": paid,
+                               "reason": "event"})
+    elif k == "trade" and not permanent:
+        offers = [flow.await_step("answer_trade", seat, card=card, index=step["index"])
+                  for seat in seats]
+        flow.push_front(s, offers)
+    elif k == "introduce_project":
+        pid = e["project"]
+        if pid not in s["projects"]:
+            s["projects"][pid] = st.new_project()
+            ev.append({"type": "project_introduced", "project": pid})
+    elif k in ("cover", "uncover"):
+        cover(s, card, e, ev, k == "uncover")
+    elif k == "open_market":
+        space = e.get("space", "cloth")
+        if space in s["covers"]["market"]:
+            s["covers"]["market"].remove(space)
+        ev.append({"type": "market_opened", "space": space})
+    elif k == "price" and not permanent:
+        s["price_mods"][e["item"]] = int(e["price"])
+        ev.append({"type": "price_changed", "item": e["item"], "price": int(e["price"])})
+    elif k in ("lose_action", "random_discard") and not permanent:
+        for seat in seats:
+            flag = "lose_action" if k == "lose_action" else "random_discard"
+            if (k == "lose_action" and e.get("royal_court_exempt_if_first")
+                    and s["round_flags"][seat].get("royal_court")
+                    and s["chapter"] == 2 and s["revealed"]["2"][:1] == [card]):
+                # §5.5 King Edward III: the Royal Court player loses only one action.
+                ev.append({"type": "royal_court_exempt", "seat": seat})
+                continue
+            s["round_flags"][seat][flag] = True
+    elif k == "card_modifier" and not permanent:
+        s["round_mods"].append(e)
+    elif k == "complete_tower":
+        projects.complete_tower(s, ev)
+    elif k == "return_houses":
+        scope = e.get("scope", "all")
+        if scope == "all":
+            for seat in s["seats"]:
+                for site in list(s["players"][seat]["houses"]):
+                    projects.return_house(s, site, ev)
+        elif scope == "one_per_player":  # A-13: each player picks one own house
+            flow.push_front(s, [flow.await_step("return_houses", seat, card=card, scope=scope)
+                                for seat in seats if s["players"][seat]["houses"]])
+        else:  # the table picks any houses
+            flow.push_front(s, [flow.await_step("return_houses", "table", card=card,
+                                                scope=scope)])
+    elif k == "manual" or k not in KNOWN:
+        text = e.get("text") or s["cat"]["events"][card].get("text", {})
+        flow.push_front(s, [flow.await_step("resolve_manual", "table", card=card, text=text)])
+
+
+def cover(s: dict, card: str, e: dict, ev: list, undo: bool) -> None:
+    target = e.get("target", "favor")
+    ids = e.get("ids", [])
+    if ids == "all_other_projects":
+        own = [x.get("project") for x in card_effects(s, card)
+               if kind(x) == "introduce_project"]
+        ids = [p for p in s["projects"] if p not in own and not s["projects"][p]["complete"]]
+    covers = s["covers"].setdefault(target, [])
+    for tid in ids:
+        if undo:
+            if tid in covers:
+                covers.remove(tid)
+                ev.append({"type": "uncovered", "target": target, "id": tid})
+            continue
+        if tid in covers:
+            continue
+        used = sum(len(v) for v in s["covers"].values())
+        if used >= int(s["cat"]["game"].get("cover_tiles", 5)):
+            ev.append({"type": "no_cover_tile", "target": target, "id": tid})
+            continue
+        covers.append(tid)
+        ev.append({"type": "covered", "target": target, "id": tid})
+
+
+def continuous(s: dict, name: str) -> list[tuple[str, dict]]:
+    """(card, effect) pairs of continuous effect ``name`` from the permanent events in force."""
+    out = []
+    for card in flow.in_force(s):
+        for e in card_effects(s, card):
+            if kind(e) == name:
+                out.append((card, e))
+    return out
+
+
+def price(s: dict, item: str) -> int:
+    p = s["prices"][item]
+    if item in s["price_mods"]:
+        p = s["price_mods"][item]
+    for _card, e in continuous(s, "price"):
+        if e.get("item") == item:
+            p = int(e["price"])
+    return p
+
+
+def card_mods(s: dict, card_id: str) -> list[dict]:
+    mods = [e for _c, e in continuous(s, "card_modifier")] + list(s["round_mods"])
+    return [e for e in mods if e.get("card") in (card_id, "all")]
+
+
+def action_lost(s: dict, seat: str) -> str | None:
+    """Why ``seat``'s face-up card this round is not performed (None: it is)."""
+    flags = s["round_flags"][seat]
+    if flags.get("royal_court"):
+        return "royal_court"
+    if flags.get("lose_action"):
+        return "event"
+    for card, e in continuous(s, "lose_action"):
+        if seat in seats_for(s, card, e.get("who")):
+            return "event"
+    return None
+
+
+def random_discard(s: dict, seat: str) -> bool:
+    if s["round_flags"][seat].get("random_discard"):
+        return True
+    return any(seat in seats_for(s, card, e.get("who"))
+               for card, e in continuous(s, "random_discard"))
+
+
+def permanent_trades(s: dict, seat: str) -> list[tuple[str, int, dict]]:
+    """Trades of permanent events usable by ``seat`` this round (once per round, R3.2.6)."""
+    out = []
+    for card in flow.in_force(s):
+        for i, e in enumerate(card_effects(s, card)):
+            if (kind(e) == "trade" and seat in seats_for(s, card, e.get("who"))
+                    and [seat, card, i] not in s["round_trades"]):
+                out.append((card, i, e))
+    return out
+
+
+def trade(s: dict, seat: str, e: dict, ev: list, card: str) -> None:
+    """Pay ``give`` and receive ``get``; refused when unaffordable or the supply is short."""
+    res = s["players"][seat]["res"]
+    for item, n in e.get("give", {}).items():
+        if item != "vp" and res.get(item, 0) < int(n):
+            raise Refused("cannot_afford", item=item, need=int(n), have=res.get(item, 0))
+    for item, n in e.get("get", {}).items():
+        have = s["supply"].get(item)
+        if item != "vp" and have is not None and have < int(n):
+            raise Refused("out_of_supply", item=item)
+    for item, n in e.get("give", {}).items():
+        if item == "vp":
+            st.add_vp(s, seat, -int(n), ev, "trade")
+        else:
+            st.pay(s, seat, item, int(n))
+    for item, n in e.get("get", {}).items():
+        if item == "vp":
+            st.add_vp(s, seat, int(n), ev, "trade")
+        else:
+            st.give(s, seat, item, int(n))
+    ev.append({"type": "traded", "seat": seat, "card": card, "give": e.get("give", {}),
+               "get": e.get("get", {})})

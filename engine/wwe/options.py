@@ -1,0 +1,89 @@
+"""Every [BEST READING] of the rules (world-without-end.md §10) as a named option.
+
+One table: name -> (default, choices, rule reference, what it does). The defaults are the
+recommended readings. docs/options.md lists the same table for people; a test checks that
+both agree.
+"""
+from __future__ import annotations
+
+from engine.api import Refused
+
+# name: (default, allowed values, rule reference, description)
+OPTIONS: dict[str, tuple] = {
+    "first_game": (
+        False, (False, True), "S4, S10, R4.2",
+        "First-game variant: chapter I with the 6 starred action cards (no discard) and the "
+        "starred event cards only."),
+    "favor_wrap": (
+        "catalog", ("catalog", "bishop_to_queen"), "A-2, R3.5.5",
+        "catalog: the marker follows the catalog's favor cycle (default passes Outlaws after "
+        "Bishop). bishop_to_queen: the IT/PL reading, Outlaws is only the start space."),
+    "extra_start_pass_at_chapter_end": (
+        False, (False, True), "A-8, E6",
+        "True: the start player passes the token once more at the chapter end (after duties)."),
+    "privilege_repeats_unperformed": (
+        True, (False, True), "A-9",
+        "Privilege may repeat a card that was played without effect."),
+    "chapter4_loyalty_per_type": (
+        True, (False, True), "A-18, R5.8.2",
+        "After chapter IV, 1 loyalty per failed duty type removes the doubling for that type. "
+        "False: loyalty cannot remove the doubling."),
+    "partial_duty_payment": (
+        True, (False, True), "A-19, R5.3.2",
+        "Hand in what you have (up to the duty) and lose VP per missing unit. False: a player "
+        "short of a duty hands in nothing of it and loses VP for the whole duty."),
+    "donor_extra_all_or_nothing": (
+        True, (False, True), "A-20, R6.5.3",
+        "If the supply cannot give the donor extra item to every donor, nobody gets it. "
+        "False: donors in turn from the active player get it while the supply lasts."),
+    "spire_tie_at_zero": (
+        True, (False, True), "A-22, R6.6.2",
+        "The spire tie rule also applies when the most loyalty is 0 (everybody 1 VP). "
+        "False: with no loyalty anywhere nobody scores for the spire (metal still placed)."),
+    "income_partial": (
+        True, (False, True), "A-25, R3.4.4",
+        "Income: give what the supply has and 1 VP per missing unit. False: if the supply "
+        "cannot give the whole corner, 1 VP instead of all of it."),
+    "favor_card_outlaws_needs_gold": (
+        True, (False, True), "A-26",
+        "The Favor action card cannot be performed when it would land on Outlaws and the "
+        "player has no gold. False: it lands and the player pays what they can (nothing)."),
+    "no_reinfection_any_chapter": (
+        True, (False, True), "A-27, R7.3",
+        "A revealed plague number pointing at a face-up or removed token does nothing, in "
+        "chapter III as in IV. False: in chapter III a cured location is ignored as well "
+        "(there is no token to flip), so the outcome is identical; kept for completeness."),
+    "chapter4_end_steps": (
+        True, (False, True), "A-29",
+        "After chapter IV run project progress, cover removal and event clearing before the "
+        "duties. False: only the duties."),
+    "permanent_third_acts": (
+        True, (False, True), "A-24, R3.7.3",
+        "In the round a 3rd permanent event appears, all 3 apply in step 5."),
+    "covered_projects_no_progress": (
+        True, (False, True), "E1, §6.9",
+        "Covered (blocked) projects get no end-of-chapter material."),
+    "shared_victory": (
+        True, (False, True), "A-34, R8.3",
+        "A tie beyond piety, loyalty and MK is a shared victory (same rank)."),
+    "plague_values": (
+        "table", ("table", "app"), "R7.1, issue 2 §2",
+        "table: the physical token's value is entered (reveal_plague) when it is flipped. "
+        "app: the app shuffles the tokens with the seeded generator after chapter II."),
+}
+
+
+def defaults() -> dict:
+    return {name: spec[0] for name, spec in OPTIONS.items()}
+
+
+def resolve(given: dict | None) -> dict:
+    """The full option set: defaults overridden by ``given``. Unknown names are refused."""
+    out = defaults()
+    for name, value in (given or {}).items():
+        if name not in OPTIONS:
+            raise Refused("unknown_option", option=name)
+        if value not in OPTIONS[name][1]:
+            raise Refused("bad_option_value", option=name, value=value)
+        out[name] = value
+    return out

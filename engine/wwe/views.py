@@ -1,0 +1,156 @@
+"""What each recipient may see (public view, seat view), who owes a decision, the scores.
+
+Private: each seat's resources (all but VP), hand and face-down discards; hidden plague
+values; the generator seed. Everything a view shows from the catalog carries its names and
+an explicit ``demo`` flag.
+"""
+from __future__ import annotations
+
+from engine.api import Prompt
+from engine.wwe import effects, flow
+from engine.wwe import state as st
+
+# Catalog parts shown publicly, by the state key that names them.
+
+
+def _thing(entry: dict | None, id_: str, **extra) -> dict:
+    entry = entry or {}
+    return {"id": id_, "names": entry.get("names", {}), "demo": bool(entry.get("demo")),
+            **extra}
+
+
+def event_card(s: dict, card: str | None) -> dict | None:
+    if card is None:
+        return None
+    spec = s["cat"]["events"][card]
+    return _thing(spec, card, chapter=spec.get("chapter"), permanent=bool(spec.get("permanent")),
+                  text=spec.get("text", {}), corners=spec.get("corners"),
+                  arrow=spec.get("arrow"), plague=spec.get("plague"),
+                  effects=spec.get("effects", []))
+
+
+def prompts(s: dict) -> list[Prompt]:
+    h = flow.head(s)
+    if s["over"] or h is None:
+        return []
+    params = {k: v for k, v in h.items() if k not in ("do", "kind", "seat", "seats")}
+    if h["kind"] == "choose_protection":
+        return [Prompt(seat, h["kind"], dict(params)) for seat in h["seats"]]
+    return [Prompt(h["seat"], h["kind"], params)]
+
+
+def public_view(s: dict) -> dict:
+    cat = s["cat"]
+    game = cat["game"]
+    cycle = list(game["favor_track"]["cycle"])
+    seats = {}
+    for seat in s["seats"]:
+        p = s["players"][seat]
+        seats[seat] = {
+            "name": p["name"], "colour": p["colour"], "vp": p["vp"],
+            "houses": list(p["houses"]), "seals": list(p["seals"]),
+            "houses_left": int(game.get("houses_per_player", 4)) - len(p["houses"]),
+            "seals_left": int(game.get("seals_per_player", 2)) - len(p["seals"]),
+            "played": [{"card": c, "performed": d} for c, d in zip(p["played"], p["performed"],
+                                                                    strict=True)],
+            "hand_count": len(p["hand"]), "discard_count": len(p["discards"]),
+            "punishments": list(p["punish"]),
+            "round_flags": sorted(k for k, v in s["round_flags"].get(seat, {}).items() if v),
+        }
+    projects = {}
+    for pid, proj in s["projects"].items():
+        spec = cat["projects"][pid]
+        projects[pid] = _thing(spec, pid, stone=proj["stone"], wood=proj["wood"],
+                               stone_spaces=int(spec.get("stone", 0)),
+                               wood_spaces=int(spec.get("wood", 0)),
+                               spire=proj["spire"], has_spire=bool(spec.get("spire")),
+                               seals=list(proj["seals"]), complete=proj["complete"],
+                               covered=pid in s["covers"]["project"],
+                               donor_reward=spec.get("donor_reward"))
+    plague = {loc: {"state": t["state"], "value": t["value"] if t["state"] != "hidden" else None}
+              for loc, t in s["plague"].items()}
+    h = flow.head(s)
+    view = {
+        "game": "wwe",
+        "chapter": s["chapter"],
+        "round": s["round"],
+        "phase": h["kind"] if h else ("over" if s["over"] else None),
+        "active": s["active"],
+        "turn": h["seat"] if h else None,
+        "order": list(s["seats"]),
+        "seats": seats,
+        "supply": dict(s["supply"]),
+        "favor": {"cycle": [_thing(game.get("favor_spaces", {}).get(c), c) for c in cycle],
+                  "index": s["favor"]["index"], "space": cycle[s["favor"]["index"]],
+                  "covered": list(s["covers"]["favor"]),
+                  "demo": bool(game["favor_track"].get("demo"))},
+        "council": {"side_values": list(game["council"]["side_values"]),
+                    "demo": bool(game["council"].get("demo"))},
+        "event": event_card(s, s["event"]),
+        "rotation": s["rotation"],
+        "council_cards": [event_card(s, c) for c in s["council"]],
+        "permanent": [event_card(s, c) for c in s["slots"]],
+        "in_force": list(flow.in_force(s)),
+        "market": {"prices": {i: effects.price(s, i) for i in ("wool", "cloth")},
+                   "covered": list(s["covers"]["market"]),
+                   "cloth_max": int(game["market"].get("cloth_max", 1))},
+        "covers": {k: list(v) for k, v in s["covers"].items()},
+        "cover_tiles": int(game.get("cover_tiles", 5)),
+        "projects": projects,
+        "sites": {sid: _thing(cat["sites"][sid], sid, owner=owner,
+                              material=cat["sites"][sid].get("material"),
+                              rent=cat["sites"][sid].get("rent"))
+                  for sid, owner in s["sites"].items()},
+        "plague": plague,
+        "tax": s["tax"],
+        "duties": s["duties"] if h and h["kind"] == "choose_protection" else {},
+        "revealed": {k: list(v) for k, v in s["revealed"].items()},
+        "options": dict(s["options"]),
+        "prompts": [p.to_json() for p in prompts(s)],
+        "over": s["over"],
+        "final": ({k: v / 2 for k, v in s["final"].items()} if s["final"] else None),
+        "version": s["n"],
+    }
+    return view
+
+
+def seat_view(s: dict, seat: str) -> dict:
+    view = public_view(s)
+    if seat in s["players"]:
+        p = s["players"][seat]
+        view["seat"] = seat
+        view["private"] = {"resources": dict(p["res"]), "hand": list(p["hand"]),
+                           "discards": list(p["discards"]), "aside": list(p["aside"]),
+                           "hand_cards": [_thing(s["cat"]["actions"].get(c), c)
+                                          for c in p["hand"]]}
+    return view
+
+
+def scores(s: dict) -> list[dict]:
+    """Standings: VP (final: with stone, wood and ½ gold), then piety > loyalty > MK."""
+    rows = []
+    for seat in s["seats"]:
+        p = s["players"][seat]
+        res = p["res"]
+        half = s["final"][seat] if s["final"] else 2 * p["vp"]
+        rows.append({"seat": seat, "name": p["name"], "vp": half / 2,
+                     "tiebreak": [res["piety"], res["loyalty"], res["mk"]],
+                     "final": bool(s["final"])})
+
+    def key(r):
+        return (r["vp"], *r["tiebreak"]) if s["final"] else (r["vp"],)
+
+    rows.sort(key=key, reverse=True)
+    for i, r in enumerate(rows):
+        if i and key(r) == key(rows[i - 1]) and (s["options"]["shared_victory"] or
+                                                 not s["final"]):
+            r["rank"] = rows[i - 1]["rank"]
+        else:
+            r["rank"] = i + 1
+    if not s["final"]:
+        for r in rows:
+            r.pop("tiebreak")  # resources are private until the game is over
+    return rows
+
+
+__all__ = ["prompts", "public_view", "seat_view", "scores", "st"]

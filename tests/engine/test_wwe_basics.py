@@ -1,0 +1,58 @@
+"""Setup, the round steps, views and refusals of the World Without End engine."""
+from __future__ import annotations
+
+import json
+
+from engine.wwe import GAME
+from tests.engine.wwe_helpers import act, head, new_game, refused, res, vp
+
+
+def test_setup_start_values(catalog):
+    """§1.4/§2: 8 VP, 1 wool, 2 gold; supplies filled; cloth space covered (S16)."""
+    s = new_game(catalog, seats=("N", "S"))
+    assert vp(s, "N") == 8 and res(s, "N")["wool"] == 1 and res(s, "N")["gold"] == 2
+    assert s["supply"]["stone"] == 25 and s["supply"]["grain"] == 10
+    assert s["covers"]["market"] == ["cloth"]
+    assert "bridge" in s["projects"] and "tower" not in s["projects"]
+    assert len(s["players"]["N"]["hand"]) == 12
+    assert head(s)["kind"] == "reveal_event"
+    assert json.loads(json.dumps(s)) == s
+
+
+def test_first_game_six_starred_cards(catalog):
+    """S4: first game, chapter I: only the 6 starred action cards."""
+    s = new_game(catalog, seats=("N", "S"), first_game=True)
+    hand = s["players"]["N"]["hand"]
+    assert len(hand) == 6 and "privilege" in hand and "favor" not in hand
+
+
+def test_round_reveal_orient_play(catalog):
+    s = new_game(catalog, seats=("N", "E", "S", "W"))
+    s = act(s, type="reveal_event", by="table", card="demo_feast")  # active gains 2 VP
+    assert vp(s, "N") == 10
+    assert head(s)["kind"] == "orient_event"
+    s = act(s, type="orient_event", by="N", rotation=0)
+    # corners ['mk', 'vp', 'grain', 'loyalty'] at rotation 0: N mk, E vp, S grain, W loyalty
+    assert res(s, "N")["mk"] == 1 and vp(s, "E") == 9
+    assert res(s, "S")["grain"] == 1 and res(s, "W")["loyalty"] == 1
+    assert head(s) == {"do": "await", "kind": "play_card", "seat": "N"}
+    s = act(s, type="play_card", by="N", card="grain", discard="piety", params={})
+    assert res(s, "N")["grain"] == 1 and s["players"]["N"]["discards"] == ["piety"]
+    assert head(s)["seat"] == "E"
+
+
+def test_views_hide_private_data(catalog):
+    s = new_game(catalog, seats=("N", "S"), seed=987654)
+    pub = json.dumps(GAME.public_view(s))
+    assert "987654" not in pub and "hand\"" not in pub and "resources" not in pub
+    mine = GAME.seat_view(s, "N")
+    assert mine["private"]["resources"]["gold"] == 2
+    assert "987654" not in json.dumps(mine)
+    assert "private" in mine and mine["seat"] == "N"
+
+
+def test_wrong_seat_refused_state_unchanged(catalog):
+    s = new_game(catalog, seats=("N", "S"))
+    s = act(s, type="reveal_event", by="table", card="demo_feast")
+    r = refused(s, type="orient_event", by="S", rotation=0)
+    assert r.code == "not_your_turn"
