@@ -19,6 +19,12 @@ def _thing(entry: dict | None, id_: str, **extra) -> dict:
             **extra}
 
 
+def _names(entry) -> dict:
+    """favor_spaces hold {id: names} or {id: {"names": ...}}."""
+    entry = entry or {}
+    return entry.get("names", entry) if isinstance(entry, dict) else {}
+
+
 def event_card(s: dict, card: str | None) -> dict | None:
     if card is None:
         return None
@@ -80,7 +86,8 @@ def public_view(s: dict) -> dict:
         "order": list(s["seats"]),
         "seats": seats,
         "supply": dict(s["supply"]),
-        "favor": {"cycle": [_thing(game.get("favor_spaces", {}).get(c), c) for c in cycle],
+        "favor": {"cycle": [{"id": c, "names": _names(game.get("favor_spaces", {}).get(c)),
+                             "demo": False} for c in cycle],
                   "index": s["favor"]["index"], "space": cycle[s["favor"]["index"]],
                   "covered": list(s["covers"]["favor"]),
                   "demo": bool(game["favor_track"].get("demo"))},
