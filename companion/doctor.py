@@ -1,0 +1,588 @@
+"""`companion doctor`: checks a table's setup and explains each problem with a one-line fix.
+
+Each check is a small function taking the `Context` and returning a `Result`
+(``ok`` / ``warn`` / ``fail`` / ``skip``). ``fail`` means the table cannot work as set up
+(doctor exits 1); ``warn`` means something optional is missing (no camera: cards are picked
+by hand; no dice reader: dice are tapped in). Hardware is reached through the hardware
+package's own code (camera frame sources, the dice protocol and discovery), so doctor sees a
+device exactly the way the server will.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import fcntl
+import glob
+import importlib
+import json
+import os
+import shutil
+import socket
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from companion import backup as backups
+
+OK, WARN, FAIL, SKIP = "ok", "warn", "fail", "skip"
+SERVICE = "table-companion.service"
+APPLIANCE_ENV = Path("/etc/table-companion/companion.env")
+DICE_LINK = "/dev/dicereader"
+# Modules the server imports, by import name.
+REQUIRED_MODULES = ["flask", "flask_socketio", "simple_websocket", "flask_babel", "gunicorn",
+                    "serial", "cv2", "zxingcpp", "qrcode", "PIL", "click"]
+MIN_PYTHON = (3, 11)
+MIN_FREE_FAIL = 50 * 2**20
+MIN_FREE_WARN = 500 * 2**20
+MIN_YEAR = 2024
+MIN_FPS = 10.0
+BACKUP_MAX_AGE = dt.timedelta(days=2)
+
+
+@dataclass
+class Result:
+    name: str
+    status: str
+    summary: str
+    fix: str = ""
+    details: dict = field(default_factory=dict)
+
+
+@dataclass
+class Context:
+    """What doctor looks at; tests point the paths and devices elsewhere."""
+
+    data_dir: Path
+    port: int = 8000
+    scheme: str = "http"
+    camera: str | None = None       # a frame-source spec; None: the configured or found one
+    dice: str | None = None         # a serial port; None: the configured or found one
+    camera_seconds: float = 1.0
+    dice_timeout: float = 3.0
+    video_glob: str = "/dev/video*"
+    dice_link: str = DICE_LINK
+    service: str = SERVICE
+    now: Callable[[], dt.datetime] = dt.datetime.now
+
+    def settings(self) -> dict:
+        """The hardware settings in DIR/config.json ({} when there are none)."""
+        try:
+            return json.loads((Path(self.data_dir) / "config.json").read_text())
+        except (OSError, ValueError):
+            return {}
+
+
+# --------------------------------------------------------------------------- software
+
+
+def check_python(ctx: Context) -> Result:
+    version = ".".join(map(str, sys.version_info[:3]))
+    if sys.version_info[:2] >= MIN_PYTHON:
+        return Result("python", OK, f"Python {version}")
+    return Result("python", FAIL, f"Python {version} is too old (needs 3.11 or newer)",
+                  "use Raspberry Pi OS Bookworm (Python 3.11) and re-run deploy/install.sh")
+
+
+def check_packages(ctx: Context) -> Result:
+    from importlib import metadata
+
+    missing, found = {}, {}
+    for name in REQUIRED_MODULES:
+        try:
+            module = importlib.import_module(name)
+        except Exception as exc:  # ImportError, or a broken binary wheel raising anything
+            missing[name] = f"{type(exc).__name__}: {exc}"
+            continue
+        found[name] = getattr(module, "__version__", None) or _dist_version(metadata, name)
+    if missing:
+        return Result("packages", FAIL, "cannot import " + ", ".join(sorted(missing)),
+                      "reinstall the app: sudo deploy/install.sh (or pip install -e . here)",
+                      {"missing": missing, "found": found})
+    return Result("packages", OK, f"{len(found)} packages import", details={"found": found})
+
+
+def _dist_version(metadata, module: str) -> str | None:
+    dists = metadata.packages_distributions().get(module, [])
+    for dist in dists:
+        try:
+            return metadata.version(dist)
+        except metadata.PackageNotFoundError:
+            continue
+    return None
+
+
+# --------------------------------------------------------------------------- data and clock
+
+
+def check_data_dir(ctx: Context) -> Result:
+    data = Path(ctx.data_dir)
+    existing = data
+    while not existing.exists():
+        existing = existing.parent
+    if existing != data and not existing.is_dir():
+        return Result("data", FAIL, f"{data} cannot be created: {existing} is a file",
+                      "pass --data with a folder path")
+    if existing == data and not data.is_dir():
+        return Result("data", FAIL, f"{data} is a file, not a folder", "pass --data with a folder")
+    try:
+        with tempfile.NamedTemporaryFile(dir=existing, prefix=".doctor-"):
+            pass
+    except OSError as exc:
+        return Result("data", FAIL, f"{existing} is not writable ({exc.strerror})",
+                      f"sudo chown -R companion: {existing}  (the server runs as that user)")
+    free = shutil.disk_usage(existing).free
+    details = {"path": str(data), "free_mb": free // 2**20}
+    if free < MIN_FREE_FAIL:
+        return Result("data", FAIL, f"only {free // 2**20} MB free on {existing}",
+                      "free space: delete old backups in DIR/backups or use a bigger SD card",
+                      details)
+    summary = f"{data} writable, {free // 2**20} MB free"
+    if not data.exists():
+        summary = f"{data} will be created (parent writable), {free // 2**20} MB free"
+    database = backups.db_path(data)
+    if database.exists():
+        details["database_mb"] = round(database.stat().st_size / 2**20, 2)
+        newest = backups.list_backups(data)
+        if newest:
+            age = ctx.now() - dt.datetime.fromtimestamp(newest[-1].stat().st_mtime)
+            details["last_backup"] = str(newest[-1])
+            if age > BACKUP_MAX_AGE:
+                return Result("data", WARN, f"{summary}; last backup {age.days} days old",
+                              "sudo systemctl enable --now table-companion-backup.timer",
+                              details)
+        else:
+            return Result("data", WARN, f"{summary}; no backup yet",
+                          f"companion backup --data {data}  (install.sh sets up a daily one)",
+                          details)
+    if free < MIN_FREE_WARN:
+        return Result("data", WARN, f"{summary}: getting full",
+                      "free space: delete old backups in DIR/backups", details)
+    return Result("data", OK, summary, details=details)
+
+
+def check_clock(ctx: Context) -> Result:
+    now = ctx.now()
+    if now.year < MIN_YEAR:
+        return Result("clock", FAIL, f"the clock says {now:%Y-%m-%d}",
+                      "connect the Pi to the internet once (NTP) or set it: "
+                      "sudo date -s '2026-01-31 20:00'")
+    synced = ntp_synchronized()
+    details = {"now": now.isoformat(timespec="seconds"), "ntp_synchronized": synced}
+    if synced is False:
+        return Result("clock", WARN, f"{now:%Y-%m-%d %H:%M}, not NTP-synchronised",
+                      "connect to a network with internet, or check: timedatectl", details)
+    return Result("clock", OK, f"{now:%Y-%m-%d %H:%M}" + (", NTP-synchronised" if synced else ""),
+                  details=details)
+
+
+def ntp_synchronized() -> bool | None:
+    """timedatectl's NTPSynchronized, or None where it cannot be asked (no systemd)."""
+    if not shutil.which("timedatectl") or not Path("/run/systemd/system").is_dir():
+        return None
+    try:
+        out = subprocess.run(["timedatectl", "show", "-p", "NTPSynchronized", "--value"],
+                             capture_output=True, text=True, timeout=5)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    value = out.stdout.strip()
+    return {"yes": True, "no": False}.get(value)
+
+
+# --------------------------------------------------------------------------- network and service
+
+
+def check_network(ctx: Context) -> Result:
+    addresses = ipv4_addresses()
+    lan = [a for a in addresses if not a.startswith("127.")]
+    details = {"addresses": addresses, "hostname": socket.gethostname()}
+    if not lan:
+        return Result("network", FAIL, "no network address besides 127.0.0.1",
+                      "connect the Pi to Wi-Fi or Ethernet, or install with --hotspot", details)
+    primary = join_ip(lan)
+    details["join_url"] = join_url(ctx, primary)
+    details["local_name"] = f"{socket.gethostname()}.local"
+    others = [a for a in lan if a != primary]
+    also = f" (also {', '.join(others)})" if others else ""
+    return Result("network", OK, f"join URL {details['join_url']}{also}", details=details)
+
+
+def join_ip(lan: list[str]) -> str:
+    """The address phones should use: the server's own choice when it can be asked."""
+    try:
+        from companion import netinfo
+
+        chosen = netinfo.lan_ip()
+        if chosen in lan:
+            return chosen
+    except ImportError:
+        pass
+    return lan[0]
+
+
+def join_url(ctx: Context, ip: str) -> str:
+    return f"{ctx.scheme}://{ip}:{ctx.port}/"
+
+
+def ipv4_addresses() -> list[str]:
+    """IPv4 addresses of this machine: `ip -j addr` (iproute2), else the default-route one."""
+    found = []
+    if shutil.which("ip"):
+        try:
+            out = subprocess.run(["ip", "-j", "-4", "addr", "show"], capture_output=True,
+                                 text=True, timeout=5)
+            for link in json.loads(out.stdout or "[]"):
+                for info in link.get("addr_info", []):
+                    if info.get("local"):
+                        found.append(info["local"])
+        except (OSError, ValueError, subprocess.TimeoutExpired):
+            found = []
+    if not found:
+        probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        try:
+            probe.connect(("192.0.2.1", 9))  # TEST-NET-1: nothing is sent
+            found = [probe.getsockname()[0]]
+        except OSError:
+            found = []
+        finally:
+            probe.close()
+    return found
+
+
+def check_service(ctx: Context) -> Result:
+    state = systemd_state(ctx.service)
+    answering = port_open("127.0.0.1", ctx.port)
+    details = {"systemd": state, "port": ctx.port, "answering": answering}
+    if state == "failed":
+        return Result("service", FAIL, f"{ctx.service} has failed",
+                      "see why: journalctl -u table-companion -e; then "
+                      "sudo systemctl restart table-companion", details)
+    if state == "active" and not answering:
+        return Result("service", WARN, f"{ctx.service} is active but port {ctx.port} "
+                      "does not answer yet", "wait a few seconds; else journalctl -u "
+                      "table-companion -e", details)
+    if answering:
+        how = f"{ctx.service} active, " if state == "active" else ""
+        return Result("service", OK, f"{how}a server answers on port {ctx.port}",
+                      details=details)
+    start = ("sudo systemctl start table-companion" if state is not None
+             else f"companion serve --host 0.0.0.0 --port {ctx.port} --data {ctx.data_dir}")
+    what = f"{ctx.service} is {state}, " if state else ""
+    return Result("service", WARN, f"{what}nothing answers on port {ctx.port}", start, details)
+
+
+def systemd_state(unit: str) -> str | None:
+    """`systemctl is-active UNIT` (active, inactive, failed, ...), or None without systemd."""
+    if not shutil.which("systemctl") or not Path("/run/systemd/system").is_dir():
+        return None
+    try:
+        out = subprocess.run(["systemctl", "is-active", unit], capture_output=True, text=True,
+                             timeout=5)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return out.stdout.strip() or None
+
+
+def port_open(host: str, port: int, timeout: float = 0.5) -> bool:
+    try:
+        with socket.create_connection((host, port), timeout=timeout):
+            return True
+    except OSError:
+        return False
+
+
+# --------------------------------------------------------------------------- camera
+
+VIDIOC_QUERYCAP = 0x80685600  # _IOR('V', 0, struct v4l2_capability), 104 bytes
+CAP_VIDEO_CAPTURE, CAP_VIDEO_CAPTURE_MPLANE = 0x1, 0x1000
+CAP_M2M, CAP_M2M_MPLANE, CAP_DEVICE_CAPS = 0x8000, 0x4000, 0x80000000
+# The Pi camera's own V4L2 nodes: real cameras, but only libcamera (picamera2) can use them.
+PI_CAMERA_DRIVERS = {"unicam", "rp1-cfe", "bcm2835-isp", "pispbe"}
+
+
+def v4l2_devices(pattern: str = "/dev/video*") -> list[dict]:
+    """V4L2 nodes that capture video (not codecs, not metadata nodes), with driver and name."""
+    found = []
+    for path in sorted(glob.glob(pattern), key=_natural):
+        info = {"path": path, "driver": "", "card": "", "capture": False}
+        try:
+            fd = os.open(path, os.O_RDWR | os.O_NONBLOCK)
+        except OSError as exc:
+            info["error"] = exc.strerror
+            found.append(info)
+            continue
+        try:
+            raw = fcntl.ioctl(fd, VIDIOC_QUERYCAP, bytes(104))
+        except OSError as exc:
+            info["error"] = exc.strerror
+            found.append(info)
+            continue
+        finally:
+            os.close(fd)
+        driver, card, _bus, _version, caps, device_caps = struct.unpack_from("16s32s32sIII", raw)
+        if caps & CAP_DEVICE_CAPS:
+            caps = device_caps
+        info["driver"] = driver.split(b"\0")[0].decode(errors="replace")
+        info["card"] = card.split(b"\0")[0].decode(errors="replace")
+        info["capture"] = bool(caps & (CAP_VIDEO_CAPTURE | CAP_VIDEO_CAPTURE_MPLANE)) and not (
+            caps & (CAP_M2M | CAP_M2M_MPLANE))
+        found.append(info)
+    return found
+
+
+def _natural(path: str) -> tuple:
+    digits = "".join(c for c in path if c.isdigit())
+    return (path.rstrip("0123456789"), int(digits or 0))
+
+
+def picamera2_cameras() -> list[dict] | None:
+    """Cameras libcamera sees, or None when picamera2 is not installed."""
+    try:
+        from picamera2 import Picamera2
+    except Exception:  # ImportError, or libcamera failing to load
+        return None
+    try:
+        return [dict(c) for c in Picamera2.global_camera_info()]
+    except Exception:
+        return []
+
+
+def configured_camera(ctx: Context) -> str | None:
+    """The camera source of DIR/config.json: ``{"camera": {"source": "..."}}`` or a string."""
+    camera = ctx.settings().get("camera")
+    if isinstance(camera, dict):
+        camera = camera.get("source")
+    return str(camera) if camera not in (None, "") else None
+
+
+def measure_fps(spec: str, seconds: float) -> dict:
+    """Open ``spec`` with the camera code's frame sources and grab frames for ``seconds``."""
+    from hardware.camera.sources import SourceLost, open_source
+
+    source = open_source(spec)
+    try:
+        source.open()
+        frame = source.read()  # the first frame may take long (exposure); not counted
+        count, start = 0, time.monotonic()
+        while time.monotonic() - start < seconds:
+            frame = source.read()
+            count += 1
+        elapsed = time.monotonic() - start
+    except SourceLost as exc:
+        raise CameraProblem(str(exc)) from exc
+    finally:
+        source.close()
+    height, width = frame.shape[:2]
+    return {"fps": round(count / elapsed, 1), "width": width, "height": height,
+            "frames": count}
+
+
+class CameraProblem(Exception):
+    pass
+
+
+def check_camera(ctx: Context) -> Result:
+    devices = v4l2_devices(ctx.video_glob)
+    capture = [d for d in devices if d["capture"] and d["driver"] not in PI_CAMERA_DRIVERS]
+    pi_nodes = [d for d in devices if d["driver"] in PI_CAMERA_DRIVERS]
+    libcamera = picamera2_cameras()
+    details = {"v4l2": devices, "picamera2": libcamera}
+    spec = ctx.camera or configured_camera(ctx)
+    if spec is None:
+        if capture:
+            spec = capture[0]["path"]
+        elif libcamera:
+            spec = "picamera2"
+    if spec is None:
+        if pi_nodes and libcamera is None:
+            return Result("camera", FAIL, "a Pi camera is attached but picamera2 is missing",
+                          "sudo deploy/install.sh --picamera", details)
+        return Result("camera", WARN, "no camera found (cards can still be picked by hand)",
+                      "plug in a USB webcam, or connect the Pi camera and check: "
+                      "rpicam-hello --list-cameras", details)
+    details["source"] = spec
+    try:
+        measured = measure_fps(spec, ctx.camera_seconds)
+    except ImportError as exc:
+        return Result("camera", SKIP, f"camera {spec} found; frame grabbing not available "
+                      f"({exc})", "reinstall the app: sudo deploy/install.sh", details)
+    except CameraProblem as exc:
+        return Result("camera", FAIL, f"camera {spec} gives no frames: {exc}",
+                      "check the cable and that no other program uses it (sudo fuser -v "
+                      f"{spec if spec.startswith('/dev/') else '/dev/video*'})", details)
+    details.update(measured)
+    summary = f"camera {spec}: {measured['width']}x{measured['height']} at {measured['fps']} fps"
+    if measured["fps"] < MIN_FPS:
+        return Result("camera", WARN, summary + " (slow: cards will feel sluggish)",
+                      "use a USB 2 port without a hub, more light, or a camera that does "
+                      "MJPG at 720p", details)
+    return Result("camera", OK, summary, details=details)
+
+
+# --------------------------------------------------------------------------- dice reader
+
+
+def configured_dice(ctx: Context) -> str | None:
+    """The dice port of DIR/config.json: ``{"dice": {"port": "..."}}`` or a string."""
+    dice = ctx.settings().get("dice")
+    if isinstance(dice, dict):
+        dice = dice.get("port")
+    return str(dice) if dice not in (None, "", "auto") else None
+
+
+def dice_candidates(ctx: Context) -> list[str]:
+    """Configured port, else /dev/dicereader (the udev rule), else USB ports by VID:PID."""
+    chosen = ctx.dice or configured_dice(ctx)
+    if chosen:
+        return [chosen]
+    if os.path.exists(ctx.dice_link):
+        return [ctx.dice_link]
+    try:
+        from hardware.dice import discovery
+    except ImportError:
+        return []
+    usb = ctx.settings().get("dice", {})
+    ids = discovery.parse_usb_ids(usb["usb_ids"]) if isinstance(usb, dict) and usb.get(
+        "usb_ids") else None
+    return discovery.candidates(ids)
+
+
+class DiceBusy(Exception):
+    pass
+
+
+def read_hello(path: str, timeout: float):
+    """Open ``path`` and ask ``HELLO?`` until a HELLO of any protocol version answers.
+
+    Returns the protocol module's ``Hello`` or None. Unlike the reader, doctor accepts every
+    version so it can say which one the device speaks.
+    """
+    import serial
+
+    from hardware.dice import protocol as p
+
+    try:
+        port = serial.Serial(path, 115200, timeout=0.05, exclusive=True)
+    except (serial.SerialException, OSError) as exc:
+        if "lock" in str(exc).lower() or getattr(exc, "errno", None) == 11:
+            raise DiceBusy(str(exc)) from exc
+        raise
+    with port:
+        parser = p.FrameParser()
+        query = p.encode(p.HelloQuery().body())
+        deadline = time.monotonic() + timeout
+        next_query = 0.0
+        while time.monotonic() < deadline:
+            if time.monotonic() >= next_query:
+                port.write(query)
+                next_query = time.monotonic() + 0.5
+            for item in parser.feed(port.read(max(1, port.in_waiting))):
+                if not isinstance(item, p.Frame):
+                    continue
+                try:
+                    message = p.parse_device(item.body)
+                except p.MalformedMessage:
+                    continue
+                if isinstance(message, p.Hello):
+                    return message
+    return None
+
+
+def check_dice(ctx: Context) -> Result:
+    candidates = dice_candidates(ctx)
+    details: dict = {"candidates": candidates}
+    if not candidates:
+        return Result("dice", WARN, "no dice reader found (dice can be tapped in)",
+                      "plug in the reader; if it has an unusual USB id: "
+                      "sudo deploy/install.sh --dice-usb VID:PID", details)
+    try:
+        from hardware.dice import protocol as p
+    except ImportError as exc:
+        return Result("dice", SKIP, f"dice reader at {candidates[0]}; protocol code missing "
+                      f"({exc})", "reinstall the app: sudo deploy/install.sh", details)
+    problems = []
+    for path in candidates:
+        try:
+            hello = read_hello(path, ctx.dice_timeout)
+        except DiceBusy:
+            return Result("dice", WARN, f"{path} is in use by another program (the server?)",
+                          "the host page shows the reader's status; stop the server to test it "
+                          "here", details)
+        except Exception as exc:  # serial errors come in many kinds
+            problems.append(f"{path}: {exc}")
+            continue
+        if hello is None:
+            problems.append(f"{path}: no HELLO within {ctx.dice_timeout:g} s")
+            continue
+        details["path"] = path
+        details.update(proto=hello.proto, fw=hello.fw, dice=hello.dice, uid=hello.uid)
+        if hello.proto != p.PROTOCOL_VERSION:
+            return Result("dice", FAIL, f"dice reader at {path} speaks protocol {hello.proto}, "
+                          f"this companion speaks {p.PROTOCOL_VERSION}",
+                          "flash the reader with the firmware of this version "
+                          "(hardware/firmware/) or update the companion", details)
+        return Result("dice", OK, f"dice reader at {path}: protocol {hello.proto}, firmware "
+                      f"{hello.fw}, {hello.dice} dice", details=details)
+    details["problems"] = problems
+    return Result("dice", FAIL, "no dice reader answered: " + "; ".join(problems),
+                  "check the reader runs the dicereader firmware at 115200 baud "
+                  "(companion dice listen PORT shows what it sends)", details)
+
+
+# --------------------------------------------------------------------------- running it all
+
+CHECKS: list[Callable[[Context], Result]] = [
+    check_python, check_packages, check_data_dir, check_clock, check_network, check_service,
+    check_camera, check_dice,
+]
+
+
+def run_checks(ctx: Context, checks=None) -> list[Result]:
+    results = []
+    for check in checks or CHECKS:
+        try:
+            results.append(check(ctx))
+        except Exception as exc:  # a doctor that crashes explains nothing
+            name = check.__name__.removeprefix("check_")
+            results.append(Result(name, FAIL, f"the check itself failed: {exc!r}",
+                                  "please report this with the output of companion doctor"))
+    return results
+
+
+def appliance_settings(path: Path = APPLIANCE_ENV) -> dict:
+    """Port and scheme from the installed appliance's companion.env, when there is one."""
+    try:
+        lines = path.read_text().splitlines()
+    except OSError:
+        return {}
+    values = dict(line.split("=", 1) for line in lines if "=" in line and not line.startswith("#"))
+    out: dict = {}
+    if values.get("COMPANION_PORT", "").isdigit():
+        out["port"] = int(values["COMPANION_PORT"])
+    if "--certfile" in values.get("COMPANION_SERVE_ARGS", ""):
+        out["scheme"] = "https"
+    return out
+
+
+def report(results: list[Result]) -> dict:
+    join = next((r.details.get("join_url") for r in results if r.name == "network"), None)
+    return {"ok": not any(r.status == FAIL for r in results), "join_url": join,
+            "checks": [asdict(r) for r in results]}
+
+
+def render(results: list[Result]) -> str:
+    marks = {OK: "ok  ", WARN: "WARN", FAIL: "FAIL", SKIP: "skip"}
+    lines = ["Table Companion doctor"]
+    for r in results:
+        lines.append(f"  {marks[r.status]}  {r.name:<9} {r.summary}")
+        if r.fix and r.status != OK:
+            lines.append(f"        {'':<9} fix: {r.fix}")
+    summary = report(results)
+    if summary["join_url"]:
+        lines.append(f"Players join at {summary['join_url']}")
+    failed = sum(r.status == FAIL for r in results)
+    lines.append("All essential checks passed." if not failed else f"{failed} problem(s) to fix.")
+    return "\n".join(lines)
