@@ -1,0 +1,349 @@
+"""A dice reader in software: speaks the protocol on a pseudo-terminal.
+
+For people (`companion dice emulate`, `make run` without a reader) and for tests. It makes a
+pty, keeps a stable symlink to it (``port``: like /dev/serial/by-id, the link disappears on
+unplug and returns on replug), sends HELLO, EV, RD, ST and HB (every ``hb_interval`` ≤ 1 s),
+answers HELLO? and STATE?, and can corrupt or drop frames, go silent, unplug, and behave like
+an Arduino that resets when the host opens the port (boot noise, then HELLO).
+"""
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import random
+import select
+import tempfile
+import threading
+import time
+import tty
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from hardware.dice import protocol as p
+
+TAX_DIE = {"tax": [2, 3, 3, 4, 4, 5]}
+BOOT_NOISE = b"\x00\xf0\xfe\r\nboot v1.0 \xff\xff$\x13\r\n"
+
+
+class DiceEmulator:
+    def __init__(
+        self,
+        dice: dict[str, list[int]] | None = None,
+        *,
+        link: str | None = None,
+        fw: str = "1.0.0-emu",
+        uid: str = "E0E0CAFE",
+        hb_interval: float = 0.5,
+        corrupt: float = 0.0,
+        drop: float = 0.0,
+        reset_on_open: bool = True,
+        boot_time: float = 0.1,
+        hello_at_boot: bool = True,
+        roll_time: float = 0.0,
+        seed: int | None = None,
+    ) -> None:
+        self.dice = {d: list(faces) for d, faces in (dice or TAX_DIE).items()}
+        for die, faces in self.dice.items():
+            if not p.DIE_ID.fullmatch(die) or not faces:
+                raise ValueError(f"bad die {die!r} or no faces")
+        self.port = link or os.path.join(tempfile.gettempdir(), f"companion-dice-{os.getpid()}")
+        self.fw, self.uid = fw, uid
+        self.hb_interval = min(hb_interval, 1.0)
+        self.corrupt, self.drop = corrupt, drop
+        self.reset_on_open, self.boot_time, self.roll_time = reset_on_open, boot_time, roll_time
+        self.hello_at_boot = hello_at_boot
+        self.silent = False
+        """True: send nothing and answer nothing (a hung device)."""
+        self.received: list[p.HostCommand] = []
+        self.sent = 0
+        self._rng = random.Random(seed)
+        self._states = {d: p.DieState("SETTLED", faces[0]) for d, faces in self.dice.items()}
+        self._roll = 0
+        self._seq = 0
+        self._drop_next: list[str] = []
+        self._master: int | None = None
+        self.slave_path: str | None = None
+        self._host_attached = False
+        self._booting_until = 0.0
+        self._boot_started = time.monotonic()
+        self._lock = threading.RLock()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    # ------------------------------------------------------------------ lifecycle
+
+    def start(self) -> DiceEmulator:
+        self._plug()
+        self._thread = threading.Thread(target=self._run, name="dice-emulator", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread:
+            self._thread.join(2)
+        self.unplug()
+
+    def __enter__(self) -> DiceEmulator:
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+    @property
+    def plugged(self) -> bool:
+        return self._master is not None
+
+    def unplug(self) -> None:
+        """Close the pty (the host's reads fail) and remove the link."""
+        with self._lock:
+            if self._master is not None:
+                os.close(self._master)
+                self._master = None
+            self._host_attached = False
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(self.port)
+
+    def replug(self) -> None:
+        with self._lock:
+            if self._master is None:
+                self._plug()
+
+    def _plug(self) -> None:
+        master, slave = os.openpty()
+        tty.setraw(slave)  # no echo, no line editing, as a real serial port after open
+        self.slave_path = os.ttyname(slave)
+        os.close(slave)  # the master now sees POLLHUP until a host opens the slave
+        os.set_blocking(master, False)
+        self._master = master
+        self._host_attached = False
+        tmp = f"{self.port}.{os.getpid()}.tmp"
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        os.symlink(self.slave_path, tmp)
+        os.replace(tmp, self.port)
+
+    # ------------------------------------------------------------------ dice
+
+    def roll(self, faces: dict[str, int] | None = None) -> tuple[int, dict[str, int]]:
+        """A whole roll: every die rolls, settles (on ``faces`` or at random), then RD."""
+        with self._lock:
+            self.start_roll()
+        if self.roll_time:
+            time.sleep(self.roll_time)
+        with self._lock:
+            return self.settle(faces)
+
+    def start_roll(self, dice: list[str] | None = None) -> None:
+        with self._lock:
+            for die in dice or list(self.dice):
+                self._states[die] = p.DieState("ROLLING")
+                self._send_numbered("EV", f"{die} ROLLING")
+
+    def settle(self, faces: dict[str, int] | None = None) -> tuple[int, dict[str, int]]:
+        """Settle every rolling or tilted die; if all dice on the reader are then settled,
+        the roll is complete: RD with every die's face."""
+        faces = faces or {}
+        with self._lock:
+            for die, state in self._states.items():
+                if state.state in ("ROLLING", "TILTED"):
+                    face = faces.get(die, self._rng.choice(self.dice[die]))
+                    self._states[die] = p.DieState("SETTLED", face)
+                    self._send_numbered("EV", f"{die} SETTLED {face}")
+            result = {d: s.face for d, s in self._states.items() if s.state == "SETTLED"}
+            if len(result) == sum(1 for s in self._states.values() if s.state != "ABSENT"):
+                self._roll += 1
+                self._send_numbered(
+                    "RD", " ".join([f"r={self._roll}", *(f"{d}={v}" for d, v in result.items())]))
+            return self._roll, result
+
+    def tilt(self, die: str) -> None:
+        with self._lock:
+            self._states[die] = p.DieState("TILTED")
+            self._send_numbered("EV", f"{die} TILTED")
+
+    def drop_next(self, kind: str) -> None:
+        """Lose the next frame of this kind (``"RD"``, ``"HB"``...) on the line."""
+        with self._lock:
+            self._drop_next.append(kind)
+
+    def inject(self, data: bytes) -> None:
+        """Put raw bytes on the line (noise)."""
+        with self._lock:
+            self._write(data)
+
+    def reboot(self) -> None:
+        """As if the board reset: counters restart, boot noise, then HELLO."""
+        with self._lock:
+            self._booting_until = time.monotonic() + self.boot_time
+
+    def state(self) -> dict:
+        with self._lock:
+            return {"port": self.port, "pty": self.slave_path, "plugged": self.plugged,
+                    "host_attached": self._host_attached, "roll": self._roll,
+                    "dice": {d: {"state": s.state, "face": s.face}
+                             for d, s in self._states.items()}}
+
+    # ------------------------------------------------------------------ line
+
+    def _send_numbered(self, kind: str, rest: str) -> None:
+        """A message with the next sequence number (lost or not, it uses one up)."""
+        body = f"{kind} {self._seq} {rest}" if rest else f"{kind} {self._seq}"
+        self._seq = p.next_seq(self._seq)
+        self._send(body)
+
+    def _send(self, body: str) -> None:
+        frame = p.encode(body)
+        kind = body.split(" ", 1)[0]
+        if kind in self._drop_next:
+            self._drop_next.remove(kind)
+            return
+        if self.drop and self._rng.random() < self.drop:
+            return
+        if self.corrupt and self._rng.random() < self.corrupt:
+            data = bytearray(frame)
+            data[self._rng.randrange(len(data))] ^= 1 << self._rng.randrange(8)
+            frame = bytes(data)
+        self._write(frame)
+
+    def _write(self, data: bytes) -> None:
+        if self._master is None or not self._host_attached or self.silent:
+            return  # nobody listening: the bytes are lost, as on a real line
+        view = memoryview(data)
+        deadline = time.monotonic() + 1.0
+        while view:  # like a UART: wait while the host drains the line, but not forever
+            try:
+                view = view[os.write(self._master, view):]
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    return  # host not reading: the rest is lost
+                select.select([], [self._master], [], 0.05)
+            except OSError:
+                return  # host gone
+        self.sent += 1
+
+    def _hello(self) -> None:
+        self._write(p.encode(p.hello_body(self.fw, len(self.dice), self.uid)))
+
+    def _snapshot(self) -> None:
+        body = p.snapshot_body(self._seq, self._roll, self._states)
+        self._seq = p.next_seq(self._seq)
+        self._send(body)
+
+    def _run(self) -> None:
+        parser = p.FrameParser()
+        next_hb = time.monotonic()
+        while not self._stop.is_set():
+            with self._lock:
+                master = self._master
+            if master is None:
+                self._stop.wait(0.02)
+                continue
+            poller = select.poll()
+            poller.register(master, select.POLLIN)
+            try:
+                events = poller.poll(20)
+            except (OSError, ValueError):
+                continue
+            hangup = any(ev & select.POLLHUP for _, ev in events)
+            with self._lock:
+                if master != self._master:
+                    continue
+                if hangup:
+                    self._host_attached = False
+                    parser = p.FrameParser()
+                else:
+                    if not self._host_attached:
+                        self._host_attached = True
+                        if self.reset_on_open:
+                            self._booting_until = time.monotonic() + self.boot_time
+                        else:
+                            self._hello()
+                    if events:
+                        self._read_host(parser)
+                now = time.monotonic()
+                if self._booting_until and now >= self._booting_until:
+                    self._booting_until = 0.0
+                    self._seq, self._roll = 0, 0
+                    self._boot_started = now
+                    self._write(BOOT_NOISE)
+                    if self.hello_at_boot:
+                        self._hello()
+                if self._host_attached and not self._booting_until and now >= next_hb:
+                    uptime = int((now - self._boot_started) * 1000)
+                    self._send_numbered("HB", str(uptime))
+                    next_hb = now + self.hb_interval
+            if hangup:
+                self._stop.wait(0.02)
+
+    def _read_host(self, parser: p.FrameParser) -> None:
+        try:
+            data = os.read(self._master, 4096)
+        except (BlockingIOError, OSError):
+            return
+        if self._booting_until:
+            return  # a booting board hears nothing
+        for item in parser.feed(data):
+            if not isinstance(item, p.Frame):
+                continue
+            try:
+                command = p.parse_host(item.body)
+            except p.MalformedMessage:
+                if not self.silent:
+                    self._send_numbered("ERR", "UNKNOWN unknown command")
+                continue
+            self.received.append(command)
+            if self.silent:
+                continue  # a hung board: hears, never answers
+            if isinstance(command, p.HelloQuery):
+                self._hello()
+            elif isinstance(command, p.StateQuery):
+                self._snapshot()
+
+
+def serve_http(emulator: DiceEmulator, port: int = 0, host: str = "127.0.0.1"):
+    """A tiny control endpoint: ``POST /roll`` (optional JSON ``{"faces": {die: n}}``),
+    ``POST /unplug``, ``POST /replug``, ``GET /state``. Returns the started server."""
+
+    class Handler(BaseHTTPRequestHandler):
+        def _reply(self, code: int, data: dict) -> None:
+            body = json.dumps(data).encode()
+            self.send_response(code)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def do_GET(self) -> None:  # noqa: N802 (http.server's naming)
+            if self.path == "/state":
+                self._reply(200, emulator.state())
+            else:
+                self._reply(404, {"error": "not_found"})
+
+        def do_POST(self) -> None:  # noqa: N802
+            length = int(self.headers.get("Content-Length") or 0)
+            try:
+                payload = json.loads(self.rfile.read(length) or b"{}")
+                faces = payload.get("faces") or {}
+                if not isinstance(faces, dict) or any(
+                        d not in emulator.dice or not isinstance(v, int) or v < 0
+                        for d, v in faces.items()):
+                    raise ValueError("faces must map known dice to non-negative integers")
+            except (ValueError, AttributeError) as exc:
+                self._reply(400, {"error": "bad_request", "detail": str(exc)})
+                return
+            if self.path == "/roll":
+                roll, result = emulator.roll(faces)
+                self._reply(200, {"roll": roll, "faces": result})
+            elif self.path in ("/unplug", "/replug"):
+                getattr(emulator, self.path[1:])()
+                self._reply(200, emulator.state())
+            else:
+                self._reply(404, {"error": "not_found"})
+
+        def log_message(self, *args) -> None:
+            pass
+
+    server = ThreadingHTTPServer((host, port), Handler)
+    threading.Thread(target=server.serve_forever, name="dice-emulator-http", daemon=True).start()
+    return server

@@ -1,0 +1,256 @@
+"""The dice reader: one thread that owns the serial port and never lies about a roll.
+
+It opens the port exclusively (a given path, or discovery by /dev/serial/by-id and VID:PID),
+survives the Arduino reset on open (HELLO? retried for ~3 s, boot noise ignored), reads with
+a short timeout, drops and counts CRC failures and garbage, asks STATE? after every
+(re)connection and sequence gap, watches the heartbeat (silent for 3 s → state "silent",
+STATE?, then reopen), and reopens after an unplug with a backoff of 0.5 s doubling to 5 s.
+Observations (`Roll`, `DieEvent`, `DiceStatus`) go to a callback or, without one, to the
+`observations` queue. Behaviour for people: docs/dice-reader.md.
+"""
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable
+
+import serial
+
+from hardware.dice import discovery
+from hardware.dice import protocol as p
+from hardware.dice.observations import DiceStatus, DieEvent, Roll
+from hardware.dice.tracker import RollTracker
+
+__all__ = ["DiceReader", "DiceStatus", "DieEvent", "Roll"]
+
+log = logging.getLogger(__name__)
+
+
+class DiceReader:
+    def __init__(
+        self,
+        port: str | None = None,
+        *,
+        on_observation: Callable[[object], None] | None = None,
+        on_message: Callable[[p.DeviceMessage], None] | None = None,
+        usb_ids=None,
+        read_timeout: float = 0.05,
+        silent_after: float = 3.0,
+        reopen_after: float = 1.0,
+        handshake_timeout: float = 3.0,
+        hello_retry: float = 0.5,
+        backoff: tuple[float, float] = (0.5, 5.0),
+    ) -> None:
+        """``port``: a path, or None to discover. ``on_observation`` is called in the reader
+        thread with every Roll, DieEvent and DiceStatus change; ``on_message`` with every
+        parsed device message (for `companion dice listen`)."""
+        self.port = port
+        self.observations: queue.Queue = queue.Queue()
+        self._on_observation = on_observation
+        self._on_message = on_message
+        self._usb_ids = usb_ids
+        self._read_timeout = read_timeout
+        self._silent_after = silent_after
+        self._reopen_after = reopen_after
+        self._handshake_timeout = handshake_timeout
+        self._hello_retry = hello_retry
+        self._backoff = backoff
+        self._tracker = RollTracker()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._serial: serial.Serial | None = None
+        self._write_lock = threading.Lock()
+        self._status_lock = threading.Lock()
+        self._state = "stopped"
+        self._open_port: str | None = None
+        self._message = ""
+        self._counts = {"crc_errors": 0, "garbage": 0, "malformed": 0, "reconnects": 0}
+        self._connections = 0
+
+    # ------------------------------------------------------------------ public
+
+    def start(self) -> DiceReader:
+        self._stop.clear()
+        self._set_state("searching", "looking for the dice reader")
+        self._thread = threading.Thread(target=self._run, name="dice-reader", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self, timeout: float = 2.0) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout)
+        self._set_state("stopped", "")
+
+    def __enter__(self) -> DiceReader:
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+    def status(self) -> DiceStatus:
+        t = self._tracker
+        with self._status_lock:
+            hello = t.hello
+            return DiceStatus(
+                state=self._state, port=self._open_port,
+                firmware=hello.fw if hello else None, uid=hello.uid if hello else None,
+                dice={d: {"state": s.state, "face": s.face} for d, s in t.dice.items()},
+                last_roll=t.last_roll, gaps=t.gaps, missed_rolls=t.missed_rolls,
+                device_errors=t.device_errors, message=self._message, **self._counts)
+
+    def request_state(self) -> bool:
+        """Ask the device for a snapshot (STATE?). False if no port is open."""
+        return self._send(p.StateQuery())
+
+    def set_led(self, die: str, rgb: str) -> bool:
+        """Light a die's LED (optional in the protocol; devices may ignore it)."""
+        return self._send(p.Led(die, rgb))
+
+    # ------------------------------------------------------------------ thread
+
+    def _run(self) -> None:
+        delay = self._backoff[0]
+        while not self._stop.is_set():
+            opened = self._open()
+            if opened is None:
+                self._stop.wait(delay)
+                delay = min(delay * 2, self._backoff[1])
+                continue
+            port, path, hello, parser, pending = opened
+            delay = self._backoff[0]
+            try:
+                self._connected(port, path, hello)
+                self._read_loop(port, parser, pending)
+            except (serial.SerialException, OSError) as exc:
+                log.info("dice reader on %s lost: %s", path, exc)
+                self._set_state("searching", f"reader lost: {exc}")
+            finally:
+                with self._write_lock:
+                    self._serial = None
+                port.close()
+                with self._status_lock:
+                    self._open_port = None
+            if not self._stop.is_set():
+                self._stop.wait(self._backoff[0])
+
+    def _open(self):
+        paths = [self.port] if self.port else discovery.candidates(self._usb_ids)
+        problem = "no dice reader answered HELLO" if paths else "no dice reader found"
+        for path in paths:
+            try:
+                port = serial.Serial(path, discovery.BAUDRATE, timeout=self._read_timeout,
+                                     exclusive=True)
+            except (serial.SerialException, OSError, ValueError) as exc:
+                problem = f"cannot open {path}: {exc}"
+                continue
+            self._set_state("connecting", f"waiting for HELLO on {path}", path)
+            try:
+                hello, parser, pending = discovery.handshake(
+                    port, self._handshake_timeout, self._hello_retry, self._stop)
+            except (serial.SerialException, OSError):
+                hello = None
+            if hello is not None:
+                return port, path, hello, parser, pending
+            port.close()
+            problem = f"no dice reader answered HELLO on {path}"
+        self._set_state("searching", problem)
+        return None
+
+    def _connected(self, port: serial.Serial, path: str, hello: p.Hello) -> None:
+        with self._write_lock:
+            self._serial = port
+        self._tracker.connected()
+        self._tracker.handle(hello, time.time())
+        self._connections += 1
+        with self._status_lock:
+            if self._connections > 1:
+                self._counts["reconnects"] += 1
+        if self._on_message:
+            self._on_message(hello)
+        self._set_state("connected", f"dice reader {hello.fw} on {path}", path)
+        self._send(p.StateQuery())
+
+    def _read_loop(self, port: serial.Serial, parser: p.FrameParser, pending: list) -> None:
+        last_valid = time.monotonic()
+        self._handle_items(pending)
+        while not self._stop.is_set():
+            data = port.read(max(1, port.in_waiting))
+            now = time.monotonic()
+            if data and self._handle_items(parser.feed(data)):
+                last_valid = now
+                if self._state == "silent":
+                    self._set_state("connected", "dice reader speaking again")
+            quiet = now - last_valid
+            if quiet >= self._silent_after and self._state != "silent":
+                self._set_state("silent", f"reader silent for {quiet:.1f} s")
+                self._send(p.StateQuery())
+            elif quiet >= self._silent_after + self._reopen_after:
+                self._set_state("searching", "reader silent: reopening the port")
+                return
+
+    def _handle_items(self, items: list) -> bool:
+        """Process framer output; True if at least one valid message arrived."""
+        valid = False
+        for item in items:
+            if isinstance(item, p.FrameError):
+                self._count("crc_errors" if item.kind == "crc" else "garbage")
+                continue
+            try:
+                msg = p.parse_device(item.body)
+            except p.MalformedMessage:
+                self._count("malformed")
+                continue
+            valid = True
+            if self._on_message:
+                self._on_message(msg)
+            with self._status_lock:
+                outcome = self._tracker.handle(msg, time.time())
+            for observation in outcome.observations:
+                self._emit(observation)
+            if outcome.note:
+                with self._status_lock:
+                    self._message = outcome.note
+                self._emit(self.status())
+            if isinstance(msg, p.Hello):
+                self._emit(self.status())
+            if outcome.ask_state:
+                self._send(p.StateQuery())
+        return valid
+
+    # ------------------------------------------------------------------ helpers
+
+    def _send(self, command: p.HostCommand) -> bool:
+        with self._write_lock:
+            if self._serial is None:
+                return False
+            try:
+                self._serial.write(p.encode(command.body()))
+                return True
+            except (serial.SerialException, OSError) as exc:
+                log.info("dice reader write failed: %s", exc)
+                return False
+
+    def _count(self, name: str) -> None:
+        with self._status_lock:
+            self._counts[name] += 1
+
+    def _set_state(self, state: str, message: str, path: str | None = None) -> None:
+        with self._status_lock:
+            changed = (state, message) != (self._state, self._message)
+            self._state, self._message = state, message
+            if path is not None:
+                self._open_port = path
+        if changed:
+            self._emit(self.status())
+
+    def _emit(self, observation: object) -> None:
+        if self._on_observation is None:
+            self.observations.put(observation)
+            return
+        try:
+            self._on_observation(observation)
+        except Exception:  # a bad consumer must not kill the reader thread
+            log.exception("dice observation callback failed")

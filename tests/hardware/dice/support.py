@@ -1,0 +1,71 @@
+"""Shared helpers of the dice tests: an emulator on a real pty and a reader on it."""
+from __future__ import annotations
+
+import contextlib
+import queue
+import time
+
+from hardware.dice.emulator import DiceEmulator
+from hardware.dice.observations import DiceStatus, DieEvent, Roll
+from hardware.dice.reader import DiceReader
+
+
+def wait_for(predicate, timeout: float = 10.0, what: str = "condition"):
+    """Poll until predicate() is truthy; generous timeouts, never a timing assertion."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.01)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+class Collector:
+    """Collects observations delivered by the reader's callback."""
+
+    def __init__(self) -> None:
+        self.items: queue.Queue = queue.Queue()
+        self.seen: list = []
+
+    def __call__(self, observation) -> None:
+        self.items.put(observation)
+
+    def drain(self) -> list:
+        while True:
+            try:
+                self.seen.append(self.items.get_nowait())
+            except queue.Empty:
+                return self.seen
+
+    def rolls(self) -> list[Roll]:
+        return [o for o in self.drain() if isinstance(o, Roll)]
+
+    def events(self) -> list[DieEvent]:
+        return [o for o in self.drain() if isinstance(o, DieEvent)]
+
+    def states(self) -> list[str]:
+        return [o.state for o in self.drain() if isinstance(o, DiceStatus)]
+
+    def wait_rolls(self, n: int, timeout: float = 10.0) -> list[Roll]:
+        return wait_for(lambda: len(self.rolls()) >= n and self.rolls(), timeout,
+                        f"{n} rolls")
+
+
+@contextlib.contextmanager
+def emulator_and_reader(tmp_path, dice=None, emulator_options=None, **reader_options):
+    emu = DiceEmulator(dice, link=str(tmp_path / "dice-tty"), seed=7,
+                       **(emulator_options or {})).start()
+    collector = Collector()
+    reader = DiceReader(emu.port, on_observation=collector, **reader_options).start()
+    try:
+        yield emu, reader, collector
+    finally:
+        reader.stop()
+        emu.stop()
+
+
+def connected(reader: DiceReader, emu: DiceEmulator | None = None):
+    """Connected and the first snapshot (the baseline) handled."""
+    status = reader.status()
+    return status.state == "connected" and status.last_roll is not None and status

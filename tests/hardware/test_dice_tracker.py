@@ -1,0 +1,80 @@
+"""The roll-delivery rules without I/O: what may and may not become a Roll."""
+from hardware.dice import protocol as p
+from hardware.dice.observations import Roll
+from hardware.dice.tracker import RollTracker
+
+SETTLED, ROLLING = p.DieState("SETTLED", 4), p.DieState("ROLLING")
+
+
+def feed(tracker, *bodies):
+    outcomes = [tracker.handle(p.parse_device(b), at=1.0) for b in bodies]
+    rolls = [o for out in outcomes for o in out.observations if isinstance(o, Roll)]
+    return rolls, outcomes
+
+
+def started(roll=0):
+    tracker = RollTracker()
+    tracker.connected()
+    feed(tracker, "HELLO dicereader proto=1 fw=1 dice=1 uid=AB", f"ST 0 r={roll} tax=SETTLED:3")
+    return tracker
+
+
+def test_first_snapshot_is_a_baseline_not_a_roll():
+    tracker = RollTracker()
+    rolls, _ = feed(tracker, "ST 0 r=7 tax=SETTLED:3")
+    assert rolls == [] and tracker.last_roll == 7
+
+
+def test_reading_is_delivered_once():
+    tracker = started()
+    rolls, _ = feed(tracker, "RD 1 r=1 tax=5", "RD 2 r=1 tax=5")
+    assert rolls == [Roll(1, {"tax": 5}, False, 1.0)]
+
+
+def test_gap_asks_for_state_and_settled_snapshot_recovers():
+    tracker = started()
+    _, outcomes = feed(tracker, "HB 2 100")  # seq 1 (an RD) was lost
+    assert outcomes[0].ask_state and tracker.gaps == 1
+    rolls, _ = feed(tracker, "ST 3 r=1 tax=SETTLED:6 spare=ABSENT")
+    assert rolls == [Roll(1, {"tax": 6}, True, 1.0)]
+
+
+def test_snapshot_with_a_moving_die_is_never_delivered():
+    for state in ("ROLLING", "TILTED"):
+        tracker = started()
+        rolls, outcomes = feed(tracker, f"ST 1 r=1 red=SETTLED:2 blue={state}")
+        assert rolls == [] and tracker.missed_rolls == 1 and outcomes[0].note
+        assert tracker.last_roll == 1  # and roll 1 is not delivered later either
+        rolls, _ = feed(tracker, "ST 2 r=1 red=SETTLED:2 blue=SETTLED:5")
+        assert rolls == []
+
+
+def test_snapshot_with_no_die_on_the_reader_is_not_a_roll():
+    tracker = started()
+    rolls, _ = feed(tracker, "ST 1 r=1 tax=ABSENT")
+    assert rolls == [] and tracker.missed_rolls == 1
+
+
+def test_snapshot_several_rolls_ahead_counts_the_ones_in_between():
+    tracker = started()
+    rolls, _ = feed(tracker, "ST 1 r=4 tax=SETTLED:2")
+    assert [r.roll for r in rolls] == [4] and tracker.missed_rolls == 3
+
+
+def test_device_restart_moves_the_baseline_back():
+    tracker = started(roll=9)
+    rolls, _ = feed(tracker, "HELLO dicereader proto=1 fw=1 dice=1 uid=AB",
+                    "ST 0 r=0 tax=SETTLED:3", "RD 1 r=1 tax=2")
+    assert rolls == [Roll(1, {"tax": 2}, False, 1.0)]
+
+
+def test_heartbeat_uptime_going_back_asks_for_state():
+    tracker = started()
+    _, outcomes = feed(tracker, "HB 1 5000", "HB 2 10")
+    assert not outcomes[0].ask_state and outcomes[1].ask_state
+
+
+def test_sequence_wraps_without_a_gap():
+    tracker = RollTracker()
+    feed(tracker, "HB 65534 1", "HB 65535 2", "HB 0 3", "HB 1 4")
+    assert tracker.gaps == 0
