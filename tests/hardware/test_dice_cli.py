@@ -1,0 +1,95 @@
+"""`companion dice emulate` and `companion dice listen` as real processes over real ptys."""
+import json
+import os
+import queue
+import subprocess
+import sys
+import threading
+import urllib.request
+from pathlib import Path
+
+from hardware.dice.emulator import DiceEmulator
+from hardware.dice.reader import DiceReader
+from tests.hardware.dice.support import Collector, connected, wait_for
+
+COMPANION = [str(Path(sys.executable).with_name("companion"))]
+if not os.path.exists(COMPANION[0]):
+    COMPANION = [sys.executable, "-c", "from companion.cli import main; main()"]
+
+
+def lines_of(process) -> queue.Queue:
+    lines: queue.Queue = queue.Queue()
+
+    def pump() -> None:
+        for line in process.stdout:
+            lines.put(line)
+
+    threading.Thread(target=pump, daemon=True).start()
+    return lines
+
+
+def next_json(lines: queue.Queue, predicate, timeout: float = 15.0) -> dict:
+    while True:
+        data = json.loads(lines.get(timeout=timeout))  # every line is one JSON object
+        if predicate(data):
+            return data
+
+
+def test_listen_prints_messages_and_rolls_as_json_lines(tmp_path):
+    with DiceEmulator({"tax": [2, 3, 3, 4, 4, 5]}, link=str(tmp_path / "tty")) as emu:
+        process = subprocess.Popen([*COMPANION, "dice", "listen", emu.port, "--count", "2"],
+                                   stdout=subprocess.PIPE, text=True)
+        try:
+            lines = lines_of(process)
+            hello = next_json(lines, lambda d: d["type"] == "hello")
+            assert hello["fw"] == "1.0.0-emu"
+            next_json(lines, lambda d: d["type"] == "snapshot")
+            emu.roll({"tax": 4})
+            emu.drop_next("RD")
+            emu.roll({"tax": 5})
+            first = next_json(lines, lambda d: d["type"] == "roll")
+            second = next_json(lines, lambda d: d["type"] == "roll")
+            assert first == {"type": "roll", "roll": 1, "faces": {"tax": 4}, "recovered": False}
+            assert second == {"type": "roll", "roll": 2, "faces": {"tax": 5}, "recovered": True}
+            assert process.wait(timeout=15) == 0
+        finally:
+            process.kill()
+
+
+def test_emulate_serves_rolls_over_http(tmp_path):
+    link = str(tmp_path / "emu-tty")
+    process = subprocess.Popen(
+        [*COMPANION, "dice", "emulate", "--link", link, "--http-port", "0",
+         "--dice", "red:1,2,3,4,5,6", "--dice", "blue:1,2,3,4,5,6", "--seed", "3"],
+        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        info = json.loads(process.stdout.readline())
+        assert info["port"] == link and info["pty"].startswith("/dev/")
+        seen = Collector()
+        with DiceReader(link, on_observation=seen) as reader:
+            wait_for(lambda: connected(reader), what="connected to the emulate process")
+            request = urllib.request.Request(
+                info["http"] + "/roll", data=json.dumps({"faces": {"red": 6}}).encode(),
+                method="POST")
+            with urllib.request.urlopen(request, timeout=10) as reply:
+                answer = json.load(reply)
+            [roll] = seen.wait_rolls(1)
+            assert roll.faces == answer["faces"] and roll.faces["red"] == 6
+            assert set(roll.faces) == {"red", "blue"}
+            bad = urllib.request.Request(info["http"] + "/roll", method="POST",
+                                         data=json.dumps({"faces": {"green": 1}}).encode())
+            try:
+                urllib.request.urlopen(bad, timeout=10)
+                raise AssertionError("an unknown die must be refused")
+            except urllib.error.HTTPError as exc:
+                assert exc.code == 400
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+    assert not os.path.exists(link)  # the link goes away with the emulator
+
+
+def test_emulate_refuses_a_bad_die_spec():
+    run = subprocess.run([*COMPANION, "dice", "emulate", "--dice", "tax:two"],
+                         capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=30)
+    assert run.returncode == 2 and "--dice" in run.stderr
