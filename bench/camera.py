@@ -1,0 +1,253 @@
+"""Camera benchmark: decode speed, codes found, rotations, OpenCV baseline, CPU at 30 fps, latency.
+
+    .venv/bin/python bench/camera.py [--frames 5] [--runs 30] [--seconds 5] [--cycles 20]
+
+Frames are synthetic 1280x720 tables with 6 stickered cards and the board marker
+(hardware.synthetic; perspective, uneven light, blur 1, noise 6, JPEG 80). Prints medians
+and spread, then ONE last line: a JSON object of the figures.
+
+- median_ms / p90_ms: zxing-cpp decode of one gray frame (hardware.camera.decode.Decoder).
+- found / total, rotation_ok: card codes found and quarter turns right relative to the marker.
+- baseline_median_ms: OpenCV's QRCodeDetectorAruco.detectAndDecodeMulti on the same frames in
+  the same run; speedup = baseline / ours.
+- cpu_share_30fps: process CPU time / wall time while the full service (MJPEG decode, gray,
+  decode, tracking in two threads) runs on a source paced at 30 fps; 0-1 of one core.
+- card_to_phone_p95_ms: a card laid on the table -> Appeared observation callback (including
+  the 2-frame debounce) at 30 fps; `latency_to` says where the clock stopped.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import threading
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from hardware.camera.capture import CameraService  # noqa: E402
+from hardware.camera.decode import Decoder, DecoderSettings, to_gray  # noqa: E402
+from hardware.camera.recognizer import Recognizer  # noqa: E402
+from hardware.camera.sources import FrameSource, _Pacer  # noqa: E402
+from hardware.camera.tracker import Appeared  # noqa: E402
+from hardware.synthetic.scene import Camera, Placement, random_scene  # noqa: E402
+from hardware.tags.format import BOARD_MARKER, card_payload  # noqa: E402
+
+PAYLOADS = [card_payload("wwe", "event", f"bench_{i}") for i in range(6)]
+
+
+def percentile(values, q):
+    values = sorted(values)
+    return values[min(len(values) - 1, int(round(q / 100 * (len(values) - 1))))]
+
+
+def make_frames(count: int):
+    frames = []
+    for seed in range(count):
+        image, truth = random_scene(seed, PAYLOADS, marker_angle=(seed * 71) % 360)
+        frames.append((image, truth))
+    return frames
+
+
+def time_decoder(decode, grays, runs):
+    times = []
+    for gray in grays:
+        for _ in range(runs):
+            start = time.perf_counter()
+            decode(gray)
+            times.append((time.perf_counter() - start) * 1000)
+    return times
+
+
+def score(frames):
+    """Codes found and rotations right, through the full recogniser (marker = north)."""
+    found = rotation_ok = total = 0
+    for image, truth in frames:
+        recognizer = Recognizer()
+        result = recognizer.process(image, 0.0)
+        got = {s.payload: s for s in result.sightings}
+        for t in truth:
+            if t.rotation is None:
+                continue
+            total += 1
+            if t.payload in got:
+                found += 1
+                sighting = got[t.payload]
+                rotation_ok += round(sighting.angle / 90) % 4 == t.rotation
+    return found, total, rotation_ok
+
+
+def opencv_found(detector, grays, frames):
+    found = 0
+    for gray, (_, truth) in zip(grays, frames, strict=True):
+        ok, texts, _, _ = detector.detectAndDecodeMulti(gray)
+        wanted = {t.payload for t in truth if t.rotation is not None}
+        found += len(wanted & set(texts or ())) if ok else 0
+    return found
+
+
+class JpegLoop(FrameSource):
+    """Pre-encoded JPEG frames played at 30 fps, decoded on read like a USB MJPG webcam."""
+
+    name = "bench"
+
+    def __init__(self, jpegs, fps=30.0, stop_after=None):
+        self.jpegs = jpegs
+        self.index = 0
+        self.pacer = _Pacer(fps)
+        self.read_at: list[float] = []
+
+    def open(self):
+        pass
+
+    def read(self):
+        self.pacer.wait()
+        jpeg = self.jpegs[self.index % len(self.jpegs)]
+        self.index += 1
+        self.read_at.append(time.monotonic())
+        return cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
+
+
+def encode(image):
+    return cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 80])[1].tobytes()
+
+
+def cpu_share(frames, seconds):
+    source = JpegLoop([encode(image) for image, _ in frames])
+    service = CameraService(source, Recognizer())
+    wall0, cpu0 = time.monotonic(), time.process_time()
+    service.start()
+    time.sleep(seconds)
+    cpu, wall = time.process_time() - cpu0, time.monotonic() - wall0
+    service.stop()
+    return cpu / wall, service.frames_processed / wall
+
+
+class PlaceAndLift(FrameSource):
+    """A table at 30 fps where one card is laid down, left, then lifted, `cycles` times.
+
+    Records when the first frame showing the card was delivered (the card 'placed')."""
+
+    name = "place-and-lift"
+
+    def __init__(self, cycles):
+        camera = Camera.create(11)
+        marker = Placement(BOARD_MARKER, 640, 110, 0.0, marker=True)
+        self.empty = encode(camera.render([marker], seed=1)[0])
+        self.cards = [encode(camera.render([marker, Placement(PAYLOADS[i % 6], 640, 400,
+                                                              90.0 * (i % 4))], seed=2 + i)[0])
+                      for i in range(4)]
+        self.cycles = cycles
+        self.frame = 0
+        self.pacer = _Pacer(30.0)
+        self.placed_at: dict[int, float] = {}
+        self.done = threading.Event()
+
+    def open(self):
+        pass
+
+    def read(self):
+        self.pacer.wait()
+        cycle, phase = divmod(self.frame, 20)  # 6 frames with the card, 14 without
+        self.frame += 1
+        if cycle >= self.cycles:
+            self.done.set()
+            jpeg = self.empty
+        elif phase < 6:
+            if phase == 0:
+                self.placed_at[cycle] = time.monotonic()
+            jpeg = self.cards[cycle % 4]
+        else:
+            jpeg = self.empty
+        return cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
+
+
+def latency(cycles):
+    source = PlaceAndLift(cycles)
+    seen: list[tuple[int, float]] = []
+
+    def on_observation(observation):
+        if isinstance(observation, Appeared):
+            seen.append((len(seen), time.monotonic()))
+
+    service = CameraService(source, Recognizer(), on_observation=on_observation)
+    service.start()
+    source.done.wait(cycles * 1.0 + 10)
+    time.sleep(0.3)
+    service.stop()
+    return [(at - source.placed_at[i]) * 1000 for i, at in seen if i in source.placed_at], len(seen)
+
+
+def sweep(grays, runs):
+    for name, settings in [
+        ("defaults of zxing (rotate, downscale, invert)",
+         DecoderSettings(try_rotate=True, try_downscale=True, try_invert=True)),
+        ("downscale on", DecoderSettings(try_downscale=True)),
+        ("ours (no rotate/downscale/invert)", DecoderSettings()),
+        ("GlobalHistogram binarizer", DecoderSettings(binarizer="GlobalHistogram")),
+    ]:
+        decoder = Decoder(settings)
+        times = time_decoder(decoder.decode, grays, runs)
+        found = sum(len(decoder.decode(g)) for g in grays)
+        print(f"  sweep {name:48s} median {statistics.median(times):6.2f} ms  symbols {found}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--frames", type=int, default=5)
+    parser.add_argument("--runs", type=int, default=30)
+    parser.add_argument("--baseline-runs", type=int, default=5)
+    parser.add_argument("--seconds", type=float, default=5.0)
+    parser.add_argument("--cycles", type=int, default=20)
+    parser.add_argument("--sweep", action="store_true", help="compare zxing-cpp settings")
+    args = parser.parse_args()
+
+    frames = make_frames(args.frames)
+    grays = [to_gray(image) for image, _ in frames]
+    decoder = Decoder()
+    ours = time_decoder(decoder.decode, grays, args.runs)
+    found, total, rotation_ok = score(frames)
+    print(f"zxing-cpp  median {statistics.median(ours):.2f} ms  p90 {percentile(ours, 90):.2f} ms"
+          f"  min {min(ours):.2f}  max {max(ours):.2f}  ({len(ours)} decodes)")
+    print(f"           found {found}/{total}, rotation right {rotation_ok}")
+    if args.sweep:
+        sweep(grays, args.runs)
+
+    detector = cv2.QRCodeDetectorAruco()
+    base = time_decoder(detector.detectAndDecodeMulti, grays, args.baseline_runs)
+    base_found = opencv_found(detector, grays, frames)
+    print(f"OpenCV QRCodeDetectorAruco  median {statistics.median(base):.2f} ms  "
+          f"p90 {percentile(base, 90):.2f} ms  found {base_found}/{total}")
+    speedup = statistics.median(base) / statistics.median(ours)
+    print(f"speedup {speedup:.1f}x")
+
+    share, fps = cpu_share(frames, args.seconds)
+    print(f"CPU at 30 fps: {share:.3f} of one core ({fps:.1f} frames/s processed, "
+          f"MJPEG decode + gray + zxing + tracking)")
+
+    latencies, appeared = latency(args.cycles)
+    p95 = percentile(latencies, 95) if latencies else None
+    print(f"card placed -> Appeared callback: median {statistics.median(latencies):.1f} ms, "
+          f"p95 {p95:.1f} ms, max {max(latencies):.1f} ms ({appeared}/{args.cycles} placements)")
+
+    print(json.dumps({
+        "median_ms": round(statistics.median(ours), 3),
+        "p90_ms": round(percentile(ours, 90), 3),
+        "found": found, "total": total, "rotation_ok": rotation_ok,
+        "baseline_median_ms": round(statistics.median(base), 3),
+        "baseline_found": base_found,
+        "speedup": round(speedup, 1),
+        "cpu_share_30fps": round(share, 3),
+        "card_to_phone_p95_ms": round(p95, 1) if p95 is not None else None,
+        "latency_to": "observation_callback",
+        "placements_seen": appeared, "placements": args.cycles,
+    }))
+
+
+if __name__ == "__main__":
+    main()
