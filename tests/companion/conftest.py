@@ -6,7 +6,7 @@ import threading
 
 import pytest
 import socketio
-from werkzeug.serving import make_server
+from werkzeug.serving import WSGIRequestHandler, make_server
 
 from companion.app import create_app
 from tests.companion import toygame
@@ -53,12 +53,22 @@ def create_game(client, pin="2468", players=None) -> str:
     return response.headers["Location"].rsplit("/", 1)[-1]
 
 
+class _Handler(WSGIRequestHandler):
+    """HTTP/1.0: the connection closes after a WebSocket ends, as under gunicorn (with
+    keep-alive werkzeug would read the client's close frame as a new request)."""
+
+    protocol_version = "HTTP/1.0"
+
+    def log_request(self, *args, **kwargs):
+        pass
+
+
 class LiveServer:
     """The app served over a real socket (werkzeug threaded server, real WebSockets)."""
 
     def __init__(self, app):
         self.app = app
-        self.server = make_server("127.0.0.1", 0, app, threaded=True)
+        self.server = make_server("127.0.0.1", 0, app, threaded=True, request_handler=_Handler)
         self.url = f"http://127.0.0.1:{self.server.server_port}"
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
         self.thread.start()
