@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 import fcntl
+import functools
 import glob
 import importlib
 import json
@@ -97,7 +98,7 @@ def check_packages(ctx: Context) -> Result:
         except Exception as exc:  # ImportError, or a broken binary wheel raising anything
             missing[name] = f"{type(exc).__name__}: {exc}"
             continue
-        found[name] = getattr(module, "__version__", None) or _dist_version(metadata, name)
+        found[name] = _dist_version(metadata, name) or getattr(module, "__version__", None)
     if missing:
         return Result("packages", FAIL, "cannot import " + ", ".join(sorted(missing)),
                       "reinstall the app: sudo deploy/install.sh (or pip install -e . here)",
@@ -105,8 +106,15 @@ def check_packages(ctx: Context) -> Result:
     return Result("packages", OK, f"{len(found)} packages import", details={"found": found})
 
 
+@functools.cache
+def _distributions() -> dict:
+    from importlib import metadata
+
+    return metadata.packages_distributions()
+
+
 def _dist_version(metadata, module: str) -> str | None:
-    dists = metadata.packages_distributions().get(module, [])
+    dists = _distributions().get(module, [])
     for dist in dists:
         try:
             return metadata.version(dist)
@@ -121,12 +129,12 @@ def _dist_version(metadata, module: str) -> str | None:
 def check_data_dir(ctx: Context) -> Result:
     data = Path(ctx.data_dir)
     existing = data
-    while not existing.exists():
+    while not os.path.exists(existing) and existing != existing.parent:  # never raises
         existing = existing.parent
-    if existing != data and not existing.is_dir():
+    if existing != data and not os.path.isdir(existing):
         return Result("data", FAIL, f"{data} cannot be created: {existing} is a file",
                       "pass --data with a folder path")
-    if existing == data and not data.is_dir():
+    if existing == data and not os.path.isdir(data):
         return Result("data", FAIL, f"{data} is a file, not a folder", "pass --data with a folder")
     try:
         with tempfile.NamedTemporaryFile(dir=existing, prefix=".doctor-"):
@@ -141,10 +149,10 @@ def check_data_dir(ctx: Context) -> Result:
                       "free space: delete old backups in DIR/backups or use a bigger SD card",
                       details)
     summary = f"{data} writable, {free // 2**20} MB free"
-    if not data.exists():
+    if existing != data:
         summary = f"{data} will be created (parent writable), {free // 2**20} MB free"
     database = backups.db_path(data)
-    if database.exists():
+    if os.path.isfile(database):
         details["database_mb"] = round(database.stat().st_size / 2**20, 2)
         newest = backups.list_backups(data)
         if newest:
