@@ -46,8 +46,11 @@ def encode(body: str | bytes) -> bytes:
     return b"$%s*%04X\n" % (raw, crc16(raw))
 
 
+_PRINTABLE = re.compile(rb"[\x20-\x23\x25-\x29\x2b-\x7e]*")  # printable minus $ and *
+
+
 def _printable_body(raw: bytes) -> bool:
-    return all(0x20 <= b <= 0x7E for b in raw) and b"$" not in raw and b"*" not in raw
+    return _PRINTABLE.fullmatch(raw) is not None
 
 
 # --------------------------------------------------------------------------- framing
