@@ -194,3 +194,19 @@ class Tracker:
                 out.append(MovedZone(sighting.payload, tag, track.zone, previous,
                                      track.rotation, at, self._confidence(track)))
         return out
+
+
+def to_json(observation: Observation) -> dict:
+    """A JSON-ready dict: the observation's type and fields, the tag split out."""
+    out = {"type": type(observation).__name__}
+    for name in observation.__dataclass_fields__:
+        value = getattr(observation, name)
+        if isinstance(value, Tag):
+            out.update(namespace=value.namespace, kind=value.kind, code=value.code)
+        elif isinstance(value, tuple):
+            out[name] = [round(v, 1) for v in value]
+        elif isinstance(value, float):
+            out[name] = round(value, 3)
+        else:
+            out[name] = value
+    return out

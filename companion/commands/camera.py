@@ -1,0 +1,122 @@
+"""`companion camera`: try a camera, calibrate north, make a synthetic test video."""
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import click
+
+from hardware.camera import calibration as calibration_file
+from hardware.camera.sources import OpenCVSource, SourceLost, open_source
+from hardware.camera.tracker import to_json
+
+command = click.Group("camera", help="Camera: test a source, calibrate north, synthetic video.")
+
+DATA = click.option("--data", "data_dir", type=click.Path(file_okay=False, path_type=Path),
+                    default=Path("instance"), show_default=True,
+                    help="Data directory (config.json holds camera settings and calibration).")
+
+
+def _source(spec: str, realtime: bool):
+    source = open_source(spec)
+    if isinstance(source, OpenCVSource) and source.is_file:
+        source.loop, source.pace = False, realtime
+    if hasattr(source, "loop") and not isinstance(source, OpenCVSource):
+        source.loop = False
+    return source
+
+
+@command.command("test")
+@click.argument("source_spec", metavar="SOURCE")
+@DATA
+@click.option("--seconds", type=float, default=None, help="Stop after this long.")
+@click.option("--frames", type=int, default=None, help="Stop after this many frames.")
+@click.option("--realtime/--fast", default=False,
+              help="Play video files at their frame rate (default: as fast as decoded).")
+def test_command(source_spec: str, data_dir: Path, seconds: float | None, frames: int | None,
+                 realtime: bool) -> None:
+    """Print the observations of SOURCE as JSON lines, then one line of statistics.
+
+    SOURCE: 0 or /dev/video0 (USB), picamera2, synthetic[:SEED], folder:DIR, a video file,
+    or an http:// / rtsp:// stream.
+    """
+    from hardware.camera.settings import build_recognizer, load_settings
+
+    config = data_dir / "config.json"
+    recognizer = build_recognizer(load_settings(config), config)
+    source = _source(source_spec, realtime)
+    try:
+        source.open()
+    except SourceLost as error:
+        raise click.ClickException(f"camera not available: {error}") from error
+    count, decode_ms, start = 0, [], time.monotonic()
+    try:
+        while (frames is None or count < frames) and (
+                seconds is None or time.monotonic() - start < seconds):
+            try:
+                image = source.read()
+            except SourceLost:
+                break
+            at = time.monotonic() - start
+            result = recognizer.process(image, at)
+            count += 1
+            decode_ms.append(result.decode_ms)
+            for observation in result.observations:
+                click.echo(json.dumps(dict(to_json(observation), frame=count - 1)))
+    finally:
+        source.close()
+    decode_ms.sort()
+    click.echo(json.dumps({"type": "stats", "frames": count,
+                           "decode_median_ms": round(decode_ms[len(decode_ms) // 2], 2)
+                           if decode_ms else None,
+                           "calibration": recognizer.calibration_source}))
+
+
+@command.command("calibrate")
+@click.argument("source_spec", metavar="SOURCE")
+@DATA
+@click.option("--marker-mm", type=float, default=None,
+              help="Printed size of the board marker's QR symbol (default from config, 30).")
+@click.option("--frames", type=int, default=150, show_default=True,
+              help="Give up when the marker is not seen in this many frames.")
+def calibrate_command(source_spec: str, data_dir: Path, marker_mm: float | None,
+                      frames: int) -> None:
+    """Lay the board marker with its arrow pointing north, then run this once."""
+    from hardware.camera.decode import Decoder
+    from hardware.camera.settings import load_settings
+    from hardware.tags.format import BOARD_MARKER
+
+    config = data_dir / "config.json"
+    size = marker_mm or load_settings(config).marker_mm
+    source = _source(source_spec, realtime=False)
+    decoder = Decoder()
+    try:
+        source.open()
+        for _ in range(frames):
+            markers = [d for d in decoder.decode(source.read()) if d.payload == BOARD_MARKER]
+            if markers:
+                calibration = calibration_file.Calibration.from_detection(markers[0], size)
+                data_dir.mkdir(parents=True, exist_ok=True)
+                calibration_file.save(config, calibration)
+                click.echo(json.dumps({"saved": str(config), **calibration.to_json()}))
+                return
+    except SourceLost as error:
+        raise click.ClickException(f"camera not available: {error}") from error
+    finally:
+        source.close()
+    raise click.ClickException("the board marker was not seen: is it in view and lit?")
+
+
+@command.command("synthetic")
+@click.option("--out", "out_path", type=click.Path(dir_okay=False, path_type=Path),
+              required=True, help="Video file to write (.avi, MJPG).")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--event", default=None, help="Payload of the event card (default a demo one).")
+@click.option("--action", default=None, help="Payload of the action card.")
+def synthetic_command(out_path: Path, seed: int, event: str | None, action: str | None) -> None:
+    """Write the scripted synthetic table video and its ground truth (.truth.json)."""
+    from hardware.synthetic.video import demo_script, write_video
+
+    path = write_video(out_path, demo_script(event, action), seed)
+    click.echo(str(path))

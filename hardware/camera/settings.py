@@ -1,0 +1,59 @@
+"""Camera settings from the data directory's config.json (section "camera"), all optional:
+
+    {"camera": {"source": "0" | "/dev/video0" | "picamera2" | "synthetic" | "rtsp://..." |
+                          "path/to/video.avi" | "folder:DIR" | null,
+                "marker_mm": 30, "appear_frames": 2, "vanish_frames": 8,
+                "hysteresis_deg": 55, "zones": {"council": [[x, y], ...], ...},
+                "calibration": {...written by `companion camera calibrate`...},
+                "orient_commit_s": 2.0}}
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from hardware.camera import calibration as calibration_file
+from hardware.camera.calibration import DEFAULT_MARKER_MM
+from hardware.camera.recognizer import Recognizer
+from hardware.camera.tracker import TrackerSettings
+from hardware.camera.zones import ZoneMap
+
+
+@dataclass(frozen=True)
+class CameraSettings:
+    source: str | None = None
+    marker_mm: float = DEFAULT_MARKER_MM
+    appear_frames: int = 2
+    vanish_frames: int = 8
+    hysteresis_deg: float = 55.0
+    zones: dict | None = None
+    orient_commit_s: float = 2.0
+    extra: dict = field(default_factory=dict)
+
+    @classmethod
+    def from_json(cls, data: dict) -> CameraSettings:
+        known = {k: data[k] for k in ("source", "marker_mm", "appear_frames", "vanish_frames",
+                                      "hysteresis_deg", "zones", "orient_commit_s") if k in data}
+        if known.get("source") is not None:
+            known["source"] = str(known["source"])
+        return cls(**known, extra={k: v for k, v in data.items() if k not in known})
+
+
+def load_settings(config_path: Path) -> CameraSettings:
+    try:
+        data = json.loads(Path(config_path).read_text()).get("camera") or {}
+    except (OSError, ValueError, AttributeError):
+        data = {}
+    return CameraSettings.from_json(data if isinstance(data, dict) else {})
+
+
+def build_recognizer(settings: CameraSettings, config_path: Path | None = None) -> Recognizer:
+    """A recogniser with the stored calibration (if any), the zones and the debounce."""
+    stored = calibration_file.load(config_path) if config_path else None
+    return Recognizer(
+        zones=ZoneMap(settings.zones), calibration=stored,
+        tracker=TrackerSettings(appear_frames=settings.appear_frames,
+                                vanish_frames=settings.vanish_frames,
+                                hysteresis_deg=settings.hysteresis_deg),
+        marker_mm=settings.marker_mm)
