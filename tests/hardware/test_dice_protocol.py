@@ -106,3 +106,17 @@ def test_random_bytes_never_crash_and_frames_carry_valid_crc(data):
         if isinstance(item, p.Frame):
             body = item.body.encode()
             assert f"*{p.crc16(body):04X}".encode() in data
+
+
+def test_every_example_frame_in_the_spec_is_valid():
+    spec = (Path(__file__).resolve().parents[2] / "docs" / "dice-protocol.md").read_text()
+    examples = [line.split(" ", 1)[1].strip() for line in spec.splitlines()
+                if line.startswith(("host   $", "device $"))]
+    assert len(examples) >= 10
+    for example in examples:
+        [frame] = p.FrameParser().feed(example.encode() + b"\n")
+        assert isinstance(frame, p.Frame), example
+        if example.startswith("$HELLO?") or example.startswith(("$STATE?", "$LED")):
+            p.parse_host(frame.body)
+        else:
+            p.parse_device(frame.body)
