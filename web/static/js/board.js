@@ -19,28 +19,52 @@
 
   /* ---------- catalog names ---------- */
 
-  // The view carries the catalog names the page needs (`names`), keyed by kind then id.
-  var names = {};
+  // Every catalog thing in a view carries its `names` ({en, it, ...}) and `demo` flag
+  // (docs/engine.md). We collect them by kind as views arrive; `names` from the page
+  // context (id -> names) and a per-browser cache fill in ids a view shows bare (played
+  // cards, resources).
+  var registry = {};
+  var flat = Object.assign({}, readCache(), obj(TC.config.names));
 
-  function setNames(n) { if (n && typeof n === "object") names = n; }
+  function readCache() {
+    try { return JSON.parse(localStorage.getItem("tc-names") || "{}"); } catch (e) { return {}; }
+  }
+
+  function remember(kind, thing) {
+    if (!thing || typeof thing !== "object" || !thing.id) return;
+    registry[kind] = registry[kind] || {};
+    registry[kind][thing.id] = thing;
+    if (thing.names && !flat[thing.id]) flat[thing.id] = thing.names;
+  }
+
+  function collect(v) {
+    arr(obj(v.favor).cycle).forEach(function (x) { remember("favor", x); });
+    [v.event].concat(arr(v.permanent), arr(v.council_cards)).forEach(function (x) { remember("events", x); });
+    Object.keys(obj(v.projects)).forEach(function (k) { remember("projects", v.projects[k]); });
+    Object.keys(obj(v.sites)).forEach(function (k) { remember("sites", v.sites[k]); });
+    arr(obj(v.private).hand_cards).forEach(function (x) { remember("cards", x); });
+    try { localStorage.setItem("tc-names", JSON.stringify(flat)); } catch (e) { /* private mode */ }
+  }
+
+  function thing(kind, id) { return obj(registry[kind])[id] || null; }
 
   /** The localized catalog name of `id` of `kind` (items, cards, events, projects, sites,
-   *  favor, seats, plague, market), or a readable fallback. */
+   *  favor, seats, plague), or a readable fallback. */
   function nm(kind, id) {
     if (id === null || id === undefined) return "";
-    var table = obj(names[kind]);
-    var entry = table[id];
-    if (entry && typeof entry === "object" && entry.names) entry = entry.names;
-    if (entry) return TC.name(entry, String(id));
+    var th = thing(kind, id);
+    if (th && th.names && Object.keys(th.names).length) return TC.name(th.names, String(id));
     if (kind === "seats") return t("seat_" + id);
-    if (kind === "items" && id === "vp") return t("vp");
-    if (kind === "items") return t("item_" + id);
+    if (kind === "plague") return t("plague_location", {n: id});
+    if (flat[id]) return TC.name(flat[id], String(id));
+    if (kind === "items") return t(id === "vp" ? "vp" : "item_" + id);
+    if (kind === "market") return t("market_" + id);
     return String(id).replace(/_/g, " ");
   }
 
   function isDemo(kind, id) {
-    var entry = obj(names[kind])[id];
-    return !!(entry && typeof entry === "object" && entry.demo);
+    var th = thing(kind, id);
+    return !!(th && th.demo);
   }
 
   function demoBadge(kind, id) {
@@ -51,27 +75,30 @@
 
   function model(msg) {
     var v = obj(msg.view);
-    if (v.names) setNames(v.names);
+    collect(v);
+    var pub = obj(v.seats);
     var players = {};
+    var seats = arr(v.order).length ? v.order : Object.keys(pub);
     arr(msg.players).forEach(function (p) { players[p.seat] = Object.assign({}, p); });
-    var vp = obj(v.players);
-    var seats = arr(v.seats).length ? v.seats : SEATS.filter(function (s) { return players[s] || vp[s]; });
-    seats.forEach(function (s) {
-      players[s] = Object.assign({seat: s}, obj(vp[s]), players[s] || {});
-      if (!players[s].name && vp[s] && vp[s].name) players[s].name = vp[s].name;
-    });
-    var me = msg.seat ? Object.assign({}, obj(v.me), players[msg.seat] || {}, obj(v.me)) : null;
+    seats.forEach(function (s) { players[s] = Object.assign({seat: s}, obj(pub[s]), players[s] || {}); });
+    var priv = v.private ? obj(v.private) : null;
+    var me = msg.seat ? Object.assign({}, players[msg.seat] || {}, priv || {}) : null;
     return {
-      msg: msg, view: v, seats: seats, players: players, me: me,
-      chapter: v.chapter, round: v.round, active: v.active,
+      msg: msg, view: v, seats: seats, players: players, me: me, priv: priv,
+      chapter: v.chapter, round: v.round, active: v.active, phase: v.phase,
       over: !!(v.over || msg.scores), prompts: arr(msg.prompts), choices: arr(msg.choices),
-      log: arr(msg.log), preview: msg.preview || v.preview || null
+      log: arr(msg.log), preview: msg.preview || null
     };
   }
 
   /* ---------- small pieces ---------- */
 
-  function playerStyle(p) { return p && p.colour ? {"--pc": p.colour} : null; }
+  var PALETTE = {blue: "#2f62c9", red: "#c62d2d", green: "#2a8a3e", yellow: "#d5a400"};
+
+  /** A player's colour: catalog colour ids in the board game's tones, else the CSS colour. */
+  function colourOf(p) { return p && p.colour ? (PALETTE[p.colour] || p.colour) : "#888"; }
+
+  function playerStyle(p) { return p && p.colour ? {"--pc": colourOf(p)} : null; }
 
   function seatLabel(m, seat) {
     var p = m.players[seat];
@@ -113,118 +140,105 @@
 
   function favorTrack(m, target) {
     var f = obj(m.view.favor);
-    var spaces = arr(f.spaces).length ? f.spaces : arr(f.cycle).map(function (id, i) {
-      return {id: id, index: i};
-    });
-    var covered = arr(f.covered).concat(arr(obj(m.view.covers).favor));
-    var at = f.space !== undefined ? f.space : (spaces[f.index] || {}).id;
-    return spaces.map(function (sp) {
-      var id = typeof sp === "string" ? sp : sp.id;
-      var cls = ".favor-space" + (id === at ? ".marker" : "") +
-        (covered.indexOf(id) >= 0 || sp.covered ? ".covered" : "") + (target === id ? ".target" : "");
-      return h("div" + cls, {dataset: {space: id}}, nm("favor", id), demoBadge("favor", id));
-    });
+    var covered = arr(f.covered);
+    return arr(f.cycle).map(function (sp, i) {
+      var id = sp.id;
+      var cls = ".favor-space" + (i === f.index ? ".marker" : "") +
+        (covered.indexOf(id) >= 0 ? ".covered" : "") + (target === id ? ".target" : "");
+      return h("div" + cls, {dataset: {space: id}}, i === f.index ? "◉ " : "", nm("favor", id));
+    }).concat(f.demo ? [h("span.demo-badge", {title: t("demo_hint")}, t("demo"))] : []);
   }
 
   function projects(m) {
-    var ps = m.view.projects;
-    var list = Array.isArray(ps) ? ps : Object.keys(obj(ps)).map(function (id) {
-      return Object.assign({id: id}, ps[id]);
-    });
-    if (!list.length) return h("p.muted", t("no_projects"));
-    return list.map(function (p) {
-      var cap = obj(p.capacity || p.cap);
-      var stoneCap = p.stone_cap !== undefined ? p.stone_cap : cap.stone;
-      var woodCap = p.wood_cap !== undefined ? p.wood_cap : cap.wood;
+    var ps = obj(m.view.projects);
+    var ids = Object.keys(ps);
+    if (!ids.length) return h("p.muted", t("no_projects"));
+    return ids.map(function (id) {
+      var p = ps[id];
       var slots = [];
       var i;
-      for (i = 0; i < (stoneCap || 0); i++) slots.push(h("span.slot.stone" + (i < p.stone ? ".filled" : "")));
-      for (i = 0; i < (woodCap || 0); i++) slots.push(h("span.slot.wood" + (i < p.wood ? ".filled" : "")));
-      if (p.spire !== undefined && p.spire !== false && (p.has_spire || p.spire_space || p.spire !== null)) {
-        slots.push(h("span.slot.spire" + (p.spire ? ".filled" : "")));
-      }
-      var seals = arr(p.seals).map(function (s) {
-        var seat = typeof s === "string" ? s : s.seat;
-        return h("span.seal", {style: playerStyle(m.players[seat]), title: nm("seats", seat)});
+      for (i = 0; i < (p.stone_spaces || 0); i++) slots.push(h("span.slot.stone" + (i < p.stone ? ".filled" : "")));
+      for (i = 0; i < (p.wood_spaces || 0); i++) slots.push(h("span.slot.wood" + (i < p.wood ? ".filled" : "")));
+      if (p.has_spire) slots.push(h("span.slot.spire" + (p.spire ? ".filled" : "")));
+      var seals = arr(p.seals).map(function (seat) {
+        return h("span.seal", {style: playerStyle(m.players[seat]), title: (m.players[seat] || {}).name || seat});
       });
       var state = p.complete ? t("complete") : (p.covered ? t("covered") : "");
       return h("div.project" + (p.covered ? ".covered" : "") + (p.complete ? ".complete" : ""),
-        {dataset: {project: p.id}},
-        h("div.row", h("b.grow", nm("projects", p.id), demoBadge("projects", p.id)),
+        {dataset: {project: id}},
+        h("div.row", h("b.grow", nm("projects", id), demoBadge("projects", id)),
           state ? h("span.small", state) : null),
         h("div.row", h("span.slots", slots),
-          stoneCap !== undefined ? h("span.small.muted", (p.stone || 0) + "/" + stoneCap + " " +
-            nm("items", "stone") + " · " + (p.wood || 0) + "/" + woodCap + " " + nm("items", "wood")) : null,
+          h("span.small.muted", (p.stone || 0) + "/" + (p.stone_spaces || 0) + " " + nm("items", "stone") +
+            " · " + (p.wood || 0) + "/" + (p.wood_spaces || 0) + " " + nm("items", "wood")),
           seals.length ? h("span", {title: t("donation_seals")}, seals) : null));
     });
   }
 
   function market(m) {
-    var v = m.view;
-    var mk = obj(v.market);
-    var prices = obj(v.prices || mk.prices);
-    var covered = arr(obj(v.covers).market).concat(arr(mk.covered));
+    var mk = obj(m.view.market);
+    var prices = obj(mk.prices);
+    var covered = arr(mk.covered);
     return h("div.row", ["wool", "cloth"].map(function (space) {
-      var price = prices[space] !== undefined ? prices[space] : (obj(mk[space]).price);
-      var isCovered = covered.indexOf(space) >= 0 || obj(mk[space]).covered;
+      var isCovered = covered.indexOf(space) >= 0;
       return h("div.item" + (isCovered ? ".zero" : ""), {dataset: {space: space}},
-        nm("market", space) || nm("items", space), ": ",
-        isCovered ? h("b", t("covered")) : h("b", t("price_gold", {n: price})));
+        nm("items", space), ": ",
+        isCovered ? h("b", t("covered")) : h("b", t("price_gold", {n: prices[space]})));
     }));
   }
 
-  function permanents(m) {
-    var v = m.view;
-    var list = arr(v.permanent || v.slots || v.permanents);
-    if (!list.length) return h("p.muted", t("none"));
-    return list.map(function (e) {
-      var id = typeof e === "string" ? e : (e.card || e.id);
-      return h("div.project", h("b", nm("events", id)), demoBadge("events", id),
-        eventText(id) ? h("div.small", eventText(id)) : null);
-    });
+  function eventBox(e, extra) {
+    if (!e) return null;
+    return h("div.project", {dataset: {card: e.id}},
+      h("div.small.muted", e.permanent ? t("permanent_event") : t("event_card"),
+        e.chapter ? " · " + t("chapter_n", {chapter: roman(e.chapter)}) : ""),
+      h("b", nm("events", e.id)), demoBadge("events", e.id), extra || null,
+      eventText(e) ? h("div.small", eventText(e)) : null);
   }
 
-  function eventText(id) {
-    var entry = obj(names.events)[id];
-    return entry && entry.text ? TC.name(entry.text, "") : "";
+  function permanents(m) {
+    var list = arr(m.view.permanent);
+    if (!list.length) return h("p.muted", t("none"));
+    return list.map(function (e) { return eventBox(e); });
+  }
+
+  function eventText(e) {
+    if (!e || !e.text) return "";
+    return e.text[TC.lang] || e.text.en || "";
   }
 
   function sites(m) {
-    var s = m.view.sites;
-    var list = Array.isArray(s) ? s : Object.keys(obj(s)).map(function (id) {
-      var owner = s[id];
-      return typeof owner === "object" && owner !== null ? Object.assign({id: id}, owner) : {id: id, owner: owner};
-    });
-    return list.map(function (site) {
-      var info = obj(obj(names.sites)[site.id]);
-      var rent = obj(site.rent || info.rent);
-      var owner = site.owner || site.seat || null;
+    var s = obj(m.view.sites);
+    return Object.keys(s).map(function (id) {
+      var site = s[id];
+      var rent = obj(site.rent);
+      var owner = site.owner || null;
       return h("div.site" + (owner ? ".taken" : ""), {style: playerStyle(m.players[owner]),
-        dataset: {site: site.id}},
-        h("div", nm("sites", site.id)),
-        h("div.muted", (site.material || info.material) ? nm("items", site.material || info.material) : "",
+        dataset: {site: id}},
+        h("div", nm("sites", id), demoBadge("sites", id)),
+        h("div.muted", site.material ? nm("items", site.material) : "",
           rent.item ? " → " + (rent.amount || 1) + " " + nm("items", rent.item) : ""),
         owner ? h("b", (m.players[owner] || {}).name || nm("seats", owner)) : null);
     });
   }
 
   function plague(m) {
-    var pl = m.view.plague;
-    var list = Array.isArray(pl) ? pl : Object.keys(obj(pl)).map(function (id) {
-      var st = pl[id];
-      return typeof st === "object" && st !== null ? Object.assign({id: id}, st) : {id: id, state: st};
-    });
-    return list.map(function (loc) {
-      var sick = loc.state === "sick" || loc.sick || loc.face_up;
-      var cured = loc.state === "cured" || loc.state === "removed" || loc.cured || loc.removed;
-      return h("div.loc" + (sick ? ".sick" : "") + (cured ? ".cured" : ""),
-        {title: nm("plague", loc.id), dataset: {loc: loc.id}},
-        String(loc.id), sick && loc.value ? h("div.small", "✚" + loc.value) : null);
+    var pl = obj(m.view.plague);
+    return Object.keys(pl).sort(function (a, b) { return a - b; }).map(function (id) {
+      var loc = pl[id];
+      var sick = loc.state === "sick";
+      var gone = loc.state === "removed";
+      return h("div.loc" + (sick ? ".sick" : "") + (gone ? ".cured" : ""),
+        {title: nm("plague", id), dataset: {loc: id, state: loc.state}},
+        String(id), sick && loc.value ? h("div.small", "✚" + loc.value) : null);
     });
   }
 
   function supply(m) {
-    return itemChips(obj(m.view.supply), {short: false});
+    var sup = obj(m.view.supply);
+    var limited = {};
+    Object.keys(sup).forEach(function (k) { if (sup[k] !== null) limited[k] = sup[k]; });
+    return itemChips(limited, {short: false});
   }
 
   function logList(m) {
@@ -259,16 +273,16 @@
     }
     seats.forEach(function (s) {
       var pts = series[s].map(function (v, i) { return x(i) + "," + y(v); }).join(" ");
-      var colour = (m.players[s] || {}).colour || "#888";
+      var colour = colourOf(m.players[s]);
       svg.appendChild(el("polyline", {points: pts, fill: "none", stroke: colour, "stroke-width": 3,
         "stroke-linejoin": "round"}));
-      var last = series[s][series[s].length - 1];
-      var tx = el("text", {x: x(series[s].length - 1) - 4, y: y(last) - 6, "font-size": 13,
-        fill: colour, "text-anchor": "end", "font-weight": "bold"});
-      tx.textContent = ((m.players[s] || {}).name || s) + " " + last;
-      svg.appendChild(tx);
     });
-    return h("figure", {style: {margin: 0}}, h("figcaption.small.muted", t("vp_over_game")), svg);
+    var legend = h("div.row.small", seats.map(function (s) {
+      var p = m.players[s] || {};
+      return h("span", {style: {"--pc": colourOf(p)}}, h("span.dot"), (p.name || s) + " " +
+        series[s][series[s].length - 1]);
+    }));
+    return h("figure", {style: {margin: 0}}, h("figcaption.small.muted", t("vp_over_game")), svg, legend);
   }
 
   /** VP history for the chart: the engine's when it gives one, else what this page saw
@@ -304,8 +318,8 @@
 
   window.WWE = {
     SEATS: SEATS, ITEMS: ITEMS, model: model, nm: nm, isDemo: isDemo, demoBadge: demoBadge,
-    names: function () { return names; }, setNames: setNames, eventText: eventText,
-    seatLabel: seatLabel, playerStyle: playerStyle, itemChip: itemChip, itemChips: itemChips,
+    thing: thing, eventText: eventText, eventBox: eventBox,
+    seatLabel: seatLabel, playerStyle: playerStyle, colourOf: colourOf, itemChip: itemChip, itemChips: itemChips,
     itemText: itemText, chapterRound: chapterRound, roman: roman, favorTrack: favorTrack,
     projects: projects, market: market, permanents: permanents, sites: sites, plague: plague,
     supply: supply, logList: logList, vpChart: vpChart, vpSeries: vpSeries, obj: obj, arr: arr

@@ -76,7 +76,9 @@
         if (k.slice(0, 2) === "on") el.addEventListener(k.slice(2), v);
         else if (k === "text") el.textContent = v;
         else if (k === "dataset") Object.assign(el.dataset, v);
-        else if (k === "style" && typeof v === "object") Object.assign(el.style, v);
+        else if (k === "style" && typeof v === "object") {
+          Object.keys(v).forEach(function (prop) { el.style.setProperty(prop, v[prop]); });
+        }
         else el.setAttribute(k, v === true ? "" : v);
       });
     }
@@ -109,6 +111,7 @@
       connecting: t("connecting"),
       reconnecting: t("reconnecting"),
       closed: t("game_closed"),
+      finished: t("game_over"),
       refused: t("cannot_join"),
       ok: ""
     }[kind] || "";
@@ -160,6 +163,12 @@
   var closed = false;
   var renderFn = function () {};
 
+  /** A game that ended normally stays visible (final scores); one ended by the host is
+   *  "closed". Both stop accepting actions. */
+  function endState() {
+    return lastView && lastView.view && lastView.view.over ? "finished" : "closed";
+  }
+
   function onView(msg) {
     if (lastView && msg.version < lastView.version && msg.lang === lastView.lang) return;
     lastView = msg;
@@ -169,7 +178,7 @@
       if (window.console) console.error(e);
       toast(t("render_failed"), "error");
     }
-    if (closed) setStatus("closed");
+    if (closed) setStatus(endState());
   }
 
   function start(options) {
@@ -187,6 +196,7 @@
     socket.on("connect", function () {
       clearTimeout(graceTimer); graceTimer = null;
       if (!closed) setStatus("ok");
+      else setStatus(endState());
     });
     socket.on("disconnect", function (reason) {
       if (closed) return;
@@ -218,7 +228,7 @@
     socket.on("refused", function (r) { toast(r.message || r.code, "error"); });
     socket.on("closed", function () {
       closed = true;
-      setStatus("closed");
+      setStatus(endState());
       if (options.onClosed) options.onClosed();
       socket.disconnect();
     });

@@ -5,35 +5,20 @@
   "use strict";
   var h = TC.h, t = TC.t, W = window.WWE;
 
-  /** Event cards of the current chapter not revealed yet, numbered 1..n in catalog order. */
+  /** Event cards of the current chapter, numbered 1..n in catalog order: the engine's
+   *  reveal_event choices (already revealed ones come refused, with the reason). */
   function eventCandidates(m) {
-    var fromChoices = m.choices.filter(function (c) { return c.action && c.action.type === "reveal_event"; });
-    var events = W.obj(W.names().events);
-    var chapterIds = Object.keys(events).filter(function (id) {
-      return !m.chapter || W.obj(events[id]).chapter === undefined || events[id].chapter === m.chapter;
-    });
-    var revealed = W.arr(W.obj(m.view.revealed)[String(m.chapter)]);
-    var list;
-    if (fromChoices.length) {
-      list = fromChoices.map(function (c) {
-        return {id: c.action.card, refused: c.refused || null};
+    return m.choices.filter(function (c) { return c.action && c.action.type === "reveal_event"; })
+      .map(function (c, i) {
+        return {id: c.action.card, refused: c.refused || null, number: i + 1,
+          name: W.nm("events", c.action.card)};
       });
-    } else {
-      list = chapterIds.map(function (id) {
-        return {id: id, refused: revealed.indexOf(id) >= 0 ? {message: t("already_revealed")} : null};
-      });
-    }
-    list.forEach(function (c) {
-      var i = chapterIds.indexOf(c.id);
-      c.number = i >= 0 ? i + 1 : null;
-      c.name = W.nm("events", c.id);
-    });
-    return list;
   }
 
   function eventPicker(m, send) {
     var list = eventCandidates(m);
     var box = h("div.picker", {id: "event-picker"});
+    if (!list.length) return h("p.small.muted", {id: "event-picker"}, t("pick_event_on_phone"));
     var input = h("input", {type: "search", id: "event-search", placeholder: t("search_event"),
       autocomplete: "off", "aria-label": t("search_event")});
     var results = h("div.picker-list", {id: "event-results"});
@@ -58,16 +43,32 @@
     return box;
   }
 
-  /** What rotation r means, from the catalog (favor value, corner facing each seat). */
+  /** What rotation r means: from the engine's orient_event choice when this page has it
+   *  (favor steps, landing space, every seat's income), else from the public card data. */
   function rotationInfo(m, r) {
-    var ev = m.view.event;
-    var id = ev && (typeof ev === "string" ? ev : (ev.card || ev.id));
-    var card = W.obj(W.obj(W.names().events)[id]);
-    var values = W.arr(W.obj(W.obj(W.names().council)).side_values);
-    var out = {favor: null, corners: {}};
-    if (values.length === 4 && card.arrow !== undefined) out.favor = values[(card.arrow + r) % 4];
-    W.arr(card.corners).forEach(function (item, k) { out.corners[W.SEATS[(k + r) % 4]] = item; });
+    var out = {favor: null, space: null, income: {}, refused: null};
+    var c = m.choices.filter(function (x) {
+      return x.action && x.action.type === "orient_event" && x.action.rotation === r;
+    })[0];
+    if (c) {
+      var e = W.obj(c.effect);
+      out.favor = e.favor; out.space = e.space; out.income = W.obj(e.income); out.refused = c.refused || null;
+      return out;
+    }
+    var card = W.obj(m.view.event);
+    var values = W.arr(W.obj(m.view.council).side_values);
+    if (values.length === 4 && card.arrow !== undefined && card.arrow !== null) out.favor = values[(card.arrow + r) % 4];
+    W.arr(card.corners).forEach(function (item, k) {
+      var seat = W.SEATS[(k + r) % 4];
+      if (m.players[seat]) out.income[seat] = cornerItems(item);
+    });
     return out;
+  }
+
+  function cornerItems(corner) {
+    if (corner === "vp") return {vp: 1};
+    if (String(corner).indexOf("gold") === 0) { var g = {}; g.gold = Number(corner.slice(4)) || 1; return g; }
+    var o = {}; o[corner] = 1; return o;
   }
 
   function cornerName(item) {
@@ -79,17 +80,22 @@
   function rotationButtons(m, selected, onPick, seat) {
     return h("div.rot-grid", {id: "rotation-buttons"}, [0, 1, 2, 3].map(function (r) {
       var info = rotationInfo(m, r);
-      return h("button" + (selected === r ? "" : ".secondary"), {type: "button", dataset: {rotation: r},
-        onclick: function () { onPick(r); }},
+      var mine = seat ? info.income[seat] : null;
+      return h("button" + (selected === r ? "" : ".secondary") + (info.refused ? ".refused" : ""),
+        {type: "button", dataset: {rotation: r}, title: info.refused ? info.refused.message : "",
+          onclick: function () { onPick(r); }},
         h("div", h("b", "↻ " + r)),
-        info.favor !== null ? h("div.small", t("favor_moves_n", {n: info.favor})) : null,
-        seat && info.corners[seat] ? h("div.small", t("you_get", {what: cornerName(info.corners[seat])})) : null);
+        info.favor !== null ? h("div.small", t("favor_short", {n: info.favor}) +
+          (info.space ? " → " + W.nm("favor", info.space) : "")) : null,
+        mine ? h("div.small", t("you_get", {what: W.itemText(mine) || "–"})) : null,
+        info.refused ? h("div.small.why", info.refused.message || info.refused.code) : null);
     }));
   }
 
   function dieFaces(m) {
-    var faces = W.arr(W.obj(m.view.tax_die).faces);
-    if (!faces.length) faces = W.arr(W.obj(W.names().tax_die).faces);
+    var faces = m.choices.filter(function (c) { return c.action && c.action.type === "roll_tax"; })
+      .map(function (c) { return c.action.value; });
+    if (!faces.length) faces = W.arr(TC.config.tax_die_faces);
     if (!faces.length) faces = [2, 3, 4, 5];
     return faces.filter(function (f, i) { return faces.indexOf(f) === i; }).sort(function (a, b) { return a - b; });
   }
@@ -103,5 +109,6 @@
 
   window.Manual = {eventCandidates: eventCandidates, eventPicker: eventPicker,
     rotationInfo: rotationInfo, rotationButtons: rotationButtons, cornerName: cornerName,
+    cornerItems: cornerItems,
     dieFaces: dieFaces, dieButtons: dieButtons};
 })();

@@ -44,20 +44,30 @@
     return parts.join(" · ");
   }
 
-  function paramsText(params) {
+  /** A play_card / decision parameter set in words ("Bridge: 1 Stone, 1 Wood"). */
+  function paramsText(params, m) {
     params = W.obj(params);
-    return Object.keys(params).map(function (k) {
+    var parts = [];
+    var items = {};
+    Object.keys(params).forEach(function (k) {
       var v = params[k];
-      if (k === "project") return W.nm("projects", v);
-      if (k === "site") return W.nm("sites", v);
-      if (k === "space" || k === "favor") return W.nm("favor", v);
-      if (k === "sites" || k === "locations" || k === "cure") {
-        return W.arr(v).map(function (x) { return W.nm(k === "sites" ? "sites" : "plague", x); }).join(", ");
-      }
-      if (v && typeof v === "object") return W.itemText(v);
-      if (W.ITEMS.indexOf(v) >= 0) return W.nm("items", v);
-      return String(v);
-    }).filter(Boolean).join(" · ");
+      if (v === null || v === undefined) return;
+      if (k === "project") parts.push(W.nm("projects", v));
+      else if (k === "site") parts.push(W.nm("sites", v));
+      else if (k === "sites") parts.push(W.arr(v).map(function (x) { return W.nm("sites", x); }).join(" + ") || t("none"));
+      else if (k === "space") parts.push(W.nm("favor", v));
+      else if (k === "location") parts.push(W.nm("plague", v));
+      else if (k === "locations") parts.push(t("cure_at", {list: W.arr(v).map(function (x) { return W.nm("plague", x); }).join(", ")}));
+      else if (k === "mode") { if (v === "help") parts.push(t("medicine_help")); }
+      else if (k === "item") parts.push(W.nm("items", v));
+      else if (k === "seat") parts.push(m && m.players[v] ? m.players[v].name : W.nm("seats", v));
+      else if (k === "value") parts.push(String(v));
+      else if (typeof v === "number" && W.ITEMS.indexOf(k) >= 0) { if (v) items[k] = v; }
+      else if (typeof v === "string") parts.push(v);
+    });
+    var it = W.itemText(items);
+    if (it) parts.push(it);
+    return parts.join(": ");
   }
 
   function choiceButton(c, label, onclick) {
@@ -72,6 +82,18 @@
 
   /* ---------- what I may do now ---------- */
 
+  /** Possible choices as buttons; refused ones folded away with their reasons. */
+  function choiceList(possible, refused, label, onPick) {
+    var out = [h("div.choices", possible.map(function (c) {
+      return choiceButton(c, label(c), function () { onPick(c); });
+    }))];
+    if (refused.length) {
+      out.push(h("details.not-possible", h("summary.small", t("not_possible_n", {n: refused.length})),
+        h("div.choices", refused.map(function (c) { return choiceButton(c, label(c)); }))));
+    }
+    return out;
+  }
+
   function playCard(m, choices) {
     var byCard = {};
     var order = [];
@@ -80,47 +102,55 @@
       if (!byCard[id]) { byCard[id] = []; order.push(id); }
       byCard[id].push(c);
     });
-    var twelve = choices.some(function (c) { return "discard" in c.action && c.action.discard !== undefined; }) &&
-      !(m.view.first_game_chapter || W.obj(m.me).six_card_mode);
-    var needsDiscard = choices.some(function (c) { return c.action.discard === null || c.needs_discard; }) && twelve;
-    var hand = W.arr(W.obj(m.me).hand);
     var box = h("div.choice-group", {id: "play-card"}, h("h3", t("play_a_card")));
     if (!ui.card || !byCard[ui.card]) {
-      box.appendChild(h("div.choices", order.map(function (id) {
+      ui.card = null;
+      var cards = order.map(function (id) {
         var cs = byCard[id];
-        var possible = cs.filter(function (c) { return !c.refused; });
-        var shown = possible[0] || cs[0];
-        return choiceButton({action: shown.action, cost: possible.length === 1 ? shown.cost : {},
-          effect: possible.length === 1 ? shown.effect : {}, refused: possible.length ? null : shown.refused},
-          W.nm("cards", id), function () { ui.card = id; rerender(); });
+        var ok = cs.filter(function (c) { return !c.refused && c.action.perform !== false; });
+        var shown = ok.length === 1 ? ok[0] : null;
+        return {action: {type: "play_card", card: id}, cost: shown ? shown.cost : {},
+          effect: shown ? shown.effect : {}, refused: ok.length ? null : (cs.filter(function (c) {
+            return c.refused && c.action.perform !== false; })[0] || {}).refused || null, id: id};
+      });
+      // A card with no performable option can still be played without effect (R4.1.2).
+      box.appendChild(h("div.choices", cards.map(function (c) {
+        var b = choiceButton({action: c.action, cost: c.cost, effect: c.effect, refused: null},
+          W.nm("cards", c.id), function () { ui.card = c.id; ui.discard = null; rerender(); });
+        if (c.refused) {
+          b.classList.add("secondary");
+          b.appendChild(h("span.why", c.refused.message || c.refused.code));
+        }
+        return b;
       })));
       return box;
     }
     var cs = byCard[ui.card];
+    var discards = W.arr(W.obj(cs[0].effect).discard_options);
     box.appendChild(h("div.row", h("b.grow", W.nm("cards", ui.card)),
-      h("button.secondary", {type: "button", onclick: function () { ui.card = null; rerender(); }}, t("back"))));
-    if (needsDiscard) {
-      var sel = h("select", {id: "discard-select", "aria-label": t("discard_face_down"),
-        onchange: function (e) { ui.discard = e.target.value || null; rerender(); }},
-        h("option", {value: ""}, t("choose_discard")),
-        hand.filter(function (id) { return id !== ui.card; }).map(function (id) {
-          return h("option", {value: id, selected: ui.discard === id}, W.nm("cards", id));
-        }));
+      h("button.secondary", {type: "button", id: "card-back", onclick: function () { ui.card = null; rerender(); }}, t("back"))));
+    if (discards.length) {
+      if (discards.indexOf(ui.discard) < 0) ui.discard = null;
       box.appendChild(h("label", {for: "discard-select"}, t("discard_face_down")));
-      box.appendChild(sel);
+      box.appendChild(h("select", {id: "discard-select",
+        onchange: function (e) { ui.discard = e.target.value || null; }},
+        h("option", {value: ""}, t("choose_discard")),
+        discards.map(function (id) {
+          return h("option", {value: id, selected: ui.discard === id}, W.nm("cards", id));
+        })));
     }
-    box.appendChild(h("div.choices", cs.map(function (c) {
-      var a = c.action;
-      var label = a.perform === false ? t("play_without_performing") :
-        (paramsText(a.params) || t("perform"));
-      return choiceButton(c, label, function () {
-        var action = JSON.parse(JSON.stringify(a));
-        if (needsDiscard) {
-          if (!ui.discard) { TC.toast(t("choose_discard_first")); return; }
-          action.discard = ui.discard;
-        }
-        send(action);
-      });
+    var possible = cs.filter(function (c) { return !c.refused; });
+    var refused = cs.filter(function (c) { return c.refused; });
+    box.appendChild(h("div", choiceList(possible, refused, function (c) {
+      if (c.action.perform === false) return t("play_without_performing");
+      return paramsText(c.action.params, m) || t("perform");
+    }, function (c) {
+      var action = JSON.parse(JSON.stringify(c.action));
+      if (discards.length) {
+        if (!ui.discard) { TC.toast(t("choose_discard_first")); return; }
+        action.discard = ui.discard;
+      }
+      send(action);
     })));
     return box;
   }
@@ -129,7 +159,7 @@
     var byRot = {};
     choices.forEach(function (c) { byRot[c.action.rotation] = c; });
     var box = h("div.choice-group", {id: "orient"}, h("h3", t("orient_event_card")),
-      h("p.small", t("orient_hint")));
+      W.eventBox(m.view.event), h("p.small", t("orient_hint")));
     box.appendChild(M.rotationButtons(m, ui.rotation, function (r) {
       ui.rotation = r;
       TC.emitWithAck("preview", {rotation: r});
@@ -144,13 +174,14 @@
   }
 
   function protection(m, choices) {
-    // Either the engine lists every cancel-combination, or one choice with the punishments.
     var box = h("div.choice-group", {id: "protection"}, h("h3", t("loyalty_protection")),
-      h("p.small", t("loyalty_protection_hint")));
+      h("p.small", m.chapter >= 4 ? t("loyalty_doubling_hint") : t("loyalty_protection_hint")));
+    var duty = W.obj(W.obj(m.view.duties)[m.msg.seat]);
+    if (duty.short) box.appendChild(h("p.small", t("missing") + ": " + (W.itemText(duty.short) || "–")));
     box.appendChild(h("div.choices", choices.map(function (c) {
       var cancel = W.arr(c.action.cancel);
       var label = cancel.length ? t("cancel_punishments", {list: cancel.map(function (x) {
-        return t("punish_" + x);
+        return W.ITEMS.indexOf(x) >= 0 ? t("doubling_of", {item: W.nm("items", x)}) : t("punish_" + x);
       }).join(", ")}) : t("cancel_nothing");
       return choiceButton(c, label, function () { send(c.action); });
     })));
@@ -160,7 +191,9 @@
   function trade(m, choices) {
     var box = h("div.choice-group", {id: "trade"}, h("h3", t("trade_offer")));
     box.appendChild(h("div.choices", choices.map(function (c) {
-      var label = c.action.accept ? t("accept_trade") : t("decline_trade");
+      var tr = W.obj(W.obj(c.effect).trade);
+      var what = tr.give ? t("trade_give_get", {give: W.itemText(tr.give), get: W.itemText(tr.get)}) : "";
+      var label = c.action.accept ? (what || t("accept_trade")) : t("decline_trade");
       return choiceButton(c, label, function () { send(c.action); });
     })));
     return box;
@@ -169,7 +202,11 @@
   function generic(m, type, choices) {
     var box = h("div.choice-group", {dataset: {kind: type}}, h("h3", t("action_" + type)));
     box.appendChild(h("div.choices", choices.map(function (c) {
-      var label = paramsText(Object.assign({}, c.action, {type: undefined, by: undefined})) || t("action_" + type);
+      var rest = Object.assign({}, c.action);
+      delete rest.type; delete rest.by;
+      var label = paramsText(rest, m) || W.obj(c.effect).text || t("action_" + type);
+      if (type === "cure" && c.action.location === null) label = t("cure_nobody");
+      if (type === "place_free_house" && c.action.site === null) label = t("decline");
       return choiceButton(c, label, function () { send(c.action); });
     })));
     return box;
@@ -207,41 +244,45 @@
   /* ---------- my things ---------- */
 
   function holdings(m) {
-    var me = W.obj(m.me);
-    return W.itemChips(me.res || me.resources || {}, {});
+    return W.itemChips(W.obj(W.obj(m.priv).resources), {});
   }
 
   function myBoard(m) {
     var me = W.obj(m.me);
     var bits = [];
-    bits.push(t("houses_n", {n: W.arr(me.houses).length}));
-    var seals = W.arr(me.seals);
-    bits.push(t("seals_left_n", {n: Math.max(0, 2 - seals.length)}));
-    var pun = W.arr(me.punish || me.punishments);
-    if (pun.length) bits.push("⚠ " + pun.map(function (x) { return t("punish_" + x); }).join(", "));
+    bits.push(t("houses_n", {n: W.arr(me.houses).length}) + (W.arr(me.houses).length ? " (" +
+      W.arr(me.houses).map(function (x) { return W.nm("sites", x); }).join(", ") + ")" : ""));
+    bits.push(t("seals_left_n", {n: me.seals_left !== undefined ? me.seals_left : 2}));
+    var pun = W.arr(me.punishments);
+    if (pun.length) bits.push("⚠ " + t("next_chapter") + ": " + pun.map(function (x) { return t("punish_" + x); }).join(", "));
+    var flags = W.arr(me.round_flags);
+    if (flags.length) bits.push("⚑ " + flags.map(function (x) { return t("flag_" + x); }).join(", "));
     return bits.join(" · ");
   }
 
   function hand(m) {
     var me = W.obj(m.me);
-    var groups = [["hand", "", t("in_hand")], ["played", ".played", t("played")],
-      ["discards", ".discarded", t("discarded")], ["aside", ".aside", t("set_aside")]];
     var out = [];
-    groups.forEach(function (g) {
-      W.arr(me[g[0]]).forEach(function (id) {
-        out.push(h("div.acard" + g[1] + (ui.card === id ? ".selected" : ""), {dataset: {card: id, pile: g[0]}},
-          h("div", W.nm("cards", id)), h("div.small.muted", g[2])));
-      });
+    function card(id, cls, pile, label) {
+      out.push(h("div.acard" + cls + (ui.card === id && pile === "hand" ? ".selected" : ""),
+        {dataset: {card: id, pile: pile}}, h("div", W.nm("cards", id)), h("div.small.muted", label)));
+    }
+    W.arr(me.hand).forEach(function (id) { card(id, "", "hand", t("in_hand")); });
+    W.arr(me.played).forEach(function (p) {
+      card(p.card, ".played", "played", p.performed ? t("played") : t("played_not_performed"));
     });
+    W.arr(me.discards).forEach(function (id) { card(id, ".discarded", "discards", t("discarded")); });
+    W.arr(me.aside).forEach(function (id) { card(id, ".aside", "aside", t("set_aside")); });
     return out.length ? out : h("p.muted", t("no_cards"));
   }
 
   /* ---------- chapter-end forecast (from the view; the engine's if it gives one) ---------- */
 
+  function minus(n) { return n ? "−" + n : "0"; }
+
   function forecast(m) {
-    var me = W.obj(m.me);
-    var f = W.obj(m.view.forecast || me.forecast);
-    var res = W.obj(me.res || me.resources);
+    var f = {};
+    var res = W.obj(W.obj(m.priv).resources);
     var last = m.chapter >= 4;
     var faces = M.dieFaces(m);
     var taxMin = Math.min.apply(null, faces), taxMax = Math.max.apply(null, faces);
@@ -261,7 +302,7 @@
         h("td", need[0] === need[1] ? String(need[0]) : need[0] + "–" + need[1]),
         h("td", String(have)),
         h("td" + (shortWorst ? ".bad" : ".good"), shortWorst ?
-          (shortBest === shortWorst ? "−" + shortWorst * d.per : "−" + shortBest * d.per + " … −" + shortWorst * d.per) + " " + t("vp") : "✓"));
+          (shortBest === shortWorst ? "−" + shortWorst * d.per : minus(shortBest * d.per) + " … −" + shortWorst * d.per) + " " + t("vp") : "✓"));
     });
     var loyalty = res.loyalty || 0;
     return [

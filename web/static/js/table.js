@@ -19,46 +19,54 @@
     return t("prompt_" + p.kind, {who: who});
   }
 
+  /** The public part of the orientation preview: incomes and the favor move. (The preview
+   *  also carries the active seat's own gains; the table does not show those.) */
   function previewFor(m) {
     var pv = m.preview;
-    if (!pv) return null;
-    var eff = W.obj(pv.effect || pv);
-    return {rotation: pv.rotation, income: W.obj(eff.income), favor: W.obj(eff.favor)};
+    if (!pv || m.phase !== "orient_event") return null;
+    var eff = W.obj(pv.effect);
+    return {rotation: pv.rotation, income: W.obj(eff.income), steps: eff.favor, space: eff.space};
   }
 
   function playerCards(m, pv) {
     return m.seats.map(function (s) {
       var p = m.players[s] || {};
       var active = s === m.active;
+      var turn = s === m.view.turn;
       var income = pv && pv.income[s];
-      var pun = W.arr(p.punish || p.punishments);
+      var pun = W.arr(p.punishments);
+      var flags = W.arr(p.round_flags);
+      var played = W.arr(p.played);
       return h("div.player-card" + (active ? ".is-active" : ""), {style: W.playerStyle(p), dataset: {seat: s}},
         h("div.row", h("span.name.grow", h("span.dot"), p.name || W.nm("seats", s)),
           h("span.small.muted", W.nm("seats", s))),
         h("div.row", h("span.vp", String(p.vp !== undefined ? p.vp : "–")), h("span.small", t("vp")),
-          active ? h("b.small", "★ " + t("active_player")) : null),
-        h("div.small",
-          t("houses_n", {n: W.arr(p.houses).length}), " · ",
-          t("seals_n", {n: W.arr(p.seals).length !== undefined ? 2 - W.arr(p.seals).length : 2}),
-          p.cards_in_hand !== undefined ? [" · ", t("cards_in_hand_n", {n: p.cards_in_hand})] : null),
-        pun.length ? h("div.small", "⚠ " + pun.map(function (x) { return t("punish_" + x); }).join(", ")) : null,
+          active ? h("b.small", "♜ " + t("active_player")) : null,
+          turn && !active ? h("b.small", "▶") : null),
+        h("div.small", t("houses_n", {n: W.arr(p.houses).length}), " · ",
+          t("seals_n", {n: p.seals_left !== undefined ? p.seals_left : 2}), " · ",
+          t("cards_in_hand_n", {n: p.hand_count || 0})),
+        played.length ? h("div.small.muted", t("played") + ": " + played.map(function (c) {
+          return W.nm("cards", c.card) + (c.performed ? "" : " ✗");
+        }).join(", ")) : null,
+        pun.length ? h("div.small", "⚠ " + t("next_chapter") + ": " + pun.map(function (x) { return t("punish_" + x); }).join(", ")) : null,
+        flags.length ? h("div.small", "⚑ " + flags.map(function (x) { return t("flag_" + x); }).join(", ")) : null,
         p.connected === false ? h("div.joined.muted", t("phone_offline")) : null,
         income ? h("div.preview", h("span.small", t("income") + ": "),
-          typeof income === "object" ? W.itemChips(income, {short: true}) : String(income)) : null);
+          Object.keys(income).length ? W.itemChips(income, {short: true}) : t("nothing")) : null);
     });
   }
 
-  function eventNow(m) {
+  function eventNow(m, pv) {
     var ev = m.view.event;
     if (!ev) return null;
-    var id = typeof ev === "string" ? ev : (ev.card || ev.id);
-    var perm = typeof ev === "object" && ev.permanent;
-    return h("div.project", {id: "event-card", dataset: {card: id}},
-      h("div.small.muted", perm ? t("permanent_event") : t("event_card")),
-      h("b", W.nm("events", id)), W.demoBadge("events", id),
-      typeof ev === "object" && ev.rotation !== undefined && ev.rotation !== null
-        ? h("span.small", " · " + t("rotation_n", {n: ev.rotation})) : null,
-      W.eventText(id) ? h("div.small", W.eventText(id)) : null);
+    var extra = [];
+    if (m.view.rotation !== null && m.view.rotation !== undefined) extra.push(h("span.small", " · " + t("rotation_n", {n: m.view.rotation})));
+    if (pv) {
+      extra.push(h("div.preview", t("preview_rotation", {n: pv.rotation}), " · ",
+        t("favor_moves_n", {n: pv.steps || 0}), pv.space ? " → " + W.nm("favor", pv.space) : ""));
+    }
+    return W.eventBox(ev, extra);
   }
 
   /* ---------- manual inputs on the table ---------- */
@@ -93,33 +101,60 @@
 
   /* ---------- chapter-end summary and final scores ---------- */
 
+  /** The latest chapter end, from the public log: who paid what, who lost what, who faces
+   *  which punishment, who paid loyalty. Shown until round 2 of the next chapter starts. */
   function summary(m) {
-    var s = m.view.chapter_summary || m.view.summary;
-    if (!s) return null;
-    var rows = W.obj(s.seats || s);
-    return h("section.panel.summary", h("h2", t("chapter_summary", {chapter: W.roman(s.chapter || m.chapter)})),
+    var log = m.log;
+    var start = -1;
+    for (var i = log.length - 1; i >= 0; i--) if (log[i].type === "chapter_ended") { start = i; break; }
+    if (start < 0) return null;
+    var rows = {};
+    var chapter = W.obj(log[start].params).chapter;
+    for (var j = start + 1; j < log.length; j++) {
+      var e = log[j], p = W.obj(e.params);
+      if (e.type === "round_started" && p.round >= 2) return null;
+      var r = p.seat ? (rows[p.seat] = rows[p.seat] || {paid: {}, short: {}, vp: 0, punish: [], cancel: []}) : null;
+      if (!r) continue;
+      if (e.type === "duties_paid") { r.paid = W.obj(p.paid); r.short = W.obj(p.short); }
+      else if (e.type === "vp" && p.reason === "duties") r.vp += p.delta || 0;
+      else if (e.type === "punished") r.punish = W.arr(p.punishments);
+      else if (e.type === "protected") r.cancel = W.arr(p.cancel);
+    }
+    var seats = m.seats.filter(function (s) { return rows[s]; });
+    if (!seats.length) return null;
+    return h("section.panel.summary", {id: "chapter-summary"},
+      h("h2", t("chapter_summary", {chapter: W.roman(chapter)})),
       h("table", h("thead", h("tr", h("th", t("player")), h("th", t("paid")), h("th", t("missing")),
         h("th", t("vp_lost")), h("th", t("punishments")))),
-      h("tbody", Object.keys(rows).map(function (seat) {
-        var r = W.obj(rows[seat]);
-        return h("tr", h("td", W.seatLabel(m, seat)), h("td", W.itemText(r.paid) || "–"),
-          h("td", W.itemText(r.missing) || "–"), h("td", String(r.vp_lost || 0)),
-          h("td", W.arr(r.punishments || r.punish).map(function (x) { return t("punish_" + x); }).join(", ") || "–"));
+      h("tbody", seats.map(function (seat) {
+        var r = rows[seat];
+        var pun = r.punish.map(function (x) {
+          var cancelled = r.cancel.indexOf(x) >= 0;
+          return t("punish_" + x) + (cancelled ? " (" + t("cancelled_by_loyalty") + ")" : "");
+        });
+        return h("tr", {dataset: {seat: seat}}, h("td", W.seatLabel(m, seat)), h("td", W.itemText(r.paid) || "–"),
+          h("td", W.itemText(r.short) || "–"), h("td", String(-r.vp || 0)),
+          h("td", pun.join(", ") || "–"));
       }))));
   }
 
   function finalScores(m) {
-    var scores = m.msg.scores;
-    if (!m.over || !scores) return null;
-    var list = Array.isArray(scores) ? scores : W.arr(scores.standings);
+    if (!m.over) return null;
+    var list = W.arr(m.msg.scores);
+    if (!list.length && m.view.final) {
+      list = Object.keys(m.view.final).map(function (s) { return {seat: s, vp: m.view.final[s]}; })
+        .sort(function (a, b) { return b.vp - a.vp; });
+    }
     return h("section.panel.scores", {id: "final-scores"}, h("h2", t("final_scores")),
       h("table", h("thead", h("tr", h("th", "#"), h("th", t("player")), h("th", t("vp")),
         h("th", t("tie_breakers")))),
       h("tbody", list.map(function (r, i) {
-        var tb = W.obj(r.tiebreak || r.tie_breakers);
-        return h("tr", h("td", String(r.rank || i + 1)), h("td", W.seatLabel(m, r.seat)),
+        var tb = W.arr(r.tiebreak);
+        return h("tr", {dataset: {seat: r.seat}}, h("td", String(r.rank || i + 1)), h("td", W.seatLabel(m, r.seat)),
           h("td", h("b", String(r.vp))),
-          h("td.small", Object.keys(tb).map(function (k) { return W.nm("items", k) + " " + tb[k]; }).join(" · ")));
+          h("td.small", tb.length ? ["piety", "loyalty", "mk"].map(function (k, n) {
+            return W.nm("items", k) + " " + tb[n];
+          }).join(" · ") : "–"));
       }))));
   }
 
@@ -129,10 +164,8 @@
     TC.replace("chapter-round", W.chapterRound(m));
     TC.replace("prompt", promptLine(m));
     TC.replace("players", playerCards(m, pv));
-    var target = pv && pv.favor ? (pv.favor.to || pv.favor.space) : null;
-    TC.replace("favor", W.favorTrack(m, target));
-    TC.replace("event-now", [eventNow(m),
-      pv && pv.favor && pv.favor.steps !== undefined ? h("div.small", t("favor_moves_n", {n: pv.favor.steps})) : null]);
+    TC.replace("favor", W.favorTrack(m, pv ? pv.space : null));
+    TC.replace("event-now", eventNow(m, pv));
     TC.replace("manual", manualInputs(m));
     TC.replace("projects", W.projects(m));
     TC.replace("market", W.market(m));

@@ -1,0 +1,268 @@
+"""The whole table in a real browser: Debian's chromium, headless, driven by Playwright.
+
+The real server (`companion serve`, gunicorn) runs in a subprocess on a free port with a
+temporary data directory. A table display creates the game through the new-game form, four
+phone contexts (separate cookie jars, phone-sized) join through the join links the table
+shows, and the phones play a whole chapter through their manual inputs (event card picked
+by name, orientation, cards, discards); the table taps in the tax die. Screenshots go to
+test-artifacts/browser/ (gitignored).
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(600)]
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts" / "browser"
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+PLAYERS = [("N", "Ala", "blue"), ("E", "Bruno", "red"), ("S", "Carmen", "green"),
+           ("W", "Dieter", "yellow")]
+PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2,
+         "is_mobile": True, "has_touch": True}
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    data = tmp_path_factory.mktemp("data")
+    port = free_port()
+    log = (tmp_path_factory.mktemp("log") / "server.log").open("w+")
+    companion = Path(sys.executable).with_name("companion")
+    proc = subprocess.Popen(
+        [str(companion), "serve", "--host", "127.0.0.1", "--port", str(port), "--data",
+         str(data), "--no-hardware", "--threads", "40"],
+        stdout=log, stderr=subprocess.STDOUT, cwd=ROOT)
+    base = f"http://127.0.0.1:{port}"
+    for _ in range(200):
+        if proc.poll() is not None:
+            break
+        with contextlib.suppress(OSError):
+            urllib.request.urlopen(base + "/healthz", timeout=1).read()
+            break
+        time.sleep(0.1)
+    else:
+        proc.kill()
+    if proc.poll() is not None:
+        log.seek(0)
+        pytest.fail("server did not start:\n" + log.read())
+    yield base
+    proc.terminate()
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+    log.close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not os.path.exists(CHROMIUM):
+        pytest.skip("chromium is not installed (tests/install-system-packages.sh)")
+    with playwright_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+def shot(page, name: str) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+def view(page) -> dict:
+    return page.evaluate("() => window.TC && window.TC.view")
+
+
+def wait_version_above(page, version: int) -> None:
+    page.wait_for_function("v => window.TC.view && window.TC.view.version > v", arg=version,
+                           timeout=15000)
+
+
+def my_turn(page) -> bool:
+    """This phone owes a decision, or holds choices (the active seat may act for the table)."""
+    msg = view(page)
+    if not msg or msg["closed"]:
+        return False
+    return any(p["seat"] == msg["seat"] for p in msg["prompts"]) or bool(msg["choices"])
+
+
+def act_on_phone(phone, name: str, record: dict) -> None:
+    """Decide whatever this phone owes, through its screen only."""
+    msg = view(phone)
+    kinds = {p["kind"] for p in msg["prompts"] if p["seat"] == msg["seat"]}
+    kinds |= {c["action"]["type"] for c in msg["choices"]}
+    before = msg["version"]
+    if "reveal_event" in kinds:
+        phone.fill("#event-search", "")
+        phone.locator("#event-results button:not([disabled])").first.click()
+    elif "orient_event" in kinds:
+        buttons = phone.locator("#rotation-buttons button:not(.refused)")
+        buttons.first.click()
+        phone.locator("#orient .choices button.choice:not([disabled])").first.click()
+    elif "play_card" in kinds:
+        phone.locator("#play-card .choices button.choice").first.click()
+        card = phone.locator("#play-card .row b").first.inner_text()
+        select = phone.locator("#discard-select")
+        discard = None
+        if select.count():
+            options = select.locator("option")
+            discard = options.nth(1).get_attribute("value")
+            select.select_option(discard)
+        ids = phone.evaluate(
+            "() => { const b = document.querySelector('#play-card .choices "
+            "button.choice:not([disabled])'); b.click(); return b.dataset.card; }")
+        record.setdefault(name, []).append((ids, discard, card))
+    elif "answer_trade" in kinds:
+        phone.locator("#trade button.choice:not([disabled])").last.click()
+    elif "choose_protection" in kinds:
+        phone.locator("#protection button.choice:not([disabled])").first.click()
+    elif "roll_tax" in kinds:
+        phone.locator("#die-input button").first.click()
+    else:
+        phone.locator(".choice-group button.choice:not([disabled])").first.click()
+    wait_version_above(phone, before)
+
+
+def test_a_table_plays_a_chapter(server, browser):
+    table_ctx = browser.new_context(viewport={"width": 1600, "height": 1000})
+    table = table_ctx.new_page()
+    errors: list[str] = []
+    table.on("pageerror", lambda e: errors.append(f"table: {e}"))
+
+    # New game on the table display (the creator becomes host).
+    table.goto(server + "/new")
+    for seat, name, colour in PLAYERS:
+        table.fill(f"#name_{seat}", name)
+        table.select_option(f"#colour_{seat}", colour)
+    table.fill("#host_pin", "2468")
+    shot(table, "01-new-game")
+    table.click("#create-game")
+    table.wait_for_url("**/host/**")
+    game_id = table.url.rstrip("/").split("/")[-1]
+    shot(table, "02-host")
+    table.goto(f"{server}/table/{game_id}")
+    table.wait_for_function("() => window.TC && window.TC.view")
+    links = {a.get_attribute("data-seat"): a.get_attribute("href")
+             for a in table.locator("a.join-link").all()}
+    assert sorted(links) == ["E", "N", "S", "W"]
+    assert table.locator(".join-card svg").count() == 4, "a join QR code per seat"
+    shot(table, "03-table-join")
+
+    # Four phones join through the links (path and code; the host part is the LAN address).
+    phones = {}
+    for seat, name, _colour in PLAYERS:
+        ctx = browser.new_context(**PHONE)
+        page = ctx.new_page()
+        page.on("pageerror", lambda e, s=seat: errors.append(f"{s}: {e}"))
+        parts = urlsplit(links[seat])
+        page.goto(f"{server}{parts.path}?{parts.query}")
+        page.wait_for_url("**/play/**")
+        page.wait_for_function("() => window.TC && window.TC.view")
+        assert page.locator("#me-name").inner_text() == name
+        phones[seat] = page
+    table.wait_for_function("() => TC.view.players.every(p => p.connected)")
+    shot(table, "04-table-all-joined")
+
+    # Play chapter I: every decision through the phones; the table taps in the tax die.
+    played: dict[str, list] = {}
+    for _step in range(400):
+        msg = view(table)
+        v = msg["view"]
+        if v["chapter"] == 2:
+            break
+        if v["phase"] == "roll_tax":
+            # Before the chapter-end: each phone shows only its own cards.
+            for seat, page in phones.items():
+                page.wait_for_function("v => TC.view.version >= v", arg=msg["version"])
+                check_only_own_cards(page, seat, played.get(seat, []))
+                shot(page, f"10-phone-{seat}-chapter-end")
+            shot(table, "11-table-before-tax")
+            table.locator("#die-input button").first.click()
+            wait_version_above(table, msg["version"])
+            continue
+        owing = [s for s, page in phones.items() if my_turn(page)]
+        assert owing, f"nobody owes a decision in phase {v['phase']}"
+        seat = owing[0]
+        if v["phase"] == "orient_event" and v["round"] == 1:
+            shot(phones[seat], "05-phone-orient")
+        if v["phase"] == "play_card" and v["round"] == 2 and seat == v["active"]:
+            shot(phones[seat], "06-phone-play-card")
+            phones[seat].locator("#play-card .choices button.choice").first.click()
+            shot(phones[seat], "07-phone-card-options")
+            phones[seat].click("#card-back")
+        if v["phase"] == "play_card" and v["round"] == 3 and seat == v["active"]:
+            shot(table, "08-table-round-3")
+        act_on_phone(phones[seat], seat, played)
+        table.wait_for_function("v => TC.view.version >= v", arg=view(phones[seat])["version"])
+    else:
+        pytest.fail("chapter I did not end")
+
+    msg = view(table)
+    assert msg["view"]["chapter"] == 2 and msg["view"]["round"] == 1
+    assert table.locator("#chapter-summary").is_visible(), "the chapter-end summary shows"
+    summary = table.locator("#chapter-summary").inner_text()
+    for _seat, name, _colour in PLAYERS:
+        assert name in summary
+    shot(table, "12-table-chapter-summary")
+    for seat, page in phones.items():
+        page.wait_for_function("v => TC.view.version >= v", arg=msg["version"])
+        # All 12 cards back in hand; Penance (a piety shortfall) discards one at random.
+        in_hand = page.locator("#hand [data-pile=hand]").count()
+        discarded = page.locator("#hand [data-pile=discards]").count()
+        penance = "penance" in msg["view"]["seats"][seat]["round_flags"]
+        assert (in_hand, discarded) == ((11, 1) if penance else (12, 0))
+        shot(page, f"13-phone-{seat}-chapter-2")
+
+    # A refresh gives back the same seat, never a new player.
+    phones["S"].reload()
+    phones["S"].wait_for_function("() => window.TC && window.TC.view")
+    assert view(phones["S"])["seat"] == "S"
+    assert phones["S"].locator("#me-name").inner_text() == "Carmen"
+
+    # The host ends the game: every phone shows the closed state.
+    host = table_ctx.new_page()
+    host.goto(f"{server}/host/{game_id}")
+    host.wait_for_function("() => window.TC && window.TC.view")
+    host.on("dialog", lambda d: d.accept())
+    host.click("#end")
+    for page in phones.values():
+        page.wait_for_function("() => document.body.dataset.conn === 'closed'")
+    assert phones["N"].locator("#closed-state").is_visible()
+    shot(phones["N"], "14-phone-closed")
+    assert not errors, errors
+
+
+def check_only_own_cards(page, seat: str, mine: list) -> None:
+    """The phone shows the cards this seat played and discarded, and its messages carry no
+    other seat's private data."""
+    msg = view(page)
+    assert msg["seat"] == seat and msg["view"]["seat"] == seat
+    for other, data in msg["view"]["seats"].items():
+        assert not ({"resources", "hand", "discards", "private"} & set(data)), other
+    played = page.eval_on_selector_all("#hand [data-pile=played]",
+                                       "els => els.map(e => e.dataset.card)")
+    discarded = page.eval_on_selector_all("#hand [data-pile=discards]",
+                                          "els => els.map(e => e.dataset.card)")
+    assert played == [card for card, _d, _n in mine]
+    assert discarded == [d for _c, d, _n in mine if d]
