@@ -372,11 +372,13 @@ def _favor_track(c: _Checker, track: Any, spaces: dict) -> None:
     known = tuple(spaces) or FAVOR_SPACES
     if c.is_list("favor_track", "cycle", cycle):
         for pos, sid in enumerate(cycle):
-            if not isinstance(sid, str) or sid not in known:
+            base = re.sub(r"_\d+$", "", sid) if isinstance(sid, str) else sid
+            if not isinstance(sid, str) or (sid not in known and base not in known):
                 c.add("favor_track", f"cycle[{pos}]", "unknown_reference", kind="favor space",
                       ref=sid)
+        bases = {re.sub(r"_\d+$", "", x) for x in cycle if isinstance(x, str)}
         for sid in known:
-            if sid not in cycle:
+            if sid not in bases:
                 c.add("favor_track", "cycle", "count", expected=f"the space {sid} on the track",
                       found="none")
         c.is_int("favor_track", "start", track["start"], 0, max(len(cycle) - 1, 0))
