@@ -22,6 +22,7 @@ class GameKind:
     reasons: dict = field(default_factory=dict)
     event_texts: dict = field(default_factory=dict)
     names: dict = field(default_factory=dict)  # catalog id -> {lang: name}
+    prompt_texts: dict = field(default_factory=dict)  # prompt kind -> English template
 
     @property
     def title(self) -> dict:
@@ -64,7 +65,10 @@ def load_kind(name: str, data_dir: str | None, overrides: dict | None = None) ->
         catalog = load_catalog(name, data_dir)
     reasons = getattr(module, "REASONS", None) or _optional(package, "reasons", "REASONS")
     texts = getattr(module, "EVENT_TEXTS", None) or _optional(package, "texts", "EVENT_TEXTS")
-    return GameKind(name, module, catalog, reasons or {}, texts or {}, _names_index(catalog))
+    prompts = (getattr(module, "PROMPT_TEXTS", None)
+               or _optional(package, "texts", "PROMPT_TEXTS"))
+    return GameKind(name, module, catalog, reasons or {}, texts or {}, _names_index(catalog),
+                    prompts or {})
 
 
 def _optional(package: str, module: str, attr: str) -> dict | None:

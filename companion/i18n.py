@@ -8,12 +8,11 @@ from __future__ import annotations
 
 import json
 import logging
-import string
 from pathlib import Path
 
 from babel import Locale
 from babel.messages import mofile, pofile
-from flask import Flask, current_app, has_app_context, request
+from flask import Flask, current_app, request
 from flask_babel import Babel, force_locale, get_translations
 
 LANGUAGES = {"en": "English", "it": "Italiano", "pl": "Polski", "es": "Español",
@@ -79,10 +78,26 @@ class _Keep(dict):
 
 
 def fill(template: str, params: dict) -> str:
-    try:
-        return string.Formatter().vformat(template, (), _Keep(params))
-    except (ValueError, IndexError, AttributeError):
+    if "{" not in template:
         return template
+    try:
+        return template.format_map(_Keep(params))
+    except (ValueError, IndexError, AttributeError, KeyError):
+        return template
+
+
+def translations(lang: str):
+    """The Flask-Babel translations of ``lang``, looked up once per app and language.
+
+    Socket views are built for many recipients per action; `force_locale` per string would
+    cost more than building the view itself.
+    """
+    cache = current_app.extensions.setdefault("companion.translations", {})
+    lang = normalize_lang(lang)
+    if lang not in cache:
+        with force_locale(lang):
+            cache[lang] = get_translations()
+    return cache[lang]
 
 
 def text(lang: str, msgid: str, params: dict | None = None) -> str:
@@ -90,17 +105,13 @@ def text(lang: str, msgid: str, params: dict | None = None) -> str:
 
     A msgid given as [singular, plural] is chosen by ``params["n"]`` or ``params["count"]``.
     """
-    if not has_app_context():
-        with current_app.app_context():  # pragma: no cover - callers hold a context
-            return text(lang, msgid, params)
     params = params or {}
-    with force_locale(normalize_lang(lang)):
-        t = get_translations()
-        if isinstance(msgid, list | tuple):
-            n = params.get("n", params.get("count", 1))
-            out = t.ngettext(msgid[0], msgid[1], n if isinstance(n, int) else 1)
-        else:
-            out = t.gettext(msgid)
+    t = translations(lang)
+    if isinstance(msgid, list | tuple):
+        n = params.get("n", params.get("count", 1))
+        out = t.ngettext(msgid[0], msgid[1], n if isinstance(n, int) else 1)
+    else:
+        out = t.gettext(msgid)
     return fill(out, params)
 
 

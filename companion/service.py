@@ -53,6 +53,7 @@ class LiveGame:
     log: list[tuple[int, dict, dict]] = field(default_factory=list)  # (seq, action, event)
     active_seqs: list[int] = field(default_factory=list)
     preview: dict | None = None
+    log_cache: dict = field(default_factory=dict)  # (lang, position, seq) -> log entry
     lock: threading.RLock = field(default_factory=threading.RLock)
 
     @property
@@ -207,6 +208,7 @@ class GameService:
             fresh = self._rebuild(self.store.game(game_id))
             live.state, live.version, live.log = fresh.state, fresh.version, fresh.log
             live.active_seqs, live.row, live.preview = fresh.active_seqs, fresh.row, None
+            live.log_cache = {}
             self._notify(live)
             return live.version
 

@@ -57,15 +57,21 @@ def visible(event: dict, seat: str | None) -> bool:
 
 
 def log_entries(live: LiveGame, seat: str | None, lang: str, namer: Namer) -> list[dict]:
+    """The last entries this recipient may see; each translated once per language."""
     entries = []
-    for seq, _action, event in reversed(live.log):
+    cache = live.log_cache
+    for position in range(len(live.log) - 1, -1, -1):
+        seq, _action, event = live.log[position]
         if not visible(event, seat):
             continue
-        params = {k: v for k, v in event.items() if k != "type"}
-        template = live.kind.event_texts.get(event.get("type"), event.get("type", ""))
-        shown = {k: namer(v) for k, v in params.items()}
-        entries.append({"seq": seq, "type": event.get("type"), "params": params,
-                        "text": i18n.text(lang, template, shown)})
+        key = (lang, position, seq)
+        if key not in cache:
+            params = {k: v for k, v in event.items() if k != "type"}
+            template = live.kind.event_texts.get(event.get("type"), event.get("type", ""))
+            shown = {k: namer(v) for k, v in params.items()}
+            cache[key] = {"seq": seq, "type": event.get("type"), "params": params,
+                          "text": i18n.text(lang, template, shown)}
+        entries.append(cache[key])
         if len(entries) >= LOG_LENGTH:
             break
     entries.reverse()
@@ -73,7 +79,7 @@ def log_entries(live: LiveGame, seat: str | None, lang: str, namer: Namer) -> li
 
 
 def prompt_entries(live: LiveGame, lang: str, namer: Namer) -> list[dict]:
-    texts = getattr(live.kind, "prompt_texts", None) or {}
+    texts = live.kind.prompt_texts
     out = []
     for prompt in live.kind.module.prompts(live.state):
         data = prompt.to_json()
