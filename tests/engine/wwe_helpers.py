@@ -44,3 +44,92 @@ def vp(state, seat):
 
 def head(state):
     return state["queue"][0] if state["queue"] else None
+
+
+def plain(catalog):
+    """The catalog with every event effect removed: rounds then need no extra decisions."""
+    for card in catalog["event_cards"]:
+        card["effects"] = []
+        card["permanent"] = False
+    return catalog
+
+
+def set_res(state, seat, item, n):
+    """Give a player exactly ``n`` of ``item``, moving the difference from/to the supply."""
+    have = state["players"][seat]["res"][item]
+    state["players"][seat]["res"][item] = n
+    if state["supply"].get(item) is not None:
+        state["supply"][item] -= n - have
+        assert state["supply"][item] >= 0
+
+
+def zero_rotation(state):
+    """A rotation whose favor value is 0 (always legal, moves nothing)."""
+    card = state["cat"]["events"][state["event"]]
+    values = state["cat"]["game"]["council"]["side_values"]
+    return next(r for r in range(4) if values[(card["arrow"] + r) % 4] == 0)
+
+
+def passive(state, tax=2, plague=1):
+    """A do-nothing action for whatever is owed now (cards played without effect)."""
+    h = head(state)
+    kind, seat = h["kind"], h["seat"]
+    if kind == "reveal_event":
+        used = {c for cs in state["revealed"].values() for c in cs}
+        card = next(c for c, spec in state["cat"]["events"].items()
+                    if spec["chapter"] == state["chapter"] and c not in used
+                    and (spec.get("starred") or not state["options"]["first_game"]))
+        return {"type": "reveal_event", "by": "table", "card": card}
+    if kind == "reveal_plague":
+        return {"type": "reveal_plague", "by": "table", "value": plague}
+    if kind == "orient_event":
+        return {"type": "orient_event", "by": seat, "rotation": zero_rotation(state)}
+    if kind == "play_card":
+        choices = [c for c in GAME.choices(state, seat)
+                   if c.refused is None and c.action["type"] == "play_card"
+                   and c.action["perform"] is False]
+        return dict(choices[0].action)
+    if kind == "roll_tax":
+        return {"type": "roll_tax", "by": "table", "value": tax}
+    if kind == "choose_protection":
+        return {"type": "choose_protection", "by": h["seats"][0], "cancel": []}
+    if kind == "answer_trade":
+        return {"type": "answer_trade", "by": seat, "accept": False}
+    if kind == "resolve_manual":
+        return {"type": "resolve_manual", "by": "table"}
+    if kind == "choose_target":
+        return {"type": "choose_target", "by": seat, "seat": seat}
+    if kind == "cure":
+        return {"type": "cure", "by": seat, "location": None}
+    if kind == "place_free_house":
+        return {"type": "place_free_house", "by": seat, "site": None}
+    if kind == "return_houses":
+        return {"type": "return_houses", "by": "table", "sites": []}
+    raise AssertionError(kind)
+
+
+def run_until(state, done, **kw):
+    """Apply passive actions until ``done(state)`` holds."""
+    for _ in range(2000):
+        if done(state):
+            return state
+        state = act(state, **passive(state, **kw))
+    raise AssertionError("never reached")
+
+
+def at(kind, chapter=None, round_=None):
+    def done(state):
+        h = head(state)
+        return (h is not None and h["kind"] == kind
+                and (chapter is None or state["chapter"] == chapter)
+                and (round_ is None or state["round"] == round_))
+    return done
+
+
+def discard_for(state, seat, card):
+    """A legal face-down discard for ``seat`` playing ``card`` now (None when none is due)."""
+    for choice in GAME.choices(state, seat):
+        if choice.action.get("card") == card:
+            options = choice.effect.get("discard_options") or [None]
+            return options[0]
+    raise AssertionError(f"{card} not playable")
