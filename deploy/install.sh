@@ -309,7 +309,13 @@ write_settings() {
     step "Settings in $ETC"
     local serve_args=""
     if [ "${OPT[HTTPS]}" = yes ]; then
-        serve_args="--certfile $ETC/tls/cert.pem --keyfile $ETC/tls/key.pem"
+        if serve_has_tls; then
+            serve_args="--certfile $ETC/tls/cert.pem --keyfile $ETC/tls/key.pem"
+        else
+            say "warning: this version of companion serve has no --certfile/--keyfile;" \
+                "serving plain http (the certificate is still made, for a later upgrade)"
+            SCHEME=http
+        fi
     fi
     put_file 0644 "$ETC/companion.env" <<EOF || true
 # Table Companion server settings, written by deploy/install.sh (re-run it to change them).
@@ -331,6 +337,13 @@ KIOSK=${OPT[KIOSK]}
 HTTPS=${OPT[HTTPS]}
 KEEP_BACKUPS=${OPT[KEEP_BACKUPS]}
 EOF
+}
+
+# Whether the installed server takes the TLS options (a dry run or --root cannot ask it).
+serve_has_tls() {
+    local exe=$VENV/bin/companion
+    if [ "$DRY_RUN" = 1 ] || [ -n "$ROOT" ] || [ ! -x "$exe" ]; then return 0; fi
+    "$exe" serve --help 2>/dev/null | grep -q -- '--certfile'
 }
 
 UNITS_CHANGED=0
