@@ -1,7 +1,7 @@
 """Every refusal code of the World Without End engine -> English message template.
 
 The server uses these templates as gettext msgids; ``{param}`` placeholders are filled from
-`Refused.params`. A test scans the engine for every ``Refused("code"`` and checks it is here.
+`Refused.params`. A test scans the engine for every refusal code and checks it is here.
 """
 
 REASONS: dict[str, str] = {
