@@ -1,6 +1,7 @@
-"""Finding the dice reader: an explicit path, or USB serial ports whose VID:PID is a known
-USB-serial chip, named by their stable /dev/serial/by-id link when there is one; a candidate
-counts only once it answers ``HELLO?`` with a dicereader HELLO.
+"""Finding the dice reader: an explicit path, else /dev/dicereader (the udev link deploy/
+installs), else USB serial ports whose VID:PID is a known USB-serial chip, named by their
+stable /dev/serial/by-id link when there is one; a candidate counts only once it answers
+``HELLO?`` with a dicereader HELLO.
 
 Ports are not probed blindly: opening a serial port resets most Arduino-like boards (a 3D
 printer too), so only configured paths and known USB-serial VID:PIDs are tried.
@@ -18,6 +19,8 @@ from hardware.dice import protocol as p
 
 BAUDRATE = 115200
 BY_ID = Path("/dev/serial/by-id")
+UDEV_LINK = "/dev/dicereader"
+"""The name deploy/'s udev rule gives a reader (``SYMLINK+="dicereader"``): tried first."""
 
 # VID, PID (None: any product of that vendor) of boards a dice reader is likely built on.
 KNOWN_USB_IDS: dict[tuple[int, int | None], str] = {
@@ -55,10 +58,13 @@ def candidates(usb_ids=None) -> list[str]:
     if BY_ID.is_dir():
         for link in sorted(BY_ID.iterdir()):
             by_target.setdefault(os.path.realpath(link), str(link))
-    found = []
+    found = [UDEV_LINK] if os.path.exists(UDEV_LINK) else []
+    seen = {os.path.realpath(path) for path in found}
     for info in sorted(list_ports.comports(), key=lambda i: i.device):
-        if _matches(info.vid, info.pid, ids):
-            found.append(by_target.get(os.path.realpath(info.device), info.device))
+        real = os.path.realpath(info.device)
+        if _matches(info.vid, info.pid, ids) and real not in seen:
+            seen.add(real)
+            found.append(by_target.get(real, info.device))
     return found
 
 

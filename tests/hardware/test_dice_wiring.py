@@ -1,0 +1,144 @@
+"""Dice rolls into World Without End actions (companion/wiring/dice.py): the pure mapping,
+agreement with the engine, and a real server service fed by the emulator over a pty."""
+import json
+import random
+
+import pytest
+
+from companion.catalog import load_catalog
+from companion.wiring import dice as wiring
+from engine.api import Refused
+from engine.wwe import GAME
+from hardware.dice.observations import Roll
+from tests.hardware.dice.support import wait_for
+
+TAX_PROMPT = [{"seat": "E", "kind": "roll_tax", "params": {}}]
+FACES = [2, 3, 4, 5]
+
+
+def roll(**faces):
+    return Roll(1, faces, False, 0.0)
+
+
+def test_tax_die_becomes_roll_tax_when_asked():
+    action, warning = wiring.roll_action("wwe", roll(tax=4), TAX_PROMPT, {"tax": "tax"}, FACES)
+    assert action == {"type": "roll_tax", "by": "table", "value": 4} and warning is None
+
+
+def test_value_outside_the_faces_is_a_warning_not_an_action():
+    action, warning = wiring.roll_action("wwe", roll(tax=6), TAX_PROMPT, {"tax": "tax"}, FACES)
+    assert action is None
+    assert warning == {"code": "bad_die_value", "params": {"value": 6, "faces": FACES}}
+
+
+def test_rolls_nobody_asked_for_are_ignored():
+    other = [{"seat": "N", "kind": "play_card", "params": {}}]
+    assert wiring.roll_action("wwe", roll(tax=4), other, {"tax": "tax"}, FACES) == (None, None)
+    assert wiring.roll_action("wwe", roll(red=4), TAX_PROMPT, {"tax": "tax"}, FACES) == (
+        None, None)
+    assert wiring.roll_action("pillars", roll(tax=4), TAX_PROMPT, {"tax": "tax"}, FACES) == (
+        None, None)
+
+
+def test_roles_come_from_config_json(tmp_path):
+    assert wiring.roles_for({}, "wwe") == {"tax": "tax"}
+    (tmp_path / "config.json").write_text(json.dumps(
+        {"camera": {}, "dice": {"port": "auto", "roles": {"wwe": {"white": "tax"}}}}))
+    settings = wiring.load_settings(tmp_path)
+    roles = wiring.roles_for(settings, "wwe")
+    assert roles == {"white": "tax"}
+    action, _ = wiring.roll_action("wwe", roll(white=3, tax=5), TAX_PROMPT, roles, FACES)
+    assert action["value"] == 3
+    assert wiring.configured_port(settings) is None
+    (tmp_path / "config.json").write_text("{not json")
+    assert wiring.load_settings(tmp_path) == {}
+
+
+def test_emulate_mode_defaults_off(monkeypatch):
+    monkeypatch.delenv("COMPANION_DICE_EMULATE", raising=False)
+    assert wiring.emulate_mode({}, {}) == "off"
+    assert wiring.emulate_mode({}, {"emulate": "auto"}) == "auto"
+    monkeypatch.setenv("COMPANION_DICE_EMULATE", "1")
+    assert wiring.emulate_mode({}, {"emulate": False}) == "on"
+    assert wiring.emulate_mode({"DICE_EMULATE": False}, {}) == "off"
+
+
+def play_to_tax(state, act):
+    """Random legal actions until the tax roll is due (seeded: always the same game)."""
+    rnd = random.Random(1)
+    for _ in range(500):
+        if any(p.kind == "roll_tax" for p in GAME.prompts(state)):
+            return state
+        state = act(state, GAME.random_action(state, rnd))
+    raise AssertionError("no tax roll within 500 actions")
+
+
+def new_state():
+    players = [{"seat": s, "name": s} for s in "NESW"]
+    return GAME.setup(load_catalog("wwe"), {"players": players, "seed": 5})
+
+
+def test_the_engine_agrees_with_the_wiring():
+    catalog = load_catalog("wwe")
+    state = play_to_tax(new_state(), lambda s, a: GAME.apply(s, a)[0])
+    prompts = [p.to_json() for p in GAME.prompts(state)]
+    faces = wiring.tax_faces(catalog)
+    for value in range(0, 8):
+        action, warning = wiring.roll_action("wwe", roll(tax=value), prompts, {"tax": "tax"},
+                                             faces)
+        if action is not None:
+            _, events = GAME.apply(state, action)
+            assert {"type": "tax_rolled", "value": value} in events
+        else:
+            with pytest.raises(Refused) as refused:
+                GAME.apply(state, {"type": "roll_tax", "by": "table", "value": value})
+            assert refused.value.code == warning["code"] == "bad_die_value"
+
+
+def test_emulated_rolls_reach_a_real_game(tmp_path):
+    from companion.app import create_app
+    from companion.service import Identity
+
+    app = create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": True})
+    service = app.extensions["companion"]
+    players = [{"seat": s, "name": s} for s in "NESW"]
+    live = service.create("wwe", {"players": players, "seed": 5}, "2468")
+    changes = []
+    handle = wiring.DiceWiring(service, lambda: changes.append(1), {"emulator_http_port": 0},
+                               "on", tmp_path / "data")
+    handle.start()
+    try:
+        emu = handle.emulator
+        wait_for(lambda: handle.status()["state"] == "ok", what="emulated reader connected")
+        assert handle.status()["emulator"]["port"] == emu.port
+
+        version = live.version
+        emu.roll({"tax": 4})  # no tax is due yet: ignored
+        wait_for(lambda: handle.reader.status().last_roll == 1, what="first roll read")
+        assert live.version == version and handle.status()["last_applied"] is None
+
+        def act(state, action):
+            by = action["by"]
+            identity = (Identity("table", live.id) if by == "table"
+                        else Identity("seat", live.id, seat=by))
+            service.act(identity, action)
+            return live.state
+
+        play_to_tax(live.state, act)
+        version = live.version
+        emu.roll({"tax": 6})  # a face the tax die does not have: warned, nothing changes
+        wait_for(lambda: handle.status()["warning"], what="warning")
+        assert handle.status()["warning"]["code"] == "bad_die_value"
+        assert live.version == version
+
+        emu.roll({"tax": 3})
+        wait_for(lambda: live.version == version + 1, what="tax applied")
+        assert {"type": "roll_tax", "by": "table", "value": 3} in [a for _, a, _ in live.log]
+        assert handle.status()["warning"] is None
+        assert handle.status()["last_applied"]["value"] == 3
+        assert changes
+        # acknowledged means on disk
+        assert any(a["action"]["type"] == "roll_tax" for a in service.store.actions(live.id))
+    finally:
+        handle.stop()
+        service.store.close()
