@@ -1,0 +1,243 @@
+"""Rule options: documented, validated, and each switch changes behaviour as described."""
+from __future__ import annotations
+
+import pathlib
+
+import pytest
+
+from engine.api import Refused
+from engine.wwe import GAME
+from engine.wwe.options import OPTIONS
+from tests.engine.wwe_helpers import (
+    act,
+    at,
+    discard_for,
+    head,
+    new_game,
+    plain,
+    res,
+    run_until,
+    set_res,
+    vp,
+)
+
+DOC = pathlib.Path(__file__).resolve().parents[2] / "docs" / "options.md"
+
+
+def test_docs_list_every_option_with_default():
+    text = DOC.read_text()
+    for name, (default, _values, ref, _desc) in OPTIONS.items():
+        row = next((line for line in text.splitlines() if line.startswith(f"| `{name}` |")),
+                   None)
+        assert row, name
+        shown = str(default).lower() if isinstance(default, bool) else f'"{default}"'
+        assert f"`{shown}`" in row.split("|")[2], (name, row)
+        assert ref.split(",")[0] in row
+
+
+def test_unknown_or_bad_option_refused(catalog):
+    with pytest.raises(Refused) as info:
+        new_game(catalog, options={"house_rules": True})
+    assert info.value.code == "unknown_option"
+    with pytest.raises(Refused) as info:
+        new_game(catalog, options={"income_partial": "maybe"})
+    assert info.value.code == "bad_option_value"
+
+
+def _orient_with_value(s, value):
+    c = s["cat"]["events"][s["event"]]
+    values = s["cat"]["game"]["council"]["side_values"]
+    return next(r for r in range(4) if values[(c["arrow"] + r) % 4] == value)
+
+
+def test_income_partial_direct(catalog):
+    """A-25 on the seat that faces the 2-gold corner, both settings."""
+    plain(catalog)
+    catalog["game"]["supplies"]["gold"]["size"] = 30
+    feast = next(c for c in catalog["event_cards"] if c["id"] == "demo_feast")
+    feast["corners"] = ["gold2", "vp", "vp", "vp"]
+    feast["arrow"] = 0
+    for partial, gold_gain, vp_gain in ((True, 1, 1), (False, 0, 1)):
+        s = new_game(catalog, seats=("N", "S"), options={"income_partial": partial})
+        s = act(s, type="reveal_event", by="table", card="demo_feast")
+        s["supply"]["gold"] = 1
+        gold, v = res(s, "N")["gold"], vp(s, "N")
+        s = act(s, type="orient_event", by="N", rotation=0)
+        assert (res(s, "N")["gold"] - gold, vp(s, "N") - v) == (gold_gain, vp_gain)
+        assert s["supply"]["gold"] == 1 - gold_gain
+
+
+def test_favor_wrap(catalog):
+    """A-2: after Bishop the catalog cycle passes Outlaws; bishop_to_queen goes to Queen."""
+    plain(catalog)
+    for wrap, landing in (("catalog", "outlaws"), ("bishop_to_queen", "queen")):
+        s = new_game(catalog, seats=("N", "S"), options={"favor_wrap": wrap})
+        s = act(s, type="reveal_event", by="table", card="demo_feast")
+        cycle = s["cat"]["game"]["favor_track"]["cycle"]
+        s["favor"]["index"] = cycle.index("bishop")
+        s = act(s, type="orient_event", by="N", rotation=_orient_with_value(s, 1))
+        assert cycle[s["favor"]["index"]] == landing
+
+
+def test_extra_start_pass_at_chapter_end(catalog):
+    """A-8: one pass per round (default) or an extra pass at the chapter end."""
+    plain(catalog)
+    starts = {}
+    for extra in (False, True):
+        s = new_game(catalog, seats=("N", "E", "S"),
+                     options={"extra_start_pass_at_chapter_end": extra})
+        s = run_until(s, at("roll_tax"))
+        roller = s["active"]
+        s = run_until(s, at("reveal_event", chapter=2))
+        starts[extra] = (roller, s["active"])
+    assert starts[False] == ("S", "N")      # rounds 1-6: N E S N E S; round 6's S rolls
+    assert starts[True] == ("N", "E")
+
+
+def test_privilege_repeats_unperformed(catalog):
+    """A-9: Privilege may (default) or may not repeat a card played without effect."""
+    plain(catalog)
+    for allowed in (True, False):
+        s = new_game(catalog, seats=("N", "S"),
+                     options={"privilege_repeats_unperformed": allowed})
+        s = run_until(s, at("play_card"))
+        s = act(s, type="play_card", by="N", card="grain", discard="rent", perform=False)
+        s = run_until(s, at("play_card", round_=2))
+        a = s["active"]
+        s = run_until(s, lambda x: head(x)["kind"] == "play_card" and head(x)["seat"] == "N")
+        grain = res(s, "N")["grain"]
+        try:
+            s2 = act(s, type="play_card", by="N", card="privilege", discard="donation")
+        except Refused as r:
+            assert not allowed and r.code == "privilege_unperformed"
+        else:
+            assert allowed and res(s2, "N")["grain"] == grain + 1
+        assert a in ("N", "S")
+
+
+def test_donor_extra_all_or_nothing(catalog):
+    """A-20: supply short for some donors: nobody gets the extra item (default) or in turn."""
+    plain(catalog)
+    bridge = next(p for p in catalog["projects"] if p["id"] == "bridge")
+    bridge["donor_reward"] = {"vp": 1, "items": {"cloth": 1}}
+    for all_or_nothing, expect in ((True, (0, 0)), (False, (1, 0))):
+        s = new_game(catalog, seats=("N", "E", "S"),
+                     options={"donor_extra_all_or_nothing": all_or_nothing})
+        s = run_until(s, at("play_card"))
+        s = act(s, type="play_card", by="N", card="donation", discard="grain",
+                params={"project": "bridge"})
+        s = act(s, type="play_card", by="E", card="donation", discard="grain",
+                params={"project": "bridge"})
+        s["supply"]["cloth"] = 1
+        spec = s["cat"]["projects"]["bridge"]
+        s["projects"]["bridge"]["stone"] = spec["stone"] - 1
+        s["projects"]["bridge"]["wood"] = spec["wood"]
+        set_res(s, "S", "stone", 1)
+        vn = vp(s, "N")
+        s = act(s, type="play_card", by="S", card="building_project", discard="grain",
+                params={"project": "bridge", "stone": 1, "wood": 0})
+        assert (res(s, "N")["cloth"], res(s, "E")["cloth"]) == expect
+        assert vp(s, "N") == vn + 1   # the VP part is always given
+
+
+def test_spire_tie_at_zero(catalog):
+    """A-22: nobody has loyalty: everyone ties with 1 VP (default) or nobody scores."""
+    plain(catalog)
+    for tie_at_zero, gain in ((True, 1), (False, 0)):
+        s = new_game(catalog, seats=("N", "S"), options={"spire_tie_at_zero": tie_at_zero})
+        s = run_until(s, at("play_card", chapter=3))
+        for seat in ("N", "S"):
+            set_res(s, seat, "loyalty", 0)
+        s["projects"]["tower"]["stone"], s["projects"]["tower"]["wood"] = 6, 1
+        a = s["active"]
+        other = "N" if a == "S" else "S"
+        set_res(s, a, "wood", 1)
+        v = vp(s, other)
+        s = act(s, type="play_card", by=a, card="building_project",
+                discard=discard_for(s, a, "building_project"),
+                params={"project": "tower", "stone": 0, "wood": 1})
+        assert s["projects"]["tower"]["complete"] and vp(s, other) - v == gain
+
+
+def test_favor_card_outlaws_needs_gold(catalog):
+    """A-26: the Favor card onto Outlaws without gold is refused (default) or lands."""
+    plain(catalog)
+    for needs, ok in ((True, False), (False, True)):
+        s = new_game(catalog, seats=("N", "S"), options={"favor_card_outlaws_needs_gold": needs})
+        s = run_until(s, at("play_card", chapter=2))
+        a = s["active"]
+        cycle = s["cat"]["game"]["favor_track"]["cycle"]
+        s["favor"]["index"] = cycle.index("bishop")
+        set_res(s, a, "gold", 0)
+        action = {"type": "play_card", "by": a, "card": "favor",
+                  "discard": discard_for(s, a, "favor")}
+        try:
+            s2, _ = GAME.apply(s, action)
+        except Refused as r:
+            assert not ok and r.code == "outlaws_no_gold"
+        else:
+            assert ok and cycle[s2["favor"]["index"]] == "outlaws"
+
+
+def test_partial_duty_payment(catalog):
+    """A-19: hand in what you have (default) or nothing of a duty you cannot meet."""
+    plain(catalog)
+    for partial, piety_left in ((True, 0), (False, 1)):
+        s = new_game(catalog, seats=("N", "S"), options={"partial_duty_payment": partial})
+        s = run_until(s, at("roll_tax"))
+        set_res(s, "N", "piety", 1)
+        set_res(s, "N", "grain", 2)
+        set_res(s, "N", "gold", 5)
+        set_res(s, "N", "loyalty", 0)
+        s["players"]["N"]["vp"] = 20
+        s = act(s, type="roll_tax", by="table", value=2)
+        expected_loss = 3 if partial else 6
+        assert res(s, "N")["piety"] == piety_left and vp(s, "N") == 20 - expected_loss
+
+
+def test_chapter4_loyalty_against_doubling(catalog):
+    """A-18: 1 loyalty per failed duty type removes that type's doubling."""
+    plain(catalog)
+    s = new_game(catalog, seats=("N", "S"))
+    s = run_until(s, at("roll_tax", chapter=4))
+    set_res(s, "N", "piety", 2)
+    set_res(s, "N", "grain", 1)
+    set_res(s, "N", "gold", 0)
+    set_res(s, "N", "loyalty", 1)
+    s["players"]["N"]["vp"] = 20
+    s = act(s, type="roll_tax", by="table", value=2)
+    assert head(s)["kind"] == "choose_protection" and "N" in head(s)["seats"]
+    s = act(s, type="choose_protection", by="N", cancel=["gold"])
+    # grain doubled 1*4, gold normal 2*1
+    assert vp(s, "N") == 14
+    if not s["over"]:
+        s = run_until(s, lambda x: x["over"])
+    assert vp(s, "N") == 14 and res(s, "N")["loyalty"] == 0
+
+
+def test_chapter4_end_steps(catalog):
+    """A-29: after chapter IV project progress runs (default) or not."""
+    plain(catalog)
+    bridge = next(p for p in catalog["projects"] if p["id"] == "bridge")
+    bridge["stone"], bridge["wood"] = 20, 10   # never completes in this game
+    for run, gain in ((True, 1), (False, 0)):
+        s = new_game(catalog, seats=("N", "S"), options={"chapter4_end_steps": run})
+        s = run_until(s, at("play_card", chapter=4, round_=6))
+        before = s["projects"]["bridge"]["stone"] + s["projects"]["bridge"]["wood"]
+        s = run_until(s, at("roll_tax", chapter=4))
+        after = s["projects"]["bridge"]["stone"] + s["projects"]["bridge"]["wood"]
+        assert after - before == gain
+
+
+def test_plague_values_app(catalog):
+    """R7.1: app mode shuffles the catalog's tokens with the seeded generator."""
+    plain(catalog)
+    s = new_game(catalog, seats=("N", "S"), options={"plague_values": "app"})
+    s = run_until(s, at("reveal_event", chapter=3))
+    values = sorted(t["value"] for t in s["plague"].values())
+    assert values == sorted(catalog["plague"]["tokens"])
+    assert all(t["state"] == "hidden" for t in s["plague"].values())
+    assert all(v["value"] is None for v in GAME.public_view(s)["plague"].values())
+    s2 = run_until(new_game(catalog, seats=("N", "S"), options={"plague_values": "app"}),
+                   at("reveal_event", chapter=3))
+    assert s2["plague"] == s["plague"]    # same seed, same layout
