@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+import socket
 import threading
 
 import pytest
@@ -58,6 +59,11 @@ class _Handler(WSGIRequestHandler):
     keep-alive werkzeug would read the client's close frame as a new request)."""
 
     protocol_version = "HTTP/1.0"
+
+    def setup(self):
+        super().setup()
+        # as gunicorn does: no Nagle delay between a view and the ack that follows it
+        self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
     def log_request(self, *args, **kwargs):
         pass
