@@ -1,0 +1,353 @@
+"""Whole games of World Without End, played to the final score, checked against results
+worked out by hand (the working is in the comments next to each round).
+
+The games use a small fixed test catalog built here from the shipped one, with every
+guessed (demo) part replaced by explicit test values, so changes to the demo deck never
+change these games. It is validated like any catalog.
+
+Conventions of the test catalog (see `build_test_catalog`):
+- every event card has corners [gold2, grain, piety, vp] and its arrow on position 0;
+  council side values [0, 1, 2, 3]. So with rotation r the favor marker moves r steps, and
+  the seat at index j of N, E, S, W gets corner (j - r) % 4:
+      r=0: N 2 gold, E grain, S piety, W VP      r=1: N VP, E 2 gold, S grain, W piety
+      r=2: N piety, E VP, S 2 gold, W grain      r=3: N grain, E piety, S VP, W 2 gold
+- favor cycle (index: space): 0 outlaws, 1 queen, 2 prior, 3 guild, 4 prioress,
+  5 merchants, 6 king, 7 earl, 8 bishop, then 0 again; the marker starts on 0.
+- sites: site_01 stone, rent 2 gold; site_02 wood, rent 1 grain; site_03 wood, rent 2 gold
+  (same rent as site_01); the others below.
+- projects: bridge 3 stone + 2 wood (donors 1 VP + 2 gold), tower 6 + 2 + spire, others
+  below; supplies: stone 25, wood 15, grain 10, piety 12, metal 1, wool 15, cloth 12,
+  loyalty/MK/gold unlimited.
+Resources are written as "vp8 gold2 wool1": only the non-zero ones.
+"""
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from companion.catalog import load_catalog
+from engine.wwe import GAME
+from engine.wwe.catalog import validate
+
+CORNERS = ["gold2", "grain", "piety", "vp"]
+
+
+def names(en: str) -> dict:
+    return {"en": en, "it": en, "pl": en, "es": en}
+
+
+def event(cid: str, chapter: int, plague: int | None = None, effects=(),
+          permanent: bool = False, starred: bool = True) -> dict:
+    return {"id": cid, "chapter": chapter, "starred": starred, "permanent": permanent,
+            "names": names(f"Test {cid}"), "text": {"en": f"Test card {cid}."},
+            "corners": list(CORNERS), "arrow": 0, "plague": plague, "effects": list(effects)}
+
+
+PLAGUE_NUMBERS = {3: [9, 2, 2, 11, 5, 7], 4: [9, 1, 3, 4, 6, 8]}
+EXTRA_EFFECTS = {
+    # card id: effects (the 3- and 4-player games use these; the 2-player game never reveals
+    # them because every chapter has more than 6 cards)
+    "x1_trade": [{"type": "trade", "give": {"wool": 1}, "get": {"gold": 3}}],
+    "x1_mill": [{"type": "introduce_project", "project": "fulling_mill"}],
+    "x2_loyal": [{"type": "gain", "who": "all", "items": {"loyalty": 1}}],
+    "x2_chapel": [{"type": "introduce_project", "project": "lady_chapel"}],
+    "x3_mk": [{"type": "gain", "who": "all", "items": {"mk": 2}}],
+    "x3_hospital": [{"type": "introduce_project", "project": "hospital"}],
+    "x4_tower": [{"type": "complete_tower"}],
+    "x4_tax": [{"type": "lose", "who": "others", "items": {"gold": 2}}],
+}
+
+
+def build_test_catalog() -> dict:
+    cat = copy.deepcopy(load_catalog("wwe"))
+    game = cat["game"]
+    game["supplies"].update({"wool": {"size": 15}, "cloth": {"size": 12},
+                             "loyalty": {"size": None}, "mk": {"size": None},
+                             "gold": {"size": None}})
+    game["tax_die"] = {"faces": [2, 3, 4, 5]}
+    game["favor_track"] = {"cycle": ["outlaws", "queen", "prior", "guild", "prioress",
+                                     "merchants", "king", "earl", "bishop"], "start": 0}
+    game["council"] = {"side_values": [0, 1, 2, 3]}
+    cards = []
+    for chapter in (1, 2, 3, 4):
+        numbers = PLAGUE_NUMBERS.get(chapter, [None] * 6)
+        for i in range(6):
+            cards.append(event(f"t{chapter}_{i + 1}", chapter, numbers[i]))
+    for cid, effects in EXTRA_EFFECTS.items():
+        chapter = int(cid[1])
+        card = event(cid, chapter, 10 if chapter >= 3 else None, effects, starred=False)
+        cards.append(card)
+    cat["event_cards"] = cards
+    sites = [("stone", "gold", 2), ("wood", "grain", 1), ("wood", "gold", 2),
+             ("stone", "piety", 1), ("wood", "wool", 1), ("stone", "loyalty", 1),
+             ("wood", "gold", 1), ("stone", "cloth", 1), ("wood", "piety", 1),
+             ("stone", "grain", 1), ("wood", "vp", 1), ("stone", "mk", 1),
+             ("wood", "stone", 1), ("stone", "wood", 1)]
+    cat["building_sites"] = [{"id": f"site_{i:02d}", "names": names(f"Site {i}"),
+                              "material": m, "rent": {"item": item, "amount": n}}
+                             for i, (m, item, n) in enumerate(sites, start=1)]
+    specs = {"bridge": (3, 2, {"vp": 1, "items": {"gold": 2}}),
+             "fulling_mill": (1, 1, {"vp": 1, "items": {"cloth": 1}}),
+             "lady_chapel": (2, 1, {"vp": 2}),
+             "hospital": (1, 1, {"cure": True}),
+             "prior_house": (2, 1, {"vp": 1, "items": {"piety": 1}}),
+             "demo_guild_hall": (1, 1, {"vp": 1, "items": {"loyalty": 1}})}
+    for proj in cat["projects"]:
+        if proj["id"] in specs:
+            proj["stone"], proj["wood"], proj["donor_reward"] = specs[proj["id"]]
+    rewards = {1: {"items": {"gold": 2}}, 2: {"vp": 1}, 3: {"items": {"loyalty": 1}},
+               4: {"items": {"cloth": 1}}, 5: {"items": {"wool": 1}}, 6: {"vp": 2},
+               7: {"items": {"piety": 1}}, 8: {"items": {"gold": 1}}, 10: {"vp": 3}}
+    for loc in cat["plague"]["locations"]:
+        if loc["id"] in rewards:
+            loc["reward"] = rewards[loc["id"]]
+    cat["plague"]["tokens"] = [1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 5]
+    return cat
+
+
+CATALOG = build_test_catalog()
+
+
+def test_the_test_catalog_is_valid():
+    assert validate(CATALOG) == []
+
+
+class Script:
+    """Feeds a game its decisions from a per-chapter script and records checkpoints."""
+
+    def __init__(self, chapters: list[dict], plague: dict[int, int]):
+        self.chapters = chapters
+        self.plague = plague
+        self.vp_at_chapter_start: dict[int, dict] = {}
+
+    def action(self, s: dict) -> dict:
+        prompt = GAME.prompts(s)[0]
+        chapter = self.chapters[s["chapter"] - 1]
+        kind, seat = prompt.kind, prompt.seat
+        if kind == "reveal_event":
+            card, _rotation = chapter["rounds"][s["round"] - 1]
+            return {"type": "reveal_event", "by": "table", "card": card}
+        if kind == "reveal_plague":
+            loc = prompt.params["location"]
+            return {"type": "reveal_plague", "by": "table", "value": self.plague[loc]}
+        if kind == "orient_event":
+            _card, rotation = chapter["rounds"][s["round"] - 1]
+            return {"type": "orient_event", "by": seat, "rotation": rotation}
+        if kind == "play_card":
+            card, params, discard = chapter["plays"][seat].pop(0)
+            perform = params is not None
+            return {"type": "play_card", "by": seat, "card": card, "discard": discard,
+                    "params": params or {}, "perform": perform}
+        if kind == "roll_tax":
+            return {"type": "roll_tax", "by": "table", "value": chapter["tax"]}
+        if kind == "choose_protection":
+            return {"type": "choose_protection", "by": seat,
+                    "cancel": chapter["protect"][seat]}
+        if kind == "answer_trade":
+            return {"type": "answer_trade", "by": seat,
+                    "accept": chapter["trades"][seat].pop(0)}
+        if kind in ("cure", "place_free_house"):
+            key = "location" if kind == "cure" else "site"
+            return {"type": kind, "by": seat, key: chapter[kind][seat].pop(0)}
+        raise AssertionError(f"unexpected decision {prompt}")
+
+    def play(self, setup: dict) -> dict:
+        s = GAME.setup(CATALOG, setup)
+        self.vp_at_chapter_start[1] = {seat: p["vp"] for seat, p in s["players"].items()}
+        for _ in range(1000):
+            if s["over"]:
+                break
+            s, events = GAME.apply(s, self.action(s))
+            if any(e["type"] == "chapter_started" for e in events):
+                self.vp_at_chapter_start[s["chapter"]] = {
+                    seat: p["vp"] for seat, p in s["players"].items()}
+        assert s["over"]
+        for chapter in self.chapters:  # every scripted decision was used
+            assert all(not plays for plays in chapter["plays"].values())
+        return s
+
+
+def res(s: dict, seat: str) -> dict:
+    p = s["players"][seat]
+    out = {item: n for item, n in p["res"].items() if n}
+    out["vp"] = p["vp"]
+    return out
+
+
+def final(s: dict) -> dict:
+    return {row["seat"]: (row["vp"], row["rank"]) for row in GAME.scores(s)}
+
+
+# ================================================================ 2 players: N and S
+# N starts (start_seat N). Actives per chapter: rounds 1-6 = N S N S N S; the token passes
+# to N after every chapter end (E6), so every chapter starts with N again.
+TWO = [
+    {   # ---------------------------------------------------------------- chapter I
+        # start: N vp8 wool1 gold2; S vp8 wool1 gold2. Favor on 0 (outlaws).
+        "rounds": [
+            ("t1_1", 2),  # R1 N: r2 -> N piety, S 2 gold; favor 2 -> prior: N +1 piety
+            #   N plays grain (+1 grain), S plays grain (+1 grain)
+            #   N vp8 grain1 piety2 wool1 gold2; S vp8 grain1 wool1 gold4
+            ("t1_2", 0),  # R2 S: r0 -> N 2 gold, S piety; no favor
+            #   S piety (+1) -> S piety2; N medicine help (+1 gold, +1 VP) -> N gold5 vp9
+            ("t1_3", 0),  # R3 N: r0 -> N gold7, S piety3
+            #   N sells 1 wool (+2) -> N wool0 gold9; S sells 1 wool -> S wool0 gold6
+            ("t1_4", 2),  # R4 S: r2 -> N piety3, S gold8; favor 2 -> prioress: S has no MK
+            #   S building material stone -> stone1; N building material wood -> wood1
+            ("t1_5", 1),  # R5 N: r1 -> N vp10, S grain2; favor 1 -> merchants: N wool1
+            #   N puts 1 wood on the bridge (+3) -> vp13; S 1 stone on the bridge -> vp11
+            ("t1_6", 1),  # R6 S: r1 -> N vp14, S grain3; favor 1 -> king: S 0 loyalty, 0 VP
+            #   S medicine help -> S gold9 vp12; N piety -> N piety4
+        ],
+        "plays": {
+            "N": [("grain", {}, "favor"), ("medicine", {"mode": "help"}, "privilege"),
+                  ("sell_wool_cloth", {"wool": 1, "cloth": 0}, "weaver"),
+                  ("building_material", {"item": "wood"}, "donation"),
+                  ("building_project", {"project": "bridge", "stone": 0, "wood": 1}, "rent"),
+                  ("piety", {}, "build_house")],
+            "S": [("grain", {}, "favor"), ("piety", {}, "privilege"),
+                  ("sell_wool_cloth", {"wool": 1, "cloth": 0}, "weaver"),
+                  ("building_material", {"item": "stone"}, "donation"),
+                  ("building_project", {"project": "bridge", "stone": 1, "wood": 0}, "rent"),
+                  ("medicine", {"mode": "help"}, "build_house")],
+        },
+        # before the end: N vp14 grain1 piety4 wool1 gold9; S vp12 grain3 piety3 gold9
+        # E1: bridge stone 1/3 wood 1/2 -> +1 stone (stone first) -> stone 2/3
+        # tax 3, paid from the active player S clockwise:
+        #   S pays 2 piety, 2 grain, 3 gold -> S vp12 grain1 piety1 gold6
+        #   N pays 2 piety, 1 grain (1 short: -2 VP, Begging), 3 gold -> N vp12 piety2 wool1
+        #   gold6; no loyalty, so no protection choice. The token passes to N.
+        "tax": 3, "protect": {},
+    },
+    {   # ---------------------------------------------------------------- chapter II
+        # start: N vp12 piety2 wool1 gold6 (Begging in round 1); S vp12 grain1 piety1 gold6.
+        # Favor on 6 (king). Supplies: grain 9, piety 9, stone 23, wood 14.
+        "rounds": [
+            ("t2_1", 3),  # R1 N: r3 -> N grain (lost: Begging), S vp13; favor 3 -> outlaws:
+            #   N pays 1 gold -> gold5. N grain -> grain1; S grain -> grain2
+            ("t2_2", 2),  # R2 S: r2 -> N piety3, S gold8; favor 2 -> prior: S piety2
+            #   S piety -> piety3; N piety -> piety4
+            ("t2_3", 0),  # R3 N: r0 -> N gold7, S piety4
+            #   N building material stone -> stone1; S building material wood -> wood1
+            ("t2_4", 0),  # R4 S: r0 -> N gold9, S piety5
+            #   S builds on site_02 (wood, rent 1 grain): wood0 gold7
+            #   N builds on site_01 (stone, rent 2 gold): stone0 gold8
+            ("t2_5", 1),  # R5 N: r1 -> N vp13, S grain3; favor 1 -> guild: N 1 house, vp14
+            #   N rent site_01 -> gold10; S rent site_02 -> grain4
+            ("t2_6", 1),  # R6 S: r1 -> N vp15, S grain5; favor 1 -> prioress: S no MK
+            #   S plays Sell Wool & Cloth without performing it (nothing to sell)
+            #   N sells 1 wool -> wool0 gold12
+        ],
+        "plays": {
+            "N": [("grain", {}, "favor"), ("piety", {}, "privilege"),
+                  ("building_material", {"item": "stone"}, "weaver"),
+                  ("build_house", {"site": "site_01"}, "donation"),
+                  ("rent", {"sites": ["site_01"]}, "medicine"),
+                  ("sell_wool_cloth", {"wool": 1, "cloth": 0}, "building_project")],
+            "S": [("grain", {}, "favor"), ("piety", {}, "privilege"),
+                  ("building_material", {"item": "wood"}, "weaver"),
+                  ("build_house", {"site": "site_02"}, "donation"),
+                  ("rent", {"sites": ["site_02"]}, "medicine"),
+                  ("sell_wool_cloth", None, "building_project")],
+        },
+        # before the end: N vp15 grain1 piety4 gold12; S vp13 grain5 piety5 gold7
+        # E1: bridge stone 2/3 wood 1/2 -> stone 3/3. Tax 5, from S:
+        #   S pays 2 piety, 2 grain, 5 gold -> S vp13 grain3 piety3 gold2
+        #   N pays 2 piety, 1 grain (short 1: -2 VP, Begging), 5 gold -> N vp13 piety2 gold7
+        # After chapter II: the Tower comes in and the plague tokens go face down.
+        "tax": 5, "protect": {},
+    },
+    {   # ---------------------------------------------------------------- chapter III
+        # start: N vp13 piety2 gold7 (Begging); S vp13 grain3 piety3 gold2. Favor on 4.
+        # Supplies: grain 7, piety 7, stone 22, wood 13.
+        "rounds": [
+            ("t3_1", 0),  # R1 N: plague 9 flips (value 3). r0 -> N gold (lost: Begging),
+            #   S piety4. N grain -> grain1; S grain -> grain4
+            ("t3_2", 2),  # R2 S: plague 2 flips (1). r2 -> N piety3, S gold4; favor 2 ->
+            #   king: S 0 loyalty. S building material wood -> wood1; N stone -> stone1
+            ("t3_3", 0),  # R3 N: plague 2 again: no new case. r0 -> N gold9, S piety5
+            #   N 1 stone on the Tower (+3) -> vp16; S 1 wood on the bridge (+3) -> vp16,
+            #   the bridge is complete (no donors, nothing more happens)
+            ("t3_4", 1),  # R4 S: plague 11 flips (5). r1 -> N vp17, S grain5; favor 1 ->
+            #   earl: S grain6. S rent site_02 -> grain7; N rent site_01 -> gold11
+            ("t3_5", 1),  # R5 N: plague 5 flips (2). r1 -> N vp18, S grain8; favor 1 ->
+            #   bishop: N +3 (3 piety) -> vp21. N piety -> piety4; S piety -> piety6
+            ("t3_6", 3),  # R6 S: plague 7 flips (4). r3 -> N grain2 (the last grain),
+            #   S vp17; favor 3 -> outlaws, queen, prior: S piety7.
+            #   S medicine help -> gold5 vp18; N medicine help -> gold12 vp22
+        ],
+        "plays": {
+            "N": [("grain", {}, "favor"), ("building_material", {"item": "stone"}, "privilege"),
+                  ("building_project", {"project": "tower", "stone": 1, "wood": 0}, "weaver"),
+                  ("rent", {"sites": ["site_01"]}, "donation"), ("piety", {}, "build_house"),
+                  ("medicine", {"mode": "help"}, "sell_wool_cloth")],
+            "S": [("grain", {}, "favor"), ("building_material", {"item": "wood"}, "privilege"),
+                  ("building_project", {"project": "bridge", "stone": 0, "wood": 1}, "weaver"),
+                  ("rent", {"sites": ["site_02"]}, "donation"), ("piety", {}, "build_house"),
+                  ("medicine", {"mode": "help"}, "sell_wool_cloth")],
+        },
+        # before the end: N vp22 grain2 piety4 gold12; S vp18 grain8 piety7 gold5
+        # E1: Tower stone 1/6 -> 2/6. Tax 2, from S: nobody is short.
+        #   S -> vp18 grain6 piety5 gold3; N -> vp22 piety2 gold10
+        "tax": 2, "protect": {},
+    },
+    {   # ---------------------------------------------------------------- chapter IV
+        # start: N vp22 piety2 gold10; S vp18 grain6 piety5 gold3. Favor on 2 (prior).
+        # Supplies: grain 4, piety 5, stone 20, wood 13. Sick: 9 (3), 2 (1), 11 (5), 5 (2),
+        # 7 (4); nobody has medical knowledge, so nobody can cure.
+        "rounds": [
+            ("t4_1", 2),  # R1 N: plague 9 is already sick. r2 -> N piety3, S gold5;
+            #   favor 2 -> prioress: N no MK. N grain -> grain1; S grain -> grain7
+            ("t4_2", 0),  # R2 S: plague 1 flips (2). r0 -> N gold12, S piety6
+            #   S piety -> piety7; N piety -> piety4
+            ("t4_3", 3),  # R3 N: plague 3 flips (1). r3 -> N grain2, S vp19; favor 3 ->
+            #   earl: N takes the last grain -> grain3 (Field empty now)
+            #   N building material stone -> stone1; S wood -> wood1
+            ("t4_4", 1),  # R4 S: plague 4 flips (3). r1 -> N vp23, S grain: Field empty,
+            #   1 VP instead -> vp20; favor 1 -> bishop: S +7 (7 piety) -> vp27
+            #   S 1 wood on the Tower -> vp30; N 1 stone on the Tower -> vp26
+            ("t4_5", 0),  # R5 N: plague 6 flips (4). r0 -> N gold14, S piety8 (the last)
+            #   N rent site_01 -> gold16; S medicine help -> gold6 vp31
+            ("t4_6", 0),  # R6 S: plague 8 flips (5). r0 -> N gold18, S piety: Cathedral
+            #   empty, 1 VP instead -> vp32. S plays Sell Wool & Cloth without effect;
+            #   N medicine help -> gold19 vp27
+        ],
+        "plays": {
+            "N": [("grain", {}, "favor"), ("piety", {}, "privilege"),
+                  ("building_material", {"item": "stone"}, "weaver"),
+                  ("building_project", {"project": "tower", "stone": 1, "wood": 0}, "donation"),
+                  ("rent", {"sites": ["site_01"]}, "build_house"),
+                  ("medicine", {"mode": "help"}, "sell_wool_cloth")],
+            "S": [("grain", {}, "favor"), ("piety", {}, "privilege"),
+                  ("building_material", {"item": "wood"}, "weaver"),
+                  ("building_project", {"project": "tower", "stone": 0, "wood": 1}, "donation"),
+                  ("medicine", {"mode": "help"}, "build_house"),
+                  ("sell_wool_cloth", None, "rent")],
+        },
+        # before the end: N vp27 grain3 piety4 gold19; S vp32 grain7 piety8 gold6
+        # E1: Tower stone 3/6 -> 4/6 (not complete: nobody gets the metal).
+        # Tax 4, from S: nobody is short, so nothing is doubled.
+        #   S -> vp32 gold2; N -> vp27 gold15
+        # Final: N 27 + 15/2 = 34.5; S 32 + 2/2 = 33. N wins.
+        "tax": 4, "protect": {},
+    },
+]
+
+
+def test_two_player_game_to_the_final_score():
+    script = Script(copy.deepcopy(TWO), plague={9: 3, 2: 1, 11: 5, 5: 2, 7: 4, 1: 2, 3: 1,
+                                                 4: 3, 6: 4, 8: 5})
+    s = script.play({"players": [{"seat": "N", "name": "Anna", "colour": "blue"},
+                                 {"seat": "S", "name": "Bo", "colour": "red"}],
+                     "start_seat": "N", "seed": 1})
+    assert script.vp_at_chapter_start == {1: {"N": 8, "S": 8}, 2: {"N": 12, "S": 12},
+                                          3: {"N": 13, "S": 13}, 4: {"N": 22, "S": 18}}
+    assert res(s, "N") == {"vp": 27, "grain": 1, "piety": 2, "gold": 15}
+    assert res(s, "S") == {"vp": 32, "grain": 5, "piety": 6, "gold": 2}
+    assert s["projects"]["bridge"]["complete"] and not s["projects"]["tower"]["complete"]
+    assert final(s) == {"N": (34.5, 1), "S": (33.0, 2)}
+
+
+if __name__ == "__main__":  # pragma: no cover
+    pytest.main([__file__, "-q"])
