@@ -199,8 +199,10 @@ class FolderSource(FrameSource):
 class SyntheticSource(FrameSource):
     """The synthetic table script (hardware.synthetic.video) played as a looping camera."""
 
-    def __init__(self, seed: int = 0, fps: float = 30.0) -> None:
+    def __init__(self, seed: int = 0, fps: float = 30.0, event: str | None = None,
+                 action: str | None = None) -> None:
         self.seed = seed
+        self.event, self.action = event, action
         self.name = f"synthetic:{seed}"
         self.frames: list[bytes] = []
         self.index = 0
@@ -210,7 +212,8 @@ class SyntheticSource(FrameSource):
         if not self.frames:
             from hardware.synthetic.video import demo_script, render_script
 
-            self.frames = [jpeg for jpeg, _ in render_script(demo_script(), seed=self.seed)]
+            script = demo_script(self.event, self.action)
+            self.frames = [jpeg for jpeg, _ in render_script(script, seed=self.seed)]
         self.index = 0
 
     def read(self) -> np.ndarray:

@@ -1,0 +1,168 @@
+"""Camera -> game: the rules on their own, then a video file as the camera of a running server
+whose phones (real Socket.IO clients) receive the reveal, the preview and the incomes."""
+import json
+import time
+
+import pytest
+
+from companion.app import create_app
+from companion.wiring import camera as wiring
+from companion.wiring.camera import Act, CameraRules, Preview, Select, Table, Warn, card_index
+from engine.wwe import GAME
+from hardware.camera.sources import FrameSource
+from hardware.camera.tracker import Appeared, MovedZone, Removed, Turned, UnknownCode
+from hardware.synthetic.video import Script, demo_script, write_video
+from hardware.tags.format import card_payload, parse
+from tests.companion.conftest import LiveServer, Spy
+
+CATALOG = {"event_cards": [{"id": "because_the_works"}, {"id": "storm"}],
+           "action_cards": [{"id": "grain"}, {"id": "piety"}]}
+INDEX = card_index(CATALOG)
+EVENT = card_payload("wwe", "event", "because_the_works")
+GRAIN = card_payload("wwe", "action", "grain")
+PLAYERS = [{"seat": s, "name": n, "colour": c} for s, n, c in
+           [("N", "Ann", "red"), ("E", "Bob", "blue"), ("S", "Cid", "green"),
+            ("W", "Dee", "yellow")]]
+
+
+def table(prompt="reveal_event", seat="N", event=None):
+    return Table("wwe", INDEX, prompt, seat, event)
+
+
+def appeared(payload, zone, rotation=0):
+    return Appeared(payload, parse(payload), zone, rotation, (0.0, 0.0), 0.0, 1.0)
+
+
+def test_event_on_the_council_is_revealed_by_the_table():
+    rules = CameraRules()
+    assert rules.observe(appeared(EVENT, "council"), table(), 0.0) == [
+        Act({"type": "reveal_event", "card": "because_the_works"})]
+
+
+def test_event_elsewhere_or_unexpected():
+    rules = CameraRules()
+    assert rules.observe(appeared(EVENT, "seat:N"), table(), 0.0) == []
+    other = card_payload("wwe", "event", "storm")
+    assert rules.observe(appeared(other, "council"),
+                         table("play_card", event="because_the_works"), 0.0) == [
+        Warn("camera_event_not_expected", {"card": "storm"})]
+
+
+def test_cards_of_another_game_and_unknown_codes_are_not_applied(caplog):
+    rules = CameraRules()
+    pillars = card_payload("pote", "event", "because_the_works")
+    assert rules.observe(appeared(pillars, "council"), table(), 0.0) == [
+        Warn("camera_other_game", {"game": "pote", "code": parse(pillars).code})]
+    missing = card_payload("wwe", "event", "not_in_catalog")
+    with caplog.at_level("INFO"):
+        assert rules.observe(appeared(missing, "council"), table(), 0.0) == []
+        assert rules.observe(UnknownCode("WIFI:S:cafe;;", "tag_not_ours", 0.0), table(), 0) == []
+    assert "not_in_catalog" not in caplog.text  # the code is logged, not a guessed id
+    assert "WIFI:S:cafe" in caplog.text
+
+
+def test_rotation_is_previewed_then_committed_when_stable():
+    rules = CameraRules(orient_commit_s=2.0)
+    t = table("orient_event", "E", "because_the_works")
+    rules.observe(appeared(EVENT, "council", 0), table(), 0.0)
+    assert rules.tick(t, 0.1) == [Preview(0)]
+    turned = Turned(EVENT, parse(EVENT), "council", 1, 0, 0.0, 1.0)
+    assert rules.observe(turned, t, 1.5) == [Preview(1)]
+    assert rules.tick(t, 3.0) == []  # only 1.5 s stable
+    assert rules.tick(t, 3.5) == [Act({"type": "orient_event", "rotation": 1}, "E")]
+    assert rules.tick(t, 9.0) == []  # sent once
+    assert rules.tick(table("play_card", event="because_the_works"), 9.0) == []
+
+
+def test_lifting_the_card_cancels_the_pending_orientation():
+    rules = CameraRules(orient_commit_s=1.0)
+    t = table("orient_event", "N", "because_the_works")
+    rules.observe(appeared(EVENT, "council", 2), table(), 0.0)
+    rules.observe(Removed(EVENT, parse(EVENT), "council", 2, 0.5, 0.5), t, 0.5)
+    assert rules.tick(t, 5.0) == []
+
+
+def test_action_card_in_a_seat_zone_is_preselected():
+    rules = CameraRules()
+    t = table("play_card")
+    assert rules.observe(appeared(GRAIN, "seat:S"), t, 0) == [Select("S", "grain")]
+    moved = MovedZone(GRAIN, parse(GRAIN), "seat:W", "seat:S", 0, 1.0, 1.0)
+    assert rules.observe(moved, t, 1) == [Select("S", None), Select("W", "grain")]
+    gone = Removed(GRAIN, parse(GRAIN), "seat:W", 0, 2.0, 0.5)
+    assert rules.observe(gone, t, 2) == [Select("W", None)]
+    assert rules.observe(appeared(GRAIN, None), t, 3) == []
+
+
+# ---- on a running server ---------------------------------------------------------------
+@pytest.fixture
+def server(tmp_path):
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "config.json").write_text(json.dumps({"camera": {"orient_commit_s": 1.5}}))
+    app = create_app({"DATA_DIR": str(data), "TESTING": True})
+    live = LiveServer(app)
+    yield app, live
+    live.stop()
+    app.extensions["companion"].store.close()
+
+
+def first_starred_event(catalog):
+    return next(e["id"] for e in catalog["event_cards"]
+                if e["chapter"] == 1 and e.get("starred"))
+
+
+def test_video_camera_on_a_running_server_gives_the_phones_the_incomes(server, tmp_path):
+    app, live_server = server
+    service = app.extensions["companion"]
+    game = service.create("wwe", {"players": PLAYERS}, "2468")
+    event = first_starred_event(game.kind.catalog)
+    script = demo_script(card_payload("wwe", "event", event), GRAIN)
+    # laid at rotation 0 for 1 s, turned, then left turned for 2.7 s (commit after 1.5 s)
+    script = Script(script.frames[:80] + [script.frames[79]] * 40 + script.frames[80:], [])
+    video = write_video(tmp_path / "table.avi", script)
+    seat = service.claim_seat(game.id, "N", service.store.join_codes(game.id)["N"])
+    phone = Spy(live_server.url, {"role": "seat", "game": game.id, "lang": "en", "token": seat})
+    table_display = Spy(live_server.url, {"role": "table", "game": game.id, "lang": "en"})
+    manager = app.extensions["companion.hardware"]
+    app.config["CAMERA_SOURCE"] = str(video)
+    handle = wiring.start(app, service, manager.changed)
+    try:
+        final = phone.wait_version(2, timeout=30)  # reveal_event, then orient_event
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and "W" not in handle.status()["selected"]:
+            time.sleep(0.05)
+        status = handle.status()
+    finally:
+        handle.stop()
+        phone.close()
+        table_display.close()
+
+    actions = list({seq: a for seq, a, _ in service.get(game.id).log}.values())
+    assert actions == [{"type": "reveal_event", "card": event, "by": "table"},
+                       {"type": "orient_event", "rotation": 1, "by": "N"}]  # turned a quarter
+    # the phone got exactly what the engine gives seat N after the same two actions
+    state = GAME.setup(game.kind.catalog, game.row["setup"])
+    state, _ = GAME.apply(state, {"type": "reveal_event", "by": "table", "card": event})
+    state, _ = GAME.apply(state, {"type": "orient_event", "by": "N", "rotation": 1})
+    assert final["view"] == json.loads(json.dumps(GAME.seat_view(state, "N")))
+    # while it was being turned, the table display previewed rotation 1 before the commit
+    previews = [v["preview"] for v in table_display.views if v.get("preview")]
+    assert any(p["rotation"] == 1 for p in previews)
+    # the action card moved from S's zone to W's: W's phone may pre-select it
+    assert status["selected"] == {"W": "grain"}
+    assert status["state"] == "ok" and status["calibration"] == "marker"
+    assert status["warnings"] == []
+
+
+def test_card_the_engine_refuses_is_a_warning_not_an_action(server, tmp_path):
+    app, _ = server
+    service = app.extensions["companion"]
+    game = service.create("wwe", {"players": PLAYERS}, "2468")
+    chapter_two = next(e["id"] for e in game.kind.catalog["event_cards"] if e["chapter"] == 2)
+    changed = []
+    handle = wiring.CameraWiring(service, lambda: changed.append(1), FrameSource(), None, 1.0)
+    payload = card_payload("wwe", "event", chapter_two)
+    handle.on_observation(appeared(payload, "council"))
+    assert service.get(game.id).version == 0
+    assert handle.status()["warnings"][0]["code"] == "wrong_chapter"
+    assert changed
