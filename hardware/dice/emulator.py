@@ -162,6 +162,12 @@ class DiceEmulator:
             self._states[die] = p.DieState("TILTED")
             self._send_numbered("EV", f"{die} TILTED")
 
+    @contextlib.contextmanager
+    def holding_line(self):
+        """Nothing else (heartbeats, replies) is sent while inside: for exact sequences."""
+        with self._lock:
+            yield self
+
     def drop_next(self, kind: str) -> None:
         """Lose the next frame of this kind (``"RD"``, ``"HB"``...) on the line."""
         with self._lock:

@@ -205,7 +205,10 @@ class DiceReader:
                 continue
             valid = True
             if self._on_message:
-                self._on_message(msg)
+                try:
+                    self._on_message(msg)
+                except Exception:  # a bad consumer must not kill the reader thread
+                    log.exception("dice message callback failed")
             with self._status_lock:
                 outcome = self._tracker.handle(msg, time.time())
             for observation in outcome.observations:

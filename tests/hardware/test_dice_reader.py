@@ -86,10 +86,10 @@ def test_dropped_event_resyncs_without_inventing_a_roll(tmp_path):
 def test_lost_reading_with_dice_moving_again_is_missed_not_invented(tmp_path):
     with emulator_and_reader(tmp_path) as (emu, reader, seen):
         wait_for(lambda: connected(reader))
-        emu.drop_next("RD")
-        emu.drop_next("HB")  # the only frames that could tell the roll are gone...
-        emu.roll({"tax": 4})
-        emu.start_roll()  # ...and the die moves again before the host resyncs
+        with emu.holding_line():  # no heartbeat in between
+            emu.drop_next("RD")  # the reading is lost on the line...
+            emu.roll({"tax": 4})
+            emu.start_roll()  # ...and the die moves again before the host can resync
         wait_for(lambda: reader.status().missed_rolls == 1, what="missed roll")
         assert seen.rolls() == []
         emu.settle({"tax": 5})
@@ -158,10 +158,12 @@ def test_unplug_and_replug_reconnects(tmp_path):
 
 
 def test_silent_device_trips_the_watchdog_then_reopens(tmp_path):
-    with emulator_and_reader(tmp_path, silent_after=0.4, reopen_after=0.4,
+    with emulator_and_reader(tmp_path, emulator_options={"hb_interval": 0.1},
+                             silent_after=1.0, reopen_after=0.4,
                              handshake_timeout=0.5) as (emu, reader, seen):
         wait_for(lambda: connected(reader))
         asked = emu.received.count(p.StateQuery())
+        assert "silent" not in seen.states()
         emu.silent = True
         wait_for(lambda: "silent" in seen.states(), what="silent status")
         wait_for(lambda: emu.received.count(p.StateQuery()) > asked, what="STATE? sent")
