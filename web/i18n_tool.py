@@ -39,10 +39,14 @@ SOURCES = [
     ("web/templates", [("**.html", "jinja2")]),
     ("companion", [("**.py", "python")]),
 ]
-# Engine dicts whose values are msgids: (module, attribute, comment prefix).
+# Dicts whose values are msgids the server translates at run time:
+# (module, attribute, comment prefix, index into a tuple value or None).
 ENGINE_TEXTS = [
-    ("engine.wwe.reasons", "REASONS", "refusal"),
-    ("engine.wwe.texts", "EVENT_TEXTS", "log event"),
+    ("engine.wwe.reasons", "REASONS", "refusal", None),
+    ("engine.wwe.texts", "EVENT_TEXTS", "log event", None),
+    ("engine.wwe.texts", "PROMPT_TEXTS", "prompt", None),
+    ("engine.wwe.options", "OPTIONS", "rule option", 3),  # the new-game form's labels
+    ("companion.reasons", "SERVER_REASONS", "server refusal", None),
 ]
 
 _BRACE = re.compile(r"(?<!\{)\{(\w*)[^{}]*\}(?!\})")
@@ -75,12 +79,13 @@ def ui_strings() -> list[tuple[str | tuple[str, str], str, str]]:
 def engine_texts() -> list[tuple[str | tuple[str, str], str, str]]:
     """(msgid, comment, source) for every engine template that exists right now."""
     out = []
-    for module_name, attr, what in ENGINE_TEXTS:
+    for module_name, attr, what, index in ENGINE_TEXTS:
         try:
             table = getattr(importlib.import_module(module_name), attr)
         except (ImportError, AttributeError):
             continue
-        for key, template in sorted(table.items()):
+        for key, value in sorted(table.items()):
+            template = value[index] if index is not None else value
             out.append((msgid_of(template), f"{what}: {key}", f"{module_name}.{attr}"))
     return out
 
@@ -143,6 +148,10 @@ def update() -> None:
     for lang in LANGUAGES:
         catalog = read(lang)
         catalog.update(template, no_fuzzy_matching=True, update_header_comment=False)
+        catalog.fuzzy = False
+        catalog.project, catalog.version = "Table Companion", "1"
+        catalog.last_translator = "Table Companion web <translations@table-companion.invalid>"
+        catalog.language_team = f"{lang} <translations@table-companion.invalid>"
         write(lang, catalog)
 
 
