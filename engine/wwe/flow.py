@@ -26,8 +26,14 @@ def advance(s: dict, ev: list) -> None:
     """Run automatic steps until a decision is owed or the game is over."""
     from engine.wwe import effects
 
-    while s["queue"] and s["queue"][0]["do"] != "await":
-        step = s["queue"].pop(0)
+    while s["queue"]:
+        step = s["queue"][0]
+        if step["do"] == "await":
+            if not moot(s, step, ev):
+                return
+            s["queue"].pop(0)
+            continue
+        s["queue"].pop(0)
         do = step["do"]
         if do == "effect":
             effects.run_effect(s, step, ev)
@@ -41,6 +47,20 @@ def advance(s: dict, ev: list) -> None:
             after_duties(s, ev)
         else:  # pragma: no cover - a programming error, never data
             raise ValueError(f"unknown step {do}")
+
+
+def moot(s: dict, step: dict, ev: list) -> bool:
+    """An owed decision with nothing to decide is skipped (a Hospital donor with nobody
+    curable, a free house with no legal site)."""
+    from engine.wwe import projects
+
+    if step["kind"] == "cure" and not projects.curable(s, step["seat"]):
+        ev.append({"type": "cure_skipped", "seat": step["seat"]})
+        return True
+    if step["kind"] == "place_free_house" and not projects.can_place_any_house(s, step["seat"]):
+        ev.append({"type": "free_house_skipped", "seat": step["seat"]})
+        return True
+    return False
 
 
 # ---------------------------------------------------------------- chapters and rounds
