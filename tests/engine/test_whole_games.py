@@ -164,7 +164,8 @@ class Script:
                     seat: p["vp"] for seat, p in s["players"].items()}
         assert s["over"]
         for chapter in self.chapters:  # every scripted decision was used
-            assert all(not plays for plays in chapter["plays"].values())
+            for key in ("plays", "trades", "cure", "place_free_house"):
+                assert all(not left for left in chapter.get(key, {}).values()), key
         return s
 
 
@@ -347,6 +348,239 @@ def test_two_player_game_to_the_final_score():
     assert res(s, "S") == {"vp": 32, "grain": 5, "piety": 6, "gold": 2}
     assert s["projects"]["bridge"]["complete"] and not s["projects"]["tower"]["complete"]
     assert final(s) == {"N": (34.5, 1), "S": (33.0, 2)}
+
+
+# ================================================================ 3 players: N, E and S
+# N starts. Actives per chapter: N E S N E S; after each chapter end the token passes from S
+# to N. Corners facing W are collected by nobody. First player in each round list = active.
+THREE = [
+    {   # ---------------------------------------------------------------- chapter I
+        # start: everyone vp8 wool1 gold2. Favor on 0. Wool supply 12.
+        "rounds": [
+            ("x1_trade", 1),  # R1 N: trade 1 wool for 3 gold, offered N, E, S: N and E
+            #   accept (wool0 gold5), S declines. r1 -> N vp9, E gold7, S grain1;
+            #   favor 1 -> queen: N has no loyalty, nothing.
+            #   N grain -> grain1; E grain -> grain1; S piety -> piety1
+            ("x1_mill", 0),  # R2 E: the Fulling Mill (1 stone, 1 wood) comes in.
+            #   r0 -> N gold7, E grain2, S piety2. E donates to the mill (gold6),
+            #   S donates (gold1), N building material wood -> wood1
+            ("t1_1", 2),  # R3 S: r2 -> N piety1, E vp9, S gold3; favor 2 -> guild: S no
+            #   houses. S grain -> grain2; N puts wood on the mill (+3) -> vp12 wood0;
+            #   E building material stone -> stone1
+            ("t1_2", 0),  # R4 N: r0 -> N gold9, E grain3, S piety3. N piety -> piety2;
+            #   E puts stone on the mill (+3) -> vp12: the mill is complete, donors E and S
+            #   get 1 VP + 1 cloth: E vp13 cloth1, S vp9 cloth1, seals back.
+            #   S medicine help -> gold4 vp10
+            ("t1_3", 1),  # R5 E: r1 -> N vp13, E gold8, S grain3; favor 1 -> prioress: no
+            #   MK. E medicine help -> gold9 vp14; S sells 1 wool -> wool0 gold6 (cloth
+            #   cannot be sold in chapter I); N medicine help -> gold10 vp14
+            ("t1_4", 3),  # R6 S: r3 -> N grain2, E piety1, S vp11; favor 3 -> earl: S
+            #   grain4. S building material stone -> stone1; N plays Sell Wool & Cloth
+            #   without effect; E piety -> piety2
+        ],
+        "trades": {"N": [True], "E": [True], "S": [False]},
+        "plays": {
+            "N": [("grain", {}, "favor"), ("building_material", {"item": "wood"}, "privilege"),
+                  ("building_project", {"project": "fulling_mill", "stone": 0, "wood": 1},
+                   "weaver"),
+                  ("piety", {}, "donation"), ("medicine", {"mode": "help"}, "rent"),
+                  ("sell_wool_cloth", None, "build_house")],
+            "E": [("grain", {}, "favor"), ("donation", {"project": "fulling_mill"}, "privilege"),
+                  ("building_material", {"item": "stone"}, "weaver"),
+                  ("building_project", {"project": "fulling_mill", "stone": 1, "wood": 0},
+                   "build_house"),
+                  ("medicine", {"mode": "help"}, "rent"), ("piety", {}, "sell_wool_cloth")],
+            "S": [("piety", {}, "favor"), ("donation", {"project": "fulling_mill"}, "privilege"),
+                  ("grain", {}, "weaver"), ("medicine", {"mode": "help"}, "build_house"),
+                  ("sell_wool_cloth", {"wool": 1, "cloth": 0}, "rent"),
+                  ("building_material", {"item": "stone"}, "building_project")],
+        },
+        # before the end: N vp14 grain2 piety2 gold10; E vp14 grain3 piety2 cloth1 gold9;
+        # S vp11 stone1 grain4 piety3 cloth1 gold6. E1: bridge +1 stone (1/3).
+        # Tax 5, from S: nobody is short. N vp14 gold5; E vp14 grain1 cloth1 gold4;
+        # S vp11 stone1 grain2 piety1 cloth1 gold1. The cloth space opens.
+        "tax": 5, "protect": {},
+    },
+    {   # ---------------------------------------------------------------- chapter II
+        # Supplies: grain 7, piety 11, stone 22, wood 14. Favor on 7 (earl).
+        "rounds": [
+            ("x2_loyal", 1),  # R1 N: everyone gains 1 loyalty. r1 -> N vp15, E gold6,
+            #   S grain3; favor 1 -> bishop: N has no piety, 0 VP.
+            #   N grain -> grain1; E sells the cloth (4) -> gold10; S sells the cloth -> gold5
+            ("x2_chapel", 3),  # R2 E: the Lady Chapel (2 stone, 1 wood) comes in.
+            #   r3 -> N grain2, E piety1, S vp12; favor 3 -> outlaws, queen, prior: E piety2.
+            #   E donates to the chapel (gold9); S puts her stone on it (+3) -> vp15 stone0;
+            #   N donates (gold4)
+            ("t2_1", 0),  # R3 S: r0 -> N gold6, E grain2, S piety2. S building material
+            #   stone -> stone1; N wood -> wood1; E stone -> stone1
+            ("t2_2", 1),  # R4 N: r1 -> N vp16, E gold11, S grain4; favor 1 -> guild: N no
+            #   houses. N puts wood on the chapel (+3) -> vp19; E puts stone on it (+3) ->
+            #   vp17: complete, donors N and E get 2 VP: N vp21, E vp19.
+            #   S builds on site_10 (stone, rent 1 grain) -> stone0 gold4
+            ("t2_3", 3),  # R5 E: r3 -> N grain3, E piety3, S vp16; favor 3 -> king: E has
+            #   1 loyalty -> vp20. E medicine help -> gold12 vp21; S rent site_10 -> grain5
+            #   (the last grain); N plays Sell Wool & Cloth without effect
+            ("t2_4", 0),  # R6 S: r0 -> N gold8, E grain: Field empty, 1 VP instead ->
+            #   vp22, S piety3. S plays Grain without effect (Field empty);
+            #   N medicine help -> gold9 vp22; E piety -> piety4
+        ],
+        "plays": {
+            "N": [("grain", {}, "favor"), ("donation", {"project": "lady_chapel"}, "privilege"),
+                  ("building_material", {"item": "wood"}, "weaver"),
+                  ("building_project", {"project": "lady_chapel", "stone": 0, "wood": 1},
+                   "rent"),
+                  ("sell_wool_cloth", None, "build_house"),
+                  ("medicine", {"mode": "help"}, "piety")],
+            "E": [("sell_wool_cloth", {"wool": 0, "cloth": 1}, "favor"),
+                  ("donation", {"project": "lady_chapel"}, "privilege"),
+                  ("building_material", {"item": "stone"}, "weaver"),
+                  ("building_project", {"project": "lady_chapel", "stone": 1, "wood": 0},
+                   "rent"),
+                  ("medicine", {"mode": "help"}, "build_house"), ("piety", {}, "grain")],
+            "S": [("sell_wool_cloth", {"wool": 0, "cloth": 1}, "favor"),
+                  ("building_project", {"project": "lady_chapel", "stone": 1, "wood": 0},
+                   "privilege"),
+                  ("building_material", {"item": "stone"}, "weaver"),
+                  ("build_house", {"site": "site_10"}, "donation"),
+                  ("rent", {"sites": ["site_10"]}, "medicine"), ("grain", None, "piety")],
+        },
+        # before the end: N vp22 grain3 loyalty1 gold9; E vp22 grain2 piety4 loyalty1
+        # gold12; S vp16 grain5 piety3 loyalty1 gold4. E1: bridge stone 2/3.
+        # Tax 5, from S:
+        #   S: 2 piety, 2 grain, 4 gold (1 short: -1 VP, Royal Court) -> vp15 grain3 piety1
+        #   N: no piety (2 short: -6 VP, Penance), 2 grain, 5 gold -> vp16 grain1 gold4
+        #   E: pays everything -> vp22 piety2 gold7
+        # Protection (S, then N): S keeps her loyalty (Royal Court stays); N pays 1 loyalty
+        # to cancel Penance. Then the Tower and the plague tokens come in.
+        "tax": 5, "protect": {"S": [], "N": ["penance"]},
+    },
+    {   # ---------------------------------------------------------------- chapter III
+        # start: N vp16 grain1 gold4; E vp22 piety2 loyalty1 gold7; S vp15 grain3 piety1
+        # loyalty1 houses site_10 (Royal Court in round 1). Supplies: grain 6, piety 9,
+        # stone 20, wood 13. Favor on 6 (king).
+        "rounds": [
+            ("x3_mk", 2),  # R1 N: plague 10 flips (value 2); everyone gains 2 MK.
+            #   r2 -> N piety1, E vp23, S gold2; favor 2 -> bishop: N 1 piety -> vp17.
+            #   N Medicine cures house 10 (2 <= 2 MK): +2 VP + 3 VP reward -> vp22;
+            #   E grain -> grain1; S plays Grain at the Royal Court: not performed
+            ("x3_hospital", 0),  # R2 E: house 10 is already cured: nothing. The Hospital
+            #   (1 stone, 1 wood, donors cure) comes in. r0 -> N gold6, E grain2, S piety2.
+            #   E donates to it (gold6), S donates (gold1), N building material stone
+            ("t3_1", 1),  # R3 S: plague 9 flips (2). r1 -> N vp23, E gold8, S grain4;
+            #   favor 1 -> outlaws: S pays her last gold (gold0).
+            #   S building material wood -> wood1; N puts stone on the Hospital (+3) ->
+            #   vp26; E building material wood -> wood1
+            ("t3_2", 0),  # R4 N: plague 2 flips (1). r0 -> N gold8, E grain3, S piety3.
+            #   N grain -> grain2. E puts wood on the Hospital (+3) -> vp26: complete; the
+            #   donors E, S each cure one resident: E cures house 9 (2 VP) and places a free
+            #   house on site_07 -> vp28; S cures house 2 (2 VP + 1 VP) -> vp18.
+            #   S medicine help -> gold1 vp19
+            ("t3_3", 2),  # R5 E: house 2 is cured: nothing. r2 -> N piety2, E vp29, S gold3;
+            #   favor 2 -> prior: E piety3. E rent site_07 -> gold9; S builds on site_05
+            #   (wood, rent 1 wool) -> wood0 gold2; N piety -> piety3
+            ("t3_4", 3),  # R6 S: plague 11 flips (5). r3 -> N grain3 (the last), E piety4,
+            #   S vp20; favor 3 -> merchants: S wool1. S piety -> piety4;
+            #   N plays Sell Wool & Cloth without effect; E medicine help -> gold10 vp30
+        ],
+        "cure": {"E": [9], "S": [2]},
+        "place_free_house": {"E": ["site_07"]},
+        "plays": {
+            "N": [("medicine", {"mode": "cure", "locations": [10]}, "favor"),
+                  ("building_material", {"item": "stone"}, "privilege"),
+                  ("building_project", {"project": "hospital", "stone": 1, "wood": 0},
+                   "weaver"),
+                  ("grain", {}, "donation"), ("piety", {}, "build_house"),
+                  ("sell_wool_cloth", None, "rent")],
+            "E": [("grain", {}, "favor"), ("donation", {"project": "hospital"}, "privilege"),
+                  ("building_material", {"item": "wood"}, "weaver"),
+                  ("building_project", {"project": "hospital", "stone": 0, "wood": 1},
+                   "sell_wool_cloth"),
+                  ("rent", {"sites": ["site_07"]}, "build_house"),
+                  ("medicine", {"mode": "help"}, "piety")],
+            "S": [("grain", {}, "favor"), ("donation", {"project": "hospital"}, "privilege"),
+                  ("building_material", {"item": "wood"}, "weaver"),
+                  ("medicine", {"mode": "help"}, "sell_wool_cloth"),
+                  ("build_house", {"site": "site_05"}, "rent"),
+                  ("piety", {}, "building_project")],
+        },
+        # before the end: N vp26 grain3 piety3 mk2 gold8; E vp30 grain3 piety4 loyalty1
+        # mk2 gold10; S vp20 grain4 piety4 wool1 loyalty1 mk2 gold2.
+        # E1: bridge stone 3/3, Tower stone 1/6. Tax 4, from S:
+        #   S: 2 gold short (-2 VP, Royal Court) -> vp18 grain2 piety2 wool1; she pays her
+        #   loyalty to cancel the Royal Court. N -> vp26 grain1 piety1 gold4;
+        #   E -> vp30 grain1 piety2 gold6
+        "tax": 4, "protect": {"S": ["royal_court"]},
+    },
+    {   # ---------------------------------------------------------------- chapter IV
+        # Supplies: grain 6, piety 7, stone 17, wood 12. Favor on 5 (merchants).
+        "rounds": [
+            ("x4_tower", 1),  # R1 N: "Merthin": the Tower fills up from the supply (5 stone,
+            #   2 wood). Spire: loyalty N 0, E 1, S 0 -> E gets the metal and 3 VP -> vp33.
+            #   r1 -> N vp27, E gold8, S grain3; favor 1 -> king: N no loyalty.
+            #   N grain -> grain2; E grain -> grain2; S grain -> grain4
+            ("x4_tax", 2),  # R2 E: the others (S, N) lose 2 gold: N gold2, S has none.
+            #   r2 -> N piety2, E vp34, S gold2; favor 2 -> bishop: E 2 piety -> vp36.
+            #   E piety -> piety3; S piety -> piety3; N piety -> piety3
+            ("t4_1", 0),  # R3 S: house 9 is cured: nothing. r0 -> N gold4, E grain3,
+            #   S piety4. S sells 1 wool -> wool0 gold4; N medicine help -> gold5 vp28;
+            #   E medicine help -> gold9 vp37
+            ("t4_2", 3),  # R4 N: plague 1 flips (4). r3 -> N grain3 (the last), E piety4,
+            #   S vp19; favor 3 -> prior: N piety4 (the last). N building material stone
+            #   -> stone1; E rent site_07 -> gold10; S rent site_05 -> wool1
+            ("t4_3", 1),  # R5 E: plague 3 flips (1). r1 -> N vp29, E gold12, S grain: Field
+            #   empty, 1 VP instead -> vp20; favor 1 -> guild: E 1 house -> vp38.
+            #   E building material wood -> wood1; S Medicine cures house 3 (1 <= 2 MK):
+            #   +2 VP + 1 loyalty -> vp22; N plays Sell Wool & Cloth without effect
+            ("t4_4", 0),  # R6 S: plague 4 flips (3). r0 -> N gold7, E grain: empty, 1 VP
+            #   -> vp39, S piety: empty, 1 VP -> vp23. S building material stone -> stone1;
+            #   N plays Rent without effect (no houses); E puts wood on the bridge -> vp42
+        ],
+        "plays": {
+            "N": [("grain", {}, "favor"), ("piety", {}, "privilege"),
+                  ("medicine", {"mode": "help"}, "weaver"),
+                  ("building_material", {"item": "stone"}, "donation"),
+                  ("sell_wool_cloth", None, "build_house"),
+                  ("rent", None, "building_project")],
+            "E": [("grain", {}, "favor"), ("piety", {}, "privilege"),
+                  ("medicine", {"mode": "help"}, "weaver"),
+                  ("rent", {"sites": ["site_07"]}, "donation"),
+                  ("building_material", {"item": "wood"}, "build_house"),
+                  ("building_project", {"project": "bridge", "stone": 0, "wood": 1},
+                   "sell_wool_cloth")],
+            "S": [("grain", {}, "favor"), ("piety", {}, "privilege"),
+                  ("sell_wool_cloth", {"wool": 1, "cloth": 0}, "weaver"),
+                  ("rent", {"sites": ["site_05"]}, "donation"),
+                  ("medicine", {"mode": "cure", "locations": [3]}, "build_house"),
+                  ("building_material", {"item": "stone"}, "building_project")],
+        },
+        # before the end: N vp29 stone1 grain3 piety4 mk2 gold7; E vp42 grain3 piety4
+        # loyalty1 mk2 gold12; S vp23 stone1 grain4 piety4 wool1 loyalty1 mk2 gold4.
+        # E1: the bridge gets its last wood and is complete (no donors).
+        # Tax 5, doubled losses after chapter IV, from S:
+        #   S: 1 gold short: doubled 2 VP, but she pays 1 loyalty -> only 1 VP -> vp22
+        #   N -> vp29 stone1 gold2; E -> vp42 gold7
+        # Final: N 29 + 1 stone + 2/2 = 31; E 42 + 7/2 = 45.5; S 22 + 1 stone = 23.
+        "tax": 5, "protect": {"S": ["gold"]},
+    },
+]
+
+
+def test_three_player_game_to_the_final_score():
+    script = Script(copy.deepcopy(THREE), plague={10: 2, 9: 2, 2: 1, 11: 5, 1: 4, 3: 1, 4: 3})
+    s = script.play({"players": [{"seat": "N", "name": "Anna", "colour": "blue"},
+                                 {"seat": "E", "name": "Bo", "colour": "red"},
+                                 {"seat": "S", "name": "Cy", "colour": "green"}],
+                     "start_seat": "N", "seed": 3})
+    assert script.vp_at_chapter_start == {
+        1: {"N": 8, "E": 8, "S": 8}, 2: {"N": 14, "E": 14, "S": 11},
+        3: {"N": 16, "E": 22, "S": 15}, 4: {"N": 26, "E": 30, "S": 18}}
+    assert res(s, "N") == {"vp": 29, "stone": 1, "grain": 1, "piety": 2, "mk": 2, "gold": 2}
+    assert res(s, "E") == {"vp": 42, "grain": 1, "piety": 2, "loyalty": 1, "mk": 2, "gold": 7}
+    assert res(s, "S") == {"vp": 22, "stone": 1, "grain": 2, "piety": 2, "wool": 1, "mk": 2}
+    assert s["projects"]["tower"]["spire"] == "E"
+    assert all(p["complete"] for p in s["projects"].values())
+    assert sorted(s["players"]["E"]["houses"]) == ["site_07"]
+    assert final(s) == {"E": (45.5, 1), "N": (31.0, 2), "S": (23.0, 3)}
 
 
 if __name__ == "__main__":  # pragma: no cover
