@@ -34,3 +34,43 @@ def test_usb_ids_from_config():
     assert not discovery._matches(0x2341, 0x0001, ids)
     assert not discovery._matches(None, None, ids)
 
+
+
+class FakePortInfo:
+    """What pyserial's list_ports reports for a USB serial device (no USB bus here)."""
+
+    def __init__(self, device, vid, pid):
+        self.device, self.vid, self.pid = device, vid, pid
+
+
+def test_reader_discovers_by_vid_pid_and_prefers_the_by_id_name(tmp_path, monkeypatch):
+    from hardware.dice.reader import DiceReader
+    from tests.hardware.dice.support import connected, wait_for
+
+    with DiceEmulator(link=str(tmp_path / "tty")) as emu:
+        by_id = tmp_path / "by-id"
+        by_id.mkdir()
+        (by_id / "usb-Arduino_Uno_1234-if00").symlink_to(emu.slave_path)
+        monkeypatch.setattr(discovery, "BY_ID", by_id)
+        monkeypatch.setattr(discovery, "UDEV_LINK", str(tmp_path / "no-udev-link"))
+        monkeypatch.setattr(discovery.list_ports, "comports", lambda: [
+            FakePortInfo("/dev/ttyS0", None, None),            # a built-in UART: not tried
+            FakePortInfo("/dev/ttyUSB9", 0x0403, 0x6001),       # an FTDI board: tried, absent
+            FakePortInfo(emu.slave_path, 0x2341, 0x0043),       # the reader
+        ])
+        found = discovery.candidates()
+        name = str(by_id / "usb-Arduino_Uno_1234-if00")
+        assert sorted(found) == sorted(["/dev/ttyUSB9", name])
+        assert discovery.candidates(discovery.parse_usb_ids(["1a86:7523"])) == []
+        assert discovery.discover() == (name, discovery.probe(emu.port))
+        with DiceReader(None) as reader:
+            status = wait_for(lambda: connected(reader), what="discovered and connected")
+            assert status.port == name
+
+
+def test_udev_link_comes_first(tmp_path, monkeypatch):
+    with DiceEmulator(link=str(tmp_path / "dicereader")) as emu:
+        monkeypatch.setattr(discovery, "UDEV_LINK", emu.port)
+        monkeypatch.setattr(discovery.list_ports, "comports", lambda: [
+            FakePortInfo(emu.slave_path, 0x2341, 0x0043)])
+        assert discovery.candidates() == [emu.port]  # the same device is listed once
