@@ -1,0 +1,180 @@
+"""The 12 action cards (§4.3) with their limits."""
+from __future__ import annotations
+
+import pytest
+
+from engine.wwe import GAME
+from tests.engine.wwe_helpers import act, at, new_game, plain, refused, res, run_until, set_res, vp
+
+
+@pytest.fixture
+def s(catalog):
+    """Chapter I, round 1, North to play; cloth opened so both goods can be sold."""
+    plain(catalog)
+    state = run_until(new_game(catalog, seats=("N", "S")), at("play_card"))
+    state["covers"]["market"] = []
+    return state
+
+
+def play(state, card, discard="favor", **params):
+    return act(state, type="play_card", by="N", card=card, discard=discard, params=params)
+
+
+def test_grain_piety_material(s):
+    assert res(play(s, "grain"), "N")["grain"] == res(s, "N")["grain"] + 1
+    assert res(play(s, "piety"), "N")["piety"] == res(s, "N")["piety"] + 1
+    after = play(s, "building_material", item="wood")
+    assert res(after, "N")["wood"] == res(s, "N")["wood"] + 1
+    assert after["supply"]["wood"] == s["supply"]["wood"] - 1
+    s["supply"]["stone"] = 0
+    r = refused(s, type="play_card", by="N", card="building_material", discard="favor",
+                params={"item": "stone"})
+    assert r.code == "out_of_supply"
+
+
+def test_building_project_limits(s):
+    set_res(s, "N", "stone", 3)
+    set_res(s, "N", "wood", 3)
+    r = refused(s, type="play_card", by="N", card="building_project", discard="favor",
+                params={"project": "bridge", "stone": 2, "wood": 1})
+    assert r.code == "materials_one_or_two"
+    spec = s["cat"]["projects"]["bridge"]
+    s["projects"]["bridge"]["wood"] = spec["wood"]
+    r = refused(s, type="play_card", by="N", card="building_project", discard="favor",
+                params={"project": "bridge", "stone": 0, "wood": 1})
+    assert r.code == "no_space_on_project"
+    after = play(s, "building_project", project="bridge", stone=2, wood=0)
+    assert vp(after, "N") == vp(s, "N") + 6
+    assert after["supply"]["stone"] == s["supply"]["stone"]   # material is on the project
+
+
+def test_sell_any_wool_at_most_one_cloth(s):
+    """A-1: any number of wool at 2 gold, at most 1 cloth at 4 gold."""
+    set_res(s, "N", "wool", 3)
+    set_res(s, "N", "cloth", 2)
+    gold = res(s, "N")["gold"]
+    r = refused(s, type="play_card", by="N", card="sell_wool_cloth", discard="favor",
+                params={"wool": 0, "cloth": 2})
+    assert r.code == "cloth_max"
+    after = play(s, "sell_wool_cloth", wool=3, cloth=1)
+    assert res(after, "N")["gold"] == gold + 10
+    assert res(after, "N")["wool"] == 0 and res(after, "N")["cloth"] == 1
+    assert after["supply"]["wool"] == s["supply"]["wool"] + 3
+    assert refused(s, type="play_card", by="N", card="sell_wool_cloth", discard="favor",
+                   params={"wool": 0, "cloth": 0}).code == "nothing_to_sell"
+
+
+def test_build_house_and_rent(s):
+    sites = s["cat"]["sites"]
+    wood_sites = [sid for sid, sp in sites.items() if sp["material"] == "wood"]
+    set_res(s, "N", "wood", 4)
+    set_res(s, "N", "gold", 4)
+    after = play(s, "build_house", site=wood_sites[0])
+    assert after["sites"][wood_sites[0]] == "N"
+    assert res(after, "N")["wood"] == 3 and res(after, "N")["gold"] == 3
+    # rent from at most 2 own houses; an empty Field gives nothing (§6.8)
+    houses = list(sites)[:3]
+    for i, sid in enumerate(houses):
+        sites[sid]["rent"] = {"item": ["grain", "gold", "piety"][i], "amount": 1}
+        s["sites"][sid] = "N"
+    s["players"]["N"]["houses"] = houses
+    r = refused(s, type="play_card", by="N", card="rent", discard="favor", sites=houses)
+    assert r.code == "rent_one_or_two"
+    s["supply"]["grain"] = 0
+    gold = res(s, "N")["gold"]
+    after = play(s, "rent", sites=houses[:2])
+    assert res(after, "N")["grain"] == res(s, "N")["grain"] and res(after, "N")["gold"] == gold + 1
+    assert vp(after, "N") == vp(s, "N")
+    r = refused(s, type="play_card", by="N", card="rent", discard="favor",
+                params={"sites": [next(x for x in sites if x not in houses)]})
+    assert r.code == "not_your_house"
+
+
+def test_build_house_limits(s):
+    sites = list(s["cat"]["sites"])
+    set_res(s, "N", "stone", 2)
+    set_res(s, "N", "wood", 2)
+    s["sites"][sites[0]] = "S"
+    s["players"]["S"]["houses"] = [sites[0]]
+    r = refused(s, type="play_card", by="N", card="build_house", discard="favor",
+                params={"site": sites[0]})
+    assert r.code == "site_taken"
+    s["players"]["N"]["houses"] = sites[1:5]
+    for sid in sites[1:5]:
+        s["sites"][sid] = "N"
+    r = refused(s, type="play_card", by="N", card="build_house", discard="favor",
+                params={"site": sites[6]})
+    assert r.code == "no_house_left"
+
+
+def test_donation_rules(s):
+    gold = res(s, "N")["gold"]
+    after = play(s, "donation", project="bridge")
+    assert res(after, "N")["gold"] == gold - 1 and after["players"]["N"]["seals"] == ["bridge"]
+    s["players"]["N"]["seals"] = ["bridge"]
+    s["projects"]["bridge"]["seals"] = ["N"]
+    r = refused(s, type="play_card", by="N", card="donation", discard="favor",
+                params={"project": "bridge"})
+    assert r.code == "already_donated"
+    s["projects"]["fulling_mill"] = dict(s["projects"]["bridge"], seals=[])
+    s["projects"]["lady_chapel"] = dict(s["projects"]["bridge"], seals=[])
+    s["players"]["N"]["seals"] = ["bridge", "fulling_mill"]
+    r = refused(s, type="play_card", by="N", card="donation", discard="favor",
+                params={"project": "lady_chapel"})
+    assert r.code == "no_seal_left"
+
+
+def test_weaver(s):
+    set_res(s, "N", "wool", 2)
+    after = play(s, "weaver", wool=2)
+    assert res(after, "N")["cloth"] == 2 and res(after, "N")["wool"] == 0
+    r = refused(s, type="play_card", by="N", card="weaver", discard="favor",
+                params={"wool": 3})
+    assert r.code == "bad_params"
+
+
+def test_medicine_help_and_no_cure_before_chapter_3(s):
+    after = play(s, "medicine", mode="help")
+    assert res(after, "N")["gold"] == res(s, "N")["gold"] + 1 and vp(after, "N") == vp(s, "N") + 1
+    r = refused(s, type="play_card", by="N", card="medicine", discard="favor",
+                params={"mode": "cure", "locations": [1]})
+    assert r.code == "no_cure_before_chapter_3"
+
+
+def test_favor_card_moves_one(s):
+    cycle = s["cat"]["game"]["favor_track"]["cycle"]
+    after = play(s, "favor", discard="grain")
+    assert after["favor"]["index"] == (s["favor"]["index"] + 1) % len(cycle)
+
+
+def test_privilege(s):
+    """A-9: nothing to repeat in round 1; later it repeats the latest own face-up card, and a
+    repeated Building Project may go to another project (§4.4)."""
+    assert refused(s, type="play_card", by="N", card="privilege",
+                   discard="favor").code == "privilege_nothing"
+    set_res(s, "N", "stone", 2)
+    s["projects"]["fulling_mill"] = dict(s["projects"]["bridge"], seals=[])
+    s = play(s, "building_project", discard="grain", project="bridge", stone=1, wood=0)
+    s = run_until(s, lambda x: x["queue"][0]["kind"] == "play_card"
+                  and x["queue"][0]["seat"] == "N" and x["round"] == 2)
+    v = vp(s, "N")
+    after = play(s, "privilege", discard="piety", project="fulling_mill", stone=1, wood=0)
+    assert after["projects"]["fulling_mill"]["stone"] == s["projects"]["fulling_mill"]["stone"] + 1
+    assert vp(after, "N") == v + 3
+    assert after["players"]["N"]["played"][-1] == "privilege"
+
+
+def test_perform_false_plays_without_effect(s):
+    after = act(s, type="play_card", by="N", card="grain", discard="favor", perform=False)
+    assert res(after, "N") == res(s, "N") and after["players"]["N"]["performed"] == [False]
+
+
+def test_play_choices_preview(s):
+    """choices carry cost and effect of the deciding seat only, refused ones with reasons."""
+    choices = GAME.choices(s, "N")
+    grain = next(c for c in choices if c.action["card"] == "grain" and c.action["perform"])
+    assert grain.effect["grain"] == 1 and grain.refused is None
+    assert set(grain.effect["discard_options"]) == set(s["players"]["N"]["hand"]) - {"grain"}
+    donation = next(c for c in choices if c.action["card"] == "donation"
+                    and c.action["params"].get("project") == "bridge")
+    assert donation.cost == {"gold": 1}
