@@ -74,3 +74,51 @@ def test_arduino_sketch_compiles_against_a_stub_of_the_arduino_api():
          str(FIRMWARE / "dicereader" / "dicereader.ino")],
         capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
+
+
+def run_sketch(tmp_path, script: str) -> list:
+    """The sketch on a simulated board (test/run_sketch.cpp): what it sent, parsed."""
+    from hardware.dice import protocol as p
+
+    binary = tmp_path / "run_sketch"
+    subprocess.run(
+        ["g++", "-Wall", "-Wextra", "-Werror", f"-I{FIRMWARE / 'dicereader'}",
+         "-x", "c++", str(FIRMWARE / "test" / "run_sketch.cpp"),
+         "-x", "c", str(FIRMWARE / "dicereader" / "dice_protocol.c"), "-o", str(binary)],
+        check=True, capture_output=True, text=True)
+    run = subprocess.run([str(binary)], input=script.encode(), capture_output=True, timeout=30)
+    assert run.returncode == 0, run.stderr
+    items = p.FrameParser().feed(run.stdout)
+    assert all(isinstance(i, p.Frame) for i in items), items
+    return [p.parse_device(i.body) for i in items]
+
+
+@pytest.mark.skipif(shutil.which("g++") is None, reason="g++ absent")
+def test_reference_sketch_speaks_the_protocol(tmp_path):
+    from hardware.dice import protocol as p
+
+    script = "\n".join([
+        "wait 1200",
+        "send HELLO?", "wait 5",
+        "button 1", "wait 100", "button 0", "wait 100",     # roll 1
+        "send STATE?", "wait 5",
+        "raw \x01garbage\n", "send LED tax ff0000", "send DANCE", "wait 5",
+        "button 1", "wait 60", "button 0", "wait 700",      # roll 2
+    ]) + "\n"
+    messages = run_sketch(tmp_path, script)
+    assert isinstance(messages[0], p.Hello) and messages[0].proto == 1
+    assert sum(isinstance(m, p.Hello) for m in messages) == 2  # at boot and on HELLO?
+    numbered = [m for m in messages if not isinstance(m, p.Hello)]
+    assert [m.seq for m in numbered] == list(range(len(numbered)))  # one counter, no gap
+    readings = [m for m in numbered if isinstance(m, p.Reading)]
+    assert [r.roll for r in readings] == [1, 2]
+    assert all(set(r.faces) == {"tax"} and r.faces["tax"] in (2, 3, 4, 5) for r in readings)
+    [snapshot] = [m for m in numbered if isinstance(m, p.Snapshot)]
+    assert snapshot.roll == 1
+    assert snapshot.dice == {"tax": p.DieState("SETTLED", readings[0].faces["tax"])}
+    events = [(m.state, m.face) for m in numbered if isinstance(m, p.Event)]
+    assert events[1:] == [("ROLLING", None), ("SETTLED", readings[0].faces["tax"]),
+                          ("ROLLING", None), ("SETTLED", readings[1].faces["tax"])]
+    assert [m.code for m in numbered if isinstance(m, p.DeviceError)] == ["UNKNOWN"]
+    heartbeats = [m.uptime_ms for m in numbered if isinstance(m, p.Heartbeat)]
+    assert len(heartbeats) >= 4 and heartbeats == sorted(heartbeats)
