@@ -82,14 +82,16 @@ def _keys(emu: DiceEmulator, stop: threading.Event) -> None:
 @click.option("--drop", type=click.FloatRange(0, 1), default=0.0,
               help="Probability that a frame is lost.")
 @click.option("--unplug-every", type=float, help="Unplug for a second every SEC seconds.")
+@click.option("--roll-time", type=float, default=0.3, show_default=True,
+              help="Seconds between ROLLING and SETTLED.")
 @click.option("--no-reset", is_flag=True, help="Do not act like an Arduino resetting on open.")
 @click.option("--seed", type=int, help="Seed the faces and the corruption (reproducible).")
-def emulate(dice_specs, link, http_port, every, corrupt, drop, unplug_every, no_reset,
-            seed) -> None:
+def emulate(dice_specs, link, http_port, every, corrupt, drop, unplug_every, roll_time,
+            no_reset, seed) -> None:
     """Make a pty that speaks the dice-reader protocol. Prints one JSON line on stdout:
     {"port": ..., "pty": ..., "http": ...}; then rolls on Enter, HTTP or a timer."""
     emu = DiceEmulator(parse_dice(dice_specs), link=link, corrupt=corrupt, drop=drop,
-                       reset_on_open=not no_reset, seed=seed).start()
+                       reset_on_open=not no_reset, roll_time=roll_time, seed=seed).start()
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     url = None
