@@ -60,7 +60,7 @@ def now() -> str:
 
 
 def dumps(data: Any) -> str:
-    return json.dumps(data, separators=(",", ":"), sort_keys=True)
+    return json.dumps(data, separators=(",", ":"))  # key order kept: engines iterate dicts
 
 
 class Store:
