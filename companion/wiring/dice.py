@@ -121,6 +121,7 @@ class DiceWiring:
         self.emulator_http = None
         self.warning: dict | None = None
         self.last_applied: dict | None = None
+        self.rolls_seen = 0
         self._lock = threading.Lock()
         port = configured_port(settings)
         ids = settings.get("usb_ids")
@@ -172,6 +173,8 @@ class DiceWiring:
         """Give the roll to the current game if it asks for it. Returns the applied action."""
         live = self.service.current()
         if live is None:
+            with self._lock:
+                self.rolls_seen += 1
             return None
         from companion.service import Identity
 
@@ -187,6 +190,7 @@ class DiceWiring:
                 except Refused as exc:
                     action, warning = None, exc.to_json()
         with self._lock:
+            self.rolls_seen += 1
             if warning is not None:
                 self.warning = dict(warning, roll=roll.roll, game=live.id)
                 log.warning("dice roll %s refused: %s", roll.roll, warning)
@@ -201,7 +205,8 @@ class DiceWiring:
         state = {"connected": "ok", "silent": "error"}.get(reader.state, "absent")
         with self._lock:
             out = {"state": state, "detail": reader.message, "reader": reader.to_json(),
-                   "warning": self.warning, "last_applied": self.last_applied}
+                   "warning": self.warning, "last_applied": self.last_applied,
+                   "rolls_seen": self.rolls_seen}
         if self.emulator is not None:
             http_port = self.emulator_http.server_address[1]
             out["emulator"] = {"port": self.emulator.port, "http": f"http://127.0.0.1:{http_port}"}

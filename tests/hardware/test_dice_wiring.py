@@ -114,7 +114,7 @@ def test_emulated_rolls_reach_a_real_game(tmp_path):
 
         version = live.version
         emu.roll({"tax": 4})  # no tax is due yet: ignored
-        wait_for(lambda: handle.reader.status().last_roll == 1, what="first roll read")
+        wait_for(lambda: handle.status()["rolls_seen"] == 1, what="first roll handled")
         assert live.version == version and handle.status()["last_applied"] is None
 
         def act(state, action):
@@ -127,7 +127,7 @@ def test_emulated_rolls_reach_a_real_game(tmp_path):
         play_to_tax(live.state, act)
         version = live.version
         emu.roll({"tax": 6})  # a face the tax die does not have: warned, nothing changes
-        wait_for(lambda: handle.status()["warning"], what="warning")
+        wait_for(lambda: handle.status()["rolls_seen"] == 2, what="second roll handled")
         assert handle.status()["warning"]["code"] == "bad_die_value"
         assert live.version == version
 
