@@ -143,6 +143,21 @@ def choices(s: dict, seat: str) -> list[Choice]:
     return out
 
 
+def precheck(s: dict, seat: str, card: str, params: dict) -> Refused | None:
+    """A cheap refusal for the many site/project variants, without trying them on a copy.
+
+    Only used when it cannot disagree with `apply`: the action is not lost and no event
+    modifies the card (otherwise the full trial decides)."""
+    if effects.action_lost(s, seat) or effects.card_mods(s, card):
+        return None
+    if card == "build_house" and isinstance(params.get("site"), str):
+        from engine.wwe import projects
+        return projects.house_refusal(s, seat, params["site"], False)
+    if card in ("building_project", "donation") and isinstance(params.get("project"), str):
+        return cards.project_refusal(s, params["project"])
+    return None
+
+
 def play_choices(s: dict, seat: str) -> list[Choice]:
     p = s["players"][seat]
     hand = list(p["hand"])
@@ -155,8 +170,16 @@ def play_choices(s: dict, seat: str) -> list[Choice]:
         discard = discards[0] if discards else None
         extra = {"discard_options": discards}
         base = {"type": "play_card", "by": seat, "card": card, "discard": discard}
+        target = card
+        if card == "privilege" and p["played"]:
+            target = p["played"][-1]
         for params in card_param_options(s, seat, card):
-            out.append(trial(s, {**base, "params": params, "perform": True}, seat, extra))
+            action = {**base, "params": params, "perform": True}
+            early = precheck(s, seat, target, params) if target != "privilege" else None
+            if early is not None:
+                out.append(Choice(action=action, refused=early.to_json(), effect=dict(extra)))
+            else:
+                out.append(trial(s, action, seat, extra))
         out.append(trial(s, {**base, "params": {}, "perform": False}, seat, extra))
     for card, index, e in effects.permanent_trades(s, seat):
         out.append(trial(s, {"type": "answer_trade", "by": seat, "card": card, "index": index,

@@ -73,7 +73,10 @@ def public_view(s: dict) -> dict:
                                seals=list(proj["seals"]), complete=proj["complete"],
                                covered=pid in s["covers"]["project"],
                                donor_reward=spec.get("donor_reward"))
-    plague = {loc: {"state": t["state"], "value": t["value"] if t["state"] != "hidden" else None}
+    plague = {loc: {"state": t["state"], "value": t["value"] if t["state"] != "hidden" else None,
+                    "names": cat["plague"].get(loc, {}).get("names", {}),
+                    "demo": bool(cat["plague"].get(loc, {}).get("demo")),
+                    "reward": cat["plague"].get(loc, {}).get("reward")}
               for loc, t in s["plague"].items()}
     h = flow.head(s)
     view = {
@@ -86,6 +89,10 @@ def public_view(s: dict) -> dict:
         "order": list(s["seats"]),
         "seats": seats,
         "supply": dict(s["supply"]),
+        "supply_demo": {item: bool((game.get("supplies", {}).get(item) or {}).get("demo"))
+                        for item in s["supply"]},
+        "tax_die": {"faces": list(game.get("tax_die", {}).get("faces", [])),
+                    "demo": bool(game.get("tax_die", {}).get("demo"))},
         "favor": {"cycle": [{"id": c, "names": _names(game.get("favor_spaces", {}).get(c)),
                              "demo": False} for c in cycle],
                   "index": s["favor"]["index"], "space": cycle[s["favor"]["index"]],
