@@ -86,8 +86,9 @@ class RateLimiter:
 _SECRET_PATTERNS = [
     re.compile(r"(?i)((?:code|token|host_token|pin|csrf_token)=)[^&\s\"']+"),
     re.compile(r"(?i)((?:tc_seat_|tc_host_)[\w-]*=)[^;\s\"']+"),
-    re.compile(r"(?i)(\"(?:token|host_token|pin|code)\"\s*:\s*\")[^\"]+"),
+    re.compile(r"(?i)([\"'](?:token|host_token|pin|code)[\"']\s*:\s*[\"'])[^\"']+"),
     re.compile(r"(/join/[^/\s]+/[^/?\s]+\?)[^\s\"']+"),
+    re.compile(r"()(?<![\w-])[A-Za-z0-9_-]{43}(?![\w-])"),  # any token_urlsafe(32)
 ]
 
 

@@ -20,10 +20,10 @@ from typing import Any
 from companion import security
 from companion.games import GameKind
 from companion.store import Store
+from engine import record as engine_record
 from engine.api import Refused
 
 log = logging.getLogger(__name__)
-RECORD_FORMAT = "table-companion-record"
 END_EVENTS = {"game_over", "game_end", "game_ended", "game_finished", "final_scoring"}
 
 
@@ -295,14 +295,12 @@ class GameService:
         live = self.get(game_id)
         with live.lock:
             actions = [a["action"] for a in self.store.actions(game_id)]
-        return {"format": RECORD_FORMAT, "version": 1, "game": live.kind.name,
-                "setup": live.row["setup"], "actions": actions}
+        return engine_record.build(live.kind.name, live.row["setup"], actions)
 
     def import_record(self, record: Any, pin: str) -> LiveGame:
-        if (not isinstance(record, dict) or record.get("format") != RECORD_FORMAT
-                or record.get("version") != 1 or not isinstance(record.get("setup"), dict)
-                or not isinstance(record.get("actions"), list)):
-            raise Refused("bad_record", detail="format")
+        problems = engine_record.validate(record)
+        if problems:
+            raise Refused("bad_record", detail="; ".join(problems))
         try:
             kind = self._kinds(str(record.get("game")))
         except Exception as exc:

@@ -1,0 +1,137 @@
+"""SQLite persistence: durability settings, commit before ack, exact rebuild, undo audit trail."""
+from __future__ import annotations
+
+import random
+import sqlite3
+
+import pytest
+
+from companion.catalog import load_catalog
+from companion.games import load_kind
+from companion.service import GameService, Identity
+from companion.store import Store
+from engine.api import Refused
+from engine.wwe import GAME
+
+PLAYERS = [{"seat": "N", "name": "Ann"}, {"seat": "E", "name": "Bo"},
+           {"seat": "S", "name": "Cy"}]
+
+
+def wwe_service(path, snapshot_every=7):
+    kinds = {}
+
+    def kind(name):
+        if name not in kinds:
+            kinds[name] = load_kind(name, None)
+        return kinds[name]
+
+    service = GameService(Store(path), kind, snapshot_every=snapshot_every)
+    service.load_all()
+    return service
+
+
+def identity(game_id, action):
+    by = action["by"]
+    return Identity("seat", game_id, by) if by in "NESW" else Identity("table", game_id)
+
+
+def play(service, game_id, n, seed=3):
+    rnd = random.Random(seed)
+    live = service.get(game_id)
+    for _ in range(n):
+        action = GAME.random_action(live.state, rnd)
+        service.act(identity(game_id, action), action)
+
+
+def test_wal_and_synchronous_full(tmp_path):
+    store = Store(tmp_path / "db.sqlite3")
+    assert store._db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert store._db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+    store.close()
+
+
+def test_an_acknowledged_action_is_in_the_database_file(tmp_path):
+    path = tmp_path / "db.sqlite3"
+    service = wwe_service(path)
+    live = service.create("wwe", {"players": PLAYERS}, "1234")
+    action = GAME.random_action(live.state, random.Random(1))
+    version = service.act(identity(live.id, action), action)  # returns = acknowledged
+    other = sqlite3.connect(path)  # another connection, as after a crash
+    rows = other.execute("SELECT seq, action FROM actions WHERE game = ?", (live.id,)).fetchall()
+    assert version == 1 and len(rows) == 1 and f'"{action["type"]}"' in rows[0][1]
+    other.close()
+
+
+def test_a_refused_action_changes_nothing(tmp_path):
+    service = wwe_service(tmp_path / "db.sqlite3")
+    live = service.create("wwe", {"players": PLAYERS}, "1234")
+    before = live.state
+    with pytest.raises(Refused):
+        service.act(Identity("seat", live.id, "E"), {"type": "roll_tax", "value": 99})
+    with pytest.raises(Refused):
+        service.act(Identity("seat", live.id, "E"), ["not", "an", "action"])
+    assert live.state is before and live.version == 0
+    assert service.store.actions(live.id) == []
+
+
+def test_restart_rebuilds_every_game_exactly_from_snapshots_and_actions(tmp_path):
+    path = tmp_path / "db.sqlite3"
+    service = wwe_service(path, snapshot_every=7)
+    games = [service.create("wwe", {"players": PLAYERS[:k]}, "1234") for k in (2, 3)]
+    for i, live in enumerate(games):
+        play(service, live.id, 30 + i, seed=i)
+    states = {g.id: g.state for g in games}
+    assert service.store.latest_snapshot(games[0].id)[0] == 28
+    service.store.close()
+    again = wwe_service(path, snapshot_every=7)
+    for game_id, state in states.items():
+        assert again.get(game_id).state == state
+        assert again.get(game_id).version == len(again.store.actions(game_id))
+
+
+def test_undo_rebuilds_without_the_last_actions_and_keeps_the_audit_trail(tmp_path):
+    path = tmp_path / "db.sqlite3"
+    service = wwe_service(path, snapshot_every=5)
+    live = service.create("wwe", {"players": PLAYERS}, "1234")
+    play(service, live.id, 12)
+    actions = [a["action"] for a in service.store.actions(live.id)]
+    assert service.undo(live.id, 3) == 9  # crosses the snapshot taken after action 10
+    catalog = load_catalog("wwe")
+    expected = GAME.setup(catalog, live.row["setup"])
+    for action in actions[:9]:
+        expected, _ = GAME.apply(expected, action)
+    assert live.state == expected
+    trail = service.store.actions(live.id, include_undone=True)
+    assert len(trail) == 12 and [bool(a["undone_at"]) for a in trail] == [False] * 9 + [True] * 3
+    # new actions get new sequence numbers; the undone ones stay in the trail
+    play(service, live.id, 1, seed=99)
+    assert service.store.actions(live.id)[-1]["seq"] == 13
+    state = live.state
+    service.store.close()
+    assert wwe_service(path, snapshot_every=5).get(live.id).state == state
+    with pytest.raises(Refused):
+        service.undo(live.id, 0)
+
+
+def test_record_export_replays_to_the_same_state(tmp_path):
+    from engine import record as engine_record
+
+    service = wwe_service(tmp_path / "db.sqlite3")
+    live = service.create("wwe", {"players": PLAYERS}, "1234")
+    play(service, live.id, 20)
+    service.undo(live.id, 2)
+    record = service.record(live.id)
+    assert engine_record.validate(record) == []
+    assert len(record["actions"]) == 18
+    replayed = engine_record.replay(GAME, live.kind.catalog, record)
+    state = replayed[0] if isinstance(replayed, tuple) else replayed
+    assert state == live.state
+
+
+def test_past_games_list_results(tmp_path):
+    service = wwe_service(tmp_path / "db.sqlite3")
+    live = service.create("wwe", {"players": PLAYERS[:2]}, "1234")
+    service.end(live.id)
+    row = service.store.games()[0]
+    assert row["status"] == "finished"
+    assert [r["seat"] for r in row["result"]] and {r["seat"] for r in row["result"]} == {"N", "E"}
