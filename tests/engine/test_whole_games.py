@@ -18,6 +18,9 @@ Conventions of the test catalog (see `build_test_catalog`):
 - projects: bridge 3 stone + 2 wood (donors 1 VP + 2 gold), tower 6 + 2 + spire, others
   below; supplies: stone 25, wood 15, grain 10, piety 12, metal 1, wool 15, cloth 12,
   loyalty/MK/gold unlimited.
+- each chapter has t<chapter>_1..6 (no effects; chapters III/IV carry plague numbers) plus
+  the x and y cards of EXTRA_EFFECTS (plague 10 in chapters III/IV). The starred (first-game)
+  deck of chapter I is t1_1..6; of chapters II-IV the two y cards and t*_1..4.
 Resources are written as "vp8 gold2 wool1": only the non-zero ones.
 """
 from __future__ import annotations
@@ -46,8 +49,7 @@ def event(cid: str, chapter: int, plague: int | None = None, effects=(),
 
 PLAGUE_NUMBERS = {3: [9, 2, 2, 11, 5, 7], 4: [9, 1, 3, 4, 6, 8]}
 EXTRA_EFFECTS = {
-    # card id: effects (the 3- and 4-player games use these; the 2-player game never reveals
-    # them because every chapter has more than 6 cards)
+    # card id: effects (x cards: the 3-player game; y cards, starred: the 4-player first game)
     "x1_trade": [{"type": "trade", "give": {"wool": 1}, "get": {"gold": 3}}],
     "x1_mill": [{"type": "introduce_project", "project": "fulling_mill"}],
     "x2_loyal": [{"type": "gain", "who": "all", "items": {"loyalty": 1}}],
@@ -56,7 +58,15 @@ EXTRA_EFFECTS = {
     "x3_hospital": [{"type": "introduce_project", "project": "hospital"}],
     "x4_tower": [{"type": "complete_tower"}],
     "x4_tax": [{"type": "lose", "who": "others", "items": {"gold": 2}}],
+    "y2_fair": [{"type": "card_modifier", "card": "sell_wool_cloth", "bonus": {"gold": 1}}],
+    "y2_cover": [{"type": "cover", "target": "favor", "ids": ["prior"]},
+                 {"type": "gain", "who": "all", "items": {"wool": 2}}],
+    "y3_price": [{"type": "price", "item": "wool", "price": 3}],
+    "y3_accuse": [{"type": "lose_action", "who": "active"}],
+    "y4_houses": [{"type": "return_houses", "scope": "all"}],
+    "y4_wood": [{"type": "trade", "give": {"gold": 1}, "get": {"wood": 1}}],
 }
+PERMANENT = ("y2_fair", "y3_price", "y4_wood")
 
 
 def build_test_catalog() -> dict:
@@ -73,12 +83,20 @@ def build_test_catalog() -> dict:
     for chapter in (1, 2, 3, 4):
         numbers = PLAGUE_NUMBERS.get(chapter, [None] * 6)
         for i in range(6):
-            cards.append(event(f"t{chapter}_{i + 1}", chapter, numbers[i]))
+            # the first-game decks (starred) of chapters II-IV use the y cards instead of
+            # t*_5 and t*_6
+            starred = chapter == 1 or i < 4
+            cards.append(event(f"t{chapter}_{i + 1}", chapter, numbers[i], starred=starred))
     for cid, effects in EXTRA_EFFECTS.items():
         chapter = int(cid[1])
-        card = event(cid, chapter, 10 if chapter >= 3 else None, effects, starred=False)
+        card = event(cid, chapter, 10 if chapter >= 3 else None, effects,
+                     permanent=cid in PERMANENT, starred=cid.startswith("y"))
         cards.append(card)
     cat["event_cards"] = cards
+    starred = ("grain", "piety", "building_material", "building_project", "sell_wool_cloth",
+               "privilege")
+    for card in cat["action_cards"]:
+        card["starred"] = card["id"] in starred
     sites = [("stone", "gold", 2), ("wood", "grain", 1), ("wood", "gold", 2),
              ("stone", "piety", 1), ("wood", "wool", 1), ("stone", "loyalty", 1),
              ("wood", "gold", 1), ("stone", "cloth", 1), ("wood", "piety", 1),
@@ -136,6 +154,9 @@ class Script:
             return {"type": "orient_event", "by": seat, "rotation": rotation}
         if kind == "play_card":
             card, params, discard = chapter["plays"][seat].pop(0)
+            if card == "trade":  # a permanent event's trade, used during one's own turn
+                return {"type": "answer_trade", "by": seat, "card": params, "index": 0,
+                        "accept": True}
             perform = params is not None
             return {"type": "play_card", "by": seat, "card": card, "discard": discard,
                     "params": params or {}, "perform": perform}
@@ -583,5 +604,258 @@ def test_three_player_game_to_the_final_score():
     assert final(s) == {"E": (45.5, 1), "N": (31.0, 2), "S": (23.0, 3)}
 
 
+# ================================================================ 4 players, first game
+# First-game variant: chapter I with the 6 starred action cards (grain, piety, building
+# material, building project, sell, privilege), no discards; 12-card mode from chapter II.
+# N starts. Actives: chapter I N E S W N E, then the token passes E -> S: chapter II
+# S W N E S W, then N: chapter III N E S W N E, then S: chapter IV S W N E S W.
+NO = None  # a card played without performing it
+FOUR = [
+    {   # ---------------------------------------------------------------- chapter I
+        # start: everyone vp8 wool1 gold2. Favor on 0. Supplies grain 10, piety 12.
+        "rounds": [
+            ("t1_1", 0),  # R1 N: r0 -> N gold4, E grain1, S piety1, W vp9.
+            #   N grain -> grain1; E grain -> grain2; S piety -> piety2; W sells 1 wool ->
+            #   wool0 gold4
+            ("t1_2", 1),  # R2 E: r1 -> N vp9, E gold4, S grain1, W piety1; favor 1 ->
+            #   queen: no loyalty. E Privilege repeats Grain -> grain3; S grain -> grain2;
+            #   W piety -> piety2; N piety -> piety1
+            ("t1_3", 2),  # R3 S: r2 -> N piety2, E vp9, S gold4, W grain1; favor 2 -> guild:
+            #   no houses. S Privilege repeats Grain -> grain3; W grain -> grain2;
+            #   N building material stone; E building material wood
+            ("t1_4", 3),  # R4 W: r3 -> N grain2 (the last grain), E piety1, S vp9, W gold6;
+            #   favor 3 -> king: no loyalty. W building material stone; N stone on the
+            #   bridge (+3) -> vp12; E wood on the bridge -> vp12; S building material wood
+            ("t1_5", 0),  # R5 N: r0 -> N gold6, E grain: Field empty, 1 VP -> vp13,
+            #   S piety3, W vp10. N sells 1 wool -> wool0 gold8; E piety -> piety2;
+            #   S wood on the bridge -> vp12 (wood 2/2); W stone on the bridge -> vp13
+            ("t1_6", 1),  # R6 E: r1 -> N vp13, E gold6, S grain: empty, 1 VP -> vp13,
+            #   W piety3; favor 1 -> earl: Field empty, nothing. E sells 1 wool -> gold8;
+            #   S sells 1 wool -> gold6; W and N play Privilege without effect
+        ],
+        "plays": {
+            "N": [("grain", {}, NO), ("piety", {}, NO),
+                  ("building_material", {"item": "stone"}, NO),
+                  ("building_project", {"project": "bridge", "stone": 1, "wood": 0}, NO),
+                  ("sell_wool_cloth", {"wool": 1, "cloth": 0}, NO), ("privilege", NO, NO)],
+            "E": [("grain", {}, NO), ("privilege", {}, NO),
+                  ("building_material", {"item": "wood"}, NO),
+                  ("building_project", {"project": "bridge", "stone": 0, "wood": 1}, NO),
+                  ("piety", {}, NO), ("sell_wool_cloth", {"wool": 1, "cloth": 0}, NO)],
+            "S": [("piety", {}, NO), ("grain", {}, NO), ("privilege", {}, NO),
+                  ("building_material", {"item": "wood"}, NO),
+                  ("building_project", {"project": "bridge", "stone": 0, "wood": 1}, NO),
+                  ("sell_wool_cloth", {"wool": 1, "cloth": 0}, NO)],
+            "W": [("sell_wool_cloth", {"wool": 1, "cloth": 0}, NO), ("piety", {}, NO),
+                  ("grain", {}, NO), ("building_material", {"item": "stone"}, NO),
+                  ("building_project", {"project": "bridge", "stone": 1, "wood": 0}, NO),
+                  ("privilege", NO, NO)],
+        },
+        # before the end: N vp13 grain2 piety2 gold8; E vp13 grain3 piety2 gold8;
+        # S vp13 grain3 piety3 gold6; W vp13 grain2 piety3 gold6.
+        # E1: bridge stone 2/3 -> 3/3: complete (no donors). Tax 3, from E: nobody short.
+        #   E -> grain1 gold5; S -> grain1 piety1 gold3; W -> piety1 gold3; N -> gold5
+        # The token passes to S; everyone takes all 12 cards from now on.
+        "tax": 3, "protect": {},
+    },
+    {   # ---------------------------------------------------------------- chapter II
+        # Supplies: grain 8, piety 10, stone 22, wood 13, wool 15, cloth 12. Favor on 7.
+        "rounds": [
+            ("y2_fair", 2),  # R1 S: permanent: Sell Wool & Cloth gives 1 extra gold.
+            #   r2 -> N piety1, E vp14, S gold5, W grain1; favor 2 -> outlaws: S pays 1
+            #   gold -> gold4. S grain -> grain2; W, N, E building material (W wood,
+            #   N stone, E wood)
+            ("y2_cover", 3),  # R2 W: the Prior space is covered; everyone gains 2 wool.
+            #   r3 -> N grain1, E piety1, S vp14, W gold5; favor 3 from outlaws: queen,
+            #   (prior skipped), guild, prioress: W has no MK.
+            #   W Weaver 2 wool -> cloth2; N builds on site_01 (stone, rent 2 gold) ->
+            #   gold4; E builds on site_03 (wood, rent 2 gold) -> gold4;
+            #   S sells 2 wool: 4 + 1 extra -> gold9
+            ("t2_1", 1),  # R3 N: r1 -> N vp14, E gold6, S grain3, W piety2; favor 1 ->
+            #   merchants: N wool3. N sells 3 wool: 6 + 1 -> gold11; E sells 2 wool: 4 + 1
+            #   -> gold11; S plays Favor: 1 step -> king: no loyalty, 0 VP;
+            #   W sells 1 cloth: 4 + 1 -> gold10
+            ("t2_2", 0),  # R4 E: r0 -> N gold13, E grain2, S piety2, W vp14.
+            #   E rent site_03 -> gold13; S building material stone; W builds on site_05
+            #   (wood, rent 1 wool) -> gold9; N rent site_01 -> gold15
+            ("t2_3", 3),  # R5 S: r3 -> N grain2, E piety2, S vp15, W gold11; favor 3 ->
+            #   earl, bishop, outlaws: S pays 1 -> gold8. S builds on site_04 (stone, rent
+            #   1 piety) -> gold7; W rent site_05 -> wool1; N grain -> grain3;
+            #   E piety -> piety3
+            ("t2_4", 0),  # R6 W: r0 -> N gold17, E grain3 (the last), S piety3, W vp15.
+            #   W piety -> piety3; N piety -> piety2; E Grain without effect (empty);
+            #   S piety -> piety4 (the last)
+        ],
+        "plays": {
+            "S": [("grain", {}, "rent"), ("sell_wool_cloth", {"wool": 2, "cloth": 0}, "weaver"),
+                  ("favor", {}, "donation"), ("building_material", {"item": "stone"},
+                                              "medicine"),
+                  ("build_house", {"site": "site_04"}, "privilege"),
+                  ("piety", {}, "building_project")],
+            "W": [("building_material", {"item": "wood"}, "privilege"),
+                  ("weaver", {"wool": 2}, "favor"),
+                  ("sell_wool_cloth", {"wool": 0, "cloth": 1}, "donation"),
+                  ("build_house", {"site": "site_05"}, "medicine"),
+                  ("rent", {"sites": ["site_05"]}, "grain"), ("piety", {}, "building_project")],
+            "N": [("building_material", {"item": "stone"}, "privilege"),
+                  ("build_house", {"site": "site_01"}, "weaver"),
+                  ("sell_wool_cloth", {"wool": 3, "cloth": 0}, "donation"),
+                  ("rent", {"sites": ["site_01"]}, "medicine"), ("grain", {}, "favor"),
+                  ("piety", {}, "building_project")],
+            "E": [("building_material", {"item": "wood"}, "privilege"),
+                  ("build_house", {"site": "site_03"}, "weaver"),
+                  ("sell_wool_cloth", {"wool": 2, "cloth": 0}, "donation"),
+                  ("rent", {"sites": ["site_03"]}, "medicine"), ("piety", {}, "favor"),
+                  ("grain", NO, "building_project")],
+        },
+        # before the end: N vp14 grain3 piety2 gold17; E vp14 grain3 piety3 gold13;
+        # S vp15 grain3 piety4 gold7; W vp15 grain1 piety3 wool1 cloth1 gold11.
+        # Tax 5, from W: W 1 grain short (-2 VP, Begging) -> vp13 piety1 wool1 cloth1
+        # gold6; N -> grain1 gold12; E -> grain1 piety1 gold8; S -> grain1 piety2 gold2.
+        # The Tower and the plague tokens come in; the token passes to N.
+        "tax": 5, "protect": {},
+    },
+    {   # ---------------------------------------------------------------- chapter III
+        # Supplies: grain 7, piety 8, stone 22, wood 13. Favor on 0.
+        "rounds": [
+            ("y3_price", 0),  # R1 N: plague 10 flips (4). Permanent: wool sells for 3.
+            #   r0 -> N gold14, E grain2, S piety3, W VP lost (Begging).
+            #   N, E, S building material stone; W sells 1 wool at 3 -> gold9
+            ("y3_accuse", 1),  # R2 E: house 10 is already sick. The active player (E)
+            #   loses this round's action. r1 -> N vp15, E gold10, S grain2, W piety2;
+            #   favor 1 -> queen: no loyalty. E plays Building Project: not performed;
+            #   S stone on the Tower -> vp18; W building material wood; N stone on the
+            #   Tower -> vp18
+            ("t3_1", 2),  # R3 S: plague 9 flips (5). r2 -> N piety1, E vp15, S gold4,
+            #   W grain1; favor 2 -> guild: S 1 house -> vp19. S grain -> grain3;
+            #   W wood on the Tower -> vp16; N grain -> grain2; E Privilege repeats the
+            #   unperformed Building Project (A-9): stone on the Tower -> vp18
+            ("t3_2", 3),  # R4 W: plague 2 flips (3). r3 -> N grain3, E piety2, S vp20,
+            #   W gold11; favor 3 -> king: no loyalty. W, N, E piety (W3, N2, E3);
+            #   S rent site_04 -> the last piety -> piety4
+            ("t3_3", 1),  # R5 N: house 2 is already sick. r1 -> N vp19, E gold12, S grain4
+            #   (the last), W piety: Cathedral empty, 1 VP -> vp17; favor 1 -> earl: Field
+            #   empty, nothing. N rent site_01 -> gold16; E medicine help -> gold13 vp19;
+            #   S medicine help -> gold5 vp21; W rent site_05 -> wool1
+            ("t3_4", 0),  # R6 E: plague 11 flips (1). r0 -> N gold18, E grain: empty, 1 VP
+            #   -> vp20, S piety: empty, 1 VP -> vp22, W vp18. Everyone plays a card
+            #   without effect (E sell, S piety, W grain, N sell)
+        ],
+        "plays": {
+            "N": [("building_material", {"item": "stone"}, "favor"),
+                  ("building_project", {"project": "tower", "stone": 1, "wood": 0},
+                   "privilege"),
+                  ("grain", {}, "weaver"), ("piety", {}, "donation"),
+                  ("rent", {"sites": ["site_01"]}, "medicine"),
+                  ("sell_wool_cloth", NO, "build_house")],
+            "E": [("building_material", {"item": "stone"}, "favor"),
+                  ("building_project", {"project": "tower", "stone": 1, "wood": 0}, "rent"),
+                  ("privilege", {"project": "tower", "stone": 1, "wood": 0}, "weaver"),
+                  ("piety", {}, "donation"), ("medicine", {"mode": "help"}, "grain"),
+                  ("sell_wool_cloth", NO, "build_house")],
+            "S": [("building_material", {"item": "stone"}, "favor"),
+                  ("building_project", {"project": "tower", "stone": 1, "wood": 0},
+                   "privilege"),
+                  ("grain", {}, "weaver"), ("rent", {"sites": ["site_04"]}, "donation"),
+                  ("medicine", {"mode": "help"}, "sell_wool_cloth"), ("piety", NO, "build_house")],
+            "W": [("sell_wool_cloth", {"wool": 1, "cloth": 0}, "favor"),
+                  ("building_material", {"item": "wood"}, "privilege"),
+                  ("building_project", {"project": "tower", "stone": 0, "wood": 1}, "weaver"),
+                  ("piety", {}, "donation"), ("rent", {"sites": ["site_05"]}, "medicine"),
+                  ("grain", NO, "build_house")],
+        },
+        # before the end: N vp19 grain3 piety2 gold18; E vp20 grain2 piety3 gold13;
+        # S vp22 grain4 piety4 gold5; W vp18 grain1 piety3 wool1 cloth1 gold11.
+        # Tower stone 3/6, wood 1/2. E1: Tower stone 4/6. Tax 2, from E:
+        #   E -> piety1 gold11; S -> grain2 piety2 gold3; W 1 grain short (-2 VP,
+        #   Begging) -> vp16 piety1 gold9; N -> grain1 gold16. The token passes to S.
+        "tax": 2, "protect": {},
+    },
+    {   # ---------------------------------------------------------------- chapter IV
+        # Supplies: grain 7, piety 8, stone 18, wood 12. Favor on 7 (earl). Nobody has
+        # loyalty or medical knowledge (so nobody cures).
+        "rounds": [
+            ("y4_houses", 1),  # R1 S: house 10 is already sick. Every house goes back to
+            #   its owner's reserve. r1 -> N vp20, E gold13, S grain3, W income lost
+            #   (Begging); favor 1 -> bishop: S 2 piety -> vp24.
+            #   S, N building material stone; W building material wood; E grain -> grain1
+            ("y4_wood", 2),  # R2 W: permanent: once per round, 1 gold for 1 wood.
+            #   r2 -> N piety1, E vp21, S gold5, W grain1; favor 2 -> outlaws, queen: no
+            #   loyalty. W trades (gold8 wood2) and puts 1 wood on the Tower -> vp19;
+            #   N stone on the Tower -> vp23; E piety -> piety2; S puts the last stone
+            #   on the Tower -> vp27: complete. Spire: everybody has 0 loyalty, a tie
+            #   (A-22): metal placed, every player +1 -> N24 E22 S28 W20
+            ("t4_1", 0),  # R3 N: house 9 is sick already. r0 -> N gold18, E grain2,
+            #   S piety3, W vp21. N grain -> grain2; E medicine help -> gold14 vp23;
+            #   S piety -> piety4; W trades (gold7 wood2) and builds on site_05 again ->
+            #   wood1 gold6
+            ("t4_2", 3),  # R4 E: plague 1 flips (2). r3 -> N grain3, E piety3, S vp29,
+            #   W gold8; favor 3 -> prior, guild, prioress: E has no MK.
+            #   E building material wood -> wood1; S grain -> grain4 (the last);
+            #   W rent site_05 -> wool2; N piety -> piety2
+            ("t4_3", 0),  # R5 S: plague 3 flips (5). r0 -> N gold20, E grain: empty, 1 VP
+            #   -> vp24, S piety5, W vp22. S medicine help -> gold6 vp30;
+            #   W sells 2 wool and 1 cloth at 2 and 4 -> gold16; N medicine help -> gold21
+            #   vp25; E trades (gold13 wood2) and builds on site_03 again -> wood1 gold12
+            ("t4_4", 1),  # R6 W: plague 4 flips (3). r1 -> N vp26, E gold14, S grain:
+            #   empty, 1 VP -> vp31, W piety2 (the last); favor 1 -> merchants: W wool1.
+            #   Everyone plays a card without effect (W grain, N sell, E sell, S sell)
+        ],
+        "plays": {
+            "S": [("building_material", {"item": "stone"}, "favor"),
+                  ("building_project", {"project": "tower", "stone": 1, "wood": 0},
+                   "privilege"),
+                  ("piety", {}, "weaver"), ("grain", {}, "donation"),
+                  ("medicine", {"mode": "help"}, "rent"), ("sell_wool_cloth", NO, "build_house")],
+            "W": [("building_material", {"item": "wood"}, "favor"),
+                  ("trade", "y4_wood", NO),
+                  ("building_project", {"project": "tower", "stone": 0, "wood": 1},
+                   "privilege"),
+                  ("trade", "y4_wood", NO),
+                  ("build_house", {"site": "site_05"}, "weaver"),
+                  ("rent", {"sites": ["site_05"]}, "donation"),
+                  ("sell_wool_cloth", {"wool": 2, "cloth": 1}, "medicine"),
+                  ("grain", NO, "piety")],
+            "N": [("building_material", {"item": "stone"}, "favor"),
+                  ("building_project", {"project": "tower", "stone": 1, "wood": 0},
+                   "privilege"),
+                  ("grain", {}, "weaver"), ("piety", {}, "donation"),
+                  ("medicine", {"mode": "help"}, "rent"), ("sell_wool_cloth", NO, "build_house")],
+            "E": [("grain", {}, "favor"), ("piety", {}, "privilege"),
+                  ("medicine", {"mode": "help"}, "weaver"),
+                  ("building_material", {"item": "wood"}, "donation"),
+                  ("trade", "y4_wood", NO),
+                  ("build_house", {"site": "site_03"}, "rent"),
+                  ("sell_wool_cloth", NO, "building_project")],
+        },
+        # before the end: N vp26 grain3 piety2 gold21; E vp24 wood1 grain2 piety3 gold14;
+        # S vp31 grain4 piety5 gold6; W vp22 wood1 grain1 piety2 wool1 gold16.
+        # Tax 4, doubled losses, from W: W 1 grain short: 2 x 2 = -4 -> vp18 wood1 wool1
+        # gold12 (no loyalty to avoid the doubling); N -> grain1 gold17;
+        # E -> wood1 piety1 gold10; S -> grain2 piety3 gold2.
+        # Final: N 26 + 17/2 = 34.5; S 31 + 2/2 = 32; E 24 + 1 wood + 10/2 = 30;
+        # W 18 + 1 wood + 12/2 = 25.
+        "tax": 4, "protect": {},
+    },
+]
+
+
+def test_four_player_first_game_to_the_final_score():
+    script = Script(copy.deepcopy(FOUR), plague={10: 4, 9: 5, 2: 3, 11: 1, 1: 2, 3: 5, 4: 3})
+    s = script.play({"players": [{"seat": seat, "name": f"Player {seat}", "colour": colour}
+                                 for seat, colour in zip("NESW", ["blue", "red", "green",
+                                                                  "yellow"], strict=True)],
+                     "start_seat": "N", "seed": 4, "first_game": True})
+    assert script.vp_at_chapter_start == {
+        1: {"N": 8, "E": 8, "S": 8, "W": 8}, 2: {"N": 13, "E": 13, "S": 13, "W": 13},
+        3: {"N": 14, "E": 14, "S": 15, "W": 13}, 4: {"N": 19, "E": 20, "S": 22, "W": 16}}
+    assert res(s, "N") == {"vp": 26, "grain": 1, "gold": 17}
+    assert res(s, "E") == {"vp": 24, "wood": 1, "piety": 1, "gold": 10}
+    assert res(s, "S") == {"vp": 31, "grain": 2, "piety": 3, "gold": 2}
+    assert res(s, "W") == {"vp": 18, "wood": 1, "wool": 1, "gold": 12}
+    assert s["projects"]["tower"]["spire"] == "tie"
+    assert {seat: sorted(p["houses"]) for seat, p in s["players"].items()} == {
+        "N": [], "E": ["site_03"], "S": [], "W": ["site_05"]}
+    assert final(s) == {"N": (34.5, 1), "S": (32.0, 2), "E": (30.0, 3), "W": (25.0, 4)}
 if __name__ == "__main__":  # pragma: no cover
     pytest.main([__file__, "-q"])
