@@ -126,6 +126,17 @@ run() {
     fi
 }
 
+# run_live CMD...: tell a running daemon (udevd, NetworkManager) about a change. Where the
+# daemon is not running (a chroot, an image being prepared) it picks the change up at boot.
+run_live() {
+    if [ "$DRY_RUN" = 0 ] && [ -z "$ROOT" ]; then
+        say "+ $(quoted "$@")"
+        "$@" || say "note: that did not work now (daemon not running?); it applies at next boot"
+    else
+        run "$@"
+    fi
+}
+
 # run_in_root CMD...: a program that itself knows how to work on --root (systemctl --root).
 run_in_root() {
     if [ "$DRY_RUN" = 1 ]; then
@@ -301,8 +312,19 @@ install_app() {
     [ "${OPT[PICAMERA]}" = no ] || venv_args+=(--system-site-packages)
     run mkdir -p "$PREFIX"
     run python3 -m venv "${venv_args[@]}" "$VENV"
-    # A local directory is always rebuilt and reinstalled, so a re-run is the upgrade.
-    run "$VENV/bin/pip" install --quiet --upgrade --disable-pip-version-check "$SOURCE"
+    # pip builds a local project in place (egg-info, build/): build from a scratch copy so
+    # the checkout stays clean (and may be read-only). A local directory is always rebuilt
+    # and reinstalled, so a re-run is the upgrade.
+    local stage=/tmp/table-companion-build
+    if [ "$DRY_RUN" = 0 ] && [ -z "$ROOT" ]; then
+        stage=$(mktemp -d /tmp/table-companion-build.XXXXXX)
+        # shellcheck disable=SC2064  # expand now: the trap must remove this very folder
+        trap "rm -rf '$stage'" EXIT
+        tar -C "$SOURCE" --exclude=./.git --exclude=./.venv --exclude=./build \
+            --exclude=./instance --exclude='*.egg-info' --exclude=__pycache__ -cf - . \
+            | tar -C "$stage" -xf -
+    fi
+    run "$VENV/bin/pip" install --quiet --upgrade --disable-pip-version-check "$stage"
 }
 
 write_settings() {
@@ -374,8 +396,8 @@ install_udev_rule() {
 ${rules%$'\n'}
 EOF
         if [ -z "$ROOT" ] && command -v udevadm >/dev/null; then
-            run udevadm control --reload-rules
-            run udevadm trigger --subsystem-match=tty --action=add
+            run_live udevadm control --reload-rules
+            run_live udevadm trigger --subsystem-match=tty --action=add
         fi
     fi
 }
@@ -442,7 +464,7 @@ install_hotspot() {
     if [ "${OPT[HOTSPOT]}" = no ]; then
         if [ -e "$ROOT$NM_CONNECTION" ]; then
             remove_path "$NM_CONNECTION"
-            run nmcli connection reload
+            run_live nmcli connection reload
         else
             say "unchanged: no hotspot (--hotspot)"
         fi
@@ -488,8 +510,8 @@ address1=10.42.0.1/24
 [ipv6]
 method=ignore
 EOF
-        run nmcli connection load "$NM_CONNECTION"
-        run nmcli connection up "$HOTSPOT_ID"
+        run_live nmcli connection load "$NM_CONNECTION"
+        run_live nmcli connection up "$HOTSPOT_ID"
     fi
 }
 
@@ -572,7 +594,7 @@ uninstall() {
     remove_path "$PAM_FILE"
     if [ -e "$ROOT$NM_CONNECTION" ]; then
         remove_path "$NM_CONNECTION"
-        run nmcli connection reload
+        run_live nmcli connection reload
     fi
     step "Remove the application"
     remove_path "$PREFIX"
