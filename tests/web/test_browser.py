@@ -240,16 +240,44 @@ def test_a_table_plays_a_chapter(server, browser):
     assert view(phones["S"])["seat"] == "S"
     assert phones["S"].locator("#me-name").inner_text() == "Carmen"
 
-    # The host ends the game: every phone shows the closed state.
+    # A dropped socket: "reconnecting" only after the grace period, back on visibilitychange.
+    north = phones["N"]
+    north.evaluate("() => TC.socket.disconnect()")
+    assert north.evaluate("() => document.body.dataset.conn") == "ok", "no banner at once"
+    north.wait_for_function("() => document.body.dataset.conn === 'reconnecting'")
+    assert north.locator("#conn-status").is_visible()
+    north.evaluate("() => document.dispatchEvent(new Event('visibilitychange'))")
+    north.wait_for_function("() => document.body.dataset.conn === 'ok'")
+
+    # Host controls: a correction with a reason shows in the log and on the phone; undo.
     host = table_ctx.new_page()
+    host.on("dialog", lambda d: d.accept())
     host.goto(f"{server}/host/{game_id}")
     host.wait_for_function("() => window.TC && window.TC.view")
-    host.on("dialog", lambda d: d.accept())
+    gold = view(north)["view"]["private"]["resources"]["gold"]
+    before = view(north)["version"]
+    host.select_option("#adj-seat", "N")
+    host.select_option("#adj-item", "gold")
+    host.fill("#adj-delta", "2")
+    host.fill("#adj-reason", "coins found under the board")
+    host.click("#adjust-form button[type=submit]")
+    wait_version_above(north, before)
+    assert view(north)["view"]["private"]["resources"]["gold"] == gold + 2
+    table.wait_for_function("() => document.getElementById('log').textContent"
+                            ".includes('coins found under the board')")
+    host.wait_for_function("() => document.getElementById('last-actions').textContent"
+                           ".includes('coins found under the board')")
+    shot(host, "15-host-after-correction")
+    host.click("#undo-1")
+    north.wait_for_function("v => TC.view.version === v", arg=before)
+    assert view(north)["view"]["private"]["resources"]["gold"] == gold
+
+    # The host ends the game: every phone shows the closed state.
     host.click("#end")
     for page in phones.values():
         page.wait_for_function("() => document.body.dataset.conn === 'closed'")
     assert phones["N"].locator("#closed-state").is_visible()
-    shot(phones["N"], "14-phone-closed")
+    shot(phones["N"], "16-phone-closed")
     assert not errors, errors
 
 

@@ -170,7 +170,8 @@
   }
 
   function onView(msg) {
-    if (lastView && msg.version < lastView.version && msg.lang === lastView.lang) return;
+    // Messages on one socket arrive in order, and a host's undo lowers `version`, so the
+    // latest message always wins (a version check would ignore an undo).
     lastView = msg;
     closed = closed || !!msg.closed;
     document.body.dataset.paused = msg.paused ? "yes" : "no";
