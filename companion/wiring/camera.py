@@ -57,6 +57,18 @@ def card_index(catalog: dict) -> dict[tuple[str, str], str]:
     return out
 
 
+def card_labels(game: str, catalog: dict, lang: str = "en") -> dict[str, str]:
+    """payload -> printed card name, for overlays."""
+    from hardware.tags.format import card_payload
+
+    out = {}
+    for kind, part in CARD_PARTS.items():
+        for entry in catalog.get(part) or []:
+            names = entry.get("names") or {}
+            out[card_payload(game, kind, entry["id"])] = names.get(lang) or entry["id"]
+    return out
+
+
 def table_of(live, index: dict | None = None) -> Table:
     """A `Table` from a `companion.service.LiveGame`."""
     module = live.kind.module
@@ -204,6 +216,8 @@ class CameraWiring:
         self.rules = CameraRules(orient_commit_s)
         self.selected: dict[str, str] = {}
         self.warnings: deque[dict] = deque(maxlen=self.MAX_WARNINGS)
+        self.labels: dict[str, str] = {}  # payload -> card name, for the preview overlay
+        self.last: tuple | None = None  # (frame, result) of the latest processed frame
         self._indexes: dict[str, dict] = {}
         self._lock = threading.Lock()
         self.camera = CameraService(source, recognizer, on_observation=self.on_observation,
@@ -235,7 +249,28 @@ class CameraWiring:
         index = self._indexes.get(live.kind.name)
         if index is None:
             index = self._indexes[live.kind.name] = card_index(live.kind.catalog)
+            self.labels.update(card_labels(live.kind.name, live.kind.catalog))
         return table_of(live, index)
+
+    def preview_jpeg(self) -> bytes | None:
+        """The latest frame with overlays (codes, names, rotation, zones, fps, decode ms)."""
+        from hardware.camera.overlay import draw_overlay, jpeg
+
+        if self.last is None:
+            return None
+        frame, result = self.last
+        recognizer = self.camera.recognizer
+        return jpeg(draw_overlay(frame.image, result, recognizer.zones, recognizer.calibration,
+                                 self.labels, self.camera.stats()["fps"]))
+
+    def mjpeg(self, fps: float = 10.0, stop=None):
+        """multipart/x-mixed-replace chunks (boundary "frame") for an MJPEG <img> preview."""
+        while stop is None or not stop.is_set():
+            data = self.preview_jpeg()
+            if data is not None:
+                yield (b"--frame\r\nContent-Type: image/jpeg\r\nContent-Length: "
+                       + str(len(data)).encode() + b"\r\n\r\n" + data + b"\r\n")
+            time.sleep(1.0 / fps)
 
     def on_observation(self, observation: Observation) -> None:
         live = self.service.current()
@@ -246,6 +281,7 @@ class CameraWiring:
             self.execute(live, decisions)
 
     def on_frame(self, frame, result) -> None:
+        self.last = (frame, result)
         if not self.rules.council:
             return
         live = self.service.current()

@@ -132,6 +132,8 @@ def test_video_camera_on_a_running_server_gives_the_phones_the_incomes(server, t
         while time.monotonic() < deadline and "W" not in handle.status()["selected"]:
             time.sleep(0.05)
         status = handle.status()
+        preview = handle.preview_jpeg()
+        chunk = next(handle.mjpeg())
     finally:
         handle.stop()
         phone.close()
@@ -152,6 +154,11 @@ def test_video_camera_on_a_running_server_gives_the_phones_the_incomes(server, t
     assert status["selected"] == {"W": "grain"}
     assert status["state"] == "ok" and status["calibration"] == "marker"
     assert status["warnings"] == []
+    # the host preview: the latest frame with overlays, as JPEG and as an MJPEG part
+    import cv2
+    import numpy as np
+    assert cv2.imdecode(np.frombuffer(preview, np.uint8), cv2.IMREAD_COLOR).shape == (720, 1280, 3)
+    assert chunk.startswith(b"--frame\r\nContent-Type: image/jpeg")
 
 
 def test_card_the_engine_refuses_is_a_warning_not_an_action(server, tmp_path):
