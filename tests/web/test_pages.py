@@ -1,0 +1,134 @@
+"""The page shells, rendered by the real app: a CSRF token in every form, every asset served
+locally (no CDN, issue 3 §9), the socket auth and UI strings handed to the scripts."""
+from __future__ import annotations
+
+import json
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+WEB = Path(__file__).resolve().parents[2] / "web"
+
+
+class Page(HTMLParser):
+    """Forms with their hidden inputs, asset URLs, and the JSON script blocks."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.forms: list[dict] = []
+        self.assets: list[str] = []
+        self.scripts: dict[str, str] = {}
+        self._json_id: str | None = None
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "form":
+            self.forms.append({"method": (a.get("method") or "get").lower(),
+                               "action": a.get("action"), "inputs": {}})
+        elif tag == "input" and self.forms:
+            self.forms[-1]["inputs"][a.get("name")] = a.get("value")
+        if tag in ("script", "img") and a.get("src"):
+            self.assets.append(a["src"])
+        if tag == "link" and a.get("href"):
+            self.assets.append(a["href"])
+        if tag == "script" and a.get("type") == "application/json":
+            self._json_id = a.get("id")
+
+    def handle_data(self, data):
+        if self._json_id:
+            self.scripts[self._json_id] = self.scripts.get(self._json_id, "") + data
+
+    def handle_endtag(self, tag):
+        if tag == "script":
+            self._json_id = None
+
+
+def parse(html: str) -> Page:
+    page = Page()
+    page.feed(html)
+    return page
+
+
+def post_forms(page: Page) -> list[dict]:
+    return [f for f in page.forms if f["method"] == "post"]
+
+
+@pytest.fixture
+def site(tmp_path):
+    from companion.app import create_app
+
+    app = create_app({"DATA_DIR": str(tmp_path), "TESTING": True, "SECRET_KEY": "t"})
+    client = app.test_client()
+    new = parse(client.get("/new").get_data(as_text=True))
+    token = post_forms(new)[0]["inputs"]["csrf_token"]
+    r = client.post("/games", data={"csrf_token": token, "game": "wwe", "host_pin": "2468",
+                                    "name_N": "Ala", "colour_N": "blue",
+                                    "name_S": "Bo", "colour_S": "red"})
+    assert r.status_code == 303
+    game = r.headers["Location"].rstrip("/").split("/")[-1]
+    table = parse(client.get(f"/table/{game}").get_data(as_text=True))
+    phone = app.test_client()
+    link = re.search(r"/join/[^\"?]+\?code=\w+", client.get(f"/table/{game}").get_data(
+        as_text=True)).group(0)
+    assert phone.get(link).status_code == 303
+    return {"client": client, "phone": phone, "game": game, "table": table}
+
+
+def pages(site) -> dict[str, str]:
+    c, g = site["client"], site["game"]
+    out = {url: c.get(url).get_data(as_text=True)
+           for url in ("/", "/new", f"/table/{g}", f"/host/{g}", "/nowhere")}
+    out[f"/play/{g}"] = site["phone"].get(f"/play/{g}").get_data(as_text=True)
+    out["host login"] = site["phone"].get(f"/host/{g}").get_data(as_text=True)
+    return out
+
+
+def test_every_post_form_carries_the_csrf_token(site):
+    seen = 0
+    for url, html in pages(site).items():
+        for form in parse(html).forms:
+            if form["method"] == "post":
+                seen += 1
+                assert form["inputs"].get("csrf_token"), f"{url}: {form['action']}"
+    assert seen >= 4  # new game, import, host login, host logout
+
+
+def test_every_asset_is_local_and_exists(site):
+    for url, html in pages(site).items():
+        for src in parse(html).assets:
+            assert src.startswith("/static/"), f"{url} loads {src} from elsewhere"
+            assert (WEB / "static" / src[len("/static/"):]).is_file(), src
+            assert site["client"].get(src).status_code == 200
+        assert "//cdn" not in html and "https://" not in html
+
+
+def test_the_vendored_socketio_client_has_its_license():
+    vendor = WEB / "static" / "vendor" / "socket.io"
+    assert "Socket.IO v4." in (vendor / "socket.io.min.js").read_text()[:200]
+    assert "MIT" in (vendor / "LICENSE").read_text() or "Permission is hereby granted" in (
+        vendor / "LICENSE").read_text()
+
+
+def test_pages_hand_auth_and_strings_to_the_scripts(site):
+    g = site["game"]
+    table = site["table"]
+    assert json.loads(table.scripts["socket-auth"]) == {"role": "table", "game": g,
+                                                        "lang": "en"}
+    strings = json.loads(table.scripts["ui-strings"])
+    assert strings["reconnecting"] == "Reconnecting…"
+    config = json.loads(table.scripts["page-config"])
+    assert config["game"] == g and config["role"] == "table"
+    play = parse(site["phone"].get(f"/play/{g}?lang=pl").get_data(as_text=True))
+    auth = json.loads(play.scripts["socket-auth"])
+    assert auth["role"] == "seat" and "token" not in auth  # the token stays in the cookie
+    assert json.loads(play.scripts["ui-strings"])["reconnecting"] == "Ponowne łączenie…"
+
+
+def test_the_new_game_form_offers_seats_colours_options_and_pin(site):
+    form = post_forms(parse(site["client"].get("/new").get_data(as_text=True)))[0]
+    for seat in "NESW":
+        assert f"name_{seat}" in form["inputs"]
+    assert "host_pin" in form["inputs"]
+    assert "option_first_game" in form["inputs"]
