@@ -6,6 +6,8 @@ an explicit ``demo`` flag.
 """
 from __future__ import annotations
 
+import marshal
+
 from engine.api import Prompt
 from engine.wwe import effects, flow
 from engine.wwe import state as st
@@ -125,7 +127,7 @@ def public_view(s: dict) -> dict:
         "final": ({k: v / 2 for k, v in s["final"].items()} if s["final"] else None),
         "version": s["n"],
     }
-    return view
+    return marshal.loads(marshal.dumps(view))  # the caller may change its copy freely
 
 
 def seat_view(s: dict, seat: str) -> dict:

@@ -56,3 +56,26 @@ def test_wrong_seat_refused_state_unchanged(catalog):
     s = act(s, type="reveal_event", by="table", card="demo_feast")
     r = refused(s, type="orient_event", by="S", rotation=0)
     assert r.code == "not_your_turn"
+
+
+def test_apply_never_mutates_its_input_and_round_trips(catalog):
+    """apply works on a copy (engine/api.py): the given state is unchanged, also on refusal;
+    every state survives JSON exactly."""
+    import random
+
+    rnd = random.Random(4)
+    s = GAME.setup(catalog, {"players": [{"seat": x} for x in "NESW"], "seed": 4,
+                             "options": {"plague_values": "app"}})
+    steps = 0
+    while (action := GAME.random_action(s, rnd)) is not None:
+        before = json.dumps(s, sort_keys=True)
+        new, _ = GAME.apply(s, action)
+        refused(new, type="play_card", by="N", card="nope")  # unchanged on refusal too
+        assert json.dumps(s, sort_keys=True) == before
+        view = GAME.seat_view(new, "N")
+        view["seats"]["N"]["vp"] = -1   # a caller changing its view cannot touch the state
+        assert new["players"]["N"]["vp"] >= 0
+        assert json.loads(json.dumps(new)) == new
+        s = new
+        steps += 1
+    assert s["over"] and steps > 100
