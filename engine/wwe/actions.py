@@ -73,12 +73,24 @@ def reveal_event(s, a, ev):
     flow.push_front(s, steps)
 
 
+def plague_values_left(s: dict) -> list[int]:
+    """Values a face-down token may still show. With the owner's real token set these are the
+    tokens not yet turned up; with a demo set any demo value is accepted."""
+    tokens = list(s["cat"]["plague_tokens"]) or [1, 2, 3, 4, 5]
+    if s["cat"].get("plague_tokens_demo", True):
+        return sorted(set(tokens))
+    for tok in s["plague"].values():
+        if tok["state"] != "hidden" and tok["value"] in tokens:
+            tokens.remove(tok["value"])
+    return sorted(set(tokens))
+
+
 def reveal_plague(s, a, ev):
     h = _head(s, "reveal_plague")
     _by_seat(s, a, s["active"], table_ok=True)
     value = _int_field(a, "value")
-    allowed = sorted(set(s["cat"]["plague_tokens"])) or [1, 2, 3, 4, 5]
-    if value not in allowed:
+    if value not in plague_values_left(s):
+        allowed = plague_values_left(s)
         raise Refused("bad_plague_value", value=value, allowed=allowed)
     s["queue"].pop(0)
     tok = s["plague"][str(h["location"])]

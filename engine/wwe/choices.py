@@ -94,7 +94,7 @@ def choices(s: dict, seat: str) -> list[Choice]:
             if int(spec.get("chapter", 0)) == s["chapter"]:
                 out.append(trial(s, {"type": "reveal_event", "by": by, "card": card}, seat))
     elif kind == "reveal_plague":
-        for v in sorted(set(s["cat"]["plague_tokens"])) or [1, 2, 3, 4, 5]:
+        for v in actions.plague_values_left(s):
             out.append(trial(s, {"type": "reveal_plague", "by": by, "value": v}, seat))
     elif kind == "orient_event":
         spec = s["cat"]["events"][s["event"]]

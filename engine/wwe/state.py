@@ -87,6 +87,8 @@ def index_catalog(catalog: dict) -> dict:
         "sites": {e["id"]: e for e in _entries(catalog.get("building_sites", []))},
         "plague": {str(e["id"]): e for e in locations},
         "plague_tokens": list(plague.get("tokens", [])) if isinstance(plague, dict) else [],
+        "plague_tokens_demo": bool(plague.get("tokens_demo", True))
+        if isinstance(plague, dict) else True,
     }
 
 

@@ -322,3 +322,24 @@ def test_hospital_donors_cure_on_completion(catalog):
     s = act(s, type="cure", by=a, location=2)
     assert vp(s, a) >= v + 2 and s["plague"]["2"]["state"] == "removed"
     assert head(s)["kind"] != "cure"   # nobody left to cure for the other donor
+
+
+def test_reveal_plague_values_checked_against_tokens_left(catalog):
+    """R7.1: with the owner's (non-demo) token set, a value no face-down token can show is
+    refused; with the demo set any of its values is accepted."""
+    plain(catalog)
+    catalog["plague"]["tokens"] = [1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 5]
+    catalog["plague"]["tokens_demo"] = False
+    for c in catalog["event_cards"]:
+        if c["chapter"] == 3:
+            c["plague"] = 7
+    s = new_game(catalog, seats=("N", "S"))
+    s = run_until(s, at("reveal_event", chapter=3))
+    s["plague"]["1"] = {"state": "removed", "value": 5}
+    s = act(s, type="reveal_event", by="table", card=s["revealed"]["3"][0]
+            if s["revealed"]["3"] else passive(s)["card"])
+    r = refused(s, type="reveal_plague", by="table", value=5)
+    assert r.code == "bad_plague_value" and r.params["allowed"] == [1, 2, 3, 4]
+    assert refused(s, type="reveal_plague", by="table", value=9).code == "bad_plague_value"
+    s = act(s, type="reveal_plague", by="table", value=4)
+    assert s["plague"]["7"] == {"state": "sick", "value": 4}
