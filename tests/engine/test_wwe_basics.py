@@ -79,3 +79,20 @@ def test_apply_never_mutates_its_input_and_round_trips(catalog):
         s = new
         steps += 1
     assert s["over"] and steps > 100
+
+
+def test_seat_view_holds_only_its_own_secrets(catalog):
+    """Private information goes only to its seat: other seats show counts, never contents."""
+    s = new_game(catalog, seats=("N", "E"))
+    s["players"]["E"]["res"]["mk"] = 4
+    view = GAME.seat_view(s, "N")
+    east = view["seats"]["E"]
+    assert set(east) == set(GAME.public_view(s)["seats"]["E"])
+    assert "res" not in east and "hand" not in east and "discards" not in east
+    assert east["hand_count"] == 12
+    assert view["private"]["resources"]["mk"] == 0
+    assert "rng" not in json.dumps(view) and "seed" not in json.dumps(view)
+    # hidden plague values appear in no view
+    s["plague"] = {"3": {"state": "hidden", "value": 5}}
+    assert GAME.public_view(s)["plague"]["3"]["value"] is None
+    assert GAME.seat_view(s, "E")["plague"]["3"]["value"] is None
