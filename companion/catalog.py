@@ -70,7 +70,7 @@ def read_json(path: Path, mod=wwe_catalog) -> tuple[Any, list[dict]]:
         return dict(items)
 
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8-sig")  # a BOM from Windows editors is fine
     except (OSError, UnicodeDecodeError) as exc:
         return None, [mod.problem(str(path), None, None, "not_readable", message=str(exc))]
     try:

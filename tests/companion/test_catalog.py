@@ -234,3 +234,18 @@ def test_cli_as_a_real_subprocess(tmp_path):
     assert bad.returncode == 1
     assert bad.stdout.startswith(f"{path}: entry -: field -: json_syntax:")
     assert "1 problem(s) found." in bad.stderr
+
+
+def test_override_saved_with_a_byte_order_mark_is_read(tmp_path):
+    path = overrides(tmp_path) / "game.json"
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b"\xef\xbb\xbf" + json.dumps({"tax_die": {"faces": [2, 5]}}).encode())
+    assert loader.load_catalog("wwe", tmp_path)["game"]["tax_die"]["faces"] == [2, 5]
+
+
+def test_file_that_is_not_utf8_is_reported(tmp_path):
+    path = overrides(tmp_path) / "game.json"
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b'{"rounds": "\xff"}')
+    problems = problems_of(lambda: loader.load_catalog("wwe", tmp_path))
+    assert where(problems) == {(str(path), None, None, "not_readable")}
