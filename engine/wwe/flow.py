@@ -60,7 +60,8 @@ def moot(s: dict, step: dict, ev: list) -> bool:
     if step["kind"] == "place_free_house" and not projects.can_place_any_house(s, step["seat"]):
         ev.append({"type": "free_house_skipped", "seat": step["seat"]})
         return True
-    return False
+    return (step["kind"] == "return_houses" and step["seat"] != "table"
+            and not s["players"][step["seat"]]["houses"])
 
 
 # ---------------------------------------------------------------- chapters and rounds
