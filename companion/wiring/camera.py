@@ -115,6 +115,7 @@ class CameraRules:
         self.council: dict[str, tuple[int, float]] = {}  # event id -> (rotation, stable since)
         self.previewed: tuple[str, int] | None = None
         self.tried: tuple[str, int] | None = None  # orientation already sent (or refused)
+        self.prompt_opened: tuple[str, float] | None = None  # (event, when orienting began)
 
     def observe(self, observation: Observation, table: Table, now: float) -> list[Decision]:
         if isinstance(observation, UnknownCode):
@@ -170,7 +171,12 @@ class CameraRules:
         """Preview the current event's rotation; commit it once stable long enough."""
         if table.prompt_kind != "orient_event" or table.event not in self.council:
             return []
+        if self.prompt_opened is None or self.prompt_opened[0] != table.event:
+            self.prompt_opened = (table.event, now)
         rotation, since = self.council[table.event]
+        # the card must lie still for the whole time *after* the game asks for the turn
+        # (a target choice or a plague token may come first)
+        since = max(since, self.prompt_opened[1])
         out: list[Decision] = []
         if self.previewed != (table.event, rotation):
             self.previewed = (table.event, rotation)

@@ -74,6 +74,17 @@ def test_rotation_is_previewed_then_committed_when_stable():
     assert rules.tick(table("play_card", event="because_the_works"), 9.0) == []
 
 
+def test_stable_time_counts_from_when_the_turn_is_asked_for():
+    rules = CameraRules(orient_commit_s=2.0)
+    rules.observe(appeared(EVENT, "council", 3), table(), 0.0)
+    # other prompts first (e.g. choose_target): the card lies still meanwhile
+    assert rules.tick(table("choose_target", "N", "because_the_works"), 5.0) == []
+    t = table("orient_event", "N", "because_the_works")
+    assert rules.tick(t, 6.0) == [Preview(3)]
+    assert rules.tick(t, 7.9) == []
+    assert rules.tick(t, 8.0) == [Act({"type": "orient_event", "rotation": 3}, "N")]
+
+
 def test_lifting_the_card_cancels_the_pending_orientation():
     rules = CameraRules(orient_commit_s=1.0)
     t = table("orient_event", "N", "because_the_works")
