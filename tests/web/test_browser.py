@@ -10,6 +10,7 @@ test-artifacts/browser/ (gitignored).
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import shutil
 import socket
@@ -294,3 +295,53 @@ def check_only_own_cards(page, seat: str, mine: list) -> None:
                                           "els => els.map(e => e.dataset.card)")
     assert played == [card for card, _d, _n in mine]
     assert discarded == [d for _c, d, _n in mine if d]
+
+
+def finished_record() -> dict:
+    """A whole game played by the engine's random legal actions (fast, no browser)."""
+    import random
+
+    from companion.catalog import load_catalog
+    from engine import record
+    from engine.wwe import GAME
+
+    setup = {"players": [{"seat": s, "name": n, "colour": c} for s, n, c in PLAYERS],
+             "seed": 7}
+    state = GAME.setup(load_catalog("wwe"), setup)
+    rnd = random.Random(3)
+    actions = []
+    while not state["over"]:
+        action = GAME.random_action(state, rnd)
+        state, _events = GAME.apply(state, action)
+        actions.append(action)
+    return record.build("wwe", setup, actions), GAME.scores(state)
+
+
+def test_an_imported_finished_game_shows_final_scores_in_polish(server, browser, tmp_path):
+    rec, scores = finished_record()
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(rec))
+    ctx = browser.new_context(viewport={"width": 1600, "height": 1000})
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server + "/?lang=pl")
+    page.click("details summary")
+    page.set_input_files("#record", str(path))
+    page.fill("#import-pin", "1357")
+    page.click("details form button[type=submit]")
+    page.wait_for_url("**/host/**")
+    game_id = page.url.rstrip("/").split("/")[-1]
+    page.goto(f"{server}/table/{game_id}")
+    page.wait_for_selector("#final-scores")
+    rows = page.eval_on_selector_all("#final-scores tbody tr",
+                                     "els => els.map(e => e.dataset.seat)")
+    assert rows == [r["seat"] for r in scores]
+    text = page.locator("#final-scores").inner_text()
+    assert "Wyniki końcowe" in text and "Pobożność" in text  # Polish, tie-breakers named
+    assert page.evaluate("() => document.body.dataset.conn") == "finished"
+    shot(page, "20-table-final-scores-pl")
+    page.goto(server + "/")
+    assert page.locator(f"tr[data-game='{game_id}']").inner_text().count(".") >= 4
+    shot(page, "21-games-list")
+    assert not errors, errors

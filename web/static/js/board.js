@@ -276,6 +276,8 @@
       var colour = colourOf(m.players[s]);
       svg.appendChild(el("polyline", {points: pts, fill: "none", stroke: colour, "stroke-width": 3,
         "stroke-linejoin": "round"}));
+      var lastI = series[s].length - 1;
+      svg.appendChild(el("circle", {cx: x(lastI), cy: y(series[s][lastI]), r: 5, fill: colour}));
     });
     var legend = h("div.row.small", seats.map(function (s) {
       var p = m.players[s] || {};
@@ -313,6 +315,10 @@
       return keep;
     });
     m.seats.forEach(function (s) { series[s] = pts.map(function (p) { return p[s] || 0; }); });
+    var final = arr(m.msg.scores);
+    if (m.over && final.length) {
+      final.forEach(function (r) { if (series[r.seat]) series[r.seat].push(r.vp); });
+    }
     return series;
   }
 

@@ -6,8 +6,8 @@
   var previewRotation = null;
 
   function promptLine(m) {
-    if (m.msg.closed) return t("game_closed");
     if (m.over) return t("game_over");
+    if (m.msg.closed) return t("game_closed");
     if (m.msg.paused) return t("paused");
     var texts = m.prompts.map(function (p) { return p.text || defaultPromptText(m, p); });
     var unique = texts.filter(function (x, i) { return x && texts.indexOf(x) === i; });
@@ -29,8 +29,11 @@
   }
 
   function playerCards(m, pv) {
+    var final = {};
+    W.arr(m.msg.scores).forEach(function (r) { final[r.seat] = r.vp; });
     return m.seats.map(function (s) {
-      var p = m.players[s] || {};
+      var p = Object.assign({}, m.players[s] || {});
+      if (m.over && final[s] !== undefined) p.vp = final[s];
       var active = s === m.active;
       var turn = s === m.view.turn;
       var income = pv && pv.income[s];
@@ -201,7 +204,8 @@
       if (st) st.textContent = on ? t("joined") : t("waiting_join");
     });
     var panel = document.getElementById("join-panel");
-    if (panel && all && !panel.dataset.userToggled) panel.open = false;
+    if (panel && (m.over || m.msg.closed)) panel.hidden = true;
+    else if (panel && all && !panel.dataset.userToggled) panel.open = false;
   }
 
   document.addEventListener("DOMContentLoaded", function () {
