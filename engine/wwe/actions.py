@@ -299,10 +299,16 @@ def cure(s, a, ev):
     h = _head(s, "cure")
     _by_seat(s, a, h["seat"])
     loc = a.get("location")
+    locs = a.get("locations")
     s["queue"].pop(0)
-    if loc is None:
+    if loc is None and not locs:
         ev.append({"type": "cure_skipped", "seat": h["seat"]})
         return
+    if s["options"]["hospital_cures_per_donor"] == "sum" and locs is not None:
+        flow.push_front(s, projects.cure(s, h["seat"], locs, ev))
+        return
+    if locs is not None:
+        raise Refused("too_many_cures", limit=1)
     flow.push_front(s, projects.cure(s, h["seat"], [loc], ev, limit=1))
 
 

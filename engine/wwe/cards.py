@@ -165,6 +165,8 @@ def card_sell_wool_cloth(s, seat, params, ev):
         raise Refused("cloth_max", max=int(s["cat"]["game"]["market"].get("cloth_max", 1)))
     if wool + cloth == 0:
         raise Refused("nothing_to_sell")
+    if wool > 1 and not s["options"]["sell_any_wool"]:
+        raise Refused("wool_max", max=1)
     res = s["players"][seat]["res"]
     for item, n in (("wool", wool), ("cloth", cloth)):
         if n and item in s["covers"]["market"]:

@@ -127,9 +127,14 @@ def choices(s: dict, seat: str) -> list[Choice]:
     elif kind == "resolve_manual":
         out.append(trial(s, {"type": "resolve_manual", "by": by}, seat, {"text": h["text"]}))
     elif kind == "cure":
-        for loc in sorted(s["plague"], key=int):
-            if s["plague"][loc]["state"] == "sick":
-                out.append(trial(s, {"type": "cure", "by": by, "location": int(loc)}, seat))
+        sick = [int(x) for x in sorted(s["plague"], key=int) if s["plague"][x]["state"] == "sick"]
+        for loc in sick:
+            out.append(trial(s, {"type": "cure", "by": by, "location": loc}, seat))
+        if s["options"]["hospital_cures_per_donor"] == "sum":
+            for n in range(2, min(3, len(sick)) + 1):
+                for combo in itertools.combinations(sick, n):
+                    out.append(trial(s, {"type": "cure", "by": by, "locations": list(combo)},
+                                     seat))
         out.append(trial(s, {"type": "cure", "by": by, "location": None}, seat))
     elif kind == "place_free_house":
         for site in s["sites"]:

@@ -66,6 +66,18 @@ OPTIONS: dict[str, tuple] = {
     "shared_victory": (
         True, (False, True), "A-34, R8.3",
         "A tie beyond piety, loyalty and MK is a shared victory (same rank)."),
+    "sell_any_wool": (
+        True, (False, True), "A-1",
+        "Sell Wool & Cloth sells any number of wool. False: the PL sentence read literally, "
+        "at most 1 wool per action."),
+    "hospital_cures_per_donor": (
+        1, (1, "sum"), "A-21, R6.5.6",
+        "Each Hospital donor may cure one resident. sum: as many as their MK covers (the "
+        "Medicine sum rule), sent as cure.locations."),
+    "free_house_same_rent": (
+        True, (False, True), "A-28, R7.6",
+        "The free house of plague location 9 obeys the same-rent restriction. False: only "
+        "a free site and a house in reserve are needed."),
     "plague_values": (
         "table", ("table", "app"), "R7.1, issue 2 §2",
         "table: the physical token's value is entered (reveal_plague) when it is flipped. "

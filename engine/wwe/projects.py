@@ -177,8 +177,9 @@ def house_refusal(s: dict, seat: str, site: str, free: bool) -> Refused | None:
     if len(player["houses"]) >= int(s["cat"]["game"].get("houses_per_player", 4)):
         return Refused("no_house_left")
     rent = spec.get("rent")
+    same_rent_applies = not free or s["options"]["free_house_same_rent"]
     for own in player["houses"]:
-        if s["cat"]["sites"][own].get("rent") == rent:
+        if same_rent_applies and s["cat"]["sites"][own].get("rent") == rent:
             return Refused("same_rent", site=site, other=own)
     if not free:
         material = spec.get("material")

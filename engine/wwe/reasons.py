@@ -56,6 +56,7 @@ REASONS: dict[str, str] = {
     "unknown_project": "Unknown project {project}.",
     "unknown_seat": "Unknown seat {seat}.",
     "unknown_site": "Unknown building site {site}.",
+    "wool_max": "At most {max} wool can be sold per action.",
     "wrong_chapter": "Card {card} does not belong to chapter {chapter}.",
     "wrong_phase": "Now the game expects {expected}, not {got}.",
 }

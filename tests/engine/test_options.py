@@ -30,7 +30,12 @@ def test_docs_list_every_option_with_default():
         row = next((line for line in text.splitlines() if line.startswith(f"| `{name}` |")),
                    None)
         assert row, name
-        shown = str(default).lower() if isinstance(default, bool) else f'"{default}"'
+        if isinstance(default, bool):
+            shown = str(default).lower()
+        elif isinstance(default, str):
+            shown = f'"{default}"'
+        else:
+            shown = repr(default)
         assert f"`{shown}`" in row.split("|")[2], (name, row)
         assert ref.split(",")[0] in row
 
@@ -241,3 +246,74 @@ def test_plague_values_app(catalog):
     s2 = run_until(new_game(catalog, seats=("N", "S"), options={"plague_values": "app"}),
                    at("reveal_event", chapter=3))
     assert s2["plague"] == s["plague"]    # same seed, same layout
+
+
+def test_sell_any_wool(catalog):
+    """A-1: any number of wool (default) or, read literally from PL, at most 1."""
+    plain(catalog)
+    for any_wool in (True, False):
+        s = new_game(catalog, seats=("N", "S"), options={"sell_any_wool": any_wool})
+        s = run_until(s, at("play_card"))
+        set_res(s, "N", "wool", 3)
+        action = {"type": "play_card", "by": "N", "card": "sell_wool_cloth", "discard": "grain",
+                  "params": {"wool": 3, "cloth": 0}}
+        try:
+            s2, _ = GAME.apply(s, action)
+        except Refused as r:
+            assert not any_wool and r.code == "wool_max"
+        else:
+            assert any_wool and res(s2, "N")["wool"] == 0
+
+
+def test_free_house_same_rent(catalog):
+    """A-28: the free house obeys the same-rent rule (default) or not."""
+    plain(catalog)
+    sites = catalog["building_sites"]
+    for site in sites:
+        site["rent"] = {"item": "gold", "amount": 1}
+    for same_rent, ok in ((True, False), (False, True)):
+        s = new_game(catalog, seats=("N", "S"), options={"free_house_same_rent": same_rent})
+        s = run_until(s, at("play_card", chapter=3))
+        for tok in s["plague"].values():
+            tok["state"] = "hidden"
+        s["plague"]["9"] = {"state": "sick", "value": 1}
+        a = s["active"]
+        s["sites"][sites[0]["id"]] = a
+        s["players"][a]["houses"] = [sites[0]["id"]]
+        set_res(s, a, "mk", 1)
+        s = act(s, type="play_card", by=a, card="medicine",
+                discard=discard_for(s, a, "medicine"),
+                params={"mode": "cure", "locations": [9]})
+        assert (head(s) or {}).get("kind") == ("place_free_house" if ok else "play_card")
+
+
+def test_hospital_cures_per_donor(catalog):
+    """A-21: one resident per Hospital donor (default) or as many as the MK sum covers."""
+    plain(catalog)
+    for mode, cured in ((1, 1), ("sum", 2)):
+        s = new_game(catalog, seats=("N", "S"), options={"hospital_cures_per_donor": mode})
+        s = run_until(s, at("play_card", chapter=3))
+        for tok in s["plague"].values():
+            tok["state"] = "hidden"
+        s["plague"]["2"] = {"state": "sick", "value": 1}
+        s["plague"]["3"] = {"state": "sick", "value": 1}
+        a = s["active"]
+        spec = s["cat"]["projects"]["hospital"]
+        s["projects"]["hospital"] = {"stone": spec["stone"] - 1, "wood": spec["wood"],
+                                     "substitutes": 0, "spire": None, "seals": [a],
+                                     "complete": False}
+        s["players"][a]["seals"] = ["hospital"]
+        set_res(s, a, "mk", 2)
+        set_res(s, a, "stone", 1)
+        s = act(s, type="play_card", by=a, card="building_project",
+                discard=discard_for(s, a, "building_project"),
+                params={"project": "hospital", "stone": 1, "wood": 0})
+        assert head(s)["kind"] == "cure"
+        action = {"type": "cure", "by": a, "locations": [2, 3]}
+        try:
+            s, _ = GAME.apply(s, action)
+        except Refused as r:
+            assert mode == 1 and r.code == "too_many_cures"
+            s = act(s, type="cure", by=a, location=2)
+        removed = sum(t["state"] == "removed" for t in s["plague"].values())
+        assert removed == cured
