@@ -11,7 +11,10 @@ After every action we check:
 - no negative counts and VP >= 0;
 - ``apply`` did not change the state it was given, and the new state survives a JSON round
   trip unchanged;
-- every prompt has at least one legal choice (no dead end);
+- every prompt has at least one legal choice (no dead end), and a choice listed as refused
+  is really refused by ``apply`` with the same reason, changing nothing;
+- views: the public view holds no seat's private data (resources, hand, discards) and no
+  generator seed; each seat view adds exactly that seat's own private data;
 - in 12-card mode every chapter ends with 6 played and 6 discarded cards per player;
 - at the end, replaying the record reproduces every intermediate state and the final one.
 """
@@ -26,6 +29,7 @@ from hypothesis import strategies as hs
 
 from companion.catalog import load_catalog
 from engine import record as records
+from engine.api import Refused
 from engine.wwe import GAME
 
 SEATS = ["N", "E", "S", "W"]
@@ -99,12 +103,50 @@ def check_chapter_piles(s: dict, chapter: int, first_game: bool) -> None:
             assert (len(p["played"]), len(p["discards"])) == (6, 6), seat
 
 
+PRIVATE_KEYS = {"res", "resources", "hand", "hand_cards", "discards", "aside", "rng", "seed"}
+
+
+def keys_in(obj) -> set:
+    if isinstance(obj, dict):
+        return set(obj) | {k for v in obj.values() for k in keys_in(v)}
+    if isinstance(obj, list):
+        return {k for v in obj for k in keys_in(v)}
+    return set()
+
+
+def check_views(s: dict) -> None:
+    public = GAME.public_view(s)
+    assert not keys_in(public) & PRIVATE_KEYS, keys_in(public) & PRIVATE_KEYS
+    for seat, p in s["players"].items():
+        view = GAME.seat_view(s, seat)
+        private = view.pop("private")
+        assert view.pop("seat") == seat
+        assert view == public
+        assert private["resources"] == p["res"] and private["hand"] == p["hand"]
+        assert private["discards"] == p["discards"]
+
+
+def check_refused(data, s: dict, refused: list) -> None:
+    """A choice shown as not possible is refused by apply, with the same code, and the
+    state it was given stays as it was."""
+    if not refused:
+        return
+    choice = data.draw(hs.sampled_from(refused), label="refused choice")
+    before = json.dumps(s, sort_keys=True)
+    with pytest.raises(Refused) as err:
+        GAME.apply(s, choice.action)
+    assert err.value.code == choice.refused["code"]
+    assert json.dumps(s, sort_keys=True) == before
+
+
 def pick_action(data, s: dict) -> dict:
     prompts = GAME.prompts(s)
     assert prompts, "the game is not over but nobody owes a decision"
     prompt = data.draw(hs.sampled_from(prompts), label="prompt")
-    legal = [c for c in GAME.choices(s, prompt.seat) if c.refused is None]
+    options = GAME.choices(s, prompt.seat)
+    legal = [c for c in options if c.refused is None]
     assert legal, f"no legal choice for {prompt}"
+    check_refused(data, s, [c for c in options if c.refused is not None])
     choice = data.draw(hs.sampled_from(legal), label="choice")
     action = dict(choice.action)
     options = choice.effect.get("discard_options") if action["type"] == "play_card" else None
@@ -140,6 +182,7 @@ def play_checked_game(data, setup: dict) -> dict:
         assert json.loads(json.dumps(new)) == new
         json.dumps(events)
         check_invariants(new)
+        check_views(new)
         if any(e["type"] == "chapter_ended" for e in events):
             check_chapter_piles(new, chapter, first_game)
         record["actions"].append(action)
@@ -172,7 +215,7 @@ def setups(draw) -> dict:
 
 
 @pytest.mark.slow
-@settings(max_examples=20, deadline=None, derandomize=True,
+@settings(max_examples=15, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(setup=setups(), data=hs.data())
 def test_random_legal_games_keep_every_invariant(setup, data):
