@@ -125,6 +125,9 @@ def start_actions(s: dict, ev: list) -> None:
 
 def end_round(s: dict, ev: list) -> None:
     """§3.7: file a permanent event; pass the start player; next round or chapter end."""
+    s["vp_history"] = s.get("vp_history", []) + [
+        {"chapter": s["chapter"], "round": s["round"],
+         "vp": {seat: s["players"][seat]["vp"] for seat in s["seats"]}}]
     card = s["event"]
     if card:
         if s["cat"]["events"][card].get("permanent"):

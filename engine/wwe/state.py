@@ -21,7 +21,7 @@ CARD_IDS = ("grain", "piety", "building_material", "building_project", "sell_woo
 PLAYER_LISTS = ("hand", "played", "performed", "discards", "houses", "seals", "punish", "aside")
 # Parts of the state that are never changed in place after they are made: shared by copies.
 SHARED = frozenset(("game", "cat", "options", "seats", "chapter", "round", "active", "event",
-                    "rotation", "tax", "over", "final", "n", "duties"))
+                    "rotation", "tax", "over", "final", "n", "duties", "vp_history"))
 
 
 def fast_copy(state: dict) -> dict:
@@ -159,6 +159,7 @@ def setup(catalog: dict, setup: dict) -> dict:
         "over": False,
         "final": None,
         "n": 0,
+        "vp_history": [],
     }
     for seat in order:
         res = {item: 0 for item in ITEMS}

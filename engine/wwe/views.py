@@ -125,6 +125,7 @@ def public_view(s: dict) -> dict:
         "prompts": [p.to_json() for p in prompts(s)],
         "over": s["over"],
         "final": ({k: v / 2 for k, v in s["final"].items()} if s["final"] else None),
+        "vp_history": list(s.get("vp_history", [])),
         "version": s["n"],
     }
     return marshal.loads(marshal.dumps(view))  # the caller may change its copy freely
