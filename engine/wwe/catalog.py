@@ -593,6 +593,12 @@ def _events(c: _Checker, cards: Any, refs: dict) -> None:
         c.demo(eid, card)
     if not isinstance(cards, list):
         return
+    for eid, chapters in NAMED_CHAPTERS.items():
+        card = next((card for cid, card in entries if cid == eid), None)
+        if card is not None and "chapter" in card and card["chapter"] not in chapters:
+            allowed = " or ".join(map(str, chapters))
+            c.add(eid, "chapter", "rule_fact", expected=f"chapter {allowed}",
+                  found=card["chapter"])
     for chapter in (1, 2, 3, 4):
         pile = [card for _, card in entries if card.get("chapter") == chapter]
         if len(pile) < EVENTS_PER_CHAPTER:
@@ -607,6 +613,10 @@ def _events(c: _Checker, cards: Any, refs: dict) -> None:
             c.add(None, "permanent", "too_many_permanent", chapter=chapter, found=permanent,
                   max=MAX_PERMANENT_STARRED)
 
+
+# Chapters the rules imply for named cards (§9): King Edward III's exception speaks of the
+# first event of chapter II; Merthin completes the Tower, which is on the board from III.
+NAMED_CHAPTERS = {"king_edward_iii": (2,), "merthin_fulfilled_his_dream": (3, 4)}
 
 EFFECT_FIELDS = {
     "gain": (("who", "items"), ()),

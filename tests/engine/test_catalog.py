@@ -212,6 +212,8 @@ CORRUPTIONS = [
     ("starred count", _star_all(3), ("event_cards.json", None, "starred", "starred_count")),
     ("4 permanent starred", _permanent_starred(1, 4),
      ("event_cards.json", None, "permanent", "too_many_permanent")),
+    ("King Edward outside chapter II", _ev("king_edward_iii", "chapter", 1),
+     ("event_cards.json", "king_edward_iii", "chapter", "rule_fact")),
     ("plague in chapter I", _ev("demo_feast", "plague", 3),
      ("event_cards.json", "demo_feast", "plague", "plague_chapter")),
     ("no plague in chapter III", _ev("demo_alms", "plague", None),
