@@ -184,3 +184,24 @@ def test_every_event_type_has_a_text(catalog):
                     "answer_trade", "roll_tax", "choose_protection", "choose_target",
                     "resolve_manual", "cure", "place_free_house", "return_houses"}
     assert sorted(types - action_types - set(EVENT_TEXTS)) == []
+
+
+def test_event_templates_fill_from_their_events(catalog):
+    """Every event emitted in random games formats its EVENT_TEXTS template without a
+    missing placeholder; every refusal seen formats its REASONS template."""
+    import random
+
+    seen = set()
+    for seed in range(2):
+        rnd = random.Random(seed)
+        s = GAME.setup(catalog, {"players": [{"seat": x} for x in "NESW"[:2 + seed]],
+                                 "seed": seed})
+        while (action := GAME.random_action(s, rnd)) is not None:
+            s, events = GAME.apply(s, action)
+            for e in events:
+                EVENT_TEXTS[e["type"]].format(**e)
+                seen.add(e["type"])
+            for choice in GAME.choices(s, s["active"])[:20]:
+                if choice.refused:
+                    REASONS[choice.refused["code"]].format(**choice.refused["params"])
+    assert {"event_revealed", "card_played", "tax_rolled", "game_over"} <= seen
