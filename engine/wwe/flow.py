@@ -187,11 +187,11 @@ def after_duties(s: dict, ev: list) -> None:
         finish(s, ev)
         return
     pass_start_player(s, ev)                                                   # E6
-    if s["chapter"] == 2:                                                      # E8
-        for pid, spec in s["cat"]["projects"].items():
-            if spec.get("enters_after_chapter") == 2 and pid not in s["projects"]:
-                s["projects"][pid] = st.new_project()
-                ev.append({"type": "project_introduced", "project": pid})
+    for pid, spec in s["cat"]["projects"].items():                             # E8 Tower
+        if spec.get("enters_after_chapter") == s["chapter"] and pid not in s["projects"]:
+            s["projects"][pid] = st.new_project()
+            ev.append({"type": "project_introduced", "project": pid})
+    if s["chapter"] == 2:                                                      # E8 plague
         projects.place_plague_tokens(s, ev)
     s["chapter"] += 1
     s["tax"] = None
