@@ -13,6 +13,7 @@ from tests.engine.wwe_helpers import (
     new_game,
     passive,
     plain,
+    refused,
     res,
     run_until,
     set_res,
@@ -173,3 +174,42 @@ def test_game_end_final_scores(catalog):
     with pytest.raises(Refused) as info:
         GAME.apply(s, {"type": "play_card", "by": "N", "card": "grain"})
     assert info.value.code == "game_over"
+
+
+def test_several_seats_owe_protection_at_once(catalog):
+    """§5.6: every punished seat with loyalty chooses at the same time, in any order."""
+    s = run_until(_game(catalog), at("roll_tax"))
+    for seat in ("N", "E", "S"):
+        _duty_ready(s, seat, loyalty=1)
+    set_res(s, "N", "grain", 0)
+    set_res(s, "S", "piety", 0)
+    s = act(s, type="roll_tax", by="table", value=2)
+    prompts = GAME.prompts(s)
+    assert sorted((p.seat, p.kind) for p in prompts) == [("N", "choose_protection"),
+                                                         ("S", "choose_protection")]
+    assert GAME.choices(s, "E") == []
+    assert {tuple(c.action["cancel"]) for c in GAME.choices(s, "S")} == {(), ("penance",)}
+    s = act(s, type="choose_protection", by="S", cancel=[])
+    assert [p.seat for p in GAME.prompts(s)] == ["N"]
+    r = refused(s, type="choose_protection", by="S", cancel=[])
+    assert r.code == "no_decision_owed"
+    s = act(s, type="choose_protection", by="N", cancel=["begging"])
+    assert s["chapter"] == 2
+    assert s["round_flags"]["N"] == {} and s["round_flags"]["S"] == {"penance": True}
+
+
+def test_set_start_player_override(catalog):
+    """A-8: the table may say who holds the start-player token before a reveal."""
+    s = _game(catalog)
+    s = act(s, type="set_start_player", by="host", seat="S")
+    assert s["active"] == "S" and head(s)["seat"] == "S"
+    assert refused(s, type="set_start_player", by="N", seat="E").code == "host_only"
+
+
+def test_first_game_uses_starred_events_only(catalog):
+    """S10 first game: only the starred event cards of each chapter."""
+    s = _game(catalog, first_game=True)
+    unstarred = next(c["id"] for c in catalog["event_cards"]
+                     if c["chapter"] == 1 and not c["starred"])
+    r = refused(s, type="reveal_event", by="table", card=unstarred)
+    assert r.code == "event_not_starred"
