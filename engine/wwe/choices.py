@@ -101,9 +101,12 @@ def choices(s: dict, seat: str) -> list[Choice]:
         for r in range(4):
             value = st.favor_value(s, spec, r)
             space = (cards.favor_cycle(s)[cards.favor_landing(s, value)] if value else None)
+            income = actions.income_preview(s, s["event"], r)
             extra = {"favor": value, "space": space,
                      "favor_gain": cards.favor_preview(s, seat, space) if space else {},
-                     "income": actions.income_preview(s, s["event"], r)}
+                     "income": income,
+                     # what the table display may show to everyone (no private counts)
+                     "public": {"favor": value, "space": space, "income": income}}
             out.append(trial(s, {"type": "orient_event", "by": by, "rotation": r}, seat, extra))
     elif kind == "play_card":
         out += play_choices(s, seat)

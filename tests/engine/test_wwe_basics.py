@@ -96,3 +96,18 @@ def test_seat_view_holds_only_its_own_secrets(catalog):
     s["plague"] = {"3": {"state": "hidden", "value": 5}}
     assert GAME.public_view(s)["plague"]["3"]["value"] is None
     assert GAME.seat_view(s, "E")["plague"]["3"]["value"] is None
+
+
+def test_orient_choices_preview_every_seat(catalog):
+    """The table's live preview: each rotation with favor steps, landing space, every seat's
+    income; the public part carries no private counts."""
+    s = new_game(catalog, seats=("N", "E", "S"))
+    s = act(s, type="reveal_event", by="table", card="demo_feast")  # corners mk vp grain loyalty
+    choices = GAME.choices(s, "N")
+    assert sorted(c.action["rotation"] for c in choices) == [0, 1, 2, 3]
+    zero = next(c for c in choices if c.action["rotation"] == 0)
+    assert zero.effect["income"] == {"N": {"mk": 1}, "E": {"vp": 1}, "S": {"grain": 1}}
+    assert set(zero.effect["public"]) == {"favor", "space", "income"}
+    values = {c.effect["favor"] for c in choices}
+    assert values == {0, 1, 2, 3}
+    assert all(c.effect["space"] is None for c in choices if c.effect["favor"] == 0)
