@@ -127,6 +127,9 @@ class DiceReader:
             except (serial.SerialException, OSError) as exc:
                 log.info("dice reader on %s lost: %s", path, exc)
                 self._set_state("searching", f"reader lost: {exc}")
+            except Exception as exc:  # a bug must not end the reading for good
+                log.exception("dice reader failed; reopening")
+                self._set_state("searching", f"reader error: {exc}")
             finally:
                 with self._write_lock:
                     self._serial = None
@@ -156,20 +159,21 @@ class DiceReader:
                 return port, path, hello, parser, pending
             port.close()
             problem = f"no dice reader answered HELLO on {path}"
+        with self._status_lock:
+            self._open_port = None
         self._set_state("searching", problem)
         return None
 
     def _connected(self, port: serial.Serial, path: str, hello: p.Hello) -> None:
         with self._write_lock:
             self._serial = port
-        self._tracker.connected()
-        self._tracker.handle(hello, time.time())
         self._connections += 1
         with self._status_lock:
+            self._tracker.connected()
+            self._tracker.handle(hello, time.time())
             if self._connections > 1:
                 self._counts["reconnects"] += 1
-        if self._on_message:
-            self._on_message(hello)
+        self._message_out(hello)
         self._set_state("connected", f"dice reader {hello.fw} on {path}", path)
         self._send(p.StateQuery())
 
@@ -204,11 +208,7 @@ class DiceReader:
                 self._count("malformed")
                 continue
             valid = True
-            if self._on_message:
-                try:
-                    self._on_message(msg)
-                except Exception:  # a bad consumer must not kill the reader thread
-                    log.exception("dice message callback failed")
+            self._message_out(msg)
             with self._status_lock:
                 outcome = self._tracker.handle(msg, time.time())
             for observation in outcome.observations:
@@ -235,6 +235,14 @@ class DiceReader:
             except (serial.SerialException, OSError) as exc:
                 log.info("dice reader write failed: %s", exc)
                 return False
+
+    def _message_out(self, msg: p.DeviceMessage) -> None:
+        if self._on_message is None:
+            return
+        try:
+            self._on_message(msg)
+        except Exception:  # a bad consumer must not kill the reader thread
+            log.exception("dice message callback failed")
 
     def _count(self, name: str) -> None:
         with self._status_lock:

@@ -61,9 +61,12 @@ def test_emulate_serves_rolls_over_http(tmp_path):
     process = subprocess.Popen(
         [*COMPANION, "dice", "emulate", "--link", link, "--http-port", "0",
          "--dice", "red:1,2,3,4,5,6", "--dice", "blue:1,2,3,4,5,6", "--seed", "3"],
-        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        info = json.loads(process.stdout.readline())
+        first = process.stdout.readline()
+        if not first:
+            raise AssertionError(f"emulate exited: {process.wait(10)} {process.stderr.read()}")
+        info = json.loads(first)
         assert info["port"] == link and info["pty"].startswith("/dev/")
         seen = Collector()
         with DiceReader(link, on_observation=seen) as reader:
