@@ -7,17 +7,28 @@ translations, owner catalogs, backups, ``config.json``.
 """
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
 from flask import Flask
 from flask_socketio import SocketIO
+from socketio.packet import Packet
 
 from companion import games, hardware_manager, i18n, security
 from companion.service import GameService
 from companion.store import Store
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+
+
+class JsonPacket(Packet):
+    """Socket.IO packets of plain JSON: our messages never carry bytes, so skip the recursive
+    search for binary parts (it cost ~4 ms per 18 kB view, more than building the view)."""
+
+    @classmethod
+    def data_is_binary(cls, data):
+        return isinstance(data, bytes | bytearray)
 
 
 def secret_key(data_dir: Path) -> bytes:
@@ -68,7 +79,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.extensions["companion"] = service
     app.extensions["companion.limiter"] = security.RateLimiter(*app.config["RATE_LIMIT"])
 
-    socketio = SocketIO(app, async_mode="threading",
+    socketio = SocketIO(app, async_mode="threading", serializer=JsonPacket, json=json,
                         logger=False, engineio_logger=False, ping_interval=10,
                         ping_timeout=10, max_http_buffer_size=64 * 1024)
     app.extensions["companion.socketio"] = socketio

@@ -186,8 +186,8 @@ class GameService:
 
     @staticmethod
     def _is_over(live: LiveGame) -> bool:
-        view = live.kind.module.public_view(live.state)
-        return bool(view.get("finished") or view.get("game_over") or view.get("over"))
+        """The engine's end marker: an end event (above) or ``over`` in the state."""
+        return isinstance(live.state, dict) and live.state.get("over") is True
 
     def _finish(self, live: LiveGame) -> None:
         result = live.kind.module.scores(live.state)

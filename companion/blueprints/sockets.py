@@ -63,12 +63,17 @@ def init_app(app: Flask, socketio: SocketIO, service: GameService) -> None:
     app.extensions["companion.registry"] = registry
 
     def push_views(live: LiveGame, only: str | None = None) -> None:
-        """Build each recipient's view (once per role/seat/language) and send it to it."""
+        """Build each recipient's view (once per role/seat/language) and send it to it.
+
+        All views are built before the first is sent, so the sending threads do not compete
+        with the building for the interpreter lock.
+        """
         with app.app_context(), live.lock:
             clients = registry.of_game(live.id)
             connected = {c.identity.seat for c in clients.values() if c.identity.seat}
             hardware = hardware_manager.status(app)
             built: dict[tuple, dict] = {}
+            outbox = []
             for sid, client in clients.items():
                 if only is not None and sid != only:
                     continue
@@ -77,7 +82,9 @@ def init_app(app: Flask, socketio: SocketIO, service: GameService) -> None:
                     built[key] = views.build(live, client.identity.role,
                                              client.identity.seat, client.lang,
                                              connected=connected, hardware=hardware)
-                socketio.emit("view", built[key], to=sid)
+                outbox.append((sid, built[key]))
+            for sid, payload in outbox:
+                socketio.emit("view", payload, to=sid)
 
     def on_change(live: LiveGame, what: str) -> None:
         if what == "closed":

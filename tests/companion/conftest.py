@@ -98,7 +98,9 @@ class Spy:
         self.messages: list[tuple[str, object]] = []
         self.views: list[dict] = []
         self.got_view = threading.Event()
-        self.sio = socketio.Client(reconnection=False)
+        # browsers validate UTF-8 natively; websocket-client's pure-Python check is slow
+        self.sio = socketio.Client(reconnection=False,
+                                   websocket_extra_options={"skip_utf8_validation": True})
         self.sio.on("*", self._any)
         self.sio.connect(url, auth=auth, headers=headers or {}, transports=["websocket"],
                          wait_timeout=10)
