@@ -214,9 +214,11 @@ class CameraWiring:
 
     MAX_WARNINGS = 5
 
-    def __init__(self, service, changed, source, recognizer, orient_commit_s: float) -> None:
+    def __init__(self, service, changed, source, recognizer, orient_commit_s: float,
+                 config_path: Path | None = None) -> None:
         from hardware.camera.capture import CameraService
 
+        self.config_path = config_path
         self.service = service
         self.changed = changed
         self.rules = CameraRules(orient_commit_s)
@@ -257,6 +259,18 @@ class CameraWiring:
             index = self._indexes[live.kind.name] = card_index(live.kind.catalog)
             self.labels.update(card_labels(live.kind.name, live.kind.catalog))
         return table_of(live, index)
+
+    def save_calibration(self) -> dict:
+        """The calibration wizard's last step: keep the marker's north for when it is gone.
+
+        Raises Refused("camera_marker_not_seen") unless the marker is in the latest frame."""
+        from hardware.camera import calibration as calibration_file
+
+        calibration = self.camera.recognizer.calibration  # one consistent reading
+        if self.last is None or not self.last[1].marker_seen or self.config_path is None:
+            raise Refused("camera_marker_not_seen")
+        calibration_file.save(self.config_path, calibration)
+        return calibration.to_json()
 
     def preview_jpeg(self) -> bytes | None:
         """The latest frame with overlays (codes, names, rotation, zones, fps, decode ms)."""
@@ -363,5 +377,5 @@ def start(app, service, changed):
         except Exception:
             catalog = None
     wiring = CameraWiring(service, changed, _source_for(str(spec), catalog),
-                          build_recognizer(settings, config), settings.orient_commit_s)
+                          build_recognizer(settings, config), settings.orient_commit_s, config)
     return wiring.start()

@@ -2,12 +2,14 @@
 whose phones (real Socket.IO clients) receive the reveal, the preview and the incomes."""
 import json
 import time
+from pathlib import Path
 
 import pytest
 
 from companion.app import create_app
 from companion.wiring import camera as wiring
 from companion.wiring.camera import Act, CameraRules, Preview, Select, Table, Warn, card_index
+from engine.api import Refused
 from engine.wwe import GAME
 from hardware.camera.sources import FrameSource
 from hardware.camera.tracker import Appeared, MovedZone, Removed, Turned, UnknownCode
@@ -145,6 +147,10 @@ def test_video_camera_on_a_running_server_gives_the_phones_the_incomes(server, t
         status = handle.status()
         preview = handle.preview_jpeg()
         chunk = next(handle.mjpeg())
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and not handle.last[1].marker_seen:
+            time.sleep(0.02)
+        saved = handle.save_calibration()
     finally:
         handle.stop()
         phone.close()
@@ -170,6 +176,10 @@ def test_video_camera_on_a_running_server_gives_the_phones_the_incomes(server, t
     import numpy as np
     assert cv2.imdecode(np.frombuffer(preview, np.uint8), cv2.IMREAD_COLOR).shape == (720, 1280, 3)
     assert chunk.startswith(b"--frame\r\nContent-Type: image/jpeg")
+    # the calibration wizard's save step keeps north in config.json, other settings intact
+    config = json.loads((Path(app.config["DATA_DIR"]) / "config.json").read_text())
+    assert config["camera"]["calibration"] == saved
+    assert config["camera"]["orient_commit_s"] == 1.5
 
 
 def test_card_the_engine_refuses_is_a_warning_not_an_action(server, tmp_path):
@@ -182,5 +192,7 @@ def test_card_the_engine_refuses_is_a_warning_not_an_action(server, tmp_path):
     payload = card_payload("wwe", "event", chapter_two)
     handle.on_observation(appeared(payload, "council"))
     assert service.get(game.id).version == 0
+    with pytest.raises(Refused):
+        handle.save_calibration()  # no frame with the marker yet
     assert handle.status()["warnings"][0]["code"] == "wrong_chapter"
     assert changed
