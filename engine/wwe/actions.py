@@ -188,7 +188,8 @@ def play_card(s, a, ev):
         raise Refused("malformed_action")
     discard = a.get("discard")
     flags = s["round_flags"][seat]
-    random_discard = effects.random_discard(s, seat)
+    random_discard = (effects.random_discard(s, seat)
+                      and s["options"]["random_discards"] == "app")
     needs_discard = st.twelve_card_mode(s) and not flags.get("penance") and not random_discard
     if needs_discard:
         if discard is None:
@@ -262,6 +263,21 @@ def roll_tax(s, a, ev):
     s["tax"] = value
     ev.append({"type": "tax_rolled", "value": value})
     duties.settle(s, value, ev)
+
+
+def record_discard(s, a, ev):
+    """A-11 (random_discards: table): the card drawn at the table for Penance."""
+    h = _head(s, "record_discard")
+    _by_seat(s, a, h["seat"], table_ok=True)
+    player = s["players"][h["seat"]]
+    card = a.get("card")
+    if card not in player["hand"]:
+        raise Refused("card_not_in_hand", card=card)
+    s["queue"].pop(0)
+    player["hand"].remove(card)
+    player["discards"].append(card)
+    ev.append({"type": "penance_discard", "seat": h["seat"]})
+    ev.append({"type": "penance_card", "seat": h["seat"], "card": card, "private": h["seat"]})
 
 
 def choose_protection(s, a, ev):
@@ -390,6 +406,7 @@ HANDLERS = {
     "answer_trade": answer_trade,
     "roll_tax": roll_tax,
     "choose_protection": choose_protection,
+    "record_discard": record_discard,
     "choose_target": choose_target,
     "resolve_manual": resolve_manual,
     "cure": cure,

@@ -124,6 +124,9 @@ def choices(s: dict, seat: str) -> list[Choice]:
             for combo in itertools.combinations(opts, n):
                 out.append(trial(s, {"type": "choose_protection", "by": by,
                                      "cancel": list(combo)}, seat))
+    elif kind == "record_discard":
+        for card in s["players"][h["seat"]]["hand"]:
+            out.append(trial(s, {"type": "record_discard", "by": by, "card": card}, seat))
     elif kind == "choose_target":
         for target in s["seats"]:
             out.append(trial(s, {"type": "choose_target", "by": by, "seat": target}, seat))
@@ -171,7 +174,8 @@ def play_choices(s: dict, seat: str) -> list[Choice]:
     hand = list(p["hand"])
     flags = s["round_flags"][seat]
     needs_discard = (st.twelve_card_mode(s) and not flags.get("penance")
-                     and not effects.random_discard(s, seat))
+                     and not (effects.random_discard(s, seat)
+                              and s["options"]["random_discards"] == "app"))
     out = []
     for card in hand:
         discards = [c for c in hand if c != card] if needs_discard else []

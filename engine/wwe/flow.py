@@ -81,6 +81,7 @@ def start_round(s: dict, ev: list) -> None:
     s["round_mods"] = []
     s["rotation"] = None
     s["event"] = None
+    records = []
     if s["round"] == 1:
         for seat in s["seats"]:
             player = s["players"][seat]
@@ -88,11 +89,14 @@ def start_round(s: dict, ev: list) -> None:
             for p in player["punish"]:
                 flags[p] = True
             if "penance" in player["punish"]:
-                penance(s, seat, ev)
+                if s["options"]["random_discards"] == "app":
+                    penance(s, seat, ev)
+                else:  # the table draws the card and records it
+                    records.append(await_step("record_discard", seat))
             player["punish"] = []
     ev.append({"type": "round_started", "chapter": s["chapter"], "round": s["round"],
                "active": s["active"]})
-    s["queue"] = [await_step("reveal_event", s["active"])]
+    s["queue"] = records + [await_step("reveal_event", s["active"])]
 
 
 def penance(s: dict, seat: str, ev: list) -> None:

@@ -78,6 +78,11 @@ OPTIONS: dict[str, tuple] = {
         True, (False, True), "A-28, R7.6",
         "The free house of plague location 9 obeys the same-rent restriction. False: only "
         "a free site and a house in reserve are needed."),
+    "random_discards": (
+        "app", ("app", "table"), "A-11, A-14, issue 2 §2",
+        "app: Penance's random discard and 'During the plague…' draws come from the seeded "
+        "generator. table: a player draws the card at the table; Penance is recorded with "
+        "record_discard, a random face-down discard is recorded as the play_card discard."),
     "plague_values": (
         "table", ("table", "app"), "R7.1, issue 2 §2",
         "table: the physical token's value is entered (reveal_plague) when it is flipped. "

@@ -15,6 +15,7 @@ from tests.engine.wwe_helpers import (
     head,
     new_game,
     plain,
+    refused,
     res,
     run_until,
     set_res,
@@ -317,3 +318,29 @@ def test_hospital_cures_per_donor(catalog):
             s = act(s, type="cure", by=a, location=2)
         removed = sum(t["state"] == "removed" for t in s["plague"].values())
         assert removed == cured
+
+
+def test_random_discards_table(catalog):
+    """A-11/A-14: with random_discards "table" the drawn Penance card is recorded by the
+    table, and a random face-down discard is the recorded play_card discard."""
+    plain(catalog)
+    s = new_game(catalog, seats=("N", "S"), options={"random_discards": "table"})
+    s = run_until(s, at("roll_tax"))
+    for seat in ("N", "S"):
+        set_res(s, seat, "piety", 2)
+        set_res(s, seat, "grain", 2)
+        set_res(s, seat, "gold", 5)
+        set_res(s, seat, "loyalty", 0)
+    set_res(s, "N", "piety", 0)
+    s = act(s, type="roll_tax", by="table", value=2)
+    assert head(s)["kind"] == "record_discard" and head(s)["seat"] == "N"
+    assert refused(s, type="record_discard", by="S", card="rent").code == "not_your_turn"
+    s = act(s, type="record_discard", by="table", card="rent")
+    assert s["players"]["N"]["discards"] == ["rent"] and head(s)["kind"] == "reveal_event"
+    # an immediate random_discard event: the player records the drawn card as the discard
+    card = next(c for c in s["cat"]["events"].values() if c["chapter"] == 2)
+    s["cat"]["events"][card["id"]]["effects"] = [{"type": "random_discard", "who": "all"}]
+    s = act(s, type="reveal_event", by="table", card=card["id"])
+    s = run_until(s, lambda x: head(x)["kind"] == "play_card" and head(x)["seat"] == "S")
+    s = act(s, type="play_card", by="S", card="grain", discard="favor", perform=False)
+    assert s["players"]["S"]["discards"] == ["favor"]

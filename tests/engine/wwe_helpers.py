@@ -103,6 +103,8 @@ def passive(state, tax=2, plague=1):
         return {"type": "cure", "by": seat, "location": None}
     if kind == "place_free_house":
         return {"type": "place_free_house", "by": seat, "site": None}
+    if kind == "record_discard":
+        return {"type": "record_discard", "by": seat, "card": state["players"][seat]["hand"][0]}
     if kind == "return_houses":
         return {"type": "return_houses", "by": "table", "sites": []}
     raise AssertionError(kind)
