@@ -1,4 +1,7 @@
 """The roll-delivery rules without I/O: what may and may not become a Roll."""
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
 from hardware.dice import protocol as p
 from hardware.dice.observations import Roll
 from hardware.dice.tracker import RollTracker
@@ -78,3 +81,94 @@ def test_sequence_wraps_without_a_gap():
     tracker = RollTracker()
     feed(tracker, "HB 65534 1", "HB 65535 2", "HB 0 3", "HB 1 4")
     assert tracker.gaps == 0
+
+
+class SimulatedDevice:
+    """A dice reader's message logic (no pty) whose frames may be lost on the line."""
+
+    def __init__(self, dice):
+        self.seq, self.roll, self.history = 0, 0, {}
+        self.states = {d: p.DieState("SETTLED", 1) for d in dice}
+
+    def numbered(self, kind, rest):
+        body = f"{kind} {self.seq} {rest}"
+        self.seq = p.next_seq(self.seq)
+        return body
+
+    def start_roll(self, die):
+        self.states[die] = p.DieState("ROLLING")
+        return [self.numbered("EV", f"{die} ROLLING")]
+
+    def settle(self, die, face):
+        if self.states[die].state != "ROLLING":
+            return []
+        self.states[die] = p.DieState("SETTLED", face)
+        out = [self.numbered("EV", f"{die} SETTLED {face}")]
+        if all(s.state == "SETTLED" for s in self.states.values()):
+            self.roll += 1
+            self.history[self.roll] = {d: s.face for d, s in self.states.items()}
+            out.append(self.numbered("RD", " ".join(
+                [f"r={self.roll}", *(f"{d}={s.face}" for d, s in self.states.items())])))
+        return out
+
+    def snapshot(self):
+        body = p.snapshot_body(self.seq, self.roll, self.states)
+        self.seq = p.next_seq(self.seq)
+        return [body]
+
+
+steps = st.lists(st.tuples(st.sampled_from(["start", "settle", "hb", "answer"]),
+                           st.sampled_from(["a", "b"]), st.integers(1, 6), st.booleans(),
+                           st.booleans()), max_size=80)
+
+
+@settings(max_examples=200, deadline=None)
+@given(steps)
+@example([("start", "a", 1, False, False), ("settle", "a", 4, True, True),  # RD lost, then
+          ("start", "a", 1, False, False), ("answer", "a", 1, False, False)])  # rolling again
+@example([("start", "b", 1, False, False), ("settle", "b", 6, True, True),  # RD lost, then
+          ("hb", "a", 1, False, False), ("answer", "a", 1, False, False)])  # recovered
+def test_lossy_line_never_gives_a_wrong_roll(script):
+    """Whatever frames are lost and whenever STATE? is answered: every delivered roll has
+    the device's true faces, each roll number at most once, in order; and once the line is
+    clean again every roll is either delivered or counted missed."""
+    device, tracker = SimulatedDevice(["a", "b"]), RollTracker()
+    tracker.connected()
+    pending, delivered = 0, []
+
+    def line(bodies, lost):
+        nonlocal pending
+        for body in bodies:
+            if lost:
+                continue
+            out = tracker.handle(p.parse_device(body), at=0.0)
+            pending += out.ask_state
+            delivered.extend(o for o in out.observations if isinstance(o, Roll))
+
+    line(["HELLO dicereader proto=1 fw=1 dice=2 uid=AB"], False)
+    line(device.snapshot(), False)
+    pending = 0
+    for action, die, face, lost, lost_twice in script:
+        if action == "start":
+            line(device.start_roll(die), lost)
+        elif action == "settle":
+            line(device.settle(die, face), lost and lost_twice)
+        elif action == "hb":
+            line([device.numbered("HB", "1")], lost)
+        elif pending:
+            pending -= 1
+            line(device.snapshot(), lost)
+    for die in ("a", "b"):  # the dice come to rest and the line is clean again
+        if device.states[die].state != "SETTLED":
+            line(device.settle(die, 3), False)
+    line([device.numbered("HB", "1")], False)
+    while pending:
+        pending -= 1
+        line(device.snapshot(), False)
+
+    numbers = [r.roll for r in delivered]
+    assert numbers == sorted(set(numbers))
+    for roll in delivered:
+        assert roll.faces == device.history[roll.roll]
+    assert len(delivered) + tracker.missed_rolls == device.roll
+    assert tracker.last_roll == device.roll
