@@ -182,7 +182,8 @@ def test_every_event_type_has_a_text(catalog):
         types |= set(re.findall(r'\{"type": "([a-z_]+)"', path.read_text()))
     action_types = {"reveal_event", "reveal_plague", "orient_event", "play_card",
                     "answer_trade", "roll_tax", "choose_protection", "choose_target",
-                    "resolve_manual", "cure", "place_free_house", "return_houses"}
+                    "resolve_manual", "cure", "place_free_house", "return_houses",
+                    "record_discard"}
     assert sorted(types - action_types - set(EVENT_TEXTS)) == []
 
 
