@@ -117,24 +117,42 @@ def text(lang: str, msgid: str, params: dict | None = None) -> str:
 
 def ui_strings(lang: str, source: Path | None = None) -> dict:
     """The WEB-owned ``web/ui_strings.json`` translated into ``lang`` (see socket-protocol.md)."""
-    path = source or (WEB_DIR / "ui_strings.json")
+    path = Path(source or (WEB_DIR / "ui_strings.json"))
     try:
-        entries = json.loads(Path(path).read_text(encoding="utf-8"))
+        stamp = path.stat().st_mtime
+        cache = current_app.extensions.setdefault("companion.ui_strings", {})
+        key = (str(path), stamp, normalize_lang(lang))
+        if key not in cache:
+            cache[key] = _ui_strings(lang, json.loads(path.read_text(encoding="utf-8")))
+        return cache[key]
     except (OSError, ValueError):
         return {}
-    locale = Locale.parse(normalize_lang(lang))
+
+
+def _ui_strings(lang: str, entries: dict) -> dict:
+    t = translations(lang)
     out: dict = {}
-    with force_locale(normalize_lang(lang)):
-        t = get_translations()
-        for key, msgid in entries.items():
-            if isinstance(msgid, str):
-                out[key] = t.gettext(msgid)
-            elif isinstance(msgid, list) and len(msgid) == 2:
-                forms = {}
-                for n in range(0, 200):
-                    category = locale.plural_form(n)
-                    if category not in forms:
-                        forms[category] = (t.ngettext(msgid[0], msgid[1], n)
-                                           .replace("%(num)d", "{n}").replace("{num}", "{n}"))
-                out[key] = forms
+    for key, msgid in entries.items():
+        if isinstance(msgid, str):
+            out[key] = t.gettext(msgid)
+        elif isinstance(msgid, list) and len(msgid) == 2:
+            out[key] = _plural_forms(t, normalize_lang(lang), msgid)
     return out
+
+
+def _plural_forms(t, lang: str, msgid: list) -> dict:
+    """{CLDR category: text with {n}} so JS can pick with Intl.PluralRules(lang)."""
+    locale = Locale.parse(lang)
+    forms: dict = {}
+
+    def put(category: str, n: int) -> None:
+        if category not in forms:
+            text = t.ngettext(msgid[0], msgid[1], n)
+            forms[category] = text.replace("%(num)d", "{n}").replace("{num}", "{n}")
+
+    for n in range(200):
+        put(locale.plural_form(n), n)
+    # categories no whole number reaches (Polish "other" is for fractions): general plural
+    for category in [*locale.plural_form.tags, "other"]:
+        put(category, 5)
+    return forms

@@ -1,0 +1,64 @@
+"""Languages: .po compiled at start, refusals and UI strings translated per recipient."""
+from __future__ import annotations
+
+import os
+
+from companion import i18n
+from tests.companion.conftest import create_game, csrf
+
+
+def test_translations_are_compiled_into_the_data_dir_once(app, tmp_path):
+    compiled = tmp_path / "data" / "translations" / "pl" / "LC_MESSAGES" / "messages.mo"
+    assert compiled.exists()
+    source = i18n.WEB_DIR / "translations"
+    assert i18n.compile_translations(source, tmp_path / "data" / "translations") == []
+    # a .po newer than its .mo is compiled again
+    po = source / "pl" / "LC_MESSAGES" / "messages.po"
+    stale = po.stat().st_mtime - 10
+    os.utime(compiled, (stale, stale))
+    assert i18n.compile_translations(source, tmp_path / "data" / "translations") == ["pl"]
+    assert compiled.stat().st_mtime >= po.stat().st_mtime
+
+
+def test_broken_po_is_skipped_not_fatal(tmp_path):
+    broken = tmp_path / "src" / "de" / "LC_MESSAGES"
+    broken.mkdir(parents=True)
+    (broken / "messages.po").write_text('msgid "a"\nmsgstr "b\n\n\x00garbage', encoding="utf-8")
+    assert i18n.compile_translations(tmp_path / "src", tmp_path / "out") in ([], ["de"])
+
+
+def test_server_refusal_in_polish(client):
+    game_id = create_game(client)
+    token = csrf(client)
+    response = client.post(f"/host/{game_id}/login", json={"pin": "0000"},
+                           headers={"X-CSRF-Token": token, "Accept-Language": "pl"})
+    assert response.get_json()["message"] == "PIN jest nieprawidłowy."
+
+
+def test_engine_template_translated_and_filled_per_language(app):
+    with app.app_context():
+        english = i18n.text("en", "It is {seat}'s turn.", {"seat": "Ann"})
+        german = i18n.text("de", "It is {seat}'s turn.", {"seat": "Ann"})
+    assert english == "It is Ann's turn."
+    assert "Ann" in german and german != english
+
+
+def test_ui_strings_have_every_polish_plural_form(app):
+    with app.test_request_context("/?lang=pl"):
+        strings = i18n.ui_strings("pl")
+    houses = strings["houses_n"]
+    assert set(houses) == {"one", "few", "many", "other"}
+    assert houses["one"] == "{n} dom" and houses["few"] == "{n} domy"
+    assert houses["many"] == "{n} domów"
+    with app.test_request_context("/?lang=en"):
+        assert i18n.ui_strings("en")["houses_n"] == {"one": "{n} house", "other": "{n} houses"}
+
+
+def test_page_language_choice(client):
+    page = client.get("/?lang=de")
+    assert 'lang="de"' in page.get_data(as_text=True)
+    assert client.get_cookie("lang").value == "de"
+    assert 'lang="de"' in client.get("/").get_data(as_text=True)  # remembered
+    other = client.application.test_client()
+    assert 'lang="it"' in other.get("/", headers={"Accept-Language": "it,en;q=0.5"}).get_data(
+        as_text=True)
