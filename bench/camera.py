@@ -316,6 +316,7 @@ def main() -> None:
         print(f"card placed -> phone view (reveal applied, saved, sent over Socket.IO): "
               f"median {statistics.median(phone):.1f} ms, p95 {p95:.1f} ms, "
               f"max {max(phone):.1f} ms ({len(phone)}/{args.cycles} placements)")
+        print("  each (ms): " + " ".join(f"{v:.0f}" for v in sorted(phone)))
     else:
         p95, latency_to = callback_p95, "observation_callback"
 
