@@ -196,3 +196,18 @@ def test_unknown_code_in_service_is_reported_not_applied():
     finally:
         service.stop()
     assert [type(o) for o in observations] == [UnknownCode]
+
+
+def test_picamera2_without_the_library_is_a_lost_camera():
+    from hardware.camera.sources import Picamera2Source
+
+    source = open_source("picamera2")
+    assert isinstance(source, Picamera2Source)
+    if Picamera2Source.available():  # pragma: no cover - only on a Pi
+        pytest.skip("picamera2 is installed here")
+    capture = Capture(source, FAST).start()
+    try:
+        wait_until(lambda: capture.status == LOST)
+    finally:
+        capture.stop()
+    assert "picamera2" in capture.detail
