@@ -208,6 +208,6 @@ def test_picamera2_without_the_library_is_a_lost_camera():
     capture = Capture(source, FAST).start()
     try:
         wait_until(lambda: capture.status == LOST)
+        assert "picamera2" in capture.detail
     finally:
         capture.stop()
-    assert "picamera2" in capture.detail
