@@ -264,6 +264,9 @@ def check_service(ctx: Context) -> Result:
     state = systemd_state(ctx.service)
     answering = port_open("127.0.0.1", ctx.port)
     details = {"systemd": state, "port": ctx.port, "answering": answering}
+    health = server_health(ctx) if answering else None
+    if health is not None:
+        details["health"] = health
     if state == "failed":
         return Result("service", FAIL, f"{ctx.service} has failed",
                       "see why: journalctl -u table-companion -e; then "
@@ -274,12 +277,30 @@ def check_service(ctx: Context) -> Result:
                       "table-companion -e", details)
     if answering:
         how = f"{ctx.service} active, " if state == "active" else ""
-        return Result("service", OK, f"{how}a server answers on port {ctx.port}",
+        games = f" ({health['games']} games)" if health and "games" in health else ""
+        return Result("service", OK, f"{how}a server answers on port {ctx.port}{games}",
                       details=details)
     start = ("sudo systemctl start table-companion" if state is not None
              else f"companion serve --host 0.0.0.0 --port {ctx.port} --data {ctx.data_dir}")
     what = f"{ctx.service} is {state}, " if state else ""
     return Result("service", WARN, f"{what}nothing answers on port {ctx.port}", start, details)
+
+
+def server_health(ctx: Context) -> dict | None:
+    """The running server's ``/healthz`` (games count, camera and dice status), if it has one."""
+    import ssl
+    import urllib.request
+
+    context = ssl.create_default_context()
+    context.check_hostname = False
+    context.verify_mode = ssl.CERT_NONE  # our own self-signed certificate, on this machine
+    try:
+        with urllib.request.urlopen(f"{ctx.scheme}://127.0.0.1:{ctx.port}/healthz", timeout=2,
+                                    context=context) as reply:
+            data = json.loads(reply.read())
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
 
 
 def systemd_state(unit: str) -> str | None:
@@ -516,6 +537,14 @@ def check_dice(ctx: Context) -> Result:
         try:
             hello = read_hello(path, ctx.dice_timeout)
         except DiceBusy:
+            health = server_health(ctx) or {}
+            status = (health.get("hardware") or {}).get("dice")
+            if status:
+                details["server_status"] = status
+                return Result("dice", OK if status.get("state") in ("ok", "connected") else WARN,
+                              f"{path} is held by the running server, which reports: "
+                              f"{json.dumps(status, sort_keys=True)}",
+                              "stop the server to test the reader here", details)
             return Result("dice", WARN, f"{path} is in use by another program (the server?)",
                           "the host page shows the reader's status; stop the server to test it "
                           "here", details)

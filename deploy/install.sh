@@ -578,8 +578,13 @@ print_addresses() {
 
 uninstall() {
     step "Stop and remove services"
-    local all="$UNITS $KIOSK_UNIT" unit
-    if systemd_running; then
+    local all="" unit
+    for unit in $UNITS $KIOSK_UNIT; do
+        [ ! -e "$ROOT$UNIT_DIR/$unit" ] || all+=" $unit"
+    done
+    if [ -z "$all" ]; then
+        say "unchanged: no Table Companion units installed"
+    elif systemd_running; then
         # shellcheck disable=SC2086
         run systemctl disable --now $all || true
     else

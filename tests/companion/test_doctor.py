@@ -345,3 +345,49 @@ def test_cli_json_and_exit_codes(tmp_path, monkeypatch):
     assert report["join_url"] == "http://10.0.0.7:1/"
     text = runner.invoke(cli, ["doctor", "--data", str(data), "--port", "1"]).output
     assert "fix:" in text and "Players join at" in text
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_service_check_reads_the_real_servers_health(tmp_path):
+    """`companion serve` for real: doctor finds it and reads its /healthz."""
+    import subprocess
+    import time
+
+    port = free_port()
+    companion = Path(sys.executable).parent / "companion"
+    server = subprocess.Popen([str(companion), "serve", "--host", "127.0.0.1", "--port",
+                               str(port), "--data", str(tmp_path / "data"), "--no-hardware"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                              start_new_session=True)
+    try:
+        deadline = time.monotonic() + 60
+        while not doctor.port_open("127.0.0.1", port) and time.monotonic() < deadline:
+            assert server.poll() is None, "companion serve exited"
+            time.sleep(0.05)
+        result = doctor.check_service(ctx_for(tmp_path, port=port))
+    finally:
+        os.killpg(server.pid, 15)
+        server.wait(10)
+    assert result.status == doctor.OK
+    assert result.details["health"]["ok"] is True and "(0 games)" in result.summary
+    assert set(result.details["health"]["hardware"]) == {"camera", "dice"}
+
+
+def test_busy_dice_port_reports_what_the_server_says(tmp_path, monkeypatch):
+    import serial
+
+    device = PtyDevice(tmp_path / "tty-held", "HELLO dicereader proto=1 fw=1.0.0 dice=1 uid=AB")
+    holder = serial.Serial(device.path, 115200, exclusive=True)
+    monkeypatch.setattr(doctor, "server_health", lambda ctx: {
+        "ok": True, "hardware": {"dice": {"state": "ok", "detail": "fw 1.0.0"}}})
+    try:
+        result = doctor.check_dice(ctx_for(tmp_path, dice=device.path))
+    finally:
+        holder.close()
+        device.close()
+    assert result.status == doctor.OK and "held by the running server" in result.summary
