@@ -32,6 +32,14 @@ from hardware.tags.format import code_table
 
 log = logging.getLogger(__name__)
 
+# English templates of the camera's own warning codes (gettext msgids, like engine REASONS)
+MESSAGES = {
+    "camera_other_game": "A card of another game ({game}) was seen on the table.",
+    "camera_event_not_expected": "Event card {card} was laid on the council space, but no "
+                                 "event is to be revealed now.",
+    "camera_marker_not_seen": "The board marker is not in view of the camera.",
+}
+
 COUNCIL = "council"
 SEAT_ZONE = "seat:"
 CARD_PARTS = {"event": "event_cards", "action": "action_cards"}
@@ -325,8 +333,10 @@ class CameraWiring:
                     more = self.rules.tick(self._table(live), time.monotonic())
                     self.execute(live, more)
                 except Refused as refusal:
+                    template = live.kind.reasons.get(refusal.code, refusal.code)
                     notify |= self._warn(refusal.code, dict(refusal.params,
-                                                            action=decision.action["type"]))
+                                                            action=decision.action["type"]),
+                                         template)
             elif isinstance(decision, Preview):
                 try:
                     self.service.set_preview(live.id, decision.rotation)
@@ -343,9 +353,12 @@ class CameraWiring:
         if notify:
             self._changed()
 
-    def _warn(self, code: str, params: dict) -> bool:
+    def _warn(self, code: str, params: dict, template: str | None = None) -> bool:
+        """Keep a warning for the views: code, params and the English template."""
         log.warning("camera: %s %s (not applied)", code, params)
-        self.warnings.append({"code": code, "params": params, "at": round(time.time(), 3)})
+        self.warnings.append({"code": code, "params": params,
+                              "template": template or MESSAGES.get(code, code),
+                              "at": round(time.time(), 3)})
         return True
 
 

@@ -194,5 +194,8 @@ def test_card_the_engine_refuses_is_a_warning_not_an_action(server, tmp_path):
     assert service.get(game.id).version == 0
     with pytest.raises(Refused):
         handle.save_calibration()  # no frame with the marker yet
-    assert handle.status()["warnings"][0]["code"] == "wrong_chapter"
+    warning = handle.status()["warnings"][0]
+    assert warning["code"] == "wrong_chapter"
+    assert warning["template"] == game.kind.reasons["wrong_chapter"]
+    assert warning["params"]["card"] == chapter_two
     assert changed
