@@ -297,7 +297,7 @@ def choose_target(s, a, ev):
     h = _head(s, "choose_target")
     _by_seat(s, a, h["seat"])
     target = a.get("seat")
-    if target not in s["players"]:
+    if not isinstance(target, str) or target not in s["players"]:
         raise Refused("unknown_seat", seat=target)
     s["targets"][h["card"]]["chosen"] = target
     s["queue"].pop(0)
@@ -362,9 +362,11 @@ def adjust(s, a, ev):
     if a.get("by") not in TABLE:
         raise Refused("host_only")
     seat = a.get("seat")
-    if seat not in s["players"]:
+    if not isinstance(seat, str) or seat not in s["players"]:
         raise Refused("unknown_seat", seat=seat)
     item = a.get("item")
+    if not isinstance(item, str):
+        raise Refused("unknown_item", item=item)
     delta = _int_field(a, "delta")
     if item == "vp":
         st.add_vp(s, seat, delta, ev, "adjust")
@@ -391,7 +393,7 @@ def set_start_player(s, a, ev):
     if a.get("by") not in TABLE:
         raise Refused("host_only")
     seat = a.get("seat")
-    if seat not in s["players"]:
+    if not isinstance(seat, str) or seat not in s["players"]:
         raise Refused("unknown_seat", seat=seat)
     s["active"] = seat
     h["seat"] = seat
@@ -424,7 +426,7 @@ def apply(state: dict, action: dict) -> tuple[dict, list]:
     if handler is None:
         raise Refused("unknown_action", type=action["type"])
     by = action.get("by")
-    if by not in TABLE and by not in state["players"]:
+    if not isinstance(by, str) or (by not in TABLE and by not in state["players"]):
         raise Refused("unknown_seat", seat=by)
     s = st.fast_copy(state)
     ev: list = []

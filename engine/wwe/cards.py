@@ -122,6 +122,8 @@ def card_building_material(s, seat, params, ev):
 
 
 def project_refusal(s, pid) -> Refused | None:
+    if not isinstance(pid, str):
+        return Refused("bad_params", field="project")
     if pid not in s["cat"]["projects"]:
         return Refused("unknown_project", project=pid)
     if pid not in s["projects"]:
@@ -192,7 +194,9 @@ def card_build_house(s, seat, params, ev):
 
 def card_rent(s, seat, params, ev):
     sites = params.get("sites")
-    if not isinstance(sites, list) or not 1 <= len(sites) <= 2 or len(set(sites)) != len(sites):
+    if not isinstance(sites, list) or not all(isinstance(x, str) for x in sites):
+        raise Refused("bad_params", field="sites")
+    if not 1 <= len(sites) <= 2 or len(set(sites)) != len(sites):
         raise Refused("rent_one_or_two")
     for site in sites:
         if s["sites"].get(site) != seat:

@@ -136,6 +136,8 @@ def cure(s: dict, seat: str, locations: list, ev: list, limit: int | None = None
         raise Refused("bad_params", field="locations")
     if limit is not None and len(locations) > limit:
         raise Refused("too_many_cures", limit=limit)
+    if not all(isinstance(x, (int, str)) and not isinstance(x, bool) for x in locations):
+        raise Refused("bad_params", field="locations")
     locs = [str(x) for x in locations]
     if len(set(locs)) != len(locs):
         raise Refused("bad_params", field="locations")
@@ -168,6 +170,8 @@ def cure(s: dict, seat: str, locations: list, ev: list, limit: int | None = None
 
 def house_refusal(s: dict, seat: str, site: str, free: bool) -> Refused | None:
     """Why ``seat`` cannot build on ``site`` (None when it can)."""
+    if not isinstance(site, str):
+        return Refused("bad_params", field="site")
     spec = s["cat"]["sites"].get(site)
     if spec is None:
         return Refused("unknown_site", site=site)
@@ -208,6 +212,8 @@ def place_house(s: dict, seat: str, site: str, free: bool, ev: list) -> None:
 
 
 def return_house(s: dict, site: str, ev: list) -> None:
+    if not isinstance(site, str):
+        raise Refused("bad_params", field="sites")
     seat = s["sites"].get(site)
     if seat is None:
         raise Refused("no_house_there", site=site)
