@@ -37,7 +37,7 @@ from hardware.camera.decode import Decoder, DecoderSettings, to_gray  # noqa: E4
 from hardware.camera.recognizer import Recognizer  # noqa: E402
 from hardware.camera.sources import FrameSource, _Pacer  # noqa: E402
 from hardware.camera.tracker import Appeared  # noqa: E402
-from hardware.synthetic.scene import Camera, Placement, random_scene  # noqa: E402
+from hardware.synthetic.scene import Camera, Placement, Style, random_scene  # noqa: E402
 from hardware.tags.format import BOARD_MARKER, card_payload  # noqa: E402
 
 PAYLOADS = [card_payload("wwe", "event", f"bench_{i}") for i in range(6)]
@@ -48,10 +48,13 @@ def percentile(values, q):
     return values[min(len(values) - 1, int(round(q / 100 * (len(values) - 1))))]
 
 
-def make_frames(count: int):
+HARD = Style(blur_sigma=1.6, noise_sigma=10, jpeg_quality=60)
+
+
+def make_frames(count: int, style: Style | None = None):
     frames = []
     for seed in range(count):
-        image, truth = random_scene(seed, PAYLOADS, marker_angle=(seed * 71) % 360)
+        image, truth = random_scene(seed, PAYLOADS, marker_angle=(seed * 71) % 360, style=style)
         frames.append((image, truth))
     return frames
 
@@ -279,9 +282,11 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--cycles", type=int, default=20)
     parser.add_argument("--sweep", action="store_true", help="compare zxing-cpp settings")
+    parser.add_argument("--hard", action="store_true",
+                        help="harder frames: blur 1.6, noise 10, JPEG 60")
     args = parser.parse_args()
 
-    frames = make_frames(args.frames)
+    frames = make_frames(args.frames, HARD if args.hard else None)
     grays = [to_gray(image) for image, _ in frames]
     decoder = Decoder()
     ours = time_decoder(decoder.decode, grays, args.runs)
@@ -332,7 +337,7 @@ def main() -> None:
         "latency_to": latency_to,
         "card_to_callback_p95_ms": round(callback_p95, 1) if callback_p95 else None,
         "placements_seen": appeared, "placements_to_phone": len(phone),
-        "placements": args.cycles,
+        "placements": args.cycles, "frames": "hard" if args.hard else "normal",
     }))
 
 
