@@ -64,7 +64,6 @@ def test_video_file_as_camera_gives_the_scripted_observations(demo_video):
         (e.kind, e.payload, e.zone, e.rotation) for e in script.expected]
     assert statuses[:2] == [OK, LOST]
     assert service.stats()["calibration"] == "marker"
-    assert service.frames_processed >= 90  # nearly every frame: decoding keeps up with 30 fps
 
 
 def test_video_file_frames_carry_ground_truth(demo_video):
