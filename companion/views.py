@@ -90,6 +90,24 @@ def prompt_entries(live: LiveGame, lang: str, namer: Namer) -> list[dict]:
     return out
 
 
+LANGS = frozenset(i18n.LANGUAGES)
+
+
+def localize(node: Any, lang: str) -> Any:
+    """Catalog texts keyed by language ({"en": ..., "pl": ...}) cut to ``lang`` and English.
+
+    The web picks ``names[lang] || names.en``; the other three languages would only make
+    every message a third bigger.
+    """
+    if isinstance(node, dict):
+        if len(node) > 2 and node.keys() <= LANGS:
+            return {k: node[k] for k in (lang, "en") if k in node}
+        return {k: localize(v, lang) for k, v in node.items()}
+    if isinstance(node, list):
+        return [localize(v, lang) for v in node]
+    return node
+
+
 def build(live: LiveGame, role: str, seat: str | None, lang: str, *,
           connected: set[str] = frozenset(), hardware: dict | None = None) -> dict:
     """The whole `view` payload for one recipient (see docs/socket-protocol.md)."""
@@ -113,7 +131,8 @@ def build(live: LiveGame, role: str, seat: str | None, lang: str, *,
         "seat": seat if is_seat else None, "lang": lang, "status": live.status,
         "paused": live.status == "paused", "closed": finished,
         "players": [dict(p, connected=p["seat"] in connected) for p in live.players],
-        "view": view, "prompts": prompt_entries(live, lang, namer), "choices": choices,
+        "view": localize(view, lang), "prompts": prompt_entries(live, lang, namer),
+        "choices": choices,
         "log": log_entries(live, seat if is_seat else None, lang, namer),
         "hardware": hardware or {}, "preview": live.preview,
         "scores": live.row.get("result") if finished else None, "host": None,

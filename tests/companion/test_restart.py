@@ -22,6 +22,7 @@ from urllib.parse import urlparse
 import pytest
 
 from companion.catalog import load_catalog
+from companion.views import localize
 from engine.wwe import GAME
 from tests.companion.conftest import Spy
 
@@ -157,11 +158,11 @@ def test_sigkill_mid_game_then_restart_resumes_exactly(tmp_path):
         else:
             expected, _ = GAME.apply(state, in_flight)
             assert after["N"]["version"] == acked + 1
-            assert after["N"]["view"] == GAME.seat_view(expected, "N")
+            assert after["N"]["view"] == localize(GAME.seat_view(expected, "N"), "en")
             state = expected
         for seat in tokens:
-            assert after[seat]["view"] == GAME.seat_view(state, seat)
-        assert after["table"]["view"] == GAME.public_view(state)
+            assert after[seat]["view"] == localize(GAME.seat_view(state, seat), "en")
+        assert after["table"]["view"] == localize(GAME.public_view(state), "en")
         # and the game goes on
         action = GAME.random_action(state, rnd)
         sender = action["by"] if action["by"] in tokens else "table"
