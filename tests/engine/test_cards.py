@@ -78,7 +78,8 @@ def test_build_house_and_rent(s):
         sites[sid]["rent"] = {"item": ["grain", "gold", "piety"][i], "amount": 1}
         s["sites"][sid] = "N"
     s["players"]["N"]["houses"] = houses
-    r = refused(s, type="play_card", by="N", card="rent", discard="favor", sites=houses)
+    r = refused(s, type="play_card", by="N", card="rent", discard="favor",
+                params={"sites": houses})
     assert r.code == "rent_one_or_two"
     s["supply"]["grain"] = 0
     gold = res(s, "N")["gold"]
