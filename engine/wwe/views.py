@@ -59,8 +59,8 @@ def public_view(s: dict) -> dict:
             "houses": list(p["houses"]), "seals": list(p["seals"]),
             "houses_left": int(game.get("houses_per_player", 4)) - len(p["houses"]),
             "seals_left": int(game.get("seals_per_player", 2)) - len(p["seals"]),
-            "played": [{"card": c, "performed": d} for c, d in zip(p["played"], p["performed"],
-                                                                    strict=True)],
+            "played": [_thing(cat["actions"].get(c), c, card=c, performed=d)
+                       for c, d in zip(p["played"], p["performed"], strict=True)],
             "hand_count": len(p["hand"]), "discard_count": len(p["discards"]),
             "punishments": list(p["punish"]),
             "round_flags": sorted(k for k, v in s["round_flags"].get(seat, {}).items() if v),
