@@ -206,7 +206,14 @@ def test_a_table_plays_a_chapter(server, browser):
         assert owing, f"nobody owes a decision in phase {v['phase']}"
         seat = owing[0]
         if v["phase"] == "orient_event" and v["round"] == 1:
+            # Tapping an orientation previews it on the table: every seat's income, the
+            # favor move and its landing space.
+            phones[seat].click("#rotation-buttons button[data-rotation='2']")
+            table.wait_for_function("() => TC.view.preview && TC.view.preview.rotation === 2")
+            assert table.locator(".player-card .preview").count() == 4
+            assert table.locator(".favor-space.target").count() == 1
             shot(phones[seat], "05-phone-orient")
+            shot(table, "05-table-orient-preview")
         if v["phase"] == "play_card" and v["round"] == 2 and seat == v["active"]:
             shot(phones[seat], "06-phone-play-card")
             phones[seat].locator("#play-card .choices button.choice").first.click()

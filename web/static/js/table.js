@@ -56,13 +56,13 @@
         flags.length ? h("div.small", "⚑ " + flags.map(function (x) { return t("flag_" + x); }).join(", ")) : null,
         p.connected === false ? h("div.joined.muted", t("phone_offline")) : null,
         income ? h("div.preview", h("span.small", t("income") + ": "),
-          Object.keys(income).length ? W.itemChips(income, {short: true}) : t("nothing")) : null);
+          Object.keys(income).length ? W.itemChips(income, {}) : t("nothing")) : null);
     });
   }
 
   function eventNow(m, pv) {
     var ev = m.view.event;
-    if (!ev) return null;
+    if (!ev) return h("p.muted", t("no_event_yet"));
     var extra = [];
     if (m.view.rotation !== null && m.view.rotation !== undefined) extra.push(h("span.small", " · " + t("rotation_n", {n: m.view.rotation})));
     if (pv) {
