@@ -48,11 +48,6 @@ OPTIONS: dict[str, tuple] = {
         True, (False, True), "A-26",
         "The Favor action card cannot be performed when it would land on Outlaws and the "
         "player has no gold. False: it lands and the player pays what they can (nothing)."),
-    "no_reinfection_any_chapter": (
-        True, (False, True), "A-27, R7.3",
-        "A revealed plague number pointing at a face-up or removed token does nothing, in "
-        "chapter III as in IV. False: in chapter III a cured location is ignored as well "
-        "(there is no token to flip), so the outcome is identical; kept for completeness."),
     "chapter4_end_steps": (
         True, (False, True), "A-29",
         "After chapter IV run project progress, cover removal and event clearing before the "

@@ -344,3 +344,34 @@ def test_random_discards_table(catalog):
     s = run_until(s, lambda x: head(x)["kind"] == "play_card" and head(x)["seat"] == "S")
     s = act(s, type="play_card", by="S", card="grain", discard="favor", perform=False)
     assert s["players"]["S"]["discards"] == ["favor"]
+
+
+def test_permanent_third_acts(catalog):
+    """A-24: the round a 3rd permanent event appears, it acts with the 2 in the slots
+    (default); off: it waits until it lies in a slot."""
+    plain(catalog)
+    perms = ["demo_feast", "demo_flood", "demo_bishops_visit"]
+    for cid, price in zip(perms, (1, 3, 5), strict=True):
+        c = next(x for x in catalog["event_cards"] if x["id"] == cid)
+        c["permanent"] = True
+        c["effects"] = [{"type": "price", "item": "wool", "price": price}]
+    for third_acts, price in ((True, 5), (False, 3)):
+        s = new_game(catalog, seats=("N", "S"), options={"permanent_third_acts": third_acts})
+        for cid in perms:
+            s = act(s, type="reveal_event", by="table", card=cid)
+            s = run_until(s, at("play_card"))
+            if cid != perms[-1]:
+                s = run_until(s, at("reveal_event"))
+        assert GAME.public_view(s)["market"]["prices"]["wool"] == price
+
+
+def test_covered_projects_no_progress(catalog):
+    """E1 best reading: covered projects get no chapter-end material (default)."""
+    plain(catalog)
+    for skip, gain in ((True, 0), (False, 1)):
+        s = new_game(catalog, seats=("N", "S"),
+                     options={"covered_projects_no_progress": skip})
+        s = run_until(s, at("play_card", round_=6))
+        s["covers"]["project"] = ["bridge"]
+        s = run_until(s, at("roll_tax"))
+        assert s["projects"]["bridge"]["stone"] == gain
