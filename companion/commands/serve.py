@@ -17,6 +17,12 @@ DEMO_PLAYERS = [("N", "North", "red"), ("E", "East", "blue"), ("S", "South", "gr
                 ("W", "West", "yellow")]
 
 
+def gunicorn_settings() -> set[str]:
+    from gunicorn.config import KNOWN_SETTINGS
+
+    return {setting.name for setting in KNOWN_SETTINGS}
+
+
 class Server(BaseApplication):
     """gunicorn run from Python, so `companion serve` needs no separate config file."""
 
@@ -93,4 +99,6 @@ def command(host: str, port: int, data_dir: str, demo: bool, threads: int,
         "errorlog": "-",
         "loglevel": "info",
     }
+    if "control_socket_disable" in gunicorn_settings():
+        options["control_socket_disable"] = True  # no socket in $HOME (read-only on the Pi)
     Server(config, options).run()
