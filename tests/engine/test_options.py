@@ -375,3 +375,50 @@ def test_covered_projects_no_progress(catalog):
         s["covers"]["project"] = ["bridge"]
         s = run_until(s, at("roll_tax"))
         assert s["projects"]["bridge"]["stone"] == gain
+
+
+def test_chapter4_loyalty_off_means_doubled(catalog):
+    """A-18 off: loyalty cannot remove the doubling; nobody is asked."""
+    plain(catalog)
+    s = new_game(catalog, seats=("N", "S"), options={"chapter4_loyalty_per_type": False})
+    s = run_until(s, at("roll_tax", chapter=4))
+    for seat in ("N", "S"):
+        set_res(s, seat, "piety", 2)
+        set_res(s, seat, "grain", 1)
+        set_res(s, seat, "gold", 0)
+        set_res(s, seat, "loyalty", 3)
+        s["players"][seat]["vp"] = 20
+    s = act(s, type="roll_tax", by="table", value=2)
+    assert s["over"] and vp(s, "N") == 12 and res(s, "N")["loyalty"] == 3
+
+
+def _final_tie(catalog, shared):
+    plain(catalog)
+    s = new_game(catalog, seats=("N", "S"), options={"shared_victory": shared})
+    s = run_until(s, at("roll_tax", chapter=4))
+    for seat in ("N", "S"):
+        for item, n in (("piety", 3), ("grain", 2), ("gold", 2), ("loyalty", 1), ("mk", 2),
+                        ("stone", 0), ("wood", 0)):
+            set_res(s, seat, item, n)
+        s["players"][seat]["vp"] = 30
+    return act(s, type="roll_tax", by="table", value=2)
+
+
+def test_tiebreak_and_shared_victory(catalog):
+    """R8.3/A-34: piety > loyalty > MK decide a tie; beyond that a shared victory."""
+    s = _final_tie(catalog, True)
+    assert [r["rank"] for r in GAME.scores(s)] == [1, 1]
+    s = _final_tie(catalog, False)
+    assert [r["rank"] for r in GAME.scores(s)] == [1, 2]
+    plain(catalog)
+    s = new_game(catalog, seats=("N", "S"))
+    s = run_until(s, at("roll_tax", chapter=4))
+    for seat, mk in (("N", 1), ("S", 2)):
+        for item, n in (("piety", 3), ("grain", 2), ("gold", 2), ("loyalty", 1), ("mk", mk),
+                        ("stone", 0), ("wood", 0)):
+            set_res(s, seat, item, n)
+        s["players"][seat]["vp"] = 30
+    s = act(s, type="roll_tax", by="table", value=2)
+    scores = GAME.scores(s)
+    assert [(r["seat"], r["rank"]) for r in scores] == [("S", 1), ("N", 2)]
+    assert scores[0]["tiebreak"] == [1, 1, 2]
