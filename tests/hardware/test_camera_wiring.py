@@ -130,17 +130,23 @@ def test_video_camera_on_a_running_server_gives_the_phones_the_incomes(server, t
     game = service.create("wwe", {"players": PLAYERS}, "2468")
     event = first_starred_event(game.kind.catalog)
     script = demo_script(card_payload("wwe", "event", event), GRAIN)
-    # laid at rotation 0 for 1 s, turned, then left turned for 2.7 s (commit after 1.5 s)
-    script = Script(script.frames[:80] + [script.frames[79]] * 40 + script.frames[80:], [])
+    # laid at rotation 0 for 0.3 s, turned a quarter over 0.3 s, then left turned for 2.3 s
+    # (commit after 1.5 s stable), the action card moved from S's to W's zone meanwhile
+    f = script.frames
+    script = Script(f[:25] + f[40:50] + [f[79]] * 70 + f[80:], [])
     video = write_video(tmp_path / "table.avi", script)
-    seat = service.claim_seat(game.id, "N", service.store.join_codes(game.id)["N"])
-    phone = Spy(live_server.url, {"role": "seat", "game": game.id, "lang": "en", "token": seat})
+    phones = {}
+    for seat in ("N", "E"):
+        token = service.claim_seat(game.id, seat, service.store.join_codes(game.id)[seat])
+        phones[seat] = Spy(live_server.url, {"role": "seat", "game": game.id, "lang": "en",
+                                             "token": token})
     table_display = Spy(live_server.url, {"role": "table", "game": game.id, "lang": "en"})
     manager = app.extensions["companion.hardware"]
     app.config["CAMERA_SOURCE"] = str(video)
     handle = wiring.start(app, service, manager.changed)
     try:
-        final = phone.wait_version(2, timeout=30)  # reveal_event, then orient_event
+        # reveal_event, then orient_event
+        final = {seat: phone.wait_version(2, timeout=30) for seat, phone in phones.items()}
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline and "W" not in handle.status()["selected"]:
             time.sleep(0.05)
@@ -153,7 +159,8 @@ def test_video_camera_on_a_running_server_gives_the_phones_the_incomes(server, t
         saved = handle.save_calibration()
     finally:
         handle.stop()
-        phone.close()
+        for phone in phones.values():
+            phone.close()
         table_display.close()
 
     actions = list({seq: a for seq, a, _ in service.get(game.id).log}.values())
@@ -163,7 +170,16 @@ def test_video_camera_on_a_running_server_gives_the_phones_the_incomes(server, t
     state = GAME.setup(game.kind.catalog, game.row["setup"])
     state, _ = GAME.apply(state, {"type": "reveal_event", "by": "table", "card": event})
     state, _ = GAME.apply(state, {"type": "orient_event", "by": "N", "rotation": 1})
-    assert final["view"] == json.loads(json.dumps(GAME.seat_view(state, "N")))
+    start = GAME.setup(game.kind.catalog, game.row["setup"])
+    for seat in ("N", "E"):
+        want, before = GAME.seat_view(state, seat), GAME.seat_view(start, seat)
+        got = final[seat]["view"]
+        assert got["private"]["resources"] == want["private"]["resources"]
+        assert {s: v["vp"] for s, v in got["seats"].items()} == {
+            s: v["vp"] for s, v in want["seats"].items()}
+        assert (got["private"]["resources"], got["seats"][seat]["vp"]) != (
+            before["private"]["resources"], before["seats"][seat]["vp"])  # an income arrived
+        assert got["rotation"] == 1 and got["event"]["id"] == event
     # while it was being turned, the table display previewed rotation 1 before the commit
     previews = [v["preview"] for v in table_display.views if v.get("preview")]
     assert any(p["rotation"] == 1 for p in previews)
