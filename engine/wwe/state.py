@@ -108,8 +108,15 @@ def setup(catalog: dict, setup: dict) -> dict:
         seat = p.get("seat") if isinstance(p, dict) else None
         if seat not in all_seats or seat in seats:
             raise Refused("bad_setup", reason=f"bad or repeated seat {seat!r}")
+        colour = p.get("colour")
+        colours = game.get("colours") or {}
+        if colour is not None and (colour not in colours if colours else not
+                                   isinstance(colour, str)):
+            raise Refused("bad_setup", reason=f"unknown colour {colour!r}")
+        if colour is not None and colour in [i["colour"] for i in info.values()]:
+            raise Refused("bad_setup", reason=f"colour {colour!r} taken twice")
         seats.append(seat)
-        info[seat] = {"name": str(p.get("name") or seat), "colour": p.get("colour")}
+        info[seat] = {"name": str(p.get("name") or seat)[:40], "colour": colour}
     order = [s for s in all_seats if s in seats]  # clockwise
     options = opts.resolve(setup.get("options"))
     if "first_game" in setup:

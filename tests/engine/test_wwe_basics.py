@@ -111,3 +111,24 @@ def test_orient_choices_preview_every_seat(catalog):
     values = {c.effect["favor"] for c in choices}
     assert values == {0, 1, 2, 3}
     assert all(c.effect["space"] is None for c in choices if c.effect["favor"] == 0)
+
+
+def test_bad_setups_refused(catalog):
+    import pytest
+
+    from engine.api import Refused
+
+    bad = [
+        {"players": [{"seat": "N"}]},
+        {"players": [{"seat": "N"}, {"seat": "N"}]},
+        {"players": [{"seat": "N"}, {"seat": "X"}]},
+        {"players": [{"seat": "N", "colour": "pink"}, {"seat": "S"}]},
+        {"players": [{"seat": "N", "colour": "red"}, {"seat": "S", "colour": "red"}]},
+        {"players": [{"seat": "N"}, {"seat": "S"}], "start_seat": "E"},
+        {"players": [{"seat": "N"}, {"seat": "S"}], "seed": [1]},
+        "nonsense",
+    ]
+    for setup in bad:
+        with pytest.raises(Refused) as info:
+            GAME.setup(catalog, setup)
+        assert info.value.code == "bad_setup", setup
