@@ -5,7 +5,9 @@ Runs the real production server (`companion serve`, gunicorn) as a subprocess on
 directory, with real Socket.IO clients playing random legal World Without End actions.
 
 1. one table: 1 table display + 4 phones, actions one after another;
-2. fifty tables at once: 50 x 5 clients, every table playing at the same time;
+2. fifty tables at once: 50 x 5 clients, every table playing at the same time, each table
+   acting every ``--think`` seconds on average (uniform 0..2x: about 50 actions/s in all,
+   far busier than real tables, where a move takes a player several seconds);
 3. the server's resident memory (gunicorn master + worker) with one running game;
 4. baseline in this same process: a bare TCP echo round trip on loopback with a payload of the
    size of one view message, and the ratio of the one-table p95 to it.
@@ -103,6 +105,15 @@ class Server:
         return {"worker_rss": sum(field(w, "status", "VmRSS") for w in workers),
                 "master_rss": field(self.proc.pid, "status", "VmRSS"),
                 "pss": sum(field(p, "smaps_rollup", "Pss") for p in pids)}
+
+    def cpu_seconds(self) -> float:
+        """CPU time (user + system) used so far by the worker(s)."""
+        total = 0.0
+        for p in Path("/proc").iterdir():
+            if p.name.isdigit() and _ppid(int(p.name)) == self.proc.pid:
+                fields = (p / "stat").read_text().rsplit(")", 1)[1].split()
+                total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        return total
 
     def stop(self):
         os.killpg(self.proc.pid, signal.SIGTERM)
@@ -256,6 +267,8 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=50)
     parser.add_argument("--per-table", type=int, default=12, help="actions per table (50)")
     parser.add_argument("--warmup", type=int, default=5)
+    parser.add_argument("--think", type=float, default=1.0,
+                        help="mean seconds between two actions of one table (50 tables)")
     args = parser.parse_args()
 
     global CATALOG
@@ -287,26 +300,36 @@ def main() -> None:
         barrier = threading.Barrier(len(tables))
 
         def play(t: Table):
+            pace = random.Random(t.game_id)
             for _ in range(args.warmup):
                 t.step()
             barrier.wait()
-            local = [ms for ms in (t.step() for _ in range(args.per_table)) if ms is not None]
+            local = []
+            for _ in range(args.per_table):
+                time.sleep(pace.uniform(0, 2 * args.think))  # players think between moves
+                ms = t.step()
+                if ms is not None:
+                    local.append(ms)
             with lock:
                 many.extend(local)
 
         threads = [threading.Thread(target=play, args=(t,)) for t in tables]
+        cpu_before = server.cpu_seconds()
         started = time.perf_counter()
         for th in threads:
             th.start()
         for th in threads:
             th.join()
         wall = time.perf_counter() - started
+        cpu_per_action = (server.cpu_seconds() - cpu_before) / (len(many) + args.warmup *
+                                                                 len(tables)) * 1000
         mem_many = server.memory_mb()
         for t in tables:
             t.close()
         many_s = summary(many)
         show(f"{args.tables} tables at once", many_s)
-        print(f"  {len(many) / wall:.0f} actions/s overall; PSS then {mem_many['pss']:.1f} MB")
+        print(f"  {len(many) / wall:.0f} actions/s overall; server CPU {cpu_per_action:.1f} ms "
+              f"per action (5 views); PSS then {mem_many['pss']:.1f} MB")
     finally:
         server.stop()
 
@@ -318,6 +341,8 @@ def main() -> None:
         "one_table_p50_ms": round(one_s["p50"], 2), "one_table_p95_ms": round(one_s["p95"], 2),
         "fifty_tables_p50_ms": round(many_s["p50"], 2),
         "fifty_tables_p95_ms": round(many_s["p95"], 2), "tables": args.tables,
+        "fifty_tables_actions_per_s": round(len(many) / wall, 1),
+        "server_cpu_ms_per_action": round(cpu_per_action, 2),
         "rss_mb": round(mem_one["pss"], 1), "rss_worker_mb": round(mem_one["worker_rss"], 1),
         "rss_master_mb": round(mem_one["master_rss"], 1),
         "rss_fifty_tables_mb": round(mem_many["pss"], 1), "view_bytes": view_bytes,
