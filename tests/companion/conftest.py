@@ -121,6 +121,18 @@ class Spy:
             time.sleep(0.01)
         raise AssertionError(f"no view of version {version}; last {self.views[-1:]}")
 
+    def wait_for(self, predicate, timeout: float = 10) -> dict:
+        """The first view (received so far or soon) for which ``predicate(view)`` holds."""
+        import time
+
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            for view in list(self.views):
+                if predicate(view):
+                    return view
+            time.sleep(0.01)
+        raise AssertionError(f"no such view; last {self.views[-1:]}")
+
     def call(self, event, data):
         return self.sio.call(event, data, timeout=10)
 

@@ -1,0 +1,99 @@
+"""World Without End over real sockets: the turning-card preview, a whole game's end state,
+and the hardware status in every view."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from companion.app import create_app
+from companion.service import Identity
+from engine.api import Refused
+from engine.wwe import GAME
+from tests.companion.conftest import LiveServer, Spy
+from tests.companion.test_privacy import new_wwe_game
+
+
+@pytest.fixture
+def wwe(tmp_path):
+    app = create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": True})
+    server = LiveServer(app)
+    yield app, server
+    server.stop()
+    app.extensions["companion"].store.close()
+
+
+def advance_to(service, game_id, kind, rnd):
+    live = service.get(game_id)
+    while GAME.prompts(live.state)[0].kind != kind:
+        action = GAME.random_action(live.state, rnd)
+        by = action["by"]
+        who = Identity("seat", game_id, by) if by in live.seats else Identity("table", game_id)
+        service.act(who, action)
+    return GAME.prompts(live.state)[0]
+
+
+def test_turning_card_preview_goes_to_everyone_then_clears(wwe):
+    app, server = wwe
+    service = app.extensions["companion"]
+    game_id = new_wwe_game(app.test_client(), ("N", "E", "S", "W"))
+    prompt = advance_to(service, game_id, "orient_event", random.Random(5))
+    spies = {seat: Spy(server.url, {"role": "seat", "game": game_id, "token":
+                                    service.claim_seat(game_id, seat,
+                                                       service.store.join_codes(game_id)[seat])})
+             for seat in ("N", "E", "S", "W")}
+    spies["table"] = Spy(server.url, {"role": "table", "game": game_id})
+    try:
+        other = next(s for s in ("N", "E", "S", "W") if s != prompt.seat)
+        assert spies[other].call("preview", {"rotation": 1})["code"] == "not_your_turn"
+        assert spies[prompt.seat].call("preview", {"rotation": 7})["code"] == "bad_request"
+        assert spies[prompt.seat].call("preview", {"rotation": 2})["ok"]
+        version = service.get(game_id).version
+        expected = next(c.effect for c in GAME.choices(service.get(game_id).state, prompt.seat)
+                        if c.action.get("rotation") == 2)
+        for spy in spies.values():
+            preview = spy.wait_for(lambda v: v["preview"] is not None)["preview"]
+            assert preview == {"rotation": 2, "seat": prompt.seat, "effect": expected}
+        ack = spies[prompt.seat].call("act", {"action": {"type": "orient_event",
+                                                         "rotation": 2}})
+        assert ack == {"ok": True, "version": version + 1}
+        assert spies["table"].wait_version(version + 1)["preview"] is None
+    finally:
+        for spy in spies.values():
+            spy.close()
+
+
+def test_hardware_status_is_in_every_view(wwe):
+    app, server = wwe
+    game_id = new_wwe_game(app.test_client(), ("N", "S"))
+    spy = Spy(server.url, {"role": "table", "game": game_id})
+    try:
+        assert spy.got_view.wait(10)
+        hardware = spy.views[-1]["hardware"]
+        assert set(hardware) == {"camera", "dice"}
+        assert all("state" in part for part in hardware.values())
+    finally:
+        spy.close()
+    health = app.test_client().get("/healthz").get_json()
+    assert health["ok"] and set(health["hardware"]) == {"camera", "dice"}
+
+
+def test_finished_game_is_listed_with_its_result(wwe):
+    app, _ = wwe
+    service = app.extensions["companion"]
+    client = app.test_client()
+    game_id = new_wwe_game(client, ("E", "W"))
+    live = service.get(game_id)
+    rnd = random.Random(2)
+    while live.status != "finished":
+        action = GAME.random_action(live.state, rnd)
+        by = action["by"]
+        service.act(Identity("seat", game_id, by) if by in live.seats
+                    else Identity("table", game_id), action)
+    result = service.store.game(game_id)["result"]
+    assert result == GAME.scores(live.state) and all(r.get("final") for r in result)
+    index = client.get("/").get_data(as_text=True)
+    assert game_id in index
+    with pytest.raises(Refused) as caught:  # a finished game refuses further actions
+        service.act(Identity("table", game_id), {"type": "roll_tax", "value": 3})
+    assert caught.value.code == "game_closed"
