@@ -147,3 +147,26 @@ def test_host_login_then_socket(app, client, live):
         assert spy.got_view.wait(10) and spy.views[-1]["role"] == "host"
     finally:
         spy.close()
+
+
+def test_new_join_code_signs_out_the_old_phones(app, client, live):
+    game_id = create_game(client)
+    service = app.extensions["companion"]
+    old_code = service.store.join_codes(game_id)["A"]
+    old_token = seat_token(app, game_id, "A")
+    host = Spy(live.url, {"role": "host", "game": game_id,
+                          "host_token": host_token(app, game_id)})
+    try:
+        assert host.call("host", {"op": "new_join_code", "seat": "A"})["ok"]
+        assert host.call("host", {"op": "new_join_code", "seat": "Q"})["code"] == "unknown_seat"
+    finally:
+        host.close()
+    new_code = service.store.join_codes(game_id)["A"]
+    assert new_code != old_code
+    sio = socketio.Client(reconnection=False)
+    with pytest.raises(socketio.exceptions.ConnectionError):
+        sio.connect(live.url, auth={"role": "seat", "game": game_id, "token": old_token},
+                    transports=["websocket"], wait_timeout=5)
+    phone = app.test_client()
+    assert phone.get(f"/join/{game_id}/A?code={old_code}").status_code == 403
+    assert phone.get(f"/join/{game_id}/A?code={new_code}").status_code == 303
