@@ -242,6 +242,15 @@ def test_a_table_plays_a_chapter(server, browser):
         assert (in_hand, discarded) == ((11, 1) if penance else (12, 0))
         shot(page, f"13-phone-{seat}-chapter-2")
 
+    # Language choice on a phone: the page and its messages switch to Polish.
+    east = phones["E"]
+    east.select_option("#lang-select", "pl")
+    east.wait_for_url("**lang=pl**")
+    east.wait_for_function("() => window.TC && window.TC.view && TC.view.lang === 'pl'")
+    assert "w ręce" in east.locator("#hand").inner_text()
+    assert "Za moją zasłonką" in east.locator("main").inner_text()
+    shot(east, "13-phone-E-polish")
+
     # A refresh gives back the same seat, never a new player.
     phones["S"].reload()
     phones["S"].wait_for_function("() => window.TC && window.TC.view")

@@ -24,17 +24,22 @@
   // context (id -> names) and a per-browser cache fill in ids a view shows bare (played
   // cards, resources).
   var registry = {};
-  var flat = Object.assign({}, readCache(), obj(TC.config.names));
+  var cache = readCache();          // kind -> id -> names, every language seen so far
+  var pageNames = obj(TC.config.names);
 
   function readCache() {
-    try { return JSON.parse(localStorage.getItem("tc-names") || "{}"); } catch (e) { return {}; }
+    try { return obj(JSON.parse(localStorage.getItem("tc-names-v2") || "{}")); } catch (e) { return {}; }
   }
 
   function remember(kind, thing) {
     if (!thing || typeof thing !== "object" || !thing.id) return;
     registry[kind] = registry[kind] || {};
     registry[kind][thing.id] = thing;
-    if (thing.names && !flat[thing.id]) flat[thing.id] = thing.names;
+    if (thing.names) {
+      cache[kind] = cache[kind] || {};
+      // The server sends each page its language and English; keep every language seen.
+      cache[kind][thing.id] = Object.assign({}, cache[kind][thing.id], thing.names);
+    }
   }
 
   function collect(v) {
@@ -43,7 +48,7 @@
     Object.keys(obj(v.projects)).forEach(function (k) { remember("projects", v.projects[k]); });
     Object.keys(obj(v.sites)).forEach(function (k) { remember("sites", v.sites[k]); });
     arr(obj(v.private).hand_cards).forEach(function (x) { remember("cards", x); });
-    try { localStorage.setItem("tc-names", JSON.stringify(flat)); } catch (e) { /* private mode */ }
+    try { localStorage.setItem("tc-names-v2", JSON.stringify(cache)); } catch (e) { /* private mode */ }
   }
 
   function thing(kind, id) { return obj(registry[kind])[id] || null; }
@@ -53,12 +58,16 @@
   function nm(kind, id) {
     if (id === null || id === undefined) return "";
     var th = thing(kind, id);
-    if (th && th.names && Object.keys(th.names).length) return TC.name(th.names, String(id));
+    if (th && th.names && th.names[TC.lang]) return th.names[TC.lang];
+    var known = obj(cache[kind])[id];
+    if (known && known[TC.lang]) return known[TC.lang];
+    if (pageNames[id] && pageNames[id][TC.lang]) return pageNames[id][TC.lang];
     if (kind === "seats") return t("seat_" + id);
     if (kind === "plague") return t("plague_location", {n: id});
-    if (flat[id]) return TC.name(flat[id], String(id));
     if (kind === "items") return t(id === "vp" ? "vp" : "item_" + id);
     if (kind === "market") return t("market_" + id);
+    var any = (th && th.names) || known || pageNames[id];
+    if (any) return TC.name(any, String(id));
     return String(id).replace(/_/g, " ");
   }
 

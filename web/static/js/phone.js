@@ -299,14 +299,13 @@
       best += shortBest * d.per; worst += shortWorst * d.per;
       if (shortWorst && !last) punish.push(d.punish + (shortBest ? "" : "?"));
       return h("tr", h("td", W.nm("items", d.item)),
-        h("td", need[0] === need[1] ? String(need[0]) : need[0] + "–" + need[1]),
-        h("td", String(have)),
+        h("td", have + " / " + (need[0] === need[1] ? String(need[0]) : need[0] + "–" + need[1])),
         h("td" + (shortWorst ? ".bad" : ".good"), shortWorst ?
           (shortBest === shortWorst ? "−" + shortWorst * d.per : minus(shortBest * d.per) + " … −" + shortWorst * d.per) + " " + t("vp") : "✓"));
     });
     var loyalty = res.loyalty || 0;
     return [
-      h("table.forecast", h("thead", h("tr", h("th", t("duty")), h("th", t("needed")), h("th", t("you_have")),
+      h("table.forecast", h("thead", h("tr", h("th", t("duty")), h("th", t("you_have") + " / " + t("needed")),
         h("th", t("at_chapter_end")))), h("tbody", rows)),
       h("p.small", worst ? t("forecast_vp_loss", {best: best, worst: worst}) : t("forecast_ok")),
       punish.length ? h("p.small.bad", t("punishments_ahead") + ": " + punish.map(function (p) {
