@@ -419,7 +419,8 @@ def check_camera(ctx: Context) -> Result:
     pi_nodes = [d for d in devices if d["driver"] in PI_CAMERA_DRIVERS]
     libcamera = picamera2_cameras()
     details = {"v4l2": devices, "picamera2": libcamera}
-    spec = ctx.camera or configured_camera(ctx)
+    configured = os.environ.get("COMPANION_CAMERA") or configured_camera(ctx)
+    spec = ctx.camera or configured
     if spec is None:
         if capture:
             spec = capture[0]["path"]
@@ -448,6 +449,11 @@ def check_camera(ctx: Context) -> Result:
         return Result("camera", WARN, summary + " (slow: cards will feel sluggish)",
                       "use a USB 2 port without a hub, more light, or a camera that does "
                       "MJPG at 720p", details)
+    if configured is None:  # the server only runs the camera named in config.json
+        setting = json.dumps({"camera": {"source": spec}})
+        return Result("camera", WARN, summary + ", but the server is not set to use it",
+                      f"add {setting} to {Path(ctx.data_dir) / 'config.json'} and restart "
+                      "the server", details)
     return Result("camera", OK, summary, details=details)
 
 
