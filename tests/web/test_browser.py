@@ -250,6 +250,15 @@ def test_a_table_plays_a_chapter(server, browser):
     assert "w ręce" in east.locator("#hand").inner_text()
     assert "Za moją zasłonką" in east.locator("main").inner_text()
     shot(east, "13-phone-E-polish")
+    # An illegal action is refused with the reason in the phone's language; nothing changes.
+    version = view(east)["version"]
+    ack = east.evaluate("() => TC.act({type: 'play_card', card: 'grain', discard: null, "
+                        "params: {}, perform: true})")
+    assert ack["ok"] is False and ack["message"]
+    from engine.wwe.reasons import REASONS
+    assert ack["message"] != REASONS.get(ack["code"]), "translated"
+    assert east.locator("#toast").inner_text() == ack["message"]
+    assert view(east)["version"] == version
 
     # A refresh gives back the same seat, never a new player.
     phones["S"].reload()
