@@ -154,8 +154,14 @@ put_file() {
     target=$ROOT$path
     content=$(cat)
     if [ -f "$target" ] && [ "$(cat "$target")" = "$content" ]; then
-        say "unchanged: $path"
-        return 1
+        if [ "$(stat -c %a "$target")" = "${mode#0}" ]; then
+            say "unchanged: $path"
+            return 1
+        fi
+        if [ "$DRY_RUN" = 1 ]; then say "would chmod $mode $path"; return 0; fi
+        chmod "$mode" "$target"
+        say "chmod $mode $path"
+        return 0
     fi
     if [ "$DRY_RUN" = 1 ]; then
         if [ -f "$target" ]; then

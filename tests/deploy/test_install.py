@@ -215,3 +215,12 @@ def test_install_needs_root_unless_dry_run(root):
         script = f"bash {REPO}/deploy/install.sh"
     result = subprocess.run(script.split(), capture_output=True, text=True)
     assert result.returncode == 1 and "run it as root" in result.stderr
+
+
+def test_a_file_with_the_right_content_but_wrong_mode_is_fixed(root):
+    run_install("--root", str(root), "--hotspot", "--hotspot-password", "abcdefgh")
+    path = root / HOTSPOT
+    path.chmod(0o644)  # someone loosened it: the Wi-Fi password became world-readable
+    result = run_install("--root", str(root))
+    assert path.stat().st_mode & 0o777 == 0o600
+    assert "chmod 0600 /" + HOTSPOT in result.stdout
