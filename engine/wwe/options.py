@@ -66,7 +66,7 @@ OPTIONS: dict[str, tuple] = {
         "Sell Wool & Cloth sells any number of wool. False: the PL sentence read literally, "
         "at most 1 wool per action."),
     "hospital_cures_per_donor": (
-        1, (1, "sum"), "A-21, R6.5.6",
+        "one", ("one", "sum"), "A-21, R6.5.6",
         "Each Hospital donor may cure one resident. sum: as many as their MK covers (the "
         "Medicine sum rule), sent as cure.locations."),
     "free_house_same_rent": (

@@ -291,7 +291,7 @@ def test_free_house_same_rent(catalog):
 def test_hospital_cures_per_donor(catalog):
     """A-21: one resident per Hospital donor (default) or as many as the MK sum covers."""
     plain(catalog)
-    for mode, cured in ((1, 1), ("sum", 2)):
+    for mode, cured in (("one", 1), ("sum", 2)):
         s = new_game(catalog, seats=("N", "S"), options={"hospital_cures_per_donor": mode})
         s = run_until(s, at("play_card", chapter=3))
         for tok in s["plague"].values():
@@ -314,7 +314,7 @@ def test_hospital_cures_per_donor(catalog):
         try:
             s, _ = GAME.apply(s, action)
         except Refused as r:
-            assert mode == 1 and r.code == "too_many_cures"
+            assert mode == "one" and r.code == "too_many_cures"
             s = act(s, type="cure", by=a, location=2)
         removed = sum(t["state"] == "removed" for t in s["plague"].values())
         assert removed == cured
