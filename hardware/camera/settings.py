@@ -37,7 +37,8 @@ class CameraSettings:
                                       "hysteresis_deg", "zones", "orient_commit_s") if k in data}
         if known.get("source") is not None:
             known["source"] = str(known["source"])
-        return cls(**known, extra={k: v for k, v in data.items() if k not in known})
+        extra = {k: v for k, v in data.items() if k not in known and k != "calibration"}
+        return cls(**known, extra=extra)
 
 
 def load_settings(config_path: Path) -> CameraSettings:
