@@ -365,6 +365,10 @@ def test_an_imported_finished_game_shows_final_scores_in_polish(server, browser,
     text = page.locator("#final-scores").inner_text()
     assert "Wyniki końcowe" in text and "Pobożność" in text  # Polish, tie-breakers named
     assert page.evaluate("() => document.body.dataset.conn") == "finished"
+    # Polish plural forms chosen by Intl.PluralRules from the server's CLDR forms.
+    plural = page.evaluate("() => [0, 1, 2, 5, 22].map(n => TC.t('houses_n', {n: n}))")
+    assert plural == ["0 domów", "1 dom", "2 domy", "5 domów", "22 domy"]
+    assert "0 kart w ręce" in page.locator("#players").inner_text()
     shot(page, "20-table-final-scores-pl")
     page.goto(server + "/")
     assert page.locator(f"tr[data-game='{game_id}']").inner_text().count(".") >= 4
