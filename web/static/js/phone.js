@@ -30,7 +30,10 @@
 
   function delta(items, sign) {
     items = W.obj(items);
-    return Object.keys(items).filter(function (k) { return typeof items[k] === "number" && items[k]; })
+    // Only resources and VP: effects also carry numbers such as `favor` (steps).
+    return Object.keys(items).filter(function (k) {
+      return typeof items[k] === "number" && items[k] && (W.ITEMS.indexOf(k) >= 0 || k === "vp");
+    })
       .map(function (k) {
         var n = items[k] * sign;
         return (n > 0 ? "+" : "−") + Math.abs(n) + " " + W.nm("items", k);
