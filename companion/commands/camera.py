@@ -120,3 +120,40 @@ def synthetic_command(out_path: Path, seed: int, event: str | None, action: str 
 
     path = write_video(out_path, demo_script(event, action), seed)
     click.echo(str(path))
+
+
+@command.command("snapshot")
+@click.argument("source_spec", metavar="SOURCE")
+@DATA
+@click.option("--out", "out_path", type=click.Path(dir_okay=False, path_type=Path),
+              required=True, help="JPEG to write.")
+@click.option("--frames", type=int, default=30, show_default=True,
+              help="Frames to read first (the camera's exposure settles; the debounce fills).")
+def snapshot_command(source_spec: str, data_dir: Path, out_path: Path, frames: int) -> None:
+    """Save one frame with overlays (zones, codes, names, rotation) to check the setup."""
+    from hardware.camera.overlay import draw_overlay, jpeg
+    from hardware.camera.settings import build_recognizer, load_settings
+
+    config = data_dir / "config.json"
+    recognizer = build_recognizer(load_settings(config), config)
+    source = _source(source_spec, realtime=False)
+    last = None
+    try:
+        source.open()
+        for index in range(frames):
+            try:
+                image = source.read()
+            except SourceLost:
+                break
+            last = (image, recognizer.process(image, index / 30))
+    except SourceLost as error:
+        raise click.ClickException(f"camera not available: {error}") from error
+    finally:
+        source.close()
+    if last is None:
+        raise click.ClickException("no frame was read")
+    image, result = last
+    out_path.write_bytes(jpeg(draw_overlay(image, result, recognizer.zones,
+                                           recognizer.calibration), quality=85))
+    click.echo(json.dumps({"written": str(out_path), "codes": len(result.detections),
+                           "calibration": recognizer.calibration_source}))

@@ -43,3 +43,15 @@ def test_missing_source_is_a_clear_error(tmp_path):
                                       "--data", str(tmp_path)])
     assert result.exit_code != 0
     assert "camera not available" in result.output
+
+
+def test_snapshot_writes_an_overlay_jpeg(video, tmp_path):
+    import cv2
+
+    out = tmp_path / "snap.jpg"
+    result = CliRunner().invoke(cli, ["camera", "snapshot", str(video), "--data", str(tmp_path),
+                                      "--out", str(out), "--frames", "20"])
+    assert result.exit_code == 0, result.output
+    info = json.loads(result.output)
+    assert info["codes"] == 3 and info["calibration"] == "marker"  # marker, action, event
+    assert cv2.imread(str(out)).shape == (720, 1280, 3)
