@@ -29,9 +29,11 @@ def draw_overlay(frame: np.ndarray, result: FrameResult, zones: ZoneMap,
         for zone in zones.zones:
             points = cv2.transform(np.float64(zone.polygon).reshape(-1, 1, 2), inverse)
             cv2.polylines(image, [points.astype(np.int32)], True, YELLOW, 1, cv2.LINE_AA)
-            x, y = points[0, 0]
-            cv2.putText(image, zone.name, (int(x) + 4, int(y) + 16), cv2.FONT_HERSHEY_SIMPLEX,
-                        0.5, YELLOW, 1, cv2.LINE_AA)
+            h, w = image.shape[:2]  # label at the centre of the zone's visible part
+            visible = np.clip(points.reshape(-1, 2), (0, 0), (w - 1, h - 1))
+            x, y = visible.mean(axis=0)
+            cv2.putText(image, zone.name, (int(x) - 20, int(y)), cv2.FONT_HERSHEY_SIMPLEX,
+                        0.6, YELLOW, 2, cv2.LINE_AA)
     sightings = {s.payload: s for s in result.sightings}
     for detection in result.detections:
         corners = np.int32(detection.corners).reshape(-1, 1, 2)
