@@ -129,7 +129,7 @@ def test_sigkill_mid_game_then_restart_resumes_exactly(tmp_path):
             sender = action["by"] if action["by"] in tokens else "table"
             ack = spies[sender].call("act", {"action": action})
             assert ack["ok"], ack
-            state, _ = GAME.apply(state, dict(action, by=action["by"]))
+            state, _ = GAME.apply(state, dict(action, by=sender))  # "by" as the server sets it
             acked = ack["version"]
         for spy in spies.values():
             spy.wait_version(acked)
@@ -156,12 +156,13 @@ def test_sigkill_mid_game_then_restart_resumes_exactly(tmp_path):
                 for key, value in view.items():
                     assert after[name][key] == value, (name, key)
         else:
-            expected, _ = GAME.apply(state, in_flight)
+            expected, _ = GAME.apply(state, dict(in_flight, by=sender))
             assert after["N"]["version"] == acked + 1
             assert after["N"]["view"] == localize(GAME.seat_view(expected, "N"), "en")
             state = expected
         for seat in tokens:
-            assert after[seat]["view"] == localize(GAME.seat_view(state, seat), "en")
+            assert after[seat]["view"] == localize(GAME.seat_view(state, seat), "en"), (
+                seat, saved, acked, in_flight)
         assert after["table"]["view"] == localize(GAME.public_view(state), "en")
         # and the game goes on
         action = GAME.random_action(state, rnd)
