@@ -74,3 +74,16 @@ def test_write_sheets_multi_page(tmp_path):
     pngs = [p for p in paths if p.suffix == ".png"]
     assert len(pngs) >= 2
     assert sorted(decoded(pngs)) == sorted([s.payload for s in stickers] + [BOARD_MARKER])
+
+
+def test_board_marker_has_an_arrow_pointing_north_above_its_code():
+    page = np.array(render_sheets([], 30)[0])
+    marker = next(r for r in zxingcpp.read_barcodes(page) if r.text == BOARD_MARKER)
+    assert marker.orientation == 0  # printed upright: its top is north
+    top = marker.position.top_left.y
+    left, right = marker.position.top_left.x, marker.position.top_right.x
+    above = page[: top - 60, left:right] < 128  # the quiet zone is white; the arrow above it
+    rows = np.flatnonzero(above.any(axis=1))
+    assert len(rows) > 30
+    widths = above[rows].sum(axis=1)
+    assert widths[0] < widths[len(widths) // 4]  # narrow tip on top, wider below: points up
