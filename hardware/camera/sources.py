@@ -226,10 +226,13 @@ class SyntheticSource(FrameSource):
 def open_source(spec: str) -> FrameSource:
     """A source from a settings string.
 
-    ``0`` / ``/dev/video0`` USB camera; ``picamera2``; ``synthetic`` or ``synthetic:SEED``;
+    ``auto`` (picamera2 when importable, else USB camera 0); ``0`` / ``/dev/video0`` USB
+    camera; ``picamera2``; ``synthetic`` or ``synthetic:SEED``;
     ``folder:DIR`` or an existing directory; ``http://...`` / ``rtsp://...`` streams;
     anything else is a video file path.
     """
+    if spec == "auto":
+        return Picamera2Source() if Picamera2Source.available() else OpenCVSource(0)
     if spec.isdigit():
         return OpenCVSource(int(spec))
     if spec == "picamera2":

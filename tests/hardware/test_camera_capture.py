@@ -173,6 +173,9 @@ def test_open_source_specs():
     assert open_source("rtsp://cam/stream").is_file is False
     assert isinstance(open_source("synthetic:3"), SyntheticSource)
     assert open_source("movie.avi").is_file
+    from hardware.camera.sources import Picamera2Source
+    auto = open_source("auto")
+    assert isinstance(auto, Picamera2Source) if Picamera2Source.available() else auto.spec == 0
 
 
 def test_missing_camera_device_is_lost_not_raised():
