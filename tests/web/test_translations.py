@@ -77,3 +77,29 @@ def test_translations_reach_the_pages_and_messages(tmp_path):
     client = app.test_client()
     assert "Neues Spiel" in client.get("/?lang=de").get_data(as_text=True)
     assert "Nuova partita" in client.get("/new?lang=it").get_data(as_text=True)
+
+
+def test_the_check_reports_missing_empty_fuzzy_and_wrong_placeholders(tmp_path, monkeypatch):
+    from babel.messages.catalog import Catalog
+    from babel.messages.pofile import write_po
+
+    template = Catalog()
+    for msgid in ("Missing one", "Empty one", "Fuzzy one", "Site {site} is taken.",
+                  ("%(num)d house", "%(num)d houses")):
+        template.add(msgid)
+    po = Catalog(locale="pl")
+    po.add("Empty one", "")
+    po.add("Fuzzy one", "Niepewne", flags=["fuzzy"])
+    po.add("Site {site} is taken.", "Plac {miejsce} jest zajęty.")
+    po.add(("%(num)d house", "%(num)d houses"), ("%(num)d dom", "%(num)d domy", ""))
+    path = tmp_path / "pl" / "LC_MESSAGES" / "messages.po"
+    path.parent.mkdir(parents=True)
+    with path.open("wb") as fh:
+        write_po(fh, po)
+    monkeypatch.setattr(i18n_tool, "TRANSLATIONS", tmp_path)
+    found = "\n".join(i18n_tool.problems("pl", template))
+    assert "missing 'Missing one'" in found
+    assert "empty 'Empty one'" in found
+    assert "fuzzy 'Fuzzy one'" in found
+    assert "placeholders" in found and "{miejsce}" in found
+    assert "empty '%(num)d house'" in found  # the third Polish form is missing
