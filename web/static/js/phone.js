@@ -43,6 +43,7 @@
   function costEffect(c) {
     var parts = delta(c.cost, -1).concat(delta(c.effect, 1));
     var extra = W.obj(c.effect).text || W.obj(c.effect).note;
+    if (extra && typeof extra === "object") extra = TC.name(extra, "");  // {lang: text}
     if (extra) parts.push(extra);
     return parts.join(" · ");
   }
@@ -207,7 +208,7 @@
     box.appendChild(h("div.choices", choices.map(function (c) {
       var rest = Object.assign({}, c.action);
       delete rest.type; delete rest.by;
-      var label = paramsText(rest, m) || W.obj(c.effect).text || t("action_" + type);
+      var label = paramsText(rest, m) || t("action_" + type);
       if (type === "cure" && c.action.location === null) label = t("cure_nobody");
       if (type === "place_free_house" && c.action.site === null) label = t("decline");
       return choiceButton(c, label, function () { send(c.action); });
