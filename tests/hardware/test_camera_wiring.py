@@ -1,10 +1,13 @@
 """Camera -> game: the rules on their own, then a video file as the camera of a running server
 whose phones (real Socket.IO clients) receive the reveal, the preview and the incomes."""
 import json
+import threading
 import time
 from pathlib import Path
 
 import pytest
+import socketio
+from werkzeug.serving import WSGIRequestHandler, make_server
 
 from companion.app import create_app
 from companion.wiring import camera as wiring
@@ -15,7 +18,6 @@ from hardware.camera.sources import FrameSource
 from hardware.camera.tracker import Appeared, MovedZone, Removed, Turned, UnknownCode
 from hardware.synthetic.video import Script, demo_script, write_video
 from hardware.tags.format import card_payload, parse
-from tests.companion.conftest import LiveServer, Spy
 
 CATALOG = {"event_cards": [{"id": "because_the_works"}, {"id": "storm"}],
            "action_cards": [{"id": "grain"}, {"id": "piety"}]}
@@ -107,6 +109,49 @@ def test_action_card_in_a_seat_zone_is_preselected():
 
 
 # ---- on a running server ---------------------------------------------------------------
+class _Handler(WSGIRequestHandler):
+    protocol_version = "HTTP/1.0"  # close after a WebSocket ends, as under gunicorn
+
+    def log_request(self, *args, **kwargs):
+        pass
+
+
+class LiveServer:
+    """The app on a real socket (werkzeug threaded server, real WebSockets), port 0."""
+
+    def __init__(self, app):
+        self.server = make_server("127.0.0.1", 0, app, threaded=True, request_handler=_Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_port}"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    def stop(self):
+        self.server.shutdown()
+        self.thread.join(5)
+
+
+class Spy:
+    """A real Socket.IO client keeping every view it receives (a phone or the table)."""
+
+    def __init__(self, url, auth):
+        self.views = []
+        self.sio = socketio.Client(reconnection=False)
+        self.sio.on("view", self.views.append)
+        self.sio.connect(url, auth=auth, transports=["websocket"], wait_timeout=10)
+
+    def wait_version(self, version, timeout=10.0):
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            if self.views and self.views[-1]["version"] >= version:
+                return self.views[-1]
+            time.sleep(0.01)
+        raise AssertionError(f"no view of version {version}")
+
+    def close(self):
+        if self.sio.connected:
+            self.sio.disconnect()
+
+
 @pytest.fixture
 def server(tmp_path):
     data = tmp_path / "data"
