@@ -47,6 +47,7 @@ ENGINE_TEXTS = [
     ("engine.wwe.texts", "PROMPT_TEXTS", "prompt", None),
     ("engine.wwe.options", "OPTIONS", "rule option", 3),  # the new-game form's labels
     ("companion.reasons", "SERVER_REASONS", "server refusal", None),
+    ("companion.wiring.camera", "MESSAGES", "camera warning", None),
 ]
 
 _BRACE = re.compile(r"(?<!\{)\{(\w*)[^{}]*\}(?!\})")

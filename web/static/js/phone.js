@@ -107,6 +107,9 @@
       byCard[id].push(c);
     });
     var box = h("div.choice-group", {id: "play-card"}, h("h3", t("play_a_card")));
+    // The camera saw this seat's card go down: pre-select it (the player still confirms).
+    var seen = W.obj(W.obj(W.obj(m.msg.hardware).camera).selected)[m.msg.seat];
+    if (!ui.card && seen && byCard[seen] && ui.cameraCard !== seen) { ui.card = seen; ui.cameraCard = seen; }
     if (!ui.card || !byCard[ui.card]) {
       ui.card = null;
       var cards = order.map(function (id) {

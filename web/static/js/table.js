@@ -187,10 +187,22 @@
     TC.replace("final", fin);
     TC.replace("vp-chart", W.vpChart(m, W.vpSeries(m)));
     updateJoin(m);
-    var hw = W.obj(msg.hardware);
-    TC.replace("hw-status", Object.keys(hw).filter(function (k) {
+    TC.replace("hw-status", hardwareLine(W.obj(msg.hardware)));
+  }
+
+  /** Camera and dice reader, when present: their state and their latest warning (the
+   *  server's translated `message` when it gives one, else the English template filled). */
+  function hardwareLine(hw) {
+    return Object.keys(hw).filter(function (k) {
       return W.obj(hw[k]).state && hw[k].state !== "absent";
-    }).map(function (k) { return t("hw_" + k) + ": " + hw[k].state; }).join(" · "));
+    }).map(function (k) {
+      var st = hw[k];
+      var warn = W.arr(st.warnings).slice(-1)[0] || st.warning || null;
+      var text = warn ? (warn.message || TC.fmt(warn.template || warn.code || "", W.obj(warn.params))) : "";
+      var label = t("hw_state_" + st.state);
+      if (label === "hw_state_" + st.state) label = st.state;  // a state we have no word for
+      return t("hw_" + k) + ": " + label + (text ? " ⚠ " + text : "");
+    }).join(" · ");
   }
 
   function updateJoin(m) {
