@@ -161,8 +161,10 @@ def test_sigkill_mid_game_then_restart_resumes_exactly(tmp_path):
             assert after["N"]["view"] == localize(GAME.seat_view(expected, "N"), "en")
             state = expected
         for seat in tokens:
-            assert after[seat]["view"] == localize(GAME.seat_view(state, seat), "en"), (
-                seat, saved, acked, in_flight)
+            want = localize(GAME.seat_view(state, seat), "en")
+            got = after[seat]["view"]
+            assert got == want, (seat, saved, acked, in_flight, after[seat]["version"],
+                                 [k for k in want if got.get(k) != want[k]])
         assert after["table"]["view"] == localize(GAME.public_view(state), "en")
         # and the game goes on
         action = GAME.random_action(state, rnd)
