@@ -128,11 +128,13 @@ class GameService:
                 log.exception("listener failed")
 
     # creating --------------------------------------------------------------------------
-    def create(self, game: str, setup: dict, pin: str) -> LiveGame:
-        """A new game. ``setup`` as the module wants it; a seed is added when missing."""
+    def create(self, game: str, setup: dict, pin: str, add_seed: bool = True) -> LiveGame:
+        """A new game. ``setup`` as the module wants it; a seed is added when missing
+        (not for an imported record: its setup must stay as it was played)."""
         kind = self._kinds(game)
         setup = copy.deepcopy(setup)
-        setup.setdefault("seed", random.SystemRandom().randrange(2**31))
+        if add_seed:
+            setup.setdefault("seed", random.SystemRandom().randrange(2**31))
         try:
             state = kind.module.setup(kind.catalog, setup)
         except Refused as exc:
@@ -316,7 +318,7 @@ class GameService:
             raise Refused("bad_record", detail=f"action {i + 1}: {exc}") from exc
         except Exception as exc:
             raise Refused("bad_record", detail=str(exc)) from exc
-        live = self.create(kind.name, record["setup"], pin)
+        live = self.create(kind.name, record["setup"], pin, add_seed=False)
         with live.lock:
             for action, _ in steps:
                 self._commit(live, action)
