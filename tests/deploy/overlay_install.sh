@@ -31,9 +31,13 @@ done
 
 echo "### the service user runs the installed server"
 inside install -d -o companion -g companion -m 0750 /var/lib/table-companion
-inside runuser -u companion -- /opt/table-companion/venv/bin/companion serve --host 127.0.0.1 \
+# Its own session, so the whole process group (runuser, gunicorn, worker) can be ended.
+setsid chroot "$merged" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
+    runuser -u companion -- /opt/table-companion/venv/bin/companion serve --host 127.0.0.1 \
     --port "$port" --data /var/lib/table-companion --no-hardware >"$work/serve.log" 2>&1 &
 server=$!
+stop_server() { kill -- "-$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; }
+trap stop_server EXIT
 answered=no
 for _ in $(seq 300); do
     if inside /opt/table-companion/venv/bin/python -c \
@@ -50,8 +54,82 @@ inside runuser -u companion -- /opt/table-companion/venv/bin/companion backup \
     --data /var/lib/table-companion
 inside runuser -u companion -- /opt/table-companion/venv/bin/companion doctor --json \
     --data /var/lib/table-companion --port "$port" >"$work/doctor.json" || true
-kill "$server"
-wait "$server" || true
+stop_server
+
+if command -v systemd-nspawn >/dev/null; then
+    echo "### boot the installed root with systemd (systemd-nspawn, private network)"
+    # A one-shot unit checks the hardened service from inside, then powers the container off.
+    cat >"$merged/usr/local/sbin/tc-selftest" <<'SELFTEST'
+#!/bin/bash
+exec >/root/selftest.txt 2>&1
+venv=/opt/table-companion/venv
+port=$(sed -n 's/^COMPANION_PORT=//p' /etc/table-companion/companion.env)
+# Poll /healthz every 10 ms; the moment it answers, in CLOCK_MONOTONIC microseconds
+# (the clock systemd stamps its units with).
+ready=$("$venv/bin/python" - "$port" <<'PY'
+import sys, time, urllib.request
+deadline = time.monotonic() + 90
+while time.monotonic() < deadline:
+    try:
+        urllib.request.urlopen(f"http://127.0.0.1:{sys.argv[1]}/healthz", timeout=1)
+        break
+    except OSError:
+        time.sleep(0.01)
+print(int(time.monotonic() * 1e6))
+PY
+)
+start=$(systemctl show -p ExecMainStartTimestampMonotonic --value table-companion.service)
+userspace=$(systemctl show -p UserspaceTimestampMonotonic --value)
+echo "service_to_ready_ms=$(( (ready - start) / 1000 ))"
+echo "boot_to_ready_ms=$(( (ready - userspace) / 1000 ))"
+"$venv/bin/python" -c "import urllib.request as u; print('healthz=' + u.urlopen('http://127.0.0.1:$port/healthz', timeout=2).read().decode())"
+echo "active=$(systemctl is-active table-companion.service)"
+echo "timer=$(systemctl is-active table-companion-backup.timer)"
+pid=$(systemctl show -p MainPID --value table-companion.service)
+echo "user=$(stat -c %U "/proc/$pid")"
+echo "nonewprivs=$(awk '/^NoNewPrivs/ {print $2}' "/proc/$pid/status")"
+echo "capeff=$(awk '/^CapEff/ {print $2}' "/proc/$pid/status")"
+echo "root_mount=$(awk '$5 == "/" {print $6}' "/proc/$pid/mountinfo" | tail -n 1)"
+echo "state_mount=$(awk '$5 == "/var/lib/table-companion" {print $6}' "/proc/$pid/mountinfo" | tail -n 1)"
+echo "private_tmp=$(awk '$5 == "/tmp" {print $4}' "/proc/$pid/mountinfo" | grep -c systemd-private)"
+echo "statedir_owner=$(stat -c %U /var/lib/table-companion)"
+echo "devices=$(systemctl show -p DeviceAllow --value table-companion.service)"
+echo "devicepolicy=$(systemctl show -p DevicePolicy --value table-companion.service)"
+systemctl start table-companion-backup.service
+echo "backup_rc=$?"
+echo "backups=$(find /var/lib/table-companion/backups -name 'companion-*.sqlite3' | wc -l)"
+echo "newest_backup=$(find /var/lib/table-companion/backups -name 'companion-*.sqlite3' -newer /etc/table-companion/companion.env | sort | tail -n 1)"
+backup=$(find /var/lib/table-companion/backups -name 'companion-*.sqlite3' | head -n 1)
+runuser -u companion -- "$venv/bin/companion" restore "$backup" --data /var/lib/table-companion
+echo "restore_rc=$?"
+runuser -u companion -- "$venv/bin/companion" doctor --json >/root/doctor-systemd.json
+echo "doctor_rc=$?"
+systemctl --no-block poweroff
+SELFTEST
+    chmod 0755 "$merged/usr/local/sbin/tc-selftest"
+    cat >"$merged/etc/systemd/system/tc-selftest.service" <<'UNIT'
+[Unit]
+Description=Table Companion self-test in the booted test root
+After=table-companion.service table-companion-backup.timer
+
+[Service]
+Type=oneshot
+ExecStart=/usr/local/sbin/tc-selftest
+
+[Install]
+WantedBy=multi-user.target
+UNIT
+    ln -sf /etc/systemd/system/tc-selftest.service \
+        "$merged/etc/systemd/system/multi-user.target.wants/tc-selftest.service"
+    for fs in proc dev sys; do umount "$merged/$fs"; done   # nspawn mounts its own
+    timeout 300 systemd-nspawn -q -D "$merged" --boot --register=no --keep-unit \
+        --private-network >"$work/boot.log" 2>&1 || echo "nspawn ended with $?"
+    for fs in proc dev sys; do mount --bind "/$fs" "$merged/$fs"; done
+    cp "$merged/root/selftest.txt" "$merged/root/doctor-systemd.json" "$work/" || true
+    cat "$work/selftest.txt" || true
+    rm -f "$merged/etc/systemd/system/multi-user.target.wants/tc-selftest.service" \
+        "$merged/etc/systemd/system/tc-selftest.service" "$merged/usr/local/sbin/tc-selftest"
+fi
 
 echo "### second install"
 inside bash /src/deploy/install.sh >"$work/second.log"

@@ -4,8 +4,12 @@ The closest this machine gets to a fresh Pi without debootstrap: apt-get, userad
 virtualenv and pip, systemctl --root all really run, inside a private mount namespace whose
 writes land in a temporary folder. Then the installed server runs as the service user and
 answers, backup and doctor work, a second run changes no file, and uninstall keeps the
-games. It needs root, overlayfs and the network (Debian mirror, PyPI), so it runs only with
-TC_DEPLOY_OVERLAY=1:
+games. Where systemd-nspawn exists (Debian's systemd-container), the installed root is also
+booted with systemd, private network, and a one-shot unit checks the hardened service from
+inside: it runs as `companion` with no capabilities and NoNewPrivileges, / is read-only but
+its StateDirectory, /tmp is private, the device policy is closed, the backup service works
+and restore refuses while the service is active. It needs root, overlayfs and the network
+(Debian mirror, PyPI), so it runs only with TC_DEPLOY_OVERLAY=1:
 
     TC_DEPLOY_OVERLAY=1 .venv/bin/python -m pytest tests/deploy/test_overlay_install.py
 """
@@ -52,3 +56,28 @@ def test_real_install_upgrade_and_uninstall(tmp_path):
     assert status["data"] == "ok" and status["service"] == "ok" and status["packages"] == "ok"
     assert report["join_url"].endswith(f":{port}/")
     assert "kept: the games" in out  # (the checkout was mounted read-only throughout)
+    if shutil.which("systemd-nspawn"):
+        check_booted_service(tmp_path)
+
+
+def check_booted_service(work):
+    """What tc-selftest saw inside the root booted with systemd-nspawn."""
+    facts = {}
+    for line in (work / "selftest.txt").read_text().splitlines():
+        key, sep, value = line.partition("=")
+        if sep and key.isidentifier():
+            facts[key] = value
+    assert json.loads(facts["healthz"])["ok"] is True
+    assert facts["active"] == "active" and facts["timer"] == "active"
+    assert facts["user"] == "companion" and facts["statedir_owner"] == "companion"
+    assert facts["nonewprivs"] == "1" and int(facts["capeff"], 16) == 0
+    assert facts["root_mount"].startswith("ro,")  # ProtectSystem=strict
+    assert facts["state_mount"].startswith("rw,")  # ... except the StateDirectory
+    assert facts["private_tmp"] == "1" and facts["devicepolicy"] == "closed"
+    assert facts["backup_rc"] == "0" and facts["newest_backup"].endswith(".sqlite3")
+    assert facts["restore_rc"] == "1"  # refused: the service is active
+    doctor_report = json.loads((work / "doctor-systemd.json").read_text())
+    service = next(c for c in doctor_report["checks"] if c["name"] == "service")
+    assert service["status"] == "ok" and "table-companion.service active" in service["summary"]
+    print(f"service start to /healthz: {facts['service_to_ready_ms']} ms, "
+          f"container boot to /healthz: {facts['boot_to_ready_ms']} ms")
