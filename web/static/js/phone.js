@@ -327,6 +327,8 @@
     return [h("h3", t("favor_track")), h("div.favor-track", W.favorTrack(m)),
       h("h3", t("building_projects")), W.projects(m), h("h3", t("market")), W.market(m),
       h("h3", t("permanent_events")), W.permanents(m),
+      h("h3", t("houses_on_sites")), h("div.sites", W.sites(m)),
+      Object.keys(W.obj(m.view.plague)).length ? [h("h3", t("plague")), h("div.plague", W.plague(m))] : null,
       h("h3", t("players")), h("div", m.seats.map(function (s) {
         var p = m.players[s] || {};
         return h("div", W.seatLabel(m, s), " ", String(p.vp !== undefined ? p.vp : "–"), " ", t("vp"));
