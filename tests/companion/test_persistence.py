@@ -135,3 +135,28 @@ def test_past_games_list_results(tmp_path):
     row = service.store.games()[0]
     assert row["status"] == "finished"
     assert [r["seat"] for r in row["result"]] and {r["seat"] for r in row["result"]} == {"N", "E"}
+
+
+def test_import_replays_a_record_exactly_and_refuses_a_bad_one(tmp_path):
+    from engine import record as engine_record
+
+    service = wwe_service(tmp_path / "db.sqlite3")
+    catalog = load_catalog("wwe")
+    setup = {"players": PLAYERS[:2]}  # no seed: the engine's default must stay
+    state, actions, rnd = GAME.setup(catalog, setup), [], random.Random(4)
+    for _ in range(15):
+        action = GAME.random_action(state, rnd)
+        state, _ = GAME.apply(state, action)
+        actions.append(action)
+    record = engine_record.build("wwe", setup, actions)
+    live = service.import_record(record, "1234")
+    assert live.state == state and live.version == 15 and "seed" not in live.row["setup"]
+    before = len(service.all())
+    bad = engine_record.build("wwe", setup, [*actions, {"type": "roll_tax", "by": "N",
+                                                        "value": 99}])
+    with pytest.raises(Refused) as caught:
+        service.import_record(bad, "1234")
+    assert caught.value.code == "bad_record" and "16" in caught.value.params["detail"]
+    with pytest.raises(Refused):
+        service.import_record({"format": "something else"}, "1234")
+    assert len(service.all()) == before
