@@ -97,3 +97,16 @@ def test_https_options_are_ones_serve_has(root):
         pytest.skip("companion serve has no TLS options yet: install.sh --https writes "
                     "--certfile/--keyfile (gunicorn's names) for it (see docs/pi-appliance.md)")
     assert not missing, f"companion serve lacks {sorted(missing)}"
+
+
+@pytest.mark.parametrize("unit, limit", [("table-companion.service", 2.0),
+                                         ("table-companion-backup.service", 1.0)])
+def test_exposure_stays_low(verified_root, unit, limit):
+    """`systemd-analyze security` (offline): the hardening does not quietly erode."""
+    analyze = require("systemd-analyze")
+    result = subprocess.run([analyze, "security", "--offline=true", f"--root={verified_root}",
+                             "--no-pager", f"/etc/systemd/system/{unit}"],
+                            capture_output=True, text=True)
+    match = re.search(r"Overall exposure level for \S+: ([0-9.]+)", result.stdout)
+    assert match, result.stdout + result.stderr
+    assert float(match.group(1)) <= limit, result.stdout
