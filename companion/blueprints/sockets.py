@@ -202,7 +202,12 @@ def init_app(app: Flask, socketio: SocketIO, service: GameService) -> None:
             if op == "end":
                 return service.end(live.id)
             if op == "new_join_code":
-                service.new_join_code(live.id, data.get("seat"))
+                seat = data.get("seat")
+                service.new_join_code(live.id, seat)
+                for sid, other in registry.of_game(live.id).items():  # sign out its phones
+                    if other.identity.role == "seat" and other.identity.seat == seat:
+                        registry.remove(sid)
+                        socketio.server.disconnect(sid, namespace="/")
                 return live.version
             action = {k: data.get(k) for k in ("seat", "item", "delta", "reason")}
             return service.act(client.identity, dict(action, type="adjust"))

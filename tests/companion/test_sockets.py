@@ -1,6 +1,8 @@
 """Socket.IO with real clients over a real socket (the toy test game: per-seat secrets)."""
 from __future__ import annotations
 
+import time
+
 import pytest
 import socketio
 
@@ -154,13 +156,21 @@ def test_new_join_code_signs_out_the_old_phones(app, client, live):
     service = app.extensions["companion"]
     old_code = service.store.join_codes(game_id)["A"]
     old_token = seat_token(app, game_id, "A")
+    old_phone = Spy(live.url, {"role": "seat", "game": game_id, "token": old_token})
     host = Spy(live.url, {"role": "host", "game": game_id,
                           "host_token": host_token(app, game_id)})
     try:
+        assert old_phone.got_view.wait(10)
         assert host.call("host", {"op": "new_join_code", "seat": "A"})["ok"]
         assert host.call("host", {"op": "new_join_code", "seat": "Q"})["code"] == "unknown_seat"
+        for _ in range(500):  # the connected old phone is sent away
+            if not old_phone.sio.connected:
+                break
+            time.sleep(0.01)
+        assert not old_phone.sio.connected
     finally:
         host.close()
+        old_phone.close()
     new_code = service.store.join_codes(game_id)["A"]
     assert new_code != old_code
     sio = socketio.Client(reconnection=False)
