@@ -215,6 +215,9 @@ def test_install_needs_root_unless_dry_run(root):
         script = f"bash {REPO}/deploy/install.sh"
     result = subprocess.run(script.split(), capture_output=True, text=True)
     assert result.returncode == 1 and "run it as root" in result.stderr
+    planned = subprocess.run([*script.split(), "--dry-run"], capture_output=True, text=True)
+    assert planned.returncode == 0, planned.stderr
+    assert "would create /etc/systemd/system/table-companion.service" in planned.stdout
 
 
 def test_a_file_with_the_right_content_but_wrong_mode_is_fixed(root):
