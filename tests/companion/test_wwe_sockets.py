@@ -97,3 +97,31 @@ def test_finished_game_is_listed_with_its_result(wwe):
     with pytest.raises(Refused) as caught:  # a finished game refuses further actions
         service.act(Identity("table", game_id), {"type": "roll_tax", "value": 3})
     assert caught.value.code == "game_closed"
+
+
+def test_host_correction_is_an_engine_action_in_the_log(wwe):
+    app, server = wwe
+    service = app.extensions["companion"]
+    game_id = new_wwe_game(app.test_client(), ("N", "E"))
+    token = service.claim_seat(game_id, "N", service.store.join_codes(game_id)["N"])
+    phone = Spy(server.url, {"role": "seat", "game": game_id, "token": token})
+    host = Spy(server.url, {"role": "host", "game": game_id,
+                            "host_token": service.new_host_token(game_id)})
+    try:
+        stone = phone.wait_version(0)["view"]["private"]["resources"]["stone"]
+        ack = host.call("host", {"op": "adjust", "seat": "N", "item": "stone", "delta": 2,
+                                 "reason": "miscount"})
+        assert ack == {"ok": True, "version": 1}
+        view = phone.wait_version(1)
+        assert view["view"]["private"]["resources"]["stone"] == stone + 2
+        texts = [entry["text"] for entry in host.wait_version(1)["log"]]
+        assert any("Ann" in t and "miscount" in t for t in texts), texts
+        assert service.store.actions(game_id)[-1]["action"] == {
+            "type": "adjust", "by": "host", "seat": "N", "item": "stone", "delta": 2,
+            "reason": "miscount"}
+        # a seat cannot send host corrections
+        assert phone.call("host", {"op": "adjust", "seat": "N", "item": "stone",
+                                   "delta": 5, "reason": "x"})["code"] == "not_host"
+    finally:
+        phone.close()
+        host.close()
