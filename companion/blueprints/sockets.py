@@ -87,10 +87,10 @@ def init_app(app: Flask, socketio: SocketIO, service: GameService) -> None:
                 socketio.emit("view", payload, to=sid)
 
     def on_change(live: LiveGame, what: str) -> None:
+        push_views(live)  # first: a page that gets `closed` stops listening
         if what == "closed":
             for sid in registry.of_game(live.id):
                 socketio.emit("closed", {}, to=sid)
-        push_views(live)
 
     service.listeners.append(on_change)
 
