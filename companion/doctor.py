@@ -409,6 +409,32 @@ def measure_fps(spec: str, seconds: float) -> dict:
             "frames": count}
 
 
+def camera_in_server(ctx: Context) -> dict | None:
+    """The camera status the running server reports on /healthz, when it runs one."""
+    if not port_open("127.0.0.1", ctx.port):
+        return None
+    status = ((server_health(ctx) or {}).get("hardware") or {}).get("camera")
+    if not isinstance(status, dict) or status.get("state") in (None, "absent"):
+        return None
+    return status
+
+
+def in_use_result(spec: str, status: dict, details: dict) -> Result:
+    state, detail = status.get("state"), status.get("detail") or ""
+    fps = status.get("fps")
+    rate = f", {fps:.1f} fps" if isinstance(fps, int | float) else ""
+    if state == "ok":
+        slow = isinstance(fps, int | float) and fps < MIN_FPS
+        return Result("camera", WARN if slow else OK,
+                      f"camera {spec} running in the server{rate}" + (" (slow)" if slow else ""),
+                      "more light, or a camera with MJPG at 720p" if slow else "", details)
+    if state == "starting":
+        return Result("camera", WARN, f"camera {spec} is starting in the server",
+                      "run doctor again in a few seconds", details)
+    return Result("camera", FAIL, f"the server cannot use camera {spec}: {state} {detail}".strip(),
+                  "check the cable, then: sudo systemctl restart table-companion", details)
+
+
 class CameraProblem(Exception):
     pass
 
@@ -434,6 +460,12 @@ def check_camera(ctx: Context) -> Result:
                       "plug in a USB webcam, or connect the Pi camera and check: "
                       "rpicam-hello --list-cameras", details)
     details["source"] = spec
+    if ctx.camera is None and configured is not None:
+        # The running server owns the camera: grabbing frames here would fight it.
+        in_use = camera_in_server(ctx)
+        if in_use is not None:
+            details["server_status"] = in_use
+            return in_use_result(spec, in_use, details)
     try:
         measured = measure_fps(spec, ctx.camera_seconds)
     except ImportError as exc:

@@ -6,6 +6,7 @@ minimal device on a pty for wrong and silent firmware).
 """
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import ipaddress
 import json
@@ -357,29 +358,55 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def test_service_check_reads_the_real_servers_health(tmp_path):
-    """`companion serve` for real: doctor finds it and reads its /healthz."""
+@contextlib.contextmanager
+def running_server(tmp_path, *extra, env=None):
+    """`companion serve` for real on a free port; yields the port."""
     import subprocess
     import time
 
     port = free_port()
     companion = Path(sys.executable).parent / "companion"
     server = subprocess.Popen([str(companion), "serve", "--host", "127.0.0.1", "--port",
-                               str(port), "--data", str(tmp_path / "data"), "--no-hardware"],
+                               str(port), "--data", str(tmp_path / "data"), *extra],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                              start_new_session=True)
+                              start_new_session=True, env=env)
     try:
         deadline = time.monotonic() + 60
-        while not doctor.port_open("127.0.0.1", port) and time.monotonic() < deadline:
+        while doctor.server_health(ctx_for(tmp_path, port=port)) is None:
             assert server.poll() is None, "companion serve exited"
+            assert time.monotonic() < deadline, "companion serve did not answer"
             time.sleep(0.05)
-        result = doctor.check_service(ctx_for(tmp_path, port=port))
+        yield port
     finally:
         os.killpg(server.pid, 15)
         server.wait(10)
+
+
+def test_service_check_reads_the_real_servers_health(tmp_path):
+    """`companion serve` for real: doctor finds it and reads its /healthz."""
+    with running_server(tmp_path, "--no-hardware") as port:
+        result = doctor.check_service(ctx_for(tmp_path, port=port))
     assert result.status == doctor.OK
     assert result.details["health"]["ok"] is True and "(0 games)" in result.summary
     assert set(result.details["health"]["hardware"]) == {"camera", "dice"}
+
+
+def test_camera_run_by_the_server_is_reported_not_grabbed(tmp_path, monkeypatch):
+    """The server owns its configured camera; doctor reports the server's view of it."""
+    import time
+
+    folder = image_folder(tmp_path / "frames")
+    monkeypatch.setenv("COMPANION_CAMERA", f"folder:{folder}")
+    with running_server(tmp_path, env=dict(os.environ)) as port:
+        ctx = ctx_for(tmp_path, port=port)
+        deadline = time.monotonic() + 30
+        result = doctor.check_camera(ctx)
+        while "starting" in result.summary and time.monotonic() < deadline:
+            time.sleep(0.2)
+            result = doctor.check_camera(ctx)
+    assert "running in the server" in result.summary, result.summary
+    assert result.details["server_status"]["state"] == "ok"
+    assert "frames" not in result.details  # doctor grabbed nothing itself
 
 
 def test_busy_dice_port_reports_what_the_server_says(tmp_path, monkeypatch):
