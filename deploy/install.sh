@@ -484,7 +484,11 @@ install_hotspot() {
     [ -n "$password" ] || password=$(sed -n 's/^psk=//p' "$ROOT$NM_CONNECTION" 2>/dev/null || true)
     if [ -z "$password" ]; then
         password=$(tr -dc 'a-km-zA-HJ-NP-Z2-9' </dev/urandom | head -c 12 || true)
-        say "hotspot password (generated; also in $NM_CONNECTION): $password"
+        if [ "$DRY_RUN" = 1 ]; then
+            say "a hotspot password would be generated (this one is only an example)"
+        else
+            say "hotspot password (generated; also in $NM_CONNECTION): $password"
+        fi
     fi
     if put_file 0600 "$NM_CONNECTION" <<EOF; then
 # Table Companion hotspot, written by deploy/install.sh: the Pi becomes a Wi-Fi access point
