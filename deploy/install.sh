@@ -28,6 +28,7 @@ Usage: install.sh [options]
   --hotspot-ssid NAME   its network name (default TableCompanion)
   --hotspot-password P  its WPA2 password, 8-63 characters (default: generated, printed once)
   --kiosk / --no-kiosk  show the table display full screen on the HDMI output at boot
+  --kiosk-path PATH     page the kiosk opens (default /, the games list)
   --https / --no-https  serve HTTPS with a self-signed certificate made now (phones' Wake Lock)
   --keep-backups N      days of daily backups to keep (default 14)
   --source DIR          checkout to install from (default: this script's checkout)
@@ -80,6 +81,7 @@ while [ $# -gt 0 ]; do
         --hotspot-password) OPT[HOTSPOT_PASSWORD]=${2:?--hotspot-password needs a value}; shift ;;
         --kiosk) OPT[KIOSK]=yes ;;
         --no-kiosk) OPT[KIOSK]=no ;;
+        --kiosk-path) OPT[KIOSK_PATH]=${2:?--kiosk-path needs a path}; shift ;;
         --https) OPT[HTTPS]=yes ;;
         --no-https) OPT[HTTPS]=no ;;
         --keep-backups) OPT[KEEP_BACKUPS]=${2:?--keep-backups needs a number}; shift ;;
@@ -215,7 +217,8 @@ on_raspberry_pi() { grep -qa "Raspberry Pi" "$ROOT/proc/device-tree/model" 2>/de
 
 # ----------------------------------------------------------------------------- settings
 # Command line first, then the choices of the last run, then the defaults.
-for key in PORT DICE_USB PICAMERA HOTSPOT HOTSPOT_SSID HOTSPOT_PASSWORD KIOSK HTTPS KEEP_BACKUPS; do
+for key in PORT DICE_USB PICAMERA HOTSPOT HOTSPOT_SSID HOTSPOT_PASSWORD KIOSK KIOSK_PATH HTTPS \
+    KEEP_BACKUPS; do
     [ -n "${OPT[$key]:-}" ] || OPT[$key]=$(conf_value "$key")
 done
 : "${OPT[PORT]:=8000}"
@@ -223,6 +226,7 @@ done
 : "${OPT[HOTSPOT]:=no}"
 : "${OPT[HOTSPOT_SSID]:=TableCompanion}"
 : "${OPT[KIOSK]:=no}"
+: "${OPT[KIOSK_PATH]:=/}"
 : "${OPT[HTTPS]:=no}"
 : "${OPT[KEEP_BACKUPS]:=14}"
 if [ -z "${OPT[PICAMERA]}" ]; then
@@ -234,6 +238,7 @@ then
     die "--port must be 1-65535"
 fi
 [[ ${OPT[KEEP_BACKUPS]} =~ ^[0-9]+$ ]] || die "--keep-backups must be a number"
+[[ ${OPT[KIOSK_PATH]} =~ ^/[A-Za-z0-9._~/?=\&%-]*$ ]] || die "--kiosk-path must start with /"
 for id in ${OPT[DICE_USB]}; do
     [[ $id =~ ^[0-9a-fA-F]{4}:[0-9a-fA-F]{4}(:[A-Za-z0-9._-]+)?$ ]] \
         || die "--dice-usb $id: expected VID:PID or VID:PID:SERIAL in hex, e.g. 2341:0043"
@@ -362,6 +367,7 @@ HOTSPOT=${OPT[HOTSPOT]}
 HOTSPOT_SSID=${OPT[HOTSPOT_SSID]}
 HOTSPOT_PASSWORD=${OPT[HOTSPOT_PASSWORD]:-}
 KIOSK=${OPT[KIOSK]}
+KIOSK_PATH=${OPT[KIOSK_PATH]}
 HTTPS=${OPT[HTTPS]}
 KEEP_BACKUPS=${OPT[KEEP_BACKUPS]}
 EOF
@@ -548,7 +554,7 @@ install_kiosk() {
 # Table Companion kiosk, written by deploy/install.sh.
 KIOSK_BROWSER=$browser
 KIOSK_BROWSER_ARGS=$args
-KIOSK_URL=$SCHEME://localhost:${OPT[PORT]}/
+KIOSK_URL=$SCHEME://localhost:${OPT[PORT]}${OPT[KIOSK_PATH]}
 EOF
     put_file 0644 "$PAM_FILE" <"$HERE/pam/table-companion-kiosk" || true
     if put_file 0644 "$UNIT_DIR/$KIOSK_UNIT" <"$HERE/systemd/$KIOSK_UNIT"; then

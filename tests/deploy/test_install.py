@@ -131,6 +131,15 @@ def test_second_run_changes_nothing_and_keeps_the_games(root):
     assert "unchanged: /etc/systemd/system/table-companion-kiosk.service" in again.stdout
 
 
+def test_kiosk_opens_the_chosen_page(root):
+    run_install("--root", str(root), "--kiosk", "--kiosk-path", "/table/latest", "--port", "8080")
+    kiosk = (root / "etc/table-companion/kiosk.env").read_text()
+    assert "KIOSK_URL=http://localhost:8080/table/latest" in kiosk
+    assert "KIOSK_BROWSER=/" in kiosk
+    refused = run_install("--root", str(root), "--kiosk-path", "table", check=False)
+    assert refused.returncode == 1 and "must start with /" in refused.stderr
+
+
 def test_switching_an_option_off_removes_its_files(root):
     run_install("--root", str(root), "--kiosk", "--hotspot", "--hotspot-password", "12345678")
     assert (root / KIOSK).exists() and (root / HOTSPOT).exists()
