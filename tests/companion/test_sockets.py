@@ -132,7 +132,13 @@ def test_host_ops(app, table):
     assert service.get(game_id).state["coins"]["C"] == coins - 5
     assert service.store.actions(game_id)[-1]["action"]["by"] == "host"
     assert spies["host"].call("host", {"op": "end"})["ok"]
-    assert any(event == "closed" for event, _ in spies["C"].messages)
+    for _ in range(500):  # `closed` follows the last view on C's own socket
+        if any(event == "closed" for event, _ in spies["C"].messages):
+            break
+        time.sleep(0.01)
+    events = [event for event, _ in spies["C"].messages]
+    assert "closed" in events and events[events.index("closed") - 1] == "view"
+    assert spies["C"].views[-1]["closed"] is True
     assert spies["A"].call("act", {"action": {"type": "roll", "value": 3}})["code"] == \
         "game_closed"
     assert service.store.game(game_id)["status"] == "finished"
