@@ -121,13 +121,13 @@ class Spy:
             time.sleep(0.01)
         raise AssertionError(f"no view of version {version}; last {self.views[-1:]}")
 
-    def wait_for(self, predicate, timeout: float = 10) -> dict:
-        """The first view (received so far or soon) for which ``predicate(view)`` holds."""
+    def wait_for(self, predicate, timeout: float = 10, since: int = 0) -> dict:
+        """The first view from the ``since``-th on for which ``predicate(view)`` holds."""
         import time
 
         end = time.monotonic() + timeout
         while time.monotonic() < end:
-            for view in list(self.views):
+            for view in list(self.views)[since:]:
                 if predicate(view):
                     return view
             time.sleep(0.01)

@@ -117,12 +117,13 @@ def test_host_ops(app, table):
     # only the host may use host ops
     assert spies["A"].call("host", {"op": "undo"})["code"] == "not_host"
     assert spies["host"].call("host", {"op": "pause"})["ok"]
-    assert spies["table"].wait_version(1)["paused"] is True
+    assert spies["table"].wait_for(lambda v: v["paused"])["version"] == 1
     refused = spies["B"].call("act", {"action": {"type": "roll", "value": 3}})
     assert refused["code"] == "game_paused"
     assert spies["host"].call("host", {"op": "resume"})["ok"]
+    seen = len(spies["A"].views)
     assert spies["host"].call("host", {"op": "undo", "count": 1}) == {"ok": True, "version": 0}
-    assert card in spies["A"].wait_version(0)["view"]["hand"]
+    assert card in spies["A"].wait_for(lambda v: v["version"] == 0, since=seen)["view"]["hand"]
     assert service.store.actions(game_id, include_undone=True)[0]["undone_at"]
     assert spies["host"].call("host", {"op": "undo"})["code"] == "nothing_to_undo"
     coins = service.get(game_id).state["coins"]["C"]
