@@ -298,6 +298,14 @@ def test_a_table_plays_a_chapter(server, browser):
     north.wait_for_function("v => TC.view.version === v", arg=before)
     assert view(north)["view"]["private"]["resources"]["gold"] == gold
 
+    # Pause and resume: the phones show the pause and offer no action meanwhile.
+    host.click("#pause")
+    north.wait_for_function("() => document.body.dataset.paused === 'yes'")
+    assert north.locator(".paused-banner").is_visible()
+    assert north.locator("#act-now button").count() == 0
+    host.click("#resume")
+    north.wait_for_function("() => document.body.dataset.paused === 'no'")
+
     # The host ends the game: every phone shows the closed state.
     host.click("#end")
     for page in phones.values():
@@ -374,3 +382,27 @@ def test_an_imported_finished_game_shows_final_scores_in_polish(server, browser,
     assert page.locator(f"tr[data-game='{game_id}']").inner_text().count(".") >= 4
     shot(page, "21-games-list")
     assert not errors, errors
+
+
+def test_host_controls_need_the_pin(server, browser):
+    creator = browser.new_context().new_page()
+    creator.goto(server + "/new")
+    creator.fill("#name_N", "Ala")
+    creator.fill("#name_S", "Bo")
+    creator.fill("#host_pin", "8642")
+    creator.click("#create-game")
+    creator.wait_for_url("**/host/**")
+    game_id = creator.url.rstrip("/").split("/")[-1]
+
+    other = browser.new_context(**PHONE).new_page()
+    other.goto(f"{server}/host/{game_id}?lang=de")
+    assert other.locator("#host-login").is_visible()
+    assert other.locator("#undo-1").count() == 0, "no host controls without the PIN"
+    other.fill("#pin", "1111")
+    other.click("#host-login button[type=submit]")
+    assert other.locator("#page-error").inner_text() == "Die PIN ist falsch."
+    other.fill("#pin", "8642")
+    other.click("#host-login button[type=submit]")
+    other.wait_for_selector("#undo-1")
+    other.wait_for_function("() => window.TC && window.TC.view && TC.view.role === 'host'")
+    shot(other, "22-host-after-pin-de")
