@@ -73,7 +73,10 @@ def test_each_recipient_gets_its_own_view(app, table):
         view = spies[role].views[-1]
         assert "hand" not in view["view"] and view["choices"] == [] and view["seat"] is None
     assert spies["host"].views[-1]["host"]["can_undo"] == 0
-    assert all(p["connected"] for p in spies["table"].views[-1]["players"])
+    spies["table"].wait_for(lambda v: all(p["connected"] for p in v["players"]))
+    spies["C"].close()  # presence: the others see C go
+    gone = spies["table"].wait_for(lambda v: not all(p["connected"] for p in v["players"]))
+    assert [p["seat"] for p in gone["players"] if not p["connected"]] == ["C"]
 
 
 def test_act_ack_after_commit_and_everyone_updated(app, table, tmp_path):
