@@ -74,8 +74,10 @@ def test_each_recipient_gets_its_own_view(app, table):
         assert "hand" not in view["view"] and view["choices"] == [] and view["seat"] is None
     assert spies["host"].views[-1]["host"]["can_undo"] == 0
     spies["table"].wait_for(lambda v: all(p["connected"] for p in v["players"]))
+    seen = len(spies["table"].views)
     spies["C"].close()  # presence: the others see C go
-    gone = spies["table"].wait_for(lambda v: not all(p["connected"] for p in v["players"]))
+    gone = spies["table"].wait_for(lambda v: not all(p["connected"] for p in v["players"]),
+                                   since=seen)
     assert [p["seat"] for p in gone["players"] if not p["connected"]] == ["C"]
 
 
