@@ -34,12 +34,21 @@ class Server(BaseApplication):
     def load_config(self) -> None:
         for key, value in self.options.items():
             self.cfg.set(key, value)
+        self.cfg.set("worker_exit", self.worker_exit)
 
     def load(self):
         """Build the app in the worker: its SQLite handle and hardware threads live there."""
         from companion.app import create_app
 
-        return create_app(self.config)
+        self.app = create_app(self.config)
+        return self.app
+
+    def worker_exit(self, server, worker) -> None:
+        """On a clean stop: stop the camera and dice threads, close the database."""
+        app = getattr(self, "app", None)
+        if app is not None:
+            app.extensions["companion.hardware"].stop()
+            app.extensions["companion"].store.close()
 
 
 def demo_game(app, base: str) -> list[str]:
