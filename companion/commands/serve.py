@@ -77,16 +77,22 @@ def demo_game(app, base: str) -> list[str]:
 @click.option("--threads", default=300, show_default=True,
               help="Worker threads (one per connected phone or display, plus requests).")
 @click.option("--no-hardware", is_flag=True, help="Do not start the camera and dice.")
+@click.option("--certfile", type=click.Path(exists=True, dir_okay=False),
+              help="Serve https with this certificate (PEM); phones need https for Wake Lock.")
+@click.option("--keyfile", type=click.Path(exists=True, dir_okay=False),
+              help="The certificate's private key (PEM).")
 def command(host: str, port: int, data_dir: str, demo: bool, threads: int,
-            no_hardware: bool) -> None:
+            no_hardware: bool, certfile: str | None, keyfile: str | None) -> None:
     """Run the Table Companion server."""
+    if bool(certfile) != bool(keyfile):
+        raise click.UsageError("--certfile and --keyfile go together")
     from companion import netinfo
     from companion.app import create_app
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: "
                         "%(message)s")
     shown_host = netinfo.lan_ip() if host in ("0.0.0.0", "::", "") else host
-    base = f"http://{shown_host}:{port}"
+    base = f"{'https' if certfile else 'http'}://{shown_host}:{port}"
     config = {"DATA_DIR": data_dir, "START_HARDWARE": not no_hardware,
               "PUBLIC_BASE_URL": base if shown_host != host else None}
     click.echo(f"Table Companion on {base}/  (data: {data_dir})")
@@ -108,6 +114,8 @@ def command(host: str, port: int, data_dir: str, demo: bool, threads: int,
         "errorlog": "-",
         "loglevel": "info",
     }
+    if certfile:
+        options.update(certfile=certfile, keyfile=keyfile)
     if "control_socket_disable" in gunicorn_settings():
         options["control_socket_disable"] = True  # no socket in $HOME (read-only on the Pi)
     Server(config, options).run()

@@ -12,6 +12,7 @@ import random
 import re
 import signal
 import sqlite3
+import ssl
 import subprocess
 import sys
 import threading
@@ -32,11 +33,12 @@ ROOT = Path(__file__).resolve().parents[2]
 class ServeProcess:
     """`companion serve --demo` in its own process group, on a free port."""
 
-    def __init__(self, data_dir: Path):
+    def __init__(self, data_dir: Path, extra: list[str] = (), scheme: str = "http"):
+        self.scheme = scheme
         self.proc = subprocess.Popen(
             [sys.executable, "-c", "from companion.cli import main; main()", "serve",
              "--host", "127.0.0.1", "--port", "0", "--data", str(data_dir), "--demo",
-             "--no-hardware", "--threads", "40"],
+             "--no-hardware", "--threads", "40", *extra],
             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
             start_new_session=True, env=dict(os.environ, PYTHONUNBUFFERED="1"))
         self.output: list[str] = []
@@ -50,20 +52,27 @@ class ServeProcess:
                 match = re.search(r"Join (\w+):\s+(\S+)", line)
                 if match:
                     self.joins[match.group(1)] = match.group(2)
-                match = re.search(r"Listening at: http://127\.0\.0\.1:(\d+)", line)
+                match = re.search(r"Listening at: https?://127\.0\.0\.1:(\d+)", line)
                 if match:
                     self.port = int(match.group(1))
                     found.set()
 
         threading.Thread(target=read, daemon=True).start()
         assert found.wait(60), "".join(self.output)
-        self.url = f"http://127.0.0.1:{self.port}"
+        self.url = f"{scheme}://127.0.0.1:{self.port}"
+        self.joins = {seat: url.replace(":0/", f":{self.port}/")
+                      for seat, url in self.joins.items()}
         self._wait_ready()
 
     def _wait_ready(self):
         for _ in range(200):
             try:
-                conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=5)
+                if self.scheme == "https":
+                    conn = http.client.HTTPSConnection(
+                        "127.0.0.1", self.port, timeout=5,
+                        context=ssl._create_unverified_context())
+                else:
+                    conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=5)
                 conn.request("GET", "/healthz")
                 if conn.getresponse().status == 200:
                     return
