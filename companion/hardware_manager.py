@@ -71,10 +71,11 @@ class HardwareManager:
         return out
 
     def changed(self) -> None:
-        """Re-send every game's views (they carry the hardware status)."""
+        """Re-send the views of the games in play (they carry the hardware status)."""
         service = self.app.extensions["companion"]
         for live in service.all():
-            service._notify(live, "hardware")
+            if live.status != "finished":
+                service._notify(live, "hardware")
 
     def stop(self) -> None:
         for handle in self.handles.values():
