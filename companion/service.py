@@ -47,7 +47,7 @@ class LiveGame:
     id: str
     kind: GameKind
     row: dict  # the games table row
-    state: dict
+    state: dict | None  # None: a finished game not opened since the start
     version: int  # actions in effect
     last_seq: int  # highest seq ever written, undone included
     log: list[tuple[int, dict, dict]] = field(default_factory=list)  # (seq, action, event)
@@ -82,9 +82,17 @@ class GameService:
 
     # loading ---------------------------------------------------------------------------
     def load_all(self) -> None:
+        """Rebuild every game in play; finished games only when first opened (a Pi keeps
+        years of them: start-up time and memory stay flat)."""
         for row in self.store.games():
             try:
-                self._games[row["id"]] = self._rebuild(row)
+                if row["status"] == "finished":
+                    self._games[row["id"]] = LiveGame(
+                        row["id"], self._kinds(row["game"]), row, None,
+                        version=self.store.count_actions(row["id"]),
+                        last_seq=self.store.last_seq(row["id"]))
+                else:
+                    self._games[row["id"]] = self._rebuild(row)
             except Exception:
                 log.exception("cannot rebuild game %s; it stays on disk untouched", row["id"])
 
@@ -107,9 +115,16 @@ class GameService:
         return live
 
     def get(self, game_id: str) -> LiveGame:
+        """A game with its state (rebuilt now if it was left on disk at start)."""
         live = self._games.get(game_id)
         if live is None:
             raise Refused("unknown_game")
+        if live.state is None:
+            with live.lock:
+                if live.state is None:
+                    fresh = self._rebuild(live.row)
+                    live.log, live.active_seqs = fresh.log, fresh.active_seqs
+                    live.version, live.state = fresh.version, fresh.state
         return live
 
     def all(self) -> list[LiveGame]:

@@ -149,6 +149,11 @@ class Store:
                  "events": json.loads(r["events"]), "at": r["at"],
                  "undone_at": r["undone_at"]} for r in rows]
 
+    def count_actions(self, game_id: str) -> int:
+        rows = self._all("SELECT COUNT(*) AS n FROM actions WHERE game = ? AND undone_at IS NULL",
+                         (game_id,))
+        return rows[0]["n"]
+
     def last_seq(self, game_id: str) -> int:
         rows = self._all("SELECT MAX(seq) AS m FROM actions WHERE game = ?", (game_id,))
         return rows[0]["m"] or 0

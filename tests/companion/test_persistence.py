@@ -160,3 +160,19 @@ def test_import_replays_a_record_exactly_and_refuses_a_bad_one(tmp_path):
     with pytest.raises(Refused):
         service.import_record({"format": "something else"}, "1234")
     assert len(service.all()) == before
+
+
+def test_finished_games_are_rebuilt_when_first_opened(tmp_path):
+    path = tmp_path / "db.sqlite3"
+    service = wwe_service(path, snapshot_every=7)
+    live = service.create("wwe", {"players": PLAYERS[:2]}, "1234")
+    play(service, live.id, 20)
+    service.end(live.id)
+    state, version = live.state, live.version
+    service.store.close()
+    again = wwe_service(path, snapshot_every=7)
+    listed = next(g for g in again.all() if g.id == live.id)
+    assert listed.state is None and listed.status == "finished"  # not rebuilt at start
+    assert listed.version == version and listed.row["result"]
+    opened = again.get(live.id)
+    assert opened is listed and opened.state == state and len(opened.log) == len(live.log)
