@@ -267,7 +267,11 @@ class GameService:
             for choice in module.choices(live.state, prompt.seat):
                 if (choice.action.get("type") == "orient_event"
                         and choice.action.get("rotation") == rotation):
-                    return {"rotation": rotation, "seat": prompt.seat, "effect": choice.effect}
+                    # the preview goes to every recipient: only the effect's public part
+                    # (favor move, landing space, every seat's income), never the active
+                    # seat's own gains, which can reveal hidden counts (King = loyalty held)
+                    return {"rotation": rotation, "seat": prompt.seat,
+                            "effect": choice.effect["public"]}
         return None
 
     # seats -----------------------------------------------------------------------------

@@ -49,11 +49,14 @@ def test_turning_card_preview_goes_to_everyone_then_clears(wwe):
         assert spies[prompt.seat].call("preview", {"rotation": 7})["code"] == "bad_request"
         assert spies[prompt.seat].call("preview", {"rotation": 2})["ok"]
         version = service.get(game_id).version
-        expected = next(c.effect for c in GAME.choices(service.get(game_id).state, prompt.seat)
-                        if c.action.get("rotation") == 2)
+        full = next(c.effect for c in GAME.choices(service.get(game_id).state, prompt.seat)
+                    if c.action.get("rotation") == 2)
         for spy in spies.values():
             preview = spy.wait_for(lambda v: v["preview"] is not None)["preview"]
-            assert preview == {"rotation": 2, "seat": prompt.seat, "effect": expected}
+            # everyone sees the favor move and every seat's income, nothing private
+            assert preview == {"rotation": 2, "seat": prompt.seat, "effect": full["public"]}
+            assert "favor_gain" not in preview["effect"]
+            assert set(preview["effect"]) == {"favor", "space", "income"}
         ack = spies[prompt.seat].call("act", {"action": {"type": "orient_event",
                                                          "rotation": 2}})
         assert ack == {"ok": True, "version": version + 1}
