@@ -160,7 +160,8 @@
   var socket = null;
   var lastView = null;
   var graceTimer = null;
-  var closed = false;
+  var closed = false;       // no more play: the game is over or was ended
+  var endedByHost = false;  // the `closed` message: the server lets this socket go
   var renderFn = function () {};
 
   /** A game that ended normally stays visible (final scores); one ended by the host is
@@ -173,7 +174,11 @@
     // Messages on one socket arrive in order, and a host's undo lowers `version`, so the
     // latest message always wins (a version check would ignore an undo).
     lastView = msg;
-    closed = closed || !!msg.closed;
+    // A game over by its rules may come back (the host can undo), so follow each view;
+    // a game the host ended stays closed.
+    var wasClosed = closed;
+    closed = endedByHost || !!msg.closed;
+    if (wasClosed && !closed) setStatus("ok");
     document.body.dataset.paused = msg.paused ? "yes" : "no";
     try { renderFn(msg); } catch (e) {
       if (window.console) console.error(e);
@@ -215,7 +220,10 @@
       if (!socket.active) {
         // Refused by the server's connect handler (not a network problem).
         var data = err && err.data;
-        if (data && (data.code === "game_closed" || data.closed)) { closed = true; setStatus("closed"); }
+        if (data && (data.code === "game_closed" || data.closed)) {
+          closed = endedByHost = true;
+          setStatus("closed");
+        }
         else setStatus("refused");
         if (data && data.message) toast(data.message, "error");
         return;
@@ -229,6 +237,7 @@
     socket.on("refused", function (r) { toast(r.message || r.code, "error"); });
     socket.on("closed", function () {
       closed = true;
+      endedByHost = true;
       setStatus(endState());
       if (options.onClosed) options.onClosed();
       socket.disconnect();
