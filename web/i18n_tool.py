@@ -14,6 +14,7 @@ compiles the .po files to .mo at start-up (companion/i18n.py), so no .mo is kept
 from __future__ import annotations
 
 import importlib
+import io
 import json
 import re
 import sys
@@ -50,6 +51,7 @@ ENGINE_TEXTS = [
     ("companion.wiring.camera", "MESSAGES", "camera warning", None),
 ]
 
+_DATE = re.compile(rb'"POT-Creation-Date: [^"]*"\n')
 _BRACE = re.compile(r"(?<!\{)\{(\w*)[^{}]*\}(?!\})")
 _PERCENT = re.compile(r"%\((\w+)\)[sdif]")
 
@@ -132,20 +134,26 @@ def read(lang: str) -> Catalog:
         return read_po(fh, locale=lang)
 
 
-def write(lang: str, catalog: Catalog) -> None:
-    path = po_path(lang)
+def _save(path: Path, catalog: Catalog) -> None:
+    """Write a .po/.pot, but leave the file alone when only its creation date would change."""
+    out = io.BytesIO()
+    write_po(out, catalog, width=100, omit_header=False, ignore_obsolete=True,
+             sort_output=False)
+    new = out.getvalue()
+    if path.exists() and _DATE.sub(b"", path.read_bytes()) == _DATE.sub(b"", new):
+        return
     path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("wb") as fh:
-        write_po(fh, catalog, width=100, omit_header=False, ignore_obsolete=True,
-                 sort_output=False)
+    path.write_bytes(new)
+
+
+def write(lang: str, catalog: Catalog) -> None:
+    _save(po_path(lang), catalog)
 
 
 def update() -> None:
     """Re-extract the template and merge it into every language."""
     template = extract()
-    POT.parent.mkdir(parents=True, exist_ok=True)
-    with POT.open("wb") as fh:
-        write_po(fh, template, width=100, sort_output=False)
+    _save(POT, template)
     for lang in LANGUAGES:
         catalog = read(lang)
         catalog.update(template, no_fuzzy_matching=True, update_header_comment=False)
