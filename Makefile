@@ -19,7 +19,7 @@ system-packages:
 	bash tests/install-system-packages.sh
 
 run: $(STAMP)
-	COMPANION_DICE_EMULATE=auto $(BIN)/companion serve --demo --host $(HOST) --port $(PORT) --data $(DATA)
+	COMPANION_DICE_EMULATE=auto COMPANION_CAMERA_SIMULATE=auto $(BIN)/companion serve --demo --host $(HOST) --port $(PORT) --data $(DATA)
 
 test: $(STAMP) system-packages
 	$(BIN)/ruff check .

@@ -367,6 +367,25 @@ class _Absent:
         return {"state": "absent", "detail": "no camera configured (camera.source)"}
 
 
+def camera_attached() -> bool:
+    """A Pi Camera (picamera2 importable) or a V4L2 device node is present."""
+    from hardware.camera.sources import Picamera2Source
+
+    return Picamera2Source.available() or any(Path("/dev").glob("video[0-9]*"))
+
+
+def source_spec(app, configured: str | None) -> str | None:
+    """Which source to run: app config, else $COMPANION_CAMERA, else config.json.
+
+    With COMPANION_CAMERA_SIMULATE=auto (`make run`) an unset or "auto" source becomes the
+    attached camera when there is one, else the synthetic table.
+    """
+    spec = app.config.get("CAMERA_SOURCE") or os.environ.get("COMPANION_CAMERA") or configured
+    if (not spec or spec == "auto") and os.environ.get("COMPANION_CAMERA_SIMULATE") == "auto":
+        spec = "auto" if camera_attached() else "synthetic"
+    return spec or None
+
+
 def start(app, service, changed):
     """The hardware manager's hook: run the configured camera, or report it absent.
 
@@ -376,8 +395,7 @@ def start(app, service, changed):
     from hardware.camera.settings import build_recognizer
 
     settings, config = _settings(app)
-    spec = (app.config.get("CAMERA_SOURCE") or os.environ.get("COMPANION_CAMERA")
-            or settings.source)
+    spec = source_spec(app, settings.source)
     if not spec:
         return _Absent()
     live = service.current()

@@ -260,3 +260,22 @@ def test_card_the_engine_refuses_is_a_warning_not_an_action(server, tmp_path):
     assert warning["template"] == game.kind.reasons["wrong_chapter"]
     assert warning["params"]["card"] == chapter_two
     assert changed
+
+
+def test_make_run_simulates_a_camera_only_when_none_is_attached(monkeypatch, tmp_path):
+    """`make run` sets COMPANION_CAMERA_SIMULATE=auto: the synthetic table stands in only
+    where no camera is attached (which a test cannot plug in: its presence is patched)."""
+    app = create_app({"DATA_DIR": str(tmp_path), "TESTING": True})
+    monkeypatch.delenv("COMPANION_CAMERA", raising=False)
+    monkeypatch.delenv("COMPANION_CAMERA_SIMULATE", raising=False)
+    assert wiring.source_spec(app, None) is None
+    assert wiring.source_spec(app, "/dev/video2") == "/dev/video2"
+    monkeypatch.setenv("COMPANION_CAMERA_SIMULATE", "auto")
+    monkeypatch.setattr(wiring, "camera_attached", lambda: False)
+    assert wiring.source_spec(app, None) == "synthetic"
+    assert wiring.source_spec(app, "auto") == "synthetic"
+    assert wiring.source_spec(app, "/dev/video2") == "/dev/video2"
+    monkeypatch.setattr(wiring, "camera_attached", lambda: True)
+    assert wiring.source_spec(app, None) == "auto"
+    monkeypatch.setenv("COMPANION_CAMERA", "folder:/x")
+    assert wiring.source_spec(app, None) == "folder:/x"
