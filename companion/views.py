@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion import i18n
+from companion import hardware_texts, i18n
 from companion.reasons import SERVER_REASONS
 from companion.service import LiveGame
 from engine.api import Refused
@@ -134,7 +134,8 @@ def build(live: LiveGame, role: str, seat: str | None, lang: str, *,
         "view": localize(view, lang), "prompts": prompt_entries(live, lang, namer),
         "choices": choices,
         "log": log_entries(live, seat if is_seat else None, lang, namer),
-        "hardware": hardware or {}, "preview": live.preview,
+        "hardware": hardware_texts.translated(hardware, lang, live.kind.reasons, namer),
+        "preview": live.preview,
         "scores": live.row.get("result") if finished else None, "host": None,
     }
     if role == "host":

@@ -1,0 +1,62 @@
+"""Translated texts for the hardware on the host pages and in the views.
+
+The camera wiring keeps its warnings as ``{code, params, template}`` (template: an English
+gettext msgid from `companion.wiring.camera.MESSAGES` or the engine's REASONS); the dice
+wiring keeps ``{code, params}`` like an engine refusal. `translated()` adds the ``message``
+in the recipient's language next to them, so no page has to translate English itself.
+`MESSAGES` are the host hardware pages' own errors and results (gettext msgids, extracted
+by web/i18n_tool.py).
+"""
+from __future__ import annotations
+
+from companion import i18n
+from companion.reasons import SERVER_REASONS
+
+MESSAGES: dict[str, str] = {
+    "no_camera": "No camera is running. Set camera.source in config.json (or "
+                 "COMPANION_CAMERA) and restart the companion.",
+    "no_camera_frame": "The camera has not delivered a picture yet.",
+    "calibration_saved": "Calibration saved: north is where the board marker points.",
+    "dice_bad_die_id": "\"{die}\" is not a die id: use 1 to 16 letters, digits, _ or -.",
+    "dice_unknown_role": "\"{role}\" is not a dice role in this game.",
+    "dice_duplicate_die": "Die \"{die}\" is listed twice.",
+    "dice_roles_saved": "Dice roles saved. The next roll uses them.",
+    "dice_no_roles": "This game uses no dice.",
+}
+
+
+def template_of(code: str, reasons: dict | None = None, template: str | None = None) -> str:
+    """The English msgid for a warning or refusal code (camera warnings carry theirs)."""
+    return (template or (reasons or {}).get(code) or SERVER_REASONS.get(code)
+            or MESSAGES.get(code) or code)
+
+
+def message(lang: str, code: str, params: dict | None = None, reasons: dict | None = None,
+            template: str | None = None, names=None) -> str:
+    params = params or {}
+    shown = {k: names(v) if names else v for k, v in params.items()}
+    return i18n.text(lang, template_of(code, reasons, template), shown)
+
+
+def _warning(warning, lang: str, reasons: dict | None, names) -> object:
+    if not isinstance(warning, dict) or "code" not in warning:
+        return warning
+    return dict(warning, message=message(lang, warning["code"], warning.get("params"),
+                                         reasons, warning.get("template"), names))
+
+
+def translated(hardware: dict | None, lang: str, reasons: dict | None = None,
+               names=None) -> dict:
+    """A copy of the hardware status with a translated ``message`` on every warning."""
+    out = {}
+    for part, status in (hardware or {}).items():
+        if not isinstance(status, dict):
+            out[part] = status
+            continue
+        status = dict(status)
+        if isinstance(status.get("warnings"), list):
+            status["warnings"] = [_warning(w, lang, reasons, names) for w in status["warnings"]]
+        if status.get("warning"):
+            status["warning"] = _warning(status["warning"], lang, reasons, names)
+        out[part] = status
+    return out
