@@ -49,6 +49,7 @@ ENGINE_TEXTS = [
     ("engine.wwe.options", "OPTIONS", "rule option", 3),  # the new-game form's labels
     ("companion.reasons", "SERVER_REASONS", "server refusal", None),
     ("companion.wiring.camera", "MESSAGES", "camera warning", None),
+    ("companion.hardware_texts", "MESSAGES", "host hardware page", None),
 ]
 
 _DATE = re.compile(rb'"POT-Creation-Date: [^"]*"\n')
