@@ -117,6 +117,7 @@ class DiceWiring:
         self.service = service
         self.changed = changed
         self.settings = settings
+        self.data_dir = Path(data_dir)
         self.emulator = None
         self.emulator_http = None
         self.warning: dict | None = None
@@ -148,6 +149,12 @@ class DiceWiring:
         log.info("no dice reader: emulating one on %s; roll with POST %s/roll",
                  self.emulator.port, url)
         return self.emulator.port
+
+    def roles(self, game: str) -> dict[str, str]:
+        """Die id -> role, read from config.json at each roll: the host page's changes
+        apply to the next roll without a restart (the start-up settings otherwise)."""
+        current = load_settings(self.data_dir)
+        return roles_for(current if "roles" in current else self.settings, game)
 
     def start(self) -> DiceWiring:
         self.reader.start()
@@ -182,7 +189,7 @@ class DiceWiring:
             module = live.kind.module
             prompts = [p.to_json() for p in module.prompts(live.state)]
             action, warning = roll_action(live.kind.name, roll, prompts,
-                                          roles_for(self.settings, live.kind.name),
+                                          self.roles(live.kind.name),
                                           tax_faces(live.kind.catalog or {}))
             if action is not None:
                 try:
