@@ -64,7 +64,7 @@ def demo_game(app, base: str) -> list[str]:
     lines = [f"Demo table: {base}/table/{live.id}",
              f"Host page:  {base}/host/{live.id}  (PIN {DEMO_PIN})"]
     lines += [f"Join {seat}:     {base}/join/{live.id}/{seat}?code={code}"
-              for seat, code in codes.items()]
+              for seat, code in sorted(codes.items(), key=lambda sc: live.seats.index(sc[0]))]
     return lines
 
 
