@@ -89,6 +89,10 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(pages.bp)
     app.register_blueprint(host.bp)
     app.register_blueprint(records.bp)
+    from companion.blueprints import camera, dice  # the host's hardware pages
+
+    app.register_blueprint(camera.bp)
+    app.register_blueprint(dice.bp)
     sockets.init_app(app, socketio, service)
 
     hardware_manager.init_app(app)

@@ -1,0 +1,101 @@
+"""The host's camera page (issue 4 §6): live preview with overlays, status, calibration.
+
+The running camera is the hardware manager's ``camera`` handle (a
+`companion.wiring.camera.CameraWiring`); without one the page says so (translated) and the
+stream answers 503. Every route needs the host of the game (cookie or Bearer token).
+"""
+from __future__ import annotations
+
+from flask import Blueprint, Response, abort, current_app, jsonify, stream_with_context
+
+from companion import hardware_texts, i18n
+from companion.blueprints import common
+from companion.service import LiveGame
+from engine.api import Refused
+
+bp = Blueprint("camera", __name__)
+
+
+def hardware_handle(part: str):
+    """The running camera or dice handle, or None."""
+    manager = current_app.extensions.get("companion.hardware")
+    return manager.handles.get(part) if manager is not None else None
+
+
+def part_status(part: str) -> dict:
+    manager = current_app.extensions.get("companion.hardware")
+    return manager.status().get(part, {"state": "absent"}) if manager else {"state": "absent"}
+
+
+def host_only(game_id: str, json: bool = True) -> LiveGame:
+    """The live game if the request is the game's host; else 401 (JSON or plain text)."""
+    live = common.live_or_404(game_id)
+    if common.host_identity(game_id) is None:
+        if json:
+            abort(common.json_error("not_host", {}, 401, live))
+        abort(Response(common.error_dict(live, "not_host", {})["message"], status=401,
+                       mimetype="text/plain"))
+    return live
+
+
+def translated_status(live: LiveGame, part: str) -> dict:
+    lang = i18n.page_lang()
+    from companion.views import Namer
+
+    status = hardware_texts.translated({part: part_status(part)}, lang, live.kind.reasons,
+                                       Namer(live, lang))[part]
+    return status
+
+
+def text(code: str, **params) -> str:
+    return hardware_texts.message(i18n.page_lang(), code, params)
+
+
+@bp.get("/host/<game_id>/camera")
+def camera_page(game_id: str):
+    live = common.live_or_404(game_id)
+    if common.host_identity(game_id) is None:
+        return common.render_page("host_login.html", "host", live, 401)
+    handle = hardware_handle("camera")
+    running = handle is not None and hasattr(handle, "mjpeg")
+    return common.render_page("camera.html", "host", live, running=running,
+                              status=translated_status(live, "camera"),
+                              no_camera=text("no_camera"))
+
+
+@bp.get("/host/<game_id>/camera/status.json")
+def camera_status(game_id: str):
+    live = host_only(game_id)
+    return jsonify(translated_status(live, "camera"))
+
+
+@bp.get("/host/<game_id>/camera.mjpg")
+def camera_stream(game_id: str):
+    """The MJPEG preview for an <img>; 503 with a translated text when no camera runs."""
+    host_only(game_id, json=False)
+    handle = hardware_handle("camera")
+    if handle is None or not hasattr(handle, "mjpeg"):
+        return Response(text("no_camera"), status=503, mimetype="text/plain")
+    response = Response(stream_with_context(handle.mjpeg()),
+                        mimetype="multipart/x-mixed-replace; boundary=frame")
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.post("/host/<game_id>/camera/calibrate")
+def calibrate(game_id: str):
+    """The wizard's last step: keep the board marker's north (config.json camera.calibration)."""
+    common.check_csrf()
+    live = host_only(game_id)
+    handle = hardware_handle("camera")
+    if handle is None or not hasattr(handle, "save_calibration"):
+        return jsonify(ok=False, code="no_camera", message=text("no_camera")), 503
+    try:
+        calibration = handle.save_calibration()
+    except Refused as exc:
+        from companion.wiring.camera import MESSAGES
+
+        message = hardware_texts.message(i18n.page_lang(), exc.code, exc.params,
+                                         live.kind.reasons, MESSAGES.get(exc.code))
+        return jsonify(ok=False, code=exc.code, params=exc.params, message=message), 409
+    return jsonify(ok=True, calibration=calibration, message=text("calibration_saved"))

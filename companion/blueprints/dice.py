@@ -1,0 +1,126 @@
+"""The host's dice page (issue 5 §2-§3): the reader's status and which die plays which role.
+
+The roles are kept in ``DATA/config.json`` under ``dice.roles.<game kind>`` (die id -> role;
+other settings are kept, the file is replaced atomically) and the dice wiring reads them at
+each roll, so a change applies to the next roll without a restart.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+
+from flask import Blueprint, current_app, jsonify, redirect, request, url_for
+
+from companion import hardware_texts, i18n
+from companion.blueprints import common
+from companion.blueprints.camera import translated_status
+from companion.wiring.dice import load_settings, roles_for
+from engine.api import Refused
+
+bp = Blueprint("dice", __name__)
+
+# The roles a die can play, per game kind (Monasterium's personal dice come later).
+ROLES: dict[str, tuple[str, ...]] = {"wwe": ("tax",), "pillars": ("tax",)}
+DIE_ID = re.compile(r"[A-Za-z0-9_-]{1,16}")  # the protocol's die ids (docs/dice-protocol.md)
+EMPTY_ROWS = 2
+
+
+def config_path() -> Path:
+    return Path(current_app.config["DATA_DIR"]) / "config.json"
+
+
+def parse_roles(game: str, dice: list[str], roles: list[str]) -> dict[str, str]:
+    """The submitted rows as die id -> role; Refused on the first bad row. A row without a
+    die id, or with no role chosen, is left out."""
+    allowed = ROLES.get(game, ())
+    out: dict[str, str] = {}
+    seen: set[str] = set()
+    for die, role in zip(dice, roles, strict=False):
+        die, role = die.strip(), role.strip()
+        if not die:
+            continue
+        if not DIE_ID.fullmatch(die):
+            raise Refused("dice_bad_die_id", die=die[:40])
+        if role and role not in allowed:
+            raise Refused("dice_unknown_role", role=role[:40])
+        if die in seen:
+            raise Refused("dice_duplicate_die", die=die)
+        seen.add(die)
+        if role:
+            out[die] = role
+    return out
+
+
+def save_roles(path: Path, game: str, roles: dict[str, str]) -> None:
+    """Write dice.roles.<game> into config.json, keeping every other key (temp + replace)."""
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, ValueError):
+        data = {}
+    if not isinstance(data, dict):
+        data = {}
+    dice = data.get("dice")
+    if isinstance(dice, str):  # the short form: just the port
+        dice = {"port": dice}
+    if not isinstance(dice, dict):
+        dice = {}
+    if not isinstance(dice.get("roles"), dict):
+        dice["roles"] = {}
+    dice["roles"][game] = roles
+    data["dice"] = dice
+    tmp = path.with_name(path.name + ".tmp")
+    with tmp.open("w") as f:
+        json.dump(data, f, indent=2)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+def page(live, status: int = 200, error: dict | None = None, notice: str | None = None):
+    game = live.kind.name
+    current = roles_for(load_settings(current_app.config["DATA_DIR"]), game)
+    rows = [{"die": d, "role": r} for d, r in sorted(current.items())]
+    rows += [{"die": "", "role": ""}] * EMPTY_ROWS
+    return common.render_page(
+        "dice.html", "host", live, status, error=error, notice=notice, rows=rows,
+        roles=ROLES.get(game, ()), status=translated_status(live, "dice"),
+        no_roles=hardware_texts.message(i18n.page_lang(), "dice_no_roles"))
+
+
+@bp.get("/host/<game_id>/dice")
+def dice_page(game_id: str):
+    live = common.live_or_404(game_id)
+    if common.host_identity(game_id) is None:
+        return common.render_page("host_login.html", "host", live, 401)
+    notice = None
+    if request.args.get("saved"):
+        notice = hardware_texts.message(i18n.page_lang(), "dice_roles_saved")
+    return page(live, notice=notice)
+
+
+@bp.get("/host/<game_id>/dice/status.json")
+def dice_status(game_id: str):
+    from companion.blueprints.camera import host_only
+
+    live = host_only(game_id)
+    return jsonify(translated_status(live, "dice"))
+
+
+@bp.post("/host/<game_id>/dice/roles")
+def save(game_id: str):
+    common.check_csrf()
+    from companion.blueprints.camera import host_only
+
+    live = host_only(game_id, json=False)
+    try:
+        roles = parse_roles(live.kind.name, request.form.getlist("die"),
+                            request.form.getlist("role"))
+    except Refused as exc:
+        lang = i18n.page_lang()
+        error = {"code": exc.code, "params": exc.params,
+                 "message": hardware_texts.message(lang, exc.code, exc.params)}
+        return page(live, 400, error=error)
+    save_roles(config_path(), live.kind.name, roles)
+    return redirect(url_for("dice.dice_page", game_id=game_id, saved=1), code=303)
