@@ -10,6 +10,7 @@ from engine.wwe import cards, duties, effects, flow, projects
 from engine.wwe import state as st
 
 TABLE = ("table", "host")
+MAX_PERMANENT_PER_CHAPTER = 3  # R3.7.2 (IT:187, PL:210)
 
 
 def _head(s: dict, kind: str) -> dict:
@@ -49,6 +50,12 @@ def reveal_event(s, a, ev):
         raise Refused("card_already_used", card=card)
     if s["options"]["first_game"] and not spec.get("starred"):
         raise Refused("event_not_starred", card=card)
+    if spec.get("permanent"):  # R3.7.2: at most 3 permanent events in a chapter
+        events = s["cat"]["events"]
+        shown = [c for c in s["revealed"][str(s["chapter"])] if events[c].get("permanent")]
+        if len(shown) >= MAX_PERMANENT_PER_CHAPTER:
+            raise Refused("too_many_permanent", card=card, chapter=s["chapter"],
+                          max=MAX_PERMANENT_PER_CHAPTER)
     s["queue"].pop(0)
     s["event"] = card
     s["revealed"][str(s["chapter"])].append(card)

@@ -49,6 +49,8 @@ REASONS: dict[str, str] = {
     "same_rent": "You already own {other}, which shows the same rent as {site}.",
     "site_taken": "Site {site} is already taken.",
     "too_many_cures": "At most {limit} resident(s) can be cured here.",
+    "too_many_permanent": ("Chapter {chapter} already had {max} permanent events, so {card}"
+                           " cannot be revealed now. Was the card scanned by mistake?"),
     "unknown_action": "Unknown action {type}.",
     "unknown_card": "Unknown card {card}.",
     "unknown_item": "Unknown item {item}.",
