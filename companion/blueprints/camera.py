@@ -59,7 +59,7 @@ def camera_page(game_id: str):
     handle = hardware_handle("camera")
     running = handle is not None and hasattr(handle, "mjpeg")
     return common.render_page("camera.html", "host", live, running=running,
-                              status=translated_status(live, "camera"),
+                              hw=translated_status(live, "camera"),
                               no_camera=text("no_camera"))
 
 

@@ -85,7 +85,7 @@ def page(live, status: int = 200, error: dict | None = None, notice: str | None 
     rows += [{"die": "", "role": ""}] * EMPTY_ROWS
     return common.render_page(
         "dice.html", "host", live, status, error=error, notice=notice, rows=rows,
-        roles=ROLES.get(game, ()), status=translated_status(live, "dice"),
+        roles=ROLES.get(game, ()), hw=translated_status(live, "dice"),
         no_roles=hardware_texts.message(i18n.page_lang(), "dice_no_roles"))
 
 
