@@ -1,0 +1,332 @@
+"""The host's camera and dice pages: host-only routes, the MJPEG preview of a real synthetic
+camera over a real socket, calibration into config.json, and dice roles that the running
+wiring (a real emulator on a pty) uses for the next roll."""
+from __future__ import annotations
+
+import json
+import re
+import urllib.error
+import urllib.request
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.app import create_app
+from companion.service import Identity
+from tests.companion.conftest import LiveServer
+from tests.hardware.dice.support import wait_for
+from tests.hardware.test_dice_wiring import play_to_tax
+
+PIN = "2468"
+PLAYERS = [{"seat": s, "name": n} for s, n in zip("NESW", ["Ann", "Bob", "Cid", "Dee"],
+                                                   strict=True)]
+
+
+def make(tmp_path, config: dict | None = None, **app_config):
+    data = tmp_path / "data"
+    data.mkdir(parents=True, exist_ok=True)
+    if config is not None:
+        (data / "config.json").write_text(json.dumps(config))
+    app = create_app(dict({"DATA_DIR": str(data), "TESTING": True}, **app_config))
+    live = app.extensions["companion"].create("wwe", {"players": PLAYERS, "seed": 5}, PIN)
+    return app, live
+
+
+def stop(app):
+    app.extensions["companion.hardware"].stop()
+    app.extensions["companion"].store.close()
+
+
+def csrf(client) -> str:
+    page = client.get("/new")
+    return re.search(r'name="csrf_token" value="([^"]+)"', page.get_data(as_text=True))[1]
+
+
+def login(client, game: str) -> str:
+    token = csrf(client)
+    response = client.post(f"/host/{game}/login", data={"csrf_token": token, "pin": PIN})
+    assert response.status_code == 303
+    return token
+
+
+@pytest.fixture
+def plain(tmp_path):
+    """No hardware started: the pages must say so, translated."""
+    app, live = make(tmp_path)
+    yield app, live
+    stop(app)
+
+
+def test_every_hardware_route_needs_the_host(plain):
+    app, live = plain
+    client = app.test_client()
+    token = csrf(client)
+    g = live.id
+    for url in (f"/host/{g}/camera", f"/host/{g}/camera.mjpg", f"/host/{g}/camera/status.json",
+                f"/host/{g}/dice", f"/host/{g}/dice/status.json"):
+        response = client.get(url)
+        assert response.status_code == 401, url
+        assert b"cam-preview" not in response.data and b"roles-form" not in response.data
+        assert b"crc_errors" not in response.data
+    for url in (f"/host/{g}/camera/calibrate", f"/host/{g}/dice/roles"):
+        response = client.post(url, data={"csrf_token": token, "die": "tax", "role": "tax"})
+        assert response.status_code == 401, url
+    # another game's host is not this game's host
+    other = app.extensions["companion"].create("wwe", {"players": PLAYERS, "seed": 6}, PIN)
+    login(client, other.id)
+    assert client.get(f"/host/{g}/camera/status.json").status_code == 401
+    assert not tmp_config(app).exists()
+
+
+def tmp_config(app):
+    from pathlib import Path
+
+    return Path(app.config["DATA_DIR"]) / "config.json"
+
+
+def test_without_a_camera_the_pages_say_so_translated(plain):
+    app, live = plain
+    client = app.test_client()
+    token = login(client, live.id)
+    page = client.get(f"/host/{live.id}/camera?lang=de")
+    assert page.status_code == 200
+    html = page.get_data(as_text=True)
+    assert 'id="cam-preview"' not in html and "Kamera" in html
+    stream = client.get(f"/host/{live.id}/camera.mjpg")
+    assert stream.status_code == 503 and "Kamera" in stream.get_data(as_text=True)
+    calibrate = client.post(f"/host/{live.id}/camera/calibrate", data={"csrf_token": token})
+    assert calibrate.status_code == 503 and calibrate.json["code"] == "no_camera"
+    assert "Kamera" in calibrate.json["message"]
+    host = client.get(f"/host/{live.id}").get_data(as_text=True)
+    assert f'href="/host/{live.id}/camera"' in host and f'href="/host/{live.id}/dice"' in host
+
+
+def read_parts(response, count: int) -> list[bytes]:
+    """The first ``count`` JPEG parts of a multipart/x-mixed-replace stream."""
+    buffer, parts = b"", []
+    while len(parts) < count:
+        chunk = response.read1(65536)
+        assert chunk, "stream ended"
+        buffer += chunk
+        while True:
+            start = buffer.find(b"--frame\r\n")
+            header_end = buffer.find(b"\r\n\r\n", start)
+            if start < 0 or header_end < 0:
+                break
+            headers = buffer[start:header_end].decode()
+            length = int(re.search(r"Content-Length: (\d+)", headers)[1])
+            assert "Content-Type: image/jpeg" in headers
+            body_start = header_end + 4
+            if len(buffer) < body_start + length:
+                break
+            parts.append(buffer[body_start:body_start + length])
+            buffer = buffer[body_start + length:]
+    return parts
+
+
+@pytest.fixture
+def camera_app(tmp_path):
+    config = {"camera": {"orient_commit_s": 3.0}, "dice": {"port": "/dev/nonexistent-dice"},
+              "owner": {"note": "kept"}}
+    app, live = make(tmp_path, config, CAMERA_SOURCE="synthetic", START_HARDWARE=True)
+    yield app, live
+    stop(app)
+
+
+def test_camera_preview_calibration_and_status(camera_app):
+    app, live = camera_app
+    server = LiveServer(app)
+    try:
+        client = app.test_client()
+        token = login(client, live.id)
+        host_token = app.extensions["companion"].new_host_token(live.id)
+        request = urllib.request.Request(f"{server.url}/host/{live.id}/camera.mjpg",
+                                         headers={"Authorization": f"Bearer {host_token}"})
+        with urllib.request.urlopen(request, timeout=60) as response:
+            assert response.headers["Content-Type"] == \
+                "multipart/x-mixed-replace; boundary=frame"
+            parts = read_parts(response, 2)
+        for data in parts:
+            image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+            assert image is not None and image.shape[1] == 1280 and image.shape[0] == 720
+
+        page = client.get(f"/host/{live.id}/camera").get_data(as_text=True)
+        assert f'src="/host/{live.id}/camera.mjpg"' in page and 'id="calibrate-form"' in page
+
+        # CSRF missing: refused, nothing written
+        before = tmp_config(app).read_text()
+        assert client.post(f"/host/{live.id}/camera/calibrate").status_code == 400
+        assert tmp_config(app).read_text() == before
+
+        def calibrated():
+            r = client.post(f"/host/{live.id}/camera/calibrate?lang=it",
+                            headers={"X-CSRF-Token": token})
+            assert r.status_code in (200, 409), r.data
+            return r if r.status_code == 200 else None
+
+        response = wait_for(calibrated, timeout=30, what="the marker seen and calibrated")
+        assert response.json["ok"] and "nord" in response.json["message"].lower()
+        config = json.loads(tmp_config(app).read_text())
+        assert config["camera"]["calibration"] == response.json["calibration"]
+        assert config["camera"]["orient_commit_s"] == 3.0
+        assert config["owner"] == {"note": "kept"}
+        assert config["dice"] == {"port": "/dev/nonexistent-dice"}
+
+        status = wait_for(lambda: (client.get(f"/host/{live.id}/camera/status.json").json
+                                   if client.get(f"/host/{live.id}/camera/status.json")
+                                   .json.get("fps") else None), what="fps in the status")
+        assert status["state"] == "ok" and status["decode_ms"] is not None
+        assert status["calibration"] in ("marker", "stored")
+    finally:
+        server.server.shutdown()
+
+
+# ------------------------------------------------------------------------------ dice
+
+
+@pytest.fixture
+def dice_app(tmp_path):
+    config = {"dice": {"emulator_http_port": 0, "usb_ids": ["1234:5678"]},
+              "camera": {"orient_commit_s": 2.5}}
+    app, live = make(tmp_path, config, START_HARDWARE=True, DICE_EMULATE="on")
+    yield app, live
+    stop(app)
+
+
+def form(token, rows):
+    return {"csrf_token": token, "die": [d for d, _ in rows], "role": [r for _, r in rows]}
+
+
+def test_dice_roles_are_saved_and_used_for_the_next_roll(dice_app):
+    app, live = dice_app
+    service = app.extensions["companion"]
+    handle = app.extensions["companion.hardware"].handles["dice"]
+    emu = handle.emulator
+    wait_for(lambda: handle.status()["state"] == "ok", what="emulated reader connected")
+    client = app.test_client()
+    token = login(client, live.id)
+
+    page = client.get(f"/host/{live.id}/dice?lang=pl")
+    html = page.get_data(as_text=True)
+    assert page.status_code == 200 and 'value="tax"' in html and 'id="roles-form"' in html
+    status = client.get(f"/host/{live.id}/dice/status.json").json
+    assert status["reader"]["connected"] and status["reader"]["firmware"]
+    assert "crc_errors" in status["reader"] and "reconnects" in status["reader"]
+
+    def act(state, action):
+        by = action["by"]
+        identity = (Identity("table", live.id) if by == "table"
+                    else Identity("seat", live.id, seat=by))
+        service.act(identity, action)
+        return live.state
+
+    play_to_tax(live.state, act)
+
+    # the reader's die "tax" is no longer the tax die: "white" is (the emulator has no white)
+    response = client.post(f"/host/{live.id}/dice/roles",
+                           data=form(token, [("tax", ""), ("white", "tax"), ("", "")]))
+    assert response.status_code == 303
+    config = json.loads(tmp_config(app).read_text())
+    assert config["dice"]["roles"] == {"wwe": {"white": "tax"}}
+    assert config["dice"]["usb_ids"] == ["1234:5678"] and config["camera"] == \
+        {"orient_commit_s": 2.5}
+    assert 'id="dice-notice"' in client.get(response.headers["Location"]).get_data(as_text=True)
+
+    version, seen = live.version, handle.status()["rolls_seen"]
+    emu.roll({"tax": 4})
+    wait_for(lambda: handle.status()["rolls_seen"] == seen + 1, what="roll handled")
+    assert live.version == version  # ignored: no die has the tax role in this roll
+
+    response = client.post(f"/host/{live.id}/dice/roles", data=form(token, [("tax", "tax")]))
+    assert response.status_code == 303
+    emu.roll({"tax": 4})
+    wait_for(lambda: live.version == version + 1, what="tax applied with the new roles")
+    assert live.log[-1][1] == {"type": "roll_tax", "by": "table", "value": 4}
+    status = client.get(f"/host/{live.id}/dice/status.json").json
+    assert status["last_applied"]["value"] == 4
+
+
+def test_a_bad_face_warning_reaches_the_pages_translated(dice_app):
+    app, live = dice_app
+    service = app.extensions["companion"]
+    handle = app.extensions["companion.hardware"].handles["dice"]
+    wait_for(lambda: handle.status()["state"] == "ok", what="emulated reader connected")
+    client = app.test_client()
+    login(client, live.id)
+
+    def act(state, action):
+        by = action["by"]
+        service.act(Identity("table", live.id) if by == "table"
+                    else Identity("seat", live.id, seat=by), action)
+        return live.state
+
+    play_to_tax(live.state, act)
+    handle.emulator.roll({"tax": 6})
+    wait_for(lambda: handle.status()["warning"], what="the warning")
+    status = client.get(f"/host/{live.id}/dice/status.json?lang=de").json
+    assert status["warning"]["code"] == "bad_die_value"
+    assert status["warning"]["message"] == status["warning"]["message"].strip()
+    assert "6" in status["warning"]["message"] and "tax die" not in status["warning"]["message"]
+    # and in the socket view every page gets, in the recipient's language
+    from companion import hardware_manager, views
+
+    with app.test_request_context():
+        view = views.build(live, "table", None, "pl",
+                           hardware=hardware_manager.status(app))
+    assert view["hardware"]["dice"]["warning"]["message"] != \
+        "A tax die cannot show 6; its faces are 2, 3, 4, 5."
+    assert "6" in view["hardware"]["dice"]["warning"]["message"]
+
+
+@pytest.mark.parametrize("rows, code, word", [
+    ([("bad id!", "tax")], "dice_bad_die_id", "bad id!"),
+    ([("x" * 17, "tax")], "dice_bad_die_id", "x" * 17),
+    ([("white", "king")], "dice_unknown_role", "king"),
+    ([("white", "tax"), ("white", "")], "dice_duplicate_die", "white"),
+])
+def test_bad_roles_are_refused_translated_and_change_nothing(plain, rows, code, word):
+    app, live = plain
+    tmp_config(app).write_text(json.dumps({"dice": {"roles": {"wwe": {"tax": "tax"}},
+                                                    "port": "auto"}, "x": 1}))
+    before = tmp_config(app).read_bytes()
+    client = app.test_client()
+    token = login(client, live.id)
+    response = client.post(f"/host/{live.id}/dice/roles?lang=es", data=form(token, rows))
+    assert response.status_code == 400
+    html = response.get_data(as_text=True)
+    message = re.search(r'<p class="form-errors" role="alert" id="page-error">([^<]*)<', html)[1]
+    assert word in message.replace("&#34;", '"').replace("&#39;", "'")
+    english = {"dice_bad_die_id": "is not a die id", "dice_unknown_role": "is not a dice role",
+               "dice_duplicate_die": "is listed twice"}[code]
+    assert english not in message  # Spanish, not English
+    assert tmp_config(app).read_bytes() == before
+
+
+def test_roles_without_csrf_are_refused(plain):
+    app, live = plain
+    client = app.test_client()
+    login(client, live.id)
+    response = client.post(f"/host/{live.id}/dice/roles", data={"die": "white", "role": "tax"})
+    assert response.status_code == 400
+    assert not tmp_config(app).exists()
+
+
+def test_host_page_for_a_game_without_dice_roles(tmp_path):
+    from tests.companion import toygame
+
+    app = create_app({"DATA_DIR": str(tmp_path / "d"), "TESTING": True,
+                      "GAMES": {"toy": (toygame, None)}})
+    try:
+        live = app.extensions["companion"].create(
+            "toy", {"players": [{"seat": "A", "name": "Ann"}, {"seat": "B", "name": "Bob"}]}, PIN)
+        client = app.test_client()
+        token = login(client, live.id)
+        html = client.get(f"/host/{live.id}/dice").get_data(as_text=True)
+        assert 'id="roles-form"' not in html and "This game uses no dice." in html
+        response = client.post(f"/host/{live.id}/dice/roles",
+                               data=form(token, [("tax", "tax")]))
+        assert response.status_code == 400
+    finally:
+        stop(app)
+
