@@ -42,8 +42,13 @@ def translated_status(live: LiveGame, part: str) -> dict:
     lang = i18n.page_lang()
     from companion.views import Namer
 
+    namer = Namer(live, lang)
     status = hardware_texts.translated({part: part_status(part)}, lang, live.kind.reasons,
-                                       Namer(live, lang))[part]
+                                       namer)[part]
+    if isinstance(status.get("selected"), dict):  # card ids -> the printed card names
+        status["selected_names"] = {seat: namer.catalog.get(card, {}).get(lang)
+                                    or namer.catalog.get(card, {}).get("en") or card
+                                    for seat, card in status["selected"].items()}
     return status
 
 

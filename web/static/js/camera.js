@@ -23,11 +23,14 @@
     TC.replace("cam-decode", number(st.decode_ms, 1));
     TC.replace("cam-calibration", st.calibration ? label("hwp_calibration_", st.calibration) : "–");
     TC.replace("cam-detail", st.detail || "");
-    var sel = st.selected || {};
+    document.getElementById("cam-detail-row").hidden = !st.detail;
+    var sel = st.selected || {}, names = st.selected_names || {};
     TC.replace("cam-selected", Object.keys(sel).map(function (seat) {
-      return label("seat_", seat) + ": " + sel[seat] + " ";
+      return label("seat_", seat) + ": " + (names[seat] || sel[seat]) + " ";
     }));
-    TC.replace("cam-warnings", (st.warnings || []).slice().reverse().map(function (w) {
+    var warnings = st.warnings || [];
+    document.getElementById("cam-warnings-title").hidden = !warnings.length;
+    TC.replace("cam-warnings", warnings.slice().reverse().map(function (w) {
       return h("li", w.message || TC.fmt(w.template || w.code || "", w.params || {}));
     }));
   }
