@@ -107,11 +107,33 @@ def reveal_plague(s, a, ev):
 
 
 def income(s: dict, seat: str, corner: str, ev: list) -> None:
-    """R3.4: the corner facing the seat; an empty supply gives 1 VP instead (A-25)."""
+    """R3.4: the corner facing the seat, as changed by income modifiers in force (A-7)."""
+    printed = corner
+    corner, bonus = effects.modified_income(s, seat, corner)
+    if corner != printed:
+        ev.append({"type": "income_modified", "seat": seat, "item": printed,
+                   "replacement": corner or "none"})
+    if corner is not None:
+        corner_income(s, seat, corner, ev)
+    for item, n in bonus.items():  # an event's gift: what the supply has, no substitute
+        if item == "vp":
+            st.add_vp(s, seat, n, ev, "event")
+        else:
+            got = st.give(s, seat, item, n)
+            ev.append({"type": "gain", "seat": seat, "item": item, "amount": got,
+                       "reason": "event"})
+
+
+def _corner(corner: str) -> tuple[str, int]:
+    return ("gold", int(corner[4:] or 1)) if corner.startswith("gold") else (corner, 1)
+
+
+def corner_income(s: dict, seat: str, corner: str, ev: list) -> None:
+    """One corner's income; an empty supply gives 1 VP instead (R3.4.4, A-25)."""
     if corner == "vp":
         st.add_vp(s, seat, 1, ev, "income")
         return
-    item, n = ("gold", int(corner[4:] or 1)) if corner.startswith("gold") else (corner, 1)
+    item, n = _corner(corner)
     got = st.take(s, item, n)
     if got < n and not s["options"]["income_partial"]:
         if s["supply"].get(item) is not None:
@@ -125,6 +147,11 @@ def income(s: dict, seat: str, corner: str, ev: list) -> None:
         st.add_vp(s, seat, n - got, ev, "income_substitute")
 
 
+def _add(bag: dict, item: str, n: int) -> None:
+    if n:
+        bag[item] = bag.get(item, 0) + n
+
+
 def income_preview(s: dict, card: str, rotation: int) -> dict:
     """Every seat's income for a rotation: {seat: {item: n}} (read-only)."""
     corners = s["cat"]["events"][card]["corners"]
@@ -133,22 +160,25 @@ def income_preview(s: dict, card: str, rotation: int) -> dict:
         seat = st.seat_of_rotation(s, k, rotation)
         if seat not in s["players"]:
             continue
+        gets: dict = {}
+        out[seat] = gets
         if s["round_flags"][seat].get("begging"):
-            out[seat] = {}
             continue
-        corner = corners[k]
+        corner, bonus = effects.modified_income(s, seat, corners[k])
         if corner == "vp":
-            out[seat] = {"vp": 1}
-            continue
-        item, n = ("gold", int(corner[4:] or 1)) if corner.startswith("gold") else (corner, 1)
-        have = s["supply"].get(item)
-        got = n if have is None else min(have, n)
-        if got == n:
-            out[seat] = {item: n}
-        elif s["options"]["income_partial"]:
-            out[seat] = {k2: v for k2, v in ((item, got), ("vp", n - got)) if v}
-        else:
-            out[seat] = {"vp": 1}
+            _add(gets, "vp", 1)
+        elif corner is not None:
+            item, n = _corner(corner)
+            have = s["supply"].get(item)
+            got = n if have is None else min(have, n)
+            if got == n or s["options"]["income_partial"]:
+                _add(gets, item, got)
+                _add(gets, "vp", n - got)
+            else:
+                _add(gets, "vp", 1)
+        for item, n in bonus.items():
+            have = s["supply"].get(item)
+            _add(gets, item, n if item == "vp" or have is None else min(have, n))
     return out
 
 
@@ -240,7 +270,7 @@ def answer_trade(s, a, ev):
         _by_seat(s, a, h["seat"])
         e = effects.card_effects(s, h["card"])[h["index"]]
         if accept:
-            effects.trade(s, h["seat"], e, ev, h["card"])
+            effects.trade(s, h["seat"], e, ev, h["card"], effects.trade_count(a, e))
         else:
             ev.append({"type": "trade_declined", "seat": h["seat"], "card": h["card"]})
         s["queue"].pop(0)
@@ -253,7 +283,7 @@ def answer_trade(s, a, ev):
             raise Refused("no_trade_offer")
         card, index, e = offers[0]
         if accept:
-            effects.trade(s, h["seat"], e, ev, card)
+            effects.trade(s, h["seat"], e, ev, card, effects.trade_count(a, e))
         s["round_trades"].append([h["seat"], card, index])
         return
     raise Refused("wrong_phase", expected=h["kind"], got="answer_trade")

@@ -45,6 +45,7 @@ PROJECTS_TOTAL = 7
 EVENTS_PER_CHAPTER = 6
 STARRED_PER_CHAPTER = 6
 MAX_PERMANENT_STARRED = 3
+MAX_TRADE_TIMES = 10  # a trade offer's "times": how often one player may exchange at once
 
 ID_RE = re.compile(r"^[a-z][a-z0-9_]*$")
 COMMON = ("id", "names", "demo", "demo_fields", "note")
@@ -78,6 +79,8 @@ REASONS = {
     "not_event_project": "project {ref} is not brought in by an event (at start or after a "
                          "chapter)",
     "empty_effect": "card_modifier needs at least one of bonus, cost, disabled",
+    "empty_modifier": "{type} needs at least one of: {fields}",
+    "permanent_only": "{type} changes later event cards, so only a permanent card may carry it",
     "mk_never_lost": "medical knowledge is never lost (R7.8)",
     "duplicate_project_intro": "project {ref} is also brought in by {other}",
     # reported by the file loader (companion/catalog.py), listed here to keep one table
@@ -589,7 +592,8 @@ def _events(c: _Checker, cards: Any, refs: dict) -> None:
         effects = card.get("effects")
         if "effects" in card and c.is_list(eid, "effects", effects):
             for pos, effect in enumerate(effects):
-                _effect(c, eid, f"effects[{pos}]", effect, refs, intro)
+                _effect(c, eid, f"effects[{pos}]", effect, refs, intro,
+                        permanent=card.get("permanent") is True)
         c.demo(eid, card)
     if not isinstance(cards, list):
         return
@@ -621,7 +625,7 @@ NAMED_CHAPTERS = {"king_edward_iii": (2,), "merthin_fulfilled_his_dream": (3, 4)
 EFFECT_FIELDS = {
     "gain": (("who", "items"), ()),
     "lose": (("who", "items"), ()),
-    "trade": (("give", "get"), ()),
+    "trade": (("give", "get"), ("times", "who")),
     "introduce_project": (("project",), ()),
     "cover": (("target", "ids"), ()),
     "open_market": (("space",), ()),
@@ -632,10 +636,16 @@ EFFECT_FIELDS = {
     "complete_tower": ((), ()),
     "return_houses": (("scope",), ()),
     "manual": (("text",), ()),
+    "income_modifier": (("who", "item"), ("replacement", "bonus")),
+    "event_modifier": (("effect", "who", "disabled"), ()),
 }
+INCOME_MATCH = (*CORNER_ITEMS, "any")          # income_modifier.item
+INCOME_REPLACEMENT = (*CORNER_ITEMS, "none")   # income_modifier.replacement
+EVENT_MODIFIABLE = ("gain", "lose")            # event_modifier.effect
 
 
-def _effect(c: _Checker, eid, field, effect: Any, refs: dict, intro: dict) -> None:
+def _effect(c: _Checker, eid, field, effect: Any, refs: dict, intro: dict,
+            permanent: bool = True) -> None:
     if not c.is_dict(eid, field, effect):
         return
     kind = effect.get("type")
@@ -656,6 +666,8 @@ def _effect(c: _Checker, eid, field, effect: Any, refs: dict, intro: dict) -> No
         for key in ("give", "get"):
             if key in effect:
                 c.items(eid, fields[key], effect[key])
+        if "times" in effect:
+            c.is_int(eid, fields["times"], effect["times"], 1, MAX_TRADE_TIMES)
     elif kind == "introduce_project" and "project" in effect:
         _project_ref(c, eid, fields["project"], effect["project"], refs, intro)
     elif kind == "cover":
@@ -684,6 +696,22 @@ def _effect(c: _Checker, eid, field, effect: Any, refs: dict, intro: dict) -> No
                   effect["royal_court_exempt_if_first"])
     elif kind == "return_houses" and "scope" in effect:
         c.one_of(eid, fields["scope"], effect["scope"], RETURN_SCOPES)
+    elif kind == "income_modifier":
+        if "item" in effect:
+            c.one_of(eid, fields["item"], effect["item"], INCOME_MATCH)
+        if "replacement" in effect:
+            c.one_of(eid, fields["replacement"], effect["replacement"], INCOME_REPLACEMENT)
+        if "bonus" in effect:
+            c.items(eid, fields["bonus"], effect["bonus"])
+        if not any(k in effect for k in ("replacement", "bonus")):
+            c.add(eid, field, "empty_modifier", type=kind, fields="replacement, bonus")
+    elif kind == "event_modifier":
+        if "effect" in effect:
+            c.one_of(eid, fields["effect"], effect["effect"], EVENT_MODIFIABLE)
+        if "disabled" in effect and effect["disabled"] is not True:
+            c.add(eid, fields["disabled"], "bad_value", allowed="true")
+        if not permanent:
+            c.add(eid, f"{field}.type", "permanent_only", type=kind)
     elif kind == "manual" and "text" in effect:
         c.names(eid, fields["text"], effect["text"], required=("en",))
 

@@ -111,8 +111,10 @@ def choices(s: dict, seat: str) -> list[Choice]:
     elif kind == "play_card":
         out += play_choices(s, seat)
     elif kind == "answer_trade":
-        for accept in (True, False):
-            out.append(trial(s, {"type": "answer_trade", "by": by, "accept": accept}, seat))
+        e = effects.card_effects(s, h["card"])[h["index"]]
+        for count in range(1, effects.trade_times(e) + 1):
+            out.append(trial(s, trade_action(by, e, count), seat))
+        out.append(trial(s, {"type": "answer_trade", "by": by, "accept": False}, seat))
     elif kind == "roll_tax":
         for v in sorted(set(s["cat"]["game"].get("tax_die", {}).get("faces", [2, 3, 4, 5]))):
             out.append(trial(s, {"type": "roll_tax", "by": by, "value": v}, seat))
@@ -194,9 +196,18 @@ def play_choices(s: dict, seat: str) -> list[Choice]:
                 out.append(trial(s, action, seat, extra))
         out.append(trial(s, {**base, "params": {}, "perform": False}, seat, extra))
     for card, index, e in effects.permanent_trades(s, seat):
-        out.append(trial(s, {"type": "answer_trade", "by": seat, "card": card, "index": index,
-                             "accept": True}, seat, {"trade": e}))
+        for count in range(1, effects.trade_times(e) + 1):
+            action = {**trade_action(seat, e, count), "card": card, "index": index}
+            out.append(trial(s, action, seat, {"trade": e}))
     return out
+
+
+def trade_action(by: str, e: dict, count: int) -> dict:
+    """Accepting a trade offer ``count`` times (``count`` is sent only for multi offers)."""
+    action = {"type": "answer_trade", "by": by, "accept": True}
+    if effects.trade_times(e) > 1:
+        action["count"] = count
+    return action
 
 
 def random_action(s: dict, rnd: random.Random) -> dict | None:

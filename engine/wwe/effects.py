@@ -10,7 +10,8 @@ from engine.api import Refused
 from engine.wwe import flow, projects
 from engine.wwe import state as st
 
-CONTINUOUS = ("price", "card_modifier", "trade", "lose_action", "random_discard")
+CONTINUOUS = ("price", "card_modifier", "trade", "lose_action", "random_discard",
+              "income_modifier", "event_modifier")
 KNOWN = CONTINUOUS + ("gain", "lose", "introduce_project", "cover", "uncover", "open_market",
                       "complete_tower", "return_houses", "manual")
 
@@ -62,6 +63,8 @@ def run_effect(s: dict, step: dict, ev: list) -> None:
     k = kind(e)
     permanent = bool(s["cat"]["events"][card].get("permanent"))
     seats = seats_for(s, card, e.get("who"))
+    if k in EVENT_MODIFIABLE:
+        seats = spare(s, card, k, seats, ev)
     if k == "gain":
         for seat in seats:
             for item, n in e.get("items", {}).items():
@@ -111,6 +114,8 @@ def run_effect(s: dict, step: dict, ev: list) -> None:
             s["round_flags"][seat][flag] = True
     elif k == "card_modifier" and not permanent:
         s["round_mods"].append(e)
+    elif k == "income_modifier" and not permanent:  # this round's step 3 (A-7)
+        s["round_mods"].append({**e, "source": card})
     elif k == "complete_tower":
         projects.complete_tower(s, ev)
     elif k == "return_houses":
@@ -176,7 +181,63 @@ def price(s: dict, item: str) -> int:
 
 def card_mods(s: dict, card_id: str) -> list[dict]:
     mods = [e for _c, e in continuous(s, "card_modifier")] + list(s["round_mods"])
-    return [e for e in mods if e.get("card") in (card_id, "all")]
+    return [e for e in mods if kind(e) == "card_modifier" and e.get("card") in (card_id, "all")]
+
+
+# ------------------------------------------------ A-7: permanent events on income and events
+
+EVENT_MODIFIABLE = ("gain", "lose")  # later event effects an `event_modifier` may cancel
+
+
+def income_mods(s: dict, seat: str) -> list[dict]:
+    """The `income_modifier`s acting on ``seat``'s step 3 now, oldest first.
+
+    A permanent card changes the rules from step 5 of its own round (R3.2.5), so in step 3
+    only the cards in the slots act; an immediate card's modifier acts in its own round."""
+    out = []
+    for card in s["slots"]:
+        for e in card_effects(s, card):
+            if kind(e) == "income_modifier" and seat in seats_for(s, card, e.get("who")):
+                out.append(e)
+    for e in s["round_mods"]:
+        if kind(e) == "income_modifier" and seat in seats_for(s, e["source"], e.get("who")):
+            out.append(e)
+    return out
+
+
+def modified_income(s: dict, seat: str, corner: str) -> tuple[str | None, dict]:
+    """The corner ``seat`` collects after the modifiers in force (None: nothing) and the
+    bonus items on top. A modifier matches its ``item`` or ``"any"`` corner; replacements
+    chain in arrival order."""
+    bonus: dict = {}
+    for e in income_mods(s, seat):
+        if corner is None or e.get("item") not in (corner, "any"):
+            continue
+        if "replacement" in e:
+            corner = None if e["replacement"] == "none" else e["replacement"]
+        for item, n in e.get("bonus", {}).items():
+            bonus[item] = bonus.get(item, 0) + int(n)
+    return corner, bonus
+
+
+def spare(s: dict, card: str, effect_kind: str, seats: list[str], ev: list) -> list[str]:
+    """Drop the seats that an `event_modifier` in force spares from ``card``'s effect.
+
+    Only other cards' modifiers count (they change *later* event cards, A-7); with A-24
+    up to three permanent events may act at once."""
+    spared = set()
+    for other in flow.in_force(s):
+        if other == card:
+            continue
+        for e in card_effects(s, other):
+            if (kind(e) == "event_modifier" and e.get("effect") == effect_kind
+                    and e.get("disabled", True)):
+                spared.update(seat for seat in seats
+                              if seat in seats_for(s, other, e.get("who")))
+    for seat in seats:
+        if seat in spared:
+            ev.append({"type": "event_spared", "seat": seat, "card": card})
+    return [seat for seat in seats if seat not in spared]
 
 
 def action_lost(s: dict, seat: str) -> str | None:
@@ -210,25 +271,43 @@ def permanent_trades(s: dict, seat: str) -> list[tuple[str, int, dict]]:
     return out
 
 
-def trade(s: dict, seat: str, e: dict, ev: list, card: str) -> None:
-    """Pay ``give`` and receive ``get``; refused when unaffordable or the supply is short."""
+def trade_times(e: dict) -> int:
+    """How many times one player may make a trade offer's exchange at once (default 1)."""
+    return int(e.get("times", 1))
+
+
+def trade_count(a: dict, e: dict) -> int:
+    """The ``count`` of an accepting `answer_trade`: 1 by default, at most the offer's times."""
+    count = a.get("count", 1)
+    if isinstance(count, bool) or not isinstance(count, int):
+        raise Refused("bad_params", field="count")
+    if not 1 <= count <= trade_times(e):
+        raise Refused("too_many_trades", count=count, max=trade_times(e))
+    return count
+
+
+def trade(s: dict, seat: str, e: dict, ev: list, card: str, count: int = 1) -> None:
+    """Pay ``give`` and receive ``get``, ``count`` times; refused when unaffordable or the
+    supply is short (nothing changes then)."""
+    give = {item: int(n) * count for item, n in e.get("give", {}).items()}
+    get = {item: int(n) * count for item, n in e.get("get", {}).items()}
     res = s["players"][seat]["res"]
-    for item, n in e.get("give", {}).items():
-        if item != "vp" and res.get(item, 0) < int(n):
-            raise Refused("cannot_afford", item=item, need=int(n), have=res.get(item, 0))
-    for item, n in e.get("get", {}).items():
+    for item, n in give.items():
+        if item != "vp" and res.get(item, 0) < n:
+            raise Refused("cannot_afford", item=item, need=n, have=res.get(item, 0))
+    for item, n in get.items():
         have = s["supply"].get(item)
-        if item != "vp" and have is not None and have < int(n):
+        if item != "vp" and have is not None and have < n:
             raise Refused("out_of_supply", item=item)
-    for item, n in e.get("give", {}).items():
+    for item, n in give.items():
         if item == "vp":
-            st.add_vp(s, seat, -int(n), ev, "trade")
+            st.add_vp(s, seat, -n, ev, "trade")
         else:
-            st.pay(s, seat, item, int(n))
-    for item, n in e.get("get", {}).items():
+            st.pay(s, seat, item, n)
+    for item, n in get.items():
         if item == "vp":
-            st.add_vp(s, seat, int(n), ev, "trade")
+            st.add_vp(s, seat, n, ev, "trade")
         else:
-            st.give(s, seat, item, int(n))
-    ev.append({"type": "traded", "seat": seat, "card": card, "give": e.get("give", {}),
-               "get": e.get("get", {})})
+            st.give(s, seat, item, n)
+    ev.append({"type": "traded", "seat": seat, "card": card, "give": give, "get": get,
+               "count": count})

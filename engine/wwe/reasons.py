@@ -51,6 +51,7 @@ REASONS: dict[str, str] = {
     "too_many_cures": "At most {limit} resident(s) can be cured here.",
     "too_many_permanent": ("Chapter {chapter} already had {max} permanent events, so {card}"
                            " cannot be revealed now. Was the card scanned by mistake?"),
+    "too_many_trades": "This offer can be taken at most {max} time(s), not {count}.",
     "unknown_action": "Unknown action {type}.",
     "unknown_card": "Unknown card {card}.",
     "unknown_item": "Unknown item {item}.",
