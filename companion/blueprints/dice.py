@@ -16,7 +16,6 @@ from flask import Blueprint, current_app, jsonify, redirect, request, url_for
 from companion import hardware_texts, i18n
 from companion.blueprints import common
 from companion.blueprints.camera import translated_status
-from companion.wiring.dice import load_settings, roles_for
 from engine.api import Refused
 
 bp = Blueprint("dice", __name__)
@@ -79,6 +78,8 @@ def save_roles(path: Path, game: str, roles: dict[str, str]) -> None:
 
 
 def page(live, status: int = 200, error: dict | None = None, notice: str | None = None):
+    from companion.wiring.dice import load_settings, roles_for  # only when the page is shown
+
     game = live.kind.name
     current = roles_for(load_settings(current_app.config["DATA_DIR"]), game)
     rows = [{"die": d, "role": r} for d, r in sorted(current.items())]
