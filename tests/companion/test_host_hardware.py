@@ -330,3 +330,26 @@ def test_host_page_for_a_game_without_dice_roles(tmp_path):
     finally:
         stop(app)
 
+
+
+def test_camera_warnings_are_translated_with_card_names(plain):
+    """A camera warning keeps its English template and gains the recipient's message."""
+    from companion import hardware_texts, views
+    from companion.wiring.camera import MESSAGES
+
+    app, live = plain
+    event = live.kind.catalog["event_cards"][0]
+    warning = {"code": "camera_event_not_expected", "params": {"card": event["id"]},
+               "template": MESSAGES["camera_event_not_expected"], "at": 1.0}
+    hardware = {"camera": {"state": "ok", "warnings": [warning]}, "dice": {"state": "absent"}}
+    with app.test_request_context():
+        out = hardware_texts.translated(hardware, "de", live.kind.reasons,
+                                        views.Namer(live, "de"))
+        view = views.build(live, "table", None, "it", hardware=hardware)
+    german = out["camera"]["warnings"][0]
+    assert german["template"] == warning["template"] and german["code"] == warning["code"]
+    assert event["names"].get("de", event["names"]["en"]) in german["message"]
+    assert "Ratsfeld" in german["message"]
+    italian = view["hardware"]["camera"]["warnings"][0]["message"]
+    assert italian not in (german["message"], warning["template"])
+    assert hardware["camera"]["warnings"][0] is warning and "message" not in warning
