@@ -63,3 +63,22 @@ EVENT_TEXTS: dict[str, str] = {
     "vp": "{seat}: {delta} VP ({reason}).",
     "woven": "{seat} wove {amount} wool into cloth.",
 }
+
+# Every prompt kind (a decision owed now, `prompts()`) -> an English template. The server
+# fills it with the prompt's params plus ``seat`` (the seat owing it) and uses it as a gettext
+# msgid. Kinds owed by "the table" do not name the seat.
+PROMPT_TEXTS: dict[str, str] = {
+    "answer_trade": "{seat} may accept the trade offer of event card {card}.",
+    "choose_protection": "{seat} decides on loyalty protection.",
+    "choose_target": "{seat} chooses the player hit by event card {card}.",
+    "cure": "{seat} may cure a sick resident ({source} is complete).",
+    "orient_event": "{seat} turns the event card {card}.",
+    "place_free_house": "{seat} may place a house for free (plague location {location}).",
+    "play_card": "{seat} plays an action card.",
+    "record_discard": "Penance: draw a card of {seat} at random and enter it.",
+    "resolve_manual": "The table carries out event card {card} and enters the changes.",
+    "return_houses": "Event card {card}: houses go back to their owners; pick which.",
+    "reveal_event": "{seat} reveals the next event card.",
+    "reveal_plague": "Plague at location {location}: turn its token over and enter the value.",
+    "roll_tax": "The table rolls the tax die.",
+}
