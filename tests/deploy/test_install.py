@@ -10,7 +10,9 @@ from __future__ import annotations
 import configparser
 import os
 import re
+import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -217,9 +219,23 @@ def test_bad_options_are_refused_before_any_change(root, args, message):
     assert list(root.iterdir()) == []
 
 
-def test_install_needs_root_unless_dry_run(root):
+@pytest.fixture
+def readable_checkout():
+    """A copy of deploy/ that "nobody" can read: a fresh clone (and pytest's tmp_path) may
+    sit below a directory only root can enter, as `mktemp -d` makes them."""
+    top = Path(tempfile.mkdtemp(prefix="tc-deploy-"))
+    shutil.copytree(REPO / "deploy", top / "deploy")
+    shutil.copy(REPO / "pyproject.toml", top)
+    for path in [top, *top.rglob("*")]:
+        path.chmod(0o755 if path.is_dir() or os.access(path, os.X_OK) else 0o644)
+    yield top
+    shutil.rmtree(top)
+
+
+def test_install_needs_root_unless_dry_run(root, readable_checkout):
     if os.getuid() == 0:
-        script = f"setpriv --reuid=65534 --regid=65534 --clear-groups bash {REPO}/deploy/install.sh"
+        script = ("setpriv --reuid=65534 --regid=65534 --clear-groups "
+                  f"bash {readable_checkout}/deploy/install.sh")
     else:
         script = f"bash {REPO}/deploy/install.sh"
     result = subprocess.run(script.split(), capture_output=True, text=True)
