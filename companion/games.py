@@ -23,6 +23,7 @@ class GameKind:
     event_texts: dict = field(default_factory=dict)
     names: dict = field(default_factory=dict)  # catalog id -> {lang: name}
     prompt_texts: dict = field(default_factory=dict)  # prompt kind -> English template
+    terms: dict = field(default_factory=dict)  # engine word in event params -> English msgid
 
     @property
     def title(self) -> dict:
@@ -36,6 +37,9 @@ def _names_index(catalog: Any) -> dict:
 
     def walk(node: Any, key: str | None = None) -> None:
         if isinstance(node, dict):
+            if key not in (None, "names", "text", "alt_names") and _is_language_map(node):
+                index.setdefault(key, node)  # {"guild": {"en": "Guild", "pl": "Cech"}}
+                return
             if isinstance(node.get("names"), dict):
                 ident = node.get("id", key)
                 if isinstance(ident, str | int):
@@ -48,6 +52,11 @@ def _names_index(catalog: Any) -> dict:
 
     walk(catalog)
     return index
+
+
+def _is_language_map(node: dict) -> bool:
+    return bool(node) and "en" in node and all(
+        isinstance(k, str) and len(k) == 2 and isinstance(v, str) for k, v in node.items())
 
 
 def load_kind(name: str, data_dir: str | None, overrides: dict | None = None) -> GameKind:
@@ -67,8 +76,9 @@ def load_kind(name: str, data_dir: str | None, overrides: dict | None = None) ->
     texts = getattr(module, "EVENT_TEXTS", None) or _optional(package, "texts", "EVENT_TEXTS")
     prompts = (getattr(module, "PROMPT_TEXTS", None)
                or _optional(package, "texts", "PROMPT_TEXTS"))
+    terms = getattr(module, "TERMS", None) or _optional(package, "texts", "TERMS")
     return GameKind(name, module, catalog, reasons or {}, texts or {}, _names_index(catalog),
-                    prompts or {})
+                    prompts or {}, terms or {})
 
 
 def _optional(package: str, module: str, attr: str) -> dict | None:

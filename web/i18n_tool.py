@@ -46,6 +46,7 @@ ENGINE_TEXTS = [
     ("engine.wwe.reasons", "REASONS", "refusal", None),
     ("engine.wwe.texts", "EVENT_TEXTS", "log event", None),
     ("engine.wwe.texts", "PROMPT_TEXTS", "prompt", None),
+    ("engine.wwe.texts", "TERMS", "term in a log text", None),
     ("engine.wwe.options", "OPTIONS", "rule option", 3),  # the new-game form's labels
     ("companion.reasons", "SERVER_REASONS", "server refusal", None),
     ("companion.wiring.camera", "MESSAGES", "camera warning", None),

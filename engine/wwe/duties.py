@@ -78,4 +78,5 @@ def protect(s: dict, seat: str, cancel, ev: list) -> None:
     else:
         player = s["players"][seat]
         player["punish"] = [p for p in player["punish"] if p not in cancel]
-    ev.append({"type": "protected", "seat": seat, "cancel": list(cancel)})
+    if cancel:  # choosing to cancel nothing is a decision, not news for the log
+        ev.append({"type": "protected", "seat": seat, "cancel": list(cancel)})

@@ -82,3 +82,17 @@ PROMPT_TEXTS: dict[str, str] = {
     "reveal_plague": "Plague at location {location}: turn its token over and enter the value.",
     "roll_tax": "The table rolls the tax die.",
 }
+
+
+# Words the engine puts into event and prompt params that are neither seats nor catalog ids
+# (catalog ids are shown by their catalog names). English msgids the server translates.
+# "param:value" keys apply to that param only ("favor" as a cover target is the favor
+# track, while the card "favor" elsewhere is the Favor action card).
+TERMS: dict[str, str] = {
+    "target:favor": "favor track",
+    "target:market": "market",
+    "target:project": "building project",
+    "penance": "Penance",
+    "begging": "Begging",
+    "royal_court": "Royal Court",
+}

@@ -1,0 +1,62 @@
+"""Log and prompt texts name things in the recipient's language: seats by player names,
+catalog ids by catalog names (favor spaces and resources included), and the engine's own
+words (cover targets, punishments) through the translations; never a raw id."""
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from companion import views
+from companion.app import create_app
+from companion.service import Identity
+from engine.wwe import GAME
+from tests.companion.test_privacy import new_wwe_game
+
+
+@pytest.fixture
+def app(tmp_path):
+    app = create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": True})
+    with app.app_context():  # translations are looked up as the server does, in the app
+        yield app
+    app.extensions["companion"].store.close()
+
+
+def test_namer_uses_catalog_names_and_scoped_terms(app):
+    service = app.extensions["companion"]
+    live = service.get(new_wwe_game(app.test_client(), ("N", "E")))
+    namer = views.Namer(live, "pl")
+    assert namer("guild", "id") == "Cech"  # a favor space: a language map in game.json
+    assert namer("stone") == "Kamień"  # a resource
+    assert namer("favor", "target") == "tor przysług"  # the cover target: the favor track
+    assert namer("favor", "card") == "Przysługa"  # elsewhere "favor" is the action card
+    assert namer(["penance", "royal_court"], "punishments") == "Pokuta, Królewski sąd"
+    assert namer("N") == live.players[0]["name"]
+
+
+def test_no_raw_id_in_a_whole_polish_game_log(app):
+    """A random 4-player game to its end: the table's and every seat's log in Polish
+    contains none of the ids the engine puts into event params."""
+    service = app.extensions["companion"]
+    game_id = new_wwe_game(app.test_client(), ("N", "E", "S", "W"))
+    live = service.get(game_id)
+    rnd = random.Random(11)
+    while GAME.prompts(live.state):
+        action = GAME.random_action(live.state, rnd)
+        by = action["by"]
+        who = Identity("seat", game_id, by) if by in live.seats else Identity("table", game_id)
+        service.act(who, action)
+    catalog = live.kind.catalog
+    ids = (set(catalog["game"]["favor_spaces"]) | set(catalog["game"]["resources"])
+           | {"penance", "begging", "royal_court", "market", "project", "favor"})
+    raw = re.compile(r"\b(" + "|".join(sorted(ids)) + r")\b")
+    views.LOG_LENGTH, saved = 10**6, views.LOG_LENGTH
+    try:
+        texts = {e["text"] for seat in (None, *live.seats)
+                 for e in views.log_entries(live, seat, "pl", views.Namer(live, "pl"))}
+    finally:
+        views.LOG_LENGTH = saved
+    assert len(texts) > 50
+    leaks = sorted(t for t in texts if raw.search(t))
+    assert leaks == []
