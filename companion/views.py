@@ -2,7 +2,8 @@
 
 Privacy rule in one place: a seat gets ``seat_view`` and ``choices`` of its own seat and the
 events marked private to it; the table and the host get ``public_view`` and public events
-only (the host is usually a player too). Nothing else ever goes into a message.
+only (the host is usually a player too); the table also gets the choices for seat "table"
+(the prompts the table display may answer). Nothing else ever goes into a message.
 """
 from __future__ import annotations
 
@@ -114,17 +115,20 @@ def build(live: LiveGame, role: str, seat: str | None, lang: str, *,
     module, state = live.kind.module, live.state
     namer = Namer(live, lang)
     is_seat = role == "seat"
-    if is_seat:
-        view = module.seat_view(state, seat)
-        choices = []
-        for choice in module.choices(state, seat):
+    view = module.seat_view(state, seat) if is_seat else module.public_view(state)
+    choices = []
+    if role in ("seat", "table"):
+        # The table gets the choices of the prompts it may answer itself (which event card,
+        # which die face ...): actions by "table" only, which carry no seat's holdings.
+        asker = seat if is_seat else "table"
+        for choice in module.choices(state, asker):
             data = choice.to_json()
+            if not is_seat and data["action"].get("by") != "table":
+                continue
             if choice.refused:
                 data["refused"] = refusal(live.kind.reasons, lang, choice.refused["code"],
                                           choice.refused.get("params", {}), namer)
             choices.append(data)
-    else:
-        view, choices = module.public_view(state), []
     finished = live.status == "finished"
     payload = {
         "game": live.id, "version": live.version, "role": role,

@@ -74,6 +74,8 @@ def render_page(template: str, role: str, live: LiveGame | None, status: int = 2
         "languages": [{"code": c, "name": n} for c, n in i18n.LANGUAGES.items()],
         "strings": i18n.ui_strings(lang), "socket_auth": json.dumps(socket_auth),
         "csrf_token": csrf_token(), "error": None,
+        # catalog id -> names in this language and English, for ids a view shows bare
+        "names": views.localize(live.kind.names, lang) if live else {},
     }
     context.update(extra)
     response = current_app.make_response((render_template(template, **context), status))

@@ -149,8 +149,10 @@ def test_no_seat_ever_receives_another_seats_private_data(tmp_path, seats, seed)
                                                                data["lang"])
                     assert all(c["action"].get("by") in (recipient, None)
                                for c in data["choices"])
-                else:
-                    assert data["choices"] == [] and "private" not in data["view"]
+                else:  # the table only its own (which event card, die face), the host none
+                    assert "private" not in data["view"]
+                    assert all(c["action"].get("by") == "table" for c in data["choices"])
+                    assert name == "table" or data["choices"] == []
             checked += 1
         for ack in acks[name]:
             for v in range(len(privates)):

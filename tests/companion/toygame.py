@@ -96,7 +96,7 @@ def prompts(state: dict):
 
 def choices(state: dict, seat: str):
     out = []
-    for card in state["hands"][seat]:
+    for card in state["hands"].get(seat, []):  # "table" holds no hand
         action = {"type": "play", "by": seat, "card": card}
         refused = None if seat == state["active"] else Refused(
             "not_your_turn", seat=state["active"]).to_json()
