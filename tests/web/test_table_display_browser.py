@@ -1,0 +1,45 @@
+"""The table display in a real browser (chromium, Playwright): action cards by their catalog
+names from the page context, and the revealed event card picked on the table itself."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.web.test_browser import ROOT, browser, server, shot, view  # noqa: F401 (fixtures)
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(300)]
+
+
+def test_table_shows_card_names_and_picks_the_event(server, browser):  # noqa: F811
+    cards = json.loads((ROOT / "companion/catalogs/wwe/action_cards.json").read_text())
+    polish = {c["id"]: c["names"]["pl"] for c in cards}
+    ctx = browser.new_context(viewport={"width": 1600, "height": 1000})
+    table = ctx.new_page()
+    errors: list[str] = []
+    table.on("pageerror", lambda e: errors.append(str(e)))
+    table.goto(server + "/new")
+    table.fill("#name_N", "Ala")
+    table.fill("#name_E", "Bruno")
+    table.fill("#host_pin", "1357")
+    table.click("#create-game")
+    table.wait_for_url("**/host/**")
+    game_id = table.url.rstrip("/").split("/")[-1]
+    table.goto(f"{server}/table/{game_id}?lang=pl")
+    table.wait_for_function("() => window.TC && window.TC.view")
+    # a fresh browser has no cached names: these come from the page context
+    shown = table.evaluate("ids => ids.map(id => WWE.nm('cards', id))", list(polish))
+    assert shown == list(polish.values())
+
+    msg = view(table)
+    assert {p["kind"] for p in msg["prompts"]} == {"reveal_event"}
+    buttons = table.locator("#event-results button:not([disabled])")
+    assert buttons.count() == len(msg["choices"]) > 0
+    card = buttons.first.get_attribute("data-card")
+    shot(table, "table-event-picker")
+    buttons.first.click()
+    table.wait_for_function("v => TC.view.version > v", arg=msg["version"], timeout=15000)
+    assert view(table)["view"]["event"]["id"] == card
+    assert table.locator("#event-results").count() == 0  # the picker is gone
+    assert not errors
+    ctx.close()
