@@ -36,19 +36,25 @@ class Namer:
     def __init__(self, live: LiveGame, lang: str) -> None:
         self.lang = lang
         self.catalog = live.kind.names
+        self.terms = live.kind.terms
         self.players = {p["seat"]: p["name"] for p in live.players}
 
-    def __call__(self, value: Any) -> Any:
+    def __call__(self, value: Any, param: str | None = None) -> Any:
         if isinstance(value, str):
+            scoped = self.terms.get(f"{param}:{value}")
+            if scoped:
+                return i18n.text(self.lang, scoped)
             if value in self.players:
                 return self.players[value]
             names = self.catalog.get(value)
             if names:
                 return names.get(self.lang) or names.get("en") or value
+            if value in self.terms:
+                return i18n.text(self.lang, self.terms[value])
         elif isinstance(value, list):
-            return ", ".join(str(self(v)) for v in value)
+            return ", ".join(str(self(v, param)) for v in value)
         elif isinstance(value, dict):
-            return ", ".join(f"{self(k)} {v}" for k, v in value.items())
+            return ", ".join(f"{self(k, param)} {v}" for k, v in value.items())
         return value
 
 
@@ -69,7 +75,7 @@ def log_entries(live: LiveGame, seat: str | None, lang: str, namer: Namer) -> li
         if key not in cache:
             params = {k: v for k, v in event.items() if k != "type"}
             template = live.kind.event_texts.get(event.get("type"), event.get("type", ""))
-            shown = {k: namer(v) for k, v in params.items()}
+            shown = {k: namer(v, k) for k, v in params.items()}
             cache[key] = {"seq": seq, "type": event.get("type"), "params": params,
                           "text": i18n.text(lang, template, shown)}
         entries.append(cache[key])
@@ -85,7 +91,7 @@ def prompt_entries(live: LiveGame, lang: str, namer: Namer) -> list[dict]:
     for prompt in live.kind.module.prompts(live.state):
         data = prompt.to_json()
         template = texts.get(prompt.kind) or live.kind.event_texts.get(f"prompt_{prompt.kind}")
-        shown = {k: namer(v) for k, v in dict(prompt.params, seat=prompt.seat).items()}
+        shown = {k: namer(v, k) for k, v in dict(prompt.params, seat=prompt.seat).items()}
         data["text"] = i18n.text(lang, template, shown) if template else None
         out.append(data)
     return out
