@@ -99,7 +99,39 @@
     if (tax) out.push(window.Manual.dieButtons(m, function (value) {
       return TC.act({type: "roll_tax", value: value});
     }));
-    return out;
+    return out.concat(otherTablePrompts(m));
+  }
+
+  /** Every other decision the table owes (a plague token's value, which houses go back, a
+   *  card the table resolves by hand): the prompt in words and one button per choice, so
+   *  no game ever waits on a prompt nobody can answer. */
+  function otherTablePrompts(m) {
+    var special = ["reveal_event", "orient_event", "roll_tax"];
+    return m.prompts.filter(function (p) {
+      return p.seat === "table" && special.indexOf(p.kind) < 0;
+    }).map(function (p) {
+      var cs = m.choices.filter(function (c) { return c.action && c.action.type === p.kind; });
+      var text = cs.map(function (c) { return W.obj(c.effect).text; }).filter(Boolean)[0];
+      return h("div.choice-group", {dataset: {kind: p.kind}},
+        h("h3", p.text || t("action_" + p.kind)),
+        text ? h("p", text[TC.lang] || text.en || "") : null,
+        h("div.choices", cs.map(function (c) {
+          var refused = c.refused;
+          return h("button.choice" + (refused ? ".refused.secondary" : ""), {type: "button",
+            disabled: !!refused, dataset: {type: p.kind},
+            onclick: refused ? null : function () { TC.act(c.action); }},
+            h("span", tableChoiceLabel(c)),
+            refused ? h("span.why", refused.message || refused.code) : null);
+        })));
+    });
+  }
+
+  function tableChoiceLabel(c) {
+    var a = c.action;
+    if (a.value !== undefined) return String(a.value);
+    if (a.sites) return W.arr(a.sites).map(function (x) { return W.nm("sites", x); }).join(" + ") || t("none");
+    if (a.type === "resolve_manual") return t("done");
+    return t("action_" + a.type);
   }
 
   /* ---------- chapter-end summary and final scores ---------- */
