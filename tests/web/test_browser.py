@@ -9,27 +9,16 @@ test-artifacts/browser/ (gitignored).
 """
 from __future__ import annotations
 
-import contextlib
 import json
-import os
-import shutil
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
-from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
 
+from tests.web.conftest import ROOT, running_server
+
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(600)]
 
-ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts" / "browser"
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
 PLAYERS = [("N", "Ala", "blue"), ("E", "Bruno", "red"), ("S", "Carmen", "green"),
            ("W", "Dieter", "yellow")]
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2,
@@ -38,52 +27,12 @@ PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2,
 playwright_api = pytest.importorskip("playwright.sync_api")
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     data = tmp_path_factory.mktemp("data")
-    port = free_port()
-    log = (tmp_path_factory.mktemp("log") / "server.log").open("w+")
-    companion = Path(sys.executable).with_name("companion")
-    proc = subprocess.Popen(
-        [str(companion), "serve", "--host", "127.0.0.1", "--port", str(port), "--data",
-         str(data), "--no-hardware", "--threads", "40"],
-        stdout=log, stderr=subprocess.STDOUT, cwd=ROOT)
-    base = f"http://127.0.0.1:{port}"
-    for _ in range(200):
-        if proc.poll() is not None:
-            break
-        with contextlib.suppress(OSError):
-            urllib.request.urlopen(base + "/healthz", timeout=1).read()
-            break
-        time.sleep(0.1)
-    else:
-        proc.kill()
-    if proc.poll() is not None:
-        log.seek(0)
-        pytest.fail("server did not start:\n" + log.read())
-    yield base
-    proc.terminate()
-    try:
-        proc.wait(10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-    log.close()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not os.path.exists(CHROMIUM):
-        pytest.skip("chromium is not installed (tests/install-system-packages.sh)")
-    with playwright_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
+    log = tmp_path_factory.mktemp("log") / "server.log"
+    with running_server(data, log, "--no-hardware", "--threads", "40") as base:
+        yield base
 
 
 def shot(page, name: str) -> None:

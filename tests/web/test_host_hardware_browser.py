@@ -7,17 +7,13 @@ Screenshots: test-artifacts/browser/3*.png (gitignored).
 """
 from __future__ import annotations
 
-import contextlib
 import os
-import subprocess
-import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
 
-from tests.web.test_browser import CHROMIUM, CHROMIUM_ARGS, ROOT, free_port, shot
+from tests.web.conftest import running_server
+from tests.web.test_browser import shot
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(300)]
 playwright_api = pytest.importorskip("playwright.sync_api")
@@ -52,41 +48,10 @@ def server(tmp_path_factory):
     data = tmp_path_factory.mktemp("hwdata")
     (data / "config.json").write_text('{"dice": {"emulator_http_port": 0}}')
     game = game_at_tax_roll(data)
-    port = free_port()
-    log = (tmp_path_factory.mktemp("hwlog") / "server.log").open("w+")
+    log = tmp_path_factory.mktemp("hwlog") / "server.log"
     env = dict(os.environ, COMPANION_CAMERA="synthetic", COMPANION_DICE_EMULATE="on")
-    proc = subprocess.Popen(
-        [str(Path(sys.executable).with_name("companion")), "serve", "--host", "127.0.0.1",
-         "--port", str(port), "--data", str(data), "--threads", "20"],
-        stdout=log, stderr=subprocess.STDOUT, cwd=ROOT, env=env)
-    base = f"http://127.0.0.1:{port}"
-    for _ in range(300):
-        if proc.poll() is not None:
-            break
-        with contextlib.suppress(OSError):
-            urllib.request.urlopen(base + "/healthz", timeout=1).read()
-            break
-        time.sleep(0.1)
-    if proc.poll() is not None:
-        log.seek(0)
-        pytest.fail("server did not start:\n" + log.read())
-    yield base, game, data
-    proc.terminate()
-    try:
-        proc.wait(10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-    log.close()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not os.path.exists(CHROMIUM):
-        pytest.skip("chromium is not installed (tests/install-system-packages.sh)")
-    with playwright_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
+    with running_server(data, log, "--threads", "20", env=env) as base:
+        yield base, game, data
 
 
 def host_page(browser, base: str, game: str, lang: str):

@@ -6,7 +6,8 @@ import json
 
 import pytest
 
-from tests.web.test_browser import ROOT, browser, server, shot, view  # noqa: F401 (fixtures)
+from tests.web.conftest import ROOT
+from tests.web.test_browser import server, shot, view  # noqa: F401 (fixture)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(300)]
 

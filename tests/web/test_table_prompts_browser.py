@@ -11,7 +11,7 @@ import pytest
 from companion.catalog import load_catalog
 from engine import record as engine_record
 from engine.wwe import GAME
-from tests.web.test_browser import browser, server, shot, view  # noqa: F401 (fixtures)
+from tests.web.test_browser import server, shot, view  # noqa: F401 (fixture)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(300)]
 

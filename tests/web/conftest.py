@@ -1,0 +1,71 @@
+"""What the browser tests share: the real server (`companion serve`, gunicorn) in a
+subprocess on a free port, and Debian's chromium driven by Playwright."""
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextlib.contextmanager
+def running_server(data: Path, log_path: Path, *args: str,
+                   env: dict | None = None) -> Iterator[str]:
+    """`companion serve` on DATA until the block ends; yields its base URL."""
+    port = free_port()
+    with log_path.open("w+") as log:
+        proc = subprocess.Popen(
+            [str(Path(sys.executable).with_name("companion")), "serve", "--host", "127.0.0.1",
+             "--port", str(port), "--data", str(data), *args],
+            stdout=log, stderr=subprocess.STDOUT, cwd=ROOT, env=env)
+        base = f"http://127.0.0.1:{port}"
+        for _ in range(300):
+            if proc.poll() is not None:
+                break
+            with contextlib.suppress(OSError):
+                urllib.request.urlopen(base + "/healthz", timeout=1).read()
+                break
+            time.sleep(0.1)
+        else:
+            proc.kill()
+        if proc.poll() is not None:
+            log.seek(0)
+            pytest.fail("server did not start:\n" + log.read())
+        try:
+            yield base
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not os.path.exists(CHROMIUM):
+        pytest.skip("chromium is not installed (tests/install-system-packages.sh)")
+    playwright_api = pytest.importorskip("playwright.sync_api")
+    with playwright_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
