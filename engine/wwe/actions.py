@@ -115,13 +115,7 @@ def income(s: dict, seat: str, corner: str, ev: list) -> None:
                    "replacement": corner or "none"})
     if corner is not None:
         corner_income(s, seat, corner, ev)
-    for item, n in bonus.items():  # an event's gift: what the supply has, no substitute
-        if item == "vp":
-            st.add_vp(s, seat, n, ev, "event")
-        else:
-            got = st.give(s, seat, item, n)
-            ev.append({"type": "gain", "seat": seat, "item": item, "amount": got,
-                       "reason": "event"})
+    st.gain_items(s, seat, bonus, ev, "event")  # what the supply has, no substitute
 
 
 def _corner(corner: str) -> tuple[str, int]:

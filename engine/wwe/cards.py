@@ -314,10 +314,4 @@ def perform(s: dict, seat: str, card: str, params: dict, ev: list) -> None:
             st.pay(s, seat, item, int(n))
     CARDS[target](s, seat, params, ev)
     for mod in effects.card_mods(s, target):
-        for item, n in (mod.get("bonus") or {}).items():
-            if item == "vp":
-                st.add_vp(s, seat, int(n), ev, "event")
-            else:
-                got = st.give(s, seat, item, int(n))
-                ev.append({"type": "gain", "seat": seat, "item": item, "amount": got,
-                           "reason": "event"})
+        st.gain_items(s, seat, mod.get("bonus") or {}, ev, "event")

@@ -67,13 +67,7 @@ def run_effect(s: dict, step: dict, ev: list) -> None:
         seats = spare(s, card, k, seats, ev)
     if k == "gain":
         for seat in seats:
-            for item, n in e.get("items", {}).items():
-                if item == "vp":
-                    st.add_vp(s, seat, int(n), ev, "event")
-                else:
-                    got = st.give(s, seat, item, int(n))
-                    ev.append({"type": "gain", "seat": seat, "item": item, "amount": got,
-                               "reason": "event"})
+            st.gain_items(s, seat, e.get("items", {}), ev, "event")
     elif k == "lose":
         for seat in seats:
             for item, n in e.get("items", {}).items():

@@ -242,6 +242,18 @@ def give(state: dict, seat: str, item: str, n: int) -> int:
     return got
 
 
+def gain_items(state: dict, seat: str, items: dict, events: list, reason: str) -> None:
+    """An event's or modifier's gift: VP on the track, items from the supply while it lasts
+    (no 1-VP substitute: that is only for event-card income, R3.4.4)."""
+    for item, n in items.items():
+        if item == "vp":
+            add_vp(state, seat, int(n), events, reason)
+        else:
+            got = give(state, seat, item, int(n))
+            events.append({"type": "gain", "seat": seat, "item": item, "amount": got,
+                           "reason": reason})
+
+
 def pay(state: dict, seat: str, item: str, n: int) -> int:
     """A player returns up to ``n`` of ``item`` to the supply (IT:314); returns the amount."""
     res = state["players"][seat]["res"]
