@@ -28,6 +28,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from companion import backup as backups
+from hardware import config_file
 
 OK, WARN, FAIL, SKIP = "ok", "warn", "fail", "skip"
 SERVICE = "table-companion.service"
@@ -71,10 +72,7 @@ class Context:
 
     def settings(self) -> dict:
         """The hardware settings in DIR/config.json ({} when there are none)."""
-        try:
-            return json.loads((Path(self.data_dir) / "config.json").read_text())
-        except (OSError, ValueError):
-            return {}
+        return config_file.read(Path(self.data_dir) / "config.json")
 
 
 # --------------------------------------------------------------------------- software

@@ -6,8 +6,6 @@ each roll, so a change applies to the next roll without a restart.
 """
 from __future__ import annotations
 
-import json
-import os
 import re
 from pathlib import Path
 
@@ -17,6 +15,7 @@ from companion import hardware_texts, i18n
 from companion.blueprints import common
 from companion.blueprints.camera import translated_status
 from engine.api import Refused
+from hardware import config_file
 
 bp = Blueprint("dice", __name__)
 
@@ -53,28 +52,19 @@ def parse_roles(game: str, dice: list[str], roles: list[str]) -> dict[str, str]:
 
 
 def save_roles(path: Path, game: str, roles: dict[str, str]) -> None:
-    """Write dice.roles.<game> into config.json, keeping every other key (temp + replace)."""
-    try:
-        data = json.loads(path.read_text())
-    except (OSError, ValueError):
-        data = {}
-    if not isinstance(data, dict):
-        data = {}
-    dice = data.get("dice")
-    if isinstance(dice, str):  # the short form: just the port
-        dice = {"port": dice}
-    if not isinstance(dice, dict):
-        dice = {}
-    if not isinstance(dice.get("roles"), dict):
-        dice["roles"] = {}
-    dice["roles"][game] = roles
-    data["dice"] = dice
-    tmp = path.with_name(path.name + ".tmp")
-    with tmp.open("w") as f:
-        json.dump(data, f, indent=2)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
+    """Write dice.roles.<game> into config.json, keeping every other key."""
+    def change(data: dict) -> None:
+        dice = data.get("dice")
+        if isinstance(dice, str):  # the short form: just the port
+            dice = {"port": dice}
+        if not isinstance(dice, dict):
+            dice = {}
+        if not isinstance(dice.get("roles"), dict):
+            dice["roles"] = {}
+        dice["roles"][game] = roles
+        data["dice"] = dice
+
+    config_file.update(path, change)
 
 
 def page(live, status: int = 200, error: dict | None = None, notice: str | None = None):

@@ -22,13 +22,13 @@ reader shows the dice as absent (tapping in works) rather than a fake reader.
 """
 from __future__ import annotations
 
-import json
 import logging
 import os
 import threading
 from pathlib import Path
 
 from engine.api import Refused
+from hardware import config_file
 from hardware.dice import discovery
 from hardware.dice.observations import DiceStatus, Roll
 
@@ -43,11 +43,7 @@ DEFAULT_TAX_FACES = [2, 3, 4, 5]
 
 def load_settings(data_dir: str | Path) -> dict:
     """The ``dice`` section of DATA/config.json ({} when absent or unreadable)."""
-    try:
-        data = json.loads((Path(data_dir) / "config.json").read_text())
-    except (OSError, ValueError):
-        return {}
-    dice = data.get("dice") if isinstance(data, dict) else None
+    dice = config_file.read(Path(data_dir) / "config.json").get("dice")
     if isinstance(dice, str):
         return {"port": dice}
     return dice if isinstance(dice, dict) else {}

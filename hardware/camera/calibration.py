@@ -13,15 +13,14 @@ and used until the marker is seen again ("lay the marker pointing north" once).
 """
 from __future__ import annotations
 
-import json
 import math
-import os
 from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
 import numpy as np
 
+from hardware import config_file
 from hardware.camera.decode import Detection
 
 DEFAULT_MARKER_MM = 30.0
@@ -82,22 +81,14 @@ class Calibration:
 def load(config_path: Path) -> Calibration | None:
     """The stored calibration from config.json (camera.calibration), or None."""
     try:
-        data = json.loads(Path(config_path).read_text())
-        return Calibration.from_json(data["camera"]["calibration"])
-    except (OSError, ValueError, KeyError, TypeError):
+        return Calibration.from_json(config_file.read(config_path)["camera"]["calibration"])
+    except (ValueError, KeyError, TypeError):
         return None
 
 
 def save(config_path: Path, calibration: Calibration) -> None:
     """Store the calibration under camera.calibration, keeping every other setting."""
-    path = Path(config_path)
-    try:
-        data = json.loads(path.read_text())
-    except (OSError, ValueError):
-        data = {}
-    if not isinstance(data, dict):
-        data = {}
-    data.setdefault("camera", {})["calibration"] = calibration.to_json()
-    tmp = path.with_suffix(".json.tmp")
-    tmp.write_text(json.dumps(data, indent=2))
-    os.replace(tmp, path)
+    def change(data: dict) -> None:
+        data.setdefault("camera", {})["calibration"] = calibration.to_json()
+
+    config_file.update(Path(config_path), change)

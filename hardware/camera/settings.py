@@ -9,10 +9,10 @@
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from hardware import config_file
 from hardware.camera import calibration as calibration_file
 from hardware.camera.calibration import DEFAULT_MARKER_MM
 from hardware.camera.recognizer import Recognizer
@@ -42,10 +42,7 @@ class CameraSettings:
 
 
 def load_settings(config_path: Path) -> CameraSettings:
-    try:
-        data = json.loads(Path(config_path).read_text()).get("camera") or {}
-    except (OSError, ValueError, AttributeError):
-        data = {}
+    data = config_file.read(config_path).get("camera") or {}
     return CameraSettings.from_json(data if isinstance(data, dict) else {})
 
 

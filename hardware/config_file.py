@@ -1,0 +1,31 @@
+"""The data directory's config.json, where hardware settings live (camera, dice): read it
+leniently, and change one part of it without losing the others or leaving half a file."""
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+
+def read(path: Path) -> dict:
+    """The settings as a dict; a missing, unreadable or non-object file counts as empty."""
+    try:
+        data = json.loads(Path(path).read_text())
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def update(path: Path, change: Callable[[dict], None]) -> None:
+    """Apply ``change`` to the settings and write them back atomically (temp file, fsync,
+    rename), so a power cut leaves either the old file or the new one."""
+    path = Path(path)
+    data = read(path)
+    change(data)
+    tmp = path.with_name(path.name + ".tmp")
+    with tmp.open("w") as f:
+        json.dump(data, f, indent=2)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
