@@ -6,50 +6,14 @@ stream answers 503. Every route needs the host of the game (cookie or Bearer tok
 """
 from __future__ import annotations
 
-from flask import Blueprint, Response, abort, current_app, jsonify, stream_with_context
+from flask import Blueprint, Response, jsonify, stream_with_context
 
 from companion import hardware_texts, i18n
 from companion.blueprints import common
-from companion.service import LiveGame
+from companion.blueprints.hardware_status import hardware_handle, translated_status
 from engine.api import Refused
 
 bp = Blueprint("camera", __name__)
-
-
-def hardware_handle(part: str):
-    """The running camera or dice handle, or None."""
-    manager = current_app.extensions.get("companion.hardware")
-    return manager.handles.get(part) if manager is not None else None
-
-
-def part_status(part: str) -> dict:
-    manager = current_app.extensions.get("companion.hardware")
-    return manager.status().get(part, {"state": "absent"}) if manager else {"state": "absent"}
-
-
-def host_only(game_id: str, json: bool = True) -> LiveGame:
-    """The live game if the request is the game's host; else 401 (JSON or plain text)."""
-    live = common.live_or_404(game_id)
-    if common.host_identity(game_id) is None:
-        if json:
-            abort(common.json_error("not_host", {}, 401, live))
-        abort(Response(common.error_dict(live, "not_host", {})["message"], status=401,
-                       mimetype="text/plain"))
-    return live
-
-
-def translated_status(live: LiveGame, part: str) -> dict:
-    lang = i18n.page_lang()
-    from companion.views import Namer
-
-    namer = Namer(live, lang)
-    status = hardware_texts.translated({part: part_status(part)}, lang, live.kind.reasons,
-                                       namer)[part]
-    if isinstance(status.get("selected"), dict):  # card ids -> the printed card names
-        status["selected_names"] = {seat: namer.catalog.get(card, {}).get(lang)
-                                    or namer.catalog.get(card, {}).get("en") or card
-                                    for seat, card in status["selected"].items()}
-    return status
 
 
 def text(code: str, **params) -> str:
@@ -70,14 +34,14 @@ def camera_page(game_id: str):
 
 @bp.get("/host/<game_id>/camera/status.json")
 def camera_status(game_id: str):
-    live = host_only(game_id)
+    live = common.host_only(game_id)
     return jsonify(translated_status(live, "camera"))
 
 
 @bp.get("/host/<game_id>/camera.mjpg")
 def camera_stream(game_id: str):
     """The MJPEG preview for an <img>; 503 with a translated text when no camera runs."""
-    host_only(game_id, json=False)
+    common.host_only(game_id, as_json=False)
     handle = hardware_handle("camera")
     if handle is None or not hasattr(handle, "mjpeg"):
         return Response(text("no_camera"), status=503, mimetype="text/plain")
@@ -91,7 +55,7 @@ def camera_stream(game_id: str):
 def calibrate(game_id: str):
     """The wizard's last step: keep the board marker's north (config.json camera.calibration)."""
     common.check_csrf()
-    live = host_only(game_id)
+    live = common.host_only(game_id)
     handle = hardware_handle("camera")
     if handle is None or not hasattr(handle, "save_calibration"):
         return jsonify(ok=False, code="no_camera", message=text("no_camera")), 503

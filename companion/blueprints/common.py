@@ -6,7 +6,7 @@ from io import BytesIO
 
 import qrcode
 import qrcode.image.svg
-from flask import abort, current_app, render_template, request, session
+from flask import Response, abort, current_app, render_template, request, session
 
 from companion import i18n, netinfo, security, views
 from companion.service import GameService, Identity, LiveGame
@@ -101,6 +101,17 @@ def host_identity(game_id: str) -> Identity | None:
     if auth.startswith("Bearer "):
         token = auth[len("Bearer "):]
     return service().identify(game_id, token, "host")
+
+
+def host_only(game_id: str, as_json: bool = True) -> LiveGame:
+    """The live game if the request is the game's host; else 401 (JSON or plain text)."""
+    live = live_or_404(game_id)
+    if host_identity(game_id) is None:
+        if as_json:
+            abort(json_error("not_host", {}, 401, live))
+        abort(Response(error_dict(live, "not_host", {})["message"], status=401,
+                       mimetype="text/plain"))
+    return live
 
 
 def set_secret_cookie(response, name: str, token: str) -> None:

@@ -13,7 +13,7 @@ from flask import Blueprint, current_app, jsonify, redirect, request, url_for
 
 from companion import hardware_texts, i18n
 from companion.blueprints import common
-from companion.blueprints.camera import translated_status
+from companion.blueprints.hardware_status import translated_status
 from engine.api import Refused
 from hardware import config_file
 
@@ -93,18 +93,14 @@ def dice_page(game_id: str):
 
 @bp.get("/host/<game_id>/dice/status.json")
 def dice_status(game_id: str):
-    from companion.blueprints.camera import host_only
-
-    live = host_only(game_id)
+    live = common.host_only(game_id)
     return jsonify(translated_status(live, "dice"))
 
 
 @bp.post("/host/<game_id>/dice/roles")
 def save(game_id: str):
     common.check_csrf()
-    from companion.blueprints.camera import host_only
-
-    live = host_only(game_id, json=False)
+    live = common.host_only(game_id, as_json=False)
     try:
         roles = parse_roles(live.kind.name, request.form.getlist("die"),
                             request.form.getlist("role"))

@@ -1,0 +1,32 @@
+"""The running camera and dice as the host's hardware pages show them: the hardware
+manager's handles and their status, translated for the page's language."""
+from __future__ import annotations
+
+from flask import current_app
+
+from companion import hardware_texts, i18n
+from companion.service import LiveGame
+from companion.views import Namer
+
+
+def hardware_handle(part: str):
+    """The running camera or dice handle, or None."""
+    manager = current_app.extensions.get("companion.hardware")
+    return manager.handles.get(part) if manager is not None else None
+
+
+def part_status(part: str) -> dict:
+    manager = current_app.extensions.get("companion.hardware")
+    return manager.status().get(part, {"state": "absent"}) if manager else {"state": "absent"}
+
+
+def translated_status(live: LiveGame, part: str) -> dict:
+    lang = i18n.page_lang()
+    namer = Namer(live, lang)
+    status = hardware_texts.translated({part: part_status(part)}, lang, live.kind.reasons,
+                                       namer)[part]
+    if isinstance(status.get("selected"), dict):  # card ids -> the printed card names
+        status["selected_names"] = {seat: namer.catalog.get(card, {}).get(lang)
+                                    or namer.catalog.get(card, {}).get("en") or card
+                                    for seat, card in status["selected"].items()}
+    return status
