@@ -81,6 +81,7 @@ class GameModule(Protocol):
     """What every game implements. Pure functions of their arguments."""
 
     name: str  # short id used in records, e.g. "wwe"
+    info: GameInfo  # declared below: titles, seats, options, texts, catalog, bindings, web
 
     def setup(self, catalog: JSON, setup: dict[str, JSON]) -> State:
         """A new game. ``setup`` holds players (name, colour, seat), options and seed."""
@@ -102,3 +103,217 @@ class GameModule(Protocol):
 
     def scores(self, state: State) -> list[dict[str, JSON]]:
         """Standings with tie-breakers, final once the game is over."""
+
+    def is_over(self, state: State) -> bool:
+        """True once the game has ended by its rules (no decision is owed any more)."""
+
+    def preview(self, state: State, action: Action) -> dict[str, JSON] | None:
+        """What a tentative answer would do, for everyone to see (public parts only), or
+        None when the action is not a legal answer now. Never changes anything."""
+
+
+# ---- what a game declares besides its rules (the plug-in interface) ---------------------
+# The app (companion/, hardware/, the shared web client) knows no game: everything it needs
+# to offer a game comes from these declarations, found on ``GameModule.info``.
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    """One seat at the physical table. ``name`` is an English msgid ("North")."""
+
+    id: str
+    name: str
+    colour: str  # the default CSS colour of the seat's pieces
+
+
+@dataclass(frozen=True)
+class Option:
+    """A rule variant or [BEST READING], offered on the new-game form.
+
+    ``text`` and the values of ``labels`` are English msgids the game's translations cover.
+    """
+
+    id: str
+    default: JSON
+    choices: tuple[JSON, ...]
+    text: str
+    rule: str = ""  # where in the rules reference, e.g. "A-2, R3.5.5"
+    labels: dict[str, str] = field(default_factory=dict)  # str(choice) -> English label
+
+    def check(self, value: JSON) -> JSON:
+        """The value if allowed (bools stay bools: 1 is not True), else raise Refused."""
+        for allowed in self.choices:
+            if type(allowed) is type(value) and allowed == value:
+                return value
+        raise Refused("bad_option", option=self.id)
+
+
+@dataclass(frozen=True)
+class Texts:
+    """English templates the app translates with the game's own message catalog.
+
+    ``reasons``: refusal code -> template; ``events``: event type -> log template;
+    ``prompts``: prompt kind -> plain-words template; ``terms``: an engine word found in
+    event or refusal params -> English msgid ("param:word" scopes a word to one param);
+    ``ui``: key -> English msgid for the game's own pages (web/games/<id>/).
+    """
+
+    reasons: dict[str, str] = field(default_factory=dict)
+    events: dict[str, str] = field(default_factory=dict)
+    prompts: dict[str, str] = field(default_factory=dict)
+    terms: dict[str, str] = field(default_factory=dict)
+    ui: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class CatalogPart:
+    """One file of a game's catalog (``<id>.json``): its JSON Schema and how overrides merge.
+
+    ``merge``: "by_key" (a list of objects; an override entry replaces the entry with the
+    same ``key`` or is added), "deep" (an object merged key by key, nested objects too),
+    "replace" (the override replaces the whole file). ``nested`` names a key of an object
+    file holding a list merged "by_key" (e.g. a plague file's ``locations``).
+    """
+
+    id: str
+    schema: dict[str, JSON]
+    merge: str = "by_key"
+    key: str = "id"
+    nested: str | None = None
+    title: str = ""  # English msgid, e.g. "Event cards"
+    stickers: str | None = None  # the sticker kind word of these entries, e.g. "event"
+
+
+@dataclass(frozen=True)
+class StickerKind:
+    """A kind of printed sticker: one capital letter on the code, a word for people."""
+
+    letter: str
+    word: str
+    part: str  # the catalog part listing the entries that get this sticker
+
+
+@dataclass(frozen=True)
+class Zone:
+    """A camera zone in board millimetres (x right, y down from the board marker)."""
+
+    id: str
+    name: str  # English msgid
+    rect: tuple[float, float, float, float]  # x0, y0, x1, y1
+
+
+@dataclass(frozen=True)
+class DieRole:
+    """A physical die the game reads: which faces it has (None: the catalog's ``faces_from``)."""
+
+    id: str
+    name: str  # English msgid
+    faces: tuple[int, ...] = (1, 2, 3, 4, 5, 6)
+    faces_from: str | None = None  # dotted path in the catalog, e.g. "game.tax_die.faces"
+    count: int = 1  # how many dice of this role a roll may carry
+
+
+@dataclass(frozen=True)
+class Sighting:
+    """A card seen by the camera, in the game's words (the app resolved the sticker)."""
+
+    kind: str  # the sticker kind word, e.g. "event"
+    card: str  # the catalog id
+    zone: str | None
+    rotation: int  # quarter turns clockwise, 0-3
+    change: str  # "appeared" | "turned" | "moved" | "removed"
+
+
+@dataclass(frozen=True)
+class DieFace:
+    """One die of a settled roll: its role (as configured on the host's dice page) and face."""
+
+    role: str
+    face: int
+    die: str = ""  # the reader's id for the physical die
+
+
+# What an input means. A binding returns a list of these; the app carries them out.
+@dataclass(frozen=True)
+class Act:
+    """Apply ``action`` now (``action["by"]`` says who it is recorded for)."""
+
+    action: Action
+
+
+@dataclass(frozen=True)
+class Propose:
+    """A tentative answer to a prompt: shown as a preview, applied once it stayed the same
+    for the table's commit delay (a card being turned), unless the seat answers first."""
+
+    action: Action
+
+
+@dataclass(frozen=True)
+class Select:
+    """Pre-select ``card`` on ``seat``'s phone (None clears it); nothing is applied."""
+
+    seat: str
+    card: str | None
+
+
+@dataclass(frozen=True)
+class Warn:
+    """Tell the host something is off (``code`` is one of the game's reasons)."""
+
+    code: str
+    params: dict[str, JSON] = field(default_factory=dict)
+
+
+Outcome = Act | Propose | Select | Warn
+
+
+@dataclass(frozen=True)
+class Bindings:
+    """What the table's hardware means to the game: pure functions, no hardware imports.
+
+    ``sighting(state, Sighting) -> [Outcome]``; ``roll(state, [DieFace]) -> [Outcome]``.
+    ``manual_roll(state)`` says which prompt, if any, the table may answer by entering die
+    faces by hand: ``{"roles": [role ids], "count": n, "by": actor}`` or None.
+    """
+
+    zones: tuple[Zone, ...] = ()
+    dice: tuple[DieRole, ...] = ()
+    sighting: Any = None  # callable(state, Sighting) -> list[Outcome]
+    roll: Any = None  # callable(state, list[DieFace]) -> list[Outcome]
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """Everything the app needs to offer a game, besides the rules themselves.
+
+    ``web`` is the importable package holding the game's web folder (board, phone and
+    table scripts, partials, styles, translations), e.g. "web.games.wwe".
+    ``catalog`` is the importable package holding the shipped catalog files.
+    ``check_catalog(catalog) -> [problem]`` runs the game's own fact checks after the
+    schemas (problems: {"file", "entry", "field", "code", "params"}).
+    ``catalog_state(catalog)`` is what a state carries of the catalog under ``state["cat"]``;
+    the app keeps it out of snapshots and records and puts it back from the catalog the game
+    was created with (games are pinned to their catalog).
+    """
+
+    id: str
+    names: dict[str, str]  # language -> the game's title
+    seats: tuple[SeatInfo, ...]
+    min_players: int
+    max_players: int
+    options: tuple[Option, ...]
+    texts: Texts
+    catalog: str
+    parts: tuple[CatalogPart, ...]
+    stickers: tuple[StickerKind, ...]
+    bindings: Bindings
+    web: str
+    check_catalog: Any = None
+    catalog_state: Any = None
+    start_rule: str = ""  # English msgid: who starts by the rules ("whoever built last")
+    table_actions: frozenset[str] = frozenset()  # action types the table display may send
+    host_actions: frozenset[str] = frozenset()  # corrections only the host may send
+
+
+CATALOG_KEY = "cat"  # where a state carries its catalog (see GameInfo.catalog_state)
