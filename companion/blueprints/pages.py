@@ -121,9 +121,7 @@ def table(game_id: str):
     return common.render_page(
         "table.html", "table", live,
         socket_auth={"role": "table", "game": live.id, "lang": i18n.page_lang()},
-        join=common.join_links(live, reveal_claimed=False),
-        tax_die_faces=sorted(set((live.kind.catalog or {}).get("game", {})
-                                 .get("tax_die", {}).get("faces") or [])))
+        join=common.join_links(live, reveal_claimed=False))
 
 
 @bp.get("/join/<game_id>/<seat>")
