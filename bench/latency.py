@@ -53,7 +53,8 @@ class Server:
         self.data = data
         self.proc = subprocess.Popen(
             [sys.executable, "-c", "from companion.cli import main; main()", "serve",
-             "--host", "127.0.0.1", "--port", "0", "--data", str(data), "--demo",
+             "--host", "127.0.0.1", "--port", "0", "--data", str(data),
+             "--demo", "--demo-game", "wwe",
              "--no-hardware", "--threads", str(threads)],
             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
             start_new_session=True, env=dict(os.environ, PYTHONUNBUFFERED="1"))

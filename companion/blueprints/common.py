@@ -14,6 +14,7 @@ from engine.api import Refused
 
 SEAT_COOKIE = "tc_seat_{}"
 HOST_COOKIE = "tc_host_{}"
+TABLE_COOKIE = "tc_table_{}"
 
 
 def service() -> GameService:
@@ -95,6 +96,29 @@ def seat_identity(game_id: str) -> Identity | None:
                               "seat")
 
 
+def table_identity(game_id: str) -> Identity | None:
+    """The paired table display (its cookie), or None for a device that only watches."""
+    return service().identify(game_id, request.cookies.get(TABLE_COOKIE.format(game_id)),
+                              "table")
+
+
+def die_roles(live: LiveGame) -> list[dict]:
+    """The game's die roles with their faces (from the catalog where the game says so), for
+    entering a roll by hand when no reader is attached."""
+    out = []
+    for role in live.kind.module.info.bindings.dice:
+        faces = list(role.faces)
+        if role.faces_from:
+            node = live.kind.catalog
+            for key in role.faces_from.split("."):
+                node = node.get(key) if isinstance(node, dict) else None
+            if isinstance(node, list) and all(isinstance(f, int) for f in node):
+                faces = node
+        out.append({"id": role.id, "name": role.name, "faces": sorted(set(faces)),
+                    "count": role.count})
+    return out
+
+
 def host_identity(game_id: str) -> Identity | None:
     token = request.cookies.get(HOST_COOKIE.format(game_id))
     auth = request.headers.get("Authorization", "")
@@ -128,10 +152,15 @@ def qr_svg(data: str) -> str:
     return out.getvalue().decode()
 
 
+def public_base() -> str:
+    """The address phones and the TV reach this server at."""
+    return current_app.config.get("PUBLIC_BASE_URL") or netinfo.base_url(
+        request.host, request.scheme)
+
+
 def join_links(live: LiveGame, reveal_claimed: bool) -> list[dict]:
     """One entry per seat; URLs (the secret join code) only where the viewer may see them."""
-    base = current_app.config.get("PUBLIC_BASE_URL") or netinfo.base_url(
-        request.host, request.scheme)
+    base = public_base()
     codes = service().store.join_codes(live.id)
     claimed = service().store.claimed_seats(live.id)
     out = []

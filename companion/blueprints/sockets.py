@@ -16,7 +16,7 @@ from flask import Flask, request
 from flask_socketio import ConnectionRefusedError, SocketIO, join_room
 
 from companion import hardware_manager, i18n, views
-from companion.blueprints.common import HOST_COOKIE, SEAT_COOKIE
+from companion.blueprints.common import HOST_COOKIE, SEAT_COOKIE, TABLE_COOKIE
 from companion.service import GameService, Identity, LiveGame
 from engine.api import Refused
 
@@ -103,14 +103,19 @@ def init_app(app: Flask, socketio: SocketIO, service: GameService) -> None:
         auth = auth if isinstance(auth, dict) else {}
         lang = i18n.normalize_lang(auth.get("lang"))
         game_id, role = auth.get("game"), auth.get("role")
-        if not isinstance(game_id, str) or role not in ("table", "seat", "host"):
+        if not isinstance(game_id, str) or role not in ("table", "viewer", "seat", "host"):
             refuse("bad_request", lang)
         try:
             live = service.get(game_id)
         except Refused:
             refuse("unknown_game", lang)
-        if role == "table":
-            identity = Identity("table", game_id)
+        if role == "viewer":
+            identity = Identity("viewer", game_id)
+        elif role == "table":
+            token = auth.get("table_token") or request.cookies.get(TABLE_COOKIE.format(game_id))
+            identity = service.identify(game_id, token, "table")
+            if identity is None:
+                refuse("not_paired", lang)
         elif role == "seat":
             token = auth.get("token") or request.cookies.get(SEAT_COOKIE.format(game_id))
             identity = service.identify(game_id, token, "seat")
@@ -172,15 +177,14 @@ def init_app(app: Flask, socketio: SocketIO, service: GameService) -> None:
         client = registry.get(request.sid)
 
         def run(live):
-            rotation = data.get("rotation") if isinstance(data, dict) else None
-            if rotation not in (0, 1, 2, 3):
+            action = data.get("action") if isinstance(data, dict) else None
+            if not isinstance(action, dict) or not isinstance(action.get("type"), str):
                 raise Refused("bad_request")
             seat = client.identity.seat
-            owed = {p.seat for p in live.kind.module.prompts(live.state)
-                    if p.kind == "orient_event"}
-            if client.identity.role == "host" or (seat is not None and seat not in owed):
+            owed = {p.seat for p in live.kind.module.prompts(live.state)}
+            if client.identity.role != "seat" or seat not in owed:
                 raise Refused("not_your_turn")
-            service.set_preview(live.id, rotation)
+            service.set_preview(live.id, dict(action, by=seat))
             return live.version
 
         return answer(client, run)

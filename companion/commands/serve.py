@@ -12,9 +12,10 @@ import sys
 import click
 from gunicorn.app.base import BaseApplication
 
+from companion.games import known
+
 DEMO_PIN = "1234"
-DEMO_PLAYERS = [("N", "North", "red"), ("E", "East", "blue"), ("S", "South", "green"),
-                ("W", "West", "yellow")]
+DEMO_NAMES = ("Anna", "Bruno", "Chiara", "Dario")
 
 
 def gunicorn_settings() -> set[str]:
@@ -51,20 +52,33 @@ class Server(BaseApplication):
             app.extensions["companion"].store.close()
 
 
-def demo_game(app, base: str) -> list[str]:
-    """The demo table (created on first use) and the lines telling where to join it."""
+def demo_game(app, base: str, only: tuple = ()) -> list[str]:
+    """A demo table per installed game (created on first use) and where to join them."""
     service = app.extensions["companion"]
-    live = next((g for g in service.all()
-                 if g.row["setup"].get("demo") and g.status != "finished"), None)
-    if live is None:
-        name = next(iter(app.config.get("GAMES") or {"wwe": None}))
-        players = [{"seat": s, "name": n, "colour": c} for s, n, c in DEMO_PLAYERS]
-        live = service.create(name, {"players": players, "demo": True}, DEMO_PIN)
-    codes = service.store.join_codes(live.id)
-    lines = [f"Demo table: {base}/table/{live.id}",
-             f"Host page:  {base}/host/{live.id}  (PIN {DEMO_PIN})"]
-    lines += [f"Join {seat}:     {base}/join/{live.id}/{seat}?code={code}"
-              for seat, code in sorted(codes.items(), key=lambda sc: live.seats.index(sc[0]))]
+    names = list(app.config.get("GAMES") or {}) or list(known())
+    unknown = set(only) - set(names)
+    if unknown:
+        raise click.UsageError(f"no such game: {', '.join(sorted(unknown))}")
+    names = [n for n in names if not only or n in only]
+    lines = []
+    for name in names:
+        live = next((g for g in service.all() if g.kind.name == name
+                     and g.row["setup"].get("demo") and g.status != "finished"), None)
+        if live is None:
+            info = service._kinds(name).module.info
+            seats = info.seats[:info.max_players]
+            players = [{"seat": seat.id, "name": who, "colour": seat.colour}
+                       for seat, who in zip(seats, DEMO_NAMES, strict=False)]
+            live = service.create(name, {"players": players, "demo": True}, DEMO_PIN)
+        codes = service.store.join_codes(live.id)
+        title = live.kind.title.get("en", name)
+        pairing = service.new_table_pairing(live.id)
+        lines += [f"{title}",
+                  f"  Table display: {base}/table/{live.id}/pair?code={pairing}",
+                  f"  Host page:     {base}/host/{live.id}  (PIN {DEMO_PIN})"]
+        lines += [f"  Join {seat}:     {base}/join/{live.id}/{seat}?code={code}"
+                  for seat, code in sorted(codes.items(),
+                                           key=lambda sc: live.seats.index(sc[0]))]
     return lines
 
 
@@ -73,7 +87,10 @@ def demo_game(app, base: str) -> list[str]:
 @click.option("--port", default=8000, show_default=True, type=int)
 @click.option("--data", "data_dir", default="instance", show_default=True,
               type=click.Path(file_okay=False), help="Data directory.")
-@click.option("--demo", is_flag=True, help="Create a demo table and print its join links.")
+@click.option("--demo", is_flag=True,
+              help="Create a demo table per installed game and print its links.")
+@click.option("--demo-game", "demo_games", multiple=True,
+              help="Only these games get a demo table (repeatable; with --demo).")
 @click.option("--threads", default=300, show_default=True,
               help="Worker threads (one per connected phone or display, plus requests).")
 @click.option("--no-hardware", is_flag=True, help="Do not start the camera and dice.")
@@ -81,7 +98,7 @@ def demo_game(app, base: str) -> list[str]:
               help="Serve https with this certificate (PEM); phones need https for Wake Lock.")
 @click.option("--keyfile", type=click.Path(exists=True, dir_okay=False),
               help="The certificate's private key (PEM).")
-def command(host: str, port: int, data_dir: str, demo: bool, threads: int,
+def command(host: str, port: int, data_dir: str, demo: bool, demo_games: tuple, threads: int,
             no_hardware: bool, certfile: str | None, keyfile: str | None) -> None:
     """Run the Table Companion server."""
     if bool(certfile) != bool(keyfile):
@@ -98,7 +115,7 @@ def command(host: str, port: int, data_dir: str, demo: bool, threads: int,
     click.echo(f"Table Companion on {base}/  (data: {data_dir})")
     if demo:
         setup_app = create_app(dict(config, START_HARDWARE=False))
-        for line in demo_game(setup_app, base):
+        for line in demo_game(setup_app, base, demo_games):
             click.echo(line)
         setup_app.extensions["companion"].store.close()
     sys.stdout.flush()

@@ -1,12 +1,11 @@
-"""Dice rolls into game actions.
+"""Dice rolls into game actions, through the game's declared bindings.
 
-The dice reader (`hardware.dice`) knows nothing of games; here a settled `Roll` becomes an
-engine action when the game asks for it. Die ids map to roles per game (config.json
-``dice.roles``; default: the die ``tax`` is World Without End's tax die). In World Without
-End, while a ``roll_tax`` prompt is open, the tax die's face becomes
-``{"type": "roll_tax", "by": "table", "value": n}``; a face outside the catalog's tax-die
-faces is refused with a warning (the engine would refuse it too) and tapping the value in
-still works. Rolls nobody asked for are ignored.
+The dice reader (`hardware.dice`) knows nothing of games; here a settled `Roll` is handed to
+the current game (`GameInfo.bindings.roll`) as its dice by role, and what the game says it
+means (an action to record, a warning) is carried out. Die ids map to the roles a game
+declares (`GameInfo.bindings.dice`) per game in config.json ``dice.roles``; by default a die
+whose id is a role's id plays that role. Rolls the game does not ask for are ignored; a
+refused one becomes a warning on the host's dice page, and tapping the value in still works.
 
 Settings, all optional, in ``DATA/config.json``::
 
@@ -14,7 +13,7 @@ Settings, all optional, in ``DATA/config.json``::
               "usb_ids": ["2341:0043", "1a86:*"], # what discovery looks for
               "emulate": "auto" | true | false,   # auto: an emulator when no reader is found
               "emulator_http_port": 8765,         # POST /roll to the emulator (make run)
-              "roles": {"wwe": {"tax": "tax"}}}}  # game -> die id -> role
+              "roles": {"<game>": {"<die id>": "<role>"}}}}
 
 ``emulate`` may also come from the app config ``DICE_EMULATE`` or the environment variable
 ``COMPANION_DICE_EMULATE`` (``auto``/``1``/``0``); the default is ``false``, so a Pi without a
@@ -27,15 +26,12 @@ import os
 import threading
 from pathlib import Path
 
-from engine.api import Refused
+from engine.api import Act, DieFace, Refused, Warn
 from hardware import config_file
 from hardware.dice import discovery
 from hardware.dice.observations import DiceStatus, Roll
 
 log = logging.getLogger(__name__)
-
-DEFAULT_ROLES: dict[str, dict[str, str]] = {"wwe": {"tax": "tax"}}
-DEFAULT_TAX_FACES = [2, 3, 4, 5]
 
 
 # ------------------------------------------------------------------------- pure rules
@@ -49,37 +45,25 @@ def load_settings(data_dir: str | Path) -> dict:
     return dice if isinstance(dice, dict) else {}
 
 
-def roles_for(settings: dict, game: str) -> dict[str, str]:
-    """Die id → role for ``game``: the owner's mapping, else the default."""
+def roles_for(settings: dict, game: str, declared=()) -> dict[str, str]:
+    """Die id → role for ``game``: the owner's mapping, else each declared role's own id."""
     roles = settings.get("roles", {})
     chosen = roles.get(game) if isinstance(roles, dict) else None
     if isinstance(chosen, dict):
         return {str(die): str(role) for die, role in chosen.items()}
-    return dict(DEFAULT_ROLES.get(game, {}))
+    return {role.id: role.id for role in declared}
 
 
-def tax_faces(catalog: dict) -> list[int]:
-    """The tax die's distinct faces from the catalog (the engine checks the same list)."""
-    faces = catalog.get("game", {}).get("tax_die", {}).get("faces") or DEFAULT_TAX_FACES
-    return sorted(set(faces))
+def die_faces(roll: Roll, roles: dict[str, str]) -> list[DieFace]:
+    """The roll's dice that play a role, in the reader's order."""
+    return [DieFace(roles[die], face, die) for die, face in roll.faces.items() if die in roles]
 
 
-def roll_action(game: str, roll: Roll, prompts: list[dict], roles: dict[str, str],
-                faces: list[int]) -> tuple[dict | None, dict | None]:
-    """What a roll means now: ``(action, None)``, ``(None, warning)`` or ``(None, None)``.
-
-    ``prompts`` are the engine's prompts as JSON (``{"seat", "kind", "params"}``). The
-    warning is ``{"code", "params"}`` like an engine refusal, so the UI translates it.
-    """
-    if game != "wwe":
-        return None, None
-    tax_dice = [die for die, role in roles.items() if role == "tax" and die in roll.faces]
-    if not tax_dice or not any(p.get("kind") == "roll_tax" for p in prompts):
-        return None, None
-    value = roll.faces[tax_dice[0]]
-    if value not in faces:
-        return None, {"code": "bad_die_value", "params": {"value": value, "faces": faces}}
-    return {"type": "roll_tax", "by": "table", "value": value}, None
+def roll_outcomes(module, state, roll: Roll, roles: dict[str, str]) -> list:
+    """What the game says a settled roll means now (engine.api outcomes)."""
+    meaning = module.info.bindings.roll
+    dice = die_faces(roll, roles)
+    return list(meaning(state, dice)) if meaning is not None and dice else []
 
 
 def emulate_mode(app_config: dict, settings: dict) -> str:
@@ -146,11 +130,11 @@ class DiceWiring:
                  self.emulator.port, url)
         return self.emulator.port
 
-    def roles(self, game: str) -> dict[str, str]:
+    def roles(self, game: str, declared=()) -> dict[str, str]:
         """Die id -> role, read from config.json at each roll: the host page's changes
         apply to the next roll without a restart (the start-up settings otherwise)."""
         current = load_settings(self.data_dir)
-        return roles_for(current if "roles" in current else self.settings, game)
+        return roles_for(current if "roles" in current else self.settings, game, declared)
 
     def start(self) -> DiceWiring:
         self.reader.start()
@@ -183,15 +167,17 @@ class DiceWiring:
 
         with live.lock:  # the prompt check and the action are one step
             module = live.kind.module
-            prompts = [p.to_json() for p in module.prompts(live.state)]
-            action, warning = roll_action(live.kind.name, roll, prompts,
-                                          self.roles(live.kind.name),
-                                          tax_faces(live.kind.catalog or {}))
-            if action is not None:
-                try:
-                    self.service.act(Identity("table", live.id), action)
-                except Refused as exc:
-                    action, warning = None, exc.to_json()
+            roles = self.roles(live.kind.name, module.info.bindings.dice)
+            action = warning = None
+            for outcome in roll_outcomes(module, live.state, roll, roles):
+                if isinstance(outcome, Warn):
+                    warning = {"code": outcome.code, "params": outcome.params}
+                elif isinstance(outcome, Act) and action is None:
+                    try:
+                        self.service.act(Identity("table", live.id), outcome.action)
+                        action = outcome.action
+                    except Refused as exc:
+                        warning = exc.to_json()
         with self._lock:
             self.rolls_seen += 1
             if warning is not None:

@@ -313,10 +313,16 @@ def test_roles_without_csrf_are_refused(plain):
 
 
 def test_host_page_for_a_game_without_dice_roles(tmp_path):
+    import dataclasses
+    from types import SimpleNamespace
+
+    from engine.api import Bindings
     from tests.companion import toygame
 
+    diceless = SimpleNamespace(**vars(toygame.GAME))
+    diceless.info = dataclasses.replace(toygame.INFO, bindings=Bindings())
     app = create_app({"DATA_DIR": str(tmp_path / "d"), "TESTING": True,
-                      "GAMES": {"toy": (toygame, None)}})
+                      "GAMES": {"toy": (diceless, None)}})
     try:
         live = app.extensions["companion"].create(
             "toy", {"players": [{"seat": "A", "name": "Ann"}, {"seat": "B", "name": "Bob"}]}, PIN)
@@ -335,12 +341,12 @@ def test_host_page_for_a_game_without_dice_roles(tmp_path):
 def test_camera_warnings_are_translated_with_card_names(plain):
     """A camera warning keeps its English template and gains the recipient's message."""
     from companion import hardware_texts, views
-    from companion.wiring.camera import MESSAGES
+    from engine.wwe import GAME
 
     app, live = plain
     event = live.kind.catalog["event_cards"][0]
     warning = {"code": "camera_event_not_expected", "params": {"card": event["id"]},
-               "template": MESSAGES["camera_event_not_expected"], "at": 1.0}
+               "template": GAME.info.texts.reasons["camera_event_not_expected"], "at": 1.0}
     hardware = {"camera": {"state": "ok", "warnings": [warning]}, "dice": {"state": "absent"}}
     with app.test_request_context():
         out = hardware_texts.translated(hardware, "de", live.kind.reasons,

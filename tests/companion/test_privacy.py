@@ -79,7 +79,8 @@ def assert_private_to(message, recipient: str | None, privates: dict) -> None:
 def play_random_game(app, client, live_url, seats, seed):
     service = app.extensions["companion"]
     game_id = new_wwe_game(client, seats)
-    spies = {"table": Spy(live_url, {"role": "table", "game": game_id, "lang": "en"}),
+    spies = {"table": Spy(live_url, {"role": "table", "game": game_id, "lang": "en",
+                                    "table_token": service.new_table_token(game_id)}),
              "host": Spy(live_url, {"role": "host", "game": game_id,
                                     "host_token": service.new_host_token(game_id)})}
     for i, seat in enumerate(seats):

@@ -23,6 +23,10 @@ def wwe(tmp_path):
     app.extensions["companion"].store.close()
 
 
+def turn(rotation):
+    return {"action": {"type": "orient_event", "rotation": rotation}}
+
+
 def advance_to(service, game_id, kind, rnd):
     live = service.get(game_id)
     while GAME.prompts(live.state)[0].kind != kind:
@@ -42,19 +46,22 @@ def test_turning_card_preview_goes_to_everyone_then_clears(wwe):
                                     service.claim_seat(game_id, seat,
                                                        service.store.join_codes(game_id)[seat])})
              for seat in ("N", "E", "S", "W")}
-    spies["table"] = Spy(server.url, {"role": "table", "game": game_id})
+    spies["table"] = Spy(server.url, {"role": "table", "game": game_id,
+                                      "table_token": service.new_table_token(game_id)})
     try:
         other = next(s for s in ("N", "E", "S", "W") if s != prompt.seat)
-        assert spies[other].call("preview", {"rotation": 1})["code"] == "not_your_turn"
-        assert spies[prompt.seat].call("preview", {"rotation": 7})["code"] == "bad_request"
-        assert spies[prompt.seat].call("preview", {"rotation": 2})["ok"]
+        assert spies[other].call("preview", turn(1))["code"] == "not_your_turn"
+        assert spies[prompt.seat].call("preview", turn(7))["code"] == "bad_request"
+        assert spies[prompt.seat].call("preview", turn(2))["ok"]
         version = service.get(game_id).version
         full = next(c.effect for c in GAME.choices(service.get(game_id).state, prompt.seat)
                     if c.action.get("rotation") == 2)
         for spy in spies.values():
             preview = spy.wait_for(lambda v: v["preview"] is not None)["preview"]
             # everyone sees the favor move and every seat's income, nothing private
-            assert preview == {"rotation": 2, "seat": prompt.seat, "effect": full["public"]}
+            assert preview == {"rotation": 2, "seat": prompt.seat, "effect": full["public"],
+                               "action": {"type": "orient_event", "by": prompt.seat,
+                                          "rotation": 2}}
             assert "favor_gain" not in preview["effect"]
             assert set(preview["effect"]) == {"favor", "space", "income"}
         ack = spies[prompt.seat].call("act", {"action": {"type": "orient_event",
@@ -69,7 +76,7 @@ def test_turning_card_preview_goes_to_everyone_then_clears(wwe):
 def test_hardware_status_is_in_every_view(wwe):
     app, server = wwe
     game_id = new_wwe_game(app.test_client(), ("N", "S"))
-    spy = Spy(server.url, {"role": "table", "game": game_id})
+    spy = Spy(server.url, {"role": "viewer", "game": game_id})
     try:
         assert spy.got_view.wait(10)
         hardware = spy.views[-1]["hardware"]

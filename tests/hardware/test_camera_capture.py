@@ -78,7 +78,7 @@ def test_video_file_frames_carry_ground_truth(demo_video):
 
 
 def test_removed_video_file_is_a_lost_camera_and_comes_back(tmp_path):
-    payload = card_payload("wwe", "action", "grain")
+    payload = card_payload("wwe", "A", "grain")
     script = Script(frames=demo_script(action=payload).frames[:6], expected=[])
     path = write_video(tmp_path / "short.avi", script)
     hidden = tmp_path / "hidden.avi"
@@ -125,7 +125,7 @@ class FlakySource(FrameSource):
 
 
 def test_a_raising_source_is_a_status_not_a_crash():
-    payloads = [card_payload("wwe", "event", "e1")]
+    payloads = [card_payload("wwe", "E", "e1")]
     frame, _ = random_scene(2, payloads)
     empty, _ = random_scene(2, [])
     source = FlakySource(frame)

@@ -7,7 +7,7 @@ from hardware.camera.recognizer import Recognizer
 from hardware.synthetic.scene import Camera, Placement
 from hardware.tags.format import BOARD_MARKER, card_payload
 
-GRAIN = card_payload("wwe", "action", "grain")
+GRAIN = card_payload("wwe", "A", "grain")
 
 
 def colour_share(image, colour):

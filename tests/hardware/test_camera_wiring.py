@@ -22,8 +22,8 @@ from hardware.tags.format import card_payload, parse
 CATALOG = {"event_cards": [{"id": "because_the_works"}, {"id": "storm"}],
            "action_cards": [{"id": "grain"}, {"id": "piety"}]}
 INDEX = card_index(CATALOG)
-EVENT = card_payload("wwe", "event", "because_the_works")
-GRAIN = card_payload("wwe", "action", "grain")
+EVENT = card_payload("wwe", "E", "because_the_works")
+GRAIN = card_payload("wwe", "A", "grain")
 PLAYERS = [{"seat": s, "name": n, "colour": c} for s, n, c in
            [("N", "Ann", "red"), ("E", "Bob", "blue"), ("S", "Cid", "green"),
             ("W", "Dee", "yellow")]]
@@ -46,7 +46,7 @@ def test_event_on_the_council_is_revealed_by_the_table():
 def test_event_elsewhere_or_unexpected():
     rules = CameraRules()
     assert rules.observe(appeared(EVENT, "seat:N"), table(), 0.0) == []
-    other = card_payload("wwe", "event", "storm")
+    other = card_payload("wwe", "E", "storm")
     assert rules.observe(appeared(other, "council"),
                          table("play_card", event="because_the_works"), 0.0) == [
         Warn("camera_event_not_expected", {"card": "storm"})]
@@ -54,10 +54,10 @@ def test_event_elsewhere_or_unexpected():
 
 def test_cards_of_another_game_and_unknown_codes_are_not_applied(caplog):
     rules = CameraRules()
-    pillars = card_payload("pote", "event", "because_the_works")
+    pillars = card_payload("pote", "E", "because_the_works")
     assert rules.observe(appeared(pillars, "council"), table(), 0.0) == [
         Warn("camera_other_game", {"game": "pote", "code": parse(pillars).code})]
-    missing = card_payload("wwe", "event", "not_in_catalog")
+    missing = card_payload("wwe", "E", "not_in_catalog")
     with caplog.at_level("INFO"):
         assert rules.observe(appeared(missing, "council"), table(), 0.0) == []
         assert rules.observe(UnknownCode("WIFI:S:cafe;;", "tag_not_ours", 0.0), table(), 0) == []
@@ -174,7 +174,7 @@ def test_video_camera_on_a_running_server_gives_the_phones_the_incomes(server, t
     service = app.extensions["companion"]
     game = service.create("wwe", {"players": PLAYERS}, "2468")
     event = first_starred_event(game.kind.catalog)
-    script = demo_script(card_payload("wwe", "event", event), GRAIN)
+    script = demo_script(card_payload("wwe", "E", event), GRAIN)
     # laid at rotation 0 for 0.3 s, turned a quarter over 0.3 s, then left turned for 2.3 s
     # (commit after 1.5 s stable), the action card moved from S's to W's zone meanwhile
     f = script.frames
@@ -185,7 +185,8 @@ def test_video_camera_on_a_running_server_gives_the_phones_the_incomes(server, t
         token = service.claim_seat(game.id, seat, service.store.join_codes(game.id)[seat])
         phones[seat] = Spy(live_server.url, {"role": "seat", "game": game.id, "lang": "en",
                                              "token": token})
-    table_display = Spy(live_server.url, {"role": "table", "game": game.id, "lang": "en"})
+    table_display = Spy(live_server.url, {"role": "table", "game": game.id, "lang": "en",
+                                          "table_token": service.new_table_token(game.id)})
     manager = app.extensions["companion.hardware"]
     app.config["CAMERA_SOURCE"] = str(video)
     handle = wiring.start(app, service, manager.changed)
@@ -250,7 +251,7 @@ def test_card_the_engine_refuses_is_a_warning_not_an_action(server, tmp_path):
     chapter_two = next(e["id"] for e in game.kind.catalog["event_cards"] if e["chapter"] == 2)
     changed = []
     handle = wiring.CameraWiring(service, lambda: changed.append(1), FrameSource(), None, 1.0)
-    payload = card_payload("wwe", "event", chapter_two)
+    payload = card_payload("wwe", "E", chapter_two)
     handle.on_observation(appeared(payload, "council"))
     assert service.get(game.id).version == 0
     with pytest.raises(Refused):

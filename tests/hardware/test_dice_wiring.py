@@ -1,5 +1,5 @@
-"""Dice rolls into World Without End actions (companion/wiring/dice.py): the pure mapping,
-agreement with the engine, and a real server service fed by the emulator over a pty."""
+"""Dice rolls into game actions (companion/wiring/dice.py) with the tax die of World Without End:
+the pure mapping, agreement with the engine, and a real server fed by the emulator over a pty."""
 import json
 import random
 
@@ -7,48 +7,51 @@ import pytest
 
 from companion.catalog import load_catalog
 from companion.wiring import dice as wiring
-from engine.api import Refused
+from engine.api import Act, Refused, Warn
 from engine.wwe import GAME
 from hardware.dice.observations import Roll
 from tests.hardware.dice.support import wait_for
 
-TAX_PROMPT = [{"seat": "E", "kind": "roll_tax", "params": {}}]
-FACES = [2, 3, 4, 5]
+ROLES = {"tax": "tax"}
 
 
 def roll(**faces):
     return Roll(1, faces, False, 0.0)
 
 
+def tax_state():
+    return play_to_tax(new_state(), lambda s, a: GAME.apply(s, a)[0])
+
+
+def outcomes(state, r, roles=ROLES):
+    return wiring.roll_outcomes(GAME, state, r, roles)
+
+
 def test_tax_die_becomes_roll_tax_when_asked():
-    action, warning = wiring.roll_action("wwe", roll(tax=4), TAX_PROMPT, {"tax": "tax"}, FACES)
-    assert action == {"type": "roll_tax", "by": "table", "value": 4} and warning is None
+    assert outcomes(tax_state(), roll(tax=4)) == [
+        Act({"type": "roll_tax", "by": "table", "value": 4})]
 
 
 def test_value_outside_the_faces_is_a_warning_not_an_action():
-    action, warning = wiring.roll_action("wwe", roll(tax=6), TAX_PROMPT, {"tax": "tax"}, FACES)
-    assert action is None
-    assert warning == {"code": "bad_die_value", "params": {"value": 6, "faces": FACES}}
+    faces = sorted(set(load_catalog("wwe")["game"]["tax_die"]["faces"]))
+    assert outcomes(tax_state(), roll(tax=6)) == [
+        Warn("bad_die_value", {"value": 6, "faces": faces})]
 
 
 def test_rolls_nobody_asked_for_are_ignored():
-    other = [{"seat": "N", "kind": "play_card", "params": {}}]
-    assert wiring.roll_action("wwe", roll(tax=4), other, {"tax": "tax"}, FACES) == (None, None)
-    assert wiring.roll_action("wwe", roll(red=4), TAX_PROMPT, {"tax": "tax"}, FACES) == (
-        None, None)
-    assert wiring.roll_action("pillars", roll(tax=4), TAX_PROMPT, {"tax": "tax"}, FACES) == (
-        None, None)
+    assert outcomes(new_state(), roll(tax=4)) == []  # the game asks for an event card
+    assert outcomes(tax_state(), roll(red=4)) == []  # a die with no role
 
 
 def test_roles_come_from_config_json(tmp_path):
-    assert wiring.roles_for({}, "wwe") == {"tax": "tax"}
+    assert wiring.roles_for({}, "wwe", GAME.info.bindings.dice) == {"tax": "tax"}
     (tmp_path / "config.json").write_text(json.dumps(
         {"camera": {}, "dice": {"port": "auto", "roles": {"wwe": {"white": "tax"}}}}))
     settings = wiring.load_settings(tmp_path)
-    roles = wiring.roles_for(settings, "wwe")
+    roles = wiring.roles_for(settings, "wwe", GAME.info.bindings.dice)
     assert roles == {"white": "tax"}
-    action, _ = wiring.roll_action("wwe", roll(white=3, tax=5), TAX_PROMPT, roles, FACES)
-    assert action["value"] == 3
+    (action,) = outcomes(tax_state(), roll(white=3, tax=5), roles)
+    assert action.action["value"] == 3
     assert wiring.configured_port(settings) is None
     (tmp_path / "config.json").write_text("{not json")
     assert wiring.load_settings(tmp_path) == {}
@@ -79,20 +82,16 @@ def new_state():
 
 
 def test_the_engine_agrees_with_the_wiring():
-    catalog = load_catalog("wwe")
-    state = play_to_tax(new_state(), lambda s, a: GAME.apply(s, a)[0])
-    prompts = [p.to_json() for p in GAME.prompts(state)]
-    faces = wiring.tax_faces(catalog)
+    state = tax_state()
     for value in range(0, 8):
-        action, warning = wiring.roll_action("wwe", roll(tax=value), prompts, {"tax": "tax"},
-                                             faces)
-        if action is not None:
-            _, events = GAME.apply(state, action)
+        (outcome,) = outcomes(state, roll(tax=value))
+        if isinstance(outcome, Act):
+            _, events = GAME.apply(state, outcome.action)
             assert {"type": "tax_rolled", "value": value} in events
         else:
             with pytest.raises(Refused) as refused:
                 GAME.apply(state, {"type": "roll_tax", "by": "table", "value": value})
-            assert refused.value.code == warning["code"] == "bad_die_value"
+            assert refused.value.code == outcome.code == "bad_die_value"
 
 
 def test_emulated_rolls_reach_a_real_game(tmp_path):

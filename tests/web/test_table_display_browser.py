@@ -13,7 +13,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(300)]
 
 
 def test_table_shows_card_names_and_picks_the_event(server, browser):  # noqa: F811
-    cards = json.loads((ROOT / "companion/catalogs/wwe/action_cards.json").read_text())
+    cards = json.loads((ROOT / "engine/wwe/data/action_cards.json").read_text())
     polish = {c["id"]: c["names"]["pl"] for c in cards}
     ctx = browser.new_context(viewport={"width": 1600, "height": 1000})
     table = ctx.new_page()
