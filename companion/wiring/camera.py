@@ -131,7 +131,11 @@ class CameraRules:
             self.cards.pop(key, None)
         else:
             self.cards[key] = (seen, now)
-        return self._settle([(o, now) for o in table.meaning(seen)], table, now)
+        outcomes = []
+        if isinstance(observation, MovedZone):  # it left its old zone first
+            outcomes += table.meaning(replace(seen, zone=observation.previous, change="removed"))
+        outcomes += table.meaning(seen)
+        return self._settle([(o, now) for o in outcomes], table, now)
 
     def tick(self, table: Table, now: float) -> list:
         """Ask again about every card at rest; apply a proposal once it was stable long enough."""
