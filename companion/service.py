@@ -87,8 +87,18 @@ class GameService:
         """The game's kind with its pinned catalog (games with the same catalog share one).
 
         A game from before pinning is pinned now to today's catalog."""
-        current = self._kinds(row["game"])
         pinned = self.store.catalog(row["id"])
+        try:
+            current = self._kinds(row["game"])
+        except Exception:
+            if pinned is None:
+                raise
+            # today's catalog is broken (an owner's file): the game still has its own
+            log.warning("game %s runs on its pinned catalog; today's catalog of %s does "
+                        "not load", row["id"], row["game"])
+            from companion.games import module_of
+
+            return self._shared_kind(kind_of(module_of(row["game"]), pinned), pinned)
         if pinned is None:
             self.store.pin_catalog(row["id"], current.catalog)
             return current

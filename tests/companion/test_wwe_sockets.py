@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
+import socketio
 
 from companion.app import create_app
 from companion.service import Identity
@@ -135,3 +136,40 @@ def test_host_correction_is_an_engine_action_in_the_log(wwe):
     finally:
         phone.close()
         host.close()
+
+
+def test_the_table_display_cannot_correct_and_a_viewer_cannot_act(wwe):
+    """Issue 9/10: the paired table records only what the table records; corrections need
+    the host; an unpaired screen only watches. Every refusal leaves the state as it was."""
+    import json
+
+    app, server = wwe
+    service = app.extensions["companion"]
+    game_id = new_wwe_game(app.test_client(), ("N", "E", "S", "W"))
+    prompt = advance_to(service, game_id, "play_card", random.Random(2))
+    table = Spy(server.url, {"role": "table", "game": game_id,
+                             "table_token": service.new_table_token(game_id)})
+    viewer = Spy(server.url, {"role": "viewer", "game": game_id})
+    with pytest.raises(socketio.exceptions.ConnectionError):  # no table secret
+        Spy(server.url, {"role": "table", "game": game_id})
+    try:
+        assert table.got_view.wait(10) and viewer.got_view.wait(10)
+        before = json.dumps(service.get(game_id).state, sort_keys=True)
+        host_only = [{"type": "adjust", "seat": "N", "item": "vp", "delta": 50, "reason": "x"},
+                     {"type": "set_start_player", "seat": "E"}]
+        seat_actions = [{"type": "play_card", "card": "grain", "discard": None, "params": {}},
+                        {"type": "orient_event", "rotation": 1}]
+        for action in host_only:
+            assert table.call("act", {"action": action})["code"] == "host_only"
+        for action in seat_actions:
+            assert table.call("act", {"action": action})["code"] == "not_for_table"
+        for action in host_only + seat_actions:
+            assert viewer.call("act", {"action": action})["code"] == "not_paired"
+        assert viewer.call("preview", turn(1))["code"] == "not_your_turn"
+        assert json.dumps(service.get(game_id).state, sort_keys=True) == before
+        assert GAME.prompts(service.get(game_id).state)[0] == prompt
+        codes = service.store.join_codes(game_id).values()
+        assert not any(code in json.dumps(viewer.views) for code in codes)
+    finally:
+        for spy in (table, viewer):
+            spy.close()
