@@ -39,6 +39,12 @@ def _modules() -> list[str]:
     return configured + [k for k in known() if k not in configured]
 
 
+def _last_played() -> str | None:
+    """The game of the newest game on this table: the box most likely on it again."""
+    newest = common.service().all()
+    return newest[0].kind.name if newest else None
+
+
 @bp.get("/")
 def index():
     games = [dict(common.game_info(g), result=g.row.get("result"))
@@ -52,7 +58,7 @@ def new():
 
 
 def _render_new(error: dict | None, status: int = 200):
-    name = request.values.get("game") or _modules()[0]
+    name = request.values.get("game") or _last_played() or _modules()[0]
     specs = {}
     for module in _modules():
         try:
