@@ -115,6 +115,23 @@ def localize(node: Any, lang: str) -> Any:
     return node
 
 
+def hardware_for(role: str, seat: str | None, hardware: dict | None) -> dict | None:
+    """The host sees every hardware detail and warning; the table and the phones only
+    whether each device works (one short status), and a phone its own camera pre-selection.
+    So a camera warning repeating itself never redraws the TV or a phone."""
+    if role == "host" or not isinstance(hardware, dict):
+        return hardware
+    out = {}
+    for device, status in hardware.items():
+        if not isinstance(status, dict):
+            continue
+        out[device] = {"state": status.get("state")}
+        selected = status.get("selected")
+        if role == "seat" and isinstance(selected, dict) and seat in selected:
+            out[device]["selected"] = {seat: selected[seat]}
+    return out
+
+
 def build(live: LiveGame, role: str, seat: str | None, lang: str, *,
           connected: set[str] = frozenset(), hardware: dict | None = None) -> dict:
     """The whole `view` payload for one recipient (see docs/socket-protocol.md)."""
@@ -144,7 +161,9 @@ def build(live: LiveGame, role: str, seat: str | None, lang: str, *,
         "view": localize(view, lang), "prompts": prompt_entries(live, lang, namer),
         "choices": choices,
         "log": log_entries(live, seat if is_seat else None, lang, namer),
-        "hardware": hardware_texts.translated(hardware, lang, live.kind.reasons, namer),
+        "hardware": hardware_for(role, seat,
+                                 hardware_texts.translated(hardware, lang, live.kind.reasons,
+                                                           namer)),
         "preview": live.preview,
         "scores": live.row.get("result") if finished else None, "host": None,
     }

@@ -70,7 +70,7 @@ def _render_new(error: dict | None, status: int = 200):
                                                           "start_rule": ""})
     return common.render_page(
         "new.html", "lobby", None, status,
-        modules=[{"id": m, "name": s["names"]} for m, s in specs.items()],
+        modules=[{"id": m, "name": s["names"]} for m, s in specs.items()], current=name,
         seats=spec["seats"], colours=spec["colours"], options=spec["options"],
         seat_labels=spec["seat_labels"], start_rule=spec["start_rule"], error=error)
 

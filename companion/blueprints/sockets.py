@@ -8,6 +8,8 @@ that holds more than one identity. See docs/socket-protocol.md.
 from __future__ import annotations
 
 import contextlib
+import hashlib
+import json
 import logging
 import threading
 from dataclasses import dataclass
@@ -28,6 +30,12 @@ HOST_OPS = ("undo", "pause", "resume", "end", "adjust", "new_join_code")
 class Client:
     identity: Identity
     lang: str
+
+
+def view_digest(payload: dict) -> str:
+    """What a recipient sees, as one short string (the same view is never sent twice)."""
+    text = json.dumps(payload, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
 
 
 def room_of(identity: Identity) -> str:
@@ -61,6 +69,7 @@ class Registry:
 def init_app(app: Flask, socketio: SocketIO, service: GameService) -> None:
     registry = Registry()
     app.extensions["companion.registry"] = registry
+    sent: dict[str, str] = {}  # sid -> digest of the last view sent to it
 
     def push_views(live: LiveGame, only: str | None = None) -> None:
         """Build each recipient's view (once per role/seat/language) and send it to it.
@@ -72,17 +81,21 @@ def init_app(app: Flask, socketio: SocketIO, service: GameService) -> None:
             clients = registry.of_game(live.id)
             connected = {c.identity.seat for c in clients.values() if c.identity.seat}
             hardware = hardware_manager.status(app)
-            built: dict[tuple, dict] = {}
+            built: dict[tuple, tuple[dict, str]] = {}
             outbox = []
             for sid, client in clients.items():
                 if only is not None and sid != only:
                     continue
                 key = (client.identity.role, client.identity.seat, client.lang)
                 if key not in built:
-                    built[key] = views.build(live, client.identity.role,
-                                             client.identity.seat, client.lang,
-                                             connected=connected, hardware=hardware)
-                outbox.append((sid, built[key]))
+                    payload = views.build(live, client.identity.role, client.identity.seat,
+                                          client.lang, connected=connected, hardware=hardware)
+                    built[key] = payload, view_digest(payload)
+                payload, digest = built[key]
+                if only is None and sent.get(sid) == digest:
+                    continue  # nothing this recipient sees changed: no redraw, no bytes
+                sent[sid] = digest
+                outbox.append((sid, payload))
             for sid, payload in outbox:
                 socketio.emit("view", payload, to=sid)
 
@@ -132,6 +145,7 @@ def init_app(app: Flask, socketio: SocketIO, service: GameService) -> None:
 
     @socketio.on("disconnect")
     def disconnect(*_args):
+        sent.pop(request.sid, None)
         client = registry.remove(request.sid)
         if client is not None:
             with contextlib.suppress(Refused):

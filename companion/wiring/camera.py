@@ -209,6 +209,10 @@ class CameraWiring:
         self.changed = changed
         self.rules = CameraRules(orient_commit_s)
         self.own_zones = False  # config.json camera.zones given: the owner's zones win
+        # a real camera acts in the game; the simulated one (make run) only shows on the
+        # host's camera page what it would do, until the host lets it act
+        self.acting = True
+        self.would: deque[dict] = deque(maxlen=self.MAX_WARNINGS)
         self.selected: dict[str, str] = {}
         self.warnings: deque[dict] = deque(maxlen=self.MAX_WARNINGS)
         self.labels: dict[str, str] = {}  # payload -> card name, for the preview overlay
@@ -232,7 +236,15 @@ class CameraWiring:
                                                                           stats["status"])
         return {"state": state, "detail": stats["detail"], "fps": stats["fps"],
                 "decode_ms": stats["decode_ms"], "calibration": stats["calibration"],
-                "selected": dict(self.selected), "warnings": list(self.warnings)}
+                "selected": dict(self.selected), "warnings": list(self.warnings),
+                "acting": self.acting, "would": list(self.would)}
+
+    def set_acting(self, on: bool) -> None:
+        self.acting = bool(on)
+        self.would.clear()
+        if not self.acting:
+            self.selected.clear()
+        self._changed()
 
     def _changed(self) -> None:
         try:
@@ -311,6 +323,8 @@ class CameraWiring:
         from companion.service import Identity
 
         notify = False
+        if not self.acting:
+            decisions = self._only_shown(decisions)
         for decision in decisions:
             if isinstance(decision, Act):
                 by = decision.action.get("by")
@@ -343,6 +357,21 @@ class CameraWiring:
                 notify |= self._warn(decision.code, decision.params, template)
         if notify:
             self._changed()
+
+    def _only_shown(self, decisions: list) -> list:
+        """Not acting: what would have been done goes to the host's camera page only."""
+        kept = []
+        for decision in decisions:
+            if isinstance(decision, Act | Preview):
+                what = {"action": decision.action, "at": round(time.time(), 3),
+                        "kind": "act" if isinstance(decision, Act) else "preview"}
+                if not self.would or self.would[-1]["action"] != what["action"]:
+                    self.would.append(what)
+            elif isinstance(decision, Select):
+                continue
+            else:
+                kept.append(decision)
+        return kept
 
     def _warn(self, code: str, params: dict, template: str | None = None) -> bool:
         """Keep a warning for the views: code, params and the English template."""
@@ -405,5 +434,6 @@ def start(app, service, changed):
     wiring = CameraWiring(service, changed, _source_for(str(spec), info, catalog),
                           recognizer, settings.orient_commit_s, config)
     wiring.own_zones = bool(settings.zones)
+    wiring.acting = not str(spec).startswith("synthetic")
     wiring.use_zones(info)
     return wiring.start()

@@ -85,8 +85,10 @@ def pair_here(page, base: str, game_id: str, query: str = "") -> None:
 def pair_with_link(host_page, table_page, base: str, game_id: str, query: str = "") -> None:
     """The TV opens the one-time pairing link shown on the host page."""
     host_page.goto(f"{base}/host/{game_id}")
-    url = host_page.locator("#pair-url").get_attribute("href")
-    table_page.goto(url)
+    from urllib.parse import urlsplit
+
+    url = urlsplit(host_page.locator("#pair-url").get_attribute("href"))
+    table_page.goto(f"{base}{url.path}?{url.query}")  # the link names the LAN address
     table_page.wait_for_url(f"**/table/{game_id}")
     if query:
         table_page.goto(f"{base}/table/{game_id}{query}")

@@ -101,7 +101,7 @@ def test_a_table_plays_a_chapter(server, browser):
     table.on("pageerror", lambda e: errors.append(f"table: {e}"))
 
     # New game on the table display (the creator becomes host).
-    table.goto(server + "/new")
+    table.goto(server + "/new?game=wwe")
     for seat, name, colour in PLAYERS:
         table.fill(f"#name_{seat}", name)
         table.select_option(f"#colour_{seat}", colour)
@@ -335,7 +335,7 @@ def test_an_imported_finished_game_shows_final_scores_in_polish(server, browser,
 
 def test_host_controls_need_the_pin(server, browser):
     creator = browser.new_context().new_page()
-    creator.goto(server + "/new")
+    creator.goto(server + "/new?game=wwe")
     creator.fill("#name_N", "Ala")
     creator.fill("#name_S", "Bo")
     creator.fill("#host_pin", "8642")

@@ -19,7 +19,7 @@ def test_table_shows_card_names_and_picks_the_event(server, browser):  # noqa: F
     table = ctx.new_page()
     errors: list[str] = []
     table.on("pageerror", lambda e: errors.append(str(e)))
-    table.goto(server + "/new")
+    table.goto(server + "/new?game=wwe")
     table.fill("#name_N", "Ala")
     table.fill("#name_E", "Bruno")
     table.fill("#host_pin", "1357")
