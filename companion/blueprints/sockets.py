@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from flask import Flask, request
 from flask_socketio import ConnectionRefusedError, SocketIO, join_room
 
-from companion import hardware_manager, i18n, views
+from companion import hardware_manager, i18n, patches, views
 from companion.blueprints.common import HOST_COOKIE, SEAT_COOKIE, TABLE_COOKIE
 from companion.service import GameService, Identity, LiveGame
 from engine.api import Refused
@@ -69,7 +69,7 @@ class Registry:
 def init_app(app: Flask, socketio: SocketIO, service: GameService) -> None:
     registry = Registry()
     app.extensions["companion.registry"] = registry
-    sent: dict[str, str] = {}  # sid -> digest of the last view sent to it
+    sent: dict[str, tuple[int, str, dict]] = {}  # sid -> (n, digest, the last view sent)
 
     def push_views(live: LiveGame, only: str | None = None) -> None:
         """Build each recipient's view (once per role/seat/language) and send it to it.
@@ -82,6 +82,7 @@ def init_app(app: Flask, socketio: SocketIO, service: GameService) -> None:
             connected = {c.identity.seat for c in clients.values() if c.identity.seat}
             hardware = hardware_manager.status(app)
             built: dict[tuple, tuple[dict, str]] = {}
+            patches_for: dict[tuple, list | bool] = {}  # (recipient key, base digest) -> ops
             outbox = []
             for sid, client in clients.items():
                 if only is not None and sid != only:
@@ -92,12 +93,24 @@ def init_app(app: Flask, socketio: SocketIO, service: GameService) -> None:
                                           client.lang, connected=connected, hardware=hardware)
                     built[key] = payload, view_digest(payload)
                 payload, digest = built[key]
-                if only is None and sent.get(sid) == digest:
+                last = sent.get(sid)
+                if only is None and last is not None and last[1] == digest:
                     continue  # nothing this recipient sees changed: no redraw, no bytes
-                sent[sid] = digest
-                outbox.append((sid, payload))
-            for sid, payload in outbox:
-                socketio.emit("view", payload, to=sid)
+                n = last[0] + 1 if last is not None else 0
+                if only is None and last is not None:
+                    patch = patches_for.get((key, last[1]))
+                    if patch is None:
+                        ops = patches.diff(last[2], payload)
+                        small = len(json.dumps(ops)) < len(json.dumps(payload)) // 2
+                        patch = patches_for[(key, last[1])] = ops if small else False
+                    if patch is not False:
+                        sent[sid] = (n, digest, payload)
+                        outbox.append((sid, "patch", {"base": last[0], "n": n, "ops": patch}))
+                        continue
+                sent[sid] = (n, digest, payload)
+                outbox.append((sid, "view", dict(payload, n=n)))
+            for sid, event, message in outbox:
+                socketio.emit(event, message, to=sid)
 
     def on_change(live: LiveGame, what: str) -> None:
         push_views(live)  # first: a page that gets `closed` stops listening
@@ -175,6 +188,16 @@ def init_app(app: Flask, socketio: SocketIO, service: GameService) -> None:
             return service.act(client.identity, data.get("action"))
 
         return answer(client, run)
+
+    @socketio.on("resync")
+    def resync(*_args):
+        """A client that missed a patch asks for its whole view."""
+        client = registry.get(request.sid)
+        if client is None:
+            return {"ok": False}
+        with contextlib.suppress(Refused):
+            push_views(service.get(client.identity.game), only=request.sid)
+        return {"ok": True}
 
     @socketio.on("set_lang")
     def set_lang(data=None):
