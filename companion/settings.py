@@ -261,7 +261,14 @@ def resolve(overrides: Mapping | None = None, environ: Mapping[str, str] | None 
     data_key = BY_NAME["data_dir"]
     layer_over(data_key, None)
     data_dir = Path(values.get("data_dir", _default("data_dir"))).resolve()
-    config = config_file.read(data_dir / "config.json")
+    config, unusable = config_file.read_checked(data_dir / "config.json")
+    if unusable:
+        problems.append(f"{CONFIG_JSON}: the file {unusable}; none of it is used")
+    for section in ("server", "rate_limit", "camera", "dice"):
+        if section in config and not isinstance(config[section], dict) and not (
+                section == "dice" and isinstance(config[section], str)):
+            problems.append(f"{CONFIG_JSON}: {section} must be an object, not "
+                            f"{config[section]!r}; its settings are not used")
     for key in KEYS:
         if key is not data_key:
             layer_over(key, config)
