@@ -86,7 +86,8 @@ def demo_game(app, base: str, only: tuple = ()) -> list[str]:
 @click.command("serve")
 @click.option("--host", default=None,
               help="Address to bind [default: server.host, else 127.0.0.1].")
-@click.option("--port", default=None, type=int, help="Port to listen on [default: server.port, else 8000].")
+@click.option("--port", default=None, type=int,
+              help="Port to listen on [default: server.port, else 8000].")
 @click.option("--data", "data_dir", default=None, type=click.Path(file_okay=False),
               help="Data directory [default: $COMPANION_DATA, else instance].")
 @click.option("--demo", is_flag=True,
