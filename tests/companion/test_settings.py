@@ -181,3 +181,21 @@ def test_doctor_reports_where_settings_come_from(tmp_path, monkeypatch):
     assert "server.port from command line" in settings_check["summary"]
     text = runner.invoke(cli, ["doctor", "--data", str(data), "--port", "1"]).output
     assert "settings  server.port from command line; dice.port from config.json" in text
+
+
+def test_host_pages_status_says_where_the_hardware_settings_come_from(tmp_path, monkeypatch):
+    from tests.companion.test_host_hardware import login, make, stop
+
+    monkeypatch.setenv("COMPANION_CAMERA", "synthetic")
+    app, live = make(tmp_path, {"dice": {"port": "/dev/ttyUSB7"}})  # hardware not started
+    try:
+        client = app.test_client()
+        login(client, live.id)
+        dice = client.get(f"/host/{live.id}/dice/status.json").json
+        camera = client.get(f"/host/{live.id}/camera/status.json").json
+    finally:
+        stop(app)
+    assert {"key": "dice.port", "value": "/dev/ttyUSB7", "from": CONFIG_JSON} in dice["settings"]
+    assert all(row["key"].startswith("dice.") for row in dice["settings"])
+    assert {"key": "camera.source", "value": "synthetic",
+            "from": "COMPANION_CAMERA"} in camera["settings"]
