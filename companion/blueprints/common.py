@@ -10,6 +10,7 @@ from flask import Response, abort, current_app, render_template, request, sessio
 
 from companion import i18n, netinfo, security, views
 from companion.service import GameService, Identity, LiveGame
+from companion.settings import from_app
 from engine.api import Refused
 
 SEAT_COOKIE = "tc_seat_{}"
@@ -154,7 +155,7 @@ def qr_svg(data: str) -> str:
 
 def public_base() -> str:
     """The address phones and the TV reach this server at."""
-    return current_app.config.get("PUBLIC_BASE_URL") or netinfo.base_url(
+    return from_app(current_app).server.public_base_url or netinfo.base_url(
         request.host, request.scheme)
 
 

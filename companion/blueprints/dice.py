@@ -14,6 +14,7 @@ from flask import Blueprint, current_app, jsonify, redirect, request, url_for
 from companion import hardware_texts, i18n
 from companion.blueprints import common
 from companion.blueprints.hardware_status import translated_status
+from companion.settings import from_app
 from engine.api import Refused
 from hardware import config_file
 
@@ -24,7 +25,7 @@ EMPTY_ROWS = 2
 
 
 def config_path() -> Path:
-    return Path(current_app.config["DATA_DIR"]) / "config.json"
+    return from_app(current_app).config_path
 
 
 def declared_roles(live) -> tuple:
@@ -74,7 +75,7 @@ def page(live, status: int = 200, error: dict | None = None, notice: str | None 
 
     game = live.kind.name
     declared = declared_roles(live)
-    current = roles_for(load_settings(current_app.config["DATA_DIR"]), game, declared)
+    current = roles_for(load_settings(from_app(current_app).data_dir), game, declared)
     rows = [{"die": d, "role": r} for d, r in sorted(current.items())]
     rows += [{"die": "", "role": ""}] * EMPTY_ROWS
     return common.render_page(

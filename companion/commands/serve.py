@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import sys
+from pathlib import Path
 
 import click
 from gunicorn.app.base import BaseApplication
@@ -83,36 +84,59 @@ def demo_game(app, base: str, only: tuple = ()) -> list[str]:
 
 
 @click.command("serve")
-@click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind.")
-@click.option("--port", default=8000, show_default=True, type=int)
-@click.option("--data", "data_dir", default="instance", show_default=True,
-              type=click.Path(file_okay=False), help="Data directory.")
+@click.option("--host", default=None,
+              help="Address to bind [default: server.host, else 127.0.0.1].")
+@click.option("--port", default=None, type=int,
+              help="Port to listen on [default: server.port, else 8000].")
+@click.option("--data", "data_dir", default=None, type=click.Path(file_okay=False),
+              help="Data directory [default: $COMPANION_DATA, else instance].")
 @click.option("--demo", is_flag=True,
               help="Create a demo table per installed game and print its links.")
 @click.option("--demo-game", "demo_games", multiple=True,
               help="Only these games get a demo table (repeatable; with --demo).")
-@click.option("--threads", default=300, show_default=True,
-              help="Worker threads (one per connected phone or display, plus requests).")
+@click.option("--threads", default=None, type=int,
+              help="Worker threads (one per connected phone or display, plus requests) "
+                   "[default: server.threads, else 300].")
 @click.option("--no-hardware", is_flag=True, help="Do not start the camera and dice.")
 @click.option("--certfile", type=click.Path(exists=True, dir_okay=False),
               help="Serve https with this certificate (PEM); phones need https for Wake Lock.")
 @click.option("--keyfile", type=click.Path(exists=True, dir_okay=False),
               help="The certificate's private key (PEM).")
-def command(host: str, port: int, data_dir: str, demo: bool, demo_games: tuple, threads: int,
-            no_hardware: bool, certfile: str | None, keyfile: str | None) -> None:
-    """Run the Table Companion server."""
-    if bool(certfile) != bool(keyfile):
-        raise click.UsageError("--certfile and --keyfile go together")
-    from companion import netinfo
+def command(host: str | None, port: int | None, data_dir: str | None, demo: bool,
+            demo_games: tuple, threads: int | None, no_hardware: bool, certfile: str | None,
+            keyfile: str | None) -> None:
+    """Run the Table Companion server.
+
+    Options left out come from the settings: COMPANION_* environment variables, else
+    DATA/config.json, else the defaults (docs/server.md, Settings).
+    """
+    from companion import netinfo, settings
     from companion.app import create_app
+
+    given = {"HOST": host, "PORT": port, "DATA_DIR": data_dir, "THREADS": threads,
+             "CERTFILE": certfile, "KEYFILE": keyfile, "HARDWARE": False if no_hardware else None}
+    config = {key: value for key, value in given.items() if value is not None}
+    resolved = settings.resolve(config)
+    for problem in resolved.problems:
+        click.echo(f"Setting refused: {problem}", err=True)
+    server = resolved.server
+    if bool(server.certfile) != bool(server.keyfile):
+        raise click.UsageError("--certfile and --keyfile go together (server.certfile, "
+                               "server.keyfile)")
+    for key in ("server.certfile", "server.keyfile"):
+        path = resolved.get(key)
+        if path and not Path(path).is_file():
+            raise click.UsageError(f"{key} {path} (from {resolved.source_of(key)}) is not a file")
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: "
                         "%(message)s")
+    host, port = server.host, server.port
     shown_host = netinfo.lan_ip() if host in ("0.0.0.0", "::", "") else host
-    base = f"{'https' if certfile else 'http'}://{shown_host}:{port}"
-    config = {"DATA_DIR": data_dir, "START_HARDWARE": not no_hardware,
-              "PUBLIC_BASE_URL": base if shown_host != host else None}
-    click.echo(f"Table Companion on {base}/  (data: {data_dir})")
+    base = f"{'https' if server.certfile else 'http'}://{shown_host}:{port}"
+    if server.public_base_url is None and shown_host != host:
+        config["PUBLIC_BASE_URL"] = base
+    config["START_HARDWARE"] = True  # this process's worker runs them (unless hardware off)
+    click.echo(f"Table Companion on {base}/  (data: {resolved.data_dir})")
     if demo:
         setup_app = create_app(dict(config, START_HARDWARE=False))
         for line in demo_game(setup_app, base, demo_games):
@@ -123,7 +147,7 @@ def command(host: str, port: int, data_dir: str, demo: bool, demo_games: tuple, 
         "bind": f"[{host}]:{port}" if ":" in host else f"{host}:{port}",
         "workers": 1,
         "worker_class": "gthread",
-        "threads": threads,
+        "threads": server.threads,
         "timeout": 0,  # long-lived WebSockets are not stuck workers
         "graceful_timeout": 5,
         "keepalive": 5,
@@ -131,8 +155,8 @@ def command(host: str, port: int, data_dir: str, demo: bool, demo_games: tuple, 
         "errorlog": "-",
         "loglevel": "info",
     }
-    if certfile:
-        options.update(certfile=certfile, keyfile=keyfile)
+    if server.certfile:
+        options.update(certfile=server.certfile, keyfile=server.keyfile)
     if "control_socket_disable" in gunicorn_settings():
         options["control_socket_disable"] = True  # no socket in $HOME (read-only on the Pi)
     Server(config, options).run()

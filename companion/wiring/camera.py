@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import threading
 import time
 from collections import deque
@@ -28,7 +27,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from companion.settings import Settings, from_app
 from engine.api import Act, Propose, Refused, Select, Sighting, Warn, sticker_namespace
+from hardware.camera.devices import camera_attached
 from hardware.camera.tracker import Appeared, MovedZone, Observation, Removed, Turned, UnknownCode
 from hardware.tags.format import code_table
 
@@ -165,13 +166,6 @@ class CameraRules:
 
 
 # ---- running it on the server ----------------------------------------------------------
-def _settings(app):
-    from hardware.camera.settings import load_settings
-
-    config = Path(app.config["DATA_DIR"]) / "config.json"
-    return load_settings(config), config
-
-
 def demo_cards(info, catalog: dict | None) -> list[str]:
     """Payloads of the first card of each sticker kind (the synthetic table lays them)."""
     from hardware.tags.format import card_payload
@@ -387,21 +381,15 @@ class _Absent:
         return {"state": "absent", "detail": "no camera configured (camera.source)"}
 
 
-def camera_attached() -> bool:
-    """A Pi Camera (picamera2 importable) or a V4L2 device node is present."""
-    from hardware.camera.sources import Picamera2Source
+def source_spec(settings: Settings) -> str | None:
+    """Which source to run: camera.source (from the command line or app config
+    ``CAMERA_SOURCE``, $COMPANION_CAMERA or config.json, in that order of precedence).
 
-    return Picamera2Source.available() or any(Path("/dev").glob("video[0-9]*"))
-
-
-def source_spec(app, configured: str | None) -> str | None:
-    """Which source to run: app config, else $COMPANION_CAMERA, else config.json.
-
-    With COMPANION_CAMERA_SIMULATE=auto (`make run`) an unset or "auto" source becomes the
-    attached camera when there is one, else the synthetic table.
+    With camera.simulate "auto" ($COMPANION_CAMERA_SIMULATE=auto, `make run`) an unset or
+    "auto" source becomes the attached camera when there is one, else the synthetic table.
     """
-    spec = app.config.get("CAMERA_SOURCE") or os.environ.get("COMPANION_CAMERA") or configured
-    if (not spec or spec == "auto") and os.environ.get("COMPANION_CAMERA_SIMULATE") == "auto":
+    spec = settings.camera.source
+    if (not spec or spec == "auto") and settings.camera.simulate == "auto":
         spec = "auto" if camera_attached() else "synthetic"
     return spec or None
 
@@ -409,13 +397,12 @@ def source_spec(app, configured: str | None) -> str | None:
 def start(app, service, changed):
     """The hardware manager's hook: run the configured camera, or report it absent.
 
-    Source: app.config["CAMERA_SOURCE"], else $COMPANION_CAMERA, else config.json
-    camera.source; "synthetic" plays the synthetic table (for `make run` without a camera).
+    "synthetic" plays the synthetic table (for `make run` without a camera).
     """
     from hardware.camera.settings import build_recognizer
 
-    settings, config = _settings(app)
-    spec = source_spec(app, settings.source)
+    settings = from_app(app)
+    spec = source_spec(settings)
     if not spec:
         return _Absent()
     live = service.current()
@@ -426,14 +413,15 @@ def start(app, service, changed):
         from companion.games import known, load_kind
 
         try:
-            kind = load_kind(known()[0], str(app.config["DATA_DIR"]))
+            kind = load_kind(known()[0], str(settings.data_dir))
             info, catalog = kind.module.info, kind.catalog
         except Exception:
             log.info("camera: no game to take demo cards from")
-    recognizer = build_recognizer(settings, config)
+    camera, config = settings.camera, settings.config_path
+    recognizer = build_recognizer(camera, config)
     wiring = CameraWiring(service, changed, _source_for(str(spec), info, catalog),
-                          recognizer, settings.orient_commit_s, config)
-    wiring.own_zones = bool(settings.zones)
+                          recognizer, camera.orient_commit_s, config)
+    wiring.own_zones = bool(camera.zones)
     wiring.acting = not str(spec).startswith("synthetic")
     wiring.use_zones(info)
     return wiring.start()

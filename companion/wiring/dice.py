@@ -15,17 +15,18 @@ Settings, all optional, in ``DATA/config.json``::
               "emulator_http_port": 8765,         # POST /roll to the emulator (make run)
               "roles": {"<game>": {"<die id>": "<role>"}}}}
 
-``emulate`` may also come from the app config ``DICE_EMULATE`` or the environment variable
-``COMPANION_DICE_EMULATE`` (``auto``/``1``/``0``); the default is ``false``, so a Pi without a
-reader shows the dice as absent (tapping in works) rather than a fake reader.
+All but ``roles`` are start-up settings (`companion.settings.DiceSettings`: the environment,
+e.g. ``COMPANION_DICE_EMULATE``, and the app config ``DICE_EMULATE`` go over config.json);
+``emulate`` defaults to ``off``, so a Pi without a reader shows the dice as absent (tapping in
+works) rather than a fake reader. ``roles`` are read again at each roll.
 """
 from __future__ import annotations
 
 import logging
-import os
 import threading
 from pathlib import Path
 
+from companion.settings import DiceSettings, from_app
 from engine.api import Act, DieFace, Refused, Warn
 from hardware import config_file
 from hardware.dice import discovery
@@ -38,7 +39,8 @@ log = logging.getLogger(__name__)
 
 
 def load_settings(data_dir: str | Path) -> dict:
-    """The ``dice`` section of DATA/config.json ({} when absent or unreadable)."""
+    """The ``dice`` section of DATA/config.json as it is now ({} when absent or unreadable):
+    read for the roles, which the host page changes while the server runs."""
     dice = config_file.read(Path(data_dir) / "config.json").get("dice")
     if isinstance(dice, str):
         return {"port": dice}
@@ -66,25 +68,6 @@ def roll_outcomes(module, state, roll: Roll, roles: dict[str, str]) -> list:
     return list(meaning(state, dice)) if meaning is not None and dice else []
 
 
-def emulate_mode(app_config: dict, settings: dict) -> str:
-    """``"on"``, ``"auto"`` or ``"off"`` from the app config, the environment, config.json."""
-    for value in (app_config.get("DICE_EMULATE"), os.environ.get("COMPANION_DICE_EMULATE"),
-                  settings.get("emulate")):
-        if value is None or value == "":
-            continue
-        if value is True or str(value).lower() in ("1", "true", "on", "yes"):
-            return "on"
-        if str(value).lower() == "auto":
-            return "auto"
-        return "off"
-    return "off"
-
-
-def configured_port(settings: dict) -> str | None:
-    port = settings.get("port")
-    return str(port) if port not in (None, "", "auto") else None
-
-
 # ------------------------------------------------------------------------- the handle
 
 
@@ -92,21 +75,22 @@ class DiceWiring:
     """The running dice part of the server: a reader (and maybe an emulator) whose settled
     rolls go to the current game. Started by `companion.hardware_manager`."""
 
-    def __init__(self, service, changed, settings: dict, emulate: str,
-                 data_dir: str | Path, reader_options: dict | None = None) -> None:
+    def __init__(self, service, changed, settings: DiceSettings, data_dir: str | Path,
+                 reader_options: dict | None = None) -> None:
         self.service = service
         self.changed = changed
         self.settings = settings
         self.data_dir = Path(data_dir)
+        self.at_start = load_settings(data_dir)  # the roles, should the file lose them
         self.emulator = None
         self.emulator_http = None
         self.warning: dict | None = None
         self.last_applied: dict | None = None
         self.rolls_seen = 0
         self._lock = threading.Lock()
-        port = configured_port(settings)
-        ids = settings.get("usb_ids")
-        usb_ids = discovery.parse_usb_ids(ids) if isinstance(ids, list) and ids else None
+        port = settings.port
+        usb_ids = discovery.parse_usb_ids(settings.usb_ids) if settings.usb_ids else None
+        emulate = settings.emulate
         if emulate == "on" or (emulate == "auto" and not port
                                and not discovery.candidates(usb_ids)):
             port = self._start_emulator(Path(data_dir))
@@ -120,7 +104,7 @@ class DiceWiring:
         from hardware.dice.emulator import DiceEmulator, serve_http
 
         self.emulator = DiceEmulator(link=str(data_dir / "dice-emulator.tty")).start()
-        wanted = int(self.settings.get("emulator_http_port", 8765))
+        wanted = self.settings.emulator_http_port
         try:
             self.emulator_http = serve_http(self.emulator, wanted)
         except OSError:
@@ -134,7 +118,7 @@ class DiceWiring:
         """Die id -> role, read from config.json at each roll: the host page's changes
         apply to the next roll without a restart (the start-up settings otherwise)."""
         current = load_settings(self.data_dir)
-        return roles_for(current if "roles" in current else self.settings, game, declared)
+        return roles_for(current if "roles" in current else self.at_start, game, declared)
 
     def start(self) -> DiceWiring:
         self.reader.start()
@@ -204,8 +188,7 @@ class DiceWiring:
 
 def start(app, service, changed) -> DiceWiring:
     """The hardware manager's entry point (see companion/hardware_manager.py)."""
-    data_dir = app.config["DATA_DIR"]
-    settings = load_settings(data_dir)
-    wiring = DiceWiring(service, changed, settings, emulate_mode(app.config, settings),
-                        data_dir, app.config.get("DICE_READER_OPTIONS"))
+    settings = from_app(app)
+    wiring = DiceWiring(service, changed, settings.dice, settings.data_dir,
+                        app.config.get("DICE_READER_OPTIONS"))
     return wiring.start()

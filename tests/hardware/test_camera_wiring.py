@@ -10,6 +10,7 @@ import socketio
 from werkzeug.serving import WSGIRequestHandler, make_server
 
 from companion.app import create_app
+from companion.settings import resolve
 from companion.wiring import camera as wiring
 from companion.wiring.camera import CameraRules, Preview, Table, card_index
 from engine.api import Act, Propose, Refused, Select, Warn
@@ -242,7 +243,8 @@ def test_video_camera_on_a_running_server_gives_the_phones_the_incomes(server, t
     table_display = Spy(live_server.url, {"role": "table", "game": game.id, "lang": "en",
                                           "table_token": service.new_table_token(game.id)})
     manager = app.extensions["companion.hardware"]
-    app.config["CAMERA_SOURCE"] = str(video)
+    app.extensions["companion.settings"] = resolve({"DATA_DIR": app.config["DATA_DIR"],
+                                                    "CAMERA_SOURCE": str(video)})
     handle = wiring.start(app, service, manager.changed)
     try:
         # reveal_event, then orient_event
@@ -320,17 +322,17 @@ def test_card_the_engine_refuses_is_a_warning_not_an_action(server, tmp_path):
 def test_make_run_simulates_a_camera_only_when_none_is_attached(monkeypatch, tmp_path):
     """`make run` sets COMPANION_CAMERA_SIMULATE=auto: the synthetic table stands in only
     where no camera is attached (which a test cannot plug in: its presence is patched)."""
-    app = create_app({"DATA_DIR": str(tmp_path), "TESTING": True})
-    monkeypatch.delenv("COMPANION_CAMERA", raising=False)
-    monkeypatch.delenv("COMPANION_CAMERA_SIMULATE", raising=False)
-    assert wiring.source_spec(app, None) is None
-    assert wiring.source_spec(app, "/dev/video2") == "/dev/video2"
-    monkeypatch.setenv("COMPANION_CAMERA_SIMULATE", "auto")
+    def source_spec(configured, **environ):
+        (tmp_path / "config.json").write_text(json.dumps({"camera": {"source": configured}}))
+        return wiring.source_spec(resolve({"DATA_DIR": str(tmp_path)}, environ))
+
+    assert source_spec(None) is None
+    assert source_spec("/dev/video2") == "/dev/video2"
+    auto = {"COMPANION_CAMERA_SIMULATE": "auto"}
     monkeypatch.setattr(wiring, "camera_attached", lambda: False)
-    assert wiring.source_spec(app, None) == "synthetic"
-    assert wiring.source_spec(app, "auto") == "synthetic"
-    assert wiring.source_spec(app, "/dev/video2") == "/dev/video2"
+    assert source_spec(None, **auto) == "synthetic"
+    assert source_spec("auto", **auto) == "synthetic"
+    assert source_spec("/dev/video2", **auto) == "/dev/video2"
     monkeypatch.setattr(wiring, "camera_attached", lambda: True)
-    assert wiring.source_spec(app, None) == "auto"
-    monkeypatch.setenv("COMPANION_CAMERA", "folder:/x")
-    assert wiring.source_spec(app, None) == "folder:/x"
+    assert source_spec(None, **auto) == "auto"
+    assert source_spec(None, **auto, COMPANION_CAMERA="folder:/x") == "folder:/x"

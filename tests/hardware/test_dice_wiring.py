@@ -6,6 +6,7 @@ import random
 import pytest
 
 from companion.catalog import load_catalog
+from companion.settings import DiceSettings, resolve
 from companion.wiring import dice as wiring
 from engine.api import Act, Refused, Warn
 from engine.wwe import GAME
@@ -52,18 +53,21 @@ def test_roles_come_from_config_json(tmp_path):
     assert roles == {"white": "tax"}
     (action,) = outcomes(tax_state(), roll(white=3, tax=5), roles)
     assert action.action["value"] == 3
-    assert wiring.configured_port(settings) is None
+    assert resolve({"DATA_DIR": str(tmp_path)}, {}).dice.port is None  # "auto"
     (tmp_path / "config.json").write_text("{not json")
     assert wiring.load_settings(tmp_path) == {}
 
 
-def test_emulate_mode_defaults_off(monkeypatch):
-    monkeypatch.delenv("COMPANION_DICE_EMULATE", raising=False)
-    assert wiring.emulate_mode({}, {}) == "off"
-    assert wiring.emulate_mode({}, {"emulate": "auto"}) == "auto"
-    monkeypatch.setenv("COMPANION_DICE_EMULATE", "1")
-    assert wiring.emulate_mode({}, {"emulate": False}) == "on"
-    assert wiring.emulate_mode({"DICE_EMULATE": False}, {}) == "off"
+def test_emulate_mode_defaults_off(tmp_path):
+    def emulate(dice: dict, environ: dict, **app_config) -> str:
+        (tmp_path / "config.json").write_text(json.dumps({"dice": dice}))
+        return resolve(dict(app_config, DATA_DIR=str(tmp_path)), environ).dice.emulate
+
+    assert emulate({}, {}) == "off"
+    assert emulate({"emulate": "auto"}, {}) == "auto"
+    on = {"COMPANION_DICE_EMULATE": "1"}
+    assert emulate({"emulate": False}, on) == "on"
+    assert emulate({}, on, DICE_EMULATE=False) == "off"
 
 
 def play_to_tax(state, act):
@@ -103,8 +107,8 @@ def test_emulated_rolls_reach_a_real_game(tmp_path):
     players = [{"seat": s, "name": s} for s in "NESW"]
     live = service.create("wwe", {"players": players, "seed": 5}, "2468")
     changes = []
-    handle = wiring.DiceWiring(service, lambda: changes.append(1), {"emulator_http_port": 0},
-                               "on", tmp_path / "data")
+    handle = wiring.DiceWiring(service, lambda: changes.append(1),
+                               DiceSettings(emulate="on", emulator_http_port=0), tmp_path / "data")
     handle.start()
     try:
         emu = handle.emulator
