@@ -10,6 +10,7 @@ import socketio
 from werkzeug.serving import WSGIRequestHandler, make_server
 
 from companion.app import create_app
+from companion.patches import apply
 from companion.settings import resolve
 from companion.wiring import camera as wiring
 from companion.wiring.camera import CameraRules, Preview, Table, card_index
@@ -192,6 +193,8 @@ class Spy:
         self.views = []
         self.sio = socketio.Client(reconnection=False)
         self.sio.on("view", self.views.append)
+        self.sio.on("patch", lambda p: self.views.append(
+            dict(apply(self.views[-1], p["ops"]), n=p["n"])))  # as the page applies them
         self.sio.connect(url, auth=auth, transports=["websocket"], wait_timeout=10)
 
     def wait_version(self, version, timeout=10.0):
