@@ -104,15 +104,19 @@ def localize(node: Any, lang: str) -> Any:
     """Catalog texts keyed by language ({"en": ..., "pl": ...}) cut to ``lang`` and English.
 
     The web picks ``names[lang] || names.en``; the other three languages would only make
-    every message a third bigger.
+    every message a third bigger. (Scalars are not visited: this runs for every view.)
     """
-    if isinstance(node, dict):
-        if len(node) > 2 and node.keys() <= LANGS:
+    kind = type(node)
+    if kind is dict:
+        if 2 < len(node) <= len(LANGS) and node.keys() <= LANGS:
             return {k: node[k] for k in (lang, "en") if k in node}
-        return {k: localize(v, lang) for k, v in node.items()}
-    if isinstance(node, list):
-        return [localize(v, lang) for v in node]
+        return {k: localize(v, lang) if type(v) in _NESTED else v for k, v in node.items()}
+    if kind is list:
+        return [localize(v, lang) if type(v) in _NESTED else v for v in node]
     return node
+
+
+_NESTED = (dict, list)
 
 
 def hardware_for(role: str, seat: str | None, hardware: dict | None) -> dict | None:

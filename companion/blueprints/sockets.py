@@ -8,8 +8,6 @@ that holds more than one identity. See docs/socket-protocol.md.
 from __future__ import annotations
 
 import contextlib
-import hashlib
-import json
 import logging
 import threading
 from dataclasses import dataclass
@@ -32,10 +30,7 @@ class Client:
     lang: str
 
 
-def view_digest(payload: dict) -> str:
-    """What a recipient sees, as one short string (the same view is never sent twice)."""
-    text = json.dumps(payload, sort_keys=True, separators=(",", ":"), default=str)
-    return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
+PATCH_OPS = 60  # more changes than this: send the whole view
 
 
 def room_of(identity: Identity) -> str:
@@ -69,7 +64,7 @@ class Registry:
 def init_app(app: Flask, socketio: SocketIO, service: GameService) -> None:
     registry = Registry()
     app.extensions["companion.registry"] = registry
-    sent: dict[str, tuple[int, str, dict]] = {}  # sid -> (n, digest, the last view sent)
+    sent: dict[str, tuple[int, dict]] = {}  # sid -> (n, the last view sent to it)
 
     def push_views(live: LiveGame, only: str | None = None) -> None:
         """Build each recipient's view (once per role/seat/language) and send it to it.
@@ -81,34 +76,35 @@ def init_app(app: Flask, socketio: SocketIO, service: GameService) -> None:
             clients = registry.of_game(live.id)
             connected = {c.identity.seat for c in clients.values() if c.identity.seat}
             hardware = hardware_manager.status(app)
-            built: dict[tuple, tuple[dict, str]] = {}
-            patches_for: dict[tuple, list | bool] = {}  # (recipient key, base digest) -> ops
+            built: dict[tuple, dict] = {}
+            patches_for: dict[tuple, list] = {}  # (recipient key, base n) -> ops
             outbox = []
             for sid, client in clients.items():
                 if only is not None and sid != only:
                     continue
                 key = (client.identity.role, client.identity.seat, client.lang)
                 if key not in built:
-                    payload = views.build(live, client.identity.role, client.identity.seat,
-                                          client.lang, connected=connected, hardware=hardware)
-                    built[key] = payload, view_digest(payload)
-                payload, digest = built[key]
+                    built[key] = views.build(live, client.identity.role, client.identity.seat,
+                                             client.lang, connected=connected,
+                                             hardware=hardware)
+                payload = built[key]
                 last = sent.get(sid)
-                if only is None and last is not None and last[1] == digest:
+                if only is not None or last is None:
+                    n = last[0] + 1 if last is not None else 0
+                    sent[sid] = (n, payload)
+                    outbox.append((sid, "view", dict(payload, n=n)))
+                    continue
+                ops = patches_for.get((key, id(last[1])))
+                if ops is None:
+                    ops = patches_for[(key, id(last[1]))] = patches.diff(last[1], payload)
+                if not ops:
                     continue  # nothing this recipient sees changed: no redraw, no bytes
-                n = last[0] + 1 if last is not None else 0
-                if only is None and last is not None:
-                    patch = patches_for.get((key, last[1]))
-                    if patch is None:
-                        ops = patches.diff(last[2], payload)
-                        small = len(json.dumps(ops)) < len(json.dumps(payload)) // 2
-                        patch = patches_for[(key, last[1])] = ops if small else False
-                    if patch is not False:
-                        sent[sid] = (n, digest, payload)
-                        outbox.append((sid, "patch", {"base": last[0], "n": n, "ops": patch}))
-                        continue
-                sent[sid] = (n, digest, payload)
-                outbox.append((sid, "view", dict(payload, n=n)))
+                n = last[0] + 1
+                sent[sid] = (n, payload)
+                if len(ops) <= PATCH_OPS:
+                    outbox.append((sid, "patch", {"base": last[0], "n": n, "ops": ops}))
+                else:  # so much changed that the whole view is as small
+                    outbox.append((sid, "view", dict(payload, n=n)))
             for sid, event, message in outbox:
                 socketio.emit(event, message, to=sid)
 
