@@ -6,7 +6,7 @@ import re
 
 from flask import Blueprint, current_app, jsonify, redirect, request, url_for
 
-from companion import hardware_manager, i18n
+from companion import hardware_manager, i18n, views
 from companion.blueprints import common
 from companion.games import known
 from engine.api import Refused
@@ -199,5 +199,9 @@ def play(game_id: str):
 
 @bp.get("/healthz")
 def healthz():
-    return jsonify(ok=True, games=len(common.service().all()),
-                   hardware=hardware_manager.status(current_app))
+    """Alive, how many games, and each device's state. The details (frame rate, the reader's
+    port, what the camera would do) only for this machine itself (`companion doctor`)."""
+    hardware = hardware_manager.status(current_app)
+    if request.remote_addr not in ("127.0.0.1", "::1"):
+        hardware = views.hardware_for("viewer", None, hardware)
+    return jsonify(ok=True, games=len(common.service().all()), hardware=hardware)

@@ -221,3 +221,11 @@ def test_export_import_round_trip(client, app):
     assert response.status_code == 400
     assert len(service.all()) == before
 
+
+
+def test_healthz_details_only_for_this_machine(client, app):
+    mine = client.get("/healthz").get_json()
+    other = client.get("/healthz", environ_base={"REMOTE_ADDR": "192.168.1.50"}).get_json()
+    assert mine["ok"] and other["ok"] and other["games"] == mine["games"]
+    for device, status in other["hardware"].items():
+        assert set(status) == {"state"}, device
