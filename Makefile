@@ -19,9 +19,11 @@ system-packages:
 	bash tests/install-system-packages.sh
 
 run: $(STAMP)
+	@$(BIN)/pip uninstall --quiet --yes tc-toygame 2>/dev/null || true  # the tests' toy game
 	COMPANION_DICE_EMULATE=auto COMPANION_CAMERA_SIMULATE=auto $(BIN)/companion serve --demo --host $(HOST) --port $(PORT) --data $(DATA)
 
 test: $(STAMP) system-packages
+	$(BIN)/pip install --quiet --no-deps -e tests/plugins/toygame  # a game plug-in from outside
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest
 

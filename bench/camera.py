@@ -40,7 +40,7 @@ from hardware.camera.tracker import Appeared  # noqa: E402
 from hardware.synthetic.scene import Camera, Placement, Style, random_scene  # noqa: E402
 from hardware.tags.format import BOARD_MARKER, card_payload  # noqa: E402
 
-PAYLOADS = [card_payload("wwe", "event", f"bench_{i}") for i in range(6)]
+PAYLOADS = [card_payload("wwe", "E", f"bench_{i}") for i in range(6)]
 
 
 def percentile(values, q):
@@ -234,7 +234,7 @@ def latency_to_phone(cycles):
 
     phone.connect(f"http://127.0.0.1:{server.server_port}", transports=["websocket"],
                   auth={"role": "seat", "game": game.id, "token": token, "lang": "en"})
-    source = PlaceAndLift(cycles, [card_payload("wwe", "event", event)])
+    source = PlaceAndLift(cycles, [card_payload("wwe", "E", event)])
     from hardware.camera.settings import build_recognizer, load_settings
 
     handle = wiring.CameraWiring(service, lambda: None, source,

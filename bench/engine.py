@@ -80,8 +80,15 @@ def main() -> None:
             json.loads(json.dumps(position))
             base_us.append((time.perf_counter_ns() - t) / 1e3)
 
+    # what the server stores per snapshot: the position only (the catalog is pinned once per
+    # game, issue 9), against the whole state with its catalog part
+    snapshot_bytes = [len(json.dumps(p, separators=(",", ":"))) for p in positions]
+    state_bytes = [len(json.dumps(s, separators=(",", ":"))) for s in states[:-1]]
     figures = {
         "actions": n_actions,
+        "snapshot_bytes_median": int(statistics.median(snapshot_bytes)),
+        "snapshot_bytes_max": max(snapshot_bytes),
+        "state_with_catalog_bytes_median": int(statistics.median(state_bytes)),
         "replay_ms": round(statistics.median(replay_ms), 3),
         "replay_ms_min": round(min(replay_ms), 3),
         "replay_ms_p90": round(pct(replay_ms, 90), 3),
@@ -113,6 +120,9 @@ def main() -> None:
           f"{figures['baseline_json_roundtrip_us_p50']} us, p90 "
           f"{figures['baseline_json_roundtrip_us_p90']} us; apply/baseline "
           f"{figures['apply_to_baseline_ratio_p50']}")
+    print(f"snapshot (position only): median {figures['snapshot_bytes_median']} bytes, max "
+          f"{figures['snapshot_bytes_max']}; the state with its catalog part: median "
+          f"{figures['state_with_catalog_bytes_median']} bytes")
     print(json.dumps(figures))
 
 

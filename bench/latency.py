@@ -42,6 +42,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from companion.catalog import load_catalog  # noqa: E402
+from companion.patches import apply  # noqa: E402
 from engine.wwe import GAME  # noqa: E402
 
 SEATS = ("N", "E", "S", "W")
@@ -53,13 +54,18 @@ class Server:
         self.data = data
         self.proc = subprocess.Popen(
             [sys.executable, "-c", "from companion.cli import main; main()", "serve",
-             "--host", "127.0.0.1", "--port", "0", "--data", str(data), "--demo",
+             "--host", "127.0.0.1", "--port", "0", "--data", str(data),
+             "--demo", "--demo-game", "wwe",
              "--no-hardware", "--threads", str(threads)],
             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
             start_new_session=True, env=dict(os.environ, PYTHONUNBUFFERED="1"))
         self.joins: dict[str, str] = {}
+        self.pair_url = None
         port = None
         for line in self.proc.stdout:
+            match = re.search(r"Table display:\s+(\S+)", line)
+            if match:
+                self.pair_url = match.group(1)
             match = re.search(r"Join (\w+):\s+(\S+)", line)
             if match:
                 self.joins[match.group(1)] = match.group(2)
@@ -137,8 +143,17 @@ def cookie_of(headers, name_prefix):
     return None
 
 
-def new_table(server: Server) -> dict[str, str]:
-    """A 4-player game created through the web form; returns its join URLs."""
+def paired(server: Server, pair_url: str) -> str:
+    """The table display's secret, from the host's one-time pairing link."""
+    parsed = urlparse(pair_url)
+    game_id = parsed.path.split("/")[2]
+    _, headers, _ = server.request("GET", f"{parsed.path}?{parsed.query}")
+    return cookie_of(headers, f"tc_table_{game_id}")
+
+
+def new_table(server: Server) -> tuple[dict[str, str], str]:
+    """A 4-player game created through the web form; returns its join URLs and the table
+    display's secret (the creator is the host and pairs the table from its page)."""
     status, headers, page = server.request("GET", "/new")
     session = cookie_of(headers, "session")
     token = re.search(rb'name="csrf_token" value="([^"]+)"', page).group(1).decode()
@@ -149,16 +164,24 @@ def new_table(server: Server) -> dict[str, str]:
         {"Content-Type": "application/x-www-form-urlencoded", "Cookie": f"session={session}"})
     assert status == 303, status
     game_id = dict(headers)["Location"].rsplit("/", 1)[-1]
+    host = cookie_of(headers, f"tc_host_{game_id}")
+    status, headers, _ = server.request(
+        "POST", f"/host/{game_id}/pair-here", urlencode({"csrf_token": token}),
+        {"Content-Type": "application/x-www-form-urlencoded",
+         "Cookie": f"session={session}; tc_host_{game_id}={host}"})
+    assert status == 303, status
+    table_token = cookie_of(headers, f"tc_table_{game_id}")
     with sqlite3.connect(server.data / "companion.sqlite3") as db:
         codes = dict(db.execute("SELECT seat, join_code FROM seats WHERE game = ?", (game_id,)))
-    return {s: f"{server.url}/join/{game_id}/{s}?code={codes[s]}" for s in SEATS}
+    return {s: f"{server.url}/join/{game_id}/{s}?code={codes[s]}" for s in SEATS}, table_token
 
 
 # a table of five clients -----------------------------------------------------------------
 class Table:
     """4 phones + 1 table display; a local replica of the state picks legal actions."""
 
-    def __init__(self, server: Server, joins: dict[str, str], seed: int) -> None:
+    def __init__(self, server: Server, joins: dict[str, str], table_token: str,
+                 seed: int) -> None:
         self.game_id = urlparse(joins["N"]).path.split("/")[2]
         with sqlite3.connect(server.data / "companion.sqlite3") as db:
             setup = json.loads(db.execute("SELECT setup FROM games WHERE id = ?",
@@ -175,7 +198,8 @@ class Table:
             token = cookie_of(headers, f"tc_seat_{self.game_id}")
             self._connect(server, seat, {"role": "seat", "game": self.game_id,
                                          "token": token})
-        self._connect(server, "table", {"role": "table", "game": self.game_id})
+        self._connect(server, "table", {"role": "table", "game": self.game_id,
+                                        "table_token": table_token})
 
     def _connect(self, server, name, auth):
         # browsers validate UTF-8 natively; websocket-client's pure-Python check would add
@@ -184,15 +208,22 @@ class Table:
                               websocket_extra_options={"skip_utf8_validation": True})
         self.arrivals[name] = {}
 
-        def on_view(data):
+        last: dict = {}
+
+        def on_view(data, size=None):
             now = time.perf_counter()
             if name == "N" and len(self.sizes) < 50:
-                self.sizes.append(len(json.dumps(data)))
+                self.sizes.append(size or len(json.dumps(data)))
+            last["view"] = data
             with self.cond:
                 self.arrivals[name].setdefault(data["version"], now)
                 self.cond.notify_all()
 
+        def on_patch(data):  # the changes since the previous view, applied as the page does
+            on_view(dict(apply(last["view"], data["ops"]), n=data["n"]), len(json.dumps(data)))
+
         sio.on("view", on_view)
+        sio.on("patch", on_patch)
         sio.connect(server.url, auth=auth, transports=["websocket"], wait_timeout=30)
         self.clients[name] = sio
 
@@ -277,7 +308,7 @@ def main() -> None:
     server = Server(data, threads=5 * args.tables + 60)
     try:
         # 1. one table
-        table = Table(server, server.joins, seed=1)
+        table = Table(server, server.joins, paired(server, server.pair_url), seed=1)
         one = []
         for i in range(args.actions + args.warmup):
             ms = table.step()
@@ -286,15 +317,18 @@ def main() -> None:
             if i >= args.warmup:
                 one.append(ms)
         mem_one = server.memory_mb()
-        view_bytes = int(statistics.median(table.sizes)) if table.sizes else 20_000
+        full_view_bytes = table.sizes[0] if table.sizes else 20_000
+        view_bytes = int(statistics.median(table.sizes[1:])) if table.sizes[1:] else 20_000
         table.close()
+        print(f"bytes to a phone per message: median {view_bytes} (a whole view "
+              f"{full_view_bytes}; later ones are patches of what changed)")
         one_s = summary(one)
         show("one table (5 clients)", one_s)
         print(f"server memory with one game: PSS {mem_one['pss']:.1f} MB (RSS worker "
               f"{mem_one['worker_rss']:.1f} MB, master {mem_one['master_rss']:.1f} MB)")
 
         # 2. fifty tables at once
-        tables = [Table(server, new_table(server), seed=100 + i) for i in range(args.tables)]
+        tables = [Table(server, *new_table(server), seed=100 + i) for i in range(args.tables)]
         many: list[float] = []
         lock = threading.Lock()
         barrier = threading.Barrier(len(tables))
@@ -333,8 +367,8 @@ def main() -> None:
     finally:
         server.stop()
 
-    base = echo_baseline(view_bytes)
-    show(f"baseline: TCP echo {view_bytes // 1000} kB", base)
+    base = echo_baseline(full_view_bytes)
+    show(f"baseline: TCP echo {full_view_bytes // 1000} kB", base)
     ratio = one_s["p95"] / base["p95"] if base["p95"] else None
     print(f"one-table p95 / echo p95 = {ratio:.1f}")
     print(json.dumps({
@@ -345,11 +379,13 @@ def main() -> None:
         "server_cpu_ms_per_action": round(cpu_per_action, 2),
         "rss_mb": round(mem_one["pss"], 1), "rss_worker_mb": round(mem_one["worker_rss"], 1),
         "rss_master_mb": round(mem_one["master_rss"], 1),
-        "rss_fifty_tables_mb": round(mem_many["pss"], 1), "view_bytes": view_bytes,
+        "rss_fifty_tables_mb": round(mem_many["pss"], 1),
+        "bytes_per_message_median": view_bytes, "full_view_bytes": full_view_bytes,
         "echo_p95_ms": round(base["p95"], 3),
         "ratio_one_table_p95_to_echo": round(ratio, 1),
         "loadavg_1m": os.getloadavg()[0], "cpus": os.cpu_count(),
-        "targets": {"one_table_p95_ms": 30, "fifty_tables_p95_ms": 150, "rss_mb": 120}}))
+        "targets": {"one_table_p95_ms": 30, "fifty_tables_p95_ms": 150, "rss_mb": 120,
+                    "bytes_per_message": 4000, "server_cpu_ms_per_action": 2.5}}))
 
 
 CATALOG = None

@@ -3,11 +3,12 @@
 One Flask app, one Flask-SocketIO server in ``threading`` mode (real WebSockets through
 simple-websocket), one `GameService` over one SQLite file in the data directory. The data
 directory holds everything that changes: ``companion.sqlite3``, ``secret_key``, compiled
-translations, owner catalogs, backups, ``config.json``.
+translations, owner catalogs, backups, ``config.json``. Its settings: companion/settings.py.
 """
 from __future__ import annotations
 
 import json
+import logging
 import os
 from pathlib import Path
 
@@ -15,10 +16,11 @@ from flask import Flask
 from flask_socketio import SocketIO
 from socketio.packet import Packet
 
-from companion import games, hardware_manager, i18n, security
+from companion import games, hardware_manager, i18n, security, settings
 from companion.service import GameService
 from companion.store import Store
 
+log = logging.getLogger(__name__)
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 
 
@@ -44,25 +46,28 @@ def secret_key(data_dir: Path) -> bytes:
 
 
 def create_app(test_config: dict | None = None) -> Flask:
+    """The app, with its settings resolved once (companion/settings.py): defaults <
+    DATA/config.json < COMPANION_* environment < ``test_config`` (`companion serve` passes
+    its command line here). ``app.extensions["companion.settings"]`` holds them."""
     security.install_log_redaction()
     app = Flask(__name__, template_folder=str(WEB_DIR / "templates"),
                 static_folder=str(WEB_DIR / "static"), static_url_path="/static")
     app.config.from_mapping(
-        DATA_DIR=os.environ.get("COMPANION_DATA", "instance"),
-        SNAPSHOT_EVERY=25,
-        RATE_LIMIT=(5, 60.0),  # failed join/PIN attempts per IP+game per window (s)
         GAMES=None,  # {name: (module, catalog)} to run other modules (tests)
-        START_HARDWARE=False,  # `companion serve` starts camera and dice once
-        PUBLIC_BASE_URL=None,  # e.g. "http://192.168.1.20:8000"; else from the request/IP
+        START_HARDWARE=False,  # this process runs the camera and dice (`companion serve`)
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
         MAX_CONTENT_LENGTH=4 * 1024 * 1024,
     )
     if test_config:
         app.config.from_mapping(test_config)
-    data_dir = Path(app.config["DATA_DIR"]).resolve()
+    resolved = settings.resolve(test_config)
+    for problem in resolved.problems:
+        log.warning("setting refused: %s", problem)
+    app.extensions["companion.settings"] = resolved
+    app.config.update(settings.app_config(resolved))
+    data_dir = resolved.data_dir
     data_dir.mkdir(parents=True, exist_ok=True)
-    app.config["DATA_DIR"] = str(data_dir)
     app.secret_key = app.config.get("SECRET_KEY") or secret_key(data_dir)
     i18n.init_app(app, data_dir)
 
@@ -74,10 +79,11 @@ def create_app(test_config: dict | None = None) -> Flask:
         return kinds[name]
 
     store = Store(data_dir / "companion.sqlite3")
-    service = GameService(store, kind, snapshot_every=app.config["SNAPSHOT_EVERY"])
+    service = GameService(store, kind, snapshot_every=resolved.snapshot_every)
     service.load_all()
     app.extensions["companion"] = service
-    app.extensions["companion.limiter"] = security.RateLimiter(*app.config["RATE_LIMIT"])
+    app.extensions["companion.limiter"] = security.RateLimiter(resolved.rate_limit.attempts,
+                                                                 resolved.rate_limit.window_s)
 
     socketio = SocketIO(app, async_mode="threading", serializer=JsonPacket, json=json,
                         logger=False, engineio_logger=False, ping_interval=10,
@@ -97,7 +103,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     sockets.init_app(app, socketio, service)
 
     hardware_manager.init_app(app)
-    if app.config["START_HARDWARE"]:
+    if app.config["START_HARDWARE"] and resolved.hardware:
         hardware_manager.start(app)
     return app
 

@@ -15,11 +15,11 @@ from __future__ import annotations
 import datetime as dt
 import os
 import re
-import shutil
 import sqlite3
-import subprocess
 from dataclasses import dataclass
 from pathlib import Path
+
+from companion import systemd
 
 DB_NAME = "companion.sqlite3"
 BACKUP_DIR = "backups"
@@ -149,7 +149,7 @@ def server_holding(database: Path) -> str:
     this one has the database (or its WAL) open, found through /proc (any Linux).
     """
     signs = []
-    if _systemd_active(SERVICE):
+    if systemd.is_active(SERVICE):
         signs.append(f"{SERVICE} is active")
     pids = processes_with_open(database)
     if pids:
@@ -178,13 +178,6 @@ def processes_with_open(database: Path) -> list[int]:
         if wanted.intersection(links):
             pids.append(int(entry.name))
     return sorted(pids)
-
-
-def _systemd_active(unit: str) -> bool:
-    if not Path("/run/systemd/system").is_dir() or not shutil.which("systemctl"):
-        return False
-    result = subprocess.run(["systemctl", "is-active", "--quiet", unit], check=False)
-    return result.returncode == 0
 
 
 def _copy_database(source: Path, target: Path, single_file: bool) -> None:

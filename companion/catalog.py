@@ -1,28 +1,47 @@
 """Loading a game catalog from its JSON files, with the owner's overrides merged in.
 
-The shipped files live in ``companion/catalogs/<game>/``; the owner's own cards go into
-``<data_dir>/catalogs/<game>/*.json`` (see docs/catalog.md). An override file is named
-after the part it changes (``event_cards.json``, or ``event_cards.chapter3.json``: the part
-is the name up to the first dot). In list parts an override entry replaces the shipped
-entry with the same id, a new id is added, ``{"id": ..., "remove": true}`` deletes one,
-and ``{"replace": true, "entries": [...]}`` discards all shipped entries of that part.
-``game.json`` is merged key by key (nested objects too); in ``plague.json`` the
-``locations`` merge by id and other keys are replaced.
+The shipped files live in the game's own package (``GameInfo.catalog``, e.g.
+``engine/wwe/data/``); the owner's own cards go into ``<data_dir>/catalogs/<game>/*.json``
+(see docs/catalog.md). An override file is named after the part it changes
+(``event_cards.json``, or ``event_cards.chapter3.json``: the part is the name up to the
+first dot). How a part merges is declared by the game (`engine.api.CatalogPart`): in
+"by_key" parts an override entry replaces the shipped entry with the same id, a new id is
+added, ``{"id": ..., "remove": true}`` deletes one, and ``{"replace": true, "entries":
+[...]}`` discards all shipped entries of that part; "deep" parts merge key by key (nested
+objects too) and a ``nested`` list inside them merges by id; "replace" parts are replaced.
 
-Problems (bad JSON, bad shape, anything the pure validator finds) are reported with the
-file they come from, so an owner knows which of their files to fix.
+Then every part is checked against its JSON Schema and the game's own checks run. Problems
+(bad JSON, bad shape, anything the checks find) are reported with the file they come from,
+so an owner knows which of their files to fix. Knows no game: only `GameInfo`.
 """
 from __future__ import annotations
 
 import json
+from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
-from engine.wwe import catalog as wwe_catalog
+from jsonschema import Draft202012Validator
 
-SHIPPED = Path(__file__).parent / "catalogs"
-VALIDATORS = {"wwe": wwe_catalog}
-LIST_PARTS = ("action_cards", "event_cards", "projects", "building_sites")
+from companion import games
+
+# English templates of the loader's own problem codes (the game's checks bring their own).
+REASONS = {
+    "not_readable": "cannot read the file: {message}",
+    "json_syntax": "invalid JSON at line {line}, column {column}: {message}",
+    "duplicate_key": "the key {key} appears twice in one object",
+    "unknown_file": "{name} is not a catalog file (expected one of: {expected})",
+    "override_shape": "an override of {part} must be {expected}",
+    "schema": "{message}",
+    "check_failed": "the game's checks could not run ({message})",
+    "unknown_game": "no catalog for the game {game}",
+}
+
+
+def problem(file: str, entry: Any, field: str | None, code: str, **params: Any) -> dict:
+    """One problem; ``reason`` is the English text of ``code``."""
+    return {"file": file, "entry": entry, "field": field, "code": code, "params": params,
+            "reason": f"{code}: {REASONS[code].format(**params)}"}
 
 
 class CatalogError(Exception):
@@ -41,23 +60,23 @@ def format_problem(p: dict) -> str:
     return f"{p['file']}: entry {entry}: field {field}: {p['reason']}"
 
 
-def shipped_dir(game: str = "wwe") -> Path:
-    return SHIPPED / game
+def _info(game: str):
+    try:
+        return games.module_of(game).info
+    except KeyError:
+        raise CatalogError([problem("(catalog)", None, None, "unknown_game", game=game)]) from None
 
 
-def override_dir(data_dir: str | Path, game: str = "wwe") -> Path:
+def shipped_dir(game: str) -> Path:
+    """The folder of the catalog files shipped inside the game's package."""
+    return Path(str(files(_info(game).catalog)))
+
+
+def override_dir(data_dir: str | Path, game: str) -> Path:
     return Path(data_dir) / "catalogs" / game
 
 
-def _module(game: str):
-    if game not in VALIDATORS:
-        raise CatalogError([{"file": "(catalog)", "entry": None, "field": None,
-                             "code": "unknown_game", "params": {"game": game},
-                             "reason": f"unknown_game: no catalog for the game {game}"}])
-    return VALIDATORS[game]
-
-
-def read_json(path: Path, mod=wwe_catalog) -> tuple[Any, list[dict]]:
+def read_json(path: Path) -> tuple[Any, list[dict]]:
     """The parsed file, or None and the problems (syntax errors with line and column)."""
     duplicates: list[str] = []
 
@@ -72,13 +91,14 @@ def read_json(path: Path, mod=wwe_catalog) -> tuple[Any, list[dict]]:
     try:
         text = path.read_text(encoding="utf-8-sig")  # a BOM from Windows editors is fine
     except (OSError, UnicodeDecodeError) as exc:
-        return None, [mod.problem(str(path), None, None, "not_readable", message=str(exc))]
+        return None, [problem(str(path), None, None, "not_readable", message=str(exc))]
     try:
         data = json.loads(text, object_pairs_hook=pairs)
-    except json.JSONDecodeError as exc:
-        return None, [mod.problem(str(path), None, None, "json_syntax", line=exc.lineno,
-                                  column=exc.colno, message=exc.msg)]
-    return data, [mod.problem(str(path), None, key, "duplicate_key", key=key)
+    except (json.JSONDecodeError, RecursionError) as exc:
+        return None, [problem(str(path), None, None, "json_syntax",
+                              line=getattr(exc, "lineno", 0), column=getattr(exc, "colno", 0),
+                              message=getattr(exc, "msg", "nested too deeply"))]
+    return data, [problem(str(path), None, key, "duplicate_key", key=key)
                   for key in duplicates]
 
 
@@ -91,64 +111,67 @@ class _Loaded:
 
     def __init__(self, game: str) -> None:
         self.game = game
-        self.mod = _module(game)
+        self.info = _info(game)
+        self.parts = {part.id: part for part in self.info.parts}
         self.data: dict[str, Any] = {}
         self.part_file: dict[str, str] = {}  # part -> file it was read from
         self.sources: dict[tuple, str] = {}  # (part, entry) -> override file it came from
         self.problems: list[dict] = []
 
     def read_base(self, directory: Path) -> None:
-        for part in self.mod.PARTS:
+        for part in self.parts:
             path = directory / f"{part}.json"
             self.part_file[part] = str(path)
             if not path.exists():
-                continue  # the validator reports the missing part
-            data, problems = read_json(path, self.mod)
+                continue  # the checks report the missing part
+            data, problems = read_json(path)
             self.problems += problems
             if data is not None:
                 self.data[part] = data
 
     def apply_override(self, path: Path) -> None:
-        part = _part_of(path)
-        if part not in self.mod.PARTS:
-            self.problems.append(self.mod.problem(
+        part = self.parts.get(_part_of(path))
+        if part is None:
+            self.problems.append(problem(
                 str(path), None, None, "unknown_file", name=path.name,
-                expected=", ".join(f"{p}.json" for p in self.mod.PARTS)))
+                expected=", ".join(f"{p}.json" for p in self.parts)))
             return
-        data, problems = read_json(path, self.mod)
+        data, problems = read_json(path)
         self.problems += problems
         if data is None:
             return
-        self.sources[(part, None)] = str(path)  # part-wide problems point at the override
-        if part == "game":
-            self._merge_game(path, data)
-        elif part == "plague":
-            self._merge_plague(path, data)
+        self.sources[(part.id, None)] = str(path)  # part-wide problems point at the override
+        if part.merge == "deep":
+            self._merge_deep(path, part, data)
+        elif part.merge == "replace":
+            self.data[part.id] = data
         else:
-            self._merge_list(path, part, data)
+            self._merge_list(path, part.id, data, key=part.key)
 
     def _shape(self, path: Path, part: str, expected: str) -> None:
-        self.problems.append(self.mod.problem(str(path), None, None, "override_shape",
-                                              part=part, expected=expected))
+        self.problems.append(problem(str(path), None, None, "override_shape",
+                                     part=part, expected=expected))
 
-    def _merge_list(self, path: Path, part: str, data: Any, key: str | None = None) -> None:
+    def _merge_list(self, path: Path, part: str, data: Any, key: str = "id",
+                    nested: str | None = None) -> None:
         replace = False
-        if isinstance(data, dict) and key is None:
+        if isinstance(data, dict) and nested is None:
             replace = data.get("replace") is True
             data = data.get("entries")
         if not isinstance(data, list) or not all(
-                isinstance(e, dict) and "id" in e for e in data):
-            self._shape(path, part, "a list of entries with ids, or {\"replace\": true, "
-                                    "\"entries\": [...]}")
+                isinstance(e, dict) and key in e for e in data):
+            self._shape(path, part, f"a list of entries with {key}s, or "
+                                    "{\"replace\": true, \"entries\": [...]}")
             return
-        if key is None:
+        if nested is None:
             base = self.data.get(part)
             current = list(base) if isinstance(base, list) and not replace else []
         else:
-            current = list((self.data.get(part) or {}).get(key) or [])
-        position = {e.get("id"): i for i, e in enumerate(current) if isinstance(e, dict)}
+            current = list((self.data.get(part) or {}).get(nested) or [])
+        position = {_hashable(e.get(key)): i for i, e in enumerate(current)
+                    if isinstance(e, dict)}
         for entry in data:
-            eid = entry["id"]
+            eid = _hashable(entry[key])
             if entry.get("remove") is True:
                 if eid in position:
                     current[position[eid]] = None
@@ -160,44 +183,68 @@ class _Loaded:
                 position[eid] = len(current)
                 current.append(entry)
         merged = [e for e in current if e is not None]
-        if key is None:
+        if nested is None:
             self.data[part] = merged
         else:
-            self.data[part][key] = merged
+            self.data[part][nested] = merged
 
-    def _merge_game(self, path: Path, data: Any) -> None:
+    def _merge_deep(self, path: Path, part, data: Any) -> None:
         if not isinstance(data, dict):
-            self._shape(path, "game", "an object")
+            self._shape(path, part.id, "an object")
             return
-        base = self.data.get("game")
-        self.data["game"] = _deep_merge(base if isinstance(base, dict) else {}, data)
-        for key in data:
-            self.sources[("game", key)] = str(path)
-
-    def _merge_plague(self, path: Path, data: Any) -> None:
-        if not isinstance(data, dict):
-            self._shape(path, "plague", "an object")
+        base = self.data.get(part.id)
+        if part.nested is None:
+            self.data[part.id] = _deep_merge(base if isinstance(base, dict) else {}, data)
+            for key in data:
+                self.sources[(part.id, key)] = str(path)
             return
-        base = self.data.get("plague")
-        self.data["plague"] = dict(base) if isinstance(base, dict) else {}
+        self.data[part.id] = dict(base) if isinstance(base, dict) else {}
         for key, value in data.items():
-            if key == "locations":
-                self._merge_list(path, "plague", value, key="locations")
+            if key == part.nested:
+                self._merge_list(path, part.id, value, part.key, nested=part.nested)
             else:
-                self.data["plague"][key] = value
-                self.sources[("plague", key)] = str(path)
+                self.data[part.id][key] = value
+                self.sources[(part.id, key)] = str(path)
 
     def finish(self) -> dict:
-        """Validate; return the catalog or raise CatalogError with every problem."""
+        """Check; return the catalog or raise CatalogError with every problem."""
         problems = list(self.problems)
-        for p in self.mod.validate(self.data):
+        for p in check(self.info, self.data):
             part = p["file"].removesuffix(".json")
-            key = (part, p["entry"])
+            key = (part, _hashable(p["entry"]))
             p["file"] = self.sources.get(key) or self.part_file.get(part, p["file"])
             problems.append(p)
         if problems:
             raise CatalogError(problems)
         return self.data
+
+
+def check(info, catalog: dict) -> list[dict]:
+    """The problems of a whole catalog: every part's JSON Schema, then the game's checks."""
+    problems = []
+    for part in info.parts:
+        if part.id not in catalog:
+            continue  # the game's checks name a missing part in their own words
+        for error in Draft202012Validator(part.schema).iter_errors(catalog[part.id]):
+            path = list(error.absolute_path)
+            entry = None
+            if path and isinstance(path[0], int) and isinstance(catalog[part.id], list):
+                item = catalog[part.id][path[0]]
+                entry = item.get(part.key) if isinstance(item, dict) else path[0]
+            field = ".".join(str(x) for x in path[1:] if not isinstance(x, int)) or None
+            problems.append(problem(f"{part.id}.json", _hashable(entry), field, "schema",
+                                    message=error.message[:300]))
+    if info.check_catalog is not None:
+        try:
+            problems += info.check_catalog(catalog)
+        except Exception as exc:  # a game's checks must never take the loader down
+            problems.append(problem("(catalog)", None, None, "check_failed",
+                                    message=f"{type(exc).__name__}: {exc}"[:300]))
+    return problems
+
+
+def _hashable(value: Any) -> Any:
+    return value if isinstance(value, str | int | float | bool | type(None)) else repr(value)
 
 
 def _deep_merge(base: dict, new: dict) -> dict:
@@ -214,7 +261,7 @@ def override_files(directory: Path) -> list[Path]:
     return sorted(p for p in directory.glob("*.json") if p.is_file())
 
 
-def load_catalog(game: str = "wwe", data_dir: str | Path | None = None) -> dict:
+def load_catalog(game: str, data_dir: str | Path | None = None) -> dict:
     """The shipped catalog with the owner's overrides from ``<data_dir>/catalogs/<game>/``.
 
     Raises CatalogError(problems) when anything is wrong, so a broken owner file never
@@ -233,7 +280,7 @@ def load_files(game: str, base_dir: str | Path, overrides: list[Path] = ()) -> d
     return loaded.finish()
 
 
-def check_path(path: str | Path, game: str = "wwe") -> dict:
+def check_path(path: str | Path, game: str) -> dict:
     """Load what ``companion catalog check PATH`` names (see docs/catalog.md).
 
     A file: an override over the shipped catalog. A directory holding every part file: a
@@ -241,19 +288,31 @@ def check_path(path: str | Path, game: str = "wwe") -> dict:
     directory: its JSON files as overrides over the shipped catalog.
     """
     path = Path(path)
-    mod = _module(game)
+    info = _info(game)
     if path.is_file():
         return load_files(game, shipped_dir(game), [path])
     if not path.is_dir():
-        raise CatalogError([mod.problem(str(path), None, None, "not_readable",
-                                        message="no such file or directory")])
+        raise CatalogError([problem(str(path), None, None, "not_readable",
+                                    message="no such file or directory")])
     if (path / "catalogs" / game).is_dir():
         return load_files(game, shipped_dir(game), override_files(path / "catalogs" / game))
-    if all((path / f"{part}.json").is_file() for part in mod.PARTS):
+    if all((path / f"{part.id}.json").is_file() for part in info.parts):
         return load_files(game, path)
     return load_files(game, shipped_dir(game), override_files(path))
 
 
-def demo_entries(catalog: dict, game: str = "wwe") -> list[dict]:
+def demo_entries(catalog: dict, game: str) -> list[dict]:
     """Which entries (or fields of entries) are demo data, not the owner's real cards."""
-    return _module(game).demo_entries(catalog)
+    info = _info(game)
+    if info.demo_entries is not None:
+        return info.demo_entries(catalog)
+    out = []
+    for part in info.parts:
+        entries = catalog.get(part.id)
+        if isinstance(entries, dict) and part.nested:
+            entries = entries.get(part.nested)
+        for entry in entries if isinstance(entries, list) else []:
+            if isinstance(entry, dict) and entry.get("demo"):
+                out.append({"file": f"{part.id}.json", "entry": entry.get(part.key),
+                            "fields": entry.get("demo_fields") or None})
+    return out

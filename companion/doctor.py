@@ -4,22 +4,20 @@ Each check is a small function taking the `Context` and returning a `Result`
 (``ok`` / ``warn`` / ``fail`` / ``skip``). ``fail`` means the table cannot work as set up
 (doctor exits 1); ``warn`` means something optional is missing (no camera: cards are picked
 by hand; no dice reader: dice are tapped in). Hardware is reached through the hardware
-package's own code (camera frame sources, the dice protocol and discovery), so doctor sees a
-device exactly the way the server will.
+package's own code (camera frame sources and V4L2 probing, the dice handshake and discovery),
+the network through companion/netinfo.py and systemd through companion/systemd.py, and the
+settings are the server's own (companion/settings.py, resolved the same way), so doctor sees
+a device exactly the way the server will and says where each setting came from.
 """
 from __future__ import annotations
 
 import datetime as dt
-import fcntl
 import functools
-import glob
 import importlib
 import json
 import os
 import shutil
 import socket
-import struct
-import subprocess
 import sys
 import tempfile
 import time
@@ -28,7 +26,10 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from companion import backup as backups
-from hardware import config_file
+from companion import netinfo, systemd
+from companion import settings as settings_module
+from companion.settings import Settings
+from hardware.camera import devices
 
 OK, WARN, FAIL, SKIP = "ok", "warn", "fail", "skip"
 SERVICE = "table-companion.service"
@@ -69,10 +70,31 @@ class Context:
     dice_link: str = DICE_LINK
     service: str = SERVICE
     now: Callable[[], dt.datetime] = dt.datetime.now
+    settings: Settings | None = None  # None: resolved for data_dir as the server would
 
-    def settings(self) -> dict:
-        """The hardware settings in DIR/config.json ({} when there are none)."""
-        return config_file.read(Path(self.data_dir) / "config.json")
+    def __post_init__(self) -> None:
+        if self.settings is None:
+            self.settings = settings_module.resolve({"DATA_DIR": str(self.data_dir)})
+
+
+# --------------------------------------------------------------------------- settings
+
+
+def check_settings(ctx: Context) -> Result:
+    """The server's settings as it would resolve them, and where each one was made."""
+    resolved = ctx.settings
+    rows = resolved.describe()
+    details = {"config_json": str(resolved.config_path), "settings": rows,
+               "problems": list(resolved.problems)}
+    made = [f"{r['key']} from {r['from']}" for r in rows
+            if r["from"] != settings_module.DEFAULT and r["key"] != "data_dir"]
+    if resolved.problems:
+        more = f" (and {len(resolved.problems) - 1} more)" if len(resolved.problems) > 1 else ""
+        return Result("settings", WARN, resolved.problems[0] + more,
+                      f"correct it in {resolved.config_path} or the environment "
+                      "(docs/server.md, Settings); meanwhile the value shown is used", details)
+    return Result("settings", OK, ("; ".join(made) if made else "all defaults")
+                  + f" (data: {resolved.data_dir})", details=details)
 
 
 # --------------------------------------------------------------------------- software
@@ -176,7 +198,7 @@ def check_clock(ctx: Context) -> Result:
         return Result("clock", FAIL, f"the clock says {now:%Y-%m-%d}",
                       "connect the Pi to the internet once (NTP) or set it: "
                       "sudo date -s '2026-01-31 20:00'")
-    synced = ntp_synchronized()
+    synced = systemd.ntp_synchronized()
     details = {"now": now.isoformat(timespec="seconds"), "ntp_synchronized": synced}
     if synced is False:
         return Result("clock", WARN, f"{now:%Y-%m-%d %H:%M}, not NTP-synchronised",
@@ -185,24 +207,11 @@ def check_clock(ctx: Context) -> Result:
                   details=details)
 
 
-def ntp_synchronized() -> bool | None:
-    """timedatectl's NTPSynchronized, or None where it cannot be asked (no systemd)."""
-    if not shutil.which("timedatectl") or not Path("/run/systemd/system").is_dir():
-        return None
-    try:
-        out = subprocess.run(["timedatectl", "show", "-p", "NTPSynchronized", "--value"],
-                             capture_output=True, text=True, timeout=5)
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    value = out.stdout.strip()
-    return {"yes": True, "no": False}.get(value)
-
-
 # --------------------------------------------------------------------------- network and service
 
 
 def check_network(ctx: Context) -> Result:
-    addresses = ipv4_addresses()
+    addresses = netinfo.ipv4_addresses()
     lan = [a for a in addresses if not a.startswith("127.")]
     details = {"addresses": addresses, "hostname": socket.gethostname()}
     if not lan:
@@ -217,49 +226,17 @@ def check_network(ctx: Context) -> Result:
 
 
 def join_ip(lan: list[str]) -> str:
-    """The address phones should use: the server's own choice when it can be asked."""
-    try:
-        from companion import netinfo
-
-        chosen = netinfo.lan_ip()
-        if chosen in lan:
-            return chosen
-    except ImportError:
-        pass
-    return lan[0]
+    """The address phones should use: the server's own choice when it is one of ``lan``."""
+    chosen = netinfo.lan_ip()
+    return chosen if chosen in lan else lan[0]
 
 
 def join_url(ctx: Context, ip: str) -> str:
     return f"{ctx.scheme}://{ip}:{ctx.port}/"
 
 
-def ipv4_addresses() -> list[str]:
-    """IPv4 addresses of this machine: `ip -j addr` (iproute2), else the default-route one."""
-    found = []
-    if shutil.which("ip"):
-        try:
-            out = subprocess.run(["ip", "-j", "-4", "addr", "show"], capture_output=True,
-                                 text=True, timeout=5)
-            for link in json.loads(out.stdout or "[]"):
-                for info in link.get("addr_info", []):
-                    if info.get("local"):
-                        found.append(info["local"])
-        except (OSError, ValueError, subprocess.TimeoutExpired):
-            found = []
-    if not found:
-        probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-        try:
-            probe.connect(("192.0.2.1", 9))  # TEST-NET-1: nothing is sent
-            found = [probe.getsockname()[0]]
-        except OSError:
-            found = []
-        finally:
-            probe.close()
-    return found
-
-
 def check_service(ctx: Context) -> Result:
-    state = systemd_state(ctx.service)
+    state = systemd.unit_state(ctx.service)
     answering = port_open("127.0.0.1", ctx.port)
     details = {"systemd": state, "port": ctx.port, "answering": answering}
     health = server_health(ctx) if answering else None
@@ -301,18 +278,6 @@ def server_health(ctx: Context) -> dict | None:
     return data if isinstance(data, dict) else None
 
 
-def systemd_state(unit: str) -> str | None:
-    """`systemctl is-active UNIT` (active, inactive, failed, ...), or None without systemd."""
-    if not shutil.which("systemctl") or not Path("/run/systemd/system").is_dir():
-        return None
-    try:
-        out = subprocess.run(["systemctl", "is-active", unit], capture_output=True, text=True,
-                             timeout=5)
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    return out.stdout.strip() or None
-
-
 def port_open(host: str, port: int, timeout: float = 0.5) -> bool:
     try:
         with socket.create_connection((host, port), timeout=timeout):
@@ -322,68 +287,6 @@ def port_open(host: str, port: int, timeout: float = 0.5) -> bool:
 
 
 # --------------------------------------------------------------------------- camera
-
-VIDIOC_QUERYCAP = 0x80685600  # _IOR('V', 0, struct v4l2_capability), 104 bytes
-CAP_VIDEO_CAPTURE, CAP_VIDEO_CAPTURE_MPLANE = 0x1, 0x1000
-CAP_M2M, CAP_M2M_MPLANE, CAP_DEVICE_CAPS = 0x8000, 0x4000, 0x80000000
-# The Pi camera's own V4L2 nodes: real cameras, but only libcamera (picamera2) can use them.
-PI_CAMERA_DRIVERS = {"unicam", "rp1-cfe", "bcm2835-isp", "pispbe"}
-
-
-def v4l2_devices(pattern: str = "/dev/video*") -> list[dict]:
-    """V4L2 nodes that capture video (not codecs, not metadata nodes), with driver and name."""
-    found = []
-    for path in sorted(glob.glob(pattern), key=_natural):
-        info = {"path": path, "driver": "", "card": "", "capture": False}
-        try:
-            fd = os.open(path, os.O_RDWR | os.O_NONBLOCK)
-        except OSError as exc:
-            info["error"] = exc.strerror
-            found.append(info)
-            continue
-        try:
-            raw = fcntl.ioctl(fd, VIDIOC_QUERYCAP, bytes(104))
-        except OSError as exc:
-            info["error"] = exc.strerror
-            found.append(info)
-            continue
-        finally:
-            os.close(fd)
-        driver, card, _bus, _version, caps, device_caps = struct.unpack_from("16s32s32sIII", raw)
-        if caps & CAP_DEVICE_CAPS:
-            caps = device_caps
-        info["driver"] = driver.split(b"\0")[0].decode(errors="replace")
-        info["card"] = card.split(b"\0")[0].decode(errors="replace")
-        info["capture"] = bool(caps & (CAP_VIDEO_CAPTURE | CAP_VIDEO_CAPTURE_MPLANE)) and not (
-            caps & (CAP_M2M | CAP_M2M_MPLANE))
-        found.append(info)
-    return found
-
-
-def _natural(path: str) -> tuple:
-    digits = "".join(c for c in path if c.isdigit())
-    return (path.rstrip("0123456789"), int(digits or 0))
-
-
-def picamera2_cameras() -> list[dict] | None:
-    """Cameras libcamera sees, or None when picamera2 is not installed."""
-    try:
-        from picamera2 import Picamera2
-    except Exception:  # ImportError, or libcamera failing to load
-        return None
-    try:
-        return [dict(c) for c in Picamera2.global_camera_info()]
-    except Exception:
-        return []
-
-
-def configured_camera(ctx: Context) -> str | None:
-    """The camera source of DIR/config.json: ``{"camera": {"source": "..."}}`` or a string."""
-    camera = ctx.settings().get("camera")
-    if isinstance(camera, dict):
-        camera = camera.get("source")
-    return str(camera) if camera not in (None, "") else None
-
 
 def measure_fps(spec: str, seconds: float) -> dict:
     """Open ``spec`` with the camera code's frame sources and grab frames for ``seconds``."""
@@ -438,12 +341,14 @@ class CameraProblem(Exception):
 
 
 def check_camera(ctx: Context) -> Result:
-    devices = v4l2_devices(ctx.video_glob)
-    capture = [d for d in devices if d["capture"] and d["driver"] not in PI_CAMERA_DRIVERS]
-    pi_nodes = [d for d in devices if d["driver"] in PI_CAMERA_DRIVERS]
-    libcamera = picamera2_cameras()
-    details = {"v4l2": devices, "picamera2": libcamera}
-    configured = os.environ.get("COMPANION_CAMERA") or configured_camera(ctx)
+    found = devices.v4l2_devices(ctx.video_glob)
+    capture, pi_nodes = devices.usb_cameras(found), devices.pi_camera_nodes(found)
+    libcamera = devices.picamera2_cameras()
+    details = {"v4l2": found, "picamera2": libcamera}
+    configured = ctx.settings.camera.source
+    if configured is not None:
+        details["configured"] = {"source": configured,
+                                 "from": ctx.settings.source_of("camera.source")}
     spec = ctx.camera or configured
     if spec is None:
         if capture:
@@ -479,28 +384,22 @@ def check_camera(ctx: Context) -> Result:
         return Result("camera", WARN, summary + " (slow: cards will feel sluggish)",
                       "use a USB 2 port without a hub, more light, or a camera that does "
                       "MJPG at 720p", details)
-    if configured is None:  # the server only runs the camera named in config.json
+    if configured is None:  # the server only runs a camera it is told to use
         setting = json.dumps({"camera": {"source": spec}})
         return Result("camera", WARN, summary + ", but the server is not set to use it",
                       f"add {setting} to {Path(ctx.data_dir) / 'config.json'} and restart "
                       "the server", details)
+    if ctx.camera is None:
+        summary += f" (camera.source from {ctx.settings.source_of('camera.source')})"
     return Result("camera", OK, summary, details=details)
 
 
 # --------------------------------------------------------------------------- dice reader
 
 
-def configured_dice(ctx: Context) -> str | None:
-    """The dice port of DIR/config.json: ``{"dice": {"port": "..."}}`` or a string."""
-    dice = ctx.settings().get("dice")
-    if isinstance(dice, dict):
-        dice = dice.get("port")
-    return str(dice) if dice not in (None, "", "auto") else None
-
-
 def dice_candidates(ctx: Context) -> list[str]:
     """Configured port, else /dev/dicereader (the udev rule), else USB ports by VID:PID."""
-    chosen = ctx.dice or configured_dice(ctx)
+    chosen = ctx.dice or ctx.settings.dice.port
     if chosen:
         return [chosen]
     if os.path.exists(ctx.dice_link):
@@ -509,51 +408,13 @@ def dice_candidates(ctx: Context) -> list[str]:
         from hardware.dice import discovery
     except ImportError:
         return []
-    usb = ctx.settings().get("dice", {})
-    ids = discovery.parse_usb_ids(usb["usb_ids"]) if isinstance(usb, dict) and usb.get(
-        "usb_ids") else None
-    return discovery.candidates(ids)
+    usb_ids = ctx.settings.dice.usb_ids
+    return discovery.candidates(discovery.parse_usb_ids(usb_ids) if usb_ids else None)
 
 
-class DiceBusy(Exception):
-    pass
-
-
-def read_hello(path: str, timeout: float):
-    """Open ``path`` and ask ``HELLO?`` until a HELLO of any protocol version answers.
-
-    Returns the protocol module's ``Hello`` or None. Unlike the reader, doctor accepts every
-    version so it can say which one the device speaks.
-    """
-    import serial
-
-    from hardware.dice import protocol as p
-
-    try:
-        port = serial.Serial(path, 115200, timeout=0.05, exclusive=True)
-    except (serial.SerialException, OSError) as exc:
-        if "lock" in str(exc).lower() or getattr(exc, "errno", None) == 11:
-            raise DiceBusy(str(exc)) from exc
-        raise
-    with port:
-        parser = p.FrameParser()
-        query = p.encode(p.HelloQuery().body())
-        deadline = time.monotonic() + timeout
-        next_query = 0.0
-        while time.monotonic() < deadline:
-            if time.monotonic() >= next_query:
-                port.write(query)
-                next_query = time.monotonic() + 0.5
-            for item in parser.feed(port.read(max(1, port.in_waiting))):
-                if not isinstance(item, p.Frame):
-                    continue
-                try:
-                    message = p.parse_device(item.body)
-                except p.MalformedMessage:
-                    continue
-                if isinstance(message, p.Hello):
-                    return message
-    return None
+def port_busy(exc: Exception) -> bool:
+    """The serial port is held by another program (pyserial's exclusive lock)."""
+    return "lock" in str(exc).lower() or getattr(exc, "errno", None) == 11
 
 
 def check_dice(ctx: Context) -> Result:
@@ -564,15 +425,22 @@ def check_dice(ctx: Context) -> Result:
                       "plug in the reader; if it has an unusual USB id: "
                       "sudo deploy/install.sh --dice-usb VID:PID", details)
     try:
+        from hardware.dice import discovery
         from hardware.dice import protocol as p
     except ImportError as exc:
         return Result("dice", SKIP, f"dice reader at {candidates[0]}; protocol code missing "
                       f"({exc})", "reinstall the app: sudo deploy/install.sh", details)
+    if not ctx.dice and ctx.settings.dice.port:
+        details["configured"] = {"port": ctx.settings.dice.port,
+                                 "from": ctx.settings.source_of("dice.port")}
     problems = []
     for path in candidates:
         try:
-            hello = read_hello(path, ctx.dice_timeout)
-        except DiceBusy:
+            hello = discovery.hello(path, ctx.dice_timeout, any_version=True)
+        except Exception as exc:  # serial errors come in many kinds
+            if not port_busy(exc):
+                problems.append(f"{path}: {exc}")
+                continue
             health = server_health(ctx) or {}
             status = (health.get("hardware") or {}).get("dice")
             if status:
@@ -584,9 +452,6 @@ def check_dice(ctx: Context) -> Result:
             return Result("dice", WARN, f"{path} is in use by another program (the server?)",
                           "the host page shows the reader's status; stop the server to test it "
                           "here", details)
-        except Exception as exc:  # serial errors come in many kinds
-            problems.append(f"{path}: {exc}")
-            continue
         if hello is None:
             problems.append(f"{path}: no HELLO within {ctx.dice_timeout:g} s")
             continue
@@ -608,8 +473,8 @@ def check_dice(ctx: Context) -> Result:
 # --------------------------------------------------------------------------- running it all
 
 CHECKS: list[Callable[[Context], Result]] = [
-    check_python, check_packages, check_data_dir, check_clock, check_network, check_service,
-    check_camera, check_dice,
+    check_settings, check_python, check_packages, check_data_dir, check_clock, check_network,
+    check_service, check_camera, check_dice,
 ]
 
 
@@ -625,13 +490,19 @@ def run_checks(ctx: Context, checks=None) -> list[Result]:
     return results
 
 
-def appliance_settings(path: Path = APPLIANCE_ENV) -> dict:
-    """Port and scheme from the installed appliance's companion.env, when there is one."""
+def appliance_environment(path: Path = APPLIANCE_ENV) -> dict[str, str]:
+    """The variables of the installed appliance's companion.env (the service's environment),
+    {} when there is none."""
     try:
         lines = path.read_text().splitlines()
     except OSError:
         return {}
-    values = dict(line.split("=", 1) for line in lines if "=" in line and not line.startswith("#"))
+    return dict(line.split("=", 1) for line in lines if "=" in line and not line.startswith("#"))
+
+
+def appliance_settings(path: Path = APPLIANCE_ENV) -> dict:
+    """Port and scheme from the installed appliance's companion.env, when there is one."""
+    values = appliance_environment(path)
     out: dict = {}
     if values.get("COMPANION_PORT", "").isdigit():
         out["port"] = int(values["COMPANION_PORT"])

@@ -1,15 +1,20 @@
-"""Which games the companion can run: the engine module and its catalog, by short name.
+"""Which games the companion can run: plug-ins found through the entry-point group
+``table_companion.games`` (docs/engine.md, "Writing a game").
 
-Modules are found as ``engine.<name>.GAME``; catalogs through ``companion.catalog``. Tests
-may register other modules through the app config ``GAMES`` ({name: (module, catalog)}).
+Each entry point names a game module object (engine/api.py `GameModule`) whose ``info``
+declares everything the app needs. Tests may register other modules through the app config
+``GAMES`` ({name: (module, catalog)}). Nothing here knows any particular game.
 """
 from __future__ import annotations
 
-import importlib
+import logging
 from dataclasses import dataclass, field
+from functools import cache
+from importlib.metadata import entry_points
 from typing import Any
 
-KNOWN = ("wwe",)
+GROUP = "table_companion.games"
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -26,12 +31,38 @@ class GameKind:
     terms: dict = field(default_factory=dict)  # engine word in event params -> English msgid
 
     @property
+    def info(self):
+        return self.module.info
+
+    @property
     def title(self) -> dict:
-        game = (self.catalog or {}).get("game", {}) if isinstance(self.catalog, dict) else {}
-        return game.get("names") or {"en": self.name}
+        return dict(self.info.names) or {"en": self.name}
 
 
-def _names_index(catalog: Any) -> dict:
+@cache
+def discovered() -> dict[str, Any]:
+    """Every installed game module by id, in the order of their titles."""
+    found = {}
+    for point in entry_points(group=GROUP):
+        try:
+            module = point.load()
+        except Exception:  # one broken plug-in must not take the others down
+            log.exception("the game plug-in %s cannot be loaded", point.value)
+            continue
+        found[module.info.id] = module
+    return dict(sorted(found.items(), key=lambda kv: kv[1].info.names.get("en", kv[0])))
+
+
+def known() -> tuple[str, ...]:
+    return tuple(discovered())
+
+
+def module_of(name: str):
+    """The game module ``name``; KeyError when no such game is installed."""
+    return discovered()[name]
+
+
+def names_index(catalog: Any) -> dict:
     """Every catalog entry ``{"id", "names"}`` anywhere in the catalog, by id."""
     index: dict = {}
 
@@ -59,32 +90,20 @@ def _is_language_map(node: dict) -> bool:
         isinstance(k, str) and len(k) == 2 and isinstance(v, str) for k, v in node.items())
 
 
+def kind_of(module: Any, catalog: Any) -> GameKind:
+    """A GameKind from a module and a catalog (the catalog a game was created with)."""
+    texts = module.info.texts
+    return GameKind(module.info.id, module, catalog, dict(texts.reasons), dict(texts.events),
+                    names_index(catalog), dict(texts.prompts), dict(texts.terms))
+
+
 def load_kind(name: str, data_dir: str | None, overrides: dict | None = None) -> GameKind:
-    """The game ``name``: an override from the config, else the engine package."""
-    package = ""
+    """The game ``name`` with its current catalog: an override from the config, else the
+    installed plug-in with the shipped catalog and the owner's files merged in."""
     if overrides and name in overrides:
         module, catalog = overrides[name]
-    else:
-        package = f"engine.{name}"
-        if name not in KNOWN:
-            raise KeyError(name)
-        module = importlib.import_module(f"engine.{name}").GAME
-        from companion.catalog import load_catalog
+        return kind_of(module, catalog)
+    module = module_of(name)
+    from companion.catalog import load_catalog
 
-        catalog = load_catalog(name, data_dir)
-    reasons = getattr(module, "REASONS", None) or _optional(package, "reasons", "REASONS")
-    texts = getattr(module, "EVENT_TEXTS", None) or _optional(package, "texts", "EVENT_TEXTS")
-    prompts = (getattr(module, "PROMPT_TEXTS", None)
-               or _optional(package, "texts", "PROMPT_TEXTS"))
-    terms = getattr(module, "TERMS", None) or _optional(package, "texts", "TERMS")
-    return GameKind(name, module, catalog, reasons or {}, texts or {}, _names_index(catalog),
-                    prompts or {}, terms or {})
-
-
-def _optional(package: str, module: str, attr: str) -> dict | None:
-    if not package:
-        return None
-    try:
-        return getattr(importlib.import_module(f"{package}.{module}"), attr, None)
-    except ImportError:
-        return None
+    return kind_of(module, load_catalog(name, data_dir))

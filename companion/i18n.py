@@ -130,13 +130,16 @@ def web_dir(game: str) -> Path | None:
 
 
 def known_games() -> list[str]:
-    """Game ids whose domains a text without ``game=`` may come from (config, then KNOWN)."""
+    """Game ids whose domains a text without ``game=`` may come from: the app config's
+    ``GAMES`` (tests), then the installed games (entry points, `companion.games.known`)."""
     from companion import games
 
     configured = list((current_app.config.get("GAMES") or {}).keys())
-    found = getattr(games, "KNOWN", ())
-    if callable(found):
-        found = found()
+    try:
+        found = games.known()
+    except Exception:  # a broken plug-in must not stop the translations of the others
+        log.exception("cannot list the installed games")
+        found = ()
     return configured + [g for g in found if g not in configured]
 
 

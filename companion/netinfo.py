@@ -1,8 +1,12 @@
-"""The address phones should use: the machine's LAN IP (Android often cannot resolve .local)."""
+"""The address phones should use: the machine's LAN IP (Android often cannot resolve .local),
+and every IPv4 address it has (`companion doctor`)."""
 from __future__ import annotations
 
 import ipaddress
+import json
+import shutil
 import socket
+import subprocess
 
 
 def lan_ip() -> str:
@@ -15,6 +19,22 @@ def lan_ip() -> str:
         return "127.0.0.1"
     finally:
         probe.close()
+
+
+def ipv4_addresses() -> list[str]:
+    """IPv4 addresses of this machine: `ip -j addr` (iproute2), else the default-route one."""
+    found = []
+    if shutil.which("ip"):
+        try:
+            out = subprocess.run(["ip", "-j", "-4", "addr", "show"], capture_output=True,
+                                 text=True, timeout=5)
+            for link in json.loads(out.stdout or "[]"):
+                for info in link.get("addr_info", []):
+                    if info.get("local"):
+                        found.append(info["local"])
+        except (OSError, ValueError, subprocess.TimeoutExpired):
+            found = []
+    return found or [lan_ip()]
 
 
 def is_ip(host: str) -> bool:

@@ -10,28 +10,29 @@ the socket layer registers a listener (`on_change`).
 from __future__ import annotations
 
 import copy
+import hashlib
 import logging
 import random
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 from companion import security
-from companion.games import GameKind
-from companion.store import Store
+from companion.games import GameKind, kind_of
+from companion.store import Store, dumps
 from engine import record as engine_record
-from engine.api import Refused
+from engine.api import CATALOG_KEY, Refused
 
 log = logging.getLogger(__name__)
-END_EVENTS = {"game_over", "game_end", "game_ended", "game_finished", "final_scoring"}
 
 
 @dataclass(frozen=True)
 class Identity:
     """Who a connection or request proved to be. ``seat`` only for the seat role."""
 
-    role: str  # "table" | "seat" | "host"
+    role: str  # "table" (the paired display) | "viewer" (watch only) | "seat" | "host"
     game: str
     seat: str | None = None
 
@@ -77,8 +78,66 @@ class GameService:
         self._kinds = kinds
         self.snapshot_every = snapshot_every
         self._games: dict[str, LiveGame] = {}
+        self._pinned: dict[tuple[str, str], GameKind] = {}  # (game, catalog hash) -> kind
         self._lock = threading.Lock()
         self.listeners: list[Callable[[LiveGame, str], None]] = []
+
+    # catalogs: every game keeps the catalog it was created with ---------------------------
+    def _kind_for(self, row: dict) -> GameKind:
+        """The game's kind with its pinned catalog (games with the same catalog share one).
+
+        A game from before pinning is pinned now to today's catalog."""
+        pinned = self.store.catalog(row["id"])
+        try:
+            current = self._kinds(row["game"])
+        except Exception:
+            if pinned is None:
+                raise
+            # today's catalog is broken (an owner's file): the game still has its own
+            log.warning("game %s runs on its pinned catalog; today's catalog of %s does "
+                        "not load", row["id"], row["game"])
+            from companion.games import module_of
+
+            return self._shared_kind(kind_of(module_of(row["game"]), pinned), pinned)
+        if pinned is None:
+            self.store.pin_catalog(row["id"], current.catalog)
+            return current
+        return self._shared_kind(current, pinned)
+
+    def _shared_kind(self, current: GameKind, catalog) -> GameKind:
+        text = dumps(catalog)
+        key = (current.name, hashlib.sha256(text.encode()).hexdigest())
+        with self._lock:
+            kind = self._pinned.get(key)
+            if kind is None:
+                same = text == dumps(current.catalog)
+                kind = current if same else kind_of(current.module, catalog)
+                self._pinned[key] = kind
+            return kind
+
+    @staticmethod
+    def _state_catalog(kind: GameKind):
+        """What a state carries of the catalog (``state["cat"]``), built once per kind."""
+        cached = getattr(kind, "_state_catalog", None)
+        if cached is None:
+            build = getattr(kind.module.info, "catalog_state", None)
+            cached = build(kind.catalog) if build else None
+            kind._state_catalog = cached
+        return cached
+
+    def _attach(self, kind: GameKind, state: dict) -> dict:
+        """A state with the kind's shared catalog part (snapshots are stored without it)."""
+        shared = self._state_catalog(kind)
+        if shared is None or not isinstance(state, dict):
+            return state
+        return dict(state, **{CATALOG_KEY: shared})
+
+    @staticmethod
+    def _detach(state: dict) -> dict:
+        return {k: v for k, v in state.items() if k != CATALOG_KEY}
+
+    def _setup(self, kind: GameKind, setup: dict) -> dict:
+        return self._attach(kind, kind.module.setup(kind.catalog, setup))
 
     # loading ---------------------------------------------------------------------------
     def load_all(self) -> None:
@@ -88,7 +147,7 @@ class GameService:
             try:
                 if row["status"] == "finished":
                     self._games[row["id"]] = LiveGame(
-                        row["id"], self._kinds(row["game"]), row, None,
+                        row["id"], self._kind_for(row), row, None,
                         version=self.store.count_actions(row["id"]),
                         last_seq=self.store.last_seq(row["id"]))
                 else:
@@ -98,13 +157,13 @@ class GameService:
 
     def _rebuild(self, row: dict) -> LiveGame:
         """The state after every action in effect: latest snapshot, then the later actions."""
-        kind = self._kinds(row["game"])
+        kind = self._kind_for(row)
         actions = self.store.actions(row["id"])
         snap = self.store.latest_snapshot(row["id"])
         if snap is not None and any(a["seq"] == snap[0] for a in actions):
-            start_seq, state = snap
+            start_seq, state = snap[0], self._attach(kind, snap[1])
         else:
-            start_seq, state = 0, kind.module.setup(kind.catalog, row["setup"])
+            start_seq, state = 0, self._setup(kind, row["setup"])
         for entry in actions:
             if entry["seq"] > start_seq:
                 state, _ = kind.module.apply(state, entry["action"])
@@ -151,7 +210,7 @@ class GameService:
         if add_seed:
             setup.setdefault("seed", random.SystemRandom().randrange(2**31))
         try:
-            state = kind.module.setup(kind.catalog, setup)
+            state = self._setup(kind, setup)
         except Refused as exc:
             detail = exc.params.get("detail") or exc.params.get("reason") or exc.code
             raise Refused("bad_setup", detail=str(detail)) from exc
@@ -162,7 +221,8 @@ class GameService:
             raise Refused("bad_setup", detail="seats")
         game_id = security.new_game_id()
         codes = {seat: security.new_join_code() for seat in seats}
-        self.store.create_game(game_id, game, setup, security.hash_pin(pin), codes)
+        self.store.create_game(game_id, game, setup, security.hash_pin(pin), codes,
+                               catalog=kind.catalog)
         row = self.store.game(game_id)
         live = LiveGame(game_id, kind, row, state, version=0, last_seq=0)
         with self._lock:
@@ -175,6 +235,7 @@ class GameService:
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise Refused("bad_request")
         live = self.get(identity.game)
+        self._may_send(live, identity, action["type"])
         action = dict(action, by=identity.actor)  # the proven identity, never the client's
         with live.lock:
             if live.status == "finished":
@@ -183,10 +244,23 @@ class GameService:
                 raise Refused("game_paused")
             return self._commit(live, action)
 
+    @staticmethod
+    def _may_send(live: LiveGame, identity: Identity, kind: str) -> None:
+        """Who may send what, from the game's declarations: the table display records only
+        what the table records; corrections need the host; a viewer only watches."""
+        info = live.kind.module.info
+        if identity.role == "viewer":
+            raise Refused("not_paired")
+        if identity.role == "table" and kind not in info.table_actions:
+            raise Refused("host_only" if kind in info.host_actions else "not_for_table")
+        if identity.role == "seat" and kind in info.host_actions:
+            raise Refused("host_only")
+
     def _commit(self, live: LiveGame, action: dict) -> int:
         state, events = live.kind.module.apply(live.state, action)
         seq = live.last_seq + 1
-        snapshot = state if (live.version + 1) % self.snapshot_every == 0 else None
+        every = (live.version + 1) % self.snapshot_every == 0
+        snapshot = self._detach(state) if every else None
         try:
             self.store.append(live.id, seq, action, events, snapshot)
         except Exception as exc:
@@ -196,15 +270,10 @@ class GameService:
         live.active_seqs.append(seq)
         live.log.extend((seq, action, e) for e in events)
         live.preview = None
-        if any(e.get("type") in END_EVENTS for e in events) or self._is_over(live):
+        if live.kind.module.is_over(state):
             self._finish(live)
         self._notify(live)
         return live.version
-
-    @staticmethod
-    def _is_over(live: LiveGame) -> bool:
-        """The engine's end marker: an end event (above) or ``over`` in the state."""
-        return isinstance(live.state, dict) and live.state.get("over") is True
 
     def _finish(self, live: LiveGame) -> None:
         result = live.kind.module.scores(live.state)
@@ -251,28 +320,16 @@ class GameService:
     def check_pin(self, game_id: str, pin: str) -> bool:
         return security.check_pin(self.get(game_id).row["pin_hash"], str(pin))
 
-    def set_preview(self, game_id: str, rotation: int) -> None:
-        """While the event card is turned: the incomes and favor move it would give."""
+    def set_preview(self, game_id: str, action: dict) -> None:
+        """A tentative answer (a card being turned): what it would do, for everyone."""
         live = self.get(game_id)
         with live.lock:
-            live.preview = self.orient_preview(live, rotation)
-            self._notify(live)
-
-    @staticmethod
-    def orient_preview(live: LiveGame, rotation: int) -> dict | None:
-        module = live.kind.module
-        for prompt in module.prompts(live.state):
-            if prompt.kind != "orient_event":
-                continue
-            for choice in module.choices(live.state, prompt.seat):
-                if (choice.action.get("type") == "orient_event"
-                        and choice.action.get("rotation") == rotation):
-                    # the preview goes to every recipient: only the effect's public part
-                    # (favor move, landing space, every seat's income), never the active
-                    # seat's own gains, which can reveal hidden counts (King = loyalty held)
-                    return {"rotation": rotation, "seat": prompt.seat,
-                            "effect": choice.effect["public"]}
-        return None
+            preview = live.kind.module.preview(live.state, action)
+            if preview is None:
+                raise Refused("bad_request")  # not a legal answer now
+            if preview != live.preview:
+                live.preview = preview
+                self._notify(live)
 
     # seats -----------------------------------------------------------------------------
     def claim_seat(self, game_id: str, seat: str, code: str) -> str:
@@ -296,6 +353,32 @@ class GameService:
             self.store.replace_join_code(game_id, seat, code)
             self._notify(live, "seats")
         return code
+
+    # the table display: paired once by the host ------------------------------------------
+    PAIRING_SECONDS = 600
+
+    def new_table_pairing(self, game_id: str) -> str:
+        """A one-time code (10 minutes) that turns the device opening it into the table.
+        Kept hashed in the database, so it survives a restart and any worker sees it."""
+        self.get(game_id)
+        code = security.new_join_code()
+        self.store.add_token(security.token_hash(code), game_id, "pairing", None)
+        return code
+
+    def pair_table(self, game_id: str, code: str) -> str:
+        """The table token for a valid pairing code (used up); Refused otherwise."""
+        self.get(game_id)
+        code = str(code or "").strip().upper()[:64]
+        found = self.store.take_token(security.token_hash(code)) if code else None
+        if (found is None or found["game"] != game_id or found["role"] != "pairing"
+                or _age_seconds(found["created"]) > self.PAIRING_SECONDS):
+            raise Refused("wrong_code")
+        return self.new_table_token(game_id)
+
+    def new_table_token(self, game_id: str) -> str:
+        token = security.new_token()
+        self.store.add_token(security.token_hash(token), game_id, "table", None)
+        return token
 
     def new_host_token(self, game_id: str) -> str:
         token = security.new_token()
@@ -329,7 +412,7 @@ class GameService:
         # replay first, so a bad record creates nothing
         i, steps = 0, []
         try:
-            state = kind.module.setup(kind.catalog, record["setup"])
+            state = self._setup(kind, record["setup"])
             for i, action in enumerate(record["actions"]):  # noqa: B007 (i used below)
                 state, events = kind.module.apply(state, action)
                 steps.append((action, events))
@@ -342,3 +425,10 @@ class GameService:
             for action, _ in steps:
                 self._commit(live, action)
         return live
+
+
+def _age_seconds(created: str) -> float:
+    try:
+        return (datetime.now(UTC) - datetime.fromisoformat(created)).total_seconds()
+    except (TypeError, ValueError):
+        return float("inf")

@@ -45,6 +45,10 @@ CREATE TABLE IF NOT EXISTS seats (
     join_code TEXT NOT NULL,          -- shown as a QR code at the table, so stored as is
     PRIMARY KEY (game, seat)
 );
+CREATE TABLE IF NOT EXISTS catalogs (
+    game TEXT PRIMARY KEY REFERENCES games(id),
+    catalog TEXT NOT NULL             -- JSON: the catalog the game was created with (pinned)
+);
 CREATE TABLE IF NOT EXISTS tokens (
     hash TEXT PRIMARY KEY,            -- sha256 of the token; the token itself is never stored
     game TEXT NOT NULL REFERENCES games(id),
@@ -99,13 +103,26 @@ class Store:
             return self._db.execute(sql, args).fetchall()
 
     # games -----------------------------------------------------------------------------
+    def catalog(self, game_id: str) -> Any:
+        """The catalog a game was pinned to, or None (a game from before pinning)."""
+        rows = self._all("SELECT catalog FROM catalogs WHERE game = ?", (game_id,))
+        return json.loads(rows[0]["catalog"]) if rows else None
+
+    def pin_catalog(self, game_id: str, catalog: Any) -> None:
+        """Pin an older game to a catalog (once; an existing pin is kept)."""
+        self._tx([("INSERT OR IGNORE INTO catalogs (game, catalog) VALUES (?, ?)",
+                   (game_id, dumps(catalog)))])
+
     def create_game(self, game_id: str, game: str, setup: dict, pin_hash: str,
-                    join_codes: dict[str, str]) -> None:
+                    join_codes: dict[str, str], catalog: Any = None) -> None:
         statements = [(
             "INSERT INTO games (id, game, created, status, setup, pin_hash) "
             "VALUES (?, ?, ?, 'active', ?, ?)",
             (game_id, game, now(), dumps(setup), pin_hash),
         )]
+        if catalog is not None:
+            statements.append(("INSERT INTO catalogs (game, catalog) VALUES (?, ?)",
+                               (game_id, dumps(catalog))))
         statements += [("INSERT INTO seats (game, seat, join_code) VALUES (?, ?, ?)",
                         (game_id, seat, code)) for seat, code in join_codes.items()]
         self._tx(statements)
@@ -189,8 +206,17 @@ class Store:
                    "VALUES (?,?,?,?,?)", (token_hash, game_id, role, seat, now()))])
 
     def token(self, token_hash: str) -> dict | None:
-        rows = self._all("SELECT game, role, seat FROM tokens WHERE hash = ?", (token_hash,))
+        rows = self._all("SELECT game, role, seat, created FROM tokens WHERE hash = ?",
+                         (token_hash,))
         return dict(rows[0]) if rows else None
+
+    def take_token(self, token_hash: str) -> dict | None:
+        """A one-time token (a table pairing code): read and deleted in one transaction."""
+        with self._lock:
+            found = self.token(token_hash)
+            if found is not None:
+                self._tx([("DELETE FROM tokens WHERE hash = ?", (token_hash,))])
+            return found
 
     def claimed_seats(self, game_id: str) -> set[str]:
         rows = self._all("SELECT DISTINCT seat FROM tokens WHERE game = ? AND role = 'seat'",

@@ -104,15 +104,36 @@ def localize(node: Any, lang: str) -> Any:
     """Catalog texts keyed by language ({"en": ..., "pl": ...}) cut to ``lang`` and English.
 
     The web picks ``names[lang] || names.en``; the other three languages would only make
-    every message a third bigger.
+    every message a third bigger. (Scalars are not visited: this runs for every view.)
     """
-    if isinstance(node, dict):
-        if len(node) > 2 and node.keys() <= LANGS:
+    kind = type(node)
+    if kind is dict:
+        if 2 < len(node) <= len(LANGS) and node.keys() <= LANGS:
             return {k: node[k] for k in (lang, "en") if k in node}
-        return {k: localize(v, lang) for k, v in node.items()}
-    if isinstance(node, list):
-        return [localize(v, lang) for v in node]
+        return {k: localize(v, lang) if type(v) in _NESTED else v for k, v in node.items()}
+    if kind is list:
+        return [localize(v, lang) if type(v) in _NESTED else v for v in node]
     return node
+
+
+_NESTED = (dict, list)
+
+
+def hardware_for(role: str, seat: str | None, hardware: dict | None) -> dict | None:
+    """The host sees every hardware detail and warning; the table and the phones only
+    whether each device works (one short status), and a phone its own camera pre-selection.
+    So a camera warning repeating itself never redraws the TV or a phone."""
+    if role == "host" or not isinstance(hardware, dict):
+        return hardware
+    out = {}
+    for device, status in hardware.items():
+        if not isinstance(status, dict):
+            continue
+        out[device] = {"state": status.get("state")}
+        selected = status.get("selected")
+        if role == "seat" and isinstance(selected, dict) and seat in selected:
+            out[device]["selected"] = {seat: selected[seat]}
+    return out
 
 
 def build(live: LiveGame, role: str, seat: str | None, lang: str, *,
@@ -144,7 +165,9 @@ def build(live: LiveGame, role: str, seat: str | None, lang: str, *,
         "view": localize(view, lang), "prompts": prompt_entries(live, lang, namer),
         "choices": choices,
         "log": log_entries(live, seat if is_seat else None, lang, namer),
-        "hardware": hardware_texts.translated(hardware, lang, live.kind.reasons, namer),
+        "hardware": hardware_for(role, seat,
+                                 hardware_texts.translated(hardware, lang, live.kind.reasons,
+                                                           namer)),
         "preview": live.preview,
         "scores": live.row.get("result") if finished else None, "host": None,
     }

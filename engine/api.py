@@ -311,9 +311,16 @@ class GameInfo:
     web: str
     check_catalog: Any = None
     catalog_state: Any = None
+    demo_entries: Any = None  # callable(catalog) -> [{"file", "entry", "fields"}]
+    sticker_namespace: str = ""  # on the stickers, 1-6 letters/digits (default: the id)
     start_rule: str = ""  # English msgid: who starts by the rules ("whoever built last")
     table_actions: frozenset[str] = frozenset()  # action types the table display may send
     host_actions: frozenset[str] = frozenset()  # corrections only the host may send
+
+
+def sticker_namespace(info: GameInfo) -> str:
+    """The namespace printed on a game's stickers (``TC1:<NS>:<letter>:<code>``)."""
+    return (info.sticker_namespace or info.id).lower()
 
 
 CATALOG_KEY = "cat"  # where a state carries its catalog (see GameInfo.catalog_state)

@@ -10,11 +10,25 @@ from pathlib import Path
 
 def read(path: Path) -> dict:
     """The settings as a dict; a missing, unreadable or non-object file counts as empty."""
+    return read_checked(path)[0]
+
+
+def read_checked(path: Path) -> tuple[dict, str | None]:
+    """`read`, and why a file that is there was not used (None when all is well or there is
+    no file)."""
     try:
-        data = json.loads(Path(path).read_text())
-    except (OSError, ValueError):
-        return {}
-    return data if isinstance(data, dict) else {}
+        text = Path(path).read_text()
+    except FileNotFoundError:
+        return {}, None
+    except OSError as exc:
+        return {}, f"cannot be read ({exc.strerror})"
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        return {}, f"is not valid JSON ({exc})"
+    if not isinstance(data, dict):
+        return {}, "is not a JSON object"
+    return data, None
 
 
 def update(path: Path, change: Callable[[dict], None]) -> None:

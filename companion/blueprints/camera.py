@@ -68,3 +68,17 @@ def calibrate(game_id: str):
                                          live.kind.reasons, MESSAGES.get(exc.code))
         return jsonify(ok=False, code=exc.code, params=exc.params, message=message), 409
     return jsonify(ok=True, calibration=calibration, message=text("calibration_saved"))
+
+
+@bp.post("/host/<game_id>/camera/acting")
+def acting(game_id: str):
+    """Let the camera act in the game, or only show on this page what it would do."""
+    from flask import redirect, request, url_for
+
+    common.check_csrf()
+    common.host_only(game_id, as_json=False)
+    handle = hardware_handle("camera")
+    if handle is None or not hasattr(handle, "set_acting"):
+        return Response(text("no_camera"), status=503, mimetype="text/plain")
+    handle.set_acting(request.form.get("on") == "1")
+    return redirect(url_for("camera.camera_page", game_id=game_id), code=303)

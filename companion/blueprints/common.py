@@ -12,10 +12,12 @@ from markupsafe import Markup
 from companion import i18n, netinfo, security, views
 from companion.blueprints import game_assets
 from companion.service import GameService, Identity, LiveGame
+from companion.settings import from_app
 from engine.api import Refused
 
 SEAT_COOKIE = "tc_seat_{}"
 HOST_COOKIE = "tc_host_{}"
+TABLE_COOKIE = "tc_table_{}"
 
 
 def service() -> GameService:
@@ -80,22 +82,6 @@ def seat_labels(live: LiveGame, lang: str) -> dict:
             for s in getattr(info, "seats", ())}
 
 
-def dice(live: LiveGame, lang: str) -> tuple[dict, dict]:
-    """The game's die roles: (role id -> name in ``lang``, role id -> faces).
-
-    Faces come from the catalog when the role says where (``faces_from``, a dotted path).
-    """
-    info = getattr(live.kind.module, "info", None)
-    names, faces = {}, {}
-    for role in getattr(getattr(info, "bindings", None), "dice", ()) or ():
-        names[role.id] = i18n.text(lang, role.name, game=live.kind.name)
-        found = live.kind.catalog if role.faces_from else None
-        for part in (role.faces_from or "").split("."):
-            found = found.get(part) if isinstance(found, dict) else None
-        faces[role.id] = sorted(set(found)) if isinstance(found, list) else list(role.faces)
-    return names, faces
-
-
 def gettext_for(lang: str, game: str | None) -> dict:
     """``_``/``gettext``/``ngettext`` for the templates: the game's domain first."""
     t = i18n.translations(lang, game)
@@ -128,7 +114,6 @@ def render_page(template: str, role: str, live: LiveGame | None, status: int = 2
         "assets": game_assets.page_assets(game, PAGE_KINDS.get(template)),
         **gettext_for(lang, game),
     }
-    context["die_roles"], context["dice"] = dice(live, lang) if live else ({}, {})
     context.update(extra)
     response = current_app.make_response((render_template(template, **context), status))
     if request.args.get("lang") in i18n.LANGUAGES:
@@ -145,6 +130,29 @@ def client_key(game_id: str, what: str) -> tuple:
 def seat_identity(game_id: str) -> Identity | None:
     return service().identify(game_id, request.cookies.get(SEAT_COOKIE.format(game_id)),
                               "seat")
+
+
+def table_identity(game_id: str) -> Identity | None:
+    """The paired table display (its cookie), or None for a device that only watches."""
+    return service().identify(game_id, request.cookies.get(TABLE_COOKIE.format(game_id)),
+                              "table")
+
+
+def die_roles(live: LiveGame) -> list[dict]:
+    """The game's die roles with their faces (from the catalog where the game says so), for
+    entering a roll by hand when no reader is attached."""
+    out = []
+    for role in live.kind.module.info.bindings.dice:
+        faces = list(role.faces)
+        if role.faces_from:
+            node = live.kind.catalog
+            for key in role.faces_from.split("."):
+                node = node.get(key) if isinstance(node, dict) else None
+            if isinstance(node, list) and all(isinstance(f, int) for f in node):
+                faces = node
+        out.append({"id": role.id, "name": role.name, "faces": sorted(set(faces)),
+                    "count": role.count})
+    return out
 
 
 def host_identity(game_id: str) -> Identity | None:
@@ -180,10 +188,15 @@ def qr_svg(data: str) -> str:
     return out.getvalue().decode()
 
 
+def public_base() -> str:
+    """The address phones and the TV reach this server at."""
+    return from_app(current_app).server.public_base_url or netinfo.base_url(
+        request.host, request.scheme)
+
+
 def join_links(live: LiveGame, reveal_claimed: bool) -> list[dict]:
     """One entry per seat; URLs (the secret join code) only where the viewer may see them."""
-    base = current_app.config.get("PUBLIC_BASE_URL") or netinfo.base_url(
-        request.host, request.scheme)
+    base = public_base()
     codes = service().store.join_codes(live.id)
     claimed = service().store.claimed_seats(live.id)
     out = []

@@ -14,25 +14,28 @@ from flask import Blueprint, current_app, jsonify, redirect, request, url_for
 from companion import hardware_texts, i18n
 from companion.blueprints import common
 from companion.blueprints.hardware_status import translated_status
+from companion.settings import from_app
 from engine.api import Refused
 from hardware import config_file
 
 bp = Blueprint("dice", __name__)
 
-# The roles a die can play, per game kind (Monasterium's personal dice come later).
-ROLES: dict[str, tuple[str, ...]] = {"wwe": ("tax",), "pillars": ("tax",)}
 DIE_ID = re.compile(r"[A-Za-z0-9_-]{1,16}")  # the protocol's die ids (docs/dice-protocol.md)
 EMPTY_ROWS = 2
 
 
 def config_path() -> Path:
-    return Path(current_app.config["DATA_DIR"]) / "config.json"
+    return from_app(current_app).config_path
 
 
-def parse_roles(game: str, dice: list[str], roles: list[str]) -> dict[str, str]:
+def declared_roles(live) -> tuple:
+    """The die roles the game declares (engine.api.DieRole)."""
+    return tuple(live.kind.module.info.bindings.dice)
+
+
+def parse_roles(allowed, dice: list[str], roles: list[str]) -> dict[str, str]:
     """The submitted rows as die id -> role; Refused on the first bad row. A row without a
-    die id, or with no role chosen, is left out."""
-    allowed = ROLES.get(game, ())
+    die id, or with no role chosen, is left out. ``allowed``: the game's role ids."""
     out: dict[str, str] = {}
     seen: set[str] = set()
     for die, role in zip(dice, roles, strict=False):
@@ -71,12 +74,14 @@ def page(live, status: int = 200, error: dict | None = None, notice: str | None 
     from companion.wiring.dice import load_settings, roles_for  # only when the page is shown
 
     game = live.kind.name
-    current = roles_for(load_settings(current_app.config["DATA_DIR"]), game)
+    declared = declared_roles(live)
+    current = roles_for(load_settings(from_app(current_app).data_dir), game, declared)
     rows = [{"die": d, "role": r} for d, r in sorted(current.items())]
     rows += [{"die": "", "role": ""}] * EMPTY_ROWS
     return common.render_page(
         "dice.html", "host", live, status, error=error, notice=notice, rows=rows,
-        roles=ROLES.get(game, ()), hw=translated_status(live, "dice"),
+        roles=[r.id for r in declared], hw=translated_status(live, "dice"),
+        role_names={r.id: i18n.text(i18n.page_lang(), r.name) for r in declared},
         no_roles=hardware_texts.message(i18n.page_lang(), "dice_no_roles"))
 
 
@@ -102,7 +107,7 @@ def save(game_id: str):
     common.check_csrf()
     live = common.host_only(game_id, as_json=False)
     try:
-        roles = parse_roles(live.kind.name, request.form.getlist("die"),
+        roles = parse_roles({r.id for r in declared_roles(live)}, request.form.getlist("die"),
                             request.form.getlist("role"))
     except Refused as exc:
         lang = i18n.page_lang()

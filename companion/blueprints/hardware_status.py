@@ -1,11 +1,13 @@
 """The running camera and dice as the host's hardware pages show them: the hardware
-manager's handles and their status, translated for the page's language."""
+manager's handles and their status, translated for the page's language, with the start-up
+settings of that part and where each came from (``settings``: key, value, from)."""
 from __future__ import annotations
 
 from flask import current_app
 
 from companion import hardware_texts, i18n
 from companion.service import LiveGame
+from companion.settings import from_app
 from companion.views import Namer
 
 
@@ -29,4 +31,6 @@ def translated_status(live: LiveGame, part: str) -> dict:
         status["selected_names"] = {seat: namer.catalog.get(card, {}).get(lang)
                                     or namer.catalog.get(card, {}).get("en") or card
                                     for seat, card in status["selected"].items()}
+    status["settings"] = [row for row in from_app(current_app).describe()
+                          if row["key"].startswith(part + ".")]
     return status

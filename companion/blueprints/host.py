@@ -18,7 +18,28 @@ def host_page(game_id: str):
         "host.html", "host", live,
         socket_auth={"role": "host", "game": live.id, "lang": i18n.page_lang()},
         join=common.join_links(live, reveal_claimed=True),
+        pairing=table_pairing(live),
         record_url=url_for("records.export", game_id=live.id))
+
+
+def table_pairing(live) -> dict:
+    """A fresh one-time link (10 minutes) that makes the device opening it the table."""
+    code = common.service().new_table_pairing(live.id)
+    base = common.public_base()
+    url = f"{base}/table/{live.id}/pair?code={code}"
+    return {"url": url, "qr_svg": common.qr_svg(url),
+            "minutes": common.service().PAIRING_SECONDS // 60}
+
+
+@bp.post("/host/<game_id>/pair-here")
+def pair_here(game_id: str):
+    """The host's own device becomes the table display (e.g. a tablet set up by the host)."""
+    common.check_csrf()
+    common.host_only(game_id, as_json=False)
+    response = redirect(url_for("pages.table", game_id=game_id), code=303)
+    common.set_secret_cookie(response, common.TABLE_COOKIE.format(game_id),
+                             common.service().new_table_token(game_id))
+    return response
 
 
 @bp.post("/host/<game_id>/login")

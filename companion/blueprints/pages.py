@@ -1,14 +1,14 @@
 """Lobby, new game, table display, joining a seat, the phone page."""
 from __future__ import annotations
 
-import importlib
+import random
 import re
 
 from flask import Blueprint, current_app, jsonify, redirect, request, url_for
 
-from companion import hardware_manager, i18n
+from companion import hardware_manager, i18n, views
 from companion.blueprints import common
-from companion.games import KNOWN
+from companion.games import known
 from engine.api import Refused
 
 bp = Blueprint("pages", __name__)
@@ -17,29 +17,32 @@ COLOUR_RE = re.compile(r"^[#A-Za-z0-9(),. %-]{1,32}$")
 
 
 def _game_spec(name: str) -> dict:
-    """Seats, colours and options of a game for the new-game form."""
-    kind = common.service()._kinds(name)
-    catalog = kind.catalog if isinstance(kind.catalog, dict) else {}
-    game = catalog.get("game", {}) if isinstance(catalog.get("game"), dict) else {}
-    seats = list(game.get("seats") or getattr(kind.module, "SEATS", []))
-    colours = list(game.get("colours") or {})
-    options = []
-    try:
-        table = importlib.import_module(f"engine.{name}.options").OPTIONS
-    except (ImportError, AttributeError):
-        table = getattr(kind.module, "OPTIONS", {})
+    """Seats, colours, options and the start rule of a game for the new-game form, from
+    the game's declarations (engine.api.GameInfo), translated for the page."""
+    info = common.service()._kinds(name).module.info
     lang = i18n.page_lang()
-    for key, spec in table.items():
-        default, allowed = spec[0], list(spec[1])
-        options.append({"id": key, "default": default, "choices": allowed,
-                        "label": i18n.text(lang, spec[3]) if len(spec) > 3 else key})
-    return {"seats": seats, "colours": colours, "options": options,
-            "names": kind.title, "min_players": game.get("players", {}).get("min", 2)}
+    options = [{"id": o.id, "default": o.default, "choices": list(o.choices),
+                "rule": o.rule, "label": i18n.text(lang, o.text),
+                "choice_labels": {str(c): i18n.text(lang, o.labels.get(str(c), str(c)))
+                                  for c in o.choices}}
+               for o in info.options]
+    colours = list(dict.fromkeys(seat.colour for seat in info.seats))
+    return {"seats": [seat.id for seat in info.seats], "colours": colours,
+            "seat_labels": {seat.id: i18n.text(lang, seat.name) for seat in info.seats},
+            "options": options, "names": dict(info.names),
+            "min_players": info.min_players, "max_players": info.max_players,
+            "start_rule": i18n.text(lang, info.start_rule) if info.start_rule else ""}
 
 
 def _modules() -> list[str]:
     configured = list((current_app.config.get("GAMES") or {}).keys())
-    return configured + [k for k in KNOWN if k not in configured]
+    return configured + [k for k in known() if k not in configured]
+
+
+def _last_played() -> str | None:
+    """The game of the newest game on this table: the box most likely on it again."""
+    newest = common.service().all()
+    return newest[0].kind.name if newest else None
 
 
 @bp.get("/")
@@ -55,7 +58,7 @@ def new():
 
 
 def _render_new(error: dict | None, status: int = 200):
-    name = request.values.get("game") or _modules()[0]
+    name = request.values.get("game") or _last_played() or _modules()[0]
     specs = {}
     for module in _modules():
         try:
@@ -63,12 +66,13 @@ def _render_new(error: dict | None, status: int = 200):
         except Exception:  # a broken catalog shows up in `companion doctor`, not here
             current_app.logger.exception("game %s unavailable", module)
     spec = specs.get(name) or next(iter(specs.values()), {"seats": [], "colours": [],
-                                                          "options": []})
+                                                          "options": [], "seat_labels": {},
+                                                          "start_rule": ""})
     return common.render_page(
         "new.html", "lobby", None, status,
-        modules=[{"id": m, "name": s["names"]} for m, s in specs.items()],
+        modules=[{"id": m, "name": s["names"]} for m, s in specs.items()], current=name,
         seats=spec["seats"], colours=spec["colours"], options=spec["options"],
-        error=error)
+        seat_labels=spec["seat_labels"], start_rule=spec["start_rule"], error=error)
 
 
 def parse_setup(form, spec: dict) -> dict:
@@ -82,6 +86,12 @@ def parse_setup(form, spec: dict) -> dict:
         if len(name) > 40 or (colour and not COLOUR_RE.match(colour)):
             raise Refused("bad_setup", detail=seat)
         players.append({"seat": seat, "name": name, "colour": colour})
+    start = (form.get("start_seat") or "").strip()
+    taken = [p["seat"] for p in players]
+    if start == "random" and taken:
+        start = random.SystemRandom().choice(taken)
+    if start and start not in taken:
+        raise Refused("bad_setup", detail="start_seat")
     options = {}
     for option in spec["options"]:
         raw = form.get(f"option_{option['id']}")
@@ -92,7 +102,10 @@ def parse_setup(form, spec: dict) -> dict:
             if not matches:
                 raise Refused("bad_setup", detail=option["id"])
             options[option["id"]] = matches[0]
-    return {"players": players, "options": options}
+    setup = {"players": players, "options": options}
+    if start:
+        setup["start_seat"] = start
+    return setup
 
 
 @bp.post("/games")
@@ -117,11 +130,34 @@ def create():
 
 @bp.get("/table/<game_id>")
 def table(game_id: str):
+    """The table display. Only the paired display acts as the table and shows the join
+    codes; any other device watches the public board."""
     live = common.live_or_404(game_id)
+    paired = common.table_identity(game_id) is not None
+    role = "table" if paired else "viewer"
     return common.render_page(
         "table.html", "table", live,
-        socket_auth={"role": "table", "game": live.id, "lang": i18n.page_lang()},
-        join=common.join_links(live, reveal_claimed=False))
+        socket_auth={"role": role, "game": live.id, "lang": i18n.page_lang()},
+        paired=paired,
+        join=common.join_links(live, reveal_claimed=False) if paired else [],
+        dice=common.die_roles(live))
+
+
+@bp.get("/table/<game_id>/pair")
+def pair_table(game_id: str):
+    """Opened on the TV from the host page's pairing link: this device becomes the table."""
+    live = common.live_or_404(game_id)
+    key = common.client_key(game_id, "pair")
+    if common.limiter().blocked(key):
+        return _join_error(live, "rate_limited", 429)
+    try:
+        token = common.service().pair_table(game_id, request.args.get("code", ""))
+    except Refused as exc:
+        common.limiter().fail(key)
+        return _join_error(live, exc.code, 403)
+    response = redirect(url_for("pages.table", game_id=game_id), code=303)
+    common.set_secret_cookie(response, common.TABLE_COOKIE.format(game_id), token)
+    return response
 
 
 @bp.get("/join/<game_id>/<seat>")
@@ -163,5 +199,9 @@ def play(game_id: str):
 
 @bp.get("/healthz")
 def healthz():
-    return jsonify(ok=True, games=len(common.service().all()),
-                   hardware=hardware_manager.status(current_app))
+    """Alive, how many games, and each device's state. The details (frame rate, the reader's
+    port, what the camera would do) only for this machine itself (`companion doctor`)."""
+    hardware = hardware_manager.status(current_app)
+    if request.remote_addr not in ("127.0.0.1", "::1"):
+        hardware = views.hardware_for("viewer", None, hardware)
+    return jsonify(ok=True, games=len(common.service().all()), hardware=hardware)

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from flask import Flask, request
 from flask_socketio import ConnectionRefusedError, SocketIO, join_room
 
-from companion import hardware_manager, i18n, views
-from companion.blueprints.common import HOST_COOKIE, SEAT_COOKIE
+from companion import hardware_manager, i18n, patches, views
+from companion.blueprints.common import HOST_COOKIE, SEAT_COOKIE, TABLE_COOKIE
 from companion.service import GameService, Identity, LiveGame
 from engine.api import Refused
 
@@ -28,6 +28,9 @@ HOST_OPS = ("undo", "pause", "resume", "end", "adjust", "new_join_code")
 class Client:
     identity: Identity
     lang: str
+
+
+PATCH_OPS = 60  # more changes than this: send the whole view
 
 
 def room_of(identity: Identity) -> str:
@@ -61,6 +64,7 @@ class Registry:
 def init_app(app: Flask, socketio: SocketIO, service: GameService) -> None:
     registry = Registry()
     app.extensions["companion.registry"] = registry
+    sent: dict[str, tuple[int, dict]] = {}  # sid -> (n, the last view sent to it)
 
     def push_views(live: LiveGame, only: str | None = None) -> None:
         """Build each recipient's view (once per role/seat/language) and send it to it.
@@ -73,18 +77,36 @@ def init_app(app: Flask, socketio: SocketIO, service: GameService) -> None:
             connected = {c.identity.seat for c in clients.values() if c.identity.seat}
             hardware = hardware_manager.status(app)
             built: dict[tuple, dict] = {}
+            patches_for: dict[tuple, list] = {}  # (recipient key, base n) -> ops
             outbox = []
             for sid, client in clients.items():
                 if only is not None and sid != only:
                     continue
                 key = (client.identity.role, client.identity.seat, client.lang)
                 if key not in built:
-                    built[key] = views.build(live, client.identity.role,
-                                             client.identity.seat, client.lang,
-                                             connected=connected, hardware=hardware)
-                outbox.append((sid, built[key]))
-            for sid, payload in outbox:
-                socketio.emit("view", payload, to=sid)
+                    built[key] = views.build(live, client.identity.role, client.identity.seat,
+                                             client.lang, connected=connected,
+                                             hardware=hardware)
+                payload = built[key]
+                last = sent.get(sid)
+                if only is not None or last is None:
+                    n = last[0] + 1 if last is not None else 0
+                    sent[sid] = (n, payload)
+                    outbox.append((sid, "view", dict(payload, n=n)))
+                    continue
+                ops = patches_for.get((key, id(last[1])))
+                if ops is None:
+                    ops = patches_for[(key, id(last[1]))] = patches.diff(last[1], payload)
+                if not ops:
+                    continue  # nothing this recipient sees changed: no redraw, no bytes
+                n = last[0] + 1
+                sent[sid] = (n, payload)
+                if len(ops) <= PATCH_OPS:
+                    outbox.append((sid, "patch", {"base": last[0], "n": n, "ops": ops}))
+                else:  # so much changed that the whole view is as small
+                    outbox.append((sid, "view", dict(payload, n=n)))
+            for sid, event, message in outbox:
+                socketio.emit(event, message, to=sid)
 
     def on_change(live: LiveGame, what: str) -> None:
         push_views(live)  # first: a page that gets `closed` stops listening
@@ -103,14 +125,19 @@ def init_app(app: Flask, socketio: SocketIO, service: GameService) -> None:
         auth = auth if isinstance(auth, dict) else {}
         lang = i18n.normalize_lang(auth.get("lang"))
         game_id, role = auth.get("game"), auth.get("role")
-        if not isinstance(game_id, str) or role not in ("table", "seat", "host"):
+        if not isinstance(game_id, str) or role not in ("table", "viewer", "seat", "host"):
             refuse("bad_request", lang)
         try:
             live = service.get(game_id)
         except Refused:
             refuse("unknown_game", lang)
-        if role == "table":
-            identity = Identity("table", game_id)
+        if role == "viewer":
+            identity = Identity("viewer", game_id)
+        elif role == "table":
+            token = auth.get("table_token") or request.cookies.get(TABLE_COOKIE.format(game_id))
+            identity = service.identify(game_id, token, "table")
+            if identity is None:
+                refuse("not_paired", lang)
         elif role == "seat":
             token = auth.get("token") or request.cookies.get(SEAT_COOKIE.format(game_id))
             identity = service.identify(game_id, token, "seat")
@@ -127,6 +154,7 @@ def init_app(app: Flask, socketio: SocketIO, service: GameService) -> None:
 
     @socketio.on("disconnect")
     def disconnect(*_args):
+        sent.pop(request.sid, None)
         client = registry.remove(request.sid)
         if client is not None:
             with contextlib.suppress(Refused):
@@ -157,6 +185,16 @@ def init_app(app: Flask, socketio: SocketIO, service: GameService) -> None:
 
         return answer(client, run)
 
+    @socketio.on("resync")
+    def resync(*_args):
+        """A client that missed a patch asks for its whole view."""
+        client = registry.get(request.sid)
+        if client is None:
+            return {"ok": False}
+        with contextlib.suppress(Refused):
+            push_views(service.get(client.identity.game), only=request.sid)
+        return {"ok": True}
+
     @socketio.on("set_lang")
     def set_lang(data=None):
         client = registry.get(request.sid)
@@ -172,15 +210,14 @@ def init_app(app: Flask, socketio: SocketIO, service: GameService) -> None:
         client = registry.get(request.sid)
 
         def run(live):
-            rotation = data.get("rotation") if isinstance(data, dict) else None
-            if rotation not in (0, 1, 2, 3):
+            action = data.get("action") if isinstance(data, dict) else None
+            if not isinstance(action, dict) or not isinstance(action.get("type"), str):
                 raise Refused("bad_request")
             seat = client.identity.seat
-            owed = {p.seat for p in live.kind.module.prompts(live.state)
-                    if p.kind == "orient_event"}
-            if client.identity.role == "host" or (seat is not None and seat not in owed):
+            owed = {p.seat for p in live.kind.module.prompts(live.state)}
+            if client.identity.role != "seat" or seat not in owed:
                 raise Refused("not_your_turn")
-            service.set_preview(live.id, rotation)
+            service.set_preview(live.id, dict(action, by=seat))
             return live.version
 
         return answer(client, run)

@@ -6,23 +6,41 @@ from collections import Counter
 import click
 
 from companion.catalog import CatalogError, check_path, demo_entries, format_problem, load_catalog
+from companion.games import known, module_of
 
 command = click.Group("catalog", help="Check and inspect the card and board catalog.")
 
 
-def _summary(catalog: dict, demos: list[dict]) -> str:
+def _summary(game: str, catalog: dict, demos: list[dict]) -> str:
     counts = []
-    for part, label in (("action_cards", "action cards"), ("event_cards", "event cards"),
-                        ("projects", "projects"), ("building_sites", "building sites")):
-        counts.append(f"{len(catalog.get(part) or [])} {label}")
-    counts.append(f"{len((catalog.get('plague') or {}).get('locations') or [])} plague locations")
+    for part in module_of(game).info.parts:
+        entries = catalog.get(part.id)
+        if isinstance(entries, dict) and part.nested:
+            entries = entries.get(part.nested)
+        if isinstance(entries, list):
+            counts.append(f"{len(entries)} {(part.title or part.id).lower()}")
     return (f"OK: {', '.join(counts)}; {len(demos)} demo entries (shown as DEMO; "
             "see `companion catalog demo`)")
 
 
+def game_option(function):
+    """``--game``: which installed game; may be left out when only one is installed."""
+    def pick(_ctx, _param, value):
+        if value is None:
+            installed = known()
+            if len(installed) != 1:
+                raise click.BadParameter(f"choose one of: {', '.join(installed)}")
+            return installed[0]
+        if value not in known():
+            raise click.BadParameter(f"no game {value!r}; installed: {', '.join(known())}")
+        return value
+    return click.option("--game", default=None, callback=pick,
+                        help="Which game's catalog (an installed game's id).")(function)
+
+
 @command.command("check")
 @click.argument("path", type=click.Path(exists=False))
-@click.option("--game", default="wwe", show_default=True, help="Which game's catalog.")
+@game_option
 def check(path: str, game: str) -> None:
     """Check a catalog FILE (an override over the shipped catalog) or DIR.
 
@@ -37,13 +55,13 @@ def check(path: str, game: str) -> None:
             click.echo(format_problem(p))
         click.echo(f"{len(exc.problems)} problem(s) found.", err=True)
         raise SystemExit(1) from None
-    click.echo(_summary(catalog, demo_entries(catalog, game)))
+    click.echo(_summary(game, catalog, demo_entries(catalog, game)))
 
 
 @command.command("demo")
 @click.option("--data", "data_dir", type=click.Path(file_okay=False), default=None,
               help="Data directory whose catalogs/ overrides are merged in.")
-@click.option("--game", default="wwe", show_default=True)
+@game_option
 def demo(data_dir: str | None, game: str) -> None:
     """List the entries that are demo data (guessed, not the owner's real cards)."""
     try:

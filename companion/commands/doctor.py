@@ -2,34 +2,46 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import click
 
-from companion import doctor
+from companion import doctor, settings
+
+INSTALLED_DATA = Path("/var/lib/table-companion")
 
 
 @click.command("doctor")
 @click.option("--data", "data_dir", type=click.Path(path_type=Path), default=None,
-              help="Data directory [default: /var/lib/table-companion on an installed Pi, "
-                   "else ./instance].")
+              help="Data directory [default: $COMPANION_DATA, else /var/lib/table-companion "
+                   "on an installed Pi, else ./instance].")
 @click.option("--port", type=int, default=None,
-              help="Server port [default: the installed one, else 8000].")
+              help="Server port [default: the installed one, else the settings' (8000)].")
 @click.option("--camera", default=None, help="Camera source to test (e.g. /dev/video0, "
               "picamera2) instead of the configured or first found one.")
 @click.option("--dice", default=None, help="Serial port of the dice reader to test.")
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
 def command(data_dir: Path | None, port: int | None, camera: str | None, dice: str | None,
             as_json: bool) -> None:
-    """Check Python, packages, data folder, clock, network, service, camera and dice reader.
+    """Check settings, Python, packages, data folder, clock, network, service, camera and
+    dice reader. The settings are resolved as the server resolves them (defaults <
+    config.json < COMPANION_* < command line; on an installed Pi the service's
+    companion.env counts as its environment).
 
     Exits 1 when something essential fails.
     """
     installed = doctor.appliance_settings()
-    if data_dir is None:
-        data_dir = Path("/var/lib/table-companion") if installed else Path("instance")
-    ctx = doctor.Context(data_dir=data_dir, port=port or installed.get("port", 8000),
-                         scheme=installed.get("scheme", "http"), camera=camera, dice=dice)
+    environ = dict(doctor.appliance_environment(), **os.environ)
+    overrides: dict = {"PORT": port}
+    if data_dir is not None:
+        overrides["DATA_DIR"] = str(data_dir)
+    elif installed and not environ.get("COMPANION_DATA"):
+        overrides["DATA_DIR"] = str(INSTALLED_DATA)  # what the unit passes with --data
+    resolved = settings.resolve(overrides, environ)
+    scheme = "https" if resolved.server.certfile else installed.get("scheme", "http")
+    ctx = doctor.Context(data_dir=resolved.data_dir, port=resolved.server.port, scheme=scheme,
+                         camera=camera, dice=dice, settings=resolved)
     results = doctor.run_checks(ctx)
     if as_json:
         click.echo(json.dumps(doctor.report(results), indent=2, default=str))

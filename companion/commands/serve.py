@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import logging
 import sys
+from pathlib import Path
 
 import click
 from gunicorn.app.base import BaseApplication
 
+from companion.games import known
+
 DEMO_PIN = "1234"
-DEMO_PLAYERS = [("N", "North", "red"), ("E", "East", "blue"), ("S", "South", "green"),
-                ("W", "West", "yellow")]
+DEMO_NAMES = ("Anna", "Bruno", "Chiara", "Dario")
 
 
 def gunicorn_settings() -> set[str]:
@@ -51,54 +53,93 @@ class Server(BaseApplication):
             app.extensions["companion"].store.close()
 
 
-def demo_game(app, base: str) -> list[str]:
-    """The demo table (created on first use) and the lines telling where to join it."""
+def demo_game(app, base: str, only: tuple = ()) -> list[str]:
+    """A demo table per installed game (created on first use) and where to join them."""
     service = app.extensions["companion"]
-    live = next((g for g in service.all()
-                 if g.row["setup"].get("demo") and g.status != "finished"), None)
-    if live is None:
-        name = next(iter(app.config.get("GAMES") or {"wwe": None}))
-        players = [{"seat": s, "name": n, "colour": c} for s, n, c in DEMO_PLAYERS]
-        live = service.create(name, {"players": players, "demo": True}, DEMO_PIN)
-    codes = service.store.join_codes(live.id)
-    lines = [f"Demo table: {base}/table/{live.id}",
-             f"Host page:  {base}/host/{live.id}  (PIN {DEMO_PIN})"]
-    lines += [f"Join {seat}:     {base}/join/{live.id}/{seat}?code={code}"
-              for seat, code in sorted(codes.items(), key=lambda sc: live.seats.index(sc[0]))]
+    names = list(app.config.get("GAMES") or {}) or list(known())
+    unknown = set(only) - set(names)
+    if unknown:
+        raise click.UsageError(f"no such game: {', '.join(sorted(unknown))}")
+    names = [n for n in names if not only or n in only]
+    lines = []
+    for name in names:
+        live = next((g for g in service.all() if g.kind.name == name
+                     and g.row["setup"].get("demo") and g.status != "finished"), None)
+        if live is None:
+            info = service._kinds(name).module.info
+            seats = info.seats[:info.max_players]
+            players = [{"seat": seat.id, "name": who, "colour": seat.colour}
+                       for seat, who in zip(seats, DEMO_NAMES, strict=False)]
+            live = service.create(name, {"players": players, "demo": True}, DEMO_PIN)
+        codes = service.store.join_codes(live.id)
+        title = live.kind.title.get("en", name)
+        pairing = service.new_table_pairing(live.id)
+        lines += [f"{title}",
+                  f"  Table display: {base}/table/{live.id}/pair?code={pairing}",
+                  f"  Host page:     {base}/host/{live.id}  (PIN {DEMO_PIN})"]
+        lines += [f"  Join {seat}:     {base}/join/{live.id}/{seat}?code={code}"
+                  for seat, code in sorted(codes.items(),
+                                           key=lambda sc: live.seats.index(sc[0]))]
     return lines
 
 
 @click.command("serve")
-@click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind.")
-@click.option("--port", default=8000, show_default=True, type=int)
-@click.option("--data", "data_dir", default="instance", show_default=True,
-              type=click.Path(file_okay=False), help="Data directory.")
-@click.option("--demo", is_flag=True, help="Create a demo table and print its join links.")
-@click.option("--threads", default=300, show_default=True,
-              help="Worker threads (one per connected phone or display, plus requests).")
+@click.option("--host", default=None,
+              help="Address to bind [default: server.host, else 127.0.0.1].")
+@click.option("--port", default=None, type=int,
+              help="Port to listen on [default: server.port, else 8000].")
+@click.option("--data", "data_dir", default=None, type=click.Path(file_okay=False),
+              help="Data directory [default: $COMPANION_DATA, else instance].")
+@click.option("--demo", is_flag=True,
+              help="Create a demo table per installed game and print its links.")
+@click.option("--demo-game", "demo_games", multiple=True,
+              help="Only these games get a demo table (repeatable; with --demo).")
+@click.option("--threads", default=None, type=int,
+              help="Worker threads (one per connected phone or display, plus requests) "
+                   "[default: server.threads, else 300].")
 @click.option("--no-hardware", is_flag=True, help="Do not start the camera and dice.")
 @click.option("--certfile", type=click.Path(exists=True, dir_okay=False),
               help="Serve https with this certificate (PEM); phones need https for Wake Lock.")
 @click.option("--keyfile", type=click.Path(exists=True, dir_okay=False),
               help="The certificate's private key (PEM).")
-def command(host: str, port: int, data_dir: str, demo: bool, threads: int,
-            no_hardware: bool, certfile: str | None, keyfile: str | None) -> None:
-    """Run the Table Companion server."""
-    if bool(certfile) != bool(keyfile):
-        raise click.UsageError("--certfile and --keyfile go together")
-    from companion import netinfo
+def command(host: str | None, port: int | None, data_dir: str | None, demo: bool,
+            demo_games: tuple, threads: int | None, no_hardware: bool, certfile: str | None,
+            keyfile: str | None) -> None:
+    """Run the Table Companion server.
+
+    Options left out come from the settings: COMPANION_* environment variables, else
+    DATA/config.json, else the defaults (docs/server.md, Settings).
+    """
+    from companion import netinfo, settings
     from companion.app import create_app
+
+    given = {"HOST": host, "PORT": port, "DATA_DIR": data_dir, "THREADS": threads,
+             "CERTFILE": certfile, "KEYFILE": keyfile, "HARDWARE": False if no_hardware else None}
+    config = {key: value for key, value in given.items() if value is not None}
+    resolved = settings.resolve(config)
+    for problem in resolved.problems:
+        click.echo(f"Setting refused: {problem}", err=True)
+    server = resolved.server
+    if bool(server.certfile) != bool(server.keyfile):
+        raise click.UsageError("--certfile and --keyfile go together (server.certfile, "
+                               "server.keyfile)")
+    for key in ("server.certfile", "server.keyfile"):
+        path = resolved.get(key)
+        if path and not Path(path).is_file():
+            raise click.UsageError(f"{key} {path} (from {resolved.source_of(key)}) is not a file")
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: "
                         "%(message)s")
+    host, port = server.host, server.port
     shown_host = netinfo.lan_ip() if host in ("0.0.0.0", "::", "") else host
-    base = f"{'https' if certfile else 'http'}://{shown_host}:{port}"
-    config = {"DATA_DIR": data_dir, "START_HARDWARE": not no_hardware,
-              "PUBLIC_BASE_URL": base if shown_host != host else None}
-    click.echo(f"Table Companion on {base}/  (data: {data_dir})")
+    base = f"{'https' if server.certfile else 'http'}://{shown_host}:{port}"
+    if server.public_base_url is None and shown_host != host:
+        config["PUBLIC_BASE_URL"] = base
+    config["START_HARDWARE"] = True  # this process's worker runs them (unless hardware off)
+    click.echo(f"Table Companion on {base}/  (data: {resolved.data_dir})")
     if demo:
         setup_app = create_app(dict(config, START_HARDWARE=False))
-        for line in demo_game(setup_app, base):
+        for line in demo_game(setup_app, base, demo_games):
             click.echo(line)
         setup_app.extensions["companion"].store.close()
     sys.stdout.flush()
@@ -106,7 +147,7 @@ def command(host: str, port: int, data_dir: str, demo: bool, threads: int,
         "bind": f"[{host}]:{port}" if ":" in host else f"{host}:{port}",
         "workers": 1,
         "worker_class": "gthread",
-        "threads": threads,
+        "threads": server.threads,
         "timeout": 0,  # long-lived WebSockets are not stuck workers
         "graceful_timeout": 5,
         "keepalive": 5,
@@ -114,8 +155,8 @@ def command(host: str, port: int, data_dir: str, demo: bool, threads: int,
         "errorlog": "-",
         "loglevel": "info",
     }
-    if certfile:
-        options.update(certfile=certfile, keyfile=keyfile)
+    if server.certfile:
+        options.update(certfile=server.certfile, keyfile=server.keyfile)
     if "control_socket_disable" in gunicorn_settings():
         options["control_socket_disable"] = True  # no socket in $HOME (read-only on the Pi)
     Server(config, options).run()

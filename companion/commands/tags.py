@@ -5,38 +5,32 @@ from pathlib import Path
 
 import click
 
+from companion.commands.catalog import game_option
+from companion.games import module_of
+from engine.api import sticker_namespace
 from hardware.tags.format import card_payload, code_table
 from hardware.tags.sheet import Sticker, render_sheets, write_sheets
 
-# Which catalog parts get stickers, and the tag kind they are printed as.
-CARD_PARTS = {"event_cards": "event", "action_cards": "action"}
 
-
-def _entries(part) -> list[dict]:
-    if isinstance(part, dict):  # tolerate {"cards": [...]} or {"entries": [...]} wrappers
-        for key in ("cards", "entries", "items"):
-            if isinstance(part.get(key), list):
-                return part[key]
-        return []
-    return list(part or [])
-
-
-def stickers_for_catalog(catalog: dict, namespace: str, lang: str = "en") -> list[Sticker]:
-    """One sticker per card of the catalog, in catalog order; demo entries marked demo."""
+def stickers_for_catalog(info, catalog: dict, lang: str = "en") -> list[Sticker]:
+    """One sticker per card of every kind the game declares, in catalog order; demo entries
+    marked demo."""
+    namespace = sticker_namespace(info)
     stickers = []
-    for part, kind in CARD_PARTS.items():
-        entries = _entries(catalog.get(part))
+    for kind in info.stickers:
+        entries = catalog.get(kind.part)
+        entries = entries if isinstance(entries, list) else []
         code_table(entry["id"] for entry in entries)  # raises on a short-code collision
         for entry in entries:
             names = entry.get("names") or {}
             label = names.get(lang) or names.get("en") or entry["id"]
-            stickers.append(Sticker(card_payload(namespace, kind, entry["id"]), label,
+            stickers.append(Sticker(card_payload(namespace, kind.letter, entry["id"]), label,
                                     bool(entry.get("demo"))))
     return stickers
 
 
 @click.command("tags")
-@click.option("--game", default="wwe", show_default=True, help="Catalog to print stickers for.")
+@game_option
 @click.option("--size-mm", type=float, default=30.0, show_default=True,
               help="Side of each QR symbol in millimetres (quiet zone and name come on top).")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
@@ -51,7 +45,7 @@ def command(game: str, size_mm: float, out_dir: Path, data_dir: Path | None, lan
     from companion.catalog import load_catalog
 
     catalog = load_catalog(game, data_dir)
-    stickers = stickers_for_catalog(catalog, game, lang)
+    stickers = stickers_for_catalog(module_of(game).info, catalog, lang)
     if not stickers:
         raise click.ClickException(f"the {game} catalog has no cards to print")
     try:

@@ -1,32 +1,35 @@
-"""Camera observations -> World Without End actions (issue 4 §5).
+"""Camera observations -> game actions, through the game's declared bindings.
 
 `CameraRules` is plain logic, no threads and no I/O: fed observations and clock ticks plus a
-`Table` snapshot of the game, it returns decisions. `CameraWiring` runs the camera service
-and carries the decisions out on the server's `GameService`; `start()` is the hook
-`companion.hardware_manager` calls.
+`Table` snapshot of the game, it returns outcomes (engine.api `Act`, `Propose`, `Select`,
+`Warn`). What a card means is the game's business (`GameInfo.bindings.sighting`); what is
+kept here is what every game needs:
 
-- An event card entering the council space while the game waits for `reveal_event` is
-  revealed (`by: "table"`). Its rotation is previewed (`service.set_preview`) while the
-  active player turns it, and committed as `orient_event` by the active seat once it has
-  been stable for `orient_commit_s` seconds (camera.orient_commit_s in config.json,
-  default 2.0). Confirming on the phone earlier simply ends the prompt first.
-- An action card laid face up in a seat's zone is published as that seat's pre-selection
-  in the camera status (`hardware.camera.selected[seat]`), which every view carries.
-- Unknown codes are ignored with a log line. A card that contradicts the game (another
-  game's card, an event already used, a reveal the engine refuses) becomes a warning in
-  the camera status (`hardware.camera.warnings`) and a log line; it is never applied.
+- which card lies where (resolved from its sticker with the game's catalog), so the game
+  is asked again about every card at rest on each tick (``change="still"``);
+- proposals (`Propose`, a card being turned): previewed at once, applied once the card lay
+  still for ``commit_s`` seconds after the prompt opened (camera.orient_commit_s in
+  config.json, default 2.0). Answering on the phone earlier simply ends the prompt first;
+- a card of another game's namespace is a warning; unknown codes are ignored with a log
+  line. A card the game refuses becomes a warning in the camera status, never applied.
+
+`CameraWiring` runs the camera service and carries outcomes out on the server's
+`GameService`; `start()` is the hook `companion.hardware_manager` calls.
 """
 from __future__ import annotations
 
+import json
 import logging
-import os
 import threading
 import time
 from collections import deque
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from engine.api import Refused
+from companion.settings import Settings, from_app
+from engine.api import Act, Propose, Refused, Select, Sighting, Warn, sticker_namespace
+from hardware.camera.devices import camera_attached
 from hardware.camera.tracker import Appeared, MovedZone, Observation, Removed, Turned, UnknownCode
 from hardware.tags.format import code_table
 
@@ -35,185 +38,154 @@ log = logging.getLogger(__name__)
 # English templates of the camera's own warning codes (gettext msgids, like engine REASONS)
 MESSAGES = {
     "camera_other_game": "A card of another game ({game}) was seen on the table.",
-    "camera_event_not_expected": "Event card {card} was laid on the council space, but no "
-                                 "event is to be revealed now.",
     "camera_marker_not_seen": "The board marker is not in view of the camera.",
 }
-
-COUNCIL = "council"
-SEAT_ZONE = "seat:"
-CARD_PARTS = {"event": "event_cards", "action": "action_cards"}
+CHANGES = {Appeared: "appeared", Turned: "turned", MovedZone: "moved", Removed: "removed"}
 
 
 # ---- what the rules need to know about the game ----------------------------------------
 @dataclass(frozen=True)
 class Table:
-    game: str  # namespace on the stickers, e.g. "wwe"
-    cards: dict  # (kind, code) -> catalog id
-    prompt_kind: str | None
-    prompt_seat: str | None
-    event: str | None  # the event card currently in play (revealed), if any
+    namespace: str  # on the stickers, e.g. "wwe"
+    kinds: dict  # sticker letter -> kind word
+    cards: dict  # (letter, code) -> catalog id
+    prompt: tuple | None  # (kind, seat) of the decision owed first, if any
+    meaning: Callable = field(default=lambda sighting: [])  # Sighting -> [outcome]
 
 
-def card_index(catalog: dict) -> dict[tuple[str, str], str]:
-    """(kind, short code) -> catalog id for every card that has a sticker."""
+def card_index(info, catalog: dict) -> dict[tuple[str, str], str]:
+    """(letter, short code) -> catalog id for every card that has a sticker."""
     out = {}
-    for kind, part in CARD_PARTS.items():
-        entries = catalog.get(part) or []
+    for kind in info.stickers:
+        entries = catalog.get(kind.part) or []
         for code, catalog_id in code_table(e["id"] for e in entries).items():
-            out[(kind, code)] = catalog_id
+            out[(kind.letter, code)] = catalog_id
     return out
 
 
-def card_labels(game: str, catalog: dict, lang: str = "en") -> dict[str, str]:
+def card_labels(info, catalog: dict, lang: str = "en") -> dict[str, str]:
     """payload -> printed card name, for overlays."""
     from hardware.tags.format import card_payload
 
     out = {}
-    for kind, part in CARD_PARTS.items():
-        for entry in catalog.get(part) or []:
+    for kind in info.stickers:
+        for entry in catalog.get(kind.part) or []:
             names = entry.get("names") or {}
-            out[card_payload(game, kind, entry["id"])] = names.get(lang) or entry["id"]
+            payload = card_payload(sticker_namespace(info), kind.letter, entry["id"])
+            out[payload] = names.get(lang) or entry["id"]
     return out
 
 
 def table_of(live, index: dict | None = None) -> Table:
     """A `Table` from a `companion.service.LiveGame`."""
-    module = live.kind.module
+    module, info = live.kind.module, live.kind.module.info
     prompts = module.prompts(live.state)
     first = prompts[0] if prompts else None
-    event = module.public_view(live.state).get("event")
-    return Table(live.kind.name, index if index is not None else card_index(live.kind.catalog),
-                 first.kind if first else None, first.seat if first else None,
-                 event.get("id") if isinstance(event, dict) else event)
+    state = live.state
+    sighting = info.bindings.sighting or (lambda _state, _seen: [])
+    return Table(sticker_namespace(info), {k.letter: k.word for k in info.stickers},
+                 index if index is not None else card_index(info, live.kind.catalog),
+                 (first.kind, first.seat) if first else None,
+                 lambda seen: list(sighting(state, seen)))
 
 
 # ---- decisions -------------------------------------------------------------------------
 @dataclass(frozen=True)
-class Act:
-    action: dict
-    seat: str | None = None  # None: recorded by the table; else acts for this seat
-
-
-@dataclass(frozen=True)
 class Preview:
-    rotation: int
+    """Show ``action`` (a proposal) as the table's preview."""
 
-
-@dataclass(frozen=True)
-class Select:
-    seat: str
-    card: str | None  # None: the seat's zone no longer holds a card
-
-
-@dataclass(frozen=True)
-class Warn:
-    code: str
-    params: dict = field(default_factory=dict)
-
-
-Decision = Act | Preview | Select | Warn
+    action: dict
 
 
 class CameraRules:
-    """Decides what observations mean for the game. Plain and deterministic (time passed in)."""
+    """Asks the game what observations mean; times proposals. Deterministic (time passed in)."""
 
-    def __init__(self, orient_commit_s: float = 2.0) -> None:
-        self.orient_commit_s = orient_commit_s
-        self.council: dict[str, tuple[int, float]] = {}  # event id -> (rotation, stable since)
-        self.previewed: tuple[str, int] | None = None
-        self.tried: tuple[str, int] | None = None  # orientation already sent (or refused)
-        self.prompt_opened: tuple[str, float] | None = None  # (event, when orienting began)
+    def __init__(self, commit_s: float = 2.0) -> None:
+        self.commit_s = commit_s
+        self.cards: dict[tuple[str, str], tuple[Sighting, float]] = {}  # at rest, since
+        self.previewed: str | None = None
+        self.tried: str | None = None  # proposal already applied (or refused)
+        self.prompt_opened: tuple[tuple, float] | None = None
 
-    def observe(self, observation: Observation, table: Table, now: float) -> list[Decision]:
+    def observe(self, observation: Observation, table: Table, now: float) -> list:
         if isinstance(observation, UnknownCode):
             log.info("camera: ignoring a code that is not a card tag (%s): %r",
                      observation.reason, observation.payload)
             return []
         tag = observation.tag
-        if tag.namespace != table.game:
+        if tag.namespace != table.namespace:
             if isinstance(observation, Appeared):
                 return [Warn("camera_other_game", {"game": tag.namespace, "code": tag.code})]
             return []
+        word = table.kinds.get(tag.kind)
         card = table.cards.get((tag.kind, tag.code))
-        if card is None:
-            log.info("camera: no %s card with code %s in the %s catalog", tag.kind, tag.code,
-                     table.game)
+        if word is None or card is None:
+            log.info("camera: no card of kind %s with code %s in the %s catalog", tag.kind,
+                     tag.code, table.namespace)
             return []
-        if tag.kind == "event":
-            return self._event(observation, card, table, now)
-        if tag.kind == "action":
-            return self._action(observation, card)
-        return []
+        change = CHANGES.get(type(observation))
+        if change is None:
+            return []
+        seen = Sighting(word, card, observation.zone, observation.rotation % 4, change)
+        key = (tag.kind, card)
+        if change == "removed":
+            self.cards.pop(key, None)
+        else:
+            self.cards[key] = (seen, now)
+        outcomes = []
+        if isinstance(observation, MovedZone):  # it left its old zone first
+            outcomes += table.meaning(replace(seen, zone=observation.previous, change="removed"))
+        outcomes += table.meaning(seen)
+        return self._settle([(o, now) for o in outcomes], table, now)
 
-    def _event(self, o: Observation, card: str, table: Table, now: float) -> list[Decision]:
-        entering = isinstance(o, (Appeared, MovedZone)) and o.zone == COUNCIL
-        leaving = isinstance(o, Removed) or (isinstance(o, MovedZone) and o.zone != COUNCIL)
-        if leaving:
-            self.council.pop(card, None)
-            return []
-        if isinstance(o, Turned) and card in self.council:
-            self.council[card] = (o.rotation, now)
-            return self.tick(table, now)
-        if not entering:
-            return []
-        self.council[card] = (o.rotation, now)
-        if table.prompt_kind == "reveal_event":
-            return [Act({"type": "reveal_event", "card": card})]
-        if card == table.event:
-            return self.tick(table, now)
-        return [Warn("camera_event_not_expected", {"card": card})]
+    def tick(self, table: Table, now: float) -> list:
+        """Ask again about every card at rest; apply a proposal once it was stable long enough."""
+        pairs = []
+        for seen, since in list(self.cards.values()):
+            pairs += [(o, since) for o in table.meaning(replace(seen, change="still"))]
+        return self._settle(pairs, table, now)
 
-    def _action(self, o: Observation, card: str) -> list[Decision]:
-        out: list[Decision] = []
-        previous = getattr(o, "previous", None) if isinstance(o, MovedZone) else None
-        if isinstance(o, Removed) and o.zone and o.zone.startswith(SEAT_ZONE):
-            out.append(Select(o.zone[len(SEAT_ZONE):], None))
-        if previous and previous.startswith(SEAT_ZONE):
-            out.append(Select(previous[len(SEAT_ZONE):], None))
-        if isinstance(o, (Appeared, MovedZone)) and o.zone and o.zone.startswith(SEAT_ZONE):
-            out.append(Select(o.zone[len(SEAT_ZONE):], card))
-        return out
-
-    def tick(self, table: Table, now: float) -> list[Decision]:
-        """Preview the current event's rotation; commit it once stable long enough."""
-        if table.prompt_kind != "orient_event" or table.event not in self.council:
-            return []
-        if self.prompt_opened is None or self.prompt_opened[0] != table.event:
-            self.prompt_opened = (table.event, now)
-        rotation, since = self.council[table.event]
-        # the card must lie still for the whole time *after* the game asks for the turn
-        # (a target choice or a plague token may come first)
-        since = max(since, self.prompt_opened[1])
-        out: list[Decision] = []
-        if self.previewed != (table.event, rotation):
-            self.previewed = (table.event, rotation)
-            out.append(Preview(rotation))
-        if now - since >= self.orient_commit_s and self.tried != (table.event, rotation):
-            self.tried = (table.event, rotation)
-            out.append(Act({"type": "orient_event", "rotation": rotation}, table.prompt_seat))
+    def _settle(self, pairs: list, table: Table, now: float) -> list:
+        if self.prompt_opened is None or self.prompt_opened[0] != table.prompt:
+            self.prompt_opened = (table.prompt, now)
+        out: list = []
+        for outcome, since in pairs:
+            if not isinstance(outcome, Propose):
+                out.append(outcome)
+                continue
+            key = json.dumps(outcome.action, sort_keys=True)
+            if self.previewed != key:
+                self.previewed = key
+                out.append(Preview(outcome.action))
+            # the card must lie still for the whole time *after* the game asks
+            stable_since = max(since, self.prompt_opened[1])
+            if now - stable_since >= self.commit_s and self.tried != key:
+                self.tried = key
+                out.append(Act(outcome.action))
         return out
 
 
 # ---- running it on the server ----------------------------------------------------------
-def _settings(app):
-    from hardware.camera.settings import load_settings
-
-    config = Path(app.config["DATA_DIR"]) / "config.json"
-    return load_settings(config), config
-
-
-def _source_for(spec: str, catalog: dict | None):
-    """The frame source; the synthetic one shows a real chapter-1 event card of the catalog."""
-    from hardware.camera.sources import SyntheticSource, open_source
+def demo_cards(info, catalog: dict | None) -> list[str]:
+    """Payloads of the first card of each sticker kind (the synthetic table lays them)."""
     from hardware.tags.format import card_payload
 
+    out = []
+    for kind in info.stickers if info is not None else ():
+        entries = (catalog or {}).get(kind.part) or []
+        if entries:
+            out.append(card_payload(sticker_namespace(info), kind.letter, entries[0]["id"]))
+    return out
+
+
+def _source_for(spec: str, info, catalog: dict | None):
+    """The frame source; the synthetic one lays real cards of the game's catalog."""
+    from hardware.camera.sources import SyntheticSource, open_source
+
     if spec == "synthetic" or spec.startswith("synthetic:"):
-        events = [e for e in (catalog or {}).get("event_cards", []) if e.get("chapter") == 1]
-        starred = [e for e in events if e.get("starred")] or events
-        event = card_payload("wwe", "event", starred[0]["id"]) if starred else None
-        action = card_payload("wwe", "action", "grain")
-        return SyntheticSource(int(spec.partition(":")[2] or 0), event=event, action=action)
+        cards = demo_cards(info, catalog) + [None, None]
+        return SyntheticSource(int(spec.partition(":")[2] or 0), event=cards[0],
+                               action=cards[1])
     return open_source(spec)
 
 
@@ -230,6 +202,11 @@ class CameraWiring:
         self.service = service
         self.changed = changed
         self.rules = CameraRules(orient_commit_s)
+        self.own_zones = False  # config.json camera.zones given: the owner's zones win
+        # a real camera acts in the game; the simulated one (make run) only shows on the
+        # host's camera page what it would do, until the host lets it act
+        self.acting = True
+        self.would: deque[dict] = deque(maxlen=self.MAX_WARNINGS)
         self.selected: dict[str, str] = {}
         self.warnings: deque[dict] = deque(maxlen=self.MAX_WARNINGS)
         self.labels: dict[str, str] = {}  # payload -> card name, for the preview overlay
@@ -253,7 +230,15 @@ class CameraWiring:
                                                                           stats["status"])
         return {"state": state, "detail": stats["detail"], "fps": stats["fps"],
                 "decode_ms": stats["decode_ms"], "calibration": stats["calibration"],
-                "selected": dict(self.selected), "warnings": list(self.warnings)}
+                "selected": dict(self.selected), "warnings": list(self.warnings),
+                "acting": self.acting, "would": list(self.would)}
+
+    def set_acting(self, on: bool) -> None:
+        self.acting = bool(on)
+        self.would.clear()
+        if not self.acting:
+            self.selected.clear()
+        self._changed()
 
     def _changed(self) -> None:
         try:
@@ -264,9 +249,19 @@ class CameraWiring:
     def _table(self, live) -> Table:
         index = self._indexes.get(live.kind.name)
         if index is None:
-            index = self._indexes[live.kind.name] = card_index(live.kind.catalog)
-            self.labels.update(card_labels(live.kind.name, live.kind.catalog))
+            info = live.kind.module.info
+            index = self._indexes[live.kind.name] = card_index(info, live.kind.catalog)
+            self.labels.update(card_labels(info, live.kind.catalog))
+            self.use_zones(info)
         return table_of(live, index)
+
+    def use_zones(self, info) -> None:
+        """The game's declared zones, unless the owner fitted their own in config.json."""
+        from hardware.camera.zones import ZoneMap, rects
+
+        if not self.own_zones and info is not None:
+            zones = rects((z.id, z.rect) for z in info.bindings.zones)
+            self.camera.recognizer.zones = ZoneMap(zones)
 
     def save_calibration(self) -> dict:
         """The calibration wizard's last step: keep the marker's north for when it is gone.
@@ -310,7 +305,7 @@ class CameraWiring:
 
     def on_frame(self, frame, result) -> None:
         self.last = (frame, result)
-        if not self.rules.council:
+        if not self.rules.cards:
             return
         live = self.service.current()
         if live is None:
@@ -318,18 +313,21 @@ class CameraWiring:
         with self._lock:
             self.execute(live, self.rules.tick(self._table(live), time.monotonic()))
 
-    def execute(self, live, decisions: list[Decision]) -> None:
+    def execute(self, live, decisions: list) -> None:
         from companion.service import Identity
 
         notify = False
+        if not self.acting:
+            decisions = self._only_shown(decisions)
         for decision in decisions:
             if isinstance(decision, Act):
-                identity = (Identity("table", live.id) if decision.seat is None
-                            else Identity("seat", live.id, decision.seat))
+                by = decision.action.get("by")
+                identity = (Identity("seat", live.id, by) if by in live.seats
+                            else Identity("table", live.id))
                 try:
                     self.service.act(identity, decision.action)
                     log.info("camera: %s", decision.action)
-                    # a reveal opens the orientation prompt: preview at once
+                    # a reveal may open the next prompt (a turn to preview): ask again now
                     more = self.rules.tick(self._table(live), time.monotonic())
                     self.execute(live, more)
                 except Refused as refusal:
@@ -339,7 +337,7 @@ class CameraWiring:
                                          template)
             elif isinstance(decision, Preview):
                 try:
-                    self.service.set_preview(live.id, decision.rotation)
+                    self.service.set_preview(live.id, decision.action)
                 except Refused as refusal:
                     log.info("camera: preview refused: %s", refusal)
             elif isinstance(decision, Select):
@@ -349,9 +347,25 @@ class CameraWiring:
                     self.selected[decision.seat] = decision.card
                     notify = True
             elif isinstance(decision, Warn):
-                notify |= self._warn(decision.code, decision.params)
+                template = live.kind.reasons.get(decision.code) or MESSAGES.get(decision.code)
+                notify |= self._warn(decision.code, decision.params, template)
         if notify:
             self._changed()
+
+    def _only_shown(self, decisions: list) -> list:
+        """Not acting: what would have been done goes to the host's camera page only."""
+        kept = []
+        for decision in decisions:
+            if isinstance(decision, Act | Preview):
+                what = {"action": decision.action, "at": round(time.time(), 3),
+                        "kind": "act" if isinstance(decision, Act) else "preview"}
+                if not self.would or self.would[-1]["action"] != what["action"]:
+                    self.would.append(what)
+            elif isinstance(decision, Select):
+                continue
+            else:
+                kept.append(decision)
+        return kept
 
     def _warn(self, code: str, params: dict, template: str | None = None) -> bool:
         """Keep a warning for the views: code, params and the English template."""
@@ -367,21 +381,15 @@ class _Absent:
         return {"state": "absent", "detail": "no camera configured (camera.source)"}
 
 
-def camera_attached() -> bool:
-    """A Pi Camera (picamera2 importable) or a V4L2 device node is present."""
-    from hardware.camera.sources import Picamera2Source
+def source_spec(settings: Settings) -> str | None:
+    """Which source to run: camera.source (from the command line or app config
+    ``CAMERA_SOURCE``, $COMPANION_CAMERA or config.json, in that order of precedence).
 
-    return Picamera2Source.available() or any(Path("/dev").glob("video[0-9]*"))
-
-
-def source_spec(app, configured: str | None) -> str | None:
-    """Which source to run: app config, else $COMPANION_CAMERA, else config.json.
-
-    With COMPANION_CAMERA_SIMULATE=auto (`make run`) an unset or "auto" source becomes the
-    attached camera when there is one, else the synthetic table.
+    With camera.simulate "auto" ($COMPANION_CAMERA_SIMULATE=auto, `make run`) an unset or
+    "auto" source becomes the attached camera when there is one, else the synthetic table.
     """
-    spec = app.config.get("CAMERA_SOURCE") or os.environ.get("COMPANION_CAMERA") or configured
-    if (not spec or spec == "auto") and os.environ.get("COMPANION_CAMERA_SIMULATE") == "auto":
+    spec = settings.camera.source
+    if (not spec or spec == "auto") and settings.camera.simulate == "auto":
         spec = "auto" if camera_attached() else "synthetic"
     return spec or None
 
@@ -389,24 +397,31 @@ def source_spec(app, configured: str | None) -> str | None:
 def start(app, service, changed):
     """The hardware manager's hook: run the configured camera, or report it absent.
 
-    Source: app.config["CAMERA_SOURCE"], else $COMPANION_CAMERA, else config.json
-    camera.source; "synthetic" plays the synthetic table (for `make run` without a camera).
+    "synthetic" plays the synthetic table (for `make run` without a camera).
     """
     from hardware.camera.settings import build_recognizer
 
-    settings, config = _settings(app)
-    spec = source_spec(app, settings.source)
+    settings = from_app(app)
+    spec = source_spec(settings)
     if not spec:
         return _Absent()
     live = service.current()
-    catalog = live.kind.catalog if live is not None else None
-    if catalog is None:
-        try:
-            from companion.catalog import load_catalog
+    info = catalog = None
+    if live is not None:
+        info, catalog = live.kind.module.info, live.kind.catalog
+    else:
+        from companion.games import known, load_kind
 
-            catalog = load_catalog("wwe", Path(app.config["DATA_DIR"]))
+        try:
+            kind = load_kind(known()[0], str(settings.data_dir))
+            info, catalog = kind.module.info, kind.catalog
         except Exception:
-            catalog = None
-    wiring = CameraWiring(service, changed, _source_for(str(spec), catalog),
-                          build_recognizer(settings, config), settings.orient_commit_s, config)
+            log.info("camera: no game to take demo cards from")
+    camera, config = settings.camera, settings.config_path
+    recognizer = build_recognizer(camera, config)
+    wiring = CameraWiring(service, changed, _source_for(str(spec), info, catalog),
+                          recognizer, camera.orient_commit_s, config)
+    wiring.own_zones = bool(camera.zones)
+    wiring.acting = not str(spec).startswith("synthetic")
+    wiring.use_zones(info)
     return wiring.start()

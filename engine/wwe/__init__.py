@@ -6,12 +6,14 @@ docs/options.md. The module is pure: no I/O, no clock, no global state.
 from __future__ import annotations
 
 from engine.wwe import actions, choices, state, views
+from engine.wwe.info import INFO
 
 
 class _WorldWithoutEnd:
     """The GameModule of engine/api.py for World Without End."""
 
     name = "wwe"
+    info = INFO
 
     @staticmethod
     def setup(catalog, setup):
@@ -40,6 +42,28 @@ class _WorldWithoutEnd:
     @staticmethod
     def scores(s):
         return views.scores(s)
+
+    @staticmethod
+    def is_over(s):
+        return s.get("over") is True
+
+    @staticmethod
+    def preview(s, action):
+        """Turning the event card: the public part of what the orientation gives (never
+        the active seat's own gains, which can reveal hidden counts: King = loyalty)."""
+        if not isinstance(action, dict) or action.get("type") != "orient_event":
+            return None
+        for prompt in views.prompts(s):
+            if prompt.kind != "orient_event":
+                continue
+            for choice in choices.choices(s, prompt.seat):
+                if choice.action.get("type") == "orient_event" and \
+                        choice.action.get("rotation") == action.get("rotation"):
+                    return {"action": {"type": "orient_event", "by": prompt.seat,
+                                       "rotation": action.get("rotation")},
+                            "rotation": action.get("rotation"), "seat": prompt.seat,
+                            "effect": choice.effect["public"]}
+        return None
 
     @staticmethod
     def random_action(s, rnd):

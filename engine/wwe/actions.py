@@ -390,7 +390,7 @@ def return_houses(s, a, ev):
 
 def adjust(s, a, ev):
     """A host correction (also how a `manual` event's effects are entered)."""
-    if a.get("by") not in TABLE:
+    if a.get("by") != "host":
         raise Refused("host_only")
     seat = a.get("seat")
     if not isinstance(seat, str) or seat not in s["players"]:
@@ -421,7 +421,7 @@ def adjust(s, a, ev):
 def set_start_player(s, a, ev):
     """A-8: the table may override who holds the start-player token before a reveal."""
     h = _head(s, "reveal_event")
-    if a.get("by") not in TABLE:
+    if a.get("by") != "host":
         raise Refused("host_only")
     seat = a.get("seat")
     if not isinstance(seat, str) or seat not in s["players"]:

@@ -83,12 +83,6 @@ REASONS = {
     "permanent_only": "{type} changes later event cards, so only a permanent card may carry it",
     "mk_never_lost": "medical knowledge is never lost (R7.8)",
     "duplicate_project_intro": "project {ref} is also brought in by {other}",
-    # reported by the file loader (companion/catalog.py), listed here to keep one table
-    "json_syntax": "invalid JSON at line {line}, column {column}: {message}",
-    "duplicate_key": "the key {key} appears twice in one object",
-    "not_readable": "cannot read the file: {message}",
-    "unknown_file": "{name} is not a catalog file (expected one of: {expected})",
-    "override_shape": "an override of {part} must be {expected}",
 }
 
 

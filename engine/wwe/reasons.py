@@ -6,6 +6,8 @@ The server uses these templates as gettext msgids; ``{param}`` placeholders are 
 
 REASONS: dict[str, str] = {
     "already_donated": "You already have a seal on {project} (one per project).",
+    "camera_event_not_expected": "Event card {card} was laid on the council space, but no "
+                                 "event is to be revealed now.",
     "bad_die_value": "A tax die cannot show {value}; its faces are {faces}.",
     "bad_option_value": "Option {option} cannot be {value}.",
     "bad_params": "The value for {field} is missing or not allowed.",
@@ -21,7 +23,7 @@ REASONS: dict[str, str] = {
     "discard_same_card": "You cannot discard the card you play ({card}).",
     "event_not_starred": "First game: only starred event cards are used ({card} has no star).",
     "game_over": "The game is over.",
-    "host_only": "Only the host or the table can do this.",
+    "host_only": "Only the host can do this.",
     "malformed_action": "The action is malformed.",
     "market_closed": "The {item} space of the market is covered.",
     "materials_one_or_two": "Place 1 or 2 materials, not {count}.",

@@ -22,8 +22,7 @@ import numpy as np
 
 from hardware import config_file
 from hardware.camera.decode import Detection
-
-DEFAULT_MARKER_MM = 30.0
+from hardware.camera.settings import DEFAULT_MARKER_MM
 
 
 @dataclass(frozen=True)

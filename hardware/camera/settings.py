@@ -5,19 +5,25 @@
                 "marker_mm": 30, "appear_frames": 2, "vanish_frames": 8,
                 "hysteresis_deg": 55, "zones": {"council": [[x, y], ...], ...},
                 "calibration": {...written by `companion camera calibrate`...},
-                "orient_commit_s": 2.0}}
+                "orient_commit_s": 2.0, "simulate": "off" | "auto"}}
+
+``simulate: "auto"`` (`make run`): with no source set, or ``"auto"``, the attached camera
+when there is one, else the synthetic table. The server resolves these settings with the
+environment and command line over them (companion/settings.py); this module imports no
+OpenCV until a recogniser is built, so reading settings stays cheap.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from hardware import config_file
-from hardware.camera import calibration as calibration_file
-from hardware.camera.calibration import DEFAULT_MARKER_MM
-from hardware.camera.recognizer import Recognizer
-from hardware.camera.tracker import TrackerSettings
-from hardware.camera.zones import ZoneMap
+
+if TYPE_CHECKING:
+    from hardware.camera.recognizer import Recognizer
+
+DEFAULT_MARKER_MM = 30.0
 
 
 @dataclass(frozen=True)
@@ -29,12 +35,14 @@ class CameraSettings:
     hysteresis_deg: float = 55.0
     zones: dict | None = None
     orient_commit_s: float = 2.0
+    simulate: str = "off"
     extra: dict = field(default_factory=dict)
 
     @classmethod
     def from_json(cls, data: dict) -> CameraSettings:
         known = {k: data[k] for k in ("source", "marker_mm", "appear_frames", "vanish_frames",
-                                      "hysteresis_deg", "zones", "orient_commit_s") if k in data}
+                                      "hysteresis_deg", "zones", "orient_commit_s",
+                                      "simulate") if k in data}
         if known.get("source") is not None:
             known["source"] = str(known["source"])
         extra = {k: v for k, v in data.items() if k not in known and k != "calibration"}
@@ -48,6 +56,11 @@ def load_settings(config_path: Path) -> CameraSettings:
 
 def build_recognizer(settings: CameraSettings, config_path: Path | None = None) -> Recognizer:
     """A recogniser with the stored calibration (if any), the zones and the debounce."""
+    from hardware.camera import calibration as calibration_file
+    from hardware.camera.recognizer import Recognizer
+    from hardware.camera.tracker import TrackerSettings
+    from hardware.camera.zones import ZoneMap
+
     stored = calibration_file.load(config_path) if config_path else None
     return Recognizer(
         zones=ZoneMap(settings.zones), calibration=stored,

@@ -1,9 +1,8 @@
-"""Named areas of the table in board millimetres (council space, each seat's play area).
+"""Named areas of the table in board millimetres (a card space, each seat's play area).
 
-Zones are data: polygons (or x0/y0/x1/y1 rectangles) in board coordinates, loaded from
-the data directory's config.json (camera.zones) so an owner can fit them to a real table.
-`DEFAULT_ZONES` is a DEMO layout around a 30 mm marker by the council space (it matches
-the synthetic camera); measure a real table before trusting it.
+Zones are data: polygons (or x0/y0/x1/y1 rectangles) in board coordinates. The game in
+play declares its zones (engine.api.Zone); an owner fits them to a real table in the data
+directory's config.json (camera.zones), which wins. Without zones every card is in no zone.
 """
 from __future__ import annotations
 
@@ -29,23 +28,16 @@ def _rect(x0: float, y0: float, x1: float, y1: float) -> tuple[Point, ...]:
     return ((x0, y0), (x1, y0), (x1, y1), (x0, y1))
 
 
-# DEMO layout (mm; origin = marker centre, x east, y south) sized for a camera that sees
-# about 380 x 215 mm around a 30 mm marker (the synthetic camera): the council space just
-# south of the marker, the seats' play areas in the four quarters around it.
-DEFAULT_ZONES = {
-    "council": _rect(-50, 20, 50, 100),
-    "seat:N": _rect(-200, -60, -60, 60),
-    "seat:E": _rect(60, -60, 200, 60),
-    "seat:S": _rect(60, 60, 200, 200),
-    "seat:W": _rect(-200, 60, -60, 200),
-}
+def rects(zones) -> dict[str, dict]:
+    """A zone spec from (id, (x0, y0, x1, y1)) pairs, e.g. a game's declared zones."""
+    return {zid: {"x0": r[0], "y0": r[1], "x1": r[2], "y1": r[3]} for zid, r in zones}
 
 
 class ZoneMap:
     """Which zone a board point lies in (first match in definition order), or None."""
 
     def __init__(self, zones: dict[str, object] | None = None) -> None:
-        zones = DEFAULT_ZONES if zones is None else zones
+        zones = zones or {}
         self.zones = [Zone(name, self._polygon(spec)) for name, spec in zones.items()]
 
     @staticmethod

@@ -69,8 +69,11 @@ def candidates(usb_ids=None) -> list[str]:
 
 
 def handshake(port: serial.Serial, timeout: float = 3.0, retry: float = 0.5,
-              stop=None) -> tuple[p.Hello | None, p.FrameParser, list]:
+              stop=None, any_version: bool = False) -> tuple[p.Hello | None, p.FrameParser, list]:
     """Send ``HELLO?`` every ``retry`` s until a HELLO comes back or ``timeout`` s pass.
+
+    Only a HELLO of our protocol version counts, unless ``any_version`` (`companion doctor`
+    accepts every version, to say which one the device speaks).
 
     Whatever arrives before the HELLO (an Arduino's boot noise after the reset that opening
     the port causes) is ignored. Returns the HELLO (or None), the parser and the framer
@@ -92,16 +95,23 @@ def handshake(port: serial.Serial, timeout: float = 3.0, retry: float = 0.5,
                     msg = p.parse_device(item.body)
                 except p.MalformedMessage:
                     continue
-                if isinstance(msg, p.Hello) and msg.proto == p.PROTOCOL_VERSION:
+                if isinstance(msg, p.Hello) and (any_version or msg.proto == p.PROTOCOL_VERSION):
                     return msg, parser, items[index + 1:]
     return None, parser, []
+
+
+def hello(path: str, timeout: float = 3.0, any_version: bool = False) -> p.Hello | None:
+    """Open ``path`` (exclusively), ask HELLO?, close. The HELLO, or None if none came.
+    Raises serial.SerialException or OSError when the port cannot be opened or read (held
+    by another program: "lock" in the message, or errno 11)."""
+    with serial.Serial(path, BAUDRATE, timeout=0.05, exclusive=True) as port:
+        return handshake(port, timeout, any_version=any_version)[0]
 
 
 def probe(path: str, timeout: float = 3.0) -> p.Hello | None:
     """Open ``path``, ask HELLO?, close. The HELLO, or None if it is not a dice reader."""
     try:
-        with serial.Serial(path, BAUDRATE, timeout=0.05, exclusive=True) as port:
-            return handshake(port, timeout)[0]
+        return hello(path, timeout)
     except (serial.SerialException, OSError):
         return None
 

@@ -58,13 +58,13 @@ class Truth:
 
 
 def _table(rng: np.random.Generator) -> np.ndarray:
-    """A wood-like table: warm base colour, grain stripes and low-frequency blotches."""
+    """A wood-like table: warm base colour, stripes and low-frequency blotches."""
     y, x = np.mgrid[0:HEIGHT, 0:WIDTH].astype(np.float32)
     phase = rng.uniform(0, 2 * math.pi)
-    grain = np.sin(y / rng.uniform(6, 11) + 3 * np.sin(x / 180 + phase)) * 0.5 + 0.5
+    stripes = np.sin(y / rng.uniform(6, 11) + 3 * np.sin(x / 180 + phase)) * 0.5 + 0.5
     blotch = cv2.resize(rng.random((9, 16)).astype(np.float32), (WIDTH, HEIGHT),
                         interpolation=cv2.INTER_CUBIC)
-    shade = 0.55 + 0.25 * grain + 0.2 * blotch
+    shade = 0.55 + 0.25 * stripes + 0.2 * blotch
     base = np.array([60, 105, 150], dtype=np.float32)  # BGR brown
     return np.clip(shade[..., None] * base[None, None, :] * 1.1, 0, 255).astype(np.uint8)
 

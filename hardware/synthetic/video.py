@@ -1,4 +1,4 @@
-"""Scripted synthetic videos: a card appears on the council space, is turned, is removed.
+"""Scripted synthetic videos: a card appears on the centre space, is turned, is removed.
 
 `demo_script` describes the frames (placements per frame) and the observations a correct
 recogniser must produce; `render_script` renders them with one fixed synthetic camera;
@@ -48,16 +48,27 @@ class Script:
     fps: float = 30.0
 
 
+# The demo table's zones (board mm around the marker): a card space in the middle, the
+# four seats' play areas in the quarters. A game declares its own zones the same way.
+DEMO_ZONES = {
+    "centre": {"x0": -50, "y0": 20, "x1": 50, "y1": 100},
+    "seat:N": {"x0": -200, "y0": -60, "x1": -60, "y1": 60},
+    "seat:E": {"x0": 60, "y0": -60, "x1": 200, "y1": 60},
+    "seat:S": {"x0": 60, "y0": 60, "x1": 200, "y1": 200},
+    "seat:W": {"x0": -200, "y0": 60, "x1": -60, "y1": 200},
+}
+
+
 def demo_script(event: str | None = None, action: str | None = None, fps: float = 30.0
                 ) -> Script:
     """100 frames (3.3 s): an action card lies in seat S's area from the start; an event
-    card is laid on the council space at frame 15, turned a quarter clockwise over frames
+    card is laid on the centre space at frame 15, turned a quarter clockwise over frames
     40-49, the action card is moved to seat W's area at frame 60 and the event card is
-    taken away at frame 80. Zones are `hardware.camera.zones.DEFAULT_ZONES`."""
-    event = event or card_payload("wwe", "event", "demo_event")
-    action = action or card_payload("wwe", "action", "grain")
+    taken away at frame 80."""
+    event = event or card_payload("demo", "E", "card_1")
+    action = action or card_payload("demo", "A", "card_2")
     marker = Placement(BOARD_MARKER, *MARKER_AT, 0.0, marker=True)
-    council = board_to_table(0, 60)
+    centre = board_to_table(0, 60)
     seat_s, seat_w = board_to_table(130, 130), board_to_table(-130, 130)
     frames = []
     for i in range(100):
@@ -66,14 +77,14 @@ def demo_script(event: str | None = None, action: str | None = None, fps: float 
         placements.append(Placement(action, ax, ay, 180.0))
         if 15 <= i < 80:
             turn = min(max(i - 40, 0), 9) * 10.0  # 0 .. 90 degrees over frames 40-49
-            placements.append(Placement(event, council[0], council[1], 2.0 + turn))
+            placements.append(Placement(event, centre[0], centre[1], 2.0 + turn))
         frames.append(placements)
     expected = [
         Expected("Appeared", action, "seat:S", 2, 0),
-        Expected("Appeared", event, "council", 0, 15),
-        Expected("Turned", event, "council", 1, 46),  # 60 degrees: past the 55 degree band
+        Expected("Appeared", event, "centre", 0, 15),
+        Expected("Turned", event, "centre", 1, 46),  # 60 degrees: past the 55 degree band
         Expected("MovedZone", action, "seat:W", 2, 60),
-        Expected("Removed", event, "council", 1, 80),
+        Expected("Removed", event, "centre", 1, 80),
     ]
     return Script(frames, expected, fps)
 

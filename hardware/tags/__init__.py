@@ -1,7 +1,7 @@
 """Sticker tags: the payload format (format.py) and printable sheets (sheet.py)."""
 from hardware.tags.format import (
     BOARD_MARKER,
-    KINDS,
+    MARKER,
     Tag,
     TagError,
     card_payload,
@@ -11,5 +11,5 @@ from hardware.tags.format import (
     short_code,
 )
 
-__all__ = ["BOARD_MARKER", "KINDS", "Tag", "TagError", "card_payload", "code_table", "parse",
+__all__ = ["BOARD_MARKER", "MARKER", "Tag", "TagError", "card_payload", "code_table", "parse",
            "resolve", "short_code"]

@@ -23,9 +23,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 VERSION = "TC1"
-# One letter per kind keeps the payload short; the words are what the rest of the code uses.
-KINDS = {"E": "event", "A": "action", "P": "project", "T": "token", "M": "marker"}
-LETTERS = {word: letter for letter, word in KINDS.items()}
+# One capital letter per kind keeps the payload short. Which letters a namespace uses, and
+# what they mean, each game declares (engine.api.StickerKind); "M" in the system namespace
+# is the board marker.
+MARKER = "M"
 SYSTEM_NAMESPACE = "tc"
 BOARD_MARKER = "TC1:TC:M:NORTH"
 
@@ -47,7 +48,7 @@ class Tag:
     """A parsed sticker: an opaque (namespace, kind, code) triple plus the raw payload."""
 
     namespace: str  # lower case, e.g. "wwe"; "tc" for the system's own markers
-    kind: str  # a word from KINDS, e.g. "event"
+    kind: str  # one capital letter, e.g. "E" (its meaning is the namespace's business)
     code: str  # the short code printed in the QR (see short_code)
     payload: str
 
@@ -63,10 +64,7 @@ def parse(payload: str) -> Tag:
         raise TagError("tag_not_ours", payload)
     if f"TC{match['version']}" != VERSION:
         raise TagError("tag_version_unsupported", payload)
-    kind = KINDS.get(match["kind"])
-    if kind is None:
-        raise TagError("tag_kind_unknown", payload)
-    return Tag(match["ns"].lower(), kind, match["code"], payload)
+    return Tag(match["ns"].lower(), match["kind"], match["code"], payload)
 
 
 def short_code(catalog_id: str) -> str:
@@ -80,13 +78,14 @@ def short_code(catalog_id: str) -> str:
     return out
 
 
-def card_payload(namespace: str, kind: str, catalog_id: str) -> str:
-    """The payload printed on the sticker of one catalog entry."""
-    if kind not in LETTERS or kind == "marker":
-        raise ValueError(f"not a card kind: {kind}")
+def card_payload(namespace: str, letter: str, catalog_id: str) -> str:
+    """The payload printed on the sticker of one catalog entry (``letter``: its kind)."""
+    if not re.fullmatch(r"[A-Z]", letter) or (letter == MARKER
+                                               and namespace == SYSTEM_NAMESPACE):
+        raise ValueError(f"not a card kind letter: {letter}")
     if not re.fullmatch(r"[a-z0-9]{1,6}", namespace):
         raise ValueError(f"namespace must be 1-6 lower-case letters or digits: {namespace}")
-    return f"{VERSION}:{namespace.upper()}:{LETTERS[kind]}:{short_code(catalog_id)}"
+    return f"{VERSION}:{namespace.upper()}:{letter}:{short_code(catalog_id)}"
 
 
 def code_table(catalog_ids: Iterable[str]) -> dict[str, str]:

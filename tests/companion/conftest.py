@@ -106,10 +106,16 @@ class Spy:
                          wait_timeout=10)
 
     def _any(self, event, data=None):
+        """Every message kept; views kept whole, patches applied as the page does."""
+        from companion.patches import apply
+
         self.messages.append((event, data))
         if event == "view":
             self.views.append(data)
             self.got_view.set()
+        elif event == "patch":
+            assert self.views and self.views[-1]["n"] == data["base"], "a patch on another base"
+            self.views.append(dict(apply(self.views[-1], data["ops"]), n=data["n"]))
 
     def wait_version(self, version: int, timeout: float = 10) -> dict:
         import time

@@ -56,11 +56,11 @@ def test_empty_data_dir_gives_the_shipped_catalog(tmp_path):
 
 
 def test_override_replaces_by_id_and_adds_new_entries(tmp_path):
-    real = dict(card(loader.load_catalog(), "because_the_works"))
+    real = dict(card(loader.load_catalog("wwe"), "because_the_works"))
     real.update(corners=["wool", "vp", "gold2", "piety"], arrow=2, permanent=True)
     real.pop("demo_fields")
     real["demo"] = False
-    extra = dict(card(loader.load_catalog(), "demo_feast"), id="owner_extra", starred=False)
+    extra = dict(card(loader.load_catalog("wwe"), "demo_feast"), id="owner_extra", starred=False)
     write(overrides(tmp_path) / "event_cards.json", [real, extra])
     catalog = loader.load_catalog("wwe", tmp_path)
     assert card(catalog, "because_the_works")["corners"] == ["wool", "vp", "gold2", "piety"]
@@ -69,7 +69,7 @@ def test_override_replaces_by_id_and_adds_new_entries(tmp_path):
     # the order of the shipped file is kept, the new entry comes last
     assert catalog["event_cards"][0]["id"] == "because_the_works"
     assert catalog["event_cards"][-1]["id"] == "owner_extra"
-    demo_ids = {d["entry"] for d in loader.demo_entries(catalog)}
+    demo_ids = {d["entry"] for d in loader.demo_entries(catalog, "wwe")}
     assert "because_the_works" not in demo_ids and "demo_feast" in demo_ids
 
 
@@ -77,12 +77,12 @@ def test_override_removes_entries_and_replaces_a_whole_part(tmp_path):
     write(overrides(tmp_path) / "event_cards.json", [{"id": "demo_feast", "remove": True}])
     catalog = loader.load_catalog("wwe", tmp_path)
     assert "demo_feast" not in {e["id"] for e in catalog["event_cards"]}
-    sites = [dict(s, demo=False) for s in loader.load_catalog()["building_sites"]]
+    sites = [dict(s, demo=False) for s in loader.load_catalog("wwe")["building_sites"]]
     sites[0]["rent"] = {"item": "vp", "amount": 1}
     write(overrides(tmp_path) / "building_sites.json", {"replace": True, "entries": sites})
     catalog = loader.load_catalog("wwe", tmp_path)
     assert catalog["building_sites"][0]["rent"] == {"item": "vp", "amount": 1}
-    assert not any(d["file"] == "building_sites.json" for d in loader.demo_entries(catalog))
+    assert not any(d["file"] == "building_sites.json" for d in loader.demo_entries(catalog, "wwe"))
 
 
 def test_game_override_merges_nested_keys(tmp_path):
@@ -108,7 +108,7 @@ def test_plague_override_merges_locations_by_id(tmp_path):
 
 
 def test_several_override_files_for_one_part_apply_in_name_order(tmp_path):
-    base = card(loader.load_catalog(), "demo_feast")
+    base = card(loader.load_catalog("wwe"), "demo_feast")
     write(overrides(tmp_path) / "event_cards.a.json", [dict(base, arrow=1)])
     write(overrides(tmp_path) / "event_cards.b.json", [dict(base, arrow=3)])
     assert card(loader.load_catalog("wwe", tmp_path), "demo_feast")["arrow"] == 3
@@ -131,7 +131,7 @@ def test_duplicate_keys_are_reported(tmp_path):
 
 
 def test_problem_in_an_override_points_at_the_override_file(tmp_path):
-    bad = dict(card(loader.load_catalog(), "demo_fulling_mill"))
+    bad = dict(card(loader.load_catalog("wwe"), "demo_fulling_mill"))
     bad["effects"] = [{"type": "introduce_project", "project": "cathedral"}]
     path = write(overrides(tmp_path) / "event_cards.json", [bad])
     problems = problems_of(lambda: loader.load_catalog("wwe", tmp_path))
@@ -140,7 +140,7 @@ def test_problem_in_an_override_points_at_the_override_file(tmp_path):
 
 
 def test_part_wide_problem_caused_by_an_override_points_at_it(tmp_path):
-    starred = dict(card(loader.load_catalog(), "demo_feast"), starred=True)
+    starred = dict(card(loader.load_catalog("wwe"), "demo_feast"), starred=True)
     path = write(overrides(tmp_path) / "event_cards.json", [starred])
     problems = problems_of(lambda: loader.load_catalog("wwe", tmp_path))
     assert (str(path), None, "starred", "starred_count") in where(problems)
@@ -166,20 +166,20 @@ def test_shipped_file_problems_point_at_the_shipped_file(tmp_path):
     projects = json.loads((full / "projects.json").read_text(encoding="utf-8"))
     del projects[0]["names"]
     write(full / "projects.json", projects)
-    problems = problems_of(lambda: loader.check_path(full))
+    problems = problems_of(lambda: loader.check_path(full, "wwe"))
     assert where(problems) == {(str(full / "projects.json"), "bridge", "names",
                                 "missing_field")}
 
 
 def test_missing_path_and_unknown_game(tmp_path):
-    assert problems_of(lambda: loader.check_path(tmp_path / "nope"))[0]["code"] == \
+    assert problems_of(lambda: loader.check_path(tmp_path / "nope", "wwe"))[0]["code"] == \
         "not_readable"
     assert problems_of(lambda: loader.load_catalog("chess"))[0]["code"] == "unknown_game"
 
 
 # ---------------------------------------------------------------------------------- CLI
 def run(*args):
-    return CliRunner().invoke(cli, ["catalog", *map(str, args)])
+    return CliRunner().invoke(cli, ["catalog", *map(str, args), "--game", "wwe"])
 
 
 def test_cli_check_shipped_catalog_is_ok():
@@ -191,7 +191,7 @@ def test_cli_check_shipped_catalog_is_ok():
 
 
 def test_cli_check_override_file_with_problems(tmp_path):
-    bad = dict(card(loader.load_catalog(), "demo_feast"), arrow=7)
+    bad = dict(card(loader.load_catalog("wwe"), "demo_feast"), arrow=7)
     bad["names"] = {"en": "Feast"}
     path = write(tmp_path / "event_cards.json", [bad])
     result = run("check", path)
@@ -205,7 +205,7 @@ def test_cli_check_override_file_with_problems(tmp_path):
 
 
 def test_cli_check_data_dir_and_override_dir(tmp_path):
-    good = dict(card(loader.load_catalog(), "demo_feast"), arrow=1)
+    good = dict(card(loader.load_catalog("wwe"), "demo_feast"), arrow=1)
     write(overrides(tmp_path) / "event_cards.json", [good])
     assert run("check", tmp_path).exit_code == 0
     assert run("check", overrides(tmp_path)).exit_code == 0
@@ -225,11 +225,13 @@ def test_cli_demo_lists_demo_entries(tmp_path):
 
 def test_cli_as_a_real_subprocess(tmp_path):
     exe = Path(sys.executable).parent / "companion"
-    ok = subprocess.run([exe, "catalog", "check", SHIPPED], capture_output=True, text=True,
+    ok = subprocess.run([exe, "catalog", "check", SHIPPED, "--game", "wwe"],
+                        capture_output=True, text=True,
                         timeout=60)
     assert ok.returncode == 0 and ok.stdout.startswith("OK: "), ok.stderr
     path = write(tmp_path / "building_sites.json", '[{"id": "site_01"}')
-    bad = subprocess.run([exe, "catalog", "check", path], capture_output=True, text=True,
+    bad = subprocess.run([exe, "catalog", "check", path, "--game", "wwe"],
+                         capture_output=True, text=True,
                          timeout=60)
     assert bad.returncode == 1
     assert bad.stdout.startswith(f"{path}: entry -: field -: json_syntax:")

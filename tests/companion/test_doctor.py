@@ -24,7 +24,7 @@ import numpy as np
 from click.testing import CliRunner
 
 from companion import backup as backups
-from companion import doctor
+from companion import doctor, netinfo
 from companion.cli import cli
 
 
@@ -124,20 +124,20 @@ def test_clock_in_1970_fails(tmp_path):
 
 
 def test_join_url_uses_an_ip_address(tmp_path, monkeypatch):
-    monkeypatch.setattr(doctor, "ipv4_addresses", lambda: ["127.0.0.1", "10.42.0.1"])
+    monkeypatch.setattr(netinfo, "ipv4_addresses", lambda: ["127.0.0.1", "10.42.0.1"])
     result = doctor.check_network(ctx_for(tmp_path, port=8123, scheme="https"))
     assert result.status == doctor.OK
     assert result.details["join_url"] == "https://10.42.0.1:8123/"
 
 
 def test_only_loopback_fails_with_hotspot_fix(tmp_path, monkeypatch):
-    monkeypatch.setattr(doctor, "ipv4_addresses", lambda: ["127.0.0.1"])
+    monkeypatch.setattr(netinfo, "ipv4_addresses", lambda: ["127.0.0.1"])
     result = doctor.check_network(ctx_for(tmp_path))
     assert result.status == doctor.FAIL and "--hotspot" in result.fix
 
 
 def test_real_addresses_are_ipv4_addresses():
-    found = doctor.ipv4_addresses()
+    found = netinfo.ipv4_addresses()
     assert found and all(isinstance(ipaddress.ip_address(a), ipaddress.IPv4Address)
                          for a in found)
 
@@ -339,11 +339,11 @@ def test_cli_json_and_exit_codes(tmp_path, monkeypatch):
     first = runner.invoke(cli, args)
     report = json.loads(first.output)
     by_name = {c["name"]: c for c in report["checks"]}
-    assert set(by_name) == {"python", "packages", "data", "clock", "network", "service",
+    assert set(by_name) == {"settings", "python", "packages", "data", "clock", "network", "service",
                             "camera", "dice"}
     assert by_name["dice"]["status"] == "fail"  # a configured port that does not exist
     assert first.exit_code == 1 and report["ok"] is False
-    monkeypatch.setattr(doctor, "ipv4_addresses", lambda: ["127.0.0.1", "10.0.0.7"])
+    monkeypatch.setattr(netinfo, "ipv4_addresses", lambda: ["127.0.0.1", "10.0.0.7"])
     second = runner.invoke(cli, args[:-2])
     report = json.loads(second.output)
     assert second.exit_code == 0 and report["ok"] is True, second.output

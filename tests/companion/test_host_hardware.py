@@ -268,15 +268,16 @@ def test_a_bad_face_warning_reaches_the_pages_translated(dice_app):
     assert status["warning"]["code"] == "bad_die_value"
     assert status["warning"]["message"] == status["warning"]["message"].strip()
     assert "6" in status["warning"]["message"] and "tax die" not in status["warning"]["message"]
-    # and in the socket view every page gets, in the recipient's language
+    # and in the host's socket view, in the host's language; the TV gets only the status
     from companion import hardware_manager, views
 
     with app.test_request_context():
-        view = views.build(live, "table", None, "pl",
-                           hardware=hardware_manager.status(app))
+        view = views.build(live, "host", None, "pl", hardware=hardware_manager.status(app))
+        tv = views.build(live, "table", None, "pl", hardware=hardware_manager.status(app))
     assert view["hardware"]["dice"]["warning"]["message"] != \
         "A tax die cannot show 6; its faces are 2, 3, 4, 5."
     assert "6" in view["hardware"]["dice"]["warning"]["message"]
+    assert tv["hardware"]["dice"] == {"state": "ok"}
 
 
 @pytest.mark.parametrize("rows, code, word", [
@@ -313,10 +314,16 @@ def test_roles_without_csrf_are_refused(plain):
 
 
 def test_host_page_for_a_game_without_dice_roles(tmp_path):
+    import dataclasses
+    from types import SimpleNamespace
+
+    from engine.api import Bindings
     from tests.companion import toygame
 
+    diceless = SimpleNamespace(**vars(toygame.GAME))
+    diceless.info = dataclasses.replace(toygame.INFO, bindings=Bindings())
     app = create_app({"DATA_DIR": str(tmp_path / "d"), "TESTING": True,
-                      "GAMES": {"toy": (toygame, None)}})
+                      "GAMES": {"toy": (diceless, None)}})
     try:
         live = app.extensions["companion"].create(
             "toy", {"players": [{"seat": "A", "name": "Ann"}, {"seat": "B", "name": "Bob"}]}, PIN)
@@ -335,17 +342,18 @@ def test_host_page_for_a_game_without_dice_roles(tmp_path):
 def test_camera_warnings_are_translated_with_card_names(plain):
     """A camera warning keeps its English template and gains the recipient's message."""
     from companion import hardware_texts, views
-    from companion.wiring.camera import MESSAGES
+    from engine.wwe import GAME
 
     app, live = plain
     event = live.kind.catalog["event_cards"][0]
     warning = {"code": "camera_event_not_expected", "params": {"card": event["id"]},
-               "template": MESSAGES["camera_event_not_expected"], "at": 1.0}
+               "template": GAME.info.texts.reasons["camera_event_not_expected"], "at": 1.0}
     hardware = {"camera": {"state": "ok", "warnings": [warning]}, "dice": {"state": "absent"}}
     with app.test_request_context():
         out = hardware_texts.translated(hardware, "de", live.kind.reasons,
                                         views.Namer(live, "de"))
-        view = views.build(live, "table", None, "it", hardware=hardware)
+        view = views.build(live, "host", None, "it", hardware=hardware)
+        tv = views.build(live, "table", None, "it", hardware=hardware)
     german = out["camera"]["warnings"][0]
     assert german["template"] == warning["template"] and german["code"] == warning["code"]
     assert event["names"].get("de", event["names"]["en"]) in german["message"]
@@ -353,3 +361,36 @@ def test_camera_warnings_are_translated_with_card_names(plain):
     italian = view["hardware"]["camera"]["warnings"][0]["message"]
     assert italian not in (german["message"], warning["template"])
     assert hardware["camera"]["warnings"][0] is warning and "message" not in warning
+    assert tv["hardware"] == {"camera": {"state": "ok"}, "dice": {"state": "absent"}}
+
+
+def test_the_simulated_camera_acts_only_when_the_host_lets_it(tmp_path):
+    """Issue 11: in `make run` the synthetic table shows on the host's camera page what it
+    would do (reveal its event card) and changes nothing until the host turns it on."""
+    from companion import hardware_manager
+
+    app, live = make(tmp_path, {"dice": {"port": "/dev/nonexistent-dice"}},
+                     CAMERA_SOURCE="synthetic")
+    hardware_manager.start(app)  # as `make run`: the demo game exists before the camera
+    try:
+        check_simulated_camera(app, live)
+    finally:
+        stop(app)
+
+
+def check_simulated_camera(app, live):
+    service = app.extensions["companion"]
+    handle = app.extensions["companion.hardware"].handles["camera"]
+    client = app.test_client()
+    token = login(client, live.id)
+    wait_for(lambda: handle.status()["would"], timeout=60, what="the camera sees its card")
+    assert service.get(live.id).version == 0  # nothing was revealed
+    status = client.get(f"/host/{live.id}/camera/status.json").get_json()
+    assert status["acting"] is False and status["would"][0]["action"]["type"] == "reveal_event"
+    page = client.get(f"/host/{live.id}/camera").get_data(as_text=True)
+    assert 'data-acting="0"' in page and "reveal_event" in page
+    assert client.post(f"/host/{live.id}/camera/acting", data={"on": "1"}).status_code == 400
+    assert client.post(f"/host/{live.id}/camera/acting",
+                       data={"on": "1", "csrf_token": token}).status_code == 303
+    wait_for(lambda: service.get(live.id).version >= 1, timeout=60, what="the reveal")
+    assert service.get(live.id).log[0][1]["type"] == "reveal_event"

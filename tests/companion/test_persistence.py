@@ -176,3 +176,76 @@ def test_finished_games_are_rebuilt_when_first_opened(tmp_path):
     assert listed.version == version and listed.row["result"]
     opened = again.get(live.id)
     assert opened is listed and opened.state == state and len(opened.log) == len(live.log)
+
+
+def data_service(data_dir, snapshot_every=7):
+    """A service whose games load the catalog with the owner's files in ``data_dir``."""
+    kinds = {}
+
+    def kind(name):
+        if name not in kinds:
+            kinds[name] = load_kind(name, str(data_dir))
+        return kinds[name]
+
+    service = GameService(Store(data_dir / "db.sqlite3"), kind, snapshot_every=snapshot_every)
+    service.load_all()
+    return service
+
+
+def test_a_game_keeps_its_catalog_when_the_owner_edits_it(tmp_path):
+    """Issue 9: 30 actions, an override added, a restart, undo(6): still the first catalog."""
+    import json
+
+    service = data_service(tmp_path)
+    live = service.create("wwe", {"players": PLAYERS, "seed": 4}, "1234")
+    play(service, live.id, 30)
+    before = service.get(live.id).state["cat"]
+    service.store.close()
+    site = dict(load_catalog("wwe")["building_sites"][0], rent={"item": "gold", "amount": 9})
+    overrides = tmp_path / "catalogs" / "wwe"
+    overrides.mkdir(parents=True)
+    (overrides / "building_sites.json").write_text(json.dumps([site]))
+    restarted = data_service(tmp_path)
+    assert restarted.get(live.id).state["cat"] == before
+    restarted.undo(live.id, 6)
+    state = restarted.get(live.id).state
+    assert state["cat"] == before
+    assert state["cat"]["sites"][site["id"]]["rent"] != site["rent"]
+    newer = restarted.create("wwe", {"players": PLAYERS, "seed": 4}, "1234")
+    assert newer.state["cat"]["sites"][site["id"]]["rent"] == site["rent"]  # new games: new cards
+    restarted.store.close()
+    (overrides / "building_sites.json").write_text("[{")  # a broken owner file
+    broken = data_service(tmp_path)
+    assert broken.get(live.id).state["cat"] == before  # the running game does not depend on it
+    broken.store.close()
+
+
+def test_snapshots_hold_the_position_not_the_catalog(tmp_path):
+    service = wwe_service(tmp_path / "db.sqlite3", snapshot_every=5)
+    live = service.create("wwe", {"players": PLAYERS}, "1234")
+    play(service, live.id, 12)
+    seq, snapshot = service.store.latest_snapshot(live.id)
+    assert "cat" not in snapshot and seq == 10
+    assert service.store.catalog(live.id) == load_catalog("wwe")
+    rebuilt = wwe_service(tmp_path / "db.sqlite3")
+    assert rebuilt.get(live.id).state == service.get(live.id).state
+
+
+def test_a_database_from_before_pinning_opens_and_is_pinned(tmp_path):
+    """An older database: no catalogs row, snapshots with the catalog inside."""
+    import json
+
+    path = tmp_path / "db.sqlite3"
+    service = wwe_service(path, snapshot_every=5)
+    live = service.create("wwe", {"players": PLAYERS}, "1234")
+    play(service, live.id, 12)
+    expected = service.get(live.id).state
+    seq, position = service.store.latest_snapshot(live.id)
+    service.store._db.execute("DELETE FROM catalogs")
+    service.store._db.execute("UPDATE snapshots SET state = ? WHERE seq = ?",  # the old format
+                              (json.dumps(dict(position, cat=expected["cat"])), seq))
+    service.store.close()
+    old = wwe_service(path)
+    assert old.store.catalog(live.id) == load_catalog("wwe")  # pinned on first load
+    assert old.get(live.id).version == 12
+    assert old.get(live.id).state == expected

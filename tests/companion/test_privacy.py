@@ -79,7 +79,8 @@ def assert_private_to(message, recipient: str | None, privates: dict) -> None:
 def play_random_game(app, client, live_url, seats, seed):
     service = app.extensions["companion"]
     game_id = new_wwe_game(client, seats)
-    spies = {"table": Spy(live_url, {"role": "table", "game": game_id, "lang": "en"}),
+    spies = {"table": Spy(live_url, {"role": "table", "game": game_id, "lang": "en",
+                                    "table_token": service.new_table_token(game_id)}),
              "host": Spy(live_url, {"role": "host", "game": game_id,
                                     "host_token": service.new_host_token(game_id)})}
     for i, seat in enumerate(seats):
@@ -136,23 +137,24 @@ def test_no_seat_ever_receives_another_seats_private_data(tmp_path, seats, seed)
     for name, spy in spies.items():
         recipient = name if name in seats else None
         assert spy.views, f"{name} got no view"
-        for event, data in spy.messages:
+        for _event, data in spy.messages:  # every message as sent, patches included
             version = data.get("version") if isinstance(data, dict) else None
             versions = [version] if version is not None else range(len(privates))
             for v in versions:
                 assert_private_to(data, recipient, privates[v])
-            if event == "view":
-                assert data["role"] == ("seat" if recipient else name)
-                assert data["seat"] == recipient
-                if recipient:
-                    assert data["view"]["private"] == localize(privates[version][recipient],
-                                                               data["lang"])
-                    assert all(c["action"].get("by") in (recipient, None)
-                               for c in data["choices"])
-                else:  # the table only its own (which event card, die face), the host none
-                    assert "private" not in data["view"]
-                    assert all(c["action"].get("by") == "table" for c in data["choices"])
-                    assert name == "table" or data["choices"] == []
+        for data in spy.views:  # every view as the page has it (patches applied)
+            version = data["version"]
+            assert data["role"] == ("seat" if recipient else name)
+            assert data["seat"] == recipient
+            if recipient:
+                assert data["view"]["private"] == localize(privates[version][recipient],
+                                                           data["lang"])
+                assert all(c["action"].get("by") in (recipient, None)
+                           for c in data["choices"])
+            else:  # the table only its own (which event card, die face), the host none
+                assert "private" not in data["view"]
+                assert all(c["action"].get("by") == "table" for c in data["choices"])
+                assert name == "table" or data["choices"] == []
             checked += 1
         for ack in acks[name]:
             for v in range(len(privates)):

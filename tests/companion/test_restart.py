@@ -37,7 +37,8 @@ class ServeProcess:
         self.scheme = scheme
         self.proc = subprocess.Popen(
             [sys.executable, "-c", "from companion.cli import main; main()", "serve",
-             "--host", "127.0.0.1", "--port", "0", "--data", str(data_dir), "--demo",
+             "--host", "127.0.0.1", "--port", "0", "--data", str(data_dir),
+             "--demo", "--demo-game", "wwe",
              "--no-hardware", "--threads", "40", *extra],
             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
             start_new_session=True, env=dict(os.environ, PYTHONUNBUFFERED="1"))
@@ -109,7 +110,7 @@ def db_game(data_dir: Path) -> tuple[str, dict, int]:
 def connect_all(url, game_id, tokens):
     spies = {seat: Spy(url, {"role": "seat", "game": game_id, "token": token})
              for seat, token in tokens.items()}
-    spies["table"] = Spy(url, {"role": "table", "game": game_id})
+    spies["table"] = Spy(url, {"role": "viewer", "game": game_id})  # watches the board
     for spy in spies.values():
         assert spy.got_view.wait(10)
     return spies

@@ -55,7 +55,9 @@ def test_join_sets_cookie_and_rejoin_gives_same_seat(client, app):
     token = seat_cookie(phone, game_id)
     assert token and len(token) >= 43  # 32 random bytes, url-safe base64
     store = app.extensions["companion"].store
-    assert store.token(token_hash(token)) == {"game": game_id, "role": "seat", "seat": "A"}
+    found = store.token(token_hash(token))
+    assert {k: found[k] for k in ("game", "role", "seat")} == {"game": game_id, "role": "seat",
+                                                             "seat": "A"}
     # refresh and rescan: same token, no second claim
     assert phone.get(f"/play/{game_id}").status_code == 200
     assert phone.get(join_url(app, game_id, "A")).status_code == 303
@@ -142,10 +144,36 @@ def test_pin_attempts_are_rate_limited(tmp_path):
     assert right.status_code == 429 and right.get_json()["code"] == "rate_limited"
 
 
+def pair(app, client, game_id, host="localhost"):
+    """Make ``client`` the game's table display through the host's pairing link."""
+    from companion.blueprints.common import TABLE_COOKIE
+
+    code = app.extensions["companion"].new_table_pairing(game_id)
+    response = client.get(f"/table/{game_id}/pair?code={code}", headers={"Host": host})
+    assert response.status_code == 303
+    assert client.get_cookie(TABLE_COOKIE.format(game_id), domain=host.split(":")[0])
+    again = client.get(f"/table/{game_id}/pair?code={code}", headers={"Host": host})
+    assert again.status_code == 403  # used up
+
+
+def test_only_the_paired_table_display_shows_join_codes(client, app):
+    game_id = create_game(client)
+    codes = app.extensions["companion"].store.join_codes(game_id)
+    watcher = app.test_client().get(f"/table/{game_id}").get_data(as_text=True)
+    assert codes["A"] not in watcher and codes["B"] not in watcher
+    assert '"role": "viewer"' in watcher
+    tv = app.test_client()
+    assert tv.get(f"/table/{game_id}/pair?code=WRONG").status_code == 403
+    pair(app, tv, game_id)
+    page = tv.get(f"/table/{game_id}").get_data(as_text=True)
+    assert codes["A"] in page and '"role": "table"' in page
+
+
 def test_table_page_hides_codes_of_claimed_seats_host_page_shows_all(client, app):
     game_id = create_game(client)
     codes = app.extensions["companion"].store.join_codes(game_id)
     app.test_client().get(join_url(app, game_id, "A"))
+    pair(app, client, game_id)
     table = client.get(f"/table/{game_id}").get_data(as_text=True)
     assert codes["A"] not in table and codes["B"] in table
     host = client.get(f"/host/{game_id}").get_data(as_text=True)
@@ -155,6 +183,7 @@ def test_table_page_hides_codes_of_claimed_seats_host_page_shows_all(client, app
 
 def test_join_links_use_an_ip_address(client, app):
     game_id = create_game(client)
+    pair(app, client, game_id, "companion.local:8000")
     page = client.get(f"/table/{game_id}", headers={"Host": "companion.local:8000"})
     text = page.get_data(as_text=True)
     code = app.extensions["companion"].store.join_codes(game_id)["B"]
@@ -192,3 +221,11 @@ def test_export_import_round_trip(client, app):
     assert response.status_code == 400
     assert len(service.all()) == before
 
+
+
+def test_healthz_details_only_for_this_machine(client, app):
+    mine = client.get("/healthz").get_json()
+    other = client.get("/healthz", environ_base={"REMOTE_ADDR": "192.168.1.50"}).get_json()
+    assert mine["ok"] and other["ok"] and other["games"] == mine["games"]
+    for device, status in other["hardware"].items():
+        assert set(status) == {"state"}, device

@@ -101,7 +101,8 @@ def test_table_display_picks_the_revealed_event_card(wwe):
     service.act(Identity("seat", game_id, first["by"]), first)
     advance_to(service, game_id, "reveal_event", rnd)  # the next round: one card is out
     server = LiveServer(wwe)
-    table = Spy(server.url, {"role": "table", "game": game_id, "lang": "pl"})
+    table = Spy(server.url, {"role": "table", "game": game_id, "lang": "pl",
+                                     "table_token": service.new_table_token(game_id)})
     try:
         assert table.got_view.wait(10)
         view = table.views[-1]

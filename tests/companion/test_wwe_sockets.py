@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
+import socketio
 
 from companion.app import create_app
 from companion.service import Identity
@@ -21,6 +22,10 @@ def wwe(tmp_path):
     yield app, server
     server.stop()
     app.extensions["companion"].store.close()
+
+
+def turn(rotation):
+    return {"action": {"type": "orient_event", "rotation": rotation}}
 
 
 def advance_to(service, game_id, kind, rnd):
@@ -42,19 +47,22 @@ def test_turning_card_preview_goes_to_everyone_then_clears(wwe):
                                     service.claim_seat(game_id, seat,
                                                        service.store.join_codes(game_id)[seat])})
              for seat in ("N", "E", "S", "W")}
-    spies["table"] = Spy(server.url, {"role": "table", "game": game_id})
+    spies["table"] = Spy(server.url, {"role": "table", "game": game_id,
+                                      "table_token": service.new_table_token(game_id)})
     try:
         other = next(s for s in ("N", "E", "S", "W") if s != prompt.seat)
-        assert spies[other].call("preview", {"rotation": 1})["code"] == "not_your_turn"
-        assert spies[prompt.seat].call("preview", {"rotation": 7})["code"] == "bad_request"
-        assert spies[prompt.seat].call("preview", {"rotation": 2})["ok"]
+        assert spies[other].call("preview", turn(1))["code"] == "not_your_turn"
+        assert spies[prompt.seat].call("preview", turn(7))["code"] == "bad_request"
+        assert spies[prompt.seat].call("preview", turn(2))["ok"]
         version = service.get(game_id).version
         full = next(c.effect for c in GAME.choices(service.get(game_id).state, prompt.seat)
                     if c.action.get("rotation") == 2)
         for spy in spies.values():
             preview = spy.wait_for(lambda v: v["preview"] is not None)["preview"]
             # everyone sees the favor move and every seat's income, nothing private
-            assert preview == {"rotation": 2, "seat": prompt.seat, "effect": full["public"]}
+            assert preview == {"rotation": 2, "seat": prompt.seat, "effect": full["public"],
+                               "action": {"type": "orient_event", "by": prompt.seat,
+                                          "rotation": 2}}
             assert "favor_gain" not in preview["effect"]
             assert set(preview["effect"]) == {"favor", "space", "income"}
         ack = spies[prompt.seat].call("act", {"action": {"type": "orient_event",
@@ -69,7 +77,7 @@ def test_turning_card_preview_goes_to_everyone_then_clears(wwe):
 def test_hardware_status_is_in_every_view(wwe):
     app, server = wwe
     game_id = new_wwe_game(app.test_client(), ("N", "S"))
-    spy = Spy(server.url, {"role": "table", "game": game_id})
+    spy = Spy(server.url, {"role": "viewer", "game": game_id})
     try:
         assert spy.got_view.wait(10)
         hardware = spy.views[-1]["hardware"]
@@ -128,3 +136,40 @@ def test_host_correction_is_an_engine_action_in_the_log(wwe):
     finally:
         phone.close()
         host.close()
+
+
+def test_the_table_display_cannot_correct_and_a_viewer_cannot_act(wwe):
+    """Issue 9/10: the paired table records only what the table records; corrections need
+    the host; an unpaired screen only watches. Every refusal leaves the state as it was."""
+    import json
+
+    app, server = wwe
+    service = app.extensions["companion"]
+    game_id = new_wwe_game(app.test_client(), ("N", "E", "S", "W"))
+    prompt = advance_to(service, game_id, "play_card", random.Random(2))
+    table = Spy(server.url, {"role": "table", "game": game_id,
+                             "table_token": service.new_table_token(game_id)})
+    viewer = Spy(server.url, {"role": "viewer", "game": game_id})
+    with pytest.raises(socketio.exceptions.ConnectionError):  # no table secret
+        Spy(server.url, {"role": "table", "game": game_id})
+    try:
+        assert table.got_view.wait(10) and viewer.got_view.wait(10)
+        before = json.dumps(service.get(game_id).state, sort_keys=True)
+        host_only = [{"type": "adjust", "seat": "N", "item": "vp", "delta": 50, "reason": "x"},
+                     {"type": "set_start_player", "seat": "E"}]
+        seat_actions = [{"type": "play_card", "card": "grain", "discard": None, "params": {}},
+                        {"type": "orient_event", "rotation": 1}]
+        for action in host_only:
+            assert table.call("act", {"action": action})["code"] == "host_only"
+        for action in seat_actions:
+            assert table.call("act", {"action": action})["code"] == "not_for_table"
+        for action in host_only + seat_actions:
+            assert viewer.call("act", {"action": action})["code"] == "not_paired"
+        assert viewer.call("preview", turn(1))["code"] == "not_your_turn"
+        assert json.dumps(service.get(game_id).state, sort_keys=True) == before
+        assert GAME.prompts(service.get(game_id).state)[0] == prompt
+        codes = service.store.join_codes(game_id).values()
+        assert not any(code in json.dumps(viewer.views) for code in codes)
+    finally:
+        for spy in (table, viewer):
+            spy.close()

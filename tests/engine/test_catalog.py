@@ -10,7 +10,7 @@ import pytest
 
 from engine.wwe import catalog as cat
 
-SHIPPED = Path(__file__).resolve().parents[2] / "companion" / "catalogs" / "wwe"
+SHIPPED = Path(__file__).resolve().parents[2] / "engine" / "wwe" / "data"
 
 
 @pytest.fixture(scope="module")

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from hardware.camera.capture import LOST, OK, Backoff, CameraService, Capture
+from hardware.camera.recognizer import Recognizer
 from hardware.camera.sources import (
     FolderSource,
     FrameSource,
@@ -16,8 +17,9 @@ from hardware.camera.sources import (
     open_source,
 )
 from hardware.camera.tracker import UnknownCode
+from hardware.camera.zones import ZoneMap
 from hardware.synthetic.scene import random_scene
-from hardware.synthetic.video import Script, demo_script, write_video
+from hardware.synthetic.video import DEMO_ZONES, Script, demo_script, write_video
 from hardware.tags.format import card_payload
 
 FAST = Backoff(first=0.05, longest=0.2)
@@ -50,7 +52,8 @@ def test_video_file_as_camera_gives_the_scripted_observations(demo_video):
     observations, statuses = [], []
     done = threading.Event()
     source = OpenCVSource(str(path), loop=False, pace=True)  # played at its 30 fps
-    service = CameraService(source, on_observation=observations.append,
+    service = CameraService(source, Recognizer(zones=ZoneMap(DEMO_ZONES)),
+                            on_observation=observations.append,
                             on_status=lambda s, d: (statuses.append(s), s == LOST and done.set()),
                             backoff=Backoff(first=5, longest=5))
     service.start()
@@ -78,7 +81,7 @@ def test_video_file_frames_carry_ground_truth(demo_video):
 
 
 def test_removed_video_file_is_a_lost_camera_and_comes_back(tmp_path):
-    payload = card_payload("wwe", "action", "grain")
+    payload = card_payload("wwe", "A", "grain")
     script = Script(frames=demo_script(action=payload).frames[:6], expected=[])
     path = write_video(tmp_path / "short.avi", script)
     hidden = tmp_path / "hidden.avi"
@@ -125,7 +128,7 @@ class FlakySource(FrameSource):
 
 
 def test_a_raising_source_is_a_status_not_a_crash():
-    payloads = [card_payload("wwe", "event", "e1")]
+    payloads = [card_payload("wwe", "E", "e1")]
     frame, _ = random_scene(2, payloads)
     empty, _ = random_scene(2, [])
     source = FlakySource(frame)

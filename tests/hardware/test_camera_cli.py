@@ -6,7 +6,7 @@ from click.testing import CliRunner
 
 from companion.cli import cli
 from hardware.camera.calibration import load
-from hardware.synthetic.video import demo_script
+from hardware.synthetic.video import DEMO_ZONES, demo_script
 
 
 @pytest.fixture(scope="module")
@@ -18,6 +18,8 @@ def video(tmp_path_factory):
 
 
 def test_camera_test_prints_observations_as_json_lines(video, tmp_path):
+    # the owner's zones in config.json (without them cards are in no zone)
+    (tmp_path / "config.json").write_text(json.dumps({"camera": {"zones": DEMO_ZONES}}))
     result = CliRunner().invoke(cli, ["camera", "test", str(video), "--data", str(tmp_path)])
     assert result.exit_code == 0, result.output
     lines = [json.loads(line) for line in result.output.splitlines()]

@@ -15,7 +15,7 @@ from hardware.camera.tracker import Appeared, UnknownCode
 from hardware.synthetic.scene import Camera, Placement, random_scene
 from hardware.tags.format import BOARD_MARKER, card_payload
 
-PAYLOADS = [card_payload("wwe", "event", f"event_{i}") for i in range(6)]
+PAYLOADS = [card_payload("wwe", "E", f"event_{i}") for i in range(6)]
 SLOTS = [(170, 190), (480, 190), (790, 190), (1100, 190), (170, 530), (480, 530), (790, 530),
          (1100, 530)]
 

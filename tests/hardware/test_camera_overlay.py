@@ -4,10 +4,12 @@ import numpy as np
 
 from hardware.camera.overlay import GREEN, RED, YELLOW, draw_overlay, jpeg
 from hardware.camera.recognizer import Recognizer
+from hardware.camera.zones import ZoneMap
 from hardware.synthetic.scene import Camera, Placement
+from hardware.synthetic.video import DEMO_ZONES
 from hardware.tags.format import BOARD_MARKER, card_payload
 
-GRAIN = card_payload("wwe", "action", "grain")
+GRAIN = card_payload("wwe", "A", "grain")
 
 
 def colour_share(image, colour):
@@ -18,7 +20,7 @@ def test_overlay_marks_tags_unknown_codes_and_zones():
     placements = [Placement(BOARD_MARKER, 640, 110, 0, marker=True),
                   Placement(GRAIN, 1050, 520, 0), Placement("HELLO WORLD", 230, 520, 0)]
     frame, _ = Camera.create(2).render(placements, seed=2)
-    recognizer = Recognizer()
+    recognizer = Recognizer(zones=ZoneMap(DEMO_ZONES))
     result = recognizer.process(frame, 0.0)
     out = draw_overlay(frame, result, recognizer.zones, recognizer.calibration,
                        {GRAIN: "Grain"}, fps=29.5)

@@ -1,6 +1,7 @@
 """Debounce, hysteresis and zones of the tracker, fed sighting by sighting."""
 import pytest
 
+from engine.wwe.bindings import ZONES
 from hardware.camera.rotation import angular_distance, quarter_with_hysteresis
 from hardware.camera.tracker import (
     Appeared,
@@ -12,10 +13,11 @@ from hardware.camera.tracker import (
     Turned,
     UnknownCode,
 )
-from hardware.camera.zones import DEFAULT_ZONES, ZoneMap
+from hardware.camera.zones import ZoneMap, rects
 from hardware.tags.format import card_payload, parse
 
-CARD = card_payload("wwe", "event", "because_the_works")
+DEMO_ZONES = rects((z.id, z.rect) for z in ZONES)  # a game's declared zones
+CARD = card_payload("wwe", "E", "because_the_works")
 
 
 def seen(angle=0.0, zone="council", payload=CARD, position=(0.0, 60.0)):
@@ -101,7 +103,7 @@ def test_unknown_payloads_are_reported_once_and_never_as_cards():
 
 
 def test_two_cards_are_tracked_independently():
-    other = card_payload("wwe", "action", "grain")
+    other = card_payload("wwe", "A", "grain")
     frames = [[seen(), seen(payload=other, zone="seat:N")],
               [seen(), seen(payload=other, zone="seat:N")]] + [[seen()]] * 8
     events = run(Tracker(), frames)
@@ -110,7 +112,8 @@ def test_two_cards_are_tracked_independently():
 
 
 def test_zone_map_default_and_custom():
-    zones = ZoneMap()
+    assert ZoneMap().zone_at((0, 60)) is None  # hardware knows no game: no zones by default
+    zones = ZoneMap(DEMO_ZONES)
     assert zones.zone_at((0, 60)) == "council"
     assert zones.zone_at((130, 130)) == "seat:S"
     assert zones.zone_at((0, 0)) is None
@@ -119,6 +122,6 @@ def test_zone_map_default_and_custom():
     assert custom.zone_at((5, 5)) == "council"
     assert custom.zone_at((25, 2)) == "seat:N"
     assert custom.zone_at((21, 9)) is None  # outside the triangle
-    assert set(ZoneMap().to_json()) == set(DEFAULT_ZONES)
+    assert set(zones.to_json()) == set(DEMO_ZONES)
     with pytest.raises(ValueError):
         ZoneMap({"bad": [[0, 0], [1, 1]]})

@@ -7,7 +7,7 @@ from hardware.synthetic.scene import HEIGHT, WIDTH, Camera, Placement, Style, ra
 from hardware.synthetic.video import demo_script
 from hardware.tags.format import BOARD_MARKER, card_payload
 
-PAYLOADS = [card_payload("wwe", "action", name) for name in ("grain", "piety", "rent")]
+PAYLOADS = [card_payload("wwe", "A", name) for name in ("grain", "piety", "rent")]
 
 
 def test_same_seed_same_frame_other_seed_other_frame():

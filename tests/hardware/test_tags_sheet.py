@@ -9,6 +9,7 @@ from PIL import Image
 
 from companion.cli import cli
 from companion.commands.tags import stickers_for_catalog
+from engine.wwe import GAME
 from hardware.tags.format import BOARD_MARKER, card_payload
 from hardware.tags.sheet import Sticker, mm_to_px, render_sheets, write_sheets
 
@@ -29,11 +30,11 @@ def pdf_page_sizes(path) -> list[tuple[float, float]]:
 
 
 def test_symbols_have_the_requested_physical_size(tmp_path):
-    pages = render_sheets([Sticker(card_payload("wwe", "action", "grain"), "Grain")], 30)
+    pages = render_sheets([Sticker(card_payload("wwe", "A", "grain"), "Grain")], 30)
     assert pages[0].size == (2480, 3508)  # A4 at 300 dpi
     results = zxingcpp.read_barcodes(np.array(pages[0]))
     sides = {r.text: r.position.top_right.x - r.position.top_left.x for r in results}
-    assert set(sides) == {BOARD_MARKER, card_payload("wwe", "action", "grain")}
+    assert set(sides) == {BOARD_MARKER, card_payload("wwe", "A", "grain")}
     for side in sides.values():  # zxing's corners sit about one module inside the outer edge
         assert abs(side - mm_to_px(30, 300)) < mm_to_px(30, 300) / 10
 
@@ -50,7 +51,7 @@ def test_companion_tags_writes_decodable_png_and_a4_pdf(tmp_path):
                                       str(tmp_path)])
     assert result.exit_code == 0, result.output
     catalog = load_catalog("wwe")
-    wanted = {s.payload for s in stickers_for_catalog(catalog, "wwe")}
+    wanted = {s.payload for s in stickers_for_catalog(GAME.info, catalog)}
     assert len(wanted) == len(catalog["action_cards"]) + len(catalog["event_cards"])
     pngs = sorted(tmp_path.glob("wwe-stickers-*.png"))
     found = decoded(pngs)
@@ -64,12 +65,12 @@ def test_companion_tags_writes_decodable_png_and_a4_pdf(tmp_path):
 def test_demo_entries_are_labelled_demo():
     catalog = {"action_cards": [{"id": "grain", "names": {"en": "Grain"}}],
                "event_cards": [{"id": "x", "names": {"en": "Made up"}, "demo": True}]}
-    stickers = stickers_for_catalog(catalog, "wwe")
+    stickers = stickers_for_catalog(GAME.info, catalog)
     assert sorted((s.label, s.demo) for s in stickers) == [("Grain", False), ("Made up", True)]
 
 
 def test_write_sheets_multi_page(tmp_path):
-    stickers = [Sticker(card_payload("wwe", "event", f"e{i}"), f"Event {i}") for i in range(30)]
+    stickers = [Sticker(card_payload("wwe", "E", f"e{i}"), f"Event {i}") for i in range(30)]
     paths = write_sheets(render_sheets(stickers, 30), tmp_path, "t")
     pngs = [p for p in paths if p.suffix == ".png"]
     assert len(pngs) >= 2

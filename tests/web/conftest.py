@@ -69,3 +69,26 @@ def browser():
         b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield b
         b.close()
+
+
+def pair_here(page, base: str, game_id: str, query: str = "") -> None:
+    """The host's browser becomes the table display (host page: "Use this device as the
+    table display"), then opens the table page (with ``query``, e.g. "?lang=pl")."""
+    page.goto(f"{base}/host/{game_id}")
+    page.click("#pair-table summary")
+    page.click("#pair-table form button[type=submit]")
+    page.wait_for_url(f"**/table/{game_id}")
+    if query:
+        page.goto(f"{base}/table/{game_id}{query}")
+
+
+def pair_with_link(host_page, table_page, base: str, game_id: str, query: str = "") -> None:
+    """The TV opens the one-time pairing link shown on the host page."""
+    host_page.goto(f"{base}/host/{game_id}")
+    from urllib.parse import urlsplit
+
+    url = urlsplit(host_page.locator("#pair-url").get_attribute("href"))
+    table_page.goto(f"{base}{url.path}?{url.query}")  # the link names the LAN address
+    table_page.wait_for_url(f"**/table/{game_id}")
+    if query:
+        table_page.goto(f"{base}/table/{game_id}{query}")

@@ -14,7 +14,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from tests.web.conftest import ROOT, running_server
+from tests.web.conftest import ROOT, pair_here, running_server
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(600)]
 
@@ -101,7 +101,7 @@ def test_a_table_plays_a_chapter(server, browser):
     table.on("pageerror", lambda e: errors.append(f"table: {e}"))
 
     # New game on the table display (the creator becomes host).
-    table.goto(server + "/new")
+    table.goto(server + "/new?game=wwe")
     for seat, name, colour in PLAYERS:
         table.fill(f"#name_{seat}", name)
         table.select_option(f"#colour_{seat}", colour)
@@ -111,7 +111,7 @@ def test_a_table_plays_a_chapter(server, browser):
     table.wait_for_url("**/host/**")
     game_id = table.url.rstrip("/").split("/")[-1]
     shot(table, "02-host")
-    table.goto(f"{server}/table/{game_id}")
+    pair_here(table, server, game_id)
     table.wait_for_function("() => window.TC && window.TC.view")
     links = {a.get_attribute("data-seat"): a.get_attribute("href")
              for a in table.locator("a.join-link").all()}
@@ -314,7 +314,7 @@ def test_an_imported_finished_game_shows_final_scores_in_polish(server, browser,
     page.click("details form button[type=submit]")
     page.wait_for_url("**/host/**")
     game_id = page.url.rstrip("/").split("/")[-1]
-    page.goto(f"{server}/table/{game_id}")
+    page.goto(f"{server}/table/{game_id}")  # any screen may watch the final scores
     page.wait_for_selector("#final-scores")
     rows = page.eval_on_selector_all("#final-scores tbody tr",
                                      "els => els.map(e => e.dataset.seat)")
@@ -335,7 +335,7 @@ def test_an_imported_finished_game_shows_final_scores_in_polish(server, browser,
 
 def test_host_controls_need_the_pin(server, browser):
     creator = browser.new_context().new_page()
-    creator.goto(server + "/new")
+    creator.goto(server + "/new?game=wwe")
     creator.fill("#name_N", "Ala")
     creator.fill("#name_S", "Bo")
     creator.fill("#host_pin", "8642")

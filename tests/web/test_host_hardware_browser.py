@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.web.conftest import running_server
+from tests.web.conftest import pair_with_link, running_server
 from tests.web.test_browser import shot
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(300)]
@@ -104,7 +104,7 @@ def test_dice_page_and_the_tax_die_on_the_table(server, browser):
     shot(page, "31-host-dice-it")
 
     table = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
-    table.goto(f"{base}/table/{game}?lang=pl")
+    pair_with_link(page, table, base, game, "?lang=pl")
     table.wait_for_selector("#die-input button")
     prompt = table.locator("#prompt").inner_text()
     assert "rzuca kością podatków" in prompt  # "rolls the tax die", in Polish words

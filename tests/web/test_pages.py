@@ -68,6 +68,7 @@ def site(tmp_path):
                                     "name_S": "Bo", "colour_S": "red"})
     assert r.status_code == 303
     game = r.headers["Location"].rstrip("/").split("/")[-1]
+    assert client.post(f"/host/{game}/pair-here", data={"csrf_token": token}).status_code == 303
     table = parse(client.get(f"/table/{game}").get_data(as_text=True))
     phone = app.test_client()
     link = re.search(r"/join/[^\"?]+\?code=\w+", client.get(f"/table/{game}").get_data(

@@ -6,27 +6,27 @@ import json
 
 import pytest
 
-from tests.web.conftest import ROOT
+from tests.web.conftest import ROOT, pair_here
 from tests.web.test_browser import server, shot, view  # noqa: F401 (fixture)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(300)]
 
 
 def test_table_shows_card_names_and_picks_the_event(server, browser):  # noqa: F811
-    cards = json.loads((ROOT / "companion/catalogs/wwe/action_cards.json").read_text())
+    cards = json.loads((ROOT / "engine/wwe/data/action_cards.json").read_text())
     polish = {c["id"]: c["names"]["pl"] for c in cards}
     ctx = browser.new_context(viewport={"width": 1600, "height": 1000})
     table = ctx.new_page()
     errors: list[str] = []
     table.on("pageerror", lambda e: errors.append(str(e)))
-    table.goto(server + "/new")
+    table.goto(server + "/new?game=wwe")
     table.fill("#name_N", "Ala")
     table.fill("#name_E", "Bruno")
     table.fill("#host_pin", "1357")
     table.click("#create-game")
     table.wait_for_url("**/host/**")
     game_id = table.url.rstrip("/").split("/")[-1]
-    table.goto(f"{server}/table/{game_id}?lang=pl")
+    pair_here(table, server, game_id, "?lang=pl")
     table.wait_for_function("() => window.TC && window.TC.view")
     # a fresh browser has no cached names: these come from the page context
     shown = table.evaluate("ids => ids.map(id => WWE.nm('cards', id))", list(polish))

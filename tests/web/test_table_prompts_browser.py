@@ -11,6 +11,7 @@ import pytest
 from companion.catalog import load_catalog
 from engine import record as engine_record
 from engine.wwe import GAME
+from tests.web.conftest import pair_here
 from tests.web.test_browser import server, shot, view  # noqa: F401 (fixture)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(300)]
@@ -43,7 +44,7 @@ def test_table_enters_a_plague_value(server, browser, tmp_path):  # noqa: F811
     page.locator("form[action='/games/import'] button[type=submit]").click()
     page.wait_for_url("**/host/**")
     game_id = page.url.rstrip("/").split("/")[-1]
-    page.goto(f"{server}/table/{game_id}?lang=de")
+    pair_here(page, server, game_id, "?lang=de")
     page.wait_for_function("() => window.TC && window.TC.view")
     msg = view(page)
     prompt = next(p for p in msg["prompts"] if p["kind"] == "reveal_plague")

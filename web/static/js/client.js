@@ -170,6 +170,47 @@
     return lastView && lastView.view && lastView.view.over ? "finished" : "closed";
   }
 
+  /* A view arrives whole ("view") or as the changes since the previous one ("patch",
+   * companion/patches.py): ["s", path, value], ["d", path], ["t", path, n] (drop the first n
+   * of a list), ["a", path, items] (append). A patch on another base asks for the whole view. */
+  var lastRaw = null;   // the last view as received, never touched by a renderer
+  var lastN = null;     // its number on this socket
+
+  function clone(x) { return JSON.parse(JSON.stringify(x)); }
+
+  function applyOps(doc, ops) {
+    ops.forEach(function (op) {
+      var path = op[1], parent = doc, i;
+      if (op[0] === "s" && !path.length) { doc = op[2]; return; }
+      for (i = 0; i < path.length - 1; i++) parent = parent[path[i]];
+      var last = path[path.length - 1];
+      if (op[0] === "s") parent[last] = op[2];
+      else if (op[0] === "d") delete parent[last];
+      else {
+        var list = path.length ? parent[last] : doc;
+        if (op[0] === "t") list.splice(0, op[2]);
+        else Array.prototype.push.apply(list, op[2]);
+      }
+    });
+    return doc;
+  }
+
+  function onWholeView(msg) {
+    lastN = msg.n === undefined ? null : msg.n;
+    lastRaw = msg;
+    onView(clone(msg));
+  }
+
+  function onPatch(p) {
+    if (lastRaw === null || p.base !== lastN) {
+      if (socket) socket.emit("resync", {});
+      return;
+    }
+    lastRaw = applyOps(clone(lastRaw), p.ops);
+    lastN = p.n;
+    onView(clone(lastRaw));
+  }
+
   function onView(msg) {
     // Messages on one socket arrive in order, and a host's undo lowers `version`, so the
     // latest message always wins (a version check would ignore an undo).
@@ -233,7 +274,8 @@
           RECONNECT_GRACE_MS);
       }
     });
-    socket.on("view", onView);
+    socket.on("view", onWholeView);
+    socket.on("patch", onPatch);
     socket.on("refused", function (r) { toast(r.message || r.code, "error"); });
     socket.on("closed", function () {
       closed = true;

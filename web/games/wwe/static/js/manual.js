@@ -95,7 +95,7 @@
   function dieFaces(m) {
     var faces = m.choices.filter(function (c) { return c.action && c.action.type === "roll_tax"; })
       .map(function (c) { return c.action.value; });
-    if (!faces.length) faces = W.arr(W.obj(TC.config.dice).tax);
+    if (!faces.length) faces = W.arr((W.arr(TC.config.dice).filter(function (d) { return d.id === "tax"; })[0] || {}).faces);
     if (!faces.length) faces = [2, 3, 4, 5];
     return faces.filter(function (f, i) { return faces.indexOf(f) === i; }).sort(function (a, b) { return a - b; });
   }

@@ -169,7 +169,7 @@
       W.eventBox(m.view.event), h("p.small", t("orient_hint")));
     box.appendChild(M.rotationButtons(m, ui.rotation, function (r) {
       ui.rotation = r;
-      TC.emitWithAck("preview", {rotation: r});
+      TC.emitWithAck("preview", {action: {type: "orient_event", rotation: r}});
       rerender();
     }, m.msg.seat));
     if (ui.rotation !== null) {

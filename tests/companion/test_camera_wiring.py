@@ -10,96 +10,152 @@ import socketio
 from werkzeug.serving import WSGIRequestHandler, make_server
 
 from companion.app import create_app
+from companion.patches import apply
+from companion.settings import resolve
 from companion.wiring import camera as wiring
-from companion.wiring.camera import Act, CameraRules, Preview, Select, Table, Warn, card_index
-from engine.api import Refused
+from companion.wiring.camera import CameraRules, Preview, Table, card_index
+from engine.api import Act, Propose, Refused, Select, Warn
 from engine.wwe import GAME
 from hardware.camera.sources import FrameSource
 from hardware.camera.tracker import Appeared, MovedZone, Removed, Turned, UnknownCode
 from hardware.synthetic.video import Script, demo_script, write_video
 from hardware.tags.format import card_payload, parse
 
-CATALOG = {"event_cards": [{"id": "because_the_works"}, {"id": "storm"}],
-           "action_cards": [{"id": "grain"}, {"id": "piety"}]}
-INDEX = card_index(CATALOG)
-EVENT = card_payload("wwe", "event", "because_the_works")
-GRAIN = card_payload("wwe", "action", "grain")
+EVENT = card_payload("wwe", "E", "because_the_works")
+GRAIN = card_payload("wwe", "A", "grain")
 PLAYERS = [{"seat": s, "name": n, "colour": c} for s, n, c in
            [("N", "Ann", "red"), ("E", "Bob", "blue"), ("S", "Cid", "green"),
             ("W", "Dee", "yellow")]]
 
 
-def table(prompt="reveal_event", seat="N", event=None):
-    return Table("wwe", INDEX, prompt, seat, event)
+class Game:
+    """A real World Without End state and the camera's `Table` of it."""
+
+    def __init__(self):
+        from companion.catalog import load_catalog
+
+        catalog = load_catalog("wwe")
+        self.index = card_index(GAME.info, catalog)
+        self.state = GAME.setup(catalog, {"players": PLAYERS, "seed": 3})
+
+    def table(self) -> Table:
+        prompts = GAME.prompts(self.state)
+        head = (prompts[0].kind, prompts[0].seat) if prompts else None
+        state = self.state
+        return Table("wwe", {"E": "event", "A": "action"}, self.index, head,
+                     lambda seen: GAME.info.bindings.sighting(state, seen))
+
+    def apply(self, action):
+        self.state = GAME.apply(self.state, action)[0]
+
+    def to(self, kind):
+        """Random legal actions (seeded) until ``kind`` is asked for."""
+        import random
+
+        rnd = random.Random(7)
+        for _ in range(400):
+            if GAME.prompts(self.state)[0].kind == kind:
+                return self
+            self.apply(GAME.random_action(self.state, rnd))
+        raise AssertionError(kind)
 
 
 def appeared(payload, zone, rotation=0):
     return Appeared(payload, parse(payload), zone, rotation, (0.0, 0.0), 0.0, 1.0)
 
 
+def reveal(game):
+    game.apply({"type": "reveal_event", "by": "table", "card": "because_the_works"})
+    return game.to("orient_event")
+
+
 def test_event_on_the_council_is_revealed_by_the_table():
-    rules = CameraRules()
-    assert rules.observe(appeared(EVENT, "council"), table(), 0.0) == [
-        Act({"type": "reveal_event", "card": "because_the_works"})]
+    game = Game()
+    assert CameraRules().observe(appeared(EVENT, "council"), game.table(), 0.0) == [
+        Act({"type": "reveal_event", "by": "table", "card": "because_the_works"})]
 
 
 def test_event_elsewhere_or_unexpected():
+    game = Game()
     rules = CameraRules()
-    assert rules.observe(appeared(EVENT, "seat:N"), table(), 0.0) == []
-    other = card_payload("wwe", "event", "storm")
-    assert rules.observe(appeared(other, "council"),
-                         table("play_card", event="because_the_works"), 0.0) == [
-        Warn("camera_event_not_expected", {"card": "storm"})]
+    assert rules.observe(appeared(EVENT, "seat:N"), game.table(), 0.0) == []
+    reveal(game)
+    other = card_payload("wwe", "E", "storm_clouds")
+    game.index[("E", parse(other).code)] = "storm_clouds"
+    assert rules.observe(appeared(other, "council"), game.table(), 0.0)[0] == \
+        Warn("camera_event_not_expected", {"card": "storm_clouds"})
 
 
 def test_cards_of_another_game_and_unknown_codes_are_not_applied(caplog):
+    game = Game()
     rules = CameraRules()
-    pillars = card_payload("pote", "event", "because_the_works")
-    assert rules.observe(appeared(pillars, "council"), table(), 0.0) == [
+    pillars = card_payload("pote", "E", "because_the_works")
+    assert rules.observe(appeared(pillars, "council"), game.table(), 0.0) == [
         Warn("camera_other_game", {"game": "pote", "code": parse(pillars).code})]
-    missing = card_payload("wwe", "event", "not_in_catalog")
+    missing = card_payload("wwe", "E", "not_in_catalog")
+    foreign_kind = card_payload("wwe", "Q", "because_the_works")
     with caplog.at_level("INFO"):
-        assert rules.observe(appeared(missing, "council"), table(), 0.0) == []
-        assert rules.observe(UnknownCode("WIFI:S:cafe;;", "tag_not_ours", 0.0), table(), 0) == []
+        assert rules.observe(appeared(missing, "council"), game.table(), 0.0) == []
+        assert rules.observe(appeared(foreign_kind, "council"), game.table(), 0.0) == []
+        assert rules.observe(UnknownCode("WIFI:S:cafe;;", "tag_not_ours", 0.0),
+                             game.table(), 0) == []
     assert "not_in_catalog" not in caplog.text  # the code is logged, not a guessed id
     assert "WIFI:S:cafe" in caplog.text
 
 
+def turn(seat, rotation):
+    return {"type": "orient_event", "by": seat, "rotation": rotation}
+
+
 def test_rotation_is_previewed_then_committed_when_stable():
-    rules = CameraRules(orient_commit_s=2.0)
-    t = table("orient_event", "E", "because_the_works")
-    rules.observe(appeared(EVENT, "council", 0), table(), 0.0)
-    assert rules.tick(t, 0.1) == [Preview(0)]
+    game = Game()
+    rules = CameraRules(commit_s=2.0)
+    rules.observe(appeared(EVENT, "council", 0), game.table(), 0.0)
+    reveal(game)
+    seat = GAME.prompts(game.state)[0].seat
+    assert rules.tick(game.table(), 0.1) == [Preview(turn(seat, 0))]
     turned = Turned(EVENT, parse(EVENT), "council", 1, 0, 0.0, 1.0)
-    assert rules.observe(turned, t, 1.5) == [Preview(1)]
-    assert rules.tick(t, 3.0) == []  # only 1.5 s stable
-    assert rules.tick(t, 3.5) == [Act({"type": "orient_event", "rotation": 1}, "E")]
-    assert rules.tick(t, 9.0) == []  # sent once
-    assert rules.tick(table("play_card", event="because_the_works"), 9.0) == []
+    assert rules.observe(turned, game.table(), 1.5) == [Preview(turn(seat, 1))]
+    assert rules.tick(game.table(), 3.0) == []  # only 1.5 s stable
+    assert rules.tick(game.table(), 3.5) == [Act(turn(seat, 1))]
+    assert rules.tick(game.table(), 9.0) == []  # sent once
+    game.apply(turn(seat, 1))
+    assert rules.tick(game.table(), 9.5) == []  # the game no longer asks
 
 
 def test_stable_time_counts_from_when_the_turn_is_asked_for():
-    rules = CameraRules(orient_commit_s=2.0)
+    rules = CameraRules(commit_s=2.0)
+    ask = {"now": False}
+
+    def meaning(seen):
+        return [Propose(turn("N", seen.rotation))] if ask["now"] else []
+
+    def table():
+        return Table("wwe", {"E": "event"}, {("E", parse(EVENT).code): "because_the_works"},
+                     ("orient_event" if ask["now"] else "choose_target", "N"), meaning)
+
     rules.observe(appeared(EVENT, "council", 3), table(), 0.0)
-    # other prompts first (e.g. choose_target): the card lies still meanwhile
-    assert rules.tick(table("choose_target", "N", "because_the_works"), 5.0) == []
-    t = table("orient_event", "N", "because_the_works")
-    assert rules.tick(t, 6.0) == [Preview(3)]
-    assert rules.tick(t, 7.9) == []
-    assert rules.tick(t, 8.0) == [Act({"type": "orient_event", "rotation": 3}, "N")]
+    # other prompts first (e.g. a target to choose): the card lies still meanwhile
+    assert rules.tick(table(), 5.0) == []
+    ask["now"] = True
+    assert rules.tick(table(), 6.0) == [Preview(turn("N", 3))]
+    assert rules.tick(table(), 7.9) == []
+    assert rules.tick(table(), 8.0) == [Act(turn("N", 3))]
 
 
 def test_lifting_the_card_cancels_the_pending_orientation():
-    rules = CameraRules(orient_commit_s=1.0)
-    t = table("orient_event", "N", "because_the_works")
-    rules.observe(appeared(EVENT, "council", 2), table(), 0.0)
-    rules.observe(Removed(EVENT, parse(EVENT), "council", 2, 0.5, 0.5), t, 0.5)
-    assert rules.tick(t, 5.0) == []
+    game = Game()
+    rules = CameraRules(commit_s=1.0)
+    rules.observe(appeared(EVENT, "council", 2), game.table(), 0.0)
+    reveal(game)
+    rules.observe(Removed(EVENT, parse(EVENT), "council", 2, 0.5, 0.5), game.table(), 0.5)
+    assert rules.tick(game.table(), 5.0) == []
 
 
 def test_action_card_in_a_seat_zone_is_preselected():
+    game = Game()
     rules = CameraRules()
-    t = table("play_card")
+    t = game.table()
     assert rules.observe(appeared(GRAIN, "seat:S"), t, 0) == [Select("S", "grain")]
     moved = MovedZone(GRAIN, parse(GRAIN), "seat:W", "seat:S", 0, 1.0, 1.0)
     assert rules.observe(moved, t, 1) == [Select("S", None), Select("W", "grain")]
@@ -137,6 +193,8 @@ class Spy:
         self.views = []
         self.sio = socketio.Client(reconnection=False)
         self.sio.on("view", self.views.append)
+        self.sio.on("patch", lambda p: self.views.append(
+            dict(apply(self.views[-1], p["ops"]), n=p["n"])))  # as the page applies them
         self.sio.connect(url, auth=auth, transports=["websocket"], wait_timeout=10)
 
     def wait_version(self, version, timeout=10.0):
@@ -174,7 +232,7 @@ def test_video_camera_on_a_running_server_gives_the_phones_the_incomes(server, t
     service = app.extensions["companion"]
     game = service.create("wwe", {"players": PLAYERS}, "2468")
     event = first_starred_event(game.kind.catalog)
-    script = demo_script(card_payload("wwe", "event", event), GRAIN)
+    script = demo_script(card_payload("wwe", "E", event), GRAIN)
     # laid at rotation 0 for 0.3 s, turned a quarter over 0.3 s, then left turned for 2.3 s
     # (commit after 1.5 s stable), the action card moved from S's to W's zone meanwhile
     f = script.frames
@@ -185,9 +243,11 @@ def test_video_camera_on_a_running_server_gives_the_phones_the_incomes(server, t
         token = service.claim_seat(game.id, seat, service.store.join_codes(game.id)[seat])
         phones[seat] = Spy(live_server.url, {"role": "seat", "game": game.id, "lang": "en",
                                              "token": token})
-    table_display = Spy(live_server.url, {"role": "table", "game": game.id, "lang": "en"})
+    table_display = Spy(live_server.url, {"role": "table", "game": game.id, "lang": "en",
+                                          "table_token": service.new_table_token(game.id)})
     manager = app.extensions["companion.hardware"]
-    app.config["CAMERA_SOURCE"] = str(video)
+    app.extensions["companion.settings"] = resolve({"DATA_DIR": app.config["DATA_DIR"],
+                                                    "CAMERA_SOURCE": str(video)})
     handle = wiring.start(app, service, manager.changed)
     try:
         # reveal_event, then orient_event
@@ -250,7 +310,7 @@ def test_card_the_engine_refuses_is_a_warning_not_an_action(server, tmp_path):
     chapter_two = next(e["id"] for e in game.kind.catalog["event_cards"] if e["chapter"] == 2)
     changed = []
     handle = wiring.CameraWiring(service, lambda: changed.append(1), FrameSource(), None, 1.0)
-    payload = card_payload("wwe", "event", chapter_two)
+    payload = card_payload("wwe", "E", chapter_two)
     handle.on_observation(appeared(payload, "council"))
     assert service.get(game.id).version == 0
     with pytest.raises(Refused):
@@ -265,17 +325,17 @@ def test_card_the_engine_refuses_is_a_warning_not_an_action(server, tmp_path):
 def test_make_run_simulates_a_camera_only_when_none_is_attached(monkeypatch, tmp_path):
     """`make run` sets COMPANION_CAMERA_SIMULATE=auto: the synthetic table stands in only
     where no camera is attached (which a test cannot plug in: its presence is patched)."""
-    app = create_app({"DATA_DIR": str(tmp_path), "TESTING": True})
-    monkeypatch.delenv("COMPANION_CAMERA", raising=False)
-    monkeypatch.delenv("COMPANION_CAMERA_SIMULATE", raising=False)
-    assert wiring.source_spec(app, None) is None
-    assert wiring.source_spec(app, "/dev/video2") == "/dev/video2"
-    monkeypatch.setenv("COMPANION_CAMERA_SIMULATE", "auto")
+    def source_spec(configured, **environ):
+        (tmp_path / "config.json").write_text(json.dumps({"camera": {"source": configured}}))
+        return wiring.source_spec(resolve({"DATA_DIR": str(tmp_path)}, environ))
+
+    assert source_spec(None) is None
+    assert source_spec("/dev/video2") == "/dev/video2"
+    auto = {"COMPANION_CAMERA_SIMULATE": "auto"}
     monkeypatch.setattr(wiring, "camera_attached", lambda: False)
-    assert wiring.source_spec(app, None) == "synthetic"
-    assert wiring.source_spec(app, "auto") == "synthetic"
-    assert wiring.source_spec(app, "/dev/video2") == "/dev/video2"
+    assert source_spec(None, **auto) == "synthetic"
+    assert source_spec("auto", **auto) == "synthetic"
+    assert source_spec("/dev/video2", **auto) == "/dev/video2"
     monkeypatch.setattr(wiring, "camera_attached", lambda: True)
-    assert wiring.source_spec(app, None) == "auto"
-    monkeypatch.setenv("COMPANION_CAMERA", "folder:/x")
-    assert wiring.source_spec(app, None) == "folder:/x"
+    assert source_spec(None, **auto) == "auto"
+    assert source_spec(None, **auto, COMPANION_CAMERA="folder:/x") == "folder:/x"

@@ -1,66 +1,73 @@
-"""Dice rolls into World Without End actions (companion/wiring/dice.py): the pure mapping,
-agreement with the engine, and a real server service fed by the emulator over a pty."""
+"""Dice rolls into game actions (companion/wiring/dice.py) with the tax die of World Without End:
+the pure mapping, agreement with the engine, and a real server fed by the emulator over a pty."""
 import json
 import random
 
 import pytest
 
 from companion.catalog import load_catalog
+from companion.settings import DiceSettings, resolve
 from companion.wiring import dice as wiring
-from engine.api import Refused
+from engine.api import Act, Refused, Warn
 from engine.wwe import GAME
 from hardware.dice.observations import Roll
 from tests.hardware.dice.support import wait_for
 
-TAX_PROMPT = [{"seat": "E", "kind": "roll_tax", "params": {}}]
-FACES = [2, 3, 4, 5]
+ROLES = {"tax": "tax"}
 
 
 def roll(**faces):
     return Roll(1, faces, False, 0.0)
 
 
+def tax_state():
+    return play_to_tax(new_state(), lambda s, a: GAME.apply(s, a)[0])
+
+
+def outcomes(state, r, roles=ROLES):
+    return wiring.roll_outcomes(GAME, state, r, roles)
+
+
 def test_tax_die_becomes_roll_tax_when_asked():
-    action, warning = wiring.roll_action("wwe", roll(tax=4), TAX_PROMPT, {"tax": "tax"}, FACES)
-    assert action == {"type": "roll_tax", "by": "table", "value": 4} and warning is None
+    assert outcomes(tax_state(), roll(tax=4)) == [
+        Act({"type": "roll_tax", "by": "table", "value": 4})]
 
 
 def test_value_outside_the_faces_is_a_warning_not_an_action():
-    action, warning = wiring.roll_action("wwe", roll(tax=6), TAX_PROMPT, {"tax": "tax"}, FACES)
-    assert action is None
-    assert warning == {"code": "bad_die_value", "params": {"value": 6, "faces": FACES}}
+    faces = sorted(set(load_catalog("wwe")["game"]["tax_die"]["faces"]))
+    assert outcomes(tax_state(), roll(tax=6)) == [
+        Warn("bad_die_value", {"value": 6, "faces": faces})]
 
 
 def test_rolls_nobody_asked_for_are_ignored():
-    other = [{"seat": "N", "kind": "play_card", "params": {}}]
-    assert wiring.roll_action("wwe", roll(tax=4), other, {"tax": "tax"}, FACES) == (None, None)
-    assert wiring.roll_action("wwe", roll(red=4), TAX_PROMPT, {"tax": "tax"}, FACES) == (
-        None, None)
-    assert wiring.roll_action("pillars", roll(tax=4), TAX_PROMPT, {"tax": "tax"}, FACES) == (
-        None, None)
+    assert outcomes(new_state(), roll(tax=4)) == []  # the game asks for an event card
+    assert outcomes(tax_state(), roll(red=4)) == []  # a die with no role
 
 
 def test_roles_come_from_config_json(tmp_path):
-    assert wiring.roles_for({}, "wwe") == {"tax": "tax"}
+    assert wiring.roles_for({}, "wwe", GAME.info.bindings.dice) == {"tax": "tax"}
     (tmp_path / "config.json").write_text(json.dumps(
         {"camera": {}, "dice": {"port": "auto", "roles": {"wwe": {"white": "tax"}}}}))
     settings = wiring.load_settings(tmp_path)
-    roles = wiring.roles_for(settings, "wwe")
+    roles = wiring.roles_for(settings, "wwe", GAME.info.bindings.dice)
     assert roles == {"white": "tax"}
-    action, _ = wiring.roll_action("wwe", roll(white=3, tax=5), TAX_PROMPT, roles, FACES)
-    assert action["value"] == 3
-    assert wiring.configured_port(settings) is None
+    (action,) = outcomes(tax_state(), roll(white=3, tax=5), roles)
+    assert action.action["value"] == 3
+    assert resolve({"DATA_DIR": str(tmp_path)}, {}).dice.port is None  # "auto"
     (tmp_path / "config.json").write_text("{not json")
     assert wiring.load_settings(tmp_path) == {}
 
 
-def test_emulate_mode_defaults_off(monkeypatch):
-    monkeypatch.delenv("COMPANION_DICE_EMULATE", raising=False)
-    assert wiring.emulate_mode({}, {}) == "off"
-    assert wiring.emulate_mode({}, {"emulate": "auto"}) == "auto"
-    monkeypatch.setenv("COMPANION_DICE_EMULATE", "1")
-    assert wiring.emulate_mode({}, {"emulate": False}) == "on"
-    assert wiring.emulate_mode({"DICE_EMULATE": False}, {}) == "off"
+def test_emulate_mode_defaults_off(tmp_path):
+    def emulate(dice: dict, environ: dict, **app_config) -> str:
+        (tmp_path / "config.json").write_text(json.dumps({"dice": dice}))
+        return resolve(dict(app_config, DATA_DIR=str(tmp_path)), environ).dice.emulate
+
+    assert emulate({}, {}) == "off"
+    assert emulate({"emulate": "auto"}, {}) == "auto"
+    on = {"COMPANION_DICE_EMULATE": "1"}
+    assert emulate({"emulate": False}, on) == "on"
+    assert emulate({}, on, DICE_EMULATE=False) == "off"
 
 
 def play_to_tax(state, act):
@@ -79,20 +86,16 @@ def new_state():
 
 
 def test_the_engine_agrees_with_the_wiring():
-    catalog = load_catalog("wwe")
-    state = play_to_tax(new_state(), lambda s, a: GAME.apply(s, a)[0])
-    prompts = [p.to_json() for p in GAME.prompts(state)]
-    faces = wiring.tax_faces(catalog)
+    state = tax_state()
     for value in range(0, 8):
-        action, warning = wiring.roll_action("wwe", roll(tax=value), prompts, {"tax": "tax"},
-                                             faces)
-        if action is not None:
-            _, events = GAME.apply(state, action)
+        (outcome,) = outcomes(state, roll(tax=value))
+        if isinstance(outcome, Act):
+            _, events = GAME.apply(state, outcome.action)
             assert {"type": "tax_rolled", "value": value} in events
         else:
             with pytest.raises(Refused) as refused:
                 GAME.apply(state, {"type": "roll_tax", "by": "table", "value": value})
-            assert refused.value.code == warning["code"] == "bad_die_value"
+            assert refused.value.code == outcome.code == "bad_die_value"
 
 
 def test_emulated_rolls_reach_a_real_game(tmp_path):
@@ -104,8 +107,8 @@ def test_emulated_rolls_reach_a_real_game(tmp_path):
     players = [{"seat": s, "name": s} for s in "NESW"]
     live = service.create("wwe", {"players": players, "seed": 5}, "2468")
     changes = []
-    handle = wiring.DiceWiring(service, lambda: changes.append(1), {"emulator_http_port": 0},
-                               "on", tmp_path / "data")
+    handle = wiring.DiceWiring(service, lambda: changes.append(1),
+                               DiceSettings(emulate="on", emulator_http_port=0), tmp_path / "data")
     handle.start()
     try:
         emu = handle.emulator

@@ -1,0 +1,54 @@
+"""World Without End's declarations for the app (engine/api.py `GameInfo`).
+
+Everything the server, the pages, the camera and the dice need to offer this game, as data:
+titles, seats, options, texts, the catalog's files with their JSON Schemas, sticker kinds,
+camera zones and die roles. The rules themselves are elsewhere in this package.
+"""
+from __future__ import annotations
+
+from engine.api import (
+    Bindings,
+    GameInfo,
+    Option,
+    SeatInfo,
+    StickerKind,
+    Texts,
+)
+from engine.wwe import bindings, catalog, options, reasons, state, texts
+from engine.wwe.schemas import PARTS
+
+NAMES = {"en": "World Without End", "it": "Mondo senza fine", "pl": "Świat bez końca",
+         "es": "Mundo sin fin", "de": "Die Tore der Welt"}
+SEATS = (SeatInfo("N", "North", "blue"), SeatInfo("E", "East", "red"),
+         SeatInfo("S", "South", "green"), SeatInfo("W", "West", "yellow"))
+
+def _option(key: str, spec: tuple) -> Option:
+    default, allowed, rule, text = spec
+    return Option(key, default, tuple(allowed), text, rule,
+                  labels={str(v): str(v) for v in allowed if not isinstance(v, bool)})
+
+
+INFO = GameInfo(
+    id="wwe",
+    names=NAMES,
+    seats=SEATS,
+    min_players=2,
+    max_players=4,
+    options=tuple(_option(k, v) for k, v in options.OPTIONS.items()),
+    texts=Texts(reasons=reasons.REASONS, events=texts.EVENT_TEXTS,
+                prompts=texts.PROMPT_TEXTS, terms=texts.TERMS),
+    catalog="engine.wwe.data",
+    parts=PARTS,
+    stickers=(StickerKind("E", "event", "event_cards"),
+              StickerKind("A", "action", "action_cards")),
+    bindings=Bindings(zones=bindings.ZONES, dice=bindings.DICE, sighting=bindings.sighting,
+                      roll=bindings.roll),
+    web="web.games.wwe",
+    check_catalog=catalog.validate,
+    catalog_state=state.index_catalog,
+    demo_entries=catalog.demo_entries,
+    start_rule="Whoever built something last starts.",
+    table_actions=frozenset(("reveal_event", "reveal_plague", "record_discard",
+                             "resolve_manual", "return_houses", "roll_tax")),
+    host_actions=frozenset(("adjust", "set_start_player")),
+)

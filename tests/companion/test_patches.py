@@ -1,0 +1,52 @@
+"""View patches (companion/patches.py): exact, and small where the views are alike."""
+import json
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from companion.patches import apply, diff
+
+JSONS = st.recursive(
+    st.none() | st.booleans() | st.integers(-5, 5) | st.text(max_size=3),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=2), inner,
+                                                                 max_size=4),
+    max_leaves=20)
+
+
+@settings(max_examples=300, deadline=None)
+@given(JSONS, JSONS)
+def test_apply_of_diff_gives_the_new_document(old, new):
+    assert apply(old, diff(old, new)) == new
+
+
+def test_types_are_kept_exactly():
+    assert apply({"a": 1}, diff({"a": 1}, {"a": True})) == {"a": True}
+    assert apply({"a": True}, diff({"a": True}, {"a": 1}))["a"] is not True
+    assert diff({"a": 1.0}, {"a": 1}) == [["s", ["a"], 1]]
+
+
+def test_a_scrolling_log_is_trimmed_and_appended():
+    old = {"log": [{"seq": i} for i in range(60)], "version": 7}
+    new = {"log": [{"seq": i} for i in range(2, 63)], "version": 8}
+    ops = diff(old, new)
+    assert ops == [["t", ["log"], 2], ["a", ["log"], [{"seq": 60}, {"seq": 61}, {"seq": 62}]],
+                   ["s", ["version"], 8]]
+    assert apply(old, ops) == new
+    assert len(json.dumps(ops)) < len(json.dumps(new)) / 5
+
+
+def test_a_whole_world_without_end_game_patches_exactly():
+    """Every consecutive pair of real views of a random game."""
+    from companion.catalog import load_catalog
+    from engine.wwe import GAME
+
+    state = GAME.setup(load_catalog("wwe"), {"players": [{"seat": s, "name": s}
+                                                         for s in "NES"], "seed": 2})
+    rnd = random.Random(2)
+    previous = GAME.seat_view(state, "N")
+    for _ in range(150):
+        state, _ = GAME.apply(state, GAME.random_action(state, rnd))
+        view = GAME.seat_view(state, "N")
+        assert apply(previous, diff(previous, view)) == view
+        previous = view
