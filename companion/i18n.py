@@ -104,12 +104,7 @@ def web_package(game: str) -> str | None:
         package = None
         try:
             kind = current_app.extensions["companion"]._kinds(game)
-            info = getattr(kind.module, "info", None) or getattr(kind.module, "INFO", None)
-            package = getattr(info, "web", None)
-            if package is None and getattr(kind, "module", None) is not None:
-                # until every game declares GameInfo: an in-tree folder named by the game id
-                candidate = f"web.games.{game}"
-                package = candidate if importlib.util.find_spec(candidate) else None
+            package = getattr(getattr(kind.module, "info", None), "web", None) or None
         except Exception:  # an unknown or broken game has no web folder (doctor says why)
             package = None
         cache[game] = package
