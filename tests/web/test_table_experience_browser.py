@@ -21,6 +21,7 @@ import pytest
 
 from tests.web.conftest import pair_here
 from tests.web.test_browser import (  # noqa: F401 (server is a fixture)
+    ARTIFACTS,
     PHONE,
     PLAYERS,
     act_on_phone,
@@ -76,6 +77,12 @@ def join_phones(browser, table, base: str, players=PLAYERS, errors=None) -> dict
         phones[seat] = page
     table.wait_for_function("() => TC.view.players.every(p => p.connected)")
     return phones
+
+
+def phone_shot(page, name: str) -> None:
+    """What the player sees: the phone's screen, the dock pinned at its bottom."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
 
 
 def check_fits(table, label: str) -> None:
@@ -152,7 +159,7 @@ def test_the_tv_fits_one_screen_through_a_chapter(server, browser):  # noqa: F81
                 tv_shots(table, "40-tax-die")
                 for seat, page in phones.items():
                     page.wait_for_function("v => TC.view.version >= v", arg=msg["version"])
-                    shot(page, f"phone-40-{seat}-chapter-end")
+                    phone_shot(page, f"phone-40-{seat}-chapter-end")
             table.locator("#die-input button").first.click()
             wait_version_above(table, msg["version"])
             continue
@@ -173,7 +180,7 @@ def test_the_tv_fits_one_screen_through_a_chapter(server, browser):  # noqa: F81
                 "choose_protection"):
             shots_taken.add(key)
             tv_shots(table, f"{len(shots_taken):02d}-{key}")
-            shot(phone, f"phone-{len(shots_taken):02d}-{key}-{seat}")
+            phone_shot(phone, f"phone-{len(shots_taken):02d}-{key}-{seat}")
         act_on_phone(phone, seat, played)
         table.wait_for_function("v => TC.view.version >= v", arg=view(phone)["version"])
     else:
@@ -182,7 +189,7 @@ def test_the_tv_fits_one_screen_through_a_chapter(server, browser):  # noqa: F81
     check_fits(table, "chapter summary")
     tv_shots(table, "50-chapter-summary")
     for seat, page in phones.items():
-        shot(page, f"phone-50-{seat}-chapter-2")
+        phone_shot(page, f"phone-50-{seat}-chapter-2")
     assert not errors, errors
 
 
@@ -218,7 +225,8 @@ def test_typing_scrolling_and_open_panels_survive_20_updates(server, browser):  
     phone.keyboard.type("a")
     phone_shown = phone.locator("#event-results button").count()
     for summary in phone.locator("details.panel > summary").all():
-        summary.click()
+        summary.evaluate("e => e.click()")  # as a tap does (the dock may cover it now)
+    assert phone.locator("details.panel:not([open])").count() == 0
     phone.evaluate("() => window.scrollTo(0, 300)")
     phone.locator("#event-search").focus()
     phone_y = phone.evaluate("() => window.scrollY")
@@ -245,7 +253,7 @@ def test_typing_scrolling_and_open_panels_survive_20_updates(server, browser):  
     assert phone.locator("#event-results button").count() == phone_shown
     assert phone.locator("details.panel:not([open])").count() == 0, "open panels stay open"
     assert phone.evaluate("() => window.scrollY") == phone_y
-    shot(phone, "phone-60-after-20-updates")
+    phone_shot(phone, "phone-60-after-20-updates")
 
     # The typed search still works: picking from the filtered list reveals that card.
     card = results.first.get_attribute("data-card")
@@ -254,9 +262,10 @@ def test_typing_scrolling_and_open_panels_survive_20_updates(server, browser):  
 
     # The host gives the phone's seat a new code: the phone is told at once, plainly.
     host.on("dialog", lambda d: d.accept())
+    host.click("#new-phone summary")
     host.click(f".new-code[data-seat='{start}']")
     phone.wait_for_function("() => document.body.dataset.conn === 'signedout'")
     assert phone.locator("#signedout-state").is_visible()
     assert not phone.locator("#act-now").is_visible()
-    shot(phone, "phone-70-seat-lost")
+    phone_shot(phone, "phone-70-seat-lost")
     assert not errors, errors
