@@ -258,6 +258,12 @@
   /** The lobby covers the board until every seat is taken (claimed when the page loaded,
    *  or seen connected since). Nothing on the TV brings it back: that needs the host. */
   var taken = {};
+  var lobbyClosed = false;  // the table plays on without some phones (until a reload)
+  var closeLobby = document.getElementById("lobby-close");
+  if (closeLobby) closeLobby.addEventListener("click", function () {
+    lobbyClosed = true;
+    if (TC.view) render(TC.view);
+  });
   function updateJoin(m) {
     var lobby = document.getElementById("join-panel");
     if (!lobby) return;
@@ -272,7 +278,7 @@
       var st = card.querySelector(".join-state");
       if (st) st.textContent = on ? t("joined") : t("waiting_join");
     });
-    lobby.hidden = all || m.over || !!m.msg.closed;
+    lobby.hidden = all || lobbyClosed || m.over || !!m.msg.closed;
     document.body.classList.toggle("lobby-open", !lobby.hidden);
   }
 
