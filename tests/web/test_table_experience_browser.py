@@ -51,6 +51,18 @@ FITS = """() => {
 }"""
 
 
+RAW = r"""() => {
+  const text = document.querySelector('main').innerText;
+  return (text.match(/\b[a-z]+(?:_[a-z0-9]+)+\b|\w\(s\)|\{\w+\}|undefined|NaN|\[object/g) || []);
+}"""
+
+
+def check_words(page, label: str) -> None:
+    """No raw code (snake_case ids, template fields, "(s)" plurals) in what the page shows."""
+    raw = page.evaluate(RAW)
+    assert not raw, f"{label}: raw codes on screen: {raw}"
+
+
 def new_game(page, base: str, players=PLAYERS, pin: str = "2468") -> str:
     page.goto(base + "/new?game=wwe")
     for seat, name, colour in players:
@@ -123,8 +135,9 @@ def test_the_tv_fits_one_screen_through_a_chapter(server, browser):  # noqa: F81
     tv_shots(table, "00-lobby")
     phones = join_phones(browser, table, server, errors=errors)
     table.wait_for_function("() => document.getElementById('join-panel').hidden")
-    assert not table.locator("#join-panel button, #join-panel summary").count(), \
-        "nothing on the TV reopens the lobby"
+    # The lobby's one control closes it; nothing on the TV opens it again (that needs the host).
+    assert table.locator("#join-panel button").count() == 1
+    assert table.locator("[aria-controls='join-panel'], a[href='#join-panel']").count() == 0
 
     names = {seat: name for seat, name, _c in PLAYERS}
     colours = {"blue": "#2f62c9", "red": "#c62d2d", "green": "#2a8a3e", "yellow": "#d5a400"}
@@ -136,6 +149,7 @@ def test_the_tv_fits_one_screen_through_a_chapter(server, browser):  # noqa: F81
         if v["chapter"] == 2:
             break
         check_fits(table, f"{v['phase']} round {v['round']}")
+        check_words(table, f"table, {v['phase']}")
         # The banner: one block per acting seat, in its colour, naming the player.
         acting = list(dict.fromkeys(p["seat"] for p in msg["prompts"]))
         blocks = table.locator("#prompt .turn-seat")
@@ -181,6 +195,7 @@ def test_the_tv_fits_one_screen_through_a_chapter(server, browser):  # noqa: F81
             shots_taken.add(key)
             tv_shots(table, f"{len(shots_taken):02d}-{key}")
             phone_shot(phone, f"phone-{len(shots_taken):02d}-{key}-{seat}")
+        check_words(phone, f"phone {seat}, {v['phase']}")
         act_on_phone(phone, seat, played)
         table.wait_for_function("v => TC.view.version >= v", arg=view(phone)["version"])
     else:
