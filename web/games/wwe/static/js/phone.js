@@ -5,6 +5,7 @@
   var h = TC.h, t = TC.t, W = window.WWE, M = window.Manual;
   var ui = {card: null, discard: null, rotation: null, busy: false, cancel: null};
   var lastPromptKey = "";
+  var lastDecision = "";
 
   function myPrompts(m) {
     return m.prompts.filter(function (p) { return p.seat === m.msg.seat; });
@@ -216,7 +217,13 @@
     var box = h("div.choice-group", {id: "trade"}, h("h3", t("trade_offer")));
     box.appendChild(h("div.choices", choices.map(function (c) {
       var tr = W.obj(W.obj(c.effect).trade);
-      var what = tr.give ? t("trade_give_get", {give: W.itemText(tr.give), get: W.itemText(tr.get)}) : "";
+      var times = c.action.count || 1;
+      function scaled(items) {
+        var out = {};
+        Object.keys(W.obj(items)).forEach(function (k) { out[k] = items[k] * times; });
+        return out;
+      }
+      var what = tr.give ? t("trade_give_get", {give: W.itemText(scaled(tr.give)), get: W.itemText(scaled(tr.get))}) : "";
       var label = c.action.accept ? (what || t("accept_trade")) : t("decline_trade");
       return choiceButton(c, label, function () { send(c.action); });
     })));
@@ -388,6 +395,10 @@
     // The choices sit in a dock pinned to the bottom of the screen: keep the page's end
     // above it.
     var dock = document.getElementById("act-now");
+    // A new decision starts at the top of the dock; the same one keeps its scroll.
+    var decision = mine.map(function (p) { return p.kind; }).join(",") + ":" + m.chapter + "." + m.round + ":" + m.phase;
+    if (decision !== lastDecision) dock.scrollTop = 0;
+    lastDecision = decision;
     document.querySelector("main").style.paddingBottom = dock.offsetHeight ? (dock.offsetHeight + 12) + "px" : "";
     TC.replace("holdings", holdings(m));
     TC.replace("my-board", myBoard(m));
