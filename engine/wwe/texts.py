@@ -7,6 +7,7 @@ EVENT_TEXTS: dict[str, str] = {
     "adjusted": "Correction for {seat}: {delta} {item} ({reason}).",
     "built": "{seat} placed {amount} {item} on {project}.",
     "card_discarded": "{seat} discarded {card} face down.",
+    "card_no_effect": "{card} of {seat} has no effect: it cannot be carried out now.",
     "card_played": "{seat} played {card}.",
     "chapter_ended": "Chapter {chapter} ends.",
     "chapter_started": "Chapter {chapter} begins.",
