@@ -6,7 +6,7 @@ caller's state untouched (the copy is simply dropped).
 from __future__ import annotations
 
 from engine.api import Refused
-from engine.wwe import cards, duties, effects, flow, projects
+from engine.wwe import cards, corrections, duties, effects, flow, projects
 from engine.wwe import state as st
 
 TABLE = ("table", "host")
@@ -457,6 +457,7 @@ HANDLERS = {
     "return_houses": return_houses,
     "adjust": adjust,
     "set_start_player": set_start_player,
+    "correct": corrections.correct,
 }
 
 

@@ -15,7 +15,7 @@ from engine.api import (
     StickerKind,
     Texts,
 )
-from engine.wwe import bindings, catalog, options, reasons, state, texts
+from engine.wwe import bindings, catalog, corrections, options, reasons, state, texts
 
 NAMES = {"en": "World Without End", "it": "Mondo senza fine", "pl": "Świat bez końca",
          "es": "Mundo sin fin", "de": "Die Tore der Welt"}
@@ -83,5 +83,6 @@ INFO = GameInfo(
     start_rule="Whoever built something last starts.",
     table_actions=frozenset(("reveal_event", "reveal_plague", "record_discard",
                              "resolve_manual", "return_houses", "roll_tax")),
-    host_actions=frozenset(("adjust", "set_start_player")),
+    host_actions=frozenset(("adjust", "set_start_player", "correct")),
+    corrections=corrections.corrections,
 )

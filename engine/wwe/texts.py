@@ -11,6 +11,7 @@ EVENT_TEXTS: dict[str, str] = {
     "card_played": "{seat} played {card}.",
     "chapter_ended": "Chapter {chapter} ends.",
     "chapter_started": "Chapter {chapter} begins.",
+    "corrected": "The host corrected the board: {part} ({reason}).",
     "covered": "A cover tile now covers {id} ({target}).",
     "covers_removed": "All cover tiles are removed.",
     "cure_skipped": "{seat} cures nobody.",

@@ -201,7 +201,7 @@ def test_every_event_type_has_a_text(catalog):
     action_types = {"reveal_event", "reveal_plague", "orient_event", "play_card",
                     "answer_trade", "roll_tax", "choose_protection", "choose_target",
                     "resolve_manual", "cure", "place_free_house", "return_houses",
-                    "record_discard"}
+                    "record_discard", "correct"}
     assert sorted(types - action_types - set(EVENT_TEXTS)) == []
 
 
