@@ -96,15 +96,18 @@ def fill(template: str, params: dict) -> str:
 def web_package(game: str) -> str | None:
     """The importable package of ``game``'s web folder (``GAME.info.web``), or None.
 
-    Found through the app's game kinds (`companion.games`), so games registered by entry point
-    and those given in the app config ``GAMES`` (tests) are found alike.
+    The game is the app config's ``GAMES`` entry (tests) or the installed plug-in of that id
+    (`companion.games`); only its declarations are read, never its catalog.
     """
     cache = current_app.extensions.setdefault("companion.web_packages", {})
     if game not in cache:
+        from companion import games
+
         package = None
         try:
-            kind = current_app.extensions["companion"]._kinds(game)
-            package = getattr(getattr(kind.module, "info", None), "web", None) or None
+            overrides = current_app.config.get("GAMES") or {}
+            module = overrides[game][0] if game in overrides else games.module_of(game)
+            package = getattr(getattr(module, "info", None), "web", None) or None
         except Exception:  # an unknown or broken game has no web folder (doctor says why)
             package = None
         cache[game] = package
