@@ -154,3 +154,20 @@ def test_the_new_game_form_offers_seats_colours_options_and_pin(site):
         assert f"name_{seat}" in form["inputs"]
     assert "host_pin" in form["inputs"]
     assert "option_first_game" in form["inputs"]
+
+
+def test_world_without_end_pages_load_its_folder_by_page_kind(site):
+    c, g = site["client"], site["game"]
+    table = c.get(f"/table/{g}?lang=it").get_data(as_text=True)
+    for script in ("board.js", "manual.js", "table.js"):
+        assert f'<script src="/games/wwe/static/js/{script}"></script>' in table
+    assert 'href="/games/wwe/static/css/wwe.css"' in table
+    assert 'id="favor"' in table and "Arco dei Favori" in table  # its partial, its domain
+    phone = site["phone"].get(f"/play/{g}?lang=pl").get_data(as_text=True)
+    assert '<script src="/games/wwe/static/js/phone.js"></script>' in phone
+    assert 'id="hand"' in phone and "Północ" in phone  # the seat named by the game, in Polish
+    host = c.get(f"/host/{g}").get_data(as_text=True)
+    assert host.index("/games/wwe/static/js/host.js") < host.index("/static/js/host.js\"")
+    camera = c.get(f"/host/{g}/camera?lang=de").get_data(as_text=True)
+    assert "Ratsfeld" in camera  # where World Without End's board marker goes, in German
+    assert "table.js" not in camera and "phone.js" not in c.get("/new").get_data(as_text=True)
