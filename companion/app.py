@@ -96,8 +96,9 @@ def create_app(test_config: dict | None = None) -> Flask:
                         ping_timeout=10, max_http_buffer_size=64 * 1024)
     app.extensions["companion.socketio"] = socketio
 
-    from companion.blueprints import host, pages, records, sockets
+    from companion.blueprints import game_assets, host, pages, records, sockets
 
+    game_assets.init_app(app)  # each game's static files and template partials
     app.register_blueprint(pages.bp)
     app.register_blueprint(host.bp)
     app.register_blueprint(records.bp)

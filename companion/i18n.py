@@ -1,17 +1,23 @@
-"""Languages: Flask-Babel set-up, .po → .mo compilation at start, per-recipient translation.
+"""Languages: Flask-Babel set-up, .po → .mo compilation, per-recipient translation.
 
-msgids are English texts (UI strings, the engine's REASONS and EVENT_TEXTS templates, the
-server's reasons). Socket messages are translated per recipient under `force_locale`, since
-each phone may have its own language.
+msgids are English texts. There is one *shared* gettext domain (``web/translations``: the
+shared templates, the companion's own texts, the server's reasons, the hardware texts) and
+one domain per game (``<the game's web folder>/translations``: its engine texts from
+``GAME.info.texts``, its option texts, its UI strings and its template msgids; docs/
+translations.md). A text of a game is looked up in the game's domain first, then in the
+shared one. Socket messages are translated per recipient, since each phone may have its own
+language.
 """
 from __future__ import annotations
 
+import importlib.util
 import json
 import logging
 from pathlib import Path
 
 from babel import Locale
 from babel.messages import mofile, pofile
+from babel.support import NullTranslations, Translations
 from flask import Flask, current_app, request
 from flask_babel import Babel, force_locale, get_translations
 
@@ -86,27 +92,115 @@ def fill(template: str, params: dict) -> str:
         return template
 
 
-def translations(lang: str):
-    """The Flask-Babel translations of ``lang``, looked up once per app and language.
+# ---- game domains -------------------------------------------------------------------------
+def web_package(game: str) -> str | None:
+    """The importable package of ``game``'s web folder (``GAME.info.web``), or None.
 
-    Socket views are built for many recipients per action; `force_locale` per string would
+    The game is the app config's ``GAMES`` entry (tests) or the installed plug-in of that id
+    (`companion.games`); only its declarations are read, never its catalog.
+    """
+    cache = current_app.extensions.setdefault("companion.web_packages", {})
+    if game not in cache:
+        from companion import games
+
+        package = None
+        try:
+            overrides = current_app.config.get("GAMES") or {}
+            module = overrides[game][0] if game in overrides else games.module_of(game)
+            package = getattr(getattr(module, "info", None), "web", None) or None
+        except Exception:  # an unknown or broken game has no web folder (doctor says why)
+            package = None
+        cache[game] = package
+    return cache[game]
+
+
+def web_dir(game: str) -> Path | None:
+    """The folder of ``game``'s web package (static/, templates/, translations/ ...)."""
+    package = web_package(game)
+    if not package:
+        return None
+    try:
+        spec = importlib.util.find_spec(package)
+    except (ImportError, ValueError):
+        return None
+    locations = list(spec.submodule_search_locations or []) if spec else []
+    return Path(locations[0]) if locations else None
+
+
+def known_games() -> list[str]:
+    """Game ids whose domains a text without ``game=`` may come from: the app config's
+    ``GAMES`` (tests), then the installed games (entry points, `companion.games.known`)."""
+    from companion import games
+
+    configured = list((current_app.config.get("GAMES") or {}).keys())
+    try:
+        found = games.known()
+    except Exception:  # a broken plug-in must not stop the translations of the others
+        log.exception("cannot list the installed games")
+        found = ()
+    return configured + [g for g in found if g not in configured]
+
+
+def _game_translations(lang: str, game: str):
+    """``game``'s own catalog for ``lang`` (compiled into DATA/translations/games/<id>)."""
+    folder = web_dir(game)
+    source = folder / "translations" if folder else None
+    if source is None or not source.is_dir():
+        return None
+    target = Path(current_app.config["DATA_DIR"]) / "translations" / "games" / game
+    compile_translations(source, target)
+    found = Translations.load(str(target), [lang, DEFAULT_LANG])
+    return None if type(found) is NullTranslations else found
+
+
+class Chain:
+    """Catalogs looked up in order: the first that has a msgid translates it."""
+
+    def __init__(self, layers) -> None:
+        self.layers = [t for t in layers if t is not None]
+
+    def gettext(self, msgid: str) -> str:
+        for t in self.layers:
+            if msgid in getattr(t, "_catalog", {}):
+                return t.gettext(msgid)
+        return msgid
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        for t in self.layers:
+            if (singular, 0) in getattr(t, "_catalog", {}):
+                return t.ngettext(singular, plural, n)
+        return singular if n == 1 else plural
+
+
+def translations(lang: str, game: str | None = None) -> Chain:
+    """The translations of ``lang``: ``game``'s domain first, then the shared one.
+
+    Without ``game`` (a caller that does not know the game): the shared domain, then the
+    domains of the installed games in order. Looked up once per app, language and game:
+    socket views are built for many recipients per action; `force_locale` per string would
     cost more than building the view itself.
     """
     cache = current_app.extensions.setdefault("companion.translations", {})
     lang = normalize_lang(lang)
-    if lang not in cache:
+    key = (lang, game)
+    if key not in cache:
         with force_locale(lang):
-            cache[lang] = get_translations()
-    return cache[lang]
+            shared = get_translations()
+        if game is not None:
+            cache[key] = Chain([_game_translations(lang, game), shared])
+        else:
+            cache[key] = Chain([shared, *(_game_translations(lang, g) for g in known_games())])
+    return cache[key]
 
 
-def text(lang: str, msgid: str, params: dict | None = None) -> str:
+def text(lang: str, msgid: str, params: dict | None = None, game: str | None = None) -> str:
     """``msgid`` translated into ``lang`` with ``{param}`` placeholders filled in.
 
+    ``game``: the game id whose domain is looked up first (then the shared domain).
     A msgid given as [singular, plural] is chosen by ``params["n"]`` or ``params["count"]``.
     """
     params = params or {}
-    t = translations(lang)
+    t = translations(lang, game)
     if isinstance(msgid, list | tuple):
         n = params.get("n", params.get("count", 1))
         out = t.ngettext(msgid[0], msgid[1], n if isinstance(n, int) else 1)
@@ -115,22 +209,34 @@ def text(lang: str, msgid: str, params: dict | None = None) -> str:
     return fill(out, params)
 
 
-def ui_strings(lang: str, source: Path | None = None) -> dict:
-    """The WEB-owned ``web/ui_strings.json`` translated into ``lang`` (see socket-protocol.md)."""
-    path = Path(source or (WEB_DIR / "ui_strings.json"))
-    try:
-        stamp = path.stat().st_mtime
-        cache = current_app.extensions.setdefault("companion.ui_strings", {})
-        key = (str(path), stamp, normalize_lang(lang))
-        if key not in cache:
-            cache[key] = _ui_strings(lang, json.loads(path.read_text(encoding="utf-8")))
-        return cache[key]
-    except (OSError, ValueError):
-        return {}
+def ui_strings(lang: str, source: Path | None = None, game: str | None = None) -> dict:
+    """The page scripts' UI strings translated into ``lang`` (see socket-protocol.md).
+
+    The shared ``web/ui_strings.json``, then, with ``game``, the game's own
+    ``<web folder>/ui_strings.json`` (its keys win), each msgid looked up in the game's
+    domain first.
+    """
+    paths = [Path(source or (WEB_DIR / "ui_strings.json"))]
+    folder = web_dir(game) if game else None
+    if folder is not None and (folder / "ui_strings.json").is_file():
+        paths.append(folder / "ui_strings.json")
+    out: dict = {}
+    for path in paths:
+        try:
+            stamp = path.stat().st_mtime
+            cache = current_app.extensions.setdefault("companion.ui_strings", {})
+            key = (str(path), stamp, normalize_lang(lang), game)
+            if key not in cache:
+                entries = json.loads(path.read_text(encoding="utf-8"))
+                cache[key] = _ui_strings(lang, entries, game)
+            out.update(cache[key])
+        except (OSError, ValueError):
+            continue
+    return out
 
 
-def _ui_strings(lang: str, entries: dict) -> dict:
-    t = translations(lang)
+def _ui_strings(lang: str, entries: dict, game: str | None = None) -> dict:
+    t = translations(lang, game)
     out: dict = {}
     for key, msgid in entries.items():
         if isinstance(msgid, str):

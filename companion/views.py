@@ -17,17 +17,21 @@ from engine.api import Refused
 LOG_LENGTH = 60
 
 
-def refusal(kind_reasons: dict, lang: str, code: str, params: dict, names=None) -> dict:
-    """``{"code", "params", "message"}`` with the message translated into ``lang``."""
+def refusal(kind_reasons: dict, lang: str, code: str, params: dict, names=None,
+            game: str | None = None) -> dict:
+    """``{"code", "params", "message"}`` with the message translated into ``lang`` (in
+    ``game``'s translations first)."""
     template = kind_reasons.get(code) or SERVER_REASONS.get(code) or code
     shown = {k: names(v) if names else v for k, v in (params or {}).items()}
-    return {"code": code, "params": params or {}, "message": i18n.text(lang, template, shown)}
+    return {"code": code, "params": params or {},
+            "message": i18n.text(lang, template, shown, game=game)}
 
 
 def refused_json(live: LiveGame | None, lang: str, exc: Refused) -> dict:
     reasons = live.kind.reasons if live else {}
     namer = Namer(live, lang) if live else None
-    return refusal(reasons, lang, exc.code, exc.params, namer)
+    return refusal(reasons, lang, exc.code, exc.params, namer,
+                   live.kind.name if live else None)
 
 
 class Namer:
@@ -35,6 +39,7 @@ class Namer:
 
     def __init__(self, live: LiveGame, lang: str) -> None:
         self.lang = lang
+        self.game = live.kind.name
         self.catalog = live.kind.names
         self.terms = live.kind.terms
         self.players = {p["seat"]: p["name"] for p in live.players}
@@ -43,14 +48,14 @@ class Namer:
         if isinstance(value, str):
             scoped = self.terms.get(f"{param}:{value}")
             if scoped:
-                return i18n.text(self.lang, scoped)
+                return i18n.text(self.lang, scoped, game=self.game)
             if value in self.players:
                 return self.players[value]
             names = self.catalog.get(value)
             if names:
                 return names.get(self.lang) or names.get("en") or value
             if value in self.terms:
-                return i18n.text(self.lang, self.terms[value])
+                return i18n.text(self.lang, self.terms[value], game=self.game)
         elif isinstance(value, list):
             return ", ".join(str(self(v, param)) for v in value)
         elif isinstance(value, dict):
@@ -77,7 +82,7 @@ def log_entries(live: LiveGame, seat: str | None, lang: str, namer: Namer) -> li
             template = live.kind.event_texts.get(event.get("type"), event.get("type", ""))
             shown = {k: namer(v, k) for k, v in params.items()}
             cache[key] = {"seq": seq, "type": event.get("type"), "params": params,
-                          "text": i18n.text(lang, template, shown)}
+                          "text": i18n.text(lang, template, shown, game=live.kind.name)}
         entries.append(cache[key])
         if len(entries) >= LOG_LENGTH:
             break
@@ -92,7 +97,8 @@ def prompt_entries(live: LiveGame, lang: str, namer: Namer) -> list[dict]:
         data = prompt.to_json()
         template = texts.get(prompt.kind) or live.kind.event_texts.get(f"prompt_{prompt.kind}")
         shown = {k: namer(v, k) for k, v in dict(prompt.params, seat=prompt.seat).items()}
-        data["text"] = i18n.text(lang, template, shown) if template else None
+        data["text"] = (i18n.text(lang, template, shown, game=live.kind.name) if template
+                        else None)
         out.append(data)
     return out
 
@@ -154,7 +160,8 @@ def build(live: LiveGame, role: str, seat: str | None, lang: str, *,
                 continue
             if choice.refused:
                 data["refused"] = refusal(live.kind.reasons, lang, choice.refused["code"],
-                                          choice.refused.get("params", {}), namer)
+                                          choice.refused.get("params", {}), namer,
+                                          live.kind.name)
             choices.append(data)
     finished = live.status == "finished"
     payload = {

@@ -1,23 +1,36 @@
-"""Extract, merge, compile and check the UI translations (docs/translations.md).
+"""Extract, merge, compile and check the UI translations, one gettext domain at a time
+(docs/translations.md).
 
-    python -m web.i18n_tool update   # re-extract messages.pot, merge it into every .po
-    python -m web.i18n_tool check    # list missing/empty translations and placeholder mismatches
+    python -m web.i18n_tool update [DOMAIN...]  # re-extract each .pot, merge it into every .po
+    python -m web.i18n_tool check [DOMAIN...]   # missing/empty translations, placeholder mismatches
+    python -m web.i18n_tool domains             # the domains and where their files are
 
-Why not plain `pybabel`: besides the gettext calls in the templates and the companion code,
-the msgids include every English template of the engine's refusal reasons
-(`engine.wwe.reasons.REASONS`) and log texts (`engine.wwe.texts.EVENT_TEXTS`), which are dict
-values, not gettext calls. The server passes them to gettext at run time, so they must be in
-the catalog too, and so must the strings of `web/ui_strings.json` (the UI strings the server
-hands to the page scripts). This tool adds them to the extracted template. The server
-compiles the .po files to .mo at start-up (companion/i18n.py), so no .mo is kept here.
+Domains: ``shared`` (web/translations: the shared templates, the companion's gettext calls,
+the server's reasons, the camera and hardware texts, web/ui_strings.json) and one per game,
+named by the game id (``<the game's web folder>/translations``: the game's template partials,
+its ui_strings.json, and everything it declares in ``GAME.info`` as English msgids: texts
+(reasons, events, prompts, terms, ui), options (text, labels), seat names, the start rule,
+camera zones, die roles, catalog part titles). Games are found through the entry-point
+group ``table_companion.games``, as the server finds them; without DOMAIN arguments the tool
+works on the shared domain and on every game whose web folder is inside this repository (a
+game shipped as its own package runs the tool with its id). Why not plain `pybabel`: most
+msgids are dict values and declarations the server passes to gettext at run time, not
+gettext calls. The server compiles the .po files to .mo at start-up and on a game's first use
+(companion/i18n.py), so no .mo is kept here.
+
+A msgid new to a domain takes the translation another domain already has for it (so moving
+a text between domains, or a new game reusing a shared word, loses no translation).
 """
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import io
 import json
 import re
 import sys
+from dataclasses import dataclass, field
+from importlib.metadata import entry_points
 from pathlib import Path
 
 from babel.messages.catalog import Catalog
@@ -27,7 +40,9 @@ from babel.messages.pofile import read_po, write_po
 ROOT = Path(__file__).resolve().parent.parent
 TRANSLATIONS = ROOT / "web" / "translations"
 POT = TRANSLATIONS / "messages.pot"
+UI_STRINGS = ROOT / "web" / "ui_strings.json"
 LANGUAGES = ("it", "pl", "es", "de")
+GROUP = "table_companion.games"
 # The Plural-Forms headers come from Babel's CLDR data for each locale; the check below
 # asserts them (Polish: 3 forms).
 NPLURALS = {"it": 2, "es": 2, "de": 2, "pl": 3}
@@ -35,23 +50,162 @@ KEYWORDS = {
     "_": None, "gettext": None, "ngettext": (1, 2), "lazy_gettext": None, "_l": None,
     "lazy_ngettext": (1, 2), "N_": None, "pgettext": ((1, "c"), 2),
 }
-# (folder, method map) pairs scanned for gettext calls.
-SOURCES = [
-    ("web/templates", [("**.html", "jinja2")]),
-    ("companion", [("**.py", "python")]),
+JINJA = [("**.html", "jinja2")]
+# The shared domain's dicts whose values are msgids the server translates at run time:
+# (module, attribute, comment prefix).
+SHARED_TEXTS = [
+    ("companion.reasons", "SERVER_REASONS", "server refusal"),
+    ("companion.wiring.camera", "MESSAGES", "camera warning"),
+    ("companion.hardware_texts", "MESSAGES", "host hardware page"),
 ]
-# Dicts whose values are msgids the server translates at run time:
-# (module, attribute, comment prefix, index into a tuple value or None).
-ENGINE_TEXTS = [
-    ("engine.wwe.reasons", "REASONS", "refusal", None),
-    ("engine.wwe.texts", "EVENT_TEXTS", "log event", None),
-    ("engine.wwe.texts", "PROMPT_TEXTS", "prompt", None),
-    ("engine.wwe.texts", "TERMS", "term in a log text", None),
-    ("engine.wwe.options", "OPTIONS", "rule option", 3),  # the new-game form's labels
-    ("companion.reasons", "SERVER_REASONS", "server refusal", None),
-    ("companion.wiring.camera", "MESSAGES", "camera warning", None),
-    ("companion.hardware_texts", "MESSAGES", "host hardware page", None),
-]
+Entry = tuple  # (msgid or (singular, plural), comment, source)
+
+
+@dataclass
+class Domain:
+    """One gettext domain: where its catalogs live and where its msgids come from."""
+
+    name: str
+    translations: Path
+    sources: list[tuple[Path, list]] = field(default_factory=list)  # (folder, method map)
+    ui_strings: Path | None = None
+    texts: list = field(default_factory=list)  # callables returning [Entry]
+
+    @property
+    def pot(self) -> Path:
+        return self.translations / "messages.pot"
+
+    def po_path(self, lang: str) -> Path:
+        return self.translations / lang / "LC_MESSAGES" / "messages.po"
+
+
+def msgid_of(value) -> str | tuple[str, str]:
+    """A msgid as Babel wants it: a string, or (singular, plural) for a [s, p] list."""
+    return tuple(value) if isinstance(value, list | tuple) else value
+
+
+def ui_strings_of(path: Path | None) -> list[Entry]:
+    """(msgid, comment, source) for every entry of a ui_strings.json."""
+    if path is None or not path.exists():
+        return []
+    table = json.loads(path.read_text(encoding="utf-8"))
+    source = _shown(path)
+    return [(msgid_of(v), f"ui: {k}", source) for k, v in table.items()]
+
+
+def ui_strings() -> list[Entry]:
+    """The shared web/ui_strings.json (see `ui_strings_of`)."""
+    return ui_strings_of(UI_STRINGS)
+
+
+def shared_texts() -> list[Entry]:
+    out = []
+    for module_name, attr, what in SHARED_TEXTS:
+        try:
+            table = getattr(importlib.import_module(module_name), attr)
+        except (ImportError, AttributeError):
+            continue
+        for key, value in sorted(table.items()):
+            out.append((msgid_of(value), f"{what}: {key}", f"{module_name}.{attr}"))
+    return out
+
+
+def game_texts(info) -> list[Entry]:
+    """Every English msgid a game declares in its GameInfo (engine/api.py)."""
+    source = f"{info.id}: GAME.info"
+    out: list[Entry] = []
+
+    def put(value, comment: str) -> None:
+        if value:
+            out.append((msgid_of(value), comment, source))
+
+    texts = info.texts
+    for what, table in (("refusal", texts.reasons), ("log event", texts.events),
+                        ("prompt", texts.prompts), ("term in a log text", texts.terms),
+                        ("ui", texts.ui)):
+        for key, value in sorted((table or {}).items()):
+            put(value, f"{what}: {key}")
+    for option in info.options:
+        put(option.text, f"rule option: {option.id}")
+        for choice, label in sorted((option.labels or {}).items()):
+            if label != choice:  # a bare value shown as itself is no text
+                put(label, f"rule option {option.id}: {choice}")
+    for seat in info.seats:
+        put(seat.name, f"seat: {seat.id}")
+    put(info.start_rule, "start rule")
+    for zone in getattr(info.bindings, "zones", ()) or ():
+        put(zone.name, f"camera zone: {zone.id}")
+    for role in getattr(info.bindings, "dice", ()) or ():
+        put(role.name, f"die role: {role.id}")
+    for part in info.parts or ():
+        put(part.title, f"catalog part: {part.id}")
+    return out
+
+
+def _shown(path: Path) -> str:
+    try:
+        return str(path.relative_to(ROOT))
+    except ValueError:
+        return str(path)
+
+
+def installed_games() -> dict:
+    """game id -> GameInfo of every game the entry points name (one that fails to load is
+    reported on stderr and left out)."""
+    out = {}
+    for entry in entry_points(group=GROUP):
+        try:
+            info = entry.load().info
+        except Exception as exc:  # another checkout's plug-in, a broken one: not ours
+            print(f"skipping game {entry.name!r}: {exc}", file=sys.stderr)
+            continue
+        out.setdefault(info.id, info)
+    return out
+
+
+def web_folder(package: str) -> Path | None:
+    try:
+        spec = importlib.util.find_spec(package)
+    except (ImportError, ValueError):
+        return None
+    locations = list(spec.submodule_search_locations or []) if spec else []
+    return Path(locations[0]) if locations else None
+
+
+def shared_domain() -> Domain:
+    return Domain("shared", TRANSLATIONS,
+                  [(ROOT / "web" / "templates", JINJA),
+                   (ROOT / "companion", [("**.py", "python")])],
+                  UI_STRINGS, [shared_texts])
+
+
+def game_domain(info) -> Domain | None:
+    folder = web_folder(info.web)
+    if folder is None:
+        return None
+    return Domain(info.id, folder / "translations", [(folder / "templates", JINJA)],
+                  folder / "ui_strings.json", [lambda: game_texts(info)])
+
+
+def domains(names: list[str] | None = None) -> list[Domain]:
+    """The shared domain and the games' (``names``: only these; else the in-repo games)."""
+    out = [shared_domain()] if not names or "shared" in names else []
+    for game_id, info in sorted(installed_games().items()):
+        domain = game_domain(info)
+        if domain is None:
+            continue
+        inside = ROOT in domain.translations.parents
+        if (names and game_id in names) or (not names and inside):
+            out.append(domain)
+    return out
+
+
+def domain(name: str) -> Domain:
+    found = [d for d in domains([name]) if d.name == name]
+    if not found:
+        raise KeyError(name)
+    return found[0]
+
 
 _DATE = re.compile(rb'"POT-Creation-Date: [^"]*"\n')
 _BRACE = re.compile(r"(?<!\{)\{(\w*)[^{}]*\}(?!\})")
@@ -65,51 +219,24 @@ def placeholders(text: str) -> set[str]:
     }
 
 
-UI_STRINGS = ROOT / "web" / "ui_strings.json"
-
-
-def msgid_of(value) -> str | tuple[str, str]:
-    """A msgid as Babel wants it: a string, or (singular, plural) for a [s, p] list."""
-    return tuple(value) if isinstance(value, list | tuple) else value
-
-
-def ui_strings() -> list[tuple[str | tuple[str, str], str, str]]:
-    """(msgid, comment, source) for every entry of web/ui_strings.json."""
-    if not UI_STRINGS.exists():
-        return []
-    table = json.loads(UI_STRINGS.read_text(encoding="utf-8"))
-    return [(msgid_of(v), f"ui: {k}", "web/ui_strings.json") for k, v in table.items()]
-
-
-def engine_texts() -> list[tuple[str | tuple[str, str], str, str]]:
-    """(msgid, comment, source) for every engine template that exists right now."""
-    out = []
-    for module_name, attr, what, index in ENGINE_TEXTS:
-        try:
-            table = getattr(importlib.import_module(module_name), attr)
-        except (ImportError, AttributeError):
-            continue
-        for key, value in sorted(table.items()):
-            template = value[index] if index is not None else value
-            out.append((msgid_of(template), f"{what}: {key}", f"{module_name}.{attr}"))
-    return out
-
-
-def extract() -> Catalog:
-    """The template catalog (what messages.pot holds)."""
+def extract(dom: Domain | None = None) -> Catalog:
+    """The template catalog of a domain (what its messages.pot holds); shared by default."""
+    dom = dom or shared_domain()
     catalog = Catalog(project="Table Companion", version="1", charset="utf-8",
                       msgid_bugs_address="", copyright_holder="Table Companion")
-    for folder, method_map in SOURCES:
-        base = ROOT / folder
+    for base, method_map in dom.sources:
         if not base.is_dir():
             continue
         options = {"**.html": {"extensions": "jinja2.ext.i18n", "trimmed": "false"}}
         for filename, lineno, message, comments, context in extract_from_dir(
                 base, method_map, options, keywords=KEYWORDS, comment_tags=("TRANSLATORS:",),
                 strip_comment_tags=True):
-            catalog.add(message, None, [(f"{folder}/{filename}", lineno)],
+            catalog.add(message, None, [(f"{_shown(base)}/{filename}", lineno)],
                         auto_comments=comments, context=context)
-    for msgid, comment, source in ui_strings() + engine_texts():
+    entries = ui_strings_of(dom.ui_strings)
+    for texts in dom.texts:
+        entries += texts()
+    for msgid, comment, source in entries:
         existing = catalog.get(msgid)
         if existing is not None:
             existing.auto_comments.append(comment)
@@ -124,12 +251,12 @@ def extract() -> Catalog:
     return catalog
 
 
-def po_path(lang: str) -> Path:
-    return TRANSLATIONS / lang / "LC_MESSAGES" / "messages.po"
+def po_path(lang: str, dom: Domain | None = None) -> Path:
+    return (dom or shared_domain()).po_path(lang)
 
 
-def read(lang: str) -> Catalog:
-    path = po_path(lang)
+def read(lang: str, dom: Domain | None = None) -> Catalog:
+    path = po_path(lang, dom)
     if not path.exists():
         return Catalog(locale=lang, charset="utf-8", project="Table Companion")
     with path.open("rb") as fh:
@@ -148,29 +275,50 @@ def _save(path: Path, catalog: Catalog) -> None:
     path.write_bytes(new)
 
 
-def write(lang: str, catalog: Catalog) -> None:
-    _save(po_path(lang), catalog)
+def write(lang: str, catalog: Catalog, dom: Domain | None = None) -> None:
+    _save(po_path(lang, dom), catalog)
 
 
-def update() -> None:
-    """Re-extract the template and merge it into every language."""
-    template = extract()
-    _save(POT, template)
+def _translated(message) -> bool:
+    strings = message.string if isinstance(message.string, tuple) else (message.string,)
+    return bool(message.id) and all(strings) and not message.fuzzy
+
+
+def update(names: list[str] | None = None) -> None:
+    """Re-extract each domain's template and merge it into every language; a msgid a
+    domain lacks a translation of takes the one another domain has (read before writing)."""
+    chosen = domains(names)
+    everywhere = {d.name: d for d in domains(None) + chosen}.values()
     for lang in LANGUAGES:
-        catalog = read(lang)
-        catalog.update(template, no_fuzzy_matching=True, update_header_comment=False)
-        catalog.fuzzy = False
-        catalog.project, catalog.version = "Table Companion", "1"
-        catalog.last_translator = "Table Companion web <translations@table-companion.invalid>"
-        catalog.language_team = f"{lang} <translations@table-companion.invalid>"
-        write(lang, catalog)
+        pool = [read(lang, d) for d in everywhere]
+        for dom in chosen:
+            template = extract(dom)
+            _save(dom.pot, template)
+            catalog = read(lang, dom)
+            catalog.update(template, no_fuzzy_matching=True, update_header_comment=False)
+            for message in catalog:
+                if not message.id or _translated(message):
+                    continue
+                for other in pool:
+                    found = other.get(message.id, message.context)
+                    if found is not None and _translated(found) and \
+                            isinstance(found.string, tuple) == isinstance(message.id, tuple):
+                        message.string = found.string
+                        message.flags.discard("fuzzy")
+                        break
+            catalog.fuzzy = False
+            catalog.project, catalog.version = "Table Companion", "1"
+            catalog.last_translator = "Table Companion web <translations@table-companion.invalid>"
+            catalog.language_team = f"{lang} <translations@table-companion.invalid>"
+            write(lang, catalog, dom)
 
 
-def problems(lang: str, template: Catalog | None = None) -> list[str]:
+def problems(lang: str, template: Catalog | None = None, dom: Domain | None = None) -> list[str]:
     """Every msgid of the template that `lang` lacks, leaves empty, marks fuzzy, or whose
-    placeholders differ from the English ones."""
-    template = template or extract()
-    catalog = read(lang)
+    placeholders differ from the English ones (in domain ``dom``, shared by default)."""
+    template = template or extract(dom)
+    catalog = read(lang, dom)
+    where = f"{dom.name} " if dom else ""
     out = []
     for message in template:
         if not message.id:
@@ -178,34 +326,41 @@ def problems(lang: str, template: Catalog | None = None) -> list[str]:
         found = catalog.get(message.id, message.context)
         label = message.id if isinstance(message.id, str) else message.id[0]
         if found is None:
-            out.append(f"{lang}: missing {label!r}")
+            out.append(f"{where}{lang}: missing {label!r}")
             continue
         strings = found.string if isinstance(found.string, tuple) else (found.string,)
         if not all(strings) or (isinstance(message.id, tuple) and
                                 len(strings) != catalog.num_plurals):
-            out.append(f"{lang}: empty {label!r}")
+            out.append(f"{where}{lang}: empty {label!r}")
             continue
         if found.fuzzy:
-            out.append(f"{lang}: fuzzy {label!r}")
+            out.append(f"{where}{lang}: fuzzy {label!r}")
         ids = message.id if isinstance(message.id, tuple) else (message.id,)
         expected = set().union(*(placeholders(i) for i in ids))
         for s in strings:
             got = placeholders(s)
             # A singular form may omit the count ("one round"), never add a name.
             if got - expected or (expected - got and not isinstance(message.id, tuple)):
-                out.append(f"{lang}: placeholders {sorted(got)} != {sorted(expected)} "
+                out.append(f"{where}{lang}: placeholders {sorted(got)} != {sorted(expected)} "
                            f"in {label!r}")
     return out
 
 
 def main(argv: list[str]) -> int:
     command = argv[1] if len(argv) > 1 else "check"
+    names = argv[2:] or None
+    if command == "domains":
+        for dom in domains(names):
+            print(f"{dom.name}: {_shown(dom.translations)}")
+        return 0
     if command == "update":
-        update()
+        update(names)
         command = "check"
     if command == "check":
-        template = extract()
-        found = [p for lang in LANGUAGES for p in problems(lang, template)]
+        found = []
+        for dom in domains(names):
+            template = extract(dom)
+            found += [p for lang in LANGUAGES for p in problems(lang, template, dom)]
         print("\n".join(found) or "all translations complete")
         return 1 if found else 0
     print(__doc__)

@@ -7,8 +7,10 @@ from io import BytesIO
 import qrcode
 import qrcode.image.svg
 from flask import Response, abort, current_app, render_template, request, session
+from markupsafe import Markup
 
 from companion import i18n, netinfo, security, views
+from companion.blueprints import game_assets
 from companion.service import GameService, Identity, LiveGame
 from companion.settings import from_app
 from engine.api import Refused
@@ -68,16 +70,49 @@ def game_info(live: LiveGame) -> dict:
             "demo": bool(live.row["setup"].get("demo"))}
 
 
+# the shared templates that show one game, by page kind (web/games/<id>/manifest.json)
+PAGE_KINDS = {"table.html": "table", "play.html": "phone", "host.html": "host",
+              "camera.html": "camera"}
+
+
+def seat_labels(live: LiveGame, lang: str) -> dict:
+    """Seat id -> the seat's name in ``lang`` (``GAME.info.seats``; else the seat id)."""
+    info = getattr(live.kind.module, "info", None)
+    return {s.id: i18n.text(lang, s.name, game=live.kind.name)
+            for s in getattr(info, "seats", ())}
+
+
+def gettext_for(lang: str, game: str | None) -> dict:
+    """``_``/``gettext``/``ngettext`` for the templates: the game's domain first."""
+    t = i18n.translations(lang, game)
+
+    # as Jinja's "newstyle" gettext that Flask-Babel installs: the translation is markup,
+    # the parameters are escaped
+    def gettext(msgid: str, **params) -> Markup:
+        out = Markup(t.gettext(msgid))
+        return out % params if params else out
+
+    def ngettext(singular: str, plural: str, n: int, **params) -> Markup:
+        return Markup(t.ngettext(singular, plural, n)) % dict(params, num=n)
+
+    return {"_": gettext, "gettext": gettext, "ngettext": ngettext}
+
+
 def render_page(template: str, role: str, live: LiveGame | None, status: int = 200,
                 socket_auth: dict | None = None, **extra):
     lang = i18n.page_lang()
+    game = live.kind.name if live else None
     context = {
         "game": game_info(live) if live else None, "role": role, "lang": lang,
         "languages": [{"code": c, "name": n} for c, n in i18n.LANGUAGES.items()],
-        "strings": i18n.ui_strings(lang), "socket_auth": json.dumps(socket_auth),
+        "strings": i18n.ui_strings(lang, game=game), "socket_auth": json.dumps(socket_auth),
         "csrf_token": csrf_token(), "error": None,
         # catalog id -> names in this language and English, for ids a view shows bare
         "names": views.localize(live.kind.names, lang) if live else {},
+        "seat_labels": seat_labels(live, lang) if live else {},
+        # what this page loads of the game's web folder (scripts, styles, partials)
+        "assets": game_assets.page_assets(game, PAGE_KINDS.get(template)),
+        **gettext_for(lang, game),
     }
     context.update(extra)
     response = current_app.make_response((render_template(template, **context), status))

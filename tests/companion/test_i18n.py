@@ -37,21 +37,24 @@ def test_server_refusal_in_polish(client):
 
 def test_engine_template_translated_and_filled_per_language(app):
     with app.app_context():
-        english = i18n.text("en", "It is {seat}'s turn.", {"seat": "Ann"})
-        german = i18n.text("de", "It is {seat}'s turn.", {"seat": "Ann"})
+        english = i18n.text("en", "It is {seat}'s turn.", {"seat": "Ann"}, game="wwe")
+        german = i18n.text("de", "It is {seat}'s turn.", {"seat": "Ann"}, game="wwe")
     assert english == "It is Ann's turn."
     assert "Ann" in german and german != english
 
 
 def test_ui_strings_have_every_polish_plural_form(app):
     with app.test_request_context("/?lang=pl"):
-        strings = i18n.ui_strings("pl")
+        strings = i18n.ui_strings("pl", game="wwe")
     houses = strings["houses_n"]
     assert set(houses) == {"one", "few", "many", "other"}
     assert houses["one"] == "{n} dom" and houses["few"] == "{n} domy"
     assert houses["many"] == "{n} domów"
     with app.test_request_context("/?lang=en"):
-        assert i18n.ui_strings("en")["houses_n"] == {"one": "{n} house", "other": "{n} houses"}
+        assert i18n.ui_strings("en", game="wwe")["houses_n"] == {
+            "one": "{n} house", "other": "{n} houses"}
+        assert i18n.ui_strings("en")["actions_n"] == {  # a shared plural
+            "one": "{n} action so far", "other": "{n} actions so far"}
 
 
 def test_page_language_choice(client):

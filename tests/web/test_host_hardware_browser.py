@@ -24,7 +24,7 @@ def game_at_tax_roll(data: Path) -> str:
     """A World Without End game played by random legal actions until the tax is due."""
     from companion.app import create_app
     from companion.service import Identity
-    from tests.hardware.test_dice_wiring import play_to_tax
+    from tests.companion.test_dice_wiring import play_to_tax
 
     app = create_app({"DATA_DIR": str(data), "TESTING": True})
     service = app.extensions["companion"]

@@ -96,13 +96,34 @@ def test_every_post_form_carries_the_csrf_token(site):
     assert seen >= 4  # new game, import, host login, host logout
 
 
+def local_file(src: str) -> Path | None:
+    """The file behind a local asset URL: the shared /static/ or a game's web folder."""
+    if src.startswith("/static/"):
+        return WEB / "static" / src[len("/static/"):]
+    game = re.fullmatch(r"/games/(\w+)/static/(.+)", src)
+    return WEB / "games" / game[1] / "static" / game[2] if game else None
+
+
 def test_every_asset_is_local_and_exists(site):
+    game_assets = 0
     for url, html in pages(site).items():
         for src in parse(html).assets:
-            assert src.startswith("/static/"), f"{url} loads {src} from elsewhere"
-            assert (WEB / "static" / src[len("/static/"):]).is_file(), src
+            path = local_file(src)
+            assert path is not None, f"{url} loads {src} from elsewhere"
+            assert path.is_file(), src
             assert site["client"].get(src).status_code == 200
+            game_assets += src.startswith("/games/")
         assert "//cdn" not in html and "https://" not in html
+    assert game_assets, "the game's own scripts and styles come from its web folder"
+
+
+def test_a_game_folder_serves_only_its_static_files(site):
+    client = site["client"]
+    assert client.get("/games/wwe/static/js/board.js").status_code == 200
+    assert client.get("/games/wwe/static/../manifest.json").status_code == 404
+    assert client.get("/games/wwe/static/%2e%2e/manifest.json").status_code == 404
+    assert client.get("/games/nosuchgame/static/js/board.js").status_code == 404
+    assert client.get("/static/js/board.js").status_code == 404  # moved to the game folder
 
 
 def test_the_vendored_socketio_client_has_its_license():
@@ -133,3 +154,20 @@ def test_the_new_game_form_offers_seats_colours_options_and_pin(site):
         assert f"name_{seat}" in form["inputs"]
     assert "host_pin" in form["inputs"]
     assert "option_first_game" in form["inputs"]
+
+
+def test_world_without_end_pages_load_its_folder_by_page_kind(site):
+    c, g = site["client"], site["game"]
+    table = c.get(f"/table/{g}?lang=it").get_data(as_text=True)
+    for script in ("board.js", "manual.js", "table.js"):
+        assert f'<script src="/games/wwe/static/js/{script}"></script>' in table
+    assert 'href="/games/wwe/static/css/wwe.css"' in table
+    assert 'id="favor"' in table and "Arco dei Favori" in table  # its partial, its domain
+    phone = site["phone"].get(f"/play/{g}?lang=pl").get_data(as_text=True)
+    assert '<script src="/games/wwe/static/js/phone.js"></script>' in phone
+    assert 'id="hand"' in phone and "Północ" in phone  # the seat named by the game, in Polish
+    host = c.get(f"/host/{g}").get_data(as_text=True)
+    assert host.index("/games/wwe/static/js/host.js") < host.index("/static/js/host.js\"")
+    camera = c.get(f"/host/{g}/camera?lang=de").get_data(as_text=True)
+    assert "Ratsfeld" in camera  # where World Without End's board marker goes, in German
+    assert "table.js" not in camera and "phone.js" not in c.get("/new").get_data(as_text=True)

@@ -1,5 +1,6 @@
 """Every UI string, engine refusal reason and log text is translated into it, pl, es, de,
-with the same placeholders, and the translations reach the pages through the real server."""
+with the same placeholders, in its own gettext domain (the shared one, and one per game), and
+the translations reach the pages through the real server."""
 from __future__ import annotations
 
 import json
@@ -10,39 +11,67 @@ from babel.messages.pofile import read_po
 from web import i18n_tool
 
 LANGS = i18n_tool.LANGUAGES
+DOMAINS = {d.name: d for d in i18n_tool.domains()}
 
 
 @pytest.fixture(scope="module")
-def template():
-    return i18n_tool.extract()
+def templates():
+    return {name: i18n_tool.extract(d) for name, d in DOMAINS.items()}
 
 
 def msgids(catalog) -> set[str]:
     return {m.id if isinstance(m.id, str) else m.id[0] for m in catalog if m.id}
 
 
-def test_the_template_holds_every_engine_and_ui_text(template):
+def first(value) -> str:
+    return value if isinstance(value, str) else value[0]
+
+
+def test_each_game_has_its_domain_found_through_the_entry_points():
+    assert {"shared", "wwe"} <= set(DOMAINS)
+    assert DOMAINS["wwe"].translations == i18n_tool.ROOT / "web/games/wwe/translations"
+
+
+def test_the_shared_template_holds_the_shared_texts_and_no_game_text(templates):
     from companion.reasons import SERVER_REASONS
-    from engine.wwe.reasons import REASONS
     from engine.wwe.texts import EVENT_TEXTS
 
-    ids = msgids(template)
-    for table in (REASONS, EVENT_TEXTS, SERVER_REASONS):
-        missing = [v for v in table.values() if (v if isinstance(v, str) else v[0]) not in ids]
-        assert not missing
+    ids = msgids(templates["shared"])
+    assert all(first(v) in ids for v in SERVER_REASONS.values())
     ui = json.loads(i18n_tool.UI_STRINGS.read_text(encoding="utf-8"))
-    assert all((v if isinstance(v, str) else v[0]) in ids for v in ui.values())
-    assert "New game" in ids  # from the Jinja templates
+    assert all(first(v) in ids for v in ui.values())
+    assert "New game" in ids  # from the shared Jinja templates
+    assert "Favor track" not in ids  # World Without End's table partial
+    # the game's log texts are not the shared domain's (unless the shared client says the
+    # same words itself: "The game is over.")
+    assert not (ids & {first(v) for v in EVENT_TEXTS.values()}) - {first(v) for v in ui.values()}
+
+
+def test_the_game_template_holds_every_text_the_game_declares(templates):
+    from engine.wwe import GAME
+
+    info = GAME.info
+    ids = msgids(templates["wwe"])
+    for table in (info.texts.reasons, info.texts.events, info.texts.prompts, info.texts.terms):
+        missing = [v for v in table.values() if first(v) not in ids]
+        assert not missing
+    assert all(o.text in ids for o in info.options)
+    assert all(s.name in ids for s in info.seats)
+    ui = json.loads((i18n_tool.ROOT / "web/games/wwe/ui_strings.json").read_text("utf-8"))
+    assert all(first(v) in ids for v in ui.values())
+    assert "Favor track" in ids  # from the game's template partials
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_every_message_is_translated_with_the_same_placeholders(lang, template):
-    assert i18n_tool.problems(lang, template) == []
+@pytest.mark.parametrize("domain", sorted(DOMAINS))
+def test_every_message_is_translated_with_the_same_placeholders(domain, lang, templates):
+    assert i18n_tool.problems(lang, templates[domain], DOMAINS[domain]) == []
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_po_files_are_current_and_headers_right(lang, template):
-    with i18n_tool.po_path(lang).open("rb") as fh:
+@pytest.mark.parametrize("domain", sorted(DOMAINS))
+def test_po_files_are_current_and_headers_right(domain, lang):
+    with DOMAINS[domain].po_path(lang).open("rb") as fh:
         catalog = read_po(fh, locale=lang)
     assert catalog.num_plurals == i18n_tool.NPLURALS[lang]
     if lang == "pl":
@@ -67,16 +96,45 @@ def test_translations_reach_the_pages_and_messages(tmp_path):
 
     app = create_app({"DATA_DIR": str(tmp_path), "TESTING": True, "SECRET_KEY": "t"})
     with app.test_request_context("/"):
-        message = i18n.text("pl", REASONS["site_taken"], {"site": "Plac 3"})
+        message = i18n.text("pl", REASONS["site_taken"], {"site": "Plac 3"}, game="wwe")
         assert message == "Plac Plac 3 jest już zajęty."
-        strings = i18n.ui_strings("pl")
+        # a caller that does not know the game still finds the installed games' texts
+        assert i18n.text("pl", REASONS["site_taken"], {"site": "Plac 3"}) == message
+        strings = i18n.ui_strings("pl", game="wwe")
         houses = strings["houses_n"]
         assert {houses["one"], houses["few"], houses["many"]} == {
             "{n} dom", "{n} domy", "{n} domów"}
+        assert strings["reconnecting"] == i18n.ui_strings("pl")["reconnecting"]  # shared too
         assert i18n.ui_strings("de")["reconnecting"] == "Verbinde neu…"
+        assert "houses_n" not in i18n.ui_strings("de")  # the game's strings: with the game
+    assert (tmp_path / "translations/games/wwe/pl/LC_MESSAGES/messages.mo").exists()
     client = app.test_client()
     assert "Neues Spiel" in client.get("/?lang=de").get_data(as_text=True)
     assert "Nuova partita" in client.get("/new?lang=it").get_data(as_text=True)
+
+
+def test_a_game_text_is_looked_up_in_the_game_domain_first():
+    from companion.i18n import Chain
+
+    class Catalog:
+        def __init__(self, table):
+            self._catalog = table
+
+        def gettext(self, msgid):
+            return self._catalog[msgid]
+
+        def ngettext(self, s, p, n):
+            return self._catalog[(s, 0 if n == 1 else 1)]
+
+    game = Catalog({"Market": "Targ (gra)", ("%(num)d house", 0): "%(num)d dom",
+                    ("%(num)d house", 1): "%(num)d domy"})
+    shared = Catalog({"Market": "Targ", "Host": "Gospodarz"})
+    chain = Chain([game, shared])
+    assert chain.gettext("Market") == "Targ (gra)"
+    assert chain.gettext("Host") == "Gospodarz"
+    assert chain.gettext("Nowhere") == "Nowhere"
+    assert chain.ngettext("%(num)d house", "%(num)d houses", 2) == "%(num)d domy"
+    assert chain.ngettext("%(num)d card", "%(num)d cards", 2) == "%(num)d cards"
 
 
 def test_the_check_reports_missing_empty_fuzzy_and_wrong_placeholders(tmp_path, monkeypatch):

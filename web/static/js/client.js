@@ -330,6 +330,7 @@
     h: h, replace: replace, toast: toast, setStatus: setStatus,
     start: start, act: act, emitWithAck: emitWithAck, setLang: setLang,
     keepAwake: keepAwake,
+    game: {},  // hooks a game's scripts set for the shared page scripts (docs/ui.md)
     get socket() { return socket; },
     get view() { return lastView; }
   };

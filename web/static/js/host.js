@@ -1,9 +1,19 @@
 /* Host controls: undo, correct a count with a reason, pause/resume, end, new join codes.
- * Every operation is a `host` socket message with an acknowledgement. */
+ * Every operation is a `host` socket message with an acknowledgement.
+ *
+ * The page knows no game. The game's host scripts (its manifest.json "host") load first and
+ * may set, on TC.game:
+ *   hostStatus(msg)   -> what leads the status line (text or nodes), e.g. the round;
+ *   adjustItems(msg)  -> [{value, label}] the counts a correction may change (msg may be
+ *                        null before the first view); without it only "vp".
+ */
 (function () {
   "use strict";
-  var h = TC.h, t = TC.t, W = window.WWE;
+  var h = TC.h, t = TC.t, game = TC.game;
   var itemsFilled = false;
+
+  function obj(x) { return x && typeof x === "object" && !Array.isArray(x) ? x : {}; }
+  function arr(x) { return Array.isArray(x) ? x : []; }
 
   function op(payload, done) {
     return TC.emitWithAck("host", payload).then(function (ack) {
@@ -12,30 +22,31 @@
     });
   }
 
-  function fillItems(m) {
-    if (itemsFilled && !m) return;
+  function fillItems(msg) {
+    if (itemsFilled && !msg) return;
     var sel = document.getElementById("adj-item");
     var keep = sel.value;
-    TC.replace(sel, W.ITEMS.concat(["vp"]).map(function (k) {
-      return h("option", {value: k, selected: k === keep}, W.nm("items", k));
+    var items = game.adjustItems ? arr(game.adjustItems(msg)) : [{value: "vp", label: t("vp")}];
+    TC.replace(sel, items.map(function (item) {
+      return h("option", {value: item.value, selected: item.value === keep}, item.label);
     }));
     itemsFilled = true;
   }
 
   function render(msg) {
-    var m = W.model(msg);
-    var host = W.obj(msg.host);
-    TC.replace("host-state", [W.chapterRound(m), " · ",
+    var host = obj(msg.host);
+    var lead = game.hostStatus ? game.hostStatus(msg) : null;
+    TC.replace("host-state", [lead, lead ? " · " : null,
       msg.closed ? t("game_closed") : (msg.paused ? t("paused") : t("running")), " · ",
       t("actions_n", {n: msg.version})]);
-    TC.replace("last-actions", W.arr(host.last).slice().reverse().map(function (e) {
+    TC.replace("last-actions", arr(host.last).slice().reverse().map(function (e) {
       return h("li", e.text || e.type);
     }));
     document.getElementById("undo-1").disabled = !host.can_undo;
     document.getElementById("undo-3").disabled = (host.can_undo || 0) < 3;
     document.getElementById("pause").disabled = !!msg.paused || !!msg.closed;
     document.getElementById("resume").disabled = !msg.paused || !!msg.closed;
-    fillItems(m);
+    fillItems(msg);
   }
 
   document.getElementById("undo-1").addEventListener("click", function () {

@@ -1,0 +1,1 @@
+"""World Without End's web folder (docs/engine.md, "Writing a game: the web folder")."""
