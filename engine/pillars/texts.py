@@ -31,6 +31,7 @@ REASONS: dict[str, str] = {
     "needs_craftsman": "You need a {craftsman} to {action} {item}.",
     "no_such_card": "There is no card {card}.",
     "no_such_space": "There is no space {space}.",
+    "not_enough_workers": "This card needs {need} workers; you have {have} free.",
     "not_in_bag": "No architect of {seat} is left in the bag.",
     "not_now": "That is not possible now ({phase}).",
     "not_start_player": "Only the start player may refuse a drawn architect.",

@@ -35,11 +35,11 @@ def act(s, *actions):
     return s, events
 
 
-def t(kind, **kw):
+def t(kind, /, **kw):
     return {"type": kind, "by": "table", **kw}
 
 
-def by(seat, kind, **kw):
+def by(seat, kind, /, **kw):
     return {"type": kind, "by": seat, **kw}
 
 
