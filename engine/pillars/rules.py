@@ -24,11 +24,43 @@ MAX_INT = 10 ** 6
 
 # ---- helpers -------------------------------------------------------------------------------
 
+# Parts of the state never changed in place (replaced whole, or never changed): shared.
+SHARED = frozenset(("cat", "options", "names", "seats", "round_start", "last_round", "game",
+                    "n", "seed", "rng_n", "round", "phase", "start", "active", "over",
+                    "first_start", "court_metal", "castle", "black_free", "event", "bishop",
+                    "tax", "limit", "limit_next", "market_turn", "cathedral"))
+PLAYER_LISTS = ("craftsmen", "privileges", "used", "materials", "bought", "sold")
+LISTS = frozenset(("kingsbridge", "shiring", "supply_craftsmen", "supply_materials",
+                   "taken_materials", "removed", "placed", "queue", "market_open",
+                   "market_spaces", "exempt", "history"))
+
+
 def copy_state(s: dict) -> dict:
-    cat = s["cat"]
-    rest = marshal.loads(marshal.dumps({k: v for k, v in s.items() if k != "cat"}))
-    rest["cat"] = cat
-    return rest
+    """A copy deep enough that the rules may change it in place (knows the state's shape;
+    unknown keys are deep-copied, so a new key is safe before it is listed here)."""
+    out = {}
+    for key, value in s.items():
+        if key in SHARED:
+            out[key] = value
+        elif key in LISTS:
+            out[key] = list(value)
+        elif key == "players":
+            out[key] = {seat: {**p, "cubes": dict(p["cubes"]), "owed": dict(p["owed"]),
+                               **{k: list(p[k]) for k in PLAYER_LISTS}}
+                        for seat, p in value.items()}
+        elif key in ("sites", "market", "spaces"):
+            out[key] = dict(value)
+        elif key == "seen":
+            out[key] = {k: list(v) for k, v in value.items()}
+        elif key == "arch":
+            out[key] = {**value, **{k: dict(value[k]) for k in ("bag", "aside", "count")
+                                    if k in value},
+                        **({"wheel": list(value["wheel"])} if "wheel" in value else {})}
+        elif key == "pending":
+            out[key] = dict(value) if value is not None else None
+        else:
+            out[key] = marshal.loads(marshal.dumps(value))
+    return out
 
 
 def board(s) -> dict:
