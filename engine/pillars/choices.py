@@ -94,10 +94,19 @@ def _architects(s, seat) -> list:
     return out
 
 
+def build_vp_after(s, seat, cube, n, gold) -> int:
+    """The advisor's best step-13 VP if ``seat`` had ``n`` more ``cube`` and ``gold`` more
+    gold now (a market trade feeding the conversion)."""
+    p = s["players"][seat]
+    q = {**p, "cubes": {**p["cubes"], cube: p["cubes"][cube] + n}, "gold": p["gold"] + gold}
+    return best_allocation({**s, "players": {**s["players"], seat: q}}, seat)["vp"]
+
+
 def _market(s, seat) -> list:
     p = s["players"][seat]
     out = []
     price = R.board(s)["prices"]
+    base = best_allocation(s, seat)["vp"]
     for kind in ("buy", "sell"):
         for cube in (R.BUYABLE if kind == "buy" else R.CUBES):
             most = s["market"][cube] if kind == "buy" else p["cubes"][cube]
@@ -111,9 +120,12 @@ def _market(s, seat) -> list:
             for n in range(1, most + 1):
                 a = {"type": kind, "by": seat, "cube": cube, "amount": n}
                 g = n * price[cube][kind]
+                sign = 1 if kind == "buy" else -1
+                vp = build_vp_after(s, seat, cube, sign * n, -sign * g)
                 out.append(_ok(a, {"gold": g} if kind == "buy" else {cube: n},
-                               {cube: n} if kind == "buy" else {"gold": g}))
-    out.append(_ok({"type": "leave_market", "by": seat}))
+                               {cube: n, "build_vp": vp} if kind == "buy"
+                               else {"gold": g, "build_vp": vp}))
+    out.append(_ok({"type": "leave_market", "by": seat}, {}, {"build_vp": base}))
     return out
 
 

@@ -93,6 +93,30 @@ def public_view(s) -> dict:
     }
 
 
+def forecast(s, seat) -> dict:
+    """What the rest of this round will bring ``seat`` by what is already decided."""
+    p = s["players"][seat]
+    cat = s["cat"]
+    cubes = {c: 0 for c in ("wood", "stone", "sand")}
+    before_production = s["phase"] in ("prep", "draft", "architects", "deferred", "event",
+                                       "bishop")
+    if before_production:
+        for m in p["materials"]:
+            cubes[cat["materials"][m]["cube"]] += cat["materials"][m]["yield"]
+        for pv in p["privileges"]:
+            if cat["privileges"][pv]["kind"] == "patron":
+                cubes[cat["privileges"][pv]["cube"]] += 1
+    mill = p["mill"] if s["phase"] != "draft" else R.workers_free(s, seat)
+    prior = 0
+    if before_production:
+        for i, vp in enumerate(cat["locations"]["prior"].get("vp", [])):
+            if s["spaces"].get(f"prior{i + 1}") == seat:
+                prior += vp
+    return {"cubes": {k: v for k, v in cubes.items() if v},
+            "mill_gold": mill if before_production else 0, "prior_vp": prior,
+            "tax_exempt": any(who == seat for _, who in R.occupants(s, "court"))}
+
+
 def seat_view(s, seat) -> dict:
     from engine.pillars.choices import choices
 
@@ -104,6 +128,7 @@ def seat_view(s, seat) -> dict:
     view["choices"] = [c.to_json() for c in choices(s, seat)]
     view["prompts_mine"] = [p for p in view["prompts"] if p["seat"] == seat]
     view["advisor"] = best_allocation(s, seat)
+    view["forecast"] = forecast(s, seat)
     return view
 
 

@@ -61,3 +61,27 @@ def test_advisor_is_fast_on_rich_positions():
     for _ in range(5):
         GAME.choices(s, "N")
     assert (time.perf_counter() - t0) / 5 < 0.05
+
+
+def test_market_choices_preview_the_build_vp():
+    from tests.engine.pillars.test_examples import market_position
+
+    s = market_position()
+    s["players"]["N"]["cubes"]["sand"] = 1
+    s["sites"]["sand"] -= 1
+    s["players"]["N"]["gold"] = 7
+    ch = {(c.action["type"], c.action.get("cube"), c.action.get("amount")): c
+          for c in GAME.choices(s, "N")}
+    assert ch[("buy", "sand", 2)].effect["build_vp"] == 1  # 3 sand: Mortar mixer
+    assert ch[("leave_market", None, None)].effect["build_vp"] == 0
+    assert ch[("sell", "metal", 1)].effect["gold"] == 5
+
+
+def test_seat_view_forecast():
+    from tests.engine.pillars.helpers import act, by, layout
+
+    s = new_game(2)
+    s, _ = layout(s, privileges=["gold_8", "vp_2"])
+    s, _ = act(s, by("N", "take_material", card="wood_4"))
+    f = GAME.seat_view(s, "N")["forecast"]
+    assert f["cubes"] == {"wood": 4} and f["mill_gold"] == 7
