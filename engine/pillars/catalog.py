@@ -95,7 +95,7 @@ PARTS = (
     CatalogPart("materials", MATERIALS, title="Building material cards", stickers="material"),
     CatalogPart("privileges", PRIVILEGES, title="Privilege cards", stickers="privilege"),
     CatalogPart("events", EVENTS, title="Event cards", stickers="event"),
-    CatalogPart("board", BOARD, merge="deep", key="", title="Board and game facts"),
+    CatalogPart("board", BOARD, merge="deep", title="Board and game facts"),
 )
 SCHEMAS = {p.id: p.schema for p in PARTS}
 
@@ -133,7 +133,15 @@ def _p(file, entry, field, code, **params):
 
 
 def check_catalog(catalog: dict) -> list:
-    """The game's own fact checks (after the schemas): counts, ids, stated facts."""
+    """The game's own fact checks (the app runs the schemas first): counts, ids, facts the
+    rulebook states. Never raises on a catalog the schemas reject."""
+    try:
+        return _check(catalog)
+    except (TypeError, AttributeError, KeyError, ValueError) as exc:
+        return [_p("(catalog)", "", "", "schema", message=f"{type(exc).__name__}: {exc}")]
+
+
+def _check(catalog: dict) -> list:
     out = []
     parts = {}
     for pid in ("craftsmen", "materials", "privileges", "events"):
@@ -155,7 +163,7 @@ def check_catalog(catalog: dict) -> list:
     b = catalog.get("board") if isinstance(catalog.get("board"), dict) else {}
     rounds = b.get("rounds", 6)
     for colour in ("blue", "red", "green", "yellow"):
-        types = sorted(c.get("type") for c in crafts if c.get("start") and
+        types = sorted(str(c.get("type")) for c in crafts if c.get("start") and
                        c.get("colour") == colour)
         if types != ["carpenter", "mortar_mixer", "stone_carver"]:
             out.append(_p("craftsmen.json", colour, "colour", "starting_craftsmen",
@@ -178,7 +186,8 @@ def check_catalog(catalog: dict) -> list:
     if len(mats) != 9:
         out.append(_p("materials.json", "", "", "count", count=len(mats), need=9))
     for cube in ("wood", "stone", "sand"):
-        ys = sorted(m.get("yield") for m in mats if m.get("cube") == cube)
+        ys = sorted(m.get("yield") for m in mats if m.get("cube") == cube
+                    and type(m.get("yield")) is int)
         if ys != [2, 3, 4]:
             out.append(_p("materials.json", cube, "yield", "yields", cube=cube))
     finals = [p for p in privs if p.get("final")]

@@ -18,12 +18,6 @@ def _option(key: str, spec: tuple) -> Option:
                           if not isinstance(v, bool)})
 
 
-def check_catalog(cat: dict) -> list:
-    """The schemas' problems first, then the game's own fact checks."""
-    problems = catalog.schema_problems(cat)
-    return problems or catalog.check_catalog(cat)
-
-
 INFO = GameInfo(
     id="pillars",
     names=NAMES,
@@ -42,7 +36,7 @@ INFO = GameInfo(
     bindings=Bindings(zones=bindings.ZONES, dice=bindings.DICE, sighting=bindings.sighting,
                       roll=bindings.roll),
     web="web.games.pillars",
-    check_catalog=check_catalog,
+    check_catalog=catalog.check_catalog,
     catalog_state=catalog.index,
     start_rule="Whoever most recently visited a cathedral starts.",
     table_actions=rules.TABLE_ACTIONS,

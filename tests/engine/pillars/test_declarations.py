@@ -129,10 +129,14 @@ def test_broken_catalog_problems_name_file_entry_field():
     assert any(p["file"] == "craftsmen.json" and p["entry"] == cat["craftsmen"][20]["id"]
                and p["field"] == "capacity" for p in schema)
     cat["craftsmen"][20]["capacity"] = 2
-    facts = C.check_catalog(cat)
+    facts = GAME.info.check_catalog(cat)
     assert {"file": "events.json", "entry": "pay_4_gold", "field": "id",
             "code": "duplicate_id", "params": {}} in facts
     assert any(p["file"] == "board.json" and p["field"] == "tax_die.faces" for p in facts)
+    garbage = {"craftsmen": [{"type": 3, "start": True, "colour": "blue"}, "x"],
+               "materials": [{"yield": "2", "cube": "wood"}], "privileges": None,
+               "events": [{}], "board": {"rounds": "six"}}
+    assert GAME.info.check_catalog(garbage)  # problems, never an exception
     for p in schema + facts:
         assert set(p) == {"file", "entry", "field", "code", "params"}
         assert p["code"] in REASONS
