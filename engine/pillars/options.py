@@ -82,6 +82,16 @@ OPTIONS: dict[str, tuple] = {
         True, (False, True), "§6.1",
         "The start player may refuse a draw of any colour, their own included. False: only "
         "another player's architect."),
+    "privileges_public": (
+        True, (True,), "§9",
+        "Held privilege cards lie face up and are public (they are in the public view)."),
+    "conditions_at_use": (
+        True, (True,), "§8.3",
+        "Craftsman conditions are tested when used: the Carpenter and Stone carver at each "
+        "market action, the Mortar mixer at step 13."),
+    "buy_needs_gold": (
+        True, (True,), "§7.10",
+        "A player cannot buy more cubes than they can pay for."),
     "market_top_up": (
         True, (True,), "§4",
         "Before each round every market type is topped up to 4 (also its maximum)."),

@@ -29,6 +29,19 @@ BEST_READINGS = {
 }
 
 
+# Best readings of §2–§9 without a P-A id -> their option.
+OTHER_READINGS = {
+    "§6.1 refusal of any colour": "refusal_any_colour", "§4 market top-up": "market_top_up",
+    "§9 privileges public": "privileges_public", "§8.3 conditions at use": "conditions_at_use",
+    "§7.10 buy within gold": "buy_needs_gold",
+}
+
+
+def test_other_best_readings_are_options():
+    for reading, name in OTHER_READINGS.items():
+        assert reading.split()[0] in OPTIONS[name][2], reading
+
+
 def test_every_best_reading_is_an_option_or_explained():
     ids = {f"P-A{i}" for i in range(1, 24)}
     assert set(BEST_READINGS) | set(NOT_OPTIONS) == ids
