@@ -143,3 +143,26 @@ def test_views_are_json_and_seat_view_is_public_plus_own():
         assert json.loads(json.dumps(v)) == v
         assert {k: v[k] for k in pub} == pub
         assert v["me"] == seat
+
+
+def test_record_replay_through_engine_record():
+    from engine import record as records
+
+    s, actions, _, events = play(4, 11)
+    setup = {"players": [{"seat": x} for x in "NESW"], "seed": 11}
+    rec = json.loads(json.dumps(records.build("pillars", setup, actions)))
+    module = records.module_for("pillars")
+    assert module is GAME
+    final, ev = records.replay(module, CAT, rec)
+    assert strip(final) == strip(s) and ev == events
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(n=st.sampled_from([2, 3, 4]), seed=st.integers(0, 10 ** 6))
+def test_every_prompt_has_a_legal_choice_and_previews(n, seed):
+    _, _, states, _ = play(n, seed)
+    for s in states[:-1:5]:
+        for p in GAME.prompts(s):
+            legal = [c for c in GAME.choices(s, p.seat) if c.refused is None]
+            assert legal, (p.kind, s["phase"])
+            assert GAME.preview(s, legal[0].action) is not None
