@@ -166,3 +166,30 @@ def test_every_prompt_has_a_legal_choice_and_previews(n, seed):
             legal = [c for c in GAME.choices(s, p.seat) if c.refused is None]
             assert legal, (p.kind, s["phase"])
             assert GAME.preview(s, legal[0].action) is not None
+
+
+def _placeholders(template):
+    import string
+
+    return {f for _, f, _, _ in string.Formatter().parse(template) if f}
+
+
+def test_templates_fill_from_their_events_prompts_and_refusals():
+    from engine.pillars.texts import EVENT_TEXTS, PROMPT_TEXTS, REASONS
+
+    seen_events, seen_prompts, seen_refusals = set(), set(), set()
+    for n, seed in ((2, 1), (3, 2), (4, 3)):
+        _, _, states, events = play(n, seed)
+        for e in events:
+            assert _placeholders(EVENT_TEXTS[e["type"]]) <= set(e), e
+            seen_events.add(e["type"])
+        for s in states[::3]:
+            for p in GAME.prompts(s):
+                assert _placeholders(PROMPT_TEXTS[p.kind]) <= set(p.params), p
+                seen_prompts.add(p.kind)
+                for c in GAME.choices(s, p.seat):
+                    if c.refused:
+                        r = c.refused
+                        assert _placeholders(REASONS[r["code"]]) <= set(r["params"]), r
+                        seen_refusals.add(r["code"])
+    assert len(seen_events) >= 30 and len(seen_prompts) >= 12

@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import json
 import random
+import string
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -14,6 +15,7 @@ from hypothesis import strategies as st
 from engine.api import Refused
 from engine.pillars import GAME
 from engine.pillars import rules as R
+from engine.pillars.texts import REASONS
 from tests.engine.pillars.helpers import act, by, layout, new_game, position, strip, t
 from tests.engine.pillars.test_examples import at_build, market_position, to_architects
 
@@ -25,6 +27,9 @@ def refused(s, action, code=None):
     assert json.dumps(strip(s), sort_keys=True) == before
     if code:
         assert e.value.code == code, (e.value.code, code)
+    template = REASONS[e.value.code]
+    fields = {f for _, f, _, _ in string.Formatter().parse(template) if f}
+    assert fields <= set(e.value.params), (template, e.value.params)
     return e.value
 
 
