@@ -1,8 +1,10 @@
 """The Pillars of the Earth's declarations for the app (engine/api.py `GameInfo`)."""
 from __future__ import annotations
 
+import dataclasses
+
 from engine.api import Bindings, GameInfo, Option, SeatInfo, StickerKind, Texts
-from engine.pillars import bindings, catalog, options, rules, texts
+from engine.pillars import bindings, catalog, corrections, options, rules, texts
 
 NAMES = {"en": "The Pillars of the Earth", "it": "I pilastri della terra",
          "pl": "Filary Ziemi", "es": "Los pilares de la Tierra", "de": "Die Säulen der Erde"}
@@ -17,6 +19,11 @@ def _option(key: str, spec: tuple) -> Option:
                   labels={str(v): str(v).replace("_", " ") for v in allowed
                           if not isinstance(v, bool)})
 
+
+# Declarations of newer versions of engine/api.py, passed when GameInfo has the field.
+_NEWER = {"demo_entries": catalog.demo_entries, "sticker_namespace": "pillar",
+          "corrections": corrections.corrections}
+_FIELDS = {f.name for f in dataclasses.fields(GameInfo)}
 
 INFO = GameInfo(
     id="pillars",
@@ -41,4 +48,5 @@ INFO = GameInfo(
     start_rule="Whoever most recently visited a cathedral starts.",
     table_actions=rules.TABLE_ACTIONS,
     host_actions=rules.HOST_ACTIONS,
+    **{k: v for k, v in _NEWER.items() if k in _FIELDS},
 )

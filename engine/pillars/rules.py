@@ -648,7 +648,7 @@ def _str(action, key) -> str:
 
 TABLE_ACTIONS = frozenset(("reveal_privilege", "reveal_craftsman", "reveal_material",
                            "draw_architect", "reveal_event", "roll_tax", "deal"))
-HOST_ACTIONS = frozenset(("adjust", "set_start_player"))
+HOST_ACTIONS = frozenset(("adjust", "set_start_player", "correct"))
 SEAT_ACTIONS = frozenset(("take_material", "take_craftsman", "pass", "place", "pass_architect",
                           "refuse_draw", "discard_craftsman", "bishop_choice", "use_exemption",
                           "buy", "sell", "leave_market", "build", "return_cubes",
@@ -1252,4 +1252,11 @@ HANDLERS = {
     "sell": _h_sell, "leave_market": _h_leave_market, "build": _h_build,
     "return_cubes": _h_return_cubes, "adjust": _h_adjust,
     "set_start_player": _h_set_start_player,
+    "correct": lambda s, a, by, ev: _corrections().correct(s, a, by, ev),
 }
+
+
+def _corrections():
+    from engine.pillars import corrections
+
+    return corrections

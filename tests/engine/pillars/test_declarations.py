@@ -91,15 +91,16 @@ def test_every_refusal_code_event_and_prompt_has_a_template():
     codes = set(re.findall(r'Refused\(\s*"(\w+)"', src)) | set(re.findall(r'Warn\("(\w+)"', src))
     assert codes and codes <= set(REASONS), codes - set(REASONS)
     rules_src = "\n".join(p.read_text(encoding="utf-8") for p in PKG.glob("*.py")
-                          if p.name != "catalog.py")  # catalog.py: JSON Schema "type"s
+                          if p.name not in ("catalog.py", "corrections.py"))  # JSON Schemas
     events = set(re.findall(r'"type": "(\w+)"', rules_src))
     actions = {"take_material", "take_craftsman", "pass", "place", "pass_architect", "build",
                "refuse_draw", "draw_architect", "discard_craftsman", "bishop_choice",
                "use_exemption", "buy", "sell", "leave_market", "return_cubes", "deal",
                "reveal_privilege", "reveal_craftsman", "reveal_material", "reveal_event",
-               "roll_tax", "adjust", "set_start_player"}
+               "roll_tax", "adjust", "set_start_player", "correct"}
     missing = events - set(EVENT_TEXTS) - actions
     assert not missing, missing
+    assert "corrected" in EVENT_TEXTS
     kinds = set(re.findall(r'Prompt\([^,]+, "(\w+)"', src))
     assert kinds and kinds <= set(PROMPT_TEXTS), kinds - set(PROMPT_TEXTS)
     info = GAME.info

@@ -172,3 +172,28 @@ def test_tax_exemption_privilege_used_by_choice():
     assert keep["players"]["N"]["gold"] == 15 and keep["players"]["N"]["privileges"]
     used, _ = act(s, by("N", "use_exemption", use=True))
     assert used["players"]["N"]["gold"] == 20 and not used["players"]["N"]["privileges"]
+
+
+def test_host_corrections_of_the_board():
+    from engine.pillars.corrections import corrections
+
+    s = new_game(3)
+    forms = {c["part"]: c for c in corrections(s)}
+    assert set(forms) == {"market", "court_metal", "start_player"}
+    assert forms["market"]["current"] == {"wood": 4, "stone": 4, "sand": 4}
+    site = s["sites"]["sand"]
+    s2, ev = act(s, {**forms["market"]["action"], "value": {"wood": 4, "stone": 4, "sand": 1},
+                     "reason": "miscounted"})
+    assert s2["market"]["sand"] == 1 and s2["sites"]["sand"] == site + 3
+    assert ev[0]["type"] == "corrected" and ev[0]["before"]["sand"] == 4
+    s3, _ = act(s, {**forms["start_player"]["action"], "value": "S"})
+    assert s3["start"] == "S" and s3["players"]["S"]["gold"] == 20
+    for bad in ({"wood": 5, "stone": 4, "sand": 4}, {"wood": 4}, 3, True):
+        with pytest.raises(Refused) as e:
+            GAME.apply(s, {**forms["market"]["action"], "value": bad})
+        assert e.value.code == "bad_correction"
+    with pytest.raises(Refused) as e:
+        GAME.apply(s, {"type": "correct", "by": "N", "part": "market", "value": {}})
+    assert e.value.code == "wrong_actor"
+    s4, _ = layout(s, privileges=["gold_8", "vp_2"])
+    assert "start_player" not in {c["part"] for c in corrections(s4)}
