@@ -220,18 +220,19 @@ def _check(catalog: dict) -> list:
 
 
 def demo_entries(catalog: dict) -> list:
-    """What is still demo data: [{"file", "entry"}]."""
+    """What is still demo data: [{"file", "entry", "fields"}] (fields None: the whole entry)."""
     out = []
     for pid in ("craftsmen", "materials", "privileges", "events"):
         for e in catalog.get(pid) or []:
             if isinstance(e, dict) and e.get("demo"):
-                out.append({"file": f"{pid}.json", "entry": e.get("id", "")})
+                out.append({"file": f"{pid}.json", "entry": e.get("id", ""), "fields": None})
     b = catalog.get("board") or {}
     for loc in b.get("locations", []):
         if isinstance(loc, dict) and loc.get("demo"):
-            out.append({"file": "board.json", "entry": f"locations.{loc.get('id')}"})
+            out.append({"file": "board.json", "entry": f"locations.{loc.get('id')}",
+                        "fields": ["spaces"]})
     if isinstance(b.get("cubes"), dict) and b["cubes"].get("demo"):
-        out.append({"file": "board.json", "entry": "cubes"})
+        out.append({"file": "board.json", "entry": "cubes", "fields": None})
     return out
 
 

@@ -139,6 +139,7 @@ def test_illegal_action_refused_state_unchanged(name, make, action, code):
 GARBAGE = [None, True, False, -1, 0, 1.5, 10 ** 30, -10 ** 30, "", "x" * 500, [], {}, [1],
            {"a": 1}, "N", "table", "wood", "prior1", "carpenter_blue"]
 FIELDS = ["card", "seat", "space", "cube", "amount", "choice", "use", "uses", "cubes", "face",
+          "part", "value",
           "to", "gold", "vp", "wood", "reason"]
 TYPES = sorted(R.TABLE_ACTIONS | R.HOST_ACTIONS | R.SEAT_ACTIONS) + ["nope", 3, None]
 ACTORS = ["N", "E", "S", "W", "table", "host", 7, None, ""]
