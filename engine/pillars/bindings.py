@@ -75,3 +75,12 @@ def roll(state, dice) -> list:
     return [Warn("bad_die_value", {"value": str(faces[0]),
                                    "faces": ", ".join(map(str, R.board(state)["tax_die"]
                                                           ["faces"]))})]
+
+
+def manual_roll(state) -> dict | None:
+    """Which roll the table may enter by hand now (the on-screen fallback without a reader):
+    the tax die at step 9. (engine/api.py's Bindings documents ``manual_roll`` but has no
+    field for it yet; the app can reach it as ``engine.pillars.bindings.manual_roll``.)"""
+    if state["over"] or state["phase"] != "tax" or state["pending"]:
+        return None
+    return {"roles": ["tax"], "count": 1, "by": "table"}
