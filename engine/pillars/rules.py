@@ -13,7 +13,7 @@ import random
 
 from engine.api import Refused
 from engine.pillars import options as opts
-from engine.pillars.advisor import apply_allocation, check_allocation
+from engine.pillars.advisor import apply_allocation, check_allocation, outcome
 
 SEAT_ORDER = ("N", "E", "S", "W")
 COLOURS = {"N": "blue", "E": "red", "S": "green", "W": "yellow"}
@@ -26,6 +26,7 @@ MAX_INT = 10 ** 6
 
 # Parts of the state never changed in place (replaced whole, or never changed): shared.
 SHARED = frozenset(("cat", "options", "names", "seats", "round_start", "last_round", "game",
+                    "ledger", "last_ledger",
                     "n", "seed", "rng_n", "round", "phase", "start", "active", "over",
                     "first_start", "court_metal", "castle", "black_free", "event", "bishop",
                     "tax", "limit", "limit_next", "market_turn", "cathedral"))
@@ -272,6 +273,7 @@ def setup(catalog, setup_: dict) -> dict:
         "bishop": None, "tax": None, "limit": None, "limit_next": None,
         "queue": [], "pending": None, "market_open": [], "market_turn": None,
         "round_start": {}, "last_round": {}, "cathedral": 0, "history": [],
+        "ledger": {}, "last_ledger": {},
     }
     for seat in seats:
         s["players"][seat] = {
@@ -685,8 +687,52 @@ def apply(state: dict, action) -> tuple[dict, list]:
         raise
     except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
         raise Refused("malformed_action") from exc
+    _book(s, ev)
     s["n"] += 1
     return s, ev
+
+
+def _add(book, seat, key, amount) -> None:
+    if amount:
+        row = book.setdefault(seat, {})
+        row[key] = row.get(key, 0) + amount
+
+
+def _book(s, ev) -> None:
+    """The round ledger for the table's round summary: per seat, "<item>+<source>" and
+    "<item>-<reason>" -> amount, from this action's events (a new round starts a new one)."""
+    book = {seat: dict(row) for seat, row in s.get("ledger", {}).items()}
+    for e in ev:
+        kind, seat = e["type"], e.get("seat")
+        if kind == "round_started":
+            s["last_ledger"] = book
+            book = {}
+        elif kind == "mill_income":
+            _add(book, seat, "gold+mill", e["amount"])
+        elif kind == "gain":
+            _add(book, seat, f"{e['item']}+{e['source']}", e["amount"])
+        elif kind == "paid":
+            _add(book, seat, f"gold-{e['why']}", e["amount"])
+            _add(book, seat, f"vp-{e['why']}", e["vp_lost"])
+        elif kind == "traded":
+            sign = ("+", "-") if e["trade"] == "buy" else ("-", "+")
+            _add(book, seat, f"{e['item']}{sign[0]}market", e["amount"])
+            _add(book, seat, f"gold{sign[1]}market", e["gold"])
+        elif kind == "built":
+            _add(book, seat, "vp+build", e["vp"])
+            _add(book, seat, "gold+build" if e["gold"] >= 0 else "gold-build", abs(e["gold"]))
+            for item, n in e.get("used", {}).items():
+                _add(book, seat, f"{item}-build", n)
+        elif kind == "prior_vp":
+            _add(book, seat, "vp+prior", e["amount"])
+        elif kind in ("lose", "cubes_returned"):
+            _add(book, seat, f"{e['item']}-{'event' if kind == 'lose' else 'storage'}",
+                 e["amount"])
+        elif kind == "gold_lost_cap":
+            _add(book, seat, "gold-cap", e["amount"])
+        elif kind == "adjusted":
+            _add(book, seat, f"{e['item']}{'+' if e['delta'] > 0 else '-'}host", abs(e["delta"]))
+    s["ledger"] = book
 
 
 def _need_phase(s, *phases) -> None:
@@ -1154,8 +1200,9 @@ def _h_build(s, a, by, ev):
     r = check_allocation(s, by, uses)
     if r is not None:
         raise r
+    used = {k: n for k, n in outcome(s, by, uses)[2].items() if n}
     vp, gold = apply_allocation(s, by, uses, ev)
-    ev.append({"type": "built", "seat": by, "vp": vp, "gold": gold})
+    ev.append({"type": "built", "seat": by, "vp": vp, "gold": gold, "used": used})
     _after_build(s, by, ev)
 
 

@@ -66,6 +66,8 @@ def _player(s, seat) -> dict:
         "this_round": {k: v - s["round_start"].get(seat, {}).get(k, 0)
                        for k, v in {"gold": p["gold"], "vp": p["vp"], **p["cubes"]}.items()},
         "last_round": dict(s["last_round"].get(seat, {})),
+        "ledger": dict(s.get("ledger", {}).get(seat, {})),
+        "last_ledger": dict(s.get("last_ledger", {}).get(seat, {})),
     }
 
 

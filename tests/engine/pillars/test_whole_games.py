@@ -245,3 +245,30 @@ def test_whole_game_four_players():
     # the table's round summary: what each player gained and paid in round 6
     assert s["last_round"]["E"] == {"gold": -3, "vp": 1, "wood": 0, "stone": 0, "sand": 0,
                                     "metal": 1}
+
+
+def test_round_ledger_of_the_three_player_round_one():
+    """The table's round summary: what each player gained and paid, by source."""
+    s = new_game(3, start="N")
+    s, _ = layout(s, privileges=["gold_8", "vp_2"])
+    s, _ = act(s, by("N", "take_material", card="sand_2"), by("E", "pass"), by("S", "pass"),
+               by("N", "pass"))
+    s = draws(s, [("N", "prior1"), ("E", "pass"), ("S", "pass"), ("N", "pass"), ("E", "pass"),
+                  ("S", "pass"), ("N", "pass"), ("E", "market2"), ("S", "market1")])
+    s = deferred(s, ["kingsbridge1", "court1", "castle1", "bishop1", "court2", "court3"])
+    s, _ = act(s, t("reveal_event", card="pay_4_gold"),
+               by("E", "bishop_choice", choice="protect"),
+               t("roll_tax", face=2), by("S", "leave_market"), by("E", "leave_market"))
+    s = builds_best(s)
+    view = GAME.public_view(s)["players"]
+    # N: prior1 at 7 gold, pays the event (4), 10 workers at the mill, Prior +2, 2 sand,
+    # exempt from tax (court3): 20 - 7 - 4 + 10 = 19.
+    assert view["N"]["last_ledger"] == {"gold-architect": 7, "gold-event": 4,
+                                        "gold+mill": 10, "vp+prior": 2, "sand+production": 2}
+    assert view["N"]["last_round"]["gold"] == 19 - 20
+    # E: protected by the Bishop, gold_8 (21 + 12 + 8 = 41 -> 30 at the mill cap... the mill
+    # caps 33 at 30, then gold_8 is capped too), pays the tax 2.
+    e = view["E"]["last_ledger"]
+    assert e["gold+mill"] == 12 and e["gold-tax"] == 2 and "gold-event" not in e
+    assert e["gold-cap"] == 3 + 8
+    assert view["N"]["ledger"] == {}
