@@ -692,46 +692,60 @@ def apply(state: dict, action) -> tuple[dict, list]:
     return s, ev
 
 
-def _add(book, seat, key, amount) -> None:
+BOOKED = frozenset(("round_started", "mill_income", "gain", "paid", "traded", "built",
+                    "prior_vp", "lose", "cubes_returned", "gold_lost_cap", "adjusted"))
+
+
+def _add(book, own, seat, key, amount) -> None:
+    """Add to the ledger, copied on write: a row shared with the previous state is copied
+    the first time this action changes it (``own`` holds the rows already copied)."""
     if amount:
-        row = book.setdefault(seat, {})
+        if seat not in own:
+            book[seat] = dict(book.get(seat, {}))
+            own.add(seat)
+        row = book[seat]
         row[key] = row.get(key, 0) + amount
 
 
 def _book(s, ev) -> None:
     """The round ledger for the table's round summary: per seat, "<item>+<source>" and
     "<item>-<reason>" -> amount, from this action's events (a new round starts a new one)."""
-    book = {seat: dict(row) for seat, row in s.get("ledger", {}).items()}
+    if not any(e["type"] in BOOKED for e in ev):
+        return
+    book = dict(s.get("ledger", {}))
+    own: set = set()
     for e in ev:
         kind, seat = e["type"], e.get("seat")
         if kind == "round_started":
             s["last_ledger"] = book
             book = {}
+            own = set()
         elif kind == "mill_income":
-            _add(book, seat, "gold+mill", e["amount"])
+            _add(book, own, seat, "gold+mill", e["amount"])
         elif kind == "gain":
-            _add(book, seat, f"{e['item']}+{e['source']}", e["amount"])
+            _add(book, own, seat, f"{e['item']}+{e['source']}", e["amount"])
         elif kind == "paid":
-            _add(book, seat, f"gold-{e['why']}", e["amount"])
-            _add(book, seat, f"vp-{e['why']}", e["vp_lost"])
+            _add(book, own, seat, f"gold-{e['why']}", e["amount"])
+            _add(book, own, seat, f"vp-{e['why']}", e["vp_lost"])
         elif kind == "traded":
             sign = ("+", "-") if e["trade"] == "buy" else ("-", "+")
-            _add(book, seat, f"{e['item']}{sign[0]}market", e["amount"])
-            _add(book, seat, f"gold{sign[1]}market", e["gold"])
+            _add(book, own, seat, f"{e['item']}{sign[0]}market", e["amount"])
+            _add(book, own, seat, f"gold{sign[1]}market", e["gold"])
         elif kind == "built":
-            _add(book, seat, "vp+build", e["vp"])
-            _add(book, seat, "gold+build" if e["gold"] >= 0 else "gold-build", abs(e["gold"]))
+            _add(book, own, seat, "vp+build", e["vp"])
+            _add(book, own, seat, "gold+build" if e["gold"] >= 0 else "gold-build", abs(e["gold"]))
             for item, n in e.get("used", {}).items():
-                _add(book, seat, f"{item}-build", n)
+                _add(book, own, seat, f"{item}-build", n)
         elif kind == "prior_vp":
-            _add(book, seat, "vp+prior", e["amount"])
+            _add(book, own, seat, "vp+prior", e["amount"])
         elif kind in ("lose", "cubes_returned"):
-            _add(book, seat, f"{e['item']}-{'event' if kind == 'lose' else 'storage'}",
+            _add(book, own, seat, f"{e['item']}-{'event' if kind == 'lose' else 'storage'}",
                  e["amount"])
         elif kind == "gold_lost_cap":
-            _add(book, seat, "gold-cap", e["amount"])
+            _add(book, own, seat, "gold-cap", e["amount"])
         elif kind == "adjusted":
-            _add(book, seat, f"{e['item']}{'+' if e['delta'] > 0 else '-'}host", abs(e["delta"]))
+            sign = "+" if e["delta"] > 0 else "-"
+            _add(book, own, seat, f"{e['item']}{sign}host", abs(e["delta"]))
     s["ledger"] = book
 
 
