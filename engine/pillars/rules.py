@@ -32,8 +32,7 @@ SHARED = frozenset(("cat", "options", "names", "seats", "round_start", "last_rou
                     "tax", "limit", "limit_next", "market_turn", "cathedral"))
 PLAYER_LISTS = ("craftsmen", "privileges", "used", "materials", "bought", "sold")
 LISTS = frozenset(("kingsbridge", "shiring", "supply_craftsmen", "supply_materials",
-                   "taken_materials", "removed", "placed", "queue", "market_open",
-                   "market_spaces", "exempt", "history"))
+                   "removed", "placed", "queue", "market_open", "market_spaces", "exempt"))
 
 
 def copy_state(s: dict) -> dict:
@@ -268,11 +267,11 @@ def setup(catalog, setup_: dict) -> dict:
         "market": {c: 0 for c in BUYABLE},
         "court_metal": 0, "castle": b["grey_workers"], "black_free": 1,
         "kingsbridge": [], "shiring": [], "supply_craftsmen": [], "supply_materials": [],
-        "taken_materials": [], "seen": {"events": [], "privileges": [], "craftsmen": []},
+        "seen": {"events": [], "privileges": [], "craftsmen": []},
         "removed": [], "arch": {}, "spaces": {}, "placed": [], "event": None,
         "bishop": None, "tax": None, "limit": None, "limit_next": None,
         "queue": [], "pending": None, "market_open": [], "market_turn": None,
-        "round_start": {}, "last_round": {}, "cathedral": 0, "history": [],
+        "round_start": {}, "last_round": {}, "cathedral": 0,
         "ledger": {}, "last_ledger": {},
     }
     for seat in seats:
