@@ -1,8 +1,6 @@
 """The Pillars of the Earth's declarations for the app (engine/api.py `GameInfo`)."""
 from __future__ import annotations
 
-import dataclasses
-
 from engine.api import Bindings, GameInfo, Option, SeatInfo, StickerKind, Texts
 from engine.pillars import bindings, catalog, corrections, options, rules, texts
 
@@ -20,11 +18,6 @@ def _option(key: str, spec: tuple) -> Option:
                           if not isinstance(v, bool)})
 
 
-# Declarations of newer versions of engine/api.py, passed when GameInfo has the field.
-_NEWER = {"demo_entries": catalog.demo_entries, "sticker_namespace": "pillar",
-          "corrections": corrections.corrections}
-_FIELDS = {f.name for f in dataclasses.fields(GameInfo)}
-
 INFO = GameInfo(
     id="pillars",
     names=NAMES,
@@ -41,12 +34,14 @@ INFO = GameInfo(
               StickerKind("V", "privilege", "privileges"),
               StickerKind("K", "event", "events")),
     bindings=Bindings(zones=bindings.ZONES, dice=bindings.DICE, sighting=bindings.sighting,
-                      roll=bindings.roll),
+                      roll=bindings.roll, manual_roll=bindings.manual_roll),
     web="web.games.pillars",
     check_catalog=catalog.check_catalog,
     catalog_state=catalog.index,
     start_rule="Whoever most recently visited a cathedral starts.",
     table_actions=rules.TABLE_ACTIONS,
     host_actions=rules.HOST_ACTIONS,
-    **{k: v for k, v in _NEWER.items() if k in _FIELDS},
+    demo_entries=catalog.demo_entries,
+    sticker_namespace="pillar",
+    corrections=corrections.corrections,
 )
