@@ -281,6 +281,7 @@ class Bindings:
     dice: tuple[DieRole, ...] = ()
     sighting: Any = None  # callable(state, Sighting) -> list[Outcome]
     roll: Any = None  # callable(state, list[DieFace]) -> list[Outcome]
+    manual_roll: Any = None  # callable(state) -> {"roles", "count", "by"} or None
 
 
 @dataclass(frozen=True)
