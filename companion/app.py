@@ -79,6 +79,12 @@ def create_app(test_config: dict | None = None) -> Flask:
             kinds[name] = games.load_kind(name, str(data_dir), app.config["GAMES"])
         return kinds[name]
 
+    def catalog_changed(name: str) -> None:
+        """The owner's catalog of ``name`` changed (companion/deck.py): new games load it
+        afresh; games already created keep theirs (pinned)."""
+        kinds.pop(name, None)
+
+    app.extensions["companion.catalog_changed"] = catalog_changed
     store = Store(data_dir / "companion.sqlite3")
     service = GameService(store, kind, snapshot_every=resolved.snapshot_every)
     service.load_all()

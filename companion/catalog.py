@@ -35,6 +35,14 @@ REASONS = {
     "schema": "{message}",
     "check_failed": "the game's checks could not run ({message})",
     "unknown_game": "no catalog for the game {game}",
+    # the owner's catalog tools (companion/deck.py)
+    "unknown_part": "{part} is not a part of this catalog (expected one of: {expected})",
+    "entry_shape": "an entry of {part} must be {expected}",
+    "bundle_shape": "not a catalog export: {detail}",
+    "bundle_version": "catalog export version {version} is not supported (expected {expected})",
+    "bundle_game": "this export holds the catalog of {found}, not of {game}",
+    "bad_entry_id": "{name} cannot name a picture (letters, digits, - and _ only)",
+    "no_picture": "the picture could not be made: {detail}",
 }
 
 
@@ -206,14 +214,19 @@ class _Loaded:
                 self.data[part.id][key] = value
                 self.sources[(part.id, key)] = str(path)
 
-    def finish(self) -> dict:
-        """Check; return the catalog or raise CatalogError with every problem."""
+    def all_problems(self) -> list[dict]:
+        """Reading problems, then the schemas' and the game's, each naming its file."""
         problems = list(self.problems)
         for p in check(self.info, self.data):
             part = p["file"].removesuffix(".json")
             key = (part, _hashable(p["entry"]))
             p["file"] = self.sources.get(key) or self.part_file.get(part, p["file"])
             problems.append(p)
+        return problems
+
+    def finish(self) -> dict:
+        """Check; return the catalog or raise CatalogError with every problem."""
+        problems = self.all_problems()
         if problems:
             raise CatalogError(problems)
         return self.data
@@ -271,13 +284,18 @@ def load_catalog(game: str, data_dir: str | Path | None = None) -> dict:
     return load_files(game, shipped_dir(game), overrides)
 
 
-def load_files(game: str, base_dir: str | Path, overrides: list[Path] = ()) -> dict:
-    """A catalog from a directory holding every part, then override files in order."""
+def assemble(game: str, base_dir: str | Path, overrides: list[Path] = ()) -> _Loaded:
+    """The catalog being assembled (data, sources, problems), without raising."""
     loaded = _Loaded(game)
     loaded.read_base(Path(base_dir))
     for path in overrides:
         loaded.apply_override(Path(path))
-    return loaded.finish()
+    return loaded
+
+
+def load_files(game: str, base_dir: str | Path, overrides: list[Path] = ()) -> dict:
+    """A catalog from a directory holding every part, then override files in order."""
+    return assemble(game, base_dir, overrides).finish()
 
 
 def check_path(path: str | Path, game: str) -> dict:

@@ -13,6 +13,8 @@ from __future__ import annotations
 import importlib.util
 import json
 import logging
+import os
+import threading
 from pathlib import Path
 
 from babel import Locale
@@ -49,7 +51,8 @@ def compile_translations(source: Path, target: Path) -> list[str]:
             with po_path.open("rb") as f:
                 catalog = pofile.read_po(f)
             mo_path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = mo_path.with_suffix(".mo.tmp")
+            # one temp file per writer: two threads or workers may compile at once
+            tmp = mo_path.with_suffix(f".mo.{os.getpid()}.{threading.get_ident()}.tmp")
             with tmp.open("wb") as f:
                 mofile.write_mo(f, catalog)
             tmp.replace(mo_path)
@@ -96,15 +99,18 @@ def fill(template: str, params: dict) -> str:
 def web_package(game: str) -> str | None:
     """The importable package of ``game``'s web folder (``GAME.info.web``), or None.
 
-    Found through the app's game kinds (`companion.games`), so games registered by entry point
-    and those given in the app config ``GAMES`` (tests) are found alike.
+    The game is the app config's ``GAMES`` entry (tests) or the installed plug-in of that id
+    (`companion.games`); only its declarations are read, never its catalog.
     """
     cache = current_app.extensions.setdefault("companion.web_packages", {})
     if game not in cache:
+        from companion import games
+
         package = None
         try:
-            kind = current_app.extensions["companion"]._kinds(game)
-            package = getattr(getattr(kind.module, "info", None), "web", None) or None
+            overrides = current_app.config.get("GAMES") or {}
+            module = overrides[game][0] if game in overrides else games.module_of(game)
+            package = getattr(getattr(module, "info", None), "web", None) or None
         except Exception:  # an unknown or broken game has no web folder (doctor says why)
             package = None
         cache[game] = package
@@ -138,15 +144,24 @@ def known_games() -> list[str]:
     return configured + [g for g in found if g not in configured]
 
 
+_COMPILING = threading.Lock()
+
+
 def _game_translations(lang: str, game: str):
-    """``game``'s own catalog for ``lang`` (compiled into DATA/translations/games/<id>)."""
+    """``game``'s own catalog for ``lang``, compiled into DATA/translations/games/<id> on
+    its first use (once per app, language and game: `translations` caches the result)."""
     folder = web_dir(game)
     source = folder / "translations" if folder else None
     if source is None or not source.is_dir():
         return None
     target = Path(current_app.config["DATA_DIR"]) / "translations" / "games" / game
-    compile_translations(source, target)
-    found = Translations.load(str(target), [lang, DEFAULT_LANG])
+    with _COMPILING:  # no thread reads a .mo another is writing
+        compile_translations(source, target)
+        try:
+            found = Translations.load(str(target), [lang, DEFAULT_LANG])
+        except Exception as exc:  # a damaged .mo: English for this game, as for a bad .po
+            log.error("cannot load the translations of %s: %s", game, exc)
+            return None
     return None if type(found) is NullTranslations else found
 
 

@@ -281,6 +281,7 @@ class Bindings:
     dice: tuple[DieRole, ...] = ()
     sighting: Any = None  # callable(state, Sighting) -> list[Outcome]
     roll: Any = None  # callable(state, list[DieFace]) -> list[Outcome]
+    manual_roll: Any = None  # callable(state) -> {"roles", "count", "by"} or None
 
 
 @dataclass(frozen=True)
@@ -316,11 +317,32 @@ class GameInfo:
     start_rule: str = ""  # English msgid: who starts by the rules ("whoever built last")
     table_actions: frozenset[str] = frozenset()  # action types the table display may send
     host_actions: frozenset[str] = frozenset()  # corrections only the host may send
+    # callable(state) -> [{"part", "key", "title", "current", "schema", "action"}]: every
+    # correction of the public board the host can make now, ``schema`` being the JSON Schema
+    # of a new value; send ``{**action, "value": new}`` (see docs/engine.md, Corrections).
+    corrections: Any = None
 
 
 def sticker_namespace(info: GameInfo) -> str:
     """The namespace printed on a game's stickers (``TC1:<NS>:<letter>:<code>``)."""
     return (info.sticker_namespace or info.id).lower()
+
+
+def correction_preview(module: GameModule, state: State, action: Action) -> dict[str, JSON]:
+    """Before and after of a host correction, for everyone to check before it is sent.
+
+    ``{"before": public view, "after": public view, "changed": [top-level keys of the view
+    that differ], "events": [...]}``, or ``{"before": ..., "refused": Refused.to_json()}``.
+    Never changes anything (``apply`` never mutates its state)."""
+    before = module.public_view(state)
+    try:
+        after_state, events = module.apply(state, action)
+    except Refused as r:
+        return {"before": before, "refused": r.to_json()}
+    after = module.public_view(after_state)
+    changed = sorted(k for k in set(before) | set(after)
+                     if k != "version" and before.get(k) != after.get(k))
+    return {"before": before, "after": after, "changed": changed, "events": events}
 
 
 CATALOG_KEY = "cat"  # where a state carries its catalog (see GameInfo.catalog_state)

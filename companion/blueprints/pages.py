@@ -22,16 +22,17 @@ def _game_spec(name: str) -> dict:
     info = common.service()._kinds(name).module.info
     lang = i18n.page_lang()
     options = [{"id": o.id, "default": o.default, "choices": list(o.choices),
-                "rule": o.rule, "label": i18n.text(lang, o.text),
-                "choice_labels": {str(c): i18n.text(lang, o.labels.get(str(c), str(c)))
+                "rule": o.rule, "label": i18n.text(lang, o.text, game=name),
+                "choice_labels": {str(c): i18n.text(lang, o.labels.get(str(c), str(c)),
+                                                    game=name)
                                   for c in o.choices}}
                for o in info.options]
     colours = list(dict.fromkeys(seat.colour for seat in info.seats))
     return {"seats": [seat.id for seat in info.seats], "colours": colours,
-            "seat_labels": {seat.id: i18n.text(lang, seat.name) for seat in info.seats},
+            "seat_labels": {seat.id: i18n.text(lang, seat.name, game=name) for seat in info.seats},
             "options": options, "names": dict(info.names),
             "min_players": info.min_players, "max_players": info.max_players,
-            "start_rule": i18n.text(lang, info.start_rule) if info.start_rule else ""}
+            "start_rule": i18n.text(lang, info.start_rule, game=name) if info.start_rule else ""}
 
 
 def _modules() -> list[str]:

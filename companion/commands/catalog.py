@@ -1,11 +1,21 @@
-"""`companion catalog check FILE|DIR` and `companion catalog demo`: the owner's catalog tools."""
+"""`companion catalog check|demo|status|export|import`: the owner's catalog tools."""
 from __future__ import annotations
 
+import json
 from collections import Counter
+from pathlib import Path
 
 import click
 
-from companion.catalog import CatalogError, check_path, demo_entries, format_problem, load_catalog
+from companion import deck
+from companion.catalog import (
+    CatalogError,
+    check_path,
+    demo_entries,
+    format_problem,
+    load_catalog,
+    read_json,
+)
 from companion.games import known, module_of
 
 command = click.Group("catalog", help="Check and inspect the card and board catalog.")
@@ -77,3 +87,80 @@ def demo(data_dir: str | None, game: str) -> None:
     per_file = Counter(d["file"] for d in demos)
     click.echo(f"{len(demos)} demo entries: "
                + ", ".join(f"{f} {n}" for f, n in sorted(per_file.items())))
+
+
+DATA = click.option("--data", "data_dir", type=click.Path(file_okay=False, path_type=Path),
+                    default=Path("instance"), show_default=True,
+                    help="Data directory whose catalogs/<game>/ holds the owner's files.")
+
+
+def _fail(exc: CatalogError) -> None:
+    for p in exc.problems:
+        click.echo(format_problem(p))
+    click.echo(f"{len(exc.problems)} problem(s) found; nothing was changed.", err=True)
+    raise SystemExit(1) from None
+
+
+def _echo_status(report: dict) -> None:
+    for part in report["parts"]:
+        click.echo(f"{part['progress']['text']} ({part['demo']} demo, "
+                   f"{part['checked']} checked)")
+    for p in report["problems"]:
+        click.echo(format_problem(p))
+    verdict = "OK" if report["ok"] else f"{len(report['problems'])} problem(s)"
+    click.echo(f"{verdict}: {report['entered']} of {report['total']} entries entered, "
+               f"{report['demo']} still demo")
+
+
+@command.command("status")
+@DATA
+@click.option("--json", "as_json", is_flag=True, help="Print the status as JSON.")
+@game_option
+def status_command(data_dir: Path, as_json: bool, game: str) -> None:
+    """How far the owner's catalog is entered: per part, entries in total, still demo,
+    entered by the owner and passing the checks. Exits 1 when the catalog has problems."""
+    report = deck.status(game, data_dir)
+    if as_json:
+        click.echo(json.dumps(report, indent=2, ensure_ascii=False))
+    else:
+        _echo_status(report)
+    if not report["ok"]:
+        raise SystemExit(1)
+
+
+@command.command("export")
+@DATA
+@click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="File to write (default: <game>-catalog.json; '-' for standard output).")
+@game_option
+def export_command(data_dir: Path, output: Path | None, game: str) -> None:
+    """Write the owner's entered catalog as one JSON file, to import on another table."""
+    try:
+        bundle = deck.export_bundle(game, data_dir)
+    except CatalogError as exc:
+        _fail(exc)
+    text = json.dumps(bundle, indent=2, ensure_ascii=False) + "\n"
+    if str(output) == "-":
+        click.echo(text, nl=False)
+        return
+    output = output or Path(f"{game}-catalog.json")
+    output.write_text(text, encoding="utf-8")
+    click.echo(f"Exported {len(bundle['files'])} file(s) to {output}")
+
+
+@command.command("import")
+@click.argument("path", type=click.Path(dir_okay=False, path_type=Path))
+@DATA
+@game_option
+def import_command(path: Path, data_dir: Path, game: str) -> None:
+    """Make an exported catalog FILE the owner's catalog on this table. Checked first:
+    on any problem nothing changes. Games already created keep their catalog."""
+    bundle, problems = read_json(path)
+    if problems or bundle is None:
+        _fail(CatalogError(problems))
+    try:
+        report = deck.import_bundle(game, data_dir, bundle)
+    except CatalogError as exc:
+        _fail(exc)
+    click.echo(f"Imported {path}; games already created keep their catalog.")
+    _echo_status(report)

@@ -10,7 +10,7 @@ import threading
 import click
 
 from hardware.dice import discovery
-from hardware.dice.emulator import TAX_DIE, DiceEmulator, serve_http
+from hardware.dice.emulator import DiceEmulator, serve_http
 from hardware.dice.observations import DiceStatus, Roll
 from hardware.dice.protocol import DIE_ID
 from hardware.dice.reader import DiceReader
@@ -19,7 +19,7 @@ command = click.Group("dice", help="Serial dice reader: emulate one, or listen t
 
 
 def parse_dice(specs: tuple[str, ...]) -> dict[str, list[int]]:
-    """``("tax:2,3,3,4,4,5", "red:1,2,3,4,5,6")`` → ``{"tax": [2, 3, 3, 4, 4, 5], ...}``."""
+    """``("t:2,3,3,4,4,5", "red:1,2,3,4,5,6")`` → ``{"t": [2, 3, 3, 4, 4, 5], ...}``."""
     dice: dict[str, list[int]] = {}
     for spec in specs:
         die, sep, faces = spec.partition(":")
@@ -32,7 +32,7 @@ def parse_dice(specs: tuple[str, ...]) -> dict[str, list[int]]:
                 f"{spec!r}: expected ID:FACE,FACE,... with ID of 1-16 [A-Za-z0-9_-] "
                 "and non-negative integer faces", param_hint="--dice")
         dice[die] = values
-    return dice or dict(TAX_DIE)
+    return dice or game_dice()
 
 
 def _every(seconds: float, action, stop: threading.Event) -> None:
@@ -73,7 +73,8 @@ def _keys(emu: DiceEmulator, stop: threading.Event) -> None:
 
 @command.command("emulate")
 @click.option("--dice", "dice_specs", multiple=True, metavar="ID:FACES",
-              help="A die and its faces, e.g. tax:2,3,3,4,4,5 (repeatable; default the tax die).")
+              help="A die and its faces, e.g. red:1,2,3,4,5,6 (repeatable; default: one die per "
+                   "role the installed games declare, named after the role).")
 @click.option("--link", help="Stable path of the emulated port (default in the temp dir).")
 @click.option("--http-port", type=int, help="Serve POST /roll, /unplug, /replug on this port.")
 @click.option("--every", type=float, help="Roll every SEC seconds.")
@@ -160,3 +161,14 @@ def listen(port, usb_ids, count) -> None:
         pass
     finally:
         reader.stop()
+
+
+def game_dice() -> dict[str, list[int]]:
+    """One emulated die per die role of the installed games, named after the role."""
+    from companion.games import discovered
+
+    dice: dict[str, list[int]] = {}
+    for module in discovered().values():
+        for role in module.info.bindings.dice:
+            dice.setdefault(role.id, list(role.faces))
+    return dice or {"d6": [1, 2, 3, 4, 5, 6]}

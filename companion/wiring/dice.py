@@ -101,9 +101,11 @@ class DiceWiring:
         self._last_state: str | None = None
 
     def _start_emulator(self, data_dir: Path) -> str:
+        from companion.commands.dice import game_dice
         from hardware.dice.emulator import DiceEmulator, serve_http
 
-        self.emulator = DiceEmulator(link=str(data_dir / "dice-emulator.tty")).start()
+        self.emulator = DiceEmulator(link=str(data_dir / "dice-emulator.tty"),
+                                     dice=game_dice()).start()
         wanted = self.settings.emulator_http_port
         try:
             self.emulator_http = serve_http(self.emulator, wanted)

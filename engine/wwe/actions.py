@@ -6,7 +6,7 @@ caller's state untouched (the copy is simply dropped).
 from __future__ import annotations
 
 from engine.api import Refused
-from engine.wwe import cards, duties, effects, flow, projects
+from engine.wwe import cards, corrections, duties, effects, flow, projects
 from engine.wwe import state as st
 
 TABLE = ("table", "host")
@@ -185,7 +185,8 @@ def orient_event(s, a, ev):
     card = s["event"]
     spec = s["cat"]["events"][card]
     value = st.favor_value(s, spec, r)
-    refusal = cards.favor_refusal(s, s["active"], value)
+    after_income = s["options"]["outlaws_check"] == "after_income"
+    refusal = None if after_income else cards.favor_refusal(s, s["active"], value)
     if refusal:
         raise refusal
     s["queue"].pop(0)
@@ -199,6 +200,9 @@ def orient_event(s, a, ev):
             ev.append({"type": "income_lost", "seat": seat, "reason": "begging"})
             continue
         income(s, seat, corner, ev)
+    refusal = cards.favor_refusal(s, s["active"], value) if after_income else None
+    if refusal:  # R3.3.3 judged when the gold is paid: step 4, after this card's income
+        raise refusal  # the handler's copy is dropped: nothing of the income stays
     if value > 0:                                                        # step 4
         cards.grant_favor(s, s["active"], cards.favor_landing(s, value), ev)
     steps = effects.schedule(s, card, continuous=True) if spec.get("permanent") else []
@@ -235,12 +239,18 @@ def play_card(s, a, ev):
     player["hand"].remove(card)
     lost = effects.action_lost(s, seat)
     performed = perform and lost is None
-    if performed:
-        cards.perform(s, seat, card, params, ev)
+    no_effect = cards.carry_out(s, seat, card, params, ev) if performed else None
+    player = s["players"][seat]  # carry_out replaces the state's containers
+    flags = s["round_flags"][seat]
+    if no_effect is not None:
+        performed = False
     player["played"].append(card)
     player["performed"].append(performed)
     ev.append({"type": "card_played", "seat": seat, "card": card, "performed": performed,
                "lost": lost})
+    if no_effect is not None:  # R4.1.2: played, and it simply does nothing
+        ev.append({"type": "card_no_effect", "seat": seat, "card": card,
+                   "reason": no_effect.code, "why": no_effect.to_json()})
     if needs_discard:
         player["hand"].remove(discard)
         player["discards"].append(discard)
@@ -447,6 +457,7 @@ HANDLERS = {
     "return_houses": return_houses,
     "adjust": adjust,
     "set_start_player": set_start_player,
+    "correct": corrections.correct,
 }
 
 

@@ -2,7 +2,8 @@
 
 Each card function checks its params, raises `Refused` when it cannot be carried out, and
 otherwise changes the (already copied) state. The card-specific params are documented in
-docs/engine.md.
+docs/engine.md. `carry_out` turns a refusal into R4.1.2's "the card simply does nothing"
+when no way of carrying the card out exists at all.
 """
 from __future__ import annotations
 
@@ -315,3 +316,42 @@ def perform(s: dict, seat: str, card: str, params: dict, ev: list) -> None:
     CARDS[target](s, seat, params, ev)
     for mod in effects.card_mods(s, target):
         st.gain_items(s, seat, mod.get("bonus") or {}, ev, "event")
+
+
+# Refusals that say the input itself is wrong: they stay refusals even when the card could
+# not be carried out anyway (R4.1.2 covers cards that cannot be carried out, not bad input).
+INPUT_CODES = frozenset(("bad_params", "malformed_action", "unknown_card", "unknown_project",
+                         "unknown_site", "unknown_seat"))
+
+
+def can_carry_out(s: dict, seat: str, card: str) -> bool:
+    """True when some way of carrying ``card`` out for ``seat`` exists now (read-only)."""
+    from engine.wwe import choices  # late import: choices needs this module
+
+    for params in choices.card_param_options(s, seat, card):
+        try:
+            perform(st.fast_copy(s), seat, card, params, [])
+        except Refused:
+            continue
+        return True
+    return False
+
+
+def carry_out(s: dict, seat: str, card: str, params: dict, ev: list) -> Refused | None:
+    """R4.1.2: perform ``card``; a card whose action cannot be carried out in any way is
+    still played and simply does nothing. Returns None when it was carried out, or the
+    refusal that says why it had no effect (``s`` unchanged then). A request that asks for
+    something impossible while another way exists stays refused (Building Material with
+    an empty Quarry and wood left: take wood), so the player can choose again."""
+    trial = st.fast_copy(s)
+    events: list = []
+    try:
+        perform(trial, seat, card, params, events)
+    except Refused as r:
+        if r.code in INPUT_CODES or can_carry_out(s, seat, card):
+            raise
+        return r
+    s.clear()
+    s.update(trial)
+    ev.extend(events)
+    return None

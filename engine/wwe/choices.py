@@ -31,11 +31,15 @@ def _delta(before: dict, after: dict, seat: str) -> tuple[dict, dict]:
 
 def trial(s: dict, action: dict, seat: str, extra: dict | None = None) -> Choice:
     try:
-        after, _ev = actions.apply(s, action)
+        after, events = actions.apply(s, action)
     except Refused as r:
         return Choice(action=action, refused=r.to_json(), effect=dict(extra or {}))
     cost, gain = _delta(s, after, seat)
-    return Choice(action=action, cost=cost, effect={**gain, **(extra or {})})
+    effect = {**gain, **(extra or {})}
+    for e in events:  # R4.1.2: playable, but it would do nothing (and why)
+        if e["type"] == "card_no_effect":
+            effect["no_effect"] = e["why"]
+    return Choice(action=action, cost=cost, effect=effect)
 
 
 def card_param_options(s: dict, seat: str, card: str) -> list[dict]:
@@ -187,6 +191,12 @@ def play_choices(s: dict, seat: str) -> list[Choice]:
         target = card
         if card == "privilege" and p["played"]:
             target = p["played"][-1]
+        if effects.action_lost(s, seat) is None and not cards.can_carry_out(s, seat, card):
+            # R4.1.2: no way to carry it out: one choice, played for nothing
+            params = card_param_options(s, seat, card)[0]
+            out.append(trial(s, {**base, "params": params, "perform": True}, seat, extra))
+            out.append(trial(s, {**base, "params": {}, "perform": False}, seat, extra))
+            continue
         for params in card_param_options(s, seat, card):
             action = {**base, "params": params, "perform": True}
             early = precheck(s, seat, target, params) if target != "privilege" else None

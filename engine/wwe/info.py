@@ -14,7 +14,7 @@ from engine.api import (
     StickerKind,
     Texts,
 )
-from engine.wwe import bindings, catalog, options, reasons, state, texts
+from engine.wwe import bindings, catalog, corrections, options, reasons, state, texts
 from engine.wwe.schemas import PARTS
 
 NAMES = {"en": "World Without End", "it": "Mondo senza fine", "pl": "Świat bez końca",
@@ -50,5 +50,6 @@ INFO = GameInfo(
     start_rule="Whoever built something last starts.",
     table_actions=frozenset(("reveal_event", "reveal_plague", "record_discard",
                              "resolve_manual", "return_houses", "roll_tax")),
-    host_actions=frozenset(("adjust", "set_start_player")),
+    host_actions=frozenset(("adjust", "set_start_player", "correct")),
+    corrections=corrections.corrections,
 )

@@ -46,8 +46,14 @@ OPTIONS: dict[str, tuple] = {
         "cannot give the whole corner, 1 VP instead of all of it."),
     "favor_card_outlaws_needs_gold": (
         True, (False, True), "A-26",
-        "The Favor action card cannot be performed when it would land on Outlaws and the "
-        "player has no gold. False: it lands and the player pays what they can (nothing)."),
+        "The Favor action card has no effect (played, the marker does not move, R4.1.2) "
+        "when it would land on Outlaws and the player has no gold. False: it lands and the "
+        "player pays what they can (nothing)."),
+    "outlaws_check": (
+        "after_income", ("after_income", "before_income"), "R3.3.3, R3.5.1",
+        "after_income: an orientation landing on Outlaws is illegal only if the active "
+        "player cannot pay 1 gold at the favor step, after this card's income (step 3). "
+        "before_income: judged with the gold held when the card is oriented."),
     "chapter4_end_steps": (
         True, (False, True), "A-29",
         "After chapter IV run project progress, cover removal and event clearing before the "

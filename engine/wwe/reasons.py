@@ -8,6 +8,7 @@ REASONS: dict[str, str] = {
     "already_donated": "You already have a seal on {project} (one per project).",
     "camera_event_not_expected": "Event card {card} was laid on the council space, but no "
                                  "event is to be revealed now.",
+    "bad_correction": "The correction of {part} is not allowed: check {field}.",
     "bad_die_value": "A tax die cannot show {value}; its faces are {faces}.",
     "bad_option_value": "Option {option} cannot be {value}.",
     "bad_params": "The value for {field} is missing or not allowed.",
@@ -46,11 +47,13 @@ REASONS: dict[str, str] = {
     "privilege_unperformed": "Privilege cannot repeat {card}, which was not carried out.",
     "project_complete": "{project} is already complete.",
     "project_covered": "{project} is blocked by a cover tile.",
+    "project_has_seals": "{project} carries donation seals; it cannot leave the board.",
     "project_not_on_board": "{project} is not on the board.",
     "rent_one_or_two": "Collect rent from 1 or 2 of your own houses.",
     "same_rent": "You already own {other}, which shows the same rent as {site}.",
     "site_taken": "Site {site} is already taken.",
     "too_many_cures": "At most {limit} resident(s) can be cured here.",
+    "too_many_covers": "The box has {max} cover tiles, not {count}.",
     "too_many_permanent": ("Chapter {chapter} already had {max} permanent events, so {card}"
                            " cannot be revealed now. Was the card scanned by mistake?"),
     "too_many_trades": "This offer can be taken at most {max} time(s), not {count}.",

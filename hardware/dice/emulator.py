@@ -21,7 +21,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from hardware.dice import protocol as p
 
-TAX_DIE = {"tax": [2, 3, 3, 4, 4, 5]}
+DEFAULT_DICE = {"d6": [1, 2, 3, 4, 5, 6]}  # a plain die; callers name the dice they need
 BOOT_NOISE = b"\x00\xf0\xfe\r\nboot v1.0 \xff\xff$\x13\r\n"
 
 
@@ -42,7 +42,7 @@ class DiceEmulator:
         roll_time: float = 0.0,
         seed: int | None = None,
     ) -> None:
-        self.dice = {d: list(faces) for d, faces in (dice or TAX_DIE).items()}
+        self.dice = {d: list(faces) for d, faces in (dice or DEFAULT_DICE).items()}
         for die, faces in self.dice.items():
             if not p.DIE_ID.fullmatch(die) or not faces:
                 raise ValueError(f"bad die {die!r} or no faces")

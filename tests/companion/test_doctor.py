@@ -264,7 +264,8 @@ def test_dice_reader_found_through_its_udev_name(tmp_path):
 
     link = tmp_path / "dev" / "dicereader"
     link.parent.mkdir()
-    with DiceEmulator(link=str(tmp_path / "emu-tty"), fw="2.3.4") as emu:
+    with DiceEmulator({"tax": [2, 3, 3, 4, 4, 5]}, link=str(tmp_path / "emu-tty"),
+                      fw="2.3.4") as emu:
         os.symlink(emu.port, link)  # what the udev rule's SYMLINK+= makes on a Pi
         result = doctor.check_dice(ctx_for(tmp_path, dice_timeout=3.0))
     assert result.status == doctor.OK, result.summary

@@ -15,8 +15,8 @@ import pytest
 from companion.app import create_app
 from companion.service import Identity
 from tests.companion.conftest import LiveServer
+from tests.companion.test_dice_wiring import play_to_tax
 from tests.hardware.dice.support import wait_for
-from tests.hardware.test_dice_wiring import play_to_tax
 
 PIN = "2468"
 PLAYERS = [{"seat": s, "name": n} for s, n in zip("NESW", ["Ann", "Bob", "Cid", "Dee"],

@@ -137,9 +137,12 @@ def test_no_seat_ever_receives_another_seats_private_data(tmp_path, seats, seed)
     for name, spy in spies.items():
         recipient = name if name in seats else None
         assert spy.views, f"{name} got no view"
-        for _event, data in spy.messages:  # every message as sent, patches included
-            version = data.get("version") if isinstance(data, dict) else None
-            versions = [version] if version is not None else range(len(privates))
+        shown = iter(spy.views)  # each view or patch message gives the next view
+        for event, data in spy.messages:  # every message as sent, patches included
+            if event in ("view", "patch"):
+                versions = [next(shown)["version"]]
+            else:
+                versions = range(len(privates))
             for v in versions:
                 assert_private_to(data, recipient, privates[v])
         for data in spy.views:  # every view as the page has it (patches applied)

@@ -4,7 +4,18 @@ from __future__ import annotations
 import pytest
 
 from engine.wwe import GAME
-from tests.engine.wwe_helpers import act, at, new_game, plain, refused, res, run_until, set_res, vp
+from tests.engine.wwe_helpers import (
+    act,
+    at,
+    new_game,
+    no_effect,
+    plain,
+    refused,
+    res,
+    run_until,
+    set_res,
+    vp,
+)
 
 
 @pytest.fixture
@@ -29,7 +40,11 @@ def test_grain_piety_material(s):
     s["supply"]["stone"] = 0
     r = refused(s, type="play_card", by="N", card="building_material", discard="favor",
                 params={"item": "stone"})
-    assert r.code == "out_of_supply"
+    assert r.code == "out_of_supply"   # R4.3 #3: the Forest has wood, take that instead
+    s["supply"]["wood"] = 0            # both empty: the card simply does nothing (R4.1.2)
+    _s, reason = no_effect(s, type="play_card", by="N", card="building_material",
+                           discard="favor", params={"item": "stone"})
+    assert reason == "out_of_supply"
 
 
 def test_building_project_limits(s):
@@ -103,9 +118,9 @@ def test_build_house_limits(s):
     s["players"]["N"]["houses"] = sites[1:5]
     for sid in sites[1:5]:
         s["sites"][sid] = "N"
-    r = refused(s, type="play_card", by="N", card="build_house", discard="favor",
-                params={"site": sites[6]})
-    assert r.code == "no_house_left"
+    _s, reason = no_effect(s, type="play_card", by="N", card="build_house", discard="favor",
+                           params={"site": sites[6]})
+    assert reason == "no_house_left"   # no house anywhere: R4.1.2, the card does nothing
 
 
 def test_donation_rules(s):
@@ -114,15 +129,17 @@ def test_donation_rules(s):
     assert res(after, "N")["gold"] == gold - 1 and after["players"]["N"]["seals"] == ["bridge"]
     s["players"]["N"]["seals"] = ["bridge"]
     s["projects"]["bridge"]["seals"] = ["N"]
+    # the Bridge is the only project: no way to donate, so the card does nothing (R4.1.2)
+    assert no_effect(s, type="play_card", by="N", card="donation", discard="favor",
+                     params={"project": "bridge"})[1] == "already_donated"
+    s["projects"]["fulling_mill"] = dict(s["projects"]["bridge"], seals=[])
     r = refused(s, type="play_card", by="N", card="donation", discard="favor",
                 params={"project": "bridge"})
-    assert r.code == "already_donated"
-    s["projects"]["fulling_mill"] = dict(s["projects"]["bridge"], seals=[])
+    assert r.code == "already_donated"   # the Fulling Mill is possible: choose again
     s["projects"]["lady_chapel"] = dict(s["projects"]["bridge"], seals=[])
     s["players"]["N"]["seals"] = ["bridge", "fulling_mill"]
-    r = refused(s, type="play_card", by="N", card="donation", discard="favor",
-                params={"project": "lady_chapel"})
-    assert r.code == "no_seal_left"
+    assert no_effect(s, type="play_card", by="N", card="donation", discard="favor",
+                     params={"project": "lady_chapel"})[1] == "no_seal_left"
 
 
 def test_weaver(s):
@@ -151,8 +168,8 @@ def test_favor_card_moves_one(s):
 def test_privilege(s):
     """A-9: nothing to repeat in round 1; later it repeats the latest own face-up card, and a
     repeated Building Project may go to another project (§4.4)."""
-    assert refused(s, type="play_card", by="N", card="privilege",
-                   discard="favor").code == "privilege_nothing"
+    s_after, reason = no_effect(s, type="play_card", by="N", card="privilege", discard="favor")
+    assert reason == "privilege_nothing"   # R4.3 #6: nothing to repeat, played for nothing
     set_res(s, "N", "stone", 2)
     s["projects"]["fulling_mill"] = dict(s["projects"]["bridge"], seals=[])
     s = play(s, "building_project", discard="grain", project="bridge", stone=1, wood=0)

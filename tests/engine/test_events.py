@@ -9,6 +9,7 @@ from tests.engine.wwe_helpers import (
     discard_for,
     head,
     new_game,
+    no_effect,
     passive,
     plain,
     refused,
@@ -162,8 +163,9 @@ def test_card_modifier_bonus_and_disabled(catalog):
     s = new_game(catalog, seats=("N", "S"))
     s = act(s, type="reveal_event", by="table", card="demo_feast")
     s = run_until(s, at("play_card"))
-    assert refused(s, type="play_card", by="N", card="piety",
-                   discard="grain").code == "card_disabled"
+    # R4.1.4: an event forbids the action: the card is played and does nothing
+    assert no_effect(s, type="play_card", by="N", card="piety", discard="grain")[1] == \
+        "card_disabled"
     v = vp(s, "N")
     s = act(s, type="play_card", by="N", card="grain", discard="piety")
     assert vp(s, "N") == v + 1 and res(s, "N")["grain"] == 1

@@ -17,16 +17,18 @@ from tests.engine.wwe_helpers import at, new_game, plain, run_until
 TYPES = ["reveal_event", "reveal_plague", "orient_event", "play_card", "answer_trade",
          "roll_tax", "choose_protection", "choose_target", "resolve_manual", "cure",
          "place_free_house", "return_houses", "adjust", "set_start_player", "record_discard",
-         "bogus"]
+         "correct", "bogus"]
 scalars = hs.one_of(hs.none(), hs.booleans(), hs.integers(-3, 12), hs.text(max_size=6),
                     hs.sampled_from(["N", "E", "table", "host", "bridge", "site_01", "stone",
-                                     "vp", "penance", "gold", *CARD_IDS]))
+                                     "vp", "penance", "gold", "favor", "covers", "project",
+                                     "plague", "slots", "supply", "start_player", *CARD_IDS]))
 values = hs.recursive(scalars, lambda inner: hs.one_of(hs.lists(inner, max_size=3),
                                                       hs.dictionaries(hs.text(max_size=8),
                                                                       inner, max_size=3)),
                       max_leaves=6)
 fields = ["card", "discard", "params", "perform", "rotation", "value", "accept",
-          "cancel", "seat", "item", "delta", "location", "locations", "site", "sites", "index"]
+          "cancel", "seat", "item", "delta", "location", "locations", "site", "sites", "index",
+          "part", "key"]
 actions = hs.fixed_dictionaries(
     {"type": hs.sampled_from(TYPES), "by": hs.sampled_from(["N", "E", "table", "host", "Q"])},
     optional={f: values for f in fields} | {

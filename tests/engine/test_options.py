@@ -14,6 +14,7 @@ from tests.engine.wwe_helpers import (
     discard_for,
     head,
     new_game,
+    no_effect,
     plain,
     refused,
     res,
@@ -110,12 +111,12 @@ def test_privilege_repeats_unperformed(catalog):
         s = act(s, type="play_card", by="N", card="grain", discard="rent", perform=False)
         s = run_until(s, lambda x: head(x)["kind"] == "play_card" and head(x)["seat"] == "N")
         grain = res(s, "N")["grain"]
-        try:
-            s2 = act(s, type="play_card", by="N", card="privilege", discard="donation")
-        except Refused as r:
-            assert not allowed and r.code == "privilege_unperformed"
-        else:
-            assert allowed and res(s2, "N")["grain"] == grain + 1
+        action = {"type": "play_card", "by": "N", "card": "privilege", "discard": "donation"}
+        if allowed:
+            assert res(act(s, **action), "N")["grain"] == grain + 1
+        else:  # R4.1.2: Privilege is played and simply does nothing
+            s2, reason = no_effect(s, **action)
+            assert reason == "privilege_unperformed" and res(s2, "N")["grain"] == grain
 
 
 def test_donor_extra_all_or_nothing(catalog):
@@ -163,7 +164,8 @@ def test_spire_tie_at_zero(catalog):
 
 
 def test_favor_card_outlaws_needs_gold(catalog):
-    """A-26: the Favor card onto Outlaws without gold is refused (default) or lands."""
+    """A-26: the Favor card onto Outlaws without gold does nothing (default: played, the
+    marker does not move, R4.1.2) or lands."""
     plain(catalog)
     for needs, ok in ((True, False), (False, True)):
         s = new_game(catalog, seats=("N", "S"), options={"favor_card_outlaws_needs_gold": needs})
@@ -174,12 +176,12 @@ def test_favor_card_outlaws_needs_gold(catalog):
         set_res(s, a, "gold", 0)
         action = {"type": "play_card", "by": a, "card": "favor",
                   "discard": discard_for(s, a, "favor")}
-        try:
+        if ok:
             s2, _ = GAME.apply(s, action)
-        except Refused as r:
-            assert not ok and r.code == "outlaws_no_gold"
+            assert cycle[s2["favor"]["index"]] == "outlaws"
         else:
-            assert ok and cycle[s2["favor"]["index"]] == "outlaws"
+            s2, reason = no_effect(s, **action)
+            assert reason == "outlaws_no_gold" and cycle[s2["favor"]["index"]] == "bishop"
 
 
 def test_partial_duty_payment(catalog):

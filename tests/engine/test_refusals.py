@@ -12,7 +12,16 @@ import pytest
 from engine.wwe import GAME
 from engine.wwe.reasons import REASONS
 from engine.wwe.texts import EVENT_TEXTS
-from tests.engine.wwe_helpers import act, at, new_game, plain, refused, run_until, set_res
+from tests.engine.wwe_helpers import (
+    act,
+    at,
+    new_game,
+    no_effect,
+    plain,
+    refused,
+    run_until,
+    set_res,
+)
 
 
 @pytest.fixture
@@ -44,23 +53,31 @@ def test_wrong_phase(at_orient, at_play):
 
 
 def test_unaffordable(at_play):
+    """Asking for what you cannot pay is refused while another way exists; with no way at
+    all the card is played and does nothing (R4.1.2)."""
+    no_stone = {"project": "bridge", "stone": 1, "wood": 0}
+    assert no_effect(at_play, type="play_card", by="N", card="building_project",
+                     discard="grain", params=no_stone)[1] == "cannot_afford"
+    set_res(at_play, "N", "wood", 1)
     r = refused(at_play, type="play_card", by="N", card="building_project", discard="grain",
-                params={"project": "bridge", "stone": 1, "wood": 0})
+                params=no_stone)
     assert r.code == "cannot_afford" and r.params["item"] == "stone"
     r = refused(at_play, type="play_card", by="N", card="weaver", discard="grain",
                 params={"wool": 2})
     assert r.code == "cannot_afford"
-    site = next(iter(at_play["sites"]))
+    site = next(sid for sid, spec in at_play["cat"]["sites"].items()
+                if spec["material"] == "stone")   # N holds wood, not stone
     r = refused(at_play, type="play_card", by="N", card="build_house", discard="grain",
                 params={"site": site})
     assert r.code == "cannot_afford"
 
 
 def test_out_of_supply(at_play):
+    """R4.1.2 / R4.3 #1: Grain with an empty Field is played and simply does nothing."""
     s = at_play
     s["supply"]["grain"] = 0
-    r = refused(s, type="play_card", by="N", card="grain", discard="piety")
-    assert r.code == "out_of_supply" and r.params == {"item": "grain"}
+    s1, reason = no_effect(s, type="play_card", by="N", card="grain", discard="piety")
+    assert reason == "out_of_supply" and s1["players"]["N"]["res"]["grain"] == 0
     # R4.1.2: the card may still be played without effect
     s2 = act(s, type="play_card", by="N", card="grain", discard="piety", perform=False)
     assert s2["players"]["N"]["played"] == ["grain"]
@@ -182,10 +199,11 @@ def test_every_event_type_has_a_text(catalog):
         if path.name == "schemas.py":  # JSON Schema "type"s, not events
             continue
         types |= set(re.findall(r'\{"type": "([a-z_]+)"', path.read_text()))
+    types -= {"array", "boolean", "integer", "null", "number", "object", "string"}  # schemas
     action_types = {"reveal_event", "reveal_plague", "orient_event", "play_card",
                     "answer_trade", "roll_tax", "choose_protection", "choose_target",
                     "resolve_manual", "cure", "place_free_house", "return_houses",
-                    "record_discard"}
+                    "record_discard", "correct"}
     assert sorted(types - action_types - set(EVENT_TEXTS)) == []
 
 

@@ -135,3 +135,16 @@ def discard_for(state, seat, card):
             options = choice.effect.get("discard_options") or [None]
             return options[0]
     raise AssertionError(f"{card} not playable")
+
+
+def no_effect(state, **action):
+    """R4.1.2: a card that cannot be carried out is still played and simply does nothing.
+    Returns the new state and the reason code of the `card_no_effect` event."""
+    new, events = GAME.apply(state, action)
+    seat = action["by"]
+    found = [e for e in events if e["type"] == "card_no_effect"]
+    assert found and found[0]["card"] == action["card"], events
+    assert new["players"][seat]["played"][-1] == action["card"]
+    assert new["players"][seat]["performed"][-1] is False
+    assert action["card"] not in new["players"][seat]["hand"]
+    return new, found[0]["reason"]

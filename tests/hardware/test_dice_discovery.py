@@ -7,7 +7,7 @@ from hardware.dice.emulator import DiceEmulator
 
 
 def test_probe_confirms_a_dice_reader(tmp_path):
-    with DiceEmulator(link=str(tmp_path / "tty")) as emu:
+    with DiceEmulator({"tax": [2, 3, 3, 4, 4, 5]}, link=str(tmp_path / "tty")) as emu:
         hello = discovery.probe(emu.port)
         assert hello is not None and hello.fw == "1.0.0-emu" and hello.dice == 1
 
@@ -47,7 +47,7 @@ def test_reader_discovers_by_vid_pid_and_prefers_the_by_id_name(tmp_path, monkey
     from hardware.dice.reader import DiceReader
     from tests.hardware.dice.support import connected, wait_for
 
-    with DiceEmulator(link=str(tmp_path / "tty")) as emu:
+    with DiceEmulator({"tax": [2, 3, 3, 4, 4, 5]}, link=str(tmp_path / "tty")) as emu:
         by_id = tmp_path / "by-id"
         by_id.mkdir()
         (by_id / "usb-Arduino_Uno_1234-if00").symlink_to(emu.slave_path)
@@ -69,7 +69,7 @@ def test_reader_discovers_by_vid_pid_and_prefers_the_by_id_name(tmp_path, monkey
 
 
 def test_udev_link_comes_first(tmp_path, monkeypatch):
-    with DiceEmulator(link=str(tmp_path / "dicereader")) as emu:
+    with DiceEmulator({"tax": [2, 3, 3, 4, 4, 5]}, link=str(tmp_path / "dicereader")) as emu:
         monkeypatch.setattr(discovery, "UDEV_LINK", emu.port)
         monkeypatch.setattr(discovery.list_ports, "comports", lambda: [
             FakePortInfo(emu.slave_path, 0x2341, 0x0043)])

@@ -206,7 +206,8 @@ def test_second_reader_cannot_open_the_same_port(tmp_path):
 def test_queue_delivery_without_callback(tmp_path):
     from hardware.dice.emulator import DiceEmulator
 
-    with DiceEmulator(link=str(tmp_path / "tty")) as emu, DiceReader(emu.port) as reader:
+    with DiceEmulator({"tax": [2, 3, 3, 4, 4, 5]}, link=str(tmp_path / "tty")) as emu, \
+            DiceReader(emu.port) as reader:
         wait_for(lambda: connected(reader))
         emu.roll({"tax": 4})
         items = []

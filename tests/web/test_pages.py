@@ -154,3 +154,45 @@ def test_the_new_game_form_offers_seats_colours_options_and_pin(site):
         assert f"name_{seat}" in form["inputs"]
     assert "host_pin" in form["inputs"]
     assert "option_first_game" in form["inputs"]
+
+
+def test_world_without_end_pages_load_its_folder_by_page_kind(site):
+    c, g = site["client"], site["game"]
+    table = c.get(f"/table/{g}?lang=it").get_data(as_text=True)
+    for script in ("board.js", "manual.js", "table.js"):
+        assert f'<script src="/games/wwe/static/js/{script}"></script>' in table
+    assert 'href="/games/wwe/static/css/wwe.css"' in table
+    assert 'id="favor"' in table and "Arco dei Favori" in table  # its partial, its domain
+    phone = site["phone"].get(f"/play/{g}?lang=pl").get_data(as_text=True)
+    assert '<script src="/games/wwe/static/js/phone.js"></script>' in phone
+    assert 'id="hand"' in phone and "Północ" in phone  # the seat named by the game, in Polish
+    host = c.get(f"/host/{g}").get_data(as_text=True)
+    assert host.index("/games/wwe/static/js/host.js") < host.index("/static/js/host.js\"")
+    camera = c.get(f"/host/{g}/camera?lang=de").get_data(as_text=True)
+    assert "Ratsfeld" in camera  # where World Without End's board marker goes, in German
+    assert "table.js" not in camera and "phone.js" not in c.get("/new").get_data(as_text=True)
+
+
+@pytest.mark.parametrize("lang", ["en", "it", "pl", "es", "de"])
+def test_every_page_of_a_game_works_in_every_language(site, lang):
+    from babel.messages.pofile import read_po
+
+    def translated(domain: Path, msgid: str) -> str:
+        if lang == "en":
+            return msgid
+        with (domain / lang / "LC_MESSAGES" / "messages.po").open("rb") as fh:
+            return read_po(fh, locale=lang).get(msgid).string
+
+    c, g = site["client"], site["game"]
+    game_text = translated(WEB / "games" / "wwe" / "translations", "Favor track")
+    shared_text = translated(WEB / "translations", "Table display")
+    for url, client in ((f"/table/{g}", c), (f"/host/{g}", c), (f"/host/{g}/camera", c),
+                        (f"/host/{g}/dice", c), (f"/play/{g}", site["phone"])):
+        response = client.get(f"{url}?lang={lang}")
+        assert response.status_code == 200, url
+        html = response.get_data(as_text=True)
+        assert f'lang="{lang}"' in html
+        if url.startswith("/table"):
+            assert game_text in html and shared_text in html
+        strings = json.loads(parse(html).scripts["ui-strings"])
+        assert strings["reconnecting"] and strings["houses_n"]  # shared and the game's

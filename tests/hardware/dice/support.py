@@ -52,9 +52,12 @@ class Collector:
                         f"{n} rolls")
 
 
+TAX = {"tax": [2, 3, 3, 4, 4, 5]}  # a tax die, as World Without End and Pillars have
+
+
 @contextlib.contextmanager
 def emulator_and_reader(tmp_path, dice=None, emulator_options=None, **reader_options):
-    emu = DiceEmulator(dice, link=str(tmp_path / "dice-tty"), seed=7,
+    emu = DiceEmulator(dice or TAX, link=str(tmp_path / "dice-tty"), seed=7,
                        **(emulator_options or {})).start()
     collector = Collector()
     reader = DiceReader(emu.port, on_observation=collector, **reader_options).start()

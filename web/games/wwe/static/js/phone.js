@@ -409,5 +409,4 @@
   }
 
   TC.start({render: render});
-  TC.keepAwake();
 })();

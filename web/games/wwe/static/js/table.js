@@ -236,52 +236,7 @@
     TC.replace("final", fin);
     document.getElementById("chart-panel").hidden = !!(sum || fin);
     TC.replace("vp-chart", W.vpChart(m, W.vpSeries(m)));
-    updateJoin(m);
-    TC.replace("hw-status", hardwareLine(W.obj(msg.hardware)));
   }
 
-  /** Camera and dice reader, when present: their state and their latest warning (the
-   *  server's translated `message` when it gives one, else the English template filled). */
-  function hardwareLine(hw) {
-    return Object.keys(hw).filter(function (k) {
-      return W.obj(hw[k]).state && hw[k].state !== "absent";
-    }).map(function (k) {
-      var st = hw[k];
-      var warn = W.arr(st.warnings).slice(-1)[0] || st.warning || null;
-      var text = warn ? (warn.message || TC.fmt(warn.template || warn.code || "", W.obj(warn.params))) : "";
-      var label = t("hw_state_" + st.state);
-      if (label === "hw_state_" + st.state) label = st.state;  // a state we have no word for
-      return t("hw_" + k) + ": " + label + (text ? " ⚠ " + text : "");
-    }).join(" · ");
-  }
-
-  /** The lobby covers the board until every seat is taken (claimed when the page loaded,
-   *  or seen connected since). Nothing on the TV brings it back: that needs the host. */
-  var taken = {};
-  var lobbyClosed = false;  // the table plays on without some phones (until a reload)
-  var closeLobby = document.getElementById("lobby-close");
-  if (closeLobby) closeLobby.addEventListener("click", function () {
-    lobbyClosed = true;
-    if (TC.view) render(TC.view);
-  });
-  function updateJoin(m) {
-    var lobby = document.getElementById("join-panel");
-    if (!lobby) return;
-    var all = true;
-    lobby.querySelectorAll(".join-card").forEach(function (card) {
-      var seat = card.dataset.seat;
-      var p = m.players[seat] || {};
-      if (p.connected || card.classList.contains("joined")) taken[seat] = true;
-      var on = !!taken[seat];
-      all = all && on;
-      card.classList.toggle("joined", on);
-      var st = card.querySelector(".join-state");
-      if (st) st.textContent = on ? t("joined") : t("waiting_join");
-    });
-    lobby.hidden = all || lobbyClosed || m.over || !!m.msg.closed;
-    document.body.classList.toggle("lobby-open", !lobby.hidden);
-  }
-
-  TC.start({render: render});
-  TC.keepAwake();
+  TC.start({render: render});  // the lobby and hardware line: web/static/js/table_display.js
 })();

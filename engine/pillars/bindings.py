@@ -1,0 +1,86 @@
+"""What the table's hardware means to The Pillars of the Earth (pure functions).
+
+Camera zones in board millimetres (demo rectangles until the owner calibrates the printed
+board), the tax die role, and what a seen card or a settled roll means now.
+"""
+from __future__ import annotations
+
+from engine.api import Act, DieRole, Propose, Warn, Zone
+from engine.pillars import rules as R
+
+ZONES = (
+    Zone("events", "Event cards", (520, 0, 600, 110)),
+    Zone("kingsbridge", "Kingsbridge privileges", (0, 0, 180, 110)),
+    Zone("shiring", "Shiring craftsmen", (200, 0, 380, 110)),
+    Zone("supply_craftsmen", "Supply craftsmen", (0, 400, 180, 510)),
+    Zone("supply_materials", "Supply building materials", (200, 400, 600, 510)),
+    *(Zone(f"player_{seat}", f"Player {seat}", (x, 530, x + 140, 640))
+      for seat, x in zip(R.SEAT_ORDER, (0, 150, 300, 450), strict=True)),
+)
+DICE = (DieRole("tax", "Tax die", faces=(2, 3, 3, 4, 4, 5), faces_from="board.tax_die.faces"),)
+
+_REVEAL = {("privilege", "kingsbridge"): ("reveal_privilege", None),
+           ("craftsman", "shiring"): ("reveal_craftsman", "shiring"),
+           ("craftsman", "supply_craftsmen"): ("reveal_craftsman", "supply"),
+           ("material", "supply_materials"): ("reveal_material", None),
+           ("event", "events"): ("reveal_event", None)}
+
+
+def _legal(state, action) -> bool:
+    try:
+        R.apply(state, action)
+    except Exception:  # noqa: BLE001 - a binding never fails, it warns
+        return False
+    return True
+
+
+def sighting(state, seen) -> list:
+    if state["over"] or seen.change not in ("appeared", "moved"):
+        return []
+    zone = seen.zone or ""
+    hit = _REVEAL.get((seen.kind, zone))
+    if hit is not None:
+        kind, to = hit
+        if seen.kind == "privilege" and seen.card in state["kingsbridge"]:
+            return []
+        if seen.card in state["shiring"] + state["supply_craftsmen"] + \
+                state["supply_materials"] or seen.card == state["event"]:
+            return []
+        action = {"type": kind, "by": "table", "card": seen.card}
+        if to:
+            action["to"] = to
+        if _legal(state, action):
+            return [Act(action)]
+        return [Warn("unexpected_card", {"card": seen.card, "zone": zone})]
+    if zone.startswith("player_") and seen.kind in ("craftsman", "material"):
+        seat = zone[len("player_"):]
+        kind = "take_craftsman" if seen.kind == "craftsman" else "take_material"
+        action = {"type": kind, "by": seat, "card": seen.card}
+        if seat in state["players"] and _legal(state, action):
+            return [Propose(action)]
+        held = seat in state["players"] and (
+            seen.card in state["players"][seat]["craftsmen"] or
+            seen.card in state["players"][seat]["materials"])
+        return [] if held else [Warn("unexpected_card", {"card": seen.card, "zone": zone})]
+    return []
+
+
+def roll(state, dice) -> list:
+    faces = [d.face for d in dice if d.role == "tax"]
+    if not faces or state["over"] or state["phase"] != "tax" or state["pending"]:
+        return []
+    action = {"type": "roll_tax", "by": "table", "face": faces[0]}
+    if _legal(state, action):
+        return [Act(action)]
+    return [Warn("bad_die_value", {"value": str(faces[0]),
+                                   "faces": ", ".join(map(str, R.board(state)["tax_die"]
+                                                          ["faces"]))})]
+
+
+def manual_roll(state) -> dict | None:
+    """Which roll the table may enter by hand now (the on-screen fallback without a reader):
+    the tax die at step 9. (engine/api.py's Bindings documents ``manual_roll`` but has no
+    field for it yet; the app can reach it as ``engine.pillars.bindings.manual_roll``.)"""
+    if state["over"] or state["phase"] != "tax" or state["pending"]:
+        return None
+    return {"roles": ["tax"], "count": 1, "by": "table"}

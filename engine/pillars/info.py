@@ -1,0 +1,47 @@
+"""The Pillars of the Earth's declarations for the app (engine/api.py `GameInfo`)."""
+from __future__ import annotations
+
+from engine.api import Bindings, GameInfo, Option, SeatInfo, StickerKind, Texts
+from engine.pillars import bindings, catalog, corrections, options, rules, texts
+
+NAMES = {"en": "The Pillars of the Earth", "it": "I pilastri della terra",
+         "pl": "Filary Ziemi", "es": "Los pilares de la Tierra", "de": "Die Säulen der Erde"}
+SEATS = tuple(SeatInfo(seat, name, rules.COLOURS[seat])
+              for seat, name in zip(rules.SEAT_ORDER, ("North", "East", "South", "West"),
+                                    strict=True))
+
+
+def _option(key: str, spec: tuple) -> Option:
+    default, allowed, rule, text = spec
+    return Option(key, default, tuple(allowed), text, rule,
+                  labels={str(v): str(v).replace("_", " ") for v in allowed
+                          if not isinstance(v, bool)})
+
+
+INFO = GameInfo(
+    id="pillars",
+    names=NAMES,
+    seats=SEATS,
+    min_players=2,
+    max_players=4,
+    options=tuple(_option(k, v) for k, v in options.OPTIONS.items()),
+    texts=Texts(reasons=texts.REASONS, events=texts.EVENT_TEXTS, prompts=texts.PROMPT_TEXTS,
+                terms=texts.TERMS, ui=texts.UI),
+    catalog="engine.pillars.data",
+    parts=catalog.PARTS,
+    stickers=(StickerKind("C", "craftsman", "craftsmen"),
+              StickerKind("B", "material", "materials"),
+              StickerKind("V", "privilege", "privileges"),
+              StickerKind("K", "event", "events")),
+    bindings=Bindings(zones=bindings.ZONES, dice=bindings.DICE, sighting=bindings.sighting,
+                      roll=bindings.roll, manual_roll=bindings.manual_roll),
+    web="web.games.pillars",
+    check_catalog=catalog.check_catalog,
+    catalog_state=catalog.index,
+    start_rule="Whoever most recently visited a cathedral starts.",
+    table_actions=rules.TABLE_ACTIONS,
+    host_actions=rules.HOST_ACTIONS,
+    demo_entries=catalog.demo_entries,
+    sticker_namespace="pillar",
+    corrections=corrections.corrections,
+)

@@ -1,0 +1,155 @@
+"""Prompts, the public view (table display), the seat view (phone) and the scores.
+
+Pillars has no secret holdings (rules reference §16): the seat view is the public view plus
+the seat's own summary and decision menu. Hidden parts of the game (deck contents not yet
+revealed, the bag's order, the seed) appear in no view.
+"""
+from __future__ import annotations
+
+from engine.api import Prompt
+from engine.pillars import rules as R
+from engine.pillars.advisor import best_allocation
+
+
+def prompts(s) -> list:
+    if s["over"]:
+        return []
+    pend = s["pending"]
+    if pend is not None:
+        return [Prompt(pend["seat"], pend["kind"], {"seat": pend["seat"]})]
+    ph, act = s["phase"], s["active"]
+    if ph == "prep":
+        return [Prompt("table", "lay_out", R.prep_missing(s))]
+    if ph == "draft":
+        return [Prompt(act, "draft", {"seat": act})]
+    if ph == "architects":
+        a = s["arch"]
+        if a["drawn"] is None:
+            return [Prompt("table", "draw_architect", {"start": s["start"]})]
+        out = [Prompt(a["drawn"], "place_architect",
+                      {"seat": a["drawn"], "cost": R.draw_cost(s)})]
+        if not a["refused"] and (s["options"]["refusal_any_colour"] or a["drawn"] != s["start"]):
+            out.append(Prompt(s["start"], "refuse_draw", {"seat": s["start"],
+                                                         "drawn": a["drawn"]}))
+        return out
+    if ph == "deferred":
+        return [Prompt(act, "place_deferred", {"seat": act})]
+    if ph == "event":
+        return [Prompt("table", "reveal_event", {})]
+    if ph == "bishop":
+        return [Prompt(act, "bishop_choice", {"seat": act, "event": s["event"]})]
+    if ph == "tax":
+        return [Prompt("table", "roll_tax", {"roller": s["start"]})]
+    if ph == "exemption":
+        return [Prompt(act, "use_exemption", {"seat": act, "tax": s["tax"]})]
+    if ph == "market":
+        return [Prompt(act, "market", {"seat": act})]
+    if ph == "build":
+        return [Prompt(act, "build", {"seat": act})]
+    if ph == "store":
+        excess = R.storage_count(s, act) - R.board(s)["storage_limit"]
+        return [Prompt(act, "return_cubes", {"seat": act, "excess": excess})]
+    return []
+
+
+def _player(s, seat) -> dict:
+    p = s["players"][seat]
+    return {
+        "seat": seat, "name": s["names"].get(seat, seat), "colour": R.COLOURS[seat],
+        "gold": p["gold"], "vp": p["vp"], "cubes": dict(p["cubes"]), "owed": dict(p["owed"]),
+        "craftsmen": list(p["craftsmen"]), "privileges": list(p["privileges"]),
+        "used_privileges": list(p["used"]), "materials": list(p["materials"]),
+        "workers": {"total": R.worker_total(s, seat), "committed": p["committed"],
+                    "mill": p["mill"], "grey": p["grey"], "grey_next": p["grey_next"],
+                    "black": p["black"]},
+        "passed": p["passed"], "bought": list(p["bought"]), "sold": list(p["sold"]),
+        "this_round": {k: v - s["round_start"].get(seat, {}).get(k, 0)
+                       for k, v in {"gold": p["gold"], "vp": p["vp"], **p["cubes"]}.items()},
+        "last_round": dict(s["last_round"].get(seat, {})),
+        "ledger": dict(s.get("ledger", {}).get(seat, {})),
+        "last_ledger": dict(s.get("last_ledger", {}).get(seat, {})),
+    }
+
+
+def public_view(s) -> dict:
+    a = s["arch"]
+    return {
+        "game": "pillars", "round": s["round"], "rounds": R.board(s)["rounds"],
+        "phase": s["phase"], "start": s["start"], "active": s["active"], "over": s["over"],
+        "seats": list(s["seats"]), "players": {seat: _player(s, seat) for seat in s["seats"]},
+        "prompts": [p.to_json() for p in prompts(s)],
+        "pending": s["pending"], "market": dict(s["market"]), "sites": dict(s["sites"]),
+        "court_metal": s["court_metal"], "castle": s["castle"], "black_free": s["black_free"],
+        "kingsbridge": list(s["kingsbridge"]), "shiring": list(s["shiring"]),
+        "supply": {"craftsmen": list(s["supply_craftsmen"]),
+                   "materials": list(s["supply_materials"])},
+        "spaces": dict(s["spaces"]), "event": s["event"], "events_seen": list(s["seen"]["events"]),
+        "tax": s["tax"], "limit": s["limit"], "limit_next": s["limit_next"],
+        "cathedral": s["cathedral"], "removed": list(s["removed"]),
+        "architects": {"bag": dict(a.get("bag", {})), "drawn": a.get("drawn"),
+                       "cost": R.draw_cost(s) if a else 0, "marker": a.get("marker", 0),
+                       "wheel": list(a.get("wheel", [])), "refused": a.get("refused", False),
+                       "aside": dict(a.get("aside", {}))},
+        "market_order": list(s["market_open"]) if s["phase"] == "market" else [],
+        "scores": scores(s),
+    }
+
+
+def forecast(s, seat) -> dict:
+    """What the rest of this round will bring ``seat`` by what is already decided."""
+    p = s["players"][seat]
+    cat = s["cat"]
+    cubes = {c: 0 for c in ("wood", "stone", "sand")}
+    before_production = s["phase"] in ("prep", "draft", "architects", "deferred", "event",
+                                       "bishop")
+    if before_production:
+        for m in p["materials"]:
+            cubes[cat["materials"][m]["cube"]] += cat["materials"][m]["yield"]
+        for pv in p["privileges"]:
+            if cat["privileges"][pv]["kind"] == "patron":
+                cubes[cat["privileges"][pv]["cube"]] += 1
+    mill = p["mill"] if s["phase"] != "draft" else R.workers_free(s, seat)
+    prior = 0
+    if before_production:
+        for i, vp in enumerate(cat["locations"]["prior"].get("vp", [])):
+            if s["spaces"].get(f"prior{i + 1}") == seat:
+                prior += vp
+    return {"cubes": {k: v for k, v in cubes.items() if v},
+            "mill_gold": mill if before_production else 0, "prior_vp": prior,
+            "tax_exempt": any(who == seat for _, who in R.occupants(s, "court"))}
+
+
+def seat_view(s, seat) -> dict:
+    from engine.pillars.choices import choices
+
+    view = public_view(s)
+    if seat not in s["players"]:
+        return view
+    view["me"] = seat
+    view["mine"] = view["players"][seat]
+    view["choices"] = [c.to_json() for c in choices(s, seat)]
+    view["prompts_mine"] = [p for p in view["prompts"] if p["seat"] == seat]
+    view["advisor"] = best_allocation(s, seat)
+    view["forecast"] = forecast(s, seat)
+    return view
+
+
+def scores(s) -> list:
+    rows = [{"seat": seat, "vp": p["vp"], "gold": p["gold"]}
+            for seat, p in s["players"].items()]
+    rows.sort(key=lambda r: (-r["vp"], -r["gold"], s["seats"].index(r["seat"])))
+    rank = 0
+    prev = None
+    for i, r in enumerate(rows):
+        key = (r["vp"], r["gold"])
+        if key != prev:
+            rank = i + 1
+            prev = key
+        r["rank"] = rank
+        r["winner"] = s["over"] and rank == 1
+        r["final"] = s["over"]
+    return rows
+
+
+def is_over(s) -> bool:
+    return bool(s["over"])
