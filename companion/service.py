@@ -333,15 +333,23 @@ class GameService:
 
     # seats -----------------------------------------------------------------------------
     def claim_seat(self, game_id: str, seat: str, code: str) -> str:
-        """A valid join code gives a fresh token for the seat (several phones may share it)."""
+        """A valid join code gives a token for the seat, once: the code is used up (the
+        phone keeps its seat through its cookie; another device needs the host)."""
         live = self.get(game_id)
         codes = self.store.join_codes(game_id)
         if seat not in codes:
             raise Refused("unknown_seat")
-        if not security.same(codes[seat], str(code or "").strip().upper()):
+        code = str(code or "").strip().upper()[:64]
+        if seat in self.store.claimed_seats(game_id):
+            raise Refused("seat_taken")  # the host releases it with a new join code
+        if not security.same(codes[seat], code):
             raise Refused("wrong_code")
         token = security.new_token()
-        self.store.add_token(security.token_hash(token), live.id, "seat", seat)
+        if not self.store.claim_seat(game_id, seat, code, security.new_join_code(),
+                                     security.token_hash(token)):
+            raise Refused("seat_taken")  # another device used the code a moment before
+        with live.lock:
+            self._notify(live, "seats")
         return token
 
     def new_join_code(self, game_id: str, seat: str) -> str:

@@ -66,3 +66,54 @@ def test_rate_limiter_counts_failures_per_key():
     assert limiter.blocked(key) and not limiter.blocked(other)
     limiter.window = 0  # the window has passed
     assert not limiter.blocked(key)
+
+
+def test_concurrent_pin_guesses_check_at_most_the_limit(tmp_path):
+    """Issue 10: 200 guesses at once from one address check at most the limit's PINs (the
+    attempt is reserved before the slow hash), then every guess is refused."""
+    import threading
+
+    from companion.app import create_app
+    from tests.companion.conftest import create_game, csrf
+
+    app = create_app({"DATA_DIR": str(tmp_path / "d"), "TESTING": True,
+                      "RATE_LIMIT": (5, 600.0)})
+    game_id = create_game(app.test_client(), pin="97531")
+    service = app.extensions["companion"]
+    checked = []
+    real = service.check_pin
+
+    def counting(game, pin):
+        checked.append(pin)
+        return real(game, pin)
+
+    service.check_pin = counting
+    statuses = []
+    clients = [app.test_client() for _ in range(200)]
+    tokens = [csrf(c) for c in clients]  # each guesser its own session, one address
+
+    def guess(i):
+        response = clients[i].post(f"/host/{game_id}/login", json={"pin": f"{i:04d}"},
+                                   headers={"X-CSRF-Token": tokens[i]})
+        statuses.append(response.status_code)
+
+    threads = [threading.Thread(target=guess, args=(i,)) for i in range(200)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(checked) <= 5
+    assert statuses.count(429) >= 195 and 500 not in statuses
+
+
+def test_malformed_login_bodies_get_a_clear_error(client, app):
+    from tests.companion.conftest import create_game, csrf
+
+    game_id = create_game(client)
+    token = csrf(client)
+    for body in ("[1]", '"1234"', "1234", "true", "[" * 3000 + "]" * 3000, "{not json"):
+        response = client.post(f"/host/{game_id}/login", data=body,
+                               headers={"X-CSRF-Token": token,
+                                        "Content-Type": "application/json"})
+        assert response.status_code in (403, 429), (body[:10], response.status_code)
+        assert response.get_json()["code"] in ("wrong_pin", "rate_limited")
