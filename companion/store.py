@@ -146,10 +146,18 @@ class Store:
 
     @staticmethod
     def _game_row(row: sqlite3.Row) -> dict:
-        return {"id": row["id"], "game": row["game"], "created": row["created"],
-                "status": row["status"], "setup": json.loads(row["setup"]),
-                "pin_hash": row["pin_hash"],
-                "result": json.loads(row["result"]) if row["result"] else None}
+        """A games row; a column that does not parse is reported in ``problem`` (one bad row
+        must never stop the server from starting)."""
+        out = {"id": row["id"], "game": row["game"], "created": row["created"],
+               "status": row["status"], "pin_hash": row["pin_hash"], "problem": None}
+        for key, text in (("setup", row["setup"]), ("result", row["result"])):
+            try:
+                out[key] = json.loads(text) if text else None
+            except (TypeError, ValueError, RecursionError):
+                out[key], out["problem"] = None, f"{key} is not JSON"
+        if not isinstance(out["setup"], dict) and out["problem"] is None:
+            out["setup"], out["problem"] = None, "setup is not an object"
+        return out
 
     def set_status(self, game_id: str, status: str, result: Any = None) -> None:
         self._tx([("UPDATE games SET status = ?, result = ? WHERE id = ?",
@@ -196,7 +204,13 @@ class Store:
     def latest_snapshot(self, game_id: str) -> tuple[int, dict] | None:
         rows = self._all("SELECT seq, state FROM snapshots WHERE game = ? "
                          "ORDER BY seq DESC LIMIT 1", (game_id,))
-        return (rows[0]["seq"], json.loads(rows[0]["state"])) if rows else None
+        if not rows:
+            return None
+        try:
+            state = json.loads(rows[0]["state"])
+        except (ValueError, RecursionError):
+            return None  # snapshots are a cache: the action log rebuilds the game
+        return (rows[0]["seq"], state) if isinstance(state, dict) else None
 
     # seats and tokens ------------------------------------------------------------------
     def join_codes(self, game_id: str) -> dict[str, str]:

@@ -50,7 +50,8 @@ def _last_played() -> str | None:
 def index():
     games = [dict(common.game_info(g), result=g.row.get("result"))
              for g in common.service().all()]
-    return common.render_page("index.html", "lobby", None, games=games)
+    return common.render_page("index.html", "lobby", None, games=games,
+                              broken=list(common.service().broken.values()))
 
 
 @bp.get("/new")
