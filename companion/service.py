@@ -399,6 +399,11 @@ class GameService:
             raise Refused("wrong_code")
         return self.new_table_token(game_id)
 
+    def revoke_token(self, token: str) -> None:
+        """A logged-out host (or any token) stops working at once."""
+        if isinstance(token, str) and token:
+            self.store.take_token(security.token_hash(token))
+
     def new_table_token(self, game_id: str) -> str:
         token = security.new_token()
         self.store.add_token(security.token_hash(token), game_id, "table", None)

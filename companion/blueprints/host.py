@@ -73,7 +73,11 @@ def login(game_id: str):
 
 @bp.post("/host/<game_id>/logout")
 def logout(game_id: str):
+    """The host token is revoked on the server, not only forgotten by this browser."""
     common.check_csrf()
+    token = request.cookies.get(common.HOST_COOKIE.format(game_id))
+    if token:
+        common.service().revoke_token(token)
     response = redirect(url_for("pages.table", game_id=game_id), code=303)
     response.delete_cookie(common.HOST_COOKIE.format(game_id), path="/")
     return response

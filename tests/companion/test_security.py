@@ -117,3 +117,35 @@ def test_malformed_login_bodies_get_a_clear_error(client, app):
                                         "Content-Type": "application/json"})
         assert response.status_code in (403, 429), (body[:10], response.status_code)
         assert response.get_json()["code"] in ("wrong_pin", "rate_limited")
+
+
+def test_a_logged_out_host_token_stops_working(client, app):
+    from tests.companion.conftest import create_game, csrf
+
+    game_id = create_game(client)
+    token = csrf(client)
+    response = client.post(f"/host/{game_id}/login", json={"pin": "2468"},
+                           headers={"X-CSRF-Token": token})
+    host_token = response.get_json()["host_token"]
+    bearer = {"Authorization": f"Bearer {host_token}"}
+    assert client.get(f"/games/{game_id}/record.json", headers=bearer).status_code == 200
+    client.set_cookie(f"tc_host_{game_id}", host_token)
+    assert client.post(f"/host/{game_id}/logout", data={"csrf_token": token}).status_code == 303
+    assert client.get(f"/games/{game_id}/record.json", headers=bearer).status_code in (401, 403)
+    assert store_has_no(app, host_token)
+
+
+def test_the_session_cookie_is_secure_under_https(tmp_path):
+    from companion.app import create_app
+
+    app = create_app({"DATA_DIR": str(tmp_path / "d"), "TESTING": True,
+                      "CERTFILE": str(tmp_path / "c.pem"), "KEYFILE": str(tmp_path / "k.pem")})
+    assert app.config["SESSION_COOKIE_SECURE"] is True
+    plain = create_app({"DATA_DIR": str(tmp_path / "e"), "TESTING": True})
+    assert not plain.config.get("SESSION_COOKIE_SECURE")
+
+
+def store_has_no(app, token) -> bool:
+    from companion.security import token_hash
+
+    return app.extensions["companion"].store.token(token_hash(token)) is None
