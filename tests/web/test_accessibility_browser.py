@@ -95,3 +95,16 @@ def test_pages_pass_axe_and_tap_targets(server, browser):  # noqa: F811
     check(phone, "phone-turn")
     other = phones[1] if phone is phones[0] else phones[0]
     check(other, "phone-waiting")
+    # Any other screen only watches the board: on a phone it is one column that scrolls.
+    watcher = browser.new_context(**PHONE).new_page()
+    watcher.goto(f"{server}/table/{game_id}")
+    watcher.wait_for_function("() => window.TC && window.TC.view")
+    assert watcher.evaluate("() => TC.config.paired") is False
+    assert watcher.evaluate("() => document.documentElement.scrollHeight > innerHeight")
+    assert watcher.evaluate("() => [innerWidth, document.documentElement.scrollWidth]") == \
+        [390, 390], "nothing wider than the phone"
+    clipped = watcher.evaluate("() => [...document.querySelectorAll('.table-grid .col > *')]"
+                               ".filter(e => e.scrollHeight > e.clientHeight + 1).map(e => e.id"
+                               " || e.className)")
+    assert not clipped, f"in one column nothing is cut off: {clipped}"
+    check(watcher, "table-viewer-phone")
