@@ -47,6 +47,12 @@ FITS = """() => {
     const r = document.getElementById(id).getBoundingClientRect();
     if (r.bottom > innerHeight + 1) out.push(id + ' below the screen');
   }
+  // no panel cuts its content off (the log scrolls inside, the chart scales)
+  const panels = '.table-grid .col > *, .table-grid .fill > .panel, .area-players';
+  for (const e of document.querySelectorAll(panels)) {
+    if (e.hidden || e.matches('.area-log, .area-chart')) continue;
+    if (e.scrollHeight > e.clientHeight + 2) out.push((e.id || e.className) + ' cut off');
+  }
   return out;
 }"""
 

@@ -69,11 +69,17 @@
           return W.nm("cards", c.card) + (c.performed ? "" : " ✗");
         }).join(", ")) : null,
         pun.length ? h("div.small", "⚠ " + t("next_chapter") + ": " + pun.map(function (x) { return t("punish_" + x); }).join(", ")) : null,
-        flags.length ? h("div.small", "⚑ " + flags.map(function (x) { return t("flag_" + x); }).join(", ")) : null,
+        flags.length ? h("div.small", "⚑ " + flags.map(shortFlag).join(", ")) : null,
         p.connected === false ? h("div.joined.muted", t("phone_offline")) : null,
         income ? h("div.preview", h("span.small", t("income") + ": "),
           Object.keys(income).length ? W.itemChips(income, {}) : t("nothing")) : null);
     });
+  }
+
+  /** A round flag by its short name on the TV ("Begging"); the phone says what it does. */
+  function shortFlag(x) {
+    var short = t("punish_" + x);
+    return short === "punish_" + x ? t("flag_" + x) : short;
   }
 
   function eventNow(m, pv) {
@@ -183,10 +189,19 @@
           var cancelled = r.cancel.indexOf(x) >= 0;
           return t("punish_" + x) + (cancelled ? " (" + t("cancelled_by_loyalty") + ")" : "");
         });
-        return h("tr", {dataset: {seat: seat}}, h("td", W.seatLabel(m, seat)), h("td", W.itemText(r.paid) || "–"),
-          h("td", W.itemText(r.short) || "–"), h("td", String(-r.vp || 0)),
+        return h("tr", {dataset: {seat: seat}}, h("td", W.seatLabel(m, seat)), h("td", chipsOrDash(r.paid)),
+          h("td", chipsOrDash(r.short)), h("td", String(-r.vp || 0)),
           h("td", pun.join(", ") || "–"));
       }))));
+  }
+
+  /** {item: n} as short chips (icon and count, the name as title), or a dash. */
+  function chipsOrDash(items) {
+    var some = Object.keys(items).filter(function (k) { return items[k]; });
+    if (!some.length) return "–";
+    var shown = {};
+    some.forEach(function (k) { shown[k] = items[k]; });
+    return W.itemChips(shown, {short: true});
   }
 
   function finalScores(m) {
@@ -223,6 +238,9 @@
     TC.replace("market", W.market(m));
     TC.replace("permanents", W.permanents(m));
     TC.replace("sites", W.sites(m));
+    // one DEMO badge for the whole panel: on the TV the sites are too small for one each
+    var demoSites = Object.keys(W.obj(m.view.sites)).some(function (id) { return W.isDemo("sites", id); });
+    TC.replace("sites-demo", demoSites ? h("span.demo-badge", {title: t("demo_hint")}, t("demo")) : null);
     var pl = W.plague(m);
     document.getElementById("plague-panel").hidden = !pl.length;
     TC.replace("plague", pl);
@@ -234,7 +252,7 @@
     var fin = finalScores(m);
     document.getElementById("final").hidden = !fin;
     TC.replace("final", fin);
-    document.getElementById("chart-panel").hidden = !!(sum || fin);
+    document.getElementById("sites-panel").hidden = !!(sum || fin);
     TC.replace("vp-chart", W.vpChart(m, W.vpSeries(m)));
   }
 
