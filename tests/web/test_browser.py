@@ -326,6 +326,8 @@ def test_an_imported_finished_game_shows_final_scores_in_polish(server, browser,
     plural = page.evaluate("() => [0, 1, 2, 5, 22].map(n => TC.t('houses_n', {n: n}))")
     assert plural == ["0 domów", "1 dom", "2 domy", "5 domów", "22 domy"]
     assert "0 kart w ręce" in page.locator("#players").inner_text()
+    log = page.locator("#log").inner_text()
+    assert "(obowiązki)" in log and "(duties)" not in log, "why VP were lost, in Polish"
     shot(page, "20-table-final-scores-pl")
     page.goto(server + "/")
     assert page.locator(f"tr[data-game='{game_id}']").inner_text().count(".") >= 4
