@@ -126,14 +126,20 @@
         var cs = byCard[id];
         var ok = cs.filter(function (c) { return !c.refused && c.action.perform !== false; });
         var shown = ok.length === 1 ? ok[0] : null;
+        // Several ways to play it: what they do, the first two different ones and how many.
+        var ways = ok.map(costEffect).filter(function (x, i, a) { return x && a.indexOf(x) === i; });
+        var summary = ok.length > 1 && ways.length ? ways.slice(0, 2).join(" / ") +
+          (ways.length > 2 ? " / …" : "") + " (" + t("ways_n", {n: ok.length}) + ")" : "";
         return {action: {type: "play_card", card: id}, cost: shown ? shown.cost : {},
           effect: shown ? shown.effect : {}, refused: ok.length ? null : (cs.filter(function (c) {
-            return c.refused && c.action.perform !== false; })[0] || {}).refused || null, id: id};
+            return c.refused && c.action.perform !== false; })[0] || {}).refused || null, id: id,
+          summary: summary};
       });
       // A card with no performable option can still be played without effect (R4.1.2).
       box.appendChild(h("div.choices", cards.map(function (c) {
         var b = choiceButton({action: c.action, cost: c.cost, effect: c.effect, refused: null},
           W.nm("cards", c.id), function () { ui.card = c.id; ui.discard = null; rerender(); });
+        if (c.summary) b.appendChild(h("span.ce", c.summary));
         if (c.refused) {
           b.classList.add("secondary");
           b.appendChild(h("span.why", c.refused.message || c.refused.code));
