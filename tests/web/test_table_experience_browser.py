@@ -48,12 +48,28 @@ FITS = """() => {
     if (r.bottom > innerHeight + 1) out.push(id + ' below the screen');
   }
   // no panel cuts its content off (the log scrolls inside, the chart scales)
-  const panels = '.table-grid .col > *, .table-grid .fill > .panel, .area-players';
+  const panels = '.table-grid .col, .table-grid .col > *, .table-grid .fill > .panel, ' +
+    '.area-players';
   for (const e of document.querySelectorAll(panels)) {
     if (e.hidden || e.matches('.area-log, .area-chart')) continue;
-    if (e.scrollHeight > e.clientHeight + 2) out.push((e.id || e.className) + ' cut off');
+    const cut = e.scrollHeight - e.clientHeight;
+    if (cut > 2) out.push((e.id || e.className) + ' cut off by ' + cut + ' px');
   }
   return out;
+}"""
+
+
+# The smallest text on the board at 1920x1080, in px (readable from 2 m: 18 px and up).
+SMALLEST = """() => {
+  let min = 99, where = '';
+  for (const e of document.querySelectorAll('#prompt *, .table-grid *')) {
+    if (e.closest('svg')) continue;  // the chart's labels scale with it
+    if (![...e.childNodes].some(n => n.nodeType === 3 && n.textContent.trim())) continue;
+    if (!e.getBoundingClientRect().width) continue;
+    const f = parseFloat(getComputedStyle(e).fontSize);
+    if (f < min) { min = f; where = e.tagName + '.' + e.className; }
+  }
+  return [min, where];
 }"""
 
 
@@ -104,6 +120,9 @@ def phone_shot(page, name: str) -> None:
 
 
 def check_fits(table, label: str) -> None:
+    table.set_viewport_size(TV)
+    size_px, where = table.evaluate(SMALLEST)
+    assert size_px >= 18, f"{label}: text of {size_px} px ({where}) is too small for 2 m"
     for size in (TV, TV_SMALL):
         table.set_viewport_size(size)
         problems = table.evaluate(FITS)

@@ -255,11 +255,12 @@
     });
   }
 
-  function supply(m) {
+  /** The limited supplies; `short`: icon and count only (the name as title). */
+  function supply(m, short) {
     var sup = obj(m.view.supply);
     var limited = {};
     Object.keys(sup).forEach(function (k) { if (sup[k] !== null) limited[k] = sup[k]; });
-    return itemChips(limited, {short: false});
+    return itemChips(limited, {short: !!short});
   }
 
   function logList(m) {

@@ -65,7 +65,8 @@
         h("div.small", t("houses_n", {n: W.arr(p.houses).length}), " · ",
           t("seals_n", {n: p.seals_left !== undefined ? p.seals_left : 2}), " · ",
           t("cards_in_hand_n", {n: p.hand_count || 0})),
-        played.length ? h("div.played.muted", t("played") + ": " + played.map(function (c) {
+        // newest first, on one line (the cards lie face up on the table too)
+        played.length ? h("div.played.muted", t("played") + ": " + played.slice().reverse().map(function (c) {
           return W.nm("cards", c.card) + (c.performed ? "" : " ✗");
         }).join(", ")) : null,
         pun.length ? h("div.small", "⚠ " + t("next_chapter") + ": " + pun.map(function (x) { return t("punish_" + x); }).join(", ")) : null,
@@ -244,7 +245,7 @@
     var pl = W.plague(m);
     document.getElementById("plague-panel").hidden = !pl.length;
     TC.replace("plague", pl);
-    TC.replace("supply", W.supply(m));
+    TC.replace("supply", W.supply(m, true));  // one row of icons and counts
     TC.replace("log", W.logList(m));
     var sum = summary(m);
     document.getElementById("summary").hidden = !sum;
