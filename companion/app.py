@@ -66,6 +66,8 @@ def create_app(test_config: dict | None = None) -> Flask:
         log.warning("setting refused: %s", problem)
     app.extensions["companion.settings"] = resolved
     app.config.update(settings.app_config(resolved))
+    if resolved.server.certfile:  # served over https: the session cookie never goes over http
+        app.config["SESSION_COOKIE_SECURE"] = True
     data_dir = resolved.data_dir
     data_dir.mkdir(parents=True, exist_ok=True)
     app.secret_key = app.config.get("SECRET_KEY") or secret_key(data_dir)

@@ -8,6 +8,10 @@ SERVER_REASONS: dict[str, str] = {
     "unknown_seat": "There is no such seat in this game.",
     "not_joined": "This phone has not joined the game. Scan your seat's QR code.",
     "not_host": "Only the host may do this. Enter the host PIN.",
+    "too_big": "Too much data in this request ({what}).",
+    "bad_value": "A value in this request is out of range ({what}).",
+    "seat_taken": "This seat is already taken by another phone. The host can give it to this "
+                  "phone with a new join code.",
     "not_paired": "This screen only watches the game. The host pairs the table display.",
     "not_for_table": "The table display cannot do this; the player or the host does.",
     "host_only": "Only the host may do this.",

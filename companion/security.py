@@ -81,11 +81,29 @@ class RateLimiter:
         with self._lock:
             self._prune(key, time.monotonic()).append(time.monotonic())
 
+    def attempt(self, key: tuple) -> bool:
+        """Reserve one attempt before the slow check (a PIN hash): False when the limit is
+        reached. Concurrent guesses each take a place first, so at most ``limit`` are
+        checked per window. Call `succeeded` when the attempt was right."""
+        with self._lock:
+            q = self._prune(key, time.monotonic())
+            if len(q) >= self.limit:
+                return False
+            q.append(time.monotonic())
+            return True
+
+    def succeeded(self, key: tuple) -> None:
+        """A right attempt does not count against the key."""
+        with self._lock:
+            q = self._fails.get(key)
+            if q:
+                q.pop()
+
 
 # Log redaction ---------------------------------------------------------------------------
 _SECRET_PATTERNS = [
     re.compile(r"(?i)((?:code|token|host_token|pin|csrf_token)=)[^&\s\"']+"),
-    re.compile(r"(?i)((?:tc_seat_|tc_host_)[\w-]*=)[^;\s\"']+"),
+    re.compile(r"(?i)((?:tc_seat_|tc_host_|tc_table_)[\w-]*=)[^;\s\"']+"),
     re.compile(r"(?i)([\"'](?:token|host_token|pin|code)[\"']\s*:\s*[\"'])[^\"']+"),
     re.compile(r"(/join/[^/\s]+/[^/?\s]+\?)[^\s\"']+"),
     re.compile(r"()(?<![\w-])[A-Za-z0-9_-]{43}(?![\w-])"),  # any token_urlsafe(32)

@@ -19,13 +19,14 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from companion import security
+from companion import limits, security
 from companion.games import GameKind, kind_of
 from companion.store import Store, dumps
 from engine import record as engine_record
 from engine.api import CATALOG_KEY, Refused
 
 log = logging.getLogger(__name__)
+MAX_ACTIONS = 20_000  # a record longer than any game of any box
 
 
 @dataclass(frozen=True)
@@ -81,6 +82,7 @@ class GameService:
         self._pinned: dict[tuple[str, str], GameKind] = {}  # (game, catalog hash) -> kind
         self._lock = threading.Lock()
         self.listeners: list[Callable[[LiveGame, str], None]] = []
+        self.broken: dict[str, dict] = {}  # games that could not be rebuilt, with the reason
 
     # catalogs: every game keeps the catalog it was created with ---------------------------
     def _kind_for(self, row: dict) -> GameKind:
@@ -145,6 +147,8 @@ class GameService:
         years of them: start-up time and memory stay flat)."""
         for row in self.store.games():
             try:
+                if row["problem"]:
+                    raise ValueError(row["problem"])
                 if row["status"] == "finished":
                     self._games[row["id"]] = LiveGame(
                         row["id"], self._kind_for(row), row, None,
@@ -152,26 +156,38 @@ class GameService:
                         last_seq=self.store.last_seq(row["id"]))
                 else:
                     self._games[row["id"]] = self._rebuild(row)
-            except Exception:
+            except Exception as exc:
                 log.exception("cannot rebuild game %s; it stays on disk untouched", row["id"])
+                self.broken[row["id"]] = {"id": row["id"], "game": row["game"],
+                                          "created": row["created"],
+                                          "problem": f"{type(exc).__name__}: {exc}"[:300]}
 
     def _rebuild(self, row: dict) -> LiveGame:
         """The state after every action in effect: latest snapshot, then the later actions."""
         kind = self._kind_for(row)
         actions = self.store.actions(row["id"])
         snap = self.store.latest_snapshot(row["id"])
+        state = None
         if snap is not None and any(a["seq"] == snap[0] for a in actions):
-            start_seq, state = snap[0], self._attach(kind, snap[1])
-        else:
-            start_seq, state = 0, self._setup(kind, row["setup"])
-        for entry in actions:
-            if entry["seq"] > start_seq:
-                state, _ = kind.module.apply(state, entry["action"])
+            try:
+                state = self._replay(kind, self._attach(kind, snap[1]), actions, snap[0])
+            except Exception:  # a bad snapshot is only a lost cache: replay the whole log
+                log.warning("game %s: snapshot %s unusable, replaying the whole log",
+                            row["id"], snap[0])
+        if state is None:
+            state = self._replay(kind, self._setup(kind, row["setup"]), actions, 0)
         live = LiveGame(row["id"], kind, row, state, version=len(actions),
                         last_seq=self.store.last_seq(row["id"]),
                         active_seqs=[a["seq"] for a in actions])
         live.log = [(a["seq"], a["action"], e) for a in actions for e in a["events"]]
         return live
+
+    @staticmethod
+    def _replay(kind: GameKind, state: dict, actions: list[dict], after: int) -> dict:
+        for entry in actions:
+            if entry["seq"] > after:
+                state, _ = kind.module.apply(state, entry["action"])
+        return state
 
     def get(self, game_id: str) -> LiveGame:
         """A game with its state (rebuilt now if it was left on disk at start)."""
@@ -206,6 +222,7 @@ class GameService:
         """A new game. ``setup`` as the module wants it; a seed is added when missing
         (not for an imported record: its setup must stay as it was played)."""
         kind = self._kinds(game)
+        limits.check_setup(setup)
         setup = copy.deepcopy(setup)
         if add_seed:
             setup.setdefault("seed", random.SystemRandom().randrange(2**31))
@@ -232,8 +249,7 @@ class GameService:
     # acting ----------------------------------------------------------------------------
     def act(self, identity: Identity, action: Any) -> int:
         """Apply, persist, notify. Returns the new version or raises `Refused`."""
-        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-            raise Refused("bad_request")
+        limits.check_action(action)
         live = self.get(identity.game)
         self._may_send(live, identity, action["type"])
         action = dict(action, by=identity.actor)  # the proven identity, never the client's
@@ -333,15 +349,23 @@ class GameService:
 
     # seats -----------------------------------------------------------------------------
     def claim_seat(self, game_id: str, seat: str, code: str) -> str:
-        """A valid join code gives a fresh token for the seat (several phones may share it)."""
+        """A valid join code gives a token for the seat, once: the code is used up (the
+        phone keeps its seat through its cookie; another device needs the host)."""
         live = self.get(game_id)
         codes = self.store.join_codes(game_id)
         if seat not in codes:
             raise Refused("unknown_seat")
-        if not security.same(codes[seat], str(code or "").strip().upper()):
+        code = str(code or "").strip().upper()[:64]
+        if seat in self.store.claimed_seats(game_id):
+            raise Refused("seat_taken")  # the host releases it with a new join code
+        if not security.same(codes[seat], code):
             raise Refused("wrong_code")
         token = security.new_token()
-        self.store.add_token(security.token_hash(token), live.id, "seat", seat)
+        if not self.store.claim_seat(game_id, seat, code, security.new_join_code(),
+                                     security.token_hash(token)):
+            raise Refused("seat_taken")  # another device used the code a moment before
+        with live.lock:
+            self._notify(live, "seats")
         return token
 
     def new_join_code(self, game_id: str, seat: str) -> str:
@@ -375,6 +399,11 @@ class GameService:
             raise Refused("wrong_code")
         return self.new_table_token(game_id)
 
+    def revoke_token(self, token: str) -> None:
+        """A logged-out host (or any token) stops working at once."""
+        if isinstance(token, str) and token:
+            self.store.take_token(security.token_hash(token))
+
     def new_table_token(self, game_id: str) -> str:
         token = security.new_token()
         self.store.add_token(security.token_hash(token), game_id, "table", None)
@@ -404,7 +433,17 @@ class GameService:
     def import_record(self, record: Any, pin: str) -> LiveGame:
         problems = engine_record.validate(record)
         if problems:
-            raise Refused("bad_record", detail="; ".join(problems))
+            raise Refused("bad_record", detail="; ".join(problems)[:300])
+        if type(record.get("version")) is not int or len(record["actions"]) > MAX_ACTIONS:
+            raise Refused("bad_record", detail="version or length")
+        if "demo" in record["setup"]:
+            raise Refused("bad_record", detail="demo")  # only the server makes demo tables
+        try:
+            limits.check_setup(record["setup"])
+            for action in record["actions"]:
+                limits.check_action(action)
+        except Refused as exc:
+            raise Refused("bad_record", detail=exc.code) from exc
         try:
             kind = self._kinds(str(record.get("game")))
         except Exception as exc:

@@ -43,6 +43,7 @@ CREATE TABLE IF NOT EXISTS seats (
     game TEXT NOT NULL REFERENCES games(id),
     seat TEXT NOT NULL,
     join_code TEXT NOT NULL,          -- shown as a QR code at the table, so stored as is
+    host_only INTEGER NOT NULL DEFAULT 0,  -- 1: re-issued by the host, never on the table
     PRIMARY KEY (game, seat)
 );
 CREATE TABLE IF NOT EXISTS catalogs (
@@ -81,6 +82,14 @@ class Store:
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.execute("PRAGMA foreign_keys=ON")
         self._db.executescript(SCHEMA)
+        self._migrate()
+
+    def _migrate(self) -> None:
+        """Columns added since a database was made (an old file opens as it is)."""
+        columns = {r["name"] for r in self._db.execute("PRAGMA table_info(seats)")}
+        if "host_only" not in columns:
+            self._db.execute("ALTER TABLE seats ADD COLUMN host_only INTEGER NOT NULL "
+                             "DEFAULT 0")
 
     def close(self) -> None:
         with self._lock:
@@ -137,10 +146,18 @@ class Store:
 
     @staticmethod
     def _game_row(row: sqlite3.Row) -> dict:
-        return {"id": row["id"], "game": row["game"], "created": row["created"],
-                "status": row["status"], "setup": json.loads(row["setup"]),
-                "pin_hash": row["pin_hash"],
-                "result": json.loads(row["result"]) if row["result"] else None}
+        """A games row; a column that does not parse is reported in ``problem`` (one bad row
+        must never stop the server from starting)."""
+        out = {"id": row["id"], "game": row["game"], "created": row["created"],
+               "status": row["status"], "pin_hash": row["pin_hash"], "problem": None}
+        for key, text in (("setup", row["setup"]), ("result", row["result"])):
+            try:
+                out[key] = json.loads(text) if text else None
+            except (TypeError, ValueError, RecursionError):
+                out[key], out["problem"] = None, f"{key} is not JSON"
+        if not isinstance(out["setup"], dict) and out["problem"] is None:
+            out["setup"], out["problem"] = None, "setup is not an object"
+        return out
 
     def set_status(self, game_id: str, status: str, result: Any = None) -> None:
         self._tx([("UPDATE games SET status = ?, result = ? WHERE id = ?",
@@ -187,7 +204,13 @@ class Store:
     def latest_snapshot(self, game_id: str) -> tuple[int, dict] | None:
         rows = self._all("SELECT seq, state FROM snapshots WHERE game = ? "
                          "ORDER BY seq DESC LIMIT 1", (game_id,))
-        return (rows[0]["seq"], json.loads(rows[0]["state"])) if rows else None
+        if not rows:
+            return None
+        try:
+            state = json.loads(rows[0]["state"])
+        except (ValueError, RecursionError):
+            return None  # snapshots are a cache: the action log rebuilds the game
+        return (rows[0]["seq"], state) if isinstance(state, dict) else None
 
     # seats and tokens ------------------------------------------------------------------
     def join_codes(self, game_id: str) -> dict[str, str]:
@@ -195,11 +218,38 @@ class Store:
         return {r["seat"]: r["join_code"] for r in rows}
 
     def replace_join_code(self, game_id: str, seat: str, code: str) -> None:
-        """A new join code for a seat; the phones holding its old tokens are signed out."""
+        """A new join code for a seat, shown only to the host; the phones holding its old
+        tokens are signed out."""
         self._tx([
-            ("UPDATE seats SET join_code = ? WHERE game = ? AND seat = ?", (code, game_id, seat)),
+            ("UPDATE seats SET join_code = ?, host_only = 1 WHERE game = ? AND seat = ?",
+             (code, game_id, seat)),
             ("DELETE FROM tokens WHERE game = ? AND role = 'seat' AND seat = ?", (game_id, seat)),
         ])
+
+    def host_only_seats(self, game_id: str) -> set[str]:
+        rows = self._all("SELECT seat FROM seats WHERE game = ? AND host_only = 1", (game_id,))
+        return {r["seat"] for r in rows}
+
+    def claim_seat(self, game_id: str, seat: str, code: str, used_up: str,
+                   token_hash: str) -> bool:
+        """Use a seat's join code once: the token is stored and the code replaced (by
+        ``used_up``, never shown) in one transaction; False if the code is not current."""
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                changed = self._db.execute(
+                    "UPDATE seats SET join_code = ?, host_only = 1 "
+                    "WHERE game = ? AND seat = ? AND join_code = ?",
+                    (used_up, game_id, seat, code)).rowcount
+                if changed:
+                    self._db.execute(
+                        "INSERT OR IGNORE INTO tokens (hash, game, role, seat, created) "
+                        "VALUES (?,?,?,?,?)", (token_hash, game_id, "seat", seat, now()))
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+            return bool(changed)
 
     def add_token(self, token_hash: str, game_id: str, role: str, seat: str | None) -> None:
         self._tx([("INSERT OR IGNORE INTO tokens (hash, game, role, seat, created) "

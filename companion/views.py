@@ -12,7 +12,7 @@ from typing import Any
 from companion import hardware_texts, i18n
 from companion.reasons import SERVER_REASONS
 from companion.service import LiveGame
-from engine.api import Refused
+from engine.api import PRIVATE_PARAMS, Refused
 
 LOG_LENGTH = 60
 
@@ -27,10 +27,14 @@ def refusal(kind_reasons: dict, lang: str, code: str, params: dict, names=None,
             "message": i18n.text(lang, template, shown, game=game)}
 
 
-def refused_json(live: LiveGame | None, lang: str, exc: Refused) -> dict:
+def refused_json(live: LiveGame | None, lang: str, exc: Refused,
+                 role: str = "seat") -> dict:
+    """The refusal for its sender; someone who is not a seat never learns a seat's counts."""
     reasons = live.kind.reasons if live else {}
     namer = Namer(live, lang) if live else None
-    return refusal(reasons, lang, exc.code, exc.params, namer,
+    params = exc.params if role == "seat" else {
+        k: v for k, v in exc.params.items() if k not in PRIVATE_PARAMS}
+    return refusal(reasons, lang, exc.code, params, namer,
                    live.kind.name if live else None)
 
 

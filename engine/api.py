@@ -30,6 +30,11 @@ Action = dict[str, JSON]
 Event = dict[str, JSON]
 
 
+# Refusal params that tell the acting seat its own holdings ("you have 2 gold"): the app
+# drops them from any refusal sent to someone who is not a seat (the host, the table).
+PRIVATE_PARAMS = frozenset({"have"})
+
+
 class Refused(Exception):
     """An illegal action, refused with a translatable reason code and its parameters."""
 

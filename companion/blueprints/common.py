@@ -134,6 +134,18 @@ def seat_identity(game_id: str) -> Identity | None:
                               "seat")
 
 
+def json_body(limit: int = 64 * 1024):
+    """The request's JSON body, or None when it is not JSON, too big or nested too deep
+    (a malformed body is a clear refusal, never a 500)."""
+    raw = request.get_data(cache=True)
+    if len(raw) > limit:
+        return None
+    try:
+        return json.loads(raw)
+    except (ValueError, RecursionError):
+        return None
+
+
 def table_identity(game_id: str) -> Identity | None:
     """The paired table display (its cookie), or None for a device that only watches."""
     return service().identify(game_id, request.cookies.get(TABLE_COOKIE.format(game_id)),
@@ -201,10 +213,12 @@ def join_links(live: LiveGame, reveal_claimed: bool) -> list[dict]:
     base = public_base()
     codes = service().store.join_codes(live.id)
     claimed = service().store.claimed_seats(live.id)
+    hidden = service().store.host_only_seats(live.id)  # used up, or re-issued by the host
     out = []
     for player in live.players:
         seat = player["seat"]
-        show = reveal_claimed or seat not in claimed
+        # a claimed seat's link is nobody's to see: the host releases it with a new code
+        show = seat not in claimed and (reveal_claimed or seat not in hidden)
         url = f"{base}/join/{live.id}/{seat}?code={codes[seat]}" if show else None
         out.append(dict(player, claimed=seat in claimed, url=url,
                         qr_svg=qr_svg(url) if url else None))

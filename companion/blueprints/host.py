@@ -47,15 +47,17 @@ def login(game_id: str):
     """PIN → host token (cookie for the browser; JSON for other clients)."""
     common.check_csrf()
     live = common.live_or_404(game_id)
-    data = request.get_json(silent=True) if request.is_json else request.form
-    pin = str((data or {}).get("pin", "")).strip()
+    data = common.json_body() if request.is_json else request.form
+    pin = data.get("pin") if isinstance(data, dict) else None
+    pin = pin.strip()[:16] if isinstance(pin, str) else ""
     key = common.client_key(game_id, "pin")
     code, status = None, 200
-    if common.limiter().blocked(key):
+    if not common.limiter().attempt(key):  # reserved before the slow hash
         code, status = "rate_limited", 429
     elif not common.service().check_pin(game_id, pin):
-        common.limiter().fail(key)
         code, status = "wrong_pin", 403
+    else:
+        common.limiter().succeeded(key)
     if code:
         if request.is_json:
             return common.json_error(code, {}, status, live)
@@ -71,7 +73,11 @@ def login(game_id: str):
 
 @bp.post("/host/<game_id>/logout")
 def logout(game_id: str):
+    """The host token is revoked on the server, not only forgotten by this browser."""
     common.check_csrf()
+    token = request.cookies.get(common.HOST_COOKIE.format(game_id))
+    if token:
+        common.service().revoke_token(token)
     response = redirect(url_for("pages.table", game_id=game_id), code=303)
     response.delete_cookie(common.HOST_COOKIE.format(game_id), path="/")
     return response

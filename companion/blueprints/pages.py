@@ -50,7 +50,8 @@ def _last_played() -> str | None:
 def index():
     games = [dict(common.game_info(g), result=g.row.get("result"))
              for g in common.service().all()]
-    return common.render_page("index.html", "lobby", None, games=games)
+    return common.render_page("index.html", "lobby", None, games=games,
+                              broken=list(common.service().broken.values()))
 
 
 @bp.get("/new")
@@ -149,13 +150,13 @@ def pair_table(game_id: str):
     """Opened on the TV from the host page's pairing link: this device becomes the table."""
     live = common.live_or_404(game_id)
     key = common.client_key(game_id, "pair")
-    if common.limiter().blocked(key):
+    if not common.limiter().attempt(key):
         return _join_error(live, "rate_limited", 429)
     try:
         token = common.service().pair_table(game_id, request.args.get("code", ""))
     except Refused as exc:
-        common.limiter().fail(key)
         return _join_error(live, exc.code, 403)
+    common.limiter().succeeded(key)
     response = redirect(url_for("pages.table", game_id=game_id), code=303)
     common.set_secret_cookie(response, common.TABLE_COOKIE.format(game_id), token)
     return response
@@ -169,13 +170,14 @@ def join(game_id: str, seat: str):
     if held is not None and held.seat == seat:
         return redirect(url_for("pages.play", game_id=game_id), code=303)
     key = common.client_key(game_id, "join")
-    if common.limiter().blocked(key):
+    if not common.limiter().attempt(key):
         return _join_error(live, "rate_limited", 429)
     try:
         token = common.service().claim_seat(game_id, seat, request.args.get("code", ""))
     except Refused as exc:
-        common.limiter().fail(key)
-        return _join_error(live, exc.code, 403 if exc.code == "wrong_code" else 404)
+        status = {"wrong_code": 403, "seat_taken": 409}.get(exc.code, 404)
+        return _join_error(live, exc.code, status)
+    common.limiter().succeeded(key)
     response = redirect(url_for("pages.play", game_id=game_id), code=303)
     common.set_secret_cookie(response, common.SEAT_COOKIE.format(game_id), token)
     return response

@@ -24,6 +24,9 @@ def export(game_id: str):
     return response
 
 
+MAX_RECORD = 2 * 1024 * 1024  # bytes; a whole game's record is far below
+
+
 @bp.post("/games/import")
 def import_record():
     common.check_csrf()
@@ -35,8 +38,8 @@ def import_record():
         if upload is None:
             raise Refused("bad_record", detail="no file")
         try:
-            record = json.loads(upload.read().decode("utf-8"))
-        except (UnicodeDecodeError, ValueError) as exc:
+            record = json.loads(upload.read(MAX_RECORD + 1).decode("utf-8"))
+        except (UnicodeDecodeError, ValueError, RecursionError) as exc:
             raise Refused("bad_record", detail="not JSON") from exc
         live = common.service().import_record(record, pin)
     except Refused as exc:

@@ -169,7 +169,8 @@ def init_app(app: Flask, socketio: SocketIO, service: GameService) -> None:
             live = service.get(client.identity.game)
             return {"ok": True, "version": call(live)}
         except Refused as exc:
-            return dict(views.refused_json(live, client.lang, exc), ok=False)
+            return dict(views.refused_json(live, client.lang, exc, client.identity.role),
+                        ok=False)
         except Exception:
             log.exception("socket call failed")
             return dict(views.refusal({}, client.lang, "internal_error", {}), ok=False)

@@ -30,6 +30,9 @@ def _by_seat(s: dict, action: dict, seat: str, table_ok: bool = False) -> None:
         raise Refused("not_your_turn", seat=seat)
 
 
+MAX_CORRECTION = 1000  # a host correction moves at most this much at once
+
+
 def _int_field(action: dict, key: str) -> int:
     v = action.get(key)
     if isinstance(v, bool) or not isinstance(v, int):
@@ -180,7 +183,7 @@ def orient_event(s, a, ev):
     h = _head(s, "orient_event")
     _by_seat(s, a, s["active"])
     r = a.get("rotation")
-    if isinstance(r, bool) or r not in (0, 1, 2, 3):
+    if type(r) is not int or r not in (0, 1, 2, 3):  # not True, not -0.0
         raise Refused("bad_params", field="rotation")
     card = s["event"]
     spec = s["cat"]["events"][card]
@@ -385,7 +388,7 @@ def place_free_house(s, a, ev):
 def return_houses(s, a, ev):
     h = _head(s, "return_houses")
     sites = a.get("sites")
-    if not isinstance(sites, list):
+    if not isinstance(sites, list) or not all(type(x) in (str, int) for x in sites):
         raise Refused("bad_params", field="sites")
     if h["seat"] == "table":
         _by_seat(s, a, s["active"], table_ok=True)
@@ -409,6 +412,8 @@ def adjust(s, a, ev):
     if not isinstance(item, str):
         raise Refused("unknown_item", item=item)
     delta = _int_field(a, "delta")
+    if not -MAX_CORRECTION <= delta <= MAX_CORRECTION:
+        raise Refused("bad_params", field="delta")
     if item == "vp":
         st.add_vp(s, seat, delta, ev, "adjust")
     elif item in st.ITEMS:
@@ -419,7 +424,8 @@ def adjust(s, a, ev):
                 raise Refused("out_of_supply", item=item)
             st.give(s, seat, item, delta)
         elif res[item] < -delta:
-            raise Refused("cannot_afford", item=item, need=-delta, have=res[item])
+            # the host is usually a player too: no count of another seat in the refusal
+            raise Refused("correction_below_zero", seat=seat, item=item)
         else:
             st.pay(s, seat, item, -delta)
     else:
@@ -472,7 +478,11 @@ def apply(state: dict, action: dict) -> tuple[dict, list]:
         raise Refused("unknown_seat", seat=by)
     s = st.fast_copy(state)
     ev: list = []
-    handler(s, action, ev)
+    try:
+        handler(s, action, ev)
+    except (TypeError, KeyError, IndexError, ValueError, AttributeError) as exc:
+        # input of a shape no handler expects (the copy is dropped: nothing changes)
+        raise Refused("malformed_action") from exc
     flow.advance(s, ev)
     s["n"] += 1
     return s, ev

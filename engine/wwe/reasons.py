@@ -26,6 +26,8 @@ REASONS: dict[str, str] = {
     "game_over": "The game is over.",
     "host_only": "Only the host can do this.",
     "malformed_action": "The action is malformed.",
+    "correction_below_zero": "{seat} does not have that many {item}; a correction cannot go "
+                             "below zero.",
     "market_closed": "The {item} space of the market is covered.",
     "materials_one_or_two": "Place 1 or 2 materials, not {count}.",
     "no_cure_before_chapter_3": "Sick residents can be cured only from chapter III.",

@@ -249,3 +249,28 @@ def test_a_database_from_before_pinning_opens_and_is_pinned(tmp_path):
     assert old.store.catalog(live.id) == load_catalog("wwe")  # pinned on first load
     assert old.get(live.id).version == 12
     assert old.get(live.id).state == expected
+
+
+def test_a_corrupt_snapshot_or_row_loses_no_game_and_the_server_boots(tmp_path):
+    """Issue 10: snapshots are a cache (a bad one means a full replay); a game whose row
+    cannot be read is listed with its problem; every other game opens; the app boots."""
+    from companion.app import create_app
+
+    path = tmp_path / "companion.sqlite3"
+    service = wwe_service(path, snapshot_every=5)
+    good = service.create("wwe", {"players": PLAYERS, "seed": 9}, "1234")
+    play(service, good.id, 12)
+    expected = service.get(good.id).state
+    bad = service.create("wwe", {"players": PLAYERS, "seed": 8}, "1234")
+    db = service.store._db
+    db.execute("UPDATE snapshots SET state = '{not json' WHERE game = ?", (good.id,))
+    db.execute("UPDATE games SET setup = 'not json' WHERE id = ?", (bad.id,))
+    service.store.close()
+    reopened = wwe_service(path)
+    assert reopened.get(good.id).state == expected and reopened.get(good.id).version == 12
+    assert bad.id in reopened.broken and "setup" in reopened.broken[bad.id]["problem"]
+    reopened.store.close()
+    app = create_app({"DATA_DIR": str(tmp_path), "TESTING": True})
+    page = app.test_client().get("/").get_data(as_text=True)
+    assert good.id in page and f'data-game="{bad.id}"' in page
+    app.extensions["companion"].store.close()

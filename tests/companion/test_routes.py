@@ -177,8 +177,15 @@ def test_table_page_hides_codes_of_claimed_seats_host_page_shows_all(client, app
     table = client.get(f"/table/{game_id}").get_data(as_text=True)
     assert codes["A"] not in table and codes["B"] in table
     host = client.get(f"/host/{game_id}").get_data(as_text=True)
-    assert codes["A"] in host and codes["B"] in host
-    assert "<svg" in host
+    assert codes["B"] in host and "<svg" in host
+    store = app.extensions["companion"].store
+    assert codes["A"] not in host and store.join_codes(game_id)["A"] not in host  # used up
+    assert app.test_client().get(join_url(app, game_id, "A")).status_code == 409  # taken
+    new = app.extensions["companion"].new_join_code(game_id, "A")  # the host releases it
+    assert new in client.get(f"/host/{game_id}").get_data(as_text=True)
+    assert new not in client.get(f"/table/{game_id}").get_data(as_text=True)  # host only
+    assert app.test_client().get(join_url(app, game_id, "A")).status_code == 303
+    assert app.test_client().get(join_url(app, game_id, "A")).status_code == 409  # once
 
 
 def test_join_links_use_an_ip_address(client, app):

@@ -66,3 +66,86 @@ def test_rate_limiter_counts_failures_per_key():
     assert limiter.blocked(key) and not limiter.blocked(other)
     limiter.window = 0  # the window has passed
     assert not limiter.blocked(key)
+
+
+def test_concurrent_pin_guesses_check_at_most_the_limit(tmp_path):
+    """Issue 10: 200 guesses at once from one address check at most the limit's PINs (the
+    attempt is reserved before the slow hash), then every guess is refused."""
+    import threading
+
+    from companion.app import create_app
+    from tests.companion.conftest import create_game, csrf
+
+    app = create_app({"DATA_DIR": str(tmp_path / "d"), "TESTING": True,
+                      "RATE_LIMIT": (5, 600.0)})
+    game_id = create_game(app.test_client(), pin="97531")
+    service = app.extensions["companion"]
+    checked = []
+    real = service.check_pin
+
+    def counting(game, pin):
+        checked.append(pin)
+        return real(game, pin)
+
+    service.check_pin = counting
+    statuses = []
+    clients = [app.test_client() for _ in range(200)]
+    tokens = [csrf(c) for c in clients]  # each guesser its own session, one address
+
+    def guess(i):
+        response = clients[i].post(f"/host/{game_id}/login", json={"pin": f"{i:04d}"},
+                                   headers={"X-CSRF-Token": tokens[i]})
+        statuses.append(response.status_code)
+
+    threads = [threading.Thread(target=guess, args=(i,)) for i in range(200)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(checked) <= 5
+    assert statuses.count(429) >= 195 and 500 not in statuses
+
+
+def test_malformed_login_bodies_get_a_clear_error(client, app):
+    from tests.companion.conftest import create_game, csrf
+
+    game_id = create_game(client)
+    token = csrf(client)
+    for body in ("[1]", '"1234"', "1234", "true", "[" * 3000 + "]" * 3000, "{not json"):
+        response = client.post(f"/host/{game_id}/login", data=body,
+                               headers={"X-CSRF-Token": token,
+                                        "Content-Type": "application/json"})
+        assert response.status_code in (403, 429), (body[:10], response.status_code)
+        assert response.get_json()["code"] in ("wrong_pin", "rate_limited")
+
+
+def test_a_logged_out_host_token_stops_working(client, app):
+    from tests.companion.conftest import create_game, csrf
+
+    game_id = create_game(client)
+    token = csrf(client)
+    response = client.post(f"/host/{game_id}/login", json={"pin": "2468"},
+                           headers={"X-CSRF-Token": token})
+    host_token = response.get_json()["host_token"]
+    bearer = {"Authorization": f"Bearer {host_token}"}
+    assert client.get(f"/games/{game_id}/record.json", headers=bearer).status_code == 200
+    client.set_cookie(f"tc_host_{game_id}", host_token)
+    assert client.post(f"/host/{game_id}/logout", data={"csrf_token": token}).status_code == 303
+    assert client.get(f"/games/{game_id}/record.json", headers=bearer).status_code in (401, 403)
+    assert store_has_no(app, host_token)
+
+
+def test_the_session_cookie_is_secure_under_https(tmp_path):
+    from companion.app import create_app
+
+    app = create_app({"DATA_DIR": str(tmp_path / "d"), "TESTING": True,
+                      "CERTFILE": str(tmp_path / "c.pem"), "KEYFILE": str(tmp_path / "k.pem")})
+    assert app.config["SESSION_COOKIE_SECURE"] is True
+    plain = create_app({"DATA_DIR": str(tmp_path / "e"), "TESTING": True})
+    assert not plain.config.get("SESSION_COOKIE_SECURE")
+
+
+def store_has_no(app, token) -> bool:
+    from companion.security import token_hash
+
+    return app.extensions["companion"].store.token(token_hash(token)) is None

@@ -163,7 +163,7 @@ def test_host_only_and_adjust_checks(at_play):
     assert refused(at_play, type="adjust", by="host", seat="N", item="gems",
                    delta=3).code == "unknown_item"
     r = refused(at_play, type="adjust", by="host", seat="N", item="gold", delta=-9)
-    assert r.code == "cannot_afford"
+    assert r.code == "correction_below_zero"
     set_res(at_play, "N", "grain", 0)
     r = refused(at_play, type="adjust", by="host", seat="N", item="grain", delta=11)
     assert r.code == "out_of_supply"
