@@ -196,3 +196,9 @@ def test_every_page_of_a_game_works_in_every_language(site, lang):
             assert game_text in html and shared_text in html
         strings = json.loads(parse(html).scripts["ui-strings"])
         assert strings["reconnecting"] and strings["houses_n"]  # shared and the game's
+
+
+def test_the_games_list_names_each_game_in_the_page_language(site):
+    html = site["client"].get("/?lang=pl").get_data(as_text=True)
+    row = re.search(rf'<tr data-game="{site["game"]}">(.*?)</tr>', html, re.S)[1]
+    assert '<td class="game-title">Świat bez końca</td>' in row
