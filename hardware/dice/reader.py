@@ -99,11 +99,16 @@ class DiceReader:
                 firmware=hello.fw if hello else None, uid=hello.uid if hello else None,
                 dice={d: {"state": s.state, "face": s.face} for d, s in t.dice.items()},
                 last_roll=t.last_roll, gaps=t.gaps, missed_rolls=t.missed_rolls,
-                device_errors=t.device_errors, message=self._message, **self._counts)
+                device_errors=t.device_errors, message=self._message, proto=t.proto,
+                groups=dict(t.groups), incomplete=t.incomplete, **self._counts)
 
     def request_state(self) -> bool:
         """Ask the device for a snapshot (STATE?). False if no port is open."""
         return self._send(p.StateQuery())
+
+    def request_dice(self) -> bool:
+        """Ask a version-2 reader for its die list (DICE?). False if no port is open."""
+        return self._send(p.DiceQuery())
 
     def set_led(self, die: str, rgb: str) -> bool:
         """Light a die's LED (optional in the protocol; devices may ignore it)."""
@@ -170,11 +175,13 @@ class DiceReader:
         self._connections += 1
         with self._status_lock:
             self._tracker.connected()
-            self._tracker.handle(hello, time.time())
+            outcome = self._tracker.handle(hello, time.time())
             if self._connections > 1:
                 self._counts["reconnects"] += 1
         self._message_out(hello)
         self._set_state("connected", f"dice reader {hello.fw} on {path}", path)
+        if outcome.ask_dice:
+            self._send(p.DiceQuery())
         self._send(p.StateQuery())
 
     def _read_loop(self, port: serial.Serial, parser: p.FrameParser, pending: list) -> None:
@@ -217,8 +224,10 @@ class DiceReader:
                 with self._status_lock:
                     self._message = outcome.note
                 self._emit(self.status())
-            if isinstance(msg, p.Hello):
+            if isinstance(msg, p.Hello | p.DiceList):
                 self._emit(self.status())
+            if outcome.ask_dice:
+                self._send(p.DiceQuery())
             if outcome.ask_state:
                 self._send(p.StateQuery())
         return valid
