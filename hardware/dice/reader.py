@@ -42,6 +42,7 @@ class DiceReader:
         handshake_timeout: float = 3.0,
         hello_retry: float = 0.5,
         backoff: tuple[float, float] = (0.5, 5.0),
+        ask_timeout: float = 1.0,
     ) -> None:
         """``port``: a path, or None to discover. ``on_observation`` is called in the reader
         thread with every Roll, DieEvent and DiceStatus change; ``on_message`` with every
@@ -57,6 +58,10 @@ class DiceReader:
         self._handshake_timeout = handshake_timeout
         self._hello_retry = hello_retry
         self._backoff = backoff
+        self._ask_timeout = ask_timeout
+        # STATE? and DICE? in flight: [deadline (0: none), retries]. One at a time, so that
+        # frames lost inside a multi-part reply do not multiply the requests.
+        self._asks: dict[str, list] = {"state": [0.0, 0], "dice": [0.0, 0]}
         self._tracker = RollTracker()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -180,9 +185,10 @@ class DiceReader:
                 self._counts["reconnects"] += 1
         self._message_out(hello)
         self._set_state("connected", f"dice reader {hello.fw} on {path}", path)
+        self._asks = {"state": [0.0, 0], "dice": [0.0, 0]}
         if outcome.ask_dice:
-            self._send(p.DiceQuery())
-        self._send(p.StateQuery())
+            self._ask("dice")
+        self._ask("state")
 
     def _read_loop(self, port: serial.Serial, parser: p.FrameParser, pending: list) -> None:
         last_valid = time.monotonic()
@@ -190,6 +196,7 @@ class DiceReader:
         while not self._stop.is_set():
             data = port.read(max(1, port.in_waiting))
             now = time.monotonic()
+            self._retry_asks(now)
             if data and self._handle_items(parser.feed(data)):
                 last_valid = now
                 if self._state == "silent":
@@ -226,13 +233,38 @@ class DiceReader:
                 self._emit(self.status())
             if isinstance(msg, p.Hello | p.DiceList):
                 self._emit(self.status())
+            if outcome.state_answered:
+                self._asks["state"] = [0.0, 0]
+            if outcome.dice_answered:
+                self._asks["dice"] = [0.0, 0]
             if outcome.ask_dice:
-                self._send(p.DiceQuery())
+                self._ask("dice")
             if outcome.ask_state:
-                self._send(p.StateQuery())
+                self._ask("state")
         return valid
 
     # ------------------------------------------------------------------ helpers
+
+    _QUERIES = {"state": p.StateQuery(), "dice": p.DiceQuery()}
+    _MAX_RETRIES = 5
+
+    def _ask(self, what: str) -> None:
+        """Send STATE?/DICE? unless one is in flight (its reply covers this need too)."""
+        now = time.monotonic()
+        if now < self._asks[what][0]:
+            return
+        self._asks[what] = [now + self._ask_timeout, 0]
+        self._send(self._QUERIES[what])
+
+    def _retry_asks(self, now: float) -> None:
+        """A query without a complete reply in time is sent again (a few times)."""
+        for what, (deadline, tries) in self._asks.items():
+            if deadline and now >= deadline:
+                if tries >= self._MAX_RETRIES:
+                    self._asks[what] = [0.0, 0]
+                else:
+                    self._asks[what] = [now + self._ask_timeout, tries + 1]
+                    self._send(self._QUERIES[what])
 
     def _send(self, command: p.HostCommand) -> bool:
         with self._write_lock:

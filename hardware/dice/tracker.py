@@ -31,6 +31,9 @@ class Outcome:
     observations: list = field(default_factory=list)
     ask_state: bool = False
     ask_dice: bool = False
+    state_answered: bool = False
+    """A snapshot set ended (complete, or dropped incomplete): a STATE? is no longer due."""
+    dice_answered: bool = False
     note: str = ""
 
 
@@ -51,6 +54,7 @@ class RollTracker:
         self._uptime: int | None = None
         self._parts: list[p.PartMessage] = []
         self._dice_asked = False
+        self._dropped: tuple | None = None  # the last set counted incomplete
 
     def connected(self) -> None:
         """A new connection: the next sequence number starts a fresh count."""
@@ -96,6 +100,7 @@ class RollTracker:
         elif isinstance(msg, p.DiceList):
             self.groups = dict(msg.groups)
             self._dice_asked = False
+            out.dice_answered = True
         elif isinstance(msg, p.Reading):
             self._check_known(list(msg.faces), out)
             for die, face in msg.faces.items():
@@ -107,6 +112,7 @@ class RollTracker:
                 out.observations.append(Roll(msg.roll, dict(msg.faces), False, at))
         elif isinstance(msg, p.Snapshot):
             self.dice = dict(msg.dice)
+            out.state_answered = True
             self._snapshot(msg, at, out)
         elif isinstance(msg, p.DeviceError):
             self.device_errors += 1
@@ -126,10 +132,9 @@ class RollTracker:
         if self._parts and self._follows(self._parts[-1], msg) and consecutive:
             self._parts.append(msg)
         else:  # a part whose predecessors were lost: the whole set is lost
-            had = bool(self._parts)
             self._drop_parts(out)
-            if not had and msg.part == msg.parts:
-                self._count_incomplete(msg, out)  # counted once, at the set's last part
+            if msg.part == msg.parts and _key(msg) != self._dropped:
+                self._count_incomplete(msg, out)  # a set whose first part was lost
             out.ask_state = True
             return None
         if msg.part < msg.parts:
@@ -154,13 +159,16 @@ class RollTracker:
 
     def _count_incomplete(self, first: p.PartMessage, out: Outcome) -> None:
         self.incomplete += 1
+        self._dropped = _key(first)
         out.ask_state = True
         if isinstance(first, p.DiceList):
-            out.ask_dice = self._dice_asked = True
+            out.ask_dice = self._dice_asked = out.dice_answered = True
             out.note = "die list incomplete: a part was lost; asked again"
         elif isinstance(first, p.Reading):
             out.note = (f"roll {first.roll} incomplete: a part was lost; "
                         "asked for a snapshot")
+        else:
+            out.state_answered = True  # a snapshot with a part lost: ask again at once
 
     def _check_known(self, dice: list[str], out: Outcome) -> None:
         """A version-2 reader naming a die its list lacks (one added): ask DICE? again."""
@@ -191,3 +199,7 @@ def _ids(msg: p.PartMessage) -> list[str]:
     if isinstance(msg, p.Snapshot):
         return list(msg.dice)
     return list(msg.groups)
+
+
+def _key(msg: p.PartMessage) -> tuple:
+    return type(msg), getattr(msg, "roll", None), msg.parts
