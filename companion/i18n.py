@@ -13,6 +13,8 @@ from __future__ import annotations
 import importlib.util
 import json
 import logging
+import os
+import threading
 from pathlib import Path
 
 from babel import Locale
@@ -49,7 +51,8 @@ def compile_translations(source: Path, target: Path) -> list[str]:
             with po_path.open("rb") as f:
                 catalog = pofile.read_po(f)
             mo_path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = mo_path.with_suffix(".mo.tmp")
+            # one temp file per writer: two threads or workers may compile at once
+            tmp = mo_path.with_suffix(f".mo.{os.getpid()}.{threading.get_ident()}.tmp")
             with tmp.open("wb") as f:
                 mofile.write_mo(f, catalog)
             tmp.replace(mo_path)
@@ -141,15 +144,24 @@ def known_games() -> list[str]:
     return configured + [g for g in found if g not in configured]
 
 
+_COMPILING = threading.Lock()
+
+
 def _game_translations(lang: str, game: str):
-    """``game``'s own catalog for ``lang`` (compiled into DATA/translations/games/<id>)."""
+    """``game``'s own catalog for ``lang``, compiled into DATA/translations/games/<id> on
+    its first use (once per app, language and game: `translations` caches the result)."""
     folder = web_dir(game)
     source = folder / "translations" if folder else None
     if source is None or not source.is_dir():
         return None
     target = Path(current_app.config["DATA_DIR"]) / "translations" / "games" / game
-    compile_translations(source, target)
-    found = Translations.load(str(target), [lang, DEFAULT_LANG])
+    with _COMPILING:  # no thread reads a .mo another is writing
+        compile_translations(source, target)
+        try:
+            found = Translations.load(str(target), [lang, DEFAULT_LANG])
+        except Exception as exc:  # a damaged .mo: English for this game, as for a bad .po
+            log.error("cannot load the translations of %s: %s", game, exc)
+            return None
     return None if type(found) is NullTranslations else found
 
 

@@ -179,23 +179,43 @@ def shared_domain() -> Domain:
                   UI_STRINGS, [shared_texts])
 
 
-def game_domain(info) -> Domain | None:
+IN_TREE = "web.games."
+
+
+def game_domain(info, create: bool = False) -> Domain | None:
+    """The game's domain; None while its web folder does not exist. ``create``: make an
+    in-tree game's folder (``web/games/<id>/`` with its ``__init__.py``) first."""
     folder = web_folder(info.web)
+    if folder is None and create and info.web.startswith(IN_TREE):
+        folder = ROOT / "web" / "games" / info.web[len(IN_TREE):]
+        (folder / "translations").mkdir(parents=True, exist_ok=True)
+        init = folder / "__init__.py"
+        if not init.exists():
+            init.write_text(f'"""The web folder of the game {info.id!r} (docs/engine.md)."""\n')
     if folder is None:
         return None
     return Domain(info.id, folder / "translations", [(folder / "templates", JINJA)],
                   folder / "ui_strings.json", [lambda: game_texts(info)])
 
 
-def domains(names: list[str] | None = None) -> list[Domain]:
+def missing_folders() -> list[str]:
+    """Installed games whose declared web folder does not exist yet (their texts are in no
+    domain: `update <id>` makes an in-tree game's folder)."""
+    return sorted(f"{game_id}: no web folder {info.web!r}"
+                  for game_id, info in installed_games().items()
+                  if web_folder(info.web) is None)
+
+
+def domains(names: list[str] | None = None, create: bool = False) -> list[Domain]:
     """The shared domain and the games' (``names``: only these; else the in-repo games)."""
     out = [shared_domain()] if not names or "shared" in names else []
     for game_id, info in sorted(installed_games().items()):
-        domain = game_domain(info)
+        wanted = bool(names and game_id in names)
+        domain = game_domain(info, create=create and wanted)
         if domain is None:
             continue
         inside = ROOT in domain.translations.parents
-        if (names and game_id in names) or (not names and inside):
+        if wanted or (not names and inside):
             out.append(domain)
     return out
 
@@ -287,7 +307,7 @@ def _translated(message) -> bool:
 def update(names: list[str] | None = None) -> None:
     """Re-extract each domain's template and merge it into every language; a msgid a
     domain lacks a translation of takes the one another domain has (read before writing)."""
-    chosen = domains(names)
+    chosen = domains(names, create=True)
     everywhere = {d.name: d for d in domains(None) + chosen}.values()
     for lang in LANGUAGES:
         pool = [read(lang, d) for d in everywhere]
@@ -362,6 +382,8 @@ def main(argv: list[str]) -> int:
             template = extract(dom)
             found += [p for lang in LANGUAGES for p in problems(lang, template, dom)]
         print("\n".join(found) or "all translations complete")
+        for line in missing_folders() if not names else ():
+            print(f"note: {line}", file=sys.stderr)
         return 1 if found else 0
     print(__doc__)
     return 2

@@ -65,9 +65,11 @@ def json_error(code: str, params: dict, status: int, live: LiveGame | None = Non
 
 
 def game_info(live: LiveGame) -> dict:
+    info = getattr(live.kind.module, "info", None)
     return {"id": live.id, "game": live.kind.name, "status": live.status,
             "created": live.row["created"], "players": live.players,
-            "demo": bool(live.row["setup"].get("demo"))}
+            "demo": bool(live.row["setup"].get("demo")),
+            "title": dict(getattr(info, "names", None) or {"en": live.kind.name})}
 
 
 # the shared templates that show one game, by page kind (web/games/<id>/manifest.json)

@@ -171,3 +171,34 @@ def test_world_without_end_pages_load_its_folder_by_page_kind(site):
     camera = c.get(f"/host/{g}/camera?lang=de").get_data(as_text=True)
     assert "Ratsfeld" in camera  # where World Without End's board marker goes, in German
     assert "table.js" not in camera and "phone.js" not in c.get("/new").get_data(as_text=True)
+
+
+@pytest.mark.parametrize("lang", ["en", "it", "pl", "es", "de"])
+def test_every_page_of_a_game_works_in_every_language(site, lang):
+    from babel.messages.pofile import read_po
+
+    def translated(domain: Path, msgid: str) -> str:
+        if lang == "en":
+            return msgid
+        with (domain / lang / "LC_MESSAGES" / "messages.po").open("rb") as fh:
+            return read_po(fh, locale=lang).get(msgid).string
+
+    c, g = site["client"], site["game"]
+    game_text = translated(WEB / "games" / "wwe" / "translations", "Favor track")
+    shared_text = translated(WEB / "translations", "Table display")
+    for url, client in ((f"/table/{g}", c), (f"/host/{g}", c), (f"/host/{g}/camera", c),
+                        (f"/host/{g}/dice", c), (f"/play/{g}", site["phone"])):
+        response = client.get(f"{url}?lang={lang}")
+        assert response.status_code == 200, url
+        html = response.get_data(as_text=True)
+        assert f'lang="{lang}"' in html
+        if url.startswith("/table"):
+            assert game_text in html and shared_text in html
+        strings = json.loads(parse(html).scripts["ui-strings"])
+        assert strings["reconnecting"] and strings["houses_n"]  # shared and the game's
+
+
+def test_the_games_list_names_each_game_in_the_page_language(site):
+    html = site["client"].get("/?lang=pl").get_data(as_text=True)
+    row = re.search(rf'<tr data-game="{site["game"]}">(.*?)</tr>', html, re.S)[1]
+    assert '<td class="game-title">Świat bez końca</td>' in row

@@ -91,6 +91,11 @@ def test_the_toy_game_plays_through_the_shared_pages(server, browser):
         page.wait_for_function("() => window.TC && window.TC.view")
         phones[seat] = page
     ann, bob = phones["A"], phones["B"]
+    # the shared table parts follow the phones for a game that knows nothing of them
+    table.wait_for_function("() => document.querySelectorAll('.join-card.joined').length === 2",
+                            timeout=15000)
+    assert table.locator(".join-card .join-state").all_text_contents() == ["joined", "joined"]
+    assert table.evaluate("() => !document.getElementById('join-panel').open")  # folded
     assert ann.locator("#toy-prompt").inner_text() == "Twoja kolej: zagraj kartę."
     assert "Miejsce A" in ann.locator(".topbar").inner_text()  # the toy's seat name in Polish
     assert ann.locator("h2", has_text="Moje karty").count() == 1  # the toy's partial, in Polish

@@ -146,6 +146,7 @@
   }
 
   function keepAwake() {
+    if (wantWake) { requestWakeLock(); return; }
     wantWake = true;
     var hint = document.getElementById("wake-hint");
     var supported = ("wakeLock" in navigator) && window.isSecureContext;
@@ -163,6 +164,7 @@
   var closed = false;       // no more play: the game is over or was ended
   var endedByHost = false;  // the `closed` message: the server lets this socket go
   var renderFn = function () {};
+  var viewListeners = [];   // shared page parts that follow every view (TC.onView)
 
   /** A game that ended normally stays visible (final scores); one ended by the host is
    *  "closed". Both stop accepting actions. */
@@ -225,11 +227,19 @@
       if (window.console) console.error(e);
       toast(t("render_failed"), "error");
     }
+    viewListeners.forEach(function (fn) {
+      try { fn(msg); } catch (e) { if (window.console) console.error(e); }
+    });
     if (closed) setStatus(endState());
   }
 
+  /** Call fn(msg) after the page's render, for every view (shared parts of a page). */
+  function addViewListener(fn) { viewListeners.push(fn); }
+
   function start(options) {
     renderFn = options.render || renderFn;
+    // the table display and the phones stay on during a game (where the browser allows it)
+    if (config.role === "table" || config.role === "seat") keepAwake();
     if (!window.io) { setStatus("refused"); return null; }
     setStatus("connecting");
     var auth = Object.assign({}, readJSON("socket-auth", null) || config.auth || {});
@@ -328,7 +338,7 @@
   window.TC = {
     config: config, lang: lang, t: t, tn: tn, fmt: fmt, name: name,
     h: h, replace: replace, toast: toast, setStatus: setStatus,
-    start: start, act: act, emitWithAck: emitWithAck, setLang: setLang,
+    start: start, onView: addViewListener, act: act, emitWithAck: emitWithAck, setLang: setLang,
     keepAwake: keepAwake,
     game: {},  // hooks a game's scripts set for the shared page scripts (docs/ui.md)
     get socket() { return socket; },

@@ -366,5 +366,4 @@
   }
 
   TC.start({render: render});
-  TC.keepAwake();
 })();

@@ -218,45 +218,7 @@
     document.getElementById("final").hidden = !fin;
     TC.replace("final", fin);
     TC.replace("vp-chart", W.vpChart(m, W.vpSeries(m)));
-    updateJoin(m);
-    TC.replace("hw-status", hardwareLine(W.obj(msg.hardware)));
   }
 
-  /** Camera and dice reader, when present: their state and their latest warning (the
-   *  server's translated `message` when it gives one, else the English template filled). */
-  function hardwareLine(hw) {
-    return Object.keys(hw).filter(function (k) {
-      return W.obj(hw[k]).state && hw[k].state !== "absent";
-    }).map(function (k) {
-      var st = hw[k];
-      var warn = W.arr(st.warnings).slice(-1)[0] || st.warning || null;
-      var text = warn ? (warn.message || TC.fmt(warn.template || warn.code || "", W.obj(warn.params))) : "";
-      var label = t("hw_state_" + st.state);
-      if (label === "hw_state_" + st.state) label = st.state;  // a state we have no word for
-      return t("hw_" + k) + ": " + label + (text ? " ⚠ " + text : "");
-    }).join(" · ");
-  }
-
-  function updateJoin(m) {
-    var all = true;
-    document.querySelectorAll(".join-card").forEach(function (card) {
-      var p = m.players[card.dataset.seat] || {};
-      var on = !!p.connected;
-      all = all && on;
-      card.classList.toggle("joined", on);
-      var st = card.querySelector(".join-state");
-      if (st) st.textContent = on ? t("joined") : t("waiting_join");
-    });
-    var panel = document.getElementById("join-panel");
-    if (panel && (m.over || m.msg.closed)) panel.hidden = true;
-    else if (panel && all && !panel.dataset.userToggled) panel.open = false;
-  }
-
-  document.addEventListener("DOMContentLoaded", function () {
-    var panel = document.getElementById("join-panel");
-    if (panel) panel.addEventListener("toggle", function (e) { if (e.isTrusted) panel.dataset.userToggled = "1"; });
-  });
-
-  TC.start({render: render});
-  TC.keepAwake();
+  TC.start({render: render});  // the join codes and hardware line: web/static/js/table_display.js
 })();
