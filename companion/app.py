@@ -13,6 +13,7 @@ import os
 from pathlib import Path
 
 from flask import Flask
+from flask_compress import Compress
 from flask_socketio import SocketIO
 from socketio.packet import Packet
 
@@ -97,6 +98,7 @@ def create_app(test_config: dict | None = None) -> Flask:
                         logger=False, engineio_logger=False, ping_interval=10,
                         ping_timeout=10, max_http_buffer_size=64 * 1024)
     app.extensions["companion.socketio"] = socketio
+    Compress(app)  # pages, scripts, styles and JSON go out compressed (not the MJPEG preview)
 
     from companion.blueprints import game_assets, host, pages, records, sockets
 

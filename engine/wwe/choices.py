@@ -117,7 +117,7 @@ def choices(s: dict, seat: str) -> list[Choice]:
     elif kind == "answer_trade":
         e = effects.card_effects(s, h["card"])[h["index"]]
         for count in range(1, effects.trade_times(e) + 1):
-            out.append(trial(s, trade_action(by, e, count), seat))
+            out.append(trial(s, trade_action(by, e, count), seat, {"trade": e}))  # the terms
         out.append(trial(s, {"type": "answer_trade", "by": by, "accept": False}, seat))
     elif kind == "roll_tax":
         for v in sorted(set(s["cat"]["game"].get("tax_die", {}).get("faces", [2, 3, 4, 5]))):

@@ -19,7 +19,7 @@ EVENT_TEXTS: dict[str, str] = {
     "donated": "{seat} donated to {project}.",
     "donor_extra_withheld": "The supply cannot reward every donor of {project}: no extra item.",
     "duties_paid": "{seat} paid the duties.",
-    "event_oriented": "The event card was turned {rotation} quarter(s): favor {favor}.",
+    "event_oriented": "The event card was turned ↻{rotation}: favor +{favor}.",
     "event_spared": "An event in force spares {seat} from event card {card}.",
     "event_revealed": "Event card {card} revealed.",
     "events_cleared": "The event cards leave the board.",

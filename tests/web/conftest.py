@@ -92,3 +92,11 @@ def pair_with_link(host_page, table_page, base: str, game_id: str, query: str = 
     table_page.wait_for_url(f"**/table/{game_id}")
     if query:
         table_page.goto(f"{base}/table/{game_id}{query}")
+
+
+def play_on_without_phones(page) -> None:
+    """The paired table shows the lobby (the join codes) until every seat is taken; a test
+    that plays on the table alone closes it as the table's players would."""
+    page.wait_for_function("() => window.TC && window.TC.view")
+    page.click("#lobby-close")
+    page.wait_for_function("() => document.getElementById('join-panel').hidden")

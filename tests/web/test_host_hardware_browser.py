@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.web.conftest import pair_with_link, running_server
+from tests.web.conftest import pair_with_link, play_on_without_phones, running_server
 from tests.web.test_browser import shot
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(300)]
@@ -105,6 +105,7 @@ def test_dice_page_and_the_tax_die_on_the_table(server, browser):
 
     table = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
     pair_with_link(page, table, base, game, "?lang=pl")
+    play_on_without_phones(table)
     table.wait_for_selector("#die-input button")
     prompt = table.locator("#prompt").inner_text()
     assert "rzuca kością podatków" in prompt  # "rolls the tax die", in Polish words

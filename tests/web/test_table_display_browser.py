@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from tests.web.conftest import ROOT, pair_here
+from tests.web.conftest import ROOT, pair_here, play_on_without_phones
 from tests.web.test_browser import server, shot, view  # noqa: F401 (fixture)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(300)]
@@ -27,7 +27,7 @@ def test_table_shows_card_names_and_picks_the_event(server, browser):  # noqa: F
     table.wait_for_url("**/host/**")
     game_id = table.url.rstrip("/").split("/")[-1]
     pair_here(table, server, game_id, "?lang=pl")
-    table.wait_for_function("() => window.TC && window.TC.view")
+    play_on_without_phones(table)
     # a fresh browser has no cached names: these come from the page context
     shown = table.evaluate("ids => ids.map(id => WWE.nm('cards', id))", list(polish))
     assert shown == list(polish.values())

@@ -11,7 +11,7 @@ import pytest
 from companion.catalog import load_catalog
 from engine import record as engine_record
 from engine.wwe import GAME
-from tests.web.conftest import pair_here
+from tests.web.conftest import pair_here, play_on_without_phones
 from tests.web.test_browser import server, shot, view  # noqa: F401 (fixture)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(300)]
@@ -45,7 +45,7 @@ def test_table_enters_a_plague_value(server, browser, tmp_path):  # noqa: F811
     page.wait_for_url("**/host/**")
     game_id = page.url.rstrip("/").split("/")[-1]
     pair_here(page, server, game_id, "?lang=de")
-    page.wait_for_function("() => window.TC && window.TC.view")
+    play_on_without_phones(page)
     msg = view(page)
     prompt = next(p for p in msg["prompts"] if p["kind"] == "reveal_plague")
     group = page.locator("[data-kind=reveal_plague]")

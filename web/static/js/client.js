@@ -73,7 +73,7 @@
       Object.keys(attrs).forEach(function (k) {
         var v = attrs[k];
         if (v === null || v === undefined || v === false) return;
-        if (k.slice(0, 2) === "on") el.addEventListener(k.slice(2), v);
+        if (k.slice(0, 2) === "on") on(el, k.slice(2), v);
         else if (k === "text") el.textContent = v;
         else if (k === "dataset") Object.assign(el.dataset, v);
         else if (k === "style" && typeof v === "object") {
@@ -92,11 +92,98 @@
     el.appendChild(child instanceof Node ? child : document.createTextNode(String(child)));
   }
 
+  /* ---------- updates in place ----------
+   * A renderer builds fresh nodes with h() on every view; `replace` does not swap them in but
+   * patches the nodes on the page to look like them (a small DOM diff). What the player is
+   * doing survives every update: the focused field and the text typed in it, the caret, the
+   * scroll position of every list, the open <details>. Children are matched by `id` or
+   * `data-key` where they have one, else by position and tag. Handlers given to h() as
+   * `onclick`... move to the kept node. Rules a renderer can rely on:
+   *   - an input's typed value is only overwritten when the renderer's `value` changes;
+   *   - a <details> keeps the `open` state the player gave it (set `.open` yourself to force);
+   *   - nodes are moved, never re-created, when their id/data-key is the same. */
+
+  function dispatch(e) {
+    var f = this._tcOn && this._tcOn[e.type];
+    if (f) return f.call(this, e);
+  }
+
+  function on(el, type, f) {
+    el._tcOn = el._tcOn || {};
+    el._tcOn[type] = f;
+    el.addEventListener(type, dispatch);
+  }
+
+  function keyOf(n) {
+    return n.nodeType === 1 ? (n.id || n.getAttribute("data-key") || null) : null;
+  }
+
+  function syncAttrs(old, nu) {
+    var tag = old.nodeName, i, a;
+    for (i = old.attributes.length - 1; i >= 0; i--) {
+      a = old.attributes[i].name;
+      if (tag === "DETAILS" && a === "open") continue;
+      if (!nu.hasAttribute(a)) {
+        old.removeAttribute(a);
+        if (a === "checked") old.checked = false;
+        if (a === "selected") old.selected = false;
+      }
+    }
+    for (i = 0; i < nu.attributes.length; i++) {
+      a = nu.attributes[i];
+      if (tag === "DETAILS" && a.name === "open") continue;
+      if (old.getAttribute(a.name) === a.value) continue;
+      old.setAttribute(a.name, a.value);
+      if (a.name === "value" && (tag === "INPUT" || tag === "TEXTAREA") &&
+          old !== document.activeElement && old.value !== a.value) old.value = a.value;
+      if (a.name === "checked") old.checked = true;
+      if (a.name === "selected") old.selected = true;
+    }
+  }
+
+  function morphNode(old, nu) {
+    if (old.nodeType !== 1) {
+      if (old.nodeValue !== nu.nodeValue) old.nodeValue = nu.nodeValue;
+      return;
+    }
+    syncAttrs(old, nu);
+    if (nu._tcOn) Object.keys(nu._tcOn).forEach(function (type) { on(old, type, nu._tcOn[type]); });
+    else if (old._tcOn) old._tcOn = {};
+    if (old.nodeName === "TEXTAREA") return;  // its text is the player's
+    morphChildren(old, Array.prototype.slice.call(nu.childNodes));
+  }
+
+  function morphChildren(parent, kids) {
+    var keyed = {}, c, cur;
+    for (c = parent.firstChild; c; c = c.nextSibling) {
+      var k = keyOf(c);
+      if (k) keyed[k] = c;
+    }
+    cur = parent.firstChild;
+    kids.forEach(function (nu) {
+      var key = keyOf(nu), match = null;
+      if (key) {
+        match = keyed[key] || null;
+        if (match && match.nodeName !== nu.nodeName) match = null;
+        if (match) delete keyed[key];
+      } else if (cur && !keyOf(cur) && cur.nodeType === nu.nodeType && cur.nodeName === nu.nodeName) {
+        match = cur;
+      }
+      if (match === cur && match) cur = cur.nextSibling;
+      else if (match) parent.insertBefore(match, cur);
+      else { parent.insertBefore(nu, cur); return; }
+      morphNode(match, nu);
+    });
+    while (cur) { c = cur.nextSibling; parent.removeChild(cur); cur = c; }
+  }
+
+  /** Make el's children look like `children` (nodes from h(), text, arrays), in place. */
   function replace(el, children) {
     if (typeof el === "string") el = document.getElementById(el);
     if (!el) return;
-    while (el.firstChild) el.removeChild(el.firstChild);
-    append(el, children);
+    var box = document.createElement("div");
+    append(box, children);
+    morphChildren(el, Array.prototype.slice.call(box.childNodes));
   }
 
   /* ---------- status banner and toasts ---------- */
@@ -113,6 +200,7 @@
       closed: t("game_closed"),
       finished: t("game_over"),
       refused: t("cannot_join"),
+      signedout: t("cannot_join"),
       ok: ""
     }[kind] || "";
     statusEl.textContent = text;
@@ -150,7 +238,14 @@
     wantWake = true;
     var hint = document.getElementById("wake-hint");
     var supported = ("wakeLock" in navigator) && window.isSecureContext;
-    if (hint) hint.hidden = supported;
+    var dismissed = false;
+    try { dismissed = localStorage.getItem("tc-wake-hint") === "dismissed"; } catch (e) { /* private mode */ }
+    if (hint) hint.hidden = supported || dismissed;
+    var close = document.getElementById("wake-hint-close");
+    if (close) close.addEventListener("click", function () {
+      hint.hidden = true;
+      try { localStorage.setItem("tc-wake-hint", "dismissed"); } catch (e) { /* private mode */ }
+    });
     requestWakeLock();
     // Some browsers only grant the lock after a user gesture.
     document.addEventListener("click", requestWakeLock, {passive: true});
@@ -275,6 +370,14 @@
           closed = endedByHost = true;
           setStatus("closed");
         }
+        else if (config.role === "seat") {
+          // This phone holds no seat (the host gave the seat a new code): say so plainly and
+          // stop trying; scanning the seat's code again is the way back.
+          closed = true;
+          setStatus("signedout");
+          socket.disconnect();
+          return;
+        }
         else setStatus("refused");
         if (data && data.message) toast(data.message, "error");
         return;
@@ -337,7 +440,7 @@
 
   window.TC = {
     config: config, lang: lang, t: t, tn: tn, fmt: fmt, name: name,
-    h: h, replace: replace, toast: toast, setStatus: setStatus,
+    h: h, replace: replace, on: on, toast: toast, setStatus: setStatus,
     start: start, onView: addViewListener, act: act, emitWithAck: emitWithAck, setLang: setLang,
     keepAwake: keepAwake,
     game: {},  // hooks a game's scripts set for the shared page scripts (docs/ui.md)

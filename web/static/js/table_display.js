@@ -1,7 +1,7 @@
-/* The table display's shared parts (web/templates/table.html), whatever the game: the join
- * codes (each seat's card shows whether its phone is connected; the panel folds away once
- * every phone is, and hides when the game is over) and the camera and dice reader status in
- * the top bar. The game's scripts draw everything else and start the socket. */
+/* The table display's shared parts (web/templates/table.html), whatever the game: the lobby
+ * with the join codes (each seat's card shows whether its seat is taken; the lobby covers the
+ * screen until every seat is, and hides when the game is over) and the camera and dice
+ * reader status in the top bar. The game's scripts draw everything else and start the socket. */
 (function () {
   "use strict";
   var t = TC.t;
@@ -24,21 +24,30 @@
     }).join(" · ");
   }
 
+  /** The lobby covers the board until every seat is taken (claimed when the page loaded, or
+   *  seen connected since) or the table plays on without some phones. Nothing on the TV
+   *  brings it back: that needs the host (a new join code, then the table page reloaded). */
+  var taken = {};
+  var lobbyClosed = false;
+
   function updateJoin(msg) {
+    var lobby = document.getElementById("join-panel");
+    if (!lobby) return;
     var connected = {};
     arr(msg.players).forEach(function (p) { connected[p.seat] = !!p.connected; });
     var all = true;
-    document.querySelectorAll(".join-card").forEach(function (card) {
-      var on = !!connected[card.dataset.seat];
+    lobby.querySelectorAll(".join-card").forEach(function (card) {
+      var seat = card.dataset.seat;
+      if (connected[seat] || card.classList.contains("joined")) taken[seat] = true;
+      var on = !!taken[seat];
       all = all && on;
       card.classList.toggle("joined", on);
       var st = card.querySelector(".join-state");
       if (st) st.textContent = on ? t("joined") : t("waiting_join");
     });
-    var panel = document.getElementById("join-panel");
     var over = obj(msg.view).over || msg.closed;
-    if (panel && over) panel.hidden = true;
-    else if (panel && all && !panel.dataset.userToggled) panel.open = false;
+    lobby.hidden = all || lobbyClosed || !!over;
+    document.body.classList.toggle("lobby-open", !lobby.hidden);
   }
 
   TC.onView(function (msg) {
@@ -47,7 +56,10 @@
   });
 
   document.addEventListener("DOMContentLoaded", function () {
-    var panel = document.getElementById("join-panel");
-    if (panel) panel.addEventListener("toggle", function (e) { if (e.isTrusted) panel.dataset.userToggled = "1"; });
+    var close = document.getElementById("lobby-close");
+    if (close) close.addEventListener("click", function () {
+      lobbyClosed = true;
+      if (TC.view) updateJoin(TC.view);
+    });
   });
 })();

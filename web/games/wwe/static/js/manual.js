@@ -15,32 +15,42 @@
       });
   }
 
+  // What the player typed in the search field: kept across views (the page patches itself
+  // in place, client.js), so the filtered list stays filtered while the game goes on.
+  var picker = {query: "", list: [], send: null};
+
+  function norm(s) { return String(s).toLowerCase().normalize("NFD").replace(/[\u0300-\u036f]/g, ""); }
+
+  function pickerResults() {
+    var q = norm(picker.query.trim());
+    return picker.list.filter(function (c) {
+      return !q || norm(c.name).indexOf(q) >= 0 || String(c.number) === q || norm(c.id).indexOf(q) >= 0;
+    }).map(function (c) {
+      return h("button.secondary" + (c.refused ? ".refused" : ""), {type: "button",
+        disabled: !!c.refused, dataset: {card: c.id, key: c.id},
+        title: c.refused ? (c.refused.message || c.refused.code) : "",
+        onclick: function () { picker.send(c.id); }},
+      (c.number ? c.number + " · " : "") + c.name, W.isDemo("events", c.id) ? " (" + t("demo") + ")" : "");
+    });
+  }
+
   function eventPicker(m, send) {
     var list = eventCandidates(m);
-    var box = h("div.picker", {id: "event-picker"});
     if (!list.length) return h("p.small.muted", {id: "event-picker"}, t("pick_event_on_phone"));
-    var input = h("input", {type: "search", id: "event-search", placeholder: t("search_event"),
-      autocomplete: "off", "aria-label": t("search_event")});
-    var results = h("div.picker-list", {id: "event-results"});
-    function norm(s) { return String(s).toLowerCase().normalize("NFD").replace(/[\u0300-\u036f]/g, ""); }
-    function show() {
-      var q = norm(input.value.trim());
-      TC.replace(results, list.filter(function (c) {
-        return !q || norm(c.name).indexOf(q) >= 0 || String(c.number) === q || norm(c.id).indexOf(q) >= 0;
-      }).map(function (c) {
-        return h("button.secondary" + (c.refused ? ".refused" : ""), {type: "button",
-          disabled: !!c.refused, dataset: {card: c.id},
-          title: c.refused ? (c.refused.message || c.refused.code) : "",
-          onclick: function () { send(c.id); }},
-        (c.number ? c.number + " · " : "") + c.name, W.isDemo("events", c.id) ? " (" + t("demo") + ")" : "");
-      }));
-    }
-    input.addEventListener("input", show);
-    show();
-    box.appendChild(h("h3", t("which_event_revealed")));
-    box.appendChild(input);
-    box.appendChild(results);
-    return box;
+    var round = m.chapter + "." + m.view.round;
+    if (picker.round !== round) picker.query = "";  // a new card to pick: a fresh search
+    picker.round = round;
+    picker.list = list;
+    picker.send = send;
+    return h("div.picker", {id: "event-picker"},
+      h("h3", t("which_event_revealed")),
+      h("input", {type: "search", id: "event-search", placeholder: t("search_event"),
+        autocomplete: "off", "aria-label": t("search_event"), value: picker.query,
+        oninput: function (e) {
+          picker.query = e.target.value;
+          TC.replace("event-results", pickerResults());
+        }}),
+      h("div.picker-list", {id: "event-results"}, pickerResults()));
   }
 
   /** What rotation r means: from the engine's orient_event choice when this page has it

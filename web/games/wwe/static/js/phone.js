@@ -5,6 +5,7 @@
   var h = TC.h, t = TC.t, W = window.WWE, M = window.Manual;
   var ui = {card: null, discard: null, rotation: null, busy: false, cancel: null};
   var lastPromptKey = "";
+  var lastDecision = "";
 
   function myPrompts(m) {
     return m.prompts.filter(function (p) { return p.seat === m.msg.seat; });
@@ -88,6 +89,15 @@
 
   /** Possible choices as buttons; refused ones folded away with their reasons. */
   function choiceList(possible, refused, label, onPick) {
+    // Variants that come to the same thing (same words, same cost and effect: a card whose
+    // parameters change nothing) collapse into one button.
+    var seen = {};
+    possible = possible.filter(function (c) {
+      var key = label(c) + "|" + costEffect(c);
+      if (seen[key]) return false;
+      seen[key] = true;
+      return true;
+    });
     var out = [h("div.choices", possible.map(function (c) {
       return choiceButton(c, label(c), function () { onPick(c); });
     }))];
@@ -185,12 +195,20 @@
       h("p.small", m.chapter >= 4 ? t("loyalty_doubling_hint") : t("loyalty_protection_hint")));
     var duty = W.obj(W.obj(m.view.duties)[m.msg.seat]);
     if (duty.short) box.appendChild(h("p.small", t("missing") + ": " + (W.itemText(duty.short) || "–")));
+    // Every punishment some choice can cancel: a choice shows what those it leaves will do.
+    var all = [];
+    choices.forEach(function (c) {
+      W.arr(c.action.cancel).forEach(function (x) { if (all.indexOf(x) < 0) all.push(x); });
+    });
     box.appendChild(h("div.choices", choices.map(function (c) {
       var cancel = W.arr(c.action.cancel);
       var label = cancel.length ? t("cancel_punishments", {list: cancel.map(function (x) {
         return W.ITEMS.indexOf(x) >= 0 ? t("doubling_of", {item: W.nm("items", x)}) : t("punish_" + x);
       }).join(", ")}) : t("cancel_nothing");
-      return choiceButton(c, label, function () { send(c.action); });
+      var left = all.filter(function (x) { return cancel.indexOf(x) < 0 && W.ITEMS.indexOf(x) < 0; });
+      var b = choiceButton(c, label, function () { send(c.action); });
+      if (left.length) b.appendChild(h("span.ce", "⚠ " + left.map(function (x) { return t("flag_" + x); }).join(" · ")));
+      return b;
     })));
     return box;
   }
@@ -199,7 +217,13 @@
     var box = h("div.choice-group", {id: "trade"}, h("h3", t("trade_offer")));
     box.appendChild(h("div.choices", choices.map(function (c) {
       var tr = W.obj(W.obj(c.effect).trade);
-      var what = tr.give ? t("trade_give_get", {give: W.itemText(tr.give), get: W.itemText(tr.get)}) : "";
+      var times = c.action.count || 1;
+      function scaled(items) {
+        var out = {};
+        Object.keys(W.obj(items)).forEach(function (k) { out[k] = items[k] * times; });
+        return out;
+      }
+      var what = tr.give ? t("trade_give_get", {give: W.itemText(scaled(tr.give)), get: W.itemText(scaled(tr.get))}) : "";
       var label = c.action.accept ? (what || t("accept_trade")) : t("decline_trade");
       return choiceButton(c, label, function () { send(c.action); });
     })));
@@ -349,14 +373,33 @@
     TC.replace("chapter-round", W.chapterRound(m));
     TC.replace("my-vp", String(W.obj(m.me).vp !== undefined ? m.me.vp : "–"));
     var promptEl = document.getElementById("my-prompt");
+    var myTurn = !!mine.length && !msg.closed && !m.over && !msg.paused;
+    var colour = W.colourOf(m.players[msg.seat]);
+    promptEl.classList.toggle("my-turn", myTurn);
+    document.body.classList.toggle("my-turn", myTurn);
+    document.body.style.setProperty("--pc", colour);
+    document.body.style.setProperty("--pc-ink", W.inkOn(colour));
     if (msg.closed) TC.replace(promptEl, t("game_closed"));
     else if (m.over) TC.replace(promptEl, t("game_over"));
-    else if (mine.length) TC.replace(promptEl, mine.map(function (p) { return promptText(m, p); }).join(" · "));
+    else if (myTurn) {
+      // In the second person: what I must do, not "Ala plays an action card".
+      var todo = mine.map(function (p) { return t("action_" + p.kind); })
+        .filter(function (x, i, a) { return a.indexOf(x) === i; });
+      TC.replace(promptEl, [h("span.turn-big", t("your_turn")), h("span.turn-what", todo.join(" · "))]);
+    }
     else TC.replace(promptEl, m.prompts.length ? t("waiting_for", {what: m.prompts.map(function (p) {
       return promptText(m, p);
     }).filter(function (x, i, a) { return a.indexOf(x) === i; }).join(" · ")}) : t("waiting"));
     promptEl.classList.toggle("waiting", !mine.length);
     TC.replace("act-now", msg.paused || msg.closed ? null : actNow(m));
+    // The choices sit in a dock pinned to the bottom of the screen: keep the page's end
+    // above it.
+    var dock = document.getElementById("act-now");
+    // A new decision starts at the top of the dock; the same one keeps its scroll.
+    var decision = mine.map(function (p) { return p.kind; }).join(",") + ":" + m.chapter + "." + m.round + ":" + m.phase;
+    if (decision !== lastDecision) dock.scrollTop = 0;
+    lastDecision = decision;
+    document.querySelector("main").style.paddingBottom = dock.offsetHeight ? (dock.offsetHeight + 12) + "px" : "";
     TC.replace("holdings", holdings(m));
     TC.replace("my-board", myBoard(m));
     TC.replace("hand", hand(m));

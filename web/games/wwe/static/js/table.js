@@ -5,13 +5,28 @@
   var h = TC.h, t = TC.t, W = window.WWE;
   var previewRotation = null;
 
-  function promptLine(m) {
-    if (m.over) return t("game_over");
-    if (m.msg.closed) return t("game_closed");
-    if (m.msg.paused) return t("paused");
-    var texts = m.prompts.map(function (p) { return p.text || defaultPromptText(m, p); });
-    var unique = texts.filter(function (x, i) { return x && texts.indexOf(x) === i; });
-    return unique.join(" · ") || t("waiting");
+  /** The banner: who must act and what, one block per acting seat in that seat's colour
+   *  (the table's own prompts in the accent colour). */
+  function banner(m) {
+    var note = m.over ? t("game_over") : (m.msg.closed ? t("game_closed") : (m.msg.paused ? t("paused") : null));
+    if (note) return h("div.turn-seat.neutral", h("span.what", note));
+    var bySeat = {}, order = [];
+    m.prompts.forEach(function (p) {
+      var text = p.text || defaultPromptText(m, p);
+      if (!bySeat[p.seat]) { bySeat[p.seat] = []; order.push(p.seat); }
+      if (text && bySeat[p.seat].indexOf(text) < 0) bySeat[p.seat].push(text);
+    });
+    if (!order.length) return h("div.turn-seat.neutral", h("span.what", t("waiting")));
+    return order.map(function (seat) {
+      var p = m.players[seat];
+      var colour = p ? W.colourOf(p) : null;
+      return h("div.turn-seat" + (p ? "" : ".neutral"), {dataset: {seat: seat, key: "turn-" + seat},
+        style: colour ? {"--pc": colour, "--pc-ink": W.inkOn(colour)} : null},
+        h("span.what", bySeat[seat].map(function (text) {
+          // a prompt owed by a seat for the table ("The table rolls the tax die") names it
+          return p && p.name && text.indexOf(p.name) < 0 ? p.name + ": " + text : text;
+        }).join(" · ")));
+    });
   }
 
   function defaultPromptText(m, p) {
@@ -34,22 +49,23 @@
     return m.seats.map(function (s) {
       var p = Object.assign({}, m.players[s] || {});
       if (m.over && final[s] !== undefined) p.vp = final[s];
-      var active = s === m.active;
-      var turn = s === m.view.turn;
+      var start = s === m.active;       // the start player of the round (the marker)
+      var acting = m.prompts.some(function (x) { return x.seat === s; });
       var income = pv && pv.income[s];
       var pun = W.arr(p.punishments);
       var flags = W.arr(p.round_flags);
       var played = W.arr(p.played);
-      return h("div.player-card" + (active ? ".is-active" : ""), {style: W.playerStyle(p), dataset: {seat: s}},
+      return h("div.player-card" + (acting ? ".is-acting" : "") + (start ? ".is-start" : ""),
+        {style: W.playerStyle(p), dataset: {seat: s, key: "player-" + s}},
         h("div.row", h("span.name.grow", h("span.dot"), p.name || W.nm("seats", s)),
           h("span.small.muted", W.nm("seats", s))),
         h("div.row", h("span.vp", String(p.vp !== undefined ? p.vp : "–")), h("span.small", t("vp")),
-          active ? h("b.small", "♜ " + t("active_player")) : null,
-          turn && !active ? h("b.small", "▶") : null),
+          start ? h("b.start-badge", "♜ " + t("start_player")) : null,
+          acting ? h("b.acting-badge", "▶ " + t("acting_now")) : null),
         h("div.small", t("houses_n", {n: W.arr(p.houses).length}), " · ",
           t("seals_n", {n: p.seals_left !== undefined ? p.seals_left : 2}), " · ",
           t("cards_in_hand_n", {n: p.hand_count || 0})),
-        played.length ? h("div.small.muted", t("played") + ": " + played.map(function (c) {
+        played.length ? h("div.played.muted", t("played") + ": " + played.map(function (c) {
           return W.nm("cards", c.card) + (c.performed ? "" : " ✗");
         }).join(", ")) : null,
         pun.length ? h("div.small", "⚠ " + t("next_chapter") + ": " + pun.map(function (x) { return t("punish_" + x); }).join(", ")) : null,
@@ -197,7 +213,8 @@
     var m = W.model(msg);
     var pv = previewFor(m);
     TC.replace("chapter-round", W.chapterRound(m));
-    TC.replace("prompt", promptLine(m));
+    TC.replace("prompt", banner(m));
+    document.getElementById("prompt").dataset.count = String(document.getElementById("prompt").children.length);
     TC.replace("players", playerCards(m, pv));
     TC.replace("favor", W.favorTrack(m, pv ? pv.space : null));
     TC.replace("event-now", eventNow(m, pv));
@@ -217,8 +234,9 @@
     var fin = finalScores(m);
     document.getElementById("final").hidden = !fin;
     TC.replace("final", fin);
+    document.getElementById("chart-panel").hidden = !!(sum || fin);
     TC.replace("vp-chart", W.vpChart(m, W.vpSeries(m)));
   }
 
-  TC.start({render: render});  // the join codes and hardware line: web/static/js/table_display.js
+  TC.start({render: render});  // the lobby and hardware line: web/static/js/table_display.js
 })();
