@@ -403,8 +403,13 @@ def serve_http(emulator: DiceEmulator, port: int = 0, host: str = "127.0.0.1"):
             try:
                 payload = json.loads(self.rfile.read(length) or b"{}")
                 if self.path == "/add":
-                    emulator.add_die(str(payload.get("die")), payload.get("faces") or None,
-                                     str(payload.get("group") or DEFAULT_GROUP))
+                    die, group = payload.get("die"), payload.get("group") or DEFAULT_GROUP
+                    faces = payload.get("faces") or None
+                    if not isinstance(die, str) or not isinstance(group, str) or (
+                            faces is not None and (not isinstance(faces, list) or not all(
+                                isinstance(f, int) and f >= 0 for f in faces))):
+                        raise ValueError("add needs a die id, optional faces and group")
+                    emulator.add_die(die, faces, group)
                     self._reply(200, emulator.state())
                     return
                 faces = payload.get("faces") or {}

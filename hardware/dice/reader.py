@@ -231,8 +231,8 @@ class DiceReader:
                 with self._status_lock:
                     self._message = outcome.note
                 self._emit(self.status())
-            if isinstance(msg, p.Hello | p.DiceList):
-                self._emit(self.status())
+            if isinstance(msg, p.Hello) or (outcome.dice_answered and not outcome.ask_dice):
+                self._emit(self.status())  # new firmware, or a complete die list
             if outcome.state_answered:
                 self._asks["state"] = [0.0, 0]
             if outcome.dice_answered:

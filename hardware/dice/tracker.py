@@ -202,4 +202,6 @@ def _ids(msg: p.PartMessage) -> list[str]:
 
 
 def _key(msg: p.PartMessage) -> tuple:
-    return type(msg), getattr(msg, "roll", None), msg.parts
+    """Which set a part belongs to: its kind, roll, size and first sequence number."""
+    first_seq = (msg.seq - msg.part + 1) % p.SEQ_MODULO
+    return type(msg), getattr(msg, "roll", None), msg.parts, first_seq

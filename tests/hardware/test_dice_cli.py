@@ -147,6 +147,12 @@ def test_emulate_22_dice_from_the_cli_rerolls_a_subset_and_adds_a_die(tmp_path):
             assert len(whole) == 22 and again == whole | {"n1": 6, "r2": 1}
             assert extra == again | {"w1": 3}
             wait_for(lambda: reader.status().groups.get("w1") == "white", what="w1's group")
+            for bad in ({}, {"die": "w1"}, {"die": "x.1"}, {"die": "x2", "faces": ["a"]}):
+                try:
+                    post("/add", bad)
+                    raise AssertionError(f"/add {bad} must be refused")
+                except urllib.error.HTTPError as exc:
+                    assert exc.code == 400
     finally:
         process.terminate()
         process.wait(timeout=10)

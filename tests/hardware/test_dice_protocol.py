@@ -116,7 +116,7 @@ def test_every_example_frame_in_the_spec_is_valid():
     for example in examples:
         [frame] = p.FrameParser().feed(example.encode() + b"\n")
         assert isinstance(frame, p.Frame), example
-        if example.startswith("$HELLO?") or example.startswith(("$STATE?", "$LED")):
+        if example.startswith(("$HELLO?", "$STATE?", "$DICE?", "$LED")):
             p.parse_host(frame.body)
         else:
             p.parse_device(frame.body)

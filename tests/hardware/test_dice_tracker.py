@@ -225,7 +225,8 @@ def test_parts_must_be_consecutive_messages_of_one_roll():
     # a heartbeat between the parts breaks the set (a device sends them back to back)
     hb_between = second.replace(f"RD {seq + 1} ", f"RD {seq + 2} ")
     rolls, _ = feed(tracker, first, f"HB {seq + 1} 5", hb_between)
-    assert rolls == [] and tracker.incomplete == 1
+    # by its number the late part 2 belongs to a set starting at seq + 1: two broken sets
+    assert rolls == [] and tracker.incomplete == 2
     # part 2 of another roll does not complete roll 1
     tracker = started_v2()
     other = p.reading_bodies(seq + 1, 2, TWENTY_TWO)[1]
@@ -276,3 +277,14 @@ def test_version_1_reader_has_no_parts_and_no_dice_query():
     rolls, outcomes = feed(tracker, "RD 1 r=1 p=4", "EV 2 other ROLLING")
     assert rolls == [Roll(1, {"p": 4}, False, 1.0)]  # a die named p is still a die
     assert not any(o.ask_dice for o in outcomes)
+
+
+def test_two_snapshots_in_a_row_each_missing_their_first_part_are_both_counted():
+    tracker = started_v2()
+    seq = tracker._seq + 1
+    states = {d: p.DieState("SETTLED", f) for d, f in TWENTY_TWO.items()}
+    first = p.snapshot_bodies(seq, 0, states)
+    second = p.snapshot_bodies(seq + len(first), 0, states)
+    _, outcomes = feed(tracker, *first[1:], *second[1:])
+    assert tracker.incomplete == 2
+    assert sum(o.state_answered for o in outcomes) == 2  # each: ask again at once
