@@ -98,7 +98,7 @@ def _keys(emu: DiceEmulator, stop: threading.Event) -> None:
 
 @command.command("emulate")
 @click.option("--dice", "dice_specs", multiple=True, metavar="IDS[@GROUP][:FACES]",
-              help="Dice, their group and faces (default 1-6), e.g. tax:2,3,3,4,4,5, "
+              help="Dice, their group and faces (default 1-6), e.g. t:2,3,3,4,4,5, "
                    "n1..n10@neutral, r1,r2,r3@red (repeatable; default: one die per role the "
                    "installed games declare, named after the role).")
 @click.option("--proto", type=click.IntRange(1, 2), default=2, show_default=True,
