@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from hardware.camera import calibration as calibration_file
-from hardware.camera.sources import OpenCVSource, SourceLost, open_source
+from hardware.camera.sources import FolderSource, OpenCVSource, SourceLost, open_source
 from hardware.camera.tracker import to_json
 
 command = click.Group("camera", help="Camera: test a source, calibrate north, synthetic video.")
@@ -20,6 +20,8 @@ DATA = click.option("--data", "data_dir", type=click.Path(file_okay=False, path_
 
 def _source(spec: str, realtime: bool):
     source = open_source(spec)
+    if isinstance(source, FolderSource):  # --fast: no 30 fps pacing, stop at the end
+        source = FolderSource(source.folder, fps=30.0 if realtime else 0.0, loop=False)
     if isinstance(source, OpenCVSource) and source.is_file:
         source.loop, source.pace = False, realtime
     if hasattr(source, "loop") and not isinstance(source, OpenCVSource):

@@ -47,11 +47,15 @@ def load_settings(config_path: Path) -> CameraSettings:
 
 
 def build_recognizer(settings: CameraSettings, config_path: Path | None = None) -> Recognizer:
-    """A recogniser with the stored calibration (if any), the zones and the debounce."""
+    """A recogniser with the stored calibration (if any), the zones and the debounce.
+
+    The marker size is the calibration's (`companion camera calibrate --marker-mm`) when one
+    is stored, else camera.marker_mm: the live marker must give the same scale as the stored
+    calibration, or positions jump whenever the marker comes into view."""
     stored = calibration_file.load(config_path) if config_path else None
     return Recognizer(
         zones=ZoneMap(settings.zones), calibration=stored,
         tracker=TrackerSettings(appear_frames=settings.appear_frames,
                                 vanish_frames=settings.vanish_frames,
                                 hysteresis_deg=settings.hysteresis_deg),
-        marker_mm=settings.marker_mm)
+        marker_mm=stored.marker_mm if stored else settings.marker_mm)

@@ -55,3 +55,12 @@ def test_snapshot_writes_an_overlay_jpeg(video, tmp_path):
     info = json.loads(result.output)
     assert info["codes"] == 3 and info["calibration"] == "marker"  # marker, action, event
     assert cv2.imread(str(out)).shape == (720, 1280, 3)
+
+
+def test_folder_source_is_not_paced_with_fast(tmp_path):
+    from companion.commands.camera import _source
+
+    (tmp_path / "a.jpg").write_bytes(b"")
+    assert _source(f"folder:{tmp_path}", realtime=False)._pacer.period == 0
+    assert _source(f"folder:{tmp_path}", realtime=True)._pacer.period > 0
+    assert _source(f"folder:{tmp_path}", realtime=False).loop is False
