@@ -4,7 +4,8 @@ Each scene is rendered flat (cards at exact positions and angles), then degraded
 cheap webcam above a table degrades it: mild perspective, uneven light, blur, sensor noise
 and JPEG compression. Harder conditions are opt-in (`Style`): a pinhole camera tilted up to
 20 degrees at 40-60 cm, defocus, glare, motion blur of a moving card, a hand (with its
-shadow) over the table, a Bayer sensor, 1080p output, small modules. The ground truth (payload, centre in the final image, board rotation)
+shadow) over the table, a Bayer sensor, 1080p output, small modules. The ground truth
+(payload, centre in the final image, board rotation, module size, how much is covered)
 comes with every image, so tests and the benchmark can check what the decoder reports.
 
 Angles are degrees clockwise as seen from above (= in the image, whose y axis points down);

@@ -1,0 +1,202 @@
+"""The second decode pass: upscaled, sharpened crops where a code should be but was not read.
+
+The first pass (zxing-cpp on the whole gray frame) misses small modules (2-3 px), defocus,
+glare and motion. Two kinds of regions get a second look, each decoded from a crop that is
+upscaled 2x (cubic) and unsharp-masked, which is what zxing's sampler needs at 2-3 px per
+module (bench/camera.py --passes measures each variant):
+
+- ``track`` regions: around where a tracked card was last seen, widened along its motion;
+- ``texture`` regions: sticker-like patches (dense black/white edges) found by a cheap
+  gradient-energy map at 1/16 resolution that no first-pass detection explains.
+
+Decoding a crop gives a Reed-Solomon-checked result like the first pass: a crop cannot
+produce a false decode that the whole frame would not. A time budget caps the pass.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+import zxingcpp
+
+from hardware.camera.decode import Decoder, Detection, symbol_angle
+
+CELL = 8  # texture map cell, in pixels of the 640-wide analysis image
+_KERNEL = np.ones((3, 3), np.uint8)
+
+
+@dataclass(frozen=True)
+class Region:
+    x0: int
+    y0: int
+    x1: int
+    y1: int
+    reason: str  # "track" | "texture"
+
+    @property
+    def centre(self) -> tuple[float, float]:
+        return (self.x0 + self.x1) / 2, (self.y0 + self.y1) / 2
+
+    def contains(self, point) -> bool:
+        return self.x0 <= point[0] < self.x1 and self.y0 <= point[1] < self.y1
+
+    def overlap(self, other: Region) -> float:
+        """Intersection over the smaller region's area."""
+        w = min(self.x1, other.x1) - max(self.x0, other.x0)
+        h = min(self.y1, other.y1) - max(self.y0, other.y0)
+        if w <= 0 or h <= 0:
+            return 0.0
+        small = min((self.x1 - self.x0) * (self.y1 - self.y0),
+                    (other.x1 - other.x0) * (other.y1 - other.y0))
+        return w * h / max(small, 1)
+
+
+def around(centre, half: float, shape, reason: str = "track") -> Region:
+    h, w = shape[:2]
+    x, y = centre
+    return Region(max(0, int(x - half)), max(0, int(y - half)), min(w, int(x + half) + 1),
+                  min(h, int(y + half) + 1), reason)
+
+
+@dataclass(frozen=True)
+class RescueSettings:
+    enabled: bool = True
+    upscale: float = 2.0
+    sharpen: float = 0.8  # unsharp amount (0 = none)
+    budget_ms: float = 3.0  # stop starting new crops after this long
+    max_texture_regions: int = 8
+    energy_threshold: float = 42.0  # mean 3x3 gradient per cell, at mid-gray
+    textures: bool = True
+
+
+class TextureMap:
+    """Gradient energy per cell of a 640-wide copy of the frame, normalised by the local
+    light: QR stickers score high, wood, skin and card art low. Built once per frame."""
+
+    def __init__(self, gray: np.ndarray) -> None:
+        h, w = gray.shape
+        self.shape = gray.shape
+        self.f = w / 640  # frame pixels per analysis pixel (2 at 1280x720, 3 at 1080p)
+        small = cv2.resize(gray, (640, round(h / self.f)), interpolation=cv2.INTER_AREA)
+        grad = cv2.morphologyEx(small, cv2.MORPH_GRADIENT, _KERNEL)
+        size = (640 // CELL, small.shape[0] // CELL)
+        energy = cv2.resize(grad, size, interpolation=cv2.INTER_AREA).astype(np.float32)
+        mean = cv2.resize(small, size, interpolation=cv2.INTER_AREA).astype(np.float32)
+        self.score = energy * (128.0 / (mean + 24.0))
+        self.block = CELL * self.f  # frame pixels per cell
+
+    def cell(self, point) -> tuple[int, int]:
+        return int(point[0] / self.block), int(point[1] / self.block)
+
+    def patch_score(self, centre, side: float) -> float:
+        """Mean score over a sticker-sized square at ``centre`` (frame pixels)."""
+        half = max(1, int(round(side / self.block / 2)))
+        cx, cy = self.cell(centre)
+        ch, cw = self.score.shape
+        x0, x1 = max(0, cx - half + 1), min(cw, cx + half)
+        y0, y1 = max(0, cy - half + 1), min(ch, cy + half)
+        if x1 <= x0 or y1 <= y0:
+            return 0.0
+        return float(self.score[y0:y1, x0:x1].mean())
+
+    def best_patch(self, centre, radius: float, side: float, avoid: list[tuple[float, float]]
+                   ) -> tuple[float, tuple[float, float]]:
+        """The highest sticker-sized mean score within ``radius`` of ``centre`` (frame px),
+        away from ``avoid`` points (other stickers read this frame): (score, its centre)."""
+        k = max(1, int(round(side / self.block)))
+        pooled = cv2.blur(self.score, (k, k))
+        ch, cw = pooled.shape
+        cx, cy = centre[0] / self.block - 0.5, centre[1] / self.block - 0.5
+        r = radius / self.block
+        x0, x1 = max(0, int(cx - r)), min(cw, int(cx + r) + 1)
+        y0, y1 = max(0, int(cy - r)), min(ch, int(cy + r) + 1)
+        if x1 <= x0 or y1 <= y0:
+            return 0.0, centre
+        window = pooled[y0:y1, x0:x1].copy()
+        ys, xs = np.mgrid[y0:y1, x0:x1]
+        window[(xs - cx) ** 2 + (ys - cy) ** 2 > r * r] = 0
+        for ax, ay in avoid:
+            near = (xs - ax / self.block + 0.5) ** 2 + (ys - ay / self.block + 0.5) ** 2
+            window[near < (k * 0.9) ** 2] = 0
+        index = np.unravel_index(int(np.argmax(window)), window.shape)
+        best = float(window[index])
+        return best, ((index[1] + x0 + 0.5) * self.block, (index[0] + y0 + 0.5) * self.block)
+
+
+def texture_regions(texture: TextureMap, known: list[Detection], settings: RescueSettings,
+                    ) -> list[Region]:
+    """Sticker-like patches not explained by a decoded symbol, strongest first."""
+    h, w = texture.shape
+    score, block = texture.score, texture.block
+    mask = (score > settings.energy_threshold).astype(np.uint8)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _KERNEL)
+    count, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    found = []
+    for label in range(1, count):
+        x, y, bw, bh, area = stats[label]
+        if area < 4 or bw > 20 or bh > 20:  # 2x2 cells is a 32 px sticker; not a textured map
+            continue
+        region = Region(max(0, int((x - 0.7) * block)), max(0, int((y - 0.7) * block)),
+                        min(w, int((x + bw + 0.7) * block)), min(h, int((y + bh + 0.7) * block)),
+                        "texture")
+        if any(region.contains(d.centre) for d in known):
+            continue
+        found.append((float(score[y:y + bh, x:x + bw].sum()), region))
+    found.sort(key=lambda item: -item[0])
+    return [region for _, region in found[:settings.max_texture_regions]]
+
+
+def decode_region(decoder: Decoder, gray: np.ndarray, region: Region,
+                  settings: RescueSettings) -> list[Detection]:
+    """Decode one crop (upscaled and sharpened); corners back in frame pixels."""
+    crop = gray[region.y0:region.y1, region.x0:region.x1]
+    if crop.shape[0] < 16 or crop.shape[1] < 16:
+        return []
+    k = settings.upscale
+    image = cv2.resize(crop, None, fx=k, fy=k, interpolation=cv2.INTER_CUBIC) if k != 1 \
+        else crop
+    if settings.sharpen:
+        soft = cv2.GaussianBlur(image, (0, 0), k)
+        image = cv2.addWeighted(image, 1 + settings.sharpen, soft, -settings.sharpen, 0)
+    out = []
+    for result in zxingcpp.read_barcodes(
+            image, formats=zxingcpp.BarcodeFormat.QRCode, try_rotate=False,
+            try_downscale=False, try_invert=False, binarizer=decoder._binarizer):
+        if not result.valid:
+            continue
+        p = result.position
+        corners = tuple((region.x0 + (q.x + 0.5) / k - 0.5, region.y0 + (q.y + 0.5) / k - 0.5)
+                        for q in (p.top_left, p.top_right, p.bottom_right, p.bottom_left))
+        out.append(Detection(result.text, corners, symbol_angle(corners)))
+    return out
+
+
+def second_pass(decoder: Decoder, gray: np.ndarray, detections: list[Detection],
+                wanted: list[Region], settings: RescueSettings,
+                texture: TextureMap | None = None) -> tuple[list[Detection], dict[str, int]]:
+    """New detections from the track regions (first) and texture regions (then), within the
+    time budget. Returns them and counters: crops tried / read per reason."""
+    start = time.perf_counter()
+    counts = {"track": 0, "track_read": 0, "texture": 0, "texture_read": 0}
+    regions = [r for r in wanted if not any(r.contains(d.centre) for d in detections)]
+    if settings.textures:
+        texture = texture or TextureMap(gray)
+        for region in texture_regions(texture, detections, settings):
+            if not any(region.overlap(r) > 0.6 for r in regions):
+                regions.append(region)
+    seen = {d.payload for d in detections}
+    found: list[Detection] = []
+    for region in regions:
+        if (time.perf_counter() - start) * 1000 > settings.budget_ms:
+            break
+        if any(region.contains(d.centre) for d in found):
+            continue
+        counts[region.reason] += 1
+        for detection in decode_region(decoder, gray, region, settings):
+            if detection.payload not in seen:
+                seen.add(detection.payload)
+                found.append(detection)
+                counts[region.reason + "_read"] += 1
+    return found, counts
