@@ -40,6 +40,7 @@ class _Follow:
     centre: tuple[float, float]
     side: float
     signature: float  # sticker patch texture score when last read (0: unknown)
+    bright: float  # how much lighter the sticker patch was than around it when last read
     frame: int  # frame index of the last position (read or present)
     velocity: tuple[float, float] = (0.0, 0.0)
     read_frame: int = 0
@@ -62,6 +63,8 @@ class _Follow:
 
 PRESENT_SHARE = 0.4  # of the sticker's texture when read, to count as still there
 PRESENT_FLOOR = 18.0  # texture score; the wood table scores 5-25, a sticker 60-110
+BRIGHT_MIN = 20.0  # a card this much lighter than the table around it can be followed by light
+BRIGHT_SHARE = 0.5  # of that contrast, for a smeared card to count as still there
 
 
 class Recognizer:
@@ -143,16 +146,23 @@ class Recognizer:
         if texture is None:
             return frozenset()
         read = {d.payload for d in detections}
-        avoid = [d.centre for d in detections]
+        avoid = detections
         out = set()
         for payload, follow in self.follow.items():
             if payload in read or payload not in self.tracker.tracks or not follow.signature:
                 continue
-            score, where = texture.best_patch(follow.predict(self.frame),
-                                              follow.radius(self.frame), follow.side, avoid)
-            if score >= max(PRESENT_SHARE * follow.signature, PRESENT_FLOOR):
-                out.add(payload)
-                follow.move(where, self.frame)
+            centre, radius = follow.predict(self.frame), follow.radius(self.frame)
+            score, where = texture.best_patch(centre, radius, follow.side, avoid)
+            if score < max(PRESENT_SHARE * follow.signature, PRESENT_FLOOR):
+                # a card smeared by a fast slide keeps no texture but stays a light patch
+                if follow.bright < BRIGHT_MIN:
+                    continue
+                bright, where = texture.best_patch(centre, radius, follow.side, avoid,
+                                                   "contrast")
+                if bright < BRIGHT_SHARE * follow.bright:
+                    continue
+            out.add(payload)
+            follow.move(where, self.frame)
         return frozenset(out)
 
     def _remember(self, detections: list[Detection], texture: TextureMap | None) -> None:
@@ -160,10 +170,12 @@ class Recognizer:
             if detection.payload == BOARD_MARKER:
                 continue
             signature = texture.patch_score(detection.centre, detection.side) if texture else 0.0
+            bright = texture.patch_score(detection.centre, detection.side, "contrast") \
+                if texture else 0.0
             follow = self.follow.get(detection.payload)
             if follow is None:
                 self.follow[detection.payload] = _Follow(detection.centre, detection.side,
-                                                         signature, self.frame,
+                                                         signature, bright, self.frame,
                                                          read_frame=self.frame)
                 continue
             follow.move(detection.centre, self.frame)
@@ -171,5 +183,6 @@ class Recognizer:
             if signature:
                 follow.signature = 0.7 * follow.signature + 0.3 * signature \
                     if follow.signature else signature
+                follow.bright = 0.7 * follow.bright + 0.3 * bright
         for payload in [p for p in self.follow if p not in self.tracker.tracks]:
             del self.follow[payload]

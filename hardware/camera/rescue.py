@@ -85,28 +85,34 @@ class TextureMap:
         energy = cv2.resize(grad, size, interpolation=cv2.INTER_AREA).astype(np.float32)
         mean = cv2.resize(small, size, interpolation=cv2.INTER_AREA).astype(np.float32)
         self.score = energy * (128.0 / (mean + 24.0))
+        self.bright = mean
         self.block = CELL * self.f  # frame pixels per cell
 
     def cell(self, point) -> tuple[int, int]:
         return int(point[0] / self.block), int(point[1] / self.block)
 
-    def patch_score(self, centre, side: float) -> float:
-        """Mean score over a sticker-sized square at ``centre`` (frame pixels)."""
-        half = max(1, int(round(side / self.block / 2)))
-        cx, cy = self.cell(centre)
-        ch, cw = self.score.shape
-        x0, x1 = max(0, cx - half + 1), min(cw, cx + half)
-        y0, y1 = max(0, cy - half + 1), min(ch, cy + half)
-        if x1 <= x0 or y1 <= y0:
-            return 0.0
-        return float(self.score[y0:y1, x0:x1].mean())
-
-    def best_patch(self, centre, radius: float, side: float, avoid: list[tuple[float, float]]
-                   ) -> tuple[float, tuple[float, float]]:
-        """The highest sticker-sized mean score within ``radius`` of ``centre`` (frame px),
-        away from ``avoid`` points (other stickers read this frame): (score, its centre)."""
+    def pooled(self, side: float, which: str = "score") -> np.ndarray:
+        """Per cell: the mean texture score over a sticker-sized square around it, or (which
+        = "contrast") how much lighter a card-sized square (2 sides) is than the square of 5
+        sides around it: a card smeared by motion has lost its texture, not its light."""
         k = max(1, int(round(side / self.block)))
-        pooled = cv2.blur(self.score, (k, k))
+        if which == "contrast":
+            return cv2.blur(self.bright, (2 * k, 2 * k)) - cv2.blur(self.bright, (5 * k, 5 * k))
+        return cv2.blur(self.score, (k, k))
+
+    def patch_score(self, centre, side: float, which: str = "score") -> float:
+        """`pooled` at the cell of ``centre`` (frame pixels)."""
+        pooled = self.pooled(side, which)
+        cx, cy = self.cell(centre)
+        ch, cw = pooled.shape
+        return float(pooled[min(max(cy, 0), ch - 1), min(max(cx, 0), cw - 1)])
+
+    def best_patch(self, centre, radius: float, side: float, avoid: list[Detection],
+                   which: str = "score") -> tuple[float, tuple[float, float]]:
+        """The highest `pooled` value (texture or light contrast) within ``radius`` of
+        ``centre`` (frame px), where its patch would not overlap a sticker read this frame
+        (``avoid``, with the white border around it)."""
+        pooled = self.pooled(side, which)
         ch, cw = pooled.shape
         cx, cy = centre[0] / self.block - 0.5, centre[1] / self.block - 0.5
         r = radius / self.block
@@ -117,9 +123,10 @@ class TextureMap:
         window = pooled[y0:y1, x0:x1].copy()
         ys, xs = np.mgrid[y0:y1, x0:x1]
         window[(xs - cx) ** 2 + (ys - cy) ** 2 > r * r] = 0
-        for ax, ay in avoid:
+        for other in avoid:
+            ax, ay = other.centre
             near = (xs - ax / self.block + 0.5) ** 2 + (ys - ay / self.block + 0.5) ** 2
-            window[near < (k * 0.9) ** 2] = 0
+            window[near < ((side / 2 + other.side) / self.block) ** 2] = 0
         index = np.unravel_index(int(np.argmax(window)), window.shape)
         best = float(window[index])
         return best, ((index[1] + x0 + 0.5) * self.block, (index[0] + y0 + 0.5) * self.block)
