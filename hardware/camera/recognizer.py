@@ -14,12 +14,17 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from hardware.camera.calibration import DEFAULT_MARKER_MM, Calibration
+from hardware.camera.calibration import (
+    AGREE_MM,
+    DEFAULT_MARKER_MM,
+    DEFAULT_MARKER_POSITIONS,
+    Calibration,
+)
 from hardware.camera.decode import Decoder, Detection, to_gray
 from hardware.camera.rescue import RescueSettings, TextureMap, around, second_pass
 from hardware.camera.tracker import Observation, Sighting, Tracker, TrackerSettings
 from hardware.camera.zones import ZoneMap
-from hardware.tags.format import BOARD_MARKER, TagError, parse
+from hardware.tags.format import BOARD_MARKERS, TagError, parse
 
 
 @dataclass(frozen=True)
@@ -79,7 +84,8 @@ class Recognizer:
                  calibration: Calibration | None = None,
                  tracker: TrackerSettings | None = None,
                  marker_mm: float | None = None,
-                 rescue: RescueSettings | None = None) -> None:
+                 rescue: RescueSettings | None = None,
+                 marker_positions: dict[str, tuple[float, float]] | None = None) -> None:
         self.decoder = decoder or Decoder()
         self.zones = zones or ZoneMap()
         self.calibration = calibration or Calibration.identity()
@@ -88,6 +94,10 @@ class Recognizer:
         if marker_mm is None:
             marker_mm = calibration.marker_mm if calibration else DEFAULT_MARKER_MM
         self.marker_mm = marker_mm
+        self.marker_positions = marker_positions or DEFAULT_MARKER_POSITIONS
+        # the latest multi-marker homography (stored or live): a single marker that agrees
+        # with it keeps it, since one small marker cannot see the perspective
+        self.reference = calibration if calibration and calibration.homography else None
         self.rescue = rescue or RescueSettings()
         self.follow: dict[str, _Follow] = {}
         self.frame = 0
@@ -96,7 +106,7 @@ class Recognizer:
         calibration = self.calibration
         out = []
         for detection in detections:
-            if detection.payload == BOARD_MARKER:
+            if detection.payload in BOARD_MARKERS:
                 continue
             try:
                 tag, reason = parse(detection.payload), None
@@ -105,7 +115,8 @@ class Recognizer:
             position = calibration.to_board(detection.centre)
             zone = self.zones.zone_at(position) if calibration.from_marker else None
             out.append(Sighting(detection.payload, tag, position,
-                                calibration.board_angle(detection.angle), zone, reason))
+                                calibration.board_angle(detection.angle, detection.centre),
+                                zone, reason))
         return out
 
     def process(self, frame: np.ndarray, at: float | None = None) -> FrameResult:
@@ -124,20 +135,32 @@ class Recognizer:
                                         texture)
             detections = detections + extra
         decode_ms = (time.perf_counter() - start) * 1000
-        markers = [d for d in detections if d.payload == BOARD_MARKER]
+        markers = [d for d in detections if d.payload in self.marker_positions]
         if markers:
-            marker = max(markers, key=lambda d: d.side)
-            try:
-                self.calibration = Calibration.from_detection(marker, self.marker_mm)
-                self.calibration_source = "marker"
-            except ValueError:
-                pass
+            self._calibrate(markers)
         sightings = self.sightings(detections)
         present = self._present(detections, texture)
         observations = self.tracker.update(sightings, at, present)
         self._remember(detections, texture)
         return FrameResult(observations, detections, sightings, decode_ms, bool(markers),
                            present, counts)
+
+    def _calibrate(self, markers: list[Detection]) -> None:
+        try:
+            live = Calibration.from_markers(markers, self.marker_mm, self.marker_positions)
+        except ValueError:
+            return
+        self.calibration_source = "marker"
+        if live.homography is not None:
+            self.calibration = self.reference = live
+            return
+        if self.reference is not None:
+            marker = max(markers, key=lambda d: d.side)
+            error = self.reference.error_mm(marker, self.marker_positions[marker.payload])
+            if error <= AGREE_MM:
+                self.calibration = self.reference
+                return
+        self.calibration = live
 
     def _present(self, detections: list[Detection], texture: TextureMap | None
                  ) -> frozenset[str]:
@@ -167,7 +190,7 @@ class Recognizer:
 
     def _remember(self, detections: list[Detection], texture: TextureMap | None) -> None:
         for detection in detections:
-            if detection.payload == BOARD_MARKER:
+            if detection.payload in BOARD_MARKERS:
                 continue
             signature = texture.patch_score(detection.centre, detection.side) if texture else 0.0
             bright = texture.patch_score(detection.centre, detection.side, "contrast") \

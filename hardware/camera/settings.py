@@ -2,7 +2,8 @@
 
     {"camera": {"source": "0" | "/dev/video0" | "picamera2" | "synthetic" | "rtsp://..." |
                           "path/to/video.avi" | "folder:DIR" | null,
-                "marker_mm": 30, "appear_frames": 2, "vanish_frames": 8,
+                "marker_mm": 30, "markers": {"NE": [x_mm, y_mm], ...},
+                "appear_frames": 2, "vanish_frames": 8,
                 "hysteresis_deg": 55, "zones": {"council": [[x, y], ...], ...},
                 "calibration": {...written by `companion camera calibrate`...},
                 "orient_commit_s": 2.0}}
@@ -28,13 +29,15 @@ class CameraSettings:
     vanish_frames: int = 8
     hysteresis_deg: float = 55.0
     zones: dict | None = None
+    markers: dict | None = None  # corner marker -> board mm of its centre
     orient_commit_s: float = 2.0
     extra: dict = field(default_factory=dict)
 
     @classmethod
     def from_json(cls, data: dict) -> CameraSettings:
         known = {k: data[k] for k in ("source", "marker_mm", "appear_frames", "vanish_frames",
-                                      "hysteresis_deg", "zones", "orient_commit_s") if k in data}
+                                      "hysteresis_deg", "zones", "markers", "orient_commit_s")
+                 if k in data}
         if known.get("source") is not None:
             known["source"] = str(known["source"])
         extra = {k: v for k, v in data.items() if k not in known and k != "calibration"}
@@ -58,4 +61,5 @@ def build_recognizer(settings: CameraSettings, config_path: Path | None = None) 
         tracker=TrackerSettings(appear_frames=settings.appear_frames,
                                 vanish_frames=settings.vanish_frames,
                                 hysteresis_deg=settings.hysteresis_deg),
-        marker_mm=stored.marker_mm if stored else settings.marker_mm)
+        marker_mm=stored.marker_mm if stored else settings.marker_mm,
+        marker_positions=calibration_file.marker_positions(settings.markers))
