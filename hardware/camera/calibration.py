@@ -219,6 +219,21 @@ def module_px(detection: Detection) -> float:
     return detection.side / modules
 
 
+MIN_MODULE_PX = 3.0  # below this, reads fall off quickly (docs/camera.md, measured)
+
+
+def sticker_report(detections: list[Detection]) -> dict:
+    """Pixels per module of the symbols in view, for the owner: bigger stickers or a closer
+    camera when the smallest is below `MIN_MODULE_PX`."""
+    sizes = sorted(module_px(d) for d in detections)
+    if not sizes:
+        return {"stickers": 0, "module_px_min": None, "module_px_median": None,
+                "small": False}
+    return {"stickers": len(sizes), "module_px_min": round(sizes[0], 2),
+            "module_px_median": round(sizes[len(sizes) // 2], 2),
+            "small": sizes[0] < MIN_MODULE_PX}
+
+
 def load(config_path: Path) -> Calibration | None:
     """The stored calibration from config.json (camera.calibration), or None."""
     try:
