@@ -2,15 +2,21 @@
 
 The first pass (zxing-cpp on the whole gray frame) misses small modules (2-3 px), defocus,
 glare and motion. Two kinds of regions get a second look, each decoded from a crop that is
-upscaled 2x (cubic) and unsharp-masked, which is what zxing's sampler needs at 2-3 px per
-module (bench/camera.py --passes measures each variant):
+upscaled and cleaned, tried in order until one reads (bench/camera.py --passes measures
+what each earns):
+
+- ``adaptive``: upscaled 2x (cubic), then a Gaussian adaptive threshold (21 px): recovers
+  defocused stickers, whose modules are mush to zxing's own binarizer;
+- ``sharp``: unsharp-masked, then upscaled 2.5x: recovers small (2-3 px) crisp modules.
+
+The regions:
 
 - ``track`` regions: around where a tracked card was last seen, widened along its motion;
 - ``texture`` regions: sticker-like patches (dense black/white edges) found by a cheap
   gradient-energy map at 1/16 resolution that no first-pass detection explains.
 
 Decoding a crop gives a Reed-Solomon-checked result like the first pass: a crop cannot
-produce a false decode that the whole frame would not. A time budget caps the pass.
+produce a false decode that the whole frame would not. A CPU time budget caps the pass.
 """
 from __future__ import annotations
 
@@ -63,9 +69,8 @@ def around(centre, half: float, shape, reason: str = "track") -> Region:
 @dataclass(frozen=True)
 class RescueSettings:
     enabled: bool = True
-    upscale: float = 2.0
-    sharpen: float = 0.8  # unsharp amount (0 = none)
-    budget_ms: float = 3.0  # stop starting new crops after this long
+    variants: tuple[str, ...] = ("adaptive", "sharp")  # tried in this order on each crop
+    budget_ms: float = 6.0  # stop starting new crops after this much CPU time in the pass
     max_texture_regions: int = 8
     energy_threshold: float = 42.0  # mean 3x3 gradient per cell, at mid-gray
     textures: bool = True
@@ -155,29 +160,47 @@ def texture_regions(texture: TextureMap, known: list[Detection], settings: Rescu
     return [region for _, region in found[:settings.max_texture_regions]]
 
 
+def _variant(crop: np.ndarray, name: str) -> tuple[np.ndarray, float, object]:
+    """The cleaned crop, its scale and the zxing binarizer to read it with."""
+    if name == "adaptive":
+        image = cv2.resize(crop, None, fx=2, fy=2, interpolation=cv2.INTER_CUBIC)
+        image = cv2.adaptiveThreshold(image, 255, cv2.ADAPTIVE_THRESH_GAUSSIAN_C,
+                                      cv2.THRESH_BINARY, 21, 0)
+        return image, 2.0, zxingcpp.Binarizer.FixedThreshold
+    if name == "sharp":
+        soft = cv2.GaussianBlur(crop, (0, 0), 1.0)
+        image = cv2.addWeighted(crop, 2.0, soft, -1.0, 0)
+        image = cv2.resize(image, None, fx=2.5, fy=2.5, interpolation=cv2.INTER_CUBIC)
+        return image, 2.5, zxingcpp.Binarizer.LocalAverage
+    if name == "plain":
+        image = cv2.resize(crop, None, fx=2, fy=2, interpolation=cv2.INTER_CUBIC)
+        return image, 2.0, zxingcpp.Binarizer.LocalAverage
+    raise ValueError(f"unknown crop variant {name}")
+
+
 def decode_region(decoder: Decoder, gray: np.ndarray, region: Region,
-                  settings: RescueSettings) -> list[Detection]:
-    """Decode one crop (upscaled and sharpened); corners back in frame pixels."""
+                  settings: RescueSettings) -> tuple[list[Detection], str | None]:
+    """Decode one crop, trying the variants in order; corners back in frame pixels. Returns
+    the detections and the variant that read them."""
     crop = gray[region.y0:region.y1, region.x0:region.x1]
     if crop.shape[0] < 16 or crop.shape[1] < 16:
-        return []
-    k = settings.upscale
-    image = cv2.resize(crop, None, fx=k, fy=k, interpolation=cv2.INTER_CUBIC) if k != 1 \
-        else crop
-    if settings.sharpen:
-        soft = cv2.GaussianBlur(image, (0, 0), k)
-        image = cv2.addWeighted(image, 1 + settings.sharpen, soft, -settings.sharpen, 0)
-    out = []
-    for result in zxingcpp.read_barcodes(
-            image, formats=zxingcpp.BarcodeFormat.QRCode, try_rotate=False,
-            try_downscale=False, try_invert=False, binarizer=decoder._binarizer):
-        if not result.valid:
-            continue
-        p = result.position
-        corners = tuple((region.x0 + (q.x + 0.5) / k - 0.5, region.y0 + (q.y + 0.5) / k - 0.5)
-                        for q in (p.top_left, p.top_right, p.bottom_right, p.bottom_left))
-        out.append(Detection(result.text, corners, symbol_angle(corners)))
-    return out
+        return [], None
+    for name in settings.variants:
+        image, k, binarizer = _variant(crop, name)
+        out = []
+        for result in zxingcpp.read_barcodes(
+                image, formats=zxingcpp.BarcodeFormat.QRCode, try_rotate=False,
+                try_downscale=False, try_invert=False, binarizer=binarizer):
+            if not result.valid:
+                continue
+            p = result.position
+            corners = tuple((region.x0 + (q.x + 0.5) / k - 0.5,
+                             region.y0 + (q.y + 0.5) / k - 0.5)
+                            for q in (p.top_left, p.top_right, p.bottom_right, p.bottom_left))
+            out.append(Detection(result.text, corners, symbol_angle(corners)))
+        if out:
+            return out, name
+    return [], None
 
 
 def second_pass(decoder: Decoder, gray: np.ndarray, detections: list[Detection],
@@ -185,8 +208,9 @@ def second_pass(decoder: Decoder, gray: np.ndarray, detections: list[Detection],
                 texture: TextureMap | None = None) -> tuple[list[Detection], dict[str, int]]:
     """New detections from the track regions (first) and texture regions (then), within the
     time budget. Returns them and counters: crops tried / read per reason."""
-    start = time.perf_counter()
+    start = time.thread_time()  # CPU time of this thread: other processes do not count
     counts = {"track": 0, "track_read": 0, "texture": 0, "texture_read": 0}
+    counts.update({f"{name}_read": 0 for name in settings.variants})
     regions = [r for r in wanted if not any(r.contains(d.centre) for d in detections)]
     if settings.textures:
         texture = texture or TextureMap(gray)
@@ -196,14 +220,16 @@ def second_pass(decoder: Decoder, gray: np.ndarray, detections: list[Detection],
     seen = {d.payload for d in detections}
     found: list[Detection] = []
     for region in regions:
-        if (time.perf_counter() - start) * 1000 > settings.budget_ms:
+        if (time.thread_time() - start) * 1000 > settings.budget_ms:
             break
         if any(region.contains(d.centre) for d in found):
             continue
         counts[region.reason] += 1
-        for detection in decode_region(decoder, gray, region, settings):
+        detections_read, variant = decode_region(decoder, gray, region, settings)
+        for detection in detections_read:
             if detection.payload not in seen:
                 seen.add(detection.payload)
                 found.append(detection)
                 counts[region.reason + "_read"] += 1
+                counts[f"{variant}_read"] += 1
     return found, counts

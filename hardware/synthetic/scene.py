@@ -78,15 +78,25 @@ class Truth:
     sticker: tuple[float, float]  # centre of the QR symbol, in the final image
     angle: float  # image angle after perspective, clockwise degrees
     rotation: int | None  # quarter turns relative to the marker; None for the marker itself
-    module_px: float = 0.0  # apparent size of one module in the final image (mean)
+    module_px: float = 0.0  # apparent size of one module in the final image (smallest side)
     covered: float = 0.0  # share of the symbol hidden by a card above it or a hand
     in_view: bool = True  # the whole symbol lies inside the frame
+    defocus_px: float = 0.0  # radius of the defocus disk in output pixels
+    contrast: float = 255.0  # gray levels between white and black modules (glare, light)
 
     @property
     def decodable(self) -> bool:
-        """Readable in principle: whole symbol in view, modules of at least 2 px, nothing over
-        it except at most a fingertip (< 6 % of the symbol, e.g. on one finder pattern)."""
-        return self.in_view and self.module_px >= 2.0 and self.covered < 0.06
+        """Readable in principle, by a decoder that samples each module's centre:
+
+        - the whole symbol in view, modules of at least 2 px;
+        - a defocus disk of radius <= 0.8 module: then every module keeps at least half of
+          its own light at its centre even when all its neighbours are of the other colour
+          (module area / disk area >= 1/2 <=> r <= sqrt(2/pi) modules);
+        - at least 30 gray levels between white and black modules under the glare (the
+          sensor noise and JPEG take about 10);
+        - nothing over it but at most a fingertip (< 6 % of the symbol: one finder)."""
+        return (self.in_view and self.module_px >= 2.0 and self.covered < 0.06
+                and self.defocus_px <= 0.8 * self.module_px and self.contrast >= 30)
 
 
 def _table(rng: np.random.Generator, width: int = WIDTH, height: int = HEIGHT) -> np.ndarray:
@@ -362,8 +372,12 @@ class Camera:
         # a tilted camera sees past the flat table: stretch its edge, no mirrored stickers
         border = cv2.BORDER_REPLICATE if style.tilt_deg else cv2.BORDER_REFLECT
         image = cv2.warpPerspective(canvas, homography, (w, h), borderMode=border)
+        spot = None
         if style.glare > 0:
-            image = self._glare(image, style, homography, rng)
+            spot = self._glare_spot(style, homography, rng)
+            g = spot[..., None] * style.glare
+            image = np.clip(image.astype(np.float32) * (1 - 0.35 * g) + 255 * g, 0, 255
+                            ).astype(np.uint8)
         image = cv2.multiply(image, self.light, dtype=cv2.CV_8U)
         if style.defocus_px > 0:
             image = cv2.filter2D(image, -1, _disk(style.defocus_px * s))
@@ -384,8 +398,12 @@ class Camera:
         truth = self.truth(placements, style)
         out = []
         for index, (t, corners) in enumerate(zip(truth, symbols, strict=True)):
-            out.append(replace(t, **self._symbol_truth(corners, owner, index, homography,
-                                                       len(qr_matrix(t.payload)))))
+            facts = self._symbol_truth(corners, owner, index, homography,
+                                       len(qr_matrix(t.payload)))
+            image_corners = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), homography)
+            points = np.vstack([image_corners.reshape(-1, 2), [t.sticker]])
+            out.append(replace(t, **facts, defocus_px=style.defocus_px * s,
+                               contrast=self._contrast(points, spot, style.glare)))
         return image, out
 
     @staticmethod
@@ -414,8 +432,8 @@ class Camera:
         return {"module_px": round(min(sides) / modules, 2), "covered": round(covered, 3),
                 "in_view": in_view}
 
-    def _glare(self, image, style, homography, rng) -> np.ndarray:
-        """A lamp's reflection: a bright, slightly elongated highlight that washes out."""
+    def _glare_spot(self, style, homography, rng) -> np.ndarray:
+        """A lamp's reflection (0..1 per pixel): a bright, slightly elongated highlight."""
         w, h = self.size
         if style.glare_at is not None:
             gx, gy = _warp_point(homography, style.glare_at[0] * self.scale,
@@ -425,9 +443,21 @@ class Camera:
         y, x = np.mgrid[0:h:4, 0:w:4].astype(np.float32)
         sx, sy = 90 * self.scale, 55 * self.scale
         spot = np.exp(-(((x - gx) / sx) ** 2 + ((y - gy) / sy) ** 2) / 2)
-        spot = cv2.resize(spot, (w, h), interpolation=cv2.INTER_LINEAR)[..., None]
-        return np.clip(image.astype(np.float32) * (1 - 0.35 * spot * style.glare)
-                       + spot * 255 * style.glare, 0, 255).astype(np.uint8)
+        return cv2.resize(spot, (w, h), interpolation=cv2.INTER_LINEAR)
+
+    def _contrast(self, points: np.ndarray, spot: np.ndarray | None, glare: float) -> float:
+        """Gray levels between a white and a black module at the worst of ``points`` (image
+        px) after the glare washes them out and the light dims them."""
+        w, h = self.size
+        worst = 255.0
+        for x, y in points:
+            xi, yi = int(min(max(x, 0), w - 1)), int(min(max(y, 0), h - 1))
+            g = float(spot[yi, xi]) * glare if spot is not None else 0.0
+            light = float(self.light[yi, xi, 0])
+            black = min(255.0, 20 * (1 - 0.35 * g) + 255 * g) * light
+            white = min(255.0, 235 * (1 - 0.35 * g) + 255 * g) * light
+            worst = min(worst, white - black)
+        return round(worst, 1)
 
     def truth(self, placements: list[Placement], style: Style | None = None) -> list[Truth]:
         style = style or Style()
