@@ -72,6 +72,9 @@ BRIGHT_MIN = 20.0  # a card this much lighter than the table around it can be fo
 BRIGHT_SHARE = 0.5  # of that contrast, for a smeared card to count as still there
 
 
+FAILED_FRAMES = 30  # how long an unreadable, unchanged texture region is not retried
+
+
 class Recognizer:
     """Holds the calibration (live from the marker, else stored, else identity) and tracker.
 
@@ -100,6 +103,7 @@ class Recognizer:
         self.reference = calibration if calibration and calibration.homography else None
         self.rescue = rescue or RescueSettings()
         self.follow: dict[str, _Follow] = {}
+        self.failed: list = []  # (texture region that read nothing, frame)
         self.frame = 0
 
     def sightings(self, detections: list[Detection]) -> list[Sighting]:
@@ -131,9 +135,11 @@ class Recognizer:
             read = {d.payload for d in detections}
             wanted = [around(f.predict(self.frame), f.radius(self.frame), gray.shape)
                       for p, f in self.follow.items() if p not in read]
-            extra, counts = second_pass(self.decoder, gray, detections, wanted, self.rescue,
-                                        texture)
+            extra, counts, failed = second_pass(self.decoder, gray, detections, wanted,
+                                                self.rescue, texture, self._failed_before)
             detections = detections + extra
+            self.failed = [f for f in self.failed if self.frame - f[1] < FAILED_FRAMES]
+            self.failed += [(region, self.frame) for region in failed]
         decode_ms = (time.perf_counter() - start) * 1000
         markers = [d for d in detections if d.payload in self.marker_positions]
         if markers:
@@ -144,6 +150,12 @@ class Recognizer:
         self._remember(detections, texture)
         return FrameResult(observations, detections, sightings, decode_ms, bool(markers),
                            present, counts)
+
+    def _failed_before(self, region) -> bool:
+        """A texture region that read nothing lately and looks the same (card art, a foreign
+        pattern): not worth another crop for `FAILED_FRAMES` frames."""
+        return any(region.overlap(old) > 0.7 and abs(region.score - old.score)
+                   <= 0.15 * old.score for old, _ in self.failed)
 
     def _calibrate(self, markers: list[Detection]) -> None:
         try:

@@ -40,6 +40,7 @@ class Region:
     x1: int
     y1: int
     reason: str  # "track" | "texture"
+    score: float = 0.0  # texture regions: summed texture score (to recognise it again)
 
     @property
     def centre(self) -> tuple[float, float]:
@@ -71,7 +72,7 @@ class RescueSettings:
     enabled: bool = True
     variants: tuple[str, ...] = ("adaptive", "sharp")  # tried in this order on each crop
     budget_ms: float = 6.0  # stop starting new crops after this much CPU time in the pass
-    max_texture_regions: int = 8
+    max_texture_regions: int = 10
     energy_threshold: float = 42.0  # mean 3x3 gradient per cell, at mid-gray
     textures: bool = True
 
@@ -105,12 +106,20 @@ class TextureMap:
             return cv2.blur(self.bright, (2 * k, 2 * k)) - cv2.blur(self.bright, (5 * k, 5 * k))
         return cv2.blur(self.score, (k, k))
 
-    def patch_score(self, centre, side: float, which: str = "score") -> float:
-        """`pooled` at the cell of ``centre`` (frame pixels)."""
-        pooled = self.pooled(side, which)
+    def _mean(self, values: np.ndarray, centre, cells: int) -> float:
         cx, cy = self.cell(centre)
-        ch, cw = pooled.shape
-        return float(pooled[min(max(cy, 0), ch - 1), min(max(cx, 0), cw - 1)])
+        ch, cw = values.shape
+        half = cells / 2
+        x0, x1 = max(0, int(cx - half + 0.5)), min(cw, int(cx + half + 0.5))
+        y0, y1 = max(0, int(cy - half + 0.5)), min(ch, int(cy + half + 0.5))
+        return float(values[y0:y1, x0:x1].mean()) if x1 > x0 and y1 > y0 else 0.0
+
+    def patch_score(self, centre, side: float, which: str = "score") -> float:
+        """`pooled` at ``centre`` (frame pixels), from the cells around it only."""
+        k = max(1, int(round(side / self.block)))
+        if which == "contrast":
+            return self._mean(self.bright, centre, 2 * k) - self._mean(self.bright, centre, 5 * k)
+        return self._mean(self.score, centre, k)
 
     def best_patch(self, centre, radius: float, side: float, avoid: list[Detection],
                    which: str = "score") -> tuple[float, tuple[float, float]]:
@@ -137,27 +146,54 @@ class TextureMap:
         return best, ((index[1] + x0 + 0.5) * self.block, (index[0] + y0 + 0.5) * self.block)
 
 
+def _box(detection: Detection) -> Region:
+    xs, ys = zip(*detection.corners, strict=True)
+    return Region(int(min(xs)), int(min(ys)), int(max(xs)) + 1, int(max(ys)) + 1, "read")
+
+
 def texture_regions(texture: TextureMap, known: list[Detection], settings: RescueSettings,
                     ) -> list[Region]:
-    """Sticker-like patches not explained by a decoded symbol, strongest first."""
+    """Sticker-like patches not explained by a decoded symbol, strongest first: connected
+    cells of high texture, at least 3x3 cells (a 2 px module symbol), not overlapping a
+    symbol read in this frame; a large or sparse patch (a sticker merged with card art,
+    overlapping cards) gives its densest sticker-sized windows instead."""
     h, w = texture.shape
     score, block = texture.score, texture.block
     mask = (score > settings.energy_threshold).astype(np.uint8)
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _KERNEL)
     count, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    boxes = [_box(d) for d in known]
     found = []
+
+    def add(x0: float, y0: float, x1: float, y1: float) -> None:
+        total = float(score[max(0, int(y0)):int(y1), max(0, int(x0)):int(x1)].sum())
+        region = Region(max(0, int((x0 - 0.7) * block)), max(0, int((y0 - 0.7) * block)),
+                        min(w, int((x1 + 0.7) * block)), min(h, int((y1 + 0.7) * block)),
+                        "texture", total)
+        if not any(region.overlap(b) > 0.3 for b in boxes):
+            found.append(region)
+
+    pooled = None
     for label in range(1, count):
-        x, y, bw, bh, area = stats[label]
-        if area < 4 or bw > 20 or bh > 20:  # 2x2 cells is a 32 px sticker; not a textured map
+        x, y, cw, ch, area = (int(v) for v in stats[label])
+        if cw < 3 or ch < 3 or area < 6:  # smaller than a symbol of 2 px modules
             continue
-        region = Region(max(0, int((x - 0.7) * block)), max(0, int((y - 0.7) * block)),
-                        min(w, int((x + bw + 0.7) * block)), min(h, int((y + bh + 0.7) * block)),
-                        "texture")
-        if any(region.contains(d.centre) for d in known):
+        if area >= 0.45 * cw * ch and cw <= 10 and ch <= 10:
+            add(x, y, x + cw, y + ch)
             continue
-        found.append((float(score[y:y + bh, x:x + bw].sum()), region))
-    found.sort(key=lambda item: -item[0])
-    return [region for _, region in found[:settings.max_texture_regions]]
+        # a sticker merged with card art, or two stickers: the densest sticker-sized
+        # windows inside (at most two), 8x8 cells each
+        if pooled is None:
+            pooled = cv2.blur(score, (4, 4))
+        inside = pooled[y:y + ch, x:x + cw].copy()
+        for _ in range(2):
+            iy, ix = np.unravel_index(int(np.argmax(inside)), inside.shape)
+            if inside[iy, ix] < settings.energy_threshold:
+                break
+            add(x + ix - 3.5, y + iy - 3.5, x + ix + 4.5, y + iy + 4.5)
+            inside[max(0, iy - 6):iy + 7, max(0, ix - 6):ix + 7] = 0
+    found.sort(key=lambda r: -r.score)
+    return found[:settings.max_texture_regions]
 
 
 def _variant(crop: np.ndarray, name: str) -> tuple[np.ndarray, float, object]:
@@ -205,9 +241,12 @@ def decode_region(decoder: Decoder, gray: np.ndarray, region: Region,
 
 def second_pass(decoder: Decoder, gray: np.ndarray, detections: list[Detection],
                 wanted: list[Region], settings: RescueSettings,
-                texture: TextureMap | None = None) -> tuple[list[Detection], dict[str, int]]:
+                texture: TextureMap | None = None, skip=None
+                ) -> tuple[list[Detection], dict[str, int], list[Region]]:
     """New detections from the track regions (first) and texture regions (then), within the
-    time budget. Returns them and counters: crops tried / read per reason."""
+    time budget. ``skip(region)`` drops texture regions known to fail. Returns the new
+    detections, counters (crops tried / read per reason and variant) and the texture
+    regions that were tried and read nothing."""
     start = time.thread_time()  # CPU time of this thread: other processes do not count
     counts = {"track": 0, "track_read": 0, "texture": 0, "texture_read": 0}
     counts.update({f"{name}_read": 0 for name in settings.variants})
@@ -215,10 +254,14 @@ def second_pass(decoder: Decoder, gray: np.ndarray, detections: list[Detection],
     if settings.textures:
         texture = texture or TextureMap(gray)
         for region in texture_regions(texture, detections, settings):
+            if skip is not None and skip(region):
+                counts["texture_skipped"] = counts.get("texture_skipped", 0) + 1
+                continue
             if not any(region.overlap(r) > 0.6 for r in regions):
                 regions.append(region)
     seen = {d.payload for d in detections}
     found: list[Detection] = []
+    failed: list[Region] = []
     for region in regions:
         if (time.thread_time() - start) * 1000 > settings.budget_ms:
             break
@@ -226,10 +269,12 @@ def second_pass(decoder: Decoder, gray: np.ndarray, detections: list[Detection],
             continue
         counts[region.reason] += 1
         detections_read, variant = decode_region(decoder, gray, region, settings)
+        if not detections_read and region.reason == "texture":
+            failed.append(region)
         for detection in detections_read:
             if detection.payload not in seen:
                 seen.add(detection.payload)
                 found.append(detection)
                 counts[region.reason + "_read"] += 1
                 counts[f"{variant}_read"] += 1
-    return found, counts
+    return found, counts, failed
