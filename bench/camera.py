@@ -50,9 +50,9 @@ from hardware.camera.decode import Decoder, DecoderSettings, to_gray  # noqa: E4
 from hardware.camera.recognizer import Recognizer  # noqa: E402
 from hardware.camera.sources import FrameSource, _Pacer  # noqa: E402
 from hardware.camera.tracker import Appeared  # noqa: E402
-from hardware.synthetic.scene import Camera, Placement, Style, random_scene  # noqa: E402
 from hardware.synthetic import conditions as table_conditions  # noqa: E402
 from hardware.synthetic import video as table_video  # noqa: E402
+from hardware.synthetic.scene import Camera, Placement, Style, random_scene  # noqa: E402
 from hardware.tags.format import BOARD_MARKER, card_payload  # noqa: E402
 
 PAYLOADS = [card_payload("wwe", "event", f"bench_{i}") for i in range(6)]

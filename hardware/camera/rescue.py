@@ -7,7 +7,10 @@ what each earns):
 
 - ``adaptive``: upscaled 2x (cubic), then a Gaussian adaptive threshold (21 px): recovers
   defocused stickers, whose modules are mush to zxing's own binarizer;
-- ``sharp``: unsharp-masked, then upscaled 2.5x: recovers small (2-3 px) crisp modules.
+- ``geometry``: the same binary picture, read from its finder patterns by
+  hardware.camera.geometry (resampled upright, finders redrawn): small modules zxing's
+  detector cannot lock onto, and a fingertip on one finder pattern (two are enough);
+- ``sharp``: unsharp-masked, then upscaled 2.5x: small crisp modules.
 
 The regions:
 
@@ -27,6 +30,7 @@ import cv2
 import numpy as np
 import zxingcpp
 
+from hardware.camera import geometry
 from hardware.camera.decode import Decoder, Detection, symbol_angle
 
 CELL = 8  # texture map cell, in pixels of the 640-wide analysis image
@@ -70,7 +74,7 @@ def around(centre, half: float, shape, reason: str = "track") -> Region:
 @dataclass(frozen=True)
 class RescueSettings:
     enabled: bool = True
-    variants: tuple[str, ...] = ("adaptive", "sharp")  # tried in this order on each crop
+    variants: tuple[str, ...] = ("adaptive", "geometry", "sharp")  # in this order per crop
     budget_ms: float = 6.0  # stop starting new crops after this much CPU time in the pass
     max_texture_regions: int = 10
     energy_threshold: float = 42.0  # mean 3x3 gradient per cell, at mid-gray
@@ -196,22 +200,23 @@ def texture_regions(texture: TextureMap, known: list[Detection], settings: Rescu
     return found[:settings.max_texture_regions]
 
 
-def _variant(crop: np.ndarray, name: str) -> tuple[np.ndarray, float, object]:
-    """The cleaned crop, its scale and the zxing binarizer to read it with."""
-    if name == "adaptive":
-        image = cv2.resize(crop, None, fx=2, fy=2, interpolation=cv2.INTER_CUBIC)
-        image = cv2.adaptiveThreshold(image, 255, cv2.ADAPTIVE_THRESH_GAUSSIAN_C,
-                                      cv2.THRESH_BINARY, 21, 0)
-        return image, 2.0, zxingcpp.Binarizer.FixedThreshold
-    if name == "sharp":
-        soft = cv2.GaussianBlur(crop, (0, 0), 1.0)
-        image = cv2.addWeighted(crop, 2.0, soft, -1.0, 0)
-        image = cv2.resize(image, None, fx=2.5, fy=2.5, interpolation=cv2.INTER_CUBIC)
-        return image, 2.5, zxingcpp.Binarizer.LocalAverage
-    if name == "plain":
-        image = cv2.resize(crop, None, fx=2, fy=2, interpolation=cv2.INTER_CUBIC)
-        return image, 2.0, zxingcpp.Binarizer.LocalAverage
-    raise ValueError(f"unknown crop variant {name}")
+def _detection(text: str, corners, region: Region, k: float) -> Detection:
+    """A detection from corners in crop pixels upscaled ``k`` times."""
+    corners = tuple((region.x0 + (x + 0.5) / k - 0.5, region.y0 + (y + 0.5) / k - 0.5)
+                    for x, y in corners)
+    return Detection(text, corners, symbol_angle(corners))
+
+
+def _zxing(image: np.ndarray, binarizer, region: Region, k: float) -> list[Detection]:
+    out = []
+    for result in zxingcpp.read_barcodes(
+            image, formats=zxingcpp.BarcodeFormat.QRCode, try_rotate=False,
+            try_downscale=False, try_invert=False, binarizer=binarizer):
+        if result.valid:
+            p = result.position
+            out.append(_detection(result.text, [(q.x, q.y) for q in (
+                p.top_left, p.top_right, p.bottom_right, p.bottom_left)], region, k))
+    return out
 
 
 def decode_region(decoder: Decoder, gray: np.ndarray, region: Region,
@@ -221,19 +226,32 @@ def decode_region(decoder: Decoder, gray: np.ndarray, region: Region,
     crop = gray[region.y0:region.y1, region.x0:region.x1]
     if crop.shape[0] < 16 or crop.shape[1] < 16:
         return [], None
+    up = binary = None
+    # a big crop holds big modules (a symbol and its quiet zone are about 33 modules):
+    # from 4 px per module on, the adaptive picture needs no upscaling
+    k = 1.0 if min(crop.shape) / 33 >= 4 * 1.4 else 2.0
     for name in settings.variants:
-        image, k, binarizer = _variant(crop, name)
-        out = []
-        for result in zxingcpp.read_barcodes(
-                image, formats=zxingcpp.BarcodeFormat.QRCode, try_rotate=False,
-                try_downscale=False, try_invert=False, binarizer=binarizer):
-            if not result.valid:
-                continue
-            p = result.position
-            corners = tuple((region.x0 + (q.x + 0.5) / k - 0.5,
-                             region.y0 + (q.y + 0.5) / k - 0.5)
-                            for q in (p.top_left, p.top_right, p.bottom_right, p.bottom_left))
-            out.append(Detection(result.text, corners, symbol_angle(corners)))
+        if name in ("adaptive", "geometry") and binary is None:
+            up = crop if k == 1 else cv2.resize(crop, None, fx=k, fy=k,
+                                                interpolation=cv2.INTER_CUBIC)
+            binary = cv2.adaptiveThreshold(up, 255, cv2.ADAPTIVE_THRESH_GAUSSIAN_C,
+                                           cv2.THRESH_BINARY, 21 if k == 2 else 13, 0)
+        if name == "adaptive":
+            out = _zxing(binary, zxingcpp.Binarizer.FixedThreshold, region, k)
+        elif name == "geometry":
+            found = geometry.read(up, binary)
+            out = [] if found is None else [
+                _detection(found[0], geometry.corners(found[1], found[2]), region, k)]
+        elif name == "sharp":
+            soft = cv2.GaussianBlur(crop, (0, 0), 1.0)
+            image = cv2.addWeighted(crop, 2.0, soft, -1.0, 0)
+            image = cv2.resize(image, None, fx=2.5, fy=2.5, interpolation=cv2.INTER_CUBIC)
+            out = _zxing(image, zxingcpp.Binarizer.LocalAverage, region, 2.5)
+        elif name == "plain":
+            image = cv2.resize(crop, None, fx=2, fy=2, interpolation=cv2.INTER_CUBIC)
+            out = _zxing(image, zxingcpp.Binarizer.LocalAverage, region, 2.0)
+        else:
+            raise ValueError(f"unknown crop variant {name}")
         if out:
             return out, name
     return [], None
