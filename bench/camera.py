@@ -38,6 +38,7 @@ import statistics
 import sys
 import threading
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -48,6 +49,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from hardware.camera.capture import CameraService  # noqa: E402
 from hardware.camera.decode import Decoder, DecoderSettings, to_gray  # noqa: E402
 from hardware.camera.recognizer import Recognizer  # noqa: E402
+from hardware.camera.rescue import RescueSettings  # noqa: E402
 from hardware.camera.sources import FrameSource, _Pacer  # noqa: E402
 from hardware.camera.tracker import Appeared  # noqa: E402
 from hardware.synthetic import conditions as table_conditions  # noqa: E402
@@ -296,19 +298,20 @@ def _step(recognizer, image, at):
     return result, (time.perf_counter() - wall) * 1000, (time.thread_time() - cpu) * 1000
 
 
-def table_stills(per_condition: int, scale: float, baseline: bool) -> dict:
+def table_stills(per_condition: int, scale: float, baseline: bool,
+                 rescue: RescueSettings | None = None) -> dict:
     """Every condition's frames through a fresh recogniser each (a still: nothing tracked)."""
     detector = cv2.QRCodeDetectorAruco()
     rows, walls, cpus, base_ms = {}, [], [], []
     totals = {"found": 0, "decodable": 0, "first_pass": 0, "false": 0, "not_decodable": 0,
-              "baseline_found": 0, "adaptive_read": 0, "sharp_read": 0, "crops": 0,
-              "decodable_all": 0}
+              "baseline_found": 0, "adaptive_read": 0, "geometry_read": 0, "sharp_read": 0,
+              "crops": 0}
     first_ms, second_ms = [], []
     for name in table_conditions.CONDITIONS:
         row = {"found": 0, "decodable": 0, "false": 0, "wall": [], "cpu": []}
         for index in range(per_condition):
             image, truth = table_conditions.frame(name, index, scale)
-            recognizer = Recognizer()
+            recognizer = Recognizer(rescue=rescue)
             result, wall, cpu = _step(recognizer, image, 0.0)
             gray = to_gray(image)
             start = time.thread_time()
@@ -324,8 +327,8 @@ def table_stills(per_condition: int, scale: float, baseline: bool) -> dict:
                 else:
                     totals["not_decodable"] += 1
             row["false"] += len(got - {t.payload for t in truth})
-            totals["adaptive_read"] += result.rescue.get("adaptive_read", 0)
-            totals["sharp_read"] += result.rescue.get("sharp_read", 0)
+            for variant in ("adaptive", "geometry", "sharp"):
+                totals[f"{variant}_read"] += result.rescue.get(f"{variant}_read", 0)
             totals["crops"] += result.rescue.get("texture", 0) + result.rescue.get("track", 0)
             row["wall"].append(wall)
             row["cpu"].append(cpu)
@@ -355,7 +358,7 @@ def table_stills(per_condition: int, scale: float, baseline: bool) -> dict:
         "first_pass_cpu_median_ms": round(statistics.median(first_ms), 3),
         "second_pass_cpu_median_ms": round(statistics.median(second_ms), 3),
         "crops": totals["crops"], "adaptive_read": totals["adaptive_read"],
-        "sharp_read": totals["sharp_read"],
+        "geometry_read": totals["geometry_read"], "sharp_read": totals["sharp_read"],
         "per_condition": {k: round(v["found"] / max(v["decodable"], 1), 3)
                           for k, v in rows.items()},
     }
@@ -438,24 +441,35 @@ def main() -> None:
     parser.add_argument("--table-frames", type=int, default=4,
                         help="frames per real-table condition and resolution")
     parser.add_argument("--no-table", action="store_true", help="skip the real-table part")
+    parser.add_argument("--budget-ms", type=float, default=None,
+                        help="second-pass CPU budget per frame (default: the recogniser's)")
+    parser.add_argument("--variants", default=None,
+                        help="second-pass crop variants in order, e.g. adaptive,geometry,sharp")
     parser.add_argument("--quick", action="store_true",
                         help="skip CPU share and the latency runs (servers, sockets)")
     args = parser.parse_args()
 
     table = {}
+    rescue = RescueSettings()
+    if args.budget_ms is not None:
+        rescue = replace(rescue, budget_ms=args.budget_ms)
+    if args.variants:
+        rescue = replace(rescue, variants=tuple(args.variants.split(",")))
     if not args.no_table:
+        table["table_rescue"] = {"budget_ms": rescue.budget_ms,
+                                 "variants": list(rescue.variants)}
         print(f"real table, 1280x720 ({args.table_frames} frames per condition):")
-        table["table_720p"] = table_stills(args.table_frames, 1.0, baseline=True)
+        table["table_720p"] = table_stills(args.table_frames, 1.0, True, rescue)
         t = table["table_720p"]
         print(f"  all: {t['found']}/{t['decodable']} ({t['rate']:.1%}; first pass alone "
               f"{t['first_pass_rate']:.1%}), false {t['false_decodes']}, step median "
               f"{t['step_median_ms']} ms wall / {t['step_cpu_median_ms']} ms CPU (first pass "
               f"{t['first_pass_cpu_median_ms']}, second {t['second_pass_cpu_median_ms']}); "
-              f"crops {t['crops']}: adaptive read {t['adaptive_read']}, sharp read "
-              f"{t['sharp_read']}; OpenCV {t['baseline_median_ms']} ms, found "
-              f"{t['baseline_found']}: {t['speedup']}x")
+              f"crops {t['crops']}: adaptive read {t['adaptive_read']}, geometry read "
+              f"{t['geometry_read']}, sharp read {t['sharp_read']}; OpenCV "
+              f"{t['baseline_median_ms']} ms, found {t['baseline_found']}: {t['speedup']}x")
         print(f"real table, 1920x1080 ({args.table_frames} frames per condition):")
-        table["table_1080p"] = table_stills(args.table_frames, 1.5, baseline=False)
+        table["table_1080p"] = table_stills(args.table_frames, 1.5, False, rescue)
         t = table["table_1080p"]
         print(f"  all: {t['found']}/{t['decodable']} ({t['rate']:.1%}), false "
               f"{t['false_decodes']}, step median {t['step_median_ms']} ms")
