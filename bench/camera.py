@@ -52,6 +52,7 @@ from hardware.camera.recognizer import Recognizer  # noqa: E402
 from hardware.camera.rescue import RescueSettings  # noqa: E402
 from hardware.camera.sources import FrameSource, _Pacer  # noqa: E402
 from hardware.camera.tracker import Appeared  # noqa: E402
+from hardware.camera.zones import ZoneMap  # noqa: E402
 from hardware.synthetic import conditions as table_conditions  # noqa: E402
 from hardware.synthetic import video as table_video  # noqa: E402
 from hardware.synthetic.scene import Camera, Placement, Style, random_scene  # noqa: E402
@@ -391,7 +392,7 @@ def table_videos() -> dict:
     slides = slides_one = spurious = lifts_ok = mismatched = 0
     walls, cpus = [], []
     for seed, (name, script, style) in enumerate(scripts):
-        recognizer = Recognizer()
+        recognizer = Recognizer(zones=ZoneMap(table_video.DEMO_ZONES))  # the scripts' zones
         events = []
         for index, (jpeg, _) in enumerate(table_video.render_script(script, seed, style)):
             image = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
