@@ -2,6 +2,7 @@
 and the hardware status in every view."""
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -201,3 +202,30 @@ def test_a_preview_flood_reaches_no_phone(wwe):
     finally:
         for spy in (*spies.values(), viewer):
             spy.close()
+
+
+def test_refusals_tell_the_host_and_the_table_no_seat_s_counts(wwe):
+    """Issue 10: a host correction that would go below zero, or any refusal carrying a seat's
+    own count, reaches someone who is not that seat without the count."""
+    from companion import views
+    from engine.api import Refused as EngineRefused
+
+    app, server = wwe
+    service = app.extensions["companion"]
+    game_id = new_wwe_game(app.test_client(), ("N", "E"))
+    gold = service.get(game_id).state["players"]["E"]["res"]["gold"]
+    host = Spy(server.url, {"role": "host", "game": game_id,
+                            "host_token": service.new_host_token(game_id)})
+    try:
+        ack = host.call("host", {"op": "adjust", "seat": "E", "item": "gold", "delta": -1000,
+                                 "reason": "probe"})
+        assert ack["code"] == "correction_below_zero"
+        assert str(gold) not in json.dumps(ack["params"]) and "have" not in ack["params"]
+    finally:
+        host.close()
+    live = service.get(game_id)
+    refusal = EngineRefused("cannot_afford", item="gold", need=5, have=2)
+    with app.test_request_context():
+        for role in ("host", "table", "viewer"):
+            assert "have" not in views.refused_json(live, "en", refusal, role)["params"]
+        assert views.refused_json(live, "en", refusal, "seat")["params"]["have"] == 2
