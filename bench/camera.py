@@ -1,6 +1,19 @@
 """Camera benchmark: decode speed, codes found, rotations, OpenCV baseline, CPU at 30 fps, latency.
 
     .venv/bin/python bench/camera.py [--frames 5] [--runs 30] [--seconds 5] [--cycles 20]
+                                     [--table-frames 4] [--quick] [--no-table]
+
+The real-table part (issue 13, `table_*` keys; skip it with --no-table) renders the
+conditions of hardware.synthetic.conditions (tilt up to 20 degrees, defocus, glare, small
+modules, a fingertip on a finder pattern, Bayer + JPEG 60, foreign codes and overlapping
+cards) at 1280x720 and 1920x1080 and reports, per condition and overall: decodable
+stickers found by the full recognition step (first pass + second pass), false decodes, the
+step's median wall and CPU time, what each pass read, and OpenCV's QRCodeDetectorAruco on
+the same frames in the same run (`table_speedup`). Then the videos of
+hardware.synthetic.video (slides of 10-40 frames, hand passes of 5-7 frames, a lift, the
+demo) through one recogniser each: events against the script (`slides_one_moved`,
+`spurious_removals`), and the step's median on those frames (the steady state of a camera).
+Then zones under tilt with the NORTH marker alone and with the corner markers.
 
 Frames are synthetic 1280x720 tables with 6 stickered cards and the board marker
 (hardware.synthetic; perspective, uneven light, blur 1, noise 6, JPEG 80). Prints medians
@@ -25,6 +38,7 @@ import statistics
 import sys
 import threading
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -35,8 +49,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from hardware.camera.capture import CameraService  # noqa: E402
 from hardware.camera.decode import Decoder, DecoderSettings, to_gray  # noqa: E402
 from hardware.camera.recognizer import Recognizer  # noqa: E402
+from hardware.camera.rescue import RescueSettings  # noqa: E402
 from hardware.camera.sources import FrameSource, _Pacer  # noqa: E402
 from hardware.camera.tracker import Appeared  # noqa: E402
+from hardware.camera.zones import ZoneMap  # noqa: E402
+from hardware.synthetic import conditions as table_conditions  # noqa: E402
+from hardware.synthetic import video as table_video  # noqa: E402
 from hardware.synthetic.scene import Camera, Placement, Style, random_scene  # noqa: E402
 from hardware.tags.format import BOARD_MARKER, card_payload  # noqa: E402
 
@@ -226,11 +244,20 @@ def latency_to_phone(cycles):
     last_version = [0]
     phone = socketio.Client(reconnection=False)
 
+    shown: dict = {}
+
     @phone.on("view")
     def on_view(view):
+        shown["view"] = view
         if view["version"] == 1 and last_version[0] == 0:  # the reveal (not its preview)
             revealed.append(time.monotonic())
         last_version[0] = view["version"]
+
+    @phone.on("patch")
+    def on_patch(patch):  # what changed since the last view, applied as the page does
+        from companion.patches import apply
+
+        on_view(dict(apply(shown["view"], patch["ops"]), n=patch["n"]))
 
     phone.connect(f"http://127.0.0.1:{server.server_port}", transports=["websocket"],
                   auth={"role": "seat", "game": game.id, "token": token, "lang": "en"})
@@ -274,6 +301,143 @@ def sweep(grays, runs):
         print(f"  sweep {name:48s} median {statistics.median(times):6.2f} ms  symbols {found}")
 
 
+def _step(recognizer, image, at):
+    """One recognition step (gray conversion included): (result, wall ms, CPU ms)."""
+    wall, cpu = time.perf_counter(), time.thread_time()
+    result = recognizer.process(image, at)
+    return result, (time.perf_counter() - wall) * 1000, (time.thread_time() - cpu) * 1000
+
+
+def table_stills(per_condition: int, scale: float, baseline: bool,
+                 rescue: RescueSettings | None = None) -> dict:
+    """Every condition's frames through a fresh recogniser each (a still: nothing tracked)."""
+    detector = cv2.QRCodeDetectorAruco()
+    rows, walls, cpus, base_ms = {}, [], [], []
+    totals = {"found": 0, "decodable": 0, "first_pass": 0, "false": 0, "not_decodable": 0,
+              "baseline_found": 0, "adaptive_read": 0, "geometry_read": 0, "sharp_read": 0,
+              "crops": 0}
+    first_ms, second_ms = [], []
+    for name in table_conditions.CONDITIONS:
+        row = {"found": 0, "decodable": 0, "false": 0, "wall": [], "cpu": []}
+        for index in range(per_condition):
+            image, truth = table_conditions.frame(name, index, scale)
+            recognizer = Recognizer(rescue=rescue)
+            result, wall, cpu = _step(recognizer, image, 0.0)
+            gray = to_gray(image)
+            start = time.thread_time()
+            first = {d.payload for d in recognizer.decoder.decode(gray)}
+            first_ms.append((time.thread_time() - start) * 1000)
+            second_ms.append(max(0.0, cpu - first_ms[-1]))
+            got = {d.payload for d in result.detections}
+            for t in truth:
+                if t.decodable:
+                    row["decodable"] += 1
+                    row["found"] += t.payload in got
+                    totals["first_pass"] += t.payload in first
+                else:
+                    totals["not_decodable"] += 1
+            row["false"] += len(got - {t.payload for t in truth})
+            for variant in ("adaptive", "geometry", "sharp"):
+                totals[f"{variant}_read"] += result.rescue.get(f"{variant}_read", 0)
+            totals["crops"] += result.rescue.get("texture", 0) + result.rescue.get("track", 0)
+            row["wall"].append(wall)
+            row["cpu"].append(cpu)
+            if baseline:
+                start = time.perf_counter()
+                ok, texts, _, _ = detector.detectAndDecodeMulti(gray)
+                base_ms.append((time.perf_counter() - start) * 1000)
+                wanted = {t.payload for t in truth if t.decodable}
+                totals["baseline_found"] += len(wanted & set(texts or ())) if ok else 0
+        rows[name] = row
+        walls += row["wall"]
+        cpus += row["cpu"]
+        for key in ("found", "decodable", "false"):
+            totals[key] += row[key]
+        print(f"  {name:15s} {row['found']:3d}/{row['decodable']:3d} decodable found "
+              f"({row['found'] / max(row['decodable'], 1):6.1%}), false {row['false']}, "
+              f"step median {statistics.median(row['wall']):5.2f} ms wall, "
+              f"{statistics.median(row['cpu']):5.2f} ms CPU")
+    out = {
+        "found": totals["found"], "decodable": totals["decodable"],
+        "rate": round(totals["found"] / max(totals["decodable"], 1), 4),
+        "first_pass_rate": round(totals["first_pass"] / max(totals["decodable"], 1), 4),
+        "false_decodes": totals["false"], "not_decodable": totals["not_decodable"],
+        "step_median_ms": round(statistics.median(walls), 3),
+        "step_p90_ms": round(percentile(walls, 90), 3),
+        "step_cpu_median_ms": round(statistics.median(cpus), 3),
+        "first_pass_cpu_median_ms": round(statistics.median(first_ms), 3),
+        "second_pass_cpu_median_ms": round(statistics.median(second_ms), 3),
+        "crops": totals["crops"], "adaptive_read": totals["adaptive_read"],
+        "geometry_read": totals["geometry_read"], "sharp_read": totals["sharp_read"],
+        "per_condition": {k: round(v["found"] / max(v["decodable"], 1), 3)
+                          for k, v in rows.items()},
+    }
+    if baseline:
+        out.update(baseline_median_ms=round(statistics.median(base_ms), 2),
+                   baseline_found=totals["baseline_found"],
+                   speedup=round(statistics.median(base_ms) / statistics.median(walls), 1))
+    return out
+
+
+def table_videos() -> dict:
+    """The scripted videos through one recogniser each: events against the script."""
+    scripts = [("slide_10", table_video.slide_script(10), None),
+               ("slide_24", table_video.slide_script(24), None),
+               ("slide_40", table_video.slide_script(40), None),
+               ("slide_30_tilt16", table_video.slide_script(30), Style(tilt_deg=16)),
+               ("hand_pass_5", table_video.hand_pass_script(5), None),
+               ("hand_pass_7", table_video.hand_pass_script(7), None),
+               ("lift", table_video.lift_script(), None),
+               ("demo", table_video.demo_script(), None)]
+    slides = slides_one = spurious = lifts_ok = mismatched = 0
+    walls, cpus = [], []
+    for seed, (name, script, style) in enumerate(scripts):
+        recognizer = Recognizer(zones=ZoneMap(table_video.DEMO_ZONES))  # the scripts' zones
+        events = []
+        for index, (jpeg, _) in enumerate(table_video.render_script(script, seed, style)):
+            image = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
+            result, wall, cpu = _step(recognizer, image, index / script.fps)
+            walls.append(wall)
+            cpus.append(cpu)
+            events += [(index, type(o).__name__, o.payload, o.zone) for o in result.observations]
+        got = [(kind, payload, zone) for _, kind, payload, zone in events]
+        wanted = [(e.kind, e.payload, e.zone) for e in script.expected]
+        removed_expected = sum(e.kind == "Removed" for e in script.expected)
+        spurious += max(0, sum(k == "Removed" for k, _, _ in got) - removed_expected)
+        mismatched += got != wanted
+        if name.startswith("slide"):
+            slides += 1
+            slides_one += got == wanted
+        if name == "lift":
+            removed = [i for i, kind, *_ in events if kind == "Removed"]
+            lifts_ok += bool(removed) and removed[0] - 30 <= 8
+        print(f"  {name:16s} {'as scripted' if got == wanted else 'DIFFERENT: ' + str(got)}")
+    return {"videos": len(scripts), "videos_as_scripted": len(scripts) - mismatched,
+            "slides": slides, "slides_one_moved": slides_one, "spurious_removals": spurious,
+            "lift_removed_within_8": lifts_ok,
+            "video_step_median_ms": round(statistics.median(walls), 3),
+            "video_step_cpu_median_ms": round(statistics.median(cpus), 3)}
+
+
+def table_zones(count: int = 6) -> dict:
+    """Cards near zone borders under a camera tilted 14-19 degrees: NORTH alone vs corners."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "hardware"))
+    from test_camera_calibration import ALL, measure  # the test's scenes, measured here
+
+    from hardware.tags.format import BOARD_MARKER
+
+    seeds, tilts = list(range(count)), [14 + s % 6 for s in range(count)]
+    out = {}
+    for label, markers in (("north_only", [BOARD_MARKER]), ("corners", ALL)):
+        errors, wrong, total, residuals = measure(markers, seeds, tilts)
+        out[label] = {"median_mm": round(float(np.median(errors)), 2),
+                      "p90_mm": round(percentile(errors, 90), 2), "wrong_zones": wrong,
+                      "cards": total}
+        print(f"  {label:10s} position error median {out[label]['median_mm']} mm, p90 "
+              f"{out[label]['p90_mm']} mm, wrong zones {wrong}/{total}")
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--frames", type=int, default=5)
@@ -284,7 +448,50 @@ def main() -> None:
     parser.add_argument("--sweep", action="store_true", help="compare zxing-cpp settings")
     parser.add_argument("--hard", action="store_true",
                         help="harder frames: blur 1.6, noise 10, JPEG 60")
+    parser.add_argument("--table-frames", type=int, default=4,
+                        help="frames per real-table condition and resolution")
+    parser.add_argument("--no-table", action="store_true", help="skip the real-table part")
+    parser.add_argument("--budget-ms", type=float, default=None,
+                        help="second-pass CPU budget per frame (default: the recogniser's)")
+    parser.add_argument("--variants", default=None,
+                        help="second-pass crop variants in order, e.g. adaptive,geometry,sharp")
+    parser.add_argument("--quick", action="store_true",
+                        help="skip CPU share and the latency runs (servers, sockets)")
     args = parser.parse_args()
+
+    table = {}
+    rescue = RescueSettings()
+    if args.budget_ms is not None:
+        rescue = replace(rescue, budget_ms=args.budget_ms)
+    if args.variants:
+        rescue = replace(rescue, variants=tuple(args.variants.split(",")))
+    if not args.no_table:
+        table["table_rescue"] = {"budget_ms": rescue.budget_ms,
+                                 "variants": list(rescue.variants)}
+        print(f"real table, 1280x720 ({args.table_frames} frames per condition):")
+        table["table_720p"] = table_stills(args.table_frames, 1.0, True, rescue)
+        t = table["table_720p"]
+        print(f"  all: {t['found']}/{t['decodable']} ({t['rate']:.1%}; first pass alone "
+              f"{t['first_pass_rate']:.1%}), false {t['false_decodes']}, step median "
+              f"{t['step_median_ms']} ms wall / {t['step_cpu_median_ms']} ms CPU (first pass "
+              f"{t['first_pass_cpu_median_ms']}, second {t['second_pass_cpu_median_ms']}); "
+              f"crops {t['crops']}: adaptive read {t['adaptive_read']}, geometry read "
+              f"{t['geometry_read']}, sharp read {t['sharp_read']}; OpenCV "
+              f"{t['baseline_median_ms']} ms, found {t['baseline_found']}: {t['speedup']}x")
+        print(f"real table, 1920x1080 ({args.table_frames} frames per condition):")
+        table["table_1080p"] = table_stills(args.table_frames, 1.5, False, rescue)
+        t = table["table_1080p"]
+        print(f"  all: {t['found']}/{t['decodable']} ({t['rate']:.1%}), false "
+              f"{t['false_decodes']}, step median {t['step_median_ms']} ms")
+        print("videos:")
+        table["table_videos"] = table_videos()
+        v = table["table_videos"]
+        print(f"  {v['videos_as_scripted']}/{v['videos']} as scripted, slides one MovedZone "
+              f"{v['slides_one_moved']}/{v['slides']}, spurious removals "
+              f"{v['spurious_removals']}, step median {v['video_step_median_ms']} ms wall / "
+              f"{v['video_step_cpu_median_ms']} ms CPU")
+        print("zones under 14-19 degrees tilt:")
+        table["table_zones"] = table_zones()
 
     frames = make_frames(args.frames, HARD if args.hard else None)
     grays = [to_gray(image) for image, _ in frames]
@@ -304,6 +511,13 @@ def main() -> None:
           f"p90 {percentile(base, 90):.2f} ms  found {base_found}/{total}")
     speedup = statistics.median(base) / statistics.median(ours)
     print(f"speedup {speedup:.1f}x")
+
+    if args.quick:
+        print(json.dumps({"median_ms": round(statistics.median(ours), 3),
+                          "found": found, "total": total, "rotation_ok": rotation_ok,
+                          "baseline_median_ms": round(statistics.median(base), 3),
+                          "speedup": round(speedup, 1), **table}))
+        return
 
     share, fps = cpu_share(frames, args.seconds)
     print(f"CPU at 30 fps: {share:.3f} of one core ({fps:.1f} frames/s processed, "
@@ -338,6 +552,7 @@ def main() -> None:
         "card_to_callback_p95_ms": round(callback_p95, 1) if callback_p95 else None,
         "placements_seen": appeared, "placements_to_phone": len(phone),
         "placements": args.cycles, "frames": "hard" if args.hard else "normal",
+        **table,
     }))
 
 

@@ -16,7 +16,7 @@ import datetime as dt
 import os
 import re
 import sqlite3
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from companion import systemd
@@ -36,6 +36,7 @@ class BackupError(Exception):
 class RestoreResult:
     restored_from: Path
     kept_aside: Path | None
+    problems: list[str] = field(default_factory=list)  # games that do not replay (--force)
 
 
 def db_path(data_dir: Path | str) -> Path:
@@ -112,18 +113,71 @@ def check_database(path: Path | str) -> None:
         raise BackupError(f"{path} fails the integrity check: {problems}")
 
 
+REQUIRED = {"games": {"id", "game", "created", "status", "setup", "pin_hash"},
+            "actions": {"game", "seq", "action", "events", "undone_at"}}
+
+
+def check_games(path: Path | str, data_dir: Path | str | None = None) -> list[str]:
+    """Is ``path`` a Table Companion database whose every game replays? Raises BackupError
+    for another application's file (or an empty one); returns one line per game that does
+    not replay (with the installed games and the catalogs in ``data_dir``)."""
+    import shutil
+    import tempfile
+
+    con = sqlite3.connect(f"file:{Path(path)}?mode=ro", uri=True)
+    try:
+        tables = {name: {r[1] for r in con.execute(f"PRAGMA table_info({name})")}
+                  for name in REQUIRED}
+    except sqlite3.DatabaseError as exc:
+        raise BackupError(f"{path} is not a valid SQLite database ({exc})") from exc
+    finally:
+        con.close()
+    for name, columns in REQUIRED.items():
+        if not columns <= tables[name]:
+            raise BackupError(f"{path} is not a Table Companion database (no {name} table "
+                              "with its columns)")
+    from companion import games
+    from companion.service import GameService
+    from companion.store import Store
+
+    with tempfile.TemporaryDirectory() as tmp:  # replay a copy: the file itself stays as is
+        copy = Path(tmp) / "check.sqlite3"
+        shutil.copy2(path, copy)
+        store = Store(copy)
+        try:
+            service = GameService(store, lambda name: games.load_kind(
+                name, str(data_dir) if data_dir else None))
+            service.load_all()
+            problems = [f"game {b['id']} ({b['game']}): {b['problem']}"
+                        for b in service.broken.values()]
+            for live in service.all():
+                try:
+                    service.get(live.id)  # finished games are rebuilt when opened
+                except Exception as exc:
+                    problems.append(f"game {live.id} ({live.row['game']}): {exc}")
+        finally:
+            store.close()
+    return problems
+
+
 def restore(file: Path | str, data_dir: Path | str, force: bool = False,
             now: dt.datetime | None = None) -> RestoreResult:
-    """Replace the live database by ``file`` after checking it; keep the old one aside."""
+    """Replace the live database by ``file`` after checking it (integrity, the schema, and a
+    replay of every game); keep the old one aside. Never while the server has the database
+    open: it would keep writing sequence numbers from memory into the swapped file.
+    ``force`` restores a file whose some games do not replay (they stay listed as broken)."""
     file = Path(file)
     check_database(file)
     target = db_path(data_dir)
-    if not force:
-        holders = server_holding(target)
-        if holders:
-            raise BackupError(
-                f"the server is running ({holders}): stop it first "
-                f"(sudo systemctl stop {SERVICE}) or pass --force")
+    holders = server_holding(target)
+    if holders:
+        raise BackupError(
+            f"the server is running ({holders}): stop it first "
+            f"(sudo systemctl stop {SERVICE}), restore, then start it again")
+    problems = check_games(file, data_dir)
+    if problems and not force:
+        raise BackupError("some games in the backup do not replay (restore anyway with "
+                          "--force; they stay listed as broken):\n  " + "\n  ".join(problems))
     now = now or dt.datetime.now()
     kept = None
     Path(data_dir).mkdir(parents=True, exist_ok=True)
@@ -139,7 +193,7 @@ def restore(file: Path | str, data_dir: Path | str, force: bool = False,
     # Writing through SQLite (not replacing the file) keeps the WAL and -shm files coherent,
     # so even a forced restore under a running server never leaves a torn database.
     _copy_database(file, target, single_file=False)
-    return RestoreResult(restored_from=file, kept_aside=kept)
+    return RestoreResult(restored_from=file, kept_aside=kept, problems=problems)
 
 
 def server_holding(database: Path) -> str:

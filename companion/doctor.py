@@ -457,9 +457,10 @@ def check_dice(ctx: Context) -> Result:
             continue
         details["path"] = path
         details.update(proto=hello.proto, fw=hello.fw, dice=hello.dice, uid=hello.uid)
-        if hello.proto != p.PROTOCOL_VERSION:
+        if hello.proto not in p.PROTOCOL_VERSIONS:
+            spoken = " and ".join(str(v) for v in sorted(p.PROTOCOL_VERSIONS))
             return Result("dice", FAIL, f"dice reader at {path} speaks protocol {hello.proto}, "
-                          f"this companion speaks {p.PROTOCOL_VERSION}",
+                          f"this companion speaks {spoken}",
                           "flash the reader with the firmware of this version "
                           "(hardware/firmware/) or update the companion", details)
         return Result("dice", OK, f"dice reader at {path}: protocol {hello.proto}, firmware "

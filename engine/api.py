@@ -145,6 +145,16 @@ class Option:
     rule: str = ""  # where in the rules reference, e.g. "A-2, R3.5.5"
     labels: dict[str, str] = field(default_factory=dict)  # str(choice) -> English label
 
+    @classmethod
+    def table(cls, options: dict[str, tuple]) -> tuple[Option, ...]:
+        """Options from a game's table ``{id: (default, choices, rule, text)}``; a non-bool
+        choice is labelled by its words ("after_income" -> "after income")."""
+        return tuple(
+            cls(key, default, tuple(allowed), text, rule,
+                labels={str(v): str(v).replace("_", " ") for v in allowed
+                        if not isinstance(v, bool)})
+            for key, (default, allowed, rule, text) in options.items())
+
     def check(self, value: JSON) -> JSON:
         """The value if allowed (bools stay bools: 1 is not True), else raise Refused."""
         for allowed in self.choices:

@@ -67,7 +67,21 @@ def calibrate(game_id: str):
         message = hardware_texts.message(i18n.page_lang(), exc.code, exc.params,
                                          live.kind.reasons, MESSAGES.get(exc.code))
         return jsonify(ok=False, code=exc.code, params=exc.params, message=message), 409
-    return jsonify(ok=True, calibration=calibration, message=text("calibration_saved"))
+    stickers = handle.sticker_report() if hasattr(handle, "sticker_report") else {}
+    return jsonify(ok=True, calibration=calibration, stickers=stickers,
+                   message=text("calibration_saved") + measured(calibration, stickers))
+
+
+def measured(calibration: dict, stickers: dict) -> str:
+    """Numbers after the saved message: the residual error (mm) of a calibration from
+    several markers, the smallest sticker's pixels per module and a warning sign below 3."""
+    parts = []
+    if calibration.get("residual_mm") is not None:
+        parts.append(f"± {calibration['residual_mm']:.1f} mm ({calibration['markers']} markers)")
+    if stickers.get("module_px_min") is not None:
+        parts.append(f"{stickers['module_px_min']:.1f} px/module"
+                     + (" ⚠ < 3" if stickers.get("small") else ""))
+    return (" " + " · ".join(parts)) if parts else ""
 
 
 @bp.post("/host/<game_id>/camera/acting")

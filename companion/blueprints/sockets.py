@@ -10,12 +10,13 @@ from __future__ import annotations
 import contextlib
 import logging
 import threading
+import time
 from dataclasses import dataclass
 
 from flask import Flask, request
 from flask_socketio import ConnectionRefusedError, SocketIO, join_room
 
-from companion import hardware_manager, i18n, patches, views
+from companion import hardware_manager, i18n, limits, patches, views
 from companion.blueprints.common import HOST_COOKIE, SEAT_COOKIE, TABLE_COOKIE
 from companion.service import GameService, Identity, LiveGame
 from engine.api import Refused
@@ -31,6 +32,7 @@ class Client:
 
 
 PATCH_OPS = 60  # more changes than this: send the whole view
+PREVIEW_EVERY = 0.1  # seconds between two previews of one connection (a card is turned by hand)
 
 
 def room_of(identity: Identity) -> str:
@@ -65,6 +67,7 @@ def init_app(app: Flask, socketio: SocketIO, service: GameService) -> None:
     registry = Registry()
     app.extensions["companion.registry"] = registry
     sent: dict[str, tuple[int, dict]] = {}  # sid -> (n, the last view sent to it)
+    previewed: dict[str, float] = {}  # sid -> when its last preview was taken
 
     def push_views(live: LiveGame, only: str | None = None) -> None:
         """Build each recipient's view (once per role/seat/language) and send it to it.
@@ -155,6 +158,7 @@ def init_app(app: Flask, socketio: SocketIO, service: GameService) -> None:
     @socketio.on("disconnect")
     def disconnect(*_args):
         sent.pop(request.sid, None)
+        previewed.pop(request.sid, None)
         client = registry.remove(request.sid)
         if client is not None:
             with contextlib.suppress(Refused):
@@ -214,11 +218,16 @@ def init_app(app: Flask, socketio: SocketIO, service: GameService) -> None:
             action = data.get("action") if isinstance(data, dict) else None
             if not isinstance(action, dict) or not isinstance(action.get("type"), str):
                 raise Refused("bad_request")
+            limits.check_action(action)
             seat = client.identity.seat
             owed = {p.seat for p in live.kind.module.prompts(live.state)}
             if client.identity.role != "seat" or seat not in owed:
                 raise Refused("not_your_turn")
+            now = time.monotonic()
+            if now - previewed.get(request.sid, 0.0) < PREVIEW_EVERY:
+                raise Refused("rate_limited")  # a flood never makes every phone redraw
             service.set_preview(live.id, dict(action, by=seat))
+            previewed[request.sid] = now
             return live.version
 
         return answer(client, run)

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from hardware.camera import calibration as calibration_file
-from hardware.camera.sources import OpenCVSource, SourceLost, open_source
+from hardware.camera.sources import FolderSource, OpenCVSource, SourceLost, open_source
 from hardware.camera.tracker import to_json
 
 command = click.Group("camera", help="Camera: test a source, calibrate north, synthetic video.")
@@ -20,6 +20,8 @@ DATA = click.option("--data", "data_dir", type=click.Path(file_okay=False, path_
 
 def _source(spec: str, realtime: bool):
     source = open_source(spec)
+    if isinstance(source, FolderSource):  # --fast: no 30 fps pacing, stop at the end
+        source = FolderSource(source.folder, fps=30.0 if realtime else 0.0, loop=False)
     if isinstance(source, OpenCVSource) and source.is_file:
         source.loop, source.pace = False, realtime
     if hasattr(source, "loop") and not isinstance(source, OpenCVSource):
@@ -77,35 +79,64 @@ def test_command(source_spec: str, data_dir: Path, seconds: float | None, frames
 @click.argument("source_spec", metavar="SOURCE")
 @DATA
 @click.option("--marker-mm", type=float, default=None,
-              help="Printed size of the board marker's QR symbol (default from config, 30).")
+              help="Printed size of the board markers' QR symbols (default from config, 30).")
 @click.option("--frames", type=int, default=150, show_default=True,
-              help="Give up when the marker is not seen in this many frames.")
+              help="Give up when no board marker is seen in this many frames.")
 def calibrate_command(source_spec: str, data_dir: Path, marker_mm: float | None,
                       frames: int) -> None:
-    """Lay the board marker with its arrow pointing north, then run this once."""
-    from hardware.camera.decode import Decoder
+    """Lay the board marker (and any corner markers) pointing north, then run this once.
+
+    With two or more markers in view the calibration is a homography that holds a tilted
+    camera; it prints the residual error in mm and the pixels per module of the stickers in
+    view (a warning below 3)."""
+    from hardware.camera.decode import Decoder, to_gray
+    from hardware.camera.rescue import RescueSettings, second_pass
     from hardware.camera.settings import load_settings
-    from hardware.tags.format import BOARD_MARKER
 
     config = data_dir / "config.json"
-    size = marker_mm or load_settings(config).marker_mm
+    settings = load_settings(config)
+    size = marker_mm or settings.marker_mm
+    positions = calibration_file.marker_positions(settings.markers)
     source = _source(source_spec, realtime=False)
-    decoder = Decoder()
+    decoder, rescue = Decoder(), RescueSettings(budget_ms=50.0)
+    best, first_seen = None, None
     try:
         source.open()
-        for _ in range(frames):
-            markers = [d for d in decoder.decode(source.read()) if d.payload == BOARD_MARKER]
-            if markers:
-                calibration = calibration_file.Calibration.from_detection(markers[0], size)
-                data_dir.mkdir(parents=True, exist_ok=True)
-                calibration_file.save(config, calibration)
-                click.echo(json.dumps({"saved": str(config), **calibration.to_json()}))
-                return
+        for index in range(frames):
+            try:
+                gray = to_gray(source.read())
+            except SourceLost:
+                break
+            detections = decoder.decode(gray)
+            detections += second_pass(decoder, gray, detections, [], rescue)[0]
+            markers = [d for d in detections if d.payload in positions]
+            if not markers:
+                continue
+            first_seen = index if first_seen is None else first_seen
+            if best is None or len({m.payload for m in markers}) > len(
+                    {m.payload for m in best[1]}):
+                best = (detections, markers)
+            if len(best[1]) >= len(positions) or index - first_seen >= 15:
+                break
     except SourceLost as error:
         raise click.ClickException(f"camera not available: {error}") from error
     finally:
         source.close()
-    raise click.ClickException("the board marker was not seen: is it in view and lit?")
+    if best is None:
+        raise click.ClickException("no board marker was seen: is it in view and lit?")
+    detections, markers = best
+    calibration = calibration_file.Calibration.from_markers(markers, size, positions)
+    data_dir.mkdir(parents=True, exist_ok=True)
+    calibration_file.save(config, calibration)
+    report = calibration_file.sticker_report(detections)
+    click.echo(json.dumps({"saved": str(config), **calibration.to_json(),
+                           "residual_mm": calibration.residual_mm,  # None: one marker
+                           "markers": calibration.markers,
+                           "markers_seen": sorted(m.payload for m in markers), **report}))
+    if report["small"]:
+        click.echo(f"warning: the smallest sticker shows {report['module_px_min']} px per "
+                   f"module (below {calibration_file.MIN_MODULE_PX:g}): use bigger stickers "
+                   "or bring the camera closer", err=True)
 
 
 @command.command("synthetic")

@@ -18,21 +18,46 @@ from hardware.dice.reader import DiceReader
 command = click.Group("dice", help="Serial dice reader: emulate one, or listen to one.")
 
 
-def parse_dice(specs: tuple[str, ...]) -> dict[str, list[int]]:
-    """``("t:2,3,3,4,4,5", "red:1,2,3,4,5,6")`` → ``{"t": [2, 3, 3, 4, 4, 5], ...}``."""
+def _die_ids(text: str) -> list[str]:
+    """``tax`` → [tax]; ``r1,r2`` → [r1, r2]; ``n1..n10`` → [n1, n2, ..., n10]."""
+    ids = []
+    for item in text.split(","):
+        first, dots, last = item.partition("..")
+        prefix = first.rstrip("0123456789")
+        if dots and last.startswith(prefix) and first[len(prefix):] and last[len(prefix):] \
+                and last[len(prefix):].isdigit():
+            start, stop = int(first[len(prefix):]), int(last[len(prefix):])
+            ids += [f"{prefix}{n}" for n in range(start, stop + 1)] if start <= stop else [""]
+        else:
+            ids.append(item)
+    return ids
+
+
+def parse_dice(specs: tuple[str, ...]) -> tuple[dict[str, list[int]], dict[str, str]]:
+    """``("tax:2,3,3,4,4,5", "n1..n10@neutral", "r1,r2@red:1,2,3,4,5,6")`` → dice (id →
+    faces, default 1-6) and groups (id → group, for the die list of protocol version 2)."""
     dice: dict[str, list[int]] = {}
+    groups: dict[str, str] = {}
     for spec in specs:
-        die, sep, faces = spec.partition(":")
+        head, sep, faces = spec.partition(":")
+        ids, at, group = head.partition("@")
         try:
-            values = [int(f) for f in faces.split(",")] if sep else []
+            values = [int(f) for f in faces.split(",")] if sep else [1, 2, 3, 4, 5, 6]
         except ValueError:
             values = []
-        if not DIE_ID.fullmatch(die) or not values or min(values) < 0 or die in dice:
+        names = _die_ids(ids)
+        if (not values or min(values) < 0 or (at and not DIE_ID.fullmatch(group))
+                or len(set(names)) < len(names)
+                or any(not DIE_ID.fullmatch(d) or d in dice for d in names)):
             raise click.BadParameter(
-                f"{spec!r}: expected ID:FACE,FACE,... with ID of 1-16 [A-Za-z0-9_-] "
-                "and non-negative integer faces", param_hint="--dice")
-        dice[die] = values
-    return dice or game_dice()
+                f"{spec!r}: expected IDS[@GROUP][:FACE,FACE,...]: IDS one id, ids with commas "
+                "or a range like n1..n10, ids and group of 1-16 [A-Za-z0-9_-], non-negative "
+                "integer faces (default 1-6)", param_hint="--dice")
+        for die in names:
+            dice[die] = values
+            if at:
+                groups[die] = group
+    return (dice or game_dice()), groups
 
 
 def _every(seconds: float, action, stop: threading.Event) -> None:
@@ -72,9 +97,12 @@ def _keys(emu: DiceEmulator, stop: threading.Event) -> None:
 
 
 @command.command("emulate")
-@click.option("--dice", "dice_specs", multiple=True, metavar="ID:FACES",
-              help="A die and its faces, e.g. red:1,2,3,4,5,6 (repeatable; default: one die per "
-                   "role the installed games declare, named after the role).")
+@click.option("--dice", "dice_specs", multiple=True, metavar="IDS[@GROUP][:FACES]",
+              help="Dice, their group and faces (default 1-6), e.g. t:2,3,3,4,4,5, "
+                   "n1..n10@neutral, r1,r2,r3@red (repeatable; default: one die per role the "
+                   "installed games declare, named after the role).")
+@click.option("--proto", type=click.IntRange(1, 2), default=2, show_default=True,
+              help="Protocol version: 2 splits many dice into parts and answers DICE?.")
 @click.option("--link", help="Stable path of the emulated port (default in the temp dir).")
 @click.option("--http-port", type=int, help="Serve POST /roll, /unplug, /replug on this port.")
 @click.option("--every", type=float, help="Roll every SEC seconds.")
@@ -87,11 +115,12 @@ def _keys(emu: DiceEmulator, stop: threading.Event) -> None:
               help="Seconds between ROLLING and SETTLED.")
 @click.option("--no-reset", is_flag=True, help="Do not act like an Arduino resetting on open.")
 @click.option("--seed", type=int, help="Seed the faces and the corruption (reproducible).")
-def emulate(dice_specs, link, http_port, every, corrupt, drop, unplug_every, roll_time,
+def emulate(dice_specs, proto, link, http_port, every, corrupt, drop, unplug_every, roll_time,
             no_reset, seed) -> None:
     """Make a pty that speaks the dice-reader protocol. Prints one JSON line on stdout:
     {"port": ..., "pty": ..., "http": ...}; then rolls on Enter, HTTP or a timer."""
-    emu = DiceEmulator(parse_dice(dice_specs), link=link, corrupt=corrupt, drop=drop,
+    dice, groups = parse_dice(dice_specs)
+    emu = DiceEmulator(dice, link=link, corrupt=corrupt, drop=drop, proto=proto, groups=groups,
                        reset_on_open=not no_reset, roll_time=roll_time, seed=seed).start()
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
@@ -103,7 +132,10 @@ def emulate(dice_specs, link, http_port, every, corrupt, drop, unplug_every, rol
     sys.stdout.flush()
     click.echo(f"dice emulator on {emu.port} ({emu.slave_path}), dice {emu.dice}", err=True)
     if url:
-        click.echo(f"roll: curl -X POST {url}/roll [-d '{{\"faces\": {{...}}}}']", err=True)
+        click.echo(f"roll: curl -X POST {url}/roll [-d '{{\"faces\": {{...}}, "
+                   f"\"dice\": [...]}}'] (dice: reroll only those); an extra die: "
+                   f"curl -X POST {url}/add -d '{{\"die\": \"x1\", \"group\": \"white\"}}'",
+                   err=True)
     click.echo("keys: Enter roll, u unplug/replug, q quit", err=True)
     if every:
         _every(every, emu.roll, stop)

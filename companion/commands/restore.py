@@ -14,7 +14,8 @@ from companion.commands.backup import DATA_HELP
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--data", "data_dir", type=click.Path(file_okay=False, path_type=Path),
               default="instance", show_default=True, help=DATA_HELP)
-@click.option("--force", is_flag=True, help="Restore even while the server is running.")
+@click.option("--force", is_flag=True,
+              help="Restore even when some games of the backup do not replay.")
 def command(file: Path, data_dir: Path, force: bool) -> None:
     """Replace the games with a backup FILE (checked first; the old database is kept aside)."""
     try:
@@ -23,4 +24,6 @@ def command(file: Path, data_dir: Path, force: bool) -> None:
         raise click.ClickException(str(exc)) from exc
     if result.kept_aside:
         click.echo(f"previous database kept as {result.kept_aside}")
+    for problem in result.problems:
+        click.echo(f"does not replay (listed as broken): {problem}")
     click.echo(f"restored {result.restored_from}")

@@ -39,8 +39,10 @@ def stickers_for_catalog(info, catalog: dict, lang: str = "en") -> list[Sticker]
               default=None, help="Data directory with owner catalog overrides.")
 @click.option("--lang", default="en", show_default=True, help="Language of the printed names.")
 @click.option("--dpi", type=int, default=300, show_default=True)
+@click.option("--corner-markers", is_flag=True,
+              help="Also print the NW, NE, SE and SW corner markers (a tilted camera).")
 def command(game: str, size_mm: float, out_dir: Path, data_dir: Path | None, lang: str,
-            dpi: int) -> None:
+            dpi: int, corner_markers: bool) -> None:
     """Write printable A4 sticker sheets (PNG and PDF) with the board marker first."""
     from companion.catalog import load_catalog
 
@@ -49,10 +51,11 @@ def command(game: str, size_mm: float, out_dir: Path, data_dir: Path | None, lan
     if not stickers:
         raise click.ClickException(f"the {game} catalog has no cards to print")
     try:
-        pages = render_sheets(stickers, size_mm, dpi=dpi)
+        pages = render_sheets(stickers, size_mm, dpi=dpi, corners=corner_markers)
     except ValueError as error:
         raise click.ClickException(str(error)) from error
     for path in write_sheets(pages, out_dir, f"{game}-stickers", dpi=dpi):
         click.echo(str(path))
-    click.echo(f"{len(stickers)} card stickers + board marker on {len(pages)} page(s), "
+    markers = "board marker + 4 corner markers" if corner_markers else "board marker"
+    click.echo(f"{len(stickers)} card stickers + {markers} on {len(pages)} page(s), "
                f"{size_mm:g} mm codes")

@@ -275,6 +275,12 @@ class CameraWiring:
         calibration_file.save(self.config_path, calibration)
         return calibration.to_json()
 
+    def sticker_report(self) -> dict:
+        """Pixels per module of the symbols in the latest frame (the wizard warns below 3)."""
+        from hardware.camera import calibration as calibration_file
+
+        return calibration_file.sticker_report(self.last[1].detections if self.last else [])
+
     def preview_jpeg(self) -> bytes | None:
         """The latest frame with overlays (codes, names, rotation, zones, fps, decode ms)."""
         from hardware.camera.overlay import draw_overlay, jpeg

@@ -11,12 +11,6 @@ SEATS = tuple(SeatInfo(seat, name, rules.COLOURS[seat])
                                     strict=True))
 
 
-def _option(key: str, spec: tuple) -> Option:
-    default, allowed, rule, text = spec
-    return Option(key, default, tuple(allowed), text, rule,
-                  labels={str(v): str(v).replace("_", " ") for v in allowed
-                          if not isinstance(v, bool)})
-
 
 INFO = GameInfo(
     id="pillars",
@@ -24,7 +18,7 @@ INFO = GameInfo(
     seats=SEATS,
     min_players=2,
     max_players=4,
-    options=tuple(_option(k, v) for k, v in options.OPTIONS.items()),
+    options=Option.table(options.OPTIONS),
     texts=Texts(reasons=texts.REASONS, events=texts.EVENT_TEXTS, prompts=texts.PROMPT_TEXTS,
                 terms=texts.TERMS, ui=texts.UI),
     catalog="engine.pillars.data",

@@ -22,11 +22,6 @@ NAMES = {"en": "World Without End", "it": "Mondo senza fine", "pl": "Świat bez 
 SEATS = (SeatInfo("N", "North", "blue"), SeatInfo("E", "East", "red"),
          SeatInfo("S", "South", "green"), SeatInfo("W", "West", "yellow"))
 
-def _option(key: str, spec: tuple) -> Option:
-    default, allowed, rule, text = spec
-    return Option(key, default, tuple(allowed), text, rule,
-                  labels={str(v): str(v) for v in allowed if not isinstance(v, bool)})
-
 
 INFO = GameInfo(
     id="wwe",
@@ -34,7 +29,7 @@ INFO = GameInfo(
     seats=SEATS,
     min_players=2,
     max_players=4,
-    options=tuple(_option(k, v) for k, v in options.OPTIONS.items()),
+    options=Option.table(options.OPTIONS),
     texts=Texts(reasons=reasons.REASONS, events=texts.EVENT_TEXTS,
                 prompts=texts.PROMPT_TEXTS, terms=texts.TERMS),
     catalog="engine.wwe.data",

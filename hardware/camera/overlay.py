@@ -13,7 +13,7 @@ from hardware.camera.calibration import Calibration
 from hardware.camera.recognizer import FrameResult
 from hardware.camera.rotation import nearest_quarter
 from hardware.camera.zones import ZoneMap
-from hardware.tags.format import BOARD_MARKER
+from hardware.tags.format import BOARD_MARKER, BOARD_MARKERS
 
 GREEN, RED, BLUE, YELLOW = (60, 200, 60), (40, 40, 230), (230, 120, 40), (0, 220, 240)
 
@@ -25,9 +25,8 @@ def draw_overlay(frame: np.ndarray, result: FrameResult, zones: ZoneMap,
     image = cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR) if frame.ndim == 2 else frame.copy()
     labels = labels or {}
     if calibration.from_marker:
-        inverse = cv2.invertAffineTransform(np.float64(calibration.matrix))
         for zone in zones.zones:
-            points = cv2.transform(np.float64(zone.polygon).reshape(-1, 1, 2), inverse)
+            points = calibration.to_image(zone.polygon).reshape(-1, 1, 2)
             cv2.polylines(image, [points.astype(np.int32)], True, YELLOW, 1, cv2.LINE_AA)
             h, w = image.shape[:2]  # label at the centre of the zone's visible part
             visible = np.clip(points.reshape(-1, 2), (0, 0), (w - 1, h - 1))
@@ -38,8 +37,9 @@ def draw_overlay(frame: np.ndarray, result: FrameResult, zones: ZoneMap,
     for detection in result.detections:
         corners = np.int32(detection.corners).reshape(-1, 1, 2)
         sighting = sightings.get(detection.payload)
-        if detection.payload == BOARD_MARKER:
-            colour, text = BLUE, "N marker"
+        if detection.payload in BOARD_MARKERS:
+            name = "N" if detection.payload == BOARD_MARKER else detection.payload.rsplit(":")[-1]
+            colour, text = BLUE, f"{name} marker"
         elif sighting is not None and sighting.tag is not None:
             colour = GREEN
             name = labels.get(detection.payload, sighting.tag.code)

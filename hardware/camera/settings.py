@@ -2,7 +2,8 @@
 
     {"camera": {"source": "0" | "/dev/video0" | "picamera2" | "synthetic" | "rtsp://..." |
                           "path/to/video.avi" | "folder:DIR" | null,
-                "marker_mm": 30, "appear_frames": 2, "vanish_frames": 8,
+                "marker_mm": 30, "markers": {"NE": [x_mm, y_mm], ...},
+                "appear_frames": 2, "vanish_frames": 8,
                 "hysteresis_deg": 55, "zones": {"council": [[x, y], ...], ...},
                 "calibration": {...written by `companion camera calibrate`...},
                 "orient_commit_s": 2.0, "simulate": "off" | "auto"}}
@@ -34,6 +35,7 @@ class CameraSettings:
     vanish_frames: int = 8
     hysteresis_deg: float = 55.0
     zones: dict | None = None
+    markers: dict | None = None  # corner marker -> board mm of its centre
     orient_commit_s: float = 2.0
     simulate: str = "off"
     extra: dict = field(default_factory=dict)
@@ -41,7 +43,7 @@ class CameraSettings:
     @classmethod
     def from_json(cls, data: dict) -> CameraSettings:
         known = {k: data[k] for k in ("source", "marker_mm", "appear_frames", "vanish_frames",
-                                      "hysteresis_deg", "zones", "orient_commit_s",
+                                      "hysteresis_deg", "zones", "markers", "orient_commit_s",
                                       "simulate") if k in data}
         if known.get("source") is not None:
             known["source"] = str(known["source"])
@@ -55,7 +57,11 @@ def load_settings(config_path: Path) -> CameraSettings:
 
 
 def build_recognizer(settings: CameraSettings, config_path: Path | None = None) -> Recognizer:
-    """A recogniser with the stored calibration (if any), the zones and the debounce."""
+    """A recogniser with the stored calibration (if any), the zones and the debounce.
+
+    The marker size is the calibration's (`companion camera calibrate --marker-mm`) when one
+    is stored, else camera.marker_mm: the live marker must give the same scale as the stored
+    calibration, or positions jump whenever the marker comes into view."""
     from hardware.camera import calibration as calibration_file
     from hardware.camera.recognizer import Recognizer
     from hardware.camera.tracker import TrackerSettings
@@ -67,4 +73,5 @@ def build_recognizer(settings: CameraSettings, config_path: Path | None = None) 
         tracker=TrackerSettings(appear_frames=settings.appear_frames,
                                 vanish_frames=settings.vanish_frames,
                                 hysteresis_deg=settings.hysteresis_deg),
-        marker_mm=settings.marker_mm)
+        marker_mm=stored.marker_mm if stored else settings.marker_mm,
+        marker_positions=calibration_file.marker_positions(settings.markers))

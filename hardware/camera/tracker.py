@@ -5,6 +5,12 @@ rotation or a new zone is accepted after `appear_frames` agreeing frames in a ro
 67 ms at 30 fps), while a card is declared removed only after `vanish_frames` frames in a
 row without it. Rotation classes use hysteresis (hardware.camera.rotation).
 
+A card that is not decoded but still *present* (the recogniser found its sticker-like patch
+near where the card's motion puts it: a slide with motion blur, glare) keeps its track
+without counting a miss, for at most `coast_frames` frames in a row: a slide of any length
+stays one card and ends in one MovedZone, while a lifted card (no patch left) is removed
+after the same `vanish_frames`.
+
 Payloads that are not our tags are reported once per appearance as `UnknownCode` (for a
 log line) and never produce card observations.
 """
@@ -90,6 +96,7 @@ class TrackerSettings:
     vanish_frames: int = 8
     hysteresis_deg: float = HYSTERESIS_DEG
     confidence_window: int = 10
+    coast_frames: int = 150  # frames a present-but-unread card is kept without a miss
 
 
 @dataclass
@@ -98,6 +105,7 @@ class _Track:
     streak: int = 1  # frames in a row seen (before confirmation)
     confirmed: bool = False
     misses: int = 0
+    coasting: int = 0  # frames in a row present but not decoded
     rotation: int = 0
     zone: str | None = None
     pending_rotation: tuple[int, int] | None = None  # (class, agreeing frames)
@@ -116,8 +124,12 @@ class Tracker:
     def _confidence(self, track: _Track) -> float:
         return round(sum(track.history) / len(track.history), 2) if track.history else 0.0
 
-    def update(self, sightings: list[Sighting], at: float) -> list[Observation]:
-        """Feed one frame's sightings (one per payload); returns the observations it causes."""
+    def update(self, sightings: list[Sighting], at: float,
+               present: frozenset[str] | set[str] = frozenset()) -> list[Observation]:
+        """Feed one frame's sightings (one per payload); returns the observations it causes.
+
+        ``present``: payloads not decoded in this frame but whose sticker the recogniser still
+        found where the card should be; they count no miss (up to ``coast_frames``)."""
         s = self.settings
         out: list[Observation] = []
         seen = {}
@@ -134,7 +146,7 @@ class Tracker:
             else:
                 track.history.append(1)
                 track.sighting = sighting
-                track.misses = 0
+                track.misses = track.coasting = 0
                 if not track.confirmed:
                     track.streak += 1
             if not track.confirmed:
@@ -159,8 +171,12 @@ class Tracker:
             if not track.confirmed:  # a single sighting that was not repeated: forget it
                 del self.tracks[payload]
                 continue
-            track.misses += 1
             track.pending_rotation = track.pending_zone = None
+            if payload in present and track.coasting < s.coast_frames:
+                track.coasting += 1
+                track.misses = 0
+                continue
+            track.misses += 1
             if track.misses >= s.vanish_frames:
                 del self.tracks[payload]
                 if track.sighting.tag is not None:

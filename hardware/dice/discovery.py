@@ -95,7 +95,8 @@ def handshake(port: serial.Serial, timeout: float = 3.0, retry: float = 0.5,
                     msg = p.parse_device(item.body)
                 except p.MalformedMessage:
                     continue
-                if isinstance(msg, p.Hello) and (any_version or msg.proto == p.PROTOCOL_VERSION):
+                if isinstance(msg, p.Hello) and (any_version
+                                                 or msg.proto in p.PROTOCOL_VERSIONS):
                     return msg, parser, items[index + 1:]
     return None, parser, []
 

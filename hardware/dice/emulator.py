@@ -3,8 +3,13 @@
 For people (`companion dice emulate`, `make run` without a reader) and for tests. It makes a
 pty, keeps a stable symlink to it (``port``: like /dev/serial/by-id, the link disappears on
 unplug and returns on replug), sends HELLO, EV, RD, ST and HB (every ``hb_interval`` ≤ 1 s),
-answers HELLO? and STATE?, and can corrupt or drop frames, go silent, unplug, and behave like
-an Arduino that resets when the host opens the port (boot noise, then HELLO).
+answers HELLO? and STATE? (and DICE? in version 2), and can corrupt or drop frames, go
+silent, unplug, and behave like an Arduino that resets when the host opens the port (boot
+noise, then HELLO).
+
+Any set of dice: ``DiceEmulator({"n1": [1, 2, 3, 4, 5, 6], ...}, groups={"n1": "neutral"})``;
+``roll(dice=[...])`` rerolls a subset, ``add_die()`` brings an extra die mid-phase. Version 2
+(the default) splits long RD/ST/DI into parts; ``proto=1`` acts as an old reader.
 """
 from __future__ import annotations
 
@@ -21,7 +26,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from hardware.dice import protocol as p
 
-DEFAULT_DICE = {"d6": [1, 2, 3, 4, 5, 6]}  # a plain die; callers name the dice they need
+D6 = [1, 2, 3, 4, 5, 6]
+DEFAULT_DICE = {"d6": D6}  # a plain die; callers name the dice they need
+DEFAULT_GROUP = "default"
 BOOT_NOISE = b"\x00\xf0\xfe\r\nboot v1.0 \xff\xff$\x13\r\n"
 
 
@@ -41,11 +48,21 @@ class DiceEmulator:
         hello_at_boot: bool = True,
         roll_time: float = 0.0,
         seed: int | None = None,
+        proto: int = p.PROTOCOL_VERSION,
+        groups: dict[str, str] | None = None,
+        absent: tuple[str, ...] | list[str] = (),
     ) -> None:
-        self.dice = {d: list(faces) for d, faces in (dice or DEFAULT_DICE).items()}
-        for die, faces in self.dice.items():
-            if not p.DIE_ID.fullmatch(die) or not faces:
-                raise ValueError(f"bad die {die!r} or no faces")
+        """``dice``: die id → its faces; ``groups``: die id → group (version 2's DI; dice
+        not named get ``default``); ``absent``: dice off the reader at the start."""
+        if proto not in p.PROTOCOL_VERSIONS:
+            raise ValueError(f"protocol {proto} unknown")
+        self.proto = proto
+        self.dice: dict[str, list[int]] = {}
+        self.groups: dict[str, str] = {}
+        for die, faces in (dice or DEFAULT_DICE).items():
+            self._check_die(die, faces, (groups or {}).get(die, DEFAULT_GROUP))
+            self.dice[die] = list(faces)
+            self.groups[die] = (groups or {}).get(die, DEFAULT_GROUP)
         self.port = link or os.path.join(tempfile.gettempdir(), f"companion-dice-{os.getpid()}")
         self.fw, self.uid = fw, uid
         self.hb_interval = min(hb_interval, 1.0)
@@ -57,10 +74,11 @@ class DiceEmulator:
         self.received: list[p.HostCommand] = []
         self.sent = 0
         self._rng = random.Random(seed)
-        self._states = {d: p.DieState("SETTLED", faces[0]) for d, faces in self.dice.items()}
+        self._states = {d: p.DieState("ABSENT") if d in absent else p.DieState("SETTLED", faces[0])
+                        for d, faces in self.dice.items()}
         self._roll = 0
         self._seq = 0
-        self._drop_next: list[str] = []
+        self._drop_next: list[tuple[str, int | None]] = []
         self._master: int | None = None
         self.slave_path: str | None = None
         self._host_attached = False
@@ -125,20 +143,50 @@ class DiceEmulator:
 
     # ------------------------------------------------------------------ dice
 
-    def roll(self, faces: dict[str, int] | None = None) -> tuple[int, dict[str, int]]:
-        """A whole roll: every die rolls, settles (on ``faces`` or at random), then RD."""
+    @staticmethod
+    def _check_die(die: str, faces, group: str) -> None:
+        if not p.DIE_ID.fullmatch(die) or not faces or not p.DIE_ID.fullmatch(group):
+            raise ValueError(f"bad die {die!r}, group {group!r} or no faces")
+
+    def roll(self, faces: dict[str, int] | None = None,
+             dice: list[str] | None = None) -> tuple[int, dict[str, int]]:
+        """A whole roll: the dice (all present ones, or the subset ``dice``: a reroll) roll,
+        settle (on ``faces`` or at random), then RD with every die on the reader."""
         with self._lock:
-            self.start_roll()
+            self.start_roll(dice)
         if self.roll_time:
             time.sleep(self.roll_time)
         with self._lock:
             return self.settle(faces)
 
     def start_roll(self, dice: list[str] | None = None) -> None:
+        """These dice (default: every die on the reader) start moving; an absent die
+        named here is thrown onto the reader."""
         with self._lock:
-            for die in dice or list(self.dice):
+            if dice is None:
+                dice = [d for d, s in self._states.items() if s.state != "ABSENT"]
+            for die in dice:
+                if die not in self.dice:
+                    raise KeyError(f"unknown die {die!r}")
                 self._states[die] = p.DieState("ROLLING")
                 self._send_numbered("EV", f"{die} ROLLING")
+
+    def add_die(self, die: str, faces: list[int] | None = None,
+                group: str = DEFAULT_GROUP) -> None:
+        """A new die slot (absent until rolled: ``roll(dice=[die])``), e.g. an extra die
+        brought in mid-phase. The host learns its group by asking DICE? again."""
+        faces = list(faces or D6)
+        self._check_die(die, faces, group)
+        with self._lock:
+            if die in self.dice:
+                raise ValueError(f"die {die!r} exists")
+            self.dice[die], self.groups[die] = faces, group
+            self._states[die] = p.DieState("ABSENT")
+
+    def remove_die(self, die: str) -> None:
+        """Take a die off the reader: absent (no EV; snapshots list it ABSENT)."""
+        with self._lock:
+            self._states[die] = p.DieState("ABSENT")
 
     def settle(self, faces: dict[str, int] | None = None) -> tuple[int, dict[str, int]]:
         """Settle every rolling or tilted die; if all dice on the reader are then settled,
@@ -151,10 +199,13 @@ class DiceEmulator:
                     self._states[die] = p.DieState("SETTLED", face)
                     self._send_numbered("EV", f"{die} SETTLED {face}")
             result = {d: s.face for d, s in self._states.items() if s.state == "SETTLED"}
-            if len(result) == sum(1 for s in self._states.values() if s.state != "ABSENT"):
+            if result and len(result) == sum(
+                    1 for s in self._states.values() if s.state != "ABSENT"):
                 self._roll += 1
-                self._send_numbered(
-                    "RD", " ".join([f"r={self._roll}", *(f"{d}={v}" for d, v in result.items())]))
+                if self.proto == 1:  # one frame (encode refuses a roll too long for it)
+                    self._send_all([p.reading_body(self._seq, self._roll, result)])
+                else:
+                    self._send_all(p.reading_bodies(self._seq, self._roll, result))
             return self._roll, result
 
     def tilt(self, die: str) -> None:
@@ -168,10 +219,11 @@ class DiceEmulator:
         with self._lock:
             yield self
 
-    def drop_next(self, kind: str) -> None:
-        """Lose the next frame of this kind (``"RD"``, ``"HB"``...) on the line."""
+    def drop_next(self, kind: str, part: int | None = None) -> None:
+        """Lose the next frame of this kind (``"RD"``, ``"HB"``...) on the line; with
+        ``part``, the next frame that is that part of a multi-part message."""
         with self._lock:
-            self._drop_next.append(kind)
+            self._drop_next.append((kind, part))
 
     def inject(self, data: bytes) -> None:
         """Put raw bytes on the line (noise)."""
@@ -187,6 +239,7 @@ class DiceEmulator:
         with self._lock:
             return {"port": self.port, "pty": self.slave_path, "plugged": self.plugged,
                     "host_attached": self._host_attached, "roll": self._roll,
+                    "proto": self.proto, "groups": dict(self.groups),
                     "dice": {d: {"state": s.state, "face": s.face}
                              for d, s in self._states.items()}}
 
@@ -198,12 +251,21 @@ class DiceEmulator:
         self._seq = p.next_seq(self._seq)
         self._send(body)
 
+    def _send_all(self, bodies: list[str]) -> None:
+        """The parts of one message, back to back (their numbers are in the bodies)."""
+        for body in bodies:
+            self._seq = p.next_seq(self._seq)
+            self._send(body)
+
     def _send(self, body: str) -> None:
         frame = p.encode(body)
-        kind = body.split(" ", 1)[0]
-        if kind in self._drop_next:
-            self._drop_next.remove(kind)
-            return
+        fields = body.split(" ")
+        part = next((int(f[2:].split("/")[0]) for f in fields[2:4] if f.startswith("p=")
+                     and "/" in f), 1)
+        for wanted in ((fields[0], None), (fields[0], part)):
+            if wanted in self._drop_next:
+                self._drop_next.remove(wanted)
+                return
         if self.drop and self._rng.random() < self.drop:
             return
         if self.corrupt and self._rng.random() < self.corrupt:
@@ -229,12 +291,15 @@ class DiceEmulator:
         self.sent += 1
 
     def _hello(self) -> None:
-        self._write(p.encode(p.hello_body(self.fw, len(self.dice), self.uid)))
+        self._write(p.encode(p.hello_body(self.fw, len(self.dice), self.uid, self.proto)))
 
     def _snapshot(self) -> None:
-        body = p.snapshot_body(self._seq, self._roll, self._states)
-        self._seq = p.next_seq(self._seq)
-        self._send(body)
+        if self.proto == 1:
+            body = p.snapshot_body(self._seq, self._roll, self._states)
+            self._seq = p.next_seq(self._seq)
+            self._send(body)
+        else:
+            self._send_all(p.snapshot_bodies(self._seq, self._roll, self._states))
 
     def _run(self) -> None:
         parser = p.FrameParser()
@@ -305,11 +370,18 @@ class DiceEmulator:
                 self._hello()
             elif isinstance(command, p.StateQuery):
                 self._snapshot()
+            elif isinstance(command, p.DiceQuery):
+                if self.proto == 1:  # an old reader does not know DICE?
+                    self._send_numbered("ERR", "UNKNOWN unknown command")
+                else:
+                    self._send_all(p.dice_list_bodies(self._seq, self.groups))
 
 
 def serve_http(emulator: DiceEmulator, port: int = 0, host: str = "127.0.0.1"):
-    """A tiny control endpoint: ``POST /roll`` (optional JSON ``{"faces": {die: n}}``),
-    ``POST /unplug``, ``POST /replug``, ``GET /state``. Returns the started server."""
+    """A tiny control endpoint: ``POST /roll`` (optional JSON ``{"faces": {die: n},
+    "dice": [die, ...]}``: ``dice`` rerolls only those), ``POST /add`` (``{"die": id,
+    "faces": [...], "group": g}``: an extra die, absent until rolled), ``POST /unplug``,
+    ``POST /replug``, ``GET /state``. Returns the started server."""
 
     class Handler(BaseHTTPRequestHandler):
         def _reply(self, code: int, data: dict) -> None:
@@ -330,16 +402,30 @@ def serve_http(emulator: DiceEmulator, port: int = 0, host: str = "127.0.0.1"):
             length = int(self.headers.get("Content-Length") or 0)
             try:
                 payload = json.loads(self.rfile.read(length) or b"{}")
+                if self.path == "/add":
+                    die, group = payload.get("die"), payload.get("group") or DEFAULT_GROUP
+                    faces = payload.get("faces") or None
+                    if not isinstance(die, str) or not isinstance(group, str) or (
+                            faces is not None and (not isinstance(faces, list) or not all(
+                                isinstance(f, int) and f >= 0 for f in faces))):
+                        raise ValueError("add needs a die id, optional faces and group")
+                    emulator.add_die(die, faces, group)
+                    self._reply(200, emulator.state())
+                    return
                 faces = payload.get("faces") or {}
                 if not isinstance(faces, dict) or any(
                         d not in emulator.dice or not isinstance(v, int) or v < 0
                         for d, v in faces.items()):
                     raise ValueError("faces must map known dice to non-negative integers")
-            except (ValueError, AttributeError) as exc:
+                dice = payload.get("dice")
+                if dice is not None and (not isinstance(dice, list) or not dice or any(
+                        d not in emulator.dice for d in dice)):
+                    raise ValueError("dice must list known dice")
+            except (ValueError, AttributeError, TypeError) as exc:
                 self._reply(400, {"error": "bad_request", "detail": str(exc)})
                 return
             if self.path == "/roll":
-                roll, result = emulator.roll(faces)
+                roll, result = emulator.roll(faces, dice)
                 self._reply(200, {"roll": roll, "faces": result})
             elif self.path in ("/unplug", "/replug"):
                 getattr(emulator, self.path[1:])()

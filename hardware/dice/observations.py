@@ -45,7 +45,10 @@ class DiceStatus:
     ``state``: ``stopped``, ``searching`` (no port open), ``connecting`` (port open, waiting
     for HELLO), ``connected`` or ``silent`` (connected but nothing valid heard for the
     watchdog time). ``message`` is a short English explanation; ``state`` is the stable code
-    to translate. Counters are totals since the reader was created.
+    to translate. Counters are totals since the reader was created. ``proto`` is the
+    reader's protocol version; ``groups`` (version 2) maps each die id the reader declared
+    to its group (e.g. ``neutral``, ``red``), for the host page's die roles.
+    ``incomplete`` counts multi-part messages dropped because a part was lost.
     """
 
     state: str = "stopped"
@@ -62,6 +65,9 @@ class DiceStatus:
     reconnects: int = 0
     device_errors: int = 0
     message: str = ""
+    proto: int | None = None
+    groups: dict[str, str] = field(default_factory=dict)
+    incomplete: int = 0
 
     @property
     def connected(self) -> bool:
@@ -75,4 +81,5 @@ class DiceStatus:
             "crc_errors": self.crc_errors, "garbage": self.garbage, "malformed": self.malformed,
             "gaps": self.gaps, "missed_rolls": self.missed_rolls, "reconnects": self.reconnects,
             "device_errors": self.device_errors, "message": self.message,
+            "proto": self.proto, "groups": dict(self.groups), "incomplete": self.incomplete,
         }

@@ -21,7 +21,11 @@ MAX_CONTENT = MAX_FRAME - 2
 MAX_BODY = MAX_FRAME - 7
 """The longest BODY an encoder may send: ``$`` + BODY + ``*`` + 4 hex + ``\\n``."""
 SEQ_MODULO = 65536
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
+"""The newest version: what the reference firmware and the emulator speak by default."""
+PROTOCOL_VERSIONS = (1, 2)
+"""Versions this host reads. Version 2 adds multi-part RD/ST, DI and DICE? (many dice)."""
+MAX_PARTS = 99
 
 DIE_ID = re.compile(r"[A-Za-z0-9_-]{1,16}")
 DIE_STATES = ("ROLLING", "SETTLED", "TILTED", "ABSENT")
@@ -29,6 +33,7 @@ _HEX4 = re.compile(rb"[0-9A-F]{4}")
 _NUMBER = re.compile(r"[0-9]{1,10}")
 _FACE = re.compile(r"[0-9]{1,5}")
 _RGB = re.compile(r"[0-9A-Fa-f]{6}")
+_PART = re.compile(r"p=([1-9][0-9]?)/([1-9][0-9]?)")
 
 
 def crc16(data: bytes) -> int:
@@ -194,16 +199,26 @@ class Event:
                 "face": self.face}
 
 
+def _part_json(out: dict, part: int, parts: int) -> dict:
+    if parts != 1:
+        out.update(part=part, parts=parts)
+    return out
+
+
 @dataclass(frozen=True)
 class Reading:
-    """``RD <seq> r=<roll> <die>=<face> ...``: roll ``roll`` is complete."""
+    """``RD <seq> r=<roll> [p=<part>/<parts>] <die>=<face> ...``: roll ``roll`` is complete
+    (version 2: once all ``parts`` frames, with consecutive sequence numbers, arrived)."""
 
     seq: int
     roll: int
     faces: dict[str, int]
+    part: int = 1
+    parts: int = 1
 
     def to_json(self) -> dict:
-        return {"type": "reading", "seq": self.seq, "roll": self.roll, "faces": dict(self.faces)}
+        return _part_json({"type": "reading", "seq": self.seq, "roll": self.roll,
+                           "faces": dict(self.faces)}, self.part, self.parts)
 
 
 @dataclass(frozen=True)
@@ -214,15 +229,33 @@ class DieState:
 
 @dataclass(frozen=True)
 class Snapshot:
-    """``ST <seq> r=<lastroll> <die>=<STATE>[:<face>] ...``."""
+    """``ST <seq> r=<lastroll> [p=<part>/<parts>] <die>=<STATE>[:<face>] ...``."""
 
     seq: int
     roll: int
     dice: dict[str, DieState]
+    part: int = 1
+    parts: int = 1
 
     def to_json(self) -> dict:
-        return {"type": "snapshot", "seq": self.seq, "roll": self.roll,
-                "dice": {d: {"state": s.state, "face": s.face} for d, s in self.dice.items()}}
+        return _part_json({"type": "snapshot", "seq": self.seq, "roll": self.roll,
+                           "dice": {d: {"state": s.state, "face": s.face}
+                                    for d, s in self.dice.items()}}, self.part, self.parts)
+
+
+@dataclass(frozen=True)
+class DiceList:
+    """``DI <seq> [p=<part>/<parts>] <die>=<group> ...`` (version 2, in reply to ``DICE?``):
+    every die slot of the reader with its group (e.g. ``neutral``, ``red``)."""
+
+    seq: int
+    groups: dict[str, str]
+    part: int = 1
+    parts: int = 1
+
+    def to_json(self) -> dict:
+        return _part_json({"type": "dice", "seq": self.seq, "groups": dict(self.groups)},
+                          self.part, self.parts)
 
 
 @dataclass(frozen=True)
@@ -256,7 +289,9 @@ class Unknown:
         return {"type": "unknown", "seq": self.seq, "kind": self.kind, "fields": list(self.fields)}
 
 
-DeviceMessage = Hello | Event | Reading | Snapshot | Heartbeat | DeviceError | Unknown
+DeviceMessage = (Hello | Event | Reading | Snapshot | DiceList | Heartbeat | DeviceError
+                 | Unknown)
+PartMessage = Reading | Snapshot | DiceList
 
 
 @dataclass(frozen=True)
@@ -272,6 +307,14 @@ class StateQuery:
 
 
 @dataclass(frozen=True)
+class DiceQuery:
+    """``DICE?`` (version 2): the device answers with its die list (``DI``)."""
+
+    def body(self) -> str:
+        return "DICE?"
+
+
+@dataclass(frozen=True)
 class Led:
     die: str
     rgb: str
@@ -280,7 +323,7 @@ class Led:
         return f"LED {self.die} {self.rgb}"
 
 
-HostCommand = HelloQuery | StateQuery | Led
+HostCommand = HelloQuery | StateQuery | DiceQuery | Led
 
 
 def _fields(body: str) -> list[str]:
@@ -312,6 +355,20 @@ def _roll(text: str) -> int:
     if not text.startswith("r=") or not _NUMBER.fullmatch(text[2:]):
         raise MalformedMessage(f"bad roll number {text!r}")
     return int(text[2:])
+
+
+def _part(fields: list[str]) -> tuple[int, int, list[str]]:
+    """An optional leading ``p=<part>/<parts>`` (version 2); the rest of the fields."""
+    if fields:
+        match = _PART.fullmatch(fields[0])
+        if match:
+            part, parts = int(match[1]), int(match[2])
+            if part > parts:
+                raise MalformedMessage(f"bad part {fields[0]!r}")
+            return part, parts, fields[1:]
+        if fields[0].startswith("p=") and "/" in fields[0]:
+            raise MalformedMessage(f"bad part {fields[0]!r}")
+    return 1, 1, fields
 
 
 def _pairs(fields: list[str]) -> list[tuple[str, str]]:
@@ -353,19 +410,31 @@ def parse_device(body: str) -> DeviceMessage:
             return Event(seq, _die(f[2]), "SETTLED", _face(f[4]))
         raise MalformedMessage(f"bad EV {body!r}")
     if kind == "RD":
-        if len(f) < 4:
+        part, parts, items = _part(f[3:])
+        if len(f) < 3 or not items:
             raise MalformedMessage("RD needs a roll number and at least one die")
-        return Reading(seq, _roll(f[2]), {d: _face(v) for d, v in _pairs(f[3:])})
+        return Reading(seq, _roll(f[2]), {d: _face(v) for d, v in _pairs(items)}, part, parts)
     if kind == "ST":
         if len(f) < 3:
             raise MalformedMessage("ST needs a roll number")
+        part, parts, items = _part(f[3:])
         dice = {}
-        for die, value in _pairs(f[3:]):
+        for die, value in _pairs(items):
             state, sep, face = value.partition(":")
             if state not in DIE_STATES or bool(sep) != (state == "SETTLED"):
                 raise MalformedMessage(f"bad die state {value!r}")
             dice[die] = DieState(state, _face(face) if sep else None)
-        return Snapshot(seq, _roll(f[2]), dice)
+        return Snapshot(seq, _roll(f[2]), dice, part, parts)
+    if kind == "DI":
+        part, parts, items = _part(f[2:])
+        if not items:
+            raise MalformedMessage("DI needs at least one die")
+        groups = {}
+        for die, group in _pairs(items):
+            if not DIE_ID.fullmatch(group):
+                raise MalformedMessage(f"bad group {group!r}")
+            groups[die] = group
+        return DiceList(seq, groups, part, parts)
     if kind == "HB":
         if len(f) != 3 or not _NUMBER.fullmatch(f[2]):
             raise MalformedMessage(f"bad HB {body!r}")
@@ -386,6 +455,8 @@ def parse_host(body: str) -> HostCommand:
         return HelloQuery()
     if f == ["STATE?"]:
         return StateQuery()
+    if f == ["DICE?"]:
+        return DiceQuery()
     if len(f) == 3 and f[0] == "LED" and _RGB.fullmatch(f[2]):
         return Led(_die(f[1]), f[2].lower())
     raise MalformedMessage(f"unknown command {body!r}")
@@ -395,15 +466,89 @@ def next_seq(seq: int) -> int:
     return (seq + 1) % SEQ_MODULO
 
 
-def hello_body(fw: str, dice: int, uid: str) -> str:
-    return f"HELLO dicereader proto={PROTOCOL_VERSION} fw={fw} dice={dice} uid={uid}"
+def hello_body(fw: str, dice: int, uid: str, proto: int = PROTOCOL_VERSION) -> str:
+    return f"HELLO dicereader proto={proto} fw={fw} dice={dice} uid={uid}"
 
 
 def reading_body(seq: int, roll: int, faces: dict[str, int]) -> str:
-    return " ".join([f"RD {seq} r={roll}", *(f"{d}={v}" for d, v in faces.items())])
+    """A one-frame RD (version 1; ValueError from encode() if it does not fit)."""
+    return " ".join([f"RD {seq} r={roll}", *_face_items(faces)])
 
 
 def snapshot_body(seq: int, roll: int, dice: dict[str, DieState]) -> str:
-    items = [f"{d}={s.state}" + (f":{s.face}" if s.state == "SETTLED" else "")
-             for d, s in dice.items()]
-    return " ".join([f"ST {seq} r={roll}", *items])
+    """A one-frame ST (version 1)."""
+    return " ".join([f"ST {seq} r={roll}", *_state_items(dice)])
+
+
+def _face_items(faces: dict[str, int]) -> list[str]:
+    return [f"{d}={v}" for d, v in faces.items()]
+
+
+def _state_items(dice: dict[str, DieState]) -> list[str]:
+    return [f"{d}={s.state}" + (f":{s.face}" if s.state == "SETTLED" else "")
+            for d, s in dice.items()]
+
+
+def _head_room(kind: str, with_roll: bool) -> int:
+    """Bytes left for the items after the longest possible header of KIND, so a device can
+    split a list into parts before it knows their sequence numbers (the firmware does the
+    same: dicereader.ino ``send_parts``)."""
+    head = f"{kind} {SEQ_MODULO - 1}" + (" r=4294967295" if with_roll else "")
+    return MAX_BODY - len(head) - len(f" p={MAX_PARTS}/{MAX_PARTS}")
+
+
+def split_items(kind: str, items: list[str], with_roll: bool = True) -> list[list[str]]:
+    """Greedy packing of ``items`` into parts that fit one frame each (version 2)."""
+    room = _head_room(kind, with_roll)
+    parts: list[list[str]] = [[]]
+    used = 0
+    for item in items:
+        size = 1 + len(item)
+        if size > room:
+            raise ValueError(f"item {item!r} too long for a frame")
+        if parts[-1] and used + size > room:
+            parts.append([])
+            used = 0
+        parts[-1].append(item)
+        used += size
+    if len(parts) > MAX_PARTS:
+        raise ValueError(f"{len(items)} items need more than {MAX_PARTS} parts")
+    return parts
+
+
+def part_bodies(kind: str, seq: int, items: list[str], roll: int | None = None) -> list[str]:
+    """The frames of one version-2 ``RD``/``ST`` (``roll`` given) or ``DI`` message: one
+    body per part, sequence numbers ``seq``, ``seq + 1``... (mod 65536), ``p=<i>/<n>``
+    only when there is more than one part."""
+    parts = split_items(kind, items, roll is not None)
+    bodies = []
+    for index, chunk in enumerate(parts, 1):
+        head = [kind, str(seq)] + ([f"r={roll}"] if roll is not None else [])
+        if len(parts) > 1:
+            head.append(f"p={index}/{len(parts)}")
+        bodies.append(" ".join(head + chunk))
+        seq = next_seq(seq)
+    return bodies
+
+
+def reading_bodies(seq: int, roll: int, faces: dict[str, int]) -> list[str]:
+    return part_bodies("RD", seq, _face_items(faces), roll)
+
+
+def snapshot_bodies(seq: int, roll: int, dice: dict[str, DieState]) -> list[str]:
+    return part_bodies("ST", seq, _state_items(dice), roll)
+
+
+def dice_list_bodies(seq: int, groups: dict[str, str]) -> list[str]:
+    return part_bodies("DI", seq, [f"{d}={g}" for d, g in groups.items()])
+
+
+def merge_parts(parts: list[PartMessage]) -> PartMessage:
+    """One whole message from the parts of a complete set (checked by the caller)."""
+    first = parts[0]
+    if isinstance(first, Reading):
+        faces = {d: v for m in parts for d, v in m.faces.items()}
+        return Reading(first.seq, first.roll, faces)
+    if isinstance(first, Snapshot):
+        return Snapshot(first.seq, first.roll, {d: s for m in parts for d, s in m.dice.items()})
+    return DiceList(first.seq, {d: g for m in parts for d, g in m.groups.items()})

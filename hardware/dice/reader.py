@@ -42,6 +42,7 @@ class DiceReader:
         handshake_timeout: float = 3.0,
         hello_retry: float = 0.5,
         backoff: tuple[float, float] = (0.5, 5.0),
+        ask_timeout: float = 1.0,
     ) -> None:
         """``port``: a path, or None to discover. ``on_observation`` is called in the reader
         thread with every Roll, DieEvent and DiceStatus change; ``on_message`` with every
@@ -57,6 +58,10 @@ class DiceReader:
         self._handshake_timeout = handshake_timeout
         self._hello_retry = hello_retry
         self._backoff = backoff
+        self._ask_timeout = ask_timeout
+        # STATE? and DICE? in flight: [deadline (0: none), retries]. One at a time, so that
+        # frames lost inside a multi-part reply do not multiply the requests.
+        self._asks: dict[str, list] = {"state": [0.0, 0], "dice": [0.0, 0]}
         self._tracker = RollTracker()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -99,11 +104,16 @@ class DiceReader:
                 firmware=hello.fw if hello else None, uid=hello.uid if hello else None,
                 dice={d: {"state": s.state, "face": s.face} for d, s in t.dice.items()},
                 last_roll=t.last_roll, gaps=t.gaps, missed_rolls=t.missed_rolls,
-                device_errors=t.device_errors, message=self._message, **self._counts)
+                device_errors=t.device_errors, message=self._message, proto=t.proto,
+                groups=dict(t.groups), incomplete=t.incomplete, **self._counts)
 
     def request_state(self) -> bool:
         """Ask the device for a snapshot (STATE?). False if no port is open."""
         return self._send(p.StateQuery())
+
+    def request_dice(self) -> bool:
+        """Ask a version-2 reader for its die list (DICE?). False if no port is open."""
+        return self._send(p.DiceQuery())
 
     def set_led(self, die: str, rgb: str) -> bool:
         """Light a die's LED (optional in the protocol; devices may ignore it)."""
@@ -170,12 +180,15 @@ class DiceReader:
         self._connections += 1
         with self._status_lock:
             self._tracker.connected()
-            self._tracker.handle(hello, time.time())
+            outcome = self._tracker.handle(hello, time.time())
             if self._connections > 1:
                 self._counts["reconnects"] += 1
         self._message_out(hello)
         self._set_state("connected", f"dice reader {hello.fw} on {path}", path)
-        self._send(p.StateQuery())
+        self._asks = {"state": [0.0, 0], "dice": [0.0, 0]}
+        if outcome.ask_dice:
+            self._ask("dice")
+        self._ask("state")
 
     def _read_loop(self, port: serial.Serial, parser: p.FrameParser, pending: list) -> None:
         last_valid = time.monotonic()
@@ -183,6 +196,7 @@ class DiceReader:
         while not self._stop.is_set():
             data = port.read(max(1, port.in_waiting))
             now = time.monotonic()
+            self._retry_asks(now)
             if data and self._handle_items(parser.feed(data)):
                 last_valid = now
                 if self._state == "silent":
@@ -217,13 +231,40 @@ class DiceReader:
                 with self._status_lock:
                     self._message = outcome.note
                 self._emit(self.status())
-            if isinstance(msg, p.Hello):
-                self._emit(self.status())
+            if isinstance(msg, p.Hello) or (outcome.dice_answered and not outcome.ask_dice):
+                self._emit(self.status())  # new firmware, or a complete die list
+            if outcome.state_answered:
+                self._asks["state"] = [0.0, 0]
+            if outcome.dice_answered:
+                self._asks["dice"] = [0.0, 0]
+            if outcome.ask_dice:
+                self._ask("dice")
             if outcome.ask_state:
-                self._send(p.StateQuery())
+                self._ask("state")
         return valid
 
     # ------------------------------------------------------------------ helpers
+
+    _QUERIES = {"state": p.StateQuery(), "dice": p.DiceQuery()}
+    _MAX_RETRIES = 5
+
+    def _ask(self, what: str) -> None:
+        """Send STATE?/DICE? unless one is in flight (its reply covers this need too)."""
+        now = time.monotonic()
+        if now < self._asks[what][0]:
+            return
+        self._asks[what] = [now + self._ask_timeout, 0]
+        self._send(self._QUERIES[what])
+
+    def _retry_asks(self, now: float) -> None:
+        """A query without a complete reply in time is sent again (a few times)."""
+        for what, (deadline, tries) in self._asks.items():
+            if deadline and now >= deadline:
+                if tries >= self._MAX_RETRIES:
+                    self._asks[what] = [0.0, 0]
+                else:
+                    self._asks[what] = [now + self._ask_timeout, tries + 1]
+                    self._send(self._QUERIES[what])
 
     def _send(self, command: p.HostCommand) -> bool:
         with self._write_lock:

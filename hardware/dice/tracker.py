@@ -12,6 +12,11 @@ The rules (docs/dice-reader.md):
   the companion was listening is not applied to a game.
 - A roll number below the last one means the device's counter restarted (reboot): the
   baseline follows it.
+- Version 2: an ``RD``, ``ST`` or ``DI`` may come in parts ``p=<i>/<n>``. A set counts only
+  when parts 1..n arrived in order with consecutive sequence numbers and no die twice; a
+  set with a part lost is dropped whole (``incomplete``) and the host asks ``STATE?`` (or
+  ``DICE?``): a roll is recovered from a complete snapshot or counted missed, never pieced
+  together.
 """
 from __future__ import annotations
 
@@ -25,6 +30,10 @@ from hardware.dice.observations import DieEvent, Roll
 class Outcome:
     observations: list = field(default_factory=list)
     ask_state: bool = False
+    ask_dice: bool = False
+    state_answered: bool = False
+    """A snapshot set ended (complete, or dropped incomplete): a STATE? is no longer due."""
+    dice_answered: bool = False
     note: str = ""
 
 
@@ -37,13 +46,25 @@ class RollTracker:
         self.missed_rolls = 0
         self.device_errors = 0
         self.last_error: p.DeviceError | None = None
+        self.groups: dict[str, str] = {}
+        """Die id → group from the last complete ``DI`` (version 2 readers)."""
+        self.incomplete = 0
+        """Multi-part sets (RD, ST, DI) dropped because a part was lost."""
         self._seq: int | None = None
         self._uptime: int | None = None
+        self._parts: list[p.PartMessage] = []
+        self._dice_asked = False
+        self._dropped: tuple | None = None  # the last set counted incomplete
 
     def connected(self) -> None:
         """A new connection: the next sequence number starts a fresh count."""
         self._seq = None
         self._uptime = None
+        self._parts = []
+
+    @property
+    def proto(self) -> int | None:
+        return self.hello.proto if self.hello else None
 
     def handle(self, msg: p.DeviceMessage, at: float) -> Outcome:
         out = Outcome()
@@ -51,20 +72,37 @@ class RollTracker:
             self.hello = msg
             self._seq = None
             self._uptime = None
+            self._drop_parts(out)
             out.ask_state = True
+            if msg.proto >= 2:
+                out.ask_dice = self._dice_asked = True
             return out
-        if self._seq is not None and msg.seq != p.next_seq(self._seq):
+        consecutive = self._seq is not None and msg.seq == p.next_seq(self._seq)
+        if self._seq is not None and not consecutive:
             self.gaps += 1
             out.ask_state = True
         self._seq = msg.seq
+        if isinstance(msg, p.Reading | p.Snapshot | p.DiceList):
+            whole = self._assemble(msg, consecutive, out)
+            if whole is None:
+                return out
+            msg = whole
+        else:
+            self._drop_parts(out)
         if isinstance(msg, p.Heartbeat):
             if self._uptime is not None and msg.uptime_ms < self._uptime:
                 out.ask_state = True  # the device restarted under us
             self._uptime = msg.uptime_ms
         elif isinstance(msg, p.Event):
             self.dice[msg.die] = p.DieState(msg.state, msg.face)
+            self._check_known([msg.die], out)
             out.observations.append(DieEvent(msg.die, msg.state, msg.face, at))
+        elif isinstance(msg, p.DiceList):
+            self.groups = dict(msg.groups)
+            self._dice_asked = False
+            out.dice_answered = True
         elif isinstance(msg, p.Reading):
+            self._check_known(list(msg.faces), out)
             for die, face in msg.faces.items():
                 self.dice[die] = p.DieState("SETTLED", face)
             if self.last_roll is None or msg.roll != self.last_roll:
@@ -74,11 +112,69 @@ class RollTracker:
                 out.observations.append(Roll(msg.roll, dict(msg.faces), False, at))
         elif isinstance(msg, p.Snapshot):
             self.dice = dict(msg.dice)
+            out.state_answered = True
             self._snapshot(msg, at, out)
         elif isinstance(msg, p.DeviceError):
             self.device_errors += 1
             self.last_error = msg
         return out
+
+    def _assemble(self, msg: p.PartMessage, consecutive: bool,
+                  out: Outcome) -> p.PartMessage | None:
+        """Collect the parts of a set; the whole message once the last part arrived."""
+        if msg.parts == 1:
+            self._drop_parts(out)
+            return msg
+        if msg.part == 1:
+            self._drop_parts(out)
+            self._parts = [msg]
+            return None
+        if self._parts and self._follows(self._parts[-1], msg) and consecutive:
+            self._parts.append(msg)
+        else:  # a part whose predecessors were lost: the whole set is lost
+            self._drop_parts(out)
+            if msg.part == msg.parts and _key(msg) != self._dropped:
+                self._count_incomplete(msg, out)  # a set whose first part was lost
+            out.ask_state = True
+            return None
+        if msg.part < msg.parts:
+            return None
+        parts, self._parts = self._parts, []
+        ids = [d for m in parts for d in _ids(m)]
+        if len(ids) != len(set(ids)):
+            self._count_incomplete(parts[0], out)
+            return None
+        return p.merge_parts(parts)
+
+    @staticmethod
+    def _follows(last: p.PartMessage, msg: p.PartMessage) -> bool:
+        return (type(last) is type(msg) and last.parts == msg.parts
+                and msg.part == last.part + 1
+                and getattr(last, "roll", None) == getattr(msg, "roll", None))
+
+    def _drop_parts(self, out: Outcome) -> None:
+        if self._parts:
+            self._count_incomplete(self._parts[0], out)
+            self._parts = []
+
+    def _count_incomplete(self, first: p.PartMessage, out: Outcome) -> None:
+        self.incomplete += 1
+        self._dropped = _key(first)
+        out.ask_state = True
+        if isinstance(first, p.DiceList):
+            out.ask_dice = self._dice_asked = out.dice_answered = True
+            out.note = "die list incomplete: a part was lost; asked again"
+        elif isinstance(first, p.Reading):
+            out.note = (f"roll {first.roll} incomplete: a part was lost; "
+                        "asked for a snapshot")
+        else:
+            out.state_answered = True  # a snapshot with a part lost: ask again at once
+
+    def _check_known(self, dice: list[str], out: Outcome) -> None:
+        """A version-2 reader naming a die its list lacks (one added): ask DICE? again."""
+        if (self.proto or 1) >= 2 and not self._dice_asked and \
+                any(d not in self.groups for d in dice):
+            out.ask_dice = self._dice_asked = True
 
     def _snapshot(self, msg: p.Snapshot, at: float, out: Outcome) -> None:
         if self.last_roll is None or msg.roll < self.last_roll:
@@ -95,3 +191,17 @@ class RollTracker:
             self.missed_rolls += msg.roll - self.last_roll
             out.note = f"roll {msg.roll} missed: dice moved before it could be recovered"
         self.last_roll = msg.roll
+
+
+def _ids(msg: p.PartMessage) -> list[str]:
+    if isinstance(msg, p.Reading):
+        return list(msg.faces)
+    if isinstance(msg, p.Snapshot):
+        return list(msg.dice)
+    return list(msg.groups)
+
+
+def _key(msg: p.PartMessage) -> tuple:
+    """Which set a part belongs to: its kind, roll, size and first sequence number."""
+    first_seq = (msg.seq - msg.part + 1) % p.SEQ_MODULO
+    return type(msg), getattr(msg, "roll", None), msg.parts, first_seq

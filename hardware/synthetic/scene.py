@@ -2,7 +2,10 @@
 
 Each scene is rendered flat (cards at exact positions and angles), then degraded the way a
 cheap webcam above a table degrades it: mild perspective, uneven light, blur, sensor noise
-and JPEG compression. The ground truth (payload, centre in the final image, board rotation)
+and JPEG compression. Harder conditions are opt-in (`Style`): a pinhole camera tilted up to
+20 degrees at 40-60 cm, defocus, glare, motion blur of a moving card, a hand (with its
+shadow) over the table, a Bayer sensor, 1080p output, small modules. The ground truth
+(payload, centre in the final image, board rotation, module size, how much is covered)
 comes with every image, so tests and the benchmark can check what the decoder reports.
 
 Angles are degrees clockwise as seen from above (= in the image, whose y axis points down);
@@ -11,7 +14,7 @@ a card's ``rotation`` is in quarter turns clockwise relative to the board marker
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -31,6 +34,18 @@ class Placement:
     y: float
     angle: float  # image angle of the card's top, clockwise from image up
     marker: bool = False  # a bare board marker sticker rather than a card
+    motion: tuple[float, float] = (0.0, 0.0)  # flat px the card moves during the exposure
+
+
+@dataclass(frozen=True)
+class Hand:
+    """A hand over the table (drawn above the cards): fingertip at (x, y) flat pixels, the arm
+    coming from direction ``angle`` (degrees clockwise from image up: 0 = from the top)."""
+
+    x: float
+    y: float
+    angle: float = 0.0
+    scale: float = 1.0  # 1 = an adult hand about 90 mm wide at 0.3 mm per flat pixel
 
 
 @dataclass(frozen=True)
@@ -44,6 +59,14 @@ class Style:
     jpeg_quality: int = 80
     light_min: float = 0.65  # darkest corner as a fraction of full light
     damaged: frozenset[str] = field(default_factory=frozenset)  # payloads to scratch out
+    # opt-in harder conditions (defaults keep the original frames bit for bit)
+    tilt_deg: float = 0.0  # pinhole camera tilted this far from vertical (replaces perspective)
+    height_mm: float = 600.0  # camera height above the table for the pinhole model
+    defocus_px: float = 0.0  # radius of a disk (out of focus) blur in output pixels
+    glare: float = 0.0  # 0..1 strength of a specular highlight (a lamp reflected by the cards)
+    glare_at: tuple[float, float] | None = None  # its centre in flat px; None: random
+    bayer: bool = False  # sample a Bayer mosaic and demosaic it, like a raw sensor pipeline
+    scale: float = 1.0  # output resolution relative to 1280x720 (1.5 = 1920x1080)
 
 
 @dataclass(frozen=True)
@@ -55,14 +78,33 @@ class Truth:
     sticker: tuple[float, float]  # centre of the QR symbol, in the final image
     angle: float  # image angle after perspective, clockwise degrees
     rotation: int | None  # quarter turns relative to the marker; None for the marker itself
+    module_px: float = 0.0  # apparent size of one module in the final image (smallest side)
+    covered: float = 0.0  # share of the symbol hidden by a card above it or a hand
+    in_view: bool = True  # the whole symbol lies inside the frame
+    defocus_px: float = 0.0  # radius of the defocus disk in output pixels
+    contrast: float = 255.0  # gray levels between white and black modules (glare, light)
+
+    @property
+    def decodable(self) -> bool:
+        """Readable in principle, by a decoder that samples each module's centre:
+
+        - the whole symbol in view, modules of at least 2 px;
+        - a defocus disk of radius <= 0.8 module: then every module keeps at least half of
+          its own light at its centre even when all its neighbours are of the other colour
+          (module area / disk area >= 1/2 <=> r <= sqrt(2/pi) modules);
+        - at least 30 gray levels between white and black modules under the glare (the
+          sensor noise and JPEG take about 10);
+        - nothing over it but at most a fingertip (< 6 % of the symbol: one finder)."""
+        return (self.in_view and self.module_px >= 2.0 and self.covered < 0.06
+                and self.defocus_px <= 0.8 * self.module_px and self.contrast >= 30)
 
 
-def _table(rng: np.random.Generator) -> np.ndarray:
+def _table(rng: np.random.Generator, width: int = WIDTH, height: int = HEIGHT) -> np.ndarray:
     """A wood-like table: warm base colour, stripes and low-frequency blotches."""
-    y, x = np.mgrid[0:HEIGHT, 0:WIDTH].astype(np.float32)
+    y, x = np.mgrid[0:height, 0:width].astype(np.float32) * np.float32(HEIGHT / height)
     phase = rng.uniform(0, 2 * math.pi)
     stripes = np.sin(y / rng.uniform(6, 11) + 3 * np.sin(x / 180 + phase)) * 0.5 + 0.5
-    blotch = cv2.resize(rng.random((9, 16)).astype(np.float32), (WIDTH, HEIGHT),
+    blotch = cv2.resize(rng.random((9, 16)).astype(np.float32), (width, height),
                         interpolation=cv2.INTER_CUBIC)
     shade = 0.55 + 0.25 * stripes + 0.2 * blotch
     base = np.array([60, 105, 150], dtype=np.float32)  # BGR brown
@@ -97,14 +139,17 @@ def _sticker_offset(placement: Placement, style: Style) -> float:
 
 
 def _card_patch(placement: Placement, style: Style, rng: np.random.Generator):
-    """The object upright: a cream card with illustration and the sticker, or a bare marker."""
+    """The object upright: a cream card with illustration and the sticker, or a bare marker.
+
+    Returns the BGR patch and the symbol's top-left corner and side in patch pixels."""
     sticker = _sticker(placement.payload, style.symbol_px, placement.payload in style.damaged,
                        rng)
     sh, sw = sticker.shape
+    quiet = (sw - style.symbol_px) // 2
     if placement.marker:
         card = np.full((sh + 8, sw + 8, 3), 250, np.uint8)
         card[4:4 + sh, 4:4 + sw] = sticker[..., None]
-        return card
+        return card, (4 + quiet, 4 + quiet), style.symbol_px
     w, h = int(sw * 1.45), int(sw * 2.05)
     card = np.full((h, w, 3), (200, 225, 235), np.uint8)
     for _ in range(6):  # illustration blobs in the lower half: distractors for the detector
@@ -114,12 +159,26 @@ def _card_patch(placement: Placement, style: Style, rng: np.random.Generator):
     cv2.rectangle(card, (0, 0), (w - 1, h - 1), (90, 90, 120), 3)
     x0, y0 = (w - sw) // 2, 10
     card[y0:y0 + sh, x0:x0 + sw] = sticker[..., None]
-    return card
+    return card, (x0 + quiet, y0 + quiet), style.symbol_px
 
 
-def _paste(canvas: np.ndarray, patch: np.ndarray, x: float, y: float, angle: float) -> None:
+def _line_kernel(dx: float, dy: float) -> np.ndarray:
+    """A normalised line kernel: motion of (dx, dy) pixels during the exposure."""
+    length = max(1, int(math.ceil(math.hypot(dx, dy))))
+    size = length + 2 if length % 2 else length + 3
+    kernel = np.zeros((size, size), np.float32)
+    c = size // 2
+    cv2.line(kernel, (int(round(c - dx / 2)), int(round(c - dy / 2))),
+             (int(round(c + dx / 2)), int(round(c + dy / 2))), 1.0, 1, cv2.LINE_AA)
+    return kernel / kernel.sum()
+
+
+def _paste(canvas: np.ndarray, patch: np.ndarray, x: float, y: float, angle: float,
+           motion: tuple[float, float] = (0.0, 0.0), owner: np.ndarray | None = None,
+           index: int = 0) -> None:
     h, w = patch.shape[:2]
-    side = int(math.hypot(w, h)) + 4
+    blur = math.hypot(*motion)
+    side = int(math.hypot(w, h) + 2 * blur) + 4
     matrix = cv2.getRotationMatrix2D((w / 2, h / 2), -angle, 1.0)  # OpenCV: positive = CCW
     matrix[:, 2] += (side - w) / 2, (side - h) / 2
     rotated = cv2.warpAffine(patch, matrix, (side, side), flags=cv2.INTER_LINEAR)
@@ -131,21 +190,76 @@ def _paste(canvas: np.ndarray, patch: np.ndarray, x: float, y: float, angle: flo
         return
     region = canvas[cy0:cy1, cx0:cx1]
     sub = rotated[cy0 - y0:cy1 - y0, cx0 - x0:cx1 - x0]
-    inside = mask[cy0 - y0:cy1 - y0, cx0 - x0:cx1 - x0] > 127
-    np.copyto(region, sub, where=inside[..., None])
+    alpha = mask[cy0 - y0:cy1 - y0, cx0 - x0:cx1 - x0]
+    if blur >= 0.5:  # a moving card: the object and its outline smeared over the table
+        kernel = _line_kernel(*motion)
+        full_alpha = cv2.filter2D(mask.astype(np.float32) / 255, -1, kernel)
+        full = cv2.filter2D(rotated.astype(np.float32) * (mask[..., None] / 255), -1, kernel)
+        a = full_alpha[cy0 - y0:cy1 - y0, cx0 - x0:cx1 - x0][..., None]
+        f = full[cy0 - y0:cy1 - y0, cx0 - x0:cx1 - x0]
+        region[:] = np.clip(f + region * (1 - a), 0, 255).astype(np.uint8)
+        inside = a[..., 0] > 0.5
+    else:
+        inside = alpha > 127
+        np.copyto(region, sub, where=inside[..., None])
+    if owner is not None:
+        owner[cy0:cy1, cx0:cx1][inside] = index
 
 
-_NOISE: list[np.ndarray] = []
+SKIN = (120, 150, 205)  # BGR
 
 
-def _unit_noise() -> np.ndarray:
+def _draw_hand(canvas: np.ndarray, hand: Hand, scale: float, owner: np.ndarray | None,
+               light_factor: np.ndarray | None = None) -> None:
+    """A hand reaching in: index fingertip at (x, y), three more fingers and the palm behind
+    it, the arm towards ``angle``; first its soft shadow (the hand is above the table)."""
+    k = hand.scale * scale
+    t = math.radians(hand.angle)
+    back = (math.sin(t), -math.cos(t))  # from the fingertip towards the arm
+    side = (-back[1], back[0])
+    tip = np.float32([hand.x, hand.y]) * scale
+
+    def at(along: float, across: float) -> tuple[int, int]:
+        p = tip + np.float32(back) * along * k + np.float32(side) * across * k
+        return int(round(p[0])), int(round(p[1]))
+
+    layer = np.zeros(canvas.shape[:2], np.uint8)
+    finger = max(2, int(round(54 * k)))  # 16 mm wide at 0.3 mm per flat pixel
+    cv2.line(layer, at(0, 0), at(230, 10), 255, finger)  # index finger
+    for across, start in ((-62, 40), (-118, 70), (-165, 120)):  # middle, ring, little
+        cv2.line(layer, at(start, across), at(start + 220, across * 0.8), 255, finger)
+    cv2.line(layer, at(200, 60), at(330, 30), 255, int(finger * 1.2))  # thumb
+    cv2.ellipse(layer, at(330, -70), (int(160 * k), int(140 * k)), hand.angle, 0, 360, 255, -1)
+    cv2.line(layer, at(380, -70), at(1400, -70), 255, int(230 * k))  # wrist and arm
+    layer = cv2.GaussianBlur(layer, (0, 0), 1.2 * scale)
+    h, w = layer.shape
+    small = cv2.resize(layer, (w // 8, h // 8), interpolation=cv2.INTER_AREA)
+    shift = np.float32([[1, 0, 30 * scale / 8], [0, 1, 40 * scale / 8]])
+    small = cv2.GaussianBlur(cv2.warpAffine(small, shift, (w // 8, h // 8)), (0, 0),
+                             14 * scale / 8)
+    shadow = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
+    keep = cv2.convertScaleAbs(shadow, alpha=-0.45, beta=255)  # 255 - 0.45 * shadow
+    canvas[:] = cv2.multiply(canvas, cv2.merge([keep] * 3), scale=1 / 255)
+    skin = np.empty_like(canvas)
+    skin[:] = SKIN
+    a = cv2.merge([layer] * 3)
+    canvas[:] = cv2.add(cv2.multiply(canvas, 255 - a, scale=1 / 255),
+                        cv2.multiply(skin, a, scale=1 / 255))
+    if owner is not None:
+        owner[layer > 127] = -2
+
+
+_NOISE: dict[tuple[int, int], np.ndarray] = {}
+
+
+def _unit_noise(width: int = WIDTH, height: int = HEIGHT) -> np.ndarray:
     """A stored field of N(0, 1) * 16 noise (int16), slightly larger than a frame."""
-    if not _NOISE:
-        field = np.empty((HEIGHT + 64, WIDTH + 64, 3), np.int16)
+    if (width, height) not in _NOISE:
+        field = np.empty((height + 64, width + 64, 3), np.int16)
         cv2.setRNGSeed(12345)
         cv2.randn(field, 0, 16)
-        _NOISE.append(field)
-    return _NOISE[0]
+        _NOISE[width, height] = field
+    return _NOISE[width, height]
 
 
 def _perspective(rng: np.random.Generator, amount: float) -> np.ndarray:
@@ -154,9 +268,56 @@ def _perspective(rng: np.random.Generator, amount: float) -> np.ndarray:
     return cv2.getPerspectiveTransform(src, (src + jitter).astype(np.float32))
 
 
+def pinhole(tilt_deg: float, towards_deg: float, height_mm: float,
+            mm_per_px: float = 0.3) -> np.ndarray:
+    """Flat table px -> image px of a pinhole camera ``height_mm`` above the table centre,
+    tilted ``tilt_deg`` from vertical (orbiting around the table centre, displaced towards
+    ``towards_deg`` clockwise from image up, no yaw), scaled so the whole 1280x720 table
+    stays in view (the near side keeps its scale, the far side shrinks)."""
+    d = height_mm / mm_per_px  # distance in flat pixels; focal length the same: scale 1
+    t, p = math.radians(tilt_deg), math.radians(towards_deg)
+    offset = np.array([math.sin(p), -math.cos(p), 0.0])  # where the camera moves to
+    centre = offset * d * math.sin(t) + np.array([0.0, 0.0, d * math.cos(t)])
+    forward = -centre / np.linalg.norm(centre)
+    # image x stays as close to table x as possible (no yaw)
+    x_axis = np.array([1.0, 0.0, 0.0]) - forward * forward[0]
+    x_axis /= np.linalg.norm(x_axis)
+    y_axis = np.cross(forward, x_axis)
+    y_axis = y_axis if y_axis[1] > 0 else -y_axis
+    x_axis = np.cross(y_axis, forward)
+    if x_axis[0] < 0:
+        x_axis = -x_axis
+    src = np.float32([[0, 0], [WIDTH, 0], [WIDTH, HEIGHT], [0, HEIGHT]])
+    projected = []
+    for u, v in src:
+        q = np.array([u - WIDTH / 2, v - HEIGHT / 2, 0.0]) - centre
+        z = q @ forward
+        projected.append((d * (q @ x_axis) / z, d * (q @ y_axis) / z))
+    projected = np.float32(projected)
+    lo, hi = projected.min(axis=0), projected.max(axis=0)
+    fit = min(WIDTH * 0.98 / (hi[0] - lo[0]), HEIGHT * 0.98 / (hi[1] - lo[1]), 1.0)
+    dst = (projected - (lo + hi) / 2) * fit + np.float32([WIDTH / 2, HEIGHT / 2])
+    return cv2.getPerspectiveTransform(src, dst.astype(np.float32))
+
+
 def _warp_point(h: np.ndarray, x: float, y: float) -> tuple[float, float]:
     p = cv2.perspectiveTransform(np.float32([[[x, y]]]), h)[0, 0]
     return float(p[0]), float(p[1])
+
+
+def _scaled(h: np.ndarray, scale: float) -> np.ndarray:
+    """The same homography between frames ``scale`` times larger."""
+    s = np.diag([scale, scale, 1.0])
+    return s @ h @ np.linalg.inv(s)
+
+
+def _disk(radius: float) -> np.ndarray:
+    r = max(radius, 0.5)
+    size = 2 * int(math.ceil(r)) + 1
+    kernel = np.zeros((size, size), np.float32)
+    c = size // 2
+    cv2.circle(kernel, (c, c), int(round(r)), 1.0, -1, cv2.LINE_AA)
+    return kernel / kernel.sum()
 
 
 @dataclass(frozen=True)
@@ -164,64 +325,169 @@ class Camera:
     """A fixed synthetic camera: table texture, perspective and light stay between frames."""
 
     table: np.ndarray
-    homography: np.ndarray
+    homography: np.ndarray  # flat table px -> image px, both at 1280x720
     light: np.ndarray  # per-pixel, per-channel light factor (float32, HxWx3)
+    scale: float = 1.0
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return round(WIDTH * self.scale), round(HEIGHT * self.scale)
 
     @classmethod
     def create(cls, seed: int = 0, style: Style | None = None) -> Camera:
         style = style or Style()
         rng = np.random.default_rng(seed)
-        table = _table(rng)
+        s = style.scale
+        w, h = round(WIDTH * s), round(HEIGHT * s)
+        table = _table(rng, w, h)
         homography = _perspective(rng, style.perspective)
-        y, x = np.mgrid[0:HEIGHT, 0:WIDTH].astype(np.float32)
+        if style.tilt_deg:
+            towards = float(np.random.default_rng(seed + 7919).uniform(0, 360))
+            homography = pinhole(style.tilt_deg, towards, style.height_mm)
+        y, x = np.mgrid[0:h, 0:w].astype(np.float32) / np.float32(s)
         lx, ly = rng.uniform(0, WIDTH), rng.uniform(0, HEIGHT)
         dist = np.hypot(x - lx, y - ly) / math.hypot(WIDTH, HEIGHT)
         light = 1.0 - (1.0 - style.light_min) * np.clip(dist / 0.8, 0, 1)
-        return cls(table, homography, np.repeat(light.astype(np.float32)[..., None], 3, 2))
+        return cls(table, homography, np.repeat(light.astype(np.float32)[..., None], 3, 2), s)
 
     def render(self, placements: list[Placement], style: Style | None = None,
-               seed: int = 0) -> tuple[np.ndarray, list[Truth]]:
+               seed: int = 0, hands: list[Hand] | tuple = ()) -> tuple[np.ndarray, list[Truth]]:
         """A BGR frame (JPEG-decoded, like a webcam's MJPEG) and the truth of every object."""
         style = style or Style()
         rng = np.random.default_rng(seed)
+        s = self.scale
+        flat_style = replace(style, symbol_px=round(style.symbol_px * s)) if s != 1 else style
         canvas = self.table.copy()
-        for placement in placements:
-            _paste(canvas, _card_patch(placement, style, rng), placement.x, placement.y,
-                   placement.angle)
-        image = cv2.warpPerspective(canvas, self.homography, (WIDTH, HEIGHT),
-                                    borderMode=cv2.BORDER_REFLECT)
+        owner = np.full(canvas.shape[:2], -1, np.int16)
+        symbols = []
+        for index, placement in enumerate(placements):
+            patch, (sx, sy), side = _card_patch(placement, flat_style, rng)
+            _paste(canvas, patch, placement.x * s, placement.y * s, placement.angle,
+                   (placement.motion[0] * s, placement.motion[1] * s), owner, index)
+            symbols.append(self._symbol_corners(placement, patch.shape, sx, sy, side, s))
+        for hand in hands:
+            _draw_hand(canvas, hand, s, owner)
+        homography = _scaled(self.homography, s)
+        w, h = self.size
+        # a tilted camera sees past the flat table: stretch its edge, no mirrored stickers
+        border = cv2.BORDER_REPLICATE if style.tilt_deg else cv2.BORDER_REFLECT
+        image = cv2.warpPerspective(canvas, homography, (w, h), borderMode=border)
+        spot = None
+        if style.glare > 0:
+            spot = self._glare_spot(style, homography, rng)
+            g = spot[..., None] * style.glare
+            image = np.clip(image.astype(np.float32) * (1 - 0.35 * g) + 255 * g, 0, 255
+                            ).astype(np.uint8)
         image = cv2.multiply(image, self.light, dtype=cv2.CV_8U)
+        if style.defocus_px > 0:
+            image = cv2.filter2D(image, -1, _disk(style.defocus_px * s))
         if style.blur_sigma > 0:
-            image = cv2.GaussianBlur(image, (0, 0), style.blur_sigma)
+            image = cv2.GaussianBlur(image, (0, 0), style.blur_sigma * s)
+        if style.bayer:
+            image = _bayer(image)
         if style.noise_sigma > 0:
             # a fresh field of unit Gaussian noise each frame is the slowest step; a shifted
             # slice of a larger stored field is just as random to a decoder, and fast
             dy, dx = int(rng.integers(0, 64)), int(rng.integers(0, 64))
-            unit = _unit_noise()[dy:dy + HEIGHT, dx:dx + WIDTH]
+            unit = _unit_noise(w, h)[dy:dy + h, dx:dx + w]
             noise = cv2.multiply(unit, style.noise_sigma / 16, dtype=cv2.CV_16S)
             image = cv2.add(image, noise, dtype=cv2.CV_8U)
         ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, style.jpeg_quality])
         assert ok
         image = cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
-        return image, self.truth(placements, style)
+        truth = self.truth(placements, style)
+        out = []
+        for index, (t, corners) in enumerate(zip(truth, symbols, strict=True)):
+            facts = self._symbol_truth(corners, owner, index, homography,
+                                       len(qr_matrix(t.payload)))
+            image_corners = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), homography)
+            points = np.vstack([image_corners.reshape(-1, 2), [t.sticker]])
+            out.append(replace(t, **facts, defocus_px=style.defocus_px * s,
+                               contrast=self._contrast(points, spot, style.glare)))
+        return image, out
+
+    @staticmethod
+    def _symbol_corners(placement: Placement, shape, sx: float, sy: float, side: float,
+                        s: float) -> np.ndarray:
+        """The symbol's four corners on the flat (scaled) table."""
+        ph, pw = shape[:2]
+        t = math.radians(placement.angle)
+        corners = []
+        for px, py in ((sx, sy), (sx + side, sy), (sx + side, sy + side), (sx, sy + side)):
+            dx, dy = px - pw / 2, py - ph / 2
+            corners.append((placement.x * s + dx * math.cos(t) - dy * math.sin(t),
+                            placement.y * s + dx * math.sin(t) + dy * math.cos(t)))
+        return np.float32(corners)
+
+    def _symbol_truth(self, corners: np.ndarray, owner: np.ndarray, index: int,
+                      homography: np.ndarray, modules: int) -> dict:
+        mask = np.zeros(owner.shape, np.uint8)
+        cv2.fillConvexPoly(mask, np.int32(np.round(corners)), 1)
+        area = int(mask.sum())
+        covered = float((owner[mask > 0] != index).sum()) / area if area else 1.0
+        image = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), homography).reshape(-1, 2)
+        w, h = self.size
+        sides = [math.dist(image[i], image[(i + 1) % 4]) for i in range(4)]
+        in_view = bool(((image >= 0) & (image < (w, h))).all())
+        return {"module_px": round(min(sides) / modules, 2), "covered": round(covered, 3),
+                "in_view": in_view}
+
+    def _glare_spot(self, style, homography, rng) -> np.ndarray:
+        """A lamp's reflection (0..1 per pixel): a bright, slightly elongated highlight."""
+        w, h = self.size
+        if style.glare_at is not None:
+            gx, gy = _warp_point(homography, style.glare_at[0] * self.scale,
+                                 style.glare_at[1] * self.scale)
+        else:
+            gx, gy = float(rng.uniform(0.2, 0.8) * w), float(rng.uniform(0.2, 0.8) * h)
+        y, x = np.mgrid[0:h:4, 0:w:4].astype(np.float32)
+        sx, sy = 90 * self.scale, 55 * self.scale
+        spot = np.exp(-(((x - gx) / sx) ** 2 + ((y - gy) / sy) ** 2) / 2)
+        return cv2.resize(spot, (w, h), interpolation=cv2.INTER_LINEAR)
+
+    def _contrast(self, points: np.ndarray, spot: np.ndarray | None, glare: float) -> float:
+        """Gray levels between a white and a black module at the worst of ``points`` (image
+        px) after the glare washes them out and the light dims them."""
+        w, h = self.size
+        worst = 255.0
+        for x, y in points:
+            xi, yi = int(min(max(x, 0), w - 1)), int(min(max(y, 0), h - 1))
+            g = float(spot[yi, xi]) * glare if spot is not None else 0.0
+            light = float(self.light[yi, xi, 0])
+            black = min(255.0, 20 * (1 - 0.35 * g) + 255 * g) * light
+            white = min(255.0, 235 * (1 - 0.35 * g) + 255 * g) * light
+            worst = min(worst, white - black)
+        return round(worst, 1)
 
     def truth(self, placements: list[Placement], style: Style | None = None) -> list[Truth]:
         style = style or Style()
+        s = self.scale
+        h = _scaled(self.homography, s)
         marker = next((p for p in placements if p.marker), None)
         north = marker.angle if marker else 0.0
         out = []
         for p in placements:
-            cx, cy = _warp_point(self.homography, p.x, p.y)
+            cx, cy = _warp_point(h, p.x * s, p.y * s)
             rad = math.radians(p.angle)
-            tx, ty = _warp_point(self.homography, p.x + 30 * math.sin(rad),
-                                 p.y - 30 * math.cos(rad))
+            tx, ty = _warp_point(h, (p.x + 30 * math.sin(rad)) * s, (p.y - 30 * math.cos(rad)) * s)
             up = _sticker_offset(p, style)
-            sticker = _warp_point(self.homography, p.x + up * math.sin(rad),
-                                  p.y - up * math.cos(rad))
+            sticker = _warp_point(h, (p.x + up * math.sin(rad)) * s,
+                                  (p.y - up * math.cos(rad)) * s)
             angle = math.degrees(math.atan2(tx - cx, -(ty - cy))) % 360
             rotation = None if p.marker else round(((p.angle - north) % 360) / 90) % 4
             out.append(Truth(p.payload, (cx, cy), sticker, angle, rotation))
         return out
+
+
+def _bayer(image: np.ndarray) -> np.ndarray:
+    """Keep one colour per pixel (BGGR mosaic) and demosaic, like a raw sensor pipeline."""
+    h, w = image.shape[:2]
+    mosaic = np.empty((h, w), np.uint8)
+    mosaic[0::2, 0::2] = image[0::2, 0::2, 0]
+    mosaic[0::2, 1::2] = image[0::2, 1::2, 1]
+    mosaic[1::2, 0::2] = image[1::2, 0::2, 1]
+    mosaic[1::2, 1::2] = image[1::2, 1::2, 2]
+    return cv2.cvtColor(mosaic, cv2.COLOR_BayerRG2BGR)
 
 
 def random_placements(rng: np.random.Generator, payloads: list[str], marker_angle: float = 0.0,

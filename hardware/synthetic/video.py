@@ -1,7 +1,10 @@
 """Scripted synthetic videos: a card appears on the centre space, is turned, is removed.
 
-`demo_script` describes the frames (placements per frame) and the observations a correct
-recogniser must produce; `render_script` renders them with one fixed synthetic camera;
+`demo_script` is the demo table; `slide_script`, `hand_pass_script` and `lift_script` are
+the hard cases of a real table (a card slid across zones under motion blur with a hand
+pushing it, a hand passing over a card, a card lifted by a hand). A script describes the
+frames (placements and hands per frame) and the observations a correct recogniser must
+produce; `render_script` renders them with one fixed synthetic camera;
 `write_video` stores an MJPG .avi plus a JSON file of the ground truth per frame.
 """
 from __future__ import annotations
@@ -13,7 +16,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from hardware.synthetic.scene import HEIGHT, WIDTH, Camera, Placement, Style, Truth
+from hardware.synthetic.scene import HEIGHT, WIDTH, Camera, Hand, Placement, Style, Truth
 from hardware.tags.format import BOARD_MARKER, card_payload
 
 MARKER_AT = (640.0, 110.0)  # pixels on the flat table; board origin
@@ -46,6 +49,10 @@ class Script:
     frames: list[list[Placement]]
     expected: list[Expected]
     fps: float = 30.0
+    hands: list[list[Hand]] | None = None  # per frame, drawn above the cards
+
+    def hands_at(self, index: int) -> list[Hand]:
+        return self.hands[index] if self.hands else []
 
 
 # The demo table's zones (board mm around the marker): a card space in the middle, the
@@ -89,6 +96,83 @@ def demo_script(event: str | None = None, action: str | None = None, fps: float 
     return Script(frames, expected, fps)
 
 
+def slide_script(moving_frames: int = 24, action: str | None = None,
+                 other: str | None = None, exposure: float = 0.5, fps: float = 30.0) -> Script:
+    """A card pushed by a finger from seat S's area to seat W's (260 mm) over
+    ``moving_frames`` frames, smeared by motion blur (``exposure`` of the frame interval),
+    while another card lies still on the centre space. 15 frames at rest before, 20 after.
+    Expected: the moving card appears once and moves zone once; nothing is removed."""
+    action = action or card_payload("demo", "A", "card_2")
+    other = other or card_payload("demo", "E", "card_1")
+    marker = Placement(BOARD_MARKER, *MARKER_AT, 0.0, marker=True)
+    start, end = board_to_table(130, 130), board_to_table(-130, 130)
+    centre = board_to_table(0, 60)
+    frames, hands = [], []
+    before, after = 15, 20
+    total = before + moving_frames + after
+
+    def at(i: float) -> tuple[float, float]:
+        t = min(max((i - before) / moving_frames, 0.0), 1.0)
+        t = t * t * (3 - 2 * t)  # ease in and out, like a hand
+        return start[0] + (end[0] - start[0]) * t, start[1] + (end[1] - start[1]) * t
+
+    for i in range(total):
+        x, y = at(i)
+        nx, ny = at(i + 1)
+        px, py = at(i - 1)
+        motion = ((nx - px) / 2 * exposure, (ny - py) / 2 * exposure)
+        frames.append([marker, Placement(other, *centre, 3.0),
+                       Placement(action, x, y, 180.0, motion=motion)])
+        touching = before - 3 <= i < before + moving_frames + 3
+        # the index finger on the card's trailing (east) edge, arm from the east
+        hands.append([Hand(x + 85, y - 40, 100.0)] if touching else [])
+    expected = [
+        Expected("Appeared", other, "centre", 0, 0),
+        Expected("Appeared", action, "seat:S", 2, 0),
+        Expected("MovedZone", action, "seat:W", 2, before + moving_frames),
+    ]
+    return Script(frames, expected, fps, hands)
+
+
+def hand_pass_script(covered_frames: int = 6, event: str | None = None,
+                     fps: float = 30.0) -> Script:
+    """A hand sweeps across the table over a card on the centre space, hiding its sticker
+    completely for about ``covered_frames`` frames. Expected: the card appears, nothing else."""
+    event = event or card_payload("demo", "E", "card_1")
+    marker = Placement(BOARD_MARKER, *MARKER_AT, 0.0, marker=True)
+    centre = board_to_table(0, 60)
+    frames, hands = [], []
+    begin = 20
+    step = 220 / covered_frames  # the palm is about 220 flat px long over the sticker
+    for i in range(begin + covered_frames + 30):
+        frames.append([marker, Placement(event, *centre, 0.0)])
+        k = i - begin
+        if -4 <= k < covered_frames + 6:
+            # fingertip sweeps from west to east across the card, arm from the south
+            hands.append([Hand(centre[0] - 60 + k * step, centre[1] - 110, 200.0, 1.2)])
+        else:
+            hands.append([])
+    return Script(frames, [Expected("Appeared", event, "centre", 0, 0)], fps, hands)
+
+
+def lift_script(event: str | None = None, fps: float = 30.0) -> Script:
+    """A card on the centre space; a hand comes to it (frames 25-29, fingertip on its edge)
+    and it is gone with the hand from frame 30. Expected: Removed by frame 30 + 8."""
+    event = event or card_payload("demo", "E", "card_1")
+    marker = Placement(BOARD_MARKER, *MARKER_AT, 0.0, marker=True)
+    centre = board_to_table(0, 60)
+    frames, hands = [], []
+    for i in range(60):
+        placements = [marker]
+        if i < 30:
+            placements.append(Placement(event, *centre, 0.0))
+        frames.append(placements)
+        hands.append([Hand(centre[0] + 90, centre[1] + 60, 120.0)] if 25 <= i < 30 else [])
+    expected = [Expected("Appeared", event, "centre", 0, 0),
+                Expected("Removed", event, "centre", 0, 30)]
+    return Script(frames, expected, fps, hands)
+
+
 def render_script(script: Script, seed: int = 0, style: Style | None = None
                   ) -> list[tuple[bytes, list[Truth]]]:
     """Every frame as JPEG bytes (what an MJPG webcam sends) with its ground truth."""
@@ -96,7 +180,8 @@ def render_script(script: Script, seed: int = 0, style: Style | None = None
     camera = Camera.create(seed, style)
     out = []
     for index, placements in enumerate(script.frames):
-        image, truth = camera.render(placements, style, seed * 100_000 + index)
+        image, truth = camera.render(placements, style, seed * 100_000 + index,
+                                     hands=script.hands_at(index))
         ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 90])
         assert ok
         out.append((jpeg.tobytes(), truth))

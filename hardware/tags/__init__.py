@@ -1,6 +1,8 @@
 """Sticker tags: the payload format (format.py) and printable sheets (sheet.py)."""
 from hardware.tags.format import (
     BOARD_MARKER,
+    BOARD_MARKERS,
+    CORNER_MARKERS,
     MARKER,
     Tag,
     TagError,
@@ -11,5 +13,5 @@ from hardware.tags.format import (
     short_code,
 )
 
-__all__ = ["BOARD_MARKER", "MARKER", "Tag", "TagError", "card_payload", "code_table", "parse",
-           "resolve", "short_code"]
+__all__ = ["BOARD_MARKER", "BOARD_MARKERS", "CORNER_MARKERS", "MARKER", "Tag", "TagError",
+           "card_payload", "code_table", "parse", "resolve", "short_code"]

@@ -13,7 +13,9 @@ maps codes back to catalog ids with the catalog it has loaded (`resolve`); a col
 inside one namespace and kind is detected when the sheet is made.
 
 The hardware side knows no game: it only splits a payload into (namespace, kind, code).
-``TC1:TC:M:NORTH`` is reserved for the board reference marker that defines north.
+``TC1:TC:M:NORTH`` is reserved for the board reference marker that defines north, and
+``TC1:TC:M:NW`` / ``NE`` / ``SE`` / ``SW`` for the corner markers that pin down the board's
+perspective under a tilted camera (hardware.camera.calibration).
 """
 from __future__ import annotations
 
@@ -29,6 +31,8 @@ VERSION = "TC1"
 MARKER = "M"
 SYSTEM_NAMESPACE = "tc"
 BOARD_MARKER = "TC1:TC:M:NORTH"
+CORNER_MARKERS = {corner: f"TC1:TC:M:{corner}" for corner in ("NW", "NE", "SE", "SW")}
+BOARD_MARKERS = frozenset({BOARD_MARKER, *CORNER_MARKERS.values()})
 
 _PAYLOAD = re.compile(r"^TC(?P<version>\d+):(?P<ns>[A-Z0-9]{1,6}):(?P<kind>[A-Z]):"
                       r"(?P<code>[A-Z0-9-]{1,8})$")
@@ -54,7 +58,8 @@ class Tag:
 
     @property
     def is_board_marker(self) -> bool:
-        return self.payload == BOARD_MARKER
+        """The NORTH marker or a corner marker (a reference, never a card)."""
+        return self.payload in BOARD_MARKERS
 
 
 def parse(payload: str) -> Tag:

@@ -2,7 +2,8 @@
 
 The size given in millimetres is the side of the QR symbol itself; each sticker adds the
 standard white quiet zone of 4 modules around it and its name underneath. The first
-sticker is the board reference marker with an arrow showing which way is north.
+sticker is the board reference marker with an arrow showing which way is north; with
+``corners`` the four corner markers (NW, NE, SE, SW, also with the arrow) follow it.
 """
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from pathlib import Path
 import qrcode
 from PIL import Image, ImageDraw, ImageFont
 
-from hardware.tags.format import BOARD_MARKER
+from hardware.tags.format import BOARD_MARKER, CORNER_MARKERS
 
 A4_MM = (210.0, 297.0)
 QUIET_MODULES = 4
@@ -85,8 +86,8 @@ def _draw_north_arrow(draw: ImageDraw.ImageDraw, centre_x: int, top: int, height
 
 
 def render_sheets(stickers: list[Sticker], size_mm: float, dpi: int = 300,
-                  marker: bool = True) -> list[Image.Image]:
-    """Lay the stickers out on as many A4 pages as needed (marker first)."""
+                  marker: bool = True, corners: bool = False) -> list[Image.Image]:
+    """Lay the stickers out on as many A4 pages as needed (markers first)."""
     if size_mm < 8:
         raise ValueError("size_mm below 8 mm cannot be read by a camera above the table")
     page_w, page_h = (mm_to_px(v, dpi) for v in A4_MM)
@@ -104,6 +105,9 @@ def render_sheets(stickers: list[Sticker], size_mm: float, dpi: int = 300,
     items: list[tuple[Sticker, bool]] = []
     if marker:
         items.append((Sticker(BOARD_MARKER, "BOARD MARKER: arrow points north"), True))
+    if corners:
+        items.extend((Sticker(payload, f"CORNER MARKER {corner}: arrow points north"), True)
+                     for corner, payload in CORNER_MARKERS.items())
     items.extend((s, False) for s in stickers)
 
     pages: list[Image.Image] = []

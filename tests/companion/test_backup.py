@@ -38,11 +38,16 @@ def make_db(data: Path, rows: int = 10) -> Path:
     path = data / "companion.sqlite3"
     con = sqlite3.connect(path)
     con.execute("PRAGMA journal_mode=WAL")
-    con.execute("CREATE TABLE actions(n INTEGER, payload TEXT)")
+    # the app's two tables' columns (so a restore sees a Table Companion file) plus the
+    # writer's own (n, payload): no game rows, the integrity and WAL behaviour is what counts
+    con.execute("CREATE TABLE games(id TEXT, game TEXT, created TEXT, status TEXT, setup TEXT,"
+                " pin_hash TEXT, result TEXT)")
+    con.execute("CREATE TABLE actions(n INTEGER, payload TEXT, game TEXT, seq INTEGER,"
+                " action TEXT, events TEXT, at TEXT, undone_at TEXT)")
     con.execute("CREATE TABLE snapshots(n INTEGER)")
     con.execute("CREATE INDEX actions_n ON actions(n)")
     for i in range(rows):
-        con.execute("INSERT INTO actions VALUES (?, ?)", (i, "game"))
+        con.execute("INSERT INTO actions(n, payload) VALUES (?, ?)", (i, "game"))
         con.execute("INSERT INTO snapshots VALUES (?)", (i,))
     con.commit()
     con.close()
@@ -170,13 +175,57 @@ def test_restore_refuses_a_corrupt_database(tmp_path):
 
 
 def test_restore_refuses_while_the_server_has_the_database_open(tmp_path, writer):
+    """Even with --force: a running server keeps writing sequence numbers from memory."""
     data = tmp_path / "data"
     saved = make_db(tmp_path / "saved", rows=4)
-    with pytest.raises(backups.BackupError, match=f"pid {writer.pid}"):
-        backups.restore(saved, data)
-    result = backups.restore(saved, data, force=True)
-    assert result.kept_aside is not None
-    backups.check_database(data / "companion.sqlite3")
+    before = counts(data / "companion.sqlite3")
+    for force in (False, True):
+        with pytest.raises(backups.BackupError, match=f"pid {writer.pid}"):
+            backups.restore(saved, data, force=force)
+    assert counts(data / "companion.sqlite3") >= before  # the live file was not swapped
+
+
+def real_db(data: Path, bad_setup: bool = False) -> Path:
+    """A database of the app with two toy games, one of them (optionally) unreadable."""
+    from companion.games import kind_of
+    from companion.service import GameService
+    from companion.store import Store
+    from tests.companion import toygame
+
+    data.mkdir(parents=True, exist_ok=True)
+    store = Store(data / "companion.sqlite3")
+    service = GameService(store, lambda name: kind_of(toygame.GAME, None))
+    players = [{"seat": "A", "name": "Ann"}, {"seat": "B", "name": "Bo"}]
+    first = service.create("toy", {"players": players}, "1234")
+    second = service.create("toy", {"players": players}, "1234")
+    if bad_setup:
+        store._db.execute("UPDATE games SET setup = 'not json' WHERE id = ?", (second.id,))
+    store.close()
+    return data / "companion.sqlite3", first.id, second.id
+
+
+def test_restore_checks_the_schema_and_every_game_first(tmp_path):
+    data = tmp_path / "data"
+    live, _, _ = real_db(data)
+    before = live.read_bytes()
+    empty = tmp_path / "empty.sqlite3"
+    empty.write_bytes(b"")
+    other = tmp_path / "other.sqlite3"
+    con = sqlite3.connect(other)
+    con.execute("CREATE TABLE notes(text TEXT)")
+    con.commit()
+    con.close()
+    for wrong in (empty, other):
+        with pytest.raises(backups.BackupError, match="not a Table Companion database"):
+            backups.restore(wrong, data)
+    broken, _, bad_id = real_db(tmp_path / "broken", bad_setup=True)
+    with pytest.raises(backups.BackupError, match=bad_id):
+        backups.restore(broken, data)
+    assert live.read_bytes() == before  # nothing swapped
+    result = backups.restore(broken, data, force=True)
+    assert any(bad_id in p for p in result.problems)
+    refused = CliRunner().invoke(cli, ["restore", str(other), "--data", str(data)])
+    assert refused.exit_code == 1 and "not a Table Companion database" in refused.output
 
 
 def test_cli_backup_and_restore(tmp_path):

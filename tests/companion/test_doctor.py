@@ -270,17 +270,17 @@ def test_dice_reader_found_through_its_udev_name(tmp_path):
         result = doctor.check_dice(ctx_for(tmp_path, dice_timeout=3.0))
     assert result.status == doctor.OK, result.summary
     assert result.details["path"] == str(link)
-    assert result.details["fw"] == "2.3.4" and result.details["proto"] == 1
+    assert result.details["fw"] == "2.3.4" and result.details["proto"] == 2
 
 
 def test_dice_reader_with_another_protocol_version_fails(tmp_path):
-    device = PtyDevice(tmp_path / "tty-v2", "HELLO dicereader proto=2 fw=9.0.0 dice=2 uid=AB12")
+    device = PtyDevice(tmp_path / "tty-v9", "HELLO dicereader proto=9 fw=9.0.0 dice=2 uid=AB12")
     try:
         result = doctor.check_dice(ctx_for(tmp_path, dice=device.path, dice_timeout=3.0))
     finally:
         device.close()
     assert result.status == doctor.FAIL
-    assert "speaks protocol 2" in result.summary and "firmware" in result.fix
+    assert "speaks protocol 9" in result.summary and "firmware" in result.fix
 
 
 def test_silent_serial_device_fails(tmp_path):

@@ -167,6 +167,9 @@ def test_camera_preview_calibration_and_status(camera_app):
 
         response = wait_for(calibrated, timeout=30, what="the marker seen and calibrated")
         assert response.json["ok"] and "nord" in response.json["message"].lower()
+        stickers = response.json["stickers"]  # the wizard's sticker guidance (px per module)
+        assert stickers["stickers"] >= 1 and stickers["module_px_min"] > 3
+        assert f"{stickers['module_px_min']:.1f} px/module" in response.json["message"]
         config = json.loads(tmp_config(app).read_text())
         assert config["camera"]["calibration"] == response.json["calibration"]
         assert config["camera"]["orient_commit_s"] == 3.0

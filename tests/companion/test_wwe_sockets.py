@@ -2,6 +2,7 @@
 and the hardware status in every view."""
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -173,3 +174,58 @@ def test_the_table_display_cannot_correct_and_a_viewer_cannot_act(wwe):
     finally:
         for spy in (table, viewer):
             spy.close()
+
+
+def test_a_preview_flood_reaches_no_phone(wwe):
+    """Issue 10: a flood of previews, from a viewer or from the seat itself, does not make
+    the phones redraw for each message."""
+    app, server = wwe
+    service = app.extensions["companion"]
+    game_id = new_wwe_game(app.test_client(), ("N", "E", "S", "W"))
+    prompt = advance_to(service, game_id, "orient_event", random.Random(5))
+    spies = {seat: Spy(server.url, {"role": "seat", "game": game_id, "token":
+                                    service.claim_seat(game_id, seat,
+                                                       service.store.join_codes(game_id)[seat])})
+             for seat in ("N", "E", "S", "W")}
+    viewer = Spy(server.url, {"role": "viewer", "game": game_id})
+    try:
+        for spy in spies.values():
+            assert spy.got_view.wait(10)
+        other = next(s for s in spies if s != prompt.seat)
+        before = len(spies[other].views)
+        answers = [viewer.call("preview", turn(i % 4))["code"] for i in range(50)]
+        assert set(answers) == {"not_your_turn"}
+        oks = sum(spies[prompt.seat].call("preview", turn(i % 4)).get("ok", False)
+                  for i in range(100))
+        assert oks < 100  # most of a flood is refused (rate_limited) at once
+        assert len(spies[other].views) - before <= oks + 1
+    finally:
+        for spy in (*spies.values(), viewer):
+            spy.close()
+
+
+def test_refusals_tell_the_host_and_the_table_no_seat_s_counts(wwe):
+    """Issue 10: a host correction that would go below zero, or any refusal carrying a seat's
+    own count, reaches someone who is not that seat without the count."""
+    from companion import views
+    from engine.api import Refused as EngineRefused
+
+    app, server = wwe
+    service = app.extensions["companion"]
+    game_id = new_wwe_game(app.test_client(), ("N", "E"))
+    gold = service.get(game_id).state["players"]["E"]["res"]["gold"]
+    host = Spy(server.url, {"role": "host", "game": game_id,
+                            "host_token": service.new_host_token(game_id)})
+    try:
+        ack = host.call("host", {"op": "adjust", "seat": "E", "item": "gold", "delta": -1000,
+                                 "reason": "probe"})
+        assert ack["code"] == "correction_below_zero"
+        assert str(gold) not in json.dumps(ack["params"]) and "have" not in ack["params"]
+    finally:
+        host.close()
+    live = service.get(game_id)
+    refusal = EngineRefused("cannot_afford", item="gold", need=5, have=2)
+    with app.test_request_context():
+        for role in ("host", "table", "viewer"):
+            assert "have" not in views.refused_json(live, "en", refusal, role)["params"]
+        assert views.refused_json(live, "en", refusal, "seat")["params"]["have"] == 2

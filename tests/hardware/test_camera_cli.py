@@ -57,3 +57,59 @@ def test_snapshot_writes_an_overlay_jpeg(video, tmp_path):
     info = json.loads(result.output)
     assert info["codes"] == 3 and info["calibration"] == "marker"  # marker, action, event
     assert cv2.imread(str(out)).shape == (720, 1280, 3)
+
+
+def test_folder_source_is_not_paced_with_fast(tmp_path):
+    from companion.commands.camera import _source
+
+    (tmp_path / "a.jpg").write_bytes(b"")
+    assert _source(f"folder:{tmp_path}", realtime=False)._pacer.period == 0
+    assert _source(f"folder:{tmp_path}", realtime=True)._pacer.period > 0
+    assert _source(f"folder:{tmp_path}", realtime=False).loop is False
+
+
+def _folder(tmp_path, style, markers):
+    import cv2
+
+    from hardware.camera.calibration import DEFAULT_MARKER_POSITIONS
+    from hardware.synthetic.scene import Camera, Placement
+    from hardware.synthetic.video import board_to_table
+    from hardware.tags.format import card_payload
+
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    placements = [Placement(p, *board_to_table(*DEFAULT_MARKER_POSITIONS[p]), 0.0, marker=True)
+                  for p in markers]
+    placements.append(Placement(card_payload("wwe", "E", "x"), *board_to_table(0, 60), 0))
+    camera = Camera.create(5, style)
+    for i in range(3):
+        cv2.imwrite(str(folder / f"{i:03d}.png"), camera.render(placements, style, seed=i)[0])
+    return folder
+
+
+def test_calibrate_with_corner_markers_reports_residual_and_module_size(tmp_path):
+    from hardware.camera.calibration import DEFAULT_MARKER_POSITIONS
+    from hardware.synthetic.scene import Style
+
+    folder = _folder(tmp_path, Style(tilt_deg=15, height_mm=400), list(DEFAULT_MARKER_POSITIONS))
+    result = CliRunner().invoke(cli, ["camera", "calibrate", f"folder:{folder}",
+                                      "--data", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    info = json.loads(result.output.splitlines()[0])
+    assert info["markers"] == 5 and info["residual_mm"] < 1.0
+    assert info["stickers"] == 6 and info["module_px_min"] > 3 and not info["small"]
+    assert load(tmp_path / "config.json").homography is not None
+
+
+def test_calibrate_warns_about_small_stickers(tmp_path):
+    from hardware.synthetic.scene import Style
+    from hardware.tags.format import BOARD_MARKER
+
+    folder = _folder(tmp_path, Style(symbol_px=66), [BOARD_MARKER])
+    result = CliRunner().invoke(cli, ["camera", "calibrate", f"folder:{folder}",
+                                      "--data", str(tmp_path), "--marker-mm", "19.8"])
+    assert result.exit_code == 0, result.output
+    info = json.loads(result.output.splitlines()[0])
+    assert info["small"] and info["module_px_min"] < 3 and info["residual_mm"] is None
+    assert "below 3" in result.output
+    assert load(tmp_path / "config.json").marker_mm == 19.8

@@ -31,3 +31,29 @@ def test_missing_or_broken_config_gives_defaults(tmp_path):
     recognizer = build_recognizer(CameraSettings(), None)
     assert recognizer.calibration_source == "none"
     assert recognizer.zones.zones == []  # no zones until the game in play declares its own
+
+
+def test_the_calibrated_marker_size_is_used_while_the_marker_is_in_view(tmp_path):
+    """`calibrate --marker-mm 40` stores 40; the live marker must not fall back to 30 mm."""
+    from hardware.synthetic.scene import Camera, Placement
+    from hardware.tags.format import BOARD_MARKER, card_payload
+
+    card = card_payload("wwe", "E", "x")
+    camera = Camera.create(2)
+    image, _ = camera.render([Placement(BOARD_MARKER, 640, 200, 0.0, marker=True),
+                              Placement(card, 640, 500, 0.0)], seed=2)
+    config = tmp_path / "config.json"
+    config.write_text("{}")
+    from hardware.camera.recognizer import Recognizer
+
+    live = Recognizer(marker_mm=40)
+    live.process(image, 0.0)
+    save(config, live.calibration)  # what `companion camera calibrate --marker-mm 40` writes
+    recognizer = build_recognizer(load_settings(config), config)
+    assert recognizer.marker_mm == 40
+    result = recognizer.process(image, 0.0)
+    assert result.marker_seen
+    (sighting,) = result.sightings
+    stored = live.calibration.to_board(next(d.centre for d in result.detections
+                                            if d.payload == card))
+    assert abs(sighting.position[1] - stored[1]) < 1.0

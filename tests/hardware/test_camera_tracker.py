@@ -125,3 +125,21 @@ def test_zone_map_default_and_custom():
     assert set(zones.to_json()) == set(DEMO_ZONES)
     with pytest.raises(ValueError):
         ZoneMap({"bad": [[0, 0], [1, 1]]})
+
+
+def test_a_present_card_is_kept_and_a_lifted_one_removed_after_the_vanish_frames():
+    """Present = not decoded, but the recogniser still sees its sticker where it should be
+    (a slide under motion blur): no miss is counted, for at most coast_frames frames."""
+    tracker = Tracker(TrackerSettings(vanish_frames=3, coast_frames=5))
+    frames = [[seen()], [seen()]] + [[]] * 4 + [[seen(zone="seat:N")]] * 2
+    present = [set(), set()] + [{CARD}] * 4 + [set(), set()]
+    events = [(i, type(o).__name__, getattr(o, "zone", None))
+              for i, sightings in enumerate(frames)
+              for o in tracker.update(sightings, i / 30, present[i])]
+    assert events == [(1, "Appeared", "council"), (7, "MovedZone", "seat:N")]
+
+    tracker = Tracker(TrackerSettings(vanish_frames=3, coast_frames=5))
+    tracker.update([seen()], 0)
+    tracker.update([seen()], 0)
+    kinds = [type(o).__name__ for i in range(12) for o in tracker.update([], i, {CARD})]
+    assert kinds == ["Removed"]  # coasting stops after 5 frames, then 3 misses

@@ -116,7 +116,50 @@ def test_every_example_frame_in_the_spec_is_valid():
     for example in examples:
         [frame] = p.FrameParser().feed(example.encode() + b"\n")
         assert isinstance(frame, p.Frame), example
-        if example.startswith("$HELLO?") or example.startswith(("$STATE?", "$LED")):
+        if example.startswith(("$HELLO?", "$STATE?", "$DICE?", "$LED")):
             p.parse_host(frame.body)
         else:
             p.parse_device(frame.body)
+
+
+# --------------------------------------------------------------------------- version 2
+
+
+@pytest.mark.parametrize("case", VECTORS["parts"], ids=lambda c: f"{c['kind']}-{c['seq']}")
+def test_part_vectors(case):
+    """The split of a long list into frames: the firmware's dp_parts gives the same bodies."""
+    assert p.part_bodies(case["kind"], case["seq"], case["items"], case["roll"]) == case["bodies"]
+    messages = [p.parse_device(b) for b in case["bodies"]]
+    assert all(len(p.encode(b)) <= p.MAX_FRAME for b in case["bodies"])
+    assert [(m.part, m.parts) for m in messages] == [
+        (i, len(messages)) for i in range(1, len(messages) + 1)]
+    seqs = [m.seq for m in messages]
+    assert seqs == [(case["seq"] + i) % p.SEQ_MODULO for i in range(len(messages))]
+    whole = p.merge_parts(messages)
+    listed = whole.faces if case["kind"] == "RD" else (
+        whole.dice if case["kind"] == "ST" else whole.groups)
+    assert [f"{d}" for d in listed] == [i.split("=")[0] for i in case["items"]]
+
+
+def test_builders_for_22_dice_fit_and_round_trip():
+    groups = {f"n{i}": "neutral" for i in range(1, 11)}
+    groups |= {f"{c[0]}{i}": c for c in ("red", "blue", "green", "yellow") for i in range(1, 4)}
+    faces = {d: 6 for d in groups}
+    states = {d: p.DieState("SETTLED", 6) for d in groups}
+    for bodies, kind in ((p.reading_bodies(65535, 123456, faces), p.Reading),
+                         (p.snapshot_bodies(7, 1, states), p.Snapshot),
+                         (p.dice_list_bodies(9, groups), p.DiceList)):
+        assert len(bodies) > 1 and all(len(b) <= p.MAX_BODY for b in bodies)
+        whole = p.merge_parts([p.parse_device(b) for b in bodies])
+        assert isinstance(whole, kind)
+    assert p.merge_parts([p.parse_device(b) for b in p.reading_bodies(0, 1, faces)]).faces == faces
+    assert p.merge_parts([p.parse_device(b)
+                          for b in p.dice_list_bodies(0, groups)]).groups == groups
+    with pytest.raises(ValueError):
+        p.split_items("RD", ["x" * 120])
+
+
+def test_dice_query_round_trips():
+    assert p.parse_host("DICE?") == p.DiceQuery()
+    assert p.hello_body("1", 1, "AB", proto=1).startswith("HELLO dicereader proto=1 ")
+    assert p.PROTOCOL_VERSION == 2 and p.PROTOCOL_VERSIONS == (1, 2)

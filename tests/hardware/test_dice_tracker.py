@@ -172,3 +172,119 @@ def test_lossy_line_never_gives_a_wrong_roll(script):
         assert roll.faces == device.history[roll.roll]
     assert len(delivered) + tracker.missed_rolls == device.roll
     assert tracker.last_roll == device.roll
+
+
+# --------------------------------------------------------------------------- version 2 parts
+
+TWENTY_TWO = {f"n{i}": 1 + i % 6 for i in range(1, 11)} | {
+    f"{c}{i}": i for c in "rbgy" for i in range(1, 4)}
+
+
+def started_v2(roll=0):
+    tracker = RollTracker()
+    tracker.connected()
+    _, outcomes = feed(tracker, "HELLO dicereader proto=2 fw=2 dice=22 uid=AB")
+    assert outcomes[0].ask_dice and outcomes[0].ask_state
+    states = {d: p.DieState("SETTLED", 1) for d in TWENTY_TWO}
+    feed(tracker, *p.snapshot_bodies(0, roll, states))
+    assert tracker.last_roll == roll
+    return tracker
+
+
+def test_a_roll_in_parts_is_delivered_when_the_last_part_arrives():
+    tracker = started_v2()
+    bodies = p.reading_bodies(tracker._seq + 1, 1, TWENTY_TWO)
+    assert len(bodies) == 2
+    rolls, outcomes = feed(tracker, bodies[0])
+    assert rolls == [] and not outcomes[0].ask_state
+    rolls, _ = feed(tracker, bodies[1])
+    assert rolls == [Roll(1, TWENTY_TWO, False, 1.0)]
+    assert tracker.incomplete == 0 and tracker.gaps == 0
+
+
+def test_a_roll_with_a_lost_part_is_never_pieced_together():
+    tracker = started_v2()
+    seq = tracker._seq + 1
+    first, second = p.reading_bodies(seq, 1, TWENTY_TWO)
+    for lost in (first, second):
+        tracker = started_v2()
+        rolls, outcomes = feed(tracker, *[b for b in (first, second) if b != lost],
+                               f"HB {seq + 2} 100")
+        assert rolls == [] and any(o.ask_state for o in outcomes)
+        assert tracker.incomplete == 1 and tracker.last_roll == 0
+        # the snapshot after STATE? recovers it, whole
+        states = {d: p.DieState("SETTLED", f) for d, f in TWENTY_TWO.items()}
+        rolls, _ = feed(tracker, *p.snapshot_bodies(seq + 3, 1, states))
+        assert rolls == [Roll(1, TWENTY_TWO, True, 1.0)]
+
+
+def test_parts_must_be_consecutive_messages_of_one_roll():
+    tracker = started_v2()
+    seq = tracker._seq + 1
+    first, second = p.reading_bodies(seq, 1, TWENTY_TWO)
+    # a heartbeat between the parts breaks the set (a device sends them back to back)
+    hb_between = second.replace(f"RD {seq + 1} ", f"RD {seq + 2} ")
+    rolls, _ = feed(tracker, first, f"HB {seq + 1} 5", hb_between)
+    # by its number the late part 2 belongs to a set starting at seq + 1: two broken sets
+    assert rolls == [] and tracker.incomplete == 2
+    # part 2 of another roll does not complete roll 1
+    tracker = started_v2()
+    other = p.reading_bodies(seq + 1, 2, TWENTY_TWO)[1]
+    rolls, _ = feed(tracker, first, other)
+    assert rolls == [] and tracker.incomplete == 2  # roll 1 lost its part 2, roll 2 its part 1
+    # the same die in two parts: malformed set, dropped
+    tracker = started_v2()
+    rolls, _ = feed(tracker, f"RD {seq} r=1 p=1/2 n1=3", f"RD {seq + 1} r=1 p=2/2 n1=4")
+    assert rolls == [] and tracker.incomplete == 1
+
+
+def test_an_incomplete_snapshot_recovers_nothing_and_asks_again():
+    tracker = started_v2()
+    seq = tracker._seq + 1
+    states = {d: p.DieState("SETTLED", f) for d, f in TWENTY_TWO.items()}
+    bodies = p.snapshot_bodies(seq + 1, 1, states)  # seq: the lost RD
+    rolls, outcomes = feed(tracker, bodies[0], *bodies[2:])  # part 2 lost too
+    assert rolls == [] and outcomes[1].ask_state and tracker.last_roll == 0
+    rolls, _ = feed(tracker, *p.snapshot_bodies(seq + len(bodies) + 1, 1, states))
+    assert rolls == [Roll(1, TWENTY_TWO, True, 1.0)]
+
+
+def test_die_list_and_an_unknown_die_asks_dice_again():
+    tracker = started_v2()
+    groups = {d: "neutral" if d[0] == "n" else {"r": "red", "b": "blue", "g": "green",
+                                                  "y": "yellow"}[d[0]] for d in TWENTY_TWO}
+    seq = tracker._seq + 1
+    bodies = p.dice_list_bodies(seq, groups)
+    feed(tracker, *bodies)
+    assert tracker.groups == groups
+    seq += len(bodies)
+    _, outcomes = feed(tracker, f"EV {seq} x1 ROLLING")  # an extra die
+    assert outcomes[0].ask_dice
+    _, outcomes = feed(tracker, f"EV {seq + 1} x1 SETTLED 3")
+    assert not outcomes[0].ask_dice  # asked once, until the list comes
+    # a die list with a part lost is not used
+    bodies = p.dice_list_bodies(seq + 2, groups | {"x1": "white"})
+    _, outcomes = feed(tracker, *bodies[1:])
+    assert tracker.groups == groups and outcomes[-1].ask_dice
+
+
+def test_version_1_reader_has_no_parts_and_no_dice_query():
+    tracker = RollTracker()
+    tracker.connected()
+    _, outcomes = feed(tracker, "HELLO dicereader proto=1 fw=1 dice=1 uid=AB",
+                       "ST 0 r=0 p=SETTLED:3")
+    assert not outcomes[0].ask_dice and tracker.proto == 1
+    rolls, outcomes = feed(tracker, "RD 1 r=1 p=4", "EV 2 other ROLLING")
+    assert rolls == [Roll(1, {"p": 4}, False, 1.0)]  # a die named p is still a die
+    assert not any(o.ask_dice for o in outcomes)
+
+
+def test_two_snapshots_in_a_row_each_missing_their_first_part_are_both_counted():
+    tracker = started_v2()
+    seq = tracker._seq + 1
+    states = {d: p.DieState("SETTLED", f) for d, f in TWENTY_TWO.items()}
+    first = p.snapshot_bodies(seq, 0, states)
+    second = p.snapshot_bodies(seq + len(first), 0, states)
+    _, outcomes = feed(tracker, *first[1:], *second[1:])
+    assert tracker.incomplete == 2
+    assert sum(o.state_answered for o in outcomes) == 2  # each: ask again at once

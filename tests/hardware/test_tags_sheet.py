@@ -88,3 +88,15 @@ def test_board_marker_has_an_arrow_pointing_north_above_its_code():
     assert len(rows) > 30
     widths = above[rows].sum(axis=1)
     assert widths[0] < widths[len(widths) // 4]  # narrow tip on top, wider below: points up
+
+
+def test_corner_markers_are_printed_on_request_upright():
+    from hardware.tags.format import BOARD_MARKERS, CORNER_MARKERS, parse
+
+    page = np.array(render_sheets([], 30, corners=True)[0])
+    found = {r.text: r for r in zxingcpp.read_barcodes(page)}
+    assert set(found) == set(BOARD_MARKERS)
+    assert all(found[p].orientation == 0 for p in CORNER_MARKERS.values())
+    assert all(parse(p).is_board_marker for p in BOARD_MARKERS)
+    assert set(r.text for r in zxingcpp.read_barcodes(np.array(render_sheets([], 30)[0]))) == {
+        BOARD_MARKER}

@@ -141,3 +141,104 @@ enum dp_result dp_feed(dp_parser *p, uint8_t byte, const char **body, size_t *bo
     }
     return result;
 }
+
+/* ------------------------------------------------------------------ version 2: parts */
+
+static size_t put_text(char *out, const char *text)
+{
+    size_t n = 0;
+    while (text[n] != '\0') {
+        out[n] = text[n];
+        n++;
+    }
+    return n;
+}
+
+static size_t put_u32(char *out, uint32_t value)
+{
+    char digits[10];
+    size_t n = 0;
+    do {
+        digits[n++] = (char)('0' + value % 10);
+        value /= 10;
+    } while (value);
+    for (size_t i = 0; i < n; i++)
+        out[i] = digits[n - 1 - i];
+    return n;
+}
+
+/* "KIND seq[ r=roll][ p=part/total]" into out (room for it is checked by the caller). */
+static size_t put_head(char *out, const char *kind, uint16_t seq, int has_roll, uint32_t roll,
+                       uint8_t part, uint8_t total)
+{
+    size_t n = put_text(out, kind);
+    out[n++] = ' ';
+    n += put_u32(out + n, seq);
+    if (has_roll) {
+        n += put_text(out + n, " r=");
+        n += put_u32(out + n, roll);
+    }
+    if (total > 1) {
+        n += put_text(out + n, " p=");
+        n += put_u32(out + n, part);
+        out[n++] = '/';
+        n += put_u32(out + n, total);
+    }
+    return n;
+}
+
+uint8_t dp_parts(const char *kind, uint16_t *seq, int has_roll, uint32_t roll, uint8_t count,
+                 dp_item_fn item, dp_emit_fn emit, void *ctx)
+{
+    size_t kind_len = 0;
+    while (kind[kind_len] != '\0')
+        kind_len++;
+    /* the longest header: "KIND 65535 r=4294967295 p=99/99" */
+    size_t head = kind_len + 6 + (has_roll ? 13 : 0) + 8;
+    if (head >= DP_MAX_BODY)
+        return 0;
+    size_t room = DP_MAX_BODY - head;
+    uint8_t total = 0;
+    for (int pass = 0; pass < 2; pass++) { /* pass 0 counts the parts, pass 1 sends them */
+        char body[DP_MAX_BODY + 1];
+        char it[DP_MAX_BODY + 1];
+        size_t len = 0, used = 0;
+        uint8_t part = 0;
+        int open = 0;
+        for (uint8_t i = 0; i < count; i++) {
+            size_t n = item(i, it, sizeof it, ctx);
+            if (n == 0)
+                continue;
+            if (n >= sizeof it || n + 1 > room)
+                return 0;
+            if (open && used + n + 1 > room) {
+                body[len] = '\0';
+                if (pass == 1 && emit)
+                    emit(body, ctx);
+                open = 0;
+            }
+            if (!open) {
+                if (++part > DP_MAX_PARTS)
+                    return 0;
+                len = put_head(body, kind, (uint16_t)(*seq + part - 1), has_roll, roll, part,
+                               pass == 1 ? total : 1);
+                used = 0;
+                open = 1;
+            }
+            body[len++] = ' ';
+            for (size_t k = 0; k < n; k++)
+                body[len++] = it[k];
+            used += n + 1;
+        }
+        if (open) {
+            body[len] = '\0';
+            if (pass == 1 && emit)
+                emit(body, ctx);
+        }
+        total = part;
+        if (total == 0)
+            return 0;
+    }
+    *seq = (uint16_t)(*seq + total);
+    return total;
+}

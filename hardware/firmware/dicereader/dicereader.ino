@@ -1,8 +1,10 @@
 /*
  * Reference firmware for a Table Companion dice reader (protocol: docs/dice-protocol.md).
  *
- * It speaks the whole protocol: HELLO at boot and on HELLO?, EV on every die change, RD when
- * a roll is complete, ST on STATE?, HB twice a second, ERR on bad commands, and LED.
+ * It speaks the whole protocol, version 2: HELLO at boot and on HELLO?, EV on every die
+ * change, RD when a roll is complete, ST on STATE?, DI (each die's group) on DICE?, HB twice a
+ * second, ERR on bad commands, and LED. RD, ST and DI are split into parts (p=<i>/<n>) when
+ * the dice do not fit one frame (dp_parts in dice_protocol.c), so a reader may have many dice.
  * The only part a builder writes is sensor_read() below (marked BUILDER): how your
  * hardware tells whether a die is absent, rolling, tilted or settled and which face is up.
  * Framing and CRC live in dice_protocol.c, unit-tested on the host against the same test
@@ -15,13 +17,29 @@
 
 #include "dice_protocol.h"
 
-#define FIRMWARE_VERSION "1.0.0"
+#define FIRMWARE_VERSION "2.0.0"
 #define DEVICE_UID "00C0FFEE"       /* hex, unique per reader: change it per board */
 #define HEARTBEAT_MS 500            /* the protocol asks for at least one per second */
 #define SENSOR_PERIOD_MS 20
 
-/* Die ids: 1-16 characters of [A-Za-z0-9_-]. World Without End needs one: the tax die. */
+/* Die ids: 1-16 characters of [A-Za-z0-9_-], fixed per physical die (the host maps them
+ * to a game's roles once per table); keep them short when there are many dice. Each die has
+ * a group, same characters: "neutral", or a player's colour. World Without End needs one
+ * die, the tax die; Monasterium up to 22 (build with -DDICEREADER_MANY_DICE_DEMO to try). */
+#ifdef DICEREADER_MANY_DICE_DEMO
+static const char *const DIE_IDS[] = {
+    "n1", "n2", "n3", "n4", "n5", "n6", "n7", "n8", "n9", "n10",
+    "r1", "r2", "r3", "b1", "b2", "b3", "g1", "g2", "g3", "y1", "y2", "y3"};
+static const char *const DIE_GROUPS[] = {
+    "neutral", "neutral", "neutral", "neutral", "neutral", "neutral", "neutral", "neutral",
+    "neutral", "neutral", "red", "red", "red", "blue", "blue", "blue", "green", "green",
+    "green", "yellow", "yellow", "yellow"};
+static const uint16_t DEMO_FACES[] = {1, 2, 3, 4, 5, 6};
+#else
 static const char *const DIE_IDS[] = {"tax"};
+static const char *const DIE_GROUPS[] = {"neutral"};
+static const uint16_t DEMO_FACES[] = {2, 3, 3, 4, 4, 5}; /* demo: a tax die */
+#endif
 #define DICE (sizeof DIE_IDS / sizeof DIE_IDS[0])
 
 enum die_state { ABSENT = 0, ROLLING = 1, SETTLED = 2, TILTED = 3 };
@@ -33,19 +51,17 @@ static const char *const STATE_NAMES[] = {"ABSENT", "ROLLING", "SETTLED", "TILTE
  * and for SETTLED write the value printed on the upper face into *face.
  * Debounce here if your sensor needs it: report SETTLED only once the face is stable
  * (e.g. the same face for ~150 ms). This placeholder reads a push button on pin 2 as
- * "rolling" and settles on a pseudo-random face so the firmware can be tried on a bare
- * board. */
+ * "every die rolling" and settles each on a pseudo-random face so the firmware can be tried
+ * on a bare board. */
 static enum die_state sensor_read(uint8_t index, uint16_t *face)
 {
-    static const uint16_t FACES[] = {2, 3, 3, 4, 4, 5}; /* demo: a tax die */
-    static uint16_t last_face = 4;
-    (void)index;
+    static uint16_t last_face[DICE];
     pinMode(2, INPUT_PULLUP);
     if (digitalRead(2) == LOW) {
-        last_face = FACES[random(0, 6)];
+        last_face[index] = DEMO_FACES[random(0, 6)];
         return ROLLING;
     }
-    *face = last_face;
+    *face = last_face[index] ? last_face[index] : DEMO_FACES[0];
     return SETTLED;
 }
 /* ---------------------------------------------------------------- end of BUILDER part */
@@ -78,36 +94,55 @@ static void send_numbered(const char *kind, const char *rest)
 static void send_hello(void)
 {
     char body[DP_MAX_BODY + 1];
-    snprintf(body, sizeof body, "HELLO dicereader proto=1 fw=%s dice=%u uid=%s",
-             FIRMWARE_VERSION, (unsigned)DICE, DEVICE_UID);
+    snprintf(body, sizeof body, "HELLO dicereader proto=%d fw=%s dice=%u uid=%s",
+             DP_PROTOCOL_VERSION, FIRMWARE_VERSION, (unsigned)DICE, DEVICE_UID);
     send_body(body);
 }
 
-/* " r=<roll> <die>=<item> ..." for RD (faces) and ST (states). */
-static void dice_list(char *out, size_t size, bool with_states)
+/* The items of RD ("n1=6", present dice only), ST ("n1=SETTLED:6", every die) and DI
+ * ("n1=neutral"), for dp_parts. */
+static size_t reading_item(uint8_t i, char *out, size_t size, void *ctx)
 {
-    size_t used = snprintf(out, size, "r=%lu", (unsigned long)roll_number);
-    for (uint8_t i = 0; i < DICE && used < size; i++) {
-        if (!with_states && states[i] == ABSENT)
-            continue;
-        if (!with_states)
-            used += snprintf(out + used, size - used, " %s=%u", DIE_IDS[i], faces[i]);
-        else if (states[i] == SETTLED)
-            used += snprintf(out + used, size - used, " %s=SETTLED:%u", DIE_IDS[i], faces[i]);
-        else
-            used += snprintf(out + used, size - used, " %s=%s", DIE_IDS[i],
-                             STATE_NAMES[states[i]]);
-    }
+    (void)ctx;
+    if (states[i] == ABSENT)
+        return 0;
+    return (size_t)snprintf(out, size, "%s=%u", DIE_IDS[i], faces[i]);
+}
+
+static size_t state_item(uint8_t i, char *out, size_t size, void *ctx)
+{
+    (void)ctx;
+    if (states[i] == SETTLED)
+        return (size_t)snprintf(out, size, "%s=SETTLED:%u", DIE_IDS[i], faces[i]);
+    return (size_t)snprintf(out, size, "%s=%s", DIE_IDS[i], STATE_NAMES[states[i]]);
+}
+
+static size_t group_item(uint8_t i, char *out, size_t size, void *ctx)
+{
+    (void)ctx;
+    return (size_t)snprintf(out, size, "%s=%s", DIE_IDS[i], DIE_GROUPS[i]);
+}
+
+static void emit_part(const char *body, void *ctx)
+{
+    (void)ctx;
+    send_body(body);
+}
+
+/* RD, ST or DI, in as many frames (parts, consecutive numbers) as the dice need. */
+static void send_parts(const char *kind, int has_roll, dp_item_fn item)
+{
+    dp_parts(kind, &seq, has_roll, roll_number, (uint8_t)DICE, item, emit_part, NULL);
 }
 
 static void handle_command(const char *body)
 {
-    char rest[DP_MAX_BODY + 1];
     if (strcmp(body, "HELLO?") == 0) {
         send_hello();
     } else if (strcmp(body, "STATE?") == 0) {
-        dice_list(rest, sizeof rest, true);
-        send_numbered("ST", rest);
+        send_parts("ST", 1, state_item);
+    } else if (strcmp(body, "DICE?") == 0) {
+        send_parts("DI", 0, group_item);
     } else if (strncmp(body, "LED ", 4) == 0) {
         /* Optional: light the LED of a die, e.g. "LED tax ff8800". Wire it up if you have one. */
     } else {
@@ -143,11 +178,9 @@ static void poll_sensor(void)
     }
     /* A roll is complete when something moved and every die on the reader has settled. */
     if (moved_since_roll && any && all_settled) {
-        char rest[DP_MAX_BODY + 1];
         roll_number++;
         moved_since_roll = false;
-        dice_list(rest, sizeof rest, false);
-        send_numbered("RD", rest);
+        send_parts("RD", 1, reading_item);
     }
 }
 

@@ -77,12 +77,53 @@ static void test_streams(void)
     }
 }
 
+struct emitted {
+    const struct parts_case *c;
+    int n;
+};
+
+static size_t case_item(uint8_t index, char *out, size_t size, void *ctx)
+{
+    const struct parts_case *c = ((struct emitted *)ctx)->c;
+    size_t n = strlen(c->items[index]);
+    if (n >= size)
+        return 0;
+    memcpy(out, c->items[index], n + 1);
+    return n;
+}
+
+static void case_emit(const char *body, void *ctx)
+{
+    struct emitted *e = ctx;
+    CHECK(e->n < e->c->nbodies && strcmp(body, e->c->bodies[e->n]) == 0,
+          "parts %s %u: unexpected body '%s'", e->c->kind, e->c->seq, body);
+    char frame[DP_MAX_FRAME + 1];
+    CHECK(dp_encode(body, frame, sizeof frame) > 0, "parts body too long: '%s'", body);
+    e->n++;
+}
+
+static void test_parts(void)
+{
+    for (size_t i = 0; i < PARTS_COUNT; i++) {
+        const struct parts_case *c = &PARTS_CASES[i];
+        struct emitted e = {c, 0};
+        uint16_t seq = c->seq;
+        uint8_t n = dp_parts(c->kind, &seq, c->has_roll, c->roll, (uint8_t)c->nitems,
+                             case_item, case_emit, &e);
+        CHECK(n == c->nbodies && e.n == c->nbodies, "parts %s %u: %u parts, want %d",
+              c->kind, c->seq, n, c->nbodies);
+        CHECK(seq == (uint16_t)(c->seq + c->nbodies), "parts %s: seq not advanced", c->kind);
+    }
+}
+
 int main(void)
 {
     test_crc();
     test_encode();
     test_streams();
-    printf("%s: %zu crc, %zu encode, %zu stream vectors, %d failures\n",
-           failures ? "FAILED" : "OK", CRC_COUNT, ENCODE_COUNT, STREAM_COUNT, failures);
+    test_parts();
+    printf("%s: %zu crc, %zu encode, %zu stream, %zu parts vectors, %d failures\n",
+           failures ? "FAILED" : "OK", CRC_COUNT, ENCODE_COUNT, STREAM_COUNT, PARTS_COUNT,
+           failures);
     return failures ? 1 : 0;
 }

@@ -1,0 +1,178 @@
+"""Reading a QR symbol from its finder patterns when zxing's own detector gives up.
+
+Used by the second pass on crops that neither cleaned variant read. On a binarised crop the
+finder patterns are found as contours nested three deep (dark ring, light ring, dark
+centre) of finder-like proportions. From three of them, or from two plus a guess of the
+third (a fingertip on one finder pattern), the module grid follows: the symbol is resampled
+upright at 4 px per module with a quiet zone, its three finder patterns are redrawn (they
+carry no data), and zxing decodes that clean picture. Reed-Solomon and the format
+information's BCH code still check every result, so a wrong guess reads nothing.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+import zxingcpp
+
+PX = 4  # pixels per module in the resampled symbol
+QUIET = 4  # modules
+
+
+@dataclass(frozen=True)
+class Finder:
+    x: float
+    y: float
+    module: float  # module size in crop pixels
+
+
+def find_finders(binary: np.ndarray) -> list[Finder]:
+    """Finder-pattern candidates in a binarised image (dark = 0)."""
+    contours, hierarchy = cv2.findContours(255 - binary, cv2.RETR_TREE,
+                                           cv2.CHAIN_APPROX_SIMPLE)
+    if hierarchy is None:
+        return []
+    hierarchy = hierarchy[0]
+    out = []
+    for index, contour in enumerate(contours):
+        child = hierarchy[index][2]
+        if child < 0:
+            continue
+        grandchild = hierarchy[child][2]
+        if grandchild < 0:
+            continue
+        outer = cv2.contourArea(contour)
+        inner = cv2.contourArea(contours[grandchild])
+        if outer < 36 or inner <= 0:
+            continue
+        ratio = outer / inner  # 49 / 9 = 5.4 for a perfect finder
+        if not 2.5 < ratio < 12:
+            continue
+        x, y, w, h = cv2.boundingRect(contour)
+        if not 0.5 < w / h < 2.0:
+            continue
+        m = cv2.moments(contours[grandchild])
+        if m["m00"] <= 0:
+            continue
+        out.append(Finder(m["m10"] / m["m00"], m["m01"] / m["m00"], math.sqrt(outer) / 7))
+    # nested duplicates (a contour and its own ring both qualify): keep one per place
+    unique: list[Finder] = []
+    for f in sorted(out, key=lambda f: -f.module):
+        if all(math.hypot(f.x - g.x, f.y - g.y) > 2 * g.module for g in unique):
+            unique.append(f)
+    return unique
+
+
+def _size(distance_modules: float) -> int | None:
+    """Symbol size (21, 25, 29, ...) from the distance between adjacent finder centres."""
+    n = distance_modules + 7
+    version = round((n - 17) / 4)
+    if not 1 <= version <= 10:
+        return None
+    return 17 + 4 * version
+
+
+def _triples(finders: list[Finder]):
+    """(top-left, top-right, bottom-left) centre hypotheses from 2 or 3 finders."""
+    pts = [np.float64([f.x, f.y]) for f in finders]
+    if len(pts) >= 3:
+        for i in range(len(pts)):
+            for j in range(len(pts)):
+                for k in range(len(pts)):
+                    if len({i, j, k}) < 3:
+                        continue
+                    tl, tr, bl = pts[i], pts[j], pts[k]
+                    a, b = tr - tl, bl - tl
+                    cross = a[0] * b[1] - a[1] * b[0]
+                    na, nb = np.linalg.norm(a), np.linalg.norm(b)
+                    if cross <= 0 or not 0.8 < na / nb < 1.25:
+                        continue
+                    if abs(np.dot(a, b)) / (na * nb) < 0.3:  # about a right angle
+                        yield tl, tr, bl
+    for i in range(len(pts)):
+        for j in range(len(pts)):
+            if i == j:
+                continue
+            p, q = pts[i], pts[j]
+            d = q - p
+            perp = np.float64([-d[1], d[0]])  # d turned 90 degrees clockwise (y down)
+            yield p, q, p + perp  # p top-left, q top-right
+            yield p, p - perp, q  # p top-left, q bottom-left
+            mid = (p + q) / 2  # p top-right, q bottom-left: top-left off the diagonal
+            yield mid - perp / 2, p, q
+
+
+def _finder_block() -> np.ndarray:
+    block = np.full((9, 9), 255, np.uint8)  # with the white separator
+    block[1:8, 1:8] = 0
+    block[2:7, 2:7] = 255
+    block[3:6, 3:6] = 0
+    return block
+
+
+FINDER = _finder_block()
+
+
+def resample(gray: np.ndarray, tl, tr, bl, module: float) -> np.ndarray | None:
+    """The symbol upright at `PX` px per module with a quiet zone and clean finders."""
+    size = _size(float(np.linalg.norm(tr - tl)) / module)
+    if size is None:
+        return None
+    ex, ey = (tr - tl) / (size - 7), (bl - tl) / (size - 7)
+    origin = tl - 3.5 * ex - 3.5 * ey  # the symbol's outer top-left corner
+    side = (size + 2 * QUIET) * PX
+    # canonical pixel (u, v) -> module ((u + 0.5) / PX - QUIET, ...) -> crop pixel
+    a = np.column_stack([ex / PX, ey / PX])
+    offset = origin + (0.5 / PX - QUIET) * (ex + ey)
+    matrix = np.column_stack([a, offset])
+    upright = cv2.warpAffine(gray, matrix, (side, side), flags=cv2.INTER_LINEAR
+                             | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE)
+    upright = cv2.adaptiveThreshold(upright, 255, cv2.ADAPTIVE_THRESH_GAUSSIAN_C,
+                                    cv2.THRESH_BINARY, 4 * PX + 1, 0)
+    q = QUIET * PX
+    upright[:q, :] = upright[-q:, :] = 255
+    upright[:, :q] = upright[:, -q:] = 255
+    big = cv2.resize(FINDER, None, fx=PX, fy=PX, interpolation=cv2.INTER_NEAREST)
+    for mx, my in ((0, 0), (size - 7, 0), (0, size - 7)):
+        x0, y0 = q + (mx - 1) * PX, q + (my - 1) * PX
+        x1, y1 = x0 + 9 * PX, y0 + 9 * PX
+        bx0, by0 = max(0, -x0), max(0, -y0)
+        upright[max(0, y0):y1, max(0, x0):x1] = big[by0:by0 + y1 - max(0, y0),
+                                                     bx0:bx0 + x1 - max(0, x0)]
+    return upright
+
+
+def corners(centres: np.ndarray, size: int) -> list[tuple[float, float]]:
+    """The symbol's outer corners (TL, TR, BR, BL) from its finder centres (tl, tr, bl)."""
+    tl, tr, bl = centres
+    ex, ey = (tr - tl) / (size - 7), (bl - tl) / (size - 7)
+    origin = tl - 3.5 * ex - 3.5 * ey
+    return [tuple(float(v) for v in p) for p in (
+        origin, origin + size * ex, origin + size * (ex + ey), origin + size * ey)]
+
+
+def read(gray: np.ndarray, binary: np.ndarray,
+         limit: int = 12) -> tuple[str, np.ndarray, int] | None:
+    """Decode the symbol in an (upscaled) crop from its finder patterns. ``binary`` is the
+    crop binarised; returns (text, the finder centres tl/tr/bl in crop px, modules per
+    side) or None."""
+    finders = find_finders(binary)
+    if len(finders) < 2 or len(finders) > 6:
+        return None
+    module = float(np.median([f.module for f in finders]))
+    for count, (tl, tr, bl) in enumerate(_triples(finders)):
+        if count >= limit:
+            break
+        upright = resample(gray, tl, tr, bl, module)
+        if upright is None:
+            continue
+        for result in zxingcpp.read_barcodes(
+                upright, formats=zxingcpp.BarcodeFormat.QRCode, try_rotate=False,
+                try_downscale=False, try_invert=False,
+                binarizer=zxingcpp.Binarizer.FixedThreshold):
+            if result.valid:
+                size = _size(float(np.linalg.norm(tr - tl)) / module)
+                return result.text, np.float64([tl, tr, bl]), size
+    return None

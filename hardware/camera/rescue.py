@@ -1,0 +1,301 @@
+"""The second decode pass: upscaled, sharpened crops where a code should be but was not read.
+
+The first pass (zxing-cpp on the whole gray frame) misses small modules (2-3 px), defocus,
+glare and motion. Two kinds of regions get a second look, each decoded from a crop that is
+upscaled and cleaned, tried in order until one reads (bench/camera.py --passes measures
+what each earns):
+
+- ``adaptive``: upscaled 2x (cubic), then a Gaussian adaptive threshold (21 px): recovers
+  defocused stickers, whose modules are mush to zxing's own binarizer;
+- ``geometry``: the same binary picture, read from its finder patterns by
+  hardware.camera.geometry (resampled upright, finders redrawn): small modules zxing's
+  detector cannot lock onto, and a fingertip on one finder pattern (two are enough);
+- ``sharp`` (not used by default): unsharp-masked, upscaled 2.5x; it read nothing the
+  other two missed once ``geometry`` existed.
+
+The regions:
+
+- ``track`` regions: around where a tracked card was last seen, widened along its motion;
+- ``texture`` regions: sticker-like patches (dense black/white edges) found by a cheap
+  gradient-energy map at 1/16 resolution that no first-pass detection explains.
+
+Decoding a crop gives a Reed-Solomon-checked result like the first pass: a crop cannot
+produce a false decode that the whole frame would not. A CPU time budget caps the pass.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+import zxingcpp
+
+from hardware.camera import geometry
+from hardware.camera.decode import Decoder, Detection, symbol_angle
+
+CELL = 8  # texture map cell, in pixels of the 640-wide analysis image
+_KERNEL = np.ones((3, 3), np.uint8)
+
+
+@dataclass(frozen=True)
+class Region:
+    x0: int
+    y0: int
+    x1: int
+    y1: int
+    reason: str  # "track" | "texture"
+    score: float = 0.0  # texture regions: summed texture score (to recognise it again)
+
+    @property
+    def centre(self) -> tuple[float, float]:
+        return (self.x0 + self.x1) / 2, (self.y0 + self.y1) / 2
+
+    def contains(self, point) -> bool:
+        return self.x0 <= point[0] < self.x1 and self.y0 <= point[1] < self.y1
+
+    def overlap(self, other: Region) -> float:
+        """Intersection over the smaller region's area."""
+        w = min(self.x1, other.x1) - max(self.x0, other.x0)
+        h = min(self.y1, other.y1) - max(self.y0, other.y0)
+        if w <= 0 or h <= 0:
+            return 0.0
+        small = min((self.x1 - self.x0) * (self.y1 - self.y0),
+                    (other.x1 - other.x0) * (other.y1 - other.y0))
+        return w * h / max(small, 1)
+
+
+def around(centre, half: float, shape, reason: str = "track") -> Region:
+    h, w = shape[:2]
+    x, y = centre
+    return Region(max(0, int(x - half)), max(0, int(y - half)), min(w, int(x + half) + 1),
+                  min(h, int(y + half) + 1), reason)
+
+
+@dataclass(frozen=True)
+class RescueSettings:
+    enabled: bool = True
+    # in this order per crop; "sharp" read nothing the others missed in bench/camera.py
+    # (issue 13 run), so it is off by default: it only cost time
+    variants: tuple[str, ...] = ("adaptive", "geometry")
+    budget_ms: float = 6.0  # stop starting new crops after this much CPU time in the pass
+    max_texture_regions: int = 10
+    energy_threshold: float = 42.0  # mean 3x3 gradient per cell, at mid-gray
+    textures: bool = True
+
+
+class TextureMap:
+    """Gradient energy per cell of a 640-wide copy of the frame, normalised by the local
+    light: QR stickers score high, wood, skin and card art low. Built once per frame."""
+
+    def __init__(self, gray: np.ndarray) -> None:
+        h, w = gray.shape
+        self.shape = gray.shape
+        self.f = w / 640  # frame pixels per analysis pixel (2 at 1280x720, 3 at 1080p)
+        small = cv2.resize(gray, (640, round(h / self.f)), interpolation=cv2.INTER_AREA)
+        grad = cv2.morphologyEx(small, cv2.MORPH_GRADIENT, _KERNEL)
+        size = (640 // CELL, small.shape[0] // CELL)
+        energy = cv2.resize(grad, size, interpolation=cv2.INTER_AREA).astype(np.float32)
+        mean = cv2.resize(small, size, interpolation=cv2.INTER_AREA).astype(np.float32)
+        self.score = energy * (128.0 / (mean + 24.0))
+        self.bright = mean
+        self.block = CELL * self.f  # frame pixels per cell
+
+    def cell(self, point) -> tuple[int, int]:
+        return int(point[0] / self.block), int(point[1] / self.block)
+
+    def pooled(self, side: float, which: str = "score") -> np.ndarray:
+        """Per cell: the mean texture score over a sticker-sized square around it, or (which
+        = "contrast") how much lighter a card-sized square (2 sides) is than the square of 5
+        sides around it: a card smeared by motion has lost its texture, not its light."""
+        k = max(1, int(round(side / self.block)))
+        if which == "contrast":
+            return cv2.blur(self.bright, (2 * k, 2 * k)) - cv2.blur(self.bright, (5 * k, 5 * k))
+        return cv2.blur(self.score, (k, k))
+
+    def _mean(self, values: np.ndarray, centre, cells: int) -> float:
+        cx, cy = self.cell(centre)
+        ch, cw = values.shape
+        half = cells / 2
+        x0, x1 = max(0, int(cx - half + 0.5)), min(cw, int(cx + half + 0.5))
+        y0, y1 = max(0, int(cy - half + 0.5)), min(ch, int(cy + half + 0.5))
+        return float(values[y0:y1, x0:x1].mean()) if x1 > x0 and y1 > y0 else 0.0
+
+    def patch_score(self, centre, side: float, which: str = "score") -> float:
+        """`pooled` at ``centre`` (frame pixels), from the cells around it only."""
+        k = max(1, int(round(side / self.block)))
+        if which == "contrast":
+            return self._mean(self.bright, centre, 2 * k) - self._mean(self.bright, centre, 5 * k)
+        return self._mean(self.score, centre, k)
+
+    def best_patch(self, centre, radius: float, side: float, avoid: list[Detection],
+                   which: str = "score") -> tuple[float, tuple[float, float]]:
+        """The highest `pooled` value (texture or light contrast) within ``radius`` of
+        ``centre`` (frame px), where its patch would not overlap a sticker read this frame
+        (``avoid``, with the white border around it)."""
+        pooled = self.pooled(side, which)
+        ch, cw = pooled.shape
+        cx, cy = centre[0] / self.block - 0.5, centre[1] / self.block - 0.5
+        r = radius / self.block
+        x0, x1 = max(0, int(cx - r)), min(cw, int(cx + r) + 1)
+        y0, y1 = max(0, int(cy - r)), min(ch, int(cy + r) + 1)
+        if x1 <= x0 or y1 <= y0:
+            return 0.0, centre
+        window = pooled[y0:y1, x0:x1].copy()
+        ys, xs = np.mgrid[y0:y1, x0:x1]
+        window[(xs - cx) ** 2 + (ys - cy) ** 2 > r * r] = 0
+        for other in avoid:
+            ax, ay = other.centre
+            near = (xs - ax / self.block + 0.5) ** 2 + (ys - ay / self.block + 0.5) ** 2
+            window[near < ((side / 2 + other.side) / self.block) ** 2] = 0
+        index = np.unravel_index(int(np.argmax(window)), window.shape)
+        best = float(window[index])
+        return best, ((index[1] + x0 + 0.5) * self.block, (index[0] + y0 + 0.5) * self.block)
+
+
+def _box(detection: Detection) -> Region:
+    xs, ys = zip(*detection.corners, strict=True)
+    return Region(int(min(xs)), int(min(ys)), int(max(xs)) + 1, int(max(ys)) + 1, "read")
+
+
+def texture_regions(texture: TextureMap, known: list[Detection], settings: RescueSettings,
+                    ) -> list[Region]:
+    """Sticker-like patches not explained by a decoded symbol, strongest first: connected
+    cells of high texture, at least 3x3 cells (a 2 px module symbol), not overlapping a
+    symbol read in this frame; a large or sparse patch (a sticker merged with card art,
+    overlapping cards) gives its densest sticker-sized windows instead."""
+    h, w = texture.shape
+    score, block = texture.score, texture.block
+    mask = (score > settings.energy_threshold).astype(np.uint8)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _KERNEL)
+    count, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    boxes = [_box(d) for d in known]
+    found = []
+
+    def add(x0: float, y0: float, x1: float, y1: float) -> None:
+        total = float(score[max(0, int(y0)):int(y1), max(0, int(x0)):int(x1)].sum())
+        region = Region(max(0, int((x0 - 0.7) * block)), max(0, int((y0 - 0.7) * block)),
+                        min(w, int((x1 + 0.7) * block)), min(h, int((y1 + 0.7) * block)),
+                        "texture", total)
+        if not any(region.overlap(b) > 0.3 for b in boxes):
+            found.append(region)
+
+    pooled = None
+    for label in range(1, count):
+        x, y, cw, ch, area = (int(v) for v in stats[label])
+        if cw < 3 or ch < 3 or area < 6:  # smaller than a symbol of 2 px modules
+            continue
+        if area >= 0.45 * cw * ch and cw <= 10 and ch <= 10:
+            add(x, y, x + cw, y + ch)
+            continue
+        # a sticker merged with card art, or two stickers: the densest sticker-sized
+        # windows inside (at most two), 8x8 cells each
+        if pooled is None:
+            pooled = cv2.blur(score, (4, 4))
+        inside = pooled[y:y + ch, x:x + cw].copy()
+        for _ in range(2):
+            iy, ix = np.unravel_index(int(np.argmax(inside)), inside.shape)
+            if inside[iy, ix] < settings.energy_threshold:
+                break
+            add(x + ix - 3.5, y + iy - 3.5, x + ix + 4.5, y + iy + 4.5)
+            inside[max(0, iy - 6):iy + 7, max(0, ix - 6):ix + 7] = 0
+    found.sort(key=lambda r: -r.score)
+    return found[:settings.max_texture_regions]
+
+
+def _detection(text: str, corners, region: Region, k: float) -> Detection:
+    """A detection from corners in crop pixels upscaled ``k`` times."""
+    corners = tuple((region.x0 + (x + 0.5) / k - 0.5, region.y0 + (y + 0.5) / k - 0.5)
+                    for x, y in corners)
+    return Detection(text, corners, symbol_angle(corners))
+
+
+def _zxing(image: np.ndarray, binarizer, region: Region, k: float) -> list[Detection]:
+    out = []
+    for result in zxingcpp.read_barcodes(
+            image, formats=zxingcpp.BarcodeFormat.QRCode, try_rotate=False,
+            try_downscale=False, try_invert=False, binarizer=binarizer):
+        if result.valid:
+            p = result.position
+            out.append(_detection(result.text, [(q.x, q.y) for q in (
+                p.top_left, p.top_right, p.bottom_right, p.bottom_left)], region, k))
+    return out
+
+
+def decode_region(decoder: Decoder, gray: np.ndarray, region: Region,
+                  settings: RescueSettings) -> tuple[list[Detection], str | None]:
+    """Decode one crop, trying the variants in order; corners back in frame pixels. Returns
+    the detections and the variant that read them."""
+    crop = gray[region.y0:region.y1, region.x0:region.x1]
+    if crop.shape[0] < 16 or crop.shape[1] < 16:
+        return [], None
+    up = binary = None
+    # a big crop holds big modules (a symbol and its quiet zone are about 33 modules):
+    # from 4 px per module on, the adaptive picture needs no upscaling
+    k = 1.0 if min(crop.shape) / 33 >= 4 * 1.4 else 2.0
+    for name in settings.variants:
+        if name in ("adaptive", "geometry") and binary is None:
+            up = crop if k == 1 else cv2.resize(crop, None, fx=k, fy=k,
+                                                interpolation=cv2.INTER_CUBIC)
+            binary = cv2.adaptiveThreshold(up, 255, cv2.ADAPTIVE_THRESH_GAUSSIAN_C,
+                                           cv2.THRESH_BINARY, 21 if k == 2 else 13, 0)
+        if name == "adaptive":
+            out = _zxing(binary, zxingcpp.Binarizer.FixedThreshold, region, k)
+        elif name == "geometry":
+            found = geometry.read(up, binary)
+            out = [] if found is None else [
+                _detection(found[0], geometry.corners(found[1], found[2]), region, k)]
+        elif name == "sharp":
+            soft = cv2.GaussianBlur(crop, (0, 0), 1.0)
+            image = cv2.addWeighted(crop, 2.0, soft, -1.0, 0)
+            image = cv2.resize(image, None, fx=2.5, fy=2.5, interpolation=cv2.INTER_CUBIC)
+            out = _zxing(image, zxingcpp.Binarizer.LocalAverage, region, 2.5)
+        elif name == "plain":
+            image = cv2.resize(crop, None, fx=2, fy=2, interpolation=cv2.INTER_CUBIC)
+            out = _zxing(image, zxingcpp.Binarizer.LocalAverage, region, 2.0)
+        else:
+            raise ValueError(f"unknown crop variant {name}")
+        if out:
+            return out, name
+    return [], None
+
+
+def second_pass(decoder: Decoder, gray: np.ndarray, detections: list[Detection],
+                wanted: list[Region], settings: RescueSettings,
+                texture: TextureMap | None = None, skip=None
+                ) -> tuple[list[Detection], dict[str, int], list[Region]]:
+    """New detections from the track regions (first) and texture regions (then), within the
+    time budget. ``skip(region)`` drops texture regions known to fail. Returns the new
+    detections, counters (crops tried / read per reason and variant) and the texture
+    regions that were tried and read nothing."""
+    start = time.thread_time()  # CPU time of this thread: other processes do not count
+    counts = {"track": 0, "track_read": 0, "texture": 0, "texture_read": 0}
+    counts.update({f"{name}_read": 0 for name in settings.variants})
+    regions = [r for r in wanted if not any(r.contains(d.centre) for d in detections)]
+    if settings.textures:
+        texture = texture or TextureMap(gray)
+        for region in texture_regions(texture, detections, settings):
+            if skip is not None and skip(region):
+                counts["texture_skipped"] = counts.get("texture_skipped", 0) + 1
+                continue
+            if not any(region.overlap(r) > 0.6 for r in regions):
+                regions.append(region)
+    seen = {d.payload for d in detections}
+    found: list[Detection] = []
+    failed: list[Region] = []
+    for region in regions:
+        if (time.thread_time() - start) * 1000 > settings.budget_ms:
+            break
+        if any(region.contains(d.centre) for d in found):
+            continue
+        counts[region.reason] += 1
+        detections_read, variant = decode_region(decoder, gray, region, settings)
+        if not detections_read and region.reason == "texture":
+            failed.append(region)
+        for detection in detections_read:
+            if detection.payload not in seen:
+                seen.add(detection.payload)
+                found.append(detection)
+                counts[region.reason + "_read"] += 1
+                counts[f"{variant}_read"] += 1
+    return found, counts, failed
