@@ -36,8 +36,10 @@ def _game_spec(name: str) -> dict:
 
 
 def _modules() -> list[str]:
+    """The games a new table may start: a game installed without its pages (no web folder)
+    could not be played on the phones and the TV, so it is not offered."""
     configured = list((current_app.config.get("GAMES") or {}).keys())
-    return configured + [k for k in known() if k not in configured]
+    return configured + [k for k in known() if k not in configured and i18n.web_dir(k)]
 
 
 def _last_played() -> str | None:

@@ -56,7 +56,12 @@ class Server(BaseApplication):
 def demo_game(app, base: str, only: tuple = ()) -> list[str]:
     """A demo table per installed game (created on first use) and where to join them."""
     service = app.extensions["companion"]
-    names = list(app.config.get("GAMES") or {}) or list(known())
+    from companion import i18n
+
+    # a game installed without its pages cannot be played at a table: no demo for it
+    with app.app_context():
+        playable = [n for n in known() if i18n.web_dir(n)]
+    names = list(app.config.get("GAMES") or {}) or playable
     unknown = set(only) - set(names)
     if unknown:
         raise click.UsageError(f"no such game: {', '.join(sorted(unknown))}")
