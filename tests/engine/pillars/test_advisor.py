@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import itertools
 import random
-import time
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -53,14 +52,14 @@ def test_build_choices_offer_the_best_and_previews_compare():
     assert GAME.preview(s, {"type": "build", "by": "N", "uses": {"carpenter_blue": 9}}) is None
 
 
-def test_advisor_is_fast_on_rich_positions():
+def test_advisor_on_rich_positions_offers_the_optimum_first():
+    """A rich position (five craftsmen, many cubes): the first choice is the exact optimum.
+    How fast choices are is measured by bench/pillars_engine.py, not asserted here."""
     s = at_build(BASE, "N", ["mason_6", "goldsmith_5", "sculptor_6", "potter_4",
                              "mortar_mixer_blue"], {"wood": 9, "stone": 12, "sand": 12,
                                                     "metal": 3}, gold=30)
-    t0 = time.perf_counter()
-    for _ in range(5):
-        GAME.choices(s, "N")
-    assert (time.perf_counter() - t0) / 5 < 0.05
+    first = GAME.choices(s, "N")[0]
+    assert first.effect["best"] and first.effect["vp"] == best_allocation(s, "N")["vp"]
 
 
 def test_market_choices_preview_the_build_vp():
