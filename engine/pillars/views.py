@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from engine.api import Prompt
 from engine.pillars import rules as R
-from engine.pillars.advisor import best_allocation
+from engine.pillars.advisor import best_allocation, usable
 
 
 def prompts(s) -> list:
@@ -71,8 +71,50 @@ def _player(s, seat) -> dict:
     }
 
 
+_CARD_FIELDS = {
+    "craftsmen": ("type", "cost", "input", "output", "capacity", "needs", "requires", "colour"),
+    "materials": ("cube", "yield", "workers"),
+    "privileges": ("cube", "gain"),
+    "events": ("positive",),
+}
+
+
+def _cards(s) -> dict:
+    """What the pages need to say what each card in view does (its names come with the page:
+    every catalog id's names are in the page context). Only cards already face up."""
+    cat = s["cat"]
+    shown = {"craftsmen": set(s["shiring"]) | set(s["supply_craftsmen"]),
+             "materials": set(s["supply_materials"]),
+             "privileges": set(s["kingsbridge"]),
+             "events": {s["event"]} if s["event"] else set()}
+    for p in s["players"].values():
+        shown["craftsmen"] |= set(p["craftsmen"])
+        shown["privileges"] |= set(p["privileges"])
+        shown["materials"] |= set(p["materials"])
+    out = {}
+    for part, ids in shown.items():
+        for cid in sorted(ids):
+            entry = cat[part].get(cid)
+            if entry is not None:
+                out[cid] = {"part": part, "demo": bool(entry.get("demo")),
+                            **{k: entry[k] for k in _CARD_FIELDS[part] if k in entry}}
+    return out
+
+
+def _locations(s) -> list:
+    """The board's locations in the order they act in phase III, with who stands where."""
+    out = []
+    for loc in sorted(s["cat"]["locations"].values(), key=lambda x: x["step"]):
+        out.append({"id": loc["id"], "step": loc["step"], "demo": bool(loc.get("demo")),
+                    "vp": list(loc.get("vp", [])),
+                    "spaces": [{"id": sp, "seat": s["spaces"].get(sp)}
+                               for sp in R.spaces_of(s, loc["id"])]})
+    return out
+
+
 def public_view(s) -> dict:
     a = s["arch"]
+    b = R.board(s)
     return {
         "game": "pillars", "round": s["round"], "rounds": R.board(s)["rounds"],
         "phase": s["phase"], "start": s["start"], "active": s["active"], "over": s["over"],
@@ -92,6 +134,10 @@ def public_view(s) -> dict:
                        "aside": dict(a.get("aside", {}))},
         "market_order": list(s["market_open"]) if s["phase"] == "market" else [],
         "scores": scores(s),
+        "cards": _cards(s), "locations": _locations(s),
+        "prices": b["prices"], "tax_die": list(b["tax_die"]["faces"]),
+        "storage_limit": b["storage_limit"], "craftsman_limit": b["craftsman_limit"],
+        "gold_cap": b["gold_cap"],
     }
 
 
@@ -130,6 +176,8 @@ def seat_view(s, seat) -> dict:
     view["choices"] = [c.to_json() for c in choices(s, seat)]
     view["prompts_mine"] = [p for p in view["prompts"] if p["seat"] == seat]
     view["advisor"] = best_allocation(s, seat)
+    # what each of my craftsmen could convert now, at most (the phone's allocation editor)
+    view["workshop"] = [{"id": cid, "max": cap} for cid, _c, cap in usable(s, seat)]
     view["forecast"] = forecast(s, seat)
     return view
 

@@ -1,0 +1,100 @@
+/* The table display: the shared board, large, readable from 2 m, on one TV screen. Also what
+ * the table itself records when the camera or the dice reader does not: the cards laid out,
+ * the architect drawn from the bag (one tap: its colour), the event card, the tax die. */
+(function () {
+  "use strict";
+  var h = TC.h, t = TC.t, P = window.POTE;
+
+  /** Who must act and what: one block per acting seat in that seat's colour. */
+  function banner(m) {
+    var note = m.over ? t("game_over") : (m.msg.closed ? t("game_closed") : (m.msg.paused ? t("paused") : null));
+    if (note) return h("div.turn-seat.neutral", h("span.what", note));
+    var bySeat = {}, order = [];
+    m.prompts.forEach(function (p) {
+      if (!bySeat[p.seat]) { bySeat[p.seat] = []; order.push(p.seat); }
+      var text = P.promptText(m, p);
+      if (bySeat[p.seat].indexOf(text) < 0) bySeat[p.seat].push(text);
+    });
+    if (!order.length) return h("div.turn-seat.neutral", h("span.what", t("waiting")));
+    return order.map(function (seat) {
+      var p = m.players[seat];
+      return h("div.turn-seat" + (p ? "" : ".neutral"), {dataset: {seat: seat, key: "turn-" + seat},
+        style: p ? P.playerStyle(p) : null}, h("span.what", bySeat[seat].join(" · ")));
+    });
+  }
+
+  /* ---------- what the table records by hand ---------- */
+
+  var GROUP_TITLES = {reveal_privilege: "lay_privileges", reveal_craftsman: "lay_craftsmen",
+    reveal_material: "lay_materials", draw_architect: "which_colour_drawn",
+    reveal_event: "which_event", roll_tax: "tax_die_result"};
+
+  function choiceLabel(m, c) {
+    var a = c.action;
+    if (a.type === "draw_architect") return P.who(m, a.seat);
+    if (a.type === "roll_tax") return String(a.face);
+    if (a.card) return P.nm(a.card);
+    return t("action_" + a.type);
+  }
+
+  /** Every decision the table owes, one group of buttons per kind of input; "let the app
+   *  draw" (a random pick by the app) where the table has no cards or dice to hand. */
+  function tableInputs(m) {
+    if (!m.prompts.some(function (p) { return p.seat === "table"; })) return [];
+    var groups = {}, order = [];
+    m.choices.forEach(function (c) {
+      var type = c.action.type;
+      if (type === "deal") return;
+      if (!groups[type]) { groups[type] = []; order.push(type); }
+      groups[type].push(c);
+    });
+    var deal = m.choices.filter(function (c) { return c.action.type === "deal"; })[0];
+    return order.map(function (type) {
+      var seen = {};
+      var list = groups[type].filter(function (c) {  // the tax die's faces 3 and 4 come twice
+        var k = choiceLabel(m, c);
+        if (seen[k]) return false;
+        seen[k] = true;
+        return true;
+      });
+      return h("div.choice-group", {dataset: {kind: type, key: "input-" + type}},
+        h("h3", t(GROUP_TITLES[type] || "action_" + type)),
+        h("div.choices" + (type === "draw_architect" || type === "roll_tax" ? ".big-buttons" : ""), list.map(function (c) {
+          var a = c.action;
+          var style = a.type === "draw_architect" ? P.playerStyle(m.players[a.seat]) : null;
+          return h("button.choice" + (a.type === "draw_architect" ? ".colour" : ".secondary"),
+            {type: "button", disabled: !!c.refused, style: style,
+              dataset: {type: a.type, card: a.card || "", seat: a.seat || "", face: a.face || ""},
+              title: c.refused ? (c.refused.message || c.refused.code) : "",
+              onclick: c.refused ? null : function () { TC.act(a); }}, choiceLabel(m, c));
+        })),
+        deal && P.obj(deal.effect).decides === type ? h("button.secondary.deal", {type: "button",
+          dataset: {type: "deal"}, onclick: function () { TC.act(deal.action); }}, t("app_draws")) : null);
+    });
+  }
+
+  function render(msg) {
+    var m = P.model(msg);
+    TC.replace("round-line", P.roundLine(m));
+    var prompt = document.getElementById("prompt");
+    TC.replace(prompt, banner(m));
+    prompt.dataset.count = String(prompt.children.length);
+    TC.replace("players", P.playerCards(m));
+    TC.replace("locations", P.locations(m));
+    TC.replace("architects", P.architects(m));
+    TC.replace("market", P.market(m));
+    TC.replace("round-cards", P.roundCards(m));
+    TC.replace("shiring", P.shiring(m));
+    TC.replace("kingsbridge", P.kingsbridge(m));
+    TC.replace("event-tax", P.eventTax(m));
+    var inputs = tableInputs(m);
+    document.getElementById("inputs-panel").hidden = !inputs.length;
+    TC.replace("inputs", inputs);
+    var fin = P.finalScores(m);
+    document.getElementById("final").hidden = !fin;
+    TC.replace("final", fin);
+    TC.replace("log", P.logList(m));
+  }
+
+  TC.start({render: render});
+})();
