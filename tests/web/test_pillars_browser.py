@@ -1,0 +1,241 @@
+"""The Pillars of the Earth played by three players in real chromium through the shared pages
+and the game's own web folder, with the real server (`companion serve`), the emulated dice
+reader and a camera (a folder of frames from the synthetic table, an event card with its
+printed sticker laid on the event space every second).
+
+Round 1 all the way: the cards laid out by the table display, the draft on the phones (costs
+and effects shown before a choice), architects drawn from the bag with one tap and placed
+from the phones, the event card revealed by the camera, the tax rolled on the dice reader,
+the market and the cathedral with its advisor. Screenshots: test-artifacts/browser/6*.png.
+"""
+from __future__ import annotations
+
+import json
+import os
+import urllib.request
+from urllib.parse import urlsplit
+
+import cv2
+import pytest
+
+from tests.web.conftest import free_port, pair_here, running_server
+from tests.web.test_browser import shot
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(600)]
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+TV = {"viewport": {"width": 1920, "height": 1080}}
+PIN = "2468"
+EVENT = "gift_gold_3"  # a demo event card of the shipped catalog: every player gets 3 gold
+NAMES = {"N": "Anna", "E": "Bruno", "S": "Chiara"}
+
+
+def event_frames(folder) -> None:
+    """1.2 s of camera frames, looped by the folder source: the board marker, and the event
+    card lying on the event space for the last 0.8 s (so it appears again every loop)."""
+    from hardware.synthetic.scene import Camera, Placement
+    from hardware.synthetic.video import MARKER_AT, board_to_table
+    from hardware.tags.format import BOARD_MARKER, card_payload
+
+    camera = Camera.create(3)
+    marker = Placement(BOARD_MARKER, *MARKER_AT, 0.0, marker=True)
+    card = Placement(card_payload("pillar", "K", EVENT), *board_to_table(0, 60), 3.0)
+    folder.mkdir()
+    for i in range(36):
+        image, _ = camera.render([marker] + ([card] if i >= 12 else []), seed=i)
+        cv2.imwrite(str(folder / f"{i:03d}.jpg"), image)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    data = tmp_path_factory.mktemp("potedata")
+    frames = data / "frames"
+    event_frames(frames)
+    dice_port = free_port()
+    # the event space as the owner fitted it around the board marker (board mm)
+    (data / "config.json").write_text(json.dumps({
+        "camera": {"source": f"folder:{frames}",
+                   "zones": {"events": {"x0": -50, "y0": 20, "x1": 50, "y1": 100}}},
+        "dice": {"emulator_http_port": dice_port, "roles": {"pillars": {"tax": "tax"}}}}))
+    log = tmp_path_factory.mktemp("potelog") / "server.log"
+    env = dict(os.environ, COMPANION_DICE_EMULATE="on")
+    with running_server(data, log, "--threads", "30", env=env) as base:
+        yield base, f"http://127.0.0.1:{dice_port}"
+
+
+def view(page) -> dict:
+    return page.evaluate("() => TC.view.view")
+
+
+def wait_version(page, version: int) -> None:
+    page.wait_for_function("v => TC.view.version > v", arg=version, timeout=20000)
+
+
+def click(page, selector: str, watch) -> None:
+    """Click and wait until the table display has the new version."""
+    version = watch.evaluate("() => TC.view.version")
+    page.locator(selector).first.click()
+    wait_version(watch, version)
+
+
+def fits(page) -> bool:
+    return page.evaluate("() => document.scrollingElement.scrollWidth <= window.innerWidth")
+
+
+def test_three_players_play_a_round_on_phones_dice_and_camera(server, browser):
+    base, dice = server
+    errors: list[str] = []
+
+    # the new-game page offers The Pillars of the Earth with three players
+    table = browser.new_context(**TV).new_page()
+    table.on("pageerror", lambda e: errors.append(f"table: {e}"))
+    table.goto(base + "/new?game=pillars")
+    assert table.locator("#game option[value=pillars]").count() == 1
+    for seat, name in NAMES.items():
+        table.fill(f"#name_{seat}", name)
+    table.select_option("#start_seat", "N")
+    table.fill("#host_pin", PIN)
+    table.click("#create-game")
+    table.wait_for_url("**/host/**")
+    game_id = table.url.rstrip("/").split("/")[-1]
+    pair_here(table, base, game_id)
+    table.wait_for_function("() => window.TC && window.TC.view")
+    assert table.evaluate("() => !!window.POTE && !window.WWE")
+    links = {a.get_attribute("data-seat"): a.get_attribute("href")
+             for a in table.locator("a.join-link").all()}
+    assert sorted(links) == ["E", "N", "S"]
+
+    phones = {}
+    for seat, lang in (("N", "en"), ("E", "it"), ("S", "en")):
+        page = browser.new_context(**PHONE).new_page()
+        page.on("pageerror", lambda e, s=seat: errors.append(f"{s}: {e}"))
+        parts = urlsplit(links[seat])
+        page.goto(f"{base}{parts.path}?{parts.query}")
+        page.wait_for_url("**/play/**")
+        page.goto(page.url.split("?")[0] + f"?lang={lang}")
+        page.wait_for_function("() => window.TC && window.TC.view")
+        phones[seat] = page
+    anna, bruno, chiara = phones["N"], phones["E"], phones["S"]
+    table.wait_for_function("() => document.getElementById('join-panel').hidden", timeout=15000)
+
+    # round preparation: the table lays out the cards (here: the app draws them)
+    assert "Lay out the round's cards" in table.locator("#prompt").inner_text()
+    assert table.locator("#inputs [data-type=reveal_privilege]").count() >= 2
+    while view(table)["phase"] == "prep":
+        click(table, "#inputs button.deal", table)
+    v = view(table)
+    assert v["phase"] == "draft" and len(v["supply"]["materials"]) == 7
+    assert len(v["kingsbridge"]) == 2 and len(v["shiring"]) == 2
+    assert table.locator("#kingsbridge .card-box").count() == 2
+    assert table.locator("#round-cards .card-box").count() == 7 + len(v["supply"]["craftsmen"])
+    assert table.evaluate("() => document.scrollingElement.scrollHeight <= innerHeight + 1")
+    shot(table, "60-pillars-table-draft")
+
+    # Phase I on the phones: each card with its cost in workers or gold and what it brings
+    anna.wait_for_selector("#act-now [data-type=take_material]")
+    first = anna.locator("#act-now button[data-type=take_material]:not([disabled])").first
+    card = first.get_attribute("data-card")
+    material = v["cards"][card]
+    assert f"{material['workers']} workers" in first.inner_text()
+    assert f"+{material['yield']} {material['cube']}" in first.inner_text()
+    assert fits(anna)
+    shot(anna, "61-pillars-phone-draft")
+    click(anna, f"#act-now button[data-card='{card}']", table)
+    assert card in view(table)["players"]["N"]["materials"]
+    assert bruno.locator("#my-prompt").inner_text().startswith("Bruno")  # Italian phone, its turn
+    bruno.wait_for_selector("#act-now button[data-type=pass]")
+    assert "mulino" in bruno.locator("#act-now button[data-type=pass]").inner_text().lower()
+    while view(table)["phase"] == "draft":
+        active = view(table)["active"]
+        click(phones[active], "#act-now button[data-type=pass]", table)
+
+    # Phase II: the architect drawn from the bag, one tap on the table; placed from the phone
+    assert view(table)["phase"] == "architects"
+    assert table.locator("#inputs button.colour").count() == 3
+    cost = view(table)["architects"]["cost"]
+    click(table, "#inputs button.colour[data-seat=E]", table)
+    assert view(table)["architects"]["drawn"] == "E"
+    bruno.wait_for_selector("#act-now button[data-type=place]")
+    prior = bruno.locator("#act-now button[data-space^=prior]")
+    assert f"−{cost}" in prior.inner_text()
+    gold = view(table)["players"]["E"]["gold"]
+    click(bruno, "#act-now button[data-space^=prior]", table)
+    v = view(table)
+    assert v["players"]["E"]["gold"] == gold - cost
+    assert "E" in [sp["seat"] for loc in v["locations"] if loc["id"] == "prior"
+                   for sp in loc["spaces"]]
+    assert table.locator(".location[data-location=prior] .space.taken[data-seat=E]").count() == 1
+    shot(table, "62-pillars-table-architects")
+    # the rest of the bag: draws on the start player's phone or the table, then pass or place
+    while view(table)["phase"] in ("architects", "deferred"):
+        v = view(table)
+        if v["phase"] == "architects" and v["architects"]["drawn"] is None:
+            # Anna, the start player, draws: she may tap the colour on her phone too
+            click(anna, "#act-now button[data-type=draw_architect]:not([disabled])", table)
+            continue
+        seat = v["architects"]["drawn"] if v["phase"] == "architects" else v["active"]
+        phone = phones[seat]
+        phone.wait_for_selector("#act-now button[data-type=place], #act-now button[data-type=pass_architect]")
+        choice = "place" if phone.locator("#act-now button[data-type=place]:not([disabled])").count() else "pass_architect"
+        click(phone, f"#act-now button[data-type={choice}]:not([disabled])", table)
+
+    # Phase III: the event card on the event space is seen by the camera
+    table.wait_for_function("c => TC.view.view.event === c", arg=EVENT, timeout=30000)
+    assert any(e["type"] == "event_revealed" for e in table.evaluate("() => TC.view.log"))
+    # steps before the tax (the Bishop's choice, when someone stands there)
+    while view(table)["phase"] == "bishop":
+        seat = view(table)["active"]
+        click(phones[seat], "#act-now button.choice:not([disabled])", table)
+
+    # the tax die rolled on the dice reader
+    table.wait_for_function("() => TC.view.view.phase === 'tax'", timeout=20000)
+    request = urllib.request.Request(dice + "/roll", data=b"{}", method="POST",
+                                     headers={"Content-Type": "application/json"})
+    rolled = json.loads(urllib.request.urlopen(request, timeout=10).read())["faces"]["tax"]
+    assert rolled in (2, 3, 4, 5)
+    table.wait_for_function("f => TC.view.view.tax === f", arg=rolled, timeout=20000)
+    assert f"The tax is {rolled} gold." in table.locator("#log").inner_text()
+
+    # the market and the cathedral, on the phones, until the round ends
+    advised = False
+    for _ in range(80):
+        v = view(table)
+        if v["round"] > 1:
+            break
+        prompts = [p for p in v["prompts"]]
+        seat = prompts[0]["seat"] if prompts else None
+        if seat not in phones:
+            break
+        phone = phones[seat]
+        kind = prompts[0]["kind"]
+        if kind == "build" and not advised:
+            phone.wait_for_selector("#advisor")
+            seat_view = phone.evaluate("() => TC.view.view")
+            best = seat_view["advisor"]["vp"]
+            assert phone.locator("#advisor .best .vp-big").inner_text() == f"★ {best}"
+            shot(phone, "63-pillars-phone-cathedral")
+            vp = seat_view["players"][seat]["vp"]
+            used = {k: n for k, n in seat_view["advisor"]["uses"].items() if n}
+            if not used:  # nothing to convert: the best is to build nothing
+                click(phone, "#build-best", table)
+                continue
+            # the player's own choice: one use fewer than the best, its VP beside the best
+            less = sorted(used)[0]
+            per_use = seat_view["cards"][less]["output"].get("vp", 0)
+            phone.locator(f".alloc-row[data-card='{less}'] button.step").first.click()
+            mine = best - per_use
+            assert phone.locator("#my-alloc-vp").inner_text() == f"★ {mine}"
+            assert phone.locator("#advisor .best .vp-big").inner_text() == f"★ {best}"
+            click(phone, "#build-mine", table)
+            assert view(table)["players"][seat]["vp"] == vp + mine
+            advised = True
+            continue
+        if kind == "market":
+            click(phone, "#act-now button[data-type=leave_market]", table)
+            continue
+        click(phone, "#act-now button.choice:not([disabled])", table)
+    v = view(table)
+    assert v["round"] == 2 and v["phase"] == "prep", v["phase"]
+    assert advised
+    shot(table, "64-pillars-table-round-2")
+    assert all(fits(p) for p in phones.values())
+    assert not errors, errors
