@@ -114,7 +114,7 @@ def test_three_players_play_a_round_on_phones_dice_and_camera(server, browser):
         page.goto(page.url.split("?")[0] + f"?lang={lang}")
         page.wait_for_function("() => window.TC && window.TC.view")
         phones[seat] = page
-    anna, bruno, chiara = phones["N"], phones["E"], phones["S"]
+    anna, bruno = phones["N"], phones["E"]
     table.wait_for_function("() => document.getElementById('join-panel').hidden", timeout=15000)
 
     # round preparation: the table lays out the cards (here: the app draws them)
@@ -174,8 +174,10 @@ def test_three_players_play_a_round_on_phones_dice_and_camera(server, browser):
             continue
         seat = v["architects"]["drawn"] if v["phase"] == "architects" else v["active"]
         phone = phones[seat]
-        phone.wait_for_selector("#act-now button[data-type=place], #act-now button[data-type=pass_architect]")
-        choice = "place" if phone.locator("#act-now button[data-type=place]:not([disabled])").count() else "pass_architect"
+        phone.wait_for_selector("#act-now button[data-type=place], "
+                                "#act-now button[data-type=pass_architect]")
+        free = phone.locator("#act-now button[data-type=place]:not([disabled])").count()
+        choice = "place" if free else "pass_architect"
         click(phone, f"#act-now button[data-type={choice}]:not([disabled])", table)
 
     # Phase III: the event card on the event space is seen by the camera
@@ -201,7 +203,7 @@ def test_three_players_play_a_round_on_phones_dice_and_camera(server, browser):
         v = view(table)
         if v["round"] > 1:
             break
-        prompts = [p for p in v["prompts"]]
+        prompts = v["prompts"]
         seat = prompts[0]["seat"] if prompts else None
         if seat not in phones:
             break
