@@ -119,7 +119,7 @@
         h("div.small.crafts", t("craftsmen") + ": " + arr(p.craftsmen).map(nm).join(", ")),
         arr(p.privileges).length ? h("div.small.crafts", t("privileges") + ": " +
           arr(p.privileges).map(nm).join(", ")) : null,
-        p.passed ? h("div.small.muted", t("passed")) : null,
+        p.passed && m.phase === "draft" ? h("div.small.muted", t("passed")) : null,
         p.connected === false ? h("div.small.muted", t("phone_offline")) : null,
         final[seat] && final[seat].final ? h("div.final-rank", "#" + final[seat].rank +
           (final[seat].winner ? " · " + t("winner") : "")) : null);

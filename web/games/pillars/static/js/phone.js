@@ -64,7 +64,8 @@
   function choiceButton(m, c, extra) {
     var refused = c.refused;
     var a = c.action;
-    return h("button.choice" + (refused ? ".refused.secondary" : ""), {type: "button", disabled: !!refused,
+    var colour = a.type === "draw_architect" ? ".colour" : "";
+    return h("button.choice" + colour + (refused ? ".refused.secondary" : ""), {type: "button", disabled: !!refused,
       dataset: {type: a.type, card: a.card || "", space: a.space || "", cube: a.cube || "", key: JSON.stringify(a)},
       style: a.type === "draw_architect" ? P.playerStyle(m.players[a.seat]) : null,
       onclick: refused ? null : function () { send(a); }},
