@@ -106,6 +106,9 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(pages.bp)
     app.register_blueprint(host.bp)
     app.register_blueprint(records.bp)
+    from companion.blueprints import deck  # the owner's own cards
+
+    app.register_blueprint(deck.bp)
     from companion.blueprints import camera, dice  # the host's hardware pages
 
     app.register_blueprint(camera.bp)

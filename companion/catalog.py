@@ -43,6 +43,7 @@ REASONS = {
     "bundle_game": "this export holds the catalog of {found}, not of {game}",
     "bad_entry_id": "{name} cannot name a picture (letters, digits, - and _ only)",
     "no_picture": "the picture could not be made: {detail}",
+    "not_in_view": "the camera does not see the sticker of this card now",
 }
 
 

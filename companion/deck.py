@@ -184,8 +184,18 @@ def _put(entries: list, key: str, entry: dict) -> list:
     return [*out, entry]
 
 
+def check_entry(game: str, data_dir: str | Path, part_id: str, entry: dict) -> list[dict]:
+    """The problems ``entry`` would bring if saved (`save_entry`'s checks; nothing is
+    written): what the deck page shows while the owner types."""
+    try:
+        save_entry(game, data_dir, part_id, entry, write=False)
+    except CatalogError as exc:
+        return exc.problems
+    return []
+
+
 def save_entry(game: str, data_dir: str | Path, part_id: str, entry: dict, *,
-               real: bool = True) -> dict:
+               real: bool = True, write: bool = True) -> dict:
     """Save one entry (a form's dict) into the owner's override file of its part.
 
     List parts: ``entry`` carries the part's key and replaces the owner's entry with that
@@ -238,6 +248,8 @@ def save_entry(game: str, data_dir: str | Path, part_id: str, entry: dict, *,
         problems = _check_with(game, overrides, {str(temp): str(target)})
         if problems:
             raise CatalogError(problems)
+        if not write:
+            return {"file": str(target), "entry": eid, "status": None}
         _commit(temp, target)
     finally:
         temp.unlink(missing_ok=True)

@@ -170,7 +170,8 @@ class Texts:
     ``reasons``: refusal code -> template; ``events``: event type -> log template;
     ``prompts``: prompt kind -> plain-words template; ``terms``: an engine word found in
     event or refusal params -> English msgid ("param:word" scopes a word to one param);
-    ``ui``: key -> English msgid for the game's own pages (web/games/<id>/).
+    ``ui``: key -> English msgid for the game's own pages (web/games/<id>/); ``catalog``:
+    the problem codes of ``check_catalog`` -> template (the owner's deck page shows them).
     """
 
     reasons: dict[str, str] = field(default_factory=dict)
@@ -178,6 +179,7 @@ class Texts:
     prompts: dict[str, str] = field(default_factory=dict)
     terms: dict[str, str] = field(default_factory=dict)
     ui: dict[str, str] = field(default_factory=dict)
+    catalog: dict[str, str] = field(default_factory=dict)  # check_catalog problem code -> template
 
 
 @dataclass(frozen=True)
@@ -206,6 +208,9 @@ class StickerKind:
     letter: str
     word: str
     part: str  # the catalog part listing the entries that get this sticker
+    # the card's rectangle in sticker sides from the symbol's top-left (left, top, width,
+    # height): where the owner's card pictures are cut from a camera frame (companion/deck.py)
+    card: tuple[float, float, float, float] = (-0.3, -0.25, 1.6, 2.3)
 
 
 @dataclass(frozen=True)

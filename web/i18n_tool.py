@@ -57,6 +57,8 @@ SHARED_TEXTS = [
     ("companion.reasons", "SERVER_REASONS", "server refusal"),
     ("companion.wiring.camera", "MESSAGES", "camera warning"),
     ("companion.hardware_texts", "MESSAGES", "host hardware page"),
+    ("companion.catalog", "REASONS", "catalog problem"),
+    ("companion.blueprints.deck", "TEXTS", "deck page"),
 ]
 Entry = tuple  # (msgid or (singular, plural), comment, source)
 
@@ -122,7 +124,8 @@ def game_texts(info) -> list[Entry]:
     texts = info.texts
     for what, table in (("refusal", texts.reasons), ("log event", texts.events),
                         ("prompt", texts.prompts), ("term in a log text", texts.terms),
-                        ("ui", texts.ui)):
+                        ("ui", texts.ui),
+                        ("catalog problem", getattr(texts, "catalog", None))):
         for key, value in sorted((table or {}).items()):
             put(value, f"{what}: {key}")
     for option in info.options:

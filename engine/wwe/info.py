@@ -31,7 +31,7 @@ INFO = GameInfo(
     max_players=4,
     options=Option.table(options.OPTIONS),
     texts=Texts(reasons=reasons.REASONS, events=texts.EVENT_TEXTS,
-                prompts=texts.PROMPT_TEXTS, terms=texts.TERMS),
+                prompts=texts.PROMPT_TEXTS, terms=texts.TERMS, catalog=catalog.REASONS),
     catalog="engine.wwe.data",
     parts=PARTS,
     stickers=(StickerKind("E", "event", "event_cards"),

@@ -1,0 +1,312 @@
+"""The host's "Your deck" page: the owner enters their own cards (issue 12).
+
+Every catalog part of a game with its entries and how far they are entered; a form per
+entry built in the browser from the part's JSON Schema (the game declares it), checked as
+the owner types with the same checks as ``companion catalog check`` (nothing written), saved
+through `companion.deck`; export and import of the owner's catalog; a picture of a card
+taken from the camera's latest frame (found by its sticker); its stickers as a printable
+PDF. Knows no game: only `GameInfo` and the catalog tools. Every route needs the host of
+the game in the URL (the owner); ``game`` may name any installed game's deck.
+"""
+from __future__ import annotations
+
+import io
+import json
+
+from flask import Blueprint, Response, current_app, request, send_file
+
+from companion import deck, games, i18n
+from companion.blueprints import common
+from companion.blueprints.hardware_status import hardware_handle
+from companion.catalog import REASONS as LOADER_REASONS
+from companion.catalog import CatalogError, assemble, override_dir, override_files, shipped_dir
+from companion.limits import MAX_STRING
+
+bp = Blueprint("deck", __name__)
+MAX_ENTRY = 64 * 1024  # bytes of one entry's JSON
+MAX_BUNDLE = 2 * 1024 * 1024  # bytes of an imported catalog
+# The frame of a problem shown to the owner: which entry and field, and what is wrong.
+PROBLEM = "{entry} · {field}: {problem}"
+TEXTS = {"problem": PROBLEM, "progress": deck.PROGRESS}  # the shared domain (web/i18n_tool.py)
+
+
+def data_dir():
+    return current_app.extensions["companion.settings"].data_dir
+
+
+def deck_game(live) -> str:
+    """The game whose deck is asked for (``?game=`` or the JSON body's ``game``): an
+    installed game, by default the game of the URL."""
+    wanted = request.args.get("game")
+    if wanted is None and request.is_json:
+        body = common.json_body(MAX_BUNDLE)
+        wanted = body.get("game") if isinstance(body, dict) else None
+    wanted = wanted or live.kind.name
+    if not isinstance(wanted, str) or wanted not in games.known():
+        raise CatalogError([{"file": "(catalog)", "entry": None, "field": "game",
+                             "code": "unknown_game", "params": {"game": str(wanted)[:40]},
+                             "reason": ""}])
+    return wanted
+
+
+def problem_messages(game: str, problems: list[dict], lang: str) -> list[dict]:
+    """Each problem for the owner, in their language: entry, field and what is wrong."""
+    info = games.module_of(game).info
+    templates = {**LOADER_REASONS, **(info.texts.reasons or {}), **(info.texts.catalog or {})}
+    out = []
+    for p in problems[:50]:
+        template = templates.get(p.get("code"))
+        params = p.get("params") or {}
+        text = (i18n.text(lang, template, params, game=game) if template
+                else str(p.get("reason", p.get("code"))))
+        entry = p.get("entry")
+        out.append({"entry": entry, "field": p.get("field"), "code": p.get("code"),
+                    "file": str(p.get("file", "")).rsplit("/", 1)[-1],
+                    "message": i18n.text(lang, PROBLEM, {
+                        "entry": "–" if entry is None else entry,
+                        "field": p.get("field") or "–", "problem": text})})
+    return out
+
+
+def refused(game: str | None, exc: CatalogError, status: int = 422):
+    game = game or "wwe"
+    return current_app.response_class(json.dumps({
+        "ok": False, "problems": problem_messages(game, exc.problems, i18n.page_lang())},
+        ensure_ascii=False), status=status, mimetype="application/json")
+
+
+def translated_status(game: str, lang: str) -> dict:
+    status = deck.status(game, data_dir())
+    info = games.module_of(game).info
+    for part in status["parts"]:
+        params = dict(part["progress"]["params"])
+        params["part"] = i18n.text(lang, part["title"], game=game)
+        part["title_text"] = params["part"]
+        if lang != "en":  # English keeps the lower-case title ("37 of 44 event cards ...")
+            part["progress"]["text"] = i18n.text(lang, part["progress"]["template"], params,
+                                                 game=game)
+    status["problems"] = problem_messages(game, status["problems"], lang)
+    status["title"] = info.names.get(lang) or info.names.get("en") or game
+    return status
+
+
+def parts_of(game: str) -> list[dict]:
+    """Each part's schema and the merged entries (shipped + the owner's files)."""
+    info = games.module_of(game).info
+    loaded = assemble(game, shipped_dir(game), override_files(override_dir(data_dir(), game)))
+    kinds = {k.part: k for k in info.stickers}
+    pictures = override_dir(data_dir(), game) / "pictures"
+    have = {p.stem for p in pictures.glob("*.jpg")} if pictures.is_dir() else set()
+    out = []
+    for part in info.parts:
+        value = loaded.data.get(part.id)
+        if part.nested is not None and isinstance(value, dict):
+            value = value.get(part.nested)
+        entries = value if isinstance(value, list) else None
+        out.append({"id": part.id, "key": part.key, "merge": part.merge,
+                    "nested": part.nested, "schema": part.schema,
+                    "entry_schema": entry_schema(part.schema, part.nested),
+                    "stickers": part.id in kinds,
+                    "entries": entries if entries is not None else value,
+                    "pictures": sorted(have)})
+    return out
+
+
+def entry_schema(schema: dict, nested: str | None) -> dict | None:
+    """The schema of one entry of a list part (the items of the list), else None."""
+    node = schema
+    if nested is not None:
+        node = (node.get("properties") or {}).get(nested) or {}
+    if node.get("type") == "array":
+        return node.get("items") or {}
+    props = node.get("properties") or {}
+    entries = props.get("entries")
+    if isinstance(entries, dict) and entries.get("type") == "array":
+        return entries.get("items") or {}
+    return None
+
+
+@bp.get("/host/<game_id>/deck")
+def deck_page(game_id: str):
+    live = common.live_or_404(game_id)
+    if common.host_identity(game_id) is None:
+        return common.render_page("host_login.html", "host", live, 401)
+    lang = i18n.page_lang()
+    try:
+        game = deck_game(live)
+    except CatalogError:
+        game = live.kind.name
+    others = []
+    for name in games.known():
+        try:
+            names = games.module_of(name).info.names
+        except Exception:  # noqa: BLE001 - a broken plug-in is left out of the list
+            continue
+        others.append({"id": name, "name": names.get(lang) or names.get("en") or name})
+    camera = hardware_handle("camera")
+    return common.render_page("deck.html", "host", live, deck_of=game, decks=others,
+                              has_camera=camera is not None and hasattr(camera, "last"))
+
+
+@bp.get("/host/<game_id>/deck/data.json")
+def deck_data(game_id: str):
+    live = common.host_only(game_id)
+    try:
+        game = deck_game(live)
+        return {"ok": True, "game": game, "status": translated_status(game, i18n.page_lang()),
+                "parts": parts_of(game)}
+    except CatalogError as exc:
+        return refused(live.kind.name, exc)
+
+
+def entry_request(live):
+    """(game, part id, entry) of a check or save; bounded and typed first."""
+    body = common.json_body(MAX_ENTRY)
+    if not isinstance(body, dict) or not isinstance(body.get("part"), str) \
+            or not isinstance(body.get("entry"), dict) or len(body["part"]) > MAX_STRING:
+        raise CatalogError([{"file": "(request)", "entry": None, "field": "entry",
+                             "code": "entry_shape", "params": {"part": "?",
+                                                               "expected": "an object"},
+                             "reason": ""}])
+    return deck_game(live), body["part"], body["entry"]
+
+
+@bp.post("/host/<game_id>/deck/check")
+def check(game_id: str):
+    """The problems an entry would bring if saved; nothing is written."""
+    common.check_csrf()
+    live = common.host_only(game_id)
+    game = live.kind.name
+    try:
+        game, part, entry = entry_request(live)
+        problems = deck.check_entry(game, data_dir(), part, entry)
+    except CatalogError as exc:
+        return refused(game, exc)
+    return {"ok": not problems,
+            "problems": problem_messages(game, problems, i18n.page_lang())}
+
+
+@bp.post("/host/<game_id>/deck/save")
+def save(game_id: str):
+    common.check_csrf()
+    live = common.host_only(game_id)
+    game = live.kind.name
+    try:
+        game, part, entry = entry_request(live)
+        deck.save_entry(game, data_dir(), part, entry)
+    except CatalogError as exc:
+        return refused(game, exc)
+    current_app.extensions["companion.catalog_changed"](game)
+    return {"ok": True, "status": translated_status(game, i18n.page_lang())}
+
+
+@bp.get("/host/<game_id>/deck/export.json")
+def export(game_id: str):
+    live = common.host_only(game_id)
+    try:
+        game = deck_game(live)
+        bundle = deck.export_bundle(game, data_dir())
+    except CatalogError as exc:
+        return refused(live.kind.name, exc)
+    response = current_app.response_class(json.dumps(bundle, indent=1, ensure_ascii=False),
+                                          mimetype="application/json")
+    response.headers["Content-Disposition"] = (
+        f'attachment; filename="table-companion-catalog-{game}.json"')
+    return response
+
+
+@bp.post("/host/<game_id>/deck/import")
+def import_(game_id: str):
+    """An export file (the request body) becomes this table's catalog of ``?game=``."""
+    common.check_csrf()
+    live = common.host_only(game_id)
+    game = request.args.get("game") or live.kind.name
+    try:
+        if game not in games.known():
+            raise CatalogError([{"file": "(catalog)", "entry": None, "field": "game",
+                                 "code": "unknown_game", "params": {"game": game[:40]},
+                                 "reason": ""}])
+        bundle = common.json_body(MAX_BUNDLE)
+        deck.import_bundle(game, data_dir(), bundle)
+    except CatalogError as exc:
+        return refused(live.kind.name, exc)
+    current_app.extensions["companion.catalog_changed"](game)
+    return {"ok": True, "status": translated_status(game, i18n.page_lang())}
+
+
+@bp.post("/host/<game_id>/deck/photo")
+def photo(game_id: str):
+    """Keep a straight picture of the card whose sticker the camera sees now."""
+    from engine.api import sticker_namespace
+    from hardware.camera.picture import CardLayout
+    from hardware.tags.format import card_payload
+
+    common.check_csrf()
+    live = common.host_only(game_id)
+    game = live.kind.name
+    try:
+        game, part, entry = entry_request(live)
+        info = games.module_of(game).info
+        kind = next((k for k in info.stickers if k.part == part), None)
+        eid = entry.get("id")
+        handle = hardware_handle("camera")
+        last = getattr(handle, "last", None)
+        payload = card_payload(sticker_namespace(info), kind.letter, str(eid)) if kind else None
+        found = [d for d in (last[1].detections if last else [])
+                 if getattr(d, "payload", None) == payload] if payload else []
+        if not found:
+            raise CatalogError([{"file": "(camera)", "entry": eid, "field": None,
+                                 "code": "not_in_view", "params": {}, "reason": ""}])
+        deck.save_picture(game, data_dir(), eid, last[0], found[0].corners,
+                          CardLayout(*kind.card))
+    except CatalogError as exc:
+        return refused(game, exc)
+    return {"ok": True, "url": f"/host/{game_id}/deck/picture/{game}/{eid}.jpg"}
+
+
+@bp.get("/host/<game_id>/deck/picture/<game>/<entry>.jpg")
+def picture(game_id: str, game: str, entry: str):
+    common.host_only(game_id, as_json=False)
+    try:
+        if game not in games.known():
+            raise CatalogError([])
+        path = deck.picture_path(game, data_dir(), entry)
+    except CatalogError:
+        return Response(status=404)
+    if not path.is_file():
+        return Response(status=404)
+    response = send_file(path, mimetype="image/jpeg", max_age=0)
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.get("/host/<game_id>/deck/stickers.pdf")
+def stickers(game_id: str):
+    """Printable sticker sheets of the deck's entries (``entries=a,b``: only those)."""
+    from companion.catalog import load_catalog
+    from companion.commands.tags import stickers_for_catalog
+    from hardware.tags.sheet import render_sheets
+
+    live = common.host_only(game_id, as_json=False)
+    try:
+        game = deck_game(live)
+        catalog = load_catalog(game, data_dir())
+    except CatalogError:
+        return Response(status=404)
+    info = games.module_of(game).info
+    wanted = {e for e in request.args.get("entries", "")[:4000].split(",") if e}
+    chosen = stickers_for_catalog(info, catalog, i18n.page_lang())
+    if wanted:
+        from engine.api import sticker_namespace
+        from hardware.tags.format import card_payload
+
+        ns = sticker_namespace(info)
+        keep = {card_payload(ns, k.letter, e) for k in info.stickers for e in wanted}
+        chosen = [s for s in chosen if s.payload in keep]
+    if not chosen:
+        return Response(status=404)
+    pages = render_sheets(chosen, 30.0, dpi=150)
+    out = io.BytesIO()
+    pages[0].save(out, format="PDF", save_all=True, append_images=pages[1:], resolution=150.0)
+    out.seek(0)
+    return send_file(out, mimetype="application/pdf", download_name=f"{game}-stickers.pdf")

@@ -1,0 +1,290 @@
+/* "Your deck" (web/templates/deck.html): the owner's own cards of one game. Knows no game:
+ * every form is built from the part's JSON Schema and the entry's own fields
+ * (/host/<id>/deck/data.json); every check is the server's (the same checks as
+ * `companion catalog check`), run as the owner types and again on saving. */
+(function () {
+  "use strict";
+  var root = document.getElementById("deck");
+  var strings = JSON.parse(document.getElementById("ui-strings").textContent || "{}");
+  var config = JSON.parse(document.getElementById("page-config").textContent || "{}");
+  var gameId = root.dataset.game, deckOf = root.dataset.deck, camera = root.dataset.camera === "yes";
+  var base = "/host/" + gameId + "/deck";
+  var LANGS = ["en", "it", "pl", "es", "de"];
+  var data = null, open = null, timer = null;
+
+  function t(key, params) {
+    var s = strings[key] !== undefined ? strings[key] : key;
+    if (typeof s === "object") {
+      var n = params && params.n;
+      s = n === 1 ? (s.one || s.other) : (s.other || s.many || s.one);
+    }
+    return String(s).replace(/\{(\w+)\}/g, function (a, k) { return params && k in params ? params[k] : a; });
+  }
+  function el(tag, attrs, kids) {
+    var e = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (k) {
+      if (k === "text") e.textContent = attrs[k];
+      else if (k.slice(0, 2) === "on") e.addEventListener(k.slice(2), attrs[k]);
+      else if (attrs[k] !== null && attrs[k] !== undefined && attrs[k] !== false) e.setAttribute(k, attrs[k] === true ? "" : attrs[k]);
+    });
+    (kids || []).forEach(function (c) { if (c) e.appendChild(typeof c === "string" ? document.createTextNode(c) : c); });
+    return e;
+  }
+  function post(path, body) {
+    return fetch(base + path, {method: "POST", credentials: "same-origin", body: JSON.stringify(body),
+      headers: {"Content-Type": "application/json", "X-CSRF-Token": config.csrf_token, "Accept": "application/json"}})
+      .then(function (r) { return r.json().catch(function () { return {ok: false, problems: [{message: r.statusText}]}; }); });
+  }
+  function notice(text, bad) {
+    var n = document.getElementById("deck-notice");
+    n.textContent = text;
+    n.className = "small " + (bad ? "why" : "ok-text");
+  }
+
+  /* ---------- the list ---------- */
+
+  function load() {
+    return fetch(base + "/data.json?game=" + encodeURIComponent(deckOf), {credentials: "same-origin"})
+      .then(function (r) { return r.json(); }).then(function (d) {
+        data = d;
+        if (!d.ok) { notice((d.problems || []).map(function (p) { return p.message; }).join(" · "), true); return; }
+        render();
+      });
+  }
+
+  function stateOf(part, entry) {
+    var st = data.status.parts.filter(function (p) { return p.part === part.id; })[0] || {};
+    var key = String(entry[part.key]);
+    var entered = (st.entered_ids || []).map(String).indexOf(key) >= 0;
+    var troubled = (data.status.problems || []).some(function (p) { return String(p.entry) === key; });
+    if (entered) return entry.demo || troubled ? "entered" : "checked";
+    return entry.demo ? "demo" : "fact";
+  }
+
+  function entryName(entry) {
+    var names = entry.names || {};
+    return names[config.lang] || names.en || String(entry.id);
+  }
+
+  function render() {
+    var st = data.status;
+    document.getElementById("deck-title").textContent = st.title;
+    var list = document.getElementById("deck-progress");
+    list.textContent = "";
+    st.parts.forEach(function (p) {
+      list.appendChild(el("li", {"data-part": p.part, text: p.progress.text +
+        (p.demo ? " · " + t("deck_demo_left", {n: p.demo}) : "")}));
+    });
+    var probs = document.getElementById("deck-problems");
+    probs.textContent = (st.problems || []).map(function (p) { return p.message; }).join(" · ");
+    var parts = document.getElementById("deck-parts");
+    parts.textContent = "";
+    data.parts.forEach(function (part) {
+      var title = (st.parts.filter(function (p) { return p.part === part.id; })[0] || {}).title_text || part.id;
+      var section = el("details", {"class": "panel deck-part", "data-part": part.id, open: open && open.part === part.id});
+      section.appendChild(el("summary", {text: title}));
+      if (Array.isArray(part.entries)) {
+        var ul = el("ul", {"class": "deck-entries"});
+        part.entries.forEach(function (entry) {
+          var state = stateOf(part, entry);
+          var li = el("li", {"data-entry": String(entry[part.key]), "class": "deck-entry"}, [
+            el("button", {type: "button", "class": "secondary deck-open", onclick: function () { edit(part, entry); }},
+              [entryName(entry)]),
+            el("span", {"class": "deck-state state-" + state, text: t("deck_state_" + state)}),
+            part.pictures.indexOf(String(entry[part.key])) >= 0 ? el("img", {"class": "deck-thumb", alt: "",
+              src: base + "/picture/" + deckOf + "/" + entry[part.key] + ".jpg?" + Date.now()}) : null
+          ]);
+          ul.appendChild(li);
+          if (open && open.part === part.id && String(open.entry[part.key]) === String(entry[part.key])) li.appendChild(form(part, open.entry));
+        });
+        section.appendChild(ul);
+        if (part.merge === "by_key" || part.nested) {
+          section.appendChild(el("button", {type: "button", "class": "secondary deck-new", onclick: function () {
+            var fresh = {}; fresh[part.key] = ""; fresh.names = {};
+            edit(part, fresh, true);
+          }}, [t("deck_new_entry")]));
+          if (open && open.part === part.id && open.fresh) section.appendChild(form(part, open.entry));
+        }
+      } else {
+        section.appendChild(el("p", {"class": "small muted", text: t("deck_whole_part")}));
+      }
+      parts.appendChild(section);
+    });
+  }
+
+  function edit(part, entry, fresh) {
+    open = {part: part.id, entry: JSON.parse(JSON.stringify(entry)), fresh: !!fresh, partDef: part};
+    render();
+    var f = document.getElementById("deck-form");
+    if (f) { f.scrollIntoView({block: "nearest"}); var first = f.querySelector("input, select, textarea"); if (first) first.focus(); }
+  }
+
+  /* ---------- the form of one entry ---------- */
+
+  function schemaOf(part, field) {
+    var s = part.entry_schema || {};
+    return (s.properties || {})[field] || null;
+  }
+
+  function isLangMap(v) {
+    return v && typeof v === "object" && !Array.isArray(v) && Object.keys(v).every(function (k) { return LANGS.indexOf(k) >= 0; });
+  }
+
+  function fieldInput(part, field, value) {
+    var sch = schemaOf(part, field) || {};
+    var type = sch.type;
+    var id = "f-" + field;
+    if (sch["enum"]) {
+      return el("select", {id: id, "data-field": field, "data-kind": "json"}, sch["enum"].map(function (v) {
+        return el("option", {value: JSON.stringify(v), selected: v === value}, [String(v)]);
+      }));
+    }
+    if (typeof value === "boolean" || type === "boolean") {
+      return el("input", {type: "checkbox", id: id, "data-field": field, "data-kind": "bool", checked: !!value});
+    }
+    if (typeof value === "number" || type === "integer" || type === "number") {
+      return el("input", {type: "number", id: id, "data-field": field, "data-kind": "number", value: value === undefined ? "" : value,
+        step: type === "number" ? "any" : "1", min: sch.minimum, max: sch.maximum});
+    }
+    if (isLangMap(value) || field === "names" || field === "text") {
+      var box = el("div", {"class": "lang-map", "data-field": field, "data-kind": "langs", id: id});
+      LANGS.forEach(function (lang) {
+        var long = field === "text";
+        var input = el(long ? "textarea" : "input", {type: long ? null : "text", "data-lang": lang, rows: long ? 2 : null,
+          "aria-label": field + " (" + lang + ")", maxlength: long ? null : 200, placeholder: lang});
+        input.value = (value || {})[lang] || "";
+        box.appendChild(el("label", {"class": "lang-row"}, [el("span", {"class": "small muted", text: lang}), input]));
+      });
+      return box;
+    }
+    if (typeof value === "string" || type === "string" || (Array.isArray(type) && type.indexOf("string") >= 0)) {
+      var inp = el("input", {type: "text", id: id, "data-field": field, "data-kind": "text", maxlength: sch.maxLength});
+      inp.value = value === undefined || value === null ? "" : String(value);
+      return inp;
+    }
+    var area = el("textarea", {id: id, "data-field": field, "data-kind": "json", rows: 3});
+    area.value = JSON.stringify(value === undefined ? null : value);
+    return area;
+  }
+
+  function readForm(f) {
+    var entry = JSON.parse(JSON.stringify(open.entry));
+    var bad = null;
+    f.querySelectorAll("[data-field]").forEach(function (input) {
+      var field = input.dataset.field, kind = input.dataset.kind;
+      var absent = !(field in open.entry);
+      // a field the entry does not have stays out while it is left empty
+      if (absent && (kind === "text" || kind === "number") && input.value === "") return;
+      if (absent && kind === "langs" && !Array.prototype.some.call(input.querySelectorAll("[data-lang]"), function (i) { return i.value.trim(); })) return;
+      if (absent && kind === "json" && (input.value === "null" || input.value === "")) return;
+      if (absent && kind === "bool" && !input.checked) return;
+      if (kind === "bool") entry[field] = input.checked;
+      else if (kind === "number") entry[field] = input.value === "" ? null : Number(input.value);
+      else if (kind === "text") {
+        var v = input.value;
+        entry[field] = (field === open.partDef.key && /^\d+$/.test(v) && typeof open.entry[field] === "number") ? Number(v) : v;
+      } else if (kind === "langs") {
+        var map = {};
+        input.querySelectorAll("[data-lang]").forEach(function (i) { if (i.value.trim()) map[i.dataset.lang] = i.value.trim(); });
+        entry[field] = map;
+      } else {
+        try { entry[field] = JSON.parse(input.value); } catch (e) { bad = field; }
+      }
+    });
+    return {entry: entry, bad: bad};
+  }
+
+  function showProblems(f, problems) {
+    f.querySelectorAll(".field-why").forEach(function (x) { x.textContent = ""; });
+    f.querySelectorAll(".field.has-problem").forEach(function (x) { x.classList.remove("has-problem"); });
+    var general = [];
+    (problems || []).forEach(function (p) {
+      var box = p.field ? f.querySelector(".field[data-name='" + String(p.field).split(/[.\[]/)[0] + "'] .field-why") : null;
+      var mine = p.entry === null || p.entry === undefined || String(p.entry) === String(open.entry[open.partDef.key]);
+      if (box && mine) { box.textContent = p.message; box.parentNode.classList.add("has-problem"); }
+      else general.push(p.message);
+    });
+    f.querySelector(".form-why").textContent = general.join(" · ");
+    f.querySelector(".deck-save").disabled = !!(problems && problems.length);
+  }
+
+  function check(f) {
+    var r = readForm(f);
+    if (r.bad) { showProblems(f, [{field: r.bad, entry: null, message: t("deck_bad_json", {field: r.bad})}]); return; }
+    post("/check", {game: deckOf, part: open.part, entry: r.entry}).then(function (res) {
+      if (document.getElementById("deck-form") === f) {
+        showProblems(f, res.problems);
+        f.dataset.checked = res.ok ? "ok" : "problems";
+      }
+    });
+  }
+
+  function form(part, entry) {
+    var fields = Object.keys((part.entry_schema || {}).properties || {}).concat(Object.keys(entry))
+      .filter(function (k, i, all) { return all.indexOf(k) === i && k !== "demo" && k !== "demo_fields"; });
+    var f = el("form", {id: "deck-form", "class": "deck-form", "data-entry": String(entry[part.key]), novalidate: true});
+    fields.forEach(function (field) {
+      var wrap = el("div", {"class": "field", "data-name": field}, [
+        el("label", {"for": "f-" + field, text: field}), fieldInput(part, field, entry[field]),
+        el("div", {"class": "field-why why small", role: "alert"})]);
+      f.appendChild(wrap);
+    });
+    f.appendChild(el("p", {"class": "form-why why"}));
+    var row = el("div", {"class": "row"}, [
+      el("button", {type: "submit", "class": "deck-save"}, [t("deck_save")]),
+      el("button", {type: "button", "class": "secondary", onclick: function () { open = null; render(); }}, [t("deck_close")])
+    ]);
+    if (part.stickers && !open.fresh) {
+      row.appendChild(el("button", {type: "button", "class": "secondary deck-photo", disabled: !camera, title: camera ? "" : t("deck_no_camera"),
+        onclick: function () { photograph(f, part, entry); }}, [t("deck_photo")]));
+      row.appendChild(el("a", {"class": "button secondary", target: "_blank",
+        href: base + "/stickers.pdf?game=" + encodeURIComponent(deckOf) + "&entries=" + encodeURIComponent(entry[part.key])}, [t("deck_sticker")]));
+    }
+    f.appendChild(row);
+    f.appendChild(el("div", {"class": "deck-picture"}, part.pictures.indexOf(String(entry[part.key])) >= 0 ? [el("img", {alt: entryName(entry),
+      src: base + "/picture/" + deckOf + "/" + entry[part.key] + ".jpg?" + Date.now()})] : []));
+    f.addEventListener("input", function () {
+      clearTimeout(timer);
+      timer = setTimeout(function () { check(f); }, 300);
+    });
+    f.addEventListener("submit", function (e) {
+      e.preventDefault();
+      var r = readForm(f);
+      if (r.bad) { check(f); return; }
+      post("/save", {game: deckOf, part: open.part, entry: r.entry}).then(function (res) {
+        if (!res.ok) { showProblems(f, res.problems); notice(t("deck_not_saved"), true); return; }
+        notice(t("deck_saved", {name: entryName(r.entry)}));
+        open = null;
+        load();
+      });
+    });
+    return f;
+  }
+
+  function photograph(f, part, entry) {
+    post("/photo", {game: deckOf, part: part.id, entry: {id: entry[part.key]}}).then(function (res) {
+      if (!res.ok) { showProblems(f, res.problems); return; }
+      var box = f.querySelector(".deck-picture");
+      box.textContent = "";
+      box.appendChild(el("img", {alt: entryName(entry), src: res.url + "?" + Date.now()}));
+      notice(t("deck_photo_kept"));
+      if (part.pictures.indexOf(String(entry[part.key])) < 0) part.pictures.push(String(entry[part.key]));
+    });
+  }
+
+  document.getElementById("deck-import").addEventListener("change", function (e) {
+    var file = e.target.files[0];
+    if (!file) return;
+    file.text().then(function (text) {
+      return fetch(base + "/import?game=" + encodeURIComponent(deckOf), {method: "POST", credentials: "same-origin", body: text,
+        headers: {"Content-Type": "application/json", "X-CSRF-Token": config.csrf_token}}).then(function (r) { return r.json(); });
+    }).then(function (res) {
+      if (!res.ok) { notice(t("deck_import_refused") + " " + (res.problems || []).map(function (p) { return p.message; }).join(" · "), true); return; }
+      notice(t("deck_imported"));
+      load();
+    });
+    e.target.value = "";
+  });
+
+  load();
+})();
