@@ -257,7 +257,8 @@ def photo(game_id: str):
         if not found:
             raise CatalogError([{"file": "(camera)", "entry": eid, "field": None,
                                  "code": "not_in_view", "params": {}, "reason": ""}])
-        deck.save_picture(game, data_dir(), eid, last[0], found[0].corners,
+        frame = getattr(last[0], "image", last[0])  # a captured frame, or its pixels
+        deck.save_picture(game, data_dir(), eid, frame, found[0].corners,
                           CardLayout(*kind.card))
     except CatalogError as exc:
         return refused(game, exc)

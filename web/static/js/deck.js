@@ -11,6 +11,7 @@
   var base = "/host/" + gameId + "/deck";
   var LANGS = ["en", "it", "pl", "es", "de"];
   var data = null, open = null, timer = null;
+  var expanded = {};  // the parts the owner has unfolded stay unfolded across reloads
 
   function t(key, params) {
     var s = strings[key] !== undefined ? strings[key] : key;
@@ -81,7 +82,9 @@
     parts.textContent = "";
     data.parts.forEach(function (part) {
       var title = (st.parts.filter(function (p) { return p.part === part.id; })[0] || {}).title_text || part.id;
-      var section = el("details", {"class": "panel deck-part", "data-part": part.id, open: open && open.part === part.id});
+      var section = el("details", {"class": "panel deck-part", "data-part": part.id,
+        open: !!expanded[part.id] || !!(open && open.part === part.id),
+        ontoggle: function () { expanded[part.id] = section.open; }});
       section.appendChild(el("summary", {text: title}));
       if (Array.isArray(part.entries)) {
         var ul = el("ul", {"class": "deck-entries"});

@@ -1,0 +1,202 @@
+"""The owner's "Your deck" page in real chromium (issue 12), against the real server with a
+camera (a folder of synthetic frames showing one event card's printed sticker).
+
+World Without End on a German page: three demo event cards entered through the forms (one
+first with a value out of range, refused live with a German message naming the field, then
+fixed), one photographed from the camera, the progress line, the export; the export imported
+into a fresh data folder with `companion catalog import`, where a game created afterwards
+uses the entered cards and a game created before keeps its own. The same page for the toy
+game of the plug-in tests. Screenshots: test-artifacts/browser/7*.png.
+"""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import cv2
+import pytest
+
+from tests.web.conftest import running_server
+from tests.web.test_browser import shot
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(400)]
+PIN = "1357"
+CARDS = ["because_the_works", "ralph_fitzgerald", "demo_wool_trader"]  # demo cards, chapter I
+PHOTO = CARDS[2]
+
+
+def sticker_frames(folder: Path) -> None:
+    """The board marker and one event card with its sticker, steady (the camera's view)."""
+    from hardware.synthetic.scene import Camera, Placement
+    from hardware.synthetic.video import MARKER_AT, board_to_table
+    from hardware.tags.format import BOARD_MARKER, card_payload
+
+    camera = Camera.create(5)
+    marker = Placement(BOARD_MARKER, *MARKER_AT, 0.0, marker=True)
+    card = Placement(card_payload("wwe", "E", PHOTO), *board_to_table(0, 60), 4.0)
+    folder.mkdir()
+    for i in range(6):
+        image, _ = camera.render([marker, card], seed=i)
+        cv2.imwrite(str(folder / f"{i:03d}.jpg"), image)
+
+
+def create_game(data: Path, game: str = "wwe", players=("N", "E")) -> tuple[str, dict]:
+    """A game created in ``data`` (in-process, as the new-game page does): id and catalog."""
+    from companion.app import create_app
+
+    app = create_app({"DATA_DIR": str(data), "TESTING": True})
+    service = app.extensions["companion"]
+    live = service.create(game, {"players": [{"seat": s, "name": s} for s in players]}, PIN)
+    catalog = service.store.catalog(live.id)
+    service.store.close()
+    return live.id, catalog
+
+
+def event_entry(catalog: dict, card: str) -> dict:
+    return next(e for e in catalog["event_cards"] if e["id"] == card)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    data = tmp_path_factory.mktemp("deckdata")
+    frames = data / "frames"
+    sticker_frames(frames)
+    (data / "config.json").write_text(json.dumps({"camera": {"source": f"folder:{frames}"}}))
+    game_id, _ = create_game(data)
+    log = tmp_path_factory.mktemp("decklog") / "server.log"
+    with running_server(data, log, "--threads", "20", env=dict(os.environ)) as base:
+        yield base, game_id, data
+
+
+def open_deck(browser, base: str, game_id: str, query: str = "?lang=de"):
+    page = browser.new_context(viewport={"width": 1100, "height": 900}).new_page()
+    page.goto(f"{base}/host/{game_id}{query}")
+    page.fill("#pin", PIN)
+    page.click("#host-login button[type=submit]")
+    page.wait_for_selector("#deck-link")
+    page.click("#deck-link")
+    page.wait_for_selector(".deck-part")
+    return page
+
+
+def open_card(page, part: str, card: str):
+    section = page.locator(f".deck-part[data-part={part}]")
+    if section.get_attribute("open") is None:
+        section.locator("summary").click()
+    section.locator(f".deck-entry[data-entry='{card}'] .deck-open").click()
+    page.wait_for_selector(f"#deck-form[data-entry='{card}']")
+
+
+def save(page, card: str) -> None:
+    page.click("#deck-form .deck-save")
+    page.wait_for_function("c => !document.querySelector(`#deck-form[data-entry='${c}']`)",
+                           arg=card, timeout=15000)
+    page.wait_for_selector(f".deck-entry[data-entry='{card}'] .state-checked", timeout=15000)
+
+
+def test_the_owner_enters_photographs_exports_and_imports_cards(server, browser, tmp_path):
+    base, game_id, data = server
+    errors: list[str] = []
+    page = open_deck(browser, base, game_id)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    assert page.locator("h1").first.inner_text() == "Dein Kartensatz"
+    assert "0 von 44 Ereigniskarten eingegeben" in page.locator("#deck-progress").inner_text()
+
+    # card 1: its German name corrected, saved
+    open_card(page, "event_cards", CARDS[0])
+    page.locator("#deck-form .field[data-name=names] [data-lang=de]").fill("Weil die Bauarbeiten…")
+    save(page, CARDS[0])
+    assert "ist gespeichert" in page.locator("#deck-notice").inner_text()
+
+    # card 2: a chapter out of range is refused as it is typed, in German, naming the field
+    open_card(page, "event_cards", CARDS[1])
+    page.fill("#f-chapter", "9")
+    why = page.locator(".field[data-name=chapter] .field-why")
+    why.wait_for(state="visible")
+    page.wait_for_function("() => /zwischen 1 und 4/.test(document.querySelector("
+                           "'.field[data-name=chapter] .field-why').textContent)", timeout=15000)
+    assert "chapter" in why.inner_text() and CARDS[1] in why.inner_text()
+    assert page.locator("#deck-form .deck-save").is_disabled()
+    shot(page, "70-deck-refused-de")
+    # the server refuses it too, and nothing is written
+    refused = page.evaluate("""async (c) => {
+        const r = await fetch(location.pathname + '/save', {method: 'POST',
+          headers: {'Content-Type': 'application/json', 'X-CSRF-Token':
+                    JSON.parse(document.getElementById('page-config').textContent).csrf_token},
+          body: JSON.stringify({game: 'wwe', part: 'event_cards',
+                                entry: {id: c, chapter: 9}})});
+        return [r.status, await r.json()];
+    }""", CARDS[1])
+    assert refused[0] == 422 and not refused[1]["ok"]
+    assert not (data / "catalogs" / "wwe" / "event_cards.json").read_text().count(CARDS[1])
+    page.fill("#f-chapter", "1")
+    page.wait_for_function("() => !document.querySelector('#deck-form .deck-save').disabled",
+                           timeout=15000)
+    save(page, CARDS[1])
+
+    # card 3: saved, then photographed from the camera (found by its sticker)
+    open_card(page, "event_cards", CARDS[2])
+    save(page, CARDS[2])
+    open_card(page, "event_cards", PHOTO)
+    page.click("#deck-form .deck-photo")
+    page.wait_for_selector("#deck-form .deck-picture img", timeout=20000)
+    picture = data / "catalogs" / "wwe" / "pictures" / f"{PHOTO}.jpg"
+    assert picture.is_file() and cv2.imread(str(picture)).shape[1] == 480
+    shot(page, "71-deck-photo-de")
+    page.click("#deck-form button.secondary")  # close
+    assert "3 von 44 Ereigniskarten eingegeben" in page.locator("#deck-progress").inner_text()
+    assert page.locator(f".deck-entry[data-entry='{PHOTO}'] img.deck-thumb").count() == 1
+
+    # the export holds the three cards, as the owner's real data
+    bundle = page.evaluate("async (u) => (await fetch(u)).json()",
+                           f"/host/{game_id}/deck/export.json?game=wwe")
+    entered = [e for e in bundle["files"]["event_cards.json"]]
+    assert sorted(e["id"] for e in entered) == sorted(CARDS)
+    assert all(e["demo"] is False for e in entered)
+    export = tmp_path / "export.json"
+    export.write_text(json.dumps(bundle))
+
+    # a fresh data folder: a game created before the import keeps its cards
+    fresh = tmp_path / "fresh"
+    before_id, before = create_game(fresh)
+    assert event_entry(before, CARDS[0])["names"]["de"] == "Weil die Arbeiten…"
+    companion = str(Path(sys.executable).with_name("companion"))
+    subprocess.run([companion, "catalog", "import", "--game", "wwe", "--data", str(fresh),
+                    str(export)], check=True, capture_output=True, text=True)
+    _, after = create_game(fresh)
+    assert event_entry(after, CARDS[0])["names"]["de"] == "Weil die Bauarbeiten…"
+    assert event_entry(after, CARDS[0])["demo"] is False
+    from companion.store import Store
+
+    store = Store(fresh / "companion.sqlite3")
+    assert event_entry(store.catalog(before_id), CARDS[0]) == event_entry(before, CARDS[0])
+    store.close()
+    assert not errors, errors
+
+
+def test_the_same_page_serves_the_toy_game(server, browser):
+    from importlib.metadata import entry_points
+
+    if not any(e.name == "toy" for e in entry_points(group="table_companion.games")):
+        pytest.skip("the toy plug-in is not installed (make test installs it)")
+    base, game_id, data = server
+    page = open_deck(browser, base, game_id, "?lang=en")
+    page.select_option("#deck-game", "toy")
+    page.wait_for_selector(".deck-part[data-part=cards]")
+    assert "0 of 3 coins entered" in page.locator("#deck-progress").inner_text()
+    open_card(page, "cards", "copper_coin")
+    page.fill("#f-points", "-4")
+    page.wait_for_function("() => document.querySelector('#deck-form .deck-save').disabled",
+                           timeout=15000)
+    assert page.locator(".field[data-name=points] .field-why").inner_text()
+    page.fill("#f-points", "3")
+    page.wait_for_function("() => !document.querySelector('#deck-form .deck-save').disabled",
+                           timeout=15000)
+    save(page, "copper_coin")
+    assert "1 of 3 coins entered" in page.locator("#deck-progress").inner_text()
+    saved = json.loads((data / "catalogs" / "toy" / "cards.json").read_text())
+    assert saved == [{**saved[0], "id": "copper_coin", "points": 3, "demo": False}]
+    shot(page, "72-deck-toy")
