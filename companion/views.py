@@ -146,6 +146,20 @@ def hardware_for(role: str, seat: str | None, hardware: dict | None) -> dict | N
     return out
 
 
+def board_corrections(live: LiveGame, lang: str) -> list[dict]:
+    """What the host may correct of the shared board now (the game's ``corrections``): each
+    with its title in ``lang``, the current value, the JSON Schema of a new value and the
+    action to send with ``value`` and ``reason`` added."""
+    listed = getattr(live.kind.module.info, "corrections", None)
+    if listed is None or live.state is None or live.status == "finished":
+        return []
+    out = []
+    for c in listed(live.state):
+        title = i18n.text(lang, c.get("title") or c.get("part", ""), game=live.kind.name)
+        out.append(dict(c, title=title))
+    return out
+
+
 def build(live: LiveGame, role: str, seat: str | None, lang: str, *,
           connected: set[str] = frozenset(), hardware: dict | None = None) -> dict:
     """The whole `view` payload for one recipient (see docs/socket-protocol.md)."""
@@ -186,5 +200,6 @@ def build(live: LiveGame, role: str, seat: str | None, lang: str, *,
         last = []
         for entry in payload["log"][-10:]:
             last.append({"seq": entry["seq"], "type": entry["type"], "text": entry["text"]})
-        payload["host"] = {"can_undo": live.version, "last": last}
+        payload["host"] = {"can_undo": live.version, "last": last,
+                           "corrections": board_corrections(live, lang)}
     return payload

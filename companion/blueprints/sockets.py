@@ -22,7 +22,8 @@ from companion.service import GameService, Identity, LiveGame
 from engine.api import Refused
 
 log = logging.getLogger(__name__)
-HOST_OPS = ("undo", "pause", "resume", "end", "adjust", "new_join_code")
+HOST_OPS = ("undo", "pause", "resume", "end", "adjust", "new_join_code", "correct",
+            "correct_preview")
 
 
 @dataclass
@@ -62,6 +63,45 @@ class Registry:
         with self._lock:
             return {s: c for s, c in self._clients.items() if c.identity.game == game_id}
 
+
+
+def leaf_changes(before, after, path: str, out: list, most: int = 12) -> None:
+    """The leaves that differ between two JSON values, as (path, before, after)."""
+    if len(out) >= most or before == after:
+        return
+    if isinstance(before, dict) and isinstance(after, dict):
+        for k in sorted(set(before) | set(after), key=str):
+            leaf_changes(before.get(k), after.get(k), f"{path}.{k}", out, most)
+    elif (isinstance(before, list) and isinstance(after, list)
+          and len(before) == len(after)):
+        for i, (b, a) in enumerate(zip(before, after, strict=True)):
+            leaf_changes(b, a, f"{path}[{i}]", out, most)
+    else:
+        out.append((path, before, after))
+
+
+def correction_diff(live: LiveGame, action: dict) -> dict:
+    """A correction tried on the live state (nothing changes): what of the public board it
+    changes, each changed value before and after (for the host to check first)."""
+    import json
+
+    from engine.api import correction_preview
+
+    with live.lock:
+        shown = correction_preview(live.kind.module, live.state, action)
+    if "refused" in shown:
+        raise Refused(shown["refused"]["code"], **shown["refused"].get("params", {}))
+
+    def short(value) -> str:
+        text = json.dumps(value, ensure_ascii=False, sort_keys=True)
+        return text if len(text) <= 120 else text[:119] + "…"
+
+    leaves: list = []
+    for k in shown["changed"]:
+        if k not in ("prompts", "log", "scores"):
+            leaf_changes(shown["before"].get(k), shown["after"].get(k), k, leaves)
+    return {"preview": {"changed": [{"key": path, "before": short(b), "after": short(a)}
+                                    for path, b, a in leaves]}}
 
 def init_app(app: Flask, socketio: SocketIO, service: GameService) -> None:
     registry = Registry()
@@ -171,7 +211,10 @@ def init_app(app: Flask, socketio: SocketIO, service: GameService) -> None:
         live = None
         try:
             live = service.get(client.identity.game)
-            return {"ok": True, "version": call(live)}
+            result = call(live)
+            if isinstance(result, dict):  # an answer with data (a correction's preview)
+                return {"ok": True, "version": live.version, **result}
+            return {"ok": True, "version": result}
         except Refused as exc:
             return dict(views.refused_json(live, client.lang, exc, client.identity.role),
                         ok=False)
@@ -256,6 +299,15 @@ def init_app(app: Flask, socketio: SocketIO, service: GameService) -> None:
                         registry.remove(sid)
                         socketio.server.disconnect(sid, namespace="/")
                 return live.version
+            if op in ("correct", "correct_preview"):
+                action = data.get("action")
+                if not isinstance(action, dict):
+                    raise Refused("bad_request")
+                action = dict(action, type="correct", by="host")
+                if op == "correct":
+                    return service.act(client.identity, action)
+                limits.check_action(action)
+                return correction_diff(live, action)
             action = {k: data.get(k) for k in ("seat", "item", "delta", "reason")}
             return service.act(client.identity, dict(action, type="adjust"))
 

@@ -31,7 +31,9 @@ INFO = GameInfo(
     max_players=4,
     options=Option.table(options.OPTIONS),
     texts=Texts(reasons=reasons.REASONS, events=texts.EVENT_TEXTS,
-                prompts=texts.PROMPT_TEXTS, terms=texts.TERMS, catalog=catalog.REASONS),
+                prompts=texts.PROMPT_TEXTS, catalog=catalog.REASONS,
+                # a correction's part in its log line ("part:favor" -> "Favor marker")
+                terms={**texts.TERMS, **{f"part:{k}": v for k, v in corrections.TITLES.items()}}),
     catalog="engine.wwe.data",
     parts=PARTS,
     stickers=(StickerKind("E", "event", "event_cards"),

@@ -33,8 +33,104 @@
     itemsFilled = true;
   }
 
+  /* ---------- corrections of the board (the game's `corrections`, docs/engine.md) ---------- */
+
+  var corrections = [];
+
+  function corrKey(c) { return c.part + (c.key === null || c.key === undefined ? "" : ":" + c.key); }
+
+  /** One input for a JSON Schema value: a number, a choice, a set of numbers, or JSON. */
+  function valueInput(schema, current) {
+    schema = obj(schema);
+    var choices = arr(schema.oneOf).filter(function (o) { return "const" in obj(o); });
+    if (schema["enum"] || choices.length) {
+      var options = choices.length ? choices.map(function (o) { return {v: o["const"], label: o.title || String(o["const"])}; })
+        : arr(schema["enum"]).map(function (v) { return {v: v, label: String(v)}; });
+      return h("select", {id: "corr-value", dataset: {kind: "json"}}, options.map(function (o) {
+        return h("option", {value: JSON.stringify(o.v), selected: JSON.stringify(o.v) === JSON.stringify(current)}, o.label);
+      }));
+    }
+    if (schema.type === "integer" || schema.type === "number") {
+      return h("input", {id: "corr-value", type: "number", value: current, min: schema.minimum, max: schema.maximum,
+        step: schema.type === "integer" ? 1 : "any", dataset: {kind: "number"}});
+    }
+    if (schema.type === "boolean") {
+      return h("input", {id: "corr-value", type: "checkbox", checked: !!current, dataset: {kind: "bool"}});
+    }
+    var props = obj(schema.properties);
+    var simple = schema.type === "object" && Object.keys(props).length && Object.keys(props).every(function (k) {
+      return props[k].type === "integer" || props[k].type === "boolean";
+    });
+    if (simple) {  // counts and flags side by side (a project's stone, wood, on the board ...)
+      return h("div.row", {id: "corr-value", dataset: {kind: "numbers"}}, Object.keys(props).map(function (k) {
+        var flag = props[k].type === "boolean";
+        return h("label.inline", props[k].title || k, " ", flag
+          ? h("input", {type: "checkbox", dataset: {prop: k, flag: "1"}, checked: !!obj(current)[k]})
+          : h("input", {type: "number", dataset: {prop: k}, value: obj(current)[k], min: props[k].minimum,
+            max: props[k].maximum, step: 1, style: {width: "5em"}}));
+      }));
+    }
+    return h("textarea", {id: "corr-value", rows: 3, dataset: {kind: "json"}, style: {width: "100%"}}, JSON.stringify(current));
+  }
+
+  function readValue() {
+    var el = document.getElementById("corr-value");
+    if (!el) return undefined;
+    var kind = el.dataset.kind;
+    if (kind === "number") return el.value === "" ? null : Number(el.value);
+    if (kind === "bool") return el.checked;
+    if (kind === "numbers") {
+      var out = {};
+      el.querySelectorAll("input[data-prop]").forEach(function (i) {
+        out[i.dataset.prop] = i.dataset.flag ? i.checked : (i.value === "" ? null : Number(i.value));
+      });
+      return out;
+    }
+    try { return JSON.parse(el.value); } catch (e) { return undefined; }
+  }
+
+  function selected() {
+    var key = document.getElementById("corr-part").value;
+    return corrections.filter(function (c) { return corrKey(c) === key; })[0] || null;
+  }
+
+  function showCorrection() {
+    var c = selected();
+    TC.replace("corr-now", c ? JSON.stringify(c.current) : "");
+    TC.replace("corr-input", c ? valueInput(c.schema, c.current) : null);
+    TC.replace("corr-preview", null);
+  }
+
+  function fillCorrections(msg) {
+    corrections = arr(obj(msg.host).corrections);
+    document.getElementById("board-correct").hidden = !corrections.length;
+    var sel = document.getElementById("corr-part");
+    var keep = sel.value;
+    var before = sel.dataset.shown;
+    var shown = corrections.map(corrKey).join("|");
+    if (before === shown) {  // the same parts: only the "now" values may have changed
+      var c = selected();
+      TC.replace("corr-now", c ? JSON.stringify(c.current) : "");
+      return;
+    }
+    sel.dataset.shown = shown;
+    TC.replace(sel, corrections.map(function (c) {
+      var label = c.title + (c.key === null || c.key === undefined ? "" : " · " + c.key);
+      return h("option", {value: corrKey(c), selected: corrKey(c) === keep}, label);
+    }));
+    showCorrection();
+  }
+
+  function correction() {
+    var c = selected();
+    if (!c) return null;
+    return Object.assign({}, c.action, {value: readValue(),
+      reason: document.getElementById("corr-reason").value.trim()});
+  }
+
   function render(msg) {
     var host = obj(msg.host);
+    fillCorrections(msg);
     var lead = game.hostStatus ? game.hostStatus(msg) : null;
     TC.replace("host-state", [lead, lead ? " · " : null,
       msg.closed ? t("game_closed") : (msg.paused ? t("paused") : t("running")), " · ",
@@ -69,6 +165,27 @@
       item: document.getElementById("adj-item").value, delta: delta, reason: reason},
     t("correction_recorded")).then(function (ack) {
       if (ack.ok) document.getElementById("adj-reason").value = "";
+    });
+  });
+  document.getElementById("corr-part").addEventListener("change", showCorrection);
+  document.getElementById("corr-preview-btn").addEventListener("click", function () {
+    var action = correction();
+    if (!action) return;
+    TC.emitWithAck("host", {op: "correct_preview", action: action}).then(function (ack) {
+      if (!ack.ok) { TC.replace("corr-preview", h("p.why", ack.message || ack.code)); return; }
+      TC.replace("corr-preview", h("table.list", {id: "corr-diff"}, h("thead", h("tr", h("th", ""), h("th", t("before")), h("th", t("after")))),
+        h("tbody", arr(obj(ack.preview).changed).map(function (row) {
+          return h("tr", {dataset: {key: row.key}}, h("th", row.key), h("td", h("code", row.before)), h("td", h("code", row.after)));
+        }))));
+    });
+  });
+  document.getElementById("correct-form").addEventListener("submit", function (e) {
+    e.preventDefault();
+    var action = correction();
+    if (!action) return;
+    if (!action.reason) { TC.toast(t("adjust_needs_reason")); return; }
+    op({op: "correct", action: action}, t("correction_recorded")).then(function (ack) {
+      if (ack.ok) { document.getElementById("corr-reason").value = ""; TC.replace("corr-preview", null); }
     });
   });
   document.querySelectorAll(".new-code").forEach(function (b) {

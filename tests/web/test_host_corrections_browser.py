@@ -1,0 +1,113 @@
+"""Correcting the board from the host page in real chromium (issue 12 §2): an event card
+of kind ``manual`` (one the catalog cannot express) is carried out at the table and
+recorded by correcting the favor marker and a building project's materials, each checked
+before and after first. The exported record replays to the same game. The form is the
+shared host page's, built from the game's `corrections` schemas.
+Screenshot: test-artifacts/browser/73-host-correct-board.png.
+"""
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+from tests.web.conftest import running_server
+from tests.web.test_browser import shot
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(300)]
+PIN = "8080"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    from companion.app import create_app
+
+    data = tmp_path_factory.mktemp("corrdata")
+    app = create_app({"DATA_DIR": str(data), "TESTING": True})
+    service = app.extensions["companion"]
+    live = service.create("wwe", {"players": [{"seat": "N", "name": "Ada"},
+                                              {"seat": "E", "name": "Ben"}], "seed": 4}, PIN)
+    service.store.close()
+    log = tmp_path_factory.mktemp("corrlog") / "server.log"
+    with running_server(data, log, "--threads", "20", env=dict(os.environ)) as base:
+        yield base, live.id
+
+
+def view(page) -> dict:
+    return page.evaluate("() => TC.view")
+
+
+def test_a_manual_event_is_recorded_as_board_corrections(server, browser):
+    base, game_id = server
+    errors: list[str] = []
+    page = browser.new_context(viewport={"width": 1100, "height": 1000}).new_page()
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{base}/host/{game_id}?lang=en")
+    page.fill("#pin", PIN)
+    page.click("#host-login button[type=submit]")
+    page.wait_for_function("() => window.TC && TC.view && TC.view.host")
+    page.wait_for_selector("#board-correct:not([hidden])")
+    options = page.locator("#corr-part option").all_inner_texts()
+    assert "Favor marker" in options and any(o.startswith("Building project") for o in options)
+
+    # the favor marker: moved two spaces, checked before and after, then recorded
+    favor = next(c for c in view(page)["host"]["corrections"] if c["part"] == "favor")
+    target = (favor["current"] + 2) % len(favor["schema"]["oneOf"])
+    page.select_option("#corr-part", "favor")
+    page.select_option("#corr-value", json.dumps(target))
+    page.fill("#corr-reason", "manual event card: the Queen's favour")
+    page.click("#corr-preview-btn")
+    page.wait_for_selector("#corr-diff tbody tr")
+    rows = page.locator("#corr-diff tbody tr").all_inner_texts()
+    assert any(r.startswith("favor.") for r in rows), rows  # before and after, side by side
+    version = view(page)["version"]
+    page.click("#corr-send")
+    page.wait_for_function("v => TC.view.version > v", arg=version, timeout=15000)
+    now = next(c for c in view(page)["host"]["corrections"] if c["part"] == "favor")
+    assert now["current"] == target
+
+    # a building project's materials
+    project = next(c for c in view(page)["host"]["corrections"]
+                   if c["part"] == "project" and c["current"]["on_board"])
+    key = f"project:{project['key']}"
+    page.select_option("#corr-part", key)
+    page.fill("#corr-value input[data-prop=stone]", str(project["current"]["stone"] + 2))
+    page.fill("#corr-reason", "manual event card: the guild gives two stone")
+    page.click("#corr-preview-btn")
+    page.wait_for_selector("#corr-diff tr")
+    shot(page, "73-host-correct-board")
+    version = view(page)["version"]
+    page.click("#corr-send")
+    page.wait_for_function("v => TC.view.version > v", arg=version, timeout=15000)
+    after = next(c for c in view(page)["host"]["corrections"]
+                 if c["part"] == "project" and c["key"] == project["key"])
+    assert after["current"]["stone"] == project["current"]["stone"] + 2
+    log = " ".join(e["text"] for e in view(page)["log"])
+    assert "Favor marker" in log and "the guild gives two stone" in log
+
+    # an illegal value is refused before anything is recorded
+    version = view(page)["version"]
+    page.fill("#corr-value input[data-prop=stone]", "-5")
+    page.click("#corr-preview-btn")
+    page.wait_for_selector("#corr-preview .why")
+    assert view(page)["version"] == version
+
+    # the record replays to the same board
+    from engine import record as records
+    from engine.wwe import GAME
+
+    record = page.evaluate("async (u) => (await fetch(u)).json()", f"/games/{game_id}/record.json")
+    corrections = [a for a in record["actions"] if a.get("type") == "correct"]
+    assert [a["part"] for a in corrections] == ["favor", "project"]
+    from companion.catalog import load_catalog
+
+    final, _ = records.replay(records.module_for("wwe"), load_catalog("wwe", None), record)
+    replayed = GAME.public_view(final)
+    live = view(page)["view"]
+    # (the page's view carries the catalog names in its language only: compare the rest)
+    assert {k: v for k, v in replayed["favor"].items() if k != "cycle"} == \
+        {k: v for k, v in live["favor"].items() if k != "cycle"}
+    assert replayed["projects"][project["key"]]["stone"] == \
+        live["projects"][project["key"]]["stone"]
+    assert not errors, errors
