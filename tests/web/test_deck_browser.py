@@ -20,6 +20,7 @@ import cv2
 import pytest
 
 from tests.web.conftest import running_server
+from tests.web.test_accessibility_browser import check as a11y
 from tests.web.test_browser import shot
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(400)]
@@ -146,6 +147,7 @@ def test_the_owner_enters_photographs_exports_and_imports_cards(server, browser,
     picture = data / "catalogs" / "wwe" / "pictures" / f"{PHOTO}.jpg"
     assert picture.is_file() and cv2.imread(str(picture)).shape[1] == 480
     shot(page, "71-deck-photo-de")
+    a11y(page, "deck-form-de")
     page.click("#deck-form button.secondary")  # close
     assert "3 von 44 Ereigniskarten eingegeben" in page.locator("#deck-progress").inner_text()
     assert page.locator(f".deck-entry[data-entry='{PHOTO}'] img.deck-thumb").count() == 1

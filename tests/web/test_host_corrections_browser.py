@@ -13,6 +13,7 @@ import os
 import pytest
 
 from tests.web.conftest import running_server
+from tests.web.test_accessibility_browser import check as a11y
 from tests.web.test_browser import shot
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(300)]
@@ -77,6 +78,7 @@ def test_a_manual_event_is_recorded_as_board_corrections(server, browser):
     page.click("#corr-preview-btn")
     page.wait_for_selector("#corr-diff tr")
     shot(page, "73-host-correct-board")
+    a11y(page, "host-correct-board")
     version = view(page)["version"]
     page.click("#corr-send")
     page.wait_for_function("v => TC.view.version > v", arg=version, timeout=15000)

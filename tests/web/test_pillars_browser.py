@@ -19,6 +19,7 @@ import cv2
 import pytest
 
 from tests.web.conftest import free_port, pair_here, running_server
+from tests.web.test_accessibility_browser import check as a11y
 from tests.web.test_browser import shot
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(600)]
@@ -139,6 +140,8 @@ def test_three_players_play_a_round_on_phones_dice_and_camera(server, browser):
     assert f"+{material['yield']} {material['cube']}" in first.inner_text()
     assert fits(anna)
     shot(anna, "61-pillars-phone-draft")
+    a11y(table, "pillars-table-draft")
+    a11y(anna, "pillars-phone-draft")
     click(anna, f"#act-now button[data-card='{card}']", table)
     assert card in view(table)["players"]["N"]["materials"]
     assert bruno.locator("#my-prompt").inner_text().startswith("Bruno")  # Italian phone, its turn

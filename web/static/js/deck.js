@@ -227,8 +227,12 @@
       .filter(function (k, i, all) { return all.indexOf(k) === i && k !== "demo" && k !== "demo_fields"; });
     var f = el("form", {id: "deck-form", "class": "deck-form", "data-entry": String(entry[part.key]), novalidate: true});
     fields.forEach(function (field) {
+      var input = fieldInput(part, field, entry[field]);
+      var flag = input.getAttribute("type") === "checkbox";  // its label is its tap target
       var wrap = el("div", {"class": "field", "data-name": field}, [
-        el("label", {"for": "f-" + field, text: field}), fieldInput(part, field, entry[field]),
+        flag ? el("label", {"class": "inline", "for": "f-" + field}, [input, " " + field])
+          : el("label", {"for": "f-" + field, text: field}),
+        flag ? null : input,
         el("div", {"class": "field-why why small", role: "alert"})]);
       f.appendChild(wrap);
     });
