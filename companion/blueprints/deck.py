@@ -68,8 +68,7 @@ def problem_messages(game: str, problems: list[dict], lang: str) -> list[dict]:
     return out
 
 
-def refused(game: str | None, exc: CatalogError, status: int = 422):
-    game = game or "wwe"
+def refused(game: str, exc: CatalogError, status: int = 422):
     return current_app.response_class(json.dumps({
         "ok": False, "problems": problem_messages(game, exc.problems, i18n.page_lang())},
         ensure_ascii=False), status=status, mimetype="application/json")

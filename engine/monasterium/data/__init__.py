@@ -1,0 +1,1 @@
+"""Monasterium catalog data (demo until the owner enters their box)."""

@@ -1,0 +1,252 @@
+"""What an action does (the player board's effects, §5.3, §6-§8): resources, swaps, the
+messenger and its road bonuses, sending a novice, a stained-glass tile into the window."""
+from __future__ import annotations
+
+from engine.api import Refused
+from engine.monasterium import rules as R
+
+
+def perform(s, seat, eff: dict, a: dict, ev: list) -> None:
+    kind = eff["kind"]
+    if kind == "gain":
+        R.gain(s, seat, eff["items"], ev, "action")
+    elif kind == "prestige":
+        R.gain(s, seat, {"prestige": eff["amount"]}, ev, "action")
+    elif kind == "two_of_kind":
+        item = a.get("item")
+        if item not in eff["items"]:
+            raise Refused("bad_field", field="item")
+        R.gain(s, seat, {item: eff["amount"]}, ev, "action")
+    elif kind == "swap":
+        swap(s, seat, eff["pairs"], a, ev)
+    elif kind == "messenger":
+        move(s, seat, eff["steps"], ev)
+    elif kind == "send":
+        send(s, seat, a, ev, discount=eff.get("discount", 0))
+    elif kind == "glass":
+        m = a.get("monastery")
+        if m not in s["mon"] or seat not in s["mon"][m]["chapel"]:
+            raise Refused("no_chapel_novice", monastery=str(m)[:4])
+        if not glass(s, seat, m, a.get("row"), a.get("bonus"), ev):
+            raise Refused("window_full_for", monastery=m)
+    else:  # pragma: no cover - the catalog's schema allows only the kinds above
+        raise Refused("bad_action")
+
+
+def swap(s, seat, pairs, a, ev) -> None:
+    pair = [a.get("from"), a.get("to")]
+    if pair not in pairs:
+        raise Refused("bad_field", field="from")
+    R.pay(s, seat, {pair[0]: 1}, ev, "swap")
+    R.gain(s, seat, {pair[1]: 1}, ev, "swap")
+
+
+# ---- the messenger --------------------------------------------------------------------
+def move(s, seat, steps: int, ev) -> None:
+    """Forward ``steps`` spaces, looping after the last; every bonus space passed or reached
+    asks its decision (R5 = the last space: a new personal die or +5)."""
+    p = s["players"][seat]
+    length = s["cat"]["road_length"]
+    for _ in range(steps):
+        p["road"] = p["road"] % length + 1
+        bonus = s["cat"]["road"][str(p["road"])].get("bonus")
+        if bonus == "R5":
+            if p["personal"] >= R.board(s)["personal_dice_max"]:
+                R.gain(s, seat, {"prestige": R.board(s)["extra_die_prestige"]}, ev, "road")
+            else:
+                s["pending"].append({"seat": seat, "kind": "extra_die"})
+        elif bonus == "R1":
+            s["pending"].append({"seat": seat, "kind": "extra_action"})
+        elif bonus:
+            s["pending"].append({"seat": seat, "kind": "road_bonus", "bonus": bonus})
+    ev.append({"type": "messenger", "seat": seat, "space": p["road"], "steps": steps})
+
+
+def road_bonus(s, seat, bonus: str, a: dict, ev) -> None:
+    choice = a.get("choice")
+    if bonus == "R2":
+        if choice not in ("influence", "rosary"):
+            raise Refused("bad_field", field="choice")
+        R.gain(s, seat, {choice: 1}, ev, "road")
+    elif bonus == "R3":
+        if choice == "soup":
+            R.gain(s, seat, {"soup": 1}, ev, "road")
+        elif choice in ("soup_tool", "tool_book"):
+            give, get = choice.split("_")
+            R.pay(s, seat, {give: 1}, ev, "road")
+            R.gain(s, seat, {get: 1}, ev, "road")
+        else:
+            raise Refused("bad_field", field="choice")
+    elif bonus == "R4":
+        if choice == "none":
+            from engine.monasterium.choices import glass_options
+
+            if glass_options(s, seat, any_monastery=True):
+                raise Refused("action_possible")
+            ev.append({"type": "bonus_lost", "seat": seat, "bonus": bonus})
+            return
+        m = a.get("monastery")
+        if m not in s["mon"] or not glass(s, seat, m, a.get("row"), a.get("bonus"), ev):
+            raise Refused("window_full_for", monastery=str(m)[:4])
+    else:
+        raise Refused("bad_field", field="bonus")
+
+
+# ---- the cathedral window ---------------------------------------------------------------
+def window_cell(s, seat, m: str, row) -> int | None:
+    """The cell a tile of monastery ``m`` takes in ``row`` (leftmost empty), if legal."""
+    if row not in (0, 1, 2):
+        return None
+    w = s["players"][seat]["window"]
+    if None not in w[row]:
+        return None
+    col = w[row].index(None)
+    if m in w[row] or any(w[r][col] == m for r in range(3)):
+        return None
+    return col
+
+
+def glass(s, seat, m: str, row, bonus, ev) -> bool:
+    """Take a tile of ``m`` and build it in ``row`` with the row's or column's bonus.
+    False (nothing taken) when the monastery has none left or the cell is not legal."""
+    if s["mon"][m]["glass"] <= 0:
+        return False
+    col = window_cell(s, seat, m, row)
+    if col is None:
+        return False
+    if bonus not in ("row", "column"):
+        raise Refused("bad_field", field="bonus")
+    w = s["players"][seat]["window"]
+    w[row][col] = m
+    s["mon"][m]["glass"] -= 1
+    ev.append({"type": "glass", "seat": seat, "monastery": m, "row": row, "column": col})
+    win = R.board(s)["window"]
+    got = win["row_bonus"][row] if bonus == "row" else win["column_bonus"][col]
+    for k, v in got.items():
+        if k == "messenger":
+            move(s, seat, v, ev)
+        else:
+            R.gain(s, seat, {k: v}, ev, "window")
+    if None not in w[row]:
+        R.gain(s, seat, {"prestige": win["rows"][row]}, ev, "window_row")
+    if all(w[r][col] is not None for r in range(3)):
+        R.gain(s, seat, {"prestige": win["columns"][col]}, ev, "window_column")
+    return True
+
+
+# ---- sending a novice ---------------------------------------------------------------------
+def access(s, seat, m: str) -> bool:
+    p = s["players"][seat]
+    return m in s["cat"]["road"][str(p["road"])]["monasteries"] or seat in s["mon"][m]["chapel"]
+
+
+def send_cost(s, seat, row: str, dest: str, discount: int) -> dict:
+    p = s["players"][seat]
+    b = R.board(s)
+    if row == "extra":
+        return {}
+    if dest == "chapel":
+        cost = b["chapel_cost"][min(p["chapel_sent"], len(b["chapel_cost"]) - 1)]
+        return {"influence": max(0, cost - discount)}
+    if dest in s["cat"]["buildings"]:
+        kind = s["cat"]["buildings"][dest]["type"]
+        return {"influence": max(0, 1 - discount),
+                b["building_resource"][kind]: b["building_cost"][row]}
+    cost = b["cloister_cost"][min(p["cloister_sent"], len(b["cloister_cost"]) - 1)]
+    return {"rosary": cost}
+
+
+def send_refusal(s, seat, novice, m, dest, discount: int = 0) -> Refused | None:
+    """Why this send is not possible now (None: it is)."""
+    p = s["players"][seat]
+    if not isinstance(novice, str) or ":" not in novice:
+        return Refused("bad_field", field="novice")
+    row, col = novice.split(":", 1)
+    if row == "extra":
+        if col not in p["extras"]:
+            return Refused("no_novice", novice=novice[:12])
+    elif row not in R.ROWS or col not in p["novices"][row]:
+        return Refused("no_novice", novice=novice[:12])
+    if m not in s["mon"]:
+        return Refused("bad_field", field="monastery")
+    if not access(s, seat, m):
+        return Refused("no_access", monastery=m)
+    mon = s["mon"][m]
+    if dest == "chapel":
+        if row not in ("III", "extra"):
+            return Refused("wrong_row", row=row, place="chapel")
+        if len(mon["chapel"]) >= 2 * len(s["seats"]):
+            return Refused("chapel_full", monastery=m)
+    elif dest in mon["buildings"]:
+        if row not in ("I", "II", "extra"):
+            return Refused("wrong_row", row=row, place="building")
+        if mon["buildings"][dest] is not None:
+            return Refused("space_taken", space=dest)
+    elif dest in mon["cloister"]:
+        if row not in ("IV", "extra"):
+            return Refused("wrong_row", row=row, place="cloister")
+        if mon["cloister"][dest] is not None:
+            return Refused("space_taken", space=dest)
+        mine = [b for b, who in mon["buildings"].items() if who == seat]
+        if not any(dest in s["cat"]["buildings"][b]["cloister"] for b in mine):
+            return Refused("no_supporter", space=dest)
+    else:
+        return Refused("bad_field", field="to")
+    cost = send_cost(s, seat, "extra" if row == "extra" else row, dest, discount)
+    for k, v in cost.items():
+        if p["res"][k] < v:
+            return Refused("cannot_afford", item=k, need=v, have=p["res"][k])
+    return None
+
+
+def send(s, seat, a, ev, discount: int = 0) -> None:
+    novice, m, dest = a.get("novice"), a.get("monastery"), a.get("to")
+    refused = send_refusal(s, seat, novice, m, dest, discount)
+    if refused:
+        raise refused
+    p = s["players"][seat]
+    row, col = novice.split(":", 1)
+    R.pay(s, seat, send_cost(s, seat, row, dest, discount), ev, "send")
+    if row == "extra":
+        p["extras"].remove(col)
+    else:
+        p["novices"][row].remove(col)
+    p["sent"] += 1
+    mon = s["mon"][m]
+    ev.append({"type": "novice_sent", "seat": seat, "novice": novice, "monastery": m,
+               "to": dest})
+    if dest == "chapel":
+        mon["chapel"].append(seat)
+        if row != "extra":
+            p["chapel_sent"] += 1
+    elif dest in mon["buildings"]:
+        mon["buildings"][dest] = seat
+        kind = s["cat"]["buildings"][dest]["type"]
+        reward = dict(R.board(s)["building_reward"][kind])
+        tile = reward.pop("glass", 0)
+        R.gain(s, seat, reward, ev, "building")
+        if tile and not glass(s, seat, m, a.get("row"), a.get("bonus"), ev):
+            ev.append({"type": "glass_lost", "seat": seat, "monastery": m})
+    else:
+        mon["cloister"][dest] = seat
+        if row != "extra":
+            p["cloister_sent"] += 1
+            _flip(s, seat, col, ev)
+    if row != "extra" and not p["novices"][row] and row in p["extras"]:
+        s["pending"].append({"seat": seat, "kind": "extra_novice", "row": row})
+
+
+def _flip(s, seat, col: str, ev) -> None:
+    """The row-IV novice of a column left: its action tile turns yellow (§7.2); the dice
+    still on it score at once."""
+    p = s["players"][seat]
+    if col in p["yellow"]:
+        return
+    p["yellow"].append(col)
+    ev.append({"type": "tile_yellow", "seat": seat, "column": col})
+    turn = s["turn"]
+    if turn and turn["col"] == col and turn["dice"]:
+        # the die being used now is still counted among them until it is set aside
+        on_tile = len(turn["dice"]) - (1 if s["active"] == seat else 0)
+        if on_tile > 0:
+            R.gain(s, seat, {"prestige": on_tile}, ev, "yellow")

@@ -1,0 +1,34 @@
+"""Monasterium's declarations for the app (engine/api.py `GameInfo`)."""
+from __future__ import annotations
+
+from engine.api import Bindings, GameInfo, Option, SeatInfo, Texts
+from engine.monasterium import bindings, catalog, options, rules, texts
+
+NAMES = {"en": "Monasterium", "it": "Monasterium", "pl": "Monasterium", "es": "Monasterium",
+         "de": "Monasterium"}
+SEATS = tuple(SeatInfo(seat, name, rules.COLOURS[seat])
+              for seat, name in zip(rules.SEAT_ORDER, ("North", "East", "South", "West"),
+                                    strict=True))
+
+INFO = GameInfo(
+    id="monasterium",
+    names=NAMES,
+    seats=SEATS,
+    min_players=2,
+    max_players=4,
+    options=Option.table(options.OPTIONS),
+    texts=Texts(reasons=texts.REASONS, events=texts.EVENT_TEXTS, prompts=texts.PROMPT_TEXTS,
+                catalog=catalog.REASONS),
+    catalog="engine.monasterium.data",
+    parts=catalog.PARTS,
+    stickers=(),  # cards and boards carry no stickers: the dice are what the table reads
+    bindings=Bindings(dice=bindings.DICE, roll=bindings.roll,
+                      manual_roll=bindings.manual_roll),
+    web="web.games.monasterium",
+    check_catalog=catalog.check_catalog,
+    catalog_state=rules.index,
+    start_rule="Whoever most recently visited a monastery starts; else the youngest.",
+    table_actions=rules.TABLE_ACTIONS,
+    host_actions=rules.HOST_ACTIONS,
+    demo_entries=catalog.demo_entries,
+)

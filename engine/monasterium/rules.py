@@ -1,0 +1,516 @@
+"""Monasterium's rules: state, setup and `apply` (pure; rules reference
+/work/shared/rules/monasterium.md, §2-§12).
+
+The state is plain JSON. Chance comes from the table: every roll is a ``roll`` action by
+``"table"`` with the faces of the dice rolled (a dice reader, or entered by hand); without
+faces the engine rolls with the game's seeded generator (the app's "let the app roll").
+A turn in the action phase is ``take`` (dice from one dice space onto the column's action
+tile) then one ``use`` per die; bonuses of the road ask their own decision first.
+"""
+from __future__ import annotations
+
+import copy
+import random
+
+from engine.api import Refused
+
+SEAT_ORDER = ("N", "E", "S", "W")
+COLOURS = {"N": "blue", "E": "red", "S": "green", "W": "yellow"}
+COLUMNS = ("A", "B", "C", "D", "E")
+ROWS = ("I", "II", "III", "IV")
+RES = ("influence", "soup", "rosary", "tool", "book")
+TABLE_ACTIONS = frozenset(("roll",))
+HOST_ACTIONS = frozenset(("adjust",))
+SEAT_ACTIONS = frozenset(("reroll", "place", "take", "use", "lose", "bonus", "extra_die",
+                          "extra_novice"))
+
+
+# ---- setup -----------------------------------------------------------------------------
+def index(catalog: dict) -> dict:
+    """What a state carries under state["cat"]: the catalog indexed by id."""
+    board = catalog["board"]
+    mons = {m["id"]: m for m in board["monasteries"]}
+    buildings = {b["id"]: dict(b, monastery=m["id"]) for m in board["monasteries"]
+                 for b in m["buildings"]}
+    return {"board": {k: v for k, v in board.items() if k != "monasteries"},
+            "monasteries": mons, "buildings": buildings,
+            "road": {str(sp["space"]): sp for sp in board["road"]["spaces"]},
+            "road_length": len(board["road"]["spaces"]),
+            "actions": catalog["actions"],
+            "missions": {m["id"]: m for m in catalog["missions"]}}
+
+
+def setup(catalog: dict, setup_: dict) -> dict:
+    from engine.monasterium import options as opts
+
+    if not isinstance(setup_, dict):
+        raise Refused("bad_setup", reason="setup must be an object")
+    players = setup_.get("players")
+    if not isinstance(players, list) or not 2 <= len(players) <= 4:
+        raise Refused("bad_setup", reason="2 to 4 players")
+    seats = []
+    for p in players:
+        seat = p.get("seat") if isinstance(p, dict) else None
+        if seat not in SEAT_ORDER or seat in seats:
+            raise Refused("bad_setup", reason="each player needs a distinct seat N, E, S or W")
+        seats.append(seat)
+    seats = [x for x in SEAT_ORDER if x in seats]
+    seed = setup_.get("seed", 0)
+    if type(seed) is not int:
+        raise Refused("bad_setup", reason="seed must be an integer")
+    first = setup_.get("start", seats[0])
+    if first not in seats:
+        raise Refused("bad_setup", reason="the first player must be a seat in the game")
+    cat = catalog if "buildings" in catalog else index(catalog)
+    b = cat["board"]
+    n = len(seats)
+    rng = random.Random(seed)
+    by_type: dict = {}
+    for m in cat["missions"].values():
+        by_type.setdefault(m["type"], []).append(m["id"])
+    missions = [mid for t in ("A", "B", "C") for mid in rng.sample(sorted(by_type[t]), 2)]
+    mon = {}
+    for mid, m in cat["monasteries"].items():
+        blocked = set(m.get("blocked_3p", [])) if n == 3 else set()
+        mon[mid] = {"buildings": {bb["id"]: ("#" if bb["id"] in blocked else None)
+                                  for bb in m["buildings"]},
+                    "chapel": [], "cloister": {c: None for c in m["cloister"]},
+                    "glass": b["glass_per_player"] * n}
+    s = {
+        "game": "monasterium", "seed": seed, "rng_n": 1,
+        "options": opts.resolve(setup_.get("options")),
+        "seats": seats, "names": {p["seat"]: str(p.get("name", p["seat"])) for p in players},
+        "cat": cat, "year": 1, "round": 1, "first": first, "phase": "place",
+        "active": first, "over": False, "missions": missions,
+        "mon": mon, "dice": {}, "pending": [], "turn": None,
+        "place": {"rolled": False, "reroll": None}, "final": None,
+        "players": {seat: {
+            "prestige": 0, "res": {r: b["start_resources"].get(r, 0) for r in RES},
+            "road": 1, "personal": 1, "reroll_used": False,
+            "novices": {r: list(COLUMNS) for r in ROWS}, "extras": list(ROWS),
+            "yellow": [], "chapel_sent": 0, "cloister_sent": 0, "sent": 0,
+            "window": [[None] * 3 for _ in range(3)], "claimed": {}, "once": []}
+            for seat in seats},
+    }
+    _deal_dice(s)
+    return s
+
+
+def _deal_dice(s) -> None:
+    """Round preparation: the neutral dice by player count and every owned personal die go
+    to their players' hands, faces unknown."""
+    per = s["cat"]["board"]["neutral_per_player"][str(len(s["seats"]))]
+    dice = {}
+    k = 0
+    for seat in s["seats"]:
+        for _ in range(per):
+            k += 1
+            dice[f"n{k}"] = {"owner": None, "holder": seat, "at": "hand", "face": None}
+        for i in range(1, s["players"][seat]["personal"] + 1):
+            dice[f"{seat}{i}"] = {"owner": seat, "holder": seat, "at": "hand", "face": None}
+    s["dice"] = dice
+
+
+# ---- helpers -----------------------------------------------------------------------------
+def board(s) -> dict:
+    return s["cat"]["board"]
+
+
+def order_from(s, seat: str) -> list:
+    i = s["seats"].index(seat)
+    return s["seats"][i:] + s["seats"][:i]
+
+
+def next_seat(s, seat: str) -> str:
+    return order_from(s, seat)[1 % len(s["seats"])]
+
+
+def hand(s, seat: str) -> list:
+    return sorted(d for d, x in s["dice"].items() if x["at"] == "hand" and x["holder"] == seat)
+
+
+def on_space(s, space: int) -> list:
+    return sorted(d for d, x in s["dice"].items() if x["at"] == "space" and x["face"] == space)
+
+
+def takeable(s, seat: str, space: int) -> list:
+    return [d for d in on_space(s, space) if s["dice"][d]["owner"] in (None, seat)]
+
+
+def column_of(space: int) -> str | None:
+    return COLUMNS[space - 1] if 1 <= space <= 5 else None
+
+
+def _rng(s) -> random.Random:
+    r = random.Random(s["seed"] * 1_000_003 + s["rng_n"])
+    s["rng_n"] += 1
+    return r
+
+
+def gain(s, seat, items: dict, ev: list, why: str) -> None:
+    p = s["players"][seat]
+    for k, v in items.items():
+        if not v:
+            continue
+        if k == "prestige":
+            p["prestige"] += v
+        elif k in RES:
+            p["res"][k] += v
+        ev.append({"type": "gain", "seat": seat, "item": k, "amount": v, "why": why})
+
+
+def pay(s, seat, items: dict, ev: list, why: str) -> None:
+    p = s["players"][seat]
+    for k, v in items.items():
+        if v and p["res"][k] < v:
+            raise Refused("cannot_afford", item=k, need=v, have=p["res"][k])
+    for k, v in items.items():
+        if v:
+            p["res"][k] -= v
+            ev.append({"type": "paid", "seat": seat, "item": k, "amount": v, "why": why})
+
+
+# ---- apply -------------------------------------------------------------------------------
+def apply(state: dict, action) -> tuple[dict, list]:
+    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        raise Refused("bad_action")
+    if state["over"]:
+        raise Refused("game_over")
+    kind, by = action["type"], action.get("by")
+    handler = HANDLERS.get(kind)
+    if handler is None:
+        raise Refused("unknown_action", action=str(kind)[:40])
+    if kind in TABLE_ACTIONS and by != "table":
+        raise Refused("not_for_seat", action=kind)
+    if kind in SEAT_ACTIONS and by not in state["players"]:
+        raise Refused("unknown_seat", seat=str(by)[:8])
+    s = copy.deepcopy({k: v for k, v in state.items() if k != "cat"})
+    s["cat"] = state["cat"]
+    ev: list = []
+    handler(s, action, by, ev)
+    from engine.monasterium import missions
+
+    missions.check(s, ev)
+    return s, ev
+
+
+def _pending_first(s, by) -> None:
+    if s["pending"]:
+        p = s["pending"][0]
+        raise Refused("decide_first", seat=p["seat"], kind=p["kind"])
+
+
+# Phase 1 ----------------------------------------------------------------------------------
+def _h_roll(s, a, by, ev) -> None:
+    """The table rolls: the active player's dice in hand (or the reroll's subset, or a new
+    personal die); ``faces`` {die id: 1-6}, or none to let the app roll."""
+    if s["pending"] and s["pending"][0]["kind"] == "roll_extra":
+        want = [s["pending"][0]["die"]]
+    elif s["phase"] == "place" and not s["pending"]:
+        seat = s["active"]
+        want = s["place"]["reroll"] if s["place"]["reroll"] is not None else (
+            [] if s["place"]["rolled"] else hand(s, seat))
+        if not want:
+            raise Refused("nothing_to_roll")
+    else:
+        raise Refused("nothing_to_roll")
+    faces = a.get("faces")
+    if faces is None:
+        r = _rng(s)
+        faces = {d: r.randint(1, 6) for d in want}
+    if not isinstance(faces, dict) or sorted(faces) != sorted(want):
+        raise Refused("wrong_dice", need=", ".join(want))
+    for f in faces.values():
+        if type(f) is not int or not 1 <= f <= 6:
+            raise Refused("bad_face", value=str(f)[:8])
+    for d, f in sorted(faces.items()):
+        s["dice"][d]["face"] = f
+    ev.append({"type": "rolled", "seat": s["dice"][want[0]]["holder"],
+               "faces": {d: faces[d] for d in sorted(faces)}})
+    if s["pending"] and s["pending"][0]["kind"] == "roll_extra":
+        p = s["pending"].pop(0)
+        s["dice"][p["die"]]["at"] = "space"
+        owner = s["dice"][p["die"]]["owner"]
+        ev.append({"type": "die_placed", "seat": owner, "die": p["die"],
+                   "space": faces[p["die"]]})
+        _after_use(s, owner, ev)
+        return
+    s["place"]["rolled"] = True
+    s["place"]["reroll"] = None
+
+
+def _h_reroll(s, a, by, ev) -> None:
+    if s["phase"] != "place" or by != s["active"] or not s["place"]["rolled"] \
+            or s["place"]["reroll"] is not None:
+        raise Refused("wrong_phase", phase=s["phase"])
+    p = s["players"][by]
+    if p["reroll_used"]:
+        raise Refused("reroll_used")
+    dice = a.get("dice")
+    mine = hand(s, by)
+    if not isinstance(dice, list) or not dice or any(d not in mine for d in dice) \
+            or len(set(dice)) != len(dice):
+        raise Refused("bad_field", field="dice")
+    p["reroll_used"] = True
+    s["place"]["reroll"] = sorted(dice)
+    ev.append({"type": "reroll", "seat": by, "count": len(dice)})
+
+
+def _h_place(s, a, by, ev) -> None:
+    if s["phase"] != "place" or by != s["active"]:
+        raise Refused("not_your_turn", seat=by, active=s["active"])
+    if not s["place"]["rolled"] or s["place"]["reroll"] is not None:
+        raise Refused("roll_first")
+    face = a.get("face")
+    showing = [d for d in hand(s, by) if s["dice"][d]["face"] == face]
+    if type(face) is not int or not showing:
+        raise Refused("no_die_shows", face=str(face)[:4])
+    for d in showing:
+        s["dice"][d]["at"] = "space"
+    for d in hand(s, by):
+        s["dice"][d]["face"] = None  # rolled again on the next turn
+    ev.append({"type": "dice_placed", "seat": by, "space": face, "count": len(showing)})
+    s["place"] = {"rolled": False, "reroll": None}
+    for seat in order_from(s, by)[1:] + [by]:
+        if hand(s, seat):
+            s["active"] = seat
+            return
+    s["phase"] = "act"
+    ev.append({"type": "actions_started"})
+    _next_taker(s, s["first"], ev, include=True)
+
+
+# Phase 2 ----------------------------------------------------------------------------------
+def can_take(s, seat) -> bool:
+    return any(takeable(s, seat, sp) for sp in range(1, 7))
+
+
+def _next_taker(s, seat, ev, include=False) -> None:
+    """The next player (clockwise) who can take a die; none: the round ends (M-A9)."""
+    seats = order_from(s, seat) if include else order_from(s, seat)[1:] + [seat]
+    for x in seats:
+        if can_take(s, x):
+            s["active"] = x
+            s["turn"] = None
+            return
+        if any(d["at"] == "space" for d in s["dice"].values()):
+            ev.append({"type": "skipped", "seat": x})
+    _end_round(s, ev)
+
+
+def _h_take(s, a, by, ev) -> None:
+    if s["phase"] != "act" or by != s["active"] or s["turn"] is not None:
+        raise Refused("not_your_turn", seat=by, active=s["active"])
+    _pending_first(s, by)
+    space, dice = a.get("space"), a.get("dice")
+    if type(space) is not int or not 1 <= space <= 6:
+        raise Refused("bad_field", field="space")
+    there = on_space(s, space)
+    if not isinstance(dice, list) or not dice or len(set(dice)) != len(dice) \
+            or any(d not in there for d in dice):
+        raise Refused("bad_field", field="dice")
+    if any(s["dice"][d]["owner"] not in (None, by) for d in dice):
+        raise Refused("not_your_die")
+    most = 1 if space == 6 else 3
+    if len(dice) > most:
+        raise Refused("too_many_dice", most=most)
+    mine_there = [d for d in there if s["dice"][d]["owner"] == by]
+    taken_mine = [d for d in dice if s["dice"][d]["owner"] == by]
+    if any(s["dice"][d]["owner"] is None for d in dice) and \
+            len(taken_mine) < min(len(mine_there), most):
+        raise Refused("personal_first")
+    col = column_of(space) or a.get("column")
+    if col not in COLUMNS:
+        raise Refused("bad_field", field="column")
+    for d in dice:
+        s["dice"][d].update(at="tile", holder=by, col=col)
+    s["turn"] = {"dice": sorted(dice), "col": col}
+    s["players"][by]["once"] = []
+    ev.append({"type": "dice_taken", "seat": by, "space": space, "count": len(dice),
+               "column": col})
+    if col in s["players"][by]["yellow"]:
+        gain(s, by, {"prestige": len(dice)}, ev, "yellow")
+
+
+def alt_open(s, seat, row: str, col: str) -> bool:
+    """An alternative action is open once the novice of its space has left (§7.1)."""
+    return col not in s["players"][seat]["novices"][row]
+
+
+def effect_of(s, seat, col: str, act: str) -> dict | None:
+    acts = s["cat"]["actions"]
+    if act == "std":
+        return acts["standard"][col]
+    if act in ("I", "II", "III") and alt_open(s, seat, act, col):
+        return acts[act][col]
+    return None
+
+
+def _h_use(s, a, by, ev) -> None:
+    """One die (or a road R1 extra action, ``die`` null) for one action of its column."""
+    from engine.monasterium import effects
+
+    extra = a.get("die") is None
+    if s["phase"] != "act" or by != s["active"]:
+        raise Refused("not_your_turn", seat=by, active=s["active"])
+    if extra:
+        if not s["pending"] or s["pending"][0]["kind"] != "extra_action" \
+                or s["pending"][0]["seat"] != by:
+            raise Refused("bad_field", field="die")
+        col = a.get("column")
+        if col not in COLUMNS:
+            raise Refused("bad_field", field="column")
+    else:
+        _pending_first(s, by)
+        turn = s["turn"]
+        die = a.get("die")
+        if turn is None or die not in turn["dice"]:
+            raise Refused("bad_field", field="die")
+        col = turn["col"]
+    act = a.get("act")
+    eff = effect_of(s, by, col, act)
+    if eff is None:
+        raise Refused("action_closed", act=str(act)[:4], column=col)
+    key = f"{act}:{col}" if act in ("II", "III") else None
+    if key and key in s["players"][by]["once"]:
+        raise Refused("once_per_turn", act=act, column=col)
+    effects.perform(s, by, eff, a, ev)
+    if key:
+        s["players"][by]["once"].append(key)
+    if extra:
+        s["pending"].pop(0)
+    else:
+        s["turn"]["dice"].remove(a["die"])
+        s["dice"][a["die"]]["at"] = "used"
+        ev.append({"type": "die_used", "seat": by, "column": col, "act": act})
+    _after_use(s, by, ev)
+
+
+def _h_lose(s, a, by, ev) -> None:
+    """A die with no possible action is lost (§5.2); refused while any action is possible."""
+    from engine.monasterium.choices import die_uses
+
+    if s["phase"] != "act" or by != s["active"] or s["turn"] is None:
+        raise Refused("not_your_turn", seat=by, active=s["active"])
+    _pending_first(s, by)
+    die = a.get("die")
+    if die not in s["turn"]["dice"]:
+        raise Refused("bad_field", field="die")
+    if die_uses(s, by, die, first_only=True):
+        raise Refused("action_possible")
+    s["turn"]["dice"].remove(die)
+    s["dice"][die]["at"] = "used"
+    ev.append({"type": "die_lost", "seat": by, "column": s["turn"]["col"]})
+    _after_use(s, by, ev)
+
+
+def _after_use(s, seat, ev) -> None:
+    if s["pending"] or s["turn"] is None or s["turn"]["dice"]:
+        return
+    s["players"][seat]["once"] = []
+    _next_taker(s, seat, ev)
+
+
+def _h_bonus(s, a, by, ev) -> None:
+    from engine.monasterium import effects
+
+    if not s["pending"] or s["pending"][0]["seat"] != by or \
+            s["pending"][0]["kind"] not in ("road_bonus",):
+        raise Refused("nothing_to_decide")
+    p = s["pending"][0]
+    effects.road_bonus(s, by, p["bonus"], a, ev)
+    s["pending"].pop(0)
+    _after_use(s, by, ev)
+
+
+def _h_extra_die(s, a, by, ev) -> None:
+    """R5: take the next personal die (rolled by the table at once) or +5 prestige."""
+    if not s["pending"] or s["pending"][0]["seat"] != by or \
+            s["pending"][0]["kind"] != "extra_die":
+        raise Refused("nothing_to_decide")
+    s["pending"].pop(0)
+    p = s["players"][by]
+    if a.get("take") is True and p["personal"] < board(s)["personal_dice_max"]:
+        p["personal"] += 1
+        die = f"{by}{p['personal']}"
+        s["dice"][die] = {"owner": by, "holder": by, "at": "rolling", "face": None}
+        s["pending"].insert(0, {"seat": "table", "kind": "roll_extra", "die": die})
+        ev.append({"type": "extra_die", "seat": by, "die": die})
+    else:
+        gain(s, by, {"prestige": board(s)["extra_die_prestige"]}, ev, "road")
+    _after_use(s, by, ev)
+
+
+def _h_extra_novice(s, a, by, ev) -> None:
+    """A completed row's extra novice: sent at once for free (§6.7), or forfeited."""
+    from engine.monasterium import effects
+
+    if not s["pending"] or s["pending"][0]["seat"] != by or \
+            s["pending"][0]["kind"] != "extra_novice":
+        raise Refused("nothing_to_decide")
+    row = s["pending"][0]["row"]
+    if a.get("forfeit") is True:
+        from engine.monasterium.choices import extra_sends
+
+        if extra_sends(s, by, row) and s["options"]["extra_novice_forfeit_only_if_stuck"]:
+            raise Refused("action_possible")
+        s["players"][by]["extras"].remove(row)
+        ev.append({"type": "extra_forfeit", "seat": by, "row": row})
+    else:
+        effects.send(s, by, dict(a, novice=f"extra:{row}"), ev, discount=0)
+    s["pending"].pop(0)
+    _after_use(s, by, ev)
+
+
+def _h_adjust(s, a, by, ev) -> None:
+    if by != "host":
+        raise Refused("host_only")
+    seat = a.get("seat")
+    if seat not in s["players"]:
+        raise Refused("unknown_seat", seat=str(seat)[:8])
+    item, delta = a.get("item"), a.get("delta")
+    if item not in RES + ("prestige",) or type(delta) is not int or not -20 <= delta <= 20:
+        raise Refused("bad_field", field="delta")
+    p = s["players"][seat]
+    have = p["prestige"] if item == "prestige" else p["res"][item]
+    if have + delta < 0:
+        raise Refused("bad_field", field="delta")
+    if item == "prestige":
+        p["prestige"] += delta
+    else:
+        p["res"][item] += delta
+    ev.append({"type": "adjusted", "seat": seat, "item": item, "delta": delta,
+               "reason": str(a.get("reason", ""))[:120]})
+
+
+# End of round, year and game --------------------------------------------------------------
+def _end_round(s, ev) -> None:
+    ev.append({"type": "round_ended", "year": s["year"], "round": s["round"]})
+    s["turn"] = None
+    if s["round"] >= len(s["seats"]):
+        if s["year"] >= board(s)["years"]:
+            from engine.monasterium.scoring import final_scoring
+
+            final_scoring(s, ev)
+            s["phase"], s["over"], s["active"] = "over", True, None
+            ev.append({"type": "game_over"})
+            return
+        s["year"] += 1
+        s["round"] = 1
+        ev.append({"type": "year_started", "year": s["year"]})
+    else:
+        s["round"] += 1
+    s["first"] = next_seat(s, s["first"])
+    for p in s["players"].values():
+        p["reroll_used"] = False
+        p["once"] = []
+    _deal_dice(s)
+    s["phase"], s["active"] = "place", s["first"]
+    s["place"] = {"rolled": False, "reroll": None}
+    ev.append({"type": "round_started", "year": s["year"], "round": s["round"],
+               "first": s["first"]})
+
+
+HANDLERS = {"roll": _h_roll, "reroll": _h_reroll, "place": _h_place, "take": _h_take,
+            "use": _h_use, "lose": _h_lose, "bonus": _h_bonus, "extra_die": _h_extra_die,
+            "extra_novice": _h_extra_novice, "adjust": _h_adjust}

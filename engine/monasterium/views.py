@@ -1,0 +1,86 @@
+"""Prompts, the public view (table display), the seat view (phone), the scores. Monasterium
+has no secret holdings (rules reference §16): the seat view is the public view plus the
+seat's own menu."""
+from __future__ import annotations
+
+from engine.api import Prompt
+from engine.monasterium import rules as R
+from engine.monasterium.choices import whose_turn
+
+
+def prompts(s) -> list:
+    seat = whose_turn(s)
+    if seat is None:
+        return []
+    if s["pending"]:
+        p = s["pending"][0]
+        return [Prompt(p["seat"], p["kind"], {k: v for k, v in p.items() if k != "kind"})]
+    if seat == "table":
+        return [Prompt("table", "roll", {"seat": s["active"],
+                                         "dice": len(s["place"]["reroll"] or
+                                                     R.hand(s, s["active"]))})]
+    if s["phase"] == "place":
+        return [Prompt(seat, "place", {"seat": seat})]
+    if s["turn"] is None:
+        return [Prompt(seat, "take", {"seat": seat})]
+    return [Prompt(seat, "use", {"seat": seat, "column": s["turn"]["col"],
+                                 "dice": len(s["turn"]["dice"])})]
+
+
+def _player(s, seat) -> dict:
+    p = s["players"][seat]
+    return {"seat": seat, "name": s["names"].get(seat, seat), "colour": R.COLOURS[seat],
+            "prestige": p["prestige"], "res": dict(p["res"]), "road": p["road"],
+            "personal": p["personal"], "reroll_used": p["reroll_used"],
+            "novices": {r: list(v) for r, v in p["novices"].items()},
+            "extras": list(p["extras"]), "yellow": list(p["yellow"]),
+            "chapel_sent": p["chapel_sent"], "cloister_sent": p["cloister_sent"],
+            "sent": p["sent"], "window": [list(r) for r in p["window"]],
+            "missions": dict(p["claimed"])}
+
+
+def public_view(s) -> dict:
+    return {
+        "game": "monasterium", "year": s["year"], "round": s["round"],
+        "rounds": len(s["seats"]), "years": R.board(s)["years"], "first": s["first"],
+        "phase": s["phase"], "active": s["active"], "over": s["over"],
+        "seats": list(s["seats"]),
+        "players": {seat: _player(s, seat) for seat in s["seats"]},
+        "prompts": [p.to_json() for p in prompts(s)],
+        "dice": {d: {k: x.get(k) for k in ("owner", "holder", "at", "face", "col")}
+                 for d, x in s["dice"].items()},
+        "monasteries": {m: {"buildings": dict(x["buildings"]), "chapel": list(x["chapel"]),
+                            "cloister": dict(x["cloister"]), "glass": x["glass"]}
+                        for m, x in s["mon"].items()},
+        "missions": list(s["missions"]), "turn": s["turn"], "final": s["final"],
+        "scores": scores(s),
+    }
+
+
+def seat_view(s, seat) -> dict:
+    from engine.monasterium.choices import choices
+
+    view = public_view(s)
+    if seat not in s["players"]:
+        return view
+    view["me"] = seat
+    view["mine"] = view["players"][seat]
+    view["choices"] = [c.to_json() for c in choices(s, seat)]
+    return view
+
+
+def scores(s) -> list:
+    rows = [{"seat": seat, "vp": p["prestige"]} for seat, p in s["players"].items()]
+    rows.sort(key=lambda r: (-r["vp"], s["seats"].index(r["seat"])))
+    prev, rank = None, 0
+    for i, r in enumerate(rows):
+        if r["vp"] != prev:
+            rank, prev = i + 1, r["vp"]
+        r["rank"] = rank
+        r["winner"] = s["over"] and rank == 1  # a tie is a shared win (§12)
+        r["final"] = s["over"]
+    return rows
+
+
+def is_over(s) -> bool:
+    return bool(s["over"])

@@ -1,0 +1,97 @@
+"""Random legal games of Monasterium for 2, 3 and 4 players: they end after 3 years, the
+state stays JSON, `apply` never changes its input, a replay gives the same game, every
+decision has a legal choice, illegal actions change nothing; and the dice reader's rolls."""
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from engine.api import DieFace, Refused
+from engine.monasterium import bindings
+from tests.engine.monasterium.helpers import GAME, new_game
+
+
+def strip(s):
+    return {k: v for k, v in s.items() if k != "cat"}
+
+
+def play(n, seed):
+    s = new_game(n, seed=seed)
+    rnd = random.Random(seed)
+    actions, states = [], [s]
+    while not GAME.is_over(s):
+        a = GAME.random_action(s, rnd)
+        before = json.dumps(strip(s), sort_keys=True)
+        s, _ = GAME.apply(s, a)
+        assert json.dumps(strip(states[-1]), sort_keys=True) == before  # input unchanged
+        actions.append(a)
+        states.append(s)
+        assert len(actions) < 3000
+    return s, actions, states
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+@pytest.mark.parametrize("seed", [0, 7])
+def test_random_games_end_replay_and_stay_json(n, seed):
+    s, actions, states = play(n, seed)
+    assert s["over"] and s["year"] == 3 and s["final"]
+    assert json.loads(json.dumps(strip(s))) == strip(s)
+    r = new_game(n, seed=seed)
+    for a in actions:
+        r, _ = GAME.apply(r, json.loads(json.dumps(a)))
+    assert strip(r) == strip(s)
+    rows = GAME.scores(s)
+    assert [x["vp"] for x in rows] == sorted((x["vp"] for x in rows), reverse=True)
+    assert any(x["winner"] for x in rows)
+    for st in states[::37]:
+        for p in GAME.prompts(st):
+            assert GAME.choices(st, p.seat), (p.kind, st["phase"])
+        for seat in st["seats"]:
+            v = GAME.seat_view(st, seat)
+            assert json.loads(json.dumps(v)) == v and "seed" not in v and "cat" not in v
+
+
+def test_illegal_actions_change_nothing():
+    s, _, states = play(3, 2)
+    rnd = random.Random(5)
+    bad = [{"type": "take", "by": "N", "space": 9, "dice": ["n1"]},
+           {"type": "use", "by": "E", "die": "zz", "act": "std"},
+           {"type": "place", "by": "S", "face": 7}, {"type": "roll", "by": "N"},
+           {"type": "nope", "by": "N"}, "not an action", {"type": "reroll", "by": "N"},
+           {"type": "lose", "by": "N", "die": None}, {"type": "bonus", "by": "E"}]
+    for st in rnd.sample(states, 30):
+        before = json.dumps(strip(st), sort_keys=True)
+        for a in bad:
+            with pytest.raises(Refused):
+                GAME.apply(st, a)
+        assert json.dumps(strip(st), sort_keys=True) == before
+
+
+def test_a_die_is_lost_only_when_no_action_is_possible():
+    from tests.engine.monasterium.helpers import act_phase, apply
+
+    s = act_phase(new_game(2), "N", {"n1": 1})
+    s, _ = apply(s, type="take", by="N", space=1, dice=["n1"])
+    with pytest.raises(Refused) as possible:
+        apply(s, type="lose", by="N", die="n1")  # a novice can be sent
+    assert possible.value.code == "action_possible"
+    s["players"]["N"]["res"] = {k: 0 for k in s["players"]["N"]["res"]}
+    assert [c.action["type"] for c in GAME.choices(s, "N")] == ["lose"]
+    s, ev = apply(s, type="lose", by="N", die="n1")
+    assert ev[0]["type"] == "die_lost"
+
+
+def test_the_dice_reader_rolls_a_players_dice_by_role():
+    s = new_game(2)
+    mine = sorted(d for d, x in s["dice"].items() if x["holder"] == "N")
+    dice = [DieFace("neutral", f) for f in (1, 2, 3, 4, 5)] + [DieFace("personal_N", 6)]
+    [act] = bindings.roll(s, dice)
+    assert sorted(act.action["faces"]) == mine and act.action["faces"]["N1"] == 6
+    s2, _ = GAME.apply(s, act.action)
+    assert s2["place"]["rolled"]
+    [warn] = bindings.roll(s, dice[:2])
+    assert warn.code == "roll_does_not_match"
+    assert bindings.manual_roll(s) == {"roles": ["neutral", "personal_N"], "count": 6,
+                                       "by": "table"}
