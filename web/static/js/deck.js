@@ -212,10 +212,11 @@
   }
 
   function check(f) {
+    if (!open || document.getElementById("deck-form") !== f) return;  // closed meanwhile
     var r = readForm(f);
     if (r.bad) { showProblems(f, [{field: r.bad, entry: null, message: t("deck_bad_json", {field: r.bad})}]); return; }
     post("/check", {game: deckOf, part: open.part, entry: r.entry}).then(function (res) {
-      if (document.getElementById("deck-form") === f) {
+      if (open && document.getElementById("deck-form") === f) {
         showProblems(f, res.problems);
         f.dataset.checked = res.ok ? "ok" : "problems";
       }
@@ -256,10 +257,11 @@
     });
     f.addEventListener("submit", function (e) {
       e.preventDefault();
+      clearTimeout(timer);
       var r = readForm(f);
       if (r.bad) { check(f); return; }
       post("/save", {game: deckOf, part: open.part, entry: r.entry}).then(function (res) {
-        if (!res.ok) { showProblems(f, res.problems); notice(t("deck_not_saved"), true); return; }
+        if (!res.ok) { if (open) showProblems(f, res.problems); notice(t("deck_not_saved"), true); return; }
         notice(t("deck_saved", {name: entryName(r.entry)}));
         open = null;
         load();
@@ -270,7 +272,7 @@
 
   function photograph(f, part, entry) {
     post("/photo", {game: deckOf, part: part.id, entry: {id: entry[part.key]}}).then(function (res) {
-      if (!res.ok) { showProblems(f, res.problems); return; }
+      if (!res.ok) { if (open) showProblems(f, res.problems); return; }
       var box = f.querySelector(".deck-picture");
       box.textContent = "";
       box.appendChild(el("img", {alt: entryName(entry), src: res.url + "?" + Date.now()}));

@@ -46,16 +46,16 @@
     if (schema["enum"] || choices.length) {
       var options = choices.length ? choices.map(function (o) { return {v: o["const"], label: o.title || String(o["const"])}; })
         : arr(schema["enum"]).map(function (v) { return {v: v, label: String(v)}; });
-      return h("select", {id: "corr-value", dataset: {kind: "json"}}, options.map(function (o) {
+      return h("select", {id: "corr-value", "aria-label": t("new_value"), dataset: {kind: "json"}}, options.map(function (o) {
         return h("option", {value: JSON.stringify(o.v), selected: JSON.stringify(o.v) === JSON.stringify(current)}, o.label);
       }));
     }
     if (schema.type === "integer" || schema.type === "number") {
-      return h("input", {id: "corr-value", type: "number", value: current, min: schema.minimum, max: schema.maximum,
+      return h("input", {id: "corr-value", "aria-label": t("new_value"), type: "number", value: current, min: schema.minimum, max: schema.maximum,
         step: schema.type === "integer" ? 1 : "any", dataset: {kind: "number"}});
     }
     if (schema.type === "boolean") {
-      return h("input", {id: "corr-value", type: "checkbox", checked: !!current, dataset: {kind: "bool"}});
+      return h("input", {id: "corr-value", "aria-label": t("new_value"), type: "checkbox", checked: !!current, dataset: {kind: "bool"}});
     }
     var props = obj(schema.properties);
     var simple = schema.type === "object" && Object.keys(props).length && Object.keys(props).every(function (k) {
@@ -70,7 +70,7 @@
             max: props[k].maximum, step: 1, style: {width: "5em"}}));
       }));
     }
-    return h("textarea", {id: "corr-value", rows: 3, dataset: {kind: "json"}, style: {width: "100%"}}, JSON.stringify(current));
+    return h("textarea", {id: "corr-value", "aria-label": t("new_value"), rows: 3, dataset: {kind: "json"}, style: {width: "100%"}}, JSON.stringify(current));
   }
 
   function readValue() {
