@@ -180,8 +180,8 @@ def apply(state: dict, action) -> tuple[dict, list]:
     handler = HANDLERS.get(kind)
     if handler is None:
         raise Refused("unknown_action", action=str(kind)[:40])
-    if kind in TABLE_ACTIONS and by != "table":
-        raise Refused("not_for_seat", action=kind)
+    if kind == "roll" and by != "table" and by != roller(state):
+        raise Refused("not_for_seat", action=kind)  # the table or the rolling player
     if kind in SEAT_ACTIONS and by not in state["players"]:
         raise Refused("unknown_seat", seat=str(by)[:8])
     s = copy.deepcopy({k: v for k, v in state.items() if k != "cat"})
@@ -192,6 +192,16 @@ def apply(state: dict, action) -> tuple[dict, list]:
 
     missions.check(s, ev)
     return s, ev
+
+
+def roller(s) -> str | None:
+    """Whose dice the next roll is (they may enter it on their phone without a reader)."""
+    if s["pending"] and s["pending"][0]["kind"] == "roll_extra":
+        return s["dice"][s["pending"][0]["die"]]["owner"]
+    if s["phase"] == "place" and not s["pending"] and (
+            not s["place"]["rolled"] or s["place"]["reroll"] is not None):
+        return s["active"]
+    return None
 
 
 def _pending_first(s, by) -> None:

@@ -58,7 +58,7 @@ def test_illegal_actions_change_nothing():
     rnd = random.Random(5)
     bad = [{"type": "take", "by": "N", "space": 9, "dice": ["n1"]},
            {"type": "use", "by": "E", "die": "zz", "act": "std"},
-           {"type": "place", "by": "S", "face": 7}, {"type": "roll", "by": "N"},
+           {"type": "place", "by": "S", "face": 7}, {"type": "roll", "by": "host"},
            {"type": "nope", "by": "N"}, "not an action", {"type": "reroll", "by": "N"},
            {"type": "lose", "by": "N", "die": None}, {"type": "bonus", "by": "E"}]
     for st in rnd.sample(states, 30):
@@ -95,3 +95,12 @@ def test_the_dice_reader_rolls_a_players_dice_by_role():
     assert warn.code == "roll_does_not_match"
     assert bindings.manual_roll(s) == {"roles": ["neutral", "personal_N"], "count": 6,
                                        "by": "table"}
+
+
+def test_the_rolling_player_may_enter_their_roll_but_nobody_else():
+    s = new_game(2)
+    faces = {d: 3 for d, x in s["dice"].items() if x["holder"] == "N"}
+    with pytest.raises(Refused):
+        GAME.apply(s, {"type": "roll", "by": "E", "faces": faces})
+    s2, _ = GAME.apply(s, {"type": "roll", "by": "N", "faces": faces})
+    assert s2["place"]["rolled"]
