@@ -126,7 +126,30 @@ def choices(s, seat) -> list:
     uses = die_uses(s, seat, die)
     if not uses:
         return [_ok({"type": "lose", "by": seat, "die": die})]
-    return [_ok(a) for a in uses]
+    return [_use_choice(s, seat, a) for a in uses]
+
+
+def _use_choice(s, seat, a) -> Choice:
+    """A use with what it brings in words the phone shows (the catalog's effect)."""
+    col = a.get("column") or s["turn"]["col"]
+    eff = R.effect_of(s, seat, col, a["act"]) or {}
+    effect = {"kind": eff.get("kind")}
+    if eff.get("kind") == "gain":
+        effect.update(eff["items"])
+    elif eff.get("kind") == "prestige":
+        effect["prestige"] = eff["amount"]
+    elif eff.get("kind") == "two_of_kind":
+        effect[a["item"]] = eff["amount"]
+    elif eff.get("kind") == "messenger":
+        effect["steps"] = eff["steps"]
+    cost = {}
+    if a.get("novice"):
+        row = a["novice"].split(":")[0]
+        cost = F.send_cost(s, seat, row, a["to"], eff.get("discount", 0))
+    elif eff.get("kind") == "swap":
+        cost = {a["from"]: 1}
+        effect[a["to"]] = 1
+    return _ok(a, cost, effect)
 
 
 def _takes(s, seat) -> list:
@@ -162,7 +185,7 @@ def _pending_choices(s, seat, p) -> list:
     if p["kind"] == "extra_action":
         out = []
         for c in R.COLUMNS:
-            out += [_ok(a) for a in die_uses(s, seat, None, column=c)]
+            out += [_use_choice(s, seat, a) for a in die_uses(s, seat, None, column=c)]
         return out
     if p["kind"] == "extra_novice":
         got = [_ok({"type": "extra_novice", "by": seat, **x})

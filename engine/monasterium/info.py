@@ -18,7 +18,7 @@ INFO = GameInfo(
     max_players=4,
     options=Option.table(options.OPTIONS),
     texts=Texts(reasons=texts.REASONS, events=texts.EVENT_TEXTS, prompts=texts.PROMPT_TEXTS,
-                catalog=catalog.REASONS),
+                terms=texts.TERMS, catalog=catalog.REASONS),
     catalog="engine.monasterium.data",
     parts=catalog.PARTS,
     stickers=(),  # cards and boards carry no stickers: the dice are what the table reads

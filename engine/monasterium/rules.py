@@ -236,7 +236,8 @@ def _h_roll(s, a, by, ev) -> None:
     for d, f in sorted(faces.items()):
         s["dice"][d]["face"] = f
     ev.append({"type": "rolled", "seat": s["dice"][want[0]]["holder"],
-               "faces": {d: faces[d] for d in sorted(faces)}})
+               "faces": {d: faces[d] for d in sorted(faces)},
+               "shown": ", ".join(str(f) for f in sorted(faces.values()))})
     if s["pending"] and s["pending"][0]["kind"] == "roll_extra":
         p = s["pending"].pop(0)
         s["dice"][p["die"]]["at"] = "space"

@@ -31,16 +31,16 @@ REASONS: dict[str, str] = {
     "nothing_to_decide": "There is nothing to decide now.",
     "cannot_afford": "Not enough {item}: {need} needed, you have {have}.",
     "no_novice": "No novice {novice} is left on your board.",
-    "no_access": "Your messenger gives no access to monastery {monastery}.",
+    "no_access": "Your messenger gives no access to {monastery}.",
     "wrong_row": "A novice of row {row} cannot go to the {place}.",
-    "chapel_full": "The chapel of monastery {monastery} is full.",
+    "chapel_full": "The chapel of {monastery} is full.",
     "space_taken": "Space {space} is taken.",
     "no_supporter": "Space {space} touches none of your buildings.",
-    "no_chapel_novice": "You have no novice in the chapel of monastery {monastery}.",
-    "window_full_for": "No tile of monastery {monastery} fits your window there.",
+    "no_chapel_novice": "You have no novice in the chapel of {monastery}.",
+    "window_full_for": "No tile of {monastery} fits your window there.",
 }
 EVENT_TEXTS: dict[str, str] = {
-    "rolled": "{seat} rolls {faces}.",
+    "rolled": "{seat} rolls {shown}.",
     "reroll": "{seat} rerolls {count} dice.",
     "dice_placed": "{seat} places {count} dice on space {space}.",
     "die_placed": "The new die of {seat} shows {space}.",
@@ -52,9 +52,9 @@ EVENT_TEXTS: dict[str, str] = {
     "gain": "{seat} receives {amount} {item}.",
     "paid": "{seat} pays {amount} {item}.",
     "messenger": "The messenger of {seat} moves to road space {space}.",
-    "novice_sent": "{seat} sends a novice to {to} of monastery {monastery}.",
-    "glass": "{seat} builds a stained-glass tile of monastery {monastery}.",
-    "glass_lost": "{seat} cannot build the tile of monastery {monastery}.",
+    "novice_sent": "{seat} sends a novice to {to} of {monastery}.",
+    "glass": "{seat} builds a stained-glass tile of {monastery}.",
+    "glass_lost": "{seat} cannot build the tile of {monastery}.",
     "bonus_lost": "{seat} cannot use the road bonus.",
     "tile_yellow": "Column {column} of {seat} turns yellow.",
     "extra_die": "{seat} takes a new personal die.",
@@ -68,7 +68,7 @@ EVENT_TEXTS: dict[str, str] = {
     "adjusted": "Correction for {seat}: {delta} {item} ({reason}).",
 }
 PROMPT_TEXTS: dict[str, str] = {
-    "roll": "Roll the dice of {seat}.",
+    "roll": "Roll the dice of {player}.",
     "place": "{seat}: choose a number and place every die showing it.",
     "take": "{seat}: take dice from one dice space.",
     "use": "{seat}: use your dice in column {column}.",
@@ -77,4 +77,12 @@ PROMPT_TEXTS: dict[str, str] = {
     "extra_die": "{seat}: a new personal die or 5 prestige.",
     "roll_extra": "Roll the new personal die.",
     "extra_novice": "{seat}: send the extra novice now.",
+}
+
+# Scoped words of event and prompt params: a column, a monastery or a place is not a seat
+# (the letters A-E and N/E/S/W overlap), and a place reads as words.
+TERMS: dict[str, str] = {
+    **{f"column:{c}": c for c in "ABCDE"},
+    **{f"monastery:{m}": f"Monastery {m}" for m in "ABCDE"},
+    "to:chapel": "the chapel",
 }

@@ -16,7 +16,7 @@ def prompts(s) -> list:
         p = s["pending"][0]
         return [Prompt(p["seat"], p["kind"], {k: v for k, v in p.items() if k != "kind"})]
     if seat == "table":
-        return [Prompt("table", "roll", {"seat": s["active"],
+        return [Prompt("table", "roll", {"player": s["active"],
                                          "dice": len(s["place"]["reroll"] or
                                                      R.hand(s, s["active"]))})]
     if s["phase"] == "place":
@@ -25,6 +25,12 @@ def prompts(s) -> list:
         return [Prompt(seat, "take", {"seat": seat})]
     return [Prompt(seat, "use", {"seat": seat, "column": s["turn"]["col"],
                                  "dice": len(s["turn"]["dice"])})]
+
+
+def to_roll(s) -> list:
+    from engine.monasterium.bindings import _wanted
+
+    return _wanted(s)
 
 
 def _player(s, seat) -> dict:
@@ -53,6 +59,13 @@ def public_view(s) -> dict:
                             "cloister": dict(x["cloister"]), "glass": x["glass"]}
                         for m, x in s["mon"].items()},
         "missions": list(s["missions"]), "turn": s["turn"], "final": s["final"],
+        # the dice the next roll is of (entered by hand without a reader) and whose they are
+        "to_roll": to_roll(s), "roller": R.roller(s),
+        "road": {k: {"monasteries": v["monasteries"], "bonus": v.get("bonus")}
+                 for k, v in s["cat"]["road"].items()},
+        "mission_cards": {m: {k: s["cat"]["missions"][m].get(k)
+                              for k in ("type", "monastery", "area", "count", "condition",
+                                        "points")} for m in s["missions"]},
         "scores": scores(s),
     }
 

@@ -1,0 +1,1 @@
+"""The web folder of the game 'monasterium' (docs/engine.md)."""
