@@ -196,11 +196,15 @@ def listen(port, usb_ids, count) -> None:
 
 
 def game_dice() -> dict[str, list[int]]:
-    """One emulated die per die role of the installed games, named after the role."""
+    """The emulated dice: one per die role of the installed games, named after the role
+    (``<role>-<k>`` for a role of several dice)."""
     from companion.games import discovered
+    from companion.wiring.dice import role_die_ids
 
     dice: dict[str, list[int]] = {}
     for module in discovered().values():
         for role in module.info.bindings.dice:
-            dice.setdefault(role.id, list(role.faces))
+            for die in role_die_ids(role):
+                dice.setdefault(die, list(role.faces))
     return dice or {"d6": [1, 2, 3, 4, 5, 6]}
+

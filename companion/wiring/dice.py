@@ -47,13 +47,20 @@ def load_settings(data_dir: str | Path) -> dict:
     return dice if isinstance(dice, dict) else {}
 
 
+def role_die_ids(role) -> list[str]:
+    """The physical dice a role stands for by default: its own id, or ``<role>-1`` … for a
+    role a roll carries several of (a game's neutral dice)."""
+    count = max(1, int(getattr(role, "count", 1) or 1))
+    return [role.id] if count == 1 else [f"{role.id}-{k}" for k in range(1, count + 1)]
+
+
 def roles_for(settings: dict, game: str, declared=()) -> dict[str, str]:
     """Die id → role for ``game``: the owner's mapping, else each declared role's own id."""
     roles = settings.get("roles", {})
     chosen = roles.get(game) if isinstance(roles, dict) else None
     if isinstance(chosen, dict):
         return {str(die): str(role) for die, role in chosen.items()}
-    return {role.id: role.id for role in declared}
+    return {die: role.id for role in declared for die in role_die_ids(role)}
 
 
 def die_faces(roll: Roll, roles: dict[str, str]) -> list[DieFace]:

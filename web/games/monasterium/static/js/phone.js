@@ -8,6 +8,7 @@
   var last = null, busy = false;
   var rerollPick = {};
   var sendPick = {};
+  var sendCosts = {};  // a send's action (JSON) -> what it costs, from the engine's choices
 
   function send(action) {
     if (busy) return;
@@ -57,6 +58,10 @@
     var places = options("to", byMon);
     if (places.indexOf(sendPick.to) < 0) sendPick.to = places[0];
     var final = byMon.filter(function (a) { return a.to === sendPick.to; })[0];
+    var cost = M.obj(sendCosts[JSON.stringify(final)]);
+    var costText = Object.keys(cost).filter(function (k) { return cost[k]; }).map(function (k) {
+      return cost[k] + " " + M.itemName(k);
+    }).join(", ") || t("free_send");
     function select(id, label, values, current, name) {
       return h("label.send-field", label, h("select", {id: id, onchange: function (e) {
         sendPick[name] = e.target.value; render(last);
@@ -66,6 +71,7 @@
       select("send-novice", t("novice"), novices, sendPick.novice, "novice"),
       select("send-monastery", t("monastery"), mons, sendPick.monastery, "monastery"),
       select("send-to", t("place"), places, sendPick.to, "to"),
+      h("p.small", {id: "send-cost"}, t("send_costs", {what: costText})),
       h("button.choice", {type: "button", id: "send-go", onclick: function () { send(Object.assign({}, base, final)); }},
         h("span.label", t("send_it"))));
   }
@@ -84,6 +90,8 @@
 
   function useChoices(m) {
     var useChoices = m.choices.filter(function (c) { return c.action.type === "use"; });
+    sendCosts = {};
+    useChoices.forEach(function (c) { if (c.action.novice) sendCosts[JSON.stringify(c.action)] = c.cost; });
     var uses = useChoices.map(function (c) { return c.action; });
     var sends = uses.filter(function (a) { return a.novice; });
     var others = useChoices.filter(function (c) { return !c.action.novice; });

@@ -1,0 +1,166 @@
+"""Monasterium played by two players in real chromium through the shared pages and the
+game's own web folder, with the real server and the emulated dice reader (every die role
+of the installed games, ``neutral-1`` … ``neutral-10`` and each colour's personal dice).
+
+A whole first round: rolls from the dice reader and one entered on the rolling player's
+phone (a grid of the dice just rolled), a reroll of a subset, placing dice, taking dice
+personal-first, using them (a novice sent through the three-step form), every die shown on
+the table display where it lies in its colour. Screenshots: test-artifacts/browser/8*.png.
+"""
+from __future__ import annotations
+
+import json
+import os
+import urllib.request
+from urllib.parse import urlsplit
+
+import pytest
+
+from tests.web.conftest import free_port, pair_here, running_server
+from tests.web.test_accessibility_browser import check as a11y
+from tests.web.test_browser import shot
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(600)]
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+PIN = "3579"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    data = tmp_path_factory.mktemp("monadata")
+    dice_port = free_port()
+    (data / "config.json").write_text(json.dumps({"dice": {"emulator_http_port": dice_port}}))
+    log = tmp_path_factory.mktemp("monalog") / "server.log"
+    env = dict(os.environ, COMPANION_DICE_EMULATE="on")
+    with running_server(data, log, "--threads", "30", env=env) as base:
+        yield base, f"http://127.0.0.1:{dice_port}"
+
+
+def view(page) -> dict:
+    return page.evaluate("() => TC.view.view")
+
+
+def version(page) -> int:
+    return page.evaluate("() => TC.view.version")
+
+
+def click(page, selector: str, watch) -> None:
+    v = version(watch)
+    page.locator(selector).first.click()
+    watch.wait_for_function("v => TC.view.version > v", arg=v, timeout=20000)
+
+
+def roll_on_reader(dice: str) -> dict:
+    request = urllib.request.Request(dice + "/roll", data=b"{}", method="POST",
+                                     headers={"Content-Type": "application/json"})
+    return json.loads(urllib.request.urlopen(request, timeout=10).read())["faces"]
+
+
+def test_two_players_play_a_round_with_the_dice_reader_and_phones(server, browser):
+    base, dice = server
+    errors: list[str] = []
+    table = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
+    table.on("pageerror", lambda e: errors.append(f"table: {e}"))
+    table.goto(base + "/new?game=monasterium")
+    table.fill("#name_N", "Nora")
+    table.fill("#name_E", "Emil")
+    table.select_option("#start_seat", "N")
+    table.fill("#host_pin", PIN)
+    table.click("#create-game")
+    table.wait_for_url("**/host/**")
+    game_id = table.url.rstrip("/").split("/")[-1]
+    pair_here(table, base, game_id)
+    table.wait_for_function("() => window.TC && window.TC.view")
+    assert table.evaluate("() => !!window.MONA && !window.POTE && !window.WWE")
+    links = {a.get_attribute("data-seat"): a.get_attribute("href")
+             for a in table.locator("a.join-link").all()}
+    phones = {}
+    for seat, lang in (("N", "en"), ("E", "de")):
+        page = browser.new_context(**PHONE).new_page()
+        page.on("pageerror", lambda e, s=seat: errors.append(f"{s}: {e}"))
+        parts = urlsplit(links[seat])
+        page.goto(f"{base}{parts.path}?{parts.query}")
+        page.wait_for_url("**/play/**")
+        page.goto(page.url.split("?")[0] + f"?lang={lang}")
+        page.wait_for_function("() => window.TC && window.TC.view")
+        phones[seat] = page
+    nora, emil = phones["N"], phones["E"]
+    table.wait_for_function("() => document.getElementById('join-panel').hidden", timeout=15000)
+
+    # Nora's six dice (5 neutral + her personal die) rolled on the dice reader
+    v = view(table)
+    assert v["phase"] == "place" and v["to_roll"] == ["N1", "n1", "n2", "n3", "n4", "n5"]
+    assert "Nora" in table.locator("#prompt").inner_text()
+    assert table.locator("#roll-entry .roll-row").count() == 6  # the table may enter it too
+    before = version(table)
+    faces = roll_on_reader(dice)
+    table.wait_for_function("v => TC.view.version > v", arg=before, timeout=20000)
+    v = view(table)
+    assert v["dice"]["N1"]["face"] == faces["personal_N-1"]
+    assert sorted(v["dice"][d]["face"] for d in ("n1", "n2", "n3", "n4", "n5")) == \
+        sorted(faces[f"neutral-{k}"] for k in range(1, 6))
+    shot(table, "80-monasterium-table-rolled")
+
+    # a reroll of two dice, entered on Nora's phone (no reader needed): faces 6 and 6
+    nora.wait_for_selector("#reroll input[type=checkbox]")
+    nora.locator("#reroll input[data-die=n1]").check()
+    nora.locator("#reroll input[data-die=n2]").check()
+    click(nora, "#reroll-go", table)
+    nora.wait_for_selector("#roll-entry .roll-row")
+    assert nora.locator("#roll-entry .roll-row").count() == 2
+    for die in ("n1", "n2"):
+        nora.locator(f"#roll-entry .roll-row[data-die={die}] button[data-face='6']").click()
+    assert not nora.locator("#send-roll").is_disabled()
+    shot(nora, "81-monasterium-phone-roll-entry")
+    click(nora, "#send-roll", table)
+    v = view(table)
+    assert v["dice"]["n1"]["face"] == 6 and v["dice"]["n2"]["face"] == 6
+    assert v["players"]["N"]["reroll_used"]
+    # place every die showing 6 (at least the two)
+    sixes = [d for d in v["to_roll"] or v["dice"] if v["dice"][d]["face"] == 6
+             and v["dice"][d]["at"] == "hand"]
+    click(nora, "#act-now button[data-type=place][data-key*='\"face\":6']", table)
+    v = view(table)
+    assert all(v["dice"][d]["at"] == "space" for d in sixes)
+    assert table.locator(".space[data-space='6'] .die").count() == len(sixes)
+
+    # the rest of the placing: the app rolls, each player places the first number offered
+    while view(table)["phase"] == "place":
+        v = view(table)
+        if v["to_roll"]:
+            click(table, "#app-roll", table)
+            continue
+        click(phones[v["active"]], "#act-now button[data-type=place]", table)
+    v = view(table)
+    assert v["phase"] == "act" and all(d["at"] == "space" for d in v["dice"].values())
+    on_board = sum(table.locator(f".space[data-space='{n}'] .die").count() for n in range(1, 7))
+    assert on_board == len(v["dice"]) == 12
+    shot(table, "82-monasterium-table-dice-placed")
+    a11y(table, "monasterium-table")
+
+    # the action phase on the phones: take dice, use them; a send through the form
+    sent = False
+    for _ in range(120):
+        v = view(table)
+        if v["phase"] != "act" or v["round"] > 1:
+            break
+        seat = v["active"]
+        phone = phones[seat]
+        kind = v["prompts"][0]["kind"]
+        if kind == "take":
+            phone.wait_for_selector("#act-now button[data-type=take]")
+            click(phone, "#act-now button[data-type=take]", table)
+        elif kind == "use" and not sent and phone.locator("#send-go").count():
+            n = view(table)["players"][seat]["sent"]
+            a11y(phone, "monasterium-phone-send")
+            shot(phone, "83-monasterium-phone-send")
+            assert phone.locator("#send-cost").inner_text().startswith("Costs: ")
+            click(phone, "#send-go", table)
+            assert view(table)["players"][seat]["sent"] == n + 1
+            sent = True
+        else:
+            phone.wait_for_selector("#act-now button.choice")
+            click(phone, "#act-now button.choice", table)
+    v = view(table)
+    assert sent and (v["round"] == 2 or v["year"] > 1), (v["phase"], v["round"])
+    assert not errors, errors
