@@ -84,7 +84,7 @@ def test_two_players_play_a_round_with_the_dice_reader_and_phones(server, browse
         page.goto(page.url.split("?")[0] + f"?lang={lang}")
         page.wait_for_function("() => window.TC && window.TC.view")
         phones[seat] = page
-    nora, emil = phones["N"], phones["E"]
+    nora = phones["N"]
     table.wait_for_function("() => document.getElementById('join-panel').hidden", timeout=15000)
 
     # Nora's six dice (5 neutral + her personal die) rolled on the dice reader
