@@ -67,8 +67,8 @@ def main() -> None:
             seat = whose_turn(s)
             if seat is None:
                 continue
-            got = []
-            choice_ms.append(ms(lambda s=s, seat=seat: got.append(GAME.choices(s, seat))))
+            got: list = []
+            choice_ms.append(ms(lambda s=s, seat=seat, got=got: got.append(GAME.choices(s, seat))))
             sizes.append(len(got[0]))
             view_ms.append(ms(lambda s=s: GAME.public_view(s)))
     out = {
