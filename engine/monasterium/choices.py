@@ -87,7 +87,8 @@ def die_uses(s, seat, die, first_only=False, column=None) -> list:
     for c in cols:
         for act in ("std", "I", "II", "III"):
             eff = R.effect_of(s, seat, c, act)
-            if eff is None or (act in ("II", "III") and f"{act}:{c}" in p["once"]):
+            limited = die is not None or s["options"]["extra_action_once_limits"]
+            if eff is None or (limited and act in ("II", "III") and f"{act}:{c}" in p["once"]):
                 continue
             for params in _effect_params(s, seat, eff):
                 a = {"type": "use", "by": seat, "die": die, "act": act, **params}
@@ -145,7 +146,7 @@ def _use_choice(s, seat, a) -> Choice:
     cost = {}
     if a.get("novice"):
         row = a["novice"].split(":")[0]
-        cost = F.send_cost(s, seat, row, a["to"], eff.get("discount", 0))
+        cost = F.send_cost(s, seat, row, a["to"], eff.get("discount", 0), a["monastery"])
     elif eff.get("kind") == "swap":
         cost = {a["from"]: 1}
         effect[a["to"]] = 1

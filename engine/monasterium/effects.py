@@ -47,9 +47,11 @@ def move(s, seat, steps: int, ev) -> None:
     asks its decision (R5 = the last space: a new personal die or +5)."""
     p = s["players"][seat]
     length = s["cat"]["road_length"]
-    for _ in range(steps):
+    for step in range(1, steps + 1):
         p["road"] = p["road"] % length + 1
         bonus = s["cat"]["road"][str(p["road"])].get("bonus")
+        if bonus == "R5" and step < steps and not s["options"]["new_die_when_passing"]:
+            continue  # M-A13's other reading: only a messenger stopping there
         if bonus == "R5":
             if p["personal"] >= R.board(s)["personal_dice_max"]:
                 R.gain(s, seat, {"prestige": R.board(s)["extra_die_prestige"]}, ev, "road")
@@ -140,13 +142,16 @@ def access(s, seat, m: str) -> bool:
     return m in s["cat"]["road"][str(p["road"])]["monasteries"] or seat in s["mon"][m]["chapel"]
 
 
-def send_cost(s, seat, row: str, dest: str, discount: int) -> dict:
+def send_cost(s, seat, row: str, dest: str, discount: int, monastery: str | None = None) -> dict:
     p = s["players"][seat]
     b = R.board(s)
     if row == "extra":
         return {}
     if dest == "chapel":
-        cost = b["chapel_cost"][min(p["chapel_sent"], len(b["chapel_cost"]) - 1)]
+        sent = p["chapel_sent"]
+        if s["options"]["chapel_cost"] == "per_chapel" and monastery is not None:
+            sent = s["mon"][monastery]["chapel"].count(seat)
+        cost = b["chapel_cost"][min(sent, len(b["chapel_cost"]) - 1)]
         return {"influence": max(0, cost - discount)}
     if dest in s["cat"]["buildings"]:
         kind = s["cat"]["buildings"][dest]["type"]
@@ -192,7 +197,7 @@ def send_refusal(s, seat, novice, m, dest, discount: int = 0) -> Refused | None:
             return Refused("no_supporter", space=dest)
     else:
         return Refused("bad_field", field="to")
-    cost = send_cost(s, seat, "extra" if row == "extra" else row, dest, discount)
+    cost = send_cost(s, seat, "extra" if row == "extra" else row, dest, discount, m)
     for k, v in cost.items():
         if p["res"][k] < v:
             return Refused("cannot_afford", item=k, need=v, have=p["res"][k])
@@ -206,7 +211,7 @@ def send(s, seat, a, ev, discount: int = 0) -> None:
         raise refused
     p = s["players"][seat]
     row, col = novice.split(":", 1)
-    R.pay(s, seat, send_cost(s, seat, row, dest, discount), ev, "send")
+    R.pay(s, seat, send_cost(s, seat, row, dest, discount, m), ev, "send")
     if row == "extra":
         p["extras"].remove(col)
     else:
@@ -215,9 +220,10 @@ def send(s, seat, a, ev, discount: int = 0) -> None:
     mon = s["mon"][m]
     ev.append({"type": "novice_sent", "seat": seat, "novice": novice, "monastery": m,
                "to": dest})
+    counts = row != "extra" or s["options"]["extra_novice_counts_cost"]
     if dest == "chapel":
         mon["chapel"].append(seat)
-        if row != "extra":
+        if counts:
             p["chapel_sent"] += 1
     elif dest in mon["buildings"]:
         mon["buildings"][dest] = seat
@@ -229,8 +235,9 @@ def send(s, seat, a, ev, discount: int = 0) -> None:
             ev.append({"type": "glass_lost", "seat": seat, "monastery": m})
     else:
         mon["cloister"][dest] = seat
-        if row != "extra":
+        if counts:
             p["cloister_sent"] += 1
+        if row != "extra":
             _flip(s, seat, col, ev)
     if row != "extra" and not p["novices"][row] and row in p["extras"]:
         s["pending"].append({"seat": seat, "kind": "extra_novice", "row": row})
@@ -246,7 +253,8 @@ def _flip(s, seat, col: str, ev) -> None:
     ev.append({"type": "tile_yellow", "seat": seat, "column": col})
     turn = s["turn"]
     if turn and turn["col"] == col and turn["dice"]:
-        # the die being used now is still counted among them until it is set aside
-        on_tile = len(turn["dice"]) - (1 if s["active"] == seat else 0)
-        if on_tile > 0:
-            R.gain(s, seat, {"prestige": on_tile}, ev, "yellow")
+        # the dice still lying on the tile: not the one being used now
+        on_tile = [d for d in turn["dice"] if d != turn.get("using")]
+        if on_tile:
+            R.gain(s, seat, {"prestige": len(on_tile)}, ev, "yellow")
+            turn["flipped"] = on_tile  # M-A7's literal reading scores them again when used

@@ -339,7 +339,8 @@ def _h_take(s, a, by, ev) -> None:
     s["players"][by]["once"] = []
     ev.append({"type": "dice_taken", "seat": by, "space": space, "count": len(dice),
                "column": col})
-    if col in s["players"][by]["yellow"]:
+    if col in s["players"][by]["yellow"] and (space != 6 or
+                                               s["options"]["joker_on_yellow_scores"]):
         gain(s, by, {"prestige": len(dice)}, ev, "yellow")
 
 
@@ -383,9 +384,15 @@ def _h_use(s, a, by, ev) -> None:
     if eff is None:
         raise Refused("action_closed", act=str(act)[:4], column=col)
     key = f"{act}:{col}" if act in ("II", "III") else None
+    if extra and not s["options"]["extra_action_once_limits"]:
+        key = None
     if key and key in s["players"][by]["once"]:
         raise Refused("once_per_turn", act=act, column=col)
+    if not extra:
+        s["turn"]["using"] = a["die"]
     effects.perform(s, by, eff, a, ev)
+    if not extra:
+        s["turn"].pop("using", None)
     if key:
         s["players"][by]["once"].append(key)
     if extra:
@@ -394,6 +401,8 @@ def _h_use(s, a, by, ev) -> None:
         s["turn"]["dice"].remove(a["die"])
         s["dice"][a["die"]]["at"] = "used"
         ev.append({"type": "die_used", "seat": by, "column": col, "act": act})
+        if s["options"]["yellow_scores_twice"] and a["die"] in s["turn"].get("flipped", []):
+            gain(s, by, {"prestige": 1}, ev, "yellow")
     _after_use(s, by, ev)
 
 

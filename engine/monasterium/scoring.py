@@ -11,7 +11,7 @@ def breakdown(s) -> dict:
     for m in s["mon"]:
         counts = {seat: novices_in(s, seat, m, "any") for seat in s["seats"]}
         best = max(counts.values())
-        if best >= 1:  # M-A12: at least one novice; ties all score
+        if best >= 1 or not s["options"]["majority_needs_novice"]:  # M-A12; ties all score
             for seat, n in counts.items():
                 if n == best:
                     out[seat]["majorities"] += b["majority_points"]
