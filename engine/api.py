@@ -366,3 +366,40 @@ def correction_preview(module: GameModule, state: State, action: Action) -> dict
 
 
 CATALOG_KEY = "cat"  # where a state carries its catalog (see GameInfo.catalog_state)
+
+
+@dataclass(frozen=True)
+class Table:
+    """Who sits where, checked from a game's ``setup`` (the new-game form's or a record's)."""
+
+    seats: list[str]  # in table order
+    names: dict[str, str]
+    seed: int
+    start: str
+
+
+def table_from_setup(setup: Any, order: tuple[str, ...], fewest: int = 2, most: int = 4
+                     ) -> Table:
+    """The seats, names, seed and start player of ``setup``, or `Refused("bad_setup")`
+    saying what is wrong (the players' count, a seat twice or unknown, the seed, the start)."""
+    if not isinstance(setup, dict):
+        raise Refused("bad_setup", reason="setup must be an object")
+    players = setup.get("players")
+    if not isinstance(players, list) or not fewest <= len(players) <= most:
+        raise Refused("bad_setup", reason=f"{fewest} to {most} players")
+    seats: list[str] = []
+    for p in players:
+        seat = p.get("seat") if isinstance(p, dict) else None
+        if seat not in order or seat in seats:
+            raise Refused("bad_setup", reason="each player needs a distinct seat "
+                          + ", ".join(order))
+        seats.append(seat)
+    seats = [x for x in order if x in seats]
+    seed = setup.get("seed", 0)
+    if type(seed) is not int:
+        raise Refused("bad_setup", reason="seed must be an integer")
+    start = setup.get("start", seats[0])
+    if start not in seats:
+        raise Refused("bad_setup", reason="the start player must be a seat in the game")
+    return Table(seats, {p["seat"]: str(p.get("name", p["seat"])) for p in players}, seed,
+                 start)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import copy
 import random
 
-from engine.api import Refused
+from engine.api import Refused, table_from_setup
 
 SEAT_ORDER = ("N", "E", "S", "W")
 COLOURS = {"N": "blue", "E": "red", "S": "green", "W": "yellow"}
@@ -43,24 +43,8 @@ def index(catalog: dict) -> dict:
 def setup(catalog: dict, setup_: dict) -> dict:
     from engine.monasterium import options as opts
 
-    if not isinstance(setup_, dict):
-        raise Refused("bad_setup", reason="setup must be an object")
-    players = setup_.get("players")
-    if not isinstance(players, list) or not 2 <= len(players) <= 4:
-        raise Refused("bad_setup", reason="2 to 4 players")
-    seats = []
-    for p in players:
-        seat = p.get("seat") if isinstance(p, dict) else None
-        if seat not in SEAT_ORDER or seat in seats:
-            raise Refused("bad_setup", reason="each player needs a distinct seat N, E, S or W")
-        seats.append(seat)
-    seats = [x for x in SEAT_ORDER if x in seats]
-    seed = setup_.get("seed", 0)
-    if type(seed) is not int:
-        raise Refused("bad_setup", reason="seed must be an integer")
-    first = setup_.get("start", seats[0])
-    if first not in seats:
-        raise Refused("bad_setup", reason="the first player must be a seat in the game")
+    table = table_from_setup(setup_, SEAT_ORDER)
+    seats, seed, first = table.seats, table.seed, table.start
     cat = catalog if "buildings" in catalog else index(catalog)
     b = cat["board"]
     n = len(seats)
@@ -79,7 +63,7 @@ def setup(catalog: dict, setup_: dict) -> dict:
     s = {
         "game": "monasterium", "seed": seed, "rng_n": 1,
         "options": opts.resolve(setup_.get("options")),
-        "seats": seats, "names": {p["seat"]: str(p.get("name", p["seat"])) for p in players},
+        "seats": seats, "names": table.names,
         "cat": cat, "year": 1, "round": 1, "first": first, "phase": "place",
         "active": first, "over": False, "missions": missions,
         "mon": mon, "dice": {}, "pending": [], "turn": None,

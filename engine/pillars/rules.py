@@ -11,7 +11,7 @@ from __future__ import annotations
 import marshal
 import random
 
-from engine.api import Refused
+from engine.api import Refused, table_from_setup
 from engine.pillars import options as opts
 from engine.pillars.advisor import apply_allocation, check_allocation, outcome
 
@@ -235,31 +235,15 @@ def rng(s) -> random.Random:
 def setup(catalog, setup_: dict) -> dict:
     from engine.pillars.catalog import index
 
-    if not isinstance(setup_, dict):
-        raise Refused("bad_setup", reason="setup must be an object")
-    players = setup_.get("players")
-    if not isinstance(players, list) or not 2 <= len(players) <= 4:
-        raise Refused("bad_setup", reason="2 to 4 players")
-    seats = []
-    for p in players:
-        seat = p.get("seat") if isinstance(p, dict) else None
-        if seat not in SEAT_ORDER or seat in seats:
-            raise Refused("bad_setup", reason="each player needs a distinct seat N, E, S or W")
-        seats.append(seat)
-    seats = [x for x in SEAT_ORDER if x in seats]
-    seed = setup_.get("seed", 0)
-    if type(seed) is not int:
-        raise Refused("bad_setup", reason="seed must be an integer")
-    start = setup_.get("start", seats[0])
-    if start not in seats:
-        raise Refused("bad_setup", reason="the start player must be a seat in the game")
+    table = table_from_setup(setup_, SEAT_ORDER)
+    seats, seed, start = table.seats, table.seed, table.start
     cat = catalog if "locations" in catalog and "craftsmen_by_round" in catalog \
         else index(catalog)
     b = cat["board"]
     s = {
         "game": "pillars", "n": 0, "seed": seed, "rng_n": 0,
         "options": opts.resolve(setup_.get("options")),
-        "seats": seats, "names": {p["seat"]: str(p.get("name", p["seat"])) for p in players},
+        "seats": seats, "names": table.names,
         "cat": cat, "round": 1, "phase": "prep", "start": start, "active": None,
         "over": False, "first_start": start,
         "players": {},

@@ -100,3 +100,47 @@ def play_on_without_phones(page) -> None:
     page.wait_for_function("() => window.TC && window.TC.view")
     page.click("#lobby-close")
     page.wait_for_function("() => document.getElementById('join-panel').hidden")
+
+
+PHONE_CONTEXT = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+
+
+def table_and_phones(browser, base: str, game: str, players: dict[str, tuple[str, str]],
+                     pin: str, errors: list, start: str | None = None,
+                     viewport: dict | None = None):
+    """A new ``game`` from the new-game page with ``players`` {seat: (name, phone language)},
+    this browser paired as its table display (viewport: a TV), one phone per seat joined
+    through its code and switched to its language; page errors go to ``errors``.
+    Returns (table page, {seat: phone page}, game id)."""
+    from urllib.parse import urlsplit
+
+    table = browser.new_context(viewport=viewport or {"width": 1920, "height": 1080}).new_page()
+    table.on("pageerror", lambda e: errors.append(f"table: {e}"))
+    table.goto(f"{base}/new?game={game}")
+    assert table.locator(f"#game option[value={game}]").count() == 1
+    for seat, (name, _) in players.items():
+        table.fill(f"#name_{seat}", name)
+    if start:
+        table.select_option("#start_seat", start)
+    table.fill("#host_pin", pin)
+    table.click("#create-game")
+    table.wait_for_url("**/host/**")
+    game_id = table.url.rstrip("/").split("/")[-1]
+    pair_here(table, base, game_id)
+    table.wait_for_function("() => window.TC && window.TC.view")
+    links = {a.get_attribute("data-seat"): a.get_attribute("href")
+             for a in table.locator("a.join-link").all()}
+    assert sorted(links) == sorted(players)
+    phones = {}
+    for seat, (_, lang) in players.items():
+        page = browser.new_context(**PHONE_CONTEXT).new_page()
+        page.on("pageerror", lambda e, s=seat: errors.append(f"{s}: {e}"))
+        parts = urlsplit(links[seat])
+        page.goto(f"{base}{parts.path}?{parts.query}")
+        page.wait_for_url("**/play/**")
+        page.goto(page.url.split("?")[0] + f"?lang={lang}")
+        page.wait_for_function("() => window.TC && window.TC.view")
+        phones[seat] = page
+    table.wait_for_function("() => document.getElementById('join-panel').hidden",
+                            timeout=15000)
+    return table, phones, game_id

@@ -13,21 +13,17 @@ from __future__ import annotations
 import json
 import os
 import urllib.request
-from urllib.parse import urlsplit
 
 import cv2
 import pytest
 
-from tests.web.conftest import free_port, pair_here, running_server
+from tests.web.conftest import free_port, running_server, table_and_phones
 from tests.web.test_accessibility_browser import check as a11y
 from tests.web.test_browser import shot
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(600)]
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
-TV = {"viewport": {"width": 1920, "height": 1080}}
 PIN = "2468"
 EVENT = "gift_gold_3"  # a demo event card of the shipped catalog: every player gets 3 gold
-NAMES = {"N": "Anna", "E": "Bruno", "S": "Chiara"}
 
 
 def event_frames(folder) -> None:
@@ -90,37 +86,12 @@ def test_three_players_play_a_round_on_phones_dice_and_camera(server, browser):
     base, dice = server
     errors: list[str] = []
 
-    # the new-game page offers The Pillars of the Earth with three players
-    table = browser.new_context(**TV).new_page()
-    table.on("pageerror", lambda e: errors.append(f"table: {e}"))
-    table.goto(base + "/new?game=pillars")
-    assert table.locator("#game option[value=pillars]").count() == 1
-    for seat, name in NAMES.items():
-        table.fill(f"#name_{seat}", name)
-    table.select_option("#start_seat", "N")
-    table.fill("#host_pin", PIN)
-    table.click("#create-game")
-    table.wait_for_url("**/host/**")
-    game_id = table.url.rstrip("/").split("/")[-1]
-    pair_here(table, base, game_id)
-    table.wait_for_function("() => window.TC && window.TC.view")
+    # the new-game page offers The Pillars of the Earth; three players join
+    table, phones, _ = table_and_phones(
+        browser, base, "pillars", {"N": ("Anna", "en"), "E": ("Bruno", "it"),
+                                   "S": ("Chiara", "en")}, PIN, errors, start="N")
     assert table.evaluate("() => !!window.POTE && !window.WWE")
-    links = {a.get_attribute("data-seat"): a.get_attribute("href")
-             for a in table.locator("a.join-link").all()}
-    assert sorted(links) == ["E", "N", "S"]
-
-    phones = {}
-    for seat, lang in (("N", "en"), ("E", "it"), ("S", "en")):
-        page = browser.new_context(**PHONE).new_page()
-        page.on("pageerror", lambda e, s=seat: errors.append(f"{s}: {e}"))
-        parts = urlsplit(links[seat])
-        page.goto(f"{base}{parts.path}?{parts.query}")
-        page.wait_for_url("**/play/**")
-        page.goto(page.url.split("?")[0] + f"?lang={lang}")
-        page.wait_for_function("() => window.TC && window.TC.view")
-        phones[seat] = page
     anna, bruno = phones["N"], phones["E"]
-    table.wait_for_function("() => document.getElementById('join-panel').hidden", timeout=15000)
 
     # round preparation: the table lays out the cards (here: the app draws them)
     assert "Lay out the round's cards" in table.locator("#prompt").inner_text()
