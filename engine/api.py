@@ -131,6 +131,12 @@ class SeatInfo:
     colour: str  # the default CSS colour of the seat's pieces
 
 
+# The four sides of a square table, as most games seat their players (id, English name,
+# the usual colour of that side's pieces).
+COMPASS_SEATS = (SeatInfo("N", "North", "blue"), SeatInfo("E", "East", "red"),
+                 SeatInfo("S", "South", "green"), SeatInfo("W", "West", "yellow"))
+
+
 @dataclass(frozen=True)
 class Option:
     """A rule variant or [BEST READING], offered on the new-game form.

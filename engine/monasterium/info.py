@@ -1,14 +1,12 @@
 """Monasterium's declarations for the app (engine/api.py `GameInfo`)."""
 from __future__ import annotations
 
-from engine.api import Bindings, GameInfo, Option, SeatInfo, Texts
+from engine.api import COMPASS_SEATS, Bindings, GameInfo, Option, Texts
 from engine.monasterium import bindings, catalog, options, rules, texts
 
 NAMES = {"en": "Monasterium", "it": "Monasterium", "pl": "Monasterium", "es": "Monasterium",
          "de": "Monasterium"}
-SEATS = tuple(SeatInfo(seat, name, rules.COLOURS[seat])
-              for seat, name in zip(rules.SEAT_ORDER, ("North", "East", "South", "West"),
-                                    strict=True))
+SEATS = COMPASS_SEATS  # the colours are rules.COLOURS
 
 INFO = GameInfo(
     id="monasterium",

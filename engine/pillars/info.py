@@ -1,14 +1,12 @@
 """The Pillars of the Earth's declarations for the app (engine/api.py `GameInfo`)."""
 from __future__ import annotations
 
-from engine.api import Bindings, GameInfo, Option, SeatInfo, StickerKind, Texts
+from engine.api import COMPASS_SEATS, Bindings, GameInfo, Option, StickerKind, Texts
 from engine.pillars import bindings, catalog, corrections, options, rules, texts
 
 NAMES = {"en": "The Pillars of the Earth", "it": "I pilastri della terra",
          "pl": "Filary Ziemi", "es": "Los pilares de la Tierra", "de": "Die Säulen der Erde"}
-SEATS = tuple(SeatInfo(seat, name, rules.COLOURS[seat])
-              for seat, name in zip(rules.SEAT_ORDER, ("North", "East", "South", "West"),
-                                    strict=True))
+SEATS = COMPASS_SEATS  # the colours are rules.COLOURS
 
 
 

@@ -7,10 +7,10 @@ camera zones and die roles. The rules themselves are elsewhere in this package.
 from __future__ import annotations
 
 from engine.api import (
+    COMPASS_SEATS,
     Bindings,
     GameInfo,
     Option,
-    SeatInfo,
     StickerKind,
     Texts,
 )
@@ -19,8 +19,7 @@ from engine.wwe.schemas import PARTS
 
 NAMES = {"en": "World Without End", "it": "Mondo senza fine", "pl": "Świat bez końca",
          "es": "Mundo sin fin", "de": "Die Tore der Welt"}
-SEATS = (SeatInfo("N", "North", "blue"), SeatInfo("E", "East", "red"),
-         SeatInfo("S", "South", "green"), SeatInfo("W", "West", "yellow"))
+SEATS = COMPASS_SEATS
 
 
 INFO = GameInfo(
