@@ -104,3 +104,42 @@ def test_the_rolling_player_may_enter_their_roll_but_nobody_else():
         GAME.apply(s, {"type": "roll", "by": "E", "faces": faces})
     s2, _ = GAME.apply(s, {"type": "roll", "by": "N", "faces": faces})
     assert s2["place"]["rolled"]
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_invariants_hold_at_every_step(n):
+    """Novices conserved (24 a player: on the board + sent + forfeited), one novice a building,
+    chapels within capacity, windows legal, missions at most once, at most 3 dice a take
+    (1 from space 6) with personal dice first, personal dice at most 3."""
+    s = new_game(n, seed=11)
+    rnd = random.Random(11)
+    forfeited = dict.fromkeys(s["seats"], 0)
+    while not s["over"]:
+        a = GAME.random_action(s, rnd)
+        before = s
+        s, ev = GAME.apply(s, a)
+        if a["type"] == "take":
+            assert len(a["dice"]) <= (1 if a["space"] == 6 else 3)
+            mine_left = [d for d, x in s["dice"].items() if x["at"] == "space"
+                         and x["face"] == a["space"] and x["owner"] == a["by"]]
+            assert not mine_left or all(before["dice"][d]["owner"] == a["by"] for d in a["dice"])
+        for seat, p in s["players"].items():
+            placed = sum(who == seat for m in s["mon"].values()
+                         for who in list(m["buildings"].values()) + list(m["cloister"].values()))
+            placed += sum(m["chapel"].count(seat) for m in s["mon"].values())
+            on_board = sum(len(v) for v in p["novices"].values()) + len(p["extras"])
+            forfeited[seat] += sum(e["type"] == "extra_forfeit" and e["seat"] == seat for e in ev)
+            assert placed == p["sent"] and on_board + p["sent"] + forfeited[seat] == 24
+            assert 1 <= p["personal"] <= 3
+            w = p["window"]
+            for r in range(3):
+                row = [c for c in w[r] if c]
+                assert len(row) == len(set(row)) and w[r][:len(row)] == row  # from the left
+            for c in range(3):
+                col = [w[r][c] for r in range(3) if w[r][c]]
+                assert len(col) == len(set(col))
+        for m in s["mon"].values():
+            assert len(m["chapel"]) <= 2 * n and m["glass"] >= 0
+        claims = [e for e in ev if e["type"] == "mission"]
+        for e in claims:
+            assert e["mission"] not in before["players"][e["seat"]]["claimed"]
