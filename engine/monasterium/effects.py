@@ -120,7 +120,7 @@ def glass(s, seat, m: str, row, bonus, ev) -> bool:
         raise Refused("bad_field", field="bonus")
     w = s["players"][seat]["window"]
     w[row][col] = m
-    s["mon"][m]["glass"] -= 1
+    R.own_monastery(s, m)["glass"] -= 1
     ev.append({"type": "glass", "seat": seat, "monastery": m, "row": row, "column": col})
     win = R.board(s)["window"]
     got = win["row_bonus"][row] if bonus == "row" else win["column_bonus"][col]
@@ -217,7 +217,7 @@ def send(s, seat, a, ev, discount: int = 0) -> None:
     else:
         p["novices"][row].remove(col)
     p["sent"] += 1
-    mon = s["mon"][m]
+    mon = R.own_monastery(s, m)
     ev.append({"type": "novice_sent", "seat": seat, "novice": novice, "monastery": m,
                "to": dest})
     counts = row != "extra" or s["options"]["extra_novice_counts_cost"]

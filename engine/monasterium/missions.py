@@ -35,12 +35,18 @@ def _buildings(s):
     return [(b, who) for mon in s["mon"].values() for b, who in mon["buildings"].items()]
 
 
+# What can complete a mission: a novice placed, a tile built, a new personal die.
+PROGRESS = frozenset(("novice_sent", "glass", "extra_die"))
+
+
 def check(s, ev: list) -> None:
+    """Claim what the players whose position moved on have just completed."""
     if s.get("over"):
         return
+    seats = {e["seat"] for e in ev if e.get("type") in PROGRESS}
     for mid in s["missions"]:
         mission = s["cat"]["missions"][mid]
-        for seat in s["seats"]:
+        for seat in sorted(seats, key=s["seats"].index):
             p = s["players"][seat]
             if mid in p["claimed"] or not done(s, seat, mission):
                 continue

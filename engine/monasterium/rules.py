@@ -9,7 +9,6 @@ tile) then one ``use`` per die; bonuses of the road ask their own decision first
 """
 from __future__ import annotations
 
-import copy
 import random
 
 from engine.api import Refused, table_from_setup
@@ -168,8 +167,18 @@ def apply(state: dict, action) -> tuple[dict, list]:
         raise Refused("not_for_seat", action=kind)  # the table or the rolling player
     if kind in SEAT_ACTIONS and by not in state["players"]:
         raise Refused("unknown_seat", seat=str(by)[:8])
-    s = copy.deepcopy({k: v for k, v in state.items() if k != "cat"})
-    s["cat"] = state["cat"]
+    # a new state: the parts an action may change are copied (plain JSON, so a small
+    # recursive copy: several times faster than copy.deepcopy); the rest is shared
+    s = {k: (v if k in SHARED or type(v) not in (dict, list) else _clone(v))
+         for k, v in state.items() if k not in ("players", "mon", "dice")}
+    s["dice"] = dict(state["dice"])  # each die replaced whole when it changes (`set_die`)
+    # players: only the one acting (or corrected) is copied now; the others when a round
+    # ends (`_own_players`); the monasteries only for what can send a novice or build glass
+    s["players"] = dict(state["players"])
+    who = action.get("seat") if by == "host" else by
+    if who in s["players"]:
+        s["players"][who] = _clone(state["players"][who])
+    s["mon"] = dict(state["mon"])  # a monastery is copied when it changes (own_monastery)
     ev: list = []
     handler(s, action, by, ev)
     from engine.monasterium import missions
@@ -186,6 +195,17 @@ def roller(s) -> str | None:
             not s["place"]["rolled"] or s["place"]["reroll"] is not None):
         return s["active"]
     return None
+
+
+SHARED = frozenset(("cat", "seats", "names", "options", "missions", "game", "seed"))
+
+
+def _clone(x):
+    if type(x) is dict:
+        return {k: _clone(v) for k, v in x.items()}
+    if type(x) is list:
+        return [_clone(v) for v in x]
+    return x
 
 
 def _pending_first(s, by) -> None:
@@ -218,13 +238,13 @@ def _h_roll(s, a, by, ev) -> None:
         if type(f) is not int or not 1 <= f <= 6:
             raise Refused("bad_face", value=str(f)[:8])
     for d, f in sorted(faces.items()):
-        s["dice"][d]["face"] = f
+        set_die(s, d, face=f)
     ev.append({"type": "rolled", "seat": s["dice"][want[0]]["holder"],
                "faces": {d: faces[d] for d in sorted(faces)},
                "shown": ", ".join(str(f) for f in sorted(faces.values()))})
     if s["pending"] and s["pending"][0]["kind"] == "roll_extra":
         p = s["pending"].pop(0)
-        s["dice"][p["die"]]["at"] = "space"
+        set_die(s, p["die"], at="space")
         owner = s["dice"][p["die"]]["owner"]
         ev.append({"type": "die_placed", "seat": owner, "die": p["die"],
                    "space": faces[p["die"]]})
@@ -261,9 +281,9 @@ def _h_place(s, a, by, ev) -> None:
     if type(face) is not int or not showing:
         raise Refused("no_die_shows", face=str(face)[:4])
     for d in showing:
-        s["dice"][d]["at"] = "space"
+        set_die(s, d, at="space")
     for d in hand(s, by):
-        s["dice"][d]["face"] = None  # rolled again on the next turn
+        set_die(s, d, face=None)  # rolled again on the next turn
     ev.append({"type": "dice_placed", "seat": by, "space": face, "count": len(showing)})
     s["place"] = {"rolled": False, "reroll": None}
     for seat in order_from(s, by)[1:] + [by]:
@@ -318,7 +338,7 @@ def _h_take(s, a, by, ev) -> None:
     if col not in COLUMNS:
         raise Refused("bad_field", field="column")
     for d in dice:
-        s["dice"][d].update(at="tile", holder=by, col=col)
+        set_die(s, d, at="tile", holder=by, col=col)
     s["turn"] = {"dice": sorted(dice), "col": col}
     s["players"][by]["once"] = []
     ev.append({"type": "dice_taken", "seat": by, "space": space, "count": len(dice),
@@ -383,7 +403,7 @@ def _h_use(s, a, by, ev) -> None:
         s["pending"].pop(0)
     else:
         s["turn"]["dice"].remove(a["die"])
-        s["dice"][a["die"]]["at"] = "used"
+        set_die(s, a["die"], at="used")
         ev.append({"type": "die_used", "seat": by, "column": col, "act": act})
         if s["options"]["yellow_scores_twice"] and a["die"] in s["turn"].get("flipped", []):
             gain(s, by, {"prestige": 1}, ev, "yellow")
@@ -403,7 +423,7 @@ def _h_lose(s, a, by, ev) -> None:
     if die_uses(s, by, die, first_only=True):
         raise Refused("action_possible")
     s["turn"]["dice"].remove(die)
-    s["dice"][die]["at"] = "used"
+    set_die(s, die, at="used")
     ev.append({"type": "die_lost", "seat": by, "column": s["turn"]["col"]})
     _after_use(s, by, ev)
 
@@ -488,7 +508,25 @@ def _h_adjust(s, a, by, ev) -> None:
 
 
 # End of round, year and game --------------------------------------------------------------
+def own_monastery(s, m: str) -> dict:
+    """Monastery ``m`` of the new state, copied before it changes (the previous state keeps
+    its own)."""
+    s["mon"][m] = _clone(s["mon"][m])
+    return s["mon"][m]
+
+
+def set_die(s, die: str, **changes) -> None:
+    """A die changes: a new entry (the previous state keeps the old one)."""
+    s["dice"][die] = {**s["dice"][die], **changes}
+
+
+def _own_players(s) -> None:
+    """Copy the players not copied yet by `apply` (a round's end changes them all)."""
+    s["players"] = {seat: _clone(p) for seat, p in s["players"].items()}
+
+
 def _end_round(s, ev) -> None:
+    _own_players(s)
     ev.append({"type": "round_ended", "year": s["year"], "round": s["round"]})
     s["turn"] = None
     if s["round"] >= len(s["seats"]):
