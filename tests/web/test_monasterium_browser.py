@@ -140,3 +140,42 @@ def test_two_players_play_a_round_with_the_dice_reader_and_phones(server, browse
     v = view(table)
     assert sent and (v["round"] == 2 or v["year"] > 1), (v["phase"], v["round"])
     assert not errors, errors
+
+
+def test_a_whole_two_player_game_with_the_dice_reader(server, browser):
+    """Three years to the final scoring: every roll from the emulated dice reader, every
+    decision on the phones (the first thing each menu offers, a novice sent when it can)."""
+    base, dice = server
+    errors: list[str] = []
+    table, phones, _ = table_and_phones(
+        browser, base, "monasterium", {"N": ("Nora", "en"), "E": ("Emil", "it")}, PIN, errors)
+    for _ in range(900):
+        v = view(table)
+        if v["over"]:
+            break
+        p = v["prompts"][0]
+        if p["kind"] in ("roll", "roll_extra"):
+            before = version(table)
+            roll_on_reader(dice)
+            table.wait_for_function("v => TC.view.version > v", arg=before, timeout=20000)
+            continue
+        phone = phones[p["seat"]]
+        phone.wait_for_function("k => TC.view.view.prompts.length && TC.view.version >= k",
+                                arg=version(table), timeout=20000)
+        if phone.locator("#send-go").count():
+            click(phone, "#send-go", table)
+        else:
+            phone.wait_for_selector("#act-now button.choice")
+            click(phone, "#act-now button.choice", table)
+    v = view(table)
+    assert v["over"] and v["final"] and v["year"] == 3
+    table.wait_for_selector("#final-scores")
+    rows = table.locator("#final-scores tbody tr").all_inner_texts()
+    assert len(rows) == 2
+    best = max(r["vp"] for r in v["scores"])
+    assert all(r["winner"] == (r["vp"] == best) for r in v["scores"])
+    for phone in phones.values():
+        phone.wait_for_selector("#final-scores")
+    shot(table, "84-monasterium-final-scores")
+    assert sum(p["sent"] for p in v["players"].values()) > 0
+    assert not errors, errors
