@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from engine.api import COMPASS_SEATS, Bindings, GameInfo, Option, Texts
-from engine.monasterium import bindings, catalog, options, rules, texts
+from engine.monasterium import bindings, catalog, corrections, options, rules, texts
 
 NAMES = {"en": "Monasterium", "it": "Monasterium", "pl": "Monasterium", "es": "Monasterium",
          "de": "Monasterium"}
@@ -16,7 +16,9 @@ INFO = GameInfo(
     max_players=4,
     options=Option.table(options.OPTIONS),
     texts=Texts(reasons=texts.REASONS, events=texts.EVENT_TEXTS, prompts=texts.PROMPT_TEXTS,
-                terms=texts.TERMS, catalog=catalog.REASONS),
+                terms={**texts.TERMS,
+                       **{f"part:{k}": v for k, v in corrections.TITLES.items()}},
+                catalog=catalog.REASONS),
     catalog="engine.monasterium.data",
     parts=catalog.PARTS,
     stickers=(),  # cards and boards carry no stickers: the dice are what the table reads
@@ -29,4 +31,5 @@ INFO = GameInfo(
     table_actions=rules.TABLE_ACTIONS,
     host_actions=rules.HOST_ACTIONS,
     demo_entries=catalog.demo_entries,
+    corrections=corrections.corrections,
 )

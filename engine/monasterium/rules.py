@@ -19,7 +19,7 @@ COLUMNS = ("A", "B", "C", "D", "E")
 ROWS = ("I", "II", "III", "IV")
 RES = ("influence", "soup", "rosary", "tool", "book")
 TABLE_ACTIONS = frozenset(("roll",))
-HOST_ACTIONS = frozenset(("adjust",))
+HOST_ACTIONS = frozenset(("adjust", "correct"))
 SEAT_ACTIONS = frozenset(("reroll", "place", "take", "use", "lose", "bonus", "extra_die",
                           "extra_novice"))
 
@@ -553,6 +553,13 @@ def _end_round(s, ev) -> None:
                "first": s["first"]})
 
 
-HANDLERS = {"roll": _h_roll, "reroll": _h_reroll, "place": _h_place, "take": _h_take,
+def _h_correct(s, a, by, ev) -> None:
+    from engine.monasterium import corrections
+
+    corrections.correct(s, a, by, ev)
+
+
+HANDLERS = {"correct": _h_correct, "roll": _h_roll, "reroll": _h_reroll, "place": _h_place,
+            "take": _h_take,
             "use": _h_use, "lose": _h_lose, "bonus": _h_bonus, "extra_die": _h_extra_die,
             "extra_novice": _h_extra_novice, "adjust": _h_adjust}

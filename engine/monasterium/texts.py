@@ -66,6 +66,7 @@ EVENT_TEXTS: dict[str, str] = {
     "final_score": "{seat}: final scoring {total}.",
     "game_over": "The game is over.",
     "adjusted": "Correction for {seat}: {delta} {item} ({reason}).",
+    "corrected": "The host corrected {part} {key}: {before} -> {after} ({reason}).",
 }
 PROMPT_TEXTS: dict[str, str] = {
     "roll": "Roll the dice of {player}.",

@@ -143,3 +143,31 @@ def test_invariants_hold_at_every_step(n):
         claims = [e for e in ev if e["type"] == "mission"]
         for e in claims:
             assert e["mission"] not in before["players"][e["seat"]]["claimed"]
+
+
+def test_host_corrections_of_the_board_are_recorded_and_checked():
+    from engine.monasterium.corrections import corrections
+
+    s = new_game(3, seed=4)
+    listed = {(c["part"], c["key"]) for c in corrections(s)}
+    assert ("messenger", "N") in listed and ("glass", "A") in listed
+    assert ("space", "A.lay2") not in listed  # blocked in a 3-player game
+    s2, ev = GAME.apply(s, {"type": "correct", "by": "host", "part": "messenger", "key": "E",
+                            "value": 7, "reason": "knocked over"})
+    assert s2["players"]["E"]["road"] == 7 and s["players"]["E"]["road"] == 1
+    assert ev == [{"type": "corrected", "part": "messenger", "key": "E", "before": 1,
+                   "after": 7, "reason": "knocked over"}]
+    s3, _ = GAME.apply(s2, {"type": "correct", "by": "host", "part": "space", "key": "B.work1",
+                            "value": "S", "reason": "a novice was placed by hand"})
+    assert s3["mon"]["B"]["buildings"]["B.work1"] == "S" and \
+        s2["mon"]["B"]["buildings"]["B.work1"] is None
+    for bad in ({"part": "messenger", "key": "E", "value": 99, "reason": "x"},
+                {"part": "glass", "key": "Z", "value": 1, "reason": "x"},
+                {"part": "chapel", "key": "A", "value": ["N"] * 9, "reason": "x"},
+                {"part": "die", "key": "n1", "value": True, "reason": "x"},
+                {"part": "messenger", "key": "E", "value": 3, "reason": ""}):
+        with pytest.raises(Refused):
+            GAME.apply(s, {"type": "correct", "by": "host", **bad})
+    with pytest.raises(Refused):
+        GAME.apply(s, {"type": "correct", "by": "N", "part": "messenger", "key": "N",
+                       "value": 3, "reason": "x"})
