@@ -94,7 +94,7 @@ def correct(s, a, by, ev) -> None:
         raise Refused("bad_field", field="reason")
     before = current(s, part, key)
     if part == "messenger":
-        s["players"][key] = R._clone(s["players"][key])
+        s["players"][key] = R.clone_player(s["players"][key])
         s["players"][key]["road"] = value
     elif part == "space":
         m = R.own_monastery(s, _mon_of(key))

@@ -167,17 +167,23 @@ def apply(state: dict, action) -> tuple[dict, list]:
         raise Refused("not_for_seat", action=kind)  # the table or the rolling player
     if kind in SEAT_ACTIONS and by not in state["players"]:
         raise Refused("unknown_seat", seat=str(by)[:8])
-    # a new state: the parts an action may change are copied (plain JSON, so a small
-    # recursive copy: several times faster than copy.deepcopy); the rest is shared
-    s = {k: (v if k in SHARED or type(v) not in (dict, list) else _clone(v))
-         for k, v in state.items() if k not in ("players", "mon", "dice")}
+    # a new state: what an action may change is copied, the rest shared (apply never
+    # changes its input; the property tests check it at every step of random games)
+    s = dict(state)
+    s["place"] = {**state["place"], "reroll": None if state["place"]["reroll"] is None
+                  else list(state["place"]["reroll"])}
+    s["pending"] = [dict(p) for p in state["pending"]]
+    turn = state["turn"]
+    if turn is not None:
+        s["turn"] = {**turn, "dice": list(turn["dice"]),
+                     **({"flipped": list(turn["flipped"])} if "flipped" in turn else {})}
     s["dice"] = dict(state["dice"])  # each die replaced whole when it changes (`set_die`)
     # players: only the one acting (or corrected) is copied now; the others when a round
     # ends (`_own_players`); the monasteries only for what can send a novice or build glass
     s["players"] = dict(state["players"])
     who = action.get("seat") if by == "host" else by
     if who in s["players"]:
-        s["players"][who] = _clone(state["players"][who])
+        s["players"][who] = clone_player(state["players"][who])
     s["mon"] = dict(state["mon"])  # a monastery is copied when it changes (own_monastery)
     ev: list = []
     handler(s, action, by, ev)
@@ -197,7 +203,12 @@ def roller(s) -> str | None:
     return None
 
 
-SHARED = frozenset(("cat", "seats", "names", "options", "missions", "game", "seed"))
+def clone_player(p: dict) -> dict:
+    """A player's own copy (the shape of `setup`'s players; faster than a recursive copy)."""
+    return {**p, "res": dict(p["res"]), "novices": {r: list(v) for r, v in p["novices"].items()},
+            "extras": list(p["extras"]), "yellow": list(p["yellow"]),
+            "window": [list(row) for row in p["window"]], "claimed": dict(p["claimed"]),
+            "once": list(p["once"])}
 
 
 def _clone(x):
@@ -522,7 +533,7 @@ def set_die(s, die: str, **changes) -> None:
 
 def _own_players(s) -> None:
     """Copy the players not copied yet by `apply` (a round's end changes them all)."""
-    s["players"] = {seat: _clone(p) for seat, p in s["players"].items()}
+    s["players"] = {seat: clone_player(p) for seat, p in s["players"].items()}
 
 
 def _end_round(s, ev) -> None:

@@ -45,7 +45,7 @@
     var choices = arr(schema.oneOf).filter(function (o) { return "const" in obj(o); });
     if (schema["enum"] || choices.length) {
       var options = choices.length ? choices.map(function (o) { return {v: o["const"], label: o.title || String(o["const"])}; })
-        : arr(schema["enum"]).map(function (v) { return {v: v, label: String(v)}; });
+        : arr(schema["enum"]).map(function (v) { return {v: v, label: v === null ? "–" : String(v)}; });
       return h("select", {id: "corr-value", "aria-label": t("new_value"), dataset: {kind: "json"}}, options.map(function (o) {
         return h("option", {value: JSON.stringify(o.v), selected: JSON.stringify(o.v) === JSON.stringify(current)}, o.label);
       }));
