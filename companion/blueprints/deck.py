@@ -28,7 +28,9 @@ MAX_ENTRY = 64 * 1024  # bytes of one entry's JSON
 MAX_BUNDLE = 2 * 1024 * 1024  # bytes of an imported catalog
 # The frame of a problem shown to the owner: which entry and field, and what is wrong.
 PROBLEM = "{entry} · {field}: {problem}"
-TEXTS = {"problem": PROBLEM, "progress": deck.PROGRESS}  # the shared domain (web/i18n_tool.py)
+PROBLEM_FIELD = "{field}: {problem}"  # not about one entry (e.g. a chapter's count)
+TEXTS = {"problem": PROBLEM, "problem_field": PROBLEM_FIELD,
+         "progress": deck.PROGRESS}  # the shared domain (web/i18n_tool.py)
 
 
 def data_dir():
@@ -129,9 +131,10 @@ def problem_messages(game: str, problems: list[dict], lang: str,
         shown = names.get(str(entry)) or entry
         out.append({"entry": entry, "field": field, "code": p.get("code"),
                     "file": str(p.get("file", "")).rsplit("/", 1)[-1],
-                    "message": i18n.text(lang, PROBLEM, {
-                        "entry": "–" if shown is None else shown,
-                        "field": _field_text(part_labels, field), "problem": text})})
+                    "message": text if shown is None and not field else i18n.text(
+                        lang, PROBLEM if shown is not None else PROBLEM_FIELD, {
+                            "entry": shown, "field": _field_text(part_labels, field),
+                            "problem": text})})
     return out
 
 
@@ -194,6 +197,9 @@ def parts_of(game: str) -> list[dict]:
         out.append({"id": part.id, "key": part.key, "merge": part.merge,
                     "nested": part.nested, "schema": part.schema,
                     "entry_schema": entry_schema(part.schema, part.nested),
+                    # the form's fields in the schema's order (JSON objects lose it)
+                    "fields": list((entry_schema(part.schema, part.nested) or {})
+                                    .get("properties") or {}),
                     "stickers": part.id in kinds,
                     "entries": entries if entries is not None else value,
                     "pictures": sorted(have)})

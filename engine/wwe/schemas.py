@@ -54,8 +54,13 @@ _FIELDS = {
 
 
 def _list(part: str) -> dict:
-    return {"type": "array", "items": {"type": "object", "required": ["id"],
-                                       "properties": {**_COMMON, **_FIELDS.get(part, {})}}}
+    """A list part's schema; its fields in the order of the form: id, names, the part's
+    own, the note."""
+    common = dict(_COMMON)
+    first = {"id": common.pop("id"), "names": common.pop("names")}
+    note = {"note": common.pop("note")}
+    return {"type": "array", "items": {"type": "object", "required": ["id"], "properties": {
+        **first, **_FIELDS.get(part, {}), **note, **common}}}
 
 
 

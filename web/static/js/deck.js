@@ -258,11 +258,13 @@
   }
 
   function form(part, entry) {
-    var fields = Object.keys((part.entry_schema || {}).properties || {}).concat(Object.keys(entry))
+    var fields = (part.fields || Object.keys((part.entry_schema || {}).properties || {})).concat(Object.keys(entry))
       .filter(function (k, i, all) { return all.indexOf(k) === i && k !== "demo" && k !== "demo_fields"; });
     var f = el("form", {id: "deck-form", "class": "deck-form", "data-entry": String(entry[part.key]), novalidate: true});
     fields.forEach(function (field) {
       var input = fieldInput(part, field, entry[field]);
+      // an entry's key names it: changing it would make another entry (one adds a card)
+      if (field === part.key && !open.fresh) input.setAttribute("readonly", "");
       var flag = input.getAttribute("type") === "checkbox";  // its label is its tap target
       var wrap = el("div", {"class": "field", "data-name": field}, [
         flag ? el("label", {"class": "inline", "for": "f-" + field}, [input, " " + label(part, field)])
