@@ -20,7 +20,14 @@ from companion import deck, games, i18n
 from companion.blueprints import common
 from companion.blueprints.hardware_status import hardware_handle
 from companion.catalog import REASONS as LOADER_REASONS
-from companion.catalog import CatalogError, assemble, override_dir, override_files, shipped_dir
+from companion.catalog import (
+    CatalogError,
+    assemble,
+    override_dir,
+    override_files,
+    problem,
+    shipped_dir,
+)
 from companion.limits import MAX_STRING
 
 bp = Blueprint("deck", __name__)
@@ -29,7 +36,8 @@ MAX_BUNDLE = 2 * 1024 * 1024  # bytes of an imported catalog
 # The frame of a problem shown to the owner: which entry and field, and what is wrong.
 PROBLEM = "{entry} · {field}: {problem}"
 PROBLEM_FIELD = "{field}: {problem}"  # not about one entry (e.g. a chapter's count)
-TEXTS = {"problem": PROBLEM, "problem_field": PROBLEM_FIELD,
+PROBLEM_ENTRY = "{entry}: {problem}"  # about a whole entry
+TEXTS = {"problem": PROBLEM, "problem_field": PROBLEM_FIELD, "problem_entry": PROBLEM_ENTRY,
          "progress": deck.PROGRESS}  # the shared domain (web/i18n_tool.py)
 
 
@@ -106,6 +114,15 @@ def _field_text(labels: dict, field) -> str:
     return labels.get(root, root) + field[len(root):]
 
 
+def _framed(lang: str, entry, field: str | None, text: str) -> str:
+    """What is wrong, after the entry and the field it is about (where there are)."""
+    template = (PROBLEM if field else PROBLEM_ENTRY) if entry is not None else (
+        PROBLEM_FIELD if field else None)
+    if template is None:
+        return text
+    return i18n.text(lang, template, {"entry": entry, "field": field, "problem": text})
+
+
 def problem_messages(game: str, problems: list[dict], lang: str,
                      names: dict | None = None) -> list[dict]:
     """Each problem for the owner, in their language: entry (by its name where ``names``
@@ -131,10 +148,8 @@ def problem_messages(game: str, problems: list[dict], lang: str,
         shown = names.get(str(entry)) or entry
         out.append({"entry": entry, "field": field, "code": p.get("code"),
                     "file": str(p.get("file", "")).rsplit("/", 1)[-1],
-                    "message": text if shown is None and not field else i18n.text(
-                        lang, PROBLEM if shown is not None else PROBLEM_FIELD, {
-                            "entry": shown, "field": _field_text(part_labels, field),
-                            "problem": text})})
+                    "message": _framed(lang, shown, _field_text(part_labels, field)
+                                       if field else None, text)})
     return out
 
 
@@ -355,6 +370,9 @@ def photo(game_id: str):
     try:
         game, part, entry = entry_request(live)
         info = games.module_of(game).info
+        if part not in {p.id for p in info.parts}:
+            raise CatalogError([problem("(catalog)", None, None, "unknown_part", part=part[:80],
+                                        expected=", ".join(p.id for p in info.parts))])
         kind = next((k for k in info.stickers if k.part == part), None)
         eid = entry.get("id")
         handle = hardware_handle("camera")
