@@ -16,7 +16,7 @@ import re
 
 from flask import Blueprint, Response, current_app, request, send_file
 
-from companion import deck, games, i18n
+from companion import deck, games, i18n, views
 from companion.blueprints import common
 from companion.blueprints.hardware_status import hardware_handle
 from companion.catalog import REASONS as LOADER_REASONS
@@ -171,16 +171,6 @@ def names_of(entries, key: str, lang: str) -> dict[str, str]:
     return out
 
 
-def translated_titles(node, lang: str, game: str):
-    """A schema with every ``title`` in ``lang`` (the form's labels and choices)."""
-    if isinstance(node, list):
-        return [translated_titles(x, lang, game) for x in node]
-    if not isinstance(node, dict):
-        return node
-    return {k: (i18n.text(lang, v, game=game) if k == "title" and isinstance(v, str)
-                else translated_titles(v, lang, game)) for k, v in node.items()}
-
-
 def translated_status(game: str, lang: str, names: dict | None = None) -> dict:
     status = deck.status(game, data_dir())
     info = games.module_of(game).info
@@ -268,7 +258,7 @@ def deck_data(game_id: str):
         for part in parts:
             names.update(names_of(part["entries"], part["key"], lang))
             if part["entry_schema"] is not None:
-                part["entry_schema"] = translated_titles(part["entry_schema"], lang, game)
+                part["entry_schema"] = views.titled(part["entry_schema"], lang, game)
         return {"ok": True, "game": game, "status": translated_status(game, lang, names),
                 "parts": parts}
     except CatalogError as exc:
