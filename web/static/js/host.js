@@ -45,6 +45,22 @@
     return n ? TC.name(n, String(x)) : String(x);
   }
 
+  /** A value on the board in words, after its schema: labelled fields, choices by their
+   *  titles, ids by their names, flags as ✓ / –. */
+  function describe(schema, value) {
+    schema = obj(schema);
+    if (Array.isArray(value)) return value.length ? value.map(function (v) { return describe(schema.items, v); }).join(", ") : "–";
+    if (value && typeof value === "object") {
+      var props = obj(schema.properties);
+      return Object.keys(value).map(function (k) {
+        return (obj(props[k]).title || named(k)) + ": " + describe(props[k], value[k]);
+      }).join(" · ");
+    }
+    if (typeof value === "boolean") return value ? "✓" : "–";
+    var choice = arr(schema.oneOf).filter(function (o) { return JSON.stringify(obj(o)["const"]) === JSON.stringify(value); })[0];
+    return named(choice && choice.title ? choice.title : value);
+  }
+
   function corrKey(c) { return c.part + (c.key === null || c.key === undefined ? "" : ":" + c.key); }
 
   /** One input for a JSON Schema value: a number, a choice, a set of numbers, or JSON. */
@@ -104,7 +120,7 @@
 
   function showCorrection() {
     var c = selected();
-    TC.replace("corr-now", c ? JSON.stringify(c.current) : "");
+    TC.replace("corr-now", c ? describe(c.schema, c.current) : "");
     TC.replace("corr-input", c ? valueInput(c.schema, c.current) : null);
     TC.replace("corr-preview", null);
   }
@@ -118,7 +134,7 @@
     var shown = corrections.map(corrKey).join("|");
     if (before === shown) {  // the same parts: only the "now" values may have changed
       var c = selected();
-      TC.replace("corr-now", c ? JSON.stringify(c.current) : "");
+      TC.replace("corr-now", c ? describe(c.schema, c.current) : "");
       return;
     }
     sel.dataset.shown = shown;
