@@ -17,6 +17,7 @@ so an owner knows which of their files to fix. Knows no game: only `GameInfo`.
 from __future__ import annotations
 
 import json
+import re
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
@@ -247,14 +248,48 @@ def check(info, catalog: dict) -> list[dict]:
                 entry = item.get(part.key) if isinstance(item, dict) else path[0]
             field = ".".join(str(x) for x in path[1:] if not isinstance(x, int)) or None
             problems.append(problem(f"{part.id}.json", _hashable(entry), field, "schema",
-                                    message=error.message[:300]))
+                                    message=error.message[:300], **_rule(error)))
     if info.check_catalog is not None:
         try:
-            problems += info.check_catalog(catalog)
+            own = info.check_catalog(catalog)
         except Exception as exc:  # a game's checks must never take the loader down
-            problems.append(problem("(catalog)", None, None, "check_failed",
-                                    message=f"{type(exc).__name__}: {exc}"[:300]))
+            own = [problem("(catalog)", None, None, "check_failed",
+                           message=f"{type(exc).__name__}: {exc}"[:300])]
+        # where the game's own checks say what is wrong with a field, in its own words, the
+        # schema's message about the same field adds nothing
+        said = {(p.get("file"), _hashable(p.get("entry")), _field_root(p.get("field")))
+                for p in own}
+        problems = [p for p in problems
+                    if (p["file"], p["entry"], _field_root(p["field"])) not in said]
+        problems += own
     return problems
+
+
+def _rule(error) -> dict:
+    """What a schema error broke, as params a page can translate: ``rule`` (the keyword,
+    ``type_integer`` for a type) and ``limit`` (the bound, the allowed values, the missing or
+    unexpected keys)."""
+    rule, value, instance = error.validator, error.validator_value, error.instance
+    if rule == "type":
+        return {"rule": f"type_{value}" if isinstance(value, str) else "type"}
+    if rule in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength",
+                "maxLength", "minItems", "maxItems"):
+        return {"rule": rule, "limit": value}
+    if rule == "enum":
+        return {"rule": rule, "limit": ", ".join(str(v) for v in value)[:300]}
+    if rule == "oneOf" and all(isinstance(s, dict) and "const" in s for s in value):
+        return {"rule": "enum", "limit": ", ".join(str(s["const"]) for s in value)[:300]}
+    if rule == "required" and isinstance(instance, dict):
+        return {"rule": rule, "limit": ", ".join(k for k in value if k not in instance)}
+    if rule == "additionalProperties" and isinstance(instance, dict):
+        known = set(error.schema.get("properties") or {})
+        return {"rule": rule, "limit": ", ".join(str(k) for k in instance if k not in known)}
+    return {"rule": str(rule)}
+
+
+def _field_root(field: Any) -> str | None:
+    """The top field of a path: "corners[0]" and "corners" -> "corners"."""
+    return re.split(r"[.\[]", field, maxsplit=1)[0] if isinstance(field, str) else None
 
 
 def _hashable(value: Any) -> Any:

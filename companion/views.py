@@ -156,8 +156,18 @@ def board_corrections(live: LiveGame, lang: str) -> list[dict]:
     out = []
     for c in listed(live.state):
         title = i18n.text(lang, c.get("title") or c.get("part", ""), game=live.kind.name)
-        out.append(dict(c, title=title))
+        out.append(dict(c, title=title, schema=titled(c.get("schema"), lang, live.kind.name)))
     return out
+
+
+def titled(node: Any, lang: str, game: str) -> Any:
+    """A JSON Schema with every ``title`` in ``lang`` (the labels of a form built from it)."""
+    if isinstance(node, list):
+        return [titled(x, lang, game) for x in node]
+    if not isinstance(node, dict):
+        return node
+    return {k: (i18n.text(lang, v, game=game) if k == "title" and isinstance(v, str)
+                else titled(v, lang, game)) for k, v in node.items()}
 
 
 def build(live: LiveGame, role: str, seat: str | None, lang: str, *,

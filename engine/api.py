@@ -196,6 +196,9 @@ class CatalogPart:
     same ``key`` or is added), "deep" (an object merged key by key, nested objects too),
     "replace" (the override replaces the whole file). ``nested`` names a key of an object
     file holding a list merged "by_key" (e.g. a plague file's ``locations``).
+    The owner's deck page builds its forms from ``schema``: a property's ``title`` (English
+    msgid, translated in the game's domain) labels its field, a ``oneOf`` of ``const``s with
+    titles is a choice list (docs/catalog.md, "The Your deck page").
     """
 
     id: str

@@ -59,6 +59,7 @@ SHARED_TEXTS = [
     ("companion.hardware_texts", "MESSAGES", "host hardware page"),
     ("companion.catalog", "REASONS", "catalog problem"),
     ("companion.blueprints.deck", "TEXTS", "deck page"),
+    ("companion.blueprints.deck", "SCHEMA_TEXTS", "deck page, a schema rule"),
 ]
 Entry = tuple  # (msgid or (singular, plural), comment, source)
 
@@ -142,6 +143,24 @@ def game_texts(info) -> list[Entry]:
         put(role.name, f"die role: {role.id}")
     for part in info.parts or ():
         put(part.title, f"catalog part: {part.id}")
+        for where, title in schema_titles(part.schema):
+            put(title, f"catalog field: {part.id}{where}")
+    return out
+
+
+def schema_titles(schema, where: str = "") -> list[tuple[str, str]]:
+    """Every ``title`` inside a part's JSON Schema but its own (field labels and choices of
+    the owner's deck page), with where it is."""
+    out = []
+    if isinstance(schema, dict):
+        for key, value in schema.items():
+            if key == "title" and where and isinstance(value, str):
+                out.append((where, value))
+            elif isinstance(value, dict | list):
+                out += schema_titles(value, f"{where}.{key}")
+    elif isinstance(schema, list):
+        for i, value in enumerate(schema):
+            out += schema_titles(value, f"{where}[{i}]")
     return out
 
 

@@ -12,14 +12,22 @@ from __future__ import annotations
 
 import io
 import json
+import re
 
 from flask import Blueprint, Response, current_app, request, send_file
 
-from companion import deck, games, i18n
+from companion import deck, games, i18n, views
 from companion.blueprints import common
 from companion.blueprints.hardware_status import hardware_handle
 from companion.catalog import REASONS as LOADER_REASONS
-from companion.catalog import CatalogError, assemble, override_dir, override_files, shipped_dir
+from companion.catalog import (
+    CatalogError,
+    assemble,
+    override_dir,
+    override_files,
+    problem,
+    shipped_dir,
+)
 from companion.limits import MAX_STRING
 
 bp = Blueprint("deck", __name__)
@@ -27,7 +35,10 @@ MAX_ENTRY = 64 * 1024  # bytes of one entry's JSON
 MAX_BUNDLE = 2 * 1024 * 1024  # bytes of an imported catalog
 # The frame of a problem shown to the owner: which entry and field, and what is wrong.
 PROBLEM = "{entry} · {field}: {problem}"
-TEXTS = {"problem": PROBLEM, "progress": deck.PROGRESS}  # the shared domain (web/i18n_tool.py)
+PROBLEM_FIELD = "{field}: {problem}"  # not about one entry (e.g. a chapter's count)
+PROBLEM_ENTRY = "{entry}: {problem}"  # about a whole entry
+TEXTS = {"problem": PROBLEM, "problem_field": PROBLEM_FIELD, "problem_entry": PROBLEM_ENTRY,
+         "progress": deck.PROGRESS}  # the shared domain (web/i18n_tool.py)
 
 
 def data_dir():
@@ -49,32 +60,118 @@ def deck_game(live) -> str:
     return wanted
 
 
-def problem_messages(game: str, problems: list[dict], lang: str) -> list[dict]:
-    """Each problem for the owner, in their language: entry, field and what is wrong."""
-    info = games.module_of(game).info
-    templates = {**LOADER_REASONS, **(info.texts.reasons or {}), **(info.texts.catalog or {})}
-    out = []
-    for p in problems[:50]:
-        template = templates.get(p.get("code"))
-        params = p.get("params") or {}
-        text = (i18n.text(lang, template, params, game=game) if template
-                else str(p.get("reason", p.get("code"))))
-        entry = p.get("entry")
-        out.append({"entry": entry, "field": p.get("field"), "code": p.get("code"),
-                    "file": str(p.get("file", "")).rsplit("/", 1)[-1],
-                    "message": i18n.text(lang, PROBLEM, {
-                        "entry": "–" if entry is None else entry,
-                        "field": p.get("field") or "–", "problem": text})})
+# What a part's JSON Schema refused, in words (companion/catalog.py `_rule`); the English
+# message of the schema library is the fallback.
+SCHEMA_TEXTS = {
+    "minimum": "must be at least {limit}",
+    "maximum": "must be at most {limit}",
+    "exclusiveMinimum": "must be more than {limit}",
+    "exclusiveMaximum": "must be less than {limit}",
+    "minLength": "needs at least {limit} characters",
+    "maxLength": "may have at most {limit} characters",
+    "minItems": "needs at least {limit} items",
+    "maxItems": "may have at most {limit} items",
+    "enum": "must be one of: {limit}",
+    "required": "must be filled in",
+    "additionalProperties": "is not a field of this entry",
+    "pattern": "has characters that are not allowed here",
+    "uniqueItems": "lists an item twice",
+    "type": "has the wrong kind of value",
+    "type_integer": "must be a whole number",
+    "type_number": "must be a number",
+    "type_string": "must be text",
+    "type_boolean": "must be yes or no",
+    "type_array": "must be a list",
+    "type_object": "must be a group of fields",
+    "type_null": "must be empty",
+}
+
+
+def _part_id(file: str) -> str:
+    """The catalog part a problem's file belongs to (``.../event_cards.chapter1.json``)."""
+    name = str(file).replace("\\", "/").rsplit("/", 1)[-1].removeprefix("export:")
+    return name.split(".", 1)[0]
+
+
+def field_labels(game: str, lang: str) -> dict[str, dict[str, str]]:
+    """part id -> {field: its label in ``lang``}: the ``title`` of each property of an
+    entry (the game's msgid, translated in its domain); fields without one keep their key."""
+    out = {}
+    for part in games.module_of(game).info.parts:
+        node = entry_schema(part.schema, part.nested) or part.schema
+        props = node.get("properties") or {} if isinstance(node, dict) else {}
+        out[part.id] = {key: i18n.text(lang, sub["title"], game=game)
+                        for key, sub in props.items()
+                        if isinstance(sub, dict) and isinstance(sub.get("title"), str)}
     return out
 
 
-def refused(game: str, exc: CatalogError, status: int = 422):
+def _field_text(labels: dict, field) -> str:
+    """"corners[0]" -> "Corners … [0]": the field's label, then the rest of the path."""
+    if not isinstance(field, str) or not field:
+        return "–"
+    root = re.split(r"[.\[]", field, maxsplit=1)[0]
+    return labels.get(root, root) + field[len(root):]
+
+
+def _framed(lang: str, entry, field: str | None, text: str) -> str:
+    """What is wrong, after the entry and the field it is about (where there are)."""
+    template = (PROBLEM if field else PROBLEM_ENTRY) if entry is not None else (
+        PROBLEM_FIELD if field else None)
+    if template is None:
+        return text
+    return i18n.text(lang, template, {"entry": entry, "field": field, "problem": text})
+
+
+def problem_messages(game: str, problems: list[dict], lang: str,
+                     names: dict | None = None) -> list[dict]:
+    """Each problem for the owner, in their language: entry (by its name where ``names``
+    knows it), field (by its label) and what is wrong."""
+    info = games.module_of(game).info
+    templates = {**LOADER_REASONS, **(info.texts.reasons or {}), **(info.texts.catalog or {})}
+    labels = field_labels(game, lang)
+    names = names or {}
+    out = []
+    for p in problems[:50]:
+        params = dict(p.get("params") or {})
+        field = p.get("field")
+        part_labels = labels.get(_part_id(p.get("file", "")), {})
+        template = templates.get(p.get("code"))
+        if p.get("code") == "schema" and params.get("rule") in SCHEMA_TEXTS:
+            template = SCHEMA_TEXTS[params["rule"]]
+            if params["rule"] in ("required", "additionalProperties") and params.get("limit"):
+                key = str(params["limit"]).split(", ")[0]  # the field it is about
+                field = f"{field}.{key}" if field else key
+        text = (i18n.text(lang, template, params, game=game) if template
+                else str(p.get("reason", p.get("code"))))
+        entry = p.get("entry")
+        shown = names.get(str(entry)) or entry
+        out.append({"entry": entry, "field": field, "code": p.get("code"),
+                    "file": str(p.get("file", "")).rsplit("/", 1)[-1],
+                    "message": _framed(lang, shown, _field_text(part_labels, field)
+                                       if field else None, text)})
+    return out
+
+
+def refused(game: str, exc: CatalogError, status: int = 422, names: dict | None = None):
     return current_app.response_class(json.dumps({
-        "ok": False, "problems": problem_messages(game, exc.problems, i18n.page_lang())},
+        "ok": False, "problems": problem_messages(game, exc.problems, i18n.page_lang(), names)},
         ensure_ascii=False), status=status, mimetype="application/json")
 
 
-def translated_status(game: str, lang: str) -> dict:
+def names_of(entries, key: str, lang: str) -> dict[str, str]:
+    """entry id -> its name in ``lang`` (else English), for the entries of a list part."""
+    out = {}
+    for entry in entries if isinstance(entries, list) else []:
+        names = entry.get("names") if isinstance(entry, dict) else None
+        if isinstance(names, dict):
+            name = names.get(lang) or names.get("en")
+            if isinstance(name, str) and name:
+                out[str(entry.get(key))] = name
+    return out
+
+
+def translated_status(game: str, lang: str, names: dict | None = None) -> dict:
     status = deck.status(game, data_dir())
     info = games.module_of(game).info
     for part in status["parts"]:
@@ -84,7 +181,7 @@ def translated_status(game: str, lang: str) -> dict:
         if lang != "en":  # English keeps the lower-case title ("37 of 44 event cards ...")
             part["progress"]["text"] = i18n.text(lang, part["progress"]["template"], params,
                                                  game=game)
-    status["problems"] = problem_messages(game, status["problems"], lang)
+    status["problems"] = problem_messages(game, status["problems"], lang, names)
     status["title"] = info.names.get(lang) or info.names.get("en") or game
     return status
 
@@ -105,6 +202,9 @@ def parts_of(game: str) -> list[dict]:
         out.append({"id": part.id, "key": part.key, "merge": part.merge,
                     "nested": part.nested, "schema": part.schema,
                     "entry_schema": entry_schema(part.schema, part.nested),
+                    # the form's fields in the schema's order (JSON objects lose it)
+                    "fields": list((entry_schema(part.schema, part.nested) or {})
+                                    .get("properties") or {}),
                     "stickers": part.id in kinds,
                     "entries": entries if entries is not None else value,
                     "pictures": sorted(have)})
@@ -152,8 +252,15 @@ def deck_data(game_id: str):
     live = common.host_only(game_id)
     try:
         game = deck_game(live)
-        return {"ok": True, "game": game, "status": translated_status(game, i18n.page_lang()),
-                "parts": parts_of(game)}
+        lang = i18n.page_lang()
+        parts = parts_of(game)
+        names = {}
+        for part in parts:
+            names.update(names_of(part["entries"], part["key"], lang))
+            if part["entry_schema"] is not None:
+                part["entry_schema"] = views.titled(part["entry_schema"], lang, game)
+        return {"ok": True, "game": game, "status": translated_status(game, lang, names),
+                "parts": parts}
     except CatalogError as exc:
         return refused(live.kind.name, exc)
 
@@ -182,19 +289,26 @@ def check(game_id: str):
     except CatalogError as exc:
         return refused(game, exc)
     return {"ok": not problems,
-            "problems": problem_messages(game, problems, i18n.page_lang())}
+            "problems": problem_messages(game, problems, i18n.page_lang(),
+                                         request_names(game, part, entry))}
+
+
+def request_names(game: str, part_id: str, entry: dict) -> dict[str, str]:
+    """The entry being checked, by the name the owner is typing."""
+    part = next((p for p in games.module_of(game).info.parts if p.id == part_id), None)
+    return names_of([entry], part.key, i18n.page_lang()) if part else {}
 
 
 @bp.post("/host/<game_id>/deck/save")
 def save(game_id: str):
     common.check_csrf()
     live = common.host_only(game_id)
-    game = live.kind.name
+    game, part, entry = live.kind.name, None, None
     try:
         game, part, entry = entry_request(live)
         deck.save_entry(game, data_dir(), part, entry)
     except CatalogError as exc:
-        return refused(game, exc)
+        return refused(game, exc, names=request_names(game, part, entry) if entry else None)
     current_app.extensions["companion.catalog_changed"](game)
     return {"ok": True, "status": translated_status(game, i18n.page_lang())}
 
@@ -246,6 +360,9 @@ def photo(game_id: str):
     try:
         game, part, entry = entry_request(live)
         info = games.module_of(game).info
+        if part not in {p.id for p in info.parts}:
+            raise CatalogError([problem("(catalog)", None, None, "unknown_part", part=part[:80],
+                                        expected=", ".join(p.id for p in info.parts))])
         kind = next((k for k in info.stickers if k.part == part), None)
         eid = entry.get("id")
         handle = hardware_handle("camera")

@@ -40,6 +40,11 @@ TITLES = {"favor": "Favor marker", "covers": "Cover tiles", "project": "Building
           "slots": "Permanent events in force", "supply": "Supply",
           "start_player": "Start player"}
 PLAGUE_STATES = ("hidden", "sick", "removed")
+# The labels of a correction form's fields and choices (English msgids; the app translates
+# every "title" of a schema; catalog ids it names by the catalog's names)
+FIELD_TITLES = {"on_board": "On the board", "complete": "Complete", "state": "Token",
+                "value": "Value", "hidden": "face down", "sick": "face up (sick)",
+                "removed": "removed"}
 
 
 def _titled(values: list, labels: list | None = None) -> dict:
@@ -79,16 +84,21 @@ def schema(s: dict, part: str, key=None) -> dict:
         cap = st.project_capacity(s, key)
         return {"type": "object", "additionalProperties": False,
                 "required": ["on_board", "stone", "wood", "complete"],
-                "properties": {"on_board": {"type": "boolean"},
+                "properties": {"on_board": {"type": "boolean",
+                                            "title": FIELD_TITLES["on_board"]},
                                "stone": {"type": "integer", "minimum": 0,
                                          "maximum": cap["stone"]},
                                "wood": {"type": "integer", "minimum": 0,
                                         "maximum": cap["wood"]},
-                               "complete": {"type": "boolean"}}}
+                               "complete": {"type": "boolean",
+                                            "title": FIELD_TITLES["complete"]}}}
     if part == "plague":
         return {"type": "object", "additionalProperties": False, "required": ["state", "value"],
-                "properties": {"state": {"type": "string", "enum": list(PLAGUE_STATES)},
+                "properties": {"state": {"type": "string", "title": FIELD_TITLES["state"],
+                                         **_titled(list(PLAGUE_STATES),
+                                                   [FIELD_TITLES[x] for x in PLAGUE_STATES])},
                                "value": {"type": ["integer", "null"],
+                                         "title": FIELD_TITLES["value"],
                                          "enum": [*_plague_values(s), None]}}}
     if part == "site":
         return {"type": ["string", "null"], "enum": [*seats, None]}

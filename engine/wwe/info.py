@@ -32,7 +32,8 @@ INFO = GameInfo(
     texts=Texts(reasons=reasons.REASONS, events=texts.EVENT_TEXTS,
                 prompts=texts.PROMPT_TEXTS, catalog=catalog.REASONS,
                 # a correction's part in its log line ("part:favor" -> "Favor marker")
-                terms={**texts.TERMS, **{f"part:{k}": v for k, v in corrections.TITLES.items()}}),
+                terms={**texts.TERMS, **{f"part:{k}": v for k, v in corrections.TITLES.items()},
+                       **{f"field:{k}": v for k, v in corrections.FIELD_TITLES.items()}}),
     catalog="engine.wwe.data",
     parts=PARTS,
     stickers=(StickerKind("E", "event", "event_cards"),

@@ -79,3 +79,46 @@ def test_import_refuses_a_broken_export_and_keeps_the_cards(client, app, tmp_pat
     assert client.post(f"/host/{game_id}/deck/import", headers=headers,
                        json=bundle).get_json()["ok"]
     assert json.loads(cards.read_text())[0]["points"] == 7
+
+
+def test_unknown_parts_and_oversized_bodies_are_refused_and_change_nothing(client, tmp_path):
+    game_id = create_game(client)
+    headers = host(client, game_id)
+    folder = tmp_path / "data" / "catalogs"
+    entry = {"id": "gold_coin", "names": {"en": "Gold"}, "points": 6}
+    for path in ("save", "check", "photo"):
+        response = client.post(f"/host/{game_id}/deck/{path}", headers=headers,
+                               json={"part": "nope", "entry": entry})
+        assert response.status_code == (200 if path == "check" else 422), path
+        assert not response.get_json()["ok"]
+        assert "nope" in response.get_json()["problems"][0]["message"]
+    big = dict(entry, note="x" * 70_000)  # over the entry's 64 kB door
+    assert client.post(f"/host/{game_id}/deck/save", headers=headers,
+                       json={"part": "cards", "entry": big}).status_code == 422
+    bundle = {"format": "table-companion-catalog", "version": 1, "game": "toy",
+              "files": {"cards.json": [dict(entry, note="y" * 150) for _ in range(15_000)]}}
+    assert client.post(f"/host/{game_id}/deck/import", headers=headers,
+                       json=bundle).status_code == 422  # over the 2 MB door
+    assert client.post(f"/host/{game_id}/deck/import", headers={
+        **headers, "Content-Type": "application/json"}, data="{not json").status_code == 422
+    assert not folder.exists() or not any(folder.rglob("*.json"))
+
+
+def test_problems_name_the_entry_and_the_field_in_the_page_language(client):
+    game_id = create_game(client)
+    headers = host(client, game_id)
+    data = client.get(f"/host/{game_id}/deck/data.json?game=wwe&lang=de").get_json()
+    events = next(p for p in data["parts"] if p["id"] == "event_cards")
+    assert events["fields"][:3] == ["id", "names", "chapter"]
+    assert events["entry_schema"]["properties"]["chapter"]["title"] == "Kapitel"
+    card = next(e for e in events["entries"] if e["id"] == "ralph_fitzgerald")
+    check = client.post(f"/host/{game_id}/deck/check?lang=de", headers=headers, json={
+        "game": "wwe", "part": "event_cards", "entry": dict(card, chapter=9)}).get_json()
+    mine = [p for p in check["problems"] if p["entry"] == "ralph_fitzgerald"]
+    assert [p["field"] for p in mine] == ["chapter"]  # the game's words, not the schema's too
+    assert mine[0]["message"].startswith("Ralph Fitzgerald… · Kapitel: ")
+    # a schema rule in words: the toy's points are 1-10
+    check = client.post(f"/host/{game_id}/deck/check?lang=pl", headers=headers, json={
+        "part": "cards", "entry": {"id": "copper_coin", "names": {"en": "Copper coin"},
+                                   "points": 11}}).get_json()
+    assert check["problems"][0]["message"] == "Copper coin · points: może wynosić najwyżej 10"

@@ -12,14 +12,12 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import cv2
 import pytest
 
-from tests.web.conftest import running_server
+from tests.web.conftest import PHONE_CONTEXT, running_server
 from tests.web.test_accessibility_browser import check as a11y
 from tests.web.test_browser import shot
 
@@ -98,6 +96,22 @@ def save(page, card: str) -> None:
     page.wait_for_selector(f".deck-entry[data-entry='{card}'] .state-checked", timeout=15000)
 
 
+def no_sideways_scroll(page) -> None:
+    wide = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
+    assert wide <= 0, f"the page scrolls sideways by {wide} px"
+
+
+def new_game_on_the_page(page, base: str, names=("Ada", "Ben")) -> str:
+    """A World Without End game from the new-game page (this browser becomes its host)."""
+    page.goto(f"{base}/new?game=wwe")
+    for seat, name in zip(("N", "E"), names, strict=True):
+        page.fill(f"#name_{seat}", name)
+    page.fill("#host_pin", PIN)
+    page.click("#create-game")
+    page.wait_for_url("**/host/**")
+    return page.url.rstrip("/").split("/")[-1].split("?")[0]
+
+
 def test_the_owner_enters_photographs_exports_and_imports_cards(server, browser, tmp_path):
     base, game_id, data = server
     errors: list[str] = []
@@ -108,18 +122,22 @@ def test_the_owner_enters_photographs_exports_and_imports_cards(server, browser,
 
     # card 1: its German name corrected, saved
     open_card(page, "event_cards", CARDS[0])
+    assert page.locator(".field[data-name=chapter] label").inner_text() == "Kapitel"
+    assert page.locator("#f-corners select").count() == 4  # the corners are choices
     page.locator("#deck-form .field[data-name=names] [data-lang=de]").fill("Weil die Bauarbeiten…")
     save(page, CARDS[0])
     assert "ist gespeichert" in page.locator("#deck-notice").inner_text()
 
     # card 2: a chapter out of range is refused as it is typed, in German, naming the field
+    # by its label and the card by its name
     open_card(page, "event_cards", CARDS[1])
     page.fill("#f-chapter", "9")
     why = page.locator(".field[data-name=chapter] .field-why")
     why.wait_for(state="visible")
     page.wait_for_function("() => /zwischen 1 und 4/.test(document.querySelector("
                            "'.field[data-name=chapter] .field-why').textContent)", timeout=15000)
-    assert "chapter" in why.inner_text() and CARDS[1] in why.inner_text()
+    assert "Kapitel:" in why.inner_text() and "Ralph Fitzgerald" in why.inner_text()
+    assert "chapter" not in why.inner_text() and CARDS[1] not in why.inner_text()
     assert page.locator("#deck-form .deck-save").is_disabled()
     shot(page, "70-deck-refused-de")
     # the server refuses it too, and nothing is written
@@ -152,29 +170,68 @@ def test_the_owner_enters_photographs_exports_and_imports_cards(server, browser,
     assert "3 von 44 Ereigniskarten eingegeben" in page.locator("#deck-progress").inner_text()
     assert page.locator(f".deck-entry[data-entry='{PHOTO}'] img.deck-thumb").count() == 1
 
-    # the export holds the three cards, as the owner's real data
-    bundle = page.evaluate("async (u) => (await fetch(u)).json()",
-                           f"/host/{game_id}/deck/export.json?game=wwe")
+    # the same page on a phone: nothing scrolls sideways, the form fits
+    phone = browser.new_context(**PHONE_CONTEXT, storage_state=page.context.storage_state())
+    small = phone.new_page()
+    small.on("pageerror", lambda e: errors.append(f"phone: {e}"))
+    small.goto(f"{base}/host/{game_id}/deck?lang=de")
+    small.wait_for_selector(".deck-part")
+    no_sideways_scroll(small)
+    shot(small, "74-deck-phone-de")
+    open_card(small, "event_cards", PHOTO)
+    no_sideways_scroll(small)
+    shot(small, "75-deck-phone-form-de")
+    phone.close()
+
+    # the export (the page's download) holds the three cards, as the owner's real data
+    with page.expect_download() as download:
+        page.click("#deck-export")
+    export = tmp_path / "export.json"
+    download.value.save_as(export)
+    bundle = json.loads(export.read_text())
     entered = [e for e in bundle["files"]["event_cards.json"]]
     assert sorted(e["id"] for e in entered) == sorted(CARDS)
     assert all(e["demo"] is False for e in entered)
-    export = tmp_path / "export.json"
-    export.write_text(json.dumps(bundle))
 
-    # a fresh data folder: a game created before the import keeps its cards
+    # another table (a fresh data folder): a game started there before the import keeps its
+    # cards; the export is imported through its deck page; a game started afterwards on the
+    # new-game page uses the entered cards
     fresh = tmp_path / "fresh"
-    before_id, before = create_game(fresh)
-    assert event_entry(before, CARDS[0])["names"]["de"] == "Weil die Arbeiten…"
-    companion = str(Path(sys.executable).with_name("companion"))
-    subprocess.run([companion, "catalog", "import", "--game", "wwe", "--data", str(fresh),
-                    str(export)], check=True, capture_output=True, text=True)
-    _, after = create_game(fresh)
-    assert event_entry(after, CARDS[0])["names"]["de"] == "Weil die Bauarbeiten…"
-    assert event_entry(after, CARDS[0])["demo"] is False
+    fresh.mkdir()
+    log = tmp_path / "fresh.log"
+    other = browser.new_context(viewport={"width": 1100, "height": 900}).new_page()
+    other.on("pageerror", lambda e: errors.append(f"other table: {e}"))
+    with running_server(fresh, log, env=dict(os.environ)) as there:
+        before_id = new_game_on_the_page(other, there)
+        other.goto(f"{there}/host/{before_id}/deck?lang=de")
+        other.wait_for_selector(".deck-part")
+        assert "0 von 44 Ereigniskarten" in other.locator("#deck-progress").inner_text()
+        broken = tmp_path / "broken.json"  # a broken export: refused, nothing applied
+        broken.write_text(json.dumps(dict(bundle, files={"event_cards.json": [
+            dict(entered[0], chapter=9)]})))
+        other.set_input_files("#deck-import", str(broken))
+        other.wait_for_function("() => /nichts/i.test(document.getElementById('deck-notice')"
+                                ".textContent)", timeout=15000)
+        assert not (fresh / "catalogs" / "wwe" / "event_cards.json").exists()
+        other.set_input_files("#deck-import", str(export))
+        other.wait_for_function("() => /3 von 44 Ereigniskarten/.test(document.getElementById("
+                                "'deck-progress').textContent)", timeout=15000)
+        shot(other, "76-deck-imported-de")
+        after_id = new_game_on_the_page(other, there, ("Cleo", "Dan"))
+        shown = {}
+        for gid in (before_id, after_id):
+            other.goto(f"{there}/table/{gid}?lang=de")
+            other.wait_for_function("() => window.TC && window.TC.config")
+            shown[gid] = other.evaluate("(c) => JSON.stringify(TC.config.names[c])", CARDS[0])
+        assert "Weil die Bauarbeiten" in shown[after_id], shown
+        assert "Weil die Bauarbeiten" not in shown[before_id], shown
     from companion.store import Store
 
     store = Store(fresh / "companion.sqlite3")
-    assert event_entry(store.catalog(before_id), CARDS[0]) == event_entry(before, CARDS[0])
+    assert event_entry(store.catalog(after_id), CARDS[0])["names"]["de"] == \
+        "Weil die Bauarbeiten…"
+    assert event_entry(store.catalog(after_id), CARDS[0])["demo"] is False
+    assert event_entry(store.catalog(before_id), CARDS[0])["names"]["de"] == "Weil die Arbeiten…"
     store.close()
     assert not errors, errors
 

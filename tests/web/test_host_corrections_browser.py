@@ -61,7 +61,7 @@ def test_a_manual_event_is_recorded_as_board_corrections(server, browser):
     page.click("#corr-preview-btn")
     page.wait_for_selector("#corr-diff tbody tr")
     rows = page.locator("#corr-diff tbody tr").all_inner_texts()
-    assert any(r.startswith("favor.") for r in rows), rows  # before and after, side by side
+    assert any(r.startswith("favor · ") for r in rows), rows  # before and after, side by side
     version = view(page)["version"]
     page.click("#corr-send")
     page.wait_for_function("v => TC.view.version > v", arg=version, timeout=15000)

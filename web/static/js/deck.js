@@ -133,34 +133,64 @@
     return v && typeof v === "object" && !Array.isArray(v) && Object.keys(v).every(function (k) { return LANGS.indexOf(k) >= 0; });
   }
 
+  function label(part, field) {
+    var sch = schemaOf(part, field);
+    return sch && typeof sch.title === "string" ? sch.title : field;
+  }
+
+  /* The values a schema allows, with their labels: an enum, or a oneOf of consts with titles. */
+  function choices(sch) {
+    if (!sch) return null;
+    if (Array.isArray(sch["enum"])) return sch["enum"].map(function (v) { return {value: v, label: v === null ? "–" : String(v)}; });
+    if (Array.isArray(sch.oneOf) && sch.oneOf.length && sch.oneOf.every(function (o) { return o && "const" in o; })) {
+      return sch.oneOf.map(function (o) { return {value: o["const"], label: o.title || String(o["const"])}; });
+    }
+    return null;
+  }
+
+  function choiceSelect(attrs, list, value) {
+    var known = list.some(function (c) { return JSON.stringify(c.value) === JSON.stringify(value); });
+    if (!known && value !== undefined) list = [{value: value, label: String(value)}].concat(list);  // never changed unseen
+    return el("select", attrs, list.map(function (c) {
+      return el("option", {value: JSON.stringify(c.value), selected: JSON.stringify(c.value) === JSON.stringify(value)}, [c.label]);
+    }));
+  }
+
   function fieldInput(part, field, value) {
     var sch = schemaOf(part, field) || {};
-    var type = sch.type;
+    var types = [].concat(sch.type || []);
     var id = "f-" + field;
-    if (sch["enum"]) {
-      return el("select", {id: id, "data-field": field, "data-kind": "json"}, sch["enum"].map(function (v) {
-        return el("option", {value: JSON.stringify(v), selected: v === value}, [String(v)]);
-      }));
+    var list = choices(sch);
+    if (list) return choiceSelect({id: id, "data-field": field, "data-kind": "json"}, list, value);
+    var items = choices(sch.items);
+    if (items && types.indexOf("array") >= 0 && sch.minItems && sch.minItems === sch.maxItems && sch.maxItems <= 12) {
+      var row = el("div", {"class": "row deck-list", id: id, "data-field": field, "data-kind": "list"});
+      for (var i = 0; i < sch.maxItems; i++) {
+        row.appendChild(choiceSelect({"data-item": i, "aria-label": label(part, field) + " " + i}, items.slice(),
+          Array.isArray(value) ? value[i] : undefined));
+      }
+      return row;
     }
-    if (typeof value === "boolean" || type === "boolean") {
+    if (typeof value === "boolean" || types.indexOf("boolean") >= 0) {
       return el("input", {type: "checkbox", id: id, "data-field": field, "data-kind": "bool", checked: !!value});
     }
-    if (typeof value === "number" || type === "integer" || type === "number") {
-      return el("input", {type: "number", id: id, "data-field": field, "data-kind": "number", value: value === undefined ? "" : value,
-        step: type === "number" ? "any" : "1", min: sch.minimum, max: sch.maximum});
+    var numeric = types.indexOf("integer") >= 0 || types.indexOf("number") >= 0;
+    if (typeof value === "number" || (numeric && typeof value !== "string" && types.indexOf("string") < 0)) {
+      return el("input", {type: "number", id: id, "data-field": field, "data-kind": "number", value: value === undefined || value === null ? "" : value,
+        step: types.indexOf("integer") >= 0 ? "1" : "any", min: sch.minimum, max: sch.maximum});
     }
     if (isLangMap(value) || field === "names" || field === "text") {
       var box = el("div", {"class": "lang-map", "data-field": field, "data-kind": "langs", id: id});
       LANGS.forEach(function (lang) {
         var long = field === "text";
         var input = el(long ? "textarea" : "input", {type: long ? null : "text", "data-lang": lang, rows: long ? 2 : null,
-          "aria-label": field + " (" + lang + ")", maxlength: long ? null : 200, placeholder: lang});
+          "aria-label": label(part, field) + " (" + lang + ")", maxlength: long ? null : 200, placeholder: lang});
         input.value = (value || {})[lang] || "";
         box.appendChild(el("label", {"class": "lang-row"}, [el("span", {"class": "small muted", text: lang}), input]));
       });
       return box;
     }
-    if (typeof value === "string" || type === "string" || (Array.isArray(type) && type.indexOf("string") >= 0)) {
+    if (typeof value === "string" || types.indexOf("string") >= 0) {
       var inp = el("input", {type: "text", id: id, "data-field": field, "data-kind": "text", maxlength: sch.maxLength});
       inp.value = value === undefined || value === null ? "" : String(value);
       return inp;
@@ -181,6 +211,10 @@
       if (absent && kind === "langs" && !Array.prototype.some.call(input.querySelectorAll("[data-lang]"), function (i) { return i.value.trim(); })) return;
       if (absent && kind === "json" && (input.value === "null" || input.value === "")) return;
       if (absent && kind === "bool" && !input.checked) return;
+      if (kind === "list") {
+        entry[field] = Array.prototype.map.call(input.querySelectorAll("select"), function (sel) { return JSON.parse(sel.value); });
+        return;
+      }
       if (kind === "bool") entry[field] = input.checked;
       else if (kind === "number") entry[field] = input.value === "" ? null : Number(input.value);
       else if (kind === "text") {
@@ -224,15 +258,17 @@
   }
 
   function form(part, entry) {
-    var fields = Object.keys((part.entry_schema || {}).properties || {}).concat(Object.keys(entry))
+    var fields = (part.fields || Object.keys((part.entry_schema || {}).properties || {})).concat(Object.keys(entry))
       .filter(function (k, i, all) { return all.indexOf(k) === i && k !== "demo" && k !== "demo_fields"; });
     var f = el("form", {id: "deck-form", "class": "deck-form", "data-entry": String(entry[part.key]), novalidate: true});
     fields.forEach(function (field) {
       var input = fieldInput(part, field, entry[field]);
+      // an entry's key names it: changing it would make another entry (one adds a card)
+      if (field === part.key && !open.fresh) input.setAttribute("readonly", "");
       var flag = input.getAttribute("type") === "checkbox";  // its label is its tap target
       var wrap = el("div", {"class": "field", "data-name": field}, [
-        flag ? el("label", {"class": "inline", "for": "f-" + field}, [input, " " + field])
-          : el("label", {"for": "f-" + field, text: field}),
+        flag ? el("label", {"class": "inline", "for": "f-" + field}, [input, " " + label(part, field)])
+          : el("label", {"for": "f-" + field, text: label(part, field)}),
         flag ? null : input,
         el("div", {"class": "field-why why small", role: "alert"})]);
       f.appendChild(wrap);

@@ -37,6 +37,30 @@
 
   var corrections = [];
 
+  /** A catalog id by its name in the page language (a project, a favor space, a resource);
+   *  anything else as it is. */
+  function named(x) {
+    if (x === null || x === undefined) return "–";
+    var n = obj(TC.config.names)[x];
+    return n ? TC.name(n, String(x)) : String(x);
+  }
+
+  /** A value on the board in words, after its schema: labelled fields, choices by their
+   *  titles, ids by their names, flags as ✓ / –. */
+  function describe(schema, value) {
+    schema = obj(schema);
+    if (Array.isArray(value)) return value.length ? value.map(function (v) { return describe(schema.items, v); }).join(", ") : "–";
+    if (value && typeof value === "object") {
+      var props = obj(schema.properties);
+      return Object.keys(value).map(function (k) {
+        return (obj(props[k]).title || named(k)) + ": " + describe(props[k], value[k]);
+      }).join(" · ");
+    }
+    if (typeof value === "boolean") return value ? "✓" : "–";
+    var choice = arr(schema.oneOf).filter(function (o) { return JSON.stringify(obj(o)["const"]) === JSON.stringify(value); })[0];
+    return named(choice && choice.title ? choice.title : value);
+  }
+
   function corrKey(c) { return c.part + (c.key === null || c.key === undefined ? "" : ":" + c.key); }
 
   /** One input for a JSON Schema value: a number, a choice, a set of numbers, or JSON. */
@@ -44,8 +68,8 @@
     schema = obj(schema);
     var choices = arr(schema.oneOf).filter(function (o) { return "const" in obj(o); });
     if (schema["enum"] || choices.length) {
-      var options = choices.length ? choices.map(function (o) { return {v: o["const"], label: o.title || String(o["const"])}; })
-        : arr(schema["enum"]).map(function (v) { return {v: v, label: v === null ? "–" : String(v)}; });
+      var options = choices.length ? choices.map(function (o) { return {v: o["const"], label: named(o.title || o["const"])}; })
+        : arr(schema["enum"]).map(function (v) { return {v: v, label: named(v)}; });
       return h("select", {id: "corr-value", "aria-label": t("new_value"), dataset: {kind: "json"}}, options.map(function (o) {
         return h("option", {value: JSON.stringify(o.v), selected: JSON.stringify(o.v) === JSON.stringify(current)}, o.label);
       }));
@@ -64,7 +88,7 @@
     if (simple) {  // counts and flags side by side (a project's stone, wood, on the board ...)
       return h("div.row", {id: "corr-value", dataset: {kind: "numbers"}}, Object.keys(props).map(function (k) {
         var flag = props[k].type === "boolean";
-        return h("label.inline", props[k].title || k, " ", flag
+        return h("label.inline", props[k].title || named(k), " ", flag
           ? h("input", {type: "checkbox", dataset: {prop: k, flag: "1"}, checked: !!obj(current)[k]})
           : h("input", {type: "number", dataset: {prop: k}, value: obj(current)[k], min: props[k].minimum,
             max: props[k].maximum, step: 1, style: {width: "5em"}}));
@@ -96,7 +120,7 @@
 
   function showCorrection() {
     var c = selected();
-    TC.replace("corr-now", c ? JSON.stringify(c.current) : "");
+    TC.replace("corr-now", c ? describe(c.schema, c.current) : "");
     TC.replace("corr-input", c ? valueInput(c.schema, c.current) : null);
     TC.replace("corr-preview", null);
   }
@@ -110,12 +134,12 @@
     var shown = corrections.map(corrKey).join("|");
     if (before === shown) {  // the same parts: only the "now" values may have changed
       var c = selected();
-      TC.replace("corr-now", c ? JSON.stringify(c.current) : "");
+      TC.replace("corr-now", c ? describe(c.schema, c.current) : "");
       return;
     }
     sel.dataset.shown = shown;
     TC.replace(sel, corrections.map(function (c) {
-      var label = c.title + (c.key === null || c.key === undefined ? "" : " · " + c.key);
+      var label = c.title + (c.key === null || c.key === undefined ? "" : " · " + named(c.key));
       return h("option", {value: corrKey(c), selected: corrKey(c) === keep}, label);
     }));
     showCorrection();
@@ -175,7 +199,8 @@
       if (!ack.ok) { TC.replace("corr-preview", h("p.why", ack.message || ack.code)); return; }
       TC.replace("corr-preview", h("table.list", {id: "corr-diff"}, h("thead", h("tr", h("th", ""), h("th", t("before")), h("th", t("after")))),
         h("tbody", arr(obj(ack.preview).changed).map(function (row) {
-          return h("tr", {dataset: {key: row.key}}, h("th", row.key), h("td", h("code", row.before)), h("td", h("code", row.after)));
+          var path = String(row.key).split(".");  // a key of the view, then ids in it
+          return h("tr", {dataset: {key: row.key}}, h("th", [path[0]].concat(path.slice(1).map(named)).join(" · ")), h("td", h("code", row.before)), h("td", h("code", row.after)));
         }))));
     });
   });
