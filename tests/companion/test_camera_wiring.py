@@ -6,11 +6,9 @@ import time
 from pathlib import Path
 
 import pytest
-import socketio
 from werkzeug.serving import WSGIRequestHandler, make_server
 
 from companion.app import create_app
-from companion.patches import apply
 from companion.settings import resolve
 from companion.wiring import camera as wiring
 from companion.wiring.camera import CameraRules, Preview, Table, card_index
@@ -20,6 +18,7 @@ from hardware.camera.sources import FrameSource
 from hardware.camera.tracker import Appeared, MovedZone, Removed, Turned, UnknownCode
 from hardware.synthetic.video import Script, demo_script, write_video
 from hardware.tags.format import card_payload, parse
+from tests.companion.conftest import Spy
 
 EVENT = card_payload("wwe", "E", "because_the_works")
 GRAIN = card_payload("wwe", "A", "grain")
@@ -184,30 +183,6 @@ class LiveServer:
     def stop(self):
         self.server.shutdown()
         self.thread.join(5)
-
-
-class Spy:
-    """A real Socket.IO client keeping every view it receives (a phone or the table)."""
-
-    def __init__(self, url, auth):
-        self.views = []
-        self.sio = socketio.Client(reconnection=False)
-        self.sio.on("view", self.views.append)
-        self.sio.on("patch", lambda p: self.views.append(
-            dict(apply(self.views[-1], p["ops"]), n=p["n"])))  # as the page applies them
-        self.sio.connect(url, auth=auth, transports=["websocket"], wait_timeout=10)
-
-    def wait_version(self, version, timeout=10.0):
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            if self.views and self.views[-1]["version"] >= version:
-                return self.views[-1]
-            time.sleep(0.01)
-        raise AssertionError(f"no view of version {version}")
-
-    def close(self):
-        if self.sio.connected:
-            self.sio.disconnect()
 
 
 @pytest.fixture

@@ -125,7 +125,8 @@ def test_replug_mid_session_reads_the_die_list_again(tmp_path):
         wait_for(lambda: reader.status().state in ("searching", "connecting"), what="loss")
         emu.replug()
         wait_for(lambda: (s := with_groups(reader)) and s.reconnects == 1, what="reconnected")
-        assert emu.received.count(p.DiceQuery()) > asked
+        # the emulator logs the query on its own thread: wait for it, not race it
+        wait_for(lambda: emu.received.count(p.DiceQuery()) > asked, what="asked again")
         again = faces_of(random.Random(6))
         emu.roll(again)
         rolls = seen.wait_rolls(2)
