@@ -244,20 +244,16 @@ def latency_to_phone(cycles):
     last_version = [0]
     phone = socketio.Client(reconnection=False)
 
-    shown: dict = {}
-
-    @phone.on("view")
     def on_view(view):
-        shown["view"] = view
         if view["version"] == 1 and last_version[0] == 0:  # the reveal (not its preview)
             revealed.append(time.monotonic())
         last_version[0] = view["version"]
 
-    @phone.on("patch")
-    def on_patch(patch):  # what changed since the last view, applied as the page does
-        from companion.patches import apply
+    from companion.patches import Replica
 
-        on_view(dict(apply(shown["view"], patch["ops"]), n=patch["n"]))
+    replica = Replica(on_view)  # patches applied in order, as the page does
+    phone.on("view", replica.view)
+    phone.on("patch", replica.patch)
 
     phone.connect(f"http://127.0.0.1:{server.server_port}", transports=["websocket"],
                   auth={"role": "seat", "game": game.id, "token": token, "lang": "en"})

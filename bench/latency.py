@@ -42,7 +42,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from companion.catalog import load_catalog  # noqa: E402
-from companion.patches import apply  # noqa: E402
+from companion.patches import Replica  # noqa: E402
 from engine.wwe import GAME  # noqa: E402
 
 SEATS = ("N", "E", "S", "W")
@@ -208,22 +208,23 @@ class Table:
                               websocket_extra_options={"skip_utf8_validation": True})
         self.arrivals[name] = {}
 
-        last: dict = {}
-
-        def on_view(data, size=None):
+        def on_view(data):
             now = time.perf_counter()
-            if name == "N" and len(self.sizes) < 50:
-                self.sizes.append(size or len(json.dumps(data)))
-            last["view"] = data
             with self.cond:
                 self.arrivals[name].setdefault(data["version"], now)
                 self.cond.notify_all()
 
-        def on_patch(data):  # the changes since the previous view, applied as the page does
-            on_view(dict(apply(last["view"], data["ops"]), n=data["n"]), len(json.dumps(data)))
+        replica = Replica(on_view)  # patches applied in order, as the page does
 
-        sio.on("view", on_view)
-        sio.on("patch", on_patch)
+        def on_message(kind):
+            def handle(data):
+                if name == "N" and len(self.sizes) < 50:
+                    self.sizes.append(len(json.dumps(data)))  # what went over the wire
+                getattr(replica, kind)(data)
+            return handle
+
+        sio.on("view", on_message("view"))
+        sio.on("patch", on_message("patch"))
         sio.connect(server.url, auth=auth, transports=["websocket"], wait_timeout=30)
         self.clients[name] = sio
 

@@ -1,13 +1,16 @@
 """A roll of every die of the table (23 dice: Monasterium's 10 neutral and 12 personal dice
 and the tax die) from the dice reader to the phones, on loopback (issue 15: ≤ 20 ms p95).
 
-Runs the real server (`companion serve`, gunicorn) with its emulated dice reader on a real
-pty, a 4-player Monasterium demo table, 4 phones and the paired table display as real
-Socket.IO clients. Each sample: POST /roll to the emulator (it writes the roll's protocol
-frames to the pty) until all five clients have the view with the rolled faces. Between
-rolls the phones place dice (the first choice), so every roll is owed. The baseline in the
-same run is the emulator's HTTP round trip alone (the roll reaching the pty) and a bare
-Socket.IO ping to one client. Prints median and spread, then ONE line of JSON.
+Runs the real server (`companion serve`, gunicorn) reading a dice reader on a real pty (the
+emulator, in this process, speaking the reader's protocol), a 4-player Monasterium demo
+table, 4 phones and the paired table display as real Socket.IO clients. Each sample: the
+dice start rolling (every die's ROLLING event goes out, as the reader sends it while they
+tumble), 50 ms later they settle; timed from the settling (every die's SETTLED event and
+the roll's reading frames written to the pty: the roll is complete on the reader) until all
+five clients have the view with the rolled faces. Between rolls the phones place dice (the
+first choice), so every roll is owed. The baselines in the same run: writing the settled
+roll's frames alone, and a bare Socket.IO call to one client. Prints median and spread,
+then ONE line of JSON.
 
     .venv/bin/python bench/monasterium_dice.py [--rolls 60]
 """
@@ -18,14 +21,12 @@ import json
 import os
 import re
 import signal
-import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import threading
 import time
-import urllib.request
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -38,19 +39,16 @@ from bench.latency import cookie_of, paired  # noqa: E402
 from companion.patches import apply  # noqa: E402
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 class Server:
     """`companion serve --demo --demo-game monasterium` with the dice emulator on."""
 
     def __init__(self, data: Path) -> None:
-        self.dice_port = free_port()
+        from companion.commands.dice import game_dice
+        from hardware.dice.emulator import DiceEmulator
+
+        self.emulator = DiceEmulator(link=str(data / "dice.tty"), dice=game_dice()).start()
         (data / "config.json").write_text(json.dumps(
-            {"dice": {"emulate": "on", "emulator_http_port": self.dice_port}}))
+            {"dice": {"emulate": "off", "port": str(data / "dice.tty")}}))
         self.data = data
         self.proc = subprocess.Popen(
             [sys.executable, "-c", "from companion.cli import main; main()", "serve",
@@ -82,12 +80,17 @@ class Server:
         r = conn.getresponse()
         return r.status, r.getheaders(), r.read()
 
-    def roll(self) -> dict:
-        req = urllib.request.Request(f"http://127.0.0.1:{self.dice_port}/roll", data=b"{}",
-                                     method="POST", headers={"Content-Type": "application/json"})
-        return json.loads(urllib.request.urlopen(req, timeout=10).read())["faces"]
+    def wait_reader(self, timeout: float = 30.0) -> None:
+        """Until the server's dice reader has attached to the pty: a roll made before that
+        is thrown on a table nobody watches (as with a real reader)."""
+        end = time.monotonic() + timeout
+        while not self.emulator.state()["host_attached"]:
+            if time.monotonic() > end:
+                raise SystemExit("the dice reader did not attach")
+            time.sleep(0.05)
 
     def stop(self) -> None:
+        self.emulator.stop()
         os.killpg(self.proc.pid, signal.SIGTERM)
         try:
             self.proc.wait(10)
@@ -139,12 +142,13 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--rolls", type=int, default=60)
     args = ap.parse_args()
-    samples, http_ms, ping_ms = [], [], []
+    samples, write_ms, ping_ms = [], [], []
     with tempfile.TemporaryDirectory() as tmp:
         server = Server(Path(tmp))
         try:
             c = Clients(server)
             c.wait(lambda v: "view" in v)
+            server.wait_reader()
             while len(samples) < args.rolls:
                 v = c.views["table"]["view"]
                 if v["over"]:
@@ -152,9 +156,11 @@ def main() -> None:
                 want = v["to_roll"]
                 if want:
                     version = c.views["table"]["version"]
+                    server.emulator.start_roll()
+                    time.sleep(0.05)  # the dice tumble
                     start = time.perf_counter()
-                    server.roll()
-                    http_ms.append((time.perf_counter() - start) * 1000)
+                    server.emulator.settle()
+                    write_ms.append((time.perf_counter() - start) * 1000)
                     done = c.wait(lambda x, n=version: x["version"] > n)
                     samples.append((done - start) * 1000)
                     continue
@@ -176,13 +182,14 @@ def main() -> None:
            "roll_to_phones_median_ms": round(statistics.median(samples), 2),
            "roll_to_phones_p95_ms": round(q[18], 2),
            "spread_ms": [round(min(samples), 2), round(max(samples), 2)],
-           "emulator_http_median_ms": round(statistics.median(http_ms), 2),
+           "write_frames_median_ms": round(statistics.median(write_ms), 2),
            "socket_call_median_ms": round(statistics.median(ping_ms), 2)}
     out["ratio_to_socket_call"] = round(out["roll_to_phones_median_ms"] /
                                         max(out["socket_call_median_ms"], 0.01), 1)
     print(f"{out['rolls']} rolls of 23 dice, reader to 4 phones + table: median "
           f"{out['roll_to_phones_median_ms']} ms, p95 {out['roll_to_phones_p95_ms']} ms, "
-          f"spread {out['spread_ms']}; emulator HTTP alone {out['emulator_http_median_ms']} ms, "
+          f"spread {out['spread_ms']}; writing the frames alone "
+          f"{out['write_frames_median_ms']} ms, "
           f"a socket call {out['socket_call_median_ms']} ms")
     print(json.dumps(out))
 

@@ -58,26 +58,75 @@ def _list_diff(old: list, new: list, path: list) -> list:
 
 
 def apply(doc: JSON, ops: list) -> JSON:
-    """The document with ``ops`` applied (the input is not changed)."""
-    import copy
-
-    doc = copy.deepcopy(doc)
+    """The document with ``ops`` applied. The input is not changed: each operation copies
+    only the containers on its path (the rest is shared with the input)."""
     for op in ops:
         kind, path = op[0], op[1]
         if kind == "s" and not path:
             doc = op[2]
             continue
-        parent = doc
+        doc = root = _copy(doc)
+        parent = root
         for key in path[:-1]:
+            parent[key] = _copy(parent[key])
             parent = parent[key]
         if kind == "s":
             parent[path[-1]] = op[2]
         elif kind == "d":
             del parent[path[-1]]
         else:
-            target = parent[path[-1]] if path else doc
+            if path:
+                parent[path[-1]] = _copy(parent[path[-1]])
+                target = parent[path[-1]]
+            else:
+                target = root
             if kind == "t":
                 del target[:op[2]]
             else:
                 target.extend(op[2])
     return doc
+
+
+def _copy(node: JSON) -> JSON:
+    return node.copy() if isinstance(node, (dict, list)) else node
+
+
+class Replica:
+    """A Python client's copy of its view, kept from "view" and "patch" messages in order.
+
+    What client.js does in the browser, for the tests' and benchmarks' Socket.IO clients.
+    python-engineio hands each message to its own thread, so two patches the server sent in
+    order can reach the handlers swapped (a browser never sees that): a patch that comes
+    before its base waits here until the base is in. Thread-safe; ``on_view(message)`` is
+    called, under the lock and in order, with every complete view message.
+    """
+
+    def __init__(self, on_view=None) -> None:
+        import threading
+
+        self.current: dict | None = None
+        self._on_view = on_view or (lambda message: None)
+        self._early: dict[int, dict] = {}  # patches that arrived before their base
+        self._lock = threading.RLock()
+
+    def view(self, message: dict) -> None:
+        with self._lock:
+            self._early = {b: p for b, p in self._early.items() if p["n"] > message["n"]}
+            self._set(message)
+            self._drain()
+
+    def patch(self, message: dict) -> None:
+        with self._lock:
+            self._early[message["base"]] = message
+            self._drain()
+            if len(self._early) > 100:
+                raise ValueError("patches on a base that never came")
+
+    def _drain(self) -> None:
+        while self.current is not None and self.current["n"] in self._early:
+            patch = self._early.pop(self.current["n"])
+            self._set(dict(apply(self.current, patch["ops"]), n=patch["n"]))
+
+    def _set(self, message: dict) -> None:
+        self.current = message
+        self._on_view(message)

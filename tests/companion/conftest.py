@@ -10,6 +10,7 @@ import socketio
 from werkzeug.serving import WSGIRequestHandler, make_server
 
 from companion.app import create_app
+from companion.patches import Replica
 from tests.companion import toygame
 
 PLAYERS = {"A": "Ann", "B": "Bob", "C": "Cid"}
@@ -98,8 +99,7 @@ class Spy:
         self.messages: list[tuple[str, object]] = []
         self.views: list[dict] = []
         self.got_view = threading.Event()
-        self._lock = threading.Lock()
-        self._early: dict[int, dict] = {}  # patches that arrived before their base
+        self._replica = Replica(self.views.append)
         # browsers validate UTF-8 natively; websocket-client's pure-Python check is slow
         self.sio = socketio.Client(reconnection=False,
                                    websocket_extra_options={"skip_utf8_validation": True})
@@ -108,30 +108,13 @@ class Spy:
                          wait_timeout=10)
 
     def _any(self, event, data=None):
-        """Every message kept; views kept whole, patches applied as the page does.
-
-        python-engineio hands each message to its own thread, so two patches sent in
-        order may reach this handler swapped (a browser never sees that): a patch that
-        comes before its base waits here for it, in arrival order per base.
-        """
-        with self._lock:
-            self.messages.append((event, data))
-            if event == "view":
-                self.views.append(data)
-                self._early = {b: d for b, d in self._early.items() if d["n"] > data["n"]}
-                self._apply_ready()
-                self.got_view.set()
-            elif event == "patch":
-                self._early[data["base"]] = data
-                self._apply_ready()
-
-    def _apply_ready(self):
-        from companion.patches import apply
-
-        while self.views and self.views[-1]["n"] in self._early:
-            data = self._early.pop(self.views[-1]["n"])
-            self.views.append(dict(apply(self.views[-1], data["ops"]), n=data["n"]))
-        assert len(self._early) < 50, "patches on a base never sent"
+        """Every message kept; views kept whole, patches applied in order as the page does."""
+        self.messages.append((event, data))
+        if event == "view":
+            self._replica.view(data)
+            self.got_view.set()
+        elif event == "patch":
+            self._replica.patch(data)
 
     def wait_version(self, version: int, timeout: float = 10) -> dict:
         import time

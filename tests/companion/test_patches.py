@@ -17,7 +17,12 @@ JSONS = st.recursive(
 @settings(max_examples=300, deadline=None)
 @given(JSONS, JSONS)
 def test_apply_of_diff_gives_the_new_document(old, new):
-    assert apply(old, diff(old, new)) == new
+    import copy
+
+    kept = copy.deepcopy(old)
+    ops = diff(old, new)
+    assert apply(old, ops) == new
+    assert old == kept  # the input is shared, never changed
 
 
 def test_types_are_kept_exactly():
@@ -50,3 +55,24 @@ def test_a_whole_world_without_end_game_patches_exactly():
         view = GAME.seat_view(state, "N")
         assert apply(previous, diff(previous, view)) == view
         previous = view
+
+
+def test_replica_applies_swapped_patches_in_base_order():
+    """engineio's Python client can hand two patches to their handlers swapped."""
+    from companion.patches import Replica
+
+    seen = []
+    replica = Replica(seen.append)
+    v0 = {"n": 0, "log": [1]}
+    v1 = {"n": 1, "log": [1, 2]}
+    v2 = {"n": 2, "log": [2, 3]}
+    replica.view(v0)
+    replica.patch({"base": 1, "n": 2, "ops": diff(v1, v2)})  # before its base
+    assert replica.current == v0
+    replica.patch({"base": 0, "n": 1, "ops": diff(v0, v1)})
+    assert seen == [v0, v1, v2] and replica.current == v2
+    # a full view drops patches older than itself, keeps a later one waiting for it
+    replica.patch({"base": 3, "n": 4, "ops": [["s", ["log"], []]]})
+    replica.patch({"base": 1, "n": 2, "ops": [["s", ["stale"], True]]})
+    replica.view({"n": 3, "log": [9]})
+    assert replica.current == {"n": 4, "log": []}
