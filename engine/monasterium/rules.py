@@ -537,7 +537,12 @@ def _own_players(s) -> None:
 
 
 def _end_round(s, ev) -> None:
+    from engine.monasterium import missions
+
     _own_players(s)
+    # what the round's last action completed is claimed in its own year, before the final
+    # scoring (the check after every action comes too late for that action)
+    missions.check(s, ev)
     ev.append({"type": "round_ended", "year": s["year"], "round": s["round"]})
     s["turn"] = None
     if s["round"] >= len(s["seats"]):
