@@ -38,7 +38,11 @@ BOARD = {"$schema": S2020, "title": "Monasterium: board", "type": "object",
              "road": {"type": "object", "required": ["spaces"]},
              "window": {"type": "object", "required": ["rows", "columns"]},
              "neutral_per_player": {"type": "object"}, "glass_per_player": COUNT,
-             "start_resources": {"type": "object"}}}
+             "start_resources": {"type": "object"},
+             "resources": {"type": "object", "title": "Resource pieces in the box",
+                           "properties": {**{r: COUNT for r in RES},
+                                          "limited": {"type": "boolean"},
+                                          "demo": {"type": "boolean"}}}}}
 ACTIONS = {"$schema": S2020, "title": "Monasterium: player board actions", "type": "object",
            "required": ["standard", "I", "II", "III"],
            "properties": {"standard": COLUMN_EFFECTS, "I": COLUMN_EFFECTS, "II": COLUMN_EFFECTS,

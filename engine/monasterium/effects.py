@@ -218,8 +218,10 @@ def send(s, seat, a, ev, discount: int = 0) -> None:
         p["novices"][row].remove(col)
     p["sent"] += 1
     mon = R.own_monastery(s, m)
+    place = "chapel" if dest == "chapel" else (
+        s["cat"]["buildings"][dest]["type"] if dest in mon["buildings"] else "cloister")
     ev.append({"type": "novice_sent", "seat": seat, "novice": novice, "monastery": m,
-               "to": dest})
+               "to": dest, "place": place})
     counts = row != "extra" or s["options"]["extra_novice_counts_cost"]
     if dest == "chapel":
         mon["chapel"].append(seat)

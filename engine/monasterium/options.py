@@ -67,7 +67,8 @@ NOT_OPTIONS: dict[str, str] = {
     "M-A11": "catalog: the window's completion points (board.json `window`)",
     "M-A14": "a completed mission is claimed at once: waiting never pays more",
     "M-A17": "one reroll of any subset, then a forced choice: the only reading of the text",
-    "M-A18": "supplies are unlimited; the catalog keeps the physical counts",
+    "M-A18": "supplies are unlimited and the table is warned when the players hold more than "
+             "the box's count; the catalog's board.resources.limited makes them limited",
     "M-A19": "a common hall's tile that cannot be built is lost; the +3 prestige stays",
     "M-A20": "a 6 placed in column A may send a novice (a joker does any action there)",
     "M-A21": "any novice of any row may be sent; its row decides where and what it costs",

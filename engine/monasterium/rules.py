@@ -138,8 +138,31 @@ def gain(s, seat, items: dict, ev: list, why: str) -> None:
         if k == "prestige":
             p["prestige"] += v
         elif k in RES:
+            v = _from_supply(s, k, v, ev)
+            if not v:
+                continue
             p["res"][k] += v
         ev.append({"type": "gain", "seat": seat, "item": k, "amount": v, "why": why})
+
+
+def _from_supply(s, item: str, amount: int, ev: list) -> int:
+    """M-A18: the box holds a number of each resource (board.resources). By default the
+    supply is unlimited and the table is warned when the players' total passes the box's
+    count (use a substitute); with ``"limited": true`` a gain gets only what is left."""
+    supply = board(s).get("resources") or {}
+    box = supply.get(item)
+    if not isinstance(box, int):
+        return amount
+    held = sum(p["res"][item] for p in s["players"].values())
+    if supply.get("limited"):
+        amount = max(0, min(amount, box - held))
+        if not amount:
+            ev.append({"type": "supply_empty", "item": item, "supply": box})
+        return amount
+    if held <= box < held + amount:
+        ev.append({"type": "supply_exceeded", "item": item, "held": held + amount,
+                   "supply": box})
+    return amount
 
 
 def pay(s, seat, items: dict, ev: list, why: str) -> None:

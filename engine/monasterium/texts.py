@@ -51,8 +51,11 @@ EVENT_TEXTS: dict[str, str] = {
     "skipped": "{seat} has no die to take.",
     "gain": "{seat} receives {amount} {item}.",
     "paid": "{seat} pays {amount} {item}.",
+    "supply_exceeded": "The players now hold {held} {item}, more than the {supply} in the box: "
+                       "use a substitute.",
+    "supply_empty": "No {item} is left in the supply.",
     "messenger": "The messenger of {seat} moves to road space {space}.",
-    "novice_sent": "{seat} sends a novice to {to} of {monastery}.",
+    "novice_sent": "{seat} sends a novice to the {place} of {monastery}.",
     "glass": "{seat} builds a stained-glass tile of {monastery}.",
     "glass_lost": "{seat} cannot build the tile of {monastery}.",
     "bonus_lost": "{seat} cannot use the road bonus.",
@@ -86,4 +89,10 @@ TERMS: dict[str, str] = {
     **{f"column:{c}": c for c in "ABCDE"},
     **{f"monastery:{m}": f"Monastery {m}" for m in "ABCDE"},
     "to:chapel": "the chapel",
+    **{f"place:{k}": v for k, v in (("lay", "lay building"), ("workshop", "workshop"),
+                                     ("hall", "common hall"), ("chapel", "chapel"),
+                                     ("cloister", "cloister"))},
+    # the resources and prestige of gains, payments and corrections
+    "item:influence": "influence", "item:soup": "soup", "item:rosary": "rosary",
+    "item:tool": "tool", "item:book": "book", "item:prestige": "prestige",
 }

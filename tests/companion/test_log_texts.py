@@ -60,3 +60,28 @@ def test_no_raw_id_in_a_whole_polish_game_log(app):
     assert len(texts) > 50
     leaks = sorted(t for t in texts if raw.search(t))
     assert leaks == []
+
+
+def test_no_english_resource_or_raw_place_in_a_polish_monasterium_log(app):
+    """Monasterium's log in Polish: resources by their Polish words, buildings and
+    cloister spaces by their names, never an id such as "soup" or "A.lay1"."""
+    from engine.monasterium import GAME as MONA
+    from engine.monasterium.rules import RES
+
+    service = app.extensions["companion"]
+    live = service.create("monasterium", {"players": [{"seat": "N"}, {"seat": "E"}],
+                                          "seed": 5}, "1234")
+    rnd = random.Random(5)
+    while MONA.prompts(live.state):
+        action = MONA.random_action(live.state, rnd)
+        by = action["by"]
+        who = Identity("seat", live.id, by) if by in live.seats else Identity("table", live.id)
+        service.act(who, action)
+    raw = re.compile(r"\b(" + "|".join(RES) + r")\b|\b[A-E]\.(lay|work|hall|cl)\d\b")
+    views.LOG_LENGTH, saved = 10**6, views.LOG_LENGTH
+    try:
+        texts = {e["text"] for e in views.log_entries(live, None, "pl", views.Namer(live, "pl"))}
+    finally:
+        views.LOG_LENGTH = saved
+    assert len(texts) > 50
+    assert sorted(t for t in texts if raw.search(t)) == []

@@ -406,3 +406,29 @@ def test_the_last_action_of_a_year_claims_its_mission_at_that_years_points():
     assert {"type": "mission", "seat": "N", "mission": "a1", "points": 6} in ev
     assert s["players"]["N"]["claimed"] == {"a1": 1} and s["year"] == 2
     assert s["players"]["N"]["prestige"] == 2 + 6  # the workshop, the mission
+
+
+def test_the_box_count_warns_or_limits_a_gain():
+    """M-A18: soup is 30 pieces in the demo box. Unlimited by default, with a warning when
+    the players' total passes it; limited when the catalog says so."""
+    from tests.engine.monasterium.helpers import CAT, act_phase
+
+    s = act_phase(new_game(2, seed=1), "N", {"n1": 2, "n2": 2})
+    s["players"]["N"]["res"]["soup"], s["players"]["E"]["res"]["soup"] = 20, 9  # 29 held
+    s = take(s, "N", 2, ["n1", "n2"])
+    s, ev = apply(s, type="use", by="N", die="n1", act="std")
+    assert not [e for e in ev if e["type"].startswith("supply")]  # 30: the box's count
+    s, ev = apply(s, type="use", by="N", die="n2", act="std")
+    assert {"type": "supply_exceeded", "item": "soup", "held": 31, "supply": 30} in ev
+    assert s["players"]["N"]["res"]["soup"] == 22
+
+    limited = dict(CAT, board=dict(CAT["board"], resources=dict(CAT["board"]["resources"],
+                                                                  limited=True)))
+    t = GAME.setup(limited, {"players": [{"seat": "N"}, {"seat": "E"}], "seed": 1})
+    t = act_phase(t, "N", {"n1": 2, "n2": 2})
+    t["players"]["N"]["res"]["soup"], t["players"]["E"]["res"]["soup"] = 20, 9
+    t = take(t, "N", 2, ["n1", "n2"])
+    t, _ = apply(t, type="use", by="N", die="n1", act="std")
+    t, ev = apply(t, type="use", by="N", die="n2", act="std")  # none left: the gain is 0
+    assert {"type": "supply_empty", "item": "soup", "supply": 30} in ev
+    assert t["players"]["N"]["res"]["soup"] == 21 and not [e for e in ev if e["type"] == "gain"]
