@@ -85,3 +85,27 @@ def test_no_english_resource_or_raw_place_in_a_polish_monasterium_log(app):
         views.LOG_LENGTH = saved
     assert len(texts) > 50
     assert sorted(t for t in texts if raw.search(t)) == []
+
+
+def test_no_card_id_or_english_cube_in_a_polish_pillars_log(app):
+    """The Pillars of the Earth in Polish: cards by their names (a card id is snake_case),
+    cubes by their Polish words ("metal" is Polish too)."""
+    from engine.pillars import GAME as POTE
+
+    service = app.extensions["companion"]
+    live = service.create("pillars", {"players": [{"seat": s} for s in "NES"], "seed": 5},
+                          "1234")
+    rnd = random.Random(5)
+    while POTE.prompts(live.state):
+        action = POTE.random_action(live.state, rnd)
+        by = action["by"]
+        who = Identity("seat", live.id, by) if by in live.seats else Identity("table", live.id)
+        service.act(who, action)
+    raw = re.compile(r"\b[a-z]+_[a-z0-9_]+\b|\b(wood|stone|sand|gold)\b")
+    views.LOG_LENGTH, saved = 10**6, views.LOG_LENGTH
+    try:
+        texts = {e["text"] for e in views.log_entries(live, None, "pl", views.Namer(live, "pl"))}
+    finally:
+        views.LOG_LENGTH = saved
+    assert len(texts) > 100
+    assert sorted(t for t in texts if raw.search(t)) == []
