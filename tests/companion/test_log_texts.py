@@ -62,27 +62,35 @@ def test_no_raw_id_in_a_whole_polish_game_log(app):
     assert leaks == []
 
 
-def test_no_english_resource_or_raw_place_in_a_polish_monasterium_log(app):
-    """Monasterium's log in Polish: resources by their Polish words, buildings and
-    cloister spaces by their names, never an id such as "soup" or "A.lay1"."""
-    from engine.monasterium import GAME as MONA
-    from engine.monasterium.rules import RES
 
+def polish_log_of_a_random_game(app, game: str, seats: str, seed: int) -> set[str]:
+    """Every text of the table's log, in Polish, of a random ``game`` played to its end."""
+    from companion.games import discovered
+
+    module = discovered()[game]
     service = app.extensions["companion"]
-    live = service.create("monasterium", {"players": [{"seat": "N"}, {"seat": "E"}],
-                                          "seed": 5}, "1234")
-    rnd = random.Random(5)
-    while MONA.prompts(live.state):
-        action = MONA.random_action(live.state, rnd)
+    live = service.create(game, {"players": [{"seat": s} for s in seats], "seed": seed},
+                          "1234")
+    rnd = random.Random(seed)
+    while module.prompts(live.state):
+        action = module.random_action(live.state, rnd)
         by = action["by"]
         who = Identity("seat", live.id, by) if by in live.seats else Identity("table", live.id)
         service.act(who, action)
-    raw = re.compile(r"\b(" + "|".join(RES) + r")\b|\b[A-E]\.(lay|work|hall|cl)\d\b")
     views.LOG_LENGTH, saved = 10**6, views.LOG_LENGTH
     try:
-        texts = {e["text"] for e in views.log_entries(live, None, "pl", views.Namer(live, "pl"))}
+        return {e["text"] for e in views.log_entries(live, None, "pl", views.Namer(live, "pl"))}
     finally:
         views.LOG_LENGTH = saved
+
+
+def test_no_english_resource_or_raw_place_in_a_polish_monasterium_log(app):
+    """Monasterium's log in Polish: resources by their Polish words, buildings and
+    cloister spaces by their names, never an id such as "soup" or "A.lay1"."""
+    from engine.monasterium.rules import RES
+
+    texts = polish_log_of_a_random_game(app, "monasterium", "NE", 5)
+    raw = re.compile(r"\b(" + "|".join(RES) + r")\b|\b[A-E]\.(lay|work|hall|cl)\d\b")
     assert len(texts) > 50
     assert sorted(t for t in texts if raw.search(t)) == []
 
@@ -90,22 +98,7 @@ def test_no_english_resource_or_raw_place_in_a_polish_monasterium_log(app):
 def test_no_card_id_or_english_cube_in_a_polish_pillars_log(app):
     """The Pillars of the Earth in Polish: cards by their names (a card id is snake_case),
     cubes by their Polish words ("metal" is Polish too)."""
-    from engine.pillars import GAME as POTE
-
-    service = app.extensions["companion"]
-    live = service.create("pillars", {"players": [{"seat": s} for s in "NES"], "seed": 5},
-                          "1234")
-    rnd = random.Random(5)
-    while POTE.prompts(live.state):
-        action = POTE.random_action(live.state, rnd)
-        by = action["by"]
-        who = Identity("seat", live.id, by) if by in live.seats else Identity("table", live.id)
-        service.act(who, action)
+    texts = polish_log_of_a_random_game(app, "pillars", "NES", 5)
     raw = re.compile(r"\b[a-z]+_[a-z0-9_]+\b|\b(wood|stone|sand|gold)\b")
-    views.LOG_LENGTH, saved = 10**6, views.LOG_LENGTH
-    try:
-        texts = {e["text"] for e in views.log_entries(live, None, "pl", views.Namer(live, "pl"))}
-    finally:
-        views.LOG_LENGTH = saved
     assert len(texts) > 100
     assert sorted(t for t in texts if raw.search(t)) == []
