@@ -174,6 +174,10 @@ def test_a_whole_two_player_game_with_the_dice_reader(server, browser):
     assert len(rows) == 2
     best = max(r["vp"] for r in v["scores"])
     assert all(r["winner"] == (r["vp"] == best) for r in v["scores"])
+    names = {"N": "Nora", "E": "Emil"}
+    winners = [names[r["seat"]] for r in v["scores"] if r["winner"]]
+    headline = table.locator("#prompt").inner_text()  # the table says who won, not only "over"
+    assert all(n in headline for n in winners) and f"{best} prestige" in headline, headline
     for phone in phones.values():
         phone.wait_for_selector("#final-scores")
     shot(table, "84-monasterium-final-scores")

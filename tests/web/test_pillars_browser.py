@@ -3,10 +3,12 @@ and the game's own web folder, with the real server (`companion serve`), the emu
 reader and a camera (a folder of frames from the synthetic table, an event card with its
 printed sticker laid on the event space every second).
 
-Round 1 all the way: the cards laid out by the table display, the draft on the phones (costs
-and effects shown before a choice), architects drawn from the bag with one tap and placed
-from the phones, the event card revealed by the camera, the tax rolled on the dice reader,
-the market and the cathedral with its advisor. Screenshots: test-artifacts/browser/6*.png.
+A whole game. Round 1 in detail: the cards laid out by the table display, the draft on the
+phones (costs and effects shown before a choice), architects drawn from the bag with one tap
+and placed from the phones, the event card revealed by the camera, the tax rolled on the
+dice reader, the market and the cathedral with its advisor. Rounds 2-6: each round's event
+card laid under the camera, the tax from the dice reader, the phones' first choices, to the
+final scores. Screenshots: test-artifacts/browser/6*.png.
 """
 from __future__ import annotations
 
@@ -26,20 +28,23 @@ PIN = "2468"
 EVENT = "gift_gold_3"  # a demo event card of the shipped catalog: every player gets 3 gold
 
 
-def event_frames(folder) -> None:
+def event_frames(folder, event: str = EVENT) -> None:
     """1.2 s of camera frames, looped by the folder source: the board marker, and the event
-    card lying on the event space for the last 0.8 s (so it appears again every loop)."""
+    card lying on the event space for the last 0.8 s (so it appears again every loop).
+    Called again, it lays another card: each file is replaced whole (the source re-reads
+    its files every loop)."""
     from hardware.synthetic.scene import Camera, Placement
     from hardware.synthetic.video import MARKER_AT, board_to_table
     from hardware.tags.format import BOARD_MARKER, card_payload
 
     camera = Camera.create(3)
     marker = Placement(BOARD_MARKER, *MARKER_AT, 0.0, marker=True)
-    card = Placement(card_payload("pillar", "K", EVENT), *board_to_table(0, 60), 3.0)
-    folder.mkdir()
+    card = Placement(card_payload("pillar", "K", event), *board_to_table(0, 60), 3.0)
+    folder.mkdir(exist_ok=True)
     for i in range(36):
         image, _ = camera.render([marker] + ([card] if i >= 12 else []), seed=i)
-        cv2.imwrite(str(folder / f"{i:03d}.jpg"), image)
+        cv2.imwrite(str(folder / f"next-{i:03d}.jpg"), image)
+        os.replace(folder / f"next-{i:03d}.jpg", folder / f"{i:03d}.jpg")
 
 
 @pytest.fixture(scope="module")
@@ -56,7 +61,7 @@ def server(tmp_path_factory):
     log = tmp_path_factory.mktemp("potelog") / "server.log"
     env = dict(os.environ, COMPANION_DICE_EMULATE="on")
     with running_server(data, log, "--threads", "30", env=env) as base:
-        yield base, f"http://127.0.0.1:{dice_port}"
+        yield base, f"http://127.0.0.1:{dice_port}", frames
 
 
 def view(page) -> dict:
@@ -82,8 +87,39 @@ def too_wide(page) -> list:
         Math.round(e.getBoundingClientRect().right))""")
 
 
-def test_three_players_play_a_round_on_phones_dice_and_camera(server, browser):
-    base, dice = server
+def own_allocation(phone, seat: str, table) -> bool:
+    """Step 13 on ``seat``'s phone: the advisor's best VP shown; the player takes one use
+    fewer than the best and sees its VP beside the best. False (the best is built) when
+    there is nothing to convert."""
+    phone.wait_for_selector("#advisor")
+    seat_view = phone.evaluate("() => TC.view.view")
+    best = seat_view["advisor"]["vp"]
+    assert phone.locator("#advisor .best .vp-big").inner_text() == f"★ {best}"
+    vp = seat_view["players"][seat]["vp"]
+    used = {k: n for k, n in seat_view["advisor"]["uses"].items() if n}
+    if not used:  # nothing to convert: the best is to build nothing
+        click(phone, "#build-best", table)
+        return False
+    shot(phone, "63-pillars-phone-cathedral")
+    less = sorted(used)[0]
+    per_use = seat_view["cards"][less]["output"].get("vp", 0)
+    phone.locator(f".alloc-row[data-card='{less}'] button.step").first.click()
+    mine = best - per_use
+    assert phone.locator("#my-alloc-vp").inner_text() == f"★ {mine}"
+    assert phone.locator("#advisor .best .vp-big").inner_text() == f"★ {best}"
+    click(phone, "#build-mine", table)
+    assert view(table)["players"][seat]["vp"] == vp + mine
+    return True
+
+
+def roll_tax(dice: str) -> int:
+    request = urllib.request.Request(dice + "/roll", data=b"{}", method="POST",
+                                     headers={"Content-Type": "application/json"})
+    return json.loads(urllib.request.urlopen(request, timeout=10).read())["faces"]["tax"]
+
+
+def test_three_players_play_a_whole_game_on_phones_dice_and_camera(server, browser):
+    base, dice, frames = server
     errors: list[str] = []
 
     # the new-game page offers The Pillars of the Earth; three players join
@@ -168,9 +204,7 @@ def test_three_players_play_a_round_on_phones_dice_and_camera(server, browser):
 
     # the tax die rolled on the dice reader
     table.wait_for_function("() => TC.view.view.phase === 'tax'", timeout=20000)
-    request = urllib.request.Request(dice + "/roll", data=b"{}", method="POST",
-                                     headers={"Content-Type": "application/json"})
-    rolled = json.loads(urllib.request.urlopen(request, timeout=10).read())["faces"]["tax"]
+    rolled = roll_tax(dice)
     assert rolled in (2, 3, 4, 5)
     table.wait_for_function("f => TC.view.view.tax === f", arg=rolled, timeout=20000)
     assert f"The tax is {rolled} gold." in table.locator("#log").inner_text()
@@ -188,26 +222,7 @@ def test_three_players_play_a_round_on_phones_dice_and_camera(server, browser):
         phone = phones[seat]
         kind = prompts[0]["kind"]
         if kind == "build" and not advised:
-            phone.wait_for_selector("#advisor")
-            seat_view = phone.evaluate("() => TC.view.view")
-            best = seat_view["advisor"]["vp"]
-            assert phone.locator("#advisor .best .vp-big").inner_text() == f"★ {best}"
-            shot(phone, "63-pillars-phone-cathedral")
-            vp = seat_view["players"][seat]["vp"]
-            used = {k: n for k, n in seat_view["advisor"]["uses"].items() if n}
-            if not used:  # nothing to convert: the best is to build nothing
-                click(phone, "#build-best", table)
-                continue
-            # the player's own choice: one use fewer than the best, its VP beside the best
-            less = sorted(used)[0]
-            per_use = seat_view["cards"][less]["output"].get("vp", 0)
-            phone.locator(f".alloc-row[data-card='{less}'] button.step").first.click()
-            mine = best - per_use
-            assert phone.locator("#my-alloc-vp").inner_text() == f"★ {mine}"
-            assert phone.locator("#advisor .best .vp-big").inner_text() == f"★ {best}"
-            click(phone, "#build-mine", table)
-            assert view(table)["players"][seat]["vp"] == vp + mine
-            advised = True
+            advised = own_allocation(phone, seat, table)
             continue
         if kind == "market":
             click(phone, "#act-now button[data-type=leave_market]", table)
@@ -215,8 +230,53 @@ def test_three_players_play_a_round_on_phones_dice_and_camera(server, browser):
         click(phone, "#act-now button.choice:not([disabled])", table)
     v = view(table)
     assert v["round"] == 2 and v["phase"] == "prep", v["phase"]
-    assert advised
     shot(table, "64-pillars-table-round-2")
     for phone in phones.values():
         assert not too_wide(phone), too_wide(phone)
+    assert not errors, errors
+
+    # rounds 2 to 6: the table deals, the phones take the first thing offered (the best
+    # cathedral), each round's event card laid under the camera, the tax from the dice reader
+    events = {2: "gift_vp_1", 3: "storm", 4: "pay_2_gold", 5: "gift_wood", 6: "scandal"}
+    event_frames(frames, events[2])
+    for _ in range(1500):
+        v = view(table)
+        if v["over"]:
+            break
+        if v["phase"] == "prep":
+            click(table, "#inputs button.deal", table)
+        elif v["phase"] == "architects" and v["architects"]["drawn"] is None:
+            start = phones[v["start"]]  # the start player draws from the bag
+            click(start, "#act-now button[data-type=draw_architect]:not([disabled])", table)
+        elif v["phase"] == "event":  # the camera reveals the card lying there
+            table.wait_for_function("e => TC.view.view.event === e", arg=events[v["round"]],
+                                    timeout=30000)
+            if v["round"] < 6:
+                event_frames(frames, events[v["round"] + 1])
+        elif v["phase"] == "tax" and v["tax"] is None:
+            version = table.evaluate("() => TC.view.version")
+            roll_tax(dice)
+            wait_version(table, version)
+        else:
+            seat = v["prompts"][0]["seat"]
+            phone = phones[seat]
+            phone.wait_for_selector("#act-now button.choice:not([disabled]), #build-best")
+            if v["prompts"][0]["kind"] == "build" and not advised:
+                advised = own_allocation(phone, seat, table)
+                continue
+            best = phone.locator("#build-best")
+            click(phone, "#build-best" if best.count() else
+                  "#act-now button.choice:not([disabled])", table)
+    v = view(table)
+    assert v["over"] and v["round"] == 6
+    assert advised  # somebody had cubes and craftsmen to convert at least once
+    table.wait_for_selector("#final-scores")
+    names = {"N": "Anna", "E": "Bruno", "S": "Chiara"}
+    best = max(r["vp"] for r in v["scores"])
+    winners = [names[r["seat"]] for r in v["scores"] if r["winner"]]
+    headline = table.locator("#prompt").inner_text()  # who won, in words
+    assert winners and all(n in headline for n in winners) and f"{best} VP" in headline
+    for phone in phones.values():
+        phone.wait_for_selector("#final-scores")
+    shot(table, "65-pillars-table-final")
     assert not errors, errors

@@ -131,6 +131,7 @@
       var c = obj(cards[id]);
       var claimed = m.seats.filter(function (s) { return id in obj(obj(m.players[s]).missions); });
       var what = c.type === "C" ? t("mission_" + c.condition)
+        : c.area === "any" ? t("mission_any", {n: c.count, m: c.monastery})
         : t("mission_area", {n: c.count, area: t("area_" + c.area), m: c.monastery});
       var pts = Array.isArray(c.points) ? c.points.join("/") : String(c.points);
       return h("li", {dataset: {mission: id}}, h("b", c.type + " "), what, h("span.small", " · ★ " + pts), " ",
@@ -186,8 +187,16 @@
 
   function promptText(m, p) { return p.text || t("prompt_" + p.kind); }
 
+  /** The winner (or the players sharing the win) in one line, for the end of the game. */
+  function winnerLine(m) {
+    var rows = arr(m.view.scores).filter(function (r) { return r.winner; });
+    if (!rows.length) return t("game_over");
+    var names = rows.map(function (r) { return who(m, r.seat); }).join(", ");
+    return t(rows.length > 1 ? "shared_line" : "wins_line", {names: names, vp: rows[0].vp});
+  }
+
   window.MONA = {RES: RES, obj: obj, arr: arr, itemName: itemName, model: model, style: style, who: who,
     seatTag: seatTag, roundLine: roundLine, chips: chips, die: die, spaces: spaces, hands: hands,
     monasteries: monasteries, windowGrid: windowGrid, playerCards: playerCards, missionList: missionList,
-    logList: logList, finalScores: finalScores, rollEntry: rollEntry, promptText: promptText};
+    logList: logList, finalScores: finalScores, winnerLine: winnerLine, rollEntry: rollEntry, promptText: promptText};
 })();
