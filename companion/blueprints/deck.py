@@ -211,6 +211,19 @@ def parts_of(game: str) -> list[dict]:
     return out
 
 
+def ordered(node):
+    """The schema with ``x-order`` (its properties in the schema's order) on every object of
+    fields: the page's JSON has its keys sorted, and a form follows the schema's order."""
+    if isinstance(node, list):
+        return [ordered(x) for x in node]
+    if not isinstance(node, dict):
+        return node
+    out = {k: ordered(v) for k, v in node.items()}
+    if isinstance(node.get("properties"), dict):
+        out["x-order"] = list(node["properties"])
+    return out
+
+
 def entry_schema(schema: dict, nested: str | None) -> dict | None:
     """The schema of one entry of a list part (the items of the list), else None."""
     node = schema
@@ -258,7 +271,7 @@ def deck_data(game_id: str):
         for part in parts:
             names.update(names_of(part["entries"], part["key"], lang))
             if part["entry_schema"] is not None:
-                part["entry_schema"] = views.titled(part["entry_schema"], lang, game)
+                part["entry_schema"] = ordered(views.titled(part["entry_schema"], lang, game))
         return {"ok": True, "game": game, "status": translated_status(game, lang, names),
                 "parts": parts}
     except CatalogError as exc:

@@ -156,9 +156,29 @@ def test_the_owner_enters_photographs_exports_and_imports_cards(server, browser,
                            timeout=15000)
     save(page, CARDS[1])
 
-    # card 3: saved, then photographed from the camera (found by its sticker)
+    # card 3: its effects are a list of kinds with their fields, not JSON: the trade offer
+    # as shipped (give 1 wool, get 3 gold), and a new one added, "every player gains 2 gold"
     open_card(page, "event_cards", CARDS[2])
+    effects = page.locator("#f-effects .deck-variant")
+    assert effects.count() == 1 and page.locator("#f-effects textarea").count() == 0
+    first = effects.nth(0)
+    assert first.locator("select").first.evaluate("s => s.selectedOptions[0].text") == \
+        "Ein Tauschangebot"
+    assert first.get_by_role("group", name="Abgeben").get_by_label("Wolle").input_value() == "1"
+    page.click("#f-effects .deck-add")
+    added = effects.nth(1)
+    added.locator("select").first.select_option("gain")
+    added.get_by_label("Wer").select_option(label="Jeder Spieler")
+    added.get_by_label("Gold", exact=True).fill("2")
+    shot(page, "73-deck-effects-de")
     save(page, CARDS[2])
+    saved = json.loads((data / "catalogs" / "wwe" / "event_cards.json").read_text())
+    mine = saved if isinstance(saved, list) else saved.get("event_cards", saved)
+    card = next(c for c in mine if c["id"] == CARDS[2])
+    assert card["effects"] == [{"type": "trade", "give": {"wool": 1}, "get": {"gold": 3}},
+                               {"type": "gain", "who": "all", "items": {"gold": 2}}]
+
+    # card 3, photographed from the camera (found by its sticker)
     open_card(page, "event_cards", PHOTO)
     page.click("#deck-form .deck-photo")
     page.wait_for_selector("#deck-form .deck-picture img", timeout=20000)
@@ -166,7 +186,7 @@ def test_the_owner_enters_photographs_exports_and_imports_cards(server, browser,
     assert picture.is_file() and cv2.imread(str(picture)).shape[1] == 480
     shot(page, "71-deck-photo-de")
     a11y(page, "deck-form-de")
-    page.click("#deck-form button.secondary")  # close
+    page.click("#deck-form .deck-close")
     assert "3 von 44 Ereigniskarten eingegeben" in page.locator("#deck-progress").inner_text()
     assert page.locator(f".deck-entry[data-entry='{PHOTO}'] img.deck-thumb").count() == 1
 

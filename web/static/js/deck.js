@@ -156,10 +156,164 @@
     }));
   }
 
+  /* ---------- structured values: objects with known fields, lists of kinds of things ---------- */
+
+  var LANG_NAMES = {en: "English", it: "Italiano", pl: "Polski", es: "Español", de: "Deutsch"};
+
+  /** The variants of a list's items: a oneOf of objects told apart by a "type" const. */
+  function variantsOf(sch) {
+    var items = sch && sch.items;
+    var list = items && items.oneOf;
+    if (!Array.isArray(list) || !list.length) return null;
+    var ok = list.every(function (v) { return v && v.properties && v.properties.type && "const" in v.properties.type; });
+    return ok ? list : null;
+  }
+  function hasFields(sch) { return !!(sch && sch.properties && Object.keys(sch.properties).length); }
+  function structured(sch) { return !!(variantsOf(sch) || ([].concat(sch.type || []).indexOf("object") >= 0 && hasFields(sch))); }
+  function isLangSchema(sch) {
+    return sch && !hasFields(sch) && sch.additionalProperties && sch.additionalProperties.type === "string";
+  }
+
+  /** An editor of any value the schema describes: {node, read() -> {value, empty, bad}}. */
+  function editor(sch, value, name) {
+    sch = sch || {};
+    var types = [].concat(sch.type || []);
+    var list = choices(sch);
+    if (list) {
+      var sel = choiceSelect({"aria-label": name}, [{value: null, label: "–"}].concat(list), value === undefined ? null : value);
+      return {node: sel, read: function () { var v = JSON.parse(sel.value); return {value: v, empty: v === null}; }};
+    }
+    if (variantsOf(sch)) return variantList(sch, value, name);
+    if (hasFields(sch)) return objectEditor(sch, value, name);
+    if (isLangSchema(sch) || isLangMap(value)) {
+      var box = el("div", {"class": "lang-map"});
+      LANGS.forEach(function (lang) {
+        var input = el("textarea", {"data-lang": lang, rows: 2, "aria-label": name + " (" + lang + ")", placeholder: LANG_NAMES[lang]});
+        input.value = (value || {})[lang] || "";
+        box.appendChild(el("label", {"class": "lang-row"}, [el("span", {"class": "small muted", text: LANG_NAMES[lang]}), input]));
+      });
+      return {node: box, read: function () {
+        var map = {};
+        box.querySelectorAll("[data-lang]").forEach(function (i) { if (i.value.trim()) map[i.dataset.lang] = i.value.trim(); });
+        return {value: map, empty: !Object.keys(map).length};
+      }};
+    }
+    if (types.indexOf("boolean") >= 0) {
+      var box2 = el("input", {type: "checkbox", "aria-label": name, checked: value === true});
+      return {node: box2, read: function () { return {value: box2.checked, empty: !box2.checked}; }};
+    }
+    if (types.indexOf("integer") >= 0 || types.indexOf("number") >= 0) {
+      var num = el("input", {type: "number", "aria-label": name, step: types.indexOf("integer") >= 0 ? "1" : "any",
+        min: sch.minimum, max: sch.maximum, value: typeof value === "number" ? value : ""});
+      return {node: num, read: function () { return {value: num.value === "" ? null : Number(num.value), empty: num.value === ""}; }};
+    }
+    if (types.indexOf("string") >= 0) {
+      var txt = el("input", {type: "text", "aria-label": name, maxlength: sch.maxLength});
+      txt.value = typeof value === "string" ? value : "";
+      return {node: txt, read: function () { return {value: txt.value, empty: txt.value === ""}; }};
+    }
+    var area = el("textarea", {rows: 2, "aria-label": name});
+    area.value = value === undefined ? "" : JSON.stringify(value);
+    return {node: area, read: function () {
+      if (area.value.trim() === "" || area.value.trim() === "null") return {value: null, empty: true};
+      try { return {value: JSON.parse(area.value), empty: false}; } catch (e) { return {bad: true}; }
+    }};
+  }
+
+  /** An object's known fields, each labelled by its title; empty fields stay out. */
+  function objectEditor(sch, value, name, skip) {
+    value = value && typeof value === "object" && !Array.isArray(value) ? value : {};
+    var keys = sch["x-order"] || Object.keys(sch.properties);
+    var bag = keys.every(function (k) { return [].concat((sch.properties[k] || {}).type || []).indexOf("integer") >= 0; });
+    var box = el("div", {"class": "deck-object" + (bag ? " deck-bag" : ""), role: "group", "aria-label": name});
+    var subs = [];
+    keys.forEach(function (key) {
+      if (key === skip) return;
+      var sub = sch.properties[key] || {};
+      var title = typeof sub.title === "string" ? sub.title : key;
+      var ed = editor(sub, value[key], title);
+      ed.node.dataset.sub = key;
+      subs.push({key: key, ed: ed});
+      box.appendChild(el("label", {"class": "deck-sub"}, [el("span", {text: title}), ed.node]));
+    });
+    // what the form has no field for is kept as it was
+    var known = Object.keys(sch.properties);
+    return {node: box, read: function () {
+      var out = {}, bad = false;
+      Object.keys(value).forEach(function (k) { if (known.indexOf(k) < 0) out[k] = value[k]; });
+      subs.forEach(function (s) {
+        var r = s.ed.read();
+        if (r.bad) bad = true;
+        else if (!r.empty) out[s.key] = r.value;
+      });
+      return bad ? {bad: true} : {value: out, empty: !Object.keys(out).length};
+    }};
+  }
+
+  /** A list of things of several kinds (an event card's effects): each a kind and its fields. */
+  function variantList(sch, value, name) {
+    var variants = variantsOf(sch);
+    var kinds = variants.map(function (v) { return v.properties.type["const"]; });
+    var box = el("div", {"class": "deck-variants"});
+    var items = el("ol", {"class": "deck-variant-list"});
+    var rows = [];
+    function addRow(item) {
+      var row = {value: item || {type: kinds[0]}};
+      var li = el("li", {"class": "deck-variant"});
+      var kindSel = el("select", {"aria-label": name + ": " + t("deck_kind")}, variants.map(function (v, i) {
+        return el("option", {value: kinds[i], selected: kinds[i] === row.value.type}, [v.title || kinds[i]]);
+      }));
+      if (kinds.indexOf(row.value.type) < 0) kindSel.insertBefore(el("option", {value: row.value.type, selected: true}, [String(row.value.type)]), kindSel.firstChild);
+      var fields = el("div");
+      function draw() {
+        var v = variants[kinds.indexOf(kindSel.value)];
+        fields.textContent = "";
+        row.ed = v ? objectEditor(v, row.value, v.title || kindSel.value, "type") : editor({}, row.value, name);
+        fields.appendChild(row.ed.node);
+      }
+      kindSel.addEventListener("change", function () {
+        var kept = row.ed.read();  // the fields both kinds have keep their values
+        row.value = Object.assign({}, kept.value || {}, {type: kindSel.value});
+        draw();
+      });
+      var remove = el("button", {type: "button", "class": "secondary small-btn", onclick: function () {
+        rows.splice(rows.indexOf(row), 1);
+        items.removeChild(li);
+      }}, [t("deck_remove")]);
+      li.appendChild(el("div", {"class": "row"}, [kindSel, remove]));
+      li.appendChild(fields);
+      row.kind = kindSel;
+      draw();
+      rows.push(row);
+      items.appendChild(li);
+    }
+    (Array.isArray(value) ? value : []).forEach(addRow);
+    box.appendChild(items);
+    box.appendChild(el("button", {type: "button", "class": "secondary deck-add", onclick: function () { addRow(null); }},
+      [t("deck_add_item")]));
+    return {node: box, read: function () {
+      var out = [], bad = false;
+      rows.forEach(function (row) {
+        var r = row.ed.read();
+        if (r.bad) bad = true;
+        else out.push(Object.assign({type: row.kind.value}, r.value || {}));
+      });
+      return bad ? {bad: true} : {value: out, empty: !out.length};
+    }};
+  }
+
   function fieldInput(part, field, value) {
     var sch = schemaOf(part, field) || {};
     var types = [].concat(sch.type || []);
     var id = "f-" + field;
+    if (structured(sch)) {
+      var ed = editor(sch, value, label(part, field));
+      ed.node.id = id;
+      ed.node.dataset.field = field;
+      ed.node.dataset.kind = "editor";
+      ed.node._read = ed.read;
+      return ed.node;
+    }
     var list = choices(sch);
     if (list) return choiceSelect({id: id, "data-field": field, "data-kind": "json"}, list, value);
     var items = choices(sch.items);
@@ -184,9 +338,9 @@
       LANGS.forEach(function (lang) {
         var long = field === "text";
         var input = el(long ? "textarea" : "input", {type: long ? null : "text", "data-lang": lang, rows: long ? 2 : null,
-          "aria-label": label(part, field) + " (" + lang + ")", maxlength: long ? null : 200, placeholder: lang});
+          "aria-label": label(part, field) + " (" + lang + ")", maxlength: long ? null : 200, placeholder: LANG_NAMES[lang]});
         input.value = (value || {})[lang] || "";
-        box.appendChild(el("label", {"class": "lang-row"}, [el("span", {"class": "small muted", text: lang}), input]));
+        box.appendChild(el("label", {"class": "lang-row"}, [el("span", {"class": "small muted", text: LANG_NAMES[lang]}), input]));
       });
       return box;
     }
@@ -211,6 +365,12 @@
       if (absent && kind === "langs" && !Array.prototype.some.call(input.querySelectorAll("[data-lang]"), function (i) { return i.value.trim(); })) return;
       if (absent && kind === "json" && (input.value === "null" || input.value === "")) return;
       if (absent && kind === "bool" && !input.checked) return;
+      if (kind === "editor") {
+        var r = input._read();
+        if (r.bad) { bad = field; return; }
+        if (!(absent && r.empty)) entry[field] = r.value;
+        return;
+      }
       if (kind === "list") {
         entry[field] = Array.prototype.map.call(input.querySelectorAll("select"), function (sel) { return JSON.parse(sel.value); });
         return;
@@ -276,7 +436,7 @@
     f.appendChild(el("p", {"class": "form-why why"}));
     var row = el("div", {"class": "row"}, [
       el("button", {type: "submit", "class": "deck-save"}, [t("deck_save")]),
-      el("button", {type: "button", "class": "secondary", onclick: function () { open = null; render(); }}, [t("deck_close")])
+      el("button", {type: "button", "class": "secondary deck-close", onclick: function () { open = null; render(); }}, [t("deck_close")])
     ]);
     if (part.stickers && !open.fresh) {
       row.appendChild(el("button", {type: "button", "class": "secondary deck-photo", disabled: !camera, title: camera ? "" : t("deck_no_camera"),
