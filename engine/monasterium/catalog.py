@@ -48,16 +48,34 @@ ACTIONS = {"$schema": S2020, "title": "Monasterium: player board actions", "type
            "properties": {"standard": COLUMN_EFFECTS, "I": COLUMN_EFFECTS, "II": COLUMN_EFFECTS,
                           "III": COLUMN_EFFECTS, "columns": {"type": "array"},
                           "demo": {"type": "boolean"}}}
+def _pick(titles: dict, title: str) -> dict:
+    """A choice list on the deck page: the titles shown, the values kept."""
+    return {"title": title, "oneOf": [{"const": k, "title": v} for k, v in titles.items()]}
+
+
 MISSIONS = {"$schema": S2020, "title": "Monasterium: missions", "type": "array",
             "items": {"type": "object", "required": ["id", "type", "points"],
-                      "properties": {"id": {"type": "string", "pattern": "^[a-z][a-z0-9_]*$"},
-                                     "type": {"enum": ["A", "B", "C"]},
-                                     "monastery": {"enum": list("ABCDE")},
-                                     "area": {"enum": ["building", "chapel", "cloister", "any"]},
-                                     "count": {"type": "integer", "minimum": 1, "maximum": 10},
-                                     "condition": {"enum": ["sent_12", "halls_3", "cloisters_6",
-                                                            "window_5", "dice_3"]},
-                                     "names": NAMES, "demo": {"type": "boolean"}}}}
+                      "properties": {
+                          "id": {"type": "string", "pattern": "^[a-z][a-z0-9_]*$",
+                                 "title": "Id"},
+                          "names": {**NAMES, "title": "Name"},
+                          "type": _pick({"A": "A: buildings, paid by the year",
+                                         "B": "B: novices, paid by the year",
+                                         "C": "C: a goal, any time"}, "Type"),
+                          "monastery": _pick({m: f"Monastery {m}" for m in "ABCDE"},
+                                             "Monastery"),
+                          "area": _pick({"building": "Buildings", "chapel": "The chapel",
+                                         "cloister": "The cloister", "any": "Anywhere"},
+                                        "Where"),
+                          "count": {"type": "integer", "minimum": 1, "maximum": 10,
+                                    "title": "Novices"},
+                          "condition": _pick({"sent_12": "At least 12 novices sent",
+                                              "halls_3": "3 novices in common halls",
+                                              "cloisters_6": "6 novices in cloisters",
+                                              "window_5": "Stained glass of all 5 monasteries",
+                                              "dice_3": "3 personal dice"}, "Goal (type C)"),
+                          "points": {"title": "Prestige (A and B: by year, e.g. [6, 4, 2])"},
+                          "demo": {"type": "boolean"}}}}
 PARTS = (
     CatalogPart("board", BOARD, merge="deep", title="Board and game facts"),
     CatalogPart("actions", ACTIONS, merge="deep", title="Player board actions"),

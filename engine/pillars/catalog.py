@@ -13,13 +13,28 @@ from importlib import resources
 from engine.api import CatalogPart
 
 LANGS = ("en", "it", "pl", "es", "de")
-ID = {"type": "string", "pattern": "^[a-z][a-z0-9_]*$"}
+ID = {"type": "string", "pattern": "^[a-z][a-z0-9_]*$", "title": "Id"}
 NAMES = {"type": "object", "required": ["en"], "additionalProperties": {"type": "string"},
-         "propertyNames": {"enum": list(LANGS)}}
+         "propertyNames": {"enum": list(LANGS)}, "title": "Name"}
 COUNT = {"type": "integer", "minimum": 0, "maximum": 100}
+# A property's "title" labels its field on the owner's deck page (translated in the game's
+# domain); a "oneOf" of consts with titles is a choice list there.
+_ITEM_TITLES = {"wood": "Wood", "stone": "Stone", "sand": "Sand", "metal": "Metal",
+                "gold": "Gold", "vp": "VP"}
 ITEMS = {"type": "object", "additionalProperties": COUNT,
-         "propertyNames": {"enum": ["wood", "stone", "sand", "metal", "gold", "vp"]}}
-CUBE = {"enum": ["wood", "stone", "sand"]}
+         "propertyNames": {"enum": list(_ITEM_TITLES)},
+         "properties": {k: {**COUNT, "title": v} for k, v in _ITEM_TITLES.items()}}
+
+
+def _titled(schema: dict, title: str) -> dict:
+    return {**schema, "title": title}
+
+
+def _pick(titles: dict, title: str) -> dict:
+    return {"title": title, "oneOf": [{"const": k, "title": v} for k, v in titles.items()]}
+
+
+CUBE = _pick({k: _ITEM_TITLES[k] for k in ("wood", "stone", "sand")}, "Cube")
 S2020 = "https://json-schema.org/draft/2020-12/schema"
 
 
@@ -30,25 +45,36 @@ def _list(title, props, required):
 
 
 CRAFTSMEN = _list("Pillars: craftsman cards", {
-    "id": ID, "type": ID, "names": NAMES, "start": {"type": "boolean"},
-    "colour": {"enum": ["blue", "red", "green", "yellow"]},
-    "round": {"type": "integer", "minimum": 0, "maximum": 6}, "cost": COUNT,
-    "input": ITEMS, "output": ITEMS, "requires": ITEMS,
-    "capacity": {"type": "integer", "minimum": 1, "maximum": 10}, "needs": ID,
+    "id": ID, "type": _titled(ID, "Craftsman (id of the kind)"), "names": NAMES,
+    "start": {"type": "boolean", "title": "Dealt at the start"},
+    "colour": _pick({"blue": "Blue", "red": "Red", "green": "Green", "yellow": "Yellow"},
+                    "Colour"),
+    "round": {"type": "integer", "minimum": 0, "maximum": 6, "title": "Round (0: the start)"},
+    "cost": _titled(COUNT, "Cost in gold"),
+    "input": _titled(ITEMS, "Takes (each use)"), "output": _titled(ITEMS, "Gives (each use)"),
+    "requires": _titled(ITEMS, "Needs in stock"),
+    "capacity": {"type": "integer", "minimum": 1, "maximum": 10, "title": "Uses a round"},
+    "needs": _titled(ID, "Works only with (kind)"),
 }, ["id", "type", "names", "start", "round", "cost", "input", "output", "capacity"])
 MATERIALS = _list("Pillars: building material cards", {
-    "id": ID, "cube": CUBE, "yield": {"type": "integer", "minimum": 1, "maximum": 10},
-    "workers": {"type": "integer", "minimum": 1, "maximum": 20}, "names": NAMES,
+    "id": ID, "cube": CUBE,
+    "yield": {"type": "integer", "minimum": 1, "maximum": 10, "title": "Cubes"},
+    "workers": {"type": "integer", "minimum": 1, "maximum": 20, "title": "Workers needed"},
+    "names": NAMES,
 }, ["id", "cube", "yield", "workers", "names"])
 PRIVILEGES = _list("Pillars: privilege cards", {
-    "id": ID, "names": NAMES, "final": {"type": "boolean"},
-    "kind": {"enum": ["immediate", "patron", "tax_exemption", "worker"]},
-    "gain": ITEMS, "cube": CUBE,
+    "id": ID, "names": NAMES, "final": {"type": "boolean", "title": "Round 6 privilege"},
+    "kind": _pick({"immediate": "At once", "patron": "Every round (patron)",
+                   "tax_exemption": "Tax exemption", "worker": "Extra workers"}, "Kind"),
+    "gain": _titled(ITEMS, "Gives"), "cube": CUBE,
 }, ["id", "names", "kind"])
 EVENTS = _list("Pillars: event cards", {
-    "id": ID, "names": NAMES, "positive": {"type": "boolean"},
-    "effect": {"enum": ["pay_gold", "gain", "lose", "architect_limit"]},
-    "amount": COUNT, "items": ITEMS, "limit": {"type": "integer", "minimum": 0, "maximum": 3},
+    "id": ID, "names": NAMES, "positive": {"type": "boolean", "title": "Good news"},
+    "effect": _pick({"pay_gold": "Everybody pays gold", "gain": "Everybody gains",
+                     "lose": "Everybody loses", "architect_limit": "Architects limited"},
+                    "Effect"),
+    "amount": _titled(COUNT, "Gold"), "items": _titled(ITEMS, "Items"),
+    "limit": {"type": "integer", "minimum": 0, "maximum": 3, "title": "Architects a player"},
 }, ["id", "names", "positive", "effect"])
 LOCATION = {"type": "object", "required": ["id", "step", "spaces", "names"],
             "additionalProperties": False,

@@ -279,3 +279,27 @@ def test_the_same_page_serves_the_toy_game(server, browser):
     saved = json.loads((data / "catalogs" / "toy" / "cards.json").read_text())
     assert saved == [{**saved[0], "id": "copper_coin", "points": 3, "demo": False}]
     shot(page, "72-deck-toy")
+
+
+@pytest.mark.parametrize("game,part,entry", [
+    ("wwe", "building_sites", "site_01"), ("wwe", "projects", "lady_chapel"),
+    ("pillars", "craftsmen", "carpenter_blue"), ("pillars", "privileges", "gold_8"),
+    ("pillars", "events", "gift_stone"), ("monasterium", "missions", "a1")])
+def test_every_field_of_a_game_is_labelled_and_shown_as_fields(server, browser, game, part,
+                                                                 entry):
+    """Each game's forms in Polish: every field labelled by its translated title (never
+    its key), bags of items and other objects as fields; JSON only where the schema itself
+    describes nothing (a mission's points)."""
+    base, game_id, _ = server
+    page = open_deck(browser, base, game_id, "?lang=pl")
+    page.select_option("#deck-game", game)
+    page.wait_for_selector(f".deck-part[data-part={part}]")
+    open_card(page, part, entry)
+    fields = page.evaluate("""() => [...document.querySelectorAll('#deck-form .field')].map(
+        f => [f.dataset.name, f.querySelector(':scope > label').textContent.trim(),
+              !!f.querySelector('textarea:not([data-lang])')])""")
+    assert fields
+    for name, text, raw_json in fields:
+        assert text and text != name, (name, text)  # a title, in Polish
+        assert not raw_json or (game, name) == ("monasterium", "points"), name
+    shot(page, f"77-deck-{game}-{part}-pl")
