@@ -5,7 +5,9 @@ docs/pillars-options.md. The module is pure: no I/O, no clock, no global state.
 """
 from __future__ import annotations
 
-from engine.pillars import choices, rules, views
+from engine.pillars import choices as C
+from engine.pillars import rules as R
+from engine.pillars import views as V
 from engine.pillars.info import INFO
 
 
@@ -14,46 +16,16 @@ class _Pillars:
 
     name = "pillars"
     info = INFO
-
-    @staticmethod
-    def setup(catalog, setup):
-        return rules.setup(catalog, setup)
-
-    @staticmethod
-    def apply(s, action):
-        return rules.apply(s, action)
-
-    @staticmethod
-    def prompts(s):
-        return views.prompts(s)
-
-    @staticmethod
-    def choices(s, seat):
-        return choices.choices(s, seat)
-
-    @staticmethod
-    def public_view(s):
-        return views.public_view(s)
-
-    @staticmethod
-    def seat_view(s, seat):
-        return views.seat_view(s, seat)
-
-    @staticmethod
-    def scores(s):
-        return views.scores(s)
-
-    @staticmethod
-    def is_over(s):
-        return views.is_over(s)
-
-    @staticmethod
-    def preview(s, action):
-        return choices.preview(s, action)
-
-    @staticmethod
-    def random_action(s, rnd):
-        return choices.random_action(s, rnd)
+    setup = staticmethod(R.setup)
+    apply = staticmethod(R.apply)
+    prompts = staticmethod(V.prompts)
+    choices = staticmethod(C.choices)
+    public_view = staticmethod(V.public_view)
+    seat_view = staticmethod(V.seat_view)
+    scores = staticmethod(V.scores)
+    is_over = staticmethod(V.is_over)
+    preview = staticmethod(C.preview)
+    random_action = staticmethod(C.random_action)
 
 
 GAME = _Pillars()

@@ -170,4 +170,28 @@ def scores(s: dict) -> list[dict]:
     return rows
 
 
-__all__ = ["prompts", "public_view", "seat_view", "scores", "st"]
+def is_over(s) -> bool:
+    return s.get("over") is True
+
+
+def preview(s, action):
+    """Turning the event card: the public part of what the orientation gives (never
+    the active seat's own gains, which can reveal hidden counts: King = loyalty)."""
+    from engine.wwe import choices as _choices  # choices builds on these views
+
+    if not isinstance(action, dict) or action.get("type") != "orient_event":
+        return None
+    for prompt in prompts(s):
+        if prompt.kind != "orient_event":
+            continue
+        for choice in _choices.choices(s, prompt.seat):
+            if choice.action.get("type") == "orient_event" and \
+                    choice.action.get("rotation") == action.get("rotation"):
+                return {"action": {"type": "orient_event", "by": prompt.seat,
+                                   "rotation": action.get("rotation")},
+                        "rotation": action.get("rotation"), "seat": prompt.seat,
+                        "effect": choice.effect["public"]}
+    return None
+
+
+__all__ = ["prompts", "public_view", "seat_view", "scores", "st", "is_over", "preview"]
