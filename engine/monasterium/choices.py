@@ -147,10 +147,27 @@ def _use_choice(s, seat, a) -> Choice:
     if a.get("novice"):
         row = a["novice"].split(":")[0]
         cost = F.send_cost(s, seat, row, a["to"], eff.get("discount", 0), a["monastery"])
+        effect = _send_gives(s, a)
     elif eff.get("kind") == "swap":
         cost = {a["from"]: 1}
         effect[a["to"]] = 1
     return _ok(a, cost, effect)
+
+
+def _send_gives(s, a) -> dict:
+    """What a send brings at once and what it opens: a building's reward (a common hall's
+    tile too), the column's tile turning yellow (a cloister), the alternative action of the
+    novice's own space (rows I-III)."""
+    row, col = a["novice"].split(":", 1)
+    effect: dict = {"kind": "send"}
+    building = s["cat"]["buildings"].get(a["to"])
+    if building is not None:
+        effect.update(R.board(s)["building_reward"][building["type"]])
+    elif a["to"] != "chapel" and row != "extra":
+        effect["yellow"] = col
+    if row in ("I", "II", "III"):
+        effect["opens"] = f"{row}:{col}"
+    return effect
 
 
 def _takes(s, seat) -> list:

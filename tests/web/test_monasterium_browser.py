@@ -131,6 +131,9 @@ def test_two_players_play_a_round_with_the_dice_reader_and_phones(server, browse
             a11y(phone, "monasterium-phone-send")
             shot(phone, "83-monasterium-phone-send")
             assert phone.locator("#send-cost").inner_text().startswith(("Costs: ", "Kosten: "))
+            gives = phone.locator("#send-gives").inner_text()  # what it brings and opens
+            assert gives.startswith(("Brings: ", "Bringt: ")) and ("opens row" in gives or
+                                                                  "öffnet Reihe" in gives)
             click(phone, "#send-go", table)
             assert view(table)["players"][seat]["sent"] == n + 1
             sent = True

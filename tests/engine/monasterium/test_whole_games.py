@@ -432,3 +432,24 @@ def test_the_box_count_warns_or_limits_a_gain():
     t, ev = apply(t, type="use", by="N", die="n2", act="std")  # none left: the gain is 0
     assert {"type": "supply_empty", "item": "soup", "supply": 30} in ev
     assert t["players"]["N"]["res"]["soup"] == 21 and not [e for e in ev if e["type"] == "gain"]
+
+
+def test_a_send_choice_says_what_it_brings_and_opens():
+    """The phone shows a send's reward before it is chosen: a lay building's +1 prestige
+    and tool, the alternative its novice opens; a cloister turns its column yellow."""
+    from tests.engine.monasterium.helpers import act_phase
+
+    s = act_phase(new_game(2, seed=1), "N", {"n1": 1})
+    s = take(s, "N", 1, ["n1"])
+    menu = {(c.action.get("novice"), c.action.get("to")): c for c in GAME.choices(s, "N")
+            if c.action.get("novice")}
+    lay = menu[("I:B", "A.lay1")]
+    assert lay.effect == {"kind": "send", "prestige": 1, "tool": 1, "opens": "I:B"}
+    assert lay.cost == {"influence": 1, "soup": 2}
+    chapel = menu[("III:C", "chapel")]
+    assert chapel.effect == {"kind": "send", "opens": "III:C"}
+    s["mon"]["A"] = {**s["mon"]["A"], "buildings": {**s["mon"]["A"]["buildings"],
+                                                    "A.lay1": "N"}}
+    cloister = {c.action["to"]: c for c in GAME.choices(s, "N")
+                if c.action.get("novice") == "IV:D"}
+    assert cloister["A.cl1"].effect == {"kind": "send", "yellow": "D"}

@@ -9,6 +9,7 @@
   var rerollPick = {};
   var sendPick = {};
   var sendCosts = {};  // a send's action (JSON) -> what it costs, from the engine's choices
+  var sendGives = {};  // ... and what it brings and opens
 
   function send(action) {
     if (busy) return;
@@ -72,8 +73,22 @@
       select("send-monastery", t("monastery"), mons, sendPick.monastery, "monastery"),
       select("send-to", t("place"), places, sendPick.to, "to"),
       h("p.small", {id: "send-cost"}, t("send_costs", {what: costText})),
+      h("p.small", {id: "send-gives"}, t("send_gives", {what: givesText(M.obj(sendGives[JSON.stringify(final)]))})),
       h("button.choice", {type: "button", id: "send-go", onclick: function () { send(Object.assign({}, base, final)); }},
         h("span.label", t("send_it"))));
+  }
+
+  /** What a send brings: "+1 prestige, +1 tool · opens row I, column B". */
+  function givesText(eff) {
+    var parts = Object.keys(eff).filter(function (k) { return typeof eff[k] === "number" && eff[k]; }).map(function (k) {
+      return "+" + eff[k] + " " + (k === "glass" ? t("glass_tile") : k === "prestige" ? t("prestige") : M.itemName(k));
+    });
+    if (eff.yellow) parts.push(t("turns_yellow", {col: eff.yellow}));
+    if (eff.opens) {
+      var rc = String(eff.opens).split(":");
+      parts.push(t("opens_alt", {row: rc[0], col: rc[1]}));
+    }
+    return parts.join(" · ") || t("free_send");
   }
 
   function placeName(v, kind) {
@@ -91,7 +106,12 @@
   function useChoices(m) {
     var useChoices = m.choices.filter(function (c) { return c.action.type === "use"; });
     sendCosts = {};
-    useChoices.forEach(function (c) { if (c.action.novice) sendCosts[JSON.stringify(c.action)] = c.cost; });
+    sendGives = {};
+    useChoices.forEach(function (c) {
+      if (!c.action.novice) return;
+      sendCosts[JSON.stringify(c.action)] = c.cost;
+      sendGives[JSON.stringify(c.action)] = c.effect;
+    });
     var uses = useChoices.map(function (c) { return c.action; });
     var sends = uses.filter(function (a) { return a.novice; });
     var others = useChoices.filter(function (c) { return !c.action.novice; });
