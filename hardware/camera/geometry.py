@@ -140,6 +140,7 @@ def _finder_block() -> np.ndarray:
 
 
 FINDER = _finder_block()
+_FINDER_PX = cv2.resize(FINDER, None, fx=PX, fy=PX, interpolation=cv2.INTER_NEAREST)
 
 
 def resample(gray: np.ndarray, tl, tr, bl, module: float) -> np.ndarray | None:
@@ -161,7 +162,7 @@ def resample(gray: np.ndarray, tl, tr, bl, module: float) -> np.ndarray | None:
     q = QUIET * PX
     upright[:q, :] = upright[-q:, :] = 255
     upright[:, :q] = upright[:, -q:] = 255
-    big = cv2.resize(FINDER, None, fx=PX, fy=PX, interpolation=cv2.INTER_NEAREST)
+    big = _FINDER_PX
     for mx, my in ((0, 0), (size - 7, 0), (0, size - 7)):
         x0, y0 = q + (mx - 1) * PX, q + (my - 1) * PX
         x1, y1 = x0 + 9 * PX, y0 + 9 * PX

@@ -104,7 +104,7 @@ class TextureMap:
         self.score = energy * (128.0 / (mean + 24.0))
         self.bright = mean
         self.block = CELL * self.f  # frame pixels per cell
-        self._integrals: dict[str, list] = {}
+        self._integrals: dict[str, np.ndarray] = {}
 
     def cell(self, point) -> tuple[int, int]:
         return int(point[0] / self.block), int(point[1] / self.block)
@@ -120,12 +120,12 @@ class TextureMap:
 
     def _mean(self, which: str, centre, cells: int) -> float:
         """Mean of ``which`` ("score" or "bright") over ``cells`` x ``cells`` around
-        ``centre``, from a summed-area table kept as nested lists: O(1) in Python, not a
-        NumPy call per window (a frame asks for dozens of them)."""
+        ``centre``, from a summed-area table: four lookups, not a NumPy reduction per
+        window (a frame asks for dozens of them)."""
         t = self._integrals.get(which)
         if t is None:
             t = self._integrals[which] = cv2.integral(getattr(self, which),
-                                                      sdepth=cv2.CV_64F).tolist()
+                                                      sdepth=cv2.CV_64F)
         cx, cy = self.cell(centre)
         ch, cw = self.score.shape
         half = cells / 2
@@ -133,8 +133,8 @@ class TextureMap:
         y0, y1 = max(0, int(cy - half + 0.5)), min(ch, int(cy + half + 0.5))
         if x1 <= x0 or y1 <= y0:
             return 0.0
-        total = t[y1][x1] - t[y0][x1] - t[y1][x0] + t[y0][x0]
-        return total / ((x1 - x0) * (y1 - y0))
+        total = t[y1, x1] - t[y0, x1] - t[y1, x0] + t[y0, x0]
+        return float(total) / ((x1 - x0) * (y1 - y0))
 
     def patch_score(self, centre, side: float, which: str = "score") -> float:
         """`pooled` at ``centre`` (frame pixels), from the cells around it only."""
