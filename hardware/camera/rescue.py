@@ -237,6 +237,21 @@ def _zxing(image: np.ndarray, binarizer, region: Region, k: float) -> list[Detec
     return out
 
 
+def _binarise(crop: np.ndarray, k: float) -> tuple[np.ndarray, np.ndarray]:
+    """The crop upscaled ``k`` times (cubic) and its Gaussian adaptive threshold (dark = 0
+    where a pixel is more than `OFFSET` darker than its neighbourhood, sigma 3.5 px of the
+    upscaled crop). The neighbourhood mean is blurred before upscaling (sigma 3.5 / k) and
+    upscaled linearly: the same binary picture (bench: the same crops read) for half the
+    cost of thresholding the upscaled crop with a 21 px kernel."""
+    if k == 1:
+        return crop, cv2.adaptiveThreshold(crop, 255, cv2.ADAPTIVE_THRESH_GAUSSIAN_C,
+                                           cv2.THRESH_BINARY, 13, OFFSET)
+    up = cv2.resize(crop, None, fx=k, fy=k, interpolation=cv2.INTER_CUBIC)
+    mean = cv2.resize(cv2.GaussianBlur(crop, (0, 0), 3.5 / k), (up.shape[1], up.shape[0]),
+                      interpolation=cv2.INTER_LINEAR)
+    return up, cv2.compare(cv2.add(up, OFFSET), mean, cv2.CMP_GT)
+
+
 def decode_region(decoder: Decoder, gray: np.ndarray, region: Region,
                   settings: RescueSettings) -> tuple[list[Detection], str | None]:
     """Decode one crop, trying the variants in order; corners back in frame pixels. Returns
@@ -250,10 +265,7 @@ def decode_region(decoder: Decoder, gray: np.ndarray, region: Region,
     k = 1.0 if min(crop.shape) / 33 >= 4 * 1.4 else 2.0
     for name in settings.variants:
         if name in ("adaptive", "geometry") and binary is None:
-            up = crop if k == 1 else cv2.resize(crop, None, fx=k, fy=k,
-                                                interpolation=cv2.INTER_CUBIC)
-            binary = cv2.adaptiveThreshold(up, 255, cv2.ADAPTIVE_THRESH_GAUSSIAN_C,
-                                           cv2.THRESH_BINARY, 21 if k == 2 else 13, OFFSET)
+            up, binary = _binarise(crop, k)
         if name == "adaptive":
             out = _zxing(binary, zxingcpp.Binarizer.FixedThreshold, region, k)
         elif name == "geometry":
