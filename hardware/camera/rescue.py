@@ -38,6 +38,8 @@ from hardware.camera.decode import Decoder, Detection, symbol_angle
 # and wood into salt and pepper, whose thousands of specks made the finder search's contour
 # pass 3x slower (bench: same codes read)
 OFFSET = 3
+DENSITY_CELL, SPREAD_CELL = 1.4, 10.0  # a cell of edges (washed-out stickers too)
+SPREAD_MIN = 12.0  # gray levels (std) for a cell's edge density to count
 CELL = 8  # texture map cell, in pixels of the 640-wide analysis image
 _KERNEL = np.ones((3, 3), np.uint8)
 
@@ -85,7 +87,16 @@ class RescueSettings:
     budget_ms: float = 6.0  # stop starting new crops after this much CPU time in the pass
     max_texture_regions: int = 10
     energy_threshold: float = 42.0  # mean 3x3 gradient per cell, at mid-gray
+    # edge density (TextureMap.density, 3x3 cells) a patch needs somewhere to be cropped;
+    # 0 crops every textured patch
+    density_min: float = 1.5
     textures: bool = True
+
+
+def _cells(table: np.ndarray, rows: int, cols: int) -> np.ndarray:
+    """Sums over the CELL x CELL cells from a summed-area table."""
+    t = table[:rows * CELL + 1:CELL, :cols * CELL + 1:CELL].astype(np.float64)
+    return t[1:, 1:] - t[:-1, 1:] - t[1:, :-1] + t[:-1, :-1]
 
 
 class TextureMap:
@@ -98,11 +109,21 @@ class TextureMap:
         self.f = w / 640  # frame pixels per analysis pixel (2 at 1280x720, 3 at 1080p)
         small = cv2.resize(gray, (640, round(h / self.f)), interpolation=cv2.INTER_AREA)
         grad = cv2.morphologyEx(small, cv2.MORPH_GRADIENT, _KERNEL)
-        size = (640 // CELL, small.shape[0] // CELL)
-        energy = cv2.resize(grad, size, interpolation=cv2.INTER_AREA).astype(np.float32)
-        mean = cv2.resize(small, size, interpolation=cv2.INTER_AREA).astype(np.float32)
+        rows, cols = small.shape[0] // CELL, 640 // CELL
+        energy = cv2.resize(grad, (cols, rows), interpolation=cv2.INTER_AREA).astype(np.float32)
+        # per cell mean and spread (std) of the gray levels, from one summed-area pass
+        total, squares = cv2.integral2(small, sdepth=cv2.CV_32S, sqdepth=cv2.CV_64F)
+        mean = _cells(total, rows, cols) / CELL ** 2
+        spread = np.sqrt(np.maximum(_cells(squares, rows, cols) / CELL ** 2 - mean * mean, 0))
+        mean, spread = mean.astype(np.float32), spread.astype(np.float32)
         self.score = energy * (128.0 / (mean + 24.0))
         self.bright = mean
+        # edge density: gradient energy over the cell's own spread of gray levels. A QR
+        # symbol is all edges at any contrast (1.7-2.3, also washed out by glare), a card's
+        # blobs and the wood have few edges for their contrast (at most 1.35 on the bench's
+        # frames); the spread keeps flat noisy patches out
+        self.spread = spread
+        self.density = energy / (spread + 4.0)
         self.block = CELL * self.f  # frame pixels per cell
         self._integrals: dict[str, np.ndarray] = {}
 
@@ -181,14 +202,20 @@ def texture_regions(texture: TextureMap, known: list[Detection], settings: Rescu
     overlapping cards) gives its densest sticker-sized windows instead."""
     h, w = texture.shape
     score, block = texture.score, texture.block
-    mask = (score > settings.energy_threshold).astype(np.uint8)
+    edges = (texture.density >= DENSITY_CELL) & (texture.spread >= SPREAD_CELL)
+    mask = ((score > settings.energy_threshold) | edges).astype(np.uint8)
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _KERNEL)
     count, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     boxes = [_box(d) for d in known]
     found = []
+    # a patch is cropped only if somewhere in it a symbol-sized spot is all edges
+    dense = cv2.blur(np.where(texture.spread >= SPREAD_MIN, texture.density, 0), (3, 3))
 
     def add(x0: float, y0: float, x1: float, y1: float) -> None:
-        total = float(score[max(0, int(y0)):int(y1), max(0, int(x0)):int(x1)].sum())
+        cells = (slice(max(0, int(y0)), int(y1)), slice(max(0, int(x0)), int(x1)))
+        if settings.density_min and dense[cells].max(initial=0) < settings.density_min:
+            return
+        total = float(score[cells].sum())
         region = Region(max(0, int((x0 - 0.7) * block)), max(0, int((y0 - 0.7) * block)),
                         min(w, int((x1 + 0.7) * block)), min(h, int((y1 + 0.7) * block)),
                         "texture", total)
