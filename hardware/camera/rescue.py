@@ -93,12 +93,6 @@ class RescueSettings:
     textures: bool = True
 
 
-def _cells(table: np.ndarray, rows: int, cols: int) -> np.ndarray:
-    """Sums over the CELL x CELL cells from a summed-area table."""
-    t = table[:rows * CELL + 1:CELL, :cols * CELL + 1:CELL].astype(np.float64)
-    return t[1:, 1:] - t[:-1, 1:] - t[1:, :-1] + t[:-1, :-1]
-
-
 class TextureMap:
     """Gradient energy per cell of a 640-wide copy of the frame, normalised by the local
     light: QR stickers score high, wood, skin and card art low. Built once per frame."""
@@ -109,13 +103,14 @@ class TextureMap:
         self.f = w / 640  # frame pixels per analysis pixel (2 at 1280x720, 3 at 1080p)
         small = cv2.resize(gray, (640, round(h / self.f)), interpolation=cv2.INTER_AREA)
         grad = cv2.morphologyEx(small, cv2.MORPH_GRADIENT, _KERNEL)
-        rows, cols = small.shape[0] // CELL, 640 // CELL
-        energy = cv2.resize(grad, (cols, rows), interpolation=cv2.INTER_AREA).astype(np.float32)
-        # per cell mean and spread (std) of the gray levels, from one summed-area pass
-        total, squares = cv2.integral2(small, sdepth=cv2.CV_32S, sqdepth=cv2.CV_64F)
-        mean = _cells(total, rows, cols) / CELL ** 2
-        spread = np.sqrt(np.maximum(_cells(squares, rows, cols) / CELL ** 2 - mean * mean, 0))
-        mean, spread = mean.astype(np.float32), spread.astype(np.float32)
+        size = (640 // CELL, small.shape[0] // CELL)
+        energy = cv2.resize(grad, size, interpolation=cv2.INTER_AREA).astype(np.float32)
+        # per cell mean and spread (std) of the gray levels (a summed-area table of the
+        # squares cost half as much again)
+        mean = cv2.resize(small.astype(np.float32), size, interpolation=cv2.INTER_AREA)
+        squares = cv2.resize(cv2.multiply(small, small, dtype=cv2.CV_32F), size,
+                             interpolation=cv2.INTER_AREA)
+        spread = np.sqrt(np.maximum(squares - mean * mean, 0))
         self.score = energy * (128.0 / (mean + 24.0))
         self.bright = mean
         # edge density: gradient energy over the cell's own spread of gray levels. A QR
