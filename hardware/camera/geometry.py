@@ -189,7 +189,8 @@ def read(gray: np.ndarray, binary: np.ndarray,
     finders = find_finders(binary)
     if len(finders) < 2 or len(finders) > 6:
         return None
-    module = float(np.median([f.module for f in finders]))
+    modules = sorted(f.module for f in finders)
+    module = (modules[(len(modules) - 1) // 2] + modules[len(modules) // 2]) / 2  # median
     for count, (tl, tr, bl) in enumerate(_triples(finders)):
         if count >= limit:
             break

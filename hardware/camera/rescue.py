@@ -269,9 +269,9 @@ def _binarise(crop: np.ndarray, k: float) -> tuple[np.ndarray, np.ndarray]:
         return crop, cv2.adaptiveThreshold(crop, 255, cv2.ADAPTIVE_THRESH_GAUSSIAN_C,
                                            cv2.THRESH_BINARY, 13, OFFSET)
     up = cv2.resize(crop, None, fx=k, fy=k, interpolation=cv2.INTER_CUBIC)
-    mean = cv2.resize(cv2.GaussianBlur(crop, (0, 0), 3.5 / k), (up.shape[1], up.shape[0]),
-                      interpolation=cv2.INTER_LINEAR)
-    return up, cv2.compare(cv2.add(up, OFFSET), mean, cv2.CMP_GT)
+    level = cv2.subtract(cv2.GaussianBlur(crop, (0, 0), 3.5 / k), OFFSET)
+    level = cv2.resize(level, (up.shape[1], up.shape[0]), interpolation=cv2.INTER_LINEAR)
+    return up, cv2.compare(up, level, cv2.CMP_GT)
 
 
 def decode_region(decoder: Decoder, gray: np.ndarray, region: Region,
