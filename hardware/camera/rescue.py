@@ -25,7 +25,7 @@ produce a false decode that the whole frame would not. A CPU time budget caps th
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -207,21 +207,21 @@ def texture_regions(texture: TextureMap, known: list[Detection], settings: Rescu
     dense = cv2.blur(np.where(texture.spread >= SPREAD_MIN, texture.density, 0), (3, 3))
 
     def add(x0: float, y0: float, x1: float, y1: float) -> None:
+        region = Region(max(0, int((x0 - 0.7) * block)), max(0, int((y0 - 0.7) * block)),
+                        min(w, int((x1 + 0.7) * block)), min(h, int((y1 + 0.7) * block)),
+                        "texture")
+        if any(region.overlap(b) > 0.3 for b in boxes):  # most patches: stickers read
+            return
         cells = (slice(max(0, int(y0)), int(y1)), slice(max(0, int(x0)), int(x1)))
         if settings.density_min and dense[cells].max(initial=0) < settings.density_min:
             return
-        total = float(score[cells].sum())
-        region = Region(max(0, int((x0 - 0.7) * block)), max(0, int((y0 - 0.7) * block)),
-                        min(w, int((x1 + 0.7) * block)), min(h, int((y1 + 0.7) * block)),
-                        "texture", total)
-        if not any(region.overlap(b) > 0.3 for b in boxes):
-            found.append(region)
+        found.append(replace(region, score=float(score[cells].sum())))
 
     pooled = None
-    for label in range(1, count):
-        x, y, cw, ch, area = (int(v) for v in stats[label])
-        if cw < 3 or ch < 3 or area < 6:  # smaller than a symbol of 2 px modules
-            continue
+    # smaller than a symbol of 2 px modules: not a patch
+    big = (stats[:, 2] >= 3) & (stats[:, 3] >= 3) & (stats[:, 4] >= 6)
+    for label in np.flatnonzero(big[1:]) + 1:
+        x, y, cw, ch, area = stats[label].tolist()
         if area >= 0.45 * cw * ch and cw <= 10 and ch <= 10:
             add(x, y, x + cw, y + ch)
             continue
