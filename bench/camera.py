@@ -21,7 +21,8 @@ and spread, then ONE last line: a JSON object of the figures.
 
 - median_ms / p90_ms: zxing-cpp decode of one gray frame (hardware.camera.decode.Decoder).
 - found / total, rotation_ok: card codes found and quarter turns right relative to the marker.
-- baseline_median_ms: OpenCV's QRCodeDetectorAruco.detectAndDecodeMulti on the same frames in
+- baseline_median_ms: OpenCV's QRCodeDetectorAruco.detectAndDecodeMulti (at OpenCV's default thread
+  count; the recogniser runs OpenCV on one thread) on the same frames in
   the same run; speedup = baseline / ours.
 - cpu_share_30fps: process CPU time / wall time while the full service (MJPEG decode, gray,
   decode, tracking in two threads) runs on a source paced at 30 fps; 0-1 of one core.
@@ -59,6 +60,7 @@ from hardware.synthetic.scene import Camera, Placement, Style, random_scene  # n
 from hardware.tags.format import BOARD_MARKER, card_payload  # noqa: E402
 
 PAYLOADS = [card_payload("wwe", "E", f"bench_{i}") for i in range(6)]
+OPENCV_DEFAULT_THREADS = cv2.getNumThreads()  # before any Recognizer sets its own
 
 
 def percentile(values, q):
@@ -339,6 +341,7 @@ def table_stills(per_condition: int, scale: float, baseline: bool,
             row["wall"].append(wall)
             row["cpu"].append(cpu)
             if baseline:
+                cv2.setNumThreads(OPENCV_DEFAULT_THREADS)  # OpenCV's detector at its best
                 start = time.perf_counter()
                 ok, texts, _, _ = detector.detectAndDecodeMulti(gray)
                 base_ms.append((time.perf_counter() - start) * 1000)
@@ -501,6 +504,7 @@ def main() -> None:
         sweep(grays, args.runs)
 
     detector = cv2.QRCodeDetectorAruco()
+    cv2.setNumThreads(OPENCV_DEFAULT_THREADS)  # the recognisers made it single-threaded
     base = time_decoder(detector.detectAndDecodeMulti, grays, args.baseline_runs)
     base_found = opencv_found(detector, grays, frames)
     print(f"OpenCV QRCodeDetectorAruco  median {statistics.median(base):.2f} ms  "

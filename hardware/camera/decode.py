@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import cached_property
 
 import cv2
 import numpy as np
@@ -25,7 +26,7 @@ class Detection:
     corners: tuple[Point, Point, Point, Point]  # the symbol's own top-left, top-right, ...
     angle: float  # image angle of the symbol's top, degrees clockwise from image up, [0, 360)
 
-    @property
+    @cached_property
     def centre(self) -> Point:
         xs, ys = zip(*self.corners, strict=True)
         return sum(xs) / 4, sum(ys) / 4

@@ -26,6 +26,9 @@ class Finder:
     x: float
     y: float
     module: float  # module size in crop pixels
+    # second central moments (xx, xy, yy) of the dark square, per pixel of it: how a square
+    # is stretched and sheared in the image (perspective), used to place a hidden finder
+    shape: tuple[float, float, float] = (1.0, 0.0, 1.0)
 
 
 def find_finders(binary: np.ndarray) -> list[Finder]:
@@ -35,16 +38,15 @@ def find_finders(binary: np.ndarray) -> list[Finder]:
     if hierarchy is None:
         return []
     hierarchy = hierarchy[0]
+    # only contours nested three deep (dark ring, light ring, dark centre) are candidates:
+    # select them on the hierarchy array, not in a Python loop over every contour
+    child = hierarchy[:, 2]
+    grandchild = np.where(child >= 0, hierarchy[np.maximum(child, 0), 2], -1)
     out = []
-    for index, contour in enumerate(contours):
-        child = hierarchy[index][2]
-        if child < 0:
-            continue
-        grandchild = hierarchy[child][2]
-        if grandchild < 0:
-            continue
+    for index in np.flatnonzero(grandchild >= 0):
+        contour, inner_contour = contours[index], contours[grandchild[index]]
         outer = cv2.contourArea(contour)
-        inner = cv2.contourArea(contours[grandchild])
+        inner = cv2.contourArea(inner_contour)
         if outer < 36 or inner <= 0:
             continue
         ratio = outer / inner  # 49 / 9 = 5.4 for a perfect finder
@@ -53,10 +55,16 @@ def find_finders(binary: np.ndarray) -> list[Finder]:
         x, y, w, h = cv2.boundingRect(contour)
         if not 0.5 < w / h < 2.0:
             continue
-        m = cv2.moments(contours[grandchild])
+        m = cv2.moments(inner_contour)
         if m["m00"] <= 0:
             continue
-        out.append(Finder(m["m10"] / m["m00"], m["m01"] / m["m00"], math.sqrt(outer) / 7))
+        o = cv2.moments(contour)
+        # blur and thresholding widen the dark ring's outer edge (7 modules) by as much as
+        # they narrow its inner edge (5 modules): their mean side cancels that out
+        ring = cv2.contourArea(contours[child[index]])
+        module = (math.sqrt(outer) + math.sqrt(ring)) / 12 if ring > 0 else math.sqrt(outer) / 7
+        out.append(Finder(m["m10"] / m["m00"], m["m01"] / m["m00"], module,
+                          (o["mu20"] / outer, o["mu11"] / outer, o["mu02"] / outer)))
     # nested duplicates (a contour and its own ring both qualify): keep one per place
     unique: list[Finder] = []
     for f in sorted(out, key=lambda f: -f.module):
@@ -72,6 +80,23 @@ def _size(distance_modules: float) -> int | None:
     if not 1 <= version <= 10:
         return None
     return 17 + 4 * version
+
+
+_QUARTER = np.float64([[0, -1], [1, 0]])  # a quarter turn clockwise, y down
+
+
+def _turn(a: Finder, b: Finder) -> np.ndarray:
+    """The image of a quarter turn on the symbol's plane, S R S^-1 with S the square root
+    of the two finders' mean second-moment matrix (a square's moments are isotropic, so an
+    affine image A of it has moments proportional to A A^T)."""
+    xx, xy, yy = ((u + v) / 2 for u, v in zip(a.shape, b.shape, strict=True))
+    values, vectors = np.linalg.eigh(np.float64([[xx, xy], [xy, yy]]))
+    if values[0] <= 0:
+        return _QUARTER
+    root = np.sqrt(values)
+    s = (vectors * root) @ vectors.T
+    s_inv = (vectors / root) @ vectors.T
+    return s @ _QUARTER @ s_inv
 
 
 def _triples(finders: list[Finder]):
@@ -96,8 +121,10 @@ def _triples(finders: list[Finder]):
             if i == j:
                 continue
             p, q = pts[i], pts[j]
-            d = q - p
-            perp = np.float64([-d[1], d[0]])  # d turned 90 degrees clockwise (y down)
+            # d turned 90 degrees clockwise (y down) on the symbol's plane: the finders' own
+            # squares tell how the image stretches that plane (under a tilt the side from a
+            # hidden finder is not as long as the side between the two seen)
+            perp = _turn(finders[i], finders[j]) @ (q - p)
             yield p, q, p + perp  # p top-left, q top-right
             yield p, p - perp, q  # p top-left, q bottom-left
             mid = (p + q) / 2  # p top-right, q bottom-left: top-left off the diagonal
@@ -113,6 +140,7 @@ def _finder_block() -> np.ndarray:
 
 
 FINDER = _finder_block()
+_FINDER_PX = cv2.resize(FINDER, None, fx=PX, fy=PX, interpolation=cv2.INTER_NEAREST)
 
 
 def resample(gray: np.ndarray, tl, tr, bl, module: float) -> np.ndarray | None:
@@ -134,7 +162,7 @@ def resample(gray: np.ndarray, tl, tr, bl, module: float) -> np.ndarray | None:
     q = QUIET * PX
     upright[:q, :] = upright[-q:, :] = 255
     upright[:, :q] = upright[:, -q:] = 255
-    big = cv2.resize(FINDER, None, fx=PX, fy=PX, interpolation=cv2.INTER_NEAREST)
+    big = _FINDER_PX
     for mx, my in ((0, 0), (size - 7, 0), (0, size - 7)):
         x0, y0 = q + (mx - 1) * PX, q + (my - 1) * PX
         x1, y1 = x0 + 9 * PX, y0 + 9 * PX
@@ -161,7 +189,8 @@ def read(gray: np.ndarray, binary: np.ndarray,
     finders = find_finders(binary)
     if len(finders) < 2 or len(finders) > 6:
         return None
-    module = float(np.median([f.module for f in finders]))
+    modules = sorted(f.module for f in finders)
+    module = (modules[(len(modules) - 1) // 2] + modules[len(modules) // 2]) / 2  # median
     for count, (tl, tr, bl) in enumerate(_triples(finders)):
         if count >= limit:
             break

@@ -11,8 +11,9 @@ import numpy as np
 import pytest
 
 from hardware.camera import geometry
+from hardware.camera.decode import Decoder, to_gray
 from hardware.camera.recognizer import Recognizer
-from hardware.camera.rescue import RescueSettings
+from hardware.camera.rescue import RescueSettings, TextureMap, texture_regions
 from hardware.synthetic.conditions import CONDITIONS, frame
 
 UNLIMITED = RescueSettings(budget_ms=1e6)
@@ -24,7 +25,7 @@ def run(name, index, scale=1.0):
     return result, truth
 
 
-@pytest.mark.parametrize("scale, frames, wanted", [(1.0, 2, 0.97), (1.5, 1, 0.97)])
+@pytest.mark.parametrize("scale, frames, wanted", [(1.0, 2, 0.99), (1.5, 1, 0.99)])
 def test_decodable_stickers_are_found_and_nothing_false(scale, frames, wanted):
     found = decodable = false = 0
     for name in CONDITIONS:
@@ -86,3 +87,49 @@ def test_geometry_reads_from_two_finders_and_refuses_noise():
 
     noise = (np.random.default_rng(1).random((160, 160)) > 0.5).astype(np.uint8) * 255
     assert geometry.read(noise, noise) is None
+
+
+def test_geometry_places_a_hidden_finder_on_a_stretched_symbol():
+    """Seen at a slant the symbol is not square: the hidden finder goes where the seen
+    finders' own shape says, not a plain quarter turn away."""
+    from hardware.tags.format import card_payload
+    from hardware.tags.sheet import qr_image
+
+    payload = card_payload("wwe", "E", "stretched")
+    image, quiet = qr_image(payload, 100)  # 4 px per module
+    symbol = np.array(image)
+    module = 4
+    x0 = quiet + 18 * module  # cover the top-right finder pattern
+    cv2.circle(symbol, (x0 + 4 * module, quiet + 3 * module), 5 * module, 120, -1)
+    # rotate 30 degrees and squeeze one axis by 12 %: an affine picture of a slanted sticker
+    h, w = symbol.shape
+    turn = cv2.getRotationMatrix2D((w / 2, h / 2), 30, 1.0)
+    squeeze = np.float64([[1, 0, 0], [0, 0.88, 0.06 * h], [0, 0, 1]])
+    matrix = (squeeze @ np.vstack([turn, [0, 0, 1]]))[:2]
+    warped = cv2.warpAffine(symbol, matrix, (w, h), borderValue=255)
+    warped = cv2.GaussianBlur(warped, (0, 0), 0.8)
+    binary = cv2.adaptiveThreshold(warped, 255, cv2.ADAPTIVE_THRESH_GAUSSIAN_C,
+                                   cv2.THRESH_BINARY, 21, 3)
+    assert len(geometry.find_finders(binary)) == 2
+    found = geometry.read(warped, binary)
+    assert found is not None and found[0] == payload
+
+
+def test_washed_out_stickers_are_cropped_and_card_art_is_not():
+    """The edge-density map: a sticker under glare (30-70 gray levels) is a patch worth a
+    crop although its gradient energy is low; the blobs of card art are not."""
+    washed = cropped = 0
+    for name in ("glare", "normal", "bayer_jpeg60"):
+        for index in range(4):
+            image, truth = frame(name, index)
+            gray = to_gray(image)
+            read = Decoder().decode(gray)
+            regions = texture_regions(TextureMap(gray), read, RescueSettings())
+            for region in regions:  # every crop holds a sticker (or a foreign code)
+                assert any(region.contains(t.sticker) for t in truth), (name, index, region)
+            first = {d.payload for d in read}
+            for t in truth:
+                if t.decodable and t.contrast < 70 and t.payload not in first:
+                    washed += 1
+                    cropped += any(r.contains(t.sticker) for r in regions)
+    assert washed >= 2 and cropped == washed
