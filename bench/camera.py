@@ -8,8 +8,9 @@ conditions of hardware.synthetic.conditions (tilt up to 20 degrees, defocus, gla
 modules, a fingertip on a finder pattern, Bayer + JPEG 60, foreign codes and overlapping
 cards) at 1280x720 and 1920x1080 and reports, per condition and overall: decodable
 stickers found by the full recognition step (first pass + second pass), false decodes, the
-step's median wall and CPU time, what each pass read, and OpenCV's QRCodeDetectorAruco on
-the same frames in the same run (`table_speedup`). Then the videos of
+step's median wall and CPU time (each still's best of 3 runs, the shared machine's noise
+out; the first runs' median as `step_single_median_ms`), what each pass read, and OpenCV's
+QRCodeDetectorAruco on the same frames in the same run (`table_speedup`). Then the videos of
 hardware.synthetic.video (slides of 10-40 frames, hand passes of 5-7 frames, a lift, the
 demo) through one recogniser each: events against the script (`slides_one_moved`,
 `spurious_removals`), and the step's median on those frames (the steady state of a camera).
@@ -300,30 +301,40 @@ def sweep(grays, runs):
 
 
 def _step(recognizer, image, at):
-    """One recognition step (gray conversion included): (result, wall ms, CPU ms)."""
-    wall, cpu = time.perf_counter(), time.thread_time()
+    """One recognition step (gray conversion included): (result, wall ms, CPU ms of the
+    process: the texture map is built on a worker thread beside the first pass)."""
+    wall, cpu = time.perf_counter(), time.process_time()
     result = recognizer.process(image, at)
-    return result, (time.perf_counter() - wall) * 1000, (time.thread_time() - cpu) * 1000
+    return result, (time.perf_counter() - wall) * 1000, (time.process_time() - cpu) * 1000
+
+
+REPEATS = 3  # each still is recognised this often (fresh each time); its step is the best
 
 
 def table_stills(per_condition: int, scale: float, baseline: bool,
                  rescue: RescueSettings | None = None) -> dict:
-    """Every condition's frames through a fresh recogniser each (a still: nothing tracked)."""
+    """Every condition's frames through a fresh recogniser each (a still: nothing tracked).
+
+    Each still's step (and OpenCV's, for the ratio) is the best of `REPEATS` runs: this
+    machine's two cores are shared, and a neighbour's burst otherwise moves the median by
+    a millisecond between runs (the first run's figures are kept as ``step_single_*``)."""
     detector = cv2.QRCodeDetectorAruco()
     rows, walls, cpus, base_ms = {}, [], [], []
     totals = {"found": 0, "decodable": 0, "first_pass": 0, "false": 0, "not_decodable": 0,
               "baseline_found": 0, "adaptive_read": 0, "geometry_read": 0, "sharp_read": 0,
               "crops": 0}
-    first_ms, second_ms = [], []
+    first_ms, second_ms, singles = [], [], []
     for name in table_conditions.CONDITIONS:
         row = {"found": 0, "decodable": 0, "false": 0, "wall": [], "cpu": []}
         for index in range(per_condition):
             image, truth = table_conditions.frame(name, index, scale)
-            recognizer = Recognizer(rescue=rescue)
-            result, wall, cpu = _step(recognizer, image, 0.0)
+            runs = [_step(Recognizer(rescue=rescue), image, 0.0) for _ in range(REPEATS)]
+            result = runs[0][0]
+            singles.append(runs[0][1])
+            wall, cpu = min(r[1] for r in runs), min(r[2] for r in runs)
             gray = to_gray(image)
             start = time.thread_time()
-            first = {d.payload for d in recognizer.decoder.decode(gray)}
+            first = {d.payload for d in Recognizer(rescue=rescue).decoder.decode(gray)}
             first_ms.append((time.thread_time() - start) * 1000)
             second_ms.append(max(0.0, cpu - first_ms[-1]))
             got = {d.payload for d in result.detections}
@@ -342,9 +353,13 @@ def table_stills(per_condition: int, scale: float, baseline: bool,
             row["cpu"].append(cpu)
             if baseline:
                 cv2.setNumThreads(OPENCV_DEFAULT_THREADS)  # OpenCV's detector at its best
-                start = time.perf_counter()
-                ok, texts, _, _ = detector.detectAndDecodeMulti(gray)
-                base_ms.append((time.perf_counter() - start) * 1000)
+                best = None
+                for _ in range(REPEATS):
+                    start = time.perf_counter()
+                    ok, texts, _, _ = detector.detectAndDecodeMulti(gray)
+                    ms = (time.perf_counter() - start) * 1000
+                    best = ms if best is None else min(best, ms)
+                base_ms.append(best)
                 wanted = {t.payload for t in truth if t.decodable}
                 totals["baseline_found"] += len(wanted & set(texts or ())) if ok else 0
         rows[name] = row
@@ -364,6 +379,8 @@ def table_stills(per_condition: int, scale: float, baseline: bool,
         "step_median_ms": round(statistics.median(walls), 3),
         "step_p90_ms": round(percentile(walls, 90), 3),
         "step_cpu_median_ms": round(statistics.median(cpus), 3),
+        "step_single_median_ms": round(statistics.median(singles), 3),
+        "step_repeats": REPEATS,
         "first_pass_cpu_median_ms": round(statistics.median(first_ms), 3),
         "second_pass_cpu_median_ms": round(statistics.median(second_ms), 3),
         "crops": totals["crops"], "adaptive_read": totals["adaptive_read"],

@@ -107,9 +107,9 @@ class TextureMap:
         energy = cv2.resize(grad, size, interpolation=cv2.INTER_AREA).astype(np.float32)
         # per cell mean and spread (std) of the gray levels (a summed-area table of the
         # squares cost half as much again)
-        mean = cv2.resize(small.astype(np.float32), size, interpolation=cv2.INTER_AREA)
-        squares = cv2.resize(cv2.multiply(small, small, dtype=cv2.CV_32F), size,
-                             interpolation=cv2.INTER_AREA)
+        light = small.astype(np.float32)
+        mean = cv2.resize(light, size, interpolation=cv2.INTER_AREA)
+        squares = cv2.resize(cv2.multiply(light, light), size, interpolation=cv2.INTER_AREA)
         spread = np.sqrt(np.maximum(squares - mean * mean, 0))
         self.score = energy * (128.0 / (mean + 24.0))
         self.bright = mean
