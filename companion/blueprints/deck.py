@@ -272,6 +272,8 @@ def deck_data(game_id: str):
             names.update(names_of(part["entries"], part["key"], lang))
             if part["entry_schema"] is not None:
                 part["entry_schema"] = ordered(views.titled(part["entry_schema"], lang, game))
+            else:  # a part that is one object: the page's form is of all of it
+                part["schema"] = ordered(views.titled(part["schema"], lang, game))
         return {"ok": True, "game": game, "status": translated_status(game, lang, names),
                 "parts": parts}
     except CatalogError as exc:

@@ -22,26 +22,92 @@ EFFECT = {"type": "object", "required": ["kind"], "properties": {
 COLUMN_EFFECTS = {"type": "object", "required": ["A", "B", "C", "D", "E"],
                   "additionalProperties": False,
                   "properties": {c: EFFECT for c in "ABCDE"}}
+_RES_TITLES = {"influence": "Influence", "soup": "Soup", "rosary": "Rosary", "tool": "Tool",
+               "book": "Book"}
+_MONASTERY = {"oneOf": [{"const": m, "title": f"Monastery {m}"} for m in "ABCDE"]}
+_BAG = {"type": "object", "properties": {r: {**COUNT, "title": t} for r, t in _RES_TITLES.items()}}
+_BONUS = {"type": "object", "properties": {**_BAG["properties"], "messenger": {
+    **COUNT, "title": "Messenger steps"}}}
+_PLACES = {"type": "array", "items": {"type": "string"}}
+_COUNTS = {"type": "array", "items": {"type": "integer", "minimum": 0}}
+_KINDS = {"lay": "lay building", "workshop": "workshop", "hall": "common hall"}
 BOARD = {"$schema": S2020, "title": "Monasterium: board", "type": "object",
          "required": ["monasteries", "road", "window", "neutral_per_player", "glass_per_player",
                       "start_resources"],
          "properties": {
-             "monasteries": {"type": "array", "minItems": 5, "maxItems": 5, "items": {
+             "monasteries": {"type": "array", "minItems": 5, "maxItems": 5, "title": "Monasteries",
+                             "items": {
                  "type": "object", "required": ["id", "buildings", "cloister"],
-                 "properties": {"id": {"enum": list("ABCDE")}, "names": NAMES,
-                                "buildings": {"type": "array", "items": {
+                 "properties": {"id": {**_MONASTERY, "title": "Monastery"},
+                                "names": {**NAMES, "title": "Name"},
+                                "buildings": {"type": "array", "title": "Buildings", "items": {
                                     "type": "object", "required": ["id", "type", "cloister"],
-                                    "properties": {"type": {"enum": ["lay", "workshop",
-                                                                     "hall"]}}}},
-                                "cloister": {"type": "array", "items": {"type": "string"}},
-                                "blocked_3p": {"type": "array"}, "demo": {"type": "boolean"}}}},
-             "road": {"type": "object", "required": ["spaces"]},
-             "window": {"type": "object", "required": ["rows", "columns"]},
-             "neutral_per_player": {"type": "object"}, "glass_per_player": COUNT,
-             "start_resources": {"type": "object"},
+                                    "properties": {
+                                        "id": {"type": "string", "title": "Id"},
+                                        "type": {"title": "Kind", "oneOf": [
+                                            {"const": "lay", "title": "lay building"},
+                                            {"const": "workshop", "title": "workshop"},
+                                            {"const": "hall", "title": "common hall"}]},
+                                        "cloister": {**_PLACES,
+                                                     "title": "Cloister spaces it touches"}}}},
+                                "cloister": {**_PLACES, "title": "Cloister spaces"},
+                                "blocked_3p": {**_PLACES, "title": "Blocked with 3 players"},
+                                "demo": {"type": "boolean"}}}},
+             "road": {"type": "object", "required": ["spaces"], "title": "Road", "properties": {
+                 "spaces": {"type": "array", "title": "Road spaces", "items": {
+                     "type": "object", "required": ["space", "monasteries"], "properties": {
+                         "space": {"type": "integer", "minimum": 1, "maximum": 40,
+                                   "title": "Space"},
+                         "monasteries": {"type": "array", "items": _MONASTERY,
+                                         "title": "Gives access to"},
+                         "bonus": {"title": "Bonus", "oneOf": [
+                             {"const": "R1", "title": "R1: an extra action"},
+                             {"const": "R2", "title": "R2: Influence or Rosary"},
+                             {"const": "R3", "title": "R3: Soup or a swap"},
+                             {"const": "R4", "title": "R4: a stained-glass tile"},
+                             {"const": "R5", "title": "R5: a new die or 5 prestige"}]}}}},
+                 "demo": {"type": "boolean"}}},
+             "window": {"type": "object", "required": ["rows", "columns"],
+                        "title": "Cathedral window", "properties": {
+                 "rows": {"type": "array", "items": {"type": "integer"},
+                          "title": "Prestige for a full row (top to bottom)"},
+                 "columns": {"type": "array", "items": {"type": "integer"},
+                             "title": "Prestige for a full column (left to right)"},
+                 "row_bonus": {"type": "array", "items": _BONUS, "title": "Row bonuses"},
+                 "column_bonus": {"type": "array", "items": _BONUS, "title": "Column bonuses"},
+                 "demo": {"type": "boolean"}}},
+             "neutral_per_player": {"type": "object", "title": "Neutral dice per player",
+                                    "properties": {n: {**COUNT, "title": f"{n} players"}
+                                                   for n in ("2", "3", "4")}},
+             "glass_per_player": {**COUNT, "title": "Stained glass per player and monastery"},
+             "start_resources": {**_BAG, "title": "Start resources"},
+             "building_cost": {"type": "object", "title": "A building's cost (its resource)",
+                               "properties": {"I": {**COUNT, "title": "Row I novice"},
+                                              "II": {**COUNT, "title": "Row II novice"}}},
+             "building_resource": {"type": "object", "title": "Resource a building costs",
+                                   "properties": {k: {"title": t, "oneOf": [
+                                       {"const": r, "title": rt}
+                                       for r, rt in _RES_TITLES.items()]}
+                                       for k, t in _KINDS.items()}},
+             "building_reward": {"type": "object", "title": "What a building gives",
+                                 "properties": {k: {"type": "object", "title": t, "properties": {
+                                     "prestige": {**COUNT, "title": "Prestige"},
+                                     **_BAG["properties"],
+                                     "glass": {**COUNT, "title": "Stained-glass tile"}}}
+                                     for k, t in _KINDS.items()}},
+             "chapel_cost": {**_COUNTS, "title": "Chapel novice: Influence, 1st, 2nd, ..."},
+             "cloister_cost": {**_COUNTS, "title": "Cloister novice: Rosary, 1st, 2nd, ..."},
+             "chapel_points": {**_COUNTS,
+                               "title": "Prestige for chapels in 0, 1, 2, ... monasteries"},
+             "majority_points": {**COUNT, "title": "Prestige for a majority"},
+             "extra_die_prestige": {**COUNT, "title": "R5: prestige instead of the die"},
+             "years": {**COUNT, "title": "Years"},
+             "personal_dice_max": {**COUNT, "title": "Personal dice at most"},
              "resources": {"type": "object", "title": "Resource pieces in the box",
-                           "properties": {**{r: COUNT for r in RES},
-                                          "limited": {"type": "boolean"},
+                           "properties": {**{r: {**COUNT, "title": t}
+                                             for r, t in _RES_TITLES.items()},
+                                          "limited": {"type": "boolean",
+                                                      "title": "Play with these limits"},
                                           "demo": {"type": "boolean"}}}}}
 ACTIONS = {"$schema": S2020, "title": "Monasterium: player board actions", "type": "object",
            "required": ["standard", "I", "II", "III"],

@@ -303,3 +303,37 @@ def test_every_field_of_a_game_is_labelled_and_shown_as_fields(server, browser, 
         assert text and text != name, (name, text)  # a title, in Polish
         assert not raw_json or (game, name) == ("monasterium", "points"), name
     shot(page, f"77-deck-{game}-{part}-pl")
+
+
+def test_a_board_is_entered_on_the_page_as_one_form(server, browser):
+    """Monasterium's board is one object, not a list of cards: the page edits all of it as
+    one form (monasteries and their buildings, the road, the window), checked as typed; a
+    road space's bonus changed there is saved into the owner's board file, the rest kept."""
+    base, game_id, data = server
+    page = open_deck(browser, base, game_id, "?lang=en")
+    page.select_option("#deck-game", "monasterium")
+    section = page.locator(".deck-part[data-part=board]")
+    section.locator("summary").click()
+    section.locator(".deck-edit-part").click()
+    page.wait_for_selector("#deck-form[data-entry=whole]")
+    assert page.locator("#deck-form textarea:not([data-lang])").count() == 0  # all fields
+    spaces = page.locator("#f-road [data-sub=spaces] > ol > li")
+    assert spaces.count() == 12
+    third = spaces.nth(2)
+    assert third.get_by_label("Bonus").evaluate("s => s.selectedOptions[0].text") == \
+        "R2: Influence or Rosary"
+    third.get_by_label("Bonus").select_option(label="R4: a stained-glass tile")
+    # a space that reaches a sixth monastery is refused as typed, naming the road
+    spaces.nth(0).get_by_label("Space", exact=True).fill("0")
+    page.wait_for_function("() => document.querySelector('#deck-form .deck-save').disabled",
+                           timeout=15000)
+    spaces.nth(0).get_by_label("Space", exact=True).fill("1")
+    page.wait_for_function("() => !document.querySelector('#deck-form .deck-save').disabled",
+                           timeout=15000)
+    shot(page, "78-deck-board-en")
+    page.click("#deck-form .deck-save")
+    page.wait_for_function("() => !document.querySelector('#deck-form')", timeout=15000)
+    saved = json.loads((data / "catalogs" / "monasterium" / "board.json").read_text())
+    road = {s["space"]: s for s in saved["road"]["spaces"]}
+    assert road[3]["bonus"] == "R4" and road[5]["bonus"] == "R3" and len(road) == 12
+    assert [m["id"] for m in saved["monasteries"]] == list("ABCDE")

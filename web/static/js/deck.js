@@ -108,11 +108,24 @@
           }}, [t("deck_new_entry")]));
           if (open && open.part === part.id && open.fresh) section.appendChild(form(part, open.entry));
         }
+      } else if (part.schema && hasFields(part.schema)) {
+        // a part that is one object (a board, a game's facts): one form of all of it
+        var whole = wholePart(part, title);
+        section.appendChild(el("button", {type: "button", "class": "secondary deck-edit-part", onclick: function () {
+          edit(whole, part.entries || {});
+        }}, [t("deck_edit_part")]));
+        if (open && open.part === part.id) section.appendChild(form(open.partDef, open.entry));
       } else {
         section.appendChild(el("p", {"class": "small muted", text: t("deck_whole_part")}));
       }
       parts.appendChild(section);
     });
+  }
+
+  /** A part that is one object, seen as one entry whose fields are the part's sections. */
+  function wholePart(part, title) {
+    return Object.assign({}, part, {entry_schema: part.schema, whole: title, key: "\u0000",
+      fields: part.schema["x-order"] || Object.keys(part.schema.properties), stickers: false});
   }
 
   function edit(part, entry, fresh) {
@@ -169,7 +182,15 @@
     return ok ? list : null;
   }
   function hasFields(sch) { return !!(sch && sch.properties && Object.keys(sch.properties).length); }
-  function structured(sch) { return !!(variantsOf(sch) || ([].concat(sch.type || []).indexOf("object") >= 0 && hasFields(sch))); }
+  function structured(sch) {
+    var types = [].concat(sch.type || []);
+    if (variantsOf(sch) || (types.indexOf("object") >= 0 && hasFields(sch))) return true;
+    if (types.indexOf("array") < 0 || !sch.items) return false;
+    if (hasFields(sch.items)) return true;  // a list of objects
+    if (choices(sch.items)) return !(sch.minItems && sch.minItems === sch.maxItems);  // fixed: one choice a place
+    var itemTypes = [].concat(sch.items.type || []);
+    return itemTypes.indexOf("string") >= 0 || itemTypes.indexOf("integer") >= 0;
+  }
   function isLangSchema(sch) {
     return sch && !hasFields(sch) && sch.additionalProperties && sch.additionalProperties.type === "string";
   }
@@ -185,6 +206,13 @@
     }
     if (variantsOf(sch)) return variantList(sch, value, name);
     if (hasFields(sch)) return objectEditor(sch, value, name);
+    if (types.indexOf("array") >= 0 && sch.items) {
+      if (hasFields(sch.items)) return objectList(sch, value, name);
+      var each = choices(sch.items);
+      if (each) return choiceSet(each, value, name);
+      var itemTypes = [].concat(sch.items.type || []);
+      if (itemTypes.indexOf("string") >= 0 || itemTypes.indexOf("integer") >= 0) return scalarList(itemTypes, value, name);
+    }
     if (isLangSchema(sch) || isLangMap(value)) {
       var box = el("div", {"class": "lang-map"});
       LANGS.forEach(function (lang) {
@@ -230,17 +258,22 @@
     keys.forEach(function (key) {
       if (key === skip) return;
       var sub = sch.properties[key] || {};
-      var title = typeof sub.title === "string" ? sub.title : key;
+      var title = typeof sub.title === "string" ? sub.title : key === "demo" ? t("deck_demo_field") : key;
       var ed = editor(sub, value[key], title);
       ed.node.dataset.sub = key;
       subs.push({key: key, ed: ed});
       box.appendChild(el("label", {"class": "deck-sub"}, [el("span", {text: title}), ed.node]));
     });
-    // what the form has no field for is kept as it was
-    var known = Object.keys(sch.properties);
+    // what the schema does not describe is shown too (as its value), never dropped
+    Object.keys(value).forEach(function (key) {
+      if (keys.indexOf(key) >= 0 || key === skip) return;
+      var ed = editor({}, value[key], key);
+      ed.node.dataset.sub = key;
+      subs.push({key: key, ed: ed});
+      box.appendChild(el("label", {"class": "deck-sub deck-wide"}, [el("span", {text: key}), ed.node]));
+    });
     return {node: box, read: function () {
       var out = {}, bad = false;
-      Object.keys(value).forEach(function (k) { if (known.indexOf(k) < 0) out[k] = value[k]; });
       subs.forEach(function (s) {
         var r = s.ed.read();
         if (r.bad) bad = true;
@@ -250,16 +283,42 @@
     }};
   }
 
-  /** A list of things of several kinds (an event card's effects): each a kind and its fields. */
-  function variantList(sch, value, name) {
-    var variants = variantsOf(sch);
-    var kinds = variants.map(function (v) { return v.properties.type["const"]; });
+  /** A list the owner may grow and shrink: ``build(item, li, remove)`` fills one row's
+   *  item and returns the row; ``read(row)`` gives {value} or {bad}. */
+  function growingList(value, build, read) {
     var box = el("div", {"class": "deck-variants"});
     var items = el("ol", {"class": "deck-variant-list"});
     var rows = [];
     function addRow(item) {
-      var row = {value: item || {type: kinds[0]}};
       var li = el("li", {"class": "deck-variant"});
+      var row = build(item, li, function () {
+        rows.splice(rows.indexOf(row), 1);
+        items.removeChild(li);
+      });
+      rows.push(row);
+      items.appendChild(li);
+    }
+    (Array.isArray(value) ? value : []).forEach(addRow);
+    box.appendChild(items);
+    box.appendChild(el("button", {type: "button", "class": "secondary deck-add", onclick: function () { addRow(null); }},
+      [t("deck_add_item")]));
+    return {node: box, read: function () {
+      var out = [], bad = false;
+      rows.forEach(function (row) { var r = read(row); if (r.bad) bad = true; else out.push(r.value); });
+      return bad ? {bad: true} : {value: out, empty: !out.length};
+    }};
+  }
+
+  function removeButton(remove) {
+    return el("button", {type: "button", "class": "secondary small-btn", onclick: remove}, [t("deck_remove")]);
+  }
+
+  /** A list of things of several kinds (an event card's effects): each a kind and its fields. */
+  function variantList(sch, value, name) {
+    var variants = variantsOf(sch);
+    var kinds = variants.map(function (v) { return v.properties.type["const"]; });
+    return growingList(value, function (item, li, remove) {
+      var row = {value: item || {type: kinds[0]}};
       var kindSel = el("select", {"aria-label": name + ": " + t("deck_kind")}, variants.map(function (v, i) {
         return el("option", {value: kinds[i], selected: kinds[i] === row.value.type}, [v.title || kinds[i]]);
       }));
@@ -276,29 +335,57 @@
         row.value = Object.assign({}, kept.value || {}, {type: kindSel.value});
         draw();
       });
-      var remove = el("button", {type: "button", "class": "secondary small-btn", onclick: function () {
-        rows.splice(rows.indexOf(row), 1);
-        items.removeChild(li);
-      }}, [t("deck_remove")]);
-      li.appendChild(el("div", {"class": "row"}, [kindSel, remove]));
+      li.appendChild(el("div", {"class": "row"}, [kindSel, removeButton(remove)]));
       li.appendChild(fields);
       row.kind = kindSel;
       draw();
-      rows.push(row);
-      items.appendChild(li);
-    }
-    (Array.isArray(value) ? value : []).forEach(addRow);
-    box.appendChild(items);
-    box.appendChild(el("button", {type: "button", "class": "secondary deck-add", onclick: function () { addRow(null); }},
-      [t("deck_add_item")]));
+      return row;
+    }, function (row) {
+      var r = row.ed.read();
+      return r.bad ? r : {value: Object.assign({type: row.kind.value}, r.value || {})};
+    });
+  }
+
+  /** A list of objects of one shape (a board's monasteries, their buildings): each its
+   *  fields, with "Add one" and "Remove". */
+  function objectList(sch, value, name) {
+    return growingList(value, function (item, li, remove) {
+      var row = {ed: objectEditor(sch.items, item || {}, name)};
+      li.appendChild(row.ed.node);
+      li.appendChild(el("div", {"class": "row"}, [removeButton(remove)]));
+      return row;
+    }, function (row) {
+      var r = row.ed.read();
+      return r.bad ? r : {value: r.value || {}};
+    });
+  }
+
+  /** A list of values from a choice list (the monasteries a road space reaches): a box each. */
+  function choiceSet(list, value, name) {
+    var box = el("div", {"class": "row deck-set", role: "group", "aria-label": name});
+    var have = (Array.isArray(value) ? value : []).map(function (v) { return JSON.stringify(v); });
+    var boxes = list.map(function (c) {
+      var input = el("input", {type: "checkbox", checked: have.indexOf(JSON.stringify(c.value)) >= 0});
+      input._value = c.value;
+      box.appendChild(el("label", {"class": "inline"}, [input, " " + c.label]));
+      return input;
+    });
     return {node: box, read: function () {
-      var out = [], bad = false;
-      rows.forEach(function (row) {
-        var r = row.ed.read();
-        if (r.bad) bad = true;
-        else out.push(Object.assign({type: row.kind.value}, r.value || {}));
-      });
-      return bad ? {bad: true} : {value: out, empty: !out.length};
+      var out = boxes.filter(function (b) { return b.checked; }).map(function (b) { return b._value; });
+      return {value: out, empty: !out.length};
+    }};
+  }
+
+  /** A short list of words or numbers, written "a, b, c". */
+  function scalarList(itemTypes, value, name) {
+    var numbers = itemTypes.indexOf("string") < 0;
+    var input = el("input", {type: "text", "aria-label": name, inputmode: numbers ? "numeric" : null});
+    input.value = (Array.isArray(value) ? value : []).join(", ");
+    return {node: input, read: function () {
+      var parts = input.value.split(",").map(function (x) { return x.trim(); }).filter(function (x) { return x !== ""; });
+      if (numbers && parts.some(function (x) { return !/^-?\d+$/.test(x); })) return {bad: true};
+      var out = numbers ? parts.map(Number) : parts;
+      return {value: out, empty: !out.length};
     }};
   }
 
@@ -420,7 +507,7 @@
   function form(part, entry) {
     var fields = (part.fields || Object.keys((part.entry_schema || {}).properties || {})).concat(Object.keys(entry))
       .filter(function (k, i, all) { return all.indexOf(k) === i && k !== "demo" && k !== "demo_fields"; });
-    var f = el("form", {id: "deck-form", "class": "deck-form", "data-entry": String(entry[part.key]), novalidate: true});
+    var f = el("form", {id: "deck-form", "class": "deck-form", "data-entry": part.whole ? "whole" : String(entry[part.key]), novalidate: true});
     fields.forEach(function (field) {
       var input = fieldInput(part, field, entry[field]);
       // an entry's key names it: changing it would make another entry (one adds a card)
@@ -458,7 +545,7 @@
       if (r.bad) { check(f); return; }
       post("/save", {game: deckOf, part: open.part, entry: r.entry}).then(function (res) {
         if (!res.ok) { if (open) showProblems(f, res.problems); notice(t("deck_not_saved"), true); return; }
-        notice(t("deck_saved", {name: entryName(r.entry)}));
+        notice(t("deck_saved", {name: open.partDef.whole || entryName(r.entry)}));
         open = null;
         load();
       });
