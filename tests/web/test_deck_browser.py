@@ -337,3 +337,26 @@ def test_a_board_is_entered_on_the_page_as_one_form(server, browser):
     road = {s["space"]: s for s in saved["road"]["spaces"]}
     assert road[3]["bonus"] == "R4" and road[5]["bonus"] == "R3" and len(road) == 12
     assert [m["id"] for m in saved["monasteries"]] == list("ABCDE")
+
+
+@pytest.mark.parametrize("game,part", [("wwe", "game"), ("pillars", "board"),
+                                       ("monasterium", "actions")])
+def test_a_whole_part_saved_unchanged_keeps_every_value(server, browser, game, part):
+    """The form of a whole part reads back exactly what it was given: saved untouched, the
+    owner's file holds the shipped part, value for value (nothing dropped or retyped)."""
+    from companion.catalog import load_catalog
+
+    base, game_id, data = server
+    page = open_deck(browser, base, game_id, "?lang=it")
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.select_option("#deck-game", game)
+    section = page.locator(f".deck-part[data-part={part}]")
+    section.locator("summary").click()
+    section.locator(".deck-edit-part").click()
+    page.wait_for_selector("#deck-form[data-entry=whole]")
+    page.click("#deck-form .deck-save")
+    page.wait_for_function("() => !document.querySelector('#deck-form')", timeout=15000)
+    saved = json.loads((data / "catalogs" / game / f"{part}.json").read_text())
+    assert saved == load_catalog(game)[part]
+    assert not errors, errors
