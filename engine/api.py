@@ -210,6 +210,13 @@ class CatalogPart:
     stickers: str | None = None  # the sticker kind word of these entries, e.g. "event"
 
 
+def choice_schema(titles: dict[Any, str], title: str | None = None) -> dict[str, JSON]:
+    """A property that takes one of ``titles``' keys: a ``oneOf`` of ``const``s with their
+    titles, which the deck page shows as a choice list of the titles (see CatalogPart)."""
+    out: dict[str, JSON] = {"oneOf": [{"const": k, "title": v} for k, v in titles.items()]}
+    return {"title": title, **out} if title is not None else out
+
+
 @dataclass(frozen=True)
 class StickerKind:
     """A kind of printed sticker: one capital letter on the code, a word for people."""

@@ -8,7 +8,7 @@ all of it is demo data (rules reference §15) until the owner enters their box.
 """
 from __future__ import annotations
 
-from engine.api import CatalogPart
+from engine.api import CatalogPart, choice_schema
 
 S2020 = "https://json-schema.org/draft/2020-12/schema"
 NAMES = {"type": "object", "required": ["en"], "additionalProperties": {"type": "string"}}
@@ -24,7 +24,7 @@ COLUMN_EFFECTS = {"type": "object", "required": ["A", "B", "C", "D", "E"],
                   "properties": {c: EFFECT for c in "ABCDE"}}
 _RES_TITLES = {"influence": "Influence", "soup": "Soup", "rosary": "Rosary", "tool": "Tool",
                "book": "Book"}
-_MONASTERY = {"oneOf": [{"const": m, "title": f"Monastery {m}"} for m in "ABCDE"]}
+_MONASTERY = choice_schema({m: f"Monastery {m}" for m in "ABCDE"})
 _BAG = {"type": "object", "properties": {r: {**COUNT, "title": t} for r, t in _RES_TITLES.items()}}
 _BONUS = {"type": "object", "properties": {**_BAG["properties"], "messenger": {
     **COUNT, "title": "Messenger steps"}}}
@@ -44,10 +44,7 @@ BOARD = {"$schema": S2020, "title": "Monasterium: board", "type": "object",
                                     "type": "object", "required": ["id", "type", "cloister"],
                                     "properties": {
                                         "id": {"type": "string", "title": "Id"},
-                                        "type": {"title": "Kind", "oneOf": [
-                                            {"const": "lay", "title": "lay building"},
-                                            {"const": "workshop", "title": "workshop"},
-                                            {"const": "hall", "title": "common hall"}]},
+                                        "type": choice_schema(_KINDS, "Kind"),
                                         "cloister": {**_PLACES,
                                                      "title": "Cloister spaces it touches"}}}},
                                 "cloister": {**_PLACES, "title": "Cloister spaces"},
@@ -60,12 +57,10 @@ BOARD = {"$schema": S2020, "title": "Monasterium: board", "type": "object",
                                    "title": "Space"},
                          "monasteries": {"type": "array", "items": _MONASTERY,
                                          "title": "Gives access to"},
-                         "bonus": {"title": "Bonus", "oneOf": [
-                             {"const": "R1", "title": "R1: an extra action"},
-                             {"const": "R2", "title": "R2: Influence or Rosary"},
-                             {"const": "R3", "title": "R3: Soup or a swap"},
-                             {"const": "R4", "title": "R4: a stained-glass tile"},
-                             {"const": "R5", "title": "R5: a new die or 5 prestige"}]}}}},
+                         "bonus": choice_schema({
+                             "R1": "R1: an extra action", "R2": "R2: Influence or Rosary",
+                             "R3": "R3: Soup or a swap", "R4": "R4: a stained-glass tile",
+                             "R5": "R5: a new die or 5 prestige"}, "Bonus")}}},
                  "demo": {"type": "boolean"}}},
              "window": {"type": "object", "required": ["rows", "columns"],
                         "title": "Cathedral window", "properties": {
@@ -85,10 +80,8 @@ BOARD = {"$schema": S2020, "title": "Monasterium: board", "type": "object",
                                "properties": {"I": {**COUNT, "title": "Row I novice"},
                                               "II": {**COUNT, "title": "Row II novice"}}},
              "building_resource": {"type": "object", "title": "Resource a building costs",
-                                   "properties": {k: {"title": t, "oneOf": [
-                                       {"const": r, "title": rt}
-                                       for r, rt in _RES_TITLES.items()]}
-                                       for k, t in _KINDS.items()}},
+                                   "properties": {k: choice_schema(_RES_TITLES, t)
+                                                  for k, t in _KINDS.items()}},
              "building_reward": {"type": "object", "title": "What a building gives",
                                  "properties": {k: {"type": "object", "title": t, "properties": {
                                      "prestige": {**COUNT, "title": "Prestige"},
@@ -114,28 +107,23 @@ ACTIONS = {"$schema": S2020, "title": "Monasterium: player board actions", "type
            "properties": {"standard": COLUMN_EFFECTS, "I": COLUMN_EFFECTS, "II": COLUMN_EFFECTS,
                           "III": COLUMN_EFFECTS, "columns": {"type": "array"},
                           "demo": {"type": "boolean"}}}
-def _pick(titles: dict, title: str) -> dict:
-    """A choice list on the deck page: the titles shown, the values kept."""
-    return {"title": title, "oneOf": [{"const": k, "title": v} for k, v in titles.items()]}
-
-
 MISSIONS = {"$schema": S2020, "title": "Monasterium: missions", "type": "array",
             "items": {"type": "object", "required": ["id", "type", "points"],
                       "properties": {
                           "id": {"type": "string", "pattern": "^[a-z][a-z0-9_]*$",
                                  "title": "Id"},
                           "names": {**NAMES, "title": "Name"},
-                          "type": _pick({"A": "A: buildings, paid by the year",
+                          "type": choice_schema({"A": "A: buildings, paid by the year",
                                          "B": "B: novices, paid by the year",
                                          "C": "C: a goal, any time"}, "Type"),
-                          "monastery": _pick({m: f"Monastery {m}" for m in "ABCDE"},
+                          "monastery": choice_schema({m: f"Monastery {m}" for m in "ABCDE"},
                                              "Monastery"),
-                          "area": _pick({"building": "Buildings", "chapel": "The chapel",
+                          "area": choice_schema({"building": "Buildings", "chapel": "The chapel",
                                          "cloister": "The cloister", "any": "Anywhere"},
                                         "Where"),
                           "count": {"type": "integer", "minimum": 1, "maximum": 10,
                                     "title": "Novices"},
-                          "condition": _pick({"sent_12": "At least 12 novices sent",
+                          "condition": choice_schema({"sent_12": "At least 12 novices sent",
                                               "halls_3": "3 novices in common halls",
                                               "cloisters_6": "6 novices in cloisters",
                                               "window_5": "Stained glass of all 5 monasteries",

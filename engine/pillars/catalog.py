@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from importlib import resources
 
-from engine.api import CatalogPart
+from engine.api import CatalogPart, choice_schema
 
 LANGS = ("en", "it", "pl", "es", "de")
 ID = {"type": "string", "pattern": "^[a-z][a-z0-9_]*$", "title": "Id"}
@@ -30,11 +30,7 @@ def _titled(schema: dict, title: str) -> dict:
     return {**schema, "title": title}
 
 
-def _pick(titles: dict, title: str) -> dict:
-    return {"title": title, "oneOf": [{"const": k, "title": v} for k, v in titles.items()]}
-
-
-CUBE = _pick({k: _ITEM_TITLES[k] for k in ("wood", "stone", "sand")}, "Cube")
+CUBE = choice_schema({k: _ITEM_TITLES[k] for k in ("wood", "stone", "sand")}, "Cube")
 S2020 = "https://json-schema.org/draft/2020-12/schema"
 
 
@@ -47,7 +43,7 @@ def _list(title, props, required):
 CRAFTSMEN = _list("Pillars: craftsman cards", {
     "id": ID, "type": _titled(ID, "Craftsman (id of the kind)"), "names": NAMES,
     "start": {"type": "boolean", "title": "Dealt at the start"},
-    "colour": _pick({"blue": "Blue", "red": "Red", "green": "Green", "yellow": "Yellow"},
+    "colour": choice_schema({"blue": "Blue", "red": "Red", "green": "Green", "yellow": "Yellow"},
                     "Colour"),
     "round": {"type": "integer", "minimum": 0, "maximum": 6, "title": "Round (0: the start)"},
     "cost": _titled(COUNT, "Cost in gold"),
@@ -64,13 +60,13 @@ MATERIALS = _list("Pillars: building material cards", {
 }, ["id", "cube", "yield", "workers", "names"])
 PRIVILEGES = _list("Pillars: privilege cards", {
     "id": ID, "names": NAMES, "final": {"type": "boolean", "title": "Round 6 privilege"},
-    "kind": _pick({"immediate": "At once", "patron": "Every round (patron)",
+    "kind": choice_schema({"immediate": "At once", "patron": "Every round (patron)",
                    "tax_exemption": "Tax exemption", "worker": "Extra workers"}, "Kind"),
     "gain": _titled(ITEMS, "Gives"), "cube": CUBE,
 }, ["id", "names", "kind"])
 EVENTS = _list("Pillars: event cards", {
     "id": ID, "names": NAMES, "positive": {"type": "boolean", "title": "Good news"},
-    "effect": _pick({"pay_gold": "Everybody pays gold", "gain": "Everybody gains",
+    "effect": choice_schema({"pay_gold": "Everybody pays gold", "gain": "Everybody gains",
                      "lose": "Everybody loses", "architect_limit": "Architects limited"},
                     "Effect"),
     "amount": _titled(COUNT, "Gold"), "items": _titled(ITEMS, "Items"),

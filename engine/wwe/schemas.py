@@ -2,7 +2,7 @@
 checked by engine/wwe/catalog.py) and how an owner's files merge into them."""
 from __future__ import annotations
 
-from engine.api import CatalogPart
+from engine.api import CatalogPart, choice_schema
 from engine.wwe.catalog import (
     CORNER_ITEMS,
     COVER_TARGETS,
@@ -26,14 +26,14 @@ _COMMON = {"id": _ID, "names": _NAMES, "demo": {"type": "boolean"},
 _CORNER_TITLES = {"stone": "Stone", "wood": "Wood", "grain": "Grain", "piety": "Piety",
                   "wool": "Wool", "loyalty": "Loyalty", "mk": "Medical knowledge",
                   "gold1": "1 gold", "gold2": "2 gold", "vp": "1 VP"}
-_CORNER = {"oneOf": [{"const": c, "title": _CORNER_TITLES[c]} for c in CORNER_ITEMS]}
+_CORNER = choice_schema({c: _CORNER_TITLES[c] for c in CORNER_ITEMS})
 _ITEM_TITLES = {**_CORNER_TITLES, "metal": "Metal", "cloth": "Cloth", "gold": "Gold",
                 "vp": "VP"}
 
 
 def _pick(values, titles: dict, title: str) -> dict:
-    """A choice list: the form shows the titles, the file keeps the values."""
-    return {"title": title, "oneOf": [{"const": v, "title": titles.get(v, v)} for v in values]}
+    """A choice of ``values``, each shown by its title in ``titles`` (else itself)."""
+    return choice_schema({v: titles.get(v, v) for v in values}, title)
 
 
 def _bag(items, title: str) -> dict:
@@ -123,9 +123,8 @@ _FIELDS = {
         "donor_reward": {"type": "object", "title": "Donors' reward", "properties": _REWARD},
     },
     "building_sites": {
-        "material": {"type": "string", "title": "Material",
-                     "oneOf": [{"const": "stone", "title": "Stone"},
-                               {"const": "wood", "title": "Wood"}]},
+        "material": {"type": "string",
+                     **choice_schema({"stone": "Stone", "wood": "Wood"}, "Material")},
         "rent": {"type": "object", "title": "Rent", "properties": {
             "item": _pick([i for i in GAIN_ITEMS if i != "metal"], _ITEM_TITLES, "Item"),
             "amount": {**_INT, "minimum": 1, "maximum": 10, "title": "Amount"}}},
