@@ -182,21 +182,43 @@
     return ok ? list : null;
   }
   function hasFields(sch) { return !!(sch && sch.properties && Object.keys(sch.properties).length); }
-  function structured(sch) {
-    var types = [].concat(sch.type || []);
-    if (variantsOf(sch) || (types.indexOf("object") >= 0 && hasFields(sch))) return true;
-    if (types.indexOf("array") < 0 || !sch.items) return false;
-    if (hasFields(sch.items)) return true;  // a list of objects
-    if (choices(sch.items)) return !(sch.minItems && sch.minItems === sch.maxItems);  // fixed: one choice a place
+  /** The editor of a list the schema describes item by item (objects, choices, words or
+   *  numbers), else null. */
+  function listEditor(sch) {
+    if ([].concat(sch.type || []).indexOf("array") < 0 || !sch.items) return null;
+    if (hasFields(sch.items)) return objectList;
+    if (choices(sch.items)) return choiceSet;
     var itemTypes = [].concat(sch.items.type || []);
-    return itemTypes.indexOf("string") >= 0 || itemTypes.indexOf("integer") >= 0;
+    return itemTypes.indexOf("string") >= 0 || itemTypes.indexOf("integer") >= 0 ? scalarList : null;
+  }
+  function structured(sch) {
+    if (variantsOf(sch) || ([].concat(sch.type || []).indexOf("object") >= 0 && hasFields(sch))) return true;
+    // a fixed-length list of choices is one choice list a place (a card's corners)
+    return !!listEditor(sch) && !(choices(sch.items) && sch.minItems && sch.minItems === sch.maxItems);
   }
   function isLangSchema(sch) {
     return sch && !hasFields(sch) && sch.additionalProperties && sch.additionalProperties.type === "string";
   }
 
-  /** An editor of any value the schema describes: {node, read() -> {value, empty, bad}}. */
-  function editor(sch, value, name) {
+  /** One box per language; a "text" is long (several lines), anything else one line. */
+  function langMap(value, name, long) {
+    var box = el("div", {"class": "lang-map"});
+    LANGS.forEach(function (lang) {
+      var input = el(long ? "textarea" : "input", {type: long ? null : "text", "data-lang": lang, rows: long ? 2 : null,
+        "aria-label": name + " (" + lang + ")", maxlength: long ? null : 200, placeholder: LANG_NAMES[lang]});
+      input.value = (value || {})[lang] || "";
+      box.appendChild(el("label", {"class": "lang-row"}, [el("span", {"class": "small muted", text: LANG_NAMES[lang]}), input]));
+    });
+    return {node: box, read: function () {
+      var map = {};
+      box.querySelectorAll("[data-lang]").forEach(function (i) { if (i.value.trim()) map[i.dataset.lang] = i.value.trim(); });
+      return {value: map, empty: !Object.keys(map).length};
+    }};
+  }
+
+  /** An editor of any value the schema describes: {node, read() -> {value, empty, bad}}.
+   *  ``key`` is the value's key in its object ("text" is long). */
+  function editor(sch, value, name, key) {
     sch = sch || {};
     var types = [].concat(sch.type || []);
     var list = choices(sch);
@@ -206,26 +228,9 @@
     }
     if (variantsOf(sch)) return variantList(sch, value, name);
     if (hasFields(sch)) return objectEditor(sch, value, name);
-    if (types.indexOf("array") >= 0 && sch.items) {
-      if (hasFields(sch.items)) return objectList(sch, value, name);
-      var each = choices(sch.items);
-      if (each) return choiceSet(each, value, name);
-      var itemTypes = [].concat(sch.items.type || []);
-      if (itemTypes.indexOf("string") >= 0 || itemTypes.indexOf("integer") >= 0) return scalarList(itemTypes, value, name);
-    }
-    if (isLangSchema(sch) || isLangMap(value)) {
-      var box = el("div", {"class": "lang-map"});
-      LANGS.forEach(function (lang) {
-        var input = el("textarea", {"data-lang": lang, rows: 2, "aria-label": name + " (" + lang + ")", placeholder: LANG_NAMES[lang]});
-        input.value = (value || {})[lang] || "";
-        box.appendChild(el("label", {"class": "lang-row"}, [el("span", {"class": "small muted", text: LANG_NAMES[lang]}), input]));
-      });
-      return {node: box, read: function () {
-        var map = {};
-        box.querySelectorAll("[data-lang]").forEach(function (i) { if (i.value.trim()) map[i.dataset.lang] = i.value.trim(); });
-        return {value: map, empty: !Object.keys(map).length};
-      }};
-    }
+    var list = listEditor(sch);
+    if (list) return list(sch, value, name);
+    if (isLangSchema(sch) || isLangMap(value)) return langMap(value, name, key === "text");
     if (types.indexOf("boolean") >= 0) {
       var box2 = el("input", {type: "checkbox", "aria-label": name, checked: value === true});
       return {node: box2, read: function () { return {value: box2.checked, empty: !box2.checked}; }};
@@ -259,7 +264,7 @@
       if (key === skip) return;
       var sub = sch.properties[key] || {};
       var title = typeof sub.title === "string" ? sub.title : key === "demo" ? t("deck_demo_field") : key;
-      var ed = editor(sub, value[key], title);
+      var ed = editor(sub, value[key], title, key);
       ed.node.dataset.sub = key;
       subs.push({key: key, ed: ed});
       box.appendChild(el("label", {"class": "deck-sub"}, [el("span", {text: title}), ed.node]));
@@ -267,7 +272,7 @@
     // what the schema does not describe is shown too (as its value), never dropped
     Object.keys(value).forEach(function (key) {
       if (keys.indexOf(key) >= 0 || key === skip) return;
-      var ed = editor({}, value[key], key);
+      var ed = editor({}, value[key], key, key);
       ed.node.dataset.sub = key;
       subs.push({key: key, ed: ed});
       box.appendChild(el("label", {"class": "deck-sub deck-wide"}, [el("span", {text: key}), ed.node]));
@@ -361,7 +366,8 @@
   }
 
   /** A list of values from a choice list (the monasteries a road space reaches): a box each. */
-  function choiceSet(list, value, name) {
+  function choiceSet(sch, value, name) {
+    var list = choices(sch.items);
     var box = el("div", {"class": "row deck-set", role: "group", "aria-label": name});
     var have = (Array.isArray(value) ? value : []).map(function (v) { return JSON.stringify(v); });
     var boxes = list.map(function (c) {
@@ -377,7 +383,8 @@
   }
 
   /** A short list of words or numbers, written "a, b, c". */
-  function scalarList(itemTypes, value, name) {
+  function scalarList(sch, value, name) {
+    var itemTypes = [].concat(sch.items.type || []);
     var numbers = itemTypes.indexOf("string") < 0;
     var input = el("input", {type: "text", "aria-label": name, inputmode: numbers ? "numeric" : null});
     input.value = (Array.isArray(value) ? value : []).join(", ");
@@ -393,14 +400,14 @@
     var sch = schemaOf(part, field) || {};
     var types = [].concat(sch.type || []);
     var id = "f-" + field;
-    if (structured(sch)) {
-      var ed = editor(sch, value, label(part, field));
+    function asField(ed) {  // readForm asks it for its value
       ed.node.id = id;
       ed.node.dataset.field = field;
       ed.node.dataset.kind = "editor";
       ed.node._read = ed.read;
       return ed.node;
     }
+    if (structured(sch)) return asField(editor(sch, value, label(part, field), field));
     var list = choices(sch);
     if (list) return choiceSelect({id: id, "data-field": field, "data-kind": "json"}, list, value);
     var items = choices(sch.items);
@@ -420,17 +427,7 @@
       return el("input", {type: "number", id: id, "data-field": field, "data-kind": "number", value: value === undefined || value === null ? "" : value,
         step: types.indexOf("integer") >= 0 ? "1" : "any", min: sch.minimum, max: sch.maximum});
     }
-    if (isLangMap(value) || field === "names" || field === "text") {
-      var box = el("div", {"class": "lang-map", "data-field": field, "data-kind": "langs", id: id});
-      LANGS.forEach(function (lang) {
-        var long = field === "text";
-        var input = el(long ? "textarea" : "input", {type: long ? null : "text", "data-lang": lang, rows: long ? 2 : null,
-          "aria-label": label(part, field) + " (" + lang + ")", maxlength: long ? null : 200, placeholder: LANG_NAMES[lang]});
-        input.value = (value || {})[lang] || "";
-        box.appendChild(el("label", {"class": "lang-row"}, [el("span", {"class": "small muted", text: LANG_NAMES[lang]}), input]));
-      });
-      return box;
-    }
+    if (isLangMap(value) || field === "names" || field === "text") return asField(langMap(value, label(part, field), field === "text"));
     if (typeof value === "string" || types.indexOf("string") >= 0) {
       var inp = el("input", {type: "text", id: id, "data-field": field, "data-kind": "text", maxlength: sch.maxLength});
       inp.value = value === undefined || value === null ? "" : String(value);
@@ -449,7 +446,6 @@
       var absent = !(field in open.entry);
       // a field the entry does not have stays out while it is left empty
       if (absent && (kind === "text" || kind === "number") && input.value === "") return;
-      if (absent && kind === "langs" && !Array.prototype.some.call(input.querySelectorAll("[data-lang]"), function (i) { return i.value.trim(); })) return;
       if (absent && kind === "json" && (input.value === "null" || input.value === "")) return;
       if (absent && kind === "bool" && !input.checked) return;
       if (kind === "editor") {
@@ -467,10 +463,6 @@
       else if (kind === "text") {
         var v = input.value;
         entry[field] = (field === open.partDef.key && /^\d+$/.test(v) && typeof open.entry[field] === "number") ? Number(v) : v;
-      } else if (kind === "langs") {
-        var map = {};
-        input.querySelectorAll("[data-lang]").forEach(function (i) { if (i.value.trim()) map[i.dataset.lang] = i.value.trim(); });
-        entry[field] = map;
       } else {
         try { entry[field] = JSON.parse(input.value); } catch (e) { bad = field; }
       }
