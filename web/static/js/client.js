@@ -434,6 +434,16 @@
     });
   }
 
+  /** The end of a game in one line: who won (or shared the win) with how many points, from
+   *  the scores rows of any game ({seat, vp, winner}); ``nameOf(seat)`` names a seat. A game
+   *  says its unit by giving "wins_line" and "shared_line" in its own UI strings. */
+  function winnerLine(scores, nameOf) {
+    var rows = (scores || []).filter(function (r) { return r.winner; });
+    if (!rows.length) return t("game_over");
+    var names = rows.map(function (r) { return nameOf(r.seat); }).join(", ");
+    return t(rows.length > 1 ? "shared_line" : "wins_line", {names: names, vp: rows[0].vp});
+  }
+
   function setLang(newLang) {
     if (socket && socket.connected) socket.emit("set_lang", {lang: newLang});
   }
@@ -442,7 +452,7 @@
     config: config, lang: lang, t: t, tn: tn, fmt: fmt, name: name,
     h: h, replace: replace, on: on, toast: toast, setStatus: setStatus,
     start: start, onView: addViewListener, act: act, emitWithAck: emitWithAck, setLang: setLang,
-    keepAwake: keepAwake,
+    keepAwake: keepAwake, winnerLine: winnerLine,
     game: {},  // hooks a game's scripts set for the shared page scripts (docs/ui.md)
     get socket() { return socket; },
     get view() { return lastView; }

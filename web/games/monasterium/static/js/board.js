@@ -187,16 +187,8 @@
 
   function promptText(m, p) { return p.text || t("prompt_" + p.kind); }
 
-  /** The winner (or the players sharing the win) in one line, for the end of the game. */
-  function winnerLine(m) {
-    var rows = arr(m.view.scores).filter(function (r) { return r.winner; });
-    if (!rows.length) return t("game_over");
-    var names = rows.map(function (r) { return who(m, r.seat); }).join(", ");
-    return t(rows.length > 1 ? "shared_line" : "wins_line", {names: names, vp: rows[0].vp});
-  }
-
   window.MONA = {RES: RES, obj: obj, arr: arr, itemName: itemName, model: model, style: style, who: who,
     seatTag: seatTag, roundLine: roundLine, chips: chips, die: die, spaces: spaces, hands: hands,
     monasteries: monasteries, windowGrid: windowGrid, playerCards: playerCards, missionList: missionList,
-    logList: logList, finalScores: finalScores, winnerLine: winnerLine, rollEntry: rollEntry, promptText: promptText};
+    logList: logList, finalScores: finalScores, rollEntry: rollEntry, promptText: promptText};
 })();

@@ -6,7 +6,7 @@
   var last = null;
 
   function banner(m) {
-    var note = m.over ? M.winnerLine(m) : (m.msg.closed ? t("game_closed") : (m.msg.paused ? t("paused") : null));
+    var note = m.over ? TC.winnerLine(M.arr(m.view.scores), function (seat) { return M.who(m, seat); }) : (m.msg.closed ? t("game_closed") : (m.msg.paused ? t("paused") : null));
     if (note) return h("div.turn-seat.neutral", h("span.what", note));
     if (!m.prompts.length) return h("div.turn-seat.neutral", h("span.what", t("waiting")));
     return m.prompts.map(function (p) {

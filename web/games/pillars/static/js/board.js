@@ -230,18 +230,10 @@
     return p.text || t("prompt_" + p.kind);
   }
 
-  /** The winner (or the players sharing the win) in one line, for the end of the game. */
-  function winnerLine(m) {
-    var rows = arr(m.view.scores).filter(function (r) { return r.winner; });
-    if (!rows.length) return t("game_over");
-    var names = rows.map(function (r) { return who(m, r.seat); }).join(", ");
-    return t(rows.length > 1 ? "shared_line" : "wins_line", {names: names, vp: rows[0].vp});
-  }
-
   window.POTE = {CUBES: CUBES, ICONS: ICONS, obj: obj, arr: arr, nm: nm, itemName: itemName,
     model: model, colourOf: colourOf, playerStyle: playerStyle, who: who, seatTag: seatTag,
     chips: chips, itemText: itemText, conversion: conversion, cardBox: cardBox, roundLine: roundLine,
     playerCards: playerCards, locations: locations, market: market, roundCards: roundCards,
     shiring: shiring, kingsbridge: kingsbridge, architects: architects, eventTax: eventTax,
-    logList: logList, finalScores: finalScores, winnerLine: winnerLine, promptText: promptText};
+    logList: logList, finalScores: finalScores, promptText: promptText};
 })();

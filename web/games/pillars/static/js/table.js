@@ -7,7 +7,7 @@
 
   /** Who must act and what: one block per acting seat in that seat's colour. */
   function banner(m) {
-    var note = m.over ? P.winnerLine(m) : (m.msg.closed ? t("game_closed") : (m.msg.paused ? t("paused") : null));
+    var note = m.over ? TC.winnerLine(P.arr(m.view.scores), function (seat) { return P.who(m, seat); }) : (m.msg.closed ? t("game_closed") : (m.msg.paused ? t("paused") : null));
     if (note) return h("div.turn-seat.neutral", h("span.what", note));
     var bySeat = {}, order = [];
     m.prompts.forEach(function (p) {
