@@ -8,8 +8,7 @@
   var last = null, busy = false;
   var rerollPick = {};
   var sendPick = {};
-  var sendCosts = {};  // a send's action (JSON) -> what it costs, from the engine's choices
-  var sendGives = {};  // ... and what it brings and opens
+  var sendChoices = {};  // a send's action (JSON) -> the engine's choice: its cost and effect
 
   function send(action) {
     if (busy) return;
@@ -59,7 +58,8 @@
     var places = options("to", byMon);
     if (places.indexOf(sendPick.to) < 0) sendPick.to = places[0];
     var final = byMon.filter(function (a) { return a.to === sendPick.to; })[0];
-    var cost = M.obj(sendCosts[JSON.stringify(final)]);
+    var chosen = M.obj(sendChoices[JSON.stringify(final)]);
+    var cost = M.obj(chosen.cost);
     var costText = Object.keys(cost).filter(function (k) { return cost[k]; }).map(function (k) {
       return cost[k] + " " + M.itemName(k);
     }).join(", ") || t("free_send");
@@ -73,7 +73,7 @@
       select("send-monastery", t("monastery"), mons, sendPick.monastery, "monastery"),
       select("send-to", t("place"), places, sendPick.to, "to"),
       h("p.small", {id: "send-cost"}, t("send_costs", {what: costText})),
-      h("p.small", {id: "send-gives"}, t("send_gives", {what: givesText(M.obj(sendGives[JSON.stringify(final)]))})),
+      h("p.small", {id: "send-gives"}, t("send_gives", {what: givesText(M.obj(chosen.effect))})),
       h("button.choice", {type: "button", id: "send-go", onclick: function () { send(Object.assign({}, base, final)); }},
         h("span.label", t("send_it"))));
   }
@@ -105,13 +105,8 @@
 
   function useChoices(m) {
     var useChoices = m.choices.filter(function (c) { return c.action.type === "use"; });
-    sendCosts = {};
-    sendGives = {};
-    useChoices.forEach(function (c) {
-      if (!c.action.novice) return;
-      sendCosts[JSON.stringify(c.action)] = c.cost;
-      sendGives[JSON.stringify(c.action)] = c.effect;
-    });
+    sendChoices = {};
+    useChoices.forEach(function (c) { if (c.action.novice) sendChoices[JSON.stringify(c.action)] = c; });
     var uses = useChoices.map(function (c) { return c.action; });
     var sends = uses.filter(function (a) { return a.novice; });
     var others = useChoices.filter(function (c) { return !c.action.novice; });
