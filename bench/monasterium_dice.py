@@ -40,7 +40,8 @@ from companion.patches import apply  # noqa: E402
 
 
 class Server:
-    """`companion serve --demo --demo-game monasterium` with the dice emulator on."""
+    """`companion serve --demo --demo-game monasterium` reading this process's emulated
+    dice reader on a pty."""
 
     def __init__(self, data: Path) -> None:
         from companion.commands.dice import game_dice
