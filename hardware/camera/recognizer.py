@@ -102,11 +102,9 @@ class Recognizer:
                  tracker: TrackerSettings | None = None,
                  marker_mm: float | None = None,
                  rescue: RescueSettings | None = None,
-                 marker_positions: dict[str, tuple[float, float]] | None = None,
-                 opencv_threads: int | None = None) -> None:
-        threads = OPENCV_THREADS if opencv_threads is None else opencv_threads
-        if threads > 0:
-            cv2.setNumThreads(threads)  # process-wide: see OPENCV_THREADS
+                 marker_positions: dict[str, tuple[float, float]] | None = None) -> None:
+        if OPENCV_THREADS > 0:
+            cv2.setNumThreads(OPENCV_THREADS)  # process-wide: see OPENCV_THREADS
         self.decoder = decoder or Decoder()
         self.zones = zones or ZoneMap()
         self.calibration = calibration or Calibration.identity()
