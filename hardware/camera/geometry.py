@@ -11,6 +11,7 @@ information's BCH code still check every result, so a wrong guess reads nothing.
 from __future__ import annotations
 
 import math
+import statistics
 from dataclasses import dataclass
 
 import cv2
@@ -189,8 +190,7 @@ def read(gray: np.ndarray, binary: np.ndarray,
     finders = find_finders(binary)
     if len(finders) < 2 or len(finders) > 6:
         return None
-    modules = sorted(f.module for f in finders)
-    module = (modules[(len(modules) - 1) // 2] + modules[len(modules) // 2]) / 2  # median
+    module = statistics.median(f.module for f in finders)
     for count, (tl, tr, bl) in enumerate(_triples(finders)):
         if count >= limit:
             break
