@@ -43,8 +43,9 @@ def event_frames(folder, event: str = EVENT) -> None:
     folder.mkdir(exist_ok=True)
     for i in range(36):
         image, _ = camera.render([marker] + ([card] if i >= 12 else []), seed=i)
-        cv2.imwrite(str(folder / f"next-{i:03d}.jpg"), image)
-        os.replace(folder / f"next-{i:03d}.jpg", folder / f"{i:03d}.jpg")
+        temp = folder / f"{i:03d}.tmp"  # not an image name: a reopened source never lists it
+        temp.write_bytes(cv2.imencode(".jpg", image)[1].tobytes())
+        os.replace(temp, folder / f"{i:03d}.jpg")
 
 
 @pytest.fixture(scope="module")
