@@ -88,7 +88,6 @@ PROMPT_TEXTS: dict[str, str] = {
 TERMS: dict[str, str] = {
     **{f"column:{c}": c for c in "ABCDE"},
     **{f"monastery:{m}": f"Monastery {m}" for m in "ABCDE"},
-    "to:chapel": "the chapel",
     **{f"place:{k}": v for k, v in (("lay", "lay building"), ("workshop", "workshop"),
                                      ("hall", "common hall"), ("chapel", "chapel"),
                                      ("cloister", "cloister"))},
