@@ -30,4 +30,5 @@ SERVER_REASONS: dict[str, str] = {
 SERVER_REASONS.update({
     "internal_error": "Something went wrong on the server. Nothing changed.",
     "not_your_turn": "It is not your turn.",
+    "no_table_step": "The table owes no such step now.",
 })

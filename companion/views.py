@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion import hardware_texts, i18n
+from companion import hardware_texts, i18n, table_steps
 from companion.reasons import SERVER_REASONS
 from companion.service import LiveGame
 from engine.api import PRIVATE_PARAMS, Refused
@@ -190,6 +190,11 @@ def build(live: LiveGame, role: str, seat: str | None, lang: str, *,
                 data["refused"] = refusal(live.kind.reasons, lang, choice.refused["code"],
                                           choice.refused.get("params", {}), namer,
                                           live.kind.name)
+            idle = choice.effect.get("no_effect")  # legal, but would do nothing: why
+            if isinstance(idle, dict) and isinstance(idle.get("code"), str):
+                data["effect"] = dict(data["effect"], no_effect=refusal(
+                    live.kind.reasons, lang, idle["code"], idle.get("params", {}), namer,
+                    live.kind.name))
             choices.append(data)
     finished = live.status == "finished"
     payload = {
@@ -204,6 +209,7 @@ def build(live: LiveGame, role: str, seat: str | None, lang: str, *,
                                  hardware_texts.translated(hardware, lang, live.kind.reasons,
                                                            namer)),
         "preview": live.preview,
+        "steps": table_steps.entries(live, lang, namer, hardware),
         "scores": live.row.get("result") if finished else None, "host": None,
     }
     if role == "host":

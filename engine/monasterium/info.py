@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from engine.api import COMPASS_SEATS, Bindings, GameInfo, Option, Texts
-from engine.monasterium import bindings, catalog, corrections, options, rules, texts
+from engine.monasterium import bindings, catalog, corrections, options, rules, steps, texts
 
 NAMES = {"en": "Monasterium", "it": "Monasterium", "pl": "Monasterium", "es": "Monasterium",
          "de": "Monasterium"}
@@ -18,12 +18,13 @@ INFO = GameInfo(
     texts=Texts(reasons=texts.REASONS, events=texts.EVENT_TEXTS, prompts=texts.PROMPT_TEXTS,
                 terms={**texts.TERMS,
                        **{f"part:{k}": v for k, v in corrections.TITLES.items()}},
-                catalog=catalog.REASONS),
+                catalog=catalog.REASONS, ui=steps.TEXTS),
     catalog="engine.monasterium.data",
     parts=catalog.PARTS,
     stickers=(),  # cards and boards carry no stickers: the dice are what the table reads
     bindings=Bindings(dice=bindings.DICE, roll=bindings.roll,
-                      manual_roll=bindings.manual_roll),
+                      manual_roll=bindings.manual_roll, table_steps=steps.table_steps,
+                      demo_scene=steps.demo_scene),
     web="web.games.monasterium",
     check_catalog=catalog.check_catalog,
     catalog_state=rules.index,

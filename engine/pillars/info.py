@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from engine.api import COMPASS_SEATS, Bindings, GameInfo, Option, StickerKind, Texts
-from engine.pillars import bindings, catalog, corrections, options, rules, texts
+from engine.pillars import bindings, catalog, corrections, options, rules, steps, texts
 
 NAMES = {"en": "The Pillars of the Earth", "it": "I pilastri della terra",
          "pl": "Filary Ziemi", "es": "Los pilares de la Tierra", "de": "Die Säulen der Erde"}
@@ -18,7 +18,7 @@ INFO = GameInfo(
     max_players=4,
     options=Option.table(options.OPTIONS),
     texts=Texts(reasons=texts.REASONS, events=texts.EVENT_TEXTS, prompts=texts.PROMPT_TEXTS,
-                ui=texts.UI,
+                ui={**texts.UI, **steps.TEXTS},
                 terms={**texts.TERMS, **{f"part:{k}": v for k, v in corrections.TITLES.items()}}),
     catalog="engine.pillars.data",
     parts=catalog.PARTS,
@@ -27,7 +27,8 @@ INFO = GameInfo(
               StickerKind("V", "privilege", "privileges"),
               StickerKind("K", "event", "events")),
     bindings=Bindings(zones=bindings.ZONES, dice=bindings.DICE, sighting=bindings.sighting,
-                      roll=bindings.roll, manual_roll=bindings.manual_roll),
+                      roll=bindings.roll, manual_roll=bindings.manual_roll,
+                      table_steps=steps.table_steps, demo_scene=steps.demo_scene),
     web="web.games.pillars",
     check_catalog=catalog.check_catalog,
     catalog_state=catalog.index,
