@@ -60,6 +60,10 @@ class Namer:
                 return names.get(self.lang) or names.get("en") or value
             if value in self.terms:
                 return i18n.text(self.lang, self.terms[value], game=self.game)
+            base, digits = value.rstrip("0123456789"), value[len(value.rstrip("0123456789")):]
+            if digits and base in self.catalog:  # a numbered space of a place: "market2"
+                names = self.catalog[base]
+                return f"{names.get(self.lang) or names.get('en') or base} {digits}"
         elif isinstance(value, list):
             return ", ".join(str(self(v, param)) for v in value)
         elif isinstance(value, dict):

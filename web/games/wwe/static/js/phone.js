@@ -247,7 +247,7 @@
       }).join(", ")}) : t("cancel_nothing");
       var left = all.filter(function (x) { return cancel.indexOf(x) < 0 && W.ITEMS.indexOf(x) < 0; });
       var b = choiceButton(c, label, function () { send(c.action); });
-      if (left.length) b.appendChild(h("span.ce", "⚠ " + left.map(function (x) { return t("flag_" + x); }).join(" · ")));
+      if (left.length) b.appendChild(h("span.ce", "⚠ " + left.map(function (x) { return t("will_" + x); }).join(" · ")));
       return b;
     })));
     return box;
@@ -378,7 +378,7 @@
     return [
       h("table.forecast", h("thead", h("tr", h("th", t("duty")), h("th", t("you_have") + " / " + t("needed")),
         h("th", t("at_chapter_end")))), h("tbody", rows)),
-      h("p.small", worst ? t("forecast_vp_loss", {best: best, worst: worst}) : t("forecast_ok")),
+      h("p.small", worst ? t(best === worst ? "forecast_vp_loss_exact" : "forecast_vp_loss", {best: best, worst: worst}) : t("forecast_ok")),
       punish.length ? h("p.small.bad", t("punishments_ahead") + ": " + punish.map(function (p) {
         var maybe = p.slice(-1) === "?";
         return t("punish_" + p.replace("?", "")) + (maybe ? " (" + t("depends_on_die") + ")" : "");
@@ -444,6 +444,7 @@
     TC.replace("my-board", myBoard(m));
     TC.replace("hand", hand(m));
     TC.replace("forecast", forecast(m));
+    TC.replace("my-summary", W.chapterSummary(m, msg.seat));  // what I paid and lost
     TC.replace("public", publicPanel(m));
     TC.replace("log", W.logList(m));
   }
