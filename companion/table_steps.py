@@ -4,8 +4,9 @@ or the dice reader, when one is running), and the fallback the host page or the 
 display may tap where nothing confirms it.
 
 Every view carries ``steps``: ``[{kind, who, who_name, text, zone, done, of, devices:
-[{device, present, text}], by_hand, fallback (the action, or None), fallback_text}]`` in the recipient's language;
-the host's op ``table_step`` (with ``kind``) sends the step's fallback as the table.
+[{device, present, text}], by_hand, fallback (the action, or None), fallback_text}]`` in the
+recipient's language; the host's op ``table_step`` (with ``kind``) sends the step's fallback
+as the table.
 """
 from __future__ import annotations
 
@@ -21,8 +22,6 @@ TEXTS: dict[str, str] = {
     "dice_on": "The dice reader records the roll.",
     "dice_off": "No dice reader is running: nothing records the roll by itself.",
     "anyone": "Someone at the table",
-    "host_fallback": "Where nothing records it: the host page's button below, or the table "
-                     "display.",
 }
 
 _RUNNING = frozenset(("ok", "starting"))

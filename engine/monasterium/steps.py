@@ -17,7 +17,7 @@ def table_steps(s) -> list:
                           confirms=("dice",), fallback=ROLL, fallback_text="Let the app roll",
                           by_hand="Or enter the face on the table display.")]
     dice = len(s["place"]["reroll"] or ()) or None
-    text = ("{who}: roll the dice again." if dice else "{who}: roll your dice.")
+    text = ("{who}: roll the dice again." if dice else "{who}: roll the dice.")
     return [TableStep("roll", text, s["active"], confirms=("dice",), fallback=ROLL,
                       fallback_text="Let the app roll",
                       by_hand="Or enter the faces on the table display.")]
@@ -31,4 +31,4 @@ def demo_scene(catalog, s) -> list:
 TEXTS = {f"step:{i}": text for i, text in enumerate((
     "{who}: roll the new personal die.", "Let the app roll",
     "Or enter the face on the table display.", "{who}: roll the dice again.",
-    "{who}: roll your dice.", "Or enter the faces on the table display."))}
+    "{who}: roll the dice.", "Or enter the faces on the table display."))}

@@ -51,6 +51,7 @@
     var side = !lobby.hidden && msg.version > 0;
     lobby.classList.toggle("side", side);
     document.body.classList.toggle("lobby-open", !lobby.hidden && !side);
+    document.body.classList.toggle("lobby-side", side);
   }
 
   TC.onView(function (msg) {

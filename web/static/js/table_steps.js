@@ -40,7 +40,7 @@
 
   function tableStep(step) {
     return h("div.table-step", {dataset: {kind: step.kind, key: "step-" + step.kind}},
-      h("div.step-what", h("span.step-icon", {"aria-hidden": "true"}, "✋ "), step.text, progress(step)),
+      h("div.step-what", h("span.step-icon", {"aria-hidden": "true"}, "▸ "), step.text, progress(step)),
       devices(step),
       step.by_hand ? h("div.step-hand.small", step.by_hand) : null,
       fallbackButton(step, function () { TC.act(step.fallback); }));
@@ -60,7 +60,7 @@
     var on = arr(step.devices).filter(function (d) { return d.present; })[0];
     var how = on ? on.text : (step.fallback ? t("step_phone_fallback", {button: step.fallback_text}) : step.by_hand);
     return h("div.step-line", {dataset: {kind: step.kind, key: "step-" + step.kind}},
-      h("b", "✋ " + step.text), how ? " " + how : null);
+      h("b", "▸ " + step.text), how ? " " + how : null);
   }
 
   TC.onView(function (msg) {

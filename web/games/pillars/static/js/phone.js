@@ -36,7 +36,7 @@
       else if (k === "gold" && c.action.type === "use_exemption") parts.push(v ? "−" + Math.abs(v) + " " + P.itemName("gold") : t("no_tax"));
       else if (v) parts.push((v > 0 ? "+" : "−") + Math.abs(v) + " " + P.itemName(k));
     });
-    if (eff.location) parts.push(P.nm(eff.location));
+    if (eff.location && c.action.type !== "place") parts.push(P.nm(eff.location));  // a place: its label names it
     if (eff.discard) parts.push(t("then_discard"));
     return parts.join(" · ");
   }
