@@ -117,3 +117,25 @@ def test_every_text_is_named_and_translated(app, game, seats, seed):
     assert {"prompt", "step"} <= seen_kinds, seen_kinds
     assert game == "monasterium" or "refused" in seen_kinds, seen_kinds
     assert not found, found[:20]
+
+
+@pytest.mark.parametrize("game", ["wwe", "pillars", "monasterium"])
+def test_every_catalog_name_and_text_is_in_every_language(app, game):
+    """Card, action, place, project and mission names in all five languages."""
+    from companion.games import load_kind
+
+    kind = load_kind(game, app.config["DATA_DIR"])
+    missing = []
+
+    def walk(node, path):
+        if isinstance(node, dict):
+            if isinstance(node.get("en"), str) and path.endswith("/names"):
+                missing.extend((path, lang) for lang in LANGS if not node.get(lang))
+            for key, value in node.items():
+                walk(value, f"{path}/{key}")
+        elif isinstance(node, list):
+            for i, value in enumerate(node):
+                walk(value, f"{path}[{value.get('id', i) if isinstance(value, dict) else i}]")
+
+    walk(kind.catalog, game)
+    assert not missing, missing[:20]

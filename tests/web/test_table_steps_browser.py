@@ -195,7 +195,7 @@ def test_wwe_move_that_does_nothing_is_set_apart_and_confirmed(server, browser):
     names = {"N": "Ala", "E": "Bruno"}
     table, links, _ = new_game(browser, server, "wwe", names, errors)
     ala = join(browser, server, links["N"], "N", errors)
-    join(browser, server, links["E"], "E", errors, "de")
+    bruno = join(browser, server, links["E"], "E", errors, "de")
     table.wait_for_function("() => document.getElementById('join-panel').hidden")
 
     # the event card: the TV says who reveals it and what would record it
@@ -235,4 +235,8 @@ def test_wwe_move_that_does_nothing_is_set_apart_and_confirmed(server, browser):
     confirm.click()
     ala.wait_for_function("v => TC.view.version > v", arg=before)
     assert view(table)["seats"]["N"]["played"][-1]["card"] == "privilege"
+    # German card names, not English ones (issue 24 #7)
+    hand = bruno.locator("#hand").inner_text()
+    assert "Baumaterial" in hand and "Haus bauen" in hand and "Wolle & Tuch" in hand
+    assert not {"Building Material", "Build House", "Rent", "Privilege"} & set(hand.split("\n"))
     assert not errors, errors
