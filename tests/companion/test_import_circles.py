@@ -2,12 +2,9 @@
 read from the bottom up. The graph counts every import, including those inside functions."""
 from __future__ import annotations
 
-import pytest
-
 from tests.imports import circles, graph
 
 
-@pytest.mark.xfail(strict=True, reason="issue 23: pillars and monasterium circles not yet broken")
 def test_no_import_circles_in_the_project():
     assert circles(graph()) == []
 
