@@ -2,11 +2,20 @@
 from __future__ import annotations
 
 from engine.api import COMPASS_SEATS, Bindings, GameInfo, Option, Texts
-from engine.monasterium import bindings, catalog, corrections, options, rules, steps, texts
+from engine.monasterium import (
+                                bindings,
+                                catalog,
+                                corrections,
+                                options,
+                                rules,
+                                state,
+                                table_steps,
+                                texts,
+)
 
 NAMES = {"en": "Monasterium", "it": "Monasterium", "pl": "Monasterium", "es": "Monasterium",
          "de": "Monasterium"}
-SEATS = COMPASS_SEATS  # the colours are rules.COLOURS
+SEATS = COMPASS_SEATS  # the colours are state.COLOURS
 
 INFO = GameInfo(
     id="monasterium",
@@ -18,16 +27,16 @@ INFO = GameInfo(
     texts=Texts(reasons=texts.REASONS, events=texts.EVENT_TEXTS, prompts=texts.PROMPT_TEXTS,
                 terms={**texts.TERMS,
                        **{f"part:{k}": v for k, v in corrections.TITLES.items()}},
-                catalog=catalog.REASONS, ui=steps.TEXTS),
+                catalog=catalog.REASONS, ui=table_steps.TEXTS),
     catalog="engine.monasterium.data",
     parts=catalog.PARTS,
     stickers=(),  # cards and boards carry no stickers: the dice are what the table reads
     bindings=Bindings(dice=bindings.DICE, roll=bindings.roll,
-                      manual_roll=bindings.manual_roll, table_steps=steps.table_steps,
-                      demo_scene=steps.demo_scene),
+                      manual_roll=bindings.manual_roll, table_steps=table_steps.table_steps,
+                      demo_scene=table_steps.demo_scene),
     web="web.games.monasterium",
     check_catalog=catalog.check_catalog,
-    catalog_state=rules.index,
+    catalog_state=state.index,
     start_rule="Whoever most recently visited a monastery starts; else the youngest.",
     table_actions=rules.TABLE_ACTIONS,
     host_actions=rules.HOST_ACTIONS,

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from engine.api import Act, DieRole, Propose, Warn, Zone
 from engine.pillars import rules as R
+from engine.pillars import state as S
 
 # DEMO layout in board millimetres around the 30 mm board marker, inside the simulated
 # camera's view (about x -190..190, y -30..180): the round's cards in a row below the
@@ -18,7 +19,7 @@ ZONES = (
     Zone("supply_craftsmen", "Supply craftsmen", (40, 20, 110, 95)),
     Zone("supply_materials", "Supply building materials", (115, 20, 190, 95)),
     *(Zone(f"player_{seat}", f"Player {seat}", (x, 100, x + 90, 180))
-      for seat, x in zip(R.SEAT_ORDER, (-190, -95, 0, 95), strict=True)),
+      for seat, x in zip(S.SEAT_ORDER, (-190, -95, 0, 95), strict=True)),
 )
 DICE = (DieRole("tax", "Tax die", faces=(2, 3, 3, 4, 4, 5), faces_from="board.tax_die.faces"),)
 
@@ -76,7 +77,7 @@ def roll(state, dice) -> list:
     if _legal(state, action):
         return [Act(action)]
     return [Warn("bad_die_value", {"value": str(faces[0]),
-                                   "faces": ", ".join(map(str, R.board(state)["tax_die"]
+                                   "faces": ", ".join(map(str, S.board(state)["tax_die"]
                                                           ["faces"]))})]
 
 

@@ -2,11 +2,11 @@
 from __future__ import annotations
 
 from engine.api import COMPASS_SEATS, Bindings, GameInfo, Option, StickerKind, Texts
-from engine.pillars import bindings, catalog, corrections, options, rules, steps, texts
+from engine.pillars import bindings, catalog, corrections, options, rules, table_steps, texts
 
 NAMES = {"en": "The Pillars of the Earth", "it": "I pilastri della terra",
          "pl": "Filary Ziemi", "es": "Los pilares de la Tierra", "de": "Die Säulen der Erde"}
-SEATS = COMPASS_SEATS  # the colours are rules.COLOURS
+SEATS = COMPASS_SEATS  # the colours are state.COLOURS
 
 
 
@@ -18,7 +18,7 @@ INFO = GameInfo(
     max_players=4,
     options=Option.table(options.OPTIONS),
     texts=Texts(reasons=texts.REASONS, events=texts.EVENT_TEXTS, prompts=texts.PROMPT_TEXTS,
-                ui={**texts.UI, **steps.TEXTS},
+                ui={**texts.UI, **table_steps.TEXTS},
                 terms={**texts.TERMS, **{f"part:{k}": v for k, v in corrections.TITLES.items()}}),
     catalog="engine.pillars.data",
     parts=catalog.PARTS,
@@ -28,7 +28,7 @@ INFO = GameInfo(
               StickerKind("K", "event", "events")),
     bindings=Bindings(zones=bindings.ZONES, dice=bindings.DICE, sighting=bindings.sighting,
                       roll=bindings.roll, manual_roll=bindings.manual_roll,
-                      table_steps=steps.table_steps, demo_scene=steps.demo_scene),
+                      table_steps=table_steps.table_steps, demo_scene=table_steps.demo_scene),
     web="web.games.pillars",
     check_catalog=catalog.check_catalog,
     catalog_state=catalog.index,

@@ -122,7 +122,7 @@ def test_every_text_is_named_and_translated(app, game, seats, seed):
 @pytest.mark.parametrize("game", ["wwe", "pillars", "monasterium"])
 def test_every_catalog_name_and_text_is_in_every_language(app, game):
     """Card, action, place, project and mission names in all five languages."""
-    from companion.games import load_kind
+    from companion.catalog import load_kind
 
     kind = load_kind(game, app.config["DATA_DIR"])
     missing = []

@@ -21,6 +21,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from tests.web.conftest import PHONE_CONTEXT, pair_here, running_server
+from tests.web.test_accessibility_browser import check as a11y
 from tests.web.test_browser import shot
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(600)]
@@ -122,9 +123,11 @@ def test_pillars_round_preparation_says_who_and_how(server, browser):
     assert "Anna" in bruno.locator("#table-steps").inner_text()
     assert "privilege" not in bruno.locator("#table-steps").inner_text().lower()  # Italian
     shot(anna, "70-pillars-phone-prep")
+    a11y(anna, "pillars-phone-prep")
     # the host page draws for a TV that is not a touch screen
     assert host.locator("#table-steps-panel").is_visible()
     shot(host, "71-pillars-host-prep")
+    a11y(host, "pillars-host-prep")
     click(host, "#table-steps .step-fallback", table)
     table.wait_for_function("() => TC.view.view.kingsbridge.length === 1")
     assert "privilege 2 of 2" in step.inner_text()
@@ -141,6 +144,7 @@ def test_pillars_round_preparation_says_who_and_how(server, browser):
     assert not too_wide(table), too_wide(table)
     assert not covered(table, "#table-steps .step-fallback")
     assert not covered(table, "#prompt")
+    a11y(table, "pillars-table-prep-side-codes")
 
     # the TV's own button, in sight without scrolling
     box = table.locator("#table-steps .step-fallback").bounding_box()
@@ -232,6 +236,7 @@ def test_wwe_move_that_does_nothing_is_set_apart_and_confirmed(server, browser):
     assert version(ala) == before
     confirm.scroll_into_view_if_needed()
     shot(ala, "78-wwe-phone-idle-confirm")
+    a11y(ala, "wwe-phone-idle-confirm")
     confirm.click()
     ala.wait_for_function("v => TC.view.version > v", arg=before)
     assert view(table)["seats"]["N"]["played"][-1]["card"] == "privilege"

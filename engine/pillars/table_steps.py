@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from engine.api import DemoCard, TableStep
 from engine.pillars import rules as R
+from engine.pillars.flow import prep_missing
+from engine.pillars.state import board
 
 DEAL = {"type": "deal", "by": "table"}
 DRAW = "Let the app draw"
@@ -27,8 +29,8 @@ _LAY = {
 def _prep_step(s) -> TableStep | None:
     """The next card to lay out: privileges, then craftsmen (Shiring's first), then
     materials, the order in which the app draws them."""
-    b = R.board(s)
-    missing = R.prep_missing(s)
+    b = board(s)
+    missing = prep_missing(s)
     craftsmen = b["shiring_craftsmen"] + b["supply_craftsmen"]
     counts = {"privilege": b["privileges_per_round"], "shiring": craftsmen,
               "supply_craftsman": craftsmen, "material": b["supply_materials"]}
@@ -80,7 +82,7 @@ def demo_scene(catalog, s) -> list:
         if kind == "reveal_privilege":
             return [DemoCard("privileges", "kingsbridge", values[0])]
         if kind == "reveal_craftsman":
-            zone = "shiring" if R.prep_missing(s)["shiring"] > 0 else "supply_craftsmen"
+            zone = "shiring" if prep_missing(s)["shiring"] > 0 else "supply_craftsmen"
             return [DemoCard("craftsmen", zone, values[0])]
         if kind == "reveal_material":
             return [DemoCard("materials", "supply_materials", values[0])]
