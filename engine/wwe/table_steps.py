@@ -54,9 +54,9 @@ def demo_scene(catalog, s: dict | None) -> list:
         return []
     if h["kind"] == "reveal_event":
         card = _next_event(s)
-        return [DemoCard("events", COUNCIL, card)] if card else []
+        return [DemoCard("event_cards", COUNCIL, card)] if card else []
     if h["kind"] != "orient_event" and isinstance(s.get("event"), str):
-        return [DemoCard("events", COUNCIL, s["event"])]
+        return [DemoCard("event_cards", COUNCIL, s["event"])]
     return []
 
 

@@ -52,6 +52,8 @@ def test_each_game_declares_its_scene_in_its_own_zones(app):
         if game == "pillars":  # round preparation: the first privilege on Kingsbridge
             assert [c.zone for c in cards] == ["kingsbridge"]
             assert laid[0][0].startswith("TC1:PILLAR:V:")
+        if game == "wwe":  # the chapter's first event card on the council space
+            assert [c.zone for c in cards] == ["council"] and laid[0][0].startswith("TC1:WWE:E:")
         if game == "monasterium":  # no stickers: nothing to lay
             assert laid == []
     # the scene follows the newest game: its frames show that game's cards
