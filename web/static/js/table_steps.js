@@ -15,7 +15,7 @@
 
   function progress(step) {
     if (!step.of) return null;
-    var bar = h("span.step-bar", {role: "progressbar", "aria-valuemin": "0",
+    var bar = h("span.step-bar", {role: "progressbar", "aria-label": t("step_done_of", {done: step.done, of: step.of}), "aria-valuemin": "0",
       "aria-valuemax": String(step.of), "aria-valuenow": String(step.done)},
       h("span.step-fill", {style: {width: Math.round(100 * step.done / step.of) + "%"}}));
     return h("span.step-progress", bar, h("span.small", t("step_done_of", {done: step.done, of: step.of})));
