@@ -190,8 +190,9 @@ def test_a_table_plays_a_chapter(server, browser):
     for seat, page in phones.items():
         page.wait_for_function("v => TC.view.version >= v", arg=msg["version"])
         # each phone shows its own chapter-end breakdown (paid, missing, VP lost), only its own
-        rows = page.locator("#my-summary tr[data-seat]")
+        rows = page.locator("#my-summary [data-seat]")
         assert rows.count() == 1 and rows.first.get_attribute("data-seat") == seat
+        assert page.evaluate("() => document.scrollingElement.scrollWidth <= innerWidth")
         forecast = page.locator("#forecast").inner_text()
         assert not re.search(r"lose (\d+) to \1 VP", forecast), forecast
         # All 12 cards back in hand; Penance (a piety shortfall) discards one at random.

@@ -369,19 +369,31 @@
     }
     var seats = m.seats.filter(function (s) { return rows[s] && (!onlySeat || s === onlySeat); });
     if (!seats.length) return null;
+    function punishments(r) {
+      return r.punish.map(function (x) {
+        var cancelled = r.cancel.indexOf(x) >= 0;
+        return t("punish_" + x) + (cancelled ? " (" + t("cancelled_by_loyalty") + ")" : "");
+      }).join(", ") || "–";
+    }
+    if (onlySeat) {  // a phone: one player's breakdown, a label per line (narrow screen)
+      var mine = rows[onlySeat];
+      return h("section.panel.summary", {id: "chapter-summary"},
+        h("h2", t("chapter_summary", {chapter: roman(chapter)})),
+        h("table", {dataset: {seat: onlySeat}}, h("tbody",
+          h("tr", h("th", t("paid")), h("td", chipsOrDash(mine.paid))),
+          h("tr", h("th", t("missing")), h("td", chipsOrDash(mine.short))),
+          h("tr", h("th", t("vp_lost")), h("td", String(-mine.vp || 0))),
+          h("tr", h("th", t("punishments")), h("td", punishments(mine))))));
+    }
     return h("section.panel.summary", {id: "chapter-summary"},
       h("h2", t("chapter_summary", {chapter: roman(chapter)})),
       h("table", h("thead", h("tr", h("th", t("player")), h("th", t("paid")), h("th", t("missing")),
         h("th", t("vp_lost")), h("th", t("punishments")))),
       h("tbody", seats.map(function (seat) {
         var r = rows[seat];
-        var pun = r.punish.map(function (x) {
-          var cancelled = r.cancel.indexOf(x) >= 0;
-          return t("punish_" + x) + (cancelled ? " (" + t("cancelled_by_loyalty") + ")" : "");
-        });
         return h("tr", {dataset: {seat: seat}}, h("td", seatLabel(m, seat)), h("td", chipsOrDash(r.paid)),
           h("td", chipsOrDash(r.short)), h("td", String(-r.vp || 0)),
-          h("td", pun.join(", ") || "–"));
+          h("td", punishments(r)));
       }))));
   }
 
