@@ -161,18 +161,14 @@ def choices(s: dict, seat: str) -> list[Choice]:
 
 
 def precheck(s: dict, seat: str, card: str, params: dict) -> Refused | None:
-    """A cheap refusal for the many site/project variants, without trying them on a copy.
+    """A cheap refusal for the many card variants, without trying them on a copy.
 
-    Only used when it cannot disagree with `apply`: the action is not lost and no event
-    modifies the card (otherwise the full trial decides)."""
-    if effects.action_lost(s, seat) or effects.card_mods(s, card):
+    Only used when it cannot disagree with `apply`: the action is not lost and the card's
+    own read-only check decides (no event card modifies it: `cards.perform_refusal`)."""
+    if effects.action_lost(s, seat):
         return None
-    if card == "build_house" and isinstance(params.get("site"), str):
-        from engine.wwe import projects
-        return projects.house_refusal(s, seat, params["site"], False)
-    if card in ("building_project", "donation") and isinstance(params.get("project"), str):
-        return cards.project_refusal(s, params["project"])
-    return None
+    refusal = cards.perform_refusal(s, seat, card, params)
+    return None if refusal is cards.UNKNOWN else refusal
 
 
 def play_choices(s: dict, seat: str) -> list[Choice]:
@@ -188,9 +184,6 @@ def play_choices(s: dict, seat: str) -> list[Choice]:
         discard = discards[0] if discards else None
         extra = {"discard_options": discards}
         base = {"type": "play_card", "by": seat, "card": card, "discard": discard}
-        target = card
-        if card == "privilege" and p["played"]:
-            target = p["played"][-1]
         if effects.action_lost(s, seat) is None and not cards.can_carry_out(s, seat, card):
             # R4.1.2: no way to carry it out: one choice, played for nothing
             params = card_param_options(s, seat, card)[0]
@@ -199,7 +192,7 @@ def play_choices(s: dict, seat: str) -> list[Choice]:
             continue
         for params in card_param_options(s, seat, card):
             action = {**base, "params": params, "perform": True}
-            early = precheck(s, seat, target, params) if target != "privilege" else None
+            early = precheck(s, seat, card, params)
             if early is not None:
                 out.append(Choice(action=action, refused=early.to_json(), effect=dict(extra)))
             else:
