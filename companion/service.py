@@ -56,6 +56,7 @@ class LiveGame:
     active_seqs: list[int] = field(default_factory=list)
     preview: dict | None = None
     log_cache: dict = field(default_factory=dict)  # (lang, position, seq) -> log entry
+    shared: Any = None  # companion.shared.Shared: what the views of this state share
     lock: threading.RLock = field(default_factory=threading.RLock)
 
     @property

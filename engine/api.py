@@ -106,6 +106,11 @@ class GameModule(Protocol):
     def seat_view(self, state: State, seat: str) -> dict[str, JSON]:
         """Everything ``seat`` may see (public view included) and nothing more."""
 
+    # Optional: ``private_view(state, seat) -> dict``, what ``seat_view`` adds to the public
+    # view for ``seat``: ``seat_view(s, seat) == {**public_view(s), **private_view(s, seat)}``.
+    # With it the server builds and translates the public part once per state and language
+    # for every recipient (companion/shared.py); without it, it calls ``seat_view``.
+
     def scores(self, state: State) -> list[dict[str, JSON]]:
         """Standings with tie-breakers, final once the game is over."""
 

@@ -121,6 +121,7 @@ def init_app(app: Flask, socketio: SocketIO, service: GameService) -> None:
             hardware = hardware_manager.status(app)
             built: dict[tuple, dict] = {}
             patches_for: dict[tuple, list] = {}  # (recipient key, base n) -> ops
+            memo: dict = {}  # the shared parts of the views, compared once (patches.diff)
             outbox = []
             for sid, client in clients.items():
                 if only is not None and sid != only:
@@ -139,7 +140,8 @@ def init_app(app: Flask, socketio: SocketIO, service: GameService) -> None:
                     continue
                 ops = patches_for.get((key, id(last[1])))
                 if ops is None:
-                    ops = patches_for[(key, id(last[1]))] = patches.diff(last[1], payload)
+                    ops = patches_for[(key, id(last[1]))] = patches.diff(last[1], payload,
+                                                                      memo=memo)
                 if not ops:
                     continue  # nothing this recipient sees changed: no redraw, no bytes
                 n = last[0] + 1

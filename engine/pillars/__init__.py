@@ -22,6 +22,7 @@ class _Pillars:
     choices = staticmethod(C.choices)
     public_view = staticmethod(V.public_view)
     seat_view = staticmethod(V.seat_view)
+    private_view = staticmethod(V.private_view)
     scores = staticmethod(V.scores)
     is_over = staticmethod(V.is_over)
     preview = staticmethod(C.preview)
