@@ -58,7 +58,7 @@ from hardware.tags.format import BOARD_MARKER, card_payload  # noqa: E402
 
 PI = 5  # a Raspberry Pi 4 core against this machine's
 TICK = os.sysconf("SC_CLK_TCK")
-PARTS = (("camera", ("capture", "camera")), ("dice", ("dice",)))  # thread name prefixes
+PARTS = (("camera", ("capture", "camera", "texture")), ("dice", ("dice",)))  # thread names
 
 
 # the camera's frames, rendered before the run ------------------------------------------
@@ -230,6 +230,7 @@ def memory_mb(pid: int, master: int) -> dict:
 
     return {"worker_rss": field(pid, "status", "VmRSS"),
             "master_rss": field(master, "status", "VmRSS"),
+            "worker_pss": field(pid, "smaps_rollup", "Pss"),
             "pss": field(pid, "smaps_rollup", "Pss") + field(master, "smaps_rollup", "Pss")}
 
 
@@ -376,6 +377,7 @@ def evening(game: str, args, work: Path) -> dict:
             "thread_count": len(end_threads),
             "master_share": round(master / wall, 4),
             "rss_mb": round(memory["pss"], 1), "worker_rss_mb": round(memory["worker_rss"], 1),
+            "worker_pss_mb": round(memory["worker_pss"], 1),
             "lost": lost, "actions": len(acked), "refused": refused,
             "latency_ms_median": round(statistics.median(latency), 1) if latency else None,
             "minutes": args.minutes, "wall_s": round(wall, 1)}
@@ -441,8 +443,9 @@ def show(game: str, r: dict) -> None:
     parts = "  ".join(f"{k} {v:.3f} (Pi {v * PI:.2f})" for k, v in r["parts"].items())
     print(f"{game}: core share {r['core_share']:.3f} (Pi x5: {r['pi_core_share']:.2f})  "
           f"[{parts}]  master {r['master_share']:.3f}  memory {r['rss_mb']:.0f} MB PSS "
-          f"(worker RSS {r['worker_rss_mb']:.0f} MB)  actions {r['actions']}  lost "
-          f"{r['lost']}  refused {r['refused']}  latency median {r['latency_ms_median']} ms",
+          f"(worker PSS {r['worker_pss_mb']:.0f}, RSS {r['worker_rss_mb']:.0f} MB)  "
+          f"actions {r['actions']}  lost {r['lost']}  refused {r['refused']}  "
+          f"latency median {r['latency_ms_median']} ms",
           flush=True)
     print(f"  busiest threads: {r['threads']}", flush=True)
 

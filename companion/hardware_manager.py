@@ -75,6 +75,7 @@ class HardwareManager:
 
     def changed(self) -> None:
         """Re-send the views of the games in play (they carry the hardware status)."""
+        threadnames.name_os_threads()  # a part may have started a thread since (rare)
         service = self.app.extensions["companion"]
         for live in service.all():
             if live.status != "finished":

@@ -115,8 +115,10 @@ def command(host: str | None, port: int | None, data_dir: str | None, demo: bool
     Options left out come from the settings: COMPANION_* environment variables, else
     DATA/config.json, else the defaults (docs/server.md, Settings).
     """
-    from companion import netinfo, settings
+    from companion import memory, netinfo, settings
     from companion.app import create_app
+
+    memory.limit_arenas()  # before any thread: the worker forked from here inherits it
 
     given = {"HOST": host, "PORT": port, "DATA_DIR": data_dir, "THREADS": threads,
              "CERTFILE": certfile, "KEYFILE": keyfile, "HARDWARE": False if no_hardware else None}

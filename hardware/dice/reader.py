@@ -2,11 +2,11 @@
 
 It opens the port exclusively (a given path, or discovery by /dev/serial/by-id and VID:PID),
 survives the Arduino reset on open (HELLO? retried for ~3 s, boot noise ignored), reads as
-bytes arrive (waking 4 times a second when idle), drops and counts CRC failures and garbage, asks STATE? after every
-(re)connection and sequence gap, watches the heartbeat (silent for 3 s → state "silent",
-STATE?, then reopen), and reopens after an unplug with a backoff of 0.5 s doubling to 5 s.
-Observations (`Roll`, `DieEvent`, `DiceStatus`) go to a callback or, without one, to the
-`observations` queue. Behaviour for people: docs/dice-reader.md.
+bytes arrive (waking 4 times a second when idle), drops and counts CRC failures and
+garbage, asks STATE? after every (re)connection and sequence gap, watches the heartbeat
+(silent for 3 s → state "silent", STATE?, then reopen), and reopens after an unplug with a
+backoff of 0.5 s doubling to 5 s. Observations (`Roll`, `DieEvent`, `DiceStatus`) go to a
+callback or, without one, to the `observations` queue. Behaviour for people: docs/dice-reader.md.
 """
 from __future__ import annotations
 
