@@ -10,10 +10,10 @@ from the views the clients received, sent by the client that owns it).
 
 The emulator, the clients and the frame rendering run in this process; only the server's
 worker is measured: its user + system CPU over wall time from /proc/<pid>/stat (the share
-of one core), each part's share from its threads (/proc/<pid>/task/*/stat, named by
-companion/threadnames.py: camera, dice, the rest is the server), its memory, and the Pi
-estimate (x5: a Raspberry Pi 4 core against this machine's) beside each. At the end the
-server's record is read: ``lost`` counts acknowledged actions missing from it.
+of one core), the camera's and the dice's shares from their threads (/proc/<pid>/task/*/stat,
+named by companion/threadnames.py), the server's as the rest (sockets, views, SQLite), its
+memory, and the Pi estimate (x5: a Raspberry Pi 4 core against this machine's) beside each.
+At the end the server's record is read: ``lost`` counts acknowledged actions missing from it.
 
 Targets (docs/pi-appliance.md): core_share <= 0.05 (0.25 of a Pi core), rss_mb <= 120,
 lost 0. Usage:
@@ -369,11 +369,13 @@ def evening(game: str, args, work: Path) -> dict:
         used -= start_threads.get(tid, (comm, 0.0))[1]
         parts[part_of(comm)] = parts.get(part_of(comm), 0.0) + used
         names[comm] = names.get(comm, 0.0) + used
+    # the server: everything but the camera and the dice, threads that ended included
+    parts["server"] = max(0.0, cpu - parts.get("camera", 0.0) - parts.get("dice", 0.0))
     lost = lost_actions(server.data, server.game_id, acked)
     return {"core_share": round(cpu / wall, 4), "pi_core_share": round(cpu / wall * PI, 3),
             "parts": {k: round(v / wall, 4) for k, v in sorted(parts.items())},
             "threads": {k: round(v / wall, 4) for k, v in
-                        sorted(names.items(), key=lambda kv: -kv[1])},
+                        sorted(names.items(), key=lambda kv: -kv[1]) if v >= 0.0005},
             "thread_count": len(end_threads),
             "master_share": round(master / wall, 4),
             "rss_mb": round(memory["pss"], 1), "worker_rss_mb": round(memory["worker_rss"], 1),
