@@ -142,6 +142,7 @@ def localize(node: Any, lang: str) -> Any:
 
 
 _NESTED = (dict, list)
+_ABSENT = object()
 
 
 def _is_names(node: dict) -> bool:
@@ -260,7 +261,9 @@ def view_of(live: LiveGame, shared: Shared, seat: str | None, is_seat: bool,
     def compose() -> dict:
         out = {}
         for key, value in raw.items():
-            if key in shown and (value is public[key] or value == public[key]):
+            before = public.get(key, _ABSENT) if type(public) is dict else _ABSENT
+            if key in shown and (value is before or (type(value) is type(before)
+                                                     and value == before)):
                 out[key] = shown[key]
             else:
                 out[key] = localize(value, lang) if type(value) in _NESTED else value
