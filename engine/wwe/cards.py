@@ -397,19 +397,20 @@ def resolve_privilege(s: dict, seat: str) -> str:
 def perform(s: dict, seat: str, card: str, params: dict, ev: list) -> None:
     """Carry out ``card`` for ``seat`` with event card modifiers applied."""
     target = resolve_privilege(s, seat) if card == "privilege" else card
-    for mod in effects.card_mods(s, target):
+    mods = effects.card_mods(s, target)  # no card changes the events in force
+    for mod in mods:
         if mod.get("disabled"):
             raise Refused("card_disabled", card=target)
     if target not in CARDS:
         raise Refused("unknown_card", card=target)
-    for mod in effects.card_mods(s, target):
+    for mod in mods:
         for item, n in (mod.get("cost") or {}).items():
             have = s["players"][seat]["res"].get(item, 0)
             if have < int(n):
                 raise Refused("cannot_afford", item=item, need=int(n), have=have)
             st.pay(s, seat, item, int(n))
     CARDS[target](s, seat, params, ev)
-    for mod in effects.card_mods(s, target):
+    for mod in mods:
         st.gain_items(s, seat, mod.get("bonus") or {}, ev, "event")
 
 
@@ -457,17 +458,24 @@ def card_param_options(s: dict, seat: str, card: str) -> list[dict]:
     return [{}]
 
 
-def perform_refusal(s: dict, seat: str, card: str, params: dict) -> Refused | object | None:
+def perform_refusal(s: dict, seat: str, card: str, params: dict, memo: dict | None = None
+                    ) -> Refused | object | None:
     """The refusal `perform` would raise, or None when it would carry the card out; read-only.
 
     An event card's extra cost is paid before the card's own check: it is paid here on a
     copy of only what paying touches (the seat's resources and the supply). `UNKNOWN` when
-    a cost names an item a player does not hold (only trying the card on a copy tells)."""
+    a cost names an item a player does not hold (only trying the card on a copy tells).
+    ``memo``: a dict kept by the caller for one state, so each card's modifiers are looked
+    up once in it (the choices ask about many variants of the same cards)."""
     try:
         target = resolve_privilege(s, seat) if card == "privilege" else card
     except Refused as r:
         return r
-    mods = effects.card_mods(s, target)
+    mods = memo.get(target) if memo is not None else None
+    if mods is None:
+        mods = effects.card_mods(s, target)
+        if memo is not None:
+            memo[target] = mods
     for mod in mods:
         if mod.get("disabled"):
             return Refused("card_disabled", card=target)
@@ -489,10 +497,11 @@ def perform_refusal(s: dict, seat: str, card: str, params: dict) -> Refused | ob
     return check(s, seat, params)
 
 
-def can_carry_out(s: dict, seat: str, card: str) -> bool:
-    """True when some way of carrying ``card`` out for ``seat`` exists now (read-only)."""
+def can_carry_out(s: dict, seat: str, card: str, memo: dict | None = None) -> bool:
+    """True when some way of carrying ``card`` out for ``seat`` exists now (read-only;
+    ``memo`` as for `perform_refusal`, of this same state)."""
     for params in card_param_options(s, seat, card):
-        refusal = perform_refusal(s, seat, card, params)
+        refusal = perform_refusal(s, seat, card, params, memo)
         if refusal is UNKNOWN:
             try:
                 perform(st.fast_copy(s), seat, card, params, [])
