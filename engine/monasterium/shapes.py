@@ -29,7 +29,7 @@ GLASS = {"monastery": ID, "row": ints(0, 9), "bonus": one_of("row", "column")}
 SEND = {"novice": ID, "to": ID, **GLASS}
 
 SHAPES = {
-    "roll": action(optional={"faces": either(object_of(FACE, most=12), NONE)}),
+    "roll": action(optional={"faces": either(object_of(FACE, most=24), NONE)}),
     "reroll": action({"dice": list_of(ID, 12, least=1, unique=True)}),
     "place": action({"face": FACE}),
     "take": action({"space": FACE, "dice": DICE}, {"column": COLUMN}),
@@ -42,5 +42,5 @@ SHAPES = {
     "extra_novice": action(optional={"forfeit": BOOL, **SEND}),
     "adjust": action({"seat": SEATS, "item": one_of(*RES, "prestige"), "delta": ints(-20, 20)},
                      {"reason": TEXT}),
-    "correct": action({"part": ID, "key": either(ID, NONE), "value": ANY}, {"reason": TEXT}),
+    "correct": action({"part": ID, "value": ANY}, {"key": either(ID, NONE), "reason": TEXT}),
 }
