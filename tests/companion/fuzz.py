@@ -19,10 +19,11 @@ def legal_actions(module, state, rnd: random.Random) -> list[dict]:
     """The legal actions now: every possible choice of every seat owed a decision, and the
     game's own random move."""
     out = []
-    for prompt in module.prompts(state):
+    prompts = [] if module.is_over(state) else module.prompts(state)
+    for prompt in prompts:
         out += [dict(c.action) for c in module.choices(state, prompt.seat)
                 if c.refused is None]
-    move = module.random_action(state, rnd)
+    move = module.random_action(state, rnd) if prompts else None
     if move is not None:
         out.append(dict(move))
     return out
@@ -58,7 +59,7 @@ def mutate(action: dict, rnd: random.Random, junk=None) -> dict:
 def advance(service, live, rnd: random.Random) -> bool:
     """One legal move of the game (False when the game is over)."""
     module = live.kind.module
-    if module.is_over(live.state):
+    if module.is_over(live.state) or not module.prompts(live.state):
         return False
     move = module.random_action(live.state, rnd)
     if move is None:
