@@ -131,11 +131,11 @@ def replay_problems(path: Path, data_dir: Path | str | None) -> list[str]:
 
 
 def _replay(con: sqlite3.Connection, row: sqlite3.Row, data_dir) -> None:
-    from companion import games, shapes
+    from companion import catalog, games, shapes
     from companion.service import GameService
     from companion.store import dumps
 
-    current = games.load_kind(row["game"], str(data_dir) if data_dir else None)
+    current = catalog.load_kind(row["game"], str(data_dir) if data_dir else None)
     pinned = con.execute("SELECT catalog FROM catalogs WHERE game = ?", (row["id"],)).fetchone()
     kind = current
     if pinned is not None and pinned[0] != dumps(current.catalog):
