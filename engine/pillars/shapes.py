@@ -45,7 +45,9 @@ SHAPES = {
     "leave_market": action(),
     "build": action({"uses": COUNTS}),
     "return_cubes": action({"cubes": object_of(ints(0, 999), one_of(*CUBES))}),
+    # a change per item ({"gold": 2}) or the host page's one item and its change
     "adjust": action({"seat": SEATS}, {**{item: ADJUST for item in ("gold", "vp", *CUBES)},
+                                       "item": one_of("gold", "vp", *CUBES), "delta": ADJUST,
                                        "reason": TEXT}),
     "set_start_player": action({"seat": SEATS}),
     "correct": action({"part": ID, "value": ANY}, {"key": either(ID, NONE), "reason": TEXT}),

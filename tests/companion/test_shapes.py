@@ -263,3 +263,21 @@ def test_legal_actions_of_random_games_fit_their_shapes(real):
                 shapes.check_action(module.info, dict(correction["action"],
                                                       value=correction["current"]))
 
+
+
+def test_the_host_page_adjust_form_works_for_every_game(real):
+    """The shared host page sends {op: adjust, seat, item, delta, reason} for every game."""
+    app, server = real
+    service = app.extensions["companion"]
+    for name, item in (("wwe", "stone"), ("pillars", "vp"), ("monasterium", "soup")):
+        live = service.create(name, setup_for(), "2468")
+        host = Spy(server.url, {"role": "host", "game": live.id,
+                                "host_token": service.new_host_token(live.id)})
+        try:
+            ack = host.call("host", {"op": "adjust", "seat": "E", "item": item, "delta": 1,
+                                     "reason": "miscount"})
+            assert ack["ok"], (name, ack)
+            event = service.store.actions(live.id)[-1]["events"][0]
+            assert (event["item"], event["delta"]) == (item, 1)
+        finally:
+            host.close()
