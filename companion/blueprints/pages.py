@@ -219,4 +219,7 @@ def healthz():
     hardware = hardware_manager.status(current_app)
     if request.remote_addr not in ("127.0.0.1", "::1"):
         hardware = views.hardware_for("viewer", None, hardware)
-    return jsonify(ok=True, games=len(common.service().all()), hardware=hardware)
+        return jsonify(ok=True, games=len(common.service().all()), hardware=hardware)
+    frames = current_app.extensions.get("companion.frames")
+    return jsonify(ok=True, games=len(common.service().all()), hardware=hardware,
+                   malformed_frames=frames.count if frames else 0)
