@@ -362,6 +362,10 @@ class GameInfo:
     # correction of the public board the host can make now, ``schema`` being the JSON Schema
     # of a new value; send ``{**action, "value": new}`` (see docs/engine.md, Corrections).
     corrections: Any = None
+    # action type -> the JSON Schema of what such an action may carry (built with
+    # engine/shapes.py): the app refuses a type without a shape, and an action not of its
+    # type's shape, as `bad_action` with the path of the first wrong field.
+    action_shapes: dict[str, Any] = field(default_factory=dict)
 
 
 def sticker_namespace(info: GameInfo) -> str:
