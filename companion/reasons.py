@@ -31,3 +31,7 @@ SERVER_REASONS.update({
     "internal_error": "Something went wrong on the server. Nothing changed.",
     "not_your_turn": "It is not your turn.",
 })
+SERVER_REASONS.update({  # the guided setup and the finished games' history
+    "no_setup_guide": "This game has no setup guide.",
+    "not_finished": "This game has not finished yet.",
+})
