@@ -26,11 +26,11 @@
     return e;
   }
 
-  function mark(step) {
-    if (step.done === "camera") return "📷 " + t("setup_seen");
-    if (step.done) return "✓ " + t("setup_marked_done");
-    if (step.skipped) return "↷ " + t("setup_skipped");
-    return "";
+  function mark(step) {  // a sign in the list, its words for screen readers
+    if (step.done === "camera") return {sign: "✓", words: t("setup_seen")};
+    if (step.done) return {sign: "✓", words: t("setup_marked_done")};
+    if (step.skipped) return {sign: "↷", words: t("setup_skipped")};
+    return {sign: "", words: ""};
   }
 
   function render() {
@@ -44,7 +44,7 @@
     pic.hidden = !step.picture;
     if (step.picture) pic.src = root.dataset.pictures + step.picture + ".svg";
     var cam = document.getElementById("setup-camera");
-    cam.textContent = step.done === "camera" ? "📷 " + t("setup_seen")
+    cam.textContent = step.done === "camera" ? "✓ " + t("setup_seen")
       : step.camera ? t("setup_camera_watches") : "";
     cam.className = "setup-camera" + (step.done === "camera" ? " seen" : "");
     ["setup-back", "setup-skip", "setup-done"].forEach(function (id) {
@@ -58,13 +58,16 @@
     list.textContent = "";
     s.steps.forEach(function (x, i) {
       var label = x.text.length > 70 ? x.text.slice(0, 68) + "…" : x.text;
-      var kids = [el("span", {"class": "setup-mark", text: mark(x)}), " " + label];
+      var m = mark(x);
+      var kids = [el("span", {"class": "setup-mark", "aria-hidden": "true", text: m.sign}),
+        m.words ? el("span", {"class": "sr-only", text: m.words + ": "}) : null, label];
       var item = mayAct
         ? el("button", {type: "button", "class": "setup-goto secondary", "data-step": x.id,
             "aria-current": i === s.at && !s.finished ? "step" : null,
             onclick: function () { send({op: "goto", step: x.id}); }}, kids)
         : el("span", {"aria-current": i === s.at && !s.finished ? "step" : null}, kids);
-      list.appendChild(el("li", {"data-step": x.id, "class": (x.done ? "done" : x.skipped ? "skipped" : "") +
+      list.appendChild(el("li", {"data-step": x.id, "data-by": x.done || null, title: m.words || null,
+        "class": (x.done ? "done" : x.skipped ? "skipped" : "") +
         (i === s.at && !s.finished ? " current" : "")}, [item]));
     });
   }
