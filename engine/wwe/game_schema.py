@@ -59,16 +59,15 @@ GAME_SECTIONS = {
         "rounds": {**_INT, "title": "Rounds per chapter"},
         "pile_size": {**_INT, "title": "Event cards per chapter in the box"},
         "tax_die": {"type": "object", "title": "Tax die", "properties": {
-            "faces": {"type": "array", "items": _INT, "minItems": 6, "maxItems": 6,
-                      "title": "Faces"}, "demo": _DEMO}},
+            "faces": {"type": "array", "items": _INT, "title": "Faces"}, "demo": _DEMO}},
         "favor_track": {"type": "object", "title": "Favor track", "properties": {
             "cycle": {"type": "array", "items": {"type": "string"},
                       "title": "Spaces in order (their ids)"},
             "start": {**_INT, "title": "Start space (0 = the first)"}, "demo": _DEMO}},
         "favor_spaces": {**_names_of(_FAVOR), "title": "Favor space names"},
         "council": {"type": "object", "title": "Town council", "properties": {
-            "side_values": {"type": "array", "items": _INT, "minItems": 4, "maxItems": 4,
-                            "title": "Favor steps by side"}, "demo": _DEMO}},
+            "side_values": {"type": "array", "items": _INT, "title": "Favor steps by side"},
+            "demo": _DEMO}},
         "resources": {**_names_of(_ITEMS), "title": "Resource names"},
         "market": {**_counts({"wool": "Wool price", "cloth": "Cloth price",
                               "cloth_max": "Cloth sold at most"}), "title": "Wool market"},
