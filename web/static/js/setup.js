@@ -53,6 +53,8 @@
     document.getElementById("setup-back").disabled = !mayAct || busy || s.at === 0;
     document.getElementById("setup-finished").hidden = !s.finished;
     document.getElementById("setup-step").hidden = s.finished;
+    document.getElementById("setup-buttons").hidden = s.finished;  // the finished box has its own
+    document.getElementById("setup-count").hidden = s.finished;
     document.getElementById("setup-again").hidden = !mayAct;
     var list = document.getElementById("setup-list");
     list.textContent = "";
