@@ -361,6 +361,10 @@ class GameInfo:
     # starting pieces and the tie-break in words; English msgids the game's domain translates
     # (docs/setup-guide.md). Read by the app (companion/table_guide.py), never by the rules.
     table_guide: str = ""
+    # action type -> the JSON Schema of what such an action may carry (built with
+    # engine/shapes.py): the app refuses a type without a shape, and an action not of its
+    # type's shape, as `bad_action` with the path of the first wrong field.
+    action_shapes: dict[str, Any] = field(default_factory=dict)
 
 
 def sticker_namespace(info: GameInfo) -> str:

@@ -82,9 +82,13 @@ def demo_game(app, base: str, only: tuple = ()) -> list[str]:
         lines += [f"{title}",
                   f"  Table display: {base}/table/{live.id}/pair?code={pairing}",
                   f"  Host page:     {base}/host/{live.id}  (PIN {DEMO_PIN})"]
-        lines += [f"  Join {seat}:     {base}/join/{live.id}/{seat}?code={code}"
-                  for seat, code in sorted(codes.items(),
-                                           key=lambda sc: live.seats.index(sc[0]))]
+        taken = service.store.claimed_seats(live.id)  # a restart on the same data
+        for seat in sorted(codes, key=live.seats.index):
+            if seat in taken:  # its code is used up: no link would work
+                lines.append(f"  Seat {seat}:     taken by a phone; the host frees it on the "
+                             "host page (Seat a player on a new phone: New join code)")
+            else:
+                lines.append(f"  Join {seat}:     {base}/join/{live.id}/{seat}?code={codes[seat]}")
     return lines
 
 

@@ -17,7 +17,7 @@ from engine.monasterium import views as V
 from engine.monasterium.info import INFO
 
 LAYERS = (
-    ("data", "catalog", "options", "texts", "missions"),
+    ("data", "catalog", "options", "texts", "missions", "shapes"),
     ("state", "scoring"),
     ("effects", "moves", "corrections"),
     ("rules",),

@@ -19,7 +19,7 @@ from engine.pillars import views as V
 from engine.pillars.info import INFO
 
 LAYERS = (
-    ("data", "catalog", "options", "texts"),
+    ("data", "catalog", "options", "texts", "shapes"),
     ("state", "inputs"),
     ("advisor", "flow", "prompts"),
     ("draft", "architects", "resolution", "corrections"),
