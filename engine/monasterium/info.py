@@ -3,14 +3,15 @@ from __future__ import annotations
 
 from engine.api import COMPASS_SEATS, Bindings, GameInfo, Option, Texts
 from engine.monasterium import (
-                                bindings,
-                                catalog,
-                                corrections,
-                                options,
-                                rules,
-                                state,
-                                table_steps,
-                                texts,
+    bindings,
+    catalog,
+    corrections,
+    options,
+    rules,
+    shapes,
+    state,
+    table_steps,
+    texts,
 )
 
 NAMES = {"en": "Monasterium", "it": "Monasterium", "pl": "Monasterium", "es": "Monasterium",
@@ -29,6 +30,7 @@ INFO = GameInfo(
                        **{f"part:{k}": v for k, v in corrections.TITLES.items()}},
                 catalog=catalog.REASONS, ui=table_steps.TEXTS),
     catalog="engine.monasterium.data",
+    table_guide="engine.monasterium:table_guide.json",
     parts=catalog.PARTS,
     stickers=(),  # cards and boards carry no stickers: the dice are what the table reads
     bindings=Bindings(dice=bindings.DICE, roll=bindings.roll,
@@ -42,4 +44,5 @@ INFO = GameInfo(
     host_actions=rules.HOST_ACTIONS,
     demo_entries=catalog.demo_entries,
     corrections=corrections.corrections,
+    action_shapes=shapes.SHAPES,
 )
