@@ -311,12 +311,14 @@ def decode_region(decoder: Decoder, gray: np.ndarray, region: Region,
 
 def second_pass(decoder: Decoder, gray: np.ndarray, detections: list[Detection],
                 wanted: list[Region], settings: RescueSettings,
-                texture: TextureMap | None = None, skip=None
+                texture: TextureMap | None = None, skip=None,
+                within: list[Region] | None = None
                 ) -> tuple[list[Detection], dict[str, int], list[Region]]:
     """New detections from the track regions (first) and texture regions (then), within the
-    time budget. ``skip(region)`` drops texture regions known to fail. Returns the new
-    detections, counters (crops tried / read per reason and variant) and the texture
-    regions that were tried and read nothing."""
+    time budget. ``skip(region)`` drops texture regions known to fail; ``within`` (the
+    changed parts of a still table's frame) keeps only regions overlapping them. Returns
+    the new detections, counters (crops tried / read per reason and variant) and the
+    texture regions that were tried and read nothing."""
     start = time.thread_time()  # CPU time of this thread: other processes do not count
     counts = {"track": 0, "track_read": 0, "texture": 0, "texture_read": 0}
     counts.update({f"{name}_read": 0 for name in settings.variants})
@@ -329,6 +331,8 @@ def second_pass(decoder: Decoder, gray: np.ndarray, detections: list[Detection],
                 continue
             if not any(region.overlap(r) > 0.6 for r in regions):
                 regions.append(region)
+    if within is not None:
+        regions = [r for r in regions if any(r.overlap(w) > 0 for w in within)]
     seen = {d.payload for d in detections}
     found: list[Detection] = []
     failed: list[Region] = []
