@@ -35,7 +35,9 @@ TABLE_SHARE = 0.6  # of the known background's pixels matching: the table is the
 CHANGING_SHARE = 0.15  # of the pixels moved since the previous frame: something moves
 LEARN_RATE = 0.2  # background model update per stable frame
 STABLE = 8.0  # gray levels between two frames for a pixel to count as stable
-KNOWN_AFTER = 3  # stable frames before a background pixel is trusted
+# stable frames before a background pixel is trusted: a card slid slowly into place is
+# stable for a few frames before it is read there and its place frozen
+KNOWN_AFTER = 10
 SMEAR_LIGHT = 30.0  # gray levels between a smeared card's mean and its reference's
 
 CARD, TABLE, HIDDEN = "card", "table", "hidden"
@@ -43,11 +45,15 @@ CARD, TABLE, HIDDEN = "card", "table", "hidden"
 
 @dataclass
 class Reference:
-    """A card's sticker patch in the small image when it was last read."""
+    """A card's sticker patch in the small image when it was last read, and the change
+    cells of the whole frame then."""
 
     x0: int
     y0: int
     patch: np.ndarray  # float32
+    cells: np.ndarray | None = None
+    centre: tuple[float, float] = (0.0, 0.0)  # frame px
+    side: float = 0.0  # the sticker's side, frame px
 
 
 class Small:
@@ -76,6 +82,10 @@ class Presence:
         self.previous: np.ndarray | None = None
         self.current: Small | None = None
         self.references: dict[str, Reference] = {}
+        self.ticks = 0  # skipped (unchanged) frames since the last update
+        self.free: np.ndarray | None = None  # not under a tracked card at the last update
+        self.cells: np.ndarray | None = None  # change cells of the current frame
+        self.cell_px = 1.0  # frame px per change cell
 
     def update(self, small: Small, occupied: list[tuple[tuple[float, float], float]]
                ) -> None:
@@ -88,17 +98,34 @@ class Presence:
             self.previous = image
             self.current = small
             return
+        if self.ticks and self.free is not None:
+            started = (self.stable > 0) & self.free
+            self.stable[started] = np.minimum(self.stable[started].astype(np.int32)
+                                              + self.ticks, 250)
+            self.ticks = 0
         steady = cv2.absdiff(image, self.previous) < STABLE
         free = np.ones(image.shape, bool)
         for centre, side in occupied:  # a card is about 2 sticker sides long
             x0, y0, x1, y1 = small.box(centre, 1.6 * side)
             free[y0:y1, x0:x1] = False
         learn = steady & free
+        self.free = free
         fresh = learn & (self.stable == 0)  # newly stable: start from what is there now
         self.background[fresh] = image[fresh]
-        self.stable = np.where(learn, np.minimum(self.stable + 1, 250), 0).astype(np.uint8)
+        # under a card the model is frozen (the table remembered from before it was laid)
+        self.stable = np.where(learn, np.minimum(self.stable + 1, 250),
+                               np.where(free, 0, self.stable)).astype(np.uint8)
         cv2.accumulateWeighted(image, self.background, LEARN_RATE, learn.astype(np.uint8))
         self.previous, self.current = image, small
+
+    def tick(self, cells: np.ndarray | None = None) -> None:
+        """A frame in which nothing changed (the change detector skipped it): every pixel
+        being learned was stable once more (counted at the next `update`), and the
+        frame's change cells are the calm picture each card's place is compared with."""
+        self.ticks += 1
+        if cells is not None:
+            for ref in self.references.values():
+                ref.cells = cells
 
     def remember(self, payload: str, centre, side: float) -> None:
         """The card was read at ``centre``: its sticker patch (with the quiet zone) is its
@@ -109,8 +136,9 @@ class Presence:
         x0, y0, x1, y1 = small.box(centre, 0.6 * side)
         if x1 - x0 < 3 or y1 - y0 < 3:
             return
-        self.references[payload] = Reference(x0, y0, small.image[y0:y1, x0:x1]
-                                             .astype(np.float32))
+        self.references[payload] = Reference(
+            x0, y0, small.image[y0:y1, x0:x1].astype(np.float32),
+            None if self.cells is None else self.cells.copy(), tuple(centre), side)
 
     def forget(self, payload: str) -> None:
         self.references.pop(payload, None)
@@ -126,8 +154,48 @@ class Presence:
             return None
         if float((cv2.absdiff(now, ref.patch) < TOLERANCE).mean()) >= CARD_SHARE:
             return CARD
-        return TABLE if self._is_table(ref.x0, ref.y0, ref.x0 + w, ref.y0 + h, now) \
-            else HIDDEN
+        known = self.stable[ref.y0:ref.y0 + h, ref.x0:ref.x0 + w] >= KNOWN_AFTER
+        if known.mean() >= 0.5:
+            near = cv2.absdiff(now, self.background[ref.y0:ref.y0 + h, ref.x0:ref.x0 + w])
+            return TABLE if float((near < TOLERANCE)[known].mean()) >= TABLE_SHARE \
+                else HIDDEN
+        return self._reaching_in(ref)
+
+    def _reaching_in(self, ref: Reference) -> str:
+        """The table under the card was never seen: what changed since the card was read
+        is either the card's own place alone (it left: TABLE) or part of something that
+        reaches in from the frame's edge (an arm, a hand's shadow: HIDDEN)."""
+        if ref.cells is None or self.cells is None or ref.cells.shape != self.cells.shape:
+            return HIDDEN
+        # what is not the table now: cells unlike the background model where it is known,
+        # else cells changed since the card's place was last seen calm
+        small = self.current.image
+        now = _cells(small)
+        known = _cells((self.stable >= KNOWN_AFTER).astype(np.uint8) * 255) > 127
+        model = _cells(np.clip(self.background, 0, 255).astype(np.uint8))
+        diff = self.cells - ref.cells
+        diff -= float(np.median(diff))
+        changed = np.abs(diff) > CHANGE_LEVEL
+        if now.shape != changed.shape:
+            return HIDDEN
+        foreign = np.where(known, np.abs(now - model) > 2 * CHANGE_LEVEL, changed)
+        spot = np.zeros_like(changed)
+        cx, cy = int(ref.centre[0] / self.cell_px), int(ref.centre[1] / self.cell_px)
+        spot[max(0, cy - 1):cy + 2, max(0, cx - 1):cx + 2] = True
+        mask = ((foreign | (spot & changed)) * 1).astype(np.uint8)
+        count, labels = cv2.connectedComponents(mask, connectivity=8)
+        near = labels[max(0, cy - 1):cy + 2, max(0, cx - 1):cx + 2]
+        here = {int(v) for v in np.unique(near) if v}
+        if not here:
+            return TABLE  # nothing changed around it, yet it is not the card: call it gone
+        # the frame's border, outside the card's own footprint (its place may touch it)
+        border = np.zeros_like(changed)
+        border[0], border[-1], border[:, 0], border[:, -1] = True, True, True, True
+        ys, xs = np.mgrid[0:border.shape[0], 0:border.shape[1]]
+        reach = 1.6 * ref.side / self.cell_px + 1
+        border &= (xs - cx) ** 2 + (ys - cy) ** 2 > reach * reach
+        edge = set(np.unique(labels[border]).tolist())
+        return HIDDEN if here & edge else TABLE
 
     def not_table(self, centre, side: float, payload: str | None = None) -> bool:
         """Something other than the table at ``centre`` (a card carried or slid there).
@@ -159,61 +227,85 @@ class Presence:
         return float(moving.mean()) < CHANGING_SHARE
 
 
-CHANGE_CELL = 8  # small pixels per change cell side (a 2.5x2.5 cm patch at 60 cm)
+CHANGE_CELL = 8  # thumbnail pixels per change cell side (a 2.5x2.5 cm patch at 60 cm)
 CHANGE_LEVEL = 6.0  # gray levels a cell's mean must move (noise averages to about 1)
+
+
+class Thumb:
+    """Every n-th pixel of every n-th row (about 320 wide): a strided copy costs a
+    twentieth of an area average, and a cell's mean of 64 samples still averages the
+    sensor noise to about one gray level."""
+
+    def __init__(self, gray: np.ndarray) -> None:
+        self.f = max(1, gray.shape[1] // SMALL_WIDTH)
+        self.image = np.ascontiguousarray(gray[::self.f, ::self.f])
+        self.size = gray.shape[1], gray.shape[0]
 
 
 class ChangeDetector:
     """Which cells of the frame changed since they were last decoded.
 
-    ``reference`` holds the small image as it was when each part was last decoded; a
-    cell's mean moving by more than `CHANGE_LEVEL` (after the whole frame's median shift is
-    taken out: auto exposure, a cloud) marks it changed."""
+    ``reference`` holds the thumbnail as it was when each part was last decoded; a cell's
+    mean moving by more than `CHANGE_LEVEL` (after the whole frame's median shift is taken
+    out: auto exposure, a cloud) marks it changed."""
 
     def __init__(self) -> None:
         self.reference: np.ndarray | None = None
+        self._reference_cells: np.ndarray | None = None
+        self.last_cells: np.ndarray | None = None  # of the latest frame compared
 
-    def changed(self, small: Small) -> np.ndarray | None:
+    def changed(self, thumb: Thumb) -> np.ndarray | None:
         """A bool grid of changed cells, or None when there is no reference yet (all)."""
-        image = small.image
+        image = thumb.image
         if self.reference is None or self.reference.shape != image.shape:
             return None
-        h, w = image.shape
-        diff = cv2.subtract(image.astype(np.int16), self.reference.astype(np.int16))
-        cells = cv2.resize(diff.astype(np.float32), (max(1, w // CHANGE_CELL),
-                                                      max(1, h // CHANGE_CELL)),
-                           interpolation=cv2.INTER_AREA)
+        if self._reference_cells is None:
+            self._reference_cells = _cells(self.reference)
+        self.last_cells = _cells(image)
+        cells = self.last_cells - self._reference_cells
         cells -= float(np.median(cells))
         return np.abs(cells) > CHANGE_LEVEL
 
-    def regions(self, changed: np.ndarray, small: Small, margin: float
+    def regions(self, changed: np.ndarray, thumb: Thumb, margin: float
                 ) -> list[tuple[int, int, int, int]]:
         """Frame-pixel boxes (x0, y0, x1, y1) around the changed cells, grown by ``margin``
         frame px (a sticker reaching into a changed cell is decoded whole)."""
+        if not changed.any():
+            return []
         count, _, stats, _ = cv2.connectedComponentsWithStats(changed.astype(np.uint8), 8)
-        cell = CHANGE_CELL * small.f
-        h, w = small.image.shape
-        fw, fh = w * small.f, h * small.f
+        cell = CHANGE_CELL * thumb.f
+        fw, fh = thumb.size
         out = []
         for x, y, cw, ch, _ in stats[1:count].tolist():
             out.append((max(0, int(x * cell - margin)), max(0, int(y * cell - margin)),
-                        min(int(fw), int((x + cw) * cell + margin)),
-                        min(int(fh), int((y + ch) * cell + margin))))
-        return _merge(out)
+                        min(fw, int((x + cw) * cell + margin)),
+                        min(fh, int((y + ch) * cell + margin))))
+        return merge(out)
 
-    def accept(self, small: Small, boxes: list[tuple[int, int, int, int]] | None) -> None:
-        """These boxes (frame px; None: the whole frame) were decoded in ``small``."""
+    def accept(self, thumb: Thumb, boxes: list[tuple[int, int, int, int]] | None) -> None:
+        """These boxes (frame px; None: the whole frame) were decoded in ``thumb``."""
+        self._reference_cells = None
         if boxes is None or self.reference is None or \
-                self.reference.shape != small.image.shape:
-            self.reference = small.image.copy()
+                self.reference.shape != thumb.image.shape:
+            self.reference = thumb.image.copy()
             return
+        f = thumb.f
         for x0, y0, x1, y1 in boxes:
-            a, b = int(x0 / small.f), int(y0 / small.f)
-            c, d = int(np.ceil(x1 / small.f)), int(np.ceil(y1 / small.f))
-            self.reference[b:d, a:c] = small.image[b:d, a:c]
+            a, b, c, d = x0 // f, y0 // f, -(-x1 // f), -(-y1 // f)
+            self.reference[b:d, a:c] = thumb.image[b:d, a:c]
 
 
-def _merge(boxes: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
+def _cells(image: np.ndarray) -> np.ndarray:
+    """Mean gray level per change cell (the rows and columns that fill whole cells: an
+    exact area average is OpenCV's fast path)."""
+    h, w = image.shape
+    ch, cw = max(1, h // CHANGE_CELL), max(1, w // CHANGE_CELL)
+    whole = image[:ch * CHANGE_CELL, :cw * CHANGE_CELL] if h >= CHANGE_CELL and \
+        w >= CHANGE_CELL else image
+    return cv2.resize(whole, (cw, ch), interpolation=cv2.INTER_AREA).astype(np.float32)
+
+
+def merge(boxes: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
     """Overlapping boxes merged into their union until none overlap."""
     boxes = list(boxes)
     merged = True

@@ -23,7 +23,17 @@ from hardware.camera.calibration import (
     Calibration,
 )
 from hardware.camera.decode import Decoder, Detection, to_gray
-from hardware.camera.presence import CARD, HIDDEN, ChangeDetector, Presence, Small
+from hardware.camera.presence import (
+    CARD,
+    CHANGE_CELL,
+    HIDDEN,
+    ChangeDetector,
+    Presence,
+    Small,
+    Thumb,
+    merge,
+)
+from hardware.camera.presence import _cells as cells
 from hardware.camera.rescue import (
     Region,
     RescueSettings,
@@ -179,13 +189,17 @@ class Recognizer:
         self.frame += 1
         start = time.perf_counter()
         gray = to_gray(frame)
-        small = Small(gray)
-        mode, boxes = self._plan(small)
-        self.presence.update(small, [(f.centre, f.side) for p, f in self.follow.items()
-                                     if p in self.tracker.tracks])
+        thumb = Thumb(gray)
+        mode, boxes = self._plan(thumb)
         if mode in ("skip", "glitch"):
+            if mode == "skip":
+                self.presence.tick(self.changes.last_cells)
             return FrameResult([], [], [], (time.perf_counter() - start) * 1000, False,
                                mode="skip")
+        occupied = [(c, f.side) for p, f in self.follow.items() if p in self.tracker.tracks
+                    for c in (f.centre, f.read_centre) if c is not None]
+        self.presence.update(Small(gray), occupied)  # where it was read, and followed
+        self.presence.cells, self.presence.cell_px = cells(thumb.image), CHANGE_CELL * thumb.f
         building = _TEXTURE_WORKER.submit(TextureMap, gray) if self.rescue.enabled else None
         if boxes is None:
             detections = self.decoder.decode(gray)
@@ -205,7 +219,7 @@ class Recognizer:
             detections = detections + extra
             self.failed = [f for f in self.failed if self.frame - f[1] < FAILED_FRAMES]
             self.failed += [(region, self.frame) for region in failed]
-        self.changes.accept(small, boxes)
+        self.changes.accept(thumb, boxes)
         decode_ms = (time.perf_counter() - start) * 1000
         markers = [d for d in detections if d.payload in self.marker_positions]
         if markers:
@@ -218,10 +232,10 @@ class Recognizer:
                            present, counts, "full" if boxes is None else "regions",
                            hidden)
 
-    def _plan(self, small: Small):
+    def _plan(self, thumb: Thumb):
         """("full", None), ("regions", boxes), ("skip", None) or ("glitch", None)."""
         settings = self.change
-        changed = self.changes.changed(small) if settings.enabled else None
+        changed = self.changes.changed(thumb) if settings.enabled else None
         if changed is not None and changed.mean() > settings.glitch_share:
             self.glitch += 1
             if self.glitch < settings.glitch_frames:
@@ -233,10 +247,9 @@ class Recognizer:
         if changed is None or self.frame - self.last_full >= settings.full_every:
             return "full", None
         sides = [f.side for f in self.follow.values()]
-        margin = max(sides) * 1.2 if sides else small.image.shape[1] * small.f * 0.08
-        boxes = self.changes.regions(changed, small, margin)
-        h, w = small.image.shape
-        fw, fh = w * small.f, h * small.f
+        fw, fh = thumb.size
+        margin = max(sides) * 1.2 if sides else fw * 0.08
+        boxes = self.changes.regions(changed, thumb, margin)
         for payload in self.tracker.unsettled():
             follow = self.follow.get(payload)
             if follow is not None:
@@ -250,9 +263,7 @@ class Recognizer:
                         break
         if not boxes:
             return "skip", None
-        from hardware.camera.presence import _merge
-
-        boxes = _merge(boxes)
+        boxes = merge(boxes)
         area = sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in boxes)
         if area > settings.full_share * fw * fh:
             return "full", None

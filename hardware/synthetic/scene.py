@@ -14,6 +14,7 @@ a card's ``rotation`` is in quarter turns clockwise relative to the board marker
 from __future__ import annotations
 
 import math
+import zlib
 from dataclasses import dataclass, field, replace
 
 import cv2
@@ -123,7 +124,6 @@ def _wood(rng: np.random.Generator, width: int, height: int) -> np.ndarray:
     f = np.float32(HEIGHT / height)  # flat pixels per output pixel (1080p: the same table)
     y, x = np.mgrid[0:height, 0:width].astype(np.float32) * f
     a = rng.uniform(-0.3, 0.3)  # grain direction, radians from image x
-    u = x * math.cos(a) + y * math.sin(a)
     v = -x * math.sin(a) + y * math.cos(a)
     warp = cv2.resize(rng.standard_normal((6, 10)).astype(np.float32), (width, height),
                       interpolation=cv2.INTER_CUBIC)
@@ -229,6 +229,8 @@ def _card_patch(placement: Placement, style: Style, rng: np.random.Generator):
         return card, (4 + quiet, 4 + quiet), style.symbol_px
     w, h = int(sw * 1.45), int(sw * 2.05)
     card = np.full((h, w, 3), (200, 225, 235), np.uint8)
+    # a card's printed art is the same in every frame (a video of a still table is still)
+    rng = np.random.default_rng(zlib.crc32(placement.payload.encode()))
     for _ in range(6):  # illustration blobs in the lower half: distractors for the detector
         colour = tuple(int(c) for c in rng.integers(40, 200, 3))
         centre = (int(rng.integers(10, w - 10)), int(rng.integers(sh + 20, h - 10)))
