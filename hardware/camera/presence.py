@@ -78,7 +78,9 @@ class Presence:
 
     def __init__(self) -> None:
         self.background: np.ndarray | None = None  # float32
-        self.stable: np.ndarray | None = None  # uint8: stable frames in a row, learned
+        self.stable: np.ndarray | None = None  # uint8: stable free frames in a row
+        self.known: np.ndarray | None = None  # bool: the background model holds the table
+        self.candidate: np.ndarray | None = None  # the current stable run's picture
         self.previous: np.ndarray | None = None
         self.current: Small | None = None
         self.references: dict[str, Reference] = {}
@@ -94,7 +96,9 @@ class Presence:
         image = small.image.astype(np.float32)
         if self.background is None or self.background.shape != image.shape:
             self.background = image.copy()
+            self.candidate = image.copy()
             self.stable = np.zeros(image.shape, np.uint8)
+            self.known = np.zeros(image.shape, bool)
             self.previous = image
             self.current = small
             return
@@ -103,20 +107,31 @@ class Presence:
             self.stable[started] = np.minimum(self.stable[started].astype(np.int32)
                                               + self.ticks, 250)
             self.ticks = 0
-        steady = cv2.absdiff(image, self.previous) < STABLE
+            self._confirm()
+        # steady: like the previous frame and like the run so far (a card creeping into
+        # place is steady from frame to frame, not against the run's picture)
+        steady = (cv2.absdiff(image, self.previous) < STABLE) & (
+            (self.stable == 0) | (cv2.absdiff(image, self.candidate) < 2 * STABLE))
         free = np.ones(image.shape, bool)
         for centre, side in occupied:  # a card is about 2 sticker sides long
             x0, y0, x1, y1 = small.box(centre, 1.6 * side)
             free[y0:y1, x0:x1] = False
         learn = steady & free
         self.free = free
-        fresh = learn & (self.stable == 0)  # newly stable: start from what is there now
-        self.background[fresh] = image[fresh]
-        # under a card the model is frozen (the table remembered from before it was laid)
-        self.stable = np.where(learn, np.minimum(self.stable + 1, 250),
-                               np.where(free, 0, self.stable)).astype(np.uint8)
-        cv2.accumulateWeighted(image, self.background, LEARN_RATE, learn.astype(np.uint8))
+        # a run of stable frames builds a candidate; only a run of `KNOWN_AFTER` frames
+        # replaces the model (a hand resting a moment is not the table; under a card the
+        # model stays what the table was before the card was laid)
+        fresh = learn & (self.stable == 0)
+        self.candidate[fresh] = image[fresh]
+        self.stable = np.where(learn, np.minimum(self.stable + 1, 250), 0).astype(np.uint8)
+        cv2.accumulateWeighted(image, self.candidate, LEARN_RATE, learn.astype(np.uint8))
+        self._confirm()
         self.previous, self.current = image, small
+
+    def _confirm(self) -> None:
+        confirmed = self.stable >= KNOWN_AFTER
+        self.background[confirmed] = self.candidate[confirmed]
+        self.known |= confirmed
 
     def tick(self, cells: np.ndarray | None = None) -> None:
         """A frame in which nothing changed (the change detector skipped it): every pixel
@@ -154,11 +169,11 @@ class Presence:
             return None
         if float((cv2.absdiff(now, ref.patch) < TOLERANCE).mean()) >= CARD_SHARE:
             return CARD
-        known = self.stable[ref.y0:ref.y0 + h, ref.x0:ref.x0 + w] >= KNOWN_AFTER
+        known = self.known[ref.y0:ref.y0 + h, ref.x0:ref.x0 + w]
         if known.mean() >= 0.5:
             near = cv2.absdiff(now, self.background[ref.y0:ref.y0 + h, ref.x0:ref.x0 + w])
-            return TABLE if float((near < TOLERANCE)[known].mean()) >= TABLE_SHARE \
-                else HIDDEN
+            if float((near < TOLERANCE)[known].mean()) >= TABLE_SHARE:
+                return TABLE
         return self._reaching_in(ref)
 
     def _reaching_in(self, ref: Reference) -> str:
@@ -171,7 +186,7 @@ class Presence:
         # else cells changed since the card's place was last seen calm
         small = self.current.image
         now = _cells(small)
-        known = _cells((self.stable >= KNOWN_AFTER).astype(np.uint8) * 255) > 127
+        known = _cells(self.known.astype(np.uint8) * 255) > 127
         model = _cells(np.clip(self.background, 0, 255).astype(np.uint8))
         diff = self.cells - ref.cells
         diff -= float(np.median(diff))
@@ -210,7 +225,7 @@ class Presence:
         now = small.image[y0:y1, x0:x1].astype(np.float32)
         if now.size == 0:
             return False
-        known = self.stable[y0:y1, x0:x1] >= KNOWN_AFTER
+        known = self.known[y0:y1, x0:x1]
         ref = self.references.get(payload) if payload else None
         if known.mean() < 0.5 and ref is not None and \
                 abs(float(now.mean()) - float(ref.patch.mean())) < SMEAR_LIGHT:
@@ -218,7 +233,7 @@ class Presence:
         return not self._is_table(x0, y0, x1, y1, now)
 
     def _is_table(self, x0: int, y0: int, x1: int, y1: int, now: np.ndarray) -> bool:
-        known = self.stable[y0:y1, x0:x1] >= KNOWN_AFTER
+        known = self.known[y0:y1, x0:x1]
         if known.mean() >= 0.5:
             near = cv2.absdiff(now, self.background[y0:y1, x0:x1]) < TOLERANCE
             return float(near[known].mean()) >= TABLE_SHARE
