@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -108,6 +108,7 @@ class ChangeSettings:
     full_share: float = 0.4
     glitch_share: float = 0.7
     glitch_frames: int = 5
+    regions_budget_ms: float = 2.0  # second-pass CPU budget while only changes are decoded
 
 
 FAILED_FRAMES = 30  # how long an unreadable, unchanged texture region is not retried
@@ -212,8 +213,14 @@ class Recognizer:
             read = {d.payload for d in detections}
             wanted = [around(f.predict(self.frame), f.radius(self.frame), gray.shape)
                       for p, f in self.follow.items() if p not in read]
+            # while things move (only the changed parts decoded) a blurred sticker is
+            # rarely readable: one cheap variant and a smaller budget; the whole-frame
+            # decodes (the first, the safety net) get every variant
+            rescue = self.rescue if boxes is None else replace(
+                self.rescue, variants=self.rescue.variants[:1],
+                budget_ms=min(self.rescue.budget_ms, self.change.regions_budget_ms))
             extra, counts, failed = second_pass(
-                self.decoder, gray, detections, wanted, self.rescue, texture,
+                self.decoder, gray, detections, wanted, rescue, texture,
                 self._failed_before, None if boxes is None else [
                     Region(*b, "change") for b in boxes])
             detections = detections + extra
