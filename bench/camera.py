@@ -519,7 +519,7 @@ def _gray_frames(script, seed, style):
 def still_script(frames: int) -> table_video.Script:
     """A still table: the board marker and five cards lying in the demo zones."""
     marker = Placement(BOARD_MARKER, *table_video.MARKER_AT, 0.0, marker=True)
-    spots = [(-130, 0), (130, 0), (0, 60), (130, 130), (-130, 130)]
+    spots = [(0, 60), (130, 130), (-130, 130), (130, 20), (-130, 20)]
     cards = [Placement(PAYLOADS[i], *table_video.board_to_table(x, y), 90.0 * (i % 4) + 3)
              for i, (x, y) in enumerate(spots)]
     return table_video.Script([[marker] + cards] * frames, [], 30.0)
@@ -530,7 +530,7 @@ def busy_script(seconds: int) -> table_video.Script:
     thing with a fourth card, in turn: lays it on the centre space, turns it a quarter,
     slides it to seat S's area (150 mm), lifts it away."""
     marker = Placement(BOARD_MARKER, *table_video.MARKER_AT, 0.0, marker=True)
-    spots = [(-130, 0), (130, 0), (-130, 130)]
+    spots = [(-130, 20), (130, 20), (-130, 130)]
     cards = [Placement(PAYLOADS[i], *table_video.board_to_table(x, y), 90.0 * (i % 4) + 3)
              for i, (x, y) in enumerate(spots)]
     busy = PAYLOADS[5]

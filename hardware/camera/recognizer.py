@@ -100,8 +100,9 @@ class ChangeSettings:
 
     ``full_every`` frames a whole frame is decoded anyway (the safety net: 3 s at 30 fps);
     a change covering more than ``full_share`` of the frame is decoded whole; a frame
-    where more than ``glitch_share`` changed at once (a corrupt frame, the light switched)
-    is evidence of nothing until it has lasted ``glitch_frames`` frames."""
+    where more than ``glitch_share`` changed at once (a corrupt frame, the light switched),
+    or a blank one, is evidence of nothing: not decoded for ``glitch_frames`` frames, then
+    decoded (codes are read) but no card counts a miss in it."""
 
     enabled: bool = True
     full_every: int = 90
@@ -111,6 +112,7 @@ class ChangeSettings:
     regions_budget_ms: float = 2.0  # second-pass CPU budget while only changes are decoded
 
 
+FLAT = 4.0  # gray levels of spread below which a frame shows nothing (blank, covered)
 FAILED_FRAMES = 30  # how long an unreadable, unchanged texture region is not retried
 # OpenCV's own worker threads (a process-wide setting, applied when a recogniser is made).
 # Our images are small (a 1280x720 frame, crops of 300x300): splitting each call over a
@@ -192,6 +194,7 @@ class Recognizer:
         gray = to_gray(frame)
         thumb = Thumb(gray)
         mode, boxes = self._plan(thumb)
+        blind = mode == "blind"
         if mode in ("skip", "glitch"):
             if mode == "skip":
                 self.presence.tick(self.changes.last_cells)
@@ -199,7 +202,8 @@ class Recognizer:
                                mode="skip")
         occupied = [(c, f.side) for p, f in self.follow.items() if p in self.tracker.tracks
                     for c in (f.centre, f.read_centre) if c is not None]
-        self.presence.update(Small(gray), occupied)  # where it was read, and followed
+        if not blind:  # a glitch is not the table
+            self.presence.update(Small(gray), occupied)  # where it was read, and followed
         self.presence.cells, self.presence.cell_px = cells(thumb.image), CHANGE_CELL * thumb.f
         building = _TEXTURE_WORKER.submit(TextureMap, gray) if self.rescue.enabled else None
         if boxes is None:
@@ -233,24 +237,28 @@ class Recognizer:
             self._calibrate(markers)
         sightings = self.sightings(detections)
         present, hidden, still = self._present(detections, texture, boxes)
+        if blind:  # nothing that is not read counts a miss in a frame like this
+            still = frozenset(self.tracker.tracks)
         observations = self.tracker.update(sightings, at, present, hidden, still)
         self._remember(detections, texture)
         return FrameResult(observations, detections, sightings, decode_ms, bool(markers),
-                           present, counts, "full" if boxes is None else "regions",
+                           present, counts, mode if boxes is None else "regions",
                            hidden)
 
     def _plan(self, thumb: Thumb):
-        """("full", None), ("regions", boxes), ("skip", None) or ("glitch", None)."""
+        """("full", None), ("regions", boxes), ("skip", None), ("glitch", None) (not
+        decoded) or ("blind", None) (decoded whole, no misses)."""
         settings = self.change
         changed = self.changes.changed(thumb) if settings.enabled else None
-        if changed is not None and changed.mean() > settings.glitch_share:
+        if float(thumb.image.std()) < FLAT or (
+                changed is not None and changed.mean() > settings.glitch_share):
+            # a blank or corrupt frame, a flash, the camera bumped or covered: evidence of
+            # nothing; if it lasts, codes are read in it but no card counts a miss
             self.glitch += 1
-            if self.glitch < settings.glitch_frames:
-                return "glitch", None  # a corrupt frame or a flash: evidence of nothing
-            self.presence = Presence()  # the new light is the table now
-            changed = None
-        else:
-            self.glitch = 0
+            if self.glitch < settings.glitch_frames or float(thumb.image.std()) < FLAT:
+                return "glitch", None
+            return "blind", None
+        self.glitch = 0
         if changed is None or self.frame - self.last_full >= settings.full_every:
             return "full", None
         sides = [f.side for f in self.follow.values()]

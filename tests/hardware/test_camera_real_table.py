@@ -84,7 +84,7 @@ def test_defocused_stickers_on_a_real_table_are_read():
 
 def still_frames(count, payloads, seed=50):
     marker = Placement(BOARD_MARKER, *MARKER_AT, 0.0, marker=True)
-    spots = [(-130, 0), (130, 0), (0, 60)]
+    spots = [(0, 60), (-130, 130), (130, 130)]
     cards = [Placement(p, *board_to_table(x, y), 3.0) for p, (x, y) in zip(payloads, spots,
                                                                             strict=False)]
     script = Script([[marker] + cards] * count, [], 30.0)
