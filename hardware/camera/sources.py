@@ -147,7 +147,7 @@ class OpenCVSource(FrameSource):
             self.capture = None
 
 
-class Picamera2Source(FrameSource):  # pragma: no cover - needs a Pi camera
+class Picamera2Source(FrameSource):
     """A Pi Camera Module through picamera2 (apt install python3-picamera2)."""
 
     name = "picamera2"

@@ -155,3 +155,55 @@ def test_native_camera_buffers_become_gray_without_a_colour_frame():
     assert decoded.shape == (48, 64) and np.abs(decoded.astype(int) - gray).mean() < 4
     with pytest.raises(ValueError):
         native_to_gray(np.zeros((1, 100), np.uint8), "MJPG", 64, 48)
+
+
+class _FakePicamera2:
+    """Stands in for picamera2.Picamera2 where no Pi camera can exist: it hands out the
+    lores stream as libcamera does, an I420 buffer whose first rows are the Y plane."""
+
+    frames: list = []
+
+    def __init__(self):
+        self.config = None
+        self.started = False
+
+    def create_video_configuration(self, main, lores, controls):
+        return {"main": main, "lores": lores, "controls": controls}
+
+    def configure(self, config):
+        self.config = config
+
+    def start(self):
+        self.started = True
+
+    def capture_array(self, stream):
+        assert stream == "lores" and self.started
+        return _FakePicamera2.frames.pop(0)
+
+    def stop(self):
+        self.started = False
+
+    def close(self):
+        pass
+
+
+def test_picamera2_frames_are_read_from_the_y_plane(monkeypatch):
+    import sys
+    import types
+
+    from hardware.camera.sources import Picamera2Source
+
+    image = still_frames(1, CARDS)[0]
+    i420 = cv2.cvtColor(image, cv2.COLOR_BGR2YUV_I420)  # (720 * 3 / 2, 1280)
+    _FakePicamera2.frames = [i420]
+    monkeypatch.setitem(sys.modules, "picamera2", types.SimpleNamespace(
+        Picamera2=_FakePicamera2))
+    source = Picamera2Source()
+    source.open()
+    assert source.camera.config["lores"] == {"size": (1280, 720), "format": "YUV420"}
+    gray = source.read()
+    assert gray.shape == (720, 1280) and gray.dtype == np.uint8
+    assert np.array_equal(gray, i420[:720])
+    result = Recognizer(zones=ZoneMap(DEMO_ZONES)).process(gray, 0.0)
+    assert set(CARDS) <= {d.payload for d in result.detections}
+    source.close()
