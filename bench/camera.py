@@ -420,6 +420,15 @@ def video_scripts(quick: bool = False):
     the real table (wood or board, shadows, raw Bayer noise, JPEG 60-85), plus cards lifted
     by a hand and carried out of view in four directions."""
     harsh = table_conditions.video_style
+    if quick:  # one of each case, on both tables
+        return [("slide_10", table_video.slide_script(10), 0, None),
+                ("hand_pass_7", table_video.hand_pass_script(7), 5, None),
+                ("lift", table_video.lift_script(), 6, None),
+                ("real_slide_10", table_video.slide_script(10), 10, harsh(10)),
+                ("real_hand_pass_7", table_video.hand_pass_script(7), 13, harsh(13)),
+                ("real_lift", table_video.lift_script(), 15, harsh(15)),
+                ("real_lift_away_0", table_video.lift_away_script(0), 20, harsh(20)),
+                ("real_lift_away_180", table_video.lift_away_script(180), 22, harsh(22))]
     out = [("slide_10", table_video.slide_script(10), 0, None),
            ("slide_24", table_video.slide_script(24), 1, None),
            ("slide_40", table_video.slide_script(40), 2, None),
@@ -437,14 +446,13 @@ def video_scripts(quick: bool = False):
     for k, towards in enumerate((0, 90, 180, 270)):
         out.append((f"real_lift_away_{towards}", table_video.lift_away_script(towards),
                     20 + k, harsh(20 + k)))
-    if not quick:
-        out += [("real_slide_24", table_video.slide_script(24), 30, harsh(30)),
-                ("real_hand_pass_7b", table_video.hand_pass_script(7), 31, harsh(31)),
-                ("real_hand_pass_5", table_video.hand_pass_script(5), 32, harsh(32)),
-                ("real_demo", table_video.demo_script(), 33, harsh(33))]
-        for k, towards in enumerate((45, 135, 225, 315)):
-            out.append((f"real_lift_away_{towards}", table_video.lift_away_script(towards),
-                        40 + k, harsh(40 + k)))
+    out += [("real_slide_24", table_video.slide_script(24), 30, harsh(30)),
+            ("real_hand_pass_7b", table_video.hand_pass_script(7), 31, harsh(31)),
+            ("real_hand_pass_5", table_video.hand_pass_script(5), 32, harsh(32)),
+            ("real_demo", table_video.demo_script(), 33, harsh(33))]
+    for k, towards in enumerate((45, 135, 225, 315)):
+        out.append((f"real_lift_away_{towards}", table_video.lift_away_script(towards),
+                    40 + k, harsh(40 + k)))
     return out
 
 
@@ -656,8 +664,8 @@ def main() -> None:
     parser.add_argument("--sweep", action="store_true", help="compare zxing-cpp settings")
     parser.add_argument("--hard", action="store_true",
                         help="harder frames: blur 1.6, noise 10, JPEG 60")
-    parser.add_argument("--table-frames", type=int, default=4,
-                        help="frames per real-table condition and resolution")
+    parser.add_argument("--table-frames", type=int, default=None,
+                        help="frames per real-table condition and resolution (4; --quick 1)")
     parser.add_argument("--no-table", action="store_true", help="skip the real-table part")
     parser.add_argument("--budget-ms", type=float, default=None,
                         help="second-pass CPU budget per frame (default: the recogniser's)")
@@ -668,6 +676,12 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true",
                         help="skip CPU share and the latency runs (servers, sockets)")
     args = parser.parse_args()
+    global REPEATS
+    if args.table_frames is None:
+        args.table_frames = 1 if args.quick else 4
+    if args.quick:
+        REPEATS = 1
+        args.cpu_runs = min(args.cpu_runs, 3)
 
     table = {}
     rescue = RescueSettings()
