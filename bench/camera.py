@@ -1,7 +1,20 @@
 """Camera benchmark: decode speed, codes found, rotations, OpenCV baseline, CPU at 30 fps, latency.
 
     .venv/bin/python bench/camera.py [--frames 5] [--runs 30] [--seconds 5] [--cycles 20]
-                                     [--table-frames 4] [--quick] [--no-table]
+                                     [--table-frames 4] [--cpu-runs 5] [--quick] [--no-table]
+
+The issue-20 figures come first in the JSON line: `found_720`, `found_1080` (decodable
+stickers found over the old and the real-table conditions), `defocus_found`, `false_decodes`,
+`flicker` (observations no script causes, and any after the first second of a still table),
+`wrong_zones`, `slides_one_move`, `lifts_removed_within_8` of `lifts`, `hand_pass_removals`,
+`still_cpu_ms_per_frame` / `busy_cpu_ms_per_frame` (process CPU time per frame, median of
+`--cpu-runs` runs, with the share of one core at 30 fps and the Pi estimate x5 beside it)
+and `opencv_ratio` (OpenCV's detector over our whole step on the same 720p stills, same run).
+The still table is 10 s of five cards and the marker on the real table (30 distinct
+sensor-noise frames looped), the busy table 10 s in which a hand lays, turns, slides and
+lifts a card, one a second; both are handed over as gray frames (the Y plane a YUYV or
+Picamera2 source gives). `--quick`: one frame per condition, one of each video case, 4 s
+still and busy tables, single runs of each still.
 
 The real-table part (issue 13, `table_*` keys; skip it with --no-table) renders the
 conditions of hardware.synthetic.conditions (tilt up to 20 degrees, defocus, glare, small

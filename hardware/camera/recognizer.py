@@ -48,6 +48,10 @@ from hardware.tags.format import BOARD_MARKERS, TagError, parse
 
 @dataclass(frozen=True)
 class FrameResult:
+    """One frame's outcome. ``detections`` and ``sightings`` are what the table shows:
+    for a frame decoded only where it changed (or skipped) the last reads elsewhere are
+    kept; ``mode`` says which."""
+
     observations: list[Observation]
     detections: list[Detection]
     sightings: list[Sighting]
@@ -166,6 +170,9 @@ class Recognizer:
         self.presence = Presence()
         self.last_full = -10**9
         self.glitch = 0  # frames in a row that changed almost everywhere
+        # payload -> (Detection, Sighting | None) the table shows (what a skipped frame or
+        # a frame decoded only where it changed reports: the overlay, calibration)
+        self.shown: dict = {}
 
     def sightings(self, detections: list[Detection]) -> list[Sighting]:
         calibration = self.calibration
@@ -198,7 +205,11 @@ class Recognizer:
         if mode in ("skip", "glitch"):
             if mode == "skip":
                 self.presence.tick(self.changes.last_cells)
-            return FrameResult([], [], [], (time.perf_counter() - start) * 1000, False,
+            shown = list(self.shown.values())
+            return FrameResult([], [d for d, _ in shown],
+                               [s for _, s in shown if s is not None],
+                               (time.perf_counter() - start) * 1000,
+                               any(d.payload in self.marker_positions for d, _ in shown),
                                mode="skip")
         occupied = [(c, f.side) for p, f in self.follow.items() if p in self.tracker.tracks
                     for c in (f.centre, f.read_centre) if c is not None]
@@ -241,9 +252,27 @@ class Recognizer:
             still = frozenset(self.tracker.tracks)
         observations = self.tracker.update(sightings, at, present, hidden, still)
         self._remember(detections, texture)
-        return FrameResult(observations, detections, sightings, decode_ms, bool(markers),
+        self._show(detections, sightings, boxes)
+        shown = list(self.shown.values())
+        return FrameResult(observations, [d for d, _ in shown],
+                           [s for _, s in shown if s is not None], decode_ms,
+                           any(d.payload in self.marker_positions for d, _ in shown),
                            present, counts, mode if boxes is None else "regions",
                            hidden)
+
+    def _show(self, detections, sightings, boxes) -> None:
+        """What the frame shows: a whole frame's reads, or the last ones with the changed
+        regions' reads in place of what was there (a skipped frame shows the same)."""
+        by_payload = {s.payload: s for s in sightings}
+        if boxes is None:
+            self.shown = {}
+        else:
+            for payload, (d, _) in list(self.shown.items()):
+                if any(x0 <= d.centre[0] < x1 and y0 <= d.centre[1] < y1
+                       for x0, y0, x1, y1 in boxes):
+                    del self.shown[payload]
+        for d in detections:
+            self.shown[d.payload] = (d, by_payload.get(d.payload))
 
     def _plan(self, thumb: Thumb):
         """("full", None), ("regions", boxes), ("skip", None), ("glitch", None) (not
