@@ -17,7 +17,7 @@ from flask_compress import Compress
 from flask_socketio import SocketIO
 from socketio.packet import Packet
 
-from companion import games, hardware_manager, i18n, security, settings
+from companion import catalog, frames, games, hardware_manager, i18n, security, settings
 from companion.service import GameService
 from companion.store import Store
 
@@ -78,7 +78,7 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     def kind(name: str) -> games.GameKind:
         if name not in kinds:
-            kinds[name] = games.load_kind(name, str(data_dir), app.config["GAMES"])
+            kinds[name] = catalog.load_kind(name, str(data_dir), app.config["GAMES"])
         return kinds[name]
 
     def catalog_changed(name: str) -> None:
@@ -98,6 +98,8 @@ def create_app(test_config: dict | None = None) -> Flask:
                         logger=False, engineio_logger=False, ping_interval=10,
                         ping_timeout=10, max_http_buffer_size=64 * 1024)
     app.extensions["companion.socketio"] = socketio
+    app.extensions["companion.frames"] = frames.FrameLog()  # malformed frames: one line each
+    frames.guard(socketio.server, app.extensions["companion.frames"])
     Compress(app)  # pages, scripts, styles and JSON go out compressed (not the MJPEG preview)
 
     from companion.blueprints import game_assets, host, pages, records, sockets
@@ -113,6 +115,10 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     app.register_blueprint(camera.bp)
     app.register_blueprint(dice.bp)
+    from companion.blueprints import history, table_guide  # the evening: setup and history
+
+    app.register_blueprint(table_guide.bp)
+    app.register_blueprint(history.bp)
     sockets.init_app(app, socketio, service)
 
     hardware_manager.init_app(app)

@@ -2,11 +2,20 @@
 from __future__ import annotations
 
 from engine.api import COMPASS_SEATS, Bindings, GameInfo, Option, Texts
-from engine.monasterium import bindings, catalog, corrections, options, rules, texts
+from engine.monasterium import (
+    bindings,
+    catalog,
+    corrections,
+    options,
+    rules,
+    shapes,
+    state,
+    texts,
+)
 
 NAMES = {"en": "Monasterium", "it": "Monasterium", "pl": "Monasterium", "es": "Monasterium",
          "de": "Monasterium"}
-SEATS = COMPASS_SEATS  # the colours are rules.COLOURS
+SEATS = COMPASS_SEATS  # the colours are state.COLOURS
 
 INFO = GameInfo(
     id="monasterium",
@@ -20,16 +29,18 @@ INFO = GameInfo(
                        **{f"part:{k}": v for k, v in corrections.TITLES.items()}},
                 catalog=catalog.REASONS),
     catalog="engine.monasterium.data",
+    table_guide="engine.monasterium:table_guide.json",
     parts=catalog.PARTS,
     stickers=(),  # cards and boards carry no stickers: the dice are what the table reads
     bindings=Bindings(dice=bindings.DICE, roll=bindings.roll,
                       manual_roll=bindings.manual_roll),
     web="web.games.monasterium",
     check_catalog=catalog.check_catalog,
-    catalog_state=rules.index,
+    catalog_state=state.index,
     start_rule="Whoever most recently visited a monastery starts; else the youngest.",
     table_actions=rules.TABLE_ACTIONS,
     host_actions=rules.HOST_ACTIONS,
     demo_entries=catalog.demo_entries,
     corrections=corrections.corrections,
+    action_shapes=shapes.SHAPES,
 )

@@ -2,11 +2,11 @@
 from __future__ import annotations
 
 from engine.api import COMPASS_SEATS, Bindings, GameInfo, Option, StickerKind, Texts
-from engine.pillars import bindings, catalog, corrections, options, rules, texts
+from engine.pillars import bindings, catalog, corrections, options, rules, shapes, texts
 
 NAMES = {"en": "The Pillars of the Earth", "it": "I pilastri della terra",
          "pl": "Filary Ziemi", "es": "Los pilares de la Tierra", "de": "Die Säulen der Erde"}
-SEATS = COMPASS_SEATS  # the colours are rules.COLOURS
+SEATS = COMPASS_SEATS  # the colours are state.COLOURS
 
 
 
@@ -21,6 +21,7 @@ INFO = GameInfo(
                 ui=texts.UI,
                 terms={**texts.TERMS, **{f"part:{k}": v for k, v in corrections.TITLES.items()}}),
     catalog="engine.pillars.data",
+    table_guide="engine.pillars:table_guide.json",
     parts=catalog.PARTS,
     stickers=(StickerKind("C", "craftsman", "craftsmen"),
               StickerKind("B", "material", "materials"),
@@ -37,4 +38,5 @@ INFO = GameInfo(
     demo_entries=catalog.demo_entries,
     sticker_namespace="pillar",
     corrections=corrections.corrections,
+    action_shapes=shapes.SHAPES,
 )

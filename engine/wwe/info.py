@@ -14,7 +14,7 @@ from engine.api import (
     StickerKind,
     Texts,
 )
-from engine.wwe import bindings, catalog, corrections, options, reasons, state, texts
+from engine.wwe import bindings, catalog, corrections, options, reasons, shapes, state, texts
 from engine.wwe.schemas import PARTS
 
 NAMES = {"en": "World Without End", "it": "Mondo senza fine", "pl": "Świat bez końca",
@@ -35,6 +35,7 @@ INFO = GameInfo(
                 terms={**texts.TERMS, **{f"part:{k}": v for k, v in corrections.TITLES.items()},
                        **{f"field:{k}": v for k, v in corrections.FIELD_TITLES.items()}}),
     catalog="engine.wwe.data",
+    table_guide="engine.wwe:table_guide.json",
     parts=PARTS,
     stickers=(StickerKind("E", "event", "event_cards"),
               StickerKind("A", "action", "action_cards")),
@@ -49,4 +50,5 @@ INFO = GameInfo(
                              "resolve_manual", "return_houses", "roll_tax")),
     host_actions=frozenset(("adjust", "set_start_player", "correct")),
     corrections=corrections.corrections,
+    action_shapes=shapes.SHAPES,
 )

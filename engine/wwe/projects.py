@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 from engine.api import Refused
-from engine.wwe import flow
 from engine.wwe import state as st
+from engine.wwe.steps import await_step, push_front
 
 
 def is_complete_materials(s: dict, pid: str) -> bool:
@@ -68,11 +68,11 @@ def reward_donors(s: dict, pid: str, ev: list) -> None:
         s["players"][seat]["seals"].remove(pid)
         ev.append({"type": "seal_returned", "seat": seat, "project": pid})
         if reward.get("cure") and curable(s, seat):
-            cures.append(flow.await_step("cure", seat, source=pid))
+            cures.append(await_step("cure", seat, source=pid))
     proj["seals"] = []
     if items and not extra_ok:
         ev.append({"type": "donor_extra_withheld", "project": pid})
-    flow.push_front(s, cures)
+    push_front(s, cures)
 
 
 def curable(s: dict, seat: str) -> bool:
@@ -128,28 +128,37 @@ def place_plague_tokens(s: dict, ev: list) -> None:
     ev.append({"type": "plague_placed"})
 
 
-def cure(s: dict, seat: str, locations: list, ev: list, limit: int | None = None) -> list:
-    """R7.5-R7.7: cure sick residents whose values sum to at most the player's MK.
-
-    Returns the await steps the rewards need (house 9: a free house)."""
+def cure_refusal(s: dict, seat: str, locations, limit: int | None = None) -> Refused | None:
+    """Why curing ``locations`` is not possible for ``seat`` now, or None (read-only)."""
     if not isinstance(locations, list) or not locations:
-        raise Refused("bad_params", field="locations")
+        return Refused("bad_params", field="locations")
     if limit is not None and len(locations) > limit:
-        raise Refused("too_many_cures", limit=limit)
+        return Refused("too_many_cures", limit=limit)
     if not all(isinstance(x, (int, str)) and not isinstance(x, bool) for x in locations):
-        raise Refused("bad_params", field="locations")
+        return Refused("bad_params", field="locations")
     locs = [str(x) for x in locations]
     if len(set(locs)) != len(locs):
-        raise Refused("bad_params", field="locations")
+        return Refused("bad_params", field="locations")
     total = 0
     for loc in locs:
         tok = s["plague"].get(loc)
         if not tok or tok["state"] != "sick":
-            raise Refused("not_sick", location=loc)
+            return Refused("not_sick", location=loc)
         total += tok["value"]
     mk = s["players"][seat]["res"]["mk"]
     if total > mk:
-        raise Refused("not_enough_mk", need=total, have=mk)
+        return Refused("not_enough_mk", need=total, have=mk)
+    return None
+
+
+def cure(s: dict, seat: str, locations: list, ev: list, limit: int | None = None) -> list:
+    """R7.5-R7.7: cure sick residents whose values sum to at most the player's MK.
+
+    Returns the await steps the rewards need (house 9: a free house)."""
+    refusal = cure_refusal(s, seat, locations, limit)
+    if refusal:
+        raise refusal
+    locs = [str(x) for x in locations]
     steps = []
     for loc in locs:
         s["plague"][loc]["state"] = "removed"
@@ -164,7 +173,7 @@ def cure(s: dict, seat: str, locations: list, ev: list, limit: int | None = None
             ev.append({"type": "gain", "seat": seat, "item": item, "amount": got,
                        "reason": "cure"})
         if reward.get("free_house") and can_place_any_house(s, seat):
-            steps.append(flow.await_step("place_free_house", seat, location=int(loc)))
+            steps.append(await_step("place_free_house", seat, location=int(loc)))
     return steps
 
 

@@ -9,8 +9,9 @@ from __future__ import annotations
 import marshal
 
 from engine.api import Prompt
-from engine.wwe import effects, flow
+from engine.wwe import effects
 from engine.wwe import state as st
+from engine.wwe.steps import head, in_force
 
 # Catalog parts shown publicly, by the state key that names them.
 
@@ -38,7 +39,7 @@ def event_card(s: dict, card: str | None) -> dict | None:
 
 
 def prompts(s: dict) -> list[Prompt]:
-    h = flow.head(s)
+    h = head(s)
     if s["over"] or h is None:
         return []
     params = {k: v for k, v in h.items() if k not in ("do", "kind", "seat", "seats")}
@@ -80,7 +81,7 @@ def public_view(s: dict) -> dict:
                     "demo": bool(cat["plague"].get(loc, {}).get("demo")),
                     "reward": cat["plague"].get(loc, {}).get("reward")}
               for loc, t in s["plague"].items()}
-    h = flow.head(s)
+    h = head(s)
     view = {
         "game": "wwe",
         "chapter": s["chapter"],
@@ -106,7 +107,7 @@ def public_view(s: dict) -> dict:
         "rotation": s["rotation"],
         "council_cards": [event_card(s, c) for c in s["council"]],
         "permanent": [event_card(s, c) for c in s["slots"]],
-        "in_force": list(flow.in_force(s)),
+        "in_force": list(in_force(s)),
         "market": {"prices": {i: effects.price(s, i) for i in ("wool", "cloth")},
                    "covered": list(s["covers"]["market"]),
                    "cloth_max": int(game["market"].get("cloth_max", 1))},
@@ -131,16 +132,20 @@ def public_view(s: dict) -> dict:
     return marshal.loads(marshal.dumps(view))  # the caller may change its copy freely
 
 
+def private_view(s: dict, seat: str) -> dict:
+    """What the seat view adds to the public view: the seat's own holdings."""
+    if seat not in s["players"]:
+        return {}
+    p = s["players"][seat]
+    return {"seat": seat,
+            "private": {"resources": dict(p["res"]), "hand": list(p["hand"]),
+                        "discards": list(p["discards"]), "aside": list(p["aside"]),
+                        "hand_cards": [_thing(s["cat"]["actions"].get(c), c)
+                                       for c in p["hand"]]}}
+
+
 def seat_view(s: dict, seat: str) -> dict:
-    view = public_view(s)
-    if seat in s["players"]:
-        p = s["players"][seat]
-        view["seat"] = seat
-        view["private"] = {"resources": dict(p["res"]), "hand": list(p["hand"]),
-                           "discards": list(p["discards"]), "aside": list(p["aside"]),
-                           "hand_cards": [_thing(s["cat"]["actions"].get(c), c)
-                                          for c in p["hand"]]}
-    return view
+    return {**public_view(s), **private_view(s, seat)}
 
 
 def scores(s: dict) -> list[dict]:
@@ -194,4 +199,5 @@ def preview(s, action):
     return None
 
 
-__all__ = ["prompts", "public_view", "seat_view", "scores", "st", "is_over", "preview"]
+__all__ = ["prompts", "public_view", "private_view", "seat_view", "scores", "st", "is_over",
+           "preview"]
