@@ -69,3 +69,15 @@ def rule_of(texts: Any, section: str, key: str) -> tuple[str, dict] | None:
     rid = (getattr(texts, "cites", None) or {}).get(section, {}).get(key)
     rule = (getattr(texts, "rules", None) or {}).get(rid) if rid else None
     return (rid, rule) if rule else None
+
+
+def event_rule(texts: Any, event: dict) -> tuple[str, dict] | None:
+    """The rule cited for a log event: ``"type:param=value"`` first (a VP change's
+    ``reason``, a gain's ``source``: one event type, several rules), then ``"type"``."""
+    kind = event.get("type")
+    for param, value in event.items():
+        if param != "type" and isinstance(value, str):
+            found = rule_of(texts, "events", f"{kind}:{param}={value}")
+            if found:
+                return found
+    return rule_of(texts, "events", kind) if isinstance(kind, str) else None
