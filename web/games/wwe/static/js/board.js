@@ -265,7 +265,7 @@
 
   function logList(m) {
     return m.log.slice().reverse().map(function (e) {
-      return h("li", {dataset: {type: e.type}}, e.text || e.type);
+      return h("li", {dataset: {type: e.type}}, e.text || e.type, TC.why(e.rule));
     });
   }
 
