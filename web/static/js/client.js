@@ -219,6 +219,7 @@
     var hide = function () { toastEl.hidden = true; };
     var why = rule && window.TC.why ? window.TC.why(rule) : null;
     if (why) {
+      toastEl.classList.add("with-rule");
       append(toastEl, [" ", why]);
       why.addEventListener("toggle", function () {
         clearTimeout(toastTimer);
