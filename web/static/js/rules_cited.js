@@ -1,6 +1,6 @@
 /* Every rule cited (docs/rules-cited.md): a "Why?" beside each refusal and log line on the
  * phones (tap: the rulebook reference and the rule in the page's language), and the rule of
- * the step owed now under the turn banner of the table display. Knows no game: the server
+ * the step owed now in the top bar of the table display. Knows no game: the server
  * sends every refusal, log entry and prompt with its `rule` {id, ref, text}, or null. */
 (function () {
   "use strict";
@@ -20,14 +20,18 @@
       h("p.rule-text", ruleLine(rule)));
   }
 
-  /** The table display: the rule of the first decision owed now, under the turn banner. */
+  /** The table display: the rule of the first decision owed now, in the top bar's free
+   *  middle (the board below keeps all its height: the TV never scrolls), else under the
+   *  turn banner. */
   function stepRule(msg) {
-    var banner = document.getElementById("prompt");
-    if (!banner) return;
     var el = document.getElementById("step-rule");
     if (!el) {
+      var spacer = document.querySelector(".topbar .spacer");
+      var banner = document.getElementById("prompt");
+      var before = spacer || (banner && banner.nextSibling);
+      if (!before) return;
       el = h("p.step-rule", {id: "step-rule"});
-      banner.parentNode.insertBefore(el, banner.nextSibling);
+      before.parentNode.insertBefore(el, before);
     }
     var first = (Array.isArray(msg.prompts) ? msg.prompts : [])[0];
     var rule = first && first.rule;
