@@ -44,7 +44,7 @@ class Server:
     dice reader on a pty."""
 
     def __init__(self, data: Path) -> None:
-        from companion.commands.dice import game_dice
+        from companion.wiring.dice import game_dice
         from hardware.dice.emulator import DiceEmulator
 
         self.emulator = DiceEmulator(link=str(data / "dice.tty"), dice=game_dice()).start()

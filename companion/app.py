@@ -17,7 +17,7 @@ from flask_compress import Compress
 from flask_socketio import SocketIO
 from socketio.packet import Packet
 
-from companion import games, hardware_manager, i18n, security, settings
+from companion import catalog, games, hardware_manager, i18n, security, settings
 from companion.service import GameService
 from companion.store import Store
 
@@ -78,7 +78,7 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     def kind(name: str) -> games.GameKind:
         if name not in kinds:
-            kinds[name] = games.load_kind(name, str(data_dir), app.config["GAMES"])
+            kinds[name] = catalog.load_kind(name, str(data_dir), app.config["GAMES"])
         return kinds[name]
 
     def catalog_changed(name: str) -> None:

@@ -136,7 +136,7 @@ def check_games(path: Path | str, data_dir: Path | str | None = None) -> list[st
         if not columns <= tables[name]:
             raise BackupError(f"{path} is not a Table Companion database (no {name} table "
                               "with its columns)")
-    from companion import games
+    from companion import catalog
     from companion.service import GameService
     from companion.store import Store
 
@@ -145,7 +145,7 @@ def check_games(path: Path | str, data_dir: Path | str | None = None) -> list[st
         shutil.copy2(path, copy)
         store = Store(copy)
         try:
-            service = GameService(store, lambda name: games.load_kind(
+            service = GameService(store, lambda name: catalog.load_kind(
                 name, str(data_dir) if data_dir else None))
             service.load_all()
             problems = [f"game {b['id']} ({b['game']}): {b['problem']}"

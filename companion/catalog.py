@@ -320,6 +320,16 @@ def load_catalog(game: str, data_dir: str | Path | None = None) -> dict:
     return load_files(game, shipped_dir(game), overrides)
 
 
+def load_kind(name: str, data_dir: str | None, overrides: dict | None = None) -> games.GameKind:
+    """The game ``name`` with its current catalog: an override from the config, else the
+    installed plug-in with the shipped catalog and the owner's files merged in."""
+    if overrides and name in overrides:
+        module, catalog = overrides[name]
+        return games.kind_of(module, catalog)
+    module = games.module_of(name)
+    return games.kind_of(module, load_catalog(name, data_dir))
+
+
 def assemble(game: str, base_dir: str | Path, overrides: list[Path] = ()) -> _Loaded:
     """The catalog being assembled (data, sources, problems), without raising."""
     loaded = _Loaded(game)

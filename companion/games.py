@@ -95,15 +95,3 @@ def kind_of(module: Any, catalog: Any) -> GameKind:
     texts = module.info.texts
     return GameKind(module.info.id, module, catalog, dict(texts.reasons), dict(texts.events),
                     names_index(catalog), dict(texts.prompts), dict(texts.terms))
-
-
-def load_kind(name: str, data_dir: str | None, overrides: dict | None = None) -> GameKind:
-    """The game ``name`` with its current catalog: an override from the config, else the
-    installed plug-in with the shipped catalog and the owner's files merged in."""
-    if overrides and name in overrides:
-        module, catalog = overrides[name]
-        return kind_of(module, catalog)
-    module = module_of(name)
-    from companion.catalog import load_catalog
-
-    return kind_of(module, load_catalog(name, data_dir))

@@ -9,6 +9,7 @@ import threading
 
 import click
 
+from companion.wiring.dice import game_dice
 from hardware.dice import discovery
 from hardware.dice.emulator import DiceEmulator, serve_http
 from hardware.dice.observations import DiceStatus, Roll
@@ -193,18 +194,3 @@ def listen(port, usb_ids, count) -> None:
         pass
     finally:
         reader.stop()
-
-
-def game_dice() -> dict[str, list[int]]:
-    """The emulated dice: one per die role of the installed games, named after the role
-    (``<role>-<k>`` for a role of several dice)."""
-    from companion.games import discovered
-    from companion.wiring.dice import role_die_ids
-
-    dice: dict[str, list[int]] = {}
-    for module in discovered().values():
-        for role in module.info.bindings.dice:
-            for die in role_die_ids(role):
-                dice.setdefault(die, list(role.faces))
-    return dice or {"d6": [1, 2, 3, 4, 5, 6]}
-

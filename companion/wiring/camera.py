@@ -416,7 +416,8 @@ def start(app, service, changed):
     if live is not None:
         info, catalog = live.kind.module.info, live.kind.catalog
     else:
-        from companion.games import known, load_kind
+        from companion.catalog import load_kind
+        from companion.games import known
 
         try:
             kind = load_kind(known()[0], str(settings.data_dir))

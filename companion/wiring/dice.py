@@ -54,6 +54,19 @@ def role_die_ids(role) -> list[str]:
     return [role.id] if count == 1 else [f"{role.id}-{k}" for k in range(1, count + 1)]
 
 
+def game_dice() -> dict[str, list[int]]:
+    """The emulated dice: one per die role of the installed games, named after the role
+    (``<role>-<k>`` for a role of several dice)."""
+    from companion.games import discovered
+
+    dice: dict[str, list[int]] = {}
+    for module in discovered().values():
+        for role in module.info.bindings.dice:
+            for die in role_die_ids(role):
+                dice.setdefault(die, list(role.faces))
+    return dice or {"d6": [1, 2, 3, 4, 5, 6]}
+
+
 def roles_for(settings: dict, game: str, declared=()) -> dict[str, str]:
     """Die id → role for ``game``: the owner's mapping, else each declared role's own id."""
     roles = settings.get("roles", {})
@@ -108,7 +121,6 @@ class DiceWiring:
         self._last_state: str | None = None
 
     def _start_emulator(self, data_dir: Path) -> str:
-        from companion.commands.dice import game_dice
         from hardware.dice.emulator import DiceEmulator, serve_http
 
         self.emulator = DiceEmulator(link=str(data_dir / "dice-emulator.tty"),

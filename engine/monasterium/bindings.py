@@ -4,11 +4,11 @@ the host's dice page) and what a settled roll of many dice means now."""
 from __future__ import annotations
 
 from engine.api import Act, DieRole, Warn
-from engine.monasterium import rules as R
+from engine.monasterium import state as S
 
 DICE = (DieRole("neutral", "Neutral die", count=10),
         *(DieRole(f"personal_{seat}", f"Personal die of player {seat}", count=3)
-          for seat in R.SEAT_ORDER))
+          for seat in S.SEAT_ORDER))
 
 
 def _wanted(state) -> list:
@@ -20,7 +20,7 @@ def _wanted(state) -> list:
         return []
     if state["place"]["reroll"] is not None:
         return list(state["place"]["reroll"])
-    return [] if state["place"]["rolled"] else R.hand(state, state["active"])
+    return [] if state["place"]["rolled"] else S.hand(state, state["active"])
 
 
 def roll(state, dice) -> list:

@@ -7,97 +7,13 @@ from itertools import combinations
 
 from engine.api import Choice, Refused
 from engine.monasterium import effects as F
+from engine.monasterium import moves
 from engine.monasterium import rules as R
+from engine.monasterium import state as S
 
 
 def _ok(action, cost=None, effect=None):
     return Choice(action, cost or {}, effect or {})
-
-
-def glass_options(s, seat, monasteries=None, any_monastery=False) -> list:
-    """(monastery, row) where a tile can be built now."""
-    ms = list(s["mon"]) if any_monastery or monasteries is None else monasteries
-    return [(m, row) for m in ms for row in range(3)
-            if s["mon"][m]["glass"] > 0 and F.window_cell(s, seat, m, row) is not None]
-
-
-def _glass_params(s, seat, ms) -> list:
-    return [{"monastery": m, "row": row, "bonus": b} for m, row in glass_options(s, seat, ms)
-            for b in ("row", "column")]
-
-
-def sends(s, seat, discount=0, novices=None) -> list:
-    """Every legal send: novice x monastery x destination (+ the tile of a common hall)."""
-    p = s["players"][seat]
-    if novices is None:
-        novices = [f"{r}:{c}" for r in R.ROWS for c in p["novices"][r]]
-    out = []
-    for nov in novices:
-        row = nov.split(":")[0]
-        for m, mon in s["mon"].items():
-            if not F.access(s, seat, m):
-                continue
-            dests = []
-            if row in ("I", "II", "extra"):
-                dests += [b for b, who in mon["buildings"].items() if who is None]
-            if row in ("III", "extra"):
-                dests.append("chapel")
-            if row in ("IV", "extra"):
-                dests += [c for c, who in mon["cloister"].items() if who is None]
-            for dest in dests:
-                if F.send_refusal(s, seat, nov, m, dest, discount) is not None:
-                    continue
-                base = {"novice": nov, "monastery": m, "to": dest}
-                kind = s["cat"]["buildings"].get(dest, {}).get("type")
-                if kind == "hall":
-                    tiles = _glass_params(s, seat, [m])
-                    out += [dict(base, **t) for t in tiles] or [base]
-                else:
-                    out.append(base)
-    return out
-
-
-def extra_sends(s, seat, row) -> list:
-    return sends(s, seat, novices=[f"extra:{row}"])
-
-
-def _effect_params(s, seat, eff) -> list:
-    k = eff["kind"]
-    p = s["players"][seat]
-    if k in ("gain", "prestige", "messenger"):
-        return [{}]
-    if k == "two_of_kind":
-        return [{"item": i} for i in eff["items"]]
-    if k == "swap":
-        return [{"from": a, "to": b} for a, b in eff["pairs"] if p["res"][a] >= 1]
-    if k == "send":
-        return sends(s, seat, discount=eff.get("discount", 0))
-    if k == "glass":
-        ms = [m for m in s["mon"] if seat in s["mon"][m]["chapel"]]
-        return _glass_params(s, seat, ms)
-    return []
-
-
-def die_uses(s, seat, die, first_only=False, column=None) -> list:
-    """Every legal ``use`` of ``die`` (or of an R1 extra action in ``column``)."""
-    col = column or s["turn"]["col"]
-    p = s["players"][seat]
-    out = []
-    cols = [column] if column else [col]
-    for c in cols:
-        for act in ("std", "I", "II", "III"):
-            eff = R.effect_of(s, seat, c, act)
-            limited = die is not None or s["options"]["extra_action_once_limits"]
-            if eff is None or (limited and act in ("II", "III") and f"{act}:{c}" in p["once"]):
-                continue
-            for params in _effect_params(s, seat, eff):
-                a = {"type": "use", "by": seat, "die": die, "act": act, **params}
-                if die is None:
-                    a["column"] = c
-                out.append(a)
-                if first_only:
-                    return out
-    return out
 
 
 def choices(s, seat) -> list:
@@ -114,7 +30,7 @@ def choices(s, seat) -> list:
     if s["phase"] == "place":
         if not s["place"]["rolled"] or s["place"]["reroll"] is not None:
             return []
-        mine = R.hand(s, seat)
+        mine = S.hand(s, seat)
         faces = sorted({s["dice"][d]["face"] for d in mine})
         out = [_ok({"type": "place", "by": seat, "face": f}, {},
                    {"dice": sum(s["dice"][d]["face"] == f for d in mine)}) for f in faces]
@@ -124,7 +40,7 @@ def choices(s, seat) -> list:
     if s["turn"] is None:
         return _takes(s, seat)
     die = s["turn"]["dice"][0]
-    uses = die_uses(s, seat, die)
+    uses = moves.die_uses(s, seat, die)
     if not uses:
         return [_ok({"type": "lose", "by": seat, "die": die})]
     return [_use_choice(s, seat, a) for a in uses]
@@ -133,7 +49,7 @@ def choices(s, seat) -> list:
 def _use_choice(s, seat, a) -> Choice:
     """A use with what it brings in words the phone shows (the catalog's effect)."""
     col = a.get("column") or s["turn"]["col"]
-    eff = R.effect_of(s, seat, col, a["act"]) or {}
+    eff = S.effect_of(s, seat, col, a["act"]) or {}
     effect = {"kind": eff.get("kind")}
     if eff.get("kind") == "gain":
         effect.update(eff["items"])
@@ -162,7 +78,7 @@ def _send_gives(s, a) -> dict:
     effect: dict = {"kind": "send"}
     building = s["cat"]["buildings"].get(a["to"])
     if building is not None:
-        effect.update(R.board(s)["building_reward"][building["type"]])
+        effect.update(S.board(s)["building_reward"][building["type"]])
     elif a["to"] != "chapel" and row != "extra":
         effect["yellow"] = col
     if row in ("I", "II", "III"):
@@ -173,7 +89,7 @@ def _send_gives(s, a) -> dict:
 def _takes(s, seat) -> list:
     out = []
     for space in range(1, 7):
-        can = R.takeable(s, seat, space)
+        can = S.takeable(s, seat, space)
         if not can:
             continue
         mine = [d for d in can if s["dice"][d]["owner"] == seat]
@@ -183,12 +99,12 @@ def _takes(s, seat) -> list:
         for k in range(1, min(most, len(ordered)) + 1):
             dice = ordered[:k]
             if space == 6:
-                for col in R.COLUMNS:
+                for col in S.COLUMNS:
                     out.append(_ok({"type": "take", "by": seat, "space": 6, "dice": dice,
                                     "column": col}))
             else:
                 out.append(_ok({"type": "take", "by": seat, "space": space, "dice": dice},
-                               {}, {"column": R.column_of(space), "actions": k}))
+                               {}, {"column": S.column_of(space), "actions": k}))
     return out
 
 
@@ -202,12 +118,12 @@ def _pending_choices(s, seat, p) -> list:
                 _ok({"type": "extra_die", "by": seat, "take": False}, {}, {"prestige": 5})]
     if p["kind"] == "extra_action":
         out = []
-        for c in R.COLUMNS:
-            out += [_use_choice(s, seat, a) for a in die_uses(s, seat, None, column=c)]
+        for c in S.COLUMNS:
+            out += [_use_choice(s, seat, a) for a in moves.die_uses(s, seat, None, column=c)]
         return out
     if p["kind"] == "extra_novice":
         got = [_ok({"type": "extra_novice", "by": seat, **x})
-               for x in extra_sends(s, seat, p["row"])]
+               for x in moves.extra_sends(s, seat, p["row"])]
         if not got or not s["options"]["extra_novice_forfeit_only_if_stuck"]:
             got.append(_ok({"type": "extra_novice", "by": seat, "forfeit": True}))
         return got
@@ -224,7 +140,7 @@ def _pending_choices(s, seat, p) -> list:
             out.append(_ok({"type": "bonus", "by": seat, "choice": "tool_book"}))
         return out
     tiles = [_ok({"type": "bonus", "by": seat, "choice": "tile", **g})
-             for g in _glass_params(s, seat, list(s["mon"]))]
+             for g in moves.glass_params(s, seat, list(s["mon"]))]
     return tiles or [_ok({"type": "bonus", "by": seat, "choice": "none"})]
 
 

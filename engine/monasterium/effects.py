@@ -3,20 +3,20 @@ messenger and its road bonuses, sending a novice, a stained-glass tile into the 
 from __future__ import annotations
 
 from engine.api import Refused
-from engine.monasterium import rules as R
+from engine.monasterium import state as S
 
 
 def perform(s, seat, eff: dict, a: dict, ev: list) -> None:
     kind = eff["kind"]
     if kind == "gain":
-        R.gain(s, seat, eff["items"], ev, "action")
+        S.gain(s, seat, eff["items"], ev, "action")
     elif kind == "prestige":
-        R.gain(s, seat, {"prestige": eff["amount"]}, ev, "action")
+        S.gain(s, seat, {"prestige": eff["amount"]}, ev, "action")
     elif kind == "two_of_kind":
         item = a.get("item")
         if item not in eff["items"]:
             raise Refused("bad_field", field="item")
-        R.gain(s, seat, {item: eff["amount"]}, ev, "action")
+        S.gain(s, seat, {item: eff["amount"]}, ev, "action")
     elif kind == "swap":
         swap(s, seat, eff["pairs"], a, ev)
     elif kind == "messenger":
@@ -37,8 +37,8 @@ def swap(s, seat, pairs, a, ev) -> None:
     pair = [a.get("from"), a.get("to")]
     if pair not in pairs:
         raise Refused("bad_field", field="from")
-    R.pay(s, seat, {pair[0]: 1}, ev, "swap")
-    R.gain(s, seat, {pair[1]: 1}, ev, "swap")
+    S.pay(s, seat, {pair[0]: 1}, ev, "swap")
+    S.gain(s, seat, {pair[1]: 1}, ev, "swap")
 
 
 # ---- the messenger --------------------------------------------------------------------
@@ -53,8 +53,8 @@ def move(s, seat, steps: int, ev) -> None:
         if bonus == "R5" and step < steps and not s["options"]["new_die_when_passing"]:
             continue  # M-A13's other reading: only a messenger stopping there
         if bonus == "R5":
-            if p["personal"] >= R.board(s)["personal_dice_max"]:
-                R.gain(s, seat, {"prestige": R.board(s)["extra_die_prestige"]}, ev, "road")
+            if p["personal"] >= S.board(s)["personal_dice_max"]:
+                S.gain(s, seat, {"prestige": S.board(s)["extra_die_prestige"]}, ev, "road")
             else:
                 s["pending"].append({"seat": seat, "kind": "extra_die"})
         elif bonus == "R1":
@@ -69,20 +69,18 @@ def road_bonus(s, seat, bonus: str, a: dict, ev) -> None:
     if bonus == "R2":
         if choice not in ("influence", "rosary"):
             raise Refused("bad_field", field="choice")
-        R.gain(s, seat, {choice: 1}, ev, "road")
+        S.gain(s, seat, {choice: 1}, ev, "road")
     elif bonus == "R3":
         if choice == "soup":
-            R.gain(s, seat, {"soup": 1}, ev, "road")
+            S.gain(s, seat, {"soup": 1}, ev, "road")
         elif choice in ("soup_tool", "tool_book"):
             give, get = choice.split("_")
-            R.pay(s, seat, {give: 1}, ev, "road")
-            R.gain(s, seat, {get: 1}, ev, "road")
+            S.pay(s, seat, {give: 1}, ev, "road")
+            S.gain(s, seat, {get: 1}, ev, "road")
         else:
             raise Refused("bad_field", field="choice")
     elif bonus == "R4":
         if choice == "none":
-            from engine.monasterium.choices import glass_options
-
             if glass_options(s, seat, any_monastery=True):
                 raise Refused("action_possible")
             ev.append({"type": "bonus_lost", "seat": seat, "bonus": bonus})
@@ -120,19 +118,19 @@ def glass(s, seat, m: str, row, bonus, ev) -> bool:
         raise Refused("bad_field", field="bonus")
     w = s["players"][seat]["window"]
     w[row][col] = m
-    R.own_monastery(s, m)["glass"] -= 1
+    S.own_monastery(s, m)["glass"] -= 1
     ev.append({"type": "glass", "seat": seat, "monastery": m, "row": row, "column": col})
-    win = R.board(s)["window"]
+    win = S.board(s)["window"]
     got = win["row_bonus"][row] if bonus == "row" else win["column_bonus"][col]
     for k, v in got.items():
         if k == "messenger":
             move(s, seat, v, ev)
         else:
-            R.gain(s, seat, {k: v}, ev, "window")
+            S.gain(s, seat, {k: v}, ev, "window")
     if None not in w[row]:
-        R.gain(s, seat, {"prestige": win["rows"][row]}, ev, "window_row")
+        S.gain(s, seat, {"prestige": win["rows"][row]}, ev, "window_row")
     if all(w[r][col] is not None for r in range(3)):
-        R.gain(s, seat, {"prestige": win["columns"][col]}, ev, "window_column")
+        S.gain(s, seat, {"prestige": win["columns"][col]}, ev, "window_column")
     return True
 
 
@@ -144,7 +142,7 @@ def access(s, seat, m: str) -> bool:
 
 def send_cost(s, seat, row: str, dest: str, discount: int, monastery: str | None = None) -> dict:
     p = s["players"][seat]
-    b = R.board(s)
+    b = S.board(s)
     if row == "extra":
         return {}
     if dest == "chapel":
@@ -170,7 +168,7 @@ def send_refusal(s, seat, novice, m, dest, discount: int = 0) -> Refused | None:
     if row == "extra":
         if col not in p["extras"]:
             return Refused("no_novice", novice=novice[:12])
-    elif row not in R.ROWS or col not in p["novices"][row]:
+    elif row not in S.ROWS or col not in p["novices"][row]:
         return Refused("no_novice", novice=novice[:12])
     if m not in s["mon"]:
         return Refused("bad_field", field="monastery")
@@ -211,13 +209,13 @@ def send(s, seat, a, ev, discount: int = 0) -> None:
         raise refused
     p = s["players"][seat]
     row, col = novice.split(":", 1)
-    R.pay(s, seat, send_cost(s, seat, row, dest, discount, m), ev, "send")
+    S.pay(s, seat, send_cost(s, seat, row, dest, discount, m), ev, "send")
     if row == "extra":
         p["extras"].remove(col)
     else:
         p["novices"][row].remove(col)
     p["sent"] += 1
-    mon = R.own_monastery(s, m)
+    mon = S.own_monastery(s, m)
     place = "chapel" if dest == "chapel" else (
         s["cat"]["buildings"][dest]["type"] if dest in mon["buildings"] else "cloister")
     ev.append({"type": "novice_sent", "seat": seat, "novice": novice, "monastery": m,
@@ -230,9 +228,9 @@ def send(s, seat, a, ev, discount: int = 0) -> None:
     elif dest in mon["buildings"]:
         mon["buildings"][dest] = seat
         kind = s["cat"]["buildings"][dest]["type"]
-        reward = dict(R.board(s)["building_reward"][kind])
+        reward = dict(S.board(s)["building_reward"][kind])
         tile = reward.pop("glass", 0)
-        R.gain(s, seat, reward, ev, "building")
+        S.gain(s, seat, reward, ev, "building")
         if tile and not glass(s, seat, m, a.get("row"), a.get("bonus"), ev):
             ev.append({"type": "glass_lost", "seat": seat, "monastery": m})
     else:
@@ -258,5 +256,12 @@ def _flip(s, seat, col: str, ev) -> None:
         # the dice still lying on the tile: not the one being used now
         on_tile = [d for d in turn["dice"] if d != turn.get("using")]
         if on_tile:
-            R.gain(s, seat, {"prestige": len(on_tile)}, ev, "yellow")
+            S.gain(s, seat, {"prestige": len(on_tile)}, ev, "yellow")
             turn["flipped"] = on_tile  # M-A7's literal reading scores them again when used
+
+
+def glass_options(s, seat, monasteries=None, any_monastery=False) -> list:
+    """(monastery, row) where a tile can be built now."""
+    ms = list(s["mon"]) if any_monastery or monasteries is None else monasteries
+    return [(m, row) for m in ms for row in range(3)
+            if s["mon"][m]["glass"] > 0 and window_cell(s, seat, m, row) is not None]

@@ -3,11 +3,11 @@ from __future__ import annotations
 
 from engine import citations
 from engine.api import COMPASS_SEATS, Bindings, GameInfo, Option, Texts
-from engine.monasterium import bindings, catalog, corrections, options, rules, texts
+from engine.monasterium import bindings, catalog, corrections, options, rules, state, texts
 
 NAMES = {"en": "Monasterium", "it": "Monasterium", "pl": "Monasterium", "es": "Monasterium",
          "de": "Monasterium"}
-SEATS = COMPASS_SEATS  # the colours are rules.COLOURS
+SEATS = COMPASS_SEATS  # the colours are state.COLOURS
 
 INFO = GameInfo(
     id="monasterium",
@@ -28,7 +28,7 @@ INFO = GameInfo(
                       manual_roll=bindings.manual_roll),
     web="web.games.monasterium",
     check_catalog=catalog.check_catalog,
-    catalog_state=rules.index,
+    catalog_state=state.index,
     start_rule="Whoever most recently visited a monastery starts; else the youngest.",
     table_actions=rules.TABLE_ACTIONS,
     host_actions=rules.HOST_ACTIONS,

@@ -1,5 +1,5 @@
-"""Monasterium's rules: state, setup and `apply` (pure; rules reference
-/work/shared/rules/monasterium.md, §2-§12).
+"""Monasterium's rules: `apply` and its handlers, phase by phase (pure; rules reference
+/work/shared/rules/monasterium.md, §2-§12). The position and its helpers: state.py.
 
 The state is plain JSON. Chance comes from the table: every roll is a ``roll`` action by
 ``"table"`` with the faces of the dice rolled (a dice reader, or entered by hand); without
@@ -9,171 +9,33 @@ tile) then one ``use`` per die; bonuses of the road ask their own decision first
 """
 from __future__ import annotations
 
-import random
+from engine.api import Refused
+from engine.monasterium import corrections, effects, missions
+from engine.monasterium.moves import die_uses, extra_sends
+from engine.monasterium.scoring import final_scoring
+from engine.monasterium.state import (
+    COLUMNS,
+    RES,
+    board,
+    clone_player,
+    column_of,
+    deal_dice,
+    effect_of,
+    gain,
+    hand,
+    next_seat,
+    on_space,
+    order_from,
+    roller,
+    seeded_rng,
+    set_die,
+    takeable,
+)
 
-from engine.api import Refused, table_from_setup
-
-SEAT_ORDER = ("N", "E", "S", "W")
-COLOURS = {"N": "blue", "E": "red", "S": "green", "W": "yellow"}
-COLUMNS = ("A", "B", "C", "D", "E")
-ROWS = ("I", "II", "III", "IV")
-RES = ("influence", "soup", "rosary", "tool", "book")
 TABLE_ACTIONS = frozenset(("roll",))
 HOST_ACTIONS = frozenset(("adjust", "correct"))
 SEAT_ACTIONS = frozenset(("reroll", "place", "take", "use", "lose", "bonus", "extra_die",
                           "extra_novice"))
-
-
-# ---- setup -----------------------------------------------------------------------------
-def index(catalog: dict) -> dict:
-    """What a state carries under state["cat"]: the catalog indexed by id."""
-    board = catalog["board"]
-    mons = {m["id"]: m for m in board["monasteries"]}
-    buildings = {b["id"]: dict(b, monastery=m["id"]) for m in board["monasteries"]
-                 for b in m["buildings"]}
-    return {"board": {k: v for k, v in board.items() if k != "monasteries"},
-            "monasteries": mons, "buildings": buildings,
-            "road": {str(sp["space"]): sp for sp in board["road"]["spaces"]},
-            "road_length": len(board["road"]["spaces"]),
-            "actions": catalog["actions"],
-            "missions": {m["id"]: m for m in catalog["missions"]}}
-
-
-def setup(catalog: dict, setup_: dict) -> dict:
-    from engine.monasterium import options as opts
-
-    table = table_from_setup(setup_, SEAT_ORDER)
-    seats, seed, first = table.seats, table.seed, table.start
-    cat = catalog if "buildings" in catalog else index(catalog)
-    b = cat["board"]
-    n = len(seats)
-    rng = random.Random(seed)
-    by_type: dict = {}
-    for m in cat["missions"].values():
-        by_type.setdefault(m["type"], []).append(m["id"])
-    missions = [mid for t in ("A", "B", "C") for mid in rng.sample(sorted(by_type[t]), 2)]
-    mon = {}
-    for mid, m in cat["monasteries"].items():
-        blocked = set(m.get("blocked_3p", [])) if n == 3 else set()
-        mon[mid] = {"buildings": {bb["id"]: ("#" if bb["id"] in blocked else None)
-                                  for bb in m["buildings"]},
-                    "chapel": [], "cloister": {c: None for c in m["cloister"]},
-                    "glass": b["glass_per_player"] * n}
-    s = {
-        "game": "monasterium", "seed": seed, "rng_n": 1,
-        "options": opts.resolve(setup_.get("options")),
-        "seats": seats, "names": table.names,
-        "cat": cat, "year": 1, "round": 1, "first": first, "phase": "place",
-        "active": first, "over": False, "missions": missions,
-        "mon": mon, "dice": {}, "pending": [], "turn": None,
-        "place": {"rolled": False, "reroll": None}, "final": None,
-        "players": {seat: {
-            "prestige": 0, "res": {r: b["start_resources"].get(r, 0) for r in RES},
-            "road": 1, "personal": 1, "reroll_used": False,
-            "novices": {r: list(COLUMNS) for r in ROWS}, "extras": list(ROWS),
-            "yellow": [], "chapel_sent": 0, "cloister_sent": 0, "sent": 0,
-            "window": [[None] * 3 for _ in range(3)], "claimed": {}, "once": []}
-            for seat in seats},
-    }
-    _deal_dice(s)
-    return s
-
-
-def _deal_dice(s) -> None:
-    """Round preparation: the neutral dice by player count and every owned personal die go
-    to their players' hands, faces unknown."""
-    per = s["cat"]["board"]["neutral_per_player"][str(len(s["seats"]))]
-    dice = {}
-    k = 0
-    for seat in s["seats"]:
-        for _ in range(per):
-            k += 1
-            dice[f"n{k}"] = {"owner": None, "holder": seat, "at": "hand", "face": None}
-        for i in range(1, s["players"][seat]["personal"] + 1):
-            dice[f"{seat}{i}"] = {"owner": seat, "holder": seat, "at": "hand", "face": None}
-    s["dice"] = dice
-
-
-# ---- helpers -----------------------------------------------------------------------------
-def board(s) -> dict:
-    return s["cat"]["board"]
-
-
-def order_from(s, seat: str) -> list:
-    i = s["seats"].index(seat)
-    return s["seats"][i:] + s["seats"][:i]
-
-
-def next_seat(s, seat: str) -> str:
-    return order_from(s, seat)[1 % len(s["seats"])]
-
-
-def hand(s, seat: str) -> list:
-    return sorted(d for d, x in s["dice"].items() if x["at"] == "hand" and x["holder"] == seat)
-
-
-def on_space(s, space: int) -> list:
-    return sorted(d for d, x in s["dice"].items() if x["at"] == "space" and x["face"] == space)
-
-
-def takeable(s, seat: str, space: int) -> list:
-    return [d for d in on_space(s, space) if s["dice"][d]["owner"] in (None, seat)]
-
-
-def column_of(space: int) -> str | None:
-    return COLUMNS[space - 1] if 1 <= space <= 5 else None
-
-
-def _rng(s) -> random.Random:
-    r = random.Random(s["seed"] * 1_000_003 + s["rng_n"])
-    s["rng_n"] += 1
-    return r
-
-
-def gain(s, seat, items: dict, ev: list, why: str) -> None:
-    p = s["players"][seat]
-    for k, v in items.items():
-        if not v:
-            continue
-        if k == "prestige":
-            p["prestige"] += v
-        elif k in RES:
-            v = _from_supply(s, k, v, ev)
-            if not v:
-                continue
-            p["res"][k] += v
-        ev.append({"type": "gain", "seat": seat, "item": k, "amount": v, "why": why})
-
-
-def _from_supply(s, item: str, amount: int, ev: list) -> int:
-    """M-A18: the box holds a number of each resource (board.resources). By default the
-    supply is unlimited and the table is warned when the players' total passes the box's
-    count (use a substitute); with ``"limited": true`` a gain gets only what is left."""
-    supply = board(s).get("resources") or {}
-    box = supply.get(item)
-    if not isinstance(box, int):
-        return amount
-    held = sum(p["res"][item] for p in s["players"].values())
-    if supply.get("limited"):
-        amount = max(0, min(amount, box - held))
-        if not amount:
-            ev.append({"type": "supply_empty", "item": item, "supply": box})
-        return amount
-    if held <= box < held + amount:
-        ev.append({"type": "supply_exceeded", "item": item, "held": held + amount,
-                   "supply": box})
-    return amount
-
-
-def pay(s, seat, items: dict, ev: list, why: str) -> None:
-    p = s["players"][seat]
-    for k, v in items.items():
-        if v and p["res"][k] < v:
-            raise Refused("cannot_afford", item=k, need=v, have=p["res"][k])
-    for k, v in items.items():
-        if v:
-            p["res"][k] -= v
-            ev.append({"type": "paid", "seat": seat, "item": k, "amount": v, "why": why})
 
 
 # ---- apply -------------------------------------------------------------------------------
@@ -210,36 +72,8 @@ def apply(state: dict, action) -> tuple[dict, list]:
     s["mon"] = dict(state["mon"])  # a monastery is copied when it changes (own_monastery)
     ev: list = []
     handler(s, action, by, ev)
-    from engine.monasterium import missions
-
     missions.check(s, ev)
     return s, ev
-
-
-def roller(s) -> str | None:
-    """Whose dice the next roll is (they may enter it on their phone without a reader)."""
-    if s["pending"] and s["pending"][0]["kind"] == "roll_extra":
-        return s["dice"][s["pending"][0]["die"]]["owner"]
-    if s["phase"] == "place" and not s["pending"] and (
-            not s["place"]["rolled"] or s["place"]["reroll"] is not None):
-        return s["active"]
-    return None
-
-
-def clone_player(p: dict) -> dict:
-    """A player's own copy (the shape of `setup`'s players; faster than a recursive copy)."""
-    return {**p, "res": dict(p["res"]), "novices": {r: list(v) for r, v in p["novices"].items()},
-            "extras": list(p["extras"]), "yellow": list(p["yellow"]),
-            "window": [list(row) for row in p["window"]], "claimed": dict(p["claimed"]),
-            "once": list(p["once"])}
-
-
-def _clone(x):
-    if type(x) is dict:
-        return {k: _clone(v) for k, v in x.items()}
-    if type(x) is list:
-        return [_clone(v) for v in x]
-    return x
 
 
 def _pending_first(s, by) -> None:
@@ -264,7 +98,7 @@ def _h_roll(s, a, by, ev) -> None:
         raise Refused("nothing_to_roll")
     faces = a.get("faces")
     if faces is None:
-        r = _rng(s)
+        r = seeded_rng(s)
         faces = {d: r.randint(1, 6) for d in want}
     if not isinstance(faces, dict) or sorted(faces) != sorted(want):
         raise Refused("wrong_dice", need=", ".join(want))
@@ -382,24 +216,8 @@ def _h_take(s, a, by, ev) -> None:
         gain(s, by, {"prestige": len(dice)}, ev, "yellow")
 
 
-def alt_open(s, seat, row: str, col: str) -> bool:
-    """An alternative action is open once the novice of its space has left (§7.1)."""
-    return col not in s["players"][seat]["novices"][row]
-
-
-def effect_of(s, seat, col: str, act: str) -> dict | None:
-    acts = s["cat"]["actions"]
-    if act == "std":
-        return acts["standard"][col]
-    if act in ("I", "II", "III") and alt_open(s, seat, act, col):
-        return acts[act][col]
-    return None
-
-
 def _h_use(s, a, by, ev) -> None:
     """One die (or a road R1 extra action, ``die`` null) for one action of its column."""
-    from engine.monasterium import effects
-
     extra = a.get("die") is None
     if s["phase"] != "act" or by != s["active"]:
         raise Refused("not_your_turn", seat=by, active=s["active"])
@@ -446,8 +264,6 @@ def _h_use(s, a, by, ev) -> None:
 
 def _h_lose(s, a, by, ev) -> None:
     """A die with no possible action is lost (§5.2); refused while any action is possible."""
-    from engine.monasterium.choices import die_uses
-
     if s["phase"] != "act" or by != s["active"] or s["turn"] is None:
         raise Refused("not_your_turn", seat=by, active=s["active"])
     _pending_first(s, by)
@@ -470,8 +286,6 @@ def _after_use(s, seat, ev) -> None:
 
 
 def _h_bonus(s, a, by, ev) -> None:
-    from engine.monasterium import effects
-
     if not s["pending"] or s["pending"][0]["seat"] != by or \
             s["pending"][0]["kind"] not in ("road_bonus",):
         raise Refused("nothing_to_decide")
@@ -501,15 +315,11 @@ def _h_extra_die(s, a, by, ev) -> None:
 
 def _h_extra_novice(s, a, by, ev) -> None:
     """A completed row's extra novice: sent at once for free (§6.7), or forfeited."""
-    from engine.monasterium import effects
-
     if not s["pending"] or s["pending"][0]["seat"] != by or \
             s["pending"][0]["kind"] != "extra_novice":
         raise Refused("nothing_to_decide")
     row = s["pending"][0]["row"]
     if a.get("forfeit") is True:
-        from engine.monasterium.choices import extra_sends
-
         if extra_sends(s, by, row) and s["options"]["extra_novice_forfeit_only_if_stuck"]:
             raise Refused("action_possible")
         s["players"][by]["extras"].remove(row)
@@ -542,26 +352,12 @@ def _h_adjust(s, a, by, ev) -> None:
 
 
 # End of round, year and game --------------------------------------------------------------
-def own_monastery(s, m: str) -> dict:
-    """Monastery ``m`` of the new state, copied before it changes (the previous state keeps
-    its own)."""
-    s["mon"][m] = _clone(s["mon"][m])
-    return s["mon"][m]
-
-
-def set_die(s, die: str, **changes) -> None:
-    """A die changes: a new entry (the previous state keeps the old one)."""
-    s["dice"][die] = {**s["dice"][die], **changes}
-
-
 def _own_players(s) -> None:
     """Copy the players not copied yet by `apply` (a round's end changes them all)."""
     s["players"] = {seat: clone_player(p) for seat, p in s["players"].items()}
 
 
 def _end_round(s, ev) -> None:
-    from engine.monasterium import missions
-
     _own_players(s)
     # what the round's last action completed is claimed in its own year, before the final
     # scoring (the check after every action comes too late for that action)
@@ -570,8 +366,6 @@ def _end_round(s, ev) -> None:
     s["turn"] = None
     if s["round"] >= len(s["seats"]):
         if s["year"] >= board(s)["years"]:
-            from engine.monasterium.scoring import final_scoring
-
             final_scoring(s, ev)
             s["phase"], s["over"], s["active"] = "over", True, None
             ev.append({"type": "game_over"})
@@ -585,7 +379,7 @@ def _end_round(s, ev) -> None:
     for p in s["players"].values():
         p["reroll_used"] = False
         p["once"] = []
-    _deal_dice(s)
+    deal_dice(s)
     s["phase"], s["active"] = "place", s["first"]
     s["place"] = {"rolled": False, "reroll": None}
     ev.append({"type": "round_started", "year": s["year"], "round": s["round"],
@@ -593,8 +387,6 @@ def _end_round(s, ev) -> None:
 
 
 def _h_correct(s, a, by, ev) -> None:
-    from engine.monasterium import corrections
-
     corrections.correct(s, a, by, ev)
 
 

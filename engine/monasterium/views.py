@@ -4,7 +4,7 @@ seat's own menu."""
 from __future__ import annotations
 
 from engine.api import Prompt
-from engine.monasterium import rules as R
+from engine.monasterium import state as S
 from engine.monasterium.choices import whose_turn
 
 
@@ -18,7 +18,7 @@ def prompts(s) -> list:
     if seat == "table":
         return [Prompt("table", "roll", {"player": s["active"],
                                          "dice": len(s["place"]["reroll"] or
-                                                     R.hand(s, s["active"]))})]
+                                                     S.hand(s, s["active"]))})]
     if s["phase"] == "place":
         return [Prompt(seat, "place", {"seat": seat})]
     if s["turn"] is None:
@@ -35,7 +35,7 @@ def to_roll(s) -> list:
 
 def _player(s, seat) -> dict:
     p = s["players"][seat]
-    return {"seat": seat, "name": s["names"].get(seat, seat), "colour": R.COLOURS[seat],
+    return {"seat": seat, "name": s["names"].get(seat, seat), "colour": S.COLOURS[seat],
             "prestige": p["prestige"], "res": dict(p["res"]), "road": p["road"],
             "personal": p["personal"], "reroll_used": p["reroll_used"],
             "novices": {r: list(v) for r, v in p["novices"].items()},
@@ -48,7 +48,7 @@ def _player(s, seat) -> dict:
 def public_view(s) -> dict:
     return {
         "game": "monasterium", "year": s["year"], "round": s["round"],
-        "rounds": len(s["seats"]), "years": R.board(s)["years"], "first": s["first"],
+        "rounds": len(s["seats"]), "years": S.board(s)["years"], "first": s["first"],
         "phase": s["phase"], "active": s["active"], "over": s["over"],
         "seats": list(s["seats"]),
         "players": {seat: _player(s, seat) for seat in s["seats"]},
@@ -60,7 +60,7 @@ def public_view(s) -> dict:
                         for m, x in s["mon"].items()},
         "missions": list(s["missions"]), "turn": s["turn"], "final": s["final"],
         # the dice the next roll is of (entered by hand without a reader) and whose they are
-        "to_roll": to_roll(s), "roller": R.roller(s),
+        "to_roll": to_roll(s), "roller": S.roller(s),
         "road": {k: {"monasteries": v["monasteries"], "bonus": v.get("bonus")}
                  for k, v in s["cat"]["road"].items()},
         "mission_cards": {m: {k: s["cat"]["missions"][m].get(k)

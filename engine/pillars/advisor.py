@@ -10,6 +10,7 @@ search over every feasible allocation (at most 5 craftsmen with small capacities
 from __future__ import annotations
 
 from engine.api import Refused
+from engine.pillars.state import change_vp, return_cubes
 
 HOLD = ("wood", "stone", "sand", "metal", "gold")
 
@@ -97,7 +98,6 @@ def outcome(s, seat, uses) -> tuple[int, int, dict]:
 
 
 def apply_allocation(s, seat, uses, ev) -> tuple[int, int]:
-    from engine.pillars.rules import change_vp, return_cubes
 
     p = s["players"][seat]
     vp, gold, used = outcome(s, seat, uses)

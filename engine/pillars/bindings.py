@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from engine.api import Act, DieRole, Propose, Warn, Zone
 from engine.pillars import rules as R
+from engine.pillars import state as S
 
 ZONES = (
     Zone("events", "Event cards", (520, 0, 600, 110)),
@@ -15,7 +16,7 @@ ZONES = (
     Zone("supply_craftsmen", "Supply craftsmen", (0, 400, 180, 510)),
     Zone("supply_materials", "Supply building materials", (200, 400, 600, 510)),
     *(Zone(f"player_{seat}", f"Player {seat}", (x, 530, x + 140, 640))
-      for seat, x in zip(R.SEAT_ORDER, (0, 150, 300, 450), strict=True)),
+      for seat, x in zip(S.SEAT_ORDER, (0, 150, 300, 450), strict=True)),
 )
 DICE = (DieRole("tax", "Tax die", faces=(2, 3, 3, 4, 4, 5), faces_from="board.tax_die.faces"),)
 
@@ -73,7 +74,7 @@ def roll(state, dice) -> list:
     if _legal(state, action):
         return [Act(action)]
     return [Warn("bad_die_value", {"value": str(faces[0]),
-                                   "faces": ", ".join(map(str, R.board(state)["tax_die"]
+                                   "faces": ", ".join(map(str, S.board(state)["tax_die"]
                                                           ["faces"]))})]
 
 

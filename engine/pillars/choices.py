@@ -6,8 +6,11 @@ from __future__ import annotations
 from itertools import product
 
 from engine.api import Choice, Refused
+from engine.pillars import resolution
 from engine.pillars import rules as R
+from engine.pillars import state as S
 from engine.pillars.advisor import best_allocation, check_allocation, outcome, usable
+from engine.pillars.prompts import prompts
 
 
 def _ok(action, cost=None, effect=None):
@@ -32,7 +35,7 @@ def _table(s) -> list:
 def _draft(s, seat) -> list:
     p = s["players"][seat]
     out = []
-    free = R.workers_free(s, seat)
+    free = S.workers_free(s, seat)
     for card in s["supply_materials"]:
         m = s["cat"]["materials"][card]
         a = {"type": "take_material", "by": seat, "card": card}
@@ -50,7 +53,7 @@ def _draft(s, seat) -> list:
                                       have=p["gold"]), {"gold": c["cost"]}))
         else:
             eff = {"craftsman": card}
-            if len(p["craftsmen"]) >= R.board(s)["craftsman_limit"]:
+            if len(p["craftsmen"]) >= S.board(s)["craftsman_limit"]:
                 eff["discard"] = True
             out.append(_ok(a, {"gold": c["cost"]}, eff))
     out.append(_ok({"type": "pass", "by": seat}, {}, {"mill": free}))
@@ -61,9 +64,9 @@ def _spaces(s, seat, cost) -> list:
     out = []
     gold = s["players"][seat]["gold"]
     for loc in s["cat"]["locations"]:
-        for sp in R.spaces_of(s, loc):
+        for sp in S.spaces_of(s, loc):
             a = {"type": "place", "by": seat, "space": sp}
-            r = R.space_refusal(s, seat, sp)
+            r = S.space_refusal(s, seat, sp)
             if r is None and cost > gold and s["options"]["placement_needs_gold"]:
                 r = Refused("cannot_afford", item="gold", need=cost, have=gold)
             if r is None:
@@ -77,10 +80,10 @@ def _architects(s, seat) -> list:
     a = s["arch"]
     out = []
     if a["drawn"] == seat:
-        cost = R.draw_cost(s)
+        cost = S.draw_cost(s)
         out += _spaces(s, seat, cost)
         pa = {"type": "pass_architect", "by": seat}
-        if cost == 0 and s["options"]["free_draws_must_place"] and R.free_spaces(s, seat):
+        if cost == 0 and s["options"]["free_draws_must_place"] and S.free_spaces(s, seat):
             out.append(_no(pa, Refused("must_place_free")))
         else:
             out.append(_ok(pa, {}, {"wheel": cost}))
@@ -105,14 +108,14 @@ def build_vp_after(s, seat, cube, n, gold) -> int:
 def _market(s, seat) -> list:
     p = s["players"][seat]
     out = []
-    price = R.board(s)["prices"]
+    price = S.board(s)["prices"]
     base = best_allocation(s, seat)["vp"]
     for kind in ("buy", "sell"):
-        for cube in (R.BUYABLE if kind == "buy" else R.CUBES):
+        for cube in (S.BUYABLE if kind == "buy" else S.CUBES):
             most = s["market"][cube] if kind == "buy" else p["cubes"][cube]
             if kind == "buy":
                 most = min(most, p["gold"] // price[cube]["buy"])
-            r = R.market_refusal(s, seat, kind, cube, 1)
+            r = resolution.market_refusal(s, seat, kind, cube, 1)
             a1 = {"type": kind, "by": seat, "cube": cube, "amount": 1}
             if r is not None:
                 out.append(_no(a1, r))
@@ -147,8 +150,8 @@ def _build(s, seat) -> list:
 
 def _store(s, seat) -> list:
     p = s["players"][seat]
-    excess = R.storage_count(s, seat) - R.board(s)["storage_limit"]
-    types = R.CUBES if s["options"]["metal_counts_storage"] else R.BUYABLE
+    excess = S.storage_count(s, seat) - S.board(s)["storage_limit"]
+    types = S.CUBES if s["options"]["metal_counts_storage"] else S.BUYABLE
     ranges = [range(0, min(p["cubes"][c], excess) + 1) for c in types]
     out = []
     for combo in product(*ranges):
@@ -184,7 +187,7 @@ def choices(s, seat) -> list:
         out = []
         if not s["cat"]["events"][s["event"]]["positive"]:
             out.append(_ok({"type": "bishop_choice", "by": seat, "choice": "protect"}))
-        for cube in R.BUYABLE:
+        for cube in S.BUYABLE:
             a = {"type": "bishop_choice", "by": seat, "choice": "cube", "cube": cube}
             if s["market"][cube] > 0:
                 out.append(_ok(a, {}, {cube: 1}))
@@ -239,7 +242,7 @@ def _random_build(s, seat, rnd) -> dict:
 
 def random_action(s, rnd) -> dict:
     """A random legal action for whoever owes a decision (table included)."""
-    ps = prompts_now(s)
+    ps = prompts(s)
     p = ps[0]
     if len(ps) > 1 and rnd.random() < 0.1:
         p = ps[1]
@@ -258,9 +261,3 @@ def random_action(s, rnd) -> dict:
     if p.kind == "refuse_draw":
         return {"type": "refuse_draw", "by": seat}
     return rnd.choice(opts)
-
-
-def prompts_now(s):
-    from engine.pillars.views import prompts
-
-    return prompts(s)

@@ -17,7 +17,8 @@ from __future__ import annotations
 from jsonschema import Draft202012Validator
 
 from engine.api import Refused
-from engine.pillars import rules as R
+from engine.pillars import flow
+from engine.pillars import state as S
 
 PARTS = ("market", "court_metal", "start_player")
 TITLES = {"market": "Market stock", "court_metal": "Metal at the King's court",
@@ -26,11 +27,11 @@ TITLES = {"market": "Market stock", "court_metal": "Metal at the King's court",
 
 def schema(s, part) -> dict:
     if part == "market":
-        most = R.board(s)["market_stock"]
+        most = S.board(s)["market_stock"]
         return {"type": "object", "additionalProperties": False,
-                "required": list(R.BUYABLE),
+                "required": list(S.BUYABLE),
                 "properties": {c: {"type": "integer", "minimum": 0, "maximum": most,
-                                   "title": c} for c in R.BUYABLE}}
+                                   "title": c} for c in S.BUYABLE}}
     if part == "court_metal":
         return {"type": "integer", "minimum": 0, "maximum": 1}
     return {"enum": list(s["seats"]),
@@ -84,11 +85,11 @@ def correct(s, a, by, ev) -> None:
         raise Refused("bad_field", field="reason")
     before = current(s, part)
     if part == "market":
-        for c in R.BUYABLE:
+        for c in S.BUYABLE:
             d = value[c] - s["market"][c]
             if d > s["sites"][c]:
                 raise Refused("bad_correction", part=part, field=f"value.{c}")
-        for c in R.BUYABLE:
+        for c in S.BUYABLE:
             d = value[c] - s["market"][c]
             s["sites"][c] -= d
             s["market"][c] = value[c]
@@ -102,7 +103,7 @@ def correct(s, a, by, ev) -> None:
         s["start"] = value
         if s["round"] == 1:
             s["first_start"] = value
-            R._start_gold(s)
-            s["round_start"] = R._snapshot(s)
+            flow.start_gold(s)
+            s["round_start"] = flow.snapshot(s)
     ev.append({"type": "corrected", "part": part, "key": None, "before": before,
                "after": current(s, part), "reason": reason[:200]})

@@ -7,7 +7,7 @@ from engine.pillars import bindings, catalog, corrections, options, rules, texts
 
 NAMES = {"en": "The Pillars of the Earth", "it": "I pilastri della terra",
          "pl": "Filary Ziemi", "es": "Los pilares de la Tierra", "de": "Die Säulen der Erde"}
-SEATS = COMPASS_SEATS  # the colours are rules.COLOURS
+SEATS = COMPASS_SEATS  # the colours are state.COLOURS
 
 
 

@@ -1,4 +1,4 @@
-"""Prompts, the public view (table display), the seat view (phone) and the scores.
+"""The public view (table display), the seat view (phone) and the scores.
 
 Pillars has no secret holdings (rules reference §16): the seat view is the public view plus
 the seat's own summary and decision menu. Hidden parts of the game (deck contents not yet
@@ -6,60 +6,20 @@ revealed, the bag's order, the seed) appear in no view.
 """
 from __future__ import annotations
 
-from engine.api import Prompt
-from engine.pillars import rules as R
+from engine.pillars import state as S
 from engine.pillars.advisor import best_allocation, usable
-
-
-def prompts(s) -> list:
-    if s["over"]:
-        return []
-    pend = s["pending"]
-    if pend is not None:
-        return [Prompt(pend["seat"], pend["kind"], {"seat": pend["seat"]})]
-    ph, act = s["phase"], s["active"]
-    if ph == "prep":
-        return [Prompt("table", "lay_out", R.prep_missing(s))]
-    if ph == "draft":
-        return [Prompt(act, "draft", {"seat": act})]
-    if ph == "architects":
-        a = s["arch"]
-        if a["drawn"] is None:
-            return [Prompt("table", "draw_architect", {"start": s["start"]})]
-        out = [Prompt(a["drawn"], "place_architect",
-                      {"seat": a["drawn"], "cost": R.draw_cost(s)})]
-        if not a["refused"] and (s["options"]["refusal_any_colour"] or a["drawn"] != s["start"]):
-            out.append(Prompt(s["start"], "refuse_draw", {"seat": s["start"],
-                                                         "drawn": a["drawn"]}))
-        return out
-    if ph == "deferred":
-        return [Prompt(act, "place_deferred", {"seat": act})]
-    if ph == "event":
-        return [Prompt("table", "reveal_event", {})]
-    if ph == "bishop":
-        return [Prompt(act, "bishop_choice", {"seat": act, "event": s["event"]})]
-    if ph == "tax":
-        return [Prompt("table", "roll_tax", {"roller": s["start"]})]
-    if ph == "exemption":
-        return [Prompt(act, "use_exemption", {"seat": act, "tax": s["tax"]})]
-    if ph == "market":
-        return [Prompt(act, "market", {"seat": act})]
-    if ph == "build":
-        return [Prompt(act, "build", {"seat": act})]
-    if ph == "store":
-        excess = R.storage_count(s, act) - R.board(s)["storage_limit"]
-        return [Prompt(act, "return_cubes", {"seat": act, "excess": excess})]
-    return []
+from engine.pillars.choices import choices
+from engine.pillars.prompts import prompts
 
 
 def _player(s, seat) -> dict:
     p = s["players"][seat]
     return {
-        "seat": seat, "name": s["names"].get(seat, seat), "colour": R.COLOURS[seat],
+        "seat": seat, "name": s["names"].get(seat, seat), "colour": S.COLOURS[seat],
         "gold": p["gold"], "vp": p["vp"], "cubes": dict(p["cubes"]), "owed": dict(p["owed"]),
         "craftsmen": list(p["craftsmen"]), "privileges": list(p["privileges"]),
         "used_privileges": list(p["used"]), "materials": list(p["materials"]),
-        "workers": {"total": R.worker_total(s, seat), "committed": p["committed"],
+        "workers": {"total": S.worker_total(s, seat), "committed": p["committed"],
                     "mill": p["mill"], "grey": p["grey"], "grey_next": p["grey_next"],
                     "black": p["black"]},
         "passed": p["passed"], "bought": list(p["bought"]), "sold": list(p["sold"]),
@@ -108,15 +68,15 @@ def _locations(s) -> list:
         out.append({"id": loc["id"], "step": loc["step"], "demo": bool(loc.get("demo")),
                     "vp": list(loc.get("vp", [])),
                     "spaces": [{"id": sp, "seat": s["spaces"].get(sp)}
-                               for sp in R.spaces_of(s, loc["id"])]})
+                               for sp in S.spaces_of(s, loc["id"])]})
     return out
 
 
 def public_view(s) -> dict:
     a = s["arch"]
-    b = R.board(s)
+    b = S.board(s)
     return {
-        "game": "pillars", "round": s["round"], "rounds": R.board(s)["rounds"],
+        "game": "pillars", "round": s["round"], "rounds": S.board(s)["rounds"],
         "phase": s["phase"], "start": s["start"], "active": s["active"], "over": s["over"],
         "seats": list(s["seats"]), "players": {seat: _player(s, seat) for seat in s["seats"]},
         "prompts": [p.to_json() for p in prompts(s)],
@@ -129,7 +89,7 @@ def public_view(s) -> dict:
         "tax": s["tax"], "limit": s["limit"], "limit_next": s["limit_next"],
         "cathedral": s["cathedral"], "removed": list(s["removed"]),
         "architects": {"bag": dict(a.get("bag", {})), "drawn": a.get("drawn"),
-                       "cost": R.draw_cost(s) if a else 0, "marker": a.get("marker", 0),
+                       "cost": S.draw_cost(s) if a else 0, "marker": a.get("marker", 0),
                        "wheel": list(a.get("wheel", [])), "refused": a.get("refused", False),
                        "aside": dict(a.get("aside", {}))},
         "market_order": list(s["market_open"]) if s["phase"] == "market" else [],
@@ -154,7 +114,7 @@ def forecast(s, seat) -> dict:
         for pv in p["privileges"]:
             if cat["privileges"][pv]["kind"] == "patron":
                 cubes[cat["privileges"][pv]["cube"]] += 1
-    mill = p["mill"] if s["phase"] != "draft" else R.workers_free(s, seat)
+    mill = p["mill"] if s["phase"] != "draft" else S.workers_free(s, seat)
     prior = 0
     if before_production:
         for i, vp in enumerate(cat["locations"]["prior"].get("vp", [])):
@@ -162,12 +122,10 @@ def forecast(s, seat) -> dict:
                 prior += vp
     return {"cubes": {k: v for k, v in cubes.items() if v},
             "mill_gold": mill if before_production else 0, "prior_vp": prior,
-            "tax_exempt": any(who == seat for _, who in R.occupants(s, "court"))}
+            "tax_exempt": any(who == seat for _, who in S.occupants(s, "court"))}
 
 
 def seat_view(s, seat) -> dict:
-    from engine.pillars.choices import choices
-
     view = public_view(s)
     if seat not in s["players"]:
         return view

@@ -2,14 +2,28 @@
 
 Rules: /work/shared/rules/world-without-end.md. Documentation: docs/engine.md,
 docs/options.md. The module is pure: no I/O, no clock, no global state.
+
+Layers, bottom first; a module imports only modules listed before it (tests/engine/test_layers.py):
+the printed game (catalog, options, texts) → the position (state, the step queue) → rules as
+pure changes of the position (projects, duties, card effects, cards) → the sequence of play and
+`apply` (flow, corrections, actions) → legal moves found by trying actions (choices) → views.
 """
 from __future__ import annotations
 
 from engine.wwe import actions as A
 from engine.wwe import choices as C
-from engine.wwe import state as S
+from engine.wwe import flow as F
 from engine.wwe import views as V
 from engine.wwe.info import INFO
+
+LAYERS = (
+    ("data", "catalog", "options", "reasons", "texts", "schemas"),
+    ("state", "steps"),
+    ("projects", "duties", "effects", "cards"),
+    ("flow", "corrections", "actions"),
+    ("choices",),
+    ("views", "bindings", "info"),
+)
 
 
 class _WorldWithoutEnd:
@@ -17,7 +31,7 @@ class _WorldWithoutEnd:
 
     name = "wwe"
     info = INFO
-    setup = staticmethod(S.setup)
+    setup = staticmethod(F.setup)
     apply = staticmethod(A.apply)
     prompts = staticmethod(V.prompts)
     choices = staticmethod(C.choices)

@@ -8,13 +8,14 @@ from __future__ import annotations
 from engine.api import Refused
 from engine.wwe import cards, corrections, duties, effects, flow, projects
 from engine.wwe import state as st
+from engine.wwe.steps import await_step, head, push_front
 
 TABLE = ("table", "host")
 MAX_PERMANENT_PER_CHAPTER = 3  # R3.7.2 (IT:187, PL:210)
 
 
 def _head(s: dict, kind: str) -> dict:
-    h = flow.head(s)
+    h = head(s)
     if s["over"]:
         raise Refused("game_over")
     if h is None or h["kind"] != kind:
@@ -71,16 +72,16 @@ def reveal_event(s, a, ev):
         if tok is None or tok["state"] != "hidden":
             ev.append({"type": "no_reinfection", "location": int(loc)})
         elif tok["value"] is None:
-            steps.append(flow.await_step("reveal_plague", "table", location=int(loc)))
+            steps.append(await_step("reveal_plague", "table", location=int(loc)))
         else:
             tok["state"] = "sick"
             ev.append({"type": "plague_flipped", "location": int(loc), "value": tok["value"]})
     if effects.needs_target(s, card):
-        steps.append(flow.await_step("choose_target", s["active"], card=card))
+        steps.append(await_step("choose_target", s["active"], card=card))
     if not spec.get("permanent"):
         steps += effects.schedule(s, card, continuous=False)
-    steps.append(flow.await_step("orient_event", s["active"], card=card))
-    flow.push_front(s, steps)
+    steps.append(await_step("orient_event", s["active"], card=card))
+    push_front(s, steps)
 
 
 def plague_values_left(s: dict) -> list[int]:
@@ -209,7 +210,7 @@ def orient_event(s, a, ev):
     if value > 0:                                                        # step 4
         cards.grant_favor(s, s["active"], cards.favor_landing(s, value), ev)
     steps = effects.schedule(s, card, continuous=True) if spec.get("permanent") else []
-    flow.push_front(s, steps + [{"do": "actions"}, {"do": "end_round"}])
+    push_front(s, steps + [{"do": "actions"}, {"do": "end_round"}])
 
 
 def play_card(s, a, ev):
@@ -267,7 +268,7 @@ def play_card(s, a, ev):
 
 
 def answer_trade(s, a, ev):
-    h = flow.head(s)
+    h = head(s)
     if s["over"] or h is None:
         raise Refused("wrong_phase", expected=None, got="answer_trade")
     accept = a.get("accept")
@@ -365,11 +366,11 @@ def cure(s, a, ev):
         ev.append({"type": "cure_skipped", "seat": h["seat"]})
         return
     if s["options"]["hospital_cures_per_donor"] == "sum" and locs is not None:
-        flow.push_front(s, projects.cure(s, h["seat"], locs, ev))
+        push_front(s, projects.cure(s, h["seat"], locs, ev))
         return
     if locs is not None:
         raise Refused("too_many_cures", limit=1)
-    flow.push_front(s, projects.cure(s, h["seat"], [loc], ev, limit=1))
+    push_front(s, projects.cure(s, h["seat"], [loc], ev, limit=1))
 
 
 def place_free_house(s, a, ev):

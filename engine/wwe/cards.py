@@ -7,9 +7,12 @@ when no way of carrying the card out exists at all.
 """
 from __future__ import annotations
 
+import itertools
+
 from engine.api import Refused
-from engine.wwe import effects, flow, projects
+from engine.wwe import effects, projects
 from engine.wwe import state as st
+from engine.wwe.steps import push_front
 
 # ---------------------------------------------------------------- favor track
 
@@ -261,7 +264,7 @@ def card_medicine(s, seat, params, ev):
     if s["chapter"] < 3:
         raise Refused("no_cure_before_chapter_3")
     steps = projects.cure(s, seat, params.get("locations"), ev)
-    flow.push_front(s, steps)
+    push_front(s, steps)
 
 
 def card_favor(s, seat, params, ev):
@@ -324,11 +327,47 @@ INPUT_CODES = frozenset(("bad_params", "malformed_action", "unknown_card", "unkn
                          "unknown_site", "unknown_seat"))
 
 
+def card_param_options(s: dict, seat: str, card: str) -> list[dict]:
+    """Reasonable parameter sets to offer for ``card`` (the trial marks illegal ones)."""
+    p = s["players"][seat]
+    res = p["res"]
+    if card == "privilege":
+        if not p["played"]:
+            return [{}]
+        return card_param_options(s, seat, p["played"][-1])
+    if card == "building_material":
+        return [{"item": "stone"}, {"item": "wood"}]
+    if card == "building_project":
+        combos = [(1, 0), (0, 1), (2, 0), (1, 1), (0, 2)]
+        return [{"project": pid, "stone": a, "wood": b}
+                for pid in s["projects"] for a, b in combos] or [{"project": None}]
+    if card == "sell_wool_cloth":
+        return [{"wool": w, "cloth": c} for c in (0, 1) for w in range(res["wool"] + 1)
+                if w + c > 0] or [{"wool": 1, "cloth": 0}]
+    if card == "build_house":
+        return [{"site": site} for site in s["sites"]]
+    if card == "rent":
+        houses = p["houses"]
+        return ([{"sites": [h]} for h in houses]
+                + [{"sites": list(c)} for c in itertools.combinations(houses, 2)]) or [
+                    {"sites": []}]
+    if card == "donation":
+        return [{"project": pid} for pid in s["projects"]] or [{"project": None}]
+    if card == "weaver":
+        return [{"wool": 1}, {"wool": 2}]
+    if card == "medicine":
+        sick = sorted((loc for loc, t in s["plague"].items() if t["state"] == "sick"), key=int)
+        out = [{"mode": "help"}]
+        for n in range(1, min(3, len(sick)) + 1):
+            out += [{"mode": "cure", "locations": [int(x) for x in c]}
+                    for c in itertools.combinations(sick, n)]
+        return out
+    return [{}]
+
+
 def can_carry_out(s: dict, seat: str, card: str) -> bool:
     """True when some way of carrying ``card`` out for ``seat`` exists now (read-only)."""
-    from engine.wwe import choices  # late import: choices needs this module
-
-    for params in choices.card_param_options(s, seat, card):
+    for params in card_param_options(s, seat, card):
         try:
             perform(st.fast_copy(s), seat, card, params, [])
         except Refused:

@@ -9,8 +9,9 @@ import itertools
 import random
 
 from engine.api import Choice, Refused
-from engine.wwe import actions, cards, effects, flow
+from engine.wwe import actions, cards, effects
 from engine.wwe import state as st
+from engine.wwe.steps import head
 
 
 def _delta(before: dict, after: dict, seat: str) -> tuple[dict, dict]:
@@ -42,46 +43,8 @@ def trial(s: dict, action: dict, seat: str, extra: dict | None = None) -> Choice
     return Choice(action=action, cost=cost, effect=effect)
 
 
-def card_param_options(s: dict, seat: str, card: str) -> list[dict]:
-    """Reasonable parameter sets to offer for ``card`` (the trial marks illegal ones)."""
-    p = s["players"][seat]
-    res = p["res"]
-    if card == "privilege":
-        if not p["played"]:
-            return [{}]
-        return card_param_options(s, seat, p["played"][-1])
-    if card == "building_material":
-        return [{"item": "stone"}, {"item": "wood"}]
-    if card == "building_project":
-        combos = [(1, 0), (0, 1), (2, 0), (1, 1), (0, 2)]
-        return [{"project": pid, "stone": a, "wood": b}
-                for pid in s["projects"] for a, b in combos] or [{"project": None}]
-    if card == "sell_wool_cloth":
-        return [{"wool": w, "cloth": c} for c in (0, 1) for w in range(res["wool"] + 1)
-                if w + c > 0] or [{"wool": 1, "cloth": 0}]
-    if card == "build_house":
-        return [{"site": site} for site in s["sites"]]
-    if card == "rent":
-        houses = p["houses"]
-        return ([{"sites": [h]} for h in houses]
-                + [{"sites": list(c)} for c in itertools.combinations(houses, 2)]) or [
-                    {"sites": []}]
-    if card == "donation":
-        return [{"project": pid} for pid in s["projects"]] or [{"project": None}]
-    if card == "weaver":
-        return [{"wool": 1}, {"wool": 2}]
-    if card == "medicine":
-        sick = sorted((loc for loc, t in s["plague"].items() if t["state"] == "sick"), key=int)
-        out = [{"mode": "help"}]
-        for n in range(1, min(3, len(sick)) + 1):
-            out += [{"mode": "cure", "locations": [int(x) for x in c]}
-                    for c in itertools.combinations(sick, n)]
-        return out
-    return [{}]
-
-
 def choices(s: dict, seat: str) -> list[Choice]:
-    h = flow.head(s)
+    h = head(s)
     if s["over"] or h is None:
         return []
     kind = h["kind"]
@@ -193,11 +156,11 @@ def play_choices(s: dict, seat: str) -> list[Choice]:
             target = p["played"][-1]
         if effects.action_lost(s, seat) is None and not cards.can_carry_out(s, seat, card):
             # R4.1.2: no way to carry it out: one choice, played for nothing
-            params = card_param_options(s, seat, card)[0]
+            params = cards.card_param_options(s, seat, card)[0]
             out.append(trial(s, {**base, "params": params, "perform": True}, seat, extra))
             out.append(trial(s, {**base, "params": {}, "perform": False}, seat, extra))
             continue
-        for params in card_param_options(s, seat, card):
+        for params in cards.card_param_options(s, seat, card):
             action = {**base, "params": params, "perform": True}
             early = precheck(s, seat, target, params) if target != "privilege" else None
             if early is not None:
@@ -226,7 +189,7 @@ def random_action(s: dict, rnd: random.Random) -> dict | None:
     Picks the first prompt's seat, a random non-refused choice, and a random discard among
     the allowed ones. Returns None when the game is over.
     """
-    h = flow.head(s)
+    h = head(s)
     if s["over"] or h is None:
         return None
     seat = h["seats"][0] if h["kind"] == "choose_protection" else h["seat"]

@@ -3,8 +3,8 @@ loyalty protection chosen by each player, chapter IV doubling."""
 from __future__ import annotations
 
 from engine.api import Refused
-from engine.wwe import flow
 from engine.wwe import state as st
+from engine.wwe.steps import await_step, push_front
 
 DUTY_ITEMS = ("piety", "grain", "gold")
 VP_PER_MISSING = {"piety": 3, "grain": 2, "gold": 1}
@@ -47,9 +47,9 @@ def settle(s: dict, tax: int, ev: list) -> None:
                 st.add_vp(s, seat, -2 * loss, ev, "duties")
     steps = []
     if owing:
-        steps.append(flow.await_step("choose_protection", owing[0], seats=owing))
+        steps.append(await_step("choose_protection", owing[0], seats=owing))
     steps.append({"do": "after_duties"})
-    flow.push_front(s, steps)
+    push_front(s, steps)
 
 
 def protection_options(s: dict, seat: str) -> list[str]:

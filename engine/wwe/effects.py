@@ -7,8 +7,9 @@ continuous effects (``CONTINUOUS``) while they are in force (R3.2.5, A-24).
 from __future__ import annotations
 
 from engine.api import Refused
-from engine.wwe import flow, projects
+from engine.wwe import projects
 from engine.wwe import state as st
+from engine.wwe.steps import await_step, in_force, push_front
 
 CONTINUOUS = ("price", "card_modifier", "trade", "lose_action", "random_discard",
               "income_modifier", "event_modifier")
@@ -54,9 +55,20 @@ def schedule(s: dict, card: str, continuous: bool) -> list[dict]:
     return steps
 
 
+def uncover_and_clear(s: dict, ev: list) -> None:
+    """E2 (every cover tile back, cloth space opens) and E3 (events leave the board)."""
+    s["covers"] = {"favor": [], "market": [], "project": []}
+    s["price_mods"] = {}
+    s["council"] = []
+    s["slots"] = []
+    s["targets"] = {}
+    ev.append({"type": "covers_removed"})
+    ev.append({"type": "events_cleared"})
+
+
 def run_effect(s: dict, step: dict, ev: list) -> None:
     if step.get("internal") == "uncover_and_clear":
-        flow.uncover_and_clear(s, ev)
+        uncover_and_clear(s, ev)
         return
     card = step["card"]
     e = card_effects(s, card)[step["index"]]
@@ -78,9 +90,9 @@ def run_effect(s: dict, step: dict, ev: list) -> None:
                     ev.append({"type": "lose", "seat": seat, "item": item, "amount": paid,
                                "reason": "event"})
     elif k == "trade" and not permanent:
-        offers = [flow.await_step("answer_trade", seat, card=card, index=step["index"])
+        offers = [await_step("answer_trade", seat, card=card, index=step["index"])
                   for seat in seats]
-        flow.push_front(s, offers)
+        push_front(s, offers)
     elif k == "introduce_project":
         pid = e["project"]
         if pid not in s["projects"]:
@@ -119,14 +131,14 @@ def run_effect(s: dict, step: dict, ev: list) -> None:
                 for site in list(s["players"][seat]["houses"]):
                     projects.return_house(s, site, ev)
         elif scope == "one_per_player":  # A-13: each player picks one own house
-            flow.push_front(s, [flow.await_step("return_houses", seat, card=card, scope=scope)
+            push_front(s, [await_step("return_houses", seat, card=card, scope=scope)
                                 for seat in seats if s["players"][seat]["houses"]])
         else:  # the table picks any houses
-            flow.push_front(s, [flow.await_step("return_houses", "table", card=card,
+            push_front(s, [await_step("return_houses", "table", card=card,
                                                 scope=scope)])
     elif k == "manual" or k not in KNOWN:
         text = e.get("text") or s["cat"]["events"][card].get("text", {})
-        flow.push_front(s, [flow.await_step("resolve_manual", "table", card=card, text=text)])
+        push_front(s, [await_step("resolve_manual", "table", card=card, text=text)])
 
 
 def cover(s: dict, card: str, e: dict, ev: list, undo: bool) -> None:
@@ -156,7 +168,7 @@ def cover(s: dict, card: str, e: dict, ev: list, undo: bool) -> None:
 def continuous(s: dict, name: str) -> list[tuple[str, dict]]:
     """(card, effect) pairs of continuous effect ``name`` from the permanent events in force."""
     out = []
-    for card in flow.in_force(s):
+    for card in in_force(s):
         for e in card_effects(s, card):
             if kind(e) == name:
                 out.append((card, e))
@@ -220,7 +232,7 @@ def spare(s: dict, card: str, effect_kind: str, seats: list[str], ev: list) -> l
     Only other cards' modifiers count (they change *later* event cards, A-7); with A-24
     up to three permanent events may act at once."""
     spared = set()
-    for other in flow.in_force(s):
+    for other in in_force(s):
         if other == card:
             continue
         for e in card_effects(s, other):
@@ -257,7 +269,7 @@ def random_discard(s: dict, seat: str) -> bool:
 def permanent_trades(s: dict, seat: str) -> list[tuple[str, int, dict]]:
     """Trades of permanent events usable by ``seat`` this round (once per round, R3.2.6)."""
     out = []
-    for card in flow.in_force(s):
+    for card in in_force(s):
         for i, e in enumerate(card_effects(s, card)):
             if (kind(e) == "trade" and seat in seats_for(s, card, e.get("who"))
                     and [seat, card, i] not in s["round_trades"]):

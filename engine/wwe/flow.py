@@ -7,25 +7,13 @@ await. Rules that need a decision push await steps at the head of the queue.
 """
 from __future__ import annotations
 
+from engine.wwe import effects, projects
 from engine.wwe import state as st
-
-
-def await_step(kind: str, seat: str, **params) -> dict:
-    return {"do": "await", "kind": kind, "seat": seat, **params}
-
-
-def push_front(s: dict, steps: list[dict]) -> None:
-    s["queue"][0:0] = steps
-
-
-def head(s: dict) -> dict | None:
-    return s["queue"][0] if s["queue"] else None
+from engine.wwe.steps import await_step, push_front
 
 
 def advance(s: dict, ev: list) -> None:
     """Run automatic steps until a decision is owed or the game is over."""
-    from engine.wwe import effects
-
     while s["queue"]:
         step = s["queue"][0]
         if step["do"] == "await":
@@ -52,8 +40,6 @@ def advance(s: dict, ev: list) -> None:
 def moot(s: dict, step: dict, ev: list) -> bool:
     """An owed decision with nothing to decide is skipped (a Hospital donor with nobody
     curable, a free house with no legal site)."""
-    from engine.wwe import projects
-
     if step["kind"] == "cure" and not projects.curable(s, step["seat"]):
         ev.append({"type": "cure_skipped", "seat": step["seat"]})
         return True
@@ -62,6 +48,14 @@ def moot(s: dict, step: dict, ev: list) -> bool:
         return True
     return (step["kind"] == "return_houses" and step["seat"] != "table"
             and not s["players"][step["seat"]]["houses"])
+
+
+def setup(catalog: dict, setup: dict) -> dict:
+    """A new game (state.new_game) with its first chapter started, up to the first decision."""
+    s = st.new_game(catalog, setup)
+    start_chapter(s, [], first=True)
+    advance(s, [])
+    return s
 
 
 # ---------------------------------------------------------------- chapters and rounds
@@ -111,16 +105,6 @@ def penance(s: dict, seat: str, ev: list) -> None:
     ev.append({"type": "penance_card", "seat": seat, "card": card, "private": seat})
 
 
-def in_force(s: dict) -> list[str]:
-    """Permanent events acting in step 5: the slots plus this round's blue card (A-24)."""
-    cards = list(s["slots"])
-    ev_card = s["event"]
-    if (ev_card and s["cat"]["events"][ev_card].get("permanent")
-            and (s["options"]["permanent_third_acts"] or len(cards) < 2)):
-        cards.append(ev_card)
-    return cards
-
-
 def start_actions(s: dict, ev: list) -> None:
     """Step 5: each player plays one card, clockwise from the active player (R3.6.1)."""
     steps = [await_step("play_card", seat) for seat in st.clockwise_from(s, s["active"])]
@@ -161,8 +145,6 @@ def pass_start_player(s: dict, ev: list) -> None:
 # ---------------------------------------------------------------- chapter end (§5.2)
 
 def chapter_end(s: dict, ev: list) -> None:
-    from engine.wwe import projects
-
     ev.append({"type": "chapter_ended", "chapter": s["chapter"]})
     last = s["chapter"] == 4
     if not last or s["options"]["chapter4_end_steps"]:
@@ -172,21 +154,8 @@ def chapter_end(s: dict, ev: list) -> None:
     # The roll_tax handler queues the protection choices and then "after_duties".
 
 
-def uncover_and_clear(s: dict, ev: list) -> None:
-    """E2 (every cover tile back, cloth space opens) and E3 (events leave the board)."""
-    s["covers"] = {"favor": [], "market": [], "project": []}
-    s["price_mods"] = {}
-    s["council"] = []
-    s["slots"] = []
-    s["targets"] = {}
-    ev.append({"type": "covers_removed"})
-    ev.append({"type": "events_cleared"})
-
-
 def after_duties(s: dict, ev: list) -> None:
     """E5-E9: keep leftovers, pass the start player, new cards, Tower and plague, next."""
-    from engine.wwe import projects
-
     if s["chapter"] == 4:
         finish(s, ev)
         return

@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 from engine.api import Refused
-from engine.wwe import flow
 from engine.wwe import state as st
+from engine.wwe.steps import await_step, push_front
 
 
 def is_complete_materials(s: dict, pid: str) -> bool:
@@ -68,11 +68,11 @@ def reward_donors(s: dict, pid: str, ev: list) -> None:
         s["players"][seat]["seals"].remove(pid)
         ev.append({"type": "seal_returned", "seat": seat, "project": pid})
         if reward.get("cure") and curable(s, seat):
-            cures.append(flow.await_step("cure", seat, source=pid))
+            cures.append(await_step("cure", seat, source=pid))
     proj["seals"] = []
     if items and not extra_ok:
         ev.append({"type": "donor_extra_withheld", "project": pid})
-    flow.push_front(s, cures)
+    push_front(s, cures)
 
 
 def curable(s: dict, seat: str) -> bool:
@@ -164,7 +164,7 @@ def cure(s: dict, seat: str, locations: list, ev: list, limit: int | None = None
             ev.append({"type": "gain", "seat": seat, "item": item, "amount": got,
                        "reason": "cure"})
         if reward.get("free_house") and can_place_any_house(s, seat):
-            steps.append(flow.await_step("place_free_house", seat, location=int(loc)))
+            steps.append(await_step("place_free_house", seat, location=int(loc)))
     return steps
 
 

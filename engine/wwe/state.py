@@ -92,8 +92,9 @@ def index_catalog(catalog: dict) -> dict:
     }
 
 
-def setup(catalog: dict, setup: dict) -> dict:
-    """A new game: players at their seats, starting resources, board as in §2 (S1-S17)."""
+def new_game(catalog: dict, setup: dict) -> dict:
+    """A new game: players at their seats, starting resources, board as in §2 (S1-S17);
+    flow.setup starts its first chapter."""
     if not isinstance(setup, dict):
         raise Refused("bad_setup", reason="setup must be an object")
     cat = index_catalog(catalog)
@@ -183,9 +184,6 @@ def setup(catalog: dict, setup: dict) -> dict:
             state["projects"][pid] = new_project()
     for seat in order:
         deal_hand(state, seat)
-    from engine.wwe import flow  # late import: flow needs these helpers
-    flow.start_chapter(state, [], first=True)
-    flow.advance(state, [])
     return state
 
 

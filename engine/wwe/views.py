@@ -9,8 +9,9 @@ from __future__ import annotations
 import marshal
 
 from engine.api import Prompt
-from engine.wwe import effects, flow
+from engine.wwe import effects
 from engine.wwe import state as st
+from engine.wwe.steps import head, in_force
 
 # Catalog parts shown publicly, by the state key that names them.
 
@@ -38,7 +39,7 @@ def event_card(s: dict, card: str | None) -> dict | None:
 
 
 def prompts(s: dict) -> list[Prompt]:
-    h = flow.head(s)
+    h = head(s)
     if s["over"] or h is None:
         return []
     params = {k: v for k, v in h.items() if k not in ("do", "kind", "seat", "seats")}
@@ -80,7 +81,7 @@ def public_view(s: dict) -> dict:
                     "demo": bool(cat["plague"].get(loc, {}).get("demo")),
                     "reward": cat["plague"].get(loc, {}).get("reward")}
               for loc, t in s["plague"].items()}
-    h = flow.head(s)
+    h = head(s)
     view = {
         "game": "wwe",
         "chapter": s["chapter"],
@@ -106,7 +107,7 @@ def public_view(s: dict) -> dict:
         "rotation": s["rotation"],
         "council_cards": [event_card(s, c) for c in s["council"]],
         "permanent": [event_card(s, c) for c in s["slots"]],
-        "in_force": list(flow.in_force(s)),
+        "in_force": list(in_force(s)),
         "market": {"prices": {i: effects.price(s, i) for i in ("wool", "cloth")},
                    "covered": list(s["covers"]["market"]),
                    "cloth_max": int(game["market"].get("cloth_max", 1))},

@@ -29,8 +29,8 @@ import cv2
 import numpy as np
 
 from hardware import config_file
+from hardware.camera import DEFAULT_MARKER_MM
 from hardware.camera.decode import Detection
-from hardware.camera.settings import DEFAULT_MARKER_MM
 from hardware.tags.format import BOARD_MARKER, CORNER_MARKERS
 
 # DEMO positions (mm, board coordinates) of the corner markers around the synthetic

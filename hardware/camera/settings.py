@@ -20,11 +20,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from hardware import config_file
+from hardware.camera import DEFAULT_MARKER_MM
 
 if TYPE_CHECKING:
     from hardware.camera.recognizer import Recognizer
-
-DEFAULT_MARKER_MM = 30.0
 
 
 @dataclass(frozen=True)

@@ -16,9 +16,8 @@ import pytest
 from click.testing import CliRunner
 
 from companion import deck
-from companion.catalog import CatalogError, load_catalog
+from companion.catalog import CatalogError, load_catalog, load_kind
 from companion.cli import cli
-from companion.games import load_kind
 from companion.service import GameService
 from companion.store import Store
 from hardware.camera.decode import Decoder

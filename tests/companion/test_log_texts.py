@@ -87,7 +87,7 @@ def polish_log_of_a_random_game(app, game: str, seats: str, seed: int) -> set[st
 def test_no_english_resource_or_raw_place_in_a_polish_monasterium_log(app):
     """Monasterium's log in Polish: resources by their Polish words, buildings and
     cloister spaces by their names, never an id such as "soup" or "A.lay1"."""
-    from engine.monasterium.rules import RES
+    from engine.monasterium.state import RES
 
     texts = polish_log_of_a_random_game(app, "monasterium", "NE", 5)
     raw = re.compile(r"\b(" + "|".join(RES) + r")\b|\b[A-E]\.(lay|work|hall|cl)\d\b")

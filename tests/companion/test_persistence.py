@@ -6,8 +6,7 @@ import sqlite3
 
 import pytest
 
-from companion.catalog import load_catalog
-from companion.games import load_kind
+from companion.catalog import load_catalog, load_kind
 from companion.service import GameService, Identity
 from companion.store import Store
 from engine.api import Refused

@@ -109,7 +109,7 @@ def test_dice_specs_with_ranges_groups_and_default_faces():
     assert dice["n7"] == [1, 2, 3, 4, 5, 6] and dice["tax"] == [2, 3, 3, 4, 4, 5]
     assert groups == {f"n{i}": "neutral" for i in range(1, 11)} | {
         "r1": "red", "r2": "red", "r3": "red"}
-    from companion.commands.dice import game_dice
+    from companion.wiring.dice import game_dice
 
     assert parse_dice(()) == (game_dice(), {})  # one die per role the installed games declare
     assert "tax" in game_dice()

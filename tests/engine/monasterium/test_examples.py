@@ -245,8 +245,7 @@ def test_m_d9_the_messenger_loops_and_collects_every_bonus_it_passes():
 
 
 def test_m_d10_window_legality():
-    from engine.monasterium.choices import glass_options
-    from engine.monasterium.effects import window_cell
+    from engine.monasterium.effects import glass_options, window_cell
 
     s = new_game(2)
     s["players"]["N"]["window"][0] = ["A", "B", None]

@@ -4,8 +4,8 @@ from __future__ import annotations
 import pytest
 
 from engine.api import Refused
-from engine.pillars import GAME
-from engine.pillars import rules as R
+from engine.pillars import GAME, flow, resolution
+from engine.pillars import state as S
 from engine.pillars.advisor import best_allocation, outcome
 from tests.engine.pillars.helpers import act, by, layout, new_game, position, t
 
@@ -14,7 +14,7 @@ def to_architects(n=4, **kw):
     """A game in round 1 Phase II: cards laid out, everybody passed the draft."""
     s = new_game(n, **kw)
     s, _ = layout(s, privileges=["gold_8", "vp_2"])
-    for seat in R.order_from(s, s["start"]):
+    for seat in S.order_from(s, s["start"]):
         s, _ = act(s, by(seat, "pass"))
     assert s["phase"] == "architects"
     return s
@@ -24,7 +24,7 @@ def at_build(s, seat, craftsmen, cubes, gold=10):
     s = position(s, "build", active=seat, queue=[seat], pending=None)
     p = s["players"][seat]
     p["craftsmen"] = list(craftsmen)
-    for c in R.CUBES:
+    for c in S.CUBES:
         s["sites"][c] += p["cubes"][c] - cubes.get(c, 0)
         p["cubes"][c] = cubes.get(c, 0)
     p["gold"] = gold
@@ -44,10 +44,10 @@ def test_p_ex1_starting_gold_four_players():
 
 def test_p_ex2_passing_on_the_cost_wheel():
     s = to_architects()
-    assert R.draw_cost(s) == 7
+    assert S.draw_cost(s) == 7
     gold = s["players"]["E"]["gold"]
     s, ev = act(s, t("draw_architect", seat="E"), by("E", "pass_architect"))
-    assert R.draw_cost(s) == 6
+    assert S.draw_cost(s) == 6
     assert s["arch"]["wheel"] == ["E"]
     assert s["players"]["E"]["gold"] == gold
     assert {"type": "architect_passed", "seat": "E", "cost": 7} in ev
@@ -80,12 +80,12 @@ def test_p_ex4_cost_sequence_four_players():
     seats = ["N", "E", "S", "W"] * 3
     for i, seat in enumerate(seats):
         s, _ = act(s, t("draw_architect", seat=seat))
-        costs.append(R.draw_cost(s))
+        costs.append(S.draw_cost(s))
         marker = s["arch"]["marker"]
         if costs[-1] and i % 2 == 0:
             s, _ = act(s, by(seat, "pass_architect"))
         else:
-            s, _ = act(s, by(seat, "place", space=R.free_spaces(s, seat)[0]))
+            s, _ = act(s, by(seat, "place", space=S.free_spaces(s, seat)[0]))
         assert s["arch"]["marker"] == marker + 1
     assert costs == [7, 6, 5, 4, 3, 2, 1, 0, 0, 0, 0, 0]
 
@@ -119,7 +119,7 @@ def test_p_ex5_market_trading():
     s, _ = act(s, by("N", "buy", cube="sand", amount=3))
     assert s["players"]["N"]["gold"] == 0 and s["market"]["sand"] == 1
     for seat in "NE":
-        r = R.market_refusal(s, seat, "sell", "wood", 1)
+        r = resolution.market_refusal(s, seat, "sell", "wood", 1)
         assert r is not None and r.code == "sell_after_buy"
     with pytest.raises(Refused) as e:
         GAME.apply(s, by("E", "sell", cube="wood", amount=1))
@@ -267,14 +267,14 @@ def test_p_d8_storage_limit():
     assert e.value.code == "return_exactly"
     wood_site = s["sites"]["wood"]
     s, _ = act(s, by("N", "return_cubes", cubes={"wood": 1, "metal": 1}))
-    assert R.storage_count(s, "N") == 5 and s["sites"]["wood"] == wood_site + 1
+    assert S.storage_count(s, "N") == 5 and s["sites"]["wood"] == wood_site + 1
 
 
 def test_p_d9_craftsman_limit_at_shiring():
     s = new_game(2)
     s = position(s, "steps10", shiring=["mason_1", "potter_1"], spaces={"shiring1": "N"})
     s["players"]["N"]["craftsmen"] += ["sculptor_2", "goldsmith_3"]
-    R.advance(s, [])
+    flow.advance(s, [])
     assert s["pending"] == {"kind": "discard_craftsman", "seat": "N"}
     assert len(s["players"]["N"]["craftsmen"]) == 6
     assert GAME.prompts(s)[0].kind == "discard_craftsman"
@@ -287,7 +287,7 @@ def test_p_d10_worker_requirement():
     s = new_game(2)
     s, _ = layout(s, privileges=["gold_8", "vp_2"])
     s, _ = act(s, by("N", "take_material", card="stone_3"), by("E", "pass"))
-    assert R.workers_free(s, "N") == 4  # 12 units, 8 at the quarry
+    assert S.workers_free(s, "N") == 4  # 12 units, 8 at the quarry
     with pytest.raises(Refused) as e:
         GAME.apply(s, by("N", "take_material", card="stone_2"))
     assert e.value.code == "not_enough_workers"
@@ -301,13 +301,13 @@ def test_p_d11_cost_sequence_three_and_two_players():
         costs = []
         for seat in s["seats"] * 3:
             s, _ = act(s, t("draw_architect", seat=seat))
-            costs.append(R.draw_cost(s))
-            s, _ = act(s, by(seat, "place", space=R.free_spaces(s, seat)[0])
+            costs.append(S.draw_cost(s))
+            s, _ = act(s, by(seat, "place", space=S.free_spaces(s, seat)[0])
                        if costs[-1] == 0 or s["players"][seat]["gold"] < costs[-1]
                        else by(seat, "pass_architect"))
         assert costs == want
         if n == 2:
-            assert R.draw_cost(s) == 0
+            assert S.draw_cost(s) == 0
 
 
 def _finish_build(s):

@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.pillars import GAME
-from engine.pillars import rules as R
+from engine.pillars import state as S
 from engine.pillars.options import OPTIONS
 from tests.engine.pillars.helpers import catalog, new_game, strip
 
@@ -38,29 +38,29 @@ def play(n, seed, options=None, check=None):
 
 
 def invariants(s, ev):
-    cap = R.board(s)["gold_cap"]
+    cap = S.board(s)["gold_cap"]
     total = s["cat"]["cubes"]
-    for c in R.CUBES:
+    for c in S.CUBES:
         held = sum(p["cubes"][c] for p in s["players"].values())
         extra = s["market"].get(c, 0) + (s["court_metal"] if c == "metal" else 0)
         assert s["sites"][c] + held + extra == total[c], c
         assert s["sites"][c] >= 0
-    for c in R.BUYABLE:
-        assert 0 <= s["market"][c] <= R.board(s)["market_stock"]
+    for c in S.BUYABLE:
+        assert 0 <= s["market"][c] <= S.board(s)["market_stock"]
     grey = s["castle"] + sum(p["grey"] + p["grey_next"] for p in s["players"].values())
-    assert grey == R.board(s)["grey_workers"]
+    assert grey == S.board(s)["grey_workers"]
     assert s["black_free"] + sum(p["black"] for p in s["players"].values()) == 1
     for seat, p in s["players"].items():
         assert 0 <= p["gold"] <= cap
         assert p["vp"] >= 0
         if s["pending"] is None or s["pending"]["seat"] != seat:
-            assert len(p["craftsmen"]) <= R.board(s)["craftsman_limit"]
-        assert p["committed"] + p["mill"] <= R.worker_total(s, seat)
+            assert len(p["craftsmen"]) <= S.board(s)["craftsman_limit"]
+        assert p["committed"] + p["mill"] <= S.worker_total(s, seat)
         if s["phase"] == "prep":
-            assert R.storage_count(s, seat) <= R.board(s)["storage_limit"]
+            assert S.storage_count(s, seat) <= S.board(s)["storage_limit"]
     per_seat = {}
     for space, seat in s["spaces"].items():
-        assert R.space_loc(s, space) is not None
+        assert S.space_loc(s, space) is not None
         per_seat[seat] = per_seat.get(seat, 0) + 1
     assert all(v <= 3 for v in per_seat.values())
     assert len(set(s["spaces"])) == len(s["spaces"])
@@ -73,7 +73,7 @@ def test_random_games_keep_invariants_and_last_six_rounds(n, seed):
     assert s["round"] == 6 and s["cathedral"] == 6
     assert [e["round"] for e in events if e["type"] == "round_ended"] == [1, 2, 3, 4, 5, 6]
     for seat in s["players"]:
-        assert R.storage_count(s, seat) <= 5
+        assert S.storage_count(s, seat) <= 5
     assert GAME.prompts(s) == [] and GAME.scores(s)[0]["winner"]
 
 
