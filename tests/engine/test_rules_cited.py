@@ -117,3 +117,18 @@ def test_a_broken_rules_file_is_named_not_half_loaded():
         'rule x: "ref" needs a "*" reference', 'rule x: "text" is missing',
         "reasons.c: no rule 'y'"]
     assert citations.check([]) != []
+
+
+SEEDS = Path("/work/shared/seeds")
+
+
+@pytest.mark.skipif(not SEEDS.is_dir(), reason="the rulebook seeds are not on this machine")
+def test_every_quoted_section_title_is_in_its_edition(game):
+    """A reference cites only what its edition prints: every «title» in a language's
+    reference is found in that language's rulebook text (rules.json "editions")."""
+    data = json.loads((ROOT / "engine" / game / "data" / "rules.json").read_text("utf-8"))
+    for lang, name in data["editions"].items():
+        text = (SEEDS / name).read_text(encoding="utf-8").lower()
+        for rid, rule in data["rules"].items():
+            for title in re.findall(r"«([^»]+)»", rule["ref"].get(lang, "")):
+                assert title.lower() in text, f"{game} {rid} {lang}: «{title}» not in {name}"
