@@ -1,46 +1,145 @@
-"""Server work per action, in one process (so other load on the machine hardly moves it):
-act (engine + SQLite commit), every recipient's view (4 seats + the table display) and what
-goes on the wire (a patch of what changed, JSON), as CPU time (time.process_time), over a
-seeded random 4-player World Without End game. Prints one JSON line.
-Usage: .venv/bin/python bench/server_cpu.py"""
+"""Server work per action, in one process, for every installed game: the engine and the
+SQLite commit (`GameService.act`), every recipient's view (4 seats + the table display,
+`views.build`), and what goes on the wire (a patch of what changed, JSON), as CPU time
+(time.process_time), over a seeded random game played by the game's own random player
+(``module.random_action``, else a random allowed choice of whoever is prompted).
+
+Beside it, in the same run and on the same states: the engine's ``apply`` alone (the
+baseline the ratio is against) and the same views built without the shared per-state
+values (`companion.shared.Fresh`: what every view cost before they were shared).
+A Raspberry Pi 4 core is about 5x slower than this machine's: the Pi column is x5.
+
+Usage: .venv/bin/python bench/server_cpu.py [--games wwe,pillars] [--actions 150] [--profile]
+JSON last line: {"games": {"<id>": {"cpu_ms_median", "cpu_ms_p90", "bytes_per_recipient",
+"apply_ms_median", "ratio_to_apply", "act_ms_median", "uncached_ms_median", "actions"}}}
+(act: the engine and the SQLite commit with its fsync; the rest is views and patches)
+"""
 import sys
 from pathlib import Path
 
 sys.path[0] = str(Path(__file__).resolve().parents[1])
+import argparse  # noqa: E402
+import cProfile  # noqa: E402
 import json  # noqa: E402
+import pstats  # noqa: E402
 import random  # noqa: E402
 import statistics  # noqa: E402
 import tempfile  # noqa: E402
 import time  # noqa: E402
 
-from companion import patches, views  # noqa: E402
+from companion import games, patches, views  # noqa: E402
 from companion.app import create_app  # noqa: E402
 from companion.service import Identity  # noqa: E402
-from engine.wwe import GAME  # noqa: E402
+from companion.shared import Fresh  # noqa: E402
 
-app = create_app({"DATA_DIR": tempfile.mkdtemp(), "TESTING": True})
-svc = app.extensions["companion"]
-live = svc.create("wwe", {"players": [{"seat": s, "name": s} for s in "NESW"], "seed": 1}, "1234")
-rnd = random.Random(1)
-keys = [("seat", s) for s in "NESW"] + [("table", None)]
-cpu, sizes = [], []
-prev = None
-with app.test_request_context():
-    for _i in range(150):
-        a = GAME.random_action(live.state, rnd)
-        if a is None:
-            break
-        seat = a["by"] in "NESW"
-        who = Identity("seat", live.id, a["by"]) if seat else Identity("table", live.id)
-        t = time.process_time()
-        svc.act(who, a)
-        built = [views.build(live, r, s, "en") for r, s in keys]
-        msgs = [patches.diff(p, b) for p, b in zip(prev, built, strict=False)] if prev else built
-        data = [json.dumps(m) for m in msgs]  # what goes on the wire
-        cpu.append((time.process_time() - t) * 1000)
-        sizes.append(statistics.median(len(d) for d in data))
-        prev = built
-print(json.dumps({"cpu_ms_per_action_median": round(statistics.median(cpu), 2),
-                  "cpu_ms_p90": round(sorted(cpu)[int(len(cpu) * .9)], 2),
-                  "bytes_per_recipient_median": int(statistics.median(sizes)),
-                  "actions": len(cpu)}))
+PI = 5  # a Raspberry Pi 4 core against this machine's
+
+
+def random_action(module, state: dict, rnd: random.Random) -> dict | None:
+    """The game's own random player, else a random allowed choice of the first prompt."""
+    if module.is_over(state):
+        return None
+    own = getattr(module, "random_action", None)
+    if own is not None:
+        return own(state, rnd)
+    for prompt in module.prompts(state):
+        allowed = [c.action for c in module.choices(state, prompt.seat) if c.refused is None]
+        if allowed:
+            return dict(rnd.choice(allowed))
+    return None
+
+
+def identity(live, by: str) -> Identity:
+    if by in live.seats:
+        return Identity("seat", live.id, by)
+    return Identity("host" if by == "host" else "table", live.id)
+
+
+def pct(values: list, q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * q))]
+
+
+def run(game: str, actions: int, seed: int, profile=None) -> dict:
+    app = create_app({"DATA_DIR": tempfile.mkdtemp(), "TESTING": True, "HARDWARE": False})
+    svc = app.extensions["companion"]
+    module = games.module_of(game)
+    info = module.info
+    seats = [s.id for s in info.seats][:min(4, info.max_players)]
+    players = [{"seat": s, "name": f"Player {s}"} for s in seats]
+    live = svc.create(game, {"players": players, "seed": seed}, "1234")
+    rnd = random.Random(seed)
+    keys = [("seat", s) for s in seats] + [("table", None)]
+    cpu, act, base, fresh, sizes = [], [], [], [], []
+    prev = None
+    with app.test_request_context():
+        for r, s in keys:  # translations loaded, as in a running server
+            views.build(live, r, s, "en")
+        for _ in range(actions):
+            action = random_action(module, live.state, rnd)
+            if action is None:
+                break
+            t = time.process_time()
+            module.apply(live.state, action)  # the baseline: the rules alone
+            base.append((time.process_time() - t) * 1000)
+            if profile:
+                profile.enable()
+            t = time.process_time()
+            svc.act(identity(live, action.get("by", "")), action)
+            acted = time.process_time()
+            built = [views.build(live, r, s, "en") for r, s in keys]
+            memo: dict = {}
+            msgs = ([patches.diff(p, b, memo=memo) for p, b in zip(prev, built, strict=True)]
+                    if prev else built)
+            data = [json.dumps(m) for m in msgs]  # what goes on the wire
+            cpu.append((time.process_time() - t) * 1000)
+            act.append((acted - t) * 1000)
+            if profile:
+                profile.disable()
+            t = time.process_time()
+            unshared = Fresh(live)
+            for r, s in keys:
+                views.build(live, r, s, "en", shared=unshared)
+            fresh.append((time.process_time() - t) * 1000)
+            sizes.append(statistics.median(len(d) for d in data))
+            prev = built
+    return {"cpu_ms_median": round(statistics.median(cpu), 3),
+            "cpu_ms_p10": round(pct(cpu, .1), 3),
+            "cpu_ms_p90": round(pct(cpu, .9), 3),
+            "bytes_per_recipient": int(statistics.median(sizes)),
+            "apply_ms_median": round(statistics.median(base), 3),
+            "ratio_to_apply": round(statistics.median(cpu) / max(statistics.median(base),
+                                                                   1e-6), 1),
+            "uncached_ms_median": round(statistics.median(fresh), 3),
+            "act_ms_median": round(statistics.median(act), 3),
+            "actions": len(cpu)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", default=",".join(games.known()))
+    parser.add_argument("--actions", type=int, default=150)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--sort", default="cumulative", help="the profile's order")
+    parser.add_argument("--profile", action="store_true",
+                        help="print where the measured time goes (cProfile), per game")
+    args = parser.parse_args()
+    out = {}
+    print(f"{'game':14} {'median ms':>10} {'p10-p90 ms':>13} {'Pi x5 med/p90':>14} "
+          f"{'apply ms':>9} {'ratio':>6} {'act ms':>7} {'unshared views ms':>18} "
+          f"{'bytes/recip':>11}")
+    for game in args.games.split(","):
+        profile = cProfile.Profile() if args.profile else None
+        r = out[game] = run(game, args.actions, args.seed, profile)
+        if profile:
+            pstats.Stats(profile).sort_stats(args.sort).print_stats(30)
+        print(f"{game:14} {r['cpu_ms_median']:10.2f} "
+              f"{r['cpu_ms_p10']:6.2f}-{r['cpu_ms_p90']:<6.2f} "
+              f"{r['cpu_ms_median'] * PI:6.1f}/{r['cpu_ms_p90'] * PI:<7.1f} "
+              f"{r['apply_ms_median']:9.3f} {r['ratio_to_apply']:6.1f} {r['act_ms_median']:7.3f} "
+              f"{r['uncached_ms_median']:18.2f} {r['bytes_per_recipient']:11d}")
+    print(json.dumps({"games": out}))
+
+
+if __name__ == "__main__":
+    main()

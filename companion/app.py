@@ -17,7 +17,7 @@ from flask_compress import Compress
 from flask_socketio import SocketIO
 from socketio.packet import Packet
 
-from companion import catalog, games, hardware_manager, i18n, security, settings
+from companion import catalog, frames, games, hardware_manager, i18n, security, settings
 from companion.service import GameService
 from companion.store import Store
 
@@ -98,6 +98,8 @@ def create_app(test_config: dict | None = None) -> Flask:
                         logger=False, engineio_logger=False, ping_interval=10,
                         ping_timeout=10, max_http_buffer_size=64 * 1024)
     app.extensions["companion.socketio"] = socketio
+    app.extensions["companion.frames"] = frames.FrameLog()  # malformed frames: one line each
+    frames.guard(socketio.server, app.extensions["companion.frames"])
     Compress(app)  # pages, scripts, styles and JSON go out compressed (not the MJPEG preview)
 
     from companion.blueprints import game_assets, host, pages, records, sockets

@@ -6,9 +6,11 @@ blocks the server's writers and always gives a consistent snapshot, even while g
 played. Each backup is a single self-contained file (rollback journal, not WAL) that can be
 copied off the Pi as it is.
 
-A restore first proves the file is a sound SQLite database (``PRAGMA integrity_check``), keeps
-the database it replaces aside in ``DIR/backups/``, and refuses while the server has the database
-open, because a server would keep writing its own idea of the games over the restored ones.
+A restore first proves the file is a sound SQLite database (``PRAGMA integrity_check``) that
+this app would have written (companion/restore_check.py: the schema object by object, known
+statuses, every game replayed from its action log), keeps the database it replaces aside in
+``DIR/backups/``, and refuses while the server has the database open, because a server would
+keep writing its own idea of the games over the restored ones.
 """
 from __future__ import annotations
 
@@ -113,59 +115,33 @@ def check_database(path: Path | str) -> None:
         raise BackupError(f"{path} fails the integrity check: {problems}")
 
 
-REQUIRED = {"games": {"id", "game", "created", "status", "setup", "pin_hash"},
-            "actions": {"game", "seq", "action", "events", "undone_at"}}
+def check_backup(path: Path | str, data_dir: Path | str | None = None) -> list[str]:
+    """Is ``path`` a database this app would have written? Raises BackupError when it is not
+    (another application's file, an extra trigger, view, index or column, an unknown status:
+    companion/restore_check.py); returns one line per game that does not replay from its
+    action log alone or whose snapshots differ from the replay."""
+    from companion import restore_check
 
-
-def check_games(path: Path | str, data_dir: Path | str | None = None) -> list[str]:
-    """Is ``path`` a Table Companion database whose every game replays? Raises BackupError
-    for another application's file (or an empty one); returns one line per game that does
-    not replay (with the installed games and the catalogs in ``data_dir``)."""
-    import shutil
-    import tempfile
-
-    con = sqlite3.connect(f"file:{Path(path)}?mode=ro", uri=True)
     try:
-        tables = {name: {r[1] for r in con.execute(f"PRAGMA table_info({name})")}
-                  for name in REQUIRED}
-    except sqlite3.DatabaseError as exc:
-        raise BackupError(f"{path} is not a valid SQLite database ({exc})") from exc
-    finally:
-        con.close()
-    for name, columns in REQUIRED.items():
-        if not columns <= tables[name]:
-            raise BackupError(f"{path} is not a Table Companion database (no {name} table "
-                              "with its columns)")
-    from companion import catalog
-    from companion.service import GameService
-    from companion.store import Store
-
-    with tempfile.TemporaryDirectory() as tmp:  # replay a copy: the file itself stays as is
-        copy = Path(tmp) / "check.sqlite3"
-        shutil.copy2(path, copy)
-        store = Store(copy)
-        try:
-            service = GameService(store, lambda name: catalog.load_kind(
-                name, str(data_dir) if data_dir else None))
-            service.load_all()
-            problems = [f"game {b['id']} ({b['game']}): {b['problem']}"
-                        for b in service.broken.values()]
-            for live in service.all():
-                try:
-                    service.get(live.id)  # finished games are rebuilt when opened
-                except Exception as exc:
-                    problems.append(f"game {live.id} ({live.row['game']}): {exc}")
-        finally:
-            store.close()
-    return problems
+        restore_check.check_schema(Path(path))
+    except restore_check.NotOurs as exc:
+        raise BackupError(f"{path} is {exc}") from exc
+    return restore_check.replay_problems(Path(path), data_dir)
 
 
 def restore(file: Path | str, data_dir: Path | str, force: bool = False,
             now: dt.datetime | None = None) -> RestoreResult:
-    """Replace the live database by ``file`` after checking it (integrity, the schema, and a
-    replay of every game); keep the old one aside. Never while the server has the database
-    open: it would keep writing sequence numbers from memory into the swapped file.
-    ``force`` restores a file whose some games do not replay (they stay listed as broken)."""
+    """Replace the live database by ``file`` after checking it; keep the old one aside.
+
+    The file is first copied to a staging file (so what is checked is what is swapped in),
+    checked (integrity, the schema object by object, every game replayed from its log), and
+    only then copied over the live database in one SQLite transaction. A refusal leaves the
+    live database byte for byte as it was. Never while the server has the database open: it
+    would keep writing sequence numbers from memory into the swapped file. ``force`` restores
+    a file whose some games do not replay (they stay listed as broken); never one whose
+    schema is not the app's."""
+    import tempfile
+
     file = Path(file)
     check_database(file)
     target = db_path(data_dir)
@@ -174,25 +150,33 @@ def restore(file: Path | str, data_dir: Path | str, force: bool = False,
         raise BackupError(
             f"the server is running ({holders}): stop it first "
             f"(sudo systemctl stop {SERVICE}), restore, then start it again")
-    problems = check_games(file, data_dir)
-    if problems and not force:
-        raise BackupError("some games in the backup do not replay (restore anyway with "
-                          "--force; they stay listed as broken):\n  " + "\n  ".join(problems))
-    now = now or dt.datetime.now()
-    kept = None
-    Path(data_dir).mkdir(parents=True, exist_ok=True)
-    if target.exists():
-        folder = Path(data_dir) / BACKUP_DIR
-        folder.mkdir(parents=True, exist_ok=True)
-        kept = folder / f"replaced-{now:%Y%m%d-%H%M%S}.sqlite3"
-        n = 1
-        while kept.exists():
-            kept = folder / f"replaced-{now:%Y%m%d-%H%M%S}-{n}.sqlite3"
-            n += 1
-        _copy_database(target, kept, single_file=True)
-    # Writing through SQLite (not replacing the file) keeps the WAL and -shm files coherent,
-    # so even a forced restore under a running server never leaves a torn database.
-    _copy_database(file, target, single_file=False)
+    with tempfile.TemporaryDirectory() as tmp:
+        staged = Path(tmp) / "staged.sqlite3"
+        _copy_database(file, staged, single_file=True)
+        check_database(staged)
+        try:
+            problems = check_backup(staged, data_dir)
+        except BackupError as exc:
+            raise BackupError(str(exc).replace(str(staged), str(file), 1)) from None
+        if problems and not force:
+            raise BackupError(f"{file}: some games do not replay from their action log "
+                              "(restore anyway with --force; they stay listed as broken):\n  "
+                              + "\n  ".join(problems))
+        now = now or dt.datetime.now()
+        kept = None
+        Path(data_dir).mkdir(parents=True, exist_ok=True)
+        if target.exists():
+            folder = Path(data_dir) / BACKUP_DIR
+            folder.mkdir(parents=True, exist_ok=True)
+            kept = folder / f"replaced-{now:%Y%m%d-%H%M%S}.sqlite3"
+            n = 1
+            while kept.exists():
+                kept = folder / f"replaced-{now:%Y%m%d-%H%M%S}-{n}.sqlite3"
+                n += 1
+            _copy_database(target, kept, single_file=True)
+        # Writing through SQLite (not replacing the file) is one transaction and keeps the
+        # WAL and -shm files coherent: the live file holds either all the old or all the new.
+        _copy_database(staged, target, single_file=False)
     return RestoreResult(restored_from=file, kept_aside=kept, problems=problems)
 
 

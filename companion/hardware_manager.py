@@ -21,6 +21,8 @@ import threading
 
 from flask import Flask
 
+from companion import threadnames
+
 log = logging.getLogger(__name__)
 PARTS = ("camera", "dice")
 ABSENT = {"state": "absent"}
@@ -56,6 +58,7 @@ class HardwareManager:
             except Exception as exc:
                 log.exception("%s did not start", part)
                 self.errors[part] = {"state": "error", "detail": str(exc)}
+        threadnames.name_os_threads()  # top -H and bench/evening.py tell the parts apart
 
     def status(self) -> dict:
         out = {}
@@ -72,6 +75,7 @@ class HardwareManager:
 
     def changed(self) -> None:
         """Re-send the views of the games in play (they carry the hardware status)."""
+        threadnames.name_os_threads()  # a part may have started a thread since (rare)
         service = self.app.extensions["companion"]
         for live in service.all():
             if live.status != "finished":

@@ -19,41 +19,61 @@ from typing import Any
 JSON = Any
 
 
-def diff(old: JSON, new: JSON, path: list | None = None) -> list:
+def diff(old: JSON, new: JSON, path: list | None = None, memo: dict | None = None) -> list:
+    """The operations that turn ``old`` into ``new``.
+
+    ``memo``: one dict for the patches of one change to every recipient. Their views share
+    their public parts (companion/shared.py), so each shared pair of parts is compared once;
+    a memo must not outlive the views it was used with (it keys on their ids)."""
     path = path or []
     if isinstance(old, dict) and isinstance(new, dict):
-        ops: list = []
-        for key in old:
-            if key not in new:
-                ops.append(["d", [*path, key]])
-        for key, value in new.items():
-            if key not in old:
-                ops.append(["s", [*path, key], value])
-            elif not _same(old[key], value):
-                ops += diff(old[key], value, [*path, key])
-        return ops
+        if memo is not None and len(path) <= 2:
+            key = (id(old), id(new), *path)
+            found = memo.get(key)
+            if found is None:
+                found = memo[key] = _dict_diff(old, new, path, memo)
+            return found
+        return _dict_diff(old, new, path, memo)
     if isinstance(old, list) and isinstance(new, list):
         return _list_diff(old, new, path)
     return [] if _same(old, new) else [["s", path, new]]
 
 
+def _dict_diff(old: dict, new: dict, path: list, memo: dict | None) -> list:
+    ops: list = []
+    for key in old:
+        if key not in new:
+            ops.append(["d", [*path, key]])
+    for key, value in new.items():
+        if key not in old:
+            ops.append(["s", [*path, key], value])
+        elif not _same(old[key], value):
+            ops += diff(old[key], value, [*path, key], memo)
+    return ops
+
+
 def _same(a: JSON, b: JSON) -> bool:
-    return type(a) is type(b) and a == b
+    return a is b or (type(a) is type(b) and a == b)
 
 
 def _list_diff(old: list, new: list, path: list) -> list:
-    """A scrolled list (front dropped, end appended) as "t"/"a"; else set whole."""
-    for drop in range(len(old) + 1):
-        kept = len(old) - drop
-        if kept <= len(new) and all(_same(old[drop + i], new[i]) for i in range(kept)):
-            ops = []
-            if drop:
-                ops.append(["t", path, drop])
-            if len(new) > kept:
-                ops.append(["a", path, new[kept:]])
-            if kept or not old:
+    """A scrolled list (front dropped, end appended) as "t"/"a"; else set whole.
+
+    The fewest items dropped such that the rest of ``old`` starts ``new``; only a drop
+    whose first kept item is ``new[0]`` can, so the others are not compared."""
+    if not old:
+        return [["a", path, new]] if new else []
+    if new:
+        first = new[0]
+        for drop in range(max(0, len(old) - len(new)), len(old)):
+            if not _same(old[drop], first):
+                continue
+            kept = len(old) - drop
+            if all(_same(old[drop + i], new[i]) for i in range(1, kept)):
+                ops = [["t", path, drop]] if drop else []
+                if len(new) > kept:
+                    ops.append(["a", path, new[kept:]])
                 return ops
-            break
     return [["s", path, new]]
 
 

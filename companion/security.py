@@ -47,6 +47,11 @@ def check_pin(pin_hash: str, pin: str) -> bool:
     return check_password_hash(pin_hash, pin)
 
 
+def valid_pin(pin) -> bool:
+    """A host PIN: 4 to 8 digits."""
+    return isinstance(pin, str) and re.fullmatch(r"[0-9]{4,8}", pin) is not None
+
+
 def same(a: str | None, b: str | None) -> bool:
     return bool(a) and bool(b) and hmac.compare_digest(str(a), str(b))
 

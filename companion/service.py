@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from companion import limits, security
+from companion import limits, security, shapes
 from companion.games import GameKind, kind_of
 from companion.store import Store, dumps
 from engine import record as engine_record
@@ -36,6 +36,7 @@ class Identity:
     role: str  # "table" (the paired display) | "viewer" (watch only) | "seat" | "host"
     game: str
     seat: str | None = None
+    token: str | None = field(default=None, compare=False, repr=False)  # its hash, if any
 
     @property
     def actor(self) -> str:
@@ -56,6 +57,7 @@ class LiveGame:
     active_seqs: list[int] = field(default_factory=list)
     preview: dict | None = None
     log_cache: dict = field(default_factory=dict)  # (lang, position, seq) -> log entry
+    shared: Any = None  # companion.shared.Shared: what the views of this state share
     lock: threading.RLock = field(default_factory=threading.RLock)
 
     @property
@@ -82,6 +84,8 @@ class GameService:
         self._pinned: dict[tuple[str, str], GameKind] = {}  # (game, catalog hash) -> kind
         self._lock = threading.Lock()
         self.listeners: list[Callable[[LiveGame, str], None]] = []
+        # told (game id, token hashes) when tokens stop working: the sockets holding them close
+        self.revoked: list[Callable[[str, set[str]], None]] = []
         self.broken: dict[str, dict] = {}  # games that could not be rebuilt, with the reason
 
     # catalogs: every game keeps the catalog it was created with ---------------------------
@@ -253,6 +257,7 @@ class GameService:
         live = self.get(identity.game)
         self._may_send(live, identity, action["type"])
         action = dict(action, by=identity.actor)  # the proven identity, never the client's
+        shapes.check_action(live.kind.info, action)  # the game's declared shape, first
         with live.lock:
             if live.status == "finished":
                 raise Refused("game_closed")
@@ -339,6 +344,8 @@ class GameService:
     def set_preview(self, game_id: str, action: dict) -> None:
         """A tentative answer (a card being turned): what it would do, for everyone."""
         live = self.get(game_id)
+        limits.check_action(action)
+        shapes.check_action(live.kind.info, action)
         with live.lock:
             preview = live.kind.module.preview(live.state, action)
             if preview is None:
@@ -400,9 +407,31 @@ class GameService:
         return self.new_table_token(game_id)
 
     def revoke_token(self, token: str) -> None:
-        """A logged-out host (or any token) stops working at once."""
+        """A logged-out host (or any token) stops working at once: its open sockets too."""
         if isinstance(token, str) and token:
-            self.store.take_token(security.token_hash(token))
+            found = self.store.take_token(security.token_hash(token))
+            if found is not None:
+                self._revoked(found["game"], {security.token_hash(token)})
+
+    def change_pin(self, game_id: str, pin: str) -> None:
+        """A new host PIN: every host session of the game ends (it needs the new PIN)."""
+        self.get(game_id)
+        if not security.valid_pin(pin):
+            raise Refused("bad_pin")
+        gone = self.store.set_pin(game_id, security.hash_pin(pin))
+        self.get(game_id).row["pin_hash"] = self.store.game(game_id)["pin_hash"]
+        self._revoked(game_id, gone)
+
+    def still_valid(self, identity: Identity) -> bool:
+        """Is the token a connection proved itself with still there (not logged out)?"""
+        return identity.token is None or self.store.token(identity.token) is not None
+
+    def _revoked(self, game_id: str, hashes: set[str]) -> None:
+        for listener in list(self.revoked):
+            try:
+                listener(game_id, hashes)
+            except Exception:
+                log.exception("revocation listener failed")
 
     def new_table_token(self, game_id: str) -> str:
         token = security.new_token()
@@ -421,7 +450,7 @@ class GameService:
         found = self.store.token(security.token_hash(token))
         if not found or found["game"] != game_id or found["role"] != role:
             return None
-        return Identity(role, game_id, found["seat"])
+        return Identity(role, game_id, found["seat"], security.token_hash(token))
 
     # records ---------------------------------------------------------------------------
     def record(self, game_id: str) -> dict:
@@ -453,6 +482,7 @@ class GameService:
         try:
             state = self._setup(kind, record["setup"])
             for i, action in enumerate(record["actions"]):  # noqa: B007 (i used below)
+                shapes.check_action(kind.info, action)
                 state, events = kind.module.apply(state, action)
                 steps.append((action, events))
         except Refused as exc:

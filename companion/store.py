@@ -268,6 +268,16 @@ class Store:
                 self._tx([("DELETE FROM tokens WHERE hash = ?", (token_hash,))])
             return found
 
+    def set_pin(self, game_id: str, pin_hash: str) -> set[str]:
+        """A new host PIN; every host token of the game is dropped in the same transaction.
+        Returns the dropped tokens' hashes."""
+        with self._lock:
+            gone = {r["hash"] for r in self._all(
+                "SELECT hash FROM tokens WHERE game = ? AND role = 'host'", (game_id,))}
+            self._tx([("UPDATE games SET pin_hash = ? WHERE id = ?", (pin_hash, game_id)),
+                      ("DELETE FROM tokens WHERE game = ? AND role = 'host'", (game_id,))])
+            return gone
+
     def claimed_seats(self, game_id: str) -> set[str]:
         rows = self._all("SELECT DISTINCT seat FROM tokens WHERE game = ? AND role = 'seat'",
                          (game_id,))

@@ -10,8 +10,10 @@ from __future__ import annotations
 from typing import Any
 
 from companion import citations, hardware_texts, i18n
+from companion import shared as derived
 from companion.reasons import SERVER_REASONS
 from companion.service import LiveGame
+from companion.shared import Shared
 from engine.api import PRIVATE_PARAMS, Refused
 
 LOG_LENGTH = 60
@@ -68,38 +70,51 @@ class Namer:
         return value
 
 
-def visible(event: dict, seat: str | None) -> bool:
-    private = event.get("private")
-    return private is None or (seat is not None and private == seat)
-
-
-def log_entries(live: LiveGame, seat: str | None, lang: str, namer: Namer) -> list[dict]:
-    """The last entries this recipient may see; each translated once per language."""
-    entries = []
+def log_window(live: LiveGame, lang: str, namer: Namer) -> list[tuple[str | None, dict]]:
+    """The end of the log, translated (each entry once per language), with the seat each
+    entry is private to: back to the LOG_LENGTH-th public entry, as no recipient's last
+    LOG_LENGTH visible entries reach further back (everyone sees every public one)."""
+    window = []
+    public = 0
     cache = live.log_cache
     for position in range(len(live.log) - 1, -1, -1):
         seq, _action, event = live.log[position]
-        if not visible(event, seat):
-            continue
         key = (lang, position, seq)
-        if key not in cache:
+        entry = cache.get(key)
+        if entry is None:
             params = {k: v for k, v in event.items() if k != "type"}
             template = live.kind.event_texts.get(event.get("type"), event.get("type", ""))
             shown = {k: namer(v, k) for k, v in params.items()}
-            cache[key] = {"seq": seq, "type": event.get("type"), "params": params,
-                          "text": i18n.text(lang, template, shown, game=live.kind.name),
-                          "rule": citations.for_event(live.kind, lang, event)}
-        entries.append(cache[key])
-        if len(entries) >= LOG_LENGTH:
-            break
-    entries.reverse()
-    return entries
+            entry = cache[key] = {"seq": seq, "type": event.get("type"), "params": params,
+                                  "text": i18n.text(lang, template, shown, game=live.kind.name),
+                                  "rule": citations.for_event(live.kind, lang, event)}
+        private = event.get("private")
+        window.append((private, entry))
+        if private is None:
+            public += 1
+            if public >= LOG_LENGTH:
+                break
+    window.reverse()
+    return window
 
 
-def prompt_entries(live: LiveGame, lang: str, namer: Namer) -> list[dict]:
+def log_entries(live: LiveGame, seat: str | None, lang: str, namer: Namer,
+                window: list | None = None) -> list[dict]:
+    """The last entries this recipient may see (of ``window``, else the log's end now)."""
+    if window is None:
+        window = log_window(live, lang, namer)
+    entries = [entry for private, entry in window
+               if private is None or (seat is not None and private == seat)]
+    return entries[-LOG_LENGTH:]
+
+
+def prompt_entries(live: LiveGame, lang: str, namer: Namer,
+                   shared: Shared | None = None) -> list[dict]:
     texts = live.kind.prompt_texts
     out = []
-    for prompt in live.kind.module.prompts(live.state):
+    found = (shared.get(("prompts_raw",), lambda: live.kind.module.prompts(live.state))
+             if shared else live.kind.module.prompts(live.state))
+    for prompt in found:
         data = prompt.to_json()
         template = texts.get(prompt.kind) or live.kind.event_texts.get(f"prompt_{prompt.kind}")
         shown = {k: namer(v, k) for k, v in dict(prompt.params, seat=prompt.seat).items()}
@@ -121,7 +136,7 @@ def localize(node: Any, lang: str) -> Any:
     """
     kind = type(node)
     if kind is dict:
-        if 2 < len(node) <= len(LANGS) and node.keys() <= LANGS:
+        if _is_names(node):
             return {k: node[k] for k in (lang, "en") if k in node}
         return {k: localize(v, lang) if type(v) in _NESTED else v for k, v in node.items()}
     if kind is list:
@@ -130,6 +145,12 @@ def localize(node: Any, lang: str) -> Any:
 
 
 _NESTED = (dict, list)
+_ABSENT = object()
+
+
+def _is_names(node: dict) -> bool:
+    """A catalog text by language ({"en": ..., "pl": ...})."""
+    return 2 < len(node) <= len(LANGS) and node.keys() <= LANGS
 
 
 def hardware_for(role: str, seat: str | None, hardware: dict | None) -> dict | None:
@@ -174,18 +195,126 @@ def titled(node: Any, lang: str, game: str) -> Any:
 
 
 def build(live: LiveGame, role: str, seat: str | None, lang: str, *,
-          connected: set[str] = frozenset(), hardware: dict | None = None) -> dict:
-    """The whole `view` payload for one recipient (see docs/socket-protocol.md)."""
+          connected: set[str] = frozenset(), hardware: dict | None = None,
+          shared: Shared | None = None) -> dict:
+    """The whole `view` payload for one recipient (see docs/socket-protocol.md).
+
+    What depends on the state only (views, choices, prompts, log, by seat and language)
+    comes from ``shared``: the state's `companion.shared` values unless given (a `Fresh`
+    makes everything anew)."""
+    with live.lock:
+        shared = shared or derived.of(live)
+        namer = shared.get(("namer", lang), lambda: Namer(live, lang))
+        is_seat = role == "seat"
+        mine = seat if is_seat else None
+        choices = []
+        if role in ("seat", "table"):
+            choices = choice_entries(live, shared, seat if is_seat else "table", is_seat,
+                                     lang, namer)
+        finished = live.status == "finished"
+        payload = {
+            "game": live.id, "version": live.version, "role": role,
+            "seat": mine, "lang": lang, "status": live.status,
+            "paused": live.status == "paused", "closed": finished,
+            "players": [dict(p, connected=p["seat"] in connected) for p in live.players],
+            "view": view_of(live, shared, mine if is_seat else None, is_seat, lang),
+            "prompts": shared.get(("prompts", lang),
+                                  lambda: prompt_entries(live, lang, namer, shared)),
+            "choices": choices,
+            "log": shared.get(("log", mine, lang), lambda: log_entries(
+                live, mine, lang, namer,
+                shared.get(("log_window", lang), lambda: log_window(live, lang, namer)))),
+            "hardware": hardware_for(role, seat,
+                                     hardware_texts.translated(hardware, lang,
+                                                               live.kind.reasons, namer)),
+            "preview": live.preview,
+            "scores": live.row.get("result") if finished else None, "host": None,
+        }
+        if role == "host":
+            last = []
+            for entry in payload["log"][-10:]:
+                last.append({"seq": entry["seq"], "type": entry["type"], "text": entry["text"]})
+            payload["host"] = {
+                "can_undo": live.version, "last": last,
+                "corrections": shared.get(("corrections", lang, live.status),
+                                          lambda: board_corrections(live, lang))}
+        return payload
+
+
+def view_of(live: LiveGame, shared: Shared, seat: str | None, is_seat: bool,
+            lang: str) -> dict:
+    """The engine's view for a seat (``is_seat``) or everyone, cut to ``lang``.
+
+    A seat view is mostly the public view: the game's ``private_view`` (or the parts of its
+    seat view that differ from the public view) on top of the public view, translated once
+    per language for every seat."""
     module, state = live.kind.module, live.state
-    namer = Namer(live, lang)
-    is_seat = role == "seat"
-    view = module.seat_view(state, seat) if is_seat else module.public_view(state)
-    choices = []
-    if role in ("seat", "table"):
-        # The table gets the choices of the prompts it may answer itself (which event card,
-        # which die face ...): actions by "table" only, which carry no seat's holdings.
-        asker = seat if is_seat else "table"
-        for choice in module.choices(state, asker):
+    public = shared.get(("public",), lambda: module.public_view(state))
+    shown = shared.get(("view", None, lang), lambda: localized_public(shared, public, lang))
+    if not is_seat:
+        return shown
+    private = getattr(module, "private_view", None)
+    if private is not None and shared.keep:
+        return shared.get(("view", seat, lang), lambda: {
+            **shown, **localize(private(state, seat), lang)})
+    raw = shared.get(("seat_view", seat), lambda: module.seat_view(state, seat))
+    if not shared.keep or type(raw) is not dict or _is_names(raw):
+        return localize(raw, lang)
+
+    def compose() -> dict:
+        out = {}
+        for key, value in raw.items():
+            before = public.get(key, _ABSENT) if type(public) is dict else _ABSENT
+            if key in shown and (value is before or (type(value) is type(before)
+                                                     and value == before)):
+                out[key] = shown[key]
+            else:
+                out[key] = localize(value, lang) if type(value) in _NESTED else value
+        return out
+
+    return shared.get(("view", seat, lang), compose)
+
+
+def localized_public(shared: Shared, public: Any, lang: str) -> Any:
+    """``localize(public, lang)``, reusing the previous state's translation of every part
+    (two levels deep) equal in both states (as the patches compare): most of a board stays
+    as it was, and a reused part is the same object, which the patches skip at once."""
+    previous = shared.previous
+    old = previous.peek(("view", None, lang)) if previous is not None else None
+    old_public = previous.peek(("public",)) if previous is not None else None
+    if (old is None or type(public) is not dict or type(old_public) is not dict
+            or _is_names(public)):
+        return localize(public, lang)
+    return _reuse(public, old_public, old, lang, 2)
+
+
+def _reuse(new: dict, old_raw: dict, old: dict, lang: str, depth: int) -> dict:
+    out = {}
+    for key, value in new.items():
+        if key in old_raw and key in old:
+            before = old_raw[key]
+            if before is value or (type(before) is type(value) and before == value):
+                out[key] = old[key]
+                continue
+            if (depth > 1 and type(value) is dict and type(before) is dict
+                    and type(old[key]) is dict and not _is_names(value)
+                    and not _is_names(before)):
+                out[key] = _reuse(value, before, old[key], lang, depth - 1)
+                continue
+        out[key] = localize(value, lang) if type(value) in _NESTED else value
+    return out
+
+
+def choice_entries(live: LiveGame, shared: Shared, asker: str, is_seat: bool, lang: str,
+                   namer: Namer) -> list[dict]:
+    """The choices of ``asker`` with refusals in ``lang``. The table gets only the prompts it
+    may answer itself (which event card, which die face ...): actions by "table" only, which
+    carry no seat's holdings."""
+    def make() -> list[dict]:
+        out = []
+        found = shared.get(("choices", asker),
+                           lambda: live.kind.module.choices(live.state, asker))
+        for choice in found:
             data = choice.to_json()
             if not is_seat and data["action"].get("by") != "table":
                 continue
@@ -195,26 +324,7 @@ def build(live: LiveGame, role: str, seat: str | None, lang: str, *,
                                           live.kind.name)
                 data["refused"]["rule"] = citations.for_reason(live.kind, lang,
                                                                choice.refused["code"])
-            choices.append(data)
-    finished = live.status == "finished"
-    payload = {
-        "game": live.id, "version": live.version, "role": role,
-        "seat": seat if is_seat else None, "lang": lang, "status": live.status,
-        "paused": live.status == "paused", "closed": finished,
-        "players": [dict(p, connected=p["seat"] in connected) for p in live.players],
-        "view": localize(view, lang), "prompts": prompt_entries(live, lang, namer),
-        "choices": choices,
-        "log": log_entries(live, seat if is_seat else None, lang, namer),
-        "hardware": hardware_for(role, seat,
-                                 hardware_texts.translated(hardware, lang, live.kind.reasons,
-                                                           namer)),
-        "preview": live.preview,
-        "scores": live.row.get("result") if finished else None, "host": None,
-    }
-    if role == "host":
-        last = []
-        for entry in payload["log"][-10:]:
-            last.append({"seq": entry["seq"], "type": entry["type"], "text": entry["text"]})
-        payload["host"] = {"can_undo": live.version, "last": last,
-                           "corrections": board_corrections(live, lang)}
-    return payload
+            out.append(data)
+        return out
+
+    return shared.get(("choice_entries", asker, is_seat, lang), make)

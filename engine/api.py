@@ -106,6 +106,11 @@ class GameModule(Protocol):
     def seat_view(self, state: State, seat: str) -> dict[str, JSON]:
         """Everything ``seat`` may see (public view included) and nothing more."""
 
+    # Optional: ``private_view(state, seat) -> dict``, what ``seat_view`` adds to the public
+    # view for ``seat``: ``seat_view(s, seat) == {**public_view(s), **private_view(s, seat)}``.
+    # With it the server builds and translates the public part once per state and language
+    # for every recipient (companion/shared.py); without it, it calls ``seat_view``.
+
     def scores(self, state: State) -> list[dict[str, JSON]]:
         """Standings with tie-breakers, final once the game is over."""
 
@@ -362,6 +367,10 @@ class GameInfo:
     # correction of the public board the host can make now, ``schema`` being the JSON Schema
     # of a new value; send ``{**action, "value": new}`` (see docs/engine.md, Corrections).
     corrections: Any = None
+    # action type -> the JSON Schema of what such an action may carry (built with
+    # engine/shapes.py): the app refuses a type without a shape, and an action not of its
+    # type's shape, as `bad_action` with the path of the first wrong field.
+    action_shapes: dict[str, Any] = field(default_factory=dict)
 
 
 def sticker_namespace(info: GameInfo) -> str:

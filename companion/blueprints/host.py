@@ -5,6 +5,7 @@ from flask import Blueprint, jsonify, redirect, request, url_for
 
 from companion import i18n
 from companion.blueprints import common
+from engine.api import Refused
 
 bp = Blueprint("host", __name__)
 
@@ -73,11 +74,37 @@ def login(game_id: str):
 
 @bp.post("/host/<game_id>/logout")
 def logout(game_id: str):
-    """The host token is revoked on the server, not only forgotten by this browser."""
+    """The host token is revoked on the server, not only forgotten by this browser; every
+    socket opened with it closes at once (its next host message would be refused anyway)."""
     common.check_csrf()
     token = request.cookies.get(common.HOST_COOKIE.format(game_id))
+    auth = request.headers.get("Authorization", "")
+    if auth.startswith("Bearer "):
+        token = auth[len("Bearer "):]
     if token:
         common.service().revoke_token(token)
     response = redirect(url_for("pages.table", game_id=game_id), code=303)
+    response.delete_cookie(common.HOST_COOKIE.format(game_id), path="/")
+    return response
+
+
+@bp.post("/host/<game_id>/pin")
+def change_pin(game_id: str):
+    """A new host PIN (the host only): every host session ends, this one included."""
+    common.check_csrf()
+    live = common.host_only(game_id, as_json=request.is_json)
+    data = common.json_body() if request.is_json else request.form
+    pin = data.get("pin") if isinstance(data, dict) else None
+    pin = pin.strip() if isinstance(pin, str) else ""
+    try:
+        common.service().change_pin(game_id, pin)
+    except Refused as exc:
+        if request.is_json:
+            return common.json_error(exc.code, {}, 400, live)
+        return common.render_page("host_login.html", "host", live, 400,
+                                  error=common.error_dict(live, exc.code, {}))
+    if request.is_json:
+        return jsonify(ok=True)
+    response = redirect(url_for("host.host_page", game_id=game_id), code=303)
     response.delete_cookie(common.HOST_COOKIE.format(game_id), path="/")
     return response

@@ -79,6 +79,25 @@ def _render_new(error: dict | None, status: int = 200):
         seat_labels=spec["seat_labels"], start_rule=spec["start_rule"], error=error)
 
 
+def option_value(form, option: dict):
+    """An option's value from the form. A fixed option (one allowed choice) is that choice,
+    whatever is sent; a field not sent at all takes the default. A checkbox comes with a
+    hidden "0" before it (an unticked box sends nothing), so ["0"] is off and ["0", "1"] on."""
+    choices = option["choices"]
+    if len(choices) == 1:
+        return choices[0]
+    sent = form.getlist(f"option_{option['id']}") if hasattr(form, "getlist") else (
+        [form[f"option_{option['id']}"]] if f"option_{option['id']}" in form else [])
+    if not sent:
+        return option["default"]
+    if isinstance(option["default"], bool):
+        return any(raw in ("1", "on", "true", "yes") for raw in sent)
+    matches = [c for c in choices if str(c) == sent[-1]]
+    if not matches:
+        raise Refused("bad_setup", detail=option["id"])
+    return matches[0]
+
+
 def parse_setup(form, spec: dict) -> dict:
     """The engine setup from the new-game form; raises Refused('bad_setup')."""
     players = []
@@ -96,16 +115,7 @@ def parse_setup(form, spec: dict) -> dict:
         start = random.SystemRandom().choice(taken)
     if start and start not in taken:
         raise Refused("bad_setup", detail="start_seat")
-    options = {}
-    for option in spec["options"]:
-        raw = form.get(f"option_{option['id']}")
-        if isinstance(option["default"], bool):
-            options[option["id"]] = raw in ("1", "on", "true", "yes")
-        elif raw is not None:
-            matches = [c for c in option["choices"] if str(c) == raw]
-            if not matches:
-                raise Refused("bad_setup", detail=option["id"])
-            options[option["id"]] = matches[0]
+    options = {option["id"]: option_value(form, option) for option in spec["options"]}
     setup = {"players": players, "options": options}
     if start:
         setup["start_seat"] = start
@@ -209,4 +219,7 @@ def healthz():
     hardware = hardware_manager.status(current_app)
     if request.remote_addr not in ("127.0.0.1", "::1"):
         hardware = views.hardware_for("viewer", None, hardware)
-    return jsonify(ok=True, games=len(common.service().all()), hardware=hardware)
+        return jsonify(ok=True, games=len(common.service().all()), hardware=hardware)
+    frames = current_app.extensions.get("companion.frames")
+    return jsonify(ok=True, games=len(common.service().all()), hardware=hardware,
+                   malformed_frames=frames.count if frames else 0)

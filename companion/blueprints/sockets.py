@@ -16,14 +16,14 @@ from dataclasses import dataclass
 from flask import Flask, request
 from flask_socketio import ConnectionRefusedError, SocketIO, join_room
 
-from companion import hardware_manager, i18n, limits, patches, views
+from companion import hardware_manager, i18n, limits, patches, shapes, views
 from companion.blueprints.common import HOST_COOKIE, SEAT_COOKIE, TABLE_COOKIE
 from companion.service import GameService, Identity, LiveGame
 from engine.api import Refused
 
 log = logging.getLogger(__name__)
-HOST_OPS = ("undo", "pause", "resume", "end", "adjust", "new_join_code", "correct",
-            "correct_preview")
+# the host's ops: companion/shapes.py HOST_SHAPES says what each carries
+GONE = {"host": "not_host", "seat": "not_joined", "table": "not_paired"}  # a revoked token
 
 
 @dataclass
@@ -121,6 +121,7 @@ def init_app(app: Flask, socketio: SocketIO, service: GameService) -> None:
             hardware = hardware_manager.status(app)
             built: dict[tuple, dict] = {}
             patches_for: dict[tuple, list] = {}  # (recipient key, base n) -> ops
+            memo: dict = {}  # the shared parts of the views, compared once (patches.diff)
             outbox = []
             for sid, client in clients.items():
                 if only is not None and sid != only:
@@ -139,7 +140,8 @@ def init_app(app: Flask, socketio: SocketIO, service: GameService) -> None:
                     continue
                 ops = patches_for.get((key, id(last[1])))
                 if ops is None:
-                    ops = patches_for[(key, id(last[1]))] = patches.diff(last[1], payload)
+                    ops = patches_for[(key, id(last[1]))] = patches.diff(last[1], payload,
+                                                                      memo=memo)
                 if not ops:
                     continue  # nothing this recipient sees changed: no redraw, no bytes
                 n = last[0] + 1
@@ -158,6 +160,15 @@ def init_app(app: Flask, socketio: SocketIO, service: GameService) -> None:
                 socketio.emit("closed", {}, to=sid)
 
     service.listeners.append(on_change)
+
+    def on_revoked(game_id: str, hashes: set[str]) -> None:
+        """A logout or a new PIN: every socket that proved itself with those tokens closes."""
+        for sid, client in registry.of_game(game_id).items():
+            if client.identity.token in hashes:
+                registry.remove(sid)
+                socketio.server.disconnect(sid, namespace="/")
+
+    service.revoked.append(on_revoked)
 
     def refuse(code: str, lang: str):
         error = views.refusal({}, lang, code, {})
@@ -211,6 +222,8 @@ def init_app(app: Flask, socketio: SocketIO, service: GameService) -> None:
         live = None
         try:
             live = service.get(client.identity.game)
+            if not service.still_valid(client.identity):  # logged out since it connected
+                raise Refused(GONE.get(client.identity.role, "bad_request"))
             result = call(live)
             if isinstance(result, dict):  # an answer with data (a correction's preview)
                 return {"ok": True, "version": live.version, **result}
@@ -282,9 +295,7 @@ def init_app(app: Flask, socketio: SocketIO, service: GameService) -> None:
         def run(live):
             if client.identity.role != "host":
                 raise Refused("not_host")
-            if not isinstance(data, dict) or data.get("op") not in HOST_OPS:
-                raise Refused("bad_request")
-            op = data["op"]
+            op = shapes.check_host(data)
             if op == "undo":
                 return service.undo(live.id, data.get("count", 1))
             if op in ("pause", "resume"):
@@ -307,8 +318,9 @@ def init_app(app: Flask, socketio: SocketIO, service: GameService) -> None:
                 if op == "correct":
                     return service.act(client.identity, action)
                 limits.check_action(action)
+                shapes.check_action(live.kind.info, action)
                 return correction_diff(live, action)
-            action = {k: data.get(k) for k in ("seat", "item", "delta", "reason")}
+            action = {k: data[k] for k in ("seat", "item", "delta", "reason") if k in data}
             return service.act(client.identity, dict(action, type="adjust"))
 
         return answer(client, run)

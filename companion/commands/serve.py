@@ -82,9 +82,13 @@ def demo_game(app, base: str, only: tuple = ()) -> list[str]:
         lines += [f"{title}",
                   f"  Table display: {base}/table/{live.id}/pair?code={pairing}",
                   f"  Host page:     {base}/host/{live.id}  (PIN {DEMO_PIN})"]
-        lines += [f"  Join {seat}:     {base}/join/{live.id}/{seat}?code={code}"
-                  for seat, code in sorted(codes.items(),
-                                           key=lambda sc: live.seats.index(sc[0]))]
+        taken = service.store.claimed_seats(live.id)  # a restart on the same data
+        for seat in sorted(codes, key=live.seats.index):
+            if seat in taken:  # its code is used up: no link would work
+                lines.append(f"  Seat {seat}:     taken by a phone; the host frees it on the "
+                             "host page (Seat a player on a new phone: New join code)")
+            else:
+                lines.append(f"  Join {seat}:     {base}/join/{live.id}/{seat}?code={codes[seat]}")
     return lines
 
 
@@ -115,8 +119,10 @@ def command(host: str | None, port: int | None, data_dir: str | None, demo: bool
     Options left out come from the settings: COMPANION_* environment variables, else
     DATA/config.json, else the defaults (docs/server.md, Settings).
     """
-    from companion import netinfo, settings
+    from companion import memory, netinfo, settings
     from companion.app import create_app
+
+    memory.limit_arenas()  # before any thread: the worker forked from here inherits it
 
     given = {"HOST": host, "PORT": port, "DATA_DIR": data_dir, "THREADS": threads,
              "CERTFILE": certfile, "KEYFILE": keyfile, "HARDWARE": False if no_hardware else None}

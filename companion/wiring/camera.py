@@ -83,10 +83,16 @@ def table_of(live, index: dict | None = None) -> Table:
     first = prompts[0] if prompts else None
     state = live.state
     sighting = info.bindings.sighting or (lambda _state, _seen: [])
+    said: dict = {}  # a binding is a pure function of the state: each sighting asked once
+
+    def meaning(seen: Sighting) -> list:
+        if seen not in said:
+            said[seen] = list(sighting(state, seen))
+        return said[seen]
+
     return Table(sticker_namespace(info), {k.letter: k.word for k in info.stickers},
                  index if index is not None else card_index(info, live.kind.catalog),
-                 (first.kind, first.seat) if first else None,
-                 lambda seen: list(sighting(state, seen)))
+                 (first.kind, first.seat) if first else None, meaning)
 
 
 # ---- decisions -------------------------------------------------------------------------
@@ -212,6 +218,7 @@ class CameraWiring:
         self.labels: dict[str, str] = {}  # payload -> card name, for the preview overlay
         self.last: tuple | None = None  # (frame, result) of the latest processed frame
         self._indexes: dict[str, dict] = {}
+        self._tables: dict[str, tuple] = {}  # game -> (the state, its Table)
         self._lock = threading.Lock()
         self.camera = CameraService(source, recognizer, on_observation=self.on_observation,
                                     on_status=lambda s, d: self._changed(),
@@ -247,13 +254,18 @@ class CameraWiring:
             log.exception("camera: re-sending views failed")
 
     def _table(self, live) -> Table:
+        """The game's table now; one per state, since every frame asks about the cards at
+        rest (30 a second: the prompts and the bindings' answers are kept until it changes)."""
         index = self._indexes.get(live.kind.name)
         if index is None:
             info = live.kind.module.info
             index = self._indexes[live.kind.name] = card_index(info, live.kind.catalog)
             self.labels.update(card_labels(info, live.kind.catalog))
             self.use_zones(info)
-        return table_of(live, index)
+        kept = self._tables.get(live.kind.name)
+        if kept is None or kept[0] is not live.state:
+            kept = self._tables[live.kind.name] = (live.state, table_of(live, index))
+        return kept[1]
 
     def use_zones(self, info) -> None:
         """The game's declared zones, unless the owner fitted their own in config.json."""

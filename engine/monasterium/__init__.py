@@ -17,7 +17,7 @@ from engine.monasterium import views as V
 from engine.monasterium.info import INFO
 
 LAYERS = (
-    ("data", "catalog", "options", "texts", "missions"),
+    ("data", "catalog", "options", "texts", "missions", "shapes"),
     ("state", "scoring"),
     ("effects", "moves", "corrections"),
     ("rules",),
@@ -37,6 +37,7 @@ class _Monasterium:
     choices = staticmethod(C.choices)
     public_view = staticmethod(V.public_view)
     seat_view = staticmethod(V.seat_view)
+    private_view = staticmethod(V.private_view)
     scores = staticmethod(V.scores)
     is_over = staticmethod(V.is_over)
     preview = staticmethod(C.preview)

@@ -3,7 +3,16 @@ from __future__ import annotations
 
 from engine import citations
 from engine.api import COMPASS_SEATS, Bindings, GameInfo, Option, Texts
-from engine.monasterium import bindings, catalog, corrections, options, rules, state, texts
+from engine.monasterium import (
+    bindings,
+    catalog,
+    corrections,
+    options,
+    rules,
+    shapes,
+    state,
+    texts,
+)
 
 NAMES = {"en": "Monasterium", "it": "Monasterium", "pl": "Monasterium", "es": "Monasterium",
          "de": "Monasterium"}
@@ -34,4 +43,5 @@ INFO = GameInfo(
     host_actions=rules.HOST_ACTIONS,
     demo_entries=catalog.demo_entries,
     corrections=corrections.corrections,
+    action_shapes=shapes.SHAPES,
 )

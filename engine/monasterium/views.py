@@ -1,6 +1,6 @@
 """Prompts, the public view (table display), the seat view (phone), the scores. Monasterium
-has no secret holdings (rules reference §16): the seat view is the public view plus the
-seat's own menu."""
+has no secret holdings (rules reference §16): the seat view is the public view plus which
+seat it is (its menu, the choices, goes beside the view in the server's message)."""
 from __future__ import annotations
 
 from engine.api import Prompt
@@ -70,16 +70,16 @@ def public_view(s) -> dict:
     }
 
 
-def seat_view(s, seat) -> dict:
-    from engine.monasterium.choices import choices
-
-    view = public_view(s)
+def private_view(s, seat) -> dict:
+    """What the seat view adds to the public view: which seat it is (its choices go beside
+    the view, in the server's message)."""
     if seat not in s["players"]:
-        return view
-    view["me"] = seat
-    view["mine"] = view["players"][seat]
-    view["choices"] = [c.to_json() for c in choices(s, seat)]
-    return view
+        return {}
+    return {"me": seat, "mine": _player(s, seat)}
+
+
+def seat_view(s, seat) -> dict:
+    return {**public_view(s), **private_view(s, seat)}
 
 
 def scores(s) -> list:

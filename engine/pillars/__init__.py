@@ -19,7 +19,7 @@ from engine.pillars import views as V
 from engine.pillars.info import INFO
 
 LAYERS = (
-    ("data", "catalog", "options", "texts"),
+    ("data", "catalog", "options", "texts", "shapes"),
     ("state", "inputs"),
     ("advisor", "flow", "prompts"),
     ("draft", "architects", "resolution", "corrections"),
@@ -40,6 +40,7 @@ class _Pillars:
     choices = staticmethod(C.choices)
     public_view = staticmethod(V.public_view)
     seat_view = staticmethod(V.seat_view)
+    private_view = staticmethod(V.private_view)
     scores = staticmethod(V.scores)
     is_over = staticmethod(V.is_over)
     preview = staticmethod(C.preview)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from engine import citations
 from engine.api import COMPASS_SEATS, Bindings, GameInfo, Option, StickerKind, Texts
-from engine.pillars import bindings, catalog, corrections, options, rules, texts
+from engine.pillars import bindings, catalog, corrections, options, rules, shapes, texts
 
 NAMES = {"en": "The Pillars of the Earth", "it": "I pilastri della terra",
          "pl": "Filary Ziemi", "es": "Los pilares de la Tierra", "de": "Die Säulen der Erde"}
@@ -39,4 +39,5 @@ INFO = GameInfo(
     demo_entries=catalog.demo_entries,
     sticker_namespace="pillar",
     corrections=corrections.corrections,
+    action_shapes=shapes.SHAPES,
 )

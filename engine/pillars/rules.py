@@ -172,6 +172,11 @@ def _h_adjust(s, a, by, ev):
             if type(d) is not int or abs(d) > ADJUST_MAX:
                 raise Refused("adjust_out_of_range", item=item, max=ADJUST_MAX)
             deltas[item] = d
+    if "item" in a:  # the shared host page's form: one item and its change
+        item, d = a.get("item"), a.get("delta")
+        if item not in ADJUST_ITEMS or type(d) is not int or abs(d) > ADJUST_MAX:
+            raise Refused("adjust_out_of_range", item=str(item)[:12], max=ADJUST_MAX)
+        deltas[item] = deltas.get(item, 0) + d
     if not any(deltas.values()):
         raise Refused("bad_field", field="delta")
     cap = board(s)["gold_cap"]

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from engine.pillars import state as S
 from engine.pillars.advisor import best_allocation, usable
-from engine.pillars.choices import choices
 from engine.pillars.prompts import prompts
 
 
@@ -125,19 +124,19 @@ def forecast(s, seat) -> dict:
             "tax_exempt": any(who == seat for _, who in S.occupants(s, "court"))}
 
 
-def seat_view(s, seat) -> dict:
-    view = public_view(s)
+def private_view(s, seat) -> dict:
+    """What the seat view adds to the public view: the seat's own advisor and forecast.
+    (Its choices go beside the view, in the server's message.)"""
     if seat not in s["players"]:
-        return view
-    view["me"] = seat
-    view["mine"] = view["players"][seat]
-    view["choices"] = [c.to_json() for c in choices(s, seat)]
-    view["prompts_mine"] = [p for p in view["prompts"] if p["seat"] == seat]
-    view["advisor"] = best_allocation(s, seat)
-    # what each of my craftsmen could convert now, at most (the phone's allocation editor)
-    view["workshop"] = [{"id": cid, "max": cap} for cid, _c, cap in usable(s, seat)]
-    view["forecast"] = forecast(s, seat)
-    return view
+        return {}
+    return {"me": seat, "mine": _player(s, seat), "advisor": best_allocation(s, seat),
+            # what each of my craftsmen could convert now, at most (the allocation editor)
+            "workshop": [{"id": cid, "max": cap} for cid, _c, cap in usable(s, seat)],
+            "forecast": forecast(s, seat)}
+
+
+def seat_view(s, seat) -> dict:
+    return {**public_view(s), **private_view(s, seat)}
 
 
 def scores(s) -> list:

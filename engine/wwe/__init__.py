@@ -17,7 +17,7 @@ from engine.wwe import views as V
 from engine.wwe.info import INFO
 
 LAYERS = (
-    ("data", "catalog", "options", "reasons", "texts", "schemas"),
+    ("data", "catalog", "options", "reasons", "texts", "schemas", "shapes"),
     ("state", "steps"),
     ("projects", "duties", "effects", "cards"),
     ("flow", "corrections", "actions"),
@@ -37,6 +37,7 @@ class _WorldWithoutEnd:
     choices = staticmethod(C.choices)
     public_view = staticmethod(V.public_view)
     seat_view = staticmethod(V.seat_view)
+    private_view = staticmethod(V.private_view)
     scores = staticmethod(V.scores)
     is_over = staticmethod(V.is_over)
     preview = staticmethod(V.preview)

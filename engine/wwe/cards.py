@@ -102,10 +102,20 @@ def _int(params: dict, key: str, default: int = 0) -> int:
     return value
 
 
-def _gain_from_supply(s, seat, item, n, ev, reason="card"):
+# Each card has a read-only check (``CHECKS``) that returns the refusal its params meet now,
+# or None; the card raises that refusal first and, once it passed, only changes the state
+# (no refusal after a change). So `perform_refusal` knows without trying the card on a copy.
+
+
+def _supply_refusal(s, item, n) -> Refused | None:
     have = s["supply"].get(item)
-    if have is not None and have < n:
-        raise Refused("out_of_supply", item=item)
+    return Refused("out_of_supply", item=item) if have is not None and have < n else None
+
+
+def _gain_from_supply(s, seat, item, n, ev, reason="card"):
+    refusal = _supply_refusal(s, item, n)
+    if refusal:
+        raise refusal
     st.give(s, seat, item, n)
     ev.append({"type": "gain", "seat": seat, "item": item, "amount": n, "reason": reason})
 
@@ -118,11 +128,21 @@ def card_piety(s, seat, params, ev):
     _gain_from_supply(s, seat, "piety", 1, ev)
 
 
-def card_building_material(s, seat, params, ev):
+def material_refusal(s, seat, params) -> Refused | None:
     item = params.get("item")
     if item not in st.MATERIALS:
-        raise Refused("bad_params", field="item")
-    _gain_from_supply(s, seat, item, 1, ev)
+        return Refused("bad_params", field="item")
+    return _supply_refusal(s, item, 1)
+
+
+def card_building_material(s, seat, params, ev):
+    _raise(material_refusal(s, seat, params))
+    _gain_from_supply(s, seat, params["item"], 1, ev)
+
+
+def _raise(refusal: Refused | None) -> None:
+    if refusal:
+        raise refusal
 
 
 def project_refusal(s, pid) -> Refused | None:
@@ -139,22 +159,38 @@ def project_refusal(s, pid) -> Refused | None:
     return None
 
 
-def card_building_project(s, seat, params, ev):
+def building_refusal(s, seat, params) -> Refused | None:
+    """Why Building Project cannot be carried out with ``params`` now, or None (read-only:
+    the card checks with it, and the choices use it without trying the card on a copy)."""
     pid = params.get("project")
     refusal = project_refusal(s, pid)
     if refusal:
-        raise refusal
-    amounts = {m: _int(params, m) for m in st.MATERIALS}
+        return refusal
+    try:
+        amounts = {m: _int(params, m) for m in st.MATERIALS}
+    except Refused as r:
+        return r
     total = sum(amounts.values())
     if not 1 <= total <= 2:
-        raise Refused("materials_one_or_two", count=total)
+        return Refused("materials_one_or_two", count=total)
     res = s["players"][seat]["res"]
     empty = st.project_open(s, pid)
     for m, n in amounts.items():
         if res[m] < n:
-            raise Refused("cannot_afford", item=m, need=n, have=res[m])
+            return Refused("cannot_afford", item=m, need=n, have=res[m])
         if empty[m] < n:
-            raise Refused("no_space_on_project", project=pid, item=m, free=empty[m])
+            return Refused("no_space_on_project", project=pid, item=m, free=empty[m])
+    return None
+
+
+def card_building_project(s, seat, params, ev):
+    refusal = building_refusal(s, seat, params)
+    if refusal:
+        raise refusal
+    pid = params["project"]
+    amounts = {m: _int(params, m) for m in st.MATERIALS}
+    total = sum(amounts.values())
+    res = s["players"][seat]["res"]
     for m, n in amounts.items():
         if n:
             res[m] -= n  # the material goes onto the project, not back to the supply
@@ -164,48 +200,65 @@ def card_building_project(s, seat, params, ev):
     projects.check_complete(s, pid, ev)
 
 
-def card_sell_wool_cloth(s, seat, params, ev):
-    wool = _int(params, "wool")
-    cloth = _int(params, "cloth")
+def sell_refusal(s, seat, params) -> Refused | None:
+    try:
+        wool = _int(params, "wool")
+        cloth = _int(params, "cloth")
+    except Refused as r:
+        return r
     if cloth > int(s["cat"]["game"]["market"].get("cloth_max", 1)):
-        raise Refused("cloth_max", max=int(s["cat"]["game"]["market"].get("cloth_max", 1)))
+        return Refused("cloth_max", max=int(s["cat"]["game"]["market"].get("cloth_max", 1)))
     if wool + cloth == 0:
-        raise Refused("nothing_to_sell")
+        return Refused("nothing_to_sell")
     if wool > 1 and not s["options"]["sell_any_wool"]:
-        raise Refused("wool_max", max=1)
+        return Refused("wool_max", max=1)
     res = s["players"][seat]["res"]
     for item, n in (("wool", wool), ("cloth", cloth)):
         if n and item in s["covers"]["market"]:
-            raise Refused("market_closed", item=item)
+            return Refused("market_closed", item=item)
         if res[item] < n:
-            raise Refused("cannot_afford", item=item, need=n, have=res[item])
+            return Refused("cannot_afford", item=item, need=n, have=res[item])
     gold = wool * effects.price(s, "wool") + cloth * effects.price(s, "cloth")
-    have = s["supply"].get("gold")
-    if have is not None and have < gold:
-        raise Refused("out_of_supply", item="gold")
+    return _supply_refusal(s, "gold", gold)
+
+
+def card_sell_wool_cloth(s, seat, params, ev):
+    _raise(sell_refusal(s, seat, params))
+    wool, cloth = _int(params, "wool"), _int(params, "cloth")
+    gold = wool * effects.price(s, "wool") + cloth * effects.price(s, "cloth")
     st.pay(s, seat, "wool", wool)
     st.pay(s, seat, "cloth", cloth)
     st.give(s, seat, "gold", gold)
     ev.append({"type": "sold", "seat": seat, "wool": wool, "cloth": cloth, "gold": gold})
 
 
-def card_build_house(s, seat, params, ev):
+def house_card_refusal(s, seat, params) -> Refused | None:
     site = params.get("site")
     if not isinstance(site, str):
-        raise Refused("bad_params", field="site")
-    projects.place_house(s, seat, site, False, ev)
+        return Refused("bad_params", field="site")
+    return projects.house_refusal(s, seat, site, False)
+
+
+def card_build_house(s, seat, params, ev):
+    _raise(house_card_refusal(s, seat, params))
+    projects.place_house(s, seat, params["site"], False, ev)
+
+
+def rent_refusal(s, seat, params) -> Refused | None:
+    sites = params.get("sites")
+    if not isinstance(sites, list) or not all(isinstance(x, str) for x in sites):
+        return Refused("bad_params", field="sites")
+    if not 1 <= len(sites) <= 2 or len(set(sites)) != len(sites):
+        return Refused("rent_one_or_two")
+    for site in sites:
+        if s["sites"].get(site) != seat:
+            return Refused("not_your_house", site=site)
+    return None
 
 
 def card_rent(s, seat, params, ev):
-    sites = params.get("sites")
-    if not isinstance(sites, list) or not all(isinstance(x, str) for x in sites):
-        raise Refused("bad_params", field="sites")
-    if not 1 <= len(sites) <= 2 or len(set(sites)) != len(sites):
-        raise Refused("rent_one_or_two")
-    for site in sites:
-        if s["sites"].get(site) != seat:
-            raise Refused("not_your_house", site=site)
-    for site in sites:
+    _raise(rent_refusal(s, seat, params))
+    for site in params["sites"]:
         rent = s["cat"]["sites"][site]["rent"]
         item, n = rent["item"], int(rent.get("amount", 1))
         if item == "vp":
@@ -215,62 +268,86 @@ def card_rent(s, seat, params, ev):
         ev.append({"type": "gain", "seat": seat, "item": item, "amount": got, "reason": "rent"})
 
 
-def card_donation(s, seat, params, ev):
+def donation_refusal(s, seat, params) -> Refused | None:
     pid = params.get("project")
     refusal = project_refusal(s, pid)
     if refusal:
-        raise refusal
+        return refusal
     player = s["players"][seat]
     if pid in player["seals"]:
-        raise Refused("already_donated", project=pid)
+        return Refused("already_donated", project=pid)
     if len(player["seals"]) >= int(s["cat"]["game"].get("seals_per_player", 2)):
-        raise Refused("no_seal_left")
+        return Refused("no_seal_left")
     if player["res"]["gold"] < 1:
-        raise Refused("cannot_afford", item="gold", need=1, have=player["res"]["gold"])
+        return Refused("cannot_afford", item="gold", need=1, have=player["res"]["gold"])
+    return None
+
+
+def card_donation(s, seat, params, ev):
+    _raise(donation_refusal(s, seat, params))
+    pid = params["project"]
+    player = s["players"][seat]
     st.pay(s, seat, "gold", 1)
     player["seals"].append(pid)
     s["projects"][pid]["seals"].append(seat)
     ev.append({"type": "donated", "seat": seat, "project": pid})
 
 
-def card_weaver(s, seat, params, ev):
-    n = _int(params, "wool", 1)
+def weaver_refusal(s, seat, params) -> Refused | None:
+    try:
+        n = _int(params, "wool", 1)
+    except Refused as r:
+        return r
     if n not in (1, 2):
-        raise Refused("bad_params", field="wool")
+        return Refused("bad_params", field="wool")
     res = s["players"][seat]["res"]
     if res["wool"] < n:
-        raise Refused("cannot_afford", item="wool", need=n, have=res["wool"])
-    have = s["supply"].get("cloth")
-    if have is not None and have < n:
-        raise Refused("out_of_supply", item="cloth")
+        return Refused("cannot_afford", item="wool", need=n, have=res["wool"])
+    return _supply_refusal(s, "cloth", n)
+
+
+def card_weaver(s, seat, params, ev):
+    _raise(weaver_refusal(s, seat, params))
+    n = _int(params, "wool", 1)
     st.pay(s, seat, "wool", n)
     st.give(s, seat, "cloth", n)
     ev.append({"type": "woven", "seat": seat, "amount": n})
 
 
-def card_medicine(s, seat, params, ev):
+def medicine_refusal(s, seat, params) -> Refused | None:
+    """Why Medicine cannot be carried out with ``params`` now, or None (read-only)."""
     mode = params.get("mode", "help")
     if mode == "help":
         have = s["supply"].get("gold")
-        if have is not None and have < 1:
-            raise Refused("out_of_supply", item="gold")
+        return Refused("out_of_supply", item="gold") if have is not None and have < 1 else None
+    if mode != "cure":
+        return Refused("bad_params", field="mode")
+    if s["chapter"] < 3:
+        return Refused("no_cure_before_chapter_3")
+    return projects.cure_refusal(s, seat, params.get("locations"))
+
+
+def card_medicine(s, seat, params, ev):
+    refusal = medicine_refusal(s, seat, params)
+    if refusal:
+        raise refusal
+    if params.get("mode", "help") == "help":
         st.give(s, seat, "gold", 1)
         ev.append({"type": "gain", "seat": seat, "item": "gold", "amount": 1,
                    "reason": "medicine"})
         st.add_vp(s, seat, 1, ev, "medicine")
         return
-    if mode != "cure":
-        raise Refused("bad_params", field="mode")
-    if s["chapter"] < 3:
-        raise Refused("no_cure_before_chapter_3")
     steps = projects.cure(s, seat, params.get("locations"), ev)
     push_front(s, steps)
 
 
-def card_favor(s, seat, params, ev):
+def favor_card_refusal(s, seat, params) -> Refused | None:
     refusal = favor_refusal(s, seat, 1)
-    if refusal and s["options"]["favor_card_outlaws_needs_gold"]:
-        raise refusal
+    return refusal if refusal and s["options"]["favor_card_outlaws_needs_gold"] else None
+
+
+def card_favor(s, seat, params, ev):
+    _raise(favor_card_refusal(s, seat, params))
     grant_favor(s, seat, favor_landing(s, 1), ev)
 
 
@@ -287,6 +364,21 @@ CARDS = {
     "medicine": card_medicine,
     "favor": card_favor,
 }
+
+CHECKS = {
+    "grain": lambda s, seat, params: _supply_refusal(s, "grain", 1),
+    "piety": lambda s, seat, params: _supply_refusal(s, "piety", 1),
+    "building_material": material_refusal,
+    "building_project": building_refusal,
+    "sell_wool_cloth": sell_refusal,
+    "build_house": house_card_refusal,
+    "rent": rent_refusal,
+    "donation": donation_refusal,
+    "weaver": weaver_refusal,
+    "medicine": medicine_refusal,
+    "favor": favor_card_refusal,
+}
+UNKNOWN = object()  # `perform_refusal`: only trying the card on a copy tells
 
 
 def resolve_privilege(s: dict, seat: str) -> str:
@@ -305,19 +397,20 @@ def resolve_privilege(s: dict, seat: str) -> str:
 def perform(s: dict, seat: str, card: str, params: dict, ev: list) -> None:
     """Carry out ``card`` for ``seat`` with event card modifiers applied."""
     target = resolve_privilege(s, seat) if card == "privilege" else card
-    for mod in effects.card_mods(s, target):
+    mods = effects.card_mods(s, target)  # no card changes the events in force
+    for mod in mods:
         if mod.get("disabled"):
             raise Refused("card_disabled", card=target)
     if target not in CARDS:
         raise Refused("unknown_card", card=target)
-    for mod in effects.card_mods(s, target):
+    for mod in mods:
         for item, n in (mod.get("cost") or {}).items():
             have = s["players"][seat]["res"].get(item, 0)
             if have < int(n):
                 raise Refused("cannot_afford", item=item, need=int(n), have=have)
             st.pay(s, seat, item, int(n))
     CARDS[target](s, seat, params, ev)
-    for mod in effects.card_mods(s, target):
+    for mod in mods:
         st.gain_items(s, seat, mod.get("bonus") or {}, ev, "event")
 
 
@@ -365,14 +458,58 @@ def card_param_options(s: dict, seat: str, card: str) -> list[dict]:
     return [{}]
 
 
-def can_carry_out(s: dict, seat: str, card: str) -> bool:
-    """True when some way of carrying ``card`` out for ``seat`` exists now (read-only)."""
+def perform_refusal(s: dict, seat: str, card: str, params: dict, memo: dict | None = None
+                    ) -> Refused | object | None:
+    """The refusal `perform` would raise, or None when it would carry the card out; read-only.
+
+    An event card's extra cost is paid before the card's own check: it is paid here on a
+    copy of only what paying touches (the seat's resources and the supply). `UNKNOWN` when
+    a cost names an item a player does not hold (only trying the card on a copy tells).
+    ``memo``: a dict kept by the caller for one state, so each card's modifiers are looked
+    up once in it (the choices ask about many variants of the same cards)."""
+    try:
+        target = resolve_privilege(s, seat) if card == "privilege" else card
+    except Refused as r:
+        return r
+    mods = memo.get(target) if memo is not None else None
+    if mods is None:
+        mods = effects.card_mods(s, target)
+        if memo is not None:
+            memo[target] = mods
+    for mod in mods:
+        if mod.get("disabled"):
+            return Refused("card_disabled", card=target)
+    check = CHECKS.get(target)
+    if check is None:
+        return Refused("unknown_card", card=target)
+    costs = [(item, n) for mod in mods for item, n in (mod.get("cost") or {}).items()]
+    if costs:
+        player = s["players"][seat]
+        s = dict(s, players=dict(s["players"]), supply=dict(s["supply"]))
+        s["players"][seat] = dict(player, res=dict(player["res"]))
+        res = s["players"][seat]["res"]
+        for item, n in costs:
+            if item not in res or isinstance(n, bool) or not isinstance(n, int):
+                return UNKNOWN
+            if res[item] < n:
+                return Refused("cannot_afford", item=item, need=n, have=res[item])
+            st.pay(s, seat, item, n)
+    return check(s, seat, params)
+
+
+def can_carry_out(s: dict, seat: str, card: str, memo: dict | None = None) -> bool:
+    """True when some way of carrying ``card`` out for ``seat`` exists now (read-only;
+    ``memo`` as for `perform_refusal`, of this same state)."""
     for params in card_param_options(s, seat, card):
-        try:
-            perform(st.fast_copy(s), seat, card, params, [])
-        except Refused:
-            continue
-        return True
+        refusal = perform_refusal(s, seat, card, params, memo)
+        if refusal is UNKNOWN:
+            try:
+                perform(st.fast_copy(s), seat, card, params, [])
+            except Refused:
+                continue
+            return True
+        if refusal is None:
+            return True
     return False
 
 
@@ -382,6 +519,14 @@ def carry_out(s: dict, seat: str, card: str, params: dict, ev: list) -> Refused 
     refusal that says why it had no effect (``s`` unchanged then). A request that asks for
     something impossible while another way exists stays refused (Building Material with
     an empty Quarry and wood left: take wood), so the player can choose again."""
+    refusal = perform_refusal(s, seat, card, params)
+    if refusal is None:  # it passes its check: carried out, no copy needed
+        perform(s, seat, card, params, ev)
+        return None
+    if refusal is not UNKNOWN:
+        if refusal.code in INPUT_CODES or can_carry_out(s, seat, card):
+            raise refusal
+        return refusal
     trial = st.fast_copy(s)
     events: list = []
     try:

@@ -124,18 +124,20 @@ def choices(s: dict, seat: str) -> list[Choice]:
 
 
 def precheck(s: dict, seat: str, card: str, params: dict) -> Refused | None:
-    """A cheap refusal for the many site/project variants, without trying them on a copy.
+    """A cheap refusal for the many card variants, without trying them on a copy.
 
-    Only used when it cannot disagree with `apply`: the action is not lost and no event
-    modifies the card (otherwise the full trial decides)."""
-    if effects.action_lost(s, seat) or effects.card_mods(s, card):
+    Only used when it cannot disagree with `apply`: the action is not lost and the card's
+    own read-only check decides (`cards.perform_refusal`; when only a copy can tell, the
+    full trial does)."""
+    if effects.action_lost(s, seat):
         return None
-    if card == "build_house" and isinstance(params.get("site"), str):
-        from engine.wwe import projects
-        return projects.house_refusal(s, seat, params["site"], False)
-    if card in ("building_project", "donation") and isinstance(params.get("project"), str):
-        return cards.project_refusal(s, params["project"])
-    return None
+    return _precheck(s, seat, card, params)
+
+
+def _precheck(s: dict, seat: str, card: str, params: dict, mods: dict | None = None
+              ) -> Refused | None:
+    refusal = cards.perform_refusal(s, seat, card, params, mods)
+    return None if refusal is cards.UNKNOWN else refusal
 
 
 def play_choices(s: dict, seat: str) -> list[Choice]:
@@ -146,15 +148,14 @@ def play_choices(s: dict, seat: str) -> list[Choice]:
                      and not (effects.random_discard(s, seat)
                               and s["options"]["random_discards"] == "app"))
     out = []
+    lost = effects.action_lost(s, seat)
+    mods: dict = {}  # card -> the event cards' modifiers of it in this state, asked once
     for card in hand:
         discards = [c for c in hand if c != card] if needs_discard else []
         discard = discards[0] if discards else None
         extra = {"discard_options": discards}
         base = {"type": "play_card", "by": seat, "card": card, "discard": discard}
-        target = card
-        if card == "privilege" and p["played"]:
-            target = p["played"][-1]
-        if effects.action_lost(s, seat) is None and not cards.can_carry_out(s, seat, card):
+        if lost is None and not cards.can_carry_out(s, seat, card, mods):
             # R4.1.2: no way to carry it out: one choice, played for nothing
             params = cards.card_param_options(s, seat, card)[0]
             out.append(trial(s, {**base, "params": params, "perform": True}, seat, extra))
@@ -162,7 +163,7 @@ def play_choices(s: dict, seat: str) -> list[Choice]:
             continue
         for params in cards.card_param_options(s, seat, card):
             action = {**base, "params": params, "perform": True}
-            early = precheck(s, seat, target, params) if target != "privilege" else None
+            early = None if lost else _precheck(s, seat, card, params, mods)
             if early is not None:
                 out.append(Choice(action=action, refused=early.to_json(), effect=dict(extra)))
             else:

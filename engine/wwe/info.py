@@ -15,7 +15,7 @@ from engine.api import (
     StickerKind,
     Texts,
 )
-from engine.wwe import bindings, catalog, corrections, options, reasons, state, texts
+from engine.wwe import bindings, catalog, corrections, options, reasons, shapes, state, texts
 from engine.wwe.schemas import PARTS
 
 NAMES = {"en": "World Without End", "it": "Mondo senza fine", "pl": "Świat bez końca",
@@ -51,4 +51,5 @@ INFO = GameInfo(
                              "resolve_manual", "return_houses", "roll_tax")),
     host_actions=frozenset(("adjust", "set_start_player", "correct")),
     corrections=corrections.corrections,
+    action_shapes=shapes.SHAPES,
 )

@@ -128,28 +128,37 @@ def place_plague_tokens(s: dict, ev: list) -> None:
     ev.append({"type": "plague_placed"})
 
 
-def cure(s: dict, seat: str, locations: list, ev: list, limit: int | None = None) -> list:
-    """R7.5-R7.7: cure sick residents whose values sum to at most the player's MK.
-
-    Returns the await steps the rewards need (house 9: a free house)."""
+def cure_refusal(s: dict, seat: str, locations, limit: int | None = None) -> Refused | None:
+    """Why curing ``locations`` is not possible for ``seat`` now, or None (read-only)."""
     if not isinstance(locations, list) or not locations:
-        raise Refused("bad_params", field="locations")
+        return Refused("bad_params", field="locations")
     if limit is not None and len(locations) > limit:
-        raise Refused("too_many_cures", limit=limit)
+        return Refused("too_many_cures", limit=limit)
     if not all(isinstance(x, (int, str)) and not isinstance(x, bool) for x in locations):
-        raise Refused("bad_params", field="locations")
+        return Refused("bad_params", field="locations")
     locs = [str(x) for x in locations]
     if len(set(locs)) != len(locs):
-        raise Refused("bad_params", field="locations")
+        return Refused("bad_params", field="locations")
     total = 0
     for loc in locs:
         tok = s["plague"].get(loc)
         if not tok or tok["state"] != "sick":
-            raise Refused("not_sick", location=loc)
+            return Refused("not_sick", location=loc)
         total += tok["value"]
     mk = s["players"][seat]["res"]["mk"]
     if total > mk:
-        raise Refused("not_enough_mk", need=total, have=mk)
+        return Refused("not_enough_mk", need=total, have=mk)
+    return None
+
+
+def cure(s: dict, seat: str, locations: list, ev: list, limit: int | None = None) -> list:
+    """R7.5-R7.7: cure sick residents whose values sum to at most the player's MK.
+
+    Returns the await steps the rewards need (house 9: a free house)."""
+    refusal = cure_refusal(s, seat, locations, limit)
+    if refusal:
+        raise refusal
+    locs = [str(x) for x in locations]
     steps = []
     for loc in locs:
         s["plague"][loc]["state"] = "removed"

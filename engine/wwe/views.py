@@ -132,16 +132,20 @@ def public_view(s: dict) -> dict:
     return marshal.loads(marshal.dumps(view))  # the caller may change its copy freely
 
 
+def private_view(s: dict, seat: str) -> dict:
+    """What the seat view adds to the public view: the seat's own holdings."""
+    if seat not in s["players"]:
+        return {}
+    p = s["players"][seat]
+    return {"seat": seat,
+            "private": {"resources": dict(p["res"]), "hand": list(p["hand"]),
+                        "discards": list(p["discards"]), "aside": list(p["aside"]),
+                        "hand_cards": [_thing(s["cat"]["actions"].get(c), c)
+                                       for c in p["hand"]]}}
+
+
 def seat_view(s: dict, seat: str) -> dict:
-    view = public_view(s)
-    if seat in s["players"]:
-        p = s["players"][seat]
-        view["seat"] = seat
-        view["private"] = {"resources": dict(p["res"]), "hand": list(p["hand"]),
-                           "discards": list(p["discards"]), "aside": list(p["aside"]),
-                           "hand_cards": [_thing(s["cat"]["actions"].get(c), c)
-                                          for c in p["hand"]]}
-    return view
+    return {**public_view(s), **private_view(s, seat)}
 
 
 def scores(s: dict) -> list[dict]:
@@ -195,4 +199,5 @@ def preview(s, action):
     return None
 
 
-__all__ = ["prompts", "public_view", "seat_view", "scores", "st", "is_over", "preview"]
+__all__ = ["prompts", "public_view", "private_view", "seat_view", "scores", "st", "is_over",
+           "preview"]

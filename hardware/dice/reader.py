@@ -1,12 +1,12 @@
 """The dice reader: one thread that owns the serial port and never lies about a roll.
 
 It opens the port exclusively (a given path, or discovery by /dev/serial/by-id and VID:PID),
-survives the Arduino reset on open (HELLO? retried for ~3 s, boot noise ignored), reads with
-a short timeout, drops and counts CRC failures and garbage, asks STATE? after every
-(re)connection and sequence gap, watches the heartbeat (silent for 3 s → state "silent",
-STATE?, then reopen), and reopens after an unplug with a backoff of 0.5 s doubling to 5 s.
-Observations (`Roll`, `DieEvent`, `DiceStatus`) go to a callback or, without one, to the
-`observations` queue. Behaviour for people: docs/dice-reader.md.
+survives the Arduino reset on open (HELLO? retried for ~3 s, boot noise ignored), reads as
+bytes arrive (waking 4 times a second when idle), drops and counts CRC failures and
+garbage, asks STATE? after every (re)connection and sequence gap, watches the heartbeat
+(silent for 3 s → state "silent", STATE?, then reopen), and reopens after an unplug with a
+backoff of 0.5 s doubling to 5 s. Observations (`Roll`, `DieEvent`, `DiceStatus`) go to a
+callback or, without one, to the `observations` queue. Behaviour for people: docs/dice-reader.md.
 """
 from __future__ import annotations
 
@@ -36,7 +36,7 @@ class DiceReader:
         on_observation: Callable[[object], None] | None = None,
         on_message: Callable[[p.DeviceMessage], None] | None = None,
         usb_ids=None,
-        read_timeout: float = 0.05,
+        read_timeout: float = 0.25,
         silent_after: float = 3.0,
         reopen_after: float = 1.0,
         handshake_timeout: float = 3.0,
@@ -46,7 +46,9 @@ class DiceReader:
     ) -> None:
         """``port``: a path, or None to discover. ``on_observation`` is called in the reader
         thread with every Roll, DieEvent and DiceStatus change; ``on_message`` with every
-        parsed device message (for `companion dice listen`)."""
+        parsed device message (for `companion dice listen`). ``read_timeout``: how often
+        the idle thread wakes for its timers (replies, silence); bytes are handled as they
+        arrive whatever it is, so a long one only spares the Pi's core (bench/evening.py)."""
         self.port = port
         self.observations: queue.Queue = queue.Queue()
         self._on_observation = on_observation

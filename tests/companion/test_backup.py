@@ -54,6 +54,14 @@ def make_db(data: Path, rows: int = 10) -> Path:
     return path
 
 
+def game_count(path: Path) -> int:
+    con = sqlite3.connect(path)
+    try:
+        return con.execute("SELECT count(*) FROM games").fetchone()[0]
+    finally:
+        con.close()
+
+
 def counts(path: Path) -> tuple[int, int]:
     con = sqlite3.connect(path)
     try:
@@ -122,25 +130,27 @@ def test_same_second_backups_do_not_overwrite(tmp_path):
 
 def test_restore_puts_games_back_and_keeps_the_replaced_database(tmp_path):
     data = tmp_path / "data"
-    live = make_db(data, rows=10)
+    live, _, second = real_db(data)
     saved = backups.backup(data, keep=0)
     con = sqlite3.connect(live)
-    con.execute("DELETE FROM actions")
+    for table in ("seats", "catalogs", "tokens"):
+        con.execute(f"DELETE FROM {table} WHERE game = ?", (second,))
+    con.execute("DELETE FROM games WHERE id = ?", (second,))
     con.commit()
     con.close()
     result = backups.restore(saved, data)
-    assert counts(live) == (10, 10)
-    assert result.kept_aside is not None and counts(result.kept_aside) == (0, 10)
+    assert game_count(live) == 2
+    assert result.kept_aside is not None and game_count(result.kept_aside) == 1
     con = sqlite3.connect(live)
     assert con.execute("PRAGMA journal_mode").fetchone()[0] == "wal"  # the live mode is kept
     con.close()
 
 
 def test_restore_into_empty_data_dir(tmp_path):
-    source = make_db(tmp_path / "elsewhere", rows=3)
+    source, _, _ = real_db(tmp_path / "elsewhere")
     result = backups.restore(source, tmp_path / "fresh")
     assert result.kept_aside is None
-    assert counts(tmp_path / "fresh" / "companion.sqlite3") == (3, 3)
+    assert game_count(tmp_path / "fresh" / "companion.sqlite3") == 2
 
 
 def test_restore_refuses_a_file_that_is_not_a_database(tmp_path):
@@ -230,12 +240,12 @@ def test_restore_checks_the_schema_and_every_game_first(tmp_path):
 
 def test_cli_backup_and_restore(tmp_path):
     data = tmp_path / "data"
-    make_db(data, rows=5)
+    real_db(data)
     runner = CliRunner()
     made = runner.invoke(cli, ["backup", "--data", str(data), "--keep", "2"])
     assert made.exit_code == 0, made.output
     path = Path(made.output.strip())
-    assert path.parent == data / "backups" and counts(path) == (5, 5)
+    assert path.parent == data / "backups" and game_count(path) == 2
     junk = tmp_path / "junk"
     junk.write_text("nope")
     refused = runner.invoke(cli, ["restore", str(junk), "--data", str(data)])

@@ -236,3 +236,4 @@ def test_healthz_details_only_for_this_machine(client, app):
     assert mine["ok"] and other["ok"] and other["games"] == mine["games"]
     for device, status in other["hardware"].items():
         assert set(status) == {"state"}, device
+    assert mine["malformed_frames"] == 0 and "malformed_frames" not in other

@@ -53,7 +53,7 @@ def test_turning_card_preview_goes_to_everyone_then_clears(wwe):
     try:
         other = next(s for s in ("N", "E", "S", "W") if s != prompt.seat)
         assert spies[other].call("preview", turn(1))["code"] == "not_your_turn"
-        assert spies[prompt.seat].call("preview", turn(7))["code"] == "bad_request"
+        assert spies[prompt.seat].call("preview", turn(7))["code"] == "bad_action"
         assert spies[prompt.seat].call("preview", turn(2))["ok"]
         version = service.get(game_id).version
         full = next(c.effect for c in GAME.choices(service.get(game_id).state, prompt.seat)

@@ -20,7 +20,7 @@ from engine.api import (
     Texts,
     Zone,
 )
-from tc_toygame import rules
+from tc_toygame import rules, shapes
 
 PILE = "pile"
 CARDS_SCHEMA = {
@@ -85,6 +85,7 @@ INFO = GameInfo(
     start_rule="The youngest player starts.",
     table_actions=frozenset(("roll", "coin")),
     host_actions=frozenset(("adjust",)),
+    action_shapes=shapes.SHAPES,
 )
 
 GAME = SimpleNamespace(

@@ -1,0 +1,456 @@
+"""An evening at the table, as the Pi would feel it: the companion process's share of one core.
+
+For each game: the real production server (`companion serve`, gunicorn, as a subprocess)
+with its camera reading 30 frames a second from a folder of frames rendered before the run
+(a still table seen through a noisy sensor; every ``--card-every`` seconds a card is laid
+or turned), its dice reader on a pseudo-terminal fed by the dice emulator (a roll every
+``--roll-every`` seconds), four phones and the table display connected through real
+Socket.IO clients, and an action every ``--action-every`` seconds (a random allowed choice
+from the views the clients received, sent by the client that owns it).
+
+The emulator, the clients and the frame rendering run in this process; only the server's
+worker is measured: its user + system CPU over wall time from /proc/<pid>/stat (the share
+of one core), the camera's and the dice's shares from their threads (/proc/<pid>/task/*/stat,
+named by companion/threadnames.py), the server's as the rest (sockets, views, SQLite), its
+memory, and the Pi estimate (x5: a Raspberry Pi 4 core against this machine's) beside each.
+At the end the server's record is read: ``lost`` counts acknowledged actions missing from it.
+
+Targets (docs/pi-appliance.md): core_share <= 0.05 (0.25 of a Pi core), rss_mb <= 120,
+lost 0. Usage:
+    .venv/bin/python bench/evening.py [--games wwe,pillars] [--minutes 3] [--repeat 1]
+JSON last line: {"games": {"<id>": {"core_share", "rss_mb", "lost", "parts", ...}}}
+"""
+from __future__ import annotations
+
+import argparse
+import http.client
+import importlib.util
+import json
+import os
+import random
+import re
+import signal
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from urllib.parse import urlparse
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import cv2  # noqa: E402
+import socketio  # noqa: E402
+
+from companion import games  # noqa: E402
+from companion.catalog import load_catalog  # noqa: E402
+from companion.patches import Replica  # noqa: E402
+from companion.wiring.dice import role_die_ids  # noqa: E402
+from engine.api import sticker_namespace  # noqa: E402
+from hardware.dice.emulator import DiceEmulator  # noqa: E402
+from hardware.synthetic.scene import Camera, Placement, Style  # noqa: E402
+from hardware.synthetic.video import MARKER_AT, board_to_table  # noqa: E402
+from hardware.tags.format import BOARD_MARKER, card_payload  # noqa: E402
+
+PI = 5  # a Raspberry Pi 4 core against this machine's
+TICK = os.sysconf("SC_CLK_TCK")
+PARTS = (("camera", ("capture", "camera", "texture")), ("dice", ("dice",)))  # thread names
+
+
+# the camera's frames, rendered before the run ------------------------------------------
+def card_script(game: str, seconds: float, every: float, fps: float) -> list[list[Placement]]:
+    """The arrangement at each frame: the board marker and the game's own cards, one laid
+    (in the next zone the game declares) or the last one turned a quarter (over 10 frames)
+    every ``every`` seconds."""
+    module = games.module_of(game)
+    info = module.info
+    catalog = load_catalog(game)
+    cards = []
+    for kind in info.stickers:
+        for entry in (catalog.get(kind.part) or [])[:3]:
+            cards.append(card_payload(sticker_namespace(info), kind.letter, entry["id"]))
+    zones = [z.rect for z in info.bindings.zones] or [(-50, 20, 50, 100)]
+    spots = [board_to_table((x0 + x1) / 2, (y0 + y1) / 2) for x0, y0, x1, y1 in zones]
+    marker = Placement(BOARD_MARKER, *MARKER_AT, 0.0, marker=True)
+    laid: list[dict] = []  # {"payload", "x", "y", "angle", "turning": first frame or None}
+    frames, event, nxt = [], 0, 0
+    per_event = round(every * fps)
+    for i in range(round(seconds * fps)):
+        if i and i % per_event == 0:
+            if (event % 2 == 0 or not laid) and cards:
+                payload = cards[nxt % len(cards)]
+                laid = [c for c in laid if c["payload"] != payload][-3:]  # 4 cards at most
+                x, y = spots[nxt % len(spots)]
+                laid.append({"payload": payload, "x": x, "y": y, "angle": 2.0,
+                             "turning": None})
+                nxt += 1
+            elif laid:
+                laid[-1]["turning"] = i
+            event += 1
+        shown = [marker]
+        for card in laid:
+            angle = card["angle"]
+            if card["turning"] is not None:
+                step = i - card["turning"] + 1  # 9 degrees a frame, a quarter in 10 frames
+                angle += 9.0 * min(step, 10)
+                if step >= 10:
+                    card["angle"], card["turning"] = card["angle"] + 90.0, None
+            shown.append(Placement(card["payload"], card["x"], card["y"], angle))
+        frames.append(shown)
+    return frames
+
+
+def render_frames(folder: Path, script: list[list[Placement]], noise: int = 4) -> int:
+    """The frames as JPEG files (what an MJPG camera sends), named in order: a still
+    arrangement shows ``noise`` renders with different sensor noise, in turn; equal frames
+    are hard links to one file. Returns how many distinct images were rendered."""
+    folder.mkdir(parents=True, exist_ok=True)
+    camera = Camera.create(3, Style())
+    rendered: dict[tuple, Path] = {}
+    for index, placements in enumerate(script):
+        key = (tuple((p.payload, round(p.x, 1), round(p.y, 1), round(p.angle, 1))
+                     for p in placements), index % noise)
+        path = rendered.get(key)
+        if path is None:
+            image, _ = camera.render(placements, Style(), len(rendered))
+            ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 90])
+            assert ok
+            path = rendered[key] = folder / f"unique-{len(rendered):04d}.jpeg.bin"
+            path.write_bytes(jpeg.tobytes())
+        os.link(path, folder / f"{index:06d}.jpg")
+    return len(rendered)
+
+
+# the server ------------------------------------------------------------------------------
+class Server:
+    """`companion serve` with camera and dice, on a temp data directory."""
+
+    def __init__(self, data: Path, game: str, frames: Path, dice_port: str) -> None:
+        self.data = data
+        env = dict(os.environ, PYTHONUNBUFFERED="1", COMPANION_CAMERA=f"folder:{frames}",
+                   COMPANION_DICE_PORT=dice_port, COMPANION_DICE_EMULATE="off")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-c", "from companion.cli import main; main()", "serve",
+             "--host", "127.0.0.1", "--port", "0", "--data", str(data), "--threads", "60",
+             "--demo", "--demo-game", game],
+            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+            start_new_session=True, env=env)
+        self.joins: dict[str, str] = {}
+        self.pair_url = None
+        self.log: list[str] = []
+        port = None
+        for line in self.proc.stdout:
+            self.log.append(line)
+            if m := re.search(r"Table display:\s+(\S+)", line):
+                self.pair_url = m.group(1)
+            if m := re.search(r"Join (\w+):\s+(\S+)", line):
+                self.joins[m.group(1)] = m.group(2)
+            if m := re.search(r"Listening at: http://127\.0\.0\.1:(\d+)", line):
+                port = int(m.group(1))
+                break
+        if port is None:
+            raise SystemExit("the server did not start:\n" + "".join(self.log[-20:]))
+        threading.Thread(target=self._drain, daemon=True).start()
+        self.port, self.url = port, f"http://127.0.0.1:{port}"
+        self.game_id = urlparse(self.pair_url).path.split("/")[2]
+        for _ in range(200):
+            try:
+                if self.request("GET", "/healthz")[0] == 200:
+                    break
+            except OSError:
+                time.sleep(0.05)
+
+    def _drain(self) -> None:
+        for line in self.proc.stdout:
+            self.log.append(line)
+            del self.log[:-200]
+
+    def request(self, method, path):
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+        conn.request(method, path)
+        response = conn.getresponse()
+        return response.status, response.getheaders(), response.read()
+
+    def worker(self) -> int:
+        kids = [int(p.name) for p in Path("/proc").iterdir()
+                if p.name.isdigit() and _ppid(int(p.name)) == self.proc.pid]
+        if not kids:
+            raise SystemExit("no gunicorn worker")
+        return kids[0]
+
+    def stop(self) -> None:
+        os.killpg(self.proc.pid, signal.SIGTERM)
+        try:
+            self.proc.wait(15)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait(5)
+
+
+def _ppid(pid: int) -> int | None:
+    try:
+        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+def cpu_of(stat_path: Path) -> float:
+    """user + system seconds from a /proc stat file."""
+    fields = stat_path.read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICK
+
+
+def threads_cpu(pid: int) -> dict[int, tuple[str, float]]:
+    out = {}
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            out[int(task.name)] = ((task / "comm").read_text().strip(), cpu_of(task / "stat"))
+        except (OSError, ValueError, IndexError):
+            continue
+    return out
+
+
+def part_of(comm: str) -> str:
+    for part, prefixes in PARTS:
+        if comm.startswith(prefixes):
+            return part
+    return "server"
+
+
+def memory_mb(pid: int, master: int) -> dict:
+    def field(p, path, name):
+        for line in Path(f"/proc/{p}/{path}").read_text().splitlines():
+            if line.startswith(name + ":"):
+                return int(line.split()[1]) / 1024
+        return 0.0
+
+    return {"worker_rss": field(pid, "status", "VmRSS"),
+            "master_rss": field(master, "status", "VmRSS"),
+            "worker_pss": field(pid, "smaps_rollup", "Pss"),
+            "pss": field(pid, "smaps_rollup", "Pss") + field(master, "smaps_rollup", "Pss")}
+
+
+def cookie_of(headers, prefix):
+    for key, value in headers:
+        if key.lower() == "set-cookie" and value.startswith(prefix):
+            return value.split(";", 1)[0].split("=", 1)[1]
+    return None
+
+
+# the table: four phones and the display ------------------------------------------------
+class Table:
+    def __init__(self, server: Server) -> None:
+        self.server = server
+        self.game = server.game_id
+        self.replicas: dict[str, Replica] = {}
+        self.clients: dict[str, socketio.Client] = {}
+        self.cond = threading.Condition()
+        for seat, url in server.joins.items():
+            parsed = urlparse(url)
+            _, headers, _ = server.request("GET", f"{parsed.path}?{parsed.query}")
+            self._connect(seat, {"role": "seat", "game": self.game,
+                                 "token": cookie_of(headers, f"tc_seat_{self.game}")})
+        parsed = urlparse(server.pair_url)
+        _, headers, _ = server.request("GET", f"{parsed.path}?{parsed.query}")
+        self._connect("table", {"role": "table", "game": self.game,
+                                "table_token": cookie_of(headers, f"tc_table_{self.game}")})
+
+    def _connect(self, name: str, auth: dict) -> None:
+        sio = socketio.Client(reconnection=False,
+                              websocket_extra_options={"skip_utf8_validation": True})
+
+        def seen(_message):
+            with self.cond:
+                self.cond.notify_all()
+
+        replica = self.replicas[name] = Replica(seen)
+        sio.on("view", replica.view)
+        sio.on("patch", replica.patch)
+        sio.connect(self.server.url, auth=auth, transports=["websocket"], wait_timeout=30)
+        self.clients[name] = sio
+
+    def version(self, name: str) -> int:
+        view = self.replicas[name].current
+        return view["version"] if view else -1
+
+    def wait_all(self, version: int, timeout: float = 20.0) -> bool:
+        with self.cond:
+            return self.cond.wait_for(
+                lambda: all(self.version(n) >= version for n in self.replicas), timeout)
+
+    def options(self) -> list[tuple[str, dict]]:
+        """Every allowed choice any client is offered now, with the client offering it."""
+        out = []
+        for name, replica in self.replicas.items():
+            view = replica.current or {}
+            if view.get("status") != "active":
+                continue
+            for choice in view.get("choices") or []:
+                if not choice.get("refused"):
+                    out.append((name, choice["action"]))
+        return out
+
+    def close(self) -> None:
+        for sio in self.clients.values():
+            sio.disconnect()
+
+
+# one evening -----------------------------------------------------------------------------
+def dice_for(game: str) -> dict[str, list[int]]:
+    out = {}
+    for role in games.module_of(game).info.bindings.dice:
+        for die in role_die_ids(role):
+            out[die] = list(role.faces)
+    return out or {"d6": [1, 2, 3, 4, 5, 6]}
+
+
+def evening(game: str, args, work: Path) -> dict:
+    seconds = args.minutes * 60
+    frames = work / f"frames-{game}"
+    t = time.perf_counter()
+    script = card_script(game, seconds + 90, args.card_every, args.fps)
+    unique = render_frames(frames, script)
+    print(f"{game}: {len(script)} frames ({unique} rendered) in "
+          f"{time.perf_counter() - t:.0f} s", flush=True)
+    emulator = DiceEmulator(dice_for(game), link=str(work / f"dice-{game}"),
+                            seed=args.seed).start()
+    server = Server(work / f"data-{game}", game, frames, emulator.port)
+    table = None
+    rnd = random.Random(args.seed)
+    acked: list[tuple[int, dict, str]] = []
+    refused, latency = 0, []
+    try:
+        table = Table(server)
+        table.wait_all(0)
+        worker = server.worker()
+        time.sleep(args.settle)  # the camera's first frames and the dice reader's hello
+        start_cpu, start_threads = cpu_of(Path(f"/proc/{worker}/stat")), threads_cpu(worker)
+        start_master = cpu_of(Path(f"/proc/{server.proc.pid}/stat"))
+        started = time.monotonic()
+        next_action = started + args.action_every
+        next_roll = started + args.roll_every
+        while time.monotonic() - started < seconds:
+            now = time.monotonic()
+            if now >= next_roll:
+                next_roll += args.roll_every
+                emulator.roll()
+            if now >= next_action:
+                next_action += args.action_every
+                options = table.options()
+                if options:
+                    name, action = rnd.choice(options)
+                    sent = time.perf_counter()
+                    ack = table.clients[name].call("act", {"action": action}, timeout=30)
+                    if ack.get("ok"):
+                        by = name if name != "table" else "table"
+                        acked.append((ack["version"], action, by))
+                        if table.wait_all(ack["version"]):
+                            latency.append((time.perf_counter() - sent) * 1000)
+                    else:
+                        refused += 1  # a camera or dice action came first: choose again
+            time.sleep(max(0.0, min(next_action, next_roll) - time.monotonic()))
+        wall = time.monotonic() - started
+        cpu = cpu_of(Path(f"/proc/{worker}/stat")) - start_cpu
+        master = cpu_of(Path(f"/proc/{server.proc.pid}/stat")) - start_master
+        end_threads = threads_cpu(worker)
+        memory = memory_mb(worker, server.proc.pid)
+    finally:
+        if table is not None:
+            table.close()
+        server.stop()
+        emulator.stop()
+    parts: dict[str, float] = {}
+    names: dict[str, float] = {}
+    for tid, (comm, used) in end_threads.items():
+        used -= start_threads.get(tid, (comm, 0.0))[1]
+        parts[part_of(comm)] = parts.get(part_of(comm), 0.0) + used
+        names[comm] = names.get(comm, 0.0) + used
+    # the server: everything but the camera and the dice, threads that ended included
+    parts["server"] = max(0.0, cpu - parts.get("camera", 0.0) - parts.get("dice", 0.0))
+    lost = lost_actions(server.data, server.game_id, acked)
+    return {"core_share": round(cpu / wall, 4), "pi_core_share": round(cpu / wall * PI, 3),
+            "parts": {k: round(v / wall, 4) for k, v in sorted(parts.items())},
+            "threads": {k: round(v / wall, 4) for k, v in
+                        sorted(names.items(), key=lambda kv: -kv[1]) if v >= 0.0005},
+            "thread_count": len(end_threads),
+            "master_share": round(master / wall, 4),
+            "rss_mb": round(memory["pss"], 1), "worker_rss_mb": round(memory["worker_rss"], 1),
+            "worker_pss_mb": round(memory["worker_pss"], 1),
+            "lost": lost, "actions": len(acked), "refused": refused,
+            "latency_ms_median": round(statistics.median(latency), 1) if latency else None,
+            "minutes": args.minutes, "wall_s": round(wall, 1)}
+
+
+def lost_actions(data: Path, game_id: str, acked: list) -> int:
+    """Acknowledged actions not in the server's record at the place their version says
+    (camera and dice actions come in between, so the place, not the count, is checked)."""
+    with sqlite3.connect(data / "companion.sqlite3") as db:
+        stored = [json.loads(a) for (a,) in db.execute(
+            "SELECT action FROM actions WHERE game = ? AND undone_at IS NULL ORDER BY seq",
+            (game_id,))]
+    lost = 0
+    for version, action, by in acked:
+        if version > len(stored) or stored[version - 1] != dict(action, by=by):
+            lost += 1
+    return lost
+
+
+def playable() -> list[str]:
+    out = []
+    for name in games.known():
+        web = getattr(games.module_of(name).info, "web", None)
+        try:
+            if web and importlib.util.find_spec(web):
+                out.append(name)
+        except (ImportError, ValueError):
+            continue
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", default=",".join(playable()))
+    parser.add_argument("--minutes", type=float, default=3.0)
+    parser.add_argument("--repeat", type=int, default=1, help="runs per game (median shown)")
+    parser.add_argument("--action-every", type=float, default=2.0)
+    parser.add_argument("--card-every", type=float, default=20.0)
+    parser.add_argument("--roll-every", type=float, default=30.0)
+    parser.add_argument("--fps", type=float, default=30.0)
+    parser.add_argument("--settle", type=float, default=5.0,
+                        help="seconds after connecting before measuring")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    out = {}
+    with tempfile.TemporaryDirectory(prefix="tc-evening-") as tmp:
+        for game in args.games.split(","):
+            runs = []
+            for k in range(args.repeat):
+                work = Path(tmp) / f"{game}-{k}"
+                work.mkdir()
+                runs.append(evening(game, args, work))
+                show(game, runs[-1])
+            r = dict(min(runs, key=lambda x: abs(x["core_share"] - statistics.median(
+                x["core_share"] for x in runs))))
+            r["core_share_runs"] = [x["core_share"] for x in runs]
+            out[game] = r
+    print(json.dumps({"games": out, "loadavg_1m": os.getloadavg()[0],
+                      "targets": {"core_share": 0.05, "rss_mb": 120, "lost": 0}}))
+
+
+def show(game: str, r: dict) -> None:
+    parts = "  ".join(f"{k} {v:.3f} (Pi {v * PI:.2f})" for k, v in r["parts"].items())
+    print(f"{game}: core share {r['core_share']:.3f} (Pi x5: {r['pi_core_share']:.2f})  "
+          f"[{parts}]  master {r['master_share']:.3f}  memory {r['rss_mb']:.0f} MB PSS "
+          f"(worker PSS {r['worker_pss_mb']:.0f}, RSS {r['worker_rss_mb']:.0f} MB)  "
+          f"actions {r['actions']}  lost {r['lost']}  refused {r['refused']}  "
+          f"latency median {r['latency_ms_median']} ms",
+          flush=True)
+    print(f"  busiest threads: {r['threads']}", flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,164 @@
+"""What `companion restore` accepts: only a database this app would have written.
+
+A backup file is a whole program for SQLite: beside the games it may carry triggers, views and
+indexes that would run inside the server for ever after (a trigger that deletes every new
+action, a view standing in for the games table). So a restore compares the file's schema
+object by object with the schema of a fresh database the app makes (tables, their columns and
+foreign keys, indexes, triggers, views), refuses an unknown game status or token role, and
+replays every game from its action log alone, comparing the state with each stored snapshot
+(a later snapshot must not hide an action that does not replay). See docs/security.md.
+"""
+from __future__ import annotations
+
+import json
+import sqlite3
+import tempfile
+from pathlib import Path
+from typing import Any
+
+STATUSES = ("active", "paused", "finished")
+ROLES = ("seat", "host", "table", "pairing")
+# columns an older database may lack: the app adds them when it opens one (Store._migrate)
+MIGRATED = {("seats", "host_only")}
+
+
+class NotOurs(Exception):
+    """The file is not a database this app would have written; the message says why."""
+
+
+def schema_of(con: sqlite3.Connection) -> dict[str, Any]:
+    """Every schema object by name: its type, its table, and for a table its columns (name,
+    declared type, not null, default, primary key, hidden) and foreign keys."""
+    out: dict[str, Any] = {}
+    for kind, name, table in con.execute(
+            "SELECT type, name, tbl_name FROM sqlite_master ORDER BY name"):
+        item: dict[str, Any] = {"type": kind, "table": table}
+        if kind == "table":
+            quoted = name.replace('"', '""')
+            item["columns"] = {r[1]: (str(r[2]).upper(), r[3], r[4], r[5], r[6]) for r in
+                               con.execute(f'PRAGMA table_xinfo("{quoted}")')}
+            item["keys"] = sorted(tuple(r[2:5]) for r in
+                                  con.execute(f'PRAGMA foreign_key_list("{quoted}")'))
+        out[name] = item
+    return out
+
+
+def fresh_schema() -> dict[str, Any]:
+    """The schema of a database the app makes now."""
+    from companion.store import Store
+
+    with tempfile.TemporaryDirectory() as tmp:
+        Store(Path(tmp) / "fresh.sqlite3").close()
+        con = sqlite3.connect(Path(tmp) / "fresh.sqlite3")
+        try:
+            return schema_of(con)
+        finally:
+            con.close()
+
+
+def schema_problems(found: dict[str, Any], wanted: dict[str, Any]) -> list[str]:
+    """How ``found`` differs from the app's schema ``wanted``, one line per object."""
+    problems = []
+    for name, item in found.items():
+        want = wanted.get(name)
+        if want is None:
+            problems.append(f"an extra {item['type']} {name!r} on {item['table']!r} "
+                            "(the app makes none)")
+        elif want["type"] != item["type"]:
+            problems.append(f"{name!r} is a {item['type']}, not a {want['type']}")
+        elif item["type"] == "table":
+            for column, spec in item["columns"].items():
+                if column not in want["columns"]:
+                    problems.append(f"an extra column {name}.{column}")
+                elif want["columns"][column] != spec:
+                    problems.append(f"the column {name}.{column} is not the app's "
+                                    f"{want['columns'][column]} but {spec}")
+            problems += [f"no column {name}.{column}" for column in want["columns"]
+                         if column not in item["columns"] and (name, column) not in MIGRATED]
+            if item["keys"] != want["keys"]:
+                problems.append(f"the foreign keys of {name} are not the app's")
+        elif want["table"] != item["table"]:
+            problems.append(f"{name!r} belongs to {item['table']!r}, not {want['table']!r}")
+    problems += [f"no {want['type']} {name!r}" for name, want in wanted.items()
+                 if name not in found]
+    return problems
+
+
+def check_schema(path: Path) -> None:
+    """Raise NotOurs unless ``path``'s schema is the app's and its values are known ones."""
+    con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        found = schema_of(con)
+        if any(found.get(t, {}).get("type") is None for t in ("games", "actions")):
+            raise NotOurs("not a Table Companion database (no games or actions table)")
+        problems = schema_problems(found, fresh_schema())
+        if problems:
+            raise NotOurs("not the schema this app writes: " + "; ".join(problems[:5]))
+        marks = ", ".join("?" * len(STATUSES))
+        odd = con.execute(f"SELECT id, status FROM games WHERE status NOT IN ({marks})",
+                          STATUSES).fetchall()
+        if odd:
+            raise NotOurs("unknown game status: " + ", ".join(
+                f"game {i!r} has {s!r}" for i, s in odd[:5]))
+        marks = ", ".join("?" * len(ROLES))
+        odd = con.execute(f"SELECT DISTINCT role FROM tokens WHERE role NOT IN ({marks})",
+                          ROLES).fetchall()
+        if odd:
+            raise NotOurs("unknown token role: " + ", ".join(repr(r[0]) for r in odd[:5]))
+    except sqlite3.DatabaseError as exc:
+        raise NotOurs(f"its schema cannot be read ({exc})") from exc
+    finally:
+        con.close()
+
+
+def replay_problems(path: Path, data_dir: Path | str | None) -> list[str]:
+    """One line per game that does not replay from its action log alone, or whose stored
+    snapshots differ from the replayed state (with the installed games and the owner's
+    catalogs in ``data_dir``). Reads ``path`` only."""
+    con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    con.row_factory = sqlite3.Row
+    problems = []
+    try:
+        for row in con.execute("SELECT id, game, setup FROM games ORDER BY created").fetchall():
+            try:
+                _replay(con, row, data_dir)
+            except Exception as exc:  # any failure is this game's problem, reported
+                why = str(exc) if isinstance(exc, ValueError) else f"{type(exc).__name__}: {exc}"
+                problems.append(f"game {row['id']} ({row['game']}): {why}"[:300])
+    finally:
+        con.close()
+    return problems
+
+
+def _replay(con: sqlite3.Connection, row: sqlite3.Row, data_dir) -> None:
+    from companion import catalog, games, shapes
+    from companion.service import GameService
+    from companion.store import dumps
+
+    current = catalog.load_kind(row["game"], str(data_dir) if data_dir else None)
+    pinned = con.execute("SELECT catalog FROM catalogs WHERE game = ?", (row["id"],)).fetchone()
+    kind = current
+    if pinned is not None and pinned[0] != dumps(current.catalog):
+        kind = games.kind_of(current.module, json.loads(pinned[0]))
+    setup = json.loads(row["setup"])
+    if not isinstance(setup, dict):
+        raise ValueError("setup is not an object")
+    state = kind.module.setup(kind.catalog, setup)
+    shared = GameService._state_catalog(kind)
+    if shared is not None:
+        state = dict(state, cat=shared)
+    snapshots = dict(con.execute("SELECT seq, state FROM snapshots WHERE game = ?",
+                                 (row["id"],)).fetchall())
+    for seq, text in con.execute("SELECT seq, action FROM actions WHERE game = ? AND "
+                                 "undone_at IS NULL ORDER BY seq", (row["id"],)).fetchall():
+        action = json.loads(text)
+        try:
+            shapes.check_action(kind.info, action)
+            state, _ = kind.module.apply(state, action)
+        except Exception as exc:
+            raise ValueError(f"action {seq} does not replay ({exc})") from exc
+        if seq in snapshots:
+            replayed = json.loads(dumps(GameService._detach(state)))
+            if json.loads(snapshots[seq]) != replayed:
+                raise ValueError(f"the snapshot after action {seq} is not the state the "
+                                 "action log replays to")

@@ -1,0 +1,83 @@
+"""Issue 21: malformed websocket frames are counted and logged in one line each, rate-limited,
+never as library tracebacks. A raw websocket client (hand-made frames over a TCP socket)
+against the real server (`companion serve`, gunicorn)."""
+from __future__ import annotations
+
+import base64
+import json
+import os
+import socket
+import struct
+import time
+import urllib.request
+
+from tests.web.conftest import running_server
+
+GARBAGE = [b"", b"x", b"\xff", b"4", b"40garbage", b"42", b"42[", b"42[1,2]", b'42["act"',
+           b"4x", b"41", b"43[]", b"45-[]", b'451-["act",{"_placeholder":true,"num":0}]',
+           b"4" + b"[" * 5000, b'40{"role":[]}', b'40"x"', b"\xff\xfe", b"9", b"2probe"]
+
+
+def frame(payload: bytes, opcode: int) -> bytes:
+    """One masked client frame (RFC 6455)."""
+    mask = os.urandom(4)
+    n = len(payload)
+    head = bytes([0x80 | opcode])
+    if n < 126:
+        head += bytes([0x80 | n])
+    elif n < 65536:
+        head += bytes([0x80 | 126]) + struct.pack(">H", n)
+    else:
+        head += bytes([0x80 | 127]) + struct.pack(">Q", n)
+    return head + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+
+
+def raw_websocket(base: str) -> socket.socket:
+    host, port = base.removeprefix("http://").split(":")
+    sock = socket.create_connection((host, int(port)), timeout=5)
+    key = base64.b64encode(os.urandom(16)).decode()
+    sock.sendall((f"GET /socket.io/?EIO=4&transport=websocket HTTP/1.1\r\nHost: {host}\r\n"
+                  "Upgrade: websocket\r\nConnection: Upgrade\r\n"
+                  f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
+    answer = b""
+    while b"\r\n\r\n" not in answer:
+        answer += sock.recv(4096)
+    assert answer.startswith(b"HTTP/1.1 101"), answer[:200]
+    return sock
+
+
+def test_garbage_frames_are_one_line_each_and_rate_limited(tmp_path):
+    log_path = tmp_path / "server.log"
+    sent = 0
+    with running_server(tmp_path / "data", log_path, "--no-hardware") as base:
+        for payload in GARBAGE:
+            for opcode in (1, 2):  # as text and as binary
+                sock = raw_websocket(base)
+                try:
+                    sock.sendall(frame(b"40", 1))  # a Socket.IO connect first (refused)
+                    sock.sendall(frame(payload, opcode))
+                    sent += 1
+                    time.sleep(0.02)
+                finally:
+                    sock.close()
+        time.sleep(0.5)
+        health = json.load(urllib.request.urlopen(base + "/healthz", timeout=5))
+        assert health["ok"] and health["malformed_frames"] > 10  # every one counted
+    log = log_path.read_text()
+    assert "Traceback" not in log, log[-3000:]
+    lines = [line for line in log.splitlines() if "malformed" in line]
+    assert 1 <= len(lines) <= 10, lines  # rate-limited: at most 10 a minute
+    assert all(len(line) < 300 for line in lines)
+    assert sent == 2 * len(GARBAGE)
+
+
+def test_the_frame_log_counts_every_frame_and_logs_a_few(caplog):
+    from companion.frames import FrameLog
+
+    frames = FrameLog(per_minute=3)
+    for i in range(20):
+        frames.note("Engine.IO", ValueError(f"bad {i}\nsecond line"), "10.0.0.9")
+    assert frames.count == 20
+    lines = [r.getMessage() for r in caplog.records if r.name == "companion.frames"]
+    assert len(lines) == 3 and all("\n" not in line for line in lines)
+    assert "10.0.0.9" in lines[0] and "ValueError: bad 0 second line" in lines[0]
