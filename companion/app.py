@@ -115,6 +115,10 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     app.register_blueprint(camera.bp)
     app.register_blueprint(dice.bp)
+    from companion.blueprints import history, table_guide  # the evening: setup and history
+
+    app.register_blueprint(table_guide.bp)
+    app.register_blueprint(history.bp)
     sockets.init_app(app, socketio, service)
 
     hardware_manager.init_app(app)

@@ -33,3 +33,7 @@ SERVER_REASONS.update({
     "bad_action": "This move is not in the expected form (at {path}). Nothing changed.",
     "bad_pin": "The PIN must be 4 to 8 digits.",
 })
+SERVER_REASONS.update({  # the guided setup and the finished games' history
+    "no_setup_guide": "This game has no setup guide.",
+    "not_finished": "This game has not finished yet.",
+})

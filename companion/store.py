@@ -50,6 +50,10 @@ CREATE TABLE IF NOT EXISTS catalogs (
     game TEXT PRIMARY KEY REFERENCES games(id),
     catalog TEXT NOT NULL             -- JSON: the catalog the game was created with (pinned)
 );
+CREATE TABLE IF NOT EXISTS setup_progress (
+    game TEXT PRIMARY KEY REFERENCES games(id),
+    progress TEXT NOT NULL            -- JSON: the guided setup's step, done, skipped
+);
 CREATE TABLE IF NOT EXISTS tokens (
     hash TEXT PRIMARY KEY,            -- sha256 of the token; the token itself is never stored
     game TEXT NOT NULL REFERENCES games(id),
@@ -162,6 +166,18 @@ class Store:
     def set_status(self, game_id: str, status: str, result: Any = None) -> None:
         self._tx([("UPDATE games SET status = ?, result = ? WHERE id = ?",
                    (status, dumps(result) if result is not None else None, game_id))])
+
+    def setup_progress(self, game_id: str) -> Any:
+        """The guided setup's progress of a game (companion/table_guide.py), or None."""
+        rows = self._all("SELECT progress FROM setup_progress WHERE game = ?", (game_id,))
+        try:
+            return json.loads(rows[0]["progress"]) if rows else None
+        except ValueError:
+            return None
+
+    def save_setup_progress(self, game_id: str, progress: dict) -> None:
+        self._tx([("INSERT OR REPLACE INTO setup_progress (game, progress) VALUES (?, ?)",
+                   (game_id, dumps(progress)))])
 
     # actions ---------------------------------------------------------------------------
     def append(self, game_id: str, seq: int, action: dict, events: list,

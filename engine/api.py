@@ -367,6 +367,10 @@ class GameInfo:
     # correction of the public board the host can make now, ``schema`` being the JSON Schema
     # of a new value; send ``{**action, "value": new}`` (see docs/engine.md, Corrections).
     corrections: Any = None
+    # "package:file.json": the physical setup step by step (per player count), each player's
+    # starting pieces and the tie-break in words; English msgids the game's domain translates
+    # (docs/setup-guide.md). Read by the app (companion/table_guide.py), never by the rules.
+    table_guide: str = ""
     # action type -> the JSON Schema of what such an action may carry (built with
     # engine/shapes.py): the app refuses a type without a shape, and an action not of its
     # type's shape, as `bad_action` with the path of the first wrong field.

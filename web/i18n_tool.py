@@ -60,6 +60,7 @@ SHARED_TEXTS = [
     ("companion.catalog", "REASONS", "catalog problem"),
     ("companion.blueprints.deck", "TEXTS", "deck page"),
     ("companion.blueprints.deck", "SCHEMA_TEXTS", "deck page, a schema rule"),
+    ("companion.history", "TEXTS", "finished games"),
 ]
 Entry = tuple  # (msgid or (singular, plural), comment, source)
 
@@ -147,6 +148,11 @@ def game_texts(info) -> list[Entry]:
         put(part.title, f"catalog part: {part.id}")
         for where, title in schema_titles(part.schema):
             put(title, f"catalog field: {part.id}{where}")
+    if getattr(info, "table_guide", ""):  # the guided setup (companion/table_guide.py)
+        from companion.table_guide import msgids
+
+        for text, where in msgids(info.table_guide):
+            put(text, where)
     return out
 
 

@@ -76,6 +76,7 @@ SCHEMA_TEXTS = {
     "additionalProperties": "is not a field of this entry",
     "pattern": "has characters that are not allowed here",
     "uniqueItems": "lists an item twice",
+    "oneOf": "is not one of the kinds of value this field takes",
     "type": "has the wrong kind of value",
     "type_integer": "must be a whole number",
     "type_number": "must be a number",

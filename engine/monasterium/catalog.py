@@ -14,16 +14,26 @@ S2020 = "https://json-schema.org/draft/2020-12/schema"
 NAMES = {"type": "object", "required": ["en"], "additionalProperties": {"type": "string"}}
 RES = ["influence", "soup", "rosary", "tool", "book"]
 COUNT = {"type": "integer", "minimum": 0, "maximum": 100}
+_RES_TITLES = {"influence": "Influence", "soup": "Soup", "rosary": "Rosary", "tool": "Tool",
+               "book": "Book"}
 EFFECT = {"type": "object", "required": ["kind"], "properties": {
-    "kind": {"enum": ["send", "gain", "messenger", "swap", "two_of_kind", "prestige", "glass"]},
-    "items": {}, "steps": {"type": "integer", "minimum": 1, "maximum": 6},
-    "pairs": {"type": "array"}, "amount": {"type": "integer", "minimum": 1, "maximum": 10},
-    "discount": {"type": "integer", "minimum": 0, "maximum": 3}}}
+    "kind": choice_schema({"send": "Send a novice", "gain": "Gain resources",
+                           "messenger": "Move the messenger", "swap": "Swap resources",
+                           "two_of_kind": "Two of one kind", "prestige": "Gain prestige",
+                           "glass": "A stained-glass tile"}, "What it does"),
+    "items": {"title": "Resources", "oneOf": [
+        {"type": "object", "title": "These counts", "properties": {
+            r: {"type": "integer", "minimum": 1, "title": t} for r, t in _RES_TITLES.items()}},
+        {"type": "array", "title": "Any of these", "items": choice_schema(_RES_TITLES)}]},
+    "steps": {"type": "integer", "minimum": 1, "maximum": 6, "title": "Messenger steps"},
+    "pairs": {"type": "array", "title": "Swaps", "items": {
+        "type": "array", "minItems": 2, "maxItems": 2, "title": "Give, then get",
+        "items": choice_schema(_RES_TITLES)}},
+    "amount": {"type": "integer", "minimum": 1, "maximum": 10, "title": "How many"},
+    "discount": {"type": "integer", "minimum": 0, "maximum": 3, "title": "Discount"}}}
 COLUMN_EFFECTS = {"type": "object", "required": ["A", "B", "C", "D", "E"],
                   "additionalProperties": False,
                   "properties": {c: EFFECT for c in "ABCDE"}}
-_RES_TITLES = {"influence": "Influence", "soup": "Soup", "rosary": "Rosary", "tool": "Tool",
-               "book": "Book"}
 _MONASTERY = choice_schema({m: f"Monastery {m}" for m in "ABCDE"})
 _BAG = {"type": "object", "properties": {r: {**COUNT, "title": t} for r, t in _RES_TITLES.items()}}
 _BONUS = {"type": "object", "properties": {**_BAG["properties"], "messenger": {
@@ -105,7 +115,9 @@ BOARD = {"$schema": S2020, "title": "Monasterium: board", "type": "object",
 ACTIONS = {"$schema": S2020, "title": "Monasterium: player board actions", "type": "object",
            "required": ["standard", "I", "II", "III"],
            "properties": {"standard": COLUMN_EFFECTS, "I": COLUMN_EFFECTS, "II": COLUMN_EFFECTS,
-                          "III": COLUMN_EFFECTS, "columns": {"type": "array"},
+                          "III": COLUMN_EFFECTS, "columns": {
+                              "type": "array", "title": "Columns",
+                              "items": choice_schema({c: f"Column {c}" for c in "ABCDE"})},
                           "demo": {"type": "boolean"}}}
 MISSIONS = {"$schema": S2020, "title": "Monasterium: missions", "type": "array",
             "items": {"type": "object", "required": ["id", "type", "points"],
@@ -128,7 +140,11 @@ MISSIONS = {"$schema": S2020, "title": "Monasterium: missions", "type": "array",
                                               "cloisters_6": "6 novices in cloisters",
                                               "window_5": "Stained glass of all 5 monasteries",
                                               "dice_3": "3 personal dice"}, "Goal (type C)"),
-                          "points": {"title": "Prestige (A and B: by year, e.g. [6, 4, 2])"},
+                          "points": {"title": "Prestige", "oneOf": [
+                              {"type": "array", "items": {"type": "integer", "minimum": 0},
+                               "minItems": 3, "maxItems": 3,
+                               "title": "By year (A and B): years 1, 2, 3"},
+                              {"type": "integer", "minimum": 0, "title": "Once (C)"}]},
                           "demo": {"type": "boolean"}}}}
 PARTS = (
     CatalogPart("board", BOARD, merge="deep", title="Board and game facts"),

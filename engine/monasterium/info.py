@@ -31,6 +31,7 @@ INFO = GameInfo(
                        **{f"part:{k}": v for k, v in corrections.TITLES.items()}},
                 catalog=catalog.REASONS),
     catalog="engine.monasterium.data",
+    table_guide="engine.monasterium:table_guide.json",
     parts=catalog.PARTS,
     stickers=(),  # cards and boards carry no stickers: the dice are what the table reads
     bindings=Bindings(dice=bindings.DICE, roll=bindings.roll,

@@ -82,6 +82,8 @@ LOCATION = {"type": "object", "required": ["id", "step", "spaces", "names"],
                            "vp": {"type": "array", "items": COUNT},
                            "metal_space": {"type": "integer", "minimum": 1, "maximum": 6}}}
 POS = {"type": "integer", "minimum": 1, "maximum": 100}
+_PRICE = {"type": "object", "additionalProperties": False, "required": ["sell"],
+          "properties": {"buy": {**POS, "title": "Buy for"}, "sell": {**POS, "title": "Sell for"}}}
 BOARD = {"$schema": S2020, "title": "Pillars: board and game facts", "type": "object",
          "additionalProperties": False,
          "required": ["locations", "cubes", "prices", "tax_die", "start_gold", "start_vp",
@@ -97,9 +99,10 @@ BOARD = {"$schema": S2020, "title": "Pillars: board and game facts", "type": "ob
                        "properties": {"wood": POS, "stone": POS, "sand": POS, "metal": POS,
                                       "demo": {"type": "boolean"}}},
              "prices": {"type": "object", "required": ["wood", "stone", "sand", "metal"],
-                        "additionalProperties": {
-                            "type": "object", "additionalProperties": False,
-                            "properties": {"buy": POS, "sell": POS}, "required": ["sell"]}},
+                        "properties": {c: {**_PRICE, "title": t} for c, t in (
+                            ("wood", "Wood"), ("stone", "Stone"), ("sand", "Sand"),
+                            ("metal", "Metal"))},
+                        "additionalProperties": _PRICE},
              "tax_die": {"type": "object", "required": ["faces"],
                          "properties": {"faces": {"type": "array", "items": COUNT,
                                                   "minItems": 6, "maxItems": 6}}},

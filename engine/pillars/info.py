@@ -23,6 +23,7 @@ INFO = GameInfo(
                 ui=texts.UI,
                 terms={**texts.TERMS, **{f"part:{k}": v for k, v in corrections.TITLES.items()}}),
     catalog="engine.pillars.data",
+    table_guide="engine.pillars:table_guide.json",
     parts=catalog.PARTS,
     stickers=(StickerKind("C", "craftsman", "craftsmen"),
               StickerKind("B", "material", "materials"),

@@ -17,7 +17,7 @@ from engine.wwe import views as V
 from engine.wwe.info import INFO
 
 LAYERS = (
-    ("data", "catalog", "options", "reasons", "texts", "schemas", "shapes"),
+    ("data", "catalog", "options", "reasons", "texts", "game_schema", "schemas", "shapes"),
     ("state", "steps"),
     ("projects", "duties", "effects", "cards"),
     ("flow", "corrections", "actions"),

@@ -37,6 +37,7 @@ INFO = GameInfo(
                 terms={**texts.TERMS, **{f"part:{k}": v for k, v in corrections.TITLES.items()},
                        **{f"field:{k}": v for k, v in corrections.FIELD_TITLES.items()}}),
     catalog="engine.wwe.data",
+    table_guide="engine.wwe:table_guide.json",
     parts=PARTS,
     stickers=(StickerKind("E", "event", "event_cards"),
               StickerKind("A", "action", "action_cards")),

@@ -13,6 +13,7 @@ from engine.wwe.catalog import (
     RETURN_SCOPES,
     WHO,
 )
+from engine.wwe.game_schema import GAME_SECTIONS
 
 _NAMES = {"type": "object", "title": "Name",
           "additionalProperties": {"type": "string", "maxLength": 200}}
@@ -61,7 +62,9 @@ _EFFECT_KINDS = (
     ("cover", "Cover spaces", {
         "target": _pick(COVER_TARGETS, {"favor": "Favor spaces", "market": "Market spaces",
                                         "project": "Projects"}, "What"),
-        "ids": {"title": "Which (a list of ids, or \"all_other_projects\")"}}),
+        "ids": {"title": "Which", "oneOf": [
+            {"type": "array", "items": {"type": "string"}, "title": "These (their ids)"},
+            {"const": "all_other_projects", "title": "All other projects"}]}}),
     ("open_market", "A market space opens", {"space": _MARKET}),
     ("price", "A market price", {"item": _MARKET, "price": {**_INT, "minimum": 0,
                                                             "maximum": 10, "title": "Price"}}),
@@ -150,11 +153,7 @@ def _schema(title: str, body: dict) -> dict:
 
 
 PARTS = (
-    CatalogPart("game", _schema("World Without End: game sections", {
-        "type": "object", "required": ["seats", "supplies", "tax_die", "favor_track"],
-        "properties": {"names": _NAMES, "seats": {"type": "array"},
-                       "supplies": {"type": "object"}, "tax_die": {"type": "object"},
-                       "favor_track": {"type": "object"}}}),
+    CatalogPart("game", _schema("World Without End: game sections", GAME_SECTIONS),
                 merge="deep", title="Game sections"),
     CatalogPart("action_cards",
                 _schema("World Without End: action cards", _list("action_cards")),

@@ -25,6 +25,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(400)]
 PIN = "1357"
 CARDS = ["because_the_works", "ralph_fitzgerald", "demo_wool_trader"]  # demo cards, chapter I
 PHOTO = CARDS[2]
+COVERS_ALL = "with_godwyns_help"  # its cover effect: "all_other_projects"
 
 
 def sticker_frames(folder: Path) -> None:
@@ -288,8 +289,7 @@ def test_the_same_page_serves_the_toy_game(server, browser):
 def test_every_field_of_a_game_is_labelled_and_shown_as_fields(server, browser, game, part,
                                                                  entry):
     """Each game's forms in Polish: every field labelled by its translated title (never
-    its key), bags of items and other objects as fields; JSON only where the schema itself
-    describes nothing (a mission's points)."""
+    its key), bags of items and other objects as fields; never a JSON box."""
     base, game_id, _ = server
     page = open_deck(browser, base, game_id, "?lang=pl")
     page.select_option("#deck-game", game)
@@ -301,7 +301,7 @@ def test_every_field_of_a_game_is_labelled_and_shown_as_fields(server, browser, 
     assert fields
     for name, text, raw_json in fields:
         assert text and text != name, (name, text)  # a title, in Polish
-        assert not raw_json or (game, name) == ("monasterium", "points"), name
+        assert not raw_json, name
     shot(page, f"77-deck-{game}-{part}-pl")
 
 
@@ -359,4 +359,52 @@ def test_a_whole_part_saved_unchanged_keeps_every_value(server, browser, game, p
     page.wait_for_function("() => !document.querySelector('#deck-form')", timeout=15000)
     saved = json.loads((data / "catalogs" / game / f"{part}.json").read_text())
     assert saved == load_catalog(game)[part]
+    assert not errors, errors
+
+
+NO_JSON_BOX = """() => [...document.querySelectorAll('#deck-form textarea:not([data-lang])')]
+  .map(t => (t.closest('[data-name]') || {dataset: {}}).dataset.name + ':' +
+            (t.closest('[data-sub]') || {dataset: {}}).dataset.sub)"""
+
+
+@pytest.mark.parametrize("game", ["wwe", "pillars", "monasterium"])
+def test_every_form_of_every_part_has_no_json_box(server, browser, game):
+    """Every entry of every part of a game (and every part that is one object) opens as a
+    form of controls: no text box asks the owner for JSON (a cover effect's ids, a mission's
+    points by year among them): a mission's points by year are three number boxes, a
+    cover effect's "All other projects" one choice of its kind list."""
+    base, game_id, _ = server
+    page = open_deck(browser, base, game_id, "?lang=en")
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.select_option("#deck-game", game)
+    page.wait_for_selector(".deck-part")
+    parts = page.evaluate("() => [...document.querySelectorAll('.deck-part')].map(p => "
+                          "p.dataset.part)")
+    opened = 0
+    for part in parts:
+        section = page.locator(f".deck-part[data-part={part}]")
+        if not section.evaluate("s => s.open"):
+            section.locator("summary").click()
+        entries = section.locator(".deck-entry").evaluate_all(
+            "els => els.map(e => e.dataset.entry)")
+        if not entries:
+            section.locator(".deck-edit-part").click()
+            page.wait_for_selector("#deck-form[data-entry=whole]")
+            assert page.evaluate(NO_JSON_BOX) == [], (game, part)
+            opened += 1
+            continue
+        for entry in entries:
+            section.locator(f".deck-entry[data-entry='{entry}'] .deck-open").click()
+            page.wait_for_selector(f"#deck-form[data-entry='{entry}']")
+            assert page.evaluate(NO_JSON_BOX) == [], (game, part, entry)
+            opened += 1
+            if (game, entry) == ("monasterium", "a1"):
+                boxes = page.locator("#f-points input[type=number]")
+                assert boxes.evaluate_all("bs => bs.map(b => b.value)") == ["6", "4", "2"]
+            if (game, entry) == ("wwe", COVERS_ALL):
+                kinds = page.locator("#f-effects select[aria-label='Which: kind']")
+                assert "All other projects" in kinds.evaluate_all(
+                    "ss => ss.map(s => s.selectedOptions[0].text)")
+    assert opened >= len(parts)
     assert not errors, errors

@@ -184,14 +184,64 @@
   function hasFields(sch) { return !!(sch && sch.properties && Object.keys(sch.properties).length); }
   /** The editor of a list the schema describes item by item (objects, choices, words or
    *  numbers), else null. */
+  function isTuple(sch) {  // a short list of choices of a fixed length (a swap: give, get)
+    return !!(sch && choices(sch.items) && sch.minItems && sch.minItems === sch.maxItems && sch.maxItems <= 12);
+  }
   function listEditor(sch) {
     if ([].concat(sch.type || []).indexOf("array") < 0 || !sch.items) return null;
     if (hasFields(sch.items)) return objectList;
+    if (isTuple(sch.items)) return tupleList;
     if (choices(sch.items)) return choiceSet;
     var itemTypes = [].concat(sch.items.type || []);
     return itemTypes.indexOf("string") >= 0 || itemTypes.indexOf("integer") >= 0 ? scalarList : null;
   }
+  /** The kinds of value a field may take when they differ in shape (a list or one word, a
+   *  number or a list of numbers): a oneOf whose items are not all consts. */
+  function alternativesOf(sch) {
+    var list = sch && sch.oneOf;
+    if (!Array.isArray(list) || list.length < 2 || choices(sch)) return null;
+    return list.every(function (a) { return a && typeof a === "object"; }) ? list : null;
+  }
+  function fits(alt, value) {
+    if (value === undefined) return false;
+    if ("const" in alt) return JSON.stringify(alt["const"]) === JSON.stringify(value);
+    if (value === null) return false;
+    var types = [].concat(alt.type || []);
+    if (Array.isArray(value)) return types.indexOf("array") >= 0;
+    if (typeof value === "number") return types.indexOf(Number.isInteger(value) ? "integer" : "number") >= 0 || types.indexOf("number") >= 0;
+    if (typeof value === "object") return types.indexOf("object") >= 0;
+    return types.indexOf(typeof value) >= 0;
+  }
+  /** One choice list of the kinds, then the editor of the kind chosen. */
+  function alternativeEditor(sch, value, name) {
+    var alts = alternativesOf(sch);
+    var at = alts.map(function (a) { return fits(a, value); }).indexOf(true);
+    var box = el("div", {"class": "deck-object", role: "group", "aria-label": name});
+    var pick = el("select", {"aria-label": name + ": " + t("deck_kind")}, alts.map(function (a, i) {
+      return el("option", {value: String(i), selected: i === Math.max(at, 0)}, [a.title || String(i)]);
+    }));
+    var holder = el("div");
+    var current = null;
+    function draw(keep) {
+      var alt = alts[Number(pick.value)];
+      holder.textContent = "";
+      current = "const" in alt ? null : editor(alt, keep, name);
+      if (current) holder.appendChild(current.node);
+    }
+    pick.addEventListener("change", function () { draw(undefined); });
+    box.appendChild(pick);
+    box.appendChild(holder);
+    draw(at >= 0 ? value : undefined);
+    return {node: box, read: function () {
+      var alt = alts[Number(pick.value)];
+      if ("const" in alt) return {value: alt["const"], empty: false};
+      var r = current.read();
+      return r.bad ? r : {value: r.value, empty: r.empty};
+    }};
+  }
+
   function structured(sch) {
+    if (alternativesOf(sch)) return true;
     if (variantsOf(sch) || ([].concat(sch.type || []).indexOf("object") >= 0 && hasFields(sch))) return true;
     // a fixed-length list of choices is one choice list a place (a card's corners)
     return !!listEditor(sch) && !(choices(sch.items) && sch.minItems && sch.minItems === sch.maxItems);
@@ -226,6 +276,8 @@
       var sel = choiceSelect({"aria-label": name}, [{value: null, label: "–"}].concat(list), value === undefined ? null : value);
       return {node: sel, read: function () { var v = JSON.parse(sel.value); return {value: v, empty: v === null}; }};
     }
+    if (alternativesOf(sch)) return alternativeEditor(sch, value, name);
+    if (isTuple(sch)) return tupleEditor(sch, value, name);
     if (variantsOf(sch)) return variantList(sch, value, name);
     if (hasFields(sch)) return objectEditor(sch, value, name);
     var list = listEditor(sch);
@@ -233,7 +285,8 @@
     if (isLangSchema(sch) || isLangMap(value)) return langMap(value, name, key === "text");
     if (types.indexOf("boolean") >= 0) {
       var box2 = el("input", {type: "checkbox", "aria-label": name, checked: value === true});
-      return {node: box2, read: function () { return {value: box2.checked, empty: !box2.checked}; }};
+      // an unticked box is left out, unless the value was there (a "false" stays "false")
+      return {node: box2, read: function () { return {value: box2.checked, empty: !box2.checked && value !== false}; }};
     }
     if (types.indexOf("integer") >= 0 || types.indexOf("number") >= 0) {
       var num = el("input", {type: "number", "aria-label": name, step: types.indexOf("integer") >= 0 ? "1" : "any",
@@ -365,6 +418,31 @@
     });
   }
 
+  /** A fixed number of choices in order (a swap: what is given, what is got): a list each. */
+  function tupleEditor(sch, value, name) {
+    var row = el("div", {"class": "row deck-list", role: "group", "aria-label": name});
+    var sels = [];
+    for (var i = 0; i < sch.maxItems; i++) {
+      var sel = choiceSelect({"aria-label": name + " " + (i + 1)}, choices(sch.items),
+        Array.isArray(value) ? value[i] : undefined);
+      sels.push(sel);
+      row.appendChild(sel);
+    }
+    return {node: row, read: function () {
+      return {value: sels.map(function (x) { return JSON.parse(x.value); }), empty: false};
+    }};
+  }
+
+  /** A list of such fixed lists (a tile's swaps), with "Add one" and "Remove". */
+  function tupleList(sch, value, name) {
+    var title = sch.items.title || name;
+    return growingList(value, function (item, li, remove) {
+      var row = {ed: tupleEditor(sch.items, item, title)};
+      li.appendChild(el("div", {"class": "row"}, [row.ed.node, removeButton(remove)]));
+      return row;
+    }, function (row) { return row.ed.read(); });
+  }
+
   /** A list of values from a choice list (the monasteries a road space reaches): a box each. */
   function choiceSet(sch, value, name) {
     var list = choices(sch.items);
@@ -377,7 +455,10 @@
       return input;
     });
     return {node: box, read: function () {
-      var out = boxes.filter(function (b) { return b.checked; }).map(function (b) { return b._value; });
+      // the values kept in the order they had, the newly ticked ones after them
+      var ticked = boxes.filter(function (b) { return b.checked; });
+      var rank = function (b) { var i = have.indexOf(JSON.stringify(b._value)); return i < 0 ? have.length + boxes.indexOf(b) : i; };
+      var out = ticked.sort(function (a, b) { return rank(a) - rank(b); }).map(function (b) { return b._value; });
       return {value: out, empty: !out.length};
     }};
   }
@@ -386,6 +467,23 @@
   function scalarList(sch, value, name) {
     var itemTypes = [].concat(sch.items.type || []);
     var numbers = itemTypes.indexOf("string") < 0;
+    if (numbers && sch.minItems && sch.minItems === sch.maxItems && sch.maxItems <= 6) {
+      var row = el("div", {"class": "row deck-list", role: "group", "aria-label": name});
+      var boxes = [];
+      for (var i = 0; i < sch.maxItems; i++) {
+        var n = el("input", {type: "number", step: "1", min: sch.items.minimum, max: sch.items.maximum,
+          "aria-label": name + " " + (i + 1), style: "width: 6em",
+          value: Array.isArray(value) && typeof value[i] === "number" ? value[i] : ""});
+        boxes.push(n);
+        row.appendChild(n);
+      }
+      return {node: row, read: function () {
+        if (boxes.some(function (b) { return b.value !== "" && !/^-?\d+$/.test(b.value); })) return {bad: true};
+        var out = boxes.map(function (b) { return b.value === "" ? null : Number(b.value); });
+        var empty = out.every(function (v) { return v === null; });
+        return {value: empty ? [] : out, empty: empty};
+      }};
+    }
     var input = el("input", {type: "text", "aria-label": name, inputmode: numbers ? "numeric" : null});
     input.value = (Array.isArray(value) ? value : []).join(", ");
     return {node: input, read: function () {

@@ -1,0 +1,85 @@
+"""The finished games of this box on the host's page, and their exports (CSV, BG Stats).
+
+Host only: the host of the game whose host page this is (``/host/<game_id>/...``) sees the
+box's finished games; an export names a finished game by its id, checked before anything
+is read. Only results leave the box this way (names, scores, dates), never a seat's secrets.
+"""
+from __future__ import annotations
+
+import re
+
+from flask import Blueprint, abort, current_app, redirect, url_for
+
+from companion import history, i18n
+from companion.blueprints import common
+
+bp = Blueprint("history", __name__)
+GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+
+
+def _finished(game_id: str, other: str):
+    """The host's game, and the finished game ``other`` (404 / 409 as JSON otherwise)."""
+    live = common.host_only(game_id)
+    if not GAME_ID.match(other):
+        abort(common.json_error("unknown_game", {}, 404, live))
+    try:
+        done = common.service().get(other)
+    except Exception:
+        abort(common.json_error("unknown_game", {}, 404, live))
+    if done.status != "finished":
+        abort(common.json_error("not_finished", {}, 409, live))
+    return live, done
+
+
+@bp.get("/host/<game_id>/history")
+def page(game_id: str):
+    live = common.live_or_404(game_id)
+    if common.host_identity(game_id) is None:
+        return redirect(url_for("host.host_page", game_id=game_id), code=303)
+    lang = i18n.page_lang()
+    service = common.service()
+    games = []
+    for done in service.all():
+        if done.status != "finished":
+            continue
+        summary = history.summary(service, done, lang)
+        try:
+            summary["chart"] = history.chart(history.vp_series(service, done))
+        except Exception:  # a game the installed rules no longer replay: no chart
+            current_app.logger.exception("history: no VP chart for %s", done.id)
+            summary["chart"] = None
+        games.append(summary)
+    return common.render_page("history.html", "host", live, games=games)
+
+
+def _download(body, mimetype: str, name: str):
+    response = current_app.response_class(body, mimetype=mimetype)
+    response.headers["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
+
+
+@bp.get("/host/<game_id>/history/<other>.csv")
+def export_csv(game_id: str, other: str):
+    _, done = _finished(game_id, other)
+    summary = history.summary(common.service(), done, i18n.page_lang())
+    return _download(history.to_csv(summary), "text/csv; charset=utf-8",
+                     f"table-companion-{done.kind.name}-{done.id}.csv")
+
+
+@bp.get("/host/<game_id>/history/<other>.bgsplay")
+def export_bgstats(game_id: str, other: str):
+    _, done = _finished(game_id, other)
+    summary = history.summary(common.service(), done, i18n.page_lang())
+    return _download(history.bgstats_bytes(summary), "application/json",
+                     f"table-companion-{done.kind.name}-{done.id}.bgsplay")
+
+
+@bp.get("/host/<game_id>/history/<other>/record.json")
+def export_record(game_id: str, other: str):
+    """A finished game's record (its hands are over: nothing left to keep from the host)."""
+    import json
+
+    _, done = _finished(game_id, other)
+    body = json.dumps(common.service().record(done.id), indent=1, ensure_ascii=False)
+    return _download(body, "application/json",
+                     f"table-companion-{done.kind.name}-{done.id}.json")

@@ -1,0 +1,177 @@
+"""The evening kept: every finished game of this box as a summary (date, players, scores,
+the winner with the tie-break in words, duration, VP over the game), and the two exports a
+player's own stats can read: CSV, and a BG Stats play file (docs/history.md).
+
+Knows no game: scores are the game's ``scores(state)``; the tie-break rule in words is the
+game's (its table guide file); the VP over the game comes from replaying the game's actions
+and asking ``scores`` after each.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import json
+import uuid
+from datetime import datetime
+
+from companion import i18n
+from companion import table_guide as guide_mod
+
+# the winner in words (gettext msgids: web/translations translates them)
+TEXTS = {
+    "shared": "{names} share the victory with {vp} VP.",
+    "most": "{name} wins with the most VP ({vp}).",
+    "tie": "{name} and {others} both have {vp} VP; {name} wins on the tie-break. {rule}",
+}
+MAX_POINTS = 120  # points per seat on the VP chart
+_series_cache: dict[tuple[str, int], dict[str, list]] = {}
+
+
+def _time(text: str | None) -> datetime | None:
+    try:
+        return datetime.fromisoformat(text) if text else None
+    except ValueError:
+        return None
+
+
+def vp_series(service, live) -> dict[str, list[list[float]]]:
+    """Seat -> [[action number, VP], ...] over the whole game (replayed once, then kept)."""
+    key = (live.id, live.version)
+    if key in _series_cache:
+        return _series_cache[key]
+    module = live.kind.module
+    actions = [a["action"] for a in service.store.actions(live.id)]
+    state = service._setup(live.kind, live.row["setup"])
+    series: dict[str, list[list[float]]] = {s: [[0, _vp(module, state, s)]] for s in live.seats}
+    every = max(1, len(actions) // MAX_POINTS)
+    for i, action in enumerate(actions, 1):
+        state, _ = module.apply(state, action)
+        if i % every == 0 or i == len(actions):
+            for seat in live.seats:
+                series[seat].append([i, _vp(module, state, seat)])
+    _series_cache[key] = series
+    return series
+
+
+def _vp(module, state, seat: str) -> float:
+    for row in module.scores(state):
+        if row.get("seat") == seat:
+            return row.get("vp", 0)
+    return 0
+
+
+def chart(series: dict[str, list[list[float]]], width: int = 600, height: int = 220
+          ) -> dict:
+    """Polyline points per seat in a ``width`` x ``height`` box (y up), and the axes' tops."""
+    last = max((p[0] for pts in series.values() for p in pts), default=1) or 1
+    top = max((p[1] for pts in series.values() for p in pts), default=1) or 1
+    lines = {}
+    for seat, pts in series.items():
+        lines[seat] = " ".join(f"{p[0] / last * width:.1f},{height - p[1] / top * height:.1f}"
+                               for p in pts)
+    return {"lines": lines, "actions": last, "vp": top, "width": width, "height": height}
+
+
+def _fmt(vp) -> str:
+    return str(int(vp)) if float(vp).is_integer() else str(vp)
+
+
+def summary(service, live, lang: str) -> dict:
+    """One finished game for the history page and the exports."""
+    info = live.kind.module.info
+    names = {p["seat"]: p["name"] for p in live.players}
+    colours = {p["seat"]: p.get("colour") for p in live.players}
+    result = live.row.get("result") or []
+    rows = sorted((r for r in result if isinstance(r, dict)), key=lambda r: r.get("rank", 99))
+    actions = service.store.actions(live.id)
+    started = _time(live.row["created"])
+    ended = _time(actions[-1]["at"]) if actions else started
+    minutes = round((ended - started).total_seconds() / 60) if started and ended else 0
+    order = guide_mod.seat_order(live)  # from the start player, clockwise
+    start_seat = order[0] if order else None
+    scores = [{"seat": r.get("seat"), "name": names.get(r.get("seat"), r.get("seat")),
+               "colour": colours.get(r.get("seat")), "vp": r.get("vp", 0),
+               "vp_text": _fmt(r.get("vp", 0)), "rank": r.get("rank"),
+               "winner": r.get("rank") == 1, "start": r.get("seat") == start_seat,
+               "order": order.index(r["seat"]) + 1 if r.get("seat") in order else 0}
+              for r in rows]
+    return {"id": live.id, "game": live.kind.name,
+            "title": info.names.get(lang) or info.names.get("en") or live.kind.name,
+            "title_en": info.names.get("en") or live.kind.name,
+            "started": started, "ended": ended, "minutes": max(minutes, 0),
+            "date": started.astimezone().strftime("%Y-%m-%d %H:%M") if started else "",
+            "scores": scores, "why": why_won(live, scores, lang), "actions": len(actions)}
+
+
+def why_won(live, scores: list[dict], lang: str) -> str:
+    """The winner in words, with the tie-break when the most VP were shared."""
+    if not scores:
+        return ""
+    winners = [s for s in scores if s["winner"]]
+    top = scores[0]["vp"]
+    game = live.kind.name
+    if len(winners) > 1:
+        return i18n.text(lang, TEXTS["shared"],
+                         {"names": ", ".join(s["name"] for s in winners),
+                          "vp": scores[0]["vp_text"]})
+    tied = [s for s in scores[1:] if s["vp"] == top]
+    if not tied:
+        return i18n.text(lang, TEXTS["most"],
+                         {"name": scores[0]["name"], "vp": scores[0]["vp_text"]})
+    guide = guide_mod.guide_of(live.kind.module.info.table_guide) or {}
+    rule = i18n.text(lang, guide["tiebreak"], game=game) if guide.get("tiebreak") else ""
+    return i18n.text(lang, TEXTS["tie"],
+                     {"name": scores[0]["name"], "others": ", ".join(s["name"] for s in tied),
+                      "vp": scores[0]["vp_text"], "rule": rule}).strip()
+
+
+CSV_FIELDS = ("date", "game", "game_id", "duration_min", "seat", "player", "colour", "score",
+              "rank", "winner", "start_player")
+
+
+def to_csv(s: dict) -> str:
+    """One row per player; column names in English (a spreadsheet's import reads them)."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(CSV_FIELDS)
+    for p in s["scores"]:
+        writer.writerow([s["date"], s["title_en"], s["id"], s["minutes"], p["seat"], p["name"],
+                         p["colour"] or "", p["vp_text"], p["rank"],
+                         "yes" if p["winner"] else "no", "yes" if p["start"] else "no"])
+    return out.getvalue()
+
+
+def to_bgstats(s: dict) -> dict:
+    """A BG Stats play file (``.bgsplay``: players, locations, games, plays), for "Open in"
+    BG Stats. Ids inside the file only link its own lists; uuids are stable per game."""
+    stamp = lambda d: d.astimezone().strftime("%Y-%m-%d %H:%M:%S") if d else ""  # noqa: E731
+    base = uuid.uuid5(uuid.NAMESPACE_URL, f"table-companion:{s['id']}")
+    modified = stamp(s["ended"])
+    players = [{"id": i + 1, "uuid": str(uuid.uuid5(base, f"player:{p['name']}")),
+                "name": p["name"], "isAnonymous": False, "modificationDate": modified,
+                "bggUsername": ""} for i, p in enumerate(s["scores"])]
+    return {
+        "about": "A play exported by Table Companion. Open it with BG Stats.",
+        "players": players,
+        "locations": [{"id": 1, "uuid": str(uuid.uuid5(base, "location")),
+                       "name": "Table Companion", "modificationDate": modified}],
+        "games": [{"id": 1, "uuid": str(uuid.uuid5(uuid.NAMESPACE_URL,
+                                                   f"table-companion-game:{s['game']}")),
+                   "name": s["title_en"], "modificationDate": modified, "cooperative": False,
+                   "highestWins": True, "noPoints": False, "usesTeams": False}],
+        "plays": [{"uuid": str(uuid.uuid5(base, "play")), "modificationDate": modified,
+                   "entryDate": modified, "playDate": stamp(s["started"]),
+                   "usesTeams": False, "durationMin": s["minutes"], "ignored": False,
+                   "manualWinner": False, "rounds": 0, "locationRefId": 1, "gameRefId": 1,
+                   "board": "", "importPlayId": 0, "scoringSetting": 0,
+                   "playerScores": [{"score": p["vp_text"], "winner": p["winner"],
+                                     "newPlayer": False, "startPlayer": p["start"],
+                                     "playerRefId": i + 1, "rank": p["rank"],
+                                     "role": p["colour"] or "", "seatOrder": p["order"]}
+                                    for i, p in enumerate(s["scores"])],
+                   "expansionPlays": []}],
+    }
+
+
+def bgstats_bytes(s: dict) -> bytes:
+    return json.dumps(to_bgstats(s), ensure_ascii=False, indent=1).encode("utf-8")

@@ -1,0 +1,235 @@
+"""The guided physical setup: the game's setup steps one at a time, each player's starting
+pieces, and what the camera can tick off by itself. Knows no game: the steps, pieces and
+tie-break come from the file a game names in ``GameInfo.table_guide`` (docs/setup-guide.md).
+
+The progress of a game's setup (where it is, what was done, by whom, what was skipped) is
+kept on the server in SQLite, so the guide resumes where it was left on any screen.
+"""
+from __future__ import annotations
+
+import json
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from companion import i18n
+
+PICTURES = ("board", "camera", "pieces", "cards", "track", "bag")  # web/static/setup/*.svg
+OPS = ("done", "skip", "back", "goto", "finish", "restart")
+MAX_STEPS = 60
+
+
+class GuideError(ValueError):
+    """A game's guide file that does not have the documented shape."""
+
+
+def _count_map(value: Any, where: str) -> dict[int, int] | int:
+    if type(value) is int:
+        return value
+    if isinstance(value, dict) and all(k.isdigit() and type(v) is int for k, v in value.items()):
+        return {int(k): v for k, v in value.items()}
+    raise GuideError(f"{where}: a number, or an object of player counts to numbers")
+
+
+def parse(data: Any) -> dict:
+    """The guide file checked: ``{"tiebreak", "steps": [...], "pieces": [...]}``."""
+    if not isinstance(data, dict):
+        raise GuideError("the guide is not an object")
+    steps, seen = [], set()
+    for i, step in enumerate(data.get("steps") or []):
+        where = f"steps[{i}]"
+        if not isinstance(step, dict) or not isinstance(step.get("id"), str) or \
+                not isinstance(step.get("text"), str) or step["id"] in seen:
+            raise GuideError(f"{where}: needs a distinct id and a text")
+        seen.add(step["id"])
+        camera = step.get("camera")
+        if camera is not None and not (camera in ("marker", "stickers") or (
+                isinstance(camera, str) and camera.startswith("card"))):
+            raise GuideError(f"{where}: camera is marker, stickers, card or card:<zone>")
+        if step.get("picture") not in (None, *PICTURES):
+            raise GuideError(f"{where}: picture is one of {', '.join(PICTURES)}")
+        players = step.get("players")
+        if players is not None and not (isinstance(players, list) and all(
+                type(p) is int for p in players)):
+            raise GuideError(f"{where}: players is a list of player counts")
+        steps.append({"id": step["id"], "text": step["text"], "rule": str(step.get("rule", "")),
+                      "picture": step.get("picture"), "camera": camera, "players": players,
+                      "n": _count_map(step["n"], where) if "n" in step else None})
+    if not steps or len(steps) > MAX_STEPS:
+        raise GuideError(f"1 to {MAX_STEPS} steps")
+    pieces = []
+    for i, piece in enumerate(data.get("pieces") or []):
+        where = f"pieces[{i}]"
+        if not isinstance(piece, dict) or not isinstance(piece.get("text"), str):
+            raise GuideError(f"{where}: needs a text")
+        by_position = piece.get("by_position")
+        if by_position is not None and not (isinstance(by_position, list) and all(
+                type(n) is int for n in by_position)):
+            raise GuideError(f"{where}: by_position is a list of numbers")
+        pieces.append({"text": piece["text"], "by_position": by_position,
+                       "n": _count_map(piece["n"], where) if "n" in piece else None})
+    tiebreak = data.get("tiebreak", "")
+    if not isinstance(tiebreak, str):
+        raise GuideError("tiebreak is a text")
+    return {"steps": steps, "pieces": pieces, "tiebreak": tiebreak}
+
+
+@cache
+def guide_of(spec: str) -> dict | None:
+    """The guide a game names (``"package:file.json"``), or None when it names none."""
+    if not spec:
+        return None
+    package, _, name = spec.partition(":")
+    text = resources.files(package).joinpath(name or "table_guide.json").read_text("utf-8")
+    return parse(json.loads(text))
+
+
+def msgids(spec: str) -> list[tuple[str, str]]:
+    """Every text of a guide with where it is (for the translation tool)."""
+    guide = guide_of(spec)
+    if guide is None:
+        return []
+    out = [(s["text"], f"setup step: {s['id']}") for s in guide["steps"]]
+    out += [(p["text"], "starting piece") for p in guide["pieces"]]
+    if guide["tiebreak"]:
+        out.append((guide["tiebreak"], "tie-break"))
+    return out
+
+
+def _n(value, players: int) -> int | None:
+    if isinstance(value, dict):
+        return value.get(players)
+    return value
+
+
+def steps_for(guide: dict, players: int) -> list[dict]:
+    """The steps of a table of ``players``, in order (a step may be for some counts only)."""
+    return [s for s in guide["steps"] if s["players"] is None or players in s["players"]]
+
+
+def seat_order(live) -> list[str]:
+    """The seats from the start player on, in the game's seat order (clockwise)."""
+    order = [s.id for s in live.kind.module.info.seats]
+    seats = sorted(live.seats, key=lambda s: order.index(s) if s in order else len(order))
+    start = live.row["setup"].get("start")
+    if start in seats:
+        i = seats.index(start)
+        seats = seats[i:] + seats[:i]
+    return seats
+
+
+def pieces_for(guide: dict, live, seat: str, lang: str) -> list[str]:
+    """``seat``'s starting pieces in words, in ``lang``."""
+    players = len(live.seats)
+    position = seat_order(live).index(seat)
+    out = []
+    for piece in guide["pieces"]:
+        if piece["by_position"] is not None:
+            n = piece["by_position"][position] if position < len(piece["by_position"]) else None
+        else:
+            n = _n(piece["n"], players)
+        if n is not None or "{n}" not in piece["text"]:
+            out.append(i18n.text(lang, piece["text"], {"n": n}, game=live.kind.name))
+    return out
+
+
+# ---- progress, kept per game ----------------------------------------------------------------
+def fresh_progress() -> dict:
+    return {"at": 0, "done": {}, "skipped": [], "finished": False}
+
+
+def load_progress(store, game_id: str) -> dict:
+    raw = store.setup_progress(game_id)
+    progress = fresh_progress()
+    if isinstance(raw, dict):
+        progress.update({k: raw[k] for k in progress if k in raw})
+    return progress
+
+
+def apply_op(progress: dict, steps: list[dict], op: str, step: Any, by: str) -> dict:
+    """The progress after ``op`` (done / skip / back / goto / finish / restart). Raises
+    ValueError on an unknown op or step: nothing changes then."""
+    ids = [s["id"] for s in steps]
+    out = json.loads(json.dumps(progress))
+    at = min(max(int(out["at"]), 0), len(ids) - 1)
+    if op not in OPS:
+        raise ValueError("op")
+    if op == "goto":
+        if step not in ids:
+            raise ValueError("step")
+        out["at"], out["finished"] = ids.index(step), False
+        return out
+    if op == "restart":
+        return fresh_progress()
+    if op == "finish":
+        out["finished"] = True
+        return out
+    if op == "back":
+        out["at"] = max(at - 1, 0)
+        return out
+    current = ids[at]
+    if op == "done":
+        out["done"].setdefault(current, by)
+        out["skipped"] = [s for s in out["skipped"] if s != current]
+    else:  # skip
+        if current not in out["done"] and current not in out["skipped"]:
+            out["skipped"].append(current)
+    if at + 1 < len(ids):
+        out["at"] = at + 1
+    else:
+        out["finished"] = True
+    return out
+
+
+# ---- what the camera sees, from the camera wiring's latest frame ----------------------------
+def camera_sees(app, live) -> set[str]:
+    """The camera checks met now: "marker" (the board marker in view and north known),
+    "stickers" (stickers in view, none too small to read from this height), "card" and
+    "card:<zone>" (a card at rest, and in that zone). Empty without a camera, or while the
+    camera's readings go to another game."""
+    manager = app.extensions.get("companion.hardware")
+    handle = manager.handles.get("camera") if manager else None
+    last = getattr(handle, "last", None)
+    if last is None or app.extensions["companion"].current() is not live:
+        return set()
+    out = set()
+    result = last[1]
+    recognizer = handle.camera.recognizer
+    if getattr(result, "marker_seen", False) and recognizer.calibration_source != "none":
+        out.add("marker")
+    report = handle.sticker_report()
+    if report.get("stickers") and not report.get("small"):
+        out.add("stickers")
+    for seen, _since in list(handle.rules.cards.values()):
+        out.add("card")
+        if seen.zone:
+            out.add(f"card:{seen.zone}")
+    return out
+
+
+def tick(progress: dict, steps: list[dict], seen: set[str]) -> bool:
+    """Mark every step whose camera check is met as done by the camera; True if any was."""
+    changed = False
+    for step in steps:
+        if step["camera"] and step["camera"] in seen and step["id"] not in progress["done"]:
+            progress["done"][step["id"]] = "camera"
+            progress["skipped"] = [s for s in progress["skipped"] if s != step["id"]]
+            changed = True
+    return changed
+
+
+def public(guide: dict, live, progress: dict, lang: str) -> dict:
+    """What every screen shows of the setup: the steps in ``lang``, where it is, the ticks."""
+    players = len(live.seats)
+    steps = steps_for(guide, players)
+    game = live.kind.name
+    return {
+        "players": players,
+        "at": min(progress["at"], len(steps) - 1),
+        "finished": bool(progress["finished"]),
+        "steps": [{"id": s["id"], "text": i18n.text(lang, s["text"], {"n": _n(s["n"], players)},
+                                                    game=game),
+                   "rule": s["rule"], "picture": s["picture"], "camera": s["camera"],
+                   "done": progress["done"].get(s["id"]),
+                   "skipped": s["id"] in progress["skipped"]} for s in steps],
+    }

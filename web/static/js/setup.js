@@ -1,0 +1,98 @@
+/* The guided setup on the TV (web/templates/setup.html): one step a screen, its diagram,
+ * what the camera ticked, and every step as a list to go back to (a skipped one resumes).
+ * Knows no game: the steps come translated from /games/<id>/setup.json; the progress is the
+ * server's, so another screen (or this one reloaded) carries on where it was. */
+(function () {
+  "use strict";
+  var root = document.getElementById("setup");
+  var strings = JSON.parse(document.getElementById("ui-strings").textContent || "{}");
+  var config = JSON.parse(document.getElementById("page-config").textContent || "{}");
+  var url = "/games/" + root.dataset.game + "/setup";
+  var mayAct = root.dataset.mayAct === "yes";
+  var state = null, busy = false;
+
+  function t(key, params) {
+    var s = strings[key] !== undefined ? strings[key] : key;
+    return String(s).replace(/\{(\w+)\}/g, function (a, k) { return params && k in params ? params[k] : a; });
+  }
+  function el(tag, attrs, kids) {
+    var e = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (k) {
+      if (k === "text") e.textContent = attrs[k];
+      else if (k.slice(0, 2) === "on") e.addEventListener(k.slice(2), attrs[k]);
+      else if (attrs[k] !== null && attrs[k] !== undefined && attrs[k] !== false) e.setAttribute(k, attrs[k] === true ? "" : attrs[k]);
+    });
+    (kids || []).forEach(function (c) { if (c) e.appendChild(typeof c === "string" ? document.createTextNode(c) : c); });
+    return e;
+  }
+
+  function mark(step) {  // a sign in the list, its words for screen readers
+    if (step.done === "camera") return {sign: "✓", words: t("setup_seen")};
+    if (step.done) return {sign: "✓", words: t("setup_marked_done")};
+    if (step.skipped) return {sign: "↷", words: t("setup_skipped")};
+    return {sign: "", words: ""};
+  }
+
+  function render() {
+    var s = state, step = s.steps[s.at];
+    root.dataset.at = step.id;
+    root.dataset.finished = s.finished ? "yes" : "no";
+    document.getElementById("setup-count").textContent = t("setup_step_of", {n: s.at + 1, total: s.steps.length});
+    document.getElementById("setup-text").textContent = step.text;
+    document.getElementById("setup-rule").textContent = step.rule ? t("setup_rule", {rule: step.rule}) : "";
+    var pic = document.getElementById("setup-picture");
+    pic.hidden = !step.picture;
+    if (step.picture) pic.src = root.dataset.pictures + step.picture + ".svg";
+    var cam = document.getElementById("setup-camera");
+    cam.textContent = step.done === "camera" ? "✓ " + t("setup_seen")
+      : step.camera ? t("setup_camera_watches") : "";
+    cam.className = "setup-camera" + (step.done === "camera" ? " seen" : "");
+    ["setup-back", "setup-skip", "setup-done"].forEach(function (id) {
+      document.getElementById(id).disabled = !mayAct || busy;
+    });
+    document.getElementById("setup-back").disabled = !mayAct || busy || s.at === 0;
+    document.getElementById("setup-finished").hidden = !s.finished;
+    document.getElementById("setup-step").hidden = s.finished;
+    document.getElementById("setup-buttons").hidden = s.finished;  // the finished box has its own
+    document.getElementById("setup-count").hidden = s.finished;
+    document.getElementById("setup-again").hidden = !mayAct;
+    var list = document.getElementById("setup-list");
+    list.textContent = "";
+    s.steps.forEach(function (x, i) {
+      var label = x.text.length > 70 ? x.text.slice(0, 68) + "…" : x.text;
+      var m = mark(x);
+      var kids = [el("span", {"class": "setup-mark", "aria-hidden": "true", text: m.sign}),
+        m.words ? el("span", {"class": "sr-only", text: m.words + ": "}) : null, label];
+      var item = mayAct
+        ? el("button", {type: "button", "class": "setup-goto secondary", "data-step": x.id,
+            "aria-current": i === s.at && !s.finished ? "step" : null,
+            onclick: function () { send({op: "goto", step: x.id}); }}, kids)
+        : el("span", {"aria-current": i === s.at && !s.finished ? "step" : null}, kids);
+      list.appendChild(el("li", {"data-step": x.id, "data-by": x.done || null, title: m.words || null,
+        "class": (x.done ? "done" : x.skipped ? "skipped" : "") +
+        (i === s.at && !s.finished ? " current" : "")}, [item]));
+    });
+  }
+
+  function load() {
+    return fetch(url + ".json", {credentials: "same-origin"}).then(function (r) { return r.json(); })
+      .then(function (d) { if (d && d.steps) { state = d; render(); } });
+  }
+
+  function send(body) {
+    if (!mayAct || busy) return;
+    busy = true;
+    fetch(url, {method: "POST", credentials: "same-origin", body: JSON.stringify(body),
+      headers: {"Content-Type": "application/json", "X-CSRF-Token": config.csrf_token, "Accept": "application/json"}})
+      .then(function (r) { return r.json(); })
+      .then(function (d) { busy = false; if (d && d.steps) { state = d; render(); } })
+      .catch(function () { busy = false; });
+  }
+
+  document.getElementById("setup-done").addEventListener("click", function () { send({op: "done"}); });
+  document.getElementById("setup-skip").addEventListener("click", function () { send({op: "skip"}); });
+  document.getElementById("setup-back").addEventListener("click", function () { send({op: "back"}); });
+  document.getElementById("setup-again").addEventListener("click", function () { send({op: "goto", step: state.steps[0].id}); });
+  load();
+  setInterval(load, 2000);  // the camera's ticks and another screen's taps
+})();
