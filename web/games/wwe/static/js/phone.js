@@ -103,7 +103,9 @@
     }))];
     if (refused.length) {
       out.push(h("details.not-possible", h("summary.small", t("not_possible_n", {n: refused.length})),
-        h("div.choices", refused.map(function (c) { return choiceButton(c, label(c)); }))));
+        h("div.choices", refused.map(function (c) {
+          return h("div.refused-choice", choiceButton(c, label(c)), TC.why(c.refused.rule));
+        }))));
     }
     return out;
   }
