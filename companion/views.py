@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion import hardware_texts, i18n, table_steps
+from companion import citations, hardware_texts, i18n, table_steps
 from companion import shared as derived
 from companion.reasons import SERVER_REASONS
 from companion.service import LiveGame
@@ -36,8 +36,9 @@ def refused_json(live: LiveGame | None, lang: str, exc: Refused,
     namer = Namer(live, lang) if live else None
     params = exc.params if role == "seat" else {
         k: v for k, v in exc.params.items() if k not in PRIVATE_PARAMS}
-    return refusal(reasons, lang, exc.code, params, namer,
-                   live.kind.name if live else None)
+    out = refusal(reasons, lang, exc.code, params, namer, live.kind.name if live else None)
+    out["rule"] = citations.for_reason(live.kind, lang, exc.code) if live else None
+    return out
 
 
 class Namer:
@@ -89,7 +90,8 @@ def log_window(live: LiveGame, lang: str, namer: Namer) -> list[tuple[str | None
             template = live.kind.event_texts.get(event.get("type"), event.get("type", ""))
             shown = {k: namer(v, k) for k, v in params.items()}
             entry = cache[key] = {"seq": seq, "type": event.get("type"), "params": params,
-                                  "text": i18n.text(lang, template, shown, game=live.kind.name)}
+                                  "text": i18n.text(lang, template, shown, game=live.kind.name),
+                                  "rule": citations.for_event(live.kind, lang, event)}
         private = event.get("private")
         window.append((private, entry))
         if private is None:
@@ -122,6 +124,7 @@ def prompt_entries(live: LiveGame, lang: str, namer: Namer,
         shown = {k: namer(v, k) for k, v in dict(prompt.params, seat=prompt.seat).items()}
         data["text"] = (i18n.text(lang, template, shown, game=live.kind.name) if template
                         else None)
+        data["rule"] = citations.for_prompt(live.kind, lang, prompt.kind)
         out.append(data)
     return out
 
@@ -325,6 +328,8 @@ def choice_entries(live: LiveGame, shared: Shared, asker: str, is_seat: bool, la
                 data["refused"] = refusal(live.kind.reasons, lang, choice.refused["code"],
                                           choice.refused.get("params", {}), namer,
                                           live.kind.name)
+                data["refused"]["rule"] = citations.for_reason(live.kind, lang,
+                                                               choice.refused["code"])
             idle = choice.effect.get("no_effect")  # legal, but would do nothing: why
             if isinstance(idle, dict) and isinstance(idle.get("code"), str):
                 data["effect"] = dict(data["effect"], no_effect=refusal(

@@ -191,6 +191,11 @@ class Texts:
     terms: dict[str, str] = field(default_factory=dict)
     ui: dict[str, str] = field(default_factory=dict)
     catalog: dict[str, str] = field(default_factory=dict)  # check_catalog problem code -> template
+    # rule id -> {"ref": {lang or "*": rulebook reference}, "text": English msgid}, and
+    # "reasons" / "events" / "prompts" -> {code, event type or prompt kind: rule id}
+    # (engine/citations.py loads both from the game's rules.json; docs/rules-cited.md)
+    rules: dict[str, dict] = field(default_factory=dict)
+    cites: dict[str, dict[str, str]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

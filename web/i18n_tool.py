@@ -9,7 +9,7 @@ Domains: ``shared`` (web/translations: the shared templates, the companion's get
 the server's reasons, the camera and hardware texts, web/ui_strings.json) and one per game,
 named by the game id (``<the game's web folder>/translations``: the game's template partials,
 its ui_strings.json, and everything it declares in ``GAME.info`` as English msgids: texts
-(reasons, events, prompts, terms, ui), options (text, labels), seat names, the start rule,
+(reasons, events, prompts, terms, ui, rules), options (text, labels), seat names, the start rule,
 camera zones, die roles, catalog part titles). Games are found through the entry-point
 group ``table_companion.games``, as the server finds them; without DOMAIN arguments the tool
 works on the shared domain and on every game whose web folder is inside this repository (a
@@ -131,6 +131,8 @@ def game_texts(info) -> list[Entry]:
                         ("catalog problem", getattr(texts, "catalog", None))):
         for key, value in sorted((table or {}).items()):
             put(value, f"{what}: {key}")
+    for rid, rule in sorted((getattr(texts, "rules", None) or {}).items()):
+        put(rule.get("text"), f"rule cited: {rid} ({rule.get('ref', {}).get('*')})")
     for option in info.options:
         put(option.text, f"rule option: {option.id}")
         for choice, label in sorted((option.labels or {}).items()):

@@ -1,6 +1,7 @@
 """Monasterium's declarations for the app (engine/api.py `GameInfo`)."""
 from __future__ import annotations
 
+from engine import citations
 from engine.api import COMPASS_SEATS, Bindings, GameInfo, Option, Texts
 from engine.monasterium import (
     bindings,
@@ -25,7 +26,8 @@ INFO = GameInfo(
     min_players=2,
     max_players=4,
     options=Option.table(options.OPTIONS),
-    texts=Texts(reasons=texts.REASONS, events=texts.EVENT_TEXTS, prompts=texts.PROMPT_TEXTS,
+    texts=Texts(**citations.declared("engine.monasterium.data"),  # every rule cited
+                reasons=texts.REASONS, events=texts.EVENT_TEXTS, prompts=texts.PROMPT_TEXTS,
                 terms={**texts.TERMS,
                        **{f"part:{k}": v for k, v in corrections.TITLES.items()}},
                 catalog=catalog.REASONS, ui=table_steps.TEXTS),

@@ -1,6 +1,7 @@
 """The Pillars of the Earth's declarations for the app (engine/api.py `GameInfo`)."""
 from __future__ import annotations
 
+from engine import citations
 from engine.api import COMPASS_SEATS, Bindings, GameInfo, Option, StickerKind, Texts
 from engine.pillars import (
          bindings,
@@ -26,7 +27,8 @@ INFO = GameInfo(
     min_players=2,
     max_players=4,
     options=Option.table(options.OPTIONS),
-    texts=Texts(reasons=texts.REASONS, events=texts.EVENT_TEXTS, prompts=texts.PROMPT_TEXTS,
+    texts=Texts(**citations.declared("engine.pillars.data"),  # every rule cited
+                reasons=texts.REASONS, events=texts.EVENT_TEXTS, prompts=texts.PROMPT_TEXTS,
                 ui={**texts.UI, **table_steps.TEXTS},
                 terms={**texts.TERMS, **{f"part:{k}": v for k, v in corrections.TITLES.items()}}),
     catalog="engine.pillars.data",

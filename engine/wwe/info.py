@@ -6,6 +6,7 @@ camera zones and die roles. The rules themselves are elsewhere in this package.
 """
 from __future__ import annotations
 
+from engine import citations
 from engine.api import (
     COMPASS_SEATS,
     Bindings,
@@ -39,7 +40,8 @@ INFO = GameInfo(
     min_players=2,
     max_players=4,
     options=Option.table(options.OPTIONS),
-    texts=Texts(reasons=reasons.REASONS, events=texts.EVENT_TEXTS,
+    texts=Texts(**citations.declared("engine.wwe.data"),  # every rule cited
+                reasons=reasons.REASONS, events=texts.EVENT_TEXTS,
                 prompts=texts.PROMPT_TEXTS, catalog=catalog.REASONS, ui=table_steps.TEXTS,
                 # a correction's part in its log line ("part:favor" -> "Favor marker")
                 terms={**texts.TERMS, **{f"part:{k}": v for k, v in corrections.TITLES.items()},

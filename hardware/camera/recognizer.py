@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -23,7 +23,24 @@ from hardware.camera.calibration import (
     Calibration,
 )
 from hardware.camera.decode import Decoder, Detection, to_gray
-from hardware.camera.rescue import RescueSettings, TextureMap, around, second_pass
+from hardware.camera.presence import (
+    CARD,
+    CHANGE_CELL,
+    HIDDEN,
+    ChangeDetector,
+    Presence,
+    Small,
+    Thumb,
+    merge,
+)
+from hardware.camera.presence import _cells as cells
+from hardware.camera.rescue import (
+    Region,
+    RescueSettings,
+    TextureMap,
+    around,
+    second_pass,
+)
 from hardware.camera.tracker import Observation, Sighting, Tracker, TrackerSettings
 from hardware.camera.zones import ZoneMap
 from hardware.tags.format import BOARD_MARKERS, TagError, parse
@@ -31,6 +48,10 @@ from hardware.tags.format import BOARD_MARKERS, TagError, parse
 
 @dataclass(frozen=True)
 class FrameResult:
+    """One frame's outcome. ``detections`` and ``sightings`` are what the table shows:
+    for a frame decoded only where it changed (or skipped) the last reads elsewhere are
+    kept; ``mode`` says which."""
+
     observations: list[Observation]
     detections: list[Detection]
     sightings: list[Sighting]
@@ -38,6 +59,8 @@ class FrameResult:
     marker_seen: bool
     present: frozenset[str] = frozenset()  # tracked, not read, sticker patch still there
     rescue: dict = field(default_factory=dict)  # second-pass crops tried / read per reason
+    mode: str = "full"  # "full" | "regions" (only what changed) | "skip" (nothing did)
+    hidden: frozenset[str] = frozenset()  # tracked, not read, something over their place
 
 
 @dataclass
@@ -51,6 +74,7 @@ class _Follow:
     frame: int  # frame index of the last position (read or present)
     velocity: tuple[float, float] = (0.0, 0.0)
     read_frame: int = 0
+    read_centre: tuple[float, float] | None = None  # where it was last read
 
     def predict(self, frame: int) -> tuple[float, float]:
         n = frame - self.frame
@@ -74,6 +98,25 @@ BRIGHT_MIN = 20.0  # a card this much lighter than the table around it can be fo
 BRIGHT_SHARE = 0.5  # of that contrast, for a smeared card to count as still there
 
 
+@dataclass(frozen=True)
+class ChangeSettings:
+    """The still table: decode only what changed (hardware.camera.presence.ChangeDetector).
+
+    ``full_every`` frames a whole frame is decoded anyway (the safety net: 3 s at 30 fps);
+    a change covering more than ``full_share`` of the frame is decoded whole; a frame
+    where more than ``glitch_share`` changed at once (a corrupt frame, the light switched),
+    or a blank one, is evidence of nothing: not decoded for ``glitch_frames`` frames, then
+    decoded (codes are read) but no card counts a miss in it."""
+
+    enabled: bool = True
+    full_every: int = 90
+    full_share: float = 0.4
+    glitch_share: float = 0.7
+    glitch_frames: int = 5
+    regions_budget_ms: float = 2.0  # second-pass CPU budget while only changes are decoded
+
+
+FLAT = 4.0  # gray levels of spread below which a frame shows nothing (blank, covered)
 FAILED_FRAMES = 30  # how long an unreadable, unchanged texture region is not retried
 # OpenCV's own worker threads (a process-wide setting, applied when a recogniser is made).
 # Our images are small (a 1280x720 frame, crops of 300x300): splitting each call over a
@@ -102,7 +145,8 @@ class Recognizer:
                  tracker: TrackerSettings | None = None,
                  marker_mm: float | None = None,
                  rescue: RescueSettings | None = None,
-                 marker_positions: dict[str, tuple[float, float]] | None = None) -> None:
+                 marker_positions: dict[str, tuple[float, float]] | None = None,
+                 change: ChangeSettings | None = None) -> None:
         if OPENCV_THREADS > 0:
             cv2.setNumThreads(OPENCV_THREADS)  # process-wide: see OPENCV_THREADS
         self.decoder = decoder or Decoder()
@@ -121,6 +165,14 @@ class Recognizer:
         self.follow: dict[str, _Follow] = {}
         self.failed: list = []  # (texture region that read nothing, frame)
         self.frame = 0
+        self.change = change or ChangeSettings()
+        self.changes = ChangeDetector()
+        self.presence = Presence()
+        self.last_full = -10**9
+        self.glitch = 0  # frames in a row that changed almost everywhere
+        # payload -> (Detection, Sighting | None) the table shows (what a skipped frame or
+        # a frame decoded only where it changed reports: the overlay, calibration)
+        self.shown: dict = {}
 
     def sightings(self, detections: list[Detection]) -> list[Sighting]:
         calibration = self.calibration
@@ -141,32 +193,139 @@ class Recognizer:
 
     def process(self, frame: np.ndarray, at: float | None = None) -> FrameResult:
         at = time.monotonic() if at is None else at
+        if not isinstance(frame, np.ndarray) or frame.ndim not in (2, 3) or \
+                frame.shape[0] < 32 or frame.shape[1] < 32 or frame.dtype != np.uint8:
+            return FrameResult([], [], [], 0.0, False, mode="skip")  # not a picture
         self.frame += 1
         start = time.perf_counter()
         gray = to_gray(frame)
+        thumb = Thumb(gray)
+        mode, boxes = self._plan(thumb)
+        blind = mode == "blind"
+        if mode in ("skip", "glitch"):
+            if mode == "skip":
+                self.presence.tick(self.changes.last_cells)
+            shown = list(self.shown.values())
+            return FrameResult([], [d for d, _ in shown],
+                               [s for _, s in shown if s is not None],
+                               (time.perf_counter() - start) * 1000,
+                               any(d.payload in self.marker_positions for d, _ in shown),
+                               mode="skip")
+        occupied = [(c, f.side) for p, f in self.follow.items() if p in self.tracker.tracks
+                    for c in (f.centre, f.read_centre) if c is not None]
+        if not blind:  # a glitch is not the table
+            self.presence.update(Small(gray), occupied)  # where it was read, and followed
+        self.presence.cells, self.presence.cell_px = cells(thumb.image), CHANGE_CELL * thumb.f
         building = _TEXTURE_WORKER.submit(TextureMap, gray) if self.rescue.enabled else None
-        detections = self.decoder.decode(gray)
+        if boxes is None:
+            detections = self.decoder.decode(gray)
+            self.last_full = self.frame
+        else:
+            detections = self._decode_boxes(gray, boxes)
         texture, counts = None, {}
         if building is not None:
             texture = building.result()
             read = {d.payload for d in detections}
             wanted = [around(f.predict(self.frame), f.radius(self.frame), gray.shape)
                       for p, f in self.follow.items() if p not in read]
-            extra, counts, failed = second_pass(self.decoder, gray, detections, wanted,
-                                                self.rescue, texture, self._failed_before)
+            # while things move (only the changed parts decoded) a blurred sticker is
+            # rarely readable: one cheap variant and a smaller budget; the whole-frame
+            # decodes (the first, the safety net) get every variant
+            rescue = self.rescue if boxes is None else replace(
+                self.rescue, variants=self.rescue.variants[:1],
+                budget_ms=min(self.rescue.budget_ms, self.change.regions_budget_ms))
+            extra, counts, failed = second_pass(
+                self.decoder, gray, detections, wanted, rescue, texture,
+                self._failed_before, None if boxes is None else [
+                    Region(*b, "change") for b in boxes])
             detections = detections + extra
             self.failed = [f for f in self.failed if self.frame - f[1] < FAILED_FRAMES]
             self.failed += [(region, self.frame) for region in failed]
+        self.changes.accept(thumb, boxes)
         decode_ms = (time.perf_counter() - start) * 1000
         markers = [d for d in detections if d.payload in self.marker_positions]
         if markers:
             self._calibrate(markers)
         sightings = self.sightings(detections)
-        present = self._present(detections, texture)
-        observations = self.tracker.update(sightings, at, present)
+        present, hidden, still = self._present(detections, texture, boxes)
+        if blind:  # nothing that is not read counts a miss in a frame like this
+            still = frozenset(self.tracker.tracks)
+        observations = self.tracker.update(sightings, at, present, hidden, still)
         self._remember(detections, texture)
-        return FrameResult(observations, detections, sightings, decode_ms, bool(markers),
-                           present, counts)
+        self._show(detections, sightings, boxes)
+        shown = list(self.shown.values())
+        return FrameResult(observations, [d for d, _ in shown],
+                           [s for _, s in shown if s is not None], decode_ms,
+                           any(d.payload in self.marker_positions for d, _ in shown),
+                           present, counts, mode if boxes is None else "regions",
+                           hidden)
+
+    def _show(self, detections, sightings, boxes) -> None:
+        """What the frame shows: a whole frame's reads, or the last ones with the changed
+        regions' reads in place of what was there (a skipped frame shows the same)."""
+        by_payload = {s.payload: s for s in sightings}
+        if boxes is None:
+            self.shown = {}
+        else:
+            for payload, (d, _) in list(self.shown.items()):
+                if any(x0 <= d.centre[0] < x1 and y0 <= d.centre[1] < y1
+                       for x0, y0, x1, y1 in boxes):
+                    del self.shown[payload]
+        for d in detections:
+            self.shown[d.payload] = (d, by_payload.get(d.payload))
+
+    def _plan(self, thumb: Thumb):
+        """("full", None), ("regions", boxes), ("skip", None), ("glitch", None) (not
+        decoded) or ("blind", None) (decoded whole, no misses)."""
+        settings = self.change
+        changed = self.changes.changed(thumb) if settings.enabled else None
+        if float(thumb.image.std()) < FLAT or (
+                changed is not None and changed.mean() > settings.glitch_share):
+            # a blank or corrupt frame, a flash, the camera bumped or covered: evidence of
+            # nothing; if it lasts, codes are read in it but no card counts a miss
+            self.glitch += 1
+            if self.glitch < settings.glitch_frames or float(thumb.image.std()) < FLAT:
+                return "glitch", None
+            return "blind", None
+        self.glitch = 0
+        if changed is None or self.frame - self.last_full >= settings.full_every:
+            return "full", None
+        sides = [f.side for f in self.follow.values()]
+        fw, fh = thumb.size
+        margin = max(sides) * 1.2 if sides else fw * 0.08
+        boxes = self.changes.regions(changed, thumb, margin)
+        for payload in self.tracker.unsettled():
+            follow = self.follow.get(payload)
+            if follow is not None:
+                for centre in (follow.predict(self.frame), follow.read_centre):
+                    if centre is None:
+                        continue
+                    r = around(centre, follow.radius(self.frame) + follow.side,
+                               (int(fh), int(fw)))
+                    if r.x1 - r.x0 >= 16 and r.y1 - r.y0 >= 16:  # (partly) in view
+                        boxes.append((r.x0, r.y0, r.x1, r.y1))
+                        break
+        if not boxes:
+            return "skip", None
+        boxes = merge(boxes)
+        area = sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in boxes)
+        if area > settings.full_share * fw * fh:
+            return "full", None
+        return "regions", boxes
+
+    def _decode_boxes(self, gray: np.ndarray, boxes) -> list[Detection]:
+        """The first pass on the changed regions only; corners back in frame pixels."""
+        out, seen = [], set()
+        for x0, y0, x1, y1 in boxes:
+            if x1 - x0 < 16 or y1 - y0 < 16:
+                continue
+            for d in self.decoder.decode(gray[y0:y1, x0:x1]):
+                if d.payload in seen:
+                    continue
+                seen.add(d.payload)
+                corners = tuple((x + x0, y + y0) for x, y in d.corners)
+                out.append(Detection(d.payload, corners, d.angle))
+        return out
 
     def _failed_before(self, region) -> bool:
         """A texture region that read nothing lately and looks the same (card art, a foreign
@@ -191,31 +350,53 @@ class Recognizer:
                 return
         self.calibration = live
 
-    def _present(self, detections: list[Detection], texture: TextureMap | None
-                 ) -> frozenset[str]:
-        """Tracked cards not read in this frame whose sticker patch is near where they should
-        be (texture at least 40 % of what it was when last read); their positions follow."""
-        if texture is None:
-            return frozenset()
+    def _present(self, detections: list[Detection], texture: TextureMap | None,
+                 boxes) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+        """For each tracked card not read in this frame: (present, hidden, still).
+
+        still: its place is outside every changed region, or still looks like the card did
+        when it was read (hardware.camera.presence: not something wood can imitate);
+        present: moving, found by its texture (>= 40 % of its signature) or light patch
+        near where its motion puts it, on a spot that is not the table; hidden: something
+        over its place that is neither the card nor the table. Anything else is a miss."""
         read = {d.payload for d in detections}
-        avoid = detections
-        out = set()
+        present, hidden, still = set(), set(), set()
         for payload, follow in self.follow.items():
-            if payload in read or payload not in self.tracker.tracks or not follow.signature:
+            if payload in read or payload not in self.tracker.tracks:
                 continue
-            centre, radius = follow.predict(self.frame), follow.radius(self.frame)
-            score, where = texture.best_patch(centre, radius, follow.side, avoid)
-            if score < max(PRESENT_SHARE * follow.signature, PRESENT_FLOOR):
-                # a card smeared by a fast slide keeps no texture but stays a light patch
-                if follow.bright < BRIGHT_MIN:
-                    continue
-                bright, where = texture.best_patch(centre, radius, follow.side, avoid,
-                                                   "contrast")
-                if bright < BRIGHT_SHARE * follow.bright:
-                    continue
-            out.add(payload)
-            follow.move(where, self.frame)
-        return frozenset(out)
+            if boxes is not None and not any(
+                    x0 - follow.side / 2 < follow.centre[0] < x1 + follow.side / 2 and
+                    y0 - follow.side / 2 < follow.centre[1] < y1 + follow.side / 2
+                    for x0, y0, x1, y1 in boxes):
+                still.add(payload)
+                continue
+            verdict = self.presence.verdict(payload)
+            if verdict == CARD:
+                still.add(payload)
+                continue
+            where = self._search(follow, texture, detections)
+            if where is not None and self.presence.not_table(where, follow.side, payload):
+                present.add(payload)
+                follow.move(where, self.frame)
+            elif verdict == HIDDEN:
+                hidden.add(payload)
+        return frozenset(present), frozenset(hidden), frozenset(still)
+
+    def _search(self, follow: _Follow, texture: TextureMap | None,
+                detections: list[Detection]):
+        """Where the card's texture (or, smeared by a fast slide, its light patch) is near
+        its predicted position, or None."""
+        if texture is None or not follow.signature:
+            return None
+        centre, radius = follow.predict(self.frame), follow.radius(self.frame)
+        score, where = texture.best_patch(centre, radius, follow.side, detections)
+        if score >= max(PRESENT_SHARE * follow.signature, PRESENT_FLOOR):
+            return where
+        if follow.bright < BRIGHT_MIN:
+            return None
+        bright, where = texture.best_patch(centre, radius, follow.side, detections,
+                                           "contrast")
+        return where if bright >= BRIGHT_SHARE * follow.bright else None
 
     def _remember(self, detections: list[Detection], texture: TextureMap | None) -> None:
         for detection in detections:
@@ -224,17 +405,21 @@ class Recognizer:
             signature = texture.patch_score(detection.centre, detection.side) if texture else 0.0
             bright = texture.patch_score(detection.centre, detection.side, "contrast") \
                 if texture else 0.0
+            self.presence.remember(detection.payload, detection.centre, detection.side)
             follow = self.follow.get(detection.payload)
             if follow is None:
                 self.follow[detection.payload] = _Follow(detection.centre, detection.side,
                                                          signature, bright, self.frame,
-                                                         read_frame=self.frame)
+                                                         read_frame=self.frame,
+                                                         read_centre=detection.centre)
                 continue
             follow.move(detection.centre, self.frame)
             follow.side, follow.read_frame = detection.side, self.frame
+            follow.read_centre = detection.centre
             if signature:
                 follow.signature = 0.7 * follow.signature + 0.3 * signature \
                     if follow.signature else signature
                 follow.bright = 0.7 * follow.bright + 0.3 * bright
         for payload in [p for p in self.follow if p not in self.tracker.tracks]:
             del self.follow[payload]
+            self.presence.forget(payload)

@@ -57,11 +57,40 @@ class _Pacer:
             self.next = now + self.period
 
 
+def native_to_gray(frame: np.ndarray, fourcc: str, width: int, height: int) -> np.ndarray:
+    """The gray image of a camera's own buffer (V4L2 with CAP_PROP_CONVERT_RGB off):
+
+    - ``YUYV``: the Y bytes are every other byte: a strided view, no decoding at all;
+    - ``MJPG``: the JPEG as the camera sent it, decoded straight to gray (libjpeg skips
+      the chroma planes and the colour conversion: no BGR frame is ever made);
+    - anything already decoded (a driver that ignored the flag) is converted as usual.
+    Raises ValueError on a buffer that is neither (a corrupt frame)."""
+    if frame.ndim == 3 and frame.shape[2] == 3:
+        return cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    if frame.ndim == 2 and frame.shape == (height, width):
+        return frame
+    if fourcc == "YUYV" and frame.size == width * height * 2:
+        return frame.reshape(height, width * 2)[:, 0::2]
+    if fourcc == "MJPG":
+        gray = cv2.imdecode(frame.reshape(-1), cv2.IMREAD_GRAYSCALE)
+        if gray is not None:
+            return gray
+    raise ValueError(f"not a {fourcc} frame of {width}x{height}: {frame.shape}")
+
+
 class OpenCVSource(FrameSource):
-    """cv2.VideoCapture for cameras, files and network streams."""
+    """cv2.VideoCapture for cameras, files and network streams.
+
+    A camera (USB index or /dev/videoN) is asked for ``fourcc``: ``MJPG`` (the default:
+    720p at 30 fps over USB 2) or ``YUYV`` (uncompressed: no JPEG to decode, often only
+    10 fps at 720p); with ``native`` the buffer is read as the camera sent it
+    (CAP_PROP_CONVERT_RGB off) and handed over as gray (`native_to_gray`): the
+    recogniser only ever needs gray, so the BGR frame is never made."""
 
     def __init__(self, spec: str | int, width: int = 1280, height: int = 720, fps: int = 30,
-                 loop: bool = True, pace: bool = True) -> None:
+                 loop: bool = True, pace: bool = True, fourcc: str = "MJPG",
+                 native: bool = False) -> None:
+        self.fourcc, self.native = fourcc, native
         self.spec = spec
         self.width, self.height, self.fps = width, height, fps
         self.loop, self.pace = loop, pace
@@ -76,11 +105,13 @@ class OpenCVSource(FrameSource):
             raise SourceLost(f"no such file: {spec}")
         if isinstance(spec, int) or (isinstance(spec, str) and spec.startswith("/dev/")):
             capture = cv2.VideoCapture(spec, cv2.CAP_V4L2)
-            capture.set(cv2.CAP_PROP_FOURCC, cv2.VideoWriter_fourcc(*"MJPG"))
+            capture.set(cv2.CAP_PROP_FOURCC, cv2.VideoWriter_fourcc(*self.fourcc))
             capture.set(cv2.CAP_PROP_FRAME_WIDTH, self.width)
             capture.set(cv2.CAP_PROP_FRAME_HEIGHT, self.height)
             capture.set(cv2.CAP_PROP_FPS, self.fps)
             capture.set(cv2.CAP_PROP_BUFFERSIZE, 1)
+            if self.native:
+                capture.set(cv2.CAP_PROP_CONVERT_RGB, 0)
         else:
             capture = cv2.VideoCapture(spec)
         if not capture.isOpened():
@@ -103,6 +134,11 @@ class OpenCVSource(FrameSource):
                 if ok and frame is not None:
                     return frame
             raise SourceLost("end of stream" if self.is_file else "read failed")
+        if self.native and not self.is_file:
+            try:
+                return native_to_gray(frame, self.fourcc, self.width, self.height)
+            except ValueError as error:
+                raise SourceLost(str(error)) from error
         return frame
 
     def close(self) -> None:
@@ -111,7 +147,7 @@ class OpenCVSource(FrameSource):
             self.capture = None
 
 
-class Picamera2Source(FrameSource):  # pragma: no cover - needs a Pi camera
+class Picamera2Source(FrameSource):
     """A Pi Camera Module through picamera2 (apt install python3-picamera2)."""
 
     name = "picamera2"
@@ -227,12 +263,19 @@ def open_source(spec: str) -> FrameSource:
     """A source from a settings string.
 
     ``auto`` (picamera2 when importable, else USB camera 0); ``0`` / ``/dev/video0`` USB
-    camera; ``picamera2``; ``synthetic`` or ``synthetic:SEED``;
+    camera; ``0:gray`` / ``0:yuyv`` the same camera read natively to gray (MJPG decoded to
+    gray only / YUYV's Y bytes, no decoding); ``picamera2``; ``synthetic`` or ``synthetic:SEED``;
     ``folder:DIR`` or an existing directory; ``http://...`` / ``rtsp://...`` streams;
     anything else is a video file path.
     """
     if spec == "auto":
         return Picamera2Source() if Picamera2Source.available() else OpenCVSource(0)
+    device, _, mode = spec.partition(":")
+    if mode in ("yuyv", "gray") and (device.isdigit() or device.startswith("/dev/")):
+        # the camera's own buffer, straight to gray: YUYV (no JPEG at all) or MJPG (the
+        # JPEG decoded to gray only)
+        return OpenCVSource(int(device) if device.isdigit() else device,
+                            fourcc="YUYV" if mode == "yuyv" else "MJPG", native=True)
     if spec.isdigit():
         return OpenCVSource(int(spec))
     if spec == "picamera2":

@@ -97,6 +97,7 @@ class TrackerSettings:
     hysteresis_deg: float = HYSTERESIS_DEG
     confidence_window: int = 10
     coast_frames: int = 150  # frames a present-but-unread card is kept without a miss
+    hide_frames: int = 45  # frames a card hidden by a hand counts no miss (1.5 s at 30 fps)
 
 
 @dataclass
@@ -106,6 +107,7 @@ class _Track:
     confirmed: bool = False
     misses: int = 0
     coasting: int = 0  # frames in a row present but not decoded
+    hiding: int = 0  # frames in a row hidden (something over its place)
     rotation: int = 0
     zone: str | None = None
     pending_rotation: tuple[int, int] | None = None  # (class, agreeing frames)
@@ -124,12 +126,24 @@ class Tracker:
     def _confidence(self, track: _Track) -> float:
         return round(sum(track.history) / len(track.history), 2) if track.history else 0.0
 
+    def unsettled(self) -> list[str]:
+        """Tracks whose state may still change without anything new in view: waiting for
+        their debounce, missing, hidden or coasting (the recogniser keeps looking there)."""
+        return [p for p, t in self.tracks.items()
+                if not t.confirmed or t.misses or t.hiding or t.coasting
+                or t.pending_rotation or t.pending_zone]
+
     def update(self, sightings: list[Sighting], at: float,
-               present: frozenset[str] | set[str] = frozenset()) -> list[Observation]:
+               present: frozenset[str] | set[str] = frozenset(),
+               hidden: frozenset[str] | set[str] = frozenset(),
+               still: frozenset[str] | set[str] = frozenset()) -> list[Observation]:
         """Feed one frame's sightings (one per payload); returns the observations it causes.
 
         ``present``: payloads not decoded in this frame but whose sticker the recogniser still
-        found where the card should be; they count no miss (up to ``coast_frames``)."""
+        found where the card should be; they count no miss (up to ``coast_frames``).
+        ``hidden``: something (a hand) is over their place: no miss, for up to
+        ``hide_frames`` in a row. ``still``: their place has not changed since they were
+        read: nothing counts."""
         s = self.settings
         out: list[Observation] = []
         seen = {}
@@ -146,7 +160,7 @@ class Tracker:
             else:
                 track.history.append(1)
                 track.sighting = sighting
-                track.misses = track.coasting = 0
+                track.misses = track.coasting = track.hiding = 0
                 if not track.confirmed:
                     track.streak += 1
             if not track.confirmed:
@@ -164,7 +178,7 @@ class Tracker:
                 continue
             out.extend(self._follow(track, sighting, at))
         for payload in list(self.tracks):
-            if payload in seen:
+            if payload in seen or payload in still:
                 continue
             track = self.tracks[payload]
             track.history.append(0)
@@ -174,7 +188,10 @@ class Tracker:
             track.pending_rotation = track.pending_zone = None
             if payload in present and track.coasting < s.coast_frames:
                 track.coasting += 1
-                track.misses = 0
+                track.misses = track.hiding = 0
+                continue
+            if payload in hidden and track.hiding < s.hide_frames:
+                track.hiding += 1
                 continue
             track.misses += 1
             if track.misses >= s.vanish_frames:

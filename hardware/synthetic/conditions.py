@@ -14,6 +14,18 @@ is deterministic. ``scale`` 1.5 gives the same scene at 1920x1080.
 | hand_on_finder | a fingertip on one sticker's finder pattern, a second hand elsewhere |
 | bayer_jpeg60 | a Bayer sensor, noise 9, JPEG 60 |
 | clutter | two foreign QR codes (a menu, a Wi-Fi code) and a card lying over another |
+
+The harsh conditions (issue 20, `HARSH`) put every frame on a real table: wood grain or a
+printed board under the cards, soft card shadows, vignetting, a Bayer sensor whose noise is
+added before demosaicing, JPEG 60-85, uneven light:
+
+| condition | what, on top of the real table |
+|---|---|
+| harsh | modules 2.8-4 px, the table alone |
+| harsh_defocus | a disc (pillbox) defocus of radius 1.0-2.0 px |
+| harsh_small | 30 mm stickers at 60 cm (0.47 mm per pixel at 1280 px): 2.4-2.6 px modules |
+| harsh_tilt | a pinhole camera tilted 14-20 degrees, 40 or 60 cm |
+| harsh_clutter | foreign codes, a card over another, a fingertip on a finder pattern |
 """
 from __future__ import annotations
 
@@ -35,6 +47,8 @@ from hardware.tags.format import card_payload
 
 CONDITIONS = ("normal", "tilt_7_14", "tilt_14_20", "defocus", "glare", "small_modules",
               "hand_on_finder", "bayer_jpeg60", "clutter")
+HARSH = ("harsh", "harsh_defocus", "harsh_small", "harsh_tilt", "harsh_clutter")
+ALL = CONDITIONS + HARSH
 PAYLOADS = [card_payload("demo", "E", f"condition_{i}") for i in range(6)]
 FOREIGN = ["https://example.com/menu", "WIFI:S:cafe;T:WPA;P:secret;;"]
 
@@ -55,8 +69,52 @@ def _finger_on_finder(card: Placement, style: Style, rng: np.random.Generator) -
     return Hand(tip[0], tip[1], math.degrees(math.atan2(out[0], -out[1])) % 360)
 
 
+def real_table(rng: np.random.Generator, scale: float = 1.0) -> Style:
+    """The style of a real table: wood or a board, shadows, vignetting, raw Bayer noise."""
+    return Style(symbol_px=int(rng.uniform(70, 100)), jpeg_quality=int(rng.uniform(60, 86)),
+                 scale=scale, table=str(rng.choice(["wood", "board"])),
+                 shadow=float(rng.uniform(0.25, 0.45)), vignette=float(rng.uniform(0.2, 0.4)),
+                 bayer=True, raw_noise=True, noise_sigma=float(rng.uniform(5, 9)),
+                 blur_sigma=float(rng.uniform(0.7, 1.1)), light_min=0.55)
+
+
+def video_style(seed: int, scale: float = 1.0) -> Style:
+    """The real table for scripted videos (hardware.synthetic.video): symbols of 100 flat
+    px, which the videos' board geometry (0.3 mm per pixel) assumes."""
+    return replace(real_table(np.random.default_rng(70_000 + seed), scale), symbol_px=100)
+
+
+def _harsh(name: str, index: int, scale: float) -> tuple[np.ndarray, list[Truth]]:
+    seed = 50_000 + 1000 * HARSH.index(name) + index
+    rng = np.random.default_rng(seed)
+    style = real_table(rng, scale)
+    payloads = list(PAYLOADS)
+    hands: list[Hand] = []
+    if name == "harsh_defocus":
+        style = replace(style, defocus_px=float(rng.uniform(1.0, 2.0)))
+    elif name == "harsh_small":  # 30 mm at 0.47 mm per pixel: 64 px, 25 modules
+        style = replace(style, symbol_px=int(rng.uniform(60, 66)))
+    elif name == "harsh_tilt":
+        style = replace(style, tilt_deg=float(rng.uniform(14, 20)),
+                        height_mm=float(rng.choice([400, 600])))
+    elif name == "harsh_clutter":
+        payloads = payloads[:4] + FOREIGN
+    placements = random_placements(rng, payloads, marker_angle=float(rng.uniform(0, 360)))
+    if name == "harsh_clutter":
+        under = placements[1]
+        placements.append(Placement(PAYLOADS[5], under.x + rng.uniform(-40, 40),
+                                    under.y + 120 * (1 if under.y < 360 else -1),
+                                    float(rng.uniform(0, 360))))
+        card = placements[2]
+        hands.append(_finger_on_finder(card, style, rng))
+    camera = Camera.create(seed, style)
+    return camera.render(placements, style, seed, hands=hands)
+
+
 def frame(name: str, index: int, scale: float = 1.0) -> tuple[np.ndarray, list[Truth]]:
     """Frame ``index`` of condition ``name`` (BGR image, truth of every object)."""
+    if name in HARSH:
+        return _harsh(name, index, scale)
     if name not in CONDITIONS:
         raise ValueError(f"unknown condition {name}")
     seed = 1000 * CONDITIONS.index(name) + index

@@ -14,6 +14,7 @@ a card's ``rotation`` is in quarter turns clockwise relative to the board marker
 from __future__ import annotations
 
 import math
+import zlib
 from dataclasses import dataclass, field, replace
 
 import cv2
@@ -67,6 +68,12 @@ class Style:
     glare_at: tuple[float, float] | None = None  # its centre in flat px; None: random
     bayer: bool = False  # sample a Bayer mosaic and demosaic it, like a raw sensor pipeline
     scale: float = 1.0  # output resolution relative to 1280x720 (1.5 = 1920x1080)
+    # a real table (issue 20), opt-in too: "plain" is the original wood-like texture,
+    # "wood" real grain (fibres, rings, knots), "board" a printed game board over the wood
+    table: str = "plain"
+    shadow: float = 0.0  # 0..1 darkness of the soft shadow each card casts (lamp at a slant)
+    vignette: float = 0.0  # light lost at the frame corners (lens falloff), 0..1
+    raw_noise: bool = False  # with bayer: the sensor noise on the mosaic, before demosaicing
 
 
 @dataclass(frozen=True)
@@ -111,6 +118,76 @@ def _table(rng: np.random.Generator, width: int = WIDTH, height: int = HEIGHT) -
     return np.clip(shade[..., None] * base[None, None, :] * 1.1, 0, 255).astype(np.uint8)
 
 
+def _wood(rng: np.random.Generator, width: int, height: int) -> np.ndarray:
+    """Real wood grain: fine dark fibres along the grain, growth rings bent around knots,
+    darker late-wood bands and planks of slightly different colour."""
+    f = np.float32(HEIGHT / height)  # flat pixels per output pixel (1080p: the same table)
+    y, x = np.mgrid[0:height, 0:width].astype(np.float32) * f
+    a = rng.uniform(-0.3, 0.3)  # grain direction, radians from image x
+    v = -x * math.sin(a) + y * math.cos(a)
+    warp = cv2.resize(rng.standard_normal((6, 10)).astype(np.float32), (width, height),
+                      interpolation=cv2.INTER_CUBIC)
+    ring = v + 18 * warp
+    for _ in range(int(rng.integers(1, 4))):  # knots: rings squeezed around a point
+        kx, ky = rng.uniform(0, WIDTH), rng.uniform(0, HEIGHT)
+        d = np.hypot((x - kx) / 3.0, y - ky)
+        ring += 40 * np.exp(-d / 35) * np.sign(y - ky)
+    period = rng.uniform(9, 16)
+    late = (np.sin(ring / period * 2 * math.pi) * 0.5 + 0.5) ** 3  # sharp dark bands
+    fibres = cv2.resize(rng.standard_normal((max(8, height // 2), max(8, width // 48))
+                                            ).astype(np.float32), (width, height),
+                        interpolation=cv2.INTER_LINEAR)
+    plank = np.floor(v / rng.uniform(160, 260))
+    tone = 0.85 + 0.15 * np.sin(plank * 2.3 + rng.uniform(0, 6))
+    shade = tone * (0.78 - 0.22 * late + 0.05 * fibres)
+    base = np.array([55, 100, 160], dtype=np.float32) * rng.uniform(0.85, 1.15)
+    return np.clip(shade[..., None] * base[None, None, :] * 1.25, 0, 255).astype(np.uint8)
+
+
+def _board_art(canvas: np.ndarray, rng: np.random.Generator) -> None:
+    """A printed game board over most of the table: a parchment ground, coloured regions,
+    paths of thin lines, icons and rows of small dark glyphs (text: the most sticker-like
+    texture a table has), drawn in place."""
+    h, w = canvas.shape[:2]
+    k = w / WIDTH
+    x0, y0, x1, y1 = int(40 * k), int(30 * k), int(w - 40 * k), int(h - 30 * k)
+    board = canvas[y0:y1, x0:x1]
+    bh, bw = board.shape[:2]
+    board[:] = (150, 200, 222)
+    for _ in range(14):  # coloured regions (fields, rivers, towns)
+        pts = (rng.random((5, 2)) * [bw, bh]).astype(np.int32)
+        hull = cv2.convexHull(pts)
+        colour = tuple(int(c) for c in rng.integers(60, 220, 3))
+        cv2.fillConvexPoly(board, hull, colour, cv2.LINE_AA)
+    for _ in range(10):  # paths
+        p, q = (rng.random(2) * [bw, bh]).astype(int), (rng.random(2) * [bw, bh]).astype(int)
+        cv2.line(board, tuple(int(c) for c in p), tuple(int(c) for c in q), (40, 50, 60),
+                 max(1, int(round(2 * k))), cv2.LINE_AA)
+    for _ in range(25):  # icons: rings and squares with a dark outline
+        c = tuple(int(v) for v in (rng.random(2) * [bw, bh]))
+        r = int(rng.integers(8, 22) * k)
+        colour = tuple(int(v) for v in rng.integers(30, 230, 3))
+        if rng.random() < 0.5:
+            cv2.circle(board, c, r, colour, -1, cv2.LINE_AA)
+            cv2.circle(board, c, r, (30, 30, 30), max(1, int(2 * k)), cv2.LINE_AA)
+        else:
+            cv2.rectangle(board, (c[0] - r, c[1] - r), (c[0] + r, c[1] + r), colour, -1)
+            cv2.rectangle(board, (c[0] - r, c[1] - r), (c[0] + r, c[1] + r), (30, 30, 30),
+                          max(1, int(2 * k)))
+    for _ in range(12):  # text: rows of glyphs 4-7 px high
+        gx, gy = int(rng.uniform(0, bw - 200 * k)), int(rng.uniform(0, bh - 60 * k))
+        size = rng.uniform(4, 7) * k
+        for row in range(int(rng.integers(1, 5))):
+            cx = gx
+            for _ in range(int(rng.integers(8, 30))):
+                gw = max(1, int(size * rng.uniform(0.4, 0.9)))
+                top = int(gy + row * size * 1.8)
+                cv2.rectangle(board, (cx, top), (cx + gw, int(top + size)), (25, 25, 35), -1)
+                cx += gw + max(1, int(size * rng.uniform(0.2, 0.5)))
+                if rng.random() < 0.15:
+                    cx += int(size)
+
+
 def _sticker(payload: str, symbol_px: int, damaged: bool, rng: np.random.Generator) -> np.ndarray:
     matrix = np.array(qr_matrix(payload), dtype=bool)
     n = matrix.shape[0]
@@ -152,6 +229,8 @@ def _card_patch(placement: Placement, style: Style, rng: np.random.Generator):
         return card, (4 + quiet, 4 + quiet), style.symbol_px
     w, h = int(sw * 1.45), int(sw * 2.05)
     card = np.full((h, w, 3), (200, 225, 235), np.uint8)
+    # a card's printed art is the same in every frame (a video of a still table is still)
+    rng = np.random.default_rng(zlib.crc32(placement.payload.encode()))
     for _ in range(6):  # illustration blobs in the lower half: distractors for the detector
         colour = tuple(int(c) for c in rng.integers(40, 200, 3))
         centre = (int(rng.integers(10, w - 10)), int(rng.integers(sh + 20, h - 10)))
@@ -340,6 +419,10 @@ class Camera:
         s = style.scale
         w, h = round(WIDTH * s), round(HEIGHT * s)
         table = _table(rng, w, h)
+        if style.table in ("wood", "board"):
+            table = _wood(np.random.default_rng(seed + 31), w, h)
+        if style.table == "board":
+            _board_art(table, np.random.default_rng(seed + 37))
         homography = _perspective(rng, style.perspective)
         if style.tilt_deg:
             towards = float(np.random.default_rng(seed + 7919).uniform(0, 360))
@@ -348,6 +431,10 @@ class Camera:
         lx, ly = rng.uniform(0, WIDTH), rng.uniform(0, HEIGHT)
         dist = np.hypot(x - lx, y - ly) / math.hypot(WIDTH, HEIGHT)
         light = 1.0 - (1.0 - style.light_min) * np.clip(dist / 0.8, 0, 1)
+        if style.vignette:  # the lens: cos^4-like falloff towards the corners
+            r2 = ((x - WIDTH / 2) ** 2 + (y - HEIGHT / 2) ** 2) / ((WIDTH / 2) ** 2 +
+                                                                   (HEIGHT / 2) ** 2)
+            light = light * (1.0 - style.vignette * r2)
         return cls(table, homography, np.repeat(light.astype(np.float32)[..., None], 3, 2), s)
 
     def render(self, placements: list[Placement], style: Style | None = None,
@@ -362,6 +449,8 @@ class Camera:
         symbols = []
         for index, placement in enumerate(placements):
             patch, (sx, sy), side = _card_patch(placement, flat_style, rng)
+            if style.shadow > 0:
+                _shadow(canvas, patch.shape, placement, s, style.shadow)
             _paste(canvas, patch, placement.x * s, placement.y * s, placement.angle,
                    (placement.motion[0] * s, placement.motion[1] * s), owner, index)
             symbols.append(self._symbol_corners(placement, patch.shape, sx, sy, side, s))
@@ -383,9 +472,11 @@ class Camera:
             image = cv2.filter2D(image, -1, _disk(style.defocus_px * s))
         if style.blur_sigma > 0:
             image = cv2.GaussianBlur(image, (0, 0), style.blur_sigma * s)
-        if style.bayer:
+        if style.bayer and style.raw_noise:
+            image = _bayer(image, style.noise_sigma, rng)
+        elif style.bayer:
             image = _bayer(image)
-        if style.noise_sigma > 0:
+        if style.noise_sigma > 0 and not (style.bayer and style.raw_noise):
             # a fresh field of unit Gaussian noise each frame is the slowest step; a shifted
             # slice of a larger stored field is just as random to a decoder, and fast
             dy, dx = int(rng.integers(0, 64)), int(rng.integers(0, 64))
@@ -479,15 +570,48 @@ class Camera:
         return out
 
 
-def _bayer(image: np.ndarray) -> np.ndarray:
-    """Keep one colour per pixel (BGGR mosaic) and demosaic, like a raw sensor pipeline."""
+def _bayer(image: np.ndarray, noise: float = 0.0,
+           rng: np.random.Generator | None = None) -> np.ndarray:
+    """Keep one colour per pixel (BGGR mosaic) and demosaic, like a raw sensor pipeline.
+
+    ``noise``: the sensor's noise (shot plus read noise, stronger in the dark) added to the
+    mosaic before demosaicing, so it is spread and correlated between neighbours the way a
+    real camera's is, not white per output pixel."""
     h, w = image.shape[:2]
     mosaic = np.empty((h, w), np.uint8)
     mosaic[0::2, 0::2] = image[0::2, 0::2, 0]
     mosaic[0::2, 1::2] = image[0::2, 1::2, 1]
     mosaic[1::2, 0::2] = image[1::2, 0::2, 1]
     mosaic[1::2, 1::2] = image[1::2, 1::2, 2]
+    if noise > 0:
+        rng = rng or np.random.default_rng(0)
+        dy, dx = int(rng.integers(0, 64)), int(rng.integers(0, 64))
+        unit = _unit_noise(w, h)[dy:dy + h, dx:dx + w, 0].astype(np.float32) / 16
+        level = mosaic.astype(np.float32)
+        sigma = noise * (0.6 + 0.4 * np.sqrt(level / 128.0))  # shot noise grows with light
+        mosaic = np.clip(level + unit * sigma, 0, 255).astype(np.uint8)
     return cv2.cvtColor(mosaic, cv2.COLOR_BayerRG2BGR)
+
+
+def _shadow(canvas: np.ndarray, shape, placement: Placement, s: float,
+            strength: float) -> None:
+    """The soft shadow a card (a few mm above the table at its bent edges, lit from a
+    slant) casts: its outline shifted and blurred, darkening what lies under it."""
+    h, w = shape[:2]
+    side = int(math.hypot(w, h)) + 40
+    matrix = cv2.getRotationMatrix2D((w / 2, h / 2), -placement.angle, 1.0)
+    matrix[:, 2] += (side - w) / 2 + 7 * s, (side - h) / 2 + 9 * s
+    mask = cv2.warpAffine(np.full((h, w), 255, np.uint8), matrix, (side, side))
+    mask = cv2.GaussianBlur(mask, (0, 0), 6 * s)
+    x0, y0 = int(round(placement.x * s - side / 2)), int(round(placement.y * s - side / 2))
+    cx0, cy0 = max(x0, 0), max(y0, 0)
+    cx1, cy1 = min(x0 + side, canvas.shape[1]), min(y0 + side, canvas.shape[0])
+    if cx1 <= cx0 or cy1 <= cy0:
+        return
+    m = mask[cy0 - y0:cy1 - y0, cx0 - x0:cx1 - x0]
+    keep = cv2.convertScaleAbs(m, alpha=-strength, beta=255)
+    region = canvas[cy0:cy1, cx0:cx1]
+    region[:] = cv2.multiply(region, cv2.merge([keep] * 3), scale=1 / 255)
 
 
 def random_placements(rng: np.random.Generator, payloads: list[str], marker_angle: float = 0.0,

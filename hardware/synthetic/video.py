@@ -50,6 +50,7 @@ class Script:
     expected: list[Expected]
     fps: float = 30.0
     hands: list[list[Hand]] | None = None  # per frame, drawn above the cards
+    left_view: int | None = None  # a lifted card: the first frame with no part of it in view
 
     def hands_at(self, index: int) -> list[Hand]:
         return self.hands[index] if self.hands else []
@@ -170,7 +171,48 @@ def lift_script(event: str | None = None, fps: float = 30.0) -> Script:
         hands.append([Hand(centre[0] + 90, centre[1] + 60, 120.0)] if 25 <= i < 30 else [])
     expected = [Expected("Appeared", event, "centre", 0, 0),
                 Expected("Removed", event, "centre", 0, 30)]
-    return Script(frames, expected, fps, hands)
+    return Script(frames, expected, fps, hands, left_view=30)
+
+
+def lift_away_script(towards: float = 180.0, event: str | None = None,
+                     fps: float = 30.0) -> Script:
+    """A card on the centre space; a hand comes to it from ``towards`` (degrees clockwise
+    from image up: 180 = from the bottom edge), its fingertip on the card for frames 25-29,
+    then lifts it and carries it out of the picture the way it came, card and hand
+    smeared by the motion, about 50 mm a frame (1.5 m/s). Expected: Removed within 8
+    frames of ``left_view``, the first frame in which no part of the card is in view."""
+    import math
+
+    event = event or card_payload("demo", "E", "card_1")
+    marker = Placement(BOARD_MARKER, *MARKER_AT, 0.0, marker=True)
+    cx, cy = board_to_table(0, 60)
+    t = math.radians(towards)
+    out = (math.sin(t), -math.cos(t))  # from the card towards the edge the hand came from
+    speed, half = 160.0, 150.0  # flat px a frame; the card's half diagonal
+    frames, hands = [], []
+    left_view = None
+    for i in range(70):
+        placements = [marker]
+        k = max(0, i - 30)
+        x, y = cx + out[0] * speed * k, cy + out[1] * speed * k
+        gone = not (-half < x < WIDTH + half and -half < y < HEIGHT + half)
+        if gone and left_view is None:
+            left_view = i
+        if not gone:
+            motion = (out[0] * speed * 0.5, out[1] * speed * 0.5) if k else (0.0, 0.0)
+            placements.append(Placement(event, x, y, 0.0, motion=motion))
+        frames.append(placements)
+        if 22 <= i < 30:  # reaching in: the fingertip from the edge to the card's edge
+            reach = min(1.0, (i - 21) / 4)
+            tip = (cx + out[0] * (120 + 600 * (1 - reach)), cy + out[1] * (120 + 600 * (1 - reach)))
+            hands.append([Hand(*tip, towards)])
+        elif i >= 30 and not gone:
+            hands.append([Hand(x + out[0] * 120, y + out[1] * 120, towards)])
+        else:
+            hands.append([])
+    expected = [Expected("Appeared", event, "centre", 0, 0),
+                Expected("Removed", event, "centre", 0, left_view)]
+    return Script(frames, expected, fps, hands, left_view)
 
 
 def render_script(script: Script, seed: int = 0, style: Style | None = None

@@ -208,14 +208,26 @@
     statusEl.className = "conn-status conn-" + kind;
   }
 
-  function toast(message, kind) {
+  /** Show `message`; a refusal's `rule` adds its "Why?" (rules_cited.js), and the toast
+   *  stays while that is open. */
+  function toast(message, kind, rule) {
     toastEl = toastEl || document.getElementById("toast");
     if (!toastEl) { window.alert(message); return; }
     toastEl.textContent = message;
     toastEl.className = "toast show " + (kind || "error");
     toastEl.hidden = false;
+    var hide = function () { toastEl.hidden = true; };
+    var why = rule && window.TC.why ? window.TC.why(rule) : null;
+    if (why) {
+      toastEl.classList.add("with-rule");
+      append(toastEl, [" ", why]);
+      why.addEventListener("toggle", function () {
+        clearTimeout(toastTimer);
+        if (!why.open) toastTimer = setTimeout(hide, 6000);
+      });
+    }
     clearTimeout(toastTimer);
-    toastTimer = setTimeout(function () { toastEl.hidden = true; }, 6000);
+    toastTimer = setTimeout(hide, why ? 10000 : 6000);
   }
 
   /* ---------- wake lock ---------- */
@@ -389,7 +401,7 @@
     });
     socket.on("view", onWholeView);
     socket.on("patch", onPatch);
-    socket.on("refused", function (r) { toast(r.message || r.code, "error"); });
+    socket.on("refused", function (r) { toast(r.message || r.code, "error", r.rule); });
     socket.on("closed", function () {
       closed = true;
       endedByHost = true;
@@ -428,7 +440,7 @@
           return;
         }
         ack = ack || {ok: false};
-        if (!ack.ok) toast(ack.message || ack.code || t("refused"), "error");
+        if (!ack.ok) toast(ack.message || ack.code || t("refused"), "error", ack.rule);
         resolve(ack);
       });
     });

@@ -141,7 +141,7 @@
 
   function logList(m) {
     return m.log.slice().reverse().slice(0, 60).map(function (e) {
-      return h("li", {dataset: {key: "log-" + e.seq + "-" + e.type}}, e.text || e.type);
+      return h("li", {dataset: {key: "log-" + e.seq + "-" + e.type}}, e.text || e.type, TC.why(e.rule));
     });
   }
 

@@ -264,9 +264,14 @@
   }
 
   function logList(m) {
-    return m.log.slice().reverse().map(function (e) {
-      return h("li", {dataset: {type: e.type}}, e.text || e.type);
-    });
+    // keyed (an action's events share its seq), so an open "Why?" stays on its own line
+    var seen = {};
+    return m.log.map(function (e) {
+      var k = e.seq + "-" + e.type;
+      seen[k] = (seen[k] || 0) + 1;
+      return h("li", {dataset: {type: e.type, key: "log-" + k + "-" + seen[k]}},
+        e.text || e.type, TC.why(e.rule));
+    }).reverse();
   }
 
   /* ---------- VP over the game: an inline SVG line chart (no library) ---------- */

@@ -128,7 +128,9 @@
     if (idle.length) out.push(h("h4.idle-head", t("would_do_nothing")), h("div.choices.idle", idle.map(button)));
     if (refused.length) {
       out.push(h("details.not-possible", h("summary.small", t("not_possible_n", {n: refused.length})),
-        h("div.choices", refused.map(function (c) { return choiceButton(c, label(c)); }))));
+        h("div.choices", refused.map(function (c) {
+          return h("div.refused-choice", choiceButton(c, label(c)), TC.why(c.refused.rule));
+        }))));
     }
     return out;
   }

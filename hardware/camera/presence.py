@@ -1,0 +1,340 @@
+"""Is a card that was not read still there? Evidence a wooden table or a board cannot imitate.
+
+A small gray copy of every frame (320 px wide, `Small`) is compared with two memories:
+
+- the card's own *reference*: its sticker patch as it looked when it was last read. The
+  same place still looking like that (at least half of the patch's pixels within
+  `TOLERANCE` gray levels) is the card, unread (defocus, glare, a fingertip): *card*;
+- the *background model* of the table: each small pixel learned while it was stable and
+  not under any tracked card, so the spot under a card laid during the game is known
+  (the empty table remembered when the card was laid). The spot looking like it again is
+  *table*; looking like neither, it is *hidden* (a hand or its shadow over it). Where the
+  table under a card was never seen (the card lay there from the start), a spot that is
+  neither the card nor changing between frames is *table*; a changing one is *hidden*.
+
+Wood grain and printed board art are part of the background model, so they never count as
+a card, whatever their texture or lightness (the old test: texture or light contrast near
+the card, which a wooden table imitates). A moving card (a slide, a card carried away) is
+followed by the recogniser's texture or light search, and each candidate spot must not be
+the table (`not_table`).
+
+The same small image is the still table's change detector (`ChangeDetector`): cells whose
+mean gray level moved since they were last decoded.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+SMALL_WIDTH = 320
+TOLERANCE = 22.0  # gray levels: noise, JPEG and a little light change stay inside
+CARD_SHARE = 0.5  # of the reference's pixels matching: the card is there
+TABLE_SHARE = 0.6  # of the known background's pixels matching: the table is there
+CHANGING_SHARE = 0.15  # of the pixels moved since the previous frame: something moves
+LEARN_RATE = 0.2  # background model update per stable frame
+STABLE = 8.0  # gray levels between two frames for a pixel to count as stable
+# stable frames before a background pixel is trusted: a card slid slowly into place is
+# stable for a few frames before it is read there and its place frozen
+KNOWN_AFTER = 10
+SMEAR_LIGHT = 30.0  # gray levels between a smeared card's mean and its reference's
+
+CARD, TABLE, HIDDEN = "card", "table", "hidden"
+
+
+@dataclass
+class Reference:
+    """A card's sticker patch in the small image when it was last read, and the change
+    cells of the whole frame then."""
+
+    x0: int
+    y0: int
+    patch: np.ndarray  # float32
+    cells: np.ndarray | None = None
+    centre: tuple[float, float] = (0.0, 0.0)  # frame px
+    side: float = 0.0  # the sticker's side, frame px
+
+
+class Small:
+    """The frame reduced to `SMALL_WIDTH` (area average: the noise averages out)."""
+
+    def __init__(self, gray: np.ndarray) -> None:
+        h, w = gray.shape[:2]
+        self.f = w / SMALL_WIDTH  # frame pixels per small pixel
+        self.image = cv2.resize(gray, (SMALL_WIDTH, max(1, round(h / self.f))),
+                                interpolation=cv2.INTER_AREA)
+
+    def box(self, centre, half: float) -> tuple[int, int, int, int]:
+        """The small-image box around ``centre`` (frame px), ``half`` frame px each side."""
+        h, w = self.image.shape
+        cx, cy, r = centre[0] / self.f, centre[1] / self.f, max(1.0, half / self.f)
+        return (max(0, int(cx - r)), max(0, int(cy - r)), min(w, int(cx + r) + 1),
+                min(h, int(cy + r) + 1))
+
+
+class Presence:
+    """The background model and the cards' references; `verdict` for an unread card."""
+
+    def __init__(self) -> None:
+        self.background: np.ndarray | None = None  # float32
+        self.stable: np.ndarray | None = None  # uint8: stable free frames in a row
+        self.known: np.ndarray | None = None  # bool: the background model holds the table
+        self.candidate: np.ndarray | None = None  # the current stable run's picture
+        self.previous: np.ndarray | None = None
+        self.current: Small | None = None
+        self.references: dict[str, Reference] = {}
+        self.ticks = 0  # skipped (unchanged) frames since the last update
+        self.free: np.ndarray | None = None  # not under a tracked card at the last update
+        self.cells: np.ndarray | None = None  # change cells of the current frame
+        self.cell_px = 1.0  # frame px per change cell
+
+    def update(self, small: Small, occupied: list[tuple[tuple[float, float], float]]
+               ) -> None:
+        """Learn the background from ``small`` where it is stable and not under a tracked
+        card (``occupied``: (centre, side) of each tracked card's sticker, frame px)."""
+        image = small.image.astype(np.float32)
+        if self.background is None or self.background.shape != image.shape:
+            self.background = image.copy()
+            self.candidate = image.copy()
+            self.stable = np.zeros(image.shape, np.uint8)
+            self.known = np.zeros(image.shape, bool)
+            self.previous = image
+            self.current = small
+            return
+        if self.ticks and self.free is not None:
+            started = (self.stable > 0) & self.free
+            self.stable[started] = np.minimum(self.stable[started].astype(np.int32)
+                                              + self.ticks, 250)
+            self.ticks = 0
+            self._confirm()
+        # steady: like the previous frame and like the run so far (a card creeping into
+        # place is steady from frame to frame, not against the run's picture)
+        steady = (cv2.absdiff(image, self.previous) < STABLE) & (
+            (self.stable == 0) | (cv2.absdiff(image, self.candidate) < 2 * STABLE))
+        free = np.ones(image.shape, bool)
+        for centre, side in occupied:  # a card is about 2 sticker sides long
+            x0, y0, x1, y1 = small.box(centre, 1.6 * side)
+            free[y0:y1, x0:x1] = False
+        learn = steady & free
+        self.free = free
+        # a run of stable frames builds a candidate; only a run of `KNOWN_AFTER` frames
+        # replaces the model (a hand resting a moment is not the table; under a card the
+        # model stays what the table was before the card was laid)
+        fresh = learn & (self.stable == 0)
+        self.candidate[fresh] = image[fresh]
+        self.stable = np.where(learn, np.minimum(self.stable + 1, 250), 0).astype(np.uint8)
+        cv2.accumulateWeighted(image, self.candidate, LEARN_RATE, learn.astype(np.uint8))
+        self._confirm()
+        self.previous, self.current = image, small
+
+    def _confirm(self) -> None:
+        confirmed = self.stable >= KNOWN_AFTER
+        self.background[confirmed] = self.candidate[confirmed]
+        self.known |= confirmed
+
+    def tick(self, cells: np.ndarray | None = None) -> None:
+        """A frame in which nothing changed (the change detector skipped it): every pixel
+        being learned was stable once more (counted at the next `update`), and the
+        frame's change cells are the calm picture each card's place is compared with."""
+        self.ticks += 1
+        if cells is not None:
+            for ref in self.references.values():
+                ref.cells = cells
+
+    def remember(self, payload: str, centre, side: float) -> None:
+        """The card was read at ``centre``: its sticker patch (with the quiet zone) is its
+        reference from now on."""
+        small = self.current
+        if small is None:
+            return
+        x0, y0, x1, y1 = small.box(centre, 0.6 * side)
+        if x1 - x0 < 3 or y1 - y0 < 3:
+            return
+        self.references[payload] = Reference(
+            x0, y0, small.image[y0:y1, x0:x1].astype(np.float32),
+            None if self.cells is None else self.cells.copy(), tuple(centre), side)
+
+    def forget(self, payload: str) -> None:
+        self.references.pop(payload, None)
+
+    def verdict(self, payload: str) -> str | None:
+        """CARD, TABLE or HIDDEN for the card's last read place; None without a reference."""
+        ref, small = self.references.get(payload), self.current
+        if ref is None or small is None:
+            return None
+        h, w = ref.patch.shape
+        now = small.image[ref.y0:ref.y0 + h, ref.x0:ref.x0 + w].astype(np.float32)
+        if now.shape != ref.patch.shape:
+            return None
+        if float((cv2.absdiff(now, ref.patch) < TOLERANCE).mean()) >= CARD_SHARE:
+            return CARD
+        known = self.known[ref.y0:ref.y0 + h, ref.x0:ref.x0 + w]
+        if known.mean() >= 0.5:
+            near = cv2.absdiff(now, self.background[ref.y0:ref.y0 + h, ref.x0:ref.x0 + w])
+            if float((near < TOLERANCE)[known].mean()) >= TABLE_SHARE:
+                return TABLE
+        return self._reaching_in(ref)
+
+    def _reaching_in(self, ref: Reference) -> str:
+        """The table under the card was never seen: what changed since the card was read
+        is either the card's own place alone (it left: TABLE) or part of something that
+        reaches in from the frame's edge (an arm, a hand's shadow: HIDDEN)."""
+        if ref.cells is None or self.cells is None or ref.cells.shape != self.cells.shape:
+            return HIDDEN
+        # what is not the table now: cells unlike the background model where it is known,
+        # else cells changed since the card's place was last seen calm
+        small = self.current.image
+        now = _cells(small)
+        known = _cells(self.known.astype(np.uint8) * 255) > 127
+        model = _cells(np.clip(self.background, 0, 255).astype(np.uint8))
+        diff = self.cells - ref.cells
+        diff -= float(np.median(diff))
+        changed = np.abs(diff) > CHANGE_LEVEL
+        if now.shape != changed.shape:
+            return HIDDEN
+        foreign = np.where(known, np.abs(now - model) > 2 * CHANGE_LEVEL, changed)
+        spot = np.zeros_like(changed)
+        cx, cy = int(ref.centre[0] / self.cell_px), int(ref.centre[1] / self.cell_px)
+        spot[max(0, cy - 1):cy + 2, max(0, cx - 1):cx + 2] = True
+        mask = ((foreign | (spot & changed)) * 1).astype(np.uint8)
+        count, labels = cv2.connectedComponents(mask, connectivity=8)
+        near = labels[max(0, cy - 1):cy + 2, max(0, cx - 1):cx + 2]
+        here = {int(v) for v in np.unique(near) if v}
+        if not here:
+            return TABLE  # nothing changed around it, yet it is not the card: call it gone
+        # the frame's border, outside the card's own footprint (its place may touch it)
+        border = np.zeros_like(changed)
+        border[0], border[-1], border[:, 0], border[:, -1] = True, True, True, True
+        ys, xs = np.mgrid[0:border.shape[0], 0:border.shape[1]]
+        reach = 1.6 * ref.side / self.cell_px + 1
+        border &= (xs - cx) ** 2 + (ys - cy) ** 2 > reach * reach
+        edge = set(np.unique(labels[border]).tolist())
+        return HIDDEN if here & edge else TABLE
+
+    def not_table(self, centre, side: float, payload: str | None = None) -> bool:
+        """Something other than the table at ``centre`` (a card carried or slid there).
+
+        Where the table was never seen empty (under the card's own first place), a card
+        smeared by motion does not change much between frames: there the spot counts when
+        it is as light as the card's reference (a smear keeps the card's mean light)."""
+        small = self.current
+        if small is None:
+            return True
+        x0, y0, x1, y1 = small.box(centre, 0.6 * side)
+        now = small.image[y0:y1, x0:x1].astype(np.float32)
+        if now.size == 0:
+            return False
+        known = self.known[y0:y1, x0:x1]
+        ref = self.references.get(payload) if payload else None
+        if known.mean() < 0.5 and ref is not None and \
+                abs(float(now.mean()) - float(ref.patch.mean())) < SMEAR_LIGHT:
+            return True
+        return not self._is_table(x0, y0, x1, y1, now)
+
+    def _is_table(self, x0: int, y0: int, x1: int, y1: int, now: np.ndarray) -> bool:
+        known = self.known[y0:y1, x0:x1]
+        if known.mean() >= 0.5:
+            near = cv2.absdiff(now, self.background[y0:y1, x0:x1]) < TOLERANCE
+            return float(near[known].mean()) >= TABLE_SHARE
+        # never seen empty: the table is what does not change
+        moving = cv2.absdiff(now, self.previous[y0:y1, x0:x1]) >= TOLERANCE
+        return float(moving.mean()) < CHANGING_SHARE
+
+
+CHANGE_CELL = 8  # thumbnail pixels per change cell side (a 2.5x2.5 cm patch at 60 cm)
+CHANGE_LEVEL = 6.0  # gray levels a cell's mean must move (noise averages to about 1)
+
+
+class Thumb:
+    """Every n-th pixel of every n-th row (about 320 wide): a strided copy costs a
+    twentieth of an area average, and a cell's mean of 64 samples still averages the
+    sensor noise to about one gray level."""
+
+    def __init__(self, gray: np.ndarray) -> None:
+        self.f = max(1, gray.shape[1] // SMALL_WIDTH)
+        self.image = np.ascontiguousarray(gray[::self.f, ::self.f])
+        self.size = gray.shape[1], gray.shape[0]
+
+
+class ChangeDetector:
+    """Which cells of the frame changed since they were last decoded.
+
+    ``reference`` holds the thumbnail as it was when each part was last decoded; a cell's
+    mean moving by more than `CHANGE_LEVEL` (after the whole frame's median shift is taken
+    out: auto exposure, a cloud) marks it changed."""
+
+    def __init__(self) -> None:
+        self.reference: np.ndarray | None = None
+        self._reference_cells: np.ndarray | None = None
+        self.last_cells: np.ndarray | None = None  # of the latest frame compared
+
+    def changed(self, thumb: Thumb) -> np.ndarray | None:
+        """A bool grid of changed cells, or None when there is no reference yet (all)."""
+        image = thumb.image
+        if self.reference is None or self.reference.shape != image.shape:
+            return None
+        if self._reference_cells is None:
+            self._reference_cells = _cells(self.reference)
+        self.last_cells = _cells(image)
+        cells = self.last_cells - self._reference_cells
+        cells -= float(np.median(cells))
+        return np.abs(cells) > CHANGE_LEVEL
+
+    def regions(self, changed: np.ndarray, thumb: Thumb, margin: float
+                ) -> list[tuple[int, int, int, int]]:
+        """Frame-pixel boxes (x0, y0, x1, y1) around the changed cells, grown by ``margin``
+        frame px (a sticker reaching into a changed cell is decoded whole)."""
+        if not changed.any():
+            return []
+        count, _, stats, _ = cv2.connectedComponentsWithStats(changed.astype(np.uint8), 8)
+        cell = CHANGE_CELL * thumb.f
+        fw, fh = thumb.size
+        out = []
+        for x, y, cw, ch, _ in stats[1:count].tolist():
+            out.append((max(0, int(x * cell - margin)), max(0, int(y * cell - margin)),
+                        min(fw, int((x + cw) * cell + margin)),
+                        min(fh, int((y + ch) * cell + margin))))
+        return merge(out)
+
+    def accept(self, thumb: Thumb, boxes: list[tuple[int, int, int, int]] | None) -> None:
+        """These boxes (frame px; None: the whole frame) were decoded in ``thumb``."""
+        self._reference_cells = None
+        if boxes is None or self.reference is None or \
+                self.reference.shape != thumb.image.shape:
+            self.reference = thumb.image.copy()
+            return
+        f = thumb.f
+        for x0, y0, x1, y1 in boxes:
+            a, b, c, d = x0 // f, y0 // f, -(-x1 // f), -(-y1 // f)
+            self.reference[b:d, a:c] = thumb.image[b:d, a:c]
+
+
+def _cells(image: np.ndarray) -> np.ndarray:
+    """Mean gray level per change cell (the rows and columns that fill whole cells: an
+    exact area average is OpenCV's fast path)."""
+    h, w = image.shape
+    ch, cw = max(1, h // CHANGE_CELL), max(1, w // CHANGE_CELL)
+    whole = image[:ch * CHANGE_CELL, :cw * CHANGE_CELL] if h >= CHANGE_CELL and \
+        w >= CHANGE_CELL else image
+    return cv2.resize(whole, (cw, ch), interpolation=cv2.INTER_AREA).astype(np.float32)
+
+
+def merge(boxes: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
+    """Overlapping boxes merged into their union until none overlap."""
+    boxes = list(boxes)
+    merged = True
+    while merged:
+        merged = False
+        for i in range(len(boxes)):
+            for j in range(i + 1, len(boxes)):
+                a, b = boxes[i], boxes[j]
+                if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]:
+                    boxes[i] = (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]),
+                                max(a[3], b[3]))
+                    del boxes[j]
+                    merged = True
+                    break
+            if merged:
+                break
+    return boxes

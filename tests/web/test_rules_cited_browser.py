@@ -1,0 +1,154 @@
+"""Every rule cited, in real chromium for each game (docs/rules-cited.md): a refusal on the
+Italian phone and a tax, duty or income line on the Polish phone each have a "Why?" that,
+tapped, shows the rule's reference in that player's edition and its text in that language;
+the table display shows the rule of the step owed now. Screenshots at phone (390x844) and TV
+(1920x1080) size go to test-artifacts/browser/rules-*.png; axe-core finds no serious
+problem on either page with the rule open.
+
+The game is moved on by each page's own choices (the first one allowed, sent with TC.act as
+the page's buttons do); what is checked is the "Why?" the pages show."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.web.conftest import ROOT, table_and_phones
+from tests.web.test_accessibility_browser import check as a11y
+from tests.web.test_browser import server, shot  # noqa: F401 (server is a fixture)
+from web import i18n_tool
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(600)]
+PIN = "8642"
+
+# per game: the log events whose "Why?" the Polish player taps (the first one seen)
+GAMES = {
+    "wwe": {"events": ("duties_paid", "tax_rolled"), "max_steps": 160},
+    "pillars": {"events": ("tax_rolled",), "max_steps": 200},
+    "monasterium": {"events": ("paid", "gain"), "max_steps": 120},
+}
+
+# the first allowed choice of this page, sent as its buttons send it (a play that needs a
+# discard takes the first allowed one); the version it was sent at, or null when none
+STEP = """() => {
+  const c = (TC.view.choices || []).find(c => !c.refused);
+  if (!c) return null;
+  const a = Object.assign({}, c.action);
+  const opts = c.effect && c.effect.discard_options;
+  if (opts && opts.length && !opts.includes(a.discard)) a.discard = opts[0];
+  TC.act(a);
+  return TC.view.version;
+}"""
+
+
+def expected(game: str, lang: str, rule_id: str) -> tuple[str, str]:
+    """The reference and the text a player reading ``lang`` must see for ``rule_id``: from
+    the game's rules.json and its .po file (the data the owner edits)."""
+    rule = json.loads((ROOT / "engine" / game / "data" / "rules.json").read_text())
+    rule = rule["rules"][rule_id]
+    ref = rule["ref"].get(lang) or rule["ref"]["*"]
+    if lang == "en":
+        return ref, rule["text"]
+    catalog = i18n_tool.read(lang, i18n_tool.domain(game))
+    return ref, catalog.get(rule["text"]).string
+
+
+def words(text: str) -> list[str]:
+    return text.split()
+
+
+def log_types(page) -> list[str]:
+    return page.evaluate("() => (TC.view.log || []).map(e => e.type)")
+
+
+def play_until(game: str, table, phones: dict, done: str, max_steps: int) -> None:
+    """Move the game on until ``done`` (a JS predicate on the table's view) holds."""
+    pages = [*phones.values(), table]
+    for _ in range(max_steps):
+        if table.evaluate(f"() => ({done})(TC.view)"):
+            return
+        for page in pages:
+            sent = page.evaluate(STEP)
+            if sent is not None:
+                table.wait_for_function("v => TC.view.version > v", arg=sent, timeout=20000)
+                for p in phones.values():
+                    p.wait_for_function("v => TC.view.version >= v",
+                                        arg=table.evaluate("() => TC.view.version"))
+                break
+        else:
+            pytest.fail(f"{game}: nobody has a choice; prompts "
+                        f"{table.evaluate('() => TC.view.prompts')}")
+    pytest.fail(f"{game}: {done} still false after {max_steps} steps")
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_why_shows_the_rule_of_a_refusal_and_of_a_bookkeeping_line(server, browser,  # noqa: F811
+                                                                   game):
+    spec = GAMES[game]
+    errors: list[str] = []
+    table, phones, _ = table_and_phones(
+        browser, server, game, {"N": ("Anna", "it"), "S": ("Bartek", "pl")}, PIN, errors,
+        start="N")
+    italian, polish = phones["N"], phones["S"]
+
+    # The table display: the rule of the step owed now, under the turn banner, in the
+    # table's language (English), from the first prompt's rule.
+    table.wait_for_selector("#step-rule:not([hidden])")
+    prompt_rule = table.evaluate("() => TC.view.prompts[0].rule")
+    ref, _ = expected(game, "en", prompt_rule["id"])
+    assert table.locator("#step-rule").inner_text().count(ref) == 1
+    assert prompt_rule["text"] in table.locator("#step-rule").inner_text()
+
+    # A refusal on the Italian phone: while Bartek owes a decision, Anna sends it out of her
+    # turn (as a stale page would); the game's rule of turns refuses it, with a "Why?".
+    play_until(game, table, phones, "v => (v.prompts || []).some(p => p.seat === 'S')",
+               spec["max_steps"])
+    for page in phones.values():
+        page.wait_for_function("v => TC.view.version >= v",
+                               arg=table.evaluate("() => TC.view.version"))
+    move = polish.evaluate("() => TC.view.choices.find(c => !c.refused).action")
+    move["by"] = "N"
+    ack = italian.evaluate("a => new Promise(r => TC.socket.emit('act', {action: a}, r))", move)
+    assert ack["ok"] is False and ack["rule"], ack
+    assert not ack["rule"]["ref"].startswith("App"), ack  # a rule of the game
+    ref, text = expected(game, "it", ack["rule"]["id"])
+    assert ack["rule"] == {"id": ack["rule"]["id"], "ref": ref, "text": text}
+    italian.evaluate("a => TC.act(a)", move)
+    toast = italian.locator("#toast")
+    italian.wait_for_function("t => !document.getElementById('toast').hidden && "
+                              "document.getElementById('toast').innerText.includes(t)",
+                              arg=ack["message"])
+    summary = toast.locator("details.rule-why > summary")
+    assert summary.inner_text() == "Perché?"
+    summary.click()
+    assert words(toast.locator(".rule-text").inner_text()) == words(f"{ref} {text}")
+    shot(italian, f"rules-{game}-phone-it-refusal")
+    a11y(italian, f"rules-{game}-phone-it-refusal")
+
+    # A bookkeeping line (a tax, a duty, an income, a payment) reaches the Polish phone.
+    wanted = json.dumps(spec["events"])
+    play_until(game, table, phones, f"v => v.log.some(e => {wanted}.includes(e.type))",
+               spec["max_steps"])
+    types = log_types(table)
+    kind = next(k for k in spec["events"] if k in types)
+    polish.wait_for_function("k => TC.view.log.some(e => e.type === k)", arg=kind)
+    entry = polish.evaluate("k => TC.view.log.filter(e => e.type === k).pop()", kind)
+    ref, text = expected(game, "pl", entry["rule"]["id"])
+    assert entry["rule"] == {"id": entry["rule"]["id"], "ref": ref, "text": text}
+    polish.evaluate("() => { document.getElementById('log').closest('details').open = true; }")
+    line = polish.locator("#log li", has_text=entry["text"]).first
+    why = line.locator("details.rule-why > summary")
+    assert why.inner_text() == "Dlaczego?"
+    why.click()
+    shown = line.locator(".rule-text")
+    shown.wait_for()
+    assert words(shown.inner_text()) == words(f"{ref} {text}")
+    line.scroll_into_view_if_needed()
+    shot(polish, f"rules-{game}-phone-pl-{kind}")
+    a11y(polish, f"rules-{game}-phone-pl")
+
+    # The TV at 1920x1080 with the step's rule.
+    table.wait_for_selector("#step-rule:not([hidden])")
+    shot(table, f"rules-{game}-table")
+    a11y(table, f"rules-{game}-table")
+    assert not errors, errors
