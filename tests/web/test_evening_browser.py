@@ -72,6 +72,43 @@ def finished_record(game: str) -> dict:
     return record.build(game, setup, actions)
 
 
+def exported(host, base: str, game: str, game_id: str, tmp_path) -> tuple[str, object]:
+    """A finished ``game`` (a random legal game of PLAYERS) imported from the host's home page,
+    found in the finished games of ``game_id``'s host page (German), exported there as CSV
+    and as a BG Stats file, both parsed and compared. Returns (its id, its history section)."""
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(finished_record(game)))
+    host.goto(f"{base}/")
+    host.click("details summary")  # "Import a game record"
+    host.set_input_files("#record", str(path))
+    host.fill("#import-pin", PIN)
+    host.locator("form[action='/games/import'] button[type=submit]").click()
+    host.wait_for_url("**/host/**")
+    done_id = host.url.rstrip("/").split("/")[-1].split("?")[0]
+    host.goto(f"{base}/host/{game_id}?lang=de")
+    host.click("#history-link")
+    host.wait_for_selector(f".history-game[data-game='{done_id}']")
+    section = host.locator(f".history-game[data-game='{done_id}']")
+    assert section.locator("polyline").count() == len(PLAYERS)
+    names = section.locator("tbody tr td:nth-child(2)").all_inner_texts()
+    assert sorted(n.split(" (")[0].strip() for n in names) == sorted(n for n, _ in
+                                                                     PLAYERS.values())
+    with host.expect_download() as download:
+        section.locator(".export-csv").click()
+    rows = list(csv.DictReader(io.StringIO(download.value.path().read_text())))
+    with host.expect_download() as download:
+        section.locator(".export-bgstats").click()
+    assert download.value.suggested_filename.endswith(".bgsplay")
+    play_file = json.loads(download.value.path().read_text())
+    by_name = {p["id"]: p["name"] for p in play_file["players"]}
+    scores = {by_name[s["playerRefId"]]: s for s in play_file["plays"][0]["playerScores"]}
+    assert {r["player"]: r["score"] for r in rows} == {n: s["score"] for n, s in scores.items()}
+    assert {r["player"] for r in rows if r["winner"] == "yes"} == {
+        n for n, s in scores.items() if s["winner"]}
+    assert rows and all(r["player"] for r in rows)
+    return done_id, section
+
+
 def at_step(page) -> str:
     return page.locator("#setup").get_attribute("data-at")
 
@@ -153,41 +190,12 @@ def test_setup_guided_then_the_finished_game_kept_and_exported(server, browser, 
         phone.wait_for_selector("#setup-pieces[hidden]", state="attached", timeout=15000)
 
     # ---- a finished game in the host's list, exported --------------------------------------
-    path = tmp_path / "record.json"
-    path.write_text(json.dumps(finished_record(game)))
-    host = table  # the browser that made the game is its host
-    host.goto(f"{base}/")
-    host.click("details summary")  # "Import a game record"
-    host.set_input_files("#record", str(path))
-    host.fill("#import-pin", PIN)
-    host.locator("form[action='/games/import'] button[type=submit]").click()
-    host.wait_for_url("**/host/**")
-    done_id = host.url.rstrip("/").split("/")[-1].split("?")[0]
-    host.goto(f"{base}/host/{game_id}?lang=de")
-    host.click("#history-link")
-    host.wait_for_selector(f".history-game[data-game='{done_id}']")
-    section = host.locator(f".history-game[data-game='{done_id}']")
-    assert section.locator("polyline").count() == len(PLAYERS)
-    names = section.locator("tbody tr td:nth-child(2)").all_inner_texts()
-    assert sorted(n.split(" (")[0].strip() for n in names) == sorted(n for n, _ in
-                                                                     PLAYERS.values())
+    done_id, section = exported(table, base, game, game_id, tmp_path)
     assert section.locator(".why-won").inner_text().strip()
-    shot(host, f"84-history-{game}-tv-de")
-    a11y(host, f"history-{game}")
-    with host.expect_download() as download:
-        section.locator(".export-csv").click()
-    rows = list(csv.DictReader(io.StringIO(download.value.path().read_text())))
-    with host.expect_download() as download:
-        section.locator(".export-bgstats").click()
-    assert download.value.suggested_filename.endswith(".bgsplay")
-    play_file = json.loads(download.value.path().read_text())
-    by_name = {p["id"]: p["name"] for p in play_file["players"]}
-    scores = {by_name[s["playerRefId"]]: s for s in play_file["plays"][0]["playerScores"]}
-    assert {r["player"]: r["score"] for r in rows} == {n: s["score"] for n, s in scores.items()}
-    assert {r["player"] for r in rows if r["winner"] == "yes"} == {
-        n for n, s in scores.items() if s["winner"]}
+    shot(table, f"84-history-{game}-tv-de")
+    a11y(table, f"history-{game}")
     phone_view = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
-    phone_view.context.add_cookies(host.context.cookies())
+    phone_view.context.add_cookies(table.context.cookies())
     phone_view.goto(f"{base}/host/{game_id}/history?lang=pl")
     phone_view.wait_for_selector(f".history-game[data-game='{done_id}']")
     wide = phone_view.evaluate("() => document.documentElement.scrollWidth - innerWidth")
