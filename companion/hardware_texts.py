@@ -22,7 +22,24 @@ MESSAGES: dict[str, str] = {
     "dice_duplicate_die": "Die \"{die}\" is listed twice.",
     "dice_roles_saved": "Dice roles saved. The next roll uses them.",
     "dice_no_roles": "This game uses no dice.",
+    # what the simulated camera would record (the host's camera page)
+    "would_card": "Record the card “{card}”.",
+    "would_card_for": "Record the card “{card}” for {seat}.",
+    "would_turn": "Record the card turned {rotation} quarter turns.",
+    "would_other": "Record a step of the table.",
 }
+
+
+def would_text(lang: str, action: dict, names) -> str:
+    """What the camera would record, in words (never the raw action)."""
+    params = {k: names(v) if names else v for k, v in action.items()}
+    seat = action.get("by") if action.get("by") not in ("table", "host", None) else None
+    if action.get("card"):
+        key = "would_card_for" if seat else "would_card"
+        return i18n.text(lang, MESSAGES[key], dict(params, seat=params.get("by")))
+    if action.get("rotation") is not None:
+        return i18n.text(lang, MESSAGES["would_turn"], params)
+    return i18n.text(lang, MESSAGES["would_other"])
 
 
 def template_of(code: str, reasons: dict | None = None, template: str | None = None) -> str:
@@ -56,6 +73,9 @@ def translated(hardware: dict | None, lang: str, reasons: dict | None = None,
         status = dict(status)
         if isinstance(status.get("warnings"), list):
             status["warnings"] = [_warning(w, lang, reasons, names) for w in status["warnings"]]
+        if isinstance(status.get("would"), list):
+            status["would"] = [dict(w, text=would_text(lang, w.get("action") or {}, names))
+                               for w in status["would"] if isinstance(w, dict)]
         if status.get("warning"):
             status["warning"] = _warning(status["warning"], lang, reasons, names)
         out[part] = status

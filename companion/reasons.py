@@ -30,6 +30,7 @@ SERVER_REASONS: dict[str, str] = {
 SERVER_REASONS.update({
     "internal_error": "Something went wrong on the server. Nothing changed.",
     "not_your_turn": "It is not your turn.",
+    "no_table_step": "The table owes no such step now.",
     "bad_action": "This move is not in the expected form (at {path}). Nothing changed.",
     "bad_pin": "The PIN must be 4 to 8 digits.",
 })

@@ -34,9 +34,11 @@ HOST_SHAPES: dict[str, dict] = {
     "adjust": fields({"op": ID}, {"seat": ANY, "item": ANY, "delta": ANY, "reason": TEXT}),
     "correct": fields({"op": ID, "action": {"type": "object"}}),
     "correct_preview": fields({"op": ID, "action": {"type": "object"}}),
+    "table_step": fields({"op": ID, "kind": ID}),  # a table step's fallback (table_steps.py)
 }
 HOST_OP = fields({"op": one_of(*HOST_SHAPES)}, {k: ANY for k in ("count", "seat", "item",
-                                                                  "delta", "reason", "action")})
+                                                                  "delta", "reason", "action",
+                                                                  "kind")})
 
 _cache: dict[int, Any] = {}
 _lock = threading.Lock()

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion import citations, hardware_texts, i18n
+from companion import citations, hardware_texts, i18n, table_steps
 from companion import shared as derived
 from companion.reasons import SERVER_REASONS
 from companion.service import LiveGame
@@ -63,6 +63,10 @@ class Namer:
                 return names.get(self.lang) or names.get("en") or value
             if value in self.terms:
                 return i18n.text(self.lang, self.terms[value], game=self.game)
+            base, digits = value.rstrip("0123456789"), value[len(value.rstrip("0123456789")):]
+            if digits and base in self.catalog:  # a numbered space of a place: "market2"
+                names = self.catalog[base]
+                return f"{names.get(self.lang) or names.get('en') or base} {digits}"
         elif isinstance(value, list):
             return ", ".join(str(self(v, param)) for v in value)
         elif isinstance(value, dict):
@@ -228,6 +232,8 @@ def build(live: LiveGame, role: str, seat: str | None, lang: str, *,
                                      hardware_texts.translated(hardware, lang,
                                                                live.kind.reasons, namer)),
             "preview": live.preview,
+            # what the table owes by hand: depends on the devices too, so made per view
+            "steps": table_steps.entries(live, lang, namer, hardware),
             "scores": live.row.get("result") if finished else None, "host": None,
         }
         if role == "host":
@@ -324,6 +330,11 @@ def choice_entries(live: LiveGame, shared: Shared, asker: str, is_seat: bool, la
                                           live.kind.name)
                 data["refused"]["rule"] = citations.for_reason(live.kind, lang,
                                                                choice.refused["code"])
+            idle = choice.effect.get("no_effect")  # legal, but would do nothing: why
+            if isinstance(idle, dict) and isinstance(idle.get("code"), str):
+                data["effect"] = dict(data["effect"], no_effect=refusal(
+                    live.kind.reasons, lang, idle["code"], idle.get("params", {}), namer,
+                    live.kind.name))
             out.append(data)
         return out
 

@@ -315,6 +315,48 @@ Outcome = Act | Propose | Select | Warn
 
 
 @dataclass(frozen=True)
+class TableStep:
+    """A step people do with their hands at the table (cards laid out, an event card
+    revealed, dice rolled): who does it, what will confirm it, and what to tap where
+    nothing can. The table display, the phones and the host page all say it the same way.
+
+    ``text`` is an English msgid template filled with ``params`` (and ``{who}``: the
+    player's name); ``who`` a seat, or "table" (whoever sits nearest); ``confirms`` the
+    devices that record it by themselves ("camera", "dice"), ``zone`` the camera zone where
+    the card goes; ``done``/``of`` the progress over the step's parts ("craftsman 2 of 4");
+    ``fallback`` the action (a table action) the host page or the table display sends where
+    nothing confirms it, ``fallback_text`` its button (English msgid); ``by_hand`` an
+    English msgid saying where the table display takes the input by hand instead.
+    """
+
+    kind: str
+    text: str
+    who: str = "table"
+    params: dict[str, JSON] = field(default_factory=dict)
+    confirms: tuple[str, ...] = ()
+    zone: str | None = None
+    done: int = 0
+    of: int = 0
+    fallback: Action | None = None
+    fallback_text: str = ""
+    by_hand: str = ""
+
+
+@dataclass(frozen=True)
+class DemoCard:
+    """One card of a game's demo scene for the simulated camera: the catalog part, the card
+    (None: the part's first entry), the zone it lies in, and when (``step``: the table step
+    kind it answers, so the simulated camera lays it while that step is awaited; None:
+    always), turned ``rotation`` quarter turns."""
+
+    part: str
+    zone: str
+    card: str | None = None
+    step: str | None = None
+    rotation: int = 0
+
+
+@dataclass(frozen=True)
 class Bindings:
     """What the table's hardware means to the game: pure functions, no hardware imports.
 
@@ -328,6 +370,9 @@ class Bindings:
     sighting: Any = None  # callable(state, Sighting) -> list[Outcome]
     roll: Any = None  # callable(state, list[DieFace]) -> list[Outcome]
     manual_roll: Any = None  # callable(state) -> {"roles", "count", "by"} or None
+    table_steps: Any = None  # callable(state) -> [TableStep]: what the table must do now
+    # callable(catalog, state | None) -> [DemoCard]: what the simulated camera shows
+    demo_scene: Any = None
 
 
 @dataclass(frozen=True)

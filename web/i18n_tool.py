@@ -57,6 +57,7 @@ SHARED_TEXTS = [
     ("companion.reasons", "SERVER_REASONS", "server refusal"),
     ("companion.wiring.camera", "MESSAGES", "camera warning"),
     ("companion.hardware_texts", "MESSAGES", "host hardware page"),
+    ("companion.table_steps", "TEXTS", "table step"),
     ("companion.catalog", "REASONS", "catalog problem"),
     ("companion.blueprints.deck", "TEXTS", "deck page"),
     ("companion.blueprints.deck", "SCHEMA_TEXTS", "deck page, a schema rule"),

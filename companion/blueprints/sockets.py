@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from flask import Flask, request
 from flask_socketio import ConnectionRefusedError, SocketIO, join_room
 
-from companion import hardware_manager, i18n, limits, patches, shapes, views
+from companion import hardware_manager, i18n, limits, patches, shapes, table_steps, views
 from companion.blueprints.common import HOST_COOKIE, SEAT_COOKIE, TABLE_COOKIE
 from companion.service import GameService, Identity, LiveGame
 from engine.api import Refused
@@ -310,6 +310,9 @@ def init_app(app: Flask, socketio: SocketIO, service: GameService) -> None:
                         registry.remove(sid)
                         socketio.server.disconnect(sid, namespace="/")
                 return live.version
+            if op == "table_step":  # a table step nothing records: its fallback, as the table
+                action = table_steps.fallback(live, data.get("kind"))
+                return service.act(Identity("table", live.id), action)
             if op in ("correct", "correct_preview"):
                 action = data.get("action")
                 if not isinstance(action, dict):

@@ -184,11 +184,18 @@ def demo_cards(info, catalog: dict | None) -> list[str]:
     return out
 
 
-def _source_for(spec: str, info, catalog: dict | None):
-    """The frame source; the synthetic one lays real cards of the game's catalog."""
+def _source_for(spec: str, info, catalog: dict | None, service=None):
+    """The frame source; the synthetic one lays real cards of the game's catalog: the
+    game's own demo scene when it declares one (companion/wiring/demo_scene.py)."""
     from hardware.camera.sources import SyntheticSource, open_source
 
     if spec == "synthetic" or spec.startswith("synthetic:"):
+        if service is not None and getattr(getattr(info, "bindings", None), "demo_scene",
+                                           None) is not None:
+            from companion.wiring.demo_scene import SceneSource, scene_for
+
+            return SceneSource(scene_for(service, info, catalog),
+                               int(spec.partition(":")[2] or 0))
         cards = demo_cards(info, catalog) + [None, None]
         return SyntheticSource(int(spec.partition(":")[2] or 0), event=cards[0],
                                action=cards[1])
@@ -377,7 +384,7 @@ class CameraWiring:
             if isinstance(decision, Act | Preview):
                 what = {"action": decision.action, "at": round(time.time(), 3),
                         "kind": "act" if isinstance(decision, Act) else "preview"}
-                if not self.would or self.would[-1]["action"] != what["action"]:
+                if all(w["action"] != what["action"] for w in self.would):
                     self.would.append(what)
             elif isinstance(decision, Select):
                 continue
@@ -387,6 +394,12 @@ class CameraWiring:
 
     def _warn(self, code: str, params: dict, template: str | None = None) -> bool:
         """Keep a warning for the views: code, params and the English template."""
+        same = [w for w in self.warnings if w["code"] == code and w["params"] == params]
+        if same:  # the same warning again (a card still lying there): said once, counted
+            self.warnings.remove(same[0])
+            self.warnings.append(dict(same[0], at=round(time.time(), 3),
+                                      count=same[0].get("count", 1) + 1))
+            return False
         log.warning("camera: %s %s (not applied)", code, params)
         self.warnings.append({"code": code, "params": params,
                               "template": template or MESSAGES.get(code, code),
@@ -438,7 +451,7 @@ def start(app, service, changed):
             log.info("camera: no game to take demo cards from")
     camera, config = settings.camera, settings.config_path
     recognizer = build_recognizer(camera, config)
-    wiring = CameraWiring(service, changed, _source_for(str(spec), info, catalog),
+    wiring = CameraWiring(service, changed, _source_for(str(spec), info, catalog, service),
                           recognizer, camera.orient_commit_s, config)
     wiring.own_zones = bool(camera.zones)
     wiring.acting = not str(spec).startswith("synthetic")

@@ -22,7 +22,7 @@ LAYERS = (
     ("effects", "moves", "corrections"),
     ("rules",),
     ("choices",),
-    ("bindings", "views", "info"),
+    ("bindings", "views", "table_steps", "info"),
 )
 
 

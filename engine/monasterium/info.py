@@ -11,6 +11,7 @@ from engine.monasterium import (
     rules,
     shapes,
     state,
+    table_steps,
     texts,
 )
 
@@ -29,13 +30,14 @@ INFO = GameInfo(
                 reasons=texts.REASONS, events=texts.EVENT_TEXTS, prompts=texts.PROMPT_TEXTS,
                 terms={**texts.TERMS,
                        **{f"part:{k}": v for k, v in corrections.TITLES.items()}},
-                catalog=catalog.REASONS),
+                catalog=catalog.REASONS, ui=table_steps.TEXTS),
     catalog="engine.monasterium.data",
     table_guide="engine.monasterium:table_guide.json",
     parts=catalog.PARTS,
     stickers=(),  # cards and boards carry no stickers: the dice are what the table reads
     bindings=Bindings(dice=bindings.DICE, roll=bindings.roll,
-                      manual_roll=bindings.manual_roll),
+                      manual_roll=bindings.manual_roll, table_steps=table_steps.table_steps,
+                      demo_scene=table_steps.demo_scene),
     web="web.games.monasterium",
     check_catalog=catalog.check_catalog,
     catalog_state=state.index,

@@ -25,7 +25,7 @@ LAYERS = (
     ("draft", "architects", "resolution", "corrections"),
     ("rules",),
     ("choices",),
-    ("views", "bindings", "info"),
+    ("views", "bindings", "table_steps", "info"),
 )
 
 

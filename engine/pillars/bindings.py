@@ -9,14 +9,17 @@ from engine.api import Act, DieRole, Propose, Warn, Zone
 from engine.pillars import rules as R
 from engine.pillars import state as S
 
+# DEMO layout in board millimetres around the 30 mm board marker, inside the simulated
+# camera's view (about x -190..190, y -30..180): the round's cards in a row below the
+# marker, the players' areas below them; an owner fits the zones to the printed board.
 ZONES = (
-    Zone("events", "Event cards", (520, 0, 600, 110)),
-    Zone("kingsbridge", "Kingsbridge privileges", (0, 0, 180, 110)),
-    Zone("shiring", "Shiring craftsmen", (200, 0, 380, 110)),
-    Zone("supply_craftsmen", "Supply craftsmen", (0, 400, 180, 510)),
-    Zone("supply_materials", "Supply building materials", (200, 400, 600, 510)),
-    *(Zone(f"player_{seat}", f"Player {seat}", (x, 530, x + 140, 640))
-      for seat, x in zip(S.SEAT_ORDER, (0, 150, 300, 450), strict=True)),
+    Zone("kingsbridge", "Kingsbridge privileges", (-190, 20, -115, 95)),
+    Zone("shiring", "Shiring craftsmen", (-110, 20, -40, 95)),
+    Zone("events", "Event cards", (-35, 20, 35, 95)),
+    Zone("supply_craftsmen", "Supply craftsmen", (40, 20, 110, 95)),
+    Zone("supply_materials", "Supply building materials", (115, 20, 190, 95)),
+    *(Zone(f"player_{seat}", f"Player {seat}", (x, 100, x + 90, 180))
+      for seat, x in zip(S.SEAT_ORDER, (-190, -95, 0, 95), strict=True)),
 )
 DICE = (DieRole("tax", "Tax die", faces=(2, 3, 3, 4, 4, 5), faces_from="board.tax_die.faces"),)
 

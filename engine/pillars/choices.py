@@ -25,8 +25,13 @@ def _table(s) -> list:
     out = []
     for kind, values in R.deal_options(s):
         field = {"draw_architect": "seat", "roll_tax": "face"}.get(kind, "card")
+        # a craftsman goes to Shiring or to the supply: the table says where it lies
+        missing = R.prep_missing(s)
+        ways = ([{"to": to} for to, key in (("shiring", "shiring"), ("supply", "supply_craftsman"))
+                 if missing[key] > 0] if kind == "reveal_craftsman" else [{}])
         for v in dict.fromkeys(values):
-            out.append(_ok({"type": kind, "by": "table", field: v}))
+            for way in ways:
+                out.append(_ok({"type": kind, "by": "table", field: v, **way}))
         if values:
             out.append(_ok({"type": "deal", "by": "table"}, effect={"decides": kind}))
     return out

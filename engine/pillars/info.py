@@ -3,7 +3,16 @@ from __future__ import annotations
 
 from engine import citations
 from engine.api import COMPASS_SEATS, Bindings, GameInfo, Option, StickerKind, Texts
-from engine.pillars import bindings, catalog, corrections, options, rules, shapes, texts
+from engine.pillars import (
+         bindings,
+         catalog,
+         corrections,
+         options,
+         rules,
+         shapes,
+         table_steps,
+         texts,
+)
 
 NAMES = {"en": "The Pillars of the Earth", "it": "I pilastri della terra",
          "pl": "Filary Ziemi", "es": "Los pilares de la Tierra", "de": "Die Säulen der Erde"}
@@ -20,7 +29,7 @@ INFO = GameInfo(
     options=Option.table(options.OPTIONS),
     texts=Texts(**citations.declared("engine.pillars.data"),  # every rule cited
                 reasons=texts.REASONS, events=texts.EVENT_TEXTS, prompts=texts.PROMPT_TEXTS,
-                ui=texts.UI,
+                ui={**texts.UI, **table_steps.TEXTS},
                 terms={**texts.TERMS, **{f"part:{k}": v for k, v in corrections.TITLES.items()}}),
     catalog="engine.pillars.data",
     table_guide="engine.pillars:table_guide.json",
@@ -30,7 +39,8 @@ INFO = GameInfo(
               StickerKind("V", "privilege", "privileges"),
               StickerKind("K", "event", "events")),
     bindings=Bindings(zones=bindings.ZONES, dice=bindings.DICE, sighting=bindings.sighting,
-                      roll=bindings.roll, manual_roll=bindings.manual_roll),
+                      roll=bindings.roll, manual_roll=bindings.manual_roll,
+                      table_steps=table_steps.table_steps, demo_scene=table_steps.demo_scene),
     web="web.games.pillars",
     check_catalog=catalog.check_catalog,
     catalog_state=catalog.index,

@@ -149,6 +149,13 @@ TERMS: dict[str, str] = {
     "architects": "Phase II", "deferred": "passed architects", "bishop_phase": "Bishop",
     "market": "market", "store": "storage limit", "exemption": "tax exemption",
     "over": "game over",
+    # what the app decided by chance ("dealt")
+    "action:reveal_privilege": "which privilege is laid out",
+    "action:reveal_craftsman": "which craftsman is laid out",
+    "action:reveal_material": "which building material is laid out",
+    "action:draw_architect": "which architect is drawn from the bag",
+    "action:reveal_event": "which event card is revealed",
+    "action:roll_tax": "the tax die",
 }
 
 UI: dict[str, str] = {

@@ -22,7 +22,7 @@ LAYERS = (
     ("projects", "duties", "effects", "cards"),
     ("flow", "corrections", "actions"),
     ("choices",),
-    ("views", "bindings", "info"),
+    ("views", "bindings", "table_steps", "info"),
 )
 
 

@@ -15,7 +15,17 @@ from engine.api import (
     StickerKind,
     Texts,
 )
-from engine.wwe import bindings, catalog, corrections, options, reasons, shapes, state, texts
+from engine.wwe import (
+    bindings,
+    catalog,
+    corrections,
+    options,
+    reasons,
+    shapes,
+    state,
+    table_steps,
+    texts,
+)
 from engine.wwe.schemas import PARTS
 
 NAMES = {"en": "World Without End", "it": "Mondo senza fine", "pl": "Świat bez końca",
@@ -32,7 +42,7 @@ INFO = GameInfo(
     options=Option.table(options.OPTIONS),
     texts=Texts(**citations.declared("engine.wwe.data"),  # every rule cited
                 reasons=reasons.REASONS, events=texts.EVENT_TEXTS,
-                prompts=texts.PROMPT_TEXTS, catalog=catalog.REASONS,
+                prompts=texts.PROMPT_TEXTS, catalog=catalog.REASONS, ui=table_steps.TEXTS,
                 # a correction's part in its log line ("part:favor" -> "Favor marker")
                 terms={**texts.TERMS, **{f"part:{k}": v for k, v in corrections.TITLES.items()},
                        **{f"field:{k}": v for k, v in corrections.FIELD_TITLES.items()}}),
@@ -42,7 +52,8 @@ INFO = GameInfo(
     stickers=(StickerKind("E", "event", "event_cards"),
               StickerKind("A", "action", "action_cards")),
     bindings=Bindings(zones=bindings.ZONES, dice=bindings.DICE, sighting=bindings.sighting,
-                      roll=bindings.roll),
+                      roll=bindings.roll, table_steps=table_steps.table_steps,
+                      demo_scene=table_steps.demo_scene),
     web="web.games.wwe",
     check_catalog=catalog.validate,
     catalog_state=state.index_catalog,

@@ -391,7 +391,11 @@ def check_simulated_camera(app, live):
     status = client.get(f"/host/{live.id}/camera/status.json").get_json()
     assert status["acting"] is False and status["would"][0]["action"]["type"] == "reveal_event"
     page = client.get(f"/host/{live.id}/camera").get_data(as_text=True)
-    assert 'data-acting="0"' in page and "reveal_event" in page
+    card = status["would"][0]["action"]["card"]
+    # what it would do, in words: the card's name, never the action's id (issue 24 #3)
+    would = page.split('id="cam-would"', 1)[1].split("</ul>", 1)[0]
+    assert 'data-acting="0"' in page and "reveal_event" not in would and card not in would
+    assert live.kind.names[card]["en"].replace("'", "&#39;") in would
     assert client.post(f"/host/{live.id}/camera/acting", data={"on": "1"}).status_code == 400
     assert client.post(f"/host/{live.id}/camera/acting",
                        data={"on": "1", "csrf_token": token}).status_code == 303

@@ -10,6 +10,7 @@ test-artifacts/browser/ (gitignored).
 from __future__ import annotations
 
 import json
+import re
 from urllib.parse import urlsplit
 
 import pytest
@@ -182,8 +183,18 @@ def test_a_table_plays_a_chapter(server, browser):
     for _seat, name, _colour in PLAYERS:
         assert name in summary
     shot(table, "12-table-chapter-summary")
+    # the VP chart's legend gives the scores after the chapter end, not those before
+    legend = table.locator("#vp-chart .row").inner_text()
+    for seat, name, _colour in PLAYERS:
+        assert f"{name} {msg['view']['seats'][seat]['vp']}" in legend, legend
     for seat, page in phones.items():
         page.wait_for_function("v => TC.view.version >= v", arg=msg["version"])
+        # each phone shows its own chapter-end breakdown (paid, missing, VP lost), only its own
+        rows = page.locator("#my-summary [data-seat]")
+        assert rows.count() == 1 and rows.first.get_attribute("data-seat") == seat
+        assert page.evaluate("() => document.scrollingElement.scrollWidth <= innerWidth")
+        forecast = page.locator("#forecast").inner_text()
+        assert not re.search(r"lose (\d+) to \1 VP", forecast), forecast
         # All 12 cards back in hand; Penance (a piety shortfall) discards one at random.
         in_hand = page.locator("#hand [data-pile=hand]").count()
         discarded = page.locator("#hand [data-pile=discards]").count()

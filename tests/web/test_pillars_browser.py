@@ -134,7 +134,7 @@ def test_three_players_play_a_whole_game_on_phones_dice_and_camera(server, brows
     assert "Lay out the round's cards" in table.locator("#prompt").inner_text()
     assert table.locator("#inputs [data-type=reveal_privilege]").count() >= 2
     while view(table)["phase"] == "prep":
-        click(table, "#inputs button.deal", table)
+        click(table, "#table-steps .step-fallback", table)
     v = view(table)
     assert v["phase"] == "draft" and len(v["supply"]["materials"]) == 7
     assert len(v["kingsbridge"]) == 2 and len(v["shiring"]) == 2
@@ -245,7 +245,7 @@ def test_three_players_play_a_whole_game_on_phones_dice_and_camera(server, brows
         if v["over"]:
             break
         if v["phase"] == "prep":
-            click(table, "#inputs button.deal", table)
+            click(table, "#table-steps .step-fallback", table)
         elif v["phase"] == "architects" and v["architects"]["drawn"] is None:
             start = phones[v["start"]]  # the start player draws from the bag
             click(start, "#act-now button[data-type=draw_architect]:not([disabled])", table)

@@ -28,10 +28,13 @@
     TC.replace("cam-selected", Object.keys(sel).map(function (seat) {
       return label("seat_", seat) + ": " + (names[seat] || sel[seat]) + " ";
     }));
+    var would = st.would || [];
+    document.getElementById("cam-would-title").hidden = !would.length;
+    TC.replace("cam-would", would.slice().reverse().map(function (w) { return h("li", w.text || ""); }));
     var warnings = st.warnings || [];
     document.getElementById("cam-warnings-title").hidden = !warnings.length;
     TC.replace("cam-warnings", warnings.slice().reverse().map(function (w) {
-      return h("li", w.message || TC.fmt(w.template || w.code || "", w.params || {}));
+      return h("li", (w.message || TC.fmt(w.template || w.code || "", w.params || {})) + (w.count ? " (×" + w.count + ")" : ""));
     }));
   }
 

@@ -1,7 +1,7 @@
 /* The table display's shared parts (web/templates/table.html), whatever the game: the lobby
  * with the join codes (each seat's card shows whether its seat is taken; the lobby covers the
- * screen until every seat is, and hides when the game is over) and the camera and dice
- * reader status in the top bar. The game's scripts draw everything else and start the socket. */
+ * screen until every seat is or play has begun, then the free seats' codes stay at the side;
+ * it hides when the game is over) and the camera and dice reader status in the top bar. The game's scripts draw everything else and start the socket. */
 (function () {
   "use strict";
   var t = TC.t;
@@ -47,7 +47,11 @@
     });
     var over = obj(msg.view).over || msg.closed;
     lobby.hidden = all || lobbyClosed || !!over;
-    document.body.classList.toggle("lobby-open", !lobby.hidden);
+    // Once play has begun the board shows: the free seats' codes move to the side.
+    var side = !lobby.hidden && msg.version > 0;
+    lobby.classList.toggle("side", side);
+    document.body.classList.toggle("lobby-open", !lobby.hidden && !side);
+    document.body.classList.toggle("lobby-side", side);
   }
 
   TC.onView(function (msg) {

@@ -36,7 +36,7 @@
       else if (k === "gold" && c.action.type === "use_exemption") parts.push(v ? "−" + Math.abs(v) + " " + P.itemName("gold") : t("no_tax"));
       else if (v) parts.push((v > 0 ? "+" : "−") + Math.abs(v) + " " + P.itemName(k));
     });
-    if (eff.location) parts.push(P.nm(eff.location));
+    if (eff.location && c.action.type !== "place") parts.push(P.nm(eff.location));  // a place: its label names it
     if (eff.discard) parts.push(t("then_discard"));
     return parts.join(" · ");
   }
@@ -99,6 +99,25 @@
     ];
   }
 
+  /** What an architect on this space gets at its step of phase III (rules §6, §7). */
+  function spaceGives(m, c) {
+    var loc = P.obj(c.effect).location, n = parseInt(String(c.action.space).replace(/^\D+/, ""), 10) || 1;
+    var v = m.view;
+    var spec = P.arr(v.locations).filter(function (l) { return l.id === loc; })[0] || {};
+    if (loc === "kingsbridge") {
+      var pv = P.arr(v.kingsbridge)[n - 1];
+      return pv ? t("gives_card", {card: P.nm(pv)}) : t("gives_kingsbridge");
+    }
+    if (loc === "shiring") {
+      var cr = P.arr(v.shiring)[n - 1];
+      return cr ? t("gives_craftsman", {card: P.nm(cr)}) : t("gives_shiring");
+    }
+    if (loc === "prior") return t("gives_vp", {n: P.arr(spec.vp)[n - 1] || 0});
+    if (loc === "court") return t(n === 1 ? "gives_court_metal" : "gives_court");
+    var key = "gives_" + loc;
+    return t(key) === key ? "" : t(key);
+  }
+
   /** Architect placement: the spaces by location (one button for the first free space of
    *  each location is enough: the spaces of a location act in order). */
   function placement(m) {
@@ -111,7 +130,8 @@
     return [
       group(t("place_where"), "place", order.map(function (loc) {
         var open = byLoc[loc].filter(function (c) { return !c.refused; });
-        return choiceButton(m, open[0] || byLoc[loc][0]);
+        var c = open[0] || byLoc[loc][0];
+        return choiceButton(m, c, h("span.gives.small", spaceGives(m, c)));
       })),
       group(null, "pass", ofType(m, ["pass_architect", "refuse_draw"]).map(function (c) { return choiceButton(m, c); }))
     ];

@@ -37,39 +37,40 @@
     return t("action_" + a.type);
   }
 
-  /** Every decision the table owes, one group of buttons per kind of input; "let the app
-   *  draw" (a random pick by the app) where the table has no cards or dice to hand. */
+  /** Every decision the table owes, one group of buttons per kind of input (a craftsman
+   *  by where it lies: Shiring or the supply). "Let the app draw" is the table step's
+   *  button above (table_steps.js), also on the host page. */
   function tableInputs(m) {
     if (!m.prompts.some(function (p) { return p.seat === "table"; })) return [];
     var groups = {}, order = [];
     m.choices.forEach(function (c) {
       var type = c.action.type;
       if (type === "deal") return;
-      if (!groups[type]) { groups[type] = []; order.push(type); }
-      groups[type].push(c);
+      var key = type + (c.action.to ? ":" + c.action.to : "");
+      if (!groups[key]) { groups[key] = []; order.push(key); }
+      groups[key].push(c);
     });
-    var deal = m.choices.filter(function (c) { return c.action.type === "deal"; })[0];
-    return order.map(function (type) {
+    return order.map(function (key) {
+      var type = key.split(":")[0], to = key.split(":")[1];
       var seen = {};
-      var list = groups[type].filter(function (c) {  // the tax die's faces 3 and 4 come twice
+      var list = groups[key].filter(function (c) {  // the tax die's faces 3 and 4 come twice
         var k = choiceLabel(m, c);
         if (seen[k]) return false;
         seen[k] = true;
         return true;
       });
-      return h("div.choice-group", {dataset: {kind: type, key: "input-" + type}},
-        h("h3", t(GROUP_TITLES[type] || "action_" + type)),
+      var title = to ? t("lay_craftsman_to_" + to) : t(GROUP_TITLES[type] || "action_" + type);
+      return h("div.choice-group", {dataset: {kind: type, to: to || "", key: "input-" + key}},
+        h("h3", title),
         h("div.choices" + (type === "draw_architect" || type === "roll_tax" ? ".big-buttons" : ""), list.map(function (c) {
           var a = c.action;
           var style = a.type === "draw_architect" ? P.playerStyle(m.players[a.seat]) : null;
           return h("button.choice" + (a.type === "draw_architect" ? ".colour" : ".secondary"),
             {type: "button", disabled: !!c.refused, style: style,
-              dataset: {type: a.type, card: a.card || "", seat: a.seat || "", face: a.face || ""},
+              dataset: {type: a.type, card: a.card || "", seat: a.seat || "", face: a.face || "", to: a.to || ""},
               title: c.refused ? (c.refused.message || c.refused.code) : "",
               onclick: c.refused ? null : function () { TC.act(a); }}, choiceLabel(m, c));
-        })),
-        deal && P.obj(deal.effect).decides === type ? h("button.secondary.deal", {type: "button",
-          dataset: {type: "deal"}, onclick: function () { TC.act(deal.action); }}, t("app_draws")) : null);
+        })));
     });
   }
 

@@ -320,8 +320,11 @@
     var hist = m.view.vp_history || (m.msg.scores && m.msg.scores.vp_history);
     var series = {};
     if (Array.isArray(hist) && hist.length) {
+      // the history is sampled at chapter ends: the line ends at the score now
       m.seats.forEach(function (s) {
         series[s] = hist.map(function (p) { return obj(p.vp || p)[s] || 0; });
+        var now = (m.players[s] || {}).vp;
+        if (typeof now === "number" && series[s][series[s].length - 1] !== now) series[s].push(now);
       });
       return series;
     }
@@ -349,12 +352,72 @@
     return series;
   }
 
+  /** The latest chapter end, from the public log: who paid what, who lost what, who faces
+   *  which punishment, who paid loyalty. Shown until round 2 of the next chapter starts.
+   *  ``onlySeat``: one player's row (their phone). */
+  function chapterSummary(m, onlySeat) {
+    var log = m.log;
+    var start = -1;
+    for (var i = log.length - 1; i >= 0; i--) if (log[i].type === "chapter_ended") { start = i; break; }
+    if (start < 0) return null;
+    var rows = {};
+    var chapter = obj(log[start].params).chapter;
+    for (var j = start + 1; j < log.length; j++) {
+      var e = log[j], p = obj(e.params);
+      if (e.type === "round_started" && p.round >= 2) return null;
+      var r = p.seat ? (rows[p.seat] = rows[p.seat] || {paid: {}, short: {}, vp: 0, punish: [], cancel: []}) : null;
+      if (!r) continue;
+      if (e.type === "duties_paid") { r.paid = obj(p.paid); r.short = obj(p.short); }
+      else if (e.type === "vp" && p.reason === "duties") r.vp += p.delta || 0;
+      else if (e.type === "punished") r.punish = arr(p.punishments);
+      else if (e.type === "protected") r.cancel = arr(p.cancel);
+    }
+    var seats = m.seats.filter(function (s) { return rows[s] && (!onlySeat || s === onlySeat); });
+    if (!seats.length) return null;
+    function punishments(r) {
+      return r.punish.map(function (x) {
+        var cancelled = r.cancel.indexOf(x) >= 0;
+        return t("punish_" + x) + (cancelled ? " (" + t("cancelled_by_loyalty") + ")" : "");
+      }).join(", ") || "–";
+    }
+    if (onlySeat) {  // a phone: one player's breakdown, a label per line (narrow screen)
+      var mine = rows[onlySeat];
+      return h("section.panel.summary", {id: "chapter-summary"},
+        h("h2", t("chapter_summary", {chapter: roman(chapter)})),
+        h("table", {dataset: {seat: onlySeat}}, h("tbody",
+          h("tr", h("th", t("paid")), h("td", chipsOrDash(mine.paid))),
+          h("tr", h("th", t("missing")), h("td", chipsOrDash(mine.short))),
+          h("tr", h("th", t("vp_lost")), h("td", String(-mine.vp || 0))),
+          h("tr", h("th", t("punishments")), h("td", punishments(mine))))));
+    }
+    return h("section.panel.summary", {id: "chapter-summary"},
+      h("h2", t("chapter_summary", {chapter: roman(chapter)})),
+      h("table", h("thead", h("tr", h("th", t("player")), h("th", t("paid")), h("th", t("missing")),
+        h("th", t("vp_lost")), h("th", t("punishments")))),
+      h("tbody", seats.map(function (seat) {
+        var r = rows[seat];
+        return h("tr", {dataset: {seat: seat}}, h("td", seatLabel(m, seat)), h("td", chipsOrDash(r.paid)),
+          h("td", chipsOrDash(r.short)), h("td", String(-r.vp || 0)),
+          h("td", punishments(r)));
+      }))));
+  }
+
+  /** {item: n} as short chips (icon and count, the name as title), or a dash. */
+  function chipsOrDash(items) {
+    var some = Object.keys(items).filter(function (k) { return items[k]; });
+    if (!some.length) return "–";
+    var shown = {};
+    some.forEach(function (k) { shown[k] = items[k]; });
+    return itemChips(shown, {short: true});
+  }
+
   window.WWE = {
     SEATS: SEATS, ITEMS: ITEMS, model: model, nm: nm, isDemo: isDemo, demoBadge: demoBadge,
     thing: thing, eventText: eventText, eventBox: eventBox,
     seatLabel: seatLabel, playerStyle: playerStyle, colourOf: colourOf, inkOn: inkOn, itemChip: itemChip, itemChips: itemChips,
     itemText: itemText, chapterRound: chapterRound, roman: roman, favorTrack: favorTrack,
     projects: projects, market: market, permanents: permanents, sites: sites, plague: plague,
-    supply: supply, logList: logList, vpChart: vpChart, vpSeries: vpSeries, obj: obj, arr: arr
+    supply: supply, logList: logList, vpChart: vpChart, vpSeries: vpSeries, obj: obj, arr: arr,
+    chapterSummary: chapterSummary
   };
 })();

@@ -3,7 +3,7 @@
 (function () {
   "use strict";
   var h = TC.h, t = TC.t, W = window.WWE, M = window.Manual;
-  var ui = {card: null, discard: null, rotation: null, busy: false, cancel: null};
+  var ui = {card: null, discard: null, rotation: null, busy: false, cancel: null, confirm: null};
   var lastPromptKey = "";
   var lastDecision = "";
 
@@ -22,7 +22,7 @@
     return TC.act(action).then(function (ack) {
       ui.busy = false;
       document.body.classList.remove("busy");
-      if (ack.ok) { ui.card = null; ui.discard = null; ui.rotation = null; ui.cancel = null; }
+      if (ack.ok) { ui.card = null; ui.discard = null; ui.rotation = null; ui.cancel = null; ui.confirm = null; }
       return ack;
     });
   }
@@ -75,14 +75,28 @@
     return parts.join(": ");
   }
 
+  /** Why a legal move would do nothing (R4.1.2: a card may be played for no effect), or "". */
+  function idleWhy(c) {
+    var idle = W.obj(W.obj(c.effect).no_effect);
+    return idle.code ? (idle.message || idle.code) : "";
+  }
+
   function choiceButton(c, label, onclick) {
-    var refused = c.refused;
-    return h("button.choice" + (refused ? ".refused.secondary" : ""), {type: "button",
+    var refused = c.refused, idle = !refused && idleWhy(c);
+    return h("button.choice" + (refused ? ".refused.secondary" : "") + (idle ? ".no-effect.secondary" : ""), {type: "button",
       disabled: !!refused, onclick: refused ? null : onclick,
-      dataset: {type: c.action && c.action.type, card: c.action && c.action.card}},
+      dataset: {type: c.action && c.action.type, card: c.action && c.action.card, idle: idle ? "yes" : ""}},
       h("span", label),
       costEffect(c) ? h("span.ce", costEffect(c)) : null,
+      idle ? h("span.why", t("does_nothing", {why: idle})) : null,
       refused ? h("span.why", refused.message || refused.code) : null);
+  }
+
+  /** A move that would do nothing asks once more: the first tap says so, the second sends. */
+  function confirmIdle(c, key, send) {
+    if (!idleWhy(c) || ui.confirm === key) { ui.confirm = null; send(); return; }
+    ui.confirm = key;
+    rerender();
   }
 
   /* ---------- what I may do now ---------- */
@@ -98,9 +112,20 @@
       seen[key] = true;
       return true;
     });
-    var out = [h("div.choices", possible.map(function (c) {
-      return choiceButton(c, label(c), function () { onPick(c); });
-    }))];
+    // The moves that do something first; those that would do nothing apart, below.
+    function button(c) {
+      var key = JSON.stringify(c.action);
+      var asking = ui.confirm === key;
+      var b = choiceButton(c, asking ? t("confirm_does_nothing") : label(c), function () {
+        confirmIdle(c, key, function () { onPick(c); });
+      });
+      if (asking) b.classList.add("confirming");
+      return b;
+    }
+    var doing = possible.filter(function (c) { return !idleWhy(c); });
+    var idle = possible.filter(function (c) { return idleWhy(c); });
+    var out = [h("div.choices", doing.map(button))];
+    if (idle.length) out.push(h("h4.idle-head", t("would_do_nothing")), h("div.choices.idle", idle.map(button)));
     if (refused.length) {
       out.push(h("details.not-possible", h("summary.small", t("not_possible_n", {n: refused.length})),
         h("div.choices", refused.map(function (c) {
@@ -137,8 +162,9 @@
             return c.refused && c.action.perform !== false; })[0] || {}).refused || null, id: id,
           summary: summary};
       });
-      // A card with no performable option can still be played without effect (R4.1.2).
-      box.appendChild(h("div.choices", cards.map(function (c) {
+      // A card with no performable option can still be played without effect (R4.1.2):
+      // it says so and why, apart from the cards that do something.
+      function cardButton(c) {
         var b = choiceButton({action: c.action, cost: c.cost, effect: c.effect, refused: null},
           W.nm("cards", c.id), function () { ui.card = c.id; ui.discard = null; rerender(); });
         if (c.summary) b.appendChild(h("span.ce", c.summary));
@@ -147,7 +173,14 @@
           b.appendChild(h("span.why", c.refused.message || c.refused.code));
         }
         return b;
-      })));
+      }
+      var doing = cards.filter(function (c) { return !idleWhy(c); });
+      var idle = cards.filter(function (c) { return idleWhy(c); });
+      box.appendChild(h("div.choices", doing.map(cardButton)));
+      if (idle.length) {
+        box.appendChild(h("h4.idle-head", t("would_do_nothing")));
+        box.appendChild(h("div.choices.idle", idle.map(cardButton)));
+      }
       return box;
     }
     var cs = byCard[ui.card];
@@ -168,6 +201,7 @@
     var refused = cs.filter(function (c) { return c.refused; });
     box.appendChild(h("div", choiceList(possible, refused, function (c) {
       if (c.action.perform === false) return t("play_without_performing");
+      if (idleWhy(c)) return t("play_for_nothing");
       return paramsText(c.action.params, m) || t("perform");
     }, function (c) {
       var action = JSON.parse(JSON.stringify(c.action));
@@ -215,7 +249,7 @@
       }).join(", ")}) : t("cancel_nothing");
       var left = all.filter(function (x) { return cancel.indexOf(x) < 0 && W.ITEMS.indexOf(x) < 0; });
       var b = choiceButton(c, label, function () { send(c.action); });
-      if (left.length) b.appendChild(h("span.ce", "⚠ " + left.map(function (x) { return t("flag_" + x); }).join(" · ")));
+      if (left.length) b.appendChild(h("span.ce", "⚠ " + left.map(function (x) { return t("will_" + x); }).join(" · ")));
       return b;
     })));
     return box;
@@ -346,7 +380,7 @@
     return [
       h("table.forecast", h("thead", h("tr", h("th", t("duty")), h("th", t("you_have") + " / " + t("needed")),
         h("th", t("at_chapter_end")))), h("tbody", rows)),
-      h("p.small", worst ? t("forecast_vp_loss", {best: best, worst: worst}) : t("forecast_ok")),
+      h("p.small", worst ? t(best === worst ? "forecast_vp_loss_exact" : "forecast_vp_loss", {best: best, worst: worst}) : t("forecast_ok")),
       punish.length ? h("p.small.bad", t("punishments_ahead") + ": " + punish.map(function (p) {
         var maybe = p.slice(-1) === "?";
         return t("punish_" + p.replace("?", "")) + (maybe ? " (" + t("depends_on_die") + ")" : "");
@@ -412,6 +446,7 @@
     TC.replace("my-board", myBoard(m));
     TC.replace("hand", hand(m));
     TC.replace("forecast", forecast(m));
+    TC.replace("my-summary", W.chapterSummary(m, msg.seat));  // what I paid and lost
     TC.replace("public", publicPanel(m));
     TC.replace("log", W.logList(m));
   }

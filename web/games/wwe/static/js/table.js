@@ -159,52 +159,6 @@
 
   /* ---------- chapter-end summary and final scores ---------- */
 
-  /** The latest chapter end, from the public log: who paid what, who lost what, who faces
-   *  which punishment, who paid loyalty. Shown until round 2 of the next chapter starts. */
-  function summary(m) {
-    var log = m.log;
-    var start = -1;
-    for (var i = log.length - 1; i >= 0; i--) if (log[i].type === "chapter_ended") { start = i; break; }
-    if (start < 0) return null;
-    var rows = {};
-    var chapter = W.obj(log[start].params).chapter;
-    for (var j = start + 1; j < log.length; j++) {
-      var e = log[j], p = W.obj(e.params);
-      if (e.type === "round_started" && p.round >= 2) return null;
-      var r = p.seat ? (rows[p.seat] = rows[p.seat] || {paid: {}, short: {}, vp: 0, punish: [], cancel: []}) : null;
-      if (!r) continue;
-      if (e.type === "duties_paid") { r.paid = W.obj(p.paid); r.short = W.obj(p.short); }
-      else if (e.type === "vp" && p.reason === "duties") r.vp += p.delta || 0;
-      else if (e.type === "punished") r.punish = W.arr(p.punishments);
-      else if (e.type === "protected") r.cancel = W.arr(p.cancel);
-    }
-    var seats = m.seats.filter(function (s) { return rows[s]; });
-    if (!seats.length) return null;
-    return h("section.panel.summary", {id: "chapter-summary"},
-      h("h2", t("chapter_summary", {chapter: W.roman(chapter)})),
-      h("table", h("thead", h("tr", h("th", t("player")), h("th", t("paid")), h("th", t("missing")),
-        h("th", t("vp_lost")), h("th", t("punishments")))),
-      h("tbody", seats.map(function (seat) {
-        var r = rows[seat];
-        var pun = r.punish.map(function (x) {
-          var cancelled = r.cancel.indexOf(x) >= 0;
-          return t("punish_" + x) + (cancelled ? " (" + t("cancelled_by_loyalty") + ")" : "");
-        });
-        return h("tr", {dataset: {seat: seat}}, h("td", W.seatLabel(m, seat)), h("td", chipsOrDash(r.paid)),
-          h("td", chipsOrDash(r.short)), h("td", String(-r.vp || 0)),
-          h("td", pun.join(", ") || "–"));
-      }))));
-  }
-
-  /** {item: n} as short chips (icon and count, the name as title), or a dash. */
-  function chipsOrDash(items) {
-    var some = Object.keys(items).filter(function (k) { return items[k]; });
-    if (!some.length) return "–";
-    var shown = {};
-    some.forEach(function (k) { shown[k] = items[k]; });
-    return W.itemChips(shown, {short: true});
-  }
-
   function finalScores(m) {
     if (!m.over) return null;
     var list = W.arr(m.msg.scores);
@@ -247,7 +201,7 @@
     TC.replace("plague", pl);
     TC.replace("supply", W.supply(m, true));  // one row of icons and counts
     TC.replace("log", W.logList(m));
-    var sum = summary(m);
+    var sum = W.chapterSummary(m);
     document.getElementById("summary").hidden = !sum;
     TC.replace("summary", sum);
     var fin = finalScores(m);

@@ -1,0 +1,76 @@
+"""The steps the table owes by hand (a game's `Bindings.table_steps`), said the same way on
+the table display, the phones and the host page: who does it, what confirms it (the camera
+or the dice reader, when one is running), and the fallback the host page or the table
+display may tap where nothing confirms it.
+
+Every view carries ``steps``: ``[{kind, who, who_name, text, zone, done, of, devices:
+[{device, present, text}], by_hand, fallback (the action, or None), fallback_text}]`` in the
+recipient's language; the host's op ``table_step`` (with ``kind``) sends the step's fallback
+as the table.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from companion import i18n
+from engine.api import Refused
+
+# Shared words (gettext msgids of the shared domain, extracted by web/i18n_tool.py).
+TEXTS: dict[str, str] = {
+    "camera_on": "The camera records it when the card lies on “{zone}”.",
+    "camera_off": "No camera is running: nothing records it by itself.",
+    "dice_on": "The dice reader records the roll.",
+    "dice_off": "No dice reader is running: nothing records the roll by itself.",
+    "anyone": "Someone at the table",
+}
+
+_RUNNING = frozenset(("ok", "starting"))
+
+
+def _steps_of(live) -> list:
+    listed = getattr(live.kind.module.info.bindings, "table_steps", None)
+    if listed is None or live.state is None or live.status == "finished":
+        return []
+    return list(listed(live.state))
+
+
+def entries(live, lang: str, namer, hardware: dict | None) -> list[dict]:
+    """The table steps owed now, in ``lang`` (the devices' state from ``hardware``)."""
+    out = []
+    game = live.kind.name
+    zones = {z.id: z.name for z in getattr(live.kind.module.info.bindings, "zones", ()) or ()}
+    hardware = hardware if isinstance(hardware, dict) else {}
+    for step in _steps_of(live):
+        who = step.who if step.who != "table" else None
+        who_name = namer(who) if who else i18n.text(lang, TEXTS["anyone"])
+        params = {k: namer(v, k) for k, v in step.params.items()}
+        params.update(who=who_name)
+        devices = []
+        for device in step.confirms:
+            state = (hardware.get(device) or {}).get("state")
+            present = state in _RUNNING
+            key = f"{device}_{'on' if present else 'off'}"
+            zone = i18n.text(lang, zones.get(step.zone, step.zone or ""), game=game)
+            devices.append({"device": device, "present": present,
+                            "text": i18n.text(lang, TEXTS[key], {"zone": zone})})
+        out.append({
+            "kind": step.kind, "who": step.who, "who_name": who_name,
+            "text": i18n.text(lang, step.text, params, game=game),
+            "zone": step.zone, "done": step.done, "of": step.of, "devices": devices,
+            "by_hand": i18n.text(lang, step.by_hand, params, game=game) if step.by_hand else "",
+            "fallback": dict(step.fallback, by="table") if step.fallback is not None else None,
+            "fallback_text": (i18n.text(lang, step.fallback_text, game=game)
+                              if step.fallback is not None else ""),
+        })
+    return out
+
+
+def fallback(live, kind: Any) -> dict:
+    """The action the host's ``table_step`` op sends: the fallback of the step ``kind``
+    owed now, by the table; `Refused` when no such step is owed."""
+    if not isinstance(kind, str):
+        raise Refused("bad_request")
+    for step in _steps_of(live):
+        if step.kind == kind and step.fallback is not None:
+            return dict(step.fallback, by="table")
+    raise Refused("no_table_step")

@@ -1,0 +1,103 @@
+"""The simulated camera shows the current game's own cards (issue 24 #3): each game declares
+its demo scene (`Bindings.demo_scene`), the synthetic camera draws it (real frames, real
+decoder, the game's zones) and, once the host lets it act, plays the game's table steps: a
+Pillars table's round preparation card by card and its event card. What it would do is said
+in words (card names, never an action id), and a warning that repeats is said once."""
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from companion import hardware_texts
+from companion.app import create_app
+from companion.service import Identity
+from companion.settings import resolve
+from companion.views import Namer
+from companion.wiring import camera as wiring
+from companion.wiring.demo_scene import SceneSource, placements, scene_for
+from engine.api import DemoCard
+
+PLAYERS = [{"seat": "N", "name": "Ala"}, {"seat": "E", "name": "Bruno"},
+           {"seat": "S", "name": "Carmen"}]
+
+
+@pytest.fixture
+def app(tmp_path):
+    app = create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": True})
+    with app.app_context():
+        yield app
+    app.extensions["companion"].store.close()
+
+
+def wait(predicate, timeout: float = 120.0) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.1)
+    return False
+
+
+def test_each_game_declares_its_scene_in_its_own_zones(app):
+    service = app.extensions["companion"]
+    for game in ("wwe", "pillars", "monasterium"):
+        live = service.create(game, {"players": PLAYERS, "start": "N"}, "2468")
+        info = live.kind.module.info
+        cards = info.bindings.demo_scene(live.kind.catalog, live.state)
+        zones = {z.id for z in info.bindings.zones}
+        assert all(isinstance(c, DemoCard) and c.zone in zones for c in cards)
+        laid = placements(info, live.kind.catalog, cards)
+        if game == "pillars":  # round preparation: the first privilege on Kingsbridge
+            assert [c.zone for c in cards] == ["kingsbridge"]
+            assert laid[0][0].startswith("TC1:PILLAR:V:")
+        if game == "wwe":  # the chapter's first event card on the council space
+            assert [c.zone for c in cards] == ["council"] and laid[0][0].startswith("TC1:WWE:E:")
+        if game == "monasterium":  # no stickers: nothing to lay
+            assert laid == []
+    # the scene follows the newest game: its frames show that game's cards
+    source = SceneSource(scene_for(service, None, None))
+    source.open()
+    frame = source.read()
+    assert frame.shape == (720, 1280, 3) and source.current == []  # monasterium: empty
+
+
+def test_a_pillars_table_is_laid_out_by_the_simulated_camera(app):
+    service = app.extensions["companion"]
+    live = service.create("pillars", {"players": PLAYERS, "start": "N"}, "2468")
+    manager = app.extensions["companion.hardware"]
+    app.extensions["companion.settings"] = resolve({"DATA_DIR": app.config["DATA_DIR"],
+                                                    "CAMERA_SOURCE": "synthetic"})
+    handle = wiring.start(app, service, manager.changed)
+    try:
+        assert isinstance(handle.camera.capture.source, SceneSource)
+        assert handle.acting is False  # the demo camera first only shows what it would do
+        assert wait(lambda: handle.status()["would"])
+        shown = hardware_texts.translated({"camera": handle.status()}, "it",
+                                          live.kind.reasons, Namer(live, "it"))["camera"]
+        text = shown["would"][0]["text"]
+        card = shown["would"][0]["action"]["card"]
+        assert live.kind.names[card]["it"] in text and "_" not in text
+        assert live.version == 0
+        handle.set_acting(True)
+        assert wait(lambda: live.state["phase"] == "draft"), live.state["phase"]
+        kinds = [a["type"] for _, a, _ in live.log]
+        assert {"reveal_privilege", "reveal_craftsman", "reveal_material"} <= set(kinds)
+        assert "deal" not in kinds  # every card was laid by the camera
+        # the players play on to the event: the camera reveals it
+        rnd = random.Random(2)
+        module = live.kind.module
+        while live.state["phase"] not in ("event", "over"):
+            action = module.random_action(live.state, rnd)
+            by = action["by"]
+            who = (Identity("seat", live.id, by) if by in live.seats
+                   else Identity("table", live.id))
+            service.act(who, action)
+        assert live.state["phase"] == "event"
+        assert wait(lambda: live.state["event"] is not None)
+        assert [a for _, a, _ in live.log][-1]["type"] == "reveal_event"
+        codes = [w["code"] for w in handle.status()["warnings"]]
+        assert len(codes) == len(set(codes))  # a repeated warning is said once
+    finally:
+        handle.stop()

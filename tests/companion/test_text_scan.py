@@ -1,0 +1,141 @@
+"""Every text the three games send, scanned in all five languages (issue 24): the log lines,
+the prompts, the table steps, the refusal and "does nothing" reasons of every choice, from
+random whole games played through the real service (SQLite, translations as the server
+looks them up). No text may show a raw id (snake_case, or a catalog id with a number such
+as "kingsbridge2"), and none in Italian, Polish, Spanish or German may be the English one
+left untranslated (compared with the English rendering of the same text)."""
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from companion import i18n, table_steps, views
+from companion.app import create_app
+from companion.service import Identity
+
+RAW_ID = re.compile(r"\b[a-z]+(?:_[a-z0-9]+)+\b|\b[a-z]{3,}\d+\b")
+LANGS = ("it", "pl", "es", "de")
+NAMES = {"N": "Ala", "E": "Bruno", "S": "Carmen", "W": "Dieter"}
+SAMPLE_EVERY = 3  # choices and steps are read every few actions (the log at the end)
+
+
+@pytest.fixture
+def app(tmp_path):
+    app = create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": True})
+    with app.app_context():
+        yield app
+    app.extensions["companion"].store.close()
+
+
+def new_game(service, game: str, seats) -> str:
+    setup = {"players": [{"seat": s, "name": NAMES[s]} for s in seats], "start": "N"}
+    return service.create(game, setup, "1234").id
+
+
+def texts_now(live, lang: str) -> dict:
+    """Every text of the current state for every recipient, keyed so that the same text in
+    two languages has the same key."""
+    namer = views.Namer(live, lang)
+    out = {}
+    for p in views.prompt_entries(live, lang, namer):
+        if p["text"]:
+            out[("prompt", p["kind"], p["seat"])] = p["text"]
+    for s in table_steps.entries(live, lang, namer, {}):
+        out[("step", s["kind"])] = s["text"]
+        if s["by_hand"]:
+            out[("by_hand", s["kind"])] = s["by_hand"]
+    module = live.kind.module
+    for asker in ("table", *live.seats):
+        for i, choice in enumerate(module.choices(live.state, asker)):
+            for what, why in (("refused", choice.refused),
+                              ("idle", choice.effect.get("no_effect"))):
+                if isinstance(why, dict) and why.get("code"):
+                    out[(what, asker, i)] = views.refusal(
+                        live.kind.reasons, lang, why["code"], why.get("params", {}), namer,
+                        live.kind.name)["message"]
+    return out
+
+
+def log_texts(live, lang: str) -> dict:
+    namer = views.Namer(live, lang)
+    out = {}
+    for position, (seq, _action, event) in enumerate(live.log):
+        params = {k: v for k, v in event.items() if k != "type"}
+        template = live.kind.event_texts.get(event.get("type"), event.get("type", ""))
+        shown = {k: namer(v, k) for k, v in params.items()}
+        out[("log", position, seq)] = i18n.text(lang, template, shown, game=live.kind.name)
+    return out
+
+
+def problems(english: dict, other: dict, lang: str, names: set) -> list:
+    out = []
+    for key, text in other.items():
+        stripped = text
+        for name in names:  # player and catalog names may hold anything
+            stripped = stripped.replace(name, "")
+        if RAW_ID.search(stripped):
+            out.append((lang, key, text))
+        elif lang != "en" and text == english.get(key) and len(stripped.split()) >= 3:
+            out.append((lang, key, "English left: " + text))
+    return out
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game,seats,seed", [("wwe", "NES", 3), ("pillars", "NESW", 5),
+                                             ("monasterium", "NES", 7)])
+def test_every_text_is_named_and_translated(app, game, seats, seed):
+    service = app.extensions["companion"]
+    game_id = new_game(service, game, seats)
+    live = service.get(game_id)
+    module = live.kind.module
+    names = set(NAMES.values()) | {n for v in live.kind.names.values() for n in v.values()
+                                   if isinstance(n, str)}
+    rnd = random.Random(seed)
+    found: list = []
+    seen_kinds: set = set()
+    for n in range(5000):
+        if not module.prompts(live.state) or module.is_over(live.state):
+            break
+        if n % SAMPLE_EVERY == 0:
+            english = texts_now(live, "en")
+            seen_kinds |= {k[0] for k in english}
+            found += problems({}, english, "en", names)
+            for lang in LANGS:
+                found += problems(english, texts_now(live, lang), lang, names)
+        action = module.random_action(live.state, rnd)
+        by = action["by"]
+        who = Identity("seat", game_id, by) if by in live.seats else Identity("table", game_id)
+        service.act(who, action)
+    assert module.is_over(live.state), "the random game did not end"
+    english = log_texts(live, "en")
+    assert len(english) > 40
+    found += problems({}, english, "en", names)
+    for lang in LANGS:
+        found += problems(english, log_texts(live, lang), lang, names)
+    assert {"prompt", "step"} <= seen_kinds, seen_kinds
+    assert game == "monasterium" or "refused" in seen_kinds, seen_kinds
+    assert not found, found[:20]
+
+
+@pytest.mark.parametrize("game", ["wwe", "pillars", "monasterium"])
+def test_every_catalog_name_and_text_is_in_every_language(app, game):
+    """Card, action, place, project and mission names in all five languages."""
+    from companion.catalog import load_kind
+
+    kind = load_kind(game, app.config["DATA_DIR"])
+    missing = []
+
+    def walk(node, path):
+        if isinstance(node, dict):
+            if isinstance(node.get("en"), str) and path.endswith("/names"):
+                missing.extend((path, lang) for lang in LANGS if not node.get(lang))
+            for key, value in node.items():
+                walk(value, f"{path}/{key}")
+        elif isinstance(node, list):
+            for i, value in enumerate(node):
+                walk(value, f"{path}[{value.get('id', i) if isinstance(value, dict) else i}]")
+
+    walk(kind.catalog, game)
+    assert not missing, missing[:20]

@@ -1,0 +1,77 @@
+/* What the table owes by hand now (the view's `steps`, companion/table_steps.py), the same
+ * on every page, whatever the game: who does it, what records it (the camera or the dice
+ * reader, when running) and the fallback where nothing does ("Let the app draw").
+ *   - the table display: a panel under the turn banner (#table-steps) with the progress and
+ *     the fallback button;
+ *   - a phone: one line (#table-steps) above the game's panels;
+ *   - the host page: a panel (#table-steps) whose button sends the fallback (host op
+ *     `table_step`), for a TV that is not a touch screen.
+ */
+(function () {
+  "use strict";
+  var h = TC.h, t = TC.t;
+
+  function arr(x) { return Array.isArray(x) ? x : []; }
+
+  function progress(step) {
+    if (!step.of) return null;
+    var bar = h("span.step-bar", {role: "progressbar", "aria-label": t("step_done_of", {done: step.done, of: step.of}), "aria-valuemin": "0",
+      "aria-valuemax": String(step.of), "aria-valuenow": String(step.done)},
+      h("span.step-fill", {style: {width: Math.round(100 * step.done / step.of) + "%"}}));
+    return h("span.step-progress", bar, h("span.small", t("step_done_of", {done: step.done, of: step.of})));
+  }
+
+  function devices(step) {
+    return arr(step.devices).map(function (d) {
+      return h("div.step-device" + (d.present ? ".on" : ".off"), {dataset: {device: d.device}},
+        (d.present ? "✓ " : "– ") + d.text);
+    });
+  }
+
+  function nothingRecords(step) {
+    return !arr(step.devices).some(function (d) { return d.present; });
+  }
+
+  function fallbackButton(step, send) {
+    if (!step.fallback) return null;
+    return h("button.step-fallback" + (nothingRecords(step) ? "" : ".secondary"), {type: "button",
+      dataset: {kind: step.kind}, onclick: send}, step.fallback_text);
+  }
+
+  function tableStep(step) {
+    return h("div.table-step", {dataset: {kind: step.kind, key: "step-" + step.kind}},
+      h("div.step-what", h("span.step-icon", {"aria-hidden": "true"}, "▸ "), step.text, progress(step)),
+      devices(step),
+      step.by_hand ? h("div.step-hand.small", step.by_hand) : null,
+      fallbackButton(step, function () { TC.act(step.fallback); }));
+  }
+
+  function hostStep(step) {
+    return h("div.table-step", {dataset: {kind: step.kind, key: "step-" + step.kind}},
+      h("div.step-what", step.text, progress(step)), devices(step),
+      step.fallback ? h("p.small.muted", t("step_host_hint")) : null,
+      fallbackButton(step, function () {
+        TC.emitWithAck("host", {op: "table_step", kind: step.kind});
+      }));
+  }
+
+  /** One line: what is awaited and who does it, and what records it. */
+  function phoneLine(step) {
+    var on = arr(step.devices).filter(function (d) { return d.present; })[0];
+    var how = on ? on.text : (step.fallback ? t("step_phone_fallback", {button: step.fallback_text}) : step.by_hand);
+    return h("div.step-line", {dataset: {kind: step.kind, key: "step-" + step.kind}},
+      h("b", "▸ " + step.text), how ? " " + how : null);
+  }
+
+  TC.onView(function (msg) {
+    var el = document.getElementById("table-steps");
+    if (!el) return;
+    var steps = msg.closed || msg.paused ? [] : arr(msg.steps);
+    var role = msg.role;
+    var draw = role === "seat" ? phoneLine : (role === "host" ? hostStep : tableStep);
+    el.hidden = !steps.length;
+    var panel = document.getElementById("table-steps-panel");  // the host page's
+    if (panel) panel.hidden = !steps.length;
+    TC.replace(el, steps.map(draw));
+  });
+})();
