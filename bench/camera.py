@@ -291,8 +291,10 @@ def latency_to_phone(cycles):
             deadline = time.monotonic() + 5
             while len(revealed) <= cycle and time.monotonic() < deadline:
                 time.sleep(0.002)
-            if len(revealed) > cycle and cycle in source.placed_at:
-                latencies.append((revealed[cycle] - source.placed_at[cycle]) * 1000)
+            if len(revealed) > cycle:  # from the placement it answers: the latest before it
+                placed = [t for t in source.placed_at.values() if t <= revealed[cycle]]
+                if placed:
+                    latencies.append((revealed[cycle] - max(placed)) * 1000)
             if service.get(game.id).version:
                 service.undo(game.id, 1)  # the host takes the reveal back: next placement
         source.done.wait(5)
