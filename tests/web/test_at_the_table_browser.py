@@ -112,10 +112,10 @@ def why_of_a_refusal(game: str, table, phones: dict) -> None:
     rule = next(r for r in rules_of(game) if words(" ".join(expected(game, "it", r))) == shown)
     assert not expected(game, "it", rule)[0].startswith("App"), rule  # a rule of the game
     shot(italian, f"90-{game}-phone-it-why-refusal")
-    # read, the "Why?" is closed again; the open toast lies over the phone's buttons until
-    # it goes
+    # read, the "Why?" is closed again: the message goes with it (it lay over the phone's
+    # buttons for 6 more seconds before)
     summary.click()
-    toast.wait_for(state="hidden", timeout=30000)
+    toast.wait_for(state="hidden", timeout=3000)
 
 
 def rules_of(game: str) -> list[str]:

@@ -223,7 +223,7 @@
       append(toastEl, [" ", why]);
       why.addEventListener("toggle", function () {
         clearTimeout(toastTimer);
-        if (!why.open) toastTimer = setTimeout(hide, 6000);
+        if (!why.open) hide();  // read and closed: the message no longer covers the buttons
       });
     }
     clearTimeout(toastTimer);
