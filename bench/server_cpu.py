@@ -129,7 +129,7 @@ def main() -> None:
           f"{'apply ms':>9} {'ratio':>6} {'act ms':>7} {'unshared views ms':>18} "
           f"{'bytes/recip':>11}")
     for game in args.games.split(","):
-        profile = cProfile.Profile() if args.profile else None
+        profile = cProfile.Profile(time.process_time) if args.profile else None
         r = out[game] = run(game, args.actions, args.seed, profile)
         if profile:
             pstats.Stats(profile).sort_stats(args.sort).print_stats(30)
