@@ -1,10 +1,11 @@
 """An evening at the table, as the Pi would feel it: the companion process's share of one core.
 
 For each game: the real production server (`companion serve`, gunicorn, as a subprocess)
-with its camera reading 30 frames a second from a folder of frames rendered before the run
-(a still table seen through a noisy sensor; every ``--card-every`` seconds a card is laid
-or turned), its dice reader on a pseudo-terminal fed by the dice emulator (a roll every
-``--roll-every`` seconds), four phones and the table display connected through real
+with its camera reading 30 raw gray frames a second (the Y plane a Pi camera hands over,
+no JPEG to decode) from a folder of frames rendered before the run (a still table seen
+through a noisy sensor; every ``--card-every`` seconds a card is laid or turned), its
+dice reader on a pseudo-terminal fed by the dice emulator (a roll every ``--roll-every``
+seconds), four phones and the table display connected through real
 Socket.IO clients, and an action every ``--action-every`` seconds (a random allowed choice
 from the views the clients received, sent by the client that owns it).
 
@@ -44,6 +45,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import cv2  # noqa: E402
+import numpy as np  # noqa: E402
 import socketio  # noqa: E402
 
 from companion import games  # noqa: E402
@@ -105,9 +107,13 @@ def card_script(game: str, seconds: float, every: float, fps: float) -> list[lis
 
 
 def render_frames(folder: Path, script: list[list[Placement]], noise: int = 4) -> int:
-    """The frames as JPEG files (what an MJPG camera sends), named in order: a still
-    arrangement shows ``noise`` renders with different sensor noise, in turn; equal frames
-    are hard links to one file. Returns how many distinct images were rendered."""
+    """The frames as a Pi camera hands them over: raw gray Y planes (``.npy``, what
+    `Picamera2Source` returns; a YUYV camera's Y bytes are the same), so the server
+    decodes nothing, as on the appliance. Each is rendered once through a JPEG round
+    trip (the synthetic camera's optics and noise) and its gray plane stored; named in
+    order, a still arrangement shows ``noise`` renders with different sensor noise in
+    turn; equal frames are hard links to one file. Returns how many distinct images were
+    rendered."""
     folder.mkdir(parents=True, exist_ok=True)
     camera = Camera.create(3, Style())
     rendered: dict[tuple, Path] = {}
@@ -117,11 +123,10 @@ def render_frames(folder: Path, script: list[list[Placement]], noise: int = 4) -
         path = rendered.get(key)
         if path is None:
             image, _ = camera.render(placements, Style(), len(rendered))
-            ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 90])
-            assert ok
-            path = rendered[key] = folder / f"unique-{len(rendered):04d}.jpeg.bin"
-            path.write_bytes(jpeg.tobytes())
-        os.link(path, folder / f"{index:06d}.jpg")
+            path = rendered[key] = folder / f"unique-{len(rendered):04d}.raw"
+            with path.open("wb") as out:
+                np.save(out, cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
+        os.link(path, folder / f"{index:06d}.npy")
     return len(rendered)
 
 

@@ -278,7 +278,7 @@ class ChangeDetector:
             self._reference_cells = _cells(self.reference)
         self.last_cells = _cells(image)
         cells = self.last_cells - self._reference_cells
-        cells -= float(np.median(cells))
+        cells -= _median(cells)
         return np.abs(cells) > CHANGE_LEVEL
 
     def regions(self, changed: np.ndarray, thumb: Thumb, margin: float
@@ -308,6 +308,16 @@ class ChangeDetector:
         for x0, y0, x1, y1 in boxes:
             a, b, c, d = x0 // f, y0 // f, -(-x1 // f), -(-y1 // f)
             self.reference[b:d, a:c] = thumb.image[b:d, a:c]
+
+
+def _median(values: np.ndarray) -> float:
+    """np.median without its checks and copies (a quarter of its time, on every frame)."""
+    flat = values.ravel()
+    k = flat.size // 2
+    if flat.size % 2:
+        return float(np.partition(flat, k)[k])
+    low, high = np.partition(flat, (k - 1, k))[k - 1:k + 1]
+    return (float(low) + float(high)) / 2
 
 
 def _cells(image: np.ndarray) -> np.ndarray:

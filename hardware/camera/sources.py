@@ -4,7 +4,9 @@
   file (played at its own frame rate, so it behaves like a camera), or an HTTP/RTSP stream.
 - `Picamera2Source`: Pi Camera Modules on Bookworm (libcamera; cv2.VideoCapture cannot open
   them). Uses the lores YUV420 stream, whose first height rows are a free grayscale image.
-- `FolderSource`: the images of a folder in name order, looped, at a given frame rate.
+- `FolderSource`: the images of a folder in name order, looped, at a given frame rate;
+  ``.npy`` files are raw frames (e.g. the gray Y plane a Pi camera hands over), loaded
+  as they are, with no image decoding.
 - `SyntheticSource`: the synthetic table (hardware.synthetic) as a camera for `make run`.
 
 A source that cannot deliver raises `SourceLost`; the capture thread turns that into a
@@ -197,10 +199,15 @@ class Picamera2Source(FrameSource):
 
 
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".webp"}
+RAW_SUFFIX = ".npy"  # a raw frame: the array as a camera hands it over (gray or BGR)
 
 
 class FolderSource(FrameSource):
-    """The images of a folder, in name order, looped, at ``fps`` (0 = as fast as read)."""
+    """The images of a folder, in name order, looped, at ``fps`` (0 = as fast as read).
+
+    Image files are decoded as a USB camera's MJPG would be; ``.npy`` files are raw
+    frames (what `Picamera2Source` or a YUYV camera hands over: the gray Y plane), read
+    with no decoding, so a recorded or rendered raw stream costs what the camera's does."""
 
     def __init__(self, folder: str | Path, fps: float = 30.0, loop: bool = True) -> None:
         self.folder = Path(folder)
@@ -213,7 +220,8 @@ class FolderSource(FrameSource):
     def open(self) -> None:
         if not self.folder.is_dir():
             raise SourceLost(f"no such folder: {self.folder}")
-        self.files = sorted(p for p in self.folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+        self.files = sorted(p for p in self.folder.iterdir()
+                            if p.suffix.lower() in IMAGE_SUFFIXES or p.suffix.lower() == RAW_SUFFIX)
         if not self.files:
             raise SourceLost(f"no images in {self.folder}")
         self.index = 0
@@ -226,10 +234,24 @@ class FolderSource(FrameSource):
         self._pacer.wait()
         path = self.files[self.index]
         self.index += 1
+        if path.suffix.lower() == RAW_SUFFIX:
+            return _load_raw(path)
         frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
         if frame is None:
             raise SourceLost(f"cannot read {path}")
         return frame
+
+
+def _load_raw(path: Path) -> np.ndarray:
+    """A raw frame file: a 2-D gray or 3-D BGR uint8 array (never pickled objects)."""
+    try:
+        frame = np.load(path, allow_pickle=False)
+    except (OSError, ValueError) as error:
+        raise SourceLost(f"cannot read {path}: {error}") from error
+    shaped = frame.ndim == 2 or (frame.ndim == 3 and frame.shape[2] == 3)
+    if frame.dtype != np.uint8 or not shaped:
+        raise SourceLost(f"not a gray or BGR frame: {path} {frame.dtype} {frame.shape}")
+    return frame
 
 
 class SyntheticSource(FrameSource):

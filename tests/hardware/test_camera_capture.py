@@ -170,6 +170,28 @@ def test_folder_source_reads_images_in_order_and_loops(tmp_path):
         FolderSource(tmp_path / "nope").open()
 
 
+def test_folder_of_raw_gray_frames_is_read_without_decoding_and_recognised(tmp_path):
+    """``.npy`` files are raw frames (a Pi camera's Y plane): the recogniser reads the
+    cards in them; a file that is not a uint8 gray/BGR array is a lost camera, not a crash."""
+    payloads = [card_payload("wwe", "C", "c1"), card_payload("wwe", "C", "c2")]
+    frame, _ = random_scene(2, payloads)
+    gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    np.save(tmp_path / "000.npy", gray)
+    source = open_source(f"folder:{tmp_path}")
+    source._pacer.period = 0
+    source.open()
+    read = source.read()
+    assert read.shape == gray.shape and read.dtype == np.uint8 and (read == gray).all()
+    recognizer = Recognizer()
+    found = {o.payload for i in range(3) for o in recognizer.process(read, i / 30).observations}
+    assert found == set(payloads)
+    np.save(tmp_path / "001.npy", gray.astype(np.float32))
+    source.open()
+    source.read()
+    with pytest.raises(SourceLost, match="not a gray or BGR frame"):
+        source.read()
+
+
 def test_open_source_specs():
     assert isinstance(open_source("0"), OpenCVSource) and open_source("0").spec == 0
     assert open_source("/dev/video2").spec == "/dev/video2"
