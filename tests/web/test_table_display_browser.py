@@ -44,3 +44,31 @@ def test_table_shows_card_names_and_picks_the_event(server, browser):  # noqa: F
     assert table.locator("#event-results").count() == 0  # the picker is gone
     assert not errors
     ctx.close()
+
+
+def test_italian_table_shows_the_italian_event_text(server, browser):  # noqa: F811
+    cards = json.loads((ROOT / "engine/wwe/data/event_cards.json").read_text())
+    texts = {c["id"]: c["text"] for c in cards}
+    ctx = browser.new_context(viewport={"width": 1600, "height": 1000})
+    table = ctx.new_page()
+    errors: list[str] = []
+    table.on("pageerror", lambda e: errors.append(str(e)))
+    table.goto(server + "/new?game=wwe")
+    table.fill("#name_N", "Ada")
+    table.fill("#name_E", "Bice")
+    table.fill("#host_pin", "1357")
+    table.click("#create-game")
+    table.wait_for_url("**/host/**")
+    game_id = table.url.rstrip("/").split("/")[-1]
+    pair_here(table, server, game_id, "?lang=it")
+    play_on_without_phones(table)
+    msg = view(table)
+    table.locator("#event-results button:not([disabled])").first.click()
+    table.wait_for_function("v => TC.view.version > v", arg=msg["version"], timeout=15000)
+    card = view(table)["view"]["event"]["id"]
+    italian, english = texts[card]["it"], texts[card]["en"]
+    table.get_by_text(italian, exact=True).first.wait_for(timeout=15000)
+    assert english not in table.locator("body").inner_text()
+    shot(table, "table-event-text-it")
+    assert not errors
+    ctx.close()
