@@ -31,22 +31,9 @@ from companion import games, patches, views  # noqa: E402
 from companion.app import create_app  # noqa: E402
 from companion.service import Identity  # noqa: E402
 from companion.shared import Fresh  # noqa: E402
+from engine.api import random_move  # noqa: E402
 
 PI = 5  # a Raspberry Pi 4 core against this machine's
-
-
-def random_action(module, state: dict, rnd: random.Random) -> dict | None:
-    """The game's own random player, else a random allowed choice of the first prompt."""
-    if module.is_over(state):
-        return None
-    own = getattr(module, "random_action", None)
-    if own is not None:
-        return own(state, rnd)
-    for prompt in module.prompts(state):
-        allowed = [c.action for c in module.choices(state, prompt.seat) if c.refused is None]
-        if allowed:
-            return dict(rnd.choice(allowed))
-    return None
 
 
 def identity(live, by: str) -> Identity:
@@ -76,7 +63,7 @@ def run(game: str, actions: int, seed: int, profile=None) -> dict:
         for r, s in keys:  # translations loaded, as in a running server
             views.build(live, r, s, "en")
         for _ in range(actions):
-            action = random_action(module, live.state, rnd)
+            action = random_move(module, live.state, rnd)
             if action is None:
                 break
             t = time.process_time()

@@ -482,3 +482,19 @@ def table_from_setup(setup: Any, order: tuple[str, ...], fewest: int = 2, most: 
         raise Refused("bad_setup", reason="the start player must be a seat in the game")
     return Table(seats, {p["seat"]: str(p.get("name", p["seat"])) for p in players}, seed,
                  start)
+
+
+def random_move(module: GameModule, state: State, rnd: Any) -> Action | None:
+    """A random legal action for a random player (benches, tests): the game's own
+    ``random_action(state, rnd)`` when it declares one, else a random allowed choice of the
+    first seat prompted; None once the game is over or nobody has a move."""
+    if module.is_over(state):
+        return None
+    own = getattr(module, "random_action", None)
+    if own is not None:
+        return own(state, rnd)
+    for prompt in module.prompts(state):
+        allowed = [c.action for c in module.choices(state, prompt.seat) if c.refused is None]
+        if allowed:
+            return dict(rnd.choice(allowed))
+    return None

@@ -10,23 +10,10 @@ import pytest
 
 from companion import games, shared, views
 from companion.service import Identity
+from engine.api import random_move
 from tests.companion.conftest import make_app
 
 LANGS = ("en", "pl")
-
-
-def random_action(module, state, rnd):
-    """The game's own random player, else a random allowed choice of whoever is prompted."""
-    if module.is_over(state):
-        return None
-    own = getattr(module, "random_action", None)
-    if own is not None:
-        return own(state, rnd)
-    for prompt in module.prompts(state):
-        allowed = [c.action for c in module.choices(state, prompt.seat) if c.refused is None]
-        if allowed:
-            return dict(rnd.choice(allowed))
-    return None
 
 
 def recipients(live):
@@ -69,7 +56,7 @@ def test_shared_views_equal_fresh_ones_over_a_whole_game(tmp_path, game):
         rnd = random.Random(3)
         assert_same_views(live)
         for step in range(400):
-            action = random_action(module, live.state, rnd)
+            action = random_move(module, live.state, rnd)
             if action is None:
                 break
             service.act(who(live, action.get("by", "")), action)
@@ -95,7 +82,7 @@ def test_seat_view_is_the_public_view_plus_the_private_part(tmp_path, game):
             for seat in live.seats:
                 assert module.seat_view(state, seat) == {**module.public_view(state),
                                                          **module.private_view(state, seat)}
-            action = random_action(module, state, rnd)
+            action = random_move(module, state, rnd)
             if action is None:
                 break
             state, _ = module.apply(state, action)
@@ -112,7 +99,7 @@ def test_no_view_of_an_older_state_after_undo_and_a_new_action(tmp_path):
         module = live.kind.module
         rnd = random.Random(7)
         for _ in range(12):
-            action = random_action(module, live.state, rnd)
+            action = random_move(module, live.state, rnd)
             service.act(who(live, action["by"]), action)
         before = live.state
         seen = views.build(live, "table", None, "en")
