@@ -12,22 +12,29 @@ from tests.web.test_browser import server, shot, view  # noqa: F401 (fixture)
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(300)]
 
 
-def test_table_shows_card_names_and_picks_the_event(server, browser):  # noqa: F811
-    cards = json.loads((ROOT / "engine/wwe/data/action_cards.json").read_text())
-    polish = {c["id"]: c["names"]["pl"] for c in cards}
+def wwe_table(browser, server, names, lang):  # noqa: F811 (the fixtures, passed on)
+    """A two-player World Without End table made on the new-game page, this browser paired
+    as its table display in ``lang`` and play begun: (context, page, page errors)."""
     ctx = browser.new_context(viewport={"width": 1600, "height": 1000})
     table = ctx.new_page()
     errors: list[str] = []
     table.on("pageerror", lambda e: errors.append(str(e)))
     table.goto(server + "/new?game=wwe")
-    table.fill("#name_N", "Ala")
-    table.fill("#name_E", "Bruno")
+    table.fill("#name_N", names[0])
+    table.fill("#name_E", names[1])
     table.fill("#host_pin", "1357")
     table.click("#create-game")
     table.wait_for_url("**/host/**")
     game_id = table.url.rstrip("/").split("/")[-1]
-    pair_here(table, server, game_id, "?lang=pl")
+    pair_here(table, server, game_id, f"?lang={lang}")
     play_on_without_phones(table)
+    return ctx, table, errors
+
+
+def test_table_shows_card_names_and_picks_the_event(server, browser):  # noqa: F811
+    cards = json.loads((ROOT / "engine/wwe/data/action_cards.json").read_text())
+    polish = {c["id"]: c["names"]["pl"] for c in cards}
+    ctx, table, errors = wwe_table(browser, server, ("Ala", "Bruno"), "pl")
     # a fresh browser has no cached names: these come from the page context
     shown = table.evaluate("ids => ids.map(id => WWE.nm('cards', id))", list(polish))
     assert shown == list(polish.values())
@@ -49,19 +56,7 @@ def test_table_shows_card_names_and_picks_the_event(server, browser):  # noqa: F
 def test_italian_table_shows_the_italian_event_text(server, browser):  # noqa: F811
     cards = json.loads((ROOT / "engine/wwe/data/event_cards.json").read_text())
     texts = {c["id"]: c["text"] for c in cards}
-    ctx = browser.new_context(viewport={"width": 1600, "height": 1000})
-    table = ctx.new_page()
-    errors: list[str] = []
-    table.on("pageerror", lambda e: errors.append(str(e)))
-    table.goto(server + "/new?game=wwe")
-    table.fill("#name_N", "Ada")
-    table.fill("#name_E", "Bice")
-    table.fill("#host_pin", "1357")
-    table.click("#create-game")
-    table.wait_for_url("**/host/**")
-    game_id = table.url.rstrip("/").split("/")[-1]
-    pair_here(table, server, game_id, "?lang=it")
-    play_on_without_phones(table)
+    ctx, table, errors = wwe_table(browser, server, ("Ada", "Bice"), "it")
     msg = view(table)
     table.locator("#event-results button:not([disabled])").first.click()
     table.wait_for_function("v => TC.view.version > v", arg=msg["version"], timeout=15000)
