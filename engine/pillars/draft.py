@@ -64,12 +64,18 @@ def _h_reveal_material(s, a, by, ev):
     ev.append({"type": "material_revealed", "card": card})
 
 
-def _h_take_material(s, a, by, ev):
+def _drafted_card(s, a, by, supply: str) -> str:
+    """The card the active seat takes from ``s[supply]`` in the draft (refused otherwise)."""
     need_phase(s, "draft")
     need_active(s, by)
     card = str_field(a, "card")
-    if card not in s["supply_materials"]:
+    if card not in s[supply]:
         raise Refused("card_not_in_supply", card=card)
+    return card
+
+
+def _h_take_material(s, a, by, ev):
+    card = _drafted_card(s, a, by, "supply_materials")
     need = s["cat"]["materials"][card]["workers"]
     have = workers_free(s, by)
     if need > have:
@@ -83,11 +89,7 @@ def _h_take_material(s, a, by, ev):
 
 
 def _h_take_craftsman(s, a, by, ev):
-    need_phase(s, "draft")
-    need_active(s, by)
-    card = str_field(a, "card")
-    if card not in s["supply_craftsmen"]:
-        raise Refused("card_not_in_supply", card=card)
+    card = _drafted_card(s, a, by, "supply_craftsmen")
     cost = s["cat"]["craftsmen"][card]["cost"]
     p = s["players"][by]
     if cost > p["gold"]:
