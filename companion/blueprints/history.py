@@ -6,6 +6,7 @@ is read. Only results leave the box this way (names, scores, dates), never a sea
 """
 from __future__ import annotations
 
+import json
 import re
 
 from flask import Blueprint, abort, current_app, redirect, url_for
@@ -52,34 +53,34 @@ def page(game_id: str):
     return common.render_page("history.html", "host", live, games=games)
 
 
-def _download(body, mimetype: str, name: str):
-    response = current_app.response_class(body, mimetype=mimetype)
+def _export(game_id: str, other: str, body_of, mimetype: str, suffix: str):
+    """One finished game as a download: ``body_of(done)`` after the host and id checks."""
+    _, done = _finished(game_id, other)
+    response = current_app.response_class(body_of(done), mimetype=mimetype)
+    name = f"table-companion-{done.kind.name}-{done.id}.{suffix}"
     response.headers["Content-Disposition"] = f'attachment; filename="{name}"'
     return response
 
 
+def _summary(done) -> dict:
+    return history.summary(common.service(), done, i18n.page_lang())
+
+
 @bp.get("/host/<game_id>/history/<other>.csv")
 def export_csv(game_id: str, other: str):
-    _, done = _finished(game_id, other)
-    summary = history.summary(common.service(), done, i18n.page_lang())
-    return _download(history.to_csv(summary), "text/csv; charset=utf-8",
-                     f"table-companion-{done.kind.name}-{done.id}.csv")
+    return _export(game_id, other, lambda done: history.to_csv(_summary(done)),
+                   "text/csv; charset=utf-8", "csv")
 
 
 @bp.get("/host/<game_id>/history/<other>.bgsplay")
 def export_bgstats(game_id: str, other: str):
-    _, done = _finished(game_id, other)
-    summary = history.summary(common.service(), done, i18n.page_lang())
-    return _download(history.bgstats_bytes(summary), "application/json",
-                     f"table-companion-{done.kind.name}-{done.id}.bgsplay")
+    return _export(game_id, other, lambda done: history.bgstats_bytes(_summary(done)),
+                   "application/json", "bgsplay")
 
 
 @bp.get("/host/<game_id>/history/<other>/record.json")
 def export_record(game_id: str, other: str):
     """A finished game's record (its hands are over: nothing left to keep from the host)."""
-    import json
-
-    _, done = _finished(game_id, other)
-    body = json.dumps(common.service().record(done.id), indent=1, ensure_ascii=False)
-    return _download(body, "application/json",
-                     f"table-companion-{done.kind.name}-{done.id}.json")
+    return _export(game_id, other, lambda done: json.dumps(
+        common.service().record(done.id), indent=1, ensure_ascii=False),
+        "application/json", "json")

@@ -170,9 +170,14 @@ def test_finished_games_are_listed_and_export_as_csv_and_bg_stats(tmp_path, game
     assert play["gameRefId"] == play_file["games"][0]["id"]
     # host only, a finished game only, ids checked
     stranger = app.test_client()
-    assert stranger.get(f"/host/{running}/history/{done.id}.csv").status_code == 401
     assert stranger.get(f"/host/{running}/history").status_code == 303
-    assert host.get(f"/host/{running}/history/{running}.csv").status_code == 409
-    assert host.get(f"/host/{running}/history/nosuch.bgsplay").status_code == 404
-    assert host.get(f"/host/{running}/history/a%20b.csv").status_code == 404
+    for suffix, ending in ((".csv", "csv"), (".bgsplay", "bgsplay"), ("/record.json", "json")):
+        url = f"/host/{running}/history/{{}}{suffix}"
+        answer = host.get(url.format(done.id))
+        assert answer.headers["Content-Disposition"] == (
+            f'attachment; filename="table-companion-{game}-{done.id}.{ending}"')
+        assert stranger.get(url.format(done.id)).status_code == 401
+        assert host.get(url.format(running)).status_code == 409
+        assert host.get(url.format("nosuch")).status_code == 404
+        assert host.get(url.format("a%20b")).status_code == 404
     service.store.close()
