@@ -4,6 +4,8 @@ the translations reach the pages through the real server."""
 from __future__ import annotations
 
 import json
+import pathlib
+import re
 
 import pytest
 from babel.messages.pofile import read_po
@@ -161,3 +163,41 @@ def test_the_check_reports_missing_empty_fuzzy_and_wrong_placeholders(tmp_path, 
     assert "fuzzy 'Fuzzy one'" in found
     assert "placeholders" in found and "{miejsce}" in found
     assert "empty '%(num)d house'" in found  # the third Polish form is missing
+
+
+# Italian words ending in "ché" (perché, poiché, benché ...) and "né", "sé" take an acute
+# accent; the grave one ("perchè") is a common slip that reads as a typo to a player.
+ITALIAN_GRAVE_SLIPS = re.compile(r"\b(\w*chè|nè|sè)\b", re.IGNORECASE)
+
+
+def italian_texts():
+    """(where, text) for every Italian text shipped: the .po files and the rule data."""
+    root = pathlib.Path(__file__).resolve().parents[2]
+    for po in sorted(root.glob("web/**/it/LC_MESSAGES/messages.po")):
+        with po.open("rb") as f:
+            for m in read_po(f):
+                for text in ([m.string] if isinstance(m.string, str) else m.string):
+                    yield f"{po.relative_to(root)}:{first(m.id)}", text or ""
+
+    def walk(node, where):
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if key == "it" and isinstance(value, str):
+                    yield where, value
+                else:
+                    yield from walk(value, f"{where}.{key}")
+        elif isinstance(node, list):
+            for i, value in enumerate(node):
+                yield from walk(value, f"{where}[{i}]")
+
+    for data in sorted(root.glob("engine/*/data/*.json")):
+        yield from walk(json.loads(data.read_text(encoding="utf-8")), str(data.relative_to(root)))
+
+
+def test_italian_texts_use_the_acute_accent_in_perche_and_its_kin():
+    texts = list(italian_texts())
+    assert len(texts) > 500  # the walk reached the catalogs and the .po files
+    slips = [(where, m.group(0)) for where, text in texts
+             for m in ITALIAN_GRAVE_SLIPS.finditer(text)]
+    assert not slips, slips
+    assert ITALIAN_GRAVE_SLIPS.search("Perchè il lavoro…")
