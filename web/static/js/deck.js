@@ -5,7 +5,6 @@
 (function () {
   "use strict";
   var root = document.getElementById("deck");
-  var strings = JSON.parse(document.getElementById("ui-strings").textContent || "{}");
   var config = JSON.parse(document.getElementById("page-config").textContent || "{}");
   var gameId = root.dataset.game, deckOf = root.dataset.deck, camera = root.dataset.camera === "yes";
   var base = "/host/" + gameId + "/deck";
@@ -13,24 +12,7 @@
   var data = null, open = null, timer = null;
   var expanded = {};  // the parts the owner has unfolded stay unfolded across reloads
 
-  function t(key, params) {
-    var s = strings[key] !== undefined ? strings[key] : key;
-    if (typeof s === "object") {
-      var n = params && params.n;
-      s = n === 1 ? (s.one || s.other) : (s.other || s.many || s.one);
-    }
-    return String(s).replace(/\{(\w+)\}/g, function (a, k) { return params && k in params ? params[k] : a; });
-  }
-  function el(tag, attrs, kids) {
-    var e = document.createElement(tag);
-    Object.keys(attrs || {}).forEach(function (k) {
-      if (k === "text") e.textContent = attrs[k];
-      else if (k.slice(0, 2) === "on") e.addEventListener(k.slice(2), attrs[k]);
-      else if (attrs[k] !== null && attrs[k] !== undefined && attrs[k] !== false) e.setAttribute(k, attrs[k] === true ? "" : attrs[k]);
-    });
-    (kids || []).forEach(function (c) { if (c) e.appendChild(typeof c === "string" ? document.createTextNode(c) : c); });
-    return e;
-  }
+  var t = TC.t, el = TC.h;  // the shared client's strings and element builder (client.js)
   function post(path, body) {
     return fetch(base + path, {method: "POST", credentials: "same-origin", body: JSON.stringify(body),
       headers: {"Content-Type": "application/json", "X-CSRF-Token": config.csrf_token, "Accept": "application/json"}})

@@ -5,26 +5,12 @@
 (function () {
   "use strict";
   var root = document.getElementById("setup");
-  var strings = JSON.parse(document.getElementById("ui-strings").textContent || "{}");
   var config = JSON.parse(document.getElementById("page-config").textContent || "{}");
   var url = "/games/" + root.dataset.game + "/setup";
   var mayAct = root.dataset.mayAct === "yes";
   var state = null, busy = false;
 
-  function t(key, params) {
-    var s = strings[key] !== undefined ? strings[key] : key;
-    return String(s).replace(/\{(\w+)\}/g, function (a, k) { return params && k in params ? params[k] : a; });
-  }
-  function el(tag, attrs, kids) {
-    var e = document.createElement(tag);
-    Object.keys(attrs || {}).forEach(function (k) {
-      if (k === "text") e.textContent = attrs[k];
-      else if (k.slice(0, 2) === "on") e.addEventListener(k.slice(2), attrs[k]);
-      else if (attrs[k] !== null && attrs[k] !== undefined && attrs[k] !== false) e.setAttribute(k, attrs[k] === true ? "" : attrs[k]);
-    });
-    (kids || []).forEach(function (c) { if (c) e.appendChild(typeof c === "string" ? document.createTextNode(c) : c); });
-    return e;
-  }
+  var t = TC.t, el = TC.h;  // the shared client's strings and element builder (client.js)
 
   function mark(step) {  // a sign in the list, its words for screen readers
     if (step.done === "camera") return {sign: "✓", words: t("setup_seen")};
