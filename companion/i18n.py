@@ -14,6 +14,7 @@ import importlib.util
 import json
 import logging
 import os
+import string
 import threading
 from pathlib import Path
 
@@ -86,13 +87,34 @@ class _Keep(dict):
         return "{" + key + "}"
 
 
+# A value that already ends a sentence: the template's own period after it goes
+# ("Event: Because the works…." would show two).
+SENTENCE_ENDS = (".", "…", "!", "?")
+_FORMATTER = string.Formatter()
+
+
 def fill(template: str, params: dict) -> str:
+    """``template`` with its ``{param}`` placeholders filled; an unknown one stays visible,
+    and a period right after a value that ends a sentence already is dropped."""
     if "{" not in template:
         return template
+    known = _Keep(params)
+    out: list[str] = []
     try:
-        return template.format_map(_Keep(params))
-    except (ValueError, IndexError, AttributeError, KeyError):
+        for literal, field, spec, conversion in _FORMATTER.parse(template):
+            if literal.startswith(".") and out and out[-1].endswith(SENTENCE_ENDS):
+                literal = literal[1:]
+            out.append(literal)
+            if field is None:
+                continue
+            if "{" in (spec or ""):  # a nested placeholder: leave it to str.format
+                return template.format_map(known)
+            value, _ = _FORMATTER.get_field(field, (), known)
+            value = _FORMATTER.convert_field(value, conversion)
+            out.append(_FORMATTER.format_field(value, spec or ""))
+    except (ValueError, IndexError, AttributeError, KeyError, TypeError):
         return template
+    return "".join(out)
 
 
 # ---- game domains -------------------------------------------------------------------------

@@ -1,7 +1,10 @@
 """Languages: .po compiled at start, refusals and UI strings translated per recipient."""
 from __future__ import annotations
 
+import json
 import os
+
+import pytest
 
 from companion import i18n
 from tests.companion.conftest import create_game, csrf
@@ -65,3 +68,32 @@ def test_page_language_choice(client):
     other = client.application.test_client()
     assert 'lang="it"' in other.get("/", headers={"Accept-Language": "it,en;q=0.5"}).get_data(
         as_text=True)
+
+
+def test_a_value_that_ends_a_sentence_gets_no_second_period():
+    assert i18n.fill("Event: {card}.", {"card": "Because the works…"}) == (
+        "Event: Because the works…")
+    assert i18n.fill("{seat} passes. Next: {next}.", {"seat": "Ann B.", "next": "Bob"}) == (
+        "Ann B. passes. Next: Bob.")
+    assert i18n.fill("Round {chapter}.{round}", {"chapter": 2, "round": 3}) == "Round 2.3"
+    assert i18n.fill("{missing}.", {}) == "{missing}."  # unknown stays visible
+    assert i18n.fill("{n:>3}.", {"n": 7}) == "  7."
+
+
+@pytest.mark.parametrize("lang", sorted(i18n.LANGUAGES))
+def test_log_lines_about_event_cards_named_with_an_ellipsis_have_no_double_period(app, lang):
+    """WWE's event cards are named by their first words ("Because the works…"): every log
+    line naming a card, in every language, shows the name whole and one full stop at most."""
+    from engine.wwe.texts import EVENT_TEXTS
+
+    cards = json.loads((i18n.WEB_DIR.parent / "engine/wwe/data/event_cards.json").read_text(
+        encoding="utf-8"))
+    names = [c["names"][lang] for c in cards if c["names"]["en"].endswith("…")]
+    templates = [t for t in EVENT_TEXTS.values() if "{card}" in t]
+    assert len(names) >= 5 and any(t.endswith("{card}.") for t in templates)
+    with app.app_context():
+        for template in templates:
+            for name in names:
+                line = i18n.text(lang, template, {"card": name, "seat": "Ann B."}, game="wwe")
+                assert name in line, line
+                assert "…." not in line and ".." not in line, (lang, line)
