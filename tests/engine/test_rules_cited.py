@@ -132,3 +132,33 @@ def test_every_quoted_section_title_is_in_its_edition(game):
         for rid, rule in data["rules"].items():
             for title in re.findall(r"«([^»]+)»", rule["ref"].get(lang, "")):
                 assert title.lower() in text, f"{game} {rid} {lang}: «{title}» not in {name}"
+
+
+# A refusal's "Why?" opens inside the phone's toast: its rule must be a short statement that
+# a 360-pixel phone shows whole. TOAST_MAX characters in every language. The rules below are
+# still the long ones the log's "Why?" shows; each is to get its own short statement for the
+# toast (a refusal code can cite a shorter rule, as "not_your_turn" cites "turn_order").
+TOAST_MAX = 160
+STILL_LONG = {
+    "wwe": {"round_steps", "first_game", "permanent_events", "cover_tiles", "play_card",
+            "building_project", "donation", "build_house", "plague", "medicine", "game_end",
+            "app_corrections"},
+    "pillars": {"round", "preparation", "draft", "afford", "architects", "privileges", "tax",
+                "market", "cathedral", "app_corrections"},
+    "monasterium": {"structure", "placement", "taking", "using", "alt_actions", "send_novice",
+                    "window", "final_scoring", "app_corrections"},
+}
+
+
+def test_a_refusals_rule_fits_the_phone_toast_in_every_language(game, translated):
+    data = json.loads((ROOT / "engine" / game / "data" / "rules.json").read_text("utf-8"))
+    too_long = set()
+    for rid in set(data["reasons"].values()):
+        english = data["rules"][rid]["text"]
+        shown = [english] + [translated[lang][english] for lang in LANGS[1:]]
+        if max(len(text) for text in shown) > TOAST_MAX:
+            too_long.add(rid)
+    # "not your turn" is the refusal a player meets most: never a long rule
+    assert "not_your_turn" not in {c for c, rid in data["reasons"].items() if rid in too_long}
+    # the list only shrinks: a rule shortened comes off it
+    assert too_long == STILL_LONG[game]
