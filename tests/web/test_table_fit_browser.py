@@ -124,3 +124,15 @@ def test_the_other_tables_read_whole_at_their_first_step(server, browser, game):
     assert_read_whole(page, server, game_id, game)
     page.context.close()
 
+
+def test_the_page_client_gives_a_name_ending_a_sentence_no_second_period(server, browser):
+    """The shared client fills UI strings as the server fills log lines (companion/i18n.py)."""
+    page, _ = new_table(browser, server, "wwe")
+    fmt = "([t, p]) => window.TC.fmt(t, p)"
+    assert page.evaluate(fmt, ["Event: {card}.", {"card": "Because the works…"}]) == (
+        "Event: Because the works…")
+    assert page.evaluate(fmt, ["{a} and {b}.", {"a": "Ann B.", "b": "Bob"}]) == (
+        "Ann B. and Bob.")
+    assert page.evaluate(fmt, ["Round {c}.{r}", {"c": 2, "r": 3}]) == "Round 2.3"
+    assert page.evaluate(fmt, ["{missing}.", {}]) == "{missing}."
+    page.context.close()

@@ -28,8 +28,10 @@
 
   function fmt(text, params) {
     if (!params) return text;
-    return String(text).replace(/\{(\w+)\}/g, function (all, key) {
-      return Object.prototype.hasOwnProperty.call(params, key) ? String(params[key]) : all;
+    return String(text).replace(/\{(\w+)\}(\.?)/g, function (all, key, dot) {
+      if (!Object.prototype.hasOwnProperty.call(params, key)) return all;
+      var value = String(params[key]);  // a value ending a sentence takes no second period
+      return value + (/[.…!?]$/.test(value) ? "" : dot);
     });
   }
 
