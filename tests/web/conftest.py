@@ -105,22 +105,18 @@ def play_on_without_phones(page) -> None:
 PHONE_CONTEXT = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 
 
-def table_and_phones(browser, base: str, game: str, players: dict[str, tuple[str, str]],
-                     pin: str, errors: list, start: str | None = None,
-                     viewport: dict | None = None):
-    """A new ``game`` from the new-game page with ``players`` {seat: (name, phone language)},
-    this browser paired as its table display (viewport: a TV), one phone per seat joined
-    through its code and switched to its language; page errors go to ``errors``.
-    Returns (table page, {seat: phone page}, game id)."""
-    from urllib.parse import urlsplit
-
+def new_table(browser, base: str, game: str, names: dict[str, str], pin: str, errors: list,
+              start: str | None = None, viewport: dict | None = None):
+    """A new ``game`` from the new-game page with ``names`` {seat: name}, this browser paired
+    as its table display (viewport: a TV); page errors go to ``errors``.
+    Returns (table page, {seat: join link}, game id)."""
     table = browser.new_context(viewport=viewport or {"width": 1920, "height": 1080}).new_page()
     table.on("pageerror", lambda e: errors.append(f"table: {e}"))
     table.goto(f"{base}/new?game={game}")
     assert table.locator(f"#game option[value={game}]").count() == 1
-    for seat, (name, _) in players.items():
+    for seat, name in names.items():
         table.fill(f"#name_{seat}", name)
-    if start:
+    if start and table.locator("#start_seat").count():
         table.select_option("#start_seat", start)
     table.fill("#host_pin", pin)
     table.click("#create-game")
@@ -130,17 +126,35 @@ def table_and_phones(browser, base: str, game: str, players: dict[str, tuple[str
     table.wait_for_function("() => window.TC && window.TC.view")
     links = {a.get_attribute("data-seat"): a.get_attribute("href")
              for a in table.locator("a.join-link").all()}
+    return table, links, game_id
+
+
+def join_phone(browser, base: str, link: str, label: str, errors: list, lang: str = "en"):
+    """A phone (PHONE_CONTEXT) joins through its seat's ``link`` and switches to ``lang``;
+    its page errors go to ``errors`` under ``label``."""
+    from urllib.parse import urlsplit
+
+    page = browser.new_context(**PHONE_CONTEXT).new_page()
+    page.on("pageerror", lambda e: errors.append(f"{label}: {e}"))
+    parts = urlsplit(link)
+    page.goto(f"{base}{parts.path}?{parts.query}")
+    page.wait_for_url("**/play/**")
+    page.goto(page.url.split("?")[0] + f"?lang={lang}")
+    page.wait_for_function("() => window.TC && window.TC.view")
+    return page
+
+
+def table_and_phones(browser, base: str, game: str, players: dict[str, tuple[str, str]],
+                     pin: str, errors: list, start: str | None = None,
+                     viewport: dict | None = None):
+    """A new ``game`` (new_table) with ``players`` {seat: (name, phone language)}, one phone
+    per seat joined through its code (join_phone). Returns (table page, {seat: phone page},
+    game id)."""
+    names = {seat: name for seat, (name, _) in players.items()}
+    table, links, game_id = new_table(browser, base, game, names, pin, errors, start, viewport)
     assert sorted(links) == sorted(players)
-    phones = {}
-    for seat, (_, lang) in players.items():
-        page = browser.new_context(**PHONE_CONTEXT).new_page()
-        page.on("pageerror", lambda e, s=seat: errors.append(f"{s}: {e}"))
-        parts = urlsplit(links[seat])
-        page.goto(f"{base}{parts.path}?{parts.query}")
-        page.wait_for_url("**/play/**")
-        page.goto(page.url.split("?")[0] + f"?lang={lang}")
-        page.wait_for_function("() => window.TC && window.TC.view")
-        phones[seat] = page
+    phones = {seat: join_phone(browser, base, links[seat], seat, errors, lang)
+              for seat, (_, lang) in players.items()}
     table.wait_for_function("() => document.getElementById('join-panel').hidden",
                             timeout=15000)
     return table, phones, game_id

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.web.conftest import pair_here, play_on_without_phones, running_server
+from tests.web import conftest
+from tests.web.conftest import play_on_without_phones, running_server
 from tests.web.test_browser import shot
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(600)]
@@ -57,16 +58,8 @@ def server(tmp_path_factory):
 
 
 def new_table(browser, base: str, game: str):
-    page = browser.new_context(viewport=TVS[0]).new_page()
-    page.goto(f"{base}/new?game={game}")
-    seats = [s.get_attribute("id")[len("name_"):] for s in page.locator("input[id^=name_]").all()]
-    for seat, name in zip(seats, NAMES, strict=False):
-        page.fill(f"#name_{seat}", name)
-    page.fill("#host_pin", "2468")
-    page.click("#create-game")
-    page.wait_for_url("**/host/**")
-    game_id = page.url.rstrip("/").split("/")[-1]
-    pair_here(page, base, game_id)
+    names = dict(zip("NES", NAMES, strict=True))  # three seats in every game
+    page, _, game_id = conftest.new_table(browser, base, game, names, "2468", [])
     play_on_without_phones(page)
     return page, game_id
 

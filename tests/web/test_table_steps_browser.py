@@ -16,11 +16,10 @@ Screenshots: test-artifacts/browser/7*.png.
 from __future__ import annotations
 
 import re
-from urllib.parse import urlsplit
 
 import pytest
 
-from tests.web.conftest import PHONE_CONTEXT, pair_here, running_server
+from tests.web.conftest import join_phone, new_table, running_server
 from tests.web.test_accessibility_browser import check as a11y
 from tests.web.test_browser import shot
 
@@ -39,37 +38,12 @@ def server(tmp_path_factory):
 
 
 def new_game(browser, base: str, game: str, names: dict, errors: list):
-    """A new game from the new-game page, this browser paired as its table display (a TV).
-    Returns (table page, the join links by seat, game id)."""
-    ctx = browser.new_context(viewport=TV)
-    table = ctx.new_page()
-    table.on("pageerror", lambda e: errors.append(f"table: {e}"))
-    table.goto(f"{base}/new?game={game}")
-    for seat, name in names.items():
-        table.fill(f"#name_{seat}", name)
-    if table.locator("#start_seat").count():
-        table.select_option("#start_seat", "N")
-    table.fill("#host_pin", PIN)
-    table.click("#create-game")
-    table.wait_for_url("**/host/**")
-    game_id = table.url.rstrip("/").split("/")[-1]
-    pair_here(table, base, game_id)
-    table.wait_for_function("() => window.TC && window.TC.view")
-    links = {a.get_attribute("data-seat"): a.get_attribute("href")
-             for a in table.locator("a.join-link").all()}
-    return table, links, game_id
+    """A new game, this browser its table display (a TV). Returns (table, links, game id)."""
+    return new_table(browser, base, game, names, PIN, errors, start="N", viewport=TV)
 
 
 def join(browser, base: str, link: str, seat: str, errors: list, lang: str = "en"):
-    page = browser.new_context(**PHONE_CONTEXT).new_page()
-    page.on("pageerror", lambda e: errors.append(f"{seat}: {e}"))
-    parts = urlsplit(link)
-    page.goto(f"{base}{parts.path}?{parts.query}")
-    page.wait_for_url("**/play/**")
-    if lang != "en":
-        page.goto(page.url.split("?")[0] + f"?lang={lang}")
-    page.wait_for_function("() => window.TC && window.TC.view")
-    return page
+    return join_phone(browser, base, link, seat, errors, lang)
 
 
 def view(page) -> dict:

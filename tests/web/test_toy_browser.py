@@ -13,16 +13,14 @@ import json
 import os
 import urllib.request
 from importlib.metadata import entry_points
-from urllib.parse import urlsplit
 
 import pytest
 
-from tests.web.conftest import ROOT, free_port, pair_here, running_server
+from tests.web.conftest import ROOT, free_port, join_phone, pair_here, running_server
 from tests.web.test_browser import shot
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(300)]
 TOY = ROOT / "tests" / "plugins" / "toygame"
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 
 
 @pytest.fixture(scope="module")
@@ -80,16 +78,8 @@ def test_the_toy_game_plays_through_the_shared_pages(server, browser):
     shot(table, "50-toy-table")
 
     # two phones join; Ann's phone in Polish: the toy's own translations
-    phones = {}
-    for seat, lang in (("A", "pl"), ("B", "en")):
-        page = browser.new_context(**PHONE).new_page()
-        page.on("pageerror", lambda e, s=seat: errors.append(f"{s}: {e}"))
-        parts = urlsplit(links[seat])
-        page.goto(f"{base}{parts.path}?{parts.query}")
-        page.wait_for_url("**/play/**")
-        page.goto(page.url.split("?")[0] + f"?lang={lang}")
-        page.wait_for_function("() => window.TC && window.TC.view")
-        phones[seat] = page
+    phones = {seat: join_phone(browser, base, links[seat], seat, errors, lang)
+              for seat, lang in (("A", "pl"), ("B", "en"))}
     ann, bob = phones["A"], phones["B"]
     # the shared table parts follow the phones for a game that knows nothing of them
     table.wait_for_function("() => document.querySelectorAll('.join-card.joined').length === 2",
