@@ -41,19 +41,30 @@ def diff(old: JSON, new: JSON, path: list | None = None, memo: dict | None = Non
 
 def _dict_diff(old: dict, new: dict, path: list, memo: dict | None) -> list:
     ops: list = []
-    for key in old:
-        if key not in new:
-            ops.append(["d", [*path, key]])
+    if not new.keys() >= old.keys():
+        ops += [["d", [*path, key]] for key in old if key not in new]
     for key, value in new.items():
-        if key not in old:
+        before = old.get(key, _ABSENT)
+        if before is value:  # a part reused from the view before: nothing to compare
+            continue
+        if before is _ABSENT:
             ops.append(["s", [*path, key], value])
-        elif not _same(old[key], value):
-            ops += diff(old[key], value, [*path, key], memo)
+        elif type(before) is not type(value) or before != value:  # not _same, inlined
+            ops += diff(before, value, [*path, key], memo)
     return ops
+
+
+_ABSENT = object()
 
 
 def _same(a: JSON, b: JSON) -> bool:
     return a is b or (type(a) is type(b) and a == b)
+
+
+def _same_items(old: list, new: list) -> bool:
+    """``_same`` for every pair of items, compared in C: the lists are equal (each pair
+    identical or ==) and so are their items' types (1 == True == 1.0, but not as JSON)."""
+    return old == new and list(map(type, old)) == list(map(type, new))
 
 
 def _list_diff(old: list, new: list, path: list) -> list:
@@ -69,7 +80,7 @@ def _list_diff(old: list, new: list, path: list) -> list:
             if not _same(old[drop], first):
                 continue
             kept = len(old) - drop
-            if all(_same(old[drop + i], new[i]) for i in range(1, kept)):
+            if _same_items(old[drop:], new[:kept]):
                 ops = [["t", path, drop]] if drop else []
                 if len(new) > kept:
                     ops.append(["a", path, new[kept:]])

@@ -261,8 +261,12 @@ def view_of(live: LiveGame, shared: Shared, seat: str | None, is_seat: bool,
         return shown
     private = getattr(module, "private_view", None)
     if private is not None and shared.keep:
-        return shared.get(("view", seat, lang), lambda: {
-            **shown, **localize(private(state, seat), lang)})
+        def mine() -> dict:
+            raw = shared.get(("private", seat), lambda: private(state, seat))
+            return {**shown, **shared.get(("private", seat, lang), lambda: _localized(
+                shared, ("private", seat), ("private", seat, lang), raw, lang))}
+
+        return shared.get(("view", seat, lang), mine)
     raw = shared.get(("seat_view", seat), lambda: module.seat_view(state, seat))
     if not shared.keep or type(raw) is not dict or _is_names(raw):
         return localize(raw, lang)
@@ -285,13 +289,19 @@ def localized_public(shared: Shared, public: Any, lang: str) -> Any:
     """``localize(public, lang)``, reusing the previous state's translation of every part
     (two levels deep) equal in both states (as the patches compare): most of a board stays
     as it was, and a reused part is the same object, which the patches skip at once."""
+    return _localized(shared, ("public",), ("view", None, lang), public, lang)
+
+
+def _localized(shared: Shared, raw_key: tuple, shown_key: tuple, raw: Any, lang: str) -> Any:
+    """``localize(raw, lang)``, where ``raw`` is the value of ``raw_key`` and its translation
+    is kept as ``shown_key``: the parts equal in the state before keep their translation."""
     previous = shared.previous
-    old = previous.peek(("view", None, lang)) if previous is not None else None
-    old_public = previous.peek(("public",)) if previous is not None else None
-    if (old is None or type(public) is not dict or type(old_public) is not dict
-            or _is_names(public)):
-        return localize(public, lang)
-    return _reuse(public, old_public, old, lang, 2)
+    old = previous.peek(shown_key) if previous is not None else None
+    old_raw = previous.peek(raw_key) if previous is not None else None
+    if (old is None or type(raw) is not dict or type(old_raw) is not dict
+            or type(old) is not dict or _is_names(raw)):
+        return localize(raw, lang)
+    return _reuse(raw, old_raw, old, lang, 2)
 
 
 def _reuse(new: dict, old_raw: dict, old: dict, lang: str, depth: int) -> dict:
