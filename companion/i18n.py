@@ -170,8 +170,17 @@ class Chain:
 
     def __init__(self, layers) -> None:
         self.layers = [t for t in layers if t is not None]
+        self._found: dict[str, str] = {}  # msgid -> text: the catalogs never change
 
     def gettext(self, msgid: str) -> str:
+        found = self._found.get(msgid)
+        if found is None:
+            found = self._lookup(msgid)
+            if len(self._found) < 20_000:  # every text of a game; a stray one is not kept
+                self._found[msgid] = found
+        return found
+
+    def _lookup(self, msgid: str) -> str:
         for t in self.layers:
             if msgid in getattr(t, "_catalog", {}):
                 return t.gettext(msgid)
@@ -193,7 +202,8 @@ def translations(lang: str, game: str | None = None) -> Chain:
     cost more than building the view itself.
     """
     cache = current_app.extensions.setdefault("companion.translations", {})
-    lang = normalize_lang(lang)
+    if lang not in LANGUAGES:
+        lang = normalize_lang(lang)
     key = (lang, game)
     if key not in cache:
         with force_locale(lang):

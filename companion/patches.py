@@ -10,10 +10,12 @@ the same five lines of JavaScript):
 
 ``path`` is a list of object keys and list indexes. Objects are compared key by key; a list
 that only lost items at its front and gained some at its end (a log that scrolls) becomes
-"t" + "a"; any other changed list is set whole. `apply(old, diff(old, new)) == new`.
+"t" + "a"; any other changed list is set whole; an object whose keys changed order too.
+`apply(old, diff(old, new))` encodes to the same JSON as ``new``, byte for byte.
 """
 from __future__ import annotations
 
+from operator import is_
 from typing import Any
 
 JSON = Any
@@ -36,12 +38,16 @@ def diff(old: JSON, new: JSON, path: list | None = None, memo: dict | None = Non
         return _dict_diff(old, new, path, memo)
     if isinstance(old, list) and isinstance(new, list):
         return _list_diff(old, new, path)
-    return [] if _same(old, new) else [["s", path, new]]
+    return [] if same(old, new) else [["s", path, new]]
 
 
 def _dict_diff(old: dict, new: dict, path: list, memo: dict | None) -> list:
     ops: list = []
-    if not new.keys() >= old.keys():
+    keys = list(new)
+    if list(old) != keys:
+        kept = [key for key in old if key in new]
+        if kept + [key for key in keys if key not in old] != keys:
+            return [["s", path, new]]  # reordered: a set keeps a key where it was
         ops += [["d", [*path, key]] for key in old if key not in new]
     for key, value in new.items():
         before = old.get(key, _ABSENT)
@@ -49,22 +55,32 @@ def _dict_diff(old: dict, new: dict, path: list, memo: dict | None) -> list:
             continue
         if before is _ABSENT:
             ops.append(["s", [*path, key], value])
-        elif type(before) is not type(value) or before != value:  # not _same, inlined
+        elif not same(before, value):
             ops += diff(before, value, [*path, key], memo)
     return ops
 
 
 _ABSENT = object()
+_PLAIN = frozenset((str, int, bool, type(None)))
 
 
-def _same(a: JSON, b: JSON) -> bool:
-    return a is b or (type(a) is type(b) and a == b)
+def same(a: JSON, b: JSON) -> bool:
+    """Do ``a`` and ``b`` encode to the same JSON? ``==`` is not enough: 1 == True == 1.0,
+    and two objects with their keys in another order are equal (the pages show them in
+    their order). In C: ``==`` first, then the text of both where that could differ."""
+    if a is b:
+        return True
+    kind = type(a)
+    if kind is not type(b) or a != b:
+        return False
+    return kind in _PLAIN or repr(a) == repr(b)
 
 
 def _same_items(old: list, new: list) -> bool:
-    """``_same`` for every pair of items, compared in C: the lists are equal (each pair
-    identical or ==) and so are their items' types (1 == True == 1.0, but not as JSON)."""
-    return old == new and list(map(type, old)) == list(map(type, new))
+    """`same` for every pair of items (the lists as long): identical items at C speed."""
+    if old != new:
+        return False
+    return all(map(is_, old, new)) or all(map(same, old, new))
 
 
 def _list_diff(old: list, new: list, path: list) -> list:
@@ -77,7 +93,7 @@ def _list_diff(old: list, new: list, path: list) -> list:
     if new:
         first = new[0]
         for drop in range(max(0, len(old) - len(new)), len(old)):
-            if not _same(old[drop], first):
+            if not same(old[drop], first):
                 continue
             kept = len(old) - drop
             if _same_items(old[drop:], new[:kept]):

@@ -11,6 +11,7 @@ from typing import Any
 
 from companion import citations, hardware_texts, i18n, table_steps
 from companion import shared as derived
+from companion.patches import same
 from companion.reasons import SERVER_REASONS
 from companion.service import LiveGame
 from companion.shared import Shared
@@ -77,29 +78,52 @@ class Namer:
 def log_window(live: LiveGame, lang: str, namer: Namer) -> list[tuple[str | None, dict]]:
     """The end of the log, translated (each entry once per language), with the seat each
     entry is private to: back to the LOG_LENGTH-th public entry, as no recipient's last
-    LOG_LENGTH visible entries reach further back (everyone sees every public one)."""
-    window = []
-    public = 0
-    cache = live.log_cache
-    for position in range(len(live.log) - 1, -1, -1):
-        seq, _action, event = live.log[position]
-        key = (lang, position, seq)
-        entry = cache.get(key)
-        if entry is None:
-            params = {k: v for k, v in event.items() if k != "type"}
-            template = live.kind.event_texts.get(event.get("type"), event.get("type", ""))
-            shown = {k: namer(v, k) for k, v in params.items()}
-            entry = cache[key] = {"seq": seq, "type": event.get("type"), "params": params,
-                                  "text": i18n.text(lang, template, shown, game=live.kind.name),
-                                  "rule": citations.for_event(live.kind, lang, event)}
-        private = event.get("private")
-        window.append((private, entry))
-        if private is None:
-            public += 1
-            if public >= LOG_LENGTH:
-                break
-    window.reverse()
+    LOG_LENGTH visible entries reach further back (everyone sees every public one).
+
+    After an action the log only grew (`GameService` extends the same list; undo and a
+    rebuild make a new one): the window before, plus the new entries, cut at the front."""
+    log, cache = live.log, live.log_cache
+    known = cache.get(("window", lang))
+    if known is not None and known[0] is log and known[1] <= len(log):
+        _log, length, window, public = known
+        window = list(window)
+        for position in range(length, len(log)):
+            private, entry = _log_entry(live, lang, namer, position)
+            window.append((private, entry))
+            public += private is None
+        drop = 0
+        while public > LOG_LENGTH or (public == LOG_LENGTH and window[drop][0] is not None):
+            public -= window[drop][0] is None
+            drop += 1
+        del window[:drop]
+    else:
+        window, public = [], 0
+        for position in range(len(log) - 1, -1, -1):
+            private, entry = _log_entry(live, lang, namer, position)
+            window.append((private, entry))
+            if private is None:
+                public += 1
+                if public >= LOG_LENGTH:
+                    break
+        window.reverse()
+    cache[("window", lang)] = (log, len(log), window, public)
     return window
+
+
+def _log_entry(live: LiveGame, lang: str, namer: Namer, position: int) -> tuple:
+    """(the seat it is private to or None, the entry in ``lang``) of the log's ``position``."""
+    seq, _action, event = live.log[position]
+    key = (lang, position, seq)
+    entry = live.log_cache.get(key)
+    if entry is None:
+        params = {k: v for k, v in event.items() if k != "type"}
+        template = live.kind.event_texts.get(event.get("type"), event.get("type", ""))
+        shown = {k: namer(v, k) for k, v in params.items()}
+        entry = live.log_cache[key] = {
+            "seq": seq, "type": event.get("type"), "params": params,
+            "text": i18n.text(lang, template, shown, game=live.kind.name),
+            "rule": citations.for_event(live.kind, lang, event)}
+    return event.get("private"), entry
 
 
 def log_entries(live: LiveGame, seat: str | None, lang: str, namer: Namer,
@@ -275,8 +299,7 @@ def view_of(live: LiveGame, shared: Shared, seat: str | None, is_seat: bool,
         out = {}
         for key, value in raw.items():
             before = public.get(key, _ABSENT) if type(public) is dict else _ABSENT
-            if key in shown and (value is before or (type(value) is type(before)
-                                                     and value == before)):
+            if key in shown and same(value, before):
                 out[key] = shown[key]
             else:
                 out[key] = localize(value, lang) if type(value) in _NESTED else value
@@ -287,8 +310,9 @@ def view_of(live: LiveGame, shared: Shared, seat: str | None, is_seat: bool,
 
 def localized_public(shared: Shared, public: Any, lang: str) -> Any:
     """``localize(public, lang)``, reusing the previous state's translation of every part
-    (two levels deep) equal in both states (as the patches compare): most of a board stays
-    as it was, and a reused part is the same object, which the patches skip at once."""
+    (two levels deep) equal in both states (`patches.same`: the same JSON, key order too):
+    most of a board stays as it was, and a reused part is the same object, which the
+    patches skip at once."""
     return _localized(shared, ("public",), ("view", None, lang), public, lang)
 
 
@@ -301,21 +325,47 @@ def _localized(shared: Shared, raw_key: tuple, shown_key: tuple, raw: Any, lang:
     if (old is None or type(raw) is not dict or type(old_raw) is not dict
             or type(old) is not dict or _is_names(raw)):
         return localize(raw, lang)
-    return _reuse(raw, old_raw, old, lang, 2)
+    texts = (previous.get(("texts",), _Texts), shared.get(("texts",), _Texts))
+    return _reuse(raw, old_raw, old, lang, 2, texts)
 
 
-def _reuse(new: dict, old_raw: dict, old: dict, lang: str, depth: int) -> dict:
+class _Texts(dict):
+    """The JSON-like text (repr) of the raw parts of one state, each made once: the next
+    state compares its parts with them (`patches.same`, without making them again)."""
+
+    def of(self, node: Any) -> str:
+        found = self.get(id(node))
+        if found is None or found[0] is not node:
+            found = self[id(node)] = (node, repr(node))  # the node kept: its id stays its own
+        return found[1]
+
+
+def _same_part(before: Any, value: Any, texts: tuple[_Texts, _Texts]) -> bool:
+    """`patches.same`, with the texts of each state's parts made once per state."""
+    if before is value:
+        return True
+    kind = type(value)
+    if kind is not type(before) or before != value:
+        return False
+    return kind in _PLAIN or texts[0].of(before) == texts[1].of(value)
+
+
+_PLAIN = frozenset((str, int, bool, type(None)))
+
+
+def _reuse(new: dict, old_raw: dict, old: dict, lang: str, depth: int,
+           texts: tuple[_Texts, _Texts]) -> dict:
     out = {}
     for key, value in new.items():
         if key in old_raw and key in old:
             before = old_raw[key]
-            if before is value or (type(before) is type(value) and before == value):
+            if _same_part(before, value, texts):
                 out[key] = old[key]
                 continue
             if (depth > 1 and type(value) is dict and type(before) is dict
                     and type(old[key]) is dict and not _is_names(value)
                     and not _is_names(before)):
-                out[key] = _reuse(value, before, old[key], lang, depth - 1)
+                out[key] = _reuse(value, before, old[key], lang, depth - 1, texts)
                 continue
         out[key] = localize(value, lang) if type(value) in _NESTED else value
     return out
