@@ -15,6 +15,7 @@ that only lost items at its front and gained some at its end (a log that scrolls
 """
 from __future__ import annotations
 
+import marshal
 from operator import is_
 from typing import Any
 
@@ -55,9 +56,23 @@ def _dict_diff(old: dict, new: dict, path: list, memo: dict | None) -> list:
             continue
         if before is _ABSENT:
             ops.append(["s", [*path, key], value])
-        elif not same(before, value):
+        elif not (_same_shared(before, value, memo) if memo is not None
+                  and type(value) in _SHARED else same(before, value)):
             ops += diff(before, value, [*path, key], memo)
     return ops
+
+
+_SHARED = (dict, list)
+
+
+def _same_shared(a: JSON, b: JSON, memo: dict) -> bool:
+    """`same`, once per pair of parts for every recipient of one change (their views share
+    their public parts)."""
+    key = ("same", id(a), id(b))
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = same(a, b)
+    return found
 
 
 _ABSENT = object()
@@ -67,13 +82,20 @@ _PLAIN = frozenset((str, int, bool, type(None)))
 def same(a: JSON, b: JSON) -> bool:
     """Do ``a`` and ``b`` encode to the same JSON? ``==`` is not enough: 1 == True == 1.0,
     and two objects with their keys in another order are equal (the pages show them in
-    their order). In C: ``==`` first, then the text of both where that could differ."""
+    their order). In C: ``==`` first, then, where that could differ, `exact`."""
     if a is b:
         return True
     kind = type(a)
     if kind is not type(b) or a != b:
         return False
-    return kind in _PLAIN or repr(a) == repr(b)
+    return kind in _PLAIN or exact(a) == exact(b)
+
+
+def exact(value: JSON) -> bytes:
+    """Bytes that tell every JSON value apart, types and key order included (marshal:
+    4x faster than repr). Equal bytes mean the same JSON; the same JSON may rarely give
+    other bytes (marshal marks objects referenced twice), which only costs a comparison."""
+    return marshal.dumps(value)
 
 
 def _same_items(old: list, new: list) -> bool:

@@ -11,7 +11,7 @@ from typing import Any
 
 from companion import citations, hardware_texts, i18n, table_steps
 from companion import shared as derived
-from companion.patches import same
+from companion.patches import exact, same
 from companion.reasons import SERVER_REASONS
 from companion.service import LiveGame
 from companion.shared import Shared
@@ -330,24 +330,14 @@ def _localized(shared: Shared, raw_key: tuple, shown_key: tuple, raw: Any, lang:
 
 
 class _Texts(dict):
-    """The JSON-like text (repr) of the raw parts of one state, each made once: the next
-    state compares its parts with them (`patches.same`, without making them again)."""
+    """`patches.exact` of the raw parts of one state, each made once: the next state
+    compares its parts with them (`patches.same`, without making them again)."""
 
-    def of(self, node: Any) -> str:
+    def of(self, node: Any) -> bytes:
         found = self.get(id(node))
         if found is None or found[0] is not node:
-            found = self[id(node)] = (node, repr(node))  # the node kept: its id stays its own
+            found = self[id(node)] = (node, exact(node))  # the node kept: its id stays its own
         return found[1]
-
-
-def _same_part(before: Any, value: Any, texts: tuple[_Texts, _Texts]) -> bool:
-    """`patches.same`, with the texts of each state's parts made once per state."""
-    if before is value:
-        return True
-    kind = type(value)
-    if kind is not type(before) or before != value:
-        return False
-    return kind in _PLAIN or texts[0].of(before) == texts[1].of(value)
 
 
 _PLAIN = frozenset((str, int, bool, type(None)))
@@ -355,14 +345,19 @@ _PLAIN = frozenset((str, int, bool, type(None)))
 
 def _reuse(new: dict, old_raw: dict, old: dict, lang: str, depth: int,
            texts: tuple[_Texts, _Texts]) -> dict:
+    """``new`` translated, each part that is the same JSON as in ``old_raw`` (`patches.same`,
+    its bytes made once per state) taken from ``old``, its translation."""
     out = {}
+    before_texts, texts_now = texts
     for key, value in new.items():
         if key in old_raw and key in old:
             before = old_raw[key]
-            if _same_part(before, value, texts):
+            kind = type(value)
+            if before is value or (kind is type(before) and before == value and (
+                    kind in _PLAIN or before_texts.of(before) == texts_now.of(value))):
                 out[key] = old[key]
                 continue
-            if (depth > 1 and type(value) is dict and type(before) is dict
+            if (depth > 1 and kind is dict and type(before) is dict
                     and type(old[key]) is dict and not _is_names(value)
                     and not _is_names(before)):
                 out[key] = _reuse(value, before, old[key], lang, depth - 1, texts)
