@@ -44,6 +44,7 @@ def diff(old: JSON, new: JSON, path: list | None = None, memo: dict | None = Non
 
 def _dict_diff(old: dict, new: dict, path: list, memo: dict | None) -> list:
     ops: list = []
+    shared = memo is not None and len(path) <= 1  # parts every recipient's view holds
     keys = list(new)
     if list(old) != keys:
         kept = [key for key in old if key in new]
@@ -56,8 +57,8 @@ def _dict_diff(old: dict, new: dict, path: list, memo: dict | None) -> list:
             continue
         if before is _ABSENT:
             ops.append(["s", [*path, key], value])
-        elif not (_same_shared(before, value, memo) if memo is not None
-                  and type(value) in _SHARED else same(before, value)):
+        elif not (_same_shared(before, value, memo) if shared and type(value) in _SHARED
+                  else same(before, value)):
             ops += diff(before, value, [*path, key], memo)
     return ops
 
@@ -102,7 +103,8 @@ def _same_items(old: list, new: list) -> bool:
     """`same` for every pair of items (the lists as long): identical items at C speed."""
     if old != new:
         return False
-    return all(map(is_, old, new)) or all(map(same, old, new))
+    return (all(map(is_, old, new)) or exact(old) == exact(new)
+            or all(map(same, old, new)))
 
 
 def _list_diff(old: list, new: list, path: list) -> list:

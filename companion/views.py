@@ -7,6 +7,7 @@ only (the host is usually a player too); the table also gets the choices for sea
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from companion import citations, hardware_texts, i18n, table_steps
@@ -244,12 +245,13 @@ def build(live: LiveGame, role: str, seat: str | None, lang: str, *,
             "game": live.id, "version": live.version, "role": role,
             "seat": mine, "lang": lang, "status": live.status,
             "paused": live.status == "paused", "closed": finished,
-            "players": [dict(p, connected=p["seat"] in connected) for p in live.players],
+            "players": kept(shared, ("players", frozenset(connected)), lambda: [
+                dict(p, connected=p["seat"] in connected) for p in live.players]),
             "view": view_of(live, shared, mine if is_seat else None, is_seat, lang),
-            "prompts": shared.get(("prompts", lang),
+            "prompts": kept(shared, ("prompts", lang),
                                   lambda: prompt_entries(live, lang, namer, shared)),
             "choices": choices,
-            "log": shared.get(("log", mine, lang), lambda: log_entries(
+            "log": kept(shared, ("log", mine, lang), lambda: log_entries(
                 live, mine, lang, namer,
                 shared.get(("log_window", lang), lambda: log_window(live, lang, namer)))),
             "hardware": hardware_for(role, seat,
@@ -269,6 +271,19 @@ def build(live: LiveGame, role: str, seat: str | None, lang: str, *,
                 "corrections": shared.get(("corrections", lang, live.status),
                                           lambda: board_corrections(live, lang))}
         return payload
+
+
+def kept(shared: Shared, key: tuple, make: Callable[[], Any]) -> Any:
+    """``shared.get(key, make)``, but the state before's value of ``key`` when it is the same
+    JSON (`patches.same`): a part that did not change stays the same object, which the
+    patches of every recipient then skip at once."""
+    def make_kept() -> Any:
+        value = make()
+        previous = shared.previous
+        before = previous.peek(key) if previous is not None else None
+        return before if before is not None and same(before, value) else value
+
+    return shared.get(key, make_kept)
 
 
 def view_of(live: LiveGame, shared: Shared, seat: str | None, is_seat: bool,
@@ -393,4 +408,4 @@ def choice_entries(live: LiveGame, shared: Shared, asker: str, is_seat: bool, la
             out.append(data)
         return out
 
-    return shared.get(("choice_entries", asker, is_seat, lang), make)
+    return kept(shared, ("choice_entries", asker, is_seat, lang), make)
