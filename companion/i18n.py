@@ -215,14 +215,17 @@ def translations(lang: str, game: str | None = None) -> Chain:
     return cache[key]
 
 
-def text(lang: str, msgid: str, params: dict | None = None, game: str | None = None) -> str:
+def text(lang: str, msgid: str, params: dict | None = None, game: str | None = None,
+         chain: Chain | None = None) -> str:
     """``msgid`` translated into ``lang`` with ``{param}`` placeholders filled in.
 
     ``game``: the game id whose domain is looked up first (then the shared domain).
     A msgid given as [singular, plural] is chosen by ``params["n"]`` or ``params["count"]``.
+    ``chain``: ``translations(lang, game)`` if the caller holds it already (a view builds
+    dozens of texts; looking the app up for each costs more than the text).
     """
     params = params or {}
-    t = translations(lang, game)
+    t = chain or translations(lang, game)
     if isinstance(msgid, list | tuple):
         n = params.get("n", params.get("count", 1))
         out = t.ngettext(msgid[0], msgid[1], n if isinstance(n, int) else 1)

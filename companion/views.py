@@ -27,8 +27,9 @@ def refusal(kind_reasons: dict, lang: str, code: str, params: dict, names=None,
     ``game``'s translations first)."""
     template = kind_reasons.get(code) or SERVER_REASONS.get(code) or code
     shown = {k: names(v) if names else v for k, v in (params or {}).items()}
+    chain = names.chain if isinstance(names, Namer) and names.game == game else None
     return {"code": code, "params": params or {},
-            "message": i18n.text(lang, template, shown, game=game)}
+            "message": i18n.text(lang, template, shown, game=game, chain=chain)}
 
 
 def refused_json(live: LiveGame | None, lang: str, exc: Refused,
@@ -52,19 +53,28 @@ class Namer:
         self.catalog = live.kind.names
         self.terms = live.kind.terms
         self.players = {p["seat"]: p["name"] for p in live.players}
+        self._chain: i18n.Chain | None = None
+
+    @property
+    def chain(self) -> i18n.Chain:
+        """The game's translations into the language (looked up once per namer)."""
+        if self._chain is None:
+            self._chain = i18n.translations(self.lang, self.game)
+        return self._chain
 
     def __call__(self, value: Any, param: str | None = None) -> Any:
         if isinstance(value, str):
             scoped = self.terms.get(f"{param}:{value}")
             if scoped:
-                return i18n.text(self.lang, scoped, game=self.game)
+                return i18n.text(self.lang, scoped, game=self.game, chain=self.chain)
             if value in self.players:
                 return self.players[value]
             names = self.catalog.get(value)
             if names:
                 return names.get(self.lang) or names.get("en") or value
             if value in self.terms:
-                return i18n.text(self.lang, self.terms[value], game=self.game)
+                return i18n.text(self.lang, self.terms[value], game=self.game,
+                                 chain=self.chain)
             base, digits = value.rstrip("0123456789"), value[len(value.rstrip("0123456789")):]
             if digits and base in self.catalog:  # a numbered space of a place: "market2"
                 names = self.catalog[base]
@@ -122,7 +132,7 @@ def _log_entry(live: LiveGame, lang: str, namer: Namer, position: int) -> tuple:
         shown = {k: namer(v, k) for k, v in params.items()}
         entry = live.log_cache[key] = {
             "seq": seq, "type": event.get("type"), "params": params,
-            "text": i18n.text(lang, template, shown, game=live.kind.name),
+            "text": i18n.text(lang, template, shown, game=live.kind.name, chain=namer.chain),
             "rule": citations.for_event(live.kind, lang, event)}
     return event.get("private"), entry
 
@@ -147,7 +157,8 @@ def prompt_entries(live: LiveGame, lang: str, namer: Namer,
         data = prompt.to_json()
         template = texts.get(prompt.kind) or live.kind.event_texts.get(f"prompt_{prompt.kind}")
         shown = {k: namer(v, k) for k, v in dict(prompt.params, seat=prompt.seat).items()}
-        data["text"] = (i18n.text(lang, template, shown, game=live.kind.name) if template
+        data["text"] = (i18n.text(lang, template, shown, game=live.kind.name,
+                                  chain=namer.chain) if template
                         else None)
         data["rule"] = citations.for_prompt(live.kind, lang, prompt.kind)
         out.append(data)
