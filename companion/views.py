@@ -158,8 +158,7 @@ def prompt_entries(live: LiveGame, lang: str, namer: Namer,
         template = texts.get(prompt.kind) or live.kind.event_texts.get(f"prompt_{prompt.kind}")
         shown = {k: namer(v, k) for k, v in dict(prompt.params, seat=prompt.seat).items()}
         data["text"] = (i18n.text(lang, template, shown, game=live.kind.name,
-                                  chain=namer.chain) if template
-                        else None)
+                                  chain=namer.chain) if template else None)
         data["rule"] = citations.for_prompt(live.kind, lang, prompt.kind)
         out.append(data)
     return out
@@ -260,7 +259,7 @@ def build(live: LiveGame, role: str, seat: str | None, lang: str, *,
                 dict(p, connected=p["seat"] in connected) for p in live.players]),
             "view": view_of(live, shared, mine if is_seat else None, is_seat, lang),
             "prompts": kept(shared, ("prompts", lang),
-                                  lambda: prompt_entries(live, lang, namer, shared)),
+                            lambda: prompt_entries(live, lang, namer, shared)),
             "choices": choices,
             "log": kept(shared, ("log", mine, lang), lambda: log_entries(
                 live, mine, lang, namer,
