@@ -47,11 +47,15 @@ def _dict_diff(old: dict, new: dict, path: list, memo: dict | None) -> list:
     shared = memo is not None and len(path) <= 1  # parts every recipient's view holds
     keys = list(new)
     if list(old) != keys:
-        kept = [key for key in old if key in new]
-        if kept + [key for key in keys if key not in old] != keys:
-            return [["s", path, new]]  # reordered: a set keeps a key where it was
         ops += [["d", [*path, key]] for key in old if key not in new]
-    for key, value in new.items():
+        stay = _in_place(old, new, keys)
+        if stay < len(keys):  # reordered: a set keeps a key where it was, so the keys
+            moved = keys[stay:]  # after the last in place go out and in again, in order
+            ops += [["d", [*path, key]] for key in moved if key in old]
+            ops += [["s", [*path, key], new[key]] for key in moved]
+            keys = keys[:stay]
+    for key in keys:
+        value = new[key]
         before = old.get(key, _ABSENT)
         if before is value:  # a part reused from the view before: nothing to compare
             continue
@@ -64,6 +68,18 @@ def _dict_diff(old: dict, new: dict, path: list, memo: dict | None) -> list:
 
 
 _SHARED = (dict, list)
+
+
+def _in_place(old: dict, new: dict, keys: list) -> int:
+    """How many of ``new``'s first keys (``keys``) are in ``old`` in the same order (others
+    of ``old`` between them aside): those stay where they are."""
+    kept = iter([key for key in old if key in new])
+    stay = 0
+    for key in keys:
+        if key not in old or not any(key == other for other in kept):
+            break
+        stay += 1
+    return stay
 
 
 def _same_shared(a: JSON, b: JSON, memo: dict) -> bool:
@@ -83,19 +99,20 @@ _PLAIN = frozenset((str, int, bool, type(None)))
 def same(a: JSON, b: JSON) -> bool:
     """Do ``a`` and ``b`` encode to the same JSON? ``==`` is not enough: 1 == True == 1.0,
     and two objects with their keys in another order are equal (the pages show them in
-    their order). In C: ``==`` first, then, where that could differ, `exact`."""
+    their order). In C: ``==`` first, then, where that could differ, `exact`, then repr."""
     if a is b:
         return True
     kind = type(a)
     if kind is not type(b) or a != b:
         return False
-    return kind in _PLAIN or exact(a) == exact(b)
+    return kind in _PLAIN or exact(a) == exact(b) or repr(a) == repr(b)
 
 
 def exact(value: JSON) -> bytes:
-    """Bytes that tell every JSON value apart, types and key order included (marshal:
-    4x faster than repr). Equal bytes mean the same JSON; the same JSON may rarely give
-    other bytes (marshal marks objects referenced twice), which only costs a comparison."""
+    """Bytes that tell JSON values apart, types and key order included (marshal: 4x
+    faster than repr). Equal bytes mean the same JSON; but the same JSON can give other
+    bytes (marshal marks an object referenced more than once, so it depends on who else
+    holds it): then ``repr``, slower but exact, decides."""
     return marshal.dumps(value)
 
 

@@ -371,7 +371,8 @@ _PLAIN = frozenset((str, int, bool, type(None)))
 def _reuse(new: dict, old_raw: dict, old: dict, lang: str, depth: int,
            texts: tuple[_Texts, _Texts]) -> dict:
     """``new`` translated, each part that is the same JSON as in ``old_raw`` (`patches.same`,
-    its bytes made once per state) taken from ``old``, its translation."""
+    its marshal bytes made once per state; repr where they differ) taken from ``old``, its
+    translation."""
     out = {}
     before_texts, texts_now = texts
     for key, value in new.items():
@@ -379,7 +380,8 @@ def _reuse(new: dict, old_raw: dict, old: dict, lang: str, depth: int,
             before = old_raw[key]
             kind = type(value)
             if before is value or (kind is type(before) and before == value and (
-                    kind in _PLAIN or before_texts.of(before) == texts_now.of(value))):
+                    kind in _PLAIN or before_texts.of(before) == texts_now.of(value)
+                    or repr(before) == repr(value))):
                 out[key] = old[key]
                 continue
             if (depth > 1 and kind is dict and type(before) is dict

@@ -34,6 +34,8 @@ def test_keys_in_another_order_are_sent_in_the_new_order():
                 {"a": {"x": 1.0, "y": [True, {"p": 1, "q": 2}]}, "n": 1}):
         assert new == old or new["a"]["x"] == 1.0
         assert json.dumps(apply(old, diff(old, new))) == json.dumps(new)
+    moved = {"a": 1, "b": 2, "c": 3, "d": 4}
+    assert diff(moved, {"a": 1, "c": 3, "d": 4, "b": 2}) == [["d", ["b"]], ["s", ["b"], 2]]
     grown = {"a": {"x": 1, "y": [1, {"p": 1, "q": 2}], "z": 0}, "n": 1}
     assert diff(old, grown) == [["s", ["a", "z"], 0]]  # a new key at the end: only it
 
