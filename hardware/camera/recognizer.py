@@ -173,6 +173,9 @@ class Recognizer:
         # payload -> (Detection, Sighting | None) the table shows (what a skipped frame or
         # a frame decoded only where it changed reports: the overlay, calibration)
         self.shown: dict = {}
+        # what the tracked cards' zones were computed with: new zones (the game's) or a
+        # first board marker re-zone every card at once (a card lying there since the start)
+        self._zoned = (self.zones, self.calibration.from_marker)
 
     def sightings(self, detections: list[Detection]) -> list[Sighting]:
         calibration = self.calibration
@@ -198,6 +201,7 @@ class Recognizer:
             return FrameResult([], [], [], 0.0, False, mode="skip")  # not a picture
         self.frame += 1
         start = time.perf_counter()
+        rezoned = self.rezone(at)  # the zones were replaced since the last frame
         gray = to_gray(frame)
         thumb = Thumb(gray)
         mode, boxes = self._plan(thumb)
@@ -206,7 +210,7 @@ class Recognizer:
             if mode == "skip":
                 self.presence.tick(self.changes.last_cells)
             shown = list(self.shown.values())
-            return FrameResult([], [d for d, _ in shown],
+            return FrameResult(rezoned, [d for d, _ in shown],
                                [s for _, s in shown if s is not None],
                                (time.perf_counter() - start) * 1000,
                                any(d.payload in self.marker_positions for d, _ in shown),
@@ -246,11 +250,12 @@ class Recognizer:
         markers = [d for d in detections if d.payload in self.marker_positions]
         if markers:
             self._calibrate(markers)
+            rezoned += self.rezone(at)  # the first marker: zones for the cards already there
         sightings = self.sightings(detections)
         present, hidden, still = self._present(detections, texture, boxes)
         if blind:  # nothing that is not read counts a miss in a frame like this
             still = frozenset(self.tracker.tracks)
-        observations = self.tracker.update(sightings, at, present, hidden, still)
+        observations = rezoned + self.tracker.update(sightings, at, present, hidden, still)
         self._remember(detections, texture)
         self._show(detections, sightings, boxes)
         shown = list(self.shown.values())
@@ -259,6 +264,25 @@ class Recognizer:
                            any(d.payload in self.marker_positions for d, _ in shown),
                            present, counts, mode if boxes is None else "regions",
                            hidden)
+
+    def rezone(self, at: float) -> list[Observation]:
+        """`MovedZone`s for confirmed cards whose zone changed because the zones were
+        replaced or the board marker was seen for the first time (nothing otherwise)."""
+        key = (self.zones, self.calibration.from_marker)
+        if key[0] is self._zoned[0] and key[1] == self._zoned[1]:
+            return []
+        self._zoned = key
+        calibration = self.calibration
+
+        def zone_of(payload: str):
+            follow = self.follow.get(payload)
+            if follow is None or follow.read_centre is None:
+                return ...
+            if not calibration.from_marker:
+                return None
+            return self.zones.zone_at(calibration.to_board(follow.read_centre))
+
+        return self.tracker.rezone(zone_of, at)
 
     def _show(self, detections, sightings, boxes) -> None:
         """What the frame shows: a whole frame's reads, or the last ones with the changed
