@@ -96,6 +96,7 @@ PRESENT_SHARE = 0.4  # of the sticker's texture when read, to count as still the
 PRESENT_FLOOR = 18.0  # texture score; the wood table scores 5-25, a sticker 60-110
 BRIGHT_MIN = 20.0  # a card this much lighter than the table around it can be followed by light
 BRIGHT_SHARE = 0.5  # of that contrast, for a smeared card to count as still there
+CARD_REACH = 1.6  # sticker sides from a sticker's centre that its card covers (about)
 
 
 @dataclass(frozen=True)
@@ -386,6 +387,7 @@ class Recognizer:
         over its place that is neither the card nor the table. Anything else is a miss."""
         read = {d.payload for d in detections}
         present, hidden, still = set(), set(), set()
+        verdicts = {}
         for payload, follow in self.follow.items():
             if payload in read or payload not in self.tracker.tracks:
                 continue
@@ -395,11 +397,22 @@ class Recognizer:
                     for x0, y0, x1, y1 in boxes):
                 still.add(payload)
                 continue
-            verdict = self.presence.verdict(payload)
+            verdicts[payload] = verdict = self.presence.verdict(payload)
             if verdict == CARD:
                 still.add(payload)
+        # cards known to lie where they were read: a spot on one of them is that card
+        # (a card lifted over another one is not followed onto it)
+        lying = [(f.read_centre, f.side) for p, f in self.follow.items()
+                 if (p in read or p in still) and f.read_centre is not None]
+        for payload, verdict in verdicts.items():
+            if verdict == CARD:
                 continue
+            follow = self.follow[payload]
             where = self._search(follow, texture, detections)
+            if where is not None and any(
+                    math.hypot(where[0] - c[0], where[1] - c[1]) < CARD_REACH * side
+                    for c, side in lying):
+                where = None
             if where is not None and self.presence.not_table(where, follow.side, payload):
                 present.add(payload)
                 follow.move(where, self.frame)

@@ -97,7 +97,7 @@ class TrackerSettings:
     hysteresis_deg: float = HYSTERESIS_DEG
     confidence_window: int = 10
     coast_frames: int = 150  # frames a present-but-unread card is kept without a miss
-    hide_frames: int = 45  # frames a card hidden by a hand counts no miss (1.5 s at 30 fps)
+    hide_frames: int = 150  # frames a card hidden by a hand counts no miss (5 s at 30 fps)
 
 
 @dataclass
