@@ -243,3 +243,36 @@ def test_zones_given_after_the_cards_were_laid_place_them_without_a_move():
     events, modes = play(frames[20:], recognizer)
     assert sorted(kinds(events)) == [("MovedZone", "centre"), ("MovedZone", "seat:W")]
     assert events[0][0] == 0 and modes[0] == "skip"
+
+
+def test_corrupt_jpeg_frames_and_blank_frames_of_any_colour_change_nothing():
+    """What a broken cable or a struggling driver hands over: JPEG frames with flipped
+    bytes (decoded whole, garbled from some row on: a run of 40, then one in three among
+    good frames), and blank frames in gray, white and the green of an all-zero YUV
+    buffer. Through the real recogniser: no card removed, none invented, and the same
+    cards are still there after."""
+    frames = still_frames(20, CARDS)
+    recognizer = Recognizer(zones=ZoneMap(DEMO_ZONES))
+    laid, _ = play(frames, recognizer)
+    assert sorted(o.payload for _, o in laid) == sorted(CARDS)
+    rng = np.random.default_rng(4)
+
+    def garbled(image):
+        ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 85])
+        data = bytearray(jpeg.tobytes())
+        for _ in range(5):
+            data[int(rng.integers(1000, len(data) - 10))] ^= 0xFF
+        return cv2.imdecode(np.frombuffer(bytes(data), np.uint8), cv2.IMREAD_COLOR)
+
+    h, w = frames[0].shape[:2]
+    bad = [garbled(frames[i % 20]) for i in range(40)]
+    bad += [g if i % 3 else garbled(g) for i, g in enumerate(frames * 3)]
+    bad += [np.full((h, w, 3), value, np.uint8) for value in (128, 255) for _ in range(8)]
+    bad += [np.full((h, w, 3), (0, 135, 0), np.uint8)] * 8  # YUV (0, 0, 0) as BGR
+    assert all(image is not None and image.shape == (h, w, 3) for image in bad)
+    changes = []
+    for index, image in enumerate(bad):
+        changes += recognizer.process(image, 2 + index / 30).observations
+    assert not changes
+    after, _ = play(frames, recognizer)
+    assert not after and set(recognizer.tracker.confirmed()) == set(CARDS)
