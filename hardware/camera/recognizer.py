@@ -97,6 +97,7 @@ PRESENT_FLOOR = 18.0  # texture score; the wood table scores 5-25, a sticker 60-
 BRIGHT_MIN = 20.0  # a card this much lighter than the table around it can be followed by light
 BRIGHT_SHARE = 0.5  # of that contrast, for a smeared card to count as still there
 CARD_REACH = 1.6  # sticker sides from a sticker's centre that its card covers (about)
+FAST = 0.3  # sticker sides a frame: a card moving this fast must stay on its course
 
 
 @dataclass(frozen=True)
@@ -391,7 +392,9 @@ class Recognizer:
         for payload, follow in self.follow.items():
             if payload in read or payload not in self.tracker.tracks:
                 continue
-            if boxes is not None and not any(
+            track = self.tracker.tracks[payload]
+            waiting = track.misses or track.coasting or track.hiding  # judged every frame
+            if boxes is not None and not waiting and not any(
                     x0 - follow.side / 2 < follow.centre[0] < x1 + follow.side / 2 and
                     y0 - follow.side / 2 < follow.centre[1] < y1 + follow.side / 2
                     for x0, y0, x1, y1 in boxes):
@@ -400,6 +403,8 @@ class Recognizer:
             verdicts[payload] = verdict = self.presence.verdict(payload)
             if verdict == CARD:
                 still.add(payload)
+        for payload in still:  # in place now: a move from here is a move of this frame
+            self.follow[payload].frame = self.frame
         # cards known to lie where they were read: a spot on one of them is that card
         # (a card lifted over another one is not followed onto it)
         lying = [(f.read_centre, f.side) for p, f in self.follow.items()
@@ -413,12 +418,27 @@ class Recognizer:
                     math.hypot(where[0] - c[0], where[1] - c[1]) < CARD_REACH * side
                     for c, side in lying):
                 where = None
+            if where is not None and not self._on_course(follow, where):
+                where = None
             if where is not None and self.presence.not_table(where, follow.side, payload):
                 present.add(payload)
                 follow.move(where, self.frame)
             elif verdict == HIDDEN:
                 hidden.add(payload)
+                follow.frame = self.frame  # last known where it was: a move starts from now
         return frozenset(present), frozenset(hidden), frozenset(still)
+
+    def _on_course(self, follow: _Follow, where) -> bool:
+        """A card moving fast (carried away, slid) found where its motion puts it: within
+        3/4 of a sticker side plus half its speed per frame since it was last found. A
+        spot off that course is the table's art or another thing the search lit on (a
+        card carried out of the picture was followed back onto the board for frames)."""
+        speed = math.hypot(*follow.velocity)
+        if speed <= FAST * follow.side:
+            return True
+        frames = max(1, self.frame - follow.frame)
+        return _near(where, follow.predict(self.frame),
+                     0.75 * follow.side + 0.5 * speed * frames)
 
     def _search(self, follow: _Follow, texture: TextureMap | None,
                 detections: list[Detection]):
@@ -427,6 +447,10 @@ class Recognizer:
         if texture is None or not follow.signature:
             return None
         centre, radius = follow.predict(self.frame), follow.radius(self.frame)
+        h, w = texture.shape
+        if not (-follow.side < centre[0] < w + follow.side and
+                -follow.side < centre[1] < h + follow.side):
+            return None  # carried out of the picture: nothing in view is that card
         score, where = texture.best_patch(centre, radius, follow.side, detections)
         if score >= max(PRESENT_SHARE * follow.signature, PRESENT_FLOOR):
             return where
@@ -461,6 +485,10 @@ class Recognizer:
         for payload in [p for p in self.follow if p not in self.tracker.tracks]:
             del self.follow[payload]
             self.presence.forget(payload)
+
+
+def _near(a, b, distance: float) -> bool:
+    return math.hypot(a[0] - b[0], a[1] - b[1]) < distance
 
 
 def _spread(image: np.ndarray) -> float:
