@@ -150,6 +150,7 @@ def play_choices(s: dict, seat: str) -> list[Choice]:
     out = []
     lost = effects.action_lost(s, seat)
     mods: dict = {}  # card -> the event cards' modifiers of it in this state, asked once
+    idle: dict = {}  # a card played for nothing, tried once (see `unperformed`)
     for card in hand:
         discards = [c for c in hand if c != card] if needs_discard else []
         discard = discards[0] if discards else None
@@ -159,7 +160,8 @@ def play_choices(s: dict, seat: str) -> list[Choice]:
             # R4.1.2: no way to carry it out: one choice, played for nothing
             params = cards.card_param_options(s, seat, card)[0]
             out.append(trial(s, {**base, "params": params, "perform": True}, seat, extra))
-            out.append(trial(s, {**base, "params": {}, "perform": False}, seat, extra))
+            out.append(unperformed(s, {**base, "params": {}, "perform": False}, seat, extra,
+                                   idle))
             continue
         for params in cards.card_param_options(s, seat, card):
             action = {**base, "params": params, "perform": True}
@@ -168,12 +170,33 @@ def play_choices(s: dict, seat: str) -> list[Choice]:
                 out.append(Choice(action=action, refused=early.to_json(), effect=dict(extra)))
             else:
                 out.append(trial(s, action, seat, extra))
-        out.append(trial(s, {**base, "params": {}, "perform": False}, seat, extra))
+        out.append(unperformed(s, {**base, "params": {}, "perform": False}, seat, extra, idle))
     for card, index, e in effects.permanent_trades(s, seat):
         for count in range(1, effects.trade_times(e) + 1):
             action = {**trade_action(seat, e, count), "card": card, "index": index}
             out.append(trial(s, action, seat, {"trade": e}))
     return out
+
+
+def unperformed(s: dict, action: dict, seat: str, extra: dict, tried: dict) -> Choice:
+    """A card played for nothing (``perform`` False), tried once per state and answered
+    alike for every card of the hand: such a play only moves the card (and the discard)
+    between the seat's hand and piles, and nothing after it in the round reads which card
+    it was, so its cost, gain and refusal are the same for every card. Only whether a
+    discard is given can differ (a hand of two equal cards has none to give); ``tried``
+    keeps one trial for each (tests/engine/test_choices_shared.py checks them all)."""
+    key = action["discard"] is None
+    known = tried.get(key)
+    if known is None:
+        known = tried[key] = trial(s, action, seat, extra)
+        return known
+    if known.refused is not None:
+        return Choice(action=action, refused=known.refused, effect=dict(extra))
+    effect = {k: v for k, v in known.effect.items() if k not in extra and k != "no_effect"}
+    effect.update(extra)
+    if "no_effect" in known.effect:
+        effect["no_effect"] = known.effect["no_effect"]
+    return Choice(action=action, cost=dict(known.cost), effect=effect)
 
 
 def trade_action(by: str, e: dict, count: int) -> dict:
