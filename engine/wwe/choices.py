@@ -123,23 +123,6 @@ def choices(s: dict, seat: str) -> list[Choice]:
     return out
 
 
-def precheck(s: dict, seat: str, card: str, params: dict) -> Refused | None:
-    """A cheap refusal for the many card variants, without trying them on a copy.
-
-    Only used when it cannot disagree with `apply`: the action is not lost and the card's
-    own read-only check decides (`cards.perform_refusal`; when only a copy can tell, the
-    full trial does)."""
-    if effects.action_lost(s, seat):
-        return None
-    return _precheck(s, seat, card, params)
-
-
-def _precheck(s: dict, seat: str, card: str, params: dict, mods: dict | None = None
-              ) -> Refused | None:
-    refusal = cards.perform_refusal(s, seat, card, params, mods)
-    return None if refusal is cards.UNKNOWN else refusal
-
-
 def play_choices(s: dict, seat: str) -> list[Choice]:
     p = s["players"][seat]
     hand = list(p["hand"])
@@ -156,16 +139,21 @@ def play_choices(s: dict, seat: str) -> list[Choice]:
         discard = discards[0] if discards else None
         extra = {"discard_options": discards}
         base = {"type": "play_card", "by": seat, "card": card, "discard": discard}
-        if lost is None and not cards.can_carry_out(s, seat, card, mods):
+        options = cards.card_param_options(s, seat, card)
+        # each variant's read-only check (cards.perform_refusal), asked once: can_carry_out
+        # reads the same answers; a refusal it gives is the trial's own, an UNKNOWN is
+        # tried. A lost action is always tried (its card is played, not performed).
+        checks = ([cards.perform_refusal(s, seat, card, params, mods) for params in options]
+                  if lost is None else [None] * len(options))
+        if lost is None and not cards.can_carry_out(s, seat, card, mods, checks):
             # R4.1.2: no way to carry it out: one choice, played for nothing
-            params = cards.card_param_options(s, seat, card)[0]
-            out.append(trial(s, {**base, "params": params, "perform": True}, seat, extra))
+            out.append(trial(s, {**base, "params": options[0], "perform": True}, seat, extra))
             out.append(unperformed(s, {**base, "params": {}, "perform": False}, seat, extra,
                                    idle))
             continue
-        for params in cards.card_param_options(s, seat, card):
+        for params, check in zip(options, checks, strict=True):
             action = {**base, "params": params, "perform": True}
-            early = None if lost else _precheck(s, seat, card, params, mods)
+            early = None if check is cards.UNKNOWN else check
             if early is not None:
                 out.append(Choice(action=action, refused=early.to_json(), effect=dict(extra)))
             else:
