@@ -59,7 +59,10 @@ def choices(s: dict, seat: str) -> list[Choice]:
     if kind == "reveal_event":
         for card, spec in s["cat"]["events"].items():
             if int(spec.get("chapter", 0)) == s["chapter"]:
-                out.append(trial(s, {"type": "reveal_event", "by": by, "card": card}, seat))
+                action = {"type": "reveal_event", "by": by, "card": card}
+                refusal = actions.reveal_refusal(s, card)
+                out.append(trial(s, action, seat) if refusal is None
+                           else Choice(action=action, refused=refusal.to_json()))
     elif kind == "reveal_plague":
         for v in actions.plague_values_left(s):
             out.append(trial(s, {"type": "reveal_plague", "by": by, "value": v}, seat))
@@ -120,6 +123,31 @@ def choices(s: dict, seat: str) -> list[Choice]:
         for site, owner in s["sites"].items():
             if owner:
                 out.append(trial(s, {"type": "return_houses", "by": by, "sites": [site]}, seat))
+    return out
+
+
+# Decisions the table may answer as well as a seat, by the same action: the handler takes
+# "table" in place of that seat and reads nothing else of who sent it.
+TABLE_ALIKE = frozenset(("reveal_event", "roll_tax", "reveal_plague"))
+
+
+def choices_of(s: dict, askers: list[str]) -> dict[str, list[Choice]]:
+    """`choices` of several askers of one state at once (the server asks for every seat and
+    the table). The table's options of a decision it answers alike with a seat are that
+    seat's, tried once: the same refusals, and no cost or gain (the table holds nothing)."""
+    out = {asker: choices(s, asker) for asker in askers if asker != "table"}
+    if "table" not in askers:
+        return out
+    h = head(s)
+    twin = None
+    if h is not None and not s["over"] and h["kind"] in TABLE_ALIKE:
+        twin = s["active"] if h["kind"] == "reveal_plague" else h["seat"]
+    if twin in s["players"]:
+        mine = out[twin] if twin in out else choices(s, twin)
+        out["table"] = [Choice(action={**c.action, "by": "table"}, refused=c.refused)
+                        for c in mine]
+    else:
+        out["table"] = choices(s, "table")
     return out
 
 
