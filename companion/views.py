@@ -318,8 +318,7 @@ def choice_entries(live: LiveGame, shared: Shared, asker: str, is_seat: bool, la
     carry no seat's holdings."""
     def make() -> list[dict]:
         out = []
-        found = shared.get(("choices", asker),
-                           lambda: live.kind.module.choices(live.state, asker))
+        found = derived.choices(live, shared, asker)
         for choice in found:
             data = choice.to_json()
             if not is_seat and data["action"].get("by") != "table":
