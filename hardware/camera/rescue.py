@@ -42,6 +42,7 @@ DENSITY_CELL, SPREAD_CELL = 1.4, 10.0  # a cell of edges (washed-out stickers to
 SPREAD_MIN = 12.0  # gray levels (std) for a cell's edge density to count
 CELL = 8  # texture map cell, in pixels of the 640-wide analysis image
 _KERNEL = np.ones((3, 3), np.uint8)
+WINDOWS_TRIED = 6  # sticker-sized windows looked at in one large textured patch
 
 
 @dataclass(frozen=True)
@@ -84,10 +85,10 @@ class RescueSettings:
     # tried in rounds, in this order (every crop gets the first before any gets the
     # second): what each reads that the ones before it missed is measured in docs/camera.md
     # (issue 20); "sharp" and "plain" read nothing more and are off by default
-    variants: tuple[str, ...] = ("adaptive", "geometry", "wide", "deblur", "deblur_small")
+    variants: tuple[str, ...] = ("adaptive", "deblur_geometry", "geometry", "wide", "deblur")
     # estimated CPU ms (work counted, `COST_MS_PER_KPX`) a whole frame's second pass may
     # spend; a frame decoded only where it changed gets ChangeSettings.regions_budget_ms
-    budget_ms: float = 16.0
+    budget_ms: float = 24.0
     max_texture_regions: int = 10
     energy_threshold: float = 42.0  # mean 3x3 gradient per cell, at mid-gray
     # edge density (TextureMap.density, 3x3 cells) a patch needs somewhere to be cropped;
@@ -209,16 +210,17 @@ def texture_regions(texture: TextureMap, known: list[Detection], settings: Rescu
     # a patch is cropped only if somewhere in it a symbol-sized spot is all edges
     dense = cv2.blur(np.where(texture.spread >= SPREAD_MIN, texture.density, 0), (3, 3))
 
-    def add(x0: float, y0: float, x1: float, y1: float) -> None:
+    def add(x0: float, y0: float, x1: float, y1: float) -> bool:
         region = Region(max(0, int((x0 - 0.7) * block)), max(0, int((y0 - 0.7) * block)),
                         min(w, int((x1 + 0.7) * block)), min(h, int((y1 + 0.7) * block)),
                         "texture")
         if any(region.overlap(b) > 0.3 for b in boxes):  # most patches: stickers read
-            return
+            return False
         cells = (slice(max(0, int(y0)), int(y1)), slice(max(0, int(x0)), int(x1)))
         if settings.density_min and dense[cells].max(initial=0) < settings.density_min:
-            return
+            return False
         found.append(replace(region, score=float(score[cells].sum())))
+        return True
 
     pooled = None
     # smaller than a symbol of 2 px modules: not a patch
@@ -228,17 +230,22 @@ def texture_regions(texture: TextureMap, known: list[Detection], settings: Rescu
         if area >= 0.45 * cw * ch and cw <= 10 and ch <= 10:
             add(x, y, x + cw, y + ch)
             continue
-        # a sticker merged with card art, or two stickers: the densest sticker-sized
-        # windows inside (at most two), 8x8 cells each
+        # a sticker merged with card art, or two stickers (or a sticker joined to read
+        # ones by the board's print): the densest sticker-sized windows inside, 8x8 cells
+        # each, at most two that no read symbol explains (windows on read symbols used
+        # to count towards the two: an unread sticker beside two read ones got no crop)
         if pooled is None:
             pooled = cv2.blur(score, (4, 4))
         inside = pooled[y:y + ch, x:x + cw].copy()
-        for _ in range(2):
+        added = 0
+        for _ in range(WINDOWS_TRIED):
             iy, ix = np.unravel_index(int(np.argmax(inside)), inside.shape)
             if inside[iy, ix] < settings.energy_threshold:
                 break
-            add(x + ix - 3.5, y + iy - 3.5, x + ix + 4.5, y + iy + 4.5)
+            added += add(x + ix - 3.5, y + iy - 3.5, x + ix + 4.5, y + iy + 4.5)
             inside[max(0, iy - 6):iy + 7, max(0, ix - 6):ix + 7] = 0
+            if added == 2:
+                break
     found.sort(key=lambda r: -r.score)
     return found[:settings.max_texture_regions]
 
@@ -280,7 +287,6 @@ def _binarise(crop: np.ndarray, k: float, sigma: float = 3.5,
 
 
 DEBLUR_RADIUS = 2.0  # px: the disc the Wiener filter undoes (defocus of 1-2 px at 720p)
-DEBLUR_SMALL_RADIUS = 1.4  # the second guess (``deblur_small``): a milder defocus
 DEBLUR_NOISE = 0.1  # noise-to-signal power: how much the filter may amplify
 
 
@@ -327,11 +333,13 @@ def deblur(crop: np.ndarray, radius: float = DEBLUR_RADIUS,
 # The budget counts these estimates, not the clock, so a frame reads the same whatever
 # else the machine is doing (the neighbours' load made a clock budget cut different crops
 # each run); the real CPU time of the pass is reported beside it (``cpu_ms``).
-COST_MS_PER_KPX = {"adaptive": 0.0053, "wide": 0.0053, "deblur": 0.016, "deblur_small": 0.016,
-                   "geometry": 0.0095,
-                   "sharp": 0.01, "plain": 0.01}
+COST_MS_PER_KPX = {"adaptive": 0.006, "wide": 0.006, "deblur": 0.016, "deblur_geometry": 0.03,
+                   "geometry": 0.012, "sharp": 0.01, "plain": 0.01}
 GEOMETRY_TRY_MS = 0.5  # each symbol the finder reader resamples and hands to zxing
-UPSCALED = {"wide": 2.0, "deblur": 2.0, "deblur_small": 2.0, "sharp": 2.5, "plain": 2.0}
+# finder triples the reader tries on a deblurred crop (12 on the plain one): its reads come
+# from the first few, and a patch that is no symbol costs 0.5 ms a try
+DEBLUR_TRIES = 3
+UPSCALED = {"wide": 2.0, "deblur": 2.0, "sharp": 2.5, "plain": 2.0}
 WIDE_SIGMA, WIDE_OFFSET = 3.0, 6  # the ``wide`` threshold: neighbourhood (crop px), offset
 
 
@@ -341,15 +349,23 @@ class _Crop:
     def __init__(self, gray: np.ndarray, region: Region) -> None:
         self.region = region
         self.crop = gray[region.y0:region.y1, region.x0:region.x1]
+        # a lens's defocus in pixels grows with the resolution (the same scene at 1080p)
+        self.scale = gray.shape[1] / 1280
         # a big crop holds big modules (a symbol and its quiet zone are about 33
         # modules): from 4 px per module on, the adaptive picture needs no upscaling
         self.k = 1.0 if min(self.crop.shape) / 33 >= 4 * 1.4 else 2.0
-        self.up = self.binary = None
+        self.up = self.binary = self.deblurred = None
         self.work: dict = {}  # the finder reader's tries
 
     @property
     def usable(self) -> bool:
         return self.crop.shape[0] >= 16 and self.crop.shape[1] >= 16
+
+    def sharp(self) -> np.ndarray:
+        """The crop Wiener-deblurred (made once, shared by the deblur variants)."""
+        if self.deblurred is None:
+            self.deblurred = deblur(self.crop, DEBLUR_RADIUS * self.scale)
+        return self.deblurred
 
     def cost(self, name: str, tries: int = 1) -> float:
         """Estimated CPU ms of trying variant ``name`` (see COST_MS_PER_KPX); the finder
@@ -357,7 +373,7 @@ class _Crop:
         k = UPSCALED.get(name, self.k)
         h, w = self.crop.shape
         ms = COST_MS_PER_KPX.get(name, 0.02) * h * w * k * k / 1000
-        return ms + GEOMETRY_TRY_MS * tries if name == "geometry" else ms
+        return ms + GEOMETRY_TRY_MS * tries if name.endswith("geometry") else ms
 
     def read(self, name: str) -> list[Detection]:
         crop, region, k = self.crop, self.region, self.k
@@ -372,9 +388,13 @@ class _Crop:
         if name == "wide":  # a wider neighbourhood and a deeper offset: heavy defocus
             _, binary = _binarise(crop, 2.0, WIDE_SIGMA * 2.0, WIDE_OFFSET)
             return _zxing(binary, zxingcpp.Binarizer.FixedThreshold, region, 2.0)
-        if name in ("deblur", "deblur_small"):
-            radius = DEBLUR_RADIUS if name == "deblur" else DEBLUR_SMALL_RADIUS
-            _, binary = _binarise(deblur(crop, radius), 2.0)
+        if name == "deblur_geometry":  # the finder reader on the Wiener-deblurred crop
+            up, binary = _binarise(self.sharp(), k)
+            found = geometry.read(up, binary, DEBLUR_TRIES, work=self.work)
+            return [] if found is None else [
+                _detection(found[0], geometry.corners(found[1], found[2]), region, k)]
+        if name == "deblur":
+            _, binary = _binarise(self.sharp(), 2.0)
             return _zxing(binary, zxingcpp.Binarizer.FixedThreshold, region, 2.0)
         if name == "sharp":
             soft = cv2.GaussianBlur(crop, (0, 0), 1.0)
