@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -85,10 +86,10 @@ class RescueSettings:
     # tried in rounds, in this order (every crop gets the first before any gets the
     # second): what each reads that the ones before it missed is measured in docs/camera.md
     # (issue 20); "sharp" and "plain" read nothing more and are off by default
-    variants: tuple[str, ...] = ("adaptive", "deblur_geometry", "geometry", "wide", "deblur")
+    variants: tuple[str, ...] = ("adaptive", "deblur_geometry", "geometry", "deblur")
     # estimated CPU ms (work counted, `COST_MS_PER_KPX`) a whole frame's second pass may
     # spend; a frame decoded only where it changed gets ChangeSettings.regions_budget_ms
-    budget_ms: float = 24.0
+    budget_ms: float = 28.0
     max_texture_regions: int = 10
     energy_threshold: float = 42.0  # mean 3x3 gradient per cell, at mid-gray
     # edge density (TextureMap.density, 3x3 cells) a patch needs somewhere to be cropped;
@@ -304,6 +305,19 @@ def _disc_otf(shape, radius: float) -> np.ndarray:
     return cv2.dft(psf, flags=cv2.DFT_COMPLEX_OUTPUT)
 
 
+@lru_cache(maxsize=64)
+def _wiener(shape: tuple[int, int], radius: float, noise: float) -> np.ndarray:
+    """The Wiener filter conj(H) / (|H|^2 + noise) for a disc of ``radius`` px, in
+    cv2.dft's complex layout; the mean light (H(0) = 1) passes unchanged. Crops come in a
+    few padded sizes, so it is made once per size (cached) and each crop costs one forward
+    and one inverse DFT."""
+    otf = _disc_otf(shape, radius)
+    hr, hi = otf[..., 0], otf[..., 1]
+    power = hr * hr + hi * hi + noise
+    power[0, 0] -= noise  # the mean light has no noise to hold back
+    return np.dstack([hr / power, -hi / power])
+
+
 def deblur(crop: np.ndarray, radius: float = DEBLUR_RADIUS,
            noise: float = DEBLUR_NOISE) -> np.ndarray:
     """A Wiener filter for a lens out of focus (a disc blur): modules smeared into their
@@ -316,13 +330,8 @@ def deblur(crop: np.ndarray, radius: float = DEBLUR_RADIUS,
     H0, W0 = cv2.getOptimalDFTSize(h + 2 * pad), cv2.getOptimalDFTSize(w + 2 * pad)
     big = cv2.copyMakeBorder(crop, pad, H0 - h - pad, pad, W0 - w - pad,
                              cv2.BORDER_REFLECT_101)
-    H = _disc_otf((H0, W0), radius)
-    F = cv2.dft(big.astype(np.float32), flags=cv2.DFT_COMPLEX_OUTPUT)
-    hr, hi = H[..., 0], H[..., 1]
-    power = hr * hr + hi * hi + noise
-    # F * conj(H) / (|H|^2 + noise)
-    fr, fi = F[..., 0], F[..., 1]
-    out = np.dstack([(fr * hr + fi * hi) / power, (fi * hr - fr * hi) / power])
+    spectrum = cv2.dft(big.astype(np.float32), flags=cv2.DFT_COMPLEX_OUTPUT)
+    out = cv2.mulSpectrums(spectrum, _wiener((H0, W0), round(radius, 2), noise), 0)
     image = cv2.idft(out, flags=cv2.DFT_SCALE | cv2.DFT_REAL_OUTPUT)
     return np.clip(image[pad:pad + h, pad:pad + w], 0, 255).astype(np.uint8)
 
