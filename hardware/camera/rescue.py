@@ -1,17 +1,23 @@
-"""The second decode pass: upscaled, sharpened crops where a code should be but was not read.
+"""The second decode pass: upscaled, cleaned crops where a code should be but was not read.
 
 The first pass (zxing-cpp on the whole gray frame) misses small modules (2-3 px), defocus,
-glare and motion. Two kinds of regions get a second look, each decoded from a crop that is
-upscaled and cleaned, tried in order until one reads (bench/camera.py --passes measures
-what each earns):
+glare and motion. Two kinds of regions get a second look, each crop tried with these
+variants, in rounds (every crop gets the first before any gets the second: the cheap reads
+first), until one reads (docs/camera.md measures what each earns):
 
 - ``adaptive``: upscaled 2x (cubic), then a Gaussian adaptive threshold (21 px): recovers
-  defocused stickers, whose modules are mush to zxing's own binarizer;
-- ``geometry``: the same binary picture, read from its finder patterns by
-  hardware.camera.geometry (resampled upright, finders redrawn): small modules zxing's
-  detector cannot lock onto, and a fingertip on one finder pattern (two are enough);
-- ``sharp`` (not used by default): unsharp-masked, upscaled 2.5x; it read nothing the
-  other two missed once ``geometry`` existed.
+  mild defocus, whose modules are mush to zxing's own binarizer;
+- ``deblur_geometry``: the crop Wiener-deblurred for a disc (a lens out of focus, radius
+  2 px at 1280 px wide), binarised the same way and read from its finder patterns by
+  hardware.camera.geometry: defocus of 0.6-0.75 module, where the finder patterns survive
+  but the data modules are smeared into each other; it also reads many small and
+  fingertip-covered symbols before ``geometry`` would;
+- ``geometry``: the ``adaptive`` picture read from its finder patterns (resampled upright,
+  finders redrawn): small modules zxing's detector cannot lock onto, a fingertip on one
+  finder pattern (two are enough);
+- ``deblur``: the deblurred crop binarised and handed to zxing;
+- not used by default (each read nothing the ones above missed): ``wide`` (a wider
+  threshold neighbourhood, offset 6), ``sharp`` (unsharp mask, 2.5x), ``plain``.
 
 The regions:
 
@@ -20,7 +26,9 @@ The regions:
   gradient-energy map at 1/16 resolution that no first-pass detection explains.
 
 Decoding a crop gives a Reed-Solomon-checked result like the first pass: a crop cannot
-produce a false decode that the whole frame would not. A CPU time budget caps the pass.
+produce a false decode that the whole frame would not. A budget caps the pass; it counts
+work (pixels processed per variant and symbols tried, calibrated to CPU ms), not the
+clock, so the same frame reads the same crops however loaded the machine is.
 """
 from __future__ import annotations
 
