@@ -277,8 +277,16 @@ def latency_to_phone(cycles):
     phone.on("view", replica.view)
     phone.on("patch", replica.patch)
 
-    phone.connect(f"http://127.0.0.1:{server.server_port}", transports=["websocket"],
-                  auth={"role": "seat", "game": game.id, "token": token, "lang": "en"})
+    for attempt in range(3):  # under a load of 10 the handshake once failed the bench
+        try:
+            phone.connect(f"http://127.0.0.1:{server.server_port}", transports=["websocket"],
+                          auth={"role": "seat", "game": game.id, "token": token,
+                                "lang": "en"})
+            break
+        except socketio.exceptions.ConnectionError:
+            if attempt == 2:
+                raise
+            time.sleep(1.0)
     source = PlaceAndLift(cycles, [card_payload("wwe", "E", event)])
     from hardware.camera.settings import build_recognizer, load_settings
 
