@@ -447,7 +447,7 @@ def second_pass(decoder: Decoder, gray: np.ndarray, detections: list[Detection],
     budget. The variants are tried in rounds, cheapest first: every region gets the first
     variant before any gets the second, so one expensive crop (the finder reader failing
     on a defocused patch costs 5 ms) no longer spends the budget the other regions' cheap
-    reads need. The budget counts estimated ms (`crop_cost`): deterministic.
+    reads need. The budget counts estimated ms (`_Crop.cost`): deterministic.
 
     ``skip(region)`` drops texture regions known to fail; ``within`` (the changed parts of
     a still table's frame) keeps only regions overlapping them. Returns the new
@@ -474,6 +474,7 @@ def second_pass(decoder: Decoder, gray: np.ndarray, detections: list[Detection],
     crops = [_Crop(gray, r) for r in regions]
     crops = [c for c in crops if c.usable]
     done: set[int] = set()  # crops that read (or lie on a symbol read meanwhile)
+    tried = [0] * len(crops)  # variants tried per crop
     spent = 0.0
     for round_, name in enumerate(settings.variants):
         for index, crop in enumerate(crops):
@@ -486,6 +487,7 @@ def second_pass(decoder: Decoder, gray: np.ndarray, detections: list[Detection],
             if spent + crop.cost(name) > settings.budget_ms:
                 counts["budget_cut"] += 1
                 continue
+            tried[index] += 1
             if round_ == 0:
                 counts[region.reason] += 1
             crop.work = {}
@@ -499,8 +501,9 @@ def second_pass(decoder: Decoder, gray: np.ndarray, detections: list[Detection],
                     found.append(detection)
                     counts[region.reason + "_read"] += 1
                     counts[f"{name}_read"] += 1
-    failed = [c.region for i, c in enumerate(crops)
-              if i not in done and c.region.reason == "texture"]
+    # a patch every variant was tried on and none read (one the budget cut stays eligible)
+    failed = [c.region for i, c in enumerate(crops) if i not in done and
+              c.region.reason == "texture" and tried[i] == len(settings.variants)]
     counts["cost_ms"] = round(spent, 3)
     counts["cpu_ms"] = round((time.thread_time() - start) * 1000, 3)
     return found, counts, failed
