@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/camera.py [--frames 5] [--runs 30] [--seconds 5] [--cycles 20]
                                      [--table-frames 4] [--cpu-runs 5] [--quick] [--no-table]
+                                     [--budget-ms 28] [--variants adaptive,...] [--costs]
 
 The issue-20 figures come first in the JSON line: `found_720`, `found_1080` (decodable
 stickers found over the old and the real-table conditions), `defocus_found`, `false_decodes`,
@@ -9,7 +10,9 @@ stickers found over the old and the real-table conditions), `defocus_found`, `fa
 `wrong_zones`, `slides_one_move`, `lifts_removed_within_8` of `lifts`, `hand_pass_removals`,
 `still_cpu_ms_per_frame` / `busy_cpu_ms_per_frame` (process CPU time per frame, median of
 `--cpu-runs` runs, with the share of one core at 30 fps and the Pi estimate x5 beside it)
-and `opencv_ratio` (OpenCV's detector over our whole step on the same 720p stills, same run).
+and `opencv_ratio` (OpenCV's detector over our whole step on the same 720p stills, same run),
+`budget_cut_stills` (stills, both resolutions, where the second pass's work-counted budget
+left crops untried: the same every run). `--costs` measures the budget's cost table.
 The still table is 10 s of five cards and the marker on the real table (30 distinct
 sensor-noise frames looped), the busy table 10 s in which a hand lays, turns, slides and
 lifts a card, one a second; both are handed over as gray frames (the Y plane a YUYV or
