@@ -11,8 +11,11 @@ A Raspberry Pi 4 core is about 5x slower than this machine's: the Pi column is x
 
 Usage: .venv/bin/python bench/server_cpu.py [--games wwe,pillars] [--actions 150] [--profile]
 JSON last line: {"games": {"<id>": {"cpu_ms_median", "cpu_ms_p90", "bytes_per_recipient",
-"apply_ms_median", "ratio_to_apply", "act_ms_median", "uncached_ms_median", "actions"}}}
-(act: the engine and the SQLite commit with its fsync; the rest is views and patches)
+"apply_ms_median", "ratio_to_apply", "act_ms_median", "engine_ms_median", "engine_ms_p90",
+"uncached_ms_median", "actions"}}}
+(act: the engine and the SQLite commit with its fsync; the rest is views and patches; engine:
+of the views' time, what the game's choices, views and prompts took, i.e. the values derived
+from the state; the rest of the views' time is the app's translating, assembling and diffing)
 """
 import sys
 from pathlib import Path
@@ -47,6 +50,40 @@ def pct(values: list, q: float) -> float:
     return ordered[min(len(ordered) - 1, int(len(ordered) * q))]
 
 
+# What the views ask of the engine (the values derived from a state), timed apart
+ENGINE_CALLS = ("choices", "choices_of", "public_view", "private_view", "seat_view", "prompts")
+
+
+def engine_clock(module, spent: list) -> dict:
+    """Times ``module``'s view-side calls into ``spent[0]``; returns what to put back."""
+    saved = {}
+    for name in ENGINE_CALLS:
+        f = getattr(module, name, None)
+        if f is None:
+            continue
+        saved[name] = module.__dict__.get(name, _ABSENT) if hasattr(module, "__dict__") else f
+
+        def timed(*a, _f=f, **k):
+            t = time.process_time()
+            try:
+                return _f(*a, **k)
+            finally:
+                spent[0] += time.process_time() - t
+        setattr(module, name, timed)
+    return saved
+
+
+def engine_restore(module, saved: dict) -> None:
+    for name, f in saved.items():
+        if f is _ABSENT:
+            delattr(module, name)
+        else:
+            setattr(module, name, f)
+
+
+_ABSENT = object()
+
+
 def run(game: str, actions: int, seed: int, profile=None) -> dict:
     app = create_app({"DATA_DIR": tempfile.mkdtemp(), "TESTING": True, "HARDWARE": False})
     svc = app.extensions["companion"]
@@ -57,8 +94,10 @@ def run(game: str, actions: int, seed: int, profile=None) -> dict:
     live = svc.create(game, {"players": players, "seed": seed}, "1234")
     rnd = random.Random(seed)
     keys = [("seat", s) for s in seats] + [("table", None)]
-    cpu, act, base, fresh, sizes = [], [], [], [], []
+    cpu, act, base, fresh, sizes, engine = [], [], [], [], [], []
     prev = None
+    spent = [0.0]
+    saved = engine_clock(module, spent)
     with app.test_request_context():
         for r, s in keys:  # translations loaded, as in a running server
             views.build(live, r, s, "en")
@@ -74,7 +113,9 @@ def run(game: str, actions: int, seed: int, profile=None) -> dict:
             t = time.process_time()
             svc.act(identity(live, action.get("by", "")), action)
             acted = time.process_time()
+            spent[0] = 0.0
             built = [views.build(live, r, s, "en") for r, s in keys]
+            engine.append(spent[0] * 1000)
             memo: dict = {}
             msgs = ([patches.diff(p, b, memo=memo) for p, b in zip(prev, built, strict=True)]
                     if prev else built)
@@ -90,6 +131,7 @@ def run(game: str, actions: int, seed: int, profile=None) -> dict:
             fresh.append((time.process_time() - t) * 1000)
             sizes.append(statistics.median(len(d) for d in data))
             prev = built
+    engine_restore(module, saved)
     return {"cpu_ms_median": round(statistics.median(cpu), 3),
             "cpu_ms_p10": round(pct(cpu, .1), 3),
             "cpu_ms_p90": round(pct(cpu, .9), 3),
@@ -99,6 +141,8 @@ def run(game: str, actions: int, seed: int, profile=None) -> dict:
                                                                    1e-6), 1),
             "uncached_ms_median": round(statistics.median(fresh), 3),
             "act_ms_median": round(statistics.median(act), 3),
+            "engine_ms_median": round(statistics.median(engine), 3),
+            "engine_ms_p90": round(pct(engine, .9), 3),
             "actions": len(cpu)}
 
 
@@ -113,8 +157,8 @@ def main() -> None:
     args = parser.parse_args()
     out = {}
     print(f"{'game':14} {'median ms':>10} {'p10-p90 ms':>13} {'Pi x5 med/p90':>14} "
-          f"{'apply ms':>9} {'ratio':>6} {'act ms':>7} {'unshared views ms':>18} "
-          f"{'bytes/recip':>11}")
+          f"{'apply ms':>9} {'ratio':>6} {'act ms':>7} {'engine med/p90':>15} "
+          f"{'unshared views ms':>18} {'bytes/recip':>11}")
     for game in args.games.split(","):
         profile = cProfile.Profile(time.process_time) if args.profile else None
         r = out[game] = run(game, args.actions, args.seed, profile)
@@ -124,6 +168,7 @@ def main() -> None:
               f"{r['cpu_ms_p10']:6.2f}-{r['cpu_ms_p90']:<6.2f} "
               f"{r['cpu_ms_median'] * PI:6.1f}/{r['cpu_ms_p90'] * PI:<7.1f} "
               f"{r['apply_ms_median']:9.3f} {r['ratio_to_apply']:6.1f} {r['act_ms_median']:7.3f} "
+              f"{r['engine_ms_median']:7.3f}/{r['engine_ms_p90']:<7.3f} "
               f"{r['uncached_ms_median']:18.2f} {r['bytes_per_recipient']:11d}")
     print(json.dumps({"games": out}))
 

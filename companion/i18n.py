@@ -170,8 +170,17 @@ class Chain:
 
     def __init__(self, layers) -> None:
         self.layers = [t for t in layers if t is not None]
+        self._found: dict[str, str] = {}  # msgid -> text: the catalogs never change
 
     def gettext(self, msgid: str) -> str:
+        found = self._found.get(msgid)
+        if found is None:
+            found = self._lookup(msgid)
+            if len(self._found) < 20_000:  # every text of a game; a stray one is not kept
+                self._found[msgid] = found
+        return found
+
+    def _lookup(self, msgid: str) -> str:
         for t in self.layers:
             if msgid in getattr(t, "_catalog", {}):
                 return t.gettext(msgid)
@@ -193,7 +202,8 @@ def translations(lang: str, game: str | None = None) -> Chain:
     cost more than building the view itself.
     """
     cache = current_app.extensions.setdefault("companion.translations", {})
-    lang = normalize_lang(lang)
+    if lang not in LANGUAGES:
+        lang = normalize_lang(lang)
     key = (lang, game)
     if key not in cache:
         with force_locale(lang):
@@ -205,14 +215,17 @@ def translations(lang: str, game: str | None = None) -> Chain:
     return cache[key]
 
 
-def text(lang: str, msgid: str, params: dict | None = None, game: str | None = None) -> str:
+def text(lang: str, msgid: str, params: dict | None = None, game: str | None = None,
+         chain: Chain | None = None) -> str:
     """``msgid`` translated into ``lang`` with ``{param}`` placeholders filled in.
 
     ``game``: the game id whose domain is looked up first (then the shared domain).
     A msgid given as [singular, plural] is chosen by ``params["n"]`` or ``params["count"]``.
+    ``chain``: ``translations(lang, game)`` if the caller holds it already (a view builds
+    dozens of texts; looking the app up for each costs more than the text).
     """
     params = params or {}
-    t = translations(lang, game)
+    t = chain or translations(lang, game)
     if isinstance(msgid, list | tuple):
         n = params.get("n", params.get("count", 1))
         out = t.ngettext(msgid[0], msgid[1], n if isinstance(n, int) else 1)

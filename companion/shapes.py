@@ -4,10 +4,16 @@ Schema) before the game sees it, and every host message against the app's own sh
 A wrong type, an unknown field, a number out of range or a type the game does not declare is
 refused as ``bad_action`` naming the path of the first wrong field ("to", "dice[0]"), with
 nothing changed: a game's rules only ever meet the kinds of values they expect (issue 21).
+
+Every action passes here, so the common case is cheap: each shape is also compiled into a
+plain Python predicate (`_compile`) that answers "fits" for the keywords engine/shapes.py
+uses, strictly (it may say "does not fit" where jsonschema would accept, never the other
+way). Only what it does not accept goes through jsonschema, which finds the wrong field.
 """
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from typing import Any
 
 from jsonschema import Draft202012Validator, validators
@@ -44,13 +50,128 @@ _cache: dict[int, Any] = {}
 _lock = threading.Lock()
 
 
-def _validator(schema: dict) -> Any:
+def _checkers(schema: dict) -> tuple[Any, Callable[[Any], bool] | None]:
+    """The jsonschema validator of ``schema`` and its compiled predicate (None: not
+    compilable), made once per schema object."""
     key = id(schema)
     with _lock:
         found = _cache.get(key)
         if found is None or found[0] is not schema:
-            found = _cache[key] = (schema, Validator(schema))
-        return found[1]
+            found = _cache[key] = (schema, Validator(schema), _compile(schema))
+        return found[1], found[2]
+
+
+def _validator(schema: dict) -> Any:
+    return _checkers(schema)[0]
+
+
+Check = Callable[[Any], bool]
+_PYTHON_TYPES: dict[str, tuple] = {"string": (str,), "integer": (int,), "number": (int, float),
+                                   "boolean": (bool,), "null": (type(None),),
+                                   "object": (dict,), "array": (list,)}
+_SCALARS = (str, int, float, bool, type(None))
+_NOTES = frozenset({"title", "description", "$comment"})
+
+
+def _compile(schema: Any) -> Check | None:
+    """A predicate that is True only for values ``schema`` accepts (JSON Schema 2020-12 with
+    this module's integer and number), or None if ``schema`` uses a keyword not handled
+    here. Each keyword constrains only the values of its own kind, as in JSON Schema."""
+    if schema is True or schema == {}:
+        return lambda value: True
+    if schema is False:
+        return lambda value: False
+    if not isinstance(schema, dict):
+        return None
+    checks: list[Check] = []
+    for keyword, arg in schema.items():
+        check = _keyword(keyword, arg, schema)
+        if check is None:
+            return None
+        checks.append(check)
+    if len(checks) == 1:
+        return checks[0]
+    return lambda value: all(check(value) for check in checks)
+
+
+def _keyword(keyword: str, arg: Any, schema: dict) -> Check | None:  # noqa: C901 (one table)
+    if keyword in _NOTES:
+        return lambda value: True
+    if keyword == "type":
+        names = [arg] if isinstance(arg, str) else arg
+        if not isinstance(names, list) or not all(n in _PYTHON_TYPES for n in names):
+            return None
+        types = tuple({t for n in names for t in _PYTHON_TYPES[n]})
+        return lambda value: type(value) in types
+    if keyword in ("minLength", "maxLength", "minItems", "maxItems", "maxProperties"):
+        if type(arg) is not int:
+            return None
+        kind = {"minLength": str, "maxLength": str, "minItems": list, "maxItems": list,
+                "maxProperties": dict}[keyword]
+        if keyword.startswith("min"):
+            return lambda value: type(value) is not kind or len(value) >= arg
+        return lambda value: type(value) is not kind or len(value) <= arg
+    if keyword in ("minimum", "maximum"):
+        if type(arg) not in (int, float):
+            return None
+        if keyword == "minimum":
+            return lambda value: type(value) not in (int, float) or value >= arg
+        return lambda value: type(value) not in (int, float) or value <= arg
+    if keyword == "enum":
+        if not isinstance(arg, list):
+            return None
+        allowed = [(type(e), e) for e in arg if type(e) in _SCALARS]
+        return lambda value: any(type(value) is t and value == e for t, e in allowed)
+    if keyword == "anyOf":
+        subs = [_compile(sub) for sub in arg] if isinstance(arg, list) else [None]
+        if any(sub is None for sub in subs):
+            return None
+        return lambda value: any(sub(value) for sub in subs)
+    if keyword == "items":
+        sub = _compile(arg)
+        if sub is None or isinstance(arg, list):
+            return None
+        return lambda value: type(value) is not list or all(sub(x) for x in value)
+    if keyword == "uniqueItems":
+        if arg is not True:
+            return (lambda value: True) if arg is False else None
+        return lambda value: type(value) is not list or _unique(value)
+    if keyword == "required":
+        if not isinstance(arg, list):
+            return None
+        return lambda value: type(value) is not dict or all(k in value for k in arg)
+    if keyword == "properties":
+        if not isinstance(arg, dict):
+            return None
+        subs = {k: _compile(sub) for k, sub in arg.items()}
+        if any(sub is None for sub in subs.values()):
+            return None
+        pairs = list(subs.items())
+        return lambda value: type(value) is not dict or all(
+            sub(value[k]) for k, sub in pairs if k in value)
+    if keyword == "additionalProperties":
+        if "patternProperties" in schema:
+            return None
+        known = frozenset(schema.get("properties") or ())
+        sub = _compile(arg)
+        if sub is None:
+            return None
+        return lambda value: type(value) is not dict or all(
+            sub(v) for k, v in value.items() if k not in known)
+    if keyword == "propertyNames":
+        sub = _compile(arg)
+        if sub is None:
+            return None
+        return lambda value: type(value) is not dict or all(sub(k) for k in value)
+    return None
+
+
+def _unique(items: list) -> bool:
+    """No two equal items (only strings and whole numbers are judged here; anything else
+    is left to jsonschema)."""
+    if not all(type(x) is str or type(x) is int for x in items):
+        return False
+    return len({(type(x), x) for x in items}) == len(items)
 
 
 def path_of(error) -> str:
@@ -72,7 +193,10 @@ def path_of(error) -> str:
 
 def first_error(schema: dict, value: Any) -> str | None:
     """The path of the first field of ``value`` not of ``schema``'s shape, or None."""
-    errors = list(_validator(schema).iter_errors(value))
+    validator, fits = _checkers(schema)
+    if fits is not None and fits(value):
+        return None
+    errors = list(validator.iter_errors(value))
     if not errors:
         return None
     return path_of(min(errors, key=lambda e: len(e.absolute_path)))  # the outermost first

@@ -67,3 +67,18 @@ def of(live) -> Shared:
             shared.previous = None  # one state back is enough
         shared = live.shared = Shared(live, shared)
     return shared
+
+
+def choices(live, shared: Shared, asker: str) -> list:
+    """The choices of ``asker`` in ``shared``'s state. A game that answers several askers at
+    once (``choices_of``, engine/api.py) is asked once for every seat and the table, so
+    askers offered the same decision share its trials; the uncached path (`Fresh`) asks
+    ``choices`` per asker, as before."""
+    module = live.kind.module
+    together = getattr(module, "choices_of", None)
+    if together is not None and shared.keep:
+        askers = [*live.seats, "table"]
+        found = shared.get(("choices_of",), lambda: together(live.state, askers))
+        if asker in found:
+            return found[asker]
+    return shared.get(("choices", asker), lambda: module.choices(live.state, asker))

@@ -7,10 +7,12 @@ only (the host is usually a player too); the table also gets the choices for sea
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from companion import citations, hardware_texts, i18n, table_steps
 from companion import shared as derived
+from companion.patches import exact, same
 from companion.reasons import SERVER_REASONS
 from companion.service import LiveGame
 from companion.shared import Shared
@@ -25,8 +27,9 @@ def refusal(kind_reasons: dict, lang: str, code: str, params: dict, names=None,
     ``game``'s translations first)."""
     template = kind_reasons.get(code) or SERVER_REASONS.get(code) or code
     shown = {k: names(v) if names else v for k, v in (params or {}).items()}
+    chain = names.chain if isinstance(names, Namer) and names.game == game else None
     return {"code": code, "params": params or {},
-            "message": i18n.text(lang, template, shown, game=game)}
+            "message": i18n.text(lang, template, shown, game=game, chain=chain)}
 
 
 def refused_json(live: LiveGame | None, lang: str, exc: Refused,
@@ -50,19 +53,28 @@ class Namer:
         self.catalog = live.kind.names
         self.terms = live.kind.terms
         self.players = {p["seat"]: p["name"] for p in live.players}
+        self._chain: i18n.Chain | None = None
+
+    @property
+    def chain(self) -> i18n.Chain:
+        """The game's translations into the language (looked up once per namer)."""
+        if self._chain is None:
+            self._chain = i18n.translations(self.lang, self.game)
+        return self._chain
 
     def __call__(self, value: Any, param: str | None = None) -> Any:
         if isinstance(value, str):
             scoped = self.terms.get(f"{param}:{value}")
             if scoped:
-                return i18n.text(self.lang, scoped, game=self.game)
+                return i18n.text(self.lang, scoped, game=self.game, chain=self.chain)
             if value in self.players:
                 return self.players[value]
             names = self.catalog.get(value)
             if names:
                 return names.get(self.lang) or names.get("en") or value
             if value in self.terms:
-                return i18n.text(self.lang, self.terms[value], game=self.game)
+                return i18n.text(self.lang, self.terms[value], game=self.game,
+                                 chain=self.chain)
             base, digits = value.rstrip("0123456789"), value[len(value.rstrip("0123456789")):]
             if digits and base in self.catalog:  # a numbered space of a place: "market2"
                 names = self.catalog[base]
@@ -77,29 +89,52 @@ class Namer:
 def log_window(live: LiveGame, lang: str, namer: Namer) -> list[tuple[str | None, dict]]:
     """The end of the log, translated (each entry once per language), with the seat each
     entry is private to: back to the LOG_LENGTH-th public entry, as no recipient's last
-    LOG_LENGTH visible entries reach further back (everyone sees every public one)."""
-    window = []
-    public = 0
-    cache = live.log_cache
-    for position in range(len(live.log) - 1, -1, -1):
-        seq, _action, event = live.log[position]
-        key = (lang, position, seq)
-        entry = cache.get(key)
-        if entry is None:
-            params = {k: v for k, v in event.items() if k != "type"}
-            template = live.kind.event_texts.get(event.get("type"), event.get("type", ""))
-            shown = {k: namer(v, k) for k, v in params.items()}
-            entry = cache[key] = {"seq": seq, "type": event.get("type"), "params": params,
-                                  "text": i18n.text(lang, template, shown, game=live.kind.name),
-                                  "rule": citations.for_event(live.kind, lang, event)}
-        private = event.get("private")
-        window.append((private, entry))
-        if private is None:
-            public += 1
-            if public >= LOG_LENGTH:
-                break
-    window.reverse()
+    LOG_LENGTH visible entries reach further back (everyone sees every public one).
+
+    After an action the log only grew (`GameService` extends the same list; undo and a
+    rebuild make a new one): the window before, plus the new entries, cut at the front."""
+    log, cache = live.log, live.log_cache
+    known = cache.get(("window", lang))
+    if known is not None and known[0] is log and known[1] <= len(log):
+        _log, length, window, public = known
+        window = list(window)
+        for position in range(length, len(log)):
+            private, entry = _log_entry(live, lang, namer, position)
+            window.append((private, entry))
+            public += private is None
+        drop = 0
+        while public > LOG_LENGTH or (public == LOG_LENGTH and window[drop][0] is not None):
+            public -= window[drop][0] is None
+            drop += 1
+        del window[:drop]
+    else:
+        window, public = [], 0
+        for position in range(len(log) - 1, -1, -1):
+            private, entry = _log_entry(live, lang, namer, position)
+            window.append((private, entry))
+            if private is None:
+                public += 1
+                if public >= LOG_LENGTH:
+                    break
+        window.reverse()
+    cache[("window", lang)] = (log, len(log), window, public)
     return window
+
+
+def _log_entry(live: LiveGame, lang: str, namer: Namer, position: int) -> tuple:
+    """(the seat it is private to or None, the entry in ``lang``) of the log's ``position``."""
+    seq, _action, event = live.log[position]
+    key = (lang, position, seq)
+    entry = live.log_cache.get(key)
+    if entry is None:
+        params = {k: v for k, v in event.items() if k != "type"}
+        template = live.kind.event_texts.get(event.get("type"), event.get("type", ""))
+        shown = {k: namer(v, k) for k, v in params.items()}
+        entry = live.log_cache[key] = {
+            "seq": seq, "type": event.get("type"), "params": params,
+            "text": i18n.text(lang, template, shown, game=live.kind.name, chain=namer.chain),
+            "rule": citations.for_event(live.kind, lang, event)}
+    return event.get("private"), entry
 
 
 def log_entries(live: LiveGame, seat: str | None, lang: str, namer: Namer,
@@ -122,8 +157,8 @@ def prompt_entries(live: LiveGame, lang: str, namer: Namer,
         data = prompt.to_json()
         template = texts.get(prompt.kind) or live.kind.event_texts.get(f"prompt_{prompt.kind}")
         shown = {k: namer(v, k) for k, v in dict(prompt.params, seat=prompt.seat).items()}
-        data["text"] = (i18n.text(lang, template, shown, game=live.kind.name) if template
-                        else None)
+        data["text"] = (i18n.text(lang, template, shown, game=live.kind.name,
+                                  chain=namer.chain) if template else None)
         data["rule"] = citations.for_prompt(live.kind, lang, prompt.kind)
         out.append(data)
     return out
@@ -220,12 +255,13 @@ def build(live: LiveGame, role: str, seat: str | None, lang: str, *,
             "game": live.id, "version": live.version, "role": role,
             "seat": mine, "lang": lang, "status": live.status,
             "paused": live.status == "paused", "closed": finished,
-            "players": [dict(p, connected=p["seat"] in connected) for p in live.players],
+            "players": kept(shared, ("players", frozenset(connected)), lambda: [
+                dict(p, connected=p["seat"] in connected) for p in live.players]),
             "view": view_of(live, shared, mine if is_seat else None, is_seat, lang),
-            "prompts": shared.get(("prompts", lang),
-                                  lambda: prompt_entries(live, lang, namer, shared)),
+            "prompts": kept(shared, ("prompts", lang),
+                            lambda: prompt_entries(live, lang, namer, shared)),
             "choices": choices,
-            "log": shared.get(("log", mine, lang), lambda: log_entries(
+            "log": kept(shared, ("log", mine, lang), lambda: log_entries(
                 live, mine, lang, namer,
                 shared.get(("log_window", lang), lambda: log_window(live, lang, namer)))),
             "hardware": hardware_for(role, seat,
@@ -247,6 +283,19 @@ def build(live: LiveGame, role: str, seat: str | None, lang: str, *,
         return payload
 
 
+def kept(shared: Shared, key: tuple, make: Callable[[], Any]) -> Any:
+    """``shared.get(key, make)``, but the state before's value of ``key`` when it is the same
+    JSON (`patches.same`): a part that did not change stays the same object, which the
+    patches of every recipient then skip at once."""
+    def make_kept() -> Any:
+        value = make()
+        previous = shared.previous
+        before = previous.peek(key) if previous is not None else None
+        return before if before is not None and same(before, value) else value
+
+    return shared.get(key, make_kept)
+
+
 def view_of(live: LiveGame, shared: Shared, seat: str | None, is_seat: bool,
             lang: str) -> dict:
     """The engine's view for a seat (``is_seat``) or everyone, cut to ``lang``.
@@ -261,8 +310,12 @@ def view_of(live: LiveGame, shared: Shared, seat: str | None, is_seat: bool,
         return shown
     private = getattr(module, "private_view", None)
     if private is not None and shared.keep:
-        return shared.get(("view", seat, lang), lambda: {
-            **shown, **localize(private(state, seat), lang)})
+        def mine() -> dict:
+            raw = shared.get(("private", seat), lambda: private(state, seat))
+            return {**shown, **shared.get(("private", seat, lang), lambda: _localized(
+                shared, ("private", seat), ("private", seat, lang), raw, lang))}
+
+        return shared.get(("view", seat, lang), mine)
     raw = shared.get(("seat_view", seat), lambda: module.seat_view(state, seat))
     if not shared.keep or type(raw) is not dict or _is_names(raw):
         return localize(raw, lang)
@@ -271,8 +324,7 @@ def view_of(live: LiveGame, shared: Shared, seat: str | None, is_seat: bool,
         out = {}
         for key, value in raw.items():
             before = public.get(key, _ABSENT) if type(public) is dict else _ABSENT
-            if key in shown and (value is before or (type(value) is type(before)
-                                                     and value == before)):
+            if key in shown and same(value, before):
                 out[key] = shown[key]
             else:
                 out[key] = localize(value, lang) if type(value) in _NESTED else value
@@ -283,29 +335,59 @@ def view_of(live: LiveGame, shared: Shared, seat: str | None, is_seat: bool,
 
 def localized_public(shared: Shared, public: Any, lang: str) -> Any:
     """``localize(public, lang)``, reusing the previous state's translation of every part
-    (two levels deep) equal in both states (as the patches compare): most of a board stays
-    as it was, and a reused part is the same object, which the patches skip at once."""
+    (two levels deep) equal in both states (`patches.same`: the same JSON, key order too):
+    most of a board stays as it was, and a reused part is the same object, which the
+    patches skip at once."""
+    return _localized(shared, ("public",), ("view", None, lang), public, lang)
+
+
+def _localized(shared: Shared, raw_key: tuple, shown_key: tuple, raw: Any, lang: str) -> Any:
+    """``localize(raw, lang)``, where ``raw`` is the value of ``raw_key`` and its translation
+    is kept as ``shown_key``: the parts equal in the state before keep their translation."""
     previous = shared.previous
-    old = previous.peek(("view", None, lang)) if previous is not None else None
-    old_public = previous.peek(("public",)) if previous is not None else None
-    if (old is None or type(public) is not dict or type(old_public) is not dict
-            or _is_names(public)):
-        return localize(public, lang)
-    return _reuse(public, old_public, old, lang, 2)
+    old = previous.peek(shown_key) if previous is not None else None
+    old_raw = previous.peek(raw_key) if previous is not None else None
+    if (old is None or type(raw) is not dict or type(old_raw) is not dict
+            or type(old) is not dict or _is_names(raw)):
+        return localize(raw, lang)
+    texts = (previous.get(("texts",), _Texts), shared.get(("texts",), _Texts))
+    return _reuse(raw, old_raw, old, lang, 2, texts)
 
 
-def _reuse(new: dict, old_raw: dict, old: dict, lang: str, depth: int) -> dict:
+class _Texts(dict):
+    """`patches.exact` of the raw parts of one state, each made once: the next state
+    compares its parts with them (`patches.same`, without making them again)."""
+
+    def of(self, node: Any) -> bytes:
+        found = self.get(id(node))
+        if found is None or found[0] is not node:
+            found = self[id(node)] = (node, exact(node))  # the node kept: its id stays its own
+        return found[1]
+
+
+_PLAIN = frozenset((str, int, bool, type(None)))
+
+
+def _reuse(new: dict, old_raw: dict, old: dict, lang: str, depth: int,
+           texts: tuple[_Texts, _Texts]) -> dict:
+    """``new`` translated, each part that is the same JSON as in ``old_raw`` (`patches.same`,
+    its marshal bytes made once per state; repr where they differ) taken from ``old``, its
+    translation."""
     out = {}
+    before_texts, texts_now = texts
     for key, value in new.items():
         if key in old_raw and key in old:
             before = old_raw[key]
-            if before is value or (type(before) is type(value) and before == value):
+            kind = type(value)
+            if before is value or (kind is type(before) and before == value and (
+                    kind in _PLAIN or before_texts.of(before) == texts_now.of(value)
+                    or repr(before) == repr(value))):
                 out[key] = old[key]
                 continue
-            if (depth > 1 and type(value) is dict and type(before) is dict
+            if (depth > 1 and kind is dict and type(before) is dict
                     and type(old[key]) is dict and not _is_names(value)
                     and not _is_names(before)):
-                out[key] = _reuse(value, before, old[key], lang, depth - 1)
+                out[key] = _reuse(value, before, old[key], lang, depth - 1, texts)
                 continue
         out[key] = localize(value, lang) if type(value) in _NESTED else value
     return out
@@ -318,8 +400,7 @@ def choice_entries(live: LiveGame, shared: Shared, asker: str, is_seat: bool, la
     carry no seat's holdings."""
     def make() -> list[dict]:
         out = []
-        found = shared.get(("choices", asker),
-                           lambda: live.kind.module.choices(live.state, asker))
+        found = derived.choices(live, shared, asker)
         for choice in found:
             data = choice.to_json()
             if not is_seat and data["action"].get("by") != "table":
@@ -338,4 +419,4 @@ def choice_entries(live: LiveGame, shared: Shared, asker: str, is_seat: bool, la
             out.append(data)
         return out
 
-    return shared.get(("choice_entries", asker, is_seat, lang), make)
+    return kept(shared, ("choice_entries", asker, is_seat, lang), make)

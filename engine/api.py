@@ -110,6 +110,9 @@ class GameModule(Protocol):
     # view for ``seat``: ``seat_view(s, seat) == {**public_view(s), **private_view(s, seat)}``.
     # With it the server builds and translates the public part once per state and language
     # for every recipient (companion/shared.py); without it, it calls ``seat_view``.
+    # Optional: ``choices_of(state, askers) -> {asker: [Choice]}``, ``choices`` of several
+    # askers at once, equal to ``{a: choices(state, a) for a in askers}``: the server asks it
+    # once per state for every seat and "table", so a game may share work between askers.
 
     def scores(self, state: State) -> list[dict[str, JSON]]:
         """Standings with tie-breakers, final once the game is over."""

@@ -224,6 +224,8 @@ class CameraWiring:
         self.warnings: deque[dict] = deque(maxlen=self.MAX_WARNINGS)
         self.labels: dict[str, str] = {}  # payload -> card name, for the preview overlay
         self.last: tuple | None = None  # (frame, result) of the latest processed frame
+        self._game: str | None = None  # the game the rules work for
+        self._replayed: set[str] = set()  # cards told to that game when it was joined
         self._indexes: dict[str, dict] = {}
         self._tables: dict[str, tuple] = {}  # game -> (the state, its Table)
         self._lock = threading.Lock()
@@ -323,20 +325,47 @@ class CameraWiring:
     def on_observation(self, observation: Observation) -> None:
         live = self.service.current()
         if live is None:
-            return
+            return  # no game yet: the cards are told to it when it comes (`_join`)
+        if live.id != self._game:
+            self._join(live)
+        if isinstance(observation, Appeared) and observation.payload in self._replayed:
+            return  # confirmed in the frame the game was joined: already told
         with self._lock:
             decisions = self.rules.observe(observation, self._table(live), time.monotonic())
             self.execute(live, decisions)
 
     def on_frame(self, frame, result) -> None:
         self.last = (frame, result)
-        if not self.rules.cards:
-            return
+        self._replayed = set()
         live = self.service.current()
         if live is None:
             return
+        if live.id != self._game:
+            self._join(live)
+            return
+        if not self.rules.cards:
+            return
         with self._lock:
             self.execute(live, self.rules.tick(self._table(live), time.monotonic()))
+
+    def _join(self, live) -> None:
+        """A game became the current one (the camera started before it was opened, the
+        host switched games, the server restarted with cards on the table): every card
+        lying there is told to it once, in the game's own zones, as if just laid."""
+        recognizer = self.camera.recognizer
+        now = time.monotonic()
+        with self._lock:
+            if self._game is not None:  # another game's pre-selections are not this one's
+                self.selected.clear()
+            self._game = live.id
+            self.rules = CameraRules(self.rules.commit_s)
+            table = self._table(live)  # the game's zones, first
+            recognizer.rezone(now)  # superseded by the cards told below
+            lying = recognizer.tracker.lying(now)
+            self._replayed = {o.payload for o in lying}
+            for observation in lying:
+                self.execute(live, self.rules.observe(observation, table, now))
+                table = self._table(live)
 
     def execute(self, live, decisions: list) -> None:
         from companion.service import Identity

@@ -114,6 +114,21 @@ def apply_allocation(s, seat, uses, ev) -> tuple[int, int]:
     return vp, gained
 
 
+def useful(s, seat) -> dict:
+    """The most of each holding that can matter to the seat's conversions: every craftsman's
+    input at full capacity, or what one requires held. With more of a holding than this,
+    every allocation stays exactly as feasible (so `best_allocation` gives the same VP)."""
+    crafts = s["cat"]["craftsmen"]
+    most = dict.fromkeys(HOLD, 0)
+    for cid in s["players"][seat]["craftsmen"]:
+        c = crafts[cid]
+        for k, v in c["input"].items():
+            most[k] = most.get(k, 0) + v * c["capacity"]
+        for k, v in c.get("requires", {}).items():
+            most[k] = max(most.get(k, 0), v)
+    return most
+
+
 def best_allocation(s, seat) -> dict:
     """The allocation with the most VP (then the most gold after): exact search."""
     items = usable(s, seat)

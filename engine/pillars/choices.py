@@ -9,7 +9,7 @@ from engine.api import Choice, Refused
 from engine.pillars import resolution
 from engine.pillars import rules as R
 from engine.pillars import state as S
-from engine.pillars.advisor import best_allocation, check_allocation, outcome, usable
+from engine.pillars.advisor import best_allocation, check_allocation, outcome, usable, useful
 from engine.pillars.prompts import prompts
 
 
@@ -102,12 +102,27 @@ def _architects(s, seat) -> list:
     return out
 
 
-def build_vp_after(s, seat, cube, n, gold) -> int:
+def build_vp_after(s, seat, cube, n, gold, memo: dict | None = None) -> int:
     """The advisor's best step-13 VP if ``seat`` had ``n`` more ``cube`` and ``gold`` more
-    gold now (a market trade feeding the conversion)."""
+    gold now (a market trade feeding the conversion). ``memo``: a dict kept for one state
+    and seat; holdings equal up to what the craftsmen can use (`advisor.useful`) have the
+    same best VP, so it is searched once for them (buying one more stone than the
+    craftsmen can take changes nothing)."""
     p = s["players"][seat]
     q = {**p, "cubes": {**p["cubes"], cube: p["cubes"][cube] + n}, "gold": p["gold"] + gold}
-    return best_allocation({**s, "players": {**s["players"], seat: q}}, seat)["vp"]
+    key = None
+    if memo is not None:
+        bound = memo.get(None)
+        if bound is None:
+            bound = memo[None] = useful(s, seat)
+        have = {**q["cubes"], "gold": q["gold"]}
+        key = tuple((k, min(v, bound.get(k, 0))) for k, v in sorted(have.items()))
+        if key in memo:
+            return memo[key]
+    vp = best_allocation({**s, "players": {**s["players"], seat: q}}, seat)["vp"]
+    if key is not None:
+        memo[key] = vp
+    return vp
 
 
 def _market(s, seat) -> list:
@@ -115,6 +130,7 @@ def _market(s, seat) -> list:
     out = []
     price = S.board(s)["prices"]
     base = best_allocation(s, seat)["vp"]
+    memo: dict = {}  # the best VP by holdings, as far as they matter (build_vp_after)
     for kind in ("buy", "sell"):
         for cube in (S.BUYABLE if kind == "buy" else S.CUBES):
             most = s["market"][cube] if kind == "buy" else p["cubes"][cube]
@@ -129,7 +145,7 @@ def _market(s, seat) -> list:
                 a = {"type": kind, "by": seat, "cube": cube, "amount": n}
                 g = n * price[cube][kind]
                 sign = 1 if kind == "buy" else -1
-                vp = build_vp_after(s, seat, cube, sign * n, -sign * g)
+                vp = build_vp_after(s, seat, cube, sign * n, -sign * g, memo)
                 out.append(_ok(a, {"gold": g} if kind == "buy" else {cube: n},
                                {cube: n, "build_vp": vp} if kind == "buy"
                                else {"gold": g, "build_vp": vp}))

@@ -35,6 +35,7 @@ class _WorldWithoutEnd:
     apply = staticmethod(A.apply)
     prompts = staticmethod(V.prompts)
     choices = staticmethod(C.choices)
+    choices_of = staticmethod(C.choices_of)
     public_view = staticmethod(V.public_view)
     seat_view = staticmethod(V.seat_view)
     private_view = staticmethod(V.private_view)

@@ -41,25 +41,35 @@ def _int_field(action: dict, key: str) -> int:
     return v
 
 
-def reveal_event(s, a, ev):
-    h = _head(s, "reveal_event")
-    _by_seat(s, a, h["seat"], table_ok=True)
-    card = a.get("card")
+def reveal_refusal(s: dict, card) -> Refused | None:
+    """Why ``card`` may not be revealed now (read-only: the handler's own first check, so
+    the choices need no copy to refuse a card already used)."""
     spec = s["cat"]["events"].get(card) if isinstance(card, str) else None
     if spec is None:
-        raise Refused("unknown_card", card=card)
+        return Refused("unknown_card", card=card)
     if int(spec.get("chapter", 0)) != s["chapter"]:
-        raise Refused("wrong_chapter", card=card, chapter=s["chapter"])
+        return Refused("wrong_chapter", card=card, chapter=s["chapter"])
     if any(card in cards_ for cards_ in s["revealed"].values()):
-        raise Refused("card_already_used", card=card)
+        return Refused("card_already_used", card=card)
     if s["options"]["first_game"] and not spec.get("starred"):
-        raise Refused("event_not_starred", card=card)
+        return Refused("event_not_starred", card=card)
     if spec.get("permanent"):  # R3.7.2: at most 3 permanent events in a chapter
         events = s["cat"]["events"]
         shown = [c for c in s["revealed"][str(s["chapter"])] if events[c].get("permanent")]
         if len(shown) >= MAX_PERMANENT_PER_CHAPTER:
-            raise Refused("too_many_permanent", card=card, chapter=s["chapter"],
-                          max=MAX_PERMANENT_PER_CHAPTER)
+            return Refused("too_many_permanent", card=card, chapter=s["chapter"],
+                           max=MAX_PERMANENT_PER_CHAPTER)
+    return None
+
+
+def reveal_event(s, a, ev):
+    h = _head(s, "reveal_event")
+    _by_seat(s, a, h["seat"], table_ok=True)
+    card = a.get("card")
+    refusal = reveal_refusal(s, card)
+    if refusal is not None:
+        raise refusal
+    spec = s["cat"]["events"][card]
     s["queue"].pop(0)
     s["event"] = card
     s["revealed"][str(s["chapter"])].append(card)

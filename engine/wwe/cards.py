@@ -497,11 +497,14 @@ def perform_refusal(s: dict, seat: str, card: str, params: dict, memo: dict | No
     return check(s, seat, params)
 
 
-def can_carry_out(s: dict, seat: str, card: str, memo: dict | None = None) -> bool:
+def can_carry_out(s: dict, seat: str, card: str, memo: dict | None = None,
+                  refusals: list | None = None) -> bool:
     """True when some way of carrying ``card`` out for ``seat`` exists now (read-only;
-    ``memo`` as for `perform_refusal`, of this same state)."""
-    for params in card_param_options(s, seat, card):
-        refusal = perform_refusal(s, seat, card, params, memo)
+    ``memo`` as for `perform_refusal`, of this same state; ``refusals``: its answers for
+    each of `card_param_options`, when the caller has them already)."""
+    for i, params in enumerate(card_param_options(s, seat, card)):
+        refusal = (refusals[i] if refusals is not None
+                   else perform_refusal(s, seat, card, params, memo))
         if refusal is UNKNOWN:
             try:
                 perform(st.fast_copy(s), seat, card, params, [])

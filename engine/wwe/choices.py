@@ -59,7 +59,10 @@ def choices(s: dict, seat: str) -> list[Choice]:
     if kind == "reveal_event":
         for card, spec in s["cat"]["events"].items():
             if int(spec.get("chapter", 0)) == s["chapter"]:
-                out.append(trial(s, {"type": "reveal_event", "by": by, "card": card}, seat))
+                action = {"type": "reveal_event", "by": by, "card": card}
+                refusal = actions.reveal_refusal(s, card)
+                out.append(trial(s, action, seat) if refusal is None
+                           else Choice(action=action, refused=refusal.to_json()))
     elif kind == "reveal_plague":
         for v in actions.plague_values_left(s):
             out.append(trial(s, {"type": "reveal_plague", "by": by, "value": v}, seat))
@@ -123,21 +126,29 @@ def choices(s: dict, seat: str) -> list[Choice]:
     return out
 
 
-def precheck(s: dict, seat: str, card: str, params: dict) -> Refused | None:
-    """A cheap refusal for the many card variants, without trying them on a copy.
-
-    Only used when it cannot disagree with `apply`: the action is not lost and the card's
-    own read-only check decides (`cards.perform_refusal`; when only a copy can tell, the
-    full trial does)."""
-    if effects.action_lost(s, seat):
-        return None
-    return _precheck(s, seat, card, params)
+# Decisions the table may answer as well as a seat, by the same action: the handler takes
+# "table" in place of that seat and reads nothing else of who sent it.
+TABLE_ALIKE = frozenset(("reveal_event", "roll_tax", "reveal_plague"))
 
 
-def _precheck(s: dict, seat: str, card: str, params: dict, mods: dict | None = None
-              ) -> Refused | None:
-    refusal = cards.perform_refusal(s, seat, card, params, mods)
-    return None if refusal is cards.UNKNOWN else refusal
+def choices_of(s: dict, askers: list[str]) -> dict[str, list[Choice]]:
+    """`choices` of several askers of one state at once (the server asks for every seat and
+    the table). The table's options of a decision it answers alike with a seat are that
+    seat's, tried once: the same refusals, and no cost or gain (the table holds nothing)."""
+    out = {asker: choices(s, asker) for asker in askers if asker != "table"}
+    if "table" not in askers:
+        return out
+    h = head(s)
+    twin = None
+    if h is not None and not s["over"] and h["kind"] in TABLE_ALIKE:
+        twin = s["active"] if h["kind"] == "reveal_plague" else h["seat"]
+    if twin in s["players"]:
+        mine = out[twin] if twin in out else choices(s, twin)
+        out["table"] = [Choice(action={**c.action, "by": "table"}, refused=c.refused)
+                        for c in mine]
+    else:
+        out["table"] = choices(s, "table")
+    return out
 
 
 def play_choices(s: dict, seat: str) -> list[Choice]:
@@ -150,30 +161,58 @@ def play_choices(s: dict, seat: str) -> list[Choice]:
     out = []
     lost = effects.action_lost(s, seat)
     mods: dict = {}  # card -> the event cards' modifiers of it in this state, asked once
+    idle: dict = {}  # a card played for nothing, tried once (see `unperformed`)
     for card in hand:
         discards = [c for c in hand if c != card] if needs_discard else []
         discard = discards[0] if discards else None
         extra = {"discard_options": discards}
         base = {"type": "play_card", "by": seat, "card": card, "discard": discard}
-        if lost is None and not cards.can_carry_out(s, seat, card, mods):
+        options = cards.card_param_options(s, seat, card)
+        # each variant's read-only check (cards.perform_refusal), asked once: can_carry_out
+        # reads the same answers; a refusal it gives is the trial's own, an UNKNOWN is
+        # tried. A lost action is always tried (its card is played, not performed).
+        checks = ([cards.perform_refusal(s, seat, card, params, mods) for params in options]
+                  if lost is None else [None] * len(options))
+        if lost is None and not cards.can_carry_out(s, seat, card, mods, checks):
             # R4.1.2: no way to carry it out: one choice, played for nothing
-            params = cards.card_param_options(s, seat, card)[0]
-            out.append(trial(s, {**base, "params": params, "perform": True}, seat, extra))
-            out.append(trial(s, {**base, "params": {}, "perform": False}, seat, extra))
+            out.append(trial(s, {**base, "params": options[0], "perform": True}, seat, extra))
+            out.append(unperformed(s, {**base, "params": {}, "perform": False}, seat, extra,
+                                   idle))
             continue
-        for params in cards.card_param_options(s, seat, card):
+        for params, check in zip(options, checks, strict=True):
             action = {**base, "params": params, "perform": True}
-            early = None if lost else _precheck(s, seat, card, params, mods)
+            early = None if check is cards.UNKNOWN else check
             if early is not None:
                 out.append(Choice(action=action, refused=early.to_json(), effect=dict(extra)))
             else:
                 out.append(trial(s, action, seat, extra))
-        out.append(trial(s, {**base, "params": {}, "perform": False}, seat, extra))
+        out.append(unperformed(s, {**base, "params": {}, "perform": False}, seat, extra, idle))
     for card, index, e in effects.permanent_trades(s, seat):
         for count in range(1, effects.trade_times(e) + 1):
             action = {**trade_action(seat, e, count), "card": card, "index": index}
             out.append(trial(s, action, seat, {"trade": e}))
     return out
+
+
+def unperformed(s: dict, action: dict, seat: str, extra: dict, tried: dict) -> Choice:
+    """A card played for nothing (``perform`` False), tried once per state and answered
+    alike for every card of the hand: such a play only moves the card (and the discard)
+    between the seat's hand and piles, and nothing after it in the round reads which card
+    it was, so its cost, gain and refusal are the same for every card. Only whether a
+    discard is given can differ (a hand of two equal cards has none to give); ``tried``
+    keeps one trial for each (tests/engine/test_choices_shared.py checks them all)."""
+    key = action["discard"] is None
+    known = tried.get(key)
+    if known is None:
+        known = tried[key] = trial(s, action, seat, extra)
+        return known
+    if known.refused is not None:
+        return Choice(action=action, refused=known.refused, effect=dict(extra))
+    effect = {k: v for k, v in known.effect.items() if k not in extra and k != "no_effect"}
+    effect.update(extra)
+    if "no_effect" in known.effect:
+        effect["no_effect"] = known.effect["no_effect"]
+    return Choice(action=action, cost=dict(known.cost), effect=effect)
 
 
 def trade_action(by: str, e: dict, count: int) -> dict:

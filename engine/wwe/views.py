@@ -49,6 +49,9 @@ def prompts(s: dict) -> list[Prompt]:
 
 
 def public_view(s: dict) -> dict:
+    """Everything public. Every part made from the position is the caller's own to change;
+    the catalog's texts, names and effects are shared with the state's catalog, read-only
+    like the catalog itself (copying them for every view cost half its time)."""
     cat = s["cat"]
     game = cat["game"]
     cycle = list(game["favor_track"]["cycle"])
@@ -120,16 +123,17 @@ def public_view(s: dict) -> dict:
                   for sid, owner in s["sites"].items()},
         "plague": plague,
         "tax": s["tax"],
-        "duties": s["duties"] if h and h["kind"] == "choose_protection" else {},
+        "duties": (marshal.loads(marshal.dumps(s["duties"]))
+                   if h and h["kind"] == "choose_protection" else {}),
         "revealed": {k: list(v) for k, v in s["revealed"].items()},
         "options": dict(s["options"]),
         "prompts": [p.to_json() for p in prompts(s)],
         "over": s["over"],
         "final": ({k: v / 2 for k, v in s["final"].items()} if s["final"] else None),
-        "vp_history": list(s.get("vp_history", [])),
+        "vp_history": marshal.loads(marshal.dumps(s.get("vp_history", []))),
         "version": s["n"],
     }
-    return marshal.loads(marshal.dumps(view))  # the caller may change its copy freely
+    return view
 
 
 def private_view(s: dict, seat: str) -> dict:

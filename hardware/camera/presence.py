@@ -88,6 +88,9 @@ class Presence:
         self.free: np.ndarray | None = None  # not under a tracked card at the last update
         self.cells: np.ndarray | None = None  # change cells of the current frame
         self.cell_px = 1.0  # frame px per change cell
+        # change cells of what covers a hidden card (a hand resting on it, its arm): not
+        # learned as table while the card stays hidden, however long the hand rests
+        self.holding: np.ndarray | None = None
 
     def update(self, small: Small, occupied: list[tuple[tuple[float, float], float]]
                ) -> None:
@@ -116,6 +119,9 @@ class Presence:
         for centre, side in occupied:  # a card is about 2 sticker sides long
             x0, y0, x1, y1 = small.box(centre, 1.6 * side)
             free[y0:y1, x0:x1] = False
+        hold, self.holding = self.holding, None
+        if hold is not None and hold.any():
+            free &= ~_spread_cells(hold, image.shape)
         learn = steady & free
         self.free = free
         # a run of stable frames builds a candidate; only a run of `KNOWN_AFTER` frames
@@ -210,7 +216,13 @@ class Presence:
         reach = 1.6 * ref.side / self.cell_px + 1
         border &= (xs - cx) ** 2 + (ys - cy) ** 2 > reach * reach
         edge = set(np.unique(labels[border]).tolist())
-        return HIDDEN if here & edge else TABLE
+        covering = here & edge
+        if not covering:
+            return TABLE
+        cover = np.isin(labels, list(covering))
+        self.holding = cover if self.holding is None or self.holding.shape != cover.shape \
+            else self.holding | cover
+        return HIDDEN
 
     def not_table(self, centre, side: float, payload: str | None = None) -> bool:
         """Something other than the table at ``centre`` (a card carried or slid there).
@@ -328,6 +340,15 @@ def _cells(image: np.ndarray) -> np.ndarray:
     whole = image[:ch * CHANGE_CELL, :cw * CHANGE_CELL] if h >= CHANGE_CELL and \
         w >= CHANGE_CELL else image
     return cv2.resize(whole, (cw, ch), interpolation=cv2.INTER_AREA).astype(np.float32)
+
+
+def _spread_cells(cells: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
+    """A change-cell mask as a mask of the small image (`CHANGE_CELL` pixels a cell)."""
+    out = np.zeros(shape, bool)
+    grown = np.repeat(np.repeat(cells, CHANGE_CELL, 0), CHANGE_CELL, 1)
+    h, w = min(shape[0], grown.shape[0]), min(shape[1], grown.shape[1])
+    out[:h, :w] = grown[:h, :w]
+    return out
 
 
 def merge(boxes: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:

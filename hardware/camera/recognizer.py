@@ -96,6 +96,8 @@ PRESENT_SHARE = 0.4  # of the sticker's texture when read, to count as still the
 PRESENT_FLOOR = 18.0  # texture score; the wood table scores 5-25, a sticker 60-110
 BRIGHT_MIN = 20.0  # a card this much lighter than the table around it can be followed by light
 BRIGHT_SHARE = 0.5  # of that contrast, for a smeared card to count as still there
+CARD_REACH = 1.6  # sticker sides from a sticker's centre that its card covers (about)
+FAST = 0.3  # sticker sides a frame: a card moving this fast must stay on its course
 
 
 @dataclass(frozen=True)
@@ -173,6 +175,9 @@ class Recognizer:
         # payload -> (Detection, Sighting | None) the table shows (what a skipped frame or
         # a frame decoded only where it changed reports: the overlay, calibration)
         self.shown: dict = {}
+        # what the tracked cards' zones were computed with: new zones (the game's) or a
+        # first board marker re-zone every card at once (a card lying there since the start)
+        self._zoned = (self.zones, self.calibration.from_marker)
 
     def sightings(self, detections: list[Detection]) -> list[Sighting]:
         calibration = self.calibration
@@ -198,6 +203,7 @@ class Recognizer:
             return FrameResult([], [], [], 0.0, False, mode="skip")  # not a picture
         self.frame += 1
         start = time.perf_counter()
+        rezoned = self.rezone(at)  # the zones were replaced since the last frame
         gray = to_gray(frame)
         thumb = Thumb(gray)
         mode, boxes = self._plan(thumb)
@@ -206,7 +212,7 @@ class Recognizer:
             if mode == "skip":
                 self.presence.tick(self.changes.last_cells)
             shown = list(self.shown.values())
-            return FrameResult([], [d for d, _ in shown],
+            return FrameResult(rezoned, [d for d, _ in shown],
                                [s for _, s in shown if s is not None],
                                (time.perf_counter() - start) * 1000,
                                any(d.payload in self.marker_positions for d, _ in shown),
@@ -246,11 +252,12 @@ class Recognizer:
         markers = [d for d in detections if d.payload in self.marker_positions]
         if markers:
             self._calibrate(markers)
+            rezoned += self.rezone(at)  # the first marker: zones for the cards already there
         sightings = self.sightings(detections)
         present, hidden, still = self._present(detections, texture, boxes)
         if blind:  # nothing that is not read counts a miss in a frame like this
             still = frozenset(self.tracker.tracks)
-        observations = self.tracker.update(sightings, at, present, hidden, still)
+        observations = rezoned + self.tracker.update(sightings, at, present, hidden, still)
         self._remember(detections, texture)
         self._show(detections, sightings, boxes)
         shown = list(self.shown.values())
@@ -259,6 +266,25 @@ class Recognizer:
                            any(d.payload in self.marker_positions for d, _ in shown),
                            present, counts, mode if boxes is None else "regions",
                            hidden)
+
+    def rezone(self, at: float) -> list[Observation]:
+        """`MovedZone`s for confirmed cards whose zone changed because the zones were
+        replaced or the board marker was seen for the first time (nothing otherwise)."""
+        key = (self.zones, self.calibration.from_marker)
+        if key[0] is self._zoned[0] and key[1] == self._zoned[1]:
+            return []
+        self._zoned = key
+        calibration = self.calibration
+
+        def zone_of(payload: str):
+            follow = self.follow.get(payload)
+            if follow is None or follow.read_centre is None:
+                return ...
+            if not calibration.from_marker:
+                return None
+            return self.zones.zone_at(calibration.to_board(follow.read_centre))
+
+        return self.tracker.rezone(zone_of, at)
 
     def _show(self, detections, sightings, boxes) -> None:
         """What the frame shows: a whole frame's reads, or the last ones with the changed
@@ -362,26 +388,57 @@ class Recognizer:
         over its place that is neither the card nor the table. Anything else is a miss."""
         read = {d.payload for d in detections}
         present, hidden, still = set(), set(), set()
+        verdicts = {}
         for payload, follow in self.follow.items():
             if payload in read or payload not in self.tracker.tracks:
                 continue
-            if boxes is not None and not any(
+            track = self.tracker.tracks[payload]
+            waiting = track.misses or track.coasting or track.hiding  # judged every frame
+            if boxes is not None and not waiting and not any(
                     x0 - follow.side / 2 < follow.centre[0] < x1 + follow.side / 2 and
                     y0 - follow.side / 2 < follow.centre[1] < y1 + follow.side / 2
                     for x0, y0, x1, y1 in boxes):
                 still.add(payload)
                 continue
-            verdict = self.presence.verdict(payload)
+            verdicts[payload] = verdict = self.presence.verdict(payload)
             if verdict == CARD:
                 still.add(payload)
+        for payload in still:  # in place now: a move from here is a move of this frame
+            self.follow[payload].frame = self.frame
+        # cards known to lie where they were read: a spot on one of them is that card
+        # (a card lifted over another one is not followed onto it)
+        lying = [(f.read_centre, f.side) for p, f in self.follow.items()
+                 if (p in read or p in still) and f.read_centre is not None]
+        for payload, verdict in verdicts.items():
+            if verdict == CARD:
                 continue
+            follow = self.follow[payload]
             where = self._search(follow, texture, detections)
+            if where is not None and any(
+                    math.hypot(where[0] - c[0], where[1] - c[1]) < CARD_REACH * side
+                    for c, side in lying):
+                where = None
+            if where is not None and not self._on_course(follow, where):
+                where = None
             if where is not None and self.presence.not_table(where, follow.side, payload):
                 present.add(payload)
                 follow.move(where, self.frame)
             elif verdict == HIDDEN:
                 hidden.add(payload)
+                follow.frame = self.frame  # last known where it was: a move starts from now
         return frozenset(present), frozenset(hidden), frozenset(still)
+
+    def _on_course(self, follow: _Follow, where) -> bool:
+        """A card moving fast (carried away, slid) found where its motion puts it: within
+        3/4 of a sticker side plus half its speed per frame since it was last found. A
+        spot off that course is the table's art or another thing the search lit on (a
+        card carried out of the picture was followed back onto the board for frames)."""
+        speed = math.hypot(*follow.velocity)
+        if speed <= FAST * follow.side:
+            return True
+        frames = max(1, self.frame - follow.frame)
+        return _near(where, follow.predict(self.frame),
+                     0.75 * follow.side + 0.5 * speed * frames)
 
     def _search(self, follow: _Follow, texture: TextureMap | None,
                 detections: list[Detection]):
@@ -390,6 +447,10 @@ class Recognizer:
         if texture is None or not follow.signature:
             return None
         centre, radius = follow.predict(self.frame), follow.radius(self.frame)
+        h, w = texture.shape
+        if not (-follow.side < centre[0] < w + follow.side and
+                -follow.side < centre[1] < h + follow.side):
+            return None  # carried out of the picture: nothing in view is that card
         score, where = texture.best_patch(centre, radius, follow.side, detections)
         if score >= max(PRESENT_SHARE * follow.signature, PRESENT_FLOOR):
             return where
@@ -424,6 +485,10 @@ class Recognizer:
         for payload in [p for p in self.follow if p not in self.tracker.tracks]:
             del self.follow[payload]
             self.presence.forget(payload)
+
+
+def _near(a, b, distance: float) -> bool:
+    return math.hypot(a[0] - b[0], a[1] - b[1]) < distance
 
 
 def _spread(image: np.ndarray) -> float:

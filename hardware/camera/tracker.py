@@ -97,7 +97,7 @@ class TrackerSettings:
     hysteresis_deg: float = HYSTERESIS_DEG
     confidence_window: int = 10
     coast_frames: int = 150  # frames a present-but-unread card is kept without a miss
-    hide_frames: int = 45  # frames a card hidden by a hand counts no miss (1.5 s at 30 fps)
+    hide_frames: int = 150  # frames a card hidden by a hand counts no miss (5 s at 30 fps)
 
 
 @dataclass
@@ -200,6 +200,29 @@ class Tracker:
                     out.append(Removed(payload, track.sighting.tag, track.zone, track.rotation,
                                        at, self._confidence(track)))
         return out
+
+    def rezone(self, zone_of, at: float) -> list[Observation]:
+        """The zones or the calibration changed (the game's zones arrived, the board marker
+        was seen for the first time): every confirmed card takes the zone ``zone_of(payload)``
+        gives for where it was last read (a `MovedZone` when that differs), without waiting
+        for it to be read or moved again. ``zone_of`` returns ... (Ellipsis) when unknown."""
+        out: list[Observation] = []
+        for payload, track in self.tracks.items():
+            zone = zone_of(payload)
+            if not track.confirmed or zone is ... or zone == track.zone:
+                continue
+            previous, track.zone, track.pending_zone = track.zone, zone, None
+            if track.sighting.tag is not None:
+                out.append(MovedZone(payload, track.sighting.tag, zone, previous,
+                                     track.rotation, at, self._confidence(track)))
+        return out
+
+    def lying(self, at: float) -> list[Appeared]:
+        """Every confirmed card as an `Appeared` (its zone, rotation and last position): what
+        lies on the table now, for a listener that starts after the cards were laid."""
+        return [Appeared(p, t.sighting.tag, t.zone, t.rotation, t.sighting.position, at,
+                         self._confidence(t))
+                for p, t in self.tracks.items() if t.confirmed and t.sighting.tag is not None]
 
     def _follow(self, track: _Track, sighting: Sighting, at: float) -> list[Observation]:
         s = self.settings

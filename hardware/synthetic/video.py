@@ -10,7 +10,7 @@ produce; `render_script` renders them with one fixed synthetic camera;
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 import cv2
@@ -51,6 +51,7 @@ class Script:
     fps: float = 30.0
     hands: list[list[Hand]] | None = None  # per frame, drawn above the cards
     left_view: int | None = None  # a lifted card: the first frame with no part of it in view
+    gains: list[float] | None = None  # per frame, the camera's exposure (1: as rendered)
 
     def hands_at(self, index: int) -> list[Hand]:
         return self.hands[index] if self.hands else []
@@ -215,6 +216,126 @@ def lift_away_script(towards: float = 180.0, event: str | None = None,
     return Script(frames, expected, fps, hands, left_view)
 
 
+def _carry_away(frames, hands, placement: Placement, start: int, towards: float,
+                total: int, speed: float = 160.0) -> int | None:
+    """Frames ``start``.. of a hand lifting ``placement`` and carrying it out of the picture
+    towards ``towards`` (degrees clockwise from image up), after its fingertip rested on the
+    card's edge for 5 frames; appended to every frame's placements and hands. Returns the
+    first frame with no part of the card in view."""
+    import math
+
+    t = math.radians(towards)
+    out = (math.sin(t), -math.cos(t))
+    half, left_view = 150.0, None
+    for i in range(start, total):
+        k = i - start - 5
+        x, y = placement.x + out[0] * speed * max(0, k), placement.y + out[1] * speed * max(0, k)
+        gone = not (-half < x < WIDTH + half and -half < y < HEIGHT + half)
+        if gone and left_view is None:
+            left_view = i
+        if not gone:
+            motion = (out[0] * speed * 0.5, out[1] * speed * 0.5) if k > 0 else (0.0, 0.0)
+            frames[i].append(Placement(placement.payload, x, y, placement.angle,
+                                       motion=motion))
+            hands[i].append(Hand(x + out[0] * 120, y + out[1] * 120, towards))
+    return left_view
+
+
+def rest_script(rest_frames: int = 90, towards: float = 180.0, event: str | None = None,
+                fps: float = 30.0) -> Script:
+    """A hand comes in from ``towards`` and rests flat on a card on the centre space, its
+    fingers over the sticker, for ``rest_frames`` frames (3 s: a player reading the card,
+    holding it while thinking), then leaves. Expected: the card appears, nothing else."""
+    import math
+
+    event = event or card_payload("demo", "E", "card_1")
+    marker = Placement(BOARD_MARKER, *MARKER_AT, 0.0, marker=True)
+    cx, cy = board_to_table(0, 60)
+    t = math.radians(towards)
+    back = (math.sin(t), -math.cos(t))
+    begin = 20
+    frames, hands = [], []
+    for i in range(begin + rest_frames + 40):
+        frames.append([marker, Placement(event, cx, cy, 0.0)])
+        k = i - begin
+        if -5 <= k < rest_frames + 5:  # 5 frames coming, resting, 5 frames leaving
+            away = 120 * max(0, -k, k - rest_frames + 1)
+            # the fingertip just past the sticker (63 flat px above the card's centre),
+            # the fingers across it
+            sx, sy = cx - back[0] * 50, cy - 63 - back[1] * 50
+            tip = (sx + back[0] * away, sy + back[1] * away)
+            hands.append([Hand(*tip, towards)])
+        else:
+            hands.append([])
+    return Script(frames, [Expected("Appeared", event, "centre", 0, 0)], fps, hands)
+
+
+def slide_lift_script(towards: float = 90.0, action: str | None = None,
+                      fps: float = 30.0) -> Script:
+    """A card pushed from seat S's area to seat W's over 20 frames, left there for 15
+    frames, then lifted by a hand and carried out of view towards ``towards``.
+    Expected: it appears, moves zone once, and is removed within 8 frames of leaving view."""
+    action = action or card_payload("demo", "A", "card_2")
+    marker = Placement(BOARD_MARKER, *MARKER_AT, 0.0, marker=True)
+    slide = slide_script(20, action)
+    frames = [[p for p in f if p.payload != card_payload("demo", "E", "card_1")]
+              for f in slide.frames[:15 + 20 + 15]]
+    hands = [list(h) for h in slide.hands[:len(frames)]]
+    end = frames[-1][-1]
+    total = len(frames) + 40
+    frames += [[marker] for _ in range(40)]
+    hands += [[] for _ in range(40)]
+    left = _carry_away(frames, hands, end, len(frames) - 40, towards, total)
+    expected = [Expected("Appeared", action, "seat:S", 2, 0),
+                Expected("MovedZone", action, "seat:W", 2, 35),
+                Expected("Removed", action, "seat:W", 2, left)]
+    return Script(frames, expected, fps, hands, left)
+
+
+def overlap_script(towards: float = 90.0, fps: float = 30.0) -> Script:
+    """Two overlapping cards: one on the centre space, a second laid by a hand with its
+    sticker end over the first card's lower half (both stickers in view), left there, then
+    lifted off and carried out of view towards ``towards``. Expected: both appear, the
+    second is removed within 8 frames of leaving view, the first stays."""
+    under = card_payload("demo", "E", "card_1")
+    over = card_payload("demo", "A", "card_2")
+    marker = Placement(BOARD_MARKER, *MARKER_AT, 0.0, marker=True)
+    a = Placement(under, *board_to_table(0, 55), 0.0)
+    b = Placement(over, *board_to_table(20, 95), 8.0)
+    frames, hands = [], []
+    for i in range(50):
+        frames.append([marker, a] + ([b] if i >= 20 else []))
+        # the hand brings it in from the east over frames 12-24, then leaves
+        hands.append([Hand(b.x + 100 + 60 * max(0, i - 20), b.y + 20, 100.0)]
+                     if 12 <= i < 25 else [])
+    total = 95
+    frames += [[marker, a] for _ in range(total - 50)]
+    hands += [[] for _ in range(total - 50)]
+    left = _carry_away(frames, hands, b, 50, towards, total)
+    expected = [Expected("Appeared", under, "centre", 0, 0),
+                Expected("Appeared", over, "centre", 0, 20),
+                Expected("Removed", over, "centre", 0, left)]
+    return Script(frames, expected, fps, hands, left)
+
+
+def exposure_script(gains: list[float] | None = None, fps: float = 30.0) -> Script:
+    """A still table of three cards while the camera's auto exposure moves: darker by a
+    quarter over 3 frames, back, then a sudden jump brighter (a lamp switched on) and
+    back slowly. Expected: the three cards appear, nothing else."""
+    payloads = [card_payload("demo", "E", "card_1"), card_payload("demo", "A", "card_2"),
+                card_payload("demo", "A", "card_3")]
+    marker = Placement(BOARD_MARKER, *MARKER_AT, 0.0, marker=True)
+    spots = [(0, 60), (130, 130), (-130, 130)]
+    cards = [Placement(p, *board_to_table(x, y), 3.0) for p, (x, y) in zip(payloads, spots,
+                                                                            strict=True)]
+    if gains is None:
+        gains = ([1.0] * 20 + [0.92, 0.84, 0.75] + [0.75] * 30 + [0.85, 1.0] + [1.0] * 15
+                 + [1.3] * 15 + [1.25, 1.2, 1.15, 1.1, 1.05] + [1.0] * 20)
+    expected = [Expected("Appeared", p, z, 0, 0)
+                for p, z in zip(payloads, ["centre", "seat:S", "seat:W"], strict=True)]
+    return Script([[marker] + cards] * len(gains), expected, fps, None, None, list(gains))
+
+
 def render_script(script: Script, seed: int = 0, style: Style | None = None
                   ) -> list[tuple[bytes, list[Truth]]]:
     """Every frame as JPEG bytes (what an MJPG webcam sends) with its ground truth."""
@@ -222,8 +343,10 @@ def render_script(script: Script, seed: int = 0, style: Style | None = None
     camera = Camera.create(seed, style)
     out = []
     for index, placements in enumerate(script.frames):
-        image, truth = camera.render(placements, style, seed * 100_000 + index,
-                                     hands=script.hands_at(index))
+        gain = script.gains[index] if script.gains else 1.0
+        shot = camera if gain == 1.0 else replace(camera, light=camera.light * np.float32(gain))
+        image, truth = shot.render(placements, style, seed * 100_000 + index,
+                                   hands=script.hands_at(index))
         ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 90])
         assert ok
         out.append((jpeg.tobytes(), truth))

@@ -314,3 +314,59 @@ def test_make_run_simulates_a_camera_only_when_none_is_attached(monkeypatch, tmp
     monkeypatch.setattr(wiring, "camera_attached", lambda: True)
     assert source_spec(None, **auto) == "auto"
     assert source_spec(None, **auto, COMPANION_CAMERA="folder:/x") == "folder:/x"
+
+
+def wait(predicate, timeout=40.0):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.05)
+    raise AssertionError("timed out waiting")
+
+
+def test_cards_on_the_table_before_the_game_are_placed_once_and_a_restart_changes_nothing(
+        server, tmp_path):
+    """The camera starts on a real-looking table with the event card already on the council
+    and an action card in seat S's area; the game is opened later. The cards are told to
+    the game once (revealed, pre-selected) without being moved; the server restarting with
+    them still there neither reveals the card again nor removes anything."""
+    from companion.catalog import load_catalog
+    from hardware.synthetic.conditions import video_style
+    from hardware.synthetic.scene import Placement
+    from hardware.synthetic.video import MARKER_AT, board_to_table
+    from hardware.tags.format import BOARD_MARKER
+
+    app, _ = server
+    service = app.extensions["companion"]
+    event = first_starred_event(load_catalog("wwe"))
+    lying = [Placement(BOARD_MARKER, *MARKER_AT, 0.0, marker=True),
+             Placement(card_payload("wwe", "E", event), *board_to_table(0, 60), 2.0),
+             Placement(GRAIN, *board_to_table(130, 130), 180.0)]
+    video = write_video(tmp_path / "table.avi", Script([lying] * 45, []), 5, video_style(5))
+    app.extensions["companion.settings"] = resolve({"DATA_DIR": app.config["DATA_DIR"],
+                                                    "CAMERA_SOURCE": str(video)})
+    manager = app.extensions["companion.hardware"]
+    handle = wiring.start(app, service, manager.changed)
+    try:
+        wait(lambda: len(handle.camera.recognizer.tracker.confirmed()) == 2)
+        game = service.create("wwe", {"players": PLAYERS}, "2468")
+        wait(lambda: service.get(game.id).version >= 1
+             and handle.status()["selected"] == {"S": "grain"})
+    finally:
+        handle.stop()
+    revealed = {"type": "reveal_event", "card": event, "by": "table"}
+    assert list({s: a for s, a, _ in service.get(game.id).log}.values())[0] == revealed
+    # the server restarts; the cards still lie there
+    handle = wiring.start(app, service, manager.changed)
+    try:
+        wait(lambda: len(handle.camera.recognizer.tracker.confirmed()) == 2
+             and handle.status()["selected"] == {"S": "grain"})
+        seen = handle.camera.frames_processed
+        wait(lambda: handle.camera.frames_processed >= seen + 45)  # the video once more
+        status = handle.status()
+    finally:
+        handle.stop()
+    actions = list({s: a for s, a, _ in service.get(game.id).log}.values())
+    assert actions.count(revealed) == 1
+    assert status["selected"] == {"S": "grain"} and status["warnings"] == []

@@ -21,8 +21,23 @@ def test_apply_of_diff_gives_the_new_document(old, new):
 
     kept = copy.deepcopy(old)
     ops = diff(old, new)
-    assert apply(old, ops) == new
+    assert json.dumps(apply(old, ops)) == json.dumps(new)  # byte for byte: order, types
     assert old == kept  # the input is shared, never changed
+
+
+def test_keys_in_another_order_are_sent_in_the_new_order():
+    """Two objects with the same keys in another order are ==, but not the same JSON."""
+    old = {"a": {"x": 1, "y": [1, {"p": 1, "q": 2}]}, "n": 1}
+    for new in ({"a": {"y": [1, {"p": 1, "q": 2}], "x": 1}, "n": 1},
+                {"a": {"x": 1, "y": [1, {"q": 2, "p": 1}]}, "n": 1},
+                {"n": 1, "a": {"x": 1, "y": [1, {"p": 1, "q": 2}]}},
+                {"a": {"x": 1.0, "y": [True, {"p": 1, "q": 2}]}, "n": 1}):
+        assert new == old or new["a"]["x"] == 1.0
+        assert json.dumps(apply(old, diff(old, new))) == json.dumps(new)
+    moved = {"a": 1, "b": 2, "c": 3, "d": 4}
+    assert diff(moved, {"a": 1, "c": 3, "d": 4, "b": 2}) == [["d", ["b"]], ["s", ["b"], 2]]
+    grown = {"a": {"x": 1, "y": [1, {"p": 1, "q": 2}], "z": 0}, "n": 1}
+    assert diff(old, grown) == [["s", ["a", "z"], 0]]  # a new key at the end: only it
 
 
 def test_types_are_kept_exactly():

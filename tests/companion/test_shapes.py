@@ -264,6 +264,59 @@ def test_legal_actions_of_random_games_fit_their_shapes(real):
                                                       value=correction["current"]))
 
 
+def test_the_fast_check_agrees_with_jsonschema(real):
+    """Every action goes through the compiled check (`shapes._compile`) first: it must never
+    accept what jsonschema refuses, and it must accept every legal action (else nothing is
+    saved). Real legal actions of seeded games of every game, each also with wrong values in
+    it (tests/companion/fuzz.py), and host messages with junk."""
+    app, _server = real
+    service = app.extensions["companion"]
+    rnd = random.Random(5)
+    compiled = tried_all = slow = 0
+    for name in GAMES:
+        kind = service._kinds(name)
+        module = kind.module
+        for schema in module.info.action_shapes.values():
+            assert shapes._checkers(schema)[1] is not None  # every game shape compiles
+        state = module.setup(kind.catalog, dict(setup_for(), seed=3))
+        for _step in range(120):
+            if module.is_over(state):
+                break
+            for action in legal_actions(module, state, rnd):
+                tried = [action] + [mutate(action, rnd, junk) for junk in JUNK]
+                tried += [mutate(action, rnd) for _ in range(10)]
+                for value in tried:
+                    schema = module.info.action_shapes.get(value["type"])
+                    validator, fits = shapes._checkers(schema)
+                    valid = not list(validator.iter_errors(value))
+                    if fits(value):
+                        compiled += 1
+                        assert valid, value
+                    tried_all += 1
+                    slow += valid and not fits(value)  # fits, but left to jsonschema
+                    if value is action:
+                        assert fits(value), value
+            state, _ = module.apply(state, module.random_action(state, rnd))
+    for op, schema in shapes.HOST_SHAPES.items():
+        _validator, fits = shapes._checkers(schema)
+        for junk in JUNK:
+            for value in ({"op": op, "seat": junk}, {"op": op, "count": junk},
+                          {"op": op, "action": junk}, {"op": op, "kind": junk}):
+                assert not fits(value) or not list(_validator.iter_errors(value)), value
+    assert compiled > 1000 and slow < 0.05 * tried_all
+
+
+def test_the_fast_check_leaves_unknown_keywords_to_jsonschema():
+    """A shape with a keyword the compiled check does not know is checked by jsonschema only."""
+    schema = {"type": "object", "properties": {"x": {"type": "string", "pattern": "^a"}}}
+    assert shapes._checkers(schema)[1] is None
+    assert shapes.first_error(schema, {"x": "b"}) == "x"
+    assert shapes.first_error(schema, {"x": "a"}) is None
+    assert shapes._compile({"type": "integer"})(True) is False
+    assert shapes._compile({"enum": [1]})(True) is False
+    assert shapes._compile({"uniqueItems": True})([1, True]) is False  # left to jsonschema
+
+
 
 def test_the_host_page_adjust_form_works_for_every_game(real):
     """The shared host page sends {op: adjust, seat, item, delta, reason} for every game."""

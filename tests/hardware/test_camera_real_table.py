@@ -15,7 +15,7 @@ from hardware.camera.sources import native_to_gray
 from hardware.camera.tracker import Appeared, Removed, UnknownCode
 from hardware.camera.zones import ZoneMap
 from hardware.synthetic.conditions import frame, video_style
-from hardware.synthetic.scene import Placement
+from hardware.synthetic.scene import Hand, Placement
 from hardware.synthetic.video import (
     DEMO_ZONES,
     MARKER_AT,
@@ -207,3 +207,72 @@ def test_picamera2_frames_are_read_from_the_y_plane(monkeypatch):
     result = Recognizer(zones=ZoneMap(DEMO_ZONES)).process(gray, 0.0)
     assert set(CARDS) <= {d.payload for d in result.detections}
     source.close()
+
+
+def test_cards_in_view_when_the_camera_starts_get_their_zones_before_any_move():
+    """The camera starts on a table with cards already lying there, the board marker
+    still under a hand: the cards appear with no zone, and the moment the marker is
+    seen each takes its zone (one MovedZone), although none of them moves."""
+    marker = Placement(BOARD_MARKER, *MARKER_AT, 0.0, marker=True)
+    cards = [Placement(p, *board_to_table(x, y), 3.0)
+             for p, (x, y) in zip(CARDS, [(0, 60), (-130, 130)], strict=True)]
+    covered = [Hand(MARKER_AT[0] + 20, MARKER_AT[1] + 10, 0.0)]
+    script = Script([cards + [marker]] * 40, [], 30.0, [covered] * 4 + [[]] * 36)
+    frames = images(script, 50, video_style(50))
+    recognizer = Recognizer(zones=ZoneMap(DEMO_ZONES))
+    events, _ = play(frames, recognizer)
+    zones = {o.payload: o.zone for _, o in events}
+    assert zones == {CARDS[0]: "centre", CARDS[1]: "seat:W"}
+    assert all(index <= 4 + 2 for index, _ in events)  # not at the 3 s safety net
+    assert not [o for _, o in events if isinstance(o, Removed)]
+    # the app restarts with the cards still there: a fresh recogniser with the stored
+    # calibration places them at once, and nothing is removed
+    again = Recognizer(zones=ZoneMap(DEMO_ZONES), calibration=recognizer.calibration)
+    events, _ = play(frames[10:30], again)
+    assert sorted(kinds(events)) == [("Appeared", "centre"), ("Appeared", "seat:W")]
+
+
+def test_zones_given_after_the_cards_were_laid_place_them_without_a_move():
+    """The game's zones arrive after the camera started (the game was opened later):
+    the cards lying there are re-zoned at once, on a still table that is not decoded."""
+    frames = still_frames(30, CARDS)
+    recognizer = Recognizer()  # no zones yet
+    events, _ = play(frames[:20], recognizer)
+    assert kinds(events) == [("Appeared", None)] * 2
+    recognizer.zones = ZoneMap(DEMO_ZONES)
+    events, modes = play(frames[20:], recognizer)
+    assert sorted(kinds(events)) == [("MovedZone", "centre"), ("MovedZone", "seat:W")]
+    assert events[0][0] == 0 and modes[0] == "skip"
+
+
+def test_corrupt_jpeg_frames_and_blank_frames_of_any_colour_change_nothing():
+    """What a broken cable or a struggling driver hands over: JPEG frames with flipped
+    bytes (decoded whole, garbled from some row on: a run of 40, then one in three among
+    good frames), and blank frames in gray, white and the green of an all-zero YUV
+    buffer. Through the real recogniser: no card removed, none invented, and the same
+    cards are still there after."""
+    frames = still_frames(20, CARDS)
+    recognizer = Recognizer(zones=ZoneMap(DEMO_ZONES))
+    laid, _ = play(frames, recognizer)
+    assert sorted(o.payload for _, o in laid) == sorted(CARDS)
+    rng = np.random.default_rng(4)
+
+    def garbled(image):
+        ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 85])
+        data = bytearray(jpeg.tobytes())
+        for _ in range(5):
+            data[int(rng.integers(1000, len(data) - 10))] ^= 0xFF
+        return cv2.imdecode(np.frombuffer(bytes(data), np.uint8), cv2.IMREAD_COLOR)
+
+    h, w = frames[0].shape[:2]
+    bad = [garbled(frames[i % 20]) for i in range(40)]
+    bad += [g if i % 3 else garbled(g) for i, g in enumerate(frames * 3)]
+    bad += [np.full((h, w, 3), value, np.uint8) for value in (128, 255) for _ in range(8)]
+    bad += [np.full((h, w, 3), (0, 135, 0), np.uint8)] * 8  # YUV (0, 0, 0) as BGR
+    assert all(image is not None and image.shape == (h, w, 3) for image in bad)
+    changes = []
+    for index, image in enumerate(bad):
+        changes += recognizer.process(image, 2 + index / 30).observations
+    assert not changes
+    after, _ = play(frames, recognizer)
+    assert not after and set(recognizer.tracker.confirmed()) == set(CARDS)

@@ -9,7 +9,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.pillars import GAME
-from engine.pillars.advisor import best_allocation, check_allocation, outcome
+from engine.pillars.advisor import best_allocation, check_allocation, outcome, useful
+from engine.pillars.choices import build_vp_after
 from tests.engine.pillars.helpers import new_game
 from tests.engine.pillars.test_examples import at_build
 
@@ -40,6 +41,28 @@ def test_advisor_matches_brute_force(seed):
     best = best_allocation(s, "N")
     assert check_allocation(s, "N", best["uses"]) is None
     assert (best["vp"], best["gold"]) == brute(s, "N")
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10 ** 6))
+def test_holdings_beyond_what_the_craftsmen_use_change_no_best_vp(seed):
+    """The market previews search once for holdings equal up to `useful` (memo of
+    `build_vp_after`): each answer equals a search of its own."""
+    rnd = random.Random(seed)
+    crafts = rnd.sample(ALL, rnd.randint(1, 5))
+    cubes = {c: rnd.randint(0, 8) for c in ("wood", "stone", "sand")}
+    cubes["metal"] = rnd.randint(0, 3)
+    s = at_build(BASE, "N", crafts, cubes, gold=rnd.randint(0, 30))
+    bound = useful(s, "N")
+    assert all(v >= 0 for v in bound.values())
+    memo: dict = {}
+    asked = [(cube, n, gold) for cube in ("wood", "stone", "sand", "metal")
+             for n in range(0, 9) for gold in (0, -rnd.randint(0, 5), rnd.randint(0, 9))
+             if cubes[cube] + n >= 0 and s["players"]["N"]["gold"] + gold >= 0]
+    for cube, n, gold in asked:
+        assert build_vp_after(s, "N", cube, n, gold, memo) == build_vp_after(s, "N", cube, n,
+                                                                             gold)
+    assert len(memo) - 1 < len(asked)
 
 
 def test_build_choices_offer_the_best_and_previews_compare():
