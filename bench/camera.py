@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/camera.py [--frames 5] [--runs 30] [--seconds 5] [--cycles 20]
                                      [--table-frames 4] [--cpu-runs 5] [--quick] [--no-table]
+                                     [--budget-ms 28] [--variants adaptive,...] [--costs]
 
 The issue-20 figures come first in the JSON line: `found_720`, `found_1080` (decodable
 stickers found over the old and the real-table conditions), `defocus_found`, `false_decodes`,
@@ -9,7 +10,9 @@ stickers found over the old and the real-table conditions), `defocus_found`, `fa
 `wrong_zones`, `slides_one_move`, `lifts_removed_within_8` of `lifts`, `hand_pass_removals`,
 `still_cpu_ms_per_frame` / `busy_cpu_ms_per_frame` (process CPU time per frame, median of
 `--cpu-runs` runs, with the share of one core at 30 fps and the Pi estimate x5 beside it)
-and `opencv_ratio` (OpenCV's detector over our whole step on the same 720p stills, same run).
+and `opencv_ratio` (OpenCV's detector over our whole step on the same 720p stills, same run),
+`budget_cut_stills` (stills, both resolutions, where the second pass's work-counted budget
+left crops untried: the same every run). `--costs` measures the budget's cost table.
 The still table is 10 s of five cards and the marker on the real table (30 distinct
 sensor-noise frames looped), the busy table 10 s in which a hand lays, turns, slides and
 lifts a card, one a second; both are handed over as gray frames (the Y plane a YUYV or
@@ -277,8 +280,16 @@ def latency_to_phone(cycles):
     phone.on("view", replica.view)
     phone.on("patch", replica.patch)
 
-    phone.connect(f"http://127.0.0.1:{server.server_port}", transports=["websocket"],
-                  auth={"role": "seat", "game": game.id, "token": token, "lang": "en"})
+    for attempt in range(3):  # under a load of 10 the handshake once failed the bench
+        try:
+            phone.connect(f"http://127.0.0.1:{server.server_port}", transports=["websocket"],
+                          auth={"role": "seat", "game": game.id, "token": token,
+                                "lang": "en"})
+            break
+        except socketio.exceptions.ConnectionError:
+            if attempt == 2:
+                raise
+            time.sleep(1.0)
     source = PlaceAndLift(cycles, [card_payload("wwe", "E", event)])
     from hardware.camera.settings import build_recognizer, load_settings
 
@@ -349,9 +360,10 @@ def table_stills(per_condition: int, scale: float, baseline: bool,
     a millisecond between runs (the first run's figures are kept as ``step_single_*``)."""
     detector = cv2.QRCodeDetectorAruco()
     rows, walls, cpus, base_ms = {}, [], [], []
+    variants = (rescue or RescueSettings()).variants
     totals = {"found": 0, "decodable": 0, "first_pass": 0, "false": 0, "not_decodable": 0,
-              "baseline_found": 0, "adaptive_read": 0, "geometry_read": 0, "sharp_read": 0,
-              "crops": 0}
+              "baseline_found": 0, "crops": 0, "budget_cut_frames": 0, "cost_ms": 0.0,
+              "cpu_ms": 0.0, **{f"{v}_read": 0 for v in variants}}
     first_ms, second_ms, singles = [], [], []
     decoder = Decoder()  # the recogniser's first pass alone
     for name in table_conditions.ALL:
@@ -376,9 +388,12 @@ def table_stills(per_condition: int, scale: float, baseline: bool,
                 else:
                     totals["not_decodable"] += 1
             row["false"] += len(got - {t.payload for t in truth})
-            for variant in ("adaptive", "geometry", "sharp"):
+            for variant in variants:
                 totals[f"{variant}_read"] += result.rescue.get(f"{variant}_read", 0)
             totals["crops"] += result.rescue.get("texture", 0) + result.rescue.get("track", 0)
+            totals["budget_cut_frames"] += result.rescue.get("budget_cut", 0) > 0
+            totals["cost_ms"] += result.rescue.get("cost_ms", 0.0)
+            totals["cpu_ms"] += result.rescue.get("cpu_ms", 0.0)
             row["wall"].append(wall)
             row["cpu"].append(cpu)
             if baseline:
@@ -413,8 +428,14 @@ def table_stills(per_condition: int, scale: float, baseline: bool,
         "step_repeats": REPEATS,
         "first_pass_cpu_median_ms": round(statistics.median(first_ms), 3),
         "second_pass_cpu_median_ms": round(statistics.median(second_ms), 3),
-        "crops": totals["crops"], "adaptive_read": totals["adaptive_read"],
-        "geometry_read": totals["geometry_read"], "sharp_read": totals["sharp_read"],
+        "crops": totals["crops"],
+        "variant_reads": {v: totals[f"{v}_read"] for v in variants},
+        # the second pass's budget counts estimated ms (work done, calibrated): the same
+        # crops every run; how many stills it cut, and its estimate against the CPU clock
+        "budget_cut_frames": totals["budget_cut_frames"],
+        "frames": sum(len(v["wall"]) for v in rows.values()),
+        "second_pass_cost_ms": round(totals["cost_ms"], 1),
+        "second_pass_cpu_ms": round(totals["cpu_ms"], 1),
         "per_condition": {k: round(v["found"] / max(v["decodable"], 1), 3)
                           for k, v in rows.items()},
         "defocus_found": sum(rows[k]["found"] for k in DEFOCUS),
@@ -427,6 +448,46 @@ def table_stills(per_condition: int, scale: float, baseline: bool,
         out.update(baseline_median_ms=round(statistics.median(base_ms), 2),
                    baseline_found=totals["baseline_found"],
                    speedup=round(statistics.median(base_ms) / statistics.median(walls), 1))
+    return out
+
+
+def crop_costs(per_condition: int) -> dict:
+    """Each crop variant's CPU time (thread) per 1000 px of the picture it works on, and
+    the finder reader's per symbol tried, over the texture regions of the stills at both
+    resolutions: the cost table the second pass's budget counts (rescue.COST_MS_PER_KPX,
+    GEOMETRY_TRY_MS). Medians; compare them with the table."""
+    from hardware.camera import rescue as crops
+
+    settings = RescueSettings()
+    per_px: dict[str, list[float]] = {v: [] for v in settings.variants}
+    tries: dict[str, list[tuple[float, int, float]]] = {}
+    decoder = Decoder()
+    for scale in (1.0, 1.5):
+        for name in table_conditions.ALL:
+            for index in range(per_condition):
+                gray = to_gray(table_conditions.frame(name, index, scale)[0])
+                known = decoder.decode(gray)
+                for region in crops.texture_regions(crops.TextureMap(gray), known, settings):
+                    crop = crops._Crop(gray, region)
+                    if not crop.usable:
+                        continue
+                    for variant in settings.variants:
+                        crop.work = {}
+                        start = time.thread_time()
+                        crop.read(variant)
+                        ms = (time.thread_time() - start) * 1000
+                        px = crop.cost(variant, 0) / crops.COST_MS_PER_KPX[variant]
+                        n = crop.work.get("tries", 0)
+                        if variant.endswith("geometry"):
+                            tries.setdefault(variant, []).append((px, n, ms))
+                        else:
+                            per_px[variant].append(ms / px)
+    out = {v: round(statistics.median(x), 4) for v, x in per_px.items() if x}
+    for variant, rows in tries.items():  # ms = a * kpx + b * tries, least squares
+        a = np.array([[p, n] for p, n, _ in rows], np.float64)
+        fit = np.linalg.lstsq(a, np.array([m for *_, m in rows]), rcond=None)[0]
+        out[f"{variant}_per_kpx_and_try"] = [round(float(v), 4) for v in fit]
+    out["table"] = dict(crops.COST_MS_PER_KPX, try_ms=crops.GEOMETRY_TRY_MS)
     return out
 
 
@@ -672,6 +733,7 @@ def _summary(table: dict) -> dict:
         "busy_cpu_ms_per_frame": busy["cpu_ms_per_frame"],
         "busy_core_share_30fps": busy["core_share_30fps"],
         "busy_pi_estimate_ms": busy["pi_estimate_ms"],
+        "budget_cut_stills": t7["budget_cut_frames"] + t10["budget_cut_frames"],
         "stills_cpu_ms_per_frame": t7["step_cpu_median_ms"],
         "stills_pi_estimate_ms": round(t7["step_cpu_median_ms"] * 5, 2),
         "opencv_ratio": t7.get("speedup"),
@@ -735,6 +797,9 @@ def main() -> None:
                         help="second-pass CPU budget per frame (default: the recogniser's)")
     parser.add_argument("--variants", default=None,
                         help="second-pass crop variants in order, e.g. adaptive,geometry,sharp")
+    parser.add_argument("--costs", action="store_true",
+                        help="measure each crop variant's CPU ms per 1000 px (the budget's "
+                             "cost table, rescue.COST_MS_PER_KPX) on the stills, and stop")
     parser.add_argument("--cpu-runs", type=int, default=5,
                         help="runs of the still and busy tables (median and spread)")
     parser.add_argument("--quick", action="store_true",
@@ -755,6 +820,9 @@ def main() -> None:
         REPEATS = 1
         args.cpu_runs = min(args.cpu_runs, 3)
 
+    if args.costs:
+        print(json.dumps(crop_costs(args.table_frames or 4)))
+        return
     table = {}
     rescue = RescueSettings()
     if args.budget_ms is not None:
@@ -771,8 +839,10 @@ def main() -> None:
               f"{t['first_pass_rate']:.1%}), false {t['false_decodes']}, step median "
               f"{t['step_median_ms']} ms wall / {t['step_cpu_median_ms']} ms CPU (first pass "
               f"{t['first_pass_cpu_median_ms']}, second {t['second_pass_cpu_median_ms']}); "
-              f"crops {t['crops']}: adaptive read {t['adaptive_read']}, geometry read "
-              f"{t['geometry_read']}, sharp read {t['sharp_read']}; OpenCV "
+              f"crops {t['crops']}, read by {t['variant_reads']}; budget cut "
+              f"{t['budget_cut_frames']}/{t['frames']} stills (second pass estimated "
+              f"{t['second_pass_cost_ms']} ms, CPU clock {t['second_pass_cpu_ms']} ms in all); "
+              f"OpenCV "
               f"{t['baseline_median_ms']} ms, found {t['baseline_found']}: {t['speedup']}x")
         print(f"real table, 1920x1080 ({args.table_frames} frames per condition):")
         table["table_1080p"] = table_stills(args.table_frames, 1.5, False, rescue)

@@ -1,7 +1,13 @@
-"""The rule behind a refusal, a log line or the step owed now, as a recipient reads it:
-``{"id", "ref", "text"}`` with the reference of the edition the recipient's language comes
-from and the rule's text in that language (the game declares both: engine/citations.py,
-docs/rules-cited.md). Knows no game: it reads ``Texts.rules`` and ``Texts.cites``."""
+"""The rule behind a refusal, a log line or the step owed now (the game declares its rules:
+engine/citations.py, docs/rules-cited.md). Knows no game: it reads ``Texts.rules`` and
+``Texts.cites``.
+
+A rule's reference and text do not change within a game, so views carry only the rule's id
+(``rule: "income"``) and each socket gets every rule of its game once, in its language, in a
+``rules`` message (`book`): a log line, a prompt or a refused choice then costs a few bytes
+on the wire instead of a paragraph per action. A refusal answered to its sender alone (an
+ack) still carries the whole rule, ``{"id", "ref", "text"}``.
+"""
 from __future__ import annotations
 
 from typing import Any
@@ -11,6 +17,8 @@ from engine import citations
 
 
 def shown(kind: Any, lang: str, found: tuple[str, dict] | None) -> dict | None:
+    """``{"id", "ref", "text"}``: the reference of the edition ``lang`` comes from and the
+    rule's text in ``lang``."""
     if not found:
         return None
     rid, rule = found
@@ -18,13 +26,32 @@ def shown(kind: Any, lang: str, found: tuple[str, dict] | None) -> dict | None:
             "text": i18n.text(lang, rule["text"], game=kind.name)}
 
 
+def book(kind: Any, lang: str) -> dict:
+    """The ``rules`` message: every rule of the game in ``lang``,
+    ``{"lang", "rules": {id: {"ref", "text"}}}`` (public: the rulebook's own words)."""
+    rules = getattr(kind.info.texts, "rules", None) or {}
+    out = {}
+    for rid, rule in rules.items():
+        whole = shown(kind, lang, (rid, rule))
+        out[rid] = {"ref": whole["ref"], "text": whole["text"]}
+    return {"lang": lang, "rules": out}
+
+
 def for_reason(kind: Any, lang: str, code: str) -> dict | None:
+    """The whole rule behind a refusal, for an ack or a ``refused`` message."""
     return shown(kind, lang, citations.rule_of(kind.info.texts, "reasons", code))
 
 
-def for_event(kind: Any, lang: str, event: dict) -> dict | None:
-    return shown(kind, lang, citations.event_rule(kind.info.texts, event))
+def id_for_reason(kind: Any, code: str) -> str | None:
+    found = citations.rule_of(kind.info.texts, "reasons", code)
+    return found[0] if found else None
 
 
-def for_prompt(kind: Any, lang: str, prompt_kind: str) -> dict | None:
-    return shown(kind, lang, citations.rule_of(kind.info.texts, "prompts", prompt_kind))
+def id_for_event(kind: Any, event: dict) -> str | None:
+    found = citations.event_rule(kind.info.texts, event)
+    return found[0] if found else None
+
+
+def id_for_prompt(kind: Any, prompt_kind: str) -> str | None:
+    found = citations.rule_of(kind.info.texts, "prompts", prompt_kind)
+    return found[0] if found else None

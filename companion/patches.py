@@ -10,7 +10,8 @@ the same five lines of JavaScript):
 
 ``path`` is a list of object keys and list indexes. Objects are compared key by key; a list
 that only lost items at its front and gained some at its end (a log that scrolls) becomes
-"t" + "a"; any other changed list is set whole; an object whose keys changed order too.
+"t" + "a"; a list of as many objects, a few of them changed in place, is patched inside
+those; any other changed list is set whole; an object whose keys changed order too.
 `apply(old, diff(old, new))` encodes to the same JSON as ``new``, byte for byte.
 """
 from __future__ import annotations
@@ -142,7 +143,24 @@ def _list_diff(old: list, new: list, path: list) -> list:
                 if len(new) > kept:
                     ops.append(["a", path, new[kept:]])
                 return ops
+    if len(old) == len(new):
+        return _items_diff(old, new, path)
     return [["s", path, new]]
+
+
+def _items_diff(old: list, new: list, path: list) -> list:
+    """A list of objects where some items changed in place (a step's count, one player's
+    row): the changes inside those items (an item where most keys changed is set whole);
+    a list of scalars, or one where every item changed, is set whole."""
+    changed = [i for i in range(len(new)) if not same(old[i], new[i])]
+    if (len(changed) == len(new) > 1) or not all(
+            type(old[i]) is dict and type(new[i]) is dict for i in changed):
+        return [["s", path, new]]
+    ops: list = []
+    for i in changed:
+        inside = _dict_diff(old[i], new[i], [*path, i], None)
+        ops += inside if 2 * len(inside) <= len(new[i]) else [["s", [*path, i], new[i]]]
+    return ops
 
 
 def apply(doc: JSON, ops: list) -> JSON:

@@ -133,7 +133,7 @@ def _log_entry(live: LiveGame, lang: str, namer: Namer, position: int) -> tuple:
         entry = live.log_cache[key] = {
             "seq": seq, "type": event.get("type"), "params": params,
             "text": i18n.text(lang, template, shown, game=live.kind.name, chain=namer.chain),
-            "rule": citations.for_event(live.kind, lang, event)}
+            "rule": citations.id_for_event(live.kind, event)}
     return event.get("private"), entry
 
 
@@ -159,7 +159,7 @@ def prompt_entries(live: LiveGame, lang: str, namer: Namer,
         shown = {k: namer(v, k) for k, v in dict(prompt.params, seat=prompt.seat).items()}
         data["text"] = (i18n.text(lang, template, shown, game=live.kind.name,
                                   chain=namer.chain) if template else None)
-        data["rule"] = citations.for_prompt(live.kind, lang, prompt.kind)
+        data["rule"] = citations.id_for_prompt(live.kind, prompt.kind)
         out.append(data)
     return out
 
@@ -409,8 +409,8 @@ def choice_entries(live: LiveGame, shared: Shared, asker: str, is_seat: bool, la
                 data["refused"] = refusal(live.kind.reasons, lang, choice.refused["code"],
                                           choice.refused.get("params", {}), namer,
                                           live.kind.name)
-                data["refused"]["rule"] = citations.for_reason(live.kind, lang,
-                                                               choice.refused["code"])
+                data["refused"]["rule"] = citations.id_for_reason(live.kind,
+                                                                  choice.refused["code"])
             idle = choice.effect.get("no_effect")  # legal, but would do nothing: why
             if isinstance(idle, dict) and isinstance(idle.get("code"), str):
                 data["effect"] = dict(data["effect"], no_effect=refusal(

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from flask import Flask, request
 from flask_socketio import ConnectionRefusedError, SocketIO, join_room
 
-from companion import hardware_manager, i18n, limits, patches, shapes, table_steps, views
+from companion import citations, hardware_manager, i18n, limits, patches, shapes, table_steps, views
 from companion.blueprints.common import HOST_COOKIE, SEAT_COOKIE, TABLE_COOKIE
 from companion.service import GameService, Identity, LiveGame
 from engine.api import Refused
@@ -108,6 +108,7 @@ def init_app(app: Flask, socketio: SocketIO, service: GameService) -> None:
     app.extensions["companion.registry"] = registry
     sent: dict[str, tuple[int, dict]] = {}  # sid -> (n, the last view sent to it)
     previewed: dict[str, float] = {}  # sid -> when its last preview was taken
+    booked: dict[str, str] = {}  # sid -> the language of the `rules` message it has
 
     def push_views(live: LiveGame, only: str | None = None) -> None:
         """Build each recipient's view (once per role/seat/language) and send it to it.
@@ -134,6 +135,9 @@ def init_app(app: Flask, socketio: SocketIO, service: GameService) -> None:
                 payload = built[key]
                 last = sent.get(sid)
                 if only is not None or last is None:
+                    if booked.get(sid) != client.lang:  # the rules, once per language
+                        booked[sid] = client.lang
+                        outbox.append((sid, "rules", citations.book(live.kind, client.lang)))
                     n = last[0] + 1 if last is not None else 0
                     sent[sid] = (n, payload)
                     outbox.append((sid, "view", dict(payload, n=n)))
@@ -210,6 +214,7 @@ def init_app(app: Flask, socketio: SocketIO, service: GameService) -> None:
     def disconnect(*_args):
         sent.pop(request.sid, None)
         previewed.pop(request.sid, None)
+        booked.pop(request.sid, None)
         client = registry.remove(request.sid)
         if client is not None:
             with contextlib.suppress(Refused):

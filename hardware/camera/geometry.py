@@ -182,11 +182,12 @@ def corners(centres: np.ndarray, size: int) -> list[tuple[float, float]]:
         origin, origin + size * ex, origin + size * (ex + ey), origin + size * ey)]
 
 
-def read(gray: np.ndarray, binary: np.ndarray,
-         limit: int = 12) -> tuple[str, np.ndarray, int] | None:
+def read(gray: np.ndarray, binary: np.ndarray, limit: int = 12,
+         work: dict | None = None) -> tuple[str, np.ndarray, int] | None:
     """Decode the symbol in an (upscaled) crop from its finder patterns. ``binary`` is the
     crop binarised; returns (text, the finder centres tl/tr/bl in crop px, modules per
-    side) or None."""
+    side) or None. ``work["tries"]`` counts the symbols resampled and given to zxing (the
+    second pass charges its budget by it)."""
     finders = find_finders(binary)
     if len(finders) < 2 or len(finders) > 6:
         return None
@@ -194,6 +195,8 @@ def read(gray: np.ndarray, binary: np.ndarray,
     for count, (tl, tr, bl) in enumerate(_triples(finders)):
         if count >= limit:
             break
+        if work is not None:
+            work["tries"] = work.get("tries", 0) + 1
         upright = resample(gray, tl, tr, bl, module)
         if upright is None:
             continue

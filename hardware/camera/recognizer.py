@@ -115,7 +115,7 @@ class ChangeSettings:
     full_share: float = 0.4
     glitch_share: float = 0.7
     glitch_frames: int = 5
-    regions_budget_ms: float = 2.0  # second-pass CPU budget while only changes are decoded
+    regions_budget_ms: float = 2.0  # second-pass budget (estimated ms) for changed regions
 
 
 FLAT = 4.0  # gray levels of spread below which a frame shows nothing (blank, covered)

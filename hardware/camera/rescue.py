@@ -1,17 +1,23 @@
-"""The second decode pass: upscaled, sharpened crops where a code should be but was not read.
+"""The second decode pass: upscaled, cleaned crops where a code should be but was not read.
 
 The first pass (zxing-cpp on the whole gray frame) misses small modules (2-3 px), defocus,
-glare and motion. Two kinds of regions get a second look, each decoded from a crop that is
-upscaled and cleaned, tried in order until one reads (bench/camera.py --passes measures
-what each earns):
+glare and motion. Two kinds of regions get a second look, each crop tried with these
+variants, in rounds (every crop gets the first before any gets the second: the cheap reads
+first), until one reads (docs/camera.md measures what each earns):
 
 - ``adaptive``: upscaled 2x (cubic), then a Gaussian adaptive threshold (21 px): recovers
-  defocused stickers, whose modules are mush to zxing's own binarizer;
-- ``geometry``: the same binary picture, read from its finder patterns by
-  hardware.camera.geometry (resampled upright, finders redrawn): small modules zxing's
-  detector cannot lock onto, and a fingertip on one finder pattern (two are enough);
-- ``sharp`` (not used by default): unsharp-masked, upscaled 2.5x; it read nothing the
-  other two missed once ``geometry`` existed.
+  mild defocus, whose modules are mush to zxing's own binarizer;
+- ``deblur_geometry``: the crop Wiener-deblurred for a disc (a lens out of focus, radius
+  2 px at 1280 px wide), binarised the same way and read from its finder patterns by
+  hardware.camera.geometry: defocus of 0.6-0.75 module, where the finder patterns survive
+  but the data modules are smeared into each other; it also reads many small and
+  fingertip-covered symbols before ``geometry`` would;
+- ``geometry``: the ``adaptive`` picture read from its finder patterns (resampled upright,
+  finders redrawn): small modules zxing's detector cannot lock onto, a fingertip on one
+  finder pattern (two are enough);
+- ``deblur``: the deblurred crop binarised and handed to zxing;
+- not used by default (each read nothing the ones above missed): ``wide`` (a wider
+  threshold neighbourhood, offset 6), ``sharp`` (unsharp mask, 2.5x), ``plain``.
 
 The regions:
 
@@ -20,12 +26,15 @@ The regions:
   gradient-energy map at 1/16 resolution that no first-pass detection explains.
 
 Decoding a crop gives a Reed-Solomon-checked result like the first pass: a crop cannot
-produce a false decode that the whole frame would not. A CPU time budget caps the pass.
+produce a false decode that the whole frame would not. A budget caps the pass; it counts
+work (pixels processed per variant and symbols tried, calibrated to CPU ms), not the
+clock, so the same frame reads the same crops however loaded the machine is.
 """
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -42,6 +51,7 @@ DENSITY_CELL, SPREAD_CELL = 1.4, 10.0  # a cell of edges (washed-out stickers to
 SPREAD_MIN = 12.0  # gray levels (std) for a cell's edge density to count
 CELL = 8  # texture map cell, in pixels of the 640-wide analysis image
 _KERNEL = np.ones((3, 3), np.uint8)
+WINDOWS_TRIED = 6  # sticker-sized windows looked at in one large textured patch
 
 
 @dataclass(frozen=True)
@@ -81,10 +91,13 @@ def around(centre, half: float, shape, reason: str = "track") -> Region:
 @dataclass(frozen=True)
 class RescueSettings:
     enabled: bool = True
-    # in this order per crop; "sharp" read nothing the others missed in bench/camera.py
-    # (issue 13 run), so it is off by default: it only cost time
-    variants: tuple[str, ...] = ("adaptive", "geometry")
-    budget_ms: float = 6.0  # stop starting new crops after this much CPU time in the pass
+    # tried in rounds, in this order (every crop gets the first before any gets the
+    # second): what each reads that the ones before it missed is measured in docs/camera.md
+    # (issue 20); "sharp" and "plain" read nothing more and are off by default
+    variants: tuple[str, ...] = ("adaptive", "deblur_geometry", "geometry", "deblur")
+    # estimated CPU ms (work counted, `COST_MS_PER_KPX`) a whole frame's second pass may
+    # spend; a frame decoded only where it changed gets ChangeSettings.regions_budget_ms
+    budget_ms: float = 28.0
     max_texture_regions: int = 10
     energy_threshold: float = 42.0  # mean 3x3 gradient per cell, at mid-gray
     # edge density (TextureMap.density, 3x3 cells) a patch needs somewhere to be cropped;
@@ -206,16 +219,17 @@ def texture_regions(texture: TextureMap, known: list[Detection], settings: Rescu
     # a patch is cropped only if somewhere in it a symbol-sized spot is all edges
     dense = cv2.blur(np.where(texture.spread >= SPREAD_MIN, texture.density, 0), (3, 3))
 
-    def add(x0: float, y0: float, x1: float, y1: float) -> None:
+    def add(x0: float, y0: float, x1: float, y1: float) -> bool:
         region = Region(max(0, int((x0 - 0.7) * block)), max(0, int((y0 - 0.7) * block)),
                         min(w, int((x1 + 0.7) * block)), min(h, int((y1 + 0.7) * block)),
                         "texture")
         if any(region.overlap(b) > 0.3 for b in boxes):  # most patches: stickers read
-            return
+            return False
         cells = (slice(max(0, int(y0)), int(y1)), slice(max(0, int(x0)), int(x1)))
         if settings.density_min and dense[cells].max(initial=0) < settings.density_min:
-            return
+            return False
         found.append(replace(region, score=float(score[cells].sum())))
+        return True
 
     pooled = None
     # smaller than a symbol of 2 px modules: not a patch
@@ -225,17 +239,22 @@ def texture_regions(texture: TextureMap, known: list[Detection], settings: Rescu
         if area >= 0.45 * cw * ch and cw <= 10 and ch <= 10:
             add(x, y, x + cw, y + ch)
             continue
-        # a sticker merged with card art, or two stickers: the densest sticker-sized
-        # windows inside (at most two), 8x8 cells each
+        # a sticker merged with card art, or two stickers (or a sticker joined to read
+        # ones by the board's print): the densest sticker-sized windows inside, 8x8 cells
+        # each, at most two that no read symbol explains (windows on read symbols used
+        # to count towards the two: an unread sticker beside two read ones got no crop)
         if pooled is None:
             pooled = cv2.blur(score, (4, 4))
         inside = pooled[y:y + ch, x:x + cw].copy()
-        for _ in range(2):
+        added = 0
+        for _ in range(WINDOWS_TRIED):
             iy, ix = np.unravel_index(int(np.argmax(inside)), inside.shape)
             if inside[iy, ix] < settings.energy_threshold:
                 break
-            add(x + ix - 3.5, y + iy - 3.5, x + ix + 4.5, y + iy + 4.5)
+            added += add(x + ix - 3.5, y + iy - 3.5, x + ix + 4.5, y + iy + 4.5)
             inside[max(0, iy - 6):iy + 7, max(0, ix - 6):ix + 7] = 0
+            if added == 2:
+                break
     found.sort(key=lambda r: -r.score)
     return found[:settings.max_texture_regions]
 
@@ -259,88 +278,161 @@ def _zxing(image: np.ndarray, binarizer, region: Region, k: float) -> list[Detec
     return out
 
 
-def _binarise(crop: np.ndarray, k: float) -> tuple[np.ndarray, np.ndarray]:
+def _binarise(crop: np.ndarray, k: float, sigma: float = 3.5,
+              offset: int = OFFSET) -> tuple[np.ndarray, np.ndarray]:
     """The crop upscaled ``k`` times (cubic) and its Gaussian adaptive threshold (dark = 0
     where a pixel is more than `OFFSET` darker than its neighbourhood, sigma 3.5 px of the
     upscaled crop). The neighbourhood mean is blurred before upscaling (sigma 3.5 / k) and
     upscaled linearly: the same binary picture (bench: the same crops read) for half the
     cost of thresholding the upscaled crop with a 21 px kernel."""
-    if k == 1:
+    if k == 1 and sigma == 3.5:
         return crop, cv2.adaptiveThreshold(crop, 255, cv2.ADAPTIVE_THRESH_GAUSSIAN_C,
-                                           cv2.THRESH_BINARY, 13, OFFSET)
-    up = cv2.resize(crop, None, fx=k, fy=k, interpolation=cv2.INTER_CUBIC)
-    level = cv2.subtract(cv2.GaussianBlur(crop, (0, 0), 3.5 / k), OFFSET)
+                                           cv2.THRESH_BINARY, 13, offset)
+    up = cv2.resize(crop, None, fx=k, fy=k, interpolation=cv2.INTER_CUBIC) if k != 1 \
+        else crop
+    level = cv2.subtract(cv2.GaussianBlur(crop, (0, 0), sigma / k), offset)
     level = cv2.resize(level, (up.shape[1], up.shape[0]), interpolation=cv2.INTER_LINEAR)
     return up, cv2.compare(up, level, cv2.CMP_GT)
 
 
-DEBLUR_RADIUS = 1.6  # px: the disc the Wiener filter undoes (defocus of 1-2 px at 720p)
-DEBLUR_NOISE = 0.03  # noise-to-signal power: how much the filter may amplify
+DEBLUR_RADIUS = 2.0  # px: the disc the Wiener filter undoes (defocus of 1-2 px at 720p)
+DEBLUR_NOISE = 0.1  # noise-to-signal power: how much the filter may amplify
 
 
 def _disc_otf(shape, radius: float) -> np.ndarray:
-    """The optical transfer function (cv2.dft layout) of a disc of ``radius`` px."""
+    """The optical transfer function (cv2.dft layout) of a disc of ``radius`` px, drawn
+    anti-aliased at 8x and area-averaged, so a radius of 1.6 px is not rounded to 2."""
     r = max(radius, 0.5)
     size = 2 * int(np.ceil(r)) + 1
-    disc = np.zeros((size, size), np.float32)
-    cv2.circle(disc, (size // 2, size // 2), int(round(r)), 1.0, -1, cv2.LINE_AA)
+    fine = np.zeros((8 * size, 8 * size), np.float32)
+    cv2.circle(fine, (4 * size, 4 * size), int(round(8 * r)), 1.0, -1, cv2.LINE_AA)
+    disc = cv2.resize(fine, (size, size), interpolation=cv2.INTER_AREA)
     psf = np.zeros(shape, np.float32)
     psf[:size, :size] = disc / disc.sum()
     psf = np.roll(psf, (-(size // 2), -(size // 2)), (0, 1))
     return cv2.dft(psf, flags=cv2.DFT_COMPLEX_OUTPUT)
 
 
+@lru_cache(maxsize=64)
+def _wiener(shape: tuple[int, int], radius: float, noise: float) -> np.ndarray:
+    """The Wiener filter conj(H) / (|H|^2 + noise) for a disc of ``radius`` px, in
+    cv2.dft's complex layout; the mean light (H(0) = 1) passes unchanged. Crops come in a
+    few padded sizes, so it is made once per size (cached) and each crop costs one forward
+    and one inverse DFT."""
+    otf = _disc_otf(shape, radius)
+    hr, hi = otf[..., 0], otf[..., 1]
+    power = hr * hr + hi * hi + noise
+    power[0, 0] -= noise  # the mean light has no noise to hold back
+    return np.dstack([hr / power, -hi / power])
+
+
 def deblur(crop: np.ndarray, radius: float = DEBLUR_RADIUS,
            noise: float = DEBLUR_NOISE) -> np.ndarray:
     """A Wiener filter for a lens out of focus (a disc blur): modules smeared into their
     neighbours by up to 0.8 of their size get their edges back (bench: defocused stickers
-    on the real table that no other variant reads)."""
+    on the real table that no other variant reads). The crop is padded (mirrored) to a
+    size the DFT is fast at (a 151 px side is prime: 9 ms, padded to 160: 1 ms) and so
+    its edges do not wrap around into each other."""
     h, w = crop.shape
-    H = _disc_otf((h, w), radius)
-    F = cv2.dft(crop.astype(np.float32), flags=cv2.DFT_COMPLEX_OUTPUT)
-    hr, hi = H[..., 0], H[..., 1]
-    power = hr * hr + hi * hi + noise
-    # F * conj(H) / (|H|^2 + noise)
-    fr, fi = F[..., 0], F[..., 1]
-    out = np.dstack([(fr * hr + fi * hi) / power, (fi * hr - fr * hi) / power])
+    pad = int(np.ceil(radius)) * 2 + 2
+    H0, W0 = cv2.getOptimalDFTSize(h + 2 * pad), cv2.getOptimalDFTSize(w + 2 * pad)
+    big = cv2.copyMakeBorder(crop, pad, H0 - h - pad, pad, W0 - w - pad,
+                             cv2.BORDER_REFLECT_101)
+    spectrum = cv2.dft(big.astype(np.float32), flags=cv2.DFT_COMPLEX_OUTPUT)
+    out = cv2.mulSpectrums(spectrum, _wiener((H0, W0), round(radius, 2), noise), 0)
     image = cv2.idft(out, flags=cv2.DFT_SCALE | cv2.DFT_REAL_OUTPUT)
-    return np.clip(image, 0, 255).astype(np.uint8)
+    return np.clip(image[pad:pad + h, pad:pad + w], 0, 255).astype(np.uint8)
+
+
+# A crop's cost in CPU ms per 1000 pixels of the picture a variant works on (the crop
+# upscaled k times: k = 2, or 1 for big crops; ``wide`` and ``deblur`` always 2), median
+# over the stills' crops on this machine (bench/camera.py --costs measures them).
+# The budget counts these estimates, not the clock, so a frame reads the same whatever
+# else the machine is doing (the neighbours' load made a clock budget cut different crops
+# each run); the real CPU time of the pass is reported beside it (``cpu_ms``).
+COST_MS_PER_KPX = {"adaptive": 0.006, "wide": 0.006, "deblur": 0.016, "deblur_geometry": 0.03,
+                   "geometry": 0.012, "sharp": 0.01, "plain": 0.01}
+GEOMETRY_TRY_MS = 0.5  # each symbol the finder reader resamples and hands to zxing
+# finder triples the reader tries on a deblurred crop (12 on the plain one): its reads come
+# from the first few, and a patch that is no symbol costs 0.5 ms a try
+DEBLUR_TRIES = 3
+UPSCALED = {"wide": 2.0, "deblur": 2.0, "sharp": 2.5, "plain": 2.0}
+WIDE_SIGMA, WIDE_OFFSET = 3.0, 6  # the ``wide`` threshold: neighbourhood (crop px), offset
+
+
+class _Crop:
+    """One region's crop and the pictures its variants share (built on first use)."""
+
+    def __init__(self, gray: np.ndarray, region: Region) -> None:
+        self.region = region
+        self.crop = gray[region.y0:region.y1, region.x0:region.x1]
+        # a lens's defocus in pixels grows with the resolution (the same scene at 1080p)
+        self.scale = gray.shape[1] / 1280
+        # a big crop holds big modules (a symbol and its quiet zone are about 33
+        # modules): from 4 px per module on, the adaptive picture needs no upscaling
+        self.k = 1.0 if min(self.crop.shape) / 33 >= 4 * 1.4 else 2.0
+        self.up = self.binary = self.deblurred = None
+        self.work: dict = {}  # the finder reader's tries
+
+    @property
+    def usable(self) -> bool:
+        return self.crop.shape[0] >= 16 and self.crop.shape[1] >= 16
+
+    def sharp(self) -> np.ndarray:
+        """The crop Wiener-deblurred (made once, shared by the deblur variants)."""
+        if self.deblurred is None:
+            self.deblurred = deblur(self.crop, DEBLUR_RADIUS * self.scale)
+        return self.deblurred
+
+    def cost(self, name: str, tries: int = 1) -> float:
+        """Estimated CPU ms of trying variant ``name`` (see COST_MS_PER_KPX); the finder
+        reader's by the symbols it tried (``tries``: 1 before, the count after)."""
+        k = UPSCALED.get(name, self.k)
+        h, w = self.crop.shape
+        ms = COST_MS_PER_KPX.get(name, 0.02) * h * w * k * k / 1000
+        return ms + GEOMETRY_TRY_MS * tries if name.endswith("geometry") else ms
+
+    def read(self, name: str) -> list[Detection]:
+        crop, region, k = self.crop, self.region, self.k
+        if name in ("adaptive", "geometry") and self.binary is None:
+            self.up, self.binary = _binarise(crop, k)
+        if name == "adaptive":
+            return _zxing(self.binary, zxingcpp.Binarizer.FixedThreshold, region, k)
+        if name == "geometry":
+            found = geometry.read(self.up, self.binary, work=self.work)
+            return [] if found is None else [
+                _detection(found[0], geometry.corners(found[1], found[2]), region, k)]
+        if name == "wide":  # a wider neighbourhood and a deeper offset: heavy defocus
+            _, binary = _binarise(crop, 2.0, WIDE_SIGMA * 2.0, WIDE_OFFSET)
+            return _zxing(binary, zxingcpp.Binarizer.FixedThreshold, region, 2.0)
+        if name == "deblur_geometry":  # the finder reader on the Wiener-deblurred crop
+            up, binary = _binarise(self.sharp(), k)
+            found = geometry.read(up, binary, DEBLUR_TRIES, work=self.work)
+            return [] if found is None else [
+                _detection(found[0], geometry.corners(found[1], found[2]), region, k)]
+        if name == "deblur":
+            _, binary = _binarise(self.sharp(), 2.0)
+            return _zxing(binary, zxingcpp.Binarizer.FixedThreshold, region, 2.0)
+        if name == "sharp":
+            soft = cv2.GaussianBlur(crop, (0, 0), 1.0)
+            image = cv2.addWeighted(crop, 2.0, soft, -1.0, 0)
+            image = cv2.resize(image, None, fx=2.5, fy=2.5, interpolation=cv2.INTER_CUBIC)
+            return _zxing(image, zxingcpp.Binarizer.LocalAverage, region, 2.5)
+        if name == "plain":
+            image = cv2.resize(crop, None, fx=2, fy=2, interpolation=cv2.INTER_CUBIC)
+            return _zxing(image, zxingcpp.Binarizer.LocalAverage, region, 2.0)
+        raise ValueError(f"unknown crop variant {name}")
 
 
 def decode_region(decoder: Decoder, gray: np.ndarray, region: Region,
                   settings: RescueSettings) -> tuple[list[Detection], str | None]:
     """Decode one crop, trying the variants in order; corners back in frame pixels. Returns
     the detections and the variant that read them."""
-    crop = gray[region.y0:region.y1, region.x0:region.x1]
-    if crop.shape[0] < 16 or crop.shape[1] < 16:
+    crop = _Crop(gray, region)
+    if not crop.usable:
         return [], None
-    up = binary = None
-    # a big crop holds big modules (a symbol and its quiet zone are about 33 modules):
-    # from 4 px per module on, the adaptive picture needs no upscaling
-    k = 1.0 if min(crop.shape) / 33 >= 4 * 1.4 else 2.0
     for name in settings.variants:
-        if name in ("adaptive", "geometry") and binary is None:
-            up, binary = _binarise(crop, k)
-        if name == "adaptive":
-            out = _zxing(binary, zxingcpp.Binarizer.FixedThreshold, region, k)
-        elif name == "geometry":
-            found = geometry.read(up, binary)
-            out = [] if found is None else [
-                _detection(found[0], geometry.corners(found[1], found[2]), region, k)]
-        elif name == "deblur":
-            sharp = deblur(crop)
-            image, binary2 = _binarise(sharp, k)
-            out = _zxing(binary2, zxingcpp.Binarizer.FixedThreshold, region, k)
-        elif name == "sharp":
-            soft = cv2.GaussianBlur(crop, (0, 0), 1.0)
-            image = cv2.addWeighted(crop, 2.0, soft, -1.0, 0)
-            image = cv2.resize(image, None, fx=2.5, fy=2.5, interpolation=cv2.INTER_CUBIC)
-            out = _zxing(image, zxingcpp.Binarizer.LocalAverage, region, 2.5)
-        elif name == "plain":
-            image = cv2.resize(crop, None, fx=2, fy=2, interpolation=cv2.INTER_CUBIC)
-            out = _zxing(image, zxingcpp.Binarizer.LocalAverage, region, 2.0)
-        else:
-            raise ValueError(f"unknown crop variant {name}")
+        out = crop.read(name)
         if out:
             return out, name
     return [], None
@@ -352,12 +444,19 @@ def second_pass(decoder: Decoder, gray: np.ndarray, detections: list[Detection],
                 within: list[Region] | None = None
                 ) -> tuple[list[Detection], dict[str, int], list[Region]]:
     """New detections from the track regions (first) and texture regions (then), within the
-    time budget. ``skip(region)`` drops texture regions known to fail; ``within`` (the
-    changed parts of a still table's frame) keeps only regions overlapping them. Returns
-    the new detections, counters (crops tried / read per reason and variant) and the
-    texture regions that were tried and read nothing."""
+    budget. The variants are tried in rounds, cheapest first: every region gets the first
+    variant before any gets the second, so one expensive crop (the finder reader failing
+    on a defocused patch costs 5 ms) no longer spends the budget the other regions' cheap
+    reads need. The budget counts estimated ms (`_Crop.cost`): deterministic.
+
+    ``skip(region)`` drops texture regions known to fail; ``within`` (the changed parts of
+    a still table's frame) keeps only regions overlapping them. Returns the new
+    detections, counters (crops tried / read per reason and variant, ``budget_cut``:
+    variant tries left out for the budget, ``cost_ms`` estimated and ``cpu_ms`` measured)
+    and the texture regions that were tried and read nothing."""
     start = time.thread_time()  # CPU time of this thread: other processes do not count
-    counts = {"track": 0, "track_read": 0, "texture": 0, "texture_read": 0}
+    counts = {"track": 0, "track_read": 0, "texture": 0, "texture_read": 0,
+              "budget_cut": 0}
     counts.update({f"{name}_read": 0 for name in settings.variants})
     regions = [r for r in wanted if not any(r.contains(d.centre) for d in detections)]
     if settings.textures:
@@ -372,20 +471,39 @@ def second_pass(decoder: Decoder, gray: np.ndarray, detections: list[Detection],
         regions = [r for r in regions if any(r.overlap(w) > 0 for w in within)]
     seen = {d.payload for d in detections}
     found: list[Detection] = []
-    failed: list[Region] = []
-    for region in regions:
-        if (time.thread_time() - start) * 1000 > settings.budget_ms:
-            break
-        if any(region.contains(d.centre) for d in found):
-            continue
-        counts[region.reason] += 1
-        detections_read, variant = decode_region(decoder, gray, region, settings)
-        if not detections_read and region.reason == "texture":
-            failed.append(region)
-        for detection in detections_read:
-            if detection.payload not in seen:
-                seen.add(detection.payload)
-                found.append(detection)
-                counts[region.reason + "_read"] += 1
-                counts[f"{variant}_read"] += 1
+    crops = [_Crop(gray, r) for r in regions]
+    crops = [c for c in crops if c.usable]
+    done: set[int] = set()  # crops that read (or lie on a symbol read meanwhile)
+    tried = [0] * len(crops)  # variants tried per crop
+    spent = 0.0
+    for round_, name in enumerate(settings.variants):
+        for index, crop in enumerate(crops):
+            if index in done:
+                continue
+            region = crop.region
+            if any(region.contains(d.centre) for d in found):
+                done.add(index)
+                continue
+            if spent + crop.cost(name) > settings.budget_ms:
+                counts["budget_cut"] += 1
+                continue
+            tried[index] += 1
+            if round_ == 0:
+                counts[region.reason] += 1
+            crop.work = {}
+            read = crop.read(name)
+            spent += crop.cost(name, crop.work.get("tries", 0))
+            if read:
+                done.add(index)
+            for detection in read:
+                if detection.payload not in seen:
+                    seen.add(detection.payload)
+                    found.append(detection)
+                    counts[region.reason + "_read"] += 1
+                    counts[f"{name}_read"] += 1
+    # a patch every variant was tried on and none read (one the budget cut stays eligible)
+    failed = [c.region for i, c in enumerate(crops) if i not in done and
+              c.region.reason == "texture" and tried[i] == len(settings.variants)]
+    counts["cost_ms"] = round(spent, 3)
+    counts["cpu_ms"] = round((time.thread_time() - start) * 1000, 3)
     return found, counts, failed

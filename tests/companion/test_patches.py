@@ -91,3 +91,20 @@ def test_replica_applies_swapped_patches_in_base_order():
     replica.patch({"base": 1, "n": 2, "ops": [["s", ["stale"], True]]})
     replica.view({"n": 3, "log": [9]})
     assert replica.current == {"n": 4, "log": []}
+
+
+def test_a_few_changed_objects_of_a_list_are_patched_inside():
+    """A table step's count, one player's row: the changed keys, not the whole list."""
+    players = [{"seat": s, "vp": 3, "name": f"Player {s}", "coins": 5} for s in "NESW"]
+    old = {"players": players, "steps": [{"kind": "lay_out", "done": 1, "of": 4,
+                                          "text": "lay out card 2 of 4", "zone": "shiring"}]}
+    new = {"players": [dict(players[0]), dict(players[1], vp=4), *players[2:]],
+           "steps": [dict(old["steps"][0], done=2, text="lay out card 3 of 4")]}
+    ops = diff(old, new)
+    assert ops == [["s", ["players", 1, "vp"], 4], ["s", ["steps", 0, "done"], 2],
+                   ["s", ["steps", 0, "text"], "lay out card 3 of 4"]]
+    assert apply(old, ops) == new
+    # scalars, or every item changed: the list is set whole (smaller than one op per item)
+    assert diff({"dice": [1, 2, 3]}, {"dice": [1, 5, 3]}) == [["s", ["dice"], [1, 5, 3]]]
+    moved = [dict(p, vp=9) for p in players]
+    assert diff({"players": players}, {"players": moved}) == [["s", ["players"], moved]]

@@ -1,9 +1,11 @@
-"""Every rule cited, over real sockets (docs/rules-cited.md): a refused act, the log and the
-prompts carry the rule each follows, with the reference of the recipient's edition and the
-text in the recipient's language."""
+"""Every rule cited, over real sockets (docs/rules-cited.md): a refused act carries the rule
+it follows, with the reference of the recipient's edition and the text in the recipient's
+language; the log, the prompts and refused choices cite it by its id, and each socket gets
+every rule once per language in a `rules` message."""
 from __future__ import annotations
 
 import random
+import time
 
 import pytest
 
@@ -35,6 +37,18 @@ def expected(rule_id: str, lang: str) -> dict:
             "text": rule["text"] if lang == "en" else translated(lang, rule["text"])}
 
 
+def rules_of(spy: Spy, lang: str | None = None) -> dict:
+    """The last `rules` message the socket got (in ``lang``), once it is in."""
+    end = time.monotonic() + 10
+    while time.monotonic() < end:
+        books = [m for event, m in list(spy.messages) if event == "rules"
+                 and (lang is None or m["lang"] == lang)]
+        if books:
+            return books[-1]
+        time.sleep(0.01)
+    raise AssertionError(f"no rules message in {lang}")
+
+
 def test_refusals_log_lines_and_prompts_carry_their_rule_per_language(wwe):
     app, server = wwe
     service = app.extensions["companion"]
@@ -64,15 +78,28 @@ def test_refusals_log_lines_and_prompts_carry_their_rule_per_language(wwe):
         assert live.version == before  # a refusal changes nothing
         for lang, spy in spies.items():
             view = spy.wait_version(live.version)
+            book = rules_of(spy)  # every rule once, in the socket's language
+            assert book["lang"] == lang and set(book["rules"]) == set(GAME.info.texts.rules)
+            for rid, rule in book["rules"].items():
+                assert dict(rule, id=rid) == expected(rid, lang)
             incomes = [e for e in view["log"] if e["type"] == "income"]
-            assert incomes and all(e["rule"] == expected("income", lang) for e in incomes)
-            for entry in view["log"]:
+            assert incomes and all(e["rule"] == "income" for e in incomes)
+            for entry in view["log"]:  # views cite the rule by its id alone
                 found = citations.event_rule(GAME.info.texts, dict(entry["params"],
                                                                    type=entry["type"]))
-                assert entry["rule"] == expected(found[0], lang)
+                assert entry["rule"] == found[0]
             for prompt in view["prompts"]:
-                rid = GAME.info.texts.cites["prompts"][prompt["kind"]]
-                assert prompt["rule"] == expected(rid, lang)
+                assert prompt["rule"] == GAME.info.texts.cites["prompts"][prompt["kind"]]
+            for choice in view["choices"]:
+                if choice.get("refused"):
+                    assert choice["refused"]["rule"] in book["rules"]
+        # a new language: the rules again, in it, before the view in it
+        assert spies["it"].call("set_lang", {"lang": "de"})["ok"]
+        book = rules_of(spies["it"], "de")
+        assert book["rules"]["income"] == {k: v for k, v in expected("income", "de").items()
+                                           if k != "id"}
+        spies["it"].wait_for(lambda v: v["lang"] == "de")
+        assert [m for m, _ in spies["it"].messages].count("rules") == 2
         # the Polish edition names its own section; English falls back to the reference
         assert expected("income", "pl")["ref"].startswith("Instrukcja")
         assert expected("income", "en")["ref"] == GAME.info.texts.rules["income"]["ref"]["*"]

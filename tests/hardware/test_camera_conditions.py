@@ -2,8 +2,9 @@
 defocus, glare, 2-3 px modules, a fingertip on a finder pattern, Bayer + JPEG 60, foreign
 codes and overlapping cards, at 1280x720 and 1920x1080, through the real recogniser (first
 pass + second pass). Rates are over "decodable in principle" stickers (scene.Truth); the
-second pass gets an unlimited CPU budget here so the result does not depend on the
-machine's load (bench/camera.py measures it with the default budget)."""
+second pass gets an unlimited budget here (bench/camera.py measures the default one, which
+counts work and so reads the same on any machine load; tests/hardware/test_camera_rescue.py
+tests it)."""
 import math
 
 import cv2
@@ -47,7 +48,8 @@ def test_a_fingertip_on_a_finder_pattern_does_not_stop_the_read():
         assert covered, "the scene puts a fingertip on one sticker"
         got = {d.payload for d in result.detections}
         assert all(t.payload in got for t in covered)
-        assert result.rescue["geometry_read"] >= 1
+        # read from two finder patterns (on the plain or the deblurred crop)
+        assert result.rescue["geometry_read"] + result.rescue["deblur_geometry_read"] >= 1
 
 
 def test_rescued_codes_have_the_right_rotation():

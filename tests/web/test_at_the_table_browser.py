@@ -141,7 +141,7 @@ def why_of_a_bookkeeping_line(game: str, table, phones: dict) -> None:
     why = line.locator("details.rule-why > summary")
     assert why.inner_text() == "Dlaczego?"
     why.click()
-    ref, text = expected(game, "pl", entry["rule"]["id"])
+    ref, text = expected(game, "pl", entry["rule"])  # a view cites its rule by id
     line.locator(".rule-text").wait_for()
     assert words(line.locator(".rule-text").inner_text()) == words(f"{ref} {text}")
     line.scroll_into_view_if_needed()

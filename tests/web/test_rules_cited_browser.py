@@ -94,8 +94,11 @@ def test_why_shows_the_rule_of_a_refusal_and_of_a_bookkeeping_line(server, brows
     # The table display: the rule of the step owed now, under the turn banner, in the
     # table's language (English), from the first prompt's rule.
     table.wait_for_selector("#step-rule:not([hidden])")
-    prompt_rule = table.evaluate("() => TC.view.prompts[0].rule")
-    ref, _ = expected(game, "en", prompt_rule["id"])
+    cited = table.evaluate("() => TC.view.prompts[0].rule")
+    assert isinstance(cited, str)  # views cite by id; the socket's `rules` has the words
+    prompt_rule = table.evaluate("id => TC.rule(id)", cited)
+    ref, text = expected(game, "en", cited)
+    assert prompt_rule == {"id": cited, "ref": ref, "text": text}
     assert table.locator("#step-rule").inner_text().count(ref) == 1
     assert prompt_rule["text"] in table.locator("#step-rule").inner_text()
 
@@ -133,8 +136,9 @@ def test_why_shows_the_rule_of_a_refusal_and_of_a_bookkeeping_line(server, brows
     kind = next(k for k in spec["events"] if k in types)
     polish.wait_for_function("k => TC.view.log.some(e => e.type === k)", arg=kind)
     entry = polish.evaluate("k => TC.view.log.filter(e => e.type === k).pop()", kind)
-    ref, text = expected(game, "pl", entry["rule"]["id"])
-    assert entry["rule"] == {"id": entry["rule"]["id"], "ref": ref, "text": text}
+    ref, text = expected(game, "pl", entry["rule"])
+    assert polish.evaluate("id => TC.rule(id)", entry["rule"]) == {
+        "id": entry["rule"], "ref": ref, "text": text}
     polish.evaluate("() => { document.getElementById('log').closest('details').open = true; }")
     line = polish.locator("#log li", has_text=entry["text"]).first
     why = line.locator("details.rule-why > summary")

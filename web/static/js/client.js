@@ -274,6 +274,7 @@
   var endedByHost = false;  // the `closed` message: the server lets this socket go
   var renderFn = function () {};
   var viewListeners = [];   // shared page parts that follow every view (TC.onView)
+  var rules = {};           // rule id -> {ref, text}: the last `rules` message
 
   /** A game that ended normally stays visible (final scores); one ended by the host is
    *  "closed". Both stop accepting actions. */
@@ -401,6 +402,11 @@
           RECONNECT_GRACE_MS);
       }
     });
+    // every rule of the game in the page's language, once per socket and language, before
+    // its first view: views then cite a rule by its id alone (rules_cited.js)
+    socket.on("rules", function (book) {
+      if (book && book.rules && typeof book.rules === "object") rules = book.rules;
+    });
     socket.on("view", onWholeView);
     socket.on("patch", onPatch);
     socket.on("refused", function (r) { toast(r.message || r.code, "error", r.rule); });
@@ -469,6 +475,7 @@
     keepAwake: keepAwake, winnerLine: winnerLine,
     game: {},  // hooks a game's scripts set for the shared page scripts (docs/ui.md)
     get socket() { return socket; },
+    get rules() { return rules; },
     get view() { return lastView; }
   };
 })();
