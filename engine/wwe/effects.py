@@ -167,12 +167,12 @@ def cover(s: dict, card: str, e: dict, ev: list, undo: bool) -> None:
 
 def continuous(s: dict, name: str) -> list[tuple[str, dict]]:
     """(card, effect) pairs of continuous effect ``name`` from the permanent events in force."""
-    out = []
-    for card in in_force(s):
-        for e in card_effects(s, card):
-            if kind(e) == name:
-                out.append((card, e))
-    return out
+    cards = in_force(s)
+    if not cards:
+        return []
+    events = s["cat"]["events"]
+    return [(card, e) for card in cards for e in events[card].get("effects", ())
+            if kind(e) == name]
 
 
 def price(s: dict, item: str) -> int:
