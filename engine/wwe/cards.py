@@ -394,10 +394,14 @@ def resolve_privilege(s: dict, seat: str) -> str:
     return last
 
 
-def perform(s: dict, seat: str, card: str, params: dict, ev: list) -> None:
-    """Carry out ``card`` for ``seat`` with event card modifiers applied."""
+def perform(s: dict, seat: str, card: str, params: dict, ev: list, memo: dict | None = None
+            ) -> None:
+    """Carry out ``card`` for ``seat`` with event card modifiers applied (``memo`` as for
+    `perform_refusal`, of this same state before the card: its modifiers looked up once)."""
     target = resolve_privilege(s, seat) if card == "privilege" else card
-    mods = effects.card_mods(s, target)  # no card changes the events in force
+    mods = memo.get(target) if memo is not None else None
+    if mods is None:
+        mods = effects.card_mods(s, target)  # no card changes the events in force
     for mod in mods:
         if mod.get("disabled"):
             raise Refused("card_disabled", card=target)
@@ -522,9 +526,10 @@ def carry_out(s: dict, seat: str, card: str, params: dict, ev: list) -> Refused 
     refusal that says why it had no effect (``s`` unchanged then). A request that asks for
     something impossible while another way exists stays refused (Building Material with
     an empty Quarry and wood left: take wood), so the player can choose again."""
-    refusal = perform_refusal(s, seat, card, params)
+    memo: dict = {}
+    refusal = perform_refusal(s, seat, card, params, memo)
     if refusal is None:  # it passes its check: carried out, no copy needed
-        perform(s, seat, card, params, ev)
+        perform(s, seat, card, params, ev, memo)
         return None
     if refusal is not UNKNOWN:
         if refusal.code in INPUT_CODES or can_carry_out(s, seat, card):
