@@ -101,20 +101,39 @@ def fill(template: str, params: dict) -> str:
     known = _Keep(params)
     out: list[str] = []
     try:
-        for literal, field, spec, conversion in _FORMATTER.parse(template):
+        for literal, field, spec, conversion, simple in _parsed(template):
             if literal.startswith(".") and out and out[-1].endswith(SENTENCE_ENDS):
                 literal = literal[1:]
             out.append(literal)
             if field is None:
                 continue
-            if "{" in (spec or ""):  # a nested placeholder: leave it to str.format
+            if "{" in spec:  # a nested placeholder: leave it to str.format
                 return template.format_map(known)
-            value, _ = _FORMATTER.get_field(field, (), known)
-            value = _FORMATTER.convert_field(value, conversion)
-            out.append(_FORMATTER.format_field(value, spec or ""))
+            if simple:  # {name}: what get_field and convert_field would give
+                value = known[field]
+            else:
+                value, _ = _FORMATTER.get_field(field, (), known)
+                value = _FORMATTER.convert_field(value, conversion)
+            out.append(format(value, spec))
     except (ValueError, IndexError, AttributeError, KeyError, TypeError):
         return template
     return "".join(out)
+
+
+_PARSED: dict[str, list] = {}
+
+
+def _parsed(template: str) -> list:
+    """``string.Formatter().parse(template)``, parsed once per template (a view fills the
+    same few dozen every time), each field marked simple when it is a plain name."""
+    found = _PARSED.get(template)
+    if found is None:
+        found = [(literal, field, spec or "", conversion,
+                  field is not None and field.isidentifier() and conversion is None)
+                 for literal, field, spec, conversion in _FORMATTER.parse(template)]
+        if len(_PARSED) < 10_000:  # templates come from the catalogs: a bound all the same
+            _PARSED[template] = found
+    return found
 
 
 # ---- game domains -------------------------------------------------------------------------

@@ -30,16 +30,16 @@ def diff(old: JSON, new: JSON, path: list | None = None, memo: dict | None = Non
     their public parts (companion/shared.py), so each shared pair of parts is compared once;
     a memo must not outlive the views it was used with (it keys on their ids)."""
     path = path or []
-    if isinstance(old, dict) and isinstance(new, dict):
-        if memo is not None and len(path) <= 2:
+    kind = type(old)
+    if kind is type(new) and (kind is dict or kind is list):
+        if memo is not None and len(path) <= 2:  # a part several recipients' views share
             key = (id(old), id(new), *path)
             found = memo.get(key)
             if found is None:
-                found = memo[key] = _dict_diff(old, new, path, memo)
+                found = memo[key] = (_dict_diff(old, new, path, memo) if kind is dict
+                                     else _list_diff(old, new, path))
             return found
-        return _dict_diff(old, new, path, memo)
-    if isinstance(old, list) and isinstance(new, list):
-        return _list_diff(old, new, path)
+        return _dict_diff(old, new, path, memo) if kind is dict else _list_diff(old, new, path)
     return [] if same(old, new) else [["s", path, new]]
 
 
