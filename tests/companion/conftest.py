@@ -35,6 +35,22 @@ def client(app):
     return app.test_client()
 
 
+@pytest.fixture
+def games_app(tmp_path):
+    """The app as served, with every installed game (World Without End, Pillars,
+    Monasterium and the toy plug-in) and the default settings."""
+    app = create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": True})
+    yield app
+    app.extensions["companion"].store.close()
+
+
+@pytest.fixture
+def games_in_context(games_app):
+    """`games_app` inside its app context: translations are looked up as the server does."""
+    with games_app.app_context():
+        yield games_app
+
+
 def csrf(client) -> str:
     """The session's CSRF token, as a page would embed it."""
     page = client.get("/new")
@@ -89,6 +105,14 @@ class LiveServer:
 def live(app):
     server = LiveServer(app)
     yield server
+    server.stop()
+
+
+@pytest.fixture
+def games_live(games_app):
+    """`games_app` and a live server on it: ``(app, server)``."""
+    server = LiveServer(games_app)
+    yield games_app, server
     server.stop()
 
 

@@ -8,10 +8,7 @@ from __future__ import annotations
 import random
 import time
 
-import pytest
-
 from companion import hardware_texts
-from companion.app import create_app
 from companion.service import Identity
 from companion.settings import resolve
 from companion.views import Namer
@@ -23,14 +20,6 @@ PLAYERS = [{"seat": "N", "name": "Ala"}, {"seat": "E", "name": "Bruno"},
            {"seat": "S", "name": "Carmen"}]
 
 
-@pytest.fixture
-def app(tmp_path):
-    app = create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": True})
-    with app.app_context():
-        yield app
-    app.extensions["companion"].store.close()
-
-
 def wait(predicate, timeout: float = 120.0) -> bool:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -40,7 +29,8 @@ def wait(predicate, timeout: float = 120.0) -> bool:
     return False
 
 
-def test_each_game_declares_its_scene_in_its_own_zones(app):
+def test_each_game_declares_its_scene_in_its_own_zones(games_in_context):
+    app = games_in_context
     service = app.extensions["companion"]
     for game in ("wwe", "pillars", "monasterium"):
         live = service.create(game, {"players": PLAYERS, "start": "N"}, "2468")
@@ -63,7 +53,8 @@ def test_each_game_declares_its_scene_in_its_own_zones(app):
     assert frame.shape == (720, 1280, 3) and source.current == []  # monasterium: empty
 
 
-def test_a_pillars_table_is_laid_out_by_the_simulated_camera(app):
+def test_a_pillars_table_is_laid_out_by_the_simulated_camera(games_in_context):
+    app = games_in_context
     service = app.extensions["companion"]
     live = service.create("pillars", {"players": PLAYERS, "start": "N"}, "2468")
     manager = app.extensions["companion.hardware"]

@@ -6,24 +6,14 @@ from __future__ import annotations
 import random
 import re
 
-import pytest
-
 from companion import views
-from companion.app import create_app
 from companion.service import Identity
 from engine.wwe import GAME
 from tests.companion.test_privacy import new_wwe_game
 
 
-@pytest.fixture
-def app(tmp_path):
-    app = create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": True})
-    with app.app_context():  # translations are looked up as the server does, in the app
-        yield app
-    app.extensions["companion"].store.close()
-
-
-def test_namer_uses_catalog_names_and_scoped_terms(app):
+def test_namer_uses_catalog_names_and_scoped_terms(games_in_context):
+    app = games_in_context
     service = app.extensions["companion"]
     live = service.get(new_wwe_game(app.test_client(), ("N", "E")))
     namer = views.Namer(live, "pl")
@@ -35,9 +25,10 @@ def test_namer_uses_catalog_names_and_scoped_terms(app):
     assert namer("N") == live.players[0]["name"]
 
 
-def test_no_raw_id_in_a_whole_polish_game_log(app):
+def test_no_raw_id_in_a_whole_polish_game_log(games_in_context):
     """A random 4-player game to its end: the table's and every seat's log in Polish
     contains none of the ids the engine puts into event params."""
+    app = games_in_context
     service = app.extensions["companion"]
     game_id = new_wwe_game(app.test_client(), ("N", "E", "S", "W"))
     live = service.get(game_id)
@@ -84,9 +75,10 @@ def polish_log_of_a_random_game(app, game: str, seats: str, seed: int) -> set[st
         views.LOG_LENGTH = saved
 
 
-def test_no_english_resource_or_raw_place_in_a_polish_monasterium_log(app):
+def test_no_english_resource_or_raw_place_in_a_polish_monasterium_log(games_in_context):
     """Monasterium's log in Polish: resources by their Polish words, buildings and
     cloister spaces by their names, never an id such as "soup" or "A.lay1"."""
+    app = games_in_context
     from engine.monasterium.state import RES
 
     texts = polish_log_of_a_random_game(app, "monasterium", "NE", 5)
@@ -95,9 +87,10 @@ def test_no_english_resource_or_raw_place_in_a_polish_monasterium_log(app):
     assert sorted(t for t in texts if raw.search(t)) == []
 
 
-def test_no_card_id_or_english_cube_in_a_polish_pillars_log(app):
+def test_no_card_id_or_english_cube_in_a_polish_pillars_log(games_in_context):
     """The Pillars of the Earth in Polish: cards by their names (a card id is snake_case),
     cubes by their Polish words ("metal" is Polish too)."""
+    app = games_in_context
     texts = polish_log_of_a_random_game(app, "pillars", "NES", 5)
     raw = re.compile(r"\b[a-z]+_[a-z0-9_]+\b|\b(wood|stone|sand|gold)\b")
     assert len(texts) > 100

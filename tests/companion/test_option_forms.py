@@ -6,15 +6,13 @@ import re
 
 import pytest
 
-from companion.app import create_app
 from tests.companion.conftest import csrf
 
 
 @pytest.fixture
-def client(tmp_path):
-    app = create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": True})
-    yield app.test_client()
-    app.extensions["companion"].store.close()
+def client(games_app):
+    """A client of the app with every game (the conftest's `client` has only the toy)."""
+    return games_app.test_client()
 
 
 def created(client, form: dict) -> dict:

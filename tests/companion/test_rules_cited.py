@@ -7,24 +7,12 @@ from __future__ import annotations
 import random
 import time
 
-import pytest
-
-from companion.app import create_app
 from companion.service import Identity
 from engine import citations
 from engine.wwe import GAME
-from tests.companion.conftest import LiveServer, Spy
+from tests.companion.conftest import Spy
 from tests.companion.test_privacy import new_wwe_game
 from web import i18n_tool
-
-
-@pytest.fixture
-def wwe(tmp_path):
-    app = create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": True})
-    server = LiveServer(app)
-    yield app, server
-    server.stop()
-    app.extensions["companion"].store.close()
 
 
 def translated(lang: str, msgid: str) -> str:
@@ -49,8 +37,8 @@ def rules_of(spy: Spy, lang: str | None = None) -> dict:
     raise AssertionError(f"no rules message in {lang}")
 
 
-def test_refusals_log_lines_and_prompts_carry_their_rule_per_language(wwe):
-    app, server = wwe
+def test_refusals_log_lines_and_prompts_carry_their_rule_per_language(games_live):
+    app, server = games_live
     service = app.extensions["companion"]
     game_id = new_wwe_game(app.test_client(), ("N", "S"))
     live = service.get(game_id)

@@ -7,10 +7,7 @@ import json
 import random
 import re
 
-import pytest
-
 from companion import views
-from companion.app import create_app
 from companion.service import Identity
 from engine.wwe import GAME
 from tests.companion.conftest import LiveServer, Spy
@@ -21,13 +18,6 @@ TABLE_PROMPTS = {"reveal_event", "roll_tax", "reveal_plague", "return_houses",
                  "resolve_manual"}
 
 
-@pytest.fixture
-def wwe(tmp_path):
-    app = create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": True})
-    yield app
-    app.extensions["companion"].store.close()
-
-
 def page_config(response) -> dict:
     html = response.get_data(as_text=True)
     match = re.search(r'<script type="application/json" id="page-config">(.*?)</script>', html,
@@ -36,10 +26,10 @@ def page_config(response) -> dict:
     return json.loads(match.group(1))
 
 
-def test_table_page_passes_catalog_names_in_the_page_language(wwe):
-    client = wwe.test_client()
+def test_table_page_passes_catalog_names_in_the_page_language(games_app):
+    client = games_app.test_client()
     game_id = new_wwe_game(client, ("N", "E"))
-    catalog = wwe.extensions["companion"].get(game_id).kind.catalog
+    catalog = games_app.extensions["companion"].get(game_id).kind.catalog
     card = next(c for c in catalog["action_cards"] if c["id"] == "sell_wool_cloth")
     response = client.get(f"/table/{game_id}?lang=pl")
     assert response.status_code == 200
@@ -54,24 +44,24 @@ def test_table_page_passes_catalog_names_in_the_page_language(wwe):
     assert page_config(client.get("/"))["names"] == {}  # no game, no names
 
 
-def test_phone_page_has_the_names_too(wwe):
-    client = wwe.test_client()
+def test_phone_page_has_the_names_too(games_app):
+    client = games_app.test_client()
     game_id = new_wwe_game(client, ("N", "E"))
-    code = wwe.extensions["companion"].store.join_codes(game_id)["N"]
+    code = games_app.extensions["companion"].store.join_codes(game_id)["N"]
     assert client.get(f"/join/{game_id}/N?code={code}").status_code == 303
     names = page_config(client.get(f"/play/{game_id}?lang=it"))["names"]
     assert set(names["weaver"]) == {"it", "en"}
 
 
-def test_table_choices_are_only_the_tables_own_over_a_whole_game(wwe):
+def test_table_choices_are_only_the_tables_own_over_a_whole_game(games_app):
     """At every step of a random game: the table's choices are actions by "table" of a
     prompt the table may answer, with no cost or gain of any seat; the host gets none."""
-    service = wwe.extensions["companion"]
-    game_id = new_wwe_game(wwe.test_client(), ("E", "W"))
+    service = games_app.extensions["companion"]
+    game_id = new_wwe_game(games_app.test_client(), ("E", "W"))
     live = service.get(game_id)
     rnd = random.Random(7)
     offered = set()
-    with wwe.app_context():
+    with games_app.app_context():
         play_watching_the_table(service, game_id, live, rnd, offered)
     assert {"reveal_event", "roll_tax"} <= offered
 
@@ -92,15 +82,15 @@ def play_watching_the_table(service, game_id, live, rnd, offered):
                     else Identity("table", game_id), action)
 
 
-def test_table_display_picks_the_revealed_event_card(wwe):
-    service = wwe.extensions["companion"]
-    game_id = new_wwe_game(wwe.test_client(), ("N", "E", "S", "W"))
+def test_table_display_picks_the_revealed_event_card(games_app):
+    service = games_app.extensions["companion"]
+    game_id = new_wwe_game(games_app.test_client(), ("N", "E", "S", "W"))
     rnd = random.Random(3)
     advance_to(service, game_id, "reveal_event", rnd)
     first = GAME.random_action(service.get(game_id).state, rnd)
     service.act(Identity("seat", game_id, first["by"]), first)
     advance_to(service, game_id, "reveal_event", rnd)  # the next round: one card is out
-    server = LiveServer(wwe)
+    server = LiveServer(games_app)
     table = Spy(server.url, {"role": "table", "game": game_id, "lang": "pl",
                                      "table_token": service.new_table_token(game_id)})
     try:
@@ -115,7 +105,7 @@ def test_table_display_picks_the_revealed_event_card(wwe):
                                    "card": c["action"]["card"]} for c in picks)
         refused = [c for c in picks if "refused" in c]
         assert [c["action"]["card"] for c in refused] == [first["card"]]
-        with wwe.app_context():
+        with games_app.app_context():
             english = views.refusal(service.get(game_id).kind.reasons, "en",
                                     refused[0]["refused"]["code"],
                                     refused[0]["refused"]["params"])

@@ -12,21 +12,12 @@ import re
 import pytest
 
 from companion import i18n, table_steps, views
-from companion.app import create_app
 from companion.service import Identity
 
 RAW_ID = re.compile(r"\b[a-z]+(?:_[a-z0-9]+)+\b|\b[a-z]{3,}\d+\b")
 LANGS = ("it", "pl", "es", "de")
 NAMES = {"N": "Ala", "E": "Bruno", "S": "Carmen", "W": "Dieter"}
 SAMPLE_EVERY = 3  # choices and steps are read every few actions (the log at the end)
-
-
-@pytest.fixture
-def app(tmp_path):
-    app = create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": True})
-    with app.app_context():
-        yield app
-    app.extensions["companion"].store.close()
 
 
 def new_game(service, game: str, seats) -> str:
@@ -85,7 +76,8 @@ def problems(english: dict, other: dict, lang: str, names: set) -> list:
 @pytest.mark.slow
 @pytest.mark.parametrize("game,seats,seed", [("wwe", "NES", 3), ("pillars", "NESW", 5),
                                              ("monasterium", "NES", 7)])
-def test_every_text_is_named_and_translated(app, game, seats, seed):
+def test_every_text_is_named_and_translated(games_in_context, game, seats, seed):
+    app = games_in_context
     service = app.extensions["companion"]
     game_id = new_game(service, game, seats)
     live = service.get(game_id)
@@ -120,8 +112,9 @@ def test_every_text_is_named_and_translated(app, game, seats, seed):
 
 
 @pytest.mark.parametrize("game", ["wwe", "pillars", "monasterium"])
-def test_every_catalog_name_and_text_is_in_every_language(app, game):
+def test_every_catalog_name_and_text_is_in_every_language(games_in_context, game):
     """Card, action, place, project and mission names in all five languages."""
+    app = games_in_context
     from companion.catalog import load_kind
 
     kind = load_kind(game, app.config["DATA_DIR"])

@@ -8,21 +8,11 @@ import random
 import pytest
 import socketio
 
-from companion.app import create_app
 from companion.service import Identity
 from engine.api import Refused
 from engine.wwe import GAME
-from tests.companion.conftest import LiveServer, Spy
+from tests.companion.conftest import Spy
 from tests.companion.test_privacy import new_wwe_game
-
-
-@pytest.fixture
-def wwe(tmp_path):
-    app = create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": True})
-    server = LiveServer(app)
-    yield app, server
-    server.stop()
-    app.extensions["companion"].store.close()
 
 
 def turn(rotation):
@@ -39,8 +29,8 @@ def advance_to(service, game_id, kind, rnd):
     return GAME.prompts(live.state)[0]
 
 
-def test_turning_card_preview_goes_to_everyone_then_clears(wwe):
-    app, server = wwe
+def test_turning_card_preview_goes_to_everyone_then_clears(games_live):
+    app, server = games_live
     service = app.extensions["companion"]
     game_id = new_wwe_game(app.test_client(), ("N", "E", "S", "W"))
     prompt = advance_to(service, game_id, "orient_event", random.Random(5))
@@ -75,8 +65,8 @@ def test_turning_card_preview_goes_to_everyone_then_clears(wwe):
             spy.close()
 
 
-def test_hardware_status_is_in_every_view(wwe):
-    app, server = wwe
+def test_hardware_status_is_in_every_view(games_live):
+    app, server = games_live
     game_id = new_wwe_game(app.test_client(), ("N", "S"))
     spy = Spy(server.url, {"role": "viewer", "game": game_id})
     try:
@@ -90,8 +80,8 @@ def test_hardware_status_is_in_every_view(wwe):
     assert health["ok"] and set(health["hardware"]) == {"camera", "dice"}
 
 
-def test_finished_game_is_listed_with_its_result(wwe):
-    app, _ = wwe
+def test_finished_game_is_listed_with_its_result(games_app):
+    app = games_app
     service = app.extensions["companion"]
     client = app.test_client()
     game_id = new_wwe_game(client, ("E", "W"))
@@ -111,8 +101,8 @@ def test_finished_game_is_listed_with_its_result(wwe):
     assert caught.value.code == "game_closed"
 
 
-def test_host_correction_is_an_engine_action_in_the_log(wwe):
-    app, server = wwe
+def test_host_correction_is_an_engine_action_in_the_log(games_live):
+    app, server = games_live
     service = app.extensions["companion"]
     game_id = new_wwe_game(app.test_client(), ("N", "E"))
     token = service.claim_seat(game_id, "N", service.store.join_codes(game_id)["N"])
@@ -139,12 +129,12 @@ def test_host_correction_is_an_engine_action_in_the_log(wwe):
         host.close()
 
 
-def test_the_table_display_cannot_correct_and_a_viewer_cannot_act(wwe):
+def test_the_table_display_cannot_correct_and_a_viewer_cannot_act(games_live):
     """Issue 9/10: the paired table records only what the table records; corrections need
     the host; an unpaired screen only watches. Every refusal leaves the state as it was."""
     import json
 
-    app, server = wwe
+    app, server = games_live
     service = app.extensions["companion"]
     game_id = new_wwe_game(app.test_client(), ("N", "E", "S", "W"))
     prompt = advance_to(service, game_id, "play_card", random.Random(2))
@@ -176,10 +166,10 @@ def test_the_table_display_cannot_correct_and_a_viewer_cannot_act(wwe):
             spy.close()
 
 
-def test_a_preview_flood_reaches_no_phone(wwe):
+def test_a_preview_flood_reaches_no_phone(games_live):
     """Issue 10: a flood of previews, from a viewer or from the seat itself, does not make
     the phones redraw for each message."""
-    app, server = wwe
+    app, server = games_live
     service = app.extensions["companion"]
     game_id = new_wwe_game(app.test_client(), ("N", "E", "S", "W"))
     prompt = advance_to(service, game_id, "orient_event", random.Random(5))
@@ -204,13 +194,13 @@ def test_a_preview_flood_reaches_no_phone(wwe):
             spy.close()
 
 
-def test_refusals_tell_the_host_and_the_table_no_seat_s_counts(wwe):
+def test_refusals_tell_the_host_and_the_table_no_seat_s_counts(games_live):
     """Issue 10: a host correction that would go below zero, or any refusal carrying a seat's
     own count, reaches someone who is not that seat without the count."""
     from companion import views
     from engine.api import Refused as EngineRefused
 
-    app, server = wwe
+    app, server = games_live
     service = app.extensions["companion"]
     game_id = new_wwe_game(app.test_client(), ("N", "E"))
     gold = service.get(game_id).state["players"]["E"]["res"]["gold"]
