@@ -21,18 +21,9 @@ from hardware.camera.zones import ZoneMap
 from hardware.synthetic.scene import random_scene
 from hardware.synthetic.video import DEMO_ZONES, Script, demo_script, write_video
 from hardware.tags.format import card_payload
+from tests.waiting import wait_for
 
 FAST = Backoff(first=0.05, longest=0.2)
-
-
-def wait_until(condition, timeout=20.0):
-    """Poll ``condition`` until true; fails the test only if it never becomes true."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.01)
-    raise AssertionError("condition not reached")
 
 
 @pytest.fixture(scope="module")
@@ -47,20 +38,48 @@ def as_tuple(observation):
             observation.rotation)
 
 
+class Lockstep(FrameSource):
+    """A source that hands over its next frame only once the service has recognised the
+    one before (``recognised`` is the service's ``on_frame``). The service keeps only the
+    latest frame, as it should with a camera; on a loaded machine it would skip frames of a
+    file and the observations would depend on the machine's speed. In lockstep every frame
+    is recognised, in order, however slow the machine."""
+
+    def __init__(self, source: FrameSource, patience: float = 60.0) -> None:
+        self.source, self.name, self.patience = source, source.name, patience
+        self._turn = threading.Semaphore(1)
+
+    def recognised(self, frame, result) -> None:
+        self._turn.release()
+
+    def open(self):
+        self.source.open()
+
+    def read(self):
+        if not self._turn.acquire(timeout=self.patience):
+            raise SourceLost("the previous frame was never recognised")
+        return self.source.read()
+
+    def close(self):
+        self.source.close()
+
+
 def test_video_file_as_camera_gives_the_scripted_observations(demo_video):
     path, script = demo_video
     observations, statuses = [], []
     done = threading.Event()
-    source = OpenCVSource(str(path), loop=False, pace=True)  # played at its 30 fps
+    source = Lockstep(OpenCVSource(str(path), loop=False, pace=True))  # at most its 30 fps
     service = CameraService(source, Recognizer(zones=ZoneMap(DEMO_ZONES)),
-                            on_observation=observations.append,
+                            on_observation=observations.append, on_frame=source.recognised,
                             on_status=lambda s, d: (statuses.append(s), s == LOST and done.set()),
                             backoff=Backoff(first=5, longest=5))
     service.start()
     try:
-        assert done.wait(30), "the video never ended"
+        # the end of the file is read only after its last frame was recognised
+        assert done.wait(300), "the video never ended"
     finally:
-        service.stop()
+        service.stop()  # joins the recogniser: the last frame's observations are in
+    assert service.frames_processed == len(script.frames)
     # the file's end shows as a lost camera; the tracker has not yet seen enough missed
     # frames to remove the action card, which is fine: it is still on the table.
     assert [as_tuple(o) for o in observations] == [
@@ -90,15 +109,15 @@ def test_removed_video_file_is_a_lost_camera_and_comes_back(tmp_path):
                       on_status=lambda s, d: statuses.append((s, d)))
     capture.start()
     try:
-        wait_until(lambda: capture.status == OK)
+        wait_for(lambda: capture.status == OK)
         path.rename(hidden)  # unplugged: the loop's reopen fails
-        wait_until(lambda: capture.status == LOST)
+        wait_for(lambda: capture.status == LOST)
         assert "no such file" in capture.detail
         seq = capture.latest().seq
         time.sleep(0.3)
         assert capture.latest().seq == seq  # no frames while lost, and no exception
         hidden.rename(path)  # plugged in again
-        wait_until(lambda: capture.status == OK and capture.latest().seq > seq)
+        wait_for(lambda: capture.status == OK and capture.latest().seq > seq)
         assert capture.reopens >= 1
     finally:
         capture.stop()
@@ -132,24 +151,26 @@ def test_a_raising_source_is_a_status_not_a_crash():
     frame, _ = random_scene(2, payloads)
     empty, _ = random_scene(2, [])
     source = FlakySource(frame)
-    observations, statuses = [], []
+    observations, statuses, recognised = [], [], []
     service = CameraService(source, on_observation=observations.append,
-                            on_status=lambda s, d: statuses.append((s, d)), backoff=FAST)
+                            on_status=lambda s, d: statuses.append((s, d)), backoff=FAST,
+                            on_frame=lambda frame, result: recognised.append(frame.seq))
     service.start()
     try:
-        wait_until(lambda: len(observations) == 1)
+        wait_for(lambda: len(observations) == 1)
         source.broken.set()
-        wait_until(lambda: service.status == LOST)
-        time.sleep(0.1)  # the frame read just before the failure may still be in work
+        # lost, and the frame read just before the failure is recognised too
+        wait_for(lambda: service.status == LOST and recognised
+                 and recognised[-1] == service.capture.latest().seq)
         frames = service.frames_processed
         time.sleep(0.3)
         assert service.frames_processed == frames
         source.broken.clear()
-        wait_until(lambda: service.status == OK and service.frames_processed > frames + 3)
+        wait_for(lambda: service.status == OK and service.frames_processed > frames + 3)
         # a lost camera is not an empty table: the card was not removed meanwhile
         assert [type(o).__name__ for o in observations] == ["Appeared"]
         source.frame = empty
-        wait_until(lambda: len(observations) == 2)
+        wait_for(lambda: len(observations) == 2)
     finally:
         service.stop()
     assert [type(o).__name__ for o in observations] == ["Appeared", "Removed"]
@@ -206,7 +227,7 @@ def test_open_source_specs():
 def test_missing_camera_device_is_lost_not_raised():
     capture = Capture(OpenCVSource("/dev/video99"), FAST).start()
     try:
-        wait_until(lambda: capture.status == LOST)
+        wait_for(lambda: capture.status == LOST)
     finally:
         capture.stop()
     assert capture.latest() is None
@@ -218,7 +239,7 @@ def test_unknown_code_in_service_is_reported_not_applied():
     observations = []
     service = CameraService(source, on_observation=observations.append, backoff=FAST).start()
     try:
-        wait_until(lambda: observations)
+        wait_for(lambda: observations)
         time.sleep(0.2)
     finally:
         service.stop()
@@ -234,7 +255,7 @@ def test_picamera2_without_the_library_is_a_lost_camera():
         pytest.skip("picamera2 is installed here")
     capture = Capture(source, FAST).start()
     try:
-        wait_until(lambda: capture.status == LOST)
+        wait_for(lambda: capture.status == LOST)
         assert "picamera2" in capture.detail
     finally:
         capture.stop()

@@ -150,10 +150,13 @@ def test_unplug_and_replug_reconnects(tmp_path):
         emu.unplug()
         wait_for(lambda: reader.status().state in ("searching", "connecting"), what="loss")
         emu.replug()
-        status = wait_for(lambda: (s := connected(reader)) and s.reconnects == 1 and s,
-                          what="reconnected")
+        # the board reset on open: its roll counter restarted, and the reader's baseline
+        # follows once its STATE? is answered (a roll before that would carry the number
+        # of the last roll before the unplug, and be taken for it)
+        status = wait_for(lambda: (s := connected(reader)) and s.reconnects == 1
+                          and s.last_roll == 0 and s, what="reconnected, new baseline")
         assert status.firmware == "1.0.0-emu"
-        emu.roll({"tax": 5})  # the board reset on open: its roll counter restarted
+        emu.roll({"tax": 5})
         rolls = seen.wait_rolls(2)
         assert [(r.roll, r.faces) for r in rolls] == [(1, {"tax": 2}), (1, {"tax": 5})]
 

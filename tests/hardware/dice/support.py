@@ -3,22 +3,13 @@ from __future__ import annotations
 
 import contextlib
 import queue
-import time
 
 from hardware.dice.emulator import DiceEmulator
 from hardware.dice.observations import DiceStatus, DieEvent, Roll
 from hardware.dice.reader import DiceReader
+from tests.waiting import PATIENCE, wait_for
 
-
-def wait_for(predicate, timeout: float = 10.0, what: str = "condition"):
-    """Poll until predicate() is truthy; generous timeouts, never a timing assertion."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.01)
-    raise AssertionError(f"timed out waiting for {what}")
+__all__ = ["PATIENCE", "Collector", "connected", "emulator_and_reader", "wait_for"]
 
 
 class Collector:
@@ -47,7 +38,7 @@ class Collector:
     def states(self) -> list[str]:
         return [o.state for o in self.drain() if isinstance(o, DiceStatus)]
 
-    def wait_rolls(self, n: int, timeout: float = 10.0) -> list[Roll]:
+    def wait_rolls(self, n: int, timeout: float = PATIENCE) -> list[Roll]:
         return wait_for(lambda: len(self.rolls()) >= n and self.rolls(), timeout,
                         f"{n} rolls")
 
