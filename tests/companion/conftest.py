@@ -12,6 +12,7 @@ from werkzeug.serving import WSGIRequestHandler, make_server
 from companion.app import create_app
 from companion.patches import Replica
 from tests.companion import toygame
+from tests.waiting import PATIENCE
 
 PLAYERS = {"A": "Ann", "B": "Bob", "C": "Cid"}
 
@@ -129,7 +130,7 @@ class Spy:
                                    websocket_extra_options={"skip_utf8_validation": True})
         self.sio.on("*", self._any)
         self.sio.connect(url, auth=auth, headers=headers or {}, transports=["websocket"],
-                         wait_timeout=10)
+                         wait_timeout=PATIENCE)
 
     def _any(self, event, data=None):
         """Every message kept; views kept whole, patches applied in order as the page does."""
@@ -140,7 +141,7 @@ class Spy:
         elif event == "patch":
             self._replica.patch(data)
 
-    def wait_version(self, version: int, timeout: float = 10) -> dict:
+    def wait_version(self, version: int, timeout: float = PATIENCE) -> dict:
         import time
 
         end = time.monotonic() + timeout
@@ -150,7 +151,7 @@ class Spy:
             time.sleep(0.01)
         raise AssertionError(f"no view of version {version}; last {self.views[-1:]}")
 
-    def wait_for(self, predicate, timeout: float = 10, since: int = 0) -> dict:
+    def wait_for(self, predicate, timeout: float = PATIENCE, since: int = 0) -> dict:
         """The first view from the ``since``-th on for which ``predicate(view)`` holds."""
         import time
 
@@ -163,7 +164,7 @@ class Spy:
         raise AssertionError(f"no such view; last {self.views[-1:]}")
 
     def call(self, event, data):
-        return self.sio.call(event, data, timeout=10)
+        return self.sio.call(event, data, timeout=PATIENCE)
 
     def close(self):
         if self.sio.connected:

@@ -6,7 +6,6 @@ import sqlite3
 import subprocess
 import sys
 import textwrap
-import time
 from pathlib import Path
 
 import pytest
@@ -14,6 +13,7 @@ from click.testing import CliRunner
 
 from companion import backup as backups
 from companion.cli import cli
+from tests.waiting import wait_for
 
 # A stand-in for the server: another process writing in WAL mode, synchronous=FULL, each
 # transaction inserting one row into each of two tables (a backup must never see half of one).
@@ -84,9 +84,10 @@ def writer(tmp_path):
 
 def test_backup_while_another_process_writes(tmp_path, writer):
     data = tmp_path / "data"
-    seen = []
+    seen, live = [], data / "companion.sqlite3"
     for i in range(6):
-        time.sleep(0.05)
+        # the writer has committed more since the last backup (however slow its turn comes)
+        wait_for(lambda: counts(live)[0] > (seen[-1] if seen else 0), what="the writer")
         path = backups.backup(data, keep=0, now=dt.datetime(2026, 11, 22, 8, 0, i))
         backups.check_database(path)
         actions, snapshots = counts(path)

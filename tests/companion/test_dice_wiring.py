@@ -80,6 +80,19 @@ def play_to_tax(state, act):
     raise AssertionError("no tax roll within 500 actions")
 
 
+def play_live_to_tax(service, live) -> None:
+    """`play_to_tax` through the real service, each action by its seat or the table."""
+    from companion.service import Identity
+
+    def act(state, action):
+        by = action["by"]
+        service.act(Identity("table", live.id) if by == "table"
+                    else Identity("seat", live.id, seat=by), action)
+        return live.state
+
+    play_to_tax(live.state, act)
+
+
 def new_state():
     players = [{"seat": s, "name": s} for s in "NESW"]
     return GAME.setup(load_catalog("wwe"), {"players": players, "seed": 5})
@@ -100,7 +113,6 @@ def test_the_engine_agrees_with_the_wiring():
 
 def test_emulated_rolls_reach_a_real_game(tmp_path):
     from companion.app import create_app
-    from companion.service import Identity
 
     app = create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": True})
     service = app.extensions["companion"]
@@ -119,15 +131,7 @@ def test_emulated_rolls_reach_a_real_game(tmp_path):
         emu.roll({"tax": 4})  # no tax is due yet: ignored
         wait_for(lambda: handle.status()["rolls_seen"] == 1, what="first roll handled")
         assert live.version == version and handle.status()["last_applied"] is None
-
-        def act(state, action):
-            by = action["by"]
-            identity = (Identity("table", live.id) if by == "table"
-                        else Identity("seat", live.id, seat=by))
-            service.act(identity, action)
-            return live.state
-
-        play_to_tax(live.state, act)
+        play_live_to_tax(service, live)
         version = live.version
         emu.roll({"tax": 6})  # a face the tax die does not have: warned, nothing changes
         wait_for(lambda: handle.status()["rolls_seen"] == 2, what="second roll handled")

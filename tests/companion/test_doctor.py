@@ -267,7 +267,7 @@ def test_dice_reader_found_through_its_udev_name(tmp_path):
     with DiceEmulator({"tax": [2, 3, 3, 4, 4, 5]}, link=str(tmp_path / "emu-tty"),
                       fw="2.3.4") as emu:
         os.symlink(emu.port, link)  # what the udev rule's SYMLINK+= makes on a Pi
-        result = doctor.check_dice(ctx_for(tmp_path, dice_timeout=3.0))
+        result = doctor.check_dice(ctx_for(tmp_path, dice_timeout=10.0))
     assert result.status == doctor.OK, result.summary
     assert result.details["path"] == str(link)
     assert result.details["fw"] == "2.3.4" and result.details["proto"] == 2
@@ -276,7 +276,7 @@ def test_dice_reader_found_through_its_udev_name(tmp_path):
 def test_dice_reader_with_another_protocol_version_fails(tmp_path):
     device = PtyDevice(tmp_path / "tty-v9", "HELLO dicereader proto=9 fw=9.0.0 dice=2 uid=AB12")
     try:
-        result = doctor.check_dice(ctx_for(tmp_path, dice=device.path, dice_timeout=3.0))
+        result = doctor.check_dice(ctx_for(tmp_path, dice=device.path, dice_timeout=10.0))
     finally:
         device.close()
     assert result.status == doctor.FAIL

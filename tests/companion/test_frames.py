@@ -11,6 +11,7 @@ import struct
 import time
 import urllib.request
 
+from tests.waiting import PATIENCE, wait_for
 from tests.web.conftest import running_server
 
 GARBAGE = [b"", b"x", b"\xff", b"4", b"40garbage", b"42", b"42[", b"42[1,2]", b'42["act"',
@@ -34,7 +35,7 @@ def frame(payload: bytes, opcode: int) -> bytes:
 
 def raw_websocket(base: str) -> socket.socket:
     host, port = base.removeprefix("http://").split(":")
-    sock = socket.create_connection((host, int(port)), timeout=5)
+    sock = socket.create_connection((host, int(port)), timeout=PATIENCE)
     key = base64.b64encode(os.urandom(16)).decode()
     sock.sendall((f"GET /socket.io/?EIO=4&transport=websocket HTTP/1.1\r\nHost: {host}\r\n"
                   "Upgrade: websocket\r\nConnection: Upgrade\r\n"
@@ -60,9 +61,12 @@ def test_garbage_frames_are_one_line_each_and_rate_limited(tmp_path):
                     time.sleep(0.02)
                 finally:
                     sock.close()
-        time.sleep(0.5)
-        health = json.load(urllib.request.urlopen(base + "/healthz", timeout=5))
-        assert health["ok"] and health["malformed_frames"] > 10  # every one counted
+        def health():
+            return json.load(urllib.request.urlopen(base + "/healthz", timeout=PATIENCE))
+
+        # the server counts the frames as it gets to them
+        wait_for(lambda: health()["malformed_frames"] > 10, what="malformed frames counted")
+        assert health()["ok"]
     log = log_path.read_text()
     assert "Traceback" not in log, log[-3000:]
     lines = [line for line in log.splitlines() if "malformed" in line]

@@ -13,9 +13,8 @@ import numpy as np
 import pytest
 
 from companion.app import create_app
-from companion.service import Identity
 from tests.companion.conftest import LiveServer
-from tests.companion.test_dice_wiring import play_to_tax
+from tests.companion.test_dice_wiring import play_live_to_tax
 from tests.hardware.dice.support import wait_for
 
 PIN = "2468"
@@ -216,15 +215,7 @@ def test_dice_roles_are_saved_and_used_for_the_next_roll(dice_app):
     status = client.get(f"/host/{live.id}/dice/status.json").json
     assert status["reader"]["connected"] and status["reader"]["firmware"]
     assert "crc_errors" in status["reader"] and "reconnects" in status["reader"]
-
-    def act(state, action):
-        by = action["by"]
-        identity = (Identity("table", live.id) if by == "table"
-                    else Identity("seat", live.id, seat=by))
-        service.act(identity, action)
-        return live.state
-
-    play_to_tax(live.state, act)
+    play_live_to_tax(service, live)
 
     # the reader's die "tax" is no longer the tax die: "white" is (the emulator has no white)
     response = client.post(f"/host/{live.id}/dice/roles",
@@ -257,14 +248,7 @@ def test_a_bad_face_warning_reaches_the_pages_translated(dice_app):
     wait_for(lambda: handle.status()["state"] == "ok", what="emulated reader connected")
     client = app.test_client()
     login(client, live.id)
-
-    def act(state, action):
-        by = action["by"]
-        service.act(Identity("table", live.id) if by == "table"
-                    else Identity("seat", live.id, seat=by), action)
-        return live.state
-
-    play_to_tax(live.state, act)
+    play_live_to_tax(service, live)
     handle.emulator.roll({"tax": 6})
     wait_for(lambda: handle.status()["warning"], what="the warning")
     status = client.get(f"/host/{live.id}/dice/status.json?lang=de").json

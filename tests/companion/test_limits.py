@@ -10,6 +10,7 @@ import pytest
 from companion import limits
 from engine.api import Refused
 from tests.companion.conftest import Spy, create_game, csrf
+from tests.waiting import PATIENCE
 
 
 @pytest.mark.parametrize("value, code", [
@@ -42,7 +43,7 @@ def test_socket_and_import_doors_refuse_absurd_input(app, client, live):
         ack = host.call("act", {"action": {"type": "roll", "value": 3, "junk": "x" * 60_000}})
         assert not ack["ok"] and ack["code"] == "too_big"
         assert json.dumps(service.get(game_id).state, sort_keys=True) == before
-        assert host.got_view.wait(5)  # the game still encodes and serves views
+        assert host.got_view.wait(PATIENCE)  # the game still encodes and serves views
     finally:
         host.close()
     record = client.get(f"/games/{game_id}/record.json").get_json()

@@ -11,6 +11,7 @@ import socketio
 
 from companion.app import create_app
 from tests.companion.conftest import LiveServer, Spy
+from tests.waiting import PATIENCE
 
 GAMES = ("wwe", "pillars", "monasterium")
 
@@ -45,7 +46,7 @@ def log_in(url: str, game_id: str, pin: str = "2468") -> tuple[requests.Session,
     return http, csrf, http.cookies[f"tc_host_{game_id}"]
 
 
-def gone(spy: Spy, timeout: float = 10) -> bool:
+def gone(spy: Spy, timeout: float = PATIENCE) -> bool:
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         if not spy.sio.connected:

@@ -26,6 +26,7 @@ from companion.catalog import load_catalog
 from companion.views import localize
 from engine.wwe import GAME
 from tests.companion.conftest import Spy
+from tests.waiting import PATIENCE
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -112,7 +113,7 @@ def connect_all(url, game_id, tokens):
              for seat, token in tokens.items()}
     spies["table"] = Spy(url, {"role": "viewer", "game": game_id})  # watches the board
     for spy in spies.values():
-        assert spy.got_view.wait(10)
+        assert spy.got_view.wait(PATIENCE)
     return spies
 
 

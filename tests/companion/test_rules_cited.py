@@ -5,13 +5,13 @@ every rule once per language in a `rules` message."""
 from __future__ import annotations
 
 import random
-import time
 
 from companion.service import Identity
 from engine import citations
 from engine.wwe import GAME
 from tests.companion.conftest import Spy
 from tests.companion.test_privacy import new_wwe_game
+from tests.waiting import wait_for
 from web import i18n_tool
 
 
@@ -27,14 +27,9 @@ def expected(rule_id: str, lang: str) -> dict:
 
 def rules_of(spy: Spy, lang: str | None = None) -> dict:
     """The last `rules` message the socket got (in ``lang``), once it is in."""
-    end = time.monotonic() + 10
-    while time.monotonic() < end:
-        books = [m for event, m in list(spy.messages) if event == "rules"
-                 and (lang is None or m["lang"] == lang)]
-        if books:
-            return books[-1]
-        time.sleep(0.01)
-    raise AssertionError(f"no rules message in {lang}")
+    return wait_for(lambda: [m for event, m in list(spy.messages) if event == "rules"
+                             and (lang is None or m["lang"] == lang)],
+                    what=f"a rules message in {lang}")[-1]
 
 
 def test_refusals_log_lines_and_prompts_carry_their_rule_per_language(games_live):

@@ -10,6 +10,7 @@ import pytest
 import socketio
 
 from tests.companion.test_restart import ServeProcess
+from tests.waiting import wait_for
 
 
 def self_signed(tmp_path):
@@ -44,9 +45,9 @@ def test_https_pages_cookies_and_websocket(tmp_path):
         sio.connect(f"https://127.0.0.1:{server.port}", transports=["websocket"],
                     auth={"role": "seat", "game": game_id, "token": token}, wait_timeout=10)
         try:
-            sio.sleep(0.5)
+            wait_for(lambda: got, what="a view over TLS")
             assert sio.transport() == "websocket"
-            assert got and got[-1]["seat"] == "N"
+            assert got[-1]["seat"] == "N"
         finally:
             sio.disconnect()
     finally:

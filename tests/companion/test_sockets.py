@@ -1,12 +1,11 @@
 """Socket.IO with real clients over a real socket (the toy test game: per-seat secrets)."""
 from __future__ import annotations
 
-import time
-
 import pytest
 import socketio
 
 from tests.companion.conftest import Spy, create_game, csrf
+from tests.waiting import PATIENCE, wait_for
 
 
 def seat_token(app, game_id, seat):
@@ -31,7 +30,7 @@ def table(app, client, live):
         spies[seat] = Spy(live.url, {"role": "seat", "game": game_id,
                                      "token": seat_token(app, game_id, seat)})
     for spy in spies.values():
-        assert spy.got_view.wait(10)
+        assert spy.got_view.wait(PATIENCE)
     yield game_id, spies
     for spy in spies.values():
         spy.close()
@@ -56,7 +55,7 @@ def test_seat_token_cookie_is_accepted(app, client, live):
     spy = Spy(live.url, {"role": "seat", "game": game_id},
               headers={"Cookie": f"tc_seat_{game_id}={token}"})
     try:
-        assert spy.got_view.wait(10)
+        assert spy.got_view.wait(PATIENCE)
         assert spy.views[-1]["seat"] == "B"
         assert "hand" in spy.views[-1]["view"]
     finally:
@@ -140,10 +139,8 @@ def test_host_ops(app, table):
     assert service.get(game_id).state["coins"]["C"] == coins - 5
     assert service.store.actions(game_id)[-1]["action"]["by"] == "host"
     assert spies["host"].call("host", {"op": "end"})["ok"]
-    for _ in range(500):  # `closed` follows the last view on C's own socket
-        if any(event == "closed" for event, _ in spies["C"].messages):
-            break
-        time.sleep(0.01)
+    # `closed` follows the last view on C's own socket
+    wait_for(lambda: any(event == "closed" for event, _ in spies["C"].messages), what="closed")
     events = [event for event, _ in spies["C"].messages]
     assert "closed" in events and events[events.index("closed") - 1] in ("view", "patch")
     assert spies["C"].views[-1]["closed"] is True
@@ -160,7 +157,7 @@ def test_host_login_then_socket(app, client, live):
                        headers={"X-CSRF-Token": csrf(other)}).get_json()["host_token"]
     spy = Spy(live.url, {"role": "host", "game": game_id, "host_token": token})
     try:
-        assert spy.got_view.wait(10) and spy.views[-1]["role"] == "host"
+        assert spy.got_view.wait(PATIENCE) and spy.views[-1]["role"] == "host"
     finally:
         spy.close()
 
@@ -174,14 +171,11 @@ def test_new_join_code_signs_out_the_old_phones(app, client, live):
     host = Spy(live.url, {"role": "host", "game": game_id,
                           "host_token": host_token(app, game_id)})
     try:
-        assert old_phone.got_view.wait(10)
+        assert old_phone.got_view.wait(PATIENCE)
         assert host.call("host", {"op": "new_join_code", "seat": "A"})["ok"]
         assert host.call("host", {"op": "new_join_code", "seat": "Q"})["code"] == "unknown_seat"
-        for _ in range(500):  # the connected old phone is sent away
-            if not old_phone.sio.connected:
-                break
-            time.sleep(0.01)
-        assert not old_phone.sio.connected
+        # the connected old phone is sent away
+        wait_for(lambda: not old_phone.sio.connected, what="the old phone sent away")
     finally:
         host.close()
         old_phone.close()

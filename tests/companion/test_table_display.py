@@ -13,6 +13,7 @@ from engine.wwe import GAME
 from tests.companion.conftest import LiveServer, Spy
 from tests.companion.test_privacy import new_wwe_game
 from tests.companion.test_wwe_sockets import advance_to
+from tests.waiting import PATIENCE
 
 TABLE_PROMPTS = {"reveal_event", "roll_tax", "reveal_plague", "return_houses",
                  "resolve_manual"}
@@ -94,7 +95,7 @@ def test_table_display_picks_the_revealed_event_card(games_app):
     table = Spy(server.url, {"role": "table", "game": game_id, "lang": "pl",
                                      "table_token": service.new_table_token(game_id)})
     try:
-        assert table.got_view.wait(10)
+        assert table.got_view.wait(PATIENCE)
         view = table.views[-1]
         picks = view["choices"]
         chapter = service.get(game_id).state["chapter"]

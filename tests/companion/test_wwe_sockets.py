@@ -13,6 +13,15 @@ from engine.api import Refused
 from engine.wwe import GAME
 from tests.companion.conftest import Spy
 from tests.companion.test_privacy import new_wwe_game
+from tests.waiting import PATIENCE
+
+
+def seat_spies(server, service, game_id: str, seats) -> dict:
+    """A real socket for each seat, its phone signed in with the seat's join code."""
+    codes = service.store.join_codes(game_id)
+    return {seat: Spy(server.url, {"role": "seat", "game": game_id,
+                                   "token": service.claim_seat(game_id, seat, codes[seat])})
+            for seat in seats}
 
 
 def turn(rotation):
@@ -34,10 +43,7 @@ def test_turning_card_preview_goes_to_everyone_then_clears(games_live):
     service = app.extensions["companion"]
     game_id = new_wwe_game(app.test_client(), ("N", "E", "S", "W"))
     prompt = advance_to(service, game_id, "orient_event", random.Random(5))
-    spies = {seat: Spy(server.url, {"role": "seat", "game": game_id, "token":
-                                    service.claim_seat(game_id, seat,
-                                                       service.store.join_codes(game_id)[seat])})
-             for seat in ("N", "E", "S", "W")}
+    spies = seat_spies(server, service, game_id, ("N", "E", "S", "W"))
     spies["table"] = Spy(server.url, {"role": "table", "game": game_id,
                                       "table_token": service.new_table_token(game_id)})
     try:
@@ -70,7 +76,7 @@ def test_hardware_status_is_in_every_view(games_live):
     game_id = new_wwe_game(app.test_client(), ("N", "S"))
     spy = Spy(server.url, {"role": "viewer", "game": game_id})
     try:
-        assert spy.got_view.wait(10)
+        assert spy.got_view.wait(PATIENCE)
         hardware = spy.views[-1]["hardware"]
         assert set(hardware) == {"camera", "dice"}
         assert all("state" in part for part in hardware.values())
@@ -144,7 +150,7 @@ def test_the_table_display_cannot_correct_and_a_viewer_cannot_act(games_live):
     with pytest.raises(socketio.exceptions.ConnectionError):  # no table secret
         Spy(server.url, {"role": "table", "game": game_id})
     try:
-        assert table.got_view.wait(10) and viewer.got_view.wait(10)
+        assert table.got_view.wait(PATIENCE) and viewer.got_view.wait(PATIENCE)
         before = json.dumps(service.get(game_id).state, sort_keys=True)
         host_only = [{"type": "adjust", "seat": "N", "item": "vp", "delta": 50, "reason": "x"},
                      {"type": "set_start_player", "seat": "E"}]
@@ -173,14 +179,11 @@ def test_a_preview_flood_reaches_no_phone(games_live):
     service = app.extensions["companion"]
     game_id = new_wwe_game(app.test_client(), ("N", "E", "S", "W"))
     prompt = advance_to(service, game_id, "orient_event", random.Random(5))
-    spies = {seat: Spy(server.url, {"role": "seat", "game": game_id, "token":
-                                    service.claim_seat(game_id, seat,
-                                                       service.store.join_codes(game_id)[seat])})
-             for seat in ("N", "E", "S", "W")}
+    spies = seat_spies(server, service, game_id, ("N", "E", "S", "W"))
     viewer = Spy(server.url, {"role": "viewer", "game": game_id})
     try:
         for spy in spies.values():
-            assert spy.got_view.wait(10)
+            assert spy.got_view.wait(PATIENCE)
         other = next(s for s in spies if s != prompt.seat)
         before = len(spies[other].views)
         answers = [viewer.call("preview", turn(i % 4))["code"] for i in range(50)]

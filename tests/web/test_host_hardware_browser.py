@@ -23,22 +23,14 @@ PIN = "8642"
 def game_at_tax_roll(data: Path) -> str:
     """A World Without End game played by random legal actions until the tax is due."""
     from companion.app import create_app
-    from companion.service import Identity
-    from tests.companion.test_dice_wiring import play_to_tax
+    from tests.companion.test_dice_wiring import play_live_to_tax
 
     app = create_app({"DATA_DIR": str(data), "TESTING": True})
     service = app.extensions["companion"]
     players = [{"seat": s, "name": n} for s, n in zip("NESW", ["Ala", "Bruno", "Carmen",
                                                                 "Dieter"], strict=True)]
     live = service.create("wwe", {"players": players, "seed": 5}, PIN)
-
-    def act(state, action):
-        by = action["by"]
-        service.act(Identity("table", live.id) if by == "table"
-                    else Identity("seat", live.id, seat=by), action)
-        return live.state
-
-    play_to_tax(live.state, act)
+    play_live_to_tax(service, live)
     service.store.close()
     return live.id
 
