@@ -170,11 +170,16 @@ def run(game: str, actions: int, seed: int, profile=None) -> dict:
     if live.state != state:
         raise SystemExit(f"{game}: the measured pass did not play the chosen game")
     app, svc, live = table()  # the baselines, on the same states
+    rnd = random.Random(seed)
     gc.collect()
     with app.test_request_context():
         for r, s in keys:
             views.build(live, r, s, "en")
         for action in played:
+            # chosen again as in the first pass (the same action): apply is timed, as it
+            # always was, on a state the engine has just read
+            if random_move(module, live.state, rnd) != action:
+                raise SystemExit(f"{game}: the baselines' pass did not play the chosen game")
             t = time.process_time()
             module.apply(live.state, action)  # the baseline: the rules alone
             base.append((time.process_time() - t) * 1000)
