@@ -25,6 +25,8 @@ def dumps(data: Any, separators: tuple | None = None) -> str:
 
 
 def loads(text: str | bytes) -> Any:
-    """A client's packet: a ValueError (orjson.JSONDecodeError) when it is not JSON, also for
-    nesting deeper than 1024 or NaN (never a RecursionError)."""
-    return orjson.loads(text)
+    """A client's packet, read by the json module as always: small, so orjson would save
+    nothing worth it, and a client's number is read exactly (orjson turns a 400-digit integer
+    into a float or refuses it, where `limits` answers it with a translated ``bad_value``).
+    What is not JSON raises (a ValueError; RecursionError when nested too deep)."""
+    return json.loads(text)
