@@ -160,6 +160,7 @@ def play_choices(s: dict, seat: str) -> list[Choice]:
                               and s["options"]["random_discards"] == "app"))
     out = []
     lost = effects.action_lost(s, seat)
+    quiet = quiet_after_play(s)
     mods: dict = {}  # card -> the event cards' modifiers of it in this state, asked once
     idle: dict = {}  # a card played for nothing, tried once (see `unperformed`)
     for card in hand:
@@ -167,26 +168,46 @@ def play_choices(s: dict, seat: str) -> list[Choice]:
         discard = discards[0] if discards else None
         extra = {"discard_options": discards}
         base = {"type": "play_card", "by": seat, "card": card, "discard": discard}
+        # the turn's own checks pass (a discard given exactly when one is owed) and nothing
+        # after the play changes a resource: the choice is the card's own doing
+        plain = quiet and (discard is not None) == needs_discard
         options = cards.card_param_options(s, seat, card)
-        # each variant's read-only check (cards.perform_refusal), asked once: can_carry_out
-        # reads the same answers; a refusal it gives is the trial's own, an UNKNOWN is
-        # tried. A lost action is always tried (its card is played, not performed).
-        checks = ([cards.perform_refusal(s, seat, card, params, mods) for params in options]
-                  if lost is None else [None] * len(options))
-        if lost is None and not cards.can_carry_out(s, seat, card, mods, checks):
-            # R4.1.2: no way to carry it out: one choice, played for nothing
-            out.append(trial(s, {**base, "params": options[0], "perform": True}, seat, extra))
+        if lost is not None:  # played without effect whatever is asked: as unperformed
+            for params in options:
+                out.append(unperformed(s, {**base, "params": params, "perform": True}, seat,
+                                       extra, idle, plain))
             out.append(unperformed(s, {**base, "params": {}, "perform": False}, seat, extra,
-                                   idle))
+                                   idle, plain))
+            continue
+        # each variant's read-only check (cards.perform_refusal), asked once: can_carry_out
+        # reads the same answers; a refusal it gives is the trial's own, an UNKNOWN is tried
+        checks = [cards.perform_refusal(s, seat, card, params, mods) for params in options]
+        if not cards.can_carry_out(s, seat, card, mods, checks):
+            # R4.1.2: no way to carry it out: one choice, played for nothing (or refused,
+            # when the input itself is wrong), as `cards.carry_out` says
+            action = {**base, "params": options[0], "perform": True}
+            why = checks[0]
+            if plain and why is not cards.UNKNOWN and why.code in cards.INPUT_CODES:
+                out.append(Choice(action=action, refused=why.to_json(), effect=dict(extra)))
+            elif plain and why is not cards.UNKNOWN:
+                out.append(Choice(action=action, effect={**extra, "no_effect": why.to_json()}))
+            else:
+                out.append(trial(s, action, seat, extra))
+            out.append(unperformed(s, {**base, "params": {}, "perform": False}, seat, extra,
+                                   idle, plain))
             continue
         for params, check in zip(options, checks, strict=True):
             action = {**base, "params": params, "perform": True}
-            early = None if check is cards.UNKNOWN else check
-            if early is not None:
-                out.append(Choice(action=action, refused=early.to_json(), effect=dict(extra)))
+            done = performed(s, seat, card, params, mods) if plain and check is None else None
+            if done is not None:
+                cost, gain = done
+                out.append(Choice(action=action, cost=cost, effect={**gain, **extra}))
+            elif check is not None and check is not cards.UNKNOWN:
+                out.append(Choice(action=action, refused=check.to_json(), effect=dict(extra)))
             else:
                 out.append(trial(s, action, seat, extra))
-        out.append(unperformed(s, {**base, "params": {}, "perform": False}, seat, extra, idle))
+        out.append(unperformed(s, {**base, "params": {}, "perform": False}, seat, extra, idle,
+                               plain))
     for card, index, e in effects.permanent_trades(s, seat):
         for count in range(1, effects.trade_times(e) + 1):
             action = {**trade_action(seat, e, count), "card": card, "index": index}
@@ -194,17 +215,72 @@ def play_choices(s: dict, seat: str) -> list[Choice]:
     return out
 
 
-def unperformed(s: dict, action: dict, seat: str, extra: dict, tried: dict) -> Choice:
-    """A card played for nothing (``perform`` False), tried once per state and answered
-    alike for every card of the hand: such a play only moves the card (and the discard)
-    between the seat's hand and piles, and nothing after it in the round reads which card
-    it was, so its cost, gain and refusal are the same for every card. Only whether a
-    discard is given can differ (a hand of two equal cards has none to give); ``tried``
-    keeps one trial for each (tests/engine/test_choices_shared.py checks them all)."""
+def quiet_after_play(s: dict) -> bool:
+    """True when nothing `apply` runs after the play at the queue's head changes anyone's
+    resources or VP: the next step is another seat's play, or the end of a round before the
+    6th (which only files the event and starts the next round: flags and the queue). The
+    last play of a chapter runs the chapter's end (E1 progress, completions): not quiet."""
+    queue = s["queue"]
+    nxt = queue[1] if len(queue) > 1 else None
+    if nxt is None:
+        return False
+    if nxt.get("do") == "await":
+        return nxt.get("kind") == "play_card"
+    return nxt.get("do") == "end_round" and s["round"] < 6
+
+
+# The cards `performed` may carry out on its narrow copy (see there what it copies).
+PERFORMED_ALONE = frozenset(("grain", "piety", "building_material", "building_project",
+                             "sell_wool_cloth", "build_house", "rent", "donation", "weaver",
+                             "medicine", "favor"))
+
+
+def performed(s: dict, seat: str, card: str, params: dict, mods: dict
+              ) -> tuple[dict, dict] | None:
+    """The seat's cost and gain of carrying out ``card`` with ``params`` once its check
+    passed, found by performing it (`cards.perform`, the rules' own code) on a copy of only
+    what the card can change: the seat's resources, VP, houses and seals, the supply, the
+    favor marker, the sites and the project it names. None when the card reaches further
+    (a cure, a project it completes: the donors' rewards) and only the whole trial tells.
+    With `quiet_after_play` and the turn's own checks passing, this is what the trial of
+    the play reports (tests/engine/test_choices_shared.py compares them)."""
+    target = cards.resolve_privilege(s, seat) if card == "privilege" else card
+    if target not in PERFORMED_ALONE:
+        return None
+    if target == "medicine" and params.get("mode", "help") != "help":
+        return None
+    p = s["players"][seat]
+    players = dict(s["players"])
+    players[seat] = dict(p, res=dict(p["res"]), houses=list(p["houses"]),
+                         seals=list(p["seals"]))
+    copy = dict(s, players=players, supply=dict(s["supply"]), favor=dict(s["favor"]),
+                sites=dict(s["sites"]))
+    if target in ("building_project", "donation"):
+        pid = params["project"]
+        project = s["projects"][pid]
+        if target == "building_project" and all(
+                n == params.get(m, 0) for m, n in st.project_open(s, pid).items()):
+            return None  # it completes the project: the spire and the donors' rewards
+        copy["projects"] = {**s["projects"], pid: {**project, "seals": list(project["seals"])}}
+    cards.perform(copy, seat, card, params, [], mods)
+    return _delta(s, copy, seat)
+
+
+def unperformed(s: dict, action: dict, seat: str, extra: dict, tried: dict,
+                plain: bool = False) -> Choice:
+    """A card played for nothing (``perform`` False, or any play of a seat whose action is
+    lost), tried once per state and answered alike for every card of the hand: such a play
+    only moves the card (and the discard) between the seat's hand and piles, and nothing
+    after it in the round reads which card it was, so its cost, gain and refusal are the
+    same for every card. Only whether a discard is given can differ (a hand of two equal
+    cards has none to give); ``tried`` keeps one trial for each (tests/engine/
+    test_choices_shared.py checks them all). ``plain`` (see `play_choices`): the play
+    passes the turn's checks and nothing after it changes a resource, so neither does it."""
     key = action["discard"] is None
     known = tried.get(key)
     if known is None:
-        known = tried[key] = trial(s, action, seat, extra)
+        known = tried[key] = (Choice(action=action, effect=dict(extra)) if plain
+                              else trial(s, action, seat, extra))
         return known
     if known.refused is not None:
         return Choice(action=action, refused=known.refused, effect=dict(extra))
