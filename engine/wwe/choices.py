@@ -199,7 +199,7 @@ def play_choices(s: dict, seat: str) -> list[Choice]:
         for params, check in zip(options, checks, strict=True):
             action = {**base, "params": params, "perform": True}
             done = performed(s, seat, card, params, mods) if plain and check is None else None
-            if done is not None:
+            if done is not None:  # carried out: no refusal and no "no effect" can follow
                 cost, gain = done
                 out.append(Choice(action=action, cost=cost, effect={**gain, **extra}))
             elif check is not None and check is not cards.UNKNOWN:
@@ -240,28 +240,34 @@ def performed(s: dict, seat: str, card: str, params: dict, mods: dict
     """The seat's cost and gain of carrying out ``card`` with ``params`` once its check
     passed, found by performing it (`cards.perform`, the rules' own code) on a copy of only
     what the card can change: the seat's resources, VP, houses and seals, the supply, the
-    favor marker, the sites and the project it names. None when the card reaches further
-    (a cure, a project it completes: the donors' rewards) and only the whole trial tells.
+    favor marker, the sites, the project it names (every player's VP, resources and seals
+    when it completes that project: the spire and the donors' rewards), the plague tokens
+    it cures and the queue (the free houses and cures it owes are queued, not yet done).
     With `quiet_after_play` and the turn's own checks passing, this is what the trial of
-    the play reports (tests/engine/test_choices_shared.py compares them)."""
+    the play reports (tests/engine/test_choices_shared.py compares them). None for a card
+    it does not know (only the whole trial tells)."""
     target = cards.resolve_privilege(s, seat) if card == "privilege" else card
     if target not in PERFORMED_ALONE:
         return None
-    if target == "medicine" and params.get("mode", "help") != "help":
-        return None
-    p = s["players"][seat]
     players = dict(s["players"])
-    players[seat] = dict(p, res=dict(p["res"]), houses=list(p["houses"]),
-                         seals=list(p["seals"]))
+    touched = [seat]
     copy = dict(s, players=players, supply=dict(s["supply"]), favor=dict(s["favor"]),
-                sites=dict(s["sites"]))
+                sites=dict(s["sites"]), queue=list(s["queue"]))
     if target in ("building_project", "donation"):
         pid = params["project"]
         project = s["projects"][pid]
         if target == "building_project" and all(
                 n == params.get(m, 0) for m, n in st.project_open(s, pid).items()):
-            return None  # it completes the project: the spire and the donors' rewards
+            touched = s["seats"]  # it completes the project: the spire, the donors
         copy["projects"] = {**s["projects"], pid: {**project, "seals": list(project["seals"])}}
+    elif target == "medicine" and params.get("mode", "help") != "help":
+        plague = copy["plague"] = dict(s["plague"])
+        for loc in params["locations"]:
+            plague[str(loc)] = dict(plague[str(loc)])
+    for who in touched:
+        p = players[who]
+        players[who] = dict(p, res=dict(p["res"]), houses=list(p["houses"]),
+                            seals=list(p["seals"]))
     cards.perform(copy, seat, card, params, [], mods)
     return _delta(s, copy, seat)
 
