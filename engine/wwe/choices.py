@@ -163,6 +163,7 @@ def play_choices(s: dict, seat: str) -> list[Choice]:
     quiet = quiet_after_play(s)
     mods: dict = {}  # card -> the event cards' modifiers of it in this state, asked once
     idle: dict = {}  # a card played for nothing, tried once (see `unperformed`)
+    alike: dict = {}  # variants whose outcome for the seat is the same (see `performed`)
     for card in hand:
         discards = [c for c in hand if c != card] if needs_discard else []
         discard = discards[0] if discards else None
@@ -198,7 +199,8 @@ def play_choices(s: dict, seat: str) -> list[Choice]:
             continue
         for params, check in zip(options, checks, strict=True):
             action = {**base, "params": params, "perform": True}
-            done = performed(s, seat, card, params, mods) if plain and check is None else None
+            done = (performed(s, seat, card, params, mods, alike)
+                    if plain and check is None else None)
             if done is not None:  # carried out: no refusal and no "no effect" can follow
                 cost, gain = done
                 out.append(Choice(action=action, cost=cost, effect={**gain, **extra}))
@@ -235,7 +237,7 @@ PERFORMED_ALONE = frozenset(("grain", "piety", "building_material", "building_pr
                              "medicine", "favor"))
 
 
-def performed(s: dict, seat: str, card: str, params: dict, mods: dict
+def performed(s: dict, seat: str, card: str, params: dict, mods: dict, alike: dict
               ) -> tuple[dict, dict] | None:
     """The seat's cost and gain of carrying out ``card`` with ``params`` once its check
     passed, found by performing it (`cards.perform`, the rules' own code) on a copy of only
@@ -245,10 +247,15 @@ def performed(s: dict, seat: str, card: str, params: dict, mods: dict
     it cures and the queue (the free houses and cures it owes are queued, not yet done).
     With `quiet_after_play` and the turn's own checks passing, this is what the trial of
     the play reports (tests/engine/test_choices_shared.py compares them). None for a card
-    it does not know (only the whole trial tells)."""
+    it does not know (only the whole trial tells). ``alike``: a dict kept by the caller for
+    one state and seat, holding the outcome of each `outcome_key` performed."""
     target = cards.resolve_privilege(s, seat) if card == "privilege" else card
     if target not in PERFORMED_ALONE:
         return None
+    key = outcome_key(s, target, params)
+    if key is not None and key in alike:
+        cost, gain = alike[key]
+        return dict(cost), dict(gain)
     players = dict(s["players"])
     touched = [seat]
     copy = dict(s, players=players, supply=dict(s["supply"]), favor=dict(s["favor"]),
@@ -269,7 +276,29 @@ def performed(s: dict, seat: str, card: str, params: dict, mods: dict
         players[who] = dict(p, res=dict(p["res"]), houses=list(p["houses"]),
                             seals=list(p["seals"]))
     cards.perform(copy, seat, card, params, [], mods)
-    return _delta(s, copy, seat)
+    cost, gain = _delta(s, copy, seat)
+    if key is not None:
+        alike[key] = dict(cost), dict(gain)
+    return cost, gain
+
+
+def outcome_key(s: dict, target: str, params: dict) -> tuple | None:
+    """What, of a passing variant's params, the seat's cost and gain depend on, for the
+    cards whose variants differ in a place only: a house costs its site's material and a
+    gold wherever it stands; a donation costs a gold whichever project it goes to; materials
+    on a project cost themselves and give 3 VP each whichever project (unless they complete
+    it: its donors' rewards and the spire differ). None: every variant is its own."""
+    if target == "build_house":
+        return target, s["cat"]["sites"][params["site"]].get("material")
+    if target == "donation":
+        return (target,)
+    if target == "building_project":
+        pid = params["project"]
+        amounts = tuple(params.get(m, 0) for m in st.MATERIALS)
+        if amounts == tuple(st.project_open(s, pid)[m] for m in st.MATERIALS):
+            return None  # it completes the project
+        return (target, *amounts)
+    return None
 
 
 def unperformed(s: dict, action: dict, seat: str, extra: dict, tried: dict,
