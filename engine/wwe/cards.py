@@ -29,7 +29,7 @@ def favor_cycle(s: dict) -> list[str]:
 
 def favor_landing(s: dict, steps: int) -> int:
     """Index where the marker stops after ``steps`` moves, skipping covered spaces."""
-    cycle = favor_cycle(s)
+    cycle = s["cat"]["game"]["favor_track"]["cycle"]  # read only: no copy
     i = s["favor"]["index"]
     covered = s["covers"]["favor"]
     skip_outlaws = s["options"]["favor_wrap"] == "bishop_to_queen"
@@ -480,10 +480,12 @@ def perform_refusal(s: dict, seat: str, card: str, params: dict, memo: dict | No
         mods = effects.card_mods(s, target)
         if memo is not None:
             memo[target] = mods
+    check = CHECKS.get(target)
+    if not mods:  # the usual case: no event card changes it
+        return check(s, seat, params) if check else Refused("unknown_card", card=target)
     for mod in mods:
         if mod.get("disabled"):
             return Refused("card_disabled", card=target)
-    check = CHECKS.get(target)
     if check is None:
         return Refused("unknown_card", card=target)
     costs = [(item, n) for mod in mods for item, n in (mod.get("cost") or {}).items()]

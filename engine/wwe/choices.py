@@ -18,9 +18,10 @@ def _delta(before: dict, after: dict, seat: str) -> tuple[dict, dict]:
     if seat not in before["players"]:
         return {}, {}
     b, a = before["players"][seat], after["players"][seat]
+    b_res, a_res = b["res"], a["res"]
     cost, gain = {}, {}
     for item in st.ITEMS:
-        d = a["res"][item] - b["res"][item]
+        d = a_res[item] - b_res[item]
         if d < 0:
             cost[item] = -d
         elif d > 0:

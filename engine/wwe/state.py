@@ -316,6 +316,6 @@ def project_capacity(state: dict, pid: str) -> dict:
 
 def project_open(state: dict, pid: str) -> dict:
     """Empty stone/wood spaces of a project on the board."""
-    cap = project_capacity(state, pid)
+    spec = state["cat"]["projects"][pid]  # project_capacity's, inline (asked very often)
     proj = state["projects"][pid]
-    return {m: cap[m] - proj[m] for m in MATERIALS}
+    return {m: int(spec.get(m, 0)) - proj[m] for m in MATERIALS}
