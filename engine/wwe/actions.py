@@ -478,7 +478,9 @@ HANDLERS = {
 }
 
 
-def apply(state: dict, action: dict) -> tuple[dict, list]:
+def apply(state: dict, action: dict, copy=st.fast_copy) -> tuple[dict, list]:
+    """``action`` carried out on a copy of ``state``: (the new state, its events). ``copy``:
+    how the copy is made (the choices try event cards on `state.event_copy`)."""
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
         raise Refused("malformed_action")
     handler = HANDLERS.get(action["type"])
@@ -487,7 +489,7 @@ def apply(state: dict, action: dict) -> tuple[dict, list]:
     by = action.get("by")
     if not isinstance(by, str) or (by not in TABLE and by not in state["players"]):
         raise Refused("unknown_seat", seat=by)
-    s = st.fast_copy(state)
+    s = copy(state)
     ev: list = []
     try:
         handler(s, action, ev)

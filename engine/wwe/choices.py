@@ -31,9 +31,10 @@ def _delta(before: dict, after: dict, seat: str) -> tuple[dict, dict]:
     return cost, gain
 
 
-def trial(s: dict, action: dict, seat: str, extra: dict | None = None) -> Choice:
+def trial(s: dict, action: dict, seat: str, extra: dict | None = None,
+          copy=st.fast_copy) -> Choice:
     try:
-        after, events = actions.apply(s, action)
+        after, events = actions.apply(s, action, copy)
     except Refused as r:
         return Choice(action=action, refused=r.to_json(), effect=dict(extra or {}))
     cost, gain = _delta(s, after, seat)
@@ -62,8 +63,12 @@ def choices(s: dict, seat: str) -> list[Choice]:
             if int(spec.get("chapter", 0)) == s["chapter"]:
                 action = {"type": "reveal_event", "by": by, "card": card}
                 refusal = actions.reveal_refusal(s, card)
-                out.append(trial(s, action, seat) if refusal is None
-                           else Choice(action=action, refused=refusal.to_json()))
+                if refusal is not None:
+                    out.append(Choice(action=action, refused=refusal.to_json()))
+                elif reveal_keeps_holdings(s, card):
+                    out.append(Choice(action=action))  # what its trial says: no change
+                else:
+                    out.append(trial(s, action, seat, copy=st.event_copy))
     elif kind == "reveal_plague":
         for v in actions.plague_values_left(s):
             out.append(trial(s, {"type": "reveal_plague", "by": by, "value": v}, seat))
@@ -78,7 +83,8 @@ def choices(s: dict, seat: str) -> list[Choice]:
                      "income": income,
                      # what the table display may show to everyone (no private counts)
                      "public": {"favor": value, "space": space, "income": income}}
-            out.append(trial(s, {"type": "orient_event", "by": by, "rotation": r}, seat, extra))
+            out.append(trial(s, {"type": "orient_event", "by": by, "rotation": r}, seat, extra,
+                             st.event_copy))
     elif kind == "play_card":
         out += play_choices(s, seat)
     elif kind == "answer_trade":
@@ -125,6 +131,27 @@ def choices(s: dict, seat: str) -> list[Choice]:
             if owner:
                 out.append(trial(s, {"type": "return_houses", "by": by, "sites": [site]}, seat))
     return out
+
+
+# Immediate effects that change no player's resources or VP when they run at the reveal
+# (engine/wwe/effects.py `run_effect`): they queue decisions, change the board, the market,
+# the round's rules or flags. `gain`, `lose`, `complete_tower` (the spire, the donors) and
+# any kind not listed here are tried.
+HOLDINGS_KEPT = frozenset(("trade", "introduce_project", "cover", "uncover", "open_market",
+                           "price", "card_modifier", "lose_action", "random_discard",
+                           "income_modifier", "event_modifier", "return_houses", "manual"))
+
+
+def reveal_keeps_holdings(s: dict, card: str) -> bool:
+    """True when revealing ``card`` (allowed now) changes no player's resources or VP, so
+    its trial reports no cost and no gain: a permanent card's effects wait for its
+    orientation and step 5; an immediate card's are all of `HOLDINGS_KEPT`. Nothing else
+    in a reveal does (the plague token it flips, the decisions it queues: `apply` stops
+    at the first, the orientation at the latest). tests/engine/test_choices_performed.py
+    compares each such choice with its trial."""
+    spec = s["cat"]["events"][card]
+    return bool(spec.get("permanent")) or all(
+        effects.kind(e) in HOLDINGS_KEPT for e in spec.get("effects", ()))
 
 
 # Decisions the table may answer as well as a seat, by the same action: the handler takes

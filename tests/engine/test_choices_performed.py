@@ -1,7 +1,8 @@
-"""A card play's choices that World Without End answers without trying the whole play on a
-copy of the state (engine/wwe/choices.py: `performed` on a narrow copy, `outcome_key`,
-lost actions and impossible cards answered as `unperformed`) say exactly what trying the
-whole play says, and leave the state they were asked about as it was."""
+"""The choices that World Without End answers without trying the whole action on a full
+copy of the state (engine/wwe/choices.py: a card play `performed` on a narrow copy,
+`outcome_key`, lost actions and impossible cards answered as `unperformed`; a reveal that
+`reveal_keeps_holdings`; event cards tried on `state.event_copy`) say exactly what the
+whole trial says, and leave the state they were asked about as it was."""
 from __future__ import annotations
 
 import json
@@ -74,14 +75,49 @@ def check_play_state(s: dict, seen: set) -> int:
     return len(found)
 
 
+ORIENT_EXTRA = ("favor", "space", "favor_gain", "income", "public")
+
+
+def check_event_state(s: dict, seen: set) -> int:
+    """An event card's reveal and orientation choices (tried on `state.event_copy`, or
+    answered without a trial by `reveal_keeps_holdings`) against the whole trial on
+    `state.fast_copy`, for every asker."""
+    checked = 0
+    for asker in [*s["seats"], "table"]:
+        for choice in GAME.choices(s, asker):
+            if choice.refused and choice.action["type"] == "reveal_event":
+                continue  # the handler's own read-only check (test_refusals.py)
+            extra = ({k: choice.effect[k] for k in ORIENT_EXTRA}
+                     if choice.action["type"] == "orient_event" else None)
+            alone = C.trial(s, choice.action, asker, extra)
+            assert choice.to_json() == alone.to_json(), choice.action
+            assert list(choice.effect) == list(alone.effect)
+            if (choice.action["type"] == "reveal_event"
+                    and C.reveal_keeps_holdings(s, choice.action["card"])):
+                seen.add("reveal_kept")
+            checked += 1
+    return checked
+
+
+def position(s: dict) -> str:
+    return json.dumps({k: v for k, v in s.items() if k != "cat"}, sort_keys=True)
+
+
 def play_and_check(catalog: dict, setup: dict, seen: set) -> int:
+    """Plays a seeded random game; at every state all askers' choices leave the state as it
+    was, and the play and event choices say what their whole trials say."""
     rnd = random.Random(setup["seed"])
     s = GAME.setup(catalog, setup)
     checked = 0
     while not s["over"]:
-        h = head(s)
-        if h["kind"] == "play_card":
+        before = position(s)
+        GAME.choices_of(s, [*s["seats"], "table"])
+        assert position(s) == before, "the choices changed the state"
+        kind = head(s)["kind"]
+        if kind == "play_card":
             checked += check_play_state(s, seen)
+        elif kind in ("reveal_event", "orient_event"):
+            checked += check_event_state(s, seen)
         s, _ = GAME.apply(s, GAME.random_action(s, rnd))
     return checked
 
@@ -98,7 +134,8 @@ def test_every_play_choice_says_what_its_own_whole_trial_says():
         setup = {"players": [{"seat": x} for x in seats], "seed": seed, "options": options}
         checked += play_and_check(catalog, setup, seen)
     assert checked > 3000
-    assert seen >= {"lost", "modified", "chapter_end", "no_effect", "cure", "completes"}, seen
+    assert seen >= {"lost", "modified", "chapter_end", "no_effect", "cure", "completes",
+                    "reveal_kept"}, seen
 
 
 @pytest.mark.slow
