@@ -160,8 +160,10 @@ def _add(bag: dict, item: str, n: int) -> None:
         bag[item] = bag.get(item, 0) + n
 
 
-def income_preview(s: dict, card: str, rotation: int) -> dict:
-    """Every seat's income for a rotation: {seat: {item: n}} (read-only)."""
+def income_preview(s: dict, card: str, rotation: int, mods: dict | None = None) -> dict:
+    """Every seat's income for a rotation: {seat: {item: n}} (read-only). ``mods``: each
+    seat's `effects.income_mods` of this state, when the caller has them (the choices ask
+    for the four rotations of one state)."""
     corners = s["cat"]["events"][card]["corners"]
     out = {}
     for k in range(4):
@@ -172,7 +174,8 @@ def income_preview(s: dict, card: str, rotation: int) -> dict:
         out[seat] = gets
         if s["round_flags"][seat].get("begging"):
             continue
-        corner, bonus = effects.modified_income(s, seat, corners[k])
+        corner, bonus = effects.modified_income(s, seat, corners[k],
+                                                mods.get(seat) if mods else None)
         if corner == "vp":
             _add(gets, "vp", 1)
         elif corner is not None:

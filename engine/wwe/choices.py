@@ -74,17 +74,22 @@ def choices(s: dict, seat: str) -> list[Choice]:
             out.append(trial(s, {"type": "reveal_plague", "by": by, "value": v}, seat))
     elif kind == "orient_event":
         spec = s["cat"]["events"][s["event"]]
+        mods = {who: effects.income_mods(s, who) for who in s["players"]}
+        # nothing but income and the favor happens in an orientation unless a permanent
+        # card's one-shot effects run with it: then the copy is an event card's
+        copy = (st.event_copy if spec.get("permanent")
+                and effects.schedule(s, s["event"], continuous=True) else orient_copy)
         for r in range(4):
             value = st.favor_value(s, spec, r)
             space = (cards.favor_cycle(s)[cards.favor_landing(s, value)] if value else None)
-            income = actions.income_preview(s, s["event"], r)
+            income = actions.income_preview(s, s["event"], r, mods)
             extra = {"favor": value, "space": space,
                      "favor_gain": cards.favor_preview(s, seat, space) if space else {},
                      "income": income,
                      # what the table display may show to everyone (no private counts)
                      "public": {"favor": value, "space": space, "income": income}}
             out.append(trial(s, {"type": "orient_event", "by": by, "rotation": r}, seat, extra,
-                             st.event_copy))
+                             copy))
     elif kind == "play_card":
         out += play_choices(s, seat)
     elif kind == "answer_trade":
@@ -131,6 +136,17 @@ def choices(s: dict, seat: str) -> list[Choice]:
             if owner:
                 out.append(trial(s, {"type": "return_houses", "by": by, "sites": [site]}, seat))
     return out
+
+
+def orient_copy(s: dict) -> dict:
+    """`state.fast_copy` for trying an orientation with no effects to run (an immediate card,
+    or a permanent one with only continuous effects): `actions.orient_event` changes only
+    the players' resources and VP (income, the favor), the supply, the favor marker and the
+    queue (then `flow.advance` queues the plays and stops at the first), so only those are
+    copied. tests/engine/test_choices_performed.py checks the state stays unchanged."""
+    players = {seat: dict(p, res=dict(p["res"])) for seat, p in s["players"].items()}
+    return dict(s, players=players, supply=dict(s["supply"]), favor=dict(s["favor"]),
+                queue=[dict(step) for step in s["queue"]])
 
 
 # Immediate effects that change no player's resources or VP when they run at the reveal
