@@ -9,7 +9,7 @@ import itertools
 import random
 
 from engine.api import Choice, Refused
-from engine.wwe import actions, cards, effects
+from engine.wwe import actions, cards, effects, projects
 from engine.wwe import state as st
 from engine.wwe.steps import head
 
@@ -109,8 +109,14 @@ def choices(s: dict, seat: str) -> list[Choice]:
                 out.append(trial(s, {"type": "choose_protection", "by": by,
                                      "cancel": list(combo)}, seat))
     elif kind == "record_discard":
+        # the recorded card only moves from the hand to the discards, and the next step
+        # (another record, the reveal) waits: no cost, no gain, as its trial says
+        nxt = s["queue"][1] if len(s["queue"]) > 1 else {}
+        quiet = nxt.get("do") == "await" and nxt.get("kind") in ("record_discard",
+                                                                 "reveal_event")
         for card in s["players"][h["seat"]]["hand"]:
-            out.append(trial(s, {"type": "record_discard", "by": by, "card": card}, seat))
+            action = {"type": "record_discard", "by": by, "card": card}
+            out.append(Choice(action=action) if quiet else trial(s, action, seat))
     elif kind == "choose_target":
         for target in s["seats"]:
             out.append(trial(s, {"type": "choose_target", "by": by, "seat": target}, seat))
@@ -119,12 +125,14 @@ def choices(s: dict, seat: str) -> list[Choice]:
     elif kind == "cure":
         sick = [int(x) for x in sorted(s["plague"], key=int) if s["plague"][x]["state"] == "sick"]
         for loc in sick:
-            out.append(trial(s, {"type": "cure", "by": by, "location": loc}, seat))
+            out.append(cure_choice(s, {"type": "cure", "by": by, "location": loc}, seat,
+                                   [loc], 1))
         if s["options"]["hospital_cures_per_donor"] == "sum":
             for n in range(2, min(3, len(sick)) + 1):
                 for combo in itertools.combinations(sick, n):
-                    out.append(trial(s, {"type": "cure", "by": by, "locations": list(combo)},
-                                     seat))
+                    out.append(cure_choice(s, {"type": "cure", "by": by,
+                                               "locations": list(combo)}, seat, list(combo),
+                                           None))
         out.append(trial(s, {"type": "cure", "by": by, "location": None}, seat))
     elif kind == "place_free_house":
         for site in s["sites"]:
@@ -168,6 +176,17 @@ def reveal_keeps_holdings(s: dict, card: str) -> bool:
     spec = s["cat"]["events"][card]
     return bool(spec.get("permanent")) or all(
         effects.kind(e) in HOLDINGS_KEPT for e in spec.get("effects", ()))
+
+
+def cure_choice(s: dict, action: dict, seat: str, locations: list, limit: int | None
+                ) -> Choice:
+    """A donor's cure: refused by the handler's own read-only check
+    (`projects.cure_refusal`, what `projects.cure` raises first) without a copy; tried
+    when it passes."""
+    refusal = projects.cure_refusal(s, head(s)["seat"], locations, limit)
+    if refusal is not None:
+        return Choice(action=action, refused=refusal.to_json())
+    return trial(s, action, seat)
 
 
 # Decisions the table may answer as well as a seat, by the same action: the handler takes

@@ -17,6 +17,7 @@ from engine.wwe import GAME, cards, effects
 from engine.wwe import choices as C
 from engine.wwe import state as st
 from engine.wwe.steps import head
+from tests.engine.wwe_helpers import act, at, discard_for, new_game, plain, run_until, set_res
 
 CATALOG = load_catalog("wwe")
 
@@ -78,15 +79,14 @@ def check_play_state(s: dict, seen: set) -> int:
 ORIENT_EXTRA = ("favor", "space", "favor_gain", "income", "public")
 
 
-def check_event_state(s: dict, seen: set) -> int:
-    """An event card's reveal and orientation choices (tried on `state.event_copy`, or
-    answered without a trial by `reveal_keeps_holdings`) against the whole trial on
-    `state.fast_copy`, for every asker."""
+def check_whole_trials(s: dict, seen: set) -> int:
+    """Every asker's choices of an event card's reveal or orientation (tried on
+    `state.event_copy` or `choices.orient_copy`, or answered without a trial by
+    `reveal_keeps_holdings`), a recorded Penance card or a donor's cure (refused by the
+    read-only check) against the whole trial on `state.fast_copy`."""
     checked = 0
     for asker in [*s["seats"], "table"]:
         for choice in GAME.choices(s, asker):
-            if choice.refused and choice.action["type"] == "reveal_event":
-                continue  # the handler's own read-only check (test_refusals.py)
             extra = ({k: choice.effect[k] for k in ORIENT_EXTRA}
                      if choice.action["type"] == "orient_event" else None)
             alone = C.trial(s, choice.action, asker, extra)
@@ -116,8 +116,9 @@ def play_and_check(catalog: dict, setup: dict, seen: set) -> int:
         kind = head(s)["kind"]
         if kind == "play_card":
             checked += check_play_state(s, seen)
-        elif kind in ("reveal_event", "orient_event"):
-            checked += check_event_state(s, seen)
+        elif kind in ("reveal_event", "orient_event", "record_discard", "cure"):
+            checked += check_whole_trials(s, seen)
+            seen.add(kind)
         s, _ = GAME.apply(s, GAME.random_action(s, rnd))
     return checked
 
@@ -135,7 +136,7 @@ def test_every_play_choice_says_what_its_own_whole_trial_says():
         checked += play_and_check(catalog, setup, seen)
     assert checked > 3000
     assert seen >= {"lost", "modified", "chapter_end", "no_effect", "cure", "completes",
-                    "reveal_kept"}, seen
+                    "reveal_kept", "record_discard"}, seen
 
 
 @pytest.mark.slow
@@ -185,3 +186,31 @@ def test_a_project_completed_by_a_play_is_previewed_with_its_rewards():
                 completions += 1
         s, _ = GAME.apply(s, GAME.random_action(s, rnd))
     assert completions > 0
+
+
+def test_a_donors_cure_choices_say_what_their_trials_say(catalog):
+    """A Hospital donor's cure choices (one resident, or as many as the MK covers), the
+    refused ones answered by `projects.cure_refusal` alone, against their whole trials."""
+    plain(catalog)
+    for mode in ("one", "sum"):
+        s = new_game(catalog, seats=("N", "S"), options={"hospital_cures_per_donor": mode})
+        s = run_until(s, at("play_card", chapter=3))
+        for i, tok in enumerate(s["plague"].values()):
+            tok.update(state="sick" if i % 3 else "hidden", value=1 + i % 4)
+        a = s["active"]
+        spec = s["cat"]["projects"]["hospital"]
+        s["projects"]["hospital"] = {"stone": spec["stone"] - 1, "wood": spec["wood"],
+                                     "substitutes": 0, "spire": None, "seals": [a],
+                                     "complete": False}
+        s["players"][a]["seals"] = ["hospital"]
+        set_res(s, a, "mk", 2)
+        set_res(s, a, "stone", 1)
+        s = act(s, type="play_card", by=a, card="building_project",
+                discard=discard_for(s, a, "building_project"),
+                params={"project": "hospital", "stone": 1, "wood": 0})
+        assert head(s)["kind"] == "cure"
+        found = GAME.choices(s, a)
+        assert sum(c.refused is not None for c in found) > 0
+        assert sum(c.refused is None for c in found) > 1
+        for choice in found:
+            assert choice.to_json() == C.trial(s, choice.action, a).to_json()
