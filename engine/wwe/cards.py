@@ -503,6 +503,23 @@ def perform_refusal(s: dict, seat: str, card: str, params: dict, memo: dict | No
     return check(s, seat, params)
 
 
+def perform_refusals(s: dict, seat: str, card: str, options: list[dict], memo: dict
+                     ) -> list:
+    """`perform_refusal` of each of ``options`` (params of one card, in one state; ``memo``
+    as there): the card Privilege repeats and its modifiers are looked up once."""
+    try:
+        target = resolve_privilege(s, seat) if card == "privilege" else card
+    except Refused as r:
+        return [r] * len(options)
+    mods = memo.get(target)
+    if mods is None:
+        mods = memo[target] = effects.card_mods(s, target)
+    check = CHECKS.get(target)
+    if not mods and check is not None:  # the usual case: no event card changes it
+        return [check(s, seat, params) for params in options]
+    return [perform_refusal(s, seat, card, params, memo) for params in options]
+
+
 def can_carry_out(s: dict, seat: str, card: str, memo: dict | None = None,
                   refusals: list | None = None) -> bool:
     """True when some way of carrying ``card`` out for ``seat`` exists now (read-only;

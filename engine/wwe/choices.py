@@ -245,7 +245,7 @@ def play_choices(s: dict, seat: str) -> list[Choice]:
             continue
         # each variant's read-only check (cards.perform_refusal), asked once: can_carry_out
         # reads the same answers; a refusal it gives is the trial's own, an UNKNOWN is tried
-        checks = [cards.perform_refusal(s, seat, card, params, mods) for params in options]
+        checks = cards.perform_refusals(s, seat, card, options, mods)
         if not cards.can_carry_out(s, seat, card, mods, checks):
             # R4.1.2: no way to carry it out: one choice, played for nothing (or refused,
             # when the input itself is wrong), as `cards.carry_out` says
@@ -338,7 +338,10 @@ def performed(s: dict, seat: str, card: str, params: dict, mods: dict, alike: di
         p = players[who]
         players[who] = dict(p, res=dict(p["res"]), houses=list(p["houses"]),
                             seals=list(p["seals"]))
-    cards.perform(copy, seat, card, params, [], mods)
+    try:
+        cards.perform(copy, seat, card, params, [], mods)
+    except (Refused, TypeError, KeyError, IndexError, ValueError, AttributeError):
+        return None  # not what a passed check leads to: let the whole trial say it
     cost, gain = _delta(s, copy, seat)
     if key is not None:
         alike[key] = dict(cost), dict(gain)
