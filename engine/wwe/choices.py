@@ -69,9 +69,12 @@ def choices(s: dict, seat: str) -> list[Choice]:
                     out.append(Choice(action=action))  # what its trial says: no change
                 else:
                     out.append(trial(s, action, seat, copy=st.event_copy))
-    elif kind == "reveal_plague":
+    elif kind == "reveal_plague":  # the revealed card's effects run after the token
+        kept = s["event"] is not None and reveal_keeps_holdings(s, s["event"])
         for v in actions.plague_values_left(s):
-            out.append(trial(s, {"type": "reveal_plague", "by": by, "value": v}, seat))
+            action = {"type": "reveal_plague", "by": by, "value": v}
+            out.append(Choice(action=action) if kept
+                       else trial(s, action, seat, copy=st.event_copy))
     elif kind == "orient_event":
         spec = s["cat"]["events"][s["event"]]
         mods = {who: effects.income_mods(s, who) for who in s["players"]}
@@ -171,8 +174,9 @@ def reveal_keeps_holdings(s: dict, card: str) -> bool:
     its trial reports no cost and no gain: a permanent card's effects wait for its
     orientation and step 5; an immediate card's are all of `HOLDINGS_KEPT`. Nothing else
     in a reveal does (the plague token it flips, the decisions it queues: `apply` stops
-    at the first, the orientation at the latest). tests/engine/test_choices_performed.py
-    compares each such choice with its trial."""
+    at the first, the orientation at the latest). The same holds for the plague value
+    entered after it (`reveal_plague`: the card's effects run then).
+    tests/engine/test_choices_performed.py compares each such choice with its trial."""
     spec = s["cat"]["events"][card]
     return bool(spec.get("permanent")) or all(
         effects.kind(e) in HOLDINGS_KEPT for e in spec.get("effects", ()))

@@ -116,7 +116,8 @@ def play_and_check(catalog: dict, setup: dict, seen: set) -> int:
         kind = head(s)["kind"]
         if kind == "play_card":
             checked += check_play_state(s, seen)
-        elif kind in ("reveal_event", "orient_event", "record_discard", "cure"):
+        elif kind in ("reveal_event", "reveal_plague", "orient_event", "record_discard",
+                      "cure"):
             checked += check_whole_trials(s, seen)
             seen.add(kind)
         s, _ = GAME.apply(s, GAME.random_action(s, rnd))
@@ -136,7 +137,7 @@ def test_every_play_choice_says_what_its_own_whole_trial_says():
         checked += play_and_check(catalog, setup, seen)
     assert checked > 3000
     assert seen >= {"lost", "modified", "chapter_end", "no_effect", "cure", "completes",
-                    "reveal_kept", "record_discard"}, seen
+                    "reveal_kept", "record_discard", "reveal_plague"}, seen
 
 
 @pytest.mark.slow
