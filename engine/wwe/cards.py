@@ -525,6 +525,8 @@ def can_carry_out(s: dict, seat: str, card: str, memo: dict | None = None,
     """True when some way of carrying ``card`` out for ``seat`` exists now (read-only;
     ``memo`` as for `perform_refusal`, of this same state; ``refusals``: its answers for
     each of `card_param_options`, when the caller has them already)."""
+    if refusals is not None and UNKNOWN not in refusals:
+        return None in refusals  # nothing to try: the answers say it
     for i, params in enumerate(card_param_options(s, seat, card)):
         refusal = (refusals[i] if refusals is not None
                    else perform_refusal(s, seat, card, params, memo))
