@@ -313,7 +313,7 @@ def performed(s: dict, seat: str, card: str, params: dict, mods: dict, alike: di
     when it completes that project: the spire and the donors' rewards), the plague tokens
     it cures and the queue (the free houses and cures it owes are queued, not yet done).
     With `quiet_after_play` and the turn's own checks passing, this is what the trial of
-    the play reports (tests/engine/test_choices_shared.py compares them). None for a card
+    the play reports (tests/engine/test_choices_performed.py compares them). None for a card
     it does not know (only the whole trial tells). ``alike``: a dict kept by the caller for
     one state and seat, holding the outcome of each `outcome_key` performed."""
     target = cards.resolve_privilege(s, seat) if card == "privilege" else card
