@@ -227,7 +227,10 @@ def play_choices(s: dict, seat: str) -> list[Choice]:
                               and s["options"]["random_discards"] == "app"))
     out = []
     lost = effects.action_lost(s, seat)
-    quiet = quiet_after_play(s)
+    # a face-down card drawn by the app needs one left in hand after the play
+    drawn = (not needs_discard and st.twelve_card_mode(s) and not flags.get("penance")
+             and effects.random_discard(s, seat))
+    quiet = quiet_after_play(s) and not (drawn and len(hand) < 2)
     mods: dict = {}  # card -> the event cards' modifiers of it in this state, asked once
     idle: dict = {}  # a card played for nothing, tried once (see `unperformed`)
     alike: dict = {}  # variants whose outcome for the seat is the same (see `performed`)
