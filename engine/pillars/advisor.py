@@ -146,7 +146,12 @@ def useful(s, seat) -> dict:
 def best_allocation(s, seat) -> dict:
     """The allocation with the most VP (then the most gold after): exact search."""
     vp, gold, uses = best_with(s, seat, _holdings(s, seat))
-    used = outcome(s, seat, uses)[2] if uses else {}
+    used: dict = {}  # (as `outcome` counts them)
+    crafts = s["cat"]["craftsmen"]
+    for cid, n in uses.items():
+        for k, v in crafts[cid]["input"].items():
+            if k != "gold":
+                used[k] = used.get(k, 0) + v * n
     return {"uses": uses, "vp": vp, "gold": gold, "used": used}
 
 
@@ -161,26 +166,27 @@ def best_with(s, seat, have: dict) -> tuple[int, int, dict]:
     cap = s["cat"]["board"]["gold_cap"] if s["options"]["gold_cap_all_gains"] else None
     if not items:
         return 0, gold0 if cap is None or gold0 <= cap else cap, {}
+    if len(items) == 1:  # (the most common case with any: one craftsman can convert)
+        cid, c, most = items[0]
+        out, inp = c["output"], c["input"]
+        dvp, dgold = out.get("vp", 0), out.get("gold", 0) - inp.get("gold", 0)
+        n = _last_uses(most, dvp, dgold, gold0, cap)
+        gold = gold0 + dgold * n
+        return dvp * n, gold if cap is None or gold <= cap else cap, {cid: n} if n else {}
     plan = []
     for _cid, c, most in items:
         out, inp = c["output"], c["input"]
         plan.append((most, tuple((k, v) for k, v in inp.items() if v > 0), out.get("vp", 0),
                      out.get("gold", 0) - inp.get("gold", 0)))
-    last = len(plan)
-    reach = [0] * (last + 1)  # the most VP the craftsmen from i on can add
-    for i in range(last - 1, -1, -1):
+    last = len(plan) - 1
+    reach = [0] * (last + 2)  # the most VP the craftsmen from i on can add
+    for i in range(last, -1, -1):
         reach[i] = reach[i + 1] + plan[i][0] * plan[i][2]
     left = dict(have)
-    ns = [0] * last
+    ns = [0] * (last + 1)
     best = [-1, -1, ns]
 
     def rec(i, vp, gold):
-        if i == last:
-            if cap is not None and gold > cap:
-                gold = cap
-            if vp > best[0] or (vp == best[0] and gold > best[1]):
-                best[0], best[1], best[2] = vp, gold, list(ns)
-            return
         if vp + reach[i] < best[0]:
             return
         most, inp, dvp, dgold = plan[i]
@@ -188,6 +194,17 @@ def best_with(s, seat, have: dict) -> tuple[int, int, dict]:
             n = left[k] // v
             if n < most:
                 most = n
+        if i == last:
+            n = _last_uses(most, dvp, dgold, gold, cap)
+            vp += dvp * n
+            gold += dgold * n
+            if cap is not None and gold > cap:
+                gold = cap
+            if vp > best[0] or (vp == best[0] and gold > best[1]):
+                ns[i] = n
+                best[0], best[1], best[2] = vp, gold, list(ns)
+                ns[i] = 0
+            return
         for n in range(most, -1, -1):
             for k, v in inp:
                 left[k] -= v * n
@@ -200,6 +217,17 @@ def best_with(s, seat, have: dict) -> tuple[int, int, dict]:
     rec(0, 0, gold0)
     return best[0], best[1], {cid: n for (cid, _c, _m), n in zip(items, best[2], strict=True)
                               if n}
+
+
+def _last_uses(most: int, dvp: int, dgold: int, gold: int, cap: int | None) -> int:
+    """The uses of the last craftsman searched: the first of most, most-1 ... 0 with the
+    most (VP, gold after the cap), without trying each. More uses, unless they bring no VP
+    and cost gold: then none, or as many as the cap would have taken anyway."""
+    if dvp > 0 or dgold >= 0:
+        return most
+    if cap is None or gold <= cap:
+        return 0
+    return min(most, (gold - cap) // -dgold)
 
 
 def most_vp(s, seat) -> Callable[[dict], int]:
