@@ -33,15 +33,18 @@ def _usable(s, seat, have: dict) -> list:
     held = s["players"][seat]["craftsmen"]
     types = None
     out = []
+    get = have.get
     for cid in held:
         c = crafts[cid]
         cap = c["capacity"]
         for k, v in c["input"].items():
             if v > 0:
-                n = have.get(k, 0) // v
+                n = get(k, 0) // v
                 if n < cap:
                     cap = n
-        if cap <= 0:
+                    if n <= 0:
+                        break
+        if cap <= 0:  # (checked first: the cheapest reason, and the most common)
             continue
         needs = c.get("needs")
         if needs:
@@ -50,7 +53,7 @@ def _usable(s, seat, have: dict) -> list:
             if needs not in types:
                 continue
         requires = c.get("requires")
-        if requires and any(have.get(k, 0) < v for k, v in requires.items()):
+        if requires and any(get(k, 0) < v for k, v in requires.items()):
             continue
         out.append((cid, c, cap))
     return out
@@ -235,7 +238,8 @@ def most_vp(s, seat) -> Callable[[dict], int]:
     craftsmen make of them: ``best_with(s, seat, have)[0]``, for the market's previews of
     many trades. It reads the craftsmen once, leaves out those whose uses bring no VP (not
     using them keeps every other use feasible and the VP the same) and searches VP alone,
-    cutting every branch that cannot beat the best found."""
+    cutting every branch that cannot beat the best found (the last craftsman: as many uses
+    as the cubes left allow)."""
     crafts = s["cat"]["craftsmen"]
     held = s["players"][seat]["craftsmen"]
     types = {crafts[h]["type"] for h in held}
@@ -257,18 +261,16 @@ def most_vp(s, seat) -> Callable[[dict], int]:
                     most = n
             if most > 0 and all(have.get(k, 0) >= v for k, v in req):
                 items.append((most, inp, dvp))
-        last = len(items)
-        reach = [0] * (last + 1)
-        for i in range(last - 1, -1, -1):
+        if not items:
+            return 0
+        last = len(items) - 1
+        reach = [0] * (last + 2)
+        for i in range(last, -1, -1):
             reach[i] = reach[i + 1] + items[i][0] * items[i][2]
         left = dict(have)
         best = [0]
 
         def rec(i, vp):
-            if i == last:
-                if vp > best[0]:
-                    best[0] = vp
-                return
             if vp + reach[i] <= best[0]:
                 return
             most, inp, dvp = items[i]
@@ -276,6 +278,10 @@ def most_vp(s, seat) -> Callable[[dict], int]:
                 n = left.get(k, 0) // v
                 if n < most:
                     most = n
+            if i == last:  # every use of the last one adds VP: as many as the rest allow
+                if vp + dvp * most > best[0]:
+                    best[0] = vp + dvp * most
+                return
             for n in range(most, -1, -1):
                 if n:
                     for k, v in inp:
