@@ -161,8 +161,10 @@ def send_cost(s, seat, row: str, dest: str, discount: int, monastery: str | None
 
 def send_refusal(s, seat, novice, m, dest, discount: int = 0) -> Refused | None:
     """Why this send is not possible now (None: it is)."""
-    return novice_refusal(s, seat, novice) or place_refusal(s, seat, novice.split(":", 1)[0],
-                                                            m, dest, discount)
+    refused = novice_refusal(s, seat, novice)
+    if refused is not None:
+        return refused
+    return place_refusal(s, seat, novice.split(":", 1)[0], m, dest, discount)
 
 
 def novice_refusal(s, seat, novice) -> Refused | None:
