@@ -160,8 +160,10 @@ def _add(bag: dict, item: str, n: int) -> None:
         bag[item] = bag.get(item, 0) + n
 
 
-def income_preview(s: dict, card: str, rotation: int) -> dict:
-    """Every seat's income for a rotation: {seat: {item: n}} (read-only)."""
+def income_preview(s: dict, card: str, rotation: int, mods: dict | None = None) -> dict:
+    """Every seat's income for a rotation: {seat: {item: n}} (read-only). ``mods``: each
+    seat's `effects.income_mods` of this state, when the caller has them (the choices ask
+    for the four rotations of one state)."""
     corners = s["cat"]["events"][card]["corners"]
     out = {}
     for k in range(4):
@@ -172,7 +174,8 @@ def income_preview(s: dict, card: str, rotation: int) -> dict:
         out[seat] = gets
         if s["round_flags"][seat].get("begging"):
             continue
-        corner, bonus = effects.modified_income(s, seat, corners[k])
+        corner, bonus = effects.modified_income(s, seat, corners[k],
+                                                mods.get(seat) if mods else None)
         if corner == "vp":
             _add(gets, "vp", 1)
         elif corner is not None:
@@ -478,7 +481,9 @@ HANDLERS = {
 }
 
 
-def apply(state: dict, action: dict) -> tuple[dict, list]:
+def apply(state: dict, action: dict, copy=st.fast_copy) -> tuple[dict, list]:
+    """``action`` carried out on a copy of ``state``: (the new state, its events). ``copy``:
+    how the copy is made (the choices try event cards on `state.event_copy`)."""
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
         raise Refused("malformed_action")
     handler = HANDLERS.get(action["type"])
@@ -487,7 +492,7 @@ def apply(state: dict, action: dict) -> tuple[dict, list]:
     by = action.get("by")
     if not isinstance(by, str) or (by not in TABLE and by not in state["players"]):
         raise Refused("unknown_seat", seat=by)
-    s = st.fast_copy(state)
+    s = copy(state)
     ev: list = []
     try:
         handler(s, action, ev)

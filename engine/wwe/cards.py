@@ -29,7 +29,7 @@ def favor_cycle(s: dict) -> list[str]:
 
 def favor_landing(s: dict, steps: int) -> int:
     """Index where the marker stops after ``steps`` moves, skipping covered spaces."""
-    cycle = favor_cycle(s)
+    cycle = s["cat"]["game"]["favor_track"]["cycle"]  # read only: no copy
     i = s["favor"]["index"]
     covered = s["covers"]["favor"]
     skip_outlaws = s["options"]["favor_wrap"] == "bishop_to_queen"
@@ -480,10 +480,12 @@ def perform_refusal(s: dict, seat: str, card: str, params: dict, memo: dict | No
         mods = effects.card_mods(s, target)
         if memo is not None:
             memo[target] = mods
+    check = CHECKS.get(target)
+    if not mods:  # the usual case: no event card changes it
+        return check(s, seat, params) if check else Refused("unknown_card", card=target)
     for mod in mods:
         if mod.get("disabled"):
             return Refused("card_disabled", card=target)
-    check = CHECKS.get(target)
     if check is None:
         return Refused("unknown_card", card=target)
     costs = [(item, n) for mod in mods for item, n in (mod.get("cost") or {}).items()]
@@ -501,11 +503,30 @@ def perform_refusal(s: dict, seat: str, card: str, params: dict, memo: dict | No
     return check(s, seat, params)
 
 
+def perform_refusals(s: dict, seat: str, card: str, options: list[dict], memo: dict
+                     ) -> list:
+    """`perform_refusal` of each of ``options`` (params of one card, in one state; ``memo``
+    as there): the card Privilege repeats and its modifiers are looked up once."""
+    try:
+        target = resolve_privilege(s, seat) if card == "privilege" else card
+    except Refused as r:
+        return [r] * len(options)
+    mods = memo.get(target)
+    if mods is None:
+        mods = memo[target] = effects.card_mods(s, target)
+    check = CHECKS.get(target)
+    if not mods and check is not None:  # the usual case: no event card changes it
+        return [check(s, seat, params) for params in options]
+    return [perform_refusal(s, seat, card, params, memo) for params in options]
+
+
 def can_carry_out(s: dict, seat: str, card: str, memo: dict | None = None,
                   refusals: list | None = None) -> bool:
     """True when some way of carrying ``card`` out for ``seat`` exists now (read-only;
     ``memo`` as for `perform_refusal`, of this same state; ``refusals``: its answers for
     each of `card_param_options`, when the caller has them already)."""
+    if refusals is not None and UNKNOWN not in refusals:
+        return None in refusals  # nothing to try: the answers say it
     for i, params in enumerate(card_param_options(s, seat, card)):
         refusal = (refusals[i] if refusals is not None
                    else perform_refusal(s, seat, card, params, memo))

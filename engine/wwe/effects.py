@@ -211,12 +211,14 @@ def income_mods(s: dict, seat: str) -> list[dict]:
     return out
 
 
-def modified_income(s: dict, seat: str, corner: str) -> tuple[str | None, dict]:
+def modified_income(s: dict, seat: str, corner: str, mods: list | None = None
+                    ) -> tuple[str | None, dict]:
     """The corner ``seat`` collects after the modifiers in force (None: nothing) and the
     bonus items on top. A modifier matches its ``item`` or ``"any"`` corner; replacements
-    chain in arrival order."""
+    chain in arrival order. ``mods``: `income_mods` of this state and seat, when the caller
+    has them already."""
     bonus: dict = {}
-    for e in income_mods(s, seat):
+    for e in income_mods(s, seat) if mods is None else mods:
         if corner is None or e.get("item") not in (corner, "any"):
             continue
         if "replacement" in e:

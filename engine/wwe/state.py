@@ -70,6 +70,33 @@ _COPIES = (("players", _copy_players),
 _KNOWN = SHARED | {key for key, _how in _COPIES}
 
 
+# What an event card's reveal or orientation never changes (up to the next decision): the
+# players' action-card piles, the generator, the printed prices and the filed events (the
+# reveal fills `revealed`, the round's end files it). `event_copy` shares them.
+EVENT_UNTOUCHED = frozenset(("rng", "prices", "council", "slots"))
+CARD_PILES = ("hand", "played", "performed", "discards", "punish", "aside")
+
+
+def event_copy(state: dict) -> dict:
+    """`fast_copy` for trying an event card's reveal or orientation (engine/wwe/choices.py):
+    the same copy but for what those never change (`EVENT_UNTOUCHED`, each player's
+    `CARD_PILES`), shared with ``state``. tests/engine/test_choices_performed.py checks that
+    the choices leave every state they are asked about unchanged."""
+    out = dict(state)
+    for key, how in _COPIES:
+        if key in out and key not in EVENT_UNTOUCHED:
+            out[key] = how(out[key]) if key != "players" else _copy_holdings(out[key])
+    for key in state.keys() - _KNOWN:
+        out[key] = marshal.loads(marshal.dumps(state[key]))
+    return out
+
+
+def _copy_holdings(players: dict) -> dict:
+    """Each player's resources, VP, houses and seals copied; the card piles shared."""
+    return {seat: dict(p, res=dict(p["res"]), houses=list(p["houses"]),
+                       seals=list(p["seals"])) for seat, p in players.items()}
+
+
 def _entries(part) -> list:
     """Catalog files may hold a list of entries, {"<key>": [...]}, or {id: entry}."""
     if isinstance(part, list):
@@ -316,6 +343,6 @@ def project_capacity(state: dict, pid: str) -> dict:
 
 def project_open(state: dict, pid: str) -> dict:
     """Empty stone/wood spaces of a project on the board."""
-    cap = project_capacity(state, pid)
+    spec = state["cat"]["projects"][pid]  # project_capacity's, inline (asked very often)
     proj = state["projects"][pid]
-    return {m: cap[m] - proj[m] for m in MATERIALS}
+    return {m: int(spec.get(m, 0)) - proj[m] for m in MATERIALS}
