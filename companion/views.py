@@ -264,12 +264,15 @@ def build(live: LiveGame, role: str, seat: str | None, lang: str, *,
             "log": kept(shared, ("log", mine, lang), lambda: log_entries(
                 live, mine, lang, namer,
                 shared.get(("log_window", lang), lambda: log_window(live, lang, namer)))),
-            "hardware": hardware_for(role, seat,
-                                     hardware_texts.translated(hardware, lang,
-                                                               live.kind.reasons, namer)),
+            "hardware": shared.get_for(
+                ("hardware", role, mine, lang), hardware, lambda: hardware_for(
+                    role, seat, shared.get_for(
+                        ("hardware_texts", lang), hardware, lambda: hardware_texts.translated(
+                            hardware, lang, live.kind.reasons, namer)))),
             "preview": live.preview,
-            # what the table owes by hand: depends on the devices too, so made per view
-            "steps": table_steps.entries(live, lang, namer, hardware),
+            # what the table owes by hand: depends on the devices too (one status a push)
+            "steps": shared.get_for(("steps", lang, live.status), hardware,
+                                    lambda: table_steps.entries(live, lang, namer, hardware)),
             "scores": live.row.get("result") if finished else None, "host": None,
         }
         if role == "host":
