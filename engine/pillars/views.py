@@ -9,9 +9,22 @@ from __future__ import annotations
 from engine.pillars import state as S
 from engine.pillars.advisor import best_allocation, usable
 from engine.pillars.prompts import prompts
+from engine.viewparts import Parts
+
+# The parts of the views made before, by catalog and position data (engine/viewparts.py)
+_PARTS = Parts()
 
 
 def _player(s, seat) -> dict:
+    """A seat's public row (the same object while what it shows is the same)."""
+    p = s["players"][seat]
+    inputs = ("player", seat, p, s["names"].get(seat, seat), s["round_start"].get(seat, {}),
+              s["last_round"].get(seat, {}), s.get("ledger", {}).get(seat, {}),
+              s.get("last_ledger", {}).get(seat, {}))
+    return _PARTS.get(s["cat"], inputs, lambda: _make_player(s, seat))
+
+
+def _make_player(s, seat) -> dict:
     p = s["players"][seat]
     return {
         "seat": seat, "name": s["names"].get(seat, seat), "colour": S.COLOURS[seat],
@@ -72,12 +85,18 @@ def _locations(s) -> list:
 
 
 def public_view(s) -> dict:
+    """Everything public. Read-only: a part made from the same position data as before is
+    the object made before (engine/viewparts.py), so the server sees at once what did not
+    change."""
     a = s["arch"]
     b = S.board(s)
+    cat = s["cat"]
+    players = s["players"]
     return {
         "game": "pillars", "round": s["round"], "rounds": S.board(s)["rounds"],
         "phase": s["phase"], "start": s["start"], "active": s["active"], "over": s["over"],
-        "seats": list(s["seats"]), "players": {seat: _player(s, seat) for seat in s["seats"]},
+        "seats": list(s["seats"]),
+        "players": _PARTS.same({seat: _player(s, seat) for seat in s["seats"]}),
         "prompts": [p.to_json() for p in prompts(s)],
         "pending": s["pending"], "market": dict(s["market"]), "sites": dict(s["sites"]),
         "court_metal": s["court_metal"], "castle": s["castle"], "black_free": s["black_free"],
@@ -92,8 +111,13 @@ def public_view(s) -> dict:
                        "wheel": list(a.get("wheel", [])), "refused": a.get("refused", False),
                        "aside": dict(a.get("aside", {}))},
         "market_order": list(s["market_open"]) if s["phase"] == "market" else [],
-        "scores": scores(s),
-        "cards": _cards(s), "locations": _locations(s),
+        "scores": _PARTS.get(cat, ("scores", s["seats"], s["over"], [
+            (seat, p["vp"], p["gold"]) for seat, p in players.items()]), lambda: scores(s)),
+        "cards": _PARTS.get(cat, ("cards", s["shiring"], s["supply_craftsmen"],
+                                  s["supply_materials"], s["kingsbridge"], s["event"], [
+                                      (p["craftsmen"], p["privileges"], p["materials"])
+                                      for p in players.values()]), lambda: _cards(s)),
+        "locations": _PARTS.get(cat, ("locations", s["spaces"]), lambda: _locations(s)),
         "prices": b["prices"], "tax_die": list(b["tax_die"]["faces"]),
         "storage_limit": b["storage_limit"], "craftsman_limit": b["craftsman_limit"],
         "gold_cap": b["gold_cap"],
