@@ -148,30 +148,20 @@ def log_entries(live: LiveGame, seat: str | None, lang: str, namer: Namer,
 
 
 def prompt_entries(live: LiveGame, lang: str, namer: Namer,
-                   shared: Shared | None = None, raw: list | None = None) -> list[dict]:
-    """The prompts in ``lang`` (of ``raw``, the prompts' JSON, when given)."""
+                   shared: Shared | None = None) -> list[dict]:
     texts = live.kind.prompt_texts
     out = []
-    if raw is None:
-        raw = prompts_raw(live, shared)
-    for prompt in raw:
-        data = dict(prompt)
-        kind, params = prompt["kind"], prompt["params"]
-        template = texts.get(kind) or live.kind.event_texts.get(f"prompt_{kind}")
-        shown = {k: namer(v, k) for k, v in dict(params, seat=prompt["seat"]).items()}
+    found = (shared.get(("prompts_raw",), lambda: live.kind.module.prompts(live.state))
+             if shared else live.kind.module.prompts(live.state))
+    for prompt in found:
+        data = prompt.to_json()
+        template = texts.get(prompt.kind) or live.kind.event_texts.get(f"prompt_{prompt.kind}")
+        shown = {k: namer(v, k) for k, v in dict(prompt.params, seat=prompt.seat).items()}
         data["text"] = (i18n.text(lang, template, shown, game=live.kind.name,
                                   chain=namer.chain) if template else None)
-        data["rule"] = citations.id_for_prompt(live.kind, kind)
+        data["rule"] = citations.id_for_prompt(live.kind, prompt.kind)
         out.append(data)
     return out
-
-
-def prompts_raw(live: LiveGame, shared: Shared | None = None) -> list[dict]:
-    """The game's prompts now, as JSON (once per state with ``shared``)."""
-    def make() -> list[dict]:
-        return [p.to_json() for p in live.kind.module.prompts(live.state)]
-
-    return shared.get(("prompts_json",), make) if shared else make()
 
 
 LANGS = frozenset(i18n.LANGUAGES)
@@ -269,8 +259,7 @@ def build(live: LiveGame, role: str, seat: str | None, lang: str, *,
                 dict(p, connected=p["seat"] in connected) for p in live.players]),
             "view": view_of(live, shared, mine if is_seat else None, is_seat, lang),
             "prompts": kept(shared, ("prompts", lang),
-                            lambda: prompt_entries(live, lang, namer, shared),
-                            raw=lambda: prompts_raw(live, shared)),
+                            lambda: prompt_entries(live, lang, namer, shared)),
             "choices": choices,
             "log": kept(shared, ("log", mine, lang), lambda: log_entries(
                 live, mine, lang, namer,
@@ -297,23 +286,13 @@ def build(live: LiveGame, role: str, seat: str | None, lang: str, *,
         return payload
 
 
-def kept(shared: Shared, key: tuple, make: Callable[[], Any],
-         raw: Callable[[], Any] | None = None) -> Any:
+def kept(shared: Shared, key: tuple, make: Callable[[], Any]) -> Any:
     """``shared.get(key, make)``, but the state before's value of ``key`` when it is the same
     JSON (`patches.same`): a part that did not change stays the same object, which the
-    patches of every recipient then skip at once.
-
-    ``raw``: what the value is made of, as JSON, untranslated (made once per state): when
-    it is the same as the state before's, so is the value, which is then not made again."""
+    patches of every recipient then skip at once."""
     def make_kept() -> Any:
-        previous = shared.previous
-        if raw is not None:
-            source = shared.get(("raw", *key), raw)
-            if previous is not None:
-                before = previous.peek(key)
-                if before is not None and same(previous.peek(("raw", *key)), source):
-                    return before
         value = make()
+        previous = shared.previous
         before = previous.peek(key) if previous is not None else None
         return before if before is not None and same(before, value) else value
 
@@ -422,20 +401,20 @@ def choice_entries(live: LiveGame, shared: Shared, asker: str, is_seat: bool, la
     """The choices of ``asker`` with refusals in ``lang``. The table gets only the prompts it
     may answer itself (which event card, which die face ...): actions by "table" only, which
     carry no seat's holdings."""
-    def raw() -> list[dict]:
-        found = [choice.to_json() for choice in derived.choices(live, shared, asker)]
-        return found if is_seat else [c for c in found if c["action"].get("by") == "table"]
-
     def make() -> list[dict]:
         out = []
-        for choice in shared.get(("raw", "choice_entries", asker, is_seat, lang), raw):
-            data = dict(choice)
-            refused = choice.get("refused")
-            if refused:
-                data["refused"] = refusal(live.kind.reasons, lang, refused["code"],
-                                          refused.get("params", {}), namer, live.kind.name)
-                data["refused"]["rule"] = citations.id_for_reason(live.kind, refused["code"])
-            idle = choice["effect"].get("no_effect")  # legal, but would do nothing: why
+        found = derived.choices(live, shared, asker)
+        for choice in found:
+            data = choice.to_json()
+            if not is_seat and data["action"].get("by") != "table":
+                continue
+            if choice.refused:
+                data["refused"] = refusal(live.kind.reasons, lang, choice.refused["code"],
+                                          choice.refused.get("params", {}), namer,
+                                          live.kind.name)
+                data["refused"]["rule"] = citations.id_for_reason(live.kind,
+                                                                  choice.refused["code"])
+            idle = choice.effect.get("no_effect")  # legal, but would do nothing: why
             if isinstance(idle, dict) and isinstance(idle.get("code"), str):
                 data["effect"] = dict(data["effect"], no_effect=refusal(
                     live.kind.reasons, lang, idle["code"], idle.get("params", {}), namer,
@@ -443,4 +422,4 @@ def choice_entries(live: LiveGame, shared: Shared, asker: str, is_seat: bool, la
             out.append(data)
         return out
 
-    return kept(shared, ("choice_entries", asker, is_seat, lang), make, raw=raw)
+    return kept(shared, ("choice_entries", asker, is_seat, lang), make)
