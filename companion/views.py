@@ -409,17 +409,26 @@ def choice_entries(live: LiveGame, shared: Shared, asker: str, is_seat: bool, la
             if not is_seat and data["action"].get("by") != "table":
                 continue
             if choice.refused:
-                data["refused"] = refusal(live.kind.reasons, lang, choice.refused["code"],
-                                          choice.refused.get("params", {}), namer,
-                                          live.kind.name)
+                data["refused"] = choice_refusal(live, lang, choice.refused["code"],
+                                                 choice.refused.get("params", {}), namer)
                 data["refused"]["rule"] = citations.id_for_reason(live.kind,
                                                                   choice.refused["code"])
             idle = choice.effect.get("no_effect")  # legal, but would do nothing: why
             if isinstance(idle, dict) and isinstance(idle.get("code"), str):
-                data["effect"] = dict(data["effect"], no_effect=refusal(
-                    live.kind.reasons, lang, idle["code"], idle.get("params", {}), namer,
-                    live.kind.name))
+                data["effect"] = dict(data["effect"], no_effect=choice_refusal(
+                    live, lang, idle["code"], idle.get("params", {}), namer))
             out.append(data)
         return out
 
     return kept(shared, ("choice_entries", asker, is_seat, lang), make)
+
+
+def choice_refusal(live: LiveGame, lang: str, code: str, params: dict, namer: Namer) -> dict:
+    """`refusal` for a choice, its message translated once per game, language, code and
+    params (the same JSON: `patches.exact`): most refusals come back at every action."""
+    key = ("refusal", lang, code, exact(params))
+    message = live.log_cache.get(key)
+    if message is None:
+        message = live.log_cache[key] = refusal(live.kind.reasons, lang, code, params, namer,
+                                                live.kind.name)["message"]
+    return {"code": code, "params": params or {}, "message": message}
