@@ -147,6 +147,19 @@ def log_entries(live: LiveGame, seat: str | None, lang: str, namer: Namer,
     return entries[-LOG_LENGTH:]
 
 
+def seen_log(live: LiveGame, shared: Shared, seat: str | None, lang: str,
+             namer: Namer) -> list[dict]:
+    """`log_entries` of ``seat`` (kept): the public list itself when no entry of the window
+    is private to the seat, so every recipient of that list shares its patch."""
+    window = shared.get(("log_window", lang), lambda: log_window(live, lang, namer))
+    private = shared.get(("log_private", lang), lambda: {
+        owner for owner, _entry in window if owner is not None})
+    if seat not in private:
+        seat = None
+    return kept(shared, ("log", seat, lang),
+                lambda: log_entries(live, seat, lang, namer, window))
+
+
 def prompt_entries(live: LiveGame, lang: str, namer: Namer,
                    shared: Shared | None = None) -> list[dict]:
     texts = live.kind.prompt_texts
@@ -261,9 +274,7 @@ def build(live: LiveGame, role: str, seat: str | None, lang: str, *,
             "prompts": kept(shared, ("prompts", lang),
                             lambda: prompt_entries(live, lang, namer, shared)),
             "choices": choices,
-            "log": kept(shared, ("log", mine, lang), lambda: log_entries(
-                live, mine, lang, namer,
-                shared.get(("log_window", lang), lambda: log_window(live, lang, namer)))),
+            "log": seen_log(live, shared, mine, lang, namer),
             "hardware": shared.get_for(
                 ("hardware", role, mine, lang), hardware, lambda: hardware_for(
                     role, seat, shared.get_for(
