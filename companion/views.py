@@ -162,17 +162,25 @@ def seen_log(live: LiveGame, shared: Shared, seat: str | None, lang: str,
 
 def prompt_entries(live: LiveGame, lang: str, namer: Namer,
                    shared: Shared | None = None) -> list[dict]:
+    """The prompts owed now in ``lang``; each entry made once per game and language while
+    the prompt is the same JSON (a prompt often stays for several actions)."""
     texts = live.kind.prompt_texts
     out = []
     found = (shared.get(("prompts_raw",), lambda: live.kind.module.prompts(live.state))
              if shared else live.kind.module.prompts(live.state))
     for prompt in found:
         data = prompt.to_json()
+        key = ("prompt", lang, exact(data))
+        known = live.log_cache.get(key)
+        if known is not None:
+            out.append(known)
+            continue
         template = texts.get(prompt.kind) or live.kind.event_texts.get(f"prompt_{prompt.kind}")
         shown = {k: namer(v, k) for k, v in dict(prompt.params, seat=prompt.seat).items()}
         data["text"] = (i18n.text(lang, template, shown, game=live.kind.name,
                                   chain=namer.chain) if template else None)
         data["rule"] = citations.id_for_prompt(live.kind, prompt.kind)
+        live.log_cache[key] = data
         out.append(data)
     return out
 
