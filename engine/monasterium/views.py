@@ -68,9 +68,8 @@ def public_view(s) -> dict:
         "seats": list(s["seats"]),
         "players": parts.same({seat: _player(s, seat) for seat in s["seats"]}),
         "prompts": [p.to_json() for p in prompts(s)],
-        "dice": parts.get(cat, ("dice", s["dice"]), lambda: {
-            d: {k: x.get(k) for k in ("owner", "holder", "at", "face", "col")}
-            for d, x in s["dice"].items()}),
+        "dice": {d: {k: x.get(k) for k in ("owner", "holder", "at", "face", "col")}
+                 for d, x in s["dice"].items()},  # changes at almost every action
         "monasteries": parts.get(cat, ("monasteries", s["mon"]), lambda: {
             m: {"buildings": dict(x["buildings"]), "chapel": list(x["chapel"]),
                 "cloister": dict(x["cloister"]), "glass": x["glass"]}
