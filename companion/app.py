@@ -7,7 +7,6 @@ translations, owner catalogs, backups, ``config.json``. Its settings: companion/
 """
 from __future__ import annotations
 
-import json
 import logging
 import os
 from pathlib import Path
@@ -17,7 +16,7 @@ from flask_compress import Compress
 from flask_socketio import SocketIO
 from socketio.packet import Packet
 
-from companion import catalog, frames, games, hardware_manager, i18n, security, settings
+from companion import catalog, frames, games, hardware_manager, i18n, security, settings, wire
 from companion.service import GameService
 from companion.store import Store
 
@@ -27,7 +26,12 @@ WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 
 class JsonPacket(Packet):
     """Socket.IO packets of plain JSON: our messages never carry bytes, so skip the recursive
-    search for binary parts (it cost ~4 ms per 18 kB view, more than building the view)."""
+    search for binary parts (it cost ~4 ms per 18 kB view, more than building the view).
+    Encoded and decoded by companion/wire.py (orjson); python-socketio calls
+    ``json.dumps(data, separators=...)`` for a str and ``json.loads(str)``. Set here, not as
+    ``SocketIO(json=...)``, which would also replace Engine.IO's module process-wide."""
+
+    json = wire
 
     @classmethod
     def data_is_binary(cls, data):
@@ -94,9 +98,9 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.extensions["companion.limiter"] = security.RateLimiter(resolved.rate_limit.attempts,
                                                                  resolved.rate_limit.window_s)
 
-    socketio = SocketIO(app, async_mode="threading", serializer=JsonPacket, json=json,
-                        logger=False, engineio_logger=False, ping_interval=10,
-                        ping_timeout=10, max_http_buffer_size=64 * 1024)
+    socketio = SocketIO(app, async_mode="threading", serializer=JsonPacket, logger=False,
+                        engineio_logger=False, ping_interval=10, ping_timeout=10,
+                        max_http_buffer_size=64 * 1024)
     app.extensions["companion.socketio"] = socketio
     app.extensions["companion.frames"] = frames.FrameLog()  # malformed frames: one line each
     frames.guard(socketio.server, app.extensions["companion.frames"])

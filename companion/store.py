@@ -14,6 +14,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from companion import wire
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
     id TEXT PRIMARY KEY,
@@ -63,13 +65,22 @@ CREATE TABLE IF NOT EXISTS tokens (
 );
 """
 
+# Checkpoint the WAL every ~100 pages (~400 kB; SQLite's default is 1,000): after a
+# checkpoint the WAL is written again from its start, and an fdatasync of a file that does
+# not grow skips the file system's metadata commit: ~0.05 ms less CPU per action after the
+# first ~40 actions (docs/persistence.md). Every commit is still synced (synchronous=FULL).
+WAL_PAGES = 100
+
 
 def now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
 def dumps(data: Any) -> str:
-    return json.dumps(data, separators=(",", ":"))  # key order kept: engines iterate dicts
+    """Compact JSON, key order kept (engines iterate dicts), UTF-8: companion/wire.py's orjson
+    (the json module for what orjson does not take); ~0.02-0.04 ms less per action than the
+    json module (the action, its events and every 25th the state)."""
+    return wire.dumps(data)
 
 
 class Store:
@@ -84,6 +95,7 @@ class Store:
         if mode.lower() != "wal":
             raise RuntimeError(f"SQLite refused WAL mode ({mode})")
         self._db.execute("PRAGMA synchronous=FULL")
+        self._db.execute(f"PRAGMA wal_autocheckpoint={WAL_PAGES}")
         self._db.execute("PRAGMA foreign_keys=ON")
         self._db.executescript(SCHEMA)
         self._migrate()

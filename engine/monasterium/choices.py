@@ -43,13 +43,20 @@ def choices(s, seat) -> list:
     uses = moves.die_uses(s, seat, die)
     if not uses:
         return [_ok({"type": "lose", "by": seat, "die": die})]
-    return [_use_choice(s, seat, a) for a in uses]
+    memo: dict = {}
+    return [_use_choice(s, seat, a, memo) for a in uses]
 
 
-def _use_choice(s, seat, a) -> Choice:
-    """A use with what it brings in words the phone shows (the catalog's effect)."""
+def _use_choice(s, seat, a, memo: dict | None = None) -> Choice:
+    """A use with what it brings in words the phone shows (the catalog's effect).
+    ``memo``: kept over one menu, where many sends share the column's action."""
     col = a.get("column") or s["turn"]["col"]
-    eff = S.effect_of(s, seat, col, a["act"]) or {}
+    if memo is None:
+        eff = S.effect_of(s, seat, col, a["act"]) or {}
+    else:
+        eff = memo.get((col, a["act"]))
+        if eff is None:
+            eff = memo[(col, a["act"])] = S.effect_of(s, seat, col, a["act"]) or {}
     effect = {"kind": eff.get("kind")}
     if eff.get("kind") == "gain":
         effect.update(eff["items"])
@@ -88,8 +95,13 @@ def _send_gives(s, a) -> dict:
 
 def _takes(s, seat) -> list:
     out = []
+    placed: dict = {}  # space -> the dice on it (`state.on_space` of every space, one pass)
+    for d, x in s["dice"].items():
+        if x["at"] == "space":
+            placed.setdefault(x["face"], []).append(d)
     for space in range(1, 7):
-        can = S.takeable(s, seat, space)
+        can = [d for d in sorted(placed.get(space, ()))
+               if s["dice"][d]["owner"] in (None, seat)]  # (`state.takeable`)
         if not can:
             continue
         mine = [d for d in can if s["dice"][d]["owner"] == seat]
@@ -118,8 +130,10 @@ def _pending_choices(s, seat, p) -> list:
                 _ok({"type": "extra_die", "by": seat, "take": False}, {}, {"prestige": 5})]
     if p["kind"] == "extra_action":
         out = []
+        memo: dict = {}
         for c in S.COLUMNS:
-            out += [_use_choice(s, seat, a) for a in moves.die_uses(s, seat, None, column=c)]
+            out += [_use_choice(s, seat, a, memo)
+                    for a in moves.die_uses(s, seat, None, column=c)]
         return out
     if p["kind"] == "extra_novice":
         got = [_ok({"type": "extra_novice", "by": seat, **x})

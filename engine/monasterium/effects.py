@@ -161,6 +161,15 @@ def send_cost(s, seat, row: str, dest: str, discount: int, monastery: str | None
 
 def send_refusal(s, seat, novice, m, dest, discount: int = 0) -> Refused | None:
     """Why this send is not possible now (None: it is)."""
+    refused = novice_refusal(s, seat, novice)
+    if refused is not None:
+        return refused
+    return place_refusal(s, seat, novice.split(":", 1)[0], m, dest, discount)
+
+
+def novice_refusal(s, seat, novice) -> Refused | None:
+    """Why ``novice`` cannot be sent at all (not one of the seat's): `send_refusal`'s first
+    checks."""
     p = s["players"][seat]
     if not isinstance(novice, str) or ":" not in novice:
         return Refused("bad_field", field="novice")
@@ -170,6 +179,13 @@ def send_refusal(s, seat, novice, m, dest, discount: int = 0) -> Refused | None:
             return Refused("no_novice", novice=novice[:12])
     elif row not in S.ROWS or col not in p["novices"][row]:
         return Refused("no_novice", novice=novice[:12])
+    return None
+
+
+def place_refusal(s, seat, row: str, m, dest, discount: int = 0) -> Refused | None:
+    """Why one of the seat's novices of ``row`` cannot go to ``dest`` of monastery ``m``:
+    `send_refusal`'s other checks, the same for every novice of the row."""
+    p = s["players"][seat]
     if m not in s["mon"]:
         return Refused("bad_field", field="monastery")
     if not access(s, seat, m):

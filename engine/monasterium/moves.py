@@ -13,34 +13,52 @@ def glass_params(s, seat, ms) -> list:
 
 
 def sends(s, seat, discount=0, novices=None) -> list:
-    """Every legal send: novice x monastery x destination (+ the tile of a common hall)."""
+    """Every legal send: novice x monastery x destination (+ the tile of a common hall).
+    Whether a place takes a novice depends on its row only (`effects.place_refusal`), so it
+    is asked once per row, monastery and place, not once per novice."""
     p = s["players"][seat]
     if novices is None:
         novices = [f"{r}:{c}" for r in S.ROWS for c in p["novices"][r]]
+    open_to = [m for m in s["mon"] if F.access(s, seat, m)]
+    places: dict = {}  # row -> [(monastery, [(place, its base action's tail)])]
+    tiles: dict = {}  # monastery -> the glass tiles of a common hall there
     out = []
     for nov in novices:
+        if F.novice_refusal(s, seat, nov) is not None:
+            continue
         row = nov.split(":")[0]
-        for m, mon in s["mon"].items():
-            if not F.access(s, seat, m):
-                continue
-            dests = []
-            if row in ("I", "II", "extra"):
-                dests += [b for b, who in mon["buildings"].items() if who is None]
-            if row in ("III", "extra"):
-                dests.append("chapel")
-            if row in ("IV", "extra"):
-                dests += [c for c, who in mon["cloister"].items() if who is None]
-            for dest in dests:
-                if F.send_refusal(s, seat, nov, m, dest, discount) is not None:
-                    continue
+        found = places.get(row)
+        if found is None:
+            found = places[row] = _places(s, seat, row, open_to, discount)
+        for m, dests in found:
+            for dest, hall in dests:
                 base = {"novice": nov, "monastery": m, "to": dest}
-                kind = s["cat"]["buildings"].get(dest, {}).get("type")
-                if kind == "hall":
-                    tiles = glass_params(s, seat, [m])
-                    out += [dict(base, **t) for t in tiles] or [base]
+                if hall:
+                    got = tiles.get(m)
+                    if got is None:
+                        got = tiles[m] = glass_params(s, seat, [m])
+                    out += [dict(base, **t) for t in got] or [base]
                 else:
                     out.append(base)
     return out
+
+
+def _places(s, seat, row, open_to, discount) -> list:
+    """Where a novice of ``row`` may go: [(monastery, [(place, is a common hall)])]."""
+    found = []
+    for m in open_to:
+        mon = s["mon"][m]
+        dests = []
+        if row in ("I", "II", "extra"):
+            dests += [b for b, who in mon["buildings"].items() if who is None]
+        if row in ("III", "extra"):
+            dests.append("chapel")
+        if row in ("IV", "extra"):
+            dests += [c for c, who in mon["cloister"].items() if who is None]
+        found.append((m, [(dest, s["cat"]["buildings"].get(dest, {}).get("type") == "hall")
+                          for dest in dests
+                          if F.place_refusal(s, seat, row, m, dest, discount) is None]))
+    return found
 
 
 def extra_sends(s, seat, row) -> list:

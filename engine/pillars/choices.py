@@ -9,7 +9,14 @@ from engine.api import Choice, Refused
 from engine.pillars import resolution
 from engine.pillars import rules as R
 from engine.pillars import state as S
-from engine.pillars.advisor import best_allocation, check_allocation, outcome, usable, useful
+from engine.pillars.advisor import (
+    best_allocation,
+    check_allocation,
+    most_vp,
+    outcome,
+    usable,
+    useful,
+)
 from engine.pillars.prompts import prompts
 
 
@@ -66,18 +73,36 @@ def _draft(s, seat) -> list:
 
 
 def _spaces(s, seat, cost) -> list:
+    """Every free space with its cost, or why not (`state.space_refusal`'s reasons, in its
+    order, read once per location: the location ids, an enum of catalog.LOCATION, are no
+    prefix of one another, so each space of `spaces_of` lies at its location)."""
     out = []
     gold = s["players"][seat]["gold"]
+    taken = s["spaces"]
+    opts = s["options"]
+    in_order = not opts["spaces_any_order"]
+    one_each = not opts["same_player_two_spaces"]
+    short = cost > gold and opts["placement_needs_gold"]
     for loc in s["cat"]["locations"]:
-        for sp in S.spaces_of(s, loc):
+        spaces = S.spaces_of(s, loc)
+        first = next((sp for sp in spaces if sp not in taken), None)
+        if first is None:
+            continue  # every space taken: nothing to offer here
+        mine = one_each and any(taken.get(sp) == seat for sp in spaces)
+        for sp in spaces:
+            if sp in taken:
+                continue
             a = {"type": "place", "by": seat, "space": sp}
-            r = S.space_refusal(s, seat, sp)
-            if r is None and cost > gold and s["options"]["placement_needs_gold"]:
+            if in_order and sp != first:
+                r = Refused("space_order", space=sp, first=first)
+            elif mine:
+                r = Refused("one_per_location", location=loc)
+            elif short:
                 r = Refused("cannot_afford", item="gold", need=cost, have=gold)
-            if r is None:
+            else:
                 out.append(_ok(a, {"gold": cost} if cost else {}, {"location": loc}))
-            elif r.code != "space_taken":
-                out.append(_no(a, r, {"gold": cost} if cost else {}))
+                continue
+            out.append(_no(a, r, {"gold": cost} if cost else {}))
     return out
 
 
@@ -107,21 +132,22 @@ def build_vp_after(s, seat, cube, n, gold, memo: dict | None = None) -> int:
     gold now (a market trade feeding the conversion). ``memo``: a dict kept for one state
     and seat; holdings equal up to what the craftsmen can use (`advisor.useful`) have the
     same best VP, so it is searched once for them (buying one more stone than the
-    craftsmen can take changes nothing)."""
+    craftsmen can take changes nothing), and the craftsmen are read once (`most_vp`)."""
     p = s["players"][seat]
-    q = {**p, "cubes": {**p["cubes"], cube: p["cubes"][cube] + n}, "gold": p["gold"] + gold}
-    key = None
-    if memo is not None:
-        bound = memo.get(None)
-        if bound is None:
-            bound = memo[None] = useful(s, seat)
-        have = {**q["cubes"], "gold": q["gold"]}
-        key = tuple((k, min(v, bound.get(k, 0))) for k, v in sorted(have.items()))
-        if key in memo:
-            return memo[key]
-    vp = best_allocation({**s, "players": {**s["players"], seat: q}}, seat)["vp"]
-    if key is not None:
-        memo[key] = vp
+    have = {**p["cubes"], "gold": p["gold"] + gold}
+    have[cube] += n
+    if memo is None:
+        return most_vp(s, seat)(have)
+    found = memo.get(None)
+    if found is None:
+        bound = useful(s, seat)  # (a holding no craftsman uses is left out of the key)
+        found = memo[None] = ([(k, bound[k]) for k in sorted(have) if bound.get(k, 0) > 0],
+                              most_vp(s, seat))
+    bound, vp_of = found
+    key = tuple(v if v < most else most for v, most in ((have[k], most) for k, most in bound))
+    vp = memo.get(key)
+    if vp is None:
+        vp = memo[key] = vp_of(have)
     return vp
 
 
@@ -129,8 +155,8 @@ def _market(s, seat) -> list:
     p = s["players"][seat]
     out = []
     price = S.board(s)["prices"]
-    base = best_allocation(s, seat)["vp"]
     memo: dict = {}  # the best VP by holdings, as far as they matter (build_vp_after)
+    base = build_vp_after(s, seat, "wood", 0, 0, memo)  # no trade: the holdings now
     for kind in ("buy", "sell"):
         for cube in (S.BUYABLE if kind == "buy" else S.CUBES):
             most = s["market"][cube] if kind == "buy" else p["cubes"][cube]
