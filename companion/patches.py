@@ -55,20 +55,21 @@ def _dict_diff(old: dict, new: dict, path: list, memo: dict | None) -> list:
             ops += [["d", [*path, key]] for key in moved if key in old]
             ops += [["s", [*path, key], new[key]] for key in moved]
             keys = keys[:stay]
+    get = old.get
     for key in keys:
         value = new[key]
-        before = old.get(key, _ABSENT)
+        before = get(key, _ABSENT)
         if before is value:  # a part reused from the view before: nothing to compare
             continue
-        if before is _ABSENT:
+        kind = type(value)
+        if before is _ABSENT or kind is not type(before):
             ops.append(["s", [*path, key], value])
-        elif not (_same_shared(before, value, memo) if shared and type(value) in _SHARED
-                  else same(before, value)):
+        elif kind is not dict and kind is not list:  # a scalar: set unless the same
+            if not (before == value and (kind in _PLAIN or same(before, value))):
+                ops.append(["s", [*path, key], value])
+        elif not (_same_shared(before, value, memo) if shared else same(before, value)):
             ops += diff(before, value, [*path, key], memo)
     return ops
-
-
-_SHARED = (dict, list)
 
 
 def _in_place(old: dict, new: dict, keys: list) -> int:

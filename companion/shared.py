@@ -20,6 +20,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from companion.patches import same
+
 
 class Shared:
     """Derived values of one state of one game, by key (part, seat or asker, language)."""
@@ -49,12 +51,32 @@ class Shared:
             return value
 
 
+    def get_for(self, key: tuple, owner: Any, make: Callable[[], Any]) -> Any:
+        """The value of ``key`` made from ``owner`` (an object given to every recipient of one
+        push: the hardware status), made once per ``owner`` (by identity: the entry holds
+        it); a value made anew that is the same JSON as the one before (of this state, else
+        of the state before) is that one, so the patches skip it at once."""
+        found = self._memo.get(key)
+        if found is not None and found[0] is owner:
+            return found[1]
+        value = make()
+        if found is None and self.previous is not None:
+            found = self.previous.peek(key)
+        if found is not None and same(found[1], value):
+            value = found[1]
+        self._memo[key] = (owner, value)
+        return value
+
+
 class Fresh(Shared):
     """Makes every value anew: the uncached path (tests compare both, recipient by recipient)."""
 
     keep = False
 
     def get(self, key: tuple, make: Callable[[], Any]) -> Any:
+        return make()
+
+    def get_for(self, key: tuple, owner: Any, make: Callable[[], Any]) -> Any:
         return make()
 
 

@@ -147,19 +147,40 @@ def log_entries(live: LiveGame, seat: str | None, lang: str, namer: Namer,
     return entries[-LOG_LENGTH:]
 
 
+def seen_log(live: LiveGame, shared: Shared, seat: str | None, lang: str,
+             namer: Namer) -> list[dict]:
+    """`log_entries` of ``seat`` (kept): the public list itself when no entry of the window
+    is private to the seat, so every recipient of that list shares its patch."""
+    window = shared.get(("log_window", lang), lambda: log_window(live, lang, namer))
+    private = shared.get(("log_private", lang), lambda: {
+        owner for owner, _entry in window if owner is not None})
+    if seat not in private:
+        seat = None
+    return kept(shared, ("log", seat, lang),
+                lambda: log_entries(live, seat, lang, namer, window))
+
+
 def prompt_entries(live: LiveGame, lang: str, namer: Namer,
                    shared: Shared | None = None) -> list[dict]:
+    """The prompts owed now in ``lang``; each entry made once per game and language while
+    the prompt is the same JSON (a prompt often stays for several actions)."""
     texts = live.kind.prompt_texts
     out = []
     found = (shared.get(("prompts_raw",), lambda: live.kind.module.prompts(live.state))
              if shared else live.kind.module.prompts(live.state))
     for prompt in found:
         data = prompt.to_json()
+        key = ("prompt", lang, exact(data))
+        known = live.log_cache.get(key)
+        if known is not None:
+            out.append(known)
+            continue
         template = texts.get(prompt.kind) or live.kind.event_texts.get(f"prompt_{prompt.kind}")
         shown = {k: namer(v, k) for k, v in dict(prompt.params, seat=prompt.seat).items()}
         data["text"] = (i18n.text(lang, template, shown, game=live.kind.name,
                                   chain=namer.chain) if template else None)
         data["rule"] = citations.id_for_prompt(live.kind, prompt.kind)
+        live.log_cache[key] = data
         out.append(data)
     return out
 
@@ -261,15 +282,16 @@ def build(live: LiveGame, role: str, seat: str | None, lang: str, *,
             "prompts": kept(shared, ("prompts", lang),
                             lambda: prompt_entries(live, lang, namer, shared)),
             "choices": choices,
-            "log": kept(shared, ("log", mine, lang), lambda: log_entries(
-                live, mine, lang, namer,
-                shared.get(("log_window", lang), lambda: log_window(live, lang, namer)))),
-            "hardware": hardware_for(role, seat,
-                                     hardware_texts.translated(hardware, lang,
-                                                               live.kind.reasons, namer)),
+            "log": seen_log(live, shared, mine, lang, namer),
+            "hardware": shared.get_for(
+                ("hardware", role, mine, lang), hardware, lambda: hardware_for(
+                    role, seat, shared.get_for(
+                        ("hardware_texts", lang), hardware, lambda: hardware_texts.translated(
+                            hardware, lang, live.kind.reasons, namer)))),
             "preview": live.preview,
-            # what the table owes by hand: depends on the devices too, so made per view
-            "steps": table_steps.entries(live, lang, namer, hardware),
+            # what the table owes by hand: depends on the devices too (one status a push)
+            "steps": shared.get_for(("steps", lang, live.status), hardware,
+                                    lambda: table_steps.entries(live, lang, namer, hardware)),
             "scores": live.row.get("result") if finished else None, "host": None,
         }
         if role == "host":
@@ -406,17 +428,26 @@ def choice_entries(live: LiveGame, shared: Shared, asker: str, is_seat: bool, la
             if not is_seat and data["action"].get("by") != "table":
                 continue
             if choice.refused:
-                data["refused"] = refusal(live.kind.reasons, lang, choice.refused["code"],
-                                          choice.refused.get("params", {}), namer,
-                                          live.kind.name)
+                data["refused"] = choice_refusal(live, lang, choice.refused["code"],
+                                                 choice.refused.get("params", {}), namer)
                 data["refused"]["rule"] = citations.id_for_reason(live.kind,
                                                                   choice.refused["code"])
             idle = choice.effect.get("no_effect")  # legal, but would do nothing: why
             if isinstance(idle, dict) and isinstance(idle.get("code"), str):
-                data["effect"] = dict(data["effect"], no_effect=refusal(
-                    live.kind.reasons, lang, idle["code"], idle.get("params", {}), namer,
-                    live.kind.name))
+                data["effect"] = dict(data["effect"], no_effect=choice_refusal(
+                    live, lang, idle["code"], idle.get("params", {}), namer))
             out.append(data)
         return out
 
     return kept(shared, ("choice_entries", asker, is_seat, lang), make)
+
+
+def choice_refusal(live: LiveGame, lang: str, code: str, params: dict, namer: Namer) -> dict:
+    """`refusal` for a choice, its message translated once per game, language, code and
+    params (the same JSON: `patches.exact`): most refusals come back at every action."""
+    key = ("refusal", lang, code, exact(params))
+    message = live.log_cache.get(key)
+    if message is None:
+        message = live.log_cache[key] = refusal(live.kind.reasons, lang, code, params, namer,
+                                                live.kind.name)["message"]
+    return {"code": code, "params": params or {}, "message": message}

@@ -6,6 +6,10 @@ from __future__ import annotations
 from engine.api import Prompt
 from engine.monasterium import state as S
 from engine.monasterium.choices import whose_turn
+from engine.viewparts import Parts
+
+# The parts of the views made before, by catalog and position data (engine/viewparts.py)
+_PARTS = Parts()
 
 
 def prompts(s) -> list:
@@ -34,6 +38,13 @@ def to_roll(s) -> list:
 
 
 def _player(s, seat) -> dict:
+    """A seat's public row (the same object while what it shows is the same)."""
+    p = s["players"][seat]
+    return _PARTS.get(s["cat"], ("player", seat, p, s["names"].get(seat, seat)),
+                      lambda: _make_player(s, seat))
+
+
+def _make_player(s, seat) -> dict:
     p = s["players"][seat]
     return {"seat": seat, "name": s["names"].get(seat, seat), "colour": S.COLOURS[seat],
             "prestige": p["prestige"], "res": dict(p["res"]), "road": p["road"],
@@ -46,27 +57,35 @@ def _player(s, seat) -> dict:
 
 
 def public_view(s) -> dict:
+    """Everything public. Read-only: a part made from the same position data as before is
+    the object made before (engine/viewparts.py), so the server sees at once what did not
+    change."""
+    cat, parts = s["cat"], _PARTS
     return {
         "game": "monasterium", "year": s["year"], "round": s["round"],
         "rounds": len(s["seats"]), "years": S.board(s)["years"], "first": s["first"],
         "phase": s["phase"], "active": s["active"], "over": s["over"],
         "seats": list(s["seats"]),
-        "players": {seat: _player(s, seat) for seat in s["seats"]},
+        "players": parts.same({seat: _player(s, seat) for seat in s["seats"]}),
         "prompts": [p.to_json() for p in prompts(s)],
         "dice": {d: {k: x.get(k) for k in ("owner", "holder", "at", "face", "col")}
-                 for d, x in s["dice"].items()},
-        "monasteries": {m: {"buildings": dict(x["buildings"]), "chapel": list(x["chapel"]),
-                            "cloister": dict(x["cloister"]), "glass": x["glass"]}
-                        for m, x in s["mon"].items()},
+                 for d, x in s["dice"].items()},  # changes at almost every action
+        "monasteries": parts.get(cat, ("monasteries", s["mon"]), lambda: {
+            m: {"buildings": dict(x["buildings"]), "chapel": list(x["chapel"]),
+                "cloister": dict(x["cloister"]), "glass": x["glass"]}
+            for m, x in s["mon"].items()}),
         "missions": list(s["missions"]), "turn": s["turn"], "final": s["final"],
         # the dice the next roll is of (entered by hand without a reader) and whose they are
         "to_roll": to_roll(s), "roller": S.roller(s),
-        "road": {k: {"monasteries": v["monasteries"], "bonus": v.get("bonus")}
-                 for k, v in s["cat"]["road"].items()},
-        "mission_cards": {m: {k: s["cat"]["missions"][m].get(k)
-                              for k in ("type", "monastery", "area", "count", "condition",
-                                        "points")} for m in s["missions"]},
-        "scores": scores(s),
+        "road": parts.get(cat, "road", lambda: {
+            k: {"monasteries": v["monasteries"], "bonus": v.get("bonus")}
+            for k, v in cat["road"].items()}),
+        "mission_cards": parts.get(cat, ("mission_cards", s["missions"]), lambda: {
+            m: {k: cat["missions"][m].get(k)
+                for k in ("type", "monastery", "area", "count", "condition", "points")}
+            for m in s["missions"]}),
+        "scores": parts.get(cat, ("scores", s["seats"], s["over"], [
+            (seat, p["prestige"]) for seat, p in s["players"].items()]), lambda: scores(s)),
     }
 
 

@@ -9,9 +9,22 @@ from __future__ import annotations
 from engine.pillars import state as S
 from engine.pillars.advisor import best_allocation, usable
 from engine.pillars.prompts import prompts
+from engine.viewparts import Parts
+
+# The parts of the views made before, by catalog and position data (engine/viewparts.py)
+_PARTS = Parts()
 
 
 def _player(s, seat) -> dict:
+    """A seat's public row (the same object while what it shows is the same)."""
+    p = s["players"][seat]
+    inputs = ("player", seat, p, s["names"].get(seat, seat), s["round_start"].get(seat, {}),
+              s["last_round"].get(seat, {}), s.get("ledger", {}).get(seat, {}),
+              s.get("last_ledger", {}).get(seat, {}))
+    return _PARTS.get(s["cat"], inputs, lambda: _make_player(s, seat))
+
+
+def _make_player(s, seat) -> dict:
     p = s["players"][seat]
     return {
         "seat": seat, "name": s["names"].get(seat, seat), "colour": S.COLOURS[seat],
@@ -40,7 +53,11 @@ _CARD_FIELDS = {
 
 def _cards(s) -> dict:
     """What the pages need to say what each card in view does (its names come with the page:
-    every catalog id's names are in the page context). Only cards already face up."""
+    every catalog id's names are in the page context). Only cards already face up.
+
+    In the order they came face up, as far as the position tells (`_face_up_order`): a card
+    turned up comes last, so a phone's patch only adds it (sorted by id, it landed among the
+    others and every card after it was sent again)."""
     cat = s["cat"]
     shown = {"craftsmen": set(s["shiring"]) | set(s["supply_craftsmen"]),
              "materials": set(s["supply_materials"]),
@@ -50,14 +67,47 @@ def _cards(s) -> dict:
         shown["craftsmen"] |= set(p["craftsmen"])
         shown["privileges"] |= set(p["privileges"])
         shown["materials"] |= set(p["materials"])
+    order = _face_up_order(s)
+    found = sorted((order(part, cid), cid, part) for part, ids in shown.items() for cid in ids
+                   if cid in cat[part])
     out = {}
-    for part, ids in shown.items():
-        for cid in sorted(ids):
-            entry = cat[part].get(cid)
-            if entry is not None:
-                out[cid] = {"part": part, "demo": bool(entry.get("demo")),
-                            **{k: entry[k] for k in _CARD_FIELDS[part] if k in entry}}
+    for _key, cid, part in found:
+        entry = cat[part][cid]
+        out[cid] = {"part": part, "demo": bool(entry.get("demo")),
+                    **{k: entry[k] for k in _CARD_FIELDS[part] if k in entry}}
     return out
+
+
+def _face_up_order(s):
+    """A sort key for the cards in view: (round turned up, privileges < craftsmen <
+    materials < the event as in a round's preparation and phases, order turned up). The
+    position keeps the order privileges and craftsmen were revealed in (``seen``); the
+    final privileges come with the last round, start craftsmen before round 1; materials and
+    the event are in view only in the round they were turned up (in catalog order)."""
+    cat = s["cat"]
+    per_round = max(1, int(S.board(s).get("privileges_per_round", 2) or 2))
+    revealed = {part: {cid: i for i, cid in enumerate(s["seen"][part])}
+                for part in ("privileges", "craftsmen")}
+    finals = {cid: i for i, cid in enumerate(cat.get("final_privileges", []))}
+    materials = {cid: i for i, cid in enumerate(cat["materials"])}
+    rounds = S.board(s)["rounds"]
+
+    def key(part: str, cid: str) -> tuple:
+        if part == "privileges":
+            i = revealed["privileges"].get(cid)
+            if i is not None:
+                return (i // per_round + 1, 0, i)
+            return (rounds, 0, finals.get(cid, len(finals)))
+        if part == "craftsmen":
+            i = revealed["craftsmen"].get(cid)
+            if i is not None:
+                return (int(cat["craftsmen"][cid].get("round") or 0), 1, i)
+            return (0, 1, -1)  # dealt at the start (then by id)
+        if part == "materials":
+            return (s["round"], 2, materials.get(cid, -1))
+        return (s["round"], 3, 0)
+
+    return key
 
 
 def _locations(s) -> list:
@@ -72,12 +122,18 @@ def _locations(s) -> list:
 
 
 def public_view(s) -> dict:
+    """Everything public. Read-only: a part made from the same position data as before is
+    the object made before (engine/viewparts.py), so the server sees at once what did not
+    change."""
     a = s["arch"]
     b = S.board(s)
+    cat = s["cat"]
+    players = s["players"]
     return {
         "game": "pillars", "round": s["round"], "rounds": S.board(s)["rounds"],
         "phase": s["phase"], "start": s["start"], "active": s["active"], "over": s["over"],
-        "seats": list(s["seats"]), "players": {seat: _player(s, seat) for seat in s["seats"]},
+        "seats": list(s["seats"]),
+        "players": _PARTS.same({seat: _player(s, seat) for seat in s["seats"]}),
         "prompts": [p.to_json() for p in prompts(s)],
         "pending": s["pending"], "market": dict(s["market"]), "sites": dict(s["sites"]),
         "court_metal": s["court_metal"], "castle": s["castle"], "black_free": s["black_free"],
@@ -92,8 +148,14 @@ def public_view(s) -> dict:
                        "wheel": list(a.get("wheel", [])), "refused": a.get("refused", False),
                        "aside": dict(a.get("aside", {}))},
         "market_order": list(s["market_open"]) if s["phase"] == "market" else [],
-        "scores": scores(s),
-        "cards": _cards(s), "locations": _locations(s),
+        "scores": _PARTS.get(cat, ("scores", s["seats"], s["over"], [
+            (seat, p["vp"], p["gold"]) for seat, p in players.items()]), lambda: scores(s)),
+        "cards": _PARTS.get(cat, ("cards", s["shiring"], s["supply_craftsmen"],
+                                  s["supply_materials"], s["kingsbridge"], s["event"],
+                                  s["round"], s["seen"]["privileges"], s["seen"]["craftsmen"],
+                                  [(p["craftsmen"], p["privileges"], p["materials"])
+                                   for p in players.values()]), lambda: _cards(s)),
+        "locations": _PARTS.get(cat, ("locations", s["spaces"]), lambda: _locations(s)),
         "prices": b["prices"], "tax_die": list(b["tax_die"]["faces"]),
         "storage_limit": b["storage_limit"], "craftsman_limit": b["craftsman_limit"],
         "gold_cap": b["gold_cap"],

@@ -9,9 +9,13 @@ from __future__ import annotations
 import marshal
 
 from engine.api import Prompt
+from engine.viewparts import Parts
 from engine.wwe import effects
 from engine.wwe import state as st
 from engine.wwe.steps import head, in_force
+
+# The parts of the views made before, by catalog and position data (engine/viewparts.py)
+_PARTS = Parts()
 
 # Catalog parts shown publicly, by the state key that names them.
 
@@ -31,6 +35,10 @@ def _names(entry) -> dict:
 def event_card(s: dict, card: str | None) -> dict | None:
     if card is None:
         return None
+    return _PARTS.get(s["cat"], ("event", card), lambda: _event_card(s, card))
+
+
+def _event_card(s: dict, card: str) -> dict:
     spec = s["cat"]["events"][card]
     return _thing(spec, card, chapter=spec.get("chapter"), permanent=bool(spec.get("permanent")),
                   text=spec.get("text", {}), corners=spec.get("corners"),
@@ -48,27 +56,33 @@ def prompts(s: dict) -> list[Prompt]:
     return [Prompt(h["seat"], h["kind"], params)]
 
 
-def public_view(s: dict) -> dict:
-    """Everything public. Every part made from the position is the caller's own to change;
-    the catalog's texts, names and effects are shared with the state's catalog, read-only
-    like the catalog itself (copying them for every view cost half its time)."""
+def _seat(s: dict, seat: str) -> dict:
     cat = s["cat"]
     game = cat["game"]
-    cycle = list(game["favor_track"]["cycle"])
-    seats = {}
-    for seat in s["seats"]:
-        p = s["players"][seat]
-        seats[seat] = {
-            "name": p["name"], "colour": p["colour"], "vp": p["vp"],
-            "houses": list(p["houses"]), "seals": list(p["seals"]),
-            "houses_left": int(game.get("houses_per_player", 4)) - len(p["houses"]),
-            "seals_left": int(game.get("seals_per_player", 2)) - len(p["seals"]),
-            "played": [_thing(cat["actions"].get(c), c, card=c, performed=d)
-                       for c, d in zip(p["played"], p["performed"], strict=True)],
-            "hand_count": len(p["hand"]), "discard_count": len(p["discards"]),
-            "punishments": list(p["punish"]),
-            "round_flags": sorted(k for k, v in s["round_flags"].get(seat, {}).items() if v),
-        }
+    p = s["players"][seat]
+    return {
+        "name": p["name"], "colour": p["colour"], "vp": p["vp"],
+        "houses": list(p["houses"]), "seals": list(p["seals"]),
+        "houses_left": int(game.get("houses_per_player", 4)) - len(p["houses"]),
+        "seals_left": int(game.get("seals_per_player", 2)) - len(p["seals"]),
+        "played": [_thing(cat["actions"].get(c), c, card=c, performed=d)
+                   for c, d in zip(p["played"], p["performed"], strict=True)],
+        "hand_count": len(p["hand"]), "discard_count": len(p["discards"]),
+        "punishments": list(p["punish"]),
+        "round_flags": sorted(k for k, v in s["round_flags"].get(seat, {}).items() if v),
+    }
+
+
+def _seat_inputs(s: dict, seat: str) -> tuple:
+    """What `_seat` reads of the position."""
+    p = s["players"][seat]
+    return ("seat", p["name"], p["colour"], p["vp"], p["houses"], p["seals"], p["played"],
+            p["performed"], len(p["hand"]), len(p["discards"]), p["punish"],
+            s["round_flags"].get(seat, {}))
+
+
+def _projects(s: dict) -> dict:
+    cat = s["cat"]
     projects = {}
     for pid, proj in s["projects"].items():
         spec = cat["projects"][pid]
@@ -79,11 +93,46 @@ def public_view(s: dict) -> dict:
                                seals=list(proj["seals"]), complete=proj["complete"],
                                covered=pid in s["covers"]["project"],
                                donor_reward=spec.get("donor_reward"))
-    plague = {loc: {"state": t["state"], "value": t["value"] if t["state"] != "hidden" else None,
-                    "names": cat["plague"].get(loc, {}).get("names", {}),
-                    "demo": bool(cat["plague"].get(loc, {}).get("demo")),
-                    "reward": cat["plague"].get(loc, {}).get("reward")}
-              for loc, t in s["plague"].items()}
+    return projects
+
+
+def _plague(s: dict) -> dict:
+    cat = s["cat"]
+    return {loc: {"state": t["state"], "value": t["value"] if t["state"] != "hidden" else None,
+                  "names": cat["plague"].get(loc, {}).get("names", {}),
+                  "demo": bool(cat["plague"].get(loc, {}).get("demo")),
+                  "reward": cat["plague"].get(loc, {}).get("reward")}
+            for loc, t in s["plague"].items()}
+
+
+def _favor(s: dict) -> dict:
+    game = s["cat"]["game"]
+    cycle = list(game["favor_track"]["cycle"])
+    return {"cycle": [{"id": c, "names": _names(game.get("favor_spaces", {}).get(c)),
+                       "demo": False} for c in cycle],
+            "index": s["favor"]["index"], "space": cycle[s["favor"]["index"]],
+            "covered": list(s["covers"]["favor"]),
+            "demo": bool(game["favor_track"].get("demo"))}
+
+
+def _sites(s: dict) -> dict:
+    cat = s["cat"]
+    return {sid: _thing(cat["sites"][sid], sid, owner=owner,
+                        material=cat["sites"][sid].get("material"),
+                        rent=cat["sites"][sid].get("rent"))
+            for sid, owner in s["sites"].items()}
+
+
+def public_view(s: dict) -> dict:
+    """Everything public. Read-only, like the catalog its texts, names and effects are
+    shared with: a part made from the same position data as before is the object made
+    before (engine/viewparts.py), so the server sees at once what did not change."""
+    cat = s["cat"]
+    game = cat["game"]
+    parts = _PARTS
+    seats = parts.same({seat: parts.get(cat, _seat_inputs(s, seat),
+                                        lambda seat=seat: _seat(s, seat))
+                        for seat in s["seats"]})
     h = head(s)
     view = {
         "game": "wwe",
@@ -95,42 +144,41 @@ def public_view(s: dict) -> dict:
         "order": list(s["seats"]),
         "seats": seats,
         "supply": dict(s["supply"]),
-        "supply_demo": {item: bool((game.get("supplies", {}).get(item) or {}).get("demo"))
-                        for item in s["supply"]},
-        "tax_die": {"faces": list(game.get("tax_die", {}).get("faces", [])),
-                    "demo": bool(game.get("tax_die", {}).get("demo"))},
-        "favor": {"cycle": [{"id": c, "names": _names(game.get("favor_spaces", {}).get(c)),
-                             "demo": False} for c in cycle],
-                  "index": s["favor"]["index"], "space": cycle[s["favor"]["index"]],
-                  "covered": list(s["covers"]["favor"]),
-                  "demo": bool(game["favor_track"].get("demo"))},
-        "council": {"side_values": list(game["council"]["side_values"]),
-                    "demo": bool(game["council"].get("demo"))},
+        "supply_demo": parts.get(cat, ("supply_demo", list(s["supply"])), lambda: {
+            item: bool((game.get("supplies", {}).get(item) or {}).get("demo"))
+            for item in s["supply"]}),
+        "tax_die": parts.get(cat, "tax_die", lambda: {
+            "faces": list(game.get("tax_die", {}).get("faces", [])),
+            "demo": bool(game.get("tax_die", {}).get("demo"))}),
+        "favor": parts.get(cat, ("favor", s["favor"]["index"], s["covers"]["favor"]),
+                           lambda: _favor(s)),
+        "council": parts.get(cat, "council", lambda: {
+            "side_values": list(game["council"]["side_values"]),
+            "demo": bool(game["council"].get("demo"))}),
         "event": event_card(s, s["event"]),
         "rotation": s["rotation"],
-        "council_cards": [event_card(s, c) for c in s["council"]],
-        "permanent": [event_card(s, c) for c in s["slots"]],
+        "council_cards": parts.same([event_card(s, c) for c in s["council"]]),
+        "permanent": parts.same([event_card(s, c) for c in s["slots"]]),
         "in_force": list(in_force(s)),
         "market": {"prices": {i: effects.price(s, i) for i in ("wool", "cloth")},
                    "covered": list(s["covers"]["market"]),
                    "cloth_max": int(game["market"].get("cloth_max", 1))},
         "covers": {k: list(v) for k, v in s["covers"].items()},
         "cover_tiles": int(game.get("cover_tiles", 5)),
-        "projects": projects,
-        "sites": {sid: _thing(cat["sites"][sid], sid, owner=owner,
-                              material=cat["sites"][sid].get("material"),
-                              rent=cat["sites"][sid].get("rent"))
-                  for sid, owner in s["sites"].items()},
-        "plague": plague,
+        "projects": parts.get(cat, ("projects", s["projects"], s["covers"]["project"]),
+                              lambda: _projects(s)),
+        "sites": parts.get(cat, ("sites", s["sites"]), lambda: _sites(s)),
+        "plague": parts.get(cat, ("plague", s["plague"]), lambda: _plague(s)),
         "tax": s["tax"],
         "duties": (marshal.loads(marshal.dumps(s["duties"]))
                    if h and h["kind"] == "choose_protection" else {}),
         "revealed": {k: list(v) for k, v in s["revealed"].items()},
-        "options": dict(s["options"]),
+        "options": parts.get(cat, ("options", s["options"]), lambda: dict(s["options"])),
         "prompts": [p.to_json() for p in prompts(s)],
         "over": s["over"],
         "final": ({k: v / 2 for k, v in s["final"].items()} if s["final"] else None),
-        "vp_history": marshal.loads(marshal.dumps(s.get("vp_history", []))),
+        "vp_history": parts.get(cat, ("vp_history", s.get("vp_history", [])),
+                                lambda: marshal.loads(marshal.dumps(s.get("vp_history", [])))),
         "version": s["n"],
     }
     return view
@@ -141,11 +189,11 @@ def private_view(s: dict, seat: str) -> dict:
     if seat not in s["players"]:
         return {}
     p = s["players"][seat]
-    return {"seat": seat,
-            "private": {"resources": dict(p["res"]), "hand": list(p["hand"]),
-                        "discards": list(p["discards"]), "aside": list(p["aside"]),
-                        "hand_cards": [_thing(s["cat"]["actions"].get(c), c)
-                                       for c in p["hand"]]}}
+    return {"seat": seat, "private": _PARTS.get(
+        s["cat"], ("private", p["res"], p["hand"], p["discards"], p["aside"]), lambda: {
+            "resources": dict(p["res"]), "hand": list(p["hand"]),
+            "discards": list(p["discards"]), "aside": list(p["aside"]),
+            "hand_cards": [_thing(s["cat"]["actions"].get(c), c) for c in p["hand"]]})}
 
 
 def seat_view(s: dict, seat: str) -> dict:
