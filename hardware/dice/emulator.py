@@ -71,6 +71,10 @@ class DiceEmulator:
         self.hello_at_boot = hello_at_boot
         self.silent = False
         """True: send nothing and answer nothing (a hung device)."""
+        self.lose: set[str] = set()
+        """Kinds of numbered frames (``"HB"``, ``"ST"``...) lost on the line while set: for
+        tests that must act before the host hears them (e.g. a roll right after a replug,
+        before the snapshot that answers the host's STATE?)."""
         self.received: list[p.HostCommand] = []
         self.sent = 0
         self._rng = random.Random(seed)
@@ -262,6 +266,8 @@ class DiceEmulator:
         fields = body.split(" ")
         part = next((int(f[2:].split("/")[0]) for f in fields[2:4] if f.startswith("p=")
                      and "/" in f), 1)
+        if fields[0] in self.lose:
+            return
         for wanted in ((fields[0], None), (fields[0], part)):
             if wanted in self._drop_next:
                 self._drop_next.remove(wanted)

@@ -12,6 +12,12 @@ The rules (docs/dice-reader.md):
   the companion was listening is not applied to a game.
 - A roll number below the last one means the device's counter restarted (reboot): the
   baseline follows it.
+- After a HELLO (a reconnection, a reboot) the baseline is *unsure* until the device shows
+  whether it restarted: a heartbeat whose uptime is below the last one heard (restarted:
+  the baseline drops to what this boot has shown, 0 if nothing, and STATE? recovers a roll
+  lost meanwhile), one that is not (the same boot: the old baseline holds, so a roll
+  delivered before an unplug is not delivered again), or an ``RD`` numbered at or below
+  the baseline (only a restarted counter does that: it is a new roll, delivered).
 - Version 2: an ``RD``, ``ST`` or ``DI`` may come in parts ``p=<i>/<n>``. A set counts only
   when parts 1..n arrived in order with consecutive sequence numbers and no die twice; a
   set with a part lost is dropped whole (``incomplete``) and the host asks ``STATE?`` (or
@@ -52,6 +58,11 @@ class RollTracker:
         """Multi-part sets (RD, ST, DI) dropped because a part was lost."""
         self._seq: int | None = None
         self._uptime: int | None = None
+        """The last heartbeat's uptime, kept across connections to tell a restart."""
+        self._unsure = False
+        """A HELLO came and the device has not yet shown whether it restarted."""
+        self._since_hello: int | None = None
+        """The last roll number heard since that HELLO (RD or snapshot)."""
         self._parts: list[p.PartMessage] = []
         self._dice_asked = False
         self._dropped: tuple | None = None  # the last set counted incomplete
@@ -59,7 +70,6 @@ class RollTracker:
     def connected(self) -> None:
         """A new connection: the next sequence number starts a fresh count."""
         self._seq = None
-        self._uptime = None
         self._parts = []
 
     @property
@@ -71,7 +81,8 @@ class RollTracker:
         if isinstance(msg, p.Hello):
             self.hello = msg
             self._seq = None
-            self._uptime = None
+            self._unsure = self.last_roll is not None
+            self._since_hello = None
             self._drop_parts(out)
             out.ask_state = True
             if msg.proto >= 2:
@@ -90,8 +101,12 @@ class RollTracker:
         else:
             self._drop_parts(out)
         if isinstance(msg, p.Heartbeat):
-            if self._uptime is not None and msg.uptime_ms < self._uptime:
-                out.ask_state = True  # the device restarted under us
+            if self._uptime is not None:
+                if msg.uptime_ms < self._uptime:
+                    out.ask_state = True  # the device restarted under us
+                    if self._unsure:
+                        self._restarted(self._since_hello or 0)
+                self._unsure = False
             self._uptime = msg.uptime_ms
         elif isinstance(msg, p.Event):
             self.dice[msg.die] = p.DieState(msg.state, msg.face)
@@ -105,10 +120,12 @@ class RollTracker:
             self._check_known(list(msg.faces), out)
             for die, face in msg.faces.items():
                 self.dice[die] = p.DieState("SETTLED", face)
+            if self._unsure and self._since_hello is None and msg.roll <= self.last_roll:
+                self._restarted(0)  # a counter that did not restart never goes back
             if self.last_roll is None or msg.roll != self.last_roll:
                 if self.last_roll is not None and msg.roll > self.last_roll + 1:
                     self.missed_rolls += msg.roll - self.last_roll - 1
-                self.last_roll = msg.roll
+                self.last_roll = self._since_hello = msg.roll
                 out.observations.append(Roll(msg.roll, dict(msg.faces), False, at))
         elif isinstance(msg, p.Snapshot):
             self.dice = dict(msg.dice)
@@ -176,12 +193,20 @@ class RollTracker:
                 any(d not in self.groups for d in dice):
             out.ask_dice = self._dice_asked = True
 
+    def _restarted(self, baseline: int) -> None:
+        """The device restarted since the HELLO: its roll numbers start again."""
+        self._unsure = False
+        self.last_roll = baseline
+
     def _snapshot(self, msg: p.Snapshot, at: float, out: Outcome) -> None:
         if self.last_roll is None or msg.roll < self.last_roll:
-            self.last_roll = msg.roll  # baseline: first snapshot, or the device restarted
+            # baseline: first snapshot, or the device restarted
+            self._restarted(msg.roll)
+            self._since_hello = msg.roll
             return
         if msg.roll == self.last_roll:
-            return
+            return  # while unsure, the same number may be this boot's: a heartbeat tells
+        self._since_hello = msg.roll
         present = {d: s for d, s in msg.dice.items() if s.state != "ABSENT"}
         if present and all(s.state == "SETTLED" for s in present.values()):
             self.missed_rolls += msg.roll - self.last_roll - 1

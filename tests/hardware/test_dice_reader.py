@@ -5,7 +5,13 @@ import random
 from hardware.dice import protocol as p
 from hardware.dice.observations import Roll
 from hardware.dice.reader import DiceReader
-from tests.hardware.dice.support import Collector, connected, emulator_and_reader, wait_for
+from tests.hardware.dice.support import (
+    PATIENCE,
+    Collector,
+    connected,
+    emulator_and_reader,
+    wait_for,
+)
 
 TWO_DICE = {"red": [1, 2, 3, 4, 5, 6], "blue": [1, 2, 3, 4, 5, 6]}
 
@@ -150,15 +156,88 @@ def test_unplug_and_replug_reconnects(tmp_path):
         emu.unplug()
         wait_for(lambda: reader.status().state in ("searching", "connecting"), what="loss")
         emu.replug()
-        # the board reset on open: its roll counter restarted, and the reader's baseline
-        # follows once its STATE? is answered (a roll before that would carry the number
-        # of the last roll before the unplug, and be taken for it)
-        status = wait_for(lambda: (s := connected(reader)) and s.reconnects == 1
-                          and s.last_roll == 0 and s, what="reconnected, new baseline")
+        # the board reset on open: its roll counter restarted; a player rolls at once,
+        # whether or not the reader has heard the new boot's heartbeat or snapshot yet
+        status = wait_for(lambda: (s := connected(reader)) and s.reconnects == 1 and s,
+                          what="reconnected")
         assert status.firmware == "1.0.0-emu"
         emu.roll({"tax": 5})
         rolls = seen.wait_rolls(2)
         assert [(r.roll, r.faces) for r in rolls] == [(1, {"tax": 2}), (1, {"tax": 5})]
+
+
+def _replugged(emu, reader):
+    """Replug the emulator; return once the reader heard its HELLO and asked STATE?."""
+    asked = emu.received.count(p.StateQuery())
+    emu.replug()
+    wait_for(lambda: (s := connected(reader)) and s.reconnects == 1, what="reconnected")
+    wait_for(lambda: emu.received.count(p.StateQuery()) > asked, what="STATE? after replug")
+
+
+def _then_heartbeat_and_snapshot(emu, reader):
+    """Let the reader hear a fresh snapshot and a heartbeat after it (in this order)."""
+    asked = emu.received.count(p.StateQuery())
+    assert reader.request_state()
+    wait_for(lambda: emu.received.count(p.StateQuery()) > asked, what="STATE? heard")
+    with emu.holding_line():  # the snapshot is written by now: count frames after it
+        sent = emu.sent
+    wait_for(lambda: emu.sent > sent, what="a heartbeat after the snapshot")
+
+
+def test_a_roll_right_after_a_replug_is_delivered_exactly_once(tmp_path):
+    # The board resets on open and numbers its next roll 1 again, like the last roll before
+    # the unplug. The player rolls before the reader hears the new boot's heartbeat or its
+    # snapshot (both lost on the line meanwhile, to hold the reader in that moment).
+    with emulator_and_reader(tmp_path, silent_after=PATIENCE) as (emu, reader, seen):
+        wait_for(lambda: connected(reader))
+        emu.roll({"tax": 2})
+        seen.wait_rolls(1)
+        emu.unplug()
+        wait_for(lambda: reader.status().state in ("searching", "connecting"), what="loss")
+        emu.lose = {"HB", "ST"}
+        _replugged(emu, reader)
+        assert reader.status().last_roll == 1  # the old baseline, still unsure
+        emu.roll({"tax": 5})
+        rolls = seen.wait_rolls(2)
+        assert [(r.roll, r.faces, r.recovered) for r in rolls] == [
+            (1, {"tax": 2}, False), (1, {"tax": 5}, False)]
+        emu.lose = set()
+        _then_heartbeat_and_snapshot(emu, reader)  # both say roll 1 of a new boot
+        emu.roll({"tax": 3})
+        wait_for(lambda: reader.status().last_roll == 2, what="roll 2")
+        assert [(r.roll, r.faces) for r in seen.rolls()] == [
+            (1, {"tax": 2}), (1, {"tax": 5}), (2, {"tax": 3})]
+        assert reader.status().missed_rolls == 0
+
+
+def test_a_replug_without_a_reset_delivers_no_old_roll_again(tmp_path):
+    # A board that keeps running when the port is opened (native USB): its counters go on,
+    # so its snapshot after the replug names the roll delivered before the unplug.
+    options = {"reset_on_open": False}
+    with emulator_and_reader(tmp_path, emulator_options=options,
+                             silent_after=PATIENCE) as (emu, reader, seen):
+        wait_for(lambda: connected(reader))
+        emu.roll({"tax": 2})
+        seen.wait_rolls(1)
+        emu.unplug()
+        wait_for(lambda: reader.status().state in ("searching", "connecting"), what="loss")
+        _replugged(emu, reader)
+        _then_heartbeat_and_snapshot(emu, reader)
+        emu.roll({"tax": 4})  # roll 2; and one made while unplugged is recovered once
+        emu.unplug()
+        wait_for(lambda: reader.status().state in ("searching", "connecting"), what="loss")
+        emu.roll({"tax": 5})  # roll 3, its RD lost with the cable
+        asked = emu.received.count(p.StateQuery())
+        emu.replug()
+        wait_for(lambda: (s := connected(reader)) and s.reconnects == 2, what="reconnected")
+        wait_for(lambda: emu.received.count(p.StateQuery()) > asked, what="STATE?")
+        _then_heartbeat_and_snapshot(emu, reader)
+        emu.roll({"tax": 3})
+        wait_for(lambda: reader.status().last_roll == 4, what="roll 4")
+        assert [(r.roll, r.faces, r.recovered) for r in seen.rolls()] == [
+            (1, {"tax": 2}, False), (2, {"tax": 4}, False), (3, {"tax": 5}, True),
+            (4, {"tax": 3}, False)]
+        assert reader.status().missed_rolls == 0
 
 
 def test_silent_device_trips_the_watchdog_then_reopens(tmp_path):

@@ -77,6 +77,68 @@ def test_heartbeat_uptime_going_back_asks_for_state():
     assert not outcomes[0].ask_state and outcomes[1].ask_state
 
 
+HELLO = "HELLO dicereader proto=1 fw=1 dice=1 uid=AB"
+
+
+def before_unplug():
+    """A reader that delivered roll 1 and heard the device up for 9 s, then lost it."""
+    tracker = started()
+    rolls, _ = feed(tracker, "RD 1 r=1 tax=5", "HB 2 9000")
+    assert [r.roll for r in rolls] == [1]
+    tracker.connected()
+    return tracker
+
+
+def test_after_a_replug_a_restarted_device_s_roll_is_new_before_any_snapshot():
+    # the board reset on open: its next roll is numbered 1 again, before STATE? is answered
+    tracker = before_unplug()
+    rolls, outcomes = feed(tracker, HELLO, "EV 0 tax ROLLING", "EV 1 tax SETTLED 3",
+                           "RD 2 r=1 tax=3")
+    assert outcomes[0].ask_state
+    assert rolls == [Roll(1, {"tax": 3}, False, 1.0)] and tracker.missed_rolls == 0
+    # then the snapshot and the heartbeat of the new boot: nothing is delivered again
+    rolls, _ = feed(tracker, "ST 3 r=1 tax=SETTLED:3", "HB 4 300", "RD 5 r=2 tax=4")
+    assert [r.roll for r in rolls] == [2] and tracker.missed_rolls == 0
+
+
+def test_after_a_replug_a_heartbeat_tells_a_restart_and_a_lost_roll_is_recovered():
+    tracker = before_unplug()
+    # the new boot's roll 1 was made and its RD lost; its snapshot looks like the old roll
+    rolls, _ = feed(tracker, HELLO, "ST 3 r=1 tax=SETTLED:4")
+    assert rolls == [] and tracker.last_roll == 1
+    rolls, outcomes = feed(tracker, "HB 4 350")  # uptime went back: a restart
+    assert rolls == [] and tracker.last_roll == 0 and outcomes[0].ask_state
+    rolls, _ = feed(tracker, "ST 5 r=1 tax=SETTLED:4")
+    assert rolls == [Roll(1, {"tax": 4}, True, 1.0)]
+
+
+def test_after_a_replug_without_a_restart_the_old_roll_is_not_delivered_again():
+    tracker = before_unplug()
+    # the device kept running (no reset on open): same counters, uptime still growing
+    rolls, _ = feed(tracker, HELLO, "ST 7 r=1 tax=SETTLED:5", "HB 8 12000",
+                    "ST 9 r=1 tax=SETTLED:5")
+    assert rolls == [] and tracker.last_roll == 1 and tracker.missed_rolls == 0
+    rolls, _ = feed(tracker, "RD 10 r=2 tax=3")
+    assert [r.roll for r in rolls] == [2]
+
+
+def test_after_a_replug_without_a_restart_a_roll_made_meanwhile_is_recovered_once():
+    tracker = before_unplug()
+    rolls, _ = feed(tracker, HELLO, "ST 7 r=2 tax=SETTLED:4", "HB 8 12000",
+                    "ST 9 r=2 tax=SETTLED:4")
+    assert rolls == [Roll(2, {"tax": 4}, True, 1.0)] and tracker.last_roll == 2
+
+
+def test_a_restart_seen_after_this_boot_s_roll_keeps_that_roll_as_the_baseline():
+    # no roll before the unplug: the new boot's roll 1 is simply new; the heartbeat that
+    # then shows the restart must not lower the baseline below it
+    tracker = started()
+    feed(tracker, "HB 1 9000")
+    tracker.connected()
+    rolls, _ = feed(tracker, HELLO, "RD 0 r=1 tax=2", "HB 1 200", "ST 2 r=1 tax=SETTLED:2")
+    assert [r.roll for r in rolls] == [1] and tracker.last_roll == 1
+
+
 def test_sequence_wraps_without_a_gap():
     tracker = RollTracker()
     feed(tracker, "HB 65534 1", "HB 65535 2", "HB 0 3", "HB 1 4")
