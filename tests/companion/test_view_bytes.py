@@ -3,15 +3,20 @@ games of every installed game, for every recipient, the shared view (translation
 from the state before, companion/shared.py) encodes to the same JSON as a view made anew
 (`shared.Fresh`), a phone that applies the patches (companion/patches.py) holds the same
 bytes, and the log window kept up to date action by action equals the one read from the
-whole log."""
+whole log. The plain path also starts the engines' kept view parts (engine/viewparts.py)
+from nothing, so a caller writing into a view it was given (views are read-only) would
+show here as a difference."""
 from __future__ import annotations
 
+import contextlib
+import importlib
 import json
 import random
 
 import pytest
 
 from companion import games, patches, shared, views
+from engine import viewparts
 from engine.api import random_move
 from tests.companion.conftest import make_app
 from tests.companion.test_shared_views import new_game, recipients, who
@@ -19,6 +24,20 @@ from tests.companion.test_shared_views import new_game, recipients, who
 
 def encoded(view: dict) -> str:
     return json.dumps(view, ensure_ascii=False)
+
+
+@contextlib.contextmanager
+def parts_from_nothing(module):
+    """The game's views with an empty memo of kept parts, for the time of the block."""
+    views_module = importlib.import_module(module.public_view.__module__)
+    kept = getattr(views_module, "_PARTS", None)
+    if kept is not None:
+        views_module._PARTS = viewparts.Parts()
+    try:
+        yield
+    finally:
+        if kept is not None:
+            views_module._PARTS = kept
 
 
 def window_from_scratch(live, lang: str) -> list:
@@ -48,8 +67,9 @@ def test_views_patches_and_log_are_byte_identical_to_the_plain_path(tmp_path, ga
             for lang in langs:
                 for role, seat in recipients(live):
                     view = views.build(live, role, seat, lang, connected={live.seats[0]})
-                    fresh = views.build(live, role, seat, lang, connected={live.seats[0]},
-                                        shared=shared.Fresh(live))
+                    with parts_from_nothing(module):
+                        fresh = views.build(live, role, seat, lang, connected={live.seats[0]},
+                                            shared=shared.Fresh(live))
                     assert encoded(view) == encoded(fresh), (game, step, role, seat, lang)
                     before = held.get((role, seat, lang))
                     if before is not None:
