@@ -236,6 +236,90 @@ def test_lossy_line_never_gives_a_wrong_roll(script):
     assert tracker.last_roll == device.roll
 
 
+replug_steps = st.lists(st.tuples(
+    st.sampled_from(["start", "settle", "hb", "answer", "replug", "reset"]),
+    st.sampled_from(["a", "b"]), st.integers(1, 6), st.booleans(), st.booleans()),
+    max_size=60)
+
+
+@settings(max_examples=300, deadline=None)
+@given(replug_steps)
+@example([("start", "a", 1, False, False), ("settle", "a", 4, False, False),
+          ("hb", "a", 1, False, False), ("reset", "a", 1, False, False),
+          ("start", "a", 1, True, False), ("settle", "a", 2, False, False)])  # the window
+def test_replugs_and_restarts_never_lose_or_repeat_a_roll(script):
+    """Replugs of a device that keeps running, and restarts (counters from 0, uptime from
+    0, a HELLO), between lost frames: every delivered roll is the device's, no roll of a
+    boot delivered twice; a roll whose RD arrives is always delivered; at the end the
+    baseline is the device's."""
+    device, tracker = SimulatedDevice(["a", "b"]), RollTracker()
+    device.boot, device.uptime, device.boots = 0, 0, {0: {}}
+    tracker.connected()
+    pending, delivered = 0, []
+
+    def line(bodies, lost):
+        nonlocal pending
+        for body in bodies:
+            if lost:
+                continue
+            out = tracker.handle(p.parse_device(body), at=0.0)
+            pending += out.ask_state
+            for roll in (o for o in out.observations if isinstance(o, Roll)):
+                delivered.append((device.boot, roll))
+                if body.startswith("RD"):
+                    assert roll.roll == int(body.split("r=")[1].split()[0])
+
+    def hello():
+        nonlocal pending
+        line(["HELLO dicereader proto=1 fw=1 dice=2 uid=AB"], False)
+        pending = 1
+
+    hello()
+    line(device.snapshot(), False)
+    pending = 0
+    for action, die, face, lost, lost_twice in script:
+        device.uptime += 100
+        if action == "start":
+            line(device.start_roll(die), lost)
+        elif action == "settle":
+            before = device.roll
+            bodies = device.settle(die, face)
+            line(bodies, lost and lost_twice)
+            if device.roll > before and not (lost and lost_twice):
+                assert delivered and delivered[-1][1].roll == device.roll  # never dropped
+            device.boots[device.boot] = dict(device.history)
+        elif action == "hb":
+            line([device.numbered("HB", str(device.uptime))], lost)
+        elif action == "replug":
+            tracker.connected()
+            hello()
+        elif action == "reset":
+            device.boot += 1
+            device.seq, device.roll, device.uptime, device.history = 0, 0, 0, {}
+            device.boots[device.boot] = {}
+            tracker.connected()
+            hello()
+        elif pending:
+            pending -= 1
+            line(device.snapshot(), lost)
+    for die in ("a", "b"):
+        if device.states[die].state != "SETTLED":
+            line(device.settle(die, 3), False)
+            device.boots[device.boot] = dict(device.history)
+    device.uptime += 100
+    line([device.numbered("HB", str(device.uptime))], False)
+    while pending:
+        pending -= 1
+        line(device.snapshot(), False)
+
+    for boot in device.boots:
+        numbers = [r.roll for b, r in delivered if b == boot]
+        assert numbers == sorted(set(numbers))
+    for boot, roll in delivered:
+        assert roll.faces == device.boots[boot][roll.roll]
+    assert tracker.last_roll == device.roll
+
+
 # --------------------------------------------------------------------------- version 2 parts
 
 TWENTY_TWO = {f"n{i}": 1 + i % 6 for i in range(1, 11)} | {
