@@ -299,9 +299,9 @@ def test_replugs_and_restarts_never_lose_or_repeat_a_roll(script):
             device.boots[device.boot] = {}
             tracker.connected()
             hello()
-        elif pending:
-            pending -= 1
+        elif pending:  # a lost answer is asked again (the reader re-sends STATE? after 1 s)
             line(device.snapshot(), lost)
+            pending -= not lost
     for die in ("a", "b"):
         if device.states[die].state != "SETTLED":
             line(device.settle(die, 3), False)
