@@ -282,11 +282,12 @@ def test_replugs_and_restarts_never_lose_or_repeat_a_roll(script):
         if action == "start":
             line(device.start_roll(die), lost)
         elif action == "settle":
-            before = device.roll
+            before, heard = device.roll, len(delivered)
             bodies = device.settle(die, face)
             line(bodies, lost and lost_twice)
-            if device.roll > before and not (lost and lost_twice):
-                assert delivered and delivered[-1][1].roll == device.roll  # never dropped
+            if device.roll > before and not (lost and lost_twice):  # never dropped
+                assert delivered[heard:] == [(device.boot, delivered[-1][1])]
+                assert delivered[-1][1].roll == device.roll
             device.boots[device.boot] = dict(device.history)
         elif action == "hb":
             line([device.numbered("HB", str(device.uptime))], lost)
