@@ -12,12 +12,14 @@ The rules (docs/dice-reader.md):
   the companion was listening is not applied to a game.
 - A roll number below the last one means the device's counter restarted (reboot): the
   baseline follows it.
-- After a HELLO (a reconnection, a reboot) the baseline is *unsure* until the device shows
-  whether it restarted: a heartbeat whose uptime is below the last one heard (restarted:
-  the baseline drops to what this boot has shown, 0 if nothing, and STATE? recovers a roll
-  lost meanwhile), one that is not (the same boot: the old baseline holds, so a roll
-  delivered before an unplug is not delivered again), or an ``RD`` numbered at or below
-  the baseline (only a restarted counter does that: it is a new roll, delivered).
+- After a HELLO (a reconnection, a reboot) the device may have restarted, its roll numbers
+  from 1 again. Proof of it: an ``RD`` numbered at or below the baseline before any other
+  roll since the HELLO (a counter that did not restart never goes back: a new roll, so
+  delivered), or a heartbeat whose uptime is below the last one heard (the baseline drops
+  to what this boot has shown, 0 if nothing, and STATE? recovers a roll lost meanwhile).
+  Without proof the old baseline holds, so a roll delivered before an unplug and named
+  again by the snapshot after it is not delivered twice. (An uptime that did not go back
+  proves nothing: the session before the unplug may have been shorter than the boot.)
 - Version 2: an ``RD``, ``ST`` or ``DI`` may come in parts ``p=<i>/<n>``. A set counts only
   when parts 1..n arrived in order with consecutive sequence numbers and no die twice; a
   set with a part lost is dropped whole (``incomplete``) and the host asks ``STATE?`` (or
@@ -60,7 +62,7 @@ class RollTracker:
         self._uptime: int | None = None
         """The last heartbeat's uptime, kept across connections to tell a restart."""
         self._unsure = False
-        """A HELLO came and the device has not yet shown whether it restarted."""
+        """A HELLO came and the device has not shown a restart (yet)."""
         self._since_hello: int | None = None
         """The last roll number heard since that HELLO (RD or snapshot)."""
         self._parts: list[p.PartMessage] = []
@@ -101,12 +103,10 @@ class RollTracker:
         else:
             self._drop_parts(out)
         if isinstance(msg, p.Heartbeat):
-            if self._uptime is not None:
-                if msg.uptime_ms < self._uptime:
-                    out.ask_state = True  # the device restarted under us
-                    if self._unsure:
-                        self._restarted(self._since_hello or 0)
-                self._unsure = False
+            if self._uptime is not None and msg.uptime_ms < self._uptime:
+                out.ask_state = True  # the device restarted under us
+                if self._unsure:
+                    self._restarted(self._since_hello or 0)
             self._uptime = msg.uptime_ms
         elif isinstance(msg, p.Event):
             self.dice[msg.die] = p.DieState(msg.state, msg.face)
@@ -205,7 +205,7 @@ class RollTracker:
             self._since_hello = msg.roll
             return
         if msg.roll == self.last_roll:
-            return  # while unsure, the same number may be this boot's: a heartbeat tells
+            return  # after a HELLO it may be this boot's roll: only a restart's proof tells
         self._since_hello = msg.roll
         present = {d: s for d, s in msg.dice.items() if s.state != "ABSENT"}
         if present and all(s.state == "SETTLED" for s in present.values()):

@@ -129,6 +129,16 @@ def test_after_a_replug_without_a_restart_a_roll_made_meanwhile_is_recovered_onc
     assert rolls == [Roll(2, {"tax": 4}, True, 1.0)] and tracker.last_roll == 2
 
 
+def test_after_a_short_session_a_heartbeat_that_did_not_go_back_proves_nothing():
+    # roll 1 came 0.2 s after boot, then the unplug; the reset board's heartbeats after the
+    # replug have a higher uptime than the last one heard, and its roll is numbered 1 again
+    tracker = started()
+    feed(tracker, "HB 1 200", "RD 2 r=1 tax=5")
+    tracker.connected()
+    rolls, _ = feed(tracker, HELLO, "HB 0 300", "HB 1 800", "RD 2 r=1 tax=2")
+    assert rolls == [Roll(1, {"tax": 2}, False, 1.0)]
+
+
 def test_a_restart_seen_after_this_boot_s_roll_keeps_that_roll_as_the_baseline():
     # no roll before the unplug: the new boot's roll 1 is simply new; the heartbeat that
     # then shows the restart must not lower the baseline below it
