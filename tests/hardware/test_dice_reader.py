@@ -224,6 +224,7 @@ def test_a_replug_without_a_reset_delivers_no_old_roll_again(tmp_path):
         _replugged(emu, reader)
         _then_heartbeat_and_snapshot(emu, reader)
         emu.roll({"tax": 4})  # roll 2; and one made while unplugged is recovered once
+        seen.wait_rolls(2)  # read before the cable goes (an unplug loses unread bytes)
         emu.unplug()
         wait_for(lambda: reader.status().state in ("searching", "connecting"), what="loss")
         emu.roll({"tax": 5})  # roll 3, its RD lost with the cable
