@@ -13,7 +13,10 @@ directory, with real Socket.IO clients playing random legal World Without End ac
    size of one view message, and the ratio of the one-table p95 to it.
 
 Prints the figures, then ONE last line: a JSON object (one_table_p95_ms, fifty_tables_p95_ms,
-rss_mb, ...). Targets: one table p95 <= 30 ms, fifty tables p95 <= 150 ms, RSS <= 120 MB.
+rss_mb, server_cpu_ms_per_action: the worker's CPU over the many-tables phase, with its idle
+time between moves; one_table_server_cpu_ms_per_action: over the one-table actions, back to
+back, the steadier figure with --tables 1 ...). Targets: one table p95 <= 30 ms, fifty
+tables p95 <= 150 ms, RSS <= 120 MB.
 Usage: .venv/bin/python bench/latency.py [--actions 120] [--tables 50] [--per-table 12]
 """
 from __future__ import annotations
@@ -312,11 +315,15 @@ def main() -> None:
         table = Table(server, server.joins, paired(server, server.pair_url), seed=1)
         one = []
         for i in range(args.actions + args.warmup):
+            if i == args.warmup:
+                one_cpu_before = server.cpu_seconds()
             ms = table.step()
             if ms is None:
                 break
             if i >= args.warmup:
                 one.append(ms)
+        # the worker's CPU over the one-table actions (back to back: nothing else runs)
+        one_cpu = (server.cpu_seconds() - one_cpu_before) / max(len(one), 1) * 1000
         mem_one = server.memory_mb()
         full_view_bytes = table.sizes[0] if table.sizes else 20_000
         view_bytes = int(statistics.median(table.sizes[1:])) if table.sizes[1:] else 20_000
@@ -325,6 +332,8 @@ def main() -> None:
               f"{full_view_bytes}; later ones are patches of what changed)")
         one_s = summary(one)
         show("one table (5 clients)", one_s)
+        print(f"  server CPU {one_cpu:.2f} ms per action (Pi x5 {one_cpu * 5:.1f} ms): "
+              "engine, commit, 5 views, the packets and their WebSocket frames")
         print(f"server memory with one game: PSS {mem_one['pss']:.1f} MB (RSS worker "
               f"{mem_one['worker_rss']:.1f} MB, master {mem_one['master_rss']:.1f} MB)")
 
@@ -378,6 +387,7 @@ def main() -> None:
         "fifty_tables_p95_ms": round(many_s["p95"], 2), "tables": args.tables,
         "fifty_tables_actions_per_s": round(len(many) / wall, 1),
         "server_cpu_ms_per_action": round(cpu_per_action, 2),
+        "one_table_server_cpu_ms_per_action": round(one_cpu, 2),
         "rss_mb": round(mem_one["pss"], 1), "rss_worker_mb": round(mem_one["worker_rss"], 1),
         "rss_master_mb": round(mem_one["master_rss"], 1),
         "rss_fifty_tables_mb": round(mem_many["pss"], 1),

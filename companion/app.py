@@ -16,7 +16,17 @@ from flask_compress import Compress
 from flask_socketio import SocketIO
 from socketio.packet import Packet
 
-from companion import catalog, frames, games, hardware_manager, i18n, security, settings, wire
+from companion import (
+    catalog,
+    frames,
+    games,
+    hardware_manager,
+    i18n,
+    security,
+    settings,
+    transport,
+    wire,
+)
 from companion.service import GameService
 from companion.store import Store
 
@@ -100,7 +110,9 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     socketio = SocketIO(app, async_mode="threading", serializer=JsonPacket, logger=False,
                         engineio_logger=False, ping_interval=10, ping_timeout=10,
-                        max_http_buffer_size=64 * 1024)
+                        max_http_buffer_size=64 * 1024, **transport.SOCKETIO_OPTIONS)
+    app.session_interface = transport.SocketSession()  # none opened per socket event
+    app.wsgi_app = transport.NoDeflate(app.wsgi_app)  # plain WebSocket frames: less Pi CPU
     app.extensions["companion.socketio"] = socketio
     app.extensions["companion.frames"] = frames.FrameLog()  # malformed frames: one line each
     frames.guard(socketio.server, app.extensions["companion.frames"])
