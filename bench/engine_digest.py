@@ -39,15 +39,20 @@ def outputs(module, state, seats: list[str]) -> list:
     return out
 
 
-def play(game: str, seed: int, actions: int, h) -> tuple[int, float]:
-    module = games.module_of(game)
-    info = module.info
-    rnd = random.Random(seed)
+def seeded_setup(info, seed: int, rnd: random.Random) -> tuple[list[str], dict]:
+    """The seats and the setup of seeded game ``seed``: its player count and options drawn
+    from ``rnd`` (bench/wwe_choices.py plays the same games)."""
     count = rnd.choice(range(max(2, info.min_players), min(4, info.max_players) + 1))
     seats = [s.id for s in info.seats][:count]
     options = {o.id: rnd.choice(o.choices) for o in info.options}
-    setup = {"players": [{"seat": s, "name": f"Player {s}"} for s in seats],
-             "seed": seed, "options": options}
+    return seats, {"players": [{"seat": s, "name": f"Player {s}"} for s in seats],
+                   "seed": seed, "options": options}
+
+
+def play(game: str, seed: int, actions: int, h) -> tuple[int, float]:
+    module = games.module_of(game)
+    rnd = random.Random(seed)
+    seats, setup = seeded_setup(module.info, seed, rnd)
     state = module.setup(load_catalog(game), setup)
     cpu = 0.0
     states = 0

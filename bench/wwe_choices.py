@@ -26,6 +26,7 @@ import random  # noqa: E402
 import statistics  # noqa: E402
 import time  # noqa: E402
 
+from bench.engine_digest import seeded_setup  # noqa: E402
 from companion.catalog import load_catalog  # noqa: E402
 from engine.api import random_move  # noqa: E402
 from engine.wwe import GAME  # noqa: E402
@@ -78,16 +79,11 @@ def load_baseline(root: Path) -> Copy:
 
 def states(seeds: int, actions: int = 400) -> list[tuple[dict, list[str]]]:
     """Every state of ``seeds`` seeded random games, as bench/engine_digest.py plays them."""
-    info = GAME.info
     catalog = load_catalog("wwe")
     out = []
     for seed in range(1, seeds + 1):
         rnd = random.Random(seed)
-        count = rnd.choice(range(max(2, info.min_players), min(4, info.max_players) + 1))
-        seats = [s.id for s in info.seats][:count]
-        options = {o.id: rnd.choice(o.choices) for o in info.options}
-        setup = {"players": [{"seat": s, "name": f"Player {s}"} for s in seats],
-                 "seed": seed, "options": options}
+        seats, setup = seeded_setup(GAME.info, seed, rnd)
         s = GAME.setup(catalog, setup)
         for _ in range(actions):
             out.append((s, seats))

@@ -17,7 +17,13 @@ from engine.wwe import GAME, cards, effects
 from engine.wwe import choices as C
 from engine.wwe import state as st
 from engine.wwe.steps import head
-from tests.engine.wwe_helpers import act, at, discard_for, new_game, plain, run_until, set_res
+from tests.engine.wwe_helpers import (
+    at,
+    complete_hospital,
+    new_game,
+    plain,
+    run_until,
+)
 
 CATALOG = load_catalog("wwe")
 
@@ -198,18 +204,7 @@ def test_a_donors_cure_choices_say_what_their_trials_say(catalog):
         s = run_until(s, at("play_card", chapter=3))
         for i, tok in enumerate(s["plague"].values()):
             tok.update(state="sick" if i % 3 else "hidden", value=1 + i % 4)
-        a = s["active"]
-        spec = s["cat"]["projects"]["hospital"]
-        s["projects"]["hospital"] = {"stone": spec["stone"] - 1, "wood": spec["wood"],
-                                     "substitutes": 0, "spire": None, "seals": [a],
-                                     "complete": False}
-        s["players"][a]["seals"] = ["hospital"]
-        set_res(s, a, "mk", 2)
-        set_res(s, a, "stone", 1)
-        s = act(s, type="play_card", by=a, card="building_project",
-                discard=discard_for(s, a, "building_project"),
-                params={"project": "hospital", "stone": 1, "wood": 0})
-        assert head(s)["kind"] == "cure"
+        s, a = complete_hospital(s)
         found = GAME.choices(s, a)
         assert sum(c.refused is not None for c in found) > 0
         assert sum(c.refused is None for c in found) > 1

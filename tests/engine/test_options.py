@@ -11,6 +11,7 @@ from engine.wwe.options import OPTIONS
 from tests.engine.wwe_helpers import (
     act,
     at,
+    complete_hospital,
     discard_for,
     head,
     new_game,
@@ -297,18 +298,7 @@ def test_hospital_cures_per_donor(catalog):
             tok["state"] = "hidden"
         s["plague"]["2"] = {"state": "sick", "value": 1}
         s["plague"]["3"] = {"state": "sick", "value": 1}
-        a = s["active"]
-        spec = s["cat"]["projects"]["hospital"]
-        s["projects"]["hospital"] = {"stone": spec["stone"] - 1, "wood": spec["wood"],
-                                     "substitutes": 0, "spire": None, "seals": [a],
-                                     "complete": False}
-        s["players"][a]["seals"] = ["hospital"]
-        set_res(s, a, "mk", 2)
-        set_res(s, a, "stone", 1)
-        s = act(s, type="play_card", by=a, card="building_project",
-                discard=discard_for(s, a, "building_project"),
-                params={"project": "hospital", "stone": 1, "wood": 0})
-        assert head(s)["kind"] == "cure"
+        s, a = complete_hospital(s)
         action = {"type": "cure", "by": a, "locations": [2, 3]}
         try:
             s, _ = GAME.apply(s, action)

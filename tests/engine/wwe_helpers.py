@@ -137,6 +137,24 @@ def discard_for(state, seat, card):
     raise AssertionError(f"{card} not playable")
 
 
+def complete_hospital(state):
+    """The active seat completes the Hospital with its last stone (its seal on it, 2 MK to
+    give): the state waits for its cure. Returns (state, seat)."""
+    a = state["active"]
+    spec = state["cat"]["projects"]["hospital"]
+    state["projects"]["hospital"] = {"stone": spec["stone"] - 1, "wood": spec["wood"],
+                                     "substitutes": 0, "spire": None, "seals": [a],
+                                     "complete": False}
+    state["players"][a]["seals"] = ["hospital"]
+    set_res(state, a, "mk", 2)
+    set_res(state, a, "stone", 1)
+    state = act(state, type="play_card", by=a, card="building_project",
+                discard=discard_for(state, a, "building_project"),
+                params={"project": "hospital", "stone": 1, "wood": 0})
+    assert head(state)["kind"] == "cure"
+    return state, a
+
+
 def no_effect(state, **action):
     """R4.1.2: a card that cannot be carried out is still played and simply does nothing.
     Returns the new state and the reason code of the `card_no_effect` event."""
