@@ -92,25 +92,20 @@ def cpu_per_frame(recipients: list[list[str]], deflate: bool) -> tuple[float, li
 
 def zlib_kb_per_connection(frames: list[list[str]], connections: int = 20) -> float:
     """What zlib keeps for a connection that has sent and received a frame."""
-    tracemalloc.start()
-    before = tracemalloc.get_traced_memory()[0]
-    kept = []
-    for _ in range(connections):
-        server = server_side(True)
-        server.send(TextMessage(frames[0][0]))
-        kept.append(server)
-    used = tracemalloc.get_traced_memory()[0] - before
-    tracemalloc.stop()
-    plain = []
-    tracemalloc.start()
-    before = tracemalloc.get_traced_memory()[0]
-    for _ in range(connections):
-        server = server_side(False)
-        server.send(TextMessage(frames[0][0]))
-        plain.append(server)
-    used_plain = tracemalloc.get_traced_memory()[0] - before
-    tracemalloc.stop()
-    return (used - used_plain) / connections / 1024
+    def traced(deflate: bool) -> int:
+        """Bytes held by ``connections`` server sides that each sent the first frame."""
+        tracemalloc.start()
+        before = tracemalloc.get_traced_memory()[0]
+        kept = []
+        for _ in range(connections):
+            server = server_side(deflate)
+            server.send(TextMessage(frames[0][0]))
+            kept.append(server)
+        used = tracemalloc.get_traced_memory()[0] - before
+        tracemalloc.stop()
+        return used
+
+    return (traced(True) - traced(False)) / connections / 1024
 
 
 def main() -> None:

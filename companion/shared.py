@@ -50,7 +50,6 @@ class Shared:
             value = self._memo[key] = make()
             return value
 
-
     def get_for(self, key: tuple, owner: Any, make: Callable[[], Any]) -> Any:
         """The value of ``key`` made from ``owner`` (an object given to every recipient of one
         push: the hardware status), made once per ``owner`` (by identity: the entry holds
