@@ -57,6 +57,9 @@ class LiveGame:
     active_seqs: list[int] = field(default_factory=list)
     preview: dict | None = None
     log_cache: dict = field(default_factory=dict)  # (lang, position, seq) -> log entry
+    # translated prompts and choice refusals by (kind, lang, their JSON): the same text
+    # whatever the state, so kept for the game's time in memory (undo too)
+    text_cache: dict = field(default_factory=dict)
     shared: Any = None  # companion.shared.Shared: what the views of this state share
     lock: threading.RLock = field(default_factory=threading.RLock)
 

@@ -171,7 +171,7 @@ def prompt_entries(live: LiveGame, lang: str, namer: Namer,
     for prompt in found:
         data = prompt.to_json()
         key = ("prompt", lang, exact(data))
-        known = live.log_cache.get(key)
+        known = live.text_cache.get(key)
         if known is not None:
             out.append(known)
             continue
@@ -180,7 +180,7 @@ def prompt_entries(live: LiveGame, lang: str, namer: Namer,
         data["text"] = (i18n.text(lang, template, shown, game=live.kind.name,
                                   chain=namer.chain) if template else None)
         data["rule"] = citations.id_for_prompt(live.kind, prompt.kind)
-        live.log_cache[key] = data
+        live.text_cache[key] = data
         out.append(data)
     return out
 
@@ -446,8 +446,8 @@ def choice_refusal(live: LiveGame, lang: str, code: str, params: dict, namer: Na
     """`refusal` for a choice, its message translated once per game, language, code and
     params (the same JSON: `patches.exact`): most refusals come back at every action."""
     key = ("refusal", lang, code, exact(params))
-    message = live.log_cache.get(key)
+    message = live.text_cache.get(key)
     if message is None:
-        message = live.log_cache[key] = refusal(live.kind.reasons, lang, code, params, namer,
+        message = live.text_cache[key] = refusal(live.kind.reasons, lang, code, params, namer,
                                                 live.kind.name)["message"]
     return {"code": code, "params": params or {}, "message": message}
