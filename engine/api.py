@@ -21,6 +21,7 @@ Conventions shared by every game:
 """
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -456,8 +457,18 @@ class Table:
 
     seats: list[str]  # in table order
     names: dict[str, str]
-    seed: int
-    start: str
+    seed: int  # a text seed is turned into this int (see `seed_number`)
+    start: str  # ``setup["start_seat"]``, as the new-game form and docs/engine.md name it
+
+
+def seed_number(seed: Any) -> int:
+    """``setup["seed"]`` as an int: docs/engine.md allows "int or text"; a text seed gives the
+    same int on every machine (sha256, not ``hash``, which changes per process)."""
+    if type(seed) is int:
+        return seed
+    if isinstance(seed, str):
+        return int.from_bytes(hashlib.sha256(seed.encode("utf-8")).digest()[:8], "big")
+    raise Refused("bad_setup", reason="seed must be a number or text")
 
 
 def table_from_setup(setup: Any, order: tuple[str, ...], fewest: int = 2, most: int = 4
@@ -477,10 +488,8 @@ def table_from_setup(setup: Any, order: tuple[str, ...], fewest: int = 2, most: 
                           + ", ".join(order))
         seats.append(seat)
     seats = [x for x in order if x in seats]
-    seed = setup.get("seed", 0)
-    if type(seed) is not int:
-        raise Refused("bad_setup", reason="seed must be an integer")
-    start = setup.get("start", seats[0])
+    seed = seed_number(setup.get("seed", 0))
+    start = setup.get("start_seat", seats[0])
     if start not in seats:
         raise Refused("bad_setup", reason="the start player must be a seat in the game")
     return Table(seats, {p["seat"]: str(p.get("name", p["seat"])) for p in players}, seed,

@@ -33,7 +33,7 @@ def test_each_game_declares_its_scene_in_its_own_zones(games_in_context):
     app = games_in_context
     service = app.extensions["companion"]
     for game in ("wwe", "pillars", "monasterium"):
-        live = service.create(game, {"players": PLAYERS, "start": "N"}, "2468")
+        live = service.create(game, {"players": PLAYERS, "start_seat": "N"}, "2468")
         info = live.kind.module.info
         cards = info.bindings.demo_scene(live.kind.catalog, live.state)
         zones = {z.id for z in info.bindings.zones}
@@ -56,7 +56,7 @@ def test_each_game_declares_its_scene_in_its_own_zones(games_in_context):
 def test_a_pillars_table_is_laid_out_by_the_simulated_camera(games_in_context):
     app = games_in_context
     service = app.extensions["companion"]
-    live = service.create("pillars", {"players": PLAYERS, "start": "N"}, "2468")
+    live = service.create("pillars", {"players": PLAYERS, "start_seat": "N"}, "2468")
     manager = app.extensions["companion.hardware"]
     app.extensions["companion.settings"] = resolve({"DATA_DIR": app.config["DATA_DIR"],
                                                     "CAMERA_SOURCE": "synthetic"})

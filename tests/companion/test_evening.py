@@ -114,7 +114,7 @@ def test_a_phone_sees_its_own_starting_pieces(tmp_path):
     app = make(tmp_path)
     service = app.extensions["companion"]
     live = service.create("pillars", {"players": [{"seat": s, "name": NAMES[s]} for s in "NES"],
-                                      "start": "E"}, "2468")
+                                      "start_seat": "E"}, "2468")
     phone = app.test_client()
     code = service.store.join_codes(live.id)["S"]
     assert phone.get(f"/join/{live.id}/S?code={code}").status_code == 303

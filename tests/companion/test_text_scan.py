@@ -21,7 +21,7 @@ SAMPLE_EVERY = 3  # choices and steps are read every few actions (the log at the
 
 
 def new_game(service, game: str, seats) -> str:
-    setup = {"players": [{"seat": s, "name": NAMES[s]} for s in seats], "start": "N"}
+    setup = {"players": [{"seat": s, "name": NAMES[s]} for s in seats], "start_seat": "N"}
     return service.create(game, setup, "1234").id
 
 

@@ -22,7 +22,7 @@ def new_game(n=4, seed=1, options=None, start=None, cat=None):
     if options:
         setup["options"] = options
     if start:
-        setup["start"] = start
+        setup["start_seat"] = start
     return GAME.setup(cat or catalog(), setup)
 
 
