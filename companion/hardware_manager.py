@@ -79,7 +79,7 @@ class HardwareManager:
         service = self.app.extensions["companion"]
         for live in service.all():
             if live.status != "finished":
-                service._notify(live, "hardware")
+                service.notify(live, "hardware")
 
     def stop(self) -> None:
         for handle in self.handles.values():

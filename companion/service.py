@@ -1,11 +1,13 @@
 """The game service: every change to a game goes through here, in this order:
 
-  engine.apply (under the game's lock) → commit to SQLite → acknowledge → notify listeners
+  engine.apply (under the game's lock) → commit to SQLite → notify listeners (the views are
+  pushed) → return the new version (the socket layer acknowledges with it)
 
-so an acknowledged action is always on disk, and the views sent afterwards are built from
-the state that was saved. At start every game is rebuilt from its latest snapshot plus the
-later actions; undo marks actions undone and rebuilds. Knows nothing of Flask or sockets:
-the socket layer registers a listener (`on_change`).
+so an acknowledged action is always on disk, the views are built from the state that was
+saved, and a phone gets its new view no later than the acknowledgement. At start every game
+is rebuilt from its latest snapshot plus the later actions; undo marks actions undone and
+rebuilds. Knows nothing of Flask or sockets: the socket layer registers a listener
+(`on_change`).
 """
 from __future__ import annotations
 
@@ -217,11 +219,14 @@ class GameService:
         running = [g for g in self.all() if g.status == "active"]
         return running[0] if running else None
 
-    def _notify(self, live: LiveGame, what: str = "view") -> None:
+    def notify(self, live: LiveGame, what: str = "view") -> None:
+        """Tell the listeners (the socket layer) that a game's views changed; the hardware
+        manager calls it too, when a part's status changes."""
         for listener in list(self.listeners):
             try:
                 listener(live, what)
-            except Exception:
+            except Exception:  # the action is saved and acknowledged already: a failing
+                # listener (a socket gone mid-send) must not undo that or stop the others
                 log.exception("listener failed")
 
     # creating --------------------------------------------------------------------------
@@ -296,7 +301,7 @@ class GameService:
         live.preview = None
         if live.kind.module.is_over(state):
             self._finish(live)
-        self._notify(live)
+        self.notify(live)
         return live.version
 
     def _finish(self, live: LiveGame) -> None:
@@ -319,7 +324,7 @@ class GameService:
             live.state, live.version, live.log = fresh.state, fresh.version, fresh.log
             live.active_seqs, live.row, live.preview = fresh.active_seqs, fresh.row, None
             live.log_cache = {}
-            self._notify(live)
+            self.notify(live)
             return live.version
 
     def set_paused(self, game_id: str, paused: bool) -> int:
@@ -330,7 +335,7 @@ class GameService:
             status = "paused" if paused else "active"
             self.store.set_status(game_id, status)
             live.row["status"] = status
-            self._notify(live)
+            self.notify(live)
             return live.version
 
     def end(self, game_id: str) -> int:
@@ -338,7 +343,7 @@ class GameService:
         with live.lock:
             if live.status != "finished":
                 self._finish(live)
-            self._notify(live, "closed")
+            self.notify(live, "closed")
             return live.version
 
     def check_pin(self, game_id: str, pin: str) -> bool:
@@ -355,7 +360,7 @@ class GameService:
                 raise Refused("bad_request")  # not a legal answer now
             if preview != live.preview:
                 live.preview = preview
-                self._notify(live)
+                self.notify(live)
 
     # seats -----------------------------------------------------------------------------
     def claim_seat(self, game_id: str, seat: str, code: str) -> str:
@@ -375,7 +380,7 @@ class GameService:
                                      security.token_hash(token)):
             raise Refused("seat_taken")  # another device used the code a moment before
         with live.lock:
-            self._notify(live, "seats")
+            self.notify(live, "seats")
         return token
 
     def new_join_code(self, game_id: str, seat: str) -> str:
@@ -385,7 +390,7 @@ class GameService:
         code = security.new_join_code()
         with live.lock:
             self.store.replace_join_code(game_id, seat, code)
-            self._notify(live, "seats")
+            self.notify(live, "seats")
         return code
 
     # the table display: paired once by the host ------------------------------------------

@@ -228,7 +228,11 @@ class CameraWiring:
         self._replayed: set[str] = set()  # cards told to that game when it was joined
         self._indexes: dict[str, dict] = {}
         self._tables: dict[str, tuple] = {}  # game -> (the state, its Table)
+        # the camera thread's rules and game (held while it acts in the game: camera -> game)
         self._lock = threading.Lock()
+        # a leaf lock: what the HTTP, MJPEG and socket threads read (acting, would, selected,
+        # warnings, labels); held only to copy or change them, never while calling out
+        self._shown = threading.Lock()
         self.camera = CameraService(source, recognizer, on_observation=self.on_observation,
                                     on_status=lambda s, d: self._changed(),
                                     on_frame=self.on_frame)
@@ -244,16 +248,19 @@ class CameraWiring:
         stats = self.camera.stats()
         state = {"ok": "ok", "lost": "error", "starting": "starting"}.get(stats["status"],
                                                                           stats["status"])
+        with self._shown:
+            shown = {"selected": dict(self.selected), "warnings": list(self.warnings),
+                     "acting": self.acting, "would": list(self.would)}
         return {"state": state, "detail": stats["detail"], "fps": stats["fps"],
-                "decode_ms": stats["decode_ms"], "calibration": stats["calibration"],
-                "selected": dict(self.selected), "warnings": list(self.warnings),
-                "acting": self.acting, "would": list(self.would)}
+                "decode_ms": stats["decode_ms"], "calibration": stats["calibration"], **shown}
 
     def set_acting(self, on: bool) -> None:
-        self.acting = bool(on)
-        self.would.clear()
-        if not self.acting:
-            self.selected.clear()
+        """The host's switch (an HTTP thread) while the camera thread may be deciding."""
+        with self._shown:
+            self.acting = bool(on)
+            self.would.clear()
+            if not self.acting:
+                self.selected.clear()
         self._changed()
 
     def _changed(self) -> None:
@@ -269,7 +276,9 @@ class CameraWiring:
         if index is None:
             info = live.kind.module.info
             index = self._indexes[live.kind.name] = card_index(info, live.kind.catalog)
-            self.labels.update(card_labels(info, live.kind.catalog))
+            labels = card_labels(info, live.kind.catalog)
+            with self._shown:
+                self.labels = {**self.labels, **labels}  # a new dict: readers keep theirs
             self.use_zones(info)
         kept = self._tables.get(live.kind.name)
         if kept is None or kept[0] is not live.state:
@@ -310,8 +319,10 @@ class CameraWiring:
             return None
         frame, result = self.last
         recognizer = self.camera.recognizer
+        with self._shown:
+            labels = self.labels
         return jpeg(draw_overlay(frame.image, result, recognizer.zones, recognizer.calibration,
-                                 self.labels, self.camera.stats()["fps"]))
+                                 labels, self.camera.stats()["fps"]))
 
     def mjpeg(self, fps: float = 10.0, stop=None):
         """multipart/x-mixed-replace chunks (boundary "frame") for an MJPEG <img> preview."""
@@ -356,7 +367,8 @@ class CameraWiring:
         now = time.monotonic()
         with self._lock:
             if self._game is not None:  # another game's pre-selections are not this one's
-                self.selected.clear()
+                with self._shown:
+                    self.selected.clear()
             self._game = live.id
             self.rules = CameraRules(self.rules.commit_s)
             table = self._table(live)  # the game's zones, first
@@ -371,7 +383,9 @@ class CameraWiring:
         from companion.service import Identity
 
         notify = False
-        if not self.acting:
+        with self._shown:
+            acting = self.acting
+        if not acting:
             decisions = self._only_shown(decisions)
         for decision in decisions:
             if isinstance(decision, Act):
@@ -395,11 +409,12 @@ class CameraWiring:
                 except Refused as refusal:
                     log.info("camera: preview refused: %s", refusal)
             elif isinstance(decision, Select):
-                if decision.card is None:
-                    notify |= self.selected.pop(decision.seat, None) is not None
-                elif self.selected.get(decision.seat) != decision.card:
-                    self.selected[decision.seat] = decision.card
-                    notify = True
+                with self._shown:
+                    if decision.card is None:
+                        notify |= self.selected.pop(decision.seat, None) is not None
+                    elif self.selected.get(decision.seat) != decision.card:
+                        self.selected[decision.seat] = decision.card
+                        notify = True
             elif isinstance(decision, Warn):
                 template = live.kind.reasons.get(decision.code) or MESSAGES.get(decision.code)
                 notify |= self._warn(decision.code, decision.params, template)
@@ -413,8 +428,9 @@ class CameraWiring:
             if isinstance(decision, Act | Preview):
                 what = {"action": decision.action, "at": round(time.time(), 3),
                         "kind": "act" if isinstance(decision, Act) else "preview"}
-                if all(w["action"] != what["action"] for w in self.would):
-                    self.would.append(what)
+                with self._shown:
+                    if all(w["action"] != what["action"] for w in self.would):
+                        self.would.append(what)
             elif isinstance(decision, Select):
                 continue
             else:
@@ -423,16 +439,17 @@ class CameraWiring:
 
     def _warn(self, code: str, params: dict, template: str | None = None) -> bool:
         """Keep a warning for the views: code, params and the English template."""
-        same = [w for w in self.warnings if w["code"] == code and w["params"] == params]
-        if same:  # the same warning again (a card still lying there): said once, counted
-            self.warnings.remove(same[0])
-            self.warnings.append(dict(same[0], at=round(time.time(), 3),
-                                      count=same[0].get("count", 1) + 1))
-            return False
+        with self._shown:
+            same = [w for w in self.warnings if w["code"] == code and w["params"] == params]
+            if same:  # the same warning again (a card still lying there): said once, counted
+                self.warnings.remove(same[0])
+                self.warnings.append(dict(same[0], at=round(time.time(), 3),
+                                          count=same[0].get("count", 1) + 1))
+                return False
+            self.warnings.append({"code": code, "params": params,
+                                  "template": template or MESSAGES.get(code, code),
+                                  "at": round(time.time(), 3)})
         log.warning("camera: %s %s (not applied)", code, params)
-        self.warnings.append({"code": code, "params": params,
-                              "template": template or MESSAGES.get(code, code),
-                              "at": round(time.time(), 3)})
         return True
 
 

@@ -47,8 +47,9 @@ class Capture:
         self.source = source
         self.backoff = backoff or Backoff()
         self.on_status = on_status
-        self.status = STARTING
+        self.status = STARTING  # written under _status_lock (capture and stopping threads)
         self.detail = ""
+        self._status_lock = threading.Lock()
         self.frames_read = 0
         self.reopens = 0
         self._latest: Frame | None = None
@@ -85,10 +86,18 @@ class Capture:
                 self._cond.wait(remaining)
         return None
 
+    def status_and_detail(self) -> tuple[str, str]:
+        """Both, from one moment (another thread may be setting them)."""
+        with self._status_lock:
+            return self.status, self.detail
+
     def _set_status(self, status: str, detail: str) -> None:
-        if (status, detail) == (self.status, self.detail):
-            return
-        self.status, self.detail = status, detail
+        """Called by the capture thread and by whoever stops it; the listener is told
+        outside the lock (it may ask for the status back)."""
+        with self._status_lock:
+            if (status, detail) == (self.status, self.detail):
+                return
+            self.status, self.detail = status, detail
         log.info("camera %s: %s %s", self.source.name, status, detail)
         if self.on_status is not None:
             try:
@@ -169,7 +178,8 @@ class CameraService:
         fps = (len(times) - 1) / (times[-1] - times[0]) if len(times) > 1 and times[-1] > times[0] \
             else 0.0
         decode = sorted(self.decode_ms)
-        return {"status": self.capture.status, "detail": self.capture.detail,
+        status, detail = self.capture.status_and_detail()
+        return {"status": status, "detail": detail,
                 "fps": round(fps, 1),
                 "decode_ms": round(decode[len(decode) // 2], 2) if decode else None,
                 "calibration": self.recognizer.calibration_source,
