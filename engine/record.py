@@ -3,11 +3,11 @@
 ``{"format": "table-companion-record", "version": 1, "game": "wwe", "setup": {...},
 "actions": [{"type": ..., "by": ..., ...}, ...]}``. Readable and writable by a person
 (actions are named in words). Replaying it with the same catalog gives an identical state.
-Format documented in docs/record-format.md. Pure: no file I/O here.
+Format documented in docs/record-format.md. Pure: no file I/O here; the caller finds the
+game module (the app through its entry points, companion/games.py).
 """
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
 from engine.api import Refused
@@ -53,16 +53,6 @@ def validate(record: Any) -> list[str]:
             elif "by" not in action:
                 problems.append(f"action {i} has no 'by'")
     return problems
-
-
-def module_for(game: str):
-    """The game module ``engine.<game>.GAME``."""
-    if not game.isidentifier():
-        raise RecordError([f"unknown game {game!r}"])
-    try:
-        return importlib.import_module(f"engine.{game}").GAME
-    except (ImportError, AttributeError) as exc:
-        raise RecordError([f"unknown game {game!r}"]) from exc
 
 
 def replay(module, catalog: dict, record: dict) -> tuple[dict, list[dict]]:

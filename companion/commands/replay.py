@@ -10,6 +10,7 @@ from pathlib import Path
 
 import click
 
+from companion import games
 from companion.catalog import CatalogError, load_catalog
 from engine import record as records
 
@@ -28,7 +29,12 @@ def command(record_file: Path, data_dir: Path | None) -> None:
     if problems:
         raise click.ClickException("bad record: " + "; ".join(problems))
     try:
-        module = records.module_for(record["game"])
+        module = games.module_of(record["game"])
+    except KeyError:
+        raise click.ClickException(
+            f"unknown game {record['game']!r}: installed are {', '.join(games.known())}"
+        ) from None
+    try:
         catalog = load_catalog(record["game"], data_dir)
         state, _events = records.replay(module, catalog, record)
     except CatalogError as exc:

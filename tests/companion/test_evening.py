@@ -14,6 +14,7 @@ import pytest
 from companion import table_guide
 from companion.app import create_app
 from companion.catalog import load_catalog
+from companion.games import module_of
 from engine import record
 from tests.companion.conftest import csrf
 
@@ -45,7 +46,7 @@ def post(client, game_id: str, body) -> tuple[int, dict]:
 
 @pytest.mark.parametrize("game", GAMES)
 def test_every_game_declares_a_guide_with_steps_per_player_count(game):
-    info = record.module_for(game).info
+    info = module_of(game).info
     guide = table_guide.guide_of(info.table_guide)
     for players in range(info.min_players, info.max_players + 1):
         steps = table_guide.steps_for(guide, players)
@@ -125,7 +126,7 @@ def test_a_phone_sees_its_own_starting_pieces(tmp_path):
 
 
 def finished_record(game: str, seed: int) -> dict:
-    module = record.module_for(game)
+    module = module_of(game)
     setup = {"players": [{"seat": s, "name": NAMES[s], "colour": c}
                          for s, c in zip("NES", ("blue", "red", "green"), strict=True)],
              "seed": seed}
@@ -162,7 +163,7 @@ def test_finished_games_are_listed_and_export_as_csv_and_bg_stats(tmp_path, game
     play_file = json.loads(host.get(f"/host/{running}/history/{done.id}.bgsplay").data)
     play = play_file["plays"][0]
     names = {p["id"]: p["name"] for p in play_file["players"]}
-    assert play_file["games"][0]["name"] == record.module_for(game).info.names["en"]
+    assert play_file["games"][0]["name"] == module_of(game).info.names["en"]
     assert [(names[s["playerRefId"]], float(s["score"]), s["winner"])
             for s in play["playerScores"]] == [
         (NAMES[r["seat"]], float(r["vp"]), r["rank"] == 1) for r in result]

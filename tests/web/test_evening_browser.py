@@ -56,9 +56,10 @@ def server(tmp_path_factory):
 
 def finished_record(game: str) -> dict:
     from companion.catalog import load_catalog
+    from companion.games import module_of
     from engine import record
 
-    module = record.module_for(game)
+    module = module_of(game)
     setup = {"players": [{"seat": s, "name": n, "colour": c} for (s, (n, _)), c in
                          zip(PLAYERS.items(), ("blue", "red", "green"), strict=True)],
              "seed": 11}

@@ -103,8 +103,9 @@ def test_a_manual_event_is_recorded_as_board_corrections(server, browser):
     corrections = [a for a in record["actions"] if a.get("type") == "correct"]
     assert [a["part"] for a in corrections] == ["favor", "project"]
     from companion.catalog import load_catalog
+    from companion.games import module_of
 
-    final, _ = records.replay(records.module_for("wwe"), load_catalog("wwe", None), record)
+    final, _ = records.replay(module_of("wwe"), load_catalog("wwe", None), record)
     replayed = GAME.public_view(final)
     live = view(page)["view"]
     # (the page's view carries the catalog names in its language only: compare the rest)
