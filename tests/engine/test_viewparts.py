@@ -111,3 +111,27 @@ def test_pillars_cards_come_in_the_order_they_turned_face_up():
                 added += 1
         before = keys
     assert added > 20
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_view_changed_in_place_fails_loudly_where_its_parts_are_given_again(name):
+    """Views share parts between calls and recipients; a caller who edits one would corrupt
+    the others' silently. In tests the next view that would share it raises instead."""
+    module = games.module_of(name)
+    state = module.setup(load_catalog(name), {"players": [{"seat": s, "name": s}
+                                                          for s in ("N", "E", "S")],
+                                              "seed": 3})
+    view = module.public_view(state)
+    assert module.public_view(state) == view  # untouched: given again, no complaint
+    for part in view.values():  # a careless caller marks every part it got
+        if isinstance(part, dict):
+            part["changed by a caller"] = True
+        elif isinstance(part, list):
+            part.append("changed by a caller")
+    parts = importlib.import_module(f"engine.{name}.views")._PARTS
+    try:
+        with pytest.raises(viewparts.SharedPartChanged, match="changed in place"):
+            module.public_view(state)
+    finally:  # the corrupted parts go, so no later test meets them
+        parts._memo.clear()
+        parts._made.clear()
