@@ -17,6 +17,7 @@ so an owner knows which of their files to fix. Knows no game: only `GameInfo`.
 from __future__ import annotations
 
 import json
+import logging
 import re
 from importlib.resources import files
 from pathlib import Path
@@ -25,6 +26,8 @@ from typing import Any
 from jsonschema import Draft202012Validator
 
 from companion import games
+
+log = logging.getLogger(__name__)
 
 # English templates of the loader's own problem codes (the game's checks bring their own).
 REASONS = {
@@ -253,6 +256,7 @@ def check(info, catalog: dict) -> list[dict]:
         try:
             own = info.check_catalog(catalog)
         except Exception as exc:  # a game's checks must never take the loader down
+            log.warning("the catalog checks of %s failed", info.id, exc_info=True)
             own = [problem("(catalog)", None, None, "check_failed",
                            message=f"{type(exc).__name__}: {exc}"[:300])]
         # where the game's own checks say what is wrong with a field, in its own words, the

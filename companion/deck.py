@@ -14,6 +14,7 @@ here changes a game already created; new games use the new catalog once the app 
 from __future__ import annotations
 
 import json
+import logging
 import os
 import re
 import secrets
@@ -33,6 +34,8 @@ from companion.catalog import (
     read_json,
     shipped_dir,
 )
+
+log = logging.getLogger(__name__)
 
 BUNDLE_FORMAT = "table-companion-catalog"
 BUNDLE_VERSION = 1
@@ -68,7 +71,8 @@ def _demo(game: str, data: dict) -> list[dict]:
 
     try:
         return demo_entries(data, game)
-    except Exception:  # a half-broken catalog: the problems say why
+    except Exception:  # a half-broken catalog: the problems say why, the log says where
+        log.warning("no demo entries for %s", game, exc_info=True)
         return []
 
 

@@ -85,7 +85,8 @@ def _guard_engineio(frames: FrameLog) -> None:
         def decode(self, encoded_packet):
             try:
                 return super().decode(encoded_packet)
-            except Exception as exc:
+            except Exception as exc:  # a malformed frame from a client: counted and logged
+                # (note() warns, rate-limited), then read as a no-op, never a crash
                 for each in _installed:
                     each.note("Engine.IO", exc)
                 self.packet_type, self.data, self.binary = engineio.packet.NOOP, None, False

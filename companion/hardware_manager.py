@@ -67,7 +67,8 @@ class HardwareManager:
             if handle is not None and hasattr(handle, "status"):
                 try:
                     out[part] = handle.status()
-                except Exception as exc:
+                except Exception as exc:  # a part's broken status is shown, not a 500
+                    log.warning("the status of %s failed", part, exc_info=True)
                     out[part] = {"state": "error", "detail": str(exc)}
             else:
                 out[part] = self.errors.get(part, ABSENT)
@@ -87,7 +88,7 @@ class HardwareManager:
             if stop:
                 try:
                     stop()
-                except Exception:
+                except Exception:  # the other parts still stop
                     log.exception("hardware stop failed")
 
 

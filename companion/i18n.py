@@ -153,6 +153,7 @@ def web_package(game: str) -> str | None:
             module = overrides[game][0] if game in overrides else games.module_of(game)
             package = getattr(getattr(module, "info", None), "web", None) or None
         except Exception:  # an unknown or broken game has no web folder (doctor says why)
+            log.warning("game %s has no web folder", game, exc_info=True)
             package = None
         cache[game] = package
     return cache[game]

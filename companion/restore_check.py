@@ -11,10 +11,13 @@ replays every game from its action log alone, comparing the state with each stor
 from __future__ import annotations
 
 import json
+import logging
 import sqlite3
 import tempfile
 from pathlib import Path
 from typing import Any
+
+log = logging.getLogger(__name__)
 
 STATUSES = ("active", "paused", "finished")
 ROLES = ("seat", "host", "table", "pairing")
@@ -123,6 +126,8 @@ def replay_problems(path: Path, data_dir: Path | str | None) -> list[str]:
             try:
                 _replay(con, row, data_dir)
             except Exception as exc:  # any failure is this game's problem, reported
+                log.warning("restore check: game %s does not replay", row["id"],
+                            exc_info=True)
                 why = str(exc) if isinstance(exc, ValueError) else f"{type(exc).__name__}: {exc}"
                 problems.append(f"game {row['id']} ({row['game']}): {why}"[:300])
     finally:
@@ -155,7 +160,7 @@ def _replay(con: sqlite3.Connection, row: sqlite3.Row, data_dir) -> None:
         try:
             shapes.check_action(kind.info, action)
             state, _ = kind.module.apply(state, action)
-        except Exception as exc:
+        except Exception as exc:  # a refusal or a crash: named for the report (logged above)
             raise ValueError(f"action {seq} does not replay ({exc})") from exc
         if seq in snapshots:
             replayed = json.loads(dumps(GameService._detach(state)))

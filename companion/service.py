@@ -101,12 +101,12 @@ class GameService:
         pinned = self.store.catalog(row["id"])
         try:
             current = self._kinds(row["game"])
-        except Exception:
+        except Exception:  # any failure of today's catalog (an owner's file, a plug-in)
             if pinned is None:
                 raise
-            # today's catalog is broken (an owner's file): the game still has its own
+            # the game still has its own: it runs on it, and the log says why
             log.warning("game %s runs on its pinned catalog; today's catalog of %s does "
-                        "not load", row["id"], row["game"])
+                        "not load", row["id"], row["game"], exc_info=True)
             from companion.games import module_of
 
             return self._shared_kind(kind_of(module_of(row["game"]), pinned), pinned)
@@ -165,7 +165,7 @@ class GameService:
                         last_seq=self.store.last_seq(row["id"]))
                 else:
                     self._games[row["id"]] = self._rebuild(row)
-            except Exception as exc:
+            except Exception as exc:  # one unreadable game must not keep the others closed
                 log.exception("cannot rebuild game %s; it stays on disk untouched", row["id"])
                 self.broken[row["id"]] = {"id": row["id"], "game": row["game"],
                                           "created": row["created"],
@@ -243,7 +243,8 @@ class GameService:
         except Refused as exc:
             detail = exc.params.get("detail") or exc.params.get("reason") or exc.code
             raise Refused("bad_setup", detail=str(detail)) from exc
-        except Exception as exc:
+        except Exception as exc:  # a game's setup crashing on odd input: refused, and logged
+            log.warning("the setup of %s failed", game, exc_info=True)
             raise Refused("bad_setup", detail=str(exc)) from exc
         seats = [p["seat"] for p in setup.get("players", [])]
         if not seats or len(set(seats)) != len(seats):
@@ -438,7 +439,7 @@ class GameService:
         for listener in list(self.revoked):
             try:
                 listener(game_id, hashes)
-            except Exception:
+            except Exception:  # the tokens are revoked already: the other listeners still run
                 log.exception("revocation listener failed")
 
     def new_table_token(self, game_id: str) -> str:
@@ -483,7 +484,9 @@ class GameService:
             raise Refused("bad_record", detail=exc.code) from exc
         try:
             kind = self._kinds(str(record.get("game")))
-        except Exception as exc:
+        except Exception as exc:  # no such game, or its catalog does not load: refused
+            log.warning("a record of game %r cannot be imported", record.get("game"),
+                        exc_info=True)
             raise Refused("bad_record", detail=f"game {record.get('game')!r}") from exc
         # replay first, so a bad record creates nothing
         i, steps = 0, []
@@ -495,7 +498,8 @@ class GameService:
                 steps.append((action, events))
         except Refused as exc:
             raise Refused("bad_record", detail=f"action {i + 1}: {exc}") from exc
-        except Exception as exc:
+        except Exception as exc:  # the rules crashing on a foreign record: refused, logged
+            log.warning("an imported record does not replay", exc_info=True)
             raise Refused("bad_record", detail=str(exc)) from exc
         live = self.create(kind.name, record["setup"], pin, add_seed=False)
         with live.lock:

@@ -254,6 +254,8 @@ def deck_page(game_id: str):
         try:
             names = games.module_of(name).info.names
         except Exception:  # noqa: BLE001 - a broken plug-in is left out of the list
+            current_app.logger.warning("game %s left out of the deck list", name,
+                                       exc_info=True)
             continue
         others.append({"id": name, "name": names.get(lang) or names.get("en") or name})
     camera = hardware_handle("camera")

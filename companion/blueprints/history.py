@@ -13,6 +13,7 @@ from flask import Blueprint, abort, current_app, redirect, url_for
 
 from companion import history, i18n
 from companion.blueprints import common
+from engine.api import Refused
 
 bp = Blueprint("history", __name__)
 GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
@@ -25,7 +26,7 @@ def _finished(game_id: str, other: str):
         abort(common.json_error("unknown_game", {}, 404, live))
     try:
         done = common.service().get(other)
-    except Exception:
+    except Refused:
         abort(common.json_error("unknown_game", {}, 404, live))
     if done.status != "finished":
         abort(common.json_error("not_finished", {}, 409, live))

@@ -266,7 +266,7 @@ class CameraWiring:
     def _changed(self) -> None:
         try:
             self.changed()
-        except Exception:
+        except Exception:  # the camera thread must go on whatever a push does
             log.exception("camera: re-sending views failed")
 
     def _table(self, live) -> Table:
@@ -493,8 +493,9 @@ def start(app, service, changed):
         try:
             kind = load_kind(known()[0], str(settings.data_dir))
             info, catalog = kind.module.info, kind.catalog
-        except Exception:
-            log.info("camera: no game to take demo cards from")
+        except Exception:  # no game installed, or its catalog broken: a camera without
+            # demo cards still runs
+            log.warning("camera: no game to take demo cards from", exc_info=True)
     camera, config = settings.camera, settings.config_path
     recognizer = build_recognizer(camera, config)
     wiring = CameraWiring(service, changed, _source_for(str(spec), info, catalog, service),

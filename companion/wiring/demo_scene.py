@@ -10,6 +10,7 @@ scene changed (two frames: the board marker alone, then with the cards, so every
 """
 from __future__ import annotations
 
+import logging
 import threading
 
 import cv2
@@ -17,6 +18,8 @@ import numpy as np
 
 from engine.api import sticker_namespace
 from hardware.camera.sources import FrameSource, _Pacer
+
+log = logging.getLogger(__name__)
 
 EMPTY_FRAMES, CARD_FRAMES = 8, 22  # one loop: 1 s at 30 fps
 
@@ -75,6 +78,7 @@ class SceneSource(FrameSource):
         try:
             cards = list(self.scene())
         except Exception:  # noqa: BLE001 - a demo scene never stops the camera
+            log.warning("demo scene failed; an empty table shown", exc_info=True)
             cards = []
         if cards != self.current or self.frames is None:
             self.frames = self._render(cards)

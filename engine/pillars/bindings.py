@@ -5,7 +5,7 @@ board), the tax die role, and what a seen card or a settled roll means now.
 """
 from __future__ import annotations
 
-from engine.api import Act, DieRole, Propose, Warn, Zone
+from engine.api import Act, DieRole, Propose, Refused, Warn, Zone
 from engine.pillars import rules as R
 from engine.pillars import state as S
 
@@ -31,9 +31,11 @@ _REVEAL = {("privilege", "kingsbridge"): ("reveal_privilege", None),
 
 
 def _legal(state, action) -> bool:
+    """Whether the rules accept ``action`` now; a bug in the rules (anything but a refusal)
+    is raised, not read as "not legal"."""
     try:
         R.apply(state, action)
-    except Exception:  # noqa: BLE001 - a binding never fails, it warns
+    except Refused:
         return False
     return True
 
