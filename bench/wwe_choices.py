@@ -3,7 +3,7 @@
 games (the same games as bench/engine_digest.py), median and p90 overall and per head kind.
 
 Baseline in the same process: another copy of the repository (``--baseline DIR``, e.g. main's
-copy: ``git -C /work/main archive main | tar -x -C /tmp/main-x``), imported apart (its own
+copy: ``git archive main | tar -x -C ../main-x``), imported apart (its own
 `engine` package in sys.modules while it runs) and timed on the same states, alternating
 with this copy's, so the machine's load hits both alike. Its choices must equal this copy's
 on every state (the bench stops otherwise). A Raspberry Pi 4 core is about 5x slower: the

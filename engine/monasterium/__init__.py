@@ -1,6 +1,6 @@
 """Monasterium (dlp games 2020) as a game module: ``engine.monasterium.GAME``.
 
-Rules: /work/shared/rules/monasterium.md. Documentation: docs/monasterium.md. Pure: no I/O,
+Rules: ../shared/rules/monasterium.md. Documentation: docs/monasterium.md. Pure: no I/O,
 no clock, no global state.
 
 Layers, bottom first; a module imports only modules listed before it (tests/engine/test_layers.py):

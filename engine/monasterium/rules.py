@@ -1,5 +1,5 @@
 """Monasterium's rules: `apply` and its handlers, phase by phase (pure; rules reference
-/work/shared/rules/monasterium.md, §2-§12). The position and its helpers: state.py.
+../shared/rules/monasterium.md, §2-§12). The position and its helpers: state.py.
 
 The state is plain JSON. Chance comes from the table: every roll is a ``roll`` action by
 ``"table"`` with the faces of the dice rolled (a dice reader, or entered by hand); without

@@ -1,5 +1,5 @@
 """Monasterium's position: the board's constants, setup, and the small helpers that read
-or change a state (rules reference /work/shared/rules/monasterium.md, §2-§12).
+or change a state (rules reference ../shared/rules/monasterium.md, §2-§12).
 
 The state is plain JSON. Below every rule (effects, corrections, rules.py's `apply`), so
 each of them reads the position without importing the others.

@@ -1,6 +1,6 @@
 """The Pillars of the Earth (Kosmos 2006) as a game module: ``engine.pillars.GAME``.
 
-Rules: /work/shared/rules/pillars-of-the-earth.md. Documentation: docs/pillars.md,
+Rules: ../shared/rules/pillars-of-the-earth.md. Documentation: docs/pillars.md,
 docs/pillars-options.md. The module is pure: no I/O, no clock, no global state.
 
 Layers, bottom first; a module imports only modules listed before it (tests/engine/test_layers.py):

@@ -1,6 +1,6 @@
 """World Without End (Kosmos 2009) as a game module: ``engine.wwe.GAME``.
 
-Rules: /work/shared/rules/world-without-end.md. Documentation: docs/engine.md,
+Rules: ../shared/rules/world-without-end.md. Documentation: docs/engine.md,
 docs/options.md. The module is pure: no I/O, no clock, no global state.
 
 Layers, bottom first; a module imports only modules listed before it (tests/engine/test_layers.py):

@@ -37,10 +37,11 @@ def test_replay_of_the_out_of_tree_toy_game(tmp_path):
     import json
     import random
 
+    from tc_toygame import GAME
+
     from companion.catalog import load_catalog
     from engine import record
     from engine.api import random_move
-    from tc_toygame import GAME
 
     setup = {"players": [{"seat": "A", "name": "Ann"}, {"seat": "B", "name": "Bob"}],
              "seed": 5}
