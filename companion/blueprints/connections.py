@@ -80,13 +80,16 @@ class Connections:
             return True
 
     def may_preview(self, sid: str, now: float, every: float) -> bool:
-        """True (and ``now`` kept) unless the connection's last preview is under ``every``
-        seconds old: a flood of previews never makes every phone redraw."""
+        """False when the connection's last preview taken is under ``every`` seconds old: a
+        flood of previews never makes every phone redraw."""
         with self._lock:
-            if sid not in self._clients or now - self._previewed.get(sid, 0.0) < every:
-                return False
-            self._previewed[sid] = now
-            return True
+            return sid in self._clients and now - self._previewed.get(sid, 0.0) >= every
+
+    def previewed(self, sid: str, now: float) -> None:
+        """A preview of the connection was taken at ``now`` (a refused one does not count)."""
+        with self._lock:
+            if sid in self._clients:
+                self._previewed[sid] = now
 
     def entries(self) -> dict[str, int]:
         """How many entries each per-connection table holds (tests: none for a closed one)."""

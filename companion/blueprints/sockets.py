@@ -258,9 +258,11 @@ def init_app(app: Flask, socketio: SocketIO, service: GameService) -> None:
             owed = {p.seat for p in live.kind.module.prompts(live.state)}
             if client.identity.role != "seat" or seat not in owed:
                 raise Refused("not_your_turn")
-            if not connections.may_preview(request.sid, time.monotonic(), PREVIEW_EVERY):
+            now = time.monotonic()
+            if not connections.may_preview(request.sid, now, PREVIEW_EVERY):
                 raise Refused("rate_limited")  # a flood never makes every phone redraw
             service.set_preview(live.id, dict(action, by=seat))
+            connections.previewed(request.sid, now)
             return live.version
 
         return answer(service, client, run)
