@@ -1,6 +1,6 @@
 """The game-module interface: the one contract between the rules and everything else.
 
-Every game (World Without End now; The Pillars of the Earth and Monasterium next) is a
+Every game (World Without End, The Pillars of the Earth, Monasterium, and any plug-in) is a
 module object implementing `GameModule`. The server, the CLI, the replayer and the tests
 talk to games only through it. Documented for people in docs/engine.md.
 
@@ -366,7 +366,9 @@ class Bindings:
 
     ``sighting(state, Sighting) -> [Outcome]``; ``roll(state, [DieFace]) -> [Outcome]``.
     ``manual_roll(state)`` says which prompt, if any, the table may answer by entering die
-    faces by hand: ``{"roles": [role ids], "count": n, "by": actor}`` or None.
+    faces by hand: ``{"roles": [role ids], "count": n, "by": actor}`` or None (declared by
+    Pillars and Monasterium; the app does not read it yet, the host's dice page offers
+    every role).
     """
 
     zones: tuple[Zone, ...] = ()

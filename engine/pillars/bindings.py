@@ -85,8 +85,8 @@ def roll(state, dice) -> list:
 
 def manual_roll(state) -> dict | None:
     """Which roll the table may enter by hand now (the on-screen fallback without a reader):
-    the tax die at step 9. (engine/api.py's Bindings documents ``manual_roll`` but has no
-    field for it yet; the app can reach it as ``engine.pillars.bindings.manual_roll``.)"""
+    the tax die at step 9 (declared as ``Bindings.manual_roll``; the app does not read it
+    yet: docs/engine.md)."""
     if state["over"] or state["phase"] != "tax" or state["pending"]:
         return None
     return {"roles": ["tax"], "count": 1, "by": "table"}

@@ -140,8 +140,12 @@ def seat_view(state: dict, seat: str) -> dict:
 
 
 def scores(state: dict) -> list:
-    return sorted(({"seat": s, "score": c} for s, c in state["coins"].items()),
-                  key=lambda r: -r["score"])
+    """One row per seat, as docs/engine.md asks: seat, rank (ties share it), vp (the coins,
+    which are this game's points), and the game's own word for them."""
+    coins = state["coins"]
+    return sorted(({"seat": s, "score": c, "vp": c,
+                    "rank": 1 + sum(other > c for other in coins.values())}
+                   for s, c in coins.items()), key=lambda r: -r["score"])
 
 
 def is_over(state: dict) -> bool:
