@@ -1,4 +1,4 @@
-"""Refusal codes the server itself raises (the engine's are in engine/<game>/reasons.py).
+"""Refusal codes the server itself raises (each game declares its own in `Texts.reasons`).
 
 The English texts are gettext msgids: web/translations translates them.
 """

@@ -59,7 +59,7 @@ CREATE TABLE IF NOT EXISTS setup_progress (
 CREATE TABLE IF NOT EXISTS tokens (
     hash TEXT PRIMARY KEY,            -- sha256 of the token; the token itself is never stored
     game TEXT NOT NULL REFERENCES games(id),
-    role TEXT NOT NULL,               -- seat | host
+    role TEXT NOT NULL,               -- seat | host | table | pairing
     seat TEXT,
     created TEXT NOT NULL
 );
