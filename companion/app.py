@@ -141,7 +141,3 @@ def create_app(test_config: dict | None = None) -> Flask:
     if app.config["START_HARDWARE"] and resolved.hardware:
         hardware_manager.start(app)
     return app
-
-
-def get_socketio(app: Flask) -> SocketIO:
-    return app.extensions["companion.socketio"]

@@ -424,20 +424,6 @@ class _Crop:
         raise ValueError(f"unknown crop variant {name}")
 
 
-def decode_region(decoder: Decoder, gray: np.ndarray, region: Region,
-                  settings: RescueSettings) -> tuple[list[Detection], str | None]:
-    """Decode one crop, trying the variants in order; corners back in frame pixels. Returns
-    the detections and the variant that read them."""
-    crop = _Crop(gray, region)
-    if not crop.usable:
-        return [], None
-    for name in settings.variants:
-        out = crop.read(name)
-        if out:
-            return out, name
-    return [], None
-
-
 def second_pass(decoder: Decoder, gray: np.ndarray, detections: list[Detection],
                 wanted: list[Region], settings: RescueSettings,
                 texture: TextureMap | None = None, skip=None,

@@ -113,14 +113,6 @@ class DiceReader:
         """Ask the device for a snapshot (STATE?). False if no port is open."""
         return self._send(p.StateQuery())
 
-    def request_dice(self) -> bool:
-        """Ask a version-2 reader for its die list (DICE?). False if no port is open."""
-        return self._send(p.DiceQuery())
-
-    def set_led(self, die: str, rgb: str) -> bool:
-        """Light a die's LED (optional in the protocol; devices may ignore it)."""
-        return self._send(p.Led(die, rgb))
-
     # ------------------------------------------------------------------ thread
 
     def _run(self) -> None:
