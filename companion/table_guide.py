@@ -111,7 +111,7 @@ def seat_order(live) -> list[str]:
     """The seats from the start player on, in the game's seat order (clockwise)."""
     order = [s.id for s in live.kind.module.info.seats]
     seats = sorted(live.seats, key=lambda s: order.index(s) if s in order else len(order))
-    start = live.row["setup"].get("start")
+    start = live.row["setup"].get("start_seat")
     if start in seats:
         i = seats.index(start)
         seats = seats[i:] + seats[:i]
