@@ -12,7 +12,7 @@ from werkzeug.serving import WSGIRequestHandler, make_server
 from companion.app import create_app
 from companion.patches import Replica
 from tests.companion import toygame
-from tests.waiting import PATIENCE
+from tests.waiting import PATIENCE, wait_for
 
 PLAYERS = {"A": "Ann", "B": "Bob", "C": "Cid"}
 
@@ -142,26 +142,14 @@ class Spy:
             self._replica.patch(data)
 
     def wait_version(self, version: int, timeout: float = PATIENCE) -> dict:
-        import time
-
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            if self.views and self.views[-1]["version"] >= version:
-                return self.views[-1]
-            time.sleep(0.01)
-        raise AssertionError(f"no view of version {version}; last {self.views[-1:]}")
+        return wait_for(lambda: self.views and self.views[-1]["version"] >= version
+                        and self.views[-1], timeout,
+                        what=f"a view of version {version} (last {self.views[-1:]})")
 
     def wait_for(self, predicate, timeout: float = PATIENCE, since: int = 0) -> dict:
         """The first view from the ``since``-th on for which ``predicate(view)`` holds."""
-        import time
-
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            for view in list(self.views)[since:]:
-                if predicate(view):
-                    return view
-            time.sleep(0.01)
-        raise AssertionError(f"no such view; last {self.views[-1:]}")
+        return wait_for(lambda: next((v for v in list(self.views)[since:] if predicate(v)),
+                                     None), timeout, what="such a view")
 
     def call(self, event, data):
         return self.sio.call(event, data, timeout=PATIENCE)

@@ -6,7 +6,6 @@ in words (card names, never an action id), and a warning that repeats is said on
 from __future__ import annotations
 
 import random
-import time
 
 from companion import hardware_texts
 from companion.service import Identity
@@ -15,18 +14,15 @@ from companion.views import Namer
 from companion.wiring import camera as wiring
 from companion.wiring.demo_scene import SceneSource, placements, scene_for
 from engine.api import DemoCard
+from tests.waiting import PATIENCE, wait_for
 
 PLAYERS = [{"seat": "N", "name": "Ala"}, {"seat": "E", "name": "Bruno"},
            {"seat": "S", "name": "Carmen"}]
 
 
-def wait(predicate, timeout: float = 120.0) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.1)
-    return False
+def wait(predicate) -> bool:
+    """The simulated camera's pace on a loaded machine: a longer bound than the usual one."""
+    return bool(wait_for(predicate, timeout=4 * PATIENCE, what="the demo scene"))
 
 
 def test_each_game_declares_its_scene_in_its_own_zones(games_in_context):

@@ -3,7 +3,6 @@ every host session. Real HTTP (requests) and real Socket.IO clients against a li
 from __future__ import annotations
 
 import re
-import time
 
 import pytest
 import requests
@@ -11,7 +10,7 @@ import socketio
 
 from companion.app import create_app
 from tests.companion.conftest import LiveServer, Spy
-from tests.waiting import PATIENCE
+from tests.waiting import wait_for
 
 GAMES = ("wwe", "pillars", "monasterium")
 
@@ -46,13 +45,8 @@ def log_in(url: str, game_id: str, pin: str = "2468") -> tuple[requests.Session,
     return http, csrf, http.cookies[f"tc_host_{game_id}"]
 
 
-def gone(spy: Spy, timeout: float = PATIENCE) -> bool:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if not spy.sio.connected:
-            return True
-        time.sleep(0.02)
-    return False
+def gone(spy: Spy) -> bool:
+    return wait_for(lambda: not spy.sio.connected, what="the socket closed")
 
 
 @pytest.mark.parametrize("name", GAMES)

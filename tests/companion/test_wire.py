@@ -3,7 +3,6 @@ server's packets as UTF-8 JSON, non-ASCII texts intact; a malformed packet is re
 from __future__ import annotations
 
 import json
-import time
 
 import pytest
 import socketio
@@ -11,17 +10,13 @@ import socketio
 from companion import wire
 from tests.companion.conftest import Spy, create_game
 from tests.companion.test_sockets import seat_token
+from tests.waiting import PATIENCE, wait_for
 
 POLISH = {"A": "Łucja Żółć", "B": "Grzegorz Brzęczyszczykiewicz", "C": "Jürgen Größe"}
 
 
-def wait(predicate, timeout: float = 10) -> None:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if predicate():
-            return
-        time.sleep(0.01)
-    raise AssertionError("never happened")
+def wait(predicate) -> None:
+    wait_for(predicate, what="the socket sent away")
 
 
 @pytest.fixture
@@ -43,7 +38,7 @@ def test_non_ascii_names_arrive_intact_as_utf8(app, client, live, raw_packets):
     seat = Spy(live.url, {"role": "seat", "game": game_id, "lang": "pl",
                           "token": seat_token(app, game_id, "A")})
     try:
-        assert seat.got_view.wait(10)
+        assert seat.got_view.wait(PATIENCE)
         names = {p["seat"]: p["name"] for p in seat.views[-1]["players"]}
         assert names == POLISH
         card = seat.views[-1]["view"]["hand"][0]
@@ -62,13 +57,13 @@ def test_a_malformed_packet_closes_only_its_connection(app, client, live):
     frames = app.extensions["companion.frames"]
     good = Spy(live.url, {"role": "seat", "game": game_id, "token": seat_token(app, game_id, "A")})
     try:
-        assert good.got_view.wait(10)
+        assert good.got_view.wait(PATIENCE)
         for bad in ('2["act",{"action":', '2["act",{"action":{"type":"roll"}}]]',
                     "2" + "[" * 5000, '2["act",{"action":{"type":"roll","value":3}}'):
             before = frames.count
             other = Spy(live.url, {"role": "table", "game": game_id,
                                    "table_token": service.new_table_token(game_id)})
-            assert other.got_view.wait(10)
+            assert other.got_view.wait(PATIENCE)
             other.sio.eio.send(bad)  # a Socket.IO event whose JSON does not parse
             wait(lambda other=other: not other.sio.connected)  # sent away, nothing else
             assert frames.count == before + 1
