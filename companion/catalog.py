@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import logging
 import re
+from functools import partial
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
@@ -26,6 +27,7 @@ from typing import Any
 from jsonschema import Draft202012Validator
 
 from companion import games
+from engine.api import catalog_problem
 
 log = logging.getLogger(__name__)
 
@@ -51,10 +53,7 @@ REASONS = {
 }
 
 
-def problem(file: str, entry: Any, field: str | None, code: str, **params: Any) -> dict:
-    """One problem; ``reason`` is the English text of ``code``."""
-    return {"file": file, "entry": entry, "field": field, "code": code, "params": params,
-            "reason": f"{code}: {REASONS[code].format(**params)}"}
+problem = partial(catalog_problem, REASONS)  # (file, entry, field, code, **params)
 
 
 class CatalogError(Exception):

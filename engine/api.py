@@ -224,6 +224,17 @@ class CatalogPart:
     stickers: str | None = None  # the sticker kind word of these entries, e.g. "event"
 
 
+def catalog_problem(reasons: dict[str, str] | None, file: str, entry: Any, field: str | None,
+                    code: str, **params: JSON) -> dict[str, JSON]:
+    """One problem of a catalog check (the app's schemas, a game's ``check_catalog``): where
+    (file, entry, field), what (``code`` and its ``params``) and, given ``reasons`` (code ->
+    English template), the ``reason`` in words. The one builder of the app and every game."""
+    out = {"file": file, "entry": entry, "field": field, "code": code, "params": params}
+    if reasons is not None:
+        out["reason"] = f"{code}: {reasons[code].format(**params)}"
+    return out
+
+
 def choice_schema(titles: dict[Any, str], title: str | None = None) -> dict[str, JSON]:
     """A property that takes one of ``titles``' keys: a ``oneOf`` of ``const``s with their
     titles, which the deck page shows as a choice list of the titles (see CatalogPart)."""

@@ -8,7 +8,9 @@ all of it is demo data (rules reference §15) until the owner enters their box.
 """
 from __future__ import annotations
 
-from engine.api import CatalogPart, choice_schema
+from functools import partial
+
+from engine.api import CatalogPart, catalog_problem, choice_schema
 
 S2020 = "https://json-schema.org/draft/2020-12/schema"
 NAMES = {"type": "object", "required": ["en"], "additionalProperties": {"type": "string"}}
@@ -155,9 +157,7 @@ REASONS = {"mission_count": "{type} missions: {found}, at least 2 needed",
            "unknown_space": "{space} is not a space of this monastery"}
 
 
-def _p(file, entry, field, code, **params) -> dict:
-    return {"file": file, "entry": entry, "field": field, "code": code, "params": params,
-            "reason": f"{code}: {REASONS[code].format(**params)}"}
+problem = partial(catalog_problem, REASONS)  # (file, entry, field, code, **params)
 
 
 def check_catalog(catalog: dict) -> list:
@@ -169,13 +169,13 @@ def check_catalog(catalog: dict) -> list:
         for t in ("A", "B", "C"):
             n = sum(1 for m in missions if isinstance(m, dict) and m.get("type") == t)
             if n < 2:
-                out.append(_p("missions.json", None, "type", "mission_count", type=t, found=n))
+                out.append(problem("missions.json", None, "type", "mission_count", type=t, found=n))
         for m in (catalog.get("board") or {}).get("monasteries", []):
             spaces = set(m.get("cloister", []))
             for b in m.get("buildings", []):
                 for c in b.get("cloister", []):
                     if c not in spaces:
-                        out.append(_p("board.json", m.get("id"), "cloister", "unknown_space",
+                        out.append(problem("board.json", m.get("id"), "cloister", "unknown_space",
                                       space=str(c)))
     except (TypeError, AttributeError):
         return out

@@ -8,9 +8,10 @@ per entry, replaceable by the owner. `demo_entries` lists what is still demo.
 from __future__ import annotations
 
 import json
+from functools import partial
 from importlib import resources
 
-from engine.api import CatalogPart, choice_schema
+from engine.api import CatalogPart, catalog_problem, choice_schema
 
 LANGS = ("en", "it", "pl", "es", "de")
 ID = {"type": "string", "pattern": "^[a-z][a-z0-9_]*$", "title": "Id"}
@@ -153,8 +154,7 @@ def schema_problems(catalog: dict) -> list:
     return out
 
 
-def _p(file, entry, field, code, **params):
-    return {"file": file, "entry": entry, "field": field, "code": code, "params": params}
+problem = partial(catalog_problem, None)  # the app's texts.catalog words them
 
 
 def check_catalog(catalog: dict) -> list:
@@ -163,7 +163,7 @@ def check_catalog(catalog: dict) -> list:
     try:
         return _check(catalog)
     except (TypeError, AttributeError, KeyError, ValueError) as exc:
-        return [_p("(catalog)", "", "", "schema", message=f"{type(exc).__name__}: {exc}")]
+        return [problem("(catalog)", "", "", "schema", message=f"{type(exc).__name__}: {exc}")]
 
 
 def _check(catalog: dict) -> list:
@@ -172,7 +172,7 @@ def _check(catalog: dict) -> list:
     for pid in ("craftsmen", "materials", "privileges", "events"):
         data = catalog.get(pid)
         if not isinstance(data, list):
-            out.append(_p(f"{pid}.json", "", "", "not_a_list"))
+            out.append(problem(f"{pid}.json", "", "", "not_a_list"))
             parts[pid] = []
             continue
         seen = set()
@@ -180,7 +180,7 @@ def _check(catalog: dict) -> list:
             if not isinstance(e, dict):
                 continue
             if e.get("id") in seen:
-                out.append(_p(f"{pid}.json", str(e.get("id")), "id", "duplicate_id"))
+                out.append(problem(f"{pid}.json", str(e.get("id")), "id", "duplicate_id"))
             seen.add(e.get("id"))
         parts[pid] = [e for e in data if isinstance(e, dict)]
     crafts, mats, privs, evs = (parts[k] for k in ("craftsmen", "materials", "privileges",
@@ -191,56 +191,56 @@ def _check(catalog: dict) -> list:
         types = sorted(str(c.get("type")) for c in crafts if c.get("start") and
                        c.get("colour") == colour)
         if types != ["carpenter", "mortar_mixer", "stone_carver"]:
-            out.append(_p("craftsmen.json", colour, "colour", "starting_craftsmen",
+            out.append(problem("craftsmen.json", colour, "colour", "starting_craftsmen",
                           colour=colour))
     for r in range(1, rounds + 1):
         n = sum(1 for c in crafts if not c.get("start") and c.get("round") == r)
         if n != 4:
-            out.append(_p("craftsmen.json", f"round {r}", "round", "round_count", round=r,
+            out.append(problem("craftsmen.json", f"round {r}", "round", "round_count", round=r,
                           count=n, need=4))
     types = {c.get("type") for c in crafts}
     for c in crafts:
         if c.get("needs") and c["needs"] not in types:
-            out.append(_p("craftsmen.json", c.get("id", ""), "needs", "unknown_type",
+            out.append(problem("craftsmen.json", c.get("id", ""), "needs", "unknown_type",
                           type=c["needs"]))
         if c.get("type") == "carpenter" and (c.get("input") != {"wood": 2} or
                                              c.get("output") != {"vp": 1} or
                                              c.get("capacity") != 4):
-            out.append(_p("craftsmen.json", c.get("id", ""), "input", "stated_fact",
+            out.append(problem("craftsmen.json", c.get("id", ""), "input", "stated_fact",
                           fact="Carpenter: 2 wood -> 1 VP, capacity 4"))
     if len(mats) != 9:
-        out.append(_p("materials.json", "", "", "count", count=len(mats), need=9))
+        out.append(problem("materials.json", "", "", "count", count=len(mats), need=9))
     for cube in ("wood", "stone", "sand"):
         ys = sorted(m.get("yield") for m in mats if m.get("cube") == cube
                     and type(m.get("yield")) is int)
         if ys != [2, 3, 4]:
-            out.append(_p("materials.json", cube, "yield", "yields", cube=cube))
+            out.append(problem("materials.json", cube, "yield", "yields", cube=cube))
     finals = [p for p in privs if p.get("final")]
     if len(privs) != 16 or len(finals) != 2:
-        out.append(_p("privileges.json", "", "final", "count", count=len(privs), need=16))
+        out.append(problem("privileges.json", "", "final", "count", count=len(privs), need=16))
     for p in privs:
         if p.get("kind") == "immediate" and not p.get("gain"):
-            out.append(_p("privileges.json", p.get("id", ""), "gain", "missing_field"))
+            out.append(problem("privileges.json", p.get("id", ""), "gain", "missing_field"))
         if p.get("kind") == "patron" and not p.get("cube"):
-            out.append(_p("privileges.json", p.get("id", ""), "cube", "missing_field"))
+            out.append(problem("privileges.json", p.get("id", ""), "cube", "missing_field"))
     if len(evs) != 10:
-        out.append(_p("events.json", "", "", "count", count=len(evs), need=10))
+        out.append(problem("events.json", "", "", "count", count=len(evs), need=10))
     need = {"pay_gold": "amount", "gain": "items", "lose": "items", "architect_limit": "limit"}
     for e in evs:
         f = need.get(e.get("effect"))
         if f and f not in e:
-            out.append(_p("events.json", e.get("id", ""), f, "missing_field"))
+            out.append(problem("events.json", e.get("id", ""), f, "missing_field"))
     if b:
         per_round = b.get("privileges_per_round", 2)
         deck = len(privs) - len(finals) - b.get("privileges_removed", 4)
         if deck != per_round * (rounds - 1):
-            out.append(_p("board.json", "", "privileges_removed", "deck_size", deck=deck))
+            out.append(problem("board.json", "", "privileges_removed", "deck_size", deck=deck))
         if sorted(b.get("tax_die", {}).get("faces", [])) != [2, 3, 3, 4, 4, 5]:
-            out.append(_p("board.json", "", "tax_die.faces", "stated_fact",
+            out.append(problem("board.json", "", "tax_die.faces", "stated_fact",
                           fact="the tax die shows 2, 3, 3, 4, 4, 5"))
         total = sum(m.get("workers", 0) for m in mats)
         if total > 2 * b.get("worker_units", 12) + 4 * b.get("worker_units", 12):
-            out.append(_p("materials.json", "", "workers", "too_many_workers"))
+            out.append(problem("materials.json", "", "workers", "too_many_workers"))
     return out
 
 

@@ -11,7 +11,10 @@ The file format is documented in docs/catalog.md.
 from __future__ import annotations
 
 import re
+from functools import partial
 from typing import Any
+
+from engine.api import catalog_problem
 
 PARTS = ("game", "action_cards", "event_cards", "projects", "building_sites", "plague")
 LANGS_REQUIRED = ("en", "it", "pl", "es")
@@ -86,10 +89,7 @@ REASONS = {
 }
 
 
-def problem(file: str, entry: Any, field: str | None, code: str, **params: Any) -> dict:
-    """One validation problem; ``reason`` is the English text of ``code``."""
-    return {"file": file, "entry": entry, "field": field, "code": code, "params": params,
-            "reason": f"{code}: {REASONS[code].format(**params)}"}
+problem = partial(catalog_problem, REASONS)  # (file, entry, field, code, **params)
 
 
 class _Checker:
