@@ -131,15 +131,45 @@ def render_frames(folder: Path, script: list[list[Placement]], noise: int = 4) -
 
 
 # the server ------------------------------------------------------------------------------
+# Run in the server process when tracing: tracemalloc from the start (it survives
+# gunicorn's fork), and in the forked worker a thread that dumps a snapshot whenever a
+# ``*.want`` file appears in the trace folder (threads do not survive a fork, hence the hook).
+TRACED_MAIN = """
+import os, sys, threading, time, tracemalloc
+from pathlib import Path
+folder = Path(os.environ["EVENING_TRACE_DIR"])
+tracemalloc.start(int(os.environ.get("EVENING_TRACE_FRAMES", "1")))
+def _poll():
+    while True:
+        for want in sorted(folder.glob("*.want")):
+            snap = want.with_suffix(".part")
+            tracemalloc.take_snapshot().dump(str(snap))
+            snap.rename(want.with_suffix(".snap"))
+            want.unlink()
+        time.sleep(0.2)
+def _start():
+    threading.Thread(target=_poll, name="tracemalloc", daemon=True).start()
+os.register_at_fork(after_in_child=_start)
+from companion.cli import main; main()
+"""
+
+
 class Server:
     """`companion serve` with camera and dice, on a temp data directory."""
 
-    def __init__(self, data: Path, game: str, frames: Path, dice_port: str) -> None:
+    def __init__(self, data: Path, game: str, frames: Path, dice_port: str,
+                 trace: Path | None = None, trace_frames: int = 1) -> None:
         self.data = data
+        self.trace = trace
         env = dict(os.environ, PYTHONUNBUFFERED="1", COMPANION_CAMERA=f"folder:{frames}",
                    COMPANION_DICE_PORT=dice_port, COMPANION_DICE_EMULATE="off")
+        code = "from companion.cli import main; main()"
+        if trace is not None:
+            trace.mkdir(parents=True, exist_ok=True)
+            env.update(EVENING_TRACE_DIR=str(trace), EVENING_TRACE_FRAMES=str(trace_frames))
+            code = TRACED_MAIN
         self.proc = subprocess.Popen(
-            [sys.executable, "-c", "from companion.cli import main; main()", "serve",
+            [sys.executable, "-c", code, "serve",
              "--host", "127.0.0.1", "--port", "0", "--data", str(data), "--threads", "60",
              "--demo", "--demo-game", game],
             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
@@ -168,6 +198,18 @@ class Server:
                     break
             except OSError:
                 time.sleep(0.05)
+
+    def snapshot(self, name: str, timeout: float = 120.0):
+        """A tracemalloc snapshot of the worker (only when started with ``trace``)."""
+        import tracemalloc
+        (self.trace / f"{name}.want").touch()
+        done = self.trace / f"{name}.snap"
+        deadline = time.monotonic() + timeout
+        while not done.exists():
+            if time.monotonic() > deadline:
+                raise SystemExit(f"no tracemalloc snapshot {name} from the worker")
+            time.sleep(0.2)
+        return tracemalloc.Snapshot.load(str(done))
 
     def _drain(self) -> None:
         for line in self.proc.stdout:
@@ -237,6 +279,57 @@ def memory_mb(pid: int, master: int) -> dict:
             "master_rss": field(master, "status", "VmRSS"),
             "worker_pss": field(pid, "smaps_rollup", "Pss"),
             "pss": field(pid, "smaps_rollup", "Pss") + field(master, "smaps_rollup", "Pss")}
+
+
+class RssSampler:
+    """The worker's RSS every ``every`` seconds in a thread: (minutes since start, MB)."""
+
+    def __init__(self, pid: int, every: float) -> None:
+        self.pid, self.every = pid, every
+        self.samples: list[tuple[float, float]] = []
+        self._stop = threading.Event()
+        self._started = time.monotonic()
+        self._thread = threading.Thread(target=self._run, name="rss sampler", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while True:
+            try:
+                rss = memory_mb(self.pid, self.pid)["worker_rss"]
+            except OSError:
+                return
+            self.samples.append((round((time.monotonic() - self._started) / 60, 3), rss))
+            if self._stop.wait(self.every):
+                return
+
+    def stop(self) -> list[tuple[float, float]]:
+        self._stop.set()
+        self._thread.join(10)
+        return self.samples
+
+
+def slope_mb_per_hour(samples: list[tuple[float, float]], after_minutes: float) -> float | None:
+    """The least-squares slope of RSS over the samples after the warm-up, in MB an hour."""
+    tail = [(t, mb) for t, mb in samples if t >= after_minutes]
+    if len(tail) < 3 or tail[-1][0] == tail[0][0]:
+        return None
+    fit = statistics.linear_regression([t for t, _ in tail], [mb for _, mb in tail])
+    return round(fit.slope * 60, 2)
+
+
+def growers(first, second, limit: int) -> list[str]:
+    """The lines whose live memory grew most between two tracemalloc snapshots."""
+    import tracemalloc
+    keep = [tracemalloc.Filter(False, tracemalloc.__file__),
+            tracemalloc.Filter(False, "<frozen importlib._bootstrap*>")]
+    first, second = first.filter_traces(keep), second.filter_traces(keep)
+    key = "traceback" if second.traceback_limit > 1 else "lineno"
+    out = []
+    for stat in second.compare_to(first, key)[:limit]:
+        frames = " <- ".join(f"{f.filename.replace(str(ROOT) + '/', '')}:{f.lineno}"
+                             for f in stat.traceback)
+        out.append(f"{stat.size_diff / 1024:+9.1f} kB {stat.count_diff:+7d} blocks  {frames}")
+    return out
 
 
 def cookie_of(headers, prefix):
@@ -323,8 +416,12 @@ def evening(game: str, args, work: Path) -> dict:
           f"{time.perf_counter() - t:.0f} s", flush=True)
     emulator = DiceEmulator(dice_for(game), link=str(work / f"dice-{game}"),
                             seed=args.seed).start()
-    server = Server(work / f"data-{game}", game, frames, emulator.port)
+    server = Server(work / f"data-{game}", game, frames, emulator.port,
+                    trace=work / "trace" if args.tracemalloc else None,
+                    trace_frames=args.trace_frames)
     table = None
+    sampler = None
+    grown: list[str] = []
     rnd = random.Random(args.seed)
     acked: list[tuple[int, dict, str]] = []
     refused, latency = 0, []
@@ -336,10 +433,15 @@ def evening(game: str, args, work: Path) -> dict:
         start_cpu, start_threads = cpu_of(Path(f"/proc/{worker}/stat")), threads_cpu(worker)
         start_master = cpu_of(Path(f"/proc/{server.proc.pid}/stat"))
         started = time.monotonic()
+        sampler = RssSampler(worker, args.sample_every)
+        trace_at = started + seconds * args.trace_from
+        first_snapshot = None
         next_action = started + args.action_every
         next_roll = started + args.roll_every
         while time.monotonic() - started < seconds:
             now = time.monotonic()
+            if args.tracemalloc and first_snapshot is None and now >= trace_at:
+                first_snapshot = server.snapshot("first")
             if now >= next_roll:
                 next_roll += args.roll_every
                 emulator.roll()
@@ -363,7 +465,10 @@ def evening(game: str, args, work: Path) -> dict:
         master = cpu_of(Path(f"/proc/{server.proc.pid}/stat")) - start_master
         end_threads = threads_cpu(worker)
         memory = memory_mb(worker, server.proc.pid)
+        if args.tracemalloc and first_snapshot is not None:
+            grown = growers(first_snapshot, server.snapshot("last"), args.trace_top)
     finally:
+        samples = sampler.stop() if sampler is not None else []
         if table is not None:
             table.close()
         server.stop()
@@ -377,7 +482,10 @@ def evening(game: str, args, work: Path) -> dict:
     # the server: everything but the camera and the dice, threads that ended included
     parts["server"] = max(0.0, cpu - parts.get("camera", 0.0) - parts.get("dice", 0.0))
     lost = lost_actions(server.data, server.game_id, acked)
-    return {"core_share": round(cpu / wall, 4), "pi_core_share": round(cpu / wall * PI, 3),
+    warmup = args.minutes / 2 if args.warmup is None else args.warmup
+    return {"rss_slope_mb_per_hour": slope_mb_per_hour(samples, warmup),
+            "rss_warmup_minutes": warmup, "rss_samples": samples, "growers": grown,
+            "core_share": round(cpu / wall, 4), "pi_core_share": round(cpu / wall * PI, 3),
             "parts": {k: round(v / wall, 4) for k, v in sorted(parts.items())},
             "threads": {k: round(v / wall, 4) for k, v in
                         sorted(names.items(), key=lambda kv: -kv[1]) if v >= 0.0005},
@@ -428,6 +536,18 @@ def main() -> None:
     parser.add_argument("--settle", type=float, default=5.0,
                         help="seconds after connecting before measuring")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--sample-every", type=float, default=15.0,
+                        help="seconds between the worker's RSS samples")
+    parser.add_argument("--warmup", type=float, default=None,
+                        help="minutes left out of the RSS slope (default: the first half)")
+    parser.add_argument("--tracemalloc", action="store_true",
+                        help="trace the worker's allocations and print the top growers "
+                             "between --trace-from of the run and its end (slows it)")
+    parser.add_argument("--trace-from", type=float, default=0.4,
+                        help="fraction of the run at which the first snapshot is taken")
+    parser.add_argument("--trace-frames", type=int, default=1,
+                        help="frames kept per allocation (more names the caller)")
+    parser.add_argument("--trace-top", type=int, default=15)
     args = parser.parse_args()
     out = {}
     with tempfile.TemporaryDirectory(prefix="tc-evening-") as tmp:
@@ -455,6 +575,11 @@ def show(game: str, r: dict) -> None:
           f"latency median {r['latency_ms_median']} ms",
           flush=True)
     print(f"  busiest threads: {r['threads']}", flush=True)
+    print(f"  RSS slope after {r['rss_warmup_minutes']:g} min: "
+          f"{r['rss_slope_mb_per_hour']} MB/h; worker RSS (min, MB): "
+          + ", ".join(f"{t:.1f} {mb:.1f}" for t, mb in r["rss_samples"][::4]), flush=True)
+    for line in r["growers"]:
+        print(f"  grew {line}", flush=True)
 
 
 if __name__ == "__main__":
