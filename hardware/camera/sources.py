@@ -243,15 +243,17 @@ class FolderSource(FrameSource):
 
 
 def _load_raw(path: Path) -> np.ndarray:
-    """A raw frame file: a 2-D gray or 3-D BGR uint8 array (never pickled objects)."""
+    """A raw frame file: a 2-D gray or 3-D BGR uint8 array (never pickled objects), mapped
+    read-only, not copied: the frame is handed over as the file's pages, the way a camera
+    hands over its buffer (a copy of every frame was most of the capture thread's time)."""
     try:
-        frame = np.load(path, allow_pickle=False)
+        frame = np.load(path, mmap_mode="r", allow_pickle=False)
     except (OSError, ValueError) as error:
         raise SourceLost(f"cannot read {path}: {error}") from error
     shaped = frame.ndim == 2 or (frame.ndim == 3 and frame.shape[2] == 3)
     if frame.dtype != np.uint8 or not shaped:
         raise SourceLost(f"not a gray or BGR frame: {path} {frame.dtype} {frame.shape}")
-    return frame
+    return np.asarray(frame)  # a plain array over the mapping (no np.memmap subclass)
 
 
 class SyntheticSource(FrameSource):
