@@ -109,6 +109,9 @@ def init_app(app: Flask, socketio: SocketIO, service: GameService) -> None:
     sent: dict[str, tuple[int, dict]] = {}  # sid -> (n, the last view sent to it)
     previewed: dict[str, float] = {}  # sid -> when its last preview was taken
     booked: dict[str, str] = {}  # sid -> the language of the `rules` message it has
+    # for the tests: a closed connection leaves no entry in any of them
+    app.extensions["companion.socket_maps"] = {"sent": sent, "previewed": previewed,
+                                               "booked": booked}
 
     def push_views(live: LiveGame, only: str | None = None) -> None:
         """Build each recipient's view (once per role/seat/language) and send it to it.
@@ -212,13 +215,19 @@ def init_app(app: Flask, socketio: SocketIO, service: GameService) -> None:
 
     @socketio.on("disconnect")
     def disconnect(*_args):
-        sent.pop(request.sid, None)
-        previewed.pop(request.sid, None)
-        booked.pop(request.sid, None)
+        # out of the registry first, then its maps under the game's lock: a push under way
+        # (it holds the lock) cannot write this sid's `sent` after it is dropped
         client = registry.remove(request.sid)
+        live = None
         if client is not None:
             with contextlib.suppress(Refused):
-                push_views(service.get(client.identity.game))
+                live = service.get(client.identity.game)
+        with live.lock if live is not None else contextlib.nullcontext():
+            sent.pop(request.sid, None)
+            previewed.pop(request.sid, None)
+            booked.pop(request.sid, None)
+        if live is not None:
+            push_views(live)
 
     def answer(client: Client | None, call):
         """Run ``call`` and turn its outcome into the ack of docs/socket-protocol.md."""
