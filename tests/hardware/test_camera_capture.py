@@ -214,6 +214,18 @@ def test_folder_of_raw_gray_frames_is_read_without_decoding_and_recognised(tmp_p
     source.read()
     with pytest.raises(SourceLost, match="not a gray or BGR frame"):
         source.read()
+    whole = (tmp_path / "000.npy").read_bytes()
+    (tmp_path / "002.npy").write_bytes(whole[: len(whole) // 2])  # cut short
+    (tmp_path / "003.npy").write_bytes(b"not a frame at all")
+    (tmp_path / "004.npy").write_bytes(b"")
+    source.open()
+    source.read()
+    with pytest.raises(SourceLost, match="not a gray or BGR frame"):
+        source.read()
+    for _ in range(3):
+        with pytest.raises(SourceLost, match="cannot read|not a raw frame"):
+            source.read()
+    assert (source.read() == gray).all(), "the folder loops back to the good frame"
 
 
 def test_open_source_specs():
