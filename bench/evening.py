@@ -464,6 +464,7 @@ def evening(game: str, args, work: Path) -> dict:
     rnd = random.Random(args.seed)
     acked: list[tuple[int, dict, str]] = []
     refused, latency = 0, []
+    unanswered: list[str] = []  # acts with no ack (a socket dropped on a loaded machine)
     try:
         table = Table(server)
         table.wait_all(0)
@@ -490,7 +491,12 @@ def evening(game: str, args, work: Path) -> dict:
                 if options:
                     name, action = rnd.choice(options)
                     sent = time.perf_counter()
-                    ack = table.clients[name].call("act", {"action": action}, timeout=30)
+                    try:
+                        ack = table.clients[name].call("act", {"action": action}, timeout=30)
+                    except socketio.exceptions.SocketIOError as error:  # dropped or no answer
+                        unanswered.append(f"{type(error).__name__} at "
+                                          f"{(time.monotonic() - started) / 60:.1f} min")
+                        continue
                     if ack.get("ok"):
                         by = name if name != "table" else "table"
                         acked.append((ack["version"], action, by))
@@ -532,7 +538,7 @@ def evening(game: str, args, work: Path) -> dict:
             "master_share": round(master / wall, 4),
             "rss_mb": round(memory["pss"], 1), "worker_rss_mb": round(memory["worker_rss"], 1),
             "worker_pss_mb": round(memory["worker_pss"], 1),
-            "lost": lost, "actions": len(acked), "refused": refused,
+            "lost": lost, "actions": len(acked), "refused": refused, "unanswered": unanswered,
             "latency_ms_median": round(statistics.median(latency), 1) if latency else None,
             "minutes": args.minutes, "wall_s": round(wall, 1)}
 
