@@ -16,10 +16,21 @@ named by companion/threadnames.py), the server's as the rest (sockets, views, SQ
 memory, and the Pi estimate (x5: a Raspberry Pi 4 core against this machine's) beside each.
 At the end the server's record is read: ``lost`` counts acknowledged actions missing from it.
 
-Targets (docs/pi-appliance.md): core_share <= 0.05 (0.25 of a Pi core), rss_mb <= 120,
-lost 0. Usage:
+Memory over the evening (issue 37): the worker's RSS every ``--sample-every`` seconds and
+``rss_slope_mb_per_hour``, the least-squares slope after ``--warmup`` minutes (default: the
+last half of the run); ``--tracemalloc`` traces the worker's allocations from its start
+and prints the lines whose memory grew most between ``--trace-from`` of the run and its
+end (``--trace-frames 6`` names the callers too; tracing costs CPU and memory, so its
+core share and RSS are not the evening's). Before each run the capture path's cost is
+measured in this process on the run's frames, copied per frame (the old path) and mapped
+(``capture_share_copy``, ``capture_share_mapped``).
+
+Targets (docs/pi-appliance.md, issue 37): core_share <= 0.03 (0.15 of a Pi core),
+rss_mb <= 120 at the end, rss_slope_mb_per_hour <= 2 after the warm-up, lost 0. Usage:
     .venv/bin/python bench/evening.py [--games wwe,pillars] [--minutes 3] [--repeat 1]
-JSON last line: {"games": {"<id>": {"core_share", "rss_mb", "lost", "parts", ...}}}
+        [--sample-every 15] [--warmup MIN] [--tracemalloc [--trace-frames 6]]
+JSON last line: {"games": {"<id>": {"core_share", "rss_mb", "rss_slope_mb_per_hour",
+"lost", "rss_samples", "capture_share_copy", "capture_share_mapped", "parts", ...}}}
 """
 from __future__ import annotations
 
@@ -130,16 +141,70 @@ def render_frames(folder: Path, script: list[list[Placement]], noise: int = 4) -
     return len(rendered)
 
 
+def capture_cost(folder: Path, frames: int = 300, fps: float = 30.0) -> dict:
+    """The capture path's share of a core at ``fps``, before (each raw frame loaded: a
+    full-frame copy) and after (`hardware.camera.sources._load_raw`: the file mapped and
+    handed over), in this process, interleaved, on the run's own frames; median of 5."""
+    from hardware.camera.sources import _load_raw
+
+    paths = sorted(folder.glob("*.npy"))[:frames]
+    ways = {"copy": lambda p: np.load(p, allow_pickle=False), "mapped": _load_raw}
+    shares: dict[str, list[float]] = {name: [] for name in ways}
+    for _ in range(5):
+        for name, read in ways.items():
+            start = time.thread_time()
+            for path in paths:
+                frame = read(path)
+                frame[::4, ::4].sum()  # touch it, as the recogniser's thumbnail does
+            shares[name].append((time.thread_time() - start) / len(paths) * fps)
+    out = {f"capture_share_{name}": round(statistics.median(v), 4)
+           for name, v in shares.items()}
+    out["capture_share_spread"] = {name: round(max(v) - min(v), 4) for name, v in shares.items()}
+    out["capture_copy_over_mapped"] = round(out["capture_share_copy"]
+                                            / max(out["capture_share_mapped"], 1e-9), 1)
+    return out
+
+
 # the server ------------------------------------------------------------------------------
+# Run in the server process when tracing: tracemalloc from the start (it survives
+# gunicorn's fork), and in the forked worker a thread that dumps a snapshot whenever a
+# ``*.want`` file appears in the trace folder (threads do not survive a fork, hence the hook).
+TRACED_MAIN = """
+import os, sys, threading, time, tracemalloc
+from pathlib import Path
+folder = Path(os.environ["EVENING_TRACE_DIR"])
+tracemalloc.start(int(os.environ.get("EVENING_TRACE_FRAMES", "1")))
+def _poll():
+    while True:
+        for want in sorted(folder.glob("*.want")):
+            snap = want.with_suffix(".part")
+            tracemalloc.take_snapshot().dump(str(snap))
+            snap.rename(want.with_suffix(".snap"))
+            want.unlink()
+        time.sleep(0.2)
+def _start():
+    threading.Thread(target=_poll, name="tracemalloc", daemon=True).start()
+os.register_at_fork(after_in_child=_start)
+from companion.cli import main; main()
+"""
+
+
 class Server:
     """`companion serve` with camera and dice, on a temp data directory."""
 
-    def __init__(self, data: Path, game: str, frames: Path, dice_port: str) -> None:
+    def __init__(self, data: Path, game: str, frames: Path, dice_port: str,
+                 trace: Path | None = None, trace_frames: int = 1) -> None:
         self.data = data
+        self.trace = trace
         env = dict(os.environ, PYTHONUNBUFFERED="1", COMPANION_CAMERA=f"folder:{frames}",
                    COMPANION_DICE_PORT=dice_port, COMPANION_DICE_EMULATE="off")
+        code = "from companion.cli import main; main()"
+        if trace is not None:
+            trace.mkdir(parents=True, exist_ok=True)
+            env.update(EVENING_TRACE_DIR=str(trace), EVENING_TRACE_FRAMES=str(trace_frames))
+            code = TRACED_MAIN
         self.proc = subprocess.Popen(
-            [sys.executable, "-c", "from companion.cli import main; main()", "serve",
+            [sys.executable, "-c", code, "serve",
              "--host", "127.0.0.1", "--port", "0", "--data", str(data), "--threads", "60",
              "--demo", "--demo-game", game],
             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
@@ -168,6 +233,18 @@ class Server:
                     break
             except OSError:
                 time.sleep(0.05)
+
+    def snapshot(self, name: str, timeout: float = 120.0):
+        """A tracemalloc snapshot of the worker (only when started with ``trace``)."""
+        import tracemalloc
+        (self.trace / f"{name}.want").touch()
+        done = self.trace / f"{name}.snap"
+        deadline = time.monotonic() + timeout
+        while not done.exists():
+            if time.monotonic() > deadline:
+                raise SystemExit(f"no tracemalloc snapshot {name} from the worker")
+            time.sleep(0.2)
+        return tracemalloc.Snapshot.load(str(done))
 
     def _drain(self) -> None:
         for line in self.proc.stdout:
@@ -237,6 +314,57 @@ def memory_mb(pid: int, master: int) -> dict:
             "master_rss": field(master, "status", "VmRSS"),
             "worker_pss": field(pid, "smaps_rollup", "Pss"),
             "pss": field(pid, "smaps_rollup", "Pss") + field(master, "smaps_rollup", "Pss")}
+
+
+class RssSampler:
+    """The worker's RSS every ``every`` seconds in a thread: (minutes since start, MB)."""
+
+    def __init__(self, pid: int, every: float) -> None:
+        self.pid, self.every = pid, every
+        self.samples: list[tuple[float, float]] = []
+        self._stop = threading.Event()
+        self._started = time.monotonic()
+        self._thread = threading.Thread(target=self._run, name="rss sampler", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while True:
+            try:
+                rss = memory_mb(self.pid, self.pid)["worker_rss"]
+            except OSError:
+                return
+            self.samples.append((round((time.monotonic() - self._started) / 60, 3), rss))
+            if self._stop.wait(self.every):
+                return
+
+    def stop(self) -> list[tuple[float, float]]:
+        self._stop.set()
+        self._thread.join(10)
+        return self.samples
+
+
+def slope_mb_per_hour(samples: list[tuple[float, float]], after_minutes: float) -> float | None:
+    """The least-squares slope of RSS over the samples after the warm-up, in MB an hour."""
+    tail = [(t, mb) for t, mb in samples if t >= after_minutes]
+    if len(tail) < 3 or tail[-1][0] == tail[0][0]:
+        return None
+    fit = statistics.linear_regression([t for t, _ in tail], [mb for _, mb in tail])
+    return round(fit.slope * 60, 2)
+
+
+def growers(first, second, limit: int) -> list[str]:
+    """The lines whose live memory grew most between two tracemalloc snapshots."""
+    import tracemalloc
+    keep = [tracemalloc.Filter(False, tracemalloc.__file__),
+            tracemalloc.Filter(False, "<frozen importlib._bootstrap*>")]
+    first, second = first.filter_traces(keep), second.filter_traces(keep)
+    key = "traceback" if second.traceback_limit > 1 else "lineno"
+    out = []
+    for stat in second.compare_to(first, key)[:limit]:
+        frames = " <- ".join(f"{f.filename.replace(str(ROOT) + '/', '')}:{f.lineno}"
+                             for f in stat.traceback)
+        out.append(f"{stat.size_diff / 1024:+9.1f} kB {stat.count_diff:+7d} blocks  {frames}")
+    return out
 
 
 def cookie_of(headers, prefix):
@@ -321,13 +449,22 @@ def evening(game: str, args, work: Path) -> dict:
     unique = render_frames(frames, script)
     print(f"{game}: {len(script)} frames ({unique} rendered) in "
           f"{time.perf_counter() - t:.0f} s", flush=True)
+    capture = capture_cost(frames, fps=args.fps)
+    print(f"{game}: capture path at {args.fps:g} fps, share of a core: copied "
+          f"{capture['capture_share_copy']:.4f}, mapped {capture['capture_share_mapped']:.4f} "
+          f"(same process, median of 5)", flush=True)
     emulator = DiceEmulator(dice_for(game), link=str(work / f"dice-{game}"),
                             seed=args.seed).start()
-    server = Server(work / f"data-{game}", game, frames, emulator.port)
+    server = Server(work / f"data-{game}", game, frames, emulator.port,
+                    trace=work / "trace" if args.tracemalloc else None,
+                    trace_frames=args.trace_frames)
     table = None
+    sampler = None
+    grown: list[str] = []
     rnd = random.Random(args.seed)
     acked: list[tuple[int, dict, str]] = []
     refused, latency = 0, []
+    unanswered: list[str] = []  # acts with no ack (a socket dropped on a loaded machine)
     try:
         table = Table(server)
         table.wait_all(0)
@@ -336,10 +473,15 @@ def evening(game: str, args, work: Path) -> dict:
         start_cpu, start_threads = cpu_of(Path(f"/proc/{worker}/stat")), threads_cpu(worker)
         start_master = cpu_of(Path(f"/proc/{server.proc.pid}/stat"))
         started = time.monotonic()
+        sampler = RssSampler(worker, args.sample_every)
+        trace_at = started + seconds * args.trace_from
+        first_snapshot = None
         next_action = started + args.action_every
         next_roll = started + args.roll_every
         while time.monotonic() - started < seconds:
             now = time.monotonic()
+            if args.tracemalloc and first_snapshot is None and now >= trace_at:
+                first_snapshot = server.snapshot("first")
             if now >= next_roll:
                 next_roll += args.roll_every
                 emulator.roll()
@@ -349,7 +491,12 @@ def evening(game: str, args, work: Path) -> dict:
                 if options:
                     name, action = rnd.choice(options)
                     sent = time.perf_counter()
-                    ack = table.clients[name].call("act", {"action": action}, timeout=30)
+                    try:
+                        ack = table.clients[name].call("act", {"action": action}, timeout=30)
+                    except socketio.exceptions.SocketIOError as error:  # dropped or no answer
+                        unanswered.append(f"{type(error).__name__} at "
+                                          f"{(time.monotonic() - started) / 60:.1f} min")
+                        continue
                     if ack.get("ok"):
                         by = name if name != "table" else "table"
                         acked.append((ack["version"], action, by))
@@ -363,7 +510,10 @@ def evening(game: str, args, work: Path) -> dict:
         master = cpu_of(Path(f"/proc/{server.proc.pid}/stat")) - start_master
         end_threads = threads_cpu(worker)
         memory = memory_mb(worker, server.proc.pid)
+        if args.tracemalloc and first_snapshot is not None:
+            grown = growers(first_snapshot, server.snapshot("last"), args.trace_top)
     finally:
+        samples = sampler.stop() if sampler is not None else []
         if table is not None:
             table.close()
         server.stop()
@@ -377,7 +527,10 @@ def evening(game: str, args, work: Path) -> dict:
     # the server: everything but the camera and the dice, threads that ended included
     parts["server"] = max(0.0, cpu - parts.get("camera", 0.0) - parts.get("dice", 0.0))
     lost = lost_actions(server.data, server.game_id, acked)
-    return {"core_share": round(cpu / wall, 4), "pi_core_share": round(cpu / wall * PI, 3),
+    warmup = args.minutes / 2 if args.warmup is None else args.warmup
+    return {**capture, "rss_slope_mb_per_hour": slope_mb_per_hour(samples, warmup),
+            "rss_warmup_minutes": warmup, "rss_samples": samples, "growers": grown,
+            "core_share": round(cpu / wall, 4), "pi_core_share": round(cpu / wall * PI, 3),
             "parts": {k: round(v / wall, 4) for k, v in sorted(parts.items())},
             "threads": {k: round(v / wall, 4) for k, v in
                         sorted(names.items(), key=lambda kv: -kv[1]) if v >= 0.0005},
@@ -385,7 +538,7 @@ def evening(game: str, args, work: Path) -> dict:
             "master_share": round(master / wall, 4),
             "rss_mb": round(memory["pss"], 1), "worker_rss_mb": round(memory["worker_rss"], 1),
             "worker_pss_mb": round(memory["worker_pss"], 1),
-            "lost": lost, "actions": len(acked), "refused": refused,
+            "lost": lost, "actions": len(acked), "refused": refused, "unanswered": unanswered,
             "latency_ms_median": round(statistics.median(latency), 1) if latency else None,
             "minutes": args.minutes, "wall_s": round(wall, 1)}
 
@@ -428,6 +581,18 @@ def main() -> None:
     parser.add_argument("--settle", type=float, default=5.0,
                         help="seconds after connecting before measuring")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--sample-every", type=float, default=15.0,
+                        help="seconds between the worker's RSS samples")
+    parser.add_argument("--warmup", type=float, default=None,
+                        help="minutes left out of the RSS slope (default: the first half)")
+    parser.add_argument("--tracemalloc", action="store_true",
+                        help="trace the worker's allocations and print the top growers "
+                             "between --trace-from of the run and its end (slows it)")
+    parser.add_argument("--trace-from", type=float, default=0.4,
+                        help="fraction of the run at which the first snapshot is taken")
+    parser.add_argument("--trace-frames", type=int, default=1,
+                        help="frames kept per allocation (more names the caller)")
+    parser.add_argument("--trace-top", type=int, default=15)
     args = parser.parse_args()
     out = {}
     with tempfile.TemporaryDirectory(prefix="tc-evening-") as tmp:
@@ -443,7 +608,8 @@ def main() -> None:
             r["core_share_runs"] = [x["core_share"] for x in runs]
             out[game] = r
     print(json.dumps({"games": out, "loadavg_1m": os.getloadavg()[0],
-                      "targets": {"core_share": 0.05, "rss_mb": 120, "lost": 0}}))
+                      "targets": {"core_share": 0.03, "rss_mb": 120,
+                                  "rss_slope_mb_per_hour": 2, "lost": 0}}))
 
 
 def show(game: str, r: dict) -> None:
@@ -455,6 +621,11 @@ def show(game: str, r: dict) -> None:
           f"latency median {r['latency_ms_median']} ms",
           flush=True)
     print(f"  busiest threads: {r['threads']}", flush=True)
+    print(f"  RSS slope after {r['rss_warmup_minutes']:g} min: "
+          f"{r['rss_slope_mb_per_hour']} MB/h; worker RSS (min, MB): "
+          + ", ".join(f"{t:.1f} {mb:.1f}" for t, mb in r["rss_samples"][::4]), flush=True)
+    for line in r["growers"]:
+        print(f"  grew {line}", flush=True)
 
 
 if __name__ == "__main__":

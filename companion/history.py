@@ -16,6 +16,7 @@ from datetime import datetime
 
 from companion import i18n
 from companion import table_guide as guide_mod
+from companion.lru import LRU
 
 # the winner in words (gettext msgids: web/translations translates them)
 TEXTS = {
@@ -24,7 +25,8 @@ TEXTS = {
     "tie": "{name} and {others} both have {vp} VP; {name} wins on the tie-break. {rule}",
 }
 MAX_POINTS = 120  # points per seat on the VP chart
-_series_cache: dict[tuple[str, int], dict[str, list]] = {}
+# (game, version) -> series: the chart of the version the host looks at, a few games'
+_series_cache = LRU(8)
 
 
 def _time(text: str | None) -> datetime | None:
@@ -37,8 +39,9 @@ def _time(text: str | None) -> datetime | None:
 def vp_series(service, live) -> dict[str, list[list[float]]]:
     """Seat -> [[action number, VP], ...] over the whole game (replayed once, then kept)."""
     key = (live.id, live.version)
-    if key in _series_cache:
-        return _series_cache[key]
+    found = _series_cache.get(key)
+    if found is not None:
+        return found
     module = live.kind.module
     actions = [a["action"] for a in service.store.actions(live.id)]
     state = service._setup(live.kind, live.row["setup"])
@@ -49,8 +52,7 @@ def vp_series(service, live) -> dict[str, list[list[float]]]:
         if i % every == 0 or i == len(actions):
             for seat in live.seats:
                 series[seat].append([i, _vp(module, state, seat)])
-    _series_cache[key] = series
-    return series
+    return _series_cache.put(key, series)
 
 
 def _vp(module, state, seat: str) -> float:

@@ -23,9 +23,12 @@ from typing import Any
 
 from companion import limits, security, shapes
 from companion.games import GameKind, kind_of
+from companion.lru import LRU
 from companion.store import Store, dumps
 from engine import record as engine_record
 from engine.api import CATALOG_KEY, Refused
+
+TEXT_CACHE_SIZE = 2048  # translated prompts and refusals kept per game (LiveGame)
 
 log = logging.getLogger(__name__)
 MAX_ACTIONS = 20_000  # a record longer than any game of any box
@@ -58,10 +61,12 @@ class LiveGame:
     log: list[tuple[int, dict, dict]] = field(default_factory=list)  # (seq, action, event)
     active_seqs: list[int] = field(default_factory=list)
     preview: dict | None = None
-    log_cache: dict = field(default_factory=dict)  # (lang, position, seq) -> log entry
+    # (lang, position, seq) -> log entry; only the log window's entries are kept
+    log_cache: dict = field(default_factory=dict)
     # translated prompts and choice refusals by (kind, lang, their JSON): the same text
-    # whatever the state, so kept for the game's time in memory (undo too)
-    text_cache: dict = field(default_factory=dict)
+    # whatever the state, so kept through undo; an LRU, as a long evening shows thousands
+    # of distinct prompts (a few hundred are in use at a time: every choice's refusal)
+    text_cache: LRU = field(default_factory=lambda: LRU(TEXT_CACHE_SIZE))
     shared: Any = None  # companion.shared.Shared: what the views of this state share
     lock: threading.RLock = field(default_factory=threading.RLock)
 

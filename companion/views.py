@@ -118,7 +118,16 @@ def log_window(live: LiveGame, lang: str, namer: Namer) -> list[tuple[str | None
                     break
         window.reverse()
     cache[("window", lang)] = (log, len(log), window, public)
+    _forget_before(cache, lang, len(log) - len(window))
     return window
+
+
+def _forget_before(cache: dict, lang: str, start: int) -> None:
+    """Drop the translated entries of ``lang`` before the log's position ``start``: the
+    window only moves forward (an undo makes a new log and a new cache), so they are never
+    asked for again, and the cache stays the window's size however long the evening."""
+    for key in [k for k in cache if len(k) == 3 and k[0] == lang and k[1] < start]:
+        del cache[key]
 
 
 def _log_entry(live: LiveGame, lang: str, namer: Namer, position: int) -> tuple:
@@ -180,7 +189,7 @@ def prompt_entries(live: LiveGame, lang: str, namer: Namer,
         data["text"] = (i18n.text(lang, template, shown, game=live.kind.name,
                                   chain=namer.chain) if template else None)
         data["rule"] = citations.id_for_prompt(live.kind, prompt.kind)
-        live.text_cache[key] = data
+        live.text_cache.put(key, data)
         out.append(data)
     return out
 
@@ -448,6 +457,6 @@ def choice_refusal(live: LiveGame, lang: str, code: str, params: dict, namer: Na
     key = ("refusal", lang, code, exact(params))
     message = live.text_cache.get(key)
     if message is None:
-        message = live.text_cache[key] = refusal(live.kind.reasons, lang, code, params, namer,
-                                                live.kind.name)["message"]
+        message = live.text_cache.put(key, refusal(live.kind.reasons, lang, code, params,
+                                                   namer, live.kind.name)["message"])
     return {"code": code, "params": params or {}, "message": message}

@@ -313,12 +313,16 @@ def _disc_otf(shape, radius: float) -> np.ndarray:
     return cv2.dft(psf, flags=cv2.DFT_COMPLEX_OUTPUT)
 
 
-@lru_cache(maxsize=64)
+WIENER_CACHE = 8  # filters kept: each is the padded crop's size x 8 bytes (0.3-1 MB)
+
+
+@lru_cache(maxsize=WIENER_CACHE)
 def _wiener(shape: tuple[int, int], radius: float, noise: float) -> np.ndarray:
     """The Wiener filter conj(H) / (|H|^2 + noise) for a disc of ``radius`` px, in
     cv2.dft's complex layout; the mean light (H(0) = 1) passes unchanged. Crops come in a
-    few padded sizes, so it is made once per size (cached) and each crop costs one forward
-    and one inverse DFT."""
+    few padded sizes, so it is made once per size (the last `WIENER_CACHE` sizes: 64 of
+    them held some 40 MB after an evening) and each crop costs one forward and one
+    inverse DFT."""
     otf = _disc_otf(shape, radius)
     hr, hi = otf[..., 0], otf[..., 1]
     power = hr * hr + hi * hi + noise

@@ -14,8 +14,12 @@ status and reopens the source later. `open_source(spec)` picks the class from a 
 """
 from __future__ import annotations
 
+import io
+import math
+import mmap
 import os
 import time
+from functools import lru_cache
 from pathlib import Path
 
 import cv2
@@ -243,15 +247,45 @@ class FolderSource(FrameSource):
 
 
 def _load_raw(path: Path) -> np.ndarray:
-    """A raw frame file: a 2-D gray or 3-D BGR uint8 array (never pickled objects)."""
+    """A raw frame file: a 2-D gray or 3-D BGR uint8 array (never pickled objects), mapped
+    read-only and handed over, not copied, the way a camera hands over its buffer: per
+    frame only an open, a short read of the header and a mapping (its pages are read by
+    whoever looks at them). ``np.load`` copied every frame and parsed its header with
+    ``ast`` each time: most of the capture thread's time (bench/evening.py measures both)."""
     try:
-        frame = np.load(path, allow_pickle=False)
-    except (OSError, ValueError) as error:
+        with path.open("rb") as file:
+            head = file.read(10)
+            if len(head) < 10 or head[:6] != b"\x93NUMPY":
+                raise SourceLost(f"not a raw frame file: {path}")
+            if head[6] == 1:
+                end = 10 + int.from_bytes(head[8:10], "little")
+            else:  # versions 2 and 3: a 4-byte header length
+                head += file.read(2)
+                end = 12 + int.from_bytes(head[8:12], "little")
+            head += file.read(end - len(head))
+            frame = _raw_header(head)
+            if frame is None:
+                raise SourceLost(f"not a gray or BGR frame: {path}")
+            shape, dtype = frame
+            mapped = mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ)
+        return np.frombuffer(mapped, dtype, math.prod(shape), end).reshape(shape)
+    except (OSError, ValueError) as error:  # unreadable, or shorter than its header says
         raise SourceLost(f"cannot read {path}: {error}") from error
-    shaped = frame.ndim == 2 or (frame.ndim == 3 and frame.shape[2] == 3)
-    if frame.dtype != np.uint8 or not shaped:
-        raise SourceLost(f"not a gray or BGR frame: {path} {frame.dtype} {frame.shape}")
-    return frame
+
+
+@lru_cache(maxsize=8)
+def _raw_header(head: bytes) -> tuple[tuple[int, ...], np.dtype] | None:
+    """(shape, dtype) of a ``.npy`` header, parsed once per distinct header (a folder of
+    one camera's frames has one); None unless a C-ordered gray or BGR uint8 frame."""
+    stream = io.BytesIO(head)
+    version = np.lib.format.read_magic(stream)
+    if version not in ((1, 0), (2, 0)):
+        raise ValueError(f"unsupported .npy version {version}")
+    read = (np.lib.format.read_array_header_1_0 if version == (1, 0)
+            else np.lib.format.read_array_header_2_0)
+    shape, fortran, dtype = read(stream)
+    shaped = len(shape) == 2 or (len(shape) == 3 and shape[2] == 3)
+    return (tuple(shape), dtype) if dtype == np.uint8 and shaped and not fortran else None
 
 
 class SyntheticSource(FrameSource):

@@ -203,14 +203,29 @@ def test_folder_of_raw_gray_frames_is_read_without_decoding_and_recognised(tmp_p
     source.open()
     read = source.read()
     assert read.shape == gray.shape and read.dtype == np.uint8 and (read == gray).all()
+    # handed over, not copied: a read-only array over the file's pages
+    assert not read.flags.owndata and not read.flags.writeable
     recognizer = Recognizer()
     found = {o.payload for i in range(3) for o in recognizer.process(read, i / 30).observations}
     assert found == set(payloads)
+    assert (read == gray).all(), "the recogniser does not write into the camera's frame"
     np.save(tmp_path / "001.npy", gray.astype(np.float32))
     source.open()
     source.read()
     with pytest.raises(SourceLost, match="not a gray or BGR frame"):
         source.read()
+    whole = (tmp_path / "000.npy").read_bytes()
+    (tmp_path / "002.npy").write_bytes(whole[: len(whole) // 2])  # cut short
+    (tmp_path / "003.npy").write_bytes(b"not a frame at all")
+    (tmp_path / "004.npy").write_bytes(b"")
+    source.open()
+    source.read()
+    with pytest.raises(SourceLost, match="not a gray or BGR frame"):
+        source.read()
+    for _ in range(3):
+        with pytest.raises(SourceLost, match="cannot read|not a raw frame"):
+            source.read()
+    assert (source.read() == gray).all(), "the folder loops back to the good frame"
 
 
 def test_open_source_specs():

@@ -118,3 +118,20 @@ def test_an_unread_sticker_joined_to_read_ones_gets_a_crop(name, index, scale):
     assert unread
     for t in unread:
         assert any(c.region.contains(t.sticker) for c in found), t.payload
+
+
+def test_the_wiener_filters_kept_are_bounded_and_change_nothing():
+    """Crops of many sizes (cards at every distance) keep at most `WIENER_CACHE` filters
+    (64 held some 40 MB after an evening), and a filter made again deblurs the same."""
+    import numpy as np
+
+    from hardware.camera import rescue
+
+    rng = np.random.default_rng(1)
+    crops = [rng.integers(0, 255, (60 + 7 * i, 50 + 9 * i), np.uint8) for i in range(30)]
+    rescue._wiener.cache_clear()
+    first = [deblur(crop) for crop in crops]
+    assert rescue._wiener.cache_info().currsize <= rescue.WIENER_CACHE
+    assert rescue._wiener.cache_info().misses >= 2 * rescue.WIENER_CACHE, "many sizes made"
+    again = [deblur(crop) for crop in crops[:3]]  # long evicted: made anew
+    assert all((a == b).all() for a, b in zip(first, again, strict=False))
