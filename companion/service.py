@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from companion import limits, security, shapes
+from companion import limits, security, shapes, text
 from companion.games import GameKind, kind_of
 from companion.store import Store, dumps
 from engine import record as engine_record
@@ -230,7 +230,7 @@ class GameService:
         (not for an imported record: its setup must stay as it was played)."""
         kind = self._kinds(game)
         limits.check_setup(setup)
-        setup = copy.deepcopy(setup)
+        setup = copy.deepcopy(text.normalise(setup))
         if add_seed:
             setup.setdefault("seed", random.SystemRandom().randrange(2**31))
         try:
@@ -259,7 +259,7 @@ class GameService:
         limits.check_action(action)
         live = self.get(identity.game)
         self._may_send(live, identity, action["type"])
-        action = dict(action, by=identity.actor)  # the proven identity, never the client's
+        action = dict(text.normalise(action), by=identity.actor)  # `by`: the proven identity
         shapes.check_action(live.kind.info, action)  # the game's declared shape, first
         with live.lock:
             if live.status == "finished":
@@ -348,6 +348,7 @@ class GameService:
         """A tentative answer (a card being turned): what it would do, for everyone."""
         live = self.get(game_id)
         limits.check_action(action)
+        action = text.normalise(action)
         shapes.check_action(live.kind.info, action)
         with live.lock:
             preview = live.kind.module.preview(live.state, action)
@@ -475,7 +476,10 @@ class GameService:
             for action in record["actions"]:
                 limits.check_action(action)
         except Refused as exc:
+            if exc.code == "bad_text":  # names its field, as at every door
+                raise
             raise Refused("bad_record", detail=exc.code) from exc
+        record = text.normalise(record)
         try:
             kind = self._kinds(str(record.get("game")))
         except Exception as exc:
