@@ -5,6 +5,7 @@ from engine import citations
 from engine.api import COMPASS_SEATS, Bindings, GameInfo, Option, StickerKind, Texts
 from engine.pillars import (
          bindings,
+         canonical,
          catalog,
          corrections,
          options,
@@ -51,4 +52,6 @@ INFO = GameInfo(
     sticker_namespace="pillar",
     corrections=corrections.corrections,
     action_shapes=shapes.SHAPES,
+    catalog_shapes=shapes.catalog_shapes,
+    canonical=canonical.canonical,
 )

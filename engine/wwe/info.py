@@ -17,6 +17,7 @@ from engine.api import (
 )
 from engine.wwe import (
     bindings,
+    canonical,
     catalog,
     corrections,
     options,
@@ -64,4 +65,6 @@ INFO = GameInfo(
     host_actions=frozenset(("adjust", "set_start_player", "correct")),
     corrections=corrections.corrections,
     action_shapes=shapes.SHAPES,
+    catalog_shapes=shapes.catalog_shapes,
+    canonical=canonical.canonical,
 )
