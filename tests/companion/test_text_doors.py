@@ -240,3 +240,31 @@ def test_every_socket_door_refuses_nasty_text(games_live, bad):
     with pytest.raises(Refused) as caught:
         service.create("pillars", {"players": [{"seat": "N", "name": bad}]}, "1234")
     assert caught.value.code == "bad_text"
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@given(bad=NASTY)
+def test_every_http_door_refuses_nasty_text(games_app, bad):
+    """A JSON body (the deck's check and save, the host's login), a query string, an
+    uploaded record: 400 with `bad_text`, nothing made or written, the lobby still 200."""
+    service = games_app.extensions["companion"]
+    live = service.create("wwe", {"players": [{"seat": "N", "name": "A"},
+                                              {"seat": "E", "name": "B"}]}, "1234")
+    client, token = host_client(games_app, live.id)
+    headers = {"X-CSRF-Token": token}
+    for url in ("/deck/check", "/deck/save"):
+        response = client.post(f"/host/{live.id}{url}", headers=headers, json={
+            "part": "projects", "entry": {"id": "bridge", "names": {"en": bad}}})
+        assert response.status_code == 400 and response.get_json()["code"] == "bad_text"
+    response = client.post(f"/host/{live.id}/login", headers=headers, json={"pin": bad})
+    assert response.status_code == 400 and response.get_json()["code"] == "bad_text"
+    before = len(service.all())
+    record = service.record(live.id)
+    record["setup"]["players"][0]["name"] = bad
+    response = client.post("/games/import", data={
+        "csrf_token": token, "host_pin": "1234",
+        "record": (io.BytesIO(json.dumps(record).encode()), "r.json")},
+        content_type="multipart/form-data")
+    assert response.status_code == 400 and "players[0].name" in response.get_data(as_text=True)
+    assert len(service.all()) == before
+    assert client.get("/").status_code == 200
