@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from engine import citations
 from engine.api import COMPASS_SEATS, Bindings, GameInfo, Option, StickerKind, Texts
+from engine.canonical import by_reads
 from engine.pillars import (
          bindings,
          canonical,
@@ -53,5 +54,7 @@ INFO = GameInfo(
     corrections=corrections.corrections,
     action_shapes=shapes.SHAPES,
     catalog_shapes=shapes.catalog_shapes,
-    canonical=canonical.canonical,
+    # the place and the craftsmen the rules chose, then only the fields they read
+    canonical=lambda state, action: by_reads(rules.apply, state,
+                                             canonical.canonical(state, action)),
 )

@@ -15,7 +15,9 @@ from engine.api import (
     StickerKind,
     Texts,
 )
+from engine.canonical import by_reads
 from engine.wwe import (
+    actions,
     bindings,
     canonical,
     catalog,
@@ -66,5 +68,8 @@ INFO = GameInfo(
     corrections=corrections.corrections,
     action_shapes=shapes.SHAPES,
     catalog_shapes=shapes.catalog_shapes,
-    canonical=canonical.canonical,
+    # a played card's params as its performance reads them, then only the fields the
+    # rules read (engine/canonical.py)
+    canonical=lambda state, action: by_reads(actions.apply, state,
+                                             canonical.canonical(state, action)),
 )
