@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import os
+import shutil
 from pathlib import Path
 
 from flask import Flask
@@ -29,6 +30,7 @@ from companion import (
 )
 from companion.service import GameService
 from companion.store import Store
+from hardware import atomic_file
 
 log = logging.getLogger(__name__)
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
@@ -60,6 +62,19 @@ def secret_key(data_dir: Path) -> bytes:
     return path.read_bytes()
 
 
+def clean_stale_writes(data_dir: Path) -> None:
+    """Temporary files a power cut left behind mid-write (hardware/atomic_file.py): the
+    settings' beside ``config.json``, the deck's under ``catalogs/`` (and an interrupted
+    catalog import's staging folder). Removed before anything writes."""
+    removed = atomic_file.clean_stale(data_dir, recursive=False)
+    removed += atomic_file.clean_stale(data_dir / "catalogs")
+    for staging in (data_dir / "catalogs").glob(".*.import-*"):
+        shutil.rmtree(staging, ignore_errors=True)
+        removed.append(staging)
+    for path in removed:
+        log.warning("removed %s, left by an interrupted write", path)
+
+
 def create_app(test_config: dict | None = None) -> Flask:
     """The app, with its settings resolved once (companion/settings.py): defaults <
     DATA/config.json < COMPANION_* environment < ``test_config`` (`companion serve` passes
@@ -85,6 +100,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         app.config["SESSION_COOKIE_SECURE"] = True
     data_dir = resolved.data_dir
     data_dir.mkdir(parents=True, exist_ok=True)
+    clean_stale_writes(data_dir)
     app.secret_key = app.config.get("SECRET_KEY") or secret_key(data_dir)
     i18n.init_app(app, data_dir)
 
@@ -136,6 +152,10 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(table_guide.bp)
     app.register_blueprint(history.bp)
     sockets.init_app(app, socketio, service)
+    from companion import text
+    from companion.blueprints import common
+
+    text.init_app(app, common.refuse_text)  # one rule for text at every HTTP door
 
     hardware_manager.init_app(app)
     if app.config["START_HARDWARE"] and resolved.hardware:

@@ -27,6 +27,7 @@ from typing import Any
 from jsonschema import Draft202012Validator
 
 from companion import games
+from companion import text as text_rule
 from engine.api import catalog_problem
 
 log = logging.getLogger(__name__)
@@ -36,6 +37,8 @@ REASONS = {
     "not_readable": "cannot read the file: {message}",
     "json_syntax": "invalid JSON at line {line}, column {column}: {message}",
     "duplicate_key": "the key {key} appears twice in one object",
+    "bad_text": "the text of {key} holds a character that is not plain text (a control "
+                "character or broken Unicode)",
     "unknown_file": "{name} is not a catalog file (expected one of: {expected})",
     "override_shape": "an override of {part} must be {expected}",
     "schema": "{message}",
@@ -110,8 +113,11 @@ def read_json(path: Path) -> tuple[Any, list[dict]]:
         return None, [problem(str(path), None, None, "json_syntax",
                               line=getattr(exc, "lineno", 0), column=getattr(exc, "colno", 0),
                               message=getattr(exc, "msg", "nested too deeply"))]
-    return data, [problem(str(path), None, key, "duplicate_key", key=key)
-                  for key in duplicates]
+    bad = text_rule.first_bad(data)  # the one rule for text (companion/text.py), files included
+    if bad is not None:
+        return None, [problem(str(path), None, bad, "bad_text", key=bad)]
+    duplicated = [problem(str(path), None, key, "duplicate_key", key=key) for key in duplicates]
+    return text_rule.normalise(data), duplicated
 
 
 def _part_of(path: Path) -> str:

@@ -34,6 +34,7 @@ from companion.catalog import (
     read_json,
     shipped_dir,
 )
+from hardware import atomic_file
 
 log = logging.getLogger(__name__)
 
@@ -118,34 +119,19 @@ def status(game: str, data_dir: str | Path) -> dict:
 
 # ------------------------------------------------------------------------ atomic writes
 def _fsync_dir(directory: Path) -> None:
-    try:
-        fd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
+    atomic_file.sync_dir(directory)
 
 
 def _write_temp(directory: Path, part: str, data: Any) -> Path:
     """``data`` as JSON in a new temporary file beside its target (synced to disk). Its
-    name keeps the part (``<part>.pending-….tmp``) so the loader can check it in place."""
-    directory.mkdir(parents=True, exist_ok=True)
-    path = directory / f"{part}.pending-{secrets.token_hex(6)}.tmp"
-    with open(path, "x", encoding="utf-8") as f:
-        json.dump(data, f, indent=2, ensure_ascii=False)
-        f.write("\n")
-        f.flush()
-        os.fsync(f.fileno())
-    return path
+    name keeps the part (``<part>.pending.….tmp``) so the loader can check it in place.
+    Encoded before any file exists, so a value that cannot be written leaves nothing."""
+    body = (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+    return atomic_file.write_temp(directory, f"{part}.pending", body)
 
 
 def _commit(temp: Path, target: Path) -> None:
-    os.replace(temp, target)
-    _fsync_dir(target.parent)
+    atomic_file.commit(temp, target)
 
 
 def _check_with(game: str, overrides: list[Path], rename: dict[str, str]) -> list[dict]:
@@ -367,14 +353,5 @@ def save_picture(game: str, data_dir: str | Path, entry: Any, frame, corners, la
     if not ok:
         raise CatalogError([problem(str(path), _hashable(entry), None, "no_picture",
                                     detail="JPEG encoding failed")])
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temp = path.parent / f".{path.name}.{secrets.token_hex(6)}.tmp"
-    try:
-        with open(temp, "xb") as f:
-            f.write(jpeg.tobytes())
-            f.flush()
-            os.fsync(f.fileno())
-        _commit(temp, path)
-    finally:
-        temp.unlink(missing_ok=True)
+    atomic_file.write_bytes(path, jpeg.tobytes())
     return path

@@ -7,6 +7,7 @@ declares everything the app needs. Tests may register other modules through the 
 """
 from __future__ import annotations
 
+import dataclasses
 import logging
 from dataclasses import dataclass, field
 from functools import cache
@@ -30,9 +31,11 @@ class GameKind:
     prompt_texts: dict = field(default_factory=dict)  # prompt kind -> English template
     terms: dict = field(default_factory=dict)  # engine word in event params -> English msgid
 
+    shaped: Any = None  # the module's info with this catalog's shapes (`kind_of`)
+
     @property
     def info(self):
-        return self.module.info
+        return self.shaped or self.module.info
 
     @property
     def title(self) -> dict:
@@ -94,4 +97,19 @@ def kind_of(module: Any, catalog: Any) -> GameKind:
     """A GameKind from a module and a catalog (the catalog a game was created with)."""
     texts = module.info.texts
     return GameKind(module.info.id, module, catalog, dict(texts.reasons), dict(texts.events),
-                    names_index(catalog), dict(texts.prompts), dict(texts.terms))
+                    names_index(catalog), dict(texts.prompts), dict(texts.terms),
+                    shaped_info(module.info, catalog))
+
+
+def shaped_info(info: Any, catalog: Any) -> Any:
+    """``info`` with the shapes of ``catalog``'s ids (``GameInfo.catalog_shapes``), or None
+    when the game declares none or they cannot be made of this catalog (the static shapes
+    then hold)."""
+    make = getattr(info, "catalog_shapes", None)
+    if make is None or not dataclasses.is_dataclass(info):
+        return None
+    try:
+        extra = make(catalog)
+    except Exception:  # a broken owner catalog: the static shapes, the rules still check
+        return None
+    return dataclasses.replace(info, action_shapes={**info.action_shapes, **extra})

@@ -2,13 +2,18 @@
 before any game sees it (issue 10). A game checks the meaning; these checks keep absurd
 shapes out: a number of 4,000 digits, a name of a megabyte, a list nested 3,000 deep.
 
-Each check raises `Refused` with a translatable code and leaves nothing changed.
+Each check raises `Refused` with a translatable code and leaves nothing changed. Every
+string (and key) also obeys the one rule for text (`companion/text.py`): a lone surrogate or
+a control character is refused as ``bad_text`` naming its field.
 """
 from __future__ import annotations
 
 from typing import Any
 
+from companion import text
 from engine.api import Refused
+
+_BAD_TEXT = text.BAD.search
 
 MAX_DEPTH = 12  # nesting of lists and objects
 MAX_STRING = 200  # characters in one string (a reason typed by the host included)
@@ -18,12 +23,28 @@ MAX_NAME = 40  # a player's name
 MAX_PLAYERS = 8
 
 
-def check_json(value: Any, what: str = "action", depth: int = 0) -> None:
-    """Plain JSON within the bounds above; Refused("too_big"/"bad_value") otherwise."""
+class _BadText(Exception):
+    """A string breaking the text rule, deep inside: `check_json` names its field."""
+
+
+def check_json(value: Any, what: str = "action") -> None:
+    """Plain JSON within the bounds above, its text clean; Refused("too_big"/"bad_value"/
+    "bad_text") otherwise."""
+    try:
+        _check(value, what, 0)
+    except _BadText:
+        raise Refused("bad_text", field=text.first_bad(value) or what) from None
+
+
+def _check(value: Any, what: str, depth: int) -> None:
     if depth > MAX_DEPTH:
         raise Refused("too_big", what=what)
     kind = type(value)
-    if value is None or kind is bool or kind is str and len(value) <= MAX_STRING:
+    if value is None or kind is bool:
+        return
+    if kind is str and len(value) <= MAX_STRING:
+        if _BAD_TEXT(value) is not None:
+            raise _BadText
         return
     if kind is int:
         if -MAX_INT <= value <= MAX_INT:
@@ -40,7 +61,9 @@ def check_json(value: Any, what: str = "action", depth: int = 0) -> None:
         for key, item in items:
             if kind is dict and (type(key) is not str or len(key) > MAX_STRING):
                 raise Refused("bad_value", what=what)
-            check_json(item, what, depth + 1)
+            if kind is dict and _BAD_TEXT(key) is not None:
+                raise _BadText
+            _check(item, what, depth + 1)
         return
     raise Refused("too_big" if kind is str else "bad_value", what=what)
 

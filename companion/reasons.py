@@ -33,6 +33,8 @@ SERVER_REASONS.update({
     "no_table_step": "The table owes no such step now.",
     "bad_action": "This move is not in the expected form (at {path}). Nothing changed.",
     "bad_pin": "The PIN must be 4 to 8 digits.",
+    "bad_text": "The text of {field} holds a character that is not plain text (a control "
+                "character or broken Unicode). Nothing changed.",
 })
 SERVER_REASONS.update({  # the guided setup and the finished games' history
     "no_setup_guide": "This game has no setup guide.",

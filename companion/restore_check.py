@@ -136,7 +136,7 @@ def replay_problems(path: Path, data_dir: Path | str | None) -> list[str]:
 
 
 def _replay(con: sqlite3.Connection, row: sqlite3.Row, data_dir) -> None:
-    from companion import catalog, games, shapes
+    from companion import catalog, games, limits, shapes
     from companion.service import GameService
     from companion.store import dumps
 
@@ -148,6 +148,7 @@ def _replay(con: sqlite3.Connection, row: sqlite3.Row, data_dir) -> None:
     setup = json.loads(row["setup"])
     if not isinstance(setup, dict):
         raise ValueError("setup is not an object")
+    limits.check_setup(setup)  # sizes and the one rule for text, as at every door
     state = kind.module.setup(kind.catalog, setup)
     shared = GameService._state_catalog(kind)
     if shared is not None:
@@ -158,6 +159,7 @@ def _replay(con: sqlite3.Connection, row: sqlite3.Row, data_dir) -> None:
                                  "undone_at IS NULL ORDER BY seq", (row["id"],)).fetchall():
         action = json.loads(text)
         try:
+            limits.check_action(action)
             shapes.check_action(kind.info, action)
             state, _ = kind.module.apply(state, action)
         except Exception as exc:  # a refusal or a crash: named for the report (logged above)

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from companion import limits, security, shapes
+from companion import limits, security, shapes, text
 from companion.games import GameKind, kind_of
 from companion.lru import LRU
 from companion.store import Store, dumps
@@ -240,7 +240,7 @@ class GameService:
         (not for an imported record: its setup must stay as it was played)."""
         kind = self._kinds(game)
         limits.check_setup(setup)
-        setup = copy.deepcopy(setup)
+        setup = copy.deepcopy(text.normalise(setup))
         if add_seed:
             setup.setdefault("seed", random.SystemRandom().randrange(2**31))
         try:
@@ -270,14 +270,14 @@ class GameService:
         limits.check_action(action)
         live = self.get(identity.game)
         self._may_send(live, identity, action["type"])
-        action = dict(action, by=identity.actor)  # the proven identity, never the client's
+        action = dict(text.normalise(action), by=identity.actor)  # `by`: the proven identity
         shapes.check_action(live.kind.info, action)  # the game's declared shape, first
         with live.lock:
             if live.status == "finished":
                 raise Refused("game_closed")
             if live.status == "paused":
                 raise Refused("game_paused")
-            return self._commit(live, action)
+            return self._commit(live, canonical(live.kind, live.state, action))
 
     @staticmethod
     def _may_send(live: LiveGame, identity: Identity, kind: str) -> None:
@@ -359,6 +359,7 @@ class GameService:
         """A tentative answer (a card being turned): what it would do, for everyone."""
         live = self.get(game_id)
         limits.check_action(action)
+        action = text.normalise(action)
         shapes.check_action(live.kind.info, action)
         with live.lock:
             preview = live.kind.module.preview(live.state, action)
@@ -486,7 +487,10 @@ class GameService:
             for action in record["actions"]:
                 limits.check_action(action)
         except Refused as exc:
+            if exc.code == "bad_text":  # names its field, as at every door
+                raise
             raise Refused("bad_record", detail=exc.code) from exc
+        record = text.normalise(record)
         try:
             kind = self._kinds(str(record.get("game")))
         except Exception as exc:  # no such game, or its catalog does not load: refused
@@ -498,7 +502,12 @@ class GameService:
         try:
             state = self._setup(kind, record["setup"])
             for i, action in enumerate(record["actions"]):  # noqa: B007 (i used below)
-                shapes.check_action(kind.info, action)
+                try:
+                    shapes.check_action(kind.info, action)
+                except Refused:  # junk in a field the rules do not use: cleaned, not refused
+                    action = canonical(kind, state, action)
+                    shapes.check_action(kind.info, action)
+                action = canonical(kind, state, action)
                 state, events = kind.module.apply(state, action)
                 steps.append((action, events))
         except Refused as exc:
@@ -511,6 +520,22 @@ class GameService:
             for action, _ in steps:
                 self._commit(live, action)
         return live
+
+
+def canonical(kind: GameKind, state: Any, action: dict) -> dict:
+    """The action as the game's rules use it in ``state`` (``GameInfo.canonical``): what is
+    stored, so the log holds no junk a replay could depend on. A game without it, or one
+    that cannot tell, keeps the action as sent (the rules then judge it)."""
+    make = getattr(kind.module.info, "canonical", None)
+    if make is None:
+        return action
+    try:
+        return make(state, action)
+    except Refused:
+        return action  # the rules refuse it when applied, with their own reason
+    except Exception:
+        log.exception("%s: no canonical form of %s", kind.name, action.get("type"))
+        return action
 
 
 def _age_seconds(created: str) -> float:

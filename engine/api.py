@@ -437,6 +437,15 @@ class GameInfo:
     # engine/shapes.py): the app refuses a type without a shape, and an action not of its
     # type's shape, as `bad_action` with the path of the first wrong field.
     action_shapes: dict[str, Any] = field(default_factory=dict)
+    # callable(catalog) -> {action type: shape}: the shapes whose ids are enums of the
+    # catalog a game was created with (a project, a craftsman), replacing those of
+    # ``action_shapes`` for that game (issue 31: a shape names the values a field can take).
+    catalog_shapes: Any = None
+    # callable(state, action) -> action: the action as the rules use it in ``state``, the
+    # fields it does not use dropped or a default the rules choose filled in; what the app
+    # stores (and cleans an imported record with), so a replay never depends on junk. Only
+    # called on actions of their shape; returns the action itself when nothing changes.
+    canonical: Any = None
 
 
 def sticker_namespace(info: GameInfo) -> str:

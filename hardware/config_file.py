@@ -3,9 +3,10 @@ leniently, and change one part of it without losing the others or leaving half a
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Callable
 from pathlib import Path
+
+from hardware import atomic_file
 
 
 def read(path: Path) -> dict:
@@ -32,14 +33,10 @@ def read_checked(path: Path) -> tuple[dict, str | None]:
 
 
 def update(path: Path, change: Callable[[dict], None]) -> None:
-    """Apply ``change`` to the settings and write them back atomically (temp file, fsync,
-    rename), so a power cut leaves either the old file or the new one."""
+    """Apply ``change`` to the settings and write them back atomically (hardware/atomic_file.py:
+    temp file in the same folder, fsync, rename, the temp removed on any failure), so a
+    power cut or an error leaves either the old file or the new one."""
     path = Path(path)
     data = read(path)
     change(data)
-    tmp = path.with_name(path.name + ".tmp")
-    with tmp.open("w") as f:
-        json.dump(data, f, indent=2)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
+    atomic_file.write_bytes(path, json.dumps(data, indent=2).encode("utf-8"))

@@ -9,7 +9,7 @@ import qrcode.image.svg
 from flask import Response, abort, current_app, render_template, request, session
 from markupsafe import Markup
 
-from companion import i18n, netinfo, security, views
+from companion import i18n, netinfo, security, text, views
 from companion.blueprints import game_assets
 from companion.service import GameService, Identity, LiveGame
 from companion.settings import from_app
@@ -54,6 +54,16 @@ def check_csrf() -> None:
 
 
 # rendering -------------------------------------------------------------------------------
+def refuse_text(field: str):
+    """The answer to a request whose text breaks the rule (companion/text.py): a translated
+    ``bad_text`` naming ``field``, as JSON to a script and as a page to a form."""
+    if request.is_json or request.path.endswith(".json") or request.accept_mimetypes.best == \
+            "application/json":
+        return json_error("bad_text", {"field": field}, 400)
+    return render_page("error.html", "lobby", None, 400,
+                       error=error_dict(None, "bad_text", {"field": field}))
+
+
 def error_dict(live: LiveGame | None, code: str, params: dict) -> dict:
     return views.refused_json(live, i18n.page_lang(), Refused(code, **params))
 
@@ -70,6 +80,45 @@ def game_info(live: LiveGame) -> dict:
             "created": live.row["created"], "players": live.players,
             "demo": bool(live.row["setup"].get("demo")),
             "title": dict(getattr(info, "names", None) or {"en": live.kind.name})}
+
+
+def listed(games, entry) -> tuple[list[dict], list[dict]]:
+    """The entries (``entry(game)``) of a page that lists many games, and the damaged ones:
+    a game whose entry fails or holds text that is not valid Unicode is listed as damaged
+    (``{id, game, created, problem}``, the lobby's "could not be opened") and the page goes
+    on (issue 31: one bad game never takes a page down)."""
+    entries, damaged = [], []
+    for game in games:
+        try:
+            made = entry(game)
+            bad = text.first_bad(made)
+            if bad is not None:
+                raise ValueError(f"text that is not valid Unicode in {bad}")
+            entries.append(made)
+        except Exception as exc:
+            current_app.logger.warning("game %s cannot be listed: %s", game.id, exc)
+            damaged.append({"id": game.id, "game": game.kind.name,
+                            "created": str(game.row.get("created", "")),
+                            "problem": f"cannot be shown ({type(exc).__name__})"})
+    return entries, damaged
+
+
+def lobby_games() -> tuple[list[dict], list[dict]]:
+    """The lobby's games with their results, and the broken and damaged ones."""
+    games, damaged = listed(service().all(),
+                            lambda g: dict(game_info(g), result=g.row.get("result")))
+    return games, list(service().broken.values()) + damaged
+
+
+def shown(body: str) -> str:
+    """A rendered page that can be sent: a lone surrogate stored before the text rule (an
+    old database) becomes U+FFFD instead of failing the whole page with a 500."""
+    try:
+        body.encode("utf-8")
+    except UnicodeEncodeError:
+        current_app.logger.warning("a page held text that is not valid Unicode; replaced")
+        return body.encode("utf-8", "replace").decode("utf-8")
+    return body
 
 
 # the shared templates that show one game, by page kind (web/games/<id>/manifest.json)
@@ -117,7 +166,7 @@ def render_page(template: str, role: str, live: LiveGame | None, status: int = 2
         **gettext_for(lang, game),
     }
     context.update(extra)
-    response = current_app.make_response((render_template(template, **context), status))
+    response = current_app.make_response((shown(render_template(template, **context)), status))
     if request.args.get("lang") in i18n.LANGUAGES:
         response.set_cookie("lang", request.args["lang"], max_age=365 * 86400,
                             samesite="Lax")
@@ -141,7 +190,7 @@ def json_body(limit: int = 64 * 1024):
     if len(raw) > limit:
         return None
     try:
-        return json.loads(raw)
+        return text.loads(raw)
     except (ValueError, RecursionError):
         return None
 

@@ -40,18 +40,20 @@ def page(game_id: str):
         return redirect(url_for("host.host_page", game_id=game_id), code=303)
     lang = i18n.page_lang()
     service = common.service()
-    games = []
-    for done in service.all():
-        if done.status != "finished":
-            continue
+
+
+    def entry(done) -> dict:
         summary = history.summary(service, done, lang)
         try:
             summary["chart"] = history.chart(history.vp_series(service, done))
         except Exception:  # a game the installed rules no longer replay: no chart
             current_app.logger.exception("history: no VP chart for %s", done.id)
             summary["chart"] = None
-        games.append(summary)
-    return common.render_page("history.html", "host", live, games=games)
+        return summary
+
+    finished = [done for done in service.all() if done.status == "finished"]
+    games, damaged = common.listed(finished, entry)  # one damaged game: listed as such
+    return common.render_page("history.html", "host", live, games=games, damaged=damaged)
 
 
 def _export(game_id: str, other: str, body_of, mimetype: str, suffix: str):
@@ -82,6 +84,6 @@ def export_bgstats(game_id: str, other: str):
 @bp.get("/host/<game_id>/history/<other>/record.json")
 def export_record(game_id: str, other: str):
     """A finished game's record (its hands are over: nothing left to keep from the host)."""
-    return _export(game_id, other, lambda done: json.dumps(
-        common.service().record(done.id), indent=1, ensure_ascii=False),
+    return _export(game_id, other, lambda done: common.shown(json.dumps(
+        common.service().record(done.id), indent=1, ensure_ascii=False)),
         "application/json", "json")

@@ -50,10 +50,8 @@ def _last_played() -> str | None:
 
 @bp.get("/")
 def index():
-    games = [dict(common.game_info(g), result=g.row.get("result"))
-             for g in common.service().all()]
-    return common.render_page("index.html", "lobby", None, games=games,
-                              broken=list(common.service().broken.values()))
+    games, broken = common.lobby_games()  # a damaged game is listed as such
+    return common.render_page("index.html", "lobby", None, games=games, broken=broken)
 
 
 @bp.get("/new")

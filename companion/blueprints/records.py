@@ -17,7 +17,8 @@ def export(game_id: str):
     live = common.live_or_404(game_id)
     if common.host_identity(game_id) is None:
         return common.json_error("not_host", {}, 403, live)
-    body = json.dumps(common.service().record(game_id), indent=1, ensure_ascii=False)
+    body = common.shown(json.dumps(common.service().record(game_id), indent=1,
+                                   ensure_ascii=False))
     response = current_app.response_class(body, mimetype="application/json")
     response.headers["Content-Disposition"] = (
         f'attachment; filename="table-companion-{live.kind.name}-{game_id}.json"')
@@ -43,9 +44,9 @@ def import_record():
             raise Refused("bad_record", detail="not JSON") from exc
         live = common.service().import_record(record, pin)
     except Refused as exc:
-        games = [dict(common.game_info(g), result=g.row.get("result"))
-                 for g in common.service().all()]
+        games, broken = common.lobby_games()
         return common.render_page("index.html", "lobby", None, 400, games=games,
+                                  broken=broken,
                                   error=common.error_dict(None, exc.code, exc.params))
     response = redirect(url_for("host.host_page", game_id=live.id), code=303)
     common.set_secret_cookie(response, common.HOST_COOKIE.format(live.id),

@@ -1,7 +1,7 @@
 """Monasterium's declarations for the app (engine/api.py `GameInfo`)."""
 from __future__ import annotations
 
-from engine import citations
+from engine import canonical, citations
 from engine.api import COMPASS_SEATS, Bindings, GameInfo, Option, Texts
 from engine.monasterium import (
     bindings,
@@ -47,4 +47,6 @@ INFO = GameInfo(
     demo_entries=catalog.demo_entries,
     corrections=corrections.corrections,
     action_shapes=shapes.SHAPES,
+    # the stored action keeps only the fields the rules read (engine/canonical.py)
+    canonical=lambda state, action: canonical.by_reads(rules.apply, state, action),
 )

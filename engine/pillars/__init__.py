@@ -22,7 +22,7 @@ LAYERS = (
     ("data", "catalog", "options", "texts", "shapes"),
     ("state", "inputs"),
     ("advisor", "flow", "prompts"),
-    ("draft", "architects", "resolution", "corrections"),
+    ("draft", "architects", "resolution", "corrections", "canonical"),
     ("rules",),
     ("choices",),
     ("views", "bindings", "table_steps", "info"),

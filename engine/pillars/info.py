@@ -3,8 +3,10 @@ from __future__ import annotations
 
 from engine import citations
 from engine.api import COMPASS_SEATS, Bindings, GameInfo, Option, StickerKind, Texts
+from engine.canonical import by_reads
 from engine.pillars import (
          bindings,
+         canonical,
          catalog,
          corrections,
          options,
@@ -51,4 +53,8 @@ INFO = GameInfo(
     sticker_namespace="pillar",
     corrections=corrections.corrections,
     action_shapes=shapes.SHAPES,
+    catalog_shapes=shapes.catalog_shapes,
+    # the place and the craftsmen the rules chose, then only the fields they read
+    canonical=lambda state, action: by_reads(rules.apply, state,
+                                             canonical.canonical(state, action)),
 )

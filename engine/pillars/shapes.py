@@ -43,7 +43,7 @@ SHAPES = {
     "buy": action({"cube": one_of(*BUYABLE), "amount": ints(1, 100)}),
     "sell": action({"cube": one_of(*CUBES), "amount": ints(1, 100)}),
     "leave_market": action(),
-    "build": action({"uses": COUNTS}),
+    "build": action({"uses": COUNTS}),  # catalog_shapes: the catalog's craftsmen
     "return_cubes": action({"cubes": object_of(ints(0, 999), one_of(*CUBES))}),
     # a change per item ({"gold": 2}) or the host page's one item and its change
     "adjust": action({"seat": SEATS}, {**{item: ADJUST for item in ("gold", "vp", *CUBES)},
@@ -52,3 +52,19 @@ SHAPES = {
     "set_start_player": action({"seat": SEATS}),
     "correct": action({"part": ID, "value": ANY}, {"key": either(ID, NONE), "reason": TEXT}),
 }
+
+
+def catalog_shapes(catalog: dict) -> dict:
+    """The shapes naming this catalog's ids (``GameInfo.catalog_shapes``): a build uses the
+    catalog's craftsmen, each at most as often as the largest capacity; a revealed card is
+    one of the catalog's cards of its kind."""
+    craftsmen = [c["id"] for c in catalog["craftsmen"] if isinstance(c.get("id"), str)]
+    most = max([c.get("capacity", 0) for c in catalog["craftsmen"]
+                if type(c.get("capacity")) is int] or [0])
+    out = {"build": action({"uses": object_of(ints(0, most), one_of(*craftsmen))})}
+    for kind, part in (("reveal_craftsman", "craftsmen"), ("reveal_material", "materials"),
+                       ("reveal_privilege", "privileges"), ("reveal_event", "events")):
+        ids = [c["id"] for c in catalog[part] if isinstance(c.get("id"), str)]
+        shape = SHAPES[kind]
+        out[kind] = dict(shape, properties=dict(shape["properties"], card=one_of(*ids)))
+    return out

@@ -20,7 +20,7 @@ LAYERS = (
     ("data", "catalog", "options", "reasons", "texts", "game_schema", "schemas", "shapes"),
     ("state", "steps"),
     ("projects", "duties", "effects", "cards"),
-    ("flow", "corrections", "actions"),
+    ("flow", "corrections", "actions", "canonical"),
     ("choices",),
     ("views", "bindings", "table_steps", "info"),
 )

@@ -15,8 +15,11 @@ from engine.api import (
     StickerKind,
     Texts,
 )
+from engine.canonical import by_reads
 from engine.wwe import (
+    actions,
     bindings,
+    canonical,
     catalog,
     corrections,
     options,
@@ -64,4 +67,9 @@ INFO = GameInfo(
     host_actions=frozenset(("adjust", "set_start_player", "correct")),
     corrections=corrections.corrections,
     action_shapes=shapes.SHAPES,
+    catalog_shapes=shapes.catalog_shapes,
+    # a played card's params as its performance reads them, then only the fields the
+    # rules read (engine/canonical.py)
+    canonical=lambda state, action: by_reads(actions.apply, state,
+                                             canonical.canonical(state, action)),
 )

@@ -11,17 +11,22 @@ PLACE = either(ID, ints(0, 999))  # a building site or a plague location: an id 
 COUNT = ints(0, 999)  # an amount of one item a card spends
 KEY = either(ID, ints(-999, 999), NONE)  # what a correction's part is about
 
-PARAMS = fields(optional={  # what a card's performance needs (engine/wwe/cards.py)
-    "item": ID, "project": ID, "stone": COUNT, "wood": COUNT, "wool": COUNT, "cloth": COUNT,
-    "site": PLACE, "sites": list_of(PLACE, 50), "mode": one_of("help", "cure"),
-    "locations": list_of(PLACE, 50)})
+PARAMS_FIELDS = {  # what a card's performance needs (engine/wwe/cards.py)
+    "item": one_of(*ITEMS), "project": ID, "stone": COUNT, "wood": COUNT, "wool": COUNT,
+    "cloth": COUNT, "site": PLACE, "sites": list_of(PLACE, 50), "mode": one_of("help", "cure"),
+    "locations": list_of(PLACE, 50)}
+PARAMS = fields(optional=PARAMS_FIELDS)
+
+
+def play_card(params: dict) -> dict:
+    return action({"card": ID}, {"perform": BOOL, "params": either(params, NONE),
+                                 "discard": either(ID, NONE)})
 
 SHAPES = {
     "reveal_event": action({"card": ID}),
     "reveal_plague": action({"value": ints(0, 99)}),
     "orient_event": action({"rotation": ints(0, 3)}),
-    "play_card": action({"card": ID}, {"perform": BOOL, "params": either(PARAMS, NONE),
-                                        "discard": either(ID, NONE)}),
+    "play_card": play_card(PARAMS),
     "answer_trade": action({"accept": BOOL}, {"count": ints(1, 99), "card": ID,
                                               "index": ints(0, 99)}),
     "roll_tax": action({"value": ints(0, 99)}),
@@ -38,3 +43,11 @@ SHAPES = {
     "set_start_player": action({"seat": SEATS}),
     "correct": action({"part": ID, "value": ANY}, {"key": KEY, "reason": TEXT}),
 }
+
+
+def catalog_shapes(catalog: dict) -> dict:
+    """The shapes naming this catalog's ids (``GameInfo.catalog_shapes``): a card's
+    ``project`` is one of the catalog's projects."""
+    projects = [p["id"] for p in catalog["projects"] if isinstance(p.get("id"), str)]
+    return {"play_card": play_card(fields(optional={**PARAMS_FIELDS,
+                                                    "project": one_of(*projects)}))}

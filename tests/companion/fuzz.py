@@ -2,7 +2,8 @@
 
 Every action starts as a legal one of a real game (a choice of a seat that owes a decision,
 or the game's own random move); then one field is replaced by a value of a wrong type or
-size (a list, an object, a huge number or string, null, nested junk) or a field is added.
+size (a list, an object, a huge number or string, null, nested junk, text that is not valid
+Unicode or holds control characters) or a field is added.
 """
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ from companion.service import Identity
 
 JUNK = ([], {}, [1], [[]], {"a": 1}, {"x": [{"y": None}]}, None, True, False, 1.5, -1,
         0, 2**53, -(2**53), 10**15, "", "N", "x" * 199, "x" * 5000, [None, {}],
-        [[[[["deep"]]]]], {"": ""}, [1, "a", None], "🂡" * 50)
+        [[[[["deep"]]]]], {"": ""}, [1, "a", None], "🂡" * 50,
+        "\ud800", "A\ud800", "a\x00b", "\x1b[2J", {"\ud800": 1})  # not text (issue 31)
 
 
 def legal_actions(module, state, rnd: random.Random) -> list[dict]:
