@@ -190,7 +190,8 @@ def load_equivalents() -> list[dict]:
 
 def equivalent_reason(m: Mutant, known: list[dict]) -> str | None:
     for e in known:
-        if (e["file"], e["line_text"], e["change"]) == (m.path, m.line_text, m.change):
+        if (e["file"], e["line_text"], e["change"]) == (m.path, m.line_text, m.change) \
+                and e.get("line", m.line) == m.line:  # "line": only where the text repeats
             return e["reason"]
     return None
 
