@@ -32,11 +32,13 @@ from __future__ import annotations
 
 import argparse
 import ast
+import contextlib
 import io
 import json
 import os
 import random
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -220,17 +222,27 @@ def run_tests(tree: Path, game: str, timeout: float) -> tuple[bool, str, float]:
     cmd = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider",
            *(TESTS_OVERRIDE or tests_for(game, tree))]
     t0 = time.monotonic()
-    try:
-        done = subprocess.run(cmd, cwd=tree, env=env, capture_output=True, text=True,
-                              timeout=timeout)
-    except subprocess.TimeoutExpired:
-        return True, "timeout", time.monotonic() - t0
-    failed = next((ln.split(" ")[1] for ln in done.stdout.splitlines()
+    # output to a file and the run in its own process group: a test's own subprocess left
+    # behind can neither hold a pipe open nor outlive a timeout
+    with tempfile.TemporaryFile("w+") as out:
+        proc = subprocess.Popen(cmd, cwd=tree, env=env, stdout=out, stderr=subprocess.STDOUT,
+                                text=True, start_new_session=True)
+        try:
+            code = proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+            return True, "timeout", time.monotonic() - t0
+        finally:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGKILL)
+        out.seek(0)
+        text = out.read()
+    failed = next((ln.split(" ")[1] for ln in text.splitlines()
                    if ln.startswith(("FAILED ", "ERROR "))), "")
-    if done.returncode not in (0, 1):
-        raise BrokenRun(f"exit {done.returncode}: " + " / ".join(
-            (done.stdout + done.stderr).strip().splitlines()[-3:]))
-    return done.returncode == 1, failed, time.monotonic() - t0
+    if code not in (0, 1):
+        raise BrokenRun(f"exit {code}: " + " / ".join(text.strip().splitlines()[-3:]))
+    return code == 1, failed, time.monotonic() - t0
 
 
 def run_mutant(trees: Queue, m: Mutant, timeout: float, deadline: float
@@ -265,6 +277,8 @@ def main() -> None:
                          "test kills a mutant)")
     ap.add_argument("--budget", type=float, default=0,
                     help="minutes; mutants not started by then are reported as not run")
+    ap.add_argument("--resume", type=int, default=0, metavar="K",
+                    help="skip the first K mutants of the sample (an interrupted run's done)")
     ap.add_argument("--no-check", action="store_true",
                     help="skip running the unmutated tests in the copy first")
     args = ap.parse_args()
@@ -281,7 +295,7 @@ def main() -> None:
         # interleaved (i-th mutant of every seed and game, then the next): a --budget cuts
         # every game and seed alike
         jobs = [(seed, samples[seed, g][i]) for i in range(args.n) for seed in seeds
-                for g in games if i < len(samples[seed, g])]
+                for g in games if i < len(samples[seed, g])][args.resume:]
     if args.list:
         for seed, m in jobs:
             print(f"seed {seed} {m.game} {m.path}:{m.line} {m.change}  | {m.line_text}")
