@@ -215,9 +215,11 @@ class BrokenRun(Exception):
     """pytest could not run the tests at all (exit 2-5): neither killed nor survived."""
 
 
-def run_tests(tree: Path, game: str, timeout: float) -> tuple[bool, str, float]:
+def run_tests(tree: Path, game: str, timeout: float, mutated: str = ""
+              ) -> tuple[bool, str, float]:
     """(killed, first failing test or 'timeout', seconds). Only a failing test (pytest's
-    exit 1) or a run past ``timeout`` kills a mutant."""
+    exit 1), a run past ``timeout``, or the tests not even loading with a traceback through
+    the ``mutated`` file (exit 2 or 4: the mutant breaks an import) kills a mutant."""
     env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
     cmd = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider",
            *(TESTS_OVERRIDE or tests_for(game, tree))]
@@ -240,6 +242,8 @@ def run_tests(tree: Path, game: str, timeout: float) -> tuple[bool, str, float]:
         text = out.read()
     failed = next((ln.split(" ")[1] for ln in text.splitlines()
                    if ln.startswith(("FAILED ", "ERROR "))), "")
+    if code in (2, 4) and mutated and mutated in text:
+        return True, "import fails", time.monotonic() - t0
     if code not in (0, 1):
         raise BrokenRun(f"exit {code}: " + " / ".join(text.strip().splitlines()[-3:]))
     return code == 1, failed, time.monotonic() - t0
@@ -255,7 +259,7 @@ def run_mutant(trees: Queue, m: Mutant, timeout: float, deadline: float
     original = target.read_text()
     try:
         target.write_text(m.apply(original))
-        return run_tests(tree, m.game, timeout)
+        return run_tests(tree, m.game, timeout, m.path)
     finally:
         target.write_text(original)
         trees.put(tree)
