@@ -7,6 +7,7 @@ does nothing") must be exactly the ones offered as carried out."""
 from __future__ import annotations
 
 import copy
+from itertools import combinations
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -14,6 +15,7 @@ from hypothesis import strategies as hs
 
 from engine.api import Refused
 from engine.wwe import GAME
+from engine.wwe.cards import card_param_options
 from tests.engine.wwe_helpers import at, head, new_game, plain, run_until, set_res
 
 BRUTE = {
@@ -97,3 +99,18 @@ def test_building_project_offers_each_way_to_pay_one_or_two_materials(start):
     mixes = {(dict(k[1])["stone"], dict(k[1])["wood"]) for k in offered(s)
              if k[0] == "building_project"}
     assert mixes == {(1, 0), (0, 1), (2, 0), (1, 1), (0, 2)}
+
+
+@pytest.mark.parametrize("sick", [0, 1, 2, 4])
+def test_medicine_offers_help_and_each_cure_of_one_to_three_sick_locations(start, sick):
+    """R4.3 Medicine: help, or cure 1 to 3 sick locations: every such set is offered once,
+    and no cure of nothing."""
+    s = copy.deepcopy(start)
+    s["plague"] = {str(loc): {"state": "sick" if loc <= sick else "healthy", "value": 1}
+                   for loc in range(1, 6)}
+    sick_locs = list(range(1, sick + 1))
+    cures = [tuple(o["locations"]) for o in card_param_options(s, "N", "medicine")
+             if o["mode"] == "cure"]
+    expect = [c for n in range(1, min(3, sick) + 1) for c in combinations(sick_locs, n)]
+    assert sorted(cures) == sorted(expect)
+    assert {"mode": "help"} in card_param_options(s, "N", "medicine")
