@@ -196,3 +196,15 @@ def test_play_choices_preview(s):
     donation = next(c for c in choices if c.action["card"] == "donation"
                     and c.action["params"].get("project") == "bridge")
     assert donation.cost == {"gold": 1}
+
+
+@pytest.mark.parametrize("wool, cloth", [(1, 0), (0, 1), (1, 1), (2, 1)])
+def test_sell_wool_and_cloth_in_any_mix(s, wool, cloth):
+    """R4.3: the card sells wool, cloth or both (1 of each is something to sell)."""
+    s["options"]["sell_any_wool"] = True
+    set_res(s, "N", "wool", 2)
+    set_res(s, "N", "cloth", 1)
+    gold = res(s, "N")["gold"]
+    after = play(s, "sell_wool_cloth", wool=wool, cloth=cloth)
+    assert res(after, "N")["gold"] == gold + 2 * wool + 4 * cloth
+    assert (res(after, "N")["wool"], res(after, "N")["cloth"]) == (2 - wool, 1 - cloth)

@@ -201,11 +201,21 @@ def test_king_edward_royal_court_exception(catalog):
     set_res(s, "S", "gold", 5)
     s = act(s, type="roll_tax", by="table", value=2)
     assert s["round_flags"]["N"] == {"royal_court": True}
+    assert s["chapter"] == 2 and s["revealed"]["2"] == []
+    taxed = s
     s, events = act_ev(s, type="reveal_event", by="table", card="king_edward_iii")
-    assert {"type": "royal_court_exempt", "seat": "N"} in events
+    # only the Royal Court seat is exempt: the other loses this round's action
+    assert [e["seat"] for e in events if e["type"] == "royal_court_exempt"] == ["N"]
+    assert not s["round_flags"]["N"].get("lose_action") and s["round_flags"]["S"]["lose_action"]
     s = run_until(s, at("play_card"))
     s = run_until(s, lambda x: head(x)["kind"] != "play_card")
     assert s["players"]["N"]["performed"] == [False] and s["players"]["S"]["performed"] == [False]
+
+    # not chapter II's first event: nobody is exempt
+    taxed["revealed"]["2"] = ["demo_feast"]
+    s, events = act_ev(taxed, type="reveal_event", by="table", card="king_edward_iii")
+    assert not [e for e in events if e["type"] == "royal_court_exempt"]
+    assert s["round_flags"]["N"]["lose_action"] and s["round_flags"]["S"]["lose_action"]
 
 
 def test_random_discard_during_the_plague(catalog):

@@ -145,6 +145,39 @@ def test_donor_extra_all_or_nothing(catalog):
         assert vp(s, "N") == vn + 1   # the VP part is always given
 
 
+@pytest.mark.parametrize("all_or_nothing", [True, False])
+@pytest.mark.parametrize("supply", [0, 1, 2, 3])
+def test_donor_extra_at_the_supply_boundary(catalog, all_or_nothing, supply):
+    """A-20, R6.5.3, with two donors owed 1 cloth each: a supply of exactly 2 is enough for
+    both; 1 is short (nobody, or the first donor clockwise from the active player)."""
+    plain(catalog)
+    bridge = next(p for p in catalog["projects"] if p["id"] == "bridge")
+    bridge["donor_reward"] = {"vp": 1, "items": {"cloth": 1}}
+    s = new_game(catalog, seats=("N", "E", "S"),
+                 options={"donor_extra_all_or_nothing": all_or_nothing})
+    s = run_until(s, at("play_card"))
+    for seat in ("N", "E"):
+        s = act(s, type="play_card", by=seat, card="donation", discard="grain",
+                params={"project": "bridge"})
+    s["supply"]["cloth"] = supply
+    spec = s["cat"]["projects"]["bridge"]
+    s["projects"]["bridge"]["stone"] = spec["stone"] - 1
+    s["projects"]["bridge"]["wood"] = spec["wood"]
+    set_res(s, "S", "stone", 1)
+    cloth = {seat: res(s, seat)["cloth"] for seat in ("N", "E")}
+    s = act(s, type="play_card", by="S", card="building_project", discard="grain",
+            params={"project": "bridge", "stone": 1, "wood": 0})
+    got = tuple(res(s, seat)["cloth"] - cloth[seat] for seat in ("N", "E"))
+    if supply >= 2:
+        expect = (1, 1)
+    elif all_or_nothing or supply == 0:
+        expect = (0, 0)
+    else:  # in turn from the active player (S): N before E
+        expect = (1, 0)
+    assert got == expect
+    assert s["supply"]["cloth"] == supply - sum(got)
+
+
 def test_spire_tie_at_zero(catalog):
     """A-22: nobody has loyalty: everyone ties with 1 VP (default) or nobody scores."""
     plain(catalog)

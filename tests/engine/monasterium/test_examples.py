@@ -2,6 +2,8 @@
 source, M-D1…M-D12 derived), named after it."""
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from engine.api import Refused
@@ -271,3 +273,23 @@ def test_m_d11_taking_limits():
     with pytest.raises(Refused):
         apply(p, type="take", by="N", space=2, dice=["n1"])
     apply(p, type="take", by="N", space=2, dice=["N1"])
+
+
+@pytest.mark.parametrize("dice, why", [
+    (["N1", "E1"], "another seat's die"),
+    (["n1", "n1"], "the same die twice"),
+    (["N1", "n1", "zz"], "no such die"),
+    ([], "no dice"),
+])
+def test_a_reroll_names_each_of_the_seats_own_dice_once(dice, why):
+    """The once-a-round reroll takes only dice in the seat's hand, each once: anything else
+    is refused and changes nothing."""
+    s = new_game(4, seed=1)
+    s, _ = apply(s, type="roll", by="table", faces={"N1": 1, "n1": 2, "n2": 6})
+    before = json.dumps(s, sort_keys=True)
+    with pytest.raises(Refused) as r:
+        apply(s, type="reroll", by="N", dice=dice)
+    assert r.value.code == "bad_field", why
+    assert json.dumps(s, sort_keys=True) == before
+    s, _ = apply(s, type="reroll", by="N", dice=["n1", "N1"])
+    assert s["place"]["reroll"] == ["N1", "n1"]

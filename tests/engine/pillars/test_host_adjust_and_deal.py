@@ -1,0 +1,88 @@
+"""The host's corrections move exactly what they say, and the app's chance draws offer exactly
+the cards still in the game (issue 34: mutants of these rules went unnoticed)."""
+from __future__ import annotations
+
+import pytest
+
+from engine.api import Refused
+from engine.pillars import GAME
+from engine.pillars import rules as R
+from tests.engine.pillars.helpers import act, new_game, t
+
+HOST = {"type": "adjust", "by": "host", "seat": "N"}
+
+
+def _held(s, item):
+    p = s["players"]["N"]
+    return p[item] if item in ("gold", "vp") else p["cubes"][item]
+
+
+@pytest.mark.parametrize("item", ["gold", "vp", "wood", "metal"])
+@pytest.mark.parametrize("delta", [1, 2, -1, R.ADJUST_MAX])
+def test_the_host_form_moves_an_item_by_exactly_its_delta(item, delta):
+    """The shared host page sends `item` + `delta`: the seat's count moves by `delta`, the
+    supply (cubes) by its opposite, and the event says the same number."""
+    s = new_game(2)
+    if item in R.CUBES:
+        s["players"]["N"]["cubes"][item] = 2  # the supply keeps at least ADJUST_MAX + 1
+    if item == "gold":
+        s["players"]["N"]["gold"] = 10
+    before = _held(s, item)
+    sites = dict(s["sites"])
+    after, events = act(s, {**HOST, "item": item, "delta": delta})
+    assert _held(after, item) == before + delta
+    if item in R.CUBES:
+        assert after["sites"][item] == sites[item] - delta
+    assert [(e["item"], e["delta"]) for e in events if e["type"] == "adjusted"] == [
+        (item, delta)]
+
+
+def test_the_host_form_adds_to_a_named_field_of_the_same_item():
+    """`gold: 2` and `item: gold, delta: 3` in one action: 5 in all, one event."""
+    s = new_game(2)
+    gold = s["players"]["N"]["gold"]
+    after, events = act(s, {**HOST, "gold": 2, "item": "gold", "delta": 3})
+    assert after["players"]["N"]["gold"] == gold + 5
+    assert [e["delta"] for e in events if e["type"] == "adjusted"] == [5]
+
+
+@pytest.mark.parametrize("delta", [0, R.ADJUST_MAX + 1, -R.ADJUST_MAX - 1, "1", None])
+def test_a_host_form_delta_out_of_range_is_refused_and_changes_nothing(delta):
+    s = new_game(2)
+    with pytest.raises(Refused) as r:
+        GAME.apply(s, {**HOST, "item": "gold", "delta": delta})
+    assert r.value.code in ("adjust_out_of_range", "bad_field")
+    assert s == new_game(2)
+
+
+def _limit(s):
+    return len(s["cat"]["deck_privileges"]) - R.board(s)["privileges_removed"]
+
+
+def test_the_deal_offers_only_privileges_left_in_the_game():
+    """§5: `privileges_removed` cards of the deck are out of the game; once the rest have
+    been seen, the app offers no privilege (it deals the craftsmen next)."""
+    s = new_game(2)
+    deck = s["cat"]["deck_privileges"]
+    limit = _limit(s)
+    assert 0 < limit < len(deck)
+    s["seen"]["privileges"] = list(deck[:limit - 1])
+    assert R.deal_options(s) == [("reveal_privilege", list(deck[limit - 1:]))]
+    s["seen"]["privileges"] = list(deck[:limit])
+    kinds = [kind for kind, _values in R.deal_options(s)]
+    assert kinds == ["reveal_craftsman"]
+    after, events = act(s, t("deal"))
+    assert after["seen"]["privileges"] == list(deck[:limit]) and not after["kingsbridge"]
+    assert [e["action"] for e in events if e["type"] == "dealt"] == ["reveal_craftsman"]
+    with pytest.raises(Refused) as r:
+        GAME.apply(s, t("reveal_privilege", card=deck[limit]))
+    assert r.value.code == "deck_empty"
+
+
+def test_the_table_is_offered_every_privilege_still_in_the_deck():
+    s = new_game(2)
+    deck = s["cat"]["deck_privileges"]
+    s["seen"]["privileges"] = list(deck[:3])
+    offered = {c.action["card"] for c in GAME.choices(s, "table")
+               if c.action["type"] == "reveal_privilege" and c.refused is None}
+    assert offered == set(deck[3:])
