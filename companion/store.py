@@ -56,6 +56,10 @@ CREATE TABLE IF NOT EXISTS setup_progress (
     game TEXT PRIMARY KEY REFERENCES games(id),
     progress TEXT NOT NULL            -- JSON: the guided setup's step, done, skipped
 );
+CREATE TABLE IF NOT EXISTS box (
+    key TEXT PRIMARY KEY,             -- the box's own choices, e.g. "table_game"
+    value TEXT NOT NULL               -- JSON
+);
 CREATE TABLE IF NOT EXISTS tokens (
     hash TEXT PRIMARY KEY,            -- sha256 of the token; the token itself is never stored
     game TEXT NOT NULL REFERENCES games(id),
@@ -178,6 +182,18 @@ class Store:
     def set_status(self, game_id: str, status: str, result: Any = None) -> None:
         self._tx([("UPDATE games SET status = ?, result = ? WHERE id = ?",
                    (status, dumps(result) if result is not None else None, game_id))])
+
+    def box_value(self, key: str) -> Any:
+        """One of the box's own choices (table ``box``), or None."""
+        rows = self._all("SELECT value FROM box WHERE key = ?", (key,))
+        try:
+            return json.loads(rows[0]["value"]) if rows else None
+        except ValueError:
+            return None
+
+    def set_box_value(self, key: str, value: Any) -> None:
+        self._tx([("INSERT OR REPLACE INTO box (key, value) VALUES (?, ?)",
+                   (key, dumps(value)))])
 
     def setup_progress(self, game_id: str) -> Any:
         """The guided setup's progress of a game (companion/table_guide.py), or None."""

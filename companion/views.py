@@ -223,6 +223,9 @@ def hardware_for(role: str, seat: str | None, hardware: dict | None) -> dict | N
     for device, status in hardware.items():
         if not isinstance(status, dict):
             continue
+        if device == "table":  # where the camera and dice are: every screen says it
+            out[device] = status
+            continue
         out[device] = {"state": status.get("state")}
         selected = status.get("selected")
         if role == "seat" and isinstance(selected, dict) and seat in selected:

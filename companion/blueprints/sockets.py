@@ -119,7 +119,7 @@ def init_app(app: Flask, socketio: SocketIO, service: GameService) -> None:
         with app.app_context(), live.lock:
             clients = registry.of_game(live.id)
             connected = {c.identity.seat for c in clients.values() if c.identity.seat}
-            hardware = hardware_manager.status(app)
+            hardware = hardware_manager.status_for(app, live)  # this game's (the table's)
             built: dict[tuple, dict] = {}
             patches_for: dict[tuple, list] = {}  # (recipient key, base n) -> ops
             memo: dict = {}  # the shared parts of the views, compared once (patches.diff)
@@ -307,6 +307,8 @@ def init_app(app: Flask, socketio: SocketIO, service: GameService) -> None:
                 return service.set_paused(live.id, op == "pause")
             if op == "end":
                 return service.end(live.id)
+            if op == "take_table":
+                return service.move_table(live.id)
             if op == "new_join_code":
                 seat = data.get("seat")
                 service.new_join_code(live.id, seat)

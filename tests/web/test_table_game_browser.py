@@ -1,0 +1,93 @@
+"""The camera and dice serve the game at the table, in the browser: the real server with an
+emulated dice reader, two games each with its paired TV. The game that is not at the table
+says so on its TV, its phones and its host page (in the page's language), promises no
+reading, and its host moves the table to it with one button; the host's "End the game" is
+answered (no false "No answer from the server"). Screenshots at TV and phone size in English
+and German under test-artifacts/browser/."""
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from tests.web.conftest import join_phone, new_table, running_server
+from tests.web.test_browser import shot
+
+PIN = "2468"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    data = tmp_path_factory.mktemp("tabledata")
+    (data / "config.json").write_text('{"dice": {"emulator_http_port": 0}}')
+    log = tmp_path_factory.mktemp("tablelog") / "server.log"
+    env = dict(os.environ, COMPANION_DICE_EMULATE="on")
+    with running_server(data, log, "--threads", "20", env=env) as base:
+        yield base
+
+
+def host_page(browser, base: str, game: str, lang: str, errors: list):
+    page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    page.on("pageerror", lambda e: errors.append(f"host: {e}"))
+    page.on("dialog", lambda d: d.accept())
+    page.goto(f"{base}/host/{game}?lang={lang}")
+    page.fill("#pin", PIN)
+    page.click("#host-login button[type=submit]")
+    page.wait_for_function("() => window.TC && window.TC.view")
+    return page
+
+
+def away_text(page) -> str:
+    return page.evaluate("() => { const e = document.getElementById('hw-away');"
+                         " return e && e.offsetParent !== null ? e.textContent : ''; }")
+
+
+def test_the_game_not_at_the_table_says_where_the_hardware_is(server, browser):
+    base = server
+    errors: list = []
+    mon_tv, mon_links, mon = new_table(browser, base, "monasterium",
+                                       {"N": "Anna", "E": "Bruno"}, PIN, errors)
+    mon_tv.click("#lobby-close")
+    wwe_tv, _links, wwe = new_table(browser, base, "wwe",
+                                    {"N": "Chiara", "E": "Dario", "S": "Emma"}, PIN, errors)
+    # pairing World Without End's TV put it at the table: Monasterium's screens say so
+    mon_tv.wait_for_function("() => !document.getElementById('hw-away').hidden")
+    assert "World Without End" in away_text(mon_tv)
+    assert "Play this game at the table" in away_text(mon_tv)
+    status = mon_tv.locator("#hw-status").inner_text()
+    assert "with the game at the table" in status and "ready" not in status
+    steps = mon_tv.locator("#table-steps").inner_text()
+    assert "World Without End" in steps and "records the roll." not in steps
+    shot(mon_tv, "table-game-01-tv-not-at-the-table-en")
+    assert wwe_tv.locator("#hw-away").is_hidden()
+    assert "ready" in wwe_tv.locator("#hw-status").inner_text()
+
+    phone = join_phone(browser, base, mon_links["N"], "N", errors, lang="de")
+    phone.wait_for_function("() => !document.getElementById('hw-away').hidden")
+    text = away_text(phone)
+    assert "Diese Partie am Tisch spielen" in text and "Die Tore der Welt" in text
+    shot(phone, "table-game-02-phone-not-at-the-table-de")
+
+    # Monasterium's host moves the table to it: every screen of both games follows
+    host = host_page(browser, base, mon, "de", errors)
+    host.wait_for_function("() => !document.getElementById('hw-away-panel').hidden")
+    shot(host, "table-game-03-host-take-the-table-de")
+    host.click("#take-table")
+    host.wait_for_function("() => document.getElementById('hw-away-panel').hidden")
+    mon_tv.wait_for_function("() => document.getElementById('hw-away').hidden")
+    assert "ready" in mon_tv.locator("#hw-status").inner_text()
+    phone.wait_for_function("() => document.getElementById('hw-away').hidden")
+    wwe_tv.wait_for_function("() => !document.getElementById('hw-away').hidden")
+    assert "Monasterium" in away_text(wwe_tv)
+    shot(wwe_tv, "table-game-04-tv-table-moved-away-en")
+
+    # the host ends the game: it is answered, not "No answer from the server"
+    host.click("#end")
+    host.wait_for_function("() => document.body.dataset.conn === 'closed'")
+    phone.wait_for_function("() => document.body.dataset.conn === 'closed'")
+    host.wait_for_function("() => { const e = document.getElementById('toast');"
+                           " return e && !e.hidden && /info|error/.test(e.className); }")
+    toast = host.locator("#toast")
+    assert "info" in toast.get_attribute("class"), toast.inner_text()  # "Done.", no error
+    shot(host, "table-game-05-host-ended-de")
+    assert not errors, errors
