@@ -272,6 +272,8 @@
   var graceTimer = null;
   var closed = false;       // no more play: the game is over or was ended
   var endedByHost = false;  // the `closed` message: the server lets this socket go
+  var pendingAcks = 0;      // messages sent and not answered yet
+  var disconnectWhenAnswered = false;  // `closed` came while answers were owed
   var renderFn = function () {};
   var viewListeners = [];   // shared page parts that follow every view (TC.onView)
   var rules = {};           // rule id -> {ref, text}: the last `rules` message
@@ -415,7 +417,10 @@
       endedByHost = true;
       setStatus(endState());
       if (options.onClosed) options.onClosed();
-      socket.disconnect();
+      // The host's own "End the game" is answered right after this message: let the
+      // answers still owed arrive before letting the socket go (else "No answer").
+      if (pendingAcks) disconnectWhenAnswered = true;
+      else socket.disconnect();
     });
     document.addEventListener("visibilitychange", function () {
       if (document.visibilityState !== "visible") return;
@@ -441,7 +446,13 @@
         resolve({ok: false, code: "not_connected"});
         return;
       }
+      pendingAcks += 1;
       socket.timeout(ACK_TIMEOUT_MS).emit(event, payload, function (err, ack) {
+        pendingAcks -= 1;
+        if (disconnectWhenAnswered && !pendingAcks) {
+          disconnectWhenAnswered = false;
+          setTimeout(function () { socket.disconnect(); }, 0);
+        }
         if (err) {
           toast(t("no_answer"), "error");
           resolve({ok: false, code: "timeout"});
