@@ -19,7 +19,7 @@ from typing import Any
 STATUSES = ("active", "paused", "finished")
 ROLES = ("seat", "host", "table", "pairing")
 # columns an older database may lack: the app adds them when it opens one (Store._migrate)
-MIGRATED = {("seats", "host_only")}
+MIGRATED = {("seats", "host_only"), ("games", "ended_early")}
 # tables an older database may lack: the app makes them when it opens one (SCHEMA)
 MIGRATED_TABLES = {"box"}
 

@@ -338,10 +338,12 @@ class GameService:
         self._notify(live)
         return live.version
 
-    def _finish(self, live: LiveGame) -> None:
+    def _finish(self, live: LiveGame, early: bool = False) -> None:
+        """Finished: the scores kept; ``early`` (ended by the host before the game's end)
+        marks it so: no winner in history and exports, the scores those of that moment."""
         result = live.kind.module.scores(live.state)
-        self.store.set_status(live.id, "finished", result)
-        live.row.update(status="finished", result=result)
+        self.store.set_status(live.id, "finished", result, ended_early=early)
+        live.row.update(status="finished", result=result, ended_early=early)
 
     # host ------------------------------------------------------------------------------
     def undo(self, game_id: str, count: int = 1) -> int:
@@ -376,7 +378,7 @@ class GameService:
         live = self.get(game_id)
         with live.lock:
             if live.status != "finished":
-                self._finish(live)
+                self._finish(live, early=not live.kind.module.is_over(live.state))
             self._notify(live, "closed")
             return live.version
 

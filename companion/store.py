@@ -24,7 +24,8 @@ CREATE TABLE IF NOT EXISTS games (
     status TEXT NOT NULL,             -- active | paused | finished
     setup TEXT NOT NULL,              -- JSON given to module.setup
     pin_hash TEXT NOT NULL,
-    result TEXT                       -- JSON scores once finished
+    result TEXT,                      -- JSON scores once finished
+    ended_early INTEGER NOT NULL DEFAULT 0  -- 1: the host ended it before its end (no winner)
 );
 CREATE TABLE IF NOT EXISTS actions (
     game TEXT NOT NULL REFERENCES games(id),
@@ -110,6 +111,10 @@ class Store:
         if "host_only" not in columns:
             self._db.execute("ALTER TABLE seats ADD COLUMN host_only INTEGER NOT NULL "
                              "DEFAULT 0")
+        columns = {r["name"] for r in self._db.execute("PRAGMA table_info(games)")}
+        if "ended_early" not in columns:
+            self._db.execute("ALTER TABLE games ADD COLUMN ended_early INTEGER NOT NULL "
+                             "DEFAULT 0")
 
     def close(self) -> None:
         with self._lock:
@@ -169,7 +174,8 @@ class Store:
         """A games row; a column that does not parse is reported in ``problem`` (one bad row
         must never stop the server from starting)."""
         out = {"id": row["id"], "game": row["game"], "created": row["created"],
-               "status": row["status"], "pin_hash": row["pin_hash"], "problem": None}
+               "status": row["status"], "pin_hash": row["pin_hash"], "problem": None,
+               "ended_early": bool(row["ended_early"])}
         for key, text in (("setup", row["setup"]), ("result", row["result"])):
             try:
                 out[key] = json.loads(text) if text else None
@@ -179,9 +185,11 @@ class Store:
             out["setup"], out["problem"] = None, "setup is not an object"
         return out
 
-    def set_status(self, game_id: str, status: str, result: Any = None) -> None:
-        self._tx([("UPDATE games SET status = ?, result = ? WHERE id = ?",
-                   (status, dumps(result) if result is not None else None, game_id))])
+    def set_status(self, game_id: str, status: str, result: Any = None,
+                   ended_early: bool = False) -> None:
+        self._tx([("UPDATE games SET status = ?, result = ?, ended_early = ? WHERE id = ?",
+                   (status, dumps(result) if result is not None else None,
+                    int(bool(ended_early)), game_id))])
 
     def box_value(self, key: str) -> Any:
         """One of the box's own choices (table ``box``), or None."""

@@ -296,6 +296,7 @@ def build(live: LiveGame, role: str, seat: str | None, lang: str, *,
             "steps": shared.get_for(("steps", lang, live.status), hardware,
                                     lambda: table_steps.entries(live, lang, namer, hardware)),
             "scores": live.row.get("result") if finished else None, "host": None,
+            "ended_early": bool(finished and live.row.get("ended_early")),
         }
         if role == "host":
             last = []

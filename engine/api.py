@@ -423,6 +423,9 @@ class GameInfo:
     # engine/shapes.py): the app refuses a type without a shape, and an action not of its
     # type's shape, as `bad_action` with the path of the first wrong field.
     action_shapes: dict[str, Any] = field(default_factory=dict)
+    # English msgid of what the game scores ("VP"; Monasterium: "prestige"), translated in
+    # the game's domain: history and exports name the score with it.
+    score_name: str = "VP"
 
 
 def sticker_namespace(info: GameInfo) -> str:

@@ -2,7 +2,8 @@
 emulated dice reader, two games each with its paired TV. The game that is not at the table
 says so on its TV, its phones and its host page (in the page's language), promises no
 reading, and its host moves the table to it with one button; the host's "End the game" is
-answered (no false "No answer from the server"). Screenshots at TV and phone size in English
+answered (no false "No answer from the server") and the game, ended in its first round, is
+in history as ended early, with no winner. Screenshots at TV and phone size in English
 and German under test-artifacts/browser/."""
 from __future__ import annotations
 
@@ -90,4 +91,11 @@ def test_the_game_not_at_the_table_says_where_the_hardware_is(server, browser):
     toast = host.locator("#toast")
     assert "info" in toast.get_attribute("class"), toast.inner_text()  # "Done.", no error
     shot(host, "table-game-05-host-ended-de")
+    # ended in year 1, round 1: history keeps it as ended early, no winner, in prestige
+    host.goto(f"{base}/host/{mon}/history?lang=de")
+    section = host.locator(f'.history-game[data-game="{mon}"]')
+    assert section.get_attribute("data-ended-early") == "yes"
+    assert "Vorzeitig beendet" in section.inner_text() and "★" not in section.inner_text()
+    assert "Prestige" in section.locator("thead").inner_text()
+    shot(host, "table-game-06-history-ended-early-de")
     assert not errors, errors
