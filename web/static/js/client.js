@@ -191,6 +191,7 @@
   /* ---------- status banner and toasts ---------- */
 
   var statusEl, toastEl, toastTimer;
+  var toastVersion = null;  // the version the toast was shown at: it closes when that moves
 
   function setStatus(kind) {
     statusEl = statusEl || document.getElementById("conn-status");
@@ -211,14 +212,23 @@
   }
 
   /** Show `message`; a refusal's `rule` adds its "Why?" (rules_cited.js), and the toast
-   *  stays while that is open. */
+   *  stays while that is open. A message belongs to its moment: it closes by itself when
+   *  the state moves on (a view of another version), and with its × at any time. */
   function toast(message, kind, rule) {
     toastEl = toastEl || document.getElementById("toast");
     if (!toastEl) { window.alert(message); return; }
     toastEl.textContent = message;
     toastEl.className = "toast show " + (kind || "error");
     toastEl.hidden = false;
-    var hide = function () { toastEl.hidden = true; };
+    toastVersion = lastView ? lastView.version : null;
+    var hide = function () { hideToast(); };
+    var close = document.createElement("button");
+    close.type = "button";
+    close.className = "toast-close";
+    close.setAttribute("aria-label", t("close_message"));
+    close.textContent = "×";
+    close.addEventListener("click", hide);
+    toastEl.insertBefore(close, toastEl.firstChild);
     var why = rule && window.TC.why ? window.TC.why(rule) : null;
     if (why) {
       toastEl.classList.add("with-rule");
@@ -230,6 +240,12 @@
     }
     clearTimeout(toastTimer);
     toastTimer = setTimeout(hide, why ? 10000 : 6000);
+  }
+
+  function hideToast() {
+    clearTimeout(toastTimer);
+    if (toastEl) toastEl.hidden = true;
+    toastVersion = null;
   }
 
   /* ---------- wake lock ---------- */
@@ -329,6 +345,7 @@
     // Messages on one socket arrive in order, and a host's undo lowers `version`, so the
     // latest message always wins (a version check would ignore an undo).
     lastView = msg;
+    if (toastVersion !== null && msg.version !== toastVersion) hideToast();  // stale now
     // A game over by its rules may come back (the host can undo), so follow each view;
     // a game the host ended stays closed.
     var wasClosed = closed;
