@@ -3,7 +3,7 @@ emulated dice reader, two games each with its paired TV. The game that is not at
 says so on its TV, its phones and its host page (in the page's language), promises no
 reading, and its host moves the table to it with one button; the host's "End the game" is
 answered (no false "No answer from the server") and the game, ended in its first round, is
-in history as ended early, with no winner. Screenshots at TV and phone size in English
+in history as ended early, with no winner. A phone's starting pieces go once play begins. Screenshots at TV and phone size in English
 and German under test-artifacts/browser/."""
 from __future__ import annotations
 
@@ -82,6 +82,13 @@ def test_the_game_not_at_the_table_says_where_the_hardware_is(server, browser):
     assert "Monasterium" in away_text(wwe_tv)
     shot(wwe_tv, "table-game-04-tv-table-moved-away-en")
 
+    # the starting pieces belong to the setup: gone from the phone once play begins
+    phone.wait_for_selector("#setup-pieces:not([hidden]) li", timeout=15000)
+    host.click("#table-steps .step-fallback")  # "Let the app roll": the first action
+    phone.wait_for_function("() => TC.view.version > 0")
+    phone.wait_for_selector("#setup-pieces[hidden]", state="attached")
+    shot(phone, "table-game-05-phone-playing-de")
+
     # the host ends the game: it is answered, not "No answer from the server"
     host.click("#end")
     host.wait_for_function("() => document.body.dataset.conn === 'closed'")
@@ -90,12 +97,12 @@ def test_the_game_not_at_the_table_says_where_the_hardware_is(server, browser):
                            " return e && !e.hidden && /info|error/.test(e.className); }")
     toast = host.locator("#toast")
     assert "info" in toast.get_attribute("class"), toast.inner_text()  # "Done.", no error
-    shot(host, "table-game-05-host-ended-de")
+    shot(host, "table-game-06-host-ended-de")
     # ended in year 1, round 1: history keeps it as ended early, no winner, in prestige
     host.goto(f"{base}/host/{mon}/history?lang=de")
     section = host.locator(f'.history-game[data-game="{mon}"]')
     assert section.get_attribute("data-ended-early") == "yes"
     assert "Vorzeitig beendet" in section.inner_text() and "★" not in section.inner_text()
     assert "Prestige" in section.locator("thead").inner_text()
-    shot(host, "table-game-06-history-ended-early-de")
+    shot(host, "table-game-07-history-ended-early-de")
     assert not errors, errors
