@@ -3,8 +3,9 @@ emulated dice reader, two games each with its paired TV. The game that is not at
 says so on its TV, its phones and its host page (in the page's language), promises no
 reading, and its host moves the table to it with one button; the host's "End the game" is
 answered (no false "No answer from the server") and the game, ended in its first round, is
-in history as ended early, with no winner. A phone's starting pieces go once play begins. Screenshots at TV and phone size in English
-and German under test-artifacts/browser/."""
+in history as ended early, with no winner. A phone's starting pieces go once play begins;
+"Your turn" sits at the top of every game's phone. Screenshots at TV and phone size in
+English, German and Polish under test-artifacts/browser/."""
 from __future__ import annotations
 
 import os
@@ -87,6 +88,11 @@ def test_the_game_not_at_the_table_says_where_the_hardware_is(server, browser):
     host.click("#table-steps .step-fallback")  # "Let the app roll": the first action
     phone.wait_for_function("() => TC.view.version > 0")
     phone.wait_for_selector("#setup-pieces[hidden]", state="attached")
+    # Anna places first: "Your turn" at the top of her phone, as in every game
+    phone.wait_for_selector("#my-prompt.my-turn .turn-big")
+    assert phone.locator("#my-prompt .turn-big").inner_text() == "Du bist dran"
+    top = phone.evaluate("() => document.getElementById('my-prompt').getBoundingClientRect().top")
+    assert top < 250, top
     shot(phone, "table-game-05-phone-playing-de")
 
     # the host ends the game: it is answered, not "No answer from the server"
@@ -105,4 +111,41 @@ def test_the_game_not_at_the_table_says_where_the_hardware_is(server, browser):
     assert "Vorzeitig beendet" in section.inner_text() and "★" not in section.inner_text()
     assert "Prestige" in section.locator("thead").inner_text()
     shot(host, "table-game-07-history-ended-early-de")
+    assert not errors, errors
+
+
+def test_pillars_phone_says_your_turn_at_the_top(server, browser):
+    """The Pillars of the Earth: the player who owes a decision reads "Your turn" and what to
+    do at the top of the phone, in the seat's colour, like World Without End's; the other
+    phone says who is awaited."""
+    from tests.web.conftest import table_and_phones
+    from tests.web.test_rules_cited_browser import play_until
+
+    errors: list = []
+    table, phones, _game = table_and_phones(
+        browser, server, "pillars", {"N": ("Anna", "en"), "E": ("Bruno", "pl")}, PIN, errors,
+        start="N")
+    # the round's preparation (the table's draws), up to the first player's decision
+    play_until("pillars", table, {}, "v => (v.prompts || []).some(p => p.seat !== 'table')",
+               200)
+    version = table.evaluate("() => TC.view.version")
+    turn = None
+    for seat, page in phones.items():
+        page.wait_for_function("v => TC.view && TC.view.version >= v", arg=version)
+        if page.evaluate("s => TC.view.prompts.some(p => p.seat === s)", seat):
+            turn = seat
+    assert turn, "nobody owes a decision"
+    page = phones[turn]
+    page.wait_for_selector("#my-prompt.my-turn .turn-big")
+    assert page.locator("#my-prompt .turn-big").inner_text() == (
+        "Your turn" if turn == "N" else "Twoja kolej")
+    assert page.locator("#my-prompt .turn-what").inner_text().strip()
+    box = page.evaluate("() => document.getElementById('my-prompt').getBoundingClientRect()"
+                        ".toJSON()")
+    assert box["top"] < 250 and box["height"] > 40, box
+    assert page.evaluate("() => document.body.classList.contains('my-turn')")
+    other = phones["E" if turn == "N" else "N"]
+    assert other.locator("#my-prompt.my-turn").count() == 0
+    shot(page, f"table-game-08-pillars-phone-your-turn-{'en' if turn == 'N' else 'pl'}")
+    shot(other, f"table-game-09-pillars-phone-waiting-{'pl' if turn == 'N' else 'en'}")
     assert not errors, errors

@@ -482,6 +482,35 @@
     });
   }
 
+  /** The phone's "Your turn" banner, the same at the top of every game's phone (#my-prompt):
+   *  ``what`` (what to do, in words) under "Your turn", the seat's ``colour`` across the
+   *  banner and the top bar. ``what`` null: not this phone's turn (the classes go; the game
+   *  then says who is awaited). Returns whether it is this phone's turn. */
+  function turnBanner(el, what, colour) {
+    var mine = what !== null && what !== undefined;
+    el.classList.toggle("my-turn", mine);
+    document.body.classList.toggle("my-turn", mine);
+    if (colour) {
+      document.body.style.setProperty("--pc", colour);
+      document.body.style.setProperty("--pc-ink", inkOn(colour));
+    }
+    if (mine) {
+      replace(el, [h("span.turn-big", t("your_turn")), what ? h("span.turn-what", what) : null]);
+    }
+    return mine;
+  }
+
+  /** Black or white, whichever reads better on ``colour`` (#rrggbb). */
+  function inkOn(colour) {
+    var m = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(String(colour));
+    if (!m) return "#ffffff";
+    var lum = [m[1], m[2], m[3]].map(function (x) {
+      var c = parseInt(x, 16) / 255;
+      return c <= 0.03928 ? c / 12.92 : Math.pow((c + 0.055) / 1.055, 2.4);
+    });
+    return 0.2126 * lum[0] + 0.7152 * lum[1] + 0.0722 * lum[2] > 0.4 ? "#1b1b1b" : "#ffffff";
+  }
+
   /** The end of a game in one line: who won (or shared the win) with how many points, from
    *  the scores rows of any game ({seat, vp, winner}); ``nameOf(seat)`` names a seat. A game
    *  says its unit by giving "wins_line" and "shared_line" in its own UI strings. */
@@ -500,7 +529,7 @@
     config: config, lang: lang, t: t, tn: tn, fmt: fmt, name: name,
     h: h, replace: replace, on: on, toast: toast, setStatus: setStatus,
     start: start, onView: addViewListener, act: act, emitWithAck: emitWithAck, setLang: setLang,
-    keepAwake: keepAwake, winnerLine: winnerLine,
+    keepAwake: keepAwake, winnerLine: winnerLine, turnBanner: turnBanner,
     game: {},  // hooks a game's scripts set for the shared page scripts (docs/ui.md)
     get socket() { return socket; },
     get rules() { return rules; },

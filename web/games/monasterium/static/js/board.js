@@ -190,5 +190,6 @@
   window.MONA = {RES: RES, obj: obj, arr: arr, itemName: itemName, model: model, style: style, who: who,
     seatTag: seatTag, roundLine: roundLine, chips: chips, die: die, spaces: spaces, hands: hands,
     monasteries: monasteries, windowGrid: windowGrid, playerCards: playerCards, missionList: missionList,
-    logList: logList, finalScores: finalScores, rollEntry: rollEntry, promptText: promptText};
+    logList: logList, finalScores: finalScores, rollEntry: rollEntry, promptText: promptText,
+    colour: colour};
 })();
