@@ -73,6 +73,10 @@ def test_the_game_not_at_the_table_says_where_the_hardware_is(server, browser):
     # Monasterium's host moves the table to it: every screen of both games follows
     host = host_page(browser, base, mon, "de", errors)
     host.wait_for_function("() => !document.getElementById('hw-away-panel').hidden")
+    # what keeps screens awake on plain http: said on the host page
+    host.click("#wake-note summary")
+    note = host.locator("#wake-note").inner_text()
+    assert "localhost" in note and "Ruhezustand" in note and "verbindet sich" in note
     shot(host, "table-game-03-host-take-the-table-de")
     host.click("#take-table")
     host.wait_for_function("() => document.getElementById('hw-away-panel').hidden")
