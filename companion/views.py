@@ -63,6 +63,11 @@ class Namer:
         return self._chain
 
     def __call__(self, value: Any, param: str | None = None) -> Any:
+        if type(value) is int and param:  # a number the game words itself ("chapter:1")
+            scoped = self.terms.get(f"{param}:{value}")
+            if scoped:
+                return i18n.text(self.lang, scoped, game=self.game, chain=self.chain)
+            return value
         if isinstance(value, str):
             scoped = self.terms.get(f"{param}:{value}")
             if scoped:
