@@ -89,6 +89,10 @@ def test_the_game_not_at_the_table_says_where_the_hardware_is(server, browser):
 
     # the starting pieces belong to the setup: gone from the phone once play begins
     phone.wait_for_selector("#setup-pieces:not([hidden]) li", timeout=15000)
+    # Anna rolls first: her phone says "your dice", not "the dice of Anna"
+    phone.wait_for_selector("#my-prompt.my-turn .turn-what")
+    what = phone.locator("#my-prompt .turn-what").inner_text()
+    assert "Wirf deine Würfel" in what and "Anna" not in what, what
     host.click("#table-steps .step-fallback")  # "Let the app roll": the first action
     phone.wait_for_function("() => TC.view.version > 0")
     phone.wait_for_selector("#setup-pieces[hidden]", state="attached")
@@ -97,6 +101,8 @@ def test_the_game_not_at_the_table_says_where_the_hardware_is(server, browser):
     assert phone.locator("#my-prompt .turn-big").inner_text() == "Du bist dran"
     top = phone.evaluate("() => document.getElementById('my-prompt').getBoundingClientRect().top")
     assert top < 250, top
+    titles = phone.eval_on_selector_all(".die.personal", "els => els.map(e => e.title)")
+    assert titles and all("Anna" in x or "Bruno" in x for x in titles), titles  # not "N"
     shot(phone, "table-game-05-phone-playing-de")
 
     # the host ends the game: it is answered, not "No answer from the server"

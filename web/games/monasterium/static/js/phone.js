@@ -202,7 +202,11 @@
     var myTurn = mine.length && !m.over && !msg.closed && !msg.paused;
     el.className = "my-prompt " + (mine.length ? "yours" : "waiting");
     // "Your turn" and what to do, at the top as in every game (client.js turnBanner)
-    if (!TC.turnBanner(el, myTurn ? mine.map(function (p) { return M.promptText(m, p); }).join(" · ") : null,
+    // on the roller's own phone the table's roll is "your roll", not "the dice of Anna"
+    var said = function (p) {
+      return p.kind === "roll" && p.seat === "table" && m.view.roller === m.me ? t("roll_yours") : M.promptText(m, p);
+    };
+    if (!TC.turnBanner(el, myTurn ? mine.map(said).join(" · ") : null,
       M.colour ? M.colour(m.me) : null)) {
       TC.replace(el, m.over ? t("game_over") : (mine.length ? mine.map(function (p) { return M.promptText(m, p); }).join(" · ")
         : t("waiting_for", {what: m.prompts.map(function (p) { return M.promptText(m, p); }).join(" · ") || "–"})));
