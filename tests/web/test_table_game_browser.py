@@ -135,6 +135,11 @@ def test_pillars_phone_says_your_turn_at_the_top(server, browser):
     table, phones, _game = table_and_phones(
         browser, server, "pillars", {"N": ("Anna", "en"), "E": ("Bruno", "pl")}, PIN, errors,
         start="N")
+    # before the round's cards are out the TV does not say the supply has "Nothing left."
+    table.wait_for_selector(".supply-empty")
+    assert table.locator(".supply-empty").first.inner_text() == (
+        "The round's cards are being laid out.")
+    shot(table, "table-game-10-pillars-tv-preparation-en")
     # the round's preparation (the table's draws), up to the first player's decision
     play_until("pillars", table, {}, "v => (v.prompts || []).some(p => p.seat !== 'table')",
                200)
