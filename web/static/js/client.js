@@ -228,7 +228,6 @@
     close.setAttribute("aria-label", t("close_message"));
     close.textContent = "×";
     close.addEventListener("click", hide);
-    toastEl.insertBefore(close, toastEl.firstChild);
     var why = rule && window.TC.why ? window.TC.why(rule) : null;
     if (why) {
       toastEl.classList.add("with-rule");
@@ -238,6 +237,7 @@
         if (!why.open) hide();  // read and closed: the message no longer covers the buttons
       });
     }
+    toastEl.appendChild(close);  // last: the message is read first
     clearTimeout(toastTimer);
     toastTimer = setTimeout(hide, why ? 10000 : 6000);
   }
