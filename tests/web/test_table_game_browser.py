@@ -3,9 +3,9 @@ emulated dice reader, two games each with its paired TV. The game that is not at
 says so on its TV, its phones and its host page (in the page's language), promises no
 reading, and its host moves the table to it with one button; the host's "End the game" is
 answered (no false "No answer from the server") and the game, ended in its first round, is
-in history as ended early, with no winner. A phone's starting pieces go once play begins;
-"Your turn" sits at the top of every game's phone. Screenshots at TV and phone size in
-English, German and Polish under test-artifacts/browser/."""
+in history as ended early, with no winner. "Your turn" sits at the top of every game's
+phone. Screenshots at TV and phone size in English, German and Polish under
+test-artifacts/browser/."""
 from __future__ import annotations
 
 import os
@@ -87,7 +87,6 @@ def test_the_game_not_at_the_table_says_where_the_hardware_is(server, browser):
     assert "Monasterium" in away_text(wwe_tv)
     shot(wwe_tv, "table-game-04-tv-table-moved-away-en")
 
-    # the starting pieces belong to the setup: gone from the phone once play begins
     phone.wait_for_selector("#setup-pieces:not([hidden]) li", timeout=15000)
     # Anna rolls first: her phone says "your dice", not "the dice of Anna"
     phone.wait_for_selector("#my-prompt.my-turn .turn-what")
@@ -95,7 +94,6 @@ def test_the_game_not_at_the_table_says_where_the_hardware_is(server, browser):
     assert "Wirf deine Würfel" in what and "Anna" not in what, what
     host.click("#table-steps .step-fallback")  # "Let the app roll": the first action
     phone.wait_for_function("() => TC.view.version > 0")
-    phone.wait_for_selector("#setup-pieces[hidden]", state="attached")
     # Anna places first: "Your turn" at the top of her phone, as in every game
     phone.wait_for_selector("#my-prompt.my-turn .turn-big")
     assert phone.locator("#my-prompt .turn-big").inner_text() == "Du bist dran"
