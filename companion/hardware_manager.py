@@ -7,7 +7,8 @@ sets it. The hardware areas fill in `companion/wiring/camera.py` and
     def start(app, service, changed) -> handle
 
 where ``service`` is the `companion.service.GameService` (``service.current()`` is the game
-readings go to; ``service.act(Identity("table", game_id), action)`` records a reading;
+readings go to: the game at the table, while it runs;
+``service.act(Identity("table", game_id), action)`` records a reading;
 ``service.set_preview(game_id, rotation)`` shows a turning event card), ``changed()`` is to be
 called when the status changes (the views are re-sent), and ``handle.status()`` returns a small
 JSON dict such as ``{"state": "ok" | "absent" | "error", "detail": "..."}``; ``handle.stop()``
@@ -90,6 +91,31 @@ class HardwareManager:
                     stop()
                 except Exception:  # the other parts still stop
                     log.exception("hardware stop failed")
+
+
+def away(status: dict, live, at_table) -> dict:
+    """The hardware status as the screens of ``live`` show it. For the game at the table,
+    as it is; for any other game each device that is there is ``"elsewhere"`` (its readings
+    go to the game at the table, so no screen of this game may promise one), with
+    ``table``: where the hardware is (``{"here", "game", "title", "players"}``)."""
+    here = at_table is not None and at_table.id == live.id
+    where = {"here": here, "game": None, "title": None, "players": None}
+    if at_table is not None and not here:
+        where.update(game=at_table.id, title=dict(at_table.kind.title),
+                     players=", ".join(p["name"] for p in at_table.players))
+    out = dict(status)
+    if not here:
+        for part in PARTS:
+            state = (status.get(part) or {}).get("state")
+            if state and state != "absent":
+                out[part] = {"state": "elsewhere"}
+    out["table"] = where
+    return out
+
+
+def status_for(app: Flask, live) -> dict:
+    """`status`, as the screens of the game ``live`` show it (`away`)."""
+    return away(status(app), live, app.extensions["companion"].at_table())
 
 
 def init_app(app: Flask) -> None:

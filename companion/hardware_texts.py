@@ -27,6 +27,12 @@ MESSAGES: dict[str, str] = {
     "would_card_for": "Record the card “{card}” for {seat}.",
     "would_turn": "Record the card turned {rotation} quarter turns.",
     "would_other": "Record a step of the table.",
+    # a game that is not the one at the table (companion.hardware_manager.away)
+    "table_elsewhere": "The camera and the dice reader are with {game} ({players}) at the "
+                       "table: nothing records this game's cards or rolls. To move them here, "
+                       "the host taps “Play this game at the table” on the host page.",
+    "table_free": "The camera and the dice reader serve no game now. To use them for this "
+                  "game, the host taps “Play this game at the table” on the host page.",
 }
 
 
@@ -62,13 +68,35 @@ def _warning(warning, lang: str, reasons: dict | None, names) -> object:
                                          reasons, warning.get("template"), names))
 
 
+def game_title(title: dict | None, lang: str) -> str:
+    title = title if isinstance(title, dict) else {}
+    return title.get(lang) or title.get("en") or ""
+
+
+def where_text(where: dict, lang: str, hardware: dict) -> str:
+    """Where the camera and the dice reader are, for a game not at the table ("" when
+    they are here, or when there is no hardware to speak of)."""
+    if where.get("here") or not any(
+            isinstance(s, dict) and s.get("state") == "elsewhere" for s in hardware.values()):
+        return ""
+    if where.get("game"):
+        return i18n.text(lang, MESSAGES["table_elsewhere"],
+                         {"game": game_title(where.get("title"), lang),
+                          "players": where.get("players") or ""})
+    return i18n.text(lang, MESSAGES["table_free"])
+
+
 def translated(hardware: dict | None, lang: str, reasons: dict | None = None,
                names=None) -> dict:
-    """A copy of the hardware status with a translated ``message`` on every warning."""
+    """A copy of the hardware status with a translated ``message`` on every warning, and
+    on ``table`` (where the hardware is) when it is with another game."""
     out = {}
     for part, status in (hardware or {}).items():
         if not isinstance(status, dict):
             out[part] = status
+            continue
+        if part == "table":
+            out[part] = dict(status, message=where_text(status, lang, hardware))
             continue
         status = dict(status)
         if isinstance(status.get("warnings"), list):

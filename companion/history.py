@@ -20,9 +20,11 @@ from companion.lru import LRU
 
 # the winner in words (gettext msgids: web/translations translates them)
 TEXTS = {
-    "shared": "{names} share the victory with {vp} VP.",
-    "most": "{name} wins with the most VP ({vp}).",
-    "tie": "{name} and {others} both have {vp} VP; {name} wins on the tie-break. {rule}",
+    "shared": "{names} share the victory with {vp} {unit}.",
+    "most": "{name} wins with the most {unit} ({vp}).",
+    "tie": "{name} and {others} both have {vp} {unit}; {name} wins on the tie-break. {rule}",
+    "early": "Ended early by the host: no winner. The scores are those of that moment.",
+    "early_note": "Ended early by the host (unfinished): no winner; scores at that moment.",
 }
 MAX_POINTS = 120  # points per seat on the VP chart
 # (game, version) -> series: the chart of the version the host looks at, a few games'
@@ -91,10 +93,11 @@ def summary(service, live, lang: str) -> dict:
     minutes = round((ended - started).total_seconds() / 60) if started and ended else 0
     order = guide_mod.seat_order(live)  # from the start player, clockwise
     start_seat = order[0] if order else None
+    early = bool(live.row.get("ended_early"))  # ended by the host: nobody won
     scores = [{"seat": r.get("seat"), "name": names.get(r.get("seat"), r.get("seat")),
                "colour": colours.get(r.get("seat")), "vp": r.get("vp", 0),
                "vp_text": _fmt(r.get("vp", 0)), "rank": r.get("rank"),
-               "winner": r.get("rank") == 1, "start": r.get("seat") == start_seat,
+               "winner": not early and r.get("rank") == 1, "start": r.get("seat") == start_seat,
                "order": order.index(r["seat"]) + 1 if r.get("seat") in order else 0}
               for r in rows]
     return {"id": live.id, "game": live.kind.name,
@@ -102,33 +105,44 @@ def summary(service, live, lang: str) -> dict:
             "title_en": info.names.get("en") or live.kind.name,
             "started": started, "ended": ended, "minutes": max(minutes, 0),
             "date": started.astimezone().strftime("%Y-%m-%d %H:%M") if started else "",
-            "scores": scores, "why": why_won(live, scores, lang), "actions": len(actions)}
+            "scores": scores, "why": why_won(live, scores, lang), "actions": len(actions),
+            "ended_early": early, "unit": score_unit(live, lang),
+            "unit_en": score_unit(live, "en")}
+
+
+def score_unit(live, lang: str) -> str:
+    """What the game scores, in ``lang`` (the game's ``score_name``: "VP", "prestige")."""
+    name = getattr(live.kind.module.info, "score_name", "") or "VP"
+    return i18n.text(lang, name, game=live.kind.name)
 
 
 def why_won(live, scores: list[dict], lang: str) -> str:
     """The winner in words, with the tie-break when the most VP were shared."""
+    if live.row.get("ended_early"):
+        return i18n.text(lang, TEXTS["early"])
     if not scores:
         return ""
     winners = [s for s in scores if s["winner"]]
     top = scores[0]["vp"]
     game = live.kind.name
+    unit = score_unit(live, lang)
     if len(winners) > 1:
         return i18n.text(lang, TEXTS["shared"],
                          {"names": ", ".join(s["name"] for s in winners),
-                          "vp": scores[0]["vp_text"]})
+                          "vp": scores[0]["vp_text"], "unit": unit})
     tied = [s for s in scores[1:] if s["vp"] == top]
     if not tied:
         return i18n.text(lang, TEXTS["most"],
-                         {"name": scores[0]["name"], "vp": scores[0]["vp_text"]})
+                         {"name": scores[0]["name"], "vp": scores[0]["vp_text"], "unit": unit})
     guide = guide_mod.guide_of(live.kind.module.info.table_guide) or {}
     rule = i18n.text(lang, guide["tiebreak"], game=game) if guide.get("tiebreak") else ""
     return i18n.text(lang, TEXTS["tie"],
                      {"name": scores[0]["name"], "others": ", ".join(s["name"] for s in tied),
-                      "vp": scores[0]["vp_text"], "rule": rule}).strip()
+                      "vp": scores[0]["vp_text"], "rule": rule, "unit": unit}).strip()
 
 
 CSV_FIELDS = ("date", "game", "game_id", "duration_min", "seat", "player", "colour", "score",
-              "rank", "winner", "start_player")
+              "rank", "winner", "start_player", "score_name", "incomplete")
 
 
 def to_csv(s: dict) -> str:
@@ -139,13 +153,16 @@ def to_csv(s: dict) -> str:
     for p in s["scores"]:
         writer.writerow([s["date"], s["title_en"], s["id"], s["minutes"], p["seat"], p["name"],
                          p["colour"] or "", p["vp_text"], p["rank"],
-                         "yes" if p["winner"] else "no", "yes" if p["start"] else "no"])
+                         "yes" if p["winner"] else "no", "yes" if p["start"] else "no",
+                         s["unit_en"], "yes" if s["ended_early"] else "no"])
     return out.getvalue()
 
 
 def to_bgstats(s: dict) -> dict:
     """A BG Stats play file (``.bgsplay``: players, locations, games, plays), for "Open in"
-    BG Stats. Ids inside the file only link its own lists; uuids are stable per game."""
+    BG Stats. Ids inside the file only link its own lists; uuids are stable per game.
+    A game ended early is an unfinished play: ``ignored`` (BG Stats' "ignore this play for
+    statistics"), nobody a winner, a comment saying why (BGG: incomplete, no win stats)."""
     stamp = lambda d: d.astimezone().strftime("%Y-%m-%d %H:%M:%S") if d else ""  # noqa: E731
     base = uuid.uuid5(uuid.NAMESPACE_URL, f"table-companion:{s['id']}")
     modified = stamp(s["ended"])
@@ -163,7 +180,9 @@ def to_bgstats(s: dict) -> dict:
                    "highestWins": True, "noPoints": False, "usesTeams": False}],
         "plays": [{"uuid": str(uuid.uuid5(base, "play")), "modificationDate": modified,
                    "entryDate": modified, "playDate": stamp(s["started"]),
-                   "usesTeams": False, "durationMin": s["minutes"], "ignored": False,
+                   "usesTeams": False, "durationMin": s["minutes"],
+                   "ignored": s["ended_early"],
+                   "comments": i18n.text("en", TEXTS["early_note"]) if s["ended_early"] else "",
                    "manualWinner": False, "rounds": 0, "locationRefId": 1, "gameRefId": 1,
                    "board": "", "importPlayId": 0, "scoringSetting": 0,
                    "playerScores": [{"score": p["vp_text"], "winner": p["winner"],

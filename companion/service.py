@@ -32,6 +32,7 @@ TEXT_CACHE_SIZE = 2048  # translated prompts and refusals kept per game (LiveGam
 
 log = logging.getLogger(__name__)
 MAX_ACTIONS = 20_000  # a record longer than any game of any box
+TABLE_KEY = "table_game"  # Store.box_value: the game at the table
 
 
 @dataclass(frozen=True)
@@ -97,6 +98,7 @@ class GameService:
         # told (game id, token hashes) when tokens stop working: the sockets holding them close
         self.revoked: list[Callable[[str, set[str]], None]] = []
         self.broken: dict[str, dict] = {}  # games that could not be rebuilt, with the reason
+        self._table_game: str | None = None  # the game the camera and dice serve (at_table)
 
     # catalogs: every game keeps the catalog it was created with ---------------------------
     def _kind_for(self, row: dict) -> GameKind:
@@ -175,6 +177,13 @@ class GameService:
                 self.broken[row["id"]] = {"id": row["id"], "game": row["game"],
                                           "created": row["created"],
                                           "problem": f"{type(exc).__name__}: {exc}"[:300]}
+        chosen = self.store.box_value(TABLE_KEY)
+        if not isinstance(chosen, str):  # a database from before the choice: as it was then
+            running = [g for g in self.all() if g.status == "active"]
+            chosen = running[0].id if running else None
+            if chosen:
+                self.store.set_box_value(TABLE_KEY, chosen)
+        self._table_game = chosen
 
     def _rebuild(self, row: dict) -> LiveGame:
         """The state after every action in effect: latest snapshot, then the later actions."""
@@ -219,10 +228,36 @@ class GameService:
     def all(self) -> list[LiveGame]:
         return sorted(self._games.values(), key=lambda g: g.row["created"], reverse=True)
 
+    # the table: the camera and the dice reader serve one game ---------------------------
+    def at_table(self) -> LiveGame | None:
+        """The game being played at the table, which the camera and the dice reader serve:
+        the one last put there (a new game, a paired table display, or the host's "Play
+        this game at the table"), until it is finished. Never guessed from dates: a game
+        resumed after a newer one was started gets the hardware only when the host says."""
+        game_id = self._table_game
+        live = self._games.get(game_id) if game_id else None
+        return live if live is not None and live.status != "finished" else None
+
     def current(self) -> LiveGame | None:
-        """The newest running game: where camera and dice readings go."""
-        running = [g for g in self.all() if g.status == "active"]
-        return running[0] if running else None
+        """Where camera and dice readings go: the game at the table, while it runs."""
+        live = self.at_table()
+        return live if live is not None and live.status == "active" else None
+
+    def move_table(self, game_id: str) -> int:
+        """Put ``game_id`` at the table (kept on disk); every game in play is told, so each
+        screen says where the hardware now is."""
+        live = self.get(game_id)
+        if live.status == "finished":
+            raise Refused("game_closed")
+        with self._lock:
+            before, self._table_game = self._table_game, game_id
+        if before != game_id:
+            self.store.set_box_value(TABLE_KEY, game_id)
+            for other in self.all():
+                if other.status != "finished":
+                    with other.lock:
+                        self.notify(other, "hardware")
+        return live.version
 
     def notify(self, live: LiveGame, what: str = "view") -> None:
         """Tell the listeners (the socket layer) that a game's views changed; the hardware
@@ -235,9 +270,11 @@ class GameService:
                 log.exception("listener failed")
 
     # creating --------------------------------------------------------------------------
-    def create(self, game: str, setup: dict, pin: str, add_seed: bool = True) -> LiveGame:
+    def create(self, game: str, setup: dict, pin: str, add_seed: bool = True,
+               to_table: bool = True) -> LiveGame:
         """A new game. ``setup`` as the module wants it; a seed is added when missing
-        (not for an imported record: its setup must stay as it was played)."""
+        (not for an imported record: its setup must stay as it was played). A new game is
+        put at the table (``to_table``), an imported record is not."""
         kind = self._kinds(game)
         limits.check_setup(setup)
         setup = copy.deepcopy(text.normalise(setup))
@@ -262,6 +299,8 @@ class GameService:
         live = LiveGame(game_id, kind, row, state, version=0, last_seq=0)
         with self._lock:
             self._games[game_id] = live
+        if to_table:
+            self.move_table(game_id)  # a game set up now is the one at the table
         return live
 
     # acting ----------------------------------------------------------------------------
@@ -310,10 +349,12 @@ class GameService:
         self.notify(live)
         return live.version
 
-    def _finish(self, live: LiveGame) -> None:
+    def _finish(self, live: LiveGame, early: bool = False) -> None:
+        """Finished: the scores kept; ``early`` (ended by the host before the game's end)
+        marks it so: no winner in history and exports, the scores those of that moment."""
         result = live.kind.module.scores(live.state)
-        self.store.set_status(live.id, "finished", result)
-        live.row.update(status="finished", result=result)
+        self.store.set_status(live.id, "finished", result, ended_early=early)
+        live.row.update(status="finished", result=result, ended_early=early)
 
     # host ------------------------------------------------------------------------------
     def undo(self, game_id: str, count: int = 1) -> int:
@@ -348,7 +389,7 @@ class GameService:
         live = self.get(game_id)
         with live.lock:
             if live.status != "finished":
-                self._finish(live)
+                self._finish(live, early=not live.kind.module.is_over(live.state))
             self.notify(live, "closed")
             return live.version
 
@@ -449,8 +490,11 @@ class GameService:
                 log.exception("revocation listener failed")
 
     def new_table_token(self, game_id: str) -> str:
+        """A table display's token: pairing a display puts its game at the table."""
         token = security.new_token()
         self.store.add_token(security.token_hash(token), game_id, "table", None)
+        if self.get(game_id).status != "finished":
+            self.move_table(game_id)
         return token
 
     def new_host_token(self, game_id: str) -> str:
@@ -515,7 +559,7 @@ class GameService:
         except Exception as exc:  # the rules crashing on a foreign record: refused, logged
             log.warning("an imported record does not replay", exc_info=True)
             raise Refused("bad_record", detail=str(exc)) from exc
-        live = self.create(kind.name, record["setup"], pin, add_seed=False)
+        live = self.create(kind.name, record["setup"], pin, add_seed=False, to_table=False)
         with live.lock:
             for action, _ in steps:
                 self._commit(live, action)

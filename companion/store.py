@@ -24,7 +24,8 @@ CREATE TABLE IF NOT EXISTS games (
     status TEXT NOT NULL,             -- active | paused | finished
     setup TEXT NOT NULL,              -- JSON given to module.setup
     pin_hash TEXT NOT NULL,
-    result TEXT                       -- JSON scores once finished
+    result TEXT,                      -- JSON scores once finished
+    ended_early INTEGER NOT NULL DEFAULT 0  -- 1: the host ended it before its end (no winner)
 );
 CREATE TABLE IF NOT EXISTS actions (
     game TEXT NOT NULL REFERENCES games(id),
@@ -55,6 +56,10 @@ CREATE TABLE IF NOT EXISTS catalogs (
 CREATE TABLE IF NOT EXISTS setup_progress (
     game TEXT PRIMARY KEY REFERENCES games(id),
     progress TEXT NOT NULL            -- JSON: the guided setup's step, done, skipped
+);
+CREATE TABLE IF NOT EXISTS box (
+    key TEXT PRIMARY KEY,             -- the box's own choices, e.g. "table_game"
+    value TEXT NOT NULL               -- JSON
 );
 CREATE TABLE IF NOT EXISTS tokens (
     hash TEXT PRIMARY KEY,            -- sha256 of the token; the token itself is never stored
@@ -105,6 +110,10 @@ class Store:
         columns = {r["name"] for r in self._db.execute("PRAGMA table_info(seats)")}
         if "host_only" not in columns:
             self._db.execute("ALTER TABLE seats ADD COLUMN host_only INTEGER NOT NULL "
+                             "DEFAULT 0")
+        columns = {r["name"] for r in self._db.execute("PRAGMA table_info(games)")}
+        if "ended_early" not in columns:
+            self._db.execute("ALTER TABLE games ADD COLUMN ended_early INTEGER NOT NULL "
                              "DEFAULT 0")
 
     def close(self) -> None:
@@ -165,7 +174,8 @@ class Store:
         """A games row; a column that does not parse is reported in ``problem`` (one bad row
         must never stop the server from starting)."""
         out = {"id": row["id"], "game": row["game"], "created": row["created"],
-               "status": row["status"], "pin_hash": row["pin_hash"], "problem": None}
+               "status": row["status"], "pin_hash": row["pin_hash"], "problem": None,
+               "ended_early": bool(row["ended_early"])}
         for key, text in (("setup", row["setup"]), ("result", row["result"])):
             try:
                 out[key] = json.loads(text) if text else None
@@ -175,9 +185,23 @@ class Store:
             out["setup"], out["problem"] = None, "setup is not an object"
         return out
 
-    def set_status(self, game_id: str, status: str, result: Any = None) -> None:
-        self._tx([("UPDATE games SET status = ?, result = ? WHERE id = ?",
-                   (status, dumps(result) if result is not None else None, game_id))])
+    def set_status(self, game_id: str, status: str, result: Any = None,
+                   ended_early: bool = False) -> None:
+        self._tx([("UPDATE games SET status = ?, result = ?, ended_early = ? WHERE id = ?",
+                   (status, dumps(result) if result is not None else None,
+                    int(bool(ended_early)), game_id))])
+
+    def box_value(self, key: str) -> Any:
+        """One of the box's own choices (table ``box``), or None."""
+        rows = self._all("SELECT value FROM box WHERE key = ?", (key,))
+        try:
+            return json.loads(rows[0]["value"]) if rows else None
+        except ValueError:
+            return None
+
+    def set_box_value(self, key: str, value: Any) -> None:
+        self._tx([("INSERT OR REPLACE INTO box (key, value) VALUES (?, ?)",
+                   (key, dumps(value)))])
 
     def setup_progress(self, game_id: str) -> Any:
         """The guided setup's progress of a game (companion/table_guide.py), or None."""

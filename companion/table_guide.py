@@ -207,6 +207,16 @@ def camera_sees(app, live) -> set[str]:
     return out
 
 
+def camera_state(app, live) -> str:
+    """What the setup page may say of the camera: "here" (running for this game: it ticks
+    steps off), "elsewhere" (running for the game at the table) or "absent"."""
+    manager = app.extensions.get("companion.hardware")
+    state = manager.status().get("camera", {}).get("state") if manager else None
+    if state not in ("ok", "starting"):
+        return "absent"
+    return "here" if app.extensions["companion"].current() is live else "elsewhere"
+
+
 def tick(progress: dict, steps: list[dict], seen: set[str]) -> bool:
     """Mark every step whose camera check is met as done by the camera; True if any was."""
     changed = False

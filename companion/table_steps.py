@@ -21,6 +21,12 @@ TEXTS: dict[str, str] = {
     "camera_off": "No camera is running: nothing records it by itself.",
     "dice_on": "The dice reader records the roll.",
     "dice_off": "No dice reader is running: nothing records the roll by itself.",
+    "camera_elsewhere": "The camera is with {game}, the game at the table: nothing records "
+                        "this step by itself.",
+    "dice_elsewhere": "The dice reader is with {game}, the game at the table: nothing "
+                      "records the roll by itself.",
+    "free_elsewhere": "The camera and the dice reader serve no game now: nothing records "
+                      "this step by itself.",
     "anyone": "Someone at the table",
 }
 
@@ -46,13 +52,20 @@ def entries(live, lang: str, namer, hardware: dict | None) -> list[dict]:
         params = {k: namer(v, k) for k, v in step.params.items()}
         params.update(who=who_name)
         devices = []
+        where = hardware.get("table") or {}
         for device in step.confirms:
             state = (hardware.get(device) or {}).get("state")
             present = state in _RUNNING
             key = f"{device}_{'on' if present else 'off'}"
+            if state == "elsewhere":  # readings go to the game at the table, not here
+                key = f"{device}_elsewhere" if where.get("game") else "free_elsewhere"
             zone = i18n.text(lang, zones.get(step.zone, step.zone or ""), game=game)
+            title = where.get("title") or {}
             devices.append({"device": device, "present": present,
-                            "text": i18n.text(lang, TEXTS[key], {"zone": zone})})
+                            "elsewhere": state == "elsewhere",
+                            "text": i18n.text(lang, TEXTS[key], {
+                                "zone": zone,
+                                "game": title.get(lang) or title.get("en") or ""})})
         out.append({
             "kind": step.kind, "who": step.who, "who_name": who_name,
             "text": i18n.text(lang, step.text, params, game=game),

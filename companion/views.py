@@ -63,6 +63,11 @@ class Namer:
         return self._chain
 
     def __call__(self, value: Any, param: str | None = None) -> Any:
+        if type(value) is int and param:  # a number the game words itself ("chapter:1")
+            scoped = self.terms.get(f"{param}:{value}")
+            if scoped:
+                return i18n.text(self.lang, scoped, game=self.game, chain=self.chain)
+            return value
         if isinstance(value, str):
             scoped = self.terms.get(f"{param}:{value}")
             if scoped:
@@ -232,6 +237,9 @@ def hardware_for(role: str, seat: str | None, hardware: dict | None) -> dict | N
     for device, status in hardware.items():
         if not isinstance(status, dict):
             continue
+        if device == "table":  # where the camera and dice are: every screen says it
+            out[device] = status
+            continue
         out[device] = {"state": status.get("state")}
         selected = status.get("selected")
         if role == "seat" and isinstance(selected, dict) and seat in selected:
@@ -302,6 +310,7 @@ def build(live: LiveGame, role: str, seat: str | None, lang: str, *,
             "steps": shared.get_for(("steps", lang, live.status), hardware,
                                     lambda: table_steps.entries(live, lang, namer, hardware)),
             "scores": live.row.get("result") if finished else None, "host": None,
+            "ended_early": bool(finished and live.row.get("ended_early")),
         }
         if role == "host":
             last = []

@@ -446,6 +446,9 @@ class GameInfo:
     # stores (and cleans an imported record with), so a replay never depends on junk. Only
     # called on actions of their shape; returns the action itself when nothing changes.
     canonical: Any = None
+    # English msgid of what the game scores ("VP"; Monasterium: "prestige"), translated in
+    # the game's domain: history and exports name the score with it.
+    score_name: str = "VP"
 
 
 def sticker_namespace(info: GameInfo) -> str:

@@ -5,6 +5,8 @@
 set -euo pipefail
 need=()
 command -v chromium >/dev/null || need+=(chromium)
+command -v WebKitWebDriver >/dev/null || need+=(webkit2gtk-driver)  # the WebKit (iPhone) page tests
+command -v Xvfb >/dev/null || need+=(xvfb)
 command -v socat >/dev/null || need+=(socat)
 command -v shellcheck >/dev/null || need+=(shellcheck)
 command -v systemd-analyze >/dev/null || need+=(systemd)

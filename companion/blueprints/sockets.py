@@ -48,7 +48,7 @@ class ViewSender:
         with self.app.app_context(), live.lock:
             clients = connections.of_game(live.id)
             connected = {c.identity.seat for c in clients.values() if c.identity.seat}
-            hardware = hardware_manager.status(self.app)
+            hardware = hardware_manager.status_for(self.app, live)  # this game's (the table's)
             built: dict[tuple, dict] = {}
             patches_for: dict[tuple, list] = {}  # (recipient key, base n) -> ops
             memo: dict = {}  # the shared parts of the views, compared once (patches.diff)
@@ -149,6 +149,8 @@ def host_message(service: GameService, drop_seat, client: Client, live: LiveGame
         return service.set_paused(live.id, op == "pause")
     if op == "end":
         return service.end(live.id)
+    if op == "take_table":
+        return service.move_table(live.id)
     if op == "new_join_code":
         service.new_join_code(live.id, data.get("seat"))
         drop_seat(live.id, data.get("seat"))

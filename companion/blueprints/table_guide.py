@@ -46,6 +46,7 @@ def state(game_id: str):
     guide = _guide(live)
     lang = i18n.page_lang()
     out = guide_mod.public(guide, live, _state(live, guide), lang)
+    out["camera"] = guide_mod.camera_state(current_app, live)  # may the page promise ticks?
     seat = common.seat_identity(game_id)
     if seat is not None:  # a phone: its own starting pieces
         out["mine"] = guide_mod.pieces_for(guide, live, seat.seat, lang)
@@ -75,4 +76,6 @@ def act(game_id: str):
         except ValueError:
             return common.json_error("bad_request", {}, 400, live)
         store.save_setup_progress(live.id, progress)
-    return jsonify(guide_mod.public(guide, live, progress, i18n.page_lang()))
+    out = guide_mod.public(guide, live, progress, i18n.page_lang())
+    out["camera"] = guide_mod.camera_state(current_app, live)
+    return jsonify(out)

@@ -33,6 +33,7 @@ INFO = GameInfo(
                 catalog=catalog.REASONS, ui=table_steps.TEXTS),
     catalog="engine.monasterium.data",
     table_guide="engine.monasterium:table_guide.json",
+    score_name="prestige",  # what the game scores (history, exports)
     parts=catalog.PARTS,
     stickers=(),  # cards and boards carry no stickers: the dice are what the table reads
     bindings=Bindings(dice=bindings.DICE, roll=bindings.roll,

@@ -42,7 +42,7 @@ REASONS: dict[str, str] = {
 EVENT_TEXTS: dict[str, str] = {
     "rolled": "{seat} rolls {shown}.",
     "reroll": "{seat} rerolls {count} dice.",
-    "dice_placed": "{seat} places {count} dice on space {space}.",
+    "dice_placed": "{seat} places dice on space {space}: {count} ×.",
     "die_placed": "The new die of {seat} shows {space}.",
     "actions_started": "The action phase begins.",
     "dice_taken": "{seat} takes {count} dice from space {space} to column {column}.",

@@ -91,6 +91,8 @@ PROMPT_TEXTS: dict[str, str] = {
 # "param:value" keys apply to that param only ("favor" as a cover target is the favor
 # track, while the card "favor" elsewhere is the Favor action card).
 TERMS: dict[str, str] = {
+    # chapters in the log as everywhere else in the game: "Chapter I", not "Chapter 1"
+    "chapter:1": "I", "chapter:2": "II", "chapter:3": "III", "chapter:4": "IV",
     "target:favor": "favor track",
     "target:market": "market",
     "target:project": "building project",

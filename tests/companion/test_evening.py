@@ -182,3 +182,53 @@ def test_finished_games_are_listed_and_export_as_csv_and_bg_stats(tmp_path, game
         assert host.get(url.format("nosuch")).status_code == 404
         assert host.get(url.format("a%20b")).status_code == 404
     service.store.close()
+
+
+def test_a_game_ended_early_is_no_victory_in_history_csv_and_bg_stats(tmp_path):
+    """Monasterium ended by the host in year 1, round 1: kept as ended early with the
+    scores of that moment, nobody a winner, an unfinished (ignored) play for BG Stats, the
+    score named as the game names it (prestige, not VP); a game played to its end still has
+    its winner."""
+    app = make(tmp_path)
+    service = app.extensions["companion"]
+    early = new_game(app, "monasterium", "NESW")
+    service.end(early)
+    done = service.import_record(finished_record("wwe", 5), "2468")
+    running = new_game(app, "wwe")
+    host = app.test_client()
+    as_host(app, host, running)
+
+    row = service.store.game(early)  # on disk, as such
+    assert row["status"] == "finished" and row["ended_early"] is True
+    assert service.store.game(done.id)["ended_early"] is False
+    page = host.get(f"/host/{running}/history?lang=en").get_data(as_text=True)
+    section = page[page.index(f'data-game="{early}"'):]
+    section = section[:section.index("</section>")]
+    assert 'data-ended-early="yes"' in section and "Ended early" in section
+    assert "no winner" in section and "share the victory" not in section
+    assert "★" not in section and "class=\"winner\"" not in section
+    assert "<th scope=\"col\">prestige</th>" in section
+    other = page[page.index(f'data-game="{done.id}"'):]
+    assert 'data-ended-early="no"' in other[:200] and "★" in other[:other.index("</section>")]
+    german = host.get(f"/host/{running}/history?lang=de").get_data(as_text=True)
+    assert "Vorzeitig beendet" in german and "kein Sieger" in german
+
+    rows = list(csv.DictReader(io.StringIO(
+        host.get(f"/host/{running}/history/{early}.csv").get_data(as_text=True))))
+    assert [r["player"] for r in rows] and sorted(r["player"] for r in rows) == sorted(
+        NAMES.values())
+    assert {r["winner"] for r in rows} == {"no"} and {r["incomplete"] for r in rows} == {"yes"}
+    assert {r["score_name"] for r in rows} == {"prestige"}
+    finished_rows = list(csv.DictReader(io.StringIO(
+        host.get(f"/host/{running}/history/{done.id}.csv").get_data(as_text=True))))
+    assert {r["incomplete"] for r in finished_rows} == {"no"}
+    assert "yes" in {r["winner"] for r in finished_rows}
+
+    play = json.loads(host.get(f"/host/{running}/history/{early}.bgsplay").data)["plays"][0]
+    assert play["ignored"] is True and "Ended early" in play["comments"]
+    assert [s["winner"] for s in play["playerScores"]] == [False] * 4
+    assert [float(s["score"]) for s in play["playerScores"]] == [
+        float(r["vp"]) for r in sorted(row["result"], key=lambda r: r["rank"])]
+    kept = json.loads(host.get(f"/host/{running}/history/{done.id}.bgsplay").data)["plays"][0]
+    assert kept["ignored"] is False and any(s["winner"] for s in kept["playerScores"])
+    service.store.close()

@@ -95,3 +95,24 @@ def test_no_card_id_or_english_cube_in_a_polish_pillars_log(games_in_context):
     raw = re.compile(r"\b[a-z]+_[a-z0-9_]+\b|\b(wood|stone|sand|gold)\b")
     assert len(texts) > 100
     assert sorted(t for t in texts if raw.search(t)) == []
+
+
+def test_the_log_says_chapter_i_as_the_game_does(games_in_context):
+    """World Without End's log numbers chapters as everything else does ("Chapter I, round
+    1"), in every language; other numbers stay numbers."""
+    app = games_in_context
+    service = app.extensions["companion"]
+    game_id = new_wwe_game(app.test_client(), ("N", "E"))
+    live = service.get(game_id)
+    namer = views.Namer(live, "de")
+    assert namer(2, "chapter") == "II" and namer(2, "round") == 2 and namer(True, "x") is True
+    rnd = random.Random(3)
+    while not any(e.get("type") == "round_started" for _, _, e in live.log):
+        action = GAME.random_action(live.state, rnd)
+        by = action["by"]
+        service.act(Identity("seat", game_id, by) if by in live.seats
+                    else Identity("table", game_id), action)
+    texts = {e["type"]: e["text"] for e in views.build(live, "table", None, "en")["log"]}
+    assert texts["round_started"].startswith("Chapter I, round 2:"), texts["round_started"]
+    german = {e["type"]: e["text"] for e in views.build(live, "table", None, "de")["log"]}
+    assert " I" in german["round_started"] and " 1," not in german["round_started"]

@@ -78,8 +78,9 @@ def test_hardware_status_is_in_every_view(games_live):
     try:
         assert spy.got_view.wait(PATIENCE)
         hardware = spy.views[-1]["hardware"]
-        assert set(hardware) == {"camera", "dice"}
-        assert all("state" in part for part in hardware.values())
+        assert set(hardware) == {"camera", "dice", "table"}  # table: where the hardware is
+        assert all("state" in hardware[part] for part in ("camera", "dice"))
+        assert hardware["table"]["here"] is True and hardware["table"]["message"] == ""
     finally:
         spy.close()
     health = app.test_client().get("/healthz").get_json()

@@ -192,6 +192,17 @@ def test_a_table_plays_a_chapter(server, browser):
         # each phone shows its own chapter-end breakdown (paid, missing, VP lost), only its own
         rows = page.locator("#my-summary [data-seat]")
         assert rows.count() == 1 and rows.first.get_attribute("data-seat") == seat
+        # the tax the die asked, and how the VP lost add up (1 Grain × 2 + 2 Piety × 3)
+        tax = next(e["params"]["value"] for e in reversed(msg["log"])
+                   if e["type"] == "tax_rolled")
+        assert page.locator("#my-summary .tax-due td").inner_text().startswith(str(tax))
+        lost = page.locator("#my-summary .vp-lost").inner_text()
+        short = {k: v for k, v in (
+            next(e["params"]["short"] for e in reversed(msg["log"])
+                 if e["type"] == "duties_paid" and e["params"]["seat"] == seat)).items() if v}
+        per = {"piety": 3, "grain": 2, "gold": 1}
+        assert lost.split(" ")[0] == str(sum(n * per[k] for k, n in short.items())), lost
+        assert ("=" in lost) == bool(short) and lost.count("×") == len(short), lost
         assert page.evaluate("() => document.scrollingElement.scrollWidth <= innerWidth")
         forecast = page.locator("#forecast").inner_text()
         assert not re.search(r"lose (\d+) to \1 VP", forecast), forecast

@@ -156,7 +156,9 @@ def test_three_players_play_a_whole_game_on_phones_dice_and_camera(server, brows
     a11y(anna, "pillars-phone-draft")
     click(anna, f"#act-now button[data-card='{card}']", table)
     assert card in view(table)["players"]["N"]["materials"]
-    assert bruno.locator("#my-prompt").inner_text().startswith("Bruno")  # Italian phone, its turn
+    # Italian phone, its turn: "Tocca a te" at the top, then what to do
+    bruno.wait_for_selector("#my-prompt.my-turn .turn-big")
+    assert bruno.locator("#my-prompt .turn-what").inner_text().startswith("Bruno")
     bruno.wait_for_selector("#act-now button[data-type=pass]")
     assert "mulino" in bruno.locator("#act-now button[data-type=pass]").inner_text().lower()
     while view(table)["phase"] == "draft":

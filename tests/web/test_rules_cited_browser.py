@@ -3,7 +3,8 @@ Italian phone and a tax, duty or income line on the Polish phone each have a "Wh
 tapped, shows the rule's reference in that player's edition and its text in that language;
 the table display shows the rule of the step owed now. Screenshots at phone (390x844) and TV
 (1920x1080) size go to test-artifacts/browser/rules-*.png; axe-core finds no serious
-problem on either page with the rule open.
+problem on either page with the rule open. A refusal's message closes by itself when the
+state moves on, and with its ×.
 
 The game is moved on by each page's own choices (the first one allowed, sent with TC.act as
 the page's buttons do); what is checked is the "Why?" the pages show."""
@@ -127,6 +128,18 @@ def test_why_shows_the_rule_of_a_refusal_and_of_a_bookkeeping_line(server, brows
     assert words(toast.locator(".rule-text").inner_text()) == words(f"{ref} {text}")
     shot(italian, f"rules-{game}-phone-it-refusal")
     a11y(italian, f"rules-{game}-phone-it-refusal")
+
+    # The refusal belongs to its moment: the state moves on (Bartek plays) and it closes by
+    # itself, its "Why?" open or not; a new one closes with its visible ×.
+    assert toast.locator(".toast-close").is_visible()
+    sent = polish.evaluate(STEP)
+    assert sent is not None
+    italian.wait_for_function("v => TC.view.version > v", arg=sent)
+    italian.wait_for_function("() => document.getElementById('toast').hidden")
+    italian.evaluate("a => TC.act(a)", move)  # stale: refused again
+    italian.wait_for_function("() => !document.getElementById('toast').hidden")
+    toast.locator(".toast-close").click()
+    italian.wait_for_function("() => document.getElementById('toast').hidden")
 
     # A bookkeeping line (a tax, a duty, an income, a payment) reaches the Polish phone.
     wanted = json.dumps(spec["events"])

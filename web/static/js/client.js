@@ -191,6 +191,7 @@
   /* ---------- status banner and toasts ---------- */
 
   var statusEl, toastEl, toastTimer;
+  var toastVersion = null;  // the version the toast was shown at: it closes when that moves
 
   function setStatus(kind) {
     statusEl = statusEl || document.getElementById("conn-status");
@@ -211,14 +212,22 @@
   }
 
   /** Show `message`; a refusal's `rule` adds its "Why?" (rules_cited.js), and the toast
-   *  stays while that is open. */
+   *  stays while that is open. A message belongs to its moment: it closes by itself when
+   *  the state moves on (a view of another version), and with its × at any time. */
   function toast(message, kind, rule) {
     toastEl = toastEl || document.getElementById("toast");
     if (!toastEl) { window.alert(message); return; }
     toastEl.textContent = message;
     toastEl.className = "toast show " + (kind || "error");
     toastEl.hidden = false;
-    var hide = function () { toastEl.hidden = true; };
+    toastVersion = lastView ? lastView.version : null;
+    var hide = function () { hideToast(); };
+    var close = document.createElement("button");
+    close.type = "button";
+    close.className = "toast-close";
+    close.setAttribute("aria-label", t("close_message"));
+    close.textContent = "×";
+    close.addEventListener("click", hide);
     var why = rule && window.TC.why ? window.TC.why(rule) : null;
     if (why) {
       toastEl.classList.add("with-rule");
@@ -228,8 +237,15 @@
         if (!why.open) hide();  // read and closed: the message no longer covers the buttons
       });
     }
+    toastEl.appendChild(close);  // last: the message is read first
     clearTimeout(toastTimer);
     toastTimer = setTimeout(hide, why ? 10000 : 6000);
+  }
+
+  function hideToast() {
+    clearTimeout(toastTimer);
+    if (toastEl) toastEl.hidden = true;
+    toastVersion = null;
   }
 
   /* ---------- wake lock ---------- */
@@ -272,6 +288,8 @@
   var graceTimer = null;
   var closed = false;       // no more play: the game is over or was ended
   var endedByHost = false;  // the `closed` message: the server lets this socket go
+  var pendingAcks = 0;      // messages sent and not answered yet
+  var disconnectWhenAnswered = false;  // `closed` came while answers were owed
   var renderFn = function () {};
   var viewListeners = [];   // shared page parts that follow every view (TC.onView)
   var rules = {};           // rule id -> {ref, text}: the last `rules` message
@@ -327,6 +345,7 @@
     // Messages on one socket arrive in order, and a host's undo lowers `version`, so the
     // latest message always wins (a version check would ignore an undo).
     lastView = msg;
+    if (toastVersion !== null && msg.version !== toastVersion) hideToast();  // stale now
     // A game over by its rules may come back (the host can undo), so follow each view;
     // a game the host ended stays closed.
     var wasClosed = closed;
@@ -415,7 +434,10 @@
       endedByHost = true;
       setStatus(endState());
       if (options.onClosed) options.onClosed();
-      socket.disconnect();
+      // The host's own "End the game" is answered right after this message: let the
+      // answers still owed arrive before letting the socket go (else "No answer").
+      if (pendingAcks) disconnectWhenAnswered = true;
+      else socket.disconnect();
     });
     document.addEventListener("visibilitychange", function () {
       if (document.visibilityState !== "visible") return;
@@ -441,7 +463,13 @@
         resolve({ok: false, code: "not_connected"});
         return;
       }
+      pendingAcks += 1;
       socket.timeout(ACK_TIMEOUT_MS).emit(event, payload, function (err, ack) {
+        pendingAcks -= 1;
+        if (disconnectWhenAnswered && !pendingAcks) {
+          disconnectWhenAnswered = false;
+          setTimeout(function () { socket.disconnect(); }, 0);
+        }
         if (err) {
           toast(t("no_answer"), "error");
           resolve({ok: false, code: "timeout"});
@@ -452,6 +480,35 @@
         resolve(ack);
       });
     });
+  }
+
+  /** The phone's "Your turn" banner, the same at the top of every game's phone (#my-prompt):
+   *  ``what`` (what to do, in words) under "Your turn", the seat's ``colour`` across the
+   *  banner and the top bar. ``what`` null: not this phone's turn (the classes go; the game
+   *  then says who is awaited). Returns whether it is this phone's turn. */
+  function turnBanner(el, what, colour) {
+    var mine = what !== null && what !== undefined;
+    el.classList.toggle("my-turn", mine);
+    document.body.classList.toggle("my-turn", mine);
+    if (colour) {
+      document.body.style.setProperty("--pc", colour);
+      document.body.style.setProperty("--pc-ink", inkOn(colour));
+    }
+    if (mine) {
+      replace(el, [h("span.turn-big", t("your_turn")), what ? h("span.turn-what", what) : null]);
+    }
+    return mine;
+  }
+
+  /** Black or white, whichever reads better on ``colour`` (#rrggbb). */
+  function inkOn(colour) {
+    var m = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(String(colour));
+    if (!m) return "#ffffff";
+    var lum = [m[1], m[2], m[3]].map(function (x) {
+      var c = parseInt(x, 16) / 255;
+      return c <= 0.03928 ? c / 12.92 : Math.pow((c + 0.055) / 1.055, 2.4);
+    });
+    return 0.2126 * lum[0] + 0.7152 * lum[1] + 0.0722 * lum[2] > 0.4 ? "#1b1b1b" : "#ffffff";
   }
 
   /** The end of a game in one line: who won (or shared the win) with how many points, from
@@ -472,7 +529,7 @@
     config: config, lang: lang, t: t, tn: tn, fmt: fmt, name: name,
     h: h, replace: replace, on: on, toast: toast, setStatus: setStatus,
     start: start, onView: addViewListener, act: act, emitWithAck: emitWithAck, setLang: setLang,
-    keepAwake: keepAwake, winnerLine: winnerLine,
+    keepAwake: keepAwake, winnerLine: winnerLine, turnBanner: turnBanner,
     game: {},  // hooks a game's scripts set for the shared page scripts (docs/ui.md)
     get socket() { return socket; },
     get rules() { return rules; },

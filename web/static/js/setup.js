@@ -31,7 +31,8 @@
     if (step.picture) pic.src = root.dataset.pictures + step.picture + ".svg";
     var cam = document.getElementById("setup-camera");
     cam.textContent = step.done === "camera" ? "✓ " + t("setup_seen")
-      : step.camera ? t("setup_camera_watches") : "";
+      : !step.camera ? "" : s.camera === "here" ? t("setup_camera_watches")
+      : s.camera === "elsewhere" ? t("setup_camera_elsewhere") : "";
     cam.className = "setup-camera" + (step.done === "camera" ? " seen" : "");
     ["setup-back", "setup-skip", "setup-done"].forEach(function (id) {
       document.getElementById(id).disabled = !mayAct || busy;

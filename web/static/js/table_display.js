@@ -13,7 +13,7 @@
    *  server's translated `message` when it gives one, else the English template filled). */
   function hardwareLine(hw) {
     return Object.keys(hw).filter(function (k) {
-      return obj(hw[k]).state && hw[k].state !== "absent";
+      return k !== "table" && obj(hw[k]).state && hw[k].state !== "absent";
     }).map(function (k) {
       var st = hw[k];
       var warn = arr(st.warnings).slice(-1)[0] || st.warning || null;

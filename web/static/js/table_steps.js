@@ -55,15 +55,38 @@
       }));
   }
 
-  /** One line: what is awaited and who does it, and what records it. */
+  /** One line: what is awaited and who does it, and what records it (or that the device
+   *  is with the game at the table, and what to do instead). */
   function phoneLine(step) {
     var on = arr(step.devices).filter(function (d) { return d.present; })[0];
+    var away = arr(step.devices).filter(function (d) { return d.elsewhere; })[0];
     var how = on ? on.text : (step.fallback ? t("step_phone_fallback", {button: step.fallback_text}) : step.by_hand);
+    if (!on && away) how = away.text + (how ? " " + how : "");
     return h("div.step-line", {dataset: {kind: step.kind, key: "step-" + step.kind}},
       h("b", "▸ " + step.text), how ? " " + how : null);
   }
 
+  /** Where the camera and the dice reader are when another game has them: the same notice
+   *  on the TV, the phones and the host page (whose button moves them to this game). */
+  function showWhere(msg) {
+    var el = document.getElementById("hw-away");
+    if (!el) return;
+    var where = (msg.hardware && msg.hardware.table) || {};
+    var text = msg.closed ? "" : (where.message || "");
+    el.textContent = text;
+    var panel = document.getElementById("hw-away-panel");  // the host page's
+    (panel || el).hidden = !text;
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    var take = document.getElementById("take-table");
+    if (take) take.addEventListener("click", function () {
+      TC.emitWithAck("host", {op: "take_table"});
+    });
+  });
+
   TC.onView(function (msg) {
+    showWhere(msg);
     var el = document.getElementById("table-steps");
     if (!el) return;
     var steps = msg.closed || msg.paused ? [] : arr(msg.steps);

@@ -15,10 +15,15 @@
   function arr(x) { return Array.isArray(x) ? x : []; }
   function itemName(k) { return t("item_" + k); }
 
+  var playerNames = {};  // seat -> player name, from the latest view (a die's tooltip)
+
   function model(msg) {
     var v = obj(msg.view);
     var players = {};
-    arr(msg.players).forEach(function (p) { players[p.seat] = {name: p.name, connected: p.connected}; });
+    arr(msg.players).forEach(function (p) {
+      players[p.seat] = {name: p.name, connected: p.connected};
+      playerNames[p.seat] = p.name;
+    });
     Object.keys(obj(v.players)).forEach(function (s) { players[s] = Object.assign({}, v.players[s], players[s] || {}); });
     return {msg: msg, view: v, seats: arr(v.seats), players: players, prompts: arr(msg.prompts),
       choices: arr(msg.choices), log: arr(msg.log), me: v.me || null, mine: v.mine || null, over: !!v.over};
@@ -53,7 +58,7 @@
     d = obj(d);
     var owner = d.owner;
     return h("span.die" + (owner ? ".personal" : ".neutral"), {style: owner ? style(owner) : null,
-      dataset: {die: id, key: "die-" + id}, title: owner ? t("personal_die_of", {seat: owner}) : t("neutral_die")},
+      dataset: {die: id, key: "die-" + id}, title: owner ? t("personal_die_of", {seat: playerNames[owner] || owner}) : t("neutral_die")},
     d.face ? String(d.face) : "?", extra || null);
   }
 
@@ -190,5 +195,6 @@
   window.MONA = {RES: RES, obj: obj, arr: arr, itemName: itemName, model: model, style: style, who: who,
     seatTag: seatTag, roundLine: roundLine, chips: chips, die: die, spaces: spaces, hands: hands,
     monasteries: monasteries, windowGrid: windowGrid, playerCards: playerCards, missionList: missionList,
-    logList: logList, finalScores: finalScores, rollEntry: rollEntry, promptText: promptText};
+    logList: logList, finalScores: finalScores, rollEntry: rollEntry, promptText: promptText,
+    colour: colour};
 })();

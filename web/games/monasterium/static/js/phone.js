@@ -199,9 +199,18 @@
     TC.replace("my-vp", String(M.obj(m.mine).prestige === undefined ? "–" : m.mine.prestige));
     var mine = m.prompts.filter(function (p) { return p.seat === m.me || (p.seat === "table" && m.view.roller === m.me); });
     var el = document.getElementById("my-prompt");
+    var myTurn = mine.length && !m.over && !msg.closed && !msg.paused;
     el.className = "my-prompt " + (mine.length ? "yours" : "waiting");
-    TC.replace(el, m.over ? t("game_over") : (mine.length ? mine.map(function (p) { return M.promptText(m, p); }).join(" · ")
-      : t("waiting_for", {what: m.prompts.map(function (p) { return M.promptText(m, p); }).join(" · ") || "–"})));
+    // "Your turn" and what to do, at the top as in every game (client.js turnBanner)
+    // on the roller's own phone the table's roll is "your roll", not "the dice of Anna"
+    var said = function (p) {
+      return p.kind === "roll" && p.seat === "table" && m.view.roller === m.me ? t("roll_yours") : M.promptText(m, p);
+    };
+    if (!TC.turnBanner(el, myTurn ? mine.map(said).join(" · ") : null,
+      M.colour ? M.colour(m.me) : null)) {
+      TC.replace(el, m.over ? t("game_over") : (mine.length ? mine.map(function (p) { return M.promptText(m, p); }).join(" · ")
+        : t("waiting_for", {what: m.prompts.map(function (p) { return M.promptText(m, p); }).join(" · ") || "–"})));
+    }
     TC.replace("act-now", decisions(m));
     TC.replace("my-board", myBoard(m));
     TC.replace("public-spaces", M.spaces(m));

@@ -159,7 +159,9 @@
   function roundCards(m) {
     var v = m.view, sup = obj(v.supply);
     var mats = arr(sup.materials), crafts = arr(sup.craftsmen);
-    if (!mats.length && !crafts.length) return h("p.small.muted", t("nothing_left"));
+    if (!mats.length && !crafts.length) {  // before the round's cards are out, nothing is "left"
+      return h("p.small.muted.supply-empty", t(v.phase === "prep" ? "supply_being_laid_out" : "nothing_left"));
+    }
     return [
       mats.length ? h("h3", t("supply_materials")) : null,
       h("div.cards", mats.map(function (id) { return cardBox(m, id); })),

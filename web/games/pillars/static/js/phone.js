@@ -285,10 +285,15 @@
     TC.replace("my-gold", String(me.gold !== undefined ? me.gold : "–"));
     var mine = m.prompts.filter(function (p) { return p.seat === m.me; });
     var el = document.getElementById("my-prompt");
+    var myTurn = mine.length && !m.over && !msg.closed && !msg.paused;
     el.className = "my-prompt " + (mine.length ? "yours" : "waiting");
     var others = m.prompts.filter(function (p) { return p.seat !== m.me; });
-    TC.replace(el, m.over ? t("game_over") : (mine.length ? mine.map(function (p) { return P.promptText(m, p); }).join(" · ")
-      : (others.length ? t("waiting_for", {what: others.map(function (p) { return P.promptText(m, p); }).join(" · ")}) : t("waiting"))));
+    // "Your turn" and what to do, at the top as in every game (client.js turnBanner)
+    if (!TC.turnBanner(el, myTurn ? mine.map(function (p) { return P.promptText(m, p); }).join(" · ") : null,
+      P.colourOf(m.players[m.me]))) {
+      TC.replace(el, m.over ? t("game_over") : (mine.length ? mine.map(function (p) { return P.promptText(m, p); }).join(" · ")
+        : (others.length ? t("waiting_for", {what: others.map(function (p) { return P.promptText(m, p); }).join(" · ")}) : t("waiting"))));
+    }
     TC.replace("act-now", decisions(m).concat([drawInput(m)]));
     TC.replace("summary", summary(m));
     TC.replace("forecast", forecast(m));

@@ -382,12 +382,18 @@
     }
     if (onlySeat) {  // a phone: one player's breakdown, a label per line (narrow screen)
       var mine = rows[onlySeat];
+      var tax = null;  // the gold the tax die asked this chapter end
+      for (var k = log.length - 1; k >= 0 && tax === null; k--) {
+        if (log[k].type === "tax_rolled") tax = obj(log[k].params).value;
+      }
       return h("section.panel.summary", {id: "chapter-summary"},
         h("h2", t("chapter_summary", {chapter: roman(chapter)})),
         h("table", {dataset: {seat: onlySeat}}, h("tbody",
+          tax === null ? null : h("tr.tax-due", h("th", t("tax_due")), h("td", t("tax_due_value", {gold: tax}))),
           h("tr", h("th", t("paid")), h("td", chipsOrDash(mine.paid))),
           h("tr", h("th", t("missing")), h("td", chipsOrDash(mine.short))),
-          h("tr", h("th", t("vp_lost")), h("td", String(-mine.vp || 0))),
+          h("tr", h("th", t("vp_lost")), h("td.vp-lost", String(-mine.vp || 0),
+            lossParts(mine, chapter) ? h("span.small", " = " + lossParts(mine, chapter)) : null)),
           h("tr", h("th", t("punishments")), h("td", punishments(mine))))));
     }
     return h("section.panel.summary", {id: "chapter-summary"},
@@ -403,6 +409,16 @@
   }
 
   /** {item: n} as short chips (icon and count, the name as title), or a dash. */
+  /** How the duties' VP loss adds up: "1 Grain × 2 + 2 Piety × 3" (§5.5: 3 VP a missing
+   *  piety, 2 a grain, 1 a gold; doubled in chapter IV), or "" when nothing was missing. */
+  var VP_PER_MISSING = {piety: 3, grain: 2, gold: 1};
+  function lossParts(row, chapter) {
+    var twice = chapter === 4 ? " × 2" : "";
+    return Object.keys(VP_PER_MISSING).filter(function (k) { return obj(row.short)[k]; })
+      .map(function (k) { return row.short[k] + " " + nm("items", k) + " × " + VP_PER_MISSING[k] + twice; })
+      .join(" + ");
+  }
+
   function chipsOrDash(items) {
     var some = Object.keys(items).filter(function (k) { return items[k]; });
     if (!some.length) return "–";
