@@ -41,9 +41,11 @@ class Server(BaseApplication):
 
     def load(self):
         """Build the app in the worker: its SQLite handle and hardware threads live there."""
+        from companion import memory
         from companion.app import create_app
 
         self.app = create_app(self.config)
+        memory.start_trimming()  # the freed frame buffers back to the system (issue 37)
         return self.app
 
     def worker_exit(self, server, worker) -> None:
