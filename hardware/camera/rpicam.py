@@ -17,26 +17,15 @@ starts a new child.
 """
 from __future__ import annotations
 
-import shutil
 import subprocess
 import tempfile
 
 import numpy as np
 
+from hardware.camera.devices import rpicam_program as find_program  # or libcamera-vid
 from hardware.camera.sources import FrameSource, SourceLost
 
-# Bookworm's first releases called the same program libcamera-vid.
-PROGRAMS = ("rpicam-vid", "libcamera-vid")
 ROW_ALIGN = 64
-
-
-def find_program() -> str | None:
-    """The path of rpicam-vid (or its old name) on PATH, None when neither is installed."""
-    for name in PROGRAMS:
-        path = shutil.which(name)
-        if path:
-            return path
-    return None
 
 
 def command(program: str, width: int, height: int, fps: int) -> list[str]:
