@@ -7,6 +7,8 @@ Knobs for the tests, in the environment:
   as rpicam-vid does when the camera goes away; unset: loop the script for ever.
 - STANDIN_RPICAM_LOG=FILE: append one line per start (the tests count reconnects).
 - STANDIN_RPICAM_CACHE=FILE: the rendered frames, made on the first start and reused.
+- STANDIN_RPICAM_STAMPS=FILE: one line per frame, time.monotonic() as its write began
+  (CLOCK_MONOTONIC, the same clock in every process: bench/rpicam.py's frame latency).
 """
 from __future__ import annotations
 
@@ -66,9 +68,13 @@ def main(argv: list[str]) -> int:
     limit = int(os.environ.get("STANDIN_RPICAM_FRAMES", "0")) or None
     period, due, sent = 1.0 / args.framerate, time.monotonic(), 0
     out = sys.stdout.buffer
+    stamps = open(os.environ["STANDIN_RPICAM_STAMPS"], "a", buffering=1) \
+        if os.environ.get("STANDIN_RPICAM_STAMPS") else None  # noqa: SIM115
     try:
         while limit is None or sent < limit:
             due += period
+            if stamps is not None:
+                stamps.write(f"{time.monotonic()}\n")
             out.write(frames[sent % len(frames)].tobytes())
             out.flush()
             sent += 1
