@@ -31,14 +31,21 @@ trap unmount_all EXIT
 mount -t overlay overlay -o "lowerdir=$lower,upperdir=$work/upper,workdir=$work/work" "$merged"
 for fs in proc dev sys; do mount --bind "/$fs" "$merged/$fs"; done
 [ "$lower" = / ] || mount --bind /dev/pts "$merged/dev/pts"
-if [ "$lower" != / ]; then  # the clean root resolves names as this machine does
-    rm -f "$merged/etc/resolv.conf"
-    cp /etc/resolv.conf "$merged/etc/resolv.conf"
-fi
 mkdir -p "$merged/src"
 mount --bind -o ro "$checkout" "$merged/src"   # read-only: install.sh must not write there
 
 inside() { chroot "$merged" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root "$@"; }
+
+if [ "$lower" != / ]; then
+    # The clean root reaches the network as this machine does: its resolver, and the local
+    # certificate authorities it trusts (a network that inspects TLS has one).
+    rm -f "$merged/etc/resolv.conf"
+    cp /etc/resolv.conf "$merged/etc/resolv.conf"
+    if compgen -G "/usr/local/share/ca-certificates/*.crt" >/dev/null; then
+        cp /usr/local/share/ca-certificates/*.crt "$merged/usr/local/share/ca-certificates/"
+        inside update-ca-certificates >/dev/null
+    fi
+fi
 
 echo "### first install"
 inside bash /src/deploy/install.sh --port "$port" "${install_args[@]}"
