@@ -25,7 +25,7 @@ import tempfile
 import numpy as np
 
 from hardware.camera.devices import rpicam_program as find_program  # or libcamera-vid
-from hardware.camera.sources import FrameSource, SourceLost
+from hardware.camera.source_base import FrameSource, SourceLost
 
 ROW_ALIGN = 64
 

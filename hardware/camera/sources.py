@@ -23,24 +23,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-
-class SourceLost(Exception):
-    """The source cannot deliver frames right now (unplugged, file gone, stream down)."""
-
-
-class FrameSource:
-    """Base class: subclasses implement open/read/close; `fps` paces file-like sources."""
-
-    name = "source"
-
-    def open(self) -> None:
-        raise NotImplementedError
-
-    def read(self) -> np.ndarray:
-        raise NotImplementedError
-
-    def close(self) -> None:
-        pass
+from hardware.camera import rpicam
+from hardware.camera.source_base import FrameSource, SourceLost
 
 
 class _Pacer:
@@ -293,8 +277,6 @@ def open_source(spec: str) -> FrameSource:
     ``folder:DIR`` or an existing directory; ``http://...`` / ``rtsp://...`` streams;
     anything else is a video file path.
     """
-    from hardware.camera import rpicam
-
     if spec == "auto":
         if rpicam.find_program():
             return rpicam.RpicamSource()
