@@ -4,7 +4,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 # The second supported Python (Raspberry Pi OS Trixie): its own virtualenv for `make test313`.
-PYTHON313 ?= $(shell command -v python3.13 || ls /root/.pyenv/versions/3.13*/bin/python3.13 2>/dev/null | tail -n 1)
+# The first python3.13 that runs (a pyenv shim on PATH may not: it answers "command not found").
+PYTHON313 ?= $(shell for p in $$(command -v python3.13) /root/.pyenv/versions/3.13*/bin/python3.13; do "$$p" -V >/dev/null 2>&1 && { echo "$$p"; break; }; done)
 VENV313 := .venv313
 # The pinned versions (deploy/requirements-pyXY.txt, `make lock`) with the test tools on top.
 pyver = $(shell $(1) -c 'import sys; print("%d%d" % sys.version_info[:2])')
