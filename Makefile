@@ -3,17 +3,47 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# The second supported Python (Raspberry Pi OS Trixie): its own virtualenv for `make test313`.
+# The first python3.13 that runs (a pyenv shim on PATH may not: it answers "command not found").
+PYTHON313 ?= $(shell for p in $$(command -v python3.13) /root/.pyenv/versions/3.13*/bin/python3.13; do "$$p" -V >/dev/null 2>&1 && { echo "$$p"; break; }; done)
+VENV313 := .venv313
+# The pinned versions (deploy/requirements-pyXY.txt, `make lock`) with the test tools on top.
+pyver = $(shell $(1) -c 'import sys; print("%d%d" % sys.version_info[:2])')
 HOST ?= 0.0.0.0
 PORT ?= 8000
 DATA ?= instance
 
-.PHONY: run test lint bench system-packages clean
+.PHONY: run test test313 lint lock bench system-packages clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml deploy/requirements-py311.txt deploy/requirements-py313.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[test]'
+	$(BIN)/pip install --quiet --require-hashes -r tests/requirements-py$(call pyver,$(BIN)/python).txt
+	$(BIN)/pip install --quiet --no-deps -e .
 	touch $(STAMP)
+
+$(VENV313)/.installed: pyproject.toml deploy/requirements-py313.txt
+	@test -n "$(PYTHON313)" || { echo "no python3.13 found (set PYTHON313=...)" >&2; exit 1; }
+	test -x $(VENV313)/bin/python || $(PYTHON313) -m venv $(VENV313)
+	$(VENV313)/bin/pip install --quiet --upgrade pip
+	$(VENV313)/bin/pip install --quiet --require-hashes -r tests/requirements-py313.txt
+	$(VENV313)/bin/pip install --quiet --no-deps -e .
+	touch $@
+
+# Refresh the locks from pyproject.toml: the appliance's (wheels for the Pi's aarch64, hashes
+# of every file) and the tests' (the same pins plus the test tools).
+lock:
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet uv
+	for v in 3.11 3.13; do \
+	  n=$$(echo $$v | tr -d .); \
+	  $(BIN)/uv pip compile pyproject.toml --quiet --upgrade --python-version $$v \
+	    --python-platform aarch64-manylinux_2_28 --only-binary :all: --generate-hashes \
+	    --output-file deploy/requirements-py$$n.txt || exit 1; \
+	  $(BIN)/uv pip compile pyproject.toml --quiet --upgrade --python-version $$v --extra test \
+	    --constraint deploy/requirements-py$$n.txt --generate-hashes \
+	    --output-file tests/requirements-py$$n.txt || exit 1; \
+	done
 
 system-packages:
 	bash tests/install-system-packages.sh
@@ -27,6 +57,11 @@ test: $(STAMP) system-packages
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest
 
+# Python 3.13 (Trixie): the engine, companion and hardware tests.
+test313: $(VENV313)/.installed system-packages
+	$(VENV313)/bin/pip install --quiet --no-deps -e tests/plugins/toygame
+	$(VENV313)/bin/python -m pytest tests/engine tests/companion tests/hardware
+
 lint: $(STAMP)
 	$(BIN)/ruff check .
 
@@ -34,4 +69,4 @@ bench: $(STAMP)
 	for b in bench/*.py; do $(BIN)/python $$b || exit 1; done
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache
+	rm -rf $(VENV) $(VENV313) build *.egg-info .pytest_cache .ruff_cache

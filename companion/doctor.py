@@ -126,6 +126,26 @@ def check_packages(ctx: Context) -> Result:
     return Result("packages", OK, f"{len(found)} packages import", details={"found": found})
 
 
+def check_numpy_abi(ctx: Context) -> Result:
+    """The NumPy ABI trap (companion/numpy_abi.py): apt modules built for NumPy 1.x that a
+    --system-site-packages virtualenv with NumPy 2 sees, and cannot import."""
+    from companion import numpy_abi
+
+    found = numpy_abi.find_trapped()
+    details = asdict(found)
+    if found.trapped:
+        names = ", ".join(sorted(found.trapped))
+        first = next(iter(found.trapped.values())).splitlines()[0]
+        return Result("numpy", WARN,
+                      f"{names}: built for apt's NumPy {found.system_numpy}, this environment "
+                      f"has NumPy {found.numpy}, so their import fails ({first})",
+                      numpy_abi.FIX, details)
+    if not found.system_dirs:
+        return Result("numpy", OK, f"NumPy {found.numpy}; no apt modules seen", details=details)
+    return Result("numpy", OK, f"NumPy {found.numpy}; the apt modules seen "
+                  f"(NumPy {found.system_numpy or 'none'}) import", details=details)
+
+
 @functools.cache
 def _distributions() -> dict:
     from importlib import metadata
@@ -353,12 +373,15 @@ def check_camera(ctx: Context) -> Result:
     if spec is None:
         if capture:
             spec = capture[0]["path"]
+        elif pi_nodes and devices.rpicam_program():
+            spec = "rpicam"
         elif libcamera:
             spec = "picamera2"
     if spec is None:
-        if pi_nodes and libcamera is None:
-            return Result("camera", FAIL, "a Pi camera is attached but picamera2 is missing",
-                          "sudo deploy/install.sh --picamera", details)
+        if pi_nodes:
+            return Result("camera", FAIL, "a Pi camera is attached but rpicam-vid is missing",
+                          "sudo apt install rpicam-apps (deploy/install.sh does on a Pi)",
+                          details)
         return Result("camera", WARN, "no camera found (cards can still be picked by hand)",
                       "plug in a USB webcam, or connect the Pi camera and check: "
                       "rpicam-hello --list-cameras", details)
@@ -474,8 +497,8 @@ def check_dice(ctx: Context) -> Result:
 # --------------------------------------------------------------------------- running it all
 
 CHECKS: list[Callable[[Context], Result]] = [
-    check_settings, check_python, check_packages, check_data_dir, check_clock, check_network,
-    check_service, check_camera, check_dice,
+    check_settings, check_python, check_packages, check_numpy_abi, check_data_dir, check_clock,
+    check_network, check_service, check_camera, check_dice,
 ]
 
 

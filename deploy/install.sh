@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Table Companion: turn a Raspberry Pi (Raspberry Pi OS Bookworm) into a game-table appliance.
+# Table Companion: turn a Raspberry Pi (Raspberry Pi OS Bookworm or Trixie) into a game table.
 #
 #   sudo deploy/install.sh [options]          install, or upgrade keeping every game
 #   sudo deploy/install.sh --uninstall        remove it; the games stay unless --purge
@@ -21,8 +21,9 @@ Usage: install.sh [options]
   --dice-usb VID:PID    USB id of the dice reader for the udev rule (repeatable; VID:PID:SERIAL
                         to pin one board); default: common Arduino, Pico and CH340 ids
   --picamera / --no-picamera
-                        install python3-picamera2 and let the virtualenv see it
-                        (default: yes on a Raspberry Pi)
+                        install python3-picamera2 and let the virtualenv see it (default:
+                        no; the Camera Module is read through rpicam-vid, installed on a Pi;
+                        on Bookworm apt's picamera2 cannot import next to NumPy 2)
   --hotspot / --no-hotspot
                         run a Wi-Fi access point with NetworkManager for places without a router
   --hotspot-ssid NAME   its network name (default TableCompanion)
@@ -229,9 +230,9 @@ done
 : "${OPT[KIOSK_PATH]:=/}"
 : "${OPT[HTTPS]:=no}"
 : "${OPT[KEEP_BACKUPS]:=14}"
-if [ -z "${OPT[PICAMERA]}" ]; then
-    if on_raspberry_pi; then OPT[PICAMERA]=yes; else OPT[PICAMERA]=no; fi
-fi
+# picamera2 is opt-in: apt builds it against its NumPy 1.x on Bookworm, our virtualenv has
+# NumPy 2 (docs/pi-appliance.md, the NumPy ABI trap); the Camera Module works via rpicam-vid.
+: "${OPT[PICAMERA]:=no}"
 
 if ! [[ ${OPT[PORT]} =~ ^[0-9]+$ ]] || [ "${OPT[PORT]}" -lt 1 ] || [ "${OPT[PORT]}" -gt 65535 ]
 then
@@ -258,6 +259,8 @@ install_packages() {
     step "Debian packages"
     local wanted=(python3 python3-venv avahi-daemon sqlite3 iproute2) missing=()
     [ "${OPT[PICAMERA]}" = no ] || wanted+=(python3-picamera2)
+    # The Camera Module is read through rpicam-vid (hardware/camera/rpicam.py).
+    ! on_raspberry_pi || wanted+=(rpicam-apps)
     [ "${OPT[HTTPS]}" = no ] || wanted+=(openssl)
     [ "${OPT[HOTSPOT]}" = no ] || wanted+=(network-manager)
     if [ "${OPT[KIOSK]}" = yes ]; then
@@ -335,7 +338,29 @@ install_app() {
             --exclude=./instance --exclude='*.egg-info' --exclude=__pycache__ -cf - . \
             | tar -C "$stage" -xf -
     fi
-    run "$VENV/bin/pip" install --quiet --upgrade --disable-pip-version-check "$stage"
+    # The versions the tests ran on: the lock of this Python (make lock), every file checked
+    # against its hash; then the app itself, with no dependency of its own choosing.
+    local lock
+    lock=$(lock_file)
+    run "$VENV/bin/pip" install --quiet --disable-pip-version-check --require-hashes \
+        -r "$lock"
+    run "$VENV/bin/pip" install --quiet --upgrade --no-deps --disable-pip-version-check \
+        "$stage"
+}
+
+# lock_file: deploy/requirements-pyXY.txt for the target's python3 (3.11 on Raspberry Pi OS
+# Bookworm, 3.13 on Trixie); dies naming the supported ones when there is none.
+lock_file() {
+    local version=311 lock
+    if [ "$DRY_RUN" = 0 ] && [ -z "$ROOT" ]; then
+        version=$(python3 -c 'import sys; print("%d%d" % sys.version_info[:2])')
+    fi
+    lock=$SOURCE/deploy/requirements-py$version.txt
+    if [ ! -f "$lock" ]; then
+        die "no lock for Python ${version:0:1}.${version:1} ($lock): Raspberry Pi OS Bookworm" \
+            "(3.11) and Trixie (3.13) are supported"
+    fi
+    printf '%s' "$lock"
 }
 
 write_settings() {

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # System packages the tests use (Debian): a headless browser, socat for serial ptys,
-# the shellcheck and systemd-analyze tools for deploy/, gcc for the firmware's C unit tests.
+# the shellcheck and systemd-analyze tools for deploy/, gcc for the firmware's C unit tests,
+# debootstrap and apt's NumPy with a module built on it for the Pi's install tests.
 # Installs only what is missing; needs root (CI and the dev machines run as root).
 set -euo pipefail
 need=()
@@ -14,6 +15,12 @@ command -v gcc >/dev/null || need+=(gcc)
 command -v sqlite3 >/dev/null || need+=(sqlite3)
 command -v openssl >/dev/null || need+=(openssl)
 [ -e /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need+=(fonts-dejavu-core)
+# The NumPy ABI trap (tests/companion/test_doctor_numpy_abi.py): apt's NumPy 1.x and a
+# Debian extension module built against it.
+[ -d /usr/lib/python3/dist-packages/numpy ] || need+=(python3-numpy)
+[ -d /usr/lib/python3/dist-packages/bottleneck ] || need+=(python3-bottleneck)
+# install.sh run for real in a clean Debian root (tests/deploy/test_chroot_install.py).
+command -v debootstrap >/dev/null || need+=(debootstrap)
 if [ ${#need[@]} -gt 0 ]; then
     if [ "$(id -u)" -ne 0 ]; then
         echo "missing system packages: ${need[*]} (run as root or install them)" >&2

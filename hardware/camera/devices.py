@@ -8,6 +8,7 @@ from __future__ import annotations
 import fcntl
 import glob
 import os
+import shutil
 import struct
 
 VIDIOC_QUERYCAP = 0x80685600  # _IOR('V', 0, struct v4l2_capability), 104 bytes
@@ -74,6 +75,15 @@ def picamera2_cameras() -> list[dict] | None:
         return []
 
 
+def rpicam_program() -> str | None:
+    """rpicam-vid (hardware/camera/rpicam.py reads the Camera Module through it), or None."""
+    return shutil.which("rpicam-vid") or shutil.which("libcamera-vid")
+
+
 def camera_attached(pattern: str = "/dev/video*") -> bool:
-    """A camera is there to use: one libcamera sees, or a USB (V4L2 capture) camera."""
-    return bool(picamera2_cameras()) or bool(usb_cameras(v4l2_devices(pattern)))
+    """A camera is there to use: a Pi camera with rpicam-vid or one libcamera sees through
+    picamera2, or a USB (V4L2 capture) camera."""
+    found = v4l2_devices(pattern)
+    if pi_camera_nodes(found) and rpicam_program():
+        return True
+    return bool(picamera2_cameras()) or bool(usb_cameras(found))

@@ -2,6 +2,8 @@
 
 - `OpenCVSource`: a USB camera (index or /dev/videoN, V4L2 with MJPG at 1280x720), a video
   file (played at its own frame rate, so it behaves like a camera), or an HTTP/RTSP stream.
+- `RpicamSource` (hardware/camera/rpicam.py): the Pi Camera Module through an `rpicam-vid`
+  child process streaming YUV420, on both Pi OS releases (no Python binding, no NumPy ABI).
 - `Picamera2Source`: Pi Camera Modules on Bookworm (libcamera; cv2.VideoCapture cannot open
   them). Uses the lores YUV420 stream, whose first height rows are a free grayscale image.
 - `FolderSource`: the images of a folder in name order, looped, at a given frame rate;
@@ -25,24 +27,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-
-class SourceLost(Exception):
-    """The source cannot deliver frames right now (unplugged, file gone, stream down)."""
-
-
-class FrameSource:
-    """Base class: subclasses implement open/read/close; `fps` paces file-like sources."""
-
-    name = "source"
-
-    def open(self) -> None:
-        raise NotImplementedError
-
-    def read(self) -> np.ndarray:
-        raise NotImplementedError
-
-    def close(self) -> None:
-        pass
+from hardware.camera import rpicam
+from hardware.camera.source_base import FrameSource, SourceLost
 
 
 class _Pacer:
@@ -318,14 +304,19 @@ class SyntheticSource(FrameSource):
 def open_source(spec: str) -> FrameSource:
     """A source from a settings string.
 
-    ``auto`` (picamera2 when importable, else USB camera 0); ``0`` / ``/dev/video0`` USB
+    ``auto`` (rpicam-vid when installed, else picamera2 when importable, else USB camera 0);
+    ``rpicam`` the Camera Module through rpicam-vid; ``0`` / ``/dev/video0`` USB
     camera; ``0:gray`` / ``0:yuyv`` the same camera read natively to gray (MJPG decoded to
     gray only / YUYV's Y bytes, no decoding); ``picamera2``; ``synthetic`` or ``synthetic:SEED``;
     ``folder:DIR`` or an existing directory; ``http://...`` / ``rtsp://...`` streams;
     anything else is a video file path.
     """
     if spec == "auto":
+        if rpicam.find_program():
+            return rpicam.RpicamSource()
         return Picamera2Source() if Picamera2Source.available() else OpenCVSource(0)
+    if spec == "rpicam":
+        return rpicam.RpicamSource()
     device, _, mode = spec.partition(":")
     if mode in ("yuyv", "gray") and (device.isdigit() or device.startswith("/dev/")):
         # the camera's own buffer, straight to gray: YUYV (no JPEG at all) or MJPG (the

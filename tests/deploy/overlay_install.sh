@@ -6,23 +6,49 @@
 # uninstall keeps the games. Nothing outside WORKDIR changes. Needs root, overlayfs, and the
 # network (Debian mirror, PyPI). Used by tests/deploy/test_overlay_install.py.
 #
-#   unshare -m bash tests/deploy/overlay_install.sh WORKDIR CHECKOUT PORT
+#   unshare -m bash tests/deploy/overlay_install.sh WORKDIR CHECKOUT PORT [LOWER]
+#
+# LOWER (default /, this machine) is the root the overlay is laid over: a clean Debian made
+# by debootstrap for tests/deploy/chroot_install.sh. INSTALL_ARGS replaces the first run's
+# options (default: a hotspot too, so NetworkManager's parts are installed for real).
 set -euo pipefail
 work=$1
 checkout=$2
 port=$3
+lower=${4:-/}
+read -r -a install_args <<<"${INSTALL_ARGS:---no-picamera --hotspot --hotspot-password kingsbridge}"
 merged=$work/merged
 mkdir -p "$work/upper" "$work/work" "$merged"
-mount -t overlay overlay -o "lowerdir=/,upperdir=$work/upper,workdir=$work/work" "$merged"
+# Every mount is undone on any exit (the private mount namespace would drop them too).
+unmount_all() {
+    for fs in src dev/pts dev sys proc; do
+        mountpoint -q "$merged/$fs" 2>/dev/null && umount -l "$merged/$fs"
+    done
+    mountpoint -q "$merged" && umount -l "$merged"
+    return 0
+}
+trap unmount_all EXIT
+mount -t overlay overlay -o "lowerdir=$lower,upperdir=$work/upper,workdir=$work/work" "$merged"
 for fs in proc dev sys; do mount --bind "/$fs" "$merged/$fs"; done
+[ "$lower" = / ] || mount --bind /dev/pts "$merged/dev/pts"
 mkdir -p "$merged/src"
 mount --bind -o ro "$checkout" "$merged/src"   # read-only: install.sh must not write there
 
 inside() { chroot "$merged" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root "$@"; }
 
+if [ "$lower" != / ]; then
+    # The clean root reaches the network as this machine does: its resolver, and the local
+    # certificate authorities it trusts (a network that inspects TLS has one).
+    rm -f "$merged/etc/resolv.conf"
+    cp /etc/resolv.conf "$merged/etc/resolv.conf"
+    if compgen -G "/usr/local/share/ca-certificates/*.crt" >/dev/null; then
+        cp /usr/local/share/ca-certificates/*.crt "$merged/usr/local/share/ca-certificates/"
+        inside update-ca-certificates >/dev/null
+    fi
+fi
+
 echo "### first install"
-inside bash /src/deploy/install.sh --no-picamera --port "$port" --hotspot \
-    --hotspot-password kingsbridge
+inside bash /src/deploy/install.sh --port "$port" "${install_args[@]}"
 
 echo "### units verify against the installed binary"
 for unit in table-companion.service table-companion-backup.service table-companion-backup.timer; do
@@ -31,18 +57,24 @@ done
 
 echo "### the service user runs the installed server"
 inside install -d -o companion -g companion -m 0750 /var/lib/table-companion
-# Its own session, so the whole process group (runuser, gunicorn, worker) can be ended.
+# The installed unit's own command (ExecStart with companion.env's values), on loopback, no
+# hardware, and --demo: a demo table per installed game. Its own session, so the whole
+# process group (runuser, gunicorn, worker) can be ended.
+exec_start=$(sed -n 's/^ExecStart=//p' "$merged/etc/systemd/system/table-companion.service")
+echo "ExecStart: $exec_start"
+mapfile -t service_env < <(grep '^COMPANION_' "$merged/etc/table-companion/companion.env")
 setsid chroot "$merged" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
-    runuser -u companion -- /opt/table-companion/venv/bin/companion serve --host 127.0.0.1 \
-    --port "$port" --data /var/lib/table-companion --no-hardware >"$work/serve.log" 2>&1 &
+    runuser -u companion -- /usr/bin/env "${service_env[@]}" COMPANION_HOST=127.0.0.1 \
+    /bin/bash -c "cd /var/lib/table-companion && exec $exec_start --no-hardware --demo" \
+    >"$work/serve.log" 2>&1 &
 server=$!
 stop_server() { kill -- "-$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; }
-trap stop_server EXIT
+trap 'stop_server; unmount_all' EXIT
 answered=no
-for _ in $(seq 300); do
+for _ in $(seq 600); do
     if inside /opt/table-companion/venv/bin/python -c \
-        "import urllib.request as u; u.urlopen('http://127.0.0.1:$port/socket.io/?EIO=4&transport=polling', timeout=1)" \
-        2>/dev/null; then
+        "import urllib.request as u; print(u.urlopen('http://127.0.0.1:$port/healthz', timeout=1).read().decode())" \
+        >"$work/healthz.json" 2>/dev/null; then
         answered=yes
         break
     fi
@@ -50,6 +82,7 @@ for _ in $(seq 300); do
 done
 echo "server answered: $answered"
 [ "$answered" = yes ] || { cat "$work/serve.log"; exit 1; }
+cat "$work/healthz.json"
 inside runuser -u companion -- /opt/table-companion/venv/bin/companion backup \
     --data /var/lib/table-companion
 inside runuser -u companion -- /opt/table-companion/venv/bin/companion doctor --json \

@@ -9,7 +9,7 @@ from tests.deploy.conftest import REPO, require
 def shell_scripts():
     found = []
     for path in REPO.rglob("*"):
-        if ".venv" in path.parts or ".git" in path.parts or not path.is_file():
+        if {".venv", ".venv313"} & set(path.parts) or ".git" in path.parts or not path.is_file():
             continue
         if path.suffix == ".sh":
             found.append(path)

@@ -1,0 +1,25 @@
+"""What every frame source is (open, read, close) and how it says it cannot deliver:
+apart from hardware/camera/sources.py so a source in its own module (rpicam.py) needs
+nothing of the others."""
+from __future__ import annotations
+
+import numpy as np
+
+
+class SourceLost(Exception):
+    """The source cannot deliver frames right now (unplugged, file gone, stream down)."""
+
+
+class FrameSource:
+    """Base class: subclasses implement open/read/close; `fps` paces file-like sources."""
+
+    name = "source"
+
+    def open(self) -> None:
+        raise NotImplementedError
+
+    def read(self) -> np.ndarray:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        pass

@@ -1,0 +1,131 @@
+"""The Camera Module through rpicam-vid: the real RpicamSource reading a stand-in rpicam-vid
+(tests/hardware/standin/rpicam_vid.py: raw I420 frames of the synthetic table on stdout)."""
+import os
+import stat
+import sys
+import threading
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from hardware.camera.capture import LOST, OK, Backoff, CameraService, Capture
+from hardware.camera.recognizer import Recognizer
+from hardware.camera.rpicam import RpicamSource, command
+from hardware.camera.sources import SourceLost, open_source
+from hardware.camera.zones import ZoneMap
+from hardware.synthetic.video import DEMO_ZONES, demo_script
+from tests.hardware.test_camera_capture import Lockstep, as_tuple
+from tests.waiting import wait_for
+
+REPO = Path(__file__).resolve().parents[2]
+FAST = Backoff(first=0.05, longest=0.2)
+
+
+@pytest.fixture(scope="module")
+def cache(tmp_path_factory):
+    return tmp_path_factory.mktemp("rpicam") / "frames.npy"
+
+
+@pytest.fixture
+def rpicam_vid(tmp_path, cache, monkeypatch):
+    """An executable called rpicam-vid on PATH running the stand-in with this Python."""
+    program = tmp_path / "bin" / "rpicam-vid"
+    program.parent.mkdir()
+    program.write_text(f"#!/bin/sh\nPYTHONPATH={REPO} exec {sys.executable} "
+                       f"-m tests.hardware.standin.rpicam_vid \"$@\"\n")
+    program.chmod(program.stat().st_mode | stat.S_IXUSR)
+    monkeypatch.setenv("PATH", f"{program.parent}{os.pathsep}{os.environ['PATH']}")
+    monkeypatch.setenv("STANDIN_RPICAM_CACHE", str(cache))
+    monkeypatch.setenv("STANDIN_RPICAM_LOG", str(tmp_path / "starts.log"))
+    return program
+
+
+def starts(tmp_path) -> list[str]:
+    log = tmp_path / "starts.log"
+    return log.read_text().splitlines() if log.exists() else []
+
+
+def test_frames_are_the_y_plane_as_gray_in_their_own_buffers(rpicam_vid, tmp_path):
+    source = open_source("rpicam")
+    assert isinstance(source, RpicamSource)
+    source.open()
+    try:
+        first, second = source.read(), source.read()
+    finally:
+        source.close()
+    assert first.shape == (720, 1280) and first.dtype == np.uint8
+    assert first.flags.c_contiguous
+    # a new buffer per frame: the capture thread may hand `first` on while `second` is read
+    assert not np.shares_memory(first, second)
+    assert 40 < first.mean() < 220 and first.std() > 10  # a picture, not the chroma's 128s
+    assert starts(tmp_path) == [" ".join(command("rpicam-vid", 1280, 720, 30)[1:])]
+
+
+def test_auto_prefers_rpicam_vid_when_installed(rpicam_vid):
+    assert isinstance(open_source("auto"), RpicamSource)
+
+
+def test_the_demo_through_rpicam_vid_gives_the_scripted_observations(rpicam_vid, monkeypatch):
+    script = demo_script()
+    monkeypatch.setenv("STANDIN_RPICAM_FRAMES", str(len(script.frames)))
+    observations, statuses = [], []
+    ended = threading.Event()
+    source = Lockstep(RpicamSource())  # every frame recognised, in order
+    service = CameraService(source, Recognizer(zones=ZoneMap(DEMO_ZONES)),
+                            on_observation=observations.append, on_frame=source.recognised,
+                            on_status=lambda s, d: (statuses.append((s, d)),
+                                                    s == LOST and ended.set()),
+                            backoff=Backoff(first=30, longest=30))
+    service.start()
+    try:
+        assert ended.wait(300), "rpicam-vid never ended"
+    finally:
+        service.stop()
+    assert service.frames_processed == len(script.frames)
+    assert [as_tuple(o) for o in observations] == [
+        (e.kind, e.payload, e.zone, e.rotation) for e in script.expected]
+    status, detail = statuses[1]
+    assert status == LOST
+    assert "rpicam-vid ended: exit code 1: ERROR: *** camera disconnected ***" in detail
+
+
+def test_a_dead_rpicam_vid_is_a_lost_camera_and_a_new_one_is_started(rpicam_vid, tmp_path,
+                                                                      monkeypatch):
+    monkeypatch.setenv("STANDIN_RPICAM_FRAMES", "5")
+    statuses = []
+    capture = Capture(RpicamSource(fps=60), FAST, on_status=lambda s, d: statuses.append(s))
+    capture.start()
+    try:
+        wait_for(lambda: statuses.count(OK) >= 3, timeout=120)
+    finally:
+        capture.stop()
+    assert statuses[:4] == [OK, LOST, OK, LOST]
+    assert len(starts(tmp_path)) >= 3 and capture.reopens >= 2
+    assert capture.frames_read >= 10
+
+
+def test_a_child_killed_mid_stream_is_lost_not_raised(rpicam_vid):
+    source = RpicamSource()
+    source.open()
+    try:
+        source.read()
+        source.process.kill()
+        with pytest.raises(SourceLost, match="rpicam-vid ended"):
+            for _ in range(100):  # what was already in the pipe, then the end
+                source.read()
+    finally:
+        source.close()
+    assert source.process is None
+
+
+def test_without_rpicam_vid_the_camera_is_lost_with_the_package_to_install(monkeypatch,
+                                                                           tmp_path):
+    monkeypatch.setenv("PATH", str(tmp_path))
+    with pytest.raises(SourceLost, match="apt install rpicam-apps"):
+        RpicamSource().open()
+
+
+def test_a_width_with_row_padding_is_refused():
+    with pytest.raises(ValueError, match="multiple of 64"):
+        RpicamSource(width=1000, height=750)
