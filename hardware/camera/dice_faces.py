@@ -27,7 +27,8 @@ LAYOUTS = {
 }
 MAX_PIP_ERROR = 0.4  # in pip offsets: how far a pip may sit from its place
 FELT_DISTANCE = 45.0
-ERODE = 2  # Lab distance from the felt that makes a pixel "not floor"
+ERODE = 2
+MAX_HOLE = 0.0012  # of the image: a pip is smaller, a gap between dice larger
 
 
 @dataclass(frozen=True)
@@ -80,7 +81,7 @@ def floor_mask(image: np.ndarray) -> np.ndarray:
     h, w = image.shape[:2]
     centre = image[h // 6: h - h // 6: 4, w // 6: w - w // 6: 4].reshape(-1, 3)
     felt = np.median(centre, axis=0).astype(np.uint8)
-    difference = cv2.absdiff(image, np.full_like(image, felt))
+    difference = cv2.absdiff(image, (*(float(v) for v in felt), 0.0))
     distance = cv2.transform(difference, np.ones((1, 3), np.float32))
     return (distance > FELT_DISTANCE).astype(np.uint8) * 255
 
@@ -109,7 +110,7 @@ def _match_layout(points: np.ndarray) -> tuple[int | None, float]:
 def read_face(square: np.ndarray) -> tuple[int | None, float, np.ndarray]:
     """Pips of a squared-up die (CANON×CANON BGR): face or None, score 0-1, body colour."""
     gray = cv2.cvtColor(square, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    inner = slice(CANON // 10, CANON - CANON // 10)
+    inner = slice(CANON * 14 // 100, CANON - CANON * 14 // 100)
     body_gray = float(np.median(gray[inner, inner]))
     contrast = np.abs(gray - body_gray)
     peak = float(np.percentile(contrast[inner, inner], 99))
@@ -125,8 +126,9 @@ def read_face(square: np.ndarray) -> tuple[int | None, float, np.ndarray]:
     points = []
     for i in range(1, count):
         area = stats[i, cv2.CC_STAT_AREA]
-        if area < 0.25 * expected:
-            continue  # noise speck
+        w, h = stats[i, cv2.CC_STAT_WIDTH], stats[i, cv2.CC_STAT_HEIGHT]
+        if area < 0.25 * expected or max(w, h) > 2.5 * min(w, h):
+            continue  # noise speck, or the floor's edge showing along a side
         if area > 2.2 * expected:
             return None, 0.0, body  # a blot no pip makes: glare, a shadow, two dice
         points.append(centroids[i])
@@ -161,13 +163,49 @@ def _read_blob(image: np.ndarray, points: np.ndarray, grown: int, typical: float
                       score)
 
 
-def _split(points: np.ndarray, typical: float) -> list[tuple[np.ndarray, int]] | None:
-    """Dice touching in one blob: erode it further until it falls into die-sized pieces."""
+def _read_rect(image: np.ndarray, rect) -> DieReading:
+    (cx, cy), (rw, rh), _ = rect
+    face, score, body = read_face(_square_up(image, rect))
+    return DieReading(face, colour_name(body), (float(cx), float(cy)), float((rw + rh) / 2),
+                      score)
+
+
+def _halves(points: np.ndarray) -> list | None:
+    """Two dice side by side with no gap the camera can see: a 2:1 rectangle, cut in two."""
+    (cx, cy), (rw, rh), angle = cv2.minAreaRect(points)
+    rw, rh = rw + 2 * ERODE, rh + 2 * ERODE
+    long_side, short_side = max(rw, rh), min(rw, rh)
+    if not 1.8 <= long_side / short_side <= 2.25:
+        return None
+    theta = np.radians(angle if rw >= rh else angle + 90)
+    dx, dy = np.cos(theta) * long_side / 4, np.sin(theta) * long_side / 4
+    side = (short_side + long_side / 2) / 2
+    return [((cx - dx, cy - dy), (side, side), angle), ((cx + dx, cy + dy), (side, side), angle)]
+
+
+def _split(points: np.ndarray, typical: float, gray: np.ndarray
+           ) -> list[tuple[np.ndarray, int]] | None:
+    """Dice touching in one blob: their rounded, darker edges part them (the blob's bright
+    cores), or else eroding it further until it falls into die-sized pieces."""
     pts = points.reshape(-1, 2)
     x0, y0 = pts.min(axis=0) - 2
     blob = np.zeros((int(pts[:, 1].max() - y0) + 3, int(pts[:, 0].max() - x0) + 3), np.uint8)
     blob[pts[:, 1] - y0, pts[:, 0] - x0] = 1
     side = np.sqrt(typical)
+    values = gray[pts[:, 1], pts[:, 0]]
+    light = np.zeros_like(blob)
+    light[pts[:, 1] - y0, pts[:, 0] - x0] = values > 0.85 * np.median(values)
+    holes, hole_labels, hole_stats, _ = cv2.connectedComponentsWithStats(1 - light,
+                                                                          connectivity=4)
+    small = hole_stats[:, cv2.CC_STAT_AREA] < 0.05 * typical
+    small[0] = False
+    light[small[hole_labels]] = 1  # pips back in
+    light = cv2.erode(light, np.ones((3, 3), np.uint8))
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(light, connectivity=4)
+    big = [i for i in range(1, count) if 0.3 * typical <= stats[i, cv2.CC_STAT_AREA]]
+    if len(big) >= 2 and all(stats[i, cv2.CC_STAT_AREA] <= 1.3 * typical for i in big):
+        grow = ERODE + 1 + int(round(side * 0.06))
+        return [(cv2.findNonZero((labels == i).astype(np.uint8)) + (x0, y0), grow) for i in big]
     for extra in range(1, int(side * 0.25) + 1):
         blob = cv2.erode(blob, np.ones((3, 3), np.uint8))
         count, labels, stats, _ = cv2.connectedComponentsWithStats(blob, connectivity=8)
@@ -182,6 +220,13 @@ def read_tray(image: np.ndarray, die_px: float | None = None) -> TrayReading:
     """Every die in a tray image (the whole image is the tray). ``die_px``: the dice's side
     in pixels if known (calibration); otherwise the typical blob size stands for it."""
     mask = floor_mask(image)
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    # dark pips on a light die are holes in its blob: fill holes smaller than a pip can be
+    holes, hole_labels, hole_stats, _ = cv2.connectedComponentsWithStats(255 - mask,
+                                                                          connectivity=4)
+    small = hole_stats[:, cv2.CC_STAT_AREA] < MAX_HOLE * mask.size
+    small[0] = False
+    mask[small[hole_labels]] = 255
     # eroding parts dice that touch (their rounded edges leave a dark seam); the squares are
     # grown back by as much before reading
     mask = cv2.erode(mask, np.ones((3, 3), np.uint8), iterations=ERODE)
@@ -193,7 +238,7 @@ def read_tray(image: np.ndarray, die_px: float | None = None) -> TrayReading:
     # the walls are thin: anything joined to them that reaches well inside is a hand
     reach = int(min(h, w) * 0.15)
     inside = labels[reach:h - reach, reach:w - reach]
-    clear = not walls[np.unique(inside)].any()
+    clear = not walls[inside].any()
     blobs = []
     for i in range(1, count):
         if walls[i] or stats[i, cv2.CC_STAT_AREA] < 40:
@@ -214,7 +259,12 @@ def read_tray(image: np.ndarray, die_px: float | None = None) -> TrayReading:
             clear = False  # far too big for dice: a hand, a cup
             continue
         many = int(round(area / typical))
-        parts = _split(points, typical) if many >= 2 else [(points, ERODE)]
+        parts = _split(points, typical, gray) if many >= 2 else [(points, ERODE)]
+        if parts is None and many == 2:
+            halves = _halves(points)
+            if halves:
+                dice += [_read_rect(image, rect) for rect in halves]
+                continue
         if parts is None:  # dice pressed together: seen, not read
             cx, cy = points.reshape(-1, 2).mean(axis=0)
             dice += [DieReading(None, "unknown", (float(cx), float(cy)),

@@ -2,9 +2,9 @@
 reader hands them on (hardware/dice/observations.py), so games need no camera code.
 
 No reading while anything moves or a hand is over the tray (`TrayMotion`, a cheap difference
-of small grey frames, gates the full reading). A roll is taken once the same dice have lain
-at the same places for ``still_frames`` readings in a row, and only after something moved
-since the last roll (one roll per throw). A die whose face differed between those readings
+of small grey frames, gates the full reading). A roll is taken once ``still_frames`` frames
+in a row showed no motion and no hand, and only after something moved since the last roll
+(one roll per throw). A die not read the same, at the same place, in each of those frames
 counts as unreadable. Die ids are the colour group and a number in reading order
 (``white1``, ``red2``); unreadable dice are left out of ``faces`` and named in
 ``unreadable`` for the rolling player's phone to ask.
@@ -49,37 +49,45 @@ class DiceSettler:
         self._still: list[TrayReading] = []
         self._armed = False  # something moved since the last roll
 
+    @property
+    def waiting(self) -> bool:
+        """A throw is under way (something moved since the last roll): only then is a still
+        frame worth the full reading."""
+        return self._armed
+
     def moved(self) -> None:
         """The tray changed (dice moving, a hand): the next still dice are a new throw."""
         self._armed = True
         self._still = []
 
-    def _same_places(self, a: TrayReading, b: TrayReading) -> bool:
-        return len(a.dice) == len(b.dice) and all(
-            math.hypot(x.centre[0] - y.centre[0], x.centre[1] - y.centre[1]) <= self.tolerance_px
-            for x, y in zip(a.dice, b.dice, strict=True))
-
     def feed(self, reading: TrayReading, at: float | None = None) -> Roll | None:
-        """One still frame's reading; the Roll when it completes a throw."""
+        """The reading of a frame in which nothing moved (`TrayMotion`); the Roll when it
+        completes a throw."""
         if not reading.clear:
             self.moved()
             return None
-        if self._still and not self._same_places(self._still[-1], reading):
-            self.moved()
         self._still.append(reading)
         if not (self._armed and reading.dice and len(self._still) >= self.still_frames):
             return None
         self._armed = False
         return self._roll(at)
 
+    def _face_near(self, reading: TrayReading, centre: tuple[float, float]) -> int | None:
+        """The face read at this place in another frame (None: no die there, or unread)."""
+        for die in reading.dice:
+            if math.hypot(die.centre[0] - centre[0],
+                          die.centre[1] - centre[1]) <= self.tolerance_px:
+                return die.face
+        return None
+
     def _roll(self, at: float | None) -> Roll:
         self.rolls += 1
         faces, counts, self.unreadable = {}, {}, []
-        for index, die in enumerate(self._still[-1].dice):
-            seen = {r.dice[index].face for r in self._still[-self.still_frames:]}
+        for die in self._still[-1].dice:
+            seen = {self._face_near(r, die.centre) for r in self._still[-self.still_frames:]}
             counts[die.colour] = counts.get(die.colour, 0) + 1
             name = f"{die.colour}{counts[die.colour]}"
-            if len(seen) == 1 and die.face is not None:
+            if seen == {die.face} and die.face is not None:
                 faces[name] = die.face
             else:
                 self.unreadable.append(name)
