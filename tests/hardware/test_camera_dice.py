@@ -61,3 +61,49 @@ def test_cli_prints_one_json_line_per_file(tmp_path):
     for d in read["dice"]:
         assert set(d) == {"face", "colour", "centre", "score"}
         assert (0 < d["score"] <= 1) if d["face"] else d["score"] == 0
+
+
+def run_throws(seeds, **throw_options):
+    """Feed whole rendered throws through TrayMotion and DiceSettler as the camera would."""
+    from hardware.camera.dice_settle import DiceSettler, TrayMotion
+
+    motion, settler, rolls = TrayMotion(), DiceSettler(), []
+    for seed in seeds:
+        for image, dice, phase in dice_tray.throw(seed, 8, 34.0, **throw_options):
+            if motion.moving(image):
+                settler.moved()
+                continue
+            roll = settler.feed(read_tray(image))
+            if roll is not None:
+                assert phase == "settled"  # never while dice move or a hand is over them
+                rolls.append((roll, dice, list(settler.unreadable)))
+    return rolls
+
+
+def test_one_roll_per_throw_with_faces_right_or_asked_for():
+    rolls = run_throws([21, 22], settled_frames=6)
+    assert [r.roll for r, _, _ in rolls] == [1, 2]
+    for roll, truth, unreadable in rolls:
+        assert len(roll.faces) + len(unreadable) == len(truth)
+        assert not roll.recovered
+        by_colour = {}
+        for die in truth:
+            by_colour.setdefault(die.colour, []).append(die.face)
+        for name, face in roll.faces.items():
+            colour = name.rstrip("0123456789")
+            assert face in by_colour[colour]  # a face some die of that colour shows
+
+
+def test_dice_lying_still_are_no_new_roll():
+    # a throw that settles, then the same dice for many more frames: still one roll
+    rolls = run_throws([23], settled_frames=12)
+    assert len(rolls) == 1
+
+
+def test_dice_already_lying_in_the_tray_at_start_are_no_roll():
+    from hardware.camera.dice_settle import DiceSettler, TrayMotion
+
+    motion, settler = TrayMotion(), DiceSettler()
+    for image, _, _ in dice_tray.throw(24, 6, 34.0, settled_frames=5)[-5:]:
+        assert not motion.moving(image)
+        assert settler.feed(read_tray(image)) is None
