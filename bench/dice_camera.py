@@ -14,8 +14,7 @@ import time
 
 import cv2
 
-from hardware.camera.dice_faces import read_tray
-from hardware.camera.dice_settle import DiceSettler, TrayMotion
+from hardware.camera.dice_settle import DiceSettler
 from hardware.synthetic import dice_tray
 
 THROWS = 16
@@ -46,25 +45,19 @@ def baseline(image, truth) -> list[int]:
 def main() -> None:
     right = wrong = unread = counted = missed = doubled = 0
     b_right = b_counted = 0
-    ms, b_ms = [], []
+    ms, b_ms, readings = [], [], 0
     for seed in range(THROWS):
-        settler, motion, rolls, cpu = DiceSettler(), TrayMotion(), [], 0.0
+        settler, rolls, cpu = DiceSettler(), [], 0.0
         truth = None
         for image, dice, phase in dice_tray.throw(1000 + seed, DICE, SIDE, settled_frames=6):
             start = time.process_time()
-            if motion.moving(image):
-                settler.moved()
-                cpu += time.process_time() - start
-            elif not settler.waiting:
-                cpu += time.process_time() - start  # still, and no throw under way
-            else:
-                reading = read_tray(image)
-                roll = settler.feed(reading)
-                cpu += time.process_time() - start
-                if roll is not None:
-                    rolls.append((roll, reading, list(settler.unreadable)))
+            roll = settler.feed(image)
+            cpu += time.process_time() - start
+            if roll is not None:
+                rolls.append((roll, settler.last_reading, list(settler.unreadable)))
             if phase == "settled":
                 truth, last_image = dice, image
+        readings += settler.readings
         ms.append(cpu * 1000)
         missed += not rolls
         doubled += max(0, len(rolls) - 1)
@@ -99,7 +92,7 @@ def main() -> None:
         "rolls_missed": missed, "rolls_doubled": doubled,
         "cpu_ms_per_roll": round(per_roll, 1),
         "cpu_ms_per_roll_pi_estimate": round(per_roll * 5, 1),
-        "die_px": SIDE, "throws": THROWS,
+        "die_px": SIDE, "throws": THROWS, "readings_per_roll": round(readings / THROWS, 2),
         "baseline_blob_faces_right": round(b_right / b_counted, 4) if b_counted else 0.0,
         "baseline_cpu_ms_per_frame": round(statistics.median(b_ms), 1)}))
 

@@ -3,21 +3,20 @@ reader hands them on (hardware/dice/observations.py), so games need no camera co
 
 No reading while anything moves or a hand is over the tray (`TrayMotion`, a cheap difference
 of small grey frames, gates the full reading). A roll is taken once ``still_frames`` frames
-in a row showed no motion and no hand, and only after something moved since the last roll
-(one roll per throw). A die not read the same, at the same place, in each of those frames
-counts as unreadable. Die ids are the colour group and a number in reading order
-(``white1``, ``red2``); unreadable dice are left out of ``faces`` and named in
-``unreadable`` for the rolling player's phone to ask.
+in a row showed no motion, from one reading of their mean (less sensor noise), only when the
+tray is clear, and only after something moved since the last roll (one roll per throw).
+Die ids are the colour group and a number in reading order (``white1``, ``red2``);
+unreadable dice are left out of ``faces`` and named in ``unreadable`` for the rolling
+player's phone to ask.
 """
 from __future__ import annotations
 
-import math
 import time
 
 import cv2
 import numpy as np
 
-from hardware.camera.dice_faces import TrayReading
+from hardware.camera.dice_faces import TrayReading, read_tray
 from hardware.dice.observations import Roll
 
 
@@ -41,54 +40,59 @@ class TrayMotion:
 
 
 class DiceSettler:
-    def __init__(self, still_frames: int = 3, tolerance_px: float = 4.0) -> None:
+    """Camera frames of the tray in, one `Roll` per throw out (`feed`)."""
+
+    def __init__(self, still_frames: int = 3, die_px: float | None = None) -> None:
         self.still_frames = still_frames
-        self.tolerance_px = tolerance_px
+        self.die_px = die_px
+        self.motion = TrayMotion()
         self.rolls = 0
         self.unreadable: list[str] = []
-        self._still: list[TrayReading] = []
+        self.readings = 0  # full readings made (the costly step)
+        self.last_reading: TrayReading | None = None
+        self._frames: list[np.ndarray] = []
         self._armed = False  # something moved since the last roll
 
     @property
     def waiting(self) -> bool:
-        """A throw is under way (something moved since the last roll): only then is a still
-        frame worth the full reading."""
+        """A throw is under way: something moved since the last roll."""
         return self._armed
 
     def moved(self) -> None:
         """The tray changed (dice moving, a hand): the next still dice are a new throw."""
         self._armed = True
-        self._still = []
+        self._frames = []
 
-    def feed(self, reading: TrayReading, at: float | None = None) -> Roll | None:
-        """The reading of a frame in which nothing moved (`TrayMotion`); the Roll when it
-        completes a throw."""
-        if not reading.clear:
+    def feed(self, image: np.ndarray, at: float | None = None) -> Roll | None:
+        """One camera frame of the tray; the Roll when it completes a throw. Nothing is read
+        while the tray changes, nor when no throw is under way; after ``still_frames`` still
+        frames their mean (less sensor noise) is read once."""
+        if self.motion.moving(image):
             self.moved()
             return None
-        self._still.append(reading)
-        if not (self._armed and reading.dice and len(self._still) >= self.still_frames):
+        if not self._armed:
             return None
+        self._frames.append(image)
+        if len(self._frames) < self.still_frames:
+            return None
+        mean = np.mean(np.stack(self._frames), axis=0).astype(np.uint8)
+        self._frames = []
+        reading = read_tray(mean, self.die_px)
+        self.readings += 1
+        self.last_reading = reading
+        if not reading.clear or not reading.dice:
+            return None  # a hand held still over the tray: wait for it to go
         self._armed = False
-        return self._roll(at)
+        return self._roll(reading, at)
 
-    def _face_near(self, reading: TrayReading, centre: tuple[float, float]) -> int | None:
-        """The face read at this place in another frame (None: no die there, or unread)."""
-        for die in reading.dice:
-            if math.hypot(die.centre[0] - centre[0],
-                          die.centre[1] - centre[1]) <= self.tolerance_px:
-                return die.face
-        return None
-
-    def _roll(self, at: float | None) -> Roll:
+    def _roll(self, reading: TrayReading, at: float | None) -> Roll:
         self.rolls += 1
         faces, counts, self.unreadable = {}, {}, []
-        for die in self._still[-1].dice:
-            seen = {self._face_near(r, die.centre) for r in self._still[-self.still_frames:]}
+        for die in reading.dice:
             counts[die.colour] = counts.get(die.colour, 0) + 1
             name = f"{die.colour}{counts[die.colour]}"
-            if seen == {die.face} and die.face is not None:
-                faces[name] = die.face
-            else:
+            if die.face is None:
                 self.unreadable.append(name)
+            else:
+                faces[name] = die.face
         return Roll(self.rolls, faces, False, time.time() if at is None else at)

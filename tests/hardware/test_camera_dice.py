@@ -65,15 +65,12 @@ def test_cli_prints_one_json_line_per_file(tmp_path):
 
 def run_throws(seeds, **throw_options):
     """Feed whole rendered throws through TrayMotion and DiceSettler as the camera would."""
-    from hardware.camera.dice_settle import DiceSettler, TrayMotion
+    from hardware.camera.dice_settle import DiceSettler
 
-    motion, settler, rolls = TrayMotion(), DiceSettler(), []
+    settler, rolls = DiceSettler(), []
     for seed in seeds:
         for image, dice, phase in dice_tray.throw(seed, 8, 34.0, **throw_options):
-            if motion.moving(image):
-                settler.moved()
-                continue
-            roll = settler.feed(read_tray(image))
+            roll = settler.feed(image)
             if roll is not None:
                 assert phase == "settled"  # never while dice move or a hand is over them
                 rolls.append((roll, dice, list(settler.unreadable)))
@@ -96,14 +93,19 @@ def test_one_roll_per_throw_with_faces_right_or_asked_for():
 
 def test_dice_lying_still_are_no_new_roll():
     # a throw that settles, then the same dice for many more frames: still one roll
-    rolls = run_throws([23], settled_frames=12)
-    assert len(rolls) == 1
+    from hardware.camera.dice_settle import DiceSettler
+
+    settler = DiceSettler()
+    rolls = [settler.feed(image) for image, _, _ in dice_tray.throw(23, 8, 34.0,
+                                                                    settled_frames=12)]
+    assert sum(r is not None for r in rolls) == 1
+    assert settler.readings == 1  # read once, when the dice came to rest
 
 
 def test_dice_already_lying_in_the_tray_at_start_are_no_roll():
-    from hardware.camera.dice_settle import DiceSettler, TrayMotion
+    from hardware.camera.dice_settle import DiceSettler
 
-    motion, settler = TrayMotion(), DiceSettler()
+    settler = DiceSettler()
     for image, _, _ in dice_tray.throw(24, 6, 34.0, settled_frames=5)[-5:]:
-        assert not motion.moving(image)
-        assert settler.feed(read_tray(image)) is None
+        assert settler.feed(image) is None
+    assert settler.readings == 0  # no throw under way: nothing worth reading
