@@ -81,7 +81,8 @@ def floor_mask(image: np.ndarray) -> np.ndarray:
     h, w = image.shape[:2]
     centre = image[h // 6: h - h // 6: 4, w // 6: w - w // 6: 4].reshape(-1, 3)
     felt = np.median(centre, axis=0).astype(np.uint8)
-    difference = cv2.absdiff(image, (*(float(v) for v in felt), 0.0))
+    # only what is brighter than the felt: shadows and dark pips are floor-like, not dice
+    difference = cv2.subtract(image, (*(float(v) for v in felt), 0.0))
     distance = cv2.transform(difference, np.ones((1, 3), np.float32))
     return (distance > FELT_DISTANCE).astype(np.uint8) * 255
 

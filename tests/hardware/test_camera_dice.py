@@ -17,9 +17,10 @@ def nearest(reading, die):
 
 
 def test_faces_are_right_or_unreadable_never_wrong():
-    right = readable = 0
+    right = readable = flat = 0
     for seed in range(12):
         image, truth = dice_tray.tray(seed, 10, 34.0)
+        flat += sum(not die.cocked for die in truth)
         reading = read_tray(image)
         assert reading.clear
         for die in truth:
@@ -30,7 +31,7 @@ def test_faces_are_right_or_unreadable_never_wrong():
             readable += 1
             assert seen.face == die.face, (seed, die, seen)
             right += seen.colour == die.colour
-    assert readable >= 0.5 * 12 * 10  # today about 60 % are read (touching dice are not)
+    assert readable >= 0.95 * flat  # nearly every die lying flat is read, touching or not
     assert right == readable  # and their colour group with them
 
 
@@ -53,8 +54,7 @@ def test_cli_prints_one_json_line_per_file(tmp_path):
     read = lines[0]
     assert read["file"] == str(tmp_path / "tray.png") and read["clear"]
     assert len(read["dice"]) == len(truth)
-    faces = [d["face"] for d in read["dice"] if d["face"] is not None]
-    assert len(faces) >= len(truth) - 2
+    assert sorted(d["face"] for d in read["dice"]) == sorted(d.face for d in truth)
     for d in read["dice"]:
         die = min(truth, key=lambda t: math.hypot(t.x - d["centre"][0], t.y - d["centre"][1]))
         assert d["face"] in (None, die.face)
@@ -86,6 +86,7 @@ def test_one_roll_per_throw_with_faces_right_or_asked_for():
         by_colour = {}
         for die in truth:
             by_colour.setdefault(die.colour, []).append(die.face)
+        assert len(unreadable) <= 1  # a cocked die at most
         for name, face in roll.faces.items():
             colour = name.rstrip("0123456789")
             assert face in by_colour[colour]  # a face some die of that colour shows
