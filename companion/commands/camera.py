@@ -192,7 +192,7 @@ def snapshot_command(source_spec: str, data_dir: Path, out_path: Path, frames: i
 
 @command.command("dice")
 @click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--die-px", type=float, default=None,
+@click.option("--die-px", type=click.FloatRange(min=8.0), default=None,
               help="The dice's side in pixels, if known (default: the typical blob).")
 def dice_command(files: tuple[Path, ...], die_px: float | None) -> None:
     """Read the pip dice in still images (each whole image is the tray): one JSON line per

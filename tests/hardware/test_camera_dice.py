@@ -110,3 +110,21 @@ def test_dice_already_lying_in_the_tray_at_start_are_no_roll():
     for image, _, _ in dice_tray.throw(24, 6, 34.0, settled_frames=5)[-5:]:
         assert settler.feed(image) is None
     assert settler.readings == 0  # no throw under way: nothing worth reading
+
+
+def test_a_hand_resting_over_settled_dice_delays_the_roll():
+    from hardware.camera.dice_settle import DiceSettler
+
+    frames = dice_tray.throw(25, 6, 34.0, settled_frames=4)
+    settled = [f for f in frames if f[2] == "settled"]
+    final = settled[0][1]
+    resting = [dice_tray.render(final, 25, hand=True, frame=90 + k) for k in range(4)]
+    settler = DiceSettler()
+    rolls = [settler.feed(image) for image, _, phase in frames if phase != "settled"]
+    rolls += [settler.feed(image) for image in resting]
+    assert rolls == [None] * len(rolls) and settler.waiting  # read maybe, never taken
+    rolls = [settler.feed(image) for image, _, _ in settled]
+    [roll] = [r for r in rolls if r is not None]
+    assert len(roll.faces) + len(settler.unreadable) == len(final)
+    truth = sorted(d.face for d in final)
+    assert all(truth.count(f) >= list(roll.faces.values()).count(f) for f in roll.faces.values())

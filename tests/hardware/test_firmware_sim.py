@@ -1,6 +1,7 @@
 """The Uno build of the reference firmware, run in simavr with its UART on a pty, read by the
 companion's real DiceReader: HELLO, heartbeats, a roll with the demo button, STATE?/DICE?,
 noise on the line both ways, and a reset in the middle of a roll."""
+import itertools
 import random
 
 import pytest
@@ -68,7 +69,8 @@ def test_hello_and_heartbeats(reading):
     beats = wait_for(lambda: len(messages.of(p.Heartbeat)) >= 3 and messages.of(p.Heartbeat),
                      what="three heartbeats")
     uptimes = [b.uptime_ms for b in beats]
-    assert uptimes == sorted(uptimes) and all(u % 500 == 0 for u in uptimes)
+    # twice a second by the board's clock (millis() may skip a value: at least 500 ms apart)
+    assert all(later - earlier >= 500 for earlier, later in itertools.pairwise(uptimes))
     assert reader.status().crc_errors == 0 and reader.status().garbage == 0
 
 
