@@ -157,7 +157,8 @@ def _read_blob(image: np.ndarray, points: np.ndarray, grown: int, typical: float
     area = len(points) if grown == ERODE else (rw * rh)
     rw, rh = rw + 2 * grown, rh + 2 * grown
     aspect = max(rw, rh) / max(1.0, min(rw, rh))
-    if aspect > 1.2 or not 0.6 * typical <= area <= 1.45 * typical and grown == ERODE:
+    wrong_size = grown == ERODE and not 0.6 * typical <= area <= 1.45 * typical
+    if aspect > 1.2 or wrong_size:
         return DieReading(None, "unknown", (float(cx), float(cy)), float((rw + rh) / 2), 0.0)
     face, score, body = read_face(_square_up(image, ((cx, cy), (rw, rh), angle)))
     return DieReading(face, colour_name(body), (float(cx), float(cy)), float((rw + rh) / 2),
@@ -251,7 +252,8 @@ def read_tray(image: np.ndarray, die_px: float | None = None) -> TrayReading:
     if not blobs:
         return TrayReading([], clear)
     areas = np.array([a for _, a in blobs])
-    typical = die_px ** 2 if die_px else float(np.median(areas))
+    # blobs are measured eroded: a known die size is eroded alike
+    typical = (die_px - 2 * ERODE) ** 2 if die_px else float(np.median(areas))
     dice = []
     for points, area in blobs:
         if area < 0.35 * typical:

@@ -128,3 +128,10 @@ def test_a_hand_resting_over_settled_dice_delays_the_roll():
     assert len(roll.faces) + len(settler.unreadable) == len(final)
     truth = sorted(d.face for d in final)
     assert all(truth.count(f) >= list(roll.faces.values()).count(f) for f in roll.faces.values())
+
+
+def test_a_known_die_size_reads_the_same(tmp_path):
+    image, truth = dice_tray.tray(3, 8, 36.0, cocked=0.0)
+    guessed, told = read_tray(image), read_tray(image, die_px=36.0)
+    assert [d.face for d in told.dice] == [d.face for d in guessed.dice]
+    assert sorted(d.face for d in told.dice) == sorted(d.face for d in truth)
