@@ -13,7 +13,7 @@ HOST ?= 0.0.0.0
 PORT ?= 8000
 DATA ?= instance
 
-.PHONY: run test test313 lint lock bench system-packages clean
+.PHONY: run test test313 lint lock bench system-packages clean firmware
 
 $(STAMP): pyproject.toml deploy/requirements-py311.txt deploy/requirements-py313.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -67,6 +67,11 @@ lint: $(STAMP)
 
 bench: $(STAMP)
 	for b in bench/*.py; do $(BIN)/python $$b || exit 1; done
+
+# The reference dice-reader firmware for Uno and Leonardo (Debian's arduino-mk), with its
+# flash and RAM use; fails when a board stops building or RAM passes 75 %.
+firmware: $(STAMP) system-packages
+	$(BIN)/python -m hardware.firmware.build --out build/firmware
 
 clean:
 	rm -rf $(VENV) $(VENV313) build *.egg-info .pytest_cache .ruff_cache

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # System packages the tests use (Debian): a headless browser, socat for serial ptys,
 # the shellcheck and systemd-analyze tools for deploy/, gcc for the firmware's C unit tests,
-# debootstrap and apt's NumPy with a module built on it for the Pi's install tests.
+# debootstrap and apt's NumPy with a module built on it for the Pi's install tests,
+# Debian's Arduino toolchain and simavr for the firmware's board builds and emulated runs.
 # Installs only what is missing; needs root (CI and the dev machines run as root).
 set -euo pipefail
 need=()
@@ -12,6 +13,11 @@ command -v socat >/dev/null || need+=(socat)
 command -v shellcheck >/dev/null || need+=(shellcheck)
 command -v systemd-analyze >/dev/null || need+=(systemd)
 command -v gcc >/dev/null || need+=(gcc)
+command -v avr-gcc >/dev/null || need+=(gcc-avr)
+[ -e /usr/lib/avr/include/avr/io.h ] || need+=(avr-libc)
+[ -e /usr/share/arduino/Arduino.mk ] || need+=(arduino-mk)
+[ -e /usr/share/arduino/hardware/arduino/avr/cores/arduino/Arduino.h ] || need+=(arduino-core-avr)
+[ -e /usr/include/simavr/sim_avr.h ] || need+=(libsimavr-dev)
 command -v sqlite3 >/dev/null || need+=(sqlite3)
 command -v openssl >/dev/null || need+=(openssl)
 [ -e /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need+=(fonts-dejavu-core)

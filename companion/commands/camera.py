@@ -188,3 +188,30 @@ def snapshot_command(source_spec: str, data_dir: Path, out_path: Path, frames: i
                                            recognizer.calibration), quality=85))
     click.echo(json.dumps({"written": str(out_path), "codes": len(result.detections),
                            "calibration": recognizer.calibration_source}))
+
+
+@command.command("dice")
+@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--die-px", type=click.FloatRange(min=8.0), default=None,
+              help="The dice's side in pixels, if known (default: the typical blob).")
+def dice_command(files: tuple[Path, ...], die_px: float | None) -> None:
+    """Read the pip dice in still images (each whole image is the tray): one JSON line per
+    file. A die that cannot be read with confidence has "face": null."""
+    import json
+
+    import cv2
+
+    from hardware.camera.dice_faces import read_tray
+
+    failed = False
+    for path in files:
+        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        if image is None:
+            click.echo(json.dumps({"file": str(path), "error": "not an image"}))
+            failed = True
+            continue
+        reading = read_tray(image, die_px)
+        click.echo(json.dumps({"file": str(path), "clear": reading.clear,
+                               "dice": [d.to_json() for d in reading.dice]}))
+    if failed:
+        raise SystemExit(1)

@@ -1,0 +1,98 @@
+"""When a throw is over: one `Roll` per throw from the camera's tray readings, as the serial
+reader hands them on (hardware/dice/observations.py), so games need no camera code.
+
+No reading while anything moves or a hand is over the tray (`TrayMotion`, a cheap difference
+of small grey frames, gates the full reading). A roll is taken once ``still_frames`` frames
+in a row showed no motion, from one reading of their mean (less sensor noise), only when the
+tray is clear, and only after something moved since the last roll (one roll per throw).
+Die ids are the colour group and a number in reading order (``white1``, ``red2``);
+unreadable dice are left out of ``faces`` and named in ``unreadable`` for the rolling
+player's phone to ask.
+"""
+from __future__ import annotations
+
+import time
+
+import cv2
+import numpy as np
+
+from hardware.camera.dice_faces import TrayReading, read_tray
+from hardware.dice.observations import Roll
+
+
+class TrayMotion:
+    """Whether the tray changed since the last frame: mean absolute difference of 1/4-size
+    grey frames above ``threshold`` grey levels in any 8×8 cell."""
+
+    def __init__(self, threshold: float = 6.0) -> None:
+        self.threshold = threshold
+        self._last: np.ndarray | None = None
+
+    def moving(self, image: np.ndarray) -> bool:
+        small = cv2.resize(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), None, fx=0.25, fy=0.25,
+                           interpolation=cv2.INTER_AREA).astype(np.int16)
+        last, self._last = self._last, small
+        if last is None or last.shape != small.shape:
+            return False  # nothing to compare: dice lying there at start are no throw
+        cells = cv2.resize(np.abs(small - last).astype(np.float32), None, fx=0.125, fy=0.125,
+                           interpolation=cv2.INTER_AREA)
+        return bool(cells.max() > self.threshold)
+
+
+class DiceSettler:
+    """Camera frames of the tray in, one `Roll` per throw out (`feed`)."""
+
+    def __init__(self, still_frames: int = 3, die_px: float | None = None) -> None:
+        self.still_frames = still_frames
+        self.die_px = die_px
+        self.motion = TrayMotion()
+        self.rolls = 0
+        self.unreadable: list[str] = []
+        self.readings = 0  # full readings made (the costly step)
+        self.last_reading: TrayReading | None = None
+        self._frames: list[np.ndarray] = []
+        self._armed = False  # something moved since the last roll
+
+    @property
+    def waiting(self) -> bool:
+        """A throw is under way: something moved since the last roll."""
+        return self._armed
+
+    def moved(self) -> None:
+        """The tray changed (dice moving, a hand): the next still dice are a new throw."""
+        self._armed = True
+        self._frames = []
+
+    def feed(self, image: np.ndarray, at: float | None = None) -> Roll | None:
+        """One camera frame of the tray; the Roll when it completes a throw. Nothing is read
+        while the tray changes, nor when no throw is under way; after ``still_frames`` still
+        frames their mean (less sensor noise) is read once."""
+        if self.motion.moving(image):
+            self.moved()
+            return None
+        if not self._armed:
+            return None
+        self._frames.append(image)
+        if len(self._frames) < self.still_frames:
+            return None
+        mean = np.mean(np.stack(self._frames), axis=0).astype(np.uint8)
+        self._frames = []
+        reading = read_tray(mean, self.die_px)
+        self.readings += 1
+        self.last_reading = reading
+        if not reading.clear or not reading.dice:
+            return None  # a hand held still over the tray: wait for it to go
+        self._armed = False
+        return self._roll(reading, at)
+
+    def _roll(self, reading: TrayReading, at: float | None) -> Roll:
+        self.rolls += 1
+        faces, counts, self.unreadable = {}, {}, []
+        for die in reading.dice:
+            counts[die.colour] = counts.get(die.colour, 0) + 1
+            name = f"{die.colour}{counts[die.colour]}"
+            if die.face is None:
+                self.unreadable.append(name)
+            else:
+                faces[name] = die.face
+        return Roll(self.rolls, faces, False, time.time() if at is None else at)
