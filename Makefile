@@ -7,7 +7,8 @@ STAMP := $(VENV)/.installed
 # The first python3.13 that runs (a pyenv shim on PATH may not: it answers "command not found").
 PYTHON313 ?= $(shell for p in $$(command -v python3.13) /root/.pyenv/versions/3.13*/bin/python3.13; do "$$p" -V >/dev/null 2>&1 && { echo "$$p"; break; }; done)
 VENV313 := .venv313
-# The pinned versions (deploy/requirements-pyXY.txt, `make lock`) with the test tools on top.
+# The pinned versions (deploy/requirements-pyXY.txt, `make lock`) with the test tools on top;
+# the lock is chosen by $(PYTHON)'s version (the venv does not exist yet when make expands it).
 pyver = $(shell $(1) -c 'import sys; print("%d%d" % sys.version_info[:2])')
 HOST ?= 0.0.0.0
 PORT ?= 8000
@@ -18,7 +19,7 @@ DATA ?= instance
 $(STAMP): pyproject.toml deploy/requirements-py311.txt deploy/requirements-py313.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet --require-hashes -r tests/requirements-py$(call pyver,$(BIN)/python).txt
+	$(BIN)/pip install --quiet --require-hashes -r tests/requirements-py$(call pyver,$(PYTHON)).txt
 	$(BIN)/pip install --quiet --no-deps -e .
 	touch $(STAMP)
 
