@@ -274,7 +274,7 @@ def latency_to_phone(cycles):
             revealed.append(time.monotonic())
         last_version[0] = view["version"]
 
-    from companion.patches import Replica
+    from companion.game.patches import Replica
 
     replica = Replica(on_view)  # patches applied in order, as the page does
     phone.on("view", replica.view)

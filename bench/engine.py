@@ -21,7 +21,7 @@ from pathlib import Path
 # This file is named engine.py: keep its folder off the path so `engine` is the package.
 sys.path[0] = str(Path(__file__).resolve().parents[1])
 
-from companion.catalog import load_catalog  # noqa: E402
+from companion.box.catalog import load_catalog  # noqa: E402
 from engine import record as records  # noqa: E402
 from engine.wwe import GAME  # noqa: E402
 

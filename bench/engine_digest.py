@@ -20,13 +20,13 @@ import json  # noqa: E402
 import random  # noqa: E402
 import time  # noqa: E402
 
-from companion import games  # noqa: E402
-from companion.catalog import load_catalog  # noqa: E402
+from companion.box.catalog import load_catalog  # noqa: E402
+from companion.game import games  # noqa: E402
 from engine.api import random_move  # noqa: E402
 
 
 def outputs(module, state, seats: list[str]) -> list:
-    """What the app asks of one state (the same calls as companion/views.py)."""
+    """What the app asks of one state (the same calls as companion/game/views.py)."""
     out = [[p.to_json() for p in module.prompts(state)],
            module.public_view(state)]
     private = getattr(module, "private_view", None)

@@ -12,7 +12,7 @@ from the views the clients received, sent by the client that owns it).
 The emulator, the clients and the frame rendering run in this process; only the server's
 worker is measured: its user + system CPU over wall time from /proc/<pid>/stat (the share
 of one core), the camera's and the dice's shares from their threads (/proc/<pid>/task/*/stat,
-named by companion/threadnames.py), the server's as the rest (sockets, views, SQLite), its
+named by companion/server/threadnames.py), the server's as the rest (sockets, views, SQLite), its
 memory, and the Pi estimate (x5: a Raspberry Pi 4 core against this machine's) beside each.
 At the end the server's record is read: ``lost`` counts acknowledged actions missing from it.
 
@@ -59,9 +59,9 @@ import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 import socketio  # noqa: E402
 
-from companion import games  # noqa: E402
-from companion.catalog import load_catalog  # noqa: E402
-from companion.patches import Replica  # noqa: E402
+from companion.box.catalog import load_catalog  # noqa: E402
+from companion.game import games  # noqa: E402
+from companion.game.patches import Replica  # noqa: E402
 from companion.wiring.dice import role_die_ids  # noqa: E402
 from engine.api import sticker_namespace  # noqa: E402
 from hardware.dice.emulator import DiceEmulator  # noqa: E402

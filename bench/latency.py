@@ -44,8 +44,8 @@ import socketio
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from companion.catalog import load_catalog  # noqa: E402
-from companion.patches import Replica  # noqa: E402
+from companion.box.catalog import load_catalog  # noqa: E402
+from companion.game.patches import Replica  # noqa: E402
 from engine.wwe import GAME  # noqa: E402
 
 SEATS = ("N", "E", "S", "W")

@@ -36,7 +36,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.latency import cookie_of, paired  # noqa: E402
-from companion.patches import apply  # noqa: E402
+from companion.game.patches import apply  # noqa: E402
 
 
 class Server:

@@ -3,7 +3,7 @@ keys of the patches weigh most (to find what is sent although it did not change)
 
 Plays the same seeded random game as bench/server_cpu.py (4 seats + the table display, in
 one language), diffs each recipient's view against its previous one as the server does
-(`companion.patches.diff`) and, for the median recipient of each action (the figure
+(`companion.game.patches.diff`) and, for the median recipient of each action (the figure
 `bytes_per_recipient` of server_cpu.py), splits its patch's JSON bytes by the first two
 keys of each operation's path. Beside it: the `rules` message (every rule once per socket
 and language) and a whole view (what a phone gets when it connects). Bytes, not time: the
@@ -25,8 +25,9 @@ import statistics  # noqa: E402
 import tempfile  # noqa: E402
 
 from bench.server_cpu import identity  # noqa: E402
-from companion import citations, games, patches, views  # noqa: E402
 from companion.app import create_app  # noqa: E402
+from companion.game import games, patches, views  # noqa: E402
+from companion.table import citations  # noqa: E402
 from engine.api import random_move  # noqa: E402
 
 

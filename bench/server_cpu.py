@@ -1,7 +1,7 @@
 """Server work per action, in one process, for every installed game: the engine and the
 SQLite commit (`GameService.act`), every recipient's view (4 seats + the table display,
 `views.build`), and what goes on the wire (a patch of what changed, as the Socket.IO packet
-the server emits: companion/wire.py's JSON), as CPU time (time.process_time), over a seeded
+the server emits: companion/server/wire.py's JSON), as CPU time (time.process_time), over a seeded
 random game played by the game's own random player (``module.random_action``, else a random
 allowed choice of whoever is prompted).
 
@@ -10,7 +10,7 @@ before it (on the engine alone) and the baselines are timed after it, in a secon
 the same actions and states, so their work (the unshared views make and drop ~3 ms of objects
 each) never pollutes the caches, allocator and garbage collector of the measured pass. The
 baselines: the engine's ``apply`` alone (the ratio is against it) and the same views built
-without the shared per-state values (`companion.shared.Fresh`: what every view cost before
+without the shared per-state values (`companion.game.shared.Fresh`: what every view cost before
 they were shared). A Raspberry Pi 4 core is about 5x slower than this machine's: the Pi
 column is x5. bytes_per_recipient: the median over actions of the median recipient's packet,
 UTF-8 bytes as the WebSocket frame carries them (0 for a recipient sent nothing).
@@ -39,11 +39,11 @@ import time  # noqa: E402
 
 from socketio.packet import EVENT  # noqa: E402
 
-from companion import games, patches, views  # noqa: E402
 from companion.app import JsonPacket, create_app  # noqa: E402
 from companion.blueprints.sockets import PATCH_OPS  # noqa: E402
-from companion.service import Identity  # noqa: E402
-from companion.shared import Fresh  # noqa: E402
+from companion.game import games, patches, views  # noqa: E402
+from companion.game.service import Identity  # noqa: E402
+from companion.game.shared import Fresh  # noqa: E402
 from engine.api import random_move  # noqa: E402
 
 PI = 5  # a Raspberry Pi 4 core against this machine's
@@ -72,7 +72,7 @@ def messages(prev: list | None, built: list, n: int) -> list:
 
 
 def packet(message: tuple) -> str:
-    """The Socket.IO packet the server emits for ``message`` (companion/wire.py's JSON)."""
+    """The Socket.IO packet the server emits for ``message`` (companion/server/wire.py's JSON)."""
     return JsonPacket(EVENT, data=list(message), namespace="/").encode()
 
 

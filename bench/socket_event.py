@@ -1,5 +1,5 @@
 """What the server pays per incoming Socket.IO event before our handler runs, with and
-without companion/transport.py's cuts: Flask-SocketIO's request context for the event (with
+without companion/server/transport.py's cuts: Flask-SocketIO's request context for the event (with
 a phone's session cookie, opened and HMAC-checked by Flask's cookie session, or skipped by
 `transport.SocketSession`), and the thread python-socketio started per event when
 ``async_handlers`` was on (a start and a join). CPU time (time.thread_time / process_time),
@@ -24,8 +24,8 @@ import time  # noqa: E402
 from flask import session  # noqa: E402
 from flask.sessions import SecureCookieSessionInterface  # noqa: E402
 
-from companion import transport  # noqa: E402
 from companion.app import create_app  # noqa: E402
+from companion.server import transport  # noqa: E402
 
 PI = 5
 

@@ -32,8 +32,8 @@ from wsproto import ConnectionType, WSConnection  # noqa: E402
 from wsproto.events import AcceptConnection, Request, TextMessage  # noqa: E402
 from wsproto.extensions import PerMessageDeflate  # noqa: E402
 
-from companion import games, views  # noqa: E402
 from companion.app import create_app  # noqa: E402
+from companion.game import games, views  # noqa: E402
 from engine.api import random_move  # noqa: E402
 
 PI = 5

@@ -27,7 +27,7 @@ import statistics  # noqa: E402
 import time  # noqa: E402
 
 from bench.engine_digest import seeded_setup  # noqa: E402
-from companion.catalog import load_catalog  # noqa: E402
+from companion.box.catalog import load_catalog  # noqa: E402
 from engine.api import random_move  # noqa: E402
 from engine.wwe import GAME  # noqa: E402
 from engine.wwe.steps import head  # noqa: E402

@@ -3,7 +3,7 @@
 One Flask app, one Flask-SocketIO server in ``threading`` mode (real WebSockets through
 simple-websocket), one `GameService` over one SQLite file in the data directory. The data
 directory holds everything that changes: ``companion.sqlite3``, ``secret_key``, compiled
-translations, owner catalogs, backups, ``config.json``. Its settings: companion/settings.py.
+translations, owner catalogs, backups, ``config.json``. Its settings: companion/server/settings.py.
 """
 from __future__ import annotations
 
@@ -17,19 +17,12 @@ from flask_compress import Compress
 from flask_socketio import SocketIO
 from socketio.packet import Packet
 
-from companion import (
-    catalog,
-    frames,
-    games,
-    hardware_manager,
-    i18n,
-    security,
-    settings,
-    transport,
-    wire,
-)
-from companion.service import GameService
-from companion.store import Store
+from companion.box import catalog
+from companion.game import games
+from companion.game.service import GameService
+from companion.game.store import Store
+from companion.server import frames, i18n, security, settings, transport, wire
+from companion.wiring import hardware_manager
 from hardware import atomic_file
 
 log = logging.getLogger(__name__)
@@ -39,7 +32,7 @@ WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 class JsonPacket(Packet):
     """Socket.IO packets of plain JSON: our messages never carry bytes, so skip the recursive
     search for binary parts (it cost ~4 ms per 18 kB view, more than building the view).
-    Encoded and decoded by companion/wire.py (orjson); python-socketio calls
+    Encoded and decoded by companion/server/wire.py (orjson); python-socketio calls
     ``json.dumps(data, separators=...)`` for a str and ``json.loads(str)``. Set here, not as
     ``SocketIO(json=...)``, which would also replace Engine.IO's module process-wide."""
 
@@ -76,7 +69,7 @@ def clean_stale_writes(data_dir: Path) -> None:
 
 
 def create_app(test_config: dict | None = None) -> Flask:
-    """The app, with its settings resolved once (companion/settings.py): defaults <
+    """The app, with its settings resolved once (companion/server/settings.py): defaults <
     DATA/config.json < COMPANION_* environment < ``test_config`` (`companion serve` passes
     its command line here). ``app.extensions["companion.settings"]`` holds them."""
     security.install_log_redaction()
@@ -112,7 +105,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         return kinds[name]
 
     def catalog_changed(name: str) -> None:
-        """The owner's catalog of ``name`` changed (companion/deck.py): new games load it
+        """The owner's catalog of ``name`` changed (companion/box/deck.py): new games load it
         afresh; games already created keep theirs (pinned)."""
         kinds.pop(name, None)
 
@@ -152,8 +145,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(table_guide.bp)
     app.register_blueprint(history.bp)
     sockets.init_app(app, socketio, service)
-    from companion import text
     from companion.blueprints import common
+    from companion.server import text
 
     text.init_app(app, common.refuse_text)  # one rule for text at every HTTP door
 

@@ -110,7 +110,7 @@ class GameModule(Protocol):
     # Optional: ``private_view(state, seat) -> dict``, what ``seat_view`` adds to the public
     # view for ``seat``: ``seat_view(s, seat) == {**public_view(s), **private_view(s, seat)}``.
     # With it the server builds and translates the public part once per state and language
-    # for every recipient (companion/shared.py); without it, it calls ``seat_view``.
+    # for every recipient (companion/game/shared.py); without it, it calls ``seat_view``.
     # Optional: ``choices_of(state, askers) -> {asker: [Choice]}``, ``choices`` of several
     # askers at once, equal to ``{a: choices(state, a) for a in askers}``: the server asks it
     # once per state for every seat and "table", so a game may share work between askers.
@@ -250,7 +250,7 @@ class StickerKind:
     word: str
     part: str  # the catalog part listing the entries that get this sticker
     # the card's rectangle in sticker sides from the symbol's top-left (left, top, width,
-    # height): where the owner's card pictures are cut from a camera frame (companion/deck.py)
+    # height): where the owner's card pictures are cut from a camera frame (companion/box/deck.py)
     card: tuple[float, float, float, float] = (-0.3, -0.25, 1.6, 2.3)
 
 
@@ -431,7 +431,7 @@ class GameInfo:
     corrections: Any = None
     # "package:file.json": the physical setup step by step (per player count), each player's
     # starting pieces and the tie-break in words; English msgids the game's domain translates
-    # (docs/setup-guide.md). Read by the app (companion/table_guide.py), never by the rules.
+    # (docs/setup-guide.md). Read by the app (companion/table/table_guide.py), never by the rules.
     table_guide: str = ""
     # action type -> the JSON Schema of what such an action may carry (built with
     # engine/shapes.py): the app refuses a type without a shape, and an action not of its

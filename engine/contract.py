@@ -9,8 +9,8 @@ seeded random games and returns the broken promises in words; ``assert_game_keep
 fails a test with them. The three shipped games and the toy plug-in run it in CI::
 
     from engine.contract import assert_game_keeps_contract
-    from companion.catalog import load_catalog
-    from companion.reasons import SERVER_REASONS
+    from companion.box.catalog import load_catalog
+    from companion.game.reasons import SERVER_REASONS
     from my_game import GAME
 
     def test_my_game_keeps_the_contract():
@@ -156,11 +156,12 @@ def check_game(module: GameModule, catalog: Any, *, games: int = 3, most_actions
                seed: int = 0, app_reasons: Any = (), unique_ids: bool = False) -> list[str]:
     """The contract's broken promises over ``games`` random games per player count (empty
     when the game keeps it). ``catalog``: what the app would pass to ``setup``;
-    ``app_reasons``: refusal codes the app has texts for (``companion.reasons.SERVER_REASONS``),
-    which a game may raise without a text of its own; ``unique_ids``: every card or piece a
-    seat may hold has an id of its own (then no seat's view may name one only another seat
-    may play; games with many copies of a card, like the three shipped ones, check their
-    privacy with their own tests, e.g. tests/companion/test_privacy.py)."""
+    ``app_reasons``: refusal codes the app has texts for
+    (``companion.game.reasons.SERVER_REASONS``), which a game may raise without a text of its own;
+    ``unique_ids``: every card or piece a seat may hold has an id of its own (then no seat's view
+    may name one only another seat may play; games with many copies of a card, like the three
+    shipped ones, check their privacy with their own tests, e.g.
+    tests/companion/test_privacy.py)."""
     from engine.record import RecordError, build, replay
 
     rnd = random.Random(seed)

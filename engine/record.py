@@ -4,7 +4,7 @@
 "actions": [{"type": ..., "by": ..., ...}, ...]}``. Readable and writable by a person
 (actions are named in words). Replaying it with the same catalog gives an identical state.
 Format documented in docs/record-format.md. Pure: no file I/O here; the caller finds the
-game module (the app through its entry points, companion/games.py).
+game module (the app through its entry points, companion/game/games.py).
 """
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Parts of a view that did not change stay the same objects from one state to the next.
 
 After an action the server translates the public view and diffs it for five recipients
-(companion/views.py, companion/patches.py); a part it finds to be the very object it had
+(companion/game/views.py, companion/game/patches.py); a part it finds to be the very object it had
 before needs no comparing at all (``is``), while an equal but new one must be compared byte
 for byte. The rules copy a state's containers at every action, so a view built afresh is
 all new objects. `Parts` gives back the object made before for the same inputs: the same

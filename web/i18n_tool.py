@@ -16,7 +16,7 @@ works on the shared domain and on every game whose web folder is inside this rep
 game shipped as its own package runs the tool with its id). Why not plain `pybabel`: most
 msgids are dict values and declarations the server passes to gettext at run time, not
 gettext calls. The server compiles the .po files to .mo at start-up and on a game's first use
-(companion/i18n.py), so no .mo is kept here.
+(companion/server/i18n.py), so no .mo is kept here.
 
 A msgid new to a domain takes the translation another domain already has for it (so moving
 a text between domains, or a new game reusing a shared word, loses no translation).
@@ -54,14 +54,14 @@ JINJA = [("**.html", "jinja2")]
 # The shared domain's dicts whose values are msgids the server translates at run time:
 # (module, attribute, comment prefix).
 SHARED_TEXTS = [
-    ("companion.reasons", "SERVER_REASONS", "server refusal"),
+    ("companion.game.reasons", "SERVER_REASONS", "server refusal"),
     ("companion.wiring.camera", "MESSAGES", "camera warning"),
-    ("companion.hardware_texts", "MESSAGES", "host hardware page"),
-    ("companion.table_steps", "TEXTS", "table step"),
-    ("companion.catalog", "REASONS", "catalog problem"),
+    ("companion.wiring.hardware_texts", "MESSAGES", "host hardware page"),
+    ("companion.table.table_steps", "TEXTS", "table step"),
+    ("companion.box.catalog", "REASONS", "catalog problem"),
     ("companion.blueprints.deck", "TEXTS", "deck page"),
     ("companion.blueprints.deck", "SCHEMA_TEXTS", "deck page, a schema rule"),
-    ("companion.history", "TEXTS", "finished games"),
+    ("companion.table.history", "TEXTS", "finished games"),
 ]
 Entry = tuple  # (msgid or (singular, plural), comment, source)
 
@@ -149,8 +149,8 @@ def game_texts(info) -> list[Entry]:
         put(part.title, f"catalog part: {part.id}")
         for where, title in schema_titles(part.schema):
             put(title, f"catalog field: {part.id}{where}")
-    if getattr(info, "table_guide", ""):  # the guided setup (companion/table_guide.py)
-        from companion.table_guide import msgids
+    if getattr(info, "table_guide", ""):  # the guided setup (companion/table/table_guide.py)
+        from companion.table.table_guide import msgids
 
         for text, where in msgids(info.table_guide):
             put(text, where)

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, jsonify, stream_with_context
 
-from companion import hardware_texts, i18n
 from companion.blueprints import common
 from companion.blueprints.hardware_status import hardware_handle, translated_status
+from companion.server import i18n
+from companion.wiring import hardware_texts
 from engine.api import Refused
 
 bp = Blueprint("camera", __name__)

@@ -9,10 +9,11 @@ import qrcode.image.svg
 from flask import Response, abort, current_app, render_template, request, session
 from markupsafe import Markup
 
-from companion import i18n, netinfo, security, text, views
 from companion.blueprints import game_assets
-from companion.service import GameService, Identity, LiveGame
-from companion.settings import from_app
+from companion.game import views
+from companion.game.service import GameService, Identity, LiveGame
+from companion.server import i18n, netinfo, security, text
+from companion.server.settings import from_app
 from engine.api import Refused
 
 SEAT_COOKIE = "tc_seat_{}"
@@ -55,7 +56,7 @@ def check_csrf() -> None:
 
 # rendering -------------------------------------------------------------------------------
 def refuse_text(field: str):
-    """The answer to a request whose text breaks the rule (companion/text.py): a translated
+    """The answer to a request whose text breaks the rule (companion/server/text.py): a translated
     ``bad_text`` naming ``field``, as JSON to a script and as a page to a form."""
     if request.is_json or request.path.endswith(".json") or request.accept_mimetypes.best == \
             "application/json":

@@ -11,7 +11,7 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass
 
-from companion.service import Identity
+from companion.game.service import Identity
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,7 @@
 Every catalog part of a game with its entries and how far they are entered; a form per
 entry built in the browser from the part's JSON Schema (the game declares it), checked as
 the owner types with the same checks as ``companion catalog check`` (nothing written), saved
-through `companion.deck`; export and import of the owner's catalog; a picture of a card
+through `companion.box.deck`; export and import of the owner's catalog; a picture of a card
 taken from the camera's latest frame (found by its sticker); its stickers as a printable
 PDF. Knows no game: only `GameInfo` and the catalog tools. Every route needs the host of
 the game in the URL (the owner); ``game`` may name any installed game's deck.
@@ -16,11 +16,11 @@ import re
 
 from flask import Blueprint, Response, current_app, request, send_file
 
-from companion import deck, games, i18n, views
 from companion.blueprints import common
 from companion.blueprints.hardware_status import hardware_handle
-from companion.catalog import REASONS as LOADER_REASONS
-from companion.catalog import (
+from companion.box import deck
+from companion.box.catalog import REASONS as LOADER_REASONS
+from companion.box.catalog import (
     CatalogError,
     assemble,
     override_dir,
@@ -28,7 +28,9 @@ from companion.catalog import (
     problem,
     shipped_dir,
 )
-from companion.limits import MAX_STRING
+from companion.game import games, views
+from companion.server import i18n
+from companion.server.limits import MAX_STRING
 
 bp = Blueprint("deck", __name__)
 MAX_ENTRY = 64 * 1024  # bytes of one entry's JSON
@@ -60,7 +62,7 @@ def deck_game(live) -> str:
     return wanted
 
 
-# What a part's JSON Schema refused, in words (companion/catalog.py `_rule`); the English
+# What a part's JSON Schema refused, in words (companion/box/catalog.py `_rule`); the English
 # message of the schema library is the fallback.
 SCHEMA_TEXTS = {
     "minimum": "must be at least {limit}",
@@ -418,7 +420,7 @@ def picture(game_id: str, game: str, entry: str):
 @bp.get("/host/<game_id>/deck/stickers.pdf")
 def stickers(game_id: str):
     """Printable sticker sheets of the deck's entries (``entries=a,b``: only those)."""
-    from companion.catalog import load_catalog
+    from companion.box.catalog import load_catalog
     from companion.commands.tags import stickers_for_catalog
     from hardware.tags.sheet import render_sheets
 

@@ -11,10 +11,11 @@ from pathlib import Path
 
 from flask import Blueprint, current_app, jsonify, redirect, request, url_for
 
-from companion import hardware_texts, i18n
 from companion.blueprints import common
 from companion.blueprints.hardware_status import translated_status
-from companion.settings import from_app
+from companion.server import i18n
+from companion.server.settings import from_app
+from companion.wiring import hardware_texts
 from engine.api import Refused
 from hardware import config_file
 

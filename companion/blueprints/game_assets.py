@@ -19,7 +19,7 @@ import json
 from flask import Blueprint, Flask, abort, current_app, send_from_directory, url_for
 from jinja2 import BaseLoader, ChoiceLoader, TemplateNotFound
 
-from companion import i18n
+from companion.server import i18n
 
 bp = Blueprint("game_assets", __name__)
 PAGE_KINDS = ("table", "phone", "host", "camera")

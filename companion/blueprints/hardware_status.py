@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from flask import current_app
 
-from companion import hardware_texts, i18n
-from companion.service import LiveGame
-from companion.settings import from_app
-from companion.views import Namer
+from companion.game.service import LiveGame
+from companion.game.views import Namer
+from companion.server import i18n
+from companion.server.settings import from_app
+from companion.wiring import hardware_texts
 
 
 def hardware_handle(part: str):

@@ -11,8 +11,9 @@ import re
 
 from flask import Blueprint, abort, current_app, redirect, url_for
 
-from companion import history, i18n
 from companion.blueprints import common
+from companion.server import i18n
+from companion.table import history
 from engine.api import Refused
 
 bp = Blueprint("history", __name__)

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from flask import Blueprint, jsonify, redirect, request, url_for
 
-from companion import i18n
 from companion.blueprints import common
+from companion.server import i18n
 from engine.api import Refused
 
 bp = Blueprint("host", __name__)

@@ -6,9 +6,11 @@ import re
 
 from flask import Blueprint, current_app, jsonify, redirect, request, url_for
 
-from companion import hardware_manager, i18n, views
 from companion.blueprints import common
-from companion.games import known
+from companion.game import views
+from companion.game.games import known
+from companion.server import i18n
+from companion.wiring import hardware_manager
 from engine.api import Refused
 
 bp = Blueprint("pages", __name__)

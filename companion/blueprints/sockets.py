@@ -14,15 +14,18 @@ import time
 from flask import Flask, request
 from flask_socketio import ConnectionRefusedError, SocketIO, join_room
 
-from companion import citations, hardware_manager, i18n, limits, patches, shapes, table_steps, views
 from companion.blueprints.common import HOST_COOKIE, SEAT_COOKIE, TABLE_COOKIE
 from companion.blueprints.connections import Client, Connections
 from companion.blueprints.correction_diff import correction_diff
-from companion.service import GameService, Identity, LiveGame
+from companion.game import patches, shapes, views
+from companion.game.service import GameService, Identity, LiveGame
+from companion.server import i18n, limits
+from companion.table import citations, table_steps
+from companion.wiring import hardware_manager
 from engine.api import Refused
 
 log = logging.getLogger(__name__)
-# the host's ops: companion/shapes.py HOST_SHAPES says what each carries
+# the host's ops: companion/game/shapes.py HOST_SHAPES says what each carries
 GONE = {"host": "not_host", "seat": "not_joined", "table": "not_paired"}  # a revoked token
 
 
@@ -138,7 +141,7 @@ def answer(service: GameService, client: Client | None, call):
 
 
 def host_message(service: GameService, drop_seat, client: Client, live: LiveGame, data):
-    """One host message (companion/shapes.py HOST_SHAPES says what each op carries);
+    """One host message (companion/game/shapes.py HOST_SHAPES says what each op carries);
     ``drop_seat(game, seat)`` signs out a seat's phones after a new join code."""
     if client.identity.role != "host":
         raise Refused("not_host")

@@ -2,15 +2,15 @@
 starting pieces), and the table's or the host's taps (done, skip, back, resume a step).
 
 The steps are the rulebook's, public to anyone at the table; only the paired table display
-and the host may move the guide on. The progress is kept in SQLite (companion/table_guide.py).
+and the host may move the guide on. The progress is kept in SQLite (companion/table/table_guide.py).
 """
 from __future__ import annotations
 
 from flask import Blueprint, abort, current_app, jsonify
 
-from companion import i18n
-from companion import table_guide as guide_mod
 from companion.blueprints import common
+from companion.server import i18n
+from companion.table import table_guide as guide_mod
 
 bp = Blueprint("table_guide", __name__)
 

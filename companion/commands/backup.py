@@ -5,7 +5,7 @@ from pathlib import Path
 
 import click
 
-from companion import backup as backups
+from companion.box import backup as backups
 
 DATA_HELP = "Data directory holding companion.sqlite3."
 

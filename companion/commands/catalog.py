@@ -7,8 +7,8 @@ from pathlib import Path
 
 import click
 
-from companion import deck
-from companion.catalog import (
+from companion.box import deck
+from companion.box.catalog import (
     CatalogError,
     check_path,
     demo_entries,
@@ -16,7 +16,7 @@ from companion.catalog import (
     load_catalog,
     read_json,
 )
-from companion.games import known, module_of
+from companion.game.games import known, module_of
 
 command = click.Group("catalog", help="Check and inspect the card and board catalog.")
 

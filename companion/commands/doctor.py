@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from companion import doctor, settings
+from companion.server import doctor, settings
 
 INSTALLED_DATA = Path("/var/lib/table-companion")
 

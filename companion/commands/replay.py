@@ -10,8 +10,8 @@ from pathlib import Path
 
 import click
 
-from companion import games
-from companion.catalog import CatalogError, load_catalog
+from companion.box.catalog import CatalogError, load_catalog
+from companion.game import games
 from engine import record as records
 
 

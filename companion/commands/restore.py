@@ -1,12 +1,12 @@
 """`companion restore`: put a backup back (the command lives apart because the CLI takes one
-command per module; the logic is in companion/backup.py next to `companion backup`)."""
+command per module; the logic is in companion/box/backup.py next to `companion backup`)."""
 from __future__ import annotations
 
 from pathlib import Path
 
 import click
 
-from companion import backup as backups
+from companion.box import backup as backups
 from companion.commands.backup import DATA_HELP
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import click
 from gunicorn.app.base import BaseApplication
 
-from companion.games import known
+from companion.game.games import known
 
 DEMO_PIN = "1234"
 DEMO_NAMES = ("Anna", "Bruno", "Chiara", "Dario")
@@ -41,8 +41,8 @@ class Server(BaseApplication):
 
     def load(self):
         """Build the app in the worker: its SQLite handle and hardware threads live there."""
-        from companion import memory
         from companion.app import create_app
+        from companion.server import memory
 
         self.app = create_app(self.config)
         memory.start_trimming()  # the freed frame buffers back to the system (issue 37)
@@ -67,7 +67,7 @@ def share_with_worker() -> None:
 def demo_game(app, base: str, only: tuple = ()) -> list[str]:
     """A demo table per installed game (created on first use) and where to join them."""
     service = app.extensions["companion"]
-    from companion import i18n
+    from companion.server import i18n
 
     # a game installed without its pages cannot be played at a table: no demo for it
     with app.app_context():
@@ -130,8 +130,8 @@ def command(host: str | None, port: int | None, data_dir: str | None, demo: bool
     Options left out come from the settings: COMPANION_* environment variables, else
     DATA/config.json, else the defaults (docs/server.md, Settings).
     """
-    from companion import memory, netinfo, settings
     from companion.app import create_app
+    from companion.server import memory, netinfo, settings
 
     memory.limit_arenas()  # before any thread: the worker forked from here inherits it
 

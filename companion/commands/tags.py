@@ -6,7 +6,7 @@ from pathlib import Path
 import click
 
 from companion.commands.catalog import game_option
-from companion.games import module_of
+from companion.game.games import module_of
 from engine.api import sticker_namespace
 from hardware.tags.format import card_payload, code_table
 from hardware.tags.sheet import Sticker, render_sheets, write_sheets
@@ -44,7 +44,7 @@ def stickers_for_catalog(info, catalog: dict, lang: str = "en") -> list[Sticker]
 def command(game: str, size_mm: float, out_dir: Path, data_dir: Path | None, lang: str,
             dpi: int, corner_markers: bool) -> None:
     """Write printable A4 sticker sheets (PNG and PDF) with the board marker first."""
-    from companion.catalog import load_catalog
+    from companion.box.catalog import load_catalog
 
     catalog = load_catalog(game, data_dir)
     stickers = stickers_for_catalog(module_of(game).info, catalog, lang)

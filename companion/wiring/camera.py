@@ -14,7 +14,7 @@ kept here is what every game needs:
   line. A card the game refuses becomes a warning in the camera status, never applied.
 
 `CameraWiring` runs the camera service and carries outcomes out on the server's
-`GameService`; `start()` is the hook `companion.hardware_manager` calls.
+`GameService`; `start()` is the hook `companion.wiring.hardware_manager` calls.
 """
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from companion.settings import Settings, from_app
+from companion.server.settings import Settings, from_app
 from engine.api import Act, Propose, Refused, Select, Sighting, Warn, sticker_namespace
 from hardware.camera.devices import camera_attached
 from hardware.camera.tracker import Appeared, MovedZone, Observation, Removed, Turned, UnknownCode
@@ -77,7 +77,7 @@ def card_labels(info, catalog: dict, lang: str = "en") -> dict[str, str]:
 
 
 def table_of(live, index: dict | None = None) -> Table:
-    """A `Table` from a `companion.service.LiveGame`."""
+    """A `Table` from a `companion.game.service.LiveGame`."""
     module, info = live.kind.module, live.kind.module.info
     prompts = module.prompts(live.state)
     first = prompts[0] if prompts else None
@@ -380,7 +380,7 @@ class CameraWiring:
                 table = self._table(live)
 
     def execute(self, live, decisions: list) -> None:
-        from companion.service import Identity
+        from companion.game.service import Identity
 
         notify = False
         with self._shown:
@@ -487,8 +487,8 @@ def start(app, service, changed):
     if live is not None:
         info, catalog = live.kind.module.info, live.kind.catalog
     else:
-        from companion.catalog import load_kind
-        from companion.games import known
+        from companion.box.catalog import load_kind
+        from companion.game.games import known
 
         try:
             kind = load_kind(known()[0], str(settings.data_dir))

@@ -15,7 +15,7 @@ Settings, all optional, in ``DATA/config.json``::
               "emulator_http_port": 8765,         # POST /roll to the emulator (make run)
               "roles": {"<game>": {"<die id>": "<role>"}}}}
 
-All but ``roles`` are start-up settings (`companion.settings.DiceSettings`: the environment,
+All but ``roles`` are start-up settings (`companion.server.settings.DiceSettings`: the environment,
 e.g. ``COMPANION_DICE_EMULATE``, and the app config ``DICE_EMULATE`` go over config.json);
 ``emulate`` defaults to ``off``, so a Pi without a reader shows the dice as absent (tapping in
 works) rather than a fake reader. ``roles`` are read again at each roll.
@@ -26,7 +26,7 @@ import logging
 import threading
 from pathlib import Path
 
-from companion.settings import DiceSettings, from_app
+from companion.server.settings import DiceSettings, from_app
 from engine.api import Act, DieFace, Refused, Warn
 from hardware import config_file
 from hardware.dice import discovery
@@ -57,7 +57,7 @@ def role_die_ids(role) -> list[str]:
 def game_dice() -> dict[str, list[int]]:
     """The emulated dice: one per die role of the installed games, named after the role
     (``<role>-<k>`` for a role of several dice)."""
-    from companion.games import discovered
+    from companion.game.games import discovered
 
     dice: dict[str, list[int]] = {}
     for module in discovered().values():
@@ -93,7 +93,7 @@ def roll_outcomes(module, state, roll: Roll, roles: dict[str, str]) -> list:
 
 class DiceWiring:
     """The running dice part of the server: a reader (and maybe an emulator) whose settled
-    rolls go to the current game. Started by `companion.hardware_manager`."""
+    rolls go to the current game. Started by `companion.wiring.hardware_manager`."""
 
     def __init__(self, service, changed, settings: DiceSettings, data_dir: str | Path,
                  reader_options: dict | None = None) -> None:
@@ -168,7 +168,7 @@ class DiceWiring:
             with self._lock:
                 self.rolls_seen += 1
             return None
-        from companion.service import Identity
+        from companion.game.service import Identity
 
         with live.lock:  # the prompt check and the action are one step
             module = live.kind.module
@@ -208,7 +208,7 @@ class DiceWiring:
 
 
 def start(app, service, changed) -> DiceWiring:
-    """The hardware manager's entry point (see companion/hardware_manager.py)."""
+    """The hardware manager's entry point (see companion/wiring/hardware_manager.py)."""
     settings = from_app(app)
     wiring = DiceWiring(service, changed, settings.dice, settings.data_dir,
                         app.config.get("DICE_READER_OPTIONS"))

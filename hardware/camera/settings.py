@@ -10,7 +10,7 @@
 
 ``simulate: "auto"`` (`make run`): with no source set, or ``"auto"``, the attached camera
 when there is one, else the synthetic table. The server resolves these settings with the
-environment and command line over them (companion/settings.py); this module imports no
+environment and command line over them (companion/server/settings.py); this module imports no
 OpenCV until a recogniser is built, so reading settings stays cheap.
 """
 from __future__ import annotations

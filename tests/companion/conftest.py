@@ -10,7 +10,7 @@ import socketio
 from werkzeug.serving import WSGIRequestHandler, make_server
 
 from companion.app import create_app
-from companion.patches import Replica
+from companion.game.patches import Replica
 from tests.companion import toygame
 from tests.waiting import PATIENCE, wait_for
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 
-from companion.service import Identity
+from companion.game.service import Identity
 
 JUNK = ([], {}, [1], [[]], {"a": 1}, {"x": [{"y": None}]}, None, True, False, 1.5, -1,
         0, 2**53, -(2**53), 10**15, "", "N", "x" * 199, "x" * 5000, [None, {}],

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from companion import backup as backups
+from companion.box import backup as backups
 from companion.cli import cli
 from tests.waiting import wait_for
 
@@ -198,9 +198,9 @@ def test_restore_refuses_while_the_server_has_the_database_open(tmp_path, writer
 
 def real_db(data: Path, bad_setup: bool = False) -> Path:
     """A database of the app with two toy games, one of them (optionally) unreadable."""
-    from companion.games import kind_of
-    from companion.service import GameService
-    from companion.store import Store
+    from companion.game.games import kind_of
+    from companion.game.service import GameService
+    from companion.game.store import Store
     from tests.companion import toygame
 
     data.mkdir(parents=True, exist_ok=True)

@@ -8,9 +8,10 @@ import random
 
 import pytest
 
-from companion import history, shared, views
-from companion import service as service_mod
-from companion.lru import LRU
+from companion.game import service as service_mod
+from companion.game import shared, views
+from companion.server.lru import LRU
+from companion.table import history
 from engine.api import random_move
 from tests.companion.conftest import Spy, create_game, make_app
 from tests.companion.test_shared_views import new_game, recipients, who

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from companion.app import create_app
-from companion.settings import resolve
+from companion.server.settings import resolve
 from companion.wiring import camera as wiring
 from companion.wiring.camera import CameraRules, Preview, Table, card_index
 from engine.api import Act, Propose, Refused, Select, Warn
@@ -29,7 +29,7 @@ class Game:
     """A real World Without End state and the camera's `Table` of it."""
 
     def __init__(self):
-        from companion.catalog import load_catalog
+        from companion.box.catalog import load_catalog
 
         catalog = load_catalog("wwe")
         self.index = card_index(GAME.info, catalog)
@@ -301,7 +301,7 @@ def test_cards_on_the_table_before_the_game_are_placed_once_and_a_restart_change
     and an action card in seat S's area; the game is opened later. The cards are told to
     the game once (revealed, pre-selected) without being moved; the server restarting with
     them still there neither reveals the card again nor removes anything."""
-    from companion.catalog import load_catalog
+    from companion.box.catalog import load_catalog
     from hardware.synthetic.conditions import video_style
     from hardware.synthetic.scene import Placement
     from hardware.synthetic.video import MARKER_AT, board_to_table

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from companion import catalog as loader
+from companion.box import catalog as loader
 from companion.cli import cli
 
 SHIPPED = loader.shipped_dir("wwe")

@@ -39,7 +39,7 @@ def test_replay_of_the_out_of_tree_toy_game(tmp_path):
 
     from tc_toygame import GAME
 
-    from companion.catalog import load_catalog
+    from companion.box.catalog import load_catalog
     from engine import record
     from engine.api import random_move
 

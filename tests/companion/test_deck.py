@@ -1,4 +1,4 @@
-"""The owner's own box (companion/deck.py): status, saving one entry, export and import,
+"""The owner's own box (companion/box/deck.py): status, saving one entry, export and import,
 games pinned to their catalog across an import and a restart, the command line, and card
 pictures cut out of a (synthetic) camera frame."""
 from __future__ import annotations
@@ -15,11 +15,11 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from companion import deck
-from companion.catalog import CatalogError, load_catalog, load_kind
+from companion.box import deck
+from companion.box.catalog import CatalogError, load_catalog, load_kind
 from companion.cli import cli
-from companion.service import GameService
-from companion.store import Store
+from companion.game.service import GameService
+from companion.game.store import Store
 from hardware.camera.decode import Decoder
 from hardware.camera.picture import CardLayout, card_picture
 from hardware.synthetic.scene import WIDTH, Camera, Placement, Style, _sticker_side

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import random
 
-from companion import hardware_texts
-from companion.service import Identity
-from companion.settings import resolve
-from companion.views import Namer
+from companion.game.service import Identity
+from companion.game.views import Namer
+from companion.server.settings import resolve
 from companion.wiring import camera as wiring
+from companion.wiring import hardware_texts
 from companion.wiring.demo_scene import SceneSource, placements, scene_for
 from engine.api import DemoCard
 from tests.waiting import PATIENCE, wait_for

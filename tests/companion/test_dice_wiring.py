@@ -5,8 +5,8 @@ import random
 
 import pytest
 
-from companion.catalog import load_catalog
-from companion.settings import DiceSettings, resolve
+from companion.box.catalog import load_catalog
+from companion.server.settings import DiceSettings, resolve
 from companion.wiring import dice as wiring
 from engine.api import Act, Refused, Warn
 from engine.wwe import GAME
@@ -82,7 +82,7 @@ def play_to_tax(state, act):
 
 def play_live_to_tax(service, live) -> None:
     """`play_to_tax` through the real service, each action by its seat or the table."""
-    from companion.service import Identity
+    from companion.game.service import Identity
 
     def act(state, action):
         by = action["by"]

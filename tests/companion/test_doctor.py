@@ -23,9 +23,9 @@ import cv2
 import numpy as np
 from click.testing import CliRunner
 
-from companion import backup as backups
-from companion import doctor, netinfo
+from companion.box import backup as backups
 from companion.cli import cli
+from companion.server import doctor, netinfo
 
 
 def ctx_for(tmp_path: Path, **kw) -> doctor.Context:

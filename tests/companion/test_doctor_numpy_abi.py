@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from companion import doctor, numpy_abi
+from companion.server import doctor, numpy_abi
 
 REPO = Path(__file__).resolve().parents[2]
 SYSTEM_PYTHON = Path("/usr/bin/python3")

@@ -11,10 +11,10 @@ import random
 
 import pytest
 
-from companion import table_guide
 from companion.app import create_app
-from companion.catalog import load_catalog
-from companion.games import module_of
+from companion.box.catalog import load_catalog
+from companion.game.games import module_of
+from companion.table import table_guide
 from engine import record
 from tests.companion.conftest import csrf
 

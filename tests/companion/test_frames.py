@@ -76,12 +76,12 @@ def test_garbage_frames_are_one_line_each_and_rate_limited(tmp_path):
 
 
 def test_the_frame_log_counts_every_frame_and_logs_a_few(caplog):
-    from companion.frames import FrameLog
+    from companion.server.frames import FrameLog
 
     frames = FrameLog(per_minute=3)
     for i in range(20):
         frames.note("Engine.IO", ValueError(f"bad {i}\nsecond line"), "10.0.0.9")
     assert frames.count == 20
-    lines = [r.getMessage() for r in caplog.records if r.name == "companion.frames"]
+    lines = [r.getMessage() for r in caplog.records if r.name == "companion.server.frames"]
     assert len(lines) == 3 and all("\n" not in line for line in lines)
     assert "10.0.0.9" in lines[0] and "ValueError: bad 0 second line" in lines[0]

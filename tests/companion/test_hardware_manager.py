@@ -4,7 +4,7 @@ from __future__ import annotations
 import sys
 import types
 
-from companion import hardware_manager
+from companion.wiring import hardware_manager
 from tests.companion.conftest import make_app
 
 

@@ -256,7 +256,8 @@ def test_a_bad_face_warning_reaches_the_pages_translated(dice_app):
     assert status["warning"]["message"] == status["warning"]["message"].strip()
     assert "6" in status["warning"]["message"] and "tax die" not in status["warning"]["message"]
     # and in the host's socket view, in the host's language; the TV gets only the status
-    from companion import hardware_manager, views
+    from companion.game import views
+    from companion.wiring import hardware_manager
 
     with app.test_request_context():
         view = views.build(live, "host", None, "pl", hardware=hardware_manager.status(app))
@@ -328,7 +329,8 @@ def test_host_page_for_a_game_without_dice_roles(tmp_path):
 
 def test_camera_warnings_are_translated_with_card_names(plain):
     """A camera warning keeps its English template and gains the recipient's message."""
-    from companion import hardware_texts, views
+    from companion.game import views
+    from companion.wiring import hardware_texts
     from engine.wwe import GAME
 
     app, live = plain
@@ -354,7 +356,7 @@ def test_camera_warnings_are_translated_with_card_names(plain):
 def test_the_simulated_camera_acts_only_when_the_host_lets_it(tmp_path):
     """Issue 11: in `make run` the synthetic table shows on the host's camera page what it
     would do (reveal its event card) and changes nothing until the host turns it on."""
-    from companion import hardware_manager
+    from companion.wiring import hardware_manager
 
     app, live = make(tmp_path, {"dice": {"port": "/dev/nonexistent-dice"}},
                      CAMERA_SOURCE="synthetic")

@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from companion import i18n
+from companion.server import i18n
 from tests.companion.conftest import create_game, csrf
 
 

@@ -13,9 +13,10 @@ import random
 
 import pytest
 
-from companion import limits, shapes
-from companion import service as service_module
-from companion.catalog import load_kind
+from companion.box.catalog import load_kind
+from companion.game import service as service_module
+from companion.game import shapes
+from companion.server import limits
 from engine.api import Refused
 from engine.canonical import Reads
 from tests.companion.conftest import csrf
@@ -143,7 +144,7 @@ def test_an_old_record_with_junk_in_unused_fields_imports_cleaned(games_app):
     params holding text no rule reads, replays and imports; the stored action is clean."""
     service = games_app.extensions["companion"]
     live = service.create("wwe", setup_for(("N", "E"), 11), "1234")
-    from companion.service import Identity
+    from companion.game.service import Identity
 
     rnd = random.Random(11)
     junked = 0
@@ -181,7 +182,7 @@ def test_an_old_record_with_junk_in_unused_fields_imports_cleaned(games_app):
 def test_the_stored_log_replays_to_the_same_game(games_app, name):
     """The canonical actions the service stores replay, from the setup alone, to the state
     the game reached (nothing the rules used was dropped)."""
-    from companion.service import Identity
+    from companion.game.service import Identity
 
     service = games_app.extensions["companion"]
     live = service.create(name, setup_for(("N", "E", "S"), 21), "1234")

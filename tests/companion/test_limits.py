@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from companion import limits
+from companion.server import limits
 from engine.api import Refused
 from tests.companion.conftest import Spy, create_game, csrf
 from tests.waiting import PATIENCE

@@ -6,8 +6,8 @@ from __future__ import annotations
 import random
 import re
 
-from companion import views
-from companion.service import Identity
+from companion.game import views
+from companion.game.service import Identity
 from engine.wwe import GAME
 from tests.companion.test_privacy import new_wwe_game
 
@@ -56,7 +56,7 @@ def test_no_raw_id_in_a_whole_polish_game_log(games_in_context):
 
 def polish_log_of_a_random_game(app, game: str, seats: str, seed: int) -> set[str]:
     """Every text of the table's log, in Polish, of a random ``game`` played to its end."""
-    from companion.games import discovered
+    from companion.game.games import discovered
 
     module = discovered()[game]
     service = app.extensions["companion"]

@@ -1,11 +1,12 @@
-"""companion/memory.py: the worker's trimming thread really calls glibc and stops when told."""
+"""companion/server/memory.py: the worker's trimming thread really calls glibc and stops when
+told."""
 from __future__ import annotations
 
 import threading
 
 import pytest
 
-from companion import memory
+from companion.server import memory
 from tests.waiting import wait_for
 
 

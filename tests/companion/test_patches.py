@@ -1,11 +1,11 @@
-"""View patches (companion/patches.py): exact, and small where the views are alike."""
+"""View patches (companion/game/patches.py): exact, and small where the views are alike."""
 import json
 import random
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.patches import apply, diff
+from companion.game.patches import apply, diff
 
 JSONS = st.recursive(
     st.none() | st.booleans() | st.integers(-5, 5) | st.text(max_size=3),
@@ -58,7 +58,7 @@ def test_a_scrolling_log_is_trimmed_and_appended():
 
 def test_a_whole_world_without_end_game_patches_exactly():
     """Every consecutive pair of real views of a random game."""
-    from companion.catalog import load_catalog
+    from companion.box.catalog import load_catalog
     from engine.wwe import GAME
 
     state = GAME.setup(load_catalog("wwe"), {"players": [{"seat": s, "name": s}
@@ -74,7 +74,7 @@ def test_a_whole_world_without_end_game_patches_exactly():
 
 def test_replica_applies_swapped_patches_in_base_order():
     """engineio's Python client can hand two patches to their handlers swapped."""
-    from companion.patches import Replica
+    from companion.game.patches import Replica
 
     seen = []
     replica = Replica(seen.append)

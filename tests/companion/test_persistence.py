@@ -6,9 +6,9 @@ import sqlite3
 
 import pytest
 
-from companion.catalog import load_catalog, load_kind
-from companion.service import GameService, Identity
-from companion.store import Store
+from companion.box.catalog import load_catalog, load_kind
+from companion.game.service import GameService, Identity
+from companion.game.store import Store
 from engine.api import Refused
 from engine.wwe import GAME
 

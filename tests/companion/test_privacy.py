@@ -12,8 +12,8 @@ import random
 
 import pytest
 
-from companion.i18n import LANGUAGES
-from companion.views import localize
+from companion.game.views import localize
+from companion.server.i18n import LANGUAGES
 from engine.wwe import GAME
 from tests.companion.conftest import LiveServer, Spy, csrf
 

@@ -22,8 +22,8 @@ from urllib.parse import urlparse
 
 import pytest
 
-from companion.catalog import load_catalog
-from companion.views import localize
+from companion.box.catalog import load_catalog
+from companion.game.views import localize
 from engine.wwe import GAME
 from tests.companion.conftest import Spy
 from tests.waiting import PATIENCE

@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from companion import backup as backups
+from companion.box import backup as backups
 from companion.cli import cli
-from companion.games import kind_of
-from companion.service import GameService, Identity
-from companion.store import Store
+from companion.game.games import kind_of
+from companion.game.service import GameService, Identity
+from companion.game.store import Store
 from tests.companion import toygame
 
 

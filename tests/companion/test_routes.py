@@ -5,7 +5,7 @@ import io
 import json
 from urllib.parse import urlparse
 
-from companion.security import token_hash
+from companion.server.security import token_hash
 from tests.companion.conftest import create_game, csrf, make_app
 
 
@@ -203,7 +203,7 @@ def test_join_links_use_an_ip_address(client, app):
 def test_export_import_round_trip(client, app):
     game_id = create_game(client)
     service = app.extensions["companion"]
-    from companion.service import Identity
+    from companion.game.service import Identity
 
     live = service.get(game_id)
     service.act(Identity("seat", game_id, "A"),

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 
-from companion.service import Identity
+from companion.game.service import Identity
 from engine import citations
 from engine.wwe import GAME
 from tests.companion.conftest import Spy

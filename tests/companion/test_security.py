@@ -5,7 +5,7 @@ import base64
 import io
 import logging
 
-from companion import security
+from companion.server import security
 
 
 def test_tokens_have_at_least_128_random_bits():
@@ -146,6 +146,6 @@ def test_the_session_cookie_is_secure_under_https(tmp_path):
 
 
 def store_has_no(app, token) -> bool:
-    from companion.security import token_hash
+    from companion.server.security import token_hash
 
     return app.extensions["companion"].store.token(token_hash(token)) is None

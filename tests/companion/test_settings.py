@@ -9,11 +9,11 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from companion import doctor
 from companion.app import create_app
 from companion.cli import cli
 from companion.commands import serve
-from companion.settings import CONFIG_JSON, DEFAULT, KEYS, resolve
+from companion.server import doctor
+from companion.server.settings import CONFIG_JSON, DEFAULT, KEYS, resolve
 
 
 def write_config(data: Path, config) -> Path:

@@ -12,9 +12,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 
-from companion import shapes, views
 from companion.app import create_app
-from companion.reasons import SERVER_REASONS
+from companion.game import shapes, views
+from companion.game.reasons import SERVER_REASONS
 from engine.api import Refused
 from tests.companion.conftest import LiveServer, Spy, create_game
 from tests.companion.fuzz import JUNK, advance, identity_for, legal_actions, mutate

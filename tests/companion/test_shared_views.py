@@ -1,4 +1,4 @@
-"""The shared path (companion/shared.py: what every view of one state shares, computed
+"""The shared path (companion/game/shared.py: what every view of one state shares, computed
 once) gives exactly the views of the unshared path, for every recipient, over whole random
 games of every installed game; and a shared value is never served for another state.
 """
@@ -8,8 +8,8 @@ import random
 
 import pytest
 
-from companion import games, shared, views
-from companion.service import Identity
+from companion.game import games, shared, views
+from companion.game.service import Identity
 from engine.api import random_move
 from tests.companion.conftest import make_app
 

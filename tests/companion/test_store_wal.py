@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import sqlite3
 
-from companion.store import WAL_PAGES, Store
+from companion.game.store import WAL_PAGES, Store
 
 
 def test_the_wal_stays_small_and_every_action_is_in_the_file(tmp_path):

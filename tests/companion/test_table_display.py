@@ -7,8 +7,8 @@ import json
 import random
 import re
 
-from companion import views
-from companion.service import Identity
+from companion.game import views
+from companion.game.service import Identity
 from engine.wwe import GAME
 from tests.companion.conftest import LiveServer, Spy
 from tests.companion.test_privacy import new_wwe_game

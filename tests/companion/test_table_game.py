@@ -6,7 +6,7 @@ restart."""
 from __future__ import annotations
 
 from companion.app import create_app
-from companion.settings import DiceSettings
+from companion.server.settings import DiceSettings
 from companion.wiring import dice as wiring
 from tests.companion.conftest import Spy
 from tests.companion.test_dice_wiring import play_live_to_tax

@@ -12,9 +12,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 
-from companion import limits, text
 from companion.blueprints.common import HOST_COOKIE
-from companion.service import Identity
+from companion.game.service import Identity
+from companion.server import limits, text
 from engine.api import Refused
 from tests.companion.conftest import Spy, csrf
 from tests.companion.test_privacy import new_wwe_game

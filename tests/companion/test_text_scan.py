@@ -11,8 +11,10 @@ import re
 
 import pytest
 
-from companion import i18n, table_steps, views
-from companion.service import Identity
+from companion.game import views
+from companion.game.service import Identity
+from companion.server import i18n
+from companion.table import table_steps
 
 RAW_ID = re.compile(r"\b[a-z]+(?:_[a-z0-9]+)+\b|\b[a-z]{3,}\d+\b")
 LANGS = ("it", "pl", "es", "de")
@@ -115,7 +117,7 @@ def test_every_text_is_named_and_translated(games_in_context, game, seats, seed)
 def test_every_catalog_name_and_text_is_in_every_language(games_in_context, game):
     """Card, action, place, project and mission names in all five languages."""
     app = games_in_context
-    from companion.catalog import load_kind
+    from companion.box.catalog import load_kind
 
     kind = load_kind(game, app.config["DATA_DIR"])
     missing = []

@@ -7,7 +7,7 @@ from __future__ import annotations
 import logging
 import threading
 
-from companion.settings import resolve
+from companion.server.settings import resolve
 from companion.wiring import camera as wiring
 from tests.companion.conftest import Spy
 from tests.waiting import PATIENCE, wait_for

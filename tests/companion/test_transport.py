@@ -1,4 +1,4 @@
-"""companion/transport.py over a real socket: plain WebSocket frames, socket events beside a
+"""companion/server/transport.py over a real socket: plain WebSocket frames, socket events beside a
 page's session cookie, one connection's events handled in order."""
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """What the cheaper view path sends is byte for byte what the plain path would: over seeded
 games of every installed game, for every recipient, the shared view (translations reused
-from the state before, companion/shared.py) encodes to the same JSON as a view made anew
-(`shared.Fresh`), a phone that applies the patches (companion/patches.py) holds the same
+from the state before, companion/game/shared.py) encodes to the same JSON as a view made anew
+(`shared.Fresh`), a phone that applies the patches (companion/game/patches.py) holds the same
 bytes, and the log window kept up to date action by action equals the one read from the
 whole log. The plain path also starts the engines' kept view parts (engine/viewparts.py)
 from nothing, so a caller writing into a view it was given (views are read-only) would
@@ -15,7 +15,7 @@ import random
 
 import pytest
 
-from companion import games, patches, shared, views
+from companion.game import games, patches, shared, views
 from engine import viewparts
 from engine.api import random_move
 from tests.companion.conftest import make_app

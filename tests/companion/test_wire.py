@@ -1,5 +1,6 @@
-"""The JSON on the wire (companion/wire.py): real Socket.IO clients over a real socket get the
-server's packets as UTF-8 JSON, non-ASCII texts intact; a malformed packet is refused cleanly."""
+"""The JSON on the wire (companion/server/wire.py): real Socket.IO clients over a real socket get
+the server's packets as UTF-8 JSON, non-ASCII texts intact; a malformed packet is refused
+cleanly."""
 from __future__ import annotations
 
 import json
@@ -7,7 +8,7 @@ import json
 import pytest
 import socketio
 
-from companion import wire
+from companion.server import wire
 from tests.companion.conftest import Spy, create_game
 from tests.companion.test_sockets import seat_token
 from tests.waiting import PATIENCE, wait_for

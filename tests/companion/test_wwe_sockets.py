@@ -8,7 +8,7 @@ import random
 import pytest
 import socketio
 
-from companion.service import Identity
+from companion.game.service import Identity
 from engine.api import Refused
 from engine.wwe import GAME
 from tests.companion.conftest import Spy
@@ -201,7 +201,7 @@ def test_a_preview_flood_reaches_no_phone(games_live):
 def test_refusals_tell_the_host_and_the_table_no_seat_s_counts(games_live):
     """Issue 10: a host correction that would go below zero, or any refusal carrying a seat's
     own count, reaches someone who is not that seat without the count."""
-    from companion import views
+    from companion.game import views
     from engine.api import Refused as EngineRefused
 
     app, server = games_live

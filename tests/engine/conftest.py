@@ -5,7 +5,7 @@ import copy
 
 import pytest
 
-from companion.catalog import load_catalog
+from companion.box.catalog import load_catalog
 
 
 @pytest.fixture(scope="session")

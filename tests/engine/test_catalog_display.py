@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from companion.catalog import load_catalog
+from companion.box.catalog import load_catalog
 from engine.wwe import GAME
 from engine.wwe.catalog import demo_entries
 

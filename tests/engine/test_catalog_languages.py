@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from companion import catalog
+from companion.box import catalog
 
 GAMES = ("wwe", "pillars", "monasterium")
 LANGS = ("en", "it", "pl", "es", "de")

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 
-from companion.catalog import load_catalog
+from companion.box.catalog import load_catalog
 from engine.wwe import GAME, cards, effects
 from engine.wwe import choices as C
 from engine.wwe import state as st

@@ -7,8 +7,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from companion.catalog import load_catalog
-from companion.reasons import SERVER_REASONS
+from companion.box.catalog import load_catalog
+from companion.game.reasons import SERVER_REASONS
 from engine.contract import check_game
 
 GAMES = ("wwe", "pillars", "monasterium")
@@ -16,7 +16,7 @@ GAMES = ("wwe", "pillars", "monasterium")
 
 @pytest.mark.parametrize("name", GAMES)
 def test_the_shipped_game_keeps_the_plugin_contract(name):
-    from companion.games import module_of
+    from companion.game.games import module_of
 
     problems = check_game(module_of(name), load_catalog(name), app_reasons=SERVER_REASONS,
                           games=1, most_actions=250)

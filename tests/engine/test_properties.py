@@ -27,7 +27,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 
-from companion.catalog import load_catalog
+from companion.box.catalog import load_catalog
 from engine import record as records
 from engine.api import Refused
 from engine.wwe import GAME

@@ -8,8 +8,8 @@ import random
 
 import pytest
 
-from companion import games
-from companion.catalog import load_catalog
+from companion.box.catalog import load_catalog
+from companion.game import games
 from engine import viewparts
 from engine.api import random_move
 

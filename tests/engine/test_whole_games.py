@@ -29,7 +29,7 @@ import copy
 
 import pytest
 
-from companion.catalog import load_catalog
+from companion.box.catalog import load_catalog
 from engine.wwe import GAME
 from engine.wwe.catalog import validate
 

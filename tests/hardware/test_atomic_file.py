@@ -36,7 +36,7 @@ def test_a_failed_rename_leaves_the_old_file_and_no_temp(tmp_path, monkeypatch):
 def test_a_deck_value_that_cannot_be_written_leaves_nothing(tmp_path):
     """The deck's save below the HTTP door (which refuses such text first): the truncated
     ``*.pending-*.tmp`` of issue 31 is not made at all."""
-    from companion import deck
+    from companion.box import deck
 
     with pytest.raises(UnicodeEncodeError):
         deck.save_entry("wwe", tmp_path, "projects", {"id": "bridge",

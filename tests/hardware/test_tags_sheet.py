@@ -45,7 +45,7 @@ def test_too_small_stickers_are_refused():
 
 
 def test_companion_tags_writes_decodable_png_and_a4_pdf(tmp_path):
-    from companion.catalog import load_catalog
+    from companion.box.catalog import load_catalog
 
     result = CliRunner().invoke(cli, ["tags", "--game", "wwe", "--size-mm", "30", "--out",
                                       str(tmp_path)])

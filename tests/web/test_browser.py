@@ -305,7 +305,7 @@ def finished_record() -> dict:
     """A whole game played by the engine's random legal actions (fast, no browser)."""
     import random
 
-    from companion.catalog import load_catalog
+    from companion.box.catalog import load_catalog
     from engine import record
     from engine.wwe import GAME
 

@@ -246,7 +246,7 @@ def test_the_owner_enters_photographs_exports_and_imports_cards(server, browser,
             shown[gid] = other.evaluate("(c) => JSON.stringify(TC.config.names[c])", CARDS[0])
         assert "Weil die Bauarbeiten" in shown[after_id], shown
         assert "Weil die Bauarbeiten" not in shown[before_id], shown
-    from companion.store import Store
+    from companion.game.store import Store
 
     store = Store(fresh / "companion.sqlite3")
     assert event_entry(store.catalog(after_id), CARDS[0])["names"]["de"] == \
@@ -344,7 +344,7 @@ def test_a_board_is_entered_on_the_page_as_one_form(server, browser):
 def test_a_whole_part_saved_unchanged_keeps_every_value(server, browser, game, part):
     """The form of a whole part reads back exactly what it was given: saved untouched, the
     owner's file holds the shipped part, value for value (nothing dropped or retyped)."""
-    from companion.catalog import load_catalog
+    from companion.box.catalog import load_catalog
 
     base, game_id, data = server
     page = open_deck(browser, base, game_id, "?lang=it")

@@ -55,8 +55,8 @@ def server(tmp_path_factory):
 
 
 def finished_record(game: str) -> dict:
-    from companion.catalog import load_catalog
-    from companion.games import module_of
+    from companion.box.catalog import load_catalog
+    from companion.game.games import module_of
     from engine import record
 
     module = module_of(game)

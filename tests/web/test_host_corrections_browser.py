@@ -102,8 +102,8 @@ def test_a_manual_event_is_recorded_as_board_corrections(server, browser):
     record = page.evaluate("async (u) => (await fetch(u)).json()", f"/games/{game_id}/record.json")
     corrections = [a for a in record["actions"] if a.get("type") == "correct"]
     assert [a["part"] for a in corrections] == ["favor", "project"]
-    from companion.catalog import load_catalog
-    from companion.games import module_of
+    from companion.box.catalog import load_catalog
+    from companion.game.games import module_of
 
     final, _ = records.replay(module_of("wwe"), load_catalog("wwe", None), record)
     replayed = GAME.public_view(final)

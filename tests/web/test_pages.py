@@ -207,8 +207,8 @@ def test_the_games_list_names_each_game_in_the_page_language(site):
 def test_a_game_without_its_pages_is_not_offered(tmp_path):
     """The Pillars of the Earth is installed (its rules) without a web folder yet: the
     new-game form does not offer it; World Without End and the toy game are offered."""
-    from companion import i18n
     from companion.app import create_app
+    from companion.server import i18n
 
     app = create_app({"DATA_DIR": str(tmp_path), "TESTING": True, "SECRET_KEY": "t"})
     page = app.test_client().get("/new").get_data(as_text=True)

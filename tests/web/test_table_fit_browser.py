@@ -119,7 +119,8 @@ def test_the_other_tables_read_whole_at_their_first_step(server, browser, game):
 
 
 def test_the_page_client_gives_a_name_ending_a_sentence_no_second_period(server, browser):
-    """The shared client fills UI strings as the server fills log lines (companion/i18n.py)."""
+    """The shared client fills UI strings as the server fills log lines
+    (companion/server/i18n.py)."""
     page, _ = new_table(browser, server, "wwe")
     fmt = "([t, p]) => window.TC.fmt(t, p)"
     assert page.evaluate(fmt, ["Event: {card}.", {"card": "Because the works…"}]) == (

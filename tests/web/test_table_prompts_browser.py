@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from companion.catalog import load_catalog
+from companion.box.catalog import load_catalog
 from engine import record as engine_record
 from engine.wwe import GAME
 from tests.web.conftest import pair_here, play_on_without_phones

@@ -35,7 +35,7 @@ def test_each_game_has_its_domain_found_through_the_entry_points():
 
 
 def test_the_shared_template_holds_the_shared_texts_and_no_game_text(templates):
-    from companion.reasons import SERVER_REASONS
+    from companion.game.reasons import SERVER_REASONS
     from engine.wwe.texts import EVENT_TEXTS
 
     ids = msgids(templates["shared"])
@@ -92,8 +92,8 @@ def test_placeholder_check_catches_a_mismatch():
 
 
 def test_translations_reach_the_pages_and_messages(tmp_path):
-    from companion import i18n
     from companion.app import create_app
+    from companion.server import i18n
     from engine.wwe.reasons import REASONS
 
     app = create_app({"DATA_DIR": str(tmp_path), "TESTING": True, "SECRET_KEY": "t"})
@@ -116,7 +116,7 @@ def test_translations_reach_the_pages_and_messages(tmp_path):
 
 
 def test_a_game_text_is_looked_up_in_the_game_domain_first():
-    from companion.i18n import Chain
+    from companion.server.i18n import Chain
 
     class Catalog:
         def __init__(self, table):

@@ -301,7 +301,7 @@
   }
 
   /* A view arrives whole ("view") or as the changes since the previous one ("patch",
-   * companion/patches.py): ["s", path, value], ["d", path], ["t", path, n] (drop the first n
+   * companion/game/patches.py): ["s", path, value], ["d", path], ["t", path, n] (drop the first n
    * of a list), ["a", path, items] (append). A patch on another base asks for the whole view. */
   var lastRaw = null;   // the last view as received, never touched by a renderer
   var lastN = null;     // its number on this socket

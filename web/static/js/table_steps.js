@@ -1,4 +1,4 @@
-/* What the table owes by hand now (the view's `steps`, companion/table_steps.py), the same
+/* What the table owes by hand now (the view's `steps`, companion/table/table_steps.py), the same
  * on every page, whatever the game: who does it, what records it (the camera or the dice
  * reader, when running) and the fallback where nothing does ("Let the app draw").
  *   - the table display: a panel under the turn banner (#table-steps) with the progress and

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from tc_toygame import GAME
 
-from companion.catalog import load_catalog
-from companion.reasons import SERVER_REASONS
+from companion.box.catalog import load_catalog
+from companion.game.reasons import SERVER_REASONS
 from engine.contract import assert_game_keeps_contract
 
 

@@ -50,7 +50,7 @@ def schema_of(con: sqlite3.Connection) -> dict[str, Any]:
 
 def fresh_schema() -> dict[str, Any]:
     """The schema of a database the app makes now."""
-    from companion.store import Store
+    from companion.game.store import Store
 
     with tempfile.TemporaryDirectory() as tmp:
         Store(Path(tmp) / "fresh.sqlite3").close()
@@ -138,9 +138,11 @@ def replay_problems(path: Path, data_dir: Path | str | None) -> list[str]:
 
 
 def _replay(con: sqlite3.Connection, row: sqlite3.Row, data_dir) -> None:
-    from companion import catalog, games, limits, shapes
-    from companion.service import GameService
-    from companion.store import dumps
+    from companion.box import catalog
+    from companion.game import games, shapes
+    from companion.game.service import GameService
+    from companion.game.store import dumps
+    from companion.server import limits
 
     current = catalog.load_kind(row["game"], str(data_dir) if data_dir else None)
     pinned = con.execute("SELECT catalog FROM catalogs WHERE game = ?", (row["id"],)).fetchone()

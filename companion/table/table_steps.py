@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion import i18n
+from companion.server import i18n
 from engine.api import Refused
 
 # Shared words (gettext msgids of the shared domain, extracted by web/i18n_tool.py).

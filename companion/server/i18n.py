@@ -27,7 +27,7 @@ from flask_babel import Babel, force_locale, get_translations
 LANGUAGES = {"en": "English", "it": "Italiano", "pl": "Polski", "es": "Español",
              "de": "Deutsch"}
 DEFAULT_LANG = "en"
-WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+WEB_DIR = Path(__file__).resolve().parents[2] / "web"
 log = logging.getLogger(__name__)
 
 
@@ -141,11 +141,11 @@ def web_package(game: str) -> str | None:
     """The importable package of ``game``'s web folder (``GAME.info.web``), or None.
 
     The game is the app config's ``GAMES`` entry (tests) or the installed plug-in of that id
-    (`companion.games`); only its declarations are read, never its catalog.
+    (`companion.game.games`); only its declarations are read, never its catalog.
     """
     cache = current_app.extensions.setdefault("companion.web_packages", {})
     if game not in cache:
-        from companion import games
+        from companion.game import games
 
         package = None
         try:
@@ -174,8 +174,8 @@ def web_dir(game: str) -> Path | None:
 
 def known_games() -> list[str]:
     """Game ids whose domains a text without ``game=`` may come from: the app config's
-    ``GAMES`` (tests), then the installed games (entry points, `companion.games.known`)."""
-    from companion import games
+    ``GAMES`` (tests), then the installed games (entry points, `companion.game.games.known`)."""
+    from companion.game import games
 
     configured = list((current_app.config.get("GAMES") or {}).keys())
     try:

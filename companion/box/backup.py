@@ -7,7 +7,7 @@ played. Each backup is a single self-contained file (rollback journal, not WAL) 
 copied off the Pi as it is.
 
 A restore first proves the file is a sound SQLite database (``PRAGMA integrity_check``) that
-this app would have written (companion/restore_check.py: the schema object by object, known
+this app would have written (companion/box/restore_check.py: the schema object by object, known
 statuses, every game replayed from its action log), keeps the database it replaces aside in
 ``DIR/backups/``, and refuses while the server has the database open, because a server would
 keep writing its own idea of the games over the restored ones.
@@ -21,7 +21,7 @@ import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from companion import systemd
+from companion.server import systemd
 
 DB_NAME = "companion.sqlite3"
 BACKUP_DIR = "backups"
@@ -118,9 +118,9 @@ def check_database(path: Path | str) -> None:
 def check_backup(path: Path | str, data_dir: Path | str | None = None) -> list[str]:
     """Is ``path`` a database this app would have written? Raises BackupError when it is not
     (another application's file, an extra trigger, view, index or column, an unknown status:
-    companion/restore_check.py); returns one line per game that does not replay from its
+    companion/box/restore_check.py); returns one line per game that does not replay from its
     action log alone or whose snapshots differ from the replay."""
-    from companion import restore_check
+    from companion.box import restore_check
 
     try:
         restore_check.check_schema(Path(path))

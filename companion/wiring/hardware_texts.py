@@ -9,8 +9,8 @@ by web/i18n_tool.py).
 """
 from __future__ import annotations
 
-from companion import i18n
-from companion.reasons import SERVER_REASONS
+from companion.game.reasons import SERVER_REASONS
+from companion.server import i18n
 
 MESSAGES: dict[str, str] = {
     "no_camera": "No camera is running. Set camera.source in config.json (or "
@@ -27,7 +27,7 @@ MESSAGES: dict[str, str] = {
     "would_card_for": "Record the card “{card}” for {seat}.",
     "would_turn": "Record the card turned {rotation} quarter turns.",
     "would_other": "Record a step of the table.",
-    # a game that is not the one at the table (companion.hardware_manager.away)
+    # a game that is not the one at the table (companion.wiring.hardware_manager.away)
     "table_elsewhere": "The camera and the dice reader are with {game} ({players}) at the "
                        "table: nothing records this game's cards or rolls. To move them here, "
                        "the host taps “Play this game at the table” on the host page.",

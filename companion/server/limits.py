@@ -3,14 +3,14 @@ before any game sees it (issue 10). A game checks the meaning; these checks keep
 shapes out: a number of 4,000 digits, a name of a megabyte, a list nested 3,000 deep.
 
 Each check raises `Refused` with a translatable code and leaves nothing changed. Every
-string (and key) also obeys the one rule for text (`companion/text.py`): a lone surrogate or
+string (and key) also obeys the one rule for text (`companion/server/text.py`): a lone surrogate or
 a control character is refused as ``bad_text`` naming its field.
 """
 from __future__ import annotations
 
 from typing import Any
 
-from companion import text
+from companion.server import text
 from engine.api import Refused
 
 _BAD_TEXT = text.BAD.search

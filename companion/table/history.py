@@ -14,9 +14,9 @@ import json
 import uuid
 from datetime import datetime
 
-from companion import i18n
-from companion import table_guide as guide_mod
-from companion.lru import LRU
+from companion.server import i18n
+from companion.server.lru import LRU
+from companion.table import table_guide as guide_mod
 
 # the winner in words (gettext msgids: web/translations translates them)
 TEXTS = {

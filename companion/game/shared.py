@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from companion.patches import same
+from companion.game.patches import same
 
 
 class Shared:

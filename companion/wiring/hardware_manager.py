@@ -6,7 +6,7 @@ sets it. The hardware areas fill in `companion/wiring/camera.py` and
 
     def start(app, service, changed) -> handle
 
-where ``service`` is the `companion.service.GameService` (``service.current()`` is the game
+where ``service`` is the `companion.game.service.GameService` (``service.current()`` is the game
 readings go to: the game at the table, while it runs;
 ``service.act(Identity("table", game_id), action)`` records a reading;
 ``service.set_preview(game_id, rotation)`` shows a turning event card), ``changed()`` is to be
@@ -22,7 +22,7 @@ import threading
 
 from flask import Flask
 
-from companion import threadnames
+from companion.server import threadnames
 
 log = logging.getLogger(__name__)
 PARTS = ("camera", "dice")

@@ -5,9 +5,9 @@ Each check is a small function taking the `Context` and returning a `Result`
 (doctor exits 1); ``warn`` means something optional is missing (no camera: cards are picked
 by hand; no dice reader: dice are tapped in). Hardware is reached through the hardware
 package's own code (camera frame sources and V4L2 probing, the dice handshake and discovery),
-the network through companion/netinfo.py and systemd through companion/systemd.py, and the
-settings are the server's own (companion/settings.py, resolved the same way), so doctor sees
-a device exactly the way the server will and says where each setting came from.
+the network through companion/server/netinfo.py and systemd through companion/server/systemd.py, and
+the settings are the server's own (companion/server/settings.py, resolved the same way), so doctor
+sees a device exactly the way the server will and says where each setting came from.
 """
 from __future__ import annotations
 
@@ -25,10 +25,10 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from companion import backup as backups
-from companion import netinfo, systemd
-from companion import settings as settings_module
-from companion.settings import Settings
+from companion.box import backup as backups
+from companion.server import netinfo, systemd
+from companion.server import settings as settings_module
+from companion.server.settings import Settings
 from hardware.camera import devices
 
 OK, WARN, FAIL, SKIP = "ok", "warn", "fail", "skip"
@@ -127,9 +127,9 @@ def check_packages(ctx: Context) -> Result:
 
 
 def check_numpy_abi(ctx: Context) -> Result:
-    """The NumPy ABI trap (companion/numpy_abi.py): apt modules built for NumPy 1.x that a
+    """The NumPy ABI trap (companion/server/numpy_abi.py): apt modules built for NumPy 1.x that a
     --system-site-packages virtualenv with NumPy 2 sees, and cannot import."""
-    from companion import numpy_abi
+    from companion.server import numpy_abi
 
     found = numpy_abi.find_trapped()
     details = asdict(found)

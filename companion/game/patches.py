@@ -27,7 +27,7 @@ def diff(old: JSON, new: JSON, path: list | None = None, memo: dict | None = Non
     """The operations that turn ``old`` into ``new``.
 
     ``memo``: one dict for the patches of one change to every recipient. Their views share
-    their public parts (companion/shared.py), so each shared pair of parts is compared once;
+    their public parts (companion/game/shared.py), so each shared pair of parts is compared once;
     a memo must not outlive the views it was used with (it keys on their ids)."""
     path = path or []
     kind = type(old)

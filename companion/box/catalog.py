@@ -26,8 +26,8 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
-from companion import games
-from companion import text as text_rule
+from companion.game import games
+from companion.server import text as text_rule
 from engine.api import catalog_problem
 
 log = logging.getLogger(__name__)
@@ -44,7 +44,7 @@ REASONS = {
     "schema": "{message}",
     "check_failed": "the game's checks could not run ({message})",
     "unknown_game": "no catalog for the game {game}",
-    # the owner's catalog tools (companion/deck.py)
+    # the owner's catalog tools (companion/box/deck.py)
     "unknown_part": "{part} is not a part of this catalog (expected one of: {expected})",
     "entry_shape": "an entry of {part} must be {expected}",
     "bundle_shape": "not a catalog export: {detail}",
@@ -113,7 +113,8 @@ def read_json(path: Path) -> tuple[Any, list[dict]]:
         return None, [problem(str(path), None, None, "json_syntax",
                               line=getattr(exc, "lineno", 0), column=getattr(exc, "colno", 0),
                               message=getattr(exc, "msg", "nested too deeply"))]
-    bad = text_rule.first_bad(data)  # the one rule for text (companion/text.py), files included
+    # the one rule for text (companion/server/text.py), files included
+    bad = text_rule.first_bad(data)
     if bad is not None:
         return None, [problem(str(path), None, bad, "bad_text", key=bad)]
     duplicated = [problem(str(path), None, key, "duplicate_key", key=key) for key in duplicates]

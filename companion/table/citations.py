@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion import i18n
+from companion.server import i18n
 from engine import citations
 
 

@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from companion import wire
+from companion.server import wire
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -82,8 +82,8 @@ def now() -> str:
 
 
 def dumps(data: Any) -> str:
-    """Compact JSON, key order kept (engines iterate dicts), UTF-8: companion/wire.py's orjson
-    (the json module for what orjson does not take); ~0.02-0.04 ms less per action than the
+    """Compact JSON, key order kept (engines iterate dicts), UTF-8: companion/server/wire.py's
+    orjson (the json module for what orjson does not take); ~0.02-0.04 ms less per action than the
     json module (the action, its events and every 25th the state)."""
     return wire.dumps(data)
 
@@ -204,7 +204,7 @@ class Store:
                    (key, dumps(value)))])
 
     def setup_progress(self, game_id: str) -> Any:
-        """The guided setup's progress of a game (companion/table_guide.py), or None."""
+        """The guided setup's progress of a game (companion/table/table_guide.py), or None."""
         rows = self._all("SELECT progress FROM setup_progress WHERE game = ?", (game_id,))
         try:
             return json.loads(rows[0]["progress"]) if rows else None

@@ -12,7 +12,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from companion import i18n
+from companion.server import i18n
 
 PICTURES = ("board", "camera", "pieces", "cards", "track", "bag")  # web/static/setup/*.svg
 OPS = ("done", "skip", "back", "goto", "finish", "restart")

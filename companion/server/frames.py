@@ -19,7 +19,7 @@ import threading
 import time
 from types import SimpleNamespace
 
-log = logging.getLogger("companion.frames")
+log = logging.getLogger("companion.server.frames")
 PER_MINUTE = 10  # log lines a minute; the rest are only counted
 
 

@@ -10,12 +10,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from companion import citations, hardware_texts, i18n, table_steps
-from companion import shared as derived
-from companion.patches import exact, same
-from companion.reasons import SERVER_REASONS
-from companion.service import LiveGame
-from companion.shared import Shared
+from companion.game import shared as derived
+from companion.game.patches import exact, same
+from companion.game.reasons import SERVER_REASONS
+from companion.game.service import LiveGame
+from companion.game.shared import Shared
+from companion.server import i18n
+from companion.table import citations, table_steps
+from companion.wiring import hardware_texts
 from engine.api import PRIVATE_PARAMS, Refused
 
 LOG_LENGTH = 60
@@ -277,7 +279,7 @@ def build(live: LiveGame, role: str, seat: str | None, lang: str, *,
     """The whole `view` payload for one recipient (see docs/socket-protocol.md).
 
     What depends on the state only (views, choices, prompts, log, by seat and language)
-    comes from ``shared``: the state's `companion.shared` values unless given (a `Fresh`
+    comes from ``shared``: the state's `companion.game.shared` values unless given (a `Fresh`
     makes everything anew)."""
     with live.lock:
         shared = shared or derived.of(live)

@@ -21,10 +21,11 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from companion import limits, security, shapes, text
-from companion.games import GameKind, kind_of
-from companion.lru import LRU
-from companion.store import Store, dumps
+from companion.game import shapes
+from companion.game.games import GameKind, kind_of
+from companion.game.store import Store, dumps
+from companion.server import limits, security, text
+from companion.server.lru import LRU
 from engine import record as engine_record
 from engine.api import CATALOG_KEY, Refused
 
@@ -68,7 +69,7 @@ class LiveGame:
     # whatever the state, so kept through undo; an LRU, as a long evening shows thousands
     # of distinct prompts (a few hundred are in use at a time: every choice's refusal)
     text_cache: LRU = field(default_factory=lambda: LRU(TEXT_CACHE_SIZE))
-    shared: Any = None  # companion.shared.Shared: what the views of this state share
+    shared: Any = None  # companion.game.shared.Shared: what the views of this state share
     lock: threading.RLock = field(default_factory=threading.RLock)
 
     @property
@@ -114,7 +115,7 @@ class GameService:
             # the game still has its own: it runs on it, and the log says why
             log.warning("game %s runs on its pinned catalog; today's catalog of %s does "
                         "not load", row["id"], row["game"], exc_info=True)
-            from companion.games import module_of
+            from companion.game.games import module_of
 
             return self._shared_kind(kind_of(module_of(row["game"]), pinned), pinned)
         if pinned is None:

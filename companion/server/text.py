@@ -5,7 +5,7 @@ send one, and it cannot be encoded again, so a page or an export showing it woul
 control character but tab, line feed and carriage return (NUL and the other C0/C1 controls
 have no place in a name, a reason or a card text and confuse logs, files and terminals).
 Text is stored normalised (NFC): "é" typed as one character or as "e" + accent is one name.
-Sizes are `companion/limits.py`'s.
+Sizes are `companion/server/limits.py`'s.
 
 Where it applies (docs/security.md, "input"): `limits.check_json` refuses bad text in every
 action, setup and record (socket messages, host ops, imports, restore); the HTTP hook

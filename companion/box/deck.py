@@ -1,5 +1,5 @@
 """The owner's own box: how far the catalog is entered, saving one entry, export and import,
-card pictures. Knows no game: only `GameInfo.parts` and the loader of companion/catalog.py.
+card pictures. Knows no game: only `GameInfo.parts` and the loader of companion/box/catalog.py.
 
 The owner's entries live in ``<data>/catalogs/<game>/<part>.json`` (override files, see
 docs/catalog.md); pictures in ``<data>/catalogs/<game>/pictures/<entry>.jpg``. Every write
@@ -7,7 +7,7 @@ goes through the same checks as ``companion catalog check`` on the whole merged 
 first, and is atomic (temporary file, fsync, rename): a failed check writes nothing and
 raises `CatalogError` whose problems name file, entry and field.
 
-Games are pinned to the catalog they were created with (companion/service.py), so nothing
+Games are pinned to the catalog they were created with (companion/game/service.py), so nothing
 here changes a game already created; new games use the new catalog once the app reloads it
 (``app.extensions["companion.catalog_changed"](game)``).
 """
@@ -22,7 +22,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from companion.catalog import (
+from companion.box.catalog import (
     CatalogError,
     _hashable,
     _info,
@@ -68,7 +68,7 @@ def _ids(part, data: dict) -> list:
 
 
 def _demo(game: str, data: dict) -> list[dict]:
-    from companion.catalog import demo_entries
+    from companion.box.catalog import demo_entries
 
     try:
         return demo_entries(data, game)
@@ -229,7 +229,7 @@ def save_entry(game: str, data_dir: str | Path, part_id: str, entry: dict, *,
         if keyed:
             content[part.nested] = _put(content.get(part.nested) or [], part.key, entry)
         else:
-            from companion.catalog import _deep_merge
+            from companion.box.catalog import _deep_merge
             content = _deep_merge(content, entry)
     temp = _write_temp(directory, part.id, content)
     try:
