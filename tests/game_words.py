@@ -21,7 +21,8 @@ WORDS = (
 )
 # Several words: found in the words of a text joined by single spaces (see `words`).
 PHRASES = ("world without end", "royal court", "medical knowledge", "tax die")
-PATTERN = re.compile(r"(?<![A-Za-z])(" + "|".join(WORDS) + r")(?![a-z])", re.IGNORECASE)
+# A word right after a dot is a file's extension ("Arduino.mk"), not a game's word.
+PATTERN = re.compile(r"(?<![A-Za-z.])(" + "|".join(WORDS) + r")(?![a-z])", re.IGNORECASE)
 
 
 def hits(text: str) -> list[str]:

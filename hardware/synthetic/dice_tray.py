@@ -130,8 +130,8 @@ def _tray(rng: np.random.Generator, width: int, height: int, margin: int) -> np.
     """Wood all round, a felt floor inside a lighter rim, a little uneven light."""
     canvas = _wood(rng, width, height).astype(np.float32)
     felt = np.array(FELT, np.float32) * rng.uniform(0.85, 1.15)
-    grain = rng.normal(0, 4, (height, width)).astype(np.float32)
-    floor = felt[None, None, :] + cv2.GaussianBlur(grain, (0, 0), 1.2)[..., None]
+    speckle = rng.normal(0, 4, (height, width)).astype(np.float32)  # the felt's texture
+    floor = felt[None, None, :] + cv2.GaussianBlur(speckle, (0, 0), 1.2)[..., None]
     canvas[margin:height - margin, margin:width - margin] = floor[margin:height - margin,
                                                                   margin:width - margin]
     y, x = np.mgrid[0:height, 0:width].astype(np.float32)
