@@ -467,7 +467,8 @@ class Recognizer:
             signature = texture.patch_score(detection.centre, detection.side) if texture else 0.0
             bright = texture.patch_score(detection.centre, detection.side, "contrast") \
                 if texture else 0.0
-            self.presence.remember(detection.payload, detection.centre, detection.side)
+            self.presence.remember(detection.payload, detection.centre, detection.side,
+                                   detection.angle)
             follow = self.follow.get(detection.payload)
             if follow is None:
                 self.follow[detection.payload] = _Follow(detection.centre, detection.side,
