@@ -54,26 +54,6 @@ class Reference:
     cells: np.ndarray | None = None
     centre: tuple[float, float] = (0.0, 0.0)  # frame px
     side: float = 0.0  # the sticker's side, frame px
-    body: Body | None = None  # the card around its sticker (issue 35: covers)
-
-
-@dataclass
-class Body:
-    """The card's own face around its sticker in the small image when it was read (its
-    art below the sticker, its margins), as a mask over a box: what a die, a hand or a
-    card slid over the sticker leaves in view, and a lift takes away with the card."""
-
-    x0: int
-    y0: int
-    patch: np.ndarray  # float32
-    mask: np.ndarray  # bool: the card's face, not its sticker
-
-
-# The card's face in symbol sides from the sticker's centre (across, down the card): the
-# cards are 1.8 symbols wide and reach 0.7 above and 1.8 below the sticker's centre; kept
-# a little inside, off the edges and the shadow
-BODY_ACROSS, BODY_UP, BODY_DOWN, STICKER_HALF = 0.78, 0.55, 1.65, 0.66
-BODY_SHARE = 0.3  # of the card's face still as it was: the card lies there, covered
 
 
 class Small:
@@ -168,11 +148,9 @@ class Presence:
             for ref in self.references.values():
                 ref.cells = cells
 
-    def remember(self, payload: str, centre, side: float, angle: float | None = None
-                 ) -> None:
+    def remember(self, payload: str, centre, side: float) -> None:
         """The card was read at ``centre``: its sticker patch (with the quiet zone) is its
-        reference from now on, and, given the symbol's ``angle`` (its top, clockwise from
-        image up), the card's face around it."""
+        reference from now on."""
         small = self.current
         if small is None:
             return
@@ -181,8 +159,7 @@ class Presence:
             return
         self.references[payload] = Reference(
             x0, y0, small.image[y0:y1, x0:x1].astype(np.float32),
-            None if self.cells is None else self.cells.copy(), tuple(centre), side,
-            None if angle is None else _body(small, centre, side, angle))
+            None if self.cells is None else self.cells.copy(), tuple(centre), side)
 
     def forget(self, payload: str) -> None:
         self.references.pop(payload, None)
@@ -203,22 +180,7 @@ class Presence:
             near = cv2.absdiff(now, self.background[ref.y0:ref.y0 + h, ref.x0:ref.x0 + w])
             if float((near < TOLERANCE)[known].mean()) >= TABLE_SHARE:
                 return TABLE
-        if self._face_in_view(ref):
-            return HIDDEN  # a die, a card slid over its sticker: the card is under it
         return self._reaching_in(ref)
-
-    def _face_in_view(self, ref: Reference) -> bool:
-        """Enough of the card's face around its sticker is still as it was read (a lift
-        takes all of it away; a cover over the sticker leaves some in view)."""
-        body = ref.body
-        if body is None:
-            return False
-        h, w = body.patch.shape
-        now = self.current.image[body.y0:body.y0 + h, body.x0:body.x0 + w]
-        if now.shape != body.patch.shape:
-            return False
-        same = cv2.absdiff(now.astype(np.float32), body.patch) < TOLERANCE
-        return float(same[body.mask].mean()) >= BODY_SHARE
 
     def _reaching_in(self, ref: Reference) -> str:
         """The table under the card was never seen: what changed since the card was read
@@ -290,32 +252,6 @@ class Presence:
         # never seen empty: the table is what does not change
         moving = cv2.absdiff(now, self.previous[y0:y1, x0:x1]) >= TOLERANCE
         return float(moving.mean()) < CHANGING_SHARE
-
-
-def _body(small: Small, centre, side: float, angle: float) -> Body | None:
-    """The card's face around its sticker (`BODY_*`) in ``small``, or None when too
-    little of it is in the picture."""
-    t = np.radians(angle)
-    up = np.array([np.sin(t), -np.cos(t)])
-    across = np.array([np.cos(t), np.sin(t)])
-    c = np.asarray(centre, float)
-
-    def poly(a0, a1, d0, d1):
-        pts = [c + side * (a * across - d * up) for a, d in
-               ((a0, d0), (a1, d0), (a1, d1), (a0, d1))]
-        return np.int32(np.round(np.array(pts) / small.f))
-
-    h, w = small.image.shape
-    mask = np.zeros((h, w), np.uint8)
-    cv2.fillConvexPoly(mask, poly(-BODY_ACROSS, BODY_ACROSS, -BODY_UP, BODY_DOWN), 1)
-    cv2.fillConvexPoly(mask, poly(-STICKER_HALF, STICKER_HALF, -STICKER_HALF, STICKER_HALF),
-                       0)
-    ys, xs = np.nonzero(mask)
-    if len(xs) < 12:
-        return None
-    x0, y0, x1, y1 = xs.min(), ys.min(), xs.max() + 1, ys.max() + 1
-    return Body(int(x0), int(y0), small.image[y0:y1, x0:x1].astype(np.float32),
-                mask[y0:y1, x0:x1] > 0)
 
 
 CHANGE_CELL = 8  # thumbnail pixels per change cell side (a 2.5x2.5 cm patch at 60 cm)

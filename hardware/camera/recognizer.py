@@ -467,8 +467,7 @@ class Recognizer:
             signature = texture.patch_score(detection.centre, detection.side) if texture else 0.0
             bright = texture.patch_score(detection.centre, detection.side, "contrast") \
                 if texture else 0.0
-            self.presence.remember(detection.payload, detection.centre, detection.side,
-                                   detection.angle)
+            self.presence.remember(detection.payload, detection.centre, detection.side)
             follow = self.follow.get(detection.payload)
             if follow is None:
                 self.follow[detection.payload] = _Follow(detection.centre, detection.side,
