@@ -96,6 +96,9 @@ PRESENT_SHARE = 0.4  # of the sticker's texture when read, to count as still the
 PRESENT_FLOOR = 18.0  # texture score; the wood table scores 5-25, a sticker 60-110
 BRIGHT_MIN = 20.0  # a card this much lighter than the table around it can be followed by light
 BRIGHT_SHARE = 0.5  # of that contrast, for a smeared card to count as still there
+# sticker sides between two cards' stickers: side by side they are 1.6 apart (63 mm
+# cards, 40 mm stickers); closer, one card lies over the other
+COVER_REACH = 1.4
 CARD_REACH = 1.6  # sticker sides from a sticker's centre that its card covers (about)
 FAST = 0.3  # sticker sides a frame: a card moving this fast must stay on its course
 
@@ -413,6 +416,10 @@ class Recognizer:
             if verdict == CARD:
                 continue
             follow = self.follow[payload]
+            if self._covered_by_another(payload, follow, detections):
+                hidden.add(payload)
+                follow.frame = self.frame
+                continue
             where = self._search(follow, texture, detections)
             if where is not None and any(
                     math.hypot(where[0] - c[0], where[1] - c[1]) < CARD_REACH * side
@@ -427,6 +434,18 @@ class Recognizer:
                 hidden.add(payload)
                 follow.frame = self.frame  # last known where it was: a move starts from now
         return frozenset(present), frozenset(hidden), frozenset(still)
+
+    def _covered_by_another(self, payload: str, follow: _Follow, detections) -> bool:
+        """Another card's sticker read closer to this card's sticker than two cards lying
+        side by side can be: that card lies over this one (slid over it), which a lift
+        never shows (issue 35). Only tracked cards: the board's markers lie where they
+        lie, and a card may be laid beside one."""
+        at = follow.read_centre
+        if at is None:
+            return False
+        return any(d.payload != payload and d.payload in self.follow and
+                   math.hypot(d.centre[0] - at[0], d.centre[1] - at[1])
+                   < COVER_REACH * follow.side for d in detections)
 
     def _on_course(self, follow: _Follow, where) -> bool:
         """A card moving fast (carried away, slid) found where its motion puts it: within

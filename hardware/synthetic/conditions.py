@@ -26,6 +26,13 @@ added before demosaicing, JPEG 60-85, uneven light:
 | harsh_small | 30 mm stickers at 60 cm (0.47 mm per pixel at 1280 px): 2.4-2.6 px modules |
 | harsh_tilt | a pinhole camera tilted 14-20 degrees, 40 or 60 cm |
 | harsh_clutter | foreign codes, a card over another, a fingertip on a finder pattern |
+| harsh_lens | a real lens (issue 35, `lens.tuning`): disc, Gaussian or a mixture, |
+|  | stronger and elliptical towards the corners, a little motion; 0.8-2.8 px at the centre |
+| harsh_glossy | a glossy sleeve's highlight, a band over part of one card's sticker |
+
+`HELD_OUT` is blur no tuning may use (`lens.held_out`: a bladed aperture with a bright
+rim, a focal plane tilted across the frame, radial astigmatism), on the same table:
+`lens_heldout`, reported on its own (the bench's `defocus_heldout_found`).
 """
 from __future__ import annotations
 
@@ -34,10 +41,12 @@ from dataclasses import replace
 
 import numpy as np
 
+from hardware.synthetic import lens
 from hardware.synthetic.scene import (
     Camera,
     Hand,
     Placement,
+    Sleeve,
     Style,
     Truth,
     _sticker_offset,
@@ -47,8 +56,10 @@ from hardware.tags.format import card_payload
 
 CONDITIONS = ("normal", "tilt_7_14", "tilt_14_20", "defocus", "glare", "small_modules",
               "hand_on_finder", "bayer_jpeg60", "clutter")
-HARSH = ("harsh", "harsh_defocus", "harsh_small", "harsh_tilt", "harsh_clutter")
+HARSH = ("harsh", "harsh_defocus", "harsh_small", "harsh_tilt", "harsh_clutter", "harsh_lens",
+         "harsh_glossy")
 ALL = CONDITIONS + HARSH
+HELD_OUT = ("lens_heldout",)  # never in ALL: no tuning, its own figure
 PAYLOADS = [card_payload("demo", "E", f"condition_{i}") for i in range(6)]
 FOREIGN = ["https://example.com/menu", "WIFI:S:cafe;T:WPA;P:secret;;"]
 
@@ -85,7 +96,7 @@ def video_style(seed: int, scale: float = 1.0) -> Style:
 
 
 def _harsh(name: str, index: int, scale: float) -> tuple[np.ndarray, list[Truth]]:
-    seed = 50_000 + 1000 * HARSH.index(name) + index
+    seed = (90_000 if name in HELD_OUT else 50_000 + 1000 * HARSH.index(name)) + index
     rng = np.random.default_rng(seed)
     style = real_table(rng, scale)
     payloads = list(PAYLOADS)
@@ -99,7 +110,21 @@ def _harsh(name: str, index: int, scale: float) -> tuple[np.ndarray, list[Truth]
                         height_mm=float(rng.choice([400, 600])))
     elif name == "harsh_clutter":
         payloads = payloads[:4] + FOREIGN
+    elif name == "harsh_lens":
+        style = replace(style, lens=lens.tuning(rng, float(rng.uniform(0.8, 2.8))))
+    elif name == "lens_heldout":
+        style = replace(style, lens=lens.held_out(rng, float(rng.uniform(0.6, 2.6))))
     placements = random_placements(rng, payloads, marker_angle=float(rng.uniform(0, 360)))
+    if name == "harsh_glossy":
+        card = int(rng.integers(1, len(placements)))
+        at = placements[card]
+        up = _sticker_offset(at, style)
+        t = math.radians(at.angle)
+        off = float(rng.uniform(-0.3, 0.3)) * style.symbol_px
+        style = replace(style, sleeve=Sleeve(
+            card, at.x + up * math.sin(t) + off, at.y - up * math.cos(t) + off / 2,
+            float(rng.uniform(0, 180)), float(rng.uniform(0.15, 0.5)) * style.symbol_px,
+            float(rng.uniform(0.7, 1.5))))
     if name == "harsh_clutter":
         under = placements[1]
         placements.append(Placement(PAYLOADS[5], under.x + rng.uniform(-40, 40),
@@ -113,7 +138,7 @@ def _harsh(name: str, index: int, scale: float) -> tuple[np.ndarray, list[Truth]
 
 def frame(name: str, index: int, scale: float = 1.0) -> tuple[np.ndarray, list[Truth]]:
     """Frame ``index`` of condition ``name`` (BGR image, truth of every object)."""
-    if name in HARSH:
+    if name in HARSH or name in HELD_OUT:
         return _harsh(name, index, scale)
     if name not in CONDITIONS:
         raise ValueError(f"unknown condition {name}")

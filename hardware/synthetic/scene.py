@@ -20,6 +20,8 @@ from dataclasses import dataclass, field, replace
 import cv2
 import numpy as np
 
+from hardware.synthetic.lens import Lens
+from hardware.synthetic.lens import blur as lens_blur
 from hardware.tags.format import BOARD_MARKER
 from hardware.tags.sheet import qr_matrix
 
@@ -50,6 +52,32 @@ class Hand:
 
 
 @dataclass(frozen=True)
+class Die:
+    """A die lying on the table or on a card (drawn above the cards, like a hand): centre
+    (x, y) flat px, turned ``angle`` degrees, ``side`` flat px (16 mm = 53 at 0.3 mm/px)."""
+
+    x: float
+    y: float
+    angle: float = 0.0
+    side: float = 53.0
+    pips: int = 5
+
+
+@dataclass(frozen=True)
+class Sleeve:
+    """A glossy sleeve (or sticker) on card ``card`` (its index in the placements) mirrors
+    a window or a lamp: a bright band ``width`` flat px wide through (x, y) at ``angle``
+    degrees, washing the card out by up to ``strength`` (0..1), soft at its edges."""
+
+    card: int
+    x: float
+    y: float
+    angle: float
+    width: float
+    strength: float
+
+
+@dataclass(frozen=True)
 class Style:
     """How the camera degrades the picture (defaults match docs/hardware research frames)."""
 
@@ -74,6 +102,10 @@ class Style:
     shadow: float = 0.0  # 0..1 darkness of the soft shadow each card casts (lamp at a slant)
     vignette: float = 0.0  # light lost at the frame corners (lens falloff), 0..1
     raw_noise: bool = False  # with bayer: the sensor noise on the mosaic, before demosaicing
+    # issue 35: a real lens's blur (hardware.synthetic.lens; replaces nothing, adds to the
+    # defocus disc) and a glossy sleeve's highlight over one card
+    lens: Lens | None = None
+    sleeve: Sleeve | None = None
 
 
 @dataclass(frozen=True)
@@ -90,6 +122,7 @@ class Truth:
     in_view: bool = True  # the whole symbol lies inside the frame
     defocus_px: float = 0.0  # radius of the defocus disk in output pixels
     contrast: float = 255.0  # gray levels between white and black modules (glare, light)
+    washed: float = 0.0  # share of the symbol a sleeve's highlight washes out (1: a finder)
 
     @property
     def decodable(self) -> bool:
@@ -101,9 +134,15 @@ class Truth:
           (module area / disk area >= 1/2 <=> r <= sqrt(2/pi) modules);
         - at least 30 gray levels between white and black modules under the glare (the
           sensor noise and JPEG take about 10);
-        - nothing over it but at most a fingertip (< 6 % of the symbol: one finder)."""
+        - nothing over it but at most a fingertip (< 6 % of the symbol: one finder);
+        - a lens blur (`lens.Lens`) counts by its equivalent disc radius along its worst
+          axis, like the disc;
+        - a sleeve's highlight washing out at most 10 % of the symbol (under 30 gray
+          levels there), none of its finder patterns (error correction H restores 30 % of
+          the codewords; a washed band spoils many codewords a little)."""
         return (self.in_view and self.module_px >= 2.0 and self.covered < 0.06
-                and self.defocus_px <= 0.8 * self.module_px and self.contrast >= 30)
+                and self.defocus_px <= 0.8 * self.module_px and self.contrast >= 30
+                and self.washed <= 0.1)
 
 
 def _table(rng: np.random.Generator, width: int = WIDTH, height: int = HEIGHT) -> np.ndarray:
@@ -328,6 +367,35 @@ def _draw_hand(canvas: np.ndarray, hand: Hand, scale: float, owner: np.ndarray |
         owner[layer > 127] = -2
 
 
+def _draw_die(canvas: np.ndarray, die: Die, scale: float, owner: np.ndarray | None) -> None:
+    """A white die with black pips and a soft shadow, seen from above."""
+    side = die.side * scale
+    rect = ((die.x * scale, die.y * scale), (side, side), die.angle)
+    box = np.int32(np.round(cv2.boxPoints(rect)))
+    h, w = canvas.shape[:2]
+    shade = np.zeros((h, w), np.uint8)
+    cv2.fillConvexPoly(shade, box + np.int32([round(6 * scale), round(8 * scale)]), 255)
+    shade = cv2.GaussianBlur(shade, (0, 0), 5 * scale)
+    keep = cv2.convertScaleAbs(shade, alpha=-0.4, beta=255)
+    canvas[:] = cv2.multiply(canvas, cv2.merge([keep] * 3), scale=1 / 255)
+    cv2.fillConvexPoly(canvas, box, (228, 232, 236), cv2.LINE_AA)
+    t = math.radians(die.angle)
+    spots = {1: [(0, 0)], 2: [(-1, -1), (1, 1)], 3: [(-1, -1), (0, 0), (1, 1)],
+             4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
+             5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
+             6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)]}[die.pips]
+    for u, v in spots:
+        dx, dy = u * side * 0.27, v * side * 0.27
+        px = die.x * scale + dx * math.cos(t) - dy * math.sin(t)
+        py = die.y * scale + dx * math.sin(t) + dy * math.cos(t)
+        cv2.circle(canvas, (int(round(px)), int(round(py))), max(1, int(side * 0.09)),
+                   (25, 25, 25), -1, cv2.LINE_AA)
+    if owner is not None:
+        mask = np.zeros((h, w), np.uint8)
+        cv2.fillConvexPoly(mask, box, 1)
+        owner[mask > 0] = -3
+
+
 _NOISE: dict[tuple[int, int], np.ndarray] = {}
 
 
@@ -438,7 +506,8 @@ class Camera:
         return cls(table, homography, np.repeat(light.astype(np.float32)[..., None], 3, 2), s)
 
     def render(self, placements: list[Placement], style: Style | None = None,
-               seed: int = 0, hands: list[Hand] | tuple = ()) -> tuple[np.ndarray, list[Truth]]:
+               seed: int = 0, hands: list[Hand | Die] | tuple = ()
+               ) -> tuple[np.ndarray, list[Truth]]:
         """A BGR frame (JPEG-decoded, like a webcam's MJPEG) and the truth of every object."""
         style = style or Style()
         rng = np.random.default_rng(seed)
@@ -454,8 +523,14 @@ class Camera:
             _paste(canvas, patch, placement.x * s, placement.y * s, placement.angle,
                    (placement.motion[0] * s, placement.motion[1] * s), owner, index)
             symbols.append(self._symbol_corners(placement, patch.shape, sx, sy, side, s))
+        sheen = None
+        if style.sleeve is not None:
+            sheen = _sleeve(canvas, owner, style.sleeve, s)
         for hand in hands:
-            _draw_hand(canvas, hand, s, owner)
+            if isinstance(hand, Die):
+                _draw_die(canvas, hand, s, owner)
+            else:
+                _draw_hand(canvas, hand, s, owner)
         homography = _scaled(self.homography, s)
         w, h = self.size
         # a tilted camera sees past the flat table: stretch its edge, no mirrored stickers
@@ -470,6 +545,8 @@ class Camera:
         image = cv2.multiply(image, self.light, dtype=cv2.CV_8U)
         if style.defocus_px > 0:
             image = cv2.filter2D(image, -1, _disk(style.defocus_px * s))
+        if style.lens is not None:
+            image = lens_blur(image, style.lens, s)
         if style.blur_sigma > 0:
             image = cv2.GaussianBlur(image, (0, 0), style.blur_sigma * s)
         if style.bayer and style.raw_noise:
@@ -493,8 +570,15 @@ class Camera:
                                        len(qr_matrix(t.payload)))
             image_corners = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), homography)
             points = np.vstack([image_corners.reshape(-1, 2), [t.sticker]])
-            out.append(replace(t, **facts, defocus_px=style.defocus_px * s,
-                               contrast=self._contrast(points, spot, style.glare)))
+            defocus = style.defocus_px * s
+            if style.lens is not None:  # two blurs in a row: their spreads add
+                lens = style.lens.equivalent_radius(*t.sticker, w, h, s)
+                defocus = math.hypot(defocus, lens)
+            washed = _washed(sheen, corners, len(qr_matrix(t.payload))) if sheen is not None \
+                else 0.0
+            out.append(replace(t, **facts, defocus_px=round(defocus, 3),
+                               contrast=self._contrast(points, spot, style.glare),
+                               washed=washed))
         return image, out
 
     @staticmethod
@@ -612,6 +696,44 @@ def _shadow(canvas: np.ndarray, shape, placement: Placement, s: float,
     keep = cv2.convertScaleAbs(m, alpha=-strength, beta=255)
     region = canvas[cy0:cy1, cx0:cx1]
     region[:] = cv2.multiply(region, cv2.merge([keep] * 3), scale=1 / 255)
+
+
+def _sleeve(canvas: np.ndarray, owner: np.ndarray, sleeve: Sleeve, s: float) -> np.ndarray:
+    """Wash the sleeve's highlight into ``canvas`` over its card; returns the highlight's
+    strength per flat pixel (0..1) for the truth."""
+    h, w = canvas.shape[:2]
+    band = np.zeros((h, w), np.uint8)
+    t = math.radians(sleeve.angle)
+    dx, dy = math.cos(t) * 3000, math.sin(t) * 3000
+    cx, cy = sleeve.x * s, sleeve.y * s
+    cv2.line(band, (int(cx - dx), int(cy - dy)), (int(cx + dx), int(cy + dy)), 255,
+             max(1, int(sleeve.width * s)))
+    g = cv2.GaussianBlur(band.astype(np.float32) / 255, (0, 0), max(1.0, 0.15 * sleeve.width * s))
+    g = np.minimum(g * sleeve.strength, 1.0) * (owner == sleeve.card)  # > 1: saturated
+    g3 = g[..., None]
+    canvas[:] = np.clip(canvas.astype(np.float32) * (1 - 0.35 * g3) + 255 * g3, 0, 255
+                        ).astype(np.uint8)
+    return g
+
+
+def _washed(sheen: np.ndarray, corners: np.ndarray, modules: int) -> float:
+    """The share of the symbol (corners on the flat table) under 30 gray levels of
+    contrast in ``sheen``; 1.0 when a finder pattern's centre is washed out."""
+    def at(u: float, v: float) -> float:
+        p = corners[0] + (corners[1] - corners[0]) * u + (corners[3] - corners[0]) * v
+        x = int(min(max(p[0], 0), sheen.shape[1] - 1))
+        y = int(min(max(p[1], 0), sheen.shape[0] - 1))
+        g = float(sheen[y, x])
+        black = min(255.0, 20 * (1 - 0.35 * g) + 255 * g)
+        white = min(255.0, 235 * (1 - 0.35 * g) + 255 * g)
+        return white - black
+
+    f = 3.5 / modules
+    if min(at(f, f), at(1 - f, f), at(f, 1 - f)) < 30:
+        return 1.0
+    grid = (np.arange(12) + 0.5) / 12
+    washed = [at(u, v) < 30 for u in grid for v in grid]
+    return round(sum(washed) / len(washed), 3)
 
 
 def random_placements(rng: np.random.Generator, payloads: list[str], marker_angle: float = 0.0,

@@ -16,7 +16,16 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from hardware.synthetic.scene import HEIGHT, WIDTH, Camera, Hand, Placement, Style, Truth
+from hardware.synthetic.scene import (
+    HEIGHT,
+    WIDTH,
+    Camera,
+    Die,
+    Hand,
+    Placement,
+    Style,
+    Truth,
+)
 from hardware.tags.format import BOARD_MARKER, card_payload
 
 MARKER_AT = (640.0, 110.0)  # pixels on the flat table; board origin
@@ -49,11 +58,13 @@ class Script:
     frames: list[list[Placement]]
     expected: list[Expected]
     fps: float = 30.0
-    hands: list[list[Hand]] | None = None  # per frame, drawn above the cards
+    hands: list[list[Hand | Die]] | None = None  # per frame, drawn above the cards
     left_view: int | None = None  # a lifted card: the first frame with no part of it in view
     gains: list[float] | None = None  # per frame, the camera's exposure (1: as rendered)
 
-    def hands_at(self, index: int) -> list[Hand]:
+    covered: str | None = None  # a cover script: the card covered, never to be removed
+
+    def hands_at(self, index: int) -> list[Hand | Die]:
         return self.hands[index] if self.hands else []
 
 
@@ -316,6 +327,57 @@ def overlap_script(towards: float = 90.0, fps: float = 30.0) -> Script:
                 Expected("Appeared", over, "centre", 0, 20),
                 Expected("Removed", over, "centre", 0, left)]
     return Script(frames, expected, fps, hands, left)
+
+
+COVERS = ("hand", "die", "card")
+
+
+def cover_script(kind: str, covered_frames: int, size: float = 1.0, event: str | None = None,
+                 fps: float = 30.0) -> Script:
+    """A card on the centre space (from the start) whose sticker something covers for
+    ``covered_frames`` frames (issue 35: up to 30, one second), then uncovers:
+
+    - ``hand``: a hand comes in from the south and rests its fingers over the sticker;
+    - ``die``: a die (``size`` x 16 mm) lands on the sticker and is picked up again;
+    - ``card``: another card is slid over the sticker from the east (``size`` x its
+      width over it), rests, and is slid back out of the picture.
+
+    Expected: the card appears, and nothing removes it or makes it appear again (the
+    covering card's own observations are not the point: `Script.covered` names the card
+    whose observations count)."""
+    event = event or card_payload("demo", "E", "card_1")
+    other = card_payload("demo", "A", "card_9")
+    marker = Placement(BOARD_MARKER, *MARKER_AT, 0.0, marker=True)
+    cx, cy = board_to_table(0, 60)
+    sx, sy = cx, cy - 63  # the sticker's centre (its card's upper half)
+    begin, come = 20, 6
+    frames, hands = [], []
+    for i in range(begin + covered_frames + 2 * come + 30):
+        k = i - begin
+        placements = [marker, Placement(event, cx, cy, 0.0)]
+        over: list[Hand | Die] = []
+        if kind == "hand" and -come <= k < covered_frames + come:
+            away = 90 * max(0, -k, k - covered_frames + 1)
+            over.append(Hand(sx + 10, sy - 75 + away, 180.0, size))
+        elif kind == "die" and 0 <= k < covered_frames:
+            over.append(Die(sx + 4, sy + 3, 17.0 + 3 * (k > covered_frames // 2), 53 * size,
+                            3 + i % 3))
+        elif kind == "card" and -come <= k < covered_frames + come:
+            # the covering card's west edge comes from far east to ``size`` of its width
+            # past the sticker's west side, then goes back
+            shift = 130 * max(0, -k, k - covered_frames + 1)
+            x = sx - 60 * size + 110 + shift
+            motion = (0.0, 0.0) if 0 <= k < covered_frames else (
+                (-65.0 if k < 0 else 65.0), 0.0)
+            placements.append(Placement(other, x, sy + 40, 92.0, motion=motion))
+            if not 0 <= k < covered_frames:
+                over.append(Hand(x + 120, sy + 30, 90.0))
+        else:
+            pass
+        frames.append(placements)
+        hands.append(over)
+    return Script(frames, [Expected("Appeared", event, "centre", 0, 0)], fps, hands,
+                  covered=event)
 
 
 def exposure_script(gains: list[float] | None = None, fps: float = 30.0) -> Script:
