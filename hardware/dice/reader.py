@@ -113,6 +113,11 @@ class DiceReader:
         """Ask the device for a snapshot (STATE?). False if no port is open."""
         return self._send(p.StateQuery())
 
+    def request_dice(self) -> bool:
+        """Ask a version-2 reader for its die list (DICE?). False if no port is open. The
+        firmware's emulated-board test (tests/hardware/test_firmware_sim.py) asks it so."""
+        return self._send(p.DiceQuery())
+
     # ------------------------------------------------------------------ thread
 
     def _run(self) -> None:
