@@ -7,28 +7,9 @@ replay never depends on a value no rule looked at."""
 from __future__ import annotations
 
 from engine.api import Refused
+from engine.canonical import Reads
 from engine.wwe import cards, effects
 from engine.wwe import state as st
-
-
-class _Reads(dict):
-    """A card's params that remember which of them the card looked at."""
-
-    def __init__(self, params: dict) -> None:
-        super().__init__(params)
-        self.read: set = set()
-
-    def get(self, key, default=None):
-        self.read.add(key)
-        return super().get(key, default)
-
-    def __getitem__(self, key):
-        self.read.add(key)
-        return super().__getitem__(key)
-
-    def __contains__(self, key) -> bool:
-        self.read.add(key)
-        return super().__contains__(key)
 
 
 def canonical(s: dict, action: dict) -> dict:
@@ -43,13 +24,13 @@ def canonical(s: dict, action: dict) -> dict:
     performed = action.get("perform", True) is True and effects.action_lost(s, seat) is None
     if not performed or not isinstance(params, dict) or not params:
         return {k: v for k, v in action.items() if k != "params"}
-    reads = _Reads(params)
+    reads = Reads(params)  # the params that remember which of them the card looked at
     try:
         cards.perform_refusal(s, seat, action.get("card"), reads)  # read-only: its check
         cards.perform(st.fast_copy(s), seat, action.get("card"), reads, [])
     except Refused:
         pass  # refused, or no effect (R4.1.2): what it read to find out is what it uses
-    used = {k: v for k, v in params.items() if k in reads.read}
+    used = {k: v for k, v in params.items() if reads.everything or k in reads.read}
     if used == params:
         return action
     out = {k: v for k, v in action.items() if k != "params"}
