@@ -165,7 +165,7 @@ def test_the_tv_fits_one_screen_through_a_chapter(server, browser):  # noqa: F81
     assert table.locator("[aria-controls='join-panel'], a[href='#join-panel']").count() == 0
 
     names = {seat: name for seat, name, _c in PLAYERS}
-    colours = {"blue": "#2f62c9", "red": "#c62d2d", "green": "#2a8a3e", "yellow": "#d5a400"}
+    colours = {"blue": "#2f62c9", "red": "#c62d2d", "green": "#237a35", "yellow": "#d5a400"}
     shots_taken: set[str] = set()
     played: dict[str, list] = {}
     for _step in range(400):

@@ -508,7 +508,9 @@
       var c = parseInt(x, 16) / 255;
       return c <= 0.03928 ? c / 12.92 : Math.pow((c + 0.055) / 1.055, 2.4);
     });
-    return 0.2126 * lum[0] + 0.7152 * lum[1] + 0.0722 * lum[2] > 0.4 ? "#1b1b1b" : "#ffffff";
+    var l = 0.2126 * lum[0] + 0.7152 * lum[1] + 0.0722 * lum[2];
+    // the higher WCAG contrast: white (L 1) against #1b1b1b (L 0.0116)
+    return 1.05 / (l + 0.05) >= (l + 0.05) / 0.0616 ? "#ffffff" : "#1b1b1b";
   }
 
   /** The end of a game in one line: who won (or shared the win) with how many points, from

@@ -7,7 +7,7 @@
   var h = TC.h, t = TC.t;
   var RES = ["influence", "soup", "rosary", "tool", "book"];
   var ICONS = {influence: "♛", soup: "♨", rosary: "✝", tool: "⚒", book: "▤", prestige: "★"};
-  var COLOURS = {blue: "#2f6fd0", red: "#c8352b", green: "#2f8f3a", yellow: "#d9a400"};
+  var COLOURS = {blue: "#2f6fd0", red: "#c8352b", green: "#237a35", yellow: "#d9a400"};
   var SEAT_COLOUR = {N: "blue", E: "red", S: "green", W: "yellow"};
   var PIPS = ["", "⚀", "⚁", "⚂", "⚃", "⚄", "⚅"];
 

@@ -12,7 +12,7 @@
   var CUBES = ["wood", "stone", "sand", "metal"];
   var ICONS = {wood: "▮", stone: "▪", sand: "◆", metal: "⬣", gold: "●", vp: "★",
     workers: "☗", mill: "⚙"};
-  var COLOURS = {blue: "#2f6fd0", red: "#c8352b", green: "#2f8f3a", yellow: "#d9a400"};
+  var COLOURS = {blue: "#2f6fd0", red: "#c8352b", green: "#237a35", yellow: "#d9a400"};
 
   function obj(x) { return x && typeof x === "object" && !Array.isArray(x) ? x : {}; }
   function arr(x) { return Array.isArray(x) ? x : []; }

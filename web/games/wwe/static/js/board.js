@@ -102,7 +102,7 @@
 
   /* ---------- small pieces ---------- */
 
-  var PALETTE = {blue: "#2f62c9", red: "#c62d2d", green: "#2a8a3e", yellow: "#d5a400"};
+  var PALETTE = {blue: "#2f62c9", red: "#c62d2d", green: "#237a35", yellow: "#d5a400"};
 
   /** A player's colour: catalog colour ids in the board game's tones, else the CSS colour. */
   function colourOf(p) { return p && p.colour ? (PALETTE[p.colour] || p.colour) : "#888"; }
