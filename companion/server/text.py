@@ -98,9 +98,11 @@ def request_problem(request) -> str | None:
     if request.is_json:
         try:
             body = json.loads(request.get_data(cache=True))
+            return first_bad(body, "")
         except (ValueError, RecursionError):
-            return None  # not JSON: the route refuses it as it always did
-        return first_bad(body, "")
+            # not JSON, or nested past what can be walked (Python 3.13's json parses deeper
+            # than 3.11's): the route refuses it as it always did (limits: nesting depth)
+            return None
     return None
 
 
