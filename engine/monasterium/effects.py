@@ -95,7 +95,7 @@ def road_bonus(s, seat, bonus: str, a: dict, ev) -> None:
 # ---- the cathedral window ---------------------------------------------------------------
 def window_cell(s, seat, m: str, row) -> int | None:
     """The cell a tile of monastery ``m`` takes in ``row`` (leftmost empty), if legal."""
-    if row not in (0, 1, 2):
+    if type(row) is not int or row not in (0, 1, 2):  # (JSON true is no row)
         return None
     w = s["players"][seat]["window"]
     if None not in w[row]:
@@ -159,23 +159,25 @@ def send_cost(s, seat, row: str, dest: str, discount: int, monastery: str | None
     return {"rosary": cost}
 
 
-def send_refusal(s, seat, novice, m, dest, discount: int = 0) -> Refused | None:
-    """Why this send is not possible now (None: it is)."""
-    refused = novice_refusal(s, seat, novice)
+def send_refusal(s, seat, novice, m, dest, discount: int = 0, extra: bool = False
+                 ) -> Refused | None:
+    """Why this send is not possible now (None: it is). ``extra``: the send is a completed
+    row's bonus (§6.7), the only way an extra novice is sent (M-A21)."""
+    refused = novice_refusal(s, seat, novice, extra)
     if refused is not None:
         return refused
     return place_refusal(s, seat, novice.split(":", 1)[0], m, dest, discount)
 
 
-def novice_refusal(s, seat, novice) -> Refused | None:
-    """Why ``novice`` cannot be sent at all (not one of the seat's): `send_refusal`'s first
-    checks."""
+def novice_refusal(s, seat, novice, extra: bool = False) -> Refused | None:
+    """Why ``novice`` cannot be sent at all (not one of the seat's, or an extra novice sent
+    by a die: M-A21, extra novices only via §6.7): `send_refusal`'s first checks."""
     p = s["players"][seat]
     if not isinstance(novice, str) or ":" not in novice:
         return Refused("bad_field", field="novice")
     row, col = novice.split(":", 1)
     if row == "extra":
-        if col not in p["extras"]:
+        if not extra or col not in p["extras"]:
             return Refused("no_novice", novice=novice[:12])
     elif row not in S.ROWS or col not in p["novices"][row]:
         return Refused("no_novice", novice=novice[:12])
@@ -218,9 +220,25 @@ def place_refusal(s, seat, row: str, m, dest, discount: int = 0) -> Refused | No
     return None
 
 
-def send(s, seat, a, ev, discount: int = 0) -> None:
+def _tile_refusal(s, seat, a, m, dest) -> Refused | None:
+    """A building whose reward is a tile (a common hall) needs a cell for it when the window
+    can take one: the tile is built at once (§8) and lost only when it cannot be (M-A19),
+    so a missing or impossible cell is refused, never taken as giving the tile up."""
+    building = s["cat"]["buildings"].get(dest)
+    if building is None or not S.board(s)["building_reward"][building["type"]].get("glass") \
+            or not glass_options(s, seat, [m]):
+        return None
+    if window_cell(s, seat, m, a.get("row")) is None:
+        return Refused("bad_field", field="row")
+    if a.get("bonus") not in ("row", "column"):
+        return Refused("bad_field", field="bonus")
+    return None
+
+
+def send(s, seat, a, ev, discount: int = 0, extra: bool = False) -> None:
     novice, m, dest = a.get("novice"), a.get("monastery"), a.get("to")
-    refused = send_refusal(s, seat, novice, m, dest, discount)
+    refused = send_refusal(s, seat, novice, m, dest, discount, extra) or \
+        _tile_refusal(s, seat, a, m, dest)
     if refused:
         raise refused
     p = s["players"][seat]

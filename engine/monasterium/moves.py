@@ -12,7 +12,7 @@ def glass_params(s, seat, ms) -> list:
             for b in ("row", "column")]
 
 
-def sends(s, seat, discount=0, novices=None) -> list:
+def sends(s, seat, discount=0, novices=None, extra=False) -> list:
     """Every legal send: novice x monastery x destination (+ the tile of a common hall).
     Whether a place takes a novice depends on its row only (`effects.place_refusal`), so it
     is asked once per row, monastery and place, not once per novice."""
@@ -24,7 +24,7 @@ def sends(s, seat, discount=0, novices=None) -> list:
     tiles: dict = {}  # monastery -> the glass tiles of a common hall there
     out = []
     for nov in novices:
-        if F.novice_refusal(s, seat, nov) is not None:
+        if F.novice_refusal(s, seat, nov, extra) is not None:
             continue
         row = nov.split(":")[0]
         found = places.get(row)
@@ -62,7 +62,7 @@ def _places(s, seat, row, open_to, discount) -> list:
 
 
 def extra_sends(s, seat, row) -> list:
-    return sends(s, seat, novices=[f"extra:{row}"])
+    return sends(s, seat, novices=[f"extra:{row}"], extra=True)
 
 
 def _effect_params(s, seat, eff) -> list:

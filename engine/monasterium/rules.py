@@ -325,7 +325,7 @@ def _h_extra_novice(s, a, by, ev) -> None:
         s["players"][by]["extras"].remove(row)
         ev.append({"type": "extra_forfeit", "seat": by, "row": row})
     else:
-        effects.send(s, by, dict(a, novice=f"extra:{row}"), ev, discount=0)
+        effects.send(s, by, dict(a, novice=f"extra:{row}"), ev, discount=0, extra=True)
     s["pending"].pop(0)
     _after_use(s, by, ev)
 
