@@ -63,7 +63,8 @@ data, checked by tests/engine/test_options.py), choices.py (what to offer: check
 the rules by the choices' own trials), views, texts, catalog and shapes."""
 CROSS_GAME = ["tests/engine/test_layers.py", "tests/engine/test_rules_cited.py",
               "tests/engine/test_viewparts.py", "tests/engine/test_catalog_languages.py"]
-SLOW_LAST = ["test_choices_performed.py", "test_fuzz.py", "test_properties.py",
+SLOW_LAST = ["test_choices_performed.py", "test_fuzz.py", "test_offered_brute.py",
+             "test_offered_params.py", "test_properties.py",
              "test_whole_games.py"]
 TEST_DIRS = {"wwe": "tests/engine", "pillars": "tests/engine/pillars",
              "monasterium": "tests/engine/monasterium"}

@@ -383,7 +383,7 @@ def cure(s, a, ev):
         return
     if locs is not None:
         raise Refused("too_many_cures", limit=1)
-    push_front(s, projects.cure(s, h["seat"], [loc], ev, limit=1))
+    push_front(s, projects.cure(s, h["seat"], [loc], ev))  # one location: within the limit of 1
 
 
 def place_free_house(s, a, ev):

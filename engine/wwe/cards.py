@@ -206,8 +206,8 @@ def sell_refusal(s, seat, params) -> Refused | None:
         cloth = _int(params, "cloth")
     except Refused as r:
         return r
-    if cloth > int(s["cat"]["game"]["market"].get("cloth_max", 1)):
-        return Refused("cloth_max", max=int(s["cat"]["game"]["market"].get("cloth_max", 1)))
+    if cloth > int(s["cat"]["game"]["market"]["cloth_max"]):
+        return Refused("cloth_max", max=int(s["cat"]["game"]["market"]["cloth_max"]))
     if wool + cloth == 0:
         return Refused("nothing_to_sell")
     if wool > 1 and not s["options"]["sell_any_wool"]:

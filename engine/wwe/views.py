@@ -162,7 +162,7 @@ def public_view(s: dict) -> dict:
         "in_force": list(in_force(s)),
         "market": {"prices": {i: effects.price(s, i) for i in ("wool", "cloth")},
                    "covered": list(s["covers"]["market"]),
-                   "cloth_max": int(game["market"].get("cloth_max", 1))},
+                   "cloth_max": int(game["market"]["cloth_max"])},
         "covers": {k: list(v) for k, v in s["covers"].items()},
         "cover_tiles": int(game.get("cover_tiles", 5)),
         "projects": parts.get(cat, ("projects", s["projects"], s["covers"]["project"]),

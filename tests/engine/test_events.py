@@ -358,3 +358,24 @@ def test_reveal_plague_values_checked_against_tokens_left(catalog):
     assert refused(s, type="reveal_plague", by="table", value=9).code == "bad_plague_value"
     s = act(s, type="reveal_plague", by="table", value=4)
     assert s["plague"]["7"] == {"state": "sick", "value": 4}
+
+
+def test_an_effect_the_app_does_not_know_is_left_to_the_table(catalog):
+    """An owner's catalog may name an effect kind the rules code does not know: the table
+    reads its text and resolves it by hand (issue 34: `not in` turned into `in` went
+    unnoticed)."""
+    _with_effects(catalog, "demo_feast", [{"type": "eclipse", "text": {"en": "Dark."}}])
+    s = new_game(catalog, seats=("N", "S"))
+    s = act(s, type="reveal_event", by="table", card="demo_feast")
+    assert head(s)["kind"] == "resolve_manual"
+
+
+def test_a_permanent_rule_change_asks_the_table_nothing_when_revealed(catalog):
+    """A permanent (blue) card's known kinds act later (R3.2.5): no manual step at the
+    reveal."""
+    _with_effects(catalog, "demo_feast", [{"type": "price", "item": "wool", "price": 3},
+                                          {"type": "lose_action", "who": "all"}],
+                  permanent=True)
+    s = new_game(catalog, seats=("N", "S"))
+    s = act(s, type="reveal_event", by="table", card="demo_feast")
+    assert head(s)["kind"] != "resolve_manual"

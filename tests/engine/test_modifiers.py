@@ -257,3 +257,18 @@ def test_shipped_demo_cards_use_the_modifiers(shipped_catalog):
     kinds = {e["type"]: c["id"] for c in shipped_catalog["event_cards"] for e in c["effects"]}
     assert kinds["income_modifier"] == "demo_wood_merchant"
     assert kinds["event_modifier"] == "demo_earl_absent"
+
+
+def test_a_modifier_changes_only_the_corner_it_names(catalog):
+    """`modified_income` (issue 34: `or` turned into `and` went unnoticed): a modifier of
+    wool leaves a grain corner alone, `any` changes every corner, and a corner already taken
+    away ("none") stays away, bonus included."""
+    from engine.wwe.effects import modified_income
+
+    s = new_game(_setup(catalog, {}), seats=("N", "S"))
+    wool_vp = {"who": "all", "item": "wool", "replacement": "vp", "bonus": {"gold": 1}}
+    any_wool = {"who": "all", "item": "any", "replacement": "wool"}
+    assert modified_income(s, "N", "grain", [wool_vp]) == ("grain", {})
+    assert modified_income(s, "N", "wool", [wool_vp]) == ("vp", {"gold": 1})
+    assert modified_income(s, "N", "grain", [any_wool, wool_vp]) == ("vp", {"gold": 1})
+    assert modified_income(s, "N", None, [any_wool, wool_vp]) == (None, {})

@@ -226,3 +226,23 @@ def test_event_templates_fill_from_their_events(catalog):
                 if choice.refused:
                     REASONS[choice.refused["code"]].format(**choice.refused["params"])
     assert {"event_revealed", "card_played", "tax_rolled", "game_over"} <= seen
+
+
+@pytest.mark.parametrize("have", [0, 1, 3])
+def test_host_may_take_away_exactly_what_a_seat_holds_and_not_one_more(at_play, have):
+    """A correction down to 0 is legal (issue 34: `<` turned into `<=` went unnoticed)."""
+    set_res(at_play, "N", "wool", have)
+    r = refused(at_play, type="adjust", by="host", seat="N", item="wool", delta=-(have + 1))
+    assert r.code == "correction_below_zero"
+    if have:
+        after = act(at_play, type="adjust", by="host", seat="N", item="wool", delta=-have)
+        assert after["players"]["N"]["res"]["wool"] == 0
+
+
+def test_a_host_correction_moves_at_most_the_limit_at_once(at_play):
+    from engine.wwe.actions import MAX_CORRECTION
+    for delta in (MAX_CORRECTION + 1, -MAX_CORRECTION - 1):
+        r = refused(at_play, type="adjust", by="host", seat="N", item="vp", delta=delta)
+        assert r.code == "bad_params"
+    after = act(at_play, type="adjust", by="host", seat="N", item="vp", delta=MAX_CORRECTION)
+    assert after["players"]["N"]["vp"] == at_play["players"]["N"]["vp"] + MAX_CORRECTION

@@ -1,0 +1,95 @@
+"""Rule edges a sampled mutant changed with no test noticing (issue 34): C missions count
+what they name, a take names dice on its space, a reroll comes once a round in the placing
+phase, and a monastery without tiles offers none."""
+from __future__ import annotations
+
+import pytest
+
+from engine.api import Refused
+from engine.monasterium import effects as F
+from engine.monasterium import missions
+from tests.engine.monasterium.helpers import CAT, GAME, act_phase, new_game
+
+
+def _mission(cond):
+    return next(m for m in CAT["missions"] if m.get("condition") == cond)
+
+
+def _own(s, seat, kind, n):
+    """``seat`` holds ``n`` buildings of ``kind`` (and nothing else)."""
+    got = 0
+    for mon in s["mon"].values():
+        for b in mon["buildings"]:
+            mon["buildings"][b] = None
+            if got < n and s["cat"]["buildings"][b]["type"] == kind:
+                mon["buildings"][b] = seat
+                got += 1
+    assert got == n
+
+
+@pytest.mark.parametrize("kind,n,done", [("hall", 3, True), ("hall", 2, False),
+                                         ("lay", 3, False), ("workshop", 4, False)])
+def test_three_common_halls_and_only_halls_complete_c2(kind, n, done):
+    s = new_game(2)
+    _own(s, "N", kind, n)
+    assert missions.done(s, "N", _mission("halls_3")) is done
+
+
+def test_each_c_mission_reads_its_own_condition():
+    s = new_game(2)
+    _own(s, "N", "hall", 3)  # three halls: C2 only
+    assert [c for c in ("sent_12", "halls_3", "cloisters_6", "window_5", "dice_3")
+            if missions.done(s, "N", _mission(c))] == ["halls_3"]
+
+
+def test_a_take_names_only_dice_on_that_space():
+    s = act_phase(new_game(2), "N", {"n1": 2, "n2": 3, "N1": 2})
+    for dice in (["n2"], ["n1", "n2"], ["nX"]):
+        with pytest.raises(Refused) as r:
+            GAME.apply(s, {"type": "take", "by": "N", "space": 2, "dice": dice})
+        assert r.value.code == "bad_field"
+    GAME.apply(s, {"type": "take", "by": "N", "space": 2, "dice": ["N1", "n1"]})
+
+
+def _placing(n=2, seed=1):
+    s = new_game(n, seed=seed)
+    return s, s["active"]
+
+
+def test_a_reroll_needs_the_placing_phase_the_active_seat_and_a_roll():
+    s, seat = _placing()
+    other = next(x for x in s["seats"] if x != seat)
+    mine = [d for d, x in s["dice"].items() if x["holder"] == seat and x["at"] == "hand"]
+    reroll = {"type": "reroll", "by": seat, "dice": mine[:1]}
+    with pytest.raises(Refused):  # not rolled yet
+        GAME.apply(s, reroll)
+    s, _ = GAME.apply(s, {"type": "roll", "by": "table"})
+    with pytest.raises(Refused):  # not this seat's turn
+        theirs = [d for d, x in s["dice"].items() if x["holder"] == other]
+        GAME.apply(s, {"type": "reroll", "by": other, "dice": theirs[:1]})
+    GAME.apply(s, reroll)
+    act = act_phase(s, seat, {"n1": 2})
+    with pytest.raises(Refused):  # the action phase
+        GAME.apply(act, reroll)
+
+
+def test_the_reroll_comes_back_every_round():
+    import random
+    s, seat = _placing()
+    s, _ = GAME.apply(s, {"type": "roll", "by": "table"})
+    mine = [d for d, x in s["dice"].items() if x["holder"] == seat and x["at"] == "hand"]
+    s, _ = GAME.apply(s, {"type": "reroll", "by": seat, "dice": mine})
+    assert s["players"][seat]["reroll_used"]
+    rnd = random.Random(3)
+    start = (s["year"], s["round"])
+    while (s["year"], s["round"]) == start:
+        s, _ = GAME.apply(s, GAME.random_action(s, rnd))
+    assert not any(p["reroll_used"] for p in s["players"].values())
+
+
+def test_a_monastery_without_tiles_offers_none():
+    s = new_game(2)
+    m = next(iter(s["mon"]))
+    assert F.glass_options(s, "N", [m])
+    s["mon"][m]["glass"] = 0
+    assert F.glass_options(s, "N", [m]) == []
