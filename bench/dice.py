@@ -23,7 +23,7 @@ import serial
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from hardware.dice import protocol as p  # noqa: E402
+from hardware.dice import protocol  # noqa: E402
 from hardware.dice.observations import Roll  # noqa: E402
 from hardware.dice.reader import DiceReader  # noqa: E402
 
@@ -66,12 +66,12 @@ class Device:
         """``make(seq, *args)`` gives the bodies (consecutive numbers from ``seq``)."""
         with self.lock:
             bodies = make(self.seq, *args)
-            os.write(self.master, b"".join(p.encode(b) for b in bodies))
+            os.write(self.master, b"".join(protocol.encode(b) for b in bodies))
             for _ in bodies:
-                self.seq = p.next_seq(self.seq)
+                self.seq = protocol.next_seq(self.seq)
 
     def _serve(self) -> None:
-        parser = p.FrameParser()
+        parser = protocol.FrameParser()
         while not self.stopped.is_set():
             if not select.select([self.master], [], [], 0.05)[0]:
                 continue
@@ -81,13 +81,14 @@ class Device:
                 time.sleep(0.01)  # no host yet (or gone)
                 continue
             for item in parser.feed(data):
-                if isinstance(item, p.Frame) and item.body == "HELLO?":
-                    os.write(self.master, p.encode(p.hello_body("bench", len(self.groups), "BE")))
-                elif isinstance(item, p.Frame) and item.body == "STATE?":
-                    settled = {d: p.DieState("SETTLED", 1) for d in self.groups}
-                    self.send_bodies(p.snapshot_bodies, 0, settled)
-                elif isinstance(item, p.Frame) and item.body == "DICE?":
-                    self.send_bodies(p.dice_list_bodies, self.groups)
+                if isinstance(item, protocol.Frame) and item.body == "HELLO?":
+                    hello = protocol.hello_body("bench", len(self.groups), "BE")
+                    os.write(self.master, protocol.encode(hello))
+                elif isinstance(item, protocol.Frame) and item.body == "STATE?":
+                    settled = {d: protocol.DieState("SETTLED", 1) for d in self.groups}
+                    self.send_bodies(protocol.snapshot_bodies, 0, settled)
+                elif isinstance(item, protocol.Frame) and item.body == "DICE?":
+                    self.send_bodies(protocol.dice_list_bodies, self.groups)
 
 
 def faces_for(groups: dict[str, str], n: int) -> dict[str, int]:
@@ -114,7 +115,7 @@ def reader_latency(rolls: int, groups: dict[str, str]) -> list[float]:
         faces = faces_for(groups, n)
         delivered.clear()
         start = time.perf_counter()
-        device.send_bodies(p.reading_bodies, n, faces)
+        device.send_bodies(protocol.reading_bodies, n, faces)
         if not delivered.wait(5):
             raise SystemExit(f"roll {n} was not delivered")
         times.append((time.perf_counter() - start) * 1000)
@@ -126,7 +127,7 @@ def reader_latency(rolls: int, groups: dict[str, str]) -> list[float]:
 
 
 def roll_bytes(groups: dict[str, str]) -> bytes:
-    return b"".join(p.encode(b) for b in p.reading_bodies(1, 1, faces_for(groups, 1)))
+    return b"".join(protocol.encode(b) for b in protocol.reading_bodies(1, 1, faces_for(groups, 1)))
 
 
 def baseline_latency(rounds: int, groups: dict[str, str]) -> list[float]:
@@ -167,13 +168,13 @@ WIRE_LINES_PER_S = 0.0
 
 def throughput(lines: int) -> tuple[float, float]:
     bodies = ["HB {} 123456", "EV {} tax ROLLING", "EV {} tax SETTLED 4", "RD {} r=9 tax=4 red=6"]
-    stream = b"".join(p.encode(bodies[i % 4].format(i % 65536)) for i in range(lines))
+    stream = b"".join(protocol.encode(bodies[i % 4].format(i % 65536)) for i in range(lines))
     chunks = [stream[i:i + 4096] for i in range(0, len(stream), 4096)]
     start = time.perf_counter()
-    parser, parsed = p.FrameParser(), 0
+    parser, parsed = protocol.FrameParser(), 0
     for chunk in chunks:
         for item in parser.feed(chunk):
-            p.parse_device(item.body)
+            protocol.parse_device(item.body)
             parsed += 1
     ours = parsed / (time.perf_counter() - start)
     global WIRE_LINES_PER_S
@@ -189,7 +190,7 @@ def latency_figures(ours: list[float], base: list[float], groups: dict[str, str]
     wire = len(roll_bytes(groups))
     return {
         "dice": len(groups),
-        "frames": len(p.reading_bodies(1, 1, faces_for(groups, 1))),
+        "frames": len(protocol.reading_bodies(1, 1, faces_for(groups, 1))),
         "bytes": wire,
         "p50_ms": round(statistics.median(ours), 3),
         "p95_ms": round(percentile(ours, 95), 3),

@@ -448,8 +448,7 @@ def check_dice(ctx: Context) -> Result:
                       "plug in the reader; if it has an unusual USB id: "
                       "sudo deploy/install.sh --dice-usb VID:PID", details)
     try:
-        from hardware.dice import discovery
-        from hardware.dice import protocol as p
+        from hardware.dice import discovery, protocol
     except ImportError as exc:
         return Result("dice", SKIP, f"dice reader at {candidates[0]}; protocol code missing "
                       f"({exc})", "reinstall the app: sudo deploy/install.sh", details)
@@ -480,8 +479,8 @@ def check_dice(ctx: Context) -> Result:
             continue
         details["path"] = path
         details.update(proto=hello.proto, fw=hello.fw, dice=hello.dice, uid=hello.uid)
-        if hello.proto not in p.PROTOCOL_VERSIONS:
-            spoken = " and ".join(str(v) for v in sorted(p.PROTOCOL_VERSIONS))
+        if hello.proto not in protocol.PROTOCOL_VERSIONS:
+            spoken = " and ".join(str(v) for v in sorted(protocol.PROTOCOL_VERSIONS))
             return Result("dice", FAIL, f"dice reader at {path} speaks protocol {hello.proto}, "
                           f"this companion speaks {spoken}",
                           "flash the reader with the firmware of this version "

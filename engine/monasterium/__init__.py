@@ -10,10 +10,8 @@ pure rules (effects, the legal parameters in moves, corrections) → `apply` pha
 """
 from __future__ import annotations
 
-from engine.monasterium import choices as C
-from engine.monasterium import rules as R
-from engine.monasterium import state as S
-from engine.monasterium import views as V
+from engine.monasterium import choices as _choices
+from engine.monasterium import rules, state, views
 from engine.monasterium.info import INFO
 
 LAYERS = (
@@ -31,17 +29,17 @@ class _Monasterium:
 
     name = "monasterium"
     info = INFO
-    setup = staticmethod(S.setup)
-    apply = staticmethod(R.apply)
-    prompts = staticmethod(V.prompts)
-    choices = staticmethod(C.choices)
-    public_view = staticmethod(V.public_view)
-    seat_view = staticmethod(V.seat_view)
-    private_view = staticmethod(V.private_view)
-    scores = staticmethod(V.scores)
-    is_over = staticmethod(V.is_over)
-    preview = staticmethod(C.preview)
-    random_action = staticmethod(C.random_action)
+    setup = staticmethod(state.setup)
+    apply = staticmethod(rules.apply)
+    prompts = staticmethod(views.prompts)
+    choices = staticmethod(_choices.choices)
+    public_view = staticmethod(views.public_view)
+    seat_view = staticmethod(views.seat_view)
+    private_view = staticmethod(views.private_view)
+    scores = staticmethod(views.scores)
+    is_over = staticmethod(views.is_over)
+    preview = staticmethod(_choices.preview)
+    random_action = staticmethod(_choices.random_action)
 
 
 GAME = _Monasterium()

@@ -4,11 +4,11 @@ the host's dice page) and what a settled roll of many dice means now."""
 from __future__ import annotations
 
 from engine.api import Act, DieRole, Warn
-from engine.monasterium import state as S
+from engine.monasterium import state as _state
 
 DICE = (DieRole("neutral", "Neutral die", count=10),
         *(DieRole(f"personal_{seat}", f"Personal die of player {seat}", count=3)
-          for seat in S.SEAT_ORDER))
+          for seat in _state.SEAT_ORDER))
 
 
 def _wanted(state) -> list:
@@ -20,7 +20,7 @@ def _wanted(state) -> list:
         return []
     if state["place"]["reroll"] is not None:
         return list(state["place"]["reroll"])
-    return [] if state["place"]["rolled"] else S.hand(state, state["active"])
+    return [] if state["place"]["rolled"] else _state.hand(state, state["active"])
 
 
 def roll(state, dice) -> list:

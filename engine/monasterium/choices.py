@@ -6,10 +6,7 @@ from __future__ import annotations
 from itertools import combinations
 
 from engine.api import Choice, Refused
-from engine.monasterium import effects as F
-from engine.monasterium import moves
-from engine.monasterium import rules as R
-from engine.monasterium import state as S
+from engine.monasterium import effects, moves, rules, state
 
 
 def _ok(action, cost=None, effect=None):
@@ -30,7 +27,7 @@ def choices(s, seat) -> list:
     if s["phase"] == "place":
         if not s["place"]["rolled"] or s["place"]["reroll"] is not None:
             return []
-        mine = S.hand(s, seat)
+        mine = state.hand(s, seat)
         faces = sorted({s["dice"][d]["face"] for d in mine})
         out = [_ok({"type": "place", "by": seat, "face": f}, {},
                    {"dice": sum(s["dice"][d]["face"] == f for d in mine)}) for f in faces]
@@ -52,11 +49,11 @@ def _use_choice(s, seat, a, memo: dict | None = None) -> Choice:
     ``memo``: kept over one menu, where many sends share the column's action."""
     col = a.get("column") or s["turn"]["col"]
     if memo is None:
-        eff = S.effect_of(s, seat, col, a["act"]) or {}
+        eff = state.effect_of(s, seat, col, a["act"]) or {}
     else:
         eff = memo.get((col, a["act"]))
         if eff is None:
-            eff = memo[(col, a["act"])] = S.effect_of(s, seat, col, a["act"]) or {}
+            eff = memo[(col, a["act"])] = state.effect_of(s, seat, col, a["act"]) or {}
     effect = {"kind": eff.get("kind")}
     if eff.get("kind") == "gain":
         effect.update(eff["items"])
@@ -69,7 +66,7 @@ def _use_choice(s, seat, a, memo: dict | None = None) -> Choice:
     cost = {}
     if a.get("novice"):
         row = a["novice"].split(":")[0]
-        cost = F.send_cost(s, seat, row, a["to"], eff.get("discount", 0), a["monastery"])
+        cost = effects.send_cost(s, seat, row, a["to"], eff.get("discount", 0), a["monastery"])
         effect = _send_gives(s, a)
     elif eff.get("kind") == "swap":
         cost = {a["from"]: 1}
@@ -85,7 +82,7 @@ def _send_gives(s, a) -> dict:
     effect: dict = {"kind": "send"}
     building = s["cat"]["buildings"].get(a["to"])
     if building is not None:
-        effect.update(S.board(s)["building_reward"][building["type"]])
+        effect.update(state.board(s)["building_reward"][building["type"]])
     elif a["to"] != "chapel" and row != "extra":
         effect["yellow"] = col
     if row in ("I", "II", "III"):
@@ -111,12 +108,12 @@ def _takes(s, seat) -> list:
         for k in range(1, min(most, len(ordered)) + 1):
             dice = ordered[:k]
             if space == 6:
-                for col in S.COLUMNS:
+                for col in state.COLUMNS:
                     out.append(_ok({"type": "take", "by": seat, "space": 6, "dice": dice,
                                     "column": col}))
             else:
                 out.append(_ok({"type": "take", "by": seat, "space": space, "dice": dice},
-                               {}, {"column": S.column_of(space), "actions": k}))
+                               {}, {"column": state.column_of(space), "actions": k}))
     return out
 
 
@@ -131,7 +128,7 @@ def _pending_choices(s, seat, p) -> list:
     if p["kind"] == "extra_action":
         out = []
         memo: dict = {}
-        for c in S.COLUMNS:
+        for c in state.COLUMNS:
             out += [_use_choice(s, seat, a, memo)
                     for a in moves.die_uses(s, seat, None, column=c)]
         return out
@@ -160,7 +157,7 @@ def _pending_choices(s, seat, p) -> list:
 
 def preview(s, action):
     try:
-        _, ev = R.apply(s, action)
+        _, ev = rules.apply(s, action)
     except Refused:
         return None
     return {"events": ev}

@@ -18,7 +18,7 @@ from __future__ import annotations
 from jsonschema import Draft202012Validator
 
 from engine.api import Refused
-from engine.monasterium import state as S
+from engine.monasterium import state
 
 PARTS = ("messenger", "space", "chapel", "glass", "die")
 TITLES = {"messenger": "Messenger", "space": "Novice on a space", "chapel": "Chapel novices",
@@ -94,16 +94,16 @@ def correct(s, a, by, ev) -> None:
         raise Refused("bad_field", field="reason")
     before = current(s, part, key)
     if part == "messenger":
-        s["players"][key] = S.clone_player(s["players"][key])
+        s["players"][key] = state.clone_player(s["players"][key])
         s["players"][key]["road"] = value
     elif part == "space":
-        m = S.own_monastery(s, _mon_of(key))
+        m = state.own_monastery(s, _mon_of(key))
         (m["buildings"] if key in m["buildings"] else m["cloister"])[key] = value
     elif part == "chapel":
-        S.own_monastery(s, key)["chapel"] = list(value)
+        state.own_monastery(s, key)["chapel"] = list(value)
     elif part == "glass":
-        S.own_monastery(s, key)["glass"] = value
+        state.own_monastery(s, key)["glass"] = value
     else:
-        S.set_die(s, key, face=value)
+        state.set_die(s, key, face=value)
     ev.append({"type": "corrected", "part": part, "key": key, "before": before,
                "after": current(s, part, key), "reason": reason[:120]})

@@ -3,20 +3,20 @@ messenger and its road bonuses, sending a novice, a stained-glass tile into the 
 from __future__ import annotations
 
 from engine.api import Refused
-from engine.monasterium import state as S
+from engine.monasterium import state
 
 
 def perform(s, seat, eff: dict, a: dict, ev: list) -> None:
     kind = eff["kind"]
     if kind == "gain":
-        S.gain(s, seat, eff["items"], ev, "action")
+        state.gain(s, seat, eff["items"], ev, "action")
     elif kind == "prestige":
-        S.gain(s, seat, {"prestige": eff["amount"]}, ev, "action")
+        state.gain(s, seat, {"prestige": eff["amount"]}, ev, "action")
     elif kind == "two_of_kind":
         item = a.get("item")
         if item not in eff["items"]:
             raise Refused("bad_field", field="item")
-        S.gain(s, seat, {item: eff["amount"]}, ev, "action")
+        state.gain(s, seat, {item: eff["amount"]}, ev, "action")
     elif kind == "swap":
         swap(s, seat, eff["pairs"], a, ev)
     elif kind == "messenger":
@@ -37,8 +37,8 @@ def swap(s, seat, pairs, a, ev) -> None:
     pair = [a.get("from"), a.get("to")]
     if pair not in pairs:
         raise Refused("bad_field", field="from")
-    S.pay(s, seat, {pair[0]: 1}, ev, "swap")
-    S.gain(s, seat, {pair[1]: 1}, ev, "swap")
+    state.pay(s, seat, {pair[0]: 1}, ev, "swap")
+    state.gain(s, seat, {pair[1]: 1}, ev, "swap")
 
 
 # ---- the messenger --------------------------------------------------------------------
@@ -53,8 +53,8 @@ def move(s, seat, steps: int, ev) -> None:
         if bonus == "R5" and step < steps and not s["options"]["new_die_when_passing"]:
             continue  # M-A13's other reading: only a messenger stopping there
         if bonus == "R5":
-            if p["personal"] >= S.board(s)["personal_dice_max"]:
-                S.gain(s, seat, {"prestige": S.board(s)["extra_die_prestige"]}, ev, "road")
+            if p["personal"] >= state.board(s)["personal_dice_max"]:
+                state.gain(s, seat, {"prestige": state.board(s)["extra_die_prestige"]}, ev, "road")
             else:
                 s["pending"].append({"seat": seat, "kind": "extra_die"})
         elif bonus == "R1":
@@ -69,14 +69,14 @@ def road_bonus(s, seat, bonus: str, a: dict, ev) -> None:
     if bonus == "R2":
         if choice not in ("influence", "rosary"):
             raise Refused("bad_field", field="choice")
-        S.gain(s, seat, {choice: 1}, ev, "road")
+        state.gain(s, seat, {choice: 1}, ev, "road")
     elif bonus == "R3":
         if choice == "soup":
-            S.gain(s, seat, {"soup": 1}, ev, "road")
+            state.gain(s, seat, {"soup": 1}, ev, "road")
         elif choice in ("soup_tool", "tool_book"):
             give, get = choice.split("_")
-            S.pay(s, seat, {give: 1}, ev, "road")
-            S.gain(s, seat, {get: 1}, ev, "road")
+            state.pay(s, seat, {give: 1}, ev, "road")
+            state.gain(s, seat, {get: 1}, ev, "road")
         else:
             raise Refused("bad_field", field="choice")
     elif bonus == "R4":
@@ -118,19 +118,19 @@ def glass(s, seat, m: str, row, bonus, ev) -> bool:
         raise Refused("bad_field", field="bonus")
     w = s["players"][seat]["window"]
     w[row][col] = m
-    S.own_monastery(s, m)["glass"] -= 1
+    state.own_monastery(s, m)["glass"] -= 1
     ev.append({"type": "glass", "seat": seat, "monastery": m, "row": row, "column": col})
-    win = S.board(s)["window"]
+    win = state.board(s)["window"]
     got = win["row_bonus"][row] if bonus == "row" else win["column_bonus"][col]
     for k, v in got.items():
         if k == "messenger":
             move(s, seat, v, ev)
         else:
-            S.gain(s, seat, {k: v}, ev, "window")
+            state.gain(s, seat, {k: v}, ev, "window")
     if None not in w[row]:
-        S.gain(s, seat, {"prestige": win["rows"][row]}, ev, "window_row")
+        state.gain(s, seat, {"prestige": win["rows"][row]}, ev, "window_row")
     if all(w[r][col] is not None for r in range(3)):
-        S.gain(s, seat, {"prestige": win["columns"][col]}, ev, "window_column")
+        state.gain(s, seat, {"prestige": win["columns"][col]}, ev, "window_column")
     return True
 
 
@@ -142,7 +142,7 @@ def access(s, seat, m: str) -> bool:
 
 def send_cost(s, seat, row: str, dest: str, discount: int, monastery: str | None = None) -> dict:
     p = s["players"][seat]
-    b = S.board(s)
+    b = state.board(s)
     if row == "extra":
         return {}
     if dest == "chapel":
@@ -179,7 +179,7 @@ def novice_refusal(s, seat, novice, extra: bool = False) -> Refused | None:
     if row == "extra":
         if not extra or col not in p["extras"]:
             return Refused("no_novice", novice=novice[:12])
-    elif row not in S.ROWS or col not in p["novices"][row]:
+    elif row not in state.ROWS or col not in p["novices"][row]:
         return Refused("no_novice", novice=novice[:12])
     return None
 
@@ -225,7 +225,7 @@ def _tile_refusal(s, seat, a, m, dest) -> Refused | None:
     can take one: the tile is built at once (§8) and lost only when it cannot be (M-A19),
     so a missing or impossible cell is refused, never taken as giving the tile up."""
     building = s["cat"]["buildings"].get(dest)
-    if building is None or not S.board(s)["building_reward"][building["type"]].get("glass") \
+    if building is None or not state.board(s)["building_reward"][building["type"]].get("glass") \
             or not glass_options(s, seat, [m]):
         return None
     if window_cell(s, seat, m, a.get("row")) is None:
@@ -243,13 +243,13 @@ def send(s, seat, a, ev, discount: int = 0, extra: bool = False) -> None:
         raise refused
     p = s["players"][seat]
     row, col = novice.split(":", 1)
-    S.pay(s, seat, send_cost(s, seat, row, dest, discount, m), ev, "send")
+    state.pay(s, seat, send_cost(s, seat, row, dest, discount, m), ev, "send")
     if row == "extra":
         p["extras"].remove(col)
     else:
         p["novices"][row].remove(col)
     p["sent"] += 1
-    mon = S.own_monastery(s, m)
+    mon = state.own_monastery(s, m)
     place = "chapel" if dest == "chapel" else (
         s["cat"]["buildings"][dest]["type"] if dest in mon["buildings"] else "cloister")
     ev.append({"type": "novice_sent", "seat": seat, "novice": novice, "monastery": m,
@@ -262,9 +262,9 @@ def send(s, seat, a, ev, discount: int = 0, extra: bool = False) -> None:
     elif dest in mon["buildings"]:
         mon["buildings"][dest] = seat
         kind = s["cat"]["buildings"][dest]["type"]
-        reward = dict(S.board(s)["building_reward"][kind])
+        reward = dict(state.board(s)["building_reward"][kind])
         tile = reward.pop("glass", 0)
-        S.gain(s, seat, reward, ev, "building")
+        state.gain(s, seat, reward, ev, "building")
         if tile and not glass(s, seat, m, a.get("row"), a.get("bonus"), ev):
             ev.append({"type": "glass_lost", "seat": seat, "monastery": m})
     else:
@@ -290,7 +290,7 @@ def _flip(s, seat, col: str, ev) -> None:
         # the dice still lying on the tile: not the one being used now
         on_tile = [d for d in turn["dice"] if d != turn.get("using")]
         if on_tile:
-            S.gain(s, seat, {"prestige": len(on_tile)}, ev, "yellow")
+            state.gain(s, seat, {"prestige": len(on_tile)}, ev, "yellow")
             turn["flipped"] = on_tile  # M-A7's literal reading scores them again when used
 
 

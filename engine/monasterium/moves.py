@@ -3,13 +3,12 @@
 and what `choices` offers and tries."""
 from __future__ import annotations
 
-from engine.monasterium import effects as F
-from engine.monasterium import state as S
+from engine.monasterium import effects, state
 
 
 def glass_params(s, seat, ms) -> list:
-    return [{"monastery": m, "row": row, "bonus": b} for m, row in F.glass_options(s, seat, ms)
-            for b in ("row", "column")]
+    return [{"monastery": m, "row": row, "bonus": b}
+            for m, row in effects.glass_options(s, seat, ms) for b in ("row", "column")]
 
 
 def sends(s, seat, discount=0, novices=None, extra=False) -> list:
@@ -18,13 +17,13 @@ def sends(s, seat, discount=0, novices=None, extra=False) -> list:
     is asked once per row, monastery and place, not once per novice."""
     p = s["players"][seat]
     if novices is None:
-        novices = [f"{r}:{c}" for r in S.ROWS for c in p["novices"][r]]
-    open_to = [m for m in s["mon"] if F.access(s, seat, m)]
+        novices = [f"{r}:{c}" for r in state.ROWS for c in p["novices"][r]]
+    open_to = [m for m in s["mon"] if effects.access(s, seat, m)]
     places: dict = {}  # row -> [(monastery, [(place, its base action's tail)])]
     tiles: dict = {}  # monastery -> the glass tiles of a common hall there
     out = []
     for nov in novices:
-        if F.novice_refusal(s, seat, nov, extra) is not None:
+        if effects.novice_refusal(s, seat, nov, extra) is not None:
             continue
         row = nov.split(":")[0]
         found = places.get(row)
@@ -57,7 +56,7 @@ def _places(s, seat, row, open_to, discount) -> list:
             dests += [c for c, who in mon["cloister"].items() if who is None]
         found.append((m, [(dest, s["cat"]["buildings"].get(dest, {}).get("type") == "hall")
                           for dest in dests
-                          if F.place_refusal(s, seat, row, m, dest, discount) is None]))
+                          if effects.place_refusal(s, seat, row, m, dest, discount) is None]))
     return found
 
 
@@ -90,7 +89,7 @@ def die_uses(s, seat, die, first_only=False, column=None) -> list:
     cols = [column] if column else [col]
     for c in cols:
         for act in ("std", "I", "II", "III"):
-            eff = S.effect_of(s, seat, c, act)
+            eff = state.effect_of(s, seat, c, act)
             limited = die is not None or s["options"]["extra_action_once_limits"]
             if eff is None or (limited and act in ("II", "III") and f"{act}:{c}" in p["once"]):
                 continue

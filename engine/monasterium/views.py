@@ -4,7 +4,7 @@ seat it is (its menu, the choices, goes beside the view in the server's message)
 from __future__ import annotations
 
 from engine.api import Prompt
-from engine.monasterium import state as S
+from engine.monasterium import state
 from engine.monasterium.choices import whose_turn
 from engine.viewparts import Parts
 
@@ -22,7 +22,7 @@ def prompts(s) -> list:
     if seat == "table":
         return [Prompt("table", "roll", {"player": s["active"],
                                          "dice": len(s["place"]["reroll"] or
-                                                     S.hand(s, s["active"]))})]
+                                                     state.hand(s, s["active"]))})]
     if s["phase"] == "place":
         return [Prompt(seat, "place", {"seat": seat})]
     if s["turn"] is None:
@@ -46,7 +46,7 @@ def _player(s, seat) -> dict:
 
 def _make_player(s, seat) -> dict:
     p = s["players"][seat]
-    return {"seat": seat, "name": s["names"].get(seat, seat), "colour": S.COLOURS[seat],
+    return {"seat": seat, "name": s["names"].get(seat, seat), "colour": state.COLOURS[seat],
             "prestige": p["prestige"], "res": dict(p["res"]), "road": p["road"],
             "personal": p["personal"], "reroll_used": p["reroll_used"],
             "novices": {r: list(v) for r, v in p["novices"].items()},
@@ -63,7 +63,7 @@ def public_view(s) -> dict:
     cat, parts = s["cat"], _PARTS
     return {
         "game": "monasterium", "year": s["year"], "round": s["round"],
-        "rounds": len(s["seats"]), "years": S.board(s)["years"], "first": s["first"],
+        "rounds": len(s["seats"]), "years": state.board(s)["years"], "first": s["first"],
         "phase": s["phase"], "active": s["active"], "over": s["over"],
         "seats": list(s["seats"]),
         "players": parts.same({seat: _player(s, seat) for seat in s["seats"]}),
@@ -76,7 +76,7 @@ def public_view(s) -> dict:
             for m, x in s["mon"].items()}),
         "missions": list(s["missions"]), "turn": s["turn"], "final": s["final"],
         # the dice the next roll is of (entered by hand without a reader) and whose they are
-        "to_roll": to_roll(s), "roller": S.roller(s),
+        "to_roll": to_roll(s), "roller": state.roller(s),
         "road": parts.get(cat, "road", lambda: {
             k: {"monasteries": v["monasteries"], "bonus": v.get("bonus")}
             for k, v in cat["road"].items()}),

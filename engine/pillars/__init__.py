@@ -11,11 +11,9 @@ per phase's decisions (draft, architects, resolution) and the host's corrections
 """
 from __future__ import annotations
 
-from engine.pillars import choices as C
-from engine.pillars import flow as F
-from engine.pillars import prompts as P
-from engine.pillars import rules as R
-from engine.pillars import views as V
+from engine.pillars import choices as _choices
+from engine.pillars import flow, rules, views
+from engine.pillars import prompts as _prompts
 from engine.pillars.info import INFO
 
 LAYERS = (
@@ -34,17 +32,17 @@ class _Pillars:
 
     name = "pillars"
     info = INFO
-    setup = staticmethod(F.setup)
-    apply = staticmethod(R.apply)
-    prompts = staticmethod(P.prompts)
-    choices = staticmethod(C.choices)
-    public_view = staticmethod(V.public_view)
-    seat_view = staticmethod(V.seat_view)
-    private_view = staticmethod(V.private_view)
-    scores = staticmethod(V.scores)
-    is_over = staticmethod(V.is_over)
-    preview = staticmethod(C.preview)
-    random_action = staticmethod(C.random_action)
+    setup = staticmethod(flow.setup)
+    apply = staticmethod(rules.apply)
+    prompts = staticmethod(_prompts.prompts)
+    choices = staticmethod(_choices.choices)
+    public_view = staticmethod(views.public_view)
+    seat_view = staticmethod(views.seat_view)
+    private_view = staticmethod(views.private_view)
+    scores = staticmethod(views.scores)
+    is_over = staticmethod(views.is_over)
+    preview = staticmethod(_choices.preview)
+    random_action = staticmethod(_choices.random_action)
 
 
 GAME = _Pillars()

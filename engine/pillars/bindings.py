@@ -6,8 +6,8 @@ board), the tax die role, and what a seen card or a settled roll means now.
 from __future__ import annotations
 
 from engine.api import Act, DieRole, Propose, Refused, Warn, Zone
-from engine.pillars import rules as R
-from engine.pillars import state as S
+from engine.pillars import rules
+from engine.pillars import state as _state
 
 # DEMO layout in board millimetres around the 30 mm board marker, inside the simulated
 # camera's view (about x -190..190, y -30..180): the round's cards in a row below the
@@ -19,7 +19,7 @@ ZONES = (
     Zone("supply_craftsmen", "Supply craftsmen", (40, 20, 110, 95)),
     Zone("supply_materials", "Supply building materials", (115, 20, 190, 95)),
     *(Zone(f"player_{seat}", f"Player {seat}", (x, 100, x + 90, 180))
-      for seat, x in zip(S.SEAT_ORDER, (-190, -95, 0, 95), strict=True)),
+      for seat, x in zip(_state.SEAT_ORDER, (-190, -95, 0, 95), strict=True)),
 )
 DICE = (DieRole("tax", "Tax die", faces=(2, 3, 3, 4, 4, 5), faces_from="board.tax_die.faces"),)
 
@@ -34,7 +34,7 @@ def _legal(state, action) -> bool:
     """Whether the rules accept ``action`` now; a bug in the rules (anything but a refusal)
     is raised, not read as "not legal"."""
     try:
-        R.apply(state, action)
+        rules.apply(state, action)
     except Refused:
         return False
     return True
@@ -79,7 +79,7 @@ def roll(state, dice) -> list:
     if _legal(state, action):
         return [Act(action)]
     return [Warn("bad_die_value", {"value": str(faces[0]),
-                                   "faces": ", ".join(map(str, S.board(state)["tax_die"]
+                                   "faces": ", ".join(map(str, _state.board(state)["tax_die"]
                                                           ["faces"]))})]
 
 

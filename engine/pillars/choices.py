@@ -6,9 +6,7 @@ from __future__ import annotations
 from itertools import product
 
 from engine.api import Choice, Refused
-from engine.pillars import resolution
-from engine.pillars import rules as R
-from engine.pillars import state as S
+from engine.pillars import resolution, rules, state
 from engine.pillars.advisor import (
     best_allocation,
     check_allocation,
@@ -30,10 +28,10 @@ def _no(action, refused: Refused, cost=None):
 
 def _table(s) -> list:
     out = []
-    for kind, values in R.deal_options(s):
+    for kind, values in rules.deal_options(s):
         field = {"draw_architect": "seat", "roll_tax": "face"}.get(kind, "card")
         # a craftsman goes to Shiring or to the supply: the table says where it lies
-        missing = R.prep_missing(s)
+        missing = rules.prep_missing(s)
         ways = ([{"to": to} for to, key in (("shiring", "shiring"), ("supply", "supply_craftsman"))
                  if missing[key] > 0] if kind == "reveal_craftsman" else [{}])
         for v in dict.fromkeys(values):
@@ -47,7 +45,7 @@ def _table(s) -> list:
 def _draft(s, seat) -> list:
     p = s["players"][seat]
     out = []
-    free = S.workers_free(s, seat)
+    free = state.workers_free(s, seat)
     for card in s["supply_materials"]:
         m = s["cat"]["materials"][card]
         a = {"type": "take_material", "by": seat, "card": card}
@@ -65,7 +63,7 @@ def _draft(s, seat) -> list:
                                       have=p["gold"]), {"gold": c["cost"]}))
         else:
             eff = {"craftsman": card}
-            if len(p["craftsmen"]) >= S.board(s)["craftsman_limit"]:
+            if len(p["craftsmen"]) >= state.board(s)["craftsman_limit"]:
                 eff["discard"] = True
             out.append(_ok(a, {"gold": c["cost"]}, eff))
     out.append(_ok({"type": "pass", "by": seat}, {}, {"mill": free}))
@@ -84,7 +82,7 @@ def _spaces(s, seat, cost) -> list:
     one_each = not opts["same_player_two_spaces"]
     short = cost > gold and opts["placement_needs_gold"]
     for loc in s["cat"]["locations"]:
-        spaces = S.spaces_of(s, loc)
+        spaces = state.spaces_of(s, loc)
         first = next((sp for sp in spaces if sp not in taken), None)
         if first is None:
             continue  # every space taken: nothing to offer here
@@ -110,10 +108,10 @@ def _architects(s, seat) -> list:
     a = s["arch"]
     out = []
     if a["drawn"] == seat:
-        cost = S.draw_cost(s)
+        cost = state.draw_cost(s)
         out += _spaces(s, seat, cost)
         pa = {"type": "pass_architect", "by": seat}
-        if cost == 0 and s["options"]["free_draws_must_place"] and S.free_spaces(s, seat):
+        if cost == 0 and s["options"]["free_draws_must_place"] and state.free_spaces(s, seat):
             out.append(_no(pa, Refused("must_place_free")))
         else:
             out.append(_ok(pa, {}, {"wheel": cost}))
@@ -154,11 +152,11 @@ def build_vp_after(s, seat, cube, n, gold, memo: dict | None = None) -> int:
 def _market(s, seat) -> list:
     p = s["players"][seat]
     out = []
-    price = S.board(s)["prices"]
+    price = state.board(s)["prices"]
     memo: dict = {}  # the best VP by holdings, as far as they matter (build_vp_after)
     base = build_vp_after(s, seat, "wood", 0, 0, memo)  # no trade: the holdings now
     for kind in ("buy", "sell"):
-        for cube in (S.BUYABLE if kind == "buy" else S.CUBES):
+        for cube in (state.BUYABLE if kind == "buy" else state.CUBES):
             most = s["market"][cube] if kind == "buy" else p["cubes"][cube]
             if kind == "buy":
                 most = min(most, p["gold"] // price[cube]["buy"])
@@ -197,8 +195,8 @@ def _build(s, seat) -> list:
 
 def _store(s, seat) -> list:
     p = s["players"][seat]
-    excess = S.storage_count(s, seat) - S.board(s)["storage_limit"]
-    types = S.CUBES if s["options"]["metal_counts_storage"] else S.BUYABLE
+    excess = state.storage_count(s, seat) - state.board(s)["storage_limit"]
+    types = state.CUBES if s["options"]["metal_counts_storage"] else state.BUYABLE
     ranges = [range(0, min(p["cubes"][c], excess) + 1) for c in types]
     out = []
     for combo in product(*ranges):
@@ -234,7 +232,7 @@ def choices(s, seat) -> list:
         out = []
         if not s["cat"]["events"][s["event"]]["positive"]:
             out.append(_ok({"type": "bishop_choice", "by": seat, "choice": "protect"}))
-        for cube in S.BUYABLE:
+        for cube in state.BUYABLE:
             a = {"type": "bishop_choice", "by": seat, "choice": "cube", "cube": cube}
             if s["market"][cube] > 0:
                 out.append(_ok(a, {}, {cube: 1}))
@@ -257,7 +255,7 @@ def choices(s, seat) -> list:
 def preview(s, action):
     """What a tentative answer would do (public parts only), or None if not legal now."""
     try:
-        new, ev = R.apply(s, action)
+        new, ev = rules.apply(s, action)
     except Refused:
         return None
     if action.get("type") == "build":

@@ -17,8 +17,7 @@ from __future__ import annotations
 from jsonschema import Draft202012Validator
 
 from engine.api import Refused
-from engine.pillars import flow
-from engine.pillars import state as S
+from engine.pillars import flow, state
 
 PARTS = ("market", "court_metal", "start_player")
 TITLES = {"market": "Market stock", "court_metal": "Metal at the King's court",
@@ -27,11 +26,11 @@ TITLES = {"market": "Market stock", "court_metal": "Metal at the King's court",
 
 def schema(s, part) -> dict:
     if part == "market":
-        most = S.board(s)["market_stock"]
+        most = state.board(s)["market_stock"]
         return {"type": "object", "additionalProperties": False,
-                "required": list(S.BUYABLE),
+                "required": list(state.BUYABLE),
                 "properties": {c: {"type": "integer", "minimum": 0, "maximum": most,
-                                   "title": c} for c in S.BUYABLE}}
+                                   "title": c} for c in state.BUYABLE}}
     if part == "court_metal":
         return {"type": "integer", "minimum": 0, "maximum": 1}
     return {"enum": list(s["seats"]),
@@ -85,11 +84,11 @@ def correct(s, a, by, ev) -> None:
         raise Refused("bad_field", field="reason")
     before = current(s, part)
     if part == "market":
-        for c in S.BUYABLE:
+        for c in state.BUYABLE:
             d = value[c] - s["market"][c]
             if d > s["sites"][c]:
                 raise Refused("bad_correction", part=part, field=f"value.{c}")
-        for c in S.BUYABLE:
+        for c in state.BUYABLE:
             d = value[c] - s["market"][c]
             s["sites"][c] -= d
             s["market"][c] = value[c]

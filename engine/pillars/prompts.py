@@ -3,8 +3,7 @@ the legal moves (choices.py) and shown by the views."""
 from __future__ import annotations
 
 from engine.api import Prompt
-from engine.pillars import flow
-from engine.pillars import state as S
+from engine.pillars import flow, state
 
 
 def prompts(s) -> list:
@@ -23,7 +22,7 @@ def prompts(s) -> list:
         if a["drawn"] is None:
             return [Prompt("table", "draw_architect", {"start": s["start"]})]
         out = [Prompt(a["drawn"], "place_architect",
-                      {"seat": a["drawn"], "cost": S.draw_cost(s)})]
+                      {"seat": a["drawn"], "cost": state.draw_cost(s)})]
         if not a["refused"] and (s["options"]["refusal_any_colour"] or a["drawn"] != s["start"]):
             out.append(Prompt(s["start"], "refuse_draw", {"seat": s["start"],
                                                          "drawn": a["drawn"]}))
@@ -43,6 +42,6 @@ def prompts(s) -> list:
     if ph == "build":
         return [Prompt(act, "build", {"seat": act})]
     if ph == "store":
-        excess = S.storage_count(s, act) - S.board(s)["storage_limit"]
+        excess = state.storage_count(s, act) - state.board(s)["storage_limit"]
         return [Prompt(act, "return_cubes", {"seat": act, "excess": excess})]
     return []

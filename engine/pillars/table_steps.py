@@ -6,7 +6,7 @@ scene (`DemoCard`): the next card the current step wants, lying in its zone.
 from __future__ import annotations
 
 from engine.api import DemoCard, TableStep
-from engine.pillars import rules as R
+from engine.pillars import rules
 from engine.pillars.flow import prep_missing
 from engine.pillars.state import board
 
@@ -76,7 +76,7 @@ def demo_scene(catalog, s) -> list:
     the demo plays the round preparation and the event card like a real table)."""
     if s is None:
         return []
-    for kind, values in R.deal_options(s):
+    for kind, values in rules.deal_options(s):
         if not values:
             continue
         if kind == "reveal_privilege":

@@ -6,7 +6,7 @@ revealed, the bag's order, the seed) appear in no view.
 """
 from __future__ import annotations
 
-from engine.pillars import state as S
+from engine.pillars import state
 from engine.pillars.advisor import best_allocation, usable
 from engine.pillars.prompts import prompts
 from engine.viewparts import Parts
@@ -27,11 +27,11 @@ def _player(s, seat) -> dict:
 def _make_player(s, seat) -> dict:
     p = s["players"][seat]
     return {
-        "seat": seat, "name": s["names"].get(seat, seat), "colour": S.COLOURS[seat],
+        "seat": seat, "name": s["names"].get(seat, seat), "colour": state.COLOURS[seat],
         "gold": p["gold"], "vp": p["vp"], "cubes": dict(p["cubes"]), "owed": dict(p["owed"]),
         "craftsmen": list(p["craftsmen"]), "privileges": list(p["privileges"]),
         "used_privileges": list(p["used"]), "materials": list(p["materials"]),
-        "workers": {"total": S.worker_total(s, seat), "committed": p["committed"],
+        "workers": {"total": state.worker_total(s, seat), "committed": p["committed"],
                     "mill": p["mill"], "grey": p["grey"], "grey_next": p["grey_next"],
                     "black": p["black"]},
         "passed": p["passed"], "bought": list(p["bought"]), "sold": list(p["sold"]),
@@ -85,12 +85,12 @@ def _face_up_order(s):
     final privileges come with the last round, start craftsmen before round 1; materials and
     the event are in view only in the round they were turned up (in catalog order)."""
     cat = s["cat"]
-    per_round = max(1, int(S.board(s).get("privileges_per_round", 2) or 2))
+    per_round = max(1, int(state.board(s).get("privileges_per_round", 2) or 2))
     revealed = {part: {cid: i for i, cid in enumerate(s["seen"][part])}
                 for part in ("privileges", "craftsmen")}
     finals = {cid: i for i, cid in enumerate(cat.get("final_privileges", []))}
     materials = {cid: i for i, cid in enumerate(cat["materials"])}
-    rounds = S.board(s)["rounds"]
+    rounds = state.board(s)["rounds"]
 
     def key(part: str, cid: str) -> tuple:
         if part == "privileges":
@@ -117,7 +117,7 @@ def _locations(s) -> list:
         out.append({"id": loc["id"], "step": loc["step"], "demo": bool(loc.get("demo")),
                     "vp": list(loc.get("vp", [])),
                     "spaces": [{"id": sp, "seat": s["spaces"].get(sp)}
-                               for sp in S.spaces_of(s, loc["id"])]})
+                               for sp in state.spaces_of(s, loc["id"])]})
     return out
 
 
@@ -126,11 +126,11 @@ def public_view(s) -> dict:
     the object made before (engine/viewparts.py), so the server sees at once what did not
     change."""
     a = s["arch"]
-    b = S.board(s)
+    b = state.board(s)
     cat = s["cat"]
     players = s["players"]
     return {
-        "game": "pillars", "round": s["round"], "rounds": S.board(s)["rounds"],
+        "game": "pillars", "round": s["round"], "rounds": state.board(s)["rounds"],
         "phase": s["phase"], "start": s["start"], "active": s["active"], "over": s["over"],
         "seats": list(s["seats"]),
         "players": _PARTS.same({seat: _player(s, seat) for seat in s["seats"]}),
@@ -144,7 +144,7 @@ def public_view(s) -> dict:
         "tax": s["tax"], "limit": s["limit"], "limit_next": s["limit_next"],
         "cathedral": s["cathedral"], "removed": list(s["removed"]),
         "architects": {"bag": dict(a.get("bag", {})), "drawn": a.get("drawn"),
-                       "cost": S.draw_cost(s) if a else 0, "marker": a.get("marker", 0),
+                       "cost": state.draw_cost(s) if a else 0, "marker": a.get("marker", 0),
                        "wheel": list(a.get("wheel", [])), "refused": a.get("refused", False),
                        "aside": dict(a.get("aside", {}))},
         "market_order": list(s["market_open"]) if s["phase"] == "market" else [],
@@ -175,7 +175,7 @@ def forecast(s, seat) -> dict:
         for pv in p["privileges"]:
             if cat["privileges"][pv]["kind"] == "patron":
                 cubes[cat["privileges"][pv]["cube"]] += 1
-    mill = p["mill"] if s["phase"] != "draft" else S.workers_free(s, seat)
+    mill = p["mill"] if s["phase"] != "draft" else state.workers_free(s, seat)
     prior = 0
     if before_production:
         for i, vp in enumerate(cat["locations"]["prior"].get("vp", [])):
@@ -183,7 +183,7 @@ def forecast(s, seat) -> dict:
                 prior += vp
     return {"cubes": {k: v for k, v in cubes.items() if v},
             "mill_gold": mill if before_production else 0, "prior_vp": prior,
-            "tax_exempt": any(who == seat for _, who in S.occupants(s, "court"))}
+            "tax_exempt": any(who == seat for _, who in state.occupants(s, "court"))}
 
 
 def private_view(s, seat) -> dict:

@@ -10,10 +10,8 @@ pure changes of the position (projects, duties, card effects, cards) → the seq
 """
 from __future__ import annotations
 
-from engine.wwe import actions as A
-from engine.wwe import choices as C
-from engine.wwe import flow as F
-from engine.wwe import views as V
+from engine.wwe import actions, flow, views
+from engine.wwe import choices as _choices
 from engine.wwe.info import INFO
 
 LAYERS = (
@@ -31,18 +29,18 @@ class _WorldWithoutEnd:
 
     name = "wwe"
     info = INFO
-    setup = staticmethod(F.setup)
-    apply = staticmethod(A.apply)
-    prompts = staticmethod(V.prompts)
-    choices = staticmethod(C.choices)
-    choices_of = staticmethod(C.choices_of)
-    public_view = staticmethod(V.public_view)
-    seat_view = staticmethod(V.seat_view)
-    private_view = staticmethod(V.private_view)
-    scores = staticmethod(V.scores)
-    is_over = staticmethod(V.is_over)
-    preview = staticmethod(V.preview)
-    random_action = staticmethod(C.random_action)
+    setup = staticmethod(flow.setup)
+    apply = staticmethod(actions.apply)
+    prompts = staticmethod(views.prompts)
+    choices = staticmethod(_choices.choices)
+    choices_of = staticmethod(_choices.choices_of)
+    public_view = staticmethod(views.public_view)
+    seat_view = staticmethod(views.seat_view)
+    private_view = staticmethod(views.private_view)
+    scores = staticmethod(views.scores)
+    is_over = staticmethod(views.is_over)
+    preview = staticmethod(views.preview)
+    random_action = staticmethod(_choices.random_action)
 
 
 GAME = _WorldWithoutEnd()

@@ -314,7 +314,7 @@ def roll_tax(s, a, ev):
     h = _head(s, "roll_tax")
     _by_seat(s, a, h["seat"], table_ok=True)
     value = _int_field(a, "value")
-    faces = sorted(set(s["cat"]["game"].get("tax_die", {}).get("faces", [2, 3, 4, 5])))
+    faces = sorted(set(s["cat"]["game"]["tax_die"]["faces"]))  # (the catalog requires it)
     if value not in faces:
         raise Refused("bad_die_value", value=value, faces=faces)
     s["queue"].pop(0)

@@ -439,7 +439,8 @@ def card_param_options(s: dict, seat: str, card: str) -> list[dict]:
         return [{"project": pid, "stone": a, "wood": b}
                 for pid in s["projects"] for a, b in combos] or [{"project": None}]
     if card == "sell_wool_cloth":
-        return [{"wool": w, "cloth": c} for c in (0, 1) for w in range(res["wool"] + 1)
+        most = int(s["cat"]["game"]["market"]["cloth_max"])  # (R4.3: 1 in the printed game)
+        return [{"wool": w, "cloth": c} for c in range(most + 1) for w in range(res["wool"] + 1)
                 if w + c > 0] or [{"wool": 1, "cloth": 0}]
     if card == "build_house":
         return [{"site": site} for site in s["sites"]]

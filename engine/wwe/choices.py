@@ -101,7 +101,7 @@ def choices(s: dict, seat: str) -> list[Choice]:
             out.append(trial(s, trade_action(by, e, count), seat, {"trade": e}))  # the terms
         out.append(trial(s, {"type": "answer_trade", "by": by, "accept": False}, seat))
     elif kind == "roll_tax":
-        for v in sorted(set(s["cat"]["game"].get("tax_die", {}).get("faces", [2, 3, 4, 5]))):
+        for v in sorted(set(s["cat"]["game"]["tax_die"]["faces"])):
             out.append(trial(s, {"type": "roll_tax", "by": by, "value": v}, seat))
     elif kind == "choose_protection":
         from engine.wwe import duties

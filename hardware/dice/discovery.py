@@ -15,7 +15,7 @@ from pathlib import Path
 import serial
 from serial.tools import list_ports
 
-from hardware.dice import protocol as p
+from hardware.dice import protocol
 
 BAUDRATE = 115200
 BY_ID = Path("/dev/serial/by-id")
@@ -69,7 +69,8 @@ def candidates(usb_ids=None) -> list[str]:
 
 
 def handshake(port: serial.Serial, timeout: float = 3.0, retry: float = 0.5,
-              stop=None, any_version: bool = False) -> tuple[p.Hello | None, p.FrameParser, list]:
+              stop=None, any_version: bool = False
+              ) -> tuple[protocol.Hello | None, protocol.FrameParser, list]:
     """Send ``HELLO?`` every ``retry`` s until a HELLO comes back or ``timeout`` s pass.
 
     Only a HELLO of our protocol version counts, unless ``any_version`` (`companion doctor`
@@ -79,8 +80,8 @@ def handshake(port: serial.Serial, timeout: float = 3.0, retry: float = 0.5,
     the port causes) is ignored. Returns the HELLO (or None), the parser and the framer
     items that followed the HELLO in the same read, for the caller to go on with.
     """
-    parser = p.FrameParser()
-    query = p.encode(p.HelloQuery().body())
+    parser = protocol.FrameParser()
+    query = protocol.encode(protocol.HelloQuery().body())
     deadline = time.monotonic() + timeout
     next_query = 0.0
     while time.monotonic() < deadline and not (stop and stop.is_set()):
@@ -90,18 +91,18 @@ def handshake(port: serial.Serial, timeout: float = 3.0, retry: float = 0.5,
             next_query = now + retry
         items = parser.feed(port.read(max(1, port.in_waiting)))
         for index, item in enumerate(items):
-            if isinstance(item, p.Frame):
+            if isinstance(item, protocol.Frame):
                 try:
-                    msg = p.parse_device(item.body)
-                except p.MalformedMessage:
+                    msg = protocol.parse_device(item.body)
+                except protocol.MalformedMessage:
                     continue
-                if isinstance(msg, p.Hello) and (any_version
-                                                 or msg.proto in p.PROTOCOL_VERSIONS):
+                if isinstance(msg, protocol.Hello) and (any_version
+                                                 or msg.proto in protocol.PROTOCOL_VERSIONS):
                     return msg, parser, items[index + 1:]
     return None, parser, []
 
 
-def hello(path: str, timeout: float = 3.0, any_version: bool = False) -> p.Hello | None:
+def hello(path: str, timeout: float = 3.0, any_version: bool = False) -> protocol.Hello | None:
     """Open ``path`` (exclusively), ask HELLO?, close. The HELLO, or None if none came.
     Raises serial.SerialException or OSError when the port cannot be opened or read (held
     by another program: "lock" in the message, or errno 11)."""
@@ -109,7 +110,7 @@ def hello(path: str, timeout: float = 3.0, any_version: bool = False) -> p.Hello
         return handshake(port, timeout, any_version=any_version)[0]
 
 
-def probe(path: str, timeout: float = 3.0) -> p.Hello | None:
+def probe(path: str, timeout: float = 3.0) -> protocol.Hello | None:
     """Open ``path``, ask HELLO?, close. The HELLO, or None if it is not a dice reader."""
     try:
         return hello(path, timeout)
@@ -117,7 +118,7 @@ def probe(path: str, timeout: float = 3.0) -> p.Hello | None:
         return None
 
 
-def discover(usb_ids=None, timeout: float = 3.0) -> tuple[str, p.Hello] | None:
+def discover(usb_ids=None, timeout: float = 3.0) -> tuple[str, protocol.Hello] | None:
     """The first candidate port that answers as a dice reader."""
     for path in candidates(usb_ids):
         hello = probe(path, timeout)

@@ -24,7 +24,7 @@ import time
 import tty
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-from hardware.dice import protocol as p
+from hardware.dice import protocol
 
 D6 = [1, 2, 3, 4, 5, 6]
 DEFAULT_DICE = {"d6": D6}  # a plain die; callers name the dice they need
@@ -48,13 +48,13 @@ class DiceEmulator:
         hello_at_boot: bool = True,
         roll_time: float = 0.0,
         seed: int | None = None,
-        proto: int = p.PROTOCOL_VERSION,
+        proto: int = protocol.PROTOCOL_VERSION,
         groups: dict[str, str] | None = None,
         absent: tuple[str, ...] | list[str] = (),
     ) -> None:
         """``dice``: die id → its faces; ``groups``: die id → group (version 2's DI; dice
         not named get ``default``); ``absent``: dice off the reader at the start."""
-        if proto not in p.PROTOCOL_VERSIONS:
+        if proto not in protocol.PROTOCOL_VERSIONS:
             raise ValueError(f"protocol {proto} unknown")
         self.proto = proto
         self.dice: dict[str, list[int]] = {}
@@ -75,10 +75,11 @@ class DiceEmulator:
         """Kinds of numbered frames (``"HB"``, ``"ST"``...) lost on the line while set: for
         tests that must act before the host hears them (e.g. a roll right after a replug,
         before the snapshot that answers the host's STATE?)."""
-        self.received: list[p.HostCommand] = []
+        self.received: list[protocol.HostCommand] = []
         self.sent = 0
         self._rng = random.Random(seed)
-        self._states = {d: p.DieState("ABSENT") if d in absent else p.DieState("SETTLED", faces[0])
+        self._states = {d: protocol.DieState("ABSENT") if d in absent
+                        else protocol.DieState("SETTLED", faces[0])
                         for d, faces in self.dice.items()}
         self._roll = 0
         self._seq = 0
@@ -149,7 +150,7 @@ class DiceEmulator:
 
     @staticmethod
     def _check_die(die: str, faces, group: str) -> None:
-        if not p.DIE_ID.fullmatch(die) or not faces or not p.DIE_ID.fullmatch(group):
+        if not protocol.DIE_ID.fullmatch(die) or not faces or not protocol.DIE_ID.fullmatch(group):
             raise ValueError(f"bad die {die!r}, group {group!r} or no faces")
 
     def roll(self, faces: dict[str, int] | None = None,
@@ -172,7 +173,7 @@ class DiceEmulator:
             for die in dice:
                 if die not in self.dice:
                     raise KeyError(f"unknown die {die!r}")
-                self._states[die] = p.DieState("ROLLING")
+                self._states[die] = protocol.DieState("ROLLING")
                 self._send_numbered("EV", f"{die} ROLLING")
 
     def add_die(self, die: str, faces: list[int] | None = None,
@@ -185,12 +186,12 @@ class DiceEmulator:
             if die in self.dice:
                 raise ValueError(f"die {die!r} exists")
             self.dice[die], self.groups[die] = faces, group
-            self._states[die] = p.DieState("ABSENT")
+            self._states[die] = protocol.DieState("ABSENT")
 
     def remove_die(self, die: str) -> None:
         """Take a die off the reader: absent (no EV; snapshots list it ABSENT)."""
         with self._lock:
-            self._states[die] = p.DieState("ABSENT")
+            self._states[die] = protocol.DieState("ABSENT")
 
     def settle(self, faces: dict[str, int] | None = None) -> tuple[int, dict[str, int]]:
         """Settle every rolling or tilted die; if all dice on the reader are then settled,
@@ -200,21 +201,21 @@ class DiceEmulator:
             for die, state in self._states.items():
                 if state.state in ("ROLLING", "TILTED"):
                     face = faces.get(die, self._rng.choice(self.dice[die]))
-                    self._states[die] = p.DieState("SETTLED", face)
+                    self._states[die] = protocol.DieState("SETTLED", face)
                     self._send_numbered("EV", f"{die} SETTLED {face}")
             result = {d: s.face for d, s in self._states.items() if s.state == "SETTLED"}
             if result and len(result) == sum(
                     1 for s in self._states.values() if s.state != "ABSENT"):
                 self._roll += 1
                 if self.proto == 1:  # one frame (encode refuses a roll too long for it)
-                    self._send_all([p.reading_body(self._seq, self._roll, result)])
+                    self._send_all([protocol.reading_body(self._seq, self._roll, result)])
                 else:
-                    self._send_all(p.reading_bodies(self._seq, self._roll, result))
+                    self._send_all(protocol.reading_bodies(self._seq, self._roll, result))
             return self._roll, result
 
     def tilt(self, die: str) -> None:
         with self._lock:
-            self._states[die] = p.DieState("TILTED")
+            self._states[die] = protocol.DieState("TILTED")
             self._send_numbered("EV", f"{die} TILTED")
 
     @contextlib.contextmanager
@@ -252,17 +253,17 @@ class DiceEmulator:
     def _send_numbered(self, kind: str, rest: str) -> None:
         """A message with the next sequence number (lost or not, it uses one up)."""
         body = f"{kind} {self._seq} {rest}" if rest else f"{kind} {self._seq}"
-        self._seq = p.next_seq(self._seq)
+        self._seq = protocol.next_seq(self._seq)
         self._send(body)
 
     def _send_all(self, bodies: list[str]) -> None:
         """The parts of one message, back to back (their numbers are in the bodies)."""
         for body in bodies:
-            self._seq = p.next_seq(self._seq)
+            self._seq = protocol.next_seq(self._seq)
             self._send(body)
 
     def _send(self, body: str) -> None:
-        frame = p.encode(body)
+        frame = protocol.encode(body)
         fields = body.split(" ")
         part = next((int(f[2:].split("/")[0]) for f in fields[2:4] if f.startswith("p=")
                      and "/" in f), 1)
@@ -297,18 +298,19 @@ class DiceEmulator:
         self.sent += 1
 
     def _hello(self) -> None:
-        self._write(p.encode(p.hello_body(self.fw, len(self.dice), self.uid, self.proto)))
+        body = protocol.hello_body(self.fw, len(self.dice), self.uid, self.proto)
+        self._write(protocol.encode(body))
 
     def _snapshot(self) -> None:
         if self.proto == 1:
-            body = p.snapshot_body(self._seq, self._roll, self._states)
-            self._seq = p.next_seq(self._seq)
+            body = protocol.snapshot_body(self._seq, self._roll, self._states)
+            self._seq = protocol.next_seq(self._seq)
             self._send(body)
         else:
-            self._send_all(p.snapshot_bodies(self._seq, self._roll, self._states))
+            self._send_all(protocol.snapshot_bodies(self._seq, self._roll, self._states))
 
     def _run(self) -> None:
-        parser = p.FrameParser()
+        parser = protocol.FrameParser()
         next_hb = time.monotonic()
         while not self._stop.is_set():
             with self._lock:
@@ -328,7 +330,7 @@ class DiceEmulator:
                     continue
                 if hangup:
                     self._host_attached = False
-                    parser = p.FrameParser()
+                    parser = protocol.FrameParser()
                 else:
                     if not self._host_attached:
                         self._host_attached = True
@@ -353,7 +355,7 @@ class DiceEmulator:
             if hangup:
                 self._stop.wait(0.02)
 
-    def _read_host(self, parser: p.FrameParser) -> None:
+    def _read_host(self, parser: protocol.FrameParser) -> None:
         try:
             data = os.read(self._master, 4096)
         except (BlockingIOError, OSError):
@@ -361,26 +363,26 @@ class DiceEmulator:
         if self._booting_until:
             return  # a booting board hears nothing
         for item in parser.feed(data):
-            if not isinstance(item, p.Frame):
+            if not isinstance(item, protocol.Frame):
                 continue
             try:
-                command = p.parse_host(item.body)
-            except p.MalformedMessage:
+                command = protocol.parse_host(item.body)
+            except protocol.MalformedMessage:
                 if not self.silent:
                     self._send_numbered("ERR", "UNKNOWN unknown command")
                 continue
             self.received.append(command)
             if self.silent:
                 continue  # a hung board: hears, never answers
-            if isinstance(command, p.HelloQuery):
+            if isinstance(command, protocol.HelloQuery):
                 self._hello()
-            elif isinstance(command, p.StateQuery):
+            elif isinstance(command, protocol.StateQuery):
                 self._snapshot()
-            elif isinstance(command, p.DiceQuery):
+            elif isinstance(command, protocol.DiceQuery):
                 if self.proto == 1:  # an old reader does not know DICE?
                     self._send_numbered("ERR", "UNKNOWN unknown command")
                 else:
-                    self._send_all(p.dice_list_bodies(self._seq, self.groups))
+                    self._send_all(protocol.dice_list_bodies(self._seq, self.groups))
 
 
 def serve_http(emulator: DiceEmulator, port: int = 0, host: str = "127.0.0.1"):

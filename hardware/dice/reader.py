@@ -18,8 +18,7 @@ from collections.abc import Callable
 
 import serial
 
-from hardware.dice import discovery
-from hardware.dice import protocol as p
+from hardware.dice import discovery, protocol
 from hardware.dice.observations import DiceStatus, DieEvent, Roll
 from hardware.dice.tracker import RollTracker
 
@@ -34,7 +33,7 @@ class DiceReader:
         port: str | None = None,
         *,
         on_observation: Callable[[object], None] | None = None,
-        on_message: Callable[[p.DeviceMessage], None] | None = None,
+        on_message: Callable[[protocol.DeviceMessage], None] | None = None,
         usb_ids=None,
         read_timeout: float = 0.25,
         silent_after: float = 3.0,
@@ -111,12 +110,12 @@ class DiceReader:
 
     def request_state(self) -> bool:
         """Ask the device for a snapshot (STATE?). False if no port is open."""
-        return self._send(p.StateQuery())
+        return self._send(protocol.StateQuery())
 
     def request_dice(self) -> bool:
         """Ask a version-2 reader for its die list (DICE?). False if no port is open. The
         firmware's emulated-board test (tests/hardware/test_firmware_sim.py) asks it so."""
-        return self._send(p.DiceQuery())
+        return self._send(protocol.DiceQuery())
 
     # ------------------------------------------------------------------ thread
 
@@ -173,7 +172,7 @@ class DiceReader:
         self._set_state("searching", problem)
         return None
 
-    def _connected(self, port: serial.Serial, path: str, hello: p.Hello) -> None:
+    def _connected(self, port: serial.Serial, path: str, hello: protocol.Hello) -> None:
         with self._write_lock:
             self._serial = port
         self._connections += 1
@@ -189,7 +188,7 @@ class DiceReader:
             self._ask("dice")
         self._ask("state")
 
-    def _read_loop(self, port: serial.Serial, parser: p.FrameParser, pending: list) -> None:
+    def _read_loop(self, port: serial.Serial, parser: protocol.FrameParser, pending: list) -> None:
         last_valid = time.monotonic()
         self._handle_items(pending)
         while not self._stop.is_set():
@@ -203,7 +202,7 @@ class DiceReader:
             quiet = now - last_valid
             if quiet >= self._silent_after and self._state != "silent":
                 self._set_state("silent", f"reader silent for {quiet:.1f} s")
-                self._send(p.StateQuery())
+                self._send(protocol.StateQuery())
             elif quiet >= self._silent_after + self._reopen_after:
                 self._set_state("searching", "reader silent: reopening the port")
                 return
@@ -212,12 +211,12 @@ class DiceReader:
         """Process framer output; True if at least one valid message arrived."""
         valid = False
         for item in items:
-            if isinstance(item, p.FrameError):
+            if isinstance(item, protocol.FrameError):
                 self._count("crc_errors" if item.kind == "crc" else "garbage")
                 continue
             try:
-                msg = p.parse_device(item.body)
-            except p.MalformedMessage:
+                msg = protocol.parse_device(item.body)
+            except protocol.MalformedMessage:
                 self._count("malformed")
                 continue
             valid = True
@@ -230,7 +229,7 @@ class DiceReader:
                 with self._status_lock:
                     self._message = outcome.note
                 self._emit(self.status())
-            if isinstance(msg, p.Hello) or (outcome.dice_answered and not outcome.ask_dice):
+            if isinstance(msg, protocol.Hello) or (outcome.dice_answered and not outcome.ask_dice):
                 self._emit(self.status())  # new firmware, or a complete die list
             if outcome.state_answered:
                 self._asks["state"] = [0.0, 0]
@@ -244,7 +243,7 @@ class DiceReader:
 
     # ------------------------------------------------------------------ helpers
 
-    _QUERIES = {"state": p.StateQuery(), "dice": p.DiceQuery()}
+    _QUERIES = {"state": protocol.StateQuery(), "dice": protocol.DiceQuery()}
     _MAX_RETRIES = 5
 
     def _ask(self, what: str) -> None:
@@ -265,18 +264,18 @@ class DiceReader:
                     self._asks[what] = [now + self._ask_timeout, tries + 1]
                     self._send(self._QUERIES[what])
 
-    def _send(self, command: p.HostCommand) -> bool:
+    def _send(self, command: protocol.HostCommand) -> bool:
         with self._write_lock:
             if self._serial is None:
                 return False
             try:
-                self._serial.write(p.encode(command.body()))
+                self._serial.write(protocol.encode(command.body()))
                 return True
             except (serial.SerialException, OSError) as exc:
                 log.info("dice reader write failed: %s", exc)
                 return False
 
-    def _message_out(self, msg: p.DeviceMessage) -> None:
+    def _message_out(self, msg: protocol.DeviceMessage) -> None:
         if self._on_message is None:
             return
         try:

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from hardware.dice import protocol as p
+from hardware.dice import protocol
 from hardware.dice.observations import DieEvent, Roll
 
 
@@ -48,12 +48,12 @@ class Outcome:
 class RollTracker:
     def __init__(self) -> None:
         self.last_roll: int | None = None
-        self.dice: dict[str, p.DieState] = {}
-        self.hello: p.Hello | None = None
+        self.dice: dict[str, protocol.DieState] = {}
+        self.hello: protocol.Hello | None = None
         self.gaps = 0
         self.missed_rolls = 0
         self.device_errors = 0
-        self.last_error: p.DeviceError | None = None
+        self.last_error: protocol.DeviceError | None = None
         self.groups: dict[str, str] = {}
         """Die id → group from the last complete ``DI`` (version 2 readers)."""
         self.incomplete = 0
@@ -65,7 +65,7 @@ class RollTracker:
         """A HELLO came and the device has not shown a restart (yet)."""
         self._since_hello: int | None = None
         """The last roll number heard since that HELLO (RD or snapshot)."""
-        self._parts: list[p.PartMessage] = []
+        self._parts: list[protocol.PartMessage] = []
         self._dice_asked = False
         self._dropped: tuple | None = None  # the last set counted incomplete
 
@@ -78,9 +78,9 @@ class RollTracker:
     def proto(self) -> int | None:
         return self.hello.proto if self.hello else None
 
-    def handle(self, msg: p.DeviceMessage, at: float) -> Outcome:
+    def handle(self, msg: protocol.DeviceMessage, at: float) -> Outcome:
         out = Outcome()
-        if isinstance(msg, p.Hello):
+        if isinstance(msg, protocol.Hello):
             self.hello = msg
             self._seq = None
             self._unsure = self.last_roll is not None
@@ -90,36 +90,36 @@ class RollTracker:
             if msg.proto >= 2:
                 out.ask_dice = self._dice_asked = True
             return out
-        consecutive = self._seq is not None and msg.seq == p.next_seq(self._seq)
+        consecutive = self._seq is not None and msg.seq == protocol.next_seq(self._seq)
         if self._seq is not None and not consecutive:
             self.gaps += 1
             out.ask_state = True
         self._seq = msg.seq
-        if isinstance(msg, p.Reading | p.Snapshot | p.DiceList):
+        if isinstance(msg, protocol.Reading | protocol.Snapshot | protocol.DiceList):
             whole = self._assemble(msg, consecutive, out)
             if whole is None:
                 return out
             msg = whole
         else:
             self._drop_parts(out)
-        if isinstance(msg, p.Heartbeat):
+        if isinstance(msg, protocol.Heartbeat):
             if self._uptime is not None and msg.uptime_ms < self._uptime:
                 out.ask_state = True  # the device restarted under us
                 if self._unsure:
                     self._restarted(self._since_hello or 0)
             self._uptime = msg.uptime_ms
-        elif isinstance(msg, p.Event):
-            self.dice[msg.die] = p.DieState(msg.state, msg.face)
+        elif isinstance(msg, protocol.Event):
+            self.dice[msg.die] = protocol.DieState(msg.state, msg.face)
             self._check_known([msg.die], out)
             out.observations.append(DieEvent(msg.die, msg.state, msg.face, at))
-        elif isinstance(msg, p.DiceList):
+        elif isinstance(msg, protocol.DiceList):
             self.groups = dict(msg.groups)
             self._dice_asked = False
             out.dice_answered = True
-        elif isinstance(msg, p.Reading):
+        elif isinstance(msg, protocol.Reading):
             self._check_known(list(msg.faces), out)
             for die, face in msg.faces.items():
-                self.dice[die] = p.DieState("SETTLED", face)
+                self.dice[die] = protocol.DieState("SETTLED", face)
             if self._unsure and self._since_hello is None and msg.roll <= self.last_roll:
                 self._restarted(0)  # a counter that did not restart never goes back
             if self.last_roll is None or msg.roll != self.last_roll:
@@ -127,17 +127,17 @@ class RollTracker:
                     self.missed_rolls += msg.roll - self.last_roll - 1
                 self.last_roll = self._since_hello = msg.roll
                 out.observations.append(Roll(msg.roll, dict(msg.faces), False, at))
-        elif isinstance(msg, p.Snapshot):
+        elif isinstance(msg, protocol.Snapshot):
             self.dice = dict(msg.dice)
             out.state_answered = True
             self._snapshot(msg, at, out)
-        elif isinstance(msg, p.DeviceError):
+        elif isinstance(msg, protocol.DeviceError):
             self.device_errors += 1
             self.last_error = msg
         return out
 
-    def _assemble(self, msg: p.PartMessage, consecutive: bool,
-                  out: Outcome) -> p.PartMessage | None:
+    def _assemble(self, msg: protocol.PartMessage, consecutive: bool,
+                  out: Outcome) -> protocol.PartMessage | None:
         """Collect the parts of a set; the whole message once the last part arrived."""
         if msg.parts == 1:
             self._drop_parts(out)
@@ -161,10 +161,10 @@ class RollTracker:
         if len(ids) != len(set(ids)):
             self._count_incomplete(parts[0], out)
             return None
-        return p.merge_parts(parts)
+        return protocol.merge_parts(parts)
 
     @staticmethod
-    def _follows(last: p.PartMessage, msg: p.PartMessage) -> bool:
+    def _follows(last: protocol.PartMessage, msg: protocol.PartMessage) -> bool:
         return (type(last) is type(msg) and last.parts == msg.parts
                 and msg.part == last.part + 1
                 and getattr(last, "roll", None) == getattr(msg, "roll", None))
@@ -174,14 +174,14 @@ class RollTracker:
             self._count_incomplete(self._parts[0], out)
             self._parts = []
 
-    def _count_incomplete(self, first: p.PartMessage, out: Outcome) -> None:
+    def _count_incomplete(self, first: protocol.PartMessage, out: Outcome) -> None:
         self.incomplete += 1
         self._dropped = _key(first)
         out.ask_state = True
-        if isinstance(first, p.DiceList):
+        if isinstance(first, protocol.DiceList):
             out.ask_dice = self._dice_asked = out.dice_answered = True
             out.note = "die list incomplete: a part was lost; asked again"
-        elif isinstance(first, p.Reading):
+        elif isinstance(first, protocol.Reading):
             out.note = (f"roll {first.roll} incomplete: a part was lost; "
                         "asked for a snapshot")
         else:
@@ -198,7 +198,7 @@ class RollTracker:
         self._unsure = False
         self.last_roll = baseline
 
-    def _snapshot(self, msg: p.Snapshot, at: float, out: Outcome) -> None:
+    def _snapshot(self, msg: protocol.Snapshot, at: float, out: Outcome) -> None:
         if self.last_roll is None or msg.roll < self.last_roll:
             # baseline: first snapshot, or the device restarted
             self._restarted(msg.roll)
@@ -218,15 +218,15 @@ class RollTracker:
         self.last_roll = msg.roll
 
 
-def _ids(msg: p.PartMessage) -> list[str]:
-    if isinstance(msg, p.Reading):
+def _ids(msg: protocol.PartMessage) -> list[str]:
+    if isinstance(msg, protocol.Reading):
         return list(msg.faces)
-    if isinstance(msg, p.Snapshot):
+    if isinstance(msg, protocol.Snapshot):
         return list(msg.dice)
     return list(msg.groups)
 
 
-def _key(msg: p.PartMessage) -> tuple:
+def _key(msg: protocol.PartMessage) -> tuple:
     """Which set a part belongs to: its kind, roll, size and first sequence number."""
-    first_seq = (msg.seq - msg.part + 1) % p.SEQ_MODULO
+    first_seq = (msg.seq - msg.part + 1) % protocol.SEQ_MODULO
     return type(msg), getattr(msg, "roll", None), msg.parts, first_seq

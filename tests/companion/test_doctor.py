@@ -220,9 +220,8 @@ class PtyDevice:
     """A minimal device on a real pty: answers HELLO? with ``hello`` (None: stays silent)."""
 
     def __init__(self, link: Path, hello: str | None) -> None:
-        from hardware.dice import protocol as p
-
-        self.p = p
+        from hardware.dice import protocol
+        self.p = protocol
         self.hello = hello
         self.master, slave = os.openpty()
         import tty

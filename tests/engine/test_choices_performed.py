@@ -13,8 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 
 from companion.box.catalog import load_catalog
-from engine.wwe import GAME, cards, effects
-from engine.wwe import choices as C
+from engine.wwe import GAME, cards, choices, effects
 from engine.wwe import state as st
 from engine.wwe.steps import head
 from tests.engine.wwe_helpers import (
@@ -57,7 +56,7 @@ def check_play_state(s: dict, seen: set) -> int:
     found = GAME.choices(s, seat)
     assert json.dumps(s, sort_keys=True) == before, "the choices changed the state"
     for choice in found:
-        alone = C.trial(s, choice.action, seat, extra_of(choice))
+        alone = choices.trial(s, choice.action, seat, extra_of(choice))
         assert choice.to_json() == alone.to_json(), choice.action
         assert list(choice.effect) == list(alone.effect)
     # what the shortcuts met here, so the tests know they were walked
@@ -65,7 +64,7 @@ def check_play_state(s: dict, seen: set) -> int:
         seen.add("lost")
     if any(effects.card_mods(s, card) for card in st.CARD_IDS):
         seen.add("modified")
-    if not C.quiet_after_play(s):
+    if not choices.quiet_after_play(s):
         seen.add("chapter_end")
     for choice in found:
         a = choice.action
@@ -95,11 +94,11 @@ def check_whole_trials(s: dict, seen: set) -> int:
         for choice in GAME.choices(s, asker):
             extra = ({k: choice.effect[k] for k in ORIENT_EXTRA}
                      if choice.action["type"] == "orient_event" else None)
-            alone = C.trial(s, choice.action, asker, extra)
+            alone = choices.trial(s, choice.action, asker, extra)
             assert choice.to_json() == alone.to_json(), choice.action
             assert list(choice.effect) == list(alone.effect)
             if (choice.action["type"] == "reveal_event"
-                    and C.reveal_keeps_holdings(s, choice.action["card"])):
+                    and choices.reveal_keeps_holdings(s, choice.action["card"])):
                 seen.add("reveal_kept")
             checked += 1
     return checked
@@ -170,7 +169,7 @@ def test_a_project_completed_by_a_play_is_previewed_with_its_rewards():
     completions = 0
     while not s["over"] and completions < 20:
         h = head(s)
-        if (h["kind"] == "play_card" and C.quiet_after_play(s)
+        if (h["kind"] == "play_card" and choices.quiet_after_play(s)
                 and effects.action_lost(s, h["seat"]) is None
                 and "building_project" in s["players"][h["seat"]]["hand"]):
             seat = h["seat"]
@@ -180,13 +179,13 @@ def test_a_project_completed_by_a_play_is_previewed_with_its_rewards():
                 if not 1 <= sum(free.values()) <= 2 or cards.perform_refusal(
                         s, seat, "building_project", params) is not None:
                     continue
-                done = C.performed(s, seat, "building_project", params, {}, {})
+                done = choices.performed(s, seat, "building_project", params, {}, {})
                 action = {"type": "play_card", "by": seat, "card": "building_project",
                           "params": params, "perform": True,
                           "discard": next((c for c in s["players"][seat]["hand"]
                                            if c != "building_project"), None)
                           if st.twelve_card_mode(s) else None}
-                alone = C.trial(s, action, seat, {})
+                alone = choices.trial(s, action, seat, {})
                 if alone.refused:
                     continue
                 assert done == (alone.cost, alone.effect)
@@ -209,4 +208,4 @@ def test_a_donors_cure_choices_say_what_their_trials_say(catalog):
         assert sum(c.refused is not None for c in found) > 0
         assert sum(c.refused is None for c in found) > 1
         for choice in found:
-            assert choice.to_json() == C.trial(s, choice.action, a).to_json()
+            assert choice.to_json() == choices.trial(s, choice.action, a).to_json()

@@ -6,8 +6,7 @@ import random
 
 import pytest
 
-from engine.wwe import GAME
-from engine.wwe import choices as C
+from engine.wwe import GAME, choices
 from engine.wwe.steps import head
 
 
@@ -28,7 +27,7 @@ def test_a_card_played_for_nothing_says_what_its_own_trial_says(catalog, seed, o
                 action = choice.action
                 if action["type"] == "play_card" and action["perform"] is False:
                     extra = {"discard_options": choice.effect["discard_options"]}
-                    alone = C.trial(s, action, h["seat"], extra)
+                    alone = choices.trial(s, action, h["seat"], extra)
                     assert choice.to_json() == alone.to_json()
                     assert list(choice.effect) == list(alone.effect)
                     checked += 1

@@ -114,3 +114,25 @@ def test_medicine_offers_help_and_each_cure_of_one_to_three_sick_locations(start
     expect = [c for n in range(1, min(3, sick) + 1) for c in combinations(sick_locs, n)]
     assert sorted(cures) == sorted(expect)
     assert {"mode": "help"} in card_param_options(s, "N", "medicine")
+
+
+@pytest.mark.parametrize("cloth_max", [1, 2])
+def test_selling_offers_cloth_up_to_the_catalogs_limit(start, cloth_max):
+    """The limit of cloth per sale is the catalog's `market.cloth_max` (R4.3: 1)."""
+    s = copy.deepcopy(start)
+    s["cat"]["game"]["market"]["cloth_max"] = cloth_max
+    set_res(s, "N", "wool", 1)
+    set_res(s, "N", "cloth", 3)
+    cloth = {o["cloth"] for o in card_param_options(s, "N", "sell_wool_cloth")}
+    assert cloth == set(range(cloth_max + 1))
+
+
+@pytest.mark.parametrize("left,ok", [(0, False), (1, True), (2, True)])
+def test_building_material_takes_the_last_one_of_the_supply(start, left, ok):
+    from engine.wwe.cards import material_refusal
+    s = copy.deepcopy(start)
+    s["supply"]["stone"] = left
+    refusal = material_refusal(s, "N", {"item": "stone"})
+    assert (refusal is None) is ok
+    if not ok:
+        assert refusal.code == "out_of_supply"

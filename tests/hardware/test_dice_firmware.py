@@ -91,7 +91,7 @@ def test_arduino_sketch_compiles_against_a_stub_of_the_arduino_api(defines):
 
 def run_sketch(tmp_path, script: str, defines=()) -> list:
     """The sketch on a simulated board (test/run_sketch.cpp): what it sent, parsed."""
-    from hardware.dice import protocol as p
+    from hardware.dice import protocol as _protocol
 
     binary = tmp_path / "run_sketch"
     subprocess.run(
@@ -101,14 +101,14 @@ def run_sketch(tmp_path, script: str, defines=()) -> list:
         check=True, capture_output=True, text=True)
     run = subprocess.run([str(binary)], input=script.encode(), capture_output=True, timeout=30)
     assert run.returncode == 0, run.stderr
-    items = p.FrameParser().feed(run.stdout)
-    assert all(isinstance(i, p.Frame) for i in items), items
-    return [p.parse_device(i.body) for i in items]
+    items = _protocol.FrameParser().feed(run.stdout)
+    assert all(isinstance(i, _protocol.Frame) for i in items), items
+    return [_protocol.parse_device(i.body) for i in items]
 
 
 @pytest.mark.skipif(shutil.which("g++") is None, reason="g++ absent")
 def test_reference_sketch_speaks_the_protocol(tmp_path):
-    from hardware.dice import protocol as p
+    from hardware.dice import protocol as _protocol
 
     script = "\n".join([
         "wait 1200",
@@ -119,21 +119,21 @@ def test_reference_sketch_speaks_the_protocol(tmp_path):
         "button 1", "wait 60", "button 0", "wait 700",      # roll 2
     ]) + "\n"
     messages = run_sketch(tmp_path, script)
-    assert isinstance(messages[0], p.Hello) and messages[0].proto == 2
-    assert sum(isinstance(m, p.Hello) for m in messages) == 2  # at boot and on HELLO?
-    numbered = [m for m in messages if not isinstance(m, p.Hello)]
+    assert isinstance(messages[0], _protocol.Hello) and messages[0].proto == 2
+    assert sum(isinstance(m, _protocol.Hello) for m in messages) == 2  # at boot and on HELLO?
+    numbered = [m for m in messages if not isinstance(m, _protocol.Hello)]
     assert [m.seq for m in numbered] == list(range(len(numbered)))  # one counter, no gap
-    readings = [m for m in numbered if isinstance(m, p.Reading)]
+    readings = [m for m in numbered if isinstance(m, _protocol.Reading)]
     assert [r.roll for r in readings] == [1, 2]
     assert all(set(r.faces) == {"tax"} and r.faces["tax"] in (2, 3, 4, 5) for r in readings)
-    [snapshot] = [m for m in numbered if isinstance(m, p.Snapshot)]
+    [snapshot] = [m for m in numbered if isinstance(m, _protocol.Snapshot)]
     assert snapshot.roll == 1
-    assert snapshot.dice == {"tax": p.DieState("SETTLED", readings[0].faces["tax"])}
-    events = [(m.state, m.face) for m in numbered if isinstance(m, p.Event)]
+    assert snapshot.dice == {"tax": _protocol.DieState("SETTLED", readings[0].faces["tax"])}
+    events = [(m.state, m.face) for m in numbered if isinstance(m, _protocol.Event)]
     assert events[1:] == [("ROLLING", None), ("SETTLED", readings[0].faces["tax"]),
                           ("ROLLING", None), ("SETTLED", readings[1].faces["tax"])]
-    assert [m.code for m in numbered if isinstance(m, p.DeviceError)] == ["UNKNOWN"]
-    heartbeats = [m.uptime_ms for m in numbered if isinstance(m, p.Heartbeat)]
+    assert [m.code for m in numbered if isinstance(m, _protocol.DeviceError)] == ["UNKNOWN"]
+    heartbeats = [m.uptime_ms for m in numbered if isinstance(m, _protocol.Heartbeat)]
     assert len(heartbeats) >= 4 and heartbeats == sorted(heartbeats)
 
 
@@ -141,7 +141,7 @@ def test_reference_sketch_speaks_the_protocol(tmp_path):
 def test_sketch_with_22_dice_sends_rolls_snapshots_and_die_list_in_parts(tmp_path):
     """The reference sketch built with 22 dice: what it sends, fed through the host's tracker,
     gives whole rolls, a whole snapshot and the die list with each die's group."""
-    from hardware.dice import protocol as p
+    from hardware.dice import protocol as _protocol
     from hardware.dice.observations import Roll
     from hardware.dice.tracker import RollTracker
 
@@ -152,11 +152,11 @@ def test_sketch_with_22_dice_sends_rolls_snapshots_and_die_list_in_parts(tmp_pat
         "button 1", "wait 60", "button 0", "wait 700",      # roll 2
     ]) + "\n"
     messages = run_sketch(tmp_path, script, ["-DDICEREADER_MANY_DICE_DEMO"])
-    assert messages[0] == p.Hello(2, "2.0.0", 22, "00C0FFEE")
-    numbered = [m for m in messages if not isinstance(m, p.Hello)]
+    assert messages[0] == _protocol.Hello(2, "2.0.0", 22, "00C0FFEE")
+    numbered = [m for m in messages if not isinstance(m, _protocol.Hello)]
     assert [m.seq for m in numbered] == list(range(len(numbered)))  # one counter, no gap
     parts = [(type(m).__name__, m.part, m.parts) for m in numbered
-             if isinstance(m, p.Reading | p.Snapshot | p.DiceList)]
+             if isinstance(m, _protocol.Reading | _protocol.Snapshot | _protocol.DiceList)]
     assert ("Reading", 2, 2) in parts and ("Snapshot", 4, 4) in parts
     assert ("DiceList", 3, 3) in parts
     tracker = RollTracker()
@@ -168,4 +168,4 @@ def test_sketch_with_22_dice_sends_rolls_snapshots_and_die_list_in_parts(tmp_pat
     assert all(len(r.faces) == 22 and set(r.faces.values()) <= set(range(1, 7)) for r in rolls)
     assert tracker.groups["n10"] == "neutral" and tracker.groups["y3"] == "yellow"
     assert len(tracker.groups) == 22
-    assert tracker.dice == {d: p.DieState("SETTLED", f) for d, f in rolls[-1].faces.items()}
+    assert tracker.dice == {d: _protocol.DieState("SETTLED", f) for d, f in rolls[-1].faces.items()}

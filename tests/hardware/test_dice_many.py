@@ -3,7 +3,7 @@ list with groups, rerolls of a subset, an extra die mid-phase, noise, lost parts
 frames, a replug, and an old (version 1) reader. A roll is delivered whole or not at all."""
 import random
 
-from hardware.dice import protocol as p
+from hardware.dice import protocol
 from tests.hardware.dice.support import connected, emulator_and_reader, wait_for
 
 D6 = [1, 2, 3, 4, 5, 6]
@@ -25,7 +25,7 @@ def with_groups(reader):
 def test_twenty_two_dice_roll_and_die_list(tmp_path):
     with emulator_and_reader(tmp_path, DICE, OPTIONS) as (emu, reader, seen):
         status = wait_for(lambda: with_groups(reader), what="connected with the die list")
-        assert status.proto == 2 and p.DiceQuery() in emu.received
+        assert status.proto == 2 and protocol.DiceQuery() in emu.received
         assert len(status.dice) == 22
         faces = faces_of(random.Random(1))
         emu.roll(faces)
@@ -72,7 +72,8 @@ def test_lost_part_is_recovered_from_a_multi_part_snapshot(tmp_path):
             (1, truth[0], True), (2, truth[1], True)]
         status = reader.status()
         assert status.incomplete == 2 and status.missed_rolls == 0
-        assert len(p.snapshot_bodies(0, 2, {d: p.DieState("SETTLED", 6) for d in GROUPS})) > 1
+        settled = {d: protocol.DieState("SETTLED", 6) for d in GROUPS}
+        assert len(protocol.snapshot_bodies(0, 2, settled)) > 1
 
 
 def test_lost_part_with_dice_moving_again_is_missed_not_invented(tmp_path):
@@ -120,7 +121,7 @@ def test_replug_mid_session_reads_the_die_list_again(tmp_path):
         faces = faces_of(random.Random(5))
         emu.roll(faces)
         seen.wait_rolls(1)
-        asked = emu.received.count(p.DiceQuery())
+        asked = emu.received.count(protocol.DiceQuery())
         emu.unplug()
         wait_for(lambda: reader.status().state in ("searching", "connecting"), what="loss")
         emu.replug()
@@ -128,7 +129,7 @@ def test_replug_mid_session_reads_the_die_list_again(tmp_path):
         # at once, whether or not the reader has heard the new boot's heartbeat yet
         wait_for(lambda: (s := with_groups(reader)) and s.reconnects == 1, what="reconnected")
         # the emulator logs the query on its own thread: wait for it, not race it
-        wait_for(lambda: emu.received.count(p.DiceQuery()) > asked, what="asked again")
+        wait_for(lambda: emu.received.count(protocol.DiceQuery()) > asked, what="asked again")
         again = faces_of(random.Random(6))
         emu.roll(again)
         rolls = seen.wait_rolls(2)
@@ -143,5 +144,5 @@ def test_version_1_reader_is_still_read_as_before(tmp_path):
         emu.roll({"red": 2, "blue": 3})
         [roll] = seen.wait_rolls(1)
         assert roll.faces == {"red": 2, "blue": 3}
-        assert p.DiceQuery() not in emu.received  # never asked of a version-1 reader
+        assert protocol.DiceQuery() not in emu.received  # never asked of a version-1 reader
         assert reader.status().device_errors == 0

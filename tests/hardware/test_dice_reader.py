@@ -2,7 +2,7 @@
 unplug, silence, reset. Waits poll with generous timeouts; nothing asserts a duration."""
 import random
 
-from hardware.dice import protocol as p
+from hardware.dice import protocol
 from hardware.dice.observations import Roll
 from hardware.dice.reader import DiceReader
 from tests.hardware.dice.support import (
@@ -22,7 +22,7 @@ def test_handshake_reports_firmware_and_asks_state(tmp_path):
         assert status.firmware == "1.0.0-emu" and status.uid == "E0E0CAFE"
         assert status.port == emu.port
         assert status.dice == {"tax": {"state": "SETTLED", "face": 2}}
-        assert p.StateQuery() in emu.received
+        assert protocol.StateQuery() in emu.received
         # the Arduino-style boot noise before HELLO is ignored, not counted
         assert status.garbage == 0 and status.crc_errors == 0
         assert seen.states()[:3] == ["searching", "connecting", "connected"]
@@ -34,7 +34,7 @@ def test_hello_query_is_retried_while_the_board_boots(tmp_path):
     options = {"boot_time": 0.8, "hello_at_boot": False}
     with emulator_and_reader(tmp_path, emulator_options=options) as (emu, reader, seen):
         wait_for(lambda: connected(reader), what="connected")
-        assert p.HelloQuery() in emu.received
+        assert protocol.HelloQuery() in emu.received
         assert reader.status().garbage == 0
 
 
@@ -77,11 +77,11 @@ def test_dropped_reading_is_recovered_from_the_snapshot(tmp_path):
 def test_dropped_event_resyncs_without_inventing_a_roll(tmp_path):
     with emulator_and_reader(tmp_path) as (emu, reader, seen):
         wait_for(lambda: connected(reader))
-        asked = emu.received.count(p.StateQuery())
+        asked = emu.received.count(protocol.StateQuery())
         emu.drop_next("EV")
         emu.start_roll()  # the ROLLING event is lost on the line
         wait_for(lambda: reader.status().gaps >= 1, what="gap")
-        wait_for(lambda: emu.received.count(p.StateQuery()) > asked, what="STATE?")
+        wait_for(lambda: emu.received.count(protocol.StateQuery()) > asked, what="STATE?")
         wait_for(lambda: reader.status().dice["tax"]["state"] == "ROLLING", what="snapshot")
         assert seen.rolls() == []
         emu.settle({"tax": 3})
@@ -168,17 +168,17 @@ def test_unplug_and_replug_reconnects(tmp_path):
 
 def _replugged(emu, reader):
     """Replug the emulator; return once the reader heard its HELLO and asked STATE?."""
-    asked = emu.received.count(p.StateQuery())
+    asked = emu.received.count(protocol.StateQuery())
     emu.replug()
     wait_for(lambda: (s := connected(reader)) and s.reconnects == 1, what="reconnected")
-    wait_for(lambda: emu.received.count(p.StateQuery()) > asked, what="STATE? after replug")
+    wait_for(lambda: emu.received.count(protocol.StateQuery()) > asked, what="STATE? after replug")
 
 
 def _then_heartbeat_and_snapshot(emu, reader):
     """Let the reader hear a fresh snapshot and a heartbeat after it (in this order)."""
-    asked = emu.received.count(p.StateQuery())
+    asked = emu.received.count(protocol.StateQuery())
     assert reader.request_state()
-    wait_for(lambda: emu.received.count(p.StateQuery()) > asked, what="STATE? heard")
+    wait_for(lambda: emu.received.count(protocol.StateQuery()) > asked, what="STATE? heard")
     with emu.holding_line():  # the snapshot is written by now: count frames after it
         sent = emu.sent
     wait_for(lambda: emu.sent > sent, what="a heartbeat after the snapshot")
@@ -228,10 +228,10 @@ def test_a_replug_without_a_reset_delivers_no_old_roll_again(tmp_path):
         emu.unplug()
         wait_for(lambda: reader.status().state in ("searching", "connecting"), what="loss")
         emu.roll({"tax": 5})  # roll 3, its RD lost with the cable
-        asked = emu.received.count(p.StateQuery())
+        asked = emu.received.count(protocol.StateQuery())
         emu.replug()
         wait_for(lambda: (s := connected(reader)) and s.reconnects == 2, what="reconnected")
-        wait_for(lambda: emu.received.count(p.StateQuery()) > asked, what="STATE?")
+        wait_for(lambda: emu.received.count(protocol.StateQuery()) > asked, what="STATE?")
         _then_heartbeat_and_snapshot(emu, reader)
         emu.roll({"tax": 3})
         wait_for(lambda: reader.status().last_roll == 4, what="roll 4")
@@ -246,11 +246,11 @@ def test_silent_device_trips_the_watchdog_then_reopens(tmp_path):
                              silent_after=1.0, reopen_after=0.4,
                              handshake_timeout=0.5) as (emu, reader, seen):
         wait_for(lambda: connected(reader))
-        asked = emu.received.count(p.StateQuery())
+        asked = emu.received.count(protocol.StateQuery())
         assert "silent" not in seen.states()
         emu.silent = True
         wait_for(lambda: "silent" in seen.states(), what="silent status")
-        wait_for(lambda: emu.received.count(p.StateQuery()) > asked, what="STATE? sent")
+        wait_for(lambda: emu.received.count(protocol.StateQuery()) > asked, what="STATE? sent")
         wait_for(lambda: seen.states()[-1] in ("searching", "connecting"), what="reopen")
         emu.silent = False
         wait_for(lambda: connected(reader) and reader.status().reconnects >= 1,

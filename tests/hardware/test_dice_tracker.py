@@ -2,15 +2,15 @@
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from hardware.dice import protocol as p
+from hardware.dice import protocol
 from hardware.dice.observations import Roll
 from hardware.dice.tracker import RollTracker
 
-SETTLED, ROLLING = p.DieState("SETTLED", 4), p.DieState("ROLLING")
+SETTLED, ROLLING = protocol.DieState("SETTLED", 4), protocol.DieState("ROLLING")
 
 
 def feed(tracker, *bodies):
-    outcomes = [tracker.handle(p.parse_device(b), at=1.0) for b in bodies]
+    outcomes = [tracker.handle(protocol.parse_device(b), at=1.0) for b in bodies]
     rolls = [o for out in outcomes for o in out.observations if isinstance(o, Roll)]
     return rolls, outcomes
 
@@ -160,21 +160,21 @@ class SimulatedDevice:
 
     def __init__(self, dice):
         self.seq, self.roll, self.history = 0, 0, {}
-        self.states = {d: p.DieState("SETTLED", 1) for d in dice}
+        self.states = {d: protocol.DieState("SETTLED", 1) for d in dice}
 
     def numbered(self, kind, rest):
         body = f"{kind} {self.seq} {rest}"
-        self.seq = p.next_seq(self.seq)
+        self.seq = protocol.next_seq(self.seq)
         return body
 
     def start_roll(self, die):
-        self.states[die] = p.DieState("ROLLING")
+        self.states[die] = protocol.DieState("ROLLING")
         return [self.numbered("EV", f"{die} ROLLING")]
 
     def settle(self, die, face):
         if self.states[die].state != "ROLLING":
             return []
-        self.states[die] = p.DieState("SETTLED", face)
+        self.states[die] = protocol.DieState("SETTLED", face)
         out = [self.numbered("EV", f"{die} SETTLED {face}")]
         if all(s.state == "SETTLED" for s in self.states.values()):
             self.roll += 1
@@ -184,8 +184,8 @@ class SimulatedDevice:
         return out
 
     def snapshot(self):
-        body = p.snapshot_body(self.seq, self.roll, self.states)
-        self.seq = p.next_seq(self.seq)
+        body = protocol.snapshot_body(self.seq, self.roll, self.states)
+        self.seq = protocol.next_seq(self.seq)
         return [body]
 
 
@@ -213,7 +213,7 @@ def test_lossy_line_never_gives_a_wrong_roll(script):
         for body in bodies:
             if lost:
                 continue
-            out = tracker.handle(p.parse_device(body), at=0.0)
+            out = tracker.handle(protocol.parse_device(body), at=0.0)
             pending += out.ask_state
             delivered.extend(o for o in out.observations if isinstance(o, Roll))
 
@@ -272,7 +272,7 @@ def test_replugs_and_restarts_never_lose_or_repeat_a_roll(script):
         for body in bodies:
             if lost:
                 continue
-            out = tracker.handle(p.parse_device(body), at=0.0)
+            out = tracker.handle(protocol.parse_device(body), at=0.0)
             pending += out.ask_state
             for roll in (o for o in out.observations if isinstance(o, Roll)):
                 delivered.append((device.boot, roll))
@@ -342,15 +342,15 @@ def started_v2(roll=0):
     tracker.connected()
     _, outcomes = feed(tracker, "HELLO dicereader proto=2 fw=2 dice=22 uid=AB")
     assert outcomes[0].ask_dice and outcomes[0].ask_state
-    states = {d: p.DieState("SETTLED", 1) for d in TWENTY_TWO}
-    feed(tracker, *p.snapshot_bodies(0, roll, states))
+    states = {d: protocol.DieState("SETTLED", 1) for d in TWENTY_TWO}
+    feed(tracker, *protocol.snapshot_bodies(0, roll, states))
     assert tracker.last_roll == roll
     return tracker
 
 
 def test_a_roll_in_parts_is_delivered_when_the_last_part_arrives():
     tracker = started_v2()
-    bodies = p.reading_bodies(tracker._seq + 1, 1, TWENTY_TWO)
+    bodies = protocol.reading_bodies(tracker._seq + 1, 1, TWENTY_TWO)
     assert len(bodies) == 2
     rolls, outcomes = feed(tracker, bodies[0])
     assert rolls == [] and not outcomes[0].ask_state
@@ -362,7 +362,7 @@ def test_a_roll_in_parts_is_delivered_when_the_last_part_arrives():
 def test_a_roll_with_a_lost_part_is_never_pieced_together():
     tracker = started_v2()
     seq = tracker._seq + 1
-    first, second = p.reading_bodies(seq, 1, TWENTY_TWO)
+    first, second = protocol.reading_bodies(seq, 1, TWENTY_TWO)
     for lost in (first, second):
         tracker = started_v2()
         rolls, outcomes = feed(tracker, *[b for b in (first, second) if b != lost],
@@ -370,15 +370,15 @@ def test_a_roll_with_a_lost_part_is_never_pieced_together():
         assert rolls == [] and any(o.ask_state for o in outcomes)
         assert tracker.incomplete == 1 and tracker.last_roll == 0
         # the snapshot after STATE? recovers it, whole
-        states = {d: p.DieState("SETTLED", f) for d, f in TWENTY_TWO.items()}
-        rolls, _ = feed(tracker, *p.snapshot_bodies(seq + 3, 1, states))
+        states = {d: protocol.DieState("SETTLED", f) for d, f in TWENTY_TWO.items()}
+        rolls, _ = feed(tracker, *protocol.snapshot_bodies(seq + 3, 1, states))
         assert rolls == [Roll(1, TWENTY_TWO, True, 1.0)]
 
 
 def test_parts_must_be_consecutive_messages_of_one_roll():
     tracker = started_v2()
     seq = tracker._seq + 1
-    first, second = p.reading_bodies(seq, 1, TWENTY_TWO)
+    first, second = protocol.reading_bodies(seq, 1, TWENTY_TWO)
     # a heartbeat between the parts breaks the set (a device sends them back to back)
     hb_between = second.replace(f"RD {seq + 1} ", f"RD {seq + 2} ")
     rolls, _ = feed(tracker, first, f"HB {seq + 1} 5", hb_between)
@@ -386,7 +386,7 @@ def test_parts_must_be_consecutive_messages_of_one_roll():
     assert rolls == [] and tracker.incomplete == 2
     # part 2 of another roll does not complete roll 1
     tracker = started_v2()
-    other = p.reading_bodies(seq + 1, 2, TWENTY_TWO)[1]
+    other = protocol.reading_bodies(seq + 1, 2, TWENTY_TWO)[1]
     rolls, _ = feed(tracker, first, other)
     assert rolls == [] and tracker.incomplete == 2  # roll 1 lost its part 2, roll 2 its part 1
     # the same die in two parts: malformed set, dropped
@@ -398,11 +398,11 @@ def test_parts_must_be_consecutive_messages_of_one_roll():
 def test_an_incomplete_snapshot_recovers_nothing_and_asks_again():
     tracker = started_v2()
     seq = tracker._seq + 1
-    states = {d: p.DieState("SETTLED", f) for d, f in TWENTY_TWO.items()}
-    bodies = p.snapshot_bodies(seq + 1, 1, states)  # seq: the lost RD
+    states = {d: protocol.DieState("SETTLED", f) for d, f in TWENTY_TWO.items()}
+    bodies = protocol.snapshot_bodies(seq + 1, 1, states)  # seq: the lost RD
     rolls, outcomes = feed(tracker, bodies[0], *bodies[2:])  # part 2 lost too
     assert rolls == [] and outcomes[1].ask_state and tracker.last_roll == 0
-    rolls, _ = feed(tracker, *p.snapshot_bodies(seq + len(bodies) + 1, 1, states))
+    rolls, _ = feed(tracker, *protocol.snapshot_bodies(seq + len(bodies) + 1, 1, states))
     assert rolls == [Roll(1, TWENTY_TWO, True, 1.0)]
 
 
@@ -411,7 +411,7 @@ def test_die_list_and_an_unknown_die_asks_dice_again():
     groups = {d: "neutral" if d[0] == "n" else {"r": "red", "b": "blue", "g": "green",
                                                   "y": "yellow"}[d[0]] for d in TWENTY_TWO}
     seq = tracker._seq + 1
-    bodies = p.dice_list_bodies(seq, groups)
+    bodies = protocol.dice_list_bodies(seq, groups)
     feed(tracker, *bodies)
     assert tracker.groups == groups
     seq += len(bodies)
@@ -420,7 +420,7 @@ def test_die_list_and_an_unknown_die_asks_dice_again():
     _, outcomes = feed(tracker, f"EV {seq + 1} x1 SETTLED 3")
     assert not outcomes[0].ask_dice  # asked once, until the list comes
     # a die list with a part lost is not used
-    bodies = p.dice_list_bodies(seq + 2, groups | {"x1": "white"})
+    bodies = protocol.dice_list_bodies(seq + 2, groups | {"x1": "white"})
     _, outcomes = feed(tracker, *bodies[1:])
     assert tracker.groups == groups and outcomes[-1].ask_dice
 
@@ -439,9 +439,9 @@ def test_version_1_reader_has_no_parts_and_no_dice_query():
 def test_two_snapshots_in_a_row_each_missing_their_first_part_are_both_counted():
     tracker = started_v2()
     seq = tracker._seq + 1
-    states = {d: p.DieState("SETTLED", f) for d, f in TWENTY_TWO.items()}
-    first = p.snapshot_bodies(seq, 0, states)
-    second = p.snapshot_bodies(seq + len(first), 0, states)
+    states = {d: protocol.DieState("SETTLED", f) for d, f in TWENTY_TWO.items()}
+    first = protocol.snapshot_bodies(seq, 0, states)
+    second = protocol.snapshot_bodies(seq + len(first), 0, states)
     _, outcomes = feed(tracker, *first[1:], *second[1:])
     assert tracker.incomplete == 2
     assert sum(o.state_answered for o in outcomes) == 2  # each: ask again at once

@@ -7,7 +7,7 @@ import random
 import pytest
 import serial
 
-from hardware.dice import protocol as p
+from hardware.dice import protocol
 from hardware.dice.observations import DieEvent, Roll
 from hardware.dice.reader import DiceReader
 from tests.hardware.dice.support import Collector, connected
@@ -66,7 +66,8 @@ def test_hello_and_heartbeats(reading):
     assert (status.firmware, status.uid, status.proto) == ("2.0.0", "00C0FFEE", 2)
     wait_for(lambda: reader.status().dice == {"tax": {"state": "SETTLED", "face": 2}},
              what="the first snapshot")
-    beats = wait_for(lambda: len(messages.of(p.Heartbeat)) >= 3 and messages.of(p.Heartbeat),
+    beats = wait_for(lambda: len(messages.of(protocol.Heartbeat)) >= 3
+                     and messages.of(protocol.Heartbeat),
                      what="three heartbeats")
     uptimes = [b.uptime_ms for b in beats]
     # twice a second by the board's clock (millis() may skip a value: at least 500 ms apart)
@@ -85,12 +86,12 @@ def test_a_complete_roll_then_state_and_dice_answers(reading):
     second = roll(board, seen, 2)
     assert second.roll == 2 and second.faces["tax"] in TAX_FACES
 
-    before = len(messages.of(p.Snapshot))
+    before = len(messages.of(protocol.Snapshot))
     assert reader.request_state()
-    snapshot = wait_for(lambda: len(messages.of(p.Snapshot)) > before
-                        and messages.of(p.Snapshot)[-1], what="ST")
+    snapshot = wait_for(lambda: len(messages.of(protocol.Snapshot)) > before
+                        and messages.of(protocol.Snapshot)[-1], what="ST")
     assert snapshot.roll == 2
-    assert snapshot.dice == {"tax": p.DieState("SETTLED", second.faces["tax"])}
+    assert snapshot.dice == {"tax": protocol.DieState("SETTLED", second.faces["tax"])}
     assert reader.request_dice()
     wait_for(lambda: reader.status().groups == {"tax": "neutral"}, what="DI")
     assert len(seen.rolls()) == 2  # answers are not rolls
@@ -110,22 +111,23 @@ def test_noise_towards_the_companion_is_dropped_and_rolls_go_on(reading):
 def test_noise_towards_the_firmware_does_not_stop_it(board):
     rng = random.Random(33)
     with serial.Serial(board.port, 115200, timeout=0.2) as line:
-        parser, frames = p.FrameParser(), []
+        parser, frames = protocol.FrameParser(), []
 
         def heard(kind):
-            frames.extend(f for f in parser.feed(line.read(256)) if isinstance(f, p.Frame))
-            found = [m for m in (p.parse_device(f.body) for f in frames) if isinstance(m, kind)]
+            frames.extend(f for f in parser.feed(line.read(256)) if isinstance(f, protocol.Frame))
+            found = [m for m in (protocol.parse_device(f.body) for f in frames)
+                     if isinstance(m, kind)]
             return found or None
 
         # opening the port flushes what came before: the boot's HELLO may be gone, so ask
-        line.write(p.encode("HELLO?"))
-        wait_for(lambda: heard(p.Hello), what="HELLO")
+        line.write(protocol.encode("HELLO?"))
+        wait_for(lambda: heard(protocol.Hello), what="HELLO")
         noise = bytes(rng.randrange(256) for _ in range(200)) + b"\n$STATE?*0000\n"
-        line.write(noise + p.encode("JUMP 3") + p.encode("STATE?"))
-        [error] = wait_for(lambda: heard(p.DeviceError), what="ERR for JUMP")
+        line.write(noise + protocol.encode("JUMP 3") + protocol.encode("STATE?"))
+        [error] = wait_for(lambda: heard(protocol.DeviceError), what="ERR for JUMP")
         assert error.code == "UNKNOWN"
-        [snapshot] = wait_for(lambda: heard(p.Snapshot), what="ST")
-        assert snapshot.dice == {"tax": p.DieState("SETTLED", 2)}
+        [snapshot] = wait_for(lambda: heard(protocol.Snapshot), what="ST")
+        assert snapshot.dice == {"tax": protocol.DieState("SETTLED", 2)}
 
 
 def test_a_reset_in_the_middle_of_a_roll(reading):
@@ -135,9 +137,9 @@ def test_a_reset_in_the_middle_of_a_roll(reading):
     assert done.roll == 1
     board.command("press")
     wait_for(lambda: sum(e.state == "ROLLING" for e in seen.events()) >= 2, what="rolling")
-    hellos = len(messages.of(p.Hello))
+    hellos = len(messages.of(protocol.Hello))
     board.command("reset")  # the board restarts with the die still moving
-    wait_for(lambda: len(messages.of(p.Hello)) > hellos, what="HELLO after the reset")
+    wait_for(lambda: len(messages.of(protocol.Hello)) > hellos, what="HELLO after the reset")
     # the new boot sees the die moving (the button is still down), and no roll is read
     wait_for(lambda: sum(e.state == "ROLLING" for e in seen.events()) >= 3,
              what="rolling again after the boot")

@@ -6,7 +6,6 @@ import json
 from pathlib import Path
 
 from engine.monasterium import GAME
-from engine.monasterium import rules as R
 
 DATA = Path(__file__).resolve().parents[3] / "engine" / "monasterium" / "data"
 CAT = {p: json.loads((DATA / f"{p}.json").read_text()) for p in ("board", "actions", "missions")}
@@ -46,4 +45,4 @@ def road_to(s, m: str) -> int:
     return next(int(k) for k, sp in s["cat"]["road"].items() if m in sp["monasteries"])
 
 
-__all__ = ["CAT", "GAME", "R", "new_game", "act_phase", "apply", "res", "building", "road_to"]
+__all__ = ["CAT", "GAME", "new_game", "act_phase", "apply", "res", "building", "road_to"]

@@ -17,8 +17,7 @@ from itertools import combinations
 import pytest
 
 from engine.api import Refused
-from engine.monasterium import GAME
-from engine.monasterium import state as S
+from engine.monasterium import GAME, state
 from engine.monasterium.choices import choices, whose_turn
 from tests.engine.monasterium.helpers import new_game
 
@@ -32,8 +31,8 @@ def _tiles(s) -> list[dict]:
 
 def _sends(s, seat) -> list[dict]:
     p = s["players"][seat]  # the seat's novices, its extra novices and one it does not have
-    novices = [f"{r}:{c}" for r in S.ROWS for c in p["novices"][r]] + \
-        [f"extra:{r}" for r in S.ROWS] + ["I:Z"]
+    novices = [f"{r}:{c}" for r in state.ROWS for c in p["novices"][r]] + \
+        [f"extra:{r}" for r in state.ROWS] + ["I:Z"]
     out = []
     for m, mon in s["mon"].items():
         for dest in [*mon["buildings"], "chapel", *mon["cloister"]]:
@@ -48,8 +47,8 @@ def _sends(s, seat) -> list[dict]:
 def _params(s, seat) -> list[dict]:
     """Every parameter set a `use` could carry."""
     out = [{}]
-    out += [{"item": i} for i in S.RES]
-    out += [{"from": a, "to": b} for a in S.RES for b in S.RES if a != b]
+    out += [{"item": i} for i in state.RES]
+    out += [{"from": a, "to": b} for a in state.RES for b in state.RES if a != b]
     out += _tiles(s)
     out += _sends(s, seat)
     return out
@@ -66,7 +65,7 @@ def domain(s, seat) -> list[dict]:
             for dice in combinations(here, k):
                 if space == 6:
                     a += [{"type": "take", "space": 6, "dice": list(dice), "column": c}
-                          for c in S.COLUMNS]
+                          for c in state.COLUMNS]
                 else:
                     a.append({"type": "take", "space": space, "dice": list(dice)})
     a += [{"type": "extra_die", "take": t} for t in (True, False)]
@@ -78,7 +77,7 @@ def domain(s, seat) -> list[dict]:
         a += [{"type": "extra_novice", **x} for x in _sends(s, seat)]
     if s["turn"] is not None or (pend and pend["kind"] == "extra_action"):
         die = None if pend else s["turn"]["dice"][0]
-        cols = list(S.COLUMNS) if die is None else [None]
+        cols = list(state.COLUMNS) if die is None else [None]
         params_all = _params(s, seat)
         for act in ("std", "I", "II", "III", "IV"):  # IV: no such action
             for col in cols:

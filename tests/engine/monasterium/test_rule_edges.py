@@ -6,8 +6,7 @@ from __future__ import annotations
 import pytest
 
 from engine.api import Refused
-from engine.monasterium import effects as F
-from engine.monasterium import missions
+from engine.monasterium import effects, missions
 from tests.engine.monasterium.helpers import CAT, GAME, act_phase, new_game
 
 
@@ -90,6 +89,44 @@ def test_the_reroll_comes_back_every_round():
 def test_a_monastery_without_tiles_offers_none():
     s = new_game(2)
     m = next(iter(s["mon"]))
-    assert F.glass_options(s, "N", [m])
+    assert effects.glass_options(s, "N", [m])
     s["mon"][m]["glass"] = 0
-    assert F.glass_options(s, "N", [m]) == []
+    assert effects.glass_options(s, "N", [m]) == []
+
+
+def _own_cloisters(s, seat, n):
+    got = 0
+    for mon in s["mon"].values():
+        for c in mon["cloister"]:
+            mon["cloister"][c] = seat if got < n else None
+            got += 1
+
+
+@pytest.mark.parametrize("n,done", [(5, False), (6, True), (7, True)])
+def test_six_cloister_novices_complete_c3(n, done):
+    s = new_game(2)
+    _own_cloisters(s, "N", n)
+    assert missions.done(s, "N", _mission("cloisters_6")) is done
+
+
+@pytest.mark.parametrize("space", ["2", True, 2.0, 0, 7, None])
+def test_a_take_names_a_space_one_to_six(space):
+    s = act_phase(new_game(2), "N", {"n1": 1, "n2": 2})
+    with pytest.raises(Refused) as r:
+        GAME.apply(s, {"type": "take", "by": "N", "space": space, "dice": ["n1"]})
+    assert r.value.code == "bad_field"
+
+
+def test_a_swap_is_offered_with_a_single_one_of_what_is_given():
+    from engine.monasterium import moves
+    s = new_game(2)
+    col = next(c for c, e in s["cat"]["actions"]["I"].items() if e["kind"] == "swap")
+    give, take = s["cat"]["actions"]["I"][col]["pairs"][0]
+    s["players"]["N"]["novices"]["I"].remove(col)  # the row I novice has gone: I is open
+    for item in s["players"]["N"]["res"]:
+        s["players"]["N"]["res"][item] = 0
+    s["players"]["N"]["res"][give] = 1
+    s["turn"] = {"col": col, "dice": ["n1"]}
+    swaps = [(u["from"], u["to"]) for u in moves.die_uses(s, "N", "n1")
+             if u["act"] == "I" and "from" in u]
+    assert swaps == [(give, take)]

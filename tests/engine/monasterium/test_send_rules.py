@@ -9,7 +9,7 @@ import random
 import pytest
 
 from engine.api import Refused
-from engine.monasterium import effects as F
+from engine.monasterium import effects
 from engine.monasterium.choices import choices, whose_turn
 from tests.engine.monasterium.helpers import GAME, new_game
 
@@ -60,7 +60,7 @@ def test_a_common_hall_tile_is_lost_only_when_the_window_cannot_take_it():
     seat, m = use["by"], use["monastery"]
     full = [[f"X{r}{c}" for c in range(3)] for r in range(3)]  # no cell left
     s["players"][seat]["window"] = full
-    assert not F.glass_options(s, seat, [m])
+    assert not effects.glass_options(s, seat, [m])
     base = {k: v for k, v in use.items() if k not in ("row", "bonus")}
     after, ev = GAME.apply(s, base)
     assert any(e["type"] == "glass_lost" for e in ev)

@@ -9,22 +9,19 @@ import random
 
 import pytest
 
-from engine.monasterium import choices as C
-from engine.monasterium import effects as F
-from engine.monasterium import moves
-from engine.monasterium import state as S
+from engine.monasterium import choices, effects, moves, state
 from tests.engine.monasterium.helpers import GAME, new_game
 
 
 def plain_sends(s, seat, discount=0, novices=None) -> list:
     p = s["players"][seat]
     if novices is None:
-        novices = [f"{r}:{c}" for r in S.ROWS for c in p["novices"][r]]
+        novices = [f"{r}:{c}" for r in state.ROWS for c in p["novices"][r]]
     out = []
     for nov in novices:
         row = nov.split(":")[0]
         for m, mon in s["mon"].items():
-            if not F.access(s, seat, m):
+            if not effects.access(s, seat, m):
                 continue
             dests = []
             if row in ("I", "II", "extra"):
@@ -34,7 +31,7 @@ def plain_sends(s, seat, discount=0, novices=None) -> list:
             if row in ("IV", "extra"):
                 dests += [c for c, who in mon["cloister"].items() if who is None]
             for dest in dests:
-                if F.send_refusal(s, seat, nov, m, dest, discount) is not None:
+                if effects.send_refusal(s, seat, nov, m, dest, discount) is not None:
                     continue
                 base = {"novice": nov, "monastery": m, "to": dest}
                 if s["cat"]["buildings"].get(dest, {}).get("type") == "hall":
@@ -57,10 +54,10 @@ def test_sends_are_the_plain_enumeration(n, seed):
                     got = moves.sends(s, seat, discount)
                     assert got == plain_sends(s, seat, discount)
                     offered += len(got)
-                takes = [c.action for c in C._takes(s, seat)]
+                takes = [c.action for c in choices._takes(s, seat)]
                 assert [(a["space"], a["dice"]) for a in takes] == plain_takes(s, seat)
                 taken += len(takes)
-                extra = [f"extra:{r}" for r in S.ROWS] + ["I:zz", "bad"]
+                extra = [f"extra:{r}" for r in state.ROWS] + ["I:zz", "bad"]
                 assert moves.sends(s, seat, novices=extra) == plain_sends(s, seat,
                                                                           novices=extra)
         s, _ = GAME.apply(s, GAME.random_action(s, rnd))
@@ -70,9 +67,9 @@ def test_sends_are_the_plain_enumeration(n, seed):
 def plain_takes(s, seat) -> list:
     out = []
     for space in range(1, 7):
-        can = S.takeable(s, seat, space)
+        can = state.takeable(s, seat, space)
         ordered = ([d for d in can if s["dice"][d]["owner"] == seat] +
                    [d for d in can if s["dice"][d]["owner"] is None])
         for k in range(1, min(1 if space == 6 else 3, len(ordered)) + 1):
-            out += [(space, ordered[:k])] * (len(S.COLUMNS) if space == 6 else 1)
+            out += [(space, ordered[:k])] * (len(state.COLUMNS) if space == 6 else 1)
     return out

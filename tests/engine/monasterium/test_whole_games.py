@@ -15,7 +15,7 @@ from __future__ import annotations
 import pytest
 
 from engine.api import Refused
-from engine.monasterium import state as S
+from engine.monasterium import state
 from tests.engine.monasterium.helpers import GAME, apply, new_game
 
 
@@ -25,7 +25,7 @@ def place_all(s, faces: dict) -> dict:
     while s["phase"] == "place":
         seat = s["active"]
         want = faces[seat]
-        rolled = {d: want if isinstance(want, int) else want[d] for d in S.hand(s, seat)}
+        rolled = {d: want if isinstance(want, int) else want[d] for d in state.hand(s, seat)}
         s, _ = apply(s, type="roll", by="table", faces=rolled)
         s, _ = apply(s, type="place", by=seat, face=min(rolled.values()))
     assert s["phase"] == "act"
@@ -53,7 +53,7 @@ def gains(s, seat, space, dice, **more) -> dict:
 
 def plain_turn(s, seat, space) -> dict:
     """Take up to 3 of one's own dice on ``space`` (personal first), a standard action each."""
-    mine = [d for d in S.on_space(s, space) if s["dice"][d]["holder"] == seat]
+    mine = [d for d in state.on_space(s, space) if s["dice"][d]["holder"] == seat]
     mine.sort(key=lambda d: (s["dice"][d]["owner"] is None, d))
     return gains(s, seat, space, mine[:3])
 
@@ -76,7 +76,7 @@ def check(s, want: dict) -> None:
     """want: seat -> (prestige, (influence, soup, rosary, tool, book), road space)."""
     for seat, (prestige, res, road) in want.items():
         p = s["players"][seat]
-        got = (p["prestige"], tuple(p["res"][r] for r in S.RES), p["road"])
+        got = (p["prestige"], tuple(p["res"][r] for r in state.RES), p["road"])
         assert got == (prestige, res, road), (seat, got)
 
 
@@ -312,7 +312,7 @@ def test_whole_game_four_players():
         """W's turn: its dice on space 5, a messenger step each; ``bonuses``: what to answer
         after each step (None: nothing to decide)."""
         def turn(s):
-            dice = sorted(d for d in S.on_space(s, 5) if s["dice"][d]["holder"] == "W")
+            dice = sorted(d for d in state.on_space(s, 5) if s["dice"][d]["holder"] == "W")
             s = take(s, "W", 5, dice)
             for die, answer in zip(dice, bonuses, strict=True):
                 s = use(s, "W", die)
@@ -380,7 +380,7 @@ def test_whole_game_four_players():
     assert s["over"]
     for seat, res in {"N": (2, 38, 1, 0, 0), "E": (38, 2, 1, 0, 0), "S": (2, 2, 37, 0, 0),
                       "W": (1, 29, 0, 1, 0)}.items():  # +3 (W +4) a round
-        assert tuple(s["players"][seat]["res"][r] for r in S.RES) == res, seat
+        assert tuple(s["players"][seat]["res"][r] for r in state.RES) == res, seat
     # W: majorities of A and B 5 + 5; chapels in 2 monasteries 3; cloisters 2 x 1 x 1 in A;
     # resources 1 tool + (1+29+0)//2 = 16. N, E, S: nothing but (2+38+1)//2 = 20 each.
     assert s["final"]["W"] == {"majorities": 10, "chapels": 3, "cloisters": 2, "resources": 16}

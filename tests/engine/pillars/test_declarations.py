@@ -7,7 +7,7 @@ from pathlib import Path
 
 from engine.api import Act, DieFace, Propose, Sighting, Warn
 from engine.pillars import GAME
-from engine.pillars import catalog as C
+from engine.pillars import catalog as _catalog
 from engine.pillars.options import NOT_OPTIONS, OPTIONS
 from engine.pillars.texts import EVENT_TEXTS, PROMPT_TEXTS, REASONS
 from tests.engine.pillars.helpers import act, by, catalog, layout, new_game, position, t
@@ -123,10 +123,10 @@ def test_info_basics():
 
 
 def test_shipped_catalog_passes_schemas_and_checks():
-    cat = C.load_shipped()
-    assert C.schema_problems(cat) == []
+    cat = _catalog.load_shipped()
+    assert _catalog.schema_problems(cat) == []
     assert GAME.info.check_catalog(cat) == []
-    demo = C.demo_entries(cat)
+    demo = _catalog.demo_entries(cat)
     entries = {(d["file"], d["entry"]) for d in demo}
     assert ("craftsmen.json", "mason_1") in entries
     assert ("privileges.json", "gold_8") not in entries  # stated in the rules
@@ -144,7 +144,7 @@ def test_broken_catalog_problems_name_file_entry_field():
     cat["craftsmen"][20]["capacity"] = "many"
     cat["events"].append(dict(cat["events"][0]))
     cat["board"]["tax_die"]["faces"] = [1, 2, 3, 4, 5, 6]
-    schema = C.schema_problems(cat)
+    schema = _catalog.schema_problems(cat)
     assert any(p["file"] == "craftsmen.json" and p["entry"] == cat["craftsmen"][20]["id"]
                and p["field"] == "capacity" for p in schema)
     cat["craftsmen"][20]["capacity"] = 2

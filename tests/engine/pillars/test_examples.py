@@ -4,8 +4,7 @@ from __future__ import annotations
 import pytest
 
 from engine.api import Refused
-from engine.pillars import GAME, flow, resolution
-from engine.pillars import state as S
+from engine.pillars import GAME, flow, resolution, state
 from engine.pillars.advisor import best_allocation, outcome
 from tests.engine.pillars.helpers import act, by, layout, new_game, position, t
 
@@ -14,7 +13,7 @@ def to_architects(n=4, **kw):
     """A game in round 1 Phase II: cards laid out, everybody passed the draft."""
     s = new_game(n, **kw)
     s, _ = layout(s, privileges=["gold_8", "vp_2"])
-    for seat in S.order_from(s, s["start"]):
+    for seat in state.order_from(s, s["start"]):
         s, _ = act(s, by(seat, "pass"))
     assert s["phase"] == "architects"
     return s
@@ -24,7 +23,7 @@ def at_build(s, seat, craftsmen, cubes, gold=10):
     s = position(s, "build", active=seat, queue=[seat], pending=None)
     p = s["players"][seat]
     p["craftsmen"] = list(craftsmen)
-    for c in S.CUBES:
+    for c in state.CUBES:
         s["sites"][c] += p["cubes"][c] - cubes.get(c, 0)
         p["cubes"][c] = cubes.get(c, 0)
     p["gold"] = gold
@@ -44,10 +43,10 @@ def test_p_ex1_starting_gold_four_players():
 
 def test_p_ex2_passing_on_the_cost_wheel():
     s = to_architects()
-    assert S.draw_cost(s) == 7
+    assert state.draw_cost(s) == 7
     gold = s["players"]["E"]["gold"]
     s, ev = act(s, t("draw_architect", seat="E"), by("E", "pass_architect"))
-    assert S.draw_cost(s) == 6
+    assert state.draw_cost(s) == 6
     assert s["arch"]["wheel"] == ["E"]
     assert s["players"]["E"]["gold"] == gold
     assert {"type": "architect_passed", "seat": "E", "cost": 7} in ev
@@ -80,12 +79,12 @@ def test_p_ex4_cost_sequence_four_players():
     seats = ["N", "E", "S", "W"] * 3
     for i, seat in enumerate(seats):
         s, _ = act(s, t("draw_architect", seat=seat))
-        costs.append(S.draw_cost(s))
+        costs.append(state.draw_cost(s))
         marker = s["arch"]["marker"]
         if costs[-1] and i % 2 == 0:
             s, _ = act(s, by(seat, "pass_architect"))
         else:
-            s, _ = act(s, by(seat, "place", space=S.free_spaces(s, seat)[0]))
+            s, _ = act(s, by(seat, "place", space=state.free_spaces(s, seat)[0]))
         assert s["arch"]["marker"] == marker + 1
     assert costs == [7, 6, 5, 4, 3, 2, 1, 0, 0, 0, 0, 0]
 
@@ -267,7 +266,7 @@ def test_p_d8_storage_limit():
     assert e.value.code == "return_exactly"
     wood_site = s["sites"]["wood"]
     s, _ = act(s, by("N", "return_cubes", cubes={"wood": 1, "metal": 1}))
-    assert S.storage_count(s, "N") == 5 and s["sites"]["wood"] == wood_site + 1
+    assert state.storage_count(s, "N") == 5 and s["sites"]["wood"] == wood_site + 1
 
 
 def test_p_d9_craftsman_limit_at_shiring():
@@ -287,7 +286,7 @@ def test_p_d10_worker_requirement():
     s = new_game(2)
     s, _ = layout(s, privileges=["gold_8", "vp_2"])
     s, _ = act(s, by("N", "take_material", card="stone_3"), by("E", "pass"))
-    assert S.workers_free(s, "N") == 4  # 12 units, 8 at the quarry
+    assert state.workers_free(s, "N") == 4  # 12 units, 8 at the quarry
     with pytest.raises(Refused) as e:
         GAME.apply(s, by("N", "take_material", card="stone_2"))
     assert e.value.code == "not_enough_workers"
@@ -301,13 +300,13 @@ def test_p_d11_cost_sequence_three_and_two_players():
         costs = []
         for seat in s["seats"] * 3:
             s, _ = act(s, t("draw_architect", seat=seat))
-            costs.append(S.draw_cost(s))
-            s, _ = act(s, by(seat, "place", space=S.free_spaces(s, seat)[0])
+            costs.append(state.draw_cost(s))
+            s, _ = act(s, by(seat, "place", space=state.free_spaces(s, seat)[0])
                        if costs[-1] == 0 or s["players"][seat]["gold"] < costs[-1]
                        else by(seat, "pass_architect"))
         assert costs == want
         if n == 2:
-            assert S.draw_cost(s) == 0
+            assert state.draw_cost(s) == 0
 
 
 def _finish_build(s):

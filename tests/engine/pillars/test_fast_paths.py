@@ -12,8 +12,7 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.pillars import GAME
-from engine.pillars import state as S
+from engine.pillars import GAME, state
 from engine.pillars.advisor import best_allocation, best_with, most_vp, outcome, usable
 from engine.pillars.choices import build_vp_after
 from tests.engine.pillars.helpers import new_game
@@ -112,7 +111,7 @@ def test_market_previews_give_the_best_vp_of_the_changed_holdings(seed):
     vp_of = most_vp(s, "N")
     memo: dict = {}
     for _ in range(12):
-        cube = rnd.choice(S.CUBES)
+        cube = rnd.choice(state.CUBES)
         n = rnd.randint(-p["cubes"][cube], 6)
         gold = rnd.randint(-p["gold"], 9)
         after = copy.deepcopy(s)
@@ -131,8 +130,8 @@ def plain_spaces(s, seat, cost) -> list:
     out = []
     gold = s["players"][seat]["gold"]
     for loc in s["cat"]["locations"]:
-        for sp in S.spaces_of(s, loc):
-            r = S.space_refusal(s, seat, sp)
+        for sp in state.spaces_of(s, loc):
+            r = state.space_refusal(s, seat, sp)
             if r is None and cost > gold and s["options"]["placement_needs_gold"]:
                 r = ("cannot_afford", {"item": "gold", "need": cost, "have": gold})
             elif r is not None:
@@ -157,7 +156,7 @@ def test_placements_match_space_refusal(seed):
         if s["phase"] in ("architects", "deferred") and (s["arch"]["drawn"] or
                                                          s["phase"] == "deferred"):
             seat = s["arch"]["drawn"] if s["phase"] == "architects" else s["active"]
-            cost = S.draw_cost(s) if s["phase"] == "architects" else 0
+            cost = state.draw_cost(s) if s["phase"] == "architects" else 0
             shown = [(c.action["space"], (c.refused["code"], c.refused["params"])
                       if c.refused else None)
                      for c in GAME.choices(s, seat) if c.action["type"] == "place"]

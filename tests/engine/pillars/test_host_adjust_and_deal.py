@@ -5,8 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine.api import Refused
-from engine.pillars import GAME
-from engine.pillars import rules as R
+from engine.pillars import GAME, rules
 from tests.engine.pillars.helpers import act, new_game, t
 
 HOST = {"type": "adjust", "by": "host", "seat": "N"}
@@ -18,12 +17,12 @@ def _held(s, item):
 
 
 @pytest.mark.parametrize("item", ["gold", "vp", "wood", "metal"])
-@pytest.mark.parametrize("delta", [1, 2, -1, R.ADJUST_MAX])
+@pytest.mark.parametrize("delta", [1, 2, -1, rules.ADJUST_MAX])
 def test_the_host_form_moves_an_item_by_exactly_its_delta(item, delta):
     """The shared host page sends `item` + `delta`: the seat's count moves by `delta`, the
     supply (cubes) by its opposite, and the event says the same number."""
     s = new_game(2)
-    if item in R.CUBES:
+    if item in rules.CUBES:
         s["players"]["N"]["cubes"][item] = 2  # the supply keeps at least ADJUST_MAX + 1
     if item == "gold":
         s["players"]["N"]["gold"] = 10
@@ -31,7 +30,7 @@ def test_the_host_form_moves_an_item_by_exactly_its_delta(item, delta):
     sites = dict(s["sites"])
     after, events = act(s, {**HOST, "item": item, "delta": delta})
     assert _held(after, item) == before + delta
-    if item in R.CUBES:
+    if item in rules.CUBES:
         assert after["sites"][item] == sites[item] - delta
     assert [(e["item"], e["delta"]) for e in events if e["type"] == "adjusted"] == [
         (item, delta)]
@@ -46,7 +45,7 @@ def test_the_host_form_adds_to_a_named_field_of_the_same_item():
     assert [e["delta"] for e in events if e["type"] == "adjusted"] == [5]
 
 
-@pytest.mark.parametrize("delta", [0, R.ADJUST_MAX + 1, -R.ADJUST_MAX - 1, "1", None])
+@pytest.mark.parametrize("delta", [0, rules.ADJUST_MAX + 1, -rules.ADJUST_MAX - 1, "1", None])
 def test_a_host_form_delta_out_of_range_is_refused_and_changes_nothing(delta):
     s = new_game(2)
     with pytest.raises(Refused) as r:
@@ -56,7 +55,7 @@ def test_a_host_form_delta_out_of_range_is_refused_and_changes_nothing(delta):
 
 
 def _limit(s):
-    return len(s["cat"]["deck_privileges"]) - R.board(s)["privileges_removed"]
+    return len(s["cat"]["deck_privileges"]) - rules.board(s)["privileges_removed"]
 
 
 def test_the_deal_offers_only_privileges_left_in_the_game():
@@ -67,9 +66,9 @@ def test_the_deal_offers_only_privileges_left_in_the_game():
     limit = _limit(s)
     assert 0 < limit < len(deck)
     s["seen"]["privileges"] = list(deck[:limit - 1])
-    assert R.deal_options(s) == [("reveal_privilege", list(deck[limit - 1:]))]
+    assert rules.deal_options(s) == [("reveal_privilege", list(deck[limit - 1:]))]
     s["seen"]["privileges"] = list(deck[:limit])
-    kinds = [kind for kind, _values in R.deal_options(s)]
+    kinds = [kind for kind, _values in rules.deal_options(s)]
     assert kinds == ["reveal_craftsman"]
     after, events = act(s, t("deal"))
     assert after["seen"]["privileges"] == list(deck[:limit]) and not after["kingsbridge"]
@@ -86,3 +85,22 @@ def test_the_table_is_offered_every_privilege_still_in_the_deck():
     offered = {c.action["card"] for c in GAME.choices(s, "table")
                if c.action["type"] == "reveal_privilege" and c.refused is None}
     assert offered == set(deck[3:])
+
+
+@pytest.mark.parametrize("delta,key", [(2, "gold+host"), (-3, "gold-host")])
+def test_a_correction_is_booked_in_the_round_ledger_with_its_sign(delta, key):
+    s = new_game(2)
+    s["players"]["N"]["gold"] = 10
+    after, _ = act(s, {**HOST, "item": "gold", "delta": delta})
+    assert after["ledger"]["N"] == {key: abs(delta)}
+
+
+def test_the_start_player_is_set_in_round_one_before_the_draft_only():
+    s = new_game(2)
+    assert s["round"] == 1 and s["phase"] == "prep"
+    after, _ = act(s, {"type": "set_start_player", "by": "host", "seat": "E"})
+    assert after["start"] == "E"
+    for late in (dict(s, round=2), dict(s, round=0)):
+        with pytest.raises(Refused) as e:
+            GAME.apply(late, {"type": "set_start_player", "by": "host", "seat": "E"})
+        assert e.value.code == "start_player_fixed"

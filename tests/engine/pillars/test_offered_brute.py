@@ -15,8 +15,7 @@ from itertools import product
 import pytest
 
 from engine.api import Refused
-from engine.pillars import GAME
-from engine.pillars import state as S
+from engine.pillars import GAME, state
 from engine.pillars.choices import choices
 from engine.pillars.options import OPTIONS
 from tests.engine.pillars.helpers import new_game
@@ -29,7 +28,7 @@ def _key(action) -> str:
 
 
 def _all_spaces(s) -> list[str]:
-    return [sp for loc in s["cat"]["locations"] for sp in S.spaces_of(s, loc)]
+    return [sp for loc in s["cat"]["locations"] for sp in state.spaces_of(s, loc)]
 
 
 def domain(s, seat) -> list[dict]:
@@ -43,15 +42,15 @@ def domain(s, seat) -> list[dict]:
     a += [{"type": "place", "space": sp} for sp in _all_spaces(s)]
     a += [{"type": "draw_architect", "seat": x} for x in s["seats"]]
     a += [{"type": "bishop_choice", "choice": "protect"}]
-    a += [{"type": "bishop_choice", "choice": "cube", "cube": c} for c in S.CUBES]
+    a += [{"type": "bishop_choice", "choice": "cube", "cube": c} for c in state.CUBES]
     a += [{"type": "use_exemption", "use": u} for u in (True, False)]
     most = max([*p["cubes"].values(), *s["market"].values()]) + 1  # one past any holding
     a += [{"type": kind, "cube": c, "amount": n} for kind in ("buy", "sell")
-          for c in S.CUBES for n in range(1, most + 1)]
+          for c in state.CUBES for n in range(1, most + 1)]
     if s["phase"] == "store":  # every way to return one cube fewer, as many or one more
-        excess = S.storage_count(s, seat) - S.board(s)["storage_limit"]
-        ranges = [range(0, min(p["cubes"][c], excess + 1) + 1) for c in S.CUBES]
-        a += [{"type": "return_cubes", "cubes": {c: n for c, n in zip(S.CUBES, combo,
+        excess = state.storage_count(s, seat) - state.board(s)["storage_limit"]
+        ranges = [range(0, min(p["cubes"][c], excess + 1) + 1) for c in state.CUBES]
+        a += [{"type": "return_cubes", "cubes": {c: n for c, n in zip(state.CUBES, combo,
                                                                        strict=True) if n}}
               for combo in product(*ranges) if sum(combo) > 0 and abs(sum(combo) - excess) <= 1]
     return [{**x, "by": seat} for x in a]

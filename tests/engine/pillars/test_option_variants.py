@@ -4,8 +4,7 @@ from __future__ import annotations
 import pytest
 
 from engine.api import Refused
-from engine.pillars import GAME
-from engine.pillars import state as S
+from engine.pillars import GAME, state
 from tests.engine.pillars.helpers import act, by, layout, new_game, position, t
 from tests.engine.pillars.test_examples import at_build, market_position
 
@@ -13,7 +12,7 @@ from tests.engine.pillars.test_examples import at_build, market_position
 def to_arch(n=2, **opts):
     s = new_game(n, options=opts or None)
     s, _ = layout(s, privileges=["gold_8", "vp_2"])
-    for seat in S.order_from(s, s["start"]):
+    for seat in state.order_from(s, s["start"]):
         s, _ = act(s, by(seat, "pass"))
     return s
 
@@ -51,7 +50,7 @@ def test_refusal_moves_marker_option():
     for moves, cost in ((False, 7), (True, 6)):
         s = to_arch(2, refusal_moves_marker=moves)
         s, _ = act(s, t("draw_architect", seat="E"), by("N", "refuse_draw"))
-        assert S.draw_cost(s) == cost and s["arch"]["bag"]["E"] == 3
+        assert state.draw_cost(s) == cost and s["arch"]["bag"]["E"] == 3
 
 
 def test_refusal_of_own_colour_option():
@@ -69,7 +68,7 @@ def test_two_architect_event_limits_next_round():
                 t("draw_architect", seat="N"), by("N", "pass_architect"),
                 t("draw_architect", seat="N"))
     assert {"type": "architect_aside", "seat": "N"} in ev
-    assert s["arch"]["drawn"] is None and S.draw_cost(s) == 5
+    assert s["arch"]["drawn"] is None and state.draw_cost(s) == 5
     ig = to_arch(2, architect_limit_event="ignore")
     ig["limit"] = 2
     ig, _ = act(ig, t("draw_architect", seat="N"), by("N", "pass_architect"),

@@ -12,8 +12,7 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.pillars import GAME
-from engine.pillars import state as S
+from engine.pillars import GAME, state
 from engine.pillars.options import OPTIONS
 from tests.engine.pillars.helpers import catalog, new_game, strip
 
@@ -38,29 +37,29 @@ def play(n, seed, options=None, check=None):
 
 
 def invariants(s, ev):
-    cap = S.board(s)["gold_cap"]
+    cap = state.board(s)["gold_cap"]
     total = s["cat"]["cubes"]
-    for c in S.CUBES:
+    for c in state.CUBES:
         held = sum(p["cubes"][c] for p in s["players"].values())
         extra = s["market"].get(c, 0) + (s["court_metal"] if c == "metal" else 0)
         assert s["sites"][c] + held + extra == total[c], c
         assert s["sites"][c] >= 0
-    for c in S.BUYABLE:
-        assert 0 <= s["market"][c] <= S.board(s)["market_stock"]
+    for c in state.BUYABLE:
+        assert 0 <= s["market"][c] <= state.board(s)["market_stock"]
     grey = s["castle"] + sum(p["grey"] + p["grey_next"] for p in s["players"].values())
-    assert grey == S.board(s)["grey_workers"]
+    assert grey == state.board(s)["grey_workers"]
     assert s["black_free"] + sum(p["black"] for p in s["players"].values()) == 1
     for seat, p in s["players"].items():
         assert 0 <= p["gold"] <= cap
         assert p["vp"] >= 0
         if s["pending"] is None or s["pending"]["seat"] != seat:
-            assert len(p["craftsmen"]) <= S.board(s)["craftsman_limit"]
-        assert p["committed"] + p["mill"] <= S.worker_total(s, seat)
+            assert len(p["craftsmen"]) <= state.board(s)["craftsman_limit"]
+        assert p["committed"] + p["mill"] <= state.worker_total(s, seat)
         if s["phase"] == "prep":
-            assert S.storage_count(s, seat) <= S.board(s)["storage_limit"]
+            assert state.storage_count(s, seat) <= state.board(s)["storage_limit"]
     per_seat = {}
     for space, seat in s["spaces"].items():
-        assert S.space_loc(s, space) is not None
+        assert state.space_loc(s, space) is not None
         per_seat[seat] = per_seat.get(seat, 0) + 1
     assert all(v <= 3 for v in per_seat.values())
     assert len(set(s["spaces"])) == len(s["spaces"])
@@ -73,7 +72,7 @@ def test_random_games_keep_invariants_and_last_six_rounds(n, seed):
     assert s["round"] == 6 and s["cathedral"] == 6
     assert [e["round"] for e in events if e["type"] == "round_ended"] == [1, 2, 3, 4, 5, 6]
     for seat in s["players"]:
-        assert S.storage_count(s, seat) <= 5
+        assert state.storage_count(s, seat) <= 5
     assert GAME.prompts(s) == [] and GAME.scores(s)[0]["winner"]
 
 

@@ -13,8 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.api import Refused
-from engine.pillars import GAME
-from engine.pillars import rules as R
+from engine.pillars import GAME, rules
 from engine.pillars.texts import REASONS
 from tests.engine.pillars.helpers import act, by, layout, new_game, position, strip, t
 from tests.engine.pillars.test_examples import at_build, market_position, to_architects
@@ -149,7 +148,7 @@ GARBAGE = [None, True, False, -1, 0, 1.5, 10 ** 30, -10 ** 30, "", "x" * 500, []
 FIELDS = ["card", "seat", "space", "cube", "amount", "choice", "use", "uses", "cubes", "face",
           "part", "value",
           "to", "gold", "vp", "wood", "reason"]
-TYPES = sorted(R.TABLE_ACTIONS | R.HOST_ACTIONS | R.SEAT_ACTIONS) + ["nope", 3, None]
+TYPES = sorted(rules.TABLE_ACTIONS | rules.HOST_ACTIONS | rules.SEAT_ACTIONS) + ["nope", 3, None]
 ACTORS = ["N", "E", "S", "W", "table", "host", 7, None, ""]
 
 

@@ -6,8 +6,7 @@ from __future__ import annotations
 import pytest
 
 from engine.api import Refused
-from engine.pillars import GAME
-from engine.pillars import state as S
+from engine.pillars import GAME, state
 from tests.engine.pillars.helpers import act, by, new_game, t
 from tests.engine.pillars.test_examples import at_build, at_event
 from tests.engine.pillars.test_option_variants import to_arch
@@ -39,7 +38,7 @@ def test_metal_returns_only_when_metal_counts_for_storage():
     s = _storing()
     s["options"]["metal_counts_storage"] = False
     s["players"]["N"]["cubes"]["metal"] = 1
-    excess = S.storage_count(s, "N") - S.board(s)["storage_limit"]
+    excess = state.storage_count(s, "N") - state.board(s)["storage_limit"]
     with pytest.raises(Refused) as e:
         GAME.apply(s, by("N", "return_cubes", cubes={"metal": 1, "wood": excess - 1}))
     assert e.value.code == "bad_field"
