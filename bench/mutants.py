@@ -12,7 +12,10 @@ Each mutant runs in a temporary copy of the tree (one copy per worker, from `git
 this worktree is never written): the mutated file is written there, that game's engine tests
 run (`python -m pytest -x -q -p no:cacheprovider`, cwd the copy, so its `engine` package is
 the one imported; PYTHONDONTWRITEBYTECODE so no stale bytecode survives a same-size edit),
-then the original file is put back. A failing test (or a run past ``--timeout``) kills it.
+then the original file is put back. A failing test kills it; so does a run past the timeout
+(10 times the unmutated run of that game's tests in the same copy, at least 60 s, unless
+``--timeout`` says otherwise: a mutant that makes a loop endless is a broken rule the tests
+noticed by hanging) or past 4 GB of memory (a loop that grows a list until the machine swaps).
 
 Tests per game (TESTS below): each game's own engine test folder, plus the cross-game engine
 tests parametrised over every game. Slow files run last, so a killed mutant usually stops early.
@@ -22,7 +25,7 @@ the reason in bench/mutants_equivalent.json, matched on file, the line's text an
 they are reported apart and not counted in the percentage.
 
 Usage: .venv/bin/python bench/mutants.py [--n 20] [--seed 1 --seed 2 ...] [--games wwe,...]
-       [--workers 2] [--timeout 600]
+       [--workers 2] [--timeout SECONDS]
 Prints per mutant killed/survived with file:line and change, per game and seed the counts,
 and a JSON last line {"games": {"<id>": {"killed", "total", "equivalent", "not_run",
 "survivors"}}} (summed over the seeds; "total" excludes the listed equivalents and the
@@ -37,6 +40,7 @@ import io
 import json
 import os
 import random
+import resource
 import shutil
 import signal
 import statistics
@@ -216,6 +220,15 @@ class BrokenRun(Exception):
     """pytest could not run the tests at all (exit 2-5): neither killed nor survived."""
 
 
+MEMORY_CAP = 4 << 30  # bytes of address space a test run may use
+
+
+def _memory_cap() -> None:
+    """In the child: a runaway allocation fails (MemoryError, a failing test) instead of
+    taking the machine's memory."""
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_CAP, MEMORY_CAP))
+
+
 def run_tests(tree: Path, game: str, timeout: float, mutated: str = ""
               ) -> tuple[bool, str, float]:
     """(killed, first failing test or 'timeout', seconds). Only a failing test (pytest's
@@ -229,7 +242,7 @@ def run_tests(tree: Path, game: str, timeout: float, mutated: str = ""
     # behind can neither hold a pipe open nor outlive a timeout
     with tempfile.TemporaryFile("w+") as out:
         proc = subprocess.Popen(cmd, cwd=tree, env=env, stdout=out, stderr=subprocess.STDOUT,
-                                text=True, start_new_session=True)
+                                text=True, start_new_session=True, preexec_fn=_memory_cap)
         try:
             code = proc.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
@@ -272,7 +285,8 @@ def main() -> None:
     ap.add_argument("--seed", type=int, action="append", help="repeatable; default 1")
     ap.add_argument("--games", default=",".join(RULE_MODULES))
     ap.add_argument("--workers", type=int, default=2, choices=(1, 2))
-    ap.add_argument("--timeout", type=float, default=600.0, help="seconds per mutant")
+    ap.add_argument("--timeout", type=float, default=0,
+                    help="seconds per mutant (default: 10 x the unmutated run, >= 60 s)")
     ap.add_argument("--list", action="store_true", help="print the sample, run nothing")
     ap.add_argument("--only", action="append", metavar="'PATH:LINE OLD -> NEW'",
                     help="run these mutants (every token on the line that matches), "
@@ -317,13 +331,16 @@ def main() -> None:
             make_copy(tree)
             trees.put(tree)
         # the unmutated tests must pass in the copy, or every mutant would look killed
+        timeouts = {g: args.timeout or 600.0 for g in games}
         for g in [] if args.no_check else games:
-            broken, failed, _ = run_tests(trees.queue[0], g, args.timeout)
+            broken, failed, secs = run_tests(trees.queue[0], g, timeouts[g])
             if broken:
                 sys.exit(f"{g}: the unmutated tests fail in the copy ({failed})")
+            timeouts[g] = args.timeout or max(60.0, 10 * secs)
+            print(f"{g}: unmutated tests {secs:.0f}s, timeout {timeouts[g]:.0f}s", flush=True)
         with ThreadPoolExecutor(args.workers) as pool:
             deadline = time.monotonic() + 60 * args.budget if args.budget else 0
-            futures = [(seed, m, pool.submit(run_mutant, trees, m, args.timeout, deadline))
+            futures = [(seed, m, pool.submit(run_mutant, trees, m, timeouts[m.game], deadline))
                        for seed, m in jobs]
             for seed, m, fut in futures:
                 try:

@@ -379,3 +379,15 @@ def test_a_permanent_rule_change_asks_the_table_nothing_when_revealed(catalog):
     s = new_game(catalog, seats=("N", "S"))
     s = act(s, type="reveal_event", by="table", card="demo_feast")
     assert head(s)["kind"] != "resolve_manual"
+
+
+def test_the_table_returns_any_houses_when_the_card_says_so(catalog):
+    """scope "any": the table picks the houses; its step is never skipped as a seat's
+    would be when the seat has no house."""
+    _with_effects(catalog, "demo_feast", [{"type": "return_houses", "scope": "any"}])
+    s = new_game(catalog, seats=("N", "S"))
+    site = next(iter(s["sites"]))
+    s["sites"][site] = "N"
+    s["players"]["N"]["houses"] = [site]
+    s = act(s, type="reveal_event", by="table", card="demo_feast")
+    assert head(s)["kind"] == "return_houses" and head(s)["seat"] == "table"

@@ -246,3 +246,13 @@ def test_a_host_correction_moves_at_most_the_limit_at_once(at_play):
         assert r.code == "bad_params"
     after = act(at_play, type="adjust", by="host", seat="N", item="vp", delta=MAX_CORRECTION)
     assert after["players"]["N"]["vp"] == at_play["players"]["N"]["vp"] + MAX_CORRECTION
+
+
+@pytest.mark.parametrize("held,vp", [(0, 0), (1, 2), (2, 2)])
+def test_the_queens_favor_needs_one_loyalty(at_play, held, vp):
+    """R3.5: the Queen's space gives 2 VP to a seat holding at least 1 loyalty."""
+    from engine.wwe.cards import favor_preview
+    set_res(at_play, "N", "loyalty", held)
+    from engine.wwe.cards import favor_cycle, space_kind
+    space = next(sp for sp in favor_cycle(at_play) if space_kind(sp) == "queen")
+    assert favor_preview(at_play, "N", space) == {"vp": vp}

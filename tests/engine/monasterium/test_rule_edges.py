@@ -130,3 +130,43 @@ def test_a_swap_is_offered_with_a_single_one_of_what_is_given():
     swaps = [(u["from"], u["to"]) for u in moves.die_uses(s, "N", "n1")
              if u["act"] == "I" and "from" in u]
     assert swaps == [(give, take)]
+
+
+@pytest.mark.parametrize("owned,takes", [(1, True), (2, True), (3, False)])
+def test_the_last_road_space_gives_a_die_until_three_then_prestige(owned, takes):
+    """R5 / M-D8: the next personal die while the player has fewer than 3, else +5."""
+    s = new_game(2)
+    s["players"]["N"]["personal"] = owned
+    s["missions"] = []  # (a third die would complete C5 and add its prestige)
+    s["pending"] = [{"seat": "N", "kind": "extra_die"}]
+    prestige = s["players"]["N"]["prestige"]
+    after, _ = GAME.apply(s, {"type": "extra_die", "by": "N", "take": True})
+    assert after["players"]["N"]["personal"] == owned + takes
+    assert after["players"]["N"]["prestige"] == prestige + (0 if takes else 5)
+
+
+@pytest.mark.parametrize("cond,setup,done", [
+    ("dice_3", lambda p: p.update(personal=3), True),
+    ("dice_3", lambda p: p.update(personal=2), False),
+    ("window_5", lambda p: p.update(window=[["A", "B", "C"], ["D", "E", None],
+                                            [None, None, None]]), True),
+    ("window_5", lambda p: p.update(window=[["A", "B", "C"], ["D", "A", None],
+                                            [None, None, None]]), False),
+])
+def test_the_other_c_missions_at_their_thresholds(cond, setup, done):
+    s = new_game(2)
+    setup(s["players"]["N"])
+    assert missions.done(s, "N", _mission(cond)) is done
+    others = {"sent_12", "halls_3", "cloisters_6", "window_5", "dice_3"} - {cond}
+    assert not any(missions.done(s, "N", _mission(c)) for c in others)
+
+
+def test_a_take_needs_the_action_phase_the_active_seat_and_no_turn_under_way():
+    s = act_phase(new_game(2), "N", {"n1": 2, "n2": 2})
+    take = {"type": "take", "by": "N", "space": 2, "dice": ["n1"]}
+    for wrong in (dict(s, phase="place"), dict(s, active="E"),
+                  dict(s, turn={"col": "B", "dice": ["n2"]})):
+        with pytest.raises(Refused) as r:
+            GAME.apply(wrong, take)
+        assert r.value.code == "not_your_turn"
+    GAME.apply(s, take)
