@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from engine.api import Refused
 from engine.pillars.inputs import need_active, need_phase, str_field
-from engine.pillars.state import draw_cost, free_spaces, pay, space_refusal
+from engine.pillars.state import draw_cost, free_spaces, pay_gold, space_refusal
 
 
 def _h_draw_architect(s, a, by, ev):
@@ -65,7 +65,7 @@ def _h_place(s, a, by, ev):
 
 def _put(s, seat, space, cost, ev):
     if cost:
-        pay(s, seat, cost, "architect", ev)
+        pay_gold(s, seat, cost, ev, "architect")
     s["spaces"][space] = seat
     s["placed"].append(space)
     ev.append({"type": "architect_placed", "seat": seat, "space": space, "cost": cost})

@@ -23,7 +23,7 @@ from engine.pillars.state import (
     occupant,
     occupants,
     order_from,
-    pay,
+    pay_gold,
     storage_count,
     take_cubes,
     worker_total,
@@ -305,7 +305,7 @@ def next_exemption(s, ev: list) -> None:
         if seat in s["exempt"]:
             ev.append({"type": "tax_exempt", "seat": seat})
             continue
-        pay(s, seat, s["tax"], "tax", ev)
+        pay_gold(s, seat, s["tax"], ev, "tax")
     s.pop("exempt", None)
     s["phase"] = "steps10"
 

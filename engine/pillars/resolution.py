@@ -17,7 +17,7 @@ from engine.pillars.state import (
     has_type,
     occupant,
     order_from,
-    pay,
+    pay_gold,
     return_cubes,
     storage_count,
 )
@@ -78,7 +78,7 @@ def _resolve_event(s, protected, ev):
             continue
         p = s["players"][seat]
         if eff == "pay_gold":
-            pay(s, seat, e["amount"], "event", ev)
+            pay_gold(s, seat, e["amount"], ev, "event")
         elif eff == "gain":
             give_items(s, seat, e["items"], ev, "event")
         elif eff == "lose":

@@ -89,7 +89,7 @@ def change_vp(s, seat: str, delta: int) -> None:
         p["vp"] = 0
 
 
-def pay(s, seat: str, due: int, why: str, ev: list) -> None:
+def pay_gold(s, seat: str, due: int, ev: list, why: str) -> None:
     """The payment shortfall rule (§11): pay what you can, 1 VP per 2 unpaid, rounded down."""
     p = s["players"][seat]
     paid = min(p["gold"], due)

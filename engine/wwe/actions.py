@@ -441,7 +441,7 @@ def adjust(s, a, ev):
             # the host is usually a player too: no count of another seat in the refusal
             raise Refused("correction_below_zero", seat=seat, item=item)
         else:
-            st.pay(s, seat, item, -delta)
+            st.return_to_supply(s, seat, item, -delta)
     else:
         raise Refused("unknown_item", item=item)
     ev.append({"type": "adjusted", "seat": seat, "item": item, "delta": delta,

@@ -89,7 +89,7 @@ def grant_favor(s: dict, seat: str, index: int, ev: list) -> None:
         elif n > 0:
             st.give(s, seat, item, n)
         elif n < 0:
-            st.pay(s, seat, item, -n)
+            st.return_to_supply(s, seat, item, -n)
 
 
 # ---------------------------------------------------------------- the cards
@@ -226,8 +226,8 @@ def card_sell_wool_cloth(s, seat, params, ev):
     _raise(sell_refusal(s, seat, params))
     wool, cloth = _int(params, "wool"), _int(params, "cloth")
     gold = wool * effects.price(s, "wool") + cloth * effects.price(s, "cloth")
-    st.pay(s, seat, "wool", wool)
-    st.pay(s, seat, "cloth", cloth)
+    st.return_to_supply(s, seat, "wool", wool)
+    st.return_to_supply(s, seat, "cloth", cloth)
     st.give(s, seat, "gold", gold)
     ev.append({"type": "sold", "seat": seat, "wool": wool, "cloth": cloth, "gold": gold})
 
@@ -287,7 +287,7 @@ def card_donation(s, seat, params, ev):
     _raise(donation_refusal(s, seat, params))
     pid = params["project"]
     player = s["players"][seat]
-    st.pay(s, seat, "gold", 1)
+    st.return_to_supply(s, seat, "gold", 1)
     player["seals"].append(pid)
     s["projects"][pid]["seals"].append(seat)
     ev.append({"type": "donated", "seat": seat, "project": pid})
@@ -309,7 +309,7 @@ def weaver_refusal(s, seat, params) -> Refused | None:
 def card_weaver(s, seat, params, ev):
     _raise(weaver_refusal(s, seat, params))
     n = _int(params, "wool", 1)
-    st.pay(s, seat, "wool", n)
+    st.return_to_supply(s, seat, "wool", n)
     st.give(s, seat, "cloth", n)
     ev.append({"type": "woven", "seat": seat, "amount": n})
 
@@ -412,7 +412,7 @@ def perform(s: dict, seat: str, card: str, params: dict, ev: list, memo: dict | 
             have = s["players"][seat]["res"].get(item, 0)
             if have < int(n):
                 raise Refused("cannot_afford", item=item, need=int(n), have=have)
-            st.pay(s, seat, item, int(n))
+            st.return_to_supply(s, seat, item, int(n))
     CARDS[target](s, seat, params, ev)
     for mod in mods:
         st.gain_items(s, seat, mod.get("bonus") or {}, ev, "event")
@@ -500,7 +500,7 @@ def perform_refusal(s: dict, seat: str, card: str, params: dict, memo: dict | No
                 return UNKNOWN
             if res[item] < n:
                 return Refused("cannot_afford", item=item, need=n, have=res[item])
-            st.pay(s, seat, item, n)
+            st.return_to_supply(s, seat, item, n)
     return check(s, seat, params)
 
 

@@ -23,7 +23,7 @@ def settle(s: dict, tax: int, ev: list) -> None:
         paid = {}
         for item in DUTY_ITEMS:
             if s["options"]["partial_duty_payment"] or res[item] >= need[item]:
-                paid[item] = st.pay(s, seat, item, need[item])
+                paid[item] = st.return_to_supply(s, seat, item, need[item])
             else:
                 paid[item] = 0
             short[item] = need[item] - paid[item]
@@ -70,7 +70,7 @@ def protect(s: dict, seat: str, cancel, ev: list) -> None:
     res = s["players"][seat]["res"]
     if len(cancel) > res["loyalty"]:
         raise Refused("cannot_afford", item="loyalty", need=len(cancel), have=res["loyalty"])
-    st.pay(s, seat, "loyalty", len(cancel))
+    st.return_to_supply(s, seat, "loyalty", len(cancel))
     if s["chapter"] == 4:
         short = s["duties"][seat]["short"]
         loss = sum(short[i] * VP_PER_MISSING[i] * (1 if i in cancel else 2) for i in DUTY_ITEMS)

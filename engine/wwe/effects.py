@@ -86,7 +86,7 @@ def run_effect(s: dict, step: dict, ev: list) -> None:
                 if item == "vp":
                     st.add_vp(s, seat, -int(n), ev, "event")
                 elif item != "mk":  # R7.8: MK is never lost
-                    paid = st.pay(s, seat, item, int(n))
+                    paid = st.return_to_supply(s, seat, item, int(n))
                     ev.append({"type": "lose", "seat": seat, "item": item, "amount": paid,
                                "reason": "event"})
     elif k == "trade" and not permanent:
@@ -311,7 +311,7 @@ def trade(s: dict, seat: str, e: dict, ev: list, card: str, count: int = 1) -> N
         if item == "vp":
             st.add_vp(s, seat, -n, ev, "trade")
         else:
-            st.pay(s, seat, item, n)
+            st.return_to_supply(s, seat, item, n)
     for item, n in get.items():
         if item == "vp":
             st.add_vp(s, seat, n, ev, "trade")

@@ -213,8 +213,8 @@ def place_house(s: dict, seat: str, site: str, free: bool, ev: list) -> None:
     if refusal:
         raise refusal
     if not free:
-        st.pay(s, seat, s["cat"]["sites"][site]["material"], 1)
-        st.pay(s, seat, "gold", 1)
+        st.return_to_supply(s, seat, s["cat"]["sites"][site]["material"], 1)
+        st.return_to_supply(s, seat, "gold", 1)
     s["sites"][site] = seat
     s["players"][seat]["houses"].append(site)
     ev.append({"type": "house_built", "seat": seat, "site": site, "free": free})

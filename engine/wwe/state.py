@@ -293,7 +293,7 @@ def gain_items(state: dict, seat: str, items: dict, events: list, reason: str) -
                            "reason": reason})
 
 
-def pay(state: dict, seat: str, item: str, n: int) -> int:
+def return_to_supply(state: dict, seat: str, item: str, n: int) -> int:
     """A player returns up to ``n`` of ``item`` to the supply (IT:314); returns the amount."""
     res = state["players"][seat]["res"]
     paid = max(0, min(res[item], n))
