@@ -1,8 +1,8 @@
 """Server work per action, in one process, for every installed game: the engine and the
 SQLite commit (`GameService.act`), every recipient's view (4 seats + the table display,
 `views.build`), and what goes on the wire (a patch of what changed, as the Socket.IO packet
-the server emits: companion/server/wire.py's JSON), as CPU time (time.process_time), over a seeded
-random game played by the game's own random player (``module.random_action``, else a random
+the server emits: companion/server/json_codec.py's JSON), as CPU time (time.process_time), over
+a seeded random game played by the game's own random player (``module.random_action``, else a random
 allowed choice of whoever is prompted).
 
 The measured pass does only what a server does, action after action: the actions are chosen
@@ -72,7 +72,7 @@ def messages(prev: list | None, built: list, n: int) -> list:
 
 
 def packet(message: tuple) -> str:
-    """The Socket.IO packet the server emits for ``message`` (companion/server/wire.py's JSON)."""
+    """The Socket.IO packet the server emits for ``message`` (json_codec's JSON)."""
     return JsonPacket(EVENT, data=list(message), namespace="/").encode()
 
 

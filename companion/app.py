@@ -21,7 +21,7 @@ from companion.box import catalog
 from companion.game import games
 from companion.game.service import GameService
 from companion.game.store import Store
-from companion.server import frames, i18n, security, settings, transport, wire
+from companion.server import frames, i18n, json_codec, security, settings, transport
 from companion.wiring import hardware_manager
 from hardware import atomic_file
 
@@ -32,11 +32,11 @@ WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 class JsonPacket(Packet):
     """Socket.IO packets of plain JSON: our messages never carry bytes, so skip the recursive
     search for binary parts (it cost ~4 ms per 18 kB view, more than building the view).
-    Encoded and decoded by companion/server/wire.py (orjson); python-socketio calls
+    Encoded and decoded by companion/server/json_codec.py (orjson); python-socketio calls
     ``json.dumps(data, separators=...)`` for a str and ``json.loads(str)``. Set here, not as
     ``SocketIO(json=...)``, which would also replace Engine.IO's module process-wide."""
 
-    json = wire
+    json = json_codec
 
     @classmethod
     def data_is_binary(cls, data):

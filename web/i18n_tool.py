@@ -195,12 +195,9 @@ def installed_games() -> dict:
 
 
 def web_folder(package: str) -> Path | None:
-    try:
-        spec = importlib.util.find_spec(package)
-    except (ImportError, ValueError):
-        return None
-    locations = list(spec.submodule_search_locations or []) if spec else []
-    return Path(locations[0]) if locations else None
+    from companion.server.i18n import package_folder  # (one way to find a web folder)
+
+    return package_folder(package)
 
 
 def shared_domain() -> Domain:

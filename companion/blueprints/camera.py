@@ -9,7 +9,11 @@ from __future__ import annotations
 from flask import Blueprint, Response, jsonify, stream_with_context
 
 from companion.blueprints import common
-from companion.blueprints.hardware_status import hardware_handle, translated_status
+from companion.blueprints.hardware_status import (
+    hardware_handle,
+    hardware_status_for,
+    status_json,
+)
 from companion.server import i18n
 from companion.wiring import hardware_texts
 from engine.api import Refused
@@ -29,14 +33,13 @@ def camera_page(game_id: str):
     handle = hardware_handle("camera")
     running = handle is not None and hasattr(handle, "mjpeg")
     return common.render_page("camera.html", "host", live, running=running,
-                              hw=translated_status(live, "camera"),
+                              hw=hardware_status_for(live, "camera"),
                               no_camera=text("no_camera"))
 
 
 @bp.get("/host/<game_id>/camera/status.json")
 def camera_status(game_id: str):
-    live = common.host_only(game_id)
-    return jsonify(translated_status(live, "camera"))
+    return status_json(game_id, "camera")
 
 
 @bp.get("/host/<game_id>/camera.mjpg")

@@ -80,6 +80,8 @@ def game_info(live: LiveGame) -> dict:
     return {"id": live.id, "game": live.kind.name, "status": live.status,
             "created": live.row["created"], "players": live.players,
             "demo": bool(live.row["setup"].get("demo")),
+            # a game without a setup guide gets no "Setup" link (its page would be a 404)
+            "has_setup_guide": bool(getattr(info, "table_guide", None)),
             "title": dict(getattr(info, "names", None) or {"en": live.kind.name})}
 
 

@@ -174,7 +174,7 @@ def names_of(entries, key: str, lang: str) -> dict[str, str]:
     return out
 
 
-def translated_status(game: str, lang: str, names: dict | None = None) -> dict:
+def deck_status_for(game: str, lang: str, names: dict | None = None) -> dict:
     status = deck.status(game, data_dir())
     info = games.module_of(game).info
     for part in status["parts"]:
@@ -279,7 +279,7 @@ def deck_data(game_id: str):
                 part["entry_schema"] = ordered(views.titled(part["entry_schema"], lang, game))
             else:  # a part that is one object: the page's form is of all of it
                 part["schema"] = ordered(views.titled(part["schema"], lang, game))
-        return {"ok": True, "game": game, "status": translated_status(game, lang, names),
+        return {"ok": True, "game": game, "status": deck_status_for(game, lang, names),
                 "parts": parts}
     except CatalogError as exc:
         return refused(live.kind.name, exc)
@@ -330,7 +330,7 @@ def save(game_id: str):
     except CatalogError as exc:
         return refused(game, exc, names=request_names(game, part, entry) if entry else None)
     current_app.extensions["companion.catalog_changed"](game)
-    return {"ok": True, "status": translated_status(game, i18n.page_lang())}
+    return {"ok": True, "status": deck_status_for(game, i18n.page_lang())}
 
 
 @bp.get("/host/<game_id>/deck/export.json")
@@ -364,7 +364,7 @@ def import_(game_id: str):
     except CatalogError as exc:
         return refused(live.kind.name, exc)
     current_app.extensions["companion.catalog_changed"](game)
-    return {"ok": True, "status": translated_status(game, i18n.page_lang())}
+    return {"ok": True, "status": deck_status_for(game, i18n.page_lang())}
 
 
 @bp.post("/host/<game_id>/deck/photo")

@@ -9,10 +9,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from flask import Blueprint, current_app, jsonify, redirect, request, url_for
+from flask import Blueprint, current_app, redirect, request, url_for
 
 from companion.blueprints import common
-from companion.blueprints.hardware_status import translated_status
+from companion.blueprints.hardware_status import hardware_status_for, status_json
 from companion.server import i18n
 from companion.server.settings import from_app
 from companion.wiring import hardware_texts
@@ -81,7 +81,7 @@ def page(live, status: int = 200, error: dict | None = None, notice: str | None 
     rows += [{"die": "", "role": ""}] * EMPTY_ROWS
     return common.render_page(
         "dice.html", "host", live, status, error=error, notice=notice, rows=rows,
-        roles=[r.id for r in declared], hw=translated_status(live, "dice"),
+        roles=[r.id for r in declared], hw=hardware_status_for(live, "dice"),
         role_names={r.id: i18n.text(i18n.page_lang(), r.name) for r in declared},
         no_roles=hardware_texts.message(i18n.page_lang(), "dice_no_roles"))
 
@@ -99,8 +99,7 @@ def dice_page(game_id: str):
 
 @bp.get("/host/<game_id>/dice/status.json")
 def dice_status(game_id: str):
-    live = common.host_only(game_id)
-    return jsonify(translated_status(live, "dice"))
+    return status_json(game_id, "dice")
 
 
 @bp.post("/host/<game_id>/dice/roles")

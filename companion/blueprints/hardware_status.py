@@ -3,8 +3,9 @@ manager's handles and their status, translated for the page's language, with the
 settings of that part and where each came from (``settings``: key, value, from)."""
 from __future__ import annotations
 
-from flask import current_app
+from flask import current_app, jsonify
 
+from companion.blueprints import common
 from companion.game.service import LiveGame
 from companion.game.views import Namer
 from companion.server import i18n
@@ -23,7 +24,7 @@ def part_status(part: str) -> dict:
     return manager.status().get(part, {"state": "absent"}) if manager else {"state": "absent"}
 
 
-def translated_status(live: LiveGame, part: str) -> dict:
+def hardware_status_for(live: LiveGame, part: str) -> dict:
     lang = i18n.page_lang()
     namer = Namer(live, lang)
     status = hardware_texts.translated({part: part_status(part)}, lang, live.kind.reasons,
@@ -35,3 +36,8 @@ def translated_status(live: LiveGame, part: str) -> dict:
     status["settings"] = [row for row in from_app(current_app).describe()
                           if row["key"].startswith(part + ".")]
     return status
+
+
+def status_json(game_id: str, part: str):
+    """What the host's camera or dice page polls: ``part``'s status, for the host only."""
+    return jsonify(hardware_status_for(common.host_only(game_id), part))

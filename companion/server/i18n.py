@@ -162,8 +162,12 @@ def web_package(game: str) -> str | None:
 def web_dir(game: str) -> Path | None:
     """The folder of ``game``'s web package (static/, templates/, translations/ ...)."""
     package = web_package(game)
-    if not package:
-        return None
+    return package_folder(package) if package else None
+
+
+def package_folder(package: str) -> Path | None:
+    """Where the importable package ``package`` lies (in the repo or installed), or None.
+    Also web/i18n_tool.py's way to find a game's web folder."""
     try:
         spec = importlib.util.find_spec(package)
     except (ImportError, ValueError):

@@ -10,7 +10,7 @@ Sizes are `companion/server/limits.py`'s.
 Where it applies (docs/security.md, "input"): `limits.check_json` refuses bad text in every
 action, setup and record (socket messages, host ops, imports, restore); the HTTP hook
 (`init_app`) refuses it in every query string, form, uploaded file name and JSON body;
-`wire.loads`, `common.json_body` and the record import normalise what they decode; the
+`json_codec.loads`, `common.json_body` and the record import normalise what they decode; the
 catalog loader reports it as a problem of the file. A refusal is ``bad_text`` naming the
 field, translated, and changes nothing.
 """

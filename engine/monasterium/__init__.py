@@ -10,8 +10,9 @@ pure rules (effects, the legal parameters in moves, corrections) → `apply` pha
 """
 from __future__ import annotations
 
-from engine.monasterium import choices as _choices
-from engine.monasterium import rules, state, views
+from types import SimpleNamespace
+
+from engine.monasterium import choices, rules, state, views
 from engine.monasterium.info import INFO
 
 LAYERS = (
@@ -24,22 +25,9 @@ LAYERS = (
 )
 
 
-class _Monasterium:
-    """The GameModule of engine/api.py for Monasterium."""
-
-    name = "monasterium"
-    info = INFO
-    setup = staticmethod(state.setup)
-    apply = staticmethod(rules.apply)
-    prompts = staticmethod(views.prompts)
-    choices = staticmethod(_choices.choices)
-    public_view = staticmethod(views.public_view)
-    seat_view = staticmethod(views.seat_view)
-    private_view = staticmethod(views.private_view)
-    scores = staticmethod(views.scores)
-    is_over = staticmethod(views.is_over)
-    preview = staticmethod(_choices.preview)
-    random_action = staticmethod(_choices.random_action)
-
-
-GAME = _Monasterium()
+# The GameModule of engine/api.py: the game's functions in one namespace (as the toy plug-in's).
+GAME = SimpleNamespace(
+    name="monasterium", info=INFO, setup=state.setup, apply=rules.apply, prompts=views.prompts,
+    choices=choices.choices, public_view=views.public_view, seat_view=views.seat_view,
+    private_view=views.private_view, scores=views.scores, is_over=views.is_over,
+    preview=choices.preview, random_action=choices.random_action)

@@ -11,9 +11,9 @@ per phase's decisions (draft, architects, resolution) and the host's corrections
 """
 from __future__ import annotations
 
-from engine.pillars import choices as _choices
-from engine.pillars import flow, rules, views
-from engine.pillars import prompts as _prompts
+from types import SimpleNamespace
+
+from engine.pillars import choices, flow, prompts, rules, views
 from engine.pillars.info import INFO
 
 LAYERS = (
@@ -27,22 +27,9 @@ LAYERS = (
 )
 
 
-class _Pillars:
-    """The GameModule of engine/api.py for The Pillars of the Earth."""
-
-    name = "pillars"
-    info = INFO
-    setup = staticmethod(flow.setup)
-    apply = staticmethod(rules.apply)
-    prompts = staticmethod(_prompts.prompts)
-    choices = staticmethod(_choices.choices)
-    public_view = staticmethod(views.public_view)
-    seat_view = staticmethod(views.seat_view)
-    private_view = staticmethod(views.private_view)
-    scores = staticmethod(views.scores)
-    is_over = staticmethod(views.is_over)
-    preview = staticmethod(_choices.preview)
-    random_action = staticmethod(_choices.random_action)
-
-
-GAME = _Pillars()
+# The GameModule of engine/api.py: the game's functions in one namespace (as the toy plug-in's).
+GAME = SimpleNamespace(
+    name="pillars", info=INFO, setup=flow.setup, apply=rules.apply, prompts=prompts.prompts,
+    choices=choices.choices, public_view=views.public_view, seat_view=views.seat_view,
+    private_view=views.private_view, scores=views.scores, is_over=views.is_over,
+    preview=choices.preview, random_action=choices.random_action)

@@ -10,8 +10,9 @@ pure changes of the position (projects, duties, card effects, cards) → the seq
 """
 from __future__ import annotations
 
-from engine.wwe import actions, flow, views
-from engine.wwe import choices as _choices
+from types import SimpleNamespace
+
+from engine.wwe import actions, choices, flow, views
 from engine.wwe.info import INFO
 
 LAYERS = (
@@ -24,23 +25,9 @@ LAYERS = (
 )
 
 
-class _WorldWithoutEnd:
-    """The GameModule of engine/api.py for World Without End."""
-
-    name = "wwe"
-    info = INFO
-    setup = staticmethod(flow.setup)
-    apply = staticmethod(actions.apply)
-    prompts = staticmethod(views.prompts)
-    choices = staticmethod(_choices.choices)
-    choices_of = staticmethod(_choices.choices_of)
-    public_view = staticmethod(views.public_view)
-    seat_view = staticmethod(views.seat_view)
-    private_view = staticmethod(views.private_view)
-    scores = staticmethod(views.scores)
-    is_over = staticmethod(views.is_over)
-    preview = staticmethod(views.preview)
-    random_action = staticmethod(_choices.random_action)
-
-
-GAME = _WorldWithoutEnd()
+# The GameModule of engine/api.py: the game's functions in one namespace (as the toy plug-in's).
+GAME = SimpleNamespace(
+    name="wwe", info=INFO, setup=flow.setup, apply=actions.apply, prompts=views.prompts,
+    choices=choices.choices, choices_of=choices.choices_of, public_view=views.public_view,
+    seat_view=views.seat_view, private_view=views.private_view, scores=views.scores,
+    is_over=views.is_over, preview=views.preview, random_action=choices.random_action)

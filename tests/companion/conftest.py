@@ -10,16 +10,17 @@ import socketio
 from werkzeug.serving import WSGIRequestHandler, make_server
 
 from companion.app import create_app
+from companion.game import games
 from companion.game.patches import Replica
-from tests.companion import toygame
 from tests.waiting import PATIENCE, wait_for
 
 PLAYERS = {"A": "Ann", "B": "Bob", "C": "Cid"}
 
 
 def make_app(tmp_path, **config):
+    """The toy plug-in alone, found as the server finds every game: by its entry point."""
     base = {"DATA_DIR": str(tmp_path / "data"), "TESTING": True,
-            "GAMES": {"toy": (toygame, None)}, "SNAPSHOT_EVERY": 3}
+            "GAMES": {"toy": (games.module_of("toy"), None)}, "SNAPSHOT_EVERY": 3}
     base.update(config)
     return create_app(base)
 

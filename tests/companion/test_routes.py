@@ -237,3 +237,23 @@ def test_healthz_details_only_for_this_machine(client, app):
     for device, status in other["hardware"].items():
         assert set(status) == {"state"}, device
     assert mine["malformed_frames"] == 0 and "malformed_frames" not in other
+
+
+def test_a_game_without_a_setup_guide_links_to_no_setup_page(client, app, games_app):
+    """The toy declares no guide: its table and host pages have no "Setup" link (it would
+    be a 404); a game with a guide (World Without End) has it, and the page opens."""
+    game_id = create_game(client)
+    for page in (f"/table/{game_id}", f"/host/{game_id}"):
+        html = client.get(page).get_data(as_text=True)
+        assert "/setup" not in html, page
+    assert client.get(f"/table/{game_id}/setup").status_code == 404
+    other = games_app.test_client()
+    token = csrf(other)
+    form = {"csrf_token": token, "game": "wwe", "host_pin": "2468",
+            "name_N": "Ann", "name_S": "Bob"}
+    response = other.post("/games", data=form)
+    assert response.status_code == 303, response.get_data(as_text=True)[:300]
+    wwe = response.headers["Location"].rsplit("/", 1)[-1]
+    for page in (f"/table/{wwe}", f"/host/{wwe}"):
+        assert f'href="/table/{wwe}/setup"' in other.get(page).get_data(as_text=True), page
+    assert other.get(f"/table/{wwe}/setup").status_code == 200

@@ -1,5 +1,5 @@
-"""The JSON on the wire (companion/server/wire.py): real Socket.IO clients over a real socket get
-the server's packets as UTF-8 JSON, non-ASCII texts intact; a malformed packet is refused
+"""The JSON on the wire (companion/server/json_codec.py): real Socket.IO clients over a real
+socket get the server's packets as UTF-8 JSON, non-ASCII texts intact; a malformed packet is refused
 cleanly."""
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import json
 import pytest
 import socketio
 
-from companion.server import wire
+from companion.server import json_codec
 from tests.companion.conftest import Spy, create_game
 from tests.companion.test_sockets import seat_token
 from tests.waiting import PATIENCE, wait_for
@@ -86,7 +86,7 @@ def test_a_malformed_packet_closes_only_its_connection(app, client, live):
     {"big": 2 ** 70},
 ])
 def test_dumps_is_compact_json_that_reads_back_the_same(data):
-    text = wire.dumps(data, separators=(",", ":"))
+    text = json_codec.dumps(data, separators=(",", ":"))
     assert isinstance(text, str)
     assert json.loads(text) == json.loads(json.dumps(data))
     assert ": " not in text and ", " not in text
@@ -96,8 +96,8 @@ def test_dumps_is_compact_json_that_reads_back_the_same(data):
 def test_loads_reads_what_the_json_module_reads():
     for bad in ("{", '{"a":1,}', '["act"]]'):
         with pytest.raises(ValueError):
-            wire.loads(bad)
+            json_codec.loads(bad)
     with pytest.raises((ValueError, RecursionError)):
-        wire.loads("[" * 100_000)
-    big = wire.loads('["host",{"delta":1' + "0" * 400 + "}]")  # exact: limits refuse it
+        json_codec.loads("[" * 100_000)
+    big = json_codec.loads('["host",{"delta":1' + "0" * 400 + "}]")  # exact: limits refuse it
     assert big[1]["delta"] == 10 ** 400
