@@ -213,3 +213,20 @@ def test_first_game_uses_starred_events_only(catalog):
                      if c["chapter"] == 1 and not c["starred"])
     r = refused(s, type="reveal_event", by="table", card=unstarred)
     assert r.code == "event_not_starred"
+
+
+def test_the_game_over_event_gives_final_points_with_halves(catalog):
+    """§8: 1 VP per stone and wood, ½ VP per gold: the event carries points, not the
+    half-points the state keeps."""
+    from engine.wwe import flow
+    from tests.engine.wwe_helpers import new_game, set_res
+    s = new_game(catalog, seats=("N", "S"))
+    s["players"]["N"]["vp"], s["players"]["S"]["vp"] = 10, 4
+    for seat, (stone, wood, gold) in {"N": (1, 2, 3), "S": (0, 0, 4)}.items():
+        set_res(s, seat, "stone", stone)
+        set_res(s, seat, "wood", wood)
+        set_res(s, seat, "gold", gold)
+    ev = []
+    flow.finish(s, ev)
+    assert ev[-1] == {"type": "game_over", "final": {"N": 14.5, "S": 6.0}}
+    assert s["final"] == {"N": 29, "S": 12}

@@ -170,3 +170,20 @@ def test_a_take_needs_the_action_phase_the_active_seat_and_no_turn_under_way():
             GAME.apply(wrong, take)
         assert r.value.code == "not_your_turn"
     GAME.apply(s, take)
+
+
+@pytest.mark.parametrize("n,seed", [(2, 1), (3, 2), (4, 3)])
+def test_a_seat_is_skipped_only_while_others_still_take_dice(n, seed):
+    """M-A9: a seat with no die to take is passed over while dice remain; when none is left
+    the round simply ends, nobody is "skipped" on the way (the log would say so)."""
+    import random
+    rnd = random.Random(seed)
+    s = new_game(n, seed=seed)
+    skipped = 0
+    while not GAME.is_over(s):
+        s, events = GAME.apply(s, GAME.random_action(s, rnd))
+        kinds = [e["type"] for e in events]
+        if "skipped" in kinds:
+            skipped += 1
+            assert not {"round_ended", "round_started", "game_over"} & set(kinds), kinds
+    assert skipped  # the games did pass a seat over
