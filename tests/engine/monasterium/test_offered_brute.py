@@ -20,6 +20,7 @@ from engine.api import Refused
 from engine.monasterium import GAME, state
 from engine.monasterium.choices import choices, whose_turn
 from tests.engine.monasterium.helpers import new_game
+from tests.engine.random_play import every_kth_position
 
 SIMPLE_BONUS = ("influence", "rosary", "soup", "soup_tool", "tool_book", "none")
 
@@ -116,14 +117,7 @@ def legal(s, seat) -> set[str]:
 
 
 def positions(n: int, seed: int, every: int):
-    rnd = random.Random(seed)
-    s = new_game(n, seed=seed)
-    k = 0
-    while not GAME.is_over(s):
-        if k % every == 0:
-            yield s
-        s, _ = GAME.apply(s, GAME.random_action(s, rnd))
-        k += 1
+    return every_kth_position(GAME, new_game(n, seed=seed), random.Random(seed), every)
 
 
 @pytest.mark.parametrize("n,seed", [(2, 4), (3, 9), (4, 2)])

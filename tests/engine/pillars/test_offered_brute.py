@@ -19,6 +19,7 @@ from engine.pillars import GAME, state
 from engine.pillars.choices import choices
 from engine.pillars.options import OPTIONS
 from tests.engine.pillars.helpers import new_game
+from tests.engine.random_play import every_kth_position
 
 NOT_BRUTE = {"build", "deal"}  # build: the advisor's menu; deal: "let the app draw"
 
@@ -71,13 +72,7 @@ def positions(n: int, seed: int, every: int = 7):
     """Every ``every``-th position of a random legal game, with random options."""
     rnd = random.Random(seed)
     options = {name: rnd.choice(allowed) for name, (_d, allowed, *_r) in OPTIONS.items()}
-    s = new_game(n, seed=seed, options=options)
-    k = 0
-    while not GAME.is_over(s):
-        if k % every == 0:
-            yield s
-        s, _ = GAME.apply(s, GAME.random_action(s, rnd))
-        k += 1
+    return every_kth_position(GAME, new_game(n, seed=seed, options=options), rnd, every)
 
 
 @pytest.mark.parametrize("n,seed", [(2, 3), (2, 17), (3, 11), (3, 8), (4, 5), (4, 29)])

@@ -531,7 +531,7 @@
     config: config, lang: lang, t: t, tn: tn, fmt: fmt, name: name,
     h: h, replace: replace, on: on, toast: toast, setStatus: setStatus,
     start: start, onView: addViewListener, act: act, emitWithAck: emitWithAck, setLang: setLang,
-    keepAwake: keepAwake, winnerLine: winnerLine, turnBanner: turnBanner,
+    keepAwake: keepAwake, winnerLine: winnerLine, turnBanner: turnBanner, inkOn: inkOn,
     game: {},  // hooks a game's scripts set for the shared page scripts (docs/ui.md)
     get socket() { return socket; },
     get rules() { return rules; },

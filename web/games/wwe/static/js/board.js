@@ -107,17 +107,8 @@
   /** A player's colour: catalog colour ids in the board game's tones, else the CSS colour. */
   function colourOf(p) { return p && p.colour ? (PALETTE[p.colour] || p.colour) : "#888"; }
 
-  /** Black or white, whichever reads better on `colour` (#rrggbb): text on a seat's colour. */
-  function inkOn(colour) {
-    var m = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(String(colour));
-    if (!m) return "#ffffff";
-    var lum = [m[1], m[2], m[3]].map(function (x) {
-      var c = parseInt(x, 16) / 255;
-      return c <= 0.03928 ? c / 12.92 : Math.pow((c + 0.055) / 1.055, 2.4);
-    });
-    var L = 0.2126 * lum[0] + 0.7152 * lum[1] + 0.0722 * lum[2];
-    return (L + 0.05) / 0.05 > 1.05 / (L + 0.05) ? "#000000" : "#ffffff";
-  }
+  /** Text on a seat's colour: the shared client's rule (the higher WCAG contrast). */
+  var inkOn = TC.inkOn;
 
   function playerStyle(p) { return p && p.colour ? {"--pc": colourOf(p)} : null; }
 
