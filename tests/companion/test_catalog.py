@@ -251,3 +251,24 @@ def test_file_that_is_not_utf8_is_reported(tmp_path):
     path.write_bytes(b'{"rounds": "\xff"}')
     problems = problems_of(lambda: loader.load_catalog("wwe", tmp_path))
     assert where(problems) == {(str(path), None, None, "not_readable")}
+
+
+def test_a_game_without_cards_declares_no_parts_and_gets_an_empty_catalog(monkeypatch, tmp_path):
+    """docs/engine.md: a game with nothing for the owner to edit (a dice game) names its own
+    package as ``catalog`` and declares no ``parts``; `setup` then receives ``{}``, and an
+    owner's stray file in its catalog folder is refused by name."""
+    from types import SimpleNamespace
+
+    from companion.box import catalog as box
+    from companion.game import games
+
+    pig = SimpleNamespace(info=SimpleNamespace(catalog="tc_toygame", parts=(),
+                                               check_catalog=None))
+    monkeypatch.setattr(games, "module_of", lambda name: pig)
+    assert box.load_catalog("pig", tmp_path) == {}
+    stray = box.override_dir(tmp_path, "pig")
+    stray.mkdir(parents=True)
+    (stray / "cards.json").write_text("[]")
+    with pytest.raises(box.CatalogError) as e:
+        box.load_catalog("pig", tmp_path)
+    assert [p["code"] for p in e.value.problems] == ["unknown_file"]

@@ -201,3 +201,19 @@ def test_italian_texts_use_the_acute_accent_in_perche_and_its_kin():
              for m in ITALIAN_GRAVE_SLIPS.finditer(text)]
     assert not slips, slips
     assert ITALIAN_GRAVE_SLIPS.search("Perchè il lavoro…")
+
+
+def test_a_game_outside_the_repository_is_a_domain_when_named(tmp_path, monkeypatch):
+    """`python -m web.i18n_tool check pig`: a plug-in shipped as its own package names
+    itself; with no names the tool works on the shared domain and this repository's games."""
+    from types import SimpleNamespace
+
+    folder = tmp_path / "pig_web"
+    (folder / "translations").mkdir(parents=True)
+    (folder / "__init__.py").write_text("")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    pig = SimpleNamespace(id="pig", web="pig_web")
+    monkeypatch.setattr(i18n_tool, "installed_games", lambda: {"pig": pig})
+    assert [(d.name, d.translations) for d in i18n_tool.domains(["pig"])] == [
+        ("pig", folder / "translations")]
+    assert [d.name for d in i18n_tool.domains()] == ["shared"]
