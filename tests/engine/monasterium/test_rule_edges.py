@@ -1,12 +1,13 @@
 """Rule edges a sampled mutant changed with no test noticing (issue 34): C missions count
 what they name, a take names dice on its space, a reroll comes once a round in the placing
-phase, and a monastery without tiles offers none."""
+phase, a monastery without tiles offers none, the road's last space by its option."""
 from __future__ import annotations
 
 import pytest
 
 from engine.api import Refused
 from engine.monasterium import effects, missions
+from engine.monasterium.choices import choices
 from tests.engine.monasterium.helpers import CAT, GAME, act_phase, new_game
 
 
@@ -187,3 +188,31 @@ def test_a_seat_is_skipped_only_while_others_still_take_dice(n, seed):
             skipped += 1
             assert not {"round_ended", "round_started", "game_over"} & set(kinds), kinds
     assert skipped  # the games did pass a seat over
+
+
+@pytest.mark.parametrize("passing,start,steps,gets", [
+    (False, 10, 2, True),    # stops on the last space
+    (False, 10, 3, False),   # passes it
+    (True, 10, 3, True),     # passes it, M-A13's default reading
+    (True, 8, 3, False),     # does not reach it
+])
+def test_the_last_road_space_gives_its_die_when_reached_or_passed_by_option(
+        passing, start, steps, gets):
+    s = new_game(2, new_die_when_passing=passing)
+    p = s["players"]["N"]
+    p["road"], p["personal"] = start, 1
+    s["pending"] = []
+    ev = []
+    effects.move(s, "N", steps, ev)
+    assert any(x["kind"] == "extra_die" for x in s["pending"]) is gets
+
+
+def test_a_die_is_used_in_the_action_phase_by_the_active_seat_only():
+    s = act_phase(new_game(2), "N", {"n1": 2})
+    s, _ = GAME.apply(s, {"type": "take", "by": "N", "space": 2, "dice": ["n1"]})
+    use = next(c.action for c in choices(s, "N") if c.action["type"] == "use")
+    for wrong, action in ((dict(s, phase="place"), use), (s, dict(use, by="E"))):
+        with pytest.raises(Refused) as r:
+            GAME.apply(wrong, action)
+        assert r.value.code == "not_your_turn"
+    GAME.apply(s, use)
