@@ -136,3 +136,15 @@ def test_building_material_takes_the_last_one_of_the_supply(start, left, ok):
     assert (refusal is None) is ok
     if not ok:
         assert refusal.code == "out_of_supply"
+
+
+@pytest.mark.parametrize("held,ok", [(0, False), (1, True)])
+def test_the_weaver_weaves_one_wool_when_the_phone_names_none(start, held, ok):
+    """R4.3 Weaver: 1 or 2 wool; a play that names no amount weaves 1."""
+    from engine.wwe.cards import weaver_refusal
+    s = copy.deepcopy(start)
+    set_res(s, "N", "wool", held)
+    refusal = weaver_refusal(s, "N", {})
+    assert (refusal is None) is ok
+    if not ok:
+        assert (refusal.code, refusal.params["need"]) == ("cannot_afford", 1)

@@ -246,6 +246,8 @@ def test_a_host_correction_moves_at_most_the_limit_at_once(at_play):
         assert r.code == "bad_params"
     after = act(at_play, type="adjust", by="host", seat="N", item="vp", delta=MAX_CORRECTION)
     assert after["players"]["N"]["vp"] == at_play["players"]["N"]["vp"] + MAX_CORRECTION
+    back = act(after, type="adjust", by="host", seat="N", item="vp", delta=-MAX_CORRECTION)
+    assert back["players"]["N"]["vp"] == at_play["players"]["N"]["vp"]
 
 
 @pytest.mark.parametrize("held,vp", [(0, 0), (1, 2), (2, 2)])
