@@ -376,17 +376,13 @@ class Bindings:
     """What the table's hardware means to the game: pure functions, no hardware imports.
 
     ``sighting(state, Sighting) -> [Outcome]``; ``roll(state, [DieFace]) -> [Outcome]``.
-    ``manual_roll(state)`` says which prompt, if any, the table may answer by entering die
-    faces by hand: ``{"roles": [role ids], "count": n, "by": actor}`` or None (declared by
-    Pillars and Monasterium; the app does not read it yet, the host's dice page offers
-    every role).
+    A roll entered by hand is the game's own prompt, answered on the phones like any other.
     """
 
     zones: tuple[Zone, ...] = ()
     dice: tuple[DieRole, ...] = ()
     sighting: Any = None  # callable(state, Sighting) -> list[Outcome]
     roll: Any = None  # callable(state, list[DieFace]) -> list[Outcome]
-    manual_roll: Any = None  # callable(state) -> {"roles", "count", "by"} or None
     table_steps: Any = None  # callable(state) -> [TableStep]: what the table must do now
     # callable(catalog, state | None) -> [DemoCard]: what the simulated camera shows
     demo_scene: Any = None

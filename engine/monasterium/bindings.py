@@ -41,11 +41,3 @@ def roll(state, dice) -> list:
         faces[die] = by_role[role].pop(0)
     return [Act({"type": "roll", "by": "table", "faces": faces})]
 
-
-def manual_roll(state) -> dict | None:
-    want = _wanted(state)
-    if not want:
-        return None
-    roles = sorted({"neutral" if state["dice"][d]["owner"] is None
-                    else f"personal_{state['dice'][d]['owner']}" for d in want})
-    return {"roles": roles, "count": len(want), "by": "table"}

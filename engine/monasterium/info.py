@@ -37,7 +37,7 @@ INFO = GameInfo(
     parts=catalog.PARTS,
     stickers=(),  # cards and boards carry no stickers: the dice are what the table reads
     bindings=Bindings(dice=bindings.DICE, roll=bindings.roll,
-                      manual_roll=bindings.manual_roll, table_steps=table_steps.table_steps,
+                      table_steps=table_steps.table_steps,
                       demo_scene=table_steps.demo_scene),
     web="web.games.monasterium",
     check_catalog=catalog.check_catalog,

@@ -82,11 +82,3 @@ def roll(state, dice) -> list:
                                    "faces": ", ".join(map(str, _state.board(state)["tax_die"]
                                                           ["faces"]))})]
 
-
-def manual_roll(state) -> dict | None:
-    """Which roll the table may enter by hand now (the on-screen fallback without a reader):
-    the tax die at step 9 (declared as ``Bindings.manual_roll``; the app does not read it
-    yet: docs/engine.md)."""
-    if state["over"] or state["phase"] != "tax" or state["pending"]:
-        return None
-    return {"roles": ["tax"], "count": 1, "by": "table"}

@@ -41,7 +41,7 @@ INFO = GameInfo(
               StickerKind("V", "privilege", "privileges"),
               StickerKind("K", "event", "events")),
     bindings=Bindings(zones=bindings.ZONES, dice=bindings.DICE, sighting=bindings.sighting,
-                      roll=bindings.roll, manual_roll=bindings.manual_roll,
+                      roll=bindings.roll,
                       table_steps=table_steps.table_steps, demo_scene=table_steps.demo_scene),
     web="web.games.pillars",
     check_catalog=catalog.check_catalog,

@@ -199,10 +199,6 @@ def test_event_sighting_and_tax_die():
     assert isinstance(b.roll(s, [DieFace("tax", 6)])[0], Warn)
     assert b.roll(new_game(2), [DieFace("tax", 4)]) == []
     assert [d.id for d in b.dice] == ["tax"]
-    from engine.pillars.bindings import manual_roll
-
-    assert manual_roll(s) == {"roles": ["tax"], "count": 1, "by": "table"}
-    assert manual_roll(new_game(2)) is None
 
 
 def test_deal_uses_the_seeded_generator_reproducibly():
