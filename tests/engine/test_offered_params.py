@@ -148,3 +148,29 @@ def test_the_weaver_weaves_one_wool_when_the_phone_names_none(start, held, ok):
     assert (refusal is None) is ok
     if not ok:
         assert (refusal.code, refusal.params["need"]) == ("cannot_afford", 1)
+
+
+@pytest.mark.parametrize("short", [0, 1])
+def test_selling_wool_and_cloth_needs_the_gold_of_both_in_the_supply(start, short):
+    from engine.wwe import effects
+    from engine.wwe.cards import sell_refusal
+    s = copy.deepcopy(start)
+    set_res(s, "N", "wool", 1)
+    set_res(s, "N", "cloth", 1)
+    s["covers"]["market"] = []
+    s["supply"]["gold"] = effects.price(s, "wool") + effects.price(s, "cloth") - short
+    refusal = sell_refusal(s, "N", {"wool": 1, "cloth": 1})
+    assert (refusal is None) is (short == 0)
+    if short:
+        assert refusal.code == "out_of_supply"
+
+
+def test_more_than_one_wool_is_refused_with_its_limit_unless_any_wool_sells(start):
+    from engine.wwe.cards import sell_refusal
+    s = copy.deepcopy(start)
+    set_res(s, "N", "wool", 3)
+    s["options"]["sell_any_wool"] = False
+    refusal = sell_refusal(s, "N", {"wool": 2, "cloth": 0})
+    assert (refusal.code, refusal.params) == ("wool_max", {"max": 1})
+    s["options"]["sell_any_wool"] = True
+    assert sell_refusal(s, "N", {"wool": 2, "cloth": 0}) is None

@@ -444,3 +444,19 @@ def test_tiebreak_and_shared_victory(catalog):
     scores = GAME.scores(s)
     assert [(r["seat"], r["rank"]) for r in scores] == [("S", 1), ("N", 2)]
     assert scores[0]["tiebreak"] == [1, 1, 2]
+
+
+def test_a_full_corner_gives_its_items_with_either_income_setting(catalog):
+    """A-25 decides only a short supply: with enough gold both settings give the corner."""
+    plain(catalog)
+    catalog["game"]["supplies"]["gold"]["size"] = 30
+    feast = next(c for c in catalog["event_cards"] if c["id"] == "demo_feast")
+    feast["corners"] = ["gold2", "vp", "vp", "vp"]
+    feast["arrow"] = 0
+    for partial in (True, False):
+        s = new_game(catalog, seats=("N", "S"), options={"income_partial": partial})
+        s = act(s, type="reveal_event", by="table", card="demo_feast")
+        s["supply"]["gold"] = 5
+        gold, v = res(s, "N")["gold"], vp(s, "N")
+        s = act(s, type="orient_event", by="N", rotation=0)
+        assert (res(s, "N")["gold"] - gold, vp(s, "N") - v) == (2, 0), partial

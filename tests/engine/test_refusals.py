@@ -258,3 +258,18 @@ def test_the_queens_favor_needs_one_loyalty(at_play, held, vp):
     from engine.wwe.cards import favor_cycle, space_kind
     space = next(sp for sp in favor_cycle(at_play) if space_kind(sp) == "queen")
     assert favor_preview(at_play, "N", space) == {"vp": vp}
+
+
+@pytest.mark.parametrize("held,vp", [(0, 0), (1, 2), (2, 2)])
+def test_the_prioress_favor_needs_one_medical_knowledge(at_play, held, vp):
+    """R3.5: the Prioress's space gives 2 VP to a seat holding at least 1 MK."""
+    from engine.wwe.cards import favor_cycle, favor_preview, space_kind
+    set_res(at_play, "N", "mk", held)
+    space = next(sp for sp in favor_cycle(at_play) if space_kind(sp) == "prioress")
+    assert favor_preview(at_play, "N", space) == {"vp": vp}
+
+
+@pytest.mark.parametrize("seat", ["Z", 5, None, ["N"]])
+def test_a_host_correction_names_a_seat_of_the_game(at_play, seat):
+    r = refused(at_play, type="adjust", by="host", seat=seat, item="vp", delta=1)
+    assert r.code == "unknown_seat"

@@ -216,3 +216,44 @@ def test_a_die_is_used_in_the_action_phase_by_the_active_seat_only():
             GAME.apply(wrong, action)
         assert r.value.code == "not_your_turn"
     GAME.apply(s, use)
+
+
+@pytest.mark.parametrize("sent,done", [(11, False), (12, True)])
+def test_twelve_novices_sent_complete_c1(sent, done):
+    s = new_game(2)
+    s["players"]["N"]["sent"] = sent
+    assert missions.done(s, "N", _mission("sent_12")) is done
+
+
+ADJUST = {"type": "adjust", "by": "host", "seat": "N"}
+
+
+@pytest.mark.parametrize("item", ["book", "prestige"])
+def test_a_host_correction_may_take_a_count_to_zero_and_move_it_by_twenty(item):
+    s = new_game(2)
+    p = s["players"]["N"]
+    if item == "prestige":
+        p["prestige"] = 20
+    else:
+        p["res"][item] = 20
+    down, _ = GAME.apply(s, {**ADJUST, "item": item, "delta": -20})
+    held = down["players"]["N"]["prestige"] if item == "prestige" \
+        else down["players"]["N"]["res"][item]
+    assert held == 0
+    GAME.apply(s, {**ADJUST, "item": item, "delta": 20})
+    for delta in (-21, 21):
+        with pytest.raises(Refused):
+            GAME.apply(s, {**ADJUST, "item": item, "delta": delta})
+    with pytest.raises(Refused):  # below zero
+        GAME.apply(down, {**ADJUST, "item": item, "delta": -1})
+
+
+@pytest.mark.parametrize("bad", [{"item": "gold", "delta": 1}, {"item": "book", "delta": True},
+                                 {"item": "book", "delta": 1.0}, {"item": "book", "delta": "1"},
+                                 {"item": None, "delta": 1}])
+def test_a_host_correction_names_a_resource_or_prestige_and_a_whole_number(bad):
+    s = new_game(2)
+    s["players"]["N"]["res"]["book"] = 3
+    with pytest.raises(Refused) as r:
+        GAME.apply(s, {**ADJUST, **bad})
+    assert r.value.code == "bad_field"
