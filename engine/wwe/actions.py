@@ -166,6 +166,7 @@ def income_preview(s: dict, card: str, rotation: int, mods: dict | None = None) 
     for the four rotations of one state)."""
     corners = s["cat"]["events"][card]["corners"]
     out = {}
+    left = dict(s["supply"])  # the supply as the seats before this one leave it (step 3's order)
     for k in range(4):
         seat = st.seat_of_rotation(s, k, rotation)
         if seat not in s["players"]:
@@ -180,16 +181,21 @@ def income_preview(s: dict, card: str, rotation: int, mods: dict | None = None) 
             _add(gets, "vp", 1)
         elif corner is not None:
             item, n = _corner(corner)
-            have = s["supply"].get(item)
+            have = left.get(item)
             got = n if have is None else min(have, n)
             if got == n or s["options"]["income_partial"]:
                 _add(gets, item, got)
                 _add(gets, "vp", n - got)
+                if have is not None:
+                    left[item] = have - got
             else:
                 _add(gets, "vp", 1)
         for item, n in bonus.items():
-            have = s["supply"].get(item)
-            _add(gets, item, n if item == "vp" or have is None else min(have, n))
+            have = None if item == "vp" else left.get(item)
+            got = int(n) if have is None else min(have, int(n))
+            _add(gets, item, got)
+            if have is not None:
+                left[item] = have - got
     return out
 
 

@@ -460,3 +460,27 @@ def test_a_full_corner_gives_its_items_with_either_income_setting(catalog):
         gold, v = res(s, "N")["gold"], vp(s, "N")
         s = act(s, type="orient_event", by="N", rotation=0)
         assert (res(s, "N")["gold"] - gold, vp(s, "N") - v) == (2, 0), partial
+
+
+def test_the_orientation_preview_is_the_income_the_table_then_gets(catalog):
+    """The phone shows each rotation's income before the tap (`income_preview`): it must be
+    what orienting the card that way gives, full or short supply, both A-25 settings."""
+    from engine.wwe.actions import income_preview
+    plain(catalog)
+    catalog["game"]["supplies"]["gold"]["size"] = 30
+    feast = next(c for c in catalog["event_cards"] if c["id"] == "demo_feast")
+    feast["corners"] = ["gold2", "vp", "gold1", "vp"]
+    feast["arrow"] = 0
+    for partial in (True, False):
+        for supply in (5, 1, 0):
+            s = new_game(catalog, seats=("N", "S"), options={"income_partial": partial})
+            s = act(s, type="reveal_event", by="table", card="demo_feast")
+            s["supply"]["gold"] = supply
+            for rotation in range(4):
+                shown = income_preview(s, "demo_feast", rotation)
+                after = act(s, type="orient_event", by="N", rotation=rotation)
+                for seat in ("N", "S"):
+                    got = {"gold": res(after, seat)["gold"] - res(s, seat)["gold"],
+                           "vp": vp(after, seat) - vp(s, seat)}
+                    want = {"gold": 0, "vp": 0, **shown.get(seat, {})}
+                    assert got == want, (partial, supply, rotation, seat)
