@@ -266,6 +266,8 @@ def test_choose_target(catalog):
     s = new_game(catalog, seats=("N", "S"))
     s = act(s, type="reveal_event", by="table", card="demo_feast")
     assert head(s)["kind"] == "choose_target" and head(s)["seat"] == "N"
+    for junk in ("Z", 5, None):
+        assert refused(s, type="choose_target", by="N", seat=junk).code == "unknown_seat"
     s = act(s, type="choose_target", by="N", seat="S")
     assert vp(s, "S") == 11
 
@@ -391,3 +393,12 @@ def test_the_table_returns_any_houses_when_the_card_says_so(catalog):
     s["players"]["N"]["houses"] = [site]
     s = act(s, type="reveal_event", by="table", card="demo_feast")
     assert head(s)["kind"] == "return_houses" and head(s)["seat"] == "table"
+
+
+def test_a_catalog_without_plague_tokens_accepts_the_printed_values(catalog):
+    """No token values in the catalog (an owner's file that leaves them out): a flipped
+    token may show 1 to 5, the printed plague tokens' values."""
+    from engine.wwe.actions import plague_values_left
+    s = new_game(catalog, seats=("N", "S"))
+    s["cat"]["plague_tokens"] = []
+    assert plague_values_left(s) == [1, 2, 3, 4, 5]
