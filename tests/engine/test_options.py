@@ -58,13 +58,18 @@ def _orient_with_value(s, value):
     return next(r for r in range(4) if values[(c["arrow"] + r) % 4] == value)
 
 
-def test_income_partial_direct(catalog):
-    """A-25 on the seat that faces the 2-gold corner, both settings."""
+def _gold_corners(catalog, corners):
+    """The demo feast card with these corners (arrow on the first), 30 gold in the game."""
     plain(catalog)
     catalog["game"]["supplies"]["gold"]["size"] = 30
     feast = next(c for c in catalog["event_cards"] if c["id"] == "demo_feast")
-    feast["corners"] = ["gold2", "vp", "vp", "vp"]
+    feast["corners"] = corners
     feast["arrow"] = 0
+
+
+def test_income_partial_direct(catalog):
+    """A-25 on the seat that faces the 2-gold corner, both settings."""
+    _gold_corners(catalog, ["gold2", "vp", "vp", "vp"])
     for partial, gold_gain, vp_gain in ((True, 1, 1), (False, 0, 1)):
         s = new_game(catalog, seats=("N", "S"), options={"income_partial": partial})
         s = act(s, type="reveal_event", by="table", card="demo_feast")
@@ -448,11 +453,7 @@ def test_tiebreak_and_shared_victory(catalog):
 
 def test_a_full_corner_gives_its_items_with_either_income_setting(catalog):
     """A-25 decides only a short supply: with enough gold both settings give the corner."""
-    plain(catalog)
-    catalog["game"]["supplies"]["gold"]["size"] = 30
-    feast = next(c for c in catalog["event_cards"] if c["id"] == "demo_feast")
-    feast["corners"] = ["gold2", "vp", "vp", "vp"]
-    feast["arrow"] = 0
+    _gold_corners(catalog, ["gold2", "vp", "vp", "vp"])
     for partial in (True, False):
         s = new_game(catalog, seats=("N", "S"), options={"income_partial": partial})
         s = act(s, type="reveal_event", by="table", card="demo_feast")
@@ -466,11 +467,7 @@ def test_the_orientation_preview_is_the_income_the_table_then_gets(catalog):
     """The phone shows each rotation's income before the tap (`income_preview`): it must be
     what orienting the card that way gives, full or short supply, both A-25 settings."""
     from engine.wwe.actions import income_preview
-    plain(catalog)
-    catalog["game"]["supplies"]["gold"]["size"] = 30
-    feast = next(c for c in catalog["event_cards"] if c["id"] == "demo_feast")
-    feast["corners"] = ["gold2", "vp", "gold1", "vp"]
-    feast["arrow"] = 0
+    _gold_corners(catalog, ["gold2", "vp", "gold1", "vp"])
     for partial in (True, False):
         for supply in (5, 1, 0):
             s = new_game(catalog, seats=("N", "S"), options={"income_partial": partial})
