@@ -454,8 +454,9 @@ def choice_entries(live: LiveGame, shared: Shared, asker: str, is_seat: bool, la
                                                                   choice.refused["code"])
             idle = choice.effect.get("no_effect")  # legal, but would do nothing: why
             if isinstance(idle, dict) and isinstance(idle.get("code"), str):
-                data["effect"] = dict(data["effect"], no_effect=choice_refusal(
-                    live, lang, idle["code"], idle.get("params", {}), namer))
+                data["effect"] = dict(data["effect"], no_effect=dict(
+                    choice_refusal(live, lang, idle["code"], idle.get("params", {}), namer),
+                    rule=citations.id_for_reason(live.kind, idle["code"])))
             out.append(data)
         return out
 

@@ -261,6 +261,7 @@ def play_card(s, a, ev):
     s["queue"].pop(0)
     player["hand"].remove(card)
     lost = effects.action_lost(s, seat)
+    why_lost = effects.lost_why(s, seat)
     performed = perform and lost is None
     no_effect = cards.carry_out(s, seat, card, params, ev) if performed else None
     player = s["players"][seat]  # carry_out replaces the state's containers
@@ -271,6 +272,10 @@ def play_card(s, a, ev):
     player["performed"].append(performed)
     ev.append({"type": "card_played", "seat": seat, "card": card, "performed": performed,
                "lost": lost})
+    if why_lost is not None:  # R4.1.4: the card went down, the action is lost (and why)
+        ev.append({"type": "action_lost", "seat": seat, "card": card,
+                   "cause": why_lost.params.get("card", "royal_court"),
+                   "why": why_lost.to_json()})
     if no_effect is not None:  # R4.1.2: played, and it simply does nothing
         ev.append({"type": "card_no_effect", "seat": seat, "card": card,
                    "reason": no_effect.code, "why": no_effect.to_json()})

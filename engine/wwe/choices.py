@@ -40,7 +40,7 @@ def trial(s: dict, action: dict, seat: str, extra: dict | None = None,
     cost, gain = _delta(s, after, seat)
     effect = {**gain, **(extra or {})}
     for e in events:  # R4.1.2: playable, but it would do nothing (and why)
-        if e["type"] == "card_no_effect":
+        if e["type"] in ("card_no_effect", "action_lost"):
             effect["no_effect"] = e["why"]
     return Choice(action=action, cost=cost, effect=effect)
 
@@ -226,7 +226,7 @@ def play_choices(s: dict, seat: str) -> list[Choice]:
                      and not (effects.random_discard(s, seat)
                               and s["options"]["random_discards"] == "app"))
     out = []
-    lost = effects.action_lost(s, seat)
+    lost = effects.lost_why(s, seat)
     # a face-down card drawn by the app needs one left in hand after the play
     drawn = (not needs_discard and st.twelve_card_mode(s) and not flags.get("penance")
              and effects.random_discard(s, seat))
@@ -242,14 +242,17 @@ def play_choices(s: dict, seat: str) -> list[Choice]:
         # the turn's own checks pass (a discard given exactly when one is owed) and nothing
         # after the play changes a resource: the choice is the card's own doing
         plain = quiet and (discard is not None) == needs_discard
-        options = cards.card_param_options(s, seat, card)
-        if lost is not None:  # played without effect whatever is asked: as unperformed
-            for params in options:
-                out.append(unperformed(s, {**base, "params": params, "perform": True}, seat,
-                                       extra, idle, plain))
-            out.append(unperformed(s, {**base, "params": {}, "perform": False}, seat, extra,
-                                   idle, plain))
+        if lost is not None:
+            # R4.1.4: the action is lost whatever is asked; what the rules leave is which
+            # card goes down (and which face down): one choice per card, saying why
+            choice = unperformed(s, {**base, "params": {}, "perform": False}, seat, extra,
+                                 idle, plain)
+            if choice.refused is None:  # what the play's `action_lost` event says (trial)
+                choice = Choice(action=choice.action, cost=choice.cost,
+                                effect={**choice.effect, "no_effect": lost.to_json()})
+            out.append(choice)
             continue
+        options = cards.card_param_options(s, seat, card)
         # each variant's read-only check (cards.perform_refusal), asked once: can_carry_out
         # reads the same answers; a refusal it gives is the trial's own, an UNKNOWN is tried
         checks = cards.perform_refusals(s, seat, card, options, mods)

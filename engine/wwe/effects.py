@@ -250,14 +250,24 @@ def spare(s: dict, card: str, effect_kind: str, seats: list[str], ev: list) -> l
 
 def action_lost(s: dict, seat: str) -> str | None:
     """Why ``seat``'s face-up card this round is not performed (None: it is)."""
+    why = lost_why(s, seat)
+    if why is None:
+        return None
+    return "royal_court" if why.code == "action_lost_royal_court" else "event"
+
+
+def lost_why(s: dict, seat: str) -> Refused | None:
+    """What makes ``seat`` lose this round's action, as the reason the phone shows before
+    the tap (R4.1.4: the card still goes down, it is not carried out): the Royal Court
+    (§5.5), or the event card that takes it (§9: this round's event, or one in force)."""
     flags = s["round_flags"][seat]
     if flags.get("royal_court"):
-        return "royal_court"
+        return Refused("action_lost_royal_court")
     if flags.get("lose_action"):
-        return "event"
+        return Refused("action_lost_event", card=s["event"])
     for card, e in continuous(s, "lose_action"):
         if seat in seats_for(s, card, e.get("who")):
-            return "event"
+            return Refused("action_lost_event", card=card)
     return None
 
 

@@ -5,6 +5,10 @@ The server uses these templates as gettext msgids; ``{param}`` placeholders are 
 """
 
 REASONS: dict[str, str] = {
+    "action_lost_event": "Event card {card} takes this round's action: the card you lay "
+                         "down is not carried out.",
+    "action_lost_royal_court": "Royal Court: the tax was not paid in full at the end of the "
+                               "last chapter, so the card you lay down is not carried out.",
     "already_donated": "You already have a seal on {project} (one per project).",
     "camera_event_not_expected": "Event card {card} was laid on the council space, but no "
                                  "event is to be revealed now.",

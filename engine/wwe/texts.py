@@ -4,6 +4,8 @@ The server uses these templates as gettext msgids with the event's fields as par
 """
 
 EVENT_TEXTS: dict[str, str] = {
+    "action_lost": "This round's action of {seat} is lost ({cause}): {card} is not carried "
+                   "out.",
     "adjusted": "Correction for {seat}: {delta} {item} ({reason}).",
     "built": "{seat} placed {amount} {item} on {project}.",
     "card_discarded": "{seat} discarded {card} face down.",

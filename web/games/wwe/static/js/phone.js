@@ -22,7 +22,7 @@
     return TC.act(action).then(function (ack) {
       ui.busy = false;
       document.body.classList.remove("busy");
-      if (ack.ok) { ui.card = null; ui.discard = null; ui.rotation = null; ui.cancel = null; ui.confirm = null; }
+      if (ack.ok) { ui.card = null; ui.discard = null; ui.rotation = null; ui.cancel = null; ui.confirm = null; ui.discardMissing = false; }
       return ack;
     });
   }
@@ -79,6 +79,17 @@
   function idleWhy(c) {
     var idle = W.obj(W.obj(c.effect).no_effect);
     return idle.code ? (idle.message || idle.code) : "";
+  }
+
+  /** This round's action is lost (R4.1.4: the Royal Court, an event card): the engine's
+   *  reason on every play it offers (each card, played without effect), else null. */
+  function lostWhy(choices) {
+    var plays = choices.filter(function (c) { return c.action && c.action.type === "play_card" && !c.refused; });
+    var why = plays.length ? W.obj(W.obj(plays[0].effect).no_effect) : {};
+    var all = plays.every(function (c) {
+      return String(W.obj(W.obj(c.effect).no_effect).code || "").indexOf("action_lost_") === 0;
+    });
+    return plays.length && all ? why : null;
   }
 
   function choiceButton(c, label, onclick) {
@@ -143,7 +154,11 @@
       if (!byCard[id]) { byCard[id] = []; order.push(id); }
       byCard[id].push(c);
     });
-    var box = h("div.choice-group", {id: "play-card"}, h("h3", t("play_a_card")));
+    var lost = lostWhy(choices);
+    var box = h("div.choice-group", {id: "play-card"}, h("h3", t(lost ? "give_up_a_card" : "play_a_card")));
+    // Said before the tap: this round's action is lost, why (cited), and what is left.
+    if (lost) box.appendChild(h("p.lost-why", {id: "action-lost"}, h("b", t("action_lost")), " ",
+      lost.message || lost.code, " ", TC.why(lost.rule)));
     // The camera saw this seat's card go down: pre-select it (the player still confirms).
     var seen = W.obj(W.obj(W.obj(m.msg.hardware).camera).selected)[m.msg.seat];
     if (!ui.card && seen && byCard[seen] && ui.cameraCard !== seen) { ui.card = seen; ui.cameraCard = seen; }
@@ -186,31 +201,59 @@
     var cs = byCard[ui.card];
     var discards = W.arr(W.obj(cs[0].effect).discard_options);
     box.appendChild(h("div.row", h("b.grow", W.nm("cards", ui.card)),
-      h("button.secondary", {type: "button", id: "card-back", onclick: function () { ui.card = null; rerender(); }}, t("back"))));
+      h("button.secondary", {type: "button", id: "card-back", onclick: function () { ui.card = null; ui.discardMissing = false; rerender(); }}, t("back"))));
     if (discards.length) {
       if (discards.indexOf(ui.discard) < 0) ui.discard = null;
       box.appendChild(h("label", {for: "discard-select"}, t("discard_face_down")));
-      box.appendChild(h("select", {id: "discard-select",
-        onchange: function (e) { ui.discard = e.target.value || null; }},
+      box.appendChild(h("select", {id: "discard-select", "aria-describedby": "discard-needed",
+        "aria-invalid": ui.discardMissing ? "true" : null,
+        onchange: function (e) {
+          ui.discard = e.target.value || null;
+          if (ui.discard && ui.discardMissing) { ui.discardMissing = false; rerender(); }
+        }},
         h("option", {value: ""}, t("choose_discard")),
         discards.map(function (id) {
           return h("option", {value: id, selected: ui.discard === id}, W.nm("cards", id));
         })));
+      // Said beside the list it is about, not in a toast over the buttons below it.
+      if (ui.discardMissing) box.appendChild(h("p.bad.small", {id: "discard-needed", role: "alert"},
+        t("choose_discard_first")));
+    }
+    function pick(c) {
+      var action = JSON.parse(JSON.stringify(c.action));
+      if (discards.length) {
+        if (!ui.discard) {
+          ui.discardMissing = true;
+          rerender();
+          // the list to choose from and the button to tap again, both in sight
+          var sel = document.getElementById("discard-select");
+          var again = document.getElementById(lost ? "give-up" : "play-card");
+          if (sel) { sel.focus({preventScroll: true}); sel.scrollIntoView({block: "nearest"}); }
+          if (again && lost) again.scrollIntoView({block: "nearest"});
+          return;
+        }
+        action.discard = ui.discard;
+      }
+      ui.discardMissing = false;
+      send(action);
     }
     var possible = cs.filter(function (c) { return !c.refused; });
     var refused = cs.filter(function (c) { return c.refused; });
+    if (lost) {  // nothing to choose but the card given up (and the face-down one)
+      box.appendChild(h("div.choices", possible.map(function (c) {
+        return h("button.choice", {type: "button", id: "give-up", onclick: function () { pick(c); }},
+          h("span", t("give_up_card", {card: W.nm("cards", ui.card)})));
+      })));
+      return box;
+    }
+    // Played without being carried out, by choice or because it cannot be: one control.
+    // A card that can do nothing offers both plays; the one saying why stays.
+    var idleOne = possible.some(function (c) { return c.action.perform !== false && idleWhy(c); });
+    possible = possible.filter(function (c) { return !(idleOne && c.action.perform === false); });
     box.appendChild(h("div", choiceList(possible, refused, function (c) {
-      if (c.action.perform === false) return t("play_without_performing");
-      if (idleWhy(c)) return t("play_for_nothing");
+      if (c.action.perform === false || idleWhy(c)) return t("play_without_performing");
       return paramsText(c.action.params, m) || t("perform");
-    }, function (c) {
-      var action = JSON.parse(JSON.stringify(c.action));
-      if (discards.length) {
-        if (!ui.discard) { TC.toast(t("choose_discard_first")); return; }
-        action.discard = ui.discard;
-      }
-      send(action);
-    })));
+    }, pick)));
     return box;
   }
 
@@ -401,6 +444,15 @@
       }))];
   }
 
+  /** Folds the dock down to this one button, so the page under it (the log's "Why?") can
+   *  be read; tapped again, the choices come back. */
+  function foldButton() {
+    return h("button.secondary.dock-fold", {type: "button", id: "dock-fold",
+      "aria-expanded": ui.folded ? "false" : "true", "aria-controls": "act-now",
+      onclick: function () { ui.folded = !ui.folded; rerender(); }},
+      ui.folded ? "▴ " + t("show_choices") : "▾ " + t("hide_choices"));
+  }
+
   var current = null;
   function rerender() { if (current) render(current); }
 
@@ -425,7 +477,10 @@
     else if (m.over) TC.replace(promptEl, t("game_over"));
     else if (myTurn) {
       // In the second person: what I must do, not "Ala plays an action card".
-      var todo = mine.map(function (p) { return t("action_" + p.kind); })
+      var lost = lostWhy(m.choices);
+      var todo = mine.map(function (p) {
+        return p.kind === "play_card" && lost ? t("action_lost_give_up") : t("action_" + p.kind);
+      })
         .filter(function (x, i, a) { return a.indexOf(x) === i; });
       TC.replace(promptEl, [h("span.turn-big", t("your_turn")), h("span.turn-what", todo.join(" · "))]);
     }
@@ -433,12 +488,15 @@
       return promptText(m, p);
     }).filter(function (x, i, a) { return a.indexOf(x) === i; }).join(" · ")}) : t("waiting"));
     promptEl.classList.toggle("waiting", !mine.length);
-    TC.replace("act-now", msg.paused || msg.closed ? null : actNow(m));
-    // The choices sit in a dock pinned to the bottom of the screen: keep the page's end
-    // above it.
-    var dock = document.getElementById("act-now");
-    // A new decision starts at the top of the dock; the same one keeps its scroll.
+    // A new decision starts unfolded, at the top of the dock; the same one keeps its scroll.
     var decision = mine.map(function (p) { return p.kind; }).join(",") + ":" + m.chapter + "." + m.round + ":" + m.phase;
+    if (decision !== lastDecision) ui.folded = false;
+    var choices = msg.paused || msg.closed ? [] : actNow(m);
+    TC.replace("act-now", choices.length ? [foldButton()].concat(choices) : null);
+    // The choices sit in a dock pinned to the bottom of the screen (at most 40% of it, and
+    // it folds away): keep the page's end above it.
+    var dock = document.getElementById("act-now");
+    dock.classList.toggle("folded", !!ui.folded && !!choices.length);
     if (decision !== lastDecision) dock.scrollTop = 0;
     lastDecision = decision;
     document.querySelector("main").style.paddingBottom = dock.offsetHeight ? (dock.offsetHeight + 12) + "px" : "";

@@ -1,0 +1,198 @@
+"""Issue 32, World Without End's phone at 390x844 in real chromium (points 4, 7 and 8):
+
+- an action that will be lost is said before the tap, with its cause and its "Why?" (the
+  Royal Court on Anna's English phone, King Edward III's war on Bartek's Polish one), and
+  the phone offers only which card to give up; the log says the action was lost and why;
+- the chapter-end box shows the tax, the income of the new chapter's first round and how
+  the VP loss adds up; the log says what was handed in and what was missing;
+- a card that cannot be carried out has one "play it without carrying it out" control; the
+  missing face-down card is said beside its list, never in a toast over the buttons; the
+  choices dock takes at most 40% of the screen and folds away so the log's "Why?" can be
+  read.
+
+The games reach their positions by importing a record played in-process (the engine's own
+actions: passive plays, the host's corrections of holdings, a chosen event card).
+Screenshots: test-artifacts/browser/wwe32-*.png (phones 390x844, the TV 1920x1080)."""
+from __future__ import annotations
+
+import json
+from urllib.parse import urlsplit
+
+import pytest
+
+from companion.box.catalog import load_catalog
+from engine import record as engine_record
+from engine.wwe import GAME
+from tests.engine.wwe_helpers import head, passive
+from tests.web.conftest import PHONE_CONTEXT, pair_here
+from tests.web.test_browser import server, shot  # noqa: F401 (server is a fixture)
+from tests.web.test_rules_cited_browser import expected, words
+from tests.web.test_table_experience_browser import phone_shot
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(600)]
+PIN = "2468"
+PLAYERS = (("N", "Anna", "blue"), ("S", "Bartek", "red"))
+
+
+class Recorder:
+    """A game played in-process, action by action, for a record to import."""
+
+    def __init__(self, seed: int = 5):
+        self.setup = {"players": [{"seat": s, "name": n, "colour": c} for s, n, c in PLAYERS],
+                      "seed": seed}
+        self.state = GAME.setup(load_catalog("wwe"), self.setup)
+        self.actions: list[dict] = []
+
+    def do(self, action: dict) -> None:
+        self.state, _events = GAME.apply(self.state, action)
+        self.actions.append(action)
+
+    def until(self, kind: str) -> None:
+        while head(self.state)["kind"] != kind:
+            self.do(passive(self.state))
+
+    def hold(self, seat: str, **wanted: int) -> None:
+        """The host corrects ``seat``'s holdings to ``wanted`` (an `adjust` each)."""
+        player = self.state["players"][seat]
+        for item, n in wanted.items():
+            have = player["vp"] if item == "vp" else player["res"][item]
+            if n != have:
+                self.do({"type": "adjust", "by": "host", "seat": seat, "item": item,
+                         "delta": n - have})
+
+    def record(self) -> dict:
+        return engine_record.build("wwe", self.setup, self.actions)
+
+
+def chapter_two_under_king_edward() -> dict:
+    """Chapter I ends with Anna short of 2 piety, 1 grain and the whole tax (tax die 2: she
+    goes to the Royal Court, and begs), Bartek paying all; chapter II opens with "King
+    Edward III goes to war against France": Bartek loses his action to the war, Anna, spared
+    the war (§5.5), loses hers to the Royal Court."""
+    rec = Recorder()
+    rec.until("roll_tax")
+    rec.hold("N", piety=0, grain=1, gold=0, loyalty=0, vp=20)
+    rec.hold("S", piety=2, grain=2, gold=4, loyalty=0)
+    rec.do({"type": "roll_tax", "by": "table", "value": 2})
+    rec.until("reveal_event")
+    rec.do({"type": "reveal_event", "by": "table", "card": "king_edward_iii"})
+    rec.until("play_card")
+    return rec.record()
+
+
+def import_game(browser, base: str, rec: dict, tmp_path, errors: list):
+    """The record imported on the games page, this browser paired as the table (a TV)."""
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(rec))
+    table = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
+    table.on("pageerror", lambda e: errors.append(f"table: {e}"))
+    table.goto(base + "/")
+    table.click("text=Import a game record")
+    table.set_input_files("#record", str(path))
+    table.fill("#import-pin", PIN)
+    table.locator("form[action='/games/import'] button[type=submit]").click()
+    table.wait_for_url("**/host/**")
+    game_id = table.url.rstrip("/").split("/")[-1]
+    pair_here(table, base, game_id)
+    table.wait_for_function("() => window.TC && window.TC.view")
+    return table
+
+
+def join(browser, base: str, table, seat: str, lang: str, errors: list):
+    link = table.locator(f"a.join-link[data-seat={seat}]").get_attribute("href")
+    page = browser.new_context(**PHONE_CONTEXT).new_page()
+    page.on("pageerror", lambda e: errors.append(f"{seat}: {e}"))
+    parts = urlsplit(link)
+    page.goto(f"{base}{parts.path}?{parts.query}")
+    page.wait_for_url("**/play/**")
+    page.goto(page.url.split("?")[0] + f"?lang={lang}")
+    page.wait_for_function("() => window.TC && window.TC.view")
+    return page
+
+
+def t(page, key: str, **params) -> str:
+    return page.evaluate("([k, p]) => TC.t(k, p)", [key, params])
+
+
+def not_covered(page, selector: str) -> bool:
+    """The element's centre is the element itself (or inside it): nothing lies over it."""
+    return page.evaluate("""s => {
+      const e = document.querySelector(s), r = e.getBoundingClientRect();
+      const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+      return !!top && (top === e || e.contains(top));
+    }""", selector)
+
+
+def give_up_on_phone(page, table, lang: str, cause: str, rule_lang: str, name: str) -> str:
+    """The seat owing the play sees its action is lost, why (cited), and gives up a card
+    (and a face-down one, unless Penance already took it)."""
+    page.wait_for_selector("#action-lost")
+    banner = page.locator("#my-prompt").inner_text()
+    assert t(page, "your_turn") in banner and t(page, "action_lost_give_up") in banner, banner
+    assert t(page, "play_a_card") not in banner
+    lost = page.locator("#action-lost")
+    assert cause in lost.inner_text(), lost.inner_text()
+    why = lost.locator("details.rule-why > summary")
+    assert why.inner_text() == t(page, "why")
+    why.click()
+    ref, text = expected("wwe", rule_lang, "lost_action")
+    assert words(lost.locator(".rule-text").inner_text()) == words(f"{ref} {text}")
+    # only which card to give up: no "Perform it", no way that claims an effect
+    texts = page.locator("#act-now").inner_text()
+    assert t(page, "perform") not in texts and t(page, "play_without_performing") not in texts
+    phone_shot(page, f"wwe32-{name}-lost-{lang}")
+    first = page.locator("#play-card .choices button.choice").first
+    card = first.get_attribute("data-card")
+    first.click()
+    give_up = page.locator("#give-up")
+    assert give_up.count() == 1 and t(page, "perform") not in page.locator("#act-now").inner_text()
+    version = table.evaluate("() => TC.view.version")
+    if page.locator("#discard-select").count():
+        # no face-down card chosen yet: said beside its list; nothing covers the button
+        give_up.click()
+        page.wait_for_selector("#discard-needed")
+        phone_shot(page, f"wwe32-{name}-discard-needed-{lang}")
+        assert page.locator("#toast").is_hidden()
+        assert page.evaluate("() => document.activeElement.id") == "discard-select"
+        assert not_covered(page, "#give-up")
+        options = page.locator("#discard-select option:not([value=''])")
+        page.select_option("#discard-select", options.first.get_attribute("value"))
+    page.locator("#give-up").click()
+    table.wait_for_function("v => TC.view.version > v", arg=version)
+    return card
+
+
+def test_a_lost_action_is_said_before_the_tap(server, browser, tmp_path):  # noqa: F811
+    errors: list[str] = []
+    table = import_game(browser, server, chapter_two_under_king_edward(), tmp_path, errors)
+    phones = {"N": join(browser, server, table, "N", "en", errors),
+              "S": join(browser, server, table, "S", "pl", errors)}
+    table.wait_for_function("() => document.getElementById('join-panel').hidden")
+    # Anna also does Penance (her face-down card was drawn at random): she gives up only
+    # the face-up one; Bartek chooses his face-down card too
+    causes = {"N": ("en", "Royal Court", "en", "royal_court"),
+              "S": ("pl", "Król Edward III", "pl", "king_edward_iii")}
+    done = []
+    for _ in range(2):
+        seat = table.evaluate("() => TC.view.prompts[0].seat")
+        lang, cause, rule_lang, logged = causes[seat]
+        page = phones[seat]
+        other = phones["S" if seat == "N" else "N"]
+        # the other phone waits: no warning there
+        other.wait_for_function("v => TC.view.version >= v",
+                                arg=table.evaluate("() => TC.view.version"))
+        assert other.locator("#action-lost").count() == 0
+        card = give_up_on_phone(page, table, lang, cause, rule_lang, seat)
+        # the log: the card went down, the action was lost, and why
+        entry = table.evaluate("""seat => TC.view.log.filter(e => e.type === 'action_lost'
+                                   && e.params.seat === seat).pop()""", seat)
+        assert entry["params"]["card"] == card and entry["params"]["cause"] == logged
+        assert entry["rule"] == "lost_action"
+        done.append(seat)
+    assert sorted(done) == ["N", "S"]
+    assert phones["N"].locator("#discard-select").count() == 0
+    log = table.locator("#log").inner_text()
+    assert "action of Anna is lost (Royal Court)" in log, log
+    assert "action of Bartek is lost (King Edward III" in log, log
+    shot(table, "wwe32-tv-after-lost-actions")
+    assert not errors, errors
