@@ -196,3 +196,86 @@ def test_a_lost_action_is_said_before_the_tap(server, browser, tmp_path):  # noq
     assert "action of Bartek is lost (King Edward III" in log, log
     shot(table, "wwe32-tv-after-lost-actions")
     assert not errors, errors
+
+
+def covered_share(page, selector: str) -> float:
+    """How much of the element's height the choices dock covers (0: none, 1: all)."""
+    return page.evaluate("""s => {
+      const r = document.querySelector(s).getBoundingClientRect();
+      const d = document.getElementById('act-now').getBoundingClientRect();
+      if (!r.height) return 1;
+      const over = Math.max(0, Math.min(r.bottom, innerHeight) - Math.max(r.top, d.top));
+      return d.height ? over / r.height : 0;
+    }""", selector)
+
+
+@pytest.mark.parametrize("lang", ["it", "en"])
+def test_one_control_for_a_card_played_for_nothing_and_a_dock_that_folds(
+        server, browser, tmp_path, lang):  # noqa: F811
+    """Chapter I, round 1: Rent with no house cannot be carried out."""
+    errors: list[str] = []
+    rec = Recorder()
+    rec.until("play_card")
+    assert head(rec.state)["seat"] == "N" and not rec.state["players"]["N"]["houses"]
+    table = import_game(browser, server, rec.record(), tmp_path, errors)
+    page = join(browser, server, table, "N", lang, errors)
+    bartek = join(browser, server, table, "S", lang, errors)
+    table.wait_for_function("() => document.getElementById('join-panel').hidden")
+    page.wait_for_selector("#play-card")
+    height = page.evaluate("() => innerHeight")
+    dock = page.locator("#act-now")
+    assert dock.bounding_box()["height"] <= 0.4 * height + 1
+
+    page.locator("#play-card button.choice[data-card=rent]").click()
+    without = t(page, "play_without_performing")
+    buttons = page.locator("#act-now button.choice")
+    labels = buttons.all_inner_texts()
+    assert sum(1 for x in labels if x.startswith(without)) == 1, labels
+    idle = page.locator("#act-now button.choice[data-idle=yes]")
+    assert idle.count() == 1 and idle.inner_text().startswith(without)
+    # the reason it does nothing, before any tap (Rent needs a house of one's own)
+    why = page.evaluate("""() => TC.view.choices.find(c => c.action.card === 'rent'
+                             && c.effect.no_effect).effect.no_effect.message""")
+    assert t(page, "does_nothing", why=why) in idle.inner_text()
+
+    # tapped (and confirmed) before the face-down card is chosen: said under the list, in
+    # the dock; no toast; the button stays in sight and one tap sends once it is chosen
+    idle.click()
+    assert idle.inner_text().startswith(t(page, "confirm_does_nothing"))
+    idle.click()
+    page.wait_for_selector("#discard-needed")
+    phone_shot(page, f"wwe32-phone-discard-needed-{lang}")
+    assert page.locator("#toast").is_hidden()
+    assert not_covered(page, "#act-now button.choice[data-idle=yes]")
+    assert not_covered(page, "#discard-select")
+    page.select_option("#discard-select", page.locator(
+        "#discard-select option:not([value=''])").first.get_attribute("value"))
+    version = table.evaluate("() => TC.view.version")
+    page.locator("#act-now button.choice[data-idle=yes]").click()
+    table.wait_for_function("v => TC.view.version > v", arg=version)
+    entry = table.evaluate("() => TC.view.log.filter(e => e.params.seat === 'N').pop()")
+    assert entry["type"] in ("card_no_effect", "card_discarded"), entry
+
+    # Bartek's turn now: on his phone, the log's "Why?" under a dock that folds away.
+    page = bartek
+    page.wait_for_selector("#play-card")
+    assert page.locator("#act-now").bounding_box()["height"] <= 0.4 * height + 1
+    page.evaluate("() => { document.getElementById('log').closest('details').open = true; }")
+    why = page.locator("#log li details.rule-why > summary").first
+    why.scroll_into_view_if_needed()
+    why.click()
+    page.evaluate("() => window.scrollTo(0, document.scrollingElement.scrollHeight)")
+    text = "#log li details.rule-why[open] .rule-text"
+    page.wait_for_selector(text)
+    page.locator("#dock-fold").click()
+    page.wait_for_function("() => document.getElementById('act-now').classList.contains('folded')")
+    assert page.locator("#act-now").bounding_box()["height"] < 80
+    page.locator(text).first.scroll_into_view_if_needed()
+    assert covered_share(page, text) == 0
+    phone_shot(page, f"wwe32-phone-dock-folded-{lang}")
+    page.locator("#dock-fold").click()
+    page.wait_for_selector("#play-card")
+    assert page.locator("#dock-fold").get_attribute("aria-expanded") == "true"
+    phone_shot(page, f"wwe32-phone-dock-{lang}")
+    shot(table, f"wwe32-tv-round-1-{lang}")
+    assert not errors, errors

@@ -224,12 +224,12 @@
       if (discards.length) {
         if (!ui.discard) {
           ui.discardMissing = true;
+          // a play that does nothing stays confirmed: once the card is chosen, one tap sends
+          if (idleWhy(c) && !lost) ui.confirm = JSON.stringify(c.action);
           rerender();
-          // the list to choose from and the button to tap again, both in sight
+          // the list to choose from at the dock's top, the buttons to tap again below it
           var sel = document.getElementById("discard-select");
-          var again = document.getElementById(lost ? "give-up" : "play-card");
-          if (sel) { sel.focus({preventScroll: true}); sel.scrollIntoView({block: "nearest"}); }
-          if (again && lost) again.scrollIntoView({block: "nearest"});
+          if (sel) { sel.focus({preventScroll: true}); sel.scrollIntoView({block: "start"}); }
           return;
         }
         action.discard = ui.discard;
