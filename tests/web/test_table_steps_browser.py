@@ -202,7 +202,7 @@ def test_wwe_move_that_does_nothing_is_set_apart_and_confirmed(server, browser):
     if select.count():
         select.select_option(select.locator("option").nth(1).get_attribute("value"))
     play = ala.locator("#play-card button.no-effect[data-idle=yes]").first
-    assert "Play it for no effect" in play.inner_text()
+    assert "Play it without carrying it out" in play.inner_text()
     before = version(ala)
     play.click()  # the first tap only asks
     confirm = ala.locator("#play-card button.confirming")
