@@ -30,7 +30,11 @@ def settle(s: dict, tax: int, ev: list) -> None:
         failed = [item for item in DUTY_ITEMS if short[item] > 0]
         loss = sum(short[i] * VP_PER_MISSING[i] for i in DUTY_ITEMS)
         s["duties"][seat] = {"paid": paid, "short": short, "failed": failed}
-        ev.append({"type": "duties_paid", "seat": seat, "paid": paid, "short": short})
+        # the log says what was handed in and what was missing (not "paid the duties" when
+        # some was missing), and how the VP loss adds up (per missing unit, §5.4)
+        ev.append({"type": "duties_paid", "seat": seat, "paid": paid, "short": short,
+                   "handed": _some(paid), "missing": _some(short),
+                   "vp_per": dict(VP_PER_MISSING)})
         loyalty = res["loyalty"]
         if not last:
             st.add_vp(s, seat, -loss, ev, "duties")
@@ -50,6 +54,11 @@ def settle(s: dict, tax: int, ev: list) -> None:
         steps.append(await_step("choose_protection", owing[0], seats=owing))
     steps.append({"do": "after_duties"})
     push_front(s, steps)
+
+
+def _some(items: dict) -> dict | str:
+    """The items of ``items`` there are some of, or "nothing" (a term the log words)."""
+    return {k: n for k, n in items.items() if n} or "nothing"
 
 
 def protection_options(s: dict, seat: str) -> list[str]:

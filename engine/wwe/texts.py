@@ -20,7 +20,7 @@ EVENT_TEXTS: dict[str, str] = {
     "cured": "{seat} cured the sick resident at location {location}.",
     "donated": "{seat} donated to {project}.",
     "donor_extra_withheld": "The supply cannot reward every donor of {project}: no extra item.",
-    "duties_paid": "{seat} paid the duties.",
+    "duties_paid": "{seat} hands in for the duties: {handed}; missing: {missing}.",
     "event_oriented": "The event card was turned ↻{rotation}: favor +{favor}.",
     "event_spared": "An event in force spares {seat} from event card {card}.",
     "event_revealed": "Event card {card} revealed.",
@@ -113,6 +113,9 @@ TERMS: dict[str, str] = {
     "reason:cure": "cure",
     "reason:adjust": "correction",
     "reason:card": "action card",
+    # what a seat handed in and what was missing at the chapter end (`duties_paid`)
+    "handed:nothing": "nothing",
+    "missing:nothing": "nothing",
     "penance": "Penance",
     "begging": "Begging",
     "royal_court": "Royal Court",

@@ -162,12 +162,56 @@ def give_up_on_phone(page, table, lang: str, cause: str, rule_lang: str, name: s
     return card
 
 
+def box_shot(page, selector: str, name: str) -> None:
+    """The phone with ``selector`` in sight, the choices dock folded away if there is one
+    (and unfolded again after the screenshot)."""
+    folded = page.locator("#dock-fold").count() > 0
+    if folded:
+        page.locator("#dock-fold").click()
+        page.wait_for_selector("#act-now.folded")
+    page.locator(selector).scroll_into_view_if_needed()
+    phone_shot(page, name)
+    if folded:
+        page.locator("#dock-fold").click()
+        page.wait_for_selector("#act-now:not(.folded)")
+
+
+def check_chapter_end_box(table, phones) -> None:
+    """Point 7: each phone's box of chapter I's end: the tax, how the VP loss adds up (the
+    engine's VP per missing unit), chapter II's first income (none for Anna: Begging); the
+    log says what was handed in and what was missing."""
+    anna, bartek = phones["N"], phones["S"]
+    box = anna.locator("#my-summary")
+    box.wait_for()
+    assert box.locator(".tax-due td").inner_text().startswith("2 gold")
+    # 2 piety × 3 + 1 grain × 2 + 2 gold × 1 (shared/rules §5.4)
+    assert box.locator(".vp-lost").inner_text() == "10 = 2 Piety × 3 + 1 Grain × 2 + 2 Gold × 1"
+    assert box.locator("tr.income th").inner_text() == "Income, chapter II round 1"
+    assert box.locator("tr.income td").inner_text() == "none (Begging)"
+    box_shot(anna, "#my-summary", "wwe32-N-chapter-end-box-en")
+    pl = bartek.locator("#my-summary")
+    assert pl.locator(".vp-lost").inner_text() == "0"
+    assert pl.locator("tr.income th").inner_text() == "Dochód, rozdział II runda 1"
+    income = bartek.evaluate("""() => TC.view.log.filter(e => e.type === 'income'
+                                && e.params.seat === 'S').length""")
+    assert income and pl.locator("tr.income td .item").count() >= 1
+    box_shot(bartek, "#my-summary", "wwe32-S-chapter-end-box-pl")
+    anna.evaluate("() => { document.getElementById('log').closest('details').open = true; }")
+    log = anna.locator("#log").inner_text()
+    assert "Anna hands in for the duties: Grain 1; missing: Piety 2, Grain 1, Gold 2." in log
+    assert "Bartek hands in for the duties: Piety 2, Grain 2, Gold 2; missing: nothing." in log
+    assert "paid the duties" not in log
+    polish = bartek.evaluate("() => TC.view.log.map(e => e.text).join('\\n')")
+    assert "Anna oddaje na zobowiązania: Zboże 1; brakuje:" in polish, polish
+
+
 def test_a_lost_action_is_said_before_the_tap(server, browser, tmp_path):  # noqa: F811
     errors: list[str] = []
     table = import_game(browser, server, chapter_two_under_king_edward(), tmp_path, errors)
     phones = {"N": join(browser, server, table, "N", "en", errors),
               "S": join(browser, server, table, "S", "pl", errors)}
     table.wait_for_function("() => document.getElementById('join-panel').hidden")
+    check_chapter_end_box(table, phones)
     # Anna also does Penance (her face-down card was drawn at random): she gives up only
     # the face-up one; Bartek chooses his face-down card too
     causes = {"N": ("en", "Royal Court", "en", "royal_court"),

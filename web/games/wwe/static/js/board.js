@@ -356,9 +356,13 @@
     for (var j = start + 1; j < log.length; j++) {
       var e = log[j], p = obj(e.params);
       if (e.type === "round_started" && p.round >= 2) return null;
-      var r = p.seat ? (rows[p.seat] = rows[p.seat] || {paid: {}, short: {}, vp: 0, punish: [], cancel: []}) : null;
+      var r = p.seat ? (rows[p.seat] = rows[p.seat] || {paid: {}, short: {}, vp: 0, punish: [], cancel: [],
+        income: {}, incomeSeen: false, begging: false}) : null;
       if (!r) continue;
-      if (e.type === "duties_paid") { r.paid = obj(p.paid); r.short = obj(p.short); }
+      if (e.type === "duties_paid") { r.paid = obj(p.paid); r.short = obj(p.short); r.per = p.vp_per; }
+      else if (e.type === "income") { r.income[p.item] = (r.income[p.item] || 0) + (p.amount || 0); r.incomeSeen = true; }
+      else if (e.type === "vp" && /^income/.test(p.reason || "")) { r.income.vp = (r.income.vp || 0) + (p.delta || 0); r.incomeSeen = true; }
+      else if (e.type === "income_lost") { r.begging = true; r.incomeSeen = true; }
       else if (e.type === "vp" && p.reason === "duties") r.vp += p.delta || 0;
       else if (e.type === "punished") r.punish = arr(p.punishments);
       else if (e.type === "protected") r.cancel = arr(p.cancel);
@@ -385,7 +389,8 @@
           h("tr", h("th", t("missing")), h("td", chipsOrDash(mine.short))),
           h("tr", h("th", t("vp_lost")), h("td.vp-lost", String(-mine.vp || 0),
             lossParts(mine, chapter) ? h("span.small", " = " + lossParts(mine, chapter)) : null)),
-          h("tr", h("th", t("punishments")), h("td", punishments(mine))))));
+          h("tr", h("th", t("punishments")), h("td", punishments(mine))),
+          incomeRow(mine, roman(chapter + 1)))));
     }
     return h("section.panel.summary", {id: "chapter-summary"},
       h("h2", t("chapter_summary", {chapter: roman(chapter)})),
@@ -399,14 +404,22 @@
       }))));
   }
 
+  /** The next chapter's first income, the box's last line once the event card is turned
+   *  (Begging takes it all, §5.5): what the punishments did, beside what caused them. */
+  function incomeRow(row, next) {
+    if (!row.incomeSeen) return null;
+    var shown = row.begging ? t("no_income_begging") : chipsOrDash(row.income);
+    return h("tr.income", h("th", t("income_round_1", {chapter: next})), h("td", shown));
+  }
+
   /** {item: n} as short chips (icon and count, the name as title), or a dash. */
   /** How the duties' VP loss adds up: "1 Grain × 2 + 2 Piety × 3" (§5.5: 3 VP a missing
    *  piety, 2 a grain, 1 a gold; doubled in chapter IV), or "" when nothing was missing. */
-  var VP_PER_MISSING = {piety: 3, grain: 2, gold: 1};
   function lossParts(row, chapter) {
+    var per = obj(row.per);  // the engine's VP per missing unit (duties_paid.vp_per)
     var twice = chapter === 4 ? " × 2" : "";
-    return Object.keys(VP_PER_MISSING).filter(function (k) { return obj(row.short)[k]; })
-      .map(function (k) { return row.short[k] + " " + nm("items", k) + " × " + VP_PER_MISSING[k] + twice; })
+    return Object.keys(per).filter(function (k) { return obj(row.short)[k]; })
+      .map(function (k) { return row.short[k] + " " + nm("items", k) + " × " + per[k] + twice; })
       .join(" + ");
   }
 
