@@ -230,3 +230,25 @@ def test_the_game_over_event_gives_final_points_with_halves(catalog):
     flow.finish(s, ev)
     assert ev[-1] == {"type": "game_over", "final": {"N": 14.5, "S": 6.0}}
     assert s["final"] == {"N": 29, "S": 12}
+
+
+def test_duties_line_says_what_was_handed_in_and_missing(catalog):
+    """Issue 32 point 7: the duties line names what was handed in and what was missing (no
+    "paid the duties" when some was missing), and its VP per missing unit add up to the VP
+    lost (§5.4: piety 3, grain 2, gold 1)."""
+    s = run_until(_game(catalog), at("roll_tax"))
+    for seat in ("N", "E", "S"):
+        _duty_ready(s, seat)
+    _duty_ready(s, "N", piety=0, grain=1, gold=0)
+    s["players"]["N"]["vp"] = 20
+    s, events = act_ev(s, type="roll_tax", by="table", value=2)
+    lines = {e["seat"]: e for e in events if e["type"] == "duties_paid"}
+    anna = lines["N"]
+    assert anna["handed"] == {"grain": 1}
+    assert anna["missing"] == {"piety": 2, "grain": 1, "gold": 2}
+    assert anna["vp_per"] == {"piety": 3, "grain": 2, "gold": 1}
+    lost = next(e for e in events if e["type"] == "vp" and e["seat"] == "N")
+    assert lost["delta"] == -sum(n * anna["vp_per"][k] for k, n in anna["missing"].items())
+    assert lost["delta"] == -10 and s["players"]["N"]["vp"] == 10
+    assert lines["E"]["handed"] == {"piety": 2, "grain": 2, "gold": 2}
+    assert lines["E"]["missing"] == "nothing"
