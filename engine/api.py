@@ -386,6 +386,9 @@ class Bindings:
     table_steps: Any = None  # callable(state) -> [TableStep]: what the table must do now
     # callable(catalog, state | None) -> [DemoCard]: what the simulated camera shows
     demo_scene: Any = None
+    # callable(state) -> {zone: [card ids]}: the cards the game has taken in each camera
+    # zone; a setup step the camera ticks ("card:<zone>") needs the game to have it there
+    zone_cards: Any = None
 
 
 @dataclass(frozen=True)

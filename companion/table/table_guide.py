@@ -14,7 +14,8 @@ from typing import Any
 
 from companion.server import i18n
 
-PICTURES = ("board", "camera", "pieces", "cards", "track", "bag")  # web/static/setup/*.svg
+# the shared diagrams, web/static/setup/<name>.svg
+PICTURES = ("board", "camera", "pieces", "cards", "track", "bag", "screen")
 OPS = ("done", "skip", "back", "goto", "finish", "restart")
 MAX_STEPS = 60
 
@@ -185,8 +186,10 @@ def apply_op(progress: dict, steps: list[dict], op: str, step: Any, by: str) -> 
 def camera_sees(app, live) -> set[str]:
     """The camera checks met now: "marker" (the board marker in view and north known),
     "stickers" (stickers in view, none too small to read from this height), "card" and
-    "card:<zone>" (a card at rest, and in that zone). Empty without a camera, or while the
-    camera's readings go to another game."""
+    "card:<zone>" (a card at rest, and in that zone: one the game has taken there, when the
+    game says what it has, `Bindings.zone_cards`; the camera alone ticks no step the game
+    then denies). Empty without a camera, or while the camera's readings go to another
+    game."""
     manager = app.extensions.get("companion.hardware")
     handle = manager.handles.get("camera") if manager else None
     last = getattr(handle, "last", None)
@@ -200,9 +203,11 @@ def camera_sees(app, live) -> set[str]:
     report = handle.sticker_report()
     if report.get("stickers") and not report.get("small"):
         out.add("stickers")
+    has = live.kind.module.info.bindings.zone_cards
+    placed = has(live.state) if has is not None else None
     for seen, _since in list(handle.rules.cards.values()):
         out.add("card")
-        if seen.zone:
+        if seen.zone and (placed is None or seen.card in placed.get(seen.zone, ())):
             out.add(f"card:{seen.zone}")
     return out
 

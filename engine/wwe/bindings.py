@@ -76,3 +76,14 @@ def roll(state: dict, dice: list[DieFace]) -> list:
     if value not in faces:
         return [Warn("bad_die_value", {"value": value, "faces": faces})]
     return [Act({"type": "roll_tax", "by": "table", "value": value})]
+
+
+def zone_cards(state: dict) -> dict[str, list[str]]:
+    """The event cards the game has on the council space: this round's and the immediate
+    ones of the chapter's earlier rounds (cleared at the chapter's end, E3). The setup's
+    "first event card" step is ticked only when the game has revealed one there."""
+    cards = [c for c in state.get("council") or [] if isinstance(c, str)]
+    event = _current_event(state)
+    if event is not None and event not in cards:
+        cards.append(event)
+    return {COUNCIL: cards}

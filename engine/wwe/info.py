@@ -56,7 +56,7 @@ INFO = GameInfo(
               StickerKind("A", "action", "action_cards")),
     bindings=Bindings(zones=bindings.ZONES, dice=bindings.DICE, sighting=bindings.sighting,
                       roll=bindings.roll, table_steps=table_steps.table_steps,
-                      demo_scene=table_steps.demo_scene),
+                      demo_scene=table_steps.demo_scene, zone_cards=bindings.zone_cards),
     web="web.games.wwe",
     check_catalog=catalog.validate,
     catalog_state=state.index_catalog,

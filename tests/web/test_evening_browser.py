@@ -28,16 +28,16 @@ PLAYERS = {"N": ("Ada", "en"), "E": ("Bruno", "it"), "S": ("Cora", "pl")}
 EVENT = "because_the_works"  # a chapter I event card of the shipped World Without End deck
 
 
-def camera_frames(folder) -> None:
-    """The board marker, and an event card laid on World Without End's council space for
-    the last 0.8 s of every 1.2 s loop (so it appears again while each game is current)."""
+def camera_frames(folder, event: str = EVENT) -> None:
+    """The board marker, and ``event`` laid on World Without End's council space for the
+    last 0.8 s of every 1.2 s loop (so it appears again while each game is current)."""
     from hardware.synthetic.scene import Camera, Placement
     from hardware.synthetic.video import MARKER_AT, board_to_table
     from hardware.tags.format import BOARD_MARKER, card_payload
 
     camera = Camera.create(3)
     marker = Placement(BOARD_MARKER, *MARKER_AT, 0.0, marker=True)
-    card = Placement(card_payload("wwe", "E", EVENT), *board_to_table(0, 60), 3.0)
+    card = Placement(card_payload("wwe", "E", event), *board_to_table(0, 60), 3.0)
     folder.mkdir()
     for i in range(36):
         image, _ = camera.render([marker] + ([card] if i >= 12 else []), seed=i)
