@@ -25,6 +25,7 @@ from engine import record as engine_record
 from engine.wwe import GAME
 from tests.engine.wwe_helpers import head, passive
 from tests.web.conftest import PHONE_CONTEXT, pair_here
+from tests.web.test_accessibility_browser import check as a11y
 from tests.web.test_browser import server, shot  # noqa: F401 (server is a fixture)
 from tests.web.test_rules_cited_browser import expected, words
 from tests.web.test_table_experience_browser import phone_shot
@@ -141,6 +142,7 @@ def give_up_on_phone(page, table, lang: str, cause: str, rule_lang: str, name: s
     texts = page.locator("#act-now").inner_text()
     assert t(page, "perform") not in texts and t(page, "play_without_performing") not in texts
     phone_shot(page, f"wwe32-{name}-lost-{lang}")
+    a11y(page, f"wwe32-{name}-lost-{lang}")
     first = page.locator("#play-card .choices button.choice").first
     card = first.get_attribute("data-card")
     first.click()
@@ -317,6 +319,7 @@ def test_one_control_for_a_card_played_for_nothing_and_a_dock_that_folds(
     page.locator(text).first.scroll_into_view_if_needed()
     assert covered_share(page, text) == 0
     phone_shot(page, f"wwe32-phone-dock-folded-{lang}")
+    a11y(page, f"wwe32-phone-dock-folded-{lang}")
     page.locator("#dock-fold").click()
     page.wait_for_selector("#play-card")
     assert page.locator("#dock-fold").get_attribute("aria-expanded") == "true"
