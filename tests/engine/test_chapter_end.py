@@ -119,14 +119,20 @@ def test_begging_no_income_in_round_1(catalog):
     assert {"type": "income_lost", "seat": "E", "reason": "begging"} in events
 
 
-def test_royal_court_round_1_action_not_performed(catalog):
-    """§5.5 Royal Court (tax shortfall): round 1 card played and discarded, not performed."""
+def royal_court_play(catalog):
+    """N, short of the tax at chapter I's end (tax die 2), owes its round 1 play of chapter
+    II under the Royal Court (§5.5); E and S paid all."""
     s = run_until(_game(catalog), at("roll_tax"))
     for seat in ("N", "E", "S"):
         _duty_ready(s, seat)
     set_res(s, "N", "gold", 1)
     s = act(s, type="roll_tax", by="table", value=2)
-    s = run_until(s, lambda x: head(x)["kind"] == "play_card" and head(x)["seat"] == "N")
+    return run_until(s, lambda x: head(x)["kind"] == "play_card" and head(x)["seat"] == "N")
+
+
+def test_royal_court_round_1_action_not_performed(catalog):
+    """§5.5 Royal Court (tax shortfall): round 1 card played and discarded, not performed."""
+    s = royal_court_play(catalog)
     grain = res(s, "N")["grain"]
     s, events = act_ev(s, type="play_card", by="N", card="grain", discard="piety")
     assert res(s, "N")["grain"] == grain

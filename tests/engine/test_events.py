@@ -185,9 +185,9 @@ def test_lose_action_after_the_accusation(catalog):
     assert res(s, "S")["grain"] == grain["S"] + 1
 
 
-def test_king_edward_royal_court_exception(catalog):
-    """§5.5 King Edward III as chapter II's first event: a Royal Court player loses only the
-    one action; others lose this round's action."""
+def taxed_before_king_edward(catalog):
+    """Chapter I ends (tax die 2) with N short of the tax (the Royal Court) and S paying all;
+    chapter II's first event card is still to come, King Edward III's war in the catalog."""
     plain(catalog)
     _card(catalog, "king_edward_iii")["effects"] = [
         {"type": "lose_action", "who": "all", "royal_court_exempt_if_first": True}]
@@ -199,7 +199,13 @@ def test_king_edward_royal_court_exception(catalog):
         set_res(s, seat, "loyalty", 0)
     set_res(s, "N", "gold", 0)
     set_res(s, "S", "gold", 5)
-    s = act(s, type="roll_tax", by="table", value=2)
+    return act(s, type="roll_tax", by="table", value=2)
+
+
+def test_king_edward_royal_court_exception(catalog):
+    """§5.5 King Edward III as chapter II's first event: a Royal Court player loses only the
+    one action; others lose this round's action."""
+    s = taxed_before_king_edward(catalog)
     assert s["round_flags"]["N"] == {"royal_court": True}
     assert s["chapter"] == 2 and s["revealed"]["2"] == []
     taxed = s

@@ -14,8 +14,8 @@ that claims to carry anything out; the play's log says the action was lost and w
 from __future__ import annotations
 
 from engine.wwe import GAME
-from tests.engine.test_chapter_end import _duty_ready, _game
-from tests.engine.test_events import _card, _with_effects
+from tests.engine.test_chapter_end import _duty_ready, _game, royal_court_play
+from tests.engine.test_events import _card, _with_effects, taxed_before_king_edward
 from tests.engine.wwe_helpers import act, act_ev, at, head, new_game, plain, res, run_until, set_res
 
 
@@ -37,12 +37,7 @@ def assert_only_give_up(s, seat, why):
 
 def test_royal_court_round_1_offers_only_the_card_to_give_up(catalog):
     """§5.5 Royal Court: round 1 of chapter II, the seat is told before it plays."""
-    s = run_until(_game(catalog), at("roll_tax"))
-    for seat in ("N", "E", "S"):
-        _duty_ready(s, seat)
-    set_res(s, "N", "gold", 1)
-    s = act(s, type="roll_tax", by="table", value=2)
-    s = run_until(s, lambda x: head(x)["kind"] == "play_card" and head(x)["seat"] == "N")
+    s = royal_court_play(catalog)
     assert (s["chapter"], s["round"]) == (2, 1)
     assert_only_give_up(s, "N", {"code": "action_lost_royal_court", "params": {}})
     choice = plays(s, "N")[0]
@@ -61,15 +56,7 @@ def test_royal_court_round_1_offers_only_the_card_to_give_up(catalog):
 
 
 def _king_edward(catalog):
-    plain(catalog)
-    _card(catalog, "king_edward_iii")["effects"] = [
-        {"type": "lose_action", "who": "all", "royal_court_exempt_if_first": True}]
-    s = new_game(catalog, seats=("N", "S"))
-    s = run_until(s, at("roll_tax"))
-    for seat in ("N", "S"):
-        _duty_ready(s, seat, gold=5)
-    set_res(s, "N", "gold", 0)  # N goes to the Royal Court
-    s = act(s, type="roll_tax", by="table", value=2)
+    s = taxed_before_king_edward(catalog)  # N goes to the Royal Court
     return act(s, type="reveal_event", by="table", card="king_edward_iii")
 
 
@@ -127,7 +114,7 @@ def test_a_permanent_lose_action_names_its_card_while_in_force(catalog):
                                   "params": {"card": "demo_feast"}})
 
 
-def test_penance_begging_and_a_random_discard_take_no_action(catalog):
+def test_penance_and_begging_take_no_action(catalog):
     """Penance (a random discard), Begging (no income): round 1's cards are carried out."""
     s = run_until(_game(catalog), at("roll_tax"))
     for seat in ("N", "E", "S"):

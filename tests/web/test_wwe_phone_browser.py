@@ -16,7 +16,6 @@ Screenshots: test-artifacts/browser/wwe32-*.png (phones 390x844, the TV 1920x108
 from __future__ import annotations
 
 import json
-from urllib.parse import urlsplit
 
 import pytest
 
@@ -24,7 +23,7 @@ from companion.box.catalog import load_catalog
 from engine import record as engine_record
 from engine.wwe import GAME
 from tests.engine.wwe_helpers import head, passive
-from tests.web.conftest import PHONE_CONTEXT, pair_here
+from tests.web.conftest import join_phone, pair_here
 from tests.web.test_accessibility_browser import check as a11y
 from tests.web.test_browser import server, shot  # noqa: F401 (server is a fixture)
 from tests.web.test_rules_cited_browser import expected, words
@@ -100,15 +99,9 @@ def import_game(browser, base: str, rec: dict, tmp_path, errors: list):
 
 
 def join(browser, base: str, table, seat: str, lang: str, errors: list):
+    """``seat``'s phone joins through the link the table shows, in ``lang``."""
     link = table.locator(f"a.join-link[data-seat={seat}]").get_attribute("href")
-    page = browser.new_context(**PHONE_CONTEXT).new_page()
-    page.on("pageerror", lambda e: errors.append(f"{seat}: {e}"))
-    parts = urlsplit(link)
-    page.goto(f"{base}{parts.path}?{parts.query}")
-    page.wait_for_url("**/play/**")
-    page.goto(page.url.split("?")[0] + f"?lang={lang}")
-    page.wait_for_function("() => window.TC && window.TC.view")
-    return page
+    return join_phone(browser, base, link, seat, errors, lang)
 
 
 def t(page, key: str, **params) -> str:
