@@ -134,6 +134,7 @@ def give_up_on_phone(page, table, lang: str, cause: str, rule_lang: str, name: s
     # only which card to give up: no "Perform it", no way that claims an effect
     texts = page.locator("#act-now").inner_text()
     assert t(page, "perform") not in texts and t(page, "play_without_performing") not in texts
+    page.evaluate("() => window.scrollTo(0, 0)")  # the band at the top, the dock below
     phone_shot(page, f"wwe32-{name}-lost-{lang}")
     a11y(page, f"wwe32-{name}-lost-{lang}")
     first = page.locator("#play-card .choices button.choice").first
