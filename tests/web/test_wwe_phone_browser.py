@@ -318,5 +318,7 @@ def test_one_control_for_a_card_played_for_nothing_and_a_dock_that_folds(
     page.wait_for_selector("#play-card")
     assert page.locator("#dock-fold").get_attribute("aria-expanded") == "true"
     phone_shot(page, f"wwe32-phone-dock-{lang}")
+    table.goto(table.url.split("?")[0] + f"?lang={lang}")  # the TV in the test's language
+    table.wait_for_function("() => window.TC && window.TC.view")
     shot(table, f"wwe32-tv-round-1-{lang}")
     assert not errors, errors
