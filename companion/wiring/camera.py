@@ -223,6 +223,8 @@ class CameraWiring:
         self.selected: dict[str, str] = {}
         self.warnings: deque[dict] = deque(maxlen=self.MAX_WARNINGS)
         self.labels: dict[str, str] = {}  # payload -> card name, for the preview overlay
+        # callables (frame, calibration, source) told every frame (the dice tray's reader)
+        self.frame_listeners: list = []
         self.last: tuple | None = None  # (frame, result) of the latest processed frame
         self._game: str | None = None  # the game the rules work for
         self._replayed: set[str] = set()  # cards told to that game when it was joined
@@ -348,6 +350,11 @@ class CameraWiring:
     def on_frame(self, frame, result) -> None:
         self.last = (frame, result)
         self._replayed = set()
+        for listener in self.frame_listeners:
+            try:
+                listener(frame, self.camera.recognizer.calibration, self.camera.source)
+            except Exception:  # a listener's failure never stops the cards being read
+                log.exception("camera: a frame listener failed")
         live = self.service.current()
         if live is None:
             return

@@ -6,8 +6,9 @@ from __future__ import annotations
 from engine.api import Act, DieRole, Warn
 from engine.monasterium import state as _state
 
-DICE = (DieRole("neutral", "Neutral die", count=10),
-        *(DieRole(f"personal_{seat}", f"Personal die of player {seat}", count=3)
+DICE = (DieRole("neutral", "Neutral die", count=10, colour_from="board.dice_colours.neutral"),
+        *(DieRole(f"personal_{seat}", f"Personal die of player {seat}", count=3,
+                  colour_from=f"board.dice_colours.{seat}")
           for seat in _state.SEAT_ORDER))
 
 
