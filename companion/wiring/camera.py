@@ -352,7 +352,7 @@ class CameraWiring:
         self._replayed = set()
         for listener in self.frame_listeners:
             try:
-                listener(frame, self.camera.recognizer.calibration, self.camera.source)
+                listener(frame, self.camera.recognizer.calibration, self.camera.capture.source)
             except Exception:  # a listener's failure never stops the cards being read
                 log.exception("camera: a frame listener failed")
         live = self.service.current()
