@@ -17,8 +17,10 @@ from __future__ import annotations
 
 import logging
 import threading
+from dataclasses import replace
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 from hardware import config_file
@@ -69,6 +71,16 @@ def tray_box(tray, calibration, width: int, height: int) -> tuple[int, int, int,
     if right - left < MIN_TRAY_PX or bottom - top < MIN_TRAY_PX:
         return None
     return left, top, right, bottom
+
+
+def ungrouped(roll):
+    """A roll read in grey: the dice renamed ``grey1``… in reading order, a colour no
+    game's die has, so only the owner's own mapping (the host's dice page) gives them roles."""
+    names = {die: f"grey{k}" for k, die in enumerate(roll.places or [*roll.faces,
+                                                                     *roll.unreadable], 1)}
+    return replace(roll, faces={names[d]: f for d, f in roll.faces.items()},
+                   unreadable=tuple(names[d] for d in roll.unreadable),
+                   places={names[d]: p for d, p in roll.places.items()})
 
 
 class CameraDice:
@@ -127,7 +139,18 @@ class CameraDice:
                 crop = grab(box, (width, height))
             if crop is None:
                 crop = image[box[1]:box[3], box[0]:box[2]]
-            return self.settler.feed(crop)
+            grey = crop.ndim == 2
+            if grey:
+                crop = cv2.cvtColor(crop, cv2.COLOR_GRAY2BGR)
+            roll = self.settler.feed(crop)
+        if roll is None:
+            return None
+        tall, wide = crop.shape[:2]
+        places = {die: (round(x / wide, 3), round(y / tall, 3))
+                  for die, (x, y) in roll.places.items()}
+        if grey:  # no colour to tell: no die is given a colour's role (`ungrouped`)
+            return ungrouped(replace(roll, places=places))
+        return replace(roll, places=places)
 
     def status(self) -> dict:
         """For the dice status: whether the tray is set and in view."""

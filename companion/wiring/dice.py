@@ -103,6 +103,12 @@ def role_colour(role, catalog) -> str | None:
     return colour if colour in DIE_COLOURS else None
 
 
+def colour_of(die: str) -> str | None:
+    """The colour group in a camera die's id (``white3``: white), if it names one."""
+    named = _COLOURED.fullmatch(die)
+    return named.group(1) if named and named.group(1) in DIE_COLOURS else None
+
+
 def colour_roles(declared, catalog, dice) -> dict[str, str]:
     """Die id -> role for dice named by colour (``white3``): the role of that colour."""
     by_colour: dict[str, str] = {}
@@ -110,12 +116,7 @@ def colour_roles(declared, catalog, dice) -> dict[str, str]:
         colour = role_colour(role, catalog)
         if colour is not None:
             by_colour.setdefault(colour, role.id)
-    out = {}
-    for die in dice:
-        named = _COLOURED.fullmatch(die)
-        if named and named.group(1) in by_colour:
-            out[die] = by_colour[named.group(1)]
-    return out
+    return {die: by_colour[colour_of(die)] for die in dice if colour_of(die) in by_colour}
 
 
 def role_die_ids(role) -> list[str]:
@@ -181,8 +182,7 @@ class PendingRoll:
     def to_json(self) -> dict:
         return {"game": self.game, "who": self.who, "roll": self.roll.roll,
                 "read": len(self.roll.faces),
-                "missing": [{"die": die, "colour": _COLOURED.fullmatch(die).group(1)
-                             if _COLOURED.fullmatch(die) else None,
+                "missing": [{"die": die, "colour": colour_of(die),
                              "role": self.roles[die], "faces": faces,
                              "place": list(self.roll.places.get(die) or ()),
                              "face": self.entered.get(die)}

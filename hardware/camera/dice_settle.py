@@ -52,7 +52,6 @@ class DiceSettler:
         self.last_reading: TrayReading | None = None
         self._frames: list[np.ndarray] = []
         self._armed = False  # something moved since the last roll
-        self.size = (1, 1)  # height, width of the last reading (for the dice's places)
 
     @property
     def waiting(self) -> bool:
@@ -77,7 +76,6 @@ class DiceSettler:
         if len(self._frames) < self.still_frames:
             return None
         mean = np.mean(np.stack(self._frames), axis=0).astype(np.uint8)
-        self.size = mean.shape[:2]
         self._frames = []
         reading = read_tray(mean, self.die_px)
         self.readings += 1
@@ -90,11 +88,10 @@ class DiceSettler:
     def _roll(self, reading: TrayReading, at: float | None) -> Roll:
         self.rolls += 1
         faces, counts, places, self.unreadable = {}, {}, {}, []
-        height, width = self.size
         for die in reading.dice:
             counts[die.colour] = counts.get(die.colour, 0) + 1
             name = f"{die.colour}{counts[die.colour]}"
-            places[name] = (round(die.centre[0] / width, 3), round(die.centre[1] / height, 3))
+            places[name] = die.centre  # in the tray image's pixels
             if die.face is None:
                 self.unreadable.append(name)
             else:

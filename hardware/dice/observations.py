@@ -15,8 +15,9 @@ class Roll:
     frame rather than from the ``RD`` itself. ``at`` is the wall-clock time it was read.
     ``unreadable`` names the dice a reader saw but could not read with confidence (the
     camera: a cocked die, glare); they are not in ``faces``, and the rolling player is asked
-    for them. ``places`` gives a camera die's centre as fractions of the tray (x, y from the
-    top left), so the phone can say which die it means."""
+    for them. ``places`` gives a camera die's centre in the tray (x, y from the top left: pixels
+    from the reader, fractions of the tray once the wiring has it), so the phone can say
+    which die it means."""
 
     roll: int
     faces: dict[str, int]

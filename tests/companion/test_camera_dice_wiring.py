@@ -200,3 +200,48 @@ def test_an_unreadable_die_is_asked_of_the_rolling_player_only(games_live):
     finally:
         for spy in spies:
             spy.close()
+
+
+class FullResolution:
+    """A frame source as the Pi's (hardware/camera/rpicam.py): grey frames for the stickers,
+    and the tray cut in colour from a stream twice as sharp (``tray_crop``)."""
+
+    def __init__(self) -> None:
+        self.sharp = None
+        self.asked: list = []
+
+    def tray_crop(self, box, size):
+        self.asked.append((box, size))
+        x0, y0, x1, y1 = (2 * v for v in box)
+        return self.sharp[y0:y1, x0:x1]
+
+
+def test_the_reader_gets_the_trays_crop_from_the_source(tmp_path):
+    """The wiring hands the reader the tray's crop: from the source's full-resolution stream
+    when it offers one (colour, sharper), else from the grey frame itself."""
+    import cv2
+
+    config = tmp_path / "config.json"
+    camera_dice.save_tray(config, (100.0, 50.0, 340.0, 230.0))  # half the 480x360 tray
+    colours, faces = ["blue", "red", "white", "white"], [5, 2, 6, 1]
+    source = FullResolution()
+    for through in (source, None):
+        rolls = []
+        reader = camera_dice.CameraDice(config, rolls.append, lambda: True, lambda: True)
+        for image in throw_frames(colours, faces, seed=7):
+            sharp = np.zeros((720, 1280, 3), np.uint8)
+            sharp[100:460, 200:680] = image
+            source.sharp = sharp
+            grey = cv2.cvtColor(cv2.resize(sharp, (640, 360), interpolation=cv2.INTER_AREA),
+                                cv2.COLOR_BGR2GRAY)
+            reader.on_frame(Frame(grey, 0, 0.0), Calibration.identity(), through)
+        (roll,) = rolls
+        assert all(0 <= x <= 1 and 0 <= y <= 1 for x, y in roll.places.values())
+        if through is source:
+            assert source.asked[0] == ((100, 50, 340, 230), (640, 360))
+            assert sorted(roll.faces.values()) == sorted(faces) and not roll.unreadable
+            assert {d[:-1] for d in roll.faces} == {"blue", "red", "white"}
+        else:  # the grey frame at half the size: no colours, and no face guessed
+            ids = [*roll.faces, *roll.unreadable]
+            assert sorted(ids) == [f"grey{k}" for k in range(1, len(ids) + 1)]
+            assert all(faces.count(v) for v in roll.faces.values())
