@@ -223,8 +223,10 @@ class CameraWiring:
         self.selected: dict[str, str] = {}
         self.warnings: deque[dict] = deque(maxlen=self.MAX_WARNINGS)
         self.labels: dict[str, str] = {}  # payload -> card name, for the preview overlay
-        # callables (frame, calibration, source) told every frame (the dice tray's reader)
+        # callables (frame, calibration, source) told every frame (the dice tray's reader),
+        # and (image, calibration) drawing on the preview (its tray)
         self.frame_listeners: list = []
+        self.overlays: list = []
         self.last: tuple | None = None  # (frame, result) of the latest processed frame
         self._game: str | None = None  # the game the rules work for
         self._replayed: set[str] = set()  # cards told to that game when it was joined
@@ -323,8 +325,11 @@ class CameraWiring:
         recognizer = self.camera.recognizer
         with self._shown:
             labels = self.labels
-        return jpeg(draw_overlay(frame.image, result, recognizer.zones, recognizer.calibration,
-                                 labels, self.camera.stats()["fps"]))
+        image = draw_overlay(frame.image, result, recognizer.zones, recognizer.calibration,
+                             labels, self.camera.stats()["fps"])
+        for draw in self.overlays:
+            draw(image, recognizer.calibration)
+        return jpeg(image)
 
     def mjpeg(self, fps: float = 10.0, stop=None):
         """multipart/x-mixed-replace chunks (boundary "frame") for an MJPEG <img> preview."""

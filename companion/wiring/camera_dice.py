@@ -29,6 +29,7 @@ from hardware.camera.dice_settle import DiceSettler
 log = logging.getLogger(__name__)
 
 MIN_TRAY_PX = 40  # a tray crop smaller than this on either side is not read
+ORANGE = (0, 140, 255)  # BGR: the tray on the camera's preview
 
 
 def parse_tray(value) -> tuple[float, float, float, float] | None:
@@ -58,6 +59,16 @@ def save_tray(config_path: Path, tray: tuple[float, float, float, float]) -> Non
                                                     strict=True)))
 
     config_file.update(config_path, change)
+
+
+def tray_report(tray, calibration, size: tuple[int, int]) -> dict:
+    """What `companion camera calibrate --tray` prints: the tray in the frame's pixels
+    (None: not in view) and how many pixels a 16 mm die spans there (the reader wants 28)."""
+    box = tray_box(tray, calibration, *size)
+    centre = ((tray[0] + tray[2]) / 2, (tray[1] + tray[3]) / 2)
+    at = tuple(float(v) for v in calibration.to_image([centre])[0])
+    return {"mm": list(tray), "box_px": list(box) if box else None,
+            "die16_px": round(16.0 / calibration.mm_per_px(at), 1)}
 
 
 def tray_box(tray, calibration, width: int, height: int) -> tuple[int, int, int, int] | None:
@@ -151,6 +162,20 @@ class CameraDice:
         if grey:  # no colour to tell: no die is given a colour's role (`ungrouped`)
             return ungrouped(replace(roll, places=places))
         return replace(roll, places=places)
+
+    def draw(self, image: np.ndarray, calibration) -> None:
+        """Frame the tray on the camera's preview (orange; thicker while reading)."""
+        with self._lock:
+            tray, reading = self.tray or self.used_tray, self.reading
+        if tray is None:
+            return
+        x0, y0, x1, y1 = tray
+        corners = calibration.to_image([(x0, y0), (x1, y0), (x1, y1), (x0, y1)])
+        cv2.polylines(image, [corners.reshape(-1, 1, 2).astype(np.int32)], True, ORANGE,
+                      4 if reading else 2, cv2.LINE_AA)
+        left, top = corners.min(axis=0)
+        cv2.putText(image, "dice tray", (int(left) + 4, int(top) + 18), cv2.FONT_HERSHEY_SIMPLEX,
+                    0.6, ORANGE, 2, cv2.LINE_AA)
 
     def status(self) -> dict:
         """For the dice status: whether the tray is set and in view."""

@@ -413,6 +413,8 @@ def attach_camera(wiring: DiceWiring, service, camera) -> None:
                                lambda: expects_roll(service),
                                lambda: _state_of(camera.status()))
     camera.frame_listeners.append(wiring.camera.on_frame)
+    if hasattr(camera, "overlays"):
+        camera.overlays.append(wiring.camera.draw)
 
 
 def _state_of(status: dict) -> tuple[str, str]:
