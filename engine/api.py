@@ -394,6 +394,9 @@ class Bindings:
     table_steps: Any = None  # callable(state) -> [TableStep]: what the table must do now
     # callable(catalog, state | None) -> [DemoCard]: what the simulated camera shows
     demo_scene: Any = None
+    # callable(catalog, state | None) -> [role id]: the dice the table would throw now, one
+    # role id per die (the simulated camera throws them in its tray, in their colours)
+    demo_dice: Any = None
 
 
 @dataclass(frozen=True)

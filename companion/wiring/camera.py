@@ -192,10 +192,10 @@ def _source_for(spec: str, info, catalog: dict | None, service=None):
     if spec == "synthetic" or spec.startswith("synthetic:"):
         if service is not None and getattr(getattr(info, "bindings", None), "demo_scene",
                                            None) is not None:
-            from companion.wiring.demo_scene import SceneSource, scene_for
+            from companion.wiring.demo_scene import SceneSource, dice_for, scene_for
 
             return SceneSource(scene_for(service, info, catalog),
-                               int(spec.partition(":")[2] or 0))
+                               int(spec.partition(":")[2] or 0), dice=dice_for(service))
         cards = demo_cards(info, catalog) + [None, None]
         return SyntheticSource(int(spec.partition(":")[2] or 0), event=cards[0],
                                action=cards[1])

@@ -62,10 +62,10 @@ def load_settings(data_dir: str | Path) -> dict:
     return dice if isinstance(dice, dict) else {}
 
 
-def source_of(settings: dict) -> str:
-    """The dice source the host chose (``serial`` when none is kept)."""
+def source_of(settings: dict, default: str = "serial") -> str:
+    """The dice source the host chose (``default`` when none is kept)."""
     source = settings.get("source")
-    return source if source in SOURCES else "serial"
+    return source if source in SOURCES else default
 
 
 def save_source(config_path: Path, source: str) -> None:
@@ -205,7 +205,7 @@ class DiceWiring:
         self.data_dir = Path(data_dir)
         self.config_path = config_path or self.data_dir / "config.json"
         self.at_start = load_settings(data_dir)  # the roles, should the file lose them
-        self.source = source_of(self.at_start)
+        self.source = source_of(self.at_start, settings.default_source)
         self.emulator = None
         self.emulator_http = None
         self.camera = None  # companion.wiring.camera_dice.CameraDice, when a camera runs
