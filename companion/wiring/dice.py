@@ -177,6 +177,7 @@ class PendingRoll:
     roll: Roll
     faces: dict[str, list[int]]  # each unreadable die that plays a role -> its faces
     roles: dict[str, str]  # die id -> role, for the whole roll
+    version: int = 0  # the game's version it was read at: any action since ends the wait
     entered: dict[str, int] = field(default_factory=dict)
 
     def to_json(self) -> dict:
@@ -305,7 +306,8 @@ class DiceWiring:
                 who = step.who if step is not None and step.who in live.seats else None
                 with self._lock:
                     self.rolls_seen += 1
-                    self.pending = PendingRoll(live.id, who, roll, missing, roles)
+                    self.pending = PendingRoll(live.id, who, roll, missing, roles,
+                                               live.version)
                 return None
             return self._give(live, roll, roles)
 
@@ -342,8 +344,7 @@ class DiceWiring:
         not the one that rolled."""
         live = self.service.get(identity.game)
         with live.lock:
-            with self._lock:
-                pending = self.pending
+            pending = self.waiting()
             if pending is None or pending.game != live.id or die not in pending.faces:
                 raise Refused("dice_not_waiting")
             if identity.role not in ("host", "table") and pending.who not in (None,
@@ -363,6 +364,24 @@ class DiceWiring:
         self.changed()
         return action
 
+    def waiting(self) -> PendingRoll | None:
+        """The roll waiting for dice, unless its game moved on since (the roll entered by
+        hand, an undo, the game ended): then it is dropped."""
+        with self._lock:
+            pending = self.pending
+        if pending is None:
+            return None
+        try:
+            live = self.service.get(pending.game)
+        except Refused:
+            live = None
+        if live is None or live.version != pending.version or live.status == "finished":
+            with self._lock:
+                if self.pending is pending:
+                    self.pending = None
+            return None
+        return pending
+
     def on_camera_roll(self, roll: Roll) -> None:
         """A throw the camera's tray reader settled (the camera thread)."""
         self.apply_roll(roll, "camera")
@@ -371,8 +390,9 @@ class DiceWiring:
     def status(self) -> dict:
         """The state of the chosen source: the reader's, the camera's tray, or ``phones``."""
         reader = self.reader.status()
+        pending = self.waiting()
         with self._lock:
-            source, pending = self.source, self.pending
+            source = self.source
             out = {"source": source, "reader": reader.to_json(), "warning": self.warning,
                    "last_applied": self.last_applied, "rolls_seen": self.rolls_seen,
                    "rolls_ignored": self.rolls_ignored,

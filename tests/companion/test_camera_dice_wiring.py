@@ -245,3 +245,42 @@ def test_the_reader_gets_the_trays_crop_from_the_source(tmp_path):
             ids = [*roll.faces, *roll.unreadable]
             assert sorted(ids) == [f"grey{k}" for k in range(1, len(ids) + 1)]
             assert all(faces.count(v) for v in roll.faces.values())
+
+
+def test_a_waiting_roll_ends_when_the_game_moves_on(games_live):
+    """The roll entered otherwise (the host's "Let the app roll") while the camera's roll
+    waits for a die: the phones stop asking, and a late answer changes nothing."""
+    app, server = games_live
+    service = app.extensions["companion"]
+    mon = service.create("monasterium", {"players": PLAYERS, "seed": 1}, "2468")
+    manager = app.extensions["companion.hardware"]
+    handle = wiring.DiceWiring(service, manager.changed,
+                               DiceSettings(port="/nonexistent", default_source="camera"),
+                               app.config["DATA_DIR"])
+    manager.handles["dice"] = handle
+    spies = []
+    try:
+        anna = seat_spy(server.url, service, mon.id, "N")
+        host = host_spy(server.url, service, mon.id)
+        spies += [anna, host]
+        roll = Roll(1, {"blue1": 2, "white1": 1, "white2": 1, "white3": 6}, False, 0.0,
+                    ("white4", "white5"))
+        handle.apply_roll(roll, "camera")
+        handle.changed()
+        seen = anna.wait_for(lambda v: v["hardware"]["dice"]["pending"])
+        assert [m["die"] for m in seen["hardware"]["dice"]["pending"]["missing"]] == [
+            "white4", "white5"]
+        assert anna.call("dice_face", {"die": "white4", "face": 3})["ok"]  # one of two
+        seen = anna.wait_for(lambda v: (v["hardware"]["dice"]["pending"] or {}).get(
+            "missing", [{}])[0].get("face") == 3)
+        assert mon.version == 0
+
+        assert host.call("host", {"op": "table_step", "kind": "roll"})["ok"]
+        view = anna.wait_for(lambda v: v["version"] == 1 and not v["hardware"]["dice"]["pending"])
+        assert view["hardware"]["dice"]["source"] == "camera"
+        late = anna.call("dice_face", {"die": "white5", "face": 4})
+        assert (late["ok"], late["code"]) == (False, "dice_not_waiting")
+        assert mon.version == 1 and handle.status()["pending"] is None
+    finally:
+        for spy in spies:
+            spy.close()
