@@ -416,6 +416,14 @@ def test_the_dice_tray_is_set_on_the_camera_page_and_framed_on_the_preview(camer
     page = client.get(saved.headers["Location"]).get_data(as_text=True)
     assert 'id="tray-notice"' in page and 'value="60.5"' in page
 
+    # the dice page says what reads the dice (the host page chooses it)
+    dice_page = client.get(f"/host/{live.id}/dice?lang=de").get_data(as_text=True)
+    assert re.search(r'id="dice-source">Der Würfelleser<', dice_page)
+    app.extensions["companion.hardware"].handles["dice"].choose("camera")
+    dice_page = client.get(f"/host/{live.id}/dice?lang=de").get_data(as_text=True)
+    assert re.search(r'id="dice-source">Die Kamera \(Würfelschale\)<', dice_page)
+    assert client.get(f"/host/{live.id}/dice/status.json").json["source"] == "camera"
+
     camera = app.extensions["companion.hardware"].handles["camera"]
     wait_for(lambda: camera.preview_jpeg() is not None, what="a preview frame")
     image = cv2.imdecode(np.frombuffer(camera.preview_jpeg(), np.uint8), cv2.IMREAD_COLOR)
