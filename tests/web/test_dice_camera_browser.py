@@ -18,6 +18,7 @@ import pytest
 from tests.web.conftest import join_phone, new_table, running_server
 from tests.web.test_browser import shot
 from tests.web.test_table_game_browser import host_page
+from tests.web.test_webkit_browser import display, webkit  # noqa: F401 - fixtures
 
 PIN = "2468"
 SEED = 2  # a throw whose fifth die (white, a 5) lands cocked: the reader cannot read it
@@ -91,6 +92,8 @@ def test_the_camera_reads_the_roll_and_asks_only_for_the_die_it_could_not_read(s
     label = dice.inner_text()
     assert "white die" in label and "(" in label, label
     assert anna.locator(".dice-missing .dice-face").count() == 6
+    # every die by hand stays at hand, folded below
+    assert anna.locator("details#roll-by-hand:not([open])").count() == 1
     shot(anna, "dice-camera-02-phone-enter-this-die-en")
     bruno.wait_for_selector(".dice-missing", timeout=15000)
     assert bruno.locator(".dice-missing .dice-face").count() == 0
@@ -112,3 +115,53 @@ def test_the_camera_reads_the_roll_and_asks_only_for_the_die_it_could_not_read(s
     # the blue die 2, the four white ones the camera read (6, 3, 3, 6) and Anna's 5
     assert "Anna rolls 2, 3, 3, 5, 6, 6." in rolled, rolled
     assert not errors, errors
+
+
+@pytest.fixture(scope="module")
+def webkit_server(tmp_path_factory):
+    """The same throw, with the camera chosen on disk and a game made before the start."""
+    from companion.app import create_app
+
+    data = tmp_path_factory.mktemp("dicecamwebkit")
+    frames = tmp_path_factory.mktemp("dicecamwebkitframes")
+    render_throw(frames)
+    (data / "config.json").write_text(json.dumps({
+        "camera": {"source": f"folder:{frames}",
+                   "tray": {"x0": 0, "y0": 0, "x1": 480, "y1": 360}},
+        "dice": {"source": "camera"}}))
+    app = create_app({"DATA_DIR": str(data), "TESTING": True})
+    service = app.extensions["companion"]
+    live = service.create("monasterium", {"players": [{"seat": "N", "name": "Anna"},
+                                                      {"seat": "E", "name": "Bruno"}],
+                                          "start_seat": "N"}, PIN)
+    codes = service.store.join_codes(live.id)
+    service.store.close()
+    log = tmp_path_factory.mktemp("dicecamwebkitlog") / "server.log"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("COMPANION_")}
+    with running_server(data, log, "--threads", "20", env=env) as base:
+        yield base, live.id, codes
+
+
+@pytest.mark.timeout(600)
+def test_the_phone_asks_for_the_unread_die_in_webkit(webkit_server, webkit):  # noqa: F811
+    """WebKit (every iPhone's engine): Anna's phone, in Spanish, asks for the cocked die only
+    and her tap plays the roll."""
+    from tests.web.test_webkit_browser import CATCH, errors_of, shot, until
+
+    base, game, codes = webkit_server
+    driver = webkit
+    driver.set_window_size(390, 844)
+    driver.get(f"{base}/join/{game}/N?code={codes['N']}")
+    until(driver, "return location.pathname.startsWith('/play/')")
+    driver.get(f"{base}/play/{game}?lang=es")
+    driver.execute_script(CATCH)
+    until(driver, "return document.querySelectorAll('.dice-missing .dice-face').length === 6",
+          timeout=30)
+    label = driver.find_element("css selector", ".dice-missing .dice-die").text
+    assert "El dado blanco" in label, label
+    shot(driver, "dice-camera-phone-es")
+    driver.find_element("css selector", ".dice-missing .dice-face[data-face='5']").click()
+    until(driver, "return TC.view.version === 1 && !document.querySelector('.dice-missing')")
+    rolled = driver.execute_script("return TC.view.log.map(e => e.text).join(' | ')")
+    assert "2, 3, 3, 5, 6, 6" in rolled, rolled
+    assert not errors_of(driver)
