@@ -129,6 +129,9 @@ def test_a_camera_roll_is_handed_on_as_a_serial_one(games_live):
         assert host.call("host", {"op": "dice_source", "source": "camera"})["ok"]
         saved = json.loads((handle.config_path).read_text())
         assert saved["dice"]["source"] == "camera"
+        again = wiring.DiceWiring(service, manager.changed, DiceSettings(port="/nonexistent"),
+                                  data)  # the server restarted: the choice is kept
+        assert again.source == "camera"
         seen = anna.wait_for(lambda v: v["hardware"]["dice"]["source"] == "camera")
         assert roll_device(seen) == dict(roll_device(seen), present=True, text=(
             "The camera reads the dice once they lie still in the tray."))
