@@ -51,7 +51,7 @@ system-packages:
 
 run: $(STAMP)
 	@$(BIN)/pip uninstall --quiet --yes tc-toygame 2>/dev/null || true  # the tests' toy game
-	COMPANION_DICE_EMULATE=auto COMPANION_CAMERA_SIMULATE=auto $(BIN)/companion serve --demo --host $(HOST) --port $(PORT) --data $(DATA)
+	COMPANION_DICE_EMULATE=auto COMPANION_CAMERA_SIMULATE=auto COMPANION_DICE_DEFAULT_SOURCE=camera $(BIN)/companion serve --demo --host $(HOST) --port $(PORT) --data $(DATA)
 
 test: $(STAMP) system-packages
 	$(BIN)/pip install --quiet --no-deps -e tests/plugins/toygame  # a game plug-in from outside

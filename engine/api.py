@@ -263,15 +263,23 @@ class Zone:
     rect: tuple[float, float, float, float]  # x0, y0, x1, y1
 
 
+# The colour groups the table camera tells dice apart by (hardware/camera/dice_faces.py).
+DIE_COLOURS = ("white", "black", "red", "orange", "yellow", "green", "blue", "purple")
+
+
 @dataclass(frozen=True)
 class DieRole:
-    """A physical die the game reads: which faces it has (None: the catalog's ``faces_from``)."""
+    """A physical die the game reads: which faces it has (None: the catalog's ``faces_from``)
+    and the colour of its body (``colour_from``: a dotted path in the catalog to one of
+    `DIE_COLOURS`), by which the camera tells a player's personal dice from the neutral ones.
+    A role without a colour is given dice only by id (a serial reader, the host's mapping)."""
 
     id: str
     name: str  # English msgid
     faces: tuple[int, ...] = (1, 2, 3, 4, 5, 6)
     faces_from: str | None = None  # dotted path in the catalog, e.g. "game.tax_die.faces"
     count: int = 1  # how many dice of this role a roll may carry
+    colour_from: str | None = None  # dotted path in the catalog, e.g. "board.dice_colours.N"
 
 
 @dataclass(frozen=True)
@@ -389,6 +397,9 @@ class Bindings:
     # callable(state) -> {zone: [card ids]}: the cards the game has taken in each camera
     # zone; a setup step the camera ticks ("card:<zone>") needs the game to have it there
     zone_cards: Any = None
+    # callable(catalog, state | None) -> [role id]: the dice the table would throw now, one
+    # role id per die (the simulated camera throws them in its tray, in their colours)
+    demo_dice: Any = None
 
 
 @dataclass(frozen=True)

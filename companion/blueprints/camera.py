@@ -6,7 +6,7 @@ stream answers 503. Every route needs the host of the game (cookie or Bearer tok
 """
 from __future__ import annotations
 
-from flask import Blueprint, Response, jsonify, stream_with_context
+from flask import Blueprint, Response, current_app, jsonify, stream_with_context
 
 from companion.blueprints import common
 from companion.blueprints.hardware_status import (
@@ -30,11 +30,25 @@ def camera_page(game_id: str):
     live = common.live_or_404(game_id)
     if common.host_identity(game_id) is None:
         return common.render_page("host_login.html", "host", live, 401)
+    return tray_page(live)
+
+
+def tray_page(live, status: int = 200, tray_error: str | None = None,
+              tray: list | None = None):
+    from flask import request
+
+    from companion.server.settings import from_app
+    from companion.wiring.camera_dice import load_tray
+
     handle = hardware_handle("camera")
     running = handle is not None and hasattr(handle, "mjpeg")
-    return common.render_page("camera.html", "host", live, running=running,
+    saved = load_tray(from_app(current_app).config_path)
+    notice = text("tray_saved") if request.args.get("tray") == "saved" else None
+    return common.render_page("camera.html", "host", live, status, running=running,
                               hw=hardware_status_for(live, "camera"),
-                              no_camera=text("no_camera"))
+                              no_camera=text("no_camera"), tray_error=tray_error,
+                              tray_notice=notice,
+                              tray=tray or (list(saved) if saved else ["", "", "", ""]))
 
 
 @bp.get("/host/<game_id>/camera/status.json")
@@ -100,3 +114,28 @@ def acting(game_id: str):
         return Response(text("no_camera"), status=503, mimetype="text/plain")
     handle.set_acting(request.form.get("on") == "1")
     return redirect(url_for("camera.camera_page", game_id=game_id), code=303)
+
+
+@bp.post("/host/<game_id>/camera/tray")
+def save_tray(game_id: str):
+    """The dice tray's rectangle in board mm (config.json camera.tray): the camera reads
+    dice only inside it, from the next frame on."""
+    from flask import redirect, request, url_for
+
+    from companion.server.settings import from_app
+    from companion.wiring import camera_dice
+
+    common.check_csrf()
+    live = common.host_only(game_id, as_json=False)
+    given = [request.form.get(k, "").strip().replace(",", ".") for k in ("x0", "y0", "x1", "y1")]
+    try:
+        tray = camera_dice.parse_tray([float(v) for v in given])
+    except ValueError:
+        tray = None
+    if tray is None:
+        return tray_page(live, 400, text("tray_bad"), given)
+    camera_dice.save_tray(from_app(current_app).config_path, tray)
+    dice = hardware_handle("dice")
+    if getattr(dice, "camera", None) is not None:
+        dice.camera.reset()
+    return redirect(url_for("camera.camera_page", game_id=game_id, tray="saved"), code=303)

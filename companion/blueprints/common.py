@@ -207,15 +207,11 @@ def table_identity(game_id: str) -> Identity | None:
 def die_roles(live: LiveGame) -> list[dict]:
     """The game's die roles with their faces (from the catalog where the game says so), for
     entering a roll by hand when no reader is attached."""
+    from companion.wiring.dice import role_faces
+
     out = []
     for role in live.kind.module.info.bindings.dice:
-        faces = list(role.faces)
-        if role.faces_from:
-            node = live.kind.catalog
-            for key in role.faces_from.split("."):
-                node = node.get(key) if isinstance(node, dict) else None
-            if isinstance(node, list) and all(isinstance(f, int) for f in node):
-                faces = node
+        faces = role_faces(role, live.kind.catalog)
         out.append({"id": role.id, "name": role.name, "faces": sorted(set(faces)),
                     "count": role.count})
     return out

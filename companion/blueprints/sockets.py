@@ -11,7 +11,7 @@ import contextlib
 import logging
 import time
 
-from flask import Flask, request
+from flask import Flask, current_app, request
 from flask_socketio import ConnectionRefusedError, SocketIO, join_room
 
 from companion.blueprints.common import HOST_COOKIE, SEAT_COOKIE, TABLE_COOKIE
@@ -161,6 +161,9 @@ def host_message(service: GameService, drop_seat, client: Client, live: LiveGame
     if op == "table_step":  # a table step nothing records: its fallback, as the table
         return service.act(Identity("table", live.id),
                            table_steps.fallback(live, data.get("kind")))
+    if op == "dice_source":
+        dice_wiring(service).choose(data.get("source"))
+        return live.version
     if op in ("correct", "correct_preview"):
         action = data.get("action")
         if not isinstance(action, dict):
@@ -173,6 +176,15 @@ def host_message(service: GameService, drop_seat, client: Client, live: LiveGame
         return correction_diff(live, action)
     action = {k: data[k] for k in ("seat", "item", "delta", "reason") if k in data}
     return service.act(client.identity, dict(action, type="adjust"))
+
+
+def dice_wiring(service: GameService):
+    """The running dice wiring (companion/wiring/dice.py), or Refused when there is none."""
+    manager = current_app.extensions.get("companion.hardware")
+    handle = manager.handles.get("dice") if manager is not None else None
+    if handle is None or not hasattr(handle, "enter_face"):
+        raise Refused("dice_not_running")
+    return handle
 
 
 def init_app(app: Flask, socketio: SocketIO, service: GameService) -> None:
@@ -228,6 +240,19 @@ def init_app(app: Flask, socketio: SocketIO, service: GameService) -> None:
             if not isinstance(data, dict):
                 raise Refused("bad_request")
             return service.act(client.identity, data.get("action"))
+
+        return answer(service, client, run)
+
+    @socketio.on("dice_face")
+    def dice_face(data=None):
+        """A die the camera could not read, entered by the player who rolled."""
+        client = connections.get(request.sid)
+
+        def run(live):
+            if not isinstance(data, dict):
+                raise Refused("bad_request")
+            dice_wiring(service).enter_face(client.identity, data.get("die"), data.get("face"))
+            return live.version
 
         return answer(service, client, run)
 

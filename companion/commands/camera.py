@@ -82,18 +82,31 @@ def test_command(source_spec: str, data_dir: Path, seconds: float | None, frames
               help="Printed size of the board markers' QR symbols (default from config, 30).")
 @click.option("--frames", type=int, default=150, show_default=True,
               help="Give up when no board marker is seen in this many frames.")
+@click.option("--tray", default=None, metavar="LEFT,TOP,RIGHT,BOTTOM",
+              help="The dice tray in mm from the board marker's centre (camera.tray): the "
+                   "camera reads dice only inside it.")
 def calibrate_command(source_spec: str, data_dir: Path, marker_mm: float | None,
-                      frames: int) -> None:
+                      frames: int, tray: str | None) -> None:
     """Lay the board marker (and any corner markers) pointing north, then run this once.
 
     With two or more markers in view the calibration is a homography that holds a tilted
     camera; it prints the residual error in mm and the pixels per module of the stickers in
     view (a warning below 3)."""
+    from companion.wiring import camera_dice
     from hardware.camera.decode import Decoder, to_gray
     from hardware.camera.rescue import RescueSettings, second_pass
     from hardware.camera.settings import load_settings
 
     config = data_dir / "config.json"
+    tray_mm = None
+    if tray is not None:
+        try:
+            tray_mm = camera_dice.parse_tray([float(v) for v in tray.split(",")])
+        except ValueError:
+            tray_mm = None
+        if tray_mm is None:
+            raise click.BadParameter("four numbers in mm, left,top,right,bottom, at least 20 "
+                                     "mm apart each way", param_hint="--tray")
     settings = load_settings(config)
     size = marker_mm or settings.marker_mm
     positions = calibration_file.marker_positions(settings.markers)
@@ -107,6 +120,7 @@ def calibrate_command(source_spec: str, data_dir: Path, marker_mm: float | None,
                 gray = to_gray(source.read())
             except SourceLost:
                 break
+            frame_size = (gray.shape[1], gray.shape[0])
             detections = decoder.decode(gray)
             detections += second_pass(decoder, gray, detections, [], rescue)[0]
             markers = [d for d in detections if d.payload in positions]
@@ -129,6 +143,9 @@ def calibrate_command(source_spec: str, data_dir: Path, marker_mm: float | None,
     data_dir.mkdir(parents=True, exist_ok=True)
     calibration_file.save(config, calibration)
     report = calibration_file.sticker_report(detections)
+    if tray_mm is not None:
+        camera_dice.save_tray(config, tray_mm)
+        report["tray"] = camera_dice.tray_report(tray_mm, calibration, frame_size)
     click.echo(json.dumps({"saved": str(config), **calibration.to_json(),
                            "residual_mm": calibration.residual_mm,  # None: one marker
                            "markers": calibration.markers,

@@ -40,3 +40,10 @@ SERVER_REASONS.update({  # the guided setup and the finished games' history
     "no_setup_guide": "This game has no setup guide.",
     "not_finished": "This game has not finished yet.",
 })
+SERVER_REASONS.update({  # the dice read by the camera or the reader (companion/wiring/dice.py)
+    "dice_bad_source": "Choose the camera, the dice reader or the phones.",
+    "dice_not_waiting": "No die is waiting to be entered.",
+    "dice_not_your_roll": "Only the player who rolled enters these dice.",
+    "dice_bad_face": "That is not a face of this die.",
+    "dice_not_running": "The dice are not set up on this server.",
+})

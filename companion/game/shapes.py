@@ -42,10 +42,11 @@ HOST_SHAPES: dict[str, dict] = {
     "correct_preview": fields({"op": ID, "action": {"type": "object"}}),
     "table_step": fields({"op": ID, "kind": ID}),  # a table step's fallback (table_steps.py)
     "take_table": fields({"op": ID}),  # "Play this game at the table": the hardware serves it
+    "dice_source": fields({"op": ID, "source": ID}),  # camera, serial or phones (dice.py)
 }
 HOST_OP = fields({"op": one_of(*HOST_SHAPES)}, {k: ANY for k in ("count", "seat", "item",
                                                                   "delta", "reason", "action",
-                                                                  "kind")})
+                                                                  "kind", "source")})
 
 _cache: dict[int, Any] = {}
 _lock = threading.Lock()

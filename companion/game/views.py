@@ -243,6 +243,9 @@ def hardware_for(role: str, seat: str | None, hardware: dict | None) -> dict | N
             out[device] = status
             continue
         out[device] = {"state": status.get("state")}
+        if device == "dice" and "source" in status:  # every screen says what reads the
+            # dice, and which die waits to be entered
+            out[device].update(source=status.get("source"), pending=status.get("pending"))
         selected = status.get("selected")
         if role == "seat" and isinstance(selected, dict) and seat in selected:
             out[device]["selected"] = {seat: selected[seat]}

@@ -53,6 +53,9 @@ class DiceSettings:
     usb_ids: tuple[str, ...] = ()  # "2341:0043", "1a86:*": what discovery looks for
     emulate: str = "off"  # "on", "auto" (an emulator when no reader is found) or "off"
     emulator_http_port: int = 8765  # POST /roll to the emulator (make run)
+    # what reads the dice until the host chooses (config.json dice.source, the host page):
+    # "serial", "camera" (make run: the simulated camera's tray) or "phones"
+    default_source: str = "serial"
 
 
 @dataclass(frozen=True)
@@ -166,6 +169,16 @@ def _mode(*allowed: str):
     return parse
 
 
+def _choice(*allowed: str):
+    """One of ``allowed`` words."""
+    def parse(value, from_text):
+        word = value.strip().lower() if isinstance(value, str) else value
+        if word not in allowed:
+            raise ValueError("must be " + " or ".join(f'"{a}"' for a in allowed))
+        return word
+    return parse
+
+
 def _zones(value, from_text):
     if value is None or isinstance(value, dict):
         return value
@@ -216,6 +229,8 @@ KEYS: tuple[Key, ...] = (
     Key("dice.usb_ids", _usb_ids, "COMPANION_DICE_USB_IDS"),
     Key("dice.emulate", _mode("on", "auto", "off"), "COMPANION_DICE_EMULATE", "DICE_EMULATE"),
     Key("dice.emulator_http_port", _integer, "COMPANION_DICE_EMULATOR_PORT"),
+    Key("dice.default_source", _choice("serial", "camera", "phones"),
+        "COMPANION_DICE_DEFAULT_SOURCE", "DICE_DEFAULT_SOURCE"),
 )
 BY_NAME = {k.name: k for k in KEYS}
 

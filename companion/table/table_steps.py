@@ -21,6 +21,10 @@ TEXTS: dict[str, str] = {
     "camera_off": "No camera is running: nothing records it by itself.",
     "dice_on": "The dice reader records the roll.",
     "dice_off": "No dice reader is running: nothing records the roll by itself.",
+    "dice_camera_on": "The camera reads the dice once they lie still in the tray.",
+    "dice_camera_off": "The camera is chosen for the dice but cannot read the tray: nothing "
+                       "records the roll by itself.",
+    "dice_phones_off": "The dice are entered by hand: nothing reads them.",
     "camera_elsewhere": "The camera is with {game}, the game at the table: nothing records "
                         "this step by itself.",
     "dice_elsewhere": "The dice reader is with {game}, the game at the table: nothing "
@@ -56,7 +60,9 @@ def entries(live, lang: str, namer, hardware: dict | None) -> list[dict]:
         for device in step.confirms:
             state = (hardware.get(device) or {}).get("state")
             present = state in _RUNNING
-            key = f"{device}_{'on' if present else 'off'}"
+            source = (hardware.get(device) or {}).get("source") if device == "dice" else None
+            chosen = f"{device}_{source}" if source in ("camera", "phones") else device
+            key = f"{chosen}_{'on' if present else 'off'}"
             if state == "elsewhere":  # readings go to the game at the table, not here
                 key = f"{device}_elsewhere" if where.get("game") else "free_elsewhere"
             zone = i18n.text(lang, zones.get(step.zone, step.zone or ""), game=game)

@@ -192,10 +192,10 @@ def _source_for(spec: str, info, catalog: dict | None, service=None):
     if spec == "synthetic" or spec.startswith("synthetic:"):
         if service is not None and getattr(getattr(info, "bindings", None), "demo_scene",
                                            None) is not None:
-            from companion.wiring.demo_scene import SceneSource, scene_for
+            from companion.wiring.demo_scene import SceneSource, dice_for, scene_for
 
             return SceneSource(scene_for(service, info, catalog),
-                               int(spec.partition(":")[2] or 0))
+                               int(spec.partition(":")[2] or 0), dice=dice_for(service))
         cards = demo_cards(info, catalog) + [None, None]
         return SyntheticSource(int(spec.partition(":")[2] or 0), event=cards[0],
                                action=cards[1])
@@ -223,6 +223,10 @@ class CameraWiring:
         self.selected: dict[str, str] = {}
         self.warnings: deque[dict] = deque(maxlen=self.MAX_WARNINGS)
         self.labels: dict[str, str] = {}  # payload -> card name, for the preview overlay
+        # callables (frame, calibration, source) told every frame (the dice tray's reader),
+        # and (image, calibration) drawing on the preview (its tray)
+        self.frame_listeners: list = []
+        self.overlays: list = []
         self.last: tuple | None = None  # (frame, result) of the latest processed frame
         self._game: str | None = None  # the game the rules work for
         self._replayed: set[str] = set()  # cards told to that game when it was joined
@@ -321,8 +325,11 @@ class CameraWiring:
         recognizer = self.camera.recognizer
         with self._shown:
             labels = self.labels
-        return jpeg(draw_overlay(frame.image, result, recognizer.zones, recognizer.calibration,
-                                 labels, self.camera.stats()["fps"]))
+        image = draw_overlay(frame.image, result, recognizer.zones, recognizer.calibration,
+                             labels, self.camera.stats()["fps"])
+        for draw in self.overlays:
+            draw(image, recognizer.calibration)
+        return jpeg(image)
 
     def mjpeg(self, fps: float = 10.0, stop=None):
         """multipart/x-mixed-replace chunks (boundary "frame") for an MJPEG <img> preview."""
@@ -348,6 +355,11 @@ class CameraWiring:
     def on_frame(self, frame, result) -> None:
         self.last = (frame, result)
         self._replayed = set()
+        for listener in self.frame_listeners:
+            try:
+                listener(frame, self.camera.recognizer.calibration, self.camera.capture.source)
+            except Exception:  # a listener's failure never stops the cards being read
+                log.exception("camera: a frame listener failed")
         live = self.service.current()
         if live is None:
             return

@@ -7,11 +7,18 @@ preview shows Pillars cards and can lay out the round preparation and reveal the
 The scene follows the game: at each loop the source asks again and redraws only when the
 scene changed (two frames: the board marker alone, then with the cards, so every card
 "appears" once a loop, like a card laid down again).
+
+The dice: while the game owes a roll, the source also shows a felt tray (`TRAY_MM`, its
+``tray_mm``, which the camera's dice reader uses when the owner set no tray) with the dice
+the game declares the table would throw (`Bindings.demo_dice`, in their roles' colours,
+faces drawn at random): a hand over the tray in the first frame, the settled dice in the
+second, so the camera reads one throw a loop (companion/wiring/camera_dice.py).
 """
 from __future__ import annotations
 
 import logging
 import threading
+import zlib
 
 import cv2
 import numpy as np
@@ -22,6 +29,9 @@ from hardware.camera.sources import FrameSource, _Pacer
 log = logging.getLogger(__name__)
 
 EMPTY_FRAMES, CARD_FRAMES = 8, 22  # one loop: 1 s at 30 fps
+TRAY_MM = (-180.0, 80.0, -40.0, 170.0)  # the demo's dice tray, in board mm (left of the board)
+TRAY_BORDER_PX = 40  # felt drawn beyond the tray: the camera's slight perspective
+DIE_MM = 16.0
 
 
 def placements(info, catalog: dict, cards: list) -> list[tuple[str, float, float, float]]:
@@ -47,17 +57,22 @@ def placements(info, catalog: dict, cards: list) -> list[tuple[str, float, float
 class SceneSource(FrameSource):
     """A looping synthetic camera over ``scene()`` (a callable returning `placements`)."""
 
-    def __init__(self, scene, seed: int = 0, fps: float = 30.0) -> None:
+    tray_mm = TRAY_MM
+
+    def __init__(self, scene, seed: int = 0, fps: float = 30.0,
+                 dice=lambda: (None, ())) -> None:
         self.scene = scene
+        self.dice = dice  # () -> (throw key, [colour, ...]): the dice thrown now
         self.seed = seed
         self.name = f"synthetic:{seed}"
         self.index = 0
         self.current: list | None = None
+        self.thrown: tuple | None = None
         self.frames: tuple[bytes, bytes] | None = None
         self._pacer = _Pacer(fps)
         self._lock = threading.Lock()
 
-    def _render(self, cards: list) -> tuple[bytes, bytes]:
+    def _render(self, cards: list, dice: tuple = (None, ())) -> tuple[bytes, bytes]:
         from hardware.synthetic.scene import Camera, Placement
         from hardware.synthetic.video import MARKER_AT, board_to_table
         from hardware.tags.format import BOARD_MARKER
@@ -66,8 +81,12 @@ class SceneSource(FrameSource):
         marker = Placement(BOARD_MARKER, *MARKER_AT, 0.0, marker=True)
         laid = [Placement(payload, *board_to_table(x, y), angle) for payload, x, y, angle in cards]
         out = []
+        key = zlib.crc32(repr((self.seed, dice[0])).encode())  # new faces for a new throw
+        trays = throw_frames(dice[1], key) if dice[1] else None
         for i, shown in enumerate(([marker], [marker, *laid])):
             image, _ = camera.render(shown, seed=self.seed * 1000 + i)
+            if trays is not None:
+                paste_tray(image, trays[i])
             out.append(cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 90])[1].tobytes())
         return out[0], out[1]
 
@@ -80,9 +99,14 @@ class SceneSource(FrameSource):
         except Exception:  # noqa: BLE001 - a demo scene never stops the camera
             log.warning("demo scene failed; an empty table shown", exc_info=True)
             cards = []
-        if cards != self.current or self.frames is None:
-            self.frames = self._render(cards)
-            self.current = cards
+        try:
+            dice = self.dice()
+        except Exception:  # noqa: BLE001 - nor do its dice
+            log.warning("demo dice failed; no dice shown", exc_info=True)
+            dice = (None, ())
+        if (cards, dice) != (self.current, self.thrown) or self.frames is None:
+            self.frames = self._render(cards, dice)
+            self.current, self.thrown = cards, dice
 
     def read(self) -> np.ndarray:
         self._pacer.wait()
@@ -93,6 +117,56 @@ class SceneSource(FrameSource):
         self.index += 1
         jpeg = self.frames[0 if step < EMPTY_FRAMES else 1]
         return cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
+
+
+def tray_px() -> tuple[int, int, int, int]:
+    """The demo tray's felt in the flat table's pixels, with its border."""
+    from hardware.synthetic.video import board_to_table
+
+    x0, y0 = board_to_table(TRAY_MM[0], TRAY_MM[1])
+    x1, y1 = board_to_table(TRAY_MM[2], TRAY_MM[3])
+    b = TRAY_BORDER_PX
+    return int(x0) - b, int(y0) - b, int(x1) + b, int(y1) + b
+
+
+def throw_frames(colours, seed: int) -> tuple:
+    """The demo tray: a hand over it, then ``colours`` dice settled with random faces."""
+    from hardware.synthetic import dice_tray
+    from hardware.synthetic.video import MM_PER_PX
+
+    x0, y0, x1, y1 = tray_px()
+    style = dice_tray.TrayStyle(width=x1 - x0, height=y1 - y0, margin=14)
+    rng = np.random.default_rng(seed)
+    side = DIE_MM / MM_PER_PX
+    laid = dice_tray.layout(rng, len(colours), side, style.width, style.height,
+                            TRAY_BORDER_PX + 14, cocked=0.0, touching=0.0)
+    faces = rng.integers(1, 7, len(laid))
+    dice = [dice_tray.Die(d.x, d.y, d.side, d.angle, int(f), c)
+            for d, f, c in zip(laid, faces, colours, strict=False)]
+    return (dice_tray.render([], seed, style, hand=True, frame=1),
+            dice_tray.render(dice, seed, style, frame=2))
+
+
+def paste_tray(image: np.ndarray, tray: np.ndarray) -> None:
+    x0, y0, x1, y1 = tray_px()
+    image[y0:y1, x0:x1] = tray[:image.shape[0] - y0, :image.shape[1] - x0]
+
+
+def dice_for(service):
+    """The callable a `SceneSource` asks for its dice: (the throw's key, the colours of the
+    dice the current game would throw now) — none while no roll is owed."""
+    from companion.wiring.dice import role_colour, roll_step
+
+    def dice() -> tuple:
+        live = service.current()
+        declared = getattr(live.kind.module.info.bindings, "demo_dice", None) if live else None
+        if declared is None or roll_step(live) is None:
+            return (None, ())
+        roles = {r.id: r for r in live.kind.module.info.bindings.dice}
+        colours = tuple(role_colour(roles[r], live.kind.catalog) or "white"
+                        for r in declared(live.kind.catalog, live.state) if r in roles)
+        return ((live.id, live.version), colours)
+    return dice
 
 
 def scene_for(service, info, catalog):

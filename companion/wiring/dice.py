@@ -13,7 +13,16 @@ Settings, all optional, in ``DATA/config.json``::
               "usb_ids": ["2341:0043", "1a86:*"], # what discovery looks for
               "emulate": "auto" | true | false,   # auto: an emulator when no reader is found
               "emulator_http_port": 8765,         # POST /roll to the emulator (make run)
-              "roles": {"<game>": {"<die id>": "<role>"}}}}
+              "roles": {"<game>": {"<die id>": "<role>"}},
+              "source": "serial" | "camera" | "phones"}}
+
+``source`` is the host's choice of what reads the dice (the host page, kept here): the
+serial reader (the default), the table camera's tray (companion/wiring/camera_dice.py) or
+nobody (the phones: the rolls are entered by hand). Rolls from a source not chosen are
+ignored. Every source hands on the same `Roll`: a die's role is the owner's mapping, else
+its id, else its colour (``white3`` plays the role whose `DieRole.colour_from` says white).
+A camera roll with unreadable dice waits for the rolling player to enter those dice only
+(`enter_face`), then goes to the game whole.
 
 All but ``roles`` are start-up settings (`companion.server.settings.DiceSettings`: the environment,
 e.g. ``COMPANION_DICE_EMULATE``, and the app config ``DICE_EMULATE`` go over config.json);
@@ -23,16 +32,22 @@ works) rather than a fake reader. ``roles`` are read again at each roll.
 from __future__ import annotations
 
 import logging
+import re
 import threading
+import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from companion.server.settings import DiceSettings, from_app
-from engine.api import Act, DieFace, Refused, Warn
+from engine.api import DIE_COLOURS, Act, DieFace, Refused, Warn
 from hardware import config_file
 from hardware.dice import discovery
 from hardware.dice.observations import DiceStatus, Roll
 
 log = logging.getLogger(__name__)
+
+SOURCES = ("serial", "camera", "phones")
+_COLOURED = re.compile(r"([a-z]+)(\d+)")  # a camera die id: its colour group, a number
 
 
 # ------------------------------------------------------------------------- pure rules
@@ -45,6 +60,63 @@ def load_settings(data_dir: str | Path) -> dict:
     if isinstance(dice, str):
         return {"port": dice}
     return dice if isinstance(dice, dict) else {}
+
+
+def source_of(settings: dict, default: str = "serial") -> str:
+    """The dice source the host chose (``default`` when none is kept)."""
+    source = settings.get("source")
+    return source if source in SOURCES else default
+
+
+def save_source(config_path: Path, source: str) -> None:
+    """Keep the host's choice in config.json ``dice.source`` (every other key kept)."""
+    if source not in SOURCES:
+        raise Refused("dice_bad_source")
+
+    def change(data: dict) -> None:
+        dice = data.get("dice")
+        dice = {"port": dice} if isinstance(dice, str) else dice
+        data["dice"] = dict(dice if isinstance(dice, dict) else {}, source=source)
+
+    config_file.update(config_path, change)
+
+
+def catalog_value(catalog, path: str | None):
+    """The catalog's value at a dotted ``path`` (None when absent)."""
+    node = catalog if path else None
+    for key in (path or "").split("."):
+        node = node.get(key) if isinstance(node, dict) else None
+    return node
+
+
+def role_faces(role, catalog) -> list[int]:
+    """A role's faces: the catalog's (``faces_from``) when it gives a list of numbers."""
+    faces = catalog_value(catalog, role.faces_from)
+    if isinstance(faces, list) and faces and all(type(f) is int for f in faces):
+        return faces
+    return list(role.faces)
+
+
+def role_colour(role, catalog) -> str | None:
+    """A role's die colour from the catalog (``colour_from``), if it names one."""
+    colour = catalog_value(catalog, getattr(role, "colour_from", None))
+    return colour if colour in DIE_COLOURS else None
+
+
+def colour_of(die: str) -> str | None:
+    """The colour group in a camera die's id (``white3``: white), if it names one."""
+    named = _COLOURED.fullmatch(die)
+    return named.group(1) if named and named.group(1) in DIE_COLOURS else None
+
+
+def colour_roles(declared, catalog, dice) -> dict[str, str]:
+    """Die id -> role for dice named by colour (``white3``): the role of that colour."""
+    by_colour: dict[str, str] = {}
+    for role in declared:
+        colour = role_colour(role, catalog)
+        if colour is not None:
+            by_colour.setdefault(colour, role.id)
+    return {die: by_colour[colour_of(die)] for die in dice if colour_of(die) in by_colour}
 
 
 def role_die_ids(role) -> list[str]:
@@ -88,25 +160,61 @@ def roll_outcomes(module, state, roll: Roll, roles: dict[str, str]) -> list:
     return list(meaning(state, dice)) if meaning is not None and dice else []
 
 
+def roll_step(live):
+    """The table step that awaits a roll now (a step the dice confirm), or None."""
+    listed = getattr(live.kind.module.info.bindings, "table_steps", None)
+    if listed is None or live.state is None or live.status == "finished":
+        return None
+    return next((step for step in listed(live.state) if "dice" in step.confirms), None)
+
+
+@dataclass
+class PendingRoll:
+    """A camera roll with dice it could not read: the rest waits for the rolling player."""
+
+    game: str
+    who: str | None  # the seat that rolled (None: anyone at the table)
+    roll: Roll
+    faces: dict[str, list[int]]  # each unreadable die that plays a role -> its faces
+    roles: dict[str, str]  # die id -> role, for the whole roll
+    version: int = 0  # the game's version it was read at: any action since ends the wait
+    entered: dict[str, int] = field(default_factory=dict)
+
+    def to_json(self) -> dict:
+        return {"game": self.game, "who": self.who, "roll": self.roll.roll,
+                "read": len(self.roll.faces),
+                "missing": [{"die": die, "colour": colour_of(die),
+                             "role": self.roles[die], "faces": faces,
+                             "place": list(self.roll.places.get(die) or ()),
+                             "face": self.entered.get(die)}
+                            for die, faces in self.faces.items()]}
+
+
 # ------------------------------------------------------------------------- the handle
 
 
 class DiceWiring:
-    """The running dice part of the server: a reader (and maybe an emulator) whose settled
-    rolls go to the current game. Started by `companion.wiring.hardware_manager`."""
+    """The running dice part of the server: a reader (and maybe an emulator) and the
+    camera's tray, whose settled rolls go to the current game from the source the host
+    chose. Started by `companion.wiring.hardware_manager`."""
 
     def __init__(self, service, changed, settings: DiceSettings, data_dir: str | Path,
-                 reader_options: dict | None = None) -> None:
+                 reader_options: dict | None = None, config_path: Path | None = None) -> None:
         self.service = service
         self.changed = changed
         self.settings = settings
         self.data_dir = Path(data_dir)
+        self.config_path = config_path or self.data_dir / "config.json"
         self.at_start = load_settings(data_dir)  # the roles, should the file lose them
+        self.source = source_of(self.at_start, settings.default_source)
         self.emulator = None
         self.emulator_http = None
+        self.camera = None  # companion.wiring.camera_dice.CameraDice, when a camera runs
         self.warning: dict | None = None
         self.last_applied: dict | None = None
+        self.pending: PendingRoll | None = None
         self.rolls_seen = 0
+        self.rolls_ignored = 0  # from a source the host did not choose
         self._lock = threading.Lock()
         port = settings.port
         usb_ids = discovery.parse_usb_ids(settings.usb_ids) if settings.usb_ids else None
@@ -135,11 +243,22 @@ class DiceWiring:
                  self.emulator.port, url)
         return self.emulator.port
 
-    def roles(self, game: str, declared=()) -> dict[str, str]:
+    def roles(self, game: str, declared=(), catalog=None, dice=()) -> dict[str, str]:
         """Die id -> role, read from config.json at each roll: the host page's changes
-        apply to the next roll without a restart (the start-up settings otherwise)."""
+        apply to the next roll without a restart (the start-up settings otherwise). Dice
+        the mapping does not name play the role of their colour (`colour_roles`)."""
         current = load_settings(self.data_dir)
-        return roles_for(current if "roles" in current else self.at_start, game, declared)
+        mapped = roles_for(current if "roles" in current else self.at_start, game, declared)
+        return {**colour_roles(declared, catalog, dice), **mapped}
+
+    def choose(self, source: str) -> None:
+        """The host's choice of dice source, kept on disk; a waiting roll is dropped."""
+        save_source(self.config_path, source)
+        with self._lock:
+            self.source, self.pending, self.warning = source, None, None
+        if self.camera is not None:
+            self.camera.reset()
+        self.changed()
 
     def start(self) -> DiceWiring:
         self.reader.start()
@@ -161,30 +280,54 @@ class DiceWiring:
             self._last_state = observation.state
             self.changed()
 
-    def apply_roll(self, roll: Roll) -> dict | None:
-        """Give the roll to the current game if it asks for it. Returns the applied action."""
+    def apply_roll(self, roll: Roll, origin: str = "serial") -> dict | None:
+        """Give the roll to the current game if it asks for it and ``origin`` is the chosen
+        source. A roll with unreadable dice that play a role waits for them (`pending`).
+        Returns the applied action."""
+        with self._lock:
+            if origin != self.source:
+                self.rolls_ignored += 1
+                return None
         live = self.service.current()
         if live is None:
             with self._lock:
                 self.rolls_seen += 1
             return None
-        from companion.game.service import Identity
-
         with live.lock:  # the prompt check and the action are one step
             module = live.kind.module
-            roles = self.roles(live.kind.name, module.info.bindings.dice)
-            action = warning = None
-            for outcome in roll_outcomes(module, live.state, roll, roles):
-                if isinstance(outcome, Warn):
-                    warning = {"code": outcome.code, "params": outcome.params}
-                elif isinstance(outcome, Act) and action is None:
-                    try:
-                        self.service.act(Identity("table", live.id), outcome.action)
-                        action = outcome.action
-                    except Refused as exc:
-                        warning = exc.to_json()
+            declared = module.info.bindings.dice
+            roles = self.roles(live.kind.name, declared, live.kind.catalog,
+                               [*roll.faces, *roll.unreadable])
+            faces = {r.id: role_faces(r, live.kind.catalog) for r in declared}
+            missing = {die: faces[roles[die]] for die in roll.unreadable
+                       if roles.get(die) in faces}
+            if missing:
+                step = roll_step(live)
+                who = step.who if step is not None and step.who in live.seats else None
+                with self._lock:
+                    self.rolls_seen += 1
+                    self.pending = PendingRoll(live.id, who, roll, missing, roles,
+                                               live.version)
+                return None
+            return self._give(live, roll, roles)
+
+    def _give(self, live, roll: Roll, roles: dict[str, str]) -> dict | None:
+        """The game's answer to a whole roll, carried out (under ``live.lock``)."""
+        from companion.game.service import Identity
+
+        action = warning = None
+        for outcome in roll_outcomes(live.kind.module, live.state, roll, roles):
+            if isinstance(outcome, Warn):
+                warning = {"code": outcome.code, "params": outcome.params}
+            elif isinstance(outcome, Act) and action is None:
+                try:
+                    self.service.act(Identity("table", live.id), outcome.action)
+                    action = outcome.action
+                except Refused as exc:
+                    warning = exc.to_json()
         with self._lock:
             self.rolls_seen += 1
+            self.pending = None
             if warning is not None:
                 self.warning = dict(warning, roll=roll.roll, game=live.id)
                 log.warning("dice roll %s refused: %s", roll.roll, warning)
@@ -194,13 +337,75 @@ class DiceWiring:
                                          recovered=roll.recovered)
         return action
 
-    def status(self) -> dict:
-        reader = self.reader.status()
-        state = {"connected": "ok", "silent": "error"}.get(reader.state, "absent")
+    def enter_face(self, identity, die, face) -> dict | None:
+        """A die the camera could not read, entered on the rolling player's phone (or by
+        the host). Once every such die is entered the whole roll goes to the game.
+        Refused when no such die waits, the face is not one of the die's, or the seat is
+        not the one that rolled."""
+        live = self.service.get(identity.game)
+        with live.lock:
+            pending = self.waiting()
+            if pending is None or pending.game != live.id or die not in pending.faces:
+                raise Refused("dice_not_waiting")
+            if identity.role not in ("host", "table") and pending.who not in (None,
+                                                                               identity.seat):
+                raise Refused("dice_not_your_roll")
+            if type(face) is not int or face not in pending.faces[die]:
+                raise Refused("dice_bad_face", die=str(die))
+            with self._lock:
+                pending.entered[die] = face
+                complete = pending.entered.keys() >= pending.faces.keys()
+            action = None
+            if complete:
+                roll = pending.roll
+                whole = Roll(roll.roll, {**roll.faces, **pending.entered}, roll.recovered,
+                             time.time(), (), roll.places)
+                action = self._give(live, whole, pending.roles)
+        self.changed()
+        return action
+
+    def waiting(self) -> PendingRoll | None:
+        """The roll waiting for dice, unless its game moved on since (the roll entered by
+        hand, an undo, the game ended): then it is dropped."""
         with self._lock:
-            out = {"state": state, "detail": reader.message, "reader": reader.to_json(),
-                   "warning": self.warning, "last_applied": self.last_applied,
-                   "rolls_seen": self.rolls_seen}
+            pending = self.pending
+        if pending is None:
+            return None
+        try:
+            live = self.service.get(pending.game)
+        except Refused:
+            live = None
+        if live is None or live.version != pending.version or live.status == "finished":
+            with self._lock:
+                if self.pending is pending:
+                    self.pending = None
+            return None
+        return pending
+
+    def on_camera_roll(self, roll: Roll) -> None:
+        """A throw the camera's tray reader settled (the camera thread)."""
+        self.apply_roll(roll, "camera")
+        self.changed()
+
+    def status(self) -> dict:
+        """The state of the chosen source: the reader's, the camera's tray, or ``phones``."""
+        reader = self.reader.status()
+        pending = self.waiting()
+        with self._lock:
+            source = self.source
+            out = {"source": source, "reader": reader.to_json(), "warning": self.warning,
+                   "last_applied": self.last_applied, "rolls_seen": self.rolls_seen,
+                   "rolls_ignored": self.rolls_ignored,
+                   "pending": pending.to_json() if pending is not None else None}
+        if source == "serial":
+            state = {"connected": "ok", "silent": "error"}.get(reader.state, "absent")
+            out.update(state=state, detail=reader.message)
+        elif source == "camera":
+            camera = self.camera.status() if self.camera is not None else {
+                "state": "absent", "detail": "no camera is running"}
+            out.update(state=camera["state"], detail=camera["detail"], tray=camera)
+        else:
+            out.update(state="phones", detail="the rolls are entered by hand")
         if self.emulator is not None:
             http_port = self.emulator_http.server_address[1]
             out["emulator"] = {"port": self.emulator.port, "http": f"http://127.0.0.1:{http_port}"}
@@ -211,5 +416,32 @@ def start(app, service, changed) -> DiceWiring:
     """The hardware manager's entry point (see companion/wiring/hardware_manager.py)."""
     settings = from_app(app)
     wiring = DiceWiring(service, changed, settings.dice, settings.data_dir,
-                        app.config.get("DICE_READER_OPTIONS"))
+                        app.config.get("DICE_READER_OPTIONS"), settings.config_path)
+    camera = app.extensions["companion.hardware"].handles.get("camera")
+    if camera is not None and hasattr(camera, "frame_listeners"):
+        attach_camera(wiring, service, camera)
     return wiring.start()
+
+
+def attach_camera(wiring: DiceWiring, service, camera) -> None:
+    """Let the running camera (companion/wiring/camera.py) read the dice tray for ``wiring``:
+    every frame goes to a `CameraDice`, whose rolls come back as the camera's."""
+    from companion.wiring.camera_dice import CameraDice
+
+    wiring.camera = CameraDice(wiring.config_path, wiring.on_camera_roll,
+                               lambda: wiring.source == "camera",
+                               lambda: expects_roll(service),
+                               lambda: _state_of(camera.status()))
+    camera.frame_listeners.append(wiring.camera.on_frame)
+    if hasattr(camera, "overlays"):
+        camera.overlays.append(wiring.camera.draw)
+
+
+def _state_of(status: dict) -> tuple[str, str]:
+    return status.get("state", "absent"), status.get("detail", "")
+
+
+def expects_roll(service) -> bool:
+    """The current game awaits a roll at the table now."""
+    live = service.current()
+    return live is not None and roll_step(live) is not None

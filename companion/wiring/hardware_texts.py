@@ -22,6 +22,9 @@ MESSAGES: dict[str, str] = {
     "dice_duplicate_die": "Die \"{die}\" is listed twice.",
     "dice_roles_saved": "Dice roles saved. The next roll uses them.",
     "dice_no_roles": "This game uses no dice.",
+    "tray_saved": "Dice tray saved. The camera reads dice only inside it.",
+    "tray_bad": "The tray needs four numbers in millimetres from the board marker (left, top, "
+                "right, bottom), at least 20 mm apart each way.",
     # what the simulated camera would record (the host's camera page)
     "would_card": "Record the card “{card}”.",
     "would_card_for": "Record the card “{card}” for {seat}.",

@@ -6,8 +6,9 @@ from __future__ import annotations
 from engine.api import Act, DieRole, Warn
 from engine.monasterium import state as _state
 
-DICE = (DieRole("neutral", "Neutral die", count=10),
-        *(DieRole(f"personal_{seat}", f"Personal die of player {seat}", count=3)
+DICE = (DieRole("neutral", "Neutral die", count=10, colour_from="board.dice_colours.neutral"),
+        *(DieRole(f"personal_{seat}", f"Personal die of player {seat}", count=3,
+                  colour_from=f"board.dice_colours.{seat}")
           for seat in _state.SEAT_ORDER))
 
 
@@ -23,6 +24,16 @@ def _wanted(state) -> list:
     return [] if state["place"]["rolled"] else _state.hand(state, state["active"])
 
 
+def _role(state, die: str) -> str:
+    owner = state["dice"][die]["owner"]
+    return "neutral" if owner is None else f"personal_{owner}"
+
+
+def demo_dice(catalog, state) -> list[str]:
+    """The roles of the dice the table owes a roll of now (the simulated camera's tray)."""
+    return [] if state is None else [_role(state, die) for die in _wanted(state)]
+
+
 def roll(state, dice) -> list:
     """The faces of the dice the table owes now, by role: the neutral ones in order, the
     personal ones by their colour; a roll that does not match says so."""
@@ -34,8 +45,7 @@ def roll(state, dice) -> list:
         by_role.setdefault(d.role, []).append(d.face)
     faces = {}
     for die in want:
-        owner = state["dice"][die]["owner"]
-        role = "neutral" if owner is None else f"personal_{owner}"
+        role = _role(state, die)
         if not by_role.get(role):
             return [Warn("roll_does_not_match", {"need": len(want), "got": len(dice)})]
         faces[die] = by_role[role].pop(0)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from functools import partial
 
-from engine.api import CatalogPart, catalog_problem, choice_schema
+from engine.api import DIE_COLOURS, CatalogPart, catalog_problem, choice_schema
 
 S2020 = "https://json-schema.org/draft/2020-12/schema"
 NAMES = {"type": "object", "required": ["en"], "additionalProperties": {"type": "string"}}
@@ -108,6 +108,12 @@ BOARD = {"$schema": S2020, "title": "Monasterium: board", "type": "object",
              "extra_die_prestige": {**COUNT, "title": "R5: prestige instead of the die"},
              "years": {**COUNT, "title": "Years"},
              "personal_dice_max": {**COUNT, "title": "Personal dice at most"},
+             "dice_colours": {"type": "object", "title": "Colours of the dice (for the camera)",
+                              "properties": {k: {"enum": list(DIE_COLOURS), "title": t}
+                                             for k, t in (("neutral", "Neutral dice"),
+                                                          ("N", "Blue player"), ("E", "Red player"),
+                                                          ("S", "Green player"),
+                                                          ("W", "Yellow player"))}},
              "resources": {"type": "object", "title": "Resource pieces in the box",
                            "properties": {**{r: {**COUNT, "title": t}
                                              for r, t in _RES_TITLES.items()},

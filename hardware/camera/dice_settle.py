@@ -87,12 +87,14 @@ class DiceSettler:
 
     def _roll(self, reading: TrayReading, at: float | None) -> Roll:
         self.rolls += 1
-        faces, counts, self.unreadable = {}, {}, []
+        faces, counts, places, self.unreadable = {}, {}, {}, []
         for die in reading.dice:
             counts[die.colour] = counts.get(die.colour, 0) + 1
             name = f"{die.colour}{counts[die.colour]}"
+            places[name] = die.centre  # in the tray image's pixels
             if die.face is None:
                 self.unreadable.append(name)
             else:
                 faces[name] = die.face
-        return Roll(self.rolls, faces, False, time.time() if at is None else at)
+        return Roll(self.rolls, faces, False, time.time() if at is None else at,
+                    tuple(self.unreadable), places)

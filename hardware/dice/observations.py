@@ -12,17 +12,27 @@ from dataclasses import dataclass, field
 class Roll:
     """A completed roll: every die on the reader settled. ``faces`` maps die id → face value.
     ``recovered`` is True when the result came from a state snapshot after a lost ``RD``
-    frame rather than from the ``RD`` itself. ``at`` is the wall-clock time it was read."""
+    frame rather than from the ``RD`` itself. ``at`` is the wall-clock time it was read.
+    ``unreadable`` names the dice a reader saw but could not read with confidence (the
+    camera: a cocked die, glare); they are not in ``faces``, and the rolling player is asked
+    for them. ``places`` gives a camera die's centre in the tray (x, y from the top left: pixels
+    from the reader, fractions of the tray once the wiring has it), so the phone can say
+    which die it means."""
 
     roll: int
     faces: dict[str, int]
     recovered: bool
     at: float
+    unreadable: tuple[str, ...] = ()
+    places: dict[str, tuple[float, float]] = field(default_factory=dict)
 
     def to_json(self) -> dict:
         """Exactly the line `companion dice listen` prints for a roll."""
-        return {"type": "roll", "roll": self.roll, "faces": dict(self.faces),
-                "recovered": self.recovered}
+        out = {"type": "roll", "roll": self.roll, "faces": dict(self.faces),
+               "recovered": self.recovered}
+        if self.unreadable:
+            out["unreadable"] = list(self.unreadable)
+        return out
 
 
 @dataclass(frozen=True)

@@ -88,3 +88,49 @@ def test_a_pillars_table_is_laid_out_by_the_simulated_camera(games_in_context):
         assert len(codes) == len(set(codes))  # a repeated warning is said once
     finally:
         handle.stop()
+
+
+def test_monasterium_s_simulated_camera_throws_the_dice_in_its_tray_and_reads_them(
+        games_in_context):
+    """`make run`: the simulated camera shows a tray with the dice the game owes (the active
+    player's personal die in their colour, the neutral ones white), the camera's dice reader
+    reads the throw, and the roll is played through the game's bindings, player after player;
+    while no roll is owed the tray is empty and nothing is read."""
+    from companion.wiring import dice as dice_wiring
+    from companion.wiring.demo_scene import TRAY_MM
+
+    app = games_in_context
+    service = app.extensions["companion"]
+    live = service.create("monasterium", {"players": PLAYERS[:2], "start_seat": "N"}, "2468")
+    manager = app.extensions["companion.hardware"]
+    app.extensions["companion.settings"] = resolve(
+        {"DATA_DIR": app.config["DATA_DIR"], "CAMERA_SOURCE": "synthetic",
+         "DICE_DEFAULT_SOURCE": "camera", "DICE_PORT": "/dev/nonexistent-dice"})
+    camera = manager.handles["camera"] = wiring.start(app, service, manager.changed)
+    dice = manager.handles["dice"] = dice_wiring.start(app, service, manager.changed)
+    try:
+        source = camera.camera.capture.source
+        assert source.tray_mm == TRAY_MM and dice.source == "camera"
+        rolled = []
+        for seat in ("N", "E"):  # Ala, then Bruno: each rolls, the camera reads it
+            assert wait(lambda: live.state["place"]["rolled"]), live.state["place"]
+            action = next(a for _, a, _ in reversed(live.log) if a["type"] == "roll")
+            rolled.append(action)
+            assert live.state["active"] == seat and action["by"] == "table"
+            mine = [d for d in action["faces"] if live.state["dice"][d]["owner"] == seat]
+            assert mine and all(1 <= f <= 6 for f in action["faces"].values())
+            assert source.thrown[1][0] == {"N": "blue", "E": "red"}[seat]
+            assert dice.status()["last_applied"]["game"] == live.id
+            # the player places their dice: the next player owes a roll
+            rnd = random.Random(3)
+            while live.state["active"] == seat and not live.state["over"]:
+                action = live.kind.module.random_action(live.state, rnd)
+                if action["type"] == "roll":
+                    break
+                by = action["by"]
+                service.act(Identity("seat", live.id, by) if by in live.seats
+                            else Identity("table", live.id), action)
+        assert rolled[0]["faces"] != rolled[1]["faces"]
+        assert dice.status()["state"] == "ok" and dice.status()["tray"]["tray"] == list(TRAY_MM)
+    finally:
+        camera.stop()

@@ -265,7 +265,8 @@ def test_a_bad_face_warning_reaches_the_pages_translated(dice_app):
     assert view["hardware"]["dice"]["warning"]["message"] != \
         "A tax die cannot show 6; its faces are 2, 3, 4, 5."
     assert "6" in view["hardware"]["dice"]["warning"]["message"]
-    assert tv["hardware"]["dice"] == {"state": "ok"}
+    # the status, what reads the dice and a die waiting to be entered: no warning
+    assert tv["hardware"]["dice"] == {"state": "ok", "source": "serial", "pending": None}
 
 
 @pytest.mark.parametrize("rows, code, word", [
@@ -387,3 +388,45 @@ def check_simulated_camera(app, live):
                        data={"on": "1", "csrf_token": token}).status_code == 303
     wait_for(lambda: service.get(live.id).version >= 1, timeout=60, what="the reveal")
     assert service.get(live.id).log[0][1]["type"] == "reveal_event"
+
+
+def test_the_dice_tray_is_set_on_the_camera_page_and_framed_on_the_preview(camera_app):
+    """The host's camera page keeps the tray (config.json camera.tray, other keys kept),
+    refuses a bad one translated with nothing changed, and the running camera's preview
+    frames it in orange."""
+    from companion.wiring.camera_dice import load_tray
+
+    app, live = camera_app
+    client = app.test_client()
+    token = login(client, live.id)
+    url = f"/host/{live.id}/camera/tray"
+    other = app.test_client()  # not the host: refused, nothing kept
+    assert other.post(url, data={"csrf_token": csrf(other), "x0": "-60", "y0": "10",
+                                 "x1": "60", "y1": "90"}).status_code == 401
+    bad = client.post(url + "?lang=de", data={"csrf_token": token, "x0": "1", "y0": "2",
+                                               "x1": "x", "y1": "4"})
+    assert bad.status_code == 400 and "Millimetern" in bad.get_data(as_text=True)
+    assert load_tray(tmp_config(app)) is None
+    saved = client.post(url, data={"csrf_token": token, "x0": "-60", "y0": "10", "x1": "60,5",
+                                   "y1": "90"})
+    assert saved.status_code == 303
+    assert load_tray(tmp_config(app)) == (-60.0, 10.0, 60.5, 90.0)
+    kept = json.loads(tmp_config(app).read_text())
+    assert kept["owner"] == {"note": "kept"} and kept["dice"]["port"] == "/dev/nonexistent-dice"
+    page = client.get(saved.headers["Location"]).get_data(as_text=True)
+    assert 'id="tray-notice"' in page and 'value="60.5"' in page
+
+    # the dice page says what reads the dice (the host page chooses it)
+    dice_page = client.get(f"/host/{live.id}/dice?lang=de").get_data(as_text=True)
+    assert re.search(r'id="dice-source">Der Würfelleser<', dice_page)
+    app.extensions["companion.hardware"].handles["dice"].choose("camera")
+    dice_page = client.get(f"/host/{live.id}/dice?lang=de").get_data(as_text=True)
+    assert re.search(r'id="dice-source">Die Kamera \(Würfelschale\)<', dice_page)
+    assert client.get(f"/host/{live.id}/dice/status.json").json["source"] == "camera"
+
+    camera = app.extensions["companion.hardware"].handles["camera"]
+    wait_for(lambda: camera.preview_jpeg() is not None, what="a preview frame")
+    image = cv2.imdecode(np.frombuffer(camera.preview_jpeg(), np.uint8), cv2.IMREAD_COLOR)
+    b, g, r = (image[..., k].astype(int) for k in range(3))
+    orange = ((r > 190) & (g > 90) & (g < 190) & (b < 90)).sum()
+    assert orange > 500, orange  # the tray's frame and its label

@@ -113,3 +113,25 @@ def test_calibrate_warns_about_small_stickers(tmp_path):
     assert info["small"] and info["module_px_min"] < 3 and info["residual_mm"] is None
     assert "below 3" in result.output
     assert load(tmp_path / "config.json").marker_mm == 19.8
+
+
+def test_calibrate_keeps_the_dice_tray(video, tmp_path):
+    """--tray: the dice tray in board mm, kept in config.json, reported in the frame's pixels
+    with how wide a 16 mm die shows there."""
+    from companion.wiring.camera_dice import load_tray
+
+    result = CliRunner().invoke(cli, ["camera", "calibrate", str(video), "--data", str(tmp_path),
+                                      "--tray", "-100,20,100,150"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output.splitlines()[0])
+    assert load_tray(tmp_path / "config.json") == (-100.0, 20.0, 100.0, 150.0)
+    x0, y0, x1, y1 = report["tray"]["box_px"]
+    assert 600 < (x1 - x0) < 740 and 390 < (y1 - y0) < 480 and y1 < 720  # ~0.3 mm a px
+    assert 45 < report["tray"]["die16_px"] < 60
+    assert load(tmp_path / "config.json") is not None  # north kept as before
+
+    for bad in ("1,2,3", "0,0,10,10", "a,b,c,d"):
+        result = CliRunner().invoke(cli, ["camera", "calibrate", str(video), "--data",
+                                          str(tmp_path), "--tray", bad])
+        assert result.exit_code != 0 and "--tray" in result.output, result.output
+    assert load_tray(tmp_path / "config.json") == (-100.0, 20.0, 100.0, 150.0)

@@ -22,6 +22,7 @@
 
   function render(st) {
     var r = st.reader || {};
+    if (st.source) TC.replace("dice-source", label("dice_source_", st.source));
     TC.replace("dice-state", label("hwp_reader_", r.state || st.state || "absent"));
     TC.replace("dice-detail", st.detail || "");
     TC.replace("dice-port", r.port || "–");

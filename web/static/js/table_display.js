@@ -18,9 +18,11 @@
       var st = hw[k];
       var warn = arr(st.warnings).slice(-1)[0] || st.warning || null;
       var text = warn ? (warn.message || TC.fmt(warn.template || warn.code || "", obj(warn.params))) : "";
+      if (k === "dice" && st.source === "phones") return t("hw_dice_phones");
       var label = t("hw_state_" + st.state);
       if (label === "hw_state_" + st.state) label = st.state;  // a state we have no word for
-      return t("hw_" + k) + ": " + label + (text ? " ⚠ " + text : "");
+      var name = k === "dice" && st.source === "camera" ? t("hw_dice_camera") : t("hw_" + k);
+      return name + ": " + label + (text ? " ⚠ " + text : "");
     }).join(" · ");
   }
 

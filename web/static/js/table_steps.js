@@ -66,6 +66,60 @@
       h("b", "▸ " + step.text), how ? " " + how : null);
   }
 
+  var PLACES = {row: ["top", "middle", "bottom"], column: ["left", "centre", "right"]};
+
+  function placeText(place) {
+    if (!place || place.length !== 2) return "";
+    function third(v) { return Math.min(2, Math.max(0, Math.floor(v * 3))); }
+    return t("place_of", {row: t("place_" + PLACES.row[third(place[1])]),
+      column: t("place_" + PLACES.column[third(place[0])])});
+  }
+
+  /** The dice the camera could not read (hardware.dice.pending): on the phone of the player
+   *  who rolled, a row of faces for each of them only; elsewhere who is entering them. */
+  function missingDice(msg) {
+    var dice = (msg.hardware && msg.hardware.dice) || {};
+    var pending = dice.pending;
+    if (!pending || pending.game !== msg.game || msg.closed || msg.paused) return null;
+    var mine = msg.role === "seat" && (!pending.who || pending.who === msg.seat);
+    if (!mine) {
+      var who = (msg.players || []).filter(function (p) { return p.seat === pending.who; })[0];
+      return h("div.dice-missing.small", {dataset: {key: "dice-missing"}},
+        t("dice_missing_wait", {name: who ? who.name : pending.who || ""}));
+    }
+    return h("div.dice-missing", {dataset: {key: "dice-missing"}},
+      h("p", h("b", t("dice_missing"))),
+      arr(pending.missing).map(function (die) {
+        var place = placeText(die.place);
+        var label = die.colour ? t("dice_missing_die", {colour: t("dice_" + die.colour), place: place})
+          : t("dice_missing_plain", {place: place});
+        return h("div.dice-die", {dataset: {die: die.die}}, h("div", label),
+          h("div.row.dice-faces", {role: "group", "aria-label": label}, arr(die.faces).map(function (face) {
+            return h("button.dice-face" + (die.face === face ? "" : ".secondary"), {type: "button",
+              "aria-pressed": die.face === face ? "true" : "false", dataset: {face: String(face)},
+              onclick: function () { TC.emitWithAck("dice_face", {die: die.die, face: face}); }},
+              String(face));
+          })));
+      }));
+  }
+
+  /** The host's choice of what reads the dice (host op `dice_source`), kept on the server. */
+  function showDiceSource(msg) {
+    var el = document.getElementById("dice-source");
+    if (!el) return;
+    var dice = (msg.hardware && msg.hardware.dice) || {};
+    var panel = document.getElementById("dice-source-panel");
+    panel.hidden = !dice.source || msg.closed;
+    document.getElementById("dice-source-note").textContent = t("dice_source_note");
+    TC.replace(el, ["serial", "camera", "phones"].map(function (source) {
+      var on = dice.source === source;
+      return h("button" + (on ? "" : ".secondary"), {type: "button", "aria-pressed": on ? "true" : "false",
+        dataset: {source: source, key: "source-" + source},
+        onclick: function () { TC.emitWithAck("host", {op: "dice_source", source: source}); }},
+        (on ? "✓ " : "") + t("dice_source_" + source));
+    }));
+  }
+
   /** Where the camera and the dice reader are when another game has them: the same notice
    *  on the TV, the phones and the host page (whose button moves them to this game). */
   function showWhere(msg) {
@@ -87,14 +141,16 @@
 
   TC.onView(function (msg) {
     showWhere(msg);
+    showDiceSource(msg);
     var el = document.getElementById("table-steps");
     if (!el) return;
     var steps = msg.closed || msg.paused ? [] : arr(msg.steps);
     var role = msg.role;
     var draw = role === "seat" ? phoneLine : (role === "host" ? hostStep : tableStep);
-    el.hidden = !steps.length;
+    var missing = missingDice(msg);
+    el.hidden = !steps.length && !missing;
     var panel = document.getElementById("table-steps-panel");  // the host page's
-    if (panel) panel.hidden = !steps.length;
-    TC.replace(el, steps.map(draw));
+    if (panel) panel.hidden = el.hidden;
+    TC.replace(el, steps.map(draw).concat(missing ? [missing] : []));
   });
 })();

@@ -161,7 +161,14 @@
   function decisions(m) {
     var mine = m.prompts.filter(function (p) { return p.seat === m.me; });
     if (m.view.roller === m.me && m.prompts.some(function (p) { return p.kind === "roll" || p.kind === "roll_extra"; })) {
-      return [M.rollEntry(m, m.me, function () { render(last); })];
+      var entry = M.rollEntry(m, m.me, function () { render(last); });
+      // the camera read the others and asks above for the dice it could not read: every
+      // die by hand stays at hand, folded
+      var pending = ((last && last.hardware && last.hardware.dice) || {}).pending;
+      if (entry && pending && pending.game === last.game) {
+        return [h("details.roll-by-hand", {id: "roll-by-hand"}, h("summary", t("enter_all_by_hand")), entry)];
+      }
+      return [entry];
     }
     if (!mine.length) return [];
     var kind = mine[0].kind;

@@ -1,0 +1,190 @@
+"""The table camera as a dice reader: the tray zone's crop of each frame into a `DiceSettler`
+(hardware/camera/dice_settle.py), whose `Roll` is handed on as a serial reader's is
+(companion/wiring/dice.py), so no game needs a line of camera code.
+
+The tray is a rectangle in board millimetres, like the card zones: config.json
+``camera.tray`` = ``{"x0", "y0", "x1", "y1"}`` (`companion camera calibrate --tray`, or the
+host's camera page), mapped into the image through the camera's calibration. Dice are read
+only inside it, only while the dice are the chosen source and the game awaits a roll.
+
+The crop: a frame source that can give the tray at a higher resolution than the frames the
+stickers are read in (the Pi's full-resolution stream) has ``tray_crop(box, size) ->
+image``, ``box`` the tray's (x0, y0, x1, y1) in the frame's pixels and ``size`` the frame's
+(width, height); otherwise the frame itself is cropped. A simulated source may declare where
+it draws its tray (``tray_mm``), used when the owner set none.
+"""
+from __future__ import annotations
+
+import logging
+import threading
+from dataclasses import replace
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from hardware import config_file
+from hardware.camera.dice_settle import DiceSettler
+
+log = logging.getLogger(__name__)
+
+MIN_TRAY_PX = 40  # a tray crop smaller than this on either side is not read
+ORANGE = (0, 140, 255)  # BGR: the tray on the camera's preview
+
+
+def parse_tray(value) -> tuple[float, float, float, float] | None:
+    """A tray rectangle (x0, y0, x1, y1) in board mm from config, or None if not one."""
+    if isinstance(value, dict):
+        value = [value.get(k) for k in ("x0", "y0", "x1", "y1")]
+    if not isinstance(value, list | tuple) or len(value) != 4:
+        return None
+    if not all(type(v) in (int, float) for v in value):
+        return None
+    x0, y0, x1, y1 = (float(v) for v in value)
+    if x1 - x0 < 20 or y1 - y0 < 20:  # at least 2 cm each way
+        return None
+    return x0, y0, x1, y1
+
+
+def load_tray(config_path: Path) -> tuple[float, float, float, float] | None:
+    camera = config_file.read(config_path).get("camera")
+    return parse_tray(camera.get("tray")) if isinstance(camera, dict) else None
+
+
+def save_tray(config_path: Path, tray: tuple[float, float, float, float]) -> None:
+    """Keep the tray in config.json ``camera.tray`` (every other key kept)."""
+    def change(data: dict) -> None:
+        camera = data.get("camera") if isinstance(data.get("camera"), dict) else {}
+        data["camera"] = dict(camera, tray=dict(zip(("x0", "y0", "x1", "y1"), tray,
+                                                    strict=True)))
+
+    config_file.update(config_path, change)
+
+
+def tray_report(tray, calibration, size: tuple[int, int]) -> dict:
+    """What `companion camera calibrate --tray` prints: the tray in the frame's pixels
+    (None: not in view) and how many pixels a 16 mm die spans there (the reader wants 28)."""
+    box = tray_box(tray, calibration, *size)
+    centre = ((tray[0] + tray[2]) / 2, (tray[1] + tray[3]) / 2)
+    at = tuple(float(v) for v in calibration.to_image([centre])[0])
+    return {"mm": list(tray), "box_px": list(box) if box else None,
+            "die16_px": round(16.0 / calibration.mm_per_px(at), 1)}
+
+
+def tray_box(tray, calibration, width: int, height: int) -> tuple[int, int, int, int] | None:
+    """The tray's bounding box in the image's pixels (clipped), or None if out of view."""
+    x0, y0, x1, y1 = tray
+    corners = calibration.to_image([(x0, y0), (x1, y0), (x1, y1), (x0, y1)])
+    left, top = np.floor(corners.min(axis=0)).astype(int)
+    right, bottom = np.ceil(corners.max(axis=0)).astype(int)
+    left, top = max(0, int(left)), max(0, int(top))
+    right, bottom = min(width, int(right)), min(height, int(bottom))
+    if right - left < MIN_TRAY_PX or bottom - top < MIN_TRAY_PX:
+        return None
+    return left, top, right, bottom
+
+
+def ungrouped(roll):
+    """A roll read in grey: the dice renamed ``grey1``… in reading order, a colour no
+    game's die has, so only the owner's own mapping (the host's dice page) gives them roles."""
+    names = {die: f"grey{k}" for k, die in enumerate(roll.places or [*roll.faces,
+                                                                     *roll.unreadable], 1)}
+    return replace(roll, faces={names[d]: f for d, f in roll.faces.items()},
+                   unreadable=tuple(names[d] for d in roll.unreadable),
+                   places={names[d]: p for d, p in roll.places.items()})
+
+
+class CameraDice:
+    """Frames in (the camera thread), `Roll`s out through ``on_roll``.
+
+    ``active()``: the camera is the chosen dice source; ``expected()``: the game awaits a
+    roll. While either is false nothing is read and a throw under way is forgotten."""
+
+    def __init__(self, config_path: Path | None, on_roll, active, expected,
+                 camera_state=lambda: ("ok", "")) -> None:
+        self.config_path = config_path
+        self.camera_state = camera_state  # () -> (state, detail) of the camera itself
+        self.on_roll = on_roll
+        self.active = active
+        self.expected = expected
+        self.tray = load_tray(config_path) if config_path else None
+        self.settler = DiceSettler()
+        self.box: tuple[int, int, int, int] | None = None
+        self.used_tray: tuple[float, float, float, float] | None = None
+        self.reading = False  # a roll is awaited and the tray is in view
+        self._lock = threading.Lock()  # the tray and settler: camera thread vs host pages
+
+    def reset(self) -> None:
+        """Read the tray again from config.json and forget a throw under way."""
+        with self._lock:
+            self.tray = load_tray(self.config_path) if self.config_path else None
+            self.settler = DiceSettler()
+
+    def tray_for(self, source) -> tuple[float, float, float, float] | None:
+        return self.tray or parse_tray(getattr(source, "tray_mm", None))
+
+    def on_frame(self, frame, calibration, source=None) -> None:
+        if not (self.active() and self.expected()):
+            with self._lock:
+                if self.reading:
+                    self.settler, self.reading = DiceSettler(), False
+            return
+        roll = self.feed(frame.image, calibration, source)
+        if roll is not None:
+            log.info("camera dice: roll %s %s unreadable %s", roll.roll, roll.faces,
+                     list(roll.unreadable))
+            self.on_roll(roll)
+
+    def feed(self, image: np.ndarray, calibration, source=None):
+        """One frame: the tray's crop into the settler; the `Roll` when a throw settles."""
+        with self._lock:
+            tray = self.used_tray = self.tray_for(source)
+            height, width = image.shape[:2]
+            box = tray_box(tray, calibration, width, height) if tray else None
+            self.box, self.reading = box, box is not None
+            if box is None:
+                return None
+            crop = None
+            grab = getattr(source, "tray_crop", None)
+            if grab is not None:
+                crop = grab(box, (width, height))
+            if crop is None:
+                crop = image[box[1]:box[3], box[0]:box[2]]
+            grey = crop.ndim == 2
+            if grey:
+                crop = cv2.cvtColor(crop, cv2.COLOR_GRAY2BGR)
+            roll = self.settler.feed(crop)
+        if roll is None:
+            return None
+        tall, wide = crop.shape[:2]
+        places = {die: (round(x / wide, 3), round(y / tall, 3))
+                  for die, (x, y) in roll.places.items()}
+        if grey:  # no colour to tell: no die is given a colour's role (`ungrouped`)
+            return ungrouped(replace(roll, places=places))
+        return replace(roll, places=places)
+
+    def draw(self, image: np.ndarray, calibration) -> None:
+        """Frame the tray on the camera's preview (orange; thicker while reading)."""
+        with self._lock:
+            tray, reading = self.tray or self.used_tray, self.reading
+        if tray is None:
+            return
+        x0, y0, x1, y1 = tray
+        corners = calibration.to_image([(x0, y0), (x1, y0), (x1, y1), (x0, y1)])
+        cv2.polylines(image, [corners.reshape(-1, 1, 2).astype(np.int32)], True, ORANGE,
+                      4 if reading else 2, cv2.LINE_AA)
+        left, top = corners.min(axis=0)
+        cv2.putText(image, "dice tray", (int(left) + 4, int(top) + 18), cv2.FONT_HERSHEY_SIMPLEX,
+                    0.6, ORANGE, 2, cv2.LINE_AA)
+
+    def status(self) -> dict:
+        """For the dice status: whether the tray is set and in view."""
+        with self._lock:
+            tray, box, reading = self.tray or self.used_tray, self.box, self.reading
+            last = self.settler.last_reading
+        state, detail = self.camera_state()
+        if state == "ok" and tray is None:
+            state, detail = "absent", "no tray zone is set (camera.tray)"
+        return {"state": state, "detail": detail, "tray": list(tray) if tray else None,
+                "box": list(box) if box else None, "reading": reading,
+                "dice_seen": len(last.dice) if last is not None else 0}

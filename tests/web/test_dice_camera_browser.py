@@ -1,0 +1,167 @@
+"""The camera reads the dice, in the browser: the real server (`companion serve`) whose camera
+is a folder of trays rendered by the generator (hardware/synthetic/dice_tray.py), read by the
+real reader. The host chooses the camera as the dice source (kept on disk); the TV, the
+phones and the host page say which source is in use; Anna throws her blue die and five white
+ones, one lands cocked: her phone asks for that die only, Bruno's phone says she is entering
+it, and her answer plays the whole roll. Screenshots at TV and phone size, in English and
+German (the host) and Polish (Bruno), under test-artifacts/browser/."""
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import replace
+
+import cv2
+import numpy as np
+import pytest
+
+from tests.web.conftest import join_phone, new_table, running_server
+from tests.web.test_browser import shot
+from tests.web.test_table_game_browser import host_page
+from tests.web.test_webkit_browser import display, webkit  # noqa: F401 - fixtures
+
+PIN = "2468"
+SEED = 2  # a throw whose fifth die (white, a 5) lands cocked: the reader cannot read it
+FACES = [2, 6, 3, 3, 5, 6]  # blue (Anna's personal die), then the five white ones
+COLOURS = ["blue"] + ["white"] * 5
+
+
+def render_throw(folder) -> None:
+    """An empty tray, a hand, then the settled dice for a second, as image files."""
+    from hardware.synthetic import dice_tray
+
+    style = dice_tray.TrayStyle()
+    rng = np.random.default_rng(SEED)
+    laid = dice_tray.layout(rng, 6, 40.0, style.width, style.height, style.margin,
+                            cocked=0.35, touching=0.0)
+    final = [replace(d, colour=c, face=f) for d, c, f in zip(laid, COLOURS, FACES, strict=True)]
+    assert [d.cocked for d in final] == [False] * 4 + [True, False]
+    frames = [dice_tray.render([], SEED, style),
+              dice_tray.render([], SEED, style, hand=True, frame=1)]
+    frames += [dice_tray.render(final, SEED, style, frame=k) for k in range(2, 32)]
+    for index, image in enumerate(frames):
+        cv2.imwrite(str(folder / f"{index:03d}.png"), image)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    data = tmp_path_factory.mktemp("dicecamdata")
+    frames = tmp_path_factory.mktemp("dicecamframes")
+    render_throw(frames)
+    (data / "config.json").write_text(json.dumps({"camera": {
+        "source": f"folder:{frames}",
+        "tray": {"x0": 0, "y0": 0, "x1": 480, "y1": 360}}}))  # no marker: image pixels
+    log = tmp_path_factory.mktemp("dicecamlog") / "server.log"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("COMPANION_")}
+    with running_server(data, log, "--threads", "20", env=env) as base:
+        yield base, data
+
+
+def device_text(page) -> str:
+    return page.locator("#table-steps").inner_text()
+
+
+def test_the_camera_reads_the_roll_and_asks_only_for_the_die_it_could_not_read(server,
+                                                                              browser):
+    base, data = server
+    errors: list = []
+    tv, links, game = new_table(browser, base, "monasterium", {"N": "Anna", "E": "Bruno"}, PIN,
+                                errors, start="N")
+    anna = join_phone(browser, base, links["N"], "N", errors, lang="en")
+    bruno = join_phone(browser, base, links["E"], "E", errors, lang="pl")
+    tv.wait_for_function("() => document.getElementById('join-panel').hidden", timeout=15000)
+
+    # the serial reader is the source at first (none is attached): the TV says so
+    tv.wait_for_function("() => /dice reader/.test(document.getElementById('table-steps')"
+                         ".innerText)")
+    host = host_page(browser, base, game, "de", errors)
+    host.wait_for_selector("#dice-source-panel:not([hidden]) button[data-source=camera]")
+    assert host.locator("#dice-source button[aria-pressed=true]").get_attribute(
+        "data-source") == "serial"
+    assert "Würfelleser" in host.locator("#dice-source").inner_text()
+    host.click("#dice-source button[data-source=camera]")
+    host.wait_for_selector("#dice-source button[data-source=camera][aria-pressed=true]")
+    kept = json.loads((data / "config.json").read_text())
+    assert kept["dice"]["source"] == "camera" and kept["camera"]["tray"]["x1"] == 480
+    shot(host, "dice-camera-01-host-source-de")
+
+    # the camera reads Anna's throw; the cocked die is asked of her phone only
+    anna.wait_for_selector(".dice-missing .dice-die", timeout=20000)
+    dice = anna.locator(".dice-missing .dice-die")
+    assert dice.count() == 1
+    label = dice.inner_text()
+    assert "white die" in label and "(" in label, label
+    assert anna.locator(".dice-missing .dice-face").count() == 6
+    # every die by hand stays at hand, folded below
+    assert anna.locator("details#roll-by-hand:not([open])").count() == 1
+    shot(anna, "dice-camera-02-phone-enter-this-die-en")
+    bruno.wait_for_selector(".dice-missing", timeout=15000)
+    assert bruno.locator(".dice-missing .dice-face").count() == 0
+    assert "Anna" in bruno.locator(".dice-missing").inner_text()
+    assert "kamera" in bruno.locator("#table-steps").inner_text().lower()
+    shot(bruno, "dice-camera-03-phone-anna-enters-pl")
+    tv.wait_for_selector(".dice-missing")
+    assert "The camera reads the dice" in device_text(tv)
+    assert "Dice in the camera's tray: ready" in tv.locator("#hw-status").inner_text()
+    assert tv.evaluate("() => TC.view.version") == 0  # nothing played until the die is in
+    shot(tv, "dice-camera-04-tv-waiting-for-the-die-en")
+
+    anna.click(".dice-missing .dice-face[data-face='5']")
+    anna.wait_for_function("() => TC.view.version > 0")
+    anna.wait_for_function("() => !document.querySelector('.dice-missing')")
+    shot(anna, "dice-camera-05-phone-rolled-en")
+    shot(tv, "dice-camera-06-tv-rolled-en")
+    rolled = tv.evaluate("() => TC.view.log.map(e => e.text).join(' | ')")
+    # the blue die 2, the four white ones the camera read (6, 3, 3, 6) and Anna's 5
+    assert "Anna rolls 2, 3, 3, 5, 6, 6." in rolled, rolled
+    assert not errors, errors
+
+
+@pytest.fixture(scope="module")
+def webkit_server(tmp_path_factory):
+    """The same throw, with the camera chosen on disk and a game made before the start."""
+    from companion.app import create_app
+
+    data = tmp_path_factory.mktemp("dicecamwebkit")
+    frames = tmp_path_factory.mktemp("dicecamwebkitframes")
+    render_throw(frames)
+    (data / "config.json").write_text(json.dumps({
+        "camera": {"source": f"folder:{frames}",
+                   "tray": {"x0": 0, "y0": 0, "x1": 480, "y1": 360}},
+        "dice": {"source": "camera"}}))
+    app = create_app({"DATA_DIR": str(data), "TESTING": True})
+    service = app.extensions["companion"]
+    live = service.create("monasterium", {"players": [{"seat": "N", "name": "Anna"},
+                                                      {"seat": "E", "name": "Bruno"}],
+                                          "start_seat": "N"}, PIN)
+    codes = service.store.join_codes(live.id)
+    service.store.close()
+    log = tmp_path_factory.mktemp("dicecamwebkitlog") / "server.log"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("COMPANION_")}
+    with running_server(data, log, "--threads", "20", env=env) as base:
+        yield base, live.id, codes
+
+
+@pytest.mark.timeout(600)
+def test_the_phone_asks_for_the_unread_die_in_webkit(webkit_server, webkit):  # noqa: F811
+    """WebKit (every iPhone's engine): Anna's phone, in Spanish, asks for the cocked die only
+    and her tap plays the roll."""
+    from tests.web.test_webkit_browser import CATCH, errors_of, shot, until
+
+    base, game, codes = webkit_server
+    driver = webkit
+    driver.set_window_size(390, 844)
+    driver.get(f"{base}/join/{game}/N?code={codes['N']}")
+    until(driver, "return location.pathname.startsWith('/play/')")
+    driver.get(f"{base}/play/{game}?lang=es")
+    driver.execute_script(CATCH)
+    until(driver, "return document.querySelectorAll('.dice-missing .dice-face').length === 6",
+          timeout=30)
+    label = driver.find_element("css selector", ".dice-missing .dice-die").text
+    assert "El dado blanco" in label, label
+    shot(driver, "dice-camera-phone-es")
+    driver.find_element("css selector", ".dice-missing .dice-face[data-face='5']").click()
+    until(driver, "return TC.view.version === 1 && !document.querySelector('.dice-missing')")
+    rolled = driver.execute_script("return TC.view.log.map(e => e.text).join(' | ')")
+    assert "2, 3, 3, 5, 6, 6" in rolled, rolled
+    assert not errors_of(driver)
