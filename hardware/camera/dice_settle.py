@@ -30,11 +30,11 @@ class TrayMotion:
 
     def moving(self, image: np.ndarray) -> bool:
         small = cv2.resize(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), None, fx=0.25, fy=0.25,
-                           interpolation=cv2.INTER_AREA).astype(np.int16)
+                           interpolation=cv2.INTER_AREA)
         last, self._last = self._last, small
         if last is None or last.shape != small.shape:
             return False  # nothing to compare: dice lying there at start are no throw
-        cells = cv2.resize(np.abs(small - last).astype(np.float32), None, fx=0.125, fy=0.125,
+        cells = cv2.resize(cv2.absdiff(small, last).astype(np.float32), None, fx=0.125, fy=0.125,
                            interpolation=cv2.INTER_AREA)
         return bool(cells.max() > self.threshold)
 
@@ -75,7 +75,10 @@ class DiceSettler:
         self._frames.append(image)
         if len(self._frames) < self.still_frames:
             return None
-        mean = np.mean(np.stack(self._frames), axis=0).astype(np.uint8)
+        total = self._frames[0].astype(np.uint16)
+        for frame in self._frames[1:]:
+            total += frame  # the mean in whole grey levels, as np.mean would round down
+        mean = (total // len(self._frames)).astype(np.uint8)
         self._frames = []
         reading = read_tray(mean, self.die_px)
         self.readings += 1

@@ -135,3 +135,48 @@ def test_a_known_die_size_reads_the_same(tmp_path):
     guessed, told = read_tray(image), read_tray(image, die_px=36.0)
     assert [d.face for d in told.dice] == [d.face for d in guessed.dice]
     assert sorted(d.face for d in told.dice) == sorted(d.face for d in truth)
+
+
+def test_the_fast_quantile_is_numpys():
+    import numpy as np
+
+    from hardware.camera.dice_faces import _quantile
+
+    rng = np.random.default_rng(7)
+    for n in (1, 2, 7, 1156):
+        values = rng.random(n).astype(np.float32) * 255
+        assert _quantile(values, 0.5) == np.float32(np.median(values))
+        assert abs(_quantile(values, 0.99) - np.percentile(values, 99)) < 1e-3
+        colours = rng.integers(0, 256, (n, 3)).astype(np.float64)
+        assert (_quantile(colours, 0.5) == np.median(colours, axis=0)).all()
+
+
+def test_pip_layouts_fit_by_nearest_place_as_by_every_assignment():
+    """The layout match gives each pip its nearest place; trying every assignment (the first
+    version) accepts exactly the same faces."""
+    import itertools
+
+    import numpy as np
+
+    from hardware.camera.dice_faces import _TARGETS, MAX_PIP_ERROR, _match_layout
+
+    def every_assignment(points):
+        best = min(float(np.linalg.norm(points - target[list(order)], axis=1).max())
+                   for target in _TARGETS[len(points)]
+                   for order in itertools.permutations(range(len(points))))
+        return (len(points), best) if best <= MAX_PIP_ERROR else (None, best)
+
+    rng = np.random.default_rng(3)
+    accepted = 0
+    for _ in range(3000):
+        count = int(rng.integers(1, 7))
+        target = _TARGETS[count][int(rng.integers(len(_TARGETS[count])))]
+        points = (target + rng.normal(0, 0.25, target.shape)).astype(np.float32)
+        points = points[rng.permutation(count)]
+        face, error = _match_layout(points)
+        expected_face, expected_error = every_assignment(points)
+        assert face == expected_face
+        if face:
+            accepted += 1
+            assert abs(error - expected_error) < 1e-5
+    assert 500 < accepted < 2900  # both sides of the limit were tried
