@@ -8,7 +8,8 @@ None) rather than guessed: a wrong face is worse than none. docs/camera.md says 
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -34,18 +35,25 @@ MAX_HOLE = 0.0012  # of the image: a pip is smaller, a gap between dice larger
 
 @dataclass(frozen=True)
 class DieReading:
-    """One die: ``face`` 1-6, or None when it cannot be read with confidence."""
+    """One die: ``face`` 1-6, or None when it cannot be read with confidence. ``die``: the
+    name of a taught die (hardware/camera/taught_faces.py) this one is, its ``face`` then
+    that die's label; ``square``: the die's top squared up (CANON px), when it lay flat."""
 
     face: int | None
     colour: str
     centre: tuple[float, float]
     side: float
     score: float
+    die: str | None = None
+    square: np.ndarray | None = field(default=None, repr=False, compare=False)
 
     def to_json(self) -> dict:
-        return {"face": self.face, "colour": self.colour,
-                "centre": [round(self.centre[0], 1), round(self.centre[1], 1)],
-                "score": round(self.score, 3)}
+        out = {"face": self.face, "colour": self.colour,
+               "centre": [round(self.centre[0], 1), round(self.centre[1], 1)],
+               "score": round(self.score, 3)}
+        if self.die is not None:
+            out["die"] = self.die
+        return out
 
 
 @dataclass(frozen=True)
@@ -157,8 +165,24 @@ def _square_up(image: np.ndarray, rect) -> np.ndarray:
                           borderMode=cv2.BORDER_REPLICATE)
 
 
+def _read_square(image: np.ndarray, rect, taught: Sequence) -> DieReading:
+    """A die lying flat in ``rect`` (a minimum-area rectangle): its pips, or, when it is a
+    taught die sure of its face, that face. A die that looks taught but is unsure, and
+    shows no pip face either, is that die unreadable (the phone asks for it by name)."""
+    (cx, cy), (rw, rh), _ = rect
+    square = _square_up(image, rect)
+    face, score, body = read_face(square)
+    centre, side = (float(cx), float(cy)), float((rw + rh) / 2)
+    for die in taught:
+        match = die.match(square)
+        if match.ours and (match.face is not None or face is None):
+            return DieReading(match.face, colour_name(body), centre, side,
+                              match.score if match.face is not None else 0.0, die.name, square)
+    return DieReading(face, colour_name(body), centre, side, score, None, square)
+
+
 def _read_blob(image: np.ndarray, points: np.ndarray, grown: int, typical: float,
-               pixels: float | None = None) -> DieReading:
+               pixels: float | None = None, taught: Sequence = ()) -> DieReading:
     """One die's blob (eroded by ``grown`` px; ``points`` its pixels or its outline, then
     ``pixels`` its pixel count): squared up and read, or unreadable when its shape is not a
     die lying flat (a cocked die shows a side: the wrong size or shape)."""
@@ -169,16 +193,7 @@ def _read_blob(image: np.ndarray, points: np.ndarray, grown: int, typical: float
     wrong_size = grown == ERODE and not 0.6 * typical <= area <= 1.45 * typical
     if aspect > 1.2 or wrong_size:
         return DieReading(None, "unknown", (float(cx), float(cy)), float((rw + rh) / 2), 0.0)
-    face, score, body = read_face(_square_up(image, ((cx, cy), (rw, rh), angle)))
-    return DieReading(face, colour_name(body), (float(cx), float(cy)), float((rw + rh) / 2),
-                      score)
-
-
-def _read_rect(image: np.ndarray, rect) -> DieReading:
-    (cx, cy), (rw, rh), _ = rect
-    face, score, body = read_face(_square_up(image, rect))
-    return DieReading(face, colour_name(body), (float(cx), float(cy)), float((rw + rh) / 2),
-                      score)
+    return _read_square(image, ((cx, cy), (rw, rh), angle), taught)
 
 
 def _halves(points: np.ndarray) -> list | None:
@@ -283,9 +298,11 @@ def _blobs(mask: np.ndarray) -> tuple[list[_Blob], bool]:
     return blobs, clear
 
 
-def read_tray(image: np.ndarray, die_px: float | None = None) -> TrayReading:
+def read_tray(image: np.ndarray, die_px: float | None = None, taught: Sequence = ()
+              ) -> TrayReading:
     """Every die in a tray image (the whole image is the tray). ``die_px``: the dice's side
-    in pixels if known (calibration); otherwise the typical blob size stands for it."""
+    in pixels if known (calibration); otherwise the typical blob size stands for it.
+    ``taught``: dice read by their taught pictures (`taught_faces.TaughtDie`)."""
     mask = _fill_pips(floor_mask(image))
     # eroding parts dice that touch (their rounded edges leave a dark seam); the squares are
     # grown back by as much before reading
@@ -306,7 +323,7 @@ def read_tray(image: np.ndarray, die_px: float | None = None) -> TrayReading:
             continue
         many = int(round(area / typical))
         if many < 2:
-            dice.append(_read_blob(image, blob.outline, ERODE, typical, area))
+            dice.append(_read_blob(image, blob.outline, ERODE, typical, area, taught))
             continue
         if gray is None:
             gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
@@ -314,7 +331,7 @@ def read_tray(image: np.ndarray, die_px: float | None = None) -> TrayReading:
         if parts is None and many == 2:
             halves = _halves(blob.outline)
             if halves:
-                dice += [_read_rect(image, rect) for rect in halves]
+                dice += [_read_square(image, rect, taught) for rect in halves]
                 continue
         if parts is None:  # dice pressed together: seen, not read
             cx, cy = blob.pixels().reshape(-1, 2).mean(axis=0)
@@ -322,6 +339,21 @@ def read_tray(image: np.ndarray, die_px: float | None = None) -> TrayReading:
                                 float(np.sqrt(typical)), 0.0)] * many
             continue
         for part, grown in parts:
-            dice.append(_read_blob(image, part, grown, typical))
+            dice.append(_read_blob(image, part, grown, typical, taught=taught))
     dice.sort(key=lambda d: (d.centre[1], d.centre[0]))
     return TrayReading(dice, clear)
+
+
+def lone_die(image: np.ndarray) -> np.ndarray:
+    """The top of the one die lying flat in a tray image, squared up (to teach its face).
+    Raises ValueError("hand" | "no_die" | "several_dice" | "not_flat") otherwise."""
+    reading = read_tray(image)
+    if not reading.clear:
+        raise ValueError("hand")
+    if not reading.dice:
+        raise ValueError("no_die")
+    if len(reading.dice) > 1:
+        raise ValueError("several_dice")
+    if reading.dice[0].square is None:
+        raise ValueError("not_flat")
+    return reading.dice[0].square

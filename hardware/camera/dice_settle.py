@@ -5,18 +5,21 @@ No reading while anything moves or a hand is over the tray (`TrayMotion`, a chea
 of small grey frames, gates the full reading). A roll is taken once ``still_frames`` frames
 in a row showed no motion, from one reading of their mean (less sensor noise), only when the
 tray is clear, and only after something moved since the last roll (one roll per throw).
-Die ids are the colour group and a number in reading order (``white1``, ``red2``);
+Die ids are the colour group and a number in reading order (``white1``, ``red2``), a taught
+die's name for it (``tax``; ``tax2`` for a second one);
 unreadable dice are left out of ``faces`` and named in ``unreadable`` for the rolling
 player's phone to ask.
 """
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 
 import cv2
 import numpy as np
 
 from hardware.camera.dice_faces import TrayReading, read_tray
+from hardware.camera.taught_faces import TaughtDie
 from hardware.dice.observations import Roll
 
 
@@ -42,9 +45,11 @@ class TrayMotion:
 class DiceSettler:
     """Camera frames of the tray in, one `Roll` per throw out (`feed`)."""
 
-    def __init__(self, still_frames: int = 3, die_px: float | None = None) -> None:
+    def __init__(self, still_frames: int = 3, die_px: float | None = None,
+                 taught: Sequence[TaughtDie] = ()) -> None:
         self.still_frames = still_frames
         self.die_px = die_px
+        self.taught = tuple(taught)  # dice read by taught pictures (a tax die), by name
         self.motion = TrayMotion()
         self.rolls = 0
         self.unreadable: list[str] = []
@@ -80,7 +85,7 @@ class DiceSettler:
             total += frame  # the mean in whole grey levels, as np.mean would round down
         mean = (total // len(self._frames)).astype(np.uint8)
         self._frames = []
-        reading = read_tray(mean, self.die_px)
+        reading = read_tray(mean, self.die_px, self.taught)
         self.readings += 1
         self.last_reading = reading
         if not reading.clear or not reading.dice:
@@ -92,8 +97,9 @@ class DiceSettler:
         self.rolls += 1
         faces, counts, self.unreadable = {}, {}, []
         for die in reading.dice:
-            counts[die.colour] = counts.get(die.colour, 0) + 1
-            name = f"{die.colour}{counts[die.colour]}"
+            group = die.die or die.colour  # a taught die by its name: "tax", "tax2"
+            counts[group] = counts.get(group, 0) + 1
+            name = group if die.die and counts[group] == 1 else f"{group}{counts[group]}"
             if die.face is None:
                 self.unreadable.append(name)
             else:
