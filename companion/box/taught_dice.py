@@ -105,3 +105,16 @@ def taught_dice(game: str, data_dir: str | Path, info, catalog) -> list:
         else:
             out.append(TaughtDie(role.id, faces))
     return out
+
+
+def taught_for(game: str, data_dir: str | Path) -> list:
+    """`taught_dice` of an installed game from its owner's data (the camera's dice reader:
+    ``DiceSettler(taught=taught_for(game, data_dir))``); none when the catalog is broken."""
+    from companion.box.catalog import load_catalog
+    from companion.game import games
+
+    try:
+        return taught_dice(game, data_dir, games.module_of(game).info,
+                           load_catalog(game, data_dir))
+    except CatalogError:
+        return []

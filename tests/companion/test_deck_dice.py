@@ -42,6 +42,8 @@ def test_pictures_make_the_matcher_only_once_every_face_has_one(info, tmp_path):
     taught_dice.save_face("wwe", tmp_path, info, catalog, "tax", 5,
                           lone_die(dice_tray.lone(5, seed=11)))
     [die] = taught_dice.taught_dice("wwe", tmp_path, info, catalog)
+    assert [d.name for d in taught_dice.taught_for("wwe", tmp_path)] == ["tax"]
+    assert taught_dice.taught_for("toy", tmp_path) == []
     assert (tmp_path / "catalogs" / "wwe" / "dice" / "tax" / "5.png").is_file()
     image, truth = dice_tray.tray(77, 8, 36.0, cocked=0.0, tax=1)
     [tax] = [d for d in read_tray(image, taught=[die]).dice if d.die == "tax"]

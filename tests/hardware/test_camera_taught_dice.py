@@ -97,6 +97,7 @@ def test_a_throw_with_the_tax_die_is_one_roll_naming_it():
                                                   cocked=0.0):
             roll = settler.feed(image)
             if roll is not None:
+                assert phase == "settled"
                 rolls.append((roll, dice, list(settler.unreadable)))
     assert len(rolls) == 3
     for roll, dice, unreadable in rolls:
