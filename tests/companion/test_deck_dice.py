@@ -114,3 +114,26 @@ def test_a_lone_die_refusal_names_what_to_do(client, tmp_path, monkeypatch):
                         cv2.IMREAD_COLOR).shape == (48, 48, 3)
     status = client.get(f"/host/{game_id}/deck/dice.json?game=wwe").get_json()["dice"][0]
     assert status["taught"] == 1 and status["faces"][1]["url"].endswith("/tax/3.png")
+
+
+def test_the_dice_command_reads_the_taught_die_with_the_owners_pictures(info, tmp_path):
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    companion = str(Path(sys.executable).parent / "companion")
+    image, truth = dice_tray.tray(79, 7, 36.0, cocked=0.0, touching=0.0, tax=1)
+    cv2.imwrite(str(tmp_path / "tray.png"), image)
+    run = [companion, "camera", "dice", str(tmp_path / "tray.png"), "--game", "wwe",
+           "--data", str(tmp_path / "data")]
+    untaught = subprocess.run(run, capture_output=True, text=True)
+    assert untaught.returncode == 2 and "no die of wwe is taught" in untaught.stderr
+    catalog = load_catalog("wwe", tmp_path / "data")
+    for face in (2, 3, 4, 5):
+        taught_dice.save_face("wwe", tmp_path / "data", info, catalog, "tax", face,
+                              lone_die(dice_tray.lone(face, seed=21)))
+    line = json.loads(subprocess.run(run, capture_output=True, text=True, check=True).stdout)
+    [tax] = [d for d in line["dice"] if d.get("die") == "tax"]
+    assert tax["face"] == next(d.face for d in truth if d.colour == "tax")
+    assert len(line["dice"]) == 7 and sum("die" in d for d in line["dice"]) == 1
