@@ -495,9 +495,29 @@ def dice_data(game_id: str):
     for die in dice:
         die["name_text"] = i18n.text(lang, die["name"], game=game)
         for face in die["faces"]:
-            face["url"] = (f"/host/{game_id}/deck/die/{game}/{die['role']}/{face['face']}.png"
+            face["url"] = (_face_url(game_id, game, die["role"], face["face"])
                            if face["taught"] else None)
     return {"ok": True, "game": game, "dice": dice}
+
+
+def _face_url(game_id: str, game: str, role, face) -> str:
+    return f"/host/{game_id}/deck/die/{game}/{role}/{face}.png"
+
+
+def _change_face(game_id: str, change) -> dict:
+    """A host's change to one face of a taught die: ``change(game, info, catalog, role,
+    face)`` (raising `CatalogError` to refuse, in the page's language); the reader of the
+    camera's dice is told through ``companion.catalog_changed``."""
+    common.check_csrf()
+    live = common.host_only(game_id)
+    game = live.kind.name
+    try:
+        game, info, catalog, role, face = _taught_request(live)
+        answer = change(game, info, catalog, role, face)
+    except CatalogError as exc:
+        return refused(game, exc)
+    current_app.extensions["companion.catalog_changed"](game)
+    return {"ok": True, **answer}
 
 
 @bp.post("/host/<game_id>/deck/die_face")
@@ -506,38 +526,28 @@ def die_face(game_id: str):
     from companion.box import taught_dice
     from hardware.camera.dice_faces import lone_die
 
-    common.check_csrf()
-    live = common.host_only(game_id)
-    game = live.kind.name
-    try:
-        game, info, catalog, role, face = _taught_request(live)
-        taught_dice.check_face(info, catalog, role, face)  # a face of the game's die, or refused
-        image = _tray_picture()
+    def take(game, info, catalog, role, face) -> dict:
+        taught_dice.check_face(info, catalog, role, face)  # the game's die and face, or refused
         try:
-            square = lone_die(image)
+            square = lone_die(_tray_picture())
         except ValueError as exc:  # no die, several, a hand, a cocked die
             raise CatalogError([problem("(camera)", role, None, str(exc))]) from None
         taught_dice.save_face(game, data_dir(), info, catalog, role, face, square)
-    except CatalogError as exc:
-        return refused(game, exc)
-    current_app.extensions["companion.catalog_changed"](game)
-    return {"ok": True, "url": f"/host/{game_id}/deck/die/{game}/{role}/{face}.png"}
+        return {"url": _face_url(game_id, game, role, face)}
+
+    return _change_face(game_id, take)
 
 
 @bp.post("/host/<game_id>/deck/die_face/forget")
 def forget_die_face(game_id: str):
+    """Drop one face's picture: the die is entered by hand until it is taken again."""
     from companion.box import taught_dice
 
-    common.check_csrf()
-    live = common.host_only(game_id)
-    game = live.kind.name
-    try:
-        game, info, catalog, role, face = _taught_request(live)
+    def forget(game, info, catalog, role, face) -> dict:
         taught_dice.forget_face(game, data_dir(), info, catalog, role, face)
-    except CatalogError as exc:
-        return refused(game, exc)
-    current_app.extensions["companion.catalog_changed"](game)
-    return {"ok": True}
+        return {}
+
+    return _change_face(game_id, forget)
 
 
 @bp.get("/host/<game_id>/deck/die/<game>/<role>/<int:face>.png")
