@@ -137,3 +137,17 @@ def test_the_dice_command_reads_the_taught_die_with_the_owners_pictures(info, tm
     [tax] = [d for d in line["dice"] if d.get("die") == "tax"]
     assert tax["face"] == next(d.face for d in truth if d.colour == "tax")
     assert len(line["dice"]) == 7 and sum("die" in d for d in line["dice"]) == 1
+
+
+def test_taught_pictures_stay_when_an_export_is_imported(info, tmp_path):
+    from companion.box import deck
+
+    catalog = load_catalog("wwe", tmp_path)
+    taught_dice.save_face("wwe", tmp_path, info, catalog, "tax", 4,
+                          lone_die(dice_tray.lone(4, seed=3)))
+    deck.save_entry("wwe", tmp_path, "event_cards",
+                    next(e for e in catalog["event_cards"] if e["id"] == "ralph_fitzgerald"))
+    bundle = deck.export_bundle("wwe", tmp_path)
+    deck.import_bundle("wwe", tmp_path, bundle)
+    assert taught_dice.status("wwe", tmp_path, info, catalog)[0]["taught"] == 1
+    assert (tmp_path / "catalogs" / "wwe" / "dice" / "tax" / "4.png").is_file()
