@@ -77,6 +77,10 @@ class DiceSettler:
             return None
         if not self._armed:
             return None
+        if self._frames and image.shape != self._frames[0].shape:
+            # the source changed resolution (the Pi's full-resolution stream starting): the
+            # still frames are gathered again at the new size; no throw is made of it
+            self._frames = []
         self._frames.append(image)
         if len(self._frames) < self.still_frames:
             return None

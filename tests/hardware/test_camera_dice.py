@@ -180,3 +180,27 @@ def test_pip_layouts_fit_by_nearest_place_as_by_every_assignment():
             accepted += 1
             assert abs(error - expected_error) < 1e-5
     assert 500 < accepted < 2900  # both sides of the limit were tried
+
+
+def test_a_change_of_resolution_mid_throw_gathers_the_still_frames_again():
+    """The Pi's source switches to its full-resolution stream when a roll is awaited: crops
+    of two sizes may reach the settler in one throw; the roll is read from the new size."""
+    import cv2
+
+    from hardware.camera.dice_settle import DiceSettler
+
+    frames = dice_tray.throw(26, 6, 34.0, settled_frames=6)
+    settler = DiceSettler()
+    rolls = [settler.feed(image) for image, _, phase in frames if phase != "settled"]
+    settled = [image for image, _, phase in frames if phase == "settled"]
+    # the first still frame ends the motion, the second is gathered at the usual size
+    rolls += [settler.feed(image) for image in settled[:2]]
+    assert settler.waiting and len(settler._frames) == 1
+    bigger = [cv2.resize(image, None, fx=1.5, fy=1.5, interpolation=cv2.INTER_LINEAR)
+              for image in settled[2:]]
+    rolls += [settler.feed(image) for image in bigger]
+    [roll] = [r for r in rolls if r is not None]
+    assert settler.last_reading is not None and settler.readings == 1
+    truth = [d.face for d in frames[-1][1]]
+    assert len(roll.faces) + len(settler.unreadable) == len(truth)
+    assert all(truth.count(f) >= list(roll.faces.values()).count(f) for f in roll.faces.values())
