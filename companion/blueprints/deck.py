@@ -508,14 +508,19 @@ def _change_face(game_id: str, change) -> dict:
     """A host's change to one face of a taught die: ``change(game, info, catalog, role,
     face)`` (raising `CatalogError` to refuse, in the page's language); the reader of the
     camera's dice is told through ``companion.catalog_changed``."""
+    from companion.box import taught_dice
+
     common.check_csrf()
     live = common.host_only(game_id)
     game = live.kind.name
     try:
         game, info, catalog, role, face = _taught_request(live)
         answer = change(game, info, catalog, role, face)
-    except CatalogError as exc:
-        return refused(game, exc)
+    except CatalogError as exc:  # said of the die by its name ("Tax die: …")
+        lang = i18n.page_lang()
+        names = {r.id: i18n.text(lang, r.name, game=game)
+                 for r in taught_dice.taught_roles(games.module_of(game).info)}
+        return refused(game, exc, names=names)
     current_app.extensions["companion.catalog_changed"](game)
     return {"ok": True, **answer}
 

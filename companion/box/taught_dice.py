@@ -51,7 +51,7 @@ def check_face(info, catalog, role_id, face) -> tuple[object, int]:
     role = _role(info, role_id)
     faces = role_faces(role, catalog)
     if type(face) is not int or face not in faces:
-        raise CatalogError([problem("(dice)", role.id, "face", "not_a_face",
+        raise CatalogError([problem("(dice)", role.id, None, "not_a_face",
                                     face=str(face)[:12], faces=", ".join(map(str, faces)))])
     return role, face
 

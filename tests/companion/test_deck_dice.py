@@ -78,8 +78,8 @@ def test_the_doors_refuse_in_the_page_language_and_write_nothing(client, tmp_pat
     assert answer.get_json()["problems"][0]["message"] == "kamera nie ma jeszcze obrazu"
     answer = client.post(f"/host/{game_id}/deck/die_face?lang=es", headers=headers,
                          json={"game": "wwe", "role": "tax", "face": 7})
-    assert "7 no es una cara de este dado (sus caras: 2, 3, 4, 5)" in \
-        answer.get_json()["problems"][0]["message"]
+    assert answer.get_json()["problems"][0]["message"] == \
+        "Dado de impuestos: 7 no es una cara de este dado (sus caras: 2, 3, 4, 5)"
     assert client.post(f"/host/{game_id}/deck/die_face", json={
         "game": "wwe", "role": "tax", "face": 3}).status_code == 400  # no CSRF token
     other = client.application.test_client()
@@ -102,8 +102,8 @@ def test_a_lone_die_refusal_names_what_to_do(client, tmp_path, monkeypatch):
     monkeypatch.setattr(deck_routes, "_tray_picture", lambda: two)  # the camera's tray now
     answer = client.post(f"/host/{game_id}/deck/die_face?lang=it", headers=headers,
                          json={"game": "wwe", "role": "tax", "face": 3}).get_json()
-    assert answer["problems"][0]["message"].endswith(
-        "la fotocamera vede più di un dado nel vassoio: lascia solo questo dado")
+    assert answer["problems"][0]["message"] == ("Dado delle Tasse: la fotocamera vede più di "
+                                                "un dado nel vassoio: lascia solo questo dado")
     monkeypatch.setattr(deck_routes, "_tray_picture", lambda: dice_tray.lone(3, seed=4))
     answer = client.post(f"/host/{game_id}/deck/die_face", headers=headers,
                          json={"game": "wwe", "role": "tax", "face": 3}).get_json()

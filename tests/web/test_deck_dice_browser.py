@@ -70,6 +70,7 @@ def test_the_owner_teaches_the_tax_die_face_by_face(server, browser):
     wait_for(lambda: (page.click(".deck-die-face[data-face='3'] .deck-die-take"),
                       "mehr als einen Würfel" in page.inner_text("#deck-dice-notice"))[1],
              timeout=30, what="the refusal")
+    assert page.inner_text("#deck-dice-notice").startswith("Steuerwürfel: die Kamera sieht")
     shot(page, "78-deck-dice-refused-de")
     assert not (data / "catalogs" / "wwe" / "dice").exists()
     # each face alone in the tray, photographed (taken again if the camera still showed the
