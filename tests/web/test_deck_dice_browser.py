@@ -18,6 +18,7 @@ from hardware.camera.taught_faces import pattern
 from hardware.synthetic import dice_tray
 from tests.waiting import wait_for
 from tests.web.conftest import PHONE_CONTEXT, running_server
+from tests.web.test_accessibility_browser import check as a11y
 from tests.web.test_browser import shot
 from tests.web.test_deck_browser import create_game, no_sideways_scroll, open_deck
 
@@ -97,6 +98,7 @@ def test_the_owner_teaches_the_tax_die_face_by_face(server, browser):
     page.locator("#deck-dice").scroll_into_view_if_needed()
     no_sideways_scroll(page)
     shot(page, "78-deck-dice-taught-de")
+    a11y(page, "deck-dice-de")  # axe, and tap targets of 44 px
     # the same page on a phone
     phone = browser.new_context(**PHONE_CONTEXT).new_page()
     phone.context.add_cookies(page.context.cookies())
@@ -104,6 +106,7 @@ def test_the_owner_teaches_the_tax_die_face_by_face(server, browser):
     phone.wait_for_selector(".deck-die-face img")
     no_sideways_scroll(phone)
     shot(phone, "78-deck-dice-phone-de")
+    a11y(phone, "deck-dice-phone-de")
     phone.context.close()
     # what was taught reads the die among others
     from companion.box import taught_dice
