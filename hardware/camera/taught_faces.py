@@ -6,11 +6,12 @@ the face's label and a score out, or no face when unsure: a wrong face is worse 
 A die is compared by its look (the top's grey pattern inside the rounded edge, centred and
 scaled to unit length: normalised cross-correlation, in its four quarter turns since the
 squared-up die may lie any way round) and its body colour (far from every taught picture's:
-another die, not this one). What every face shares (a tax die's coin ring) is taken out of
-the patterns before the faces are told apart, so they differ only where the faces do. A face
-is given only when its best picture correlates at least ``MIN_SCORE`` and beats every other
-face's by ``MIN_MARGIN``: on the renders a face read right scores 0.92-0.99, the nearest
-other face ("3" for a "5") at most 0.80.
+another die, not this one; compared as chromaticity, so a table lit brighter or dimmer than
+when the pictures were taken still matches). What every face shares (a tax die's coin ring)
+is taken out of the patterns before the faces are told apart, so they differ only where the
+faces do. A face is given only when its best picture correlates at least ``MIN_SCORE`` and
+beats every other face's by ``MIN_MARGIN``: on the renders a face read right scores
+0.92-0.99, the nearest other face ("3" for a "5") at most 0.80.
 """
 from __future__ import annotations
 
@@ -25,7 +26,8 @@ SHIFT = 2  # px (of the 48 px squared-up top) the compared window may move each 
 MIN_SCORE = 0.85  # correlation of the best picture for a face to be given
 MIN_MARGIN = 0.12  # by how much it must beat the best picture of any other face
 LOOKS_TAUGHT = 0.4  # a die of the taught colour correlating this much is that die, unsure
-MAX_COLOUR = 60.0  # BGR distance of the body colour from the taught pictures' own
+MAX_HUE = 0.06  # distance of the body's chromaticity (B, G, R over their sum) from a picture's
+BRIGHTNESS = (0.5, 2.0)  # the body as bright as a picture's, within these ratios
 
 
 @dataclass(frozen=True)
@@ -94,9 +96,18 @@ class TaughtDie:
                                     for i in range(len(self.labels))], axis=0)
         self._distinct = np.array([_unit(row - self._common) for row in self._patterns])
 
+    def _same_body(self, colour: np.ndarray) -> bool:
+        """The body's colour is a taught picture's, up to the light's strength."""
+        brightness = colour.sum()
+        taught = self._colours.sum(axis=1)
+        hue = np.linalg.norm(self._colours / np.maximum(taught, 1.0)[:, None]
+                             - colour / max(float(brightness), 1.0), axis=1)
+        ratio = brightness / np.maximum(taught, 1.0)
+        return bool(((hue <= MAX_HUE) & (ratio >= BRIGHTNESS[0])
+                     & (ratio <= BRIGHTNESS[1])).any())
+
     def match(self, square: np.ndarray) -> Match:
-        colour = body_colour(square).astype(np.float32)
-        if np.linalg.norm(self._colours - colour, axis=1).min() > MAX_COLOUR:
+        if not self._same_body(body_colour(square).astype(np.float32)):
             return Match(False, None, 0.0)
         seen = _shifted(square)
         if float((seen @ self._patterns.T).max()) < LOOKS_TAUGHT:

@@ -104,3 +104,15 @@ def test_a_throw_with_the_tax_die_is_one_roll_naming_it():
         [tax] = [d for d in dice if d.colour == "tax"]
         assert roll.faces.get("tax") == tax.face or "tax" in unreadable
         assert not any(name.startswith("tax") for name in roll.faces if name != "tax")
+
+
+@pytest.mark.parametrize("light", [0.6, 1.5])
+def test_a_table_lit_dimmer_or_brighter_than_when_taught_still_reads_it(light):
+    import numpy as np
+
+    die = taught()
+    for seed in range(8):
+        image, truth = dice_tray.tray(300 + seed, 9, 36.0, cocked=0.0, tax=1)
+        lit = np.clip(image.astype(np.float32) * light, 0, 255).astype(np.uint8)
+        seen = [d for d in read_tray(lit, taught=[die]).dice if d.die == "tax"]
+        assert [d.face for d in seen] == [next(d.face for d in truth if d.colour == "tax")]
