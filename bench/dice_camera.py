@@ -7,6 +7,7 @@ run in the same process: OpenCV's SimpleBlobDetector counting pips near each tru
 Figures are noisy on a shared machine."""
 from __future__ import annotations
 
+import argparse
 import json
 import math
 import statistics
@@ -15,6 +16,7 @@ import time
 import cv2
 
 from hardware.camera.dice_settle import DiceSettler
+from hardware.camera.recognizer import OPENCV_THREADS
 from hardware.synthetic import dice_tray
 
 THROWS = 20
@@ -43,13 +45,19 @@ def baseline(image, truth) -> list[int]:
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sides", default=",".join(f"{s:g}" for s in SIDES),
+                        help="die sizes in px across, comma-separated (default %(default)s)")
+    sides = tuple(float(s) for s in parser.parse_args().sides.split(","))
+    if OPENCV_THREADS > 0:  # as the app's camera pipeline runs (hardware/camera/recognizer.py)
+        cv2.setNumThreads(OPENCV_THREADS)
     right = wrong = unread = counted = missed = doubled = 0
     b_right = b_counted = 0
     ms, b_ms, readings = [], [], 0
     for seed in range(THROWS):
         settler, rolls, cpu = DiceSettler(), [], 0.0
         truth = None
-        for image, dice, phase in dice_tray.throw(1000 + seed, DICE, SIDES[seed % len(SIDES)],
+        for image, dice, phase in dice_tray.throw(1000 + seed, DICE, sides[seed % len(sides)],
                                                    settled_frames=6):
             start = time.process_time()
             roll = settler.feed(image)
@@ -93,7 +101,8 @@ def main() -> None:
         "rolls_missed": missed, "rolls_doubled": doubled,
         "cpu_ms_per_roll": round(per_roll, 1),
         "cpu_ms_per_roll_pi_estimate": round(per_roll * 5, 1),
-        "die_px": list(SIDES), "throws": THROWS, "readings_per_roll": round(readings / THROWS, 2),
+        "opencv_threads": cv2.getNumThreads(),
+        "die_px": list(sides), "throws": THROWS, "readings_per_roll": round(readings / THROWS, 2),
         "baseline_blob_faces_right": round(b_right / b_counted, 4) if b_counted else 0.0,
         "baseline_cpu_ms_per_frame": round(statistics.median(b_ms), 1)}))
 

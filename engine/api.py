@@ -278,6 +278,10 @@ class DieRole:
     name: str  # English msgid
     faces: tuple[int, ...] = (1, 2, 3, 4, 5, 6)
     faces_from: str | None = None  # dotted path in the catalog, e.g. "game.tax_die.faces"
+    # faces that are not pips (a tax die of 2-5 gold): the table camera reads the die only
+    # once the owner has shown it a picture of each face (the host's "Your deck" page,
+    # companion/box/taught_dice.py); until then it is entered by hand
+    taught: bool = False
     count: int = 1  # how many dice of this role a roll may carry
     colour_from: str | None = None  # dotted path in the catalog, e.g. "board.dice_colours.N"
 

@@ -447,3 +447,125 @@ def stickers(game_id: str):
     pages[0].save(out, format="PDF", save_all=True, append_images=pages[1:], resolution=150.0)
     out.seek(0)
     return send_file(out, mimetype="application/pdf", download_name=f"{game}-stickers.pdf")
+
+
+# ---------------------------------------------------------------- dice the camera learns
+def _taught_request(live):
+    """(game, info, catalog, role, face) of a request about one face of a taught die."""
+    from companion.box.catalog import load_catalog
+
+    body = common.json_body(MAX_ENTRY)
+    if not isinstance(body, dict):
+        body = {}
+    game = deck_game(live)
+    return (game, games.module_of(game).info, load_catalog(game, data_dir()),
+            body.get("role"), body.get("face"))
+
+
+def _tray_picture():
+    """The dice tray as the camera sees it now, in colour: the camera's own tray image when
+    it has one (its tray zone, at full resolution where the source can), else its latest
+    frame when that is in colour (a camera looking only at the tray)."""
+    handle = hardware_handle("camera")
+    tray = getattr(handle, "tray_image", None)
+    image = tray() if callable(tray) else None
+    if image is None:
+        last = getattr(handle, "last", None)
+        frame = getattr(last[0], "image", last[0]) if last else None
+        image = frame if getattr(frame, "ndim", 0) == 3 else None
+    if image is None:
+        raise CatalogError([problem("(camera)", None, None, "no_tray")])
+    return image
+
+
+@bp.get("/host/<game_id>/deck/dice.json")
+def dice_data(game_id: str):
+    """The game's dice the camera can be taught, each face with its picture if taken."""
+    from companion.box import taught_dice
+    from companion.box.catalog import load_catalog
+
+    live = common.host_only(game_id)
+    try:
+        game = deck_game(live)
+        info = games.module_of(game).info
+        dice = taught_dice.status(game, data_dir(), info, load_catalog(game, data_dir()))
+    except CatalogError as exc:
+        return refused(live.kind.name, exc)
+    lang = i18n.page_lang()
+    for die in dice:
+        die["name_text"] = i18n.text(lang, die["name"], game=game)
+        for face in die["faces"]:
+            face["url"] = (_face_url(game_id, game, die["role"], face["face"])
+                           if face["taught"] else None)
+    return {"ok": True, "game": game, "dice": dice}
+
+
+def _face_url(game_id: str, game: str, role, face) -> str:
+    return f"/host/{game_id}/deck/die/{game}/{role}/{face}.png"
+
+
+def _change_face(game_id: str, change) -> dict:
+    """A host's change to one face of a taught die: ``change(game, info, catalog, role,
+    face)`` (raising `CatalogError` to refuse, in the page's language); the reader of the
+    camera's dice is told through ``companion.catalog_changed``."""
+    from companion.box import taught_dice
+
+    common.check_csrf()
+    live = common.host_only(game_id)
+    game = live.kind.name
+    try:
+        game, info, catalog, role, face = _taught_request(live)
+        answer = change(game, info, catalog, role, face)
+    except CatalogError as exc:  # said of the die by its name ("Tax die: …")
+        lang = i18n.page_lang()
+        names = {r.id: i18n.text(lang, r.name, game=game)
+                 for r in taught_dice.taught_roles(games.module_of(game).info)}
+        return refused(game, exc, names=names)
+    current_app.extensions["companion.catalog_changed"](game)
+    return {"ok": True, **answer}
+
+
+@bp.post("/host/<game_id>/deck/die_face")
+def die_face(game_id: str):
+    """Keep the camera's picture of the one die in the tray as one face of a taught die."""
+    from companion.box import taught_dice
+    from hardware.camera.dice_faces import lone_die
+
+    def take(game, info, catalog, role, face) -> dict:
+        taught_dice.check_face(info, catalog, role, face)  # the game's die and face, or refused
+        try:
+            square = lone_die(_tray_picture())
+        except ValueError as exc:  # no die, several, a hand, a cocked die
+            raise CatalogError([problem("(camera)", role, None, str(exc))]) from None
+        taught_dice.save_face(game, data_dir(), info, catalog, role, face, square)
+        return {"url": _face_url(game_id, game, role, face)}
+
+    return _change_face(game_id, take)
+
+
+@bp.post("/host/<game_id>/deck/die_face/forget")
+def forget_die_face(game_id: str):
+    """Drop one face's picture: the die is entered by hand until it is taken again."""
+    from companion.box import taught_dice
+
+    def forget(game, info, catalog, role, face) -> dict:
+        taught_dice.forget_face(game, data_dir(), info, catalog, role, face)
+        return {}
+
+    return _change_face(game_id, forget)
+
+
+@bp.get("/host/<game_id>/deck/die/<game>/<role>/<int:face>.png")
+def die_picture(game_id: str, game: str, role: str, face: int):
+    from companion.box import taught_dice
+
+    common.host_only(game_id, as_json=False)
+    if game not in games.known() or role not in {
+            r.id for r in taught_dice.taught_roles(games.module_of(game).info)}:
+        return Response(status=404)
+    path = taught_dice.face_path(game, data_dir(), role, face)
+    if not path.is_file():
+        return Response(status=404)
+    response = send_file(path, mimetype="image/png", max_age=0)
+    response.headers["Cache-Control"] = "no-store"
+    return response

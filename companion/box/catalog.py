@@ -53,6 +53,15 @@ REASONS = {
     "bad_entry_id": "{name} cannot name a picture (letters, digits, - and _ only)",
     "no_picture": "the picture could not be made: {detail}",
     "not_in_view": "the camera does not see the sticker of this card now",
+    # teaching the camera a die's faces (companion/box/taught_dice.py)
+    "not_taught_die": "{die} is not a die the camera can be taught (expected one of: "
+                      "{expected})",
+    "not_a_face": "{face} is not a face of this die (its faces: {faces})",
+    "no_die": "the camera sees no die in the tray: put the die in the tray, face up",
+    "several_dice": "the camera sees more than one die in the tray: leave only this die",
+    "hand": "a hand or something large is over the tray: take it away",
+    "not_flat": "the die is not lying flat: let it settle on one face",
+    "no_tray": "the camera has no picture yet",
 }
 
 

@@ -289,8 +289,9 @@ def import_bundle(game: str, data_dir: str | Path, bundle: Any) -> dict:
     Checked first, whole (shape, version, game, every file merged over the shipped catalog):
     on any problem nothing changes and `CatalogError` is raised, problems naming
     ``export:<file>``. Otherwise the exported files replace the owner's files (the previous
-    ones are kept in ``catalogs/<game>.before-import/``; pictures stay). Games already
-    created keep the catalog they were created with. Returns the new `status`."""
+    ones are kept in ``catalogs/<game>.before-import/``; pictures and taught dice stay).
+    Games already created keep the catalog they were created with. Returns the new
+    `status`."""
     problems = _bundle_problems(game, bundle)
     if problems:
         raise CatalogError(problems)
@@ -310,8 +311,9 @@ def import_bundle(game: str, data_dir: str | Path, bundle: Any) -> dict:
         _fsync_dir(staging)
         backup = target.parent / f"{game}{BACKUP_SUFFIX}"
         if target.exists():
-            if (target / "pictures").is_dir():
-                os.replace(target / "pictures", staging / "pictures")
+            for kept in ("pictures", "dice"):  # card pictures, taught dice faces
+                if (target / kept).is_dir():
+                    os.replace(target / kept, staging / kept)
             shutil.rmtree(backup, ignore_errors=True)
             os.replace(target, backup)
         os.replace(staging, target)

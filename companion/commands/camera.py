@@ -211,7 +211,12 @@ def snapshot_command(source_spec: str, data_dir: Path, out_path: Path, frames: i
 @click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--die-px", type=click.FloatRange(min=8.0), default=None,
               help="The dice's side in pixels, if known (default: the typical blob).")
-def dice_command(files: tuple[Path, ...], die_px: float | None) -> None:
+@click.option("--game", default=None,
+              help="Also read this game's dice taught by pictures on the deck page (World "
+                   "Without End's tax die), from the data directory; they carry \"die\".")
+@DATA
+def dice_command(files: tuple[Path, ...], die_px: float | None, game: str | None,
+                 data_dir: Path) -> None:
     """Read the pip dice in still images (each whole image is the tray): one JSON line per
     file. A die that cannot be read with confidence has "face": null."""
     import json
@@ -220,6 +225,18 @@ def dice_command(files: tuple[Path, ...], die_px: float | None) -> None:
 
     from hardware.camera.dice_faces import read_tray
 
+    taught = []
+    if game is not None:
+        from companion.box.taught_dice import taught_for
+        from companion.game import games
+
+        if game not in games.known():
+            raise click.UsageError(f"no game {game} (installed: {', '.join(games.known())})")
+        taught = taught_for(game, data_dir)
+        if not taught:
+            raise click.UsageError(f"no die of {game} is taught in {data_dir} (every face "
+                                   "needs its picture: the host's \"Your deck\" page)")
+
     failed = False
     for path in files:
         image = cv2.imread(str(path), cv2.IMREAD_COLOR)
@@ -227,7 +244,7 @@ def dice_command(files: tuple[Path, ...], die_px: float | None) -> None:
             click.echo(json.dumps({"file": str(path), "error": "not an image"}))
             failed = True
             continue
-        reading = read_tray(image, die_px)
+        reading = read_tray(image, die_px, taught)
         click.echo(json.dumps({"file": str(path), "clear": reading.clear,
                                "dice": [d.to_json() for d in reading.dice]}))
     if failed:

@@ -23,7 +23,9 @@ ZONES = (
     Zone("seat:S", "South play area", (60, 60, 200, 200)),
     Zone("seat:W", "West play area", (-200, 60, -60, 200)),
 )
-DICE = (DieRole("tax", "Tax die", faces=(2, 3, 4, 5), faces_from="game.tax_die.faces"),)
+# the tax die shows gold (2-5), not pips: the camera learns its faces from the owner's pictures
+DICE = (DieRole("tax", "Tax die", faces=(2, 3, 4, 5), faces_from="game.tax_die.faces",
+                taught=True),)
 
 
 def _head(state: dict) -> tuple[str | None, str | None]:

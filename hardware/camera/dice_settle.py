@@ -5,18 +5,21 @@ No reading while anything moves or a hand is over the tray (`TrayMotion`, a chea
 of small grey frames, gates the full reading). A roll is taken once ``still_frames`` frames
 in a row showed no motion, from one reading of their mean (less sensor noise), only when the
 tray is clear, and only after something moved since the last roll (one roll per throw).
-Die ids are the colour group and a number in reading order (``white1``, ``red2``);
+Die ids are the colour group and a number in reading order (``white1``, ``red2``), a taught
+die's name for it (``tax``; ``tax2`` for a second one);
 unreadable dice are left out of ``faces`` and named in ``unreadable`` for the rolling
 player's phone to ask.
 """
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 
 import cv2
 import numpy as np
 
 from hardware.camera.dice_faces import TrayReading, read_tray
+from hardware.camera.taught_faces import TaughtDie
 from hardware.dice.observations import Roll
 
 
@@ -30,11 +33,11 @@ class TrayMotion:
 
     def moving(self, image: np.ndarray) -> bool:
         small = cv2.resize(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), None, fx=0.25, fy=0.25,
-                           interpolation=cv2.INTER_AREA).astype(np.int16)
+                           interpolation=cv2.INTER_AREA)
         last, self._last = self._last, small
         if last is None or last.shape != small.shape:
             return False  # nothing to compare: dice lying there at start are no throw
-        cells = cv2.resize(np.abs(small - last).astype(np.float32), None, fx=0.125, fy=0.125,
+        cells = cv2.resize(cv2.absdiff(small, last).astype(np.float32), None, fx=0.125, fy=0.125,
                            interpolation=cv2.INTER_AREA)
         return bool(cells.max() > self.threshold)
 
@@ -42,9 +45,11 @@ class TrayMotion:
 class DiceSettler:
     """Camera frames of the tray in, one `Roll` per throw out (`feed`)."""
 
-    def __init__(self, still_frames: int = 3, die_px: float | None = None) -> None:
+    def __init__(self, still_frames: int = 3, die_px: float | None = None,
+                 taught: Sequence[TaughtDie] = ()) -> None:
         self.still_frames = still_frames
         self.die_px = die_px
+        self.taught = tuple(taught)  # dice read by taught pictures (a tax die), by name
         self.motion = TrayMotion()
         self.rolls = 0
         self.unreadable: list[str] = []
@@ -72,12 +77,19 @@ class DiceSettler:
             return None
         if not self._armed:
             return None
+        if self._frames and image.shape != self._frames[0].shape:
+            # the source changed resolution (the Pi's full-resolution stream starting): the
+            # still frames are gathered again at the new size; no throw is made of it
+            self._frames = []
         self._frames.append(image)
         if len(self._frames) < self.still_frames:
             return None
-        mean = np.mean(np.stack(self._frames), axis=0).astype(np.uint8)
+        total = self._frames[0].astype(np.uint16)
+        for frame in self._frames[1:]:
+            total += frame  # the mean in whole grey levels, as np.mean would round down
+        mean = (total // len(self._frames)).astype(np.uint8)
         self._frames = []
-        reading = read_tray(mean, self.die_px)
+        reading = read_tray(mean, self.die_px, self.taught)
         self.readings += 1
         self.last_reading = reading
         if not reading.clear or not reading.dice:
@@ -89,8 +101,9 @@ class DiceSettler:
         self.rolls += 1
         faces, counts, places, self.unreadable = {}, {}, {}, []
         for die in reading.dice:
-            counts[die.colour] = counts.get(die.colour, 0) + 1
-            name = f"{die.colour}{counts[die.colour]}"
+            group = die.die or die.colour  # a taught die by its name: "tax", "tax2"
+            counts[group] = counts.get(group, 0) + 1
+            name = group if die.die and counts[group] == 1 else f"{group}{counts[group]}"
             places[name] = die.centre  # in the tray image's pixels
             if die.face is None:
                 self.unreadable.append(name)

@@ -25,6 +25,10 @@ COLOURS = {
     "green": ((60, 160, 40), (240, 240, 240)),
     "yellow": ((40, 215, 235), (20, 20, 20)),
 }
+# A die whose faces are not pips, as World Without End's tax die (2-5 gold): a numeral in a
+# coin's ring, on an ochre body. Its faces are taught to the camera by pictures.
+TAUGHT = {"tax": ((70, 150, 205), (25, 40, 80))}
+PIP_COLOURS = tuple(COLOURS)
 FELT = (42, 52, 40)  # dark green felt, BGR
 PIPS = {
     1: [(0, 0)],
@@ -58,7 +62,7 @@ class Die:
 
 def _die_patch(die: Die, scale: int = 4) -> tuple[np.ndarray, np.ndarray]:
     """The die seen from above, supersampled: BGR patch and alpha, before rotation."""
-    body, pip = COLOURS[die.colour]
+    body, pip = {**COLOURS, **TAUGHT}[die.colour]
     s = int(round(die.side * scale))
     squash = 0.62 if die.cocked else 1.0
     h = int(round(s * squash))
@@ -78,11 +82,32 @@ def _die_patch(die: Die, scale: int = 4) -> tuple[np.ndarray, np.ndarray]:
     patch *= edge[..., None]
     if side_band:
         patch[h:] *= 0.7  # the side facing the camera, in shade
+    if die.colour in TAUGHT:
+        _numeral(patch, die.face, s, squash, pip)
+        return patch, alpha
     for px, py in PIPS[die.face]:
         centre = (int(s / 2 + px * PIP_OFFSET * s), int((s / 2 + py * PIP_OFFSET * s) * squash))
         axes = (int(PIP_DIAMETER * s / 2), int(PIP_DIAMETER * s / 2 * squash))
         cv2.ellipse(patch, centre, axes, 0, 0, 360, pip, -1, cv2.LINE_AA)
     return patch, alpha
+
+
+def _numeral(patch: np.ndarray, face: int, s: int, squash: float, ink) -> None:
+    """A tax face: the number of gold in a coin's ring (drawn upright, squashed if cocked)."""
+    top = np.zeros((s, s, 3), np.float32)
+    mask = np.zeros((s, s), np.uint8)
+    cv2.circle(mask, (s // 2, s // 2), int(s * 0.36), 255, max(1, int(s * 0.04)), cv2.LINE_AA)
+    text = str(face)
+    scale = s / 40.0
+    thickness = max(1, int(s * 0.07))
+    (tw, th), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, thickness)
+    cv2.putText(mask, text, ((s - tw) // 2, (s + th) // 2), cv2.FONT_HERSHEY_SIMPLEX, scale,
+                255, thickness, cv2.LINE_AA)
+    top[:] = ink
+    h = int(round(s * squash))
+    mask = cv2.resize(mask.astype(np.float32) / 255, (s, h), interpolation=cv2.INTER_AREA)
+    mask = mask[..., None]
+    patch[:h] = patch[:h] * (1 - mask) + cv2.resize(top, (s, h)) * mask
 
 
 def _paste(canvas: np.ndarray, die: Die, motion: tuple[float, float] = (0.0, 0.0),
@@ -153,9 +178,9 @@ def _camera(canvas: np.ndarray, rng: np.random.Generator, defocus: float, noise:
 
 def layout(rng: np.random.Generator, count: int, side: float, width: int, height: int,
            margin: int, cocked: float = 0.08, touching: float = 0.3,
-           colours: tuple[str, ...] = tuple(COLOURS)) -> list[Die]:
+           colours: tuple[str, ...] = PIP_COLOURS, tax: int = 0) -> list[Die]:
     """``count`` settled dice without overlaps; a share ``touching`` placed against the
-    previous die, a share ``cocked`` leaning."""
+    previous die, a share ``cocked`` leaning; the first ``tax`` of them tax dice (2-5)."""
     dice: list[Die] = []
     reach = side * 0.75  # half-diagonal of a die: keep centres this far from walls
     attempts = 0
@@ -183,7 +208,19 @@ def layout(rng: np.random.Generator, count: int, side: float, width: int, height
         dice.append(Die(x, y, side * float(rng.uniform(0.97, 1.03)), angle,
                         int(rng.integers(1, 7)), str(rng.choice(colours)),
                         bool(rng.random() < cocked)))
+    for index in range(min(tax, len(dice))):
+        d = dice[index]
+        dice[index] = Die(d.x, d.y, d.side, d.angle, int(rng.integers(2, 6)), "tax", d.cocked)
     return dice
+
+
+def lone(face: int, side: float = 36.0, seed: int = 0, colour: str = "tax") -> np.ndarray:
+    """A tray with one die in it (face up, at a random angle): what the owner shows the
+    camera to teach it a face."""
+    rng = np.random.default_rng([seed, face])
+    die = Die(float(rng.uniform(180, 300)), float(rng.uniform(140, 220)), side,
+              float(rng.uniform(0, 90)), face, colour)
+    return render([die], seed)
 
 
 @dataclass(frozen=True)

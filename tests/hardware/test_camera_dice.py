@@ -135,3 +135,72 @@ def test_a_known_die_size_reads_the_same(tmp_path):
     guessed, told = read_tray(image), read_tray(image, die_px=36.0)
     assert [d.face for d in told.dice] == [d.face for d in guessed.dice]
     assert sorted(d.face for d in told.dice) == sorted(d.face for d in truth)
+
+
+def test_the_fast_quantile_is_numpys():
+    import numpy as np
+
+    from hardware.camera.dice_faces import _quantile
+
+    rng = np.random.default_rng(7)
+    for n in (1, 2, 7, 1156):
+        values = rng.random(n).astype(np.float32) * 255
+        assert _quantile(values, 0.5) == np.float32(np.median(values))
+        assert abs(_quantile(values, 0.99) - np.percentile(values, 99)) < 1e-3
+        colours = rng.integers(0, 256, (n, 3)).astype(np.float64)
+        assert (_quantile(colours, 0.5) == np.median(colours, axis=0)).all()
+
+
+def test_pip_layouts_fit_by_nearest_place_as_by_every_assignment():
+    """The layout match gives each pip its nearest place; trying every assignment (the first
+    version) accepts exactly the same faces."""
+    import itertools
+
+    import numpy as np
+
+    from hardware.camera.dice_faces import _TARGETS, MAX_PIP_ERROR, _match_layout
+
+    def every_assignment(points):
+        best = min(float(np.linalg.norm(points - target[list(order)], axis=1).max())
+                   for target in _TARGETS[len(points)]
+                   for order in itertools.permutations(range(len(points))))
+        return (len(points), best) if best <= MAX_PIP_ERROR else (None, best)
+
+    rng = np.random.default_rng(3)
+    accepted = 0
+    for _ in range(3000):
+        count = int(rng.integers(1, 7))
+        target = _TARGETS[count][int(rng.integers(len(_TARGETS[count])))]
+        points = (target + rng.normal(0, 0.25, target.shape)).astype(np.float32)
+        points = points[rng.permutation(count)]
+        face, error = _match_layout(points)
+        expected_face, expected_error = every_assignment(points)
+        assert face == expected_face
+        if face:
+            accepted += 1
+            assert abs(error - expected_error) < 1e-5
+    assert 500 < accepted < 2900  # both sides of the limit were tried
+
+
+def test_a_change_of_resolution_mid_throw_gathers_the_still_frames_again():
+    """The Pi's source switches to its full-resolution stream when a roll is awaited: crops
+    of two sizes may reach the settler in one throw; the roll is read from the new size."""
+    import cv2
+
+    from hardware.camera.dice_settle import DiceSettler
+
+    frames = dice_tray.throw(26, 6, 34.0, settled_frames=6)
+    settler = DiceSettler()
+    rolls = [settler.feed(image) for image, _, phase in frames if phase != "settled"]
+    settled = [image for image, _, phase in frames if phase == "settled"]
+    # the first still frame ends the motion, the second is gathered at the usual size
+    rolls += [settler.feed(image) for image in settled[:2]]
+    assert settler.waiting and len(settler._frames) == 1
+    bigger = [cv2.resize(image, None, fx=1.5, fy=1.5, interpolation=cv2.INTER_LINEAR)
+              for image in settled[2:]]
+    rolls += [settler.feed(image) for image in bigger]
+    [roll] = [r for r in rolls if r is not None]
+    assert settler.last_reading is not None and settler.readings == 1
+    truth = [d.face for d in frames[-1][1]]
+    assert len(roll.faces) + len(settler.unreadable) == len(truth)
+    assert all(truth.count(f) >= list(roll.faces.values()).count(f) for f in roll.faces.values())

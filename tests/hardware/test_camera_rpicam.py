@@ -129,3 +129,43 @@ def test_without_rpicam_vid_the_camera_is_lost_with_the_package_to_install(monke
 def test_a_width_with_row_padding_is_refused():
     with pytest.raises(ValueError, match="multiple of 64"):
         RpicamSource(width=1000, height=750)
+
+
+def test_the_tray_is_cut_from_the_full_resolution_stream_while_asked_for(rpicam_vid, tmp_path):
+    """Asking for the tray restarts rpicam-vid at full resolution: the recogniser's frames
+    keep their size and view, the crop has the full stream's pixels and colour; nobody
+    asking for a while: back to the usual stream."""
+    import cv2
+
+    source = RpicamSource(full=(2560, 1440), full_fps=30, full_idle=300)
+    box = (400, 200, 720, 440)  # in the 1280x720 frame
+    source.open()
+    try:
+        usual = source.read()
+        low = source.tray_crop(box, (1280, 720))  # from the usual stream: what there is
+        assert low.shape == (240, 320, 3)
+        frames = [source.read() for _ in range(3)]
+        crop = source.tray_crop(box, (1280, 720))
+        assert source.streaming == (2560, 1440)
+        assert all(f.shape == (720, 1280) for f in frames)
+        assert crop.shape == (480, 640, 3)  # twice the pixels each way
+        # the same view: the full frame scaled down is the usual frame
+        assert np.abs(frames[-1].astype(int) - usual.astype(int)).mean() < 4
+        # the crop is that part of the view, in colour
+        small = cv2.resize(crop, (320, 240), interpolation=cv2.INTER_AREA)
+        assert np.abs(small.astype(int) - low.astype(int)).mean() < 6
+        assert np.abs(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).astype(int)
+                      - usual[200:440, 400:720].astype(int)).mean() < 6
+        source.full_idle = 0.2
+        source.tray_crop(box, (1280, 720))  # the last time anyone asks
+        wait_for(lambda: source.read() is not None and source.streaming == (1280, 720),
+                 timeout=120)
+    finally:
+        source.close()
+    assert [line.split("--width ")[1].split(" --framerate")[0] for line in starts(tmp_path)] \
+        == ["1280 --height 720", "2560 --height 1440", "1280 --height 720"]
+
+
+def test_a_full_stream_of_another_view_is_refused():
+    with pytest.raises(ValueError, match="aspect ratio"):
+        RpicamSource(full=(3264, 2464))

@@ -6,7 +6,8 @@ Knobs for the tests, in the environment:
 - STANDIN_RPICAM_FRAMES=N: exit after N frames (code 1, "camera disconnected" on stderr),
   as rpicam-vid does when the camera goes away; unset: loop the script for ever.
 - STANDIN_RPICAM_LOG=FILE: append one line per start (the tests count reconnects).
-- STANDIN_RPICAM_CACHE=FILE: the rendered frames, made on the first start and reused.
+- STANDIN_RPICAM_CACHE=FILE: the rendered frames, made on the first start and reused (one
+  file per frame size: RpicamSource restarts it at full resolution for the dice tray).
 - STANDIN_RPICAM_STAMPS=FILE: one line per frame, time.monotonic() as its write began
   (CLOCK_MONOTONIC, the same clock in every process: bench/rpicam.py's frame latency).
 """
@@ -64,6 +65,8 @@ def main(argv: list[str]) -> int:
         with open(os.environ["STANDIN_RPICAM_LOG"], "a") as log:
             log.write(" ".join(argv) + "\n")
     cache = os.environ.get("STANDIN_RPICAM_CACHE")
+    if cache and (args.width, args.height) != (1280, 720):
+        cache = f"{cache}.{args.width}x{args.height}.npy"
     frames = render(args.width, args.height, Path(cache) if cache else None)
     limit = int(os.environ.get("STANDIN_RPICAM_FRAMES", "0")) or None
     period, due, sent = 1.0 / args.framerate, time.monotonic(), 0
