@@ -341,7 +341,10 @@ class TableStep:
     the card goes; ``done``/``of`` the progress over the step's parts ("craftsman 2 of 4");
     ``fallback`` the action (a table action) the host page or the table display sends where
     nothing confirms it, ``fallback_text`` its button (English msgid); ``by_hand`` an
-    English msgid saying where the table display takes the input by hand instead.
+    English msgid saying where the table display takes the input by hand instead;
+    ``rest_text`` (English msgid), when set, a second button that sends the fallback again
+    and again until no step of this ``kind`` is owed ("Let the app draw the rest": the whole
+    round preparation in one tap, each draw recorded as its own action).
     """
 
     kind: str
@@ -355,6 +358,7 @@ class TableStep:
     fallback: Action | None = None
     fallback_text: str = ""
     by_hand: str = ""
+    rest_text: str = ""
 
 
 @dataclass(frozen=True)
