@@ -429,6 +429,12 @@ class GameInfo:
     # correction of the public board the host can make now, ``schema`` being the JSON Schema
     # of a new value; send ``{**action, "value": new}`` (see docs/engine.md, Corrections).
     corrections: Any = None
+    # callable(state, part, key) -> {"title", "schema"} | None: what a correction of ``part``
+    # (and ``key``) is called (English msgid) and the JSON Schema of its value (its "title"s
+    # the game's words for fields and choices), also where it cannot be made now: the app
+    # words a `corrected` event's before and after with it (the log of an earlier or a
+    # finished game's correction, the host's preview). None: the part is unknown.
+    correction_form: Any = None
     # "package:file.json": the physical setup step by step (per player count), each player's
     # starting pieces and the tie-break in words; English msgids the game's domain translates
     # (docs/setup-guide.md). Read by the app (companion/table/table_guide.py), never by the rules.

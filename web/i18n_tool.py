@@ -58,6 +58,7 @@ SHARED_TEXTS = [
     ("companion.wiring.camera", "MESSAGES", "camera warning"),
     ("companion.wiring.hardware_texts", "MESSAGES", "host hardware page"),
     ("companion.table.table_steps", "TEXTS", "table step"),
+    ("companion.table.correction_words", "TEXTS", "a host correction in words"),
     ("companion.box.catalog", "REASONS", "catalog problem"),
     ("companion.blueprints.deck", "TEXTS", "deck page"),
     ("companion.blueprints.deck", "SCHEMA_TEXTS", "deck page, a schema rule"),

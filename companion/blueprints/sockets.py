@@ -170,7 +170,7 @@ def host_message(service: GameService, drop_seat, client: Client, live: LiveGame
             return service.act(client.identity, action)
         limits.check_action(action)
         shapes.check_action(live.kind.info, action)
-        return correction_diff(live, action)
+        return correction_diff(live, action, client.lang)
     action = {k: data[k] for k in ("seat", "item", "delta", "reason") if k in data}
     return service.act(client.identity, dict(action, type="adjust"))
 
