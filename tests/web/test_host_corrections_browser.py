@@ -43,16 +43,22 @@ def view(page) -> dict:
     return page.evaluate("() => TC.view")
 
 
-def test_a_manual_event_is_recorded_as_board_corrections(server, browser):
-    base, game_id = server
-    errors: list[str] = []
-    page = browser.new_context(viewport={"width": 1100, "height": 1000}).new_page()
+def host_page(browser, base: str, game_id: str, viewport: dict, lang: str, errors: list):
+    """The host page signed in, in ``lang``, its board corrections in sight."""
+    page = browser.new_context(viewport=viewport).new_page()
     page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(f"{base}/host/{game_id}?lang=en")
+    page.goto(f"{base}/host/{game_id}?lang={lang}")
     page.fill("#pin", PIN)
     page.click("#host-login button[type=submit]")
     page.wait_for_function("() => window.TC && TC.view && TC.view.host")
     page.wait_for_selector("#board-correct:not([hidden])")
+    return page
+
+
+def test_a_manual_event_is_recorded_as_board_corrections(server, browser):
+    base, game_id = server
+    errors: list[str] = []
+    page = host_page(browser, base, game_id, {"width": 1100, "height": 1000}, "en", errors)
     options = page.locator("#corr-part option").all_inner_texts()
     assert "Favor marker" in options and any(o.startswith("Building project") for o in options)
 
@@ -156,13 +162,7 @@ def test_a_correction_reads_in_the_hosts_language_on_a_phone(server, browser):
     words, before and after (issue 32 #11). Screenshot 73-host-correct-board-de-phone."""
     base, game_id = server
     errors: list[str] = []
-    page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(f"{base}/host/{game_id}?lang=de")
-    page.fill("#pin", PIN)
-    page.click("#host-login button[type=submit]")
-    page.wait_for_function("() => window.TC && TC.view && TC.view.host")
-    page.wait_for_selector("#board-correct:not([hidden])")
+    page = host_page(browser, base, game_id, {"width": 390, "height": 844}, "de", errors)
     supply = next(c for c in view(page)["host"]["corrections"] if c["part"] == "supply")
     page.select_option("#corr-part", "supply")
     assert page.locator("#corr-part option:checked").inner_text() == "Vorrat"

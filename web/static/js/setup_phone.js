@@ -11,20 +11,22 @@
   var url = "/games/" + box.dataset.game + "/setup.json";
   var timer = null;
   var loaded = false, begun = false, guided = false, folded = false;
+  var byHand = false;  // the player opened or folded it: the page never overrides that
+  box.querySelector("summary").addEventListener("click", function () { byHand = true; });
 
   function stop() {
     if (timer) { clearInterval(timer); timer = null; }
   }
 
   /** Folded while play has begun and the table does not follow the guide; open again if
-   *  it takes the guide up. Only a change of that state opens or folds the box: in between
-   *  the player may open or fold it by hand. */
+   *  it takes the guide up. Only a change of that state opens or folds the box, and only
+   *  while the player has not opened or folded it by hand. */
   function fold() {
     var now = begun && loaded && !guided;
     if (now === folded) return;
     folded = now;
-    box.open = !now;
     box.classList.toggle("folded", now);
+    if (!byHand) box.open = !now;
   }
 
   function show(d) {
