@@ -134,6 +134,16 @@ def test_pillars_round_preparation_says_who_and_how(server, browser):
     assert table.locator("#inputs [data-to=shiring] button").count() >= 2
     assert table.locator("#inputs [data-to=supply] button").count() >= 2
     shot(table, "73-pillars-table-prep-craftsman")
+    # the host's phone, in Italian: the same two buttons in its words
+    host_it = table.context.new_page()
+    host_it.set_viewport_size({"width": 390, "height": 844})
+    host_it.goto(f"{server}/host/{game_id}?lang=it")
+    host_it.wait_for_selector("#table-steps .step-rest")
+    assert host_it.locator("#table-steps .step-rest").inner_text() == (
+        "Fai estrarre all'app tutte le restanti")
+    assert not too_wide(host_it), too_wide(host_it)
+    shot(host_it, "71-pillars-host-prep-phone-it")
+    host_it.close()
     card = table.locator("#inputs [data-to=supply] button").first.get_attribute("data-card")
     click(table, f"#inputs [data-to=supply] button[data-card='{card}']", table)
     assert view(table)["supply"]["craftsmen"] == [card]
