@@ -353,7 +353,10 @@ class TableStep:
     the card goes; ``done``/``of`` the progress over the step's parts ("craftsman 2 of 4");
     ``fallback`` the action (a table action) the host page or the table display sends where
     nothing confirms it, ``fallback_text`` its button (English msgid); ``by_hand`` an
-    English msgid saying where the table display takes the input by hand instead.
+    English msgid saying where the table display takes the input by hand instead;
+    ``rest_text`` (English msgid), when set, a second button that sends the fallback again
+    and again until no step of this ``kind`` is owed ("Let the app draw the rest": the whole
+    round preparation in one tap, each draw recorded as its own action).
     """
 
     kind: str
@@ -367,6 +370,7 @@ class TableStep:
     fallback: Action | None = None
     fallback_text: str = ""
     by_hand: str = ""
+    rest_text: str = ""
 
 
 @dataclass(frozen=True)
@@ -443,6 +447,12 @@ class GameInfo:
     # correction of the public board the host can make now, ``schema`` being the JSON Schema
     # of a new value; send ``{**action, "value": new}`` (see docs/engine.md, Corrections).
     corrections: Any = None
+    # callable(state, part, key) -> {"title", "schema"} | None: what a correction of ``part``
+    # (and ``key``) is called (English msgid) and the JSON Schema of its value (its "title"s
+    # the game's words for fields and choices), also where it cannot be made now: the app
+    # words a `corrected` event's before and after with it (the log of an earlier or a
+    # finished game's correction, the host's preview). None: the part is unknown.
+    correction_form: Any = None
     # "package:file.json": the physical setup step by step (per player count), each player's
     # starting pieces and the tie-break in words; English msgids the game's domain translates
     # (docs/setup-guide.md). Read by the app (companion/table/table_guide.py), never by the rules.

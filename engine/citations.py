@@ -6,13 +6,19 @@ A game keeps them in one data file its owner can edit, ``rules.json`` in its cat
 The references come from the rulebooks in shared/seeds (the edition each language comes
 from) and the game's rules reference in shared/rules; nothing here guesses one.
 
-    {"rules":   {rule id: {"ref": {"*": "R4.1.2", "it": "Regolamento, p. 4"}, "text": "..."}},
+    {"rules":   {rule id: {"ref": {"*": "R4.1.2", "it": {"page": "4", "section": "...",
+                                                       "step": 5}},
+                           "topic": "...", "text": "..."}},
      "reasons": {refusal code: rule id}, "events": {event type: rule id},
      "prompts": {prompt kind: rule id}}
 
 Many codes share one rule: the same rule says the same thing, and there are fewer texts to
-translate. ``text`` is an English msgid in the game's gettext domain; ``ref`` is not
-translated: it names a page or section of one edition ("*": the game's rules reference).
+translate. ``text`` and ``topic`` are English msgids in the game's gettext domain. A
+language's ``ref`` names a place in that language's edition (its page where the seed gives
+one, the section's title as printed, the step of that section); ``"*"`` is the section of
+the game's rules reference (for the owner, never shown to players: they do not have it);
+``topic`` names the section's subject for the languages without an edition of their own.
+``"*": "App"`` marks a rule of the app, not the game (no topic).
 """
 from __future__ import annotations
 
@@ -40,12 +46,11 @@ def check(data: Any) -> list[str]:
         return ["the file must hold an object with a \"rules\" object"]
     out = []
     for rid, rule in data["rules"].items():
-        ref = rule.get("ref") if isinstance(rule, dict) else None
-        if not isinstance(ref, dict) or not isinstance(ref.get("*"), str) or not ref["*"]:
-            out.append(f"rule {rid}: \"ref\" needs a \"*\" reference")
-        elif not all(isinstance(v, str) and v for v in ref.values()):
-            out.append(f"rule {rid}: every reference is a text")
-        if not isinstance(rule, dict) or not isinstance(rule.get("text"), str) or not rule["text"]:
+        if not isinstance(rule, dict):
+            out.append(f"rule {rid}: must be an object")
+            continue
+        out += ref_problems(rid, rule)
+        if not isinstance(rule.get("text"), str) or not rule["text"]:
             out.append(f"rule {rid}: \"text\" is missing")
     for section in SECTIONS:
         table = data.get(section, {})
@@ -58,10 +63,39 @@ def check(data: Any) -> list[str]:
     return out
 
 
-def ref(rule: dict, lang: str) -> str:
-    """The reference in the edition ``lang`` comes from, else the game's reference."""
-    refs = rule.get("ref") or {}
-    return refs.get(lang) or refs.get("*") or ""
+def ref_problems(rid: str, rule: dict) -> list[str]:
+    """What is wrong with a rule's ``ref`` and ``topic`` (also a setup guide's ``rulebook``)."""
+    ref = rule.get("ref")
+    if not isinstance(ref, dict) or not isinstance(ref.get("*"), str) or not ref["*"]:
+        return [f"rule {rid}: \"ref\" needs a \"*\" reference"]
+    out = []
+    for lang, place in ref.items():
+        if lang != "*" and not edition_place(place):
+            out.append(f"rule {rid}: the {lang} reference needs a \"section\" (and maybe a "
+                       f"\"page\" and a \"step\")")
+    if not is_app(rule) and (not isinstance(rule.get("topic"), str) or not rule["topic"]):
+        out.append(f"rule {rid}: \"topic\" is missing")
+    return out
+
+
+def edition_place(place: Any) -> bool:
+    """A place in one edition: ``{"section": title, "page"?: "6", "step"?: 1}``."""
+    return (isinstance(place, dict) and isinstance(place.get("section"), str)
+            and bool(place["section"]) and set(place) <= {"section", "page", "step"}
+            and isinstance(place.get("page", ""), str)
+            and type(place.get("step", 0)) is int)
+
+
+def is_app(rule: dict) -> bool:
+    """A rule of the app (a host correction, a malformed request), not of the game."""
+    return (rule.get("ref") or {}).get("*") == "App"
+
+
+def ref(rule: dict, lang: str) -> dict | None:
+    """The place in the edition ``lang`` comes from (``{"section", "page"?, "step"?}``), or
+    None when that language has no edition of its own (then the ``topic`` names it)."""
+    place = (rule.get("ref") or {}).get(lang)
+    return place if lang != "*" and isinstance(place, dict) else None
 
 
 def rule_of(texts: Any, section: str, key: str) -> tuple[str, dict] | None:

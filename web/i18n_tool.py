@@ -58,6 +58,8 @@ SHARED_TEXTS = [
     ("companion.wiring.camera", "MESSAGES", "camera warning"),
     ("companion.wiring.hardware_texts", "MESSAGES", "host hardware page"),
     ("companion.table.table_steps", "TEXTS", "table step"),
+    ("companion.table.correction_words", "TEXTS", "a host correction in words"),
+    ("companion.table.citations", "TEXTS", "a rule's reference"),
     ("companion.box.catalog", "REASONS", "catalog problem"),
     ("companion.blueprints.deck", "TEXTS", "deck page"),
     ("companion.blueprints.deck", "SCHEMA_TEXTS", "deck page, a schema rule"),
@@ -133,6 +135,8 @@ def game_texts(info) -> list[Entry]:
             put(value, f"{what}: {key}")
     for rid, rule in sorted((getattr(texts, "rules", None) or {}).items()):
         put(rule.get("text"), f"rule cited: {rid} ({rule.get('ref', {}).get('*')})")
+        put(rule.get("topic"), f"rulebook section of rule {rid}, for a language without its "
+                               f"own edition ({rule.get('ref', {}).get('*')})")
     for option in info.options:
         put(option.text, f"rule option: {option.id}")
         for choice, label in sorted((option.labels or {}).items()):

@@ -1,9 +1,12 @@
-"""What a host's correction would change on the public board, leaf by leaf, before it is
-sent (the `correct_preview` host message of docs/socket-protocol.md)."""
+"""What a host's correction would change, before it is sent (the `correct_preview` host
+message of docs/socket-protocol.md): the corrected part and each changed field before and
+after, in the host's language and the game's words (companion/table/correction_words.py),
+from the `corrected` event the correction would emit. A game that emits none gets the
+public board's changed values, leaf by leaf."""
 from __future__ import annotations
 
-import json
-
+from companion.game.views import Namer
+from companion.table.correction_words import Words, short
 from engine.api import Refused, correction_preview
 
 
@@ -22,21 +25,25 @@ def leaf_changes(before, after, path: str, out: list, most: int = 12) -> None:
         out.append((path, before, after))
 
 
-def _short(value) -> str:
-    text = json.dumps(value, ensure_ascii=False, sort_keys=True)
-    return text if len(text) <= 120 else text[:119] + "…"
-
-
-def correction_diff(live, action: dict) -> dict:
-    """A correction tried on the live state (nothing changes): what of the public board it
-    changes, each changed value before and after (for the host to check first)."""
+def correction_diff(live, action: dict, lang: str = "en") -> dict:
+    """A correction tried on the live state (nothing changes): ``{"preview": {"what",
+    "changed": [{"key", "label", "before", "after"}]}}``, each changed field of the corrected
+    part in words (for the host to check first)."""
     with live.lock:
         shown = correction_preview(live.kind.module, live.state, action)
-    if "refused" in shown:
-        raise Refused(shown["refused"]["code"], **shown["refused"].get("params", {}))
+        if "refused" in shown:
+            raise Refused(shown["refused"]["code"], **shown["refused"].get("params", {}))
+        words = Words(live, lang, Namer(live, lang))
+        said = [words.changes(e.get("part"), e.get("key"), e.get("before"), e.get("after"))
+                for e in shown["events"] if e.get("type") == "corrected"]
+    if said:
+        rows = [{"key": f"{s['what']}|{r['field']}", "label": s["what"], "field": r["field"],
+                 "before": r["before"], "after": r["after"]} for s in said for r in s["rows"]]
+        return {"preview": {"what": said[0]["what"], "changed": rows}}
     leaves: list = []
     for k in shown["changed"]:
         if k not in ("prompts", "log", "scores"):
             leaf_changes(shown["before"].get(k), shown["after"].get(k), k, leaves)
-    return {"preview": {"changed": [{"key": path, "before": _short(b), "after": _short(a)}
-                                    for path, b, a in leaves]}}
+    return {"preview": {"what": "", "changed": [
+        {"key": path, "label": path, "field": "", "before": short(b), "after": short(a)}
+        for path, b, a in leaves]}}

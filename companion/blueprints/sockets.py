@@ -159,8 +159,8 @@ def host_message(service: GameService, drop_seat, client: Client, live: LiveGame
         drop_seat(live.id, data.get("seat"))
         return live.version
     if op == "table_step":  # a table step nothing records: its fallback, as the table
-        return service.act(Identity("table", live.id),
-                           table_steps.fallback(live, data.get("kind")))
+        return table_steps.take(service, Identity("table", live.id), live, data.get("kind"),
+                                data.get("rest") is True)
     if op == "dice_source":
         dice_wiring(service).choose(data.get("source"))
         return live.version
@@ -173,7 +173,7 @@ def host_message(service: GameService, drop_seat, client: Client, live: LiveGame
             return service.act(client.identity, action)
         limits.check_action(action)
         shapes.check_action(live.kind.info, action)
-        return correction_diff(live, action)
+        return correction_diff(live, action, client.lang)
     action = {k: data[k] for k in ("seat", "item", "delta", "reason") if k in data}
     return service.act(client.identity, dict(action, type="adjust"))
 
@@ -294,6 +294,19 @@ def init_app(app: Flask, socketio: SocketIO, service: GameService) -> None:
             service.set_preview(live.id, dict(action, by=seat))
             connections.previewed(request.sid, now)
             return live.version
+
+        return answer(service, client, run)
+
+    @socketio.on("table_step")
+    def table_step(data=None):
+        """The table display's buttons under a table step: its fallback, once or the rest."""
+        client = connections.get(request.sid)
+
+        def run(live):
+            if client.identity.role != "table" or not isinstance(data, dict):
+                raise Refused("bad_request")
+            return table_steps.take(service, client.identity, live, data.get("kind"),
+                                    data.get("rest") is True)
 
         return answer(service, client, run)
 

@@ -19,7 +19,7 @@ from typing import Any
 from jsonschema import Draft202012Validator, validators
 
 from engine.api import Refused
-from engine.shapes import ANY, ID, TEXT, fields, ints, one_of
+from engine.shapes import ANY, BOOL, ID, TEXT, fields, ints, one_of
 
 # JSON Schema's "integer" takes 2.0 and its "number" takes true in some readings: here a whole
 # number is an int and never a bool, as the rules test it (`type(v) is int`).
@@ -40,13 +40,14 @@ HOST_SHAPES: dict[str, dict] = {
     "adjust": fields({"op": ID}, {"seat": ANY, "item": ANY, "delta": ANY, "reason": TEXT}),
     "correct": fields({"op": ID, "action": {"type": "object"}}),
     "correct_preview": fields({"op": ID, "action": {"type": "object"}}),
-    "table_step": fields({"op": ID, "kind": ID}),  # a table step's fallback (table_steps.py)
+    # a table step's fallback, once or (rest) until the step is done (table_steps.py)
+    "table_step": fields({"op": ID, "kind": ID}, {"rest": BOOL}),
     "take_table": fields({"op": ID}),  # "Play this game at the table": the hardware serves it
     "dice_source": fields({"op": ID, "source": ID}),  # camera, serial or phones (dice.py)
 }
 HOST_OP = fields({"op": one_of(*HOST_SHAPES)}, {k: ANY for k in ("count", "seat", "item",
                                                                   "delta", "reason", "action",
-                                                                  "kind", "source")})
+                                                                  "kind", "source", "rest")})
 
 _cache: dict[int, Any] = {}
 _lock = threading.Lock()

@@ -16,7 +16,7 @@ from companion.game.reasons import SERVER_REASONS
 from companion.game.service import LiveGame
 from companion.game.shared import Shared
 from companion.server import i18n
-from companion.table import citations, table_steps
+from companion.table import citations, correction_words, table_steps
 from companion.wiring import hardware_texts
 from engine.api import PRIVATE_PARAMS, Refused
 
@@ -65,6 +65,8 @@ class Namer:
         return self._chain
 
     def __call__(self, value: Any, param: str | None = None) -> Any:
+        if type(value) is int and param == "delta":  # a change, never a count: "+1", "-2"
+            return f"{value:+d}"
         if type(value) is int and param:  # a number the game words itself ("chapter:1")
             scoped = self.terms.get(f"{param}:{value}")
             if scoped:
@@ -146,6 +148,8 @@ def _log_entry(live: LiveGame, lang: str, namer: Namer, position: int) -> tuple:
         params = {k: v for k, v in event.items() if k != "type"}
         template = live.kind.event_texts.get(event.get("type"), event.get("type", ""))
         shown = {k: namer(v, k) for k, v in params.items()}
+        if event.get("type") == "corrected":  # a host's correction: before and after in words
+            shown.update(correction_words.event_params(live, lang, namer, event))
         entry = live.log_cache[key] = {
             "seq": seq, "type": event.get("type"), "params": params,
             "text": i18n.text(lang, template, shown, game=live.kind.name, chain=namer.chain),
@@ -260,9 +264,12 @@ def board_corrections(live: LiveGame, lang: str) -> list[dict]:
     if listed is None or live.state is None or live.status == "finished":
         return []
     out = []
+    words = correction_words.Words(live, lang, Namer(live, lang))
     for c in listed(live.state):
         title = i18n.text(lang, c.get("title") or c.get("part", ""), game=live.kind.name)
-        out.append(dict(c, title=title, schema=titled(c.get("schema"), lang, live.kind.name)))
+        label = words.what(words.form(c.get("part"), c.get("key")), c.get("part"), c.get("key"))
+        out.append(dict(c, title=title, label=label,
+                        schema=titled(c.get("schema"), lang, live.kind.name)))
     return out
 
 

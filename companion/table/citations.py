@@ -15,14 +15,38 @@ from typing import Any
 from companion.server import i18n
 from engine import citations
 
+# One form of a reference in every language (gettext msgids of the shared domain): the
+# rulebook, the page where the edition's text gives one, the section, the step of it.
+TEXTS: dict[str, str] = {
+    "section": "Rulebook, «{section}»",
+    "page": "Rulebook, p. {page}, «{section}»",
+    "step": "{ref}, step {n}",
+    "app": "The app's own rule, not the rulebook's",
+}
+
+
+def reference(kind: Any, rule: dict, lang: str) -> str:
+    """The rule's place in the rulebook a player of ``lang`` reads, in ``lang``: "Rulebook,
+    p. 6, «La Peste»" (the edition's own page and section title) or, for a language without
+    an edition here, "Spielregel, «Die Pflichten»" (the section's subject in that language)."""
+    if citations.is_app(rule):
+        return i18n.text(lang, TEXTS["app"])
+    place = citations.ref(rule, lang) or {}
+    section = place.get("section") or i18n.text(lang, rule.get("topic") or "", game=kind.name)
+    out = i18n.text(lang, TEXTS["page" if place.get("page") else "section"],
+                    {"section": section, "page": place.get("page", "")})
+    if place.get("step"):
+        out = i18n.text(lang, TEXTS["step"], {"ref": out, "n": place["step"]})
+    return out
+
 
 def shown(kind: Any, lang: str, found: tuple[str, dict] | None) -> dict | None:
-    """``{"id", "ref", "text"}``: the reference of the edition ``lang`` comes from and the
+    """``{"id", "ref", "text"}``: the reference in the rulebook ``lang`` reads and the
     rule's text in ``lang``."""
     if not found:
         return None
     rid, rule = found
-    return {"id": rid, "ref": citations.ref(rule, lang),
+    return {"id": rid, "ref": reference(kind, rule, lang),
             "text": i18n.text(lang, rule["text"], game=kind.name)}
 
 

@@ -13,6 +13,8 @@ from importlib import resources
 from typing import Any
 
 from companion.server import i18n
+from companion.table import citations as citing
+from engine import citations
 
 # the shared diagrams, web/static/setup/<name>.svg
 PICTURES = ("board", "camera", "pieces", "cards", "track", "bag", "screen")
@@ -72,7 +74,13 @@ def parse(data: Any) -> dict:
     tiebreak = data.get("tiebreak", "")
     if not isinstance(tiebreak, str):
         raise GuideError("tiebreak is a text")
-    return {"steps": steps, "pieces": pieces, "tiebreak": tiebreak}
+    rulebook = data.get("rulebook")  # where the rulebooks set the game up (rules.json's form)
+    if rulebook is not None:
+        problems = citations.ref_problems("rulebook", rulebook) if isinstance(
+            rulebook, dict) else ["rulebook is an object"]
+        if problems:
+            raise GuideError("; ".join(problems))
+    return {"steps": steps, "pieces": pieces, "tiebreak": tiebreak, "rulebook": rulebook}
 
 
 @cache
@@ -94,6 +102,9 @@ def msgids(spec: str) -> list[tuple[str, str]]:
     out += [(p["text"], "starting piece") for p in guide["pieces"]]
     if guide["tiebreak"]:
         out.append((guide["tiebreak"], "tie-break"))
+    if guide["rulebook"] and guide["rulebook"].get("topic"):
+        out.append((guide["rulebook"]["topic"], "the rulebook's setup, for a language without "
+                                                "its own edition"))
     return out
 
 
@@ -238,13 +249,15 @@ def public(guide: dict, live, progress: dict, lang: str) -> dict:
     players = len(live.seats)
     steps = steps_for(guide, players)
     game = live.kind.name
+    rule = citing.reference(live.kind, guide["rulebook"], lang) if guide["rulebook"] else ""
     return {
         "players": players,
         "at": min(progress["at"], len(steps) - 1),
         "finished": bool(progress["finished"]),
+        "rule": rule,  # where the rulebook a player of ``lang`` reads sets the game up
         "steps": [{"id": s["id"], "text": i18n.text(lang, s["text"], {"n": _n(s["n"], players)},
                                                     game=game),
-                   "rule": s["rule"], "picture": s["picture"], "camera": s["camera"],
+                   "rule": rule, "picture": s["picture"], "camera": s["camera"],
                    "done": progress["done"].get(s["id"]),
                    "skipped": s["id"] in progress["skipped"]} for s in steps],
     }

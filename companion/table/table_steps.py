@@ -4,9 +4,10 @@ or the dice reader, when one is running), and the fallback the host page or the 
 display may tap where nothing confirms it.
 
 Every view carries ``steps``: ``[{kind, who, who_name, text, zone, done, of, devices:
-[{device, present, text}], by_hand, fallback (the action, or None), fallback_text}]`` in the
-recipient's language; the host's op ``table_step`` (with ``kind``) sends the step's fallback
-as the table.
+[{device, present, text}], by_hand, fallback (the action, or None), fallback_text,
+rest_text}]`` in the recipient's language; the host's op ``table_step`` and the table
+display's ``table_step`` message (with ``kind``, and ``rest``: until the step is done) send
+the step's fallback as the table.
 """
 from __future__ import annotations
 
@@ -80,8 +81,30 @@ def entries(live, lang: str, namer, hardware: dict | None) -> list[dict]:
             "fallback": dict(step.fallback, by="table") if step.fallback is not None else None,
             "fallback_text": (i18n.text(lang, step.fallback_text, game=game)
                               if step.fallback is not None else ""),
+            "rest_text": (i18n.text(lang, step.rest_text, game=game)
+                          if step.fallback is not None and step.rest_text else ""),
         })
     return out
+
+
+# "the rest" never loops for ever, whatever a game's steps say (13 draws in Pillars)
+MOST_REPEATS = 200
+
+
+def take(service, identity, live, kind: Any, rest: bool = False) -> int:
+    """The fallback of the step ``kind`` owed now, sent as the table (``identity``); with
+    ``rest`` again and again while a step of that kind is owed and offers "the rest": each
+    draw is an action of its own, recorded and shown as if tapped one by one. Returns the
+    version; `Refused` when no such step is owed (or, for ``rest``, none offers it)."""
+    if rest and not any(s.kind == kind and s.rest_text for s in _steps_of(live)):
+        raise Refused("no_table_step")
+    version = service.act(identity, fallback(live, kind))
+    for _ in range(MOST_REPEATS if rest else 0):
+        owed = [s for s in _steps_of(live) if s.kind == kind and s.fallback is not None]
+        if not owed or not owed[0].rest_text:
+            break
+        version = service.act(identity, dict(owed[0].fallback, by="table"))
+    return version
 
 
 def fallback(live, kind: Any) -> dict:

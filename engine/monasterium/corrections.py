@@ -21,6 +21,8 @@ from engine.api import Refused
 from engine.monasterium import state
 
 PARTS = ("messenger", "space", "chapel", "glass", "die")
+# the words of a correction's key (`form`), for the game's translations
+KEY_TEXTS = ("{monastery}, {place} {n}", "{monastery}", "neutral die {n}", "die {n} of {seat}")
 TITLES = {"messenger": "Messenger", "space": "Novice on a space", "chapel": "Chapel novices",
           "glass": "Stained glass left", "die": "A die's face"}
 
@@ -67,6 +69,37 @@ def schema(s, part, key) -> dict:
         return {"type": "integer", "minimum": 0,
                 "maximum": s["cat"]["board"]["glass_per_player"] * len(s["seats"])}
     return {"type": "integer", "minimum": 1, "maximum": 6}
+
+
+def form(s, part, key=None) -> dict | None:
+    """What a correction of ``part`` is called and the schema of its value, whether or not
+    it can be made now (GameInfo.correction_form: the log words old corrections with it)."""
+    if part not in PARTS:
+        return None
+    out = {"title": TITLES[part], "schema": schema(s, part, key)}
+    named = _key_words(key) if part != "messenger" else None
+    if named:
+        out["key"] = named
+    return out
+
+
+def _key_words(key) -> dict | None:
+    """A space, a monastery or a die in words (the app names each param with the game's
+    scoped terms: "monastery:A", "place:lay"): "Monastery A, lay building 1"."""
+    if not isinstance(key, str):
+        return None
+    mon, _, space = key.partition(".")
+    if space:
+        place = space.rstrip("0123456789")
+        place = {"cl": "cloister", "work": "workshop"}.get(place, place)
+        return {"text": "{monastery}, {place} {n}",
+                "params": {"monastery": mon, "place": place, "n": space[len(space.rstrip(
+                    "0123456789")):]}}
+    if len(key) == 1:
+        return {"text": "{monastery}", "params": {"monastery": key}}
+    if key[:1] == "n":
+        return {"text": "neutral die {n}", "params": {"n": key[1:]}}
+    return {"text": "die {n} of {seat}", "params": {"seat": key[:1], "n": key[1:]}}
 
 
 def corrections(s) -> list:

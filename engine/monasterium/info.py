@@ -30,7 +30,8 @@ INFO = GameInfo(
                 reasons=texts.REASONS, events=texts.EVENT_TEXTS, prompts=texts.PROMPT_TEXTS,
                 terms={**texts.TERMS,
                        **{f"part:{k}": v for k, v in corrections.TITLES.items()}},
-                catalog=catalog.REASONS, ui=table_steps.TEXTS),
+                catalog=catalog.REASONS, ui={**table_steps.TEXTS, **{
+                    f"correction_key:{i}": t for i, t in enumerate(corrections.KEY_TEXTS)}}),
     catalog="engine.monasterium.data",
     table_guide="engine.monasterium:table_guide.json",
     score_name="prestige",  # what the game scores (history, exports)
@@ -47,6 +48,7 @@ INFO = GameInfo(
     host_actions=rules.HOST_ACTIONS,
     demo_entries=catalog.demo_entries,
     corrections=corrections.corrections,
+    correction_form=corrections.form,
     action_shapes=shapes.SHAPES,
     # the stored action keeps only the fields the rules read (engine/canonical.py)
     canonical=lambda state, action: canonical.by_reads(rules.apply, state, action),

@@ -348,7 +348,7 @@ def _h_adjust(s, a, by, ev) -> None:
     else:
         p["res"][item] += delta
     ev.append({"type": "adjusted", "seat": seat, "item": item, "delta": delta,
-               "reason": str(a.get("reason", ""))[:120]})
+               "after": have + delta, "reason": str(a.get("reason", ""))[:120]})
 
 
 # End of round, year and game --------------------------------------------------------------

@@ -68,8 +68,8 @@ EVENT_TEXTS: dict[str, str] = {
     "year_started": "Novitiate year {year} begins.",
     "final_score": "{seat}: final scoring {total}.",
     "game_over": "The game is over.",
-    "adjusted": "Correction for {seat}: {delta} {item} ({reason}).",
-    "corrected": "The host corrected {part} {key}: {before} -> {after} ({reason}).",
+    "adjusted": "Correction for {seat}: {item} {delta}, now {after} ({reason}).",
+    "corrected": "Correction of {part}: {before} → {after} ({reason}).",
 }
 PROMPT_TEXTS: dict[str, str] = {
     "roll": "Roll the dice of {player}.",

@@ -53,6 +53,14 @@ def current(s, part):
     return s["start"]
 
 
+def form(s, part, _key=None) -> dict | None:
+    """What a correction of ``part`` is called and the schema of its value, whether or not
+    it can be made now (GameInfo.correction_form: the log words old corrections with it)."""
+    if part not in PARTS:
+        return None
+    return {"title": TITLES[part], "schema": schema(s, part)}
+
+
 def corrections(s) -> list:
     out = []
     for part in PARTS:

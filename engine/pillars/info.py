@@ -52,6 +52,7 @@ INFO = GameInfo(
     demo_entries=catalog.demo_entries,
     sticker_namespace="pillar",
     corrections=corrections.corrections,
+    correction_form=corrections.form,
     action_shapes=shapes.SHAPES,
     catalog_shapes=shapes.catalog_shapes,
     # the place and the craftsmen the rules chose, then only the fields they read

@@ -200,8 +200,9 @@ def _h_adjust(s, a, by, ev):
             p["cubes"][item] += d
             s["sites"][item] -= d
         if d:
+            after = p[item] if item in ("gold", "vp") else p["cubes"][item]
             ev.append({"type": "adjusted", "seat": seat, "item": item, "delta": d,
-                       "reason": reason[:200]})
+                       "after": after, "reason": reason[:200]})
 
 
 def _h_set_start_player(s, a, by, ev):

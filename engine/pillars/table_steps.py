@@ -12,6 +12,7 @@ from engine.pillars.state import board
 
 DEAL = {"type": "deal", "by": "table"}
 DRAW = "Let the app draw"
+DRAW_REST = "Let the app draw the rest"
 TAP_CARD = "Or tap the card on the table display."
 
 # the kind of card laid out -> (its camera zone, English step text)
@@ -42,7 +43,7 @@ def _prep_step(s) -> TableStep | None:
         done = of - left
         zone, text = _LAY[what]
         return TableStep("lay_out", text, s["start"], {"n": done + 1, "of": of},
-                         ("camera",), zone, done, of, DEAL, DRAW, TAP_CARD)
+                         ("camera",), zone, done, of, DEAL, DRAW, TAP_CARD, DRAW_REST)
     return None
 
 
@@ -99,4 +100,4 @@ TEXTS = {f"step:{i}": text for i, text in enumerate((
     "{who}: draw an architect from the bag and show its colour.",
     "Or tap its colour on the table display or on {who}'s phone.",
     "{who}: reveal the top event card.", "{who}: roll the tax die.", "Let the app roll",
-    "Or tap the face rolled on the table display."))}
+    "Or tap the face rolled on the table display.", DRAW_REST))}

@@ -72,7 +72,7 @@ REASONS: dict[str, str] = {
 }
 
 EVENT_TEXTS: dict[str, str] = {
-    "adjusted": "Correction for {seat}: {delta} {item} ({reason}).",
+    "adjusted": "Correction for {seat}: {item} {delta}, now {after} ({reason}).",
     "architect_aside": "An architect of {seat} is set aside (at most 2 this round).",
     "architect_drawn": "Architect of {seat} drawn (cost {cost}).",
     "architect_limit": "Next round each player may use only {limit} architects.",
@@ -83,7 +83,7 @@ EVENT_TEXTS: dict[str, str] = {
     "bishop_protected": "{seat} is protected by the Bishop.",
     "built": "{seat} builds: +{vp} VP, {gold} gold.",
     "cathedral_piece": "{seat} places cathedral piece {piece}.",
-    "corrected": "Correction of {part}: {before} -> {after} ({reason}).",
+    "corrected": "Correction of {part}: {before} → {after} ({reason}).",
     "craftsman_discarded": "{seat} discards {card}.",
     "craftsman_hired": "{seat} hires {card}.",
     "craftsman_removed": "The card “{card}” leaves the game.",

@@ -455,7 +455,9 @@ def adjust(s, a, ev):
             st.return_to_supply(s, seat, item, -delta)
     else:
         raise Refused("unknown_item", item=item)
+    player = s["players"][seat]
     ev.append({"type": "adjusted", "seat": seat, "item": item, "delta": delta,
+               "after": player["vp"] if item == "vp" else player["res"][item],
                "reason": str(a.get("reason", ""))})
 
 

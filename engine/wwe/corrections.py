@@ -44,7 +44,8 @@ PLAGUE_STATES = ("hidden", "sick", "removed")
 # every "title" of a schema; catalog ids it names by the catalog's names)
 FIELD_TITLES = {"on_board": "On the board", "complete": "Complete", "state": "Token",
                 "value": "Value", "hidden": "face down", "sick": "face up (sick)",
-                "removed": "removed"}
+                "removed": "removed", "favor": "Favor spaces", "market": "Market",
+                "project": "Building projects"}
 
 
 def _titled(values: list, labels: list | None = None) -> dict:
@@ -77,9 +78,12 @@ def schema(s: dict, part: str, key=None) -> dict:
                     "items": {"type": "string", "enum": values}}
         return {"type": "object", "additionalProperties": False,
                 "required": ["favor", "market", "project"],
-                "properties": {"favor": listing(sorted(set(cycle))),
-                               "market": listing(["wool", "cloth"]),
-                               "project": listing(sorted(s["cat"]["projects"]))}}
+                "properties": {"favor": {**listing(sorted(set(cycle))),
+                                         "title": FIELD_TITLES["favor"]},
+                               "market": {**listing(["wool", "cloth"]),
+                                          "title": FIELD_TITLES["market"]},
+                               "project": {**listing(sorted(s["cat"]["projects"])),
+                                           "title": FIELD_TITLES["project"]}}}
     if part == "project":
         cap = st.project_capacity(s, key)
         return {"type": "object", "additionalProperties": False,
@@ -174,6 +178,14 @@ def corrections(s: dict) -> list[dict]:
                         "current": current(s, part, key), "schema": schema(s, part, key),
                         "action": action})
     return out
+
+
+def form(s: dict, part: str, key=None) -> dict | None:
+    """What a correction of ``part`` is called and the schema of its value, whether or not
+    it can be made now (GameInfo.correction_form: the log words old corrections with it)."""
+    if part not in PARTS:
+        return None
+    return {"title": TITLES[part], "schema": schema(s, part, key)}
 
 
 def _check(s: dict, a: dict) -> tuple[str, object, object]:

@@ -66,6 +66,7 @@ INFO = GameInfo(
                              "resolve_manual", "return_houses", "roll_tax")),
     host_actions=frozenset(("adjust", "set_start_player", "correct")),
     corrections=corrections.corrections,
+    correction_form=corrections.form,
     action_shapes=shapes.SHAPES,
     catalog_shapes=shapes.catalog_shapes,
     # a played card's params as its performance reads them, then only the fields the

@@ -6,14 +6,14 @@ The server uses these templates as gettext msgids with the event's fields as par
 EVENT_TEXTS: dict[str, str] = {
     "action_lost": "This round's action of {seat} is lost ({cause}): {card} is not carried "
                    "out.",
-    "adjusted": "Correction for {seat}: {delta} {item} ({reason}).",
+    "adjusted": "Correction for {seat}: {item} {delta}, now {after} ({reason}).",
     "built": "{seat} placed {amount} {item} on {project}.",
     "card_discarded": "{seat} discarded {card} face down.",
     "card_no_effect": "{card} of {seat} has no effect: it cannot be carried out now.",
     "card_played": "{seat} played {card}.",
     "chapter_ended": "Chapter {chapter} ends.",
     "chapter_started": "Chapter {chapter} begins.",
-    "corrected": "The host corrected the board: {part} ({reason}).",
+    "corrected": "Correction of {part}: {before} → {after} ({reason}).",
     "covered": "A cover tile now covers {id} ({target}).",
     "covers_removed": "All cover tiles are removed.",
     "cure_skipped": "{seat} cures nobody.",

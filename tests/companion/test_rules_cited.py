@@ -4,13 +4,18 @@ language; the log, the prompts and refused choices cite it by its id, and each s
 every rule once per language in a `rules` message."""
 from __future__ import annotations
 
+import importlib
 import random
 
+import pytest
+
 from companion.game.service import Identity
+from companion.table import citations as app_citations
 from engine import citations
 from engine.wwe import GAME
 from tests.companion.conftest import Spy
 from tests.companion.test_privacy import new_wwe_game
+from tests.rules_reference import BOOK, shown_ref
 from tests.waiting import wait_for
 from web import i18n_tool
 
@@ -21,7 +26,7 @@ def translated(lang: str, msgid: str) -> str:
 
 def expected(rule_id: str, lang: str) -> dict:
     rule = GAME.info.texts.rules[rule_id]
-    return {"id": rule_id, "ref": citations.ref(rule, lang),
+    return {"id": rule_id, "ref": shown_ref("wwe", rule, lang),
             "text": rule["text"] if lang == "en" else translated(lang, rule["text"])}
 
 
@@ -83,9 +88,45 @@ def test_refusals_log_lines_and_prompts_carry_their_rule_per_language(games_live
                                            if k != "id"}
         spies["it"].wait_for(lambda v: v["lang"] == "de")
         assert [m for m, _ in spies["it"].messages].count("rules") == 2
-        # the Polish edition names its own section; English falls back to the reference
-        assert expected("income", "pl")["ref"].startswith("Instrukcja")
-        assert expected("income", "en")["ref"] == GAME.info.texts.rules["income"]["ref"]["*"]
+        # the Polish edition names its own section and step; English its subject in English
+        assert expected("income", "pl")["ref"] == "Instrukcja, «Przebieg rundy», krok 3"
+        assert expected("income", "en")["ref"] == "Rulebook, «A round, step 3: income»"
     finally:
         for spy in spies.values():
             spy.close()
+
+
+
+@pytest.mark.parametrize("game", ("wwe", "pillars", "monasterium"))
+def test_a_reference_reads_the_same_way_in_every_language(games_in_context, game):
+    """One form everywhere (issue 32 #10): "Rulebook, p. 6, «La Peste», step 1" in the
+    reader's words, the edition's own page, section and step where the language has one,
+    the section's subject in that language where it has none; never the rules reference's
+    "§4.3", a seed's "ES:29-30" or a bare "App"."""
+    kind = type("Kind", (), {"name": game})
+    rules = importlib.import_module(f"engine.{game}").GAME.info.texts.rules
+    for rid, rule in rules.items():
+        for lang in ("en", "it", "pl", "es", "de"):
+            said = app_citations.reference(kind, rule, lang)
+            assert said == shown_ref(game, rule, lang), (rid, lang)
+            assert "§" not in said and ":" not in said.split("«")[0], (rid, lang, said)
+            if not citations.is_app(rule):
+                assert said.startswith(BOOK[lang][0] + ", "), (rid, lang, said)
+
+
+def test_the_setup_guide_cites_the_rulebooks_setup_in_every_language(games_in_context):
+    """The TV's guided setup names the rulebook's setup section as every rule does: the
+    Spanish edition's own «Preparar», the German subject in German (not "ES:29-30")."""
+    from companion.table import table_guide
+
+    client = games_in_context.test_client()
+    game_id = new_wwe_game(client, ("N", "E"))
+    live = games_in_context.extensions["companion"].get(game_id)
+    guide = table_guide.guide_of(live.kind.info.table_guide)
+    progress = {"at": 0, "done": {}, "skipped": [], "finished": False}
+    said = {lang: table_guide.public(guide, live, progress, lang)["rule"]
+            for lang in ("en", "es", "de", "pl")}
+    assert said == {"en": "Rulebook, «Setting up the game»", "es": "Reglas, «Preparar»",
+                    "de": "Spielregel, «Spielaufbau»", "pl": "Instrukcja, «Przygotowanie gry»"}
+    page = client.get(f"/games/{game_id}/setup.json?lang=es").get_json()
+    assert {s["rule"] for s in page["steps"]} == {"Reglas, «Preparar»"}

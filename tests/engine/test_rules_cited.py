@@ -59,8 +59,14 @@ def assert_cited(game, translated, section: str, key: str) -> None:
     found = citations.rule_of(texts(game), section, key)
     assert found, f"{game}: {section} {key!r} cites no rule"
     rid, rule = found
-    for lang in LANGS:
-        assert citations.ref(rule, lang).strip(), f"{game}: rule {rid} has no reference in {lang}"
+    # a reference every language can read: its edition's place, else the section's subject
+    # (the topic) translated; never the rules reference's "§4.3" (issue 32 #10)
+    if not citations.is_app(rule):
+        for lang in LANGS:
+            assert citations.ref(rule, lang) or rule["topic"], f"{game}: {rid} in {lang}"
+        for lang, strings in translated.items():
+            assert strings.get(rule["topic"], "").strip(), \
+                f"{game}: the topic of rule {rid} is not translated into {lang}"
     assert rule["text"].strip()
     for lang, strings in translated.items():
         assert strings.get(rule["text"], "").strip(), \
@@ -96,6 +102,7 @@ def test_the_rules_file_is_sound_and_every_rule_is_cited(game):
     assert cited == set(data["rules"]), "a rule nobody cites, or a citation of no rule"
     for rule in data["rules"].values():
         assert set(rule["ref"]) <= {"*", *LANGS}
+        assert all(citations.edition_place(p) for k, p in rule["ref"].items() if k != "*")
     # a refined citation ("vp:reason=duties") names an event type the game has
     for key in data["events"]:
         assert key.split(":")[0] in events(game), key
@@ -117,18 +124,32 @@ def test_a_broken_rules_file_is_named_not_half_loaded():
                             "reasons": {"c": "y"}}) == [
         'rule x: "ref" needs a "*" reference', 'rule x: "text" is missing',
         "reasons.c: no rule 'y'"]
+    # a place in an edition names its section; a rule of the game names its topic
+    assert citations.check({"rules": {"x": {"ref": {"*": "§1", "it": "Regolamento, p. 3"},
+                                            "text": "t"}}}) == [
+        'rule x: the it reference needs a "section" (and maybe a "page" and a "step")',
+        'rule x: "topic" is missing']
+    assert citations.check({"rules": {"x": {"ref": {"*": "App"}, "text": "t"}}}) == []
     assert citations.check([]) != []
 
 
 def test_every_quoted_section_title_is_in_its_edition(game):
-    """A reference cites only what its edition prints: every «title» in a language's
-    reference is found in that language's rulebook text (rules.json "editions")."""
+    """A reference cites only what its edition prints: every section title of a language's
+    reference (and of the setup guide's) is found in that language's rulebook text
+    (rules.json "editions")."""
     data = json.loads((ROOT / "engine" / game / "data" / "rules.json").read_text("utf-8"))
+    guide = json.loads((ROOT / "engine" / game / "table_guide.json").read_text("utf-8"))
+    cited = {**data["rules"], "setup guide": guide["rulebook"]}
+    # a language without an edition here has no place of its own: only the topic names it
+    for rule in cited.values():
+        assert set(rule["ref"]) - {"*"} <= set(data["editions"])
     needed(SEEDS)
     for lang, name in data["editions"].items():
         text = (SEEDS / name).read_text(encoding="utf-8").lower()
-        for rid, rule in data["rules"].items():
-            for title in re.findall(r"«([^»]+)»", rule["ref"].get(lang, "")):
+        for rid, rule in cited.items():
+            place = rule["ref"].get(lang)
+            if place:
+                title = place["section"]
                 assert title.lower() in text, f"{game} {rid} {lang}: «{title}» not in {name}"
 
 

@@ -138,6 +138,9 @@ def test_setup_guided_then_the_finished_game_kept_and_exported(server, browser, 
     assert at_step(table) == steps[0]
     text = table.locator("#setup-text").inner_text()
     assert text and "{n}" not in text
+    # the rulebook's setup, named as every rule is (issue 32 #10): not "ES:29-30" or "2.1"
+    cited = table.locator("#setup-rule").inner_text()
+    assert cited in ("Rulebook, «Setting up the game»", "Spielregel, «Spielaufbau»"), cited
     assert table.locator("#setup-picture").is_visible()  # the first step is a diagram
     shot(table, f"80-setup-{game}-tv-first")
     tall = table.evaluate("() => document.documentElement.scrollHeight - innerHeight")

@@ -14,6 +14,7 @@ import json
 
 import pytest
 
+from tests.rules_reference import shown_ref
 from tests.web.conftest import ROOT, table_and_phones
 from tests.web.test_accessibility_browser import check as a11y
 from tests.web.test_browser import server, shot  # noqa: F401 (server is a fixture)
@@ -47,7 +48,7 @@ def expected(game: str, lang: str, rule_id: str) -> tuple[str, str]:
     the game's rules.json and its .po file (the data the owner edits)."""
     rule = json.loads((ROOT / "engine" / game / "data" / "rules.json").read_text())
     rule = rule["rules"][rule_id]
-    ref = rule["ref"].get(lang) or rule["ref"]["*"]
+    ref = shown_ref(game, rule, lang)  # "Instrukcja, «Przebieg rundy», krok 3"
     if lang == "en":
         return ref, rule["text"]
     catalog = i18n_tool.read(lang, i18n_tool.domain(game))
@@ -168,4 +169,17 @@ def test_why_shows_the_rule_of_a_refusal_and_of_a_bookkeeping_line(server, brows
     table.wait_for_selector("#step-rule:not([hidden])")
     shot(table, f"rules-{game}-table")
     a11y(table, f"rules-{game}-table")
+    # ... and in Polish: the same form, the Polish edition's section (or the section's
+    # subject in Polish), never "§4.3" (issue 32 #10)
+    tv = table.context.new_page()
+    tv.set_viewport_size({"width": 1920, "height": 1080})
+    tv.on("pageerror", lambda e: errors.append(f"tv pl: {e}"))
+    tv.goto(table.url.split("?")[0] + "?lang=pl")
+    tv.wait_for_selector("#step-rule:not([hidden])")
+    cited = tv.evaluate("() => TC.view.prompts[0].rule")
+    ref, text = expected(game, "pl", cited)
+    assert ref.startswith("Instrukcja, «")
+    assert words(tv.locator("#step-rule").inner_text()) == words(f"Zasada: {ref} {text}")
+    shot(tv, f"rules-{game}-table-pl")
+    tv.close()
     assert not errors, errors

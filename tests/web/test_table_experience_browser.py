@@ -264,8 +264,9 @@ def test_typing_scrolling_and_open_panels_survive_20_updates(server, browser):  
     phone.click("#event-search")
     phone.keyboard.type("a")
     phone_shown = phone.locator("#event-results button").count()
-    for summary in phone.locator("details.panel > summary").all():
-        summary.evaluate("e => e.click()")  # as a tap does (the dock may cover it now)
+    # every closed panel opened, as a tap does (the dock may cover one now)
+    phone.evaluate("() => document.querySelectorAll('details.panel:not([open]) > summary')"
+                   ".forEach(s => s.click())")
     assert phone.locator("details.panel:not([open])").count() == 0
     phone.evaluate("() => window.scrollTo(0, 300)")
     phone.locator("#event-search").focus()
@@ -291,7 +292,10 @@ def test_typing_scrolling_and_open_panels_survive_20_updates(server, browser):  
     assert phone.evaluate("() => document.activeElement.id") == "event-search"
     assert phone.input_value("#event-search") == "a"
     assert phone.locator("#event-results button").count() == phone_shown
-    assert phone.locator("details.panel:not([open])").count() == 0, "open panels stay open"
+    # (the starting pieces fold by themselves once play begins, here with the host's first
+    # correction: issue 32 #15, tests/web/test_table_game_browser.py; a player's taps win)
+    assert phone.locator("details.panel:not([open]):not(#setup-pieces)").count() == 0, \
+        "open panels stay open"
     assert phone.evaluate("() => window.scrollY") == phone_y
     phone_shot(phone, "phone-60-after-20-updates")
 

@@ -92,8 +92,20 @@ def test_the_game_not_at_the_table_says_where_the_hardware_is(server, browser):
     phone.wait_for_selector("#my-prompt.my-turn .turn-what")
     what = phone.locator("#my-prompt .turn-what").inner_text()
     assert "Wirf deine Würfel" in what and "Anna" not in what, what
+    pieces = phone.locator("#setup-pieces")
+    assert pieces.get_attribute("open") is not None  # open while the table sets up
     host.click("#table-steps .step-fallback")  # "Let the app roll": the first action
     phone.wait_for_function("() => TC.view.version > 0")
+    # play has begun: the starting pieces fold away to one line at the bottom (issue 32 #15)
+    phone.wait_for_function("() => !document.getElementById('setup-pieces').open")
+    assert pieces.is_visible() and pieces.locator("li").first.is_hidden()
+    below = phone.evaluate("""() => document.getElementById('setup-pieces')
+      .getBoundingClientRect().top >= Math.max(...[...document.querySelectorAll(
+      '.closed-hide section.panel:not([hidden])')].map(e => e.getBoundingClientRect().bottom))""")
+    assert below, "the folded pieces are not below every panel"
+    pieces.locator("summary").click()  # still there to look up
+    assert pieces.locator("li").first.is_visible()
+    pieces.locator("summary").click()
     # Anna places first: "Your turn" at the top of her phone, as in every game
     phone.wait_for_selector("#my-prompt.my-turn .turn-big")
     assert phone.locator("#my-prompt .turn-big").inner_text() == "Du bist dran"
@@ -159,6 +171,11 @@ def test_pillars_phone_says_your_turn_at_the_top(server, browser):
     assert page.evaluate("() => document.body.classList.contains('my-turn')")
     other = phones["E" if turn == "N" else "N"]
     assert other.locator("#my-prompt.my-turn").count() == 0
+    # the starting pieces are folded away at the bottom once play has begun (issue 32 #15)
+    for phone in phones.values():
+        phone.wait_for_function("() => document.getElementById('setup-pieces')"
+                                ".classList.contains('folded')")
+        assert phone.evaluate("() => !document.getElementById('setup-pieces').open")
     shot(page, f"table-game-08-pillars-phone-your-turn-{'en' if turn == 'N' else 'pl'}")
     shot(other, f"table-game-09-pillars-phone-waiting-{'pl' if turn == 'N' else 'en'}")
     assert not errors, errors

@@ -90,6 +90,10 @@ def test_pillars_round_preparation_says_who_and_how(server, browser):
     table.wait_for_selector("#table-steps .table-step")
     step = table.locator("#table-steps .table-step").first
     assert "Anna: lay out privilege 1 of 2 on the Kingsbridge spaces." in step.inner_text()
+    # nothing is "left" before anything was laid out (issue 32 #13)
+    board = table.locator("main").inner_text()
+    assert "Nothing left" not in board, board
+    assert "The round's cards are being laid out." in board
     assert "No camera is running" in step.inner_text()
     # the phones say it in one line, in their language
     assert "Anna" in anna.locator("#table-steps").inner_text()
@@ -100,6 +104,7 @@ def test_pillars_round_preparation_says_who_and_how(server, browser):
     a11y(anna, "pillars-phone-prep")
     # the host page draws for a TV that is not a touch screen
     assert host.locator("#table-steps-panel").is_visible()
+    assert host.locator("#table-steps .step-rest").is_visible()  # "... draw the rest"
     shot(host, "71-pillars-host-prep")
     a11y(host, "pillars-host-prep")
     click(host, "#table-steps .step-fallback", table)
@@ -129,13 +134,33 @@ def test_pillars_round_preparation_says_who_and_how(server, browser):
     assert table.locator("#inputs [data-to=shiring] button").count() >= 2
     assert table.locator("#inputs [data-to=supply] button").count() >= 2
     shot(table, "73-pillars-table-prep-craftsman")
+    # the host's phone, in Italian: the same two buttons in its words
+    host_it = table.context.new_page()
+    host_it.set_viewport_size({"width": 390, "height": 844})
+    host_it.goto(f"{server}/host/{game_id}?lang=it")
+    host_it.wait_for_selector("#table-steps .step-rest")
+    assert host_it.locator("#table-steps .step-rest").inner_text() == (
+        "Fai estrarre all'app tutte le restanti")
+    assert not too_wide(host_it), too_wide(host_it)
+    shot(host_it, "71-pillars-host-prep-phone-it")
+    host_it.close()
     card = table.locator("#inputs [data-to=supply] button").first.get_attribute("data-card")
     click(table, f"#inputs [data-to=supply] button[data-card='{card}']", table)
     assert view(table)["supply"]["craftsmen"] == [card]
     assert "craftsman 2 of 4" in step.inner_text()
-    while view(table)["phase"] == "prep":
-        click(table, "#table-steps .step-fallback", table)
+    # "Let the app draw the rest": one tap, not 11 more (issue 32 #13), in sight beside
+    # "Let the app draw", each draw recorded as if tapped one by one
+    rest = table.locator("#table-steps .step-rest")
+    assert rest.inner_text() == "Let the app draw the rest"
+    assert not covered(table, "#table-steps .step-rest")
+    box = rest.bounding_box()
+    assert box and box["y"] + box["height"] <= TV["height"]
+    drawn = version(table)
+    rest.click()
+    table.wait_for_function("() => TC.view.view.phase !== 'prep'", timeout=20000)
+    assert version(table) - drawn >= 10
     assert table.locator("#table-steps .table-step").count() == 0  # a phone decides now
+    assert "Nothing left" not in table.locator("#round-cards").inner_text()
     log = table.locator("#log").inner_text()
     assert "The app decided by chance: which craftsman is laid out." in log
     assert not RAW_ID.findall(log), RAW_ID.findall(log)

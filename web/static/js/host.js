@@ -57,6 +57,7 @@
       }).join(" · ");
     }
     if (typeof value === "boolean") return value ? "✓" : "–";
+    if (typeof value === "number" && !arr(schema.oneOf).length) return String(value);  // a count, not an id
     var choice = arr(schema.oneOf).filter(function (o) { return JSON.stringify(obj(o)["const"]) === JSON.stringify(value); })[0];
     return named(choice && choice.title ? choice.title : value);
   }
@@ -138,8 +139,8 @@
       return;
     }
     sel.dataset.shown = shown;
-    TC.replace(sel, corrections.map(function (c) {
-      var label = c.title + (c.key === null || c.key === undefined ? "" : " · " + named(c.key));
+    TC.replace(sel, corrections.map(function (c) {  // "Building project (Bridge)", in words
+      var label = c.label || c.title + (c.key === null || c.key === undefined ? "" : " · " + named(c.key));
       return h("option", {value: corrKey(c), selected: corrKey(c) === keep}, label);
     }));
     showCorrection();
@@ -197,11 +198,15 @@
     if (!action) return;
     TC.emitWithAck("host", {op: "correct_preview", action: action}).then(function (ack) {
       if (!ack.ok) { TC.replace("corr-preview", h("p.why", ack.message || ack.code)); return; }
-      TC.replace("corr-preview", h("table.list", {id: "corr-diff"}, h("thead", h("tr", h("th", ""), h("th", t("before")), h("th", t("after")))),
-        h("tbody", arr(obj(ack.preview).changed).map(function (row) {
-          var path = String(row.key).split(".");  // a key of the view, then ids in it
-          return h("tr", {dataset: {key: row.key}}, h("th", [path[0]].concat(path.slice(1).map(named)).join(" · ")), h("td", h("code", row.before)), h("td", h("code", row.after)));
-        }))));
+      // each changed field of the corrected part, in words, before and after (the server's)
+      var preview = obj(ack.preview);
+      TC.replace("corr-preview", [
+        preview.what ? h("p.corr-what", h("b", preview.what)) : null,
+        h("table.list", {id: "corr-diff"}, h("thead", h("tr", h("th", ""), h("th", t("before")), h("th", t("after")))),
+          h("tbody", arr(preview.changed).map(function (row) {
+            return h("tr", {dataset: {key: row.key}}, h("th", row.field || row.label),
+              h("td", row.before), h("td", row.after));
+          })))]);
     });
   });
   document.getElementById("correct-form").addEventListener("submit", function (e) {

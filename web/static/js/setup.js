@@ -25,7 +25,7 @@
     root.dataset.finished = s.finished ? "yes" : "no";
     document.getElementById("setup-count").textContent = t("setup_step_of", {n: s.at + 1, total: s.steps.length});
     document.getElementById("setup-text").textContent = step.text;
-    document.getElementById("setup-rule").textContent = step.rule ? t("setup_rule", {rule: step.rule}) : "";
+    document.getElementById("setup-rule").textContent = step.rule || "";  // "Rulebook, «Preparar»"
     var pic = document.getElementById("setup-picture");
     pic.hidden = !step.picture;
     if (step.picture) pic.src = root.dataset.pictures + step.picture + ".svg";

@@ -38,20 +38,37 @@
       dataset: {kind: step.kind}, onclick: send}, step.fallback_text);
   }
 
+  /** "Let the app draw the rest": one tap for every part of the step still owed (the
+   *  server sends the fallback once per part, each recorded on its own). Only where more
+   *  than one part is left. */
+  function restButton(step, send) {
+    if (!step.fallback || !step.rest_text || !(step.of - step.done > 1)) return null;
+    return h("button.step-rest.secondary", {type: "button", dataset: {kind: step.kind}, onclick: send},
+      step.rest_text);
+  }
+
+  function buttons(step, send) {
+    var one = fallbackButton(step, function () { send(false); });
+    var rest = restButton(step, function () { send(true); });
+    return one && rest ? h("div.step-buttons", one, rest) : one;
+  }
+
   function tableStep(step) {
     return h("div.table-step", {dataset: {kind: step.kind, key: "step-" + step.kind}},
       h("div.step-what", h("span.step-icon", {"aria-hidden": "true"}, "▸ "), step.text, progress(step)),
       devices(step),
       step.by_hand ? h("div.step-hand.small", step.by_hand) : null,
-      fallbackButton(step, function () { TC.act(step.fallback); }));
+      buttons(step, function (rest) {
+        TC.emitWithAck("table_step", {kind: step.kind, rest: rest});
+      }));
   }
 
   function hostStep(step) {
     return h("div.table-step", {dataset: {kind: step.kind, key: "step-" + step.kind}},
       h("div.step-what", step.text, progress(step)), devices(step),
       step.fallback ? h("p.small.muted", t("step_host_hint")) : null,
-      fallbackButton(step, function () {
-        TC.emitWithAck("host", {op: "table_step", kind: step.kind});
+      buttons(step, function (rest) {
+        TC.emitWithAck("host", {op: "table_step", kind: step.kind, rest: rest});
       }));
   }
 

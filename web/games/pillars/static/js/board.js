@@ -156,12 +156,15 @@
       })));
   }
 
+  /** An empty place of the round's cards: while they are laid out nothing is "left" yet. */
+  function noCards(m) {
+    return h("p.small.muted.supply-empty", t(m.view.phase === "prep" ? "supply_being_laid_out" : "nothing_left"));
+  }
+
   function roundCards(m) {
     var v = m.view, sup = obj(v.supply);
     var mats = arr(sup.materials), crafts = arr(sup.craftsmen);
-    if (!mats.length && !crafts.length) {  // before the round's cards are out, nothing is "left"
-      return h("p.small.muted.supply-empty", t(v.phase === "prep" ? "supply_being_laid_out" : "nothing_left"));
-    }
+    if (!mats.length && !crafts.length) return noCards(m);
     return [
       mats.length ? h("h3", t("supply_materials")) : null,
       h("div.cards", mats.map(function (id) { return cardBox(m, id); })),
@@ -174,14 +177,12 @@
 
   function shiring(m) {
     var ids = arr(m.view.shiring);
-    return ids.length ? h("div.cards", ids.map(function (id) { return cardBox(m, id); }))
-      : h("p.small.muted", t("nothing_left"));
+    return ids.length ? h("div.cards", ids.map(function (id) { return cardBox(m, id); })) : noCards(m);
   }
 
   function kingsbridge(m) {
     var ids = arr(m.view.kingsbridge);
-    return ids.length ? h("div.cards", ids.map(function (id) { return cardBox(m, id); }))
-      : h("p.small.muted", t("nothing_left"));
+    return ids.length ? h("div.cards", ids.map(function (id) { return cardBox(m, id); })) : noCards(m);
   }
 
   /** The architects: who still has some in the bag, the cost now, the drawn one, the wheel. */
