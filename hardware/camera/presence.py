@@ -39,12 +39,12 @@ STABLE = 8.0  # gray levels between two frames for a pixel to count as stable
 # stable for a few frames before it is read there and its place frozen
 KNOWN_AFTER = 10
 SMEAR_LIGHT = 30.0  # gray levels between a smeared card's mean and its reference's
-# an object's outline: the median step across a change's border against the table's own
-# median step between neighbouring cells, and at least this many gray levels
+# an object's outline: the median step across a change's border, against the table's own
+# median step between neighbouring cells, and at least `OUTLINE_MIN` gray levels
 OUTLINE = 3.0
+OUTLINE_MIN = 13.0
 STILL_SHARE = 0.1  # of a change's cells that moved since the frame before: it lies still
 CARD_REACH = 1.6  # sticker sides from a sticker's centre that its card covers (about)
-OUTLINE_MIN = 13.0
 
 CARD, TABLE, HIDDEN = "card", "table", "hidden"
 
@@ -259,10 +259,8 @@ class Presence:
             if other is not ref and np.hypot(xs - other.centre[0], ys - other.centre[1]
                                              ).min() < CARD_REACH * other.side:
                 return False
-        steps = []
-        for a, b, inside_a in _neighbours(change):
-            steps.append(np.abs(now[a] - now[b])[inside_a])
-        border = np.concatenate(steps) if steps else np.zeros(0, np.float32)
+        border = np.concatenate([np.abs(now[a] - now[b])[across]
+                                 for a, b, across in _neighbours(change)])
         if border.size < 4:
             return False
         texture = [np.abs(model[a] - model[b])[known[a] & known[b]]
