@@ -652,9 +652,10 @@ COVER_FRAMES = (2, 5, 10, 20, 30)  # issue 35: covers of 2-30 frames are not rem
 
 def cover_scripts(quick: bool = False):
     """(name, script, seed, style): a card's sticker covered by a hand, a die (16 and 21 mm)
-    or another card slid over it (0.8 and 1.3 of the sticker's width) for each of
-    `COVER_FRAMES` frames, the camera 60 cm above the table or 40 cm and tilted 12
-    degrees, on the real table; seeds 200-299, apart from every other video's."""
+    or another card slid over it, face up or face down (0.8 and 1.3 of the sticker's
+    width), for each of `COVER_FRAMES` frames, the camera 60 cm above the table or 40 cm
+    and tilted 12 degrees, on the real table: 70 videos on seeds 200-269, apart from
+    every other video's."""
     out = []
     frames = (2, 10, 30) if quick else COVER_FRAMES
     for kind in table_video.COVERS:
