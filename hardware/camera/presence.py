@@ -39,6 +39,12 @@ STABLE = 8.0  # gray levels between two frames for a pixel to count as stable
 # stable for a few frames before it is read there and its place frozen
 KNOWN_AFTER = 10
 SMEAR_LIGHT = 30.0  # gray levels between a smeared card's mean and its reference's
+# an object's outline: the median step across a change's border, against the table's own
+# median step between neighbouring cells, and at least `OUTLINE_MIN` gray levels
+OUTLINE = 3.0
+OUTLINE_MIN = 13.0
+STILL_SHARE = 0.1  # of a change's cells that moved since the frame before: it lies still
+CARD_REACH = 1.6  # sticker sides from a sticker's centre that its card covers (about)
 
 CARD, TABLE, HIDDEN = "card", "table", "hidden"
 
@@ -82,6 +88,7 @@ class Presence:
         self.known: np.ndarray | None = None  # bool: the background model holds the table
         self.candidate: np.ndarray | None = None  # the current stable run's picture
         self.previous: np.ndarray | None = None
+        self.before: np.ndarray | None = None  # the frame before the latest update's
         self.current: Small | None = None
         self.references: dict[str, Reference] = {}
         self.ticks = 0  # skipped (unchanged) frames since the last update
@@ -132,7 +139,7 @@ class Presence:
         self.stable = np.where(learn, np.minimum(self.stable + 1, 250), 0).astype(np.uint8)
         cv2.accumulateWeighted(image, self.candidate, LEARN_RATE, learn.astype(np.uint8))
         self._confirm()
-        self.previous, self.current = image, small
+        self.before, self.previous, self.current = self.previous, image, small
 
     def _confirm(self) -> None:
         confirmed = self.stable >= KNOWN_AFTER
@@ -218,11 +225,49 @@ class Presence:
         edge = set(np.unique(labels[border]).tolist())
         covering = here & edge
         if not covering:
-            return TABLE
+            change = np.isin(labels, list(here))
+            if not self._outlined(change, now, known, model, ref):
+                return TABLE
+            covering = here  # an object lies on it (a card face down slid over it)
         cover = np.isin(labels, list(covering))
         self.holding = cover if self.holding is None or self.holding.shape != cover.shape \
             else self.holding | cover
         return HIDDEN
+
+    def _outlined(self, change: np.ndarray, now: np.ndarray, known: np.ndarray,
+                  model: np.ndarray, ref: Reference) -> bool:
+        """Is what changed at the card's place an object lying still there (its outline
+        stands out from the table around it) rather than the table showing through where
+        the card was?
+
+        A lifted card leaves table continuing the table around it: across the changed
+        region's border the cells differ as the table's own cells differ. A card slid
+        over it (face down: no sticker of its own to read) has an outline: across that
+        border the cells differ more than `OUTLINE` x the table's texture, and by at least
+        `OUTLINE_MIN` gray levels. Only a change at rest is judged (at most `STILL_SHARE`
+        of its cells moved since the frame before: a lift under way is no object lying),
+        and none that reaches another card we know lies there (within `CARD_REACH` of its
+        sticker): that may be the card showing through."""
+        if self.before is None or self.before.shape != self.current.image.shape:
+            return False
+        moved = np.abs(_cells(self.before) - now) > CHANGE_LEVEL
+        if moved[change].mean() > STILL_SHARE:  # still moving: a lift under way, a slide
+            return False
+        ys, xs = np.nonzero(change)
+        xs, ys = (xs + 0.5) * self.cell_px, (ys + 0.5) * self.cell_px
+        for other in self.references.values():
+            if other is not ref and np.hypot(xs - other.centre[0], ys - other.centre[1]
+                                             ).min() < CARD_REACH * other.side:
+                return False
+        border = np.concatenate([np.abs(now[a] - now[b])[across]
+                                 for a, b, across in _neighbours(change)])
+        if border.size < 4:
+            return False
+        texture = [np.abs(model[a] - model[b])[known[a] & known[b]]
+                   for a, b, _ in _neighbours(known)]
+        table = np.concatenate(texture)
+        table_step = float(np.median(table)) if table.size >= 16 else OUTLINE_MIN
+        return float(np.median(border)) > max(OUTLINE_MIN, OUTLINE * table_step)
 
     def not_table(self, centre, side: float, payload: str | None = None) -> bool:
         """Something other than the table at ``centre`` (a card carried or slid there).
@@ -340,6 +385,15 @@ def _cells(image: np.ndarray) -> np.ndarray:
     whole = image[:ch * CHANGE_CELL, :cw * CHANGE_CELL] if h >= CHANGE_CELL and \
         w >= CHANGE_CELL else image
     return cv2.resize(whole, (cw, ch), interpolation=cv2.INTER_AREA).astype(np.float32)
+
+
+def _neighbours(mask: np.ndarray):
+    """(cells, their right or lower neighbours, where the two differ in ``mask``) for the
+    grid's horizontal and vertical neighbour pairs, as index slices."""
+    h, w = mask.shape
+    for a, b in (((slice(0, h), slice(0, w - 1)), (slice(0, h), slice(1, w))),
+                 ((slice(0, h - 1), slice(0, w)), (slice(1, h), slice(0, w)))):
+        yield a, b, mask[a] != mask[b]
 
 
 def _spread_cells(cells: np.ndarray, shape: tuple[int, int]) -> np.ndarray:

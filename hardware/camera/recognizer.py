@@ -25,6 +25,7 @@ from hardware.camera.calibration import (
 from hardware.camera.decode import Decoder, Detection, to_gray
 from hardware.camera.presence import (
     CARD,
+    CARD_REACH,
     CHANGE_CELL,
     HIDDEN,
     ChangeDetector,
@@ -99,7 +100,6 @@ BRIGHT_SHARE = 0.5  # of that contrast, for a smeared card to count as still the
 # sticker sides between two cards' stickers: side by side they are 1.6 apart (63 mm
 # cards, 40 mm stickers); closer, one card lies over the other
 COVER_REACH = 1.4
-CARD_REACH = 1.6  # sticker sides from a sticker's centre that its card covers (about)
 FAST = 0.3  # sticker sides a frame: a card moving this fast must stay on its course
 
 

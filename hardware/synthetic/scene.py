@@ -38,6 +38,7 @@ class Placement:
     angle: float  # image angle of the card's top, clockwise from image up
     marker: bool = False  # a bare board marker sticker rather than a card
     motion: tuple[float, float] = (0.0, 0.0)  # flat px the card moves during the exposure
+    face_down: bool = False  # the card's back up: no sticker in view (issue 35's covers)
 
 
 @dataclass(frozen=True)
@@ -267,6 +268,8 @@ def _card_patch(placement: Placement, style: Style, rng: np.random.Generator):
         card[4:4 + sh, 4:4 + sw] = sticker[..., None]
         return card, (4 + quiet, 4 + quiet), style.symbol_px
     w, h = int(sw * 1.45), int(sw * 2.05)
+    if placement.face_down:
+        return _card_back(w, h), (0, 0), style.symbol_px
     card = np.full((h, w, 3), (200, 225, 235), np.uint8)
     # a card's printed art is the same in every frame (a video of a still table is still)
     rng = np.random.default_rng(zlib.crc32(placement.payload.encode()))
@@ -278,6 +281,20 @@ def _card_patch(placement: Placement, style: Style, rng: np.random.Generator):
     x0, y0 = (w - sw) // 2, 10
     card[y0:y0 + sh, x0:x0 + sw] = sticker[..., None]
     return card, (x0 + quiet, y0 + quiet), style.symbol_px
+
+
+def _card_back(w: int, h: int) -> np.ndarray:
+    """A card's back, the same for every card of a deck: a dark red field in a light frame,
+    a diamond lattice and an emblem (nothing a decoder could read)."""
+    back = np.full((h, w, 3), (40, 45, 120), np.uint8)
+    cv2.rectangle(back, (0, 0), (w - 1, h - 1), (170, 200, 215), max(3, w // 14))
+    step = max(8, w // 7)
+    for d in range(-h, w + h, step):  # a lattice of thin gold lines
+        cv2.line(back, (d, 0), (d + h, h), (60, 120, 170), 1, cv2.LINE_AA)
+        cv2.line(back, (d, 0), (d - h, h), (60, 120, 170), 1, cv2.LINE_AA)
+    cv2.circle(back, (w // 2, h // 2), w // 4, (150, 190, 210), -1, cv2.LINE_AA)
+    cv2.circle(back, (w // 2, h // 2), w // 6, (40, 45, 120), 3, cv2.LINE_AA)
+    return back
 
 
 def _line_kernel(dx: float, dy: float) -> np.ndarray:
@@ -568,6 +585,8 @@ class Camera:
         for index, (t, corners) in enumerate(zip(truth, symbols, strict=True)):
             facts = self._symbol_truth(corners, owner, index, homography,
                                        len(qr_matrix(t.payload)))
+            if placements[index].face_down:  # its own back hides its sticker
+                facts["covered"] = 1.0
             image_corners = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), homography)
             points = np.vstack([image_corners.reshape(-1, 2), [t.sticker]])
             defocus = style.defocus_px * s

@@ -329,7 +329,7 @@ def overlap_script(towards: float = 90.0, fps: float = 30.0) -> Script:
     return Script(frames, expected, fps, hands, left)
 
 
-COVERS = ("hand", "die", "card")
+COVERS = ("hand", "die", "card", "card_back")
 
 
 def cover_script(kind: str, covered_frames: int, size: float = 1.0, event: str | None = None,
@@ -340,7 +340,9 @@ def cover_script(kind: str, covered_frames: int, size: float = 1.0, event: str |
     - ``hand``: a hand comes in from the south and rests its fingers over the sticker;
     - ``die``: a die (``size`` x 16 mm) lands on the sticker and is picked up again;
     - ``card``: another card is slid over the sticker from the east (``size`` x its
-      width over it), rests, and is slid back out of the picture.
+      width over it), rests, and is slid back out of the picture;
+    - ``card_back``: the same with the covering card face down (its back up: no sticker
+      of its own is read, nothing tells that a card lies there but how the place looks).
 
     Expected: the card appears, and nothing removes it or makes it appear again (the
     covering card's own observations are not the point: `Script.covered` names the card
@@ -362,14 +364,15 @@ def cover_script(kind: str, covered_frames: int, size: float = 1.0, event: str |
         elif kind == "die" and 0 <= k < covered_frames:
             over.append(Die(sx + 4, sy + 3, 17.0 + 3 * (k > covered_frames // 2), 53 * size,
                             3 + i % 3))
-        elif kind == "card" and -come <= k < covered_frames + come:
+        elif kind in ("card", "card_back") and -come <= k < covered_frames + come:
             # the covering card's west edge comes from far east to ``size`` of its width
             # past the sticker's west side, then goes back
             shift = 130 * max(0, -k, k - covered_frames + 1)
             x = sx - 60 * size + 110 + shift
             motion = (0.0, 0.0) if 0 <= k < covered_frames else (
                 (-65.0 if k < 0 else 65.0), 0.0)
-            placements.append(Placement(other, x, sy + 40, 92.0, motion=motion))
+            placements.append(Placement(other, x, sy + 40, 92.0, motion=motion,
+                                        face_down=kind == "card_back"))
             if not 0 <= k < covered_frames:
                 over.append(Hand(x + 120, sy + 30, 90.0))
         else:

@@ -1,6 +1,8 @@
 """Issue 35: blur the way real lenses blur, glare on glossy sleeves, and covers (a hand, a
 die, a card slid over a sticker). Real rendered frames and videos (hardware.synthetic) through the
 real decoder and recogniser."""
+from dataclasses import replace
+
 import cv2
 import numpy as np
 import pytest
@@ -92,18 +94,35 @@ def play(script, seed, style):
     return events
 
 
-@pytest.mark.parametrize("kind, frames, size, seed", [
-    ("card", 30, 0.8, 201),
-    ("card", 20, 1.3, 205),
-    ("card", 5, 1.3, 202),
-    ("die", 30, 1.3, 203),
-    ("hand", 20, 1.0, 204),
+@pytest.mark.parametrize("kind, frames, size, seed, tilt", [
+    ("card", 30, 0.8, 201, 0),
+    ("card", 20, 1.3, 205, 0),
+    ("card", 5, 1.3, 202, 0),
+    ("die", 30, 1.3, 203, 0),
+    ("hand", 20, 1.0, 204, 0),
+    # face down: no sticker of its own is read; each of these was removed 8 frames after
+    # it was covered and appeared again when uncovered (the bench's seeds)
+    ("card_back", 30, 0.8, 258, 0),
+    ("card_back", 20, 1.3, 266, 0),
+    ("card_back", 30, 1.3, 268, 0),
+    ("card_back", 10, 0.8, 255, 12),
 ])
-def test_a_covered_card_stays_on_the_table(kind, frames, size, seed):
+def test_a_covered_card_stays_on_the_table(kind, frames, size, seed, tilt):
+    style = video_style(seed)
+    if tilt:  # 40 cm above the table, tilted
+        style = replace(style, tilt_deg=tilt, height_mm=400.0)
     script = cover_script(kind, frames, size)
-    events = play(script, seed, video_style(seed))
+    events = play(script, seed, style)
     mine = [kind for _, kind, payload in events if payload == script.covered]
     assert mine == ["Appeared"]
+
+
+@pytest.mark.xfail(strict=True, reason="a dark card back on dark wood: its outline steps "
+                   "11 gray levels, under presence.OUTLINE_MIN (docs/camera.md, Limits)")
+def test_a_card_under_a_dark_back_on_dark_wood_stays():
+    script = cover_script("card_back", 10, 1.3)
+    events = play(script, 615, video_style(615))
+    assert [kind for _, kind, p in events if p == script.covered] == ["Appeared"]
 
 
 def test_a_lift_is_still_removed_within_8_frames():
@@ -111,3 +130,15 @@ def test_a_lift_is_still_removed_within_8_frames():
     events = play(script, 205, video_style(205))
     removed = [i for i, kind, _ in events if kind == "Removed"]
     assert removed and removed[0] - script.left_view <= 8
+
+
+def test_a_face_down_card_shows_no_sticker():
+    from hardware.synthetic.scene import Camera, Placement
+    from hardware.tags.format import card_payload
+
+    up = Placement(card_payload("demo", "E", "card_1"), 500, 360, 0.0)
+    down = Placement(card_payload("demo", "A", "card_9"), 800, 360, 0.0, face_down=True)
+    image, truth = Camera.create(3).render([up, down], seed=3)
+    got = {d.payload for d in Recognizer().process(image, 0.0).detections}
+    assert got == {up.payload}
+    assert truth[1].covered == 1.0 and not truth[1].decodable
