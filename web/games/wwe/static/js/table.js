@@ -53,7 +53,11 @@
       var acting = m.prompts.some(function (x) { return x.seat === s; });
       var income = pv && pv.income[s];
       var pun = W.arr(p.punishments);
-      var flags = W.arr(p.round_flags);
+      var lost = W.obj(m.view.lost_actions)[s];
+      // the lost action is said once, with its cause (below); the other flags by name
+      var flags = W.arr(p.round_flags).filter(function (x) {
+        return !lost || (x !== "royal_court" && x !== "lose_action");
+      });
       var played = W.arr(p.played);
       return h("div.player-card" + (acting ? ".is-acting" : "") + (start ? ".is-start" : ""),
         {style: W.playerStyle(p), dataset: {seat: s, key: "player-" + s}},
@@ -70,11 +74,18 @@
           return W.nm("cards", c.card) + (c.performed ? "" : " ✗");
         }).join(", ")) : null,
         pun.length ? h("div.small", "⚠ " + t("next_chapter") + ": " + pun.map(function (x) { return t("punish_" + x); }).join(", ")) : null,
+        lost ? h("div.small.action-lost", {dataset: {cause: lost.card || lost.cause}},
+          "✗ " + t("action_lost_by", {cause: lostCause(lost)})) : null,
         flags.length ? h("div.small", "⚑ " + flags.map(shortFlag).join(", ")) : null,
         p.connected === false ? h("div.joined.muted", t("phone_offline")) : null,
         income ? h("div.preview", h("span.small", t("income") + ": "),
           Object.keys(income).length ? W.itemChips(income, {}) : t("nothing")) : null);
     });
+  }
+
+  /** What takes a seat's action this round: the event card by name, or the Royal Court. */
+  function lostCause(lost) {
+    return lost.card ? W.nm("events", lost.card) : t("punish_royal_court");
   }
 
   /** A round flag by its short name on the TV ("Begging"); the phone says what it does. */
