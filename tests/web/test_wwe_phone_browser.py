@@ -382,7 +382,7 @@ def test_the_tv_says_whose_action_a_permanent_card_takes(owner_server, browser, 
     for (n, (record, start)), lang in zip(rounds.items(), ("it", "pl"), strict=True):
         table = import_game(browser, base, record, tmp_path, errors)
         table.goto(table.url.split("?")[0] + f"?lang={lang}")
-        table.wait_for_function("() => window.TC && window.TC.view && TC.view.view.round === " + str(n))
+        table.wait_for_function("n => window.TC && TC.view && TC.view.view.round === n", arg=n)
         assert tv_lost(table) == {start: lines[lang]}
         assert "⚑" not in table.locator(f".player-card[data-seat={start}]").inner_text()
         shot(table, f"wwe32-tv-permanent-lost-round-{n}-{lang}")
