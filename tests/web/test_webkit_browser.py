@@ -125,17 +125,10 @@ def test_phone_and_tv_pages_work_in_webkit(tables, webkit, game):
     assert driver.execute_script("return TC.view.role") == "table"
     tv = driver.current_window_handle
 
-    # a phone joins with its seat's code, at phone size, in German
-    driver.switch_to.new_window("window")
-    driver.set_window_size(390, 844)
-    driver.get(f"{base}/join/{game_id}/N?code={codes['N']}")
-    until(driver, "return location.pathname.startsWith('/play/')")
-    driver.get(f"{base}/play/{game_id}?lang=de")
-    driver.execute_script(CATCH)
-    until(driver, "return window.TC && TC.view && TC.view.seat === 'N'")
-    phone = driver.current_window_handle
+    # a phone joins with its seat's code, at phone size (390x844), in German
+    phone = open_phone(driver, base, game_id, "N", codes["N"], "de")
     assert driver.find_element("id", "my-prompt").text.strip()
-    shot(driver, f"{game}-phone-de")
+    phone_frame_shot(driver, f"{game}-phone-de")
 
     # the TV acts (the table's first step: an event card, the preparation, the first roll)
     driver.switch_to.window(tv)
@@ -146,12 +139,12 @@ def test_phone_and_tv_pages_work_in_webkit(tables, webkit, game):
     shot(driver, f"{game}-tv-en")
 
     # the phone follows, and a move that is not its own is refused with its "Why?"
-    driver.switch_to.window(phone)
+    to_phone(driver, phone)
     until(driver, "return TC.view.version >= arguments[0]", version)
     driver.switch_to.window(tv)
     move = driver.execute_script("const c = (TC.view.choices || []).find(c => !c.refused);"
                                  "return c ? c.action : null;")
-    driver.switch_to.window(phone)
+    to_phone(driver, phone)
     refused = driver.execute_script(  # a choice the phone shows refused, with its rule
         "const c = (TC.view.choices || []).find(c => c.refused && c.refused.rule);"
         "return c ? c.action : null;")
@@ -175,7 +168,7 @@ def test_phone_and_tv_pages_work_in_webkit(tables, webkit, game):
     driver.find_element("css selector", "#toast details.rule-why > summary").click()
     until(driver, "const r = document.querySelector('#toast .rule-text');"
                   "return r && r.innerText.includes(arguments[0])", ack["rule"]["ref"])
-    shot(driver, f"{game}-phone-refusal-de")
+    phone_frame_shot(driver, f"{game}-phone-refusal-de")
     driver.find_element("css selector", "#toast .toast-close").click()
     until(driver, "return document.getElementById('toast').hidden")
 
