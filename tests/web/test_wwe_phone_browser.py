@@ -211,6 +211,7 @@ def test_a_lost_action_is_said_before_the_tap(server, browser, tmp_path):  # noq
     assert tv_lost(table) == {"N": "✗ Action lost this round: Royal Court",
                               "S": "✗ Action lost this round: King Edward III goes to war "
                                    "against France"}
+    shot(table, "wwe32-tv-lost-actions-en")
     check_chapter_end_box(table, phones)
     # Anna also does Penance (her face-down card was drawn at random): she gives up only
     # the face-up one; Bartek chooses his face-down card too

@@ -43,7 +43,10 @@
     return {rotation: pv.rotation, income: W.obj(eff.income), steps: eff.favor, space: eff.space};
   }
 
-  function playerCards(m, pv) {
+  /** ``summary``: the chapter-end table shows beside the cards, with each seat's
+   *  punishments: the cards then leave them out (said once, and the cards stay short enough
+   *  for one screen); a lost action is still said on its seat's card. */
+  function playerCards(m, pv, summary) {
     var final = {};
     W.arr(m.msg.scores).forEach(function (r) { final[r.seat] = r.vp; });
     return m.seats.map(function (s) {
@@ -56,7 +59,8 @@
       var lost = W.obj(m.view.lost_actions)[s];
       // the lost action is said once, with its cause (below); the other flags by name
       var flags = W.arr(p.round_flags).filter(function (x) {
-        return !lost || (x !== "royal_court" && x !== "lose_action");
+        if (lost && (x === "royal_court" || x === "lose_action")) return false;
+        return !(summary && isPunishment(x));
       });
       var played = W.arr(p.played);
       return h("div.player-card" + (acting ? ".is-acting" : "") + (start ? ".is-start" : ""),
@@ -90,8 +94,12 @@
 
   /** A round flag by its short name on the TV ("Begging"); the phone says what it does. */
   function shortFlag(x) {
-    var short = t("punish_" + x);
-    return short === "punish_" + x ? t("flag_" + x) : short;
+    return isPunishment(x) ? t("punish_" + x) : t("flag_" + x);
+  }
+
+  /** A round flag that is a chapter-end punishment (Penance, Begging, the Royal Court). */
+  function isPunishment(x) {
+    return t("punish_" + x) !== "punish_" + x;
   }
 
   function eventNow(m, pv) {
@@ -196,7 +204,8 @@
     TC.replace("chapter-round", W.chapterRound(m));
     TC.replace("prompt", banner(m));
     document.getElementById("prompt").dataset.count = String(document.getElementById("prompt").children.length);
-    TC.replace("players", playerCards(m, pv));
+    var sum = W.chapterSummary(m);
+    TC.replace("players", playerCards(m, pv, !!sum));
     TC.replace("favor", W.favorTrack(m, pv ? pv.space : null));
     TC.replace("event-now", eventNow(m, pv));
     TC.replace("manual", manualInputs(m));
@@ -212,7 +221,6 @@
     TC.replace("plague", pl);
     TC.replace("supply", W.supply(m, true));  // one row of icons and counts
     TC.replace("log", W.logList(m));
-    var sum = W.chapterSummary(m);
     document.getElementById("summary").hidden = !sum;
     TC.replace("summary", sum);
     var fin = finalScores(m);
