@@ -387,5 +387,6 @@ def test_the_tv_says_whose_action_a_permanent_card_takes(owner_server, browser, 
         assert tv_lost(table) == {start: lines[lang]}
         assert "⚑" not in table.locator(f".player-card[data-seat={start}]").inner_text()
         shot(table, f"wwe32-tv-permanent-lost-round-{n}-{lang}")
+        a11y(table, f"wwe32-tv-permanent-lost-round-{n}-{lang}")
         table.context.close()
     assert not errors, errors
