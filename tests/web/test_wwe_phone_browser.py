@@ -390,3 +390,55 @@ def test_the_tv_says_whose_action_a_permanent_card_takes(owner_server, browser, 
         a11y(table, f"wwe32-tv-permanent-lost-round-{n}-{lang}")
         table.context.close()
     assert not errors, errors
+
+
+def test_chapter_one_into_two_in_polish_and_italian(server, browser, tmp_path):  # noqa: F811
+    """Follow-up point 3: chapter I into chapter II played on the phones only, Anna's in
+    Polish and Bartek's in Italian, the TV in Polish: no raw code on any screen at any step
+    (tests/web/test_table_experience_browser.py check_words), every phase's first screens
+    kept (test-artifacts/browser/wwe32-play-*.png)."""
+    from tests.web.test_browser import act_on_phone, my_turn, view, wait_version_above
+    from tests.web.test_table_experience_browser import check_words
+
+    errors: list[str] = []
+    table = import_game(browser, server, Recorder().record(), tmp_path, errors)
+    phones = {"N": join(browser, server, table, "N", "pl", errors),
+              "S": join(browser, server, table, "S", "it", errors)}
+    table.wait_for_function("() => document.getElementById('join-panel').hidden")
+    table.goto(table.url.split("?")[0] + "?lang=pl")
+    table.wait_for_function("() => window.TC && window.TC.view")
+    seen: set[str] = set()
+    played: dict = {}
+    for _step in range(300):
+        msg = view(table)
+        v = msg["view"]
+        if v["chapter"] == 2 and v["phase"] == "play_card":
+            break
+        check_words(table, f"TV, {v['phase']}")
+        if v["phase"] == "roll_tax":
+            table.locator("#die-input button").first.click()
+            wait_version_above(table, msg["version"])
+            continue
+        owing = [s for s, page in phones.items() if my_turn(page)]
+        assert owing, f"nobody owes a decision in phase {v['phase']}"
+        seat = owing[0]
+        phone = phones[seat]
+        phone.wait_for_function("v => TC.view.version >= v", arg=msg["version"])
+        check_words(phone, f"phone {seat}, {v['phase']}")
+        key = f"{v['chapter']}-{v['phase']}"
+        if key + seat not in seen:  # each phone's first screen of each phase
+            seen.add(key + seat)
+            phone_shot(phone, f"wwe32-play-{key}-{seat}")
+        if key not in seen:
+            seen.add(key)
+            shot(table, f"wwe32-play-{key}-tv-pl")
+        act_on_phone(phone, seat, played)
+        table.wait_for_function("v => TC.view.version >= v", arg=view(phone)["version"])
+    else:
+        pytest.fail("chapter II did not start")
+    for seat, page in phones.items():
+        page.wait_for_function("v => TC.view.version >= v", arg=view(table)["version"])
+        check_words(page, f"phone {seat}, chapter II")
+        phone_shot(page, f"wwe32-play-2-start-{seat}")
+    shot(table, "wwe32-play-2-start-tv-pl")
+    assert not errors, errors
