@@ -212,6 +212,13 @@ def test_a_lost_action_is_said_before_the_tap(server, browser, tmp_path):  # noq
                               "S": "✗ Action lost this round: King Edward III goes to war "
                                    "against France"}
     shot(table, "wwe32-tv-lost-actions-en")
+    # the chapter-end table beside the cards fits its column on a 720p TV too
+    table.set_viewport_size({"width": 1280, "height": 720})
+    assert table.evaluate("""() => { const p = document.getElementById('chapter-summary');
+      return p.querySelector('table').getBoundingClientRect().right
+             <= p.getBoundingClientRect().right; }"""), "the chapter-end table is cut off"
+    shot(table, "wwe32-tv-lost-actions-en-720p")
+    table.set_viewport_size({"width": 1920, "height": 1080})
     check_chapter_end_box(table, phones)
     # Anna also does Penance (her face-down card was drawn at random): she gives up only
     # the face-up one; Bartek chooses his face-down card too
