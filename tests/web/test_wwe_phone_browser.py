@@ -404,7 +404,7 @@ def test_chapter_one_into_two_in_polish_and_italian(server, browser, tmp_path): 
     Polish and Bartek's in Italian, the TV in Polish: no raw code on any screen at any step
     (tests/web/test_table_experience_browser.py check_words), every phase's first screens
     kept (test-artifacts/browser/wwe32-play-*.png)."""
-    from tests.web.test_browser import act_on_phone, my_turn, view, wait_version_above
+    from tests.web.test_browser import act_on_phone, owing_seat, view, wait_version_above
     from tests.web.test_table_experience_browser import check_words
 
     errors: list[str] = []
@@ -426,11 +426,8 @@ def test_chapter_one_into_two_in_polish_and_italian(server, browser, tmp_path): 
             table.locator("#die-input button").first.click()
             wait_version_above(table, msg["version"])
             continue
-        owing = [s for s, page in phones.items() if my_turn(page)]
-        assert owing, f"nobody owes a decision in phase {v['phase']}"
-        seat = owing[0]
+        seat = owing_seat(phones, msg)
         phone = phones[seat]
-        phone.wait_for_function("v => TC.view.version >= v", arg=msg["version"])
         check_words(phone, f"phone {seat}, {v['phase']}")
         key = f"{v['chapter']}-{v['phase']}"
         if key + seat not in seen:  # each phone's first screen of each phase
