@@ -251,8 +251,11 @@ def spare(s: dict, card: str, effect_kind: str, seats: list[str], ev: list) -> l
 def action_lost(s: dict, seat: str) -> str | None:
     """Why ``seat``'s face-up card this round is not performed (None: it is)."""
     why = lost_why(s, seat)
-    if why is None:
-        return None
+    return None if why is None else lost_cause(why)
+
+
+def lost_cause(why: Refused) -> str:
+    """A lost action's cause by its kind: "royal_court" or "event"."""
     return "royal_court" if why.code == "action_lost_royal_court" else "event"
 
 

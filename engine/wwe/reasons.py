@@ -72,5 +72,5 @@ REASONS: dict[str, str] = {
     "unknown_site": "Unknown building site {site}.",
     "wool_max": "At most {max} wool can be sold per action.",
     "wrong_chapter": "Card {card} does not belong to chapter {chapter}.",
-    "wrong_phase": "Now the game expects {expected}, not {got}.",
+    "wrong_phase": "Now the game expects “{expected}”, not “{got}”.",
 }

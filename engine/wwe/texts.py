@@ -119,4 +119,14 @@ TERMS: dict[str, str] = {
     "penance": "Penance",
     "begging": "Begging",
     "royal_court": "Royal Court",
+    # the decisions a refusal names ("Now the game expects “Play an action card”, not …"):
+    # the phone's own words for them (web/games/wwe/ui_strings.json action_<kind>)
+    **{kind: text for kind, text in (
+        ("reveal_event", "Reveal the event card"), ("orient_event", "Turn the event card"),
+        ("play_card", "Play an action card"), ("answer_trade", "Answer the trade offer"),
+        ("roll_tax", "Tax die"), ("choose_protection", "Protection with loyalty"),
+        ("reveal_plague", "Value of the plague token"), ("choose_target", "Choose a player"),
+        ("resolve_manual", "The event card is carried out"),
+        ("return_houses", "Return houses"), ("place_free_house", "Place a free house"),
+        ("cure", "Cure"))},
 }

@@ -81,6 +81,18 @@ def _seat_inputs(s: dict, seat: str) -> tuple:
             s["round_flags"].get(seat, {}))
 
 
+def lost_actions(s: dict) -> dict:
+    """{seat: what takes its action this round} for every seat that loses it, so the table
+    says so beside the seat: the Royal Court (§5.5) or the event card (this round's, or a
+    permanent one in force: its `lose_action` sets no round flag)."""
+    out = {}
+    for seat in s["seats"]:
+        why = effects.lost_why(s, seat)
+        if why is not None:
+            out[seat] = {"cause": effects.lost_cause(why), "card": why.params.get("card")}
+    return out
+
+
 def _projects(s: dict) -> dict:
     cat = s["cat"]
     projects = {}
@@ -160,6 +172,7 @@ def public_view(s: dict) -> dict:
         "council_cards": parts.same([event_card(s, c) for c in s["council"]]),
         "permanent": parts.same([event_card(s, c) for c in s["slots"]]),
         "in_force": list(in_force(s)),
+        "lost_actions": {} if s["over"] else lost_actions(s),
         "market": {"prices": {i: effects.price(s, i) for i in ("wool", "cloth")},
                    "covered": list(s["covers"]["market"]),
                    "cloth_max": int(game["market"]["cloth_max"])},

@@ -223,3 +223,26 @@ def test_refusals_tell_the_host_and_the_table_no_seat_s_counts(games_live):
         for role in ("host", "table", "viewer"):
             assert "have" not in views.refused_json(live, "en", refusal, role)["params"]
         assert views.refused_json(live, "en", refusal, "seat")["params"]["have"] == 2
+
+
+def test_a_decision_out_of_turn_is_refused_in_the_phone_s_words(games_live):
+    """A tap that arrives after the game moved on (another phone was quicker) is refused
+    naming both decisions as the phone names them, in the phone's language: never the
+    engine's `reveal_event` / `orient_event`."""
+    from companion.game import views
+
+    app, _server = games_live
+    service = app.extensions["companion"]
+    game_id = new_wwe_game(app.test_client(), ("N", "E"))
+    live = service.get(game_id)
+    with pytest.raises(Refused) as refused:
+        GAME.apply(live.state, {"type": "orient_event", "by": "N", "rotation": 0})
+    assert refused.value.code == "wrong_phase"
+    with app.test_request_context():
+        messages = {lang: views.refused_json(live, lang, refused.value, "seat")["message"]
+                    for lang in ("en", "pl", "it")}
+    assert messages["en"] == ("Now the game expects “Reveal the event card”, not “Turn the "
+                              "event card”.")
+    assert messages["pl"] == "Gra czeka teraz na „Odkryj kartę wydarzenia”, nie na „Obróć " \
+                             "kartę wydarzenia”."
+    assert all("_" not in m for m in messages.values()), messages

@@ -133,3 +133,33 @@ def test_penance_and_begging_take_no_action(catalog):
         choice = next(c for c in offered if c.action["perform"] is False and c.refused is None)
         s = act(s, **{**choice.action,
                       "discard": (choice.effect["discard_options"] or [None])[0]})
+
+
+def test_the_public_view_names_every_lost_action_and_its_cause(catalog):
+    """The table's view says, for every seat whose action this round is lost, what takes
+    it: King Edward III's war for S, the Royal Court for N (spared the war, §5.5). Before
+    the card is revealed only N's action is lost (the Royal Court, round 1)."""
+    s = taxed_before_king_edward(catalog)
+    assert GAME.public_view(s)["lost_actions"] == {"N": {"cause": "royal_court", "card": None}}
+    s = run_until(_king_edward(catalog), at("play_card"))
+    assert GAME.public_view(s)["lost_actions"] == {
+        "N": {"cause": "royal_court", "card": None},
+        "S": {"cause": "event", "card": "king_edward_iii"}}
+
+
+def test_a_permanent_lose_action_is_in_the_public_view_while_in_force(catalog):
+    """A permanent card's `lose_action` sets no round flag: the view names the card for
+    every seat it hits, in a later round too (a plain game: no seat loses anything)."""
+    plain_view = GAME.public_view(run_until(new_game(plain(catalog), seats=("N", "S")),
+                                            at("play_card")))
+    assert plain_view["lost_actions"] == {}
+    _with_effects(catalog, "demo_feast", [{"type": "lose_action", "who": "all"}],
+                  permanent=True)
+    s = act(new_game(catalog, seats=("N", "S")), type="reveal_event", by="table",
+            card="demo_feast")
+    s = run_until(s, at("play_card", round_=2))
+    view = GAME.public_view(s)
+    assert view["in_force"] == ["demo_feast"]
+    assert all(not f for f in view["seats"]["N"]["round_flags"])
+    assert view["lost_actions"] == {seat: {"cause": "event", "card": "demo_feast"}
+                                    for seat in ("N", "S")}

@@ -58,6 +58,15 @@ def my_turn(page) -> bool:
     return any(p["seat"] == msg["seat"] for p in msg["prompts"]) or bool(msg["choices"])
 
 
+def owing_seat(phones: dict, msg: dict) -> str:
+    """The first seat whose phone owes a decision in the table's ``msg`` (none: the table
+    would wait), once that phone has caught up with it."""
+    owing = [s for s, page in phones.items() if my_turn(page)]
+    assert owing, f"nobody owes a decision in phase {msg['view']['phase']}"
+    phones[owing[0]].wait_for_function("v => TC.view.version >= v", arg=msg["version"])
+    return owing[0]
+
+
 def act_on_phone(phone, name: str, record: dict) -> None:
     """Decide whatever this phone owes, through its screen only."""
     msg = view(phone)
@@ -152,9 +161,7 @@ def test_a_table_plays_a_chapter(server, browser):
             table.locator("#die-input button").first.click()
             wait_version_above(table, msg["version"])
             continue
-        owing = [s for s, page in phones.items() if my_turn(page)]
-        assert owing, f"nobody owes a decision in phase {v['phase']}"
-        seat = owing[0]
+        seat = owing_seat(phones, msg)
         if v["phase"] == "orient_event" and v["round"] == 1:
             # Tapping an orientation previews it on the table: every seat's income, the
             # favor move and its landing space.

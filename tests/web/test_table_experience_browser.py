@@ -25,7 +25,7 @@ from tests.web.test_browser import (  # noqa: F401 (server is a fixture)
     PHONE,
     PLAYERS,
     act_on_phone,
-    my_turn,
+    owing_seat,
     server,
     shot,
     view,
@@ -202,11 +202,8 @@ def test_the_tv_fits_one_screen_through_a_chapter(server, browser):  # noqa: F81
             table.locator("#die-input button").first.click()
             wait_version_above(table, msg["version"])
             continue
-        owing = [s for s, page in phones.items() if my_turn(page)]
-        assert owing, f"nobody owes a decision in phase {v['phase']}"
-        seat = owing[0]
+        seat = owing_seat(phones, msg)
         phone = phones[seat]
-        phone.wait_for_function("v => TC.view.version >= v", arg=msg["version"])
         # "Your turn" in the seat's colour, the choices pinned at the bottom of the screen.
         if any(p["seat"] == seat for p in view(phone)["prompts"]):
             turn = phone.locator("#my-prompt")

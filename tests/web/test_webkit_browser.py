@@ -125,17 +125,10 @@ def test_phone_and_tv_pages_work_in_webkit(tables, webkit, game):
     assert driver.execute_script("return TC.view.role") == "table"
     tv = driver.current_window_handle
 
-    # a phone joins with its seat's code, at phone size, in German
-    driver.switch_to.new_window("window")
-    driver.set_window_size(390, 844)
-    driver.get(f"{base}/join/{game_id}/N?code={codes['N']}")
-    until(driver, "return location.pathname.startsWith('/play/')")
-    driver.get(f"{base}/play/{game_id}?lang=de")
-    driver.execute_script(CATCH)
-    until(driver, "return window.TC && TC.view && TC.view.seat === 'N'")
-    phone = driver.current_window_handle
+    # a phone joins with its seat's code, at phone size (390x844), in German
+    phone = open_phone(driver, base, game_id, "N", codes["N"], "de")
     assert driver.find_element("id", "my-prompt").text.strip()
-    shot(driver, f"{game}-phone-de")
+    phone_frame_shot(driver, f"{game}-phone-de")
 
     # the TV acts (the table's first step: an event card, the preparation, the first roll)
     driver.switch_to.window(tv)
@@ -146,12 +139,12 @@ def test_phone_and_tv_pages_work_in_webkit(tables, webkit, game):
     shot(driver, f"{game}-tv-en")
 
     # the phone follows, and a move that is not its own is refused with its "Why?"
-    driver.switch_to.window(phone)
+    to_phone(driver, phone)
     until(driver, "return TC.view.version >= arguments[0]", version)
     driver.switch_to.window(tv)
     move = driver.execute_script("const c = (TC.view.choices || []).find(c => !c.refused);"
                                  "return c ? c.action : null;")
-    driver.switch_to.window(phone)
+    to_phone(driver, phone)
     refused = driver.execute_script(  # a choice the phone shows refused, with its rule
         "const c = (TC.view.choices || []).find(c => c.refused && c.refused.rule);"
         "return c ? c.action : null;")
@@ -175,7 +168,7 @@ def test_phone_and_tv_pages_work_in_webkit(tables, webkit, game):
     driver.find_element("css selector", "#toast details.rule-why > summary").click()
     until(driver, "const r = document.querySelector('#toast .rule-text');"
                   "return r && r.innerText.includes(arguments[0])", ack["rule"]["ref"])
-    shot(driver, f"{game}-phone-refusal-de")
+    phone_frame_shot(driver, f"{game}-phone-refusal-de")
     driver.find_element("css selector", "#toast .toast-close").click()
     until(driver, "return document.getElementById('toast').hidden")
 
@@ -188,3 +181,137 @@ def test_phone_and_tv_pages_work_in_webkit(tables, webkit, game):
     assert errors_of(driver) == []
     driver.switch_to.window(tv)
     assert errors_of(driver) == []
+
+
+@pytest.fixture(scope="module")
+def lost_table(tmp_path_factory):
+    """World Without End's chapter II under King Edward III's war (tests/web/
+    test_wwe_phone_browser.py), imported before the server starts: both seats' actions are
+    lost (Anna's to the Royal Court, Bartek's to the war). (base, game id, pairing, codes)."""
+    from companion.app import create_app
+    from tests.web.test_wwe_phone_browser import PIN as RECORD_PIN
+    from tests.web.test_wwe_phone_browser import chapter_two_under_king_edward
+
+    data = tmp_path_factory.mktemp("webkitlost")
+    app = create_app({"DATA_DIR": str(data), "TESTING": True})
+    service = app.extensions["companion"]
+    live = service.import_record(chapter_two_under_king_edward(), RECORD_PIN)
+    made = (live.id, service.new_table_pairing(live.id), service.store.join_codes(live.id))
+    service.store.close()
+    log = tmp_path_factory.mktemp("webkitlostlog") / "server.log"
+    with running_server(data, log, "--no-hardware", "--threads", "20") as base:
+        yield (base, *made)
+
+
+def open_phone(driver, base: str, game_id: str, seat: str, code: str, lang: str) -> str:
+    """A new window holding a 390x844 phone joined as ``seat`` in ``lang``; its handle.
+    WebKitGTK's window is at least 447 px wide (its toolbar), so the phone is a same-origin
+    frame of exactly 390x844 CSS px: the page's viewport, media queries and innerHeight are
+    a phone's."""
+    driver.switch_to.new_window("window")
+    driver.set_window_size(480, 920)
+    driver.get(f"{base}/healthz")
+    driver.execute_script("""
+      document.body.innerHTML = ''; document.body.style.margin = '0';
+      const f = document.createElement('iframe');
+      f.id = 'phone'; f.src = arguments[0];
+      f.style.cssText = 'width:390px;height:844px;border:0;display:block';
+      document.body.appendChild(f);""", f"/join/{game_id}/{seat}?code={code}")
+    handle = driver.current_window_handle
+    to_phone(driver, handle)
+    until(driver, "return location.pathname.startsWith('/play/')")
+    driver.execute_script("location.href = arguments[0]", f"/play/{game_id}?lang={lang}")
+    until(driver, "return location.search.includes('lang=') && window.TC && TC.view"
+                  " && TC.view.seat === arguments[0]", seat)
+    driver.execute_script(CATCH)
+    assert driver.execute_script("return [innerWidth, innerHeight]") == [390, 844]
+    return handle
+
+
+def to_phone(driver, handle: str) -> None:
+    """Into the phone frame of window ``handle``."""
+    driver.switch_to.window(handle)
+    driver.switch_to.default_content()
+    driver.switch_to.frame(driver.find_element("id", "phone"))
+
+
+def phone_frame_shot(driver, name: str) -> None:
+    """The phone frame alone (390x844, cut from the window's screenshot: WebKitGTK's
+    element screenshot is shifted by its toolbar), then back into it."""
+    import io
+
+    from PIL import Image
+
+    driver.switch_to.default_content()
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    whole = Image.open(io.BytesIO(driver.get_screenshot_as_png()))
+    whole.crop((0, 0, 390, 844)).save(ARTIFACTS / f"webkit-{name}.png")
+    driver.switch_to.frame(driver.find_element("id", "phone"))
+
+
+def give_up_in_webkit(driver, seat: str, lang: str) -> None:
+    """The seat owing the play: the banner says its action is lost, the reason's "Why?"
+    opens on the rule, the dock folds and unfolds, and "Give up <card>" sends the play."""
+    t = "return TC.t(arguments[0])"
+    until(driver, "return !!document.querySelector('#action-lost')")
+    banner = driver.find_element("id", "my-prompt").text
+    assert driver.execute_script(t, "action_lost_give_up") in banner, banner
+    assert driver.execute_script(t, "play_a_card") not in banner
+    driver.find_element("css selector", "#action-lost details.rule-why > summary").click()
+    until(driver, "const r = document.querySelector('#action-lost .rule-text');"
+                  "return r && r.getBoundingClientRect().height > 0 && r.innerText.trim()")
+    # the choices dock: at most 40% of the screen, folded away to a bar and back
+    high = "return document.getElementById('act-now').getBoundingClientRect().height"
+    inner = driver.execute_script("return innerHeight")
+    assert driver.execute_script(high) <= 0.4 * inner + 1
+    driver.find_element("id", "dock-fold").click()
+    until(driver, "return document.getElementById('act-now').classList.contains('folded')")
+    assert driver.execute_script(high) < 80
+    assert driver.find_element("id", "dock-fold").get_attribute("aria-expanded") == "false"
+    phone_frame_shot(driver, f"wwe-lost-folded-{lang}")
+    driver.find_element("id", "dock-fold").click()
+    until(driver, "return !document.getElementById('act-now').classList.contains('folded')"
+                  " && !!document.querySelector('#play-card button.choice')")
+    assert driver.execute_script(high) <= 0.4 * inner + 1
+    first = driver.find_element("css selector", "#play-card .choices button.choice")
+    card = first.get_attribute("data-card")
+    first.click()
+    until(driver, "return !!document.getElementById('give-up')")
+    # the button to tap is in sight inside the dock (the open "Why?" above it scrolled away)
+    assert driver.execute_script("""const b = document.getElementById('give-up')
+        .getBoundingClientRect(), d = document.getElementById('act-now').getBoundingClientRect();
+      return b.top >= d.top && b.bottom <= d.bottom && b.bottom <= innerHeight;""")
+    give_up = driver.find_element("id", "give-up").text
+    name = driver.execute_script("return WWE.nm('cards', arguments[0])", card)
+    assert name in give_up and driver.execute_script(t, "perform") not in give_up, give_up
+    phone_frame_shot(driver, f"wwe-lost-give-up-{lang}")
+    if driver.find_elements("id", "discard-select"):
+        from selenium.webdriver.support.ui import Select
+
+        select = Select(driver.find_element("id", "discard-select"))
+        select.select_by_value(next(o.get_attribute("value") for o in select.options
+                                    if o.get_attribute("value")))
+    version = driver.execute_script("return TC.view.version")
+    driver.find_element("id", "give-up").click()
+    until(driver, "return TC.view.version > arguments[0]", version)
+    lost = driver.execute_script("""return TC.view.log.filter(e => e.type === 'action_lost'
+                                    && e.params.seat === arguments[0]).pop()""", seat)
+    assert lost and lost["params"]["card"] == card, lost
+
+
+def test_the_lost_action_phone_and_its_dock_in_webkit(lost_table, webkit):
+    """Issue 32 point 4/8 on an iPhone's engine: Anna (English) and Bartek (Polish) each see
+    their action is lost and why, fold and unfold the dock and give up a card."""
+    base, game_id, pairing, codes = lost_table
+    driver = webkit
+    driver.set_window_size(1920, 1080)
+    driver.get(f"{base}/table/{game_id}/pair?code={pairing}")
+    until(driver, "return window.TC && TC.view && TC.view.prompts.length")
+    first = driver.execute_script("return TC.view.prompts[0].seat")
+    langs = {"N": "en", "S": "pl"}
+    phones = {seat: open_phone(driver, base, game_id, seat, codes[seat], langs[seat])
+              for seat in ("N", "S")}
+    for seat in (first, "S" if first == "N" else "N"):
+        to_phone(driver, phones[seat])
+        give_up_in_webkit(driver, seat, langs[seat])
+        assert errors_of(driver) == []

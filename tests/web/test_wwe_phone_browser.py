@@ -23,7 +23,7 @@ from companion.box.catalog import load_catalog
 from engine import record as engine_record
 from engine.wwe import GAME
 from tests.engine.wwe_helpers import head, passive
-from tests.web.conftest import join_phone, pair_here
+from tests.web.conftest import join_phone, pair_here, running_server
 from tests.web.test_accessibility_browser import check as a11y
 from tests.web.test_browser import server, shot  # noqa: F401 (server is a fixture)
 from tests.web.test_rules_cited_browser import expected, words
@@ -37,10 +37,10 @@ PLAYERS = (("N", "Anna", "blue"), ("S", "Bartek", "red"))
 class Recorder:
     """A game played in-process, action by action, for a record to import."""
 
-    def __init__(self, seed: int = 5):
+    def __init__(self, seed: int = 5, catalog: dict | None = None):
         self.setup = {"players": [{"seat": s, "name": n, "colour": c} for s, n, c in PLAYERS],
                       "seed": seed}
-        self.state = GAME.setup(load_catalog("wwe"), self.setup)
+        self.state = GAME.setup(catalog or load_catalog("wwe"), self.setup)
         self.actions: list[dict] = []
 
     def do(self, action: dict) -> None:
@@ -207,6 +207,18 @@ def test_a_lost_action_is_said_before_the_tap(server, browser, tmp_path):  # noq
     phones = {"N": join(browser, server, table, "N", "en", errors),
               "S": join(browser, server, table, "S", "pl", errors)}
     table.wait_for_function("() => document.getElementById('join-panel').hidden")
+    # the TV says beside each seat that its action is lost, and what takes it
+    assert tv_lost(table) == {"N": "✗ Action lost this round: Royal Court",
+                              "S": "✗ Action lost this round: King Edward III goes to war "
+                                   "against France"}
+    shot(table, "wwe32-tv-lost-actions-en")
+    # the chapter-end table beside the cards fits its column on a 720p TV too
+    table.set_viewport_size({"width": 1280, "height": 720})
+    assert table.evaluate("""() => { const p = document.getElementById('chapter-summary');
+      return p.querySelector('table').getBoundingClientRect().right
+             <= p.getBoundingClientRect().right; }"""), "the chapter-end table is cut off"
+    shot(table, "wwe32-tv-lost-actions-en-720p")
+    table.set_viewport_size({"width": 1920, "height": 1080})
     check_chapter_end_box(table, phones)
     # Anna also does Penance (her face-down card was drawn at random): she gives up only
     # the face-up one; Bartek chooses his face-down card too
@@ -321,4 +333,116 @@ def test_one_control_for_a_card_played_for_nothing_and_a_dock_that_folds(
     table.goto(table.url.split("?")[0] + f"?lang={lang}")  # the TV in the test's language
     table.wait_for_function("() => window.TC && window.TC.view")
     shot(table, f"wwe32-tv-round-1-{lang}")
+    assert not errors, errors
+
+
+def tv_lost(table) -> dict:
+    """{seat: the TV's lost-action line} for every seat that shows one."""
+    return table.evaluate("""() => Object.fromEntries([...document.querySelectorAll(
+        '#players .player-card')].filter(c => c.querySelector('.action-lost')).map(
+        c => [c.dataset.seat, c.querySelector('.action-lost').innerText]))""")
+
+
+# An owner's card (the deck's override folder): a permanent event whose `lose_action` takes
+# the action of the player who was active at its reveal (the catalog's "who": "active",
+# engine/wwe/effects.py seats_for) every round it is in force. No round flag says so.
+THIEF_TEXT = {"en": "While in force: the active player at its reveal loses every round's "
+                    "action.",
+              "it": "Finché è in vigore: il giocatore attivo alla sua rivelazione perde "
+                    "l'azione di ogni turno.",
+              "pl": "Dopóki obowiązuje: gracz aktywny w chwili odkrycia traci akcję każdej "
+                    "rundy."}
+
+
+@pytest.fixture(scope="module")
+def owner_server(tmp_path_factory):
+    """A server with the owner's permanent lose-action card; yields (base URL, catalog)."""
+    data = tmp_path_factory.mktemp("data")
+    card = next(e for e in load_catalog("wwe")["event_cards"] if e["id"] == "demo_feast")
+    card.update(permanent=True, text=THIEF_TEXT,
+                effects=[{"type": "lose_action", "who": "active"}])
+    folder = data / "catalogs" / "wwe"
+    folder.mkdir(parents=True)
+    (folder / "event_cards.json").write_text(json.dumps([card]))
+    log = tmp_path_factory.mktemp("log") / "server.log"
+    with running_server(data, log, "--no-hardware", "--threads", "40") as base:
+        yield base, load_catalog("wwe", data)
+
+
+def test_the_tv_says_whose_action_a_permanent_card_takes(owner_server, browser, tmp_path):
+    """Follow-up to point 4: a permanent card's `lose_action` sets no round flag, yet the TV
+    says beside the seat it hits that this round's action is lost and which card takes it,
+    in the TV's language: in round 2 too, though the start player has moved on; the other
+    seat plays as usual."""
+    base, catalog = owner_server
+    rec = Recorder(catalog=catalog)
+    rec.until("reveal_event")
+    rec.do({"type": "reveal_event", "by": "table", "card": "demo_feast"})
+    rec.until("play_card")
+    rounds = {1: (rec.record(), rec.state["active"])}
+    while not (rec.state["round"] == 2 and head(rec.state)["kind"] == "play_card"):
+        rec.do(passive(rec.state))
+    assert rec.state["active"] != rounds[1][1]  # the start player moved on
+    rounds[2] = (rec.record(), rounds[1][1])  # the card still takes the same seat's action
+    lines = {"it": "✗ Azione persa in questo turno: Demo: Banchetto",
+             "pl": "✗ Akcja utracona w tej rundzie: Demo: Uczta"}
+    errors: list[str] = []
+    for (n, (record, start)), lang in zip(rounds.items(), ("it", "pl"), strict=True):
+        table = import_game(browser, base, record, tmp_path, errors)
+        table.goto(table.url.split("?")[0] + f"?lang={lang}")
+        table.wait_for_function("n => window.TC && TC.view && TC.view.view.round === n", arg=n)
+        assert tv_lost(table) == {start: lines[lang]}
+        assert "⚑" not in table.locator(f".player-card[data-seat={start}]").inner_text()
+        shot(table, f"wwe32-tv-permanent-lost-round-{n}-{lang}")
+        a11y(table, f"wwe32-tv-permanent-lost-round-{n}-{lang}")
+        table.context.close()
+    assert not errors, errors
+
+
+def test_chapter_one_into_two_in_polish_and_italian(server, browser, tmp_path):  # noqa: F811
+    """Follow-up point 3: chapter I into chapter II played on the phones only, Anna's in
+    Polish and Bartek's in Italian, the TV in Polish: no raw code on any screen at any step
+    (tests/web/test_table_experience_browser.py check_words), every phase's first screens
+    kept (test-artifacts/browser/wwe32-play-*.png)."""
+    from tests.web.test_browser import act_on_phone, owing_seat, view, wait_version_above
+    from tests.web.test_table_experience_browser import check_words
+
+    errors: list[str] = []
+    table = import_game(browser, server, Recorder().record(), tmp_path, errors)
+    phones = {"N": join(browser, server, table, "N", "pl", errors),
+              "S": join(browser, server, table, "S", "it", errors)}
+    table.wait_for_function("() => document.getElementById('join-panel').hidden")
+    table.goto(table.url.split("?")[0] + "?lang=pl")
+    table.wait_for_function("() => window.TC && window.TC.view")
+    seen: set[str] = set()
+    played: dict = {}
+    for _step in range(300):
+        msg = view(table)
+        v = msg["view"]
+        if v["chapter"] == 2 and v["phase"] == "play_card":
+            break
+        check_words(table, f"TV, {v['phase']}")
+        if v["phase"] == "roll_tax":
+            table.locator("#die-input button").first.click()
+            wait_version_above(table, msg["version"])
+            continue
+        seat = owing_seat(phones, msg)
+        phone = phones[seat]
+        check_words(phone, f"phone {seat}, {v['phase']}")
+        key = f"{v['chapter']}-{v['phase']}"
+        if key + seat not in seen:  # each phone's first screen of each phase
+            seen.add(key + seat)
+            phone_shot(phone, f"wwe32-play-{key}-{seat}")
+        if key not in seen:
+            seen.add(key)
+            shot(table, f"wwe32-play-{key}-tv-pl")
+        act_on_phone(phone, seat, played)
+        table.wait_for_function("v => TC.view.version >= v", arg=view(phone)["version"])
+    else:
+        pytest.fail("chapter II did not start")
+    for seat, page in phones.items():
+        page.wait_for_function("v => TC.view.version >= v", arg=view(table)["version"])
+        check_words(page, f"phone {seat}, chapter II")
+        phone_shot(page, f"wwe32-play-2-start-{seat}")
+    shot(table, "wwe32-play-2-start-tv-pl")
     assert not errors, errors

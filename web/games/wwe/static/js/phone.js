@@ -181,7 +181,7 @@
       // it says so and why, apart from the cards that do something.
       function cardButton(c) {
         var b = choiceButton({action: c.action, cost: c.cost, effect: c.effect, refused: null},
-          W.nm("cards", c.id), function () { ui.card = c.id; ui.discard = null; rerender(); });
+          W.nm("cards", c.id), function () { ui.card = c.id; ui.discard = null; rerender(); showChosen(); });
         if (c.summary) b.appendChild(h("span.ce", c.summary));
         if (c.refused) {
           b.classList.add("secondary");
@@ -255,6 +255,13 @@
       return paramsText(c.action.params, m) || t("perform");
     }, pick)));
     return box;
+  }
+
+  /** The card just chosen, its name to its buttons, in sight in the dock: what was read
+   *  above it (the lost action, an open "Why?") may scroll away now. */
+  function showChosen() {
+    var back = document.getElementById("card-back");
+    if (back) back.parentNode.scrollIntoView({block: "start"});
   }
 
   function orient(m, choices) {

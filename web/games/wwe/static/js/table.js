@@ -43,7 +43,10 @@
     return {rotation: pv.rotation, income: W.obj(eff.income), steps: eff.favor, space: eff.space};
   }
 
-  function playerCards(m, pv) {
+  /** ``summary``: the chapter-end table shows beside the cards, with each seat's
+   *  punishments: the cards then leave them out (said once, and the cards stay short enough
+   *  for one screen); a lost action is still said on its seat's card. */
+  function playerCards(m, pv, summary) {
     var final = {};
     W.arr(m.msg.scores).forEach(function (r) { final[r.seat] = r.vp; });
     return m.seats.map(function (s) {
@@ -53,7 +56,12 @@
       var acting = m.prompts.some(function (x) { return x.seat === s; });
       var income = pv && pv.income[s];
       var pun = W.arr(p.punishments);
-      var flags = W.arr(p.round_flags);
+      var lost = W.obj(m.view.lost_actions)[s];
+      // the lost action is said once, with its cause (below); the other flags by name
+      var flags = W.arr(p.round_flags).filter(function (x) {
+        if (lost && (x === "royal_court" || x === "lose_action")) return false;
+        return !(summary && isPunishment(x));
+      });
       var played = W.arr(p.played);
       return h("div.player-card" + (acting ? ".is-acting" : "") + (start ? ".is-start" : ""),
         {style: W.playerStyle(p), dataset: {seat: s, key: "player-" + s}},
@@ -70,6 +78,8 @@
           return W.nm("cards", c.card) + (c.performed ? "" : " ✗");
         }).join(", ")) : null,
         pun.length ? h("div.small", "⚠ " + t("next_chapter") + ": " + pun.map(function (x) { return t("punish_" + x); }).join(", ")) : null,
+        lost ? h("div.small.action-lost", {dataset: {cause: lost.card || lost.cause}},
+          "✗ " + t("action_lost_by", {cause: lostCause(lost)})) : null,
         flags.length ? h("div.small", "⚑ " + flags.map(shortFlag).join(", ")) : null,
         p.connected === false ? h("div.joined.muted", t("phone_offline")) : null,
         income ? h("div.preview", h("span.small", t("income") + ": "),
@@ -77,10 +87,19 @@
     });
   }
 
+  /** What takes a seat's action this round: the event card by name, or the Royal Court. */
+  function lostCause(lost) {
+    return lost.card ? W.nm("events", lost.card) : t("punish_royal_court");
+  }
+
   /** A round flag by its short name on the TV ("Begging"); the phone says what it does. */
   function shortFlag(x) {
-    var short = t("punish_" + x);
-    return short === "punish_" + x ? t("flag_" + x) : short;
+    return isPunishment(x) ? t("punish_" + x) : t("flag_" + x);
+  }
+
+  /** A round flag that is a chapter-end punishment (Penance, Begging, the Royal Court). */
+  function isPunishment(x) {
+    return t("punish_" + x) !== "punish_" + x;
   }
 
   function eventNow(m, pv) {
@@ -185,7 +204,8 @@
     TC.replace("chapter-round", W.chapterRound(m));
     TC.replace("prompt", banner(m));
     document.getElementById("prompt").dataset.count = String(document.getElementById("prompt").children.length);
-    TC.replace("players", playerCards(m, pv));
+    var sum = W.chapterSummary(m);
+    TC.replace("players", playerCards(m, pv, !!sum));
     TC.replace("favor", W.favorTrack(m, pv ? pv.space : null));
     TC.replace("event-now", eventNow(m, pv));
     TC.replace("manual", manualInputs(m));
@@ -201,7 +221,6 @@
     TC.replace("plague", pl);
     TC.replace("supply", W.supply(m, true));  // one row of icons and counts
     TC.replace("log", W.logList(m));
-    var sum = W.chapterSummary(m);
     document.getElementById("summary").hidden = !sum;
     TC.replace("summary", sum);
     var fin = finalScores(m);
