@@ -90,11 +90,13 @@ def catalog_value(catalog, path: str | None):
 
 
 def role_faces(role, catalog) -> list[int]:
-    """A role's faces: the catalog's (``faces_from``) when it gives a list of numbers."""
+    """A role's faces, once each and in order: the catalog's (``faces_from``) when it gives a
+    list of numbers, else the role's own. The one source for the phones' buttons, the
+    camera's taught pictures (companion/box/taught_dice.py) and the checks of an entered die."""
     faces = catalog_value(catalog, role.faces_from)
-    if isinstance(faces, list) and faces and all(type(f) is int for f in faces):
-        return faces
-    return list(role.faces)
+    if not (isinstance(faces, list) and faces and all(type(f) is int for f in faces)):
+        faces = role.faces
+    return sorted(set(faces))
 
 
 def role_colour(role, catalog) -> str | None:
@@ -117,6 +119,18 @@ def colour_roles(declared, catalog, dice) -> dict[str, str]:
         if colour is not None:
             by_colour.setdefault(colour, role.id)
     return {die: by_colour[colour_of(die)] for die in dice if colour_of(die) in by_colour}
+
+
+def taught_die_roles(declared, dice) -> dict[str, str]:
+    """Die id -> role for dice the camera read by a taught die's pictures: it names them
+    after the role (``tax``, a second one ``tax2``; hardware/camera/dice_settle.py)."""
+    taught = {role.id for role in declared if getattr(role, "taught", False)}
+    out = {}
+    for die in dice:
+        base = die.rstrip("0123456789")
+        if die in taught or (base in taught and die[len(base):] not in ("", "0", "1")):
+            out[die] = die if die in taught else base
+    return out
 
 
 def role_die_ids(role) -> list[str]:
@@ -243,13 +257,17 @@ class DiceWiring:
                  self.emulator.port, url)
         return self.emulator.port
 
-    def roles(self, game: str, declared=(), catalog=None, dice=()) -> dict[str, str]:
+    def roles(self, game: str, declared=(), catalog=None, dice=(),
+              origin: str = "serial") -> dict[str, str]:
         """Die id -> role, read from config.json at each roll: the host page's changes
         apply to the next roll without a restart (the start-up settings otherwise). Dice
-        the mapping does not name play the role of their colour (`colour_roles`)."""
+        the mapping does not name play the role of their colour (`colour_roles`), or, from
+        the camera, the taught die's role they are named after (`taught_die_roles`; a serial
+        reader's die ids are its own, given roles by the owner only)."""
         current = load_settings(self.data_dir)
         mapped = roles_for(current if "roles" in current else self.at_start, game, declared)
-        return {**colour_roles(declared, catalog, dice), **mapped}
+        taught = taught_die_roles(declared, dice) if origin == "camera" else {}
+        return {**colour_roles(declared, catalog, dice), **taught, **mapped}
 
     def choose(self, source: str) -> None:
         """The host's choice of dice source, kept on disk; a waiting roll is dropped."""
@@ -297,7 +315,7 @@ class DiceWiring:
             module = live.kind.module
             declared = module.info.bindings.dice
             roles = self.roles(live.kind.name, declared, live.kind.catalog,
-                               [*roll.faces, *roll.unreadable])
+                               [*roll.faces, *roll.unreadable], origin)
             faces = {r.id: role_faces(r, live.kind.catalog) for r in declared}
             missing = {die: faces[roles[die]] for die in roll.unreadable
                        if roles.get(die) in faces}

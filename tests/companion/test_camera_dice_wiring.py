@@ -287,3 +287,18 @@ def test_a_waiting_roll_ends_when_the_game_moves_on(games_live):
     finally:
         for spy in spies:
             spy.close()
+
+
+def test_a_camera_die_named_after_a_taught_role_plays_it():
+    """The camera names a die read by its taught pictures after its role (``tax``, a second
+    ``tax2``); the role's faces are listed once each, whatever the catalog repeats."""
+    from engine.pillars import GAME as PILLARS
+    from engine.wwe import GAME as WWE
+
+    declared = WWE.info.bindings.dice
+    assert wiring.taught_die_roles(declared, ["tax", "tax2", "tax1", "taxes", "white1"]) == {
+        "tax": "tax", "tax2": "tax"}
+    assert wiring.taught_die_roles(MONASTERIUM.info.bindings.dice, ["neutral", "white1"]) == {}
+    (pillars_tax,) = PILLARS.info.bindings.dice
+    assert pillars_tax.faces == (2, 3, 3, 4, 4, 5)
+    assert wiring.role_faces(pillars_tax, None) == [2, 3, 4, 5]
