@@ -438,6 +438,7 @@ def start(app, service, changed) -> DiceWiring:
     camera = app.extensions["companion.hardware"].handles.get("camera")
     if camera is not None and hasattr(camera, "frame_listeners"):
         attach_camera(wiring, service, camera)
+        app.extensions["companion.catalog_listeners"].append(wiring.camera.catalog_changed)
     return wiring.start()
 
 
@@ -449,10 +450,16 @@ def attach_camera(wiring: DiceWiring, service, camera) -> None:
     wiring.camera = CameraDice(wiring.config_path, wiring.on_camera_roll,
                                lambda: wiring.source == "camera",
                                lambda: expects_roll(service),
-                               lambda: _state_of(camera.status()))
+                               lambda: _state_of(camera.status()),
+                               lambda: _game_at_table(service), wiring.data_dir)
     camera.frame_listeners.append(wiring.camera.on_frame)
     if hasattr(camera, "overlays"):
         camera.overlays.append(wiring.camera.draw)
+
+
+def _game_at_table(service) -> str | None:
+    live = service.current()
+    return live.kind.name if live is not None else None
 
 
 def _state_of(status: dict) -> tuple[str, str]:

@@ -40,7 +40,8 @@ def server(tmp_path_factory):
     frames = data / "frames"
     frames.mkdir()
     show(frames, dice_tray.render([], seed=1))
-    (data / "config.json").write_text(json.dumps({"camera": {"source": f"folder:{frames}"}}))
+    (data / "config.json").write_text(json.dumps({"camera": {  # the whole frame is the tray
+        "source": f"folder:{frames}", "tray": {"x0": 0, "y0": 0, "x1": 480, "y1": 360}}}))
     game_id, _ = create_game(data)
     log = tmp_path_factory.mktemp("dicelog") / "server.log"
     with running_server(data, log, "--threads", "20", env=dict(os.environ)) as base:
