@@ -38,11 +38,20 @@
       dataset: {kind: step.kind}, onclick: send}, step.fallback_text);
   }
 
-  function tableStep(step) {
+  /** The camera reads this step's dice (`TC.cameraRolls`): its "or tap it in" is not said
+   *  on the TV, whose way to tap it in steps aside. */
+  function cameraReads(step, msg) {
+    return TC.cameraRolls(msg) && arr(step.devices).some(function (d) {
+      return d.device === "dice" && d.present;
+    });
+  }
+
+  function tableStep(step, msg) {
+    var byHand = step.by_hand && !cameraReads(step, msg) ? step.by_hand : null;
     return h("div.table-step", {dataset: {kind: step.kind, key: "step-" + step.kind}},
       h("div.step-what", h("span.step-icon", {"aria-hidden": "true"}, "▸ "), step.text, progress(step)),
       devices(step),
-      step.by_hand ? h("div.step-hand.small", step.by_hand) : null,
+      byHand ? h("div.step-hand.small", byHand) : null,
       fallbackButton(step, function () { TC.act(step.fallback); }));
   }
 
@@ -103,6 +112,19 @@
       }));
   }
 
+  /** The camera is the dice source and reads this game's roll now (its tray ready, or it
+   *  asks the rolling player for the dice it could not read): the games' own "enter the
+   *  dice" panels step aside on the TV and on the other phones, so no screen offers a second
+   *  way to enter the same dice; the step line and `missingDice` say what is awaited and from
+   *  whom. A camera that cannot read (no tray, lost, at another game) hides nothing. */
+  TC.cameraRolls = function (msg) {
+    var hw = (msg && msg.hardware) || {};
+    var dice = hw.dice || {};
+    if (dice.source !== "camera" || msg.closed || (hw.table && hw.table.here === false)) return false;
+    var pending = dice.pending;
+    return dice.state === "ok" || !!(pending && pending.game === msg.game);
+  };
+
   /** The host's choice of what reads the dice (host op `dice_source`), kept on the server. */
   function showDiceSource(msg) {
     var el = document.getElementById("dice-source");
@@ -151,6 +173,7 @@
     el.hidden = !steps.length && !missing;
     var panel = document.getElementById("table-steps-panel");  // the host page's
     if (panel) panel.hidden = el.hidden;
-    TC.replace(el, steps.map(draw).concat(missing ? [missing] : []));
+    TC.replace(el, steps.map(function (step) { return draw(step, msg); })
+      .concat(missing ? [missing] : []));
   });
 })();
