@@ -234,13 +234,16 @@ class CameraDice:
                     0.6, ORANGE, 2, cv2.LINE_AA)
 
     def status(self) -> dict:
-        """For the dice status: whether the tray is set and in view."""
+        """For the dice status: whether the tray is set and in view, and the names of the
+        game's dice it reads by taught pictures (``taught``)."""
+        game = self.game()
         with self._lock:
             tray, box, reading = self.tray or self.used_tray, self.box, self.reading
-            last = self.settler.last_reading
+            settler = self._settler(game)
+            last, taught = settler.last_reading, [die.name for die in settler.taught]
         state, detail = self.camera_state()
         if state == "ok" and tray is None:
             state, detail = "absent", "no tray zone is set (camera.tray)"
         return {"state": state, "detail": detail, "tray": list(tray) if tray else None,
                 "box": list(box) if box else None, "reading": reading,
-                "dice_seen": len(last.dice) if last is not None else 0}
+                "dice_seen": len(last.dice) if last is not None else 0, "taught": taught}

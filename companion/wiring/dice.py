@@ -133,6 +133,16 @@ def taught_die_roles(declared, dice) -> dict[str, str]:
     return out
 
 
+def untaught_roles(live, taught) -> list[str]:
+    """The game's dice the camera can only read once taught (`DieRole.taught`) and is not
+    yet, when those are all its dice: the camera then reads none of them (they are entered
+    by hand, and no screen promises otherwise)."""
+    declared = live.kind.module.info.bindings.dice if live is not None else ()
+    if not declared or not all(getattr(role, "taught", False) for role in declared):
+        return []
+    return [role.id for role in declared if role.id not in taught]
+
+
 def role_die_ids(role) -> list[str]:
     """The physical dice a role stands for by default: its own id, or ``<role>-1`` … for a
     role a roll carries several of (a game's neutral dice)."""
@@ -422,6 +432,9 @@ class DiceWiring:
             camera = self.camera.status() if self.camera is not None else {
                 "state": "absent", "detail": "no camera is running"}
             out.update(state=camera["state"], detail=camera["detail"], tray=camera)
+            untaught = untaught_roles(self.service.current(), camera.get("taught", ()))
+            if camera["state"] == "ok" and untaught:
+                out.update(state="untaught", detail="not taught yet: " + ", ".join(untaught))
         else:
             out.update(state="phones", detail="the rolls are entered by hand")
         if self.emulator is not None:

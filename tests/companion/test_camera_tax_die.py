@@ -15,7 +15,11 @@ from companion.wiring import dice as wiring
 from hardware.dice.observations import Roll
 from hardware.synthetic import dice_tray
 from tests.companion.conftest import csrf
-from tests.companion.test_camera_dice_wiring import RunningCamera, seat_spy, throw_frames
+from tests.companion.test_camera_dice_wiring import (
+    RunningCamera,
+    seat_spy,
+    throw_frames,
+)
 from tests.companion.test_dice_wiring import play_live_to_tax
 from tests.waiting import wait_for
 
@@ -41,6 +45,12 @@ def at_tax(games_live):
     manager.handles["dice"] = handle
     handle.choose("camera")
     return app, server, service, live, handle, camera
+
+
+def roll_device(view) -> dict:
+    """The tax roll's step on a screen: what records it."""
+    step = next(s for s in view["steps"] if s["kind"] == "roll_tax")
+    return step["devices"][0]
 
 
 def host(client, service, game_id) -> dict:
@@ -75,6 +85,12 @@ def test_the_taught_tax_die_is_read_and_recorded_as_the_tax_roll(games_live):
         wait_for(lambda: handle.status()["rolls_seen"] == 1, what="the untaught throw")
         assert live.version == version and handle.status()["pending"] is None
         assert handle.camera.settler.taught == ()
+        # so no screen promises the camera reads it: the step says to enter it by hand
+        assert handle.status()["state"] == "untaught"
+        handle.changed()
+        seen = spy.wait_for(lambda v: v["hardware"]["dice"]["state"] == "untaught")
+        device = roll_device(seen)
+        assert not device["present"] and "has not learnt" in device["text"], device
 
         # the deck page teaches it from the camera's tray (a refusal first: two dice there)
         camera.show(dice_tray.render([dice_tray.Die(150, 180, 36.0, 10.0, 3, "tax"),
@@ -85,6 +101,9 @@ def test_the_taught_tax_die_is_read_and_recorded_as_the_tax_roll(games_live):
         handle.choose("phones")  # no roll read while the owner lays each face in the tray
         teach(client, headers, live.id, camera, (2, 3, 4, 5))
         handle.choose("camera")
+        assert handle.status()["state"] == "ok"  # the camera reads the tax die now
+        seen = spy.wait_for(lambda v: v["hardware"]["dice"]["state"] == "ok")
+        assert roll_device(seen)["present"]
 
         # Ala throws the tax die beside an ordinary one: read, and recorded as the tax roll
         for image in throw_frames(["tax", "white"], [4, 3], seed=5):
