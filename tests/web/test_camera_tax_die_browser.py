@@ -8,7 +8,6 @@ recorded. Screenshots at TV and phone size (Polish TV, English phones) under
 test-artifacts/browser/79-*.png."""
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import replace
 from pathlib import Path
@@ -18,7 +17,7 @@ import pytest
 
 from tests.web.conftest import PHONE_CONTEXT, pair_with_link, play_on_without_phones, running_server
 from tests.web.test_browser import shot
-from tests.web.test_deck_dice_browser import show
+from tests.web.test_deck_dice_browser import folder_camera, show
 from tests.web.test_host_hardware_browser import PIN, host_page
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(400)]
@@ -64,17 +63,9 @@ def thrown(face: int) -> np.ndarray:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    from hardware.synthetic import dice_tray
-
     data = tmp_path_factory.mktemp("taxcamdata")
-    frames = data / "frames"
-    frames.mkdir()
-    show(frames, dice_tray.render([], seed=5))
     game, who, codes = prepared(data)
-    (data / "config.json").write_text(json.dumps({
-        "camera": {"source": f"folder:{frames}",
-                   "tray": {"x0": 0, "y0": 0, "x1": 480, "y1": 360}},
-        "dice": {"source": "camera"}}))
+    frames = folder_camera(data, 5, dice={"source": "camera"})
     log = tmp_path_factory.mktemp("taxcamlog") / "server.log"
     env = {k: v for k, v in os.environ.items() if not k.startswith("COMPANION_")}
     with running_server(data, log, "--threads", "20", env=env) as base:
