@@ -133,14 +133,24 @@ def taught_die_roles(declared, dice) -> dict[str, str]:
     return out
 
 
-def untaught_roles(live, taught) -> list[str]:
-    """The game's dice the camera can only read once taught (`DieRole.taught`) and is not
-    yet, when those are all its dice: the camera then reads none of them (they are entered
-    by hand, and no screen promises otherwise)."""
+def camera_cannot_read(live, taught, settings: dict) -> str | None:
+    """Why the camera gives none of the game's dice a role, or None when it gives some:
+    ``untaught`` (its dice are read by taught pictures, not taught yet), ``unmapped`` (its
+    dice have no colour in the catalog and the owner mapped none of the camera's dice ids).
+    Then the roll is entered by hand, and no screen promises otherwise."""
     declared = live.kind.module.info.bindings.dice if live is not None else ()
-    if not declared or not all(getattr(role, "taught", False) for role in declared):
-        return []
-    return [role.id for role in declared if role.id not in taught]
+    if not declared:
+        return None
+    chosen = settings.get("roles") if isinstance(settings.get("roles"), dict) else {}
+    mapped = chosen.get(live.kind.name)
+    mapped = set(mapped.values()) if isinstance(mapped, dict) else set()
+    for role in declared:
+        if (role.id in taught or role.id in mapped
+                or role_colour(role, live.kind.catalog) is not None):
+            return None
+    if any(getattr(role, "taught", False) for role in declared):
+        return "untaught"
+    return "unmapped"
 
 
 def role_die_ids(role) -> list[str]:
@@ -432,9 +442,10 @@ class DiceWiring:
             camera = self.camera.status() if self.camera is not None else {
                 "state": "absent", "detail": "no camera is running"}
             out.update(state=camera["state"], detail=camera["detail"], tray=camera)
-            untaught = untaught_roles(self.service.current(), camera.get("taught", ()))
-            if camera["state"] == "ok" and untaught:
-                out.update(state="untaught", detail="not taught yet: " + ", ".join(untaught))
+            why = camera_cannot_read(self.service.current(), camera.get("taught", ()),
+                                     load_settings(self.data_dir))
+            if camera["state"] == "ok" and why is not None:
+                out.update(state=why, detail=f"the camera reads none of this game's dice ({why})")
         else:
             out.update(state="phones", detail="the rolls are entered by hand")
         if self.emulator is not None:
