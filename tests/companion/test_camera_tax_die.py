@@ -16,6 +16,7 @@ from hardware.dice.observations import Roll
 from hardware.synthetic import dice_tray
 from tests.companion.conftest import csrf
 from tests.companion.test_camera_dice_wiring import (
+    FullResolution,
     RunningCamera,
     seat_spy,
     throw_frames,
@@ -181,3 +182,10 @@ def test_the_tray_image_is_the_trays_zone_in_colour(tmp_path):
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     reader.on_frame(Frame(grey, 0, 0.0), Calibration.identity())
     assert reader.tray_image() is None
+    # the Pi: grey frames, the tray in colour from the full-resolution stream (twice as sharp)
+    source = FullResolution()
+    source.sharp = cv2.resize(image, None, fx=2, fy=2, interpolation=cv2.INTER_CUBIC)
+    reader.on_frame(Frame(grey, 0, 0.0), Calibration.identity(), source)
+    picture = reader.tray_image()
+    assert source.asked[-1] == ((100, 50, 300, 250), (480, 360))
+    assert picture.shape == (400, 400, 3) and (picture == source.sharp[100:500, 200:600]).all()
