@@ -38,20 +38,11 @@
       dataset: {kind: step.kind}, onclick: send}, step.fallback_text);
   }
 
-  /** The camera reads this step's dice (`TC.cameraRolls`): its "or tap it in" is not said
-   *  on the TV, whose way to tap it in steps aside. */
-  function cameraReads(step, msg) {
-    return TC.cameraRolls(msg) && arr(step.devices).some(function (d) {
-      return d.device === "dice" && d.present;
-    });
-  }
-
-  function tableStep(step, msg) {
-    var byHand = step.by_hand && !cameraReads(step, msg) ? step.by_hand : null;
+  function tableStep(step) {
     return h("div.table-step", {dataset: {kind: step.kind, key: "step-" + step.kind}},
       h("div.step-what", h("span.step-icon", {"aria-hidden": "true"}, "▸ "), step.text, progress(step)),
       devices(step),
-      byHand ? h("div.step-hand.small", byHand) : null,
+      step.by_hand ? h("div.step-hand.small", step.by_hand) : null,
       fallbackButton(step, function () { TC.act(step.fallback); }));
   }
 
@@ -125,6 +116,14 @@
     return dice.state === "ok" || !!(pending && pending.game === msg.game);
   };
 
+  /** The camera reads this step's dice (`TC.cameraRolls`): its "or tap it in" is not said,
+   *  as the TV's way to tap it in steps aside. */
+  function cameraReads(step, msg) {
+    return TC.cameraRolls(msg) && arr(step.devices).some(function (d) {
+      return d.device === "dice" && d.present;
+    });
+  }
+
   /** The host's choice of what reads the dice (host op `dice_source`), kept on the server. */
   function showDiceSource(msg) {
     var el = document.getElementById("dice-source");
@@ -173,7 +172,8 @@
     el.hidden = !steps.length && !missing;
     var panel = document.getElementById("table-steps-panel");  // the host page's
     if (panel) panel.hidden = el.hidden;
-    TC.replace(el, steps.map(function (step) { return draw(step, msg); })
-      .concat(missing ? [missing] : []));
+    TC.replace(el, steps.map(function (step) {
+      return draw(cameraReads(step, msg) ? Object.assign({}, step, {by_hand: ""}) : step);
+    }).concat(missing ? [missing] : []));
   });
 })();
