@@ -104,12 +104,17 @@ def create_app(test_config: dict | None = None) -> Flask:
             kinds[name] = catalog.load_kind(name, str(data_dir), app.config["GAMES"])
         return kinds[name]
 
+    catalog_listeners: list = []  # callables (name) told too: the camera's taught dice
+
     def catalog_changed(name: str) -> None:
         """The owner's catalog of ``name`` changed (companion/box/deck.py): new games load it
-        afresh; games already created keep theirs (pinned)."""
+        afresh; games already created keep theirs (pinned); the listeners are told."""
         kinds.pop(name, None)
+        for listener in list(catalog_listeners):
+            listener(name)
 
     app.extensions["companion.catalog_changed"] = catalog_changed
+    app.extensions["companion.catalog_listeners"] = catalog_listeners
     store = Store(data_dir / "companion.sqlite3")
     service = GameService(store, kind, snapshot_every=resolved.snapshot_every)
     service.load_all()

@@ -211,8 +211,7 @@ def die_roles(live: LiveGame) -> list[dict]:
 
     out = []
     for role in live.kind.module.info.bindings.dice:
-        faces = role_faces(role, live.kind.catalog)
-        out.append({"id": role.id, "name": role.name, "faces": sorted(set(faces)),
+        out.append({"id": role.id, "name": role.name, "faces": role_faces(role, live.kind.catalog),
                     "count": role.count})
     return out
 

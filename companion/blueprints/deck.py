@@ -463,16 +463,11 @@ def _taught_request(live):
 
 
 def _tray_picture():
-    """The dice tray as the camera sees it now, in colour: the camera's own tray image when
-    it has one (its tray zone, at full resolution where the source can), else its latest
-    frame when that is in colour (a camera looking only at the tray)."""
-    handle = hardware_handle("camera")
-    tray = getattr(handle, "tray_image", None)
-    image = tray() if callable(tray) else None
-    if image is None:
-        last = getattr(handle, "last", None)
-        frame = getattr(last[0], "image", last[0]) if last else None
-        image = frame if getattr(frame, "ndim", 0) == 3 else None
+    """The dice tray as the camera sees it now, in colour: the camera's tray zone, at full
+    resolution where the source can (`CameraDice.tray_image`), not the whole frame (which
+    the Pi's camera gives in grey)."""
+    reader = getattr(hardware_handle("dice"), "camera", None)
+    image = reader.tray_image() if reader is not None else None
     if image is None:
         raise CatalogError([problem("(camera)", None, None, "no_tray")])
     return image

@@ -61,7 +61,7 @@ REASONS = {
     "several_dice": "the camera sees more than one die in the tray: leave only this die",
     "hand": "a hand or something large is over the tray: take it away",
     "not_flat": "the die is not lying flat: let it settle on one face",
-    "no_tray": "the camera has no picture yet",
+    "no_tray": "the camera shows no dice tray in colour yet (set the tray zone on the camera page)",
 }
 
 

@@ -13,19 +13,8 @@ import cv2
 import numpy as np
 
 from companion.box.catalog import CatalogError, override_dir, problem
+from companion.wiring.dice import role_faces
 from hardware import atomic_file
-
-
-def role_faces(role, catalog: dict | None) -> list[int]:
-    """A role's faces, once each: the catalog's (``faces_from``) where the game says so."""
-    faces = list(role.faces)
-    if role.faces_from and catalog is not None:
-        node = catalog
-        for key in role.faces_from.split("."):
-            node = node.get(key) if isinstance(node, dict) else None
-        if isinstance(node, list) and node and all(type(f) is int for f in node):
-            faces = node
-    return sorted(set(faces))
 
 
 def taught_roles(info) -> list:

@@ -212,8 +212,8 @@ def snapshot_command(source_spec: str, data_dir: Path, out_path: Path, frames: i
 @click.option("--die-px", type=click.FloatRange(min=8.0), default=None,
               help="The dice's side in pixels, if known (default: the typical blob).")
 @click.option("--game", default=None,
-              help="Also read this game's dice taught by pictures on the deck page (World "
-                   "Without End's tax die), from the data directory; they carry \"die\".")
+              help="Also read this game's dice taught by pictures on the deck page (dice "
+                   "whose faces are not pips), from the data directory; they carry \"die\".")
 @DATA
 def dice_command(files: tuple[Path, ...], die_px: float | None, game: str | None,
                  data_dir: Path) -> None:

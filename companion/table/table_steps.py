@@ -26,6 +26,11 @@ TEXTS: dict[str, str] = {
     "dice_camera_off": "The camera is chosen for the dice but cannot read the tray: nothing "
                        "records the roll by itself.",
     "dice_phones_off": "The dice are entered by hand: nothing reads them.",
+    "dice_camera_untaught": "The camera has not learnt these dice yet (the host's deck page): "
+                            "enter the roll by hand.",
+    "dice_camera_unmapped": "The camera cannot tell which of its dice this game uses (the "
+                            "host's “Dice reader” page gives them roles): enter the roll by "
+                            "hand.",
     "camera_elsewhere": "The camera is with {game}, the game at the table: nothing records "
                         "this step by itself.",
     "dice_elsewhere": "The dice reader is with {game}, the game at the table: nothing "
@@ -64,6 +69,8 @@ def entries(live, lang: str, namer, hardware: dict | None) -> list[dict]:
             source = (hardware.get(device) or {}).get("source") if device == "dice" else None
             chosen = f"{device}_{source}" if source in ("camera", "phones") else device
             key = f"{chosen}_{'on' if present else 'off'}"
+            if state in ("untaught", "unmapped"):  # the camera gives no die a role
+                key = f"dice_camera_{state}"
             if state == "elsewhere":  # readings go to the game at the table, not here
                 key = f"{device}_elsewhere" if where.get("game") else "free_elsewhere"
             zone = i18n.text(lang, zones.get(step.zone, step.zone or ""), game=game)

@@ -12,6 +12,12 @@ stickers are read in (the Pi's full-resolution stream) has ``tray_crop(box, size
 image``, ``box`` the tray's (x0, y0, x1, y1) in the frame's pixels and ``size`` the frame's
 (width, height); otherwise the frame itself is cropped. A simulated source may declare where
 it draws its tray (``tray_mm``), used when the owner set none.
+
+The game's dice taught by pictures (World Without End's tax die; companion/box/taught_dice.py)
+are read by the settler too, by their role's name (``tax``): its matchers are made for the
+game at the table from the owner's pictures, again when that game changes or its catalog
+does (`catalog_changed`, told by the deck page's routes). The host's deck page teaches
+from `tray_image`: the tray as the camera sees it now, in colour.
 """
 from __future__ import annotations
 
@@ -84,6 +90,14 @@ def tray_box(tray, calibration, width: int, height: int) -> tuple[int, int, int,
     return left, top, right, bottom
 
 
+def tray_crop(image: np.ndarray, box: tuple[int, int, int, int], source) -> np.ndarray:
+    """The tray ``box`` of ``image``: from the source's full-resolution stream when it
+    offers one (``tray_crop``, in colour), else cut from the frame itself."""
+    grab = getattr(source, "tray_crop", None)
+    crop = grab(box, (image.shape[1], image.shape[0])) if grab is not None else None
+    return image[box[1]:box[3], box[0]:box[2]] if crop is None else crop
+
+
 def ungrouped(roll):
     """A roll read in grey: the dice renamed ``grey1``… in reading order, a colour no
     game's die has, so only the owner's own mapping (the host's dice page) gives them roles."""
@@ -101,33 +115,62 @@ class CameraDice:
     roll. While either is false nothing is read and a throw under way is forgotten."""
 
     def __init__(self, config_path: Path | None, on_roll, active, expected,
-                 camera_state=lambda: ("ok", "")) -> None:
+                 camera_state=lambda: ("ok", ""), game=lambda: None,
+                 data_dir: Path | None = None) -> None:
         self.config_path = config_path
+        self.game = game  # () -> the name of the game at the table, or None
+        self.data_dir = data_dir  # the owner's data: the taught dice's pictures
         self.camera_state = camera_state  # () -> (state, detail) of the camera itself
         self.on_roll = on_roll
         self.active = active
         self.expected = expected
         self.tray = load_tray(config_path) if config_path else None
+        self.taught_game: str | None = None  # the game whose taught dice `settler` reads
         self.settler = DiceSettler()
         self.box: tuple[int, int, int, int] | None = None
+        self.view: tuple | None = None  # (image, calibration, source) of the latest frame
         self.used_tray: tuple[float, float, float, float] | None = None
         self.reading = False  # a roll is awaited and the tray is in view
         self._lock = threading.Lock()  # the tray and settler: camera thread vs host pages
 
     def reset(self) -> None:
         """Read the tray again from config.json and forget a throw under way."""
+        game = self.game()
         with self._lock:
             self.tray = load_tray(self.config_path) if self.config_path else None
-            self.settler = DiceSettler()
+            self.settler = self._new_settler(game)
+
+    def catalog_changed(self, game: str) -> None:
+        """The owner's catalog of ``game`` changed (a taught face taken or forgotten): its
+        taught dice are made again before the next frame is read."""
+        with self._lock:
+            if game == self.taught_game:
+                self.taught_game = None
+
+    def _new_settler(self, game: str | None) -> DiceSettler:
+        """A settler reading ``game``'s taught dice (none until every face has a picture)."""
+        from companion.box.taught_dice import taught_for
+
+        self.taught_game = game
+        taught = taught_for(game, self.data_dir) if game and self.data_dir else []
+        return DiceSettler(taught=taught)
+
+    def _settler(self, game: str | None) -> DiceSettler:
+        """The settler for ``game``, the one at the table now (under ``_lock``)."""
+        if game != self.taught_game:
+            self.settler = self._new_settler(game)
+        return self.settler
 
     def tray_for(self, source) -> tuple[float, float, float, float] | None:
         return self.tray or parse_tray(getattr(source, "tray_mm", None))
 
     def on_frame(self, frame, calibration, source=None) -> None:
+        with self._lock:
+            self.view = (frame.image, calibration, source)
         if not (self.active() and self.expected()):
             with self._lock:
-                if self.reading:
-                    self.settler, self.reading = DiceSettler(), False
+                if self.reading:  # a throw under way is forgotten
+                    self.settler, self.reading = self._new_settler(self.taught_game), False
             return
         roll = self.feed(frame.image, calibration, source)
         if roll is not None:
@@ -137,6 +180,7 @@ class CameraDice:
 
     def feed(self, image: np.ndarray, calibration, source=None):
         """One frame: the tray's crop into the settler; the `Roll` when a throw settles."""
+        game = self.game()  # asked outside the lock: the service has its own
         with self._lock:
             tray = self.used_tray = self.tray_for(source)
             height, width = image.shape[:2]
@@ -144,16 +188,11 @@ class CameraDice:
             self.box, self.reading = box, box is not None
             if box is None:
                 return None
-            crop = None
-            grab = getattr(source, "tray_crop", None)
-            if grab is not None:
-                crop = grab(box, (width, height))
-            if crop is None:
-                crop = image[box[1]:box[3], box[0]:box[2]]
+            crop = tray_crop(image, box, source)
             grey = crop.ndim == 2
             if grey:
                 crop = cv2.cvtColor(crop, cv2.COLOR_GRAY2BGR)
-            roll = self.settler.feed(crop)
+            roll = self._settler(game).feed(crop)
         if roll is None:
             return None
         tall, wide = crop.shape[:2]
@@ -162,6 +201,23 @@ class CameraDice:
         if grey:  # no colour to tell: no die is given a colour's role (`ungrouped`)
             return ungrouped(replace(roll, places=places))
         return replace(roll, places=places)
+
+    def tray_image(self) -> np.ndarray | None:
+        """The tray as the camera sees it now, in colour (BGR): the latest frame's tray zone,
+        from the source's full-resolution stream where it has one (the Pi's: asking starts
+        it). None when no frame came yet, the tray is not set or not in view, or the camera
+        gives it only in grey (a taught face is told apart by its colours too)."""
+        with self._lock:
+            view = self.view
+        if view is None:
+            return None
+        image, calibration, source = view
+        tray = self.tray_for(source)
+        box = tray_box(tray, calibration, image.shape[1], image.shape[0]) if tray else None
+        if box is None:
+            return None
+        crop = tray_crop(image, box, source)
+        return crop if crop.ndim == 3 else None
 
     def draw(self, image: np.ndarray, calibration) -> None:
         """Frame the tray on the camera's preview (orange; thicker while reading)."""
@@ -178,13 +234,16 @@ class CameraDice:
                     0.6, ORANGE, 2, cv2.LINE_AA)
 
     def status(self) -> dict:
-        """For the dice status: whether the tray is set and in view."""
+        """For the dice status: whether the tray is set and in view, and the names of the
+        game's dice it reads by taught pictures (``taught``)."""
+        game = self.game()
         with self._lock:
             tray, box, reading = self.tray or self.used_tray, self.box, self.reading
-            last = self.settler.last_reading
+            settler = self._settler(game)
+            last, taught = settler.last_reading, [die.name for die in settler.taught]
         state, detail = self.camera_state()
         if state == "ok" and tray is None:
             state, detail = "absent", "no tray zone is set (camera.tray)"
         return {"state": state, "detail": detail, "tray": list(tray) if tray else None,
                 "box": list(box) if box else None, "reading": reading,
-                "dice_seen": len(last.dice) if last is not None else 0}
+                "dice_seen": len(last.dice) if last is not None else 0, "taught": taught}

@@ -90,11 +90,13 @@ def catalog_value(catalog, path: str | None):
 
 
 def role_faces(role, catalog) -> list[int]:
-    """A role's faces: the catalog's (``faces_from``) when it gives a list of numbers."""
+    """A role's faces, once each and in order: the catalog's (``faces_from``) when it gives a
+    list of numbers, else the role's own. The one source for the phones' buttons, the
+    camera's taught pictures (companion/box/taught_dice.py) and the checks of an entered die."""
     faces = catalog_value(catalog, role.faces_from)
-    if isinstance(faces, list) and faces and all(type(f) is int for f in faces):
-        return faces
-    return list(role.faces)
+    if not (isinstance(faces, list) and faces and all(type(f) is int for f in faces)):
+        faces = role.faces
+    return sorted(set(faces))
 
 
 def role_colour(role, catalog) -> str | None:
@@ -117,6 +119,38 @@ def colour_roles(declared, catalog, dice) -> dict[str, str]:
         if colour is not None:
             by_colour.setdefault(colour, role.id)
     return {die: by_colour[colour_of(die)] for die in dice if colour_of(die) in by_colour}
+
+
+def taught_die_roles(declared, dice) -> dict[str, str]:
+    """Die id -> role for dice the camera read by a taught die's pictures: it names them
+    after the role (``tax``, a second one ``tax2``; hardware/camera/dice_settle.py)."""
+    taught = {role.id for role in declared if getattr(role, "taught", False)}
+    out = {}
+    for die in dice:
+        base = die.rstrip("0123456789")
+        if die in taught or (base in taught and die[len(base):] not in ("", "0", "1")):
+            out[die] = die if die in taught else base
+    return out
+
+
+def camera_cannot_read(live, taught, settings: dict) -> str | None:
+    """Why the camera gives none of the game's dice a role, or None when it gives some:
+    ``untaught`` (its dice are read by taught pictures, not taught yet), ``unmapped`` (its
+    dice have no colour in the catalog and the owner mapped none of the camera's dice ids).
+    Then the roll is entered by hand, and no screen promises otherwise."""
+    declared = live.kind.module.info.bindings.dice if live is not None else ()
+    if not declared:
+        return None
+    chosen = settings.get("roles") if isinstance(settings.get("roles"), dict) else {}
+    mapped = chosen.get(live.kind.name)
+    mapped = set(mapped.values()) if isinstance(mapped, dict) else set()
+    for role in declared:
+        if (role.id in taught or role.id in mapped
+                or role_colour(role, live.kind.catalog) is not None):
+            return None
+    if any(getattr(role, "taught", False) for role in declared):
+        return "untaught"
+    return "unmapped"
 
 
 def role_die_ids(role) -> list[str]:
@@ -243,13 +277,17 @@ class DiceWiring:
                  self.emulator.port, url)
         return self.emulator.port
 
-    def roles(self, game: str, declared=(), catalog=None, dice=()) -> dict[str, str]:
+    def roles(self, game: str, declared=(), catalog=None, dice=(),
+              origin: str = "serial") -> dict[str, str]:
         """Die id -> role, read from config.json at each roll: the host page's changes
         apply to the next roll without a restart (the start-up settings otherwise). Dice
-        the mapping does not name play the role of their colour (`colour_roles`)."""
+        the mapping does not name play the role of their colour (`colour_roles`), or, from
+        the camera, the taught die's role they are named after (`taught_die_roles`; a serial
+        reader's die ids are its own, given roles by the owner only)."""
         current = load_settings(self.data_dir)
         mapped = roles_for(current if "roles" in current else self.at_start, game, declared)
-        return {**colour_roles(declared, catalog, dice), **mapped}
+        taught = taught_die_roles(declared, dice) if origin == "camera" else {}
+        return {**colour_roles(declared, catalog, dice), **taught, **mapped}
 
     def choose(self, source: str) -> None:
         """The host's choice of dice source, kept on disk; a waiting roll is dropped."""
@@ -297,7 +335,7 @@ class DiceWiring:
             module = live.kind.module
             declared = module.info.bindings.dice
             roles = self.roles(live.kind.name, declared, live.kind.catalog,
-                               [*roll.faces, *roll.unreadable])
+                               [*roll.faces, *roll.unreadable], origin)
             faces = {r.id: role_faces(r, live.kind.catalog) for r in declared}
             missing = {die: faces[roles[die]] for die in roll.unreadable
                        if roles.get(die) in faces}
@@ -404,6 +442,10 @@ class DiceWiring:
             camera = self.camera.status() if self.camera is not None else {
                 "state": "absent", "detail": "no camera is running"}
             out.update(state=camera["state"], detail=camera["detail"], tray=camera)
+            why = camera_cannot_read(self.service.current(), camera.get("taught", ()),
+                                     load_settings(self.data_dir))
+            if camera["state"] == "ok" and why is not None:
+                out.update(state=why, detail=f"the camera reads none of this game's dice ({why})")
         else:
             out.update(state="phones", detail="the rolls are entered by hand")
         if self.emulator is not None:
@@ -420,6 +462,7 @@ def start(app, service, changed) -> DiceWiring:
     camera = app.extensions["companion.hardware"].handles.get("camera")
     if camera is not None and hasattr(camera, "frame_listeners"):
         attach_camera(wiring, service, camera)
+        app.extensions["companion.catalog_listeners"].append(wiring.camera.catalog_changed)
     return wiring.start()
 
 
@@ -431,10 +474,16 @@ def attach_camera(wiring: DiceWiring, service, camera) -> None:
     wiring.camera = CameraDice(wiring.config_path, wiring.on_camera_roll,
                                lambda: wiring.source == "camera",
                                lambda: expects_roll(service),
-                               lambda: _state_of(camera.status()))
+                               lambda: _state_of(camera.status()),
+                               lambda: _game_at_table(service), wiring.data_dir)
     camera.frame_listeners.append(wiring.camera.on_frame)
     if hasattr(camera, "overlays"):
         camera.overlays.append(wiring.camera.draw)
+
+
+def _game_at_table(service) -> str | None:
+    live = service.current()
+    return live.kind.name if live is not None else None
 
 
 def _state_of(status: dict) -> tuple[str, str]:

@@ -287,3 +287,44 @@ def test_a_waiting_roll_ends_when_the_game_moves_on(games_live):
     finally:
         for spy in spies:
             spy.close()
+
+
+def test_a_camera_die_named_after_a_taught_role_plays_it():
+    """The camera names a die read by its taught pictures after its role (``tax``, a second
+    ``tax2``); the role's faces are listed once each, whatever the catalog repeats."""
+    from engine.pillars import GAME as PILLARS
+    from engine.wwe import GAME as WWE
+
+    declared = WWE.info.bindings.dice
+    assert wiring.taught_die_roles(declared, ["tax", "tax2", "tax1", "taxes", "white1"]) == {
+        "tax": "tax", "tax2": "tax"}
+    assert wiring.taught_die_roles(MONASTERIUM.info.bindings.dice, ["neutral", "white1"]) == {}
+    (pillars_tax,) = PILLARS.info.bindings.dice
+    assert pillars_tax.faces == (2, 3, 3, 4, 4, 5)
+    assert wiring.role_faces(pillars_tax, None) == [2, 3, 4, 5]
+
+
+def test_the_camera_says_when_it_can_give_none_of_a_games_dice_a_role():
+    """No screen promises a camera reading that cannot come: a game whose dice the camera
+    cannot tell (no colour in the catalog, none mapped by the owner) or must be taught."""
+    from types import SimpleNamespace
+
+    from companion.box.catalog import load_catalog
+    from engine.pillars import GAME as PILLARS
+    from engine.wwe import GAME as WWE
+
+    def live(name, game):
+        return SimpleNamespace(kind=SimpleNamespace(name=name, module=game,
+                                                    catalog=load_catalog(name)))
+
+    pillars, wwe, mon = live("pillars", PILLARS), live("wwe", WWE), live("monasterium",
+                                                                          MONASTERIUM)
+    assert wiring.camera_cannot_read(pillars, [], {}) == "unmapped"
+    assert wiring.camera_cannot_read(pillars, [], {"roles": {"pillars": {"white1": "tax"}}}) \
+        is None  # the owner's mapping gives the camera's white die the tax die's role
+    assert wiring.camera_cannot_read(pillars, [], {"roles": {"wwe": {"white1": "tax"}}}) == \
+        "unmapped"
+    assert wiring.camera_cannot_read(wwe, [], {}) == "untaught"
+    assert wiring.camera_cannot_read(wwe, ["tax"], {}) is None
+    assert wiring.camera_cannot_read(mon, [], {}) is None  # its dice have colours
+    assert wiring.camera_cannot_read(None, [], {}) is None

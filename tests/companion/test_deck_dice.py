@@ -75,7 +75,9 @@ def test_the_doors_refuse_in_the_page_language_and_write_nothing(client, tmp_pat
     answer = client.post(f"/host/{game_id}/deck/die_face?lang=pl", headers=headers,
                          json={"game": "wwe", "role": "tax", "face": 3})
     assert answer.status_code == 422
-    assert answer.get_json()["problems"][0]["message"] == "kamera nie ma jeszcze obrazu"
+    assert answer.get_json()["problems"][0]["message"] == (
+        "kamera nie pokazuje jeszcze tacki na kostki w kolorze "
+        "(ustaw strefę tacki na stronie kamery)")
     answer = client.post(f"/host/{game_id}/deck/die_face?lang=es", headers=headers,
                          json={"game": "wwe", "role": "tax", "face": 7})
     assert answer.get_json()["problems"][0]["message"] == \

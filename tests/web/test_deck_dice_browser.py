@@ -34,13 +34,22 @@ def show(folder: Path, image: np.ndarray) -> None:
         os.replace(temp, folder / f"{i:03d}.png")
 
 
+def folder_camera(data: Path, seed: int, **config) -> Path:
+    """A camera that is a folder of pictures (an empty tray at first) whose whole frame is
+    the dice tray, kept in DATA/config.json with ``config``; returns the folder."""
+    frames = data / "frames"
+    frames.mkdir()
+    show(frames, dice_tray.render([], seed=seed))
+    (data / "config.json").write_text(json.dumps({"camera": {
+        "source": f"folder:{frames}", "tray": {"x0": 0, "y0": 0, "x1": 480, "y1": 360}},
+        **config}))
+    return frames
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     data = tmp_path_factory.mktemp("dicedata")
-    frames = data / "frames"
-    frames.mkdir()
-    show(frames, dice_tray.render([], seed=1))
-    (data / "config.json").write_text(json.dumps({"camera": {"source": f"folder:{frames}"}}))
+    folder_camera(data, 1)
     game_id, _ = create_game(data)
     log = tmp_path_factory.mktemp("dicelog") / "server.log"
     with running_server(data, log, "--threads", "20", env=dict(os.environ)) as base:

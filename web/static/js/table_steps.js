@@ -120,6 +120,27 @@
       }));
   }
 
+  /** The camera is the dice source and reads this game's roll now (its tray ready, or it
+   *  asks the rolling player for the dice it could not read): the games' own "enter the
+   *  dice" panels step aside on the TV and on the other phones, so no screen offers a second
+   *  way to enter the same dice; the step line and `missingDice` say what is awaited and from
+   *  whom. A camera that cannot read (no tray, lost, at another game) hides nothing. */
+  TC.cameraRolls = function (msg) {
+    var hw = (msg && msg.hardware) || {};
+    var dice = hw.dice || {};
+    if (dice.source !== "camera" || msg.closed || (hw.table && hw.table.here === false)) return false;
+    var pending = dice.pending;
+    return dice.state === "ok" || !!(pending && pending.game === msg.game);
+  };
+
+  /** The camera reads this step's dice (`TC.cameraRolls`): its "or tap it in" is not said,
+   *  as the TV's way to tap it in steps aside. */
+  function cameraReads(step, msg) {
+    return TC.cameraRolls(msg) && arr(step.devices).some(function (d) {
+      return d.device === "dice" && d.present;
+    });
+  }
+
   /** The host's choice of what reads the dice (host op `dice_source`), kept on the server. */
   function showDiceSource(msg) {
     var el = document.getElementById("dice-source");
@@ -168,6 +189,8 @@
     el.hidden = !steps.length && !missing;
     var panel = document.getElementById("table-steps-panel");  // the host page's
     if (panel) panel.hidden = el.hidden;
-    TC.replace(el, steps.map(draw).concat(missing ? [missing] : []));
+    TC.replace(el, steps.map(function (step) {
+      return draw(cameraReads(step, msg) ? Object.assign({}, step, {by_hand: ""}) : step);
+    }).concat(missing ? [missing] : []));
   });
 })();

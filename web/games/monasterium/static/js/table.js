@@ -28,7 +28,9 @@
     TC.replace("hands", M.hands(m));
     TC.replace("monasteries", M.monasteries(m));
     TC.replace("missions", M.missionList(m));
-    var tableRolls = m.prompts.some(function (p) { return p.seat === "table"; });
+    // the camera reads the table's roll: the step line says so, no second way to enter it
+    var tableRolls = m.prompts.some(function (p) { return p.seat === "table"; }) &&
+      !TC.cameraRolls(msg);
     var inputs = tableRolls ? M.rollEntry(m, "table", function () { render(last); }) : null;
     document.getElementById("inputs-panel").hidden = !inputs;
     TC.replace("inputs", inputs);

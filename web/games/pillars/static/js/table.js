@@ -46,6 +46,7 @@
     m.choices.forEach(function (c) {
       var type = c.action.type;
       if (type === "deal") return;
+      if (type === "roll_tax" && TC.cameraRolls(m.msg)) return;  // the camera reads the die
       var key = type + (c.action.to ? ":" + c.action.to : "");
       if (!groups[key]) { groups[key] = []; order.push(key); }
       groups[key].push(c);

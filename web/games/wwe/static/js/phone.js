@@ -349,7 +349,11 @@
       out.push(M.eventPicker(m, function (card) { return send({type: "reveal_event", card: card}); }));
     }
     if (kinds.indexOf("roll_tax") >= 0 || byType.roll_tax) {
-      out.push(M.dieButtons(m, function (v) { return send({type: "roll_tax", value: v}); }));
+      var die = M.dieButtons(m, function (v) { return send({type: "roll_tax", value: v}); });
+      // the camera reads the die (or asks above for it): entering it by hand stays at hand,
+      // folded, on this phone only
+      out.push(TC.cameraRolls(m.msg) ? h("details.roll-by-hand", {id: "roll-by-hand"},
+        h("summary", t("dice_enter_by_hand")), die) : die);
     }
     Object.keys(byType).forEach(function (type) {
       var cs = byType[type];

@@ -137,8 +137,8 @@
     } else {
       previewRotation = null;
     }
-    var tax = openPrompt(m, "roll_tax");
-    if (tax) out.push(window.Manual.dieButtons(m, function (value) {
+    var tax = openPrompt(m, "roll_tax");  // the camera reads it: the step line says so
+    if (tax && !TC.cameraRolls(m.msg)) out.push(window.Manual.dieButtons(m, function (value) {
       return TC.act({type: "roll_tax", value: value});
     }));
     return out.concat(otherTablePrompts(m));
