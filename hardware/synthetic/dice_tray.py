@@ -25,9 +25,9 @@ COLOURS = {
     "green": ((60, 160, 40), (240, 240, 240)),
     "yellow": ((40, 215, 235), (20, 20, 20)),
 }
-# A die whose faces are not pips, as World Without End's tax die (2-5 gold): a numeral in a
-# coin's ring, on an ochre body. Its faces are taught to the camera by pictures.
-TAUGHT = {"tax": ((70, 150, 205), (25, 40, 80))}
+# A die whose faces are not pips but a numeral (2-5) in a coin's ring, on an ochre body
+# (as a game's money die). Its faces are taught to the camera by pictures.
+TAUGHT = {"coin": ((70, 150, 205), (25, 40, 80))}
 PIP_COLOURS = tuple(COLOURS)
 FELT = (42, 52, 40)  # dark green felt, BGR
 PIPS = {
@@ -93,7 +93,7 @@ def _die_patch(die: Die, scale: int = 4) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _numeral(patch: np.ndarray, face: int, s: int, squash: float, ink) -> None:
-    """A tax face: the number of gold in a coin's ring (drawn upright, squashed if cocked)."""
+    """A coin face: a numeral in a coin's ring (drawn upright, squashed if cocked)."""
     top = np.zeros((s, s, 3), np.float32)
     mask = np.zeros((s, s), np.uint8)
     cv2.circle(mask, (s // 2, s // 2), int(s * 0.36), 255, max(1, int(s * 0.04)), cv2.LINE_AA)
@@ -178,9 +178,9 @@ def _camera(canvas: np.ndarray, rng: np.random.Generator, defocus: float, noise:
 
 def layout(rng: np.random.Generator, count: int, side: float, width: int, height: int,
            margin: int, cocked: float = 0.08, touching: float = 0.3,
-           colours: tuple[str, ...] = PIP_COLOURS, tax: int = 0) -> list[Die]:
+           colours: tuple[str, ...] = PIP_COLOURS, coins: int = 0) -> list[Die]:
     """``count`` settled dice without overlaps; a share ``touching`` placed against the
-    previous die, a share ``cocked`` leaning; the first ``tax`` of them tax dice (2-5)."""
+    previous die, a share ``cocked`` leaning; the first ``coins`` of them coin dice (2-5)."""
     dice: list[Die] = []
     reach = side * 0.75  # half-diagonal of a die: keep centres this far from walls
     attempts = 0
@@ -208,13 +208,13 @@ def layout(rng: np.random.Generator, count: int, side: float, width: int, height
         dice.append(Die(x, y, side * float(rng.uniform(0.97, 1.03)), angle,
                         int(rng.integers(1, 7)), str(rng.choice(colours)),
                         bool(rng.random() < cocked)))
-    for index in range(min(tax, len(dice))):
+    for index in range(min(coins, len(dice))):
         d = dice[index]
-        dice[index] = Die(d.x, d.y, d.side, d.angle, int(rng.integers(2, 6)), "tax", d.cocked)
+        dice[index] = Die(d.x, d.y, d.side, d.angle, int(rng.integers(2, 6)), "coin", d.cocked)
     return dice
 
 
-def lone(face: int, side: float = 36.0, seed: int = 0, colour: str = "tax") -> np.ndarray:
+def lone(face: int, side: float = 36.0, seed: int = 0, colour: str = "coin") -> np.ndarray:
     """A tray with one die in it (face up, at a random angle): what the owner shows the
     camera to teach it a face."""
     rng = np.random.default_rng([seed, face])

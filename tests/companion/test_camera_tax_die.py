@@ -81,7 +81,7 @@ def test_the_taught_tax_die_is_read_and_recorded_as_the_tax_roll(games_live):
         spies.append(spy)
         # untaught: the camera does not read the tax die, nothing is played, nobody is asked
         # (the table taps it in, as before)
-        for image in throw_frames(["tax", "white"], [4, 3], seed=5):
+        for image in throw_frames(["coin", "white"], [4, 3], seed=5):
             camera.show(image)
         wait_for(lambda: handle.status()["rolls_seen"] == 1, what="the untaught throw")
         assert live.version == version and handle.status()["pending"] is None
@@ -94,7 +94,7 @@ def test_the_taught_tax_die_is_read_and_recorded_as_the_tax_roll(games_live):
         assert not device["present"] and "has not learnt" in device["text"], device
 
         # the deck page teaches it from the camera's tray (a refusal first: two dice there)
-        camera.show(dice_tray.render([dice_tray.Die(150, 180, 36.0, 10.0, 3, "tax"),
+        camera.show(dice_tray.render([dice_tray.Die(150, 180, 36.0, 10.0, 3, "coin"),
                                       dice_tray.Die(330, 180, 36.0, 0.0, 4, "white")], seed=2))
         refused = client.post(f"/host/{live.id}/deck/die_face", headers=headers,
                               json={"game": "wwe", "role": "tax", "face": 3}).get_json()
@@ -107,7 +107,7 @@ def test_the_taught_tax_die_is_read_and_recorded_as_the_tax_roll(games_live):
         assert roll_device(seen)["present"]
 
         # Ala throws the tax die beside an ordinary one: read, and recorded as the tax roll
-        for image in throw_frames(["tax", "white"], [4, 3], seed=5):
+        for image in throw_frames(["coin", "white"], [4, 3], seed=5):
             camera.show(image)
         applied = wait_for(lambda: handle.status()["last_applied"], what="the tax roll")
         assert applied["type"] == "roll_tax" and applied["value"] == 4
@@ -131,7 +131,7 @@ def test_a_forgotten_face_makes_the_camera_leave_the_die_to_the_table(games_live
     assert client.post(f"/host/{live.id}/deck/die_face/forget", headers=headers,
                        json={"game": "wwe", "role": "tax", "face": 5}).get_json()["ok"]
     handle.choose("camera")
-    for image in throw_frames(["tax", "white"], [4, 3], seed=5):
+    for image in throw_frames(["coin", "white"], [4, 3], seed=5):
         camera.show(image)
     wait_for(lambda: handle.status()["rolls_seen"] == 1, what="the throw")
     assert handle.camera.settler.taught == () and handle.status()["last_applied"] is None

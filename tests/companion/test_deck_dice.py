@@ -45,9 +45,9 @@ def test_pictures_make_the_matcher_only_once_every_face_has_one(info, tmp_path):
     assert [d.name for d in taught_dice.taught_for("wwe", tmp_path)] == ["tax"]
     assert taught_dice.taught_for("toy", tmp_path) == []
     assert (tmp_path / "catalogs" / "wwe" / "dice" / "tax" / "5.png").is_file()
-    image, truth = dice_tray.tray(77, 8, 36.0, cocked=0.0, tax=1)
+    image, truth = dice_tray.tray(77, 8, 36.0, cocked=0.0, coins=1)
     [tax] = [d for d in read_tray(image, taught=[die]).dice if d.die == "tax"]
-    assert tax.face == next(d.face for d in truth if d.colour == "tax")
+    assert tax.face == next(d.face for d in truth if d.colour == "coin")
     taught_dice.forget_face("wwe", tmp_path, info, catalog, "tax", 5)
     assert taught_dice.taught_dice("wwe", tmp_path, info, catalog) == []
 
@@ -99,7 +99,7 @@ def test_a_lone_die_refusal_names_what_to_do(client, tmp_path, monkeypatch):
 
     game_id = create_game(client)
     headers = host(client, game_id)
-    two = dice_tray.render([dice_tray.Die(150, 180, 36.0, 10.0, 3, "tax"),
+    two = dice_tray.render([dice_tray.Die(150, 180, 36.0, 10.0, 3, "coin"),
                             dice_tray.Die(330, 180, 36.0, 0.0, 4, "white")], seed=2)
     monkeypatch.setattr(deck_routes, "_tray_picture", lambda: two)  # the camera's tray now
     answer = client.post(f"/host/{game_id}/deck/die_face?lang=it", headers=headers,
@@ -125,7 +125,7 @@ def test_the_dice_command_reads_the_taught_die_with_the_owners_pictures(info, tm
     from pathlib import Path
 
     companion = str(Path(sys.executable).parent / "companion")
-    image, truth = dice_tray.tray(79, 7, 36.0, cocked=0.0, touching=0.0, tax=1)
+    image, truth = dice_tray.tray(79, 7, 36.0, cocked=0.0, touching=0.0, coins=1)
     cv2.imwrite(str(tmp_path / "tray.png"), image)
     run = [companion, "camera", "dice", str(tmp_path / "tray.png"), "--game", "wwe",
            "--data", str(tmp_path / "data")]
@@ -137,7 +137,7 @@ def test_the_dice_command_reads_the_taught_die_with_the_owners_pictures(info, tm
                               lone_die(dice_tray.lone(face, seed=21)))
     line = json.loads(subprocess.run(run, capture_output=True, text=True, check=True).stdout)
     [tax] = [d for d in line["dice"] if d.get("die") == "tax"]
-    assert tax["face"] == next(d.face for d in truth if d.colour == "tax")
+    assert tax["face"] == next(d.face for d in truth if d.colour == "coin")
     assert len(line["dice"]) == 7 and sum("die" in d for d in line["dice"]) == 1
 
 

@@ -58,7 +58,7 @@ def thrown(face: int) -> np.ndarray:
     style = dice_tray.TrayStyle()
     laid = dice_tray.layout(np.random.default_rng(5), 2, 40.0, style.width, style.height,
                             style.margin, cocked=0.0, touching=0.0)
-    dice = [replace(laid[0], colour="tax", face=face), replace(laid[1], colour="white", face=3)]
+    dice = [replace(laid[0], colour="coin", face=face), replace(laid[1], colour="white", face=3)]
     return dice_tray.render(dice, 5, style, frame=3)
 
 

@@ -75,7 +75,7 @@ def test_the_owner_teaches_the_tax_die_face_by_face(server, browser):
     assert "0 von 4 Seiten gelernt" in page.inner_text(".deck-die-state")
     assert page.locator(".deck-die-face").count() == 4
     # two dice in the tray: refused, in German, nothing kept
-    show(frames, dice_tray.render([dice_tray.Die(150, 180, 36.0, 10.0, 3, "tax"),
+    show(frames, dice_tray.render([dice_tray.Die(150, 180, 36.0, 10.0, 3, "coin"),
                                    dice_tray.Die(330, 180, 36.0, 0.0, 4, "white")], seed=2))
     wait_for(lambda: (page.click(".deck-die-face[data-face='3'] .deck-die-take"),
                       "mehr als einen Würfel" in page.inner_text("#deck-dice-notice"))[1],
@@ -124,9 +124,9 @@ def test_the_owner_teaches_the_tax_die_face_by_face(server, browser):
 
     [die] = taught_dice.taught_dice("wwe", data, games.module_of("wwe").info,
                                     load_catalog("wwe", data))
-    image, truth = dice_tray.tray(88, 8, 34.0, cocked=0.0, tax=1)
+    image, truth = dice_tray.tray(88, 8, 34.0, cocked=0.0, coins=1)
     [tax] = [d for d in read_tray(image, taught=[die]).dice if d.die == "tax"]
-    assert tax.face == next(d.face for d in truth if d.colour == "tax")
+    assert tax.face == next(d.face for d in truth if d.colour == "coin")
     # a face removed: the die is entered by hand again
     page.click(".deck-die-face[data-face='5'] .deck-die-forget")
     page.wait_for_function("() => document.querySelector('.deck-die-state').textContent"
