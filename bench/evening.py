@@ -28,7 +28,10 @@ measured in this process on the run's frames, copied per frame (the old path) an
 Targets (docs/pi-appliance.md, issue 37): core_share <= 0.03 (0.15 of a Pi core),
 rss_mb <= 120 at the end, rss_slope_mb_per_hour <= 2 after the warm-up, lost 0. Usage:
     .venv/bin/python bench/evening.py [--games wwe,pillars] [--minutes 3] [--repeat 1]
-        [--sample-every 15] [--warmup MIN] [--tracemalloc [--trace-frames 6]]
+        [--sample-every 15] [--warmup MIN] [--tracemalloc [--trace-frames 6]] [--no-camera]
+``--no-camera`` leaves the camera lost and idle (the server and the dice alone: whose
+memory grows). ``lost`` compares each acknowledged action in the canonical form the server
+stores (``GameInfo.canonical``, made from the replayed record's state before it).
 JSON last line: {"games": {"<id>": {"core_share", "rss_mb", "rss_slope_mb_per_hour",
 "lost", "rss_samples", "capture_share_copy", "capture_share_mapped", "parts", ...}}}
 """
