@@ -7,8 +7,11 @@ changed"). `rpicam-vid` ships with both Pi OS releases (Bookworm and Trixie) as 
 program: nothing of it is loaded into our Python, so no ABI can mismatch. Its output with
 ``--codec yuv420 -o -`` is one I420 frame after another on stdout: the Y plane (the first
 ``width * height`` bytes) is exactly the gray image the recogniser reads, handed over as a
-view of the frame's own buffer (no copy, no conversion). A new buffer is read for every
-frame, so a frame handed over is never written again.
+view of the frame's own buffer (no copy, no conversion). Each frame is read into a buffer
+nobody else holds (`_free_buffer`: a few are kept and reused once every view of them is
+gone), so a frame handed over is never written again, and the Pi does not fault in a fresh
+1.4 MB buffer 30 times a second (with `companion/server/memory.py`'s fixed mmap threshold
+every new one would be a mapping of its own, zeroed page by page).
 
 The width is kept a multiple of 64 so the rows carry no stride padding. When the child
 ends (camera unplugged, libcamera error, killed) `read` raises `SourceLost` with the end of
@@ -20,6 +23,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import subprocess
+import sys
 import tempfile
 
 import numpy as np
@@ -28,6 +32,7 @@ from hardware.camera.devices import rpicam_program as find_program  # or libcame
 from hardware.camera.source_base import FrameSource, SourceLost
 
 ROW_ALIGN = 64
+BUFFERS = 4  # kept for reuse: the capture's latest, the recogniser's, the preview's, the next
 
 
 def command(program: str, width: int, height: int, fps: int) -> list[str]:
@@ -62,6 +67,7 @@ class RpicamSource(FrameSource):
         self.frame_bytes = width * height * 3 // 2  # Y, then U and V at a quarter each
         self.process: subprocess.Popen | None = None
         self._stderr = None
+        self._buffers: list[np.ndarray] = []
 
     def open(self) -> None:
         program = self.program or find_program()
@@ -80,7 +86,7 @@ class RpicamSource(FrameSource):
     def read(self) -> np.ndarray:
         if self.process is None or self.process.stdout is None:
             raise SourceLost("not open")
-        frame = np.empty(self.frame_bytes, np.uint8)
+        frame = self._free_buffer()
         view, got = memoryview(frame), 0
         while got < self.frame_bytes:
             count = self.process.stdout.readinto(view[got:])
@@ -88,6 +94,17 @@ class RpicamSource(FrameSource):
                 raise SourceLost(self._ended(got))
             got += count
         return frame[: self.width * self.height].reshape(self.height, self.width)
+
+    def _free_buffer(self) -> np.ndarray:
+        """A kept buffer no frame handed over still uses (only the list and this loop
+        refer to it: every view of a frame holds its buffer), else a new one."""
+        for buffer in self._buffers:
+            if sys.getrefcount(buffer) <= 3:  # the list, ``buffer``, getrefcount's argument
+                return buffer
+        buffer = np.empty(self.frame_bytes, np.uint8)
+        if len(self._buffers) < BUFFERS:
+            self._buffers.append(buffer)
+        return buffer
 
     def _ended(self, partial: int) -> str:
         """Why the stream stopped: the child's exit code and the end of what it said."""
