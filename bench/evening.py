@@ -28,7 +28,10 @@ measured in this process on the run's frames, copied per frame (the old path) an
 Targets (docs/pi-appliance.md, issue 37): core_share <= 0.03 (0.15 of a Pi core),
 rss_mb <= 120 at the end, rss_slope_mb_per_hour <= 2 after the warm-up, lost 0. Usage:
     .venv/bin/python bench/evening.py [--games wwe,pillars] [--minutes 3] [--repeat 1]
-        [--sample-every 15] [--warmup MIN] [--tracemalloc [--trace-frames 6]]
+        [--sample-every 15] [--warmup MIN] [--tracemalloc [--trace-frames 6]] [--no-camera]
+``--no-camera`` leaves the camera lost and idle (the server and the dice alone: whose
+memory grows). ``lost`` compares each acknowledged action in the canonical form the server
+stores (``GameInfo.canonical``, made from the replayed record's state before it).
 JSON last line: {"games": {"<id>": {"core_share", "rss_mb", "rss_slope_mb_per_hour",
 "lost", "rss_samples", "capture_share_copy", "capture_share_mapped", "parts", ...}}}
 """
@@ -42,7 +45,6 @@ import os
 import random
 import re
 import signal
-import sqlite3
 import statistics
 import subprocess
 import sys
@@ -192,11 +194,14 @@ from companion.cli import main; main()
 class Server:
     """`companion serve` with camera and dice, on a temp data directory."""
 
-    def __init__(self, data: Path, game: str, frames: Path, dice_port: str,
+    def __init__(self, data: Path, game: str, frames: Path | None, dice_port: str,
                  trace: Path | None = None, trace_frames: int = 1) -> None:
         self.data = data
         self.trace = trace
-        env = dict(os.environ, PYTHONUNBUFFERED="1", COMPANION_CAMERA=f"folder:{frames}",
+        # no frames: a folder that is not there, so the camera is lost and idle (the
+        # server and the dice alone, to tell whose memory grows)
+        camera = frames if frames is not None else data / "no-camera"
+        env = dict(os.environ, PYTHONUNBUFFERED="1", COMPANION_CAMERA=f"folder:{camera}",
                    COMPANION_DICE_PORT=dice_port, COMPANION_DICE_EMULATE="off")
         code = "from companion.cli import main; main()"
         if trace is not None:
@@ -455,7 +460,8 @@ def evening(game: str, args, work: Path) -> dict:
           f"(same process, median of 5)", flush=True)
     emulator = DiceEmulator(dice_for(game), link=str(work / f"dice-{game}"),
                             seed=args.seed).start()
-    server = Server(work / f"data-{game}", game, frames, emulator.port,
+    server = Server(work / f"data-{game}", game, frames if args.camera else None,
+                    emulator.port,
                     trace=work / "trace" if args.tracemalloc else None,
                     trace_frames=args.trace_frames)
     table = None
@@ -545,15 +551,37 @@ def evening(game: str, args, work: Path) -> dict:
 
 def lost_actions(data: Path, game_id: str, acked: list) -> int:
     """Acknowledged actions not in the server's record at the place their version says
-    (camera and dice actions come in between, so the place, not the count, is checked)."""
-    with sqlite3.connect(data / "companion.sqlite3") as db:
-        stored = [json.loads(a) for (a,) in db.execute(
-            "SELECT action FROM actions WHERE game = ? AND undone_at IS NULL ORDER BY seq",
-            (game_id,))]
+    (camera and dice actions come in between, so the place, not the count, is checked).
+    The server stores an action in its canonical form (``GameInfo.canonical``: no fields
+    the rules do not read), so each one sent is compared in that form, made from the
+    state the record had before it (the record replayed through the rules)."""
+    from companion.game.games import kind_of
+    from companion.game.service import GameService, canonical
+    from companion.game.store import Store
+
+    store = Store(data / "companion.sqlite3")
+    try:
+        service = GameService(store, lambda name: kind_of(games.module_of(name),
+                                                          load_catalog(name)))
+        row = next(r for r in store.games() if r["id"] == game_id)
+        kind = service._kind_for(row)
+        stored = [a["action"] for a in store.actions(game_id)]
+        state = service._setup(kind, row["setup"])
+    finally:
+        store.close()
+    before = []  # the state before each stored action
+    for action in stored:
+        before.append(state)
+        state, _ = kind.module.apply(state, action)
     lost = 0
     for version, action, by in acked:
-        if version > len(stored) or stored[version - 1] != dict(action, by=by):
+        sent = dict(action, by=by)
+        if version > len(stored) or stored[version - 1] != canonical(kind, before[version - 1],
+                                                                     sent):
             lost += 1
+            if lost <= 3:
+                print(f"  lost: version {version} {sent} stored "
+                      f"{stored[version - 1] if version <= len(stored) else None}", flush=True)
     return lost
 
 
@@ -581,6 +609,9 @@ def main() -> None:
     parser.add_argument("--settle", type=float, default=5.0,
                         help="seconds after connecting before measuring")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--no-camera", dest="camera", action="store_false",
+                        help="the server without its camera (lost, idle): the server and "
+                             "the dice alone")
     parser.add_argument("--sample-every", type=float, default=15.0,
                         help="seconds between the worker's RSS samples")
     parser.add_argument("--warmup", type=float, default=None,

@@ -133,7 +133,8 @@ def command(host: str | None, port: int | None, data_dir: str | None, demo: bool
     from companion.app import create_app
     from companion.server import memory, netinfo, settings
 
-    memory.limit_arenas()  # before any thread: the worker forked from here inherits it
+    memory.configure()  # malloc's arenas and mmap threshold, before any thread: the worker
+    # forked from here inherits them (companion/server/memory.py)
 
     given = {"HOST": host, "PORT": port, "DATA_DIR": data_dir, "THREADS": threads,
              "CERTFILE": certfile, "KEYFILE": keyfile, "HARDWARE": False if no_hardware else None}

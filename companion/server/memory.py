@@ -1,11 +1,26 @@
-"""Fewer malloc arenas: a threaded server's memory stays near what it uses.
+"""glibc's malloc set for a long evening: memory stays near what the worker uses.
 
-glibc gives threads that allocate at the same time their own arenas (up to 8 per core),
-and each keeps its freed memory. The companion runs a thread per phone and display plus
-the camera and dice threads, whose allocations are brief: two arenas cost nothing in speed
-here and keep several MB off the Pi's resident memory (bench/evening.py, rss_mb).
-Set before the worker's threads start (``companion serve``); MALLOC_ARENA_MAX in the
-environment still wins. Elsewhere than glibc it does nothing.
+Two settings, made once in `companion serve` before gunicorn forks its worker (the worker
+inherits them; nothing else is needed by the Pi's service or `make run`, which both run
+`companion serve`), and a trimming thread in the worker:
+
+- **two arenas** (``M_ARENA_MAX``): glibc gives threads that allocate at the same time their
+  own arenas (up to 8 per core), and each keeps its freed memory. The companion runs a
+  thread per phone and display plus the camera and dice threads, whose allocations are
+  brief: two arenas cost nothing in speed here and keep several MB off the resident memory.
+- **a fixed mmap threshold** (``M_MMAP_THRESHOLD``, `MMAP_THRESHOLD`): blocks of 128 KiB and
+  more get their own mapping, given back the moment they are freed. By default glibc raises
+  that threshold to the largest block freed so far (up to 32 MB), after which the camera's
+  frame-sized temporaries and the rescue's filters (0.2-1 MB each, sizes changing with the
+  crops) are carved out of the arenas between long-lived small objects, and the holes they
+  leave are rarely whole pages at the top: the arena grows over the evening (issue 37,
+  docs/pi-appliance.md). Setting the threshold also stops that raising.
+- ``malloc_trim(0)`` every 20 s (`start_trimming`) hands back the free pages inside the
+  arenas that remain.
+
+The environment still wins (``MALLOC_ARENA_MAX``, ``MALLOC_MMAP_THRESHOLD_``,
+``GLIBC_TUNABLES``), for an owner who measures otherwise. Elsewhere than glibc it does
+nothing.
 """
 from __future__ import annotations
 
@@ -14,19 +29,10 @@ import ctypes.util
 import os
 import threading
 
-M_ARENA_MAX = -8  # glibc's mallopt parameter
-
-
-def limit_arenas(most: int = 2) -> bool:
-    """Ask glibc for at most ``most`` arenas; True when it took the setting."""
-    if os.environ.get("MALLOC_ARENA_MAX"):
-        return False
-    name = ctypes.util.find_library("c")
-    try:
-        libc = ctypes.CDLL(name) if name else None
-        return bool(libc and libc.mallopt(M_ARENA_MAX, most))
-    except (OSError, AttributeError):
-        return False
+M_MMAP_THRESHOLD = -3  # glibc's mallopt parameters
+M_ARENA_MAX = -8
+ARENAS = 2
+MMAP_THRESHOLD = 128 * 1024  # glibc's own starting value, kept fixed
 
 
 def _libc():
@@ -38,16 +44,37 @@ def _libc():
         return None
 
 
+def _from_environment(variable: str, tunable: str) -> bool:
+    return bool(os.environ.get(variable)) or tunable in os.environ.get("GLIBC_TUNABLES", "")
+
+
+def configure(arenas: int = ARENAS, mmap_threshold: int = MMAP_THRESHOLD) -> dict[str, bool]:
+    """Ask glibc for at most ``arenas`` arenas and a fixed ``mmap_threshold``; which of the
+    two it took (a setting from the environment is left alone and reported False)."""
+    libc = _libc()
+    wanted = {"arena_max": (M_ARENA_MAX, arenas, "MALLOC_ARENA_MAX", "glibc.malloc.arena_max"),
+              "mmap_threshold": (M_MMAP_THRESHOLD, mmap_threshold, "MALLOC_MMAP_THRESHOLD_",
+                                 "glibc.malloc.mmap_threshold")}
+    done = {}
+    for key, (param, value, variable, tunable) in wanted.items():
+        if libc is None or _from_environment(variable, tunable):
+            done[key] = False
+            continue
+        try:
+            done[key] = bool(libc.mallopt(param, value))
+        except AttributeError:
+            done[key] = False
+    return done
+
+
 def start_trimming(every: float = 20.0,
                    stop: threading.Event | None = None) -> threading.Thread | None:
     """A thread that hands glibc's freed memory back every ``every`` seconds
     (``malloc_trim(0)``); None where there is no glibc.
 
     Why (issue 37): the camera threads allocate and free frame-sized buffers 30 times a
-    second in glibc's second arena, which kept the freed pages: the worker grew ~20 MB an
-    hour with or without actions (30-minute bench/evening.py runs). With a trim every
-    20 s the same 6-minute run stayed flat (-0.5 against +20 MB/h, same machine, same
-    time) at no visible CPU cost. Started in the worker (`companion serve`)."""
+    second, and the pages freed inside an arena stay resident until trimmed. Started in
+    the worker (`companion serve`); costs no measurable CPU (docs/pi-appliance.md)."""
     libc = _libc()
     if libc is None:
         return None

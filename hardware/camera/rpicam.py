@@ -7,8 +7,11 @@ changed"). `rpicam-vid` ships with both Pi OS releases (Bookworm and Trixie) as 
 program: nothing of it is loaded into our Python, so no ABI can mismatch. Its output with
 ``--codec yuv420 -o -`` is one I420 frame after another on stdout: the Y plane (the first
 ``width * height`` bytes) is exactly the gray image the recogniser reads, handed over as a
-view of the frame's own buffer (no copy, no conversion). A new buffer is read for every
-frame, so a frame handed over is never written again.
+view of the frame's own buffer (no copy, no conversion). Each frame is read into a buffer
+nobody else holds (`_free_buffer`: a few are kept and reused once every view of them is
+gone), so a frame handed over is never written again, and the Pi does not fault in a fresh
+1.4 MB buffer 30 times a second (with `companion/server/memory.py`'s fixed mmap threshold
+every new one would be a mapping of its own, zeroed page by page).
 
 The tray of dice needs more pixels than the stickers (docs/camera.md, "Resolution"): while
 someone asks for the tray (`tray_crop`, called for each frame while a roll is awaited) the
@@ -27,6 +30,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -41,6 +45,7 @@ ROW_ALIGN = 64
 # The Camera Module 3's sensor (IMX708) in full; v2 (IMX219) is 3280x2464, whose 4:3 view
 # differs from its 16:9 video modes: give it ``full`` and a 4:3 ``width``/``height``.
 FULL_RESOLUTION = (4608, 2592)
+BUFFERS = 4  # kept for reuse: the capture's latest, the recogniser's, the preview's, the next
 
 
 def command(program: str, width: int, height: int, fps: int) -> list[str]:
@@ -86,6 +91,7 @@ class RpicamSource(FrameSource):
         self._lock = threading.Lock()  # the latest frame and the tray request: two threads
         self._latest: np.ndarray | None = None  # the latest I420 frame, as read
         self._tray_until = 0.0  # monotonic time until which the full stream is wanted
+        self._buffers: list[np.ndarray] = []  # kept frame buffers (`_free_buffer`)
 
     @property
     def frame_bytes(self) -> int:
@@ -113,7 +119,7 @@ class RpicamSource(FrameSource):
             raise SourceLost("not open")
         self._follow_tray_request()
         width, height = self.streaming
-        frame = np.empty(self.frame_bytes, np.uint8)
+        frame = self._free_buffer()
         view, got = memoryview(frame), 0
         while got < self.frame_bytes:
             count = self.process.stdout.readinto(view[got:])
@@ -148,7 +154,20 @@ class RpicamSource(FrameSource):
         if size != self.streaming:
             self.close()
             self.streaming = size
+            self._buffers = []  # of the other size: new ones as frames come
             self.open()
+
+    def _free_buffer(self) -> np.ndarray:
+        """A kept buffer no frame handed over still uses (only the list and this loop
+        refer to it: every view of a frame holds its buffer), else a new one."""
+        for buffer in self._buffers:
+            # only the list, ``buffer`` and getrefcount's argument refer to a free one
+            if buffer.size == self.frame_bytes and sys.getrefcount(buffer) <= 3:
+                return buffer
+        buffer = np.empty(self.frame_bytes, np.uint8)
+        if len(self._buffers) < BUFFERS:
+            self._buffers.append(buffer)
+        return buffer
 
     def _ended(self, partial: int) -> str:
         """Why the stream stopped: the child's exit code and the end of what it said."""

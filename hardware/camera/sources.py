@@ -190,6 +190,7 @@ class Picamera2Source(FrameSource):
 
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".webp"}
 RAW_SUFFIX = ".npy"  # a raw frame: the array as a camera hands it over (gray or BGR)
+FOLDER_SUFFIXES = IMAGE_SUFFIXES | {RAW_SUFFIX}
 
 
 class FolderSource(FrameSource):
@@ -203,15 +204,18 @@ class FolderSource(FrameSource):
         self.folder = Path(folder)
         self.loop = loop
         self.name = f"folder:{folder}"
-        self.files: list[Path] = []
+        # the file names, as plain strings: a Path per file caches its joined string the
+        # first time it is opened, so a folder of a whole evening's frames grew the
+        # server by a string per frame read, ~10 MB an hour at 30 fps (issue 37)
+        self.files: list[str] = []
         self.index = 0
         self._pacer = _Pacer(fps)
 
     def open(self) -> None:
         if not self.folder.is_dir():
             raise SourceLost(f"no such folder: {self.folder}")
-        self.files = sorted(p for p in self.folder.iterdir()
-                            if p.suffix.lower() in IMAGE_SUFFIXES or p.suffix.lower() == RAW_SUFFIX)
+        self.files = sorted(name for name in os.listdir(self.folder)
+                            if os.path.splitext(name)[1].lower() in FOLDER_SUFFIXES)
         if not self.files:
             raise SourceLost(f"no images in {self.folder}")
         self.index = 0
@@ -222,24 +226,24 @@ class FolderSource(FrameSource):
                 raise SourceLost("end of folder")
             self.index = 0
         self._pacer.wait()
-        path = self.files[self.index]
+        path = os.path.join(self.folder, self.files[self.index])  # made and let go
         self.index += 1
-        if path.suffix.lower() == RAW_SUFFIX:
+        if path[-len(RAW_SUFFIX):].lower() == RAW_SUFFIX:
             return _load_raw(path)
-        frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        frame = cv2.imread(path, cv2.IMREAD_COLOR)
         if frame is None:
             raise SourceLost(f"cannot read {path}")
         return frame
 
 
-def _load_raw(path: Path) -> np.ndarray:
+def _load_raw(path: str | Path) -> np.ndarray:
     """A raw frame file: a 2-D gray or 3-D BGR uint8 array (never pickled objects), mapped
     read-only and handed over, not copied, the way a camera hands over its buffer: per
     frame only an open, a short read of the header and a mapping (its pages are read by
     whoever looks at them). ``np.load`` copied every frame and parsed its header with
     ``ast`` each time: most of the capture thread's time (bench/evening.py measures both)."""
     try:
-        with path.open("rb") as file:
+        with open(path, "rb") as file:
             head = file.read(10)
             if len(head) < 10 or head[:6] != b"\x93NUMPY":
                 raise SourceLost(f"not a raw frame file: {path}")

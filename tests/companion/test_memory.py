@@ -1,13 +1,89 @@
-"""companion/server/memory.py: the worker's trimming thread really calls glibc and stops when
-told."""
+"""companion/server/memory.py: glibc really takes the settings (seen through its own
+malloc_info in a fresh interpreter), `companion serve` makes them before it forks the
+worker, and the trimming thread really calls glibc and stops when told."""
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
 import threading
+from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
 from companion.server import memory
 from tests.waiting import wait_for
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# In a fresh interpreter: a 1 MB block freed, then another one allocated and held: is it
+# in a mapping of its own (malloc_info's "mmap" total, before and while it is held)?
+HELD_MAPPED = """
+import ctypes, json, re, sys
+from companion.server import memory
+taken = memory.configure() if sys.argv[1] == "configure" else {}
+libc = ctypes.CDLL(None)
+libc.malloc.restype = ctypes.c_void_p
+libc.open_memstream.restype = ctypes.c_void_p
+def mapped():
+    buf, size = ctypes.c_char_p(), ctypes.c_size_t()
+    stream = libc.open_memstream(ctypes.byref(buf), ctypes.byref(size))
+    libc.malloc_info(0, ctypes.c_void_p(stream))
+    libc.fclose(ctypes.c_void_p(stream))
+    xml = ctypes.string_at(buf, size.value).decode()
+    libc.free(buf)
+    return int(re.findall(r'<total type="mmap" count="(\\d+)"', xml)[-1])
+libc.free(ctypes.c_void_p(libc.malloc(1 << 20)))
+before = mapped()
+held = libc.malloc(1 << 20)
+print(json.dumps({"taken": taken, "mapped": mapped() - before}))
+"""
+
+
+def held_mapped(how: str, **env) -> dict:
+    clean = {k: v for k, v in os.environ.items()
+             if not k.startswith("MALLOC_") and k != "GLIBC_TUNABLES"}
+    out = subprocess.run([sys.executable, "-c", HELD_MAPPED, how], cwd=ROOT, check=True,
+                         capture_output=True, text=True, env=dict(clean, **env))
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+@pytest.fixture
+def glibc():
+    if memory._libc() is None or not hasattr(memory._libc(), "malloc_info"):
+        pytest.skip("no glibc here")
+
+
+def test_a_fixed_threshold_keeps_a_frame_sized_block_in_its_own_mapping(glibc):
+    # glibc by default raises its threshold past a freed 1 MB block: the next one comes
+    # out of the arena and stays there when freed; configured, it is mapped (and given
+    # back at free)
+    assert held_mapped("default")["mapped"] == 0
+    configured = held_mapped("configure")
+    assert configured["taken"] == {"arena_max": True, "mmap_threshold": True}
+    assert configured["mapped"] == 1
+
+
+def test_the_environment_wins(glibc):
+    configured = held_mapped("configure", MALLOC_MMAP_THRESHOLD_="33554432",
+                             MALLOC_ARENA_MAX="4")
+    assert configured["taken"] == {"arena_max": False, "mmap_threshold": False}
+    assert configured["mapped"] == 0  # the owner's 32 MB threshold, not ours
+
+
+def test_companion_serve_configures_malloc_before_it_forks_the_worker(monkeypatch, tmp_path):
+    from companion.commands import serve
+
+    calls = []
+    monkeypatch.setattr(memory, "configure", lambda: calls.append("configure") or {})
+    monkeypatch.setattr(serve, "share_with_worker", lambda: None)  # no gc.freeze in pytest
+    monkeypatch.setattr(serve.Server, "run", lambda self: calls.append("fork and run"))
+    result = CliRunner().invoke(serve.command, ["--data", str(tmp_path), "--no-hardware",
+                                                "--port", "0"])
+    assert result.exit_code == 0, result.output
+    assert calls == ["configure", "fork and run"]
 
 
 def test_the_trimming_thread_runs_and_stops():

@@ -228,6 +228,34 @@ def test_folder_of_raw_gray_frames_is_read_without_decoding_and_recognised(tmp_p
     assert (source.read() == gray).all(), "the folder loops back to the good frame"
 
 
+def test_a_folder_of_frames_read_once_through_keeps_nothing_per_frame(tmp_path):
+    """An evening's folder is read once through (a 30-minute bench folder has 55,000
+    frames): what each read makes is let go. A Path per file cached its joined name when
+    first opened, a string per frame kept for the whole run (issue 37, bench/evening.py
+    --tracemalloc named it)."""
+    import tracemalloc
+
+    frame = np.zeros((48, 64), np.uint8)
+    for i in range(600):
+        np.save(tmp_path / f"{i:06d}.npy", frame)
+    source = FolderSource(tmp_path, fps=0, loop=False)
+    source.open()
+    source.read()  # the header parsed and cached once
+    tracemalloc.start()
+    try:
+        before = tracemalloc.take_snapshot()
+        for _ in range(599):
+            source.read()
+        after = tracemalloc.take_snapshot()
+    finally:
+        tracemalloc.stop()
+    sources = [tracemalloc.Filter(True, "*/hardware/camera/*"),
+               tracemalloc.Filter(True, "*/pathlib.py")]
+    grown = sum(stat.size_diff for stat in after.filter_traces(sources).compare_to(
+        before.filter_traces(sources), "filename"))
+    assert grown < 6000, f"{grown} bytes kept after 599 frames"  # was ~60 kB (100 a frame)
+
+
 def test_open_source_specs():
     assert isinstance(open_source("0"), OpenCVSource) and open_source("0").spec == 0
     assert open_source("/dev/video2").spec == "/dev/video2"

@@ -11,7 +11,7 @@ import pytest
 
 from hardware.camera.capture import LOST, OK, Backoff, CameraService, Capture
 from hardware.camera.recognizer import Recognizer
-from hardware.camera.rpicam import RpicamSource, command
+from hardware.camera.rpicam import BUFFERS, RpicamSource, command
 from hardware.camera.sources import SourceLost, open_source
 from hardware.camera.zones import ZoneMap
 from hardware.synthetic.video import DEMO_ZONES, demo_script
@@ -60,6 +60,28 @@ def test_frames_are_the_y_plane_as_gray_in_their_own_buffers(rpicam_vid, tmp_pat
     assert not np.shares_memory(first, second)
     assert 40 < first.mean() < 220 and first.std() > 10  # a picture, not the chroma's 128s
     assert starts(tmp_path) == [" ".join(command("rpicam-vid", 1280, 720, 30)[1:])]
+
+
+def test_a_buffer_is_reused_only_once_no_frame_uses_it(rpicam_vid):
+    """Frames are read into kept buffers: one whose every view is gone is read into again
+    (no fresh 1.4 MB buffer per frame), one still held never is."""
+    source = open_source("rpicam")
+    source.open()
+    try:
+        held = source.read()
+        kept = held.copy()
+        address = source.read().__array_interface__["data"][0]  # dropped at once
+        again = [source.read().__array_interface__["data"][0] for _ in range(5)]
+        views = [source.read() for _ in range(BUFFERS + 2)]  # all held: none reused
+    finally:
+        source.close()
+    # the source keeps its latest frame for `tray_crop`: the dropped frames alternate
+    # between two kept buffers, never a fresh one
+    assert address in set(again) and len(set(again)) <= 2, "dropped frames are read into again"
+    assert all(not np.shares_memory(held, v) for v in views)
+    assert len({v.__array_interface__["data"][0] for v in views}) == len(views)
+    assert (held == kept).all(), "a frame still held was never written again"
+    assert len(source._buffers) == BUFFERS
 
 
 def test_auto_prefers_rpicam_vid_when_installed(rpicam_vid):
