@@ -195,6 +195,10 @@ class Texts:
     terms: dict[str, str] = field(default_factory=dict)
     ui: dict[str, str] = field(default_factory=dict)
     catalog: dict[str, str] = field(default_factory=dict)  # check_catalog problem code -> template
+    # event type -> the templates it had before its fields grew, newest first: an event stored
+    # with a game record before the change lacks the new field, and the app words it with
+    # the newest template whose fields it has (docs/engine.md, "Older events")
+    older_events: dict[str, tuple[str, ...]] = field(default_factory=dict)
     # rule id -> {"ref": {lang or "*": rulebook reference}, "text": English msgid}, and
     # "reasons" / "events" / "prompts" -> {code, event type or prompt kind: rule id}
     # (engine/citations.py loads both from the game's rules.json; docs/rules-cited.md)

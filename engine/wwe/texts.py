@@ -120,3 +120,9 @@ TERMS: dict[str, str] = {
     "begging": "Begging",
     "royal_court": "Royal Court",
 }
+
+# The templates of events stored before their fields grew (Texts.older_events): a count
+# correction recorded before it said "now {after}" has no ``after``.
+OLDER_EVENT_TEXTS: dict[str, tuple[str, ...]] = {
+    "adjusted": ("Correction for {seat}: {item} {delta} ({reason}).",),
+}
