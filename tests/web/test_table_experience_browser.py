@@ -25,6 +25,7 @@ from tests.web.test_browser import (  # noqa: F401 (server is a fixture)
     PHONE,
     PLAYERS,
     act_on_phone,
+    check_filled,
     my_turn,
     server,
     shot,
@@ -117,6 +118,7 @@ def phone_shot(page, name: str) -> None:
     """What the player sees: the phone's screen, the dock pinned at its bottom."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
+    check_filled(page, name)
 
 
 def check_fits(table, label: str) -> None:
