@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import random
+import string
 from collections.abc import Iterator
 from typing import Any
 
@@ -120,8 +121,14 @@ class _Checker:
             if prompt.kind not in self.info.texts.prompts:
                 self.note(where, f"prompt {prompt.kind!r} has no text in Texts.prompts")
         for event in events:
-            if event.get("type") not in self.info.texts.events:
+            template = self.info.texts.events.get(event.get("type"))
+            if template is None:
                 self.note(where, f"event {event.get('type')!r} has no text in Texts.events")
+                continue
+            missing = _fields(template) - event.keys()
+            if missing:  # the log would show "{field}" (an old record: Texts.older_events)
+                self.note(where, f"event {event.get('type')!r} lacks {sorted(missing)}, "
+                                 f"which its text names")
 
     def fits_shape(self, where: str, action: dict) -> bool:
         validator = self.shapes.get(action.get("type"))
@@ -207,3 +214,10 @@ def assert_game_keeps_contract(module: GameModule, catalog: Any, **options: Any)
     """Fail (AssertionError listing every problem) unless ``module`` keeps the contract."""
     problems = check_game(module, catalog, **options)
     assert not problems, f"{module.info.id} breaks the plug-in contract:\n" + "\n".join(problems)
+
+
+def _fields(template: Any) -> set[str]:
+    """The placeholder names of an event's template (both forms of a plural one)."""
+    forms = template if isinstance(template, list | tuple) else (template,)
+    return {field.split(".")[0].split("[")[0] for form in forms
+            for _literal, field, _spec, _conv in string.Formatter().parse(form) if field}
