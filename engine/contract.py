@@ -23,13 +23,12 @@ from __future__ import annotations
 
 import json
 import random
-import string
 from collections.abc import Iterator
 from typing import Any
 
 from jsonschema import Draft202012Validator
 
-from engine.api import GameModule, Refused, random_move
+from engine.api import GameModule, Refused, random_move, template_fields
 
 # values a plug-in meets in a field that still fits the field's shape (wrong id, zero, blank)
 ODD_VALUES: tuple[Any, ...] = ("", "no_such_id", 0, -1, 999, True, False, None, [], {})
@@ -125,7 +124,7 @@ class _Checker:
             if template is None:
                 self.note(where, f"event {event.get('type')!r} has no text in Texts.events")
                 continue
-            missing = _fields(template) - event.keys()
+            missing = template_fields(template) - event.keys()
             if missing:  # the log would show "{field}" (an old record: Texts.older_events)
                 self.note(where, f"event {event.get('type')!r} lacks {sorted(missing)}, "
                                  f"which its text names")
@@ -215,9 +214,3 @@ def assert_game_keeps_contract(module: GameModule, catalog: Any, **options: Any)
     problems = check_game(module, catalog, **options)
     assert not problems, f"{module.info.id} breaks the plug-in contract:\n" + "\n".join(problems)
 
-
-def _fields(template: Any) -> set[str]:
-    """The placeholder names of an event's template (both forms of a plural one)."""
-    forms = template if isinstance(template, list | tuple) else (template,)
-    return {field.split(".")[0].split("[")[0] for form in forms
-            for _literal, field, _spec, _conv in string.Formatter().parse(form) if field}

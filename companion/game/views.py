@@ -18,7 +18,7 @@ from companion.game.shared import Shared
 from companion.server import i18n
 from companion.table import citations, correction_words, table_steps
 from companion.wiring import hardware_texts
-from engine.api import PRIVATE_PARAMS, Refused
+from engine.api import PRIVATE_PARAMS, Refused, template_fields
 
 LOG_LENGTH = 60
 
@@ -146,10 +146,10 @@ def event_template(kind: Any, event: dict) -> str | list:
     record reads right instead of showing "{after}"."""
     etype = event.get("type")
     template = kind.event_texts.get(etype, etype or "")
-    if i18n.fields(template) <= event.keys():
+    if template_fields(template) <= event.keys():
         return template
     older = getattr(kind.info.texts, "older_events", None) or {}
-    return next((t for t in older.get(etype, ()) if i18n.fields(t) <= event.keys()), template)
+    return next((t for t in older.get(etype, ()) if template_fields(t) <= event.keys()), template)
 
 
 def _log_entry(live: LiveGame, lang: str, namer: Namer, position: int) -> tuple:

@@ -123,19 +123,6 @@ def fill(template: str, params: dict) -> str:
 _PARSED: dict[str, list] = {}
 
 
-def fields(template: str | list | tuple) -> set[str]:
-    """The names of the placeholders of ``template`` (of both forms of a plural one)."""
-    forms = template if isinstance(template, list | tuple) else (template,)
-    out: set[str] = set()
-    for form in forms:
-        try:
-            out |= {field.split(".")[0].split("[")[0] for _l, field, *_ in _parsed(form)
-                    if field}
-        except ValueError:  # an unbalanced "{": no field to ask for
-            continue
-    return out
-
-
 def _parsed(template: str) -> list:
     """``string.Formatter().parse(template)``, parsed once per template (a view fills the
     same few dozen every time), each field marked simple when it is a plain name."""
