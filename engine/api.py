@@ -22,6 +22,7 @@ Conventions shared by every game:
 from __future__ import annotations
 
 import hashlib
+import string
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -195,6 +196,10 @@ class Texts:
     terms: dict[str, str] = field(default_factory=dict)
     ui: dict[str, str] = field(default_factory=dict)
     catalog: dict[str, str] = field(default_factory=dict)  # check_catalog problem code -> template
+    # event type -> the templates it had before its fields grew, newest first: an event stored
+    # with a game record before the change lacks the new field, and the app words it with
+    # the newest template whose fields it has (docs/engine.md, "Older events")
+    older_events: dict[str, tuple[str, ...]] = field(default_factory=dict)
     # rule id -> {"ref": {lang or "*": rulebook reference}, "text": English msgid}, and
     # "reasons" / "events" / "prompts" -> {code, event type or prompt kind: rule id}
     # (engine/citations.py loads both from the game's rules.json; docs/rules-cited.md)
@@ -232,6 +237,20 @@ def catalog_problem(reasons: dict[str, str] | None, file: str, entry: Any, field
     out = {"file": file, "entry": entry, "field": field, "code": code, "params": params}
     if reasons is not None:
         out["reason"] = f"{code}: {reasons[code].format(**params)}"
+    return out
+
+
+def template_fields(template: str | list | tuple) -> set[str]:
+    """The names of the ``{placeholders}`` of a text (both forms of a plural one): the fields
+    an event must carry for its log line (``Texts.older_events``, the contract kit)."""
+    forms = template if isinstance(template, list | tuple) else (template,)
+    out: set[str] = set()
+    for form in forms:
+        try:
+            out |= {name.split(".")[0].split("[")[0]
+                    for _text, name, _spec, _conv in string.Formatter().parse(form) if name}
+        except ValueError:  # an unbalanced "{": no field to ask for
+            continue
     return out
 
 

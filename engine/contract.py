@@ -28,7 +28,7 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
-from engine.api import GameModule, Refused, random_move
+from engine.api import GameModule, Refused, random_move, template_fields
 
 # values a plug-in meets in a field that still fits the field's shape (wrong id, zero, blank)
 ODD_VALUES: tuple[Any, ...] = ("", "no_such_id", 0, -1, 999, True, False, None, [], {})
@@ -120,8 +120,14 @@ class _Checker:
             if prompt.kind not in self.info.texts.prompts:
                 self.note(where, f"prompt {prompt.kind!r} has no text in Texts.prompts")
         for event in events:
-            if event.get("type") not in self.info.texts.events:
+            template = self.info.texts.events.get(event.get("type"))
+            if template is None:
                 self.note(where, f"event {event.get('type')!r} has no text in Texts.events")
+                continue
+            missing = template_fields(template) - event.keys()
+            if missing:  # the log would show "{field}" (an old record: Texts.older_events)
+                self.note(where, f"event {event.get('type')!r} lacks {sorted(missing)}, "
+                                 f"which its text names")
 
     def fits_shape(self, where: str, action: dict) -> bool:
         validator = self.shapes.get(action.get("type"))
@@ -207,3 +213,4 @@ def assert_game_keeps_contract(module: GameModule, catalog: Any, **options: Any)
     """Fail (AssertionError listing every problem) unless ``module`` keeps the contract."""
     problems = check_game(module, catalog, **options)
     assert not problems, f"{module.info.id} breaks the plug-in contract:\n" + "\n".join(problems)
+

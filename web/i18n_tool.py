@@ -133,6 +133,9 @@ def game_texts(info) -> list[Entry]:
                         ("catalog problem", getattr(texts, "catalog", None))):
         for key, value in sorted((table or {}).items()):
             put(value, f"{what}: {key}")
+    for key, older in sorted((getattr(texts, "older_events", None) or {}).items()):
+        for value in older:
+            put(value, f"log event stored before its fields grew: {key}")
     for rid, rule in sorted((getattr(texts, "rules", None) or {}).items()):
         put(rule.get("text"), f"rule cited: {rid} ({rule.get('ref', {}).get('*')})")
         put(rule.get("topic"), f"rulebook section of rule {rid}, for a language without its "

@@ -18,7 +18,7 @@ from companion.game.shared import Shared
 from companion.server import i18n
 from companion.table import citations, correction_words, table_steps
 from companion.wiring import hardware_texts
-from engine.api import PRIVATE_PARAMS, Refused
+from engine.api import PRIVATE_PARAMS, Refused, template_fields
 
 LOG_LENGTH = 60
 
@@ -139,6 +139,19 @@ def _forget_before(cache: dict, lang: str, start: int) -> None:
         del cache[key]
 
 
+def event_template(kind: Any, event: dict) -> str | list:
+    """The log template of ``event``: the game's current one, or, for an event stored before
+    its fields grew (a game record made by an earlier version), the newest of the game's
+    older templates (``Texts.older_events``) whose fields the event has, so that an old
+    record reads right instead of showing "{after}"."""
+    etype = event.get("type")
+    template = kind.event_texts.get(etype, etype or "")
+    if template_fields(template) <= event.keys():
+        return template
+    older = getattr(kind.info.texts, "older_events", None) or {}
+    return next((t for t in older.get(etype, ()) if template_fields(t) <= event.keys()), template)
+
+
 def _log_entry(live: LiveGame, lang: str, namer: Namer, position: int) -> tuple:
     """(the seat it is private to or None, the entry in ``lang``) of the log's ``position``."""
     seq, _action, event = live.log[position]
@@ -146,7 +159,7 @@ def _log_entry(live: LiveGame, lang: str, namer: Namer, position: int) -> tuple:
     entry = live.log_cache.get(key)
     if entry is None:
         params = {k: v for k, v in event.items() if k != "type"}
-        template = live.kind.event_texts.get(event.get("type"), event.get("type", ""))
+        template = event_template(live.kind, event)
         shown = {k: namer(v, k) for k, v in params.items()}
         if event.get("type") == "corrected":  # a host's correction: before and after in words
             shown.update(correction_words.event_params(live, lang, namer, event))

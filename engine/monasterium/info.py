@@ -27,7 +27,8 @@ INFO = GameInfo(
     max_players=4,
     options=Option.table(options.OPTIONS),
     texts=Texts(**citations.declared("engine.monasterium.data"),  # every rule cited
-                reasons=texts.REASONS, events=texts.EVENT_TEXTS, prompts=texts.PROMPT_TEXTS,
+                reasons=texts.REASONS, events=texts.EVENT_TEXTS,
+                older_events=texts.OLDER_EVENT_TEXTS, prompts=texts.PROMPT_TEXTS,
                 terms={**texts.TERMS,
                        **{f"part:{k}": v for k, v in corrections.TITLES.items()}},
                 catalog=catalog.REASONS, ui={**table_steps.TEXTS, **{

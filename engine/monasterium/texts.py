@@ -95,3 +95,9 @@ TERMS: dict[str, str] = {
     "item:influence": "influence", "item:soup": "soup", "item:rosary": "rosary",
     "item:tool": "tool", "item:book": "book", "item:prestige": "prestige",
 }
+
+# The templates of events stored before their fields grew (Texts.older_events): a count
+# correction recorded before it said "now {after}" has no ``after``.
+OLDER_EVENT_TEXTS: dict[str, tuple[str, ...]] = {
+    "adjusted": ("Correction for {seat}: {item} {delta} ({reason}).",),
+}

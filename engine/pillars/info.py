@@ -30,7 +30,8 @@ INFO = GameInfo(
     max_players=4,
     options=Option.table(options.OPTIONS),
     texts=Texts(**citations.declared("engine.pillars.data"),  # every rule cited
-                reasons=texts.REASONS, events=texts.EVENT_TEXTS, prompts=texts.PROMPT_TEXTS,
+                reasons=texts.REASONS, events=texts.EVENT_TEXTS,
+                older_events=texts.OLDER_EVENT_TEXTS, prompts=texts.PROMPT_TEXTS,
                 ui={**texts.UI, **table_steps.TEXTS},
                 terms={**texts.TERMS, **{f"part:{k}": v for k, v in corrections.TITLES.items()}}),
     catalog="engine.pillars.data",

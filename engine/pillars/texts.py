@@ -166,3 +166,9 @@ UI: dict[str, str] = {
     "advisor": "Best conversion", "your_choice": "Your choice", "this_round": "This round",
     "last_round": "Last round", "tax": "Tax", "event": "Event", "castle": "Shiring Castle",
 }
+
+# The templates of events stored before their fields grew (Texts.older_events): a count
+# correction recorded before it said "now {after}" has no ``after``.
+OLDER_EVENT_TEXTS: dict[str, tuple[str, ...]] = {
+    "adjusted": ("Correction for {seat}: {item} {delta} ({reason}).",),
+}

@@ -45,6 +45,7 @@ INFO = GameInfo(
     options=Option.table(options.OPTIONS),
     texts=Texts(**citations.declared("engine.wwe.data"),  # every rule cited
                 reasons=reasons.REASONS, events=texts.EVENT_TEXTS,
+                older_events=texts.OLDER_EVENT_TEXTS,
                 prompts=texts.PROMPT_TEXTS, catalog=catalog.REASONS, ui=table_steps.TEXTS,
                 # a correction's part in its log line ("part:favor" -> "Favor marker")
                 terms={**texts.TERMS, **{f"part:{k}": v for k, v in corrections.TITLES.items()},

@@ -130,3 +130,9 @@ TERMS: dict[str, str] = {
         ("return_houses", "Return houses"), ("place_free_house", "Place a free house"),
         ("cure", "Cure"))},
 }
+
+# The templates of events stored before their fields grew (Texts.older_events): a count
+# correction recorded before it said "now {after}" has no ``after``.
+OLDER_EVENT_TEXTS: dict[str, tuple[str, ...]] = {
+    "adjusted": ("Correction for {seat}: {item} {delta} ({reason}).",),
+}

@@ -1,9 +1,11 @@
 """Every text the three games send, scanned in all five languages (issue 24): the log lines,
-the prompts, the table steps, the refusal and "does nothing" reasons of every choice, from
-random whole games played through the real service (SQLite, translations as the server
-looks them up). No text may show a raw id (snake_case, or a catalog id with a number such
-as "kingsbridge2"), and none in Italian, Polish, Spanish or German may be the English one
-left untranslated (compared with the English rendering of the same text)."""
+the prompts, the table steps, the refusal and "does nothing" reasons of every choice, the
+host's corrections and their log lines, from random whole games played through the real
+service (SQLite, translations as the server looks them up; the log worded as the views word
+it). No text may show a raw id (snake_case, or a catalog id with a number such as
+"kingsbridge2") or an unfilled "{placeholder}", and none in Italian, Polish, Spanish or
+German may be the English one left untranslated (compared with the English rendering of the
+same text)."""
 from __future__ import annotations
 
 import random
@@ -13,8 +15,8 @@ import pytest
 
 from companion.game import views
 from companion.game.service import Identity
-from companion.server import i18n
 from companion.table import table_steps
+from engine.api import Refused
 
 RAW_ID = re.compile(r"\b[a-z]+(?:_[a-z0-9]+)+\b|\b[a-z]{3,}\d+\b")
 LANGS = ("it", "pl", "es", "de")
@@ -39,6 +41,9 @@ def texts_now(live, lang: str) -> dict:
         out[("step", s["kind"])] = s["text"]
         if s["by_hand"]:
             out[("by_hand", s["kind"])] = s["by_hand"]
+    for i, c in enumerate(views.board_corrections(live, lang)):  # the host's page
+        out[("correction", i)] = c["title"]
+        out[("correction_label", i)] = c["label"]
     module = live.kind.module
     for asker in ("table", *live.seats):
         for i, choice in enumerate(module.choices(live.state, asker)):
@@ -52,14 +57,35 @@ def texts_now(live, lang: str) -> dict:
 
 
 def log_texts(live, lang: str) -> dict:
+    """Every line of the whole log in ``lang``, worded as the views word it."""
     namer = views.Namer(live, lang)
-    out = {}
-    for position, (seq, _action, event) in enumerate(live.log):
-        params = {k: v for k, v in event.items() if k != "type"}
-        template = live.kind.event_texts.get(event.get("type"), event.get("type", ""))
-        shown = {k: namer(v, k) for k, v in params.items()}
-        out[("log", position, seq)] = i18n.text(lang, template, shown, game=live.kind.name)
-    return out
+    saved, views.LOG_LENGTH = views.LOG_LENGTH, 10**6
+    try:
+        window = views.log_window(live, lang, namer)
+    finally:
+        views.LOG_LENGTH = saved
+    return {("log", i, entry["seq"]): entry["text"] for i, (_p, entry) in enumerate(window)}
+
+
+# a count each game's host may correct (a whole random game makes no corrections itself)
+COUNTS = {"wwe": "vp", "pillars": "vp", "monasterium": "prestige"}
+CORRECT_EVERY = 40  # actions between two rounds of host corrections
+
+
+def host_corrects(service, live, game: str) -> None:
+    """The host corrects a count (+1, then back) and sets every part of the board it may
+    correct now to its current value, so that their log lines are scanned too."""
+    host = Identity("host", live.id)
+    seat = live.seats[0]
+    tries = [{"type": "adjust", "seat": seat, "item": COUNTS[game], "delta": d,
+              "reason": "scan"} for d in (1, -1)]
+    tries += [{**c["action"], "value": c["current"], "reason": "scan"}
+              for c in views.board_corrections(live, "en")]
+    for action in tries:
+        try:
+            service.act(host, action)
+        except Refused:  # not now (a count at its limit, a part set to itself)
+            continue
 
 
 def problems(english: dict, other: dict, lang: str, names: set) -> list:
@@ -70,6 +96,8 @@ def problems(english: dict, other: dict, lang: str, names: set) -> list:
             stripped = stripped.replace(name, "")
         if RAW_ID.search(stripped):
             out.append((lang, key, text))
+        elif "{" in stripped or "}" in stripped:  # a placeholder left unfilled
+            out.append((lang, key, "unfilled: " + text))
         elif lang != "en" and text == english.get(key) and len(stripped.split()) >= 3:
             out.append((lang, key, "English left: " + text))
     return out
@@ -98,6 +126,8 @@ def test_every_text_is_named_and_translated(games_in_context, game, seats, seed)
             found += problems({}, english, "en", names)
             for lang in LANGS:
                 found += problems(english, texts_now(live, lang), lang, names)
+        if n % CORRECT_EVERY == CORRECT_EVERY - 1:
+            host_corrects(service, live, game)
         action = module.random_action(live.state, rnd)
         by = action["by"]
         who = Identity("seat", game_id, by) if by in live.seats else Identity("table", game_id)
@@ -108,7 +138,8 @@ def test_every_text_is_named_and_translated(games_in_context, game, seats, seed)
     found += problems({}, english, "en", names)
     for lang in LANGS:
         found += problems(english, log_texts(live, lang), lang, names)
-    assert {"prompt", "step"} <= seen_kinds, seen_kinds
+    assert {"prompt", "step", "correction"} <= seen_kinds, seen_kinds
+    assert {"adjusted", "corrected"} <= {event["type"] for _s, _a, event in live.log}
     assert game == "monasterium" or "refused" in seen_kinds, seen_kinds
     assert not found, found[:20]
 

@@ -74,3 +74,18 @@ def test_the_kit_catches_an_event_without_text():
     object.__setattr__(info, "texts", texts)
     problems = check_game(broken_toy(info=info), load_catalog("toy"), games=1)
     assert any("has no text in Texts.events" in p for p in problems)
+
+
+def test_the_kit_catches_an_event_lacking_a_field_its_text_names():
+    """An event's template that names a field the event does not carry would reach the log
+    as a literal "{field}" (issue 32: "now {after}")."""
+    from tc_toygame import GAME
+
+    texts = copy.copy(GAME.info.texts)
+    object.__setattr__(texts, "events", {
+        kind: text.rstrip(".") + " ({grown})." for kind, text in GAME.info.texts.events.items()})
+    info = copy.copy(GAME.info)
+    object.__setattr__(info, "texts", texts)
+    problems = check_game(broken_toy(info=info), load_catalog("toy"), games=1)
+    assert any("lacks ['grown'], which its text names" in p for p in problems), problems[:3]
+    assert check_game(GAME, load_catalog("toy"), games=1) == []

@@ -36,9 +36,21 @@ def server(tmp_path_factory):
         yield base
 
 
+# a template's placeholder left unfilled ("now {after}"): never on a page a player reads
+UNFILLED = re.compile(r"\{[A-Za-z_][A-Za-z0-9_]*\}")
+
+
+def check_filled(page, name: str) -> None:
+    """Every screenshot's page is read too: no "{placeholder}" may reach a player."""
+    text = page.evaluate("() => document.body ? document.body.innerText : ''")
+    left = sorted({m.group(0) for m in UNFILLED.finditer(text)})
+    assert not left, f"{name}: unfilled {left} in {text[:2000]!r}"
+
+
 def shot(page, name: str) -> None:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+    check_filled(page, name)
 
 
 def view(page) -> dict:

@@ -19,6 +19,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from tests.web import test_browser
 from tests.web.conftest import pair_here
 from tests.web.test_browser import (  # noqa: F401 (server is a fixture)
     ARTIFACTS,
@@ -117,6 +118,7 @@ def phone_shot(page, name: str) -> None:
     """What the player sees: the phone's screen, the dock pinned at its bottom."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
+    test_browser.check_filled(page, name)
 
 
 def check_fits(table, label: str) -> None:
