@@ -49,7 +49,9 @@ def apply(state: dict, action) -> tuple[dict, list]:
     if handler is None:
         raise Refused("unknown_action", action=str(kind)[:40])
     if kind == "roll" and by != "table" and by != roller(state):
-        raise Refused("not_for_seat", action=kind)  # the table or the rolling player
+        if roller(state) is None:
+            raise Refused("nothing_to_roll")
+        raise Refused("not_for_seat", seat=roller(state))  # the table or the rolling player
     if kind in SEAT_ACTIONS and by not in state["players"]:
         raise Refused("unknown_seat", seat=str(by)[:8])
     # a new state: what an action may change is copied, the rest shared (apply never

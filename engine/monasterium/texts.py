@@ -12,7 +12,7 @@ REASONS: dict[str, str] = {
     "unknown_option": "There is no option {option}.",
     "bad_option": "Option {option} cannot be {value}.",
     "game_over": "The game is over.",
-    "not_for_seat": "Only the table records {action}.",
+    "not_for_seat": "Only the table or {seat} records this roll.",
     "host_only": "Only the host may correct the game.",
     "not_your_turn": "It is not the turn of {seat} (now: {active}).",
     "decide_first": "First {seat} must decide: {kind}.",
@@ -94,6 +94,12 @@ TERMS: dict[str, str] = {
     # the resources and prestige of gains, payments and corrections
     "item:influence": "influence", "item:soup": "soup", "item:rosary": "rosary",
     "item:tool": "tool", "item:book": "book", "item:prestige": "prestige",
+    # what a refusal names ("That is not possible now (Actions).", "First Anna must decide:
+    # the road bonus."): the phases in the TV's words, the decisions a seat owes
+    "place": "Placing dice", "act": "Actions",
+    "road_bonus": "the road bonus", "extra_action": "an extra action",
+    "extra_die": "a new personal die or 5 prestige",
+    "roll_extra": "the roll of the new personal die", "extra_novice": "the extra novice",
 }
 
 # The templates of events stored before their fields grew (Texts.older_events): a count

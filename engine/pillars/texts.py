@@ -52,7 +52,7 @@ REASONS: dict[str, str] = {
     "start_player_fixed": "The start player can only be set before the first draft.",
     "unknown_action": "Unknown action {action}.",
     "unknown_seat": "There is no seat {seat} in this game.",
-    "wrong_actor": "{by} cannot send {action}.",
+    "wrong_actor": "{by} cannot do “{action}”.",
     "wrong_round_card": "Craftsman {card} does not belong to round {round}.",
     # catalog problems (check_catalog)
     "count": "{count} entries, {need} expected.",
@@ -156,6 +156,23 @@ TERMS: dict[str, str] = {
     "action:draw_architect": "which architect is drawn from the bag",
     "action:reveal_event": "which event card is revealed",
     "action:roll_tax": "the tax die",
+    # the actions and senders a refusal names ("Anna cannot do “Lay out a privilege”."),
+    # in the words of the phone and the TV where they have them (web/games/pillars/ui_strings)
+    "reveal_privilege": "Lay out a privilege", "reveal_craftsman": "Lay out a craftsman",
+    "reveal_material": "Lay out a building material",
+    "draw_architect": "Draw an architect from the bag", "reveal_event": "Reveal the event card",
+    "roll_tax": "Roll the tax die", "deal": "Let the app draw",
+    "take_material": "Take a building material", "take_craftsman": "Hire a craftsman",
+    "pass": "Pass", "place": "Place the architect",
+    "pass_architect": "Pass: place it later for free", "refuse_draw": "Refuse this architect",
+    "discard_craftsman": "Discard a craftsman",
+    "bishop_choice": "Protection from the event or a cube", "use_exemption": "Use the exemption",
+    "leave_market": "Leave the market", "return_cubes": "Return cubes",
+    "set_start_player": "Set the start player", "adjust": "Correct a player's stock",
+    "correct": "Correct the game", "table": "The table", "host": "The host",
+    # the phases "That is not possible now (…)" names that have no word above
+    "steps3": "Phase III", "steps10": "Phase III", "steps_market": "Phase III",
+    "end": "End of the round",
 }
 
 UI: dict[str, str] = {

@@ -128,7 +128,10 @@ TERMS: dict[str, str] = {
         ("reveal_plague", "Value of the plague token"), ("choose_target", "Choose a player"),
         ("resolve_manual", "The event card is carried out"),
         ("return_houses", "Return houses"), ("place_free_house", "Place a free house"),
-        ("cure", "Cure"))},
+        ("cure", "Cure"), ("record_discard", "Discard face down"),
+        # the host's: a correction, the start player
+        ("adjust", "Correct a player's stock"), ("correct", "Correct the game"),
+        ("set_start_player", "Set the start player"))},
 }
 
 # The templates of events stored before their fields grew (Texts.older_events): a count

@@ -227,6 +227,10 @@ def test_the_tv_fits_one_screen_through_a_chapter(server, browser):  # noqa: F81
     table.wait_for_selector("#chapter-summary")
     check_fits(table, "chapter summary")
     tv_shots(table, "50-chapter-summary")
+    # the VP chart keeps its room beside the chapter-end table (it once shrank to a sliver)
+    table.wait_for_selector("#vp-chart svg")
+    chart = table.locator("#vp-chart svg").bounding_box()
+    assert chart and chart["height"] >= 100, f"the VP chart is {chart} at 1920x1080"
     for seat, page in phones.items():
         phone_shot(page, f"phone-50-{seat}-chapter-2")
     assert not errors, errors
