@@ -207,7 +207,7 @@ def table_identity(game_id: str) -> Identity | None:
 def die_roles(live: LiveGame) -> list[dict]:
     """The game's die roles with their faces (from the catalog where the game says so), for
     entering a roll by hand when no reader is attached."""
-    from companion.wiring.dice import role_faces
+    from companion.game.dice_roles import role_faces
 
     out = []
     for role in live.kind.module.info.bindings.dice:

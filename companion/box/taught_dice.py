@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 
 from companion.box.catalog import CatalogError, override_dir, problem
-from companion.wiring.dice import role_faces
+from companion.game.dice_roles import role_faces
 from hardware import atomic_file
 
 

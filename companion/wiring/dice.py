@@ -38,6 +38,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from companion.game.dice_roles import catalog_value, role_faces
 from companion.server.settings import DiceSettings, from_app
 from engine.api import DIE_COLOURS, Act, DieFace, Refused, Warn
 from hardware import config_file
@@ -79,24 +80,6 @@ def save_source(config_path: Path, source: str) -> None:
         data["dice"] = dict(dice if isinstance(dice, dict) else {}, source=source)
 
     config_file.update(config_path, change)
-
-
-def catalog_value(catalog, path: str | None):
-    """The catalog's value at a dotted ``path`` (None when absent)."""
-    node = catalog if path else None
-    for key in (path or "").split("."):
-        node = node.get(key) if isinstance(node, dict) else None
-    return node
-
-
-def role_faces(role, catalog) -> list[int]:
-    """A role's faces, once each and in order: the catalog's (``faces_from``) when it gives a
-    list of numbers, else the role's own. The one source for the phones' buttons, the
-    camera's taught pictures (companion/box/taught_dice.py) and the checks of an entered die."""
-    faces = catalog_value(catalog, role.faces_from)
-    if not (isinstance(faces, list) and faces and all(type(f) is int for f in faces)):
-        faces = role.faces
-    return sorted(set(faces))
 
 
 def role_colour(role, catalog) -> str | None:
