@@ -29,6 +29,9 @@ Targets (docs/pi-appliance.md, issue 37): core_share <= 0.03 (0.15 of a Pi core)
 rss_mb <= 120 at the end, rss_slope_mb_per_hour <= 2 after the warm-up, lost 0. Usage:
     .venv/bin/python bench/evening.py [--games wwe,pillars] [--minutes 3] [--repeat 1]
         [--sample-every 15] [--warmup MIN] [--tracemalloc [--trace-frames 6]] [--no-camera]
+        [--parallel]
+``--parallel`` runs the games' evenings at the same time, a process each (core share is CPU
+time, not wall time; the load each adds is in ``loadavg_1m``).
 ``--no-camera`` leaves the camera lost and idle (the server and the dice alone: whose
 memory grows). ``lost`` compares each acknowledged action in the canonical form the server
 stores (``GameInfo.canonical``, made from the replayed record's state before it).
@@ -73,6 +76,7 @@ from hardware.tags.format import BOARD_MARKER, card_payload  # noqa: E402
 
 PI = 5  # a Raspberry Pi 4 core against this machine's
 TICK = os.sysconf("SC_CLK_TCK")
+TARGETS = {"core_share": 0.03, "rss_mb": 120, "rss_slope_mb_per_hour": 2, "lost": 0}
 PARTS = (("camera", ("capture", "camera", "texture")), ("dice", ("dice",)))  # thread names
 
 
@@ -624,7 +628,16 @@ def main() -> None:
     parser.add_argument("--trace-frames", type=int, default=1,
                         help="frames kept per allocation (more names the caller)")
     parser.add_argument("--trace-top", type=int, default=15)
+    parser.add_argument("--parallel", action="store_true",
+                        help="the games' evenings at the same time, each in its own process "
+                             "(CPU time is what core share counts, so a 30-minute run of three "
+                             "games takes 30 minutes, not 90)")
     args = parser.parse_args()
+    if args.parallel and "," in args.games:
+        out = in_parallel(args.games.split(","), [a for a in sys.argv[1:] if a != "--parallel"])
+        print(json.dumps({"games": out, "loadavg_1m": os.getloadavg()[0],
+                          "targets": TARGETS}))
+        return
     out = {}
     with tempfile.TemporaryDirectory(prefix="tc-evening-") as tmp:
         for game in args.games.split(","):
@@ -639,8 +652,42 @@ def main() -> None:
             r["core_share_runs"] = [x["core_share"] for x in runs]
             out[game] = r
     print(json.dumps({"games": out, "loadavg_1m": os.getloadavg()[0],
-                      "targets": {"core_share": 0.03, "rss_mb": 120,
-                                  "rss_slope_mb_per_hour": 2, "lost": 0}}))
+                      "targets": TARGETS}))
+
+
+def in_parallel(names: list[str], argv: list[str]) -> dict:
+    """Each game's evening in a process of its own, started together; their lines shown as
+    they come (prefixed by the game), their JSON last lines merged."""
+    rest, skip = [], False
+    for arg in argv:  # this run's arguments but --games
+        if skip:
+            skip = False
+        elif arg == "--games":
+            skip = True
+        elif not arg.startswith("--games="):
+            rest.append(arg)
+    procs = {name: subprocess.Popen([sys.executable, __file__, "--games", name, *rest],
+                                    stdout=subprocess.PIPE, text=True) for name in names}
+    last: dict[str, str] = {}
+
+    def relay(name: str, proc: subprocess.Popen) -> None:
+        for line in proc.stdout:
+            if line.startswith("{"):
+                last[name] = line
+            else:
+                print(f"[{name}] {line}", end="", flush=True)
+
+    relays = [threading.Thread(target=relay, args=item) for item in procs.items()]
+    for thread in relays:
+        thread.start()
+    for thread in relays:
+        thread.join()
+    out = {}
+    for name, proc in procs.items():
+        if proc.wait() != 0 or name not in last:
+            raise SystemExit(f"{name}: its evening failed (exit {proc.returncode})")
+        out.update(json.loads(last[name])["games"])
+    return out
 
 
 def show(game: str, r: dict) -> None:
