@@ -149,8 +149,10 @@ class Presence:
     def tick(self, cells: np.ndarray | None = None) -> None:
         """A frame in which nothing changed (the change detector skipped it): every pixel
         being learned was stable once more (counted at the next `update`), and the
-        frame's change cells are the calm picture each card's place is compared with."""
+        frame's change cells are the calm picture each card's place is compared with; and
+        the frame before the latest is that same picture again (nothing moves now)."""
         self.ticks += 1
+        self.before = self.previous
         if cells is not None:
             for ref in self.references.values():
                 ref.cells = cells
@@ -294,8 +296,11 @@ class Presence:
         if known.mean() >= 0.5:
             near = cv2.absdiff(now, self.background[y0:y1, x0:x1]) < TOLERANCE
             return float(near[known].mean()) >= TABLE_SHARE
-        # never seen empty: the table is what does not change
-        moving = cv2.absdiff(now, self.previous[y0:y1, x0:x1]) >= TOLERANCE
+        # never seen empty: the table is what does not change between the latest two
+        # updates (``previous`` is the frame ``now`` was cut from: `update` ran first)
+        if self.before is None or self.before.shape != self.previous.shape:
+            return True  # one frame alone shows no change
+        moving = cv2.absdiff(now, self.before[y0:y1, x0:x1]) >= TOLERANCE
         return float(moving.mean()) < CHANGING_SHARE
 
 

@@ -1,0 +1,37 @@
+"""The presence model's answer where the table was never seen empty (under a card lying
+there from the start): something changing between frames is not the table, a still spot
+is. A real rendered slide (hardware.synthetic.video) through the real recogniser, whose
+presence model is asked about the spots the script knows."""
+import cv2
+import numpy as np
+
+from hardware.camera.recognizer import Recognizer
+from hardware.camera.zones import ZoneMap
+from hardware.synthetic.video import DEMO_ZONES, render_script, slide_script
+
+
+def test_where_the_table_was_never_seen_what_moves_is_not_the_table():
+    script = slide_script(36)  # at rest for frames 0-14, pushed over frames 15-50
+    card = script.frames[0][2].payload
+    recognizer = Recognizer(zones=ZoneMap(DEMO_ZONES))
+    presence = recognizer.presence
+    moving, resting, start = {}, {}, None
+    for index, (jpeg, truth) in enumerate(render_script(script, 2)):
+        image = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
+        recognizer.process(image, index / script.fps)
+        at = next(t.sticker for t in truth if t.payload == card)
+        start = start or at
+        side = recognizer.follow[card].side
+        x0, y0, x1, y1 = presence.current.box(at, 0.6 * side)
+        unseen = presence.known[y0:y1, x0:x1].mean() < 0.5
+        if 16 <= index <= 22:  # the card slides off its first place: the table unseen
+            assert unseen, index
+            # no reference given: the spot alone (what a card's smear too dark or too
+            # light for its reference comes down to)
+            moving[index] = presence.not_table(at, side)
+        if index >= 60:  # the hand gone: the table still where the card lay at first
+            x0, y0, x1, y1 = presence.current.box(start, 0.6 * side)
+            assert presence.known[y0:y1, x0:x1].mean() < 0.5, index  # still unseen
+            resting[index] = presence.not_table(start, side)
+    assert all(moving.values()), moving  # the card moving there is not the table
+    assert not any(resting.values()), resting  # the still table is
