@@ -263,6 +263,8 @@ def hardware_for(role: str, seat: str | None, hardware: dict | None) -> dict | N
         if device == "dice" and "source" in status:  # every screen says what reads the
             # dice, and which die waits to be entered
             out[device].update(source=status.get("source"), pending=status.get("pending"))
+            if "untaught" in status:  # the camera's: the dice it has not learnt yet
+                out[device]["untaught"] = status["untaught"]
         selected = status.get("selected")
         if role == "seat" and isinstance(selected, dict) and seat in selected:
             out[device]["selected"] = {seat: selected[seat]}

@@ -28,6 +28,8 @@ TEXTS: dict[str, str] = {
     "dice_phones_off": "The dice are entered by hand: nothing reads them.",
     "dice_camera_untaught": "The camera has not learnt these dice yet (the host's deck page): "
                             "enter the roll by hand.",
+    "dice_camera_untaught_some": "The camera reads the other dice, but has not learnt {dice} "
+                                 "yet (the host's deck page): enter it by hand.",
     "dice_camera_unmapped": "The camera cannot tell which of its dice this game uses (the "
                             "host's “Dice reader” page gives them roles): enter the roll by "
                             "hand.",
@@ -69,7 +71,7 @@ def entries(live, lang: str, namer, hardware: dict | None) -> list[dict]:
             source = (hardware.get(device) or {}).get("source") if device == "dice" else None
             chosen = f"{device}_{source}" if source in ("camera", "phones") else device
             key = f"{chosen}_{'on' if present else 'off'}"
-            if state in ("untaught", "unmapped"):  # the camera gives no die a role
+            if state in ("untaught", "untaught_some", "unmapped"):  # some die has no role
                 key = f"dice_camera_{state}"
             if state == "elsewhere":  # readings go to the game at the table, not here
                 key = f"{device}_elsewhere" if where.get("game") else "free_elsewhere"
@@ -78,7 +80,7 @@ def entries(live, lang: str, namer, hardware: dict | None) -> list[dict]:
             devices.append({"device": device, "present": present,
                             "elsewhere": state == "elsewhere",
                             "text": i18n.text(lang, TEXTS[key], {
-                                "zone": zone,
+                                "zone": zone, "dice": _untaught_names(live, hardware, lang),
                                 "game": title.get(lang) or title.get("en") or ""})})
         out.append({
             "kind": step.kind, "who": step.who, "who_name": who_name,
@@ -92,6 +94,15 @@ def entries(live, lang: str, namer, hardware: dict | None) -> list[dict]:
                           if step.fallback is not None and step.rest_text else ""),
         })
     return out
+
+
+def _untaught_names(live, hardware: dict, lang: str) -> str:
+    """The dice the camera has not learnt yet (the dice status's ``untaught`` role ids), by
+    their roles' names in ``lang``."""
+    untaught = (hardware.get("dice") or {}).get("untaught") or ()
+    names = {role.id: role.name for role in live.kind.module.info.bindings.dice}
+    return ", ".join(i18n.text(lang, names[role], game=live.kind.name)
+                     for role in untaught if role in names)
 
 
 # "the rest" never loops for ever, whatever a game's steps say (13 draws in Pillars)

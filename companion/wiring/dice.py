@@ -124,9 +124,7 @@ def camera_cannot_read(live, taught, settings: dict) -> str | None:
     declared = live.kind.module.info.bindings.dice if live is not None else ()
     if not declared:
         return None
-    chosen = settings.get("roles") if isinstance(settings.get("roles"), dict) else {}
-    mapped = chosen.get(live.kind.name)
-    mapped = set(mapped.values()) if isinstance(mapped, dict) else set()
+    mapped = _mapped_roles(live, settings)
     for role in declared:
         if (role.id in taught or role.id in mapped
                 or role_colour(role, live.kind.catalog) is not None):
@@ -134,6 +132,26 @@ def camera_cannot_read(live, taught, settings: dict) -> str | None:
     if any(getattr(role, "taught", False) for role in declared):
         return "untaught"
     return "unmapped"
+
+
+def camera_untaught(live, taught, settings: dict) -> list:
+    """The game's dice read by taught pictures (`DieRole.taught`) that the camera has not
+    learnt yet and the owner mapped to none of the camera's dice ids: their roles. Until
+    the host's deck page teaches them, they are entered by hand, whatever else the camera
+    reads of the roll."""
+    if live is None:
+        return []
+    mapped = _mapped_roles(live, settings)
+    return [role for role in live.kind.module.info.bindings.dice
+            if getattr(role, "taught", False) and role.id not in taught
+            and role.id not in mapped]
+
+
+def _mapped_roles(live, settings: dict) -> set[str]:
+    """The roles the owner gave some camera die id for ``live``'s game (the dice page)."""
+    chosen = settings.get("roles") if isinstance(settings.get("roles"), dict) else {}
+    mapped = chosen.get(live.kind.name)
+    return set(mapped.values()) if isinstance(mapped, dict) else set()
 
 
 def role_die_ids(role) -> list[str]:
@@ -425,10 +443,16 @@ class DiceWiring:
             camera = self.camera.status() if self.camera is not None else {
                 "state": "absent", "detail": "no camera is running"}
             out.update(state=camera["state"], detail=camera["detail"], tray=camera)
-            why = camera_cannot_read(self.service.current(), camera.get("taught", ()),
-                                     load_settings(self.data_dir))
+            live, taught = self.service.current(), camera.get("taught", ())
+            settings = load_settings(self.data_dir)
+            why = camera_cannot_read(live, taught, settings)
+            untaught = [role.id for role in camera_untaught(live, taught, settings)]
+            out["untaught"] = untaught
             if camera["state"] == "ok" and why is not None:
                 out.update(state=why, detail=f"the camera reads none of this game's dice ({why})")
+            elif camera["state"] == "ok" and untaught:
+                out.update(state="untaught_some", detail="the camera has not learnt these "
+                           f"dice yet: {', '.join(untaught)} (entered by hand)")
         else:
             out.update(state="phones", detail="the rolls are entered by hand")
         if self.emulator is not None:
