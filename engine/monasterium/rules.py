@@ -81,6 +81,8 @@ def apply(state: dict, action) -> tuple[dict, list]:
 def _pending_first(s, by) -> None:
     if s["pending"]:
         p = s["pending"][0]
+        if p["seat"] == "table":  # a die the table rolls (a new personal die), no choice
+            raise Refused("new_die_first", kind=p["kind"])
         raise Refused("decide_first", seat=p["seat"], kind=p["kind"])
 
 

@@ -16,6 +16,7 @@ REASONS: dict[str, str] = {
     "host_only": "Only the host may correct the game.",
     "not_your_turn": "It is not the turn of {seat} (now: {active}).",
     "decide_first": "First {seat} must decide: {kind}.",
+    "new_die_first": "First the table rolls the new personal die.",
     "nothing_to_roll": "No dice are waiting to be rolled.",
     "wrong_dice": "The roll must hold exactly these dice: {need}.",
     "wrong_phase": "That is not possible now ({phase}).",

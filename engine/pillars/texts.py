@@ -22,7 +22,7 @@ REASONS: dict[str, str] = {
     "card_not_held": "You do not have card {card}.",
     "card_not_in_supply": "Card {card} is not in the supply.",
     "deck_empty": "No {what} card is left to reveal.",
-    "decision_pending": "First {seat} must decide: {kind}.",
+    "decision_pending": "First {seat} must do “{kind}”.",
     "final_privilege": "{card} is a final-round privilege: it comes out in round 6 by itself.",
     "game_over": "The game is over.",
     "malformed_action": "The action is malformed.",
