@@ -455,11 +455,12 @@ def _taught_request(live):
     from companion.box.catalog import load_catalog
 
     body = common.json_body(MAX_ENTRY)
-    if not isinstance(body, dict):
-        body = {}
+    if not isinstance(body, dict) or type(body.get("role")) is not str \
+            or type(body.get("face")) is not int:
+        raise CatalogError([problem("(dice)", None, None, "die_request")])
     game = deck_game(live)
     return (game, games.module_of(game).info, load_catalog(game, data_dir()),
-            body.get("role"), body.get("face"))
+            body["role"], body["face"])
 
 
 def _tray_picture():

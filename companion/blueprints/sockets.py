@@ -251,6 +251,7 @@ def init_app(app: Flask, socketio: SocketIO, service: GameService) -> None:
         def run(live):
             if not isinstance(data, dict):
                 raise Refused("bad_request")
+            limits.check_json(data, "dice_face")  # the one rule for text, and the sizes
             dice_wiring(service).enter_face(client.identity, data.get("die"), data.get("face"))
             return live.version
 

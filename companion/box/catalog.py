@@ -57,6 +57,8 @@ REASONS = {
     "not_taught_die": "{die} is not a die the camera can be taught (expected one of: "
                       "{expected})",
     "not_a_face": "{face} is not a face of this die (its faces: {faces})",
+    "die_request": "the request must name the die (role, as text) and one of its faces "
+                   "(face, a whole number)",
     "no_die": "the camera sees no die in the tray: put the die in the tray, face up",
     "several_dice": "the camera sees more than one die in the tray: leave only this die",
     "hand": "a hand or something large is over the tray: take it away",

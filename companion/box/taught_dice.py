@@ -31,6 +31,12 @@ def _role(info, role_id) -> object:
                                 expected=", ".join(r.id for r in taught_roles(info)) or "–")])
 
 
+def _short(value) -> str:
+    """A value as a refusal quotes it: a number of 400 digits is not shown whole."""
+    shown = str(value)
+    return shown if len(shown) <= 12 else shown[:12] + "…"
+
+
 def face_path(game: str, data_dir: str | Path, role_id: str, face: int) -> Path:
     return override_dir(data_dir, game) / "dice" / role_id / f"{face}.png"
 
@@ -41,7 +47,7 @@ def check_face(info, catalog, role_id, face) -> tuple[object, int]:
     faces = role_faces(role, catalog)
     if type(face) is not int or face not in faces:
         raise CatalogError([problem("(dice)", role.id, None, "not_a_face",
-                                    face=str(face)[:12], faces=", ".join(map(str, faces)))])
+                                    face=_short(face), faces=", ".join(map(str, faces)))])
     return role, face
 
 

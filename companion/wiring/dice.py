@@ -384,7 +384,8 @@ class DiceWiring:
         live = self.service.get(identity.game)
         with live.lock:
             pending = self.waiting()
-            if pending is None or pending.game != live.id or die not in pending.faces:
+            if pending is None or pending.game != live.id or type(die) is not str \
+                    or die not in pending.faces:
                 raise Refused("dice_not_waiting")
             if identity.role not in ("host", "table") and pending.who not in (None,
                                                                                identity.seat):
