@@ -159,8 +159,9 @@ def test_a_camera_roll_is_handed_on_as_a_serial_one(games_live):
             spy.close()
 
 
-def test_an_unreadable_die_is_asked_of_the_rolling_player_only(games_live):
-    app, server = games_live
+def monasterium_on_camera(app):
+    """A Monasterium game (Anna N, Bruno E) whose dice the camera reads, as the server wires
+    them: ``(service, game, dice wiring)``."""
     service = app.extensions["companion"]
     mon = service.create("monasterium", {"players": PLAYERS, "seed": 1}, "2468")
     manager = app.extensions["companion.hardware"]
@@ -168,6 +169,12 @@ def test_an_unreadable_die_is_asked_of_the_rolling_player_only(games_live):
                                app.config["DATA_DIR"])
     manager.handles["dice"] = handle
     handle.choose("camera")
+    return service, mon, handle
+
+
+def test_an_unreadable_die_is_asked_of_the_rolling_player_only(games_live):
+    app, server = games_live
+    service, mon, handle = monasterium_on_camera(app)
     spies = []
     try:
         anna = seat_spy(server.url, service, mon.id, "N")

@@ -9,12 +9,10 @@ from __future__ import annotations
 
 import json
 
-from companion.server.settings import DiceSettings
-from companion.wiring import dice as wiring
 from hardware.dice.observations import Roll
 from hardware.synthetic import dice_tray
 from tests.companion.conftest import Spy
-from tests.companion.test_camera_dice_wiring import PLAYERS
+from tests.companion.test_camera_dice_wiring import monasterium_on_camera
 from tests.companion.test_camera_tax_die import at_tax, host, teach
 from tests.companion.test_frames import frame, raw_websocket
 from tests.companion.test_text_doors import tracebacks
@@ -28,13 +26,7 @@ def waiting_roll(games_live):
     """A Monasterium roll whose fifth white die the camera could not read: it waits for
     Anna (seat N), who rolled."""
     app, server = games_live
-    service = app.extensions["companion"]
-    mon = service.create("monasterium", {"players": PLAYERS, "seed": 1}, "2468")
-    manager = app.extensions["companion.hardware"]
-    handle = wiring.DiceWiring(service, manager.changed, DiceSettings(port="/nonexistent"),
-                               app.config["DATA_DIR"])
-    manager.handles["dice"] = handle
-    handle.choose("camera")
+    service, mon, handle = monasterium_on_camera(app)
     roll = Roll(1, {"blue1": 2, "white1": 1, "white2": 1, "white3": 6, "white4": 3}, False,
                 0.0, ("white5",), {"white5": (0.8, 0.2)})
     assert handle.apply_roll(roll, "camera") is None
