@@ -32,7 +32,6 @@ SMALL_WIDTH = 320
 TOLERANCE = 22.0  # gray levels: noise, JPEG and a little light change stay inside
 CARD_SHARE = 0.5  # of the reference's pixels matching: the card is there
 TABLE_SHARE = 0.6  # of the known background's pixels matching: the table is there
-CHANGING_SHARE = 0.15  # of the pixels moved since the previous frame: something moves
 LEARN_RATE = 0.2  # background model update per stable frame
 STABLE = 8.0  # gray levels between two frames for a pixel to count as stable
 # stable frames before a background pixel is trusted: a card slid slowly into place is
@@ -149,10 +148,8 @@ class Presence:
     def tick(self, cells: np.ndarray | None = None) -> None:
         """A frame in which nothing changed (the change detector skipped it): every pixel
         being learned was stable once more (counted at the next `update`), and the
-        frame's change cells are the calm picture each card's place is compared with; and
-        the frame before the latest is that same picture again (nothing moves now)."""
+        frame's change cells are the calm picture each card's place is compared with."""
         self.ticks += 1
-        self.before = self.previous
         if cells is not None:
             for ref in self.references.values():
                 ref.cells = cells
@@ -296,12 +293,13 @@ class Presence:
         if known.mean() >= 0.5:
             near = cv2.absdiff(now, self.background[y0:y1, x0:x1]) < TOLERANCE
             return float(near[known].mean()) >= TABLE_SHARE
-        # never seen empty: the table is what does not change between the latest two
-        # updates (``previous`` is the frame ``now`` was cut from: `update` ran first)
-        if self.before is None or self.before.shape != self.previous.shape:
-            return True  # one frame alone shows no change
-        moving = cv2.absdiff(now, self.before[y0:y1, x0:x1]) >= TOLERANCE
-        return float(moving.mean()) < CHANGING_SHARE
+        # never seen empty: the table, unless the spot is as light as the card (`not_table`).
+        # This compared the spot with ``previous``, the very frame it was cut from, so
+        # nothing ever moved here. Against the frame before (``before``), what moves here
+        # is mostly the hand carrying the card off: on the tracking bench 3 of 45 lifts were
+        # removed a frame later, covers unchanged (docs/camera.md, Limits); the wanted rule
+        # stays an xfail in tests/hardware/test_camera_presence.py.
+        return True
 
 
 CHANGE_CELL = 8  # thumbnail pixels per change cell side (a 2.5x2.5 cm patch at 60 cm)

@@ -1,15 +1,23 @@
 """The presence model's answer where the table was never seen empty (under a card lying
 there from the start): something changing between frames is not the table, a still spot
 is. A real rendered slide (hardware.synthetic.video) through the real recogniser, whose
-presence model is asked about the spots the script knows."""
+presence model is asked about the spots the script knows.
+
+Not done: counting what changes since the frame before as "not the table" there followed the
+arm of a lift a frame longer on the tracking bench (3 of 45 lifts removed a frame later;
+docs/camera.md, Limits), so `Presence._is_table` calls such a spot the table and this test
+is an xfail until a rule tells a moving card from a moving arm there."""
 import cv2
 import numpy as np
+import pytest
 
 from hardware.camera.recognizer import Recognizer
 from hardware.camera.zones import ZoneMap
 from hardware.synthetic.video import DEMO_ZONES, render_script, slide_script
 
 
+@pytest.mark.xfail(strict=True, reason="a moving spot where the table was never seen is "
+                   "called the table: following it made lifts later (docs/camera.md, Limits)")
 def test_where_the_table_was_never_seen_what_moves_is_not_the_table():
     script = slide_script(36)  # at rest for frames 0-14, pushed over frames 15-50
     card = script.frames[0][2].payload
