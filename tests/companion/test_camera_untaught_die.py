@@ -54,6 +54,14 @@ def mixed(tmp_path):
     service = app.extensions["companion"]
     live = service.create("toy", {"players": [{"seat": "A", "name": "Ann"},
                                               {"seat": "B", "name": "Bob"}]}, "2468")
+    yield app, server, service, live, wire_camera(app)
+    server.stop()
+    service.store.close()
+
+
+def wire_camera(app):
+    """The dice wiring as the server runs it, the camera the dice source, its tray set."""
+    service = app.extensions["companion"]
     manager = app.extensions["companion.hardware"]
     handle = wiring.DiceWiring(service, manager.changed, DiceSettings(port="/nonexistent"),
                                app.config["DATA_DIR"])
@@ -61,9 +69,7 @@ def mixed(tmp_path):
     camera_dice.save_tray(handle.config_path, (0.0, 0.0, 480.0, 360.0))
     manager.handles["dice"] = handle
     handle.choose("camera")
-    yield app, server, service, live, handle
-    server.stop()
-    service.store.close()
+    return handle
 
 
 def devices(app, live) -> dict:
