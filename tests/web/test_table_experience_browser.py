@@ -261,11 +261,11 @@ WRAPPED_CHIPS = """() => [...document.querySelectorAll('#chapter-summary tr.sums
     .size > 1).map(l => l.closest('tr').dataset.seat)"""
 
 
-@pytest.mark.parametrize("lang", ["en", "de"])
+@pytest.mark.parametrize("lang", ["en", "de", "es"])
 def test_the_fullest_chapter_end_box_leaves_the_chart_its_room(server, browser, tmp_path,  # noqa: F811
                                                                lang):
     """Four long names each short of piety, grain and gold (three chips paid or missing and
-    three punishments a player), in English and in German's longer words: each player's
+    three punishments a player), in English, German and Spanish (the longer words): each player's
     chips on one line with the cost under them, nothing cut, and the VP chart a twelfth of
     the screen high at 1920x1080, 1366x768 and 1280x720."""
     from tests.web.test_wwe_phone_browser import chapter_end_four_short, import_game
