@@ -11,7 +11,9 @@ The crop: a frame source that can give the tray at a higher resolution than the 
 stickers are read in (the Pi's full-resolution stream) has ``tray_crop(box, size) ->
 image``, ``box`` the tray's (x0, y0, x1, y1) in the frame's pixels and ``size`` the frame's
 (width, height); otherwise the frame itself is cropped. A simulated source may declare where
-it draws its tray (``tray_mm``), used when the owner set none.
+it draws its tray (``tray_mm``), used when the owner set none, from its first frame: `make
+run`'s camera draws its tray only while a roll is owed, yet its status says the tray is set
+(and waits for a roll) from the start, not that none is.
 
 The game's dice taught by pictures (World Without End's tax die; companion/box/taught_dice.py)
 are read by the settler too, by their role's name (``tax``): its matchers are made for the
@@ -167,6 +169,9 @@ class CameraDice:
     def on_frame(self, frame, calibration, source=None) -> None:
         with self._lock:
             self.view = (frame.image, calibration, source)
+            # the tray in use from the first frame on, a roll owed or not: the status and
+            # the preview show the demo's tray before the demo draws it with the first roll
+            self.used_tray = self.tray_for(source)
         if not (self.active() and self.expected()):
             with self._lock:
                 if self.reading:  # a throw under way is forgotten

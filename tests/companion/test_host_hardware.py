@@ -368,6 +368,40 @@ def test_the_simulated_camera_acts_only_when_the_host_lets_it(tmp_path):
         stop(app)
 
 
+def test_the_demo_s_dice_tray_is_set_before_the_first_roll(tmp_path):
+    """`make run` reads the dice with the simulated camera in its own tray (the source's
+    ``tray_mm``), which it draws only while a roll is owed. Before the first roll (World
+    Without End owes none at its start) the host's dice status already says the camera has
+    its tray and waits for a roll (the tray reader ok, not reading), never "no tray zone is
+    set"; what it does say is the truth about this game's die (its tax die is not taught
+    yet); and the camera's preview frames the tray."""
+    from companion.wiring import hardware_manager
+    from companion.wiring.demo_scene import TRAY_MM
+
+    app, live = make(tmp_path, {"dice": {"port": "/dev/nonexistent-dice"}},
+                     CAMERA_SOURCE="synthetic", DICE_DEFAULT_SOURCE="camera")
+    hardware_manager.start(app)
+    try:
+        handles = app.extensions["companion.hardware"].handles
+        reader = handles["dice"].camera
+        wait_for(lambda: reader.view is not None, timeout=60, what="a camera frame")
+        client = app.test_client()
+        login(client, live.id)
+        status = client.get(f"/host/{live.id}/dice/status.json?lang=de").get_json()
+        assert status["source"] == "camera" and status["state"] == "untaught", status
+        tray = status["tray"]
+        assert tray["state"] == "ok" and tray["tray"] == list(TRAY_MM), tray
+        assert tray["reading"] is False and "tray" not in status["detail"], status
+        assert live.version == 0 and not handles["dice"].waiting()  # no roll owed
+        camera = handles["camera"]
+        wait_for(lambda: camera.preview_jpeg() is not None, what="a preview frame")
+        image = cv2.imdecode(np.frombuffer(camera.preview_jpeg(), np.uint8), cv2.IMREAD_COLOR)
+        b, g, r = (image[..., k].astype(int) for k in range(3))
+        assert ((r > 190) & (g > 90) & (g < 190) & (b < 90)).sum() > 500  # the tray framed
+    finally:
+        stop(app)
+
+
 def check_simulated_camera(app, live):
     service = app.extensions["companion"]
     handle = app.extensions["companion.hardware"].handles["camera"]

@@ -3,7 +3,8 @@
 - the TV page never scrolls: its document is exactly the viewport at 1920x1080 and 1280x720
   after every step of a whole chapter, the banner in the acting seat's colour names who must
   act, the start player is marked apart, the lobby shows the join codes until every seat is
-  taken;
+  taken; at chapter end (also at 1366x768, and with the fullest chapter-end box: four long
+  names short of three things each, in English and German) the VP chart keeps its room;
 - the phone is a controller: "your turn" across the screen in the seat's colour, the primary
   choices pinned at the bottom;
 - views patch the page in place: typed text, the caret, focus, scroll positions and open
@@ -37,6 +38,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(900)]
 
 TV = {"width": 1920, "height": 1080}
 TV_SMALL = {"width": 1280, "height": 720}
+TV_MID = {"width": 1366, "height": 768}  # the commonest laptop screen, a small TV's too
 
 FITS = """() => {
   const d = document.documentElement, out = [];
@@ -53,8 +55,9 @@ FITS = """() => {
     '.area-players';
   for (const e of document.querySelectorAll(panels)) {
     if (e.hidden || e.matches('.area-log, .area-chart')) continue;
-    const cut = e.scrollHeight - e.clientHeight;
+    const cut = e.scrollHeight - e.clientHeight, wide = e.scrollWidth - e.clientWidth;
     if (cut > 2) out.push((e.id || e.className) + ' cut off by ' + cut + ' px');
+    if (wide > 2) out.push((e.id || e.className) + ' cut at its side by ' + wide + ' px');
   }
   return out;
 }"""
@@ -131,6 +134,25 @@ def check_fits(table, label: str) -> None:
         if problems:
             shot(table, f"tv-failed-{size['height']}p")
         assert not problems, f"{label} at {size['width']}x{size['height']}: {problems}"
+    table.set_viewport_size(TV)
+
+
+# the VP chart's lines (its SVG), in px high
+CHART_HEIGHT = """() => { const s = document.querySelector('#vp-chart svg');
+  return s ? s.getBoundingClientRect().height : 0; }"""
+
+
+def check_chart_room(table, name: str) -> None:
+    """While the chapter-end box shows, at 1920x1080, 1366x768 and 1280x720 nothing is cut
+    and the VP chart's lines keep a twelfth of the screen's height (90 px on 1080p; they
+    once shrank to nothing on a 720p TV); a screenshot at each size."""
+    for size in (TV, TV_MID, TV_SMALL):
+        table.set_viewport_size(size)
+        problems, height = table.evaluate(FITS), table.evaluate(CHART_HEIGHT)
+        shot(table, f"tv-{name}-{size['height']}p")
+        label = f"{name} at {size['width']}x{size['height']}"
+        assert not problems, f"{label}: {problems}"
+        assert height >= size["height"] / 12, f"{label}: the VP chart is {height} px high"
     table.set_viewport_size(TV)
 
 
@@ -226,13 +248,43 @@ def test_the_tv_fits_one_screen_through_a_chapter(server, browser):  # noqa: F81
         pytest.fail("chapter I did not end")
     table.wait_for_selector("#chapter-summary")
     check_fits(table, "chapter summary")
-    tv_shots(table, "50-chapter-summary")
-    # the VP chart keeps its room beside the chapter-end table (it once shrank to a sliver)
     table.wait_for_selector("#vp-chart svg")
-    chart = table.locator("#vp-chart svg").bounding_box()
-    assert chart and chart["height"] >= 100, f"the VP chart is {chart} at 1920x1080"
+    check_chart_room(table, "50-chapter-summary")
     for seat, page in phones.items():
         phone_shot(page, f"phone-50-{seat}-chapter-2")
+    assert not errors, errors
+
+
+# the chapter-end rows whose paid or missing chips take more than one line
+WRAPPED_CHIPS = """() => [...document.querySelectorAll('#chapter-summary tr.sums .items')]
+  .filter(l => new Set([...l.children].map(c => Math.round(c.getBoundingClientRect().top)))
+    .size > 1).map(l => l.closest('tr').dataset.seat)"""
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "es"])
+def test_the_fullest_chapter_end_box_leaves_the_chart_its_room(server, browser, tmp_path,  # noqa: F811
+                                                               lang):
+    """Four long names each short of piety, grain and gold (three chips paid or missing and
+    three punishments a player), in English, German and Spanish (the longer words): each player's
+    chips on one line with the cost under them, nothing cut, and the VP chart a twelfth of
+    the screen high at 1920x1080, 1366x768 and 1280x720."""
+    from tests.web.test_wwe_phone_browser import chapter_end_four_short, import_game
+
+    errors: list[str] = []
+    table = import_game(browser, server, chapter_end_four_short(), tmp_path, errors)
+    game_id = table.url.split("/table/")[1].split("?")[0]
+    table.goto(f"{server}/table/{game_id}?lang={lang}")
+    table.wait_for_function("() => window.TC && window.TC.view")
+    if table.locator("#lobby-close").is_visible():  # no phone joined: the lobby shows
+        table.click("#lobby-close")
+    table.wait_for_function("() => document.getElementById('join-panel').hidden")
+    table.wait_for_selector("#chapter-summary")
+    assert table.locator("#chapter-summary tr.sums").count() == 4
+    check_fits(table, f"chapter end, four players short ({lang})")
+    check_chart_room(table, f"55-chapter-end-four-{lang}")
+    for size in (TV, TV_SMALL):
+        table.set_viewport_size(size)
+        assert table.evaluate(WRAPPED_CHIPS) == [], f"chips wrapped at {size}"
     assert not errors, errors
 
 

@@ -3,10 +3,12 @@
 Chromium tests. For each game against the real server (`companion serve`): the TV pairs and
 draws, a phone joins and draws, the TV acts, the phone's refused move shows its message with
 a "Why?" that opens on the rule and a close control, and the phone reconnects by itself
-after its page was hidden (its socket dropped, as a phone's is when it sleeps). Screenshots
-at TV (1920x1080) and phone (390x844) size go to test-artifacts/browser/webkit-*.png."""
+after its page was hidden (its socket dropped, as a phone's is when it sleeps); World Without
+End's TV at chapter end at 1366x768 and 1280x720 keeps its VP chart with nothing cut.
+Screenshots at TV and phone (390x844) size go to test-artifacts/browser/webkit-*.png."""
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import subprocess
@@ -183,42 +185,58 @@ def test_phone_and_tv_pages_work_in_webkit(tables, webkit, game):
     assert errors_of(driver) == []
 
 
+@contextlib.contextmanager
+def served_record(tmp_path_factory, name: str, record: dict, pin: str):
+    """The game ``record`` imported before the server starts: (base, game id, pairing,
+    join codes)."""
+    from companion.app import create_app
+
+    data = tmp_path_factory.mktemp(name)
+    app = create_app({"DATA_DIR": str(data), "TESTING": True})
+    service = app.extensions["companion"]
+    live = service.import_record(record, pin)
+    made = (live.id, service.new_table_pairing(live.id), service.store.join_codes(live.id))
+    service.store.close()
+    log = tmp_path_factory.mktemp(name + "log") / "server.log"
+    with running_server(data, log, "--no-hardware", "--threads", "20") as base:
+        yield (base, *made)
+
+
 @pytest.fixture(scope="module")
 def lost_table(tmp_path_factory):
     """World Without End's chapter II under King Edward III's war (tests/web/
     test_wwe_phone_browser.py), imported before the server starts: both seats' actions are
     lost (Anna's to the Royal Court, Bartek's to the war). (base, game id, pairing, codes)."""
-    from companion.app import create_app
     from tests.web.test_wwe_phone_browser import PIN as RECORD_PIN
     from tests.web.test_wwe_phone_browser import chapter_two_under_king_edward
 
-    data = tmp_path_factory.mktemp("webkitlost")
-    app = create_app({"DATA_DIR": str(data), "TESTING": True})
-    service = app.extensions["companion"]
-    live = service.import_record(chapter_two_under_king_edward(), RECORD_PIN)
-    made = (live.id, service.new_table_pairing(live.id), service.store.join_codes(live.id))
-    service.store.close()
-    log = tmp_path_factory.mktemp("webkitlostlog") / "server.log"
-    with running_server(data, log, "--no-hardware", "--threads", "20") as base:
-        yield (base, *made)
+    with served_record(tmp_path_factory, "webkitlost", chapter_two_under_king_edward(),
+                       RECORD_PIN) as made:
+        yield made
 
 
-def open_phone(driver, base: str, game_id: str, seat: str, code: str, lang: str) -> str:
-    """A new window holding a 390x844 phone joined as ``seat`` in ``lang``; its handle.
-    WebKitGTK's window is at least 447 px wide (its toolbar), so the phone is a same-origin
-    frame of exactly 390x844 CSS px: the page's viewport, media queries and innerHeight are
-    a phone's."""
+def framed(driver, base: str, src: str, width: int, height: int) -> str:
+    """A new window holding ``src`` in a same-origin frame of exactly ``width`` x ``height``
+    CSS px, switched into; the window's handle. WebKitGTK's window adds its toolbar to the
+    page and is at least 447 px wide, so the frame is what the page's viewport, media
+    queries and innerHeight see."""
     driver.switch_to.new_window("window")
-    driver.set_window_size(480, 920)
+    driver.set_window_size(width + 90, height + 76)
     driver.get(f"{base}/healthz")
     driver.execute_script("""
       document.body.innerHTML = ''; document.body.style.margin = '0';
       const f = document.createElement('iframe');
       f.id = 'phone'; f.src = arguments[0];
-      f.style.cssText = 'width:390px;height:844px;border:0;display:block';
-      document.body.appendChild(f);""", f"/join/{game_id}/{seat}?code={code}")
+      f.style.cssText = `width:${arguments[1]}px;height:${arguments[2]}px;border:0;display:block`;
+      document.body.appendChild(f);""", src, width, height)
     handle = driver.current_window_handle
     to_phone(driver, handle)
+    return handle
+
+
+def open_phone(driver, base: str, game_id: str, seat: str, code: str, lang: str) -> str:
+    """A new window holding a 390x844 phone joined as ``seat`` in ``lang``; its handle."""
+    handle = framed(driver, base, f"/join/{game_id}/{seat}?code={code}", 390, 844)
     until(driver, "return location.pathname.startsWith('/play/')")
     driver.execute_script("location.href = arguments[0]", f"/play/{game_id}?lang={lang}")
     until(driver, "return location.search.includes('lang=') && window.TC && TC.view"
@@ -235,9 +253,9 @@ def to_phone(driver, handle: str) -> None:
     driver.switch_to.frame(driver.find_element("id", "phone"))
 
 
-def phone_frame_shot(driver, name: str) -> None:
-    """The phone frame alone (390x844, cut from the window's screenshot: WebKitGTK's
-    element screenshot is shifted by its toolbar), then back into it."""
+def phone_frame_shot(driver, name: str, size: tuple[int, int] = (390, 844)) -> None:
+    """The frame alone (a phone's 390x844 unless ``size``, cut from the window's screenshot:
+    WebKitGTK's element screenshot is shifted by its toolbar), then back into it."""
     import io
 
     from PIL import Image
@@ -245,7 +263,7 @@ def phone_frame_shot(driver, name: str) -> None:
     driver.switch_to.default_content()
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     whole = Image.open(io.BytesIO(driver.get_screenshot_as_png()))
-    whole.crop((0, 0, 390, 844)).save(ARTIFACTS / f"webkit-{name}.png")
+    whole.crop((0, 0, *size)).save(ARTIFACTS / f"webkit-{name}.png")
     driver.switch_to.frame(driver.find_element("id", "phone"))
 
 
@@ -315,3 +333,51 @@ def test_the_lost_action_phone_and_its_dock_in_webkit(lost_table, webkit):
         to_phone(driver, phones[seat])
         give_up_in_webkit(driver, seat, langs[seat])
         assert errors_of(driver) == []
+
+
+@pytest.fixture(scope="module")
+def chapter_end_table(tmp_path_factory):
+    """World Without End just after chapter I's end, four long-named players each short of
+    three things (tests/web/test_wwe_phone_browser.py): the fullest chapter-end box."""
+    from tests.web.test_wwe_phone_browser import PIN as RECORD_PIN
+    from tests.web.test_wwe_phone_browser import chapter_end_four_short
+
+    with served_record(tmp_path_factory, "webkitchapterend", chapter_end_four_short(),
+                       RECORD_PIN) as made:
+        yield made
+
+
+def test_the_tv_at_chapter_end_in_webkit(chapter_end_table, webkit):
+    """The same checks as Chromium's (tests/web/test_table_experience_browser.py) on a 720p
+    and a 1366x768 TV in WebKit: nothing cut, every player's chips on one line, the VP
+    chart's lines a twelfth of the screen high beside the chapter-end box."""
+    from tests.web.test_table_experience_browser import CHART_HEIGHT, FITS, WRAPPED_CHIPS
+
+    base, game_id, pairing, _codes = chapter_end_table
+    driver = webkit
+    handle = framed(driver, base, f"/table/{game_id}/pair?code={pairing}", 1366, 768)
+    driver.execute_script(CATCH)
+    until(driver, "return window.TC && TC.view && !!document.getElementById('chapter-summary')")
+    if driver.execute_script("const b = document.getElementById('lobby-close');"
+                             "return !!b && b.offsetParent !== null"):
+        driver.find_element("id", "lobby-close").click()  # no phone joined: the lobby shows
+    until(driver, "return document.getElementById('join-panel').hidden")
+    for width, height in ((1366, 768), (1280, 720)):
+        driver.switch_to.default_content()  # the frame takes the TV's size
+        driver.execute_script("const f = document.getElementById('phone');"
+                              "f.style.width = arguments[0] + 'px';"
+                              "f.style.height = arguments[1] + 'px';", width, height)
+        to_phone(driver, handle)
+        until(driver, "return innerWidth === arguments[0] && innerHeight === arguments[1]",
+              width, height)
+        problems = driver.execute_script(f"return ({FITS})()")
+        chart = driver.execute_script(f"return ({CHART_HEIGHT})()")
+        wrapped = driver.execute_script(f"return ({WRAPPED_CHIPS})()")
+        driver.execute_async_script(  # painted at this size before the screenshot
+            "const done = arguments[arguments.length - 1];"
+            "requestAnimationFrame(() => requestAnimationFrame(() => done()));")
+        phone_frame_shot(driver, f"wwe-tv-chapter-end-four-{height}p", (width, height))
+        assert not problems, f"{width}x{height}: {problems}"
+        assert chart >= height / 12, f"the VP chart is {chart} px high at {width}x{height}"
+        assert wrapped == [], f"{width}x{height}: {wrapped}"
+    assert errors_of(driver) == []

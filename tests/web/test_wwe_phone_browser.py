@@ -37,8 +37,8 @@ PLAYERS = (("N", "Anna", "blue"), ("S", "Bartek", "red"))
 class Recorder:
     """A game played in-process, action by action, for a record to import."""
 
-    def __init__(self, seed: int = 5, catalog: dict | None = None):
-        self.setup = {"players": [{"seat": s, "name": n, "colour": c} for s, n, c in PLAYERS],
+    def __init__(self, seed: int = 5, catalog: dict | None = None, players=PLAYERS):
+        self.setup = {"players": [{"seat": s, "name": n, "colour": c} for s, n, c in players],
                       "seed": seed}
         self.state = GAME.setup(catalog or load_catalog("wwe"), self.setup)
         self.actions: list[dict] = []
@@ -77,6 +77,25 @@ def chapter_two_under_king_edward() -> dict:
     rec.until("reveal_event")
     rec.do({"type": "reveal_event", "by": "table", "card": "king_edward_iii"})
     rec.until("play_card")
+    return rec.record()
+
+
+LONG_NAMES = (("N", "Annaowski", "blue"), ("E", "Bartekowski", "red"),
+              ("S", "Christineowski", "green"), ("W", "Dieterowski", "yellow"))
+
+
+def chapter_end_four_short() -> dict:
+    """Four long-named players each short of piety, grain and gold at chapter I's end (tax
+    die 4): the chapter-end box at its fullest, three chips in a row and three punishments
+    a player (tests/web/test_table_experience_browser.py, test_webkit_browser.py)."""
+    rec = Recorder(players=LONG_NAMES)
+    rec.until("roll_tax")
+    rec.hold("N", piety=1, grain=0, gold=1, loyalty=0)
+    rec.hold("E", piety=0, grain=1, gold=0, loyalty=1)
+    rec.hold("S", piety=1, grain=1, gold=1, loyalty=0)
+    rec.hold("W", piety=0, grain=0, gold=2, loyalty=0)
+    rec.do({"type": "roll_tax", "by": "table", "value": 4})
+    rec.until("reveal_event")
     return rec.record()
 
 

@@ -18,11 +18,15 @@
       headers: {"Content-Type": "application/json", "X-CSRF-Token": config.csrf_token, "Accept": "application/json"}})
       .then(function (r) { return r.json().catch(function () { return {ok: false, problems: [{message: r.statusText}]}; }); });
   }
-  function notice(text, bad) {
-    var n = document.getElementById("deck-notice");
+  /* the status line under a panel (#deck-notice unless another is named): red when refused */
+  function notice(text, bad, id) {
+    var n = document.getElementById(id || "deck-notice");
     n.textContent = text;
     n.className = "small " + (bad ? "why" : "ok-text");
   }
+  function problems(res) { return (res.problems || []).map(function (p) { return p.message; }).join(" · "); }
+  // the page's other panels (deck_dice.js, loaded after this) post and report the same way
+  TC.deck = {post: post, notice: notice, problems: problems};
 
   /* ---------- the list ---------- */
 
@@ -30,7 +34,7 @@
     return fetch(base + "/data.json?game=" + encodeURIComponent(deckOf), {credentials: "same-origin"})
       .then(function (r) { return r.json(); }).then(function (d) {
         data = d;
-        if (!d.ok) { notice((d.problems || []).map(function (p) { return p.message; }).join(" · "), true); return; }
+        if (!d.ok) { notice(problems(d), true); return; }
         render();
       });
   }
@@ -59,7 +63,7 @@
         (p.demo ? " · " + t("deck_demo_left", {n: p.demo}) : "")}));
     });
     var probs = document.getElementById("deck-problems");
-    probs.textContent = (st.problems || []).map(function (p) { return p.message; }).join(" · ");
+    probs.textContent = problems(st);
     var parts = document.getElementById("deck-parts");
     parts.textContent = "";
     data.parts.forEach(function (part) {
@@ -643,7 +647,7 @@
       return fetch(base + "/import?game=" + encodeURIComponent(deckOf), {method: "POST", credentials: "same-origin", body: text,
         headers: {"Content-Type": "application/json", "X-CSRF-Token": config.csrf_token}}).then(function (r) { return r.json(); });
     }).then(function (res) {
-      if (!res.ok) { notice(t("deck_import_refused") + " " + (res.problems || []).map(function (p) { return p.message; }).join(" · "), true); return; }
+      if (!res.ok) { notice(t("deck_import_refused") + " " + problems(res), true); return; }
       notice(t("deck_imported"));
       load();
     });

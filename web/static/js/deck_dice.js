@@ -6,22 +6,11 @@
   var root = document.getElementById("deck");
   var panel = document.getElementById("deck-dice");
   if (!root || !panel) return;
-  var config = JSON.parse(document.getElementById("page-config").textContent || "{}");
   var gameId = root.dataset.game, deckOf = root.dataset.deck, camera = root.dataset.camera === "yes";
   var base = "/host/" + gameId + "/deck";
   var t = TC.t, el = TC.h;
-
-  function post(path, body) {
-    return fetch(base + path, {method: "POST", credentials: "same-origin", body: JSON.stringify(body),
-      headers: {"Content-Type": "application/json", "X-CSRF-Token": config.csrf_token, "Accept": "application/json"}})
-      .then(function (r) { return r.json().catch(function () { return {ok: false, problems: [{message: r.statusText}]}; }); });
-  }
-  function say(text, bad) {
-    var n = document.getElementById("deck-dice-notice");
-    n.textContent = text;
-    n.className = "small " + (bad ? "why" : "ok-text");
-  }
-  function problems(res) { return (res.problems || []).map(function (p) { return p.message; }).join(" · "); }
+  var post = TC.deck.post, problems = TC.deck.problems;  // deck.js, loaded before this
+  function say(text, bad) { TC.deck.notice(text, bad, "deck-dice-notice"); }
 
   function load() {
     return fetch(base + "/dice.json?game=" + encodeURIComponent(deckOf), {credentials: "same-origin"})

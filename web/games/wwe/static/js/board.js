@@ -210,7 +210,7 @@
 
   function permanents(m) {
     var list = arr(m.view.permanent);
-    if (!list.length) return h("p.muted", t("none"));
+    if (!list.length) return h("p.muted.none-yet", t("none"));
     return list.map(function (e) { return eventBox(e); });
   }
 
@@ -267,11 +267,13 @@
 
   /* ---------- VP over the game: an inline SVG line chart (no library) ---------- */
 
+  /** The lines fill the chart's box at any size (the SVG stretches, its strokes do not, so
+   *  a wide and low box on a 720p TV at chapter end is used whole); the scale's numbers and
+   *  each line's end dot are HTML over it, in the page's type and round at any size. */
   function vpChart(m, series) {
     // series: {seat: [vp, vp, ...]} sampled at the same points.
     var seats = Object.keys(series).filter(function (s) { return series[s].length; });
     if (!seats.length) return null;
-    var W = 600, H = 220, P = 28;
     var n = Math.max.apply(null, seats.map(function (s) { return series[s].length; }));
     var max = Math.max(10, Math.max.apply(null, seats.map(function (s) { return Math.max.apply(null, series[s]); })));
     var ns = "http://www.w3.org/2000/svg";
@@ -280,29 +282,32 @@
       Object.keys(attrs || {}).forEach(function (k) { e.setAttribute(k, attrs[k]); });
       return e;
     }
-    var svg = el("svg", {viewBox: "0 0 " + W + " " + H, role: "img", "aria-label": t("vp_over_game")});
-    function x(i) { return P + (n <= 1 ? 0 : i * (W - 2 * P) / (n - 1)); }
-    function y(v) { return H - P - v * (H - 2 * P) / max; }
+    // in percent of the plot: the first point at its left edge, 0 VP at its bottom
+    function x(i) { return n <= 1 ? 0 : i * 100 / (n - 1); }
+    function y(v) { return 100 - v * 100 / max; }
+    var svg = el("svg", {viewBox: "0 0 100 100", preserveAspectRatio: "none", "aria-hidden": "true"});
+    var marks = [];
     for (var g = 0; g <= max; g += Math.max(5, Math.ceil(max / 5 / 5) * 5)) {
-      svg.appendChild(el("line", {x1: P, x2: W - P, y1: y(g), y2: y(g), stroke: "#8884", "stroke-width": 1}));
-      var lbl = el("text", {x: 2, y: y(g) + 4, "font-size": 11, fill: "currentColor"});
-      lbl.textContent = String(g);
-      svg.appendChild(lbl);
+      svg.appendChild(el("line", {x1: 0, x2: 100, y1: y(g), y2: y(g), stroke: "#8884", "stroke-width": 1,
+        "vector-effect": "non-scaling-stroke"}));
+      marks.push(h("span.vp-tick", {style: {top: y(g) + "%"}}, String(g)));
     }
     seats.forEach(function (s) {
       var pts = series[s].map(function (v, i) { return x(i) + "," + y(v); }).join(" ");
       var colour = colourOf(m.players[s]);
       svg.appendChild(el("polyline", {points: pts, fill: "none", stroke: colour, "stroke-width": 3,
-        "stroke-linejoin": "round"}));
+        "stroke-linejoin": "round", "vector-effect": "non-scaling-stroke"}));
       var lastI = series[s].length - 1;
-      svg.appendChild(el("circle", {cx: x(lastI), cy: y(series[s][lastI]), r: 5, fill: colour}));
+      marks.push(h("span.vp-end", {style: {left: x(lastI) + "%", top: y(series[s][lastI]) + "%",
+        "--pc": colour}}));
     });
     var legend = h("div.row.small", seats.map(function (s) {
       var p = m.players[s] || {};
       return h("span", {style: {"--pc": colourOf(p)}}, h("span.dot"), (p.name || s) + " " +
         series[s][series[s].length - 1]);
     }));
-    return h("figure", {style: {margin: 0}}, h("figcaption.small.muted", t("vp_over_game")), svg, legend);
+    return h("figure", {style: {margin: 0}}, h("figcaption.small.muted", t("vp_over_game")),
+      h("div.vp-plot", {role: "img", "aria-label": t("vp_over_game")}, svg, marks), legend);
   }
 
   /** VP history for the chart: the engine's when it gives one, else what this page saw
@@ -392,15 +397,19 @@
           h("tr", h("th", t("punishments")), h("td", punishments(mine))),
           incomeRow(mine, roman(chapter + 1)))));
     }
+    // the TV: two lines a player, what was handed in and what was missing, and under them
+    // what that cost across the row, so the box stays short beside the VP chart in its
+    // column (a 720p TV, four long names, German and Polish words too)
     return h("section.panel.summary", {id: "chapter-summary"},
       h("h2", t("chapter_summary", {chapter: roman(chapter)})),
-      h("table", h("thead", h("tr", h("th", t("player")), h("th", t("paid")), h("th", t("missing")),
-        h("th", t("vp_lost")), h("th", t("punishments")))),
+      h("table", h("thead", h("tr", h("th", t("player")), h("th", t("paid")), h("th", t("missing")))),
       h("tbody", seats.map(function (seat) {
         var r = rows[seat];
-        return h("tr", {dataset: {seat: seat}}, h("td", seatLabel(m, seat)), h("td", chipsOrDash(r.paid)),
-          h("td", chipsOrDash(r.short)), h("td", String(-r.vp || 0)),
-          h("td", punishments(r)));
+        return [h("tr.sums", {dataset: {seat: seat, key: "sums-" + seat}}, h("td", seatLabel(m, seat)),
+          h("td", chipsOrDash(r.paid)), h("td", chipsOrDash(r.short))),
+        h("tr.cost", {dataset: {seat: seat, key: "cost-" + seat}}, h("td", {colspan: 3},
+          h("span.muted", t("vp_lost") + ": "), h("b.vp-lost", String(-r.vp || 0)),
+          h("span.muted", " · " + t("punishments") + ": "), punishments(r)))];
       }))));
   }
 
