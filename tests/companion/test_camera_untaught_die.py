@@ -294,3 +294,20 @@ def test_the_dice_a_roll_owes_that_the_camera_has_not_learnt():
     assert wiring.untaught_owed(live, [gem], ["d6", "gem"]) == {"gem": gem}
     owing("d6")  # this roll owes no gem die: nothing to ask
     assert wiring.untaught_owed(live, [gem], ["d6"]) == {}
+
+
+def test_a_waiting_untaught_die_is_named_in_each_recipients_language(games_in_context):
+    """The name of a die the camera has not learnt (its role's English msgid in the dice
+    status) reaches each recipient in their language, from the game's own domain; the
+    status itself is left as it was."""
+    from companion.wiring import hardware_texts
+
+    waiting = {"game": "g1", "who": "A", "missing": [
+        {"die": "tax", "role": "tax", "untaught": True, "name": "Tax die"},
+        {"die": "white5", "role": "neutral", "untaught": False, "name": None}]}
+    status = {"dice": {"state": "untaught_some", "pending": waiting}}
+    names = {lang: [die["name"] for die in hardware_texts.translated(
+        status, lang, game="wwe")["dice"]["pending"]["missing"]] for lang in ("en", "it", "de")}
+    assert names == {"en": ["Tax die", None], "it": ["Dado delle Tasse", None],
+                     "de": ["Steuerwürfel", None]}
+    assert waiting["missing"][0]["name"] == "Tax die"
