@@ -424,9 +424,11 @@ class Bindings:
     # callable(state) -> {zone: [card ids]}: the cards the game has taken in each camera
     # zone; a setup step the camera ticks ("card:<zone>") needs the game to have it there
     zone_cards: Any = None
-    # callable(catalog, state | None) -> [role id]: the dice the table would throw now, one
-    # role id per die (the simulated camera throws them in its tray, in their colours)
-    demo_dice: Any = None
+    # callable(catalog, state | None) -> [role id]: the dice the table owes a roll of now, one
+    # role id per die: the simulated camera throws them in its tray (in their colours), and
+    # the camera's roll asks the rolling player for those of them it cannot read (a taught
+    # die not taught yet). Absent: a roll owes one die of each role the camera cannot read
+    owed_dice: Any = None
 
 
 @dataclass(frozen=True)

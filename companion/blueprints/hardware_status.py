@@ -28,7 +28,7 @@ def hardware_status_for(live: LiveGame, part: str) -> dict:
     lang = i18n.page_lang()
     namer = Namer(live, lang)
     status = hardware_texts.translated({part: part_status(part)}, lang, live.kind.reasons,
-                                       namer)[part]
+                                       namer, live.kind.name)[part]
     if isinstance(status.get("selected"), dict):  # card ids -> the printed card names
         status["selected_names"] = {seat: namer.catalog.get(card, {}).get(lang)
                                     or namer.catalog.get(card, {}).get("en") or card

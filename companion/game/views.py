@@ -331,7 +331,7 @@ def build(live: LiveGame, role: str, seat: str | None, lang: str, *,
                 ("hardware", role, mine, lang), hardware, lambda: hardware_for(
                     role, seat, shared.get_for(
                         ("hardware_texts", lang), hardware, lambda: hardware_texts.translated(
-                            hardware, lang, live.kind.reasons, namer)))),
+                            hardware, lang, live.kind.reasons, namer, live.kind.name)))),
             "preview": live.preview,
             # what the table owes by hand: depends on the devices too (one status a push)
             "steps": shared.get_for(("steps", lang, live.status), hardware,

@@ -28,8 +28,9 @@ TEXTS: dict[str, str] = {
     "dice_phones_off": "The dice are entered by hand: nothing reads them.",
     "dice_camera_untaught": "The camera has not learnt these dice yet (the host's deck page): "
                             "enter the roll by hand.",
-    "dice_camera_untaught_some": "The camera reads the other dice, but has not learnt {dice} "
-                                 "yet (the host's deck page): enter it by hand.",
+    "dice_camera_untaught_some": "The camera reads the other dice once they lie still in the "
+                                 "tray; it has not learnt {dice} yet (the host's deck page), "
+                                 "so the phone of whoever rolls asks for it.",
     "dice_camera_unmapped": "The camera cannot tell which of its dice this game uses (the "
                             "host's “Dice reader” page gives them roles): enter the roll by "
                             "hand.",
@@ -42,7 +43,9 @@ TEXTS: dict[str, str] = {
     "anyone": "Someone at the table",
 }
 
-_RUNNING = frozenset(("ok", "starting"))
+# the device records the step: "untaught_some" too, the camera's roll asking the rolling
+# player's phone for the dice it has not learnt yet (companion/wiring/dice.py)
+_RUNNING = frozenset(("ok", "starting", "untaught_some"))
 
 
 def _steps_of(live) -> list:

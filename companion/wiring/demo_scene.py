@@ -10,7 +10,7 @@ scene changed (two frames: the board marker alone, then with the cards, so every
 
 The dice: while the game owes a roll, the source also shows a felt tray (`TRAY_MM`, its
 ``tray_mm``, which the camera's dice reader uses when the owner set no tray) with the dice
-the game declares the table would throw (`Bindings.demo_dice`, in their roles' colours,
+the game declares the table would throw (`Bindings.owed_dice`, in their roles' colours,
 faces drawn at random): a hand over the tray in the first frame, the settled dice in the
 second, so the camera reads one throw a loop (companion/wiring/camera_dice.py).
 """
@@ -159,7 +159,7 @@ def dice_for(service):
 
     def dice() -> tuple:
         live = service.current()
-        declared = getattr(live.kind.module.info.bindings, "demo_dice", None) if live else None
+        declared = getattr(live.kind.module.info.bindings, "owed_dice", None) if live else None
         if declared is None or roll_step(live) is None:
             return (None, ())
         roles = {r.id: r for r in live.kind.module.info.bindings.dice}

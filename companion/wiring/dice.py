@@ -21,8 +21,9 @@ serial reader (the default), the table camera's tray (companion/wiring/camera_di
 nobody (the phones: the rolls are entered by hand). Rolls from a source not chosen are
 ignored. Every source hands on the same `Roll`: a die's role is the owner's mapping, else
 its id, else its colour (``white3`` plays the role whose `DieRole.colour_from` says white).
-A camera roll with unreadable dice waits for the rolling player to enter those dice only
-(`enter_face`), then goes to the game whole.
+A camera roll with unreadable dice, or owing a die the camera has not learnt yet (a taught
+die not taught: `untaught_owed`), waits for the rolling player to enter those dice only
+(`enter_face`), then goes to the game whole, once.
 
 All but ``roles`` are start-up settings (`companion.server.settings.DiceSettings`: the environment,
 e.g. ``COMPANION_DICE_EMULATE``, and the app config ``DICE_EMULATE`` go over config.json);
@@ -147,6 +148,24 @@ def camera_untaught(live, taught, settings: dict) -> list:
             and role.id not in mapped]
 
 
+def untaught_owed(live, untaught, read_roles) -> dict[str, object]:
+    """The dice of a camera roll the camera cannot read because they are not taught yet: die
+    id -> role. The game's `Bindings.owed_dice` says which dice the table owes a roll of now
+    (without it, one of each untaught role); those of an ``untaught`` role beyond the dice of
+    that role the camera did read (``read_roles``) are asked of the rolling player, named as
+    the camera would name them once taught (``gem``, a second ``gem2``)."""
+    if not untaught:
+        return {}
+    owed = getattr(live.kind.module.info.bindings, "owed_dice", None)
+    wanted = (list(owed(live.kind.catalog, live.state)) if owed is not None
+              else [role.id for role in untaught])
+    out: dict[str, object] = {}
+    for role in untaught:
+        for k in range(1, wanted.count(role.id) - list(read_roles).count(role.id) + 1):
+            out[role.id if k == 1 else f"{role.id}{k}"] = role
+    return out
+
+
 def _mapped_roles(live, settings: dict) -> set[str]:
     """The roles the owner gave some camera die id for ``live``'s game (the dice page)."""
     chosen = settings.get("roles") if isinstance(settings.get("roles"), dict) else {}
@@ -214,6 +233,9 @@ class PendingRoll:
     roles: dict[str, str]  # die id -> role, for the whole roll
     version: int = 0  # the game's version it was read at: any action since ends the wait
     entered: dict[str, int] = field(default_factory=dict)
+    # the dice the camera has not learnt yet (not in the tray's reading at all) -> the name
+    # of their role (an English msgid, translated per recipient: hardware_texts.translated)
+    untaught: dict[str, str] = field(default_factory=dict)
 
     def to_json(self) -> dict:
         return {"game": self.game, "who": self.who, "roll": self.roll.roll,
@@ -221,7 +243,9 @@ class PendingRoll:
                 "missing": [{"die": die, "colour": colour_of(die),
                              "role": self.roles[die], "faces": faces,
                              "place": list(self.roll.places.get(die) or ()),
-                             "face": self.entered.get(die)}
+                             "face": self.entered.get(die),
+                             "untaught": die in self.untaught,
+                             "name": self.untaught.get(die)}
                             for die, faces in self.faces.items()]}
 
 
@@ -321,8 +345,9 @@ class DiceWiring:
 
     def apply_roll(self, roll: Roll, origin: str = "serial") -> dict | None:
         """Give the roll to the current game if it asks for it and ``origin`` is the chosen
-        source. A roll with unreadable dice that play a role waits for them (`pending`).
-        Returns the applied action."""
+        source. A roll with dice that play a role and were not read waits for them
+        (`pending`): from the camera, the unreadable ones and those it has not learnt yet
+        (`untaught_owed`). Returns the applied action."""
         with self._lock:
             if origin != self.source:
                 self.rolls_ignored += 1
@@ -332,6 +357,7 @@ class DiceWiring:
             with self._lock:
                 self.rolls_seen += 1
             return None
+        untaught = self._camera_untaught(live) if origin == "camera" else []
         with live.lock:  # the prompt check and the action are one step
             module = live.kind.module
             declared = module.info.bindings.dice
@@ -340,15 +366,31 @@ class DiceWiring:
             faces = {r.id: role_faces(r, live.kind.catalog) for r in declared}
             missing = {die: faces[roles[die]] for die in roll.unreadable
                        if roles.get(die) in faces}
-            if missing:
+            unseen = {die: role for die, role in untaught_owed(
+                live, untaught, [roles[d] for d in roll.faces if d in roles]).items()
+                if die not in roll.faces and die not in missing}
+            if missing or unseen:
+                roles = {**roles, **{die: role.id for die, role in unseen.items()}}
+                missing.update({die: faces[role.id] for die, role in unseen.items()})
                 step = roll_step(live)
                 who = step.who if step is not None and step.who in live.seats else None
                 with self._lock:
                     self.rolls_seen += 1
                     self.pending = PendingRoll(live.id, who, roll, missing, roles,
-                                               live.version)
+                                               live.version, untaught={
+                                                   die: role.name for die, role in unseen.items()})
                 return None
             return self._give(live, roll, roles)
+
+    def _camera_untaught(self, live) -> list:
+        """The roles of ``live``'s dice the camera has not learnt yet, when it reads some of
+        its dice (`untaught_some`); none when it reads none of them (then the whole roll is
+        entered by hand, as the screens say)."""
+        taught = self.camera.status().get("taught", ()) if self.camera is not None else ()
+        settings = load_settings(self.data_dir)
+        if camera_cannot_read(live, taught, settings) is not None:
+            return []
+        return camera_untaught(live, taught, settings)
 
     def _give(self, live, roll: Roll, roles: dict[str, str]) -> dict | None:
         """The game's answer to a whole roll, carried out (under ``live.lock``)."""
@@ -453,7 +495,7 @@ class DiceWiring:
                 out.update(state=why, detail=f"the camera reads none of this game's dice ({why})")
             elif camera["state"] == "ok" and untaught:
                 out.update(state="untaught_some", detail="the camera has not learnt these "
-                           f"dice yet: {', '.join(untaught)} (entered by hand)")
+                           f"dice yet: {', '.join(untaught)} (asked of the rolling player)")
         else:
             out.update(state="phones", detail="the rolls are entered by hand")
         if self.emulator is not None:

@@ -89,10 +89,22 @@ def where_text(where: dict, lang: str, hardware: dict) -> str:
     return i18n.text(lang, MESSAGES["table_free"])
 
 
+def _pending(pending, lang: str, game: str | None):
+    """A waiting camera roll with the names of the dice the camera has not learnt yet (its
+    roles' names, English msgids) in ``lang``."""
+    if not isinstance(pending, dict) or not isinstance(pending.get("missing"), list):
+        return pending
+    return dict(pending, missing=[
+        dict(die, name=i18n.text(lang, die["name"], game=game))
+        if isinstance(die, dict) and isinstance(die.get("name"), str) else die
+        for die in pending["missing"]])
+
+
 def translated(hardware: dict | None, lang: str, reasons: dict | None = None,
-               names=None) -> dict:
+               names=None, game: str | None = None) -> dict:
     """A copy of the hardware status with a translated ``message`` on every warning, and
-    on ``table`` (where the hardware is) when it is with another game."""
+    on ``table`` (where the hardware is) when it is with another game; the dice waiting to
+    be entered named in ``lang`` (their roles' names in ``game``'s domain)."""
     out = {}
     for part, status in (hardware or {}).items():
         if not isinstance(status, dict):
@@ -109,5 +121,7 @@ def translated(hardware: dict | None, lang: str, reasons: dict | None = None,
                                for w in status["would"] if isinstance(w, dict)]
         if status.get("warning"):
             status["warning"] = _warning(status["warning"], lang, reasons, names)
+        if status.get("pending"):
+            status["pending"] = _pending(status["pending"], lang, game)
         out[part] = status
     return out

@@ -29,7 +29,7 @@ def _role(state, die: str) -> str:
     return "neutral" if owner is None else f"personal_{owner}"
 
 
-def demo_dice(catalog, state) -> list[str]:
+def owed_dice(catalog, state) -> list[str]:
     """The roles of the dice the table owes a roll of now (the simulated camera's tray)."""
     return [] if state is None else [_role(state, die) for die in _wanted(state)]
 

@@ -40,7 +40,7 @@ INFO = GameInfo(
     stickers=(),  # cards and boards carry no stickers: the dice are what the table reads
     bindings=Bindings(dice=bindings.DICE, roll=bindings.roll,
                       table_steps=table_steps.table_steps,
-                      demo_scene=table_steps.demo_scene, demo_dice=bindings.demo_dice),
+                      demo_scene=table_steps.demo_scene, owed_dice=bindings.owed_dice),
     web="web.games.monasterium",
     check_catalog=catalog.check_catalog,
     catalog_state=state.index,

@@ -188,7 +188,8 @@ def test_an_unreadable_die_is_asked_of_the_rolling_player_only(games_live):
         (missing,) = seen["hardware"]["dice"]["pending"]["missing"]
         assert seen["hardware"]["dice"]["pending"]["who"] == "N"
         assert missing == {"die": "white5", "colour": "white", "role": "neutral",
-                           "faces": [1, 2, 3, 4, 5, 6], "place": [0.8, 0.2], "face": None}
+                           "faces": [1, 2, 3, 4, 5, 6], "place": [0.8, 0.2], "face": None,
+                           "untaught": False, "name": None}
 
         # not Bruno's roll; not a die that waits; not a face of the die: nothing changes
         for spy, data, code in ((bruno, {"die": "white5", "face": 4}, "dice_not_your_roll"),

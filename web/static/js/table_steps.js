@@ -92,8 +92,9 @@
       column: t("place_" + PLACES.column[third(place[0])])});
   }
 
-  /** The dice the camera could not read (hardware.dice.pending): on the phone of the player
-   *  who rolled, a row of faces for each of them only; elsewhere who is entering them. */
+  /** The dice the camera could not read (hardware.dice.pending), those it has not learnt
+   *  yet among them (by their name): on the phone of the player who rolled, a row of faces
+   *  for each of them only; elsewhere who is entering them. */
   function missingDice(msg) {
     var dice = (msg.hardware && msg.hardware.dice) || {};
     var pending = dice.pending;
@@ -108,7 +109,8 @@
       h("p", h("b", t("dice_missing"))),
       arr(pending.missing).map(function (die) {
         var place = placeText(die.place);
-        var label = die.colour ? t("dice_missing_die", {colour: t("dice_" + die.colour), place: place})
+        var label = die.untaught ? t("dice_missing_untaught", {name: die.name})
+          : die.colour ? t("dice_missing_die", {colour: t("dice_" + die.colour), place: place})
           : t("dice_missing_plain", {place: place});
         return h("div.dice-die", {dataset: {die: die.die}}, h("div", label),
           h("div.row.dice-faces", {role: "group", "aria-label": label}, arr(die.faces).map(function (face) {

@@ -28,10 +28,11 @@
       v.over ? t("game_over") : t("toy_active", {seat: who(msg, v.active)})]);
     var prompt = arr(msg.prompts)[0];
     TC.replace("prompt", prompt ? prompt.text : (v.over ? t("game_over") : ""));
-    // entering a die by hand: the faces of the game's die roles (TC.config.dice)
+    // entering a die by hand: the faces of the game's die roles (TC.config.dice); it steps
+    // aside while the camera reads the roll (TC.cameraRolls), so no second entry counts
     var dice = arr(TC.config.dice);
     var panel = document.getElementById("toy-die-panel");
-    panel.hidden = role !== "table" || !dice.length || !!v.over;
+    panel.hidden = role !== "table" || !dice.length || !!v.over || TC.cameraRolls(msg);
     TC.replace("toy-die", dice.length ? arr(dice[0].faces).map(function (face) {
       return h("button", {type: "button", dataset: {value: face}, title: t("toy_die_face", {n: face}),
         onclick: function () { TC.act({type: "roll", by: "table", value: face}); }}, String(face));
