@@ -268,7 +268,8 @@ def test_the_fullest_chapter_end_box_leaves_the_chart_its_room(server, browser, 
     three punishments a player), no phone connected and every action lost to the Royal Court,
     in all five languages (Polish the longest: its player cards once overflowed 720p by 40 px):
     each player's chips on one line with the cost under them, nothing cut, and the VP chart a
-    twelfth of the screen high at 1920x1080, 1366x768 and 1280x720."""
+    twelfth of the screen high at 1920x1080, 1366x768 and 1280x720; the same once the event
+    card is revealed and its four orientations offered."""
     from tests.web.test_wwe_phone_browser import chapter_end_four_short, import_game
 
     errors: list[str] = []
@@ -289,6 +290,13 @@ def test_the_fullest_chapter_end_box_leaves_the_chart_its_room(server, browser, 
     for size in (TV, TV_SMALL):
         table.set_viewport_size(size)
         assert table.evaluate(WRAPPED_CHIPS) == [], f"chips wrapped at {size}"
+    # the table reveals chapter II's first event: the box stays through round 1, beside the
+    # four orientations (Polish "Przysługa +3" once pushed the fourth off the panel's side)
+    table.locator("#event-results button").first.click()
+    table.wait_for_selector("#rotation-buttons button[data-rotation='3']")
+    assert table.locator("#chapter-summary tr.sums").count() == 4
+    check_fits(table, f"chapter end, the event to orient ({lang})")
+    check_chart_room(table, f"56-chapter-end-four-orient-{lang}")
     assert not errors, errors
 
 
