@@ -4,7 +4,7 @@
   after every step of a whole chapter, the banner in the acting seat's colour names who must
   act, the start player is marked apart, the lobby shows the join codes until every seat is
   taken; at chapter end (also at 1366x768, and with the fullest chapter-end box: four long
-  names short of three things each, in English and German) the VP chart keeps its room;
+  names short of three things each, in all five languages) the VP chart keeps its room;
 - the phone is a controller: "your turn" across the screen in the seat's colour, the primary
   choices pinned at the bottom;
 - views patch the page in place: typed text, the caret, focus, scroll positions and open
@@ -261,13 +261,15 @@ WRAPPED_CHIPS = """() => [...document.querySelectorAll('#chapter-summary tr.sums
     .size > 1).map(l => l.closest('tr').dataset.seat)"""
 
 
-@pytest.mark.parametrize("lang", ["en", "de", "es"])
+@pytest.mark.parametrize("lang", ["en", "de", "es", "it", "pl"])
 def test_the_fullest_chapter_end_box_leaves_the_chart_its_room(server, browser, tmp_path,  # noqa: F811
                                                                lang):
     """Four long names each short of piety, grain and gold (three chips paid or missing and
-    three punishments a player), in English, German and Spanish (the longer words): each player's
-    chips on one line with the cost under them, nothing cut, and the VP chart a twelfth of
-    the screen high at 1920x1080, 1366x768 and 1280x720."""
+    three punishments a player), no phone connected and every action lost to the Royal Court,
+    in all five languages (Polish the longest: its player cards once overflowed 720p by 40 px):
+    each player's chips on one line with the cost under them, nothing cut, and the VP chart a
+    twelfth of the screen high at 1920x1080, 1366x768 and 1280x720; the same once the event
+    card is revealed and its four orientations offered."""
     from tests.web.test_wwe_phone_browser import chapter_end_four_short, import_game
 
     errors: list[str] = []
@@ -280,11 +282,21 @@ def test_the_fullest_chapter_end_box_leaves_the_chart_its_room(server, browser, 
     table.wait_for_function("() => document.getElementById('join-panel').hidden")
     table.wait_for_selector("#chapter-summary")
     assert table.locator("#chapter-summary tr.sums").count() == 4
+    # the worst case: every card also says its phone is off and its action lost
+    assert table.locator(".player-card .joined").count() == 4
+    assert table.locator(".player-card .action-lost").count() == 4
     check_fits(table, f"chapter end, four players short ({lang})")
     check_chart_room(table, f"55-chapter-end-four-{lang}")
     for size in (TV, TV_SMALL):
         table.set_viewport_size(size)
         assert table.evaluate(WRAPPED_CHIPS) == [], f"chips wrapped at {size}"
+    # the table reveals chapter II's first event: the box stays through round 1, beside the
+    # four orientations (Polish "Przysługa +3" once pushed the fourth off the panel's side)
+    table.locator("#event-results button").first.click()
+    table.wait_for_selector("#rotation-buttons button[data-rotation='3']")
+    assert table.locator("#chapter-summary tr.sums").count() == 4
+    check_fits(table, f"chapter end, the event to orient ({lang})")
+    check_chart_room(table, f"56-chapter-end-four-orient-{lang}")
     assert not errors, errors
 
 

@@ -349,35 +349,43 @@ def chapter_end_table(tmp_path_factory):
 
 def test_the_tv_at_chapter_end_in_webkit(chapter_end_table, webkit):
     """The same checks as Chromium's (tests/web/test_table_experience_browser.py) on a 720p
-    and a 1366x768 TV in WebKit: nothing cut, every player's chips on one line, the VP
-    chart's lines a twelfth of the screen high beside the chapter-end box."""
+    and a 1366x768 TV in WebKit, in English and in Polish (the longest words): nothing cut,
+    every player's chips on one line, the VP chart's lines a twelfth of the screen high
+    beside the chapter-end box."""
     from tests.web.test_table_experience_browser import CHART_HEIGHT, FITS, WRAPPED_CHIPS
 
     base, game_id, pairing, _codes = chapter_end_table
     driver = webkit
     handle = framed(driver, base, f"/table/{game_id}/pair?code={pairing}", 1366, 768)
-    driver.execute_script(CATCH)
-    until(driver, "return window.TC && TC.view && !!document.getElementById('chapter-summary')")
-    if driver.execute_script("const b = document.getElementById('lobby-close');"
-                             "return !!b && b.offsetParent !== null"):
-        driver.find_element("id", "lobby-close").click()  # no phone joined: the lobby shows
-    until(driver, "return document.getElementById('join-panel').hidden")
-    for width, height in ((1366, 768), (1280, 720)):
-        driver.switch_to.default_content()  # the frame takes the TV's size
-        driver.execute_script("const f = document.getElementById('phone');"
-                              "f.style.width = arguments[0] + 'px';"
-                              "f.style.height = arguments[1] + 'px';", width, height)
-        to_phone(driver, handle)
-        until(driver, "return innerWidth === arguments[0] && innerHeight === arguments[1]",
-              width, height)
-        problems = driver.execute_script(f"return ({FITS})()")
-        chart = driver.execute_script(f"return ({CHART_HEIGHT})()")
-        wrapped = driver.execute_script(f"return ({WRAPPED_CHIPS})()")
-        driver.execute_async_script(  # painted at this size before the screenshot
-            "const done = arguments[arguments.length - 1];"
-            "requestAnimationFrame(() => requestAnimationFrame(() => done()));")
-        phone_frame_shot(driver, f"wwe-tv-chapter-end-four-{height}p", (width, height))
-        assert not problems, f"{width}x{height}: {problems}"
-        assert chart >= height / 12, f"the VP chart is {chart} px high at {width}x{height}"
-        assert wrapped == [], f"{width}x{height}: {wrapped}"
-    assert errors_of(driver) == []
+    for lang in ("en", "pl"):
+        if lang != "en":  # the paired frame reloaded in that language
+            driver.execute_script("location.href = arguments[0]", f"/table/{game_id}?lang={lang}")
+            until(driver, "return location.search.includes('lang=')")
+        driver.execute_script(CATCH)
+        until(driver, "return window.TC && TC.view && document.documentElement.lang === "
+                      "arguments[0] && !!document.getElementById('chapter-summary')", lang)
+        if driver.execute_script("const b = document.getElementById('lobby-close');"
+                                 "return !!b && b.offsetParent !== null"):
+            driver.find_element("id", "lobby-close").click()  # no phone joined: the lobby
+        until(driver, "return document.getElementById('join-panel').hidden")
+        for width, height in ((1366, 768), (1280, 720)):
+            driver.switch_to.default_content()  # the frame takes the TV's size
+            driver.execute_script("const f = document.getElementById('phone');"
+                                  "f.style.width = arguments[0] + 'px';"
+                                  "f.style.height = arguments[1] + 'px';", width, height)
+            to_phone(driver, handle)
+            until(driver, "return innerWidth === arguments[0] && innerHeight === arguments[1]",
+                  width, height)
+            problems = driver.execute_script(f"return ({FITS})()")
+            chart = driver.execute_script(f"return ({CHART_HEIGHT})()")
+            wrapped = driver.execute_script(f"return ({WRAPPED_CHIPS})()")
+            driver.execute_async_script(  # painted at this size before the screenshot
+                "const done = arguments[arguments.length - 1];"
+                "requestAnimationFrame(() => requestAnimationFrame(() => done()));")
+            phone_frame_shot(driver, f"wwe-tv-chapter-end-four-{lang}-{height}p",
+                             (width, height))
+            label = f"{lang} at {width}x{height}"
+            assert not problems, f"{label}: {problems}"
+            assert chart >= height / 12, f"the VP chart is {chart} px high ({label})"
+            assert wrapped == [], f"{label}: {wrapped}"
+        assert errors_of(driver) == []

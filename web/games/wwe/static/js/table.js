@@ -70,9 +70,10 @@
         h("div.row", h("span.vp", String(p.vp !== undefined ? p.vp : "–")), h("span.small", t("vp")),
           start ? h("b.start-badge", "♜ " + t("start_player")) : null,
           acting ? h("b.acting-badge", "▶ " + t("acting_now")) : null),
-        h("div.small", t("houses_n", {n: W.arr(p.houses).length}), " · ",
-          t("seals_n", {n: p.seals_left !== undefined ? p.seals_left : 2}), " · ",
-          t("cards_in_hand_n", {n: p.hand_count || 0})),
+        // each count whole on its line: a long language wraps between them, never inside
+        h("div.small.counts", h("span", t("houses_n", {n: W.arr(p.houses).length}) + " ·"), " ",
+          h("span", t("seals_n", {n: p.seals_left !== undefined ? p.seals_left : 2}) + " ·"), " ",
+          h("span", t("cards_in_hand_n", {n: p.hand_count || 0}))),
         // newest first, on one line (the cards lie face up on the table too)
         played.length ? h("div.played.muted", t("played") + ": " + played.slice().reverse().map(function (c) {
           return W.nm("cards", c.card) + (c.performed ? "" : " ✗");
