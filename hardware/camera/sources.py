@@ -209,6 +209,7 @@ class FolderSource(FrameSource):
         # server by a string per frame read, ~10 MB an hour at 30 fps (issue 37)
         self.files: list[str] = []
         self.index = 0
+        self._grabbed = ""  # the file name of the frame `grab` took in
         self._pacer = _Pacer(fps)
 
     def open(self) -> None:
@@ -220,20 +221,34 @@ class FolderSource(FrameSource):
             raise SourceLost(f"no images in {self.folder}")
         self.index = 0
 
-    def read(self) -> np.ndarray:
+    def _next(self) -> str:
+        """The next file's name, once its frame is due."""
         if self.index >= len(self.files):
             if not self.loop:
                 raise SourceLost("end of folder")
             self.index = 0
         self._pacer.wait()
-        path = os.path.join(self.folder, self.files[self.index])  # made and let go
         self.index += 1
+        return self.files[self.index - 1]
+
+    def grab(self) -> bool:
+        """The frame's time passes; its file is opened only by `retrieve` (a frame
+        nobody wants is never read, as a camera buffer given back untouched)."""
+        self._grabbed = self._next()
+        return True
+
+    def retrieve(self) -> np.ndarray:
+        path = os.path.join(self.folder, self._grabbed)  # made and let go
         if path[-len(RAW_SUFFIX):].lower() == RAW_SUFFIX:
             return _load_raw(path)
         frame = cv2.imread(path, cv2.IMREAD_COLOR)
         if frame is None:
             raise SourceLost(f"cannot read {path}")
         return frame
+
+    def read(self) -> np.ndarray:
+        self.grab()
+        return self.retrieve()
 
 
 def _load_raw(path: str | Path) -> np.ndarray:
