@@ -193,7 +193,9 @@ class CameraService:
         self.capture = Capture(source, backoff, on_status)
         self.frames_processed = 0
         self.decode_ms: deque[float] = deque(maxlen=60)
-        self.frame_times: deque[float] = deque(maxlen=60)
+        # (when read, seq) of the latest processed frames: the camera's rate counts the
+        # frames a still table passed over too
+        self.frame_times: deque[tuple[float, int]] = deque(maxlen=60)
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="camera recognizer",
                                         daemon=True)
@@ -203,10 +205,11 @@ class CameraService:
         return self.capture.status
 
     def stats(self) -> dict:
-        """For the host page: status, fps, decode time, where north comes from."""
+        """For the host page: status, fps (the camera's: frames passed over on a still
+        table count), decode time, where north comes from."""
         times = list(self.frame_times)
-        fps = (len(times) - 1) / (times[-1] - times[0]) if len(times) > 1 and times[-1] > times[0] \
-            else 0.0
+        fps = (times[-1][1] - times[0][1]) / (times[-1][0] - times[0][0]) \
+            if len(times) > 1 and times[-1][0] > times[0][0] else 0.0
         decode = sorted(self.decode_ms)
         status, detail = self.capture.status_and_detail()
         return {"status": status, "detail": detail,
@@ -242,7 +245,7 @@ class CameraService:
                 continue
             self.frames_processed += 1
             self.decode_ms.append(result.decode_ms)
-            self.frame_times.append(frame.at)
+            self.frame_times.append((frame.at, frame.seq))
             if self.on_frame is not None:
                 self._safe(self.on_frame, frame, result)
             if self.on_observation is not None:

@@ -143,3 +143,17 @@ def test_skipped_frames_keep_the_whole_frame_safety_net_in_camera_frames():
     assert recognizer.still_skip() == 2  # the table is still: every third frame
     gaps = [b - a for a, b in zip(fulls, fulls[1:], strict=False)]
     assert len(fulls) >= 6 and all(30 <= g <= 32 for g in gaps), fulls
+
+
+def test_the_host_page_fps_is_the_cameras_not_the_recognisers(tmp_path):
+    """On a still table the recogniser sees every other frame; the host page's fps still
+    counts every frame the camera gave (the frames passed over too)."""
+    empty, _ = scenes()
+    frames = [empty[i % 3] for i in range(80)]
+    write(tmp_path / "f", frames)
+    source = Stepped(tmp_path / "f", len(frames))
+    _, service = run(source)
+    times = list(service.frame_times)
+    processed_rate = (len(times) - 1) / (times[-1][0] - times[0][0])
+    assert len(source.passed) >= 30
+    assert service.stats()["fps"] >= 1.5 * processed_rate
