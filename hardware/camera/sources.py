@@ -113,18 +113,27 @@ class OpenCVSource(FrameSource):
         file_fps = capture.get(cv2.CAP_PROP_FPS) if self.is_file else 0
         self._pacer = _Pacer(file_fps or self.fps if (self.is_file and self.pace) else None)
 
-    def read(self) -> np.ndarray:
+    def grab(self) -> bool:
+        """The next frame dequeued (the camera's buffer, the file's packet) and not yet
+        decoded: `retrieve` decodes it, only for a frame someone waits for (an MJPG
+        camera's JPEG decode is most of its capture cost)."""
         if self.capture is None:
             raise SourceLost("not open")
         self._pacer.wait()
-        ok, frame = self.capture.read()
+        if self.capture.grab():
+            return True
+        if self.is_file and self.loop:
+            self.close()
+            self.open()  # raises SourceLost when the file has gone meanwhile
+            if self.capture.grab():
+                return True
+        raise SourceLost("end of stream" if self.is_file else "read failed")
+
+    def retrieve(self) -> np.ndarray:
+        if self.capture is None:
+            raise SourceLost("not open")
+        ok, frame = self.capture.retrieve()
         if not ok or frame is None:
-            if self.is_file and self.loop:
-                self.close()
-                self.open()  # raises SourceLost when the file has gone meanwhile
-                ok, frame = self.capture.read()
-                if ok and frame is not None:
-                    return frame
             raise SourceLost("end of stream" if self.is_file else "read failed")
         if self.native and not self.is_file:
             try:
@@ -132,6 +141,10 @@ class OpenCVSource(FrameSource):
             except ValueError as error:
                 raise SourceLost(str(error)) from error
         return frame
+
+    def read(self) -> np.ndarray:
+        self.grab()
+        return self.retrieve()
 
     def close(self) -> None:
         if self.capture is not None:

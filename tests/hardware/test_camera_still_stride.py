@@ -157,3 +157,35 @@ def test_the_host_page_fps_is_the_cameras_not_the_recognisers(tmp_path):
     processed_rate = (len(times) - 1) / (times[-1][0] - times[0][0])
     assert len(source.passed) >= 30
     assert service.stats()["fps"] >= 1.5 * processed_rate
+
+
+def test_an_mjpg_source_passes_over_a_frame_without_decoding_it(tmp_path):
+    """`OpenCVSource.grab` dequeues a frame; only `retrieve` decodes it (a USB MJPG
+    camera's JPEG decode is most of its capture cost): the frames after a few grabs are
+    the file's frames in order, and a looping file starts over."""
+    empty, _ = scenes()
+    path = tmp_path / "table.avi"
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 30.0, (1280, 720))
+    # five frames told apart by their light (20 gray levels apart)
+    frames = [np.clip(empty[0].astype(int) - 40 + 20 * i, 0, 255).astype(np.uint8)
+              for i in range(5)]
+    for image in frames:
+        writer.write(cv2.cvtColor(image, cv2.COLOR_GRAY2BGR))
+    writer.release()
+    from hardware.camera.sources import OpenCVSource
+
+    source = OpenCVSource(str(path), loop=True, pace=False)
+    source.open()
+    try:
+        got = []
+        for step in ("read", "grab", "grab", "read", "grab", "read", "read"):
+            if step == "read":
+                got.append(cv2.cvtColor(source.read(), cv2.COLOR_BGR2GRAY))
+            else:
+                assert source.grab()
+    finally:
+        source.close()
+    # frames 0, 3 and (looped) 0, 1 of the file: JPEG-compressed, so compared loosely
+    for image, index in zip(got, (0, 3, 0, 1), strict=True):
+        errors = [float(np.abs(image.astype(int) - f.astype(int)).mean()) for f in frames]
+        assert int(np.argmin(errors)) == index, errors
