@@ -155,12 +155,21 @@ class JpegLoop(FrameSource):
     def open(self):
         pass
 
-    def read(self):
+    def grab(self):
+        """The JPEG dequeued, not decoded (as `OpenCVSource.grab`): a frame the still
+        table passes over costs no decode."""
         self.pacer.wait()
-        jpeg = self.jpegs[self.index % len(self.jpegs)]
+        self.grabbed = self.jpegs[self.index % len(self.jpegs)]
         self.index += 1
         self.read_at.append(time.monotonic())
-        return cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
+        return True
+
+    def retrieve(self):
+        return cv2.imdecode(np.frombuffer(self.grabbed, np.uint8), cv2.IMREAD_COLOR)
+
+    def read(self):
+        self.grab()
+        return self.retrieve()
 
 
 def encode(image):

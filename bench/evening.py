@@ -23,20 +23,24 @@ and prints the lines whose memory grew most between ``--trace-from`` of the run 
 end (``--trace-frames 6`` names the callers too; tracing costs CPU and memory, so its
 core share and RSS are not the evening's). Before each run the capture path's cost is
 measured in this process on the run's frames, copied per frame (the old path) and mapped
-(``capture_share_copy``, ``capture_share_mapped``).
+(``capture_share_copy``, ``capture_share_mapped``), and the camera threads over the
+run's frames in this process, looking at every frame against the still table's stride
+(``camera_share_every_frame``, ``camera_share_stride``, ``--camera-ab`` seconds each,
+interleaved; 0 skips it).
 
 Targets (docs/pi-appliance.md, issue 37): core_share <= 0.03 (0.15 of a Pi core),
 rss_mb <= 120 at the end, rss_slope_mb_per_hour <= 2 after the warm-up, lost 0. Usage:
     .venv/bin/python bench/evening.py [--games wwe,pillars] [--minutes 3] [--repeat 1]
         [--sample-every 15] [--warmup MIN] [--tracemalloc [--trace-frames 6]] [--no-camera]
-        [--parallel]
+        [--parallel] [--camera-ab 10]
 ``--parallel`` runs the games' evenings at the same time, a process each (core share is CPU
 time, not wall time; the load each adds is in ``loadavg_1m``).
 ``--no-camera`` leaves the camera lost and idle (the server and the dice alone: whose
 memory grows). ``lost`` compares each acknowledged action in the canonical form the server
 stores (``GameInfo.canonical``, made from the replayed record's state before it).
 JSON last line: {"games": {"<id>": {"core_share", "rss_mb", "rss_slope_mb_per_hour",
-"lost", "rss_samples", "capture_share_copy", "capture_share_mapped", "parts", ...}}}
+"lost", "rss_samples", "capture_share_copy", "capture_share_mapped",
+"camera_share_every_frame", "camera_share_stride", "parts", ...}}}
 """
 from __future__ import annotations
 
@@ -168,6 +172,47 @@ def capture_cost(folder: Path, frames: int = 300, fps: float = 30.0) -> dict:
     out["capture_share_spread"] = {name: round(max(v) - min(v), 4) for name, v in shares.items()}
     out["capture_copy_over_mapped"] = round(out["capture_share_copy"]
                                             / max(out["capture_share_mapped"], 1e-9), 1)
+    return out
+
+
+def camera_cost(folder: Path, seconds: float, fps: float = 30.0, rounds: int = 2) -> dict:
+    """The camera threads' share of a core (capture, recogniser, texture map: a
+    `CameraService` over the run's frames at ``fps``, in this process, CPU time from
+    /proc/self/task/*/schedstat) looking at every frame of a still table
+    (``still_stride`` 1, the old path) and at every other one (the default), ``rounds``
+    times each, interleaved, ``seconds`` each; the median of each and their ratio."""
+    from hardware.camera.capture import CameraService
+    from hardware.camera.recognizer import ChangeSettings, Recognizer
+    from hardware.camera.sources import FolderSource
+
+    def thread_seconds(ids) -> float:
+        total = 0
+        for tid in ids:
+            try:
+                total += int(Path(f"/proc/self/task/{tid}/schedstat").read_text().split()[0])
+            except (OSError, ValueError):
+                continue
+        return total / 1e9
+
+    strides = {"every_frame": 1, "stride": ChangeSettings().still_stride}
+    shares: dict[str, list[float]] = {name: [] for name in strides}
+    for _ in range(rounds):
+        for name, stride in strides.items():
+            before = {t.native_id for t in threading.enumerate()}
+            service = CameraService(FolderSource(folder, fps=fps),
+                                    Recognizer(change=ChangeSettings(still_stride=stride)))
+            service.start()
+            time.sleep(2.0)  # the first frames: the first whole-frame decodes
+            ids = {t.native_id for t in threading.enumerate()} - before
+            used, started = thread_seconds(ids), time.monotonic()
+            time.sleep(seconds)
+            used = thread_seconds(ids) - used
+            shares[name].append(used / (time.monotonic() - started))
+            service.stop()
+    out = {f"camera_share_{name}": round(statistics.median(v), 4) for name, v in shares.items()}
+    out["camera_share_spread"] = {name: round(max(v) - min(v), 4) for name, v in shares.items()}
+    out["camera_every_frame_over_stride"] = round(
+        out["camera_share_every_frame"] / max(out["camera_share_stride"], 1e-9), 2)
     return out
 
 
@@ -462,6 +507,12 @@ def evening(game: str, args, work: Path) -> dict:
     print(f"{game}: capture path at {args.fps:g} fps, share of a core: copied "
           f"{capture['capture_share_copy']:.4f}, mapped {capture['capture_share_mapped']:.4f} "
           f"(same process, median of 5)", flush=True)
+    if args.camera_ab:
+        capture.update(camera_cost(frames, args.camera_ab, args.fps))
+        print(f"{game}: camera threads at {args.fps:g} fps, share of a core: every frame "
+              f"{capture['camera_share_every_frame']:.4f}, a still table's every other frame "
+              f"{capture['camera_share_stride']:.4f} (same process, interleaved, median of 2 "
+              f"x {args.camera_ab:g} s)", flush=True)
     emulator = DiceEmulator(dice_for(game), link=str(work / f"dice-{game}"),
                             seed=args.seed).start()
     server = Server(work / f"data-{game}", game, frames if args.camera else None,
@@ -628,6 +679,10 @@ def main() -> None:
     parser.add_argument("--trace-frames", type=int, default=1,
                         help="frames kept per allocation (more names the caller)")
     parser.add_argument("--trace-top", type=int, default=15)
+    parser.add_argument("--camera-ab", type=float, default=10.0,
+                        help="seconds of each of 2 x 2 interleaved runs of the camera threads "
+                             "in this process before the evening, every frame against the "
+                             "still table's stride (0: skip)")
     parser.add_argument("--parallel", action="store_true",
                         help="the games' evenings at the same time, each in its own process "
                              "(CPU time is what core share counts, so a 30-minute run of three "

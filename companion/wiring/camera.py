@@ -226,6 +226,9 @@ class CameraWiring:
         # callables (frame, calibration, source) told every frame (the dice tray's reader),
         # and (image, calibration) drawing on the preview (its tray)
         self.frame_listeners: list = []
+        # callables () -> True while their listener needs every frame even on a still
+        # table (the tray while a roll is read: its settler counts still frames)
+        self.every_frame: list = []
         self.overlays: list = []
         self.last: tuple | None = None  # (frame, result) of the latest processed frame
         self._game: str | None = None  # the game the rules work for
@@ -239,7 +242,8 @@ class CameraWiring:
         self._shown = threading.Lock()
         self.camera = CameraService(source, recognizer, on_observation=self.on_observation,
                                     on_status=lambda s, d: self._changed(),
-                                    on_frame=self.on_frame)
+                                    on_frame=self.on_frame,
+                                    every_frame=lambda: any(f() for f in self.every_frame))
 
     def start(self) -> CameraWiring:
         self.camera.start()

@@ -527,6 +527,8 @@ def attach_camera(wiring: DiceWiring, service, camera) -> None:
                                lambda: _state_of(camera.status()),
                                lambda: _game_at_table(service), wiring.data_dir)
     camera.frame_listeners.append(wiring.camera.on_frame)
+    if hasattr(camera, "every_frame"):
+        camera.every_frame.append(lambda: wiring.camera.reading)
     if hasattr(camera, "overlays"):
         camera.overlays.append(wiring.camera.draw)
 

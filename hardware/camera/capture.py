@@ -52,7 +52,10 @@ class Capture:
         self._status_lock = threading.Lock()
         self.frames_read = 0
         self.reopens = 0
+        self.frames_skipped = 0  # passed over by the source, never handed over
         self._latest: Frame | None = None
+        self._seq = 0  # of the latest frame read or skipped (the capture thread's)
+        self._wants: list[int] = []  # the frame each waiter waits for (under _cond)
         self._cond = threading.Condition()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name=f"capture {source.name}",
@@ -72,18 +75,26 @@ class Capture:
     def latest(self) -> Frame | None:
         return self._latest
 
-    def wait_frame(self, after_seq: int, timeout: float) -> Frame | None:
-        """The latest frame newer than ``after_seq``, waiting up to ``timeout`` seconds."""
+    def wait_frame(self, after_seq: int, timeout: float, skip: int = 0) -> Frame | None:
+        """The latest frame newer than ``after_seq + skip``, waiting up to ``timeout``
+        seconds. The ``skip`` frames after ``after_seq`` are not wanted: while this waits,
+        the source passes over them without handing them over (`FrameSource.skip`), and
+        the waiter is woken for none of them."""
         deadline = time.monotonic() + timeout
+        target = after_seq + skip + 1
         with self._cond:
-            while not self._stop.is_set():
-                frame = self._latest
-                if frame is not None and frame.seq > after_seq:
-                    return frame
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    return None
-                self._cond.wait(remaining)
+            self._wants.append(target)
+            try:
+                while not self._stop.is_set():
+                    frame = self._latest
+                    if frame is not None and frame.seq >= target:
+                        return frame
+                    remaining = deadline - time.monotonic()
+                    if remaining <= 0:
+                        return None
+                    self._cond.wait(remaining)
+            finally:
+                self._wants.remove(target)
         return None
 
     def status_and_detail(self) -> tuple[str, str]:
@@ -125,7 +136,14 @@ class Capture:
                     delay = min(delay * self.backoff.factor, self.backoff.longest)
                     continue
             try:
-                image = self.source.read()
+                if not self.source.grab():
+                    image = self.source.read()
+                elif self._unwanted(self._seq + 1):  # decided once the frame is due
+                    self._seq += 1
+                    self.frames_skipped += 1
+                    continue
+                else:
+                    image = self.source.retrieve()
             except Exception as error:
                 detail = str(error) if isinstance(error, SourceLost) else (
                     f"{type(error).__name__}: {error}")
@@ -135,12 +153,20 @@ class Capture:
                 self._stop.wait(delay)
                 continue
             self.frames_read += 1
+            self._seq += 1
             with self._cond:
-                seq = self._latest.seq + 1 if self._latest else 1
-                self._latest = Frame(image, seq, time.monotonic())
-                self._cond.notify_all()
-            self._set_status(OK, "")
+                self._latest = Frame(image, self._seq, time.monotonic())
+                if not self._wants or min(self._wants) <= self._seq:
+                    self._cond.notify_all()
+            if self.status != OK:
+                self._set_status(OK, "")
         self._close()
+
+    def _unwanted(self, seq: int) -> bool:
+        """Every waiter waits for a later frame than ``seq`` (none waiting: wanted, so
+        a busy consumer finds the latest frame when it asks)."""
+        with self._cond:
+            return bool(self._wants) and min(self._wants) > seq
 
     def _close(self) -> None:
         try:
@@ -156,14 +182,20 @@ class CameraService:
                  on_observation: Callable[[Observation], None] | None = None,
                  on_status: Callable[[str, str], None] | None = None,
                  on_frame: Callable[[Frame, FrameResult], None] | None = None,
-                 backoff: Backoff | None = None) -> None:
+                 backoff: Backoff | None = None,
+                 every_frame: Callable[[], bool] | None = None) -> None:
         self.recognizer = recognizer or Recognizer()
+        # () -> True while a listener needs every frame even on a still table (the dice
+        # tray being read); else a still table is looked at in every few frames only
+        self.every_frame = every_frame
         self.on_observation = on_observation
         self.on_frame = on_frame
         self.capture = Capture(source, backoff, on_status)
         self.frames_processed = 0
         self.decode_ms: deque[float] = deque(maxlen=60)
-        self.frame_times: deque[float] = deque(maxlen=60)
+        # (when read, seq) of the latest processed frames: the camera's rate counts the
+        # frames a still table passed over too
+        self.frame_times: deque[tuple[float, int]] = deque(maxlen=60)
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="camera recognizer",
                                         daemon=True)
@@ -173,10 +205,11 @@ class CameraService:
         return self.capture.status
 
     def stats(self) -> dict:
-        """For the host page: status, fps, decode time, where north comes from."""
+        """For the host page: status, fps (the camera's: frames passed over on a still
+        table count), decode time, where north comes from."""
         times = list(self.frame_times)
-        fps = (len(times) - 1) / (times[-1] - times[0]) if len(times) > 1 and times[-1] > times[0] \
-            else 0.0
+        fps = (times[-1][1] - times[0][1]) / (times[-1][0] - times[0][0]) \
+            if len(times) > 1 and times[-1][0] > times[0][0] else 0.0
         decode = sorted(self.decode_ms)
         status, detail = self.capture.status_and_detail()
         return {"status": status, "detail": detail,
@@ -198,9 +231,12 @@ class CameraService:
     def _run(self) -> None:
         seq = 0
         while not self._stop.is_set():
-            frame = self.capture.wait_frame(seq, timeout=0.2)
+            skip = self._still_skip()
+            frame = self.capture.wait_frame(seq, timeout=0.2, skip=skip)
             if frame is None:
                 continue
+            if skip and seq:  # frames passed over on purpose (not ones it was too slow for)
+                self.recognizer.skipped(min(skip, frame.seq - seq - 1))
             seq = frame.seq
             try:
                 result = self.recognizer.process(frame.image, frame.at)
@@ -209,16 +245,24 @@ class CameraService:
                 continue
             self.frames_processed += 1
             self.decode_ms.append(result.decode_ms)
-            self.frame_times.append(frame.at)
+            self.frame_times.append((frame.at, frame.seq))
             if self.on_frame is not None:
                 self._safe(self.on_frame, frame, result)
             if self.on_observation is not None:
                 for observation in result.observations:
                     self._safe(self.on_observation, observation)
 
+    def _still_skip(self) -> int:
+        """Frames the recogniser may pass over before the next (`Recognizer.still_skip`),
+        unless a listener needs every frame."""
+        if self.every_frame is not None and self._safe(self.every_frame):
+            return 0
+        return self.recognizer.still_skip()
+
     @staticmethod
-    def _safe(callback, *args) -> None:
+    def _safe(callback, *args):
         try:
-            callback(*args)
+            return callback(*args)
         except Exception:
             log.exception("camera callback failed")
+            return None

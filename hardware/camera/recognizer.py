@@ -119,6 +119,12 @@ class ChangeSettings:
     glitch_share: float = 0.7
     glitch_frames: int = 5
     regions_budget_ms: float = 2.0  # second-pass budget (estimated ms) for changed regions
+    # a table still for `calm_frames` frames in a row is looked at in every `still_stride`-th
+    # frame only (`Recognizer.still_skip`): the frames between are not even handed over
+    # (the camera service's CPU, issue 37); the first change is seen at most
+    # `still_stride` - 1 frames late, and from then on every frame until it is still again
+    still_stride: int = 2
+    calm_frames: int = 3
 
 
 FLAT = 4.0  # gray levels of spread below which a frame shows nothing (blank, covered)
@@ -173,7 +179,9 @@ class Recognizer:
         self.change = change or ChangeSettings()
         self.changes = ChangeDetector()
         self.presence = Presence()
-        self.last_full = -10**9
+        self.last_full = -10**9  # `seen` at the latest whole-frame decode
+        self.seen = 0  # camera frames: processed, and passed over on a still table
+        self.calm = 0  # frames in a row in which nothing changed
         self.glitch = 0  # frames in a row that changed almost everywhere
         # payload -> (Detection, Sighting | None) the table shows (what a skipped frame or
         # a frame decoded only where it changed reports: the overlay, calibration)
@@ -205,11 +213,13 @@ class Recognizer:
                 frame.shape[0] < 32 or frame.shape[1] < 32 or frame.dtype != np.uint8:
             return FrameResult([], [], [], 0.0, False, mode="skip")  # not a picture
         self.frame += 1
+        self.seen += 1
         start = time.perf_counter()
         rezoned = self.rezone(at)  # the zones were replaced since the last frame
         gray = to_gray(frame)
         thumb = Thumb(gray)
         mode, boxes = self._plan(thumb)
+        self.calm = self.calm + 1 if mode == "skip" else 0
         blind = mode == "blind"
         if mode in ("skip", "glitch"):
             if mode == "skip":
@@ -228,7 +238,7 @@ class Recognizer:
         building = _TEXTURE_WORKER.submit(TextureMap, gray) if self.rescue.enabled else None
         if boxes is None:
             detections = self.decoder.decode(gray)
-            self.last_full = self.frame
+            self.last_full = self.seen
         else:
             detections = self._decode_boxes(gray, boxes)
         texture, counts = None, {}
@@ -269,6 +279,23 @@ class Recognizer:
                            any(d.payload in self.marker_positions for d, _ in shown),
                            present, counts, mode if boxes is None else "regions",
                            hidden)
+
+    def still_skip(self) -> int:
+        """How many camera frames the next one may come after: ``still_stride`` - 1 while
+        the table has been still for ``calm_frames`` frames, else 0 (every frame)."""
+        settings = self.change
+        if settings.enabled and settings.still_stride > 1 and \
+                self.calm >= settings.calm_frames:
+            return settings.still_stride - 1
+        return 0
+
+    def skipped(self, count: int) -> None:
+        """``count`` camera frames were passed over on the still table (`still_skip`):
+        they count as frames in which nothing changed (the background model's stable
+        run, the whole-frame safety net's period in camera frames); the next processed
+        frame shows whether anything did."""
+        self.seen += count
+        self.presence.ticks += count
 
     def rezone(self, at: float) -> list[Observation]:
         """`MovedZone`s for confirmed cards whose zone changed because the zones were
@@ -318,7 +345,7 @@ class Recognizer:
                 return "glitch", None
             return "blind", None
         self.glitch = 0
-        if changed is None or self.frame - self.last_full >= settings.full_every:
+        if changed is None or self.seen - self.last_full >= settings.full_every:
             return "full", None
         sides = [f.side for f in self.follow.values()]
         fw, fh = thumb.size

@@ -21,5 +21,16 @@ class FrameSource:
     def read(self) -> np.ndarray:
         raise NotImplementedError
 
+    def grab(self) -> bool:
+        """Wait for the next frame and take it in without handing it over: the capture
+        thread then `retrieve`s it only if someone waits for it (on a still table the
+        recogniser skips frames, `Recognizer.still_skip`), so an unwanted frame costs no
+        copy or decoding. False: this source cannot split the two (`read` it instead)."""
+        return False
+
+    def retrieve(self) -> np.ndarray:
+        """The frame the last `grab` took in."""
+        raise NotImplementedError
+
     def close(self) -> None:
         pass

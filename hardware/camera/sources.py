@@ -113,18 +113,27 @@ class OpenCVSource(FrameSource):
         file_fps = capture.get(cv2.CAP_PROP_FPS) if self.is_file else 0
         self._pacer = _Pacer(file_fps or self.fps if (self.is_file and self.pace) else None)
 
-    def read(self) -> np.ndarray:
+    def grab(self) -> bool:
+        """The next frame dequeued (the camera's buffer, the file's packet) and not yet
+        decoded: `retrieve` decodes it, only for a frame someone waits for (an MJPG
+        camera's JPEG decode is most of its capture cost)."""
         if self.capture is None:
             raise SourceLost("not open")
         self._pacer.wait()
-        ok, frame = self.capture.read()
+        if self.capture.grab():
+            return True
+        if self.is_file and self.loop:
+            self.close()
+            self.open()  # raises SourceLost when the file has gone meanwhile
+            if self.capture.grab():
+                return True
+        raise SourceLost("end of stream" if self.is_file else "read failed")
+
+    def retrieve(self) -> np.ndarray:
+        if self.capture is None:
+            raise SourceLost("not open")
+        ok, frame = self.capture.retrieve()
         if not ok or frame is None:
-            if self.is_file and self.loop:
-                self.close()
-                self.open()  # raises SourceLost when the file has gone meanwhile
-                ok, frame = self.capture.read()
-                if ok and frame is not None:
-                    return frame
             raise SourceLost("end of stream" if self.is_file else "read failed")
         if self.native and not self.is_file:
             try:
@@ -132,6 +141,10 @@ class OpenCVSource(FrameSource):
             except ValueError as error:
                 raise SourceLost(str(error)) from error
         return frame
+
+    def read(self) -> np.ndarray:
+        self.grab()
+        return self.retrieve()
 
     def close(self) -> None:
         if self.capture is not None:
@@ -209,6 +222,7 @@ class FolderSource(FrameSource):
         # server by a string per frame read, ~10 MB an hour at 30 fps (issue 37)
         self.files: list[str] = []
         self.index = 0
+        self._grabbed = ""  # the file name of the frame `grab` took in
         self._pacer = _Pacer(fps)
 
     def open(self) -> None:
@@ -220,20 +234,34 @@ class FolderSource(FrameSource):
             raise SourceLost(f"no images in {self.folder}")
         self.index = 0
 
-    def read(self) -> np.ndarray:
+    def _next(self) -> str:
+        """The next file's name, once its frame is due."""
         if self.index >= len(self.files):
             if not self.loop:
                 raise SourceLost("end of folder")
             self.index = 0
         self._pacer.wait()
-        path = os.path.join(self.folder, self.files[self.index])  # made and let go
         self.index += 1
+        return self.files[self.index - 1]
+
+    def grab(self) -> bool:
+        """The frame's time passes; its file is opened only by `retrieve` (a frame
+        nobody wants is never read, as a camera buffer given back untouched)."""
+        self._grabbed = self._next()
+        return True
+
+    def retrieve(self) -> np.ndarray:
+        path = os.path.join(self.folder, self._grabbed)  # made and let go
         if path[-len(RAW_SUFFIX):].lower() == RAW_SUFFIX:
             return _load_raw(path)
         frame = cv2.imread(path, cv2.IMREAD_COLOR)
         if frame is None:
             raise SourceLost(f"cannot read {path}")
         return frame
+
+    def read(self) -> np.ndarray:
+        self.grab()
+        return self.retrieve()
 
 
 def _load_raw(path: str | Path) -> np.ndarray:

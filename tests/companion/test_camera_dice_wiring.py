@@ -30,6 +30,10 @@ class RunningCamera:
 
     def __init__(self) -> None:
         self.frame_listeners: list = []
+        self.every_frame: list = []  # () -> True: the camera service looks at every frame
+
+    def wants_every_frame(self) -> bool:
+        return any(wants() for wants in self.every_frame)
 
     def status(self) -> dict:
         return {"state": "ok", "detail": ""}
@@ -124,6 +128,8 @@ def test_a_camera_roll_is_handed_on_as_a_serial_one(games_live):
         spies += [host, anna, bruno_de]
         seen = anna.wait_for(lambda v: v["hardware"]["dice"]["source"] == "serial")
         assert "dice reader" in roll_device(seen)["text"]
+        camera.show(throw_frames(["blue"], [6])[0])
+        assert not camera.wants_every_frame()  # the serial reader's roll: a still table
 
         # the camera is chosen: kept on disk, and every screen says so
         assert host.call("host", {"op": "dice_source", "source": "camera"})["ok"]
@@ -144,9 +150,14 @@ def test_a_camera_roll_is_handed_on_as_a_serial_one(games_live):
         assert handle.apply_roll(Roll(1, {"neutral-1": 4}, False, 0.0)) is None
         assert mon.version == 0 and handle.status()["rolls_ignored"] == 1
 
-        # Anna rolls her blue die and five white ones in the tray: read, and played
+        # Anna rolls her blue die and five white ones in the tray: read, and played;
+        # while the tray is read the camera looks at every frame (no still-table stride:
+        # the settler counts still frames)
         faces = [6, 1, 2, 3, 4, 5]
-        for image in throw_frames(["blue", *["white"] * 5], faces):
+        frames = throw_frames(["blue", *["white"] * 5], faces)
+        camera.show(frames[0])
+        assert camera.wants_every_frame()
+        for image in frames[1:]:
             camera.show(image)
         applied = wait_for(lambda: handle.status()["last_applied"], what="the roll applied")
         assert mon.version == 1 and applied["type"] == "roll"

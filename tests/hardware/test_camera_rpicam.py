@@ -98,7 +98,8 @@ def test_the_demo_through_rpicam_vid_gives_the_scripted_observations(rpicam_vid,
                             on_observation=observations.append, on_frame=source.recognised,
                             on_status=lambda s, d: (statuses.append((s, d)),
                                                     s == LOST and ended.set()),
-                            backoff=Backoff(first=30, longest=30))
+                            backoff=Backoff(first=30, longest=30),
+                            every_frame=lambda: True)  # in lockstep: no still-table stride
     service.start()
     try:
         assert ended.wait(300), "rpicam-vid never ended"
