@@ -92,11 +92,18 @@ def test_the_owner_teaches_the_tax_die_face_by_face(server, browser):
         expected = lone_die(tray)
 
         def taken(face=face, expected=expected):
+            # the notice emptied first: the answer to this click is the next saved or refused
+            # text (refused when the camera still showed the previous tray: taken again)
+            page.evaluate("() => { const n = document.getElementById('deck-dice-notice');"
+                          " n.textContent = ''; n.className = 'small'; }")
             page.click(f".deck-die-face[data-face='{face}'] .deck-die-take")
             page.wait_for_function(
-                "f => (document.getElementById('deck-dice-notice').textContent || '')"
-                ".indexOf('Seite ' + f + ' ist gespeichert') >= 0", arg=face, timeout=15000)
-            return same_face(stored / f"{face}.png", expected)
+                "() => { const n = document.getElementById('deck-dice-notice');"
+                " return n.classList.contains('why')"
+                " || n.textContent.indexOf('gespeichert') >= 0; }",
+                timeout=30000)
+            saved = f"Seite {face} ist gespeichert" in page.inner_text("#deck-dice-notice")
+            return saved and same_face(stored / f"{face}.png", expected)
 
         wait_for(taken, timeout=60, what=f"the picture of face {face}")
         page.wait_for_selector(f".deck-die-face[data-face='{face}'] img")
