@@ -224,6 +224,7 @@ KEYS: tuple[Key, ...] = (
     Key("camera.vanish_frames", _integer),
     Key("camera.hysteresis_deg", _number),
     Key("camera.orient_commit_s", _number),
+    Key("camera.still_stride", _integer),
     Key("camera.zones", _zones),
     Key("dice.port", _text(empty=("", "auto")), "COMPANION_DICE_PORT", "DICE_PORT"),
     Key("dice.usb_ids", _usb_ids, "COMPANION_DICE_USB_IDS"),

@@ -6,7 +6,11 @@
                 "appear_frames": 2, "vanish_frames": 8,
                 "hysteresis_deg": 55, "zones": {"council": [[x, y], ...], ...},
                 "calibration": {...written by `companion camera calibrate`...},
-                "orient_commit_s": 2.0, "simulate": "off" | "auto"}}
+                "orient_commit_s": 2.0, "simulate": "off" | "auto", "still_stride": 2}}
+
+``still_stride``: a table still for a few frames is looked at in every n-th frame only (the
+camera's CPU on a long evening, issue 37; a card laid on it is seen up to n - 1 frames later);
+1 looks at every frame.
 
 ``simulate: "auto"`` (`make run`): with no source set, or ``"auto"``, the attached camera
 when there is one, else the synthetic table. The server resolves these settings with the
@@ -37,13 +41,14 @@ class CameraSettings:
     markers: dict | None = None  # corner marker -> board mm of its centre
     orient_commit_s: float = 2.0
     simulate: str = "off"
+    still_stride: int = 2
     extra: dict = field(default_factory=dict)
 
     @classmethod
     def from_json(cls, data: dict) -> CameraSettings:
         known = {k: data[k] for k in ("source", "marker_mm", "appear_frames", "vanish_frames",
                                       "hysteresis_deg", "zones", "markers", "orient_commit_s",
-                                      "simulate") if k in data}
+                                      "simulate", "still_stride") if k in data}
         if known.get("source") is not None:
             known["source"] = str(known["source"])
         extra = {k: v for k, v in data.items() if k not in known and k != "calibration"}
@@ -62,7 +67,7 @@ def build_recognizer(settings: CameraSettings, config_path: Path | None = None) 
     is stored, else camera.marker_mm: the live marker must give the same scale as the stored
     calibration, or positions jump whenever the marker comes into view."""
     from hardware.camera import calibration as calibration_file
-    from hardware.camera.recognizer import Recognizer
+    from hardware.camera.recognizer import ChangeSettings, Recognizer
     from hardware.camera.tracker import TrackerSettings
     from hardware.camera.zones import ZoneMap
 
@@ -72,5 +77,6 @@ def build_recognizer(settings: CameraSettings, config_path: Path | None = None) 
         tracker=TrackerSettings(appear_frames=settings.appear_frames,
                                 vanish_frames=settings.vanish_frames,
                                 hysteresis_deg=settings.hysteresis_deg),
+        change=ChangeSettings(still_stride=max(1, settings.still_stride)),
         marker_mm=stored.marker_mm if stored else settings.marker_mm,
         marker_positions=calibration_file.marker_positions(settings.markers))

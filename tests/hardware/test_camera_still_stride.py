@@ -189,3 +189,22 @@ def test_an_mjpg_source_passes_over_a_frame_without_decoding_it(tmp_path):
     for image, index in zip(got, (0, 3, 0, 1), strict=True):
         errors = [float(np.abs(image.astype(int) - f.astype(int)).mean()) for f in frames]
         assert int(np.argmin(errors)) == index, errors
+
+
+def test_the_owner_s_still_stride_from_config_json_reaches_the_recogniser(tmp_path):
+    """`"camera": {"still_stride": 1}` restores every frame on a still table (the old
+    path); the default looks at every other one."""
+    import json
+
+    from hardware.camera.settings import CameraSettings, build_recognizer, load_settings
+
+    empty, _ = scenes()
+    config = tmp_path / "config.json"
+    config.write_text(json.dumps({"camera": {"still_stride": 1}}))
+    skips = {}
+    for name, settings in (("owner", load_settings(config)), ("default", CameraSettings())):
+        recognizer = build_recognizer(settings, None)
+        for k in range(10):
+            recognizer.process(empty[k % 3], k / 30)
+        skips[name] = recognizer.still_skip()
+    assert skips == {"owner": 0, "default": 1}
