@@ -20,10 +20,10 @@ Memory over the evening (issue 37): the worker's RSS every ``--sample-every`` se
 ``rss_slope_mb_per_hour``, the least-squares slope after ``--warmup`` minutes (default: the
 last half of the run); ``--tracemalloc`` traces the worker's allocations from its start
 and prints the lines whose memory grew most between ``--trace-from`` of the run and its
-end (``--trace-frames 6`` names the callers too), and those holding the most at the end
-(``held``); tracing costs CPU and memory, so its core share and RSS are not the evening's.
-Before each run the capture path's cost is measured in this process on the run's frames,
-copied per frame (the old path) and mapped (``capture_share_copy``, ``capture_share_mapped``).
+end (``--trace-frames 6`` names the callers too; tracing costs CPU and memory, so its
+core share and RSS are not the evening's). Before each run the capture path's cost is
+measured in this process on the run's frames, copied per frame (the old path) and mapped
+(``capture_share_copy``, ``capture_share_mapped``).
 
 Targets (docs/pi-appliance.md, issue 37): core_share <= 0.03 (0.15 of a Pi core),
 rss_mb <= 120 at the end, rss_slope_mb_per_hour <= 2 after the warm-up, lost 0. Usage:
@@ -36,8 +36,7 @@ time, not wall time; the load each adds is in ``loadavg_1m``).
 memory grows). ``lost`` compares each acknowledged action in the canonical form the server
 stores (``GameInfo.canonical``, made from the replayed record's state before it).
 JSON last line: {"games": {"<id>": {"core_share", "rss_mb", "rss_slope_mb_per_hour",
-"lost", "rss_samples", "master_pss_mb", "worker_pss_mb", "held", "capture_share_copy",
-"capture_share_mapped", "parts", ...}}}
+"lost", "rss_samples", "capture_share_copy", "capture_share_mapped", "parts", ...}}}
 """
 from __future__ import annotations
 
