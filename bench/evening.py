@@ -367,6 +367,7 @@ def memory_mb(pid: int, master: int) -> dict:
     return {"worker_rss": field(pid, "status", "VmRSS"),
             "master_rss": field(master, "status", "VmRSS"),
             "worker_pss": field(pid, "smaps_rollup", "Pss"),
+            "master_pss": field(master, "smaps_rollup", "Pss"),
             "pss": field(pid, "smaps_rollup", "Pss") + field(master, "smaps_rollup", "Pss")}
 
 
@@ -406,19 +407,32 @@ def slope_mb_per_hour(samples: list[tuple[float, float]], after_minutes: float) 
     return round(fit.slope * 60, 2)
 
 
+def _traced(snapshot):
+    import tracemalloc
+    return snapshot.filter_traces([tracemalloc.Filter(False, tracemalloc.__file__),
+                                   tracemalloc.Filter(False, "<frozen importlib._bootstrap*>")])
+
+
+def _where(stat) -> str:
+    return " <- ".join(f"{f.filename.replace(str(ROOT) + '/', '')}:{f.lineno}"
+                       for f in stat.traceback)
+
+
 def growers(first, second, limit: int) -> list[str]:
     """The lines whose live memory grew most between two tracemalloc snapshots."""
-    import tracemalloc
-    keep = [tracemalloc.Filter(False, tracemalloc.__file__),
-            tracemalloc.Filter(False, "<frozen importlib._bootstrap*>")]
-    first, second = first.filter_traces(keep), second.filter_traces(keep)
+    first, second = _traced(first), _traced(second)
     key = "traceback" if second.traceback_limit > 1 else "lineno"
-    out = []
-    for stat in second.compare_to(first, key)[:limit]:
-        frames = " <- ".join(f"{f.filename.replace(str(ROOT) + '/', '')}:{f.lineno}"
-                             for f in stat.traceback)
-        out.append(f"{stat.size_diff / 1024:+9.1f} kB {stat.count_diff:+7d} blocks  {frames}")
-    return out
+    return [f"{stat.size_diff / 1024:+9.1f} kB {stat.count_diff:+7d} blocks  {_where(stat)}"
+            for stat in second.compare_to(first, key)[:limit]]
+
+
+def holders(snapshot, limit: int) -> list[str]:
+    """The lines holding the most live memory in a tracemalloc snapshot (what a worker
+    keeps, e.g. one game's against another's)."""
+    snapshot = _traced(snapshot)
+    key = "traceback" if snapshot.traceback_limit > 1 else "lineno"
+    return [f"{stat.size / 1024:9.1f} kB {stat.count:7d} blocks  {_where(stat)}"
+            for stat in snapshot.statistics(key)[:limit]]
 
 
 def cookie_of(headers, prefix):
@@ -522,6 +536,7 @@ def evening(game: str, args, work: Path) -> dict:
     table = None
     sampler = None
     grown: list[str] = []
+    held: list[str] = []
     rnd = random.Random(args.seed)
     acked: list[tuple[int, dict, str]] = []
     refused, latency = 0, []
@@ -572,7 +587,9 @@ def evening(game: str, args, work: Path) -> dict:
         end_threads = threads_cpu(worker)
         memory = memory_mb(worker, server.proc.pid)
         if args.tracemalloc and first_snapshot is not None:
-            grown = growers(first_snapshot, server.snapshot("last"), args.trace_top)
+            last = server.snapshot("last")
+            grown = growers(first_snapshot, last, args.trace_top)
+            held = holders(last, args.trace_top)
     finally:
         samples = sampler.stop() if sampler is not None else []
         if table is not None:
@@ -591,6 +608,7 @@ def evening(game: str, args, work: Path) -> dict:
     warmup = args.minutes / 2 if args.warmup is None else args.warmup
     return {**capture, "rss_slope_mb_per_hour": slope_mb_per_hour(samples, warmup),
             "rss_warmup_minutes": warmup, "rss_samples": samples, "growers": grown,
+            "held": held,
             "core_share": round(cpu / wall, 4), "pi_core_share": round(cpu / wall * PI, 3),
             "parts": {k: round(v / wall, 4) for k, v in sorted(parts.items())},
             "threads": {k: round(v / wall, 4) for k, v in
@@ -599,6 +617,7 @@ def evening(game: str, args, work: Path) -> dict:
             "master_share": round(master / wall, 4),
             "rss_mb": round(memory["pss"], 1), "worker_rss_mb": round(memory["worker_rss"], 1),
             "worker_pss_mb": round(memory["worker_pss"], 1),
+            "master_pss_mb": round(memory["master_pss"], 1),
             "lost": lost, "actions": len(acked), "refused": refused, "unanswered": unanswered,
             "latency_ms_median": round(statistics.median(latency), 1) if latency else None,
             "minutes": args.minutes, "wall_s": round(wall, 1)}
@@ -749,7 +768,8 @@ def show(game: str, r: dict) -> None:
     parts = "  ".join(f"{k} {v:.3f} (Pi {v * PI:.2f})" for k, v in r["parts"].items())
     print(f"{game}: core share {r['core_share']:.3f} (Pi x5: {r['pi_core_share']:.2f})  "
           f"[{parts}]  master {r['master_share']:.3f}  memory {r['rss_mb']:.0f} MB PSS "
-          f"(worker PSS {r['worker_pss_mb']:.0f}, RSS {r['worker_rss_mb']:.0f} MB)  "
+          f"(master {r['master_pss_mb']:.0f}, worker {r['worker_pss_mb']:.0f}; worker RSS "
+          f"{r['worker_rss_mb']:.0f} MB)  "
           f"actions {r['actions']}  lost {r['lost']}  refused {r['refused']}  "
           f"latency median {r['latency_ms_median']} ms",
           flush=True)
@@ -759,6 +779,8 @@ def show(game: str, r: dict) -> None:
           + ", ".join(f"{t:.1f} {mb:.1f}" for t, mb in r["rss_samples"][::4]), flush=True)
     for line in r["growers"]:
         print(f"  grew {line}", flush=True)
+    for line in r.get("held", []):
+        print(f"  held {line}", flush=True)
 
 
 if __name__ == "__main__":

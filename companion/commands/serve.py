@@ -3,12 +3,20 @@
 One worker because the games live in that process's memory (and the hardware threads too);
 threads because Flask-SocketIO's ``threading`` mode keeps one thread per WebSocket.
 ``--demo`` creates (once) a demo table with its seats ready to join.
+
+The master (gunicorn's arbiter) never imports the app: the worker builds it (`Server.load`)
+and ``--demo`` sets its tables up in a child process. Python writes to every object it
+uses (reference counts, 3.11's specialised bytecode inside code objects), so the app's
+modules imported before the fork were copied into the worker page by page anyway, and the
+master kept a second copy of them for nothing (issue 37: ~25 MB of PSS, docs/pi-appliance.md).
 """
 from __future__ import annotations
 
 import gc
 import logging
+import multiprocessing
 import sys
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import click
@@ -62,6 +70,24 @@ def share_with_worker() -> None:
     pages stay shared with this process instead of being copied (on the Pi, megabytes)."""
     gc.collect()
     gc.freeze()
+
+
+def demo_lines(config: dict, base: str, only: tuple = ()) -> list[str]:
+    """`demo_game` on an app of its own in a forked child process, so that this process
+    (gunicorn's master, which forks the worker) never imports or builds the app. A refusal
+    (`click.UsageError`) comes back raised here."""
+    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("fork")) as child:
+        return child.submit(_demo_in_child, config, base, only).result()
+
+
+def _demo_in_child(config: dict, base: str, only: tuple) -> list[str]:
+    from companion.app import create_app
+
+    app = create_app(dict(config, START_HARDWARE=False))
+    try:
+        return demo_game(app, base, only)
+    finally:
+        app.extensions["companion"].store.close()
 
 
 def demo_game(app, base: str, only: tuple = ()) -> list[str]:
@@ -130,7 +156,6 @@ def command(host: str | None, port: int | None, data_dir: str | None, demo: bool
     Options left out come from the settings: COMPANION_* environment variables, else
     DATA/config.json, else the defaults (docs/server.md, Settings).
     """
-    from companion.app import create_app
     from companion.server import memory, netinfo, settings
 
     memory.configure()  # malloc's arenas and mmap threshold, before any thread: the worker
@@ -161,11 +186,8 @@ def command(host: str | None, port: int | None, data_dir: str | None, demo: bool
     config["START_HARDWARE"] = True  # this process's worker runs them (unless hardware off)
     click.echo(f"Table Companion on {base}/  (data: {resolved.data_dir})")
     if demo:
-        setup_app = create_app(dict(config, START_HARDWARE=False))
-        for line in demo_game(setup_app, base, demo_games):
+        for line in demo_lines(config, base, demo_games):
             click.echo(line)
-        setup_app.extensions["companion"].store.close()
-        del setup_app
     sys.stdout.flush()
     share_with_worker()
     options = {

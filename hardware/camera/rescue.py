@@ -32,9 +32,10 @@ clock, so the same frame reads the same crops however loaded the machine is.
 """
 from __future__ import annotations
 
+import threading
 import time
+from collections import OrderedDict
 from dataclasses import dataclass, replace
-from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -313,21 +314,64 @@ def _disc_otf(shape, radius: float) -> np.ndarray:
     return cv2.dft(psf, flags=cv2.DFT_COMPLEX_OUTPUT)
 
 
-WIENER_CACHE = 8  # filters kept: each is the padded crop's size x 8 bytes (0.3-1 MB)
+# Wiener filters kept, in bytes: each is the padded crop's size x 8 bytes, 0.3-1.5 MB (a
+# Pillars card's crop pads to 432x432: 1.5 MB). Two of the largest; a count (8) let them
+# hold 12 MB, filled one new crop size at a time over an evening (issue 37).
+WIENER_BYTES = 3 << 20
 
 
-@lru_cache(maxsize=WIENER_CACHE)
+class _Filters:
+    """The Wiener filters made last, least recently used dropped past ``budget`` bytes
+    (the newest always kept). A deblur is rare (a sticker the other variants did not
+    read: a few a minute, in bursts of one crop size), so a filter made again costs
+    little, and each one kept is a crop-sized spectrum held all evening."""
+
+    def __init__(self, budget: int) -> None:
+        self.budget = budget
+        self.made = 0
+        self._kept: OrderedDict[tuple, np.ndarray] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, shape: tuple[int, int], radius: float, noise: float) -> np.ndarray:
+        key = (shape, radius, noise)
+        with self._lock:
+            found = self._kept.get(key)
+            if found is not None:
+                self._kept.move_to_end(key)
+                return found
+        made = _wiener(shape, radius, noise)
+        with self._lock:
+            self.made += 1
+            self._kept[key] = made
+            while self.nbytes() > self.budget and len(self._kept) > 1:
+                self._kept.popitem(last=False)
+        return made
+
+    def nbytes(self) -> int:
+        return sum(f.nbytes for f in self._kept.values())
+
+    def __len__(self) -> int:
+        return len(self._kept)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._kept.clear()
+            self.made = 0
+
+
 def _wiener(shape: tuple[int, int], radius: float, noise: float) -> np.ndarray:
     """The Wiener filter conj(H) / (|H|^2 + noise) for a disc of ``radius`` px, in
     cv2.dft's complex layout; the mean light (H(0) = 1) passes unchanged. Crops come in a
-    few padded sizes, so it is made once per size (the last `WIENER_CACHE` sizes: 64 of
-    them held some 40 MB after an evening) and each crop costs one forward and one
-    inverse DFT."""
+    few padded sizes, so it is made once per size (kept in `FILTERS`) and each crop costs
+    one forward and one inverse DFT."""
     otf = _disc_otf(shape, radius)
     hr, hi = otf[..., 0], otf[..., 1]
     power = hr * hr + hi * hi + noise
     power[0, 0] -= noise  # the mean light has no noise to hold back
     return np.dstack([hr / power, -hi / power])
+
+
+FILTERS = _Filters(WIENER_BYTES)
 
 
 def deblur(crop: np.ndarray, radius: float = DEBLUR_RADIUS,
@@ -343,7 +387,7 @@ def deblur(crop: np.ndarray, radius: float = DEBLUR_RADIUS,
     big = cv2.copyMakeBorder(crop, pad, H0 - h - pad, pad, W0 - w - pad,
                              cv2.BORDER_REFLECT_101)
     spectrum = cv2.dft(big.astype(np.float32), flags=cv2.DFT_COMPLEX_OUTPUT)
-    out = cv2.mulSpectrums(spectrum, _wiener((H0, W0), round(radius, 2), noise), 0)
+    out = cv2.mulSpectrums(spectrum, FILTERS.get((H0, W0), round(radius, 2), noise), 0)
     image = cv2.idft(out, flags=cv2.DFT_SCALE | cv2.DFT_REAL_OUTPUT)
     return np.clip(image[pad:pad + h, pad:pad + w], 0, 255).astype(np.uint8)
 

@@ -86,6 +86,34 @@ def test_companion_serve_configures_malloc_before_it_forks_the_worker(monkeypatc
     assert calls == ["configure", "fork and run"]
 
 
+# `companion serve --demo` in a fresh interpreter, gunicorn's run (the fork) replaced by a
+# look at what the master has imported by then
+MASTER_IMPORTS = """
+import json, sys
+from companion.commands import serve
+serve.Server.run = lambda self: print(json.dumps(sorted(m for m in sys.modules
+    if m.split(".")[0] in ("flask", "flask_socketio", "cv2", "numpy", "engine")
+    or m in ("companion.app", "companion.game.service"))))
+serve.command(sys.argv[1:])
+"""
+
+
+def test_the_master_never_imports_the_app_even_for_the_demo(tmp_path):
+    # the worker copies every page of the app it uses (reference counts, bytecode), so the
+    # app imported before the fork is a second copy kept by the master (issue 37)
+    run = subprocess.run([sys.executable, "-c", MASTER_IMPORTS, "--data", str(tmp_path),
+                          "--no-hardware", "--port", "0", "--demo", "--demo-game", "monasterium"],
+                         cwd=ROOT, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert any(line.strip().startswith("Join ") for line in lines), run.stdout  # demo made
+    assert json.loads(lines[-1]) == []
+    refused = subprocess.run([sys.executable, "-c", MASTER_IMPORTS, "--data", str(tmp_path),
+                              "--no-hardware", "--demo", "--demo-game", "nosuchgame"],
+                             cwd=ROOT, capture_output=True, text=True)
+    assert refused.returncode == 2 and "no such game: nosuchgame" in refused.stderr
+
+
 def test_the_trimming_thread_runs_and_stops():
     libc = memory._libc()
     if libc is None:

@@ -121,17 +121,26 @@ def test_an_unread_sticker_joined_to_read_ones_gets_a_crop(name, index, scale):
 
 
 def test_the_wiener_filters_kept_are_bounded_and_change_nothing():
-    """Crops of many sizes (cards at every distance) keep at most `WIENER_CACHE` filters
-    (64 held some 40 MB after an evening), and a filter made again deblurs the same."""
+    """Crops of many sizes (cards at every distance) keep at most `WIENER_BYTES` of
+    filters (64 held some 40 MB after an evening, 8 of a Pillars card's 12 MB), a crop as
+    big as a Pillars card's still keeps its own, and a filter made again deblurs the same."""
+    import cv2
     import numpy as np
 
     from hardware.camera import rescue
 
     rng = np.random.default_rng(1)
-    crops = [rng.integers(0, 255, (60 + 7 * i, 50 + 9 * i), np.uint8) for i in range(30)]
-    rescue._wiener.cache_clear()
-    first = [deblur(crop) for crop in crops]
-    assert rescue._wiener.cache_info().currsize <= rescue.WIENER_CACHE
-    assert rescue._wiener.cache_info().misses >= 2 * rescue.WIENER_CACHE, "many sizes made"
+    crops = [rng.integers(0, 255, (60 + 13 * i, 50 + 15 * i), np.uint8) for i in range(30)]
+    rescue.FILTERS.clear()
+    first = []
+    for crop in crops:
+        first.append(deblur(crop))
+        assert len(rescue.FILTERS) >= 1 and rescue.FILTERS.nbytes() <= rescue.WIENER_BYTES
+    sizes = len({(cv2.getOptimalDFTSize(h + 12), cv2.getOptimalDFTSize(w + 12))
+                 for h, w in (c.shape for c in crops)})
+    assert sizes > 20 and rescue.FILTERS.made == sizes, "each size made once"
+    assert len(rescue.FILTERS) < 6, "the largest sizes: a few only"
     again = [deblur(crop) for crop in crops[:3]]  # long evicted: made anew
+    assert rescue.FILTERS.made == sizes + 3
+    assert (deblur(crops[2]) == again[2]).all() and rescue.FILTERS.made == sizes + 3  # kept
     assert all((a == b).all() for a, b in zip(first, again, strict=False))
