@@ -13,10 +13,11 @@ master kept a second copy of them for nothing (issue 37: ~25 MB of PSS, docs/pi-
 from __future__ import annotations
 
 import gc
+import json
 import logging
-import multiprocessing
+import os
 import sys
-from concurrent.futures import ProcessPoolExecutor
+import traceback
 from pathlib import Path
 
 import click
@@ -75,9 +76,37 @@ def share_with_worker() -> None:
 def demo_lines(config: dict, base: str, only: tuple = ()) -> list[str]:
     """`demo_game` on an app of its own in a forked child process, so that this process
     (gunicorn's master, which forks the worker) never imports or builds the app. A refusal
-    (`click.UsageError`) comes back raised here."""
-    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("fork")) as child:
-        return child.submit(_demo_in_child, config, base, only).result()
+    (`click.UsageError`) comes back raised here.
+
+    A bare fork and a pipe, not `multiprocessing`: its queues need POSIX semaphores
+    (/dev/shm), which a hardened service or a chroot may not have (the clean Bookworm
+    install test found it)."""
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: build the app, set the tables up, answer, and go
+        os.close(read_end)
+        try:
+            try:
+                answer = {"lines": _demo_in_child(config, base, only)}
+            except click.UsageError as error:
+                answer = {"usage": error.message}
+            except BaseException as error:  # noqa: BLE001 - said by the parent
+                traceback.print_exc()
+                answer = {"error": f"{type(error).__name__}: {error}"}
+            with os.fdopen(write_end, "w", encoding="utf-8") as pipe:
+                json.dump(answer, pipe)
+        finally:
+            os._exit(0)
+    os.close(write_end)
+    with os.fdopen(read_end, encoding="utf-8") as pipe:
+        text = pipe.read()
+    os.waitpid(pid, 0)
+    answer = json.loads(text) if text else {"error": "the demo set-up stopped"}
+    if "usage" in answer:
+        raise click.UsageError(answer["usage"])
+    if "error" in answer:
+        raise click.ClickException(f"the demo tables could not be set up: {answer['error']}")
+    return answer["lines"]
 
 
 def _demo_in_child(config: dict, base: str, only: tuple) -> list[str]:

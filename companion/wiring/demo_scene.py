@@ -28,7 +28,10 @@ from hardware.camera.sources import FrameSource, _Pacer
 
 log = logging.getLogger(__name__)
 
-EMPTY_FRAMES, CARD_FRAMES = 8, 22  # one loop: 1 s at 30 fps
+# one loop: 1 s at 30 fps. The cards are out of view long enough for the tracker to
+# remove them (vanish_frames = 8) even when a still table's stride passes over the first
+# empty frame (camera.still_stride), so each loop lays them again
+EMPTY_FRAMES, CARD_FRAMES = 11, 19
 TRAY_MM = (-180.0, 80.0, -40.0, 170.0)  # the demo's dice tray, in board mm (left of the board)
 TRAY_BORDER_PX = 40  # felt drawn beyond the tray: the camera's slight perspective
 DIE_MM = 16.0

@@ -208,3 +208,31 @@ def test_the_owner_s_still_stride_from_config_json_reaches_the_recogniser(tmp_pa
             recognizer.process(empty[k % 3], k / 30)
         skips[name] = recognizer.still_skip()
     assert skips == {"owner": 0, "default": 1}
+
+
+def test_a_card_lifted_from_a_still_table_is_removed_after_its_misses_in_camera_frames(tmp_path):
+    """A lift is a change: every frame is looked at from the first one the recogniser
+    sees without the card until it is removed, so the removal comes at most one frame
+    later than without the stride, and no frame is passed over while the miss count runs."""
+    from hardware.camera.tracker import Removed
+
+    empty, laid = scenes()
+    lift_at = 41  # 1-based frame index of the first frame without the card
+    frames = [laid[i % 3] for i in range(lift_at - 1)] + [empty[i % 3] for i in range(30)]
+    write(tmp_path / "f", frames)
+    source = Stepped(tmp_path / "f", len(frames))
+    removed = []
+    service = CameraService(source, Recognizer(change=ChangeSettings(still_stride=2)),
+                            on_observation=lambda o: isinstance(o, Removed) and removed.append(
+                                source.at_index),
+                            on_frame=source.recognised)
+    service.start()
+    try:
+        assert source.done.wait(120), "the script never ended"
+    finally:
+        service.stop()
+    vanish = service.recognizer.tracker.settings.vanish_frames
+    assert len(removed) == 1
+    assert removed[0] <= lift_at + vanish, (removed, source.passed)
+    assert not [i for i in source.passed if lift_at < i <= removed[0]], source.passed
+    assert any(i < lift_at for i in source.passed)  # the still table before was strided
