@@ -51,8 +51,9 @@ class Server(BaseApplication):
     def load(self):
         """Build the app in the worker: its SQLite handle and hardware threads live there."""
         from companion.app import create_app
-        from companion.server import memory
+        from companion.server import memory, thread_errors
 
+        thread_errors.install()  # a client that hung up is one line, not a traceback
         self.app = create_app(self.config)
         memory.start_trimming()  # the freed frame buffers back to the system (issue 37)
         return self.app
