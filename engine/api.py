@@ -494,6 +494,12 @@ class GameInfo:
     # English msgid of what the game scores ("VP"; Monasterium: "prestige"), translated in
     # the game's domain: history and exports name the score with it.
     score_name: str = "VP"
+    # What a stored setup and action mean (docs/record-format.md, "Rules versions"): raised
+    # by a rules change that alters it, with ``migrations[old]``, a pure
+    # callable(setup, actions) -> (setup, actions) taking a game from ``old`` to ``old + 1``
+    # (raising `Refused("not_migratable", reason=...)` for a game it cannot take).
+    rules_version: int = 1
+    migrations: dict[int, Any] = field(default_factory=dict)
 
 
 def sticker_namespace(info: GameInfo) -> str:

@@ -1,19 +1,24 @@
 """The game record: setup + action list, enough to rebuild any game exactly.
 
-``{"format": "table-companion-record", "version": 1, "game": "wwe", "setup": {...},
-"actions": [{"type": ..., "by": ..., ...}, ...]}``. Readable and writable by a person
-(actions are named in words). Replaying it with the same catalog gives an identical state.
+``{"format": "table-companion-record", "version": 2, "game": "wwe", "rules": 1,
+"setup": {...}, "actions": [{"type": ..., "by": ..., ...}, ...]}``. Readable and writable by
+a person (actions are named in words). Replaying it with the same catalog gives an identical
+state. ``rules`` is the game's rules version it was played by (``GameInfo.rules_version``):
+an older record is first migrated to today's meaning (`upgrade`); a version 1 record, from
+before rules versions, was played by rules version 1.
 Format documented in docs/record-format.md. Pure: no file I/O here; the caller finds the
 game module (the app through its entry points, companion/game/games.py).
 """
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from engine.api import Refused
 
 FORMAT = "table-companion-record"
-VERSION = 1
+VERSION = 2
+VERSIONS = (1, 2)  # 1: no "rules" (played by rules version 1)
 
 
 class RecordError(ValueError):
@@ -24,10 +29,11 @@ class RecordError(ValueError):
         self.problems = problems
 
 
-def build(game: str, setup: dict, actions: list[dict]) -> dict:
-    """A record for ``game`` from its setup and the accepted actions, in order."""
-    return {"format": FORMAT, "version": VERSION, "game": game, "setup": setup,
-            "actions": list(actions)}
+def build(game: str, setup: dict, actions: list[dict], rules: int = 1) -> dict:
+    """A record for ``game`` from its setup and the accepted actions, in order, played by
+    the game's rules version ``rules``."""
+    return {"format": FORMAT, "version": VERSION, "game": game, "rules": rules,
+            "setup": setup, "actions": list(actions)}
 
 
 def validate(record: Any) -> list[str]:
@@ -37,8 +43,11 @@ def validate(record: Any) -> list[str]:
     problems = []
     if record.get("format") != FORMAT:
         problems.append(f"format must be {FORMAT!r}")
-    if record.get("version") != VERSION:
-        problems.append(f"version must be {VERSION}")
+    version = record.get("version")
+    if type(version) is not int or version not in VERSIONS:
+        problems.append(f"version must be one of {', '.join(map(str, VERSIONS))}")
+    elif version >= 2 and (type(record.get("rules")) is not int or record["rules"] < 1):
+        problems.append("rules must be the game's rules version (1, 2, ...)")
     if not isinstance(record.get("game"), str):
         problems.append("game must be a game name such as 'wwe'")
     if not isinstance(record.get("setup"), dict):
@@ -55,14 +64,56 @@ def validate(record: Any) -> list[str]:
     return problems
 
 
-def replay(module, catalog: dict, record: dict) -> tuple[dict, list[dict]]:
-    """Rebuild the final state; returns (state, all events in order).
+def current_rules(info) -> int:
+    """The rules version a game's declarations name (1 for a game that names none)."""
+    return getattr(info, "rules_version", 1)
 
-    Raises RecordError when the record is malformed or an action is refused (which action,
-    and why)."""
+
+def upgrade(info, setup: dict, actions: list[dict], rules: int | None
+            ) -> tuple[dict, list[dict]]:
+    """``setup`` and ``actions`` played by rules version ``rules`` (None: stored before rules
+    versions, so 1) in today's meaning: the game's migrations, one version step each.
+
+    Raises RecordError saying why a game cannot be taken to today's rules (a newer version
+    than this app's, a missing step, a step refusing it); nothing given is changed."""
+    current = current_rules(info)
+    version = 1 if rules is None else rules
+    if version > current:
+        raise RecordError([f"played by rules version {version} of {info.id}; this app has "
+                           f"version {current}"])
+    for step in range(version, current):
+        migrate_step = getattr(info, "migrations", {}).get(step)
+        if migrate_step is None:
+            raise RecordError([f"{info.id} has no migration from rules version {step}"])
+        try:
+            setup, actions = migrate_step(copy.deepcopy(setup), copy.deepcopy(actions))
+        except Refused as r:
+            raise RecordError([f"cannot be taken from rules version {step} to {step + 1}: "
+                               f"{r}"]) from r
+    return setup, actions
+
+
+def rules_of(record: dict) -> int:
+    """The rules version a well-formed record was played by."""
+    return record.get("rules", 1) if record.get("version", 1) >= 2 else 1
+
+
+def migrate(module, record: dict) -> dict:
+    """A well-formed record in today's meaning and format (raises RecordError)."""
     problems = validate(record)
     if problems:
         raise RecordError(problems)
+    setup, actions = upgrade(module.info, record["setup"], record["actions"], rules_of(record))
+    return build(record["game"], setup, actions, current_rules(module.info))
+
+
+def replay(module, catalog: dict, record: dict) -> tuple[dict, list[dict]]:
+    """Rebuild the final state (an older record migrated first); returns (state, all events
+    in order).
+
+    Raises RecordError when the record is malformed, cannot be migrated or an action is
+    refused (which action, and why)."""
+    record = migrate(module, record)
     try:
         state = module.setup(catalog, record["setup"])
     except Refused as r:

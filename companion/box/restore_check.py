@@ -22,7 +22,7 @@ log = logging.getLogger(__name__)
 STATUSES = ("active", "paused", "finished")
 ROLES = ("seat", "host", "table", "pairing")
 # columns an older database may lack: the app adds them when it opens one (Store._migrate)
-MIGRATED = {("seats", "host_only"), ("games", "ended_early")}
+MIGRATED = {("seats", "host_only"), ("games", "ended_early"), ("games", "rules")}
 # tables an older database may lack: the app makes them when it opens one (SCHEMA)
 MIGRATED_TABLES = {"box"}
 
@@ -124,7 +124,7 @@ def replay_problems(path: Path, data_dir: Path | str | None) -> list[str]:
     con.row_factory = sqlite3.Row
     problems = []
     try:
-        for row in con.execute("SELECT id, game, setup FROM games ORDER BY created").fetchall():
+        for row in con.execute("SELECT * FROM games ORDER BY created").fetchall():
             try:
                 _replay(con, row, data_dir)
             except Exception as exc:  # any failure is this game's problem, reported
@@ -143,6 +143,7 @@ def _replay(con: sqlite3.Connection, row: sqlite3.Row, data_dir) -> None:
     from companion.game.service import GameService
     from companion.game.store import dumps
     from companion.server import limits
+    from engine import record
 
     current = catalog.load_kind(row["game"], str(data_dir) if data_dir else None)
     pinned = con.execute("SELECT catalog FROM catalogs WHERE game = ?", (row["id"],)).fetchone()
@@ -153,15 +154,21 @@ def _replay(con: sqlite3.Connection, row: sqlite3.Row, data_dir) -> None:
     if not isinstance(setup, dict):
         raise ValueError("setup is not an object")
     limits.check_setup(setup)  # sizes and the one rule for text, as at every door
+    stored = [(seq, json.loads(text)) for seq, text in con.execute(
+        "SELECT seq, action FROM actions WHERE game = ? AND undone_at IS NULL ORDER BY seq",
+        (row["id"],)).fetchall()]
+    rules = row["rules"] if "rules" in row.keys() else None  # noqa: SIM118 (a Row: `in` reads values)
+    # an older game is replayed in today's meaning, as the app will load it (its snapshots,
+    # of the old meaning, are dropped then: not compared)
+    outdated = (rules or 1) < record.current_rules(kind.info)
+    setup, moved = record.upgrade(kind.info, setup, [a for _, a in stored], rules)
     state = kind.module.setup(kind.catalog, setup)
     shared = GameService._state_catalog(kind)
     if shared is not None:
         state = dict(state, cat=shared)
-    snapshots = dict(con.execute("SELECT seq, state FROM snapshots WHERE game = ?",
-                                 (row["id"],)).fetchall())
-    for seq, text in con.execute("SELECT seq, action FROM actions WHERE game = ? AND "
-                                 "undone_at IS NULL ORDER BY seq", (row["id"],)).fetchall():
-        action = json.loads(text)
+    snapshots = {} if outdated else dict(con.execute(
+        "SELECT seq, state FROM snapshots WHERE game = ?", (row["id"],)).fetchall())
+    for (seq, _), action in zip(stored, moved, strict=True):
         try:
             limits.check_action(action)
             shapes.check_action(kind.info, action)

@@ -166,9 +166,10 @@ class GameService:
             try:
                 if row["problem"]:
                     raise ValueError(row["problem"])
-                if row["status"] == "finished":
+                kind = self._kind_for(row)
+                if row["status"] == "finished" and not _outdated(kind, row):
                     self._games[row["id"]] = LiveGame(
-                        row["id"], self._kind_for(row), row, None,
+                        row["id"], kind, row, None,
                         version=self.store.count_actions(row["id"]),
                         last_seq=self.store.last_seq(row["id"]))
                 else:
@@ -190,6 +191,8 @@ class GameService:
         """The state after every action in effect: latest snapshot, then the later actions."""
         kind = self._kind_for(row)
         actions = self.store.actions(row["id"])
+        if _outdated(kind, row):
+            row, actions = self._upgrade(kind, row, actions)
         snap = self.store.latest_snapshot(row["id"])
         state = None
         if snap is not None and any(a["seq"] == snap[0] for a in actions):
@@ -205,6 +208,25 @@ class GameService:
                         active_seqs=[a["seq"] for a in actions])
         live.log = [(a["seq"], a["action"], e) for a in actions for e in a["events"]]
         return live
+
+    def _upgrade(self, kind: GameKind, row: dict, actions: list[dict]
+                 ) -> tuple[dict, list[dict]]:
+        """A game stored by older rules, taken to today's (its migrations, then a whole
+        replay) and stored so; one that cannot be raises, and stays on disk as it was
+        (listed as broken with the reason, read-only)."""
+        setup, moved = engine_record.upgrade(kind.info, row["setup"],
+                                             [a["action"] for a in actions], row.get("rules"))
+        actions = [dict(a, action=m) for a, m in zip(actions, moved, strict=True)]
+        try:
+            self._replay(kind, self._setup(kind, setup), actions, 0)
+        except Refused as exc:
+            raise engine_record.RecordError(
+                [f"in today's rules it does not replay ({exc})"]) from exc
+        self.store.upgrade_game(row["id"], setup, engine_record.current_rules(kind.info),
+                                {a["seq"]: a["action"] for a in actions})
+        log.info("game %s taken from rules version %s to %s", row["id"], row.get("rules") or 1,
+                 engine_record.current_rules(kind.info))
+        return self.store.game(row["id"]), actions
 
     @staticmethod
     def _replay(kind: GameKind, state: dict, actions: list[dict], after: int) -> dict:
@@ -295,7 +317,7 @@ class GameService:
         game_id = security.new_game_id()
         codes = {seat: security.new_join_code() for seat in seats}
         self.store.create_game(game_id, game, setup, security.hash_pin(pin), codes,
-                               catalog=kind.catalog)
+                               catalog=kind.catalog, rules=engine_record.current_rules(kind.info))
         row = self.store.game(game_id)
         live = LiveGame(game_id, kind, row, state, version=0, last_seq=0)
         with self._lock:
@@ -517,7 +539,8 @@ class GameService:
         live = self.get(game_id)
         with live.lock:
             actions = [a["action"] for a in self.store.actions(game_id)]
-        return engine_record.build(live.kind.name, live.row["setup"], actions)
+        return engine_record.build(live.kind.name, live.row["setup"], actions,
+                                   live.row.get("rules") or 1)
 
     def import_record(self, record: Any, pin: str) -> LiveGame:
         problems = engine_record.validate(record)
@@ -542,6 +565,10 @@ class GameService:
             log.warning("a record of game %r cannot be imported", record.get("game"),
                         exc_info=True)
             raise Refused("bad_record", detail=f"game {record.get('game')!r}") from exc
+        try:  # an older record in today's meaning first (engine/record.py)
+            record = engine_record.migrate(kind.module, record)
+        except engine_record.RecordError as exc:
+            raise Refused("bad_record", detail=str(exc)[:300]) from exc
         # replay first, so a bad record creates nothing
         i, steps = 0, []
         try:
@@ -581,6 +608,11 @@ def canonical(kind: GameKind, state: Any, action: dict) -> dict:
     except Exception:
         log.exception("%s: no canonical form of %s", kind.name, action.get("type"))
         return action
+
+
+def _outdated(kind: GameKind, row: dict) -> bool:
+    """Whether a stored game was played by older rules than the installed game's."""
+    return (row.get("rules") or 1) < engine_record.current_rules(kind.info)
 
 
 def _age_seconds(created: str) -> float:

@@ -25,7 +25,9 @@ CREATE TABLE IF NOT EXISTS games (
     setup TEXT NOT NULL,              -- JSON given to module.setup
     pin_hash TEXT NOT NULL,
     result TEXT,                      -- JSON scores once finished
-    ended_early INTEGER NOT NULL DEFAULT 0  -- 1: the host ended it before its end (no winner)
+    ended_early INTEGER NOT NULL DEFAULT 0, -- 1: the host ended it before its end (no winner)
+    rules INTEGER                     -- the game's rules version its setup and actions mean
+                                      -- (NULL: stored before rules versions, so 1)
 );
 CREATE TABLE IF NOT EXISTS actions (
     game TEXT NOT NULL REFERENCES games(id),
@@ -115,6 +117,8 @@ class Store:
         if "ended_early" not in columns:
             self._db.execute("ALTER TABLE games ADD COLUMN ended_early INTEGER NOT NULL "
                              "DEFAULT 0")
+        if "rules" not in columns:
+            self._db.execute("ALTER TABLE games ADD COLUMN rules INTEGER")
 
     def close(self) -> None:
         with self._lock:
@@ -148,11 +152,12 @@ class Store:
                    (game_id, dumps(catalog)))])
 
     def create_game(self, game_id: str, game: str, setup: dict, pin_hash: str,
-                    join_codes: dict[str, str], catalog: Any = None) -> None:
+                    join_codes: dict[str, str], catalog: Any = None,
+                    rules: int | None = None) -> None:
         statements = [(
-            "INSERT INTO games (id, game, created, status, setup, pin_hash) "
-            "VALUES (?, ?, ?, 'active', ?, ?)",
-            (game_id, game, now(), dumps(setup), pin_hash),
+            "INSERT INTO games (id, game, created, status, setup, pin_hash, rules) "
+            "VALUES (?, ?, ?, 'active', ?, ?, ?)",
+            (game_id, game, now(), dumps(setup), pin_hash, rules),
         )]
         if catalog is not None:
             statements.append(("INSERT INTO catalogs (game, catalog) VALUES (?, ?)",
@@ -175,7 +180,7 @@ class Store:
         must never stop the server from starting)."""
         out = {"id": row["id"], "game": row["game"], "created": row["created"],
                "status": row["status"], "pin_hash": row["pin_hash"], "problem": None,
-               "ended_early": bool(row["ended_early"])}
+               "ended_early": bool(row["ended_early"]), "rules": row["rules"]}
         for key, text in (("setup", row["setup"]), ("result", row["result"])):
             try:
                 out[key] = json.loads(text) if text else None
@@ -214,6 +219,18 @@ class Store:
     def save_setup_progress(self, game_id: str, progress: dict) -> None:
         self._tx([("INSERT OR REPLACE INTO setup_progress (game, progress) VALUES (?, ?)",
                    (game_id, dumps(progress)))])
+
+    def upgrade_game(self, game_id: str, setup: dict, rules: int,
+                     actions: dict[int, dict]) -> None:
+        """A game taken to today's rules (engine/record.py `upgrade`): its setup, the
+        actions in effect by seq, its rules version, in one transaction; its snapshots (of
+        the old meaning) dropped."""
+        statements = [("UPDATE games SET setup = ?, rules = ? WHERE id = ?",
+                       (dumps(setup), rules, game_id))]
+        statements += [("UPDATE actions SET action = ? WHERE game = ? AND seq = ?",
+                        (dumps(action), game_id, seq)) for seq, action in actions.items()]
+        statements.append(("DELETE FROM snapshots WHERE game = ?", (game_id,)))
+        self._tx(statements)
 
     # actions ---------------------------------------------------------------------------
     def append(self, game_id: str, seq: int, action: dict, events: list,

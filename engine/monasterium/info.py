@@ -7,6 +7,7 @@ from engine.monasterium import (
     bindings,
     catalog,
     corrections,
+    migrations,
     options,
     rules,
     shapes,
@@ -53,4 +54,6 @@ INFO = GameInfo(
     action_shapes=shapes.SHAPES,
     # the stored action keeps only the fields the rules read (engine/canonical.py)
     canonical=lambda state, action: canonical.by_reads(rules.apply, state, action),
+    rules_version=migrations.RULES_VERSION,  # docs/record-format.md, Rules versions
+    migrations=migrations.MIGRATIONS,
 )

@@ -9,6 +9,7 @@ from engine.pillars import (
          canonical,
          catalog,
          corrections,
+         migrations,
          options,
          rules,
          shapes,
@@ -59,4 +60,6 @@ INFO = GameInfo(
     # the place and the craftsmen the rules chose, then only the fields they read
     canonical=lambda state, action: by_reads(rules.apply, state,
                                              canonical.canonical(state, action)),
+    rules_version=migrations.RULES_VERSION,  # docs/record-format.md, Rules versions
+    migrations=migrations.MIGRATIONS,
 )
