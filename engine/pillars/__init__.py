@@ -23,7 +23,7 @@ LAYERS = (
     ("draft", "architects", "resolution", "corrections", "canonical"),
     ("rules",),
     ("choices",),
-    ("views", "bindings", "table_steps", "info"),
+    ("views", "bindings", "table_steps", "migrations", "info"),
 )
 
 
