@@ -23,7 +23,8 @@ STATUSES = ("active", "paused", "finished")
 ROLES = ("seat", "host", "table", "pairing")
 # columns an older database may lack: the app adds them when it opens one (Store._migrate)
 MIGRATED = {("seats", "host_only"), ("games", "ended_early"), ("games", "rules")}
-# tables an older database may lack: the app makes them when it opens one (SCHEMA)
+# tables an older database may lack, with their indexes: the app makes them when it opens
+# one (SCHEMA)
 MIGRATED_TABLES = {"box"}
 
 
@@ -85,7 +86,7 @@ def schema_problems(found: dict[str, Any], wanted: dict[str, Any]) -> list[str]:
         elif want["table"] != item["table"]:
             problems.append(f"{name!r} belongs to {item['table']!r}, not {want['table']!r}")
     problems += [f"no {want['type']} {name!r}" for name, want in wanted.items()
-                 if name not in found and name not in MIGRATED_TABLES]
+                 if name not in found and want["table"] not in MIGRATED_TABLES]
     return problems
 
 

@@ -6,7 +6,8 @@ no clock, no global state.
 Layers, bottom first; a module imports only modules listed before it (tests/engine/test_layers.py):
 the printed game (catalog, options, texts) → the position and its helpers (state) and scoring →
 pure rules (effects, the legal parameters in moves, corrections) → `apply` phase by phase (rules)
-→ legal moves tried on a copy (choices) → what the phones and the app see (bindings, views, info; migrations of older games).
+→ legal moves tried on a copy (choices) → what the phones and the app see (bindings, views, info)
+and older games taken to today's rules (migrations).
 """
 from __future__ import annotations
 
