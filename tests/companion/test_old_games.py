@@ -17,6 +17,7 @@ import pytest
 from companion.app import create_app
 from companion.box import backup
 from companion.game.service import Identity
+from companion.table import history
 from engine import record
 from tests.companion.conftest import csrf
 
@@ -72,6 +73,11 @@ def test_a_restored_old_database_loads_every_game_as_it_was(restored):
         assert service.broken == {}
         for game_id in GOLDEN:
             as_it_was(service, game_id)
+        for golden in GOLDEN.values():  # the history of a finished game: VP over the game
+            if golden["over"]:
+                series = history.vp_series(service, service.get(golden["game_id"]))
+                assert {seat: points[-1][1] for seat, points in series.items()} == {
+                    row["seat"]: row["vp"] for row in golden["scores"]}
         live = service.get(ISSUE["game_id"])
         assert live.row["setup"]["start_seat"] == "N"  # who started, as the engine did then
         assert live.row["rules"] == live.kind.info.rules_version == 2
