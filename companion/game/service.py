@@ -216,14 +216,16 @@ class GameService:
         (listed as broken with the reason, read-only)."""
         setup, moved = engine_record.upgrade(kind.info, row["setup"],
                                              [a["action"] for a in actions], row.get("rules"))
-        actions = [dict(a, action=m) for a, m in zip(actions, moved, strict=True)]
+        stored, actions = actions, [dict(a, action=m)
+                                    for a, m in zip(actions, moved, strict=True)]
         try:
             self._replay(kind, self._setup(kind, setup), actions, 0)
         except Refused as exc:
             raise engine_record.RecordError(
                 [f"in today's rules it does not replay ({exc})"]) from exc
+        changed = {a["seq"]: m for a, m in zip(stored, moved, strict=True) if m != a["action"]}
         self.store.upgrade_game(row["id"], setup, engine_record.current_rules(kind.info),
-                                {a["seq"]: a["action"] for a in actions})
+                                changed)
         log.info("game %s taken from rules version %s to %s", row["id"], row.get("rules") or 1,
                  engine_record.current_rules(kind.info))
         return self.store.game(row["id"]), actions

@@ -223,8 +223,8 @@ class Store:
     def upgrade_game(self, game_id: str, setup: dict, rules: int,
                      actions: dict[int, dict]) -> None:
         """A game taken to today's rules (engine/record.py `upgrade`): its setup, the
-        actions in effect by seq, its rules version, in one transaction; its snapshots (of
-        the old meaning) dropped."""
+        actions a migration changed (by seq), its rules version, in one transaction; its
+        snapshots (of the old meaning) dropped."""
         statements = [("UPDATE games SET setup = ?, rules = ? WHERE id = ?",
                        (dumps(setup), rules, game_id))]
         statements += [("UPDATE actions SET action = ? WHERE game = ? AND seq = ?",
