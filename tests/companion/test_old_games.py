@@ -5,6 +5,7 @@ import. A game that cannot be taken to today's rules stays on disk as it was, li
 reason."""
 from __future__ import annotations
 
+import dataclasses
 import gzip
 import io
 import json
@@ -214,3 +215,56 @@ def test_the_restore_check_replays_an_old_game_in_todays_meaning(tmp_path):
     problems = backup.check_backup(old)
     assert any(ISSUE["game_id"] in p and "not_your_turn" in p for p in problems), problems
     assert record.VERSION == 2
+
+
+def test_a_migration_that_changes_actions_rewrites_only_those(tmp_path, monkeypatch):
+    """A planted rules version 2 of the toy game whose roll carries ``pips`` (version 1:
+    ``value``): reopened, the stored game's rolls in effect are rewritten, its plays and an
+    undone roll stay as they were, its snapshots go, and it is at the same state."""
+    from tc_toygame import GAME
+
+    from companion.box.catalog import load_kind
+    from companion.game.service import GameService
+    from companion.game.store import Store
+
+    path = tmp_path / "toy.sqlite3"
+    service = GameService(Store(path), lambda n: load_kind(n, None), snapshot_every=2)
+    live = service.create("toy", {"players": [{"seat": "A"}, {"seat": "B"}], "seed": 5}, "1234")
+    table = Identity("table", live.id)
+    service.act(table, {"type": "roll", "value": 3})
+    service.act(table, {"type": "roll", "value": 6})
+    service.undo(live.id)
+    service.act(Identity("seat", live.id, "A"), {"type": "play",
+                                                 "card": live.state["hands"]["A"][0]})
+    service.act(table, {"type": "roll", "value": 2})
+    before = state_of(live)
+    service.store.close()
+    stored = dict(rows(path, "SELECT seq, action FROM actions"))
+    assert rows(path, "SELECT COUNT(*) FROM snapshots")[0][0] > 0
+
+    def value_to_pips(setup, actions):
+        return setup, [{k if k != "value" else "pips": v for k, v in a.items()}
+                       if a["type"] == "roll" else a for a in actions]
+
+    def apply_v2(state, action):
+        if action.get("type") == "roll":
+            action = {k if k != "pips" else "value": v for k, v in action.items()}
+        return apply_v1(state, action)
+
+    apply_v1 = GAME.apply
+    monkeypatch.setattr(GAME, "apply", apply_v2)
+    monkeypatch.setattr(GAME, "info", dataclasses.replace(
+        GAME.info, rules_version=2, migrations={1: value_to_pips}))
+    service = GameService(Store(path), lambda n: load_kind(n, None), snapshot_every=2)
+    try:
+        service.load_all()
+        assert service.broken == {}
+        assert state_of(service.get(live.id)) == before
+    finally:
+        service.store.close()
+    now = dict(rows(path, "SELECT seq, action FROM actions"))
+    changed = {seq for seq in now if now[seq] != stored[seq]}
+    assert changed == {1, 4}  # the rolls in effect; 2 (undone) and 3 (a play) as they were
+    assert json.loads(now[1]) == {"type": "roll", "by": "table", "pips": 3}
+    assert rows(path, "SELECT COUNT(*) FROM snapshots")[0][0] == 0
+    assert rows(path, "SELECT rules FROM games") == [(2,)]
