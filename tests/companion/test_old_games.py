@@ -196,6 +196,9 @@ def test_a_stored_game_that_cannot_be_migrated_is_kept_as_it_was_with_the_reason
     try:
         broken = service.broken[ISSUE["game_id"]]
         assert "not_migratable" in broken["problem"] and "'W' is not a seat" in broken["problem"]
+        lobby = app.test_client().get("/").get_data(as_text=True)  # listed with the reason
+        listed = lobby[lobby.index(f'data-game="{ISSUE["game_id"]}"'):]
+        assert "is not a seat" in listed[:listed.index("</li>")]
         for game_id in set(GOLDEN) - {ISSUE["game_id"]}:
             as_it_was(service, game_id)
     finally:
