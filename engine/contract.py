@@ -4,9 +4,10 @@ The app relies on a game keeping the contract of `engine.api` (docs/engine.md): 
 and events are plain JSON; ``apply`` never changes the state it is given and refuses with
 `Refused` (nothing else) without changing anything; a record replays to the same state; a
 seat's view holds no other seat's private part; every action the game offers fits the shape
-it declares; every prompt, event and refusal has its English text. ``check_game`` plays
-seeded random games and returns the broken promises in words; ``assert_game_keeps_contract``
-fails a test with them. The three shipped games and the toy plug-in run it in CI::
+it declares; every prompt, event and refusal has its English text; each rules version step
+has its migration. ``check_game`` plays seeded random games and returns the broken promises in
+words; ``assert_game_keeps_contract`` fails a test with them. The three shipped games and the
+toy plug-in run it in CI::
 
     from engine.contract import assert_game_keeps_contract
     from companion.box.catalog import load_catalog
@@ -168,10 +169,14 @@ def check_game(module: GameModule, catalog: Any, *, games: int = 3, most_actions
     may name one only another seat may play; games with many copies of a card, like the three
     shipped ones, check their privacy with their own tests, e.g.
     tests/companion/test_privacy.py)."""
-    from engine.record import RecordError, build, replay
+    from engine.record import RecordError, build, current_rules, replay
 
     rnd = random.Random(seed)
     check = _Checker(module, rnd, app_reasons, unique_ids)
+    version, steps = current_rules(module.info), getattr(module.info, "migrations", {})
+    if type(version) is not int or version < 1 or sorted(steps) != list(range(1, version)):
+        check.note("info", f"rules_version {version!r} needs one migration per step from 1 "
+                   f"(migrations has {sorted(steps)})")
     for number in range(games):
         for setup in setups(module, seed * 1000 + number):
             where = f"game {number}, {len(setup['players'])} players"
@@ -200,7 +205,8 @@ def check_game(module: GameModule, catalog: Any, *, games: int = 3, most_actions
                 if step % 5 == 0 or module.is_over(state):
                     check.views(here, state, seats)
             try:
-                replayed, _ = replay(module, catalog, build(module.info.id, setup, actions))
+                replayed, _ = replay(module, catalog, build(module.info.id, setup, actions,
+                                                                 current_rules(module.info)))
             except RecordError as exc:
                 check.note(where, f"the record does not replay: {exc.problems}")
                 continue

@@ -31,7 +31,8 @@ class RecordError(ValueError):
 
 def build(game: str, setup: dict, actions: list[dict], rules: int = 1) -> dict:
     """A record for ``game`` from its setup and the accepted actions, in order, played by
-    the game's rules version ``rules``."""
+    the game's rules version ``rules`` (a game played now: `current_rules(info)`; a
+    record of a game played now that says 1 would be migrated as an old one)."""
     return {"format": FORMAT, "version": VERSION, "game": game, "rules": rules,
             "setup": setup, "actions": list(actions)}
 

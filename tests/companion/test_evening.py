@@ -137,7 +137,7 @@ def finished_record(game: str, seed: int) -> dict:
         action = module.random_action(state, rnd)
         state, _ = module.apply(state, action)
         actions.append(action)
-    return record.build(game, setup, actions)
+    return record.build(game, setup, actions, record.current_rules(module.info))
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -29,6 +29,16 @@ def broken_toy(**changes):
     return SimpleNamespace(**{**vars(GAME), **changes})
 
 
+def test_the_kit_catches_a_rules_version_without_its_migration():
+    import dataclasses
+
+    from tc_toygame import GAME
+
+    raised = broken_toy(info=dataclasses.replace(GAME.info, rules_version=2))
+    problems = check_game(raised, load_catalog("toy"), games=1)
+    assert any("rules_version 2 needs one migration per step" in p for p in problems)
+
+
 def test_the_kit_catches_a_game_that_changes_the_state_in_place():
     from tc_toygame import GAME
 

@@ -70,7 +70,7 @@ def finished_record(game: str) -> dict:
         action = module.random_action(state, rnd)
         state, _ = module.apply(state, action)
         actions.append(action)
-    return record.build(game, setup, actions)
+    return record.build(game, setup, actions, record.current_rules(module.info))
 
 
 def exported(host, base: str, game: str, game_id: str, tmp_path) -> tuple[str, object]:

@@ -149,7 +149,8 @@ def test_record_replay_through_engine_record():
 
     s, actions, _, events = play(4, 11)
     setup = {"players": [{"seat": x} for x in "NESW"], "seed": 11}
-    rec = json.loads(json.dumps(records.build("pillars", setup, actions)))
+    rec = json.loads(json.dumps(records.build("pillars", setup, actions,
+                                             GAME.info.rules_version)))
     final, ev = records.replay(GAME, CAT, rec)
     assert strip(final) == strip(s) and ev == events
 
