@@ -29,7 +29,8 @@ def _symbol(erase: str | None) -> tuple[np.ndarray, int]:
     image = np.array(code.make_image().convert("L"))
     n, q = code.modules_count, QUIET * MODULE
     if erase:  # glare washing out one finder pattern
-        x, y = {"tl": (q, q), "tr": (q + (n - 7) * MODULE, q), "bl": (q, q + (n - 7) * MODULE)}[erase]
+        far = q + (n - 7) * MODULE
+        x, y = {"tl": (q, q), "tr": (far, q), "bl": (q, far)}[erase]
         image[y:y + 7 * MODULE, x:x + 7 * MODULE] = 255
     return image, n
 
