@@ -603,7 +603,7 @@ def table_videos(quick: bool = False, scripts=None) -> dict:
     when its card is Removed at most 8 frames after the first frame with no part of it in
     view (``Script.left_view``)."""
     slides = slides_one = spurious = lifts = lifts_ok = mismatched = 0
-    flicker = wrong_zones = pass_removals = 0
+    flicker = wrong_zones = pass_removals = wrong_turns = 0
     walls, cpus, late = [], [], []
     scripts = video_scripts(quick) if scripts is None else scripts
     for name, script, seed, style in scripts:
@@ -616,6 +616,7 @@ def table_videos(quick: bool = False, scripts=None) -> dict:
             cpus.append(cpu)
             events += [(index, type(o).__name__, o.payload, getattr(o, "zone", None))
                        for o in result.observations]
+            wrong_turns += sum(_wrong_turn(o, script.expected) for o in result.observations)
         got = [(kind, payload, zone) for _, kind, payload, zone in events]
         wanted = [(e.kind, e.payload, e.zone) for e in script.expected]
         same = as_scripted(got, wanted)
@@ -651,9 +652,48 @@ def table_videos(quick: bool = False, scripts=None) -> dict:
             "slides": slides, "slides_one_moved": slides_one, "spurious_removals": spurious,
             "lifts": lifts, "lifts_removed_within_8": lifts_ok,
             "lift_frames_after_leaving": late, "hand_pass_removals": pass_removals,
-            "flicker": flicker, "wrong_zones": wrong_zones,
+            "flicker": flicker, "wrong_zones": wrong_zones, "wrong_turns": wrong_turns,
             "video_step_median_ms": round(statistics.median(walls), 3),
             "video_step_cpu_median_ms": round(statistics.median(cpus), 3)}
+
+
+def _wrong_turn(observation, expected) -> bool:
+    """An Appeared or Turned whose quarter turn is not the script's for that card's event
+    of that kind (an event the script does not have counts as flicker instead)."""
+    kind = type(observation).__name__
+    if kind not in ("Appeared", "Turned"):
+        return False
+    turns = {e.rotation for e in expected if e.kind == kind and e.payload == observation.payload}
+    return bool(turns) and observation.rotation not in turns
+
+
+def turn_scenes(seeds: int = 16) -> dict:
+    """Still tables of six cards at once (hardware.synthetic.turn_scenes), ``seeds`` per
+    family, each through a fresh recogniser for `turn_scenes.FRAMES` frames: cards
+    committed at their true turn, at a wrong one, and not committed (waiting for
+    agreeing reads); the held-out lens family apart."""
+    from hardware.camera.tracker import Turned
+    from hardware.synthetic import turn_scenes as ts
+
+    out = {}
+    for family in ts.FAMILIES + ts.HELD_OUT:
+        right = wrong = waiting = 0
+        for seed in range(seeds):
+            recognizer, committed, truth = Recognizer(), {}, {}
+            for index, (image, frame_truth) in enumerate(ts.frames(family, seed)):
+                truth.update({t.payload: t.rotation for t in frame_truth
+                              if t.rotation is not None})
+                for o in recognizer.process(image, index / 30).observations:
+                    if isinstance(o, (Appeared, Turned)):
+                        committed.setdefault(o.payload, []).append(o.rotation)
+            for payload, turn in truth.items():
+                got = committed.get(payload, [])
+                wrong += sum(r != turn for r in got)
+                right += bool(got) and all(r == turn for r in got)
+                waiting += not got
+        out[family] = {"right": right, "wrong": wrong, "waiting": waiting}
+        print(f"  {family:13s} right {right}, wrong {wrong}, not committed {waiting}")
+    return out
 
 
 COVER_FRAMES = (2, 5, 10, 20, 30)  # issue 35: covers of 2-30 frames are not removals
@@ -855,7 +895,7 @@ def _summary(table: dict) -> dict:
     }
 
 
-def tracking(cpu_runs: int, rounds: int = 1) -> None:
+def tracking(cpu_runs: int, rounds: int = 1, turn_seeds: int = 16) -> None:
     """The tracking check (issue 20): every case of hardware.synthetic.harsh_videos (seeds
     the recogniser was not tuned on, 40 and 60 cm, 20 degrees of tilt, lifts towards each
     side, a hand resting on a card, a slide then a lift, overlapping cards, auto exposure)
@@ -877,6 +917,8 @@ def tracking(cpu_runs: int, rounds: int = 1) -> None:
           f"{v['spurious_removals']}; step median {v['video_step_median_ms']} ms wall / "
           f"{v['video_step_cpu_median_ms']} ms CPU (Pi x5 "
           f"{v['video_step_cpu_median_ms'] * 5:.1f} ms)")
+    print("turn scenes (six cards at once: glare, blur, low light, mixed, held-out lens):")
+    scenes = turn_scenes(turn_seeds)
     print(f"still table ({s['frames']} gray frames, {s['runs']} runs): {s['cpu_ms_per_frame']}"
           f" ms CPU a frame (min {s['min']}, max {s['max']}) = {s['core_share_30fps']:.1%} "
           f"of one core at 30 fps; Pi estimate (x5) {s['pi_estimate_ms']} ms")
@@ -884,6 +926,10 @@ def tracking(cpu_runs: int, rounds: int = 1) -> None:
         "videos": v["videos"], "videos_as_scripted": v["videos_as_scripted"],
         "flicker": v["flicker"] + s["events_after_first_second"],
         "wrong_zones": v["wrong_zones"],
+        "wrong_turns_committed": v["wrong_turns"] + sum(
+            f["wrong"] for name, f in scenes.items() if name != "lens_heldout"),
+        "wrong_turns_committed_heldout": scenes["lens_heldout"]["wrong"],
+        "turn_scenes": scenes,
         "slides_one_move": f"{v['slides_one_moved']}/{v['slides']}",
         "lifts_removed_within_8": v["lifts_removed_within_8"], "lifts": v["lifts"],
         "lift_frames_after_leaving": v["lift_frames_after_leaving"],
@@ -924,9 +970,11 @@ def main() -> None:
                         "(hardware.synthetic.harsh_videos) and the still table's CPU")
     parser.add_argument("--rounds", type=int, default=1,
                         help="--tracking: every case on this many blocks of fresh seeds")
+    parser.add_argument("--turn-seeds", type=int, default=16,
+                        help="--tracking: still tables per turn-scene family")
     args = parser.parse_args()
     if args.tracking:
-        tracking(args.cpu_runs, args.rounds)
+        tracking(args.cpu_runs, args.rounds, args.turn_seeds)
         return
     global REPEATS
     if args.table_frames is None:

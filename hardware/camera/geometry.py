@@ -6,7 +6,11 @@ centre) of finder-like proportions. From three of them, or from two plus a guess
 third (a fingertip on one finder pattern), the module grid follows: the symbol is resampled
 upright at 4 px per module with a quiet zone, its three finder patterns are redrawn (they
 carry no data), and zxing decodes that clean picture. Reed-Solomon and the format
-information's BCH code still check every result, so a wrong guess reads nothing.
+information's BCH code still check every result, so a wrong guess reads no wrong text; but
+a guess turned half round (the diagonal pair of finders taken the wrong way about, when
+glare hides the top-left one) still shows zxing the real symbol, which it finds by the real
+finders and reads: such a read is refused unless zxing found the symbol upright where the
+guess put it (`_as_placed`), or the card would be committed turned 180 degrees.
 """
 from __future__ import annotations
 
@@ -126,10 +130,20 @@ def _triples(finders: list[Finder]):
             # squares tell how the image stretches that plane (under a tilt the side from a
             # hidden finder is not as long as the side between the two seen)
             perp = _turn(finders[i], finders[j]) @ (q - p)
-            yield p, q, p + perp  # p top-left, q top-right
-            yield p, p - perp, q  # p top-left, q bottom-left
             mid = (p + q) / 2  # p top-right, q bottom-left: top-left off the diagonal
-            yield mid - perp / 2, p, q
+            for guess in ((p, q, p + perp),  # p top-left, q top-right
+                          (p, p - perp, q),  # p top-left, q bottom-left
+                          (mid - perp / 2, p, q), (mid + perp / 2, p, q)):
+                if _right_handed(*guess):  # a mirrored guess reads a mirrored symbol
+                    yield guess
+
+
+def _right_handed(tl, tr, bl) -> bool:
+    """tl -> tr -> bl turn clockwise on the image (y down), as a printed symbol's do: zxing
+    also reads a mirrored symbol, so a mirrored guess would read the right text with the
+    top edge along the symbol's left one."""
+    a, b = tr - tl, bl - tl
+    return a[0] * b[1] - a[1] * b[0] > 0
 
 
 def _finder_block() -> np.ndarray:
@@ -204,7 +218,18 @@ def read(gray: np.ndarray, binary: np.ndarray, limit: int = 12,
                 upright, formats=zxingcpp.BarcodeFormat.QRCode, try_rotate=False,
                 try_downscale=False, try_invert=False,
                 binarizer=zxingcpp.Binarizer.FixedThreshold):
-            if result.valid:
+            if result.valid and _as_placed(result):
                 size = _size(float(np.linalg.norm(tr - tl)) / module)
                 return result.text, np.float64([tl, tr, bl]), size
     return None
+
+
+def _as_placed(result) -> bool:
+    """zxing read the resampled symbol upright, its top-left corner where the guess put
+    it: the guessed finder centres are then the symbol's own tl/tr/bl (a guess turned a
+    quarter or half round reads the same text with another orientation)."""
+    turn = result.orientation % 360
+    corner = result.position.top_left
+    q = QUIET * PX
+    return min(turn, 360 - turn) <= 20 and abs(corner.x - q) <= 2 * PX \
+        and abs(corner.y - q) <= 2 * PX

@@ -5,6 +5,13 @@ rotation or a new zone is accepted after `appear_frames` agreeing frames in a ro
 67 ms at 30 fps), while a card is declared removed only after `vanish_frames` frames in a
 row without it. Rotation classes use hysteresis (hardware.camera.rotation).
 
+A turn is committed only on agreeing evidence, since a wrong turn of World Without End's
+event card is a wrong income for the whole table, worse than none: a card appears only once
+its `appear_frames` confirming reads agree on its quarter turn (a read half round from the
+others keeps it waiting), and a turn to the opposite quarter needs `opposite_frames`
+agreeing frames in a row (one misread symbol cannot flip a card; a real half turn by hand
+passes through the quarter between, or takes a few frames more).
+
 A card that is not decoded but still *present* (the recogniser found its sticker-like patch
 near where the card's motion puts it: a slide with motion blur, glare) keeps its track
 without counting a miss, for at most `coast_frames` frames in a row: a slide of any length
@@ -93,6 +100,7 @@ Observation = Appeared | Turned | MovedZone | Removed | UnknownCode
 @dataclass(frozen=True)
 class TrackerSettings:
     appear_frames: int = 2
+    opposite_frames: int = 4  # agreeing frames before a card is taken as turned half round
     vanish_frames: int = 8
     hysteresis_deg: float = HYSTERESIS_DEG
     confidence_window: int = 10
@@ -112,6 +120,7 @@ class _Track:
     zone: str | None = None
     pending_rotation: tuple[int, int] | None = None  # (class, agreeing frames)
     pending_zone: tuple[str | None, int] | None = None
+    angles: deque = field(default_factory=lambda: deque(maxlen=8))  # reads before confirmed
     history: deque = field(default_factory=lambda: deque(maxlen=10))
 
 
@@ -157,14 +166,16 @@ class Tracker:
                 track.history.append(1)
                 track.rotation = quarter_with_hysteresis(sighting.angle, None)
                 track.zone = sighting.zone
+                track.angles.append(sighting.angle)
             else:
                 track.history.append(1)
                 track.sighting = sighting
                 track.misses = track.coasting = track.hiding = 0
                 if not track.confirmed:
                     track.streak += 1
+                    track.angles.append(sighting.angle)
             if not track.confirmed:
-                if track.streak >= s.appear_frames:
+                if track.streak >= s.appear_frames and self._agreed(track):
                     track.confirmed = True
                     track.rotation = quarter_with_hysteresis(sighting.angle, None)
                     track.zone = sighting.zone
@@ -224,6 +235,14 @@ class Tracker:
                          self._confidence(t))
                 for p, t in self.tracks.items() if t.confirmed and t.sighting.tag is not None]
 
+    def _agreed(self, track: _Track) -> bool:
+        """The last `appear_frames` reads of an unconfirmed card put it in one quarter turn
+        (each within the hysteresis band of the latest read's class)."""
+        recent = list(track.angles)[-self.settings.appear_frames:]
+        quarter = quarter_with_hysteresis(recent[-1], None)
+        return all(quarter_with_hysteresis(a, quarter, self.settings.hysteresis_deg) == quarter
+                   for a in recent)
+
     def _follow(self, track: _Track, sighting: Sighting, at: float) -> list[Observation]:
         s = self.settings
         out: list[Observation] = []
@@ -235,7 +254,8 @@ class Tracker:
             count = track.pending_rotation[1] + 1 if (
                 track.pending_rotation and track.pending_rotation[0] == wanted) else 1
             track.pending_rotation = (wanted, count)
-            if count >= s.appear_frames:
+            needed = s.opposite_frames if (wanted - track.rotation) % 4 == 2 else s.appear_frames
+            if count >= needed:
                 previous, track.rotation, track.pending_rotation = track.rotation, wanted, None
                 out.append(Turned(sighting.payload, tag, track.zone, wanted, previous, at,
                                   self._confidence(track)))
