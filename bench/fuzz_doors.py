@@ -1,23 +1,37 @@
-"""Fuzzed socket messages against every game (issue 21): how many tracebacks does the server log?
+"""Fuzzed socket messages, host forms and exports against every game (issues 21, 45): how many
+tracebacks does the server log?
 
 The app runs in this process behind a real werkzeug server on a free port; real Socket.IO
 clients (four seats, the paired table display, the host) send ``--messages`` messages per game:
 legal actions of the running game with one field replaced by junk (tests/companion/fuzz.py),
 the same as previews, host ops with junk fields, and messages that are not objects at all. The
-game moves on by a legal move every few messages, and a new game starts when one ends. Every
-log record carrying a traceback is counted, and every `internal_error` answer.
+game moves on by a legal move every few messages, and a new game starts when one ends.
 
+Then ``--requests`` HTTP requests (a real HTTP client holding the host's cookie and the
+session's CSRF token) to the host's forms and the exports (issue 45): the dice tray, the
+camera's switch, the dice roles, the login, the new-game form, the guided setup, the deck's
+check, save and import, a taught die's face, a record import, each with numbers that are not
+numbers (``nan``, ``inf``, ``1e309``, 5,000 digits, negative ones; in JSON bodies ``NaN``,
+``Infinity`` and the like) or plain junk; and the CSV, BG Stats and record exports of
+finished games, a die picture with a face of hundreds of digits. Every answer's status is
+counted (a 5xx is an internal error).
+
+Every log record carrying a traceback is counted, and every `internal_error` answer.
 Prints per game the answers by code, then ONE last line: a JSON object (per game: messages,
-tracebacks, internal_errors, accepted, refused; tracebacks_total; target 0).
-Usage: .venv/bin/python bench/fuzz_doors.py [--messages 10000] [--games wwe pillars monasterium]
+tracebacks, internal_errors, accepted, refused; ``forms``: requests, statuses, server_errors (500s),
+tracebacks; tracebacks_total; target 0).
+Usage: .venv/bin/python bench/fuzz_doors.py [--messages 10000] [--requests 3000]
+       [--games wwe pillars monasterium]
 """
 from __future__ import annotations
 
 import argparse
 import collections
+import io
 import json
 import logging
 import random
+import re
 import statistics
 import sys
 import tempfile
@@ -26,6 +40,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from companion import context
 from companion.app import create_app  # noqa: E402
 from tests.companion.conftest import LiveServer, Spy  # noqa: E402
 from tests.companion.fuzz import JUNK, advance, legal_actions, mutate  # noqa: E402
@@ -108,10 +123,117 @@ def fuzz(service, server, name: str, messages: int, rnd: random.Random) -> dict:
     return {"codes": codes, "cpu_ms": [c * 1000 for c in cpu]}
 
 
+# numbers that are not numbers, as a form field holds them (issue 45)
+NUMBERS = ("nan", "NaN", "-nan", "inf", "-inf", "Infinity", "-Infinity", "1e309", "-1e309",
+           "9" * 5000, "-" + "9" * 5000, "1" * 300, "-1", "-0", "-0.0", "-1e-400", "-999999",
+           "0x10", "1_000", "\u0661\u0662", "", " ", "3", "12.5", "60,5", "1e3")
+# the same in a JSON body (raw JSON text: Python's json module reads NaN and 1e309)
+JSON_NUMBERS = ("NaN", "Infinity", "-Infinity", "1e309", "-1e309", "9" * 5000, "-1", "-0",
+                "1e-400", "1" * 40, "3.5", "3", '"3"', "null", "[]")
+
+
+def raw_json(template: str, *numbers: str) -> dict:
+    """A JSON body (requests' keyword args) with each ``@`` of ``template`` replaced by one of
+    ``numbers`` as raw JSON text (NaN, 1e309: what a JSON encoder would never write)."""
+    for value in numbers:
+        template = template.replace("@", value, 1)
+    return {"data": template, "headers": {"Content-Type": "application/json"}}
+
+
+def number(rnd: random.Random) -> str:
+    return rnd.choice(NUMBERS)
+
+
+def form_requests(game: str, done: str, rnd: random.Random) -> tuple[str, str, dict]:
+    """One request to a host's form or an export: (method, path, requests' keyword args);
+    the CSRF token is added by the caller."""
+    num, jnum = number(rnd), rnd.choice(JSON_NUMBERS)
+    junk = rnd.choice([num, json.dumps(rnd.choice(JUNK), default=str)[:300]])
+    host = f"/host/{game}"
+    choices = [
+        ("POST", f"{host}/camera/tray", {"data": {k: rnd.choice([num, number(rnd), "10"])
+                                                  for k in ("x0", "y0", "x1", "y1")}}),
+        ("POST", f"{host}/camera/acting", {"data": {"on": junk}}),
+        ("POST", f"{host}/camera/calibrate", {"data": {"marker_mm": num}}),
+        ("POST", f"{host}/dice/roles", {"data": {"die": [num, "tax"], "role": ["tax", junk]}}),
+        ("POST", f"{host}/login", {"data": {"pin": num}}),
+        ("POST", "/games", {"data": {"game": rnd.choice(["wwe", "pillars", "monasterium"]),
+                                     "host_pin": num, "name_N": "Ann", "name_E": junk,
+                                     "option_" + rnd.choice(["variant", "seed", "x"]): num,
+                                     "start_seat": rnd.choice(["N", "random", num])}}),
+        ("POST", f"/games/{game}/setup", raw_json('{"op": "goto", "step": @}', jnum)),
+        ("POST", f"{host}/deck/" + rnd.choice(["check", "save"]) + "?game=pillars",
+         raw_json('{"part": "board", "entry": {"start_gold": @, "start_vp": @}}', jnum,
+                  rnd.choice(JSON_NUMBERS))),
+        ("POST", f"{host}/deck/import?game=pillars",
+         raw_json('{"game": "pillars", "files": {"board.json": {"start_gold": @}}}', jnum)),
+        ("POST", f"{host}/deck/die_face" + rnd.choice(["", "/forget"]),
+         raw_json('{"role": "tax", "face": @, "game": "wwe"}', jnum)),
+        ("GET", f"{host}/history/{rnd.choice([done, num[:80], 'x'])}"
+         + rnd.choice([".csv", ".bgsplay", "/record.json"]), {}),
+        ("GET", f"{host}/deck/die/wwe/tax/{rnd.choice([num, '3', '1' * 300])}.png", {}),
+        ("GET", f"{host}/history?lang={num[:40]}", {}),
+        ("GET", f"/games/{game}/setup.json?lang={num[:40]}", {}),
+    ]
+    return rnd.choice(choices)
+
+
+def a_record(service, game: str, rnd: random.Random) -> tuple[str, dict]:
+    """A record import with one number of the record replaced by a number that is not one."""
+    text = json.dumps(service.record(game))
+    numbers = list(re.finditer(r"(?<=[:\[,] )-?\d+(\.\d+)?", text))
+    if numbers:
+        spot = rnd.choice(numbers)
+        text = text[:spot.start()] + rnd.choice(JSON_NUMBERS) + text[spot.end():]
+    return "/games/import", {"data": {"host_pin": "2468"},
+                             "files": {"record": ("r.json", io.BytesIO(text.encode()))}}
+
+
+def fuzz_forms(service, server, data_dir: Path, requests_count: int,
+               rnd: random.Random) -> dict:
+    """``requests_count`` HTTP requests to the host's forms and the exports (see the top)."""
+    import cv2
+    import numpy as np
+    import requests
+
+    from companion.box import taught_dice
+
+    # one face of World Without End's tax die taught, as an owner leaves it: the die
+    # pictures' folder exists (a face number too long for a file name reaches the disk)
+    picture = taught_dice.face_path("wwe", data_dir, "tax", 3)
+    picture.parent.mkdir(parents=True, exist_ok=True)
+    picture.write_bytes(cv2.imencode(".png", np.zeros((8, 8, 3), np.uint8))[1].tobytes())
+    players = {"players": [{"seat": s, "name": s} for s in SEATS]}
+    done = service.create("wwe", players, "2468")
+    service.end(done.id)  # a finished game: its exports
+    live = service.create("wwe", players, "2468")
+    http = requests.Session()
+    http.cookies.set(f"tc_host_{live.id}", service.new_host_token(live.id))
+    page = http.get(server.url + "/new").text
+    token = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
+    statuses: collections.Counter = collections.Counter()
+    for k in range(requests_count):
+        if k % 50 == 49:
+            path, options = a_record(service, done.id, rnd)
+            method = "POST"
+        else:
+            method, path, options = form_requests(live.id, done.id, rnd)
+        options = dict(options, headers=dict(options.get("headers", {}),
+                                             **{"X-CSRF-Token": token}))
+        if isinstance(options.get("data"), dict):
+            options["data"] = dict(options["data"], csrf_token=token)
+        answer = http.request(method, server.url + path, allow_redirects=False, timeout=60,
+                              **options)
+        statuses[answer.status_code] += 1
+    return {"statuses": statuses}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--messages", type=int, default=10_000)
     parser.add_argument("--games", nargs="+", default=["wwe", "pillars", "monasterium"])
+    parser.add_argument("--requests", type=int, default=3000,
+                        help="HTTP requests to the host's forms and the exports")
     parser.add_argument("--seed", type=int, default=21)
     args = parser.parse_args()
     catcher = Tracebacks()
@@ -121,7 +243,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         app = create_app({"DATA_DIR": str(Path(tmp) / "data"), "TESTING": True})
         server = LiveServer(app)
-        service = app.extensions["companion"]
+        service = context.of(app).service
         try:
             for name in args.games:
                 seen = len(catcher.records)
@@ -141,11 +263,25 @@ def main() -> None:
                              "refused": args.messages - codes["ok"],
                              "bad_action": codes["bad_action"],
                              "changed_on_refusal": codes["changed_on_refusal"]}
+            seen = len(catcher.records)
+            statuses = fuzz_forms(service, server, Path(tmp) / "data", args.requests,
+                                  random.Random(args.seed))["statuses"]
+            tracebacks = len(catcher.records) - seen
+            server_errors = statuses[500]  # 503: the translated "no camera runs" answer
+            print(f"host forms and exports: {args.requests} requests, {tracebacks} tracebacks, "
+                  f"{server_errors} internal errors (500)")
+            print("  statuses: " + ", ".join(f"{c} {n}" for c, n in sorted(statuses.items())))
+            for record in catcher.records[seen:seen + 5]:
+                print("  traceback:", record)
+            forms = {"requests": args.requests, "tracebacks": tracebacks,
+                     "server_errors": server_errors,
+                     "statuses": {str(c): n for c, n in sorted(statuses.items())}}
         finally:
             server.stop()
             service.store.close()
-    print(json.dumps({"fuzz": out, "tracebacks_total": sum(g["tracebacks"] for g in out.values()),
-                      "target_tracebacks": 0}))
+    print(json.dumps({"fuzz": out, "forms": forms,
+                      "tracebacks_total": sum(g["tracebacks"] for g in out.values())
+                      + forms["tracebacks"], "target_tracebacks": 0}))
 
 
 if __name__ == "__main__":

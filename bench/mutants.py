@@ -58,14 +58,19 @@ ROOT = Path(__file__).resolve().parents[1]
 EQUIVALENTS = ROOT / "bench" / "mutants_equivalent.json"
 
 RULE_MODULES = {
-    "wwe": ["actions", "cards", "duties", "effects", "flow", "projects"],
-    "pillars": ["architects", "draft", "flow", "resolution", "rules"],
-    "monasterium": ["effects", "missions", "moves", "rules", "scoring"],
+    "wwe": ["actions", "cards", "duties", "effects", "flow", "projects",
+            "choices", "corrections"],
+    "pillars": ["architects", "draft", "flow", "resolution", "rules",
+                "choices", "corrections"],
+    "monasterium": ["effects", "missions", "moves", "rules", "scoring",
+                    "choices", "corrections"],
 }
-"""The modules that hold each game's rules. Not mutated: options.py (the declared variants:
-data, checked by tests/engine/test_options.py), choices.py (what to offer: checked against
-the rules by the choices' own trials), views, texts, catalog and shapes."""
+"""The modules mutated per game: its rules, plus choices.py (what a phone or the table is
+offered and the preview shown beside it) and corrections.py (the host's corrections and
+their labels). Not mutated: options.py (the declared variants: data, checked by
+tests/engine/test_options.py), views, texts, catalog and shapes."""
 CROSS_GAME = ["tests/engine/test_layers.py", "tests/engine/test_rules_cited.py",
+              "tests/engine/test_correction_labels.py",
               "tests/engine/test_viewparts.py", "tests/engine/test_catalog_languages.py"]
 SLOW_LAST = ["test_choices_performed.py", "test_fuzz.py", "test_offered_brute.py",
              "test_offered_params.py", "test_properties.py",

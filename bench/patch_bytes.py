@@ -25,6 +25,7 @@ import statistics  # noqa: E402
 import tempfile  # noqa: E402
 
 from bench.server_cpu import identity  # noqa: E402
+from companion import context  # noqa: E402
 from companion.app import create_app  # noqa: E402
 from companion.game import games, patches, views  # noqa: E402
 from companion.table import citations  # noqa: E402
@@ -37,7 +38,7 @@ def key_of(path: list, depth: int) -> str:
 
 def run(game: str, actions: int, seed: int, lang: str) -> dict:
     app = create_app({"DATA_DIR": tempfile.mkdtemp(), "TESTING": True, "HARDWARE": False})
-    svc = app.extensions["companion"]
+    svc = context.of(app).service
     module = games.module_of(game)
     seats = [s.id for s in module.info.seats][:min(4, module.info.max_players)]
     live = svc.create(game, {"players": [{"seat": s, "name": f"Player {s}"} for s in seats],

@@ -39,9 +39,10 @@ import time  # noqa: E402
 
 from socketio.packet import EVENT  # noqa: E402
 
+from companion import context  # noqa: E402
 from companion.app import JsonPacket, create_app  # noqa: E402
-from companion.blueprints.sockets import PATCH_OPS  # noqa: E402
 from companion.game import games, patches, views  # noqa: E402
+from companion.game.sender import PATCH_OPS  # noqa: E402
 from companion.game.service import Identity  # noqa: E402
 from companion.game.shared import Fresh  # noqa: E402
 from engine.api import random_move  # noqa: E402
@@ -56,7 +57,7 @@ def identity(live, by: str) -> Identity:
 
 
 def messages(prev: list | None, built: list, n: int) -> list:
-    """What push_views (companion/blueprints/sockets.py) sends each recipient: its whole view
+    """What the sender (companion/game/sender.py) sends each recipient: its whole view
     first, then a patch of what changed (nothing when nothing did, the whole view again when
     much did)."""
     if prev is None:
@@ -129,7 +130,7 @@ def run(game: str, actions: int, seed: int, profile=None) -> dict:
 
     def table():
         app = create_app({"DATA_DIR": tempfile.mkdtemp(), "TESTING": True, "HARDWARE": False})
-        svc = app.extensions["companion"]
+        svc = context.of(app).service
         return app, svc, svc.create(game, {"players": players, "seed": seed}, "1234")
 
     app, svc, live = table()

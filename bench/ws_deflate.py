@@ -32,6 +32,7 @@ from wsproto import ConnectionType, WSConnection  # noqa: E402
 from wsproto.events import AcceptConnection, Request, TextMessage  # noqa: E402
 from wsproto.extensions import PerMessageDeflate  # noqa: E402
 
+from companion import context  # noqa: E402
 from companion.app import create_app  # noqa: E402
 from companion.game import games, views  # noqa: E402
 from engine.api import random_move  # noqa: E402
@@ -44,7 +45,7 @@ def frames_of_a_game(actions: int, seed: int) -> list[list[str]]:
     module = games.module_of("wwe")
     seats = [s.id for s in module.info.seats][:4]
     app = create_app({"DATA_DIR": tempfile.mkdtemp(), "TESTING": True, "HARDWARE": False})
-    svc = app.extensions["companion"]
+    svc = context.of(app).service
     live = svc.create("wwe", {"players": [{"seat": s, "name": s} for s in seats],
                               "seed": seed}, "1234")
     keys = [("seat", s) for s in seats] + [("table", None)]

@@ -17,12 +17,28 @@ from flask_compress import Compress
 from flask_socketio import SocketIO
 from socketio.packet import Packet
 
+from companion import context
+from companion.blueprints import (
+    camera,
+    common,
+    deck,
+    dice,
+    game_assets,
+    history,
+    host,
+    pages,
+    records,
+    sockets,
+    table_guide,
+)
 from companion.box import catalog
 from companion.game import games
+from companion.game.recipients import Connections
+from companion.game.sender import ViewSender
 from companion.game.service import GameService
 from companion.game.store import Store
-from companion.server import frames, i18n, json_codec, security, settings, transport
-from companion.wiring import hardware_manager
+from companion.server import frames, i18n, json_codec, security, settings, text, transport
+from companion.wiring.hardware_manager import HardwareManager
 from hardware import atomic_file
 
 log = logging.getLogger(__name__)
@@ -71,7 +87,7 @@ def clean_stale_writes(data_dir: Path) -> None:
 def create_app(test_config: dict | None = None) -> Flask:
     """The app, with its settings resolved once (companion/server/settings.py): defaults <
     DATA/config.json < COMPANION_* environment < ``test_config`` (`companion serve` passes
-    its command line here). ``app.extensions["companion.settings"]`` holds them."""
+    its command line here). Every part it makes is in its `companion.context.Context`."""
     security.install_log_redaction()
     app = Flask(__name__, template_folder=str(WEB_DIR / "templates"),
                 static_folder=str(WEB_DIR / "static"), static_url_path="/static")
@@ -87,7 +103,6 @@ def create_app(test_config: dict | None = None) -> Flask:
     resolved = settings.resolve(test_config)
     for problem in resolved.problems:
         log.warning("setting refused: %s", problem)
-    app.extensions["companion.settings"] = resolved
     app.config.update(settings.app_config(resolved))
     if resolved.server.certfile:  # served over https: the session cookie never goes over http
         app.config["SESSION_COOKIE_SECURE"] = True
@@ -95,67 +110,39 @@ def create_app(test_config: dict | None = None) -> Flask:
     data_dir.mkdir(parents=True, exist_ok=True)
     clean_stale_writes(data_dir)
     app.secret_key = app.config.get("SECRET_KEY") or secret_key(data_dir)
-    i18n.init_app(app, data_dir)
+    i18n.init_app(app, data_dir, games.Installed(app.config["GAMES"] or {}))
 
-    kinds: dict[str, games.GameKind] = {}
-
-    def kind(name: str) -> games.GameKind:
-        if name not in kinds:
-            kinds[name] = catalog.load_kind(name, str(data_dir), app.config["GAMES"])
-        return kinds[name]
-
-    catalog_listeners: list = []  # callables (name) told too: the camera's taught dice
-
-    def catalog_changed(name: str) -> None:
-        """The owner's catalog of ``name`` changed (companion/box/deck.py): new games load it
-        afresh; games already created keep theirs (pinned); the listeners are told."""
-        kinds.pop(name, None)
-        for listener in list(catalog_listeners):
-            listener(name)
-
-    app.extensions["companion.catalog_changed"] = catalog_changed
-    app.extensions["companion.catalog_listeners"] = catalog_listeners
-    store = Store(data_dir / "companion.sqlite3")
-    service = GameService(store, kind, snapshot_every=resolved.snapshot_every)
+    kinds = catalog.Kinds(data_dir, app.config["GAMES"])
+    service = GameService(Store(data_dir / "companion.sqlite3"), kinds,
+                          snapshot_every=resolved.snapshot_every)
     service.load_all()
-    app.extensions["companion"] = service
-    app.extensions["companion.limiter"] = security.RateLimiter(resolved.rate_limit.attempts,
-                                                                 resolved.rate_limit.window_s)
 
     socketio = SocketIO(app, async_mode="threading", serializer=JsonPacket, logger=False,
                         engineio_logger=False, ping_interval=10, ping_timeout=10,
                         max_http_buffer_size=64 * 1024, **transport.SOCKETIO_OPTIONS)
     app.session_interface = transport.SocketSession()  # none opened per socket event
     app.wsgi_app = transport.NoDeflate(app.wsgi_app)  # plain WebSocket frames: less Pi CPU
-    app.extensions["companion.socketio"] = socketio
-    app.extensions["companion.frames"] = frames.FrameLog()  # malformed frames: one line each
-    frames.guard(socketio.server, app.extensions["companion.frames"])
+    frame_log = frames.FrameLog()  # malformed frames: one line each
+    frames.guard(socketio.server, frame_log)
     Compress(app)  # pages, scripts, styles and JSON go out compressed (not the MJPEG preview)
 
-    from companion.blueprints import game_assets, host, pages, records, sockets
+    hardware = HardwareManager(resolved, service, kinds, app.config.get("DICE_READER_OPTIONS"))
+    connections = Connections()
+    views = ViewSender(app, socketio.emit, connections, hardware.status_for)
+    made = context.Context(
+        settings=resolved, service=service, kinds=kinds,
+        limiter=security.RateLimiter(resolved.rate_limit.attempts, resolved.rate_limit.window_s),
+        frames=frame_log, socketio=socketio, connections=connections, views=views,
+        hardware=hardware)
+    app.extensions[context.KEY] = made
 
     game_assets.init_app(app)  # each game's static files and template partials
-    app.register_blueprint(pages.bp)
-    app.register_blueprint(host.bp)
-    app.register_blueprint(records.bp)
-    from companion.blueprints import deck  # the owner's own cards
-
-    app.register_blueprint(deck.bp)
-    from companion.blueprints import camera, dice  # the host's hardware pages
-
-    app.register_blueprint(camera.bp)
-    app.register_blueprint(dice.bp)
-    from companion.blueprints import history, table_guide  # the evening: setup and history
-
-    app.register_blueprint(table_guide.bp)
-    app.register_blueprint(history.bp)
-    sockets.init_app(app, socketio, service)
-    from companion.blueprints import common
-    from companion.server import text
-
+    for blueprint in (pages.bp, host.bp, records.bp, deck.bp, camera.bp, dice.bp,
+                      table_guide.bp, history.bp):
+        app.register_blueprint(blueprint)
+    sockets.init_app(made)
     text.init_app(app, common.refuse_text)  # one rule for text at every HTTP door
 
-    hardware_manager.init_app(app)
     if app.config["START_HARDWARE"] and resolved.hardware:
-        hardware_manager.start(app)
+        hardware.start()
     return app

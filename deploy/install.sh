@@ -18,8 +18,9 @@ usage() {
     cat <<'EOF'
 Usage: install.sh [options]
   --port N              port of the server (default 8000)
-  --dice-usb VID:PID    USB id of the dice reader for the udev rule (repeatable; VID:PID:SERIAL
-                        to pin one board); default: common Arduino, Pico and CH340 ids
+  --dice-usb VID:PID    USB id of the dice reader for the udev rule (repeatable; VID:* for any
+                        product of a vendor, VID:PID:SERIAL to pin one board); default: the
+                        USB-serial chips and boards hardware/dice/discovery.py knows
   --picamera / --no-picamera
                         install python3-picamera2 and let the virtualenv see it (default:
                         no; the Camera Module is read through rpicam-vid, installed on a Pi;
@@ -56,7 +57,15 @@ AVAHI_SERVICE=/etc/avahi/services/table-companion.service
 PAM_FILE=/etc/pam.d/table-companion-kiosk
 NM_CONNECTION=/etc/NetworkManager/system-connections/table-companion-hotspot.nmconnection
 HOTSPOT_ID=table-companion-hotspot
-DEFAULT_DICE_USB="2341:0043 2341:0001 2341:8036 2a03:0043 2e8a:000a 1a86:7523"
+# The same ids as hardware/dice/discovery.py's KNOWN_USB_IDS (a test keeps them equal).
+DEFAULT_DICE_USB="2341:* 2a03:* 1a86:7523 1a86:55d4 0403:6001 0403:6015 10c4:ea60 067b:2303 \
+239a:* 1b4f:* 2e8a:*"
+OLD_DEFAULT_DICE_USB="2341:0043 2341:0001 2341:8036 2a03:0043 2e8a:000a 1a86:7523"
+# The USB-serial drivers a reader may need, loaded at boot: systemd resolves the unit's
+# DeviceAllow=char-ttyUSB/char-ttyACM against /proc/devices when it starts, so a driver
+# loaded later (the reader plugged in afterwards) would be refused until a restart.
+MODULES_FILE=/etc/modules-load.d/table-companion.conf
+SERIAL_MODULES=(usbserial cdc_acm ch341 cp210x ftdi_sio pl2303)
 UNITS="table-companion.service table-companion-backup.service table-companion-backup.timer"
 KIOSK_UNIT=table-companion-kiosk.service
 
@@ -224,6 +233,8 @@ for key in PORT DICE_USB PICAMERA HOTSPOT HOTSPOT_SSID HOTSPOT_PASSWORD KIOSK KI
 done
 : "${OPT[PORT]:=8000}"
 : "${OPT[DICE_USB]:=$DEFAULT_DICE_USB}"
+# The default of earlier versions, remembered in install.conf: today's default covers it.
+[ "${OPT[DICE_USB]}" != "$OLD_DEFAULT_DICE_USB" ] || OPT[DICE_USB]=$DEFAULT_DICE_USB
 : "${OPT[HOTSPOT]:=no}"
 : "${OPT[HOTSPOT_SSID]:=TableCompanion}"
 : "${OPT[KIOSK]:=no}"
@@ -240,9 +251,10 @@ then
 fi
 [[ ${OPT[KEEP_BACKUPS]} =~ ^[0-9]+$ ]] || die "--keep-backups must be a number"
 [[ ${OPT[KIOSK_PATH]} =~ ^/[A-Za-z0-9._~/?=\&%-]*$ ]] || die "--kiosk-path must start with /"
-for id in ${OPT[DICE_USB]}; do
-    [[ $id =~ ^[0-9a-fA-F]{4}:[0-9a-fA-F]{4}(:[A-Za-z0-9._-]+)?$ ]] \
-        || die "--dice-usb $id: expected VID:PID or VID:PID:SERIAL in hex, e.g. 2341:0043"
+read -r -a dice_ids <<<"${OPT[DICE_USB]}"  # VID:* is a word, not a file pattern
+for id in "${dice_ids[@]}"; do
+    [[ $id =~ ^[0-9a-fA-F]{4}:([0-9a-fA-F]{4}(:[A-Za-z0-9._-]+)?|\*)$ ]] \
+        || die "--dice-usb $id: expected VID:PID, VID:* or VID:PID:SERIAL in hex, e.g. 2341:0043"
 done
 if [ "${OPT[HOTSPOT]}" = yes ] && [ -n "${OPT[HOTSPOT_PASSWORD]:-}" ]; then
     if [ "${#OPT[HOTSPOT_PASSWORD]}" -lt 8 ] || [ "${#OPT[HOTSPOT_PASSWORD]}" -gt 63 ]; then
@@ -259,8 +271,10 @@ install_packages() {
     step "Debian packages"
     local wanted=(python3 python3-venv avahi-daemon sqlite3 iproute2) missing=()
     [ "${OPT[PICAMERA]}" = no ] || wanted+=(python3-picamera2)
-    # The Camera Module is read through rpicam-vid (hardware/camera/rpicam.py).
-    ! on_raspberry_pi || wanted+=(rpicam-apps)
+    # The Camera Module is read through rpicam-vid (hardware/camera/rpicam.py): Lite's
+    # rpicam-apps-lite has it without the preview window's Qt/X libraries; a desktop
+    # image's rpicam-apps is kept as it is.
+    ! on_raspberry_pi || wanted+=("$(camera_apps_package)")
     [ "${OPT[HTTPS]}" = no ] || wanted+=(openssl)
     [ "${OPT[HOTSPOT]}" = no ] || wanted+=(network-manager)
     if [ "${OPT[KIOSK]}" = yes ]; then
@@ -277,6 +291,11 @@ install_packages() {
     run apt-get update -q
     run env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
         "${missing[@]}"
+}
+
+camera_apps_package() {
+    if [ -z "$ROOT" ] && has_package rpicam-apps; then echo rpicam-apps
+    else echo rpicam-apps-lite; fi
 }
 
 kiosk_browser_package() {
@@ -310,10 +329,16 @@ create_users() {
                 --home-dir "/var/lib/$KIOSK_USER" --shell /usr/sbin/nologin \
                 --comment "Table Companion kiosk" "$KIOSK_USER"
         fi
-        if [ -z "$ROOT" ] && in_groups "$KIOSK_USER" video render input; then
-            say "unchanged: $KIOSK_USER is in video, render and input"
+        # The display (video, render) and input devices' groups; udev makes render and input,
+        # so a system without udev (a bare Debian root) has none to join.
+        local groups=() group
+        for group in video render input; do
+            if [ -n "$ROOT" ] || getent group "$group" >/dev/null; then groups+=("$group"); fi
+        done
+        if [ -z "$ROOT" ] && in_groups "$KIOSK_USER" "${groups[@]}"; then
+            say "unchanged: $KIOSK_USER is in ${groups[*]}"
         else
-            run usermod -a -G video,render,input "$KIOSK_USER"
+            run usermod -a -G "$(IFS=,; echo "${groups[*]}")" "$KIOSK_USER"
         fi
     fi
 }
@@ -417,10 +442,13 @@ install_units() {
 install_udev_rule() {
     step "udev rule for the dice reader (/dev/dicereader)"
     local id vid pid serial rules=""
-    for id in ${OPT[DICE_USB]}; do
+    local -a ids
+    read -r -a ids <<<"${OPT[DICE_USB]}"  # VID:* is a word, not a file pattern
+    for id in "${ids[@]}"; do
         IFS=: read -r vid pid serial <<<"$id"
         vid=${vid,,}; pid=${pid,,}
-        rules+="SUBSYSTEM==\"tty\", ATTRS{idVendor}==\"$vid\", ATTRS{idProduct}==\"$pid\""
+        rules+="SUBSYSTEM==\"tty\", ATTRS{idVendor}==\"$vid\""
+        [ "$pid" = "*" ] || rules+=", ATTRS{idProduct}==\"$pid\""
         [ -z "$serial" ] || rules+=", ATTRS{serial}==\"$serial\""
         rules+=", SYMLINK+=\"dicereader\", ENV{ID_MM_DEVICE_IGNORE}=\"1\""
         rules+=", GROUP=\"dialout\", MODE=\"0660\""$'\n'
@@ -428,7 +456,8 @@ install_udev_rule() {
     if put_file 0644 "$UDEV_RULE" <<EOF; then
 # Table Companion: the dice reader gets the stable name /dev/dicereader, and ModemManager
 # leaves it alone (it would otherwise probe a CDC-ACM board with AT commands for seconds).
-# Matched on USB vendor:product ids (install.sh --dice-usb VID:PID[:SERIAL]). The server
+# Matched on USB vendor:product ids (install.sh --dice-usb VID:PID[:SERIAL], VID:* for a
+# vendor's every product; by default the ids hardware/dice/discovery.py tries). The server
 # still confirms the device with the protocol's HELLO handshake before trusting it.
 ${rules%$'\n'}
 EOF
@@ -437,6 +466,17 @@ EOF
             run_live udevadm trigger --subsystem-match=tty --action=add
         fi
     fi
+}
+
+install_serial_modules() {
+    step "USB-serial drivers loaded at boot (a dice reader plugged in later is allowed)"
+    put_file 0644 "$MODULES_FILE" <<EOF || true
+# Table Companion, written by deploy/install.sh: the USB-serial drivers of a dice reader,
+# loaded at boot before the service starts. systemd resolves its DeviceAllow=char-ttyUSB
+# and char-ttyACM against /proc/devices at start: a driver loaded only when a reader is
+# plugged in afterwards would leave that reader refused until the service restarts.
+$(printf '%s\n' "${SERIAL_MODULES[@]}")
+EOF
 }
 
 install_avahi_service() {
@@ -580,6 +620,8 @@ install_kiosk() {
 KIOSK_BROWSER=$browser
 KIOSK_BROWSER_ARGS=$args
 KIOSK_URL=$SCHEME://localhost:${OPT[PORT]}${OPT[KIOSK_PATH]}
+# cage (wlroots 0.15 on Bookworm) refuses to start without an input device; a kiosk has none.
+WLR_LIBINPUT_NO_DEVICES=1
 EOF
     put_file 0644 "$PAM_FILE" <"$HERE/pam/table-companion-kiosk" || true
     if put_file 0644 "$UNIT_DIR/$KIOSK_UNIT" <"$HERE/systemd/$KIOSK_UNIT"; then
@@ -636,6 +678,7 @@ uninstall() {
     ! systemd_running || run systemctl daemon-reload
     step "Remove device, network and display settings"
     remove_path "$UDEV_RULE"
+    remove_path "$MODULES_FILE"
     remove_path "$AVAHI_SERVICE"
     remove_path "$PAM_FILE"
     if [ -e "$ROOT$NM_CONNECTION" ]; then
@@ -681,6 +724,7 @@ install_app
 write_settings
 install_units
 install_udev_rule
+install_serial_modules
 install_avahi_service
 install_https
 install_hotspot

@@ -141,6 +141,12 @@ class SeatInfo:
     colour: str  # the default CSS colour of the seat's pieces
 
 
+# The languages the app speaks; English is the msgids. A game declares those its texts are
+# translated into (`GameInfo.languages`): the app offers only those on the game's pages and
+# `web.i18n_tool check` and the contract kit check only those (docs/translations.md).
+LANGUAGES = ("en", "it", "pl", "es", "de")
+
+
 # The four sides of a square table, as most games seat their players (id, English name,
 # the usual colour of that side's pieces).
 COMPASS_SEATS = (SeatInfo("N", "North", "blue"), SeatInfo("E", "East", "red"),
@@ -160,15 +166,21 @@ class Option:
     text: str
     rule: str = ""  # where in the rules reference, e.g. "A-2, R3.5.5"
     labels: dict[str, str] = field(default_factory=dict)  # str(choice) -> English label
+    # True: a [BEST READING] of an unclear rule, folded with the others under "Rule options"
+    # on the new-game form (the recommended reading preselected); False: a variant the table
+    # chooses (a first-game mode, a shorter game), shown openly
+    reading: bool = False
 
     @classmethod
-    def table(cls, options: dict[str, tuple]) -> tuple[Option, ...]:
-        """Options from a game's table ``{id: (default, choices, rule, text)}``; a non-bool
-        choice is labelled by its words ("after_income" -> "after income")."""
+    def table(cls, options: dict[str, tuple], variants: tuple[str, ...] = ()
+              ) -> tuple[Option, ...]:
+        """Options from a game's table of readings ``{id: (default, choices, rule, text)}``
+        (``variants``: the ids that are variants, not readings); a non-bool choice is
+        labelled by its words ("after_income" -> "after income")."""
         return tuple(
             cls(key, default, tuple(allowed), text, rule,
                 labels={str(v): str(v).replace("_", " ") for v in allowed
-                        if not isinstance(v, bool)})
+                        if not isinstance(v, bool)}, reading=key not in variants)
             for key, (default, allowed, rule, text) in options.items())
 
     def check(self, value: JSON) -> JSON:
@@ -418,6 +430,10 @@ class Bindings:
     dice: tuple[DieRole, ...] = ()
     sighting: Any = None  # callable(state, Sighting) -> list[Outcome]
     roll: Any = None  # callable(state, list[DieFace]) -> list[Outcome]
+    # the action types that record a roll of these dice (what ``roll`` answers with, and what
+    # a phone or the table display sends to enter a roll by hand): while the dice reader or
+    # the table camera reads the rolls, a phone sends none of them (companion/wiring/dice.py)
+    roll_actions: frozenset[str] = frozenset()
     table_steps: Any = None  # callable(state) -> [TableStep]: what the table must do now
     # callable(catalog, state | None) -> [DemoCard]: what the simulated camera shows
     demo_scene: Any = None
@@ -429,6 +445,11 @@ class Bindings:
     # the camera's roll asks the rolling player for those of them it cannot read (a taught
     # die not taught yet). Absent: a roll owes one die of each role the camera cannot read
     owed_dice: Any = None
+    # the catalog parts (ids) whose cards the camera may know by their printed face, taught
+    # once from the owner's pictures (companion/box/taught_cards.py), where no sticker is
+    # read: a sighting by face is the one its sticker gives (the part's kind word, the id
+    # and the card's turn), so the cards whose turn matters (an event card) can go bare
+    face_parts: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -500,6 +521,45 @@ class GameInfo:
     # (raising `Refused("not_migratable", reason=...)` for a game it cannot take).
     rules_version: int = 1
     migrations: dict[int, Any] = field(default_factory=dict)
+    # The languages the game's texts are translated into, English first (a subset of
+    # `LANGUAGES`): its pages offer only these.
+    languages: tuple[str, ...] = LANGUAGES
+    # callable(state) -> {holder: [path]}: where the state keeps what not everyone may see.
+    # ``holder`` is a seat (its hand, its dice, its coins) or None (nobody: the seed, a
+    # face-down pile); a ``path`` is a tuple of keys and list indexes into the state. No view
+    # and no event may show a holder's secret to anyone else, in any form: the contract kit
+    # (engine/contract) changes each secret and checks every other view stays the same
+    # (docs/engine.md, "What is private"). `secret_paths("hands.{seat}", "seed")` builds one.
+    secrets: Any = None
+
+
+def secret_paths(*patterns: str):
+    """``GameInfo.secrets`` from dotted paths into the state: ``"{seat}"`` stands for every
+    key of the object at that place, each key the holder ("hands.{seat}": each seat's hand);
+    a pattern without it is nobody's ("seed"). A number is a list index. A pattern that finds
+    nothing in a state still names its path, so the contract kit reports it missing."""
+    split = [tuple(int(p) if p.isdigit() else p for p in pattern.split("."))
+             for pattern in patterns]
+
+    def secrets(state: State) -> dict[str | None, list[tuple]]:
+        out: dict[str | None, list[tuple]] = {}
+        for parts in split:
+            if "{seat}" not in parts:
+                out.setdefault(None, []).append(parts)
+                continue
+            cut = parts.index("{seat}")
+            node = state
+            for key in parts[:cut]:
+                node = node.get(key) if isinstance(node, dict) else None
+            if not isinstance(node, dict) or not node:
+                out.setdefault(None, []).append(parts[:cut] + ("{seat}",))
+                continue
+            for seat in node:
+                out.setdefault(seat, []).append(parts[:cut] + (seat,) + parts[cut + 1:])
+        return out
+
+    secrets.patterns = patterns  # shown in the kit's reports
+    return secrets
 
 
 def sticker_namespace(info: GameInfo) -> str:

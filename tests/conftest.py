@@ -1,7 +1,67 @@
-"""For every test: a view part shared between recipients that anybody changes in place fails
-the test where it is next given out (engine/viewparts.py, `Parts.checking`)."""
+"""For every test:
+
+- a view part shared between recipients that anybody changes in place fails the test where
+  it is next given out (engine/viewparts.py, `Parts.checking`);
+- the app's locks are checked (companion/server/locks.py): a lock taken in an order the
+  contract does not allow, or state touched without its owner's lock where the code says
+  so, fails the test it happened in. The servers the tests start in a process of their own
+  check too (``COMPANION_LOCK_CHECK``) and write to the same log; every order seen is
+  listed at the end of the run.
+"""
 from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+import pytest
 
 from engine import viewparts
 
 viewparts.Parts.checking = True
+
+LOCK_LOG = Path(tempfile.mkdtemp(prefix="lock-order-")) / "locks.log"
+LOCK_LOG.touch()
+os.environ["COMPANION_LOCK_CHECK"] = "1"
+os.environ["COMPANION_LOCK_LOG"] = str(LOCK_LOG)
+
+from companion.server import locks  # noqa: E402 - after the environment that turns it on
+
+locks.checking, locks.log_path = True, str(LOCK_LOG)
+
+
+def _log_lines(start: int = 0) -> list[str]:
+    with LOCK_LOG.open("rb") as f:
+        f.seek(start)
+        return f.read().decode("utf-8", "replace").splitlines()
+
+
+@pytest.fixture(autouse=True)
+def lock_order():
+    """Fails the test in which a lock was taken against the contract (in this process or
+    in a server it started)."""
+    before, size = len(locks.violations), LOCK_LOG.stat().st_size
+    yield
+    found = list(locks.violations[before:])
+    found += [line for line in _log_lines(size) if line.startswith("violation ")
+              and not any(line[len("violation "):] in v for v in found)]
+    if found:
+        pytest.fail("lock order broken (companion/server/locks.py):\n" + "\n".join(found),
+                    pytrace=False)
+
+
+def pytest_terminal_summary(terminalreporter):
+    """Every lock order seen in the run (this process and the servers it started)."""
+    orders = {f"{a} -> {b}" for a, b in locks.seen}
+    orders |= {line[len("seen "):] for line in _log_lines() if line.startswith("seen ")}
+    bad = [line for line in _log_lines() if line.startswith("violation ")]
+    terminalreporter.write_sep("-", f"lock orders seen: {len(orders)}, "
+                                    f"violations: {len(bad)}")
+    for order in sorted(orders):
+        terminalreporter.write_line(f"  {order}")
+
+
+def pytest_sessionfinish(session, exitstatus):
+    """A violation after the last test still fails the run."""
+    if any(line.startswith("violation ") for line in _log_lines()) and exitstatus == 0:
+        session.exitstatus = 1

@@ -20,6 +20,8 @@ gettext calls. The server compiles the .po files to .mo at start-up and on a gam
 
 A msgid new to a domain takes the translation another domain already has for it (so moving
 a text between domains, or a new game reusing a shared word, loses no translation).
+A game's domain is kept in the languages the game declares (``GameInfo.languages``: a game
+in English and German has only ``de/``); the shared domain in all of them.
 """
 from __future__ import annotations
 
@@ -56,7 +58,7 @@ JINJA = [("**.html", "jinja2")]
 SHARED_TEXTS = [
     ("companion.game.reasons", "SERVER_REASONS", "server refusal"),
     ("companion.wiring.camera", "MESSAGES", "camera warning"),
-    ("companion.wiring.hardware_texts", "MESSAGES", "host hardware page"),
+    ("companion.game.hardware_texts", "MESSAGES", "host hardware page"),
     ("companion.table.table_steps", "TEXTS", "table step"),
     ("companion.table.correction_words", "TEXTS", "a host correction in words"),
     ("companion.table.citations", "TEXTS", "a rule's reference"),
@@ -77,6 +79,8 @@ class Domain:
     sources: list[tuple[Path, list]] = field(default_factory=list)  # (folder, method map)
     ui_strings: Path | None = None
     texts: list = field(default_factory=list)  # callables returning [Entry]
+    # the languages its .po files are kept in: a game's `GameInfo.languages` but English
+    languages: tuple[str, ...] = LANGUAGES
 
     @property
     def pot(self) -> Path:
@@ -229,8 +233,10 @@ def game_domain(info, create: bool = False) -> Domain | None:
             init.write_text(f'"""The web folder of the game {info.id!r} (docs/engine.md)."""\n')
     if folder is None:
         return None
+    declared = getattr(info, "languages", None) or ("en", *LANGUAGES)
     return Domain(info.id, folder / "translations", [(folder / "templates", JINJA)],
-                  folder / "ui_strings.json", [lambda: game_texts(info)])
+                  folder / "ui_strings.json", [lambda: game_texts(info)],
+                  tuple(lang for lang in declared if lang != "en"))
 
 
 def missing_folders() -> list[str]:
@@ -347,6 +353,8 @@ def update(names: list[str] | None = None) -> None:
     for lang in LANGUAGES:
         pool = [read(lang, d) for d in everywhere]
         for dom in chosen:
+            if lang not in dom.languages:
+                continue
             template = extract(dom)
             _save(dom.pot, template)
             catalog = read(lang, dom)
@@ -415,7 +423,7 @@ def main(argv: list[str]) -> int:
         found = []
         for dom in domains(names):
             template = extract(dom)
-            found += [p for lang in LANGUAGES for p in problems(lang, template, dom)]
+            found += [p for lang in dom.languages for p in problems(lang, template, dom)]
         print("\n".join(found) or "all translations complete")
         for line in missing_folders() if not names else ():
             print(f"note: {line}", file=sys.stderr)

@@ -1,21 +1,19 @@
 """The host's camera page (issue 4 §6): live preview with overlays, status, calibration.
 
-The running camera is the hardware manager's ``camera`` handle (a
-`companion.wiring.camera.CameraWiring`); without one the page says so (translated) and the
-stream answers 503. Every route needs the host of the game (cookie or Bearer token).
+The running camera is the context's camera port (``hardware.camera``, a
+`companion.context.CameraPort`); without one the page says so (translated) and the stream
+answers 503. Every route needs the host of the game (cookie or Bearer token).
 """
 from __future__ import annotations
 
-from flask import Blueprint, Response, current_app, jsonify, stream_with_context
+from flask import Blueprint, Response, jsonify, stream_with_context
 
+from companion import context
 from companion.blueprints import common
-from companion.blueprints.hardware_status import (
-    hardware_handle,
-    hardware_status_for,
-    status_json,
-)
+from companion.blueprints.hardware_status import hardware_status_for, status_json
+from companion.context import CameraPort
+from companion.game import hardware_texts
 from companion.server import i18n
-from companion.wiring import hardware_texts
 from engine.api import Refused
 
 bp = Blueprint("camera", __name__)
@@ -23,6 +21,11 @@ bp = Blueprint("camera", __name__)
 
 def text(code: str, **params) -> str:
     return hardware_texts.message(i18n.page_lang(), code, params)
+
+
+def running() -> CameraPort | None:
+    """The running camera, or None."""
+    return context.current().hardware.camera
 
 
 @bp.get("/host/<game_id>/camera")
@@ -37,14 +40,12 @@ def tray_page(live, status: int = 200, tray_error: str | None = None,
               tray: list | None = None):
     from flask import request
 
-    from companion.server.settings import from_app
     from companion.wiring.camera_dice import load_tray
 
-    handle = hardware_handle("camera")
-    running = handle is not None and hasattr(handle, "mjpeg")
-    saved = load_tray(from_app(current_app).config_path)
+    saved = load_tray(context.current().settings.config_path)
     notice = text("tray_saved") if request.args.get("tray") == "saved" else None
-    return common.render_page("camera.html", "host", live, status, running=running,
+    return common.render_page("camera.html", "host", live, status,
+                              running=running() is not None,
                               hw=hardware_status_for(live, "camera"),
                               no_camera=text("no_camera"), tray_error=tray_error,
                               tray_notice=notice,
@@ -60,8 +61,8 @@ def camera_status(game_id: str):
 def camera_stream(game_id: str):
     """The MJPEG preview for an <img>; 503 with a translated text when no camera runs."""
     common.host_only(game_id, as_json=False)
-    handle = hardware_handle("camera")
-    if handle is None or not hasattr(handle, "mjpeg"):
+    handle = running()
+    if handle is None:
         return Response(text("no_camera"), status=503, mimetype="text/plain")
     response = Response(stream_with_context(handle.mjpeg()),
                         mimetype="multipart/x-mixed-replace; boundary=frame")
@@ -74,8 +75,8 @@ def calibrate(game_id: str):
     """The wizard's last step: keep the board marker's north (config.json camera.calibration)."""
     common.check_csrf()
     live = common.host_only(game_id)
-    handle = hardware_handle("camera")
-    if handle is None or not hasattr(handle, "save_calibration"):
+    handle = running()
+    if handle is None:
         return jsonify(ok=False, code="no_camera", message=text("no_camera")), 503
     try:
         calibration = handle.save_calibration()
@@ -85,7 +86,7 @@ def calibrate(game_id: str):
         message = hardware_texts.message(i18n.page_lang(), exc.code, exc.params,
                                          live.kind.reasons, MESSAGES.get(exc.code))
         return jsonify(ok=False, code=exc.code, params=exc.params, message=message), 409
-    stickers = handle.sticker_report() if hasattr(handle, "sticker_report") else {}
+    stickers = handle.snapshot().sticker_report()
     return jsonify(ok=True, calibration=calibration, stickers=stickers,
                    message=text("calibration_saved") + measured(calibration, stickers))
 
@@ -109,8 +110,8 @@ def acting(game_id: str):
 
     common.check_csrf()
     common.host_only(game_id, as_json=False)
-    handle = hardware_handle("camera")
-    if handle is None or not hasattr(handle, "set_acting"):
+    handle = running()
+    if handle is None:
         return Response(text("no_camera"), status=503, mimetype="text/plain")
     handle.set_acting(request.form.get("on") == "1")
     return redirect(url_for("camera.camera_page", game_id=game_id), code=303)
@@ -122,20 +123,68 @@ def save_tray(game_id: str):
     dice only inside it, from the next frame on."""
     from flask import redirect, request, url_for
 
-    from companion.server.settings import from_app
     from companion.wiring import camera_dice
 
     common.check_csrf()
     live = common.host_only(game_id, as_json=False)
-    given = [request.form.get(k, "").strip().replace(",", ".") for k in ("x0", "y0", "x1", "y1")]
-    try:
-        tray = camera_dice.parse_tray([float(v) for v in given])
-    except ValueError:
-        tray = None
+    given = [request.form.get(k, "")[:40] for k in ("x0", "y0", "x1", "y1")]
+    tray = camera_dice.tray_from_form(given)
     if tray is None:
         return tray_page(live, 400, text("tray_bad"), given)
-    camera_dice.save_tray(from_app(current_app).config_path, tray)
-    dice = hardware_handle("dice")
-    if getattr(dice, "camera", None) is not None:
-        dice.camera.reset()
+    camera_dice.save_tray(context.current().settings.config_path, tray)
+    dice = context.current().hardware.dice
+    if dice is not None:
+        dice.tray_changed()
     return redirect(url_for("camera.camera_page", game_id=game_id, tray="saved"), code=303)
+
+
+# ------------------------------------------- "which card is this?" (cards known by face)
+def _answerer(game_id: str):
+    """The paired table display or the host: who may name a card the camera asks about."""
+    return common.table_identity(game_id) or common.host_identity(game_id)
+
+
+@bp.get("/games/<game_id>/camera/unknown.json")
+def unknown_cards(game_id: str):
+    """The zones where a card lies that the camera does not know by its face, with their
+    names, and the cards it may be (the game's face cards, by name), for the TV's question."""
+    from companion.box.taught_cards import face_cards
+
+    live = common.live_or_404(game_id)
+    if _answerer(game_id) is None:
+        return common.json_error("not_paired", {}, 403, live)
+    camera = running()
+    lang = i18n.page_lang()
+    info = live.kind.module.info
+    zones = {z.id: i18n.text(lang, z.name, game=live.kind.name) for z in info.bindings.zones}
+    asked = camera.status().get("unknown", []) if camera is not None else []
+    cards = [{"id": c.id, "name": c.names.get(lang) or c.names.get("en") or c.id}
+             for c in face_cards(info, live.kind.catalog)]
+    return jsonify({"ok": True, "zones": [{"zone": z, "name": zones.get(z, z)} for z in asked],
+                    "cards": cards})
+
+
+@bp.post("/games/<game_id>/camera/unknown")
+def name_unknown_card(game_id: str):
+    """``{"zone", "card"}``: the card the camera asked about in ``zone`` is ``card``; its
+    face is taught as that card's (the camera knows it from now on) and the game is told."""
+    from companion.blueprints.deck import refused
+    from companion.box.catalog import CatalogError, problem
+
+    common.check_csrf()
+    live = common.live_or_404(game_id)
+    if _answerer(game_id) is None:
+        return common.json_error("not_paired", {}, 403, live)
+    body = common.json_body(2048)
+    camera = running()
+    try:
+        if not isinstance(body, dict) or type(body.get("zone")) is not str \
+                or type(body.get("card")) is not str:
+            raise CatalogError([problem("(faces)", None, None, "face_request")])
+        if camera is None:
+            raise CatalogError([problem("(camera)", None, None, "no_unknown_card")])
+        camera.answer_unknown(body["zone"][:80], body["card"][:80])
+    except CatalogError as exc:
+        return refused(live.kind.name, exc)
+    context.current().kinds.changed(live.kind.name)
+    return jsonify({"ok": True})

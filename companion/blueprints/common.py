@@ -3,17 +3,18 @@ from __future__ import annotations
 
 import json
 from io import BytesIO
+from typing import Any
 
 import qrcode
 import qrcode.image.svg
 from flask import Response, abort, current_app, render_template, request, session
 from markupsafe import Markup
 
+from companion import context
 from companion.blueprints import game_assets
 from companion.game import views
 from companion.game.service import GameService, Identity, LiveGame
 from companion.server import i18n, netinfo, security, text
-from companion.server.settings import from_app
 from engine.api import Refused
 
 SEAT_COOKIE = "tc_seat_{}"
@@ -22,11 +23,11 @@ TABLE_COOKIE = "tc_table_{}"
 
 
 def service() -> GameService:
-    return current_app.extensions["companion"]
+    return context.current().service
 
 
 def limiter() -> security.RateLimiter:
-    return current_app.extensions["companion.limiter"]
+    return context.current().limiter
 
 
 def live_or_404(game_id: str) -> LiveGame:
@@ -108,9 +109,22 @@ def listed(games, entry) -> tuple[list[dict], list[dict]]:
 
 def lobby_games() -> tuple[list[dict], list[dict]]:
     """The lobby's games with their results, and the broken and damaged ones."""
-    games, damaged = listed(service().all(),
-                            lambda g: dict(game_info(g), result=g.row.get("result")))
+    games, damaged = listed(service().all(), lambda g: dict(
+        game_info(g), result=named_result(g),
+        # ended by the host: unfinished, nobody won
+        ended_early=bool(g.status == "finished" and g.row.get("ended_early"))))
     return games, list(service().broken.values()) + damaged
+
+
+def named_result(live: LiveGame) -> list | None:
+    """The stored result, each row with its player's name (a game's scores may name the
+    seat only)."""
+    names = {p["seat"]: p["name"] for p in live.players}
+    result = live.row.get("result")
+    if not isinstance(result, list):
+        return result
+    return [dict(r, name=r.get("name") or names.get(r.get("seat"), r.get("seat")))
+            if isinstance(r, dict) else r for r in result]
 
 
 def shown(body: str) -> str:
@@ -120,7 +134,7 @@ def shown(body: str) -> str:
         body.encode("utf-8")
     except UnicodeEncodeError:
         current_app.logger.warning("a page held text that is not valid Unicode; replaced")
-        return body.encode("utf-8", "replace").decode("utf-8")
+        return text.sendable(body)
     return body
 
 
@@ -152,13 +166,19 @@ def gettext_for(lang: str, game: str | None) -> dict:
     return {"_": gettext, "gettext": gettext, "ngettext": ngettext}
 
 
+def languages_of(live: LiveGame | None):
+    """The languages a page of ``live`` may be in: the game's (all the app's elsewhere)."""
+    return getattr(live.kind.info, "languages", None) if live else None
+
+
 def render_page(template: str, role: str, live: LiveGame | None, status: int = 200,
                 socket_auth: dict | None = None, **extra):
-    lang = i18n.page_lang()
+    lang = i18n.page_lang(languages_of(live))
     game = live.kind.name if live else None
     context = {
         "game": game_info(live) if live else None, "role": role, "lang": lang,
-        "languages": [{"code": c, "name": n} for c, n in i18n.LANGUAGES.items()],
+        "languages": [{"code": c, "name": i18n.LANGUAGES[c]}
+                      for c in i18n.offered(languages_of(live))],
         "strings": i18n.ui_strings(lang, game=game), "socket_auth": json.dumps(socket_auth),
         "csrf_token": csrf_token(), "error": None,
         # catalog id -> names in this language and English, for ids a view shows bare
@@ -224,6 +244,36 @@ def host_identity(game_id: str) -> Identity | None:
     return service().identify(game_id, token, "host")
 
 
+def holder_agrees(game_id: str | None, pin: Any = None) -> bool:
+    """May ``game_id`` (None: a game not made yet) take the camera and dice? Yes when the
+    table is free for it (`GameService.table_taken_from`), or when the host of the game
+    that has them agrees: this browser is its host (its host cookie), or ``pin`` is its
+    host PIN (counted as a login attempt on that game: ``rate_limited``, ``wrong_pin``)."""
+    holder = service().table_taken_from(game_id)
+    if holder is None or host_identity(holder.id) is not None:
+        return True
+    if not isinstance(pin, str) or not pin.strip():
+        return False
+    key = client_key(holder.id, "pin")
+    if not limiter().attempt(key):
+        raise Refused("rate_limited")
+    if not service().check_pin(holder.id, pin.strip()[:16]):
+        raise Refused("wrong_pin")
+    limiter().succeeded(key)
+    return True
+
+
+def table_holder(lang: str, game_id: str | None = None) -> dict | None:
+    """The game in play whose camera and dice ``game_id`` would take, as a form names it:
+    ``{"id", "title", "players"}`` (None: the table is free for it)."""
+    holder = service().table_taken_from(game_id)
+    if holder is None:
+        return None
+    title = holder.kind.title
+    return {"id": holder.id, "title": title.get(lang) or title.get("en") or holder.kind.name,
+            "players": ", ".join(p["name"] for p in holder.players)}
+
+
 def host_only(game_id: str, as_json: bool = True) -> LiveGame:
     """The live game if the request is the game's host; else 401 (JSON or plain text)."""
     live = live_or_404(game_id)
@@ -250,9 +300,13 @@ def qr_svg(data: str) -> str:
 
 
 def public_base() -> str:
-    """The address phones and the TV reach this server at."""
-    return from_app(current_app).server.public_base_url or netinfo.base_url(
-        request.host, request.scheme)
+    """The address phones and the TV reach this server at: ``server.public_base_url``
+    (`companion serve` sets the LAN address when it listens on every interface), else this
+    request's address as `netinfo.base_url` names it for where the server listens (a server
+    bound to 127.0.0.1 is reached there only: a link to the LAN address would lead nowhere)."""
+    server = context.current().settings.server
+    return server.public_base_url or netinfo.base_url(request.host, request.scheme,
+                                                      bound=server.host)
 
 
 def join_links(live: LiveGame, reveal_claimed: bool) -> list[dict]:
@@ -265,7 +319,7 @@ def join_links(live: LiveGame, reveal_claimed: bool) -> list[dict]:
     for player in live.players:
         seat = player["seat"]
         # a claimed seat's link is nobody's to see: the host releases it with a new code
-        show = seat not in claimed and (reveal_claimed or seat not in hidden)
+        show = seat in codes and seat not in claimed and (reveal_claimed or seat not in hidden)
         url = f"{base}/join/{live.id}/{seat}?code={codes[seat]}" if show else None
         out.append(dict(player, claimed=seat in claimed, url=url,
                         qr_svg=qr_svg(url) if url else None))

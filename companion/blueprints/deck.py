@@ -13,11 +13,12 @@ from __future__ import annotations
 import io
 import json
 import re
+import time
 
 from flask import Blueprint, Response, current_app, request, send_file
 
+from companion import context
 from companion.blueprints import common
-from companion.blueprints.hardware_status import hardware_handle
 from companion.box import deck
 from companion.box.catalog import REASONS as LOADER_REASONS
 from companion.box.catalog import (
@@ -44,7 +45,7 @@ TEXTS = {"problem": PROBLEM, "problem_field": PROBLEM_FIELD, "problem_entry": PR
 
 
 def data_dir():
-    return current_app.extensions["companion.settings"].data_dir
+    return context.current().settings.data_dir
 
 
 def deck_game(live) -> str:
@@ -260,9 +261,8 @@ def deck_page(game_id: str):
                                        exc_info=True)
             continue
         others.append({"id": name, "name": names.get(lang) or names.get("en") or name})
-    camera = hardware_handle("camera")
     return common.render_page("deck.html", "host", live, deck_of=game, decks=others,
-                              has_camera=camera is not None and hasattr(camera, "last"))
+                              has_camera=context.current().hardware.camera is not None)
 
 
 @bp.get("/host/<game_id>/deck/data.json")
@@ -329,7 +329,7 @@ def save(game_id: str):
         deck.save_entry(game, data_dir(), part, entry)
     except CatalogError as exc:
         return refused(game, exc, names=request_names(game, part, entry) if entry else None)
-    current_app.extensions["companion.catalog_changed"](game)
+    context.current().kinds.changed(game)
     return {"ok": True, "status": deck_status_for(game, i18n.page_lang())}
 
 
@@ -363,7 +363,7 @@ def import_(game_id: str):
         deck.import_bundle(game, data_dir(), bundle)
     except CatalogError as exc:
         return refused(live.kind.name, exc)
-    current_app.extensions["companion.catalog_changed"](game)
+    context.current().kinds.changed(game)
     return {"ok": True, "status": deck_status_for(game, i18n.page_lang())}
 
 
@@ -385,16 +385,15 @@ def photo(game_id: str):
                                         expected=", ".join(p.id for p in info.parts))])
         kind = next((k for k in info.stickers if k.part == part), None)
         eid = entry.get("id")
-        handle = hardware_handle("camera")
-        last = getattr(handle, "last", None)
+        camera = context.current().hardware.camera
+        seen = camera.snapshot() if camera is not None else None
         payload = card_payload(sticker_namespace(info), kind.letter, str(eid)) if kind else None
-        found = [d for d in (last[1].detections if last else [])
-                 if getattr(d, "payload", None) == payload] if payload else []
+        found = [d for d in (seen.detections if seen else ())
+                 if d.payload == payload] if payload else []
         if not found:
             raise CatalogError([{"file": "(camera)", "entry": eid, "field": None,
                                  "code": "not_in_view", "params": {}, "reason": ""}])
-        frame = getattr(last[0], "image", last[0])  # a captured frame, or its pixels
-        deck.save_picture(game, data_dir(), eid, frame, found[0].corners,
+        deck.save_picture(game, data_dir(), eid, seen.frame.image, found[0].corners,
                           CardLayout(*kind.card))
     except CatalogError as exc:
         return refused(game, exc)
@@ -421,7 +420,7 @@ def picture(game_id: str, game: str, entry: str):
 def stickers(game_id: str):
     """Printable sticker sheets of the deck's entries (``entries=a,b``: only those)."""
     from companion.box.catalog import load_catalog
-    from companion.commands.tags import stickers_for_catalog
+    from companion.box.stickers import stickers_for_catalog
     from hardware.tags.sheet import render_sheets
 
     live = common.host_only(game_id, as_json=False)
@@ -467,24 +466,32 @@ def _tray_picture():
     """The dice tray as the camera sees it now, in colour: the camera's tray zone, at full
     resolution where the source can (`CameraDice.tray_image`), not the whole frame (which
     the Pi's camera gives in grey)."""
-    reader = getattr(hardware_handle("dice"), "camera", None)
-    image = reader.tray_image() if reader is not None else None
+    dice = context.current().hardware.dice
+    image = dice.tray_image() if dice is not None else None
     if image is None:
         raise CatalogError([problem("(camera)", None, None, "no_tray")])
     return image
+
+
+def _taught_status(live, status):
+    """The deck's game and what the camera was taught of it: ``status(game, data dir, info,
+    catalog)`` (taught dice or taught card faces); a catalog that does not load raises
+    `CatalogError`."""
+    from companion.box.catalog import load_catalog
+
+    game = deck_game(live)
+    info = games.module_of(game).info
+    return game, status(game, data_dir(), info, load_catalog(game, data_dir()))
 
 
 @bp.get("/host/<game_id>/deck/dice.json")
 def dice_data(game_id: str):
     """The game's dice the camera can be taught, each face with its picture if taken."""
     from companion.box import taught_dice
-    from companion.box.catalog import load_catalog
 
     live = common.host_only(game_id)
     try:
-        game = deck_game(live)
-        info = games.module_of(game).info
-        dice = taught_dice.status(game, data_dir(), info, load_catalog(game, data_dir()))
+        game, dice = _taught_status(live, taught_dice.status)
     except CatalogError as exc:
         return refused(live.kind.name, exc)
     lang = i18n.page_lang()
@@ -503,7 +510,8 @@ def _face_url(game_id: str, game: str, role, face) -> str:
 def _change_face(game_id: str, change) -> dict:
     """A host's change to one face of a taught die: ``change(game, info, catalog, role,
     face)`` (raising `CatalogError` to refuse, in the page's language); the reader of the
-    camera's dice is told through ``companion.catalog_changed``."""
+    camera's dice and the screens are told through the context's ``kinds.changed``
+    (companion/wiring/dice.py)."""
     from companion.box import taught_dice
 
     common.check_csrf()
@@ -517,8 +525,29 @@ def _change_face(game_id: str, change) -> dict:
         names = {r.id: i18n.text(lang, r.name, game=game)
                  for r in taught_dice.taught_roles(games.module_of(game).info)}
         return refused(game, exc, names=names)
-    current_app.extensions["companion.catalog_changed"](game)
+    context.current().kinds.changed(game)
     return {"ok": True, **answer}
+
+
+DEMO_TRIES, DEMO_WAIT_S = 20, 0.1  # the demo camera's die is seen within 2 s
+
+
+def _demo_lays(info, catalog, role: str, face) -> bool:
+    """In the demo (the synthetic camera) no hand lays a die in the tray: the camera's scene
+    lays the one being taught, in its role's colour, the face asked up. False with a real
+    camera."""
+    from companion.box import taught_dice
+    from companion.wiring.dice import role_colour
+
+    camera = context.current().hardware.camera
+    if camera is None:
+        return False
+    declared = {r.id: r for r in taught_dice.taught_roles(info)}.get(role)
+    colour = (role_colour(declared, catalog) if declared else None) or "white"
+    try:
+        return camera.lay_demo_die(colour, int(face))
+    except (TypeError, ValueError):
+        return False
 
 
 @bp.post("/host/<game_id>/deck/die_face")
@@ -529,10 +558,15 @@ def die_face(game_id: str):
 
     def take(game, info, catalog, role, face) -> dict:
         taught_dice.check_face(info, catalog, role, face)  # the game's die and face, or refused
-        try:
-            square = lone_die(_tray_picture())
-        except ValueError as exc:  # no die, several, a hand, a cocked die
-            raise CatalogError([problem("(camera)", role, None, str(exc))]) from None
+        demo = _demo_lays(info, catalog, role, face)
+        for attempt in range(DEMO_TRIES if demo else 1):
+            try:
+                square = lone_die(_tray_picture())
+                break
+            except ValueError as exc:  # no die, several, a hand, a cocked die
+                if attempt + 1 >= (DEMO_TRIES if demo else 1):
+                    raise CatalogError([problem("(camera)", role, None, str(exc))]) from None
+                time.sleep(DEMO_WAIT_S)  # the demo's next frames show the die it laid
         taught_dice.save_face(game, data_dir(), info, catalog, role, face, square)
         return {"url": _face_url(game_id, game, role, face)}
 
@@ -551,7 +585,9 @@ def forget_die_face(game_id: str):
     return _change_face(game_id, forget)
 
 
-@bp.get("/host/<game_id>/deck/die/<game>/<role>/<int:face>.png")
+# a face of a taught die, at most 999: a face number of 300 digits is no face, and never
+# becomes a file name too long for the file system (the router answers 404)
+@bp.get("/host/<game_id>/deck/die/<game>/<role>/<int(max=999):face>.png")
 def die_picture(game_id: str, game: str, role: str, face: int):
     from companion.box import taught_dice
 
@@ -560,6 +596,139 @@ def die_picture(game_id: str, game: str, role: str, face: int):
             r.id for r in taught_dice.taught_roles(games.module_of(game).info)}:
         return Response(status=404)
     path = taught_dice.face_path(game, data_dir(), role, face)
+    if not path.is_file():
+        return Response(status=404)
+    response = send_file(path, mimetype="image/png", max_age=0)
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+# ------------------------------------------------------ cards the camera knows by face
+def _face_request(live, body=None):
+    """(game, info, catalog, entry) of a request about one card taught by its face."""
+    from companion.box.catalog import load_catalog
+
+    if body is None:
+        body = common.json_body(MAX_ENTRY)
+    if not isinstance(body, dict) or type(body.get("entry")) is not str:
+        raise CatalogError([problem("(faces)", None, None, "face_request")])
+    game = deck_game(live)
+    return game, games.module_of(game).info, load_catalog(game, data_dir()), body["entry"]
+
+
+def _card_face_url(game_id: str, game: str, entry: str) -> str:
+    return f"/host/{game_id}/deck/face/{game}/{entry}.png"
+
+
+@bp.get("/host/<game_id>/deck/faces.json")
+def faces_data(game_id: str):
+    """The cards the game lets the camera know by face, each with its picture if taught,
+    and the pairs of taught cards too alike to tell apart at the table's resolution."""
+    from companion.box import taught_cards
+
+    live = common.host_only(game_id)
+    try:
+        game, faces = _taught_status(live, taught_cards.status)
+    except CatalogError as exc:
+        return refused(live.kind.name, exc)
+    lang = i18n.page_lang()
+    for card in faces["cards"]:
+        card["name_text"] = card["names"].get(lang) or card["names"].get("en") or card["id"]
+        card["url"] = _card_face_url(game_id, game, card["id"]) if card["taught"] else None
+    return {"ok": True, "game": game, **faces}
+
+
+def _change_card_face(game_id: str, change, body=None) -> dict:
+    """A host's change to one taught card face: ``change(game, info, catalog, entry)``
+    (raising `CatalogError` to refuse, in the page's language); the camera is told through
+    the context's ``kinds.changed`` (its face book is made again)."""
+    common.check_csrf()
+    live = common.host_only(game_id)
+    game = live.kind.name
+    try:
+        game, info, catalog, entry = _face_request(live, body)
+        answer = change(game, info, catalog, entry)
+    except CatalogError as exc:
+        return refused(game, exc)
+    context.current().kinds.changed(game)
+    return {"ok": True, **answer}
+
+
+def _demo_lays_card(game: str, info, catalog, entry: str) -> bool:
+    """In the demo (the synthetic camera) the camera's scene lays the card being taught
+    alone in the tray, face up; False with a real camera (the host lays it)."""
+    from companion.wiring import demo_faces
+
+    camera = context.current().hardware.camera
+    if camera is None:
+        return False
+    return camera.lay_demo_card(demo_faces.face_of(game, data_dir(), info, catalog, entry))
+
+
+@bp.post("/host/<game_id>/deck/card_face")
+def card_face(game_id: str):
+    """Keep the camera's picture of the one card in the taught zone (the dice tray) as the
+    face of a card the game lets the camera know by face."""
+    from companion.box import taught_cards
+
+    def take(game, info, catalog, entry) -> dict:
+        taught_cards.check_card(info, catalog, entry)  # the game's face card, or refused
+        demo = _demo_lays_card(game, info, catalog, entry)
+        for attempt in range(DEMO_TRIES if demo else 1):
+            try:
+                picture = taught_cards.lone_card(_tray_picture())
+                break
+            except CatalogError:  # no card yet, several
+                if attempt + 1 >= (DEMO_TRIES if demo else 1):
+                    raise
+                time.sleep(DEMO_WAIT_S)  # the demo's next frames show the card it laid
+        taught_cards.save_face(game, data_dir(), info, catalog, entry, picture)
+        return {"url": _card_face_url(game_id, game, entry)}
+
+    return _change_card_face(game_id, take)
+
+
+@bp.post("/host/<game_id>/deck/card_face/upload")
+def upload_card_face(game_id: str):
+    """Keep an imported scan or photo of a card's face (the request's body, the card in the
+    query: ``?game=&entry=``)."""
+    from companion.box import taught_cards
+
+    def keep(game, info, catalog, entry) -> dict:
+        taught_cards.check_card(info, catalog, entry)
+        picture = taught_cards.decode_upload(request.get_data(cache=True))
+        taught_cards.save_face(game, data_dir(), info, catalog, entry, picture)
+        return {"url": _card_face_url(game_id, game, entry)}
+
+    return _change_card_face(game_id, keep, {"entry": request.args.get("entry")})
+
+
+@bp.post("/host/<game_id>/deck/card_face/forget")
+def forget_card_face(game_id: str):
+    """Drop one card's face: it needs its sticker again until taught anew."""
+    from companion.box import taught_cards
+
+    def forget(game, info, catalog, entry) -> dict:
+        taught_cards.forget_face(game, data_dir(), info, catalog, entry)
+        return {}
+
+    return _change_card_face(game_id, forget)
+
+
+@bp.get("/host/<game_id>/deck/face/<game>/<entry>.png")
+def card_face_picture(game_id: str, game: str, entry: str):
+    from companion.box import taught_cards
+    from companion.box.catalog import load_catalog
+
+    common.host_only(game_id, as_json=False)
+    if game not in games.known():
+        return Response(status=404)
+    try:
+        taught_cards.check_card(games.module_of(game).info, load_catalog(game, data_dir()),
+                                entry)
+    except CatalogError:
+        return Response(status=404)
+    path = taught_cards.face_path(game, data_dir(), entry)
     if not path.is_file():
         return Response(status=404)
     response = send_file(path, mimetype="image/png", max_age=0)

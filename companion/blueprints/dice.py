@@ -9,13 +9,13 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from flask import Blueprint, current_app, redirect, request, url_for
+from flask import Blueprint, redirect, request, url_for
 
+from companion import context
 from companion.blueprints import common
 from companion.blueprints.hardware_status import hardware_status_for, status_json
+from companion.game import hardware_texts
 from companion.server import i18n
-from companion.server.settings import from_app
-from companion.wiring import hardware_texts
 from engine.api import Refused
 from hardware import config_file
 
@@ -26,7 +26,7 @@ EMPTY_ROWS = 2
 
 
 def config_path() -> Path:
-    return from_app(current_app).config_path
+    return context.current().settings.config_path
 
 
 def declared_roles(live) -> tuple:
@@ -76,7 +76,7 @@ def page(live, status: int = 200, error: dict | None = None, notice: str | None 
 
     game = live.kind.name
     declared = declared_roles(live)
-    current = roles_for(load_settings(from_app(current_app).data_dir), game, declared)
+    current = roles_for(load_settings(context.current().settings.data_dir), game, declared)
     rows = [{"die": d, "role": r} for d, r in sorted(current.items())]
     rows += [{"die": "", "role": ""}] * EMPTY_ROWS
     return common.render_page(

@@ -20,10 +20,12 @@ from flask import Blueprint, Flask, abort, current_app, send_from_directory, url
 from jinja2 import BaseLoader, ChoiceLoader, TemplateNotFound
 
 from companion.server import i18n
+from companion.server.lru import LRU
 
 bp = Blueprint("game_assets", __name__)
 PAGE_KINDS = ("table", "phone", "host", "camera")
 PREFIX = "games/"
+_MANIFESTS = LRU(64)  # (path, mtime) -> a game's manifest.json, read once per change
 
 
 @bp.get("/games/<game>/static/<path:filename>")
@@ -60,16 +62,16 @@ def manifest(game: str) -> dict:
     path = folder / "manifest.json" if folder else None
     if path is None or not path.is_file():
         return {}
-    cache = current_app.extensions.setdefault("companion.manifests", {})
     key = (str(path), path.stat().st_mtime)
-    if key not in cache:
+    found = _MANIFESTS.get(key)
+    if found is None:
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
         except ValueError:
             current_app.logger.error("%s is not valid JSON", path)
             data = {}
-        cache[key] = data if isinstance(data, dict) else {}
-    return cache[key]
+        found = _MANIFESTS.put(key, data if isinstance(data, dict) else {})
+    return found
 
 
 def page_assets(game: str | None, page: str | None) -> dict:

@@ -58,9 +58,11 @@ def page(game_id: str):
 
 
 def _export(game_id: str, other: str, body_of, mimetype: str, suffix: str):
-    """One finished game as a download: ``body_of(done)`` after the host and id checks."""
+    """One finished game as a download: ``body_of(done)`` (text) after the host and id
+    checks; text stored before the text rule (a lone surrogate) is sent as U+FFFD, never a
+    500: an export never fails on what the store holds."""
     _, done = _finished(game_id, other)
-    response = current_app.response_class(body_of(done), mimetype=mimetype)
+    response = current_app.response_class(common.shown(body_of(done)), mimetype=mimetype)
     name = f"table-companion-{done.kind.name}-{done.id}.{suffix}"
     response.headers["Content-Disposition"] = f'attachment; filename="{name}"'
     return response
@@ -73,18 +75,18 @@ def _summary(done) -> dict:
 @bp.get("/host/<game_id>/history/<other>.csv")
 def export_csv(game_id: str, other: str):
     return _export(game_id, other, lambda done: history.to_csv(_summary(done)),
-                   "text/csv; charset=utf-8", "csv")
+                   "text/csv", "csv")  # werkzeug adds "; charset=utf-8"
 
 
 @bp.get("/host/<game_id>/history/<other>.bgsplay")
 def export_bgstats(game_id: str, other: str):
-    return _export(game_id, other, lambda done: history.bgstats_bytes(_summary(done)),
+    return _export(game_id, other, lambda done: history.bgstats_text(_summary(done)),
                    "application/json", "bgsplay")
 
 
 @bp.get("/host/<game_id>/history/<other>/record.json")
 def export_record(game_id: str, other: str):
     """A finished game's record (its hands are over: nothing left to keep from the host)."""
-    return _export(game_id, other, lambda done: common.shown(json.dumps(
-        common.service().record(done.id), indent=1, ensure_ascii=False)),
+    return _export(game_id, other, lambda done: json.dumps(
+        common.service().record(done.id), indent=1, ensure_ascii=False),
         "application/json", "json")

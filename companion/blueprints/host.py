@@ -17,7 +17,8 @@ def host_page(game_id: str):
         return common.render_page("host_login.html", "host", live)
     return common.render_page(
         "host.html", "host", live,
-        socket_auth={"role": "host", "game": live.id, "lang": i18n.page_lang()},
+        socket_auth={"role": "host", "game": live.id,
+                     "lang": i18n.page_lang(common.languages_of(live))},
         join=common.join_links(live, reveal_claimed=True),
         pairing=table_pairing(live),
         record_url=url_for("records.export", game_id=live.id))
@@ -38,8 +39,10 @@ def pair_here(game_id: str):
     common.check_csrf()
     common.host_only(game_id, as_json=False)
     response = redirect(url_for("pages.table", game_id=game_id), code=303)
+    # the camera and dice follow only where their game's host agrees (its host cookie here)
+    agrees = common.service().table_taken_from(game_id) is None or common.holder_agrees(game_id)
     common.set_secret_cookie(response, common.TABLE_COOKIE.format(game_id),
-                             common.service().new_table_token(game_id))
+                             common.service().new_table_token(game_id, holder_agrees=agrees))
     return response
 
 

@@ -6,11 +6,11 @@ import re
 
 from flask import Blueprint, current_app, jsonify, redirect, request, url_for
 
+from companion import context
 from companion.blueprints import common
 from companion.game import views
 from companion.game.games import known
 from companion.server import i18n
-from companion.wiring import hardware_manager
 from engine.api import Refused
 
 bp = Blueprint("pages", __name__)
@@ -21,10 +21,11 @@ COLOUR_RE = re.compile(r"^[#A-Za-z0-9(),. %-]{1,32}$")
 def _game_spec(name: str) -> dict:
     """Seats, colours, options and the start rule of a game for the new-game form, from
     the game's declarations (engine.api.GameInfo), translated for the page."""
-    info = common.service()._kinds(name).module.info
+    info = context.current().kinds.get(name).module.info
     lang = i18n.page_lang()
     options = [{"id": o.id, "default": o.default, "choices": list(o.choices),
-                "rule": o.rule, "label": i18n.text(lang, o.text, game=name),
+                "rule": o.rule, "reading": getattr(o, "reading", False),
+                "label": i18n.text(lang, o.text, game=name),
                 "choice_labels": {str(c): i18n.text(lang, o.labels.get(str(c), str(c)),
                                                     game=name)
                                   for c in o.choices}}
@@ -71,12 +72,17 @@ def _render_new(error: dict | None, status: int = 200):
             current_app.logger.exception("game %s unavailable", module)
     spec = specs.get(name) or next(iter(specs.values()), {"seats": [], "colours": [],
                                                           "options": [], "seat_labels": {},
-                                                          "start_rule": ""})
+                                                          "start_rule": "", "min_players": 0,
+                                                          "max_players": 0})
+    holder = common.table_holder(i18n.page_lang())
     return common.render_page(
         "new.html", "lobby", None, status,
         modules=[{"id": m, "name": s["names"]} for m, s in specs.items()], current=name,
         seats=spec["seats"], colours=spec["colours"], options=spec["options"],
-        seat_labels=spec["seat_labels"], start_rule=spec["start_rule"], error=error)
+        seat_labels=spec["seat_labels"], start_rule=spec["start_rule"],
+        min_players=spec["min_players"], max_players=spec["max_players"], error=error,
+        # who has the camera and dice now, and whether this browser is its host
+        holder=holder, holder_host=bool(holder and common.host_identity(holder["id"])))
 
 
 def option_value(form, option: dict):
@@ -133,13 +139,28 @@ def create():
         if not PIN_RE.match(pin):
             raise Refused("bad_setup", detail="PIN: 4-8 digits")
         setup = parse_setup(request.form, _game_spec(name))
-        live = common.service().create(name, setup, pin)
+        live = common.service().create(name, setup, pin, to_table=_to_table(request.form))
     except Refused as exc:
         return _render_new(common.error_dict(None, exc.code, exc.params), 400)
     response = redirect(url_for("host.host_page", game_id=live.id), code=303)
     common.set_secret_cookie(response, common.HOST_COOKIE.format(live.id),
                              common.service().new_host_token(live.id))
     return response
+
+
+def _to_table(form) -> bool:
+    """Does the new game go to the table now? The form asks the host (``at_table``: "now"
+    or "later"); moving the camera and dice from another game in play needs that game's
+    host (`common.holder_agrees`: its host cookie or its PIN, ``table_pin``), else
+    ``table_taken``. A request that does not say takes a free table only."""
+    choice = form.get("at_table")
+    if choice not in ("now", "later"):
+        return common.service().table_taken_from(None) is None
+    if choice == "later":
+        return False
+    if not common.holder_agrees(None, form.get("table_pin")):
+        raise Refused("table_taken")
+    return True
 
 
 @bp.get("/table/<game_id>")
@@ -151,7 +172,8 @@ def table(game_id: str):
     role = "table" if paired else "viewer"
     return common.render_page(
         "table.html", "table", live,
-        socket_auth={"role": role, "game": live.id, "lang": i18n.page_lang()},
+        socket_auth={"role": role, "game": live.id,
+                     "lang": i18n.page_lang(common.languages_of(live))},
         paired=paired,
         join=common.join_links(live, reveal_claimed=False) if paired else [],
         dice=common.die_roles(live))
@@ -163,11 +185,13 @@ def pair_table(game_id: str):
     live = common.live_or_404(game_id)
     key = common.client_key(game_id, "pair")
     if not common.limiter().attempt(key):
-        return _join_error(live, "rate_limited", 429)
+        return _pair_error(live, Refused("rate_limited"), 429)
     try:
         token = common.service().pair_table(game_id, request.args.get("code", ""))
     except Refused as exc:
-        return _join_error(live, exc.code, 403)
+        if common.table_identity(game_id) is not None:  # paired already: the link is spent
+            return redirect(url_for("pages.table", game_id=game_id), code=303)
+        return _pair_error(live, exc, 403)
     common.limiter().succeeded(key)
     response = redirect(url_for("pages.table", game_id=game_id), code=303)
     common.set_secret_cookie(response, common.TABLE_COOKIE.format(game_id), token)
@@ -195,6 +219,15 @@ def join(game_id: str, seat: str):
     return response
 
 
+def _pair_error(live, exc: Refused, status: int):
+    """A pairing link that does not work, on the TV: why, and where the host makes a new
+    one (never the phone's "scan your seat's code again")."""
+    return common.render_page("pair_error.html", "lobby", live, status,
+                              error=common.error_dict(live, exc.code, exc.params),
+                              host_url=f"{common.public_base()}/host/{live.id}",
+                              minutes=common.service().PAIRING_SECONDS // 60)
+
+
 def _join_error(live, code: str, status: int):
     return common.render_page("join.html", "lobby", live, status,
                               error=common.error_dict(live, code, {}))
@@ -209,17 +242,18 @@ def play(game_id: str):
     seat = next(p for p in live.players if p["seat"] == identity.seat)
     return common.render_page(
         "play.html", "seat", live,
-        socket_auth={"role": "seat", "game": live.id, "lang": i18n.page_lang()}, seat=seat)
+        socket_auth={"role": "seat", "game": live.id,
+                     "lang": i18n.page_lang(common.languages_of(live))}, seat=seat)
 
 
 @bp.get("/healthz")
 def healthz():
     """Alive, how many games, and each device's state. The details (frame rate, the reader's
     port, what the camera would do) only for this machine itself (`companion doctor`)."""
-    hardware = hardware_manager.status(current_app)
+    parts = context.current()
+    hardware = parts.hardware.status()
     if request.remote_addr not in ("127.0.0.1", "::1"):
         hardware = views.hardware_for("viewer", None, hardware)
-        return jsonify(ok=True, games=len(common.service().all()), hardware=hardware)
-    frames = current_app.extensions.get("companion.frames")
-    return jsonify(ok=True, games=len(common.service().all()), hardware=hardware,
-                   malformed_frames=frames.count if frames else 0)
+        return jsonify(ok=True, games=len(parts.service.all()), hardware=hardware)
+    return jsonify(ok=True, games=len(parts.service.all()), hardware=hardware,
+                   malformed_frames=parts.frames.count)

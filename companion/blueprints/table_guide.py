@@ -2,13 +2,18 @@
 starting pieces), and the table's or the host's taps (done, skip, back, resume a step).
 
 The steps are the rulebook's, public to anyone at the table; only the paired table display
-and the host may move the guide on. The progress is kept in SQLite (companion/table/table_guide.py).
+and the host may move the guide on. The progress is the game service's
+(`GameService.setup_progress`: kept in SQLite, read, changed and written under the game's
+lock), so a tap and a camera tick at the same moment are both kept.
 """
 from __future__ import annotations
 
-from flask import Blueprint, abort, current_app, jsonify
+from flask import Blueprint, abort, jsonify
 
+from companion import context
 from companion.blueprints import common
+from companion.context import CameraSnapshot
+from companion.game.service import LiveGame
 from companion.server import i18n
 from companion.table import table_guide as guide_mod
 
@@ -22,14 +27,59 @@ def _guide(live):
     return guide
 
 
-def _state(live, guide: dict) -> dict:
-    """The progress, with what the camera sees now ticked off (and kept)."""
-    store = common.service().store
-    progress = guide_mod.load_progress(store, live.id)
+def camera_sees(seen: CameraSnapshot, live: LiveGame) -> set[str]:
+    """The camera checks met now: "marker" (the board marker in view and north known),
+    "stickers" (stickers in view, none too small to read from this height), "card" and
+    "card:<zone>" (a card at rest, and in that zone: one the game has taken there, when the
+    game says what it has, `Bindings.zone_cards`; the camera alone ticks no step the game
+    then denies). Empty while the camera's readings go to another game."""
+    if seen.game != live.id or seen.frame is None:
+        return set()
+    out = set()
+    if seen.marker_seen and seen.calibration_source != "none":
+        out.add("marker")
+    report = seen.sticker_report()
+    if report.get("stickers") and not report.get("small"):
+        out.add("stickers")
+    has = live.kind.module.info.bindings.zone_cards
+    placed = has(live.state) if has is not None else None
+    for card in seen.cards:
+        out.add("card")
+        if card.zone and (placed is None or card.card in placed.get(card.zone, ())):
+            out.add(f"card:{card.zone}")
+    return out
+
+
+def snapshot_for(live: LiveGame) -> CameraSnapshot | None:
+    """What the running camera sees now, if it sees it for ``live`` (None without a
+    camera, or while its readings go to another game)."""
+    parts = context.current()
+    camera = parts.hardware.camera
+    if camera is None or parts.service.current() is not live:
+        return None
+    return camera.snapshot()
+
+
+def camera_state(live: LiveGame) -> str:
+    """What the setup page may say of the camera: "here" (running for this game: it ticks
+    steps off), "elsewhere" (running for the game at the table) or "absent"."""
+    parts = context.current()
+    state = parts.hardware.status().get("camera", {}).get("state")
+    if state not in ("ok", "starting"):
+        return "absent"
+    return "here" if parts.service.current() is live else "elsewhere"
+
+
+def _ticked(live: LiveGame, guide: dict, seen: CameraSnapshot | None):
+    """A change of the progress (`GameService.setup_progress`, under the game's lock): the
+    checks the camera's snapshot ``seen`` meets ticked off; None when it ticks nothing new."""
     steps = guide_mod.steps_for(guide, len(live.seats))
-    if guide_mod.tick(progress, steps, guide_mod.camera_sees(current_app, live)):
-        store.save_setup_progress(live.id, progress)
-    return progress
+
+    def tick(progress: dict) -> dict | None:
+        met = camera_sees(seen, live) if seen is not None else set()  # reads live.state
+        return progress if guide_mod.tick(progress, steps, met) else None
+
+    return tick
 
 
 @bp.get("/table/<game_id>/setup")
@@ -45,8 +95,9 @@ def state(game_id: str):
     live = common.live_or_404(game_id)
     guide = _guide(live)
     lang = i18n.page_lang()
-    out = guide_mod.public(guide, live, _state(live, guide), lang)
-    out["camera"] = guide_mod.camera_state(current_app, live)  # may the page promise ticks?
+    progress = common.service().setup_progress(live.id, _ticked(live, guide, snapshot_for(live)))
+    out = guide_mod.public(guide, live, progress, lang)
+    out["camera"] = camera_state(live)  # may the page promise ticks?
     seat = common.seat_identity(game_id)
     if seat is not None:  # a phone: its own starting pieces
         out["mine"] = guide_mod.pieces_for(guide, live, seat.seat, lang)
@@ -67,15 +118,17 @@ def act(game_id: str):
     step = body.get("step") if isinstance(body, dict) else None
     if not isinstance(op, str) or (step is not None and not isinstance(step, str)):
         return common.json_error("bad_request", {}, 400, live)
-    store = common.service().store
-    with live.lock:
-        progress = _state(live, guide)
-        steps = guide_mod.steps_for(guide, len(live.seats))
-        try:
-            progress = guide_mod.apply_op(progress, steps, op[:20], step, who.role)
-        except ValueError:
-            return common.json_error("bad_request", {}, 400, live)
-        store.save_setup_progress(live.id, progress)
+    steps = guide_mod.steps_for(guide, len(live.seats))
+    tick = _ticked(live, guide, snapshot_for(live))
+
+    def tap(progress: dict) -> dict:
+        tick(progress)  # what the camera sees is kept with the tap
+        return guide_mod.apply_op(progress, steps, op[:20], step, who.role)
+
+    try:
+        progress = common.service().setup_progress(live.id, tap)
+    except ValueError:
+        return common.json_error("bad_request", {}, 400, live)
     out = guide_mod.public(guide, live, progress, i18n.page_lang())
-    out["camera"] = guide_mod.camera_state(current_app, live)
+    out["camera"] = camera_state(live)
     return jsonify(out)

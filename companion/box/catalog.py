@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import logging
 import re
+from collections.abc import Callable
 from functools import partial
 from importlib.resources import files
 from pathlib import Path
@@ -27,8 +28,10 @@ from typing import Any
 from jsonschema import Draft202012Validator
 
 from companion.game import games
+from companion.server import locks
 from companion.server import text as text_rule
 from engine.api import catalog_problem
+from hardware import strict_json
 
 log = logging.getLogger(__name__)
 
@@ -64,6 +67,16 @@ REASONS = {
     "hand": "a hand or something large is over the tray: take it away",
     "not_flat": "the die is not lying flat: let it settle on one face",
     "no_tray": "the camera shows no dice tray in colour yet (set the tray zone on the camera page)",
+    # teaching the camera cards by their face (companion/box/taught_cards.py)
+    "not_face_card": "{card} is not a card the camera can learn by its face",
+    "face_request": "the request must name the card (entry, as text)",
+    "not_an_image": "this is not a picture (a PNG or JPEG of the card's face)",
+    "face_shape": "a picture of {width}×{height} pixels is not a card's face (too small or "
+                  "too long)",
+    "no_card": "the camera sees no card in the dice tray: lay the card there alone, face up "
+               "and upright",
+    "several_cards": "the camera sees more than one card in the dice tray: leave only this card",
+    "no_unknown_card": "the camera asks about no card there any more",
 }
 
 
@@ -119,7 +132,7 @@ def read_json(path: Path) -> tuple[Any, list[dict]]:
     except (OSError, UnicodeDecodeError) as exc:
         return None, [problem(str(path), None, None, "not_readable", message=str(exc))]
     try:
-        data = json.loads(text, object_pairs_hook=pairs)
+        data = strict_json.loads(text, object_pairs_hook=pairs)  # finite numbers only
     except (json.JSONDecodeError, RecursionError) as exc:
         return None, [problem(str(path), None, None, "json_syntax",
                               line=getattr(exc, "lineno", 0), column=getattr(exc, "colno", 0),
@@ -349,6 +362,43 @@ def load_kind(name: str, data_dir: str | None, overrides: dict | None = None) ->
         return games.kind_of(module, catalog)
     module = games.module_of(name)
     return games.kind_of(module, load_catalog(name, data_dir))
+
+
+class Kinds:
+    """The installed games with the owner's catalogs, each loaded once and loaded afresh
+    after the owner changes it (`changed`, from the deck page's routes): new games get the
+    new catalog, games already created keep theirs (the game service pins it). The
+    ``listeners`` (the camera's taught dice) are told the game's name.
+
+    Loaded outside the lock (a catalog takes a while); a load that a change overtook is
+    used once but not kept."""
+
+    def __init__(self, data_dir: str | Path, overrides: dict | None = None) -> None:
+        self.data_dir, self.overrides = str(data_dir), overrides
+        self.listeners: list[Callable[[str], None]] = []
+        self._kinds: dict[str, games.GameKind] = {}
+        self._changes = 0  # how many catalog changes so far: a load keeps only if none
+        self._lock = locks.lock("kinds")
+
+    def get(self, name: str) -> games.GameKind:
+        with self._lock:
+            kind, changes = self._kinds.get(name), self._changes
+        if kind is None:
+            kind = load_kind(name, self.data_dir, self.overrides)
+            with self._lock:
+                if changes == self._changes:
+                    kind = self._kinds.setdefault(name, kind)
+        return kind
+
+    __call__ = get
+
+    def changed(self, name: str) -> None:
+        """The owner's catalog of ``name`` changed: loaded afresh next time; listeners told."""
+        with self._lock:
+            self._kinds.pop(name, None)
+            self._changes += 1
+        for listener in list(self.listeners):
+            listener(name)
 
 
 def assemble(game: str, base_dir: str | Path, overrides: list[Path] = ()) -> _Loaded:

@@ -9,7 +9,7 @@ raises `CatalogError` whose problems name file, entry and field.
 
 Games are pinned to the catalog they were created with (companion/game/service.py), so nothing
 here changes a game already created; new games use the new catalog once the app reloads it
-(``app.extensions["companion.catalog_changed"](game)``).
+(the context's ``kinds.changed(game)``).
 """
 from __future__ import annotations
 
@@ -289,7 +289,7 @@ def import_bundle(game: str, data_dir: str | Path, bundle: Any) -> dict:
     Checked first, whole (shape, version, game, every file merged over the shipped catalog):
     on any problem nothing changes and `CatalogError` is raised, problems naming
     ``export:<file>``. Otherwise the exported files replace the owner's files (the previous
-    ones are kept in ``catalogs/<game>.before-import/``; pictures and taught dice stay).
+    ones are kept in ``catalogs/<game>.before-import/``; pictures, taught dice and faces stay).
     Games already created keep the catalog they were created with. Returns the new
     `status`."""
     problems = _bundle_problems(game, bundle)
@@ -311,7 +311,7 @@ def import_bundle(game: str, data_dir: str | Path, bundle: Any) -> dict:
         _fsync_dir(staging)
         backup = target.parent / f"{game}{BACKUP_SUFFIX}"
         if target.exists():
-            for kept in ("pictures", "dice"):  # card pictures, taught dice faces
+            for kept in ("pictures", "dice", "faces"):  # card pictures, taught dice, faces
                 if (target / kept).is_dir():
                     os.replace(target / kept, staging / kept)
             shutil.rmtree(backup, ignore_errors=True)

@@ -4,9 +4,13 @@ A backup file is a whole program for SQLite: beside the games it may carry trigg
 indexes that would run inside the server for ever after (a trigger that deletes every new
 action, a view standing in for the games table). So a restore compares the file's schema
 object by object with the schema of a fresh database the app makes (tables, their columns and
-foreign keys, indexes, triggers, views), refuses an unknown game status or token role, and
-replays every game from its action log alone, comparing the state with each stored snapshot
-(a later snapshot must not hide an action that does not replay). See docs/security.md.
+foreign keys, indexes, triggers, views), refuses an unknown game status or token role, holds
+every stored text to the one rule for text (`text_problems`: every TEXT column of every
+table, and every string and key inside the JSON ones; a lone surrogate stored as ``\\ud800``
+in a result would fail every export), and replays every game from its action log alone,
+comparing the state with each stored snapshot (a later snapshot must not hide an action that
+does not replay) and a finished game's result with the scores of the replayed state. See
+docs/security.md.
 """
 from __future__ import annotations
 
@@ -26,6 +30,14 @@ MIGRATED = {("seats", "host_only"), ("games", "ended_early"), ("games", "rules")
 # tables an older database may lack, with their indexes: the app makes them when it opens
 # one (SCHEMA)
 MIGRATED_TABLES = {"box"}
+# the TEXT columns the app fills with JSON (companion/game/store.py): strict JSON, its every
+# string and key under the text rule
+JSON_COLUMNS = {("games", "setup"), ("games", "result"), ("actions", "action"),
+                ("actions", "events"), ("snapshots", "state"), ("catalogs", "catalog"),
+                ("setup_progress", "progress"), ("box", "value")}
+# the column that names a row in a refusal (the token hashes are not shown)
+ROW_NAMES = {"games": "id", "box": "key", "tokens": "game"}
+MAX_TEXT_PROBLEMS = 5
 
 
 class NotOurs(Exception):
@@ -111,10 +123,79 @@ def check_schema(path: Path) -> None:
                           ROLES).fetchall()
         if odd:
             raise NotOurs("unknown token role: " + ", ".join(repr(r[0]) for r in odd[:5]))
+        orphans = con.execute("PRAGMA foreign_key_check").fetchall()
+        if orphans:  # the app writes with foreign keys on: every row's game is there
+            raise NotOurs("rows that refer to no game: " + ", ".join(
+                sorted({f"{table} (row {rowid})" for table, rowid, *_ in orphans})[:5]))
+        bad = text_problems(con, found)
+        if bad:
+            raise NotOurs("text the app never stores: " + "; ".join(bad))
     except sqlite3.DatabaseError as exc:
         raise NotOurs(f"its schema cannot be read ({exc})") from exc
     finally:
         con.close()
+
+
+def text_problems(con: sqlite3.Connection, schema: dict[str, Any]) -> list[str]:
+    """One line per stored text that breaks the one rule for text (at most
+    `MAX_TEXT_PROBLEMS`): every TEXT column of every table of ``schema`` (the app's, checked
+    before) read as its bytes, so text that is not UTF-8 is named rather than failing the
+    read; in a JSON column every string and key passes too (JSON that does not parse is the
+    game's problem, named by `replay_problems`, restored with ``--force`` as broken)."""
+    from companion.server import text as text_rule
+
+    problems: list[str] = []
+    for table, item in sorted(schema.items()):
+        if item["type"] != "table":
+            continue
+        named = ROW_NAMES.get(table, "game" if "game" in item["columns"] else None)
+        for column, spec in item["columns"].items():
+            if spec[0] != "TEXT":
+                continue
+            who = f'"{named}"' if named else "rowid"
+            rows = con.execute(f'SELECT CAST({who} AS BLOB), typeof("{column}"), '
+                               f'CAST("{column}" AS BLOB) FROM "{table}" '
+                               f'WHERE "{column}" IS NOT NULL')
+            for key, kind, raw in rows:
+                where = f"{table}.{column}" + (f" of {named} {_shown(key)}" if named else "")
+                why = _text_problem(kind, raw, (table, column) in JSON_COLUMNS, text_rule)
+                if why is not None:
+                    problems.append(f"{where} {why}")
+                    if len(problems) >= MAX_TEXT_PROBLEMS:
+                        return problems
+    return problems
+
+
+def _text_problem(kind: str, raw: bytes, is_json: bool, text_rule) -> str | None:
+    """Why one stored value breaks the rule, or None."""
+    if kind != "text":
+        return f"holds {kind}, not text"
+    try:
+        value = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return "is not UTF-8 text"
+    if not text_rule.is_clean(value):
+        return "holds a character the text rule refuses"
+    if not is_json:
+        return None
+    try:
+        data = json.loads(value)
+    except (ValueError, RecursionError):  # not JSON: the game's own problem (`replay_problems`)
+        return None
+    bad = text_rule.first_bad(data)
+    return None if bad is None else f"holds text the text rule refuses at {bad}"
+
+
+def _shown(key: bytes | None) -> str:
+    """A row's name in a refusal (its stored bytes): short, and only what the rule lets
+    through."""
+    from companion.server import text as text_rule
+
+    try:
+        shown = (key or b"").decode("utf-8")
+    except UnicodeDecodeError:
+        return "(not UTF-8)"
+    return repr(shown[:40]) if text_rule.is_clean(shown) else "(not clean text)"
 
 
 def replay_problems(path: Path, data_dir: Path | str | None) -> list[str]:
@@ -128,9 +209,9 @@ def replay_problems(path: Path, data_dir: Path | str | None) -> list[str]:
         for row in con.execute("SELECT * FROM games ORDER BY created").fetchall():
             try:
                 _replay(con, row, data_dir)
-            except Exception as exc:  # any failure is this game's problem, reported
-                log.warning("restore check: game %s does not replay", row["id"],
-                            exc_info=True)
+            except Exception as exc:  # any failure is this game's problem, reported in
+                # one line (`companion restore` prints it); the traceback only at debug level
+                log.debug("restore check: game %s does not replay", row["id"], exc_info=True)
                 why = str(exc) if isinstance(exc, ValueError) else f"{type(exc).__name__}: {exc}"
                 problems.append(f"game {row['id']} ({row['game']}): {why}"[:300])
     finally:
@@ -181,3 +262,7 @@ def _replay(con: sqlite3.Connection, row: sqlite3.Row, data_dir) -> None:
             if json.loads(snapshots[seq]) != replayed:
                 raise ValueError(f"the snapshot after action {seq} is not the state the "
                                  "action log replays to")
+    # a finished game's scores, as the history and its exports show them
+    if row["result"] is not None and not outdated and json.loads(row["result"]) != json.loads(
+            dumps(kind.module.scores(state))):
+        raise ValueError("the stored result is not the scores of the replayed game")

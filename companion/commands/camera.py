@@ -100,10 +100,7 @@ def calibrate_command(source_spec: str, data_dir: Path, marker_mm: float | None,
     config = data_dir / "config.json"
     tray_mm = None
     if tray is not None:
-        try:
-            tray_mm = camera_dice.parse_tray([float(v) for v in tray.split(",")])
-        except ValueError:
-            tray_mm = None
+        tray_mm = camera_dice.tray_from_form(tray.split(","))
         if tray_mm is None:
             raise click.BadParameter("four numbers in mm, left,top,right,bottom, at least 20 "
                                      "mm apart each way", param_hint="--tray")
@@ -219,9 +216,7 @@ def dice_command(files: tuple[Path, ...], die_px: float | None, game: str | None
                  data_dir: Path) -> None:
     """Read the pip dice in still images (each whole image is the tray): one JSON line per
     file. A die that cannot be read with confidence has "face": null."""
-    import json
 
-    import cv2
 
     from hardware.camera.dice_faces import read_tray
 
@@ -237,6 +232,18 @@ def dice_command(files: tuple[Path, ...], die_px: float | None, game: str | None
             raise click.UsageError(f"no die of {game} is taught in {data_dir} (every face "
                                    "needs its picture: the host's \"Your deck\" page)")
 
+    def line(image) -> dict:
+        reading = read_tray(image, die_px, taught)
+        return {"clear": reading.clear, "dice": [d.to_json() for d in reading.dice]}
+
+    _each_image(files, line)
+
+
+def _each_image(files, line) -> None:
+    """One JSON line per file: {"file", **line(image)}, or its error when it is no image
+    (the others are still read); exit status 1 when any was not an image."""
+    import cv2
+
     failed = False
     for path in files:
         image = cv2.imread(str(path), cv2.IMREAD_COLOR)
@@ -244,8 +251,40 @@ def dice_command(files: tuple[Path, ...], die_px: float | None, game: str | None
             click.echo(json.dumps({"file": str(path), "error": "not an image"}))
             failed = True
             continue
-        reading = read_tray(image, die_px, taught)
-        click.echo(json.dumps({"file": str(path), "clear": reading.clear,
-                               "dice": [d.to_json() for d in reading.dice]}))
+        click.echo(json.dumps({"file": str(path), **line(image)}))
     if failed:
         raise SystemExit(1)
+
+
+@command.command("cards")
+@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--taught", "taught_dir", required=True,
+              type=click.Path(file_okay=False, path_type=Path),
+              help="Folder with one upright picture of each card's face, <id>.png or <id>.jpg.")
+@click.option("--min-px", type=click.FloatRange(min=16.0), default=40.0, show_default=True,
+              help="The shortest card side in pixels to look for.")
+def cards_command(files: tuple[Path, ...], taught_dir: Path, min_px: float) -> None:
+    """Name the cards in still images by their printed face (no sticker): one JSON line per
+    FILE, {"file", "cards": [{"id", "turn", "corners", "score"}]}; "id" is null for a card
+    not known with confidence, "turn" the degrees clockwise from upright."""
+    import cv2
+
+    from hardware.camera.card_faces import FaceBook, recognise
+
+    if not taught_dir.is_dir():
+        raise click.UsageError(f"no folder {taught_dir} (--taught: one picture per card face)")
+    pictures, unreadable = {}, []
+    for path in sorted(taught_dir.iterdir()):
+        if path.suffix.lower() in (".png", ".jpg", ".jpeg"):
+            image = cv2.imread(str(path), cv2.IMREAD_UNCHANGED)
+            if image is None or image.size == 0:
+                unreadable.append(path.name)
+            else:
+                pictures[path.stem] = image
+    if unreadable:
+        raise click.UsageError(f"not an image in {taught_dir}: {', '.join(unreadable)}")
+    if not pictures:
+        raise click.UsageError(f"no card picture (<id>.png or <id>.jpg) in {taught_dir}")
+    book = FaceBook.from_pictures(pictures)
+    _each_image(files, lambda image: {"cards": [s.to_json() for s in
+                                                recognise(image, book, min_px=min_px)]})

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import click
 
-from companion.server import doctor, settings
+from companion import doctor
+from companion.server import settings
 
 INSTALLED_DATA = Path("/var/lib/table-companion")
 

@@ -22,6 +22,10 @@ def command(file: Path, data_dir: Path, force: bool) -> None:
         result = backups.restore(file, data_dir, force=force)
     except backups.BackupError as exc:
         raise click.ClickException(str(exc)) from exc
+    except OSError as exc:  # the file system said no (a folder that is a file, a full disk):
+        # why, in one line; the live database is written in one transaction or not at all
+        raise click.ClickException(f"cannot restore {file} into {data_dir}: "
+                                   f"{exc.strerror or exc}") from exc
     if result.kept_aside:
         click.echo(f"previous database kept as {result.kept_aside}")
     for problem in result.problems:

@@ -60,10 +60,13 @@ class Server(BaseApplication):
 
     def worker_exit(self, server, worker) -> None:
         """On a clean stop: stop the camera and dice threads, close the database."""
-        app = getattr(self, "app", None)
+        from companion import context
+
+        app = getattr(self, "app", None)  # None: the worker stopped before it loaded
         if app is not None:
-            app.extensions["companion.hardware"].stop()
-            app.extensions["companion"].store.close()
+            parts = context.of(app)
+            parts.hardware.stop()
+            parts.service.store.close()
 
 
 def share_with_worker() -> None:
@@ -111,19 +114,23 @@ def demo_lines(config: dict, base: str, only: tuple = ()) -> list[str]:
 
 
 def _demo_in_child(config: dict, base: str, only: tuple) -> list[str]:
+    from companion import context
     from companion.app import create_app
 
     app = create_app(dict(config, START_HARDWARE=False))
     try:
         return demo_game(app, base, only)
     finally:
-        app.extensions["companion"].store.close()
+        context.of(app).service.store.close()
 
 
 def demo_game(app, base: str, only: tuple = ()) -> list[str]:
     """A demo table per installed game (created on first use) and where to join them."""
-    service = app.extensions["companion"]
+    from companion import context
     from companion.server import i18n
+
+    parts = context.of(app)
+    service = parts.service
 
     # a game installed without its pages cannot be played at a table: no demo for it
     with app.app_context():
@@ -138,7 +145,7 @@ def demo_game(app, base: str, only: tuple = ()) -> list[str]:
         live = next((g for g in service.all() if g.kind.name == name
                      and g.row["setup"].get("demo") and g.status != "finished"), None)
         if live is None:
-            info = service._kinds(name).module.info
+            info = parts.kinds.get(name).module.info
             seats = info.seats[:info.max_players]
             players = [{"seat": seat.id, "name": who, "colour": seat.colour}
                        for seat, who in zip(seats, DEMO_NAMES, strict=False)]

@@ -5,28 +5,10 @@ from pathlib import Path
 
 import click
 
+from companion.box.stickers import stickers_for_catalog
 from companion.commands.catalog import game_option
 from companion.game.games import module_of
-from engine.api import sticker_namespace
-from hardware.tags.format import card_payload, code_table
-from hardware.tags.sheet import Sticker, render_sheets, write_sheets
-
-
-def stickers_for_catalog(info, catalog: dict, lang: str = "en") -> list[Sticker]:
-    """One sticker per card of every kind the game declares, in catalog order; demo entries
-    marked demo."""
-    namespace = sticker_namespace(info)
-    stickers = []
-    for kind in info.stickers:
-        entries = catalog.get(kind.part)
-        entries = entries if isinstance(entries, list) else []
-        code_table(entry["id"] for entry in entries)  # raises on a short-code collision
-        for entry in entries:
-            names = entry.get("names") or {}
-            label = names.get(lang) or names.get("en") or entry["id"]
-            stickers.append(Sticker(card_payload(namespace, kind.letter, entry["id"]), label,
-                                    bool(entry.get("demo"))))
-    return stickers
+from hardware.tags.sheet import render_sheets, write_sheets
 
 
 @click.command("tags")

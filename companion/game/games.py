@@ -65,6 +65,23 @@ def module_of(name: str):
     return discovered()[name]
 
 
+@dataclass(frozen=True)
+class Installed:
+    """The games one app plays: the app config's ``GAMES`` (tests) first, then the
+    installed plug-ins. What the languages (companion/server/i18n.py) are given to find a
+    game's web folder and the games whose texts a text without a game may come from."""
+
+    overrides: dict = field(default_factory=dict)  # {name: (module, catalog)}
+
+    def known(self) -> list[str]:
+        configured = list(self.overrides)
+        return configured + [g for g in known() if g not in configured]
+
+    def module_of(self, name: str):
+        """The game module ``name`` (KeyError: no such game)."""
+        return self.overrides[name][0] if name in self.overrides else module_of(name)
+
+
 def names_index(catalog: Any) -> dict:
     """Every catalog entry ``{"id", "names"}`` anywhere in the catalog, by id."""
     index: dict = {}

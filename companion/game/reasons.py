@@ -2,6 +2,15 @@
 
 The English texts are gettext msgids: web/translations translates them.
 """
+from engine.api import Refused
+
+
+class DeviceRefused(Refused):
+    """A refusal of the camera or the dice (companion/wiring/), not of a game's rules: the
+    same code and params as every refusal, so every door translates and answers it alike
+    (its code is one of `SERVER_REASONS` or the camera's own)."""
+
+
 SERVER_REASONS: dict[str, str] = {
     "bad_request": "The request is malformed.",
     "unknown_game": "There is no such game.",
@@ -16,6 +25,14 @@ SERVER_REASONS: dict[str, str] = {
     "not_for_table": "The table display cannot do this; the player or the host does.",
     "host_only": "Only the host may do this.",
     "wrong_code": "The join code is wrong.",
+    "table_taken": "The camera and the dice reader serve another game in play. Only its "
+                   "host moves them (with its host PIN); they come free when it ends.",
+    "pairing_expired": "This pairing link has expired: it works for {minutes} minutes, once. "
+                       "The host makes a new one on the host page, under “Pair the table "
+                       "display”.",
+    "pairing_invalid": "This pairing link does not work: it was used already or is "
+                       "incomplete. The host makes a new one on the host page, under “Pair "
+                       "the table display”.",
     "wrong_pin": "The PIN is wrong.",
     "rate_limited": "Too many attempts. Wait a minute and try again.",
     "game_paused": "The game is paused.",
@@ -46,4 +63,8 @@ SERVER_REASONS.update({  # the dice read by the camera or the reader (companion/
     "dice_not_your_roll": "Only the player who rolled enters these dice.",
     "dice_bad_face": "That is not a face of this die.",
     "dice_not_running": "The dice are not set up on this server.",
+    "roll_read_by_serial": "The dice reader records this roll: roll the dice on it. Nothing "
+                           "changed.",
+    "roll_read_by_camera": "The camera reads this roll in the dice tray: roll the dice there "
+                           "(your phone asks only for a die it cannot read). Nothing changed.",
 })

@@ -1,7 +1,8 @@
 """The game service: every change to a game goes through here, in this order:
 
   engine.apply (under the game's lock) → commit to SQLite → notify listeners (the views are
-  pushed) → return the new version (the socket layer acknowledges with it)
+  posted to the sender) → return the new version (the socket layer acknowledges with it,
+  once the sender has sent the views)
 
 so an acknowledged action is always on disk, the views are built from the state that was
 saved, and a phone gets its new view no later than the acknowledgement. At start every game
@@ -24,8 +25,9 @@ from typing import Any
 from companion.game import shapes
 from companion.game.games import GameKind, kind_of
 from companion.game.store import Store, dumps
-from companion.server import limits, security, text
+from companion.server import limits, locks, security, text
 from companion.server.lru import LRU
+from companion.table import table_guide
 from engine import record as engine_record
 from engine.api import CATALOG_KEY, Refused
 
@@ -70,7 +72,7 @@ class LiveGame:
     # of distinct prompts (a few hundred are in use at a time: every choice's refusal)
     text_cache: LRU = field(default_factory=lambda: LRU(TEXT_CACHE_SIZE))
     shared: Any = None  # companion.game.shared.Shared: what the views of this state share
-    lock: threading.RLock = field(default_factory=threading.RLock)
+    lock: threading.RLock = field(default_factory=lambda: locks.rlock("game", "game"))
 
     @property
     def status(self) -> str:
@@ -94,10 +96,15 @@ class GameService:
         self.snapshot_every = snapshot_every
         self._games: dict[str, LiveGame] = {}
         self._pinned: dict[tuple[str, str], GameKind] = {}  # (game, catalog hash) -> kind
-        self._lock = threading.Lock()
+        # a leaf: the games in memory, the pinned kinds, the game at the table; held only
+        # to read or change them
+        self._lock = locks.lock("game service")
         self.listeners: list[Callable[[LiveGame, str], None]] = []
         # told (game id, token hashes) when tokens stop working: the sockets holding them close
         self.revoked: list[Callable[[str, set[str]], None]] = []
+        # told (game, identity, action) before an action is applied; raise Refused to refuse
+        # it: the running hardware's rules (a seat's roll while a reader reads the dice)
+        self.gates: list[Callable[[LiveGame, Identity, dict], None]] = []
         self.broken: dict[str, dict] = {}  # games that could not be rebuilt, with the reason
         self._table_game: str | None = None  # the game the camera and dice serve (at_table)
 
@@ -128,11 +135,12 @@ class GameService:
         key = (current.name, hashlib.sha256(text.encode()).hexdigest())
         with self._lock:
             kind = self._pinned.get(key)
-            if kind is None:
-                same = text == dumps(current.catalog)
-                kind = current if same else kind_of(current.module, catalog)
-                self._pinned[key] = kind
-            return kind
+        if kind is None:  # made outside the lock (it takes a while); the first one kept
+            kind = current if text == dumps(current.catalog) else kind_of(current.module,
+                                                                          catalog)
+            with self._lock:
+                kind = self._pinned.setdefault(key, kind)
+        return kind
 
     @staticmethod
     def _state_catalog(kind: GameKind):
@@ -157,6 +165,14 @@ class GameService:
 
     def _setup(self, kind: GameKind, setup: dict) -> dict:
         return self._attach(kind, kind.module.setup(kind.catalog, setup))
+
+    def initial_state(self, live: LiveGame) -> dict:
+        """The state ``live`` started from, before its first action (a replay's start)."""
+        return self._setup(live.kind, live.row["setup"])
+
+    def actions_in_effect(self, game_id: str) -> list[dict]:
+        """The actions in effect of a game, in order (undone ones left out)."""
+        return [a["action"] for a in self.store.actions(game_id)]
 
     # loading ---------------------------------------------------------------------------
     def load_all(self) -> None:
@@ -239,7 +255,8 @@ class GameService:
 
     def get(self, game_id: str) -> LiveGame:
         """A game with its state (rebuilt now if it was left on disk at start)."""
-        live = self._games.get(game_id)
+        with self._lock:
+            live = self._games.get(game_id)
         if live is None:
             raise Refused("unknown_game")
         if live.state is None:
@@ -251,7 +268,9 @@ class GameService:
         return live
 
     def all(self) -> list[LiveGame]:
-        return sorted(self._games.values(), key=lambda g: g.row["created"], reverse=True)
+        with self._lock:
+            games = list(self._games.values())
+        return sorted(games, key=lambda g: g.row["created"], reverse=True)
 
     # the table: the camera and the dice reader serve one game ---------------------------
     def at_table(self) -> LiveGame | None:
@@ -259,8 +278,11 @@ class GameService:
         the one last put there (a new game, a paired table display, or the host's "Play
         this game at the table"), until it is finished. Never guessed from dates: a game
         resumed after a newer one was started gets the hardware only when the host says."""
-        game_id = self._table_game
-        live = self._games.get(game_id) if game_id else None
+        with self._lock:
+            return self._at_table_locked()
+
+    def _at_table_locked(self) -> LiveGame | None:
+        live = self._games.get(self._table_game) if self._table_game else None
         return live if live is not None and live.status != "finished" else None
 
     def current(self) -> LiveGame | None:
@@ -268,25 +290,39 @@ class GameService:
         live = self.at_table()
         return live if live is not None and live.status == "active" else None
 
-    def move_table(self, game_id: str) -> int:
+    def table_taken_from(self, game_id: str | None) -> LiveGame | None:
+        """The game in play whose camera and dice ``game_id`` would take (the game at the
+        table, when it is another); None when the table is free for it (nobody there, or
+        that game has ended)."""
+        holder = self.at_table()
+        return holder if holder is not None and holder.id != game_id else None
+
+    def move_table(self, game_id: str, holder_agrees: bool = False) -> int:
         """Put ``game_id`` at the table (kept on disk); every game in play is told, so each
-        screen says where the hardware now is."""
+        screen says where the hardware now is. The camera and dice move only from a free
+        table (`table_taken_from`) or when ``holder_agrees``: the host of the game that
+        has them said so (the door checked its PIN or its host token); else
+        ``table_taken`` and nothing moves."""
         live = self.get(game_id)
         if live.status == "finished":
             raise Refused("game_closed")
         with self._lock:
+            holder = self._at_table_locked()
+            if holder is not None and holder.id != game_id and not holder_agrees:
+                raise Refused("table_taken")
             before, self._table_game = self._table_game, game_id
         if before != game_id:
             self.store.set_box_value(TABLE_KEY, game_id)
             for other in self.all():
                 if other.status != "finished":
-                    with other.lock:
-                        self.notify(other, "hardware")
+                    self.notify(other, "hardware")
         return live.version
 
     def notify(self, live: LiveGame, what: str = "view") -> None:
-        """Tell the listeners (the socket layer) that a game's views changed; the hardware
-        manager calls it too, when a part's status changes."""
+        """Tell the listeners that a game's views changed (``what``: "view", "seats",
+        "hardware", "closed"); the hardware manager calls it too, when a part's status
+        changes. The socket layer's listener only posts to the view sender
+        (companion/game/sender.py): whatever thread calls this builds and sends nothing."""
         for listener in list(self.listeners):
             try:
                 listener(live, what)
@@ -298,8 +334,10 @@ class GameService:
     def create(self, game: str, setup: dict, pin: str, add_seed: bool = True,
                to_table: bool = True) -> LiveGame:
         """A new game. ``setup`` as the module wants it; a seed is added when missing
-        (not for an imported record: its setup must stay as it was played). A new game is
-        put at the table (``to_table``), an imported record is not."""
+        (not for an imported record: its setup must stay as it was played). With
+        ``to_table`` the new game is put at the table: the caller asked whoever may move
+        the camera and dice (POST /games: the host of the game that has them, when one
+        does); an imported record is not."""
         kind = self._kinds(game)
         limits.check_setup(setup)
         setup = copy.deepcopy(text.normalise(setup))
@@ -325,7 +363,7 @@ class GameService:
         with self._lock:
             self._games[game_id] = live
         if to_table:
-            self.move_table(game_id)  # a game set up now is the one at the table
+            self.move_table(game_id, holder_agrees=True)
         return live
 
     # acting ----------------------------------------------------------------------------
@@ -334,6 +372,8 @@ class GameService:
         limits.check_action(action)
         live = self.get(identity.game)
         self._may_send(live, identity, action["type"])
+        for gate in list(self.gates):
+            gate(live, identity, action)
         action = dict(text.normalise(action), by=identity.actor)  # `by`: the proven identity
         shapes.check_action(live.kind.info, action)  # the game's declared shape, first
         with live.lock:
@@ -344,18 +384,19 @@ class GameService:
             return self._commit(live, canonical(live.kind, live.state, action))
 
     @staticmethod
-    def _may_send(live: LiveGame, identity: Identity, kind: str) -> None:
+    def _may_send(live: LiveGame, identity: Identity, action_type: str) -> None:
         """Who may send what, from the game's declarations: the table display records only
         what the table records; corrections need the host; a viewer only watches."""
         info = live.kind.module.info
         if identity.role == "viewer":
             raise Refused("not_paired")
-        if identity.role == "table" and kind not in info.table_actions:
-            raise Refused("host_only" if kind in info.host_actions else "not_for_table")
-        if identity.role == "seat" and kind in info.host_actions:
+        if identity.role == "table" and action_type not in info.table_actions:
+            raise Refused("host_only" if action_type in info.host_actions else "not_for_table")
+        if identity.role == "seat" and action_type in info.host_actions:
             raise Refused("host_only")
 
     def _commit(self, live: LiveGame, action: dict) -> int:
+        locks.owned(live.lock, "the game's state")
         state, events = live.kind.module.apply(live.state, action)
         seq = live.last_seq + 1
         every = (live.version + 1) % self.snapshot_every == 0
@@ -377,6 +418,7 @@ class GameService:
     def _finish(self, live: LiveGame, early: bool = False) -> None:
         """Finished: the scores kept; ``early`` (ended by the host before the game's end)
         marks it so: no winner in history and exports, the scores those of that moment."""
+        locks.owned(live.lock, "the game's status")
         result = live.kind.module.scores(live.state)
         self.store.set_status(live.id, "finished", result, ended_early=early)
         live.row.update(status="finished", result=result, ended_early=early)
@@ -466,6 +508,24 @@ class GameService:
             self.notify(live, "seats")
         return code
 
+    # the guided setup: its progress kept in SQLite, owned here --------------------------
+    def setup_progress(self, game_id: str,
+                       change: Callable[[dict], dict | None] | None = None) -> dict:
+        """The progress of the game's guided setup (companion/table/table_guide.py), after
+        ``change(progress)``: the progress to keep, or None when nothing changed. Read,
+        changed and written under the game's lock, so a tap on the TV and a camera tick
+        landing at the same moment are both kept (one waits for the other). ``change`` may
+        raise (a bad op): then nothing is written."""
+        live = self.get(game_id)
+        with live.lock:
+            progress = table_guide.load_progress(self.store, live.id)
+            if change is not None:
+                changed = change(progress)
+                if changed is not None:
+                    self.store.save_setup_progress(live.id, changed)
+                    progress = changed
+            return progress
+
     # the table display: paired once by the host ------------------------------------------
     PAIRING_SECONDS = 600
 
@@ -478,13 +538,17 @@ class GameService:
         return code
 
     def pair_table(self, game_id: str, code: str) -> str:
-        """The table token for a valid pairing code (used up); Refused otherwise."""
+        """The table token for a valid pairing code (used up); Refused otherwise: a link
+        opened too late says it expired (``pairing_expired``), one used already or not a
+        pairing code of this game says it does not work (``pairing_invalid``); both say
+        where the host makes a new one."""
         self.get(game_id)
         code = str(code or "").strip().upper()[:64]
         found = self.store.take_token(security.token_hash(code)) if code else None
-        if (found is None or found["game"] != game_id or found["role"] != "pairing"
-                or _age_seconds(found["created"]) > self.PAIRING_SECONDS):
-            raise Refused("wrong_code")
+        if found is None or found["game"] != game_id or found["role"] != "pairing":
+            raise Refused("pairing_invalid")
+        if _age_seconds(found["created"]) > self.PAIRING_SECONDS:
+            raise Refused("pairing_expired", minutes=self.PAIRING_SECONDS // 60)
         return self.new_table_token(game_id)
 
     def revoke_token(self, token: str) -> None:
@@ -514,12 +578,15 @@ class GameService:
             except Exception:  # the tokens are revoked already: the other listeners still run
                 log.exception("revocation listener failed")
 
-    def new_table_token(self, game_id: str) -> str:
-        """A table display's token: pairing a display puts its game at the table."""
+    def new_table_token(self, game_id: str, holder_agrees: bool = False) -> str:
+        """A table display's token. Pairing a display puts its game at the table when the
+        table is free for it or the host of the game there agrees (`move_table`); else the
+        camera and dice stay where they are, and its screens say so."""
         token = security.new_token()
         self.store.add_token(security.token_hash(token), game_id, "table", None)
-        if self.get(game_id).status != "finished":
-            self.move_table(game_id)
+        if self.get(game_id).status != "finished" and (
+                holder_agrees or self.table_taken_from(game_id) is None):
+            self.move_table(game_id, holder_agrees=holder_agrees)
         return token
 
     def new_host_token(self, game_id: str) -> str:

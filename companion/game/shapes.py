@@ -12,12 +12,12 @@ way). Only what it does not accept goes through jsonschema, which finds the wron
 """
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from typing import Any
 
 from jsonschema import Draft202012Validator, validators
 
+from companion.server import locks
 from engine.api import Refused
 from engine.shapes import ANY, BOOL, ID, TEXT, fields, ints, one_of
 
@@ -42,15 +42,18 @@ HOST_SHAPES: dict[str, dict] = {
     "correct_preview": fields({"op": ID, "action": {"type": "object"}}),
     # a table step's fallback, once or (rest) until the step is done (table_steps.py)
     "table_step": fields({"op": ID, "kind": ID}, {"rest": BOOL}),
-    "take_table": fields({"op": ID}),  # "Play this game at the table": the hardware serves it
+    # "Play this game at the table": the hardware serves it (``pin``: the host PIN of the
+    # game that has it, when this browser is not its host too)
+    "take_table": fields({"op": ID}, {"pin": TEXT}),
     "dice_source": fields({"op": ID, "source": ID}),  # camera, serial or phones (dice.py)
 }
 HOST_OP = fields({"op": one_of(*HOST_SHAPES)}, {k: ANY for k in ("count", "seat", "item",
                                                                   "delta", "reason", "action",
-                                                                  "kind", "source", "rest")})
+                                                                  "kind", "source", "rest",
+                                                                  "pin")})
 
 _cache: dict[int, Any] = {}
-_lock = threading.Lock()
+_lock = locks.lock("shapes")
 
 
 def _checkers(schema: dict) -> tuple[Any, Callable[[Any], bool] | None]:

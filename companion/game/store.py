@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import threading
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from companion.server import json_codec
+from companion.server import json_codec, locks
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -95,7 +94,7 @@ class Store:
 
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
-        self._lock = threading.RLock()
+        self._lock = locks.rlock("store")
         self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
         self._db.row_factory = sqlite3.Row
         mode = self._db.execute("PRAGMA journal_mode=WAL").fetchone()[0]

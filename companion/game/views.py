@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from companion.game import hardware_texts
 from companion.game import shared as derived
 from companion.game.patches import exact, same
 from companion.game.reasons import SERVER_REASONS
@@ -17,10 +18,10 @@ from companion.game.service import LiveGame
 from companion.game.shared import Shared
 from companion.server import i18n
 from companion.table import citations, correction_words, table_steps
-from companion.wiring import hardware_texts
 from engine.api import PRIVATE_PARAMS, Refused, template_fields
 
 LOG_LENGTH = 60
+COUNTS = ("amount", "count", "n")  # the params that count another param's thing
 
 
 def refusal(kind_reasons: dict, lang: str, code: str, params: dict, names=None,
@@ -63,6 +64,32 @@ class Namer:
         if self._chain is None:
             self._chain = i18n.translations(self.lang, self.game)
         return self._chain
+
+    def counted(self, value: Any, n: int) -> str | None:
+        """The word for ``n`` of the thing ``value`` in this language, without the number
+        the text writes itself ("wełny" of "2 wełny"): the game's plural UI string
+        ``count_<id>`` (forms by CLDR category) picked by the language's plural rules. None
+        when the game counts no such thing."""
+        if not isinstance(value, str):
+            return None
+        forms = i18n.ui_strings(self.lang, game=self.game).get(f"count_{value}")
+        if not isinstance(forms, dict):
+            return None
+        text = forms.get(i18n.plural_category(self.lang, abs(n))) or forms.get("other")
+        return " ".join(text.replace("{n}", " ").split()) if text else None
+
+    def count_words(self, params: dict, shown: dict) -> dict:
+        """``shown`` with each counted thing of ``params`` in the form its count asks
+        for ("1 monetę", "5 monet"): the count is the text's ``amount``,
+        ``count`` or ``n``."""
+        n = next((params[k] for k in COUNTS if type(params.get(k)) is int), None)
+        if n is None:
+            return shown
+        for key, value in params.items():
+            word = None if key in COUNTS else self.counted(value, n)
+            if word:
+                shown[key] = word
+        return shown
 
     def __call__(self, value: Any, param: str | None = None) -> Any:
         if type(value) is int and param == "delta":  # a change, never a count: "+1", "-2"
@@ -160,7 +187,7 @@ def _log_entry(live: LiveGame, lang: str, namer: Namer, position: int) -> tuple:
     if entry is None:
         params = {k: v for k, v in event.items() if k != "type"}
         template = event_template(live.kind, event)
-        shown = {k: namer(v, k) for k, v in params.items()}
+        shown = namer.count_words(params, {k: namer(v, k) for k, v in params.items()})
         if event.get("type") == "corrected":  # a host's correction: before and after in words
             shown.update(correction_words.event_params(live, lang, namer, event))
         entry = live.log_cache[key] = {
@@ -209,7 +236,8 @@ def prompt_entries(live: LiveGame, lang: str, namer: Namer,
             out.append(known)
             continue
         template = texts.get(prompt.kind) or live.kind.event_texts.get(f"prompt_{prompt.kind}")
-        shown = {k: namer(v, k) for k, v in dict(prompt.params, seat=prompt.seat).items()}
+        params = dict(prompt.params, seat=prompt.seat)
+        shown = namer.count_words(params, {k: namer(v, k) for k, v in params.items()})
         data["text"] = (i18n.text(lang, template, shown, game=live.kind.name,
                                   chain=namer.chain) if template else None)
         data["rule"] = citations.id_for_prompt(live.kind, prompt.kind)
@@ -262,9 +290,13 @@ def hardware_for(role: str, seat: str | None, hardware: dict | None) -> dict | N
         out[device] = {"state": status.get("state")}
         if device == "dice" and "source" in status:  # every screen says what reads the
             # dice, and which die waits to be entered
-            out[device].update(source=status.get("source"), pending=status.get("pending"))
+            out[device].update(source=status.get("source"), pending=status.get("pending"),
+                               reads=status.get("reads", False))
             if "untaught" in status:  # the camera's: the dice it has not learnt yet
                 out[device]["untaught"] = status["untaught"]
+        if device == "camera" and role == "table" and status.get("unknown"):
+            # a card the camera does not know by face: the TV asks which it is
+            out[device]["unknown"] = status["unknown"]
         selected = status.get("selected")
         if role == "seat" and isinstance(selected, dict) and seat in selected:
             out[device]["selected"] = {seat: selected[seat]}

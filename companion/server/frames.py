@@ -15,9 +15,10 @@ Two doors, both through the libraries' own extension points where there is one:
 from __future__ import annotations
 
 import logging
-import threading
 import time
 from types import SimpleNamespace
+
+from companion.server import locks
 
 log = logging.getLogger("companion.server.frames")
 PER_MINUTE = 10  # log lines a minute; the rest are only counted
@@ -32,7 +33,7 @@ class FrameLog:
         self._window = time.monotonic()
         self._logged = 0
         self._silent = 0
-        self._lock = threading.Lock()
+        self._lock = locks.lock("frame log")
 
     def note(self, where: str, exc: BaseException, client: str = "") -> None:
         with self._lock:

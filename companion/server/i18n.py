@@ -10,19 +10,24 @@ language.
 """
 from __future__ import annotations
 
+import functools
 import importlib.util
 import json
 import logging
 import os
 import string
 import threading
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, Protocol
 
 from babel import Locale
 from babel.messages import mofile, pofile
 from babel.support import NullTranslations, Translations
 from flask import Flask, current_app, request
 from flask_babel import Babel, force_locale, get_translations
+
+from companion.server import locks
 
 LANGUAGES = {"en": "English", "it": "Italiano", "pl": "Polski", "es": "Español",
              "de": "Deutsch"}
@@ -31,9 +36,16 @@ WEB_DIR = Path(__file__).resolve().parents[2] / "web"
 log = logging.getLogger(__name__)
 
 
-def normalize_lang(lang: object) -> str:
+def offered(allowed=None) -> list[str]:
+    """The app's language codes a page offers: those of ``allowed`` (a game's
+    ``GameInfo.languages``: its texts are translated into those only), else all."""
+    return [c for c in LANGUAGES if allowed is None or c in allowed or c == DEFAULT_LANG]
+
+
+def normalize_lang(lang: object, allowed=None) -> str:
+    """``lang`` if the app (and, given ``allowed``, the game) speaks it, else English."""
     lang = str(lang or "").lower()[:2]
-    return lang if lang in LANGUAGES else DEFAULT_LANG
+    return lang if lang in offered(allowed) else DEFAULT_LANG
 
 
 def compile_translations(source: Path, target: Path) -> list[str]:
@@ -63,21 +75,53 @@ def compile_translations(source: Path, target: Path) -> list[str]:
     return compiled
 
 
-def page_lang() -> str:
-    """?lang= → lang cookie → Accept-Language → English."""
+def page_lang(allowed=None) -> str:
+    """?lang= → lang cookie → Accept-Language → English; of a game's page, only a language
+    of the game's (``allowed``: its ``GameInfo.languages``)."""
+    codes = offered(allowed)
     for candidate in (request.args.get("lang"), request.cookies.get("lang")):
-        if candidate and candidate[:2].lower() in LANGUAGES:
+        if candidate and candidate[:2].lower() in codes:
             return candidate[:2].lower()
-    return request.accept_languages.best_match(list(LANGUAGES)) or DEFAULT_LANG
+    return request.accept_languages.best_match(codes) or DEFAULT_LANG
 
 
-def init_app(app: Flask, data_dir: Path) -> None:
+class Games(Protocol):
+    """The games of an app, as the languages need them (companion/game/games.py
+    `Installed`): their ids, and each game's module, whose ``info.web`` names its folder."""
+
+    def known(self) -> list[str]: ...
+
+    def module_of(self, name: str) -> Any: ...
+
+
+@dataclass
+class _Languages:
+    """What this module keeps per app (Flask's extension state, read only here): the
+    app's games and the caches of their folders, translations and UI strings."""
+
+    games: Games
+    web_packages: dict = field(default_factory=dict)
+    translations: dict = field(default_factory=dict)
+    ui_strings: dict = field(default_factory=dict)
+
+
+_KEY = "companion.i18n"
+
+
+def _languages() -> _Languages:
+    return current_app.extensions[_KEY]
+
+
+def init_app(app: Flask, data_dir: Path, games: Games) -> None:
+    """Babel for ``app``, the shared translations compiled into ``data_dir``, and the
+    games (``games``) whose own domains are looked up."""
     source = Path(app.config.get("TRANSLATIONS_SOURCE", WEB_DIR / "translations"))
     target = Path(data_dir) / "translations"
     compile_translations(source, target)
     app.config["BABEL_TRANSLATION_DIRECTORIES"] = str(target)
     app.config["BABEL_DEFAULT_LOCALE"] = DEFAULT_LANG
     Babel(app, locale_selector=page_lang)
+    app.extensions[_KEY] = _Languages(games)
 
 
 class _Keep(dict):
@@ -140,17 +184,15 @@ def _parsed(template: str) -> list:
 def web_package(game: str) -> str | None:
     """The importable package of ``game``'s web folder (``GAME.info.web``), or None.
 
-    The game is the app config's ``GAMES`` entry (tests) or the installed plug-in of that id
-    (`companion.game.games`); only its declarations are read, never its catalog.
+    The game is one of the app's games (`init_app`'s ``games``); only its declarations are
+    read, never its catalog.
     """
-    cache = current_app.extensions.setdefault("companion.web_packages", {})
+    languages = _languages()
+    cache = languages.web_packages
     if game not in cache:
-        from companion.game import games
-
         package = None
         try:
-            overrides = current_app.config.get("GAMES") or {}
-            module = overrides[game][0] if game in overrides else games.module_of(game)
+            module = languages.games.module_of(game)
             package = getattr(getattr(module, "info", None), "web", None) or None
         except Exception:  # an unknown or broken game has no web folder (doctor says why)
             log.warning("game %s has no web folder", game, exc_info=True)
@@ -177,20 +219,15 @@ def package_folder(package: str) -> Path | None:
 
 
 def known_games() -> list[str]:
-    """Game ids whose domains a text without ``game=`` may come from: the app config's
-    ``GAMES`` (tests), then the installed games (entry points, `companion.game.games.known`)."""
-    from companion.game import games
-
-    configured = list((current_app.config.get("GAMES") or {}).keys())
+    """Game ids whose domains a text without ``game=`` may come from: the app's games."""
     try:
-        found = games.known()
+        return list(_languages().games.known())
     except Exception:  # a broken plug-in must not stop the translations of the others
         log.exception("cannot list the installed games")
-        found = ()
-    return configured + [g for g in found if g not in configured]
+        return []
 
 
-_COMPILING = threading.Lock()
+_COMPILING = locks.lock("i18n compiling")
 
 
 def _game_translations(lang: str, game: str):
@@ -247,7 +284,7 @@ def translations(lang: str, game: str | None = None) -> Chain:
     socket views are built for many recipients per action; `force_locale` per string would
     cost more than building the view itself.
     """
-    cache = current_app.extensions.setdefault("companion.translations", {})
+    cache = _languages().translations
     if lang not in LANGUAGES:
         lang = normalize_lang(lang)
     key = (lang, game)
@@ -266,14 +303,15 @@ def text(lang: str, msgid: str, params: dict | None = None, game: str | None = N
     """``msgid`` translated into ``lang`` with ``{param}`` placeholders filled in.
 
     ``game``: the game id whose domain is looked up first (then the shared domain).
-    A msgid given as [singular, plural] is chosen by ``params["n"]`` or ``params["count"]``.
+    A msgid given as [singular, plural] is chosen by ``params["n"]``, ``params["count"]`` or
+    ``params["amount"]``.
     ``chain``: ``translations(lang, game)`` if the caller holds it already (a view builds
     dozens of texts; looking the app up for each costs more than the text).
     """
     params = params or {}
     t = chain or translations(lang, game)
     if isinstance(msgid, list | tuple):
-        n = params.get("n", params.get("count", 1))
+        n = params.get("n", params.get("count", params.get("amount", 1)))
         out = t.ngettext(msgid[0], msgid[1], n if isinstance(n, int) else 1)
     else:
         out = t.gettext(msgid)
@@ -295,7 +333,7 @@ def ui_strings(lang: str, source: Path | None = None, game: str | None = None) -
     for path in paths:
         try:
             stamp = path.stat().st_mtime
-            cache = current_app.extensions.setdefault("companion.ui_strings", {})
+            cache = _languages().ui_strings
             key = (str(path), stamp, normalize_lang(lang), game)
             if key not in cache:
                 entries = json.loads(path.read_text(encoding="utf-8"))
@@ -315,6 +353,16 @@ def _ui_strings(lang: str, entries: dict, game: str | None = None) -> dict:
         elif isinstance(msgid, list) and len(msgid) == 2:
             out[key] = _plural_forms(t, normalize_lang(lang), msgid)
     return out
+
+
+def plural_category(lang: str, n: int) -> str:
+    """CLDR's plural category of ``n`` in ``lang`` ("one", "few", "many", "other")."""
+    return _locale(normalize_lang(lang)).plural_form(n)
+
+
+@functools.lru_cache(maxsize=16)
+def _locale(lang: str) -> Locale:
+    return Locale.parse(lang)
 
 
 def _plural_forms(t, lang: str, msgid: list) -> dict:

@@ -7,10 +7,11 @@ views of one game are built under its lock, but the host pages read without it.
 """
 from __future__ import annotations
 
-import threading
 from collections import OrderedDict
 from collections.abc import Hashable
 from typing import Any
+
+from companion.server import locks
 
 
 class LRU:
@@ -21,7 +22,7 @@ class LRU:
             raise ValueError("an LRU holds at least one entry")
         self.size = size
         self._items: OrderedDict[Hashable, Any] = OrderedDict()
-        self._lock = threading.Lock()
+        self._lock = locks.lock("lru")
 
     def get(self, key: Hashable, default: Any = None) -> Any:
         with self._lock:

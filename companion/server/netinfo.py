@@ -45,11 +45,22 @@ def is_ip(host: str) -> bool:
         return False
 
 
-def base_url(host_header: str, scheme: str = "http") -> str:
-    """``scheme://IP:port`` for a request that arrived with ``Host: host_header``."""
+def is_loopback(host: str) -> bool:
+    host = host.strip("[]")
+    return host in ("localhost", "::1") or host.startswith("127.")
+
+
+def base_url(host_header: str, scheme: str = "http", bound: str = "0.0.0.0") -> str:
+    """``scheme://host:port`` for a request that arrived with ``Host: host_header`` at a
+    server listening on ``bound``. A server on every interface (or on one LAN address) is
+    named by its IP, also when reached as ``table.local`` or on the machine itself (many
+    Android phones cannot resolve ``.local``); a server bound to the loopback is reached only
+    on the machine, so its links keep the address the request came to."""
     host, _, port = host_header.rpartition(":") if ":" in host_header else (host_header, "", "")
     if not host:
         host, port = host_header, ""
-    if not is_ip(host) or host.startswith("127.") or host == "[::1]":
-        host = lan_ip()
+    if is_loopback(bound):
+        return f"{scheme}://{host_header}"
+    if not is_ip(host) or is_loopback(host):
+        host = lan_ip() if bound in ("0.0.0.0", "::", "") else bound
     return f"{scheme}://{host}" + (f":{port}" if port else "")

@@ -12,11 +12,12 @@ import logging
 import re
 import secrets
 import string
-import threading
 import time
 from collections import defaultdict, deque
 
 from werkzeug.security import check_password_hash, generate_password_hash
+
+from companion.server import locks
 
 PIN_METHOD = "pbkdf2:sha256:200000"
 JOIN_CODE_ALPHABET = string.ascii_uppercase.replace("O", "").replace("I", "") + "23456789"
@@ -67,7 +68,7 @@ class RateLimiter:
         self.limit = limit
         self.window = window
         self._fails: dict[tuple, deque] = defaultdict(deque)
-        self._lock = threading.Lock()
+        self._lock = locks.lock("rate limiter")
 
     def _prune(self, key: tuple, now: float) -> deque:
         q = self._fails[key]

@@ -6,7 +6,7 @@ and every value remembers the layer it came from (``settings.source_of("camera.s
 is ``"default"``, ``"config.json"``, ``"COMPANION_CAMERA"`` or ``"command line"``), so
 `companion doctor` and the host pages can say where a setting was made.
 
-`create_app` resolves it once (``app.extensions["companion.settings"]``); the wiring,
+`create_app` resolves it once (the context's ``settings``, companion/context.py); the wiring,
 `companion serve` and `companion doctor` read it instead of reading the environment or
 config.json themselves. A value of the wrong type in config.json or the environment is a
 `problem` naming the key (logged by `create_app`, shown by doctor) and the layer below is
@@ -19,6 +19,7 @@ Every key, its config.json place, environment variable and app-config key: `KEYS
 from __future__ import annotations
 
 import dataclasses
+import math
 import os
 import re
 from collections.abc import Callable, Mapping
@@ -122,26 +123,40 @@ def _text(optional: bool = True, empty: tuple = ("",)):
     return parse
 
 
-def _integer(value, from_text):
-    if from_text:
-        try:
-            return int(value)
-        except ValueError:
-            raise ValueError("must be a whole number") from None
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError("must be a whole number")
-    return value
+def _ranged(whole: bool, low: float, high: float, above: bool = False):
+    """A whole number (``whole``) or a finite number from ``low`` (excluded when ``above``)
+    to ``high``: never NaN or infinity, which `float()` reads from "nan" and "1e309"."""
+    word = "a whole number" if whole else "a number"
+
+    def parse(value, from_text):
+        if from_text:
+            try:
+                value = int(value) if whole else float(value)
+            except ValueError:
+                raise ValueError(f"must be {word}") from None
+        if isinstance(value, bool) or not isinstance(value, int if whole else int | float):
+            raise ValueError(f"must be {word}")
+        if not whole:
+            try:
+                value = float(value)
+            except OverflowError:  # an integer beyond a float
+                value = math.inf
+            if not math.isfinite(value):
+                raise ValueError("must be a finite number")
+        if value < low or (above and value == low) or value > high:
+            raise ValueError(f"must be {'above' if above else 'from'} {low:g} "
+                             f"{'and at most' if above else 'to'} {high:g}")
+        return value
+    return parse
 
 
-def _number(value, from_text):
-    if from_text:
-        try:
-            return float(value)
-        except ValueError:
-            raise ValueError("must be a number") from None
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise ValueError("must be a number")
-    return float(value)
+def _integer(low: int, high: int):
+    """A whole number from ``low`` to ``high`` (a port, a count of frames)."""
+    return _ranged(True, low, high)
+
+
+def _number(low: float, high: float, above: bool = False):
+    return _ranged(False, low, high, above)
 
 
 TRUE, FALSE = ("1", "true", "on", "yes"), ("0", "false", "off", "no")
@@ -208,28 +223,28 @@ def _path(value, from_text):
 KEYS: tuple[Key, ...] = (
     Key("data_dir", _path, "COMPANION_DATA", "DATA_DIR", in_json=False),
     Key("hardware", _flag, "COMPANION_HARDWARE", "HARDWARE"),
-    Key("snapshot_every", _integer, "COMPANION_SNAPSHOT_EVERY", "SNAPSHOT_EVERY"),
+    Key("snapshot_every", _integer(1, 100_000), "COMPANION_SNAPSHOT_EVERY", "SNAPSHOT_EVERY"),
     Key("server.host", _text(optional=False), "COMPANION_HOST", "HOST"),
-    Key("server.port", _integer, "COMPANION_PORT", "PORT"),
-    Key("server.threads", _integer, "COMPANION_THREADS", "THREADS"),
+    Key("server.port", _integer(0, 65535), "COMPANION_PORT", "PORT"),
+    Key("server.threads", _integer(1, 10_000), "COMPANION_THREADS", "THREADS"),
     Key("server.certfile", _text(), "COMPANION_CERTFILE", "CERTFILE"),
     Key("server.keyfile", _text(), "COMPANION_KEYFILE", "KEYFILE"),
     Key("server.public_base_url", _text(), "COMPANION_PUBLIC_BASE_URL", "PUBLIC_BASE_URL"),
-    Key("rate_limit.attempts", _integer),
-    Key("rate_limit.window_s", _number),
+    Key("rate_limit.attempts", _integer(1, 10_000)),
+    Key("rate_limit.window_s", _number(0, 86_400, above=True)),
     Key("camera.source", _text(), "COMPANION_CAMERA", "CAMERA_SOURCE"),
     Key("camera.simulate", _mode("auto", "off"), "COMPANION_CAMERA_SIMULATE", "CAMERA_SIMULATE"),
-    Key("camera.marker_mm", _number),
-    Key("camera.appear_frames", _integer),
-    Key("camera.vanish_frames", _integer),
-    Key("camera.hysteresis_deg", _number),
-    Key("camera.orient_commit_s", _number),
-    Key("camera.still_stride", _integer),
+    Key("camera.marker_mm", _number(0, 1000, above=True)),
+    Key("camera.appear_frames", _integer(1, 1000)),
+    Key("camera.vanish_frames", _integer(1, 1000)),
+    Key("camera.hysteresis_deg", _number(0, 180)),
+    Key("camera.orient_commit_s", _number(0, 3600)),
+    Key("camera.still_stride", _integer(1, 1000)),
     Key("camera.zones", _zones),
     Key("dice.port", _text(empty=("", "auto")), "COMPANION_DICE_PORT", "DICE_PORT"),
     Key("dice.usb_ids", _usb_ids, "COMPANION_DICE_USB_IDS"),
     Key("dice.emulate", _mode("on", "auto", "off"), "COMPANION_DICE_EMULATE", "DICE_EMULATE"),
-    Key("dice.emulator_http_port", _integer, "COMPANION_DICE_EMULATOR_PORT"),
+    Key("dice.emulator_http_port", _integer(0, 65535), "COMPANION_DICE_EMULATOR_PORT"),
     Key("dice.default_source", _choice("serial", "camera", "phones"),
         "COMPANION_DICE_DEFAULT_SOURCE", "DICE_DEFAULT_SOURCE"),
 )
@@ -298,11 +313,6 @@ def resolve(overrides: Mapping | None = None, environ: Mapping[str, str] | None 
         dice=_section(DiceSettings, "dice", values), sources=sources, problems=tuple(problems))
 
 
-def from_app(app) -> Settings:
-    """The settings `create_app` resolved for ``app``."""
-    return app.extensions["companion.settings"]
-
-
 def _json_value(config: dict, name: str) -> tuple[bool, object]:
     section, _, leaf = name.rpartition(".")
     if not section:
@@ -351,4 +361,4 @@ def app_config(settings: Settings) -> dict:
 
 
 __all__ = ["KEYS", "DiceSettings", "RateLimit", "ServerSettings", "Settings", "app_config",
-           "env_names", "from_app", "resolve"]
+           "env_names", "resolve"]

@@ -18,13 +18,16 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 import unicodedata
 from typing import Any
 
 from engine.api import Refused
+from hardware import strict_json
 
 # lone surrogates, C0 controls but \t \n \r, DEL and the C1 controls
 BAD = re.compile("[\ud800-\udfff\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def is_clean(text: str) -> bool:
@@ -76,9 +79,20 @@ def check(value: Any, field: str = "") -> Any:
     return normalise(value)
 
 
+def sendable(value: Any) -> str:
+    """Stored text as it can be sent (a page, an export, a hash): a lone surrogate stored
+    before this rule becomes U+FFFD; anything that is not text becomes its text."""
+    value = value if isinstance(value, str) else str(value)
+    return SURROGATE.sub("\ufffd", value)
+
+
 def loads(text: str | bytes) -> Any:
-    """JSON from outside, normalised (its bad strings are kept for the check to refuse)."""
-    return normalise(json.loads(text))
+    """JSON from outside, normalised (its bad strings are kept for the check to refuse);
+    strict about numbers (hardware/strict_json.py): ``NaN``, ``Infinity``, ``1e309`` raise
+    ValueError as JSON that is not JSON does, so no door stores a number that is not one."""
+    if isinstance(text, bytes | bytearray):
+        text = text.decode("utf-8")
+    return normalise(strict_json.loads(text, max_digits=sys.get_int_max_str_digits() or 4300))
 
 
 # --------------------------------------------------------------------------- HTTP door

@@ -15,6 +15,15 @@ from pathlib import Path
 COMM_LENGTH = 15  # Linux keeps the first 15 bytes of a thread name
 
 
+def name_this_thread() -> None:
+    """Give the calling thread its Python name at the OS level (a thread started later than
+    `name_os_threads` ran, such as the view sender's)."""
+    thread = threading.current_thread()
+    name = thread.name.encode("utf-8", "replace")[:COMM_LENGTH]
+    with contextlib.suppress(OSError, TypeError):
+        Path(f"/proc/self/task/{thread.native_id}/comm").write_bytes(name)
+
+
 def name_os_threads() -> None:
     """Give each running Python thread its Python name at the OS level (no-op elsewhere)."""
     for thread in threading.enumerate():

@@ -8,13 +8,13 @@ and asking ``scores`` after each.
 """
 from __future__ import annotations
 
-import csv
-import io
 import json
+import math
 import uuid
-from datetime import datetime
+from datetime import UTC, datetime
 
-from companion.server import i18n
+from companion.server import i18n, spreadsheet
+from companion.server import text as text_rule
 from companion.server.lru import LRU
 from companion.table import table_guide as guide_mod
 
@@ -32,9 +32,13 @@ _series_cache = LRU(8)
 
 
 def _time(text: str | None) -> datetime | None:
+    """A stored time (the app writes UTC with its offset); one without an offset is UTC.
+    A time that is not one, or beyond what the local clock can show, is no time."""
     try:
-        return datetime.fromisoformat(text) if text else None
-    except ValueError:
+        at = datetime.fromisoformat(text) if isinstance(text, str) and text else None
+        at = at.replace(tzinfo=UTC) if at is not None and at.tzinfo is None else at
+        return at.astimezone() if at is not None else None
+    except (ValueError, OverflowError, OSError):
         return None
 
 
@@ -45,8 +49,8 @@ def vp_series(service, live) -> dict[str, list[list[float]]]:
     if found is not None:
         return found
     module = live.kind.module
-    actions = [a["action"] for a in service.store.actions(live.id)]
-    state = service._setup(live.kind, live.row["setup"])
+    actions = service.actions_in_effect(live.id)
+    state = service.initial_state(live)
     series: dict[str, list[list[float]]] = {s: [[0, _vp(module, state, s)]] for s in live.seats}
     every = max(1, len(actions) // MAX_POINTS)
     for i, action in enumerate(actions, 1):
@@ -76,17 +80,36 @@ def chart(series: dict[str, list[list[float]]], width: int = 600, height: int = 
     return {"lines": lines, "actions": last, "vp": top, "width": width, "height": height}
 
 
+def _number(vp):
+    """A score as a number (3, not 3.0); what is not a finite number is shown as its text
+    (a result the rules did not write: an export never fails on what the store holds)."""
+    if type(vp) is int or (type(vp) is float and math.isfinite(vp) and not vp.is_integer()):
+        return vp
+    if type(vp) is float and math.isfinite(vp):
+        return int(vp)
+    return str(vp)
+
+
 def _fmt(vp) -> str:
-    return str(int(vp)) if float(vp).is_integer() else str(vp)
+    return str(_number(vp))
+
+
+def _rows(result: list) -> list[dict]:
+    """The result's rows as the page and the exports read them: a seat as text, a score
+    and a rank as they are (shown by `_fmt`); what is not a row is left out."""
+    return [{"seat": text_rule.sendable(r.get("seat", "")), "vp": r.get("vp", 0),
+             "rank": r.get("rank")} for r in result if isinstance(r, dict)]
 
 
 def summary(service, live, lang: str) -> dict:
     """One finished game for the history page and the exports."""
     info = live.kind.module.info
-    names = {p["seat"]: p["name"] for p in live.players}
-    colours = {p["seat"]: p.get("colour") for p in live.players}
-    result = live.row.get("result") or []
-    rows = sorted((r for r in result if isinstance(r, dict)), key=lambda r: r.get("rank", 99))
+    # the store's text as it can be sent (a lone surrogate stored before the text rule)
+    names = {text_rule.sendable(p["seat"]): text_rule.sendable(p["name"]) for p in live.players}
+    colours = {text_rule.sendable(p["seat"]): p.get("colour") for p in live.players}
+    result = live.row.get("result")
+    rows = sorted(_rows(result if isinstance(result, list) else []),
+                  key=lambda r: r["rank"] if type(r["rank"]) is int else 99)
     actions = service.store.actions(live.id)
     started = _time(live.row["created"])
     ended = _time(actions[-1]["at"]) if actions else started
@@ -94,11 +117,11 @@ def summary(service, live, lang: str) -> dict:
     order = guide_mod.seat_order(live)  # from the start player, clockwise
     start_seat = order[0] if order else None
     early = bool(live.row.get("ended_early"))  # ended by the host: nobody won
-    scores = [{"seat": r.get("seat"), "name": names.get(r.get("seat"), r.get("seat")),
-               "colour": colours.get(r.get("seat")), "vp": r.get("vp", 0),
-               "vp_text": _fmt(r.get("vp", 0)), "rank": r.get("rank"),
-               "winner": not early and r.get("rank") == 1, "start": r.get("seat") == start_seat,
-               "order": order.index(r["seat"]) + 1 if r.get("seat") in order else 0}
+    scores = [{"seat": r["seat"], "name": names.get(r["seat"], r["seat"]),
+               "colour": colours.get(r["seat"]), "vp": r["vp"], "vp_text": _fmt(r["vp"]),
+               "rank": r["rank"], "winner": not early and r["rank"] == 1,
+               "start": r["seat"] == start_seat,
+               "order": order.index(r["seat"]) + 1 if r["seat"] in order else 0}
               for r in rows]
     return {"id": live.id, "game": live.kind.name,
             "title": info.names.get(lang) or info.names.get("en") or live.kind.name,
@@ -146,16 +169,14 @@ CSV_FIELDS = ("date", "game", "game_id", "duration_min", "seat", "player", "colo
 
 
 def to_csv(s: dict) -> str:
-    """One row per player; column names in English (a spreadsheet's import reads them)."""
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(CSV_FIELDS)
-    for p in s["scores"]:
-        writer.writerow([s["date"], s["title_en"], s["id"], s["minutes"], p["seat"], p["name"],
-                         p["colour"] or "", p["vp_text"], p["rank"],
-                         "yes" if p["winner"] else "no", "yes" if p["start"] else "no",
-                         s["unit_en"], "yes" if s["ended_early"] else "no"])
-    return out.getvalue()
+    """One row per player; column names in English (a spreadsheet's import reads them).
+    Written by `companion.server.spreadsheet`: a name a spreadsheet would run as a formula
+    is kept as text."""
+    return spreadsheet.to_csv(CSV_FIELDS, (
+        [s["date"], s["title_en"], s["id"], s["minutes"], p["seat"], p["name"], p["colour"],
+         _number(p["vp"]), p["rank"], "yes" if p["winner"] else "no",
+         "yes" if p["start"] else "no", s["unit_en"], "yes" if s["ended_early"] else "no"]
+        for p in s["scores"]))
 
 
 def to_bgstats(s: dict) -> dict:
@@ -194,5 +215,5 @@ def to_bgstats(s: dict) -> dict:
     }
 
 
-def bgstats_bytes(s: dict) -> bytes:
-    return json.dumps(to_bgstats(s), ensure_ascii=False, indent=1).encode("utf-8")
+def bgstats_text(s: dict) -> str:
+    return json.dumps(to_bgstats(s), ensure_ascii=False, indent=1)

@@ -3,7 +3,9 @@ pieces, and what the camera can tick off by itself. Knows no game: the steps, pi
 tie-break come from the file a game names in ``GameInfo.table_guide`` (docs/setup-guide.md).
 
 The progress of a game's setup (where it is, what was done, by whom, what was skipped) is
-kept on the server in SQLite, so the guide resumes where it was left on any screen.
+kept on the server in SQLite, so the guide resumes where it was left on any screen; the
+game service owns it (`GameService.setup_progress`: read, changed and written under the
+game's lock), the functions here only compute it.
 """
 from __future__ import annotations
 
@@ -193,48 +195,11 @@ def apply_op(progress: dict, steps: list[dict], op: str, step: Any, by: str) -> 
     return out
 
 
-# ---- what the camera sees, from the camera wiring's latest frame ----------------------------
-def camera_sees(app, live) -> set[str]:
-    """The camera checks met now: "marker" (the board marker in view and north known),
-    "stickers" (stickers in view, none too small to read from this height), "card" and
-    "card:<zone>" (a card at rest, and in that zone: one the game has taken there, when the
-    game says what it has, `Bindings.zone_cards`; the camera alone ticks no step the game
-    then denies). Empty without a camera, or while the camera's readings go to another
-    game."""
-    manager = app.extensions.get("companion.hardware")
-    handle = manager.handles.get("camera") if manager else None
-    last = getattr(handle, "last", None)
-    if last is None or app.extensions["companion"].current() is not live:
-        return set()
-    out = set()
-    result = last[1]
-    recognizer = handle.camera.recognizer
-    if getattr(result, "marker_seen", False) and recognizer.calibration_source != "none":
-        out.add("marker")
-    report = handle.sticker_report()
-    if report.get("stickers") and not report.get("small"):
-        out.add("stickers")
-    has = live.kind.module.info.bindings.zone_cards
-    placed = has(live.state) if has is not None else None
-    for seen, _since in list(handle.rules.cards.values()):
-        out.add("card")
-        if seen.zone and (placed is None or seen.card in placed.get(seen.zone, ())):
-            out.add(f"card:{seen.zone}")
-    return out
-
-
-def camera_state(app, live) -> str:
-    """What the setup page may say of the camera: "here" (running for this game: it ticks
-    steps off), "elsewhere" (running for the game at the table) or "absent"."""
-    manager = app.extensions.get("companion.hardware")
-    state = manager.status().get("camera", {}).get("state") if manager else None
-    if state not in ("ok", "starting"):
-        return "absent"
-    return "here" if app.extensions["companion"].current() is live else "elsewhere"
-
-
+# ---- what the camera ticks off ------------------------------------------------------------
 def tick(progress: dict, steps: list[dict], seen: set[str]) -> bool:
-    """Mark every step whose camera check is met as done by the camera; True if any was."""
+    """Mark every step whose camera check is met as done by the camera; True if any was.
+    ``seen``: the checks met now ("marker", "stickers", "card", "card:<zone>";
+    companion/blueprints/table_guide.py reads them from the camera's snapshot)."""
     changed = False
     for step in steps:
         if step["camera"] and step["camera"] in seen and step["id"] not in progress["done"]:

@@ -1,8 +1,8 @@
 """Camera observations -> game actions, through the game's declared bindings.
 
-`CameraRules` is plain logic, no threads and no I/O: fed observations and clock ticks plus a
-`Table` snapshot of the game, it returns outcomes (engine.api `Act`, `Propose`, `Select`,
-`Warn`). What a card means is the game's business (`GameInfo.bindings.sighting`); what is
+`CameraRules` is plain logic, no threads and no I/O: fed observations and clock ticks plus
+the `GameFacts` of the game as it is now, it returns outcomes (engine.api `Act`, `Propose`,
+`Select`, `Warn`). What a card means is the game's business (`GameInfo.bindings.sighting`); what is
 kept here is what every game needs:
 
 - which card lies where (resolved from its sticker with the game's catalog), so the game
@@ -14,20 +14,25 @@ kept here is what every game needs:
   line. A card the game refuses becomes a warning in the camera status, never applied.
 
 `CameraWiring` runs the camera service and carries outcomes out on the server's
-`GameService`; `start()` is the hook `companion.wiring.hardware_manager` calls.
+`GameService`; it is the app's `companion.context.CameraPort`, and publishes what it sees as
+an immutable `CameraSnapshot` after every frame. `start()` is the hook
+`companion.wiring.hardware_manager` calls.
 """
 from __future__ import annotations
 
 import json
 import logging
-import threading
 import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from companion.server.settings import Settings, from_app
+from companion.context import CameraSnapshot
+from companion.game.reasons import DeviceRefused
+from companion.game.service import GameService, Identity
+from companion.server import locks
+from companion.server.settings import Settings
 from engine.api import Act, Propose, Refused, Select, Sighting, Warn, sticker_namespace
 from hardware.camera.devices import camera_attached
 from hardware.camera.tracker import Appeared, MovedZone, Observation, Removed, Turned, UnknownCode
@@ -45,7 +50,9 @@ CHANGES = {Appeared: "appeared", Turned: "turned", MovedZone: "moved", Removed: 
 
 # ---- what the rules need to know about the game ----------------------------------------
 @dataclass(frozen=True)
-class Table:
+class GameFacts:
+    """What the camera's rules need to know of the game now (made once per state)."""
+
     namespace: str  # on the stickers, e.g. "wwe"
     kinds: dict  # sticker letter -> kind word
     cards: dict  # (letter, code) -> catalog id
@@ -76,8 +83,8 @@ def card_labels(info, catalog: dict, lang: str = "en") -> dict[str, str]:
     return out
 
 
-def table_of(live, index: dict | None = None) -> Table:
-    """A `Table` from a `companion.game.service.LiveGame`."""
+def facts_of(live, index: dict | None = None) -> GameFacts:
+    """The `GameFacts` of a `companion.game.service.LiveGame` now."""
     module, info = live.kind.module, live.kind.module.info
     prompts = module.prompts(live.state)
     first = prompts[0] if prompts else None
@@ -90,7 +97,7 @@ def table_of(live, index: dict | None = None) -> Table:
             said[seen] = list(sighting(state, seen))
         return said[seen]
 
-    return Table(sticker_namespace(info), {k.letter: k.word for k in info.stickers},
+    return GameFacts(sticker_namespace(info), {k.letter: k.word for k in info.stickers},
                  index if index is not None else card_index(info, live.kind.catalog),
                  (first.kind, first.seat) if first else None, meaning)
 
@@ -113,47 +120,60 @@ class CameraRules:
         self.tried: str | None = None  # proposal already applied (or refused)
         self.prompt_opened: tuple[tuple, float] | None = None
 
-    def observe(self, observation: Observation, table: Table, now: float) -> list:
+    def observe(self, observation: Observation, facts: GameFacts, now: float) -> list:
         if isinstance(observation, UnknownCode):
             log.info("camera: ignoring a code that is not a card tag (%s): %r",
                      observation.reason, observation.payload)
             return []
         tag = observation.tag
-        if tag.namespace != table.namespace:
+        if tag.namespace != facts.namespace:
             if isinstance(observation, Appeared):
                 return [Warn("camera_other_game", {"game": tag.namespace, "code": tag.code})]
             return []
-        word = table.kinds.get(tag.kind)
-        card = table.cards.get((tag.kind, tag.code))
+        word = facts.kinds.get(tag.kind)
+        card = facts.cards.get((tag.kind, tag.code))
         if word is None or card is None:
             log.info("camera: no card of kind %s with code %s in the %s catalog", tag.kind,
-                     tag.code, table.namespace)
+                     tag.code, facts.namespace)
             return []
         change = CHANGES.get(type(observation))
         if change is None:
             return []
         seen = Sighting(word, card, observation.zone, observation.rotation % 4, change)
-        key = (tag.kind, card)
+        previous = observation.previous if isinstance(observation, MovedZone) else None
+        return self._seen(seen, (tag.kind, card), previous, facts, now)
+
+    def face(self, seen: Sighting, facts: GameFacts, now: float) -> list:
+        """A card known by its face (companion/wiring/camera_faces.py): the same as the
+        sighting its sticker gives; where both are read the sticker's is the one kept."""
+        if any(s.card == seen.card and s.kind == seen.kind and k[0] != "face"
+               for k, (s, _since) in self.cards.items()):
+            return []  # its sticker is read: the sticker wins
+        return self._seen(seen, ("face", seen.kind, seen.card), None, facts, now)
+
+    def _seen(self, seen: Sighting, key: tuple, previous: str | None, facts: GameFacts,
+              now: float) -> list:
+        change = seen.change
         if change == "removed":
             self.cards.pop(key, None)
         else:
             self.cards[key] = (seen, now)
         outcomes = []
-        if isinstance(observation, MovedZone):  # it left its old zone first
-            outcomes += table.meaning(replace(seen, zone=observation.previous, change="removed"))
-        outcomes += table.meaning(seen)
-        return self._settle([(o, now) for o in outcomes], table, now)
+        if previous is not None:  # it left its old zone first
+            outcomes += facts.meaning(replace(seen, zone=previous, change="removed"))
+        outcomes += facts.meaning(seen)
+        return self._settle([(o, now) for o in outcomes], facts, now)
 
-    def tick(self, table: Table, now: float) -> list:
+    def tick(self, facts: GameFacts, now: float) -> list:
         """Ask again about every card at rest; apply a proposal once it was stable long enough."""
         pairs = []
         for seen, since in list(self.cards.values()):
-            pairs += [(o, since) for o in table.meaning(replace(seen, change="still"))]
-        return self._settle(pairs, table, now)
+            pairs += [(o, since) for o in facts.meaning(replace(seen, change="still"))]
+        return self._settle(pairs, facts, now)
 
-    def _settle(self, pairs: list, table: Table, now: float) -> list:
-        if self.prompt_opened is None or self.prompt_opened[0] != table.prompt:
-            self.prompt_opened = (table.prompt, now)
+    def _settle(self, pairs: list, facts: GameFacts, now: float) -> list:
+        if self.prompt_opened is None or self.prompt_opened[0] != facts.prompt:
+            self.prompt_opened = (facts.prompt, now)
         out: list = []
         for outcome, since in pairs:
             if not isinstance(outcome, Propose):
@@ -184,7 +204,7 @@ def demo_cards(info, catalog: dict | None) -> list[str]:
     return out
 
 
-def _source_for(spec: str, info, catalog: dict | None, service=None):
+def _source_for(spec: str, info, catalog: dict | None, service=None, data_dir=None):
     """The frame source; the synthetic one lays real cards of the game's catalog: the
     game's own demo scene when it declares one (companion/wiring/demo_scene.py)."""
     from hardware.camera.sources import SyntheticSource, open_source
@@ -194,7 +214,7 @@ def _source_for(spec: str, info, catalog: dict | None, service=None):
                                            None) is not None:
             from companion.wiring.demo_scene import SceneSource, dice_for, scene_for
 
-            return SceneSource(scene_for(service, info, catalog),
+            return SceneSource(scene_for(service, info, catalog, data_dir),
                                int(spec.partition(":")[2] or 0), dice=dice_for(service))
         cards = demo_cards(info, catalog) + [None, None]
         return SyntheticSource(int(spec.partition(":")[2] or 0), event=cards[0],
@@ -230,16 +250,18 @@ class CameraWiring:
         # table (the tray while a roll is read: its settler counts still frames)
         self.every_frame: list = []
         self.overlays: list = []
-        self.last: tuple | None = None  # (frame, result) of the latest processed frame
+        self.faces = None  # a FaceReader: the game's cards known by face (attach_faces)
+        self._snapshot = CameraSnapshot()  # what it saw last, replaced whole (under _shown)
         self._game: str | None = None  # the game the rules work for
         self._replayed: set[str] = set()  # cards told to that game when it was joined
         self._indexes: dict[str, dict] = {}
-        self._tables: dict[str, tuple] = {}  # game -> (the state, its Table)
+        self._facts: dict[str, tuple] = {}  # game kind -> (the state, its GameFacts)
         # the camera thread's rules and game (held while it acts in the game: camera -> game)
-        self._lock = threading.Lock()
-        # a leaf lock: what the HTTP, MJPEG and socket threads read (acting, would, selected,
-        # warnings, labels); held only to copy or change them, never while calling out
-        self._shown = threading.Lock()
+        self._lock = locks.lock("camera rules", "camera")
+        # a leaf: what the HTTP, MJPEG and socket threads read (acting, would, selected,
+        # warnings, labels, the snapshot); held only to copy or change them, never while
+        # calling out
+        self._shown_lock = locks.lock("camera shown")
         self.camera = CameraService(source, recognizer, on_observation=self.on_observation,
                                     on_status=lambda s, d: self._changed(),
                                     on_frame=self.on_frame,
@@ -252,19 +274,61 @@ class CameraWiring:
     def stop(self) -> None:
         self.camera.stop()
 
+    def attach_faces(self, data_dir) -> None:
+        """Know the current game's bare cards by their taught faces (camera_faces.py);
+        `start` does it before the camera's thread runs."""
+        from companion.wiring.camera_faces import FaceReader
+
+        self.faces = FaceReader(data_dir)
+
+    def lay_demo_card(self, picture) -> bool:
+        """The demo camera (a synthetic scene) lays one card face up, ``picture`` its face,
+        alone in its tray, for the host to teach; False for a real camera."""
+        lay = getattr(self.camera.capture.source, "lay_card", None)
+        if lay is None or picture is None:
+            return False
+        lay(picture)
+        return True
+
+    def lay_demo_die(self, colour: str, face: int) -> bool:
+        """The demo camera (a synthetic scene) lays one die of ``colour`` alone in its tray,
+        ``face`` up, for the host to teach; False for a real camera (the host lays it)."""
+        lay = getattr(self.camera.capture.source, "lay_die", None)
+        if lay is None:
+            return False
+        lay(colour, face)
+        return True
+
     def status(self) -> dict:
         stats = self.camera.stats()
         state = {"ok": "ok", "lost": "error", "starting": "starting"}.get(stats["status"],
                                                                           stats["status"])
-        with self._shown:
+        with self._shown_lock:
             shown = {"selected": dict(self.selected), "warnings": list(self.warnings),
                      "acting": self.acting, "would": list(self.would)}
+        # the zones where a card lies the camera does not know by face (the TV asks)
+        shown["unknown"] = self.faces.unknown() if self.faces is not None else []
         return {"state": state, "detail": stats["detail"], "fps": stats["fps"],
                 "decode_ms": stats["decode_ms"], "calibration": stats["calibration"], **shown}
 
+    def snapshot(self) -> CameraSnapshot:
+        """What the camera saw in its latest frame, and the cards at rest (immutable)."""
+        with self._shown_lock:
+            return self._snapshot
+
+    def _publish(self, **changes) -> None:
+        with self._shown_lock:
+            self._snapshot = replace(self._snapshot, **changes)
+
+    def _cards_changed(self) -> None:
+        """Publish the cards at rest (under ``_lock``, where the rules change them)."""
+        locks.owned(self._lock, "the camera's cards at rest")
+        self._publish(game=self._game,
+                      cards=tuple(seen for seen, _since in self.rules.cards.values()))
+
     def set_acting(self, on: bool) -> None:
         """The host's switch (an HTTP thread) while the camera thread may be deciding."""
-        with self._shown:
+        with self._shown_lock:
             self.acting = bool(on)
             self.would.clear()
             if not self.acting:
@@ -277,20 +341,20 @@ class CameraWiring:
         except Exception:  # the camera thread must go on whatever a push does
             log.exception("camera: re-sending views failed")
 
-    def _table(self, live) -> Table:
-        """The game's table now; one per state, since every frame asks about the cards at
+    def _facts_for(self, live) -> GameFacts:
+        """The game's facts now; one per state, since every frame asks about the cards at
         rest (30 a second: the prompts and the bindings' answers are kept until it changes)."""
         index = self._indexes.get(live.kind.name)
         if index is None:
             info = live.kind.module.info
             index = self._indexes[live.kind.name] = card_index(info, live.kind.catalog)
             labels = card_labels(info, live.kind.catalog)
-            with self._shown:
+            with self._shown_lock:
                 self.labels = {**self.labels, **labels}  # a new dict: readers keep theirs
             self.use_zones(info)
-        kept = self._tables.get(live.kind.name)
+        kept = self._facts.get(live.kind.name)
         if kept is None or kept[0] is not live.state:
-            kept = self._tables[live.kind.name] = (live.state, table_of(live, index))
+            kept = self._facts[live.kind.name] = (live.state, facts_of(live, index))
         return kept[1]
 
     def use_zones(self, info) -> None:
@@ -304,30 +368,30 @@ class CameraWiring:
     def save_calibration(self) -> dict:
         """The calibration wizard's last step: keep the marker's north for when it is gone.
 
-        Raises Refused("camera_marker_not_seen") unless the marker is in the latest frame."""
+        Raises DeviceRefused("camera_marker_not_seen") unless the marker is in the latest
+        frame."""
         from hardware.camera import calibration as calibration_file
 
         calibration = self.camera.recognizer.calibration  # one consistent reading
-        if self.last is None or not self.last[1].marker_seen or self.config_path is None:
-            raise Refused("camera_marker_not_seen")
+        if not self.snapshot().marker_seen or self.config_path is None:
+            raise DeviceRefused("camera_marker_not_seen")
         calibration_file.save(self.config_path, calibration)
         return calibration.to_json()
 
     def sticker_report(self) -> dict:
         """Pixels per module of the symbols in the latest frame (the wizard warns below 3)."""
-        from hardware.camera import calibration as calibration_file
-
-        return calibration_file.sticker_report(self.last[1].detections if self.last else [])
+        return self.snapshot().sticker_report()
 
     def preview_jpeg(self) -> bytes | None:
         """The latest frame with overlays (codes, names, rotation, zones, fps, decode ms)."""
         from hardware.camera.overlay import draw_overlay, jpeg
 
-        if self.last is None:
+        seen = self.snapshot()
+        if seen.frame is None:
             return None
-        frame, result = self.last
+        frame, result = seen.frame, seen.result
         recognizer = self.camera.recognizer
-        with self._shown:
+        with self._shown_lock:
             labels = self.labels
         image = draw_overlay(frame.image, result, recognizer.zones, recognizer.calibration,
                              labels, self.camera.stats()["fps"])
@@ -353,11 +417,13 @@ class CameraWiring:
         if isinstance(observation, Appeared) and observation.payload in self._replayed:
             return  # confirmed in the frame the game was joined: already told
         with self._lock:
-            decisions = self.rules.observe(observation, self._table(live), time.monotonic())
+            decisions = self.rules.observe(observation, self._facts_for(live), time.monotonic())
+            self._cards_changed()
             self.execute(live, decisions)
 
     def on_frame(self, frame, result) -> None:
-        self.last = (frame, result)
+        self._publish(frame=frame, result=result,
+                      calibration_source=self.camera.recognizer.calibration_source)
         self._replayed = set()
         for listener in self.frame_listeners:
             try:
@@ -370,10 +436,52 @@ class CameraWiring:
         if live.id != self._game:
             self._join(live)
             return
+        if self.faces is not None:
+            self._faces_seen(live, frame, result)
         if not self.rules.cards:
             return
         with self._lock:
-            self.execute(live, self.rules.tick(self._table(live), time.monotonic()))
+            self.execute(live, self.rules.tick(self._facts_for(live), time.monotonic()))
+
+    def _faces_seen(self, live, frame, result) -> None:
+        """The cards known by face that changed, once the table is at rest: told to the
+        game as their stickers would be."""
+        recognizer = self.camera.recognizer
+        try:
+            seen = self.faces.look(live.kind.name, frame.image, result,
+                                   recognizer.calibration, recognizer.zones)
+        except Exception:  # the faces never stop the stickers being read
+            log.exception("camera: reading the cards' faces failed")
+            return
+        if not seen:
+            return
+        with self._lock:
+            for face in seen:
+                sighting = Sighting(face.word, face.card, face.zone, face.rotation, face.change)
+                self.execute(live, self.rules.face(sighting, self._facts_for(live),
+                                                   time.monotonic()))
+            self._cards_changed()
+        self._changed()
+
+    def answer_unknown(self, zone: str, card: str) -> None:
+        """The host or the table named the unknown card in ``zone``: its face is taught as
+        ``card``'s (companion/box/taught_cards.py) and it is told to the game as seen."""
+        from companion.box import taught_cards
+        from companion.box.catalog import CatalogError, problem
+
+        live = self.service.current()
+        faces = self.faces
+        asked = faces.take_unknown(zone) if faces is not None and live is not None else None
+        if asked is None:
+            raise CatalogError([problem("(camera)", None, None, "no_unknown_card")])
+        info, catalog = live.kind.module.info, live.kind.catalog
+        try:
+            taught_cards.save_face(live.kind.name, faces.data_dir, info, catalog, card,
+                                   asked.picture)
+        except CatalogError:
+            faces.put_back(asked)
+            raise
+        faces.catalog_changed(live.kind.name)
 
     def _join(self, live) -> None:
         """A game became the current one (the camera started before it was opened, the
@@ -383,26 +491,27 @@ class CameraWiring:
         now = time.monotonic()
         with self._lock:
             if self._game is not None:  # another game's pre-selections are not this one's
-                with self._shown:
+                with self._shown_lock:
                     self.selected.clear()
             self._game = live.id
             self.rules = CameraRules(self.rules.commit_s)
-            table = self._table(live)  # the game's zones, first
+            if self.faces is not None:  # the cards known by face: told to it once at rest
+                self.faces.clear()
+            facts = self._facts_for(live)  # the game's zones, first
             recognizer.rezone(now)  # superseded by the cards told below
             lying = recognizer.tracker.lying(now)
             self._replayed = {o.payload for o in lying}
             for observation in lying:
-                self.execute(live, self.rules.observe(observation, table, now))
-                table = self._table(live)
+                self.execute(live, self.rules.observe(observation, facts, now))
+                facts = self._facts_for(live)
+            self._cards_changed()
 
     def execute(self, live, decisions: list) -> None:
-        from companion.game.service import Identity
-
         notify = False
-        with self._shown:
+        with self._shown_lock:
             acting = self.acting
         if not acting:
-            decisions = self._only_shown(decisions)
+            decisions = self._only_shown(decisions, live.id)
         for decision in decisions:
             if isinstance(decision, Act):
                 by = decision.action.get("by")
@@ -412,20 +521,20 @@ class CameraWiring:
                     self.service.act(identity, decision.action)
                     log.info("camera: %s", decision.action)
                     # a reveal may open the next prompt (a turn to preview): ask again now
-                    more = self.rules.tick(self._table(live), time.monotonic())
+                    more = self.rules.tick(self._facts_for(live), time.monotonic())
                     self.execute(live, more)
                 except Refused as refusal:
                     template = live.kind.reasons.get(refusal.code, refusal.code)
                     notify |= self._warn(refusal.code, dict(refusal.params,
                                                             action=decision.action["type"]),
-                                         template)
+                                         template, live.id)
             elif isinstance(decision, Preview):
                 try:
                     self.service.set_preview(live.id, decision.action)
                 except Refused as refusal:
                     log.info("camera: preview refused: %s", refusal)
             elif isinstance(decision, Select):
-                with self._shown:
+                with self._shown_lock:
                     if decision.card is None:
                         notify |= self.selected.pop(decision.seat, None) is not None
                     elif self.selected.get(decision.seat) != decision.card:
@@ -433,18 +542,20 @@ class CameraWiring:
                         notify = True
             elif isinstance(decision, Warn):
                 template = live.kind.reasons.get(decision.code) or MESSAGES.get(decision.code)
-                notify |= self._warn(decision.code, decision.params, template)
+                notify |= self._warn(decision.code, decision.params, template, live.id)
         if notify:
             self._changed()
 
-    def _only_shown(self, decisions: list) -> list:
-        """Not acting: what would have been done goes to the host's camera page only."""
+    def _only_shown(self, decisions: list, game_id: str) -> list:
+        """Not acting: what would have been done goes to the host's camera page only (of
+        ``game_id``, the game it was for)."""
         kept = []
         for decision in decisions:
             if isinstance(decision, Act | Preview):
                 what = {"action": decision.action, "at": round(time.time(), 3),
-                        "kind": "act" if isinstance(decision, Act) else "preview"}
-                with self._shown:
+                        "kind": "act" if isinstance(decision, Act) else "preview",
+                        "game": game_id}
+                with self._shown_lock:
                     if all(w["action"] != what["action"] for w in self.would):
                         self.would.append(what)
             elif isinstance(decision, Select):
@@ -453,10 +564,13 @@ class CameraWiring:
                 kept.append(decision)
         return kept
 
-    def _warn(self, code: str, params: dict, template: str | None = None) -> bool:
-        """Keep a warning for the views: code, params and the English template."""
-        with self._shown:
-            same = [w for w in self.warnings if w["code"] == code and w["params"] == params]
+    def _warn(self, code: str, params: dict, template: str | None = None,
+              game_id: str | None = None) -> bool:
+        """Keep a warning for the views: code, params, the English template and the game
+        it concerns (its ids are that game's: another game's page does not show it)."""
+        with self._shown_lock:
+            same = [w for w in self.warnings if w["code"] == code and w["params"] == params
+                    and w.get("game") == game_id]
             if same:  # the same warning again (a card still lying there): said once, counted
                 self.warnings.remove(same[0])
                 self.warnings.append(dict(same[0], at=round(time.time(), 3),
@@ -464,14 +578,12 @@ class CameraWiring:
                 return False
             self.warnings.append({"code": code, "params": params,
                                   "template": template or MESSAGES.get(code, code),
-                                  "at": round(time.time(), 3)})
+                                  "at": round(time.time(), 3), "game": game_id})
         log.warning("camera: %s %s (not applied)", code, params)
         return True
 
 
-class _Absent:
-    def status(self) -> dict:
-        return {"state": "absent", "detail": "no camera configured (camera.source)"}
+ABSENT = {"state": "absent", "detail": "no camera configured (camera.source)"}
 
 
 def source_spec(settings: Settings) -> str | None:
@@ -487,17 +599,17 @@ def source_spec(settings: Settings) -> str | None:
     return spec or None
 
 
-def start(app, service, changed):
-    """The hardware manager's hook: run the configured camera, or report it absent.
+def start(settings: Settings, service: GameService, changed) -> CameraWiring | None:
+    """The hardware manager's hook: run the configured camera, or None when none is
+    configured (its status is then `ABSENT`).
 
     "synthetic" plays the synthetic table (for `make run` without a camera).
     """
     from hardware.camera.settings import build_recognizer
 
-    settings = from_app(app)
     spec = source_spec(settings)
     if not spec:
-        return _Absent()
+        return None
     live = service.current()
     info = catalog = None
     if live is not None:
@@ -514,9 +626,11 @@ def start(app, service, changed):
             log.warning("camera: no game to take demo cards from", exc_info=True)
     camera, config = settings.camera, settings.config_path
     recognizer = build_recognizer(camera, config)
-    wiring = CameraWiring(service, changed, _source_for(str(spec), info, catalog, service),
+    wiring = CameraWiring(service, changed, _source_for(str(spec), info, catalog, service,
+                                                        settings.data_dir),
                           recognizer, camera.orient_commit_s, config)
     wiring.own_zones = bool(camera.zones)
     wiring.acting = not str(spec).startswith("synthetic")
     wiring.use_zones(info)
+    wiring.attach_faces(settings.data_dir)  # before its thread starts: never replaced
     return wiring.start()

@@ -24,13 +24,15 @@ from `tray_image`: the tray as the camera sees it now, in colour.
 from __future__ import annotations
 
 import logging
-import threading
+import math
+import re
 from dataclasses import replace
 from pathlib import Path
 
 import cv2
 import numpy as np
 
+from companion.server import locks
 from hardware import config_file
 from hardware.camera.dice_settle import DiceSettler
 
@@ -38,20 +40,41 @@ log = logging.getLogger(__name__)
 
 MIN_TRAY_PX = 40  # a tray crop smaller than this on either side is not read
 ORANGE = (0, 140, 255)  # BGR: the tray on the camera's preview
+TRAY_REACH_MM = 10_000  # no corner of a tray lies further than 10 m from the board marker
+DECIMAL = re.compile(r"-?[0-9]{1,6}(\.[0-9]{1,3})?")  # a tray corner in mm, as typed
 
 
 def parse_tray(value) -> tuple[float, float, float, float] | None:
-    """A tray rectangle (x0, y0, x1, y1) in board mm from config, or None if not one."""
+    """A tray rectangle (x0, y0, x1, y1) in board mm from config or a form, or None if not
+    one: four finite numbers within `TRAY_REACH_MM` of the board marker, at least 2 cm each
+    way (NaN passes no comparison, so it is refused by name, not by ``x1 - x0 < 20``)."""
     if isinstance(value, dict):
         value = [value.get(k) for k in ("x0", "y0", "x1", "y1")]
     if not isinstance(value, list | tuple) or len(value) != 4:
         return None
     if not all(type(v) in (int, float) for v in value):
         return None
-    x0, y0, x1, y1 = (float(v) for v in value)
+    try:
+        x0, y0, x1, y1 = (float(v) for v in value)
+    except OverflowError:  # an int beyond a float
+        return None
+    if not all(math.isfinite(v) and abs(v) <= TRAY_REACH_MM for v in (x0, y0, x1, y1)):
+        return None
     if x1 - x0 < 20 or y1 - y0 < 20:  # at least 2 cm each way
         return None
     return x0, y0, x1, y1
+
+
+def tray_from_form(given: list[str]) -> tuple[float, float, float, float] | None:
+    """The tray from the host's four form fields (a decimal comma too), or None: text that
+    is not a plain decimal number ("nan", "inf", "1e309", 5,000 digits) is not a tray."""
+    values = []
+    for text in given:
+        text = text.strip().replace(",", ".")
+        if not DECIMAL.fullmatch(text):
+            return None
+        values.append(float(text))
+    return parse_tray(values)
 
 
 def load_tray(config_path: Path) -> tuple[float, float, float, float] | None:
@@ -133,7 +156,7 @@ class CameraDice:
         self.view: tuple | None = None  # (image, calibration, source) of the latest frame
         self.used_tray: tuple[float, float, float, float] | None = None
         self.reading = False  # a roll is awaited and the tray is in view
-        self._lock = threading.Lock()  # the tray and settler: camera thread vs host pages
+        self._lock = locks.lock("camera dice")  # the tray and settler: camera thread vs host pages
 
     def reset(self) -> None:
         """Read the tray again from config.json and forget a throw under way."""
@@ -223,6 +246,11 @@ class CameraDice:
             return None
         crop = tray_crop(image, box, source)
         return crop if crop.ndim == 3 else None
+
+    def tray_mm(self) -> tuple[float, float, float, float] | None:
+        """The tray in board mm (the owner's, else the source's): no card lies there."""
+        with self._lock:
+            return self.tray or self.used_tray
 
     def draw(self, image: np.ndarray, calibration) -> None:
         """Frame the tray on the camera's preview (orange; thicker while reading)."""

@@ -17,12 +17,13 @@ second, so the camera reads one throw a loop (companion/wiring/camera_dice.py).
 from __future__ import annotations
 
 import logging
-import threading
 import zlib
+from dataclasses import replace
 
 import cv2
 import numpy as np
 
+from companion.server import locks
 from engine.api import sticker_namespace
 from hardware.camera.sources import FrameSource, _Pacer
 
@@ -32,18 +33,24 @@ log = logging.getLogger(__name__)
 # remove them (vanish_frames = 8) even when a still table's stride passes over the first
 # empty frame (camera.still_stride), so each loop lays them again
 EMPTY_FRAMES, CARD_FRAMES = 11, 19
+# the last card frames show a hand come for each card from the bottom edge: the camera
+# takes a card for lifted only once something reached it from the frame's edge (issue 50)
+TAKE_FRAMES = 3
 TRAY_MM = (-180.0, 80.0, -40.0, 170.0)  # the demo's dice tray, in board mm (left of the board)
 TRAY_BORDER_PX = 40  # felt drawn beyond the tray: the camera's slight perspective
 DIE_MM = 16.0
 
 
-def placements(info, catalog: dict, cards: list) -> list[tuple[str, float, float, float]]:
+def placements(info, catalog: dict, cards: list, bare=None) -> list[tuple]:
     """(payload, board x mm, board y mm, degrees) for each `DemoCard`, at the centre of its
-    zone; a card whose part has no sticker kind, or an unknown zone, is left out."""
+    zone; a card whose part has no sticker kind, or an unknown zone, is left out. A card of
+    the game's `face_parts` whose face is taught (``bare(card id)`` gives its
+    `demo_faces.BareCard`) is laid bare: that object instead of the payload."""
     from hardware.tags.format import card_payload
 
     letters = {k.part: k.letter for k in info.stickers}
     zones = {z.id: z.rect for z in info.bindings.zones}
+    face_parts = set(getattr(info.bindings, "face_parts", ()))
     out = []
     for card in cards:
         letter, rect = letters.get(card.part), zones.get(card.zone)
@@ -52,7 +59,8 @@ def placements(info, catalog: dict, cards: list) -> list[tuple[str, float, float
         if letter is None or rect is None or card_id is None:
             continue
         x, y = (rect[0] + rect[2]) / 2, (rect[1] + rect[3]) / 2
-        out.append((card_payload(sticker_namespace(info), letter, card_id), x, y,
+        laid = bare(card_id) if bare is not None and card.part in face_parts else None
+        out.append((laid or card_payload(sticker_namespace(info), letter, card_id), x, y,
                     2.0 + 90.0 * (card.rotation % 4)))
     return out
 
@@ -71,27 +79,46 @@ class SceneSource(FrameSource):
         self.index = 0
         self.current: list | None = None
         self.thrown: tuple | None = None
-        self.frames: tuple[bytes, bytes] | None = None
+        self.frames: tuple[bytes, bytes, bytes] | None = None
+        # the die the host's deck page is teaching, laid alone in the tray (colour, face):
+        # a demo has no die to lay there by hand
+        self.lone: tuple[str, int] | None = None
+        # the card the deck page is teaching by its face, laid alone in the tray
+        self.lone_card: np.ndarray | None = None
+        self.lone_card_key: int | None = None
         self._pacer = _Pacer(fps)
-        self._lock = threading.Lock()
+        self._lock = locks.lock("demo scene", "scene")
 
-    def _render(self, cards: list, dice: tuple = (None, ())) -> tuple[bytes, bytes]:
-        from hardware.synthetic.scene import Camera, Placement
+    def _render(self, cards: list, dice: tuple = (None, ())) -> tuple[bytes, bytes, bytes]:
+        """The empty table, the table with the cards, and the cards with a hand at each."""
+        from hardware.synthetic.scene import Camera, Hand, Placement
         from hardware.synthetic.video import MARKER_AT, board_to_table
         from hardware.tags.format import BOARD_MARKER
 
         camera = Camera.create(self.seed)
         marker = Placement(BOARD_MARKER, *MARKER_AT, 0.0, marker=True)
-        laid = [Placement(payload, *board_to_table(x, y), angle) for payload, x, y, angle in cards]
+        laid = [Placement(payload, *board_to_table(x, y), angle)
+                for payload, x, y, angle in cards if isinstance(payload, str)]
+        bare = [replace(card, x=board_to_table(x, y)[0], y=board_to_table(x, y)[1], angle=angle)
+                for card, x, y, angle in cards if not isinstance(card, str)]
         out = []
         key = zlib.crc32(repr((self.seed, dice[0])).encode())  # new faces for a new throw
-        trays = throw_frames(dice[1], key) if dice[1] else None
-        for i, shown in enumerate(([marker], [marker, *laid])):
-            image, _ = camera.render(shown, seed=self.seed * 1000 + i)
+        if dice[0] == "lone":
+            trays = (lone_frame(*dice[1]),) * 2
+        elif dice[0] == "lone_card":
+            trays = (lone_card_frame(self.lone_card, self.seed),) * 2
+        elif dice[1]:
+            trays = throw_frames(dice[1], key)
+        else:  # the felt tray, empty, as the preview frames it: no die seen there
+            trays = (empty_tray(self.seed),) * 2
+        taking = [Hand(p.x + 60, p.y + 90, 180.0) for p in [*laid, *bare]]
+        for i, shown in enumerate(([marker], [marker, *laid], [marker, *laid])):
+            image, _ = camera.render(shown, seed=self.seed * 1000 + min(i, 1),
+                                     hands=(bare if i else []) + (taking if i == 2 else []))
             if trays is not None:
-                paste_tray(image, trays[i])
+                paste_tray(image, trays[min(i, 1)])
             out.append(cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 90])[1].tobytes())
-        return out[0], out[1]
+        return out[0], out[1], out[2]
 
     def open(self) -> None:
         self.index = 0
@@ -107,9 +134,31 @@ class SceneSource(FrameSource):
         except Exception:  # noqa: BLE001 - nor do its dice
             log.warning("demo dice failed; no dice shown", exc_info=True)
             dice = (None, ())
+        if not dice[1] and self.lone is not None:  # no roll owed: the die being taught
+            dice = ("lone", self.lone)
+        elif not dice[1] and self.lone_card is not None:  # or the card being taught
+            dice = ("lone_card", self.lone_card_key)
         if (cards, dice) != (self.current, self.thrown) or self.frames is None:
             self.frames = self._render(cards, dice)
             self.current, self.thrown = cards, dice
+
+    def lay_die(self, colour: str, face: int) -> None:
+        """Lay one die of ``colour`` alone in the tray, ``face`` up, from the next frame on
+        (while no roll is owed): the die the host is teaching the camera."""
+        with self._lock:
+            self.lone, self.lone_card = (colour, int(face)), None
+            self.frames = None
+            self.index = 0
+
+    def lay_card(self, picture: np.ndarray) -> None:
+        """Lay one card face up alone in the tray (``picture`` its upright face), from the
+        next frame on, while no roll is owed: the card the host is teaching the camera. It
+        takes the die's place there."""
+        with self._lock:
+            self.lone, self.lone_card = None, picture
+            self.lone_card_key = zlib.crc32(picture.tobytes())
+            self.frames = None
+            self.index = 0
 
     def read(self) -> np.ndarray:
         self._pacer.wait()
@@ -118,7 +167,8 @@ class SceneSource(FrameSource):
             with self._lock:
                 self._refresh()
         self.index += 1
-        jpeg = self.frames[0 if step < EMPTY_FRAMES else 1]
+        jpeg = self.frames[0 if step < EMPTY_FRAMES else
+                           2 if step >= EMPTY_FRAMES + CARD_FRAMES - TAKE_FRAMES else 1]
         return cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
 
 
@@ -150,6 +200,41 @@ def throw_frames(colours, seed: int) -> tuple:
             dice_tray.render(dice, seed, style, frame=2))
 
 
+def _tray_style():
+    from hardware.synthetic import dice_tray
+
+    x0, y0, x1, y1 = tray_px()
+    return dice_tray.TrayStyle(width=x1 - x0, height=y1 - y0, margin=14)
+
+
+def empty_tray(seed: int) -> np.ndarray:
+    """The demo tray's felt with nothing in it."""
+    from hardware.synthetic import dice_tray
+
+    return dice_tray.render([], seed, _tray_style(), frame=2)
+
+
+def lone_frame(colour: str, face: int) -> np.ndarray:
+    """The demo tray with one die of ``colour`` lying flat in its middle, ``face`` up."""
+    from hardware.synthetic import dice_tray
+    from hardware.synthetic.video import MM_PER_PX
+
+    style = _tray_style()
+    face = (int(face) - 1) % 6 + 1  # a face the demo can draw
+    die = dice_tray.Die(style.width / 2, style.height / 2, DIE_MM / MM_PER_PX, 12.0, face,
+                        colour if colour in dice_tray.COLOURS else "white")
+    return dice_tray.render([die], face, style, frame=2)
+
+
+def lone_card_frame(picture: np.ndarray, seed: int) -> np.ndarray:
+    """The demo tray with one card lying face up, upright, in its middle."""
+    from companion.wiring.demo_faces import CARD_FLAT_PX, paste
+
+    tray = empty_tray(seed).copy()  # the card at the table's scale, as on the board
+    paste(tray, picture, tray.shape[1] / 2, tray.shape[0] / 2, 0.0, CARD_FLAT_PX)
+    return tray
+
+
 def paste_tray(image: np.ndarray, tray: np.ndarray) -> None:
     x0, y0, x1, y1 = tray_px()
     image[y0:y1, x0:x1] = tray[:image.shape[0] - y0, :image.shape[1] - x0]
@@ -172,9 +257,12 @@ def dice_for(service):
     return dice
 
 
-def scene_for(service, info, catalog):
+def scene_for(service, info, catalog, data_dir=None):
     """The callable a `SceneSource` asks: the current game's demo scene (the game of
-    ``info`` while none is live)."""
+    ``info`` while none is live); with ``data_dir`` its cards whose faces the owner taught
+    lie bare (companion/wiring/demo_faces.py), read by their faces."""
+    from companion.wiring.demo_faces import bare_card
+
     def scene() -> list:
         live = service.current()
         game_info, cat, state = info, catalog, None
@@ -183,5 +271,9 @@ def scene_for(service, info, catalog):
         declared = getattr(getattr(game_info, "bindings", None), "demo_scene", None)
         if declared is None or cat is None:
             return []
-        return placements(game_info, cat, declared(cat, state))
+        bare = None
+        if data_dir is not None and live is not None:
+            def bare(card_id):
+                return bare_card(live.kind.name, data_dir, card_id)
+        return placements(game_info, cat, declared(cat, state), bare)
     return scene

@@ -32,15 +32,18 @@ works) rather than a fake reader. ``roles`` are read again at each roll.
 """
 from __future__ import annotations
 
+import contextlib
 import logging
 import re
-import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from companion.game.dice_roles import catalog_value, role_faces
-from companion.server.settings import DiceSettings, from_app
+from companion.game.reasons import DeviceRefused
+from companion.game.service import GameService, Identity
+from companion.server import locks
+from companion.server.settings import DiceSettings, Settings
 from engine.api import DIE_COLOURS, Act, DieFace, Refused, Warn
 from hardware import config_file
 from hardware.dice import discovery
@@ -49,6 +52,9 @@ from hardware.dice.observations import DiceStatus, Roll
 log = logging.getLogger(__name__)
 
 SOURCES = ("serial", "camera", "phones")
+# the states of the chosen source in which it records the rolls itself ("untaught_some": the
+# camera reads the dice it learnt and asks the rolling player for the others)
+READING = frozenset(("ok", "untaught_some"))
 _COLOURED = re.compile(r"([a-z]+)(\d+)")  # a camera die id: its colour group, a number
 
 
@@ -73,7 +79,7 @@ def source_of(settings: dict, default: str = "serial") -> str:
 def save_source(config_path: Path, source: str) -> None:
     """Keep the host's choice in config.json ``dice.source`` (every other key kept)."""
     if source not in SOURCES:
-        raise Refused("dice_bad_source")
+        raise DeviceRefused("dice_bad_source")
 
     def change(data: dict) -> None:
         dice = data.get("dice")
@@ -255,7 +261,8 @@ class PendingRoll:
 class DiceWiring:
     """The running dice part of the server: a reader (and maybe an emulator) and the
     camera's tray, whose settled rolls go to the current game from the source the host
-    chose. Started by `companion.wiring.hardware_manager`."""
+    chose. Started by `companion.wiring.hardware_manager`; the app's
+    `companion.context.DicePort`."""
 
     def __init__(self, service, changed, settings: DiceSettings, data_dir: str | Path,
                  reader_options: dict | None = None, config_path: Path | None = None) -> None:
@@ -274,7 +281,7 @@ class DiceWiring:
         self.pending: PendingRoll | None = None
         self.rolls_seen = 0
         self.rolls_ignored = 0  # from a source the host did not choose
-        self._lock = threading.Lock()
+        self._lock = locks.lock("dice wiring", "dice")
         port = settings.port
         usb_ids = discovery.parse_usb_ids(settings.usb_ids) if settings.usb_ids else None
         emulate = settings.emulate
@@ -323,11 +330,28 @@ class DiceWiring:
             self.camera.reset()
         self.changed()
 
+    def chosen_source(self) -> str:
+        """What the host chose to read the dice (another thread may be choosing)."""
+        with self._lock:
+            return self.source
+
+    def tray_changed(self) -> None:
+        """The host moved the camera's dice tray: a throw being read is forgotten."""
+        if self.camera is not None:
+            self.camera.reset()
+
+    def tray_image(self):
+        """The dice tray as the camera sees it now, in colour (None: no camera reads it)."""
+        return self.camera.tray_image() if self.camera is not None else None
+
     def start(self) -> DiceWiring:
         self.reader.start()
+        self.service.gates.append(self.refuse_hand_roll)
         return self
 
     def stop(self) -> None:
+        with contextlib.suppress(ValueError):
+            self.service.gates.remove(self.refuse_hand_roll)
         self.reader.stop()
         if self.emulator_http is not None:
             self.emulator_http.shutdown()
@@ -394,8 +418,6 @@ class DiceWiring:
 
     def _give(self, live, roll: Roll, roles: dict[str, str]) -> dict | None:
         """The game's answer to a whole roll, carried out (under ``live.lock``)."""
-        from companion.game.service import Identity
-
         action = warning = None
         for outcome in roll_outcomes(live.kind.module, live.state, roll, roles):
             if isinstance(outcome, Warn):
@@ -428,12 +450,12 @@ class DiceWiring:
             pending = self.waiting()
             if pending is None or pending.game != live.id or type(die) is not str \
                     or die not in pending.faces:
-                raise Refused("dice_not_waiting")
+                raise DeviceRefused("dice_not_waiting")
             if identity.role not in ("host", "table") and pending.who not in (None,
                                                                                identity.seat):
-                raise Refused("dice_not_your_roll")
+                raise DeviceRefused("dice_not_your_roll")
             if type(face) is not int or face not in pending.faces[die]:
-                raise Refused("dice_bad_face", die=str(die))
+                raise DeviceRefused("dice_bad_face", die=str(die))
             with self._lock:
                 pending.entered[die] = face
                 complete = pending.entered.keys() >= pending.faces.keys()
@@ -463,6 +485,27 @@ class DiceWiring:
                     self.pending = None
             return None
         return pending
+
+    def reads(self, live) -> str | None:
+        """The chosen source that reads ``live``'s rolls now ("serial", "camera"), or None:
+        the phones, or a reader or camera that cannot (absent, silent, no tray, none of the
+        game's dice learnt), or ``live`` is not the game at the table."""
+        at_table = self.service.current()
+        if at_table is None or at_table.id != live.id:
+            return None
+        status = self.status()
+        return status["source"] if status.get("reads") else None
+
+    def refuse_hand_roll(self, live, identity, action: dict) -> None:
+        """A `GameService` gate: while the reader or the camera reads the rolls, a phone
+        enters no roll by hand (only the dice it is asked for, through `enter_face`, while
+        it is asked); the table display and the host still may, as the step's fallback."""
+        if identity.role != "seat" or action.get("type") not in getattr(
+                live.kind.module.info.bindings, "roll_actions", ()):
+            return
+        source = self.reads(live)
+        if source is not None:
+            raise Refused(f"roll_read_by_{source}")
 
     def on_camera_roll(self, roll: Roll) -> None:
         """A throw the camera's tray reader settled (the camera thread)."""
@@ -498,39 +541,45 @@ class DiceWiring:
                            f"dice yet: {', '.join(untaught)} (asked of the rolling player)")
         else:
             out.update(state="phones", detail="the rolls are entered by hand")
+        # the chosen device records the rolls: the phones enter none by hand (`reads`)
+        out["reads"] = source != "phones" and out["state"] in READING
         if self.emulator is not None:
             http_port = self.emulator_http.server_address[1]
             out["emulator"] = {"port": self.emulator.port, "http": f"http://127.0.0.1:{http_port}"}
         return out
 
 
-def start(app, service, changed) -> DiceWiring:
-    """The hardware manager's entry point (see companion/wiring/hardware_manager.py)."""
-    settings = from_app(app)
-    wiring = DiceWiring(service, changed, settings.dice, settings.data_dir,
-                        app.config.get("DICE_READER_OPTIONS"), settings.config_path)
-    camera = app.extensions["companion.hardware"].handles.get("camera")
-    if camera is not None and hasattr(camera, "frame_listeners"):
+def start(settings: Settings, service: GameService, changed, camera=None, kinds=None,
+          reader_options: dict | None = None) -> DiceWiring:
+    """The hardware manager's entry point (see companion/wiring/hardware_manager.py): the
+    reader, and the tray of ``camera`` (a running `CameraWiring`) when there is one; the
+    camera's taught dice, and the screens' dice status, follow the catalog changes ``kinds``
+    tells."""
+    wiring = DiceWiring(service, changed, settings.dice, settings.data_dir, reader_options,
+                        settings.config_path)
+    if camera is not None:
         attach_camera(wiring, service, camera)
-        app.extensions["companion.catalog_listeners"].append(wiring.camera.catalog_changed)
+        if kinds is not None:
+            kinds.listeners.append(wiring.camera.catalog_changed)
+            # every screen's dice status names the dice the camera has learnt: a face taught,
+            # a catalog saved or imported on the deck page re-sends the views at once
+            kinds.listeners.append(lambda _game: changed())
     return wiring.start()
 
 
-def attach_camera(wiring: DiceWiring, service, camera) -> None:
+def attach_camera(wiring: DiceWiring, service: GameService, camera) -> None:
     """Let the running camera (companion/wiring/camera.py) read the dice tray for ``wiring``:
     every frame goes to a `CameraDice`, whose rolls come back as the camera's."""
     from companion.wiring.camera_dice import CameraDice
 
     wiring.camera = CameraDice(wiring.config_path, wiring.on_camera_roll,
-                               lambda: wiring.source == "camera",
+                               lambda: wiring.chosen_source() == "camera",
                                lambda: expects_roll(service),
                                lambda: _state_of(camera.status()),
                                lambda: _game_at_table(service), wiring.data_dir)
     camera.frame_listeners.append(wiring.camera.on_frame)
-    if hasattr(camera, "every_frame"):
-        camera.every_frame.append(lambda: wiring.camera.reading)
-    if hasattr(camera, "overlays"):
-        camera.overlays.append(wiring.camera.draw)
+    camera.every_frame.append(lambda: wiring.camera.reading)
+    camera.overlays.append(wiring.camera.draw)
 
 
 def _game_at_table(service) -> str | None:

@@ -1,28 +1,29 @@
-"""Starts the camera and dice managers once per server process, and reports their status.
+"""Starts the camera and the dice wiring once per server process, and reports their status.
 
 Never under a reloader and never in tests unless asked (`START_HARDWARE`): `companion serve`
-sets it. The hardware areas fill in `companion/wiring/camera.py` and
-`companion/wiring/dice.py`; each may expose
+sets it. It is the app's `companion.context.HardwarePort`: ``camera`` is the running
+`companion.wiring.camera.CameraWiring` (a `CameraPort`) or None, ``dice`` the running
+`companion.wiring.dice.DiceWiring` (a `DicePort`) or None. Each part is started by its
+module's ``start``:
 
-    def start(app, service, changed) -> handle
+    camera.start(settings, service, changed) -> CameraWiring | None (None: none configured)
+    dice.start(settings, service, changed, camera, kinds, reader_options) -> DiceWiring
 
-where ``service`` is the `companion.game.service.GameService` (``service.current()`` is the game
-readings go to: the game at the table, while it runs;
-``service.act(Identity("table", game_id), action)`` records a reading;
-``service.set_preview(game_id, rotation)`` shows a turning event card), ``changed()`` is to be
-called when the status changes (the views are re-sent), and ``handle.status()`` returns a small
-JSON dict such as ``{"state": "ok" | "absent" | "error", "detail": "..."}``; ``handle.stop()``
-is optional. A missing module or a failing start is reported as a status, never a crash.
+where ``service`` is the `GameService` (``service.current()`` is the game readings go to;
+``service.act(Identity("table", game_id), action)`` records a reading) and ``changed()`` is
+called when a part's status changes (the views carry it). A failing start is reported as a
+status, never a crash.
 """
 from __future__ import annotations
 
-import importlib
 import logging
-import threading
 
-from flask import Flask
-
-from companion.server import threadnames
+from companion.box.catalog import Kinds
+from companion.game.service import GameService, LiveGame
+from companion.server import locks, threadnames
+from companion.server.settings import Settings
+from companion.wiring import camera as camera_wiring
+from companion.wiring import dice as dice_wiring
 
 log = logging.getLogger(__name__)
 PARTS = ("camera", "dice")
@@ -30,65 +31,73 @@ ABSENT = {"state": "absent"}
 
 
 class HardwareManager:
-    def __init__(self, app: Flask) -> None:
-        self.app = app
-        self.handles: dict[str, object] = {}
-        self.errors: dict[str, dict] = {}
+    """The camera and the dice of one app (`companion.context.HardwarePort`)."""
+
+    def __init__(self, settings: Settings, service: GameService, kinds: Kinds,
+                 reader_options: dict | None = None) -> None:
+        self.settings, self.service, self.kinds = settings, service, kinds
+        self.reader_options = reader_options
+        self.camera: camera_wiring.CameraWiring | None = None
+        self.dice: dice_wiring.DiceWiring | None = None
+        self.errors: dict[str, dict] = {}  # a part that did not start, and why
         self.started = False
-        self._lock = threading.Lock()
+        self._lock = locks.lock("hardware manager")
 
     def start(self) -> None:
         with self._lock:
             if self.started:
                 return
             self.started = True
-        service = self.app.extensions["companion"]
-        for part in PARTS:
-            try:
-                module = importlib.import_module(f"companion.wiring.{part}")
-            except ImportError as exc:
-                if exc.name != f"companion.wiring.{part}":
-                    log.exception("%s wiring cannot be imported", part)
-                    self.errors[part] = {"state": "error", "detail": str(exc)}
-                continue
-            starter = getattr(module, "start", None)
-            if starter is None:
-                continue
-            try:
-                self.handles[part] = starter(self.app, service, self.changed)
-            except Exception as exc:
-                log.exception("%s did not start", part)
-                self.errors[part] = {"state": "error", "detail": str(exc)}
+        try:
+            self.camera = camera_wiring.start(self.settings, self.service, self.changed)
+            if self.camera is None:
+                self.errors["camera"] = camera_wiring.ABSENT
+            elif self.kinds is not None:  # the cards known by face follow the deck page
+                self.kinds.listeners.append(self.camera.faces.catalog_changed)
+        except Exception as exc:
+            log.exception("camera did not start")
+            self.errors["camera"] = {"state": "error", "detail": str(exc)}
+        try:
+            self.dice = dice_wiring.start(self.settings, self.service, self.changed,
+                                          self.camera, self.kinds, self.reader_options)
+        except Exception as exc:
+            log.exception("dice did not start")
+            self.errors["dice"] = {"state": "error", "detail": str(exc)}
+        if self.camera is not None and self.dice is not None and self.dice.camera is not None:
+            self.camera.faces.use_tray(self.dice.camera.tray_mm)  # the dice tray: no card
         threadnames.name_os_threads()  # top -H and bench/evening.py tell the parts apart
 
     def status(self) -> dict:
         out = {}
-        for part in PARTS:
-            handle = self.handles.get(part)
-            if handle is not None and hasattr(handle, "status"):
-                try:
-                    out[part] = handle.status()
-                except Exception as exc:  # a part's broken status is shown, not a 500
-                    log.warning("the status of %s failed", part, exc_info=True)
-                    out[part] = {"state": "error", "detail": str(exc)}
-            else:
+        for part, handle in (("camera", self.camera), ("dice", self.dice)):
+            if handle is None:
                 out[part] = self.errors.get(part, ABSENT)
+                continue
+            try:
+                out[part] = handle.status()
+            except Exception as exc:  # a part's broken status is shown, not a 500
+                log.warning("the status of %s failed", part, exc_info=True)
+                out[part] = {"state": "error", "detail": str(exc)}
         return out
+
+    def status_for(self, live: LiveGame) -> dict:
+        """`status`, as the screens of the game ``live`` show it (`away`)."""
+        return away(self.status(), live, self.service.at_table())
 
     def changed(self) -> None:
         """Re-send the views of the games in play (they carry the hardware status)."""
+        if self.camera is not None and self.dice is not None and self.dice.camera is not None:
+            self.camera.faces.use_tray(self.dice.camera.tray_mm)  # the dice tray: no card
         threadnames.name_os_threads()  # a part may have started a thread since (rare)
-        service = self.app.extensions["companion"]
-        for live in service.all():
+        for live in self.service.all():
             if live.status != "finished":
-                service.notify(live, "hardware")
+                self.service.notify(live, "hardware")
 
     def stop(self) -> None:
-        for handle in self.handles.values():
-            stop = getattr(handle, "stop", None)
-            if stop:
+        for handle in (self.dice, self.camera):
+            if handle is not None:
                 try:
-                    stop()
+                    handle.stop()
                 except Exception:  # the other parts still stop
                     log.exception("hardware stop failed")
 
@@ -109,22 +118,12 @@ def away(status: dict, live, at_table) -> dict:
             state = (status.get(part) or {}).get("state")
             if state and state != "absent":
                 out[part] = {"state": "elsewhere"}
+    else:  # a warning or would-be action of the game the camera served before is stale
+        for part in PARTS:
+            if isinstance(out.get(part), dict):
+                out[part] = {k: [w for w in v if not isinstance(w, dict)
+                                 or w.get("game") in (None, live.id)]
+                             if k in ("warnings", "would") and isinstance(v, list) else v
+                             for k, v in out[part].items()}
     out["table"] = where
     return out
-
-
-def status_for(app: Flask, live) -> dict:
-    """`status`, as the screens of the game ``live`` show it (`away`)."""
-    return away(status(app), live, app.extensions["companion"].at_table())
-
-
-def init_app(app: Flask) -> None:
-    app.extensions["companion.hardware"] = HardwareManager(app)
-
-
-def start(app: Flask) -> None:
-    app.extensions["companion.hardware"].start()
-
-
-def status(app: Flask) -> dict:
-    return app.extensions["companion.hardware"].status()

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from engine import canonical, citations
-from engine.api import COMPASS_SEATS, Bindings, GameInfo, Option, Texts
+from engine.api import COMPASS_SEATS, Bindings, GameInfo, Option, Texts, secret_paths
 from engine.monasterium import (
     bindings,
     catalog,
@@ -39,7 +39,7 @@ INFO = GameInfo(
     score_name="prestige",  # what the game scores (history, exports)
     parts=catalog.PARTS,
     stickers=(),  # cards and boards carry no stickers: the dice are what the table reads
-    bindings=Bindings(dice=bindings.DICE, roll=bindings.roll,
+    bindings=Bindings(dice=bindings.DICE, roll=bindings.roll, roll_actions=frozenset(("roll",)),
                       table_steps=table_steps.table_steps,
                       demo_scene=table_steps.demo_scene, owed_dice=bindings.owed_dice),
     web="web.games.monasterium",
@@ -56,4 +56,7 @@ INFO = GameInfo(
     canonical=lambda state, action: canonical.by_reads(rules.apply, state, action),
     rules_version=migrations.RULES_VERSION,  # docs/record-format.md, Rules versions
     migrations=migrations.MIGRATIONS,
+    # every holding is on the table for all to see; only the seed of the app's rolls is
+    # nobody's (the contract kit checks no view shows it)
+    secrets=secret_paths("seed"),
 )

@@ -6,8 +6,7 @@ from engine.monasterium.missions import novices_in
 
 def breakdown(s) -> dict:
     b = s["cat"]["board"]
-    out = {seat: {"majorities": 0, "chapels": 0, "cloisters": 0, "resources": 0}
-           for seat in s["seats"]}
+    out: dict = {seat: {"majorities": 0} for seat in s["seats"]}  # the rest set below
     for m in s["mon"]:
         counts = {seat: novices_in(s, seat, m, "any") for seat in s["seats"]}
         best = max(counts.values())

@@ -40,13 +40,14 @@ REASONS: dict[str, str] = {
     "no_chapel_novice": "You have no novice in the chapel of {monastery}.",
     "window_full_for": "No tile of {monastery} fits your window there.",
 }
-EVENT_TEXTS: dict[str, str] = {
+EVENT_TEXTS: dict[str, str | tuple[str, str]] = {  # a pair: by its count
     "rolled": "{seat} rolls {shown}.",
-    "reroll": "{seat} rerolls {count} dice.",
+    "reroll": ("{seat} rerolls {count} die.", "{seat} rerolls {count} dice."),
     "dice_placed": "{seat} places dice on space {space}: {count} ×.",
     "die_placed": "The new die of {seat} shows {space}.",
     "actions_started": "The action phase begins.",
-    "dice_taken": "{seat} takes {count} dice from space {space} to column {column}.",
+    "dice_taken": ("{seat} takes {count} die from space {space} to column {column}.",
+                   "{seat} takes {count} dice from space {space} to column {column}."),
     "die_used": "{seat} uses a die of column {column}.",
     "die_lost": "{seat} loses a die of column {column}: no action is possible.",
     "skipped": "{seat} has no die to take.",

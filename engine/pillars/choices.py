@@ -139,7 +139,7 @@ def build_vp_after(s, seat, cube, n, gold, memo: dict | None = None) -> int:
     found = memo.get(None)
     if found is None:
         bound = useful(s, seat)  # (a holding no craftsman uses is left out of the key)
-        found = memo[None] = ([(k, bound[k]) for k in sorted(have) if bound.get(k, 0) > 0],
+        found = memo[None] = ([(k, bound[k]) for k in sorted(have) if bound[k] > 0],
                               most_vp(s, seat))
     bound, vp_of = found
     key = tuple(v if v < most else most for v, most in ((have[k], most) for k, most in bound))
@@ -155,6 +155,7 @@ def _market(s, seat) -> list:
     price = state.board(s)["prices"]
     memo: dict = {}  # the best VP by holdings, as far as they matter (build_vp_after)
     base = build_vp_after(s, seat, "wood", 0, 0, memo)  # no trade: the holdings now
+    cap, capped = state.board(s)["gold_cap"], s["options"]["gold_cap_all_gains"]
     for kind in ("buy", "sell"):
         for cube in (state.BUYABLE if kind == "buy" else state.CUBES):
             most = s["market"][cube] if kind == "buy" else p["cubes"][cube]
@@ -168,6 +169,8 @@ def _market(s, seat) -> list:
             for n in range(1, most + 1):
                 a = {"type": kind, "by": seat, "cube": cube, "amount": n}
                 g = n * price[cube][kind]
+                if kind == "sell" and capped:  # a sale's gold above the cap is lost
+                    g = min(g, max(0, cap - p["gold"]))
                 sign = 1 if kind == "buy" else -1
                 vp = build_vp_after(s, seat, cube, sign * n, -sign * g, memo)
                 out.append(_ok(a, {"gold": g} if kind == "buy" else {cube: n},

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from engine import citations
-from engine.api import COMPASS_SEATS, Bindings, GameInfo, Option, StickerKind, Texts
+from engine.api import COMPASS_SEATS, Bindings, GameInfo, Option, StickerKind, Texts, secret_paths
 from engine.canonical import by_reads
 from engine.pillars import (
          bindings,
@@ -43,7 +43,7 @@ INFO = GameInfo(
               StickerKind("V", "privilege", "privileges"),
               StickerKind("K", "event", "events")),
     bindings=Bindings(zones=bindings.ZONES, dice=bindings.DICE, sighting=bindings.sighting,
-                      roll=bindings.roll,
+                      roll=bindings.roll, roll_actions=frozenset(("roll_tax",)),
                       table_steps=table_steps.table_steps, demo_scene=table_steps.demo_scene),
     web="web.games.pillars",
     check_catalog=catalog.check_catalog,
@@ -62,4 +62,7 @@ INFO = GameInfo(
                                              canonical.canonical(state, action)),
     rules_version=migrations.RULES_VERSION,  # docs/record-format.md, Rules versions
     migrations=migrations.MIGRATIONS,
+    # every holding is on the table for all to see; only the seed of the app's draws is
+    # nobody's (the contract kit checks no view shows it)
+    secrets=secret_paths("seed"),
 )

@@ -71,7 +71,7 @@ REASONS: dict[str, str] = {
     "unexpected_card": "Card {card} seen in {zone} is not expected now.",
 }
 
-EVENT_TEXTS: dict[str, str] = {
+EVENT_TEXTS: dict[str, str | tuple[str, str]] = {  # a pair: by its count
     "adjusted": "Correction for {seat}: {item} {delta}, now {after} ({reason}).",
     "architect_aside": "An architect of {seat} is set aside (at most 2 this round).",
     "architect_drawn": "Architect of {seat} drawn (cost {cost}).",
@@ -99,13 +99,15 @@ EVENT_TEXTS: dict[str, str] = {
     "gain": "{seat} receives {amount} {item}.",
     "game_over": "The game is over.",
     "gold_lost_cap": "{seat} loses {amount} gold above the cap of 30.",
-    "grey_workers": "{seat} takes {amount} grey workers for next round.",
+    "grey_workers": ("{seat} takes {amount} grey worker for next round.",
+                     "{seat} takes {amount} grey workers for next round."),
     "left_market": "{seat} leaves the market.",
     "lose": "{seat} loses {amount} {item}.",
     "market_opened": "The Kingsbridge market opens.",
     "material_revealed": "{card} is laid out.",
     "material_taken": "{seat} takes {card} with {workers} workers.",
-    "mill_income": "{seat}: {amount} workers at the mill.",
+    "mill_income": ("{seat}: {amount} worker at the mill.",
+                    "{seat}: {amount} workers at the mill."),
     "paid": "{seat} pays {amount} of {due} gold ({why}); VP lost: {vp_lost}.",
     "passed": "{seat} passes.",
     "prior_vp": "{seat} receives {amount} VP from the Prior.",
@@ -118,7 +120,8 @@ EVENT_TEXTS: dict[str, str] = {
     "tax_exempt": "{seat} pays no tax.",
     "tax_rolled": "The tax is {face} gold.",
     "traded": "{seat}: {trade} {amount} {item} for {gold} gold.",
-    "workers_to_mill": "{seat} sends {amount} workers to the mill.",
+    "workers_to_mill": ("{seat} sends {amount} worker to the mill.",
+                         "{seat} sends {amount} workers to the mill."),
 }
 
 PROMPT_TEXTS: dict[str, str] = {

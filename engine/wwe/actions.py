@@ -97,7 +97,7 @@ def reveal_event(s, a, ev):
 def plague_values_left(s: dict) -> list[int]:
     """Values a face-down token may still show. With the owner's real token set these are the
     tokens not yet turned up; with a demo set any demo value is accepted."""
-    tokens = list(s["cat"]["plague_tokens"]) or [1, 2, 3, 4, 5]
+    tokens = list(s["cat"]["plague_tokens"]) or list(st.PLAGUE_VALUES)
     if s["cat"].get("plague_tokens_demo", True):
         return sorted(set(tokens))
     for tok in s["plague"].values():

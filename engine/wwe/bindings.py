@@ -24,6 +24,8 @@ ZONES = (
     Zone("seat:W", "West play area", (-200, 60, -60, 200)),
 )
 # the tax die shows gold (2-5), not pips: the camera learns its faces from the owner's pictures
+# the event cards can be known by their printed face (their turn matters: docs/camera.md)
+FACE_PARTS = ("event_cards",)
 DICE = (DieRole("tax", "Tax die", faces=(2, 3, 4, 5), faces_from="game.tax_die.faces",
                 taught=True),)
 

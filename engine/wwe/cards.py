@@ -213,6 +213,11 @@ def sell_refusal(s, seat, params) -> Refused | None:
     if wool > 1 and not s["options"]["sell_any_wool"]:
         return Refused("wool_max", max=1)
     res = s["players"][seat]["res"]
+    # the seat's own lack first: it is why nothing can be sold, whatever the market shows
+    if not res["wool"] and not res["cloth"]:
+        return Refused("no_wool_or_cloth")
+    if not res["wool"] and not wool and "cloth" in s["covers"]["market"]:
+        return Refused("no_wool_cloth_covered")
     for item, n in (("wool", wool), ("cloth", cloth)):
         if n and item in s["covers"]["market"]:
             return Refused("market_closed", item=item)
@@ -248,6 +253,8 @@ def rent_refusal(s, seat, params) -> Refused | None:
     sites = params.get("sites")
     if not isinstance(sites, list) or not all(isinstance(x, str) for x in sites):
         return Refused("bad_params", field="sites")
+    if not sites and not s["players"][seat]["houses"]:  # nothing to choose from
+        return Refused("no_house_for_rent")
     if not 1 <= len(sites) <= 2 or len(set(sites)) != len(sites):
         return Refused("rent_one_or_two")
     for site in sites:

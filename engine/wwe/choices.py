@@ -45,6 +45,21 @@ def trial(s: dict, action: dict, seat: str, extra: dict | None = None,
     return Choice(action=action, cost=cost, effect=effect)
 
 
+def _after_income(s: dict, income: dict) -> dict:
+    """``s`` with each seat's previewed income taken from the supply into its holdings (a
+    shallow copy, for `cards.favor_preview`)."""
+    players, supply = dict(s["players"]), dict(s["supply"])
+    for seat, got in income.items():
+        res = dict(players[seat]["res"])
+        for item, n in got.items():
+            if item in res:
+                res[item] += n
+                if supply.get(item) is not None:
+                    supply[item] -= n
+        players[seat] = {**players[seat], "res": res}
+    return {**s, "players": players, "supply": supply}
+
+
 def choices(s: dict, seat: str) -> list[Choice]:
     h = head(s)
     if s["over"] or h is None:
@@ -87,7 +102,10 @@ def choices(s: dict, seat: str) -> list[Choice]:
             space = (cards.favor_cycle(s)[cards.favor_landing(s, value)] if value else None)
             income = actions.income_preview(s, s["event"], r, mods)
             extra = {"favor": value, "space": space,
-                     "favor_gain": cards.favor_preview(s, seat, space) if space else {},
+                     # the favor comes after the income (step 4): the King's VP count the
+                     # loyalty the card just gave
+                     "favor_gain": cards.favor_preview(_after_income(s, income), seat, space)
+                     if space else {},
                      "income": income,
                      # what the table display may show to everyone (no private counts)
                      "public": {"favor": value, "space": space, "income": income}}

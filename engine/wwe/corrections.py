@@ -55,7 +55,7 @@ def _titled(values: list, labels: list | None = None) -> dict:
 
 
 def _plague_values(s: dict) -> list[int]:
-    return sorted(set(s["cat"]["plague_tokens"] or [1, 2, 3, 4, 5]))
+    return sorted(set(s["cat"]["plague_tokens"] or st.PLAGUE_VALUES))
 
 
 def _limited(s: dict) -> dict[str, int]:

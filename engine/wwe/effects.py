@@ -87,8 +87,9 @@ def run_effect(s: dict, step: dict, ev: list) -> None:
                     st.add_vp(s, seat, -int(n), ev, "event")
                 elif item != "mk":  # R7.8: MK is never lost
                     paid = st.return_to_supply(s, seat, item, int(n))
-                    ev.append({"type": "lose", "seat": seat, "item": item, "amount": paid,
-                               "reason": "event"})
+                    if paid:  # a player with none loses nothing, and the log says nothing
+                        ev.append({"type": "lose", "seat": seat, "item": item,
+                                   "amount": paid, "reason": "event"})
     elif k == "trade" and not permanent:
         offers = [await_step("answer_trade", seat, card=card, index=step["index"])
                   for seat in seats]

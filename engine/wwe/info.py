@@ -28,6 +28,7 @@ from engine.wwe import (
     state,
     table_steps,
     texts,
+    views,
 )
 from engine.wwe.schemas import PARTS
 
@@ -42,7 +43,7 @@ INFO = GameInfo(
     seats=SEATS,
     min_players=2,
     max_players=4,
-    options=Option.table(options.OPTIONS),
+    options=Option.table(options.OPTIONS, variants=("first_game",)),  # the rest: readings
     texts=Texts(**citations.declared("engine.wwe.data"),  # every rule cited
                 reasons=reasons.REASONS, events=texts.EVENT_TEXTS,
                 older_events=texts.OLDER_EVENT_TEXTS,
@@ -56,8 +57,10 @@ INFO = GameInfo(
     stickers=(StickerKind("E", "event", "event_cards"),
               StickerKind("A", "action", "action_cards")),
     bindings=Bindings(zones=bindings.ZONES, dice=bindings.DICE, sighting=bindings.sighting,
-                      roll=bindings.roll, table_steps=table_steps.table_steps,
-                      demo_scene=table_steps.demo_scene, zone_cards=bindings.zone_cards),
+                      roll=bindings.roll, roll_actions=frozenset(("roll_tax",)),
+                      table_steps=table_steps.table_steps,
+                      demo_scene=table_steps.demo_scene, zone_cards=bindings.zone_cards,
+                      face_parts=bindings.FACE_PARTS),
     web="web.games.wwe",
     check_catalog=catalog.validate,
     catalog_state=state.index_catalog,
@@ -74,4 +77,5 @@ INFO = GameInfo(
     # rules read (engine/canonical.py)
     canonical=lambda state, action: by_reads(actions.apply, state,
                                              canonical.canonical(state, action)),
+    secrets=views.secrets,  # what not everyone may see (the contract kit checks it)
 )

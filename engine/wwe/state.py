@@ -24,6 +24,10 @@ SHARED = frozenset(("game", "cat", "options", "seats", "chapter", "round", "acti
                     "rotation", "tax", "over", "final", "n", "duties", "vp_history"))
 
 
+PLAGUE_VALUES = (1, 2, 3, 4, 5)  # a plague token's values (IT:280, PL:321); a catalog's own
+# token set (catalog "plague.tokens") is read instead where it has one
+
+
 def fast_copy(state: dict) -> dict:
     """A copy of the game position deep enough that rules may change it in place.
 
@@ -289,8 +293,9 @@ def gain_items(state: dict, seat: str, items: dict, events: list, reason: str) -
             add_vp(state, seat, int(n), events, reason)
         else:
             got = give(state, seat, item, int(n))
-            events.append({"type": "gain", "seat": seat, "item": item, "amount": got,
-                           "reason": reason})
+            if got:  # an empty supply gives nothing, and the log says nothing
+                events.append({"type": "gain", "seat": seat, "item": item, "amount": got,
+                               "reason": reason})
 
 
 def return_to_supply(state: dict, seat: str, item: str, n: int) -> int:
@@ -309,7 +314,7 @@ def add_vp(state: dict, seat: str, delta: int, events: list, reason: str) -> int
     before = player["vp"]
     player["vp"] = max(0, before + delta)
     change = player["vp"] - before
-    if delta:
+    if change:  # nothing changed (no VP left to lose): nothing to log
         events.append({"type": "vp", "seat": seat, "delta": change, "reason": reason})
     return change
 

@@ -213,6 +213,19 @@ def seat_view(s: dict, seat: str) -> dict:
     return {**public_view(s), **private_view(s, seat)}
 
 
+def secrets(s: dict) -> dict:
+    """What not everyone may see (GameInfo.secrets): each seat's holdings, hand, face-down
+    discards and set-aside cards until the game is over (the final standings show them);
+    nobody the generator's seed, nor a plague token's value the app dealt face down."""
+    out: dict = {None: [("rng", "seed")] + [
+        ("plague", loc, "value") for loc, token in s["plague"].items()
+        if token["state"] == "hidden" and token["value"] is not None]}
+    if not s["over"]:
+        for seat in s["players"]:
+            out[seat] = [("players", seat, part) for part in ("res", "hand", "discards", "aside")]
+    return out
+
+
 def scores(s: dict) -> list[dict]:
     """Standings: VP (final: with stone, wood and ½ gold), then piety > loyalty > MK."""
     rows = []

@@ -192,10 +192,12 @@ class CameraService:
         self.on_frame = on_frame
         self.capture = Capture(source, backoff, on_status)
         self.frames_processed = 0
+        # written by the recognizer thread, read by `stats` from any thread: under _stats_lock
         self.decode_ms: deque[float] = deque(maxlen=60)
         # (when read, seq) of the latest processed frames: the camera's rate counts the
         # frames a still table passed over too
         self.frame_times: deque[tuple[float, int]] = deque(maxlen=60)
+        self._stats_lock = threading.Lock()  # a leaf: held only to copy or append
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="camera recognizer",
                                         daemon=True)
@@ -207,10 +209,10 @@ class CameraService:
     def stats(self) -> dict:
         """For the host page: status, fps (the camera's: frames passed over on a still
         table count), decode time, where north comes from."""
-        times = list(self.frame_times)
+        with self._stats_lock:
+            times, decode = list(self.frame_times), sorted(self.decode_ms)
         fps = (times[-1][1] - times[0][1]) / (times[-1][0] - times[0][0]) \
             if len(times) > 1 and times[-1][0] > times[0][0] else 0.0
-        decode = sorted(self.decode_ms)
         status, detail = self.capture.status_and_detail()
         return {"status": status, "detail": detail,
                 "fps": round(fps, 1),
@@ -243,9 +245,10 @@ class CameraService:
             except Exception:
                 log.exception("recognising a frame failed")
                 continue
-            self.frames_processed += 1
-            self.decode_ms.append(result.decode_ms)
-            self.frame_times.append((frame.at, frame.seq))
+            with self._stats_lock:
+                self.frames_processed += 1
+                self.decode_ms.append(result.decode_ms)
+                self.frame_times.append((frame.at, frame.seq))
             if self.on_frame is not None:
                 self._safe(self.on_frame, frame, result)
             if self.on_observation is not None:

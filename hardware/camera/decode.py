@@ -59,6 +59,18 @@ def to_gray(frame: np.ndarray) -> np.ndarray:
     return cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
 
 
+TAG_PREFIX = "TC1:"  # hardware.tags.format.VERSION
+TAG_LEVEL = "H"  # our stickers are printed at error correction H (hardware/tags/sheet.py)
+
+
+def printed_as_ours(result) -> bool:
+    """A zxing result that says it is one of our tags was encoded as we print them (level
+    H). A tag text at another level is not a sticker we printed: a misread of another
+    symbol, or someone else's code; dropping it cuts false decodes (issue 50)."""
+    return not result.text.startswith(TAG_PREFIX) or \
+        getattr(result, "ec_level", TAG_LEVEL) in (TAG_LEVEL, "")
+
+
 @dataclass(frozen=True)
 class DecoderSettings:
     """zxing-cpp options, tuned for speed on the table (see bench/camera.py --sweep).
@@ -89,7 +101,7 @@ class Decoder:
             try_invert=self.settings.try_invert, binarizer=self._binarizer)
         out = []
         for result in results:
-            if not result.valid:
+            if not result.valid or not printed_as_ours(result):
                 continue
             p = result.position
             corners = tuple((float(q.x), float(q.y)) for q in

@@ -28,9 +28,18 @@ LAYOUTS = {
 _TARGETS = {count: [np.array(layout, np.float32) for layout in layouts]
             for count, layouts in LAYOUTS.items()}
 MAX_PIP_ERROR = 0.4  # in pip offsets: how far a pip may sit from its place
-FELT_DISTANCE = 45.0
+SCALES = (0.23, 0.25, 0.27, 0.29, 0.31, 0.33)  # pip offsets (of the side) real dice have
 ERODE = 2
-MAX_HOLE = 0.0012  # of the image: a pip is smaller, a gap between dice larger
+EDGE_BLUR = 0.0  # px: a die's colour, blurred into the floor's, marks it this much wider
+WINDOW = 0.6  # of the image's shorter side: the neighbourhood the floor is judged in
+LIGHTER = 45.0  # B+G+R levels above the floor: a light die (or glare, told apart by shape)
+TINTED = 40.0  # levels of colour the floor, brightened or darkened alike, does not have
+DARKER = 0.5  # of the floor's B+G+R, and below: a black die (a shadow only darkens)
+SHRINK = 0.84  # the square tried again this much smaller when its pips made no face
+MARKED = 45.0  # grey levels between a die's body and its pips or print
+HAND_DISTANCE = 90.0  # B+G+R levels from the tray's colour: a hand, an arm, a cup
+MIN_FILL = 0.8  # of its minimum-area rectangle a rounded square covers (a disc: 0.785)
+GUESSED_SIZES = (28.0, 36.0, 44.0)  # px: dice sizes tried when nothing tells the size
 
 
 @dataclass(frozen=True)
@@ -64,36 +73,45 @@ class TrayReading:
     clear: bool
 
 
-def colour_name(bgr: np.ndarray) -> str:
-    """The colour group of a die body: white, or a player's colour by hue."""
-    hsv = cv2.cvtColor(np.uint8([[bgr]]), cv2.COLOR_BGR2HSV)[0, 0]
-    h, s, v = int(hsv[0]), int(hsv[1]), int(hsv[2])
+_HUES = (("red", 0, 8), ("orange", 10, 20), ("yellow", 23, 35), ("green", 40, 85),
+         ("blue", 95, 130), ("purple", 135, 160), ("red", 165, 180))  # OpenCV hue, 0-180
+
+
+def _hsv(bgr) -> tuple[int, int, int]:
+    hsv = cv2.cvtColor(np.uint8([[np.clip(bgr, 0, 255)]]), cv2.COLOR_BGR2HSV)[0, 0]
+    return int(hsv[0]), int(hsv[1]), int(hsv[2])
+
+
+def colour_name(bgr: np.ndarray, floor: np.ndarray | None = None) -> str:
+    """The colour group of a die body: white, black, or a player's colour by hue; "unknown"
+    between groups (a guess would give a player's die to another). ``floor``: the colour
+    around the die. A coloured floor casts its colour on a white die: a bright body of the
+    floor's hue, far paler than the floor, is a white die in that light."""
+    h, s, v = _hsv(bgr)
+    if floor is not None:
+        fh, fs, _ = _hsv(floor)
+        turn = min(abs(h - fh), 180 - abs(h - fh))
+        if v > 120 and fs > 60 and turn <= 15 and s < min(0.6 * fs, 140):
+            return "white"
     if s < 70 and v > 140:
         return "white"
     if v < 60:
-        return "black"
-    if h < 10 or h >= 165:
-        return "red"
-    if h < 22:
-        return "orange"
-    if h < 36:
-        return "yellow"
-    if h < 88:
-        return "green"
-    if h < 135:
-        return "blue"
-    return "purple"
+        return "black" if s < 120 else "unknown"
+    if s < 90:
+        return "unknown"  # greyish: a white die in odd light, or a faded colour
+    for name, low, high in _HUES:
+        if low <= h < high:
+            return name
+    return "unknown"
 
 
-def floor_mask(image: np.ndarray) -> np.ndarray:
-    """255 where the pixel is not the felt (dice, walls, hands)."""
+def _surroundings(image: np.ndarray, centre: tuple[float, float], side: float) -> np.ndarray:
+    """The median colour around a die (a ring 0.8 sides from its centre)."""
     h, w = image.shape[:2]
-    centre = image[h // 6: h - h // 6: 4, w // 6: w - w // 6: 4].reshape(-1, 3)
-    felt = np.median(centre, axis=0).astype(np.uint8)
-    # only what is brighter than the felt: shadows and dark pips are floor-like, not dice
-    difference = cv2.subtract(image, (*(float(v) for v in felt), 0.0))
-    distance = cv2.transform(difference, np.ones((1, 3), np.float32))
-    return (distance > FELT_DISTANCE).astype(np.uint8) * 255
+    angles = np.linspace(0, 2 * np.pi, 12, endpoint=False)
+    xs = np.clip(centre[0] + 0.8 * side * np.cos(angles), 0, w - 1).astype(int)
+    ys = np.clip(centre[1] + 0.8 * side * np.sin(angles), 0, h - 1).astype(int)
+    return np.median(image[ys, xs].astype(np.float32), axis=0)
 
 
 def _match_layout(points: np.ndarray) -> tuple[int | None, float]:
@@ -113,7 +131,13 @@ def _match_layout(points: np.ndarray) -> tuple[int | None, float]:
 
 
 _INNER = slice(CANON * 14 // 100, CANON - CANON * 14 // 100)  # inside the rounded edge
-_EXPECTED_PIP = np.pi * (0.095 * CANON) ** 2  # px of a pip in the squared-up face
+_RING = np.zeros((CANON, CANON), bool)  # just inside the rounded edge: mostly body
+_OUTER, _INSIDE = slice(CANON * 6 // 100, -(CANON * 6 // 100)), slice(CANON * 9 // 100,
+                                                                      -(CANON * 9 // 100))
+_RING[_OUTER, _OUTER] = True
+_RING[_INSIDE, _INSIDE] = False
+_GRID = np.array([(x, y) for y in (-1, 0, 1) for x in (-1, 0, 1)], np.float32)
+_YY, _XX = np.mgrid[0:CANON, 0:CANON].astype(np.float32)
 
 
 def _quantile(values: np.ndarray, q: float) -> np.ndarray:
@@ -126,34 +150,135 @@ def _quantile(values: np.ndarray, q: float) -> np.ndarray:
     return part[low] + (part[high] - part[low]) * (position - low)
 
 
-def read_face(square: np.ndarray) -> tuple[int | None, float, np.ndarray]:
-    """Pips of a squared-up die (CANON×CANON BGR): face or None, score 0-1, body colour."""
-    gray = cv2.cvtColor(square, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    inner_gray = gray[_INNER, _INNER].ravel()
-    body_gray = float(_quantile(inner_gray, 0.5))
-    contrast = np.abs(gray[_INNER, _INNER] - body_gray)
-    peak = float(_quantile(contrast.ravel(), 0.99))
-    body = _quantile(square[_INNER, _INNER].reshape(-1, 3).astype(np.float64), 0.5)
+def _fit_layout(points: np.ndarray) -> tuple[int | None, float, float, np.ndarray]:
+    """The face these pip centres (px from the square's centre) fit at some pip offset a real
+    die has (`SCALES`), centred on the pips themselves when there are several (every d6
+    layout is symmetric about the centre: a square found a little large or off still
+    fits). Returns face, error (in pip offsets), the offset in px, and the centre."""
+    centre = np.zeros(2, np.float32)
+    if len(points) > 1:
+        centre = points.mean(axis=0)
+        if np.hypot(*centre) > 0.15 * CANON:
+            return None, 9.0, 0.0, centre
+    best = (None, 9.0, 0.0)
+    for scale in SCALES:
+        face, error = _match_layout((points - centre) / (scale * CANON))
+        if error < best[1]:
+            best = (face, error, scale * CANON)
+    return (*best, centre)
+
+
+def _absent_elsewhere(local: np.ndarray, offset: float, centre: np.ndarray,
+                      points: np.ndarray, pip_level: float) -> bool:
+    """No pip, faint or partly hidden, where this face has none: two pips of a three, four
+    of a five or of a six are no two or four (a pip lost in glare, under a shadow).
+    ``local``: the pips' contrast averaged over a small window (5×5)."""
+    places = _GRID * offset + centre + CANON / 2
+    near = np.hypot(*(points[None, :, :] + CANON / 2 - places[:, None, :]).transpose(2, 0, 1))
+    free = places[near.min(axis=1) >= 0.5 * offset]  # no pip of the face there
+    free = np.rint(free).astype(int)
+    inside = (free >= 2).all(axis=1) & (free < CANON - 2).all(axis=1)
+    free = free[inside]
+    return not len(free) or float(local[free[:, 1], free[:, 0]].max()) <= 0.35 * pip_level
+
+
+def read_face(square: np.ndarray, light_body: bool | None = None,
+              whole: np.ndarray | None = None) -> tuple[int | None, float, np.ndarray]:
+    """Pips of a squared-up die (CANON×CANON BGR): face or None, score 0-1, body colour
+    (the median of the top inside its rounded edge, pips left out). ``light_body``: the
+    pips are known to be darker than the body (True) or lighter (False). ``whole``: when
+    ``square`` is the middle `SHRINK` of the die's square, that whole square (no pip of
+    the die may lie in it beyond the face's)."""
+    gray8 = cv2.cvtColor(square, cv2.COLOR_BGR2GRAY)
+    gray = gray8.astype(np.float32)
+    inner8 = gray8[_INNER, _INNER]
+    colours = square[_INNER, _INNER].reshape(-1, 3)
+    # body and pips: the two tones of the top (Otsu); the body is the one that holds the
+    # ring just inside the rounded edge (large pips may cover near half the top)
+    split, _ = cv2.threshold(inner8, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+    if light_body is None:
+        light_body = float((gray8[_RING] > split).mean()) >= 0.5
+    in_body = ((inner8 > split) if light_body else (inner8 <= split)).ravel()
+    inner = inner8.ravel().astype(np.float32)
+    if in_body.sum() < 20:
+        in_body[:] = True
+    body_gray = float(_quantile(inner[in_body], 0.5))
+    body = _quantile(colours[in_body].astype(np.float64), 0.5)
+    others = inner[~in_body]
+    if len(others) <= 8:
+        return None, 0.0, body
+    pip_gray = float(_quantile(others, 0.5))
+    peak = abs(pip_gray - body_gray)
     if peak < 40:  # no pips at all: not a die face we can read
         return None, 0.0, body
-    # only inside the rounded, shaded edge: the edge is not a pip
+    contrast = (body_gray - gray) if light_body else (gray - body_gray)
+    around = contrast, 1.0
+    if whole is not None:
+        whole_gray = cv2.cvtColor(whole, cv2.COLOR_BGR2GRAY).astype(np.float32)
+        around = ((body_gray - whole_gray) if light_body else (whole_gray - body_gray)), SHRINK
+    # pips set apart from the body at the tones' divide; where large pips run together (a
+    # six seen small), again nearer the pips' own tone
+    for level in (max(30.0, 0.5 * peak, abs(body_gray - split)),
+                  abs(body_gray - (split + pip_gray) / 2)):
+        face, score = _pips_face(contrast, level, around)
+        if face is not None:
+            return face, score, body
+    return None, 0.0, body
+
+
+def _pips_face(contrast: np.ndarray, level: float, around: tuple[np.ndarray, float]
+               ) -> tuple[int | None, float]:
+    """The face the pips (``contrast`` above ``level``) show, with nothing where it has
+    none, nor more pips on the die (``around``: the contrast of the die's whole square and
+    its scale to this one); or None."""
     pips = np.zeros((CANON, CANON), np.uint8)
-    pips[_INNER, _INNER] = contrast > max(30.0, 0.5 * peak)
+    edge = CANON * 8 // 100  # large pips reach into the rounded edge; the edge is no pip
+    pips[edge:-edge, edge:-edge] = contrast[edge:-edge, edge:-edge] > level
     count, labels, stats, centroids = cv2.connectedComponentsWithStats(pips, connectivity=8)
-    points = []
+    points, areas = [], []
+    smallest = np.pi * (0.06 * CANON) ** 2
+    largest = np.pi * (0.19 * CANON) ** 2
     for i in range(1, count):
         area = stats[i, cv2.CC_STAT_AREA]
         w, h = stats[i, cv2.CC_STAT_WIDTH], stats[i, cv2.CC_STAT_HEIGHT]
-        if area < 0.25 * _EXPECTED_PIP or max(w, h) > 2.5 * min(w, h):
+        if area < smallest or max(w, h) > 2.2 * min(w, h):
             continue  # noise speck, or the floor's edge showing along a side
-        if area > 2.2 * _EXPECTED_PIP:
-            return None, 0.0, body  # a blot no pip makes: glare, a shadow, two dice
+        if area > largest or area < 0.45 * w * h:
+            return None, 0.0  # a blot no pip makes: glare, a shadow, two dice
         points.append(centroids[i])
-    if not points:
-        return None, 0.0, body
-    units = (np.array(points, np.float32) - CANON / 2) / (PIP_OFFSET * CANON)
-    face, error = _match_layout(units)
-    return face, max(0.0, 1.0 - error / MAX_PIP_ERROR) if face else 0.0, body
+        areas.append(area)
+    if not points or len(points) > 6 or max(areas) > 2.6 * min(areas):
+        return None, 0.0
+    points = np.array(points, np.float32) - CANON / 2
+    face, error, offset, centre = _fit_layout(points)
+    if face is None:
+        return None, 0.0
+    pip_level = float(np.median([contrast[int(y + CANON / 2), int(x + CANON / 2)]
+                                 for x, y in points]))
+    # a lone pip has no spacing of its own: nothing may lie at any spacing a die has (the
+    # corner pips of a die squared up too small are not where a one's would be)
+    offsets = [offset] if face > 1 else [scale * CANON for scale in SCALES + (0.36,)]
+    local = cv2.blur(contrast, (5, 5))
+    if not all(_absent_elsewhere(local, at, centre, points, pip_level) for at in offsets):
+        return None, 0.0
+    whole, scale = around
+    if _more_pips_within(whole > level, len(points), float(np.median(areas)) * scale ** 2):
+        return None, 0.0
+    return face, max(0.0, 1.0 - error / MAX_PIP_ERROR)
+
+
+_WITHIN = (np.hypot(_XX - CANON / 2 + 0.5, _YY - CANON / 2 + 0.5) <= 0.42 * CANON
+           ).astype(np.uint8)  # the top's inner circle: no rounded edge, no floor
+
+
+def _more_pips_within(pips: np.ndarray, count: int, pip_area: float) -> bool:
+    """More pieces of pip, of a sizeable part of a pip, inside the top's inner circle than
+    the face has pips. That circle holds every pip of a die however the square is turned:
+    a square found turned (large pips bite a six's outline into a cross) sees two of its
+    pips as a two, and the others, cut by the square's edge, passed for the floor's edge."""
+    pieces, _, stats, _ = cv2.connectedComponentsWithStats(pips.astype(np.uint8) & _WITHIN,
+                                                           connectivity=8)
+    return int((stats[1:, cv2.CC_STAT_AREA] >= 0.4 * pip_area).sum()) > count
 
 
 def _square_up(image: np.ndarray, rect) -> np.ndarray:
@@ -165,48 +290,80 @@ def _square_up(image: np.ndarray, rect) -> np.ndarray:
                           borderMode=cv2.BORDER_REPLICATE)
 
 
-def _read_square(image: np.ndarray, rect, taught: Sequence) -> DieReading:
+def _read_square(image: np.ndarray, rect, taught: Sequence, light_body: bool | None = None,
+                 retry: bool = True) -> DieReading | None:
     """A die lying flat in ``rect`` (a minimum-area rectangle): its pips, or, when it is a
     taught die sure of its face, that face. A die that looks taught but is unsure, and
-    shows no pip face either, is that die unreadable (the phone asks for it by name)."""
-    (cx, cy), (rw, rh), _ = rect
+    shows no pip face either, is that die unreadable (the phone asks for it by name). None:
+    nothing on it at all, no die."""
+    (cx, cy), (rw, rh), angle = rect
     square = _square_up(image, rect)
-    face, score, body = read_face(square)
+    face, score, body = read_face(square, light_body)
+    if face is None and retry:  # the blob took in a shadow or a glint: the top is smaller
+        smaller = _square_up(image, ((cx, cy), (rw * SHRINK, rh * SHRINK), angle))
+        face, score, small_body = read_face(smaller, light_body, square)
+        if face == 1:  # the outer pips of a five or a three cut off: no one to be sure of
+            face, score = None, 0.0
+        elif face is not None:
+            body = small_body
     centre, side = (float(cx), float(cy)), float((rw + rh) / 2)
-    for die in taught:
+    colour = colour_name(body, _surroundings(image, centre, side))
+    for die in taught:  # matched as it was taught: the whole blob squared up
         match = die.match(square)
         if match.ours and (match.face is not None or face is None):
-            return DieReading(match.face, colour_name(body), centre, side,
+            return DieReading(match.face, colour, centre, side,
                               match.score if match.face is not None else 0.0, die.name, square)
-    return DieReading(face, colour_name(body), centre, side, score, None, square)
+    if face is None and not _marked(square):
+        return None  # no pips, no print: a glint, a patch of floor, no die
+    return DieReading(face, colour, centre, side, score, None, square)
+
+
+def _marked(square: np.ndarray) -> bool:
+    """Something of another tone lies on the top (pips, a numeral), sharp and sizeable: a
+    die, if one not read; a glint on the floor or wood's grain fades, and shows none."""
+    inner = cv2.cvtColor(square, cv2.COLOR_BGR2GRAY)[_INNER, _INNER]
+    split, _ = cv2.threshold(inner, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+    above = inner > split
+    share = float(above.mean())
+    if not 0.03 <= share <= 0.97:
+        return False
+    return float(np.median(inner[above])) - float(np.median(inner[~above])) >= MARKED
 
 
 def _read_blob(image: np.ndarray, points: np.ndarray, grown: int, typical: float,
-               pixels: float | None = None, taught: Sequence = ()) -> DieReading:
+               pixels: float | None = None, taught: Sequence = ()) -> DieReading | None:
     """One die's blob (eroded by ``grown`` px; ``points`` its pixels or its outline, then
     ``pixels`` its pixel count): squared up and read, or unreadable when its shape is not a
-    die lying flat (a cocked die shows a side: the wrong size or shape)."""
+    die lying flat (a cocked die shows a side: the wrong size or shape); None when it is no
+    rounded square at all."""
     (cx, cy), (rw, rh), angle = cv2.minAreaRect(points)
     area = (len(points) if pixels is None else pixels) if grown == ERODE else (rw * rh)
-    rw, rh = rw + 2 * grown, rh + 2 * grown
+    rw, rh = rw + 2 * grown - EDGE_BLUR, rh + 2 * grown - EDGE_BLUR
     aspect = max(rw, rh) / max(1.0, min(rw, rh))
+    if aspect > 1.45 or (pixels is not None and not _square_enough(points, pixels)):
+        return None  # no square at all: grain, glare, a shadow's edge
     wrong_size = grown == ERODE and not 0.6 * typical <= area <= 1.45 * typical
-    if aspect > 1.2 or wrong_size:
+    if aspect > 1.2 or wrong_size:  # a die on edge, cocked: seen, not read, if marked
+        if not _marked(_square_up(image, ((cx, cy), (rw, rh), angle))):
+            return None
         return DieReading(None, "unknown", (float(cx), float(cy)), float((rw + rh) / 2), 0.0)
     return _read_square(image, ((cx, cy), (rw, rh), angle), taught)
 
 
-def _halves(points: np.ndarray) -> list | None:
-    """Two dice side by side with no gap the camera can see: a 2:1 rectangle, cut in two."""
+def _halves(points: np.ndarray, many: int = 2) -> list | None:
+    """``many`` dice in a row with no gap the camera can see: a many:1 rectangle (2:1 for
+    two side by side), cut into squares."""
     (cx, cy), (rw, rh), angle = cv2.minAreaRect(points)
     rw, rh = rw + 2 * ERODE, rh + 2 * ERODE
     long_side, short_side = max(rw, rh), min(rw, rh)
-    if not 1.8 <= long_side / short_side <= 2.25:
+    if not 0.9 * many <= long_side / short_side <= 1.125 * many:
         return None
     theta = np.radians(angle if rw >= rh else angle + 90)
-    dx, dy = np.cos(theta) * long_side / 4, np.sin(theta) * long_side / 4
-    side = (short_side + long_side / 2) / 2
-    return [((cx - dx, cy - dy), (side, side), angle), ((cx + dx, cy + dy), (side, side), angle)]
+    step = long_side / many
+    side = (short_side + step) / 2
+    return [((cx + np.cos(theta) * step * (k - (many - 1) / 2),
+              cy + np.sin(theta) * step * (k - (many - 1) / 2)), (side, side), angle)
+            for k in range(many)]
 
 
 def _split(points: np.ndarray, typical: float, gray: np.ndarray
@@ -258,17 +415,18 @@ class _Blob:
 
 
 def _fill_pips(mask: np.ndarray) -> np.ndarray:
-    """Dark pips on a light die are holes in its blob: fill holes smaller than a pip can be
-    (a gap enclosed by dice is larger). The image's edge counts as wall, so a pocket of felt
-    between a die and the edge is filled too. Outlines, not labelled pixels: several times
-    cheaper."""
-    framed = cv2.copyMakeBorder(mask, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=255)
-    outlines, hierarchy = cv2.findContours(framed, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
-    limit = MAX_HOLE * mask.size
-    holes = [outline for outline, (_, _, _, parent) in zip(outlines, hierarchy[0], strict=True)
-             if parent >= 0 and cv2.contourArea(outline) < limit]
-    cv2.drawContours(framed, holes, -1, 255, cv2.FILLED)
-    return framed[1:-1, 1:-1]
+    """Pips that do not stand out from the floor (dark pips on a light die on dark felt) are
+    holes in its blob: fill every hole smaller than a fifth of its blob (a gap enclosed by
+    dice is larger). Outlines, not labelled pixels: several times cheaper."""
+    outlines, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    if hierarchy is None:
+        return mask
+    areas = [cv2.contourArea(outline) for outline in outlines]
+    holes = [outline for outline, area, (_, _, _, parent) in zip(outlines, areas, hierarchy[0],
+                                                                 strict=True)
+             if parent >= 0 and area < 0.2 * areas[parent]]
+    cv2.drawContours(mask, holes, -1, 255, cv2.FILLED)
+    return mask
 
 
 def _blobs(mask: np.ndarray) -> tuple[list[_Blob], bool]:
@@ -283,65 +441,557 @@ def _blobs(mask: np.ndarray) -> tuple[list[_Blob], bool]:
             continue  # a hole's outline: drawn with its blob
         x, y, bw, bh = cv2.boundingRect(outline)
         if x == 0 or y == 0 or x + bw == w or y + bh == h:  # joined to the walls
-            if clear:
+            if clear and bw * bh > 4 * reach * reach:
                 inside = np.zeros((h - 2 * reach, w - 2 * reach), np.uint8)
                 cv2.drawContours(inside, outlines, i, 1, cv2.FILLED, hierarchy=hierarchy,
                                  maxLevel=1, offset=(-reach, -reach))
-                clear = not inside.any()
+                clear = _thick(inside, reach) is False
             continue
         filled = np.zeros((bh, bw), np.uint8)
         cv2.drawContours(filled, outlines, i, 1, cv2.FILLED, hierarchy=hierarchy, maxLevel=1,
                          offset=(-x, -y))
         area = cv2.countNonZero(filled)
         if area >= 40:
+            if _square_enough(outline, area):  # a die whose print or pips bite its edge
+                area = max(area, cv2.contourArea(cv2.convexHull(outline)))
             blobs.append(_Blob(outline, filled, x, y, float(area)))
     return blobs, clear
 
 
-def read_tray(image: np.ndarray, die_px: float | None = None, taught: Sequence = ()
-              ) -> TrayReading:
-    """Every die in a tray image (the whole image is the tray). ``die_px``: the dice's side
-    in pixels if known (calibration); otherwise the typical blob size stands for it.
-    ``taught``: dice read by their taught pictures (`taught_faces.TaughtDie`)."""
-    mask = _fill_pips(floor_mask(image))
-    # eroding parts dice that touch (their rounded edges leave a dark seam); the squares are
-    # grown back by as much before reading
-    mask = cv2.erode(mask, np.ones((3, 3), np.uint8), iterations=ERODE)
-    blobs, clear = _blobs(mask)
-    if not blobs:
-        return TrayReading([], clear)
-    # blobs are measured eroded: a known die size is eroded alike
-    typical = (die_px - 2 * ERODE) ** 2 if die_px else float(np.median([b.area for b in blobs]))
+def _thick(region: np.ndarray, reach: int) -> bool:
+    """A hand or an arm, not a streak of grain or the rim's edge: somewhere as thick as a
+    third of ``reach`` (a fat stroke, ~5% of the tray)."""
+    if not region.any():
+        return False
+    core = cv2.erode(region, np.ones((3, 3), np.uint8), iterations=max(1, reach // 6))
+    return bool(core.any())
+
+
+def floor_colour(image: np.ndarray, window: float | None = None) -> np.ndarray:
+    """The floor's colour around each pixel (float32 BGR): the median of a neighbourhood
+    ``window`` px across (`WINDOW` of the shorter side), dice being few and small in it;
+    with ``window`` 0, the median of the image's outer ring, one colour for the whole tray
+    (a die seen close fills the middle of its picture)."""
+    h, w = image.shape[:2]
+    if window == 0:
+        ring = np.concatenate([image[:h // 10].reshape(-1, 3), image[h - h // 10:].reshape(-1, 3),
+                               image[:, :w // 10].reshape(-1, 3),
+                               image[:, w - w // 10:].reshape(-1, 3)])
+        colour = np.median(ring, axis=0).astype(np.float32)
+        return np.full((h, w, 3), colour, np.float32)
+    window = window or WINDOW * min(h, w)
+    step = max(1, int(window / 9))
+    small = cv2.resize(image, (max(3, w // step), max(3, h // step)), interpolation=cv2.INTER_AREA)
+    k = 4 if min(small.shape[:2]) >= 5 else 1
+    # reflected, not replicated, at the image's edge: the tray's rim is a thin band there,
+    # not the floor of a whole neighbourhood
+    padded = cv2.copyMakeBorder(small, k, k, k, k, cv2.BORDER_REFLECT_101)
+    small = cv2.medianBlur(padded, 2 * k + 1)[k:-k, k:-k]
+    return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR).astype(np.float32)
+
+
+_SUM = np.ones((1, 3), np.float32)
+
+
+def _components(mask: np.ndarray):
+    """``cv2.connectedComponentsWithStats(mask, connectivity=8)`` by the BBDT algorithm: on
+    a whole tray's sparse mask a third of the default's CPU (0.22 against 0.66 ms)."""
+    return cv2.connectedComponentsWithStatsWithAlgorithm(mask, 8, cv2.CV_32S, cv2.CCL_BBDT)
+
+
+def die_masks(image: np.ndarray, floor: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Where a pixel is not the floor as a die is not (255): lighter than it (`LIGHTER`) or
+    of a colour it has not however lit (`TINTED`: a shadow only darkens the floor's colour,
+    the grain of wood only shades it); and apart, far darker than it (`DARKER`: a black die,
+    and shadows, which are kept out of the first mask so they never join a die's blob)."""
+    pixel = image.astype(np.float32)
+    total = cv2.transform(pixel, _SUM)
+    floor_total = cv2.max(cv2.transform(floor, _SUM), 1.0)
+    lighter = cv2.compare(total - floor_total, LIGHTER, cv2.CMP_GT)
+    darker = cv2.compare(total, DARKER * floor_total - 20, cv2.CMP_LT)
+    scale = cv2.divide(total, floor_total)
+    tint = floor * scale[..., None]
+    np.subtract(pixel, tint, out=tint)
+    np.abs(tint, out=tint)
+    tint = np.maximum(np.maximum(tint[..., 0], tint[..., 1]), tint[..., 2])
+    tinted = cv2.compare(tint, TINTED, cv2.CMP_GT)
+    tinted &= cv2.compare(total, 90, cv2.CMP_GT)
+    kernel = np.ones((3, 3), np.uint8)
+    standing = cv2.morphologyEx(lighter | tinted, cv2.MORPH_OPEN, kernel)
+    darker = cv2.morphologyEx(darker, cv2.MORPH_OPEN, kernel)
+    return _fill_squares(_fill_pips(standing | _pips_of(standing, darker))), _fill_pips(darker)
+
+
+def _fill_squares(mask: np.ndarray) -> np.ndarray:
+    """A die's print (a numeral in a ring, a large pip on its edge) may cut into its blob,
+    or through it, down to the floor's colour: a blob that is a rounded square but for
+    that is filled to its hull."""
+    outlines, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    h, w = mask.shape
+    for outline in outlines:
+        x, y, bw, bh = cv2.boundingRect(outline)
+        if len(outline) < 8 or x == 0 or y == 0 or x + bw == w or y + bh == h:
+            continue  # the walls
+        area = cv2.contourArea(outline)
+        (_, _), (rw, rh), _ = cv2.minAreaRect(outline)
+        if area >= 100 and max(rw, rh) <= 1.3 * min(rw, rh) and _square_enough(outline, area):
+            hull = cv2.convexHull(outline)
+            pixels = cv2.countNonZero(mask[y:y + bh, x:x + bw])  # holes left out
+            if pixels < 0.92 * cv2.contourArea(hull):  # a bite, not the blur of its edge
+                cv2.fillConvexPoly(mask, hull, 255)
+    return mask
+
+
+def _pips_of(standing: np.ndarray, darker: np.ndarray) -> np.ndarray:
+    """The dark pips of light dice (255): what of the darker mask lies inside the hull of the
+    light parts it touches. Large pips cut a die's light body apart, and are inside it; a
+    shadow beside a die lies outside its hull and stays out."""
+    count, labels, stats, _ = _components(standing | darker)
+    out = np.zeros_like(darker)
+    for i in range(1, count):
+        x, y, w, h, area = stats[i]
+        if area < 40:
+            continue
+        part = labels[y:y + h, x:x + w] == i
+        dark = part & (darker[y:y + h, x:x + w] > 0)
+        light = part & (standing[y:y + h, x:x + w] > 0)
+        if not dark.any() or light.sum() < 20:
+            continue
+        inside = np.zeros((h, w), np.uint8)
+        cv2.fillConvexPoly(inside, cv2.convexHull(cv2.findNonZero(light.astype(np.uint8))), 1)
+        out[y:y + h, x:x + w][dark & (inside > 0)] = 255
+    return out
+
+
+def _square_enough(outline: np.ndarray, area: float) -> bool:
+    """A rounded square, its pips or print maybe biting its edge: its hull fills its
+    minimum-area rectangle (`MIN_FILL`; a disc or an ellipse of glare does not) and it fills
+    half its hull at least."""
+    hull = cv2.convexHull(outline)
+    (_, _), (rw, rh), _ = cv2.minAreaRect(hull)
+    hull_area = cv2.contourArea(hull)
+    return hull_area >= MIN_FILL * (rw + 1) * (rh + 1) and area >= 0.5 * hull_area
+
+
+def _good_shape(blob: _Blob) -> bool:
+    (_, _), (rw, rh), _ = cv2.minAreaRect(blob.outline)
+    return (max(rw, rh) <= 1.3 * max(1.0, min(rw, rh)) and blob.area >= 60
+            and _square_enough(blob.outline, blob.area))
+
+
+def _solid(blob: _Blob) -> bool:
+    """Dice pressed together fill their outline's hull; grain and shadows do not."""
+    hull = cv2.contourArea(cv2.convexHull(blob.outline))
+    return blob.area >= 0.85 * hull
+
+
+_SQUARE = np.ones((3, 3), np.uint8)
+_CROSS = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
+
+
+def _erode(mask: np.ndarray) -> np.ndarray:
+    """``mask`` eroded by `ERODE` (2) px alike in every direction: a square kernel then a
+    cross (two squares would take 2.8 px off a die lying at 45 degrees, and square it up
+    small)."""
+    return cv2.erode(mask, _SQUARE, iterations=ERODE)
+
+
+def _typical(blobs: list[_Blob], die_px: float | None) -> float | None:
+    """The area of one die's eroded blob: from a known size, else the median blob shaped
+    like a die."""
+    if die_px:
+        return (die_px - 2 * ERODE) ** 2
+    shaped = [b.area for b in blobs if b.area >= 150 and _good_shape(b)]
+    return float(np.median(shaped)) if shaped else None
+
+
+def _trimmed(blob: _Blob, typical: float) -> tuple[np.ndarray, int] | None:
+    """A die's blob with a neighbour's corner hanging on (it fills its rectangle poorly):
+    eroded further until its main part is square, as (pixels, px eroded); None when the
+    blob is square already or does not come apart."""
+    (_, _), (rw, rh), _ = cv2.minAreaRect(blob.outline)
+    if blob.area >= 0.85 * (rw + 1) * (rh + 1):
+        return None
+    part = blob.filled
+    for extra in (1, 2):
+        part = cv2.erode(part, _SQUARE)
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(part, connectivity=8)
+        if count < 3:
+            continue
+        main = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+        if stats[main, cv2.CC_STAT_AREA] >= 0.4 * typical:
+            pixels = cv2.findNonZero((labels == main).astype(np.uint8)) + (blob.x, blob.y)
+            return pixels, ERODE + extra
+    return None
+
+
+def _pip_spots(gray: np.ndarray, blob: _Blob, typical: float) -> int:
+    """How many pip-like spots (dark or light, round, smaller than a pip can be; as
+    `_local_pips` finds them) lie on the blob: a block of dice pressed together shows one
+    at least a die, a brighter patch of floor none."""
+    h, w = blob.filled.shape
+    crop = gray[blob.y:blob.y + h, blob.x:blob.x + w]
+    size = max(5, int(0.4 * (np.sqrt(typical) + 2 * ERODE)) | 1)
+    kernel = np.ones((size, size), np.uint8)
+    found = 0
+    for hat in (cv2.MORPH_BLACKHAT, cv2.MORPH_TOPHAT):
+        spots = cv2.compare(cv2.morphologyEx(crop, hat, kernel), LOCAL_PIP[0], cv2.CMP_GT)
+        spots &= blob.filled * 255
+        count, _, stats, _ = cv2.connectedComponentsWithStats(spots, connectivity=8)
+        w_, h_, area = (stats[1:, cv2.CC_STAT_WIDTH], stats[1:, cv2.CC_STAT_HEIGHT],
+                        stats[1:, cv2.CC_STAT_AREA])
+        found += int(((area >= 8) & (area <= 0.15 * typical) & (area >= 0.5 * w_ * h_)
+                      & (np.maximum(w_, h_) <= 1.6 * np.minimum(w_, h_))).sum())
+    return found
+
+
+def _read_mask(image: np.ndarray, blobs: list[_Blob], typical: float, taught: Sequence
+               ) -> list[DieReading]:
     gray = None
     dice = []
     for blob in blobs:
         area = blob.area
-        if area < 0.35 * typical:
-            continue  # a crumb, a speck of glare
-        if area > 6 * typical:
-            clear = False  # far too big for dice: a hand, a cup
-            continue
+        if not 0.5 * typical <= area <= 6 * typical:
+            continue  # a crumb, a speck of glare; a cup (a hand reaches from the wall)
         many = int(round(area / typical))
         if many < 2:
+            trimmed = _trimmed(blob, typical)
+            if trimmed is not None:  # a neighbour's corner joined by a thin bridge
+                dice.append(_read_blob(image, *trimmed, typical, taught=taught))
+                continue
             dice.append(_read_blob(image, blob.outline, ERODE, typical, area, taught))
+            continue
+        if not _solid(blob):
             continue
         if gray is None:
             gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+        halves = _halves(blob.outline, many) if many <= 3 else None
+        if halves:  # dice side by side, a clean 2:1 (3:1) rectangle: cut in squares
+            dice += [_read_square(image, rect, taught) for rect in halves]
+            continue
         parts = _split(blob.pixels(), typical, gray)
-        if parts is None and many == 2:
-            halves = _halves(blob.outline)
-            if halves:
-                dice += [_read_square(image, rect, taught) for rect in halves]
-                continue
         if parts is None:  # dice pressed together: seen, not read
+            (_, _), (rw, rh), _ = cv2.minAreaRect(blob.outline)
+            if blob.area < 0.85 * (rw + 1) * (rh + 1):
+                continue  # no block of dice: glare, a shadow's edge
+            if _pip_spots(gray, blob, typical) < many:
+                continue  # no die's pips on it: a lamp's light on the floor
             cx, cy = blob.pixels().reshape(-1, 2).mean(axis=0)
             dice += [DieReading(None, "unknown", (float(cx), float(cy)),
                                 float(np.sqrt(typical)), 0.0)] * many
             continue
         for part, grown in parts:
             dice.append(_read_blob(image, part, grown, typical, taught=taught))
+    return [d for d in dice if d is not None]
+
+
+def _pip_clusters(image: np.ndarray, dark: np.ndarray, read: Sequence[DieReading] = (),
+                  typical: float | None = None, light_body: bool = True) -> list[DieReading]:
+    """Dice whose body hardly stands out from their floor (a white die on a light lid, a
+    purple one on purple felt), found by their pips (``dark`` ones on a light body, else
+    light ones on a dark body: ``light_body``):
+    two to six round spots of one size close together make a square (their spread is
+    the pips' part of the side), read as any die is; kept only when that square reads as a
+    face with nothing where that face has no pip, no other dark spot near (a cocked six
+    shows a row of three), and of the dice's size where that is known (``typical``, the
+    eroded blob's area). Spots on dice ``read`` already are left."""
+    count, labels, stats, centroids = _components(dark)
+    w, h, area = (stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT],
+                  stats[:, cv2.CC_STAT_AREA])
+    largest = 0.15 * typical if typical else 900  # a pip, not a die
+    round_spot = ((area >= 8) & (area <= largest) & (area >= 0.5 * w * h)
+                  & (np.maximum(w, h) <= 1.6 * np.minimum(w, h)))
+    round_spot[0] = False
+    pip_like = round_spot.copy()  # before those on dice read are left out
+    faced = [d for d in read if d.face is not None]
+    if faced and round_spot.any():
+        centres = np.array([d.centre for d in faced], np.float32)
+        sides = np.array([d.side for d in faced], np.float32)
+        apart = np.hypot(*(centroids[:, None, :] - centres[None, :, :]).transpose(2, 0, 1))
+        round_spot &= ~(apart < 0.6 * sides).any(axis=1)
+    spots = np.flatnonzero(round_spot).tolist()
+    if len(spots) < 2 or len(spots) > 60:
+        return []
+    size = {i: float(np.sqrt(area[i])) for i in spots}
+    group = {i: i for i in spots}
+
+    def root(i):
+        while group[i] != i:
+            i = group[i]
+        return i
+
+    # neighbouring pips of a die lie 0.54 of its side apart: small pips, far for their size
+    near = 0.58 * (np.sqrt(typical) + 2 * ERODE) if typical else 0.0
+    for a in spots:
+        for b in spots:
+            if a < b and 0.5 <= size[a] / size[b] <= 2.0 and np.hypot(
+                    *(centroids[a] - centroids[b])) <= max(near, 3.4 * (size[a] + size[b]) / 2):
+                group[root(a)] = root(b)
+    clusters: dict[int, list[int]] = {}
+    for i in spots:
+        clusters.setdefault(root(i), []).append(i)
+    groups = list(clusters.values())
+    parted = []
+    if typical:  # pips of dice lying close, linked into one group: parted die by die
+        side = np.sqrt(typical) + 2 * ERODE
+        for members in [m for m in groups if len(m) > 6]:
+            parted += _part(members, centroids, 0.8 * side)
+        groups += parted
+    if typical:  # a two's pips lie a diagonal apart, too far for the link above
+        groups += _twos([m[0] for m in groups if len(m) == 1], centroids, size,
+                        np.sqrt(typical) + 2 * ERODE)
+    dice = []
+    for members in groups:
+        if not 2 <= len(members) <= 6:
+            continue
+        points = centroids[members].astype(np.float32)
+        (cx, cy), (rw, rh), angle = cv2.minAreaRect(points)
+        spread = min(rw, rh)  # a six's rows may spread further than its columns
+        if len(members) <= 3:  # pips on a diagonal: the die's sides lie at 45 degrees
+            spread = max(rw, rh) / np.sqrt(2)
+            angle += 45
+        other = pip_like.copy()  # a blot of another shape is no pip: a neighbour's edge
+        other[members] = False
+        others = np.flatnonzero(other)
+        for offset in (0.25, 0.29, 0.22):  # the pips' part of the side varies between dice
+            side = spread / (2 * offset)
+            if side < 12:
+                break
+            low = 0.9 if members in parted else 0.8  # spots of two dice square up small
+            if typical and not low <= side / (np.sqrt(typical) + 2 * ERODE) <= 1.3:
+                continue
+            # a neighbour's pips lie beyond the die's side: only spots within its reach count
+            if len(others) and (_reach(centroids[others] - (cx, cy), angle)
+                                < 0.62 * side).any():
+                break  # more dark spots than its pips: part of another die
+            reading = _read_square(image, ((cx, cy), (side, side), angle), (), light_body,
+                                   False)
+            if reading is not None and reading.face == len(members):
+                dice.append(reading)
+                break
+    return dice
+
+
+def _ones(image: np.ndarray, spots: np.ndarray, read: Sequence[DieReading], typical: float,
+          light_body: bool) -> list[DieReading]:
+    """Ones whose body hardly stands out from the floor's colour (a purple one on a lavender
+    lid): a lone round spot, no other spot within a die's side, in the middle of a rounded
+    square of the body's grey (the tones around the pip, the floor's outside) of the dice's
+    size; kept when that square reads a one (nothing at any spacing a die has pips)."""
+    side = np.sqrt(typical) + 2 * ERODE
+    count, _, stats, centroids = _components(spots)
+    w, h, area = (stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT],
+                  stats[:, cv2.CC_STAT_AREA])
+    round_spot = ((area >= 8) & (area <= 0.15 * typical) & (area >= 0.5 * w * h)
+                  & (np.maximum(w, h) <= 1.6 * np.minimum(w, h)))
+    round_spot[0] = False
+    found = np.flatnonzero(round_spot)
+    if not len(found) or len(found) > 60:
+        return []
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    dice = []
+    for i in found:
+        x, y = centroids[i]
+        if any(np.hypot(x - d.centre[0], y - d.centre[1]) < 0.8 * d.side for d in read):
+            continue  # on a die read, or beside it
+        others = centroids[found[found != i]]
+        if len(others) and (np.hypot(*(others - (x, y)).T) < side).any():
+            continue  # a pip of a die with more
+        rect = _body_square(gray, (float(x), float(y)), side, light_body)
+        if rect is None:
+            continue
+        reading = _read_square(image, rect, (), light_body, False)
+        if reading is not None and reading.face == 1:
+            dice.append(reading)
+    return dice
+
+
+def _body_square(gray: np.ndarray, pip: tuple[float, float], side: float, light_body: bool):
+    """The rounded square of one tone around a pip, about ``side`` across and centred on
+    it (a minimum-area rectangle), or None: the body's grey is that of a ring round the pip,
+    the floor's that of a window's rim; a pixel is body within a third of their difference
+    of the first (a shadow, darker still, and the floor stay out)."""
+    x, y = pip
+    reach = int(side)
+    x0, y0 = int(x) - reach, int(y) - reach
+    if x0 < 0 or y0 < 0 or x0 + 2 * reach >= gray.shape[1] or y0 + 2 * reach >= gray.shape[0]:
+        return None
+    window = gray[y0:y0 + 2 * reach + 1, x0:x0 + 2 * reach + 1].astype(np.float32)
+    yy, xx = np.mgrid[0:window.shape[0], 0:window.shape[1]]
+    far = np.hypot(xx - (x - x0), yy - (y - y0))
+    body = float(np.median(window[(far >= 0.22 * side) & (far <= 0.35 * side)]))
+    floor = float(np.median(window[far >= 0.95 * side]))
+    if abs(body - floor) < 25 or (body > floor) != light_body:
+        return None
+    mask = (np.abs(window - body) < 0.35 * abs(body - floor)).astype(np.uint8)
+    mask[far <= 0.22 * side] = 1  # the pip itself
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _SQUARE)
+    count, labels, _, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
+    own = labels[reach, reach]
+    if own == 0:
+        return None
+    points = cv2.findNonZero((labels == own).astype(np.uint8))
+    (cx, cy), (rw, rh), angle = cv2.minAreaRect(points)
+    if not (0.85 * side <= min(rw, rh) and max(rw, rh) <= 1.2 * side
+            and np.hypot(cx - reach, cy - reach) <= 0.1 * side
+            and len(points) >= 0.85 * rw * rh):
+        return None
+    return (float(cx + x0), float(cy + y0)), (float(rw), float(rh)), float(angle)
+
+
+def _reach(offsets: np.ndarray, angle: float) -> np.ndarray:
+    """How far spots lie from a die's centre along its square's axes (the larger): a
+    neighbour's pips lie beyond its side, out of its reach however it is turned; a cocked
+    die's side showing pips just beyond its top, and the rest of a six whose column was
+    taken for a three's diagonal, within it."""
+    theta = np.radians(angle)
+    along = offsets[:, 0] * np.cos(theta) + offsets[:, 1] * np.sin(theta)
+    across = offsets[:, 1] * np.cos(theta) - offsets[:, 0] * np.sin(theta)
+    return np.maximum(np.abs(along), np.abs(across))
+
+
+LOCAL_PIP = (50.0, 85.0)  # grey levels a pip lies below (or above) the die's body around it
+
+
+def _local_pips(image: np.ndarray, typical: float) -> list[tuple[np.ndarray, bool]]:
+    """Pips by their contrast with what is around them, whatever the floor (255), as masks
+    and whether they are dark (on a light body): dark spots (black hat) and light ones (top
+    hat) smaller than 0.4 of a die, at each level of `LOCAL_PIP`. A die whose body joins a
+    glint or its neighbours, or hardly stands out from its floor, still shows its pips; large
+    pips a blurred camera runs together stand apart at the higher level, by their cores."""
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    size = max(5, int(0.4 * (np.sqrt(typical) + 2 * ERODE)) | 1)
+    kernel = np.ones((size, size), np.uint8)  # a square: five times cheaper than a disc
+    dark = cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT, kernel)
+    light = cv2.morphologyEx(gray, cv2.MORPH_TOPHAT, kernel)
+    return [(cv2.compare(hat, level, cv2.CMP_GT), is_dark) for level in LOCAL_PIP
+            for hat, is_dark in ((dark, True), (light, False))]
+
+
+def _part(members: list[int], centroids: np.ndarray, reach: float) -> list[list[int]]:
+    """Spots parted into groups no wider than ``reach`` (complete linkage: the nearest two
+    groups joined first while the joined group stays that narrow), for the pips of dice
+    lying close together."""
+    groups = [[i] for i in members]
+    points = centroids[members]
+    far = np.hypot(*(points[:, None, :] - points[None, :, :]).transpose(2, 0, 1))
+    index = {i: k for k, i in enumerate(members)}
+    while len(groups) > 1:
+        best, pair = reach, None
+        for a in range(len(groups)):
+            for b in range(a + 1, len(groups)):
+                width = far[np.ix_([index[i] for i in groups[a]],
+                                   [index[i] for i in groups[b]])].max()
+                if width <= best:
+                    best, pair = width, (a, b)
+        if pair is None:
+            break
+        a, b = pair
+        groups[a] += groups.pop(b)
+    return [g for g in groups if 3 <= len(g) <= 6]  # two spots of two dice make a "two"
+
+
+def _twos(lone: list[int], centroids: np.ndarray, size: dict, side: float) -> list[list[int]]:
+    """Pairs of lone spots of one size as far apart as a two's pips on a die ``side`` px
+    across (0.76 of the side, a standard d6), each spot in one pair at most."""
+    pairs, used = [], set()
+    for a in lone:
+        for b in lone:
+            if a < b and a not in used and b not in used and 0.6 <= size[a] / size[b] <= 1.6 \
+                    and 0.6 * side <= np.hypot(*(centroids[a] - centroids[b])) <= 0.9 * side:
+                pairs.append([a, b])
+                used.update((a, b))
+    return pairs
+
+
+def _read_floor(image: np.ndarray, floor: np.ndarray, die_px: float | None, taught: Sequence
+                ) -> TrayReading:
+    # eroding parts dice that touch (their rounded edges leave a dark seam); the squares are
+    # grown back by as much before reading
+    masks = die_masks(image, floor)
+    standing, dark = (_erode(mask) for mask in masks)
+    blobs, clear = _blobs(standing)
+    dark_blobs, dark_clear = _blobs(dark)
+    typical = _typical(blobs, die_px) or _typical(dark_blobs, die_px)
+    if typical is None:
+        dice = _pip_clusters(image, masks[1])
+        return TrayReading(sorted(dice, key=lambda d: (d.centre[1], d.centre[0])), clear)
+    dice = _read_mask(image, blobs, typical, taught)
+    dice += [d for d in _read_mask(image, dark_blobs, typical, taught) if all(
+        np.hypot(d.centre[0] - e.centre[0], d.centre[1] - e.centre[1]) > 0.6 * e.side
+        for e in dice)]  # a black die (not one seen already, with its shadow)
+    known = None if die_px is None and len(blobs) < 3 else typical
+    clusters = _pip_clusters(image, masks[1], dice, known)
+    if known:  # light pips on a die the floor's colour: only where the dice's size is known
+        clusters += _pip_clusters(image, masks[0], dice + clusters, known, light_body=False)
+        local = _local_pips(image, known)
+        for spots, dark in local:
+            clusters += _pip_clusters(image, spots, dice + clusters, known, light_body=dark)
+        for spots, dark in local[:2]:
+            clusters += _ones(image, spots, dice + clusters, known, dark)
+    for die in clusters:
+        # a light die told by its pips alone; it stands for a die seen there already only
+        # when it reads a face where that one read none
+        same = [k for k, d in enumerate(dice) if np.hypot(die.centre[0] - d.centre[0],
+                                                          die.centre[1] - d.centre[1])
+                <= 0.6 * d.side]
+        if not same:
+            dice.append(die)
+        elif len(same) == 1 and dice[same[0]].face is None and dice[same[0]].die is None \
+                and die.face is not None:
+            dice[same[0]] = die
     dice.sort(key=lambda d: (d.centre[1], d.centre[0]))
     return TrayReading(dice, clear)
+
+
+def _hand(image: np.ndarray) -> bool:
+    """A hand (an arm, a cup) over the tray: something far from the tray's colour (the
+    median of its middle, in a small copy), thick, reaching in over part of the walls (a
+    die seen close fills the middle: then the floor all round is far from it).
+    The floor around a die is judged locally, where a hand would pass for floor."""
+    h, w = image.shape[:2]
+    scale = 64.0 / max(h, w)
+    small = cv2.resize(image, (max(8, int(w * scale)), max(8, int(h * scale))),
+                       interpolation=cv2.INTER_AREA).astype(np.float32)
+    sh, sw = small.shape[:2]
+    middle = small[sh // 6: sh - sh // 6, sw // 6: sw - sw // 6].reshape(-1, 3)
+    far = cv2.transform(np.abs(small - np.median(middle, axis=0)), _SUM) > HAND_DISTANCE
+    core = cv2.erode(far.astype(np.uint8), np.ones((3, 3), np.uint8), iterations=2)
+    if not core.any():
+        return False
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(core, connectivity=8)
+    reach = int(min(sh, sw) * 0.15)
+    border = np.concatenate([labels[0], labels[-1], labels[1:-1, 0], labels[1:-1, -1]])
+    for i in range(1, count):
+        along = float((border == i).mean())  # a hand comes in over part of one wall
+        inside = labels[reach:sh - reach, reach:sw - reach] == i
+        if 0 < along < 0.5 and inside.any():
+            return True
+    return False
+
+
+def read_tray(image: np.ndarray, die_px: float | None = None, taught: Sequence = ()
+              ) -> TrayReading:
+    """Every die in a tray image (the whole image is the tray). ``die_px``: the dice's side
+    in pixels if known (calibration); otherwise the typical blob size stands for it.
+    ``taught``: dice read by their taught pictures (`taught_faces.TaughtDie`).
+
+    A die is found by what it is, not by the floor it lies on: a rounded square standing out
+    from the floor around it (`die_masks`), read by its pips. When the floor around is
+    mostly die (a die seen close), the tray's outer ring is the floor instead."""
+    if _hand(image):
+        return TrayReading([], False)
+    floor = floor_colour(image)
+    reading = _read_floor(image, floor, die_px, taught)
+    if reading.dice or not reading.clear:
+        return reading
+    reading = _read_floor(image, floor_colour(image, 0), die_px, taught)
+    if reading.dice or die_px is not None:
+        return reading
+    # no blob told the dice's size (small dice crowded on a pale floor under dark shadows,
+    # the floor between them judged too dark joins them): the sizes the reader reads
+    tries = [_read_floor(image, floor, size, taught) for size in GUESSED_SIZES]
+    return max(tries, key=lambda tried: sum(d.face is not None for d in tried.dice))
 
 
 def lone_die(image: np.ndarray) -> np.ndarray:

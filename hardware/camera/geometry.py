@@ -22,6 +22,8 @@ import cv2
 import numpy as np
 import zxingcpp
 
+from hardware.camera.decode import printed_as_ours
+
 PX = 4  # pixels per module in the resampled symbol
 QUIET = 4  # modules
 
@@ -218,7 +220,7 @@ def read(gray: np.ndarray, binary: np.ndarray, limit: int = 12,
                 upright, formats=zxingcpp.BarcodeFormat.QRCode, try_rotate=False,
                 try_downscale=False, try_invert=False,
                 binarizer=zxingcpp.Binarizer.FixedThreshold):
-            if result.valid and _as_placed(result):
+            if result.valid and _as_placed(result) and printed_as_ours(result):
                 size = _size(float(np.linalg.norm(tr - tl)) / module)
                 return result.text, np.float64([tl, tr, bl]), size
     return None

@@ -44,6 +44,16 @@ OUTLINE = 3.0
 OUTLINE_MIN = 13.0
 STILL_SHARE = 0.1  # of a change's cells that moved since the frame before: it lies still
 CARD_REACH = 1.6  # sticker sides from a sticker's centre that its card covers (about)
+# symbol sides from a sticker's centre beyond which no part of its card lies (63 x 88 mm,
+# the sticker anywhere on it, with a change cell's own size): a change reaching this far
+# in `BEYOND_CELLS` cells is something bigger than the card lying there
+BEYOND_CARD = 3.0
+BEYOND_CELLS = 2
+UNLIKE = 20.0  # gray levels past the table around's 5-95 % range: not the table
+UNLIKE_RING = (2.5, 5.0)  # symbol sides from the sticker: the table around a card
+# sticker sides from a card's read place within which something moving in from the
+# frame's edge (a hand, an arm) counts as reaching the card: a lift needs one (issue 50)
+REACH = 1.6
 
 CARD, TABLE, HIDDEN = "card", "table", "hidden"
 
@@ -97,6 +107,11 @@ class Presence:
         # change cells of what covers a hidden card (a hand resting on it, its arm): not
         # learned as table while the card stays hidden, however long the hand rests
         self.holding: np.ndarray | None = None
+        # cards that something moving in from the frame's edge has reached since they were
+        # last read with nothing reaching them (`watch`): only these can have been lifted
+        self.reached: set[str] = set()
+        self._reaching: set[str] = set()  # reached in the current frame
+        self._watched: np.ndarray | None = None  # the change cells `watch` saw last
 
     def update(self, small: Small, occupied: list[tuple[tuple[float, float], float]]
                ) -> None:
@@ -154,9 +169,41 @@ class Presence:
             for ref in self.references.values():
                 ref.cells = cells
 
+    def watch(self) -> None:
+        """Which cards something moving in from the frame's edge reaches in this frame
+        (issue 50). A card does not leave the table by itself: a hand comes for it, and
+        the hand's arm reaches in from the frame's edge. The cells that moved since the
+        last frame watched (`CHANGE_LEVEL`), in a region touching the frame's border,
+        within `REACH` sticker sides of a card's read place, mark it `reached` until it
+        is read again with nothing reaching it. Called on frames that changed only: a
+        still table costs nothing here."""
+        cells, before = self.cells, self._watched
+        self._watched, self._reaching = cells, set()
+        if cells is None or before is None or before.shape != cells.shape or \
+                not self.references:
+            return
+        moved = np.abs(cells - before) > CHANGE_LEVEL
+        if not moved.any():
+            return
+        count, labels = cv2.connectedComponents(moved.astype(np.uint8), connectivity=8)
+        edge = np.zeros(moved.shape, bool)
+        edge[0], edge[-1], edge[:, 0], edge[:, -1] = True, True, True, True
+        reaching = np.isin(labels, [v for v in np.unique(labels[edge & moved]) if v])
+        if not reaching.any():
+            return
+        ys, xs = np.nonzero(reaching)
+        xs, ys = (xs + 0.5) * self.cell_px, (ys + 0.5) * self.cell_px
+        for payload, ref in self.references.items():
+            if np.hypot(xs - ref.centre[0], ys - ref.centre[1]).min() < \
+                    REACH * ref.side + self.cell_px:
+                self._reaching.add(payload)
+        self.reached |= self._reaching
+
     def remember(self, payload: str, centre, side: float) -> None:
         """The card was read at ``centre``: its sticker patch (with the quiet zone) is its
-        reference from now on."""
+        reference from now on (and, with nothing reaching it now, it is not `reached`)."""
+        if payload not in self._reaching:
+            self.reached.discard(payload)
         small = self.current
         if small is None:
             return
@@ -169,6 +216,7 @@ class Presence:
 
     def forget(self, payload: str) -> None:
         self.references.pop(payload, None)
+        self.reached.discard(payload)
 
     def verdict(self, payload: str) -> str | None:
         """CARD, TABLE or HIDDEN for the card's last read place; None without a reference."""
@@ -186,12 +234,14 @@ class Presence:
             near = cv2.absdiff(now, self.background[ref.y0:ref.y0 + h, ref.x0:ref.x0 + w])
             if float((near < TOLERANCE)[known].mean()) >= TABLE_SHARE:
                 return TABLE
-        return self._reaching_in(ref)
+        return self._reaching_in(ref, payload in self.reached)
 
-    def _reaching_in(self, ref: Reference) -> str:
+    def _reaching_in(self, ref: Reference, reached: bool = True) -> str:
         """The table under the card was never seen: what changed since the card was read
         is either the card's own place alone (it left: TABLE) or part of something that
-        reaches in from the frame's edge (an arm, a hand's shadow: HIDDEN)."""
+        reaches in from the frame's edge (an arm, a hand's shadow: HIDDEN). Unless
+        ``reached`` (`watch`: nothing moving in from the edge came to the card since it
+        was last read), it cannot have been lifted: whatever lies there is HIDDEN."""
         if ref.cells is None or self.cells is None or ref.cells.shape != self.cells.shape:
             return HIDDEN
         # what is not the table now: cells unlike the background model where it is known,
@@ -225,13 +275,65 @@ class Presence:
         covering = here & edge
         if not covering:
             change = np.isin(labels, list(here))
-            if not self._outlined(change, now, known, model, ref):
+            if reached and not (self._beyond_card(change, ref) or
+                    self._unlike_table(change, now, known, model, ref) or
+                    self._outlined(change, now, known, model, ref)):
                 return TABLE
             covering = here  # an object lies on it (a card face down slid over it)
         cover = np.isin(labels, list(covering))
         self.holding = cover if self.holding is None or self.holding.shape != cover.shape \
             else self.holding | cover
         return HIDDEN
+
+    def _unlike_table(self, change: np.ndarray, now: np.ndarray, known: np.ndarray,
+                      model: np.ndarray, ref: Reference) -> bool:
+        """Is what now lies at the card's place, at rest, unlike any of the table around
+        it (issue 50)? A lifted card shows the table through its place; a cream pouch laid
+        on a cream card shows no outline against the card, yet it is lighter than all but
+        a twentieth of the known table cells around (`UNLIKE_RING` symbol sides), by
+        `UNLIKE` gray levels at least. A varied table (a printed board's art) spreads that
+        range wide, and then this says nothing."""
+        if not self._lying_still(change, ref):
+            return False
+        h, w = change.shape
+        ys, xs = np.mgrid[0:h, 0:w]
+        cx, cy = ref.centre[0] / self.cell_px - 0.5, ref.centre[1] / self.cell_px - 0.5
+        far = np.hypot(xs - cx, ys - cy) * self.cell_px / ref.side
+        ring = known & ~change & (far >= UNLIKE_RING[0]) & (far <= UNLIKE_RING[1])
+        if ring.sum() < 12:
+            return False
+        lo, hi = np.percentile(model[ring], [5, 95])
+        level = float(np.median(now[change]))
+        return level > hi + UNLIKE or level < lo - UNLIKE
+
+    def _lying_still(self, change: np.ndarray, ref: Reference) -> bool:
+        """The change at a card's place is at rest (at most `STILL_SHARE` of its cells
+        moved since the frame before) and reaches no other card we know lies there."""
+        if self.before is None or self.before.shape != self.current.image.shape:
+            return False
+        moved = np.abs(_cells(self.before) - _cells(self.current.image)) > CHANGE_LEVEL
+        if moved[change].mean() > STILL_SHARE:
+            return False
+        ys, xs = np.nonzero(change)
+        xs, ys = (xs + 0.5) * self.cell_px, (ys + 0.5) * self.cell_px
+        return not any(other is not ref and np.hypot(
+            xs - other.centre[0], ys - other.centre[1]).min() < CARD_REACH * other.side
+            for other in self.references.values())
+
+    def _beyond_card(self, change: np.ndarray, ref: Reference) -> bool:
+        """Is what changed at the card's place, at rest, bigger than the card (issue 50)?
+        A lifted card leaves a change no larger than its own footprint (a 63 x 88 mm card
+        reaches at most about 2.5 symbol sides from its sticker's centre); a rulebook, a
+        cup, a note laid over the sticker that reaches further is an object lying there,
+        whatever its colour (one the colour of the table or of the card has no outline
+        `_outlined` could see). Not when the change reaches another card we know lies
+        there (a card lifted off another one shows that card)."""
+        if not self._lying_still(change, ref):
+            return False
+        ys, xs = np.nonzero(change)
+        xs, ys = (xs + 0.5) * self.cell_px, (ys + 0.5) * self.cell_px
+        far = np.hypot(xs - ref.centre[0], ys - ref.centre[1]) > BEYOND_CARD * ref.side
+        return int(far.sum()) >= BEYOND_CELLS
 
     def _outlined(self, change: np.ndarray, now: np.ndarray, known: np.ndarray,
                   model: np.ndarray, ref: Reference) -> bool:

@@ -23,6 +23,7 @@ from hardware.camera.calibration import (
     Calibration,
 )
 from hardware.camera.decode import Decoder, Detection, to_gray
+from hardware.camera.orientation import OUTLINE_STRONG, outline, turn_sure
 from hardware.camera.presence import (
     CARD,
     CARD_REACH,
@@ -42,7 +43,7 @@ from hardware.camera.rescue import (
     around,
     second_pass,
 )
-from hardware.camera.tracker import Observation, Sighting, Tracker, TrackerSettings
+from hardware.camera.tracker import Observation, StickerRead, Tracker, TrackerSettings
 from hardware.camera.zones import ZoneMap
 from hardware.tags.format import BOARD_MARKERS, TagError, parse
 
@@ -55,7 +56,7 @@ class FrameResult:
 
     observations: list[Observation]
     detections: list[Detection]
-    sightings: list[Sighting]
+    sightings: list[StickerRead]
     decode_ms: float
     marker_seen: bool
     present: frozenset[str] = frozenset()  # tracked, not read, sticker patch still there
@@ -76,6 +77,9 @@ class _Follow:
     velocity: tuple[float, float] = (0.0, 0.0)
     read_frame: int = 0
     read_centre: tuple[float, float] | None = None  # where it was last read
+    # which way the card's body lies from its sticker, in the sticker's terms (votes of
+    # sure reads, -LAYOUT_VOTES..LAYOUT_VOTES: orientation.outline)
+    layout: int = 0
 
     def predict(self, frame: int) -> tuple[float, float]:
         n = frame - self.frame
@@ -101,6 +105,8 @@ BRIGHT_SHARE = 0.5  # of that contrast, for a smeared card to count as still the
 # cards, 40 mm stickers); closer, one card lies over the other
 COVER_REACH = 1.4
 FAST = 0.3  # sticker sides a frame: a card moving this fast must stay on its course
+LAYOUT_VOTES = 5  # the card's outline learned from this many agreeing sure reads at most
+LAYOUT_KNOWN = 3  # votes from which a read whose outline says the opposite is not sure
 
 
 @dataclass(frozen=True)
@@ -183,29 +189,51 @@ class Recognizer:
         self.seen = 0  # camera frames: processed, and passed over on a still table
         self.calm = 0  # frames in a row in which nothing changed
         self.glitch = 0  # frames in a row that changed almost everywhere
-        # payload -> (Detection, Sighting | None) the table shows (what a skipped frame or
+        # payload -> (Detection, StickerRead | None) the table shows (what a skipped frame or
         # a frame decoded only where it changed reports: the overlay, calibration)
         self.shown: dict = {}
         # what the tracked cards' zones were computed with: new zones (the game's) or a
         # first board marker re-zone every card at once (a card lying there since the start)
         self._zoned = (self.zones, self.calibration.from_marker)
 
-    def sightings(self, detections: list[Detection]) -> list[Sighting]:
+    def sightings(self, detections: list[Detection],
+                  gray: np.ndarray | None = None) -> list[StickerRead]:
+        """Each card's read in board terms; with ``gray`` each read's turn is checked in
+        the picture (`orientation.turn_sure`)."""
         calibration = self.calibration
         out = []
         for detection in detections:
             if detection.payload in BOARD_MARKERS:
                 continue
+            sure = gray is None or self._turn_sure(gray, detection)
             try:
                 tag, reason = parse(detection.payload), None
             except TagError as error:
                 tag, reason = None, error.code
             position = calibration.to_board(detection.centre)
             zone = self.zones.zone_at(position) if calibration.from_marker else None
-            out.append(Sighting(detection.payload, tag, position,
+            out.append(StickerRead(detection.payload, tag, position,
                                 calibration.board_angle(detection.angle, detection.centre),
-                                zone, reason))
+                                zone, reason, sure))
         return out
+
+    def _turn_sure(self, gray: np.ndarray, detection: Detection) -> bool:
+        """The read's finder patterns are where it names them (`orientation.turn_sure`),
+        and the card's outline agrees with what the card's sure reads showed before: a
+        sticker never moves on its card, so its body lies on the same side of it in the
+        sticker's terms at every turn; a read that sees it on the other side is not sure
+        (a read named half round). The outline is learned from the sure reads."""
+        if not turn_sure(gray, detection.corners, detection.payload):
+            return False
+        follow = self.follow.get(detection.payload)
+        side = outline(gray, detection.corners)
+        if follow is None or side is None or abs(side) < OUTLINE_STRONG:
+            return True
+        vote = 1 if side > 0 else -1
+        if follow.layout * vote <= -LAYOUT_KNOWN:
+            return False
+        follow.layout = max(-LAYOUT_VOTES, min(LAYOUT_VOTES, follow.layout + vote))
+        return True
 
     def process(self, frame: np.ndarray, at: float | None = None) -> FrameResult:
         at = time.monotonic() if at is None else at
@@ -235,6 +263,7 @@ class Recognizer:
         if not blind:  # a glitch is not the table
             self.presence.update(Small(gray), occupied)  # where it was read, and followed
         self.presence.cells, self.presence.cell_px = cells(thumb.image), CHANGE_CELL * thumb.f
+        self.presence.watch()  # what reaches in from the frame's edge (a lift needs it)
         building = _TEXTURE_WORKER.submit(TextureMap, gray) if self.rescue.enabled else None
         if boxes is None:
             detections = self.decoder.decode(gray)
@@ -262,11 +291,13 @@ class Recognizer:
             self.failed += [(region, self.frame) for region in failed]
         self.changes.accept(thumb, boxes)
         decode_ms = (time.perf_counter() - start) * 1000
-        markers = [d for d in detections if d.payload in self.marker_positions]
+        # a marker read half round would turn every card: only markers sure of their turn
+        markers = [d for d in detections if d.payload in self.marker_positions
+                   and turn_sure(gray, d.corners, d.payload)]
         if markers:
             self._calibrate(markers)
             rezoned += self.rezone(at)  # the first marker: zones for the cards already there
-        sightings = self.sightings(detections)
+        sightings = self.sightings(detections, gray)
         present, hidden, still = self._present(detections, texture, boxes)
         if blind:  # nothing that is not read counts a miss in a frame like this
             still = frozenset(self.tracker.tracks)

@@ -16,6 +16,11 @@ first), until one reads (docs/camera.md measures what each earns):
   finders redrawn): small modules zxing's detector cannot lock onto, a fingertip on one
   finder pattern (two are enough);
 - ``deblur``: the deblurred crop binarised and handed to zxing;
+- ``grown`` (last: only what budget the others left): a crop whose deblurred picture shows
+  finder patterns of a symbol reaching past the crop's edge, cut again from the frame
+  around every symbol those finders can belong to (with a quiet zone) and read as
+  ``deblur_geometry`` and ``deblur`` do: a texture window placed on a turned, blurred
+  sticker cut off its corner and a finder with it (issue 50);
 - not used by default (each read nothing the ones above missed): ``wide`` (a wider
   threshold neighbourhood, offset 6), ``sharp`` (unsharp mask, 2.5x), ``plain``.
 
@@ -42,7 +47,7 @@ import numpy as np
 import zxingcpp
 
 from hardware.camera import geometry
-from hardware.camera.decode import Decoder, Detection, symbol_angle
+from hardware.camera.decode import Decoder, Detection, printed_as_ours, symbol_angle
 
 # a pixel is dark only when this much darker than its neighbourhood: C = 0 turns flat card
 # and wood into salt and pepper, whose thousands of specks made the finder search's contour
@@ -53,6 +58,10 @@ SPREAD_MIN = 12.0  # gray levels (std) for a cell's edge density to count
 CELL = 8  # texture map cell, in pixels of the 640-wide analysis image
 _KERNEL = np.ones((3, 3), np.uint8)
 WINDOWS_TRIED = 6  # sticker-sized windows looked at in one large textured patch
+# a large patch gives one window per this many textured cells (an 8 x 8 window's), at
+# least two: a board's print joins a row of stickers into one patch (issue 50: the third
+# of four blurred stickers in a band got no crop)
+WINDOW_CELLS = 64
 
 
 @dataclass(frozen=True)
@@ -95,7 +104,7 @@ class RescueSettings:
     # tried in rounds, in this order (every crop gets the first before any gets the
     # second): what each reads that the ones before it missed is measured in docs/camera.md
     # (issue 20); "sharp" and "plain" read nothing more and are off by default
-    variants: tuple[str, ...] = ("adaptive", "deblur_geometry", "geometry", "deblur")
+    variants: tuple[str, ...] = ("adaptive", "deblur_geometry", "geometry", "deblur", "grown")
     # estimated CPU ms (work counted, `COST_MS_PER_KPX`) a whole frame's second pass may
     # spend; a frame decoded only where it changed gets ChangeSettings.regions_budget_ms
     budget_ms: float = 28.0
@@ -226,6 +235,8 @@ def texture_regions(texture: TextureMap, known: list[Detection], settings: Rescu
                         "texture")
         if any(region.overlap(b) > 0.3 for b in boxes):  # most patches: stickers read
             return False
+        if any(region.overlap(f) > 0.6 for f in found):  # the same patch twice
+            return False
         cells = (slice(max(0, int(y0)), int(y1)), slice(max(0, int(x0)), int(x1)))
         if settings.density_min and dense[cells].max(initial=0) < settings.density_min:
             return False
@@ -242,19 +253,20 @@ def texture_regions(texture: TextureMap, known: list[Detection], settings: Rescu
             continue
         # a sticker merged with card art, or two stickers (or a sticker joined to read
         # ones by the board's print): the densest sticker-sized windows inside, 8x8 cells
-        # each, at most two that no read symbol explains (windows on read symbols used
-        # to count towards the two: an unread sticker beside two read ones got no crop)
+        # each, at most two (one per `WINDOW_CELLS` of a larger patch) that no read symbol
+        # explains (windows on read symbols used to count towards them: an unread sticker
+        # beside two read ones got no crop)
         if pooled is None:
             pooled = cv2.blur(score, (4, 4))
         inside = pooled[y:y + ch, x:x + cw].copy()
-        added = 0
+        added, allowed = 0, max(2, min(WINDOWS_TRIED, area // WINDOW_CELLS))
         for _ in range(WINDOWS_TRIED):
             iy, ix = np.unravel_index(int(np.argmax(inside)), inside.shape)
             if inside[iy, ix] < settings.energy_threshold:
                 break
             added += add(x + ix - 3.5, y + iy - 3.5, x + ix + 4.5, y + iy + 4.5)
             inside[max(0, iy - 6):iy + 7, max(0, ix - 6):ix + 7] = 0
-            if added == 2:
+            if added == allowed:
                 break
     found.sort(key=lambda r: -r.score)
     return found[:settings.max_texture_regions]
@@ -272,7 +284,7 @@ def _zxing(image: np.ndarray, binarizer, region: Region, k: float) -> list[Detec
     for result in zxingcpp.read_barcodes(
             image, formats=zxingcpp.BarcodeFormat.QRCode, try_rotate=False,
             try_downscale=False, try_invert=False, binarizer=binarizer):
-        if result.valid:
+        if result.valid and printed_as_ours(result):
             p = result.position
             out.append(_detection(result.text, [(q.x, q.y) for q in (
                 p.top_left, p.top_right, p.bottom_right, p.bottom_left)], region, k))
@@ -399,12 +411,14 @@ def deblur(crop: np.ndarray, radius: float = DEBLUR_RADIUS,
 # else the machine is doing (the neighbours' load made a clock budget cut different crops
 # each run); the real CPU time of the pass is reported beside it (``cpu_ms``).
 COST_MS_PER_KPX = {"adaptive": 0.006, "wide": 0.006, "deblur": 0.016, "deblur_geometry": 0.03,
-                   "geometry": 0.012, "sharp": 0.01, "plain": 0.01}
+                   "geometry": 0.012, "sharp": 0.01, "plain": 0.01, "grown": 0.015}
 GEOMETRY_TRY_MS = 0.5  # each symbol the finder reader resamples and hands to zxing
 # finder triples the reader tries on a deblurred crop (12 on the plain one): its reads come
 # from the first few, and a patch that is no symbol costs 0.5 ms a try
 DEBLUR_TRIES = 3
 UPSCALED = {"wide": 2.0, "deblur": 2.0, "sharp": 2.5, "plain": 2.0}
+GROWN_HYPOTHESES = 8  # finder triples whose symbols the grown crop must hold
+GROWN_MARGIN = 2.0  # modules around them (zxing wants some quiet zone)
 WIDE_SIGMA, WIDE_OFFSET = 3.0, 6  # the ``wide`` threshold: neighbourhood (crop px), offset
 
 
@@ -413,6 +427,7 @@ class _Crop:
 
     def __init__(self, gray: np.ndarray, region: Region) -> None:
         self.region = region
+        self.gray = gray
         self.crop = gray[region.y0:region.y1, region.x0:region.x1]
         # a lens's defocus in pixels grows with the resolution (the same scene at 1080p)
         self.scale = gray.shape[1] / 1280
@@ -438,7 +453,53 @@ class _Crop:
         k = UPSCALED.get(name, self.k)
         h, w = self.crop.shape
         ms = COST_MS_PER_KPX.get(name, 0.02) * h * w * k * k / 1000
+        if name == "grown":  # the crop cut again, once read (its size then known)
+            return self.work.get("grown_ms", ms) + GEOMETRY_TRY_MS * tries
         return ms + GEOMETRY_TRY_MS * tries if name.endswith("geometry") else ms
+
+    def _read_grown(self) -> list[Detection]:
+        """The crop cut again round the symbols its finders belong to (`grown`), read by
+        the finder reader and zxing on it deblurred; its estimated cost is kept in
+        ``work["grown_ms"]`` (charged with this crop's)."""
+        grown = self.grown()
+        if grown is None:
+            return []
+        again = _Crop(self.gray, grown)
+        found = again.read("deblur_geometry") or again.read("deblur")
+        self.work["tries"] = self.work.get("tries", 0) + again.work.get("tries", 0)
+        self.work["grown_ms"] = again.cost("deblur_geometry") + again.cost("deblur")
+        return found
+
+    def grown(self) -> Region | None:
+        """The region holding every symbol the finder patterns seen in the deblurred crop
+        can belong to (`geometry` triples: three finders, or two and a guess of the third),
+        with `GROWN_MARGIN` modules round it; None when there are none or it adds nothing
+        to this crop."""
+        up, binary = _binarise(self.sharp(), self.k)
+        finders = geometry.find_finders(binary)
+        if not 2 <= len(finders) <= 6:
+            return None
+        module = float(np.median([f.module for f in finders]))
+        points = []
+        for count, (tl, tr, bl) in enumerate(geometry._triples(finders)):
+            if count >= GROWN_HYPOTHESES:
+                break
+            size = geometry._size(float(np.linalg.norm(tr - tl)) / module)
+            if size is not None:
+                points += geometry.corners(np.float64([tl, tr, bl]), size)
+        if not points:
+            return None
+        k, r, margin = self.k, self.region, GROWN_MARGIN * module
+        xs, ys = [p[0] for p in points], [p[1] for p in points]
+        h, w = self.gray.shape[:2]
+        grown = Region(max(0, int(r.x0 + (min(xs) - margin) / k)),
+                       max(0, int(r.y0 + (min(ys) - margin) / k)),
+                       min(w, int(r.x0 + (max(xs) + margin) / k) + 1),
+                       min(h, int(r.y0 + (max(ys) + margin) / k) + 1), r.reason)
+        if grown.x0 >= r.x0 and grown.y0 >= r.y0 and grown.x1 <= r.x1 and grown.y1 <= r.y1:
+            return None  # the symbols lie inside: the crop already held them
+        return Region(min(grown.x0, r.x0), min(grown.y0, r.y0), max(grown.x1, r.x1),
+                      max(grown.y1, r.y1), r.reason)
 
     def read(self, name: str) -> list[Detection]:
         crop, region, k = self.crop, self.region, self.k
@@ -456,11 +517,14 @@ class _Crop:
         if name == "deblur_geometry":  # the finder reader on the Wiener-deblurred crop
             up, binary = _binarise(self.sharp(), k)
             found = geometry.read(up, binary, DEBLUR_TRIES, work=self.work)
-            return [] if found is None else [
-                _detection(found[0], geometry.corners(found[1], found[2]), region, k)]
+            if found is not None:
+                return [_detection(found[0], geometry.corners(found[1], found[2]), region, k)]
+            return []
         if name == "deblur":
             _, binary = _binarise(self.sharp(), 2.0)
             return _zxing(binary, zxingcpp.Binarizer.FixedThreshold, region, 2.0)
+        if name == "grown":
+            return self._read_grown()
         if name == "sharp":
             soft = cv2.GaussianBlur(crop, (0, 0), 1.0)
             image = cv2.addWeighted(crop, 2.0, soft, -1.0, 0)

@@ -5,35 +5,58 @@ is built against the NumPy of the Pi OS release (1.24 on Bookworm), while our vi
 needs NumPy 2 (OpenCV >= 4.10 requires it); the import then fails ("numpy.dtype size
 changed"). `rpicam-vid` ships with both Pi OS releases (Bookworm and Trixie) as a plain
 program: nothing of it is loaded into our Python, so no ABI can mismatch. Its output with
-``--codec yuv420 -o -`` is one I420 frame after another on stdout: the Y plane (the first
-``width * height`` bytes) is exactly the gray image the recogniser reads, handed over as a
-view of the frame's own buffer (no copy, no conversion). Each frame is read into a buffer
-nobody else holds (`_free_buffer`: a few are kept and reused once every view of them is
-gone), so a frame handed over is never written again, and the Pi does not fault in a fresh
-1.4 MB buffer 30 times a second (with `companion/server/memory.py`'s fixed mmap threshold
-every new one would be a mapping of its own, zeroed page by page).
+``--codec yuv420 -o -`` is one I420 frame after another on stdout: the Y plane is exactly the
+gray image the recogniser reads, handed over as a view of the frame's own buffer (no copy,
+no conversion). Each frame is read into a buffer nobody else holds (`_free_buffer`: a few
+are kept and reused once every view of them is gone), so a frame handed over is never
+written again, and the Pi does not fault in a fresh 1.4 MB buffer 30 times a second.
+
+What rpicam-vid really does, and what this source does about it (docs/camera.md, "The
+Camera Module's view"; the facts and their sources: tests/hardware/standin/):
+
+- **Which part of the sensor a stream shows** depends on the sensor mode rpicam-vid picks
+  for the size and frame rate asked (`selectMode`): for 1280x720 at 30 fps the Camera
+  Module 3 takes its 1536x864 mode, a centre crop; v2 and HQ take cropped 16:9 modes too.
+  So both streams are pinned with ``--mode`` to modes that see the whole sensor
+  (`SENSOR_MODES`, per sensor, the sensor named by ``rpicam-vid --list-cameras``); the ISP
+  then cuts both to the same aspect ratio around the same centre: one view, one
+  calibration, for the usual stream and the full one.
+- **Rows are padded** to the platform's stride (`row_stride`: Pi 4 64 bytes; Pi 5
+  2 x align64(width / 2)); the platform is read from the camera's id (Pi 5's cameras hang
+  off its RP1 chip). Frames are parsed with it at any even width.
+- **Camera memory**: ``--buffer-count`` is kept small (`BUFFERS_USUAL`, `BUFFERS_FULL`);
+  rpicam-vid's default of 6 + 6 buffers is about 200 MB at full resolution.
+- **A stalled camera**: on a device timeout rpicam-vid restarts the camera itself instead of
+  exiting; when that brings no frame, ``read`` would wait for ever. No frame for
+  `stall_seconds` (`start_seconds` for a new child's first): the child is ended and
+  `SourceLost` raised; the capture thread starts a new one after its back-off.
+- **Exposure after a start**: each (re)start resets auto exposure, white balance and focus;
+  the frames of the first `settle_seconds` (counted in frames at the stream's rate, and
+  again after a gap that means the camera restarted) are read and dropped.
+- **Colour**: yuv420 is sYCC, full range; the tray's colour is converted as such
+  (`i420_crop`), not with OpenCV's limited-range I420 conversion.
 
 The tray of dice needs more pixels than the stickers (docs/camera.md, "Resolution"): while
 someone asks for the tray (`tray_crop`, called for each frame while a roll is awaited) the
-child is restarted at the sensor's full resolution (``full``, at ``full_fps``); frames are
-then scaled down to the usual size for the recogniser (same view, same calibration) and the
-tray is cut from the full frame, in colour (its I420 chroma). Nobody asking for
-``full_idle`` seconds: back to the usual stream.
-
-The width is kept a multiple of 64 so the rows carry no stride padding. When the child
-ends (camera unplugged, libcamera error, killed) `read` raises `SourceLost` with the end of
-its stderr; the capture thread then closes and reopens the source with back-off, which
-starts a new child.
+child is restarted at the sensor's full resolution (at ``full_fps``); frames are then scaled
+down to the usual size for the recogniser and the tray is cut from the full frame, in
+colour. Nobody asking for ``full_idle`` seconds: back to the usual stream. When the child
+ends, `read` raises `SourceLost` with the end of its stderr; the capture thread then closes
+and reopens the source with back-off, which starts a new child.
 """
 from __future__ import annotations
 
 import contextlib
 import fcntl
+import math
+import re
+import select
 import subprocess
 import sys
 import tempfile
 import threading
 import time
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -41,18 +64,130 @@ import numpy as np
 from hardware.camera.devices import rpicam_program as find_program  # or libcamera-vid
 from hardware.camera.source_base import FrameSource, SourceLost
 
-ROW_ALIGN = 64
-# The Camera Module 3's sensor (IMX708) in full; v2 (IMX219) is 3280x2464, whose 4:3 view
-# differs from its 16:9 video modes: give it ``full`` and a 4:3 ``width``/``height``.
-FULL_RESOLUTION = (4608, 2592)
-BUFFERS = 4  # kept for reuse: the capture's latest, the recogniser's, the preview's, the next
+# Per sensor (the model --list-cameras names, before any _wide/_noir): the modes the usual
+# and the full stream are pinned to, both seeing the whole sensor (tests/hardware/standin/
+# rpicam_sensors.py has the modes as the kernel drivers list them).
+SENSOR_MODES = {
+    "imx708": ("2304:1296:10:P", "4608:2592:10:P"),  # Camera Module 3 (and Wide, NoIR)
+    "imx219": ("1640:1232:10:P", "3280:2464:10:P"),  # Camera Module v2
+    "imx477": ("2028:1520:12:P", "4056:3040:12:P"),  # HQ Camera
+}
+BUFFERS = 4  # frame buffers kept for reuse: the capture's latest, recogniser's, preview's, next
+BUFFERS_USUAL, BUFFERS_FULL = 4, 2  # rpicam-vid's --buffer-count (video and raw alike)
 
 
-def command(program: str, width: int, height: int, fps: int) -> list[str]:
-    """rpicam-vid's command line: no preview, run until stopped, raw I420 to stdout."""
-    return [program, "--nopreview", "--timeout", "0", "--codec", "yuv420",
-            "--width", str(width), "--height", str(height), "--framerate", str(fps),
-            "--flush", "--output", "-"]
+def row_stride(width: int, platform: str) -> int:
+    """Bytes of one Y row in rpicam-vid's YUV420 (each chroma row is half): Pi 4's ISP
+    aligns to 64 bytes, Pi 5's to 2 x align64(width / 2)."""
+    if platform == "pi5":
+        return 2 * (-(-(width // 2) // 64) * 64)
+    return -(-width // 64) * 64
+
+
+@dataclass(frozen=True)
+class Mode:
+    """A sensor mode as --list-cameras lists it."""
+
+    width: int
+    height: int
+    depth: int
+    fps: float
+    crop: tuple[int, int, int, int]
+
+    @property
+    def name(self) -> str:
+        return f"{self.width}:{self.height}:{self.depth}:P"
+
+
+@dataclass(frozen=True)
+class Camera:
+    """Camera 0 as `rpicam-vid --list-cameras` describes it."""
+
+    model: str
+    array: tuple[int, int]
+    platform: str  # pi4 or pi5
+    modes: tuple[Mode, ...]
+
+    def pinned(self, fps: float) -> tuple[Mode, Mode]:
+        """The usual and the full stream's modes: from `SENSOR_MODES`, else (a sensor not
+        in the table) the smallest whole-sensor mode fast enough and the largest."""
+        by_name = {m.name: m for m in self.modes}
+        table = SENSOR_MODES.get(self.model.split("_")[0])
+        if table and all(name in by_name for name in table):
+            return by_name[table[0]], by_name[table[1]]
+        whole = [m for m in self.modes if m.crop[2:] == self.array] or list(self.modes)
+        whole.sort(key=lambda m: (m.width * m.height, -m.depth))
+        usual = next((m for m in whole if m.fps >= fps), whole[-1])
+        return usual, whole[-1]
+
+
+_CAMERA = re.compile(r"^\s*0 : (\S+) \[(\d+)x(\d+)[^\]]*\] \((.*)\)\s*$")
+_FORMAT = re.compile(r"'S?[A-Z]*?(\d+)[^']*' :")
+_MODE = re.compile(r"(\d+)x(\d+) \[([\d.]+) fps - \((\d+), (\d+)\)/(\d+)x(\d+) crop\]")
+
+
+def parse_cameras(text: str) -> Camera | None:
+    """Camera 0 of `--list-cameras` (rpicam-apps' core/options.cpp format), or None."""
+    camera, modes, depth = None, [], 0
+    for line in text.splitlines():
+        if camera is None:
+            found = _CAMERA.match(line)
+            if found:
+                model, width, height, ident = found.groups()
+                camera = (model, (int(width), int(height)),
+                          "pi5" if "/rp1/" in ident else "pi4")
+            continue
+        if re.match(r"^\s*\d+ : ", line):
+            break  # the next camera
+        fmt = _FORMAT.search(line)
+        if fmt:
+            depth = int(fmt.group(1))
+        mode = _MODE.search(line)
+        if mode:
+            w, h, fps, x, y, cw, ch = mode.groups()
+            modes.append(Mode(int(w), int(h), depth, float(fps),
+                              (int(x), int(y), int(cw), int(ch))))
+    if camera is None or not modes:
+        return None
+    return Camera(camera[0], camera[1], camera[2], tuple(modes))
+
+
+def list_camera(program: str) -> Camera:
+    """Camera 0 as rpicam-vid sees it; SourceLost when there is none."""
+    try:
+        done = subprocess.run([program, "--list-cameras"], capture_output=True, text=True,
+                              timeout=30, stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.TimeoutExpired) as error:
+        raise SourceLost(f"{program} --list-cameras: {error}") from error
+    camera = parse_cameras(done.stdout)
+    if camera is None:
+        said = (done.stdout.strip() or done.stderr.strip()).splitlines()
+        raise SourceLost(f"rpicam-vid finds no camera: {said[-1] if said else 'no answer'} "
+                         "(check the ribbon cable; rpicam-hello --list-cameras)")
+    return camera
+
+
+@dataclass(frozen=True)
+class Stream:
+    """One way of running rpicam-vid: output size, rate, mode, buffers, row stride."""
+
+    width: int
+    height: int
+    fps: float
+    mode: Mode
+    buffers: int
+    stride: int
+
+    @property
+    def frame_bytes(self) -> int:
+        return self.stride * self.height * 3 // 2
+
+    def command(self, program: str) -> list[str]:
+        """No preview, run until stopped, raw I420 to stdout, the mode pinned."""
+        return [program, "--nopreview", "--timeout", "0", "--codec", "yuv420",
+                "--width", str(self.width), "--height", str(self.height),
+                "--framerate", f"{self.fps:g}", "--mode", self.mode.name,
+                "--buffer-count", str(self.buffers), "--flush", "--output", "-"]
 
 
 def _widen_pipe(fd: int, frame_bytes: int) -> None:
@@ -71,68 +206,123 @@ class RpicamSource(FrameSource):
     `tray_crop` cuts a rectangle from the full-resolution stream, in colour."""
 
     def __init__(self, width: int = 1280, height: int = 720, fps: int = 30,
-                 program: str | None = None,
-                 full: tuple[int, int] | None = FULL_RESOLUTION, full_fps: int = 5,
-                 full_idle: float = 3.0) -> None:
-        for w, h in [(width, height)] + ([full] if full else []):
-            if w % ROW_ALIGN or h % 2:
-                raise ValueError(f"width must be a multiple of {ROW_ALIGN} and height even "
-                                 f"(no row padding in rpicam-vid's YUV420): {w}x{h}")
-        if full and abs(full[0] / full[1] - width / height) > 0.01:
-            raise ValueError(f"the full stream {full[0]}x{full[1]} must show the view of "
-                             f"{width}x{height}: the same aspect ratio")
+                 program: str | None = None, full: bool = True, full_fps: int = 5,
+                 full_idle: float = 3.0, settle_seconds: float = 1.0,
+                 stall_seconds: float = 3.0, start_seconds: float = 20.0) -> None:
+        if width % 2 or height % 2 or width < 64 or height < 64:
+            raise ValueError(f"width and height must be even and at least 64: {width}x{height}")
         self.width, self.height, self.fps = width, height, fps
         self.full, self.full_fps, self.full_idle = full, full_fps, full_idle
+        self.settle_seconds, self.stall_seconds = settle_seconds, stall_seconds
+        self.start_seconds = start_seconds
         self.program = program
         self.name = "rpicam"
-        self.streaming = (width, height)  # the child's frame size now
+        self.camera: Camera | None = None  # from --list-cameras, on the first open
+        self.streaming: Stream | None = None  # the child's stream now
         self.process: subprocess.Popen | None = None
         self._stderr = None
+        self._want_full = False  # the stream the next open starts
+        self._to_skip = 0  # frames of the exposure ramp still to drop
+        self._got_frame = False  # the child has sent a frame
+        self.frames_skipped = 0
         self._lock = threading.Lock()  # the latest frame and the tray request: two threads
-        self._latest: np.ndarray | None = None  # the latest I420 frame, as read
+        self._latest: tuple[np.ndarray, Stream] | None = None  # the latest frame, as read
         self._tray_until = 0.0  # monotonic time until which the full stream is wanted
         self._buffers: list[np.ndarray] = []  # kept frame buffers (`_free_buffer`)
 
+    # ------------------------------------------------------------------ the two streams
+    def stream(self, full: bool) -> Stream:
+        """The usual stream (the recogniser's size) or the full one (the sensor's full
+        width, the same aspect ratio), each on its pinned whole-sensor mode."""
+        camera = self.camera
+        usual_mode, full_mode = camera.pinned(self.fps)
+        if full:
+            width = full_mode.width
+            height = round(width * self.height / self.width / 2) * 2
+            mode, fps, buffers = full_mode, self.full_fps, BUFFERS_FULL
+        else:
+            width, height, mode, fps, buffers = (self.width, self.height, usual_mode,
+                                                 self.fps, BUFFERS_USUAL)
+        # never ask for more than the mode gives: rpicam-vid would score another mode better
+        fps = min(float(fps), math.floor(mode.fps * 100) / 100)
+        return Stream(width, height, fps, mode, buffers, row_stride(width, camera.platform))
+
+    def describe(self) -> str:
+        """Sensor, modes and strides, for `companion doctor`."""
+        if self.camera is None:
+            return "no camera listed yet"
+        usual, full = self.stream(False), self.stream(True)
+        platform = {"pi4": "Pi 4 (64-byte rows)", "pi5": "Pi 5 (2 x 64-byte half rows)"}
+        return (f"sensor {self.camera.model} on a {platform[self.camera.platform]}; "
+                f"usual {usual.width}x{usual.height} from mode {usual.mode.name} "
+                f"(stride {usual.stride}), tray {full.width}x{full.height} from mode "
+                f"{full.mode.name} (stride {full.stride})")
+
     @property
     def frame_bytes(self) -> int:
-        width, height = self.streaming
-        return width * height * 3 // 2  # Y, then U and V at a quarter each
+        return self.streaming.frame_bytes if self.streaming else 0
 
     def open(self) -> None:
         program = self.program or find_program()
         if program is None:
             raise SourceLost("rpicam-vid is not installed (apt install rpicam-apps)")
+        if self.camera is None:
+            self.camera = list_camera(program)
+        self.streaming = self.stream(self._want_full and self.full)
         self._stderr = tempfile.TemporaryFile()  # noqa: SIM115 (closed in close())
-        width, height = self.streaming
-        fps = self.fps if self.streaming == (self.width, self.height) else self.full_fps
         try:
             self.process = subprocess.Popen(
-                command(program, width, height, fps), stdin=subprocess.DEVNULL,
+                self.streaming.command(program), stdin=subprocess.DEVNULL,
                 stdout=subprocess.PIPE, stderr=self._stderr, bufsize=0)
         except OSError as error:
             self.close()
             raise SourceLost(f"cannot start {program}: {error}") from error
         _widen_pipe(self.process.stdout.fileno(), self.frame_bytes)
+        self._got_frame = False
+        self._restarted()
+
+    def _restarted(self) -> None:
+        """The camera (re)started: its first frames are the exposure ramp."""
+        self._to_skip = math.ceil(self.settle_seconds * self.streaming.fps)
 
     def read(self) -> np.ndarray:
         if self.process is None or self.process.stdout is None:
             raise SourceLost("not open")
         self._follow_tray_request()
-        width, height = self.streaming
+        while True:
+            frame = self._read_frame()
+            if self._to_skip <= 0:
+                break
+            self._to_skip -= 1
+            self.frames_skipped += 1
+        stream = self.streaming
+        with self._lock:
+            self._latest = (frame, stream)
+        gray = planes(frame, stream.width, stream.height, stream.stride)[0]
+        if (stream.width, stream.height) != (self.width, self.height):  # the full stream
+            gray = scale_down(gray, (self.width, self.height))
+        return gray
+
+    def _read_frame(self) -> np.ndarray:
+        """The next whole frame from the pipe; SourceLost when the child ends or stalls."""
         frame = self._free_buffer()
-        view, got = memoryview(frame), 0
-        while got < self.frame_bytes:
-            count = self.process.stdout.readinto(view[got:])
+        view, got, size = memoryview(frame), 0, self.frame_bytes
+        stdout = self.process.stdout
+        waited = time.monotonic()
+        while got < size:
+            limit = self.stall_seconds if self._got_frame else self.start_seconds
+            remaining = waited + limit - time.monotonic()
+            if remaining <= 0 or not select.select([stdout], [], [], remaining)[0]:
+                raise SourceLost(self._stalled(time.monotonic() - waited))
+            count = stdout.readinto(view[got:])
             if not count:
                 raise SourceLost(self._ended(got))
             got += count
-        frame = frame.reshape(height * 3 // 2, width)
-        with self._lock:
-            self._latest = frame
-        gray = frame[:height]
-        if (width, height) != (self.width, self.height):  # the full stream: the usual view
-            gray = scale_down(gray, (self.width, self.height))
-        return gray
+        gap = time.monotonic() - waited
+        if self._got_frame and gap > max(1.0, 10 / self.streaming.fps):
+            self._restarted()  # frames stopped a while: rpicam-vid restarted the camera
+        self._got_frame = True
+        return frame
 
     def tray_crop(self, box: tuple[int, int, int, int], size: tuple[int, int]
                   ) -> np.ndarray | None:
@@ -141,19 +331,19 @@ class RpicamSource(FrameSource):
         after the first call: the usual one). Asking keeps the full stream running."""
         with self._lock:
             self._tray_until = time.monotonic() + self.full_idle
-            frame = self._latest
-        if frame is None:
+            latest = self._latest
+        if latest is None:
             return None
-        return i420_crop(frame, box, size)
+        frame, stream = latest
+        return i420_crop(frame, stream.width, stream.height, stream.stride, box, size)
 
     def _follow_tray_request(self) -> None:
-        """Restart the child at the size now wanted: full while the tray is asked for."""
+        """Restart the child on the stream now wanted: full while the tray is asked for."""
         with self._lock:
-            wanted = time.monotonic() < self._tray_until
-        size = self.full if wanted and self.full else (self.width, self.height)
-        if size != self.streaming:
+            wanted = self.full and time.monotonic() < self._tray_until
+        if wanted != self._want_full:
             self.close()
-            self.streaming = size
+            self._want_full = wanted
             self._buffers = []  # of the other size: new ones as frames come
             self.open()
 
@@ -169,17 +359,27 @@ class RpicamSource(FrameSource):
             self._buffers.append(buffer)
         return buffer
 
+    def _said(self) -> str:
+        if self._stderr is None:
+            return ""
+        self._stderr.seek(0)
+        lines = self._stderr.read().decode(errors="replace").strip().splitlines()
+        return lines[-1] if lines else ""
+
+    def _stalled(self, waited: float) -> str:
+        """The child sent nothing for too long: ended, and why (its last words)."""
+        said = self._said()
+        self.close()
+        return (f"rpicam-vid sent no frame for {waited:.1f} s: ended, a new one starts"
+                + (f" ({said})" if said else ""))
+
     def _ended(self, partial: int) -> str:
         """Why the stream stopped: the child's exit code and the end of what it said."""
         try:
             code = self.process.wait(timeout=2)
         except subprocess.TimeoutExpired:
             code = None
-        said = ""
-        if self._stderr is not None:
-            self._stderr.seek(0)
-            lines = self._stderr.read().decode(errors="replace").strip().splitlines()
-            said = lines[-1] if lines else ""
+        said = self._said()
         ended = f"exit code {code}" if code is not None else "its output closed"
         cut = f" in the middle of a frame ({partial} bytes)" if partial else ""
         return f"rpicam-vid ended{cut}: {ended}" + (f": {said}" if said else "")
@@ -203,6 +403,17 @@ class RpicamSource(FrameSource):
             self._stderr = None
 
 
+def planes(frame: np.ndarray, width: int, height: int, stride: int
+           ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Views of Y (height x width), U and V (half each way) in a flat YUV420 frame whose
+    rows are ``stride`` bytes (chroma rows ``stride / 2``): no copy."""
+    luma = stride * height
+    quarter = luma // 4
+    y = frame[:luma].reshape(height, stride)[:, :width]
+    u = frame[luma:luma + quarter].reshape(height // 2, stride // 2)[:, :width // 2]
+    v = frame[luma + quarter:luma + 2 * quarter].reshape(height // 2, stride // 2)[:, :width // 2]
+    return y, u, v
+
 
 def scale_down(gray: np.ndarray, size: tuple[int, int]) -> np.ndarray:
     """``gray`` averaged down to ``size`` (width, height): halved while it is twice as big
@@ -214,23 +425,19 @@ def scale_down(gray: np.ndarray, size: tuple[int, int]) -> np.ndarray:
     return cv2.resize(gray, size, interpolation=cv2.INTER_AREA)
 
 
-def i420_crop(frame: np.ndarray, box: tuple[int, int, int, int], size: tuple[int, int]
-              ) -> np.ndarray | None:
-    """``box`` (x0, y0, x1, y1 in a frame of ``size``) cut from an I420 frame of any size
-    with the same view, converted to BGR. Cut on even pixels (the chroma is per 2×2)."""
-    height = frame.shape[0] * 2 // 3
-    width = frame.shape[1]
+def i420_crop(frame: np.ndarray, width: int, height: int, stride: int,
+              box: tuple[int, int, int, int], size: tuple[int, int]) -> np.ndarray | None:
+    """``box`` (x0, y0, x1, y1 in a frame of ``size``) cut from a YUV420 frame of any size
+    with the same view, converted to BGR as full range (sYCC: OpenCV's YCrCb, not its
+    limited-range I420). Cut on even pixels (the chroma is per 2x2)."""
     sx, sy = width / size[0], height / size[1]
     x0, y0 = int(box[0] * sx) // 2 * 2, int(box[1] * sy) // 2 * 2
     x1, y1 = min(width, -(-int(box[2] * sx) // 2) * 2), min(height, -(-int(box[3] * sy) // 2) * 2)
     if x1 - x0 < 2 or y1 - y0 < 2:
         return None
-    flat = frame.reshape(-1)
-    quarter = width * height // 4
-    u = flat[width * height: width * height + quarter].reshape(height // 2, width // 2)
-    v = flat[width * height + quarter:].reshape(height // 2, width // 2)
-    crop = np.concatenate([
-        frame[y0:y1, x0:x1].reshape(-1),
-        u[y0 // 2:y1 // 2, x0 // 2:x1 // 2].reshape(-1),
-        v[y0 // 2:y1 // 2, x0 // 2:x1 // 2].reshape(-1)])
-    return cv2.cvtColor(crop.reshape((y1 - y0) * 3 // 2, x1 - x0), cv2.COLOR_YUV2BGR_I420)
+    y, u, v = planes(frame, width, height, stride)
+    chroma = (x1 - x0, y1 - y0)
+    cr = cv2.resize(v[y0 // 2:y1 // 2, x0 // 2:x1 // 2], chroma, interpolation=cv2.INTER_LINEAR)
+    cb = cv2.resize(u[y0 // 2:y1 // 2, x0 // 2:x1 // 2], chroma, interpolation=cv2.INTER_LINEAR)
+    return cv2.cvtColor(cv2.merge([np.ascontiguousarray(y[y0:y1, x0:x1]), cr, cb]),
+                        cv2.COLOR_YCrCb2BGR)

@@ -12,6 +12,11 @@ others keeps it waiting), and a turn to the opposite quarter needs `opposite_fra
 agreeing frames in a row (one misread symbol cannot flip a card; a real half turn by hand
 passes through the quarter between, or takes a few frames more).
 
+Each read's turn must also be beyond doubt on its own (`StickerRead.turn_sure`: the three
+finder patterns the read names are finder patterns in the picture, its data corner is not,
+hardware.camera.orientation); a read that is not keeps the card there but casts no vote on
+its turn: the card waits to appear, and a card on the table keeps its turn.
+
 A card that is not decoded but still *present* (the recogniser found its sticker-like patch
 near where the card's motion puts it: a slide with motion blur, glare) keeps its track
 without counting a miss, for at most `coast_frames` frames in a row: a slide of any length
@@ -31,8 +36,9 @@ from hardware.tags.format import Tag
 
 
 @dataclass(frozen=True)
-class Sighting:
-    """One card decoded in one frame, already in board terms."""
+class StickerRead:
+    """One card's sticker decoded in one frame, already in board terms (what a game is told
+    of a card is engine.api's `Sighting`, made from the tracker's observations)."""
 
     payload: str
     tag: Tag | None  # None when the payload is not a tag we read
@@ -40,6 +46,9 @@ class Sighting:
     angle: float  # degrees clockwise from board north
     zone: str | None
     reason: str | None = None  # TagError code when tag is None
+    # the read's finder patterns checked in the picture (hardware.camera.orientation): a
+    # read that is not sure counts for the card being there, never for its turn
+    turn_sure: bool = True
 
 
 @dataclass(frozen=True)
@@ -110,7 +119,7 @@ class TrackerSettings:
 
 @dataclass
 class _Track:
-    sighting: Sighting
+    sighting: StickerRead
     streak: int = 1  # frames in a row seen (before confirmation)
     confirmed: bool = False
     misses: int = 0
@@ -142,7 +151,7 @@ class Tracker:
                 if not t.confirmed or t.misses or t.hiding or t.coasting
                 or t.pending_rotation or t.pending_zone]
 
-    def update(self, sightings: list[Sighting], at: float,
+    def update(self, sightings: list[StickerRead], at: float,
                present: frozenset[str] | set[str] = frozenset(),
                hidden: frozenset[str] | set[str] = frozenset(),
                still: frozenset[str] | set[str] = frozenset()) -> list[Observation]:
@@ -166,14 +175,16 @@ class Tracker:
                 track.history.append(1)
                 track.rotation = quarter_with_hysteresis(sighting.angle, None)
                 track.zone = sighting.zone
-                track.angles.append(sighting.angle)
+                if sighting.turn_sure:
+                    track.angles.append(sighting.angle)
             else:
                 track.history.append(1)
                 track.sighting = sighting
                 track.misses = track.coasting = track.hiding = 0
                 if not track.confirmed:
                     track.streak += 1
-                    track.angles.append(sighting.angle)
+                    if sighting.turn_sure:
+                        track.angles.append(sighting.angle)
             if not track.confirmed:
                 if track.streak >= s.appear_frames and self._agreed(track):
                     track.confirmed = True
@@ -239,16 +250,20 @@ class Tracker:
         """The last `appear_frames` reads of an unconfirmed card put it in one quarter turn
         (each within the hysteresis band of the latest read's class)."""
         recent = list(track.angles)[-self.settings.appear_frames:]
+        if len(recent) < self.settings.appear_frames:  # not enough reads sure of the turn
+            return False
         quarter = quarter_with_hysteresis(recent[-1], None)
         return all(quarter_with_hysteresis(a, quarter, self.settings.hysteresis_deg) == quarter
                    for a in recent)
 
-    def _follow(self, track: _Track, sighting: Sighting, at: float) -> list[Observation]:
+    def _follow(self, track: _Track, sighting: StickerRead, at: float) -> list[Observation]:
         s = self.settings
         out: list[Observation] = []
         tag = sighting.tag
         wanted = quarter_with_hysteresis(sighting.angle, track.rotation, s.hysteresis_deg)
-        if wanted == track.rotation:
+        if not sighting.turn_sure:
+            pass  # no vote on the turn: the turn stands, a pending one neither grows nor ends
+        elif wanted == track.rotation:
             track.pending_rotation = None
         else:
             count = track.pending_rotation[1] + 1 if (

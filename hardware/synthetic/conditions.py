@@ -29,10 +29,15 @@ added before demosaicing, JPEG 60-85, uneven light:
 | harsh_lens | a real lens (issue 35, `lens.tuning`): disc, Gaussian or a mixture, |
 |  | stronger and elliptical towards the corners, a little motion; 0.8-2.8 px at the centre |
 | harsh_glossy | a glossy sleeve's highlight, a band over part of one card's sticker |
+| harsh_fringe | issue 50, `lens.fringed`: that lens with a bright rim, colour fringes, |
+|  | vignetting and a rolling shutter's skew; 0.8-2.6 px at the centre |
 
 `HELD_OUT` is blur no tuning may use (`lens.held_out`: a bladed aperture with a bright
 rim, a focal plane tilted across the frame, radial astigmatism), on the same table:
-`lens_heldout`, reported on its own (the bench's `defocus_heldout_found`).
+`lens_heldout`, reported on its own (the bench's `defocus_heldout_found`); and
+`optics_heldout` (issue 50), a lens that shares no code with the tuned ones
+(`ray_optics`: rays traced through an aberrated pupil per colour channel, with its own
+falloff and rolling shutter), reported apart from everything else too.
 """
 from __future__ import annotations
 
@@ -41,7 +46,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from hardware.synthetic import lens
+from hardware.synthetic import lens, ray_optics
 from hardware.synthetic.scene import (
     Camera,
     Hand,
@@ -57,9 +62,9 @@ from hardware.tags.format import card_payload
 CONDITIONS = ("normal", "tilt_7_14", "tilt_14_20", "defocus", "glare", "small_modules",
               "hand_on_finder", "bayer_jpeg60", "clutter")
 HARSH = ("harsh", "harsh_defocus", "harsh_small", "harsh_tilt", "harsh_clutter", "harsh_lens",
-         "harsh_glossy")
+         "harsh_glossy", "harsh_fringe")
 ALL = CONDITIONS + HARSH
-HELD_OUT = ("lens_heldout",)  # never in ALL: no tuning, its own figure
+HELD_OUT = ("lens_heldout", "optics_heldout")  # never in ALL: no tuning, their own figures
 PAYLOADS = [card_payload("demo", "E", f"condition_{i}") for i in range(6)]
 FOREIGN = ["https://example.com/menu", "WIFI:S:cafe;T:WPA;P:secret;;"]
 
@@ -96,7 +101,8 @@ def video_style(seed: int, scale: float = 1.0) -> Style:
 
 
 def _harsh(name: str, index: int, scale: float) -> tuple[np.ndarray, list[Truth]]:
-    seed = (90_000 if name in HELD_OUT else 50_000 + 1000 * HARSH.index(name)) + index
+    seed = (90_000 + 5000 * HELD_OUT.index(name) if name in HELD_OUT
+            else 50_000 + 1000 * HARSH.index(name)) + index
     rng = np.random.default_rng(seed)
     style = real_table(rng, scale)
     payloads = list(PAYLOADS)
@@ -112,8 +118,12 @@ def _harsh(name: str, index: int, scale: float) -> tuple[np.ndarray, list[Truth]
         payloads = payloads[:4] + FOREIGN
     elif name == "harsh_lens":
         style = replace(style, lens=lens.tuning(rng, float(rng.uniform(0.8, 2.8))))
+    elif name == "harsh_fringe":
+        style = replace(style, lens=lens.fringed(rng, float(rng.uniform(0.8, 2.6))))
     elif name == "lens_heldout":
         style = replace(style, lens=lens.held_out(rng, float(rng.uniform(0.6, 2.6))))
+    elif name == "optics_heldout":
+        style = replace(style, optics=ray_optics.held_out(rng, float(rng.uniform(0.6, 2.6))))
     placements = random_placements(rng, payloads, marker_angle=float(rng.uniform(0, 360)))
     if name == "harsh_glossy":
         card = int(rng.integers(1, len(placements)))

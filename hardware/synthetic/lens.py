@@ -10,15 +10,21 @@ point as the radius of the disc of the same spread along its worst axis (twice t
 standard deviation there: a disc of radius r has r / 2), which is what `Truth.decodable`
 compares with the module size.
 
-Two families:
+Tuned families:
 
 - `TUNING`: discs, Gaussians, their mixtures, elliptical, stronger towards the corners,
   with motion. The bench's `harsh_lens` stills; the reader may be tuned on these;
+- `fringed` (issue 50, the bench's `harsh_fringe`): the same blur with a bright rim
+  (spherical aberration), chromatic fringes (the red and blue images magnified apart
+  towards the corners), vignetting and a rolling shutter's skew (rows read later shifted
+  sideways while the camera moves);
 - `HELD_OUT`: what no tuning uses (the bench's `lens_heldout`, reported on its own as
   `defocus_heldout_found`): a polygonal aperture (five or six blades) with a bright rim
   (spherical aberration: a "soap bubble" bokeh), a focal plane tilted against the table
   (the blur grows from one side of the frame to the other, not from the centre), and the
-  astigmatism's long axis radial instead of tangential.
+  astigmatism's long axis radial instead of tangential. It shares this module's code with
+  the tuned families; `hardware.synthetic.ray_optics` is the held-out lens that shares
+  none (issue 50).
 """
 from __future__ import annotations
 
@@ -53,6 +59,10 @@ class Lens:
     rim: float = 0.0
     focus_tilt: float = 0.0
     radial_astigmatism: bool = False
+    # issue 50: what a lens does besides blur
+    fringe_px: float = 0.0  # red and blue images this far apart at the frame's corner
+    falloff: float = 0.0  # light lost at the corner (vignetting), 0..1
+    skew_px: float = 0.0  # rolling shutter: the bottom row shifted this far from the top
 
     def _field(self, u: float, v: float) -> tuple[float, float, float]:
         """(growth, stretch, angle of the long axis in radians) at normalised frame
@@ -116,7 +126,16 @@ class Lens:
         """The radius of the disc with the same spread as the PSF at image point (x, y)
         along the PSF's worst axis: twice its largest standard deviation."""
         kernel = self.psf(2 * x / width - 1, 2 * y / height - 1, scale)
-        return _worst_radius(kernel)
+        radius = _worst_radius(kernel)
+        if self.fringe_px:  # red and blue apart by d: gray's spread grows by their weights
+            d = self.fringe_px * scale * math.hypot(x - width / 2, y - height / 2) \
+                / math.hypot(width / 2, height / 2)
+            radius = 2 * math.sqrt((radius / 2) ** 2 + (0.299 + 0.114) * (d / 2) ** 2)
+        return radius
+
+    def moved(self, y: float, height: float, scale: float = 1.0) -> float:
+        """How far the rolling shutter moved a point of row ``y`` sideways (px)."""
+        return self.skew_px * scale * y / height
 
 
 def _worst_radius(kernel: np.ndarray) -> float:
@@ -173,7 +192,33 @@ def blur(image: np.ndarray, lens: Lens, scale: float = 1.0) -> np.ndarray:
             if part.ndim == 3:
                 weight = weight[..., None]
             out[y0:y1, x0:x1] += part * weight
+    if lens.fringe_px and out.ndim == 3:
+        out = _fringes(out, lens.fringe_px * scale)
+    if lens.falloff:
+        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+        r2 = ((xx - w / 2) ** 2 + (yy - h / 2) ** 2) / ((w / 2) ** 2 + (h / 2) ** 2)
+        factor = 1 - lens.falloff * r2
+        out *= factor[..., None] if out.ndim == 3 else factor
+    if lens.skew_px:
+        shear = np.float32([[1, lens.skew_px * scale / h, 0], [0, 1, 0]])
+        out = cv2.warpAffine(out, shear, (w, h), flags=cv2.INTER_LINEAR,
+                             borderMode=cv2.BORDER_REPLICATE)
     return np.clip(out + 0.5, 0, 255).astype(np.uint8)
+
+
+def _fringes(image: np.ndarray, px: float) -> np.ndarray:
+    """Lateral chromatic aberration: red magnified, blue shrunk about the centre, each by
+    half of ``px`` at the corner (BGR)."""
+    h, w = image.shape[:2]
+    corner = math.hypot(w / 2, h / 2)
+    out = image.copy()
+    for channel, sign in ((0, -1), (2, 1)):
+        k = 1 + sign * px / 2 / corner
+        m = np.float32([[k, 0, (1 - k) * w / 2], [0, k, (1 - k) * h / 2]])
+        out[..., channel] = cv2.warpAffine(image[..., channel], m, (w, h),
+                                           flags=cv2.INTER_LINEAR,
+                                           borderMode=cv2.BORDER_REPLICATE)
+    return out
 
 
 def _tent(at: np.ndarray, node: float, nodes: np.ndarray, index: int) -> np.ndarray:
@@ -199,6 +244,17 @@ def tuning(rng: np.random.Generator, strength: float) -> Lens:
                 corner_gain=float(rng.uniform(1.1, 1.6)),
                 astigmatism=float(rng.uniform(0.0, 0.6)),
                 motion=(length * math.cos(angle), length * math.sin(angle)))
+
+
+def fringed(rng: np.random.Generator, strength: float) -> Lens:
+    """A lens of the second tuned family (issue 50): the tuning blur with a bright rim
+    (spherical aberration), colour fringes, vignetting and a rolling shutter's skew."""
+    base = tuning(rng, strength)
+    return Lens(disc_px=base.disc_px, gauss_px=base.gauss_px, mix=base.mix,
+                corner_gain=base.corner_gain, astigmatism=base.astigmatism,
+                motion=base.motion, rim=float(rng.uniform(0.0, 0.8)),
+                fringe_px=float(rng.uniform(0.5, 2.5)), falloff=float(rng.uniform(0.1, 0.4)),
+                skew_px=float(rng.uniform(-8, 8)))
 
 
 def held_out(rng: np.random.Generator, strength: float) -> Lens:

@@ -22,6 +22,7 @@ import numpy as np
 
 from hardware.synthetic.lens import Lens
 from hardware.synthetic.lens import blur as lens_blur
+from hardware.synthetic.ray_optics import RayLens
 from hardware.tags.format import BOARD_MARKER
 from hardware.tags.sheet import qr_matrix
 
@@ -107,6 +108,9 @@ class Style:
     # defocus disc) and a glossy sleeve's highlight over one card
     lens: Lens | None = None
     sleeve: Sleeve | None = None
+    # issue 50: the held-out lens traced through an aberrated pupil (ray_optics: no code
+    # shared with `lens`), applied after it
+    optics: RayLens | None = None
 
 
 @dataclass(frozen=True)
@@ -546,6 +550,8 @@ class Camera:
         for hand in hands:
             if isinstance(hand, Die):
                 _draw_die(canvas, hand, s, owner)
+            elif hasattr(hand, "draw"):  # an object that draws itself (foreign_covers)
+                hand.draw(canvas, s, owner)
             else:
                 _draw_hand(canvas, hand, s, owner)
         homography = _scaled(self.homography, s)
@@ -564,6 +570,8 @@ class Camera:
             image = cv2.filter2D(image, -1, _disk(style.defocus_px * s))
         if style.lens is not None:
             image = lens_blur(image, style.lens, s)
+        if style.optics is not None:
+            image = style.optics.apply(image, s)
         if style.blur_sigma > 0:
             image = cv2.GaussianBlur(image, (0, 0), style.blur_sigma * s)
         if style.bayer and style.raw_noise:
@@ -593,6 +601,10 @@ class Camera:
             if style.lens is not None:  # two blurs in a row: their spreads add
                 lens = style.lens.equivalent_radius(*t.sticker, w, h, s)
                 defocus = math.hypot(defocus, lens)
+                t = _shifted(t, style.lens.moved(t.sticker[1], h, s))
+            if style.optics is not None:
+                defocus = math.hypot(defocus, style.optics.spread(*t.sticker, w, h, s))
+                t = _shifted(t, style.optics.moved(*t.sticker, h, s))
             washed = _washed(sheen, corners, len(qr_matrix(t.payload))) if sheen is not None \
                 else 0.0
             out.append(replace(t, **facts, defocus_px=round(defocus, 3),
@@ -671,6 +683,14 @@ class Camera:
             rotation = None if p.marker else round(((p.angle - north) % 360) / 90) % 4
             out.append(Truth(p.payload, (cx, cy), sticker, angle, rotation))
         return out
+
+
+def _shifted(t: Truth, dx: float) -> Truth:
+    """``t`` moved ``dx`` px sideways (a rolling shutter's skew at its row)."""
+    if not dx:
+        return t
+    return replace(t, centre=(t.centre[0] + dx, t.centre[1]),
+                   sticker=(t.sticker[0] + dx, t.sticker[1]))
 
 
 def _bayer(image: np.ndarray, noise: float = 0.0,

@@ -12,7 +12,10 @@ tilted up to 20 degrees; each family adds its own trouble:
 | blur | a defocus disc of 0.8-2.0 px |
 | low_light | the darkest corner at 15-30 % of full light, noise 10-14 |
 | mixed | glare and defocus together |
+| fringe | issue 50: the fringed lens (`lens.fringed`: colour fringes, vignetting, skew) |
+| small_far | 40 mm stickers (30 mm symbols) at 60 cm, 720p: 55-68 px symbols, some glare |
 | lens_heldout | the held-out lens family (`lens.held_out`): no tuning uses it |
+| optics_heldout | the lens sharing no code with the tuned ones (`ray_optics.held_out`) |
 
 The first wrong turn found here (glare, seed 13) was the finder reader's guess turned half
 round (hardware.camera.geometry); `scene(family, seed)` is deterministic, and a fresh
@@ -26,12 +29,12 @@ from dataclasses import replace
 
 import numpy as np
 
-from hardware.synthetic import lens
+from hardware.synthetic import lens, ray_optics
 from hardware.synthetic.scene import Camera, Placement, Style, random_placements
 from hardware.tags.format import card_payload
 
-FAMILIES = ("several", "glare", "blur", "low_light", "mixed")
-HELD_OUT = ("lens_heldout",)  # never tuned on: reported apart
+FAMILIES = ("several", "glare", "blur", "low_light", "mixed", "fringe", "small_far")
+HELD_OUT = ("lens_heldout", "optics_heldout")  # never tuned on: reported apart
 FRAMES = 8  # about a quarter of a second at 30 fps: every card appears within it or waits
 
 
@@ -48,8 +51,15 @@ def style(family: str, rng: np.random.Generator) -> Style:
     if family == "low_light":
         base = replace(base, light_min=float(rng.uniform(0.15, 0.3)),
                        noise_sigma=float(rng.uniform(10, 14)))
+    if family == "fringe":
+        base = replace(base, lens=lens.fringed(rng, float(rng.uniform(0.5, 1.4))))
+    if family == "small_far":
+        base = replace(base, symbol_px=int(rng.uniform(55, 68)),
+                       glare=float(rng.choice([0.0, rng.uniform(0.4, 0.8)])))
     if family == "lens_heldout":
         base = replace(base, lens=lens.held_out(rng, float(rng.uniform(0.5, 1.0))))
+    if family == "optics_heldout":
+        base = replace(base, optics=ray_optics.held_out(rng, float(rng.uniform(0.5, 1.4))))
     return base
 
 

@@ -406,16 +406,23 @@ def render_script(script: Script, seed: int = 0, style: Style | None = None
     """Every frame as JPEG bytes (what an MJPG webcam sends) with its ground truth."""
     style = style or Style()
     camera = Camera.create(seed, style)
-    out = []
-    for index, placements in enumerate(script.frames):
-        gain = script.gains[index] if script.gains else 1.0
-        shot = camera if gain == 1.0 else replace(camera, light=camera.light * np.float32(gain))
-        image, truth = shot.render(placements, style, seed * 100_000 + index,
-                                   hands=script.hands_at(index))
-        ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 90])
-        assert ok
-        out.append((jpeg.tobytes(), truth))
-    return out
+    return [render_frame(script, index, seed, style, camera)
+            for index in range(len(script.frames))]
+
+
+def render_frame(script: Script, index: int, seed: int = 0, style: Style | None = None,
+                 camera: Camera | None = None) -> tuple[bytes, list[Truth]]:
+    """Frame ``index`` of the script as `render_script` makes it, alone (a stand-in camera
+    renders each frame when it is first sent)."""
+    style = style or Style()
+    camera = camera or Camera.create(seed, style)
+    gain = script.gains[index] if script.gains else 1.0
+    shot = camera if gain == 1.0 else replace(camera, light=camera.light * np.float32(gain))
+    image, truth = shot.render(script.frames[index], style, seed * 100_000 + index,
+                               hands=script.hands_at(index))
+    ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    assert ok
+    return jpeg.tobytes(), truth
 
 
 def write_video(path: Path, script: Script, seed: int = 0, style: Style | None = None) -> Path:

@@ -9,6 +9,7 @@ import pytest
 import socketio
 from werkzeug.serving import WSGIRequestHandler, make_server
 
+from companion import context
 from companion.app import create_app
 from companion.game import games
 from companion.game.patches import Replica
@@ -29,7 +30,7 @@ def make_app(tmp_path, **config):
 def app(tmp_path):
     app = make_app(tmp_path)
     yield app
-    app.extensions["companion"].store.close()
+    context.of(app).service.store.close()
 
 
 @pytest.fixture
@@ -43,7 +44,7 @@ def games_app(tmp_path):
     Monasterium and the toy plug-in) and the default settings."""
     app = create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": True})
     yield app
-    app.extensions["companion"].store.close()
+    context.of(app).service.store.close()
 
 
 @pytest.fixture

@@ -8,6 +8,7 @@ import random
 
 import pytest
 
+from companion import context
 from companion.game import service as service_mod
 from companion.game import shared, views
 from companion.server.lru import LRU
@@ -42,7 +43,7 @@ def test_a_long_game_keeps_its_caches_within_their_sizes(tmp_path, monkeypatch, 
     app = make_app(tmp_path)
     with app.app_context():
         live = new_game(app, game, seed=7)
-        service = app.extensions["companion"]
+        service = context.of(app).service
         module, rnd = live.kind.module, random.Random(7)
         langs = ("en", "pl")
         steps = 0
@@ -71,7 +72,7 @@ def test_the_vp_chart_keeps_a_few_versions_not_every_one(tmp_path):
     app = make_app(tmp_path)
     with app.app_context():
         live = new_game(app, "wwe", seed=2)
-        service = app.extensions["companion"]
+        service = context.of(app).service
         rnd = random.Random(2)
         history._series_cache.clear()
         for _ in range(30):
@@ -85,11 +86,11 @@ def test_the_vp_chart_keeps_a_few_versions_not_every_one(tmp_path):
 
 def test_closed_sockets_leave_no_entry_in_the_per_connection_maps(app, client, live):
     game_id = create_game(client)
-    connections = app.extensions["companion.registry"]  # blueprints/connections.py
+    connections = context.of(app).connections  # blueprints/connections.py
     maps = {"sent": connections._sent, "previewed": connections._previewed,
             "booked": connections._booked}
     spies = [Spy(live.url, {"role": "table", "game": game_id, "lang": "pl",
-                            "table_token": app.extensions["companion"].new_table_token(game_id)}),
+                            "table_token": context.of(app).service.new_table_token(game_id)}),
              Spy(live.url, {"role": "host", "game": game_id,
                             "host_token": host_token(app, game_id)})]
     spies += [Spy(live.url, {"role": "seat", "game": game_id,

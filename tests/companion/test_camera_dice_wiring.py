@@ -10,6 +10,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from companion import context
 from companion.server.settings import DiceSettings
 from companion.wiring import camera_dice
 from companion.wiring import dice as wiring
@@ -31,6 +32,7 @@ class RunningCamera:
     def __init__(self) -> None:
         self.frame_listeners: list = []
         self.every_frame: list = []  # () -> True: the camera service looks at every frame
+        self.overlays: list = []  # drawing on the preview (none here)
 
     def wants_every_frame(self) -> bool:
         return any(wants() for wants in self.every_frame)
@@ -109,9 +111,9 @@ def roll_device(view) -> dict:
 
 def test_a_camera_roll_is_handed_on_as_a_serial_one(games_live):
     app, server = games_live
-    service = app.extensions["companion"]
+    service = context.of(app).service
     mon = service.create("monasterium", {"players": PLAYERS, "seed": 1}, "2468")
-    manager = app.extensions["companion.hardware"]
+    manager = context.of(app).hardware
     data = app.config["DATA_DIR"]
     handle = wiring.DiceWiring(service, manager.changed, DiceSettings(port="/nonexistent"),
                                data)
@@ -119,7 +121,7 @@ def test_a_camera_roll_is_handed_on_as_a_serial_one(games_live):
     wiring.attach_camera(handle, service, camera)
     camera_dice.save_tray(handle.config_path, (0.0, 0.0, 480.0, 360.0))
     handle.camera.reset()
-    manager.handles["dice"] = handle
+    manager.dice = handle
     spies = []
     try:
         host = host_spy(server.url, service, mon.id)
@@ -173,12 +175,12 @@ def test_a_camera_roll_is_handed_on_as_a_serial_one(games_live):
 def monasterium_on_camera(app):
     """A Monasterium game (Anna N, Bruno E) whose dice the camera reads, as the server wires
     them: ``(service, game, dice wiring)``."""
-    service = app.extensions["companion"]
+    service = context.of(app).service
     mon = service.create("monasterium", {"players": PLAYERS, "seed": 1}, "2468")
-    manager = app.extensions["companion.hardware"]
+    manager = context.of(app).hardware
     handle = wiring.DiceWiring(service, manager.changed, DiceSettings(port="/nonexistent"),
                                app.config["DATA_DIR"])
-    manager.handles["dice"] = handle
+    manager.dice = handle
     handle.choose("camera")
     return service, mon, handle
 
@@ -273,13 +275,13 @@ def test_a_waiting_roll_ends_when_the_game_moves_on(games_live):
     """The roll entered otherwise (the host's "Let the app roll") while the camera's roll
     waits for a die: the phones stop asking, and a late answer changes nothing."""
     app, server = games_live
-    service = app.extensions["companion"]
+    service = context.of(app).service
     mon = service.create("monasterium", {"players": PLAYERS, "seed": 1}, "2468")
-    manager = app.extensions["companion.hardware"]
+    manager = context.of(app).hardware
     handle = wiring.DiceWiring(service, manager.changed,
                                DiceSettings(port="/nonexistent", default_source="camera"),
                                app.config["DATA_DIR"])
-    manager.handles["dice"] = handle
+    manager.dice = handle
     spies = []
     try:
         anna = seat_spy(server.url, service, mon.id, "N")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import cv2
 
+from companion import context
 from companion.server.settings import DiceSettings
 from companion.wiring import camera_dice
 from companion.wiring import dice as wiring
@@ -33,17 +34,17 @@ def at_tax(games_live):
     """A World Without End game at its tax roll, the camera as the dice source, its tray the
     whole 480x360 frame; the dice wiring as the server runs it (`dice.start`)."""
     app, server = games_live
-    service = app.extensions["companion"]
+    service = context.of(app).service
     live = service.create("wwe", {"players": PLAYERS, "seed": 5}, PIN)
     play_live_to_tax(service, live)
-    manager = app.extensions["companion.hardware"]
+    manager = context.of(app).hardware
     handle = wiring.DiceWiring(service, manager.changed, DiceSettings(port="/nonexistent"),
                                app.config["DATA_DIR"])
     camera = RunningCamera()
     wiring.attach_camera(handle, service, camera)
-    app.extensions["companion.catalog_listeners"].append(handle.camera.catalog_changed)
+    context.of(app).kinds.listeners.append(handle.camera.catalog_changed)
     camera_dice.save_tray(handle.config_path, (0.0, 0.0, 480.0, 360.0))
-    manager.handles["dice"] = handle
+    manager.dice = handle
     handle.choose("camera")
     return app, server, service, live, handle, camera
 

@@ -14,10 +14,11 @@ from types import SimpleNamespace
 
 import pytest
 
+from companion import context
 from companion.server import i18n
 from companion.server.settings import DiceSettings
 from companion.table.table_steps import TEXTS
-from companion.wiring import camera_dice, hardware_manager
+from companion.wiring import camera_dice
 from companion.wiring import dice as wiring
 from engine.api import Act, DieRole, Refused, TableStep, Warn
 from engine.shapes import action, ints
@@ -96,7 +97,7 @@ def map_dice(app, roles: dict) -> None:
 def mixed(tmp_path):
     app = make_app(tmp_path, GAMES={"toy": (mixed_game(), None)})
     server = LiveServer(app)
-    service = app.extensions["companion"]
+    service = context.of(app).service
     live = service.create("toy", {"players": PLAYERS}, "2468")
     yield app, server, service, live, wire_camera(app)
     server.stop()
@@ -105,13 +106,13 @@ def mixed(tmp_path):
 
 def wire_camera(app):
     """The dice wiring as the server runs it, the camera the dice source, its tray set."""
-    service = app.extensions["companion"]
-    manager = app.extensions["companion.hardware"]
+    service = context.of(app).service
+    manager = context.of(app).hardware
     handle = wiring.DiceWiring(service, manager.changed, DiceSettings(port="/nonexistent"),
                                app.config["DATA_DIR"])
     wiring.attach_camera(handle, service, RunningCamera())
     camera_dice.save_tray(handle.config_path, (0.0, 0.0, 480.0, 360.0))
-    manager.handles["dice"] = handle
+    manager.dice = handle
     handle.choose("camera")
     return handle
 
@@ -128,7 +129,7 @@ def devices(app, live) -> dict:
     for the TV: the hardware status as the game at the table shows it)."""
     from companion.game import views
 
-    hardware = hardware_manager.status_for(app, live)
+    hardware = context.of(app).hardware.status_for(live)
     with app.app_context():
         return {lang: roll_device(views.build(live, "table", None, lang, hardware=hardware))
                 for lang in LANGS}
@@ -300,7 +301,7 @@ def test_a_waiting_untaught_die_is_named_in_each_recipients_language(games_in_co
     """The name of a die the camera has not learnt (its role's English msgid in the dice
     status) reaches each recipient in their language, from the game's own domain; the
     status itself is left as it was."""
-    from companion.wiring import hardware_texts
+    from companion.game import hardware_texts
 
     waiting = {"game": "g1", "who": "A", "missing": [
         {"die": "tax", "role": "tax", "untaught": True, "name": "Tax die"},

@@ -5,10 +5,11 @@ from pathlib import Path
 
 import pytest
 
+from companion import context
 from companion.app import create_app
 from companion.server.settings import resolve
 from companion.wiring import camera as wiring
-from companion.wiring.camera import CameraRules, Preview, Table, card_index
+from companion.wiring.camera import CameraRules, GameFacts, Preview, card_index
 from engine.api import Act, Propose, Refused, Select, Warn
 from engine.wwe import GAME
 from hardware.camera.sources import FrameSource
@@ -35,12 +36,12 @@ class Game:
         self.index = card_index(GAME.info, catalog)
         self.state = GAME.setup(catalog, {"players": PLAYERS, "seed": 3})
 
-    def table(self) -> Table:
+    def table(self) -> GameFacts:
         prompts = GAME.prompts(self.state)
         head = (prompts[0].kind, prompts[0].seat) if prompts else None
         state = self.state
-        return Table("wwe", {"E": "event", "A": "action"}, self.index, head,
-                     lambda seen: GAME.info.bindings.sighting(state, seen))
+        return GameFacts("wwe", {"E": "event", "A": "action"}, self.index, head,
+                         lambda seen: GAME.info.bindings.sighting(state, seen))
 
     def apply(self, action):
         self.state = GAME.apply(self.state, action)[0]
@@ -128,8 +129,8 @@ def test_stable_time_counts_from_when_the_turn_is_asked_for():
         return [Propose(turn("N", seen.rotation))] if ask["now"] else []
 
     def table():
-        return Table("wwe", {"E": "event"}, {("E", parse(EVENT).code): "because_the_works"},
-                     ("orient_event" if ask["now"] else "choose_target", "N"), meaning)
+        return GameFacts("wwe", {"E": "event"}, {("E", parse(EVENT).code): "because_the_works"},
+                         ("orient_event" if ask["now"] else "choose_target", "N"), meaning)
 
     rules.observe(appeared(EVENT, "council", 3), table(), 0.0)
     # other prompts first (e.g. a target to choose): the card lies still meanwhile
@@ -176,7 +177,7 @@ def server(tmp_path):
     live = LiveServer(app)
     yield app, live
     live.stop()
-    app.extensions["companion"].store.close()
+    context.of(app).service.store.close()
 
 
 def first_starred_event(catalog):
@@ -186,7 +187,7 @@ def first_starred_event(catalog):
 
 def test_video_camera_on_a_running_server_gives_the_phones_the_incomes(server, tmp_path):
     app, live_server = server
-    service = app.extensions["companion"]
+    service = context.of(app).service
     game = service.create("wwe", {"players": PLAYERS}, "2468")
     event = first_starred_event(game.kind.catalog)
     script = demo_script(card_payload("wwe", "E", event), GRAIN)
@@ -202,10 +203,10 @@ def test_video_camera_on_a_running_server_gives_the_phones_the_incomes(server, t
                                              "token": token})
     table_display = Spy(live_server.url, {"role": "table", "game": game.id, "lang": "en",
                                           "table_token": service.new_table_token(game.id)})
-    manager = app.extensions["companion.hardware"]
-    app.extensions["companion.settings"] = resolve({"DATA_DIR": app.config["DATA_DIR"],
-                                                    "CAMERA_SOURCE": str(video)})
-    handle = wiring.start(app, service, manager.changed)
+    manager = context.of(app).hardware
+    settings = resolve({"DATA_DIR": app.config["DATA_DIR"],
+                        "CAMERA_SOURCE": str(video)})
+    handle = wiring.start(settings, service, manager.changed)
     try:
         # reveal_event, then orient_event
         final = {seat: phone.wait_version(2, timeout=2 * PATIENCE)
@@ -214,7 +215,7 @@ def test_video_camera_on_a_running_server_gives_the_phones_the_incomes(server, t
         status = handle.status()
         preview = handle.preview_jpeg()
         chunk = next(handle.mjpeg())
-        wait(lambda: handle.last[1].marker_seen)
+        wait(lambda: handle.snapshot().marker_seen)
         saved = handle.save_calibration()
     finally:
         handle.stop()
@@ -259,7 +260,7 @@ def test_video_camera_on_a_running_server_gives_the_phones_the_incomes(server, t
 
 def test_card_the_engine_refuses_is_a_warning_not_an_action(server, tmp_path):
     app, _ = server
-    service = app.extensions["companion"]
+    service = context.of(app).service
     game = service.create("wwe", {"players": PLAYERS}, "2468")
     chapter_two = next(e["id"] for e in game.kind.catalog["event_cards"] if e["chapter"] == 2)
     changed = []
@@ -308,16 +309,16 @@ def test_cards_on_the_table_before_the_game_are_placed_once_and_a_restart_change
     from hardware.tags.format import BOARD_MARKER
 
     app, _ = server
-    service = app.extensions["companion"]
+    service = context.of(app).service
     event = first_starred_event(load_catalog("wwe"))
     lying = [Placement(BOARD_MARKER, *MARKER_AT, 0.0, marker=True),
              Placement(card_payload("wwe", "E", event), *board_to_table(0, 60), 2.0),
              Placement(GRAIN, *board_to_table(130, 130), 180.0)]
     video = write_video(tmp_path / "table.avi", Script([lying] * 45, []), 5, video_style(5))
-    app.extensions["companion.settings"] = resolve({"DATA_DIR": app.config["DATA_DIR"],
-                                                    "CAMERA_SOURCE": str(video)})
-    manager = app.extensions["companion.hardware"]
-    handle = wiring.start(app, service, manager.changed)
+    settings = resolve({"DATA_DIR": app.config["DATA_DIR"],
+                        "CAMERA_SOURCE": str(video)})
+    manager = context.of(app).hardware
+    handle = wiring.start(settings, service, manager.changed)
     try:
         wait(lambda: len(handle.camera.recognizer.tracker.confirmed()) == 2)
         game = service.create("wwe", {"players": PLAYERS}, "2468")
@@ -328,7 +329,7 @@ def test_cards_on_the_table_before_the_game_are_placed_once_and_a_restart_change
     revealed = {"type": "reveal_event", "card": event, "by": "table"}
     assert list({s: a for s, a, _ in service.get(game.id).log}.values())[0] == revealed
     # the server restarts; the cards still lie there
-    handle = wiring.start(app, service, manager.changed)
+    handle = wiring.start(settings, service, manager.changed)
     try:
         wait(lambda: len(handle.camera.recognizer.tracker.confirmed()) == 2
              and handle.status()["selected"] == {"S": "grain"})

@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
+from companion import context
 from companion.box import deck
 from companion.box.catalog import CatalogError, load_catalog, load_kind
 from companion.cli import cli
@@ -230,17 +231,17 @@ def test_the_app_reloads_a_changed_catalog_for_new_games_only(tmp_path):
 
     app = make_app(tmp_path, GAMES={})
     try:
-        service = app.extensions["companion"]
+        service = context.of(app).service
         players = [{"seat": "N", "name": "Ann"}, {"seat": "E", "name": "Bob"}]
         old = service.create(GAME, {"players": players}, "1234")
         deck.save_entry(GAME, app.config["DATA_DIR"], "event_cards",
                         real_card(corners=("vp",) * 4))
-        app.extensions["companion.catalog_changed"](GAME)
+        context.of(app).kinds.changed(GAME)
         new = service.create(GAME, {"players": players}, "1234")
         assert new.state["cat"]["events"]["demo_feast"]["corners"] == ["vp"] * 4
         assert old.state["cat"]["events"]["demo_feast"]["corners"] != ["vp"] * 4
     finally:
-        app.extensions["companion"].store.close()
+        context.of(app).service.store.close()
 
 
 # ------------------------------------------------------------------------ command line

@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import random
 
+from companion import context
+from companion.game import hardware_texts
 from companion.game.service import Identity
 from companion.game.views import Namer
 from companion.server.settings import resolve
 from companion.wiring import camera as wiring
-from companion.wiring import hardware_texts
 from companion.wiring.demo_scene import SceneSource, placements, scene_for
 from engine.api import DemoCard
 from tests.waiting import PATIENCE, wait_for
@@ -27,7 +28,7 @@ def wait(predicate) -> bool:
 
 def test_each_game_declares_its_scene_in_its_own_zones(games_in_context):
     app = games_in_context
-    service = app.extensions["companion"]
+    service = context.of(app).service
     for game in ("wwe", "pillars", "monasterium"):
         live = service.create(game, {"players": PLAYERS, "start_seat": "N"}, "2468")
         info = live.kind.module.info
@@ -51,12 +52,12 @@ def test_each_game_declares_its_scene_in_its_own_zones(games_in_context):
 
 def test_a_pillars_table_is_laid_out_by_the_simulated_camera(games_in_context):
     app = games_in_context
-    service = app.extensions["companion"]
+    service = context.of(app).service
     live = service.create("pillars", {"players": PLAYERS, "start_seat": "N"}, "2468")
-    manager = app.extensions["companion.hardware"]
-    app.extensions["companion.settings"] = resolve({"DATA_DIR": app.config["DATA_DIR"],
-                                                    "CAMERA_SOURCE": "synthetic"})
-    handle = wiring.start(app, service, manager.changed)
+    manager = context.of(app).hardware
+    settings = resolve({"DATA_DIR": app.config["DATA_DIR"],
+                        "CAMERA_SOURCE": "synthetic"})
+    handle = wiring.start(settings, service, manager.changed)
     try:
         assert isinstance(handle.camera.capture.source, SceneSource)
         assert handle.acting is False  # the demo camera first only shows what it would do
@@ -100,14 +101,15 @@ def test_monasterium_s_simulated_camera_throws_the_dice_in_its_tray_and_reads_th
     from companion.wiring.demo_scene import TRAY_MM
 
     app = games_in_context
-    service = app.extensions["companion"]
+    service = context.of(app).service
     live = service.create("monasterium", {"players": PLAYERS[:2], "start_seat": "N"}, "2468")
-    manager = app.extensions["companion.hardware"]
-    app.extensions["companion.settings"] = resolve(
+    manager = context.of(app).hardware
+    settings = resolve(
         {"DATA_DIR": app.config["DATA_DIR"], "CAMERA_SOURCE": "synthetic",
          "DICE_DEFAULT_SOURCE": "camera", "DICE_PORT": "/dev/nonexistent-dice"})
-    camera = manager.handles["camera"] = wiring.start(app, service, manager.changed)
-    dice = manager.handles["dice"] = dice_wiring.start(app, service, manager.changed)
+    camera = manager.camera = wiring.start(settings, service, manager.changed)
+    dice = manager.dice = dice_wiring.start(settings, service, manager.changed, camera,
+                                            context.of(app).kinds)
     try:
         source = camera.camera.capture.source
         assert source.tray_mm == TRAY_MM and dice.source == "camera"

@@ -5,6 +5,7 @@ import random
 
 import pytest
 
+from companion import context
 from companion.box.catalog import load_catalog
 from companion.server.settings import DiceSettings, resolve
 from companion.wiring import dice as wiring
@@ -115,7 +116,7 @@ def test_emulated_rolls_reach_a_real_game(tmp_path):
     from companion.app import create_app
 
     app = create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": True})
-    service = app.extensions["companion"]
+    service = context.of(app).service
     players = [{"seat": s, "name": s} for s in "NESW"]
     live = service.create("wwe", {"players": players, "seed": 5}, "2468")
     changes = []

@@ -23,9 +23,10 @@ import cv2
 import numpy as np
 from click.testing import CliRunner
 
+from companion import doctor
 from companion.box import backup as backups
 from companion.cli import cli
-from companion.server import doctor, netinfo
+from companion.server import netinfo
 
 
 def ctx_for(tmp_path: Path, **kw) -> doctor.Context:

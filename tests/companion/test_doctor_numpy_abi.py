@@ -16,7 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from companion.server import doctor, numpy_abi
+from companion import doctor
+from companion.server import numpy_abi
 
 REPO = Path(__file__).resolve().parents[2]
 SYSTEM_PYTHON = Path("/usr/bin/python3")
@@ -88,7 +89,7 @@ def test_rpicam_source_works_in_the_trapped_environment(trap_venv, tmp_path):
             "print(sorted(m for m in sys.modules if m.split('.')[0] in "
             "('bottleneck', 'picamera2', 'simplejpeg')))\n")
     out = run_in(trap_venv, code, PATH=f"{tmp_path}:{os.environ['PATH']}",
-                 STANDIN_RPICAM_FRAMES="3")
+                 STANDIN_RPICAM_FRAMES="40")  # 30 settling frames dropped, then one
     assert out.returncode == 0, out.stderr
     assert out.stdout.splitlines() == ["(720, 1280) uint8", "[]"]
 

@@ -11,6 +11,7 @@ import random
 
 import pytest
 
+from companion import context
 from companion.app import create_app
 from companion.box.catalog import load_catalog
 from companion.game.games import module_of
@@ -29,11 +30,11 @@ def make(tmp_path):
 def new_game(app, game: str, seats: str = "NES") -> str:
     setup = {"players": [{"seat": s, "name": NAMES[s], "colour": c}
                          for s, c in zip(seats, ("blue", "red", "green", "yellow"), strict=False)]}
-    return app.extensions["companion"].create(game, setup, "2468").id
+    return context.of(app).service.create(game, setup, "2468").id
 
 
 def as_host(app, client, game_id: str) -> None:
-    token = app.extensions["companion"].new_host_token(game_id)
+    token = context.of(app).service.new_host_token(game_id)
     client.set_cookie(f"tc_host_{game_id}", token)
 
 
@@ -75,7 +76,7 @@ def test_the_setup_is_walked_skipped_resumed_and_kept_across_a_restart(tmp_path)
     skipped = ids[1]
     assert status == 200 and state["at"] == 2 and state["steps"][1]["skipped"]
     assert state["steps"][0]["done"] == "host"
-    store = app.extensions["companion"].store
+    store = context.of(app).service.store
     store.close()
     # the box restarts: the guide resumes where it was, the skipped step still marked
     app = make(tmp_path)
@@ -90,7 +91,7 @@ def test_the_setup_is_walked_skipped_resumed_and_kept_across_a_restart(tmp_path)
     for _ in ids:
         state = post(host, game_id, {"op": "done"})[1]
     assert state["finished"]
-    app.extensions["companion"].store.close()
+    context.of(app).service.store.close()
 
 
 def test_only_the_table_or_the_host_moves_the_guide_and_bad_input_changes_nothing(tmp_path):
@@ -108,12 +109,12 @@ def test_only_the_table_or_the_host_moves_the_guide_and_bad_input_changes_nothin
     no_csrf = host.post(f"/games/{game_id}/setup", json={"op": "done"})
     assert no_csrf.status_code == 400
     assert host.get("/games/nope/setup.json").status_code == 404
-    app.extensions["companion"].store.close()
+    context.of(app).service.store.close()
 
 
 def test_a_phone_sees_its_own_starting_pieces(tmp_path):
     app = make(tmp_path)
-    service = app.extensions["companion"]
+    service = context.of(app).service
     live = service.create("pillars", {"players": [{"seat": s, "name": NAMES[s]} for s in "NES"],
                                       "start_seat": "E"}, "2468")
     phone = app.test_client()
@@ -143,7 +144,7 @@ def finished_record(game: str, seed: int) -> dict:
 @pytest.mark.parametrize("game", GAMES)
 def test_finished_games_are_listed_and_export_as_csv_and_bg_stats(tmp_path, game):
     app = make(tmp_path)
-    service = app.extensions["companion"]
+    service = context.of(app).service
     done = service.import_record(finished_record(game, 5), "2468")
     assert done.status == "finished"
     running = new_game(app, game)
@@ -190,7 +191,7 @@ def test_a_game_ended_early_is_no_victory_in_history_csv_and_bg_stats(tmp_path):
     score named as the game names it (prestige, not VP); a game played to its end still has
     its winner."""
     app = make(tmp_path)
-    service = app.extensions["companion"]
+    service = context.of(app).service
     early = new_game(app, "monasterium", "NESW")
     service.end(early)
     done = service.import_record(finished_record("wwe", 5), "2468")

@@ -1,17 +1,9 @@
 """The hardware manager starts each wiring once and turns failures into a status."""
 from __future__ import annotations
 
-import sys
-import types
-
-from companion.wiring import hardware_manager
+from companion import context
+from companion.wiring import camera, dice
 from tests.companion.conftest import make_app
-
-
-def fake_wiring(name, start):
-    module = types.ModuleType(f"companion.wiring.{name}")
-    module.start = start
-    return module
 
 
 def test_start_once_status_and_failures(tmp_path, monkeypatch):
@@ -21,22 +13,39 @@ def test_start_once_status_and_failures(tmp_path, monkeypatch):
         def status(self):
             return {"state": "ok", "detail": "test camera"}
 
-    def start_camera(app, service, changed):
-        calls.append((app, service, changed))
+        def stop(self):
+            calls.append("stopped")
+
+    def start_camera(settings, service, changed):
+        calls.append((settings, service, changed))
         return Handle()
 
-    def start_dice(app, service, changed):
+    def start_dice(settings, service, changed, camera, kinds, reader_options):
         raise OSError("no port")
 
-    monkeypatch.setitem(sys.modules, "companion.wiring.camera",
-                        fake_wiring("camera", start_camera))
-    monkeypatch.setitem(sys.modules, "companion.wiring.dice", fake_wiring("dice", start_dice))
+    monkeypatch.setattr(camera, "start", start_camera)
+    monkeypatch.setattr(dice, "start", start_dice)
     app = make_app(tmp_path)
-    assert hardware_manager.status(app) == {"camera": {"state": "absent"},
-                                            "dice": {"state": "absent"}}  # not started
-    hardware_manager.start(app)
-    hardware_manager.start(app)  # a second start does nothing
-    assert len(calls) == 1 and calls[0][1] is app.extensions["companion"]
-    status = hardware_manager.status(app)
+    hardware = context.of(app).hardware
+    assert hardware.status() == {"camera": {"state": "absent"},
+                                 "dice": {"state": "absent"}}  # not started
+    hardware.start()
+    hardware.start()  # a second start does nothing
+    assert len(calls) == 1 and calls[0][1] is context.of(app).service
+    assert calls[0][0] is context.of(app).settings
+    status = hardware.status()
     assert status["camera"] == {"state": "ok", "detail": "test camera"}
     assert status["dice"]["state"] == "error" and "no port" in status["dice"]["detail"]
+    assert hardware.camera is not None and hardware.dice is None
+    hardware.stop()
+    assert calls[-1] == "stopped"
+
+
+def test_no_camera_configured_is_absent_with_the_reason(tmp_path, monkeypatch):
+    monkeypatch.setattr(dice, "start", lambda *args: None)
+    app = make_app(tmp_path)
+    hardware = context.of(app).hardware
+    hardware.start()
+    assert hardware.camera is None
+    assert hardware.status()["camera"] == camera.ABSENT
+    assert "camera.source" in camera.ABSENT["detail"]

@@ -12,6 +12,7 @@ import cv2
 import numpy as np
 import pytest
 
+from companion import context
 from companion.app import create_app
 from tests.companion.conftest import LiveServer
 from tests.companion.test_dice_wiring import play_live_to_tax
@@ -28,13 +29,13 @@ def make(tmp_path, config: dict | None = None, **app_config):
     if config is not None:
         (data / "config.json").write_text(json.dumps(config))
     app = create_app(dict({"DATA_DIR": str(data), "TESTING": True}, **app_config))
-    live = app.extensions["companion"].create("wwe", {"players": PLAYERS, "seed": 5}, PIN)
+    live = context.of(app).service.create("wwe", {"players": PLAYERS, "seed": 5}, PIN)
     return app, live
 
 
 def stop(app):
-    app.extensions["companion.hardware"].stop()
-    app.extensions["companion"].store.close()
+    context.of(app).hardware.stop()
+    context.of(app).service.store.close()
 
 
 def csrf(client) -> str:
@@ -72,7 +73,7 @@ def test_every_hardware_route_needs_the_host(plain):
         response = client.post(url, data={"csrf_token": token, "die": "tax", "role": "tax"})
         assert response.status_code == 401, url
     # another game's host is not this game's host
-    other = app.extensions["companion"].create("wwe", {"players": PLAYERS, "seed": 6}, PIN)
+    other = context.of(app).service.create("wwe", {"players": PLAYERS, "seed": 6}, PIN)
     login(client, other.id)
     assert client.get(f"/host/{g}/camera/status.json").status_code == 401
     assert not tmp_config(app).exists()
@@ -139,7 +140,7 @@ def test_camera_preview_calibration_and_status(camera_app):
     try:
         client = app.test_client()
         token = login(client, live.id)
-        host_token = app.extensions["companion"].new_host_token(live.id)
+        host_token = context.of(app).service.new_host_token(live.id)
         request = urllib.request.Request(f"{server.url}/host/{live.id}/camera.mjpg",
                                          headers={"Authorization": f"Bearer {host_token}"})
         with urllib.request.urlopen(request, timeout=60) as response:
@@ -202,8 +203,8 @@ def form(token, rows):
 
 def test_dice_roles_are_saved_and_used_for_the_next_roll(dice_app):
     app, live = dice_app
-    service = app.extensions["companion"]
-    handle = app.extensions["companion.hardware"].handles["dice"]
+    service = context.of(app).service
+    handle = context.of(app).hardware.dice
     emu = handle.emulator
     wait_for(lambda: handle.status()["state"] == "ok", what="emulated reader connected")
     client = app.test_client()
@@ -243,8 +244,8 @@ def test_dice_roles_are_saved_and_used_for_the_next_roll(dice_app):
 
 def test_a_bad_face_warning_reaches_the_pages_translated(dice_app):
     app, live = dice_app
-    service = app.extensions["companion"]
-    handle = app.extensions["companion.hardware"].handles["dice"]
+    service = context.of(app).service
+    handle = context.of(app).hardware.dice
     wait_for(lambda: handle.status()["state"] == "ok", what="emulated reader connected")
     client = app.test_client()
     login(client, live.id)
@@ -257,16 +258,17 @@ def test_a_bad_face_warning_reaches_the_pages_translated(dice_app):
     assert "6" in status["warning"]["message"] and "tax die" not in status["warning"]["message"]
     # and in the host's socket view, in the host's language; the TV gets only the status
     from companion.game import views
-    from companion.wiring import hardware_manager
 
     with app.test_request_context():
-        view = views.build(live, "host", None, "pl", hardware=hardware_manager.status(app))
-        tv = views.build(live, "table", None, "pl", hardware=hardware_manager.status(app))
+        view = views.build(live, "host", None, "pl", hardware=context.of(app).hardware.status())
+        tv = views.build(live, "table", None, "pl", hardware=context.of(app).hardware.status())
     assert view["hardware"]["dice"]["warning"]["message"] != \
         "A tax die cannot show 6; its faces are 2, 3, 4, 5."
     assert "6" in view["hardware"]["dice"]["warning"]["message"]
-    # the status, what reads the dice and a die waiting to be entered: no warning
-    assert tv["hardware"]["dice"] == {"state": "ok", "source": "serial", "pending": None}
+    # the status, what reads the dice (and that it reads them now: no phone enters a roll)
+    # and a die waiting to be entered: no warning
+    assert tv["hardware"]["dice"] == {"state": "ok", "source": "serial", "pending": None,
+                                      "reads": True}
 
 
 @pytest.mark.parametrize("rows, code, word", [
@@ -314,7 +316,7 @@ def test_host_page_for_a_game_without_dice_roles(tmp_path):
     app = create_app({"DATA_DIR": str(tmp_path / "d"), "TESTING": True,
                       "GAMES": {"toy": (diceless, None)}})
     try:
-        live = app.extensions["companion"].create(
+        live = context.of(app).service.create(
             "toy", {"players": [{"seat": "A", "name": "Ann"}, {"seat": "B", "name": "Bob"}]}, PIN)
         client = app.test_client()
         token = login(client, live.id)
@@ -330,8 +332,7 @@ def test_host_page_for_a_game_without_dice_roles(tmp_path):
 
 def test_camera_warnings_are_translated_with_card_names(plain):
     """A camera warning keeps its English template and gains the recipient's message."""
-    from companion.game import views
-    from companion.wiring import hardware_texts
+    from companion.game import hardware_texts, views
     from engine.wwe import GAME
 
     app, live = plain
@@ -357,11 +358,10 @@ def test_camera_warnings_are_translated_with_card_names(plain):
 def test_the_simulated_camera_acts_only_when_the_host_lets_it(tmp_path):
     """Issue 11: in `make run` the synthetic table shows on the host's camera page what it
     would do (reveal its event card) and changes nothing until the host turns it on."""
-    from companion.wiring import hardware_manager
 
     app, live = make(tmp_path, {"dice": {"port": "/dev/nonexistent-dice"}},
                      CAMERA_SOURCE="synthetic")
-    hardware_manager.start(app)  # as `make run`: the demo game exists before the camera
+    context.of(app).hardware.start()  # as `make run`: the demo game exists before the camera
     try:
         check_simulated_camera(app, live)
     finally:
@@ -375,15 +375,14 @@ def test_the_demo_s_dice_tray_is_set_before_the_first_roll(tmp_path):
     its tray and waits for a roll (the tray reader ok, not reading), never "no tray zone is
     set"; what it does say is the truth about this game's die (its tax die is not taught
     yet); and the camera's preview frames the tray."""
-    from companion.wiring import hardware_manager
     from companion.wiring.demo_scene import TRAY_MM
 
     app, live = make(tmp_path, {"dice": {"port": "/dev/nonexistent-dice"}},
                      CAMERA_SOURCE="synthetic", DICE_DEFAULT_SOURCE="camera")
-    hardware_manager.start(app)
+    context.of(app).hardware.start()
     try:
-        handles = app.extensions["companion.hardware"].handles
-        reader = handles["dice"].camera
+        hardware = context.of(app).hardware
+        reader = hardware.dice.camera
         wait_for(lambda: reader.view is not None, timeout=60, what="a camera frame")
         client = app.test_client()
         login(client, live.id)
@@ -392,8 +391,8 @@ def test_the_demo_s_dice_tray_is_set_before_the_first_roll(tmp_path):
         tray = status["tray"]
         assert tray["state"] == "ok" and tray["tray"] == list(TRAY_MM), tray
         assert tray["reading"] is False and "tray" not in status["detail"], status
-        assert live.version == 0 and not handles["dice"].waiting()  # no roll owed
-        camera = handles["camera"]
+        assert live.version == 0 and not hardware.dice.waiting()  # no roll owed
+        camera = hardware.camera
         wait_for(lambda: camera.preview_jpeg() is not None, what="a preview frame")
         image = cv2.imdecode(np.frombuffer(camera.preview_jpeg(), np.uint8), cv2.IMREAD_COLOR)
         b, g, r = (image[..., k].astype(int) for k in range(3))
@@ -403,8 +402,8 @@ def test_the_demo_s_dice_tray_is_set_before_the_first_roll(tmp_path):
 
 
 def check_simulated_camera(app, live):
-    service = app.extensions["companion"]
-    handle = app.extensions["companion.hardware"].handles["camera"]
+    service = context.of(app).service
+    handle = context.of(app).hardware.camera
     client = app.test_client()
     token = login(client, live.id)
     wait_for(lambda: handle.status()["would"], timeout=60, what="the camera sees its card")
@@ -453,12 +452,12 @@ def test_the_dice_tray_is_set_on_the_camera_page_and_framed_on_the_preview(camer
     # the dice page says what reads the dice (the host page chooses it)
     dice_page = client.get(f"/host/{live.id}/dice?lang=de").get_data(as_text=True)
     assert re.search(r'id="dice-source">Der Würfelleser<', dice_page)
-    app.extensions["companion.hardware"].handles["dice"].choose("camera")
+    context.of(app).hardware.dice.choose("camera")
     dice_page = client.get(f"/host/{live.id}/dice?lang=de").get_data(as_text=True)
     assert re.search(r'id="dice-source">Die Kamera \(Würfelschale\)<', dice_page)
     assert client.get(f"/host/{live.id}/dice/status.json").json["source"] == "camera"
 
-    camera = app.extensions["companion.hardware"].handles["camera"]
+    camera = context.of(app).hardware.camera
     wait_for(lambda: camera.preview_jpeg() is not None, what="a preview frame")
     image = cv2.imdecode(np.frombuffer(camera.preview_jpeg(), np.uint8), cv2.IMREAD_COLOR)
     b, g, r = (image[..., k].astype(int) for k in range(3))

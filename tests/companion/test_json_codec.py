@@ -8,6 +8,7 @@ import json
 import pytest
 import socketio
 
+from companion import context
 from companion.server import json_codec
 from tests.companion.conftest import Spy, create_game
 from tests.companion.test_sockets import seat_token
@@ -54,8 +55,8 @@ def test_non_ascii_names_arrive_intact_as_utf8(app, client, live, raw_packets):
 
 def test_a_malformed_packet_closes_only_its_connection(app, client, live):
     game_id = create_game(client)
-    service = app.extensions["companion"]
-    frames = app.extensions["companion.frames"]
+    service = context.of(app).service
+    frames = context.of(app).frames
     good = Spy(live.url, {"role": "seat", "game": game_id, "token": seat_token(app, game_id, "A")})
     try:
         assert good.got_view.wait(PATIENCE)

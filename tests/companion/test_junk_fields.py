@@ -13,6 +13,7 @@ import random
 
 import pytest
 
+from companion import context
 from companion.box.catalog import load_kind
 from companion.game import service as service_module
 from companion.game import shapes
@@ -142,7 +143,7 @@ def test_no_junk_is_accepted_in_any_field(name):
 def test_an_old_record_with_junk_in_unused_fields_imports_cleaned(games_app):
     """A WWE record of before the tightening: a card played without performing it, its
     params holding text no rule reads, replays and imports; the stored action is clean."""
-    service = games_app.extensions["companion"]
+    service = context.of(games_app).service
     live = service.create("wwe", setup_for(("N", "E"), 11), "1234")
     from companion.game.service import Identity
 
@@ -184,7 +185,7 @@ def test_the_stored_log_replays_to_the_same_game(games_app, name):
     the game reached (nothing the rules used was dropped)."""
     from companion.game.service import Identity
 
-    service = games_app.extensions["companion"]
+    service = context.of(games_app).service
     live = service.create(name, setup_for(("N", "E", "S"), 21), "1234")
     rnd = random.Random(21)
     for _ in range(150):

@@ -7,6 +7,7 @@ import json
 
 import pytest
 
+from companion import context
 from companion.server import limits
 from engine.api import Refused
 from tests.companion.conftest import Spy, create_game, csrf
@@ -30,7 +31,7 @@ def test_a_normal_action_passes():
 
 
 def test_socket_and_import_doors_refuse_absurd_input(app, client, live):
-    service = app.extensions["companion"]
+    service = context.of(app).service
     game_id = create_game(client)
     host = Spy(live.url, {"role": "host", "game": game_id,
                           "host_token": service.new_host_token(game_id)})

@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 import re
 
+from companion import context
 from companion.game import views
 from companion.game.service import Identity
 from engine.wwe import GAME
@@ -14,7 +15,7 @@ from tests.companion.test_privacy import new_wwe_game
 
 def test_namer_uses_catalog_names_and_scoped_terms(games_in_context):
     app = games_in_context
-    service = app.extensions["companion"]
+    service = context.of(app).service
     live = service.get(new_wwe_game(app.test_client(), ("N", "E")))
     namer = views.Namer(live, "pl")
     assert namer("guild", "id") == "Cech"  # a favor space: a language map in game.json
@@ -29,7 +30,7 @@ def test_no_raw_id_in_a_whole_polish_game_log(games_in_context):
     """A random 4-player game to its end: the table's and every seat's log in Polish
     contains none of the ids the engine puts into event params."""
     app = games_in_context
-    service = app.extensions["companion"]
+    service = context.of(app).service
     game_id = new_wwe_game(app.test_client(), ("N", "E", "S", "W"))
     live = service.get(game_id)
     rnd = random.Random(11)
@@ -59,7 +60,7 @@ def polish_log_of_a_random_game(app, game: str, seats: str, seed: int) -> set[st
     from companion.game.games import discovered
 
     module = discovered()[game]
-    service = app.extensions["companion"]
+    service = context.of(app).service
     live = service.create(game, {"players": [{"seat": s} for s in seats], "seed": seed},
                           "1234")
     rnd = random.Random(seed)
@@ -101,7 +102,7 @@ def test_the_log_says_chapter_i_as_the_game_does(games_in_context):
     """World Without End's log numbers chapters as everything else does ("Chapter I, round
     1"), in every language; other numbers stay numbers."""
     app = games_in_context
-    service = app.extensions["companion"]
+    service = context.of(app).service
     game_id = new_wwe_game(app.test_client(), ("N", "E"))
     live = service.get(game_id)
     namer = views.Namer(live, "de")

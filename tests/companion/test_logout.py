@@ -8,6 +8,7 @@ import pytest
 import requests
 import socketio
 
+from companion import context
 from companion.app import create_app
 from tests.companion.conftest import LiveServer, Spy
 from tests.waiting import wait_for
@@ -22,12 +23,12 @@ def real(tmp_path_factory):
     server = LiveServer(app)
     yield app, server
     server.stop()
-    app.extensions["companion"].store.close()
+    context.of(app).service.store.close()
 
 
 def new_game(app, name: str) -> str:
     setup = {"players": [{"seat": s, "name": s} for s in ("N", "E")], "seed": 3}
-    return app.extensions["companion"].create(name, setup, "2468").id
+    return context.of(app).service.create(name, setup, "2468").id
 
 
 def browser(url: str) -> tuple[requests.Session, str]:
@@ -52,7 +53,7 @@ def gone(spy: Spy) -> bool:
 @pytest.mark.parametrize("name", GAMES)
 def test_logout_ends_the_host_sockets_of_that_token(real, name):
     app, server = real
-    service = app.extensions["companion"]
+    service = context.of(app).service
     game_id = new_game(app, name)
     http, csrf, token = log_in(server.url, game_id)
     _, _, other_token = log_in(server.url, game_id)  # another host device stays logged in
@@ -78,7 +79,7 @@ def test_logout_ends_the_host_sockets_of_that_token(real, name):
 def test_a_socket_missed_by_the_disconnect_is_refused_all_the_same(real):
     """Belt and braces: a host socket whose token is gone gets `not_host` for every op."""
     app, server = real
-    service = app.extensions["companion"]
+    service = context.of(app).service
     game_id = new_game(app, "monasterium")
     _, _, token = log_in(server.url, game_id)
     host = Spy(server.url, {"role": "host", "game": game_id, "host_token": token})
@@ -102,7 +103,7 @@ def test_a_socket_missed_by_the_disconnect_is_refused_all_the_same(real):
 @pytest.mark.parametrize("name", GAMES)
 def test_a_new_pin_ends_every_host_session(real, name):
     app, server = real
-    service = app.extensions["companion"]
+    service = context.of(app).service
     game_id = new_game(app, name)
     http, csrf, token = log_in(server.url, game_id)
     _, _, other_token = log_in(server.url, game_id)

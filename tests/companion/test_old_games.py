@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from companion import context
 from companion.app import create_app
 from companion.box import backup
 from companion.game.service import Identity
@@ -69,7 +70,7 @@ def test_a_restored_old_database_loads_every_game_as_it_was(restored):
     columns = [c[1] for c in rows(restored / "companion.sqlite3", "PRAGMA table_info(games)")]
     assert "rules" not in columns  # restored as it was written then
     app = app_on(restored)
-    service = app.extensions["companion"]
+    service = context.of(app).service
     try:
         assert service.broken == {}
         for game_id in GOLDEN:
@@ -92,7 +93,7 @@ def test_a_restored_old_database_loads_every_game_as_it_was(restored):
     ruled = dict(rows(db, "SELECT game, rules FROM games WHERE rules IS NOT NULL"))
     assert set(ruled) == {"monasterium", "pillars"}
     app = app_on(restored)
-    service = app.extensions["companion"]
+    service = context.of(app).service
     try:
         for game_id in GOLDEN:
             as_it_was(service, game_id)
@@ -113,7 +114,7 @@ def test_undo_on_an_old_game_and_the_same_actions_again_reach_the_same_end(
     last = rows(db, "SELECT MAX(seq) FROM actions WHERE game = ?", (game_id,))[0][0]
     assert golden is ISSUE or (golden["over"] and newest and last - back < newest)
     app = app_on(restored)
-    service = app.extensions["companion"]
+    service = context.of(app).service
     try:
         live = service.get(game_id)
         assert live.status == ("finished" if golden["over"] else "active")
@@ -132,7 +133,7 @@ def test_undo_on_an_old_game_and_the_same_actions_again_reach_the_same_end(
 
 def test_an_old_record_imports_as_it_was_played(tmp_path):
     app = app_on(tmp_path / "data")
-    service = app.extensions["companion"]
+    service = context.of(app).service
     client = app.test_client()
     try:
         others = [g for g in GOLDEN.values() if g["record"]["game"] != "monasterium"]
@@ -152,7 +153,7 @@ def test_an_old_record_imports_as_it_was_played(tmp_path):
 
 def test_an_old_record_that_cannot_be_migrated_is_refused_and_creates_nothing(tmp_path):
     app = app_on(tmp_path / "data")
-    service = app.extensions["companion"]
+    service = context.of(app).service
     client = app.test_client()
     try:
         bad = dict(ISSUE["record"], setup=dict(ISSUE["record"]["setup"], start="W"))
@@ -192,7 +193,7 @@ def test_a_stored_game_that_cannot_be_migrated_is_kept_as_it_was_with_the_reason
     db = data / "companion.sqlite3"
     before = kept(db)
     app = app_on(data)
-    service = app.extensions["companion"]
+    service = context.of(app).service
     try:
         broken = service.broken[ISSUE["game_id"]]
         assert "not_migratable" in broken["problem"] and "'W' is not a seat" in broken["problem"]
@@ -221,7 +222,7 @@ def test_the_restore_check_replays_an_old_game_in_todays_meaning(tmp_path):
 
 
 def test_a_migration_that_changes_actions_rewrites_only_those(tmp_path, monkeypatch):
-    """A planted rules version 2 of the toy game whose roll carries ``pips`` (version 1:
+    """A planted next rules version of the toy game whose roll carries ``pips`` (before:
     ``value``): reopened, the stored game's rolls in effect are rewritten, its plays and an
     undone roll stay as they were, its snapshots go, and it is at the same state."""
     from tc_toygame import GAME
@@ -256,8 +257,10 @@ def test_a_migration_that_changes_actions_rewrites_only_those(tmp_path, monkeypa
 
     apply_v1 = GAME.apply
     monkeypatch.setattr(GAME, "apply", apply_v2)
+    now_version = GAME.info.rules_version
     monkeypatch.setattr(GAME, "info", dataclasses.replace(
-        GAME.info, rules_version=2, migrations={1: value_to_pips}))
+        GAME.info, rules_version=now_version + 1,
+        migrations={**GAME.info.migrations, now_version: value_to_pips}))
     service = GameService(Store(path), lambda n: load_kind(n, None), snapshot_every=2)
     try:
         service.load_all()
@@ -270,4 +273,4 @@ def test_a_migration_that_changes_actions_rewrites_only_those(tmp_path, monkeypa
     assert changed == {1, 4}  # the rolls in effect; 2 (undone) and 3 (a play) as they were
     assert json.loads(now[1]) == {"type": "roll", "by": "table", "pips": 3}
     assert rows(path, "SELECT COUNT(*) FROM snapshots")[0][0] == 0
-    assert rows(path, "SELECT rules FROM games") == [(2,)]
+    assert rows(path, "SELECT rules FROM games") == [(now_version + 1,)]

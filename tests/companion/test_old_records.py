@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from companion import context
 from companion.app import create_app
 from companion.game import views
 from companion.game.service import Identity
@@ -31,7 +32,7 @@ def _serve(data: Path):
 
 def _stop(app, server) -> None:
     server.stop()
-    app.extensions["companion"].store.close()
+    context.of(app).service.store.close()
 
 
 def _forget_after(data: Path, game_id: str) -> int:
@@ -60,7 +61,7 @@ def test_a_correction_recorded_without_after_reads_right(tmp_path, game):
     seats, item = GAMES[game]
     data = tmp_path / "data"
     app, server = _serve(data)
-    service = app.extensions["companion"]
+    service = context.of(app).service
     with app.app_context():
         game_id = new_game(service, game, seats)
         service.act(Identity("host", game_id), {"type": "adjust", "seat": "E", "item": item,
@@ -70,7 +71,7 @@ def test_a_correction_recorded_without_after_reads_right(tmp_path, game):
     assert token_hint and _forget_after(data, game_id) == 1
 
     app, server = _serve(data)  # the next evening: the record is read back from the file
-    service = app.extensions["companion"]
+    service = context.of(app).service
     try:
         host = host_spy(server.url, service, game_id, "it")
         phone = seat_spy(server.url, service, game_id, "E", "de")

@@ -6,6 +6,7 @@ import re
 
 import pytest
 
+from companion import context
 from tests.companion.conftest import csrf
 
 
@@ -20,19 +21,19 @@ def created(client, form: dict) -> dict:
                                          "name_N": "Ann", "name_E": "Bo", **form})
     assert answer.status_code == 303, answer.get_data(as_text=True)[:400]
     game_id = answer.headers["Location"].rsplit("/", 1)[-1]
-    return client.application.extensions["companion"].get(game_id).row["setup"]["options"]
+    return context.of(client.application).service.get(game_id).row["setup"]["options"]
 
 
 @pytest.mark.parametrize("game", ["pillars", "wwe", "monasterium"])
 def test_no_option_fields_take_every_default(client, game):
     options = created(client, {"game": game})
-    info = client.application.extensions["companion"]._kinds(game).module.info
+    info = context.of(client.application).kinds.get(game).module.info
     assert options == {o.id: o.default for o in info.options}
 
 
 def test_fixed_options_are_facts_and_checkboxes_say_off(client):
     page = client.get("/new?game=pillars").get_data(as_text=True)
-    info = client.application.extensions["companion"]._kinds("pillars").module.info
+    info = context.of(client.application).kinds.get("pillars").module.info
     fixed = [o for o in info.options if len(o.choices) == 1]
     assert len(fixed) >= 10
     for option in fixed:
@@ -50,3 +51,37 @@ def test_fixed_options_are_facts_and_checkboxes_say_off(client):
                                          "name_N": "Ann", "name_E": "Bo", "game": "pillars",
                                          "option_court_metal": "anywhere"})
     assert answer.status_code == 400
+
+
+def test_the_player_count_comes_from_the_game(tmp_path):
+    """Issue 47: the form said "2 to 4 players" whatever the game declared."""
+    import dataclasses
+    from types import SimpleNamespace
+
+    from companion.app import create_app
+    from companion.game import games
+
+    toy = games.module_of("toy")
+    three = SimpleNamespace(**{**vars(toy), "info": dataclasses.replace(
+        toy.info, min_players=3, max_players=4)})
+    app = create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": True,
+                      "GAMES": {"toy": (three, None)}})
+    try:
+        client = app.test_client()
+        page = client.get("/new?game=toy").get_data(as_text=True)
+        assert "(3 to 4 players)" in page and "2 to 4" not in page
+        italian = client.get("/new?game=toy&lang=it").get_data(as_text=True)
+        assert "(da 3 a 4 giocatori)" in italian
+    finally:
+        context.of(app).service.store.close()
+
+
+def test_variants_show_openly_and_readings_fold_under_rule_options(client):
+    """Issue 47: every option but one game's first-game mode was folded away. A variant
+    (`Option.reading` False, the default) is shown; the rules' readings are folded."""
+    page = client.get("/new?game=wwe").get_data(as_text=True)
+    folded = re.search(r'<details class="panel" id="rule-options">.*?</details>', page, re.S)
+    assert 'id="option_first_game"' in page and 'id="option_first_game"' not in folded.group(0)
+    assert 'id="option_favor_wrap"' in folded.group(0)
+    toy = client.get("/new?game=toy").get_data(as_text=True)
+    assert 'id="option_short"' in toy and 'id="rule-options"' not in toy

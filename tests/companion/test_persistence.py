@@ -6,6 +6,7 @@ import sqlite3
 
 import pytest
 
+from companion import context
 from companion.box.catalog import load_catalog, load_kind
 from companion.game.service import GameService, Identity
 from companion.game.store import Store
@@ -272,4 +273,4 @@ def test_a_corrupt_snapshot_or_row_loses_no_game_and_the_server_boots(tmp_path):
     app = create_app({"DATA_DIR": str(tmp_path), "TESTING": True})
     page = app.test_client().get("/").get_data(as_text=True)
     assert good.id in page and f'data-game="{bad.id}"' in page
-    app.extensions["companion"].store.close()
+    context.of(app).service.store.close()

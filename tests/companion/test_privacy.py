@@ -12,6 +12,7 @@ import random
 
 import pytest
 
+from companion import context
 from companion.game.views import localize
 from companion.server.i18n import LANGUAGES
 from engine.wwe import GAME
@@ -77,7 +78,7 @@ def assert_private_to(message, recipient: str | None, privates: dict) -> None:
 
 
 def play_random_game(app, client, live_url, seats, seed):
-    service = app.extensions["companion"]
+    service = context.of(app).service
     game_id = new_wwe_game(client, seats)
     spies = {"table": Spy(live_url, {"role": "table", "game": game_id, "lang": "en",
                                     "table_token": service.new_table_token(game_id)}),
@@ -124,7 +125,7 @@ def test_no_seat_ever_receives_another_seats_private_data(tmp_path, seats, seed)
                                                 seed)
     finally:
         server.stop()
-    service = app.extensions["companion"]
+    service = context.of(app).service
     live = service.get(game_id)
     # the private parts of every seat at every version, by replaying the saved actions
     state = GAME.setup(live.kind.catalog, live.row["setup"])

@@ -9,6 +9,7 @@ import re
 
 import pytest
 
+from companion import context
 from companion.game import views
 from companion.game.service import Identity
 from engine.api import Refused
@@ -42,7 +43,7 @@ def refusals_met(app, game: str, seed: int, every: int = 1, players: dict | None
     from companion.game.games import discovered
 
     module = discovered()[game]
-    service = app.extensions["companion"]
+    service = context.of(app).service
     live = service.create(game, {"players": [{"seat": s, **({"name": players[s]} if players
                                                             else {})} for s in SEATS[game]],
                                  "seed": seed}, "1234")

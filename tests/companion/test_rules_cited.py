@@ -9,6 +9,7 @@ import random
 
 import pytest
 
+from companion import context
 from companion.game.service import Identity
 from companion.table import citations as app_citations
 from engine import citations
@@ -39,7 +40,7 @@ def rules_of(spy: Spy, lang: str | None = None) -> dict:
 
 def test_refusals_log_lines_and_prompts_carry_their_rule_per_language(games_live):
     app, server = games_live
-    service = app.extensions["companion"]
+    service = context.of(app).service
     game_id = new_wwe_game(app.test_client(), ("N", "S"))
     live = service.get(game_id)
     rnd = random.Random(3)
@@ -121,7 +122,7 @@ def test_the_setup_guide_cites_the_rulebooks_setup_in_every_language(games_in_co
 
     client = games_in_context.test_client()
     game_id = new_wwe_game(client, ("N", "E"))
-    live = games_in_context.extensions["companion"].get(game_id)
+    live = context.of(games_in_context).service.get(game_id)
     guide = table_guide.guide_of(live.kind.info.table_guide)
     progress = {"at": 0, "done": {}, "skipped": [], "finished": False}
     said = {lang: table_guide.public(guide, live, progress, lang)["rule"]

@@ -5,6 +5,7 @@ import base64
 import io
 import logging
 
+from companion import context
 from companion.server import security
 
 
@@ -79,7 +80,7 @@ def test_concurrent_pin_guesses_check_at_most_the_limit(tmp_path):
     app = create_app({"DATA_DIR": str(tmp_path / "d"), "TESTING": True,
                       "RATE_LIMIT": (5, 600.0)})
     game_id = create_game(app.test_client(), pin="97531")
-    service = app.extensions["companion"]
+    service = context.of(app).service
     checked = []
     real = service.check_pin
 
@@ -148,4 +149,4 @@ def test_the_session_cookie_is_secure_under_https(tmp_path):
 def store_has_no(app, token) -> bool:
     from companion.server.security import token_hash
 
-    return app.extensions["companion"].store.token(token_hash(token)) is None
+    return context.of(app).service.store.token(token_hash(token)) is None

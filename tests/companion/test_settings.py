@@ -9,10 +9,10 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
+from companion import context, doctor
 from companion.app import create_app
 from companion.cli import cli
 from companion.commands import serve
-from companion.server import doctor
 from companion.server.settings import CONFIG_JSON, DEFAULT, KEYS, resolve
 
 
@@ -113,24 +113,24 @@ def test_create_app_resolves_once_and_logs_refused_values(tmp_path, caplog):
     with caplog.at_level(logging.WARNING, logger="companion.app"):
         app = create_app({"DATA_DIR": str(data), "TESTING": True, "RATE_LIMIT": (2, 30.0)})
     try:
-        resolved = app.extensions["companion.settings"]
+        resolved = context.of(app).settings
         assert resolved.camera.orient_commit_s == 1.5
         assert resolved.snapshot_every == 25
-        assert app.extensions["companion"].snapshot_every == 25
+        assert context.of(app).service.snapshot_every == 25
         assert (resolved.rate_limit.attempts, resolved.rate_limit.window_s) == (2, 30.0)
         assert app.config["DATA_DIR"] == str(data.resolve())
         assert "snapshot_every must be a whole number" in caplog.text
     finally:
-        app.extensions["companion"].store.close()
+        context.of(app).service.store.close()
 
 
 def test_hardware_off_in_the_settings_keeps_the_camera_and_dice_stopped(tmp_path):
     data = write_config(tmp_path / "data", {"hardware": False})
     app = create_app({"DATA_DIR": str(data), "TESTING": True, "START_HARDWARE": True})
     try:
-        assert app.extensions["companion.hardware"].started is False
+        assert context.of(app).hardware.started is False
     finally:
-        app.extensions["companion"].store.close()
+        context.of(app).service.store.close()
 
 
 def test_serve_takes_what_the_command_line_leaves_out_from_the_settings(tmp_path, monkeypatch):

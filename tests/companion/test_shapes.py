@@ -12,6 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 
+from companion import context
 from companion.app import create_app
 from companion.game import shapes, views
 from companion.game.reasons import SERVER_REASONS
@@ -35,7 +36,7 @@ def real(tmp_path_factory):
     server = LiveServer(app)
     yield app, server
     server.stop()
-    app.extensions["companion"].store.close()
+    context.of(app).service.store.close()
 
 
 def snapshot(service, game_id) -> tuple:
@@ -91,7 +92,7 @@ def check_translated(lang):
 # ---- a new game gets it by declaring its shapes (the toy plug-in) ----------------------------
 
 def test_a_game_gets_validation_by_declaring_its_shapes(app, client, live, caplog):
-    service = app.extensions["companion"]
+    service = context.of(app).service
     game_id = create_game(client)
     card = service.get(game_id).state["hands"]["A"][0]
     token = service.claim_seat(game_id, "A", service.store.join_codes(game_id)["A"])
@@ -139,7 +140,7 @@ def test_a_game_gets_validation_by_declaring_its_shapes(app, client, live, caplo
 
 def test_monasterium_wrong_types_are_refused_cleanly(real, caplog):
     app, server = real
-    service = app.extensions["companion"]
+    service = context.of(app).service
     live = service.create("monasterium", setup_for(("N", "E")), "2468")
     rnd = random.Random(3)
     while live.state["phase"] != "act" or live.state["turn"] is None:
@@ -180,7 +181,7 @@ def reasons_of(live) -> set:
 @pytest.mark.parametrize("name", GAMES)
 def test_junk_in_real_actions_is_refused_and_changes_nothing(real, name, caplog):
     app, _server = real
-    service = app.extensions["companion"]
+    service = context.of(app).service
     holder = {"live": service.create(name, setup_for(), "2468"), "step": 0}
     walk = random.Random(name)
 
@@ -218,7 +219,7 @@ def test_junk_in_real_actions_is_refused_and_changes_nothing(real, name, caplog)
 def test_host_junk_changes_nothing(real, caplog):
     """Host messages of every shape over the real socket, each game: refused, no trace."""
     app, server = real
-    service = app.extensions["companion"]
+    service = context.of(app).service
     rnd = random.Random(5)
     for name in GAMES:
         live = service.create(name, setup_for(), "2468")
@@ -245,9 +246,8 @@ def test_host_junk_changes_nothing(real, caplog):
 def test_legal_actions_of_random_games_fit_their_shapes(real):
     """The shapes refuse nothing a game offers: every choice of random whole games passes."""
     app, _server = real
-    service = app.extensions["companion"]
     for name in GAMES:
-        kind = service._kinds(name)
+        kind = context.of(app).kinds.get(name)
         module = kind.module
         for seed, seats in ((1, ("N", "E")), (2, ("N", "E", "S", "W"))):
             rnd = random.Random(seed)
@@ -270,11 +270,10 @@ def test_the_fast_check_agrees_with_jsonschema(real):
     saved). Real legal actions of seeded games of every game, each also with wrong values in
     it (tests/companion/fuzz.py), and host messages with junk."""
     app, _server = real
-    service = app.extensions["companion"]
     rnd = random.Random(5)
     compiled = tried_all = slow = 0
     for name in GAMES:
-        kind = service._kinds(name)
+        kind = context.of(app).kinds.get(name)
         module = kind.module
         for schema in module.info.action_shapes.values():
             assert shapes._checkers(schema)[1] is not None  # every game shape compiles
@@ -321,7 +320,7 @@ def test_the_fast_check_leaves_unknown_keywords_to_jsonschema():
 def test_the_host_page_adjust_form_works_for_every_game(real):
     """The shared host page sends {op: adjust, seat, item, delta, reason} for every game."""
     app, server = real
-    service = app.extensions["companion"]
+    service = context.of(app).service
     for name, item in (("wwe", "stone"), ("pillars", "vp"), ("monasterium", "soup")):
         live = service.create(name, setup_for(), "2468")
         host = Spy(server.url, {"role": "host", "game": live.id,

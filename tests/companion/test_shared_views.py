@@ -8,6 +8,7 @@ import random
 
 import pytest
 
+from companion import context
 from companion.game import games, shared, views
 from companion.game.service import Identity
 from engine.api import random_move
@@ -25,7 +26,7 @@ def new_game(app, game, seed):
     module = games.module_of(game)
     seats = [s.id for s in module.info.seats][:min(4, module.info.max_players)]
     players = [{"seat": s, "name": f"Player {s}"} for s in seats]
-    return app.extensions["companion"].create(game, {"players": players, "seed": seed}, "1234")
+    return context.of(app).service.create(game, {"players": players, "seed": seed}, "1234")
 
 
 def who(live, by):
@@ -51,7 +52,7 @@ def test_shared_views_equal_fresh_ones_over_a_whole_game(tmp_path, game):
     app = make_app(tmp_path)
     with app.app_context():
         live = new_game(app, game, seed=3)
-        service = app.extensions["companion"]
+        service = context.of(app).service
         module = live.kind.module
         rnd = random.Random(3)
         assert_same_views(live)
@@ -63,7 +64,7 @@ def test_shared_views_equal_fresh_ones_over_a_whole_game(tmp_path, game):
             assert_same_views(live, LANGS if step % 7 == 0 else LANGS[:1])
         assert step > 10, "the random player played a game"
         assert_same_views(live)
-        app.extensions["companion"].store.close()
+        context.of(app).service.store.close()
 
 
 @pytest.mark.parametrize("game", games.known())
@@ -86,7 +87,7 @@ def test_seat_view_is_the_public_view_plus_the_private_part(tmp_path, game):
             if action is None:
                 break
             state, _ = module.apply(state, action)
-        app.extensions["companion"].store.close()
+        context.of(app).service.store.close()
 
 
 def test_no_view_of_an_older_state_after_undo_and_a_new_action(tmp_path):
@@ -95,7 +96,7 @@ def test_no_view_of_an_older_state_after_undo_and_a_new_action(tmp_path):
     app = make_app(tmp_path)
     with app.app_context():
         live = new_game(app, "wwe", seed=7)
-        service = app.extensions["companion"]
+        service = context.of(app).service
         module = live.kind.module
         rnd = random.Random(7)
         for _ in range(12):
@@ -114,4 +115,4 @@ def test_no_view_of_an_older_state_after_undo_and_a_new_action(tmp_path):
         assert live.version == seen["version"]
         assert_same_views(live)
         assert views.build(live, "table", None, "en")["view"] != seen["view"]
-        app.extensions["companion"].store.close()
+        context.of(app).service.store.close()

@@ -4,24 +4,25 @@ from __future__ import annotations
 import pytest
 import socketio
 
+from companion import context
 from tests.companion.conftest import Spy, create_game, csrf
 from tests.waiting import PATIENCE, wait_for
 
 
 def seat_token(app, game_id, seat):
-    service = app.extensions["companion"]
+    service = context.of(app).service
     return service.claim_seat(game_id, seat, service.store.join_codes(game_id)[seat])
 
 
 def host_token(app, game_id):
-    return app.extensions["companion"].new_host_token(game_id)
+    return context.of(app).service.new_host_token(game_id)
 
 
 @pytest.fixture
 def table(app, client, live):
     """A game with table, host and one spy per seat connected."""
     game_id = create_game(client)
-    table_token = app.extensions["companion"].new_table_token(game_id)
+    table_token = context.of(app).service.new_table_token(game_id)
     spies = {"table": Spy(live.url, {"role": "table", "game": game_id, "lang": "en",
                                       "table_token": table_token}),
              "host": Spy(live.url, {"role": "host", "game": game_id,
@@ -64,7 +65,7 @@ def test_seat_token_cookie_is_accepted(app, client, live):
 
 def test_each_recipient_gets_its_own_view(app, table):
     game_id, spies = table
-    state = app.extensions["companion"].get(game_id).state
+    state = context.of(app).service.get(game_id).state
     for seat in "ABC":
         view = spies[seat].views[-1]
         assert view["role"] == "seat" and view["seat"] == seat
@@ -87,7 +88,7 @@ def test_act_ack_after_commit_and_everyone_updated(app, table, tmp_path):
     card = spies["A"].views[-1]["view"]["hand"][0]
     ack = spies["A"].call("act", {"action": {"type": "play", "card": card}})
     assert ack == {"ok": True, "version": 1}
-    store = app.extensions["companion"].store
+    store = context.of(app).service.store
     assert store.actions(game_id)[-1]["action"]["card"] == card  # on disk when acked
     for spy in spies.values():
         view = spy.wait_version(1)
@@ -102,7 +103,7 @@ def test_a_seat_cannot_act_for_another(app, table):
     ack = spies["B"].call("act", {"action": {"type": "play", "by": "A", "card": card}})
     assert ack["ok"] is False and ack["code"] == "not_your_turn"
     assert ack["message"] == "It is not Ann's turn."
-    assert app.extensions["companion"].get(game_id).version == 0
+    assert context.of(app).service.get(game_id).version == 0
 
 
 def test_refusals_are_translated_per_recipient(app, table):
@@ -117,7 +118,7 @@ def test_refusals_are_translated_per_recipient(app, table):
 
 def test_host_ops(app, table):
     game_id, spies = table
-    service = app.extensions["companion"]
+    service = context.of(app).service
     card = spies["A"].views[-1]["view"]["hand"][0]
     assert spies["A"].call("act", {"action": {"type": "play", "card": card}})["ok"]
     # only the host may use host ops
@@ -164,7 +165,7 @@ def test_host_login_then_socket(app, client, live):
 
 def test_new_join_code_signs_out_the_old_phones(app, client, live):
     game_id = create_game(client)
-    service = app.extensions["companion"]
+    service = context.of(app).service
     old_code = service.store.join_codes(game_id)["A"]
     old_token = seat_token(app, game_id, "A")
     old_phone = Spy(live.url, {"role": "seat", "game": game_id, "token": old_token})

@@ -7,6 +7,7 @@ import json
 import random
 import re
 
+from companion import context
 from companion.game import views
 from companion.game.service import Identity
 from engine.wwe import GAME
@@ -30,7 +31,7 @@ def page_config(response) -> dict:
 def test_table_page_passes_catalog_names_in_the_page_language(games_app):
     client = games_app.test_client()
     game_id = new_wwe_game(client, ("N", "E"))
-    catalog = games_app.extensions["companion"].get(game_id).kind.catalog
+    catalog = context.of(games_app).service.get(game_id).kind.catalog
     card = next(c for c in catalog["action_cards"] if c["id"] == "sell_wool_cloth")
     response = client.get(f"/table/{game_id}?lang=pl")
     assert response.status_code == 200
@@ -48,7 +49,7 @@ def test_table_page_passes_catalog_names_in_the_page_language(games_app):
 def test_phone_page_has_the_names_too(games_app):
     client = games_app.test_client()
     game_id = new_wwe_game(client, ("N", "E"))
-    code = games_app.extensions["companion"].store.join_codes(game_id)["N"]
+    code = context.of(games_app).service.store.join_codes(game_id)["N"]
     assert client.get(f"/join/{game_id}/N?code={code}").status_code == 303
     names = page_config(client.get(f"/play/{game_id}?lang=it"))["names"]
     assert set(names["weaver"]) == {"it", "en"}
@@ -57,7 +58,7 @@ def test_phone_page_has_the_names_too(games_app):
 def test_table_choices_are_only_the_tables_own_over_a_whole_game(games_app):
     """At every step of a random game: the table's choices are actions by "table" of a
     prompt the table may answer, with no cost or gain of any seat; the host gets none."""
-    service = games_app.extensions["companion"]
+    service = context.of(games_app).service
     game_id = new_wwe_game(games_app.test_client(), ("E", "W"))
     live = service.get(game_id)
     rnd = random.Random(7)
@@ -84,7 +85,7 @@ def play_watching_the_table(service, game_id, live, rnd, offered):
 
 
 def test_table_display_picks_the_revealed_event_card(games_app):
-    service = games_app.extensions["companion"]
+    service = context.of(games_app).service
     game_id = new_wwe_game(games_app.test_client(), ("N", "E", "S", "W"))
     rnd = random.Random(3)
     advance_to(service, game_id, "reveal_event", rnd)

@@ -5,6 +5,7 @@ other game says where the camera and dice are and how to move them; the choice s
 restart."""
 from __future__ import annotations
 
+from companion import context
 from companion.app import create_app
 from companion.server.settings import DiceSettings
 from companion.wiring import dice as wiring
@@ -28,7 +29,7 @@ def step(view: dict, kind: str) -> dict:
 def test_readings_go_to_the_game_at_the_table_and_the_other_game_says_where(games_live,
                                                                              tmp_path):
     app, server = games_live
-    service = app.extensions["companion"]
+    service = context.of(app).service
     wwe = service.create("wwe", {"players": PLAYERS, "seed": 5}, "2468")
     play_live_to_tax(service, wwe)
     mon = service.create("monasterium", {"players": PLAYERS[:2]}, "2468")
@@ -36,11 +37,11 @@ def test_readings_go_to_the_game_at_the_table_and_the_other_game_says_where(game
     wwe_title = wwe.kind.title["en"]
     mon_title = mon.kind.title["en"]
 
-    manager = app.extensions["companion.hardware"]
+    manager = context.of(app).hardware
     handle = wiring.DiceWiring(service, manager.changed,
                                DiceSettings(emulate="on", emulator_http_port=0),
                                app.config["DATA_DIR"])
-    manager.handles["dice"] = handle.start()
+    manager.dice = handle.start()
     spies = []
     try:
         wait_for(lambda: handle.status()["state"] == "ok", what="emulated reader connected")
@@ -74,11 +75,18 @@ def test_readings_go_to_the_game_at_the_table_and_the_other_game_says_where(game
         assert mon.kind.title["de"] in german["hardware"]["table"]["message"]
         assert german["hardware"]["table"]["message"] != where["message"]
 
-        # the host of World Without End takes the table
+        # the host of World Without End takes the table, with the word of Monasterium's
+        # host (its PIN): without it, or with a wrong one, nothing moves
         host = Spy(server.url, {"role": "host", "game": wwe.id, "lang": "en",
                                 "host_token": service.new_host_token(wwe.id)})
         spies.append(host)
         ack = host.sio.call("host", {"op": "take_table"}, timeout=10)
+        assert (ack["ok"], ack["code"]) == (False, "table_taken"), ack
+        assert "Only its host moves them" in ack["message"]
+        ack = host.sio.call("host", {"op": "take_table", "pin": "1357"}, timeout=10)
+        assert (ack["ok"], ack["code"]) == (False, "wrong_pin"), ack
+        assert service.at_table() is mon
+        ack = host.sio.call("host", {"op": "take_table", "pin": "2468"}, timeout=10)
         assert ack["ok"] is True
         assert service.at_table() is wwe
         back = anna.wait_for(lambda v: v["hardware"]["dice"]["state"] == "ok")
@@ -97,18 +105,18 @@ def test_readings_go_to_the_game_at_the_table_and_the_other_game_says_where(game
         for spy in spies:
             spy.close()
         handle.stop()
-        manager.handles.pop("dice", None)
+        manager.dice = None
 
     # the choice is on disk: a restart keeps the table where the host put it
     again = create_app({"DATA_DIR": app.config["DATA_DIR"], "TESTING": True})
     try:
-        assert again.extensions["companion"].at_table().id == wwe.id
+        assert context.of(again).service.at_table().id == wwe.id
     finally:
-        again.extensions["companion"].store.close()
+        context.of(again).service.store.close()
 
 
 def test_a_refused_move_changes_nothing(games_app):
-    service = games_app.extensions["companion"]
+    service = context.of(games_app).service
     first = service.create("wwe", {"players": PLAYERS, "seed": 5}, "2468")
     second = service.create("wwe", {"players": PLAYERS, "seed": 6}, "2468")
     service.end(first.id)

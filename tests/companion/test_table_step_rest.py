@@ -6,6 +6,7 @@ may not, and a step that offers no "rest" (the architect's draw) is refused with
 changed."""
 from __future__ import annotations
 
+from companion import context
 from tests.companion.conftest import Spy
 from tests.companion.test_table_game import seat_spy
 
@@ -19,7 +20,7 @@ def prep_step(view: dict) -> dict | None:
 
 def test_the_table_draws_the_rest_of_the_round_preparation_in_one_tap(games_live):
     app, server = games_live
-    service = app.extensions["companion"]
+    service = context.of(app).service
     live = service.create("pillars", {"players": PLAYERS, "start_seat": "N"}, "2468")
     table = Spy(server.url, {"role": "table", "game": live.id, "lang": "de",
                              "table_token": service.new_table_token(live.id)})
@@ -60,7 +61,7 @@ def test_the_table_draws_the_rest_of_the_round_preparation_in_one_tap(games_live
 
 def test_the_host_page_draws_the_rest_too(games_live):
     app, server = games_live
-    service = app.extensions["companion"]
+    service = context.of(app).service
     live = service.create("pillars", {"players": PLAYERS[:2], "start_seat": "E"}, "2468")
     host = Spy(server.url, {"role": "host", "game": live.id, "lang": "it",
                             "host_token": service.new_host_token(live.id)})

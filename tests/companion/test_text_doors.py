@@ -12,6 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 
+from companion import context
 from companion.blueprints.common import HOST_COOKIE
 from companion.game.service import Identity
 from companion.server import limits, text
@@ -35,7 +36,7 @@ def host_client(app, game_id: str):
     client = app.test_client()
     token = csrf(client)
     client.set_cookie(HOST_COOKIE.format(game_id),
-                      app.extensions["companion"].new_host_token(game_id))
+                      context.of(app).service.new_host_token(game_id))
     return client, token
 
 
@@ -63,7 +64,7 @@ def wwe(games_live):
 
 def test_a_seats_action_with_a_lone_surrogate_is_refused(wwe, caplog):
     app, server, game_id = wwe
-    service = app.extensions["companion"]
+    service = context.of(app).service
     token = service.claim_seat(game_id, "N", service.store.join_codes(game_id)["N"])
     phone = Spy(server.url, {"role": "seat", "game": game_id, "token": token, "lang": "de"})
     try:
@@ -83,7 +84,7 @@ def test_a_seats_action_with_a_lone_surrogate_is_refused(wwe, caplog):
 
 def test_the_hosts_adjust_reason_with_a_lone_surrogate_is_refused(wwe, caplog):
     app, server, game_id = wwe
-    service = app.extensions["companion"]
+    service = context.of(app).service
     host = Spy(server.url, {"role": "host", "game": game_id,
                             "host_token": service.new_host_token(game_id)})
     try:
@@ -105,7 +106,7 @@ def test_the_hosts_adjust_reason_with_a_lone_surrogate_is_refused(wwe, caplog):
 
 def test_an_imported_record_with_a_lone_surrogate_creates_nothing(wwe, caplog):
     app, _server, game_id = wwe
-    service = app.extensions["companion"]
+    service = context.of(app).service
     client, _ = host_client(app, game_id)
     record = client.get(f"/games/{game_id}/record.json").get_json()
     record["setup"]["players"][0]["name"] = "A" + LONE
@@ -141,7 +142,7 @@ def test_a_deck_save_with_a_lone_surrogate_writes_nothing(wwe, tmp_path, caplog)
 
 def test_forms_and_query_strings_pass_the_same_rule(games_app, caplog):
     client = games_app.test_client()
-    service = games_app.extensions["companion"]
+    service = context.of(games_app).service
     before = len(service.all())
     response = client.post("/games", data={"csrf_token": csrf(client), "game": "wwe",
                                            "host_pin": "1234", "name_N": "Ann\x00",
@@ -164,7 +165,7 @@ def test_a_lobby_survives_a_game_stored_before_the_rule(tmp_path, caplog):
     app = create_app(config)
     game_id = new_wwe_game(app.test_client(), ("N", "E"))
     other = new_wwe_game(app.test_client(), ("N", "E"))
-    app.extensions["companion"].store.close()
+    context.of(app).service.store.close()
     con = sqlite3.connect(tmp_path / "data" / "companion.sqlite3")
     row = con.execute("SELECT setup FROM games WHERE id = ?", (game_id,)).fetchone()
     setup = json.loads(row[0])
@@ -181,7 +182,7 @@ def test_a_lobby_survives_a_game_stored_before_the_rule(tmp_path, caplog):
         all_pages_answer(app, game_id)
         all_pages_answer(app, other)
     finally:
-        app.extensions["companion"].store.close()
+        context.of(app).service.store.close()
     assert not [r for r in caplog.records if r.exc_info]
 
 
@@ -225,7 +226,7 @@ def test_limits_refuse_bad_text_anywhere_and_name_the_field(bad, where):
 def test_every_socket_door_refuses_nasty_text(games_live, bad):
     """Seat, table and host messages with such text over the service: refused, nothing kept."""
     app, _server = games_live
-    service = app.extensions["companion"]
+    service = context.of(app).service
     live = service.create("pillars", {"players": [{"seat": "N", "name": "A"},
                                                   {"seat": "E", "name": "B"}]}, "1234")
     for identity, action in (
@@ -247,7 +248,7 @@ def test_every_socket_door_refuses_nasty_text(games_live, bad):
 def test_every_http_door_refuses_nasty_text(games_app, bad):
     """A JSON body (the deck's check and save, the host's login), a query string, an
     uploaded record: 400 with `bad_text`, nothing made or written, the lobby still 200."""
-    service = games_app.extensions["companion"]
+    service = context.of(games_app).service
     live = service.create("wwe", {"players": [{"seat": "N", "name": "A"},
                                               {"seat": "E", "name": "B"}]}, "1234")
     client, token = host_client(games_app, live.id)

@@ -13,6 +13,7 @@ import re
 
 import pytest
 
+from companion import context
 from companion.game import views
 from companion.game.service import Identity
 from companion.table import table_steps
@@ -108,7 +109,7 @@ def problems(english: dict, other: dict, lang: str, names: set) -> list:
                                              ("monasterium", "NES", 7)])
 def test_every_text_is_named_and_translated(games_in_context, game, seats, seed):
     app = games_in_context
-    service = app.extensions["companion"]
+    service = context.of(app).service
     game_id = new_game(service, game, seats)
     live = service.get(game_id)
     module = live.kind.module

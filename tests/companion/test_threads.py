@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 import threading
 
+from companion import context
 from companion.server.settings import resolve
 from companion.wiring import camera as wiring
 from tests.companion.conftest import Spy
@@ -36,14 +37,14 @@ def test_camera_sockets_and_previews_at_once_log_no_error_and_leave_nothing(game
                                                                             caplog):
     app, server = games_live
     caplog.set_level(logging.WARNING)
-    service = app.extensions["companion"]
+    service = context.of(app).service
     game = service.create("wwe", {"players": PLAYERS}, "2468")
     token = service.claim_seat(game.id, "N", service.store.join_codes(game.id)["N"])
     host_token = service.new_host_token(game.id)
-    app.extensions["companion.settings"] = resolve({"DATA_DIR": app.config["DATA_DIR"],
-                                                    "CAMERA_SOURCE": "synthetic"})
-    camera = wiring.start(app, service, app.extensions["companion.hardware"].changed)
-    connections = app.extensions["companion.registry"]
+    settings = resolve({"DATA_DIR": app.config["DATA_DIR"],
+                        "CAMERA_SOURCE": "synthetic"})
+    camera = wiring.start(settings, service, context.of(app).hardware.changed)
+    connections = context.of(app).connections
     stop = threading.Event()
     acting = iter(range(10**9))
     chunks = {"mjpeg 1": 0, "mjpeg 2": 0}
@@ -106,3 +107,47 @@ def test_camera_sockets_and_previews_at_once_log_no_error_and_leave_nothing(game
     wait_for(lambda: connections.entries()["clients"] == 0, what="every socket gone")
     assert connections.orphans() == set()
     assert connections.entries() == {"clients": 0, "sent": 0, "previewed": 0, "booked": 0}
+
+
+def test_only_the_sender_thread_builds_and_sends_views(games_live, monkeypatch):
+    """The camera acts in the game (the synthetic table's event card, read by the real
+    recognizer) and a phone acts over its socket: every view is built and sent by the one
+    sender thread, none by the camera's, the capture's or the socket's (issue 44)."""
+    from companion.game import sender, views
+
+    app, server = games_live
+    parts = context.of(app)
+    service = parts.service
+    game = service.create("wwe", {"players": PLAYERS}, "2468")
+    token = service.claim_seat(game.id, "N", service.store.join_codes(game.id)["N"])
+    built, sent = set(), set()
+    build = views.build
+
+    def building(*args, **kwargs):
+        built.add(threading.current_thread().name)
+        return build(*args, **kwargs)
+
+    def sending(event, message, to=None):
+        sent.add(threading.current_thread().name)
+        return emit(event, message, to=to)
+
+    monkeypatch.setattr(views, "build", building)
+    emit = parts.views.emit
+    monkeypatch.setattr(parts.views, "emit", sending)
+    phone = Spy(server.url, {"role": "seat", "game": game.id, "token": token})
+    camera = wiring.start(resolve({"DATA_DIR": app.config["DATA_DIR"],
+                                   "CAMERA_SOURCE": "synthetic"}), service,
+                          parts.hardware.changed)
+    try:
+        camera.set_acting(True)
+        wait_for(lambda: service.get(game.id).version >= 1, timeout=6 * PATIENCE,
+                 what="the camera recording the event card")
+        version = service.get(game.id).version
+        phone.wait_version(version)
+        assert any(a.get("by") == "table" for _, a, _ in service.get(game.id).log)
+        phone.call("set_lang", {"lang": "pl"})  # a socket handler's push, whole
+        phone.call("resync", {})
+    finally:
+        camera.stop()
+        phone.close()
+    assert built == {sender.THREAD_NAME} and sent == {sender.THREAD_NAME}, (built, sent)

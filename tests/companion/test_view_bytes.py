@@ -15,6 +15,7 @@ import random
 
 import pytest
 
+from companion import context
 from companion.game import games, patches, shared, views
 from engine import viewparts
 from engine.api import random_move
@@ -56,7 +57,7 @@ def test_views_patches_and_log_are_byte_identical_to_the_plain_path(tmp_path, ga
     app = make_app(tmp_path)
     with app.app_context():
         live = new_game(app, game, seed=11)
-        service = app.extensions["companion"]
+        service = context.of(app).service
         module = live.kind.module
         rnd = random.Random(11)
         held: dict = {}  # (role, seat, lang) -> the view a client holds, patch by patch
@@ -92,7 +93,7 @@ def test_the_log_window_after_undo_is_read_from_the_log_again(tmp_path):
     app = make_app(tmp_path)
     with app.app_context():
         live = new_game(app, "wwe", seed=4)
-        service = app.extensions["companion"]
+        service = context.of(app).service
         rnd = random.Random(4)
         for _ in range(30):
             action = random_move(live.kind.module, live.state, rnd)

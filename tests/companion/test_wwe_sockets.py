@@ -8,6 +8,7 @@ import random
 import pytest
 import socketio
 
+from companion import context
 from companion.game.service import Identity
 from engine.api import Refused
 from engine.wwe import GAME
@@ -40,7 +41,7 @@ def advance_to(service, game_id, kind, rnd):
 
 def test_turning_card_preview_goes_to_everyone_then_clears(games_live):
     app, server = games_live
-    service = app.extensions["companion"]
+    service = context.of(app).service
     game_id = new_wwe_game(app.test_client(), ("N", "E", "S", "W"))
     prompt = advance_to(service, game_id, "orient_event", random.Random(5))
     spies = seat_spies(server, service, game_id, ("N", "E", "S", "W"))
@@ -89,7 +90,7 @@ def test_hardware_status_is_in_every_view(games_live):
 
 def test_finished_game_is_listed_with_its_result(games_app):
     app = games_app
-    service = app.extensions["companion"]
+    service = context.of(app).service
     client = app.test_client()
     game_id = new_wwe_game(client, ("E", "W"))
     live = service.get(game_id)
@@ -110,7 +111,7 @@ def test_finished_game_is_listed_with_its_result(games_app):
 
 def test_host_correction_is_an_engine_action_in_the_log(games_live):
     app, server = games_live
-    service = app.extensions["companion"]
+    service = context.of(app).service
     game_id = new_wwe_game(app.test_client(), ("N", "E"))
     token = service.claim_seat(game_id, "N", service.store.join_codes(game_id)["N"])
     phone = Spy(server.url, {"role": "seat", "game": game_id, "token": token})
@@ -142,7 +143,7 @@ def test_the_table_display_cannot_correct_and_a_viewer_cannot_act(games_live):
     import json
 
     app, server = games_live
-    service = app.extensions["companion"]
+    service = context.of(app).service
     game_id = new_wwe_game(app.test_client(), ("N", "E", "S", "W"))
     prompt = advance_to(service, game_id, "play_card", random.Random(2))
     table = Spy(server.url, {"role": "table", "game": game_id,
@@ -177,7 +178,7 @@ def test_a_preview_flood_reaches_no_phone(games_live):
     """Issue 10: a flood of previews, from a viewer or from the seat itself, does not make
     the phones redraw for each message."""
     app, server = games_live
-    service = app.extensions["companion"]
+    service = context.of(app).service
     game_id = new_wwe_game(app.test_client(), ("N", "E", "S", "W"))
     prompt = advance_to(service, game_id, "orient_event", random.Random(5))
     spies = seat_spies(server, service, game_id, ("N", "E", "S", "W"))
@@ -205,7 +206,7 @@ def test_refusals_tell_the_host_and_the_table_no_seat_s_counts(games_live):
     from engine.api import Refused as EngineRefused
 
     app, server = games_live
-    service = app.extensions["companion"]
+    service = context.of(app).service
     game_id = new_wwe_game(app.test_client(), ("N", "E"))
     gold = service.get(game_id).state["players"]["E"]["res"]["gold"]
     host = Spy(server.url, {"role": "host", "game": game_id,
@@ -232,7 +233,7 @@ def test_a_decision_out_of_turn_is_refused_in_the_phone_s_words(games_live):
     from companion.game import views
 
     app, _server = games_live
-    service = app.extensions["companion"]
+    service = context.of(app).service
     game_id = new_wwe_game(app.test_client(), ("N", "E"))
     live = service.get(game_id)
     with pytest.raises(Refused) as refused:

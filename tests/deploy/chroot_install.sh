@@ -2,7 +2,8 @@
 # install.sh for real on a clean Debian Bookworm: a root made by debootstrap from the Debian
 # mirror apt uses here (what a Raspberry Pi OS Lite image has: minbase with systemd, Python
 # and CA certificates), then tests/deploy/overlay_install.sh lays a throwaway overlay on it
-# and runs install.sh inside (chroot: units enabled, not booted), the installed service's
+# and runs install.sh inside (chroot: units enabled, not booted; the kiosk too: cage and
+# Chromium installed for real, its unit verified), the installed service's
 # command with a demo table and /healthz, backup, doctor, a second run that changes nothing,
 # and uninstall. The debootstrapped root is kept in CACHE (outside the checkout, never
 # written to: the overlay takes every change) so a second run starts in seconds.
@@ -31,5 +32,5 @@ if [ ! -x "$base/usr/bin/python3" ]; then
 else
     echo "### clean $suite root from the cache: $base"
 fi
-INSTALL_ARGS="--no-picamera" exec bash "$(dirname "$0")/overlay_install.sh" "$work" "$checkout" \
+INSTALL_ARGS="--no-picamera --kiosk" exec bash "$(dirname "$0")/overlay_install.sh" "$work" "$checkout" \
     "$port" "$base"

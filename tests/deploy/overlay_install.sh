@@ -51,9 +51,17 @@ echo "### first install"
 inside bash /src/deploy/install.sh --port "$port" "${install_args[@]}"
 
 echo "### units verify against the installed binary"
-for unit in table-companion.service table-companion-backup.service table-companion-backup.timer; do
+units="table-companion.service table-companion-backup.service table-companion-backup.timer"
+[ ! -f "$merged/etc/systemd/system/table-companion-kiosk.service" ] \
+    || units+=" table-companion-kiosk.service"
+for unit in $units; do
     inside systemd-analyze verify --man=no "/etc/systemd/system/$unit"
 done
+
+echo "### boot-time files: the USB-serial drivers, the kiosk's environment"
+cp "$merged/etc/modules-load.d/table-companion.conf" "$work/modules-load.conf"
+[ ! -f "$merged/etc/table-companion/kiosk.env" ] \
+    || cp "$merged/etc/table-companion/kiosk.env" "$work/kiosk.env"
 
 echo "### the service user runs the installed server"
 inside install -d -o companion -g companion -m 0750 /var/lib/table-companion

@@ -4,7 +4,9 @@ tests/deploy/chroot_install.sh makes (or takes from its cache, outside the check
 Bookworm root with debootstrap from the Debian mirror, lays a throwaway overlay on it and,
 in a private mount namespace, runs deploy/install.sh inside: apt-get, useradd, the virtualenv
 from the lock with --require-hashes, the units enabled with systemctl --root (not booted).
-Then the installed unit's own command runs as the service user with a demo table and
+With --kiosk: cage and Chromium are installed and the kiosk unit verifies; the
+modules-load file and the kiosk's environment are checked. Then the installed unit's own
+command runs as the service user with a demo table and
 answers /healthz; backup and doctor work; a second install.sh run changes nothing; uninstall
 keeps the games. It needs root, debootstrap, overlayfs and the network (the Debian mirror,
 PyPI): a few minutes, about 6 more the first time (debootstrap). TC_DEPLOY_CHROOT=0 skips it.
@@ -59,6 +61,13 @@ def test_install_on_a_clean_bookworm_and_use_the_service(tmp_path):
     assert status["data"] == "ok" and status["packages"] == "ok" and status["numpy"] == "ok"
     assert report["join_url"].endswith(f":{port}/")
     assert "kept: the games" in out
+    # the USB-serial drivers load at boot, before the service resolves its DeviceAllow=
+    modules = (tmp_path / "modules-load.conf").read_text().split()
+    assert {"usbserial", "cdc_acm", "ch341", "cp210x", "ftdi_sio"} <= set(modules)
+    # the kiosk (cage and Chromium installed for real) starts without an input device
+    kiosk = (tmp_path / "kiosk.env").read_text().splitlines()
+    assert "WLR_LIBINPUT_NO_DEVICES=1" in kiosk
+    assert "KIOSK_BROWSER=/usr/bin/chromium" in kiosk
     backups = list((tmp_path / "upper" / "var" / "lib" / "table-companion" / "backups")
                    .glob("companion-*.sqlite3"))
     assert backups, "no backup was written"

@@ -137,6 +137,8 @@ def test_kiosk_opens_the_chosen_page(root):
     run_install("--root", str(root), "--kiosk", "--kiosk-path", "/table/latest", "--port", "8080")
     kiosk = (root / "etc/table-companion/kiosk.env").read_text()
     assert "KIOSK_URL=http://localhost:8080/table/latest" in kiosk
+    # cage (wlroots 0.15) refuses to start with no input device: a kiosk has none
+    assert "WLR_LIBINPUT_NO_DEVICES=1" in kiosk.splitlines()
     assert "KIOSK_BROWSER=/" in kiosk
     refused = run_install("--root", str(root), "--kiosk-path", "table", check=False)
     assert refused.returncode == 1 and "must start with /" in refused.stderr
@@ -252,3 +254,66 @@ def test_a_file_with_the_right_content_but_wrong_mode_is_fixed(root):
     result = run_install("--root", str(root))
     assert path.stat().st_mode & 0o777 == 0o600
     assert "chmod 0600 /" + HOTSPOT in result.stdout
+
+
+MODULES = "etc/modules-load.d/table-companion.conf"
+
+
+def test_usb_serial_drivers_are_loaded_at_boot_and_removed_with_the_app(root):
+    """systemd resolves DeviceAllow=char-ttyUSB/char-ttyACM when the service starts: the
+    drivers of a reader plugged in later must be loaded already (systemd-modules-load)."""
+    run_install("--root", str(root))
+    modules = [m for m in (root / MODULES).read_text().splitlines()
+               if m and not m.startswith("#")]
+    assert modules == ["usbserial", "cdc_acm", "ch341", "cp210x", "ftdi_sio", "pl2303"]
+    unit = (root / UNIT).read_text()
+    assert "DeviceAllow=char-ttyUSB rw" in unit and "DeviceAllow=char-ttyACM rw" in unit
+    run_install("--root", str(root), "--uninstall")
+    assert not (root / MODULES).exists()
+
+
+def default_dice_ids() -> set[str]:
+    text = (REPO / "deploy" / "install.sh").read_text()
+    value = text.split('DEFAULT_DICE_USB="', 1)[1].split('"', 1)[0]
+    return set(value.replace("\\\n", " ").split())
+
+
+def test_the_udev_rule_knows_every_id_discovery_knows(root):
+    """install.sh's default ids are hardware/dice/discovery.py's KNOWN_USB_IDS, and the rule
+    it writes matches each (a vendor's every product where discovery takes any)."""
+    from hardware.dice.discovery import KNOWN_USB_IDS
+
+    known = {f"{vid:04x}:" + ("*" if pid is None else f"{pid:04x}")
+             for vid, pid in KNOWN_USB_IDS}
+    assert default_dice_ids() == known
+    run_install("--root", str(root))
+    rules = [r for r in (root / UDEV).read_text().splitlines() if r and not r.startswith("#")]
+    written = set()
+    for rule in rules:
+        vid = rule.split('ATTRS{idVendor}=="')[1][:4]
+        pid = rule.split('ATTRS{idProduct}=="')[1][:4] if "idProduct" in rule else "*"
+        written.add(f"{vid}:{pid}")
+    assert written == known
+
+
+def test_an_earlier_default_remembered_in_install_conf_gets_todays_ids(root):
+    conf = root / "etc/table-companion/install.conf"
+    conf.parent.mkdir(parents=True)
+    conf.write_text("DICE_USB=2341:0043 2341:0001 2341:8036 2a03:0043 2e8a:000a 1a86:7523\n")
+    run_install("--root", str(root))
+    assert "10c4" in (root / UDEV).read_text() and "0403" in (root / UDEV).read_text()
+    run_install("--root", str(root), "--dice-usb", "2341:0043")  # a chosen id is kept
+    rules = [r for r in (root / UDEV).read_text().splitlines() if r and not r.startswith("#")]
+    assert len(rules) == 1 and 'ATTRS{idProduct}=="0043"' in rules[0]
+
+
+def test_a_pi_gets_the_lite_camera_apps(root):
+    """Raspberry Pi OS Lite ships rpicam-apps-lite: rpicam-vid without the preview window's
+    Qt/X libraries; install.sh asks for it, not for the full rpicam-apps."""
+    model = root / "proc/device-tree/model"
+    model.parent.mkdir(parents=True)
+    model.write_bytes(b"Raspberry Pi 4 Model B Rev 1.5\0")
+    result = run_install("--root", str(root))
+    apt = [line for line in result.stdout.splitlines() if "apt-get install" in line]
+    assert apt and "rpicam-apps-lite" in apt[0].split()
+    assert "rpicam-apps" not in apt[0].split()

@@ -149,6 +149,12 @@ def test_weaver(s):
     r = refused(s, type="play_card", by="N", card="weaver", discard="favor",
                 params={"wool": 3})
     assert r.code == "bad_params"
+    # a play naming no amount weaves 1 (R4.3): 1 wool out, 1 cloth in, and the log says 1
+    after, ev = GAME.apply(s, {"type": "play_card", "by": "N", "card": "weaver",
+                               "discard": "favor", "params": {}})
+    assert (res(after, "N")["wool"], res(after, "N")["cloth"]) == \
+        (res(s, "N")["wool"] - 1, res(s, "N")["cloth"] + 1)
+    assert [e["amount"] for e in ev if e["type"] == "woven"] == [1]
 
 
 def test_medicine_help_and_no_cure_before_chapter_3(s):
@@ -208,3 +214,41 @@ def test_sell_wool_and_cloth_in_any_mix(s, wool, cloth):
     after = play(s, "sell_wool_cloth", wool=wool, cloth=cloth)
     assert res(after, "N")["gold"] == gold + 2 * wool + 4 * cloth
     assert (res(after, "N")["wool"], res(after, "N")["cloth"]) == (2 - wool, 1 - cloth)
+
+
+@pytest.mark.parametrize("bad", [-1, True, 1.0])
+def test_card_amounts_that_are_no_whole_count_are_refused_naming_the_field(s, bad):
+    """A card's amount is a whole count of 0 or more (`cards._int`): a negative one, a
+    boolean or a float is refused naming its field and changes nothing. Without the check
+    `True` sold one wool and -1 passed on to the market (mutants, issue 51)."""
+    set_res(s, "N", "wool", 3)
+    for card, params, field in (("sell_wool_cloth", {"wool": bad, "cloth": 0}, "wool"),
+                                ("building_project", {"project": next(iter(s["projects"])),
+                                                      "stone": 0, "wood": bad}, "wood"),
+                                ("weaver", {"wool": bad}, "wool")):
+        r = refused(s, type="play_card", by="N", card=card, discard="favor", params=params)
+        assert (r.code, r.params) == ("bad_params", {"field": field}), card
+
+
+def test_only_sick_residents_are_cured(catalog):
+    """R7.5: Medicine cures sick residents only. A face-down (hidden) or removed token, or a
+    place with no token, is refused `not_sick` naming that place, whatever else is sick, and
+    the cure of the sick ones alone goes through (mutants, issue 51: a check that let a
+    hidden token count its value)."""
+    plain(catalog)
+    s = run_until(new_game(catalog, seats=("N", "S")), at("play_card", chapter=3))
+    seat = s["queue"][0]["seat"]
+    if "medicine" not in s["players"][seat]["hand"]:
+        s["players"][seat]["hand"].append("medicine")
+    places = sorted(s["plague"], key=int)
+    s["plague"][places[0]] = {"state": "sick", "value": 1}
+    s["plague"][places[1]] = {"state": "hidden", "value": 1}
+    s["plague"][places[2]] = {"state": "removed", "value": 1}
+    set_res(s, seat, "mk", 5)
+    cure = {"type": "play_card", "by": seat, "card": "medicine"}
+    for other in places[1:3]:
+        r = refused(s, **cure, params={"mode": "cure", "locations": [int(places[0]), int(other)]})
+        assert (r.code, r.params) == ("not_sick", {"location": other})
+    after = act(s, **cure, params={"mode": "cure", "locations": [int(places[0])]})
+    assert after["plague"][places[0]]["state"] == "removed"
+    assert [after["plague"][p]["state"] for p in places[1:3]] == ["hidden", "removed"]

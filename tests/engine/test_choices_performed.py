@@ -194,6 +194,37 @@ def test_a_project_completed_by_a_play_is_previewed_with_its_rewards():
     assert completions > 0
 
 
+def test_a_donor_summing_mk_is_offered_every_set_of_residents_it_can_cure(catalog):
+    """With `hospital_cures_per_donor` "sum", a donor may cure one, two or three sick
+    residents whose values its MK covers: the legal menu is every set `apply` carries out."""
+    from itertools import combinations
+
+    from engine.api import Refused
+    plain(catalog)
+    s = new_game(catalog, seats=("N", "S"), options={"hospital_cures_per_donor": "sum"})
+    s = run_until(s, at("play_card", chapter=3))
+    for i, tok in enumerate(s["plague"].values()):  # sick 1s and 2s: pairs fit 2-4 MK
+        tok.update(state="sick" if i % 3 else "hidden", value=1 + i % 2)
+    s, a = complete_hospital(s)
+    sick = sorted(int(x) for x, tok in s["plague"].items() if tok["state"] == "sick")
+    tries = [{"location": None}] + [{"location": x} for x in sick] + [
+        {"locations": list(c)} for n in (2, 3, 4) for c in combinations(sick[:6], n)]
+    legal = set()
+    for t in tries:
+        try:
+            GAME.apply(s, {"type": "cure", "by": a, **t})
+        except Refused:
+            continue
+        legal.add(json.dumps(t, sort_keys=True))
+    offered = {json.dumps({k: v for k, v in c.action.items() if k not in ("type", "by")},
+                          sort_keys=True)
+               for c in GAME.choices(s, a) if c.refused is None}
+    assert any('"locations"' in k for k in legal)  # a pair the MK covers
+    # (sets are tried among the first six sick residents only: the offered ones compared)
+    assert {k for k in offered
+            if all(x in sick[:6] for x in json.loads(k).get("locations", []))} == legal
+
+
 def test_a_donors_cure_choices_say_what_their_trials_say(catalog):
     """A Hospital donor's cure choices (one resident, or as many as the MK covers), the
     refused ones answered by `projects.cure_refusal` alone, against their whole trials."""
@@ -209,3 +240,30 @@ def test_a_donors_cure_choices_say_what_their_trials_say(catalog):
         assert sum(c.refused is None for c in found) > 1
         for choice in found:
             assert choice.to_json() == choices.trial(s, choice.action, a).to_json()
+
+
+def test_a_quiet_plays_passing_variants_are_answered_without_a_whole_trial(monkeypatch):
+    """Where nothing runs after the play, each variant whose read-only check passed is
+    answered by performing it on the narrow copy (`performed`), never by the whole trial (a
+    copy of the full state each, the cost bench/wwe_choices.py measures on a Pi). Counted
+    here, not timed: of the first play's choices in seeded games, the whole trial is asked
+    only for variants the shortcut cannot answer (mutants, issue 51: a shortcut taken for
+    the refused variants instead went unseen, its answers being the trial's own)."""
+    whole = []
+    real = choices.trial
+    monkeypatch.setattr(choices, "trial",
+                        lambda s, action, *a, **k: whole.append(action) or real(s, action, *a, **k))
+    answered = 0
+    for seed in (3, 5, 8):
+        setup = {"players": [{"seat": x} for x in "NESW"], "seed": seed}
+        s = run_until(GAME.setup(CATALOG, setup), at("play_card"))
+        assert choices.quiet_after_play(s)
+        whole.clear()
+        for choice in GAME.choices(s, head(s)["seat"]):
+            a = choice.action
+            if (a["type"] == "play_card" and a.get("perform") and not choice.refused
+                    and "no_effect" not in choice.effect
+                    and a["card"] in choices.PERFORMED_ALONE):
+                assert a not in whole, a
+                answered += 1
+    assert answered >= 20

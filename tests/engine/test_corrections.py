@@ -99,6 +99,26 @@ def test_plague_tokens_from_chapter_three(catalog):
     assert s1["plague"][loc]["value"] == 4 and ev[0]["before"]["value"] is None
 
 
+def test_without_a_token_set_the_rules_values_are_revealed_and_corrected(catalog):
+    """A catalog with no plague token set: a token may show any of the rules' values 1-5
+    (IT:280), at the reveal and in the host's form; the form takes no other field."""
+    from engine.wwe.actions import plague_values_left
+    plain(catalog)
+    del catalog["plague"]["tokens"]
+    s = run_until(new_game(catalog, seats=SETUP_SEATS), at("play_card", chapter=3))
+    assert plague_values_left(s) == [1, 2, 3, 4, 5]
+    loc = sorted(s["plague"], key=int)[0]
+    form = next(c for c in GAME.info.corrections(s) if c["part"] == "plague" and c["key"] == loc)
+    assert form["schema"]["properties"]["value"]["enum"] == [1, 2, 3, 4, 5, None]
+    for value in (1, 5):
+        s1, _ = fix(s, "plague", {"state": "sick", "value": value}, key=loc)
+        assert s1["plague"][loc] == {"state": "sick", "value": value}
+    for bad in ({"state": "sick", "value": 6}, {"state": "sick", "value": 0},
+                {"state": "sick", "value": 3, "cured": True}):
+        assert refused(s, type="correct", by="host", part="plague", key=loc,
+                       value=bad).code == "bad_correction"
+
+
 @pytest.mark.parametrize("part,key,value,code", [
     ("favor", None, 99, "bad_correction"),
     ("favor", None, True, "bad_correction"),
@@ -112,6 +132,13 @@ def test_plague_tokens_from_chapter_three(catalog):
      "bad_correction"),
     ("project", "bridge", {"on_board": True, "stone": 1}, "bad_correction"),
     ("project", None, {"on_board": True, "stone": 1, "wood": 0, "complete": False},
+     "bad_correction"),
+    # off the board, nothing can lie on it (mutants, issue 51: each field alone)
+    ("project", "bridge", {"on_board": False, "stone": 1, "wood": 0, "complete": False},
+     "bad_correction"),
+    ("project", "bridge", {"on_board": False, "stone": 0, "wood": 1, "complete": False},
+     "bad_correction"),
+    ("project", "bridge", {"on_board": False, "stone": 0, "wood": 0, "complete": True},
      "bad_correction"),
     ("covers", None, {"favor": ["nowhere"], "market": [], "project": []}, "bad_correction"),
     ("covers", None, {"favor": ["king", "king"], "market": [], "project": []},
@@ -153,6 +180,30 @@ def test_a_fifth_house_and_a_sealed_project_are_refused(s):
     assert refused(s, type="correct", by="host", part="project", key="bridge",
                    value={"on_board": False, "stone": 0, "wood": 0,
                           "complete": False}).code == "project_has_seals"
+
+
+def test_without_the_catalogs_counts_the_rules_five_covers_and_four_houses_hold(catalog):
+    """A catalog that leaves out the cover tiles and houses per player: the rules' 5 and 4
+    (FACT_GAME) bound the host's corrections, and the forms take no other field."""
+    plain(catalog)
+    del catalog["game"]["cover_tiles"], catalog["game"]["houses_per_player"]
+    s = run_until(new_game(catalog, seats=SETUP_SEATS), at("play_card"))
+    form = next(c for c in GAME.info.corrections(s) if c["part"] == "covers")
+    assert {k: p["maxItems"] for k, p in form["schema"]["properties"].items()} == \
+        {"favor": 5, "market": 5, "project": 5}
+    five = {"favor": ["king", "queen", "bishop"], "market": ["wool"], "project": ["bridge"]}
+    s1, _ = fix(s, "covers", five)
+    assert sum(len(v) for v in s1["covers"].values()) == 5
+    six = {**five, "market": ["wool", "cloth"]}
+    assert refused(s, type="correct", by="host", part="covers",
+                   value=six).code == "too_many_covers"
+    assert refused(s, type="correct", by="host", part="covers",
+                   value={**five, "spire": []}).code == "bad_correction"
+    sites = list(s["sites"])
+    for site in sites[:4]:
+        s, _ = fix(s, "site", "N", key=site)
+    assert refused(s, type="correct", by="host", part="site", key=sites[5],
+                   value="N").code == "no_house_left"
 
 
 def test_start_player_correction_before_the_reveal(catalog):

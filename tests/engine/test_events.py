@@ -61,6 +61,11 @@ def test_permanent_trade_once_per_round(catalog):
     s = run_until(s, at("play_card"))
     choice = [c for c in GAME.choices(s, "N") if c.action["type"] == "answer_trade"]
     assert choice and choice[0].cost == {"gold": 1} and choice[0].effect["wood"] == 1
+    # only the card in force trades, and only its own trade (index 0)
+    assert refused(s, type="answer_trade", by="N", card="demo_feast",
+                   accept=True).code == "no_trade_offer"
+    assert refused(s, type="answer_trade", by="N", card="demo_wool_trader", index=1,
+                   accept=True).code == "no_trade_offer"
     s = act(s, type="answer_trade", by="N", card="demo_wool_trader", accept=True)
     assert res(s, "N")["wood"] == 1
     r = refused(s, type="answer_trade", by="N", card="demo_wool_trader", accept=True)
@@ -264,6 +269,21 @@ def test_manual_effect_with_adjust(catalog):
     s = act(s, type="adjust", by="host", seat="S", item="vp", delta=-1, reason="flood")
     s = act(s, type="resolve_manual", by="table")
     assert vp(s, "S") == 7 and head(s)["kind"] == "orient_event"
+
+
+def test_a_manual_effect_shows_its_own_text_else_the_cards(catalog):
+    """`manual`: the table is shown the effect's own text where the catalog gives one (a
+    card may carry a known effect and a manual one), else the card's text (mutants, issue
+    51: the two swapped went unnoticed)."""
+    own = {"en": "Each player returns one wool."}
+    card_text = _card(catalog, "demo_feast")["text"]
+    for effects, shown in (([{"type": "manual", "text": own}], own),
+                           ([{"type": "manual"}], card_text)):
+        _with_effects(catalog, "demo_feast", effects)
+        s = new_game(catalog, seats=("N", "S"))
+        s = act(s, type="reveal_event", by="table", card="demo_feast")
+        prompt = GAME.prompts(s)[0]
+        assert prompt.kind == "resolve_manual" and prompt.params["text"] == shown
 
 
 def test_choose_target(catalog):

@@ -111,3 +111,30 @@ def test_outlaws_before_income_option(catalog):
     """outlaws_check: before_income judges with the gold held when the card is oriented."""
     s = _outlaws_game(catalog, "before_income")
     assert refused(s, type="orient_event", by="N", rotation=1).code == "outlaws_no_gold"
+
+
+def _idle_code(state, seat, card):
+    """The reason the seat's phone gives for ``card`` doing nothing now (its choice)."""
+    return next(c.effect["no_effect"]["code"] for c in GAME.choices(state, seat)
+                if c.action.get("card") == card and c.action.get("perform")
+                and "no_effect" in c.effect)
+
+
+def test_a_card_that_does_nothing_says_the_seats_own_lack(catalog):
+    """Issue 46 #11: Rent with no house says so (not "collect from 1 or 2 of your houses");
+    Sell wool & cloth with neither says so, and with no wool while the cloth space is
+    covered says both (not only "the cloth space is covered")."""
+    s = _at_play(catalog)
+    player = s["players"]["N"]
+    player["hand"] = ["rent", "sell_wool_cloth", "grain", "piety"]
+    player["houses"] = []
+    set_res(s, "N", "wool", 0)
+    set_res(s, "N", "cloth", 0)
+    assert _idle_code(s, "N", "rent") == "no_house_for_rent"
+    assert _idle_code(s, "N", "sell_wool_cloth") == "no_wool_or_cloth"
+    set_res(s, "N", "cloth", 1)
+    s["covers"]["market"] = ["cloth"]
+    assert _idle_code(s, "N", "sell_wool_cloth") == "no_wool_cloth_covered"
+    _after, why = no_effect(s, type="play_card", by="N", card="rent", discard="grain",
+                            perform=True, params={"sites": []})
+    assert why == "no_house_for_rent"  # the log says the same

@@ -8,6 +8,7 @@ import os
 
 import pytest
 
+from companion import context
 from hardware import atomic_file, config_file
 
 
@@ -59,6 +60,6 @@ def test_stale_temps_are_removed_at_start(tmp_path):
     staging.mkdir()
     (staging / "projects.json").write_text("[")
     app = create_app({"DATA_DIR": str(data), "TESTING": True})
-    app.extensions["companion"].store.close()
+    context.of(app).service.store.close()
     assert not any(p.exists() for p in stale) and not staging.exists()
     assert keep.read_text() == "[]"

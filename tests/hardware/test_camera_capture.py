@@ -64,28 +64,37 @@ class Lockstep(FrameSource):
         self.source.close()
 
 
-def test_video_file_as_camera_gives_the_scripted_observations(demo_video):
-    path, script = demo_video
+def run_in_lockstep(source: FrameSource, backoff: Backoff):
+    """The demo zones' recogniser over every frame of ``source``, in order, until the source
+    is lost (its end): the service, its observations and its (status, detail) list."""
     observations, statuses = [], []
     done = threading.Event()
-    source = Lockstep(OpenCVSource(str(path), loop=False, pace=True))  # at most its 30 fps
+    source = Lockstep(source)
     service = CameraService(source, Recognizer(zones=ZoneMap(DEMO_ZONES)),
                             on_observation=observations.append, on_frame=source.recognised,
-                            on_status=lambda s, d: (statuses.append(s), s == LOST and done.set()),
-                            backoff=Backoff(first=5, longest=5),
+                            on_status=lambda s, d: (statuses.append((s, d)),
+                                                    s == LOST and done.set()),
+                            backoff=backoff,
                             every_frame=lambda: True)  # in lockstep: no still-table stride
     service.start()
     try:
-        # the end of the file is read only after its last frame was recognised
-        assert done.wait(300), "the video never ended"
+        # the end is read only after the last frame was recognised
+        assert done.wait(300), "the source never ended"
     finally:
         service.stop()  # joins the recogniser: the last frame's observations are in
+    return service, observations, statuses
+
+
+def test_video_file_as_camera_gives_the_scripted_observations(demo_video):
+    path, script = demo_video
+    service, observations, statuses = run_in_lockstep(
+        OpenCVSource(str(path), loop=False, pace=True), Backoff(first=5, longest=5))
     assert service.frames_processed == len(script.frames)
     # the file's end shows as a lost camera; the tracker has not yet seen enough missed
     # frames to remove the action card, which is fine: it is still on the table.
     assert [as_tuple(o) for o in observations] == [
         (e.kind, e.payload, e.zone, e.rotation) for e in script.expected]
-    assert statuses[:2] == [OK, LOST]
+    assert [status for status, _ in statuses[:2]] == [OK, LOST]
     assert service.stats()["calibration"] == "marker"
 
 

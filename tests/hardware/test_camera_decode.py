@@ -127,3 +127,24 @@ def test_symbol_angle_from_corners(turn):
         return (100 + x * math.cos(t) - y * math.sin(t), 100 + x * math.sin(t) + y * math.cos(t))
     corners = (rot(-10, -10), rot(10, -10), rot(10, 10), rot(-10, 10))
     assert abs((symbol_angle(corners) - turn + 180) % 360 - 180) < 1e-6
+
+
+def test_a_tag_text_at_another_error_correction_level_is_not_our_sticker():
+    """Our stickers are printed at level H (hardware/tags/sheet.py): a tag's text read from
+    a symbol at level L is not one we printed (issue 50: fewer false decodes); someone
+    else's code at level L is still read (an UnknownCode for the tracker)."""
+    import qrcode
+
+    def symbol(text, level):
+        code = qrcode.QRCode(error_correction=level, border=4, box_size=6)
+        code.add_data(text)
+        code.make()
+        return np.array(code.make_image().convert("L"))
+
+    tag = "TC1:DEMO:E:XVZI"
+    assert [d.payload for d in Decoder().decode(symbol(tag, qrcode.constants.ERROR_CORRECT_H))
+            ] == [tag]
+    assert Decoder().decode(symbol(tag, qrcode.constants.ERROR_CORRECT_L)) == []
+    menu = "https://example.com/menu"
+    assert [d.payload for d in Decoder().decode(
+        symbol(menu, qrcode.constants.ERROR_CORRECT_L))] == [menu]

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 import cv2
+import numpy as np
 
 from hardware.camera.dice_faces import read_tray
 from hardware.synthetic import dice_tray
@@ -14,6 +15,21 @@ from hardware.synthetic import dice_tray
 
 def nearest(reading, die):
     return min(reading.dice, key=lambda d: math.hypot(d.centre[0] - die.x, d.centre[1] - die.y))
+
+
+def never_wrong(reading, truth) -> None:
+    """Every die seen lies on a die of the throw, and its face is that die's or unread."""
+    for seen in reading.dice:
+        [die] = [d for d in truth if math.hypot(seen.centre[0] - d.x, seen.centre[1] - d.y)
+                 < d.side / 2]
+        assert seen.face in (None, die.face), (die, seen)
+
+
+def assert_reads(reading, die, face: int) -> None:
+    """The die seen nearest ``die`` lies on it and shows ``face``."""
+    seen = nearest(reading, die)
+    assert math.hypot(seen.centre[0] - die.x, seen.centre[1] - die.y) < die.side / 2, seen
+    assert seen.face == face, (die, seen)
 
 
 def test_faces_are_right_or_unreadable_never_wrong():
@@ -204,3 +220,262 @@ def test_a_change_of_resolution_mid_throw_gathers_the_still_frames_again():
     truth = [d.face for d in frames[-1][1]]
     assert len(roll.faces) + len(settler.unreadable) == len(truth)
     assert all(truth.count(f) >= list(roll.faces.values()).count(f) for f in roll.faces.values())
+
+
+def test_a_white_die_on_blue_felt_is_named_white():
+    """Issue 52: on coloured felt, white dice took the felt's colour. Blue felt whose light
+    tints the dice: every white die is named white or "unknown", never blue."""
+    style = dice_tray.TrayStyle(floor="felt", floor_bgr=(150.0, 70.0, 30.0), bounce=0.45)
+    named = white = 0
+    for seed in range(6):
+        image, truth = dice_tray.tray(seed, 8, 34.0, style, cocked=0.0,
+                                      colours=("white", "white", "red", "yellow"))
+        reading = read_tray(image)
+        for die in truth:
+            seen = nearest(reading, die)
+            if math.hypot(seen.centre[0] - die.x, seen.centre[1] - die.y) > die.side / 2:
+                continue
+            assert seen.colour in (die.colour, "unknown"), (seed, die, seen)
+            if die.colour == "white":
+                white += 1
+                named += seen.colour == "white"
+    assert white >= 20 and named >= 0.9 * white
+
+
+def test_a_wood_tray_gives_no_die():
+    """Issue 52: on wood, the grain made blobs that were no die (the phone asked for dice
+    that do not exist). Wooden trays, empty, with a lamp's glare: no die, and clear."""
+    for seed in range(6):
+        style, _ = dice_tray.family("wood", seed)
+        reading = read_tray(dice_tray.render([], seed=seed, style=style))
+        assert reading.dice == [] and reading.clear, (seed, reading.dice)
+
+
+def test_dice_on_wood_and_light_lids_are_read_never_made_up():
+    for family in ("wood", "light_lid"):
+        right = flat = 0
+        for seed in range(4):
+            style, colours = dice_tray.family(family, seed)
+            image, truth = dice_tray.tray(seed, 8, 36.0, style, cocked=0.0, colours=colours)
+            reading = read_tray(image)
+            for seen in reading.dice:  # every die reported lies where a die is
+                assert any(math.hypot(seen.centre[0] - d.x, seen.centre[1] - d.y) < d.side / 2
+                           for d in truth), (family, seed, seen)
+            for die in truth:
+                seen = nearest(reading, die)
+                flat += 1
+                if math.hypot(seen.centre[0] - die.x, seen.centre[1] - die.y) <= die.side / 2:
+                    assert seen.face in (None, die.face), (family, seed, die, seen)
+                    right += seen.face == die.face
+        assert right >= 0.85 * flat, family
+
+
+def test_a_die_with_large_pips_is_read():
+    """Issue 52: pips large for their die, as real dice have, were not read. Rendered dice
+    with pips 28% of the side, and real photographs (tests/hardware/dice/photos)."""
+    style = dice_tray.TrayStyle(pip=0.28)
+    right = flat = 0
+    for seed in range(6):
+        image, truth = dice_tray.tray(seed, 8, 36.0, style, cocked=0.0)
+        reading = read_tray(image)
+        for die in truth:
+            seen = nearest(reading, die)
+            flat += 1
+            assert seen.face in (None, die.face), (seed, die, seen)
+            right += seen.face == die.face
+    assert right >= 0.9 * flat
+    photos = Path(__file__).parent / "dice" / "photos"
+    for name, face in json.loads((photos / "labels.json").read_text()).items():
+        image = cv2.imread(str(photos / name), cv2.IMREAD_COLOR)
+        [die] = read_tray(image).dice
+        assert die.face == face and die.colour == "white", name
+
+
+def test_a_die_whose_blob_joins_its_neighbour_is_read_by_its_pips():
+    """A white three on wood lying against a red die: their bodies make one blob that parts
+    into no squares; the three's pips, darker than the body round them, still make its face.
+    Every die reported lies where a die is, and no face is wrong."""
+    style, colours = dice_tray.family("wood", 1)
+    image, truth, _ = dice_tray.throw(1001, 10, 32.0, style, settled_frames=1,
+                                      colours=colours)[-1]
+    reading = read_tray(image)
+    never_wrong(reading, truth)
+    three = truth[2]
+    assert (three.colour, three.face) == ("white", 3)
+    assert nearest(reading, three).face == 3
+
+
+def test_a_two_with_a_glint_against_it_is_read_by_its_pips():
+    """A white two on red felt with a lamp's glint lying against it: the glint joins its
+    blob, which is no square; its two pips, a diagonal apart (too far apart to be linked as
+    a six's or a four's neighbours are), still make the face. Nothing made up, none wrong."""
+    style, colours = dice_tray.family("dark_felt", 8)
+    image, truth, _ = dice_tray.throw(1008, 10, 40.0, style, settled_frames=1,
+                                      colours=colours)[-1]
+    reading = read_tray(image)
+    never_wrong(reading, truth)
+    two = truth[4]
+    assert (two.colour, two.face) == ("white", 2)
+    assert nearest(reading, two).face == 2
+
+
+def test_dice_lying_close_are_read_by_their_pips_parted_die_by_die():
+    """A blue five and a blue three lying close on black felt among others: their bodies
+    make one blob that is no block of dice, and their pips link into one group of eight; parted
+    into groups no wider than a die, each reads its own face."""
+    style, colours = dice_tray.family("dark_felt", 0)
+    image, truth, _ = dice_tray.throw(1000, 10, 28.0, style, settled_frames=1,
+                                      colours=colours)[-1]
+    reading = read_tray(image)
+    never_wrong(reading, truth)
+    five, three = truth[8], truth[9]
+    assert (five.face, three.face) == (5, 3)
+    assert (nearest(reading, five).face, nearest(reading, three).face) == (5, 3)
+
+
+def test_a_purple_die_on_a_lavender_lid_is_read_by_its_pips():
+    """A purple three on a lavender lid hardly stands out from it; its white pips do. A
+    neighbour's light edge beside it is no pip, and no longer hides it as a cocked die's
+    extra pips would. Nothing made up, none wrong."""
+    style, colours = dice_tray.family("light_lid", 7)
+    image, truth, _ = dice_tray.throw(1007, 10, 36.0, style, settled_frames=1,
+                                      colours=colours)[-1]
+    reading = read_tray(image)
+    never_wrong(reading, truth)
+    three = truth[1]
+    assert (three.colour, three.face) == ("purple", 3)
+    assert_reads(reading, three, 3)
+
+
+def test_pips_of_two_dice_lying_close_make_no_die_between_them():
+    """A blue three and a blue five lying close on green felt: parting their linked pips
+    once paired the three's last pip with the five's first into a "two" between them, a
+    die that is not there. Every face read lies on a die showing it (the still frames'
+    mean read, as the camera reads a settled throw)."""
+    style, colours = dice_tray.family("colour_felt", 0)
+    frames = dice_tray.throw(1000, 10, 28.0, style, settled_frames=3, colours=colours)[-3:]
+    image = (sum(f.astype(np.uint16) for f, _, _ in frames) // 3).astype(np.uint8)
+    truth = frames[-1][1]
+    faced = [seen for seen in read_tray(image).dice if seen.face is not None]
+    assert len(faced) >= 6
+    for seen in faced:
+        die = min(truth, key=lambda d: math.hypot(seen.centre[0] - d.x, seen.centre[1] - d.y))
+        assert math.hypot(seen.centre[0] - die.x, seen.centre[1] - die.y) < die.side / 2, seen
+        assert seen.face == die.face, (die, seen)
+
+
+def test_a_four_with_small_pips_on_felt_its_colour_is_read_by_its_pips():
+    """An orange four with small pips on purple felt, its body joined to the floor's light:
+    its pips lie further apart for their size than the link between pips allowed, so they
+    made no group; with the dice's size known, neighbouring pips of a die link."""
+    style, colours = dice_tray.family("colour_felt", 9)
+    frames = dice_tray.throw(1009, 10, 44.0, style, settled_frames=3, colours=colours)[-3:]
+    image = (sum(f.astype(np.uint16) for f, _, _ in frames) // 3).astype(np.uint8)
+    truth = frames[-1][1]
+    reading = read_tray(image)
+    never_wrong(reading, truth)
+    four = truth[7]
+    assert (four.colour, four.face) == ("orange", 4)
+    assert_reads(reading, four, 4)
+
+
+def test_three_dice_in_a_row_are_cut_into_three():
+    """An orange one, a green six and an orange six in a row on a grey lid, no gap between
+    them: one 3:1 blob, which was seen as three dice and read as none; cut into three squares
+    like two dice side by side, the six in the middle is read."""
+    style, colours = dice_tray.family("light_lid", 5)
+    frames = dice_tray.throw(1005, 10, 28.0, style, settled_frames=3, colours=colours)[-3:]
+    image = (sum(f.astype(np.uint16) for f, _, _ in frames) // 3).astype(np.uint8)
+    truth = frames[-1][1]
+    reading = read_tray(image)
+    never_wrong(reading, truth)
+    six = truth[7]
+    assert (six.colour, six.face) == ("green", 6)
+    assert_reads(reading, six, 6)
+
+
+def test_a_six_squared_up_turned_is_no_two():
+    """A yellow six with large pips (0.29 of its side), 28 px, against an orange five on
+    mauve felt under a poor camera (`harsh` family): the corner pips bite its outline into a
+    cross, its square is found turned, and the square 0.84 as large saw two pips on a
+    diagonal, read as a two. Every pip of a die lies inside its top's inner circle however
+    the square is turned: more pieces of pip there than the face has is no face."""
+    style, colours = dice_tray.family("harsh", 0)
+    frames = dice_tray.throw(1000, 10, 28.0, style, settled_frames=3, colours=colours)[-3:]
+    image = (sum(f.astype(np.uint16) for f, _, _ in frames) // 3).astype(np.uint8)
+    truth = frames[-1][1]
+    six = truth[2]
+    assert (six.colour, six.face) == ("yellow", 6)
+    reading = read_tray(image)
+    never_wrong(reading, truth)
+    assert sum(seen.face == die.face for die in truth if not die.cocked
+               for seen in [nearest(reading, die)]) >= 5
+
+
+def settled_mean(name: str, seed: int, side: float):
+    """The mean of a ``name`` family throw's first three still frames (what the camera
+    reads), and its truth."""
+    style, colours = dice_tray.family(name, seed)
+    frames = dice_tray.throw(1000 + seed, 10, side, style, settled_frames=3,
+                             colours=colours)[-3:]
+    image = (sum(f.astype(np.uint16) for f, _, _ in frames) // 3).astype(np.uint8)
+    return image, frames[-1][1]
+
+
+def test_a_six_whose_large_pips_run_together_is_read_by_their_cores():
+    """A purple six with large pips (0.26 of its side) on a pale grey-green lid under a
+    blurred camera: its body hardly stands out from the lid, and its pips, 2 px apart,
+    run together into two columns in the pips' contrast; at a higher contrast their cores
+    stand apart, and make the six."""
+    image, truth = settled_mean("harsh", 47, 36.0)
+    six = truth[0]
+    assert (six.colour, six.face) == ("purple", 6)
+    reading = read_tray(image)
+    never_wrong(reading, truth)
+    assert_reads(reading, six, 6)
+
+
+def test_a_column_of_a_six_is_no_three():
+    """A green six against a purple six on a pale green lid, 28 px: each column of three
+    pips, turned 45 degrees, looked like a three's diagonal, and the other column lay just
+    outside the round reach checked for other pips. Along the square's axes it lies within."""
+    image, truth = settled_mean("harsh", 5, 28.0)
+    six = truth[3]
+    assert (six.colour, six.face) == ("green", 6)
+    reading = read_tray(image)
+    never_wrong(reading, truth)
+
+
+def test_a_one_whose_body_hardly_stands_out_is_read_round_its_pip():
+    """A purple one on a lavender lid, 44 px, under a poor camera: its body is neither
+    lighter than the lid nor of a colour the lid has not, and a lone pip makes no group of
+    pips; the rounded square of the body's grey round that pip, of the dice's size, does."""
+    image, truth = settled_mean("harsh", 44, 44.0)
+    one = truth[0]
+    assert (one.colour, one.face) == ("purple", 1)
+    reading = read_tray(image)
+    never_wrong(reading, truth)
+    assert_reads(reading, one, 1)
+
+
+def test_a_lighter_patch_of_lid_with_no_pips_is_no_block_of_dice():
+    """A pale green lid lit unevenly, its brightest corner lighter than the floor judged
+    round it and joined to a purple die: one blob of five dice's size, square and solid, was
+    reported as five dice pressed together (unread, made up). A block of dice shows a pip a
+    die at least; this shows none beyond the die's own. Every die reported lies on a die."""
+    image, truth = settled_mean("light_lid", 59, 44.0)
+    reading = read_tray(image)
+    never_wrong(reading, truth)
+    assert len(reading.dice) <= len(truth)
+
+
+def test_small_dice_crowded_in_a_corner_are_read_at_the_sizes_dice_have():
+    """Ten 28 px dice crowded into one corner of a pale lid under dark shadows (`harsh`):
+    the floor judged round them is too dark, the lid between them stands out with them as
+    one blob, no blob has a die's shape, so nothing told the dice's size and nothing was
+    read (the roll was missed). Tried at the sizes the reader reads, most are; none wrong,
+    none made up."""
+    image, truth = settled_mean("harsh", 100, 28.0)
+    reading = read_tray(image)
+    never_wrong(reading, truth)
+    assert sum(seen.face is not None for seen in reading.dice) >= 5

@@ -43,3 +43,38 @@ def test_where_the_table_was_never_seen_what_moves_is_not_the_table():
             resting[index] = presence.not_table(start, side)
     assert all(moving.values()), moving  # the card moving there is not the table
     assert not any(resting.values()), resting  # the still table is
+
+
+def _reached_after(hands_at_k, frames=16):
+    """Render a card lying on the board from the start, then ``hands_at_k`` (a list of hand
+    or cover items) over frames 8..; True if the presence model marks it reached."""
+    from hardware.synthetic.scene import Camera, Placement
+    from hardware.synthetic.video import MARKER_AT, board_to_table
+    from hardware.tags.format import BOARD_MARKER, card_payload
+
+    camera = Camera.create(5)
+    card = card_payload("demo", "E", "card_1")
+    at = board_to_table(0, 60)
+    placements = [Placement(BOARD_MARKER, *MARKER_AT, 0.0, marker=True),
+                  Placement(card, *at, 0.0)]
+    recognizer = Recognizer(zones=ZoneMap(DEMO_ZONES))
+    for index in range(frames):
+        image, _ = camera.render(placements, seed=index,
+                                 hands=hands_at_k(at) if index >= 8 else ())
+        recognizer.process(image, index / 30)
+    return card in recognizer.presence.reached
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(600)
+def test_a_hand_from_the_frame_s_edge_reaches_the_card_a_dropped_sheet_does_not():
+    """`Presence.watch` (issue 50): an arm reaching in from the frame's edge to the card
+    marks it reached (a lift may follow); a sheet dropped over it with no arm does not,
+    nor does a hand resting far from it."""
+    from hardware.synthetic.foreign_covers import Cover
+    from hardware.synthetic.scene import Hand
+
+    assert _reached_after(lambda at: [Hand(at[0] + 60, at[1] + 90, 180.0)])
+    assert not _reached_after(lambda at: [Cover("sheet", at[0], at[1] - 60, 30.0, 300, 220,
+                                                (90, 90, 90))])
+    assert not _reached_after(lambda at: [Hand(at[0] + 500, at[1] + 250, 90.0)])

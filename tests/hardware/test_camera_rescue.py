@@ -22,7 +22,7 @@ from hardware.synthetic.conditions import HARSH, frame
 
 # stills where the later variants earn their place (bench/camera.py measures all of them)
 EARNING = [("harsh_defocus", 1, 1.0), ("harsh_defocus", 2, 1.0), ("clutter", 0, 1.0),
-           ("small_modules", 1, 1.0)]
+           ("small_modules", 1, 1.0), ("harsh_fringe", 3, 1.0)]
 
 
 def crops(name, index, scale):
@@ -118,6 +118,40 @@ def test_an_unread_sticker_joined_to_read_ones_gets_a_crop(name, index, scale):
     assert unread
     for t in unread:
         assert any(c.region.contains(t.sticker) for c in found), t.payload
+
+
+def test_every_sticker_of_a_large_joined_patch_gets_a_crop(monkeypatch):
+    """harsh_lens 6 (720p): the board's print joins four blurred stickers of the top row
+    into one patch, none read by the first pass; the third got no crop while a patch gave
+    at most two windows (issue 50). Planted fault: two windows again, and it has none."""
+    from hardware.camera import rescue
+
+    gray, truth, found = crops("harsh_lens", 6, 1.0)
+    stuck = [t for t in truth if t.payload.endswith("SRDI")][0]
+    assert stuck.decodable
+    assert any(c.region.contains(stuck.sticker) for c in found)
+    monkeypatch.setattr(rescue, "WINDOW_CELLS", 10**6)
+    _, _, fewer = crops("harsh_lens", 6, 1.0)
+    assert not any(c.region.contains(stuck.sticker) for c in fewer)
+
+
+def test_a_crop_that_cut_off_a_finder_is_cut_again_round_the_symbol(monkeypatch):
+    """harsh_fringe 3 (720p): a texture window on a sticker turned 45 degrees, blurred by
+    0.7 module, cuts off its top corner with a finder; the deblurred crop shows the other
+    two finders. ``grown`` cuts the crop again round every symbol they can belong to and
+    reads it; the other variants read nothing there, nor ``grown`` without the regrowth."""
+    gray, truth, found = crops("harsh_fringe", 3, 1.0)
+    stuck = [t for t in truth if t.payload.endswith("KLN4")][0]
+    assert stuck.decodable and stuck.defocus_px / stuck.module_px > 0.6
+    crop = next(c for c in found if c.region.contains(stuck.sticker))
+    for variant in ("adaptive", "deblur_geometry", "geometry", "deblur"):
+        assert not crop.read(variant), variant
+    grown = crop.grown()
+    assert grown is not None and grown.y0 < crop.region.y0
+    assert [d.payload for d in crop.read("grown")] == [stuck.payload]
+    assert crop.cost("grown") > crop.cost("deblur")  # the bigger crop is charged
+    monkeypatch.setattr(_Crop, "grown", lambda self: None)
+    assert not _Crop(gray, crop.region).read("grown")
 
 
 def test_the_wiener_filters_kept_are_bounded_and_change_nothing():

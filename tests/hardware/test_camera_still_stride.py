@@ -11,7 +11,7 @@ from hardware.camera.capture import CameraService
 from hardware.camera.recognizer import ChangeSettings, Recognizer
 from hardware.camera.sources import FolderSource, SourceLost
 from hardware.camera.tracker import Appeared
-from hardware.synthetic.scene import Camera, Placement
+from hardware.synthetic.scene import Camera, Hand, Placement
 from hardware.tags.format import BOARD_MARKER, card_payload
 from tests.waiting import wait_for
 
@@ -19,16 +19,23 @@ CARD = card_payload("wwe", "E", "e1")
 MARKER = Placement(BOARD_MARKER, 640, 110, 0.0, marker=True)
 
 
-def scenes() -> tuple[list[np.ndarray], list[np.ndarray]]:
-    """The empty table and the table with a card, each in 3 renders (sensor noise), gray."""
+def scenes(reaching: bool = False):
+    """The empty table and the table with a card, each in 3 renders (sensor noise), gray;
+    with ``reaching``, also the card with a hand come for it from the bottom edge (its
+    fingertip on the card's lower edge): a card is lifted by a hand (issue 50)."""
     camera = Camera.create(11)
 
-    def gray(placements, seed):
-        return cv2.cvtColor(camera.render(placements, seed=seed)[0], cv2.COLOR_BGR2GRAY)
+    def gray(placements, seed, hands=()):
+        return cv2.cvtColor(camera.render(placements, seed=seed, hands=hands)[0],
+                            cv2.COLOR_BGR2GRAY)
 
     empty = [gray([MARKER], seed) for seed in (1, 2, 3)]
     laid = [gray([MARKER, Placement(CARD, 640, 360, 0.0)], seed) for seed in (4, 5, 6)]
-    return empty, laid
+    if not reaching:
+        return empty, laid
+    hand = [gray([MARKER, Placement(CARD, 640, 360, 0.0)], seed, [Hand(660, 500, 180.0)])
+            for seed in (7, 8, 9)]
+    return empty, laid, hand
 
 
 class Stepped(FolderSource):
@@ -213,12 +220,15 @@ def test_the_owner_s_still_stride_from_config_json_reaches_the_recogniser(tmp_pa
 def test_a_card_lifted_from_a_still_table_is_removed_after_its_misses_in_camera_frames(tmp_path):
     """A lift is a change: every frame is looked at from the first one the recogniser
     sees without the card until it is removed, so the removal comes at most one frame
-    later than without the stride, and no frame is passed over while the miss count runs."""
+    later than without the stride, and no frame is passed over while the miss count runs.
+    The hand comes for the card over the 4 frames before it is gone (a card nothing
+    reached from the frame's edge was not lifted: `Presence.watch`)."""
     from hardware.camera.tracker import Removed
 
-    empty, laid = scenes()
+    empty, laid, hand = scenes(reaching=True)
     lift_at = 41  # 1-based frame index of the first frame without the card
-    frames = [laid[i % 3] for i in range(lift_at - 1)] + [empty[i % 3] for i in range(30)]
+    frames = [laid[i % 3] for i in range(lift_at - 5)] + [hand[i % 3] for i in range(4)] + \
+        [empty[i % 3] for i in range(30)]
     write(tmp_path / "f", frames)
     source = Stepped(tmp_path / "f", len(frames))
     removed = []

@@ -7,7 +7,7 @@ from hardware.camera.tracker import (
     Appeared,
     MovedZone,
     Removed,
-    Sighting,
+    StickerRead,
     Tracker,
     TrackerSettings,
     Turned,
@@ -21,7 +21,7 @@ CARD = card_payload("wwe", "E", "because_the_works")
 
 
 def seen(angle=0.0, zone="council", payload=CARD, position=(0.0, 60.0)):
-    return Sighting(payload, parse(payload), position, angle, zone)
+    return StickerRead(payload, parse(payload), position, angle, zone)
 
 
 def run(tracker, frames):
@@ -96,7 +96,7 @@ def test_moving_between_zones():
 
 
 def test_unknown_payloads_are_reported_once_and_never_as_cards():
-    junk = Sighting("HELLO", None, (0, 0), 0, "council", "tag_not_ours")
+    junk = StickerRead("HELLO", None, (0, 0), 0, "council", "tag_not_ours")
     events = run(Tracker(), [[junk], [junk], [junk]] + [[]] * 10 + [[junk], [junk]])
     assert [(i, type(o)) for i, o in events] == [(1, UnknownCode), (14, UnknownCode)]
     assert all(not isinstance(o, (Appeared, Removed)) for _, o in events)

@@ -7,8 +7,8 @@ import zxingcpp
 from click.testing import CliRunner
 from PIL import Image
 
+from companion.box.stickers import stickers_for_catalog
 from companion.cli import cli
-from companion.commands.tags import stickers_for_catalog
 from engine.wwe import GAME
 from hardware.tags.format import BOARD_MARKER, card_payload
 from hardware.tags.sheet import Sticker, mm_to_px, render_sheets, write_sheets

@@ -59,6 +59,46 @@ def running_server(data: Path, log_path: Path, *args: str,
             except subprocess.TimeoutExpired:
                 proc.kill()
 
+def write_camera_loop(folder: Path, frames) -> None:
+    """Frames for a folder camera source, which loops them: ``frames`` gives, per frame, the
+    placements and the hands (or bare cards) the synthetic table's camera 3 sees. Each file
+    is written whole (a temporary name, then renamed), so a source re-reading the folder
+    while a test lays another card never reads half a file."""
+    import cv2
+
+    from hardware.synthetic.scene import Camera
+
+    camera = Camera.create(3)
+    folder.mkdir(exist_ok=True)
+    for i, (shown, hands) in enumerate(frames):
+        image, _ = camera.render(shown, seed=i, hands=hands)
+        temp = folder / f"{i:03d}.tmp"  # not an image name: a reopened source never lists it
+        temp.write_bytes(cv2.imencode(".jpg", image)[1].tobytes())
+        os.replace(temp, folder / f"{i:03d}.jpg")
+
+
+def hardware_up(base: str) -> bool:
+    """The server's camera and dice reader both say "ok" (its /healthz)."""
+    import json
+
+    with urllib.request.urlopen(base + "/healthz", timeout=5) as answer:
+        hardware = json.loads(answer.read())["hardware"]
+    return all(hardware[part]["state"] == "ok" for part in ("camera", "dice"))
+
+
+@contextlib.contextmanager
+def running_with_simulated_hardware(data: Path, log_path: Path, threads: str) -> Iterator[str]:
+    """`running_server` with the simulated camera and the emulated serial dice reader,
+    yielded once both run."""
+    from tests.waiting import PATIENCE, wait_for
+
+    env = dict(os.environ, COMPANION_CAMERA_SIMULATE="auto", COMPANION_DICE_EMULATE="on",
+               COMPANION_DICE_DEFAULT_SOURCE="serial")
+    with running_server(data, log_path, "--threads", threads, env=env) as base:
+        wait_for(lambda: hardware_up(base), timeout=4 * PATIENCE,
+                 what="the camera and the dice reader running")
+        yield base
+
 
 @pytest.fixture(scope="module")
 def browser():
@@ -106,9 +146,12 @@ PHONE_CONTEXT = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "
 
 
 def new_table(browser, base: str, game: str, names: dict[str, str], pin: str, errors: list,
-              start: str | None = None, viewport: dict | None = None):
+              start: str | None = None, viewport: dict | None = None,
+              options: dict[str, str] | None = None, at_table: str = "now"):
     """A new ``game`` from the new-game page with ``names`` {seat: name}, this browser paired
-    as its table display (viewport: a TV); page errors go to ``errors``.
+    as its table display (viewport: a TV); page errors go to ``errors``. The form's "At the
+    table" answered ``at_table`` ("now": the camera and dice move to it, with ``pin`` as the
+    host PIN of the game that has them when the form asks for it; "later").
     Returns (table page, {seat: join link}, game id)."""
     table = browser.new_context(viewport=viewport or {"width": 1920, "height": 1080}).new_page()
     table.on("pageerror", lambda e: errors.append(f"table: {e}"))
@@ -118,7 +161,12 @@ def new_table(browser, base: str, game: str, names: dict[str, str], pin: str, er
         table.fill(f"#name_{seat}", name)
     if start and table.locator("#start_seat").count():
         table.select_option("#start_seat", start)
+    for option, value in (options or {}).items():  # a select's value
+        table.select_option(f"#option_{option}", value)
     table.fill("#host_pin", pin)
+    table.check(f"#at_table_{at_table}")
+    if at_table == "now" and table.locator("#table_pin").count():
+        table.fill("#table_pin", pin)
     table.click("#create-game")
     table.wait_for_url("**/host/**")
     game_id = table.url.rstrip("/").split("/")[-1]
@@ -158,3 +206,36 @@ def table_and_phones(browser, base: str, game: str, players: dict[str, tuple[str
     table.wait_for_function("() => document.getElementById('join-panel').hidden",
                             timeout=15000)
     return table, phones, game_id
+
+
+def table_cookie(context, base: str, game_id: str, token: str) -> None:
+    """The paired table display's cookie (a token from `GameService.new_table_token`) in a
+    browser ``context``: it opens the table page as the table, as after pairing."""
+    context.add_cookies([{"name": f"tc_table_{game_id}", "value": token, "url": base}])
+
+
+def play_to(service, live, until, seed: int = 7, most: int = 4000) -> None:
+    """Random legal moves (engine.api.random_move, each sent as its seat or the table would)
+    on the game ``live`` until ``until(module, state)`` holds; fails after ``most``."""
+    import random
+
+    from companion.game.service import Identity
+    from engine.api import random_move
+
+    module, rnd = live.kind.module, random.Random(seed)
+    for _ in range(most):
+        if until(module, live.state):
+            return
+        action = random_move(module, live.state, rnd)
+        if action is None:
+            break
+        by = action.get("by", "")
+        service.act(Identity("seat", live.id, by) if by in live.seats
+                    else Identity("table", live.id), action)
+    pytest.fail(f"{live.kind.name}: the state wanted was not reached by random play")
+
+
+def steps_of(module, state) -> list:
+    """The table steps a game owes in ``state`` (its bindings' `table_steps`)."""
+    listed = getattr(module.info.bindings, "table_steps", None)
+    return list(listed(state)) if listed else []

@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from companion import context
 from tests.waiting import wait_for
 from tests.web.conftest import PHONE_CONTEXT, pair_with_link, play_on_without_phones, running_server
 from tests.web.test_browser import shot
@@ -37,7 +38,7 @@ def prepared(data: Path) -> tuple[str, str, dict]:
     from tests.companion.test_dice_wiring import play_live_to_tax
 
     app = create_app({"DATA_DIR": str(data), "TESTING": True})
-    service = app.extensions["companion"]
+    service = context.of(app).service
     players = [{"seat": s, "name": n} for s, n in NAMES.items()]
     live = service.create("wwe", {"players": players, "seed": 5}, PIN)
     play_live_to_tax(service, live)
@@ -131,10 +132,13 @@ def test_the_tv_and_phones_leave_the_tax_die_to_the_camera(server, browser):
     assert NAMES[who] in line and "camera" in line.lower(), line
     assert other.locator("#die-input").count() == 0
     shot(other, "79-camera-tax-other-phone-en")
-    # the roller's phone: the camera reads it; entering it by hand stays, folded
-    roller.wait_for_selector("details#roll-by-hand:not([open]) #die-input", state="attached")
-    assert roller.locator("#die-input button").count() == 4
+    # the roller's phone: the camera reads it, no second way to enter it (issue 46 #4);
+    # "Your turn" all the same
+    roller.wait_for_selector("#table-steps .step-line[data-kind=roll_tax]")
+    roller.wait_for_function("() => TC.view.hardware.dice.reads")
+    roller.wait_for_selector("#my-prompt.my-turn")
     assert "camera" in roller.locator("#table-steps").inner_text().lower()
+    assert roller.locator("#die-input, #roll-by-hand").count() == 0
     shot(roller, "79-camera-tax-roller-phone-en")
 
     # the die thrown in the tray: read by the camera with the owner's pictures, recorded

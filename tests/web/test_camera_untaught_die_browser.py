@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import pytest
 
+from companion import context
 from tests.companion.conftest import LiveServer, make_app
 from tests.companion.test_camera_untaught_die import (
     PLAYERS,
@@ -37,7 +38,7 @@ def table(tmp_path):
     the pip die mapped (so the gem die is the one still to be taught)."""
     app = make_app(tmp_path, GAMES={"toy": (mixed_game(BY_HAND), None)})
     server = LiveServer(app)
-    service = app.extensions["companion"]
+    service = context.of(app).service
     live = service.create("toy", {"players": PLAYERS}, PIN)
     handle = wire_camera(app)
     map_dice(app, {"white1": "d6"})

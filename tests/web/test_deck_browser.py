@@ -17,6 +17,7 @@ from pathlib import Path
 import cv2
 import pytest
 
+from companion import context
 from tests.web.conftest import PHONE_CONTEXT, running_server
 from tests.web.test_accessibility_browser import check as a11y
 from tests.web.test_browser import shot
@@ -48,7 +49,7 @@ def create_game(data: Path, game: str = "wwe", players=("N", "E")) -> tuple[str,
     from companion.app import create_app
 
     app = create_app({"DATA_DIR": str(data), "TESTING": True})
-    service = app.extensions["companion"]
+    service = context.of(app).service
     live = service.create(game, {"players": [{"seat": s, "name": s} for s in players]}, PIN)
     catalog = service.store.catalog(live.id)
     service.store.close()

@@ -15,10 +15,9 @@ import json
 import os
 import random
 
-import cv2
 import pytest
 
-from tests.web.conftest import running_server, table_and_phones
+from tests.web.conftest import running_server, table_and_phones, write_camera_loop
 from tests.web.test_accessibility_browser import check as a11y
 from tests.web.test_browser import shot
 
@@ -31,17 +30,14 @@ EVENT = "because_the_works"  # a chapter I event card of the shipped World Witho
 def camera_frames(folder, event: str = EVENT) -> None:
     """The board marker, and ``event`` laid on World Without End's council space for the
     last 0.8 s of every 1.2 s loop (so it appears again while each game is current)."""
-    from hardware.synthetic.scene import Camera, Placement
+    from hardware.synthetic.scene import Placement
     from hardware.synthetic.video import MARKER_AT, board_to_table
     from hardware.tags.format import BOARD_MARKER, card_payload
 
-    camera = Camera.create(3)
     marker = Placement(BOARD_MARKER, *MARKER_AT, 0.0, marker=True)
     card = Placement(card_payload("wwe", "E", event), *board_to_table(0, 60), 3.0)
-    folder.mkdir()
-    for i in range(36):
-        image, _ = camera.render([marker] + ([card] if i >= 12 else []), seed=i)
-        cv2.imwrite(str(folder / f"{i:03d}.jpg"), image)
+    write_camera_loop(folder, [([marker] + ([card] if i >= 12 else []), [])
+                               for i in range(36)])
 
 
 @pytest.fixture(scope="module")
@@ -141,7 +137,8 @@ def test_setup_guided_then_the_finished_game_kept_and_exported(server, browser, 
     # the rulebook's setup, named as every rule is (issue 32 #10): not "ES:29-30" or "2.1"
     cited = table.locator("#setup-rule").inner_text()
     assert cited in ("Rulebook, «Setting up the game»", "Spielregel, «Spielaufbau»"), cited
-    assert table.locator("#setup-picture").is_visible()  # the first step is a diagram
+    # the first step is a diagram (an <img> has no size, so is not visible, until it loads)
+    table.wait_for_selector("#setup-picture", state="visible", timeout=10000)
     shot(table, f"80-setup-{game}-tv-first")
     tall = table.evaluate("() => document.documentElement.scrollHeight - innerHeight")
     assert tall <= 0, f"the setup scrolls by {tall} px on the TV"

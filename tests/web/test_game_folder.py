@@ -12,6 +12,7 @@ from types import SimpleNamespace
 
 import pytest
 
+from companion import context
 from companion.app import create_app
 from tests.companion import toygame
 
@@ -74,7 +75,7 @@ def site(tmp_path, monkeypatch):
                       "GAMES": {"fake": game("fake", package), "bare": game("bare", "no.such"),
                                 "broken": game("broken", broken)}})
     yield app, app.test_client()
-    app.extensions["companion"].store.close()
+    context.of(app).service.store.close()
     for name in (package, broken):
         sys.modules.pop(name, None)
 

@@ -13,6 +13,7 @@ import re
 
 import pytest
 
+from companion import context
 from tests.web.conftest import running_server
 from tests.web.test_accessibility_browser import check as a11y
 from tests.web.test_browser import shot
@@ -27,7 +28,7 @@ def server(tmp_path_factory):
 
     data = tmp_path_factory.mktemp("corrdata")
     app = create_app({"DATA_DIR": str(data), "TESTING": True})
-    service = app.extensions["companion"]
+    service = context.of(app).service
     live = service.create("wwe", {"players": [{"seat": "N", "name": "Ada"},
                                               {"seat": "E", "name": "Ben"}], "seed": 4}, PIN)
     service.store.close()

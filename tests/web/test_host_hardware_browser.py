@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from companion import context
 from tests.web.conftest import pair_with_link, play_on_without_phones, running_server
 from tests.web.test_browser import shot
 
@@ -26,7 +27,7 @@ def game_at_tax_roll(data: Path) -> str:
     from tests.companion.test_dice_wiring import play_live_to_tax
 
     app = create_app({"DATA_DIR": str(data), "TESTING": True})
-    service = app.extensions["companion"]
+    service = context.of(app).service
     players = [{"seat": s, "name": n} for s, n in zip("NESW", ["Ala", "Bruno", "Carmen",
                                                                 "Dieter"], strict=True)]
     live = service.create("wwe", {"players": players, "seed": 5}, PIN)

@@ -2,8 +2,9 @@
 game's own web folder, with the real server and the emulated dice reader (every die role
 of the installed games, ``neutral-1`` … ``neutral-10`` and each colour's personal dice).
 
-A whole first round: rolls from the dice reader and one entered on the rolling player's
-phone (a grid of the dice just rolled), a reroll of a subset, placing dice, taking dice
+A whole first round: rolls from the dice reader and one entered on the table display (a
+grid of the dice just rolled; while the reader reads, the rolling player's phone offers no
+roll by hand: issue 45), a reroll of a subset, placing dice, taking dice
 personal-first, using them (a novice sent through the three-step form), every die shown on
 the table display where it lies in its colour. Screenshots: test-artifacts/browser/8*.png.
 """
@@ -77,18 +78,22 @@ def test_two_players_play_a_round_with_the_dice_reader_and_phones(server, browse
         sorted(faces[f"neutral-{k}"] for k in range(1, 6))
     shot(table, "80-monasterium-table-rolled")
 
-    # a reroll of two dice, entered on Nora's phone (no reader needed): faces 6 and 6
+    # a reroll of two dice: the reader reads it, so Nora's phone offers no roll by hand (the
+    # step line says the reader records it); the table display takes it: faces 6 and 6
     nora.wait_for_selector("#reroll input[type=checkbox]")
     nora.locator("#reroll input[data-die=n1]").check()
     nora.locator("#reroll input[data-die=n2]").check()
     click(nora, "#reroll-go", table)
-    nora.wait_for_selector("#roll-entry .roll-row")
-    assert nora.locator("#roll-entry .roll-row").count() == 2
+    nora.wait_for_selector("#table-steps .step-line[data-kind=roll]")
+    assert "dice reader" in nora.locator("#table-steps").inner_text()
+    assert nora.locator("#roll-entry").count() == 0
+    shot(nora, "81-monasterium-phone-reroll-by-the-reader")
+    table.wait_for_selector("#roll-entry .roll-row")
+    assert table.locator("#roll-entry .roll-row").count() == 2
     for die in ("n1", "n2"):
-        nora.locator(f"#roll-entry .roll-row[data-die={die}] button[data-face='6']").click()
-    assert not nora.locator("#send-roll").is_disabled()
-    shot(nora, "81-monasterium-phone-roll-entry")
-    click(nora, "#send-roll", table)
+        table.locator(f"#roll-entry .roll-row[data-die={die}] button[data-face='6']").click()
+    assert not table.locator("#send-roll").is_disabled()
+    click(table, "#send-roll", table)
     v = view(table)
     assert v["dice"]["n1"]["face"] == 6 and v["dice"]["n2"]["face"] == 6
     assert v["players"]["N"]["reroll_used"]

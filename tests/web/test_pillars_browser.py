@@ -16,10 +16,9 @@ import json
 import os
 import urllib.request
 
-import cv2
 import pytest
 
-from tests.web.conftest import free_port, running_server, table_and_phones
+from tests.web.conftest import free_port, running_server, table_and_phones, write_camera_loop
 from tests.web.test_accessibility_browser import check as a11y
 from tests.web.test_browser import shot
 
@@ -30,22 +29,21 @@ EVENT = "gift_gold_3"  # a demo event card of the shipped catalog: every player 
 
 def event_frames(folder, event: str = EVENT) -> None:
     """1.2 s of camera frames, looped by the folder source: the board marker, and the event
-    card lying on the event space for the last 0.8 s (so it appears again every loop).
+    card lying on the event space for the last 0.8 s, taken by a hand (so it appears again
+    every loop).
     Called again, it lays another card: each file is replaced whole (the source re-reads
     its files every loop)."""
-    from hardware.synthetic.scene import Camera, Placement
+    from hardware.synthetic.scene import Hand, Placement
     from hardware.synthetic.video import MARKER_AT, board_to_table
     from hardware.tags.format import BOARD_MARKER, card_payload
 
-    camera = Camera.create(3)
     marker = Placement(BOARD_MARKER, *MARKER_AT, 0.0, marker=True)
     card = Placement(card_payload("pillar", "K", event), *board_to_table(0, 60), 3.0)
-    folder.mkdir(exist_ok=True)
-    for i in range(36):
-        image, _ = camera.render([marker] + ([card] if i >= 12 else []), seed=i)
-        temp = folder / f"{i:03d}.tmp"  # not an image name: a reopened source never lists it
-        temp.write_bytes(cv2.imencode(".jpg", image)[1].tobytes())
-        os.replace(temp, folder / f"{i:03d}.jpg")
+    # over the last 3 card frames a hand comes for the card from the bottom edge: the camera
+    # takes a card for lifted only once something reached it (docs/camera.md, issue 50)
+    taking = [Hand(card.x + 60, card.y + 90, 180.0)]
+    write_camera_loop(folder, [([marker] + ([card] if i >= 12 else []),
+                                taking if i >= 33 else []) for i in range(36)])
 
 
 @pytest.fixture(scope="module")

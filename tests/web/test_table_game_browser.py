@@ -78,6 +78,14 @@ def test_the_game_not_at_the_table_says_where_the_hardware_is(server, browser):
     note = host.locator("#wake-note").inner_text()
     assert "localhost" in note and "Ruhezustand" in note and "verbindet sich" in note
     shot(host, "table-game-03-host-take-the-table-de")
+    # World Without End is in play: without its host's PIN nothing moves (issue 46 #6)
+    assert host.locator("#take-table-pin-field").is_visible()
+    host.click("#take-table")
+    host.wait_for_function("() => { const e = document.getElementById('toast');"
+                           " return e && !e.hidden; }")
+    assert "Nur ihr Gastgeber" in host.locator("#toast").inner_text()
+    assert not host.locator("#hw-away-panel").is_hidden()
+    host.fill("#take-table-pin", PIN)
     host.click("#take-table")
     host.wait_for_function("() => document.getElementById('hw-away-panel').hidden")
     mon_tv.wait_for_function("() => document.getElementById('hw-away').hidden")

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from companion import context
 from tests.waiting import PATIENCE
 from tests.web.conftest import ROOT, running_server
 
@@ -58,7 +59,7 @@ def tables(tmp_path_factory):
 
     data = tmp_path_factory.mktemp("webkitdata")
     app = create_app({"DATA_DIR": str(data), "TESTING": True})
-    service = app.extensions["companion"]
+    service = context.of(app).service
     out = {}
     for game in ("wwe", "pillars", "monasterium"):
         live = service.create(game, {"players": PLAYERS}, PIN)
@@ -193,7 +194,7 @@ def served_record(tmp_path_factory, name: str, record: dict, pin: str):
 
     data = tmp_path_factory.mktemp(name)
     app = create_app({"DATA_DIR": str(data), "TESTING": True})
-    service = app.extensions["companion"]
+    service = context.of(app).service
     live = service.import_record(record, pin)
     made = (live.id, service.new_table_pairing(live.id), service.store.join_codes(live.id))
     service.store.close()

@@ -265,6 +265,11 @@ def test_p_d8_storage_limit():
         GAME.apply(s, by("N", "return_cubes", cubes={"wood": 1}))
     assert e.value.code == "return_exactly"
     wood_site = s["sites"]["wood"]
+    # a form that names a cube with 0 (the phone's counters start at 0) returns none of it
+    zero, _ = act(s, by("N", "return_cubes", cubes={"wood": 1, "stone": 0, "metal": 1}))
+    assert zero["players"]["N"]["cubes"]["stone"] == 2
+    with pytest.raises(Refused):
+        GAME.apply(s, by("N", "return_cubes", cubes={"wood": 3, "stone": -1}))
     s, _ = act(s, by("N", "return_cubes", cubes={"wood": 1, "metal": 1}))
     assert state.storage_count(s, "N") == 5 and s["sites"]["wood"] == wood_site + 1
 

@@ -54,6 +54,25 @@ def test_a_host_form_delta_out_of_range_is_refused_and_changes_nothing(delta):
     assert s == new_game(2)
 
 
+@pytest.mark.parametrize("start,goal,ok", [(5, 0, True), ("cap-3", "cap", True),
+                                           (0, -1, False), ("cap-3", "cap+1", False)])
+def test_the_host_may_set_gold_to_nothing_or_to_the_cap_and_no_further(start, goal, ok):
+    # corrected down to exactly 0 or up to exactly the gold cap; one past either is refused
+    s = new_game(2)
+    cap = rules.board(s)["gold_cap"]
+    start, goal = ({"cap-3": cap - 3, "cap": cap, "cap+1": cap + 1}.get(x, x)
+                   for x in (start, goal))
+    s["players"]["N"]["gold"] = start
+    action = {**HOST, "item": "gold", "delta": goal - start}
+    if ok:
+        after, _ = act(s, action)
+        assert after["players"]["N"]["gold"] == goal
+    else:
+        with pytest.raises(Refused) as r:
+            GAME.apply(s, action)
+        assert r.value.code == "adjust_out_of_range"
+
+
 def _limit(s):
     return len(s["cat"]["deck_privileges"]) - rules.board(s)["privileges_removed"]
 

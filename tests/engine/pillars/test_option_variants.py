@@ -1,6 +1,8 @@
 """The alternative readings of the options behave as documented."""
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from engine.api import Refused
@@ -64,10 +66,13 @@ def test_refusal_of_own_colour_option():
 def test_two_architect_event_limits_next_round():
     s = to_arch(2)
     s["limit"] = 2
+    # the board shows no architect set aside until the third of N's is drawn
+    assert GAME.public_view(s)["architects"]["aside"] == {"N": 0, "E": 0}
     s, ev = act(s, t("draw_architect", seat="N"), by("N", "pass_architect"),
                 t("draw_architect", seat="N"), by("N", "pass_architect"),
                 t("draw_architect", seat="N"))
     assert {"type": "architect_aside", "seat": "N"} in ev
+    assert GAME.public_view(s)["architects"]["aside"] == {"N": 1, "E": 0}
     assert s["arch"]["drawn"] is None and state.draw_cost(s) == 5
     ig = to_arch(2, architect_limit_event="ignore")
     ig["limit"] = 2
@@ -96,12 +101,16 @@ def test_court_metal_first_placed():
     s = new_game(2, options={"court_metal": "first_placed"})
     s = position(s, "tax", queue=[], spaces={"court2": "E", "court1": "N"},
                  placed=["court2", "court1"])
-    s, _ = act(s, t("roll_tax", face=3))
+    s, ev = act(s, t("roll_tax", face=3))
     assert s["players"]["E"]["cubes"]["metal"] == 1
+    # the log says the one cube the court gave, to whom
+    court = {"type": "gain", "seat": "E", "item": "metal", "amount": 1, "source": "court"}
+    assert [e for e in ev if e.get("source") == "court"] == [court]
     d = position(new_game(2), "tax", queue=[], spaces={"court2": "E", "court1": "N"},
                  placed=["court2", "court1"])
-    d, _ = act(d, t("roll_tax", face=3))
+    d, ev = act(d, t("roll_tax", face=3))
     assert d["players"]["N"]["cubes"]["metal"] == 1
+    assert [e for e in ev if e.get("source") == "court"] == [{**court, "seat": "N"}]
 
 
 def test_gold_cap_only_at_mill():
@@ -162,6 +171,53 @@ def test_site_shortage(mode):
     assert any(e["type"] == ("cubes_owed" if mode == "owe" else "cubes_lost") for e in ev)
 
 
+@pytest.mark.parametrize("beside", [1, 0])
+def test_the_court_metal_corrected_from_the_last_cube_beside_the_board(beside):
+    # the King's court gets its metal cube from beside the board: with exactly one there
+    # it moves; with none the correction is refused and nothing changes
+    s = new_game(3)
+    s["court_metal"], s["sites"]["metal"] = 0, beside
+    action = {"type": "correct", "by": "host", "part": "court_metal", "value": 1,
+              "reason": "knocked off"}
+    if beside:
+        s2, ev = act(s, action)
+        assert (s2["court_metal"], s2["sites"]["metal"]) == (1, 0)
+        assert (ev[0]["before"], ev[0]["after"]) == (0, 1)
+        s3, _ = act(s2, {**action, "value": 0})  # and back beside the board
+        assert (s3["court_metal"], s3["sites"]["metal"]) == (0, 1)
+    else:
+        with pytest.raises(Refused) as e:
+            GAME.apply(s, action)
+        assert e.value.code == "bad_correction"
+
+
+def test_a_finished_game_takes_no_corrections():
+    from engine.pillars.corrections import corrections
+
+    s = new_game(2)
+    rnd = random.Random(2)
+    while not s["over"]:
+        s, _ = GAME.apply(s, GAME.random_action(s, rnd))
+    assert corrections(s) == []
+    for part, value in (("market", dict(s["market"])), ("court_metal", 0),
+                        ("start_player", s["seats"][0])):
+        with pytest.raises(Refused):
+            GAME.apply(s, {"type": "correct", "by": "host", "part": part, "value": value})
+
+
+def test_owed_cubes_are_given_once_at_the_next_production():
+    # N is owed 2 sand and 1 metal from an earlier shortage; the sites now hold enough:
+    # production gives them (source "owed") and N is owed nothing more
+    s = position(new_game(2, options={"site_shortage": "owe"}), "event")
+    s["players"]["N"]["owed"].update(sand=2, metal=1)
+    s["players"]["N"]["materials"] = []
+    s["sites"]["sand"], s["sites"]["metal"] = 5, 3
+    s, ev = act(s, t("reveal_event", card="scandal"))
+    assert [(e["item"], e["amount"]) for e in ev
+            if e["type"] == "gain" and e.get("source") == "owed"] == [("sand", 2), ("metal", 1)]
+    assert s["players"]["N"]["owed"] == dict.fromkeys(s["players"]["N"]["owed"], 0)
+
+
 def test_tax_exemption_privilege_used_by_choice():
     s = position(new_game(2), "tax", queue=[])
     s["players"]["N"]["privileges"] = ["tax_exemption"]
@@ -191,6 +247,13 @@ def test_host_corrections_of_the_board():
         with pytest.raises(Refused) as e:
             GAME.apply(s, {**forms["market"]["action"], "value": bad})
         assert e.value.code == "bad_correction"
+    # a yes/no where a count belongs is the whole value's fault, as the form shows it (the
+    # schema alone would name the cube: JSON Schema's integers leave out booleans)
+    for part, bad in (("market", {"wood": True, "stone": 4, "sand": 4}), ("court_metal", True),
+                      ("market", False)):
+        with pytest.raises(Refused) as e:
+            GAME.apply(s, {"type": "correct", "by": "host", "part": part, "value": bad})
+        assert (e.value.code, e.value.params["field"]) == ("bad_correction", "value")
     with pytest.raises(Refused) as e:
         GAME.apply(s, {"type": "correct", "by": "N", "part": "market", "value": {}})
     assert e.value.code == "wrong_actor"

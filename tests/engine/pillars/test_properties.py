@@ -167,9 +167,11 @@ def test_every_prompt_has_a_legal_choice_and_previews(n, seed):
 
 
 def _placeholders(template):
+    """The fields a text names; a counted text is a (singular, plural) pair: both forms'."""
     import string
 
-    return {f for _, f, _, _ in string.Formatter().parse(template) if f}
+    forms = template if isinstance(template, tuple) else (template,)
+    return {f for form in forms for _, f, _, _ in string.Formatter().parse(form) if f}
 
 
 def test_templates_fill_from_their_events_prompts_and_refusals():

@@ -99,6 +99,8 @@ CASES = [
     ("event twice", lambda: _event_seen(), t("reveal_event", card="storm"),
      "card_already_used"),
     ("buy metal", market_position, by("N", "buy", cube="metal", amount=1), "cannot_buy"),
+    ("buy none", market_position, by("N", "buy", cube="sand", amount=0), "bad_field"),
+    ("sell none", market_position, by("N", "sell", cube="metal", amount=0), "bad_field"),
     ("buy more than the market", market_position, by("N", "buy", cube="sand", amount=5),
      "market_short"),
     ("buy unaffordable", market_position, by("N", "buy", cube="stone", amount=2),

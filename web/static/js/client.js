@@ -55,6 +55,18 @@
     return fmt(text, p);
   }
 
+  /** `n` of the thing `id` in words by the page language's plural rules ("1 wełnę",
+   *  "5 monet"): the game's plural UI string `count_<id>`, with `shown` (the number
+   *  as written: "+1", "−2"; else n) in place of {n}. Null when the game counts no such
+   *  thing (the caller then writes "n name"). */
+  function counted(id, n, shown) {
+    var forms = strings["count_" + id];
+    if (!forms || typeof forms !== "object" || Array.isArray(forms)) return null;
+    var cat = pluralRules ? pluralRules.select(Math.abs(n)) : (Math.abs(n) === 1 ? "one" : "other");
+    var text = forms[cat] || forms.other || forms.many || forms.one;
+    return fmt(text, {n: shown === undefined ? n : shown});
+  }
+
   /** A localized name from a catalog-style names object {en, it, pl, es, de}. */
   function name(names, fallback) {
     if (!names) return fallback === undefined ? "" : fallback;
@@ -356,10 +368,10 @@
       if (window.console) console.error(e);
       toast(t("render_failed"), "error");
     }
+    if (closed) setStatus(endState());  // before the shared parts: the TV fits it in
     viewListeners.forEach(function (fn) {
       try { fn(msg); } catch (e) { if (window.console) console.error(e); }
     });
-    if (closed) setStatus(endState());
   }
 
   /** Call fn(msg) after the page's render, for every view (shared parts of a page). */
@@ -456,6 +468,23 @@
     return emitWithAck("act", {action: action});
   }
 
+  /** A preview (a card turned by hand, a tile tapped): the server takes one per connection
+   *  every 0.1 s (companion/blueprints/sockets.py PREVIEW_EVERY) and refuses a faster one
+   *  with "Too many attempts". So taps faster than PREVIEW_GAP_MS wait, and only the last
+   *  is sent: what the table sees is the tile tapped last, and nothing is refused. */
+  var PREVIEW_GAP_MS = 150, previewTimer = null, previewNext = null, previewAt = 0;
+  function preview(payload) {
+    previewNext = payload;
+    if (previewTimer) return;
+    previewTimer = setTimeout(function () {
+      previewTimer = null;
+      previewAt = Date.now();
+      var next = previewNext;
+      previewNext = null;
+      emitWithAck("preview", next);
+    }, Math.max(0, previewAt + PREVIEW_GAP_MS - Date.now()));
+  }
+
   function emitWithAck(event, payload) {
     return new Promise(function (resolve) {
       if (!socket || !socket.connected) {
@@ -482,20 +511,37 @@
     });
   }
 
+  /** The table steps this phone's player does by hand now: the view's `steps` whose `who`
+   *  is this seat (the round's cards to lay out, an architect to draw, the die to roll, a
+   *  token to turn; companion/table/table_steps.py), none while paused, closed or over. */
+  function myTableSteps(msg) {
+    if (!msg || msg.role !== "seat" || msg.closed || msg.paused || (msg.view && msg.view.over)) return [];
+    return (Array.isArray(msg.steps) ? msg.steps : []).filter(function (step) {
+      return step && step.who === msg.seat && step.text;
+    });
+  }
+
   /** The phone's "Your turn" banner, the same at the top of every game's phone (#my-prompt):
-   *  ``what`` (what to do, in words) under "Your turn", the seat's ``colour`` across the
-   *  banner and the top bar. ``what`` null: not this phone's turn (the classes go; the game
+   *  ``what`` (the game's words for this seat's own decisions) under "Your turn", the seat's
+   *  ``colour`` across the banner and the top bar. A table step this seat owes (the view's
+   *  `steps`) makes it this phone's turn too, whatever the game says (with the step's words
+   *  where the game has none of its own): the phone of whoever owes a step never says
+   *  "Waiting". ``what`` null and no step: not this phone's turn (the classes go; the game
    *  then says who is awaited). Returns whether it is this phone's turn. */
   function turnBanner(el, what, colour) {
-    var mine = what !== null && what !== undefined;
+    var steps = myTableSteps(lastView).map(function (step) { return step.text; });
+    var words = what ? [what] : steps.filter(function (x, i) { return steps.indexOf(x) === i; });
+    var mine = (what !== null && what !== undefined) || steps.length > 0;
     el.classList.toggle("my-turn", mine);
+    if (mine) el.classList.remove("waiting");
     document.body.classList.toggle("my-turn", mine);
     if (colour) {
       document.body.style.setProperty("--pc", colour);
       document.body.style.setProperty("--pc-ink", inkOn(colour));
     }
     if (mine) {
-      replace(el, [h("span.turn-big", t("your_turn")), what ? h("span.turn-what", what) : null]);
+      replace(el, [h("span.turn-big", t("your_turn")),
+        words.length ? h("span.turn-what", words.join(" · ")) : null]);
     }
     return mine;
   }
@@ -514,13 +560,18 @@
   }
 
   /** The end of a game in one line: who won (or shared the win) with how many points, from
-   *  the scores rows of any game ({seat, vp, winner}); ``nameOf(seat)`` names a seat. A game
-   *  says its unit by giving "wins_line" and "shared_line" in its own UI strings. */
+   *  the scores rows of any game ({seat, rank, vp}: rank 1 wins, docs/engine.md; a row's
+   *  own "winner", where a game gives one, decides); ``nameOf(seat)`` names a seat. A game
+   *  says its unit by giving "wins_line" and "shared_line" in its own UI strings, each a
+   *  text with {names} and {vp} or a plural entry ({n}: the points). */
   function winnerLine(scores, nameOf) {
-    var rows = (scores || []).filter(function (r) { return r.winner; });
+    var rows = (scores || []).filter(function (r) {
+      return r.winner === undefined ? r.rank === 1 : r.winner === true;
+    });
     if (!rows.length) return t("game_over");
     var names = rows.map(function (r) { return nameOf(r.seat); }).join(", ");
-    return t(rows.length > 1 ? "shared_line" : "wins_line", {names: names, vp: rows[0].vp});
+    return t(rows.length > 1 ? "shared_line" : "wins_line",
+      {names: names, vp: rows[0].vp, n: rows[0].vp});
   }
 
   function setLang(newLang) {
@@ -528,9 +579,9 @@
   }
 
   window.TC = {
-    config: config, lang: lang, t: t, tn: tn, fmt: fmt, name: name,
+    config: config, lang: lang, t: t, tn: tn, counted: counted, fmt: fmt, name: name,
     h: h, replace: replace, on: on, toast: toast, setStatus: setStatus,
-    start: start, onView: addViewListener, act: act, emitWithAck: emitWithAck, setLang: setLang,
+    start: start, onView: addViewListener, act: act, emitWithAck: emitWithAck, preview: preview, setLang: setLang,
     keepAwake: keepAwake, winnerLine: winnerLine, turnBanner: turnBanner, inkOn: inkOn,
     game: {},  // hooks a game's scripts set for the shared page scripts (docs/ui.md)
     get socket() { return socket; },

@@ -50,13 +50,28 @@
     return el("li.deck-die-face", {dataset: {face: String(f.face)}}, row);
   }
 
-  function photograph(die, f) {
-    say(t("deck_dice_taking", {face: f.face}));
-    post("/die_face", {game: deckOf, role: die.role, face: f.face}).then(function (res) {
-      if (!res.ok) { say(problems(res), true); return; }
-      say(t("deck_dice_kept", {face: f.face}));
-      load();
+  /* One picture at a time: while the camera's answer is awaited every "take" button is
+   * off, so a second press (or a slow server) never sends a request that is answered after
+   * the die in the tray was changed, keeping the wrong picture for a face. */
+  var taking = false;
+  function takeButtons(off) {
+    panel.classList.toggle("taking", off);
+    Array.prototype.forEach.call(panel.querySelectorAll(".deck-die-take"), function (b) {
+      b.disabled = off || !camera;
     });
+  }
+
+  function photograph(die, f) {
+    if (taking) return;
+    taking = true;
+    takeButtons(true);
+    say(t("deck_dice_taking", {face: f.face}));
+    function done() { taking = false; takeButtons(false); }
+    post("/die_face", {game: deckOf, role: die.role, face: f.face}).then(function (res) {
+      if (!res.ok) { say(problems(res), true); return null; }
+      say(t("deck_dice_kept", {face: f.face}));
+      return load();
+    }).then(done, done);
   }
 
   function forget(die, f) {

@@ -135,8 +135,18 @@
     return dice.state === "ok" || !!(pending && pending.game === msg.game);
   };
 
-  /** The camera reads this step's dice (`TC.cameraRolls`): its "or tap it in" is not said,
-   *  as the TV's way to tap it in steps aside. */
+  /** The chosen dice source (the reader, or the camera's tray) records this game's rolls
+   *  now: the server's `hardware.dice.reads`, the same rule its `act` door keeps. A phone then
+   *  offers no roll by hand; it enters only the dice it is asked for (`missingDice`). */
+  TC.diceRead = function (msg) {
+    var dice = ((msg && msg.hardware) || {}).dice || {};
+    return !!dice.reads && !msg.closed;
+  };
+
+  /** The camera reads this step's dice (`TC.cameraRolls`): neither its "or tap it in" nor
+   *  its "Let the app roll" is offered on any screen (the host who wants the dice by hand
+   *  chooses the phones as the dice source); a die it cannot read is asked of the roller
+   *  alone (`missingDice`). */
   function cameraReads(step, msg) {
     return TC.cameraRolls(msg) && arr(step.devices).some(function (d) {
       return d.device === "dice" && d.present;
@@ -170,12 +180,18 @@
     el.textContent = text;
     var panel = document.getElementById("hw-away-panel");  // the host page's
     (panel || el).hidden = !text;
+    // another game in play has them: its host's PIN moves them (the host page)
+    var pin = document.getElementById("take-table-pin-field");
+    if (pin) pin.hidden = !where.game;
   }
 
   document.addEventListener("DOMContentLoaded", function () {
     var take = document.getElementById("take-table");
     if (take) take.addEventListener("click", function () {
-      TC.emitWithAck("host", {op: "take_table"});
+      var pin = document.getElementById("take-table-pin");
+      var op = {op: "take_table"};
+      if (pin && pin.value.trim()) op.pin = pin.value.trim();
+      TC.emitWithAck("host", op).then(function (ack) { if (ack.ok && pin) pin.value = ""; });
     });
   });
 
@@ -192,7 +208,7 @@
     var panel = document.getElementById("table-steps-panel");  // the host page's
     if (panel) panel.hidden = el.hidden;
     TC.replace(el, steps.map(function (step) {
-      return draw(cameraReads(step, msg) ? Object.assign({}, step, {by_hand: ""}) : step);
+      return draw(cameraReads(step, msg) ? Object.assign({}, step, {by_hand: "", fallback: null}) : step);
     }).concat(missing ? [missing] : []));
   });
 })();

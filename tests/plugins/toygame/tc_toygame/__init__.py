@@ -19,6 +19,7 @@ from engine.api import (
     StickerKind,
     Texts,
     Zone,
+    secret_paths,
 )
 from tc_toygame import rules, shapes
 
@@ -73,7 +74,7 @@ INFO = GameInfo(
     max_players=4,
     options=(Option("short", False, (False, True), "A short game (not used by the rules)."),),
     texts=Texts(reasons=rules.REASONS, events=rules.EVENT_TEXTS,
-                prompts={"play": "{seat} plays a card."}),
+                older_events=rules.OLDER_EVENT_TEXTS, prompts={"play": "{seat} plays a card."}),
     catalog="tc_toygame.data",
     parts=(CatalogPart("cards", CARDS_SCHEMA, title="Coins", stickers="coin"),),
     stickers=(StickerKind("C", "coin", "cards"),),
@@ -86,6 +87,10 @@ INFO = GameInfo(
     table_actions=frozenset(("roll", "coin")),
     host_actions=frozenset(("adjust",)),
     action_shapes=shapes.SHAPES,
+    rules_version=rules.RULES_VERSION,
+    migrations=rules.MIGRATIONS,
+    # what not everyone may see: each seat's hand and coins; the seed (the next cards) nobody
+    secrets=secret_paths("hands.{seat}", "coins.{seat}", "seed"),
 )
 
 GAME = SimpleNamespace(

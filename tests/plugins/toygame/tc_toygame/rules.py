@@ -3,15 +3,16 @@
 Each seat holds a secret hand of random card ids and a secret coin count; playing a card
 makes it public and draws a new secret card (an event private to that seat). The table
 records die rolls (the pot grows by the face) and coin cards laid on the pile (the pot grows
-by the coin's points from the catalog). The host may correct a seat's coins. The game ends
-after 12 plays; the most coins wins.
+by the coin's points from the catalog). The host may correct a seat's coins. The start player
+chosen on the new-game form plays first (``setup["start_seat"]``, read with
+`engine.api.table_from_setup`). The game ends after 12 plays; the most coins wins.
 """
 from __future__ import annotations
 
 import copy
 import random
 
-from engine.api import Choice, Prompt, Refused
+from engine.api import Choice, Prompt, Refused, table_from_setup
 
 name = "toy"
 SEATS = ["A", "B", "C", "D"]
@@ -33,9 +34,11 @@ EVENT_TEXTS = {
     "drew": "You drew {card}.",
     "rolled": "The die shows {value}.",
     "coin_laid": "{card} was laid on the pile: the pot grows by {points}.",
-    "adjusted": "Host: {seat} {item} {delta} ({reason}).",
+    "adjusted": "Correction for {seat}: {item} {delta}, now {after} ({reason}).",
     "game_over": "The game is over.",
 }
+# what an event was worded with before its fields grew (docs/engine.md, "Older events")
+OLDER_EVENT_TEXTS = {"adjusted": ("Host: {seat} {item} {delta} ({reason}).",)}
 
 
 def _draw(state: dict, seat: str) -> str:
@@ -51,11 +54,9 @@ def catalog_state(catalog) -> dict:
 
 
 def setup(catalog, setup: dict) -> dict:
-    players = setup.get("players") or []
-    seats = [p["seat"] for p in players]
-    if len(seats) < 2:
-        raise Refused("bad_setup", reason="2 players or more")
-    state = {"seed": setup.get("seed", 0), "n": 0, "seats": seats, "active": seats[0],
+    table = table_from_setup(setup, tuple(SEATS))  # checks the seats, reads the start player
+    seats = [p["seat"] for p in setup["players"]]  # turns go round in the order given
+    state = {"seed": setup.get("seed", 0), "n": 0, "seats": seats, "active": table.start,
              "played": [], "pot": 0, "over": False, "hands": {}, "coins": {},
              "cat": catalog_state(catalog)}
     for seat in seats:
@@ -110,7 +111,8 @@ def apply(state: dict, action: dict):
             raise Refused("bad_request")
         s["coins"][seat] += delta
         return s, [{"type": "adjusted", "seat": seat, "item": "coins", "delta": delta,
-                    "reason": action.get("reason") or "", "private": seat}]
+                    "after": s["coins"][seat], "reason": action.get("reason") or "",
+                    "private": seat}]
     raise Refused("unknown_action", type=str(kind))
 
 
@@ -119,6 +121,8 @@ def prompts(state: dict):
 
 
 def choices(state: dict, seat: str):
+    if state["over"]:
+        return []
     out = []
     for card in state["hands"].get(seat, []):  # "table" holds no hand
         action = {"type": "play", "by": seat, "card": card}
@@ -161,3 +165,15 @@ def preview(state: dict, action: dict):
         return None
     return {"action": {"type": "play", "by": state["active"]}, "seat": state["active"],
             "effect": {"played": len(state["played"]) + 1}}
+
+
+RULES_VERSION = 2  # docs/record-format.md, "Rules versions"
+
+
+def start_seat_read(setup: dict, actions: list) -> tuple[dict, list]:
+    """1 -> 2: the form's start player starts; before, the first player given did."""
+    players = setup.get("players") or [{}]
+    return {**setup, "start_seat": players[0].get("seat")}, actions
+
+
+MIGRATIONS = {1: start_seat_read}

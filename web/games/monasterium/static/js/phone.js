@@ -161,14 +161,10 @@
   function decisions(m) {
     var mine = m.prompts.filter(function (p) { return p.seat === m.me; });
     if (m.view.roller === m.me && m.prompts.some(function (p) { return p.kind === "roll" || p.kind === "roll_extra"; })) {
-      var entry = M.rollEntry(m, m.me, function () { render(last); });
-      // the camera read the others and asks above for the dice it could not read: every
-      // die by hand stays at hand, folded
-      var pending = ((last && last.hardware && last.hardware.dice) || {}).pending;
-      if (entry && pending && pending.game === last.game) {
-        return [h("details.roll-by-hand", {id: "roll-by-hand"}, h("summary", t("enter_all_by_hand")), entry)];
-      }
-      return [entry];
+      // the camera or the dice reader records the roll (issue 45: a phone enters only a die
+      // it is asked for, above, alone; table_steps.js): no second way to enter it (issue 46)
+      if (TC.diceRead(last) || TC.cameraRolls(last)) return [];
+      return [M.rollEntry(m, m.me, function () { render(last); })];
     }
     if (!mine.length) return [];
     var kind = mine[0].kind;
@@ -209,11 +205,13 @@
     var myTurn = mine.length && !m.over && !msg.closed && !msg.paused;
     el.className = "my-prompt " + (mine.length ? "yours" : "waiting");
     // "Your turn" and what to do, at the top as in every game (client.js turnBanner)
-    // on the roller's own phone the table's roll is "your roll", not "the dice of Anna"
+    // on the roller's own phone the table's roll is "your roll", not "the dice of Anna"; while
+    // the camera or the reader reads it, "they are read as they lie" and nothing to enter
     var said = function (p) {
-      return p.kind === "roll" && p.seat === "table" && m.view.roller === m.me ? t("roll_yours") : M.promptText(m, p);
+      if (p.kind !== "roll" || p.seat !== "table" || m.view.roller !== m.me) return M.promptText(m, p);
+      return TC.diceRead(msg) || TC.cameraRolls(msg) ? t("roll_yours_read") : t("roll_yours");
     };
-    if (!TC.turnBanner(el, myTurn ? mine.map(said).join(" · ") : null,
+    if (!TC.turnBanner(el, myTurn ? mine.map(said).filter(Boolean).join(" · ") : null,
       M.colour ? M.colour(m.me) : null)) {
       TC.replace(el, m.over ? t("game_over") : (mine.length ? mine.map(function (p) { return M.promptText(m, p); }).join(" · ")
         : t("waiting_for", {what: m.prompts.map(function (p) { return M.promptText(m, p); }).join(" · ") || "–"})));

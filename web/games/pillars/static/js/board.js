@@ -65,7 +65,8 @@
   function itemText(items) {
     items = obj(items);
     return Object.keys(items).filter(function (k) { return typeof items[k] === "number" && items[k]; })
-      .map(function (k) { return items[k] + " " + itemName(k); }).join(", ");
+      .map(function (k) { return TC.counted(k, items[k]) || items[k] + " " + itemName(k); })
+      .join(", ");
   }
 
   /** What a craftsman converts: "2 wood → 1 VP, up to 4 times". */

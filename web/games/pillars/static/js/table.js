@@ -75,6 +75,28 @@
     });
   }
 
+  /** The TV is never scrolled: after the draft the supply is spent, and the architects,
+   *  Kingsbridge and Shiring (what the architects go for) move under it, so the right
+   *  column keeps its room for what the table enters; then the log goes to the column
+   *  with the most height left (it shows its newest lines, the rest scrolls inside). */
+  function arrange(m) {
+    var spent = ["prep", "draft"].indexOf(m.view.phase) < 0 && !m.over;
+    var col = document.querySelector(".pote " + (spent ? ".col-b" : ".col-c"));
+    ["architects-panel", "places-panel"].forEach(function (name) {
+      var panel = document.querySelector(".pote ." + name);
+      if (col && panel && panel.parentElement !== col) col.appendChild(panel);
+    });
+    var log = document.querySelector(".pote .area-log");
+    var best = null, room = -Infinity;
+    // the supply has the middle column until it is spent
+    document.querySelectorAll(".pote .col-a, .pote .col-c" + (spent ? ", .pote .col-b" : ""))
+      .forEach(function (c) {
+        var left = TC.roomLeft(c, log);
+        if (left > room) { room = left; best = c; }
+      });
+    if (best && log && log.parentElement !== best) best.appendChild(log);
+  }
+
   function render(msg) {
     var m = P.model(msg);
     TC.replace("round-line", P.roundLine(m));
@@ -96,7 +118,11 @@
     document.getElementById("final").hidden = !fin;
     TC.replace("final", fin);
     TC.replace("log", P.logList(m));
+    last = m;
   }
 
+  var last = null;
+  // before each fit of the page to the screen (web/static/js/table_display.js)
+  TC.game.arrangeTable = function () { if (last) arrange(last); };
   TC.start({render: render});
 })();

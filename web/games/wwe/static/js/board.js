@@ -133,11 +133,32 @@
     return h("span.items", keys.map(function (k) { return itemChip(k, items[k], opts); }));
   }
 
-  /** {item: n} → "2 Stone, 1 Gold" in words. */
+  /** n of an item in words ("1 wool", "5 monet"), the number as ``shown`` ("+1"). */
+  function amount(item, n, shown) {
+    return TC.counted(item, n, shown) || (shown === undefined ? n : shown) + " " + nm("items", item);
+  }
+
+  /** A choice's cost and effect on resources and VP in words: "−1 gold · +1 grain"
+   *  (the rest of an effect, such as favor steps, is not counted here). */
+  function deltas(c) {
+    function signed(items, sign) {
+      items = obj(items);
+      return Object.keys(items).filter(function (k) {
+        return typeof items[k] === "number" && items[k] && (ITEMS.indexOf(k) >= 0 || k === "vp");
+      }).map(function (k) {
+        var n = items[k] * sign;
+        return amount(k, n, (n > 0 ? "+" : "−") + Math.abs(n));
+      });
+    }
+    c = obj(c);
+    return signed(c.cost, -1).concat(signed(c.effect, 1));
+  }
+
+  /** {item: n} → "2 stone, 1 gold" in words. */
   function itemText(items) {
     items = obj(items);
     return Object.keys(items).filter(function (k) { return items[k]; }).map(function (k) {
-      return items[k] + " " + nm("items", k);
+      return amount(k, items[k]);
     }).join(", ");
   }
 
@@ -158,7 +179,12 @@
       var cls = ".favor-space" + (i === f.index ? ".marker" : "") +
         (covered.indexOf(id) >= 0 ? ".covered" : "") + (target === id ? ".target" : "");
       return h("div" + cls, {dataset: {space: id}}, i === f.index ? "◉ " : "", nm("favor", id));
-    }).concat(f.demo ? [h("span.demo-badge", {title: t("demo_hint")}, t("demo"))] : []);
+    });
+  }
+
+  /** The favor track's DEMO badge, for its heading: among the spaces it looked like one more. */
+  function favorDemo(m) {
+    return obj(m.view.favor).demo ? h("span.demo-badge", {title: t("demo_hint")}, t("demo")) : null;
   }
 
   function projects(m) {
@@ -229,7 +255,7 @@
         dataset: {site: id}},
         h("div", nm("sites", id), demoBadge("sites", id)),
         h("div.muted", site.material ? nm("items", site.material) : "",
-          rent.item ? " → " + (rent.amount || 1) + " " + nm("items", rent.item) : ""),
+          rent.item ? " → " + amount(rent.item, rent.amount || 1) : ""),
         owner ? h("b", (m.players[owner] || {}).name || nm("seats", owner)) : null);
     });
   }
@@ -444,7 +470,7 @@
     SEATS: SEATS, ITEMS: ITEMS, model: model, nm: nm, isDemo: isDemo, demoBadge: demoBadge,
     thing: thing, eventText: eventText, eventBox: eventBox,
     seatLabel: seatLabel, playerStyle: playerStyle, colourOf: colourOf, inkOn: inkOn, itemChip: itemChip, itemChips: itemChips,
-    itemText: itemText, chapterRound: chapterRound, roman: roman, favorTrack: favorTrack,
+    itemText: itemText, amount: amount, deltas: deltas, chapterRound: chapterRound, roman: roman, favorTrack: favorTrack, favorDemo: favorDemo,
     projects: projects, market: market, permanents: permanents, sites: sites, plague: plague,
     supply: supply, logList: logList, vpChart: vpChart, vpSeries: vpSeries, obj: obj, arr: arr,
     chapterSummary: chapterSummary

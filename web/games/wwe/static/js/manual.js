@@ -26,12 +26,23 @@
     return picker.list.filter(function (c) {
       return !q || norm(c.name).indexOf(q) >= 0 || String(c.number) === q || norm(c.id).indexOf(q) >= 0;
     }).map(function (c) {
+      // a card that cannot be picked says why on its face (a TV or phone shows no tooltip)
       return h("button.secondary" + (c.refused ? ".refused" : ""), {type: "button",
         disabled: !!c.refused, dataset: {card: c.id, key: c.id},
-        title: c.refused ? (c.refused.message || c.refused.code) : "",
         onclick: function () { picker.send(c.id); }},
-      (c.number ? c.number + " · " : "") + c.name, W.isDemo("events", c.id) ? " (" + t("demo") + ")" : "");
+      h("span", (c.number ? c.number + " · " : "") + c.name),
+      c.refused ? h("span.why", c.refused.message || c.refused.code) : null);
     });
+  }
+
+  /** One DEMO badge for the list, on its heading, its meaning said beside it on a phone
+   *  (not one "(DEMO)" a card; the TV, short of height, shows the badge alone, as on its
+   *  other panels). */
+  function pickerDemo(list) {
+    var demo = list.filter(function (c) { return W.isDemo("events", c.id); })[0];
+    if (!demo) return null;
+    return h("span.demo-note", W.demoBadge("events", demo.id),
+      h("span.demo-hint.small", " " + t("demo_hint")));
   }
 
   function eventPicker(m, send) {
@@ -43,7 +54,7 @@
     picker.list = list;
     picker.send = send;
     return h("div.picker", {id: "event-picker"},
-      h("h3", t("which_event_revealed")),
+      h("h3", t("which_event_revealed"), " ", pickerDemo(list)),
       h("input", {type: "search", id: "event-search", placeholder: t("search_event"),
         autocomplete: "off", "aria-label": t("search_event"), value: picker.query,
         oninput: function (e) {
@@ -56,13 +67,14 @@
   /** What rotation r means: from the engine's orient_event choice when this page has it
    *  (favor steps, landing space, every seat's income), else from the public card data. */
   function rotationInfo(m, r) {
-    var out = {favor: null, space: null, income: {}, refused: null};
+    var out = {favor: null, space: null, income: {}, refused: null, choice: null};
     var c = m.choices.filter(function (x) {
       return x.action && x.action.type === "orient_event" && x.action.rotation === r;
     })[0];
     if (c) {
       var e = W.obj(c.effect);
       out.favor = e.favor; out.space = e.space; out.income = W.obj(e.income); out.refused = c.refused || null;
+      out.choice = c;
       return out;
     }
     var card = W.obj(m.view.event);
@@ -82,8 +94,8 @@
   }
 
   function cornerName(item) {
-    if (item === "gold1") return "1 " + W.nm("items", "gold");
-    if (item === "gold2") return "2 " + W.nm("items", "gold");
+    if (item === "gold1") return W.amount("gold", 1);
+    if (item === "gold2") return W.amount("gold", 2);
     return W.nm("items", item);
   }
 
@@ -97,7 +109,11 @@
         h("div", h("b", "↻ " + r)),
         info.favor !== null ? h("div.small", t("favor_short", {n: info.favor}) +
           (info.space ? " → " + W.nm("favor", info.space) : "")) : null,
-        mine ? h("div.small", t("you_get", {what: W.itemText(mine) || "–"})) : null,
+        // this seat's whole gain and cost (income, the favor space's gift or price), as its
+        // confirm button says it; else (another seat's screen) its income alone
+        seat && info.choice && W.deltas(info.choice).length
+          ? h("div.small.gets", W.deltas(info.choice).join(" · "))
+          : mine ? h("div.small.gets", t("you_get", {what: W.itemText(mine) || "–"})) : null,
         info.refused ? h("div.small.why", info.refused.message || info.refused.code) : null);
     }));
   }

@@ -29,20 +29,8 @@
 
   /* ---------- cost / effect in words ---------- */
 
-  function delta(items, sign) {
-    items = W.obj(items);
-    // Only resources and VP: effects also carry numbers such as `favor` (steps).
-    return Object.keys(items).filter(function (k) {
-      return typeof items[k] === "number" && items[k] && (W.ITEMS.indexOf(k) >= 0 || k === "vp");
-    })
-      .map(function (k) {
-        var n = items[k] * sign;
-        return (n > 0 ? "+" : "−") + Math.abs(n) + " " + W.nm("items", k);
-      });
-  }
-
   function costEffect(c) {
-    var parts = delta(c.cost, -1).concat(delta(c.effect, 1));
+    var parts = W.deltas(c);
     var extra = W.obj(c.effect).text || W.obj(c.effect).note;
     if (extra && typeof extra === "object") extra = TC.name(extra, "");  // {lang: text}
     if (extra) parts.push(extra);
@@ -271,7 +259,7 @@
       W.eventBox(m.view.event), h("p.small", t("orient_hint")));
     box.appendChild(M.rotationButtons(m, ui.rotation, function (r) {
       ui.rotation = r;
-      TC.emitWithAck("preview", {action: {type: "orient_event", rotation: r}});
+      TC.preview({action: {type: "orient_event", rotation: r}});
       rerender();
     }, m.msg.seat));
     if (ui.rotation !== null) {
@@ -348,12 +336,10 @@
     if (kinds.indexOf("reveal_event") >= 0 || byType.reveal_event) {
       out.push(M.eventPicker(m, function (card) { return send({type: "reveal_event", card: card}); }));
     }
-    if (kinds.indexOf("roll_tax") >= 0 || byType.roll_tax) {
-      var die = M.dieButtons(m, function (v) { return send({type: "roll_tax", value: v}); });
-      // the camera reads the die (or asks above for it): entering it by hand stays at hand,
-      // folded, on this phone only
-      out.push(TC.cameraRolls(m.msg) ? h("details.roll-by-hand", {id: "roll-by-hand"},
-        h("summary", t("dice_enter_by_hand")), die) : die);
+    // the camera or the dice reader records the tax die (issue 45: the phone enters it only
+    // when asked for it, above, alone; table_steps.js): no second way (issue 46)
+    if ((kinds.indexOf("roll_tax") >= 0 || byType.roll_tax) && !TC.diceRead(m.msg) && !TC.cameraRolls(m.msg)) {
+      out.push(M.dieButtons(m, function (v) { return send({type: "roll_tax", value: v}); }));
     }
     Object.keys(byType).forEach(function (type) {
       var cs = byType[type];
@@ -444,7 +430,7 @@
   }
 
   function publicPanel(m) {
-    return [h("h3", t("favor_track")), h("div.favor-track", W.favorTrack(m)),
+    return [h("h3", t("favor_track"), W.favorDemo(m)), h("div.favor-track", W.favorTrack(m)),
       h("h3", t("building_projects")), W.projects(m), h("h3", t("market")), W.market(m),
       h("h3", t("permanent_events")), W.permanents(m),
       h("h3", t("houses_on_sites")), h("div.sites", W.sites(m)),
@@ -479,26 +465,19 @@
     TC.replace("my-vp", String(W.obj(m.me).vp !== undefined ? m.me.vp : "–"));
     var promptEl = document.getElementById("my-prompt");
     var myTurn = !!mine.length && !msg.closed && !m.over && !msg.paused;
-    var colour = W.colourOf(m.players[msg.seat]);
-    promptEl.classList.toggle("my-turn", myTurn);
-    document.body.classList.toggle("my-turn", myTurn);
-    document.body.style.setProperty("--pc", colour);
-    document.body.style.setProperty("--pc-ink", W.inkOn(colour));
+    // In the second person: what I must do, not "Ala plays an action card".
+    var lost = lostWhy(m.choices);
+    var todo = mine.map(function (p) {
+      return p.kind === "play_card" && lost ? t("action_lost_give_up") : t("action_" + p.kind);
+    }).filter(function (x, i, a) { return a.indexOf(x) === i; });
+    // "Your turn" as in every game, also for a table step this seat owes (client.js)
+    var yours = TC.turnBanner(promptEl, myTurn ? todo.join(" · ") : null, W.colourOf(m.players[msg.seat]));
     if (msg.closed) TC.replace(promptEl, t("game_closed"));
     else if (m.over) TC.replace(promptEl, t("game_over"));
-    else if (myTurn) {
-      // In the second person: what I must do, not "Ala plays an action card".
-      var lost = lostWhy(m.choices);
-      var todo = mine.map(function (p) {
-        return p.kind === "play_card" && lost ? t("action_lost_give_up") : t("action_" + p.kind);
-      })
-        .filter(function (x, i, a) { return a.indexOf(x) === i; });
-      TC.replace(promptEl, [h("span.turn-big", t("your_turn")), h("span.turn-what", todo.join(" · "))]);
-    }
-    else TC.replace(promptEl, m.prompts.length ? t("waiting_for", {what: m.prompts.map(function (p) {
+    else if (!yours) TC.replace(promptEl, m.prompts.length ? t("waiting_for", {what: m.prompts.map(function (p) {
       return promptText(m, p);
     }).filter(function (x, i, a) { return a.indexOf(x) === i; }).join(" · ")}) : t("waiting"));
-    promptEl.classList.toggle("waiting", !mine.length);
+    promptEl.classList.toggle("waiting", !yours);
     // A new decision starts unfolded, at the top of the dock; the same one keeps its scroll.
     var decision = mine.map(function (p) { return p.kind; }).join(",") + ":" + m.chapter + "." + m.round + ":" + m.phase;
     if (decision !== lastDecision) ui.folded = false;

@@ -133,7 +133,7 @@
       out.push(h("div", h("div.small", t("orient_preview_hint")),
         window.Manual.rotationButtons(m, previewRotation, function (r) {
           previewRotation = r;
-          TC.emitWithAck("preview", {rotation: r});
+          TC.preview({rotation: r});
         })));
     } else {
       previewRotation = null;
@@ -208,6 +208,7 @@
     var sum = W.chapterSummary(m);
     TC.replace("players", playerCards(m, pv, !!sum));
     TC.replace("favor", W.favorTrack(m, pv ? pv.space : null));
+    TC.replace("favor-demo", W.favorDemo(m));
     TC.replace("event-now", eventNow(m, pv));
     TC.replace("manual", manualInputs(m));
     TC.replace("projects", W.projects(m));
@@ -231,5 +232,35 @@
     TC.replace("vp-chart", W.vpChart(m, W.vpSeries(m)));
   }
 
+  /** The TV is never scrolled: the market and the plague stay in the middle column while
+   *  it has room for them; else the plague, then the market too, go above the log on the
+   *  right (before each fit of the page to the screen, web/static/js/table_display.js). */
+  TC.game.arrangeTable = function () {
+    var mid = document.querySelector(".table-grid .col-b");
+    var right = document.querySelector(".table-grid .col-c");
+    var movers = ["market-panel", "plague-panel"].map(function (id) {
+      return document.getElementById(id);
+    });
+    if (!mid || !right || movers.indexOf(null) >= 0) return;
+    movers.forEach(function (panel) { mid.appendChild(panel); });
+    var before = right.querySelector(".area-log");
+    for (var i = movers.length - 1; i >= 0 && TC.roomLeft(mid) < 0; i--) {
+      right.insertBefore(movers[i], before);
+      before = movers[i];
+    }
+    // a long chapter's permanent events: under the building sites while they fit there, else
+    // in the column with room for them (the VP chart keeps its place and its twelfth)
+    var left = document.querySelector(".table-grid .col-a");
+    var permanents = document.getElementById("permanents-panel");
+    var chart = document.getElementById("chart-panel");
+    if (!left || !permanents || !chart) return;
+    left.insertBefore(permanents, chart);
+    if (TC.roomLeft(left) >= 0) return;
+    mid.appendChild(permanents);
+    if (TC.roomLeft(mid) >= 0) return;
+    right.insertBefore(permanents, right.querySelector(".area-log"));
+    if (TC.roomLeft(right) >= 0) return;
+    left.insertBefore(permanents, chart);
+  };
   TC.start({render: render});  // the lobby and hardware line: web/static/js/table_display.js
 })();

@@ -326,8 +326,12 @@ def measure_fps(spec: str, seconds: float) -> dict:
     finally:
         source.close()
     height, width = frame.shape[:2]
-    return {"fps": round(count / elapsed, 1), "width": width, "height": height,
-            "frames": count}
+    measured = {"fps": round(count / elapsed, 1), "width": width, "height": height,
+                "frames": count}
+    describe = getattr(source, "describe", None)  # the Pi camera: sensor, modes, stride
+    if describe is not None:
+        measured["sensor"] = describe()
+    return measured
 
 
 def camera_in_server(ctx: Context) -> dict | None:
@@ -380,7 +384,7 @@ def check_camera(ctx: Context) -> Result:
     if spec is None:
         if pi_nodes:
             return Result("camera", FAIL, "a Pi camera is attached but rpicam-vid is missing",
-                          "sudo apt install rpicam-apps (deploy/install.sh does on a Pi)",
+                          "sudo apt install rpicam-apps-lite (deploy/install.sh does on a Pi)",
                           details)
         return Result("camera", WARN, "no camera found (cards can still be picked by hand)",
                       "plug in a USB webcam, or connect the Pi camera and check: "
@@ -403,6 +407,8 @@ def check_camera(ctx: Context) -> Result:
                       f"{spec if spec.startswith('/dev/') else '/dev/video*'})", details)
     details.update(measured)
     summary = f"camera {spec}: {measured['width']}x{measured['height']} at {measured['fps']} fps"
+    if measured.get("sensor"):
+        summary += f" ({measured['sensor']})"
     if measured["fps"] < MIN_FPS:
         return Result("camera", WARN, summary + " (slow: cards will feel sluggish)",
                       "use a USB 2 port without a hub, more light, or a camera that does "

@@ -8,10 +8,10 @@ closed socket leaves no entry behind (docs/server.md, "Threads and locks").
 """
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass
 
 from companion.game.service import Identity
+from companion.server import locks
 
 
 @dataclass(frozen=True)
@@ -25,7 +25,7 @@ class Connections:
     held only to read or change these dicts, never while building or sending)."""
 
     def __init__(self) -> None:
-        self._lock = threading.Lock()
+        self._lock = locks.lock("connections")
         self._clients: dict[str, Client] = {}
         self._sent: dict[str, tuple[int, dict]] = {}  # sid -> (n, the last view sent to it)
         self._previewed: dict[str, float] = {}  # sid -> when its last preview was taken

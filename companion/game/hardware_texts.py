@@ -33,7 +33,8 @@ MESSAGES: dict[str, str] = {
     # a game that is not the one at the table (companion.wiring.hardware_manager.away)
     "table_elsewhere": "The camera and the dice reader are with {game} ({players}) at the "
                        "table: nothing records this game's cards or rolls. To move them here, "
-                       "the host taps “Play this game at the table” on the host page.",
+                       "the host taps “Play this game at the table” on the host page, with "
+                       "the host PIN of {game}.",
     "table_free": "The camera and the dice reader serve no game now. To use them for this "
                   "game, the host taps “Play this game at the table” on the host page.",
 }

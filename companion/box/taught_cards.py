@@ -1,0 +1,219 @@
+"""The owner's pictures of card faces the camera knows without a sticker, kept with their
+catalog: ``<data>/catalogs/<game>/faces/<entry>.png``, one upright picture per card, taken
+from the camera on the host's "Your deck" page (the card alone in the taught zone: the dice
+tray) or imported from a scan or photo. Which cards may go bare is the game's declaration
+(`Bindings.face_parts`, engine/api.py); this module knows no game.
+
+`face_book` turns the pictures into the camera's recogniser
+(`hardware.camera.card_faces.FaceBook`, docs/camera.md); `too_alike` lists the pairs of
+taught cards the camera cannot tell apart at the table's resolution, so the owner knows
+which still need a sticker. The recogniser's API is used only here (one seam).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from companion.box.catalog import CatalogError, override_dir, problem
+from hardware import atomic_file
+
+MAX_UPLOAD = 4 * 1024 * 1024  # a scan or phone photo of a card (the app's request limit)
+MIN_SIDE_PX = 48  # a face smaller than this on its short side holds nothing to tell apart
+MAX_ASPECT = 3.0  # a card is never three times longer than wide
+KEPT_LONG_SIDE = 640  # the picture kept: enough for any table resolution, small on disk
+# the card's short side in the table camera's pixels (docs/camera.md: a 1280x720 frame of a
+# table about 50 cm deep): the resolution `too_alike` judges the taught cards at
+TABLE_CARD_PX = 120
+TRAY_SHARE = 0.6  # an outline covering more of the tray's picture than this is the tray
+TRAY_CARD_SHARE = 0.95  # a card may fill a small tray's depth (at most this much of it)
+TRAY_RIM = 0.04  # of the tray picture's short side, cut off each side before looking
+
+
+@dataclass(frozen=True)
+class FaceCard:
+    """One card the game lets the camera know by face: its part, the part's kind word (what
+    a sticker of it says), its id and its names."""
+
+    part: str
+    word: str
+    id: str
+    names: dict
+
+
+def face_cards(info, catalog: dict) -> list[FaceCard]:
+    """The cards of the game's `face_parts`, in catalog order."""
+    words = {k.part: k.word for k in info.stickers}
+    out = []
+    for part in getattr(info.bindings, "face_parts", ()):
+        for entry in catalog.get(part) or []:
+            if isinstance(entry, dict) and isinstance(entry.get("id"), str):
+                out.append(FaceCard(part, words.get(part, part), entry["id"],
+                                    entry.get("names") or {}))
+    return out
+
+
+def check_card(info, catalog, entry) -> FaceCard:
+    """The face card ``entry`` names, or the reason it is not one the camera can learn."""
+    for card in face_cards(info, catalog):
+        if card.id == entry:
+            return card
+    raise CatalogError([problem("(faces)", None, None, "not_face_card",
+                                card=str(entry)[:80])])
+
+
+def face_path(game: str, data_dir: str | Path, entry: str) -> Path:
+    return override_dir(data_dir, game) / "faces" / f"{entry}.png"
+
+
+def _kept(picture: np.ndarray) -> np.ndarray:
+    """The picture as kept: BGR, its long side at most `KEPT_LONG_SIDE`."""
+    height, width = picture.shape[:2]
+    scale = KEPT_LONG_SIDE / max(height, width)
+    if scale < 1:
+        picture = cv2.resize(picture, (round(width * scale), round(height * scale)),
+                             interpolation=cv2.INTER_AREA)
+    return picture
+
+
+def save_face(game: str, data_dir: str | Path, info, catalog, entry, picture: np.ndarray
+              ) -> Path:
+    """Keep ``picture`` (the card's face, upright, BGR) as the face of ``entry``; written
+    atomically, after every check (nothing changes on a refusal)."""
+    card = check_card(info, catalog, entry)
+    checked = check_picture(picture)
+    ok, png = cv2.imencode(".png", _kept(checked))
+    if not ok:
+        raise CatalogError([problem("(faces)", card.id, None, "no_picture",
+                                    detail="PNG encoding failed")])
+    path = face_path(game, data_dir, card.id)
+    atomic_file.write_bytes(path, png.tobytes())
+    return path
+
+
+def check_picture(picture) -> np.ndarray:
+    """``picture`` as a BGR card face, or the translated reason it is not one."""
+    if not isinstance(picture, np.ndarray) or picture.dtype != np.uint8 \
+            or picture.ndim != 3 or picture.shape[2] != 3:
+        raise CatalogError([problem("(faces)", None, None, "not_an_image")])
+    short, long = sorted(picture.shape[:2])
+    if short < MIN_SIDE_PX or long > MAX_ASPECT * short:
+        raise CatalogError([problem("(faces)", None, None, "face_shape",
+                                    width=int(picture.shape[1]), height=int(picture.shape[0]))])
+    return picture
+
+
+def decode_upload(data: bytes) -> np.ndarray:
+    """An uploaded scan or photo of a face (PNG, JPEG, ...) as BGR; transparent corners
+    become white. Refused (translated) when it is no picture or too large a file."""
+    if not isinstance(data, bytes | bytearray) or not data or len(data) > MAX_UPLOAD:
+        raise CatalogError([problem("(faces)", None, None, "not_an_image")])
+    try:
+        image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_UNCHANGED)
+    except cv2.error:
+        image = None
+    if image is None or image.dtype != np.uint8:
+        raise CatalogError([problem("(faces)", None, None, "not_an_image")])
+    if image.ndim == 2:
+        image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    elif image.shape[2] == 4:  # transparent corners of a scan: white, like a card's edge
+        alpha = image[..., 3:4].astype(np.float32) / 255
+        image = (image[..., :3] * alpha + 255 * (1 - alpha)).astype(np.uint8)
+    return check_picture(np.ascontiguousarray(image[..., :3]))
+
+
+def lone_card(tray: np.ndarray) -> np.ndarray:
+    """The one card lying in ``tray`` (the taught zone as the camera sees it), straightened
+    as it lies (its top towards the picture's top); refused when there is none or several."""
+    from hardware.camera.card_faces import find_cards
+
+    # the tray's own rim may look like a card's outline (and hide the card's, centred in
+    # it): the rim is cut off, and an outline covering most of the tray is not a card
+    m = round(TRAY_RIM * min(tray.shape[:2]))
+    tray = tray[m:tray.shape[0] - m, m:tray.shape[1] - m]
+    area = tray.shape[0] * tray.shape[1]
+    found = [q for q in find_cards(tray, max_share=TRAY_CARD_SHARE)
+             if cv2.contourArea(np.float32(q)) < TRAY_SHARE * area]
+    if not found:
+        raise CatalogError([problem("(camera)", None, None, "no_card")])
+    if len(found) > 1:
+        raise CatalogError([problem("(camera)", None, None, "several_cards")])
+    return straighten(tray, found[0])
+
+
+def straighten(image: np.ndarray, corners) -> np.ndarray:
+    """The quadrilateral ``corners`` of ``image`` cut out and squared up as it lies: the
+    corner nearest the picture's top-left first, its sides' own lengths kept."""
+    quad = np.asarray(corners, np.float32).reshape(4, 2)
+    centre = quad.mean(axis=0)
+    angles = np.arctan2(quad[:, 1] - centre[1], quad[:, 0] - centre[0])
+    quad = quad[np.argsort(angles)]  # clockwise on screen, starting anywhere
+    start = int(np.argmin(quad.sum(axis=1)))  # the top-left corner
+    quad = np.roll(quad, -start, axis=0)
+    width = round(max(np.linalg.norm(quad[1] - quad[0]), np.linalg.norm(quad[2] - quad[3])))
+    height = round(max(np.linalg.norm(quad[3] - quad[0]), np.linalg.norm(quad[2] - quad[1])))
+    target = np.float32([[0, 0], [width - 1, 0], [width - 1, height - 1], [0, height - 1]])
+    matrix = cv2.getPerspectiveTransform(quad, target)
+    return cv2.warpPerspective(image, matrix, (max(width, 1), max(height, 1)),
+                               flags=cv2.INTER_AREA)
+
+
+def forget_face(game: str, data_dir: str | Path, info, catalog, entry) -> None:
+    """Drop the picture of one card (a bad one): the card needs its sticker again."""
+    card = check_card(info, catalog, entry)
+    face_path(game, data_dir, card.id).unlink(missing_ok=True)
+
+
+def pictures(game: str, data_dir: str | Path, info, catalog) -> dict[str, np.ndarray]:
+    """card id -> its taught picture, for the cards that have one."""
+    out = {}
+    for card in face_cards(info, catalog):
+        path = face_path(game, data_dir, card.id)
+        picture = cv2.imread(str(path), cv2.IMREAD_COLOR) if path.is_file() else None
+        if picture is not None:
+            out[card.id] = picture
+    return out
+
+
+def face_book(taught: dict[str, np.ndarray]):
+    """The camera's recogniser taught from ``taught`` (id -> upright picture), or None when
+    nothing is taught."""
+    if not taught:
+        return None
+    from hardware.camera.card_faces import FaceBook
+
+    return FaceBook(taught)
+
+
+def too_alike(book, card_px: int = TABLE_CARD_PX) -> list[tuple[str, str]]:
+    """The pairs of taught cards the camera cannot tell apart at ``card_px``."""
+    if book is None:
+        return []
+    return sorted(tuple(sorted(pair)) for pair in book.too_alike(card_px))
+
+
+def status(game: str, data_dir: str | Path, info, catalog) -> dict:
+    """The teaching step's state: per face card ``{"id", "part", "names", "taught"}``, the
+    number taught and the pairs too alike."""
+    taught = pictures(game, data_dir, info, catalog)
+    cards = [{"id": c.id, "part": c.part, "names": c.names, "taught": c.id in taught}
+             for c in face_cards(info, catalog)]
+    return {"cards": cards, "taught": len(taught),
+            "alike": [list(p) for p in too_alike(face_book(taught))]}
+
+
+def book_for(game: str, data_dir: str | Path):
+    """(the `FaceBook` of an installed game from its owner's pictures, card id -> its
+    `FaceCard`); (None, {}) when nothing is taught or the catalog is broken."""
+    from companion.box.catalog import load_catalog
+    from companion.game import games
+
+    try:
+        info = games.module_of(game).info
+        catalog = load_catalog(game, data_dir)
+    except CatalogError:
+        return None, {}
+    cards = {c.id: c for c in face_cards(info, catalog)}
+    return face_book(pictures(game, data_dir, info, catalog)), cards

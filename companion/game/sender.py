@@ -1,0 +1,170 @@
+"""The one sender of views: its own thread builds each recipient's view (once per role, seat
+and language) and sends it, whole or as a patch on the last one that connection got.
+
+Whoever changes a game only posts that it changed (`post`, through `GameService.notify`):
+a socket handler, an HTTP route, the camera's and the dice reader's threads. None of them
+builds or sends a view; the sender thread takes the posts in order, one game at a time
+(posts for a game that waits already are merged into its turn: its views are built once,
+from the state as it is then), builds the views under the game's lock and sends them after
+releasing it. Being the only thread that sends views and the patches' bases, it keeps each
+connection's patches in order. A socket handler that answers with an ack first waits until
+the views of every change it made are sent (`settle`): a phone gets its new view no later
+than the ack.
+
+It knows the recipients from `Connections` and sends through ``emit(event, message,
+to=sid)`` (the Socket.IO server's); what the views show of the hardware comes from
+``hardware(live)``. The thread starts with the first post and ends after `IDLE_S` seconds
+without one.
+"""
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from companion.game import patches, views
+from companion.game.recipients import Connections
+from companion.game.service import LiveGame
+from companion.server import locks, threadnames
+from companion.table import citations
+
+log = logging.getLogger(__name__)
+PATCH_OPS = 60  # more changes than this: send the whole view
+IDLE_S = 5.0  # the sender thread ends after this long without a post
+SETTLE_S = 30.0  # a handler waits at most this long for its views (the sender is stuck)
+THREAD_NAME = "views"
+
+
+@dataclass
+class _Turn:
+    """What is owed to one game's recipients when its turn comes."""
+
+    live: LiveGame
+    everyone: bool = False  # every recipient gets its view (else only ``whole``)
+    whole: set[str] = field(default_factory=set)  # sids that get their whole view
+    closed: bool = False  # then `closed` to every recipient
+    last: int = 0  # the newest post merged in
+
+
+class ViewSender:
+    """Builds and sends the views of the games to their connected recipients, in order."""
+
+    def __init__(self, app, emit: Callable, connections: Connections,
+                 hardware: Callable[[LiveGame], dict]) -> None:
+        self.app, self.emit, self.connections, self.hardware = app, emit, connections, hardware
+        self._cond = locks.condition("view queue")  # a leaf: the queue and the counters below
+        self._queue: dict[str, _Turn] = {}  # game id -> its turn, in the order first posted
+        self._posts = 0  # posts so far
+        self._posted: dict[str, int] = {}  # game id -> its newest post
+        self._sent: dict[str, int] = {}  # game id -> the newest post its sent views cover
+        self._thread: threading.Thread | None = None
+
+    # posting ----------------------------------------------------------------------------
+    def post(self, live: LiveGame, whole_for: str | None = None, closed: bool = False) -> None:
+        """``live``'s views changed: every recipient gets its own (``whole_for``: only that
+        connection, and its whole view; ``closed``: then the message `closed`)."""
+        with self._cond:
+            self._posts += 1
+            turn = self._queue.get(live.id)
+            if turn is None:
+                turn = self._queue[live.id] = _Turn(live)
+            turn.live, turn.last = live, self._posts
+            if whole_for is None:
+                turn.everyone = True
+            else:
+                turn.whole.add(whole_for)
+            turn.closed |= closed
+            self._posted[live.id] = self._posts
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name=THREAD_NAME,
+                                                daemon=True)
+                self._thread.start()
+            self._cond.notify_all()
+
+    def settle(self, game_id: str, timeout: float = SETTLE_S) -> bool:
+        """Wait until the views of every change posted so far for ``game_id`` are sent
+        (False: not within ``timeout``). Never called holding a game's lock: the sender
+        needs it to build."""
+        locks.none_held("waiting for the views")  # the sender may need any of them
+        with self._cond:
+            wanted = self._posted.get(game_id, 0)
+            done = self._cond.wait_for(lambda: self._sent.get(game_id, 0) >= wanted, timeout)
+        if not done:
+            log.error("the views of game %s were not sent within %s s", game_id, timeout)
+        return done
+
+    # the sender thread --------------------------------------------------------------------
+    def _run(self) -> None:
+        threadnames.name_this_thread()
+        while True:
+            with self._cond:
+                if not self._cond.wait_for(lambda: self._queue, IDLE_S):
+                    self._thread = None  # a post from now on starts another
+                    return
+                game_id = next(iter(self._queue))
+                turn = self._queue.pop(game_id)
+            try:
+                self._send(turn)
+            except Exception:  # one game's failure never stops the others' views
+                log.exception("sending the views of game %s failed", game_id)
+            with self._cond:
+                self._sent[game_id] = max(self._sent.get(game_id, 0), turn.last)
+                self._cond.notify_all()
+
+    def _send(self, turn: _Turn) -> None:
+        """Build every view owed under the game's lock; send them once it is released."""
+        live = turn.live
+        with self.app.app_context():
+            with live.lock:
+                outbox = self._build(live, turn)
+            for sid, event, message in outbox:
+                self.emit(event, message, to=sid)
+            if turn.closed:  # after the views: a page that gets `closed` stops listening
+                for sid in self.connections.of_game(live.id):
+                    self.emit("closed", {}, to=sid)
+
+    def _build(self, live: LiveGame, turn: _Turn) -> list[tuple[str, str, dict]]:
+        """(sid, event, message) for each recipient owed something, all built before the
+        first is sent (the sending threads do not compete with the building for the
+        interpreter lock)."""
+        locks.owned(live.lock, "the game's views")
+        connections = self.connections
+        clients = connections.of_game(live.id)
+        connected = {c.identity.seat for c in clients.values() if c.identity.seat}
+        hardware = self.hardware(live)  # this game's (the table's)
+        built: dict[tuple, dict] = {}
+        patches_for: dict[tuple, list] = {}  # (recipient key, base n) -> ops
+        memo: dict = {}  # the shared parts of the views, compared once (patches.diff)
+        outbox = []
+        for sid, client in clients.items():
+            whole = sid in turn.whole
+            if not (turn.everyone or whole):
+                continue
+            key = (client.identity.role, client.identity.seat, client.lang)
+            if key not in built:
+                built[key] = views.build(live, client.identity.role, client.identity.seat,
+                                         client.lang, connected=connected, hardware=hardware)
+            payload = built[key]
+            last = connections.last_sent(sid)
+            if whole or last is None:
+                if connections.book(sid, client.lang):  # the rules, once per language
+                    outbox.append((sid, "rules", citations.book(live.kind, client.lang)))
+                n = last[0] + 1 if last is not None else 0
+                if connections.mark_sent(sid, n, payload):
+                    outbox.append((sid, "view", dict(payload, n=n)))
+                continue
+            ops = patches_for.get((key, id(last[1])))
+            if ops is None:
+                ops = patches_for[(key, id(last[1]))] = patches.diff(last[1], payload,
+                                                                  memo=memo)
+            if not ops:
+                continue  # nothing this recipient sees changed: no redraw, no bytes
+            n = last[0] + 1
+            if not connections.mark_sent(sid, n, payload):
+                continue  # disconnected while the views were built
+            if len(ops) <= PATCH_OPS:
+                outbox.append((sid, "patch", {"base": last[0], "n": n, "ops": ops}))
+            else:  # so much changed that the whole view is as small
+                outbox.append((sid, "view", dict(payload, n=n)))
+        return outbox

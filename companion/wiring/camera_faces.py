@@ -1,0 +1,217 @@
+"""Cards the table camera knows by their printed face (no sticker): the owner's taught
+pictures (companion/box/taught_cards.py) as the recogniser's `FaceBook`
+(hardware/camera/card_faces.py), run on a frame only when the table came to rest after a
+change, never per frame while it is still.
+
+`FaceReader.look` is fed every frame the camera service processed (with its `FrameResult`):
+a frame in which something changed (any mode but ``skip``) arms it; after `REST_FRAMES`
+still frames it recognises the cards of that frame once, keeps those lying in a zone whose
+quadrilateral holds no sticker read in the frame (a sticker still wins), and says what
+changed since its last look, per zone: a card's sighting as its sticker would give it
+(`FaceSeen`: the part's kind word, the card id, the turn in quarter turns, appeared / turned
+/ removed), or an unknown card (`Unknown`: the TV asks "which card is this?"). The answer
+(`teach_unknown`) keeps the card's face picture as that card's, so it is known next time.
+
+Threads: the camera thread looks; the HTTP threads read `unknown()` and answer. What both
+touch (the face books, the cards per zone, the unknown cards) is changed only under
+``_lock`` (a leaf: never held while calling out).
+"""
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from companion.server import locks
+
+log = logging.getLogger(__name__)
+
+REST_FRAMES = 3  # still frames after a change before the faces are looked at
+THUMB = (32, 18)  # the grey thumbnail a look is skipped by when nothing changed since
+THUMB_CHANGE = 20.0  # grey levels one thumbnail cell (a card covers several) changes by
+CARD_MM = (30.0, 130.0)  # a card's long side on the table: a tarot card is 12 cm
+UNKNOWN_KEPT = 4  # unknown cards asked about at once, at most
+
+
+@dataclass(frozen=True)
+class FaceSeen:
+    """A card known by face in ``zone``: as a sticker would give it."""
+
+    word: str
+    card: str
+    zone: str
+    rotation: int  # quarter turns clockwise from the board's north
+    change: str  # "appeared" | "turned" | "removed"
+
+
+@dataclass(frozen=True)
+class Unknown:
+    """A card-sized thing at rest in ``zone`` the camera does not know: asked on the TV."""
+
+    zone: str
+    picture: np.ndarray  # its face, straightened as it lies (taught when answered)
+
+
+def _thumb(image: np.ndarray) -> np.ndarray:
+    gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    return cv2.resize(gray, THUMB, interpolation=cv2.INTER_AREA).astype(np.float32)
+
+
+def _inside(point, quad: np.ndarray) -> bool:
+    return cv2.pointPolygonTest(quad.reshape(-1, 1, 2).astype(np.float32),
+                                (float(point[0]), float(point[1])), False) >= 0
+
+
+def _in(point, rect) -> bool:
+    return rect is not None and rect[0] <= point[0] <= rect[2] and rect[1] <= point[1] <= rect[3]
+
+
+def _card_sized(quad: np.ndarray, mm_per_px: float) -> bool:
+    long_side = max(float(np.linalg.norm(quad[(i + 1) % 4] - quad[i])) for i in range(4))
+    return CARD_MM[0] <= long_side * mm_per_px <= CARD_MM[1]
+
+
+class FaceReader:
+    """Looks at the faces of cards at rest (see the module's docstring)."""
+
+    def __init__(self, data_dir) -> None:
+        self.data_dir = data_dir
+        self._lock = locks.lock("camera faces")
+        self._books: dict[str, tuple] = {}  # game -> (FaceBook | None, id -> FaceCard)
+        self._lying: dict[str, tuple[str, int]] = {}  # zone -> (card id, rotation)
+        self._unknown: dict[str, Unknown] = {}  # zone -> the card asked about
+        self._game: str | None = None
+        # () -> the dice tray in board mm, or None: what lies there is a die, not a card
+        # (and the card being taught on the deck page); set by `use_tray`
+        self._tray = lambda: None
+        self._armed = False  # the camera thread's own (like ``_calm``, ``_looked``)
+        self._relook = False  # told by an HTTP thread (under ``_lock``)
+        self._calm = 0
+        self._looked: np.ndarray | None = None  # the thumbnail of the last look
+        # the table as seen at the last look that found nothing card-like: `find_cards`
+        # traces what changed against it first (a card on a busy printed board)
+        self._empty: np.ndarray | None = None
+        self.looks = 0  # how many times it looked (a still table adds none)
+
+    # ---- the camera thread ---------------------------------------------------------
+    def look(self, game: str | None, image: np.ndarray, result, calibration, zones
+             ) -> list[FaceSeen]:
+        """What changed among the cards known by face, once the table came to rest."""
+        if game is None:
+            return []
+        with self._lock:
+            if self._relook:  # a face taught or forgotten since: look again once still
+                self._relook, self._armed, self._calm = False, True, 0
+        if result.mode != "skip":
+            if result.mode == "full" and not self._armed and self._looked is not None and \
+                    float(np.abs(_thumb(image) - self._looked).max()) < THUMB_CHANGE:
+                return []  # the safety net's whole-frame decode of a table still as it was
+            self._armed, self._calm = True, 0
+            return []
+        if not self._armed:
+            return []
+        self._calm += 1
+        if self._calm < REST_FRAMES:
+            return []
+        self._armed = False
+        self._looked = _thumb(image)
+        return self._recognise(game, image, result, calibration, zones)
+
+    def _book(self, game: str) -> tuple:
+        with self._lock:
+            kept = self._books.get(game)
+        if kept is None:
+            from companion.box.taught_cards import book_for
+
+            kept = book_for(game, self.data_dir)
+            with self._lock:
+                self._books[game] = kept
+        return kept
+
+    def _recognise(self, game: str, image, result, calibration, zones) -> list[FaceSeen]:
+        from companion.box.taught_cards import straighten
+        from hardware.camera.card_faces import find_cards, identify
+
+        book, cards = self._book(game)
+        with self._lock:
+            where_tray = self._tray
+        tray = where_tray()
+        if not cards or not calibration.from_marker:
+            return []
+        self.looks += 1
+        stickers = [d.centre for d in result.detections]
+        now: dict[str, tuple[str, int]] = {}
+        unknown: dict[str, Unknown] = {}
+        empty = self._empty if self._empty is not None and \
+            self._empty.shape == image.shape else None
+        outlines = find_cards(image, empty=empty)
+        for corners in outlines:
+            quad = np.asarray(corners, np.float32).reshape(4, 2)
+            if any(_inside(c, quad) for c in stickers):
+                continue  # a sticker is read on it: the sticker wins
+            centre = tuple(float(v) for v in quad.mean(axis=0))
+            at = calibration.to_board(centre)
+            zone = zones.zone_at(at)
+            if zone is None or zone in now or _in(at, tray) or not _card_sized(
+                    quad, calibration.mm_per_px(centre)):
+                continue
+            seen = identify(image, corners, book) if book is not None else None
+            if seen is None or seen.id is None or seen.id not in cards:
+                unknown[zone] = Unknown(zone, straighten(image, quad))
+                continue
+            angle = calibration.board_angle(float(seen.turn), centre)
+            now[zone] = (seen.id, round(angle / 90.0) % 4)
+        if not outlines:  # nothing card-like at all: the table as it is when empty
+            self._empty = image
+        out = []
+        with self._lock:
+            if game != self._game:
+                self._game, self._lying = game, {}
+            before, self._lying = self._lying, now
+            self._unknown = {z: u for z, u in list(unknown.items())[:UNKNOWN_KEPT]}
+        for zone, (card, rotation) in before.items():
+            if now.get(zone, (None,))[0] != card:
+                out.append(FaceSeen(cards[card].word, card, zone, rotation, "removed"))
+        for zone, (card, rotation) in now.items():
+            was = before.get(zone)
+            if was is None or was[0] != card:
+                out.append(FaceSeen(cards[card].word, card, zone, rotation, "appeared"))
+            elif was[1] != rotation:
+                out.append(FaceSeen(cards[card].word, card, zone, rotation, "turned"))
+        return out
+
+    # ---- the HTTP threads ----------------------------------------------------------
+    def catalog_changed(self, game: str) -> None:
+        """A face taught or forgotten on the deck page: the book is made again, and the
+        table looked at again at its next still frames."""
+        with self._lock:
+            self._books.pop(game, None)
+            self._relook = True
+
+    def unknown(self) -> list[str]:
+        """The zones where a card lies that the camera does not know (asked on the TV)."""
+        with self._lock:
+            return sorted(self._unknown)
+
+    def take_unknown(self, zone: str) -> Unknown | None:
+        """The unknown card of ``zone``, no longer asked about (the answer teaches it)."""
+        with self._lock:
+            return self._unknown.pop(zone, None)
+
+    def use_tray(self, tray) -> None:
+        """``tray() -> (x0, y0, x1, y1) mm | None``: where no card is looked for."""
+        with self._lock:
+            self._tray = tray
+
+    def put_back(self, asked: Unknown) -> None:
+        """An answer refused: the card is asked about again."""
+        with self._lock:
+            self._unknown.setdefault(asked.zone, asked)
+
+    def clear(self) -> None:
+        """Another game at the table: every card lying there is told to it anew."""
+        with self._lock:
+            self._lying, self._unknown, self._game = {}, {}, None
+            self._relook = True

@@ -1,0 +1,183 @@
+"""Issue 45 §1: a number is a number at every door that reads one. The host's tray form with
+``nan``, ``inf``, ``-inf``, ``1e309`` and 5,000 digits is refused (translated) and writes
+nothing; config.json is always valid JSON (RFC 8259: no NaN or Infinity), a file holding
+them is named by `companion doctor` and never written again; a setting out of range is
+refused by name; an owner's catalog file or a JSON body with such a number is refused as not
+JSON. Real files, the real app, the real doctor."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from companion import context, doctor
+from companion.server.settings import resolve
+from companion.wiring.camera_dice import load_tray, parse_tray, save_tray
+from hardware import config_file, strict_json
+from tests.companion.test_text_doors import host_client, tracebacks
+
+HUGE = "9" * 5000
+# the issue's inputs, field by field (x0, y0, x1, y1)
+BAD_TRAYS = [("nan", "nan", "nan", "nan"), ("inf", "0", "100", "100"),
+             ("-inf", "0", "100", "100"), ("0", "0", "1e309", "100"),
+             ("0", "0", HUGE, "100"), ("0", "0", "-" + HUGE, "100"),
+             ("NaN", "0", "100", "100"), ("0", "0", "100", "Infinity"),
+             ("0", "0", "100000", "100"),  # 100 m from the marker: no tray on a table
+             ("0x10", "0", "100", "100"), ("1_000", "0", "2000", "100"),
+             ("\u0661\u0662", "0", "100", "100"),  # digits float() reads, no one types here
+             ("100", "0", "0", "100")]  # the wrong way round
+
+
+@pytest.fixture
+def host(games_app):
+    service = context.of(games_app).service
+    live = service.create("wwe", {"players": [{"seat": "N", "name": "Ann"},
+                                              {"seat": "E", "name": "Bob"}]}, "2468")
+    client, token = host_client(games_app, live.id)
+    return games_app, live, client, token
+
+
+def config_path(app):
+    return context.of(app).settings.config_path
+
+
+@pytest.mark.parametrize("fields", BAD_TRAYS)
+def test_the_tray_form_refuses_what_is_not_a_tray_and_writes_nothing(host, fields, caplog):
+    app, live, client, token = host
+    path = config_path(app)
+    path.write_text(json.dumps({"owner": {"note": "kept"}}))
+    before = path.read_bytes()
+    form = dict(zip(("x0", "y0", "x1", "y1"), fields, strict=True), csrf_token=token)
+    answer = client.post(f"/host/{live.id}/camera/tray?lang=de", data=form)
+    assert answer.status_code == 400
+    page = answer.get_data(as_text=True)
+    assert 'id="tray-error"' in page and "Millimetern" in page  # German, the form kept
+    assert path.read_bytes() == before  # nothing written
+    assert load_tray(path) is None
+    again = client.get(f"/host/{live.id}/camera").get_data(as_text=True)
+    shown = again.split('id="tray-form"')[1].split("</form>")[0]
+    assert shown.count('value=""') == 4 and "nan" not in shown.lower()  # no tray, no "nan"
+    assert not tracebacks(caplog)
+
+
+def test_a_good_tray_is_saved_as_valid_json_and_read_back(host):
+    app, live, client, token = host
+    answer = client.post(f"/host/{live.id}/camera/tray", data={
+        "csrf_token": token, "x0": "-60", "y0": "10,5", "x1": "60", "y1": "90"})
+    assert answer.status_code == 303
+    path = config_path(app)
+    assert strict_json.loads(path.read_text())["camera"]["tray"] == {
+        "x0": -60.0, "y0": 10.5, "x1": 60.0, "y1": 90.0}
+    assert load_tray(path) == (-60.0, 10.5, 60.0, 90.0)
+
+
+def test_parse_tray_takes_only_finite_numbers_in_reach():
+    assert parse_tray([0, 0, 100, 100]) == (0.0, 0.0, 100.0, 100.0)
+    for bad in ([float("nan")] * 4, [0, 0, float("inf"), 100], [0, 0, 10 ** 400, 100],
+                [-20_000, 0, 100, 100], [0, 0, 10, 100], {"x0": 0, "y0": 0, "x1": 100},
+                [True, 0, 100, 100]):
+        assert parse_tray(bad) is None, bad
+
+
+def test_config_json_never_holds_nan_and_doctor_names_a_file_that_does(tmp_path):
+    data = tmp_path / "data"
+    data.mkdir()
+    path = data / "config.json"
+    # what the tray form wrote before: Python's json module writes NaN, no JSON reader reads it
+    path.write_text('{"camera": {"source": "synthetic", "tray": {"x0": NaN, "y0": NaN, '
+                    '"x1": NaN, "y1": NaN}}}')
+    assert config_file.read_checked(path)[1].startswith("is not valid JSON (NaN")
+    assert load_tray(path) is None
+    resolved = resolve({"DATA_DIR": str(data)}, {})
+    assert resolved.camera.source is None  # none of the file is used ...
+    result = doctor.check_settings(doctor.Context(data_dir=data, settings=resolved))
+    assert result.status == doctor.WARN and "not valid JSON" in result.summary  # ... and said
+    assert "NaN" in result.summary
+
+    # a change rewrites it as valid JSON and keeps the unusable file beside it
+    save_tray(path, (0.0, 0.0, 100.0, 100.0))
+    assert strict_json.loads(path.read_text()) == {
+        "camera": {"tray": {"x0": 0.0, "y0": 0.0, "x1": 100.0, "y1": 100.0}}}
+    assert "NaN" in (data / "config.json.unusable").read_text()
+    # and a change that would write NaN writes nothing
+    before = path.read_bytes()
+    with pytest.raises(ValueError):
+        save_tray(path, (float("nan"), 0.0, 100.0, 100.0))
+    assert path.read_bytes() == before
+    for text in ('{"a": Infinity}', '{"a": -Infinity}', '{"a": 1e309}',
+                 '{"a": ' + HUGE + '}'):
+        path.write_text(text)
+        assert "not valid JSON" in config_file.read_checked(path)[1], text
+
+
+def test_settings_are_finite_and_in_range(tmp_path):
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "config.json").write_text(json.dumps({
+        "server": {"port": 70000, "threads": 0}, "snapshot_every": -1,
+        "camera": {"marker_mm": -30, "hysteresis_deg": 1e300, "vanish_frames": 10 ** 20,
+                   "orient_commit_s": 2.5}}))
+    resolved = resolve({"DATA_DIR": str(data)}, {"COMPANION_SNAPSHOT_EVERY": "nan"})
+    assert (resolved.server.port, resolved.server.threads, resolved.snapshot_every) == (
+        8000, 300, 25)
+    assert resolved.camera.marker_mm == 30.0 and resolved.camera.hysteresis_deg == 55.0
+    assert resolved.camera.vanish_frames == 8 and resolved.camera.orient_commit_s == 2.5
+    named = " ".join(resolved.problems)
+    for key in ("server.port must be from 0 to 65535", "server.threads", "snapshot_every",
+                "camera.marker_mm must be above 0", "camera.hysteresis_deg",
+                "camera.vanish_frames"):
+        assert key in named, (key, named)
+    nan = resolve({"DATA_DIR": str(data), "RATE_LIMIT": (5, float("nan"))}, {})
+    assert nan.rate_limit.window_s == 60.0
+    assert any("rate_limit.window_s must be a finite number" in p for p in nan.problems)
+
+
+def test_a_catalog_file_with_nan_is_a_problem_of_that_file(tmp_path):
+    from companion.box.catalog import CatalogError, load_catalog
+
+    folder = tmp_path / "data" / "catalogs" / "pillars"
+    folder.mkdir(parents=True)
+    for text in ('{"tax_die": {"faces": [2, 3, NaN, 4, 4, 5]}}',
+                 '{"start_gold": 1e309}', '{"start_gold": ' + HUGE + '}'):
+        (folder / "board.json").write_text(text)
+        with pytest.raises(CatalogError) as caught:
+            load_catalog("pillars", tmp_path / "data")
+        (problem,) = caught.value.problems
+        assert problem["code"] == "json_syntax" and problem["params"]["line"] == 1, problem
+        assert problem["params"]["column"] > 1 and "finite" in problem["params"]["message"]
+
+
+def test_a_deck_entry_with_nan_is_refused_and_writes_nothing(host, tmp_path, caplog):
+    app, live, client, token = host
+    folder = context.of(app).settings.data_dir / "catalogs"
+    for body in (b'{"part": "board", "entry": {"start_gold": NaN}}',
+                 b'{"part": "board", "entry": {"start_gold": 1e309}}'):
+        for url in ("check", "save"):
+            answer = client.post(f"/host/{live.id}/deck/{url}?game=pillars", data=body,
+                                 headers={"X-CSRF-Token": token,
+                                          "Content-Type": "application/json"})
+            # as any body that is not JSON: the entry is not an object (422), not a 5xx
+            assert answer.status_code == 422, (url, answer.get_data(as_text=True)[:200])
+            assert answer.get_json()["problems"][0]["code"] == "entry_shape"
+    assert not folder.exists() or not list(folder.rglob("*.json"))
+    assert not tracebacks(caplog)
+
+
+def test_a_die_picture_with_a_long_face_number_is_not_found(host, caplog):
+    """Issue 45 §4: once a taught face folder exists, a face of 300 digits (or 5,000) is
+    not a file name too long (a 500): no such face, 404; a face that is taught answers."""
+    import cv2
+    import numpy as np
+
+    from companion.box import taught_dice
+
+    app, live, client, _ = host
+    data = context.of(app).settings.data_dir
+    picture = taught_dice.face_path("wwe", data, "tax", 3)
+    picture.parent.mkdir(parents=True)
+    picture.write_bytes(cv2.imencode(".png", np.zeros((8, 8, 3), np.uint8))[1].tobytes())
+    url = f"/host/{live.id}/deck/die/wwe/tax/{{}}.png"
+    assert client.get(url.format(3)).status_code == 200
+    for face in ("1" * 300, "1" * 5000, "1000", "4"):
+        assert client.get(url.format(face)).status_code == 404, face
+    assert not tracebacks(caplog)

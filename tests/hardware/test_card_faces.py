@@ -1,0 +1,231 @@
+"""Cards named by their printed face (hardware/camera/card_faces.py): faces taught from
+pictures, rendered on tables (hardware/synthetic/card_faces_scene.py) and named by the real
+recogniser; a card never taught and twins too alike are refused, never named wrong; each
+safety net is shown to matter by planting its fault."""
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from hardware.camera import card_faces
+from hardware.camera.card_faces import FaceBook, identify, recognise
+from hardware.synthetic import card_faces_scene as scenes
+
+DECK = Path(os.environ.get("CARDS_PLAYING", scenes.PLAYING_DECK))
+ROOT = Path(__file__).resolve().parents[2]
+COMPANION = [str(Path(sys.executable).with_name("companion"))]
+if not Path(COMPANION[0]).exists():
+    COMPANION = [sys.executable, "-c", "from companion.cli import main; main()"]
+
+
+@pytest.fixture(scope="module")
+def game():
+    faces = scenes.game_faces()
+    return faces, FaceBook.from_pictures(faces)
+
+
+def tally(faces, book, seeds, family="felt", card_px=140.0, ids=None, found=True):
+    """(right, wrong, unknown, turns right, cards) over the scenes of ``seeds``."""
+    right = wrong = unknown = turns = cards = 0
+    for seed in seeds:
+        image, truths = scenes.scene(faces, seed, family, card_px, 4,
+                                     ids=None if ids is None else ids(seed))
+        sightings = recognise(image, book) if found else [
+            identify(image, t.corners, book) for t in truths]
+        for truth in truths:
+            centre = np.float32(truth.corners).mean(axis=0)
+            near = [s for s in sightings
+                    if np.linalg.norm(np.float32(s.corners).mean(axis=0) - centre) < card_px / 3]
+            cards += 1
+            if not near or near[0].id is None:
+                unknown += 1
+            elif near[0].id == truth.id:
+                right += 1
+                turns += near[0].turn == truth.turn
+            else:
+                wrong += 1
+    return right, wrong, unknown, turns, cards
+
+
+def test_drawn_cards_on_tables_are_named_right_or_not_at_all(game):
+    faces, book = game
+    right, wrong, unknown, turns, cards = tally(faces, book, range(20, 26))
+    assert wrong == 0
+    distinct = sorted(set(faces) - book.alike_at(140))  # twins too alike are refused: below
+    assert len(distinct) >= len(faces) - 4
+    right, wrong, unknown, turns, cards = tally(
+        faces, book, range(20, 26),
+        ids=lambda s: [str(i) for i in np.random.default_rng(s).choice(distinct, 4, False)])
+    assert wrong == 0
+    assert right >= 0.85 * cards, (right, unknown, cards)
+    assert turns == right  # drawn cards look different upside down: every turn is known
+
+
+def test_every_quarter_turn_is_given(game):
+    faces, book = game
+    seen = set()
+    for seed in range(40, 46):
+        image, truths = scenes.scene(faces, seed, "wood", 140.0, 4)
+        for truth in truths:
+            sighting = identify(image, truth.corners, book)
+            if sighting.id == truth.id:
+                assert sighting.turn == truth.turn, (truth, sighting)
+                seen.add(truth.turn)
+                corners = np.float32(sighting.corners)
+                assert np.abs(corners - np.float32(truth.corners)).max() < 1.0  # its own TL first
+    assert seen == {0, 90, 180, 270}
+
+
+def test_a_card_never_taught_is_unknown(game):
+    faces, _ = game
+    # (a card never taught that differs from a taught one as little as a near-duplicate is
+    # taken for it: docs/camera.md says to teach the whole deck; these have no twin)
+    hidden = ["card03", "card06", "card12"]
+    book = FaceBook.from_pictures({k: v for k, v in faces.items() if k not in hidden})
+    for seed in range(3):
+        image, truths = scenes.scene(faces, 60 + seed, "board", 140.0, 3, ids=hidden)
+        for truth in truths:
+            assert identify(image, truth.corners, book).id is None
+
+
+def test_twins_are_reported_too_alike_and_never_named_wrong():
+    faces = scenes.twins()
+    book = FaceBook.from_pictures(faces)
+    assert ("twin_a", "twin_b") in book.too_alike(120)
+    _, wrong, _, _, cards = tally(faces, book, range(5), card_px=120.0,
+                                  ids=lambda s: ["twin_a", "twin_b"], found=False)
+    assert wrong == 0 and cards == 10
+
+
+PAIRS = [("card01", "card02"), ("card07", "card08"), ("card10", "card11"),
+         ("card16", "card17"), ("card19", "card20")]  # a number, a colour, an icon apart
+
+
+def test_near_duplicates_are_told_apart_or_reported_too_alike(game):
+    faces, book = game
+    alike = set(book.too_alike(120))
+    assert alike <= set(PAIRS)  # only real near-duplicates are reported
+    for pair in PAIRS:
+        right, wrong, _, _, cards = tally(faces, book, range(80, 83), card_px=120.0,
+                                          ids=lambda s, pair=pair: list(pair), found=False)
+        assert wrong == 0, pair
+        if pair not in alike:
+            assert right >= cards - 1, (pair, right)
+
+
+def test_planted_fault_no_minimum_score_names_an_untaught_card(game, monkeypatch):
+    faces, _ = game
+    book = FaceBook.from_pictures({k: faces[k] for k in ("card00", "card09")})
+    image, truths = scenes.scene(faces, 61, "board", 140.0, 1, ids=["card12"])
+    assert identify(image, truths[0].corners, book).id is None
+    monkeypatch.setattr(card_faces, "MIN_SCORE", -10.0)
+    assert identify(image, truths[0].corners, book).id is not None  # the net catches it
+
+
+def _small_near_duplicates(game):
+    faces, book = game
+    pairs = [("card01", "card02"), ("card10", "card11")]  # a number apart, cards 80 px wide
+    return tally(faces, book, range(8), card_px=80.0, ids=lambda s: list(pairs[s % 2]),
+                 found=False)[1]
+
+
+NO_GUARD = ("alike_at", None)  # twins too alike at the card's width are named after all
+NO_MIN_MARGIN = ("MIN_MARGIN", 0.0)  # the best face is always answered at once
+NO_FINE_MARGIN = ("FINE_MARGIN", -1.0)  # the fine comparison always decides
+
+
+def _plant(monkeypatch, faults):
+    for name, value in faults:
+        if name == "alike_at":
+            monkeypatch.setattr(FaceBook, "alike_at", lambda self, px: frozenset())
+        else:
+            monkeypatch.setattr(card_faces, name, value)
+
+
+@pytest.mark.parametrize("faults", [(), (NO_GUARD,), (NO_MIN_MARGIN,), (NO_FINE_MARGIN,)])
+def test_small_near_duplicates_are_refused_not_named_wrong(game, monkeypatch, faults):
+    """Each net alone holds: the margins without the too-alike guard, the guard without
+    the first margin."""
+    _plant(monkeypatch, faults)
+    assert _small_near_duplicates(game) == 0
+
+
+@pytest.mark.parametrize("faults", [(NO_GUARD, NO_MIN_MARGIN), (NO_GUARD, NO_FINE_MARGIN)])
+def test_planted_fault_without_its_nets_a_wrong_card_is_named(game, monkeypatch, faults):
+    _plant(monkeypatch, faults)
+    assert _small_near_duplicates(game) > 0
+
+
+@pytest.mark.skipif(not DECK.is_dir(), reason="the real deck ../shared/data/cards-playing "
+                    "is not beside the repository")
+def test_the_real_deck_taught_from_its_pngs_is_named_on_tables():
+    faces = scenes.load_faces(DECK)
+    book = FaceBook.from_pictures(faces)
+    right, wrong, unknown, _, cards = tally(faces, book, range(100, 104), family="wood",
+                                            card_px=120.0)
+    assert wrong == 0
+    assert right >= 0.85 * cards, (right, unknown, cards)
+    back = cv2.imread(str(DECK / "back.png"), cv2.IMREAD_UNCHANGED)
+    image, truths = scenes.scene({"back": back}, 3, "felt", 120.0, 1, ids=["back"])
+    assert identify(image, truths[0].corners, book).id is None  # the back is no face
+
+
+def _cli(*args):
+    return subprocess.run([*COMPANION, "camera", "cards", *args],
+                          capture_output=True, text=True, cwd=ROOT, timeout=120)
+
+
+def test_cli_names_cards_in_a_photo_and_refuses_bad_input(tmp_path, game):
+    faces, _ = game
+    taught = tmp_path / "taught"
+    taught.mkdir()
+    for name, face in faces.items():
+        cv2.imwrite(str(taught / f"{name}.png"), face)
+    image, truths = scenes.scene(faces, 21, "wood", 140.0, 3)
+    photo = tmp_path / "table.jpg"
+    cv2.imwrite(str(photo), image)
+    done = _cli("--taught", str(taught), str(photo))
+    assert done.returncode == 0, done.stderr
+    line = json.loads(done.stdout.strip().splitlines()[-1])
+    assert line["file"] == str(photo)
+    named = {(c["id"], c["turn"]) for c in line["cards"]}
+    assert named <= {(t.id, t.turn) for t in truths} | {(None, c["turn"]) for c in line["cards"]}
+    assert len({c["id"] for c in line["cards"]} - {None}) >= 2
+    for card in line["cards"]:
+        assert len(card["corners"]) == 4 and 0 <= card["score"] <= 1.0001
+
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    broken = tmp_path / "broken"
+    broken.mkdir()
+    (broken / "x.png").write_bytes(b"not a picture")
+    for args in (("--taught", str(tmp_path / "missing"), str(photo)),
+                 ("--taught", str(empty), str(photo)),
+                 ("--taught", str(broken), str(photo)),
+                 ("--taught", str(taught), str(tmp_path / "nothing.jpg"))):
+        done = _cli(*args)
+        assert done.returncode != 0, args
+        assert "Traceback" not in done.stderr, done.stderr
+    assert "no card picture" in _cli("--taught", str(empty), str(photo)).stderr
+
+
+def test_against_the_empty_table_every_card_on_a_printed_board_is_found(game):
+    faces, book = game
+    for seed in range(70, 73):
+        image, truths, empty = scenes.scene_and_empty(faces, seed, "board", 130.0, 4)
+        sightings = recognise(image, book, empty=empty)
+        for truth in truths:
+            centre = np.float32(truth.corners).mean(axis=0)
+            near = [s for s in sightings
+                    if np.linalg.norm(np.float32(s.corners).mean(axis=0) - centre) < 40]
+            assert near, (seed, truth.id)
+            assert near[0].id in (None, truth.id)
+            # the outline lies on the card's edge, its own top-left first when named
+            if near[0].id is not None:
+                error = np.abs(np.float32(near[0].corners) - np.float32(truth.corners)).max()
+                assert error < 10, (seed, truth.id, error)  # 8 % of the width

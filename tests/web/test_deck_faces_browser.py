@@ -1,0 +1,94 @@
+"""Issue 49: the deck page's step "Cards the camera knows by face", in real chromium against
+the real server with the demo camera (`make run`'s simulated camera and its dice tray, the
+taught zone): "Take its picture" has the demo camera lay the card alone in its tray and
+keeps its face; "Import a picture" keeps a scan (a PNG) and refuses a file that is no
+picture, in the page's language, keeping nothing; the same picture imported for two cards
+is listed as a pair too alike to tell apart (one of them needs its sticker); "Remove" drops
+a face. Screenshots: test-artifacts/browser/79-deck-faces-*.png."""
+from __future__ import annotations
+
+import os
+
+import cv2
+import pytest
+
+from companion.wiring.demo_faces import drawn_face
+from tests.web.conftest import running_server
+from tests.web.test_browser import shot
+from tests.web.test_deck_browser import create_game, open_deck
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(600)]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    data = tmp_path_factory.mktemp("facesdata")
+    game_id, catalog = create_game(data)  # World Without End, at the table
+    log = tmp_path_factory.mktemp("faceslog") / "server.log"
+    env = dict(os.environ, COMPANION_CAMERA_SIMULATE="auto", COMPANION_DICE_EMULATE="auto",
+               COMPANION_DICE_DEFAULT_SOURCE="camera")
+    with running_server(data, log, "--threads", "20", env=env) as base:
+        yield base, game_id, data, [e["id"] for e in catalog["event_cards"]]
+
+
+def notice(page) -> str:
+    page.wait_for_function(  # a refusal, or the answer (not "Taking the picture…")
+        "() => { const n = document.getElementById('deck-faces-notice');"
+        " return n.classList.contains('why') || (n.classList.contains('ok-text')"
+        " && !n.textContent.endsWith('…')); }", timeout=30000)
+    return page.inner_text("#deck-faces-notice")
+
+
+def clear_notice(page) -> None:
+    page.evaluate("() => { const n = document.getElementById('deck-faces-notice');"
+                  " n.textContent = ''; n.className = 'small'; }")
+
+
+def upload(page, card: str, path) -> str:
+    clear_notice(page)
+    with page.expect_file_chooser() as chooser:
+        page.click(f".deck-face[data-card='{card}'] .deck-face-upload")
+    chooser.value.set_files(str(path))
+    return notice(page)
+
+
+def test_the_owner_teaches_cards_by_face_on_the_deck_page(server, browser, tmp_path):
+    base, game_id, data, events = server
+    faces = data / "catalogs" / "wwe" / "faces"
+    page = open_deck(browser, base, game_id)
+    page.wait_for_selector("#deck-faces:not([hidden]) .deck-face")
+    assert page.locator(".deck-face").count() == len(events) == 44
+    assert "0 von 44 Karten gezeigt" in page.inner_text("#deck-faces-progress")
+    # from the demo camera: it lays the card alone in its tray
+    first = events[0]
+    clear_notice(page)
+    page.click(f".deck-face[data-card='{first}'] .deck-face-take")
+    said = notice(page)
+    assert "ist gespeichert" in said, said
+    page.wait_for_selector(f".deck-face[data-card='{first}'] img")
+    assert (faces / f"{first}.png").is_file()
+    # a file that is no picture: refused in German, nothing kept
+    text = tmp_path / "notes.png"
+    text.write_text("no picture here")
+    said = upload(page, events[1], text)
+    assert said == "das ist kein Bild (ein PNG oder JPEG der Kartenvorderseite)", said
+    assert not (faces / f"{events[1]}.png").exists()
+    # a scan of a face, and then the same scan for another card: a pair too alike
+    scan = tmp_path / "scan.png"
+    cv2.imwrite(str(scan), drawn_face(events[1]))
+    assert "ist gespeichert" in upload(page, events[1], scan)
+    page.wait_for_function("() => document.querySelector('#deck-faces-alike .ok-text')")
+    assert "unterscheidet alle" in page.inner_text("#deck-faces-alike")
+    assert "ist gespeichert" in upload(page, events[2], scan)
+    pair = ",".join(sorted(events[1:3]))
+    page.wait_for_selector(f".deck-faces-pair[data-pair='{pair}']")
+    assert "3 von 44 Karten gezeigt" in page.inner_text("#deck-faces-progress")
+    shot(page, "79-deck-faces-taught-de")
+    # one of the pair forgotten: it needs its sticker again, and no pair is left
+    clear_notice(page)
+    page.click(f".deck-face[data-card='{events[2]}'] .deck-face-forget")
+    assert "braucht wieder ihren Aufkleber" in notice(page)
+    page.wait_for_function("() => !document.querySelector('.deck-faces-pair')")
+    assert not (faces / f"{events[2]}.png").exists()
+    assert sorted(p.name for p in faces.iterdir()) == sorted(f"{c}.png" for c in events[:2])
+    page.context.close()
