@@ -1,7 +1,7 @@
 """The Pillars of the Earth played by three players in real chromium through the shared pages
 and the game's own web folder, with the real server (`companion serve`), the emulated dice
-reader and a camera (a folder of frames from the synthetic table, an event card with its
-printed sticker laid on the event space every second).
+reader and a camera (a folder of frames from the synthetic table: each round's event card,
+with its printed sticker, laid on the event space when the game asks for it).
 
 A whole game. Round 1 in detail: the cards laid out by the table display, the draft on the
 phones (costs and effects shown before a choice), architects drawn from the bag with one tap
@@ -27,30 +27,42 @@ PIN = "2468"
 EVENT = "gift_gold_3"  # a demo event card of the shipped catalog: every player gets 3 gold
 
 
-def event_frames(folder, event: str = EVENT) -> None:
-    """1.2 s of camera frames, looped by the folder source: the board marker, and the event
-    card lying on the event space for the last 0.8 s, taken by a hand (so it appears again
-    every loop).
-    Called again, it lays another card: each file is replaced whole (the source re-reads
-    its files every loop)."""
+def event_frames(folder, event: str | None = EVENT) -> None:
+    """The camera's looped frames (1.2 s): the board marker, and ``event``'s card lying on
+    the event space in every frame; with no event, the space is empty and a hand takes the
+    card that lay there. The test lays each round's card once the game asks for it (phase
+    "event"), as a table does: a card lying there since before is not a reveal (the card
+    is read when it appears), so a loop that only makes it appear again and again would
+    depend on the camera seeing every lift, which a loaded machine need not (CI saw it).
+    Each file is replaced whole (the source re-reads its files every loop)."""
     from hardware.synthetic.scene import Hand, Placement
     from hardware.synthetic.video import MARKER_AT, board_to_table
     from hardware.tags.format import BOARD_MARKER, card_payload
 
     marker = Placement(BOARD_MARKER, *MARKER_AT, 0.0, marker=True)
-    card = Placement(card_payload("pillar", "K", event), *board_to_table(0, 60), 3.0)
-    # over the last 3 card frames a hand comes for the card from the bottom edge: the camera
-    # takes a card for lifted only once something reached it (docs/camera.md, issue 50)
-    taking = [Hand(card.x + 60, card.y + 90, 180.0)]
-    write_camera_loop(folder, [([marker] + ([card] if i >= 12 else []),
-                                taking if i >= 33 else []) for i in range(36)])
+    x, y = board_to_table(0, 60)
+    if event is None:  # a hand comes from the bottom edge and takes the card away
+        write_camera_loop(folder, [([marker], [Hand(x + 60, y + 90, 180.0)] if i < 6 else [])
+                                   for i in range(36)])
+        return
+    card = Placement(card_payload("pillar", "K", event), x, y, 3.0)
+    write_camera_loop(folder, [([marker, card], []) for _ in range(36)])
+
+
+def lay_event(table, frames, event: str) -> None:
+    """Once the game asks for the round's event card, it is laid on the event space; the
+    camera reveals it, then it is taken away again."""
+    table.wait_for_function("() => TC.view.view.phase === 'event'", timeout=30000)
+    event_frames(frames, event)
+    table.wait_for_function("c => TC.view.view.event === c", arg=event, timeout=30000)
+    event_frames(frames, None)
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     data = tmp_path_factory.mktemp("potedata")
     frames = data / "frames"
-    event_frames(frames)
+    event_frames(frames, None)
     dice_port = free_port()
     # the event space as the owner fitted it around the board marker (board mm)
     (data / "config.json").write_text(json.dumps({
@@ -195,8 +207,8 @@ def test_three_players_play_a_whole_game_on_phones_dice_and_camera(server, brows
         choice = "place" if free else "pass_architect"
         click(phone, f"#act-now button[data-type={choice}]:not([disabled])", table)
 
-    # Phase III: the event card on the event space is seen by the camera
-    table.wait_for_function("c => TC.view.view.event === c", arg=EVENT, timeout=30000)
+    # Phase III: the event card laid on the event space is seen by the camera
+    lay_event(table, frames, EVENT)
     assert any(e["type"] == "event_revealed" for e in table.evaluate("() => TC.view.log"))
     # steps before the tax (the Bishop's choice, when someone stands there)
     while view(table)["phase"] == "bishop":
@@ -239,7 +251,6 @@ def test_three_players_play_a_whole_game_on_phones_dice_and_camera(server, brows
     # rounds 2 to 6: the table deals, the phones take the first thing offered (the best
     # cathedral), each round's event card laid under the camera, the tax from the dice reader
     events = {2: "gift_vp_1", 3: "storm", 4: "pay_2_gold", 5: "gift_wood", 6: "scandal"}
-    event_frames(frames, events[2])
     for _ in range(1500):
         v = view(table)
         if v["over"]:
@@ -249,11 +260,8 @@ def test_three_players_play_a_whole_game_on_phones_dice_and_camera(server, brows
         elif v["phase"] == "architects" and v["architects"]["drawn"] is None:
             start = phones[v["start"]]  # the start player draws from the bag
             click(start, "#act-now button[data-type=draw_architect]:not([disabled])", table)
-        elif v["phase"] == "event":  # the camera reveals the card lying there
-            table.wait_for_function("e => TC.view.view.event === e", arg=events[v["round"]],
-                                    timeout=30000)
-            if v["round"] < 6:
-                event_frames(frames, events[v["round"] + 1])
+        elif v["phase"] == "event":  # the card laid there, the camera reveals it
+            lay_event(table, frames, events[v["round"]])
         elif v["phase"] == "tax" and v["tax"] is None:
             version = table.evaluate("() => TC.view.version")
             roll_tax(dice)
