@@ -240,7 +240,8 @@ class RpicamSource(FrameSource):
     def stream(self, full: bool) -> Stream:
         """The usual stream (the recogniser's size) or the full one (the sensor's full
         width, the same aspect ratio), each on its pinned whole-sensor mode."""
-        camera = self.camera
+        with self._lock:
+            camera = self.camera
         usual_mode, full_mode = camera.pinned(self.fps)
         if full:
             width = full_mode.width
@@ -253,13 +254,16 @@ class RpicamSource(FrameSource):
         fps = min(float(fps), math.floor(mode.fps * 100) / 100)
         return Stream(width, height, fps, mode, buffers, row_stride(width, camera.platform))
 
-    def describe(self) -> str:
-        """Sensor, modes and strides, for `companion doctor`."""
-        if self.camera is None:
-            return "no camera listed yet"
+    def describe(self) -> str | None:
+        """Sensor, modes and strides, for `companion doctor` (also through the server's
+        camera status, from another thread); None until the camera is listed."""
+        with self._lock:
+            camera = self.camera
+        if camera is None:
+            return None
         usual, full = self.stream(False), self.stream(True)
         platform = {"pi4": "Pi 4 (64-byte rows)", "pi5": "Pi 5 (2 x 64-byte half rows)"}
-        return (f"sensor {self.camera.model} on a {platform[self.camera.platform]}; "
+        return (f"sensor {camera.model} on a {platform[camera.platform]}; "
                 f"usual {usual.width}x{usual.height} from mode {usual.mode.name} "
                 f"(stride {usual.stride}), tray {full.width}x{full.height} from mode "
                 f"{full.mode.name} (stride {full.stride})")
@@ -273,7 +277,9 @@ class RpicamSource(FrameSource):
         if program is None:
             raise SourceLost("rpicam-vid is not installed (apt install rpicam-apps-lite)")
         if self.camera is None:
-            self.camera = list_camera(program)
+            listed = list_camera(program)
+            with self._lock:
+                self.camera = listed
         self.streaming = self.stream(self._want_full and self.full)
         self._stderr = tempfile.TemporaryFile()  # noqa: SIM115 (closed in close())
         try:

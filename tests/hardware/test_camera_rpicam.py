@@ -527,3 +527,24 @@ def test_doctor_names_the_sensor_the_modes_and_the_stride(rpicam_vid, tmp_path, 
     assert ("sensor imx219 on a Pi 4 (64-byte rows); usual 1280x720 from mode 1640:1232:10:P "
             "(stride 1280), tray 3280x1844 from mode 3280:2464:10:P (stride 3328)"
             ) in result.summary
+
+
+def test_doctor_names_the_sensor_of_the_camera_the_server_runs(rpicam_vid, tmp_path,
+                                                               monkeypatch):
+    """On the appliance the server owns the camera: doctor takes the sensor, the modes and
+    the strides from the server's camera status (a real `companion serve`)."""
+    from companion import doctor
+    from tests.companion.test_doctor import ctx_for, running_server
+
+    scene(tmp_path, monkeypatch, "imx477")
+    monkeypatch.setenv("STANDIN_RPICAM_PLATFORM", "pi5")
+    monkeypatch.setenv("COMPANION_CAMERA", "rpicam")
+    with running_server(tmp_path, env=dict(os.environ)) as port:
+        ctx = ctx_for(tmp_path, port=port)
+        wait_for(lambda: "running in the server" in doctor.check_camera(ctx).summary,
+                 timeout=60, what="the server's camera")
+        result = doctor.check_camera(ctx)
+    assert "frames" not in result.details  # doctor grabbed nothing itself
+    assert ("(sensor imx477 on a Pi 5 (2 x 64-byte half rows); usual 1280x720 from mode "
+            "2028:1520:12:P (stride 1280), tray 4056x2282 from mode 4056:3040:12:P "
+            "(stride 4096))") in result.summary, result.summary
