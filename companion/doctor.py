@@ -348,6 +348,8 @@ def in_use_result(spec: str, status: dict, details: dict) -> Result:
     state, detail = status.get("state"), status.get("detail") or ""
     fps = status.get("fps")
     rate = f", {fps:.1f} fps" if isinstance(fps, int | float) else ""
+    if isinstance(status.get("sensor"), str):  # the Pi camera: sensor, modes, strides
+        rate += f" ({status['sensor']})"
     if state == "ok":
         slow = isinstance(fps, int | float) and fps < MIN_FPS
         return Result("camera", WARN if slow else OK,

@@ -470,13 +470,16 @@ EOF
 
 install_serial_modules() {
     step "USB-serial drivers loaded at boot (a dice reader plugged in later is allowed)"
-    put_file 0644 "$MODULES_FILE" <<EOF || true
+    if put_file 0644 "$MODULES_FILE" <<EOF; then
 # Table Companion, written by deploy/install.sh: the USB-serial drivers of a dice reader,
 # loaded at boot before the service starts. systemd resolves its DeviceAllow=char-ttyUSB
 # and char-ttyACM against /proc/devices at start: a driver loaded only when a reader is
 # plugged in afterwards would leave that reader refused until the service restarts.
 $(printf '%s\n' "${SERIAL_MODULES[@]}")
 EOF
+        # and now, before the service (re)starts below: the same effect without a reboot
+        run_live modprobe -a "${SERIAL_MODULES[@]}"
+    fi
 }
 
 install_avahi_service() {

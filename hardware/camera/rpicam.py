@@ -28,8 +28,10 @@ Camera Module's view"; the facts and their sources: tests/hardware/standin/):
   rpicam-vid's default of 6 + 6 buffers is about 200 MB at full resolution.
 - **A stalled camera**: on a device timeout rpicam-vid restarts the camera itself instead of
   exiting; when that brings no frame, ``read`` would wait for ever. No frame for
-  `stall_seconds` (`start_seconds` for a new child's first): the child is ended and
-  `SourceLost` raised; the capture thread starts a new one after its back-off.
+  `stall_seconds` (`start_seconds` for a new child's first): the child is ended (`_end`:
+  SIGTERM, SIGKILL after `TERM_WAIT`, one still not gone after `KILL_WAIT` left to a reaper
+  thread, so ending never blocks for longer) and `SourceLost` raised; the capture thread
+  starts a new one after its back-off.
 - **Exposure after a start**: each (re)start resets auto exposure, white balance and focus;
   the frames of the first `settle_seconds` (counted in frames at the stream's rate, and
   again after a gap that means the camera restarted) are read and dropped.
@@ -74,6 +76,10 @@ SENSOR_MODES = {
 }
 BUFFERS = 4  # frame buffers kept for reuse: the capture's latest, recogniser's, preview's, next
 BUFFERS_USUAL, BUFFERS_FULL = 4, 2  # rpicam-vid's --buffer-count (video and raw alike)
+# Ending a child: SIGTERM ends rpicam-vid at once (it catches only SIGINT, SIGUSR1/2 and
+# SIGPIPE: apps/rpicam_vid.cpp l. 79-85); SIGKILL after TERM_WAIT s; a child still there
+# KILL_WAIT s later is stuck in the kernel (a hung camera driver) and left to a reaper.
+TERM_WAIT, KILL_WAIT = 3.0, 2.0
 
 
 def row_stride(width: int, platform: str) -> int:
@@ -234,7 +240,8 @@ class RpicamSource(FrameSource):
     def stream(self, full: bool) -> Stream:
         """The usual stream (the recogniser's size) or the full one (the sensor's full
         width, the same aspect ratio), each on its pinned whole-sensor mode."""
-        camera = self.camera
+        with self._lock:
+            camera = self.camera
         usual_mode, full_mode = camera.pinned(self.fps)
         if full:
             width = full_mode.width
@@ -247,13 +254,16 @@ class RpicamSource(FrameSource):
         fps = min(float(fps), math.floor(mode.fps * 100) / 100)
         return Stream(width, height, fps, mode, buffers, row_stride(width, camera.platform))
 
-    def describe(self) -> str:
-        """Sensor, modes and strides, for `companion doctor`."""
-        if self.camera is None:
-            return "no camera listed yet"
+    def describe(self) -> str | None:
+        """Sensor, modes and strides, for `companion doctor` (also through the server's
+        camera status, from another thread); None until the camera is listed."""
+        with self._lock:
+            camera = self.camera
+        if camera is None:
+            return None
         usual, full = self.stream(False), self.stream(True)
         platform = {"pi4": "Pi 4 (64-byte rows)", "pi5": "Pi 5 (2 x 64-byte half rows)"}
-        return (f"sensor {self.camera.model} on a {platform[self.camera.platform]}; "
+        return (f"sensor {camera.model} on a {platform[camera.platform]}; "
                 f"usual {usual.width}x{usual.height} from mode {usual.mode.name} "
                 f"(stride {usual.stride}), tray {full.width}x{full.height} from mode "
                 f"{full.mode.name} (stride {full.stride})")
@@ -265,9 +275,11 @@ class RpicamSource(FrameSource):
     def open(self) -> None:
         program = self.program or find_program()
         if program is None:
-            raise SourceLost("rpicam-vid is not installed (apt install rpicam-apps)")
+            raise SourceLost("rpicam-vid is not installed (apt install rpicam-apps-lite)")
         if self.camera is None:
-            self.camera = list_camera(program)
+            listed = list_camera(program)
+            with self._lock:
+                self.camera = listed
         self.streaming = self.stream(self._want_full and self.full)
         self._stderr = tempfile.TemporaryFile()  # noqa: SIM115 (closed in close())
         try:
@@ -389,18 +401,30 @@ class RpicamSource(FrameSource):
             self._latest = None
         process, self.process = self.process, None
         if process is not None:
-            if process.poll() is None:
-                process.terminate()
-                try:
-                    process.wait(timeout=3)
-                except subprocess.TimeoutExpired:
-                    process.kill()
-                    process.wait()
+            _end(process)
             if process.stdout is not None:
                 process.stdout.close()
         if self._stderr is not None:
             self._stderr.close()
             self._stderr = None
+
+
+def _end(process: subprocess.Popen) -> None:
+    """End a child within TERM_WAIT + KILL_WAIT seconds, whatever it does: a child the kernel
+    keeps after SIGKILL (uninterruptible in a hung driver) is reaped by a thread once it
+    goes, rather than holding the capture thread (and the table's camera) for ever."""
+    if process.poll() is not None:
+        return
+    process.terminate()
+    try:
+        process.wait(timeout=TERM_WAIT)
+        return
+    except subprocess.TimeoutExpired:
+        process.kill()
+    try:
+        process.wait(timeout=KILL_WAIT)
+    except subprocess.TimeoutExpired:
+        threading.Thread(target=process.wait, name="rpicam-reaper", daemon=True).start()
 
 
 def planes(frame: np.ndarray, width: int, height: int, stride: int

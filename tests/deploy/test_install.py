@@ -67,7 +67,8 @@ def test_dry_run_prints_the_plan_and_changes_nothing():
                     "would create " + "/" + HOTSPOT,
                     "would create /etc/table-companion/tls/key.pem",
                     "would run: python3 -m venv",
-                    "bin/pip install", "would run: systemctl"]:
+                    "bin/pip install", "would run: systemctl",
+                    "would run: modprobe -a usbserial cdc_acm ch341 cp210x ftdi_sio pl2303"]:
         assert planned in out, planned
     # the file contents are shown too, so the plan can be read before anything happens
     assert "ProtectSystem=strict" in out and 'SYMLINK+=\\"dicereader\\"' not in out
@@ -261,11 +262,16 @@ MODULES = "etc/modules-load.d/table-companion.conf"
 
 def test_usb_serial_drivers_are_loaded_at_boot_and_removed_with_the_app(root):
     """systemd resolves DeviceAllow=char-ttyUSB/char-ttyACM when the service starts: the
-    drivers of a reader plugged in later must be loaded already (systemd-modules-load)."""
-    run_install("--root", str(root))
+    drivers of a reader plugged in later must be loaded already (systemd-modules-load at
+    boot; modprobe at once on the machine itself, before the service starts)."""
+    first = run_install("--root", str(root)).stdout
     modules = [m for m in (root / MODULES).read_text().splitlines()
                if m and not m.startswith("#")]
     assert modules == ["usbserial", "cdc_acm", "ch341", "cp210x", "ftdi_sio", "pl2303"]
+    load = "modprobe -a usbserial cdc_acm ch341 cp210x ftdi_sio pl2303"
+    assert f"skipped (--root, runs on the target): {load}" in first
+    assert first.index(load) < first.index("== Start")
+    assert load not in run_install("--root", str(root)).stdout  # loaded when it was written
     unit = (root / UNIT).read_text()
     assert "DeviceAllow=char-ttyUSB rw" in unit and "DeviceAllow=char-ttyACM rw" in unit
     run_install("--root", str(root), "--uninstall")

@@ -243,6 +243,91 @@ def test_a_stalled_rpicam_vid_is_ended_and_replaced(rpicam_vid, tmp_path, monkey
     assert 3.0 <= restarted - last_frame < 3.0 + FAST.first + 15
 
 
+def ignoring_sigterm(rpicam_vid) -> None:
+    """The stand-in as a child that ignores SIGTERM (the disposition survives exec)."""
+    text = rpicam_vid.read_text()
+    rpicam_vid.write_text(text.replace("PYTHONPATH=", "trap '' TERM\nPYTHONPATH=", 1))
+
+
+def test_a_stalled_child_that_ignores_sigterm_is_killed_within_the_bound(
+        rpicam_vid, tmp_path, monkeypatch):
+    """The bound holds for a child that will not stop when asked: SIGKILL after TERM_WAIT;
+    the stall is reported stall_seconds + TERM_WAIT after the last frame, and no later."""
+    from hardware.camera import rpicam
+
+    ignoring_sigterm(rpicam_vid)
+    scene(tmp_path, monkeypatch, "imx708")
+    monkeypatch.setenv("STANDIN_RPICAM_RAMP", "0")
+    monkeypatch.setenv("STANDIN_RPICAM_STALL_AFTER", "5")
+    source = RpicamSource(settle_seconds=0, stall_seconds=1.0)
+    source.open()
+    pid = source.process.pid
+    try:
+        with pytest.raises(SourceLost, match="sent no frame for"):
+            for _ in range(10):
+                source.read()
+        lost = time.monotonic()
+    finally:
+        source.close()
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)  # killed and reaped
+    after_last = lost - stamps(tmp_path)[4]
+    assert 1.0 + rpicam.TERM_WAIT <= after_last < 1.0 + rpicam.TERM_WAIT + rpicam.KILL_WAIT + 3
+
+
+def test_a_child_the_kernel_keeps_does_not_hold_the_source(rpicam_vid, tmp_path,
+                                                           monkeypatch):
+    """A child stuck in a hung camera driver outlives SIGKILL until the kernel lets it go:
+    the source is free within TERM_WAIT + KILL_WAIT all the same, a thread reaps the child
+    later. (The stand-in is killed for real; its wait() is held back as the kernel would.)"""
+    import subprocess
+    import threading
+
+    from hardware.camera import rpicam
+
+    monkeypatch.setattr(rpicam, "TERM_WAIT", 0.5)
+    monkeypatch.setattr(rpicam, "KILL_WAIT", 0.5)
+    scene(tmp_path, monkeypatch, "imx708")
+    monkeypatch.setenv("STANDIN_RPICAM_RAMP", "0")
+    monkeypatch.setenv("STANDIN_RPICAM_STALL_AFTER", "5")
+    source = RpicamSource(settle_seconds=0, stall_seconds=1.0)
+    source.open()
+    process, released = source.process, threading.Event()
+    real_wait, real_poll = process.wait, process.poll
+
+    def held_wait(timeout=None):
+        if not released.wait(timeout):
+            raise subprocess.TimeoutExpired(process.args, timeout)
+        return real_wait()
+
+    monkeypatch.setattr(process, "wait", held_wait)
+    monkeypatch.setattr(process, "poll", lambda: real_poll() if released.is_set() else None)
+    outcome = []
+
+    def reading():
+        try:
+            for _ in range(10):
+                source.read()
+        except SourceLost as lost:
+            outcome.append((time.monotonic(), str(lost)))
+
+    reader = threading.Thread(target=reading, daemon=True)
+    reader.start()
+    reader.join(timeout=30)
+    try:
+        assert not reader.is_alive(), "ending the stuck child blocked the source"
+        [(lost, detail)] = outcome
+        assert detail.startswith("rpicam-vid sent no frame for ")
+        assert lost - stamps(tmp_path)[4] < 1.0 + 0.5 + 0.5 + 3
+        reapers = [t for t in threading.enumerate() if t.name == "rpicam-reaper"]
+        assert reapers and process.returncode is None
+    finally:
+        released.set()
+        source.close()
+    reapers[0].join(timeout=10)
+    assert process.returncode is not None, "the reaper collected the child once it went"
+
+
 def test_the_recogniser_sees_no_frame_of_the_exposure_ramp(rpicam_vid, tmp_path, monkeypatch):
     """After a start, and after rpicam-vid restarted the camera itself (frames stopped for a
     while, then came back darker), the frames of the ramp are dropped: every frame handed
@@ -401,7 +486,7 @@ def test_a_child_killed_mid_stream_is_lost_not_raised(rpicam_vid):
 def test_without_rpicam_vid_the_camera_is_lost_with_the_package_to_install(monkeypatch,
                                                                            tmp_path):
     monkeypatch.setenv("PATH", str(tmp_path))
-    with pytest.raises(SourceLost, match="apt install rpicam-apps"):
+    with pytest.raises(SourceLost, match="apt install rpicam-apps-lite"):
         RpicamSource().open()
 
 
@@ -442,3 +527,24 @@ def test_doctor_names_the_sensor_the_modes_and_the_stride(rpicam_vid, tmp_path, 
     assert ("sensor imx219 on a Pi 4 (64-byte rows); usual 1280x720 from mode 1640:1232:10:P "
             "(stride 1280), tray 3280x1844 from mode 3280:2464:10:P (stride 3328)"
             ) in result.summary
+
+
+def test_doctor_names_the_sensor_of_the_camera_the_server_runs(rpicam_vid, tmp_path,
+                                                               monkeypatch):
+    """On the appliance the server owns the camera: doctor takes the sensor, the modes and
+    the strides from the server's camera status (a real `companion serve`)."""
+    from companion import doctor
+    from tests.companion.test_doctor import ctx_for, running_server
+
+    scene(tmp_path, monkeypatch, "imx477")
+    monkeypatch.setenv("STANDIN_RPICAM_PLATFORM", "pi5")
+    monkeypatch.setenv("COMPANION_CAMERA", "rpicam")
+    with running_server(tmp_path, env=dict(os.environ)) as port:
+        ctx = ctx_for(tmp_path, port=port)
+        wait_for(lambda: "running in the server" in doctor.check_camera(ctx).summary,
+                 timeout=60, what="the server's camera")
+        result = doctor.check_camera(ctx)
+    assert "frames" not in result.details  # doctor grabbed nothing itself
+    assert ("(sensor imx477 on a Pi 5 (2 x 64-byte half rows); usual 1280x720 from mode "
+            "2028:1520:12:P (stride 1280), tray 4056x2282 from mode 4056:3040:12:P "
+            "(stride 4096))") in result.summary, result.summary
