@@ -143,25 +143,12 @@ class GameService:
         return kind
 
     @staticmethod
-    def _state_catalog(kind: GameKind):
-        """What a state carries of the catalog (``state["cat"]``), built once per kind."""
-        cached = getattr(kind, "_state_catalog", None)
-        if cached is None:
-            build = getattr(kind.module.info, "catalog_state", None)
-            cached = build(kind.catalog) if build else None
-            kind._state_catalog = cached
-        return cached
-
-    def _attach(self, kind: GameKind, state: dict) -> dict:
+    def _attach(kind: GameKind, state: dict) -> dict:
         """A state with the kind's shared catalog part (snapshots are stored without it)."""
-        shared = self._state_catalog(kind)
+        shared = kind.state_catalog
         if shared is None or not isinstance(state, dict):
             return state
         return dict(state, **{CATALOG_KEY: shared})
-
-    @staticmethod
-    def _detach(state: dict) -> dict:
-        return {k: v for k, v in state.items() if k != CATALOG_KEY}
 
     def _setup(self, kind: GameKind, setup: dict) -> dict:
         return self._attach(kind, kind.module.setup(kind.catalog, setup))
@@ -400,7 +387,7 @@ class GameService:
         state, events = live.kind.module.apply(live.state, action)
         seq = live.last_seq + 1
         every = (live.version + 1) % self.snapshot_every == 0
-        snapshot = self._detach(state) if every else None
+        snapshot = detach_catalog(state) if every else None
         try:
             self.store.append(live.id, seq, action, events, snapshot)
         except Exception as exc:
@@ -661,6 +648,11 @@ class GameService:
             for action, _ in steps:
                 self._commit(live, action)
         return live
+
+
+def detach_catalog(state: dict) -> dict:
+    """A state without the catalog part it carries: as a snapshot is stored."""
+    return {k: v for k, v in state.items() if k != CATALOG_KEY}
 
 
 def canonical(kind: GameKind, state: Any, action: dict) -> dict:

@@ -25,7 +25,7 @@ import numpy as np
 
 from companion.server import locks
 from engine.api import sticker_namespace
-from hardware.camera.sources import FrameSource, _Pacer
+from hardware.camera.sources import FrameSource, Pacer
 
 log = logging.getLogger(__name__)
 
@@ -86,7 +86,7 @@ class SceneSource(FrameSource):
         # the card the deck page is teaching by its face, laid alone in the tray
         self.lone_card: np.ndarray | None = None
         self.lone_card_key: int | None = None
-        self._pacer = _Pacer(fps)
+        self._pacer = Pacer(fps)
         self._lock = locks.lock("demo scene", "scene")
 
     def _render(self, cards: list, dice: tuple = (None, ())) -> tuple[bytes, bytes, bytes]:
