@@ -113,7 +113,7 @@ def lobby_games() -> tuple[list[dict], list[dict]]:
         game_info(g), result=named_result(g),
         # ended by the host: unfinished, nobody won
         ended_early=bool(g.status == "finished" and g.row.get("ended_early"))))
-    return games, list(service().broken.values()) + damaged
+    return games, service().broken_games() + damaged
 
 
 def named_result(live: LiveGame) -> list | None:

@@ -105,7 +105,9 @@ class GameService:
         # told (game, identity, action) before an action is applied; raise Refused to refuse
         # it: the running hardware's rules (a seat's roll while a reader reads the dice)
         self.gates: list[Callable[[LiveGame, Identity, dict], None]] = []
-        self.broken: dict[str, dict] = {}  # games that could not be rebuilt, with the reason
+        # games that could not be rebuilt, with the reason (under `_lock`: a finished game is
+        # rebuilt when first opened, by whichever thread opens it)
+        self.broken: dict[str, dict] = {}
         self._table_game: str | None = None  # the game the camera and dice serve (at_table)
 
     # catalogs: every game keeps the catalog it was created with ---------------------------
@@ -178,10 +180,7 @@ class GameService:
                 else:
                     self._games[row["id"]] = self._rebuild(row)
             except Exception as exc:  # one unreadable game must not keep the others closed
-                log.exception("cannot rebuild game %s; it stays on disk untouched", row["id"])
-                self.broken[row["id"]] = {"id": row["id"], "game": row["game"],
-                                          "created": row["created"],
-                                          "problem": f"{type(exc).__name__}: {exc}"[:300]}
+                self._set_broken(row, exc)
         chosen = self.store.box_value(TABLE_KEY)
         if not isinstance(chosen, str):  # a database from before the choice: as it was then
             running = [g for g in self.all() if g.status == "active"]
@@ -189,6 +188,22 @@ class GameService:
             if chosen:
                 self.store.set_box_value(TABLE_KEY, chosen)
         self._table_game = chosen
+
+    def _set_broken(self, row: dict, exc: Exception) -> None:
+        """A game that cannot be rebuilt: out of memory, listed with the reason, its file
+        untouched."""
+        log.error("cannot rebuild game %s; it stays on disk untouched", row["id"],
+                  exc_info=exc)
+        with self._lock:
+            self._games.pop(row["id"], None)
+            self.broken[row["id"]] = {"id": row["id"], "game": row["game"],
+                                      "created": row["created"],
+                                      "problem": f"{type(exc).__name__}: {exc}"[:300]}
+
+    def broken_games(self) -> list[dict]:
+        """The games that could not be rebuilt, with the reason (the lobby lists them)."""
+        with self._lock:
+            return list(self.broken.values())
 
     def _rebuild(self, row: dict) -> LiveGame:
         """The state after every action in effect: latest snapshot, then the later actions."""
@@ -246,10 +261,14 @@ class GameService:
             live = self._games.get(game_id)
         if live is None:
             raise Refused("unknown_game")
-        if live.state is None:
+        if live.state is None:  # a finished game, opened for the first time since the start
             with live.lock:
                 if live.state is None:
-                    fresh = self._rebuild(live.row)
+                    try:
+                        fresh = self._rebuild(live.row)
+                    except Exception as exc:  # as at start: listed as broken, not a crash
+                        self._set_broken(live.row, exc)
+                        raise Refused("unknown_game") from exc
                     live.log, live.active_seqs = fresh.log, fresh.active_seqs
                     live.version, live.state = fresh.version, fresh.state
         return live
