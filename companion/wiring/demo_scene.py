@@ -121,9 +121,11 @@ class SceneSource(FrameSource):
         return out[0], out[1], out[2]
 
     def open(self) -> None:
-        self.index = 0
+        with self._lock:
+            self.index = 0
 
     def _refresh(self) -> None:
+        locks.owned(self._lock, "the demo's frames")
         try:
             cards = list(self.scene())
         except Exception:  # noqa: BLE001 - a demo scene never stops the camera
@@ -162,13 +164,14 @@ class SceneSource(FrameSource):
 
     def read(self) -> np.ndarray:
         self._pacer.wait()
-        step = self.index % (EMPTY_FRAMES + CARD_FRAMES)
-        if step == 0 or self.frames is None:
-            with self._lock:
+        with self._lock:  # the host's page may lay a card or a die meanwhile (`frames` None)
+            step = self.index % (EMPTY_FRAMES + CARD_FRAMES)
+            if step == 0 or self.frames is None:
                 self._refresh()
-        self.index += 1
-        jpeg = self.frames[0 if step < EMPTY_FRAMES else
-                           2 if step >= EMPTY_FRAMES + CARD_FRAMES - TAKE_FRAMES else 1]
+            frames = self.frames
+            self.index += 1
+        jpeg = frames[0 if step < EMPTY_FRAMES else
+                      2 if step >= EMPTY_FRAMES + CARD_FRAMES - TAKE_FRAMES else 1]
         return cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
 
 
