@@ -288,6 +288,7 @@ class GameService:
             return self._at_table_locked()
 
     def _at_table_locked(self) -> LiveGame | None:
+        locks.owned(self._lock, "the game at the table")
         live = self._games.get(self._table_game) if self._table_game else None
         return live if live is not None and live.status != "finished" else None
 

@@ -514,6 +514,9 @@ class CameraWiring:
             self._cards_changed()
 
     def execute(self, live, decisions: list) -> None:
+        """Carry out the rules' decisions in ``live`` (the camera thread, holding ``_lock``:
+        the rules and the game it acts in stay its own meanwhile)."""
+        locks.owned(self._lock, "the camera's rules")
         notify = False
         with self._shown_lock:
             acting = self.acting

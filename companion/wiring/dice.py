@@ -418,6 +418,7 @@ class DiceWiring:
 
     def _give(self, live, roll: Roll, roles: dict[str, str]) -> dict | None:
         """The game's answer to a whole roll, carried out (under ``live.lock``)."""
+        locks.owned(live.lock, "the game a roll is given to")
         action = warning = None
         for outcome in roll_outcomes(live.kind.module, live.state, roll, roles):
             if isinstance(outcome, Warn):

@@ -111,3 +111,21 @@ def test_a_wrong_order_planted_in_the_dice_wiring_is_caught(tmp_path, monkeypatc
                    for v in found), found
     finally:
         parts.service.store.close()
+
+
+def test_the_apps_state_read_without_its_owners_lock_is_caught(tmp_path):
+    """Where the code says whose lock guards what (`locks.owned`), a caller that does not
+    hold it is caught: planted, the game at the table read without the service's lock."""
+    app = create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": True})
+    service = context.of(app).service
+    try:
+        live = service.create("wwe", {"players": PLAYERS, "seed": 5}, "2468")
+        with locks.expecting() as found:
+            assert service.at_table() is live  # as written: under its lock
+        assert found == []
+        with locks.expecting() as found:
+            service._at_table_locked()  # PLANTED: without it
+        assert [v.split(" (thread")[0] for v in found] == [
+            "the game at the table touched without holding game service"]
+    finally:
+        service.store.close()
