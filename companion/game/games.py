@@ -130,7 +130,7 @@ def shaped_info(info: Any, catalog: Any) -> Any:
     """``info`` with the shapes of ``catalog``'s ids (``GameInfo.catalog_shapes``), or None
     when the game declares none or they cannot be made of this catalog (the static shapes
     then hold)."""
-    make = getattr(info, "catalog_shapes", None)
+    make = info.catalog_shapes
     if make is None or not dataclasses.is_dataclass(info):
         return None
     try:

@@ -679,7 +679,7 @@ def canonical(kind: GameKind, state: Any, action: dict) -> dict:
     """The action as the game's rules use it in ``state`` (``GameInfo.canonical``): what is
     stored, so the log holds no junk a replay could depend on. A game without it, or one
     that cannot tell, keeps the action as sent (the rules then judge it)."""
-    make = getattr(kind.module.info, "canonical", None)
+    make = kind.module.info.canonical
     if make is None:
         return action
     try:

@@ -50,7 +50,7 @@ def placements(info, catalog: dict, cards: list, bare=None) -> list[tuple]:
 
     letters = {k.part: k.letter for k in info.stickers}
     zones = {z.id: z.rect for z in info.bindings.zones}
-    face_parts = set(getattr(info.bindings, "face_parts", ()))
+    face_parts = set(info.bindings.face_parts)
     out = []
     for card in cards:
         letter, rect = letters.get(card.part), zones.get(card.zone)
@@ -250,7 +250,7 @@ def dice_for(service):
 
     def dice() -> tuple:
         live = service.current()
-        declared = getattr(live.kind.module.info.bindings, "owed_dice", None) if live else None
+        declared = live.kind.module.info.bindings.owed_dice if live else None
         if declared is None or roll_step(live) is None:
             return (None, ())
         roles = {r.id: r for r in live.kind.module.info.bindings.dice}
@@ -271,7 +271,7 @@ def scene_for(service, info, catalog, data_dir=None):
         game_info, cat, state = info, catalog, None
         if live is not None:
             game_info, cat, state = live.kind.module.info, live.kind.catalog, live.state
-        declared = getattr(getattr(game_info, "bindings", None), "demo_scene", None)
+        declared = game_info.bindings.demo_scene if game_info is not None else None
         if declared is None or cat is None:
             return []
         bare = None
