@@ -112,3 +112,47 @@ def test_the_scan_finds_a_planted_probe_of_a_declared_field(tmp_path):
         "    private = getattr(module, 'private_view', None)\n"  # optional: not a field
         "    return getattr(live.kind.module.info.bindings, 'owed_dice', None)\n")
     assert probes(tmp_path) == ["companion/dice.py:3 owed_dice"]
+
+
+def port_gaps(port: type, implementation: type) -> list[str]:
+    """What ``port`` (a Protocol of companion/context.py) names that ``implementation``
+    lacks or takes with other parameters."""
+    import inspect
+
+    gaps = []
+    for name, member in vars(port).items():
+        if name.startswith("_") or not callable(member):
+            continue
+        found = getattr(implementation, name, None)
+        if found is None:
+            gaps.append(f"{implementation.__name__}.{name} missing")
+        elif list(inspect.signature(found).parameters) != list(
+                inspect.signature(member).parameters):
+            gaps.append(f"{implementation.__name__}.{name} takes other parameters")
+    init = getattr(implementation.__init__, "__code__", None)
+    set_up = init.co_names if init is not None else ()  # the attributes __init__ sets
+    gaps += [f"{implementation.__name__}.{name} missing"
+             for name in getattr(port, "__annotations__", {}) if name not in set_up]
+    return gaps
+
+
+def test_the_wiring_implements_every_port_as_declared():
+    from companion.wiring.camera import CameraWiring
+    from companion.wiring.dice import DiceWiring
+
+    assert port_gaps(context.CameraPort, CameraWiring) == []
+    assert port_gaps(context.DicePort, DiceWiring) == []
+    assert port_gaps(context.HardwarePort, HardwareManager) == []
+
+
+def test_a_port_method_renamed_in_the_wiring_is_seen():
+    class Renamed:
+        def status(self) -> dict: ...
+
+        def snapshot_now(self): ...
+
+        def set_acting(self, acting: bool) -> None: ...
+
+    gaps = port_gaps(context.CameraPort, Renamed)
+    assert "Renamed.snapshot missing" in gaps
+    assert "Renamed.set_acting takes other parameters" in gaps
