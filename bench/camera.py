@@ -73,7 +73,7 @@ from hardware.camera.capture import CameraService  # noqa: E402
 from hardware.camera.decode import Decoder, DecoderSettings, to_gray  # noqa: E402
 from hardware.camera.recognizer import Recognizer  # noqa: E402
 from hardware.camera.rescue import RescueSettings  # noqa: E402
-from hardware.camera.sources import FrameSource, _Pacer  # noqa: E402
+from hardware.camera.sources import FrameSource, Pacer  # noqa: E402
 from hardware.camera.tracker import Appeared  # noqa: E402
 from hardware.camera.zones import ZoneMap  # noqa: E402
 from hardware.synthetic import conditions as table_conditions  # noqa: E402
@@ -152,7 +152,7 @@ class JpegLoop(FrameSource):
     def __init__(self, jpegs, fps=30.0, stop_after=None):
         self.jpegs = jpegs
         self.index = 0
-        self.pacer = _Pacer(fps)
+        self.pacer = Pacer(fps)
         self.read_at: list[float] = []
 
     def open(self):
@@ -208,7 +208,7 @@ class PlaceAndLift(FrameSource):
                       for i in range(4)]
         self.cycles = cycles
         self.frame = 0
-        self.pacer = _Pacer(30.0)
+        self.pacer = Pacer(30.0)
         self.placed_at: dict[int, float] = {}
         self.done = threading.Event()
 

@@ -328,9 +328,9 @@ def measure_fps(spec: str, seconds: float) -> dict:
     height, width = frame.shape[:2]
     measured = {"fps": round(count / elapsed, 1), "width": width, "height": height,
                 "frames": count}
-    describe = getattr(source, "describe", None)  # the Pi camera: sensor, modes, stride
-    if describe is not None:
-        measured["sensor"] = describe()
+    sensor = source.describe()  # the Pi camera: sensor, modes, stride
+    if sensor is not None:
+        measured["sensor"] = sensor
     return measured
 
 

@@ -340,7 +340,8 @@ def write(lang: str, catalog: Catalog, dom: Domain | None = None) -> None:
     _save(po_path(lang, dom), catalog)
 
 
-def _translated(message) -> bool:
+def is_translated(message) -> bool:
+    """Every form of the entry filled, and not fuzzy (`companion contract` counts these)."""
     strings = message.string if isinstance(message.string, tuple) else (message.string,)
     return bool(message.id) and all(strings) and not message.fuzzy
 
@@ -360,11 +361,11 @@ def update(names: list[str] | None = None) -> None:
             catalog = read(lang, dom)
             catalog.update(template, no_fuzzy_matching=True, update_header_comment=False)
             for message in catalog:
-                if not message.id or _translated(message):
+                if not message.id or is_translated(message):
                     continue
                 for other in pool:
                     found = other.get(message.id, message.context)
-                    if found is not None and _translated(found) and \
+                    if found is not None and is_translated(found) and \
                             isinstance(found.string, tuple) == isinstance(message.id, tuple):
                         message.string = found.string
                         message.flags.discard("fuzzy")

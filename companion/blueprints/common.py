@@ -77,13 +77,13 @@ def json_error(code: str, params: dict, status: int, live: LiveGame | None = Non
 
 
 def game_info(live: LiveGame) -> dict:
-    info = getattr(live.kind.module, "info", None)
+    info = live.kind.module.info
     return {"id": live.id, "game": live.kind.name, "status": live.status,
             "created": live.row["created"], "players": live.players,
             "demo": bool(live.row["setup"].get("demo")),
             # a game without a setup guide gets no "Setup" link (its page would be a 404)
-            "has_setup_guide": bool(getattr(info, "table_guide", None)),
-            "title": dict(getattr(info, "names", None) or {"en": live.kind.name})}
+            "has_setup_guide": bool(info.table_guide),
+            "title": dict(info.names or {"en": live.kind.name})}
 
 
 def listed(games, entry) -> tuple[list[dict], list[dict]]:
@@ -113,7 +113,7 @@ def lobby_games() -> tuple[list[dict], list[dict]]:
         game_info(g), result=named_result(g),
         # ended by the host: unfinished, nobody won
         ended_early=bool(g.status == "finished" and g.row.get("ended_early"))))
-    return games, list(service().broken.values()) + damaged
+    return games, service().broken_games() + damaged
 
 
 def named_result(live: LiveGame) -> list | None:
@@ -145,9 +145,9 @@ PAGE_KINDS = {"table.html": "table", "play.html": "phone", "host.html": "host",
 
 def seat_labels(live: LiveGame, lang: str) -> dict:
     """Seat id -> the seat's name in ``lang`` (``GAME.info.seats``; else the seat id)."""
-    info = getattr(live.kind.module, "info", None)
+    info = live.kind.module.info
     return {s.id: i18n.text(lang, s.name, game=live.kind.name)
-            for s in getattr(info, "seats", ())}
+            for s in info.seats}
 
 
 def gettext_for(lang: str, game: str | None) -> dict:
@@ -168,7 +168,7 @@ def gettext_for(lang: str, game: str | None) -> dict:
 
 def languages_of(live: LiveGame | None):
     """The languages a page of ``live`` may be in: the game's (all the app's elsewhere)."""
-    return getattr(live.kind.info, "languages", None) if live else None
+    return live.kind.info.languages if live else None
 
 
 def render_page(template: str, role: str, live: LiveGame | None, status: int = 200,

@@ -24,7 +24,7 @@ def _game_spec(name: str) -> dict:
     info = context.current().kinds.get(name).module.info
     lang = i18n.page_lang()
     options = [{"id": o.id, "default": o.default, "choices": list(o.choices),
-                "rule": o.rule, "reading": getattr(o, "reading", False),
+                "rule": o.rule, "reading": o.reading,
                 "label": i18n.text(lang, o.text, game=name),
                 "choice_labels": {str(c): i18n.text(lang, o.labels.get(str(c), str(c)),
                                                     game=name)

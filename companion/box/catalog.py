@@ -99,7 +99,8 @@ def format_problem(p: dict) -> str:
     return f"{p['file']}: entry {entry}: field {field}: {p['reason']}"
 
 
-def _info(game: str):
+def installed_info(game: str):
+    """The installed game's declarations; CatalogError ``unknown_game`` when none is."""
     try:
         return games.module_of(game).info
     except KeyError:
@@ -108,7 +109,7 @@ def _info(game: str):
 
 def shipped_dir(game: str) -> Path:
     """The folder of the catalog files shipped inside the game's package."""
-    return Path(str(files(_info(game).catalog)))
+    return Path(str(files(installed_info(game).catalog)))
 
 
 def override_dir(data_dir: str | Path, game: str) -> Path:
@@ -145,7 +146,8 @@ def read_json(path: Path) -> tuple[Any, list[dict]]:
     return text_rule.normalise(data), duplicated
 
 
-def _part_of(path: Path) -> str:
+def part_of(path: Path) -> str:
+    """The catalog part a file is of (``events.json``, ``events.owner.json`` -> events)."""
     return path.name.split(".", 1)[0]
 
 
@@ -154,7 +156,7 @@ class _Loaded:
 
     def __init__(self, game: str) -> None:
         self.game = game
-        self.info = _info(game)
+        self.info = installed_info(game)
         self.parts = {part.id: part for part in self.info.parts}
         self.data: dict[str, Any] = {}
         self.part_file: dict[str, str] = {}  # part -> file it was read from
@@ -173,7 +175,7 @@ class _Loaded:
                 self.data[part] = data
 
     def apply_override(self, path: Path) -> None:
-        part = self.parts.get(_part_of(path))
+        part = self.parts.get(part_of(path))
         if part is None:
             self.problems.append(problem(
                 str(path), None, None, "unknown_file", name=path.name,
@@ -211,10 +213,10 @@ class _Loaded:
             current = list(base) if isinstance(base, list) and not replace else []
         else:
             current = list((self.data.get(part) or {}).get(nested) or [])
-        position = {_hashable(e.get(key)): i for i, e in enumerate(current)
+        position = {entry_key(e.get(key)): i for i, e in enumerate(current)
                     if isinstance(e, dict)}
         for entry in data:
-            eid = _hashable(entry[key])
+            eid = entry_key(entry[key])
             if entry.get("remove") is True:
                 if eid in position:
                     current[position[eid]] = None
@@ -237,7 +239,7 @@ class _Loaded:
             return
         base = self.data.get(part.id)
         if part.nested is None:
-            self.data[part.id] = _deep_merge(base if isinstance(base, dict) else {}, data)
+            self.data[part.id] = deep_merge(base if isinstance(base, dict) else {}, data)
             for key in data:
                 self.sources[(part.id, key)] = str(path)
             return
@@ -254,7 +256,7 @@ class _Loaded:
         problems = list(self.problems)
         for p in check(self.info, self.data):
             part = p["file"].removesuffix(".json")
-            key = (part, _hashable(p["entry"]))
+            key = (part, entry_key(p["entry"]))
             p["file"] = self.sources.get(key) or self.part_file.get(part, p["file"])
             problems.append(p)
         return problems
@@ -280,7 +282,7 @@ def check(info, catalog: dict) -> list[dict]:
                 item = catalog[part.id][path[0]]
                 entry = item.get(part.key) if isinstance(item, dict) else path[0]
             field = ".".join(str(x) for x in path[1:] if not isinstance(x, int)) or None
-            problems.append(problem(f"{part.id}.json", _hashable(entry), field, "schema",
+            problems.append(problem(f"{part.id}.json", entry_key(entry), field, "schema",
                                     message=error.message[:300], **_rule(error)))
     if info.check_catalog is not None:
         try:
@@ -291,7 +293,7 @@ def check(info, catalog: dict) -> list[dict]:
                            message=f"{type(exc).__name__}: {exc}"[:300])]
         # where the game's own checks say what is wrong with a field, in its own words, the
         # schema's message about the same field adds nothing
-        said = {(p.get("file"), _hashable(p.get("entry")), _field_root(p.get("field")))
+        said = {(p.get("file"), entry_key(p.get("entry")), _field_root(p.get("field")))
                 for p in own}
         problems = [p for p in problems
                     if (p["file"], p["entry"], _field_root(p["field"])) not in said]
@@ -326,15 +328,17 @@ def _field_root(field: Any) -> str | None:
     return re.split(r"[.\[]", field, maxsplit=1)[0] if isinstance(field, str) else None
 
 
-def _hashable(value: Any) -> Any:
+def entry_key(value: Any) -> Any:
+    """An entry's id as a dict key and in a problem report (any JSON value may be one)."""
     return value if isinstance(value, str | int | float | bool | type(None)) else repr(value)
 
 
-def _deep_merge(base: dict, new: dict) -> dict:
+def deep_merge(base: dict, new: dict) -> dict:
+    """``new`` over ``base``, objects merged key by key at every depth."""
     out = dict(base)
     for key, value in new.items():
         if isinstance(value, dict) and isinstance(out.get(key), dict):
-            out[key] = _deep_merge(out[key], value)
+            out[key] = deep_merge(out[key], value)
         else:
             out[key] = value
     return out
@@ -423,7 +427,7 @@ def check_path(path: str | Path, game: str) -> dict:
     directory: its JSON files as overrides over the shipped catalog.
     """
     path = Path(path)
-    info = _info(game)
+    info = installed_info(game)
     if path.is_file():
         return load_files(game, shipped_dir(game), [path])
     if not path.is_dir():
@@ -438,7 +442,7 @@ def check_path(path: str | Path, game: str) -> dict:
 
 def demo_entries(catalog: dict, game: str) -> list[dict]:
     """Which entries (or fields of entries) are demo data, not the owner's real cards."""
-    info = _info(game)
+    info = installed_info(game)
     if info.demo_entries is not None:
         return info.demo_entries(catalog)
     out = []

@@ -24,12 +24,12 @@ from typing import Any
 
 from companion.box.catalog import (
     CatalogError,
-    _hashable,
-    _info,
-    _part_of,
     assemble,
+    entry_key,
+    installed_info,
     override_dir,
     override_files,
+    part_of,
     problem,
     read_json,
     shipped_dir,
@@ -61,7 +61,7 @@ def _ids(part, data: dict) -> list:
     if part.nested is not None:
         value = value.get(part.nested) if isinstance(value, dict) else None
     if isinstance(value, list):
-        return [_hashable(e.get(part.key)) for e in value if isinstance(e, dict)]
+        return [entry_key(e.get(part.key)) for e in value if isinstance(e, dict)]
     if isinstance(value, dict):
         return list(value)
     return []
@@ -80,13 +80,13 @@ def _demo(game: str, data: dict) -> list[dict]:
 def _status(game: str, loaded, problems: list[dict]) -> dict:
     info = loaded.info
     demos = _demo(game, loaded.data)
-    bad = {(_part_of(Path(p["file"])), _hashable(p["entry"])) for p in problems}
+    bad = {(part_of(Path(p["file"])), entry_key(p["entry"])) for p in problems}
     parts = []
     for part in info.parts:
         ids = _ids(part, loaded.data)
         whole = part.merge == "replace" and (part.id, None) in loaded.sources
         entered = [i for i in ids if whole or (part.id, i) in loaded.sources]
-        demo_ids = {_hashable(d["entry"]) for d in demos if d["file"] == f"{part.id}.json"}
+        demo_ids = {entry_key(d["entry"]) for d in demos if d["file"] == f"{part.id}.json"}
         checked = 0 if (part.id, None) in bad else sum((part.id, i) not in bad for i in entered)
         title = part.title or part.id
         params = {"entered": len(entered), "total": len(ids), "part": title}
@@ -159,7 +159,7 @@ def _file_with(files: list[Path], key: str, eid, nested: str | None) -> Path | N
             data = data.get(nested) if isinstance(data, dict) else None
         elif isinstance(data, dict):
             data = data.get("entries")
-        if isinstance(data, list) and any(isinstance(e, dict) and _hashable(e.get(key)) == eid
+        if isinstance(data, list) and any(isinstance(e, dict) and entry_key(e.get(key)) == eid
                                           for e in data):
             return path
     return None
@@ -168,7 +168,7 @@ def _file_with(files: list[Path], key: str, eid, nested: str | None) -> Path | N
 def _put(entries: list, key: str, entry: dict) -> list:
     out = [e for e in entries]
     for i, e in enumerate(out):
-        if isinstance(e, dict) and _hashable(e.get(key)) == _hashable(entry[key]):
+        if isinstance(e, dict) and entry_key(e.get(key)) == entry_key(entry[key]):
             out[i] = entry
             return out
     return [*out, entry]
@@ -195,10 +195,10 @@ def save_entry(game: str, data_dir: str | Path, part_id: str, entry: dict, *,
     (``"demo": false``, no ``demo_fields``). The whole merged catalog is checked first; on
     a problem nothing is written and `CatalogError` names file, entry and field. Returns
     ``{"file", "entry", "status"}`` (``status`` as `status` gives it)."""
-    info = _info(game)
+    info = installed_info(game)
     part = _part(info, part_id)
     directory = override_dir(data_dir, game)
-    files = [p for p in override_files(directory) if _part_of(p) == part.id]
+    files = [p for p in override_files(directory) if part_of(p) == part.id]
     target = directory / f"{part.id}.json"
     eid = None
     if not isinstance(entry, dict):
@@ -209,7 +209,7 @@ def save_entry(game: str, data_dir: str | Path, part_id: str, entry: dict, *,
         if part.key not in entry:
             raise CatalogError([problem(str(target), None, part.key, "entry_shape",
                                         part=part.id, expected=f"an object with {part.key}")])
-        eid = _hashable(entry[part.key])
+        eid = entry_key(entry[part.key])
         entry = _mark_real(entry) if real else dict(entry)
         target = _file_with(files, part.key, eid, part.nested) or target
     current = None
@@ -229,8 +229,8 @@ def save_entry(game: str, data_dir: str | Path, part_id: str, entry: dict, *,
         if keyed:
             content[part.nested] = _put(content.get(part.nested) or [], part.key, entry)
         else:
-            from companion.box.catalog import _deep_merge
-            content = _deep_merge(content, entry)
+            from companion.box.catalog import deep_merge
+            content = deep_merge(content, entry)
     temp = _write_temp(directory, part.id, content)
     try:
         overrides = sorted({*override_files(directory), target})
@@ -328,7 +328,7 @@ def picture_path(game: str, data_dir: str | Path, entry: Any) -> Path:
     """Where the picture of ``entry`` is kept (``catalogs/<game>/pictures/<entry>.jpg``)."""
     name = str(entry)
     if isinstance(entry, bool) or not _ENTRY_ID.match(name):
-        raise CatalogError([problem("(pictures)", _hashable(entry), None, "bad_entry_id",
+        raise CatalogError([problem("(pictures)", entry_key(entry), None, "bad_entry_id",
                                     name=name[:80])])
     return override_dir(data_dir, game) / "pictures" / f"{name}.jpg"
 
@@ -350,10 +350,10 @@ def save_picture(game: str, data_dir: str | Path, entry: Any, frame, corners, la
         image = card_picture(frame, corners, layout, width)
         ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(quality)])
     except (ValueError, cv2.error) as exc:
-        raise CatalogError([problem(str(path), _hashable(entry), None, "no_picture",
+        raise CatalogError([problem(str(path), entry_key(entry), None, "no_picture",
                                     detail=str(exc)[:200])]) from None
     if not ok:
-        raise CatalogError([problem(str(path), _hashable(entry), None, "no_picture",
+        raise CatalogError([problem(str(path), entry_key(entry), None, "no_picture",
                                     detail="JPEG encoding failed")])
     atomic_file.write_bytes(path, jpeg.tobytes())
     return path

@@ -222,7 +222,7 @@ def replay_problems(path: Path, data_dir: Path | str | None) -> list[str]:
 def _replay(con: sqlite3.Connection, row: sqlite3.Row, data_dir) -> None:
     from companion.box import catalog
     from companion.game import games, shapes
-    from companion.game.service import GameService
+    from companion.game.service import detach_catalog
     from companion.game.store import dumps
     from companion.server import limits
     from engine import record
@@ -245,7 +245,7 @@ def _replay(con: sqlite3.Connection, row: sqlite3.Row, data_dir) -> None:
     outdated = (rules or 1) < record.current_rules(kind.info)
     setup, moved = record.upgrade(kind.info, setup, [a for _, a in stored], rules)
     state = kind.module.setup(kind.catalog, setup)
-    shared = GameService._state_catalog(kind)
+    shared = kind.state_catalog
     if shared is not None:
         state = dict(state, cat=shared)
     snapshots = {} if outdated else dict(con.execute(
@@ -258,7 +258,7 @@ def _replay(con: sqlite3.Connection, row: sqlite3.Row, data_dir) -> None:
         except Exception as exc:  # a refusal or a crash: named for the report (logged above)
             raise ValueError(f"action {seq} does not replay ({exc})") from exc
         if seq in snapshots:
-            replayed = json.loads(dumps(GameService._detach(state)))
+            replayed = json.loads(dumps(detach_catalog(state)))
             if json.loads(snapshots[seq]) != replayed:
                 raise ValueError(f"the snapshot after action {seq} is not the state the "
                                  "action log replays to")

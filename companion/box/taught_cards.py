@@ -47,7 +47,7 @@ def face_cards(info, catalog: dict) -> list[FaceCard]:
     """The cards of the game's `face_parts`, in catalog order."""
     words = {k.part: k.word for k in info.stickers}
     out = []
-    for part in getattr(info.bindings, "face_parts", ()):
+    for part in info.bindings.face_parts:
         for entry in catalog.get(part) or []:
             if isinstance(entry, dict) and isinstance(entry.get("id"), str):
                 out.append(FaceCard(part, words.get(part, part), entry["id"],

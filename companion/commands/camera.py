@@ -24,8 +24,6 @@ def _source(spec: str, realtime: bool):
         source = FolderSource(source.folder, fps=30.0 if realtime else 0.0, loop=False)
     if isinstance(source, OpenCVSource) and source.is_file:
         source.loop, source.pace = False, realtime
-    if hasattr(source, "loop") and not isinstance(source, OpenCVSource):
-        source.loop = False
     return source
 
 

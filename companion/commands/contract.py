@@ -34,7 +34,7 @@ def translated(info: Any) -> dict[str, set] | None:
         found: set = set()
         for dom in (domain, i18n_tool.shared_domain()):
             for message in i18n_tool.read(lang, dom):
-                if i18n_tool._translated(message):
+                if i18n_tool.is_translated(message):
                     found.add(message.id)
         out[lang] = found
     return out

@@ -41,6 +41,7 @@ class Server(BaseApplication):
     def __init__(self, config: dict, options: dict) -> None:
         self.config = config
         self.options = options
+        self.app = None  # built in the worker (`load`)
         super().__init__()
 
     def load_config(self) -> None:
@@ -62,9 +63,8 @@ class Server(BaseApplication):
         """On a clean stop: stop the camera and dice threads, close the database."""
         from companion import context
 
-        app = getattr(self, "app", None)  # None: the worker stopped before it loaded
-        if app is not None:
-            parts = context.of(app)
+        if self.app is not None:  # None: the worker stopped before it loaded
+            parts = context.of(self.app)
             parts.hardware.stop()
             parts.service.store.close()
 

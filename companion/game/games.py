@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 from importlib.metadata import entry_points
 from typing import Any
 
@@ -40,6 +40,14 @@ class GameKind:
     @property
     def title(self) -> dict:
         return dict(self.info.names) or {"en": self.name}
+
+    @cached_property
+    def state_catalog(self) -> Any:
+        """What a state carries of this catalog (``state["cat"]``, `GameInfo.catalog_state`),
+        made once per kind; None for a game whose states carry none. A pure function of the
+        catalog: two threads that make it at once make equal values."""
+        build = self.module.info.catalog_state
+        return build(self.catalog) if build is not None else None
 
 
 @cache
@@ -122,7 +130,7 @@ def shaped_info(info: Any, catalog: Any) -> Any:
     """``info`` with the shapes of ``catalog``'s ids (``GameInfo.catalog_shapes``), or None
     when the game declares none or they cannot be made of this catalog (the static shapes
     then hold)."""
-    make = getattr(info, "catalog_shapes", None)
+    make = info.catalog_shapes
     if make is None or not dataclasses.is_dataclass(info):
         return None
     try:

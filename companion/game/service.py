@@ -105,7 +105,9 @@ class GameService:
         # told (game, identity, action) before an action is applied; raise Refused to refuse
         # it: the running hardware's rules (a seat's roll while a reader reads the dice)
         self.gates: list[Callable[[LiveGame, Identity, dict], None]] = []
-        self.broken: dict[str, dict] = {}  # games that could not be rebuilt, with the reason
+        # games that could not be rebuilt, with the reason (under `_lock`: a finished game is
+        # rebuilt when first opened, by whichever thread opens it)
+        self.broken: dict[str, dict] = {}
         self._table_game: str | None = None  # the game the camera and dice serve (at_table)
 
     # catalogs: every game keeps the catalog it was created with ---------------------------
@@ -143,25 +145,12 @@ class GameService:
         return kind
 
     @staticmethod
-    def _state_catalog(kind: GameKind):
-        """What a state carries of the catalog (``state["cat"]``), built once per kind."""
-        cached = getattr(kind, "_state_catalog", None)
-        if cached is None:
-            build = getattr(kind.module.info, "catalog_state", None)
-            cached = build(kind.catalog) if build else None
-            kind._state_catalog = cached
-        return cached
-
-    def _attach(self, kind: GameKind, state: dict) -> dict:
+    def _attach(kind: GameKind, state: dict) -> dict:
         """A state with the kind's shared catalog part (snapshots are stored without it)."""
-        shared = self._state_catalog(kind)
+        shared = kind.state_catalog
         if shared is None or not isinstance(state, dict):
             return state
         return dict(state, **{CATALOG_KEY: shared})
-
-    @staticmethod
-    def _detach(state: dict) -> dict:
-        return {k: v for k, v in state.items() if k != CATALOG_KEY}
 
     def _setup(self, kind: GameKind, setup: dict) -> dict:
         return self._attach(kind, kind.module.setup(kind.catalog, setup))
@@ -191,10 +180,7 @@ class GameService:
                 else:
                     self._games[row["id"]] = self._rebuild(row)
             except Exception as exc:  # one unreadable game must not keep the others closed
-                log.exception("cannot rebuild game %s; it stays on disk untouched", row["id"])
-                self.broken[row["id"]] = {"id": row["id"], "game": row["game"],
-                                          "created": row["created"],
-                                          "problem": f"{type(exc).__name__}: {exc}"[:300]}
+                self._set_broken(row, exc)
         chosen = self.store.box_value(TABLE_KEY)
         if not isinstance(chosen, str):  # a database from before the choice: as it was then
             running = [g for g in self.all() if g.status == "active"]
@@ -202,6 +188,22 @@ class GameService:
             if chosen:
                 self.store.set_box_value(TABLE_KEY, chosen)
         self._table_game = chosen
+
+    def _set_broken(self, row: dict, exc: Exception) -> None:
+        """A game that cannot be rebuilt: out of memory, listed with the reason, its file
+        untouched."""
+        log.error("cannot rebuild game %s; it stays on disk untouched", row["id"],
+                  exc_info=exc)
+        with self._lock:
+            self._games.pop(row["id"], None)
+            self.broken[row["id"]] = {"id": row["id"], "game": row["game"],
+                                      "created": row["created"],
+                                      "problem": f"{type(exc).__name__}: {exc}"[:300]}
+
+    def broken_games(self) -> list[dict]:
+        """The games that could not be rebuilt, with the reason (the lobby lists them)."""
+        with self._lock:
+            return list(self.broken.values())
 
     def _rebuild(self, row: dict) -> LiveGame:
         """The state after every action in effect: latest snapshot, then the later actions."""
@@ -259,10 +261,14 @@ class GameService:
             live = self._games.get(game_id)
         if live is None:
             raise Refused("unknown_game")
-        if live.state is None:
+        if live.state is None:  # a finished game, opened for the first time since the start
             with live.lock:
                 if live.state is None:
-                    fresh = self._rebuild(live.row)
+                    try:
+                        fresh = self._rebuild(live.row)
+                    except Exception as exc:  # as at start: listed as broken, not a crash
+                        self._set_broken(live.row, exc)
+                        raise Refused("unknown_game") from exc
                     live.log, live.active_seqs = fresh.log, fresh.active_seqs
                     live.version, live.state = fresh.version, fresh.state
         return live
@@ -282,6 +288,7 @@ class GameService:
             return self._at_table_locked()
 
     def _at_table_locked(self) -> LiveGame | None:
+        locks.owned(self._lock, "the game at the table")
         live = self._games.get(self._table_game) if self._table_game else None
         return live if live is not None and live.status != "finished" else None
 
@@ -400,7 +407,7 @@ class GameService:
         state, events = live.kind.module.apply(live.state, action)
         seq = live.last_seq + 1
         every = (live.version + 1) % self.snapshot_every == 0
-        snapshot = self._detach(state) if every else None
+        snapshot = detach_catalog(state) if every else None
         try:
             self.store.append(live.id, seq, action, events, snapshot)
         except Exception as exc:
@@ -663,11 +670,16 @@ class GameService:
         return live
 
 
+def detach_catalog(state: dict) -> dict:
+    """A state without the catalog part it carries: as a snapshot is stored."""
+    return {k: v for k, v in state.items() if k != CATALOG_KEY}
+
+
 def canonical(kind: GameKind, state: Any, action: dict) -> dict:
     """The action as the game's rules use it in ``state`` (``GameInfo.canonical``): what is
     stored, so the log holds no junk a replay could depend on. A game without it, or one
     that cannot tell, keeps the action as sent (the rules then judge it)."""
-    make = getattr(kind.module.info, "canonical", None)
+    make = kind.module.info.canonical
     if make is None:
         return action
     try:

@@ -211,7 +211,7 @@ def first_error(schema: dict, value: Any) -> str | None:
 def check_action(info: Any, action: dict) -> None:
     """Refused("bad_action", path=...) unless ``action`` has the shape its game declares for
     its type; a type without a declared shape is refused as an unknown one."""
-    shape = (getattr(info, "action_shapes", None) or {}).get(action.get("type"))
+    shape = (info.action_shapes or {}).get(action.get("type"))
     if shape is None:
         raise Refused("bad_action", path="type")
     path = first_error(shape, action)

@@ -175,7 +175,7 @@ def event_template(kind: Any, event: dict) -> str | list:
     template = kind.event_texts.get(etype, etype or "")
     if template_fields(template) <= event.keys():
         return template
-    older = getattr(kind.info.texts, "older_events", None) or {}
+    older = kind.info.texts.older_events or {}
     return next((t for t in older.get(etype, ()) if template_fields(t) <= event.keys()), template)
 
 
@@ -307,7 +307,7 @@ def board_corrections(live: LiveGame, lang: str) -> list[dict]:
     """What the host may correct of the shared board now (the game's ``corrections``): each
     with its title in ``lang``, the current value, the JSON Schema of a new value and the
     action to send with ``value`` and ``reason`` added."""
-    listed = getattr(live.kind.module.info, "corrections", None)
+    listed = live.kind.module.info.corrections
     if listed is None or live.state is None or live.status == "finished":
         return []
     out = []

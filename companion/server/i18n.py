@@ -97,12 +97,24 @@ class Games(Protocol):
 @dataclass
 class _Languages:
     """What this module keeps per app (Flask's extension state, read only here): the
-    app's games and the caches of their folders, translations and UI strings."""
+    app's games and the caches of their folders, translations and UI strings, read and
+    written under ``lock`` (a leaf; a value is made outside it, the first one made kept)."""
 
     games: Games
     web_packages: dict = field(default_factory=dict)
     translations: dict = field(default_factory=dict)
     ui_strings: dict = field(default_factory=dict)
+    lock: Any = field(default_factory=lambda: locks.lock("i18n caches"))
+
+    def cached(self, cache: dict, key: Any, make: Any) -> Any:
+        """``cache[key]``, made by ``make()`` the first time (outside the lock: it may
+        compile a catalog or look up the games)."""
+        with self.lock:
+            if key in cache:
+                return cache[key]
+        value = make()
+        with self.lock:
+            return cache.setdefault(key, value)
 
 
 _KEY = "companion.i18n"
@@ -188,17 +200,15 @@ def web_package(game: str) -> str | None:
     read, never its catalog.
     """
     languages = _languages()
-    cache = languages.web_packages
-    if game not in cache:
-        package = None
+
+    def make() -> str | None:
         try:
-            module = languages.games.module_of(game)
-            package = getattr(getattr(module, "info", None), "web", None) or None
+            return languages.games.module_of(game).info.web or None
         except Exception:  # an unknown or broken game has no web folder (doctor says why)
             log.warning("game %s has no web folder", game, exc_info=True)
-            package = None
-        cache[game] = package
-    return cache[game]
+            return None
+
+    return languages.cached(languages.web_packages, game, make)
 
 
 def web_dir(game: str) -> Path | None:
@@ -253,7 +263,10 @@ class Chain:
 
     def __init__(self, layers) -> None:
         self.layers = [t for t in layers if t is not None]
-        self._found: dict[str, str] = {}  # msgid -> text: the catalogs never change
+        # msgid -> text: the catalogs never change. A memo read and written without a lock
+        # (it is asked for every text of every view): one dict get or set at a time, and
+        # whoever looks a msgid up finds the same text
+        self._found: dict[str, str] = {}
 
     def gettext(self, msgid: str) -> str:
         found = self._found.get(msgid)
@@ -284,18 +297,18 @@ def translations(lang: str, game: str | None = None) -> Chain:
     socket views are built for many recipients per action; `force_locale` per string would
     cost more than building the view itself.
     """
-    cache = _languages().translations
+    languages = _languages()
     if lang not in LANGUAGES:
         lang = normalize_lang(lang)
-    key = (lang, game)
-    if key not in cache:
+
+    def make() -> Chain:
         with force_locale(lang):
             shared = get_translations()
         if game is not None:
-            cache[key] = Chain([_game_translations(lang, game), shared])
-        else:
-            cache[key] = Chain([shared, *(_game_translations(lang, g) for g in known_games())])
-    return cache[key]
+            return Chain([_game_translations(lang, game), shared])
+        return Chain([shared, *(_game_translations(lang, g) for g in known_games())])
+
+    return languages.cached(languages.translations, (lang, game), make)
 
 
 def text(lang: str, msgid: str, params: dict | None = None, game: str | None = None,
@@ -333,12 +346,11 @@ def ui_strings(lang: str, source: Path | None = None, game: str | None = None) -
     for path in paths:
         try:
             stamp = path.stat().st_mtime
-            cache = _languages().ui_strings
-            key = (str(path), stamp, normalize_lang(lang), game)
-            if key not in cache:
-                entries = json.loads(path.read_text(encoding="utf-8"))
-                cache[key] = _ui_strings(lang, entries, game)
-            out.update(cache[key])
+            languages = _languages()
+            out.update(languages.cached(
+                languages.ui_strings, (str(path), stamp, normalize_lang(lang), game),
+                lambda path=path: _ui_strings(
+                    lang, json.loads(path.read_text(encoding="utf-8")), game)))
         except (OSError, ValueError):
             continue
     return out

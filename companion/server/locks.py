@@ -38,6 +38,7 @@ checking = os.environ.get("COMPANION_LOCK_CHECK") == "1"
 log_path = os.environ.get("COMPANION_LOCK_LOG")
 violations: list[str] = []
 seen: Counter = Counter()  # (held level:name, taken level:name) -> times
+planted: Counter = Counter()  # the same, taken while a test plants wrong orders (`expecting`)
 _held = threading.local()  # .locks: the checked locks this thread holds, in order taken
 _record = threading.Lock()  # guards `violations`, `seen` and the log file (not checked)
 _diverted: list[list[str]] = []  # `expecting`: violations go to its list instead
@@ -94,7 +95,8 @@ def _violation(message: str) -> None:
 @contextmanager
 def expecting() -> Iterator[list[str]]:
     """The violations made meanwhile, in any thread, are put in the list given and not
-    kept (the tests that plant a wrong order)."""
+    kept, and the orders taken meanwhile go to `planted`, not `seen` (the tests that plant
+    a wrong order: the run's list of orders seen stays the app's own)."""
     found: list[str] = []
     with _record:
         _diverted.append(found)
@@ -134,9 +136,10 @@ class _Checked:
         for other in dict.fromkeys(held):
             pair = (other.label, self.label)
             with _record:
-                first = pair not in seen
-                seen[pair] += 1
-            if first:
+                counter = planted if _diverted else seen  # a planted order is no app's
+                first = pair not in counter
+                counter[pair] += 1
+            if first and counter is seen:
                 _write(f"seen {other.label} -> {self.label}\n")
             if RANK[other.level] >= RANK[self.level]:
                 _violation(f"{self.label} taken while holding {other.label}: not allowed by "

@@ -53,7 +53,7 @@ def shown(kind: Any, lang: str, found: tuple[str, dict] | None) -> dict | None:
 def book(kind: Any, lang: str) -> dict:
     """The ``rules`` message: every rule of the game in ``lang``,
     ``{"lang", "rules": {id: {"ref", "text"}}}`` (public: the rulebook's own words)."""
-    rules = getattr(kind.info.texts, "rules", None) or {}
+    rules = kind.info.texts.rules or {}
     out = {}
     for rid, rule in rules.items():
         whole = shown(kind, lang, (rid, rule))

@@ -82,7 +82,7 @@ class Words:
         return self.label(_obj(props.get(key)).get("title"), key)
 
     def form(self, part: Any, key: Any) -> dict | None:
-        found = getattr(self.live.kind.module.info, "correction_form", None)
+        found = self.live.kind.module.info.correction_form
         if found is None or not isinstance(part, str) or self.live.state is None:
             return None
         return found(self.live.state, part, key)

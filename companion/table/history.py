@@ -135,7 +135,7 @@ def summary(service, live, lang: str) -> dict:
 
 def score_unit(live, lang: str) -> str:
     """What the game scores, in ``lang`` (the game's ``score_name``: "VP", "prestige")."""
-    name = getattr(live.kind.module.info, "score_name", "") or "VP"
+    name = live.kind.module.info.score_name or "VP"
     return i18n.text(lang, name, game=live.kind.name)
 
 

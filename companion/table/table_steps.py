@@ -49,7 +49,7 @@ _RUNNING = frozenset(("ok", "starting", "untaught_some"))
 
 
 def _steps_of(live) -> list:
-    listed = getattr(live.kind.module.info.bindings, "table_steps", None)
+    listed = live.kind.module.info.bindings.table_steps
     if listed is None or live.state is None or live.status == "finished":
         return []
     return list(listed(live.state))
@@ -59,7 +59,7 @@ def entries(live, lang: str, namer, hardware: dict | None) -> list[dict]:
     """The table steps owed now, in ``lang`` (the devices' state from ``hardware``)."""
     out = []
     game = live.kind.name
-    zones = {z.id: z.name for z in getattr(live.kind.module.info.bindings, "zones", ()) or ()}
+    zones = {z.id: z.name for z in live.kind.module.info.bindings.zones}
     hardware = hardware if isinstance(hardware, dict) else {}
     for step in _steps_of(live):
         who = step.who if step.who != "table" else None

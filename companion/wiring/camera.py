@@ -210,8 +210,7 @@ def _source_for(spec: str, info, catalog: dict | None, service=None, data_dir=No
     from hardware.camera.sources import SyntheticSource, open_source
 
     if spec == "synthetic" or spec.startswith("synthetic:"):
-        if service is not None and getattr(getattr(info, "bindings", None), "demo_scene",
-                                           None) is not None:
+        if service is not None and info is not None and info.bindings.demo_scene is not None:
             from companion.wiring.demo_scene import SceneSource, dice_for, scene_for
 
             return SceneSource(scene_for(service, info, catalog, data_dir),
@@ -281,22 +280,30 @@ class CameraWiring:
 
         self.faces = FaceReader(data_dir)
 
+    def _demo_scene(self):
+        """The demo camera's scene (`companion.wiring.demo_scene.SceneSource`), or None for
+        any other source."""
+        from companion.wiring.demo_scene import SceneSource
+
+        source = self.camera.capture.source
+        return source if isinstance(source, SceneSource) else None
+
     def lay_demo_card(self, picture) -> bool:
         """The demo camera (a synthetic scene) lays one card face up, ``picture`` its face,
         alone in its tray, for the host to teach; False for a real camera."""
-        lay = getattr(self.camera.capture.source, "lay_card", None)
-        if lay is None or picture is None:
+        scene = self._demo_scene()
+        if scene is None or picture is None:
             return False
-        lay(picture)
+        scene.lay_card(picture)
         return True
 
     def lay_demo_die(self, colour: str, face: int) -> bool:
         """The demo camera (a synthetic scene) lays one die of ``colour`` alone in its tray,
         ``face`` up, for the host to teach; False for a real camera (the host lays it)."""
-        lay = getattr(self.camera.capture.source, "lay_die", None)
-        if lay is None:
+        scene = self._demo_scene()
+        if scene is None:
             return False
-        lay(colour, face)
+        scene.lay_die(colour, face)
         return True
 
     def status(self) -> dict:
@@ -511,6 +518,9 @@ class CameraWiring:
             self._cards_changed()
 
     def execute(self, live, decisions: list) -> None:
+        """Carry out the rules' decisions in ``live`` (the camera thread, holding ``_lock``:
+        the rules and the game it acts in stay its own meanwhile)."""
+        locks.owned(self._lock, "the camera's rules")
         notify = False
         with self._shown_lock:
             acting = self.acting

@@ -118,8 +118,8 @@ def tray_box(tray, calibration, width: int, height: int) -> tuple[int, int, int,
 def tray_crop(image: np.ndarray, box: tuple[int, int, int, int], source) -> np.ndarray:
     """The tray ``box`` of ``image``: from the source's full-resolution stream when it
     offers one (``tray_crop``, in colour), else cut from the frame itself."""
-    grab = getattr(source, "tray_crop", None)
-    crop = grab(box, (image.shape[1], image.shape[0])) if grab is not None else None
+    crop = source.tray_crop(box, (image.shape[1], image.shape[0])) if source is not None \
+        else None
     return image[box[1]:box[3], box[0]:box[2]] if crop is None else crop
 
 
@@ -187,7 +187,7 @@ class CameraDice:
         return self.settler
 
     def tray_for(self, source) -> tuple[float, float, float, float] | None:
-        return self.tray or parse_tray(getattr(source, "tray_mm", None))
+        return self.tray or parse_tray(source.tray_mm if source is not None else None)
 
     def on_frame(self, frame, calibration, source=None) -> None:
         with self._lock:

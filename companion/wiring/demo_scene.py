@@ -25,7 +25,7 @@ import numpy as np
 
 from companion.server import locks
 from engine.api import sticker_namespace
-from hardware.camera.sources import FrameSource, _Pacer
+from hardware.camera.sources import FrameSource, Pacer
 
 log = logging.getLogger(__name__)
 
@@ -50,7 +50,7 @@ def placements(info, catalog: dict, cards: list, bare=None) -> list[tuple]:
 
     letters = {k.part: k.letter for k in info.stickers}
     zones = {z.id: z.rect for z in info.bindings.zones}
-    face_parts = set(getattr(info.bindings, "face_parts", ()))
+    face_parts = set(info.bindings.face_parts)
     out = []
     for card in cards:
         letter, rect = letters.get(card.part), zones.get(card.zone)
@@ -86,7 +86,7 @@ class SceneSource(FrameSource):
         # the card the deck page is teaching by its face, laid alone in the tray
         self.lone_card: np.ndarray | None = None
         self.lone_card_key: int | None = None
-        self._pacer = _Pacer(fps)
+        self._pacer = Pacer(fps)
         self._lock = locks.lock("demo scene", "scene")
 
     def _render(self, cards: list, dice: tuple = (None, ())) -> tuple[bytes, bytes, bytes]:
@@ -121,9 +121,11 @@ class SceneSource(FrameSource):
         return out[0], out[1], out[2]
 
     def open(self) -> None:
-        self.index = 0
+        with self._lock:
+            self.index = 0
 
     def _refresh(self) -> None:
+        locks.owned(self._lock, "the demo's frames")
         try:
             cards = list(self.scene())
         except Exception:  # noqa: BLE001 - a demo scene never stops the camera
@@ -162,13 +164,14 @@ class SceneSource(FrameSource):
 
     def read(self) -> np.ndarray:
         self._pacer.wait()
-        step = self.index % (EMPTY_FRAMES + CARD_FRAMES)
-        if step == 0 or self.frames is None:
-            with self._lock:
+        with self._lock:  # the host's page may lay a card or a die meanwhile (`frames` None)
+            step = self.index % (EMPTY_FRAMES + CARD_FRAMES)
+            if step == 0 or self.frames is None:
                 self._refresh()
-        self.index += 1
-        jpeg = self.frames[0 if step < EMPTY_FRAMES else
-                           2 if step >= EMPTY_FRAMES + CARD_FRAMES - TAKE_FRAMES else 1]
+            frames = self.frames
+            self.index += 1
+        jpeg = frames[0 if step < EMPTY_FRAMES else
+                      2 if step >= EMPTY_FRAMES + CARD_FRAMES - TAKE_FRAMES else 1]
         return cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
 
 
@@ -247,7 +250,7 @@ def dice_for(service):
 
     def dice() -> tuple:
         live = service.current()
-        declared = getattr(live.kind.module.info.bindings, "owed_dice", None) if live else None
+        declared = live.kind.module.info.bindings.owed_dice if live else None
         if declared is None or roll_step(live) is None:
             return (None, ())
         roles = {r.id: r for r in live.kind.module.info.bindings.dice}
@@ -268,7 +271,7 @@ def scene_for(service, info, catalog, data_dir=None):
         game_info, cat, state = info, catalog, None
         if live is not None:
             game_info, cat, state = live.kind.module.info, live.kind.catalog, live.state
-        declared = getattr(getattr(game_info, "bindings", None), "demo_scene", None)
+        declared = game_info.bindings.demo_scene if game_info is not None else None
         if declared is None or cat is None:
             return []
         bare = None

@@ -91,7 +91,7 @@ def save_source(config_path: Path, source: str) -> None:
 
 def role_colour(role, catalog) -> str | None:
     """A role's die colour from the catalog (``colour_from``), if it names one."""
-    colour = catalog_value(catalog, getattr(role, "colour_from", None))
+    colour = catalog_value(catalog, role.colour_from)
     return colour if colour in DIE_COLOURS else None
 
 
@@ -114,7 +114,7 @@ def colour_roles(declared, catalog, dice) -> dict[str, str]:
 def taught_die_roles(declared, dice) -> dict[str, str]:
     """Die id -> role for dice the camera read by a taught die's pictures: it names them
     after the role (``tax``, a second one ``tax2``; hardware/camera/dice_settle.py)."""
-    taught = {role.id for role in declared if getattr(role, "taught", False)}
+    taught = {role.id for role in declared if role.taught}
     out = {}
     for die in dice:
         base = die.rstrip("0123456789")
@@ -136,7 +136,7 @@ def camera_cannot_read(live, taught, settings: dict) -> str | None:
         if (role.id in taught or role.id in mapped
                 or role_colour(role, live.kind.catalog) is not None):
             return None
-    if any(getattr(role, "taught", False) for role in declared):
+    if any(role.taught for role in declared):
         return "untaught"
     return "unmapped"
 
@@ -150,7 +150,7 @@ def camera_untaught(live, taught, settings: dict) -> list:
         return []
     mapped = _mapped_roles(live, settings)
     return [role for role in live.kind.module.info.bindings.dice
-            if getattr(role, "taught", False) and role.id not in taught
+            if role.taught and role.id not in taught
             and role.id not in mapped]
 
 
@@ -162,7 +162,7 @@ def untaught_owed(live, untaught, read_roles) -> dict[str, object]:
     the camera would name them once taught (``gem``, a second ``gem2``)."""
     if not untaught:
         return {}
-    owed = getattr(live.kind.module.info.bindings, "owed_dice", None)
+    owed = live.kind.module.info.bindings.owed_dice
     wanted = (list(owed(live.kind.catalog, live.state)) if owed is not None
               else [role.id for role in untaught])
     out: dict[str, object] = {}
@@ -182,7 +182,7 @@ def _mapped_roles(live, settings: dict) -> set[str]:
 def role_die_ids(role) -> list[str]:
     """The physical dice a role stands for by default: its own id, or ``<role>-1`` … for a
     role a roll carries several of (a game's neutral dice)."""
-    count = max(1, int(getattr(role, "count", 1) or 1))
+    count = max(1, int(role.count or 1))
     return [role.id] if count == 1 else [f"{role.id}-{k}" for k in range(1, count + 1)]
 
 
@@ -222,7 +222,7 @@ def roll_outcomes(module, state, roll: Roll, roles: dict[str, str]) -> list:
 
 def roll_step(live):
     """The table step that awaits a roll now (a step the dice confirm), or None."""
-    listed = getattr(live.kind.module.info.bindings, "table_steps", None)
+    listed = live.kind.module.info.bindings.table_steps
     if listed is None or live.state is None or live.status == "finished":
         return None
     return next((step for step in listed(live.state) if "dice" in step.confirms), None)
@@ -418,6 +418,7 @@ class DiceWiring:
 
     def _give(self, live, roll: Roll, roles: dict[str, str]) -> dict | None:
         """The game's answer to a whole roll, carried out (under ``live.lock``)."""
+        locks.owned(live.lock, "the game a roll is given to")
         action = warning = None
         for outcome in roll_outcomes(live.kind.module, live.state, roll, roles):
             if isinstance(outcome, Warn):
@@ -500,8 +501,8 @@ class DiceWiring:
         """A `GameService` gate: while the reader or the camera reads the rolls, a phone
         enters no roll by hand (only the dice it is asked for, through `enter_face`, while
         it is asked); the table display and the host still may, as the step's fallback."""
-        if identity.role != "seat" or action.get("type") not in getattr(
-                live.kind.module.info.bindings, "roll_actions", ()):
+        if identity.role != "seat" or action.get(
+                "type") not in live.kind.module.info.bindings.roll_actions:
             return
         source = self.reads(live)
         if source is not None:

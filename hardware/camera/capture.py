@@ -211,6 +211,7 @@ class CameraService:
         table count), decode time, where north comes from."""
         with self._stats_lock:
             times, decode = list(self.frame_times), sorted(self.decode_ms)
+            frames = self.frames_processed
         fps = (times[-1][1] - times[0][1]) / (times[-1][0] - times[0][0]) \
             if len(times) > 1 and times[-1][0] > times[0][0] else 0.0
         status, detail = self.capture.status_and_detail()
@@ -218,7 +219,7 @@ class CameraService:
                 "fps": round(fps, 1),
                 "decode_ms": round(decode[len(decode) // 2], 2) if decode else None,
                 "calibration": self.recognizer.calibration_source,
-                "frames": self.frames_processed}
+                "frames": frames}
 
     def start(self) -> CameraService:
         self.capture.start()

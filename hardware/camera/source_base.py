@@ -34,3 +34,17 @@ class FrameSource:
 
     def close(self) -> None:
         pass
+
+    # what some sources offer besides their frames; the defaults say "not this one"
+    tray_mm: tuple[float, float, float, float] | None = None  # the tray a simulated table draws
+
+    def tray_crop(self, box: tuple[int, int, int, int], size: tuple[int, int]
+                  ) -> np.ndarray | None:
+        """The rectangle ``box`` of a frame of ``size``, in colour from a sharper stream
+        (the Pi camera's, rpicam.py); None: this source has none (cut it from the frame)."""
+        return None
+
+    def describe(self) -> str | None:
+        """The sensor, its modes and strides, for `companion doctor` (the Pi camera); None:
+        nothing more to say than its name."""
+        return None

@@ -31,7 +31,7 @@ from hardware.camera import rpicam
 from hardware.camera.source_base import FrameSource, SourceLost
 
 
-class _Pacer:
+class Pacer:
     """Sleeps so a file-like source delivers frames no faster than ``fps``."""
 
     def __init__(self, fps: float | None) -> None:
@@ -89,7 +89,7 @@ class OpenCVSource(FrameSource):
         self.name = f"opencv:{spec}"
         self.capture: cv2.VideoCapture | None = None
         self.is_file = isinstance(spec, str) and not spec.startswith("/dev/") and "://" not in spec
-        self._pacer = _Pacer(None)
+        self._pacer = Pacer(None)
 
     def open(self) -> None:
         spec = self.spec
@@ -111,7 +111,7 @@ class OpenCVSource(FrameSource):
             raise SourceLost(f"cannot open {spec}")
         self.capture = capture
         file_fps = capture.get(cv2.CAP_PROP_FPS) if self.is_file else 0
-        self._pacer = _Pacer(file_fps or self.fps if (self.is_file and self.pace) else None)
+        self._pacer = Pacer(file_fps or self.fps if (self.is_file and self.pace) else None)
 
     def grab(self) -> bool:
         """The next frame dequeued (the camera's buffer, the file's packet) and not yet
@@ -223,7 +223,7 @@ class FolderSource(FrameSource):
         self.files: list[str] = []
         self.index = 0
         self._grabbed = ""  # the file name of the frame `grab` took in
-        self._pacer = _Pacer(fps)
+        self._pacer = Pacer(fps)
 
     def open(self) -> None:
         if not self.folder.is_dir():
@@ -331,7 +331,7 @@ class SyntheticSource(FrameSource):
         self.name = f"synthetic:{seed}"
         self.frames: list[bytes] = []
         self.index = 0
-        self._pacer = _Pacer(fps)
+        self._pacer = Pacer(fps)
 
     def open(self) -> None:
         if not self.frames:

@@ -17,6 +17,7 @@ from companion.wiring import dice as wiring
 from engine.monasterium import GAME as MONASTERIUM
 from hardware.camera.calibration import Calibration
 from hardware.camera.capture import Frame
+from hardware.camera.source_base import FrameSource
 from hardware.dice.observations import Roll
 from hardware.synthetic import dice_tray
 from tests.companion.conftest import Spy
@@ -226,7 +227,7 @@ def test_an_unreadable_die_is_asked_of_the_rolling_player_only(games_live):
             spy.close()
 
 
-class FullResolution:
+class FullResolution(FrameSource):
     """A frame source as the Pi's (hardware/camera/rpicam.py): grey frames for the stickers,
     and the tray cut in colour from a stream twice as sharp (``tray_crop``)."""
 

@@ -73,3 +73,86 @@ def test_the_context_holds_every_part_once_typed_and_frozen(app):
     assert ours == {context.KEY, "companion.i18n"}
     with app.test_request_context():
         assert context.current() is parts
+
+
+def declared_fields() -> set[str]:
+    """Every field of the dataclasses a game declares itself with (engine/api.py)."""
+    from engine import api
+
+    return {f.name for value in vars(api).values()
+            if isinstance(value, type) and dataclasses.is_dataclass(value)
+            for f in dataclasses.fields(value)}
+
+
+def probes(root: Path) -> list[str]:
+    """Every ``getattr(x, "name", ...)`` / ``hasattr(x, "name")`` in companion/ whose name is
+    a declared field: it is read directly, so a field renamed in engine/api.py fails loudly
+    instead of reading as absent (the game's optional functions, ``choices_of`` and
+    ``private_view``, are no fields: a game may lack them)."""
+    fields = declared_fields()
+    found = []
+    for path in sorted((root / "companion").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                    and node.func.id in ("getattr", "hasattr") and len(node.args) >= 2
+                    and isinstance(node.args[1], ast.Constant)
+                    and node.args[1].value in fields):
+                found.append(f"{path.relative_to(root)}:{node.lineno} {node.args[1].value}")
+    return sorted(found)
+
+
+def test_no_part_probes_what_a_game_declares():
+    assert probes(ROOT) == []
+
+
+def test_the_scan_finds_a_planted_probe_of_a_declared_field(tmp_path):
+    (tmp_path / "companion").mkdir()
+    (tmp_path / "companion" / "dice.py").write_text(
+        "def owed(live, module):\n"
+        "    private = getattr(module, 'private_view', None)\n"  # optional: not a field
+        "    return getattr(live.kind.module.info.bindings, 'owed_dice', None)\n")
+    assert probes(tmp_path) == ["companion/dice.py:3 owed_dice"]
+
+
+def port_gaps(port: type, implementation: type) -> list[str]:
+    """What ``port`` (a Protocol of companion/context.py) names that ``implementation``
+    lacks or takes with other parameters."""
+    import inspect
+
+    gaps = []
+    for name, member in vars(port).items():
+        if name.startswith("_") or not callable(member):
+            continue
+        found = getattr(implementation, name, None)
+        if found is None:
+            gaps.append(f"{implementation.__name__}.{name} missing")
+        elif list(inspect.signature(found).parameters) != list(
+                inspect.signature(member).parameters):
+            gaps.append(f"{implementation.__name__}.{name} takes other parameters")
+    init = getattr(implementation.__init__, "__code__", None)
+    set_up = init.co_names if init is not None else ()  # the attributes __init__ sets
+    gaps += [f"{implementation.__name__}.{name} missing"
+             for name in getattr(port, "__annotations__", {}) if name not in set_up]
+    return gaps
+
+
+def test_the_wiring_implements_every_port_as_declared():
+    from companion.wiring.camera import CameraWiring
+    from companion.wiring.dice import DiceWiring
+
+    assert port_gaps(context.CameraPort, CameraWiring) == []
+    assert port_gaps(context.DicePort, DiceWiring) == []
+    assert port_gaps(context.HardwarePort, HardwareManager) == []
+
+
+def test_a_port_method_renamed_in_the_wiring_is_seen():
+    class Renamed:
+        def status(self) -> dict: ...
+
+        def snapshot_now(self): ...
+
+        def set_acting(self, acting: bool) -> None: ...
+
+    gaps = port_gaps(context.CameraPort, Renamed)
+    assert "Renamed.snapshot missing" in gaps
+    assert "Renamed.set_acting takes other parameters" in gaps

@@ -24,8 +24,13 @@ def in_thread(work) -> None:
 
 
 def test_the_checker_is_on_for_the_suite():
+    """On before any of the app's modules made a lock: those made at import too."""
+    from companion.game import shapes
+    from companion.server import i18n
+
     assert locks.checking
     assert type(locks.lock("x")).__name__ == "_Checked"
+    assert type(shapes._lock).__name__ == type(i18n._COMPILING).__name__ == "_Checked"
 
 
 def test_a_wrong_order_planted_in_a_thread_is_caught_and_the_right_one_passes():
@@ -61,6 +66,8 @@ def test_a_wrong_order_planted_in_a_thread_is_caught_and_the_right_one_passes():
         "scene → camera → game → dice → leaf",
         "a taken again by the thread holding it (a deadlock)"]
     assert all("(thread planted)" in v for v in found)
+    # the run's list of the orders seen is the app's: a planted order is kept apart
+    assert ("a", "b") in locks.planted and ("a", "b") not in locks.seen
 
 
 def test_state_touched_without_its_lock_and_a_wait_with_a_lock_held_are_caught():
@@ -104,3 +111,21 @@ def test_a_wrong_order_planted_in_the_dice_wiring_is_caught(tmp_path, monkeypatc
                    for v in found), found
     finally:
         parts.service.store.close()
+
+
+def test_the_apps_state_read_without_its_owners_lock_is_caught(tmp_path):
+    """Where the code says whose lock guards what (`locks.owned`), a caller that does not
+    hold it is caught: planted, the game at the table read without the service's lock."""
+    app = create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": True})
+    service = context.of(app).service
+    try:
+        live = service.create("wwe", {"players": PLAYERS, "seed": 5}, "2468")
+        with locks.expecting() as found:
+            assert service.at_table() is live  # as written: under its lock
+        assert found == []
+        with locks.expecting() as found:
+            service._at_table_locked()  # PLANTED: without it
+        assert [v.split(" (thread")[0] for v in found] == [
+            "the game at the table touched without holding game service"]
+    finally:
+        service.store.close()

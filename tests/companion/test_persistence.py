@@ -274,3 +274,33 @@ def test_a_corrupt_snapshot_or_row_loses_no_game_and_the_server_boots(tmp_path):
     page = app.test_client().get("/").get_data(as_text=True)
     assert good.id in page and f'data-game="{bad.id}"' in page
     context.of(app).service.store.close()
+
+
+def test_a_finished_game_that_does_not_rebuild_when_first_opened_is_listed_broken(tmp_path):
+    """A finished game is rebuilt only when first opened (above): one whose action log does
+    not read then (a forced restore) is refused as unknown and listed with its problem, as
+    at start; the pages answer, no 500 (found by test_restore_text's property)."""
+    from companion.app import create_app
+
+    service = wwe_service(tmp_path / "companion.sqlite3")
+    live = service.create("wwe", {"players": PLAYERS[:2]}, "1234")
+    play(service, live.id, 6)
+    service.end(live.id)
+    service.store._db.execute("UPDATE actions SET action = '' WHERE game = ? AND seq = 3",
+                              (live.id,))
+    service.store.close()
+    app = create_app({"DATA_DIR": str(tmp_path), "TESTING": True})
+    parts, client = context.of(app), app.test_client()
+    try:
+        with pytest.raises(Refused) as refused:
+            parts.service.get(live.id)
+        assert refused.value.code == "unknown_game"
+        assert "JSONDecodeError" in parts.service.broken[live.id]["problem"]
+        for url in (f"/games/{live.id}/camera/unknown.json", f"/table/{live.id}"):
+            assert client.get(url).status_code == 404, url
+        page = client.get("/").get_data(as_text=True)
+        assert f'data-game="{live.id}"' in page
+        with pytest.raises(Refused):  # and stays so
+            parts.service.get(live.id)
+    finally:
+        parts.service.store.close()

@@ -14,9 +14,12 @@ import json
 import threading
 
 import cv2
+import pytest
 
 from companion import context
 from companion.app import create_app
+from companion.game.service import GameService
+from companion.table import table_guide
 from tests.companion.conftest import csrf
 from tests.waiting import PATIENCE, wait_for
 
@@ -45,6 +48,7 @@ class WorstOrder:
     after `MEETING` seconds: a lock that keeps the two apart only makes them slower."""
 
     def __init__(self, store) -> None:
+        self.store = store
         self.read, self.write = store.setup_progress, store.save_setup_progress
         self.tick_read, self.tap_done = threading.Event(), threading.Event()
         store.setup_progress, store.save_setup_progress = self._read, self._write
@@ -64,8 +68,14 @@ class WorstOrder:
         self.tick_read.clear()
         self.tap_done.clear()
 
+    def undo(self) -> None:
+        self.store.setup_progress, self.store.save_setup_progress = self.read, self.write
 
-def test_a_camera_tick_and_a_tap_at_the_same_moment_are_both_kept(tmp_path):
+
+@pytest.fixture(scope="module")
+def table(tmp_path_factory):
+    """An app whose real camera sees the board marker, and a new game it serves."""
+    tmp_path = tmp_path_factory.mktemp("setup-race")
     frames = tmp_path / "frames"
     marker_frames(frames)
     app = create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": True,
@@ -78,18 +88,30 @@ def test_a_camera_tick_and_a_tap_at_the_same_moment_are_both_kept(tmp_path):
         wait_for(lambda: (seen := camera.snapshot()).marker_seen and seen.game == live.id
                  and seen.calibration_source != "none", timeout=3 * PATIENCE,
                  what="the camera sees the board marker for the game")
-        tv, host = app.test_client(), app.test_client()
-        host.set_cookie(f"tc_host_{live.id}", parts.service.new_host_token(live.id))
-        token = csrf(host)
+        yield app, parts, live
+    finally:
+        parts.hardware.stop()
+        parts.service.store.close()
 
-        def tap(body) -> dict:
-            response = host.post(f"/games/{live.id}/setup", data=json.dumps(body),
-                                 headers={"Content-Type": "application/json",
-                                          "X-CSRF-Token": token})
-            assert response.status_code == 200, response.get_data(as_text=True)
-            return response.get_json()
 
-        order = WorstOrder(parts.service.store)
+def race(app, parts, live) -> list[dict]:
+    """`ROUNDS` times from a fresh start: the TV's GET setup.json (the camera's tick of
+    the marker's step) and the host's tap "done" on the first step, in the worst order;
+    each round's steps done afterwards, {step: by whom}."""
+    tv, host = app.test_client(), app.test_client()
+    host.set_cookie(f"tc_host_{live.id}", parts.service.new_host_token(live.id))
+    token = csrf(host)
+
+    def tap(body) -> dict:
+        response = host.post(f"/games/{live.id}/setup", data=json.dumps(body),
+                             headers={"Content-Type": "application/json",
+                                      "X-CSRF-Token": token})
+        assert response.status_code == 200, response.get_data(as_text=True)
+        return response.get_json()
+
+    order = WorstOrder(parts.service.store)
+    rounds = []
+    try:
         for _ in range(ROUNDS):
             assert not any(s["done"] for s in tap({"op": "restart"})["steps"])
             order.again()
@@ -105,10 +127,35 @@ def test_a_camera_tick_and_a_tap_at_the_same_moment_are_both_kept(tmp_path):
             order.tap_done.set()
             camera_tick.join(PATIENCE)
             assert ticked["state"]["camera"] == "here"
-            done = {s["id"]: s["done"] for s in tv.get(f"/games/{live.id}/setup.json")
-                    .get_json()["steps"] if s["done"]}
-            assert done["board"] == "host"  # the tap
-            assert done["camera"] == "camera"  # and the tick (the marker's step)
+            rounds.append({s["id"]: s["done"] for s in tv.get(
+                f"/games/{live.id}/setup.json").get_json()["steps"] if s["done"]})
     finally:
-        parts.hardware.stop()
-        parts.service.store.close()
+        order.undo()
+    return rounds
+
+
+def test_a_camera_tick_and_a_tap_at_the_same_moment_are_both_kept(table):
+    for done in race(*table):
+        assert done.get("board") == "host"  # the tap
+        assert done.get("camera") == "camera"  # and the tick (the marker's step)
+
+
+def test_the_race_loses_the_tap_when_the_progress_is_changed_without_the_games_lock(
+        table, monkeypatch):
+    """The safety net shown to fail: planted, the setup progress read, changed and written
+    without the game's lock, as GET setup.json did before (4015fc6): the tick writes back
+    what it read, and the tap is lost."""
+
+    def unlocked(self, game_id, change=None):  # PLANTED: no `with live.lock`
+        live = self.get(game_id)
+        progress = table_guide.load_progress(self.store, live.id)
+        changed = change(progress) if change is not None else None
+        if changed is not None:
+            self.store.save_setup_progress(live.id, changed)
+            progress = changed
+        return progress
+
+    monkeypatch.setattr(GameService, "setup_progress", unlocked)
+    rounds = race(*table)
+    assert all(done.get("camera") == "camera" for done in rounds)
+    assert not any(done.get("board") == "host" for done in rounds), rounds  # the tap lost
