@@ -115,6 +115,9 @@ def parse_setup(form, spec: dict) -> dict:
         if len(name) > 40 or (colour and not COLOUR_RE.match(colour)):
             raise Refused("bad_setup", detail=seat)
         players.append({"seat": seat, "name": name, "colour": colour})
+    fewest, most = spec.get("min_players") or 1, spec.get("max_players") or len(spec["seats"])
+    if not fewest <= len(players) <= most:  # the count the form says, the game's declaration
+        raise Refused("bad_setup", detail=f"{fewest} to {most} players")
     start = (form.get("start_seat") or "").strip()
     taken = [p["seat"] for p in players]
     if start == "random" and taken:

@@ -168,9 +168,16 @@ class _Checker:
                              f"(an action of its shape is refused with Refused, or applied)")
         if json.dumps(state, sort_keys=True) != before:
             self.note(where, f"apply({_short(action)}) changed the state it was given")
-        if result is not None:
-            self.events(where, result[1] if isinstance(result, tuple) else None, seats)
-        return result if isinstance(result, tuple) else None
+        if result is None:
+            return None
+        events = result[1] if isinstance(result, tuple) else None
+        self.events(where, events, seats)
+        if not isinstance(result, tuple) or not isinstance(events, list):
+            return None
+        # what a probe or a host's correction tells, it tells in the log like any move
+        self.privacy.check_events(where, result[0], [e for e in events if isinstance(e, dict)],
+                                  seats, self.privacy.secrets(where, result[0]))
+        return result
 
     def probe(self, where: str, state: Any, seats: list[str]) -> None:
         """Near misses of the legal moves, and any action of the game's shapes."""

@@ -10,13 +10,16 @@ Two ways, because a secret can leak as itself or as anything made from it:
   a number, as text, summed or compared all change with it. (A choice's ``cost`` and
   ``effect`` are left out: they preview what the rules would do, and rules that compare
   holdings in public, as World Without End's spire does for the most loyal, show in them.)
-- *No event names a secret* (the log). A card drawn, dice rolled: the event telling it goes
-  to its holder only (``"private": seat``). An event another seat sees may not hold a secret
-  the holder keeps after the action, as a text, as a list or as a list written out ("3 5
-  1"), unless that seat sees the value anyway (a card played is public from then on; a word
-  found elsewhere in the state, a card id many hold, names nobody's secret). An
-  event worded from a secret (a sum, a comparison) is not caught: the rules announce such
-  things (a spire to the most loyal, a challenge's count).
+- *No event names a secret* (the log). A card drawn, dice rolled, a secret count corrected:
+  the event telling it goes to its holder only (``"private": seat``). An event another seat
+  sees may not hold a secret the holder keeps after the action, as a text, as a list or as a
+  list written out ("3 5 1"), or a secret number of two digits or more (a coin count, the
+  seed) as a number or written in a text, unless that seat sees the value anyway (a card
+  played is public from then on; a word or number found elsewhere in the state, a card id
+  many hold, names nobody's secret). Smaller numbers (a die face, a count of 3) are not
+  matched in events: they are in every bid and every count. An event worded from a secret (a
+  sum, a comparison) is not caught: the rules announce such things (a spire to the most
+  loyal, a challenge's count).
 
 A secret is private while the game's declaration names it: a game that shows every hand at
 the end stops declaring them then.
@@ -25,6 +28,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -76,23 +80,27 @@ def strings(value: Any) -> Iterator[str]:
             yield from strings(item)
 
 
-def strings_outside(state: Any, paths: list[Path]) -> set[str]:
-    """Every text of ``state`` (dict keys included) but those under ``paths``."""
+def outside(state: Any, paths: list[Path]) -> tuple[set[str], set]:
+    """Every text (dict keys included) and every number of ``state`` but those under
+    ``paths``."""
     cut = set(map(tuple, paths))
-    out: set[str] = set()
+    texts: set[str] = set()
+    found: set = set()
     stack: list[tuple[Path, Any]] = [((), state)]
     while stack:
         at, node = stack.pop()
         if at in cut:
             continue
         if isinstance(node, str):
-            out.add(node)
+            texts.add(node)
+        elif type(node) in (int, float):
+            found.add(node)
         elif isinstance(node, dict):
-            out.update(str(k) for k in node)
+            texts.update(str(k) for k in node)
             stack.extend((at + (k,), v) for k, v in node.items())
         elif isinstance(node, list):
             stack.extend((at + (i,), v) for i, v in enumerate(node))
-    return out
+    return texts, found
 
 
 def parts(value: Any) -> Iterator[Any]:
@@ -119,6 +127,16 @@ def first_difference(a: Any, b: Any, at: str = "") -> str:
     return at or "(the whole value)"
 
 
+def numbers(value: Any) -> Iterator[int | float]:
+    """Every number inside ``value`` (not booleans)."""
+    for _at, leaf in leaves(value):
+        if type(leaf) in (int, float):
+            yield leaf
+
+
+NUMBER_AT_LEAST = 10  # a secret number this big is looked for in events (smaller are everywhere)
+
+
 def text_forms(value: Any) -> list[str]:
     """How a list of dice or numbers could be written in a text ("3 5 1", "3, 5, 1", ...)."""
     if not isinstance(value, list) or len(value) < 2 or not all(
@@ -136,6 +154,7 @@ class Privacy:
         self.module, self.rnd, self.note = module, rnd, note
         self.declare = getattr(module.info, "secrets", None)
         self.pool: dict[tuple, list] = {}
+        self.said: set[tuple] = set()  # (event type, kind of secret place) reported
 
     # ---- the declaration ------------------------------------------------------------------
     def secrets(self, where: str, state: Any) -> dict[Any, list[Path]]:
@@ -248,45 +267,105 @@ class Privacy:
     def check_events(self, where: str, after: Any, events: list, seats: list[str],
                      secrets_after: dict) -> None:
         """Events another seat sees name no secret the holder still keeps after the action
-        (a card drawn, dice rolled): as a text, a list or a list written out."""
+        (a card drawn, dice rolled, a secret count corrected): as a text, a list, a list
+        written out or a number of two digits or more; each event type and kind of secret
+        place reported once."""
+        if not events:
+            return
+        every = [path for paths in secrets_after.values() for path in paths]
+        unsecret = _Memo(lambda: outside(after, every))  # one walk of the state for all
+
+        def elsewhere_of(holder: Any) -> tuple[set, set]:
+            """What the state holds outside ``holder``'s secrets: the unsecret part and the
+            other holders' secrets."""
+            words, found = set(unsecret()[0]), set(unsecret()[1])
+            for other, paths in secrets_after.items():
+                for path in paths if other != holder else ():
+                    words.update(strings(get(after, path)))
+                    found.update(numbers(get(after, path)))
+            return words, found
+
         for holder, paths in secrets_after.items():
-            if holder is None:
-                continue
+            elsewhere = _Memo(lambda holder=holder: elsewhere_of(holder))
             for viewer in [s for s in seats if s != holder] + ["public"]:
-                leaked = self._shown_in_events(after, viewer, holder, paths, events)
-                if leaked:
-                    self.note(where, f"event {leaked[0]!r} shows {holder}'s secret "
-                                     f"{leaked[1]} ({leaked[2]}) to {viewer}: give it "
-                                     f"\"private\": {holder!r} or leave the secret out")
+                leaked = self._shown_in_events(after, viewer, paths, events, elsewhere)
+                said = leaked and (leaked[0], shown(self._key(holder, leaked[3])))
+                if leaked and said not in self.said:
+                    self.said.add(said)
+                    whose = f"{holder}'s secret" if holder is not None else "the secret"
+                    fix = f"give it \"private\": {holder!r} or " if holder is not None else ""
+                    self.note(where, f"event {leaked[0]!r} shows {whose} {leaked[1]} "
+                                     f"({leaked[2]}) to {viewer}: {fix}leave the secret out")
                     return
 
-    def _shown_in_events(self, after, viewer, holder, paths, events):
+    def _known(self, after: Any, viewer: str, elsewhere: _Memo) -> tuple | None:
+        """(texts, numbers, lists and objects) of the viewer's view; None when the view
+        cannot be made."""
+        try:
+            view = as_json(self.module.public_view(after) if viewer == "public" else
+                           self.module.seat_view(after, viewer))
+        except Exception:  # noqa: BLE001 - the views' own checks report a broken view
+            return None
+        return (set(strings(view)), set(numbers(view)),
+                [p for p in parts(view) if isinstance(p, list | dict)])
+
+    def _shown_in_events(self, after, viewer, paths, events, elsewhere):
+        """(event type, place, what showed, path) of the first secret an event shows the
+        viewer, or None. What the viewer knows anyway is worked out only for a match."""
         visible = [e for e in events if e.get("private") is None
                    or (viewer != "public" and e.get("private") == viewer)]
         if not visible:
             return None
-        try:
-            known = as_json(self.module.public_view(after) if viewer == "public" else
-                            self.module.seat_view(after, viewer))
-        except Exception:  # noqa: BLE001 - the views' own checks report a broken view
-            return None
-        # a word of the game's own (a card id many hold, a reason) names nobody's secret
-        known_words = set(strings(known)) | strings_outside(after, paths)
-        known_parts = [p for p in parts(known) if isinstance(p, list | dict)]
+        known = _Memo(lambda: self._known(after, viewer, elsewhere))
+
+        def unknown(kind: int, value: Any) -> bool:
+            """Not a text or number found elsewhere in the state (a card id many hold), nor
+            in the viewer's view (a card played is public from then on)."""
+            if kind < 2 and value in elsewhere()[kind]:
+                return False
+            found = known()
+            return found is not None and value not in found[kind]
+
         for path in paths:
             value = get(after, path)
-            secret_words = {w for w in strings(value) if len(w) >= 3} - known_words
-            forms = text_forms(value) if value not in known_parts else []
+            words = {w for w in strings(value) if len(w) >= 3}
+            numbers_ = {n for n in numbers(value) if abs(n) >= NUMBER_AT_LEAST}
+            written = [re.compile(rf"(?<![\w.]){re.escape(str(n))}(?![\w]|\.\d)")
+                       for n in numbers_]
+            forms = text_forms(value)
             composite = value if isinstance(value, list | dict) and len(list(leaves(value))) > 1 \
-                and value not in known_parts else MISSING
+                else MISSING
+            if not (words or numbers_ or forms or composite is not MISSING):
+                continue
             for event in visible:
                 for word in strings(event):
-                    hit = next((w for w in secret_words if w == word or
-                                (len(w) >= 5 and w in word)), None)
+                    hit = next((w for w in words if (w == word or (len(w) >= 5 and w in word))
+                                and unknown(0, w)), None)
+                    if hit is None and forms and any(f in word for f in forms) and \
+                            unknown(2, value):
+                        hit = next(f for f in forms if f in word)
                     if hit is None:
-                        hit = next((f for f in forms if f in word), None)
+                        hit = next((m.group(0) for n, r in zip(numbers_, written, strict=True)
+                                    if (m := r.search(word)) and unknown(1, n)), None)
                     if hit is not None:
-                        return event.get("type"), shown(path), repr(hit)
-                if composite is not MISSING and any(p == composite for p in parts(event)):
-                    return event.get("type"), shown(path), json.dumps(composite)
+                        return event.get("type"), shown(path), repr(hit), path
+                number = next((n for n in numbers(event) if n in numbers_ and unknown(1, n)),
+                              None)
+                if number is not None:
+                    return event.get("type"), shown(path), repr(number), path
+                if composite is not MISSING and any(p == composite for p in parts(event)) \
+                        and unknown(2, value):
+                    return event.get("type"), shown(path), json.dumps(composite), path
         return None
+
+
+class _Memo:
+    """A value worked out on first use, then kept."""
+
+    def __init__(self, make: Callable[[], Any]) -> None:
+        self.make, self.done, self.value = make, False, None
+
+    def __call__(self) -> Any:
+        if not self.done:
+            self.value, self.done = self.make(), True
+        return self.value

@@ -456,9 +456,12 @@ def adjust(s, a, ev):
     else:
         raise Refused("unknown_item", item=item)
     player = s["players"][seat]
-    ev.append({"type": "adjusted", "seat": seat, "item": item, "delta": delta,
-               "after": player["vp"] if item == "vp" else player["res"][item],
-               "reason": str(a.get("reason", ""))})
+    if item == "vp":  # VP are public: the log says what they are now
+        ev.append({"type": "adjusted", "seat": seat, "item": item, "delta": delta,
+                   "after": player["vp"], "reason": str(a.get("reason", ""))})
+    else:  # a seat's resources are its secret (views.secrets): the change, not the count
+        ev.append({"type": "adjusted_secret", "seat": seat, "item": item, "delta": delta,
+                   "reason": str(a.get("reason", ""))})
 
 
 def set_start_player(s, a, ev):

@@ -7,6 +7,8 @@ EVENT_TEXTS: dict[str, str] = {
     "action_lost": "This round's action of {seat} is lost ({cause}): {card} is not carried "
                    "out.",
     "adjusted": "Correction for {seat}: {item} {delta}, now {after} ({reason}).",
+    # a resource's correction: the count stays the seat's secret
+    "adjusted_secret": "Correction for {seat}: {item} {delta} ({reason}).",
     "built": "{seat} placed {amount} {item} on {project}.",
     "card_discarded": "{seat} discarded {card} face down.",
     "card_no_effect": "{card} of {seat} has no effect: it cannot be carried out now.",

@@ -1,7 +1,8 @@
 # ruff: noqa: E501  (the edits quote the game's lines whole)
 """The contract kit's zoo: broken plug-ins, each Liar's dice lite (tests/plugins/liarsdice,
-the walk-through's game of docs/engine.md) with one planted fault, and the words the kit's
-report must hold for it (so each is caught for its fault, not by chance).
+the walk-through's game of docs/engine.md; `ZOO`) or the toy game (tests/plugins/toygame, a
+game of hidden cards and hidden coins; `TOY_ZOO`) with one planted fault, and the words the
+kit's report must hold for it (so each is caught for its fault, not by chance).
 
 A fault is a list of edits ``(file in the package, old text, new text)``; the old text must
 occur exactly once. Issue 47's table is the first part; the rest are the other promises of
@@ -71,6 +72,10 @@ ZOO: dict[str, tuple[list[tuple[str, str, str]], str]] = {
     "a declaration naming a place the state does not have": ([(
         INIT, 'secret_paths("dice.{seat}", "seed")', 'secret_paths("die.{seat}", "seed")')],
         "names die.{seat}, which is not in the state"),
+    "the seed told at the end of each round": ([(
+        RULES, '''              {"type": "round_won", "seat": winner, "n": s["points"][winner]}]''',
+        '''              {"type": "round_won", "seat": winner, "n": s["points"][winner],
+               "seed": s["seed"]}]''')], "event 'round_won' shows the secret seed"),
     "an event private to nobody": ([(RULES, '''        events.append({"type": "rolled", "private": seat,''',
                                      '''        events.append({"type": "rolled", "private": "Z" + seat,''')],
                                    "is private to no seat"),
@@ -131,4 +136,33 @@ ZOO: dict[str, tuple[list[tuple[str, str, str]], str]] = {
     "a view that is not JSON": ([(RULES, '''    return {"seats": state["seats"], "active"''',
                                   '''    return {"seats": set(state["seats"]), "active"''')],
                                 "is not JSON"),
+}
+
+# ---- the toy game: hidden cards (ids) and hidden coins (numbers) --------------------------
+TOY_PUBLIC = '''            "hand_sizes": {s: len(h) for s, h in state["hands"].items()}}'''
+TOY_ZOO: dict[str, tuple[list[tuple[str, str, str]], str]] = {
+    "a card of the active seat's hand in the public view (an id)": ([(
+        RULES, TOY_PUBLIC, TOY_PUBLIC[:-1] + ', "next_up": state["hands"][state["active"]][0]}')],
+        "public: public view.next_up"),
+    "a card drawn told to everyone (an id)": ([(
+        RULES, '''{"type": "drew", "private": by, "card": new}''', '''{"type": "drew", "card": new}''')],
+        "event 'drew' shows"),
+    "a secret count corrected in front of everyone (a number)": ([(
+        RULES, '''"reason": action.get("reason") or "",
+                    "private": seat}]''', '''"reason": action.get("reason") or ""}]''')],
+        "event 'adjusted' shows"),
+    "a secret count written in a public event's text": ([(
+        RULES, '''[{"type": "played", "seat": by, "card": card},''',
+        '''[{"type": "played", "seat": by, "card": card,
+                   "note": f"{by} still has {s['coins'][by]} coins"},''')],
+        "event 'played' shows"),
+    "the richest seat named in the public view (a comparison)": ([(
+        RULES, TOY_PUBLIC, TOY_PUBLIC[:-1] + ', "richest": max(state["coins"], key=state["coins"].get)}')],
+        "public: public view.richest"),
+    "a seat's coins in another seat's view": ([(
+        RULES, '''                coins=state["coins"][seat])''',
+        '''                coins=state["coins"][seat], all_coins=dict(state["coins"]))''')],
+        "sees: "),
+    "the start player ignored": ([(RULES, '''"active": table.start,''', '''"active": seats[0],''')],
+                                 "is asked first, not"),
 }

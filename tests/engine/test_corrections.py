@@ -264,3 +264,22 @@ def test_manual_event_card_carried_out_by_corrections_and_replayed(catalog):
     assert again == state
     assert [e for e in events if e["type"] == "corrected"] == \
         [e for e in log if e["type"] == "corrected"]
+
+
+def test_a_count_correction_tells_a_secret_count_to_nobody(s):
+    """The host's `adjust` of a seat's resource (its secret: views.secrets) logs the change
+    without the count, in an event everyone sees; of VP (public) the count after it too."""
+    grain = s["players"]["E"]["res"]["grain"]
+    after, events = GAME.apply(s, {"type": "adjust", "by": "host", "seat": "E",
+                                   "item": "grain", "delta": 1, "reason": "income"})
+    assert after["players"]["E"]["res"]["grain"] == grain + 1
+    assert events == [{"type": "adjusted_secret", "seat": "E", "item": "grain", "delta": 1,
+                       "reason": "income"}]
+    assert ("players", "E", "res") in GAME.info.secrets(after)["E"]
+    vp = s["players"]["E"]["vp"]
+    _, events = GAME.apply(s, {"type": "adjust", "by": "host", "seat": "E", "item": "vp",
+                               "delta": 2, "reason": "spire"})
+    assert events[-1] == {"type": "adjusted", "seat": "E", "item": "vp", "delta": 2,
+                          "after": vp + 2, "reason": "spire"}
+    assert EVENT_TEXTS["adjusted_secret"].format(seat="E", item="grain", delta=1,
+                                                 reason="income")

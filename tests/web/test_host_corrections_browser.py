@@ -115,20 +115,26 @@ def test_a_manual_event_is_recorded_as_board_corrections(server, browser):
     assert (f"Correction of {bridge} · Stone: {stone} → {stone + 2} "
             "(manual event card: the guild gives two stone).") in log, log
 
-    # a count: +1 and the count after, not "1 Grain"
-    page.select_option("#adj-seat", "N")
-    page.select_option("#adj-item", "grain")
-    page.fill("#adj-delta", "1")
-    page.fill("#adj-reason", "forgot the income")
-    version = view(page)["version"]
-    page.click("#adjust-form button[type=submit]")
-    page.wait_for_function("v => TC.view.version > v", arg=version, timeout=15000)
-    grain = view(page)["view"]["seats"]["N"]["res"]["grain"] if "res" in view(page)["view"][
-        "seats"]["N"] else None
+    # a count: +1 and the count after, not "1 Grain"; a resource is its seat's secret, so
+    # the log (the host's and the TV's) says the change without what it is now
+    def correct_count(item: str, reason: str) -> None:
+        page.select_option("#adj-seat", "N")
+        page.select_option("#adj-item", item)
+        page.fill("#adj-delta", "1")
+        page.fill("#adj-reason", reason)
+        version = view(page)["version"]
+        page.click("#adjust-form button[type=submit]")
+        page.wait_for_function("v => TC.view.version > v", arg=version, timeout=15000)
+
+    correct_count("grain", "forgot the income")
+    assert "res" not in view(page)["view"]["seats"]["N"]
+    line = [e["text"] for e in view(page)["log"] if e["type"] == "adjusted_secret"][-1]
+    assert line == "Correction for Ada: Grain +1 (forgot the income).", line
+    correct_count("vp", "miscounted")
+    vp = view(page)["view"]["seats"]["N"]["vp"]
     line = [e["text"] for e in view(page)["log"] if e["type"] == "adjusted"][-1]
-    assert line.startswith("Correction for Ada: Grain +1, now "), line
-    if grain is not None:
-        assert line == f"Correction for Ada: Grain +1, now {grain} (forgot the income)."
+    assert line.startswith("Correction for Ada: ") and line.endswith(
+        f" +1, now {vp} (miscounted)."), line
 
     # an illegal value is refused before anything is recorded
     version = view(page)["version"]
