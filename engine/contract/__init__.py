@@ -35,6 +35,7 @@ from jsonschema import Draft202012Validator
 
 from engine.api import GameModule, Refused, random_move
 from engine.contract import turns
+from engine.contract.numbers import unbounded_numbers
 from engine.contract.privacy import Privacy, as_json
 from engine.contract.probes import ODD_VALUES, SKIP, Values, probe_actions
 from engine.contract.words import Words
@@ -104,6 +105,7 @@ class _Checker:
                               "'host', seat, item, delta, reason}: declare 'adjust' in "
                               "action_shapes and host_actions (docs/engine.md, Corrections)")
         self.rolls()
+        self.catalog_ranges()
         self.words.source(self.module)
 
     def rolls(self) -> None:
@@ -120,6 +122,13 @@ class _Checker:
                                   "table camera reads them")
         for kind in sorted(named - set(self.info.action_shapes)):
             self.note("bindings", f"roll action {kind!r} has no shape")
+
+    def catalog_ranges(self) -> None:
+        """Every number of every catalog part's schema has a minimum and a maximum."""
+        for part in self.info.parts:
+            for path in unbounded_numbers(part.schema, part.id):
+                self.note("catalog", f"{path} is a number without a minimum and a maximum: an "
+                                     "owner's file could hold any (declare its range)")
 
     # ---- each position --------------------------------------------------------------------
     def fits_shape(self, where: str, action: dict) -> bool:

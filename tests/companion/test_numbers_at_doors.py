@@ -279,3 +279,55 @@ def test_the_camera_commands_say_a_bad_setting_in_one_line(tmp_path):
         result = CliRunner().invoke(cli, ["camera", "calibrate", "none.avi", "--data",
                                           str(tmp_path), "--marker-mm", size])
         assert result.exit_code == 2 and "above 0" in result.output, (size, result.output)
+
+
+def int_leaves(value, path=()):
+    """The paths of the integers in ``value`` (a list's first entry only: its entries share a
+    schema)."""
+    if type(value) is int:
+        yield path
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from int_leaves(item, (*path, key))
+    elif isinstance(value, list) and value:
+        yield from int_leaves(value[0], (*path, 0))
+
+
+@pytest.mark.timeout(1200)
+def test_every_catalog_number_of_every_game_has_a_range():
+    """Each integer of each installed game's catalog, made 10^20 or -10^20 (what an owner's
+    file or the deck page's JSON may hold), is refused by the loader's checks, at once: not
+    taken (a reward of 10^20 gold) nor counted out (Pillars' rounds, a loop of 10^20)."""
+    import copy
+    import signal
+
+    from companion.box import catalog as catalogs
+    from companion.game import games
+    from engine.contract.numbers import unbounded_numbers
+
+    def too_slow(*_):
+        raise TimeoutError("the catalog checks did not return within 30 s")
+
+    before = signal.signal(signal.SIGALRM, too_slow)
+    try:
+        for name in games.known():
+            info = games.module_of(name).info
+            for part in info.parts:  # the shape says the range (the contract kit asks it)
+                assert list(unbounded_numbers(part.schema, part.id)) == [], name
+            base = catalogs.load_catalog(name)
+            for part_id, part in base.items():
+                for path in int_leaves(part):
+                    for number in (10 ** 20, -10 ** 20):
+                        changed = copy.deepcopy(base)
+                        spot = changed[part_id]
+                        for key in path[:-1]:
+                            spot = spot[key]
+                        spot[path[-1]] = number
+                        signal.alarm(30)
+                        try:
+                            problems = catalogs.check(info, changed)
+                        finally:
+                            signal.alarm(0)
+                        assert problems, (name, part_id, path, number)
+    finally:
+        signal.signal(signal.SIGALRM, before)
