@@ -10,16 +10,22 @@ game moves on by a legal move every few messages, and a new game starts when one
 Then ``--requests`` HTTP requests (a real HTTP client holding the host's cookie and the
 session's CSRF token) to the host's forms and the exports (issue 45): the dice tray, the
 camera's switch, the dice roles, the login, the new-game form, the guided setup, the deck's
-check, save and import, a taught die's face, a record import, each with numbers that are not
-numbers (``nan``, ``inf``, ``1e309``, 5,000 digits, negative ones; in JSON bodies ``NaN``,
-``Infinity`` and the like) or plain junk; and the CSV, BG Stats and record exports of
-finished games, a die picture with a face of hundreds of digits. Every answer's status is
-counted (a 5xx is an internal error).
+check, save and import, a taught die's face, a card's face (taken, uploaded, forgotten), the
+host PIN, the pairing, a camera's unknown card, a record import, each with numbers that are
+not numbers (``nan``, ``inf``, ``1e309``, 5,000 digits, negative ones; in JSON bodies
+``NaN``, ``Infinity`` and the like) or plain junk; and the CSV, BG Stats and record exports
+of finished games, a die picture with a face of hundreds of digits. Every answer's status is
+counted (a 5xx is an internal error, but the translated 503 "no camera runs").
+
+And config.json, the door an owner edits by hand: every 50th request writes one whose camera
+section (tray, zones, markers, calibration) holds such numbers (as numbers, as text, as
+``NaN`` literals), then reads it as the server and `companion doctor` do (the settings, the
+recogniser the camera starts with, the dice tray) and asks the camera pages.
 
 Every log record carrying a traceback is counted, and every `internal_error` answer.
 Prints per game the answers by code, then ONE last line: a JSON object (per game: messages,
-tracebacks, internal_errors, accepted, refused; ``forms``: requests, statuses, server_errors (500s),
-tracebacks; tracebacks_total; target 0).
+tracebacks, internal_errors, accepted, refused; ``forms``: requests, statuses, server_errors (5xx
+but 503), tracebacks, config_files; tracebacks_total; target 0).
 Usage: .venv/bin/python bench/fuzz_doors.py [--messages 10000] [--requests 3000]
        [--games wwe pillars monasterium]
 """
@@ -174,8 +180,61 @@ def form_requests(game: str, done: str, rnd: random.Random) -> tuple[str, str, d
         ("GET", f"{host}/deck/die/wwe/tax/{rnd.choice([num, '3', '1' * 300])}.png", {}),
         ("GET", f"{host}/history?lang={num[:40]}", {}),
         ("GET", f"/games/{game}/setup.json?lang={num[:40]}", {}),
+        ("POST", f"{host}/pin", {"data": {"pin": num}}),
+        ("POST", f"{host}/pin", raw_json('{"pin": @}', jnum)),
+        ("POST", f"{host}/pair-here", {"data": {"x": junk}}),
+        ("POST", f"{host}/deck/card_face" + rnd.choice(["", "/forget"]) + "?game=pillars",
+         raw_json('{"entry": @}', jnum)),
+        ("POST", f"{host}/deck/card_face/upload?game=pillars&entry={num[:80]}",
+         {"data": num.encode()[:2000], "headers": {"Content-Type": "image/png"}}),
+        ("POST", f"{host}/deck/photo?game=pillars", raw_json('{"entry": @}', jnum)),
+        ("POST", f"/games/{game}/camera/unknown", raw_json('{"zone": @, "card": "x"}', jnum)),
+        ("GET", f"{host}/deck/face/pillars/{num[:80] or 'x'}.png", {}),
+        ("GET", f"/games/{game}/record.json", {}),
     ]
     return rnd.choice(choices)
+
+
+def a_config(rnd: random.Random) -> str:
+    """config.json text whose camera section holds numbers that are not board numbers."""
+    def junk() -> str:  # mostly valid JSON (the file is read), now and then not (it is not)
+        if rnd.random() < 0.05:
+            return rnd.choice(JSON_NUMBERS)
+        return rnd.choice([*(json.dumps(n) for n in NUMBERS), "true", "null", "[]", "-1",
+                           "1e308", "-1e308", "20000", "3.5", "60"])
+
+    def rect() -> str:
+        return f'{{"x0": {junk()}, "y0": 0, "x1": {junk()}, "y1": 100}}'
+
+    parts = {
+        "tray": rect(),
+        "zones": f'{{"council": {rect()}, "pile": [[0, 0], [{junk()}, 0], [5, {junk()}]]}}',
+        "markers": f'{{"NE": [{junk()}, {junk()}]}}',
+        "calibration": f'{{"matrix": [[{junk()}, 0, 0], [0, 1, 0]], "north": {junk()}, '
+                       f'"marker_mm": {junk()}}}',
+        "marker_mm": junk(), "vanish_frames": junk(), "hysteresis_deg": junk(),
+    }
+    chosen = rnd.sample(sorted(parts), rnd.randrange(1, len(parts) + 1))
+    return '{"camera": {' + ", ".join(f'"{k}": {parts[k]}' for k in chosen) + "}}"
+
+
+def read_config_as_the_server_does(data_dir: Path) -> None:
+    """The settings (`companion serve`, `companion doctor`), the recogniser the camera
+    starts with, and the dice tray, from the config.json there; an exception is logged
+    (counted as a traceback)."""
+    from companion import doctor
+    from companion.server.settings import resolve
+    from companion.wiring.camera_dice import CameraDice
+    from hardware.camera.settings import build_recognizer
+
+    try:
+        resolved = resolve({"DATA_DIR": str(data_dir)}, {})
+        doctor.check_settings(doctor.Context(data_dir=data_dir, settings=resolved))
+        build_recognizer(resolved.camera, resolved.config_path)
+        CameraDice(resolved.config_path, on_roll=lambda roll: None, active=lambda: True,
+                   expected=lambda: True).status()
+    except Exception:
+        logging.getLogger("fuzz_doors").exception("config.json read as the server does")
 
 
 def a_record(service, game: str, rnd: random.Random) -> tuple[str, dict]:
@@ -212,7 +271,15 @@ def fuzz_forms(service, server, data_dir: Path, requests_count: int,
     page = http.get(server.url + "/new").text
     token = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
     statuses: collections.Counter = collections.Counter()
+    configs = 0
     for k in range(requests_count):
+        if k % 50 == 24:  # config.json edited by hand, then read and shown
+            (data_dir / "config.json").write_text(a_config(rnd))
+            configs += 1
+            read_config_as_the_server_does(data_dir)
+            for path in ("camera", "camera/status.json", "dice/status.json"):
+                statuses[http.get(f"{server.url}/host/{live.id}/{path}", timeout=60)
+                         .status_code] += 1
         if k % 50 == 49:
             path, options = a_record(service, done.id, rnd)
             method = "POST"
@@ -225,7 +292,10 @@ def fuzz_forms(service, server, data_dir: Path, requests_count: int,
         answer = http.request(method, server.url + path, allow_redirects=False, timeout=60,
                               **options)
         statuses[answer.status_code] += 1
-    return {"statuses": statuses}
+        if path.endswith("/pin") and answer.status_code in (200, 303):  # a new PIN: every
+            # host session ended, this one too; the host logs in again
+            http.cookies.set(f"tc_host_{live.id}", service.new_host_token(live.id))
+    return {"statuses": statuses, "configs": configs}
 
 
 def main() -> None:
@@ -264,17 +334,20 @@ def main() -> None:
                              "bad_action": codes["bad_action"],
                              "changed_on_refusal": codes["changed_on_refusal"]}
             seen = len(catcher.records)
-            statuses = fuzz_forms(service, server, Path(tmp) / "data", args.requests,
-                                  random.Random(args.seed))["statuses"]
+            forms = fuzz_forms(service, server, Path(tmp) / "data", args.requests,
+                               random.Random(args.seed))
+            statuses = forms["statuses"]
             tracebacks = len(catcher.records) - seen
-            server_errors = statuses[500]  # 503: the translated "no camera runs" answer
+            # 503: the translated "no camera runs" answer; any other 5xx is an internal error
+            server_errors = sum(n for code, n in statuses.items() if code >= 500 and code != 503)
             print(f"host forms and exports: {args.requests} requests, {tracebacks} tracebacks, "
-                  f"{server_errors} internal errors (500)")
+                  f"{server_errors} internal errors (5xx), {forms['configs']} config.json "
+                  "files read")
             print("  statuses: " + ", ".join(f"{c} {n}" for c, n in sorted(statuses.items())))
             for record in catcher.records[seen:seen + 5]:
                 print("  traceback:", record)
             forms = {"requests": args.requests, "tracebacks": tracebacks,
-                     "server_errors": server_errors,
+                     "server_errors": server_errors, "config_files": forms["configs"],
                      "statuses": {str(c): n for c, n in sorted(statuses.items())}}
         finally:
             server.stop()

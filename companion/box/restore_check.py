@@ -7,7 +7,8 @@ object by object with the schema of a fresh database the app makes (tables, thei
 foreign keys, indexes, triggers, views), refuses an unknown game status or token role, holds
 every stored text to the one rule for text (`text_problems`: every TEXT column of every
 table, and every string and key inside the JSON ones; a lone surrogate stored as ``\\ud800``
-in a result would fail every export), and replays every game from its action log alone,
+in a result would fail every export; a JSON column's numbers are finite, as the app writes
+them: hardware/strict_json.py), and replays every game from its action log alone,
 comparing the state with each stored snapshot (a later snapshot must not hide an action that
 does not replay) and a finished game's result with the scores of the replayed state. See
 docs/security.md.
@@ -17,9 +18,12 @@ from __future__ import annotations
 import json
 import logging
 import sqlite3
+import sys
 import tempfile
 from pathlib import Path
 from typing import Any
+
+from hardware import strict_json
 
 log = logging.getLogger(__name__)
 
@@ -112,6 +116,10 @@ def check_schema(path: Path) -> None:
         problems = schema_problems(found, fresh_schema())
         if problems:
             raise NotOurs("not the schema this app writes: " + "; ".join(problems[:5]))
+        # every text first: the checks below read text columns, which must decode
+        bad = text_problems(con, found)
+        if bad:
+            raise NotOurs("text the app never stores: " + "; ".join(bad))
         marks = ", ".join("?" * len(STATUSES))
         odd = con.execute(f"SELECT id, status FROM games WHERE status NOT IN ({marks})",
                           STATUSES).fetchall()
@@ -127,9 +135,6 @@ def check_schema(path: Path) -> None:
         if orphans:  # the app writes with foreign keys on: every row's game is there
             raise NotOurs("rows that refer to no game: " + ", ".join(
                 sorted({f"{table} (row {rowid})" for table, rowid, *_ in orphans})[:5]))
-        bad = text_problems(con, found)
-        if bad:
-            raise NotOurs("text the app never stores: " + "; ".join(bad))
     except sqlite3.DatabaseError as exc:
         raise NotOurs(f"its schema cannot be read ({exc})") from exc
     finally:
@@ -183,7 +188,13 @@ def _text_problem(kind: str, raw: bytes, is_json: bool, text_rule) -> str | None
     except (ValueError, RecursionError):  # not JSON: the game's own problem (`replay_problems`)
         return None
     bad = text_rule.first_bad(data)
-    return None if bad is None else f"holds text the text rule refuses at {bad}"
+    if bad is not None:
+        return f"holds text the text rule refuses at {bad}"
+    try:  # NaN, Infinity, 1e309: Python's json reads them, the app never writes them
+        strict_json.loads(value, max_digits=sys.get_int_max_str_digits() or 4300)
+    except ValueError as exc:
+        return f"holds a number that is not one ({exc})"[:200]
+    return None
 
 
 def _shown(key: bytes | None) -> str:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import math
 import time
 from pathlib import Path
 
@@ -16,6 +17,25 @@ command = click.Group("camera", help="Camera: test a source, calibrate north, sy
 DATA = click.option("--data", "data_dir", type=click.Path(file_okay=False, path_type=Path),
                     default=Path("instance"), show_default=True,
                     help="Data directory (config.json holds camera settings and calibration).")
+
+
+def _marker_mm(ctx, param, value: float | None) -> float | None:
+    """--marker-mm: a finite size in mm above 0 and at most 1000 (click's float reads "nan"
+    and "inf", which no range refuses and config.json may not hold)."""
+    if value is not None and not (math.isfinite(value) and 0 < value <= 1000):
+        raise click.BadParameter("a size in mm above 0 and at most 1000")
+    return value
+
+
+def _recognizer(config: Path):
+    """The recogniser from config.json; a setting whose numbers are not board numbers
+    (hardware/camera/board_numbers.py) is said in one line, not a traceback."""
+    from hardware.camera.settings import build_recognizer, load_settings
+
+    try:
+        return build_recognizer(load_settings(config), config)
+    except ValueError as exc:
+        raise click.ClickException(f"{config}: camera {exc}") from None
 
 
 def _source(spec: str, realtime: bool):
@@ -41,10 +61,8 @@ def test_command(source_spec: str, data_dir: Path, seconds: float | None, frames
     SOURCE: 0 or /dev/video0 (USB), picamera2, synthetic[:SEED], folder:DIR, a video file,
     or an http:// / rtsp:// stream.
     """
-    from hardware.camera.settings import build_recognizer, load_settings
-
     config = data_dir / "config.json"
-    recognizer = build_recognizer(load_settings(config), config)
+    recognizer = _recognizer(config)
     source = _source(source_spec, realtime)
     try:
         source.open()
@@ -76,7 +94,7 @@ def test_command(source_spec: str, data_dir: Path, seconds: float | None, frames
 @command.command("calibrate")
 @click.argument("source_spec", metavar="SOURCE")
 @DATA
-@click.option("--marker-mm", type=float, default=None,
+@click.option("--marker-mm", type=float, default=None, callback=_marker_mm,
               help="Printed size of the board markers' QR symbols (default from config, 30).")
 @click.option("--frames", type=int, default=150, show_default=True,
               help="Give up when no board marker is seen in this many frames.")
@@ -104,7 +122,10 @@ def calibrate_command(source_spec: str, data_dir: Path, marker_mm: float | None,
                                      "mm apart each way", param_hint="--tray")
     settings = load_settings(config)
     size = marker_mm or settings.marker_mm
-    positions = calibration_file.marker_positions(settings.markers)
+    try:
+        positions = calibration_file.marker_positions(settings.markers)
+    except ValueError as exc:
+        raise click.ClickException(f"{config}: camera.markers {exc}") from None
     source = _source(source_spec, realtime=False)
     decoder, rescue = Decoder(), RescueSettings(budget_ms=50.0)
     best, first_seen = None, None
@@ -175,10 +196,9 @@ def synthetic_command(out_path: Path, seed: int, event: str | None, action: str 
 def snapshot_command(source_spec: str, data_dir: Path, out_path: Path, frames: int) -> None:
     """Save one frame with overlays (zones, codes, names, rotation) to check the setup."""
     from hardware.camera.overlay import draw_overlay, jpeg
-    from hardware.camera.settings import build_recognizer, load_settings
 
     config = data_dir / "config.json"
-    recognizer = build_recognizer(load_settings(config), config)
+    recognizer = _recognizer(config)
     source = _source(source_spec, realtime=False)
     last = None
     try:

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from hardware import config_file
+from hardware.camera import board_numbers
 from hardware.camera.settings import CameraSettings
 
 DEFAULT = "default"
@@ -195,9 +196,27 @@ def _choice(*allowed: str):
 
 
 def _zones(value, from_text):
-    if value is None or isinstance(value, dict):
-        return value
-    raise ValueError("must be an object of zone name -> rectangle")
+    """Zone name -> rectangle (or polygon) in board mm, every number finite and in reach
+    (hardware/camera/board_numbers.py): a zone that is not one is named, the game's used."""
+    return None if value is None else board_numbers.zones(value)
+
+
+# the camera's board numbers config.json keeps beside the keys (the camera reads them
+# itself): checked here too, so that one that is not a number is named, not silently unused
+CAMERA_NUMBERS = (("tray", board_numbers.tray_rect), ("markers", board_numbers.markers),
+                  ("calibration", board_numbers.calibration))
+
+
+def _camera_problems(camera) -> list[str]:
+    problems = []
+    for name, check in CAMERA_NUMBERS if isinstance(camera, dict) else ():
+        if name in camera:
+            try:
+                check(camera[name])
+            except ValueError as exc:
+                problems.append(f"{CONFIG_JSON}: camera.{name}: {exc}; the camera goes "
+                                "without it")
+    return problems
 
 
 USB_ID = re.compile(r"^[0-9a-fA-F]{1,4}(:([0-9a-fA-F]{1,4}|\*)?)?$")
@@ -275,7 +294,8 @@ def resolve(overrides: Mapping | None = None, environ: Mapping[str, str] | None 
             sources[key.name] = layer
         except ValueError as exc:
             fallback = values.get(key.name, _default(key.name))
-            problems.append(f"{layer}: {key.name} {exc}, not {value!r} (using {_shown(fallback)!r}"
+            given = repr(value) if len(repr(value)) <= 80 else repr(value)[:77] + "..."
+            problems.append(f"{layer}: {key.name} {exc}, not {given} (using {_shown(fallback)!r}"
                             f" from {sources.get(key.name, DEFAULT)})")
 
     def layer_over(key: Key, config: dict | None) -> None:
@@ -305,6 +325,7 @@ def resolve(overrides: Mapping | None = None, environ: Mapping[str, str] | None 
             layer_over(key, config)
     values["data_dir"] = data_dir
     camera = config.get("camera")
+    problems += _camera_problems(camera)
     extra = CameraSettings.from_json(camera).extra if isinstance(camera, dict) else {}
     return Settings(
         **_top(values), server=_section(ServerSettings, "server", values),

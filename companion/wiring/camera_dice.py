@@ -24,7 +24,6 @@ from `tray_image`: the tray as the camera sees it now, in colour.
 from __future__ import annotations
 
 import logging
-import math
 import re
 from dataclasses import replace
 from pathlib import Path
@@ -34,35 +33,35 @@ import numpy as np
 
 from companion.server import locks
 from hardware import config_file
+from hardware.camera import board_numbers
 from hardware.camera.dice_settle import DiceSettler
 
 log = logging.getLogger(__name__)
 
 MIN_TRAY_PX = 40  # a tray crop smaller than this on either side is not read
 ORANGE = (0, 140, 255)  # BGR: the tray on the camera's preview
-TRAY_REACH_MM = 10_000  # no corner of a tray lies further than 10 m from the board marker
+TRAY_REACH_MM = board_numbers.REACH_MM  # no corner of a tray lies further than 10 m from the marker
 DECIMAL = re.compile(r"-?[0-9]{1,6}(\.[0-9]{1,3})?")  # a tray corner in mm, as typed
 
 
-def parse_tray(value) -> tuple[float, float, float, float] | None:
-    """A tray rectangle (x0, y0, x1, y1) in board mm from config or a form, or None if not
-    one: four finite numbers within `TRAY_REACH_MM` of the board marker, at least 2 cm each
-    way (NaN passes no comparison, so it is refused by name, not by ``x1 - x0 < 20``)."""
-    if isinstance(value, dict):
-        value = [value.get(k) for k in ("x0", "y0", "x1", "y1")]
-    if not isinstance(value, list | tuple) or len(value) != 4:
-        return None
-    if not all(type(v) in (int, float) for v in value):
-        return None
+def tray_problem(value) -> str | None:
+    """Why ``value`` (config.json ``camera.tray``, or a form's four numbers) is not a tray,
+    or None: four finite numbers within `TRAY_REACH_MM` of the board marker, at least 2 cm
+    each way (`hardware.camera.board_numbers.tray_rect`)."""
     try:
-        x0, y0, x1, y1 = (float(v) for v in value)
-    except OverflowError:  # an int beyond a float
+        board_numbers.tray_rect(value)
+    except ValueError as exc:
+        return str(exc)
+    return None
+
+
+def parse_tray(value) -> tuple[float, float, float, float] | None:
+    """A tray rectangle (x0, y0, x1, y1) in board mm from config or a form, or None if it is
+    not one (`tray_problem` says why)."""
+    try:
+        return board_numbers.tray_rect(value)
+    except ValueError:
         return None
-    if not all(math.isfinite(v) and abs(v) <= TRAY_REACH_MM for v in (x0, y0, x1, y1)):
-        return None
-    if x1 - x0 < 20 or y1 - y0 < 20:  # at least 2 cm each way
-        return None
-    return x0, y0, x1, y1
 
 
 def tray_from_form(given: list[str]) -> tuple[float, float, float, float] | None:
@@ -78,8 +77,21 @@ def tray_from_form(given: list[str]) -> tuple[float, float, float, float] | None
 
 
 def load_tray(config_path: Path) -> tuple[float, float, float, float] | None:
-    camera = config_file.read(config_path).get("camera")
-    return parse_tray(camera.get("tray")) if isinstance(camera, dict) else None
+    return load_tray_checked(config_path)[0]
+
+
+def load_tray_checked(config_path: Path) -> tuple[tuple | None, str | None]:
+    """The tray kept in config.json, and why one that is there is not used (None when it
+    is used or none is set): the camera's status says so rather than "no tray"."""
+    data, unusable = config_file.read_checked(config_path)
+    if unusable is not None:
+        return None, f"config.json {unusable}"
+    camera = data.get("camera")
+    if not isinstance(camera, dict) or "tray" not in camera:
+        return None, None
+    why = tray_problem(camera["tray"])
+    return (None, f"camera.tray in config.json: {why}") if why else (
+        parse_tray(camera["tray"]), None)
 
 
 def save_tray(config_path: Path, tray: tuple[float, float, float, float]) -> None:
@@ -149,7 +161,8 @@ class CameraDice:
         self.on_roll = on_roll
         self.active = active
         self.expected = expected
-        self.tray = load_tray(config_path) if config_path else None
+        self.tray, self.tray_unusable = load_tray_checked(config_path) if config_path else (
+            None, None)
         self.taught_game: str | None = None  # the game whose taught dice `settler` reads
         self.settler = DiceSettler()
         self.box: tuple[int, int, int, int] | None = None
@@ -162,7 +175,8 @@ class CameraDice:
         """Read the tray again from config.json and forget a throw under way."""
         game = self.game()
         with self._lock:
-            self.tray = load_tray(self.config_path) if self.config_path else None
+            self.tray, self.tray_unusable = load_tray_checked(self.config_path) \
+                if self.config_path else (None, None)
             self.settler = self._new_settler(game)
 
     def catalog_changed(self, game: str) -> None:
@@ -272,11 +286,12 @@ class CameraDice:
         game = self.game()
         with self._lock:
             tray, box, reading = self.tray or self.used_tray, self.box, self.reading
+            unusable = self.tray_unusable
             settler = self._settler(game)
             last, taught = settler.last_reading, [die.name for die in settler.taught]
         state, detail = self.camera_state()
         if state == "ok" and tray is None:
-            state, detail = "absent", "no tray zone is set (camera.tray)"
+            state, detail = "absent", unusable or "no tray zone is set (camera.tray)"
         return {"state": state, "detail": detail, "tray": list(tray) if tray else None,
                 "box": list(box) if box else None, "reading": reading,
                 "dice_seen": len(last.dice) if last is not None else 0, "taught": taught}

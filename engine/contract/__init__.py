@@ -35,6 +35,7 @@ from jsonschema import Draft202012Validator
 
 from engine.api import GameModule, Refused, random_move
 from engine.contract import turns
+from engine.contract.numbers import unbounded_numbers
 from engine.contract.privacy import Privacy, as_json
 from engine.contract.probes import ODD_VALUES, SKIP, Values, probe_actions
 from engine.contract.words import Words
@@ -103,7 +104,31 @@ class _Checker:
             self.note("info", "the host page's 'Correct a count' sends {type: 'adjust', by: "
                               "'host', seat, item, delta, reason}: declare 'adjust' in "
                               "action_shapes and host_actions (docs/engine.md, Corrections)")
+        self.rolls()
+        self.catalog_ranges()
         self.words.source(self.module)
+
+    def rolls(self) -> None:
+        """A game whose dice the table reads (a serial reader, the camera) names the action
+        types that record a roll: while the reader or the camera reads the rolls, the app
+        lets no phone send one (issue 45; companion/wiring/dice.py)."""
+        bindings = getattr(self.info, "bindings", None)
+        dice, roll = getattr(bindings, "dice", ()), getattr(bindings, "roll", None)
+        named = set(getattr(bindings, "roll_actions", ()) or ())
+        if (dice or roll is not None) and not named:
+            self.note("bindings", "the game reads dice (Bindings.dice or roll) but declares no "
+                                  "roll_actions: name the action types that record a roll, or "
+                                  "a phone may enter any roll while the dice reader or the "
+                                  "table camera reads them")
+        for kind in sorted(named - set(self.info.action_shapes)):
+            self.note("bindings", f"roll action {kind!r} has no shape")
+
+    def catalog_ranges(self) -> None:
+        """Every number of every catalog part's schema has a minimum and a maximum."""
+        for part in self.info.parts:
+            for path in unbounded_numbers(part.schema, part.id):
+                self.note("catalog", f"{path} is a number without a minimum and a maximum: an "
+                                     "owner's file could hold any (declare its range)")
 
     # ---- each position --------------------------------------------------------------------
     def fits_shape(self, where: str, action: dict) -> bool:

@@ -25,7 +25,7 @@ EFFECT = {"type": "object", "required": ["kind"], "properties": {
                            "glass": "A stained-glass tile"}, "What it does"),
     "items": {"title": "Resources", "oneOf": [
         {"type": "object", "title": "These counts", "properties": {
-            r: {"type": "integer", "minimum": 1, "title": t} for r, t in _RES_TITLES.items()}},
+            r: {**COUNT, "minimum": 1, "title": t} for r, t in _RES_TITLES.items()}},
         {"type": "array", "title": "Any of these", "items": choice_schema(_RES_TITLES)}]},
     "steps": {"type": "integer", "minimum": 1, "maximum": 6, "title": "Messenger steps"},
     "pairs": {"type": "array", "title": "Swaps", "items": {
@@ -41,7 +41,7 @@ _BAG = {"type": "object", "properties": {r: {**COUNT, "title": t} for r, t in _R
 _BONUS = {"type": "object", "properties": {**_BAG["properties"], "messenger": {
     **COUNT, "title": "Messenger steps"}}}
 _PLACES = {"type": "array", "items": {"type": "string"}}
-_COUNTS = {"type": "array", "items": {"type": "integer", "minimum": 0}}
+_COUNTS = {"type": "array", "items": COUNT}
 _KINDS = {"lay": "lay building", "workshop": "workshop", "hall": "common hall"}
 BOARD = {"$schema": S2020, "title": "Monasterium: board", "type": "object",
          "required": ["monasteries", "road", "window", "neutral_per_player", "glass_per_player",
@@ -76,9 +76,9 @@ BOARD = {"$schema": S2020, "title": "Monasterium: board", "type": "object",
                  "demo": {"type": "boolean"}}},
              "window": {"type": "object", "required": ["rows", "columns"],
                         "title": "Cathedral window", "properties": {
-                 "rows": {"type": "array", "items": {"type": "integer"},
+                 "rows": {"type": "array", "items": COUNT,
                           "title": "Prestige for a full row (top to bottom)"},
-                 "columns": {"type": "array", "items": {"type": "integer"},
+                 "columns": {"type": "array", "items": COUNT,
                              "title": "Prestige for a full column (left to right)"},
                  "row_bonus": {"type": "array", "items": _BONUS, "title": "Row bonuses"},
                  "column_bonus": {"type": "array", "items": _BONUS, "title": "Column bonuses"},
@@ -149,10 +149,10 @@ MISSIONS = {"$schema": S2020, "title": "Monasterium: missions", "type": "array",
                                               "window_5": "Stained glass of all 5 monasteries",
                                               "dice_3": "3 personal dice"}, "Goal (type C)"),
                           "points": {"title": "Prestige", "oneOf": [
-                              {"type": "array", "items": {"type": "integer", "minimum": 0},
+                              {"type": "array", "items": COUNT,
                                "minItems": 3, "maxItems": 3,
                                "title": "By year (A and B): years 1, 2, 3"},
-                              {"type": "integer", "minimum": 0, "title": "Once (C)"}]},
+                              {**COUNT, "title": "Once (C)"}]},
                           "demo": {"type": "boolean"}}}}
 PARTS = (
     CatalogPart("board", BOARD, merge="deep", title="Board and game facts"),

@@ -193,7 +193,9 @@ def _check(catalog: dict) -> list:
         if types != ["carpenter", "mortar_mixer", "stone_carver"]:
             out.append(problem("craftsmen.json", colour, "colour", "starting_craftsmen",
                           colour=colour))
-    for r in range(1, rounds + 1):
+    # a round count the schema refuses (10^20) is named by the schema, not counted out here
+    counted = rounds if type(rounds) is int and 0 <= rounds <= COUNT["maximum"] else 0
+    for r in range(1, counted + 1):
         n = sum(1 for c in crafts if not c.get("start") and c.get("round") == r)
         if n != 4:
             out.append(problem("craftsmen.json", f"round {r}", "round", "round_count", round=r,

@@ -8,7 +8,7 @@ from __future__ import annotations
 from engine.api import choice_schema
 
 _LANGS = {"type": "object", "additionalProperties": {"type": "string", "maxLength": 200}}
-_INT = {"type": "integer", "minimum": 0}
+_INT = {"type": "integer", "minimum": 0, "maximum": 1000}  # a count of a box
 _DEMO = {"type": "boolean"}
 _SEATS = {"N": "North", "E": "East", "S": "South", "W": "West"}
 _COLOURS = {"blue": "Blue", "red": "Red", "green": "Green", "yellow": "Yellow"}
@@ -33,7 +33,7 @@ def _counts(titles: dict) -> dict:
 
 _SUPPLY = {"type": "object", "properties": {
     "size": {"title": "Pieces in the box", "oneOf": [
-        {"type": "integer", "minimum": 0, "title": "Limited to"},
+        {**_INT, "title": "Limited to"},
         {"const": None, "title": "No limit"}]},
     "demo": _DEMO}}
 

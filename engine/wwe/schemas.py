@@ -17,7 +17,7 @@ from engine.wwe.game_schema import GAME_SECTIONS
 
 _NAMES = {"type": "object", "title": "Name",
           "additionalProperties": {"type": "string", "maxLength": 200}}
-_ID = {"type": ["string", "integer"], "title": "Id"}
+_ID = {"type": ["string", "integer"], "minimum": 0, "maximum": 999_999, "title": "Id"}
 _COMMON = {"id": _ID, "names": _NAMES, "demo": {"type": "boolean"},
            "demo_fields": {"type": "array", "items": {"type": "string"}},
            "note": {"type": "string", "title": "Note"}}
@@ -40,7 +40,8 @@ def _pick(values, titles: dict, title: str) -> dict:
 def _bag(items, title: str) -> dict:
     """A bag of items {item: count}: one number per item on the form."""
     return {"type": "object", "title": title, "properties": {
-        i: {"type": "integer", "minimum": 1, "title": _ITEM_TITLES[i]} for i in items}}
+        i: {"type": "integer", "minimum": 1, "maximum": 100, "title": _ITEM_TITLES[i]}
+        for i in items}}
 
 
 _WHO = _pick(WHO, {"all": "Every player", "active": "The active player",
@@ -117,8 +118,8 @@ _FIELDS = {
         "effects": _EFFECTS,
     },
     "projects": {
-        "stone": {"type": "integer", "minimum": 0, "title": "Stone spaces"},
-        "wood": {"type": "integer", "minimum": 0, "title": "Wood spaces"},
+        "stone": {"type": "integer", "minimum": 0, "maximum": 100, "title": "Stone spaces"},
+        "wood": {"type": "integer", "minimum": 0, "maximum": 100, "title": "Wood spaces"},
         "spire": {"type": "boolean", "title": "Spire"},
         "at_start": {"type": "boolean", "title": "On the board at the start"},
         "enters_after_chapter": {"type": ["integer", "null"], "minimum": 1, "maximum": 4,

@@ -29,7 +29,7 @@ import cv2
 import numpy as np
 
 from hardware import config_file
-from hardware.camera import DEFAULT_MARKER_MM
+from hardware.camera import DEFAULT_MARKER_MM, board_numbers
 from hardware.camera.decode import Detection
 from hardware.tags.format import BOARD_MARKER, CORNER_MARKERS
 
@@ -181,27 +181,21 @@ class Calibration:
 
     @classmethod
     def from_json(cls, data: dict) -> Calibration:
-        m = data["matrix"]
-        if len(m) != 2 or any(len(r) != 3 for r in m):
-            raise ValueError("calibration matrix must be 2x3")
-        h = data.get("homography")
-        if h is not None and (len(h) != 3 or any(len(r) != 3 for r in h)):
-            raise ValueError("calibration homography must be 3x3")
-        residual = data.get("residual_mm")
-        return cls((tuple(map(float, m[0])), tuple(map(float, m[1]))), float(data["north"]),
-                   float(data.get("marker_mm", DEFAULT_MARKER_MM)), True,
-                   _rows(h) if h is not None else None,
-                   float(residual) if residual is not None else None,
-                   int(data.get("markers", 1)))
+        """The stored calibration; ValueError (saying why) when its numbers are not finite
+        numbers (hardware/camera/board_numbers.py: config.json is edited by hand)."""
+        read = board_numbers.calibration(data)
+        return cls(read["matrix"], read["north"], read["marker_mm"], True, read["homography"],
+                   read["residual_mm"], read["markers"])
 
 
 def marker_positions(config: dict | None) -> dict[str, tuple[float, float]]:
     """camera.markers from config.json ({"NE": [x, y], ...} or full payloads), over the
-    DEMO defaults; the NORTH marker is always the origin."""
+    DEMO defaults; the NORTH marker is always the origin. ValueError, saying why, for a
+    position that is not two board numbers."""
     positions = dict(DEFAULT_MARKER_POSITIONS)
-    for name, value in (config or {}).items():
+    for name, value in board_numbers.markers(config or {}).items():
         payload = CORNER_MARKERS.get(str(name).upper(), str(name))
-        positions[payload] = (float(value[0]), float(value[1]))
+        positions[payload] = board_numbers.marker_position(name, value)
     positions[BOARD_MARKER] = (0.0, 0.0)
     return positions
 

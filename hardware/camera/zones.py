@@ -11,6 +11,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from hardware.camera import board_numbers
+
 Point = tuple[float, float]
 
 
@@ -22,10 +24,6 @@ class Zone:
     def contains(self, point: Point) -> bool:
         contour = np.float32(self.polygon).reshape(-1, 1, 2)
         return cv2.pointPolygonTest(contour, (float(point[0]), float(point[1])), False) >= 0
-
-
-def _rect(x0: float, y0: float, x1: float, y1: float) -> tuple[Point, ...]:
-    return ((x0, y0), (x1, y0), (x1, y1), (x0, y1))
 
 
 def rects(zones) -> dict[str, dict]:
@@ -42,13 +40,9 @@ class ZoneMap:
 
     @staticmethod
     def _polygon(spec) -> tuple[Point, ...]:
-        if isinstance(spec, dict):
-            return _rect(float(spec["x0"]), float(spec["y0"]), float(spec["x1"]),
-                         float(spec["y1"]))
-        points = tuple((float(x), float(y)) for x, y in spec)
-        if len(points) < 3:
-            raise ValueError("a zone needs at least three points")
-        return points
+        """ValueError, saying why, for a zone whose numbers are not board mm (config.json
+        is edited by hand: hardware/camera/board_numbers.py)."""
+        return board_numbers.polygon(spec)
 
     def zone_at(self, point: Point) -> str | None:
         for zone in self.zones:

@@ -181,3 +181,153 @@ def test_a_die_picture_with_a_long_face_number_is_not_found(host, caplog):
     for face in ("1" * 300, "1" * 5000, "1000", "4"):
         assert client.get(url.format(face)).status_code == 404, face
     assert not tracebacks(caplog)
+
+
+# config.json's board numbers, edited by hand (issue 45: "numbers finite and in range wherever
+# a number is read"): text where a number goes ("nan" is one to `float()`), out of reach,
+# an integer beyond any float; each named by the doctor and left unused by the camera
+BAD_BOARD = {
+    "zones": {"council": {"x0": "nan", "y0": 0, "x1": 50, "y1": 50}},
+    "tray": {"x0": 0, "y0": 0, "x1": 100_000, "y1": 100},
+    "markers": {"NE": ["inf", 0]},
+    "calibration": {"matrix": [[0.5, 0, "nan"], [0, 0.5, 0]], "north": 0},
+}
+
+
+@pytest.mark.parametrize("name", sorted(BAD_BOARD))
+def test_a_board_number_in_config_json_that_is_not_one_is_named_and_not_used(tmp_path,
+                                                                            name):
+    from hardware.camera.settings import build_recognizer
+
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "config.json").write_text(json.dumps({"camera": {name: BAD_BOARD[name]}}))
+    resolved = resolve({"DATA_DIR": str(data)}, {})
+    result = doctor.check_settings(doctor.Context(data_dir=data, settings=resolved))
+    assert result.status == doctor.WARN and f"camera.{name}" in result.summary, result.summary
+    assert resolved.camera.zones is None  # the game's zones are used
+    # the recogniser the server builds from these settings (hardware/camera/settings.py)
+    recognizer = build_recognizer(resolved.camera, resolved.config_path)
+    assert recognizer.zones.zones == [] and recognizer.calibration_source == "none"
+    assert load_tray(resolved.config_path) is None
+
+
+def test_board_numbers_are_finite_numbers_in_reach():
+    from hardware.camera import board_numbers
+    from hardware.camera.calibration import Calibration, marker_positions
+    from hardware.camera.zones import ZoneMap
+
+    assert board_numbers.board_number(-60) == -60.0
+    for bad in ("nan", "3", float("nan"), float("-inf"), 10 ** 400, True, None, 20_000):
+        with pytest.raises(ValueError):
+            board_numbers.board_number(bad)
+    with pytest.raises(ValueError, match="x must be a number"):
+        ZoneMap({"a": [[0, 0], [10, 0], ["nan", 5]]})
+    with pytest.raises(ValueError, match="must be from"):
+        ZoneMap({"a": {"x0": 0, "y0": 0, "x1": 1e308, "y1": 5}})
+    assert [z.name for z in ZoneMap({"a": [[0, 0], [10, 0], [5, 5]]}).zones] == ["a"]
+    with pytest.raises(ValueError, match="'NE' y must be a number"):
+        marker_positions({"NE": [200, "0"]})
+    good = Calibration(((0.5, 0.0, -10.0), (0.0, 0.5, -20.0)), 90.0, 40.0)
+    assert Calibration.from_json(good.to_json()) == good
+    for field, bad in (("north", "nan"), ("north", 10 ** 400), ("marker_mm", -30),
+                       ("marker_mm", True), ("markers", 1.5)):
+        with pytest.raises(ValueError):
+            Calibration.from_json(dict(good.to_json(), **{field: bad}))
+
+
+def test_the_camera_says_why_it_reads_no_tray(tmp_path):
+    """With a roll owed, a camera whose tray in config.json is not one says so (issue 45:
+    "the camera read nothing and nothing said why")."""
+    from companion.wiring.camera_dice import CameraDice
+
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps({"camera": {"tray": {"x0": 0, "y0": 0, "x1": "100",
+                                                    "y1": 100}}}))
+    dice = CameraDice(path, on_roll=lambda roll: None, active=lambda: True,
+                      expected=lambda: True)
+    status = dice.status()
+    assert status["state"] == "absent" and status["tray"] is None
+    assert "camera.tray" in status["detail"] and "x1 must be a number" in status["detail"]
+    path.write_text('{"camera": {"tray": {"x0": NaN, "y0": 0, "x1": 100, "y1": 100}}}')
+    dice.reset()
+    assert "not valid JSON" in dice.status()["detail"]
+    path.write_text("{}")
+    dice.reset()
+    assert dice.status()["detail"] == "no tray zone is set (camera.tray)"
+    save_tray(path, (0.0, 0.0, 100.0, 100.0))
+    dice.reset()
+    assert dice.status()["state"] == "ok" and dice.status()["tray"] == [0.0, 0.0, 100.0, 100.0]
+
+
+def test_the_camera_commands_say_a_bad_setting_in_one_line(tmp_path):
+    """`companion camera test|snapshot|calibrate` with such a setting: one line saying which,
+    no traceback; ``--marker-mm nan`` (click reads it as a float) is refused."""
+    from click.testing import CliRunner
+
+    from companion.cli import cli
+
+    (tmp_path / "config.json").write_text(json.dumps({"camera": {
+        "markers": BAD_BOARD["markers"]}}))
+    for args in (["test", "none.avi"], ["snapshot", "none.avi", "--out", "x.jpg"],
+                 ["calibrate", "none.avi"]):
+        result = CliRunner().invoke(cli, ["camera", *args, "--data", str(tmp_path)])
+        assert result.exit_code == 1 and not isinstance(result.exception, ValueError), args
+        assert "'NE' x must be a number" in result.output, result.output
+        assert len(result.output.strip().splitlines()) == 1, result.output
+    for size in ("nan", "inf", "-30", "0"):
+        result = CliRunner().invoke(cli, ["camera", "calibrate", "none.avi", "--data",
+                                          str(tmp_path), "--marker-mm", size])
+        assert result.exit_code == 2 and "above 0" in result.output, (size, result.output)
+
+
+def int_leaves(value, path=()):
+    """The paths of the integers in ``value`` (a list's first entry only: its entries share a
+    schema)."""
+    if type(value) is int:
+        yield path
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from int_leaves(item, (*path, key))
+    elif isinstance(value, list) and value:
+        yield from int_leaves(value[0], (*path, 0))
+
+
+@pytest.mark.timeout(1200)
+def test_every_catalog_number_of_every_game_has_a_range():
+    """Each integer of each installed game's catalog, made 10^20 or -10^20 (what an owner's
+    file or the deck page's JSON may hold), is refused by the loader's checks, at once: not
+    taken (a reward of 10^20 gold) nor counted out (Pillars' rounds, a loop of 10^20)."""
+    import copy
+    import signal
+
+    from companion.box import catalog as catalogs
+    from companion.game import games
+    from engine.contract.numbers import unbounded_numbers
+
+    def too_slow(*_):
+        raise TimeoutError("the catalog checks did not return within 30 s")
+
+    before = signal.signal(signal.SIGALRM, too_slow)
+    try:
+        for name in games.known():
+            info = games.module_of(name).info
+            for part in info.parts:  # the shape says the range (the contract kit asks it)
+                assert list(unbounded_numbers(part.schema, part.id)) == [], name
+            base = catalogs.load_catalog(name)
+            for part_id, part in base.items():
+                for path in int_leaves(part):
+                    for number in (10 ** 20, -10 ** 20):
+                        changed = copy.deepcopy(base)
+                        spot = changed[part_id]
+                        for key in path[:-1]:
+                            spot = spot[key]
+                        spot[path[-1]] = number
+                        signal.alarm(30)
+                        try:
+                            problems = catalogs.check(info, changed)
+                        finally:
+                            signal.alarm(0)
+                        assert problems, (name, part_id, path, number)
+    finally:
+        signal.signal(signal.SIGALRM, before)

@@ -40,9 +40,10 @@ PLAYERS = [{"seat": "N", "name": "Ann"}, {"seat": "E", "name": "Bob"}]
 def source(tmp_path_factory) -> Path:
     """A database of the app as an evening leaves it: every installed game with moves, an
     undone move, a game ended early (its result kept), joined seats, a paired table, the
-    host's token, a setup guide's progress and the box's choice of the game at the table."""
+    host's token, a setup guide's progress, the box's choice of the game at the table, and a
+    snapshot every two actions: every TEXT column of every table holds a value to change."""
     folder = tmp_path_factory.mktemp("source")
-    app = create_app({"DATA_DIR": str(folder), "TESTING": True})
+    app = create_app({"DATA_DIR": str(folder), "TESTING": True, "SNAPSHOT_EVERY": 2})
     service = context.of(app).service
     rnd = random.Random(45)
     for name in ("wwe", "pillars", "monasterium"):
@@ -294,20 +295,20 @@ def test_after_any_restore_every_text_passes_the_rule_and_every_page_answers(
     con = sqlite3.connect(path)
     rows = con.execute(f'SELECT rowid, "{column}" FROM "{table}" WHERE "{column}" IS NOT NULL'
                        ).fetchall()
-    if rows:
-        rowid, old = rows[pick % len(rows)]
-        new = text
-        if inside and (table, column) in restore_check.JSON_COLUMNS:
-            value = json.loads(old)
-            found = list(strings_in(value))
-            if found:
-                spot, kind = found[pick % len(found)]
-                new = json.dumps(replaced(value, spot, kind, text))
-        with contextlib.suppress(sqlite3.IntegrityError):  # a key taken twice: unchanged
-            # as bytes: a file may hold what Python would not encode (a lone surrogate)
-            con.execute(f'UPDATE "{table}" SET "{column}" = CAST(? AS TEXT) WHERE rowid = ?',
-                        (new.encode("utf-8", "surrogatepass"), rowid))
-        con.commit()
+    assert rows, f"the source has no {table}.{column} to change"  # no column goes untried
+    rowid, old = rows[pick % len(rows)]
+    new = text
+    if inside and (table, column) in restore_check.JSON_COLUMNS:
+        value = json.loads(old)
+        found = list(strings_in(value))
+        if found:
+            spot, kind = found[pick % len(found)]
+            new = json.dumps(replaced(value, spot, kind, text))
+    with contextlib.suppress(sqlite3.IntegrityError):  # a key taken twice: unchanged
+        # as bytes: a file may hold what Python would not encode (a lone surrogate)
+        con.execute(f'UPDATE "{table}" SET "{column}" = CAST(? AS TEXT) WHERE rowid = ?',
+                    (new.encode("utf-8", "surrogatepass"), rowid))
+    con.commit()
     con.close()
     before = fingerprint(data)
     try:
@@ -322,3 +323,80 @@ def test_after_any_restore_every_text_passes_the_rule_and_every_page_answers(
     finally:
         restored.close()
     every_page_answers(data)
+
+
+# ---- numbers that are not numbers, in the JSON columns ---------------------------------
+
+# (table, column, the literal put in place of its first number): Python's json module reads
+# each, the app never writes one (orjson writes null; limits refuse them at every door)
+NAN_INPUTS = [("catalogs", "catalog", "NaN"), ("games", "result", "Infinity"),
+              ("games", "setup", "-Infinity"), ("setup_progress", "progress", "1e309"),
+              ("actions", "action", "NaN"), ("box", "value", "NaN")]
+
+
+def nan_in(source: Path, folder: Path, table: str, column: str, literal: str) -> Path:
+    path = tampered(source, folder, "SELECT 1")
+    con = sqlite3.connect(path)
+    rowid, text = con.execute(f'SELECT rowid, "{column}" FROM "{table}" WHERE "{column}" '
+                              "IS NOT NULL ORDER BY rowid LIMIT 1").fetchone()
+    changed = re.sub(r"(?<=[:\[,])(\s*)-?\d+(\.\d+)?", r"\g<1>" + literal, text, count=1)
+    if changed == text:  # no number in it (the box's choice of game): the whole value
+        changed = literal
+    con.execute(f'UPDATE "{table}" SET "{column}" = ? WHERE rowid = ?', (changed, rowid))
+    con.commit()
+    con.close()
+    return path
+
+
+@pytest.mark.parametrize(("table", "column", "literal"), NAN_INPUTS)
+def test_a_number_that_is_not_one_in_a_json_column_is_refused(source, data, tmp_path, table,
+                                                              column, literal):
+    path = nan_in(source, tmp_path / "nan", table, column, literal)
+    before = fingerprint(data)
+    for force in (False, True):  # never, not even forced
+        with pytest.raises(backups.BackupError, match=re.escape(f"{table}.{column}")) as caught:
+            backups.restore(path, data, force=force)
+        assert "a number that is not one" in str(caught.value) and literal in str(caught.value)
+    assert fingerprint(data) == before
+
+
+def test_the_json_columns_are_the_ones_the_app_fills_with_json(source):
+    """`restore_check.JSON_COLUMNS`, a list kept by hand, against the data: every TEXT column
+    of the schema whose every stored value is a JSON object, list or string is in it, and
+    every column in it holds such values in an evening's database."""
+    con = sqlite3.connect(source)
+    try:
+        found = set()
+        for table, column in COLUMNS:
+            values = [v for (v,) in con.execute(
+                f'SELECT "{column}" FROM "{table}" WHERE "{column}" IS NOT NULL')]
+            if values and all(is_json_text(v) for v in values):
+                found.add((table, column))
+    finally:
+        con.close()
+    assert found == restore_check.JSON_COLUMNS
+
+
+def is_json_text(value) -> bool:
+    if not isinstance(value, str) or value[:1] not in "{[\"":
+        return False
+    try:
+        json.loads(value)
+    except ValueError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("where", COLUMNS, ids=[f"{t}.{c}" for t, c in COLUMNS])
+def test_every_text_column_of_the_schema_is_held_to_the_rule(source, data, tmp_path, where):
+    """Beside the property (which samples): each TEXT column of the schema in turn, a lone
+    surrogate stored in its first value is refused by name, the live files untouched."""
+    table, column = where
+    path = tampered(source, tmp_path / "one", f'UPDATE "{table}" SET "{column}" = CAST('
+                    f'CAST("{column}" AS BLOB) || X\'EDA080\' AS TEXT) WHERE rowid = '
+                    f'(SELECT MIN(rowid) FROM "{table}" WHERE "{column}" IS NOT NULL)')
+    before = fingerprint(data)
+    with pytest.raises(backups.BackupError) as caught:
+        backups.restore(path, data, force=True)
+    assert f"text the app never stores: {table}.{column}" in str(caught.value), caught.value
+    assert fingerprint(data) == before

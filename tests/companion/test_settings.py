@@ -26,7 +26,8 @@ def write_config(data: Path, config) -> Path:
 def test_each_layer_overrides_the_one_below_and_says_so(tmp_path):
     data = write_config(tmp_path / "data", {
         "server": {"port": 8100, "threads": 50},
-        "camera": {"source": "/dev/video1", "marker_mm": 40, "calibration": {"north": 1}},
+        "camera": {"source": "/dev/video1", "marker_mm": 40,
+                   "calibration": {"matrix": [[1, 0, 0], [0, 1, 0]], "north": 1}},
         "dice": {"port": "/dev/ttyUSB0", "emulate": "auto"}})
     only_json = resolve({"DATA_DIR": str(data)}, {})
     assert only_json.server.port == 8100 and only_json.source_of("server.port") == CONFIG_JSON

@@ -136,6 +136,10 @@ ZOO: dict[str, tuple[list[tuple[str, str, str]], str]] = {
     "a view that is not JSON": ([(RULES, '''    return {"seats": state["seats"], "active"''',
                                   '''    return {"seats": set(state["seats"]), "active"''')],
                                 "is not JSON"),
+    "dice the table reads, no roll action named": ([(
+        INIT, "    bindings=Bindings(),  # no camera, no dice reader: the app rolls",
+        "    bindings=Bindings(roll=lambda state, dice: []),  # a reader, its rolls unnamed")],
+        "declares no roll_actions"),
 }
 
 # ---- the toy game: hidden cards (ids) and hidden coins (numbers) --------------------------

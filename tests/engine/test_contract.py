@@ -98,3 +98,22 @@ def test_the_kit_asks_a_game_that_cites_rules_for_a_rule_behind_each_text():
     assert any("event 'played' cites no rule" in p for p in problems), problems
     assert any("refusal 'not_your_turn' cites no rule" in p for p in problems), problems
     assert not any("prompt 'play' cites no rule" in p for p in problems)
+
+
+def test_the_kit_catches_a_catalog_number_without_a_range():
+    """Planted fault: the toy's coin points lose their maximum; the kit names the path."""
+    import copy
+
+    from tc_toygame import CARDS_SCHEMA, GAME
+
+    from engine.api import CatalogPart
+
+    schema = copy.deepcopy(CARDS_SCHEMA)
+    del schema["items"]["properties"]["points"]["maximum"]
+    open_ended = dataclasses.replace(GAME.info, parts=(CatalogPart(
+        "cards", schema, title="Coins", stickers="coin"),))
+    problems = check_game(broken_toy(info=open_ended), load_catalog("toy"), games=1)
+    assert any("cards[].points is a number without a minimum and a maximum" in p
+               for p in problems), problems
+    assert not any("without a minimum" in p
+                   for p in check_game(GAME, load_catalog("toy"), games=1))
