@@ -153,6 +153,8 @@ def test_a_new_game_asks_and_takes_the_camera_only_with_the_hosts_pin(server, br
     question = page.locator("#at-table")
     assert "Die Tore der Welt" in question.inner_text() and "Uwe, Eva, Sven" in (
         question.inner_text())
+    # a title after a German preposition is quoted ("bei Die Tore der Welt" read as broken)
+    assert "bei „Die Tore der Welt“" in question.inner_text(), question.inner_text()
     assert page.locator("#at_table_later").is_checked()
     shot(page, "doors-new-game-asks-de-phone")
     page.check("#at_table_now")

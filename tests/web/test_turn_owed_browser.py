@@ -3,7 +3,8 @@ chromium (and WebKit, the engine of every iPhone) against the real server: every
 of every game that names a player (the view's `steps`, companion/table/table_steps.py) –
 The Pillars of the Earth's round preparation in rounds 1 and 2 (another start player), the
 architect drawn, the event card, the tax die; World Without End's event card, tax die and
-plague token; Monasterium's roll – reached by random legal play before the server starts.
+plague token; Monasterium's roll and a new personal die's roll – reached by random legal
+play before the server starts.
 That player's phone reads "Your turn" and the step in its language, in the seat's colour;
 another player's phone says who is awaited; the TV names that player in its steps.
 Screenshots (German and Spanish phones, and the TV beside them):
@@ -42,7 +43,9 @@ STATES = [
     ("wwe-tax", "wwe", step_is("roll_tax"), "de"),
     ("wwe-plague", "wwe", step_is("reveal_plague"), "es"),
     ("monasterium-roll", "monasterium", step_is("roll"), "de"),
+    ("monasterium-roll-extra", "monasterium", step_is("roll_extra"), "es"),
 ]
+SEEDS = {"monasterium-roll-extra": 0}  # random play reaches a new personal die with it
 WEBKIT = ["pillars-architect", "wwe-tax", "monasterium-roll"]
 
 
@@ -64,8 +67,9 @@ def server(tmp_path_factory):
         seats = service._kinds(game).module.info.seats[:4]
         players = [{"seat": s.id, "name": n, "colour": s.colour}
                    for s, n in zip(seats, NAMES, strict=False)]
-        live = service.create(game, {"players": players, "seed": 5}, PIN)
-        play_to(service, live, until, seed=5)
+        seed = SEEDS.get(label.split("@")[0], 5)
+        live = service.create(game, {"players": players, "seed": seed}, PIN)
+        play_to(service, live, until, seed=seed)
         (owes,) = {st.who for st in steps_of(live.kind.module, live.state)}
         other = next(s for s in live.seats if s != owes)
         made[label] = (live.id, owes, other, service.store.join_codes(live.id),
