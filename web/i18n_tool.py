@@ -91,8 +91,9 @@ class Domain:
 
 
 def msgid_of(value) -> str | tuple[str, str]:
-    """A msgid as Babel wants it: a string, or (singular, plural) for a [s, p] list."""
-    return tuple(value) if isinstance(value, list | tuple) else value
+    """A msgid as Babel wants it: a string, or (singular, plural) for a [s, p] list (or a
+    [s, p, name] list, whose name says which param counts: companion/server/i18n.text)."""
+    return tuple(value[:2]) if isinstance(value, list | tuple) else value
 
 
 def ui_strings_of(path: Path | None) -> list[Entry]:

@@ -28,7 +28,8 @@ MESSAGES: dict[str, str] = {
     # what the simulated camera would record (the host's camera page)
     "would_card": "Record the card “{card}”.",
     "would_card_for": "Record the card “{card}” for {seat}.",
-    "would_turn": "Record the card turned {rotation} quarter turns.",
+    "would_turn": ("Record the card turned {rotation} quarter turn.",
+                   "Record the card turned {rotation} quarter turns.", "rotation"),
     "would_other": "Record a step of the table.",
     # a game that is not the one at the table (companion.wiring.hardware_manager.away)
     "table_elsewhere": "The camera and the dice reader are with {game} ({players}) at the "

@@ -27,9 +27,12 @@ SERVER_REASONS: dict[str, str] = {
     "wrong_code": "The join code is wrong.",
     "table_taken": "The camera and the dice reader serve another game in play. Only its "
                    "host moves them (with its host PIN); they come free when it ends.",
-    "pairing_expired": "This pairing link has expired: it works for {minutes} minutes, once. "
-                       "The host makes a new one on the host page, under “Pair the table "
-                       "display”.",
+    "pairing_expired": ("This pairing link has expired: it works for {minutes} minute, once. "
+                        "The host makes a new one on the host page, under “Pair the table "
+                        "display”.",
+                        "This pairing link has expired: it works for {minutes} minutes, once. "
+                        "The host makes a new one on the host page, under “Pair the table "
+                        "display”.", "minutes"),
     "pairing_invalid": "This pairing link does not work: it was used already or is "
                        "incomplete. The host makes a new one on the host page, under “Pair "
                        "the table display”.",

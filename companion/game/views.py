@@ -7,6 +7,8 @@ only (the host is usually a player too); the table also gets the choices for sea
 """
 from __future__ import annotations
 
+import functools
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -30,6 +32,8 @@ def refusal(kind_reasons: dict, lang: str, code: str, params: dict, names=None,
     ``game``'s translations first)."""
     template = kind_reasons.get(code) or SERVER_REASONS.get(code) or code
     shown = {k: names(v) if names else v for k, v in (params or {}).items()}
+    if isinstance(names, Namer):  # "only {have} {item}": the thing in its count's form
+        shown = names.count_words(params or {}, shown, template)
     chain = names.chain if isinstance(names, Namer) and names.game == game else None
     return {"code": code, "params": params or {},
             "message": i18n.text(lang, template, shown, game=game, chain=chain)}
@@ -45,6 +49,22 @@ def refused_json(live: LiveGame | None, lang: str, exc: Refused,
     out = refusal(reasons, lang, exc.code, params, namer, live.kind.name if live else None)
     out["rule"] = citations.for_reason(live.kind, lang, exc.code) if live else None
     return out
+
+
+@functools.lru_cache(maxsize=4096)
+def _counted_by(forms: tuple) -> dict[str, str]:
+    return {thing: count for form in forms if isinstance(form, str)
+            for count, thing in re.findall(r"\{(\w+)\} \{(\w+)\}", form)}
+
+
+def counted_by(template: Any) -> dict[str, str]:
+    """{thing param: the param right before it} of a template's "{have} {item}"s: the
+    number that counts the thing (both forms of a plural template)."""
+    if isinstance(template, str):
+        return _counted_by((template,))
+    if isinstance(template, list | tuple):
+        return _counted_by(tuple(template))
+    return {}
 
 
 class Namer:
@@ -78,15 +98,17 @@ class Namer:
         text = forms.get(i18n.plural_category(self.lang, abs(n))) or forms.get("other")
         return " ".join(text.replace("{n}", " ").split()) if text else None
 
-    def count_words(self, params: dict, shown: dict) -> dict:
+    def count_words(self, params: dict, shown: dict, template: Any = None) -> dict:
         """``shown`` with each counted thing of ``params`` in the form its count asks
-        for ("1 monetę", "5 monet"): the count is the text's ``amount``,
+        for ("1 monetę", "5 monet"): the count is the number standing right before it in
+        the English ``template`` ("only {have} {item}"), else the text's ``amount``,
         ``count`` or ``n``."""
+        before = counted_by(template)
         n = next((params[k] for k in COUNTS if type(params.get(k)) is int), None)
-        if n is None:
-            return shown
         for key, value in params.items():
-            word = None if key in COUNTS else self.counted(value, n)
+            by = before.get(key)
+            count = params[by] if by and type(params.get(by)) is int else n
+            word = None if key in COUNTS or count is None else self.counted(value, count)
             if word:
                 shown[key] = word
         return shown
@@ -187,7 +209,8 @@ def _log_entry(live: LiveGame, lang: str, namer: Namer, position: int) -> tuple:
     if entry is None:
         params = {k: v for k, v in event.items() if k != "type"}
         template = event_template(live.kind, event)
-        shown = namer.count_words(params, {k: namer(v, k) for k, v in params.items()})
+        shown = namer.count_words(params, {k: namer(v, k) for k, v in params.items()},
+                                  template)
         if event.get("type") == "corrected":  # a host's correction: before and after in words
             shown.update(correction_words.event_params(live, lang, namer, event))
         entry = live.log_cache[key] = {
@@ -237,7 +260,8 @@ def prompt_entries(live: LiveGame, lang: str, namer: Namer,
             continue
         template = texts.get(prompt.kind) or live.kind.event_texts.get(f"prompt_{prompt.kind}")
         params = dict(prompt.params, seat=prompt.seat)
-        shown = namer.count_words(params, {k: namer(v, k) for k, v in params.items()})
+        shown = namer.count_words(params, {k: namer(v, k) for k, v in params.items()},
+                                  template)
         data["text"] = (i18n.text(lang, template, shown, game=live.kind.name,
                                   chain=namer.chain) if template else None)
         data["rule"] = citations.id_for_prompt(live.kind, prompt.kind)

@@ -317,15 +317,17 @@ def text(lang: str, msgid: str, params: dict | None = None, game: str | None = N
 
     ``game``: the game id whose domain is looked up first (then the shared domain).
     A msgid given as [singular, plural] is chosen by ``params["n"]``, ``params["count"]`` or
-    ``params["amount"]``.
+    ``params["amount"]``; as [singular, plural, name] by ``params[name]`` ("for {cost}
+    gold": ``"cost"``), the number the noun it stands before counts.
     ``chain``: ``translations(lang, game)`` if the caller holds it already (a view builds
     dozens of texts; looking the app up for each costs more than the text).
     """
     params = params or {}
     t = chain or translations(lang, game)
     if isinstance(msgid, list | tuple):
-        n = params.get("n", params.get("count", params.get("amount", 1)))
-        out = t.ngettext(msgid[0], msgid[1], n if isinstance(n, int) else 1)
+        n = params.get(msgid[2], 1) if len(msgid) > 2 else params.get(
+            "n", params.get("count", params.get("amount", 1)))
+        out = t.ngettext(msgid[0], msgid[1], abs(n) if type(n) is int else 1)
     else:
         out = t.gettext(msgid)
     return fill(out, params)

@@ -36,6 +36,12 @@ def _count_map(value: Any, where: str) -> dict[int, int] | int:
     raise GuideError(f"{where}: a number, or an object of player counts to numbers")
 
 
+def _text(value: Any) -> bool:
+    """A guide's text: a msgid, or [singular, plural] of a text with a count ({n})."""
+    return isinstance(value, str) or (isinstance(value, list) and len(value) == 2 and all(
+        isinstance(form, str) for form in value))
+
+
 def parse(data: Any) -> dict:
     """The guide file checked: ``{"tiebreak", "steps": [...], "pieces": [...]}``."""
     if not isinstance(data, dict):
@@ -44,7 +50,7 @@ def parse(data: Any) -> dict:
     for i, step in enumerate(data.get("steps") or []):
         where = f"steps[{i}]"
         if not isinstance(step, dict) or not isinstance(step.get("id"), str) or \
-                not isinstance(step.get("text"), str) or step["id"] in seen:
+                not _text(step.get("text")) or step["id"] in seen:
             raise GuideError(f"{where}: needs a distinct id and a text")
         seen.add(step["id"])
         camera = step.get("camera")
@@ -65,7 +71,7 @@ def parse(data: Any) -> dict:
     pieces = []
     for i, piece in enumerate(data.get("pieces") or []):
         where = f"pieces[{i}]"
-        if not isinstance(piece, dict) or not isinstance(piece.get("text"), str):
+        if not isinstance(piece, dict) or not _text(piece.get("text")):
             raise GuideError(f"{where}: needs a text")
         by_position = piece.get("by_position")
         if by_position is not None and not (isinstance(by_position, list) and all(
@@ -142,7 +148,7 @@ def pieces_for(guide: dict, live, seat: str, lang: str) -> list[str]:
             n = piece["by_position"][position] if position < len(piece["by_position"]) else None
         else:
             n = _n(piece["n"], players)
-        if n is not None or "{n}" not in piece["text"]:
+        if n is not None or "{n}" not in str(piece["text"]):
             out.append(i18n.text(lang, piece["text"], {"n": n}, game=live.kind.name))
     return out
 

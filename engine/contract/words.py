@@ -99,7 +99,7 @@ class Words:
                       ) -> None:
         if self.translated is None:
             return
-        key = tuple(msgid) if isinstance(msgid, list | tuple) else msgid
+        key = tuple(msgid[:2]) if isinstance(msgid, list | tuple) else msgid
         for lang in self.langs:
             if key not in self.translated.get(lang, ()):
                 self.note(where, f"{what} has no {lang} text: {key!r} is not translated "

@@ -44,9 +44,12 @@ EVENT_TEXTS: dict[str, str] = {
     "penance_card": "Penance: your card {card} was discarded at random.",
     "penance_discard": "Penance: a random card of {seat} is discarded.",
     "permanent_discarded": "The oldest permanent event {card} leaves the board.",
-    "plague_flipped": "Plague at location {location}: {value} medical knowledge needed.",
+    "plague_flipped": ("Plague at location {location}: {value} medical knowledge needed.",
+                       "Plague at location {location}: {value} medical knowledge needed.",
+                       "value"),
     "plague_placed": "The plague tokens are placed face down.",
-    "price_changed": "{item} now sells for {price} gold.",
+    "price_changed": ("{item} now sells for {price} gold.", "{item} now sells for {price} gold.",
+                      "price"),
     "progress": "{project} receives 1 {item} from the supply.",
     "progress_skipped": "{project} gets no {item}: the supply is empty.",
     "project_completed": "{project} is complete.",
@@ -57,7 +60,9 @@ EVENT_TEXTS: dict[str, str] = {
     "round_started": "Chapter {chapter}, round {round}: {active} is the start player.",
     "royal_court_exempt": "{seat} is at the Royal Court and loses no further action.",
     "seal_returned": "{seat} takes the seal back from {project}.",
-    "sold": "{seat} sold {wool} wool and {cloth} cloth for {gold} gold.",
+    # three counts: the gold's noun follows its count, wool and cloth are named before theirs
+    "sold": ("{seat} sold wool ({wool}) and cloth ({cloth}) for {gold} gold.",
+             "{seat} sold wool ({wool}) and cloth ({cloth}) for {gold} gold.", "gold"),
     "spire_placed": "The spire is placed; most loyalty: {leaders}.",
     "start_player": "{seat} is now the start player.",
     "target_chosen": "{seat} is chosen for event card {card}.",
@@ -67,7 +72,7 @@ EVENT_TEXTS: dict[str, str] = {
     "traded": "{seat} trades.",
     "uncovered": "The cover tile on {id} ({target}) is removed.",
     "vp": "{seat}: {delta} VP ({reason}).",
-    "woven": "{seat} wove {amount} wool into cloth.",
+    "woven": ("{seat} wove {amount} wool into cloth.", "{seat} wove {amount} wool into cloth."),
 }
 
 # Every prompt kind (a decision owed now, `prompts()`) -> an English template. The server

@@ -13,7 +13,7 @@ from engine.api import correction_preview
 from engine.wwe import GAME
 from engine.wwe.reasons import REASONS
 from engine.wwe.texts import EVENT_TEXTS
-from tests.engine.wwe_helpers import act, at, new_game, plain, refused, run_until
+from tests.engine.wwe_helpers import act, at, english, new_game, plain, refused, run_until
 
 SETUP_SEATS = ("N", "E", "S")
 
@@ -159,7 +159,7 @@ def test_bad_corrections_are_refused_and_change_nothing(s, part, key, value, cod
         action["key"] = key
     r = refused(s, **action)
     assert r.code == code and r.code in REASONS
-    REASONS[r.code].format(**r.params)
+    english(REASONS[r.code], r.params)
 
 
 def test_corrections_are_host_only_and_need_a_value(s):

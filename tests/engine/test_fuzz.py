@@ -12,7 +12,7 @@ from engine.api import Refused
 from engine.wwe import GAME
 from engine.wwe.reasons import REASONS
 from engine.wwe.state import CARD_IDS
-from tests.engine.wwe_helpers import at, new_game, plain, run_until
+from tests.engine.wwe_helpers import at, english, new_game, plain, run_until
 
 TYPES = ["reveal_event", "reveal_plague", "orient_event", "play_card", "answer_trade",
          "roll_tax", "choose_protection", "choose_target", "resolve_manual", "cure",
@@ -57,5 +57,5 @@ def test_garbage_is_refused_cleanly(positions, action, which):
         GAME.apply(state, action)
     except Refused as r:
         assert r.code in REASONS
-        REASONS[r.code].format(**r.params)
+        english(REASONS[r.code], r.params)
     assert json.dumps({k: v for k, v in state.items() if k != "cat"}, sort_keys=True) == before

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from engine.wwe import GAME
 from engine.wwe.reasons import REASONS
-from tests.engine.wwe_helpers import act, at, head, new_game, plain, refused, run_until
+from tests.engine.wwe_helpers import act, at, english, head, new_game, plain, refused, run_until
 
 
 def _card(catalog, cid):
@@ -28,7 +28,7 @@ def test_fourth_permanent_event_refused_state_unchanged(catalog):
     r = refused(s, type="reveal_event", by="table", card=PERMS[3])
     assert r.code == "too_many_permanent"
     assert r.params == {"card": PERMS[3], "chapter": 1, "max": 3}
-    assert REASONS[r.code].format(**r.params)
+    assert english(REASONS[r.code], r.params)
     # the same card is refused in the reveal choices, with the reason
     refusals = {c.action["card"]: c.refused for c in GAME.choices(s, "table")}
     assert refusals[PERMS[3]]["code"] == "too_many_permanent"

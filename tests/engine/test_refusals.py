@@ -15,6 +15,7 @@ from engine.wwe.texts import EVENT_TEXTS
 from tests.engine.wwe_helpers import (
     act,
     at,
+    english,
     new_game,
     no_effect,
     plain,
@@ -188,7 +189,8 @@ def test_every_refusal_code_has_a_reason():
     assert codes, "scan found nothing"
     assert sorted(codes - set(REASONS)) == []
     for code, template in REASONS.items():
-        assert re.fullmatch(r"[a-z0-9_]+", code) and template.strip()
+        forms = template[:2] if isinstance(template, tuple) else (template,)  # a plural pair
+        assert re.fullmatch(r"[a-z0-9_]+", code) and all(form.strip() for form in forms)
 
 
 def test_every_event_type_has_a_text(catalog):
@@ -220,11 +222,11 @@ def test_event_templates_fill_from_their_events(catalog):
         while (action := GAME.random_action(s, rnd)) is not None:
             s, events = GAME.apply(s, action)
             for e in events:
-                EVENT_TEXTS[e["type"]].format(**e)
+                english(EVENT_TEXTS[e["type"]], e)
                 seen.add(e["type"])
             for choice in GAME.choices(s, s["active"])[:20]:
                 if choice.refused:
-                    REASONS[choice.refused["code"]].format(**choice.refused["params"])
+                    english(REASONS[choice.refused["code"]], choice.refused["params"])
     assert {"event_revealed", "card_played", "tax_rolled", "game_over"} <= seen
 
 

@@ -166,3 +166,14 @@ def no_effect(state, **action):
     assert new["players"][seat]["performed"][-1] is False
     assert action["card"] not in new["players"][seat]["hand"]
     return new, found[0]["reason"]
+
+
+def english(template, params: dict) -> str:
+    """The English text of a template with ``params``; of a plural pair the form its count
+    asks for (its third element names the counting param, else n, count or amount), as the
+    app picks it (companion/server/i18n.text)."""
+    if isinstance(template, list | tuple):
+        count = params.get(template[2]) if len(template) > 2 else next(
+            (params[k] for k in ("n", "count", "amount") if k in params), 1)
+        template = template[0] if count == 1 else template[1]
+    return template.format(**params)

@@ -203,6 +203,7 @@ def reading_server(tmp_path_factory):
         yield (base, *made)
 
 
+ANNA: list = []  # the cookies of Anna's phone once joined in Chromium
 SECOND_WAY = ("#roll-entry, #roll-by-hand, #send-roll, #app-roll, #inputs-panel:not([hidden]), "
               ".step-fallback, .step-rest, .dice-face")
 
@@ -235,6 +236,7 @@ def test_while_the_camera_reads_the_roll_no_screen_offers_a_second_way(reading_s
     anna.on("pageerror", lambda e: errors.append(f"anna: {e}"))
     anna.goto(f"{base}/join/{game}/N?code={codes['N']}")
     anna.wait_for_url("**/play/**")
+    ANNA.extend(anna.context.cookies())  # her phone in WebKit below (a code joins once)
     for lang, reads, yours in (("en", "The camera reads the dice", "Roll your dice: they are read"),
                                ("de", "Die Kamera liest", "Wirf deine Würfel: sie werden gelesen")):
         anna.goto(f"{base}/play/{game}?lang={lang}")
@@ -261,10 +263,10 @@ def test_while_the_camera_reads_the_roll_no_screen_offers_a_second_way(reading_s
 @pytest.mark.timeout(600)
 def test_while_the_camera_reads_the_tv_offers_no_second_way_in_webkit(reading_server,
                                                                      webkit):  # noqa: F811
-    """The same TV in WebKit, at 1280x720, in Spanish."""
+    """The same TV in WebKit, at 1280x720, in Spanish; then the roller's phone (German)."""
     from tests.web.test_webkit_browser import CATCH, errors_of, framed, phone_frame_shot, until
 
-    base, game, token, _codes = reading_server
+    base, game, token, codes = reading_server
     driver = webkit
     driver.get(f"{base}/healthz")
     driver.add_cookie({"name": f"tc_table_{game}", "value": token, "path": "/"})
@@ -279,4 +281,24 @@ def test_while_the_camera_reads_the_tv_offers_no_second_way_in_webkit(reading_se
     assert driver.execute_script("return document.querySelectorAll(arguments[0]).length",
                                  SECOND_WAY) == 0
     phone_frame_shot(driver, "dice-camera-tv-camera-reads-es-720p", (1280, 720))
+    assert errors_of(driver) == []
+    # Anna's phone (German): her turn, the camera reads, no second way to enter the roll
+    driver.switch_to.default_content()
+    for cookie in ANNA:
+        driver.add_cookie({"name": cookie["name"], "value": cookie["value"], "path": "/"})
+    start = f"/play/{game}?lang=de" if ANNA else f"/join/{game}/N?code={codes['N']}"
+    framed(driver, base, start, 390, 844)
+    if not ANNA:  # run alone: her code is still unused
+        until(driver, "return location.pathname.startsWith('/play/')")
+        driver.execute_script("location.href = arguments[0]", f"/play/{game}?lang=de")
+    until(driver, "return location.search.includes('lang=de') && window.TC && TC.view && "
+                  "TC.view.seat === 'N' && TC.view.hardware.dice.state === 'ok' && "
+                  "!!document.querySelector('#my-prompt.my-turn .turn-what')", timeout=60)
+    driver.execute_script(CATCH)
+    assert "Die Kamera liest" in driver.find_element("id", "table-steps").text
+    what = driver.find_element("css selector", "#my-prompt .turn-what").text
+    assert "Wirf deine Würfel: sie werden gelesen" in what and "Anna" not in what, what
+    assert driver.execute_script("return document.querySelectorAll(arguments[0]).length",
+                                 SECOND_WAY) == 0
+    phone_frame_shot(driver, "dice-camera-phone-roller-camera-reads-de")
     assert errors_of(driver) == []

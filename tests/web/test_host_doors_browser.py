@@ -47,6 +47,9 @@ def server(tmp_path_factory):
     playing = service.create("wwe", {"players": PLAYERS}, PIN)
     assert service.at_table() is playing
     codes = [service.new_table_pairing(playing.id) for _ in range(3)]
+    # a game of its own for more expired links (a device gets 5 failed pairings a minute)
+    other = service.create("pillars", {"players": PLAYERS}, "2468", to_table=False)
+    codes += [service.new_table_pairing(other.id) for _ in range(2)]
     service.store.close()
     made = (datetime.now(UTC) - timedelta(minutes=11)).isoformat()
     with sqlite3.connect(data / "companion.sqlite3") as db:
@@ -55,7 +58,7 @@ def server(tmp_path_factory):
     env = dict(os.environ, COMPANION_DICE_EMULATE="on")
     with running_server(data, log, "--threads", "20", env=env) as base:
         yield base, {"early": early.id, "done": done.id, "playing": playing.id,
-                     "pairing": codes}
+                     "other": other.id, "pairing": codes}
 
 
 def test_the_games_list_says_ended_early_and_ranks_no_one(server, browser):
@@ -73,6 +76,11 @@ def test_the_games_list_says_ended_early_and_ranks_no_one(server, browser):
         assert "1. " in done.locator(".game-result").inner_text()  # by its rules: ranked
         for size, name in ((TV, "tv"), (PHONE, "phone")):
             page.set_viewport_size(size)
+            # the whole list on the screen's width: nothing to scroll sideways on a phone
+            wide = page.evaluate("() => Math.max(document.documentElement.scrollWidth, ...["
+                                 "...document.querySelectorAll('#games td, #games th')]"
+                                 ".map(e => e.getBoundingClientRect().right))")
+            assert wide <= size["width"] + 1, f"{lang} {name}: the list is {wide} px wide"
             shot(page, f"doors-games-list-{lang}-{name}")
         page.set_viewport_size(TV)
     page.context.close()
@@ -80,23 +88,26 @@ def test_the_games_list_says_ended_early_and_ranks_no_one(server, browser):
 
 def test_an_expired_pairing_link_says_so_and_where_to_make_a_new_one(server, browser):
     base, games = server
-    for (lang, expired, where), code, size in (
+    for (lang, expired, where), (game, code), size in (
             (("en", "This pairing link has expired", "Pair the table display"),
-             games["pairing"][0], TV),
+             ("playing", games["pairing"][0]), TV),
             (("de", "Dieser Kopplungslink ist abgelaufen", "Tischanzeige koppeln"),
-             games["pairing"][1], PHONE)):
+             ("playing", games["pairing"][1]), PHONE),
+            (("es", "Este enlace de emparejamiento ha caducado", "Emparejar la pantalla"),
+             ("other", games["pairing"][3]), PHONE)):
         page = browser.new_context(viewport=size).new_page()
-        answer = page.goto(f"{base}/table/{games['playing']}/pair?code={code}&lang={lang}")
+        answer = page.goto(f"{base}/table/{games[game]}/pair?code={code}&lang={lang}")
         assert answer.status == 403
         message = page.locator("#page-error").inner_text()
         assert expired in message and where in message, message
-        assert page.locator("#pair-host-url").inner_text().endswith(f"/host/{games['playing']}")
+        assert page.locator("#pair-host-url").inner_text().endswith(f"/host/{games[game]}")
         text = page.locator("main").inner_text()
         assert "QR" in text and where in text
         assert "seat" not in text.lower() and "platz" not in text.lower()  # not a phone's
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= size["width"]
         shot(page, f"doors-pairing-expired-{lang}-{'tv' if size is TV else 'phone'}")
         # used once already: it does not work either, and says so
-        again = page.goto(f"{base}/table/{games['playing']}/pair?code={code}&lang={lang}")
+        again = page.goto(f"{base}/table/{games[game]}/pair?code={code}&lang={lang}")
         assert again.status == 403
         page.click("#watch-board")  # the board still shows, watched
         page.wait_for_function("() => window.TC && TC.view && TC.view.role === 'viewer'")
@@ -115,6 +126,15 @@ def test_an_expired_pairing_link_in_webkit(server, webkit):  # noqa: F811
     assert driver.find_element("id", "pair-host-url").text.endswith(
         f"/host/{games['playing']}")
     webkit_shot(driver, "doors-pairing-expired-pl-tv")
+    # on a phone-sized screen, in German: the same words, nothing wider than the screen
+    from tests.web.test_webkit_browser import framed, phone_frame_shot
+
+    framed(driver, base, f"/table/{games['other']}/pair?code={games['pairing'][4]}&lang=de",
+           390, 844)
+    message = driver.find_element("id", "page-error").text
+    assert "Dieser Kopplungslink ist abgelaufen" in message, message
+    assert driver.execute_script("return document.documentElement.scrollWidth") <= 390
+    phone_frame_shot(driver, "doors-pairing-expired-de-phone")
 
 
 def new_game_form(browser, base: str, lang: str):
@@ -133,6 +153,8 @@ def test_a_new_game_asks_and_takes_the_camera_only_with_the_hosts_pin(server, br
     question = page.locator("#at-table")
     assert "Die Tore der Welt" in question.inner_text() and "Uwe, Eva, Sven" in (
         question.inner_text())
+    # a title after a German preposition is quoted ("bei Die Tore der Welt" read as broken)
+    assert "bei „Die Tore der Welt“" in question.inner_text(), question.inner_text()
     assert page.locator("#at_table_later").is_checked()
     shot(page, "doors-new-game-asks-de-phone")
     page.check("#at_table_now")
@@ -149,7 +171,7 @@ def test_a_new_game_asks_and_takes_the_camera_only_with_the_hosts_pin(server, br
     shot(page, "doors-new-game-wrong-pin-de-phone")
     listed = page.context.new_page()
     listed.goto(f"{base}/?lang=en")
-    assert listed.locator("tr[data-game]").count() == 3  # none was made
+    assert listed.locator("tr[data-game]").count() == 4  # none was made
     listed.close()
     page.fill("#host_pin", "8642")
     page.check("#at_table_now")

@@ -3,17 +3,20 @@ chromium (and WebKit, the engine of every iPhone) against the real server: every
 of every game that names a player (the view's `steps`, companion/table/table_steps.py) –
 The Pillars of the Earth's round preparation in rounds 1 and 2 (another start player), the
 architect drawn, the event card, the tax die; World Without End's event card, tax die and
-plague token; Monasterium's roll – reached by random legal play before the server starts.
+plague token; Monasterium's roll and a new personal die's roll – reached by random legal
+play before the server starts.
 That player's phone reads "Your turn" and the step in its language, in the seat's colour;
-another player's phone says who is awaited. Screenshots (German and Spanish phones):
-test-artifacts/browser/turn-owed-*.png; WebKit: webkit-turn-owed-*.png.
+another player's phone says who is awaited; the TV names that player in its steps.
+Screenshots (German and Spanish phones, and the TV beside them):
+test-artifacts/browser/turn-owed-*.png (the TV: turn-owed-*-tv.png); WebKit:
+webkit-turn-owed-*.png.
 """
 from __future__ import annotations
 
 import pytest
 
 from companion import context
-from tests.web.conftest import PHONE_CONTEXT, play_to, running_server, steps_of
+from tests.web.conftest import PHONE_CONTEXT, play_to, running_server, steps_of, table_cookie
 from tests.web.test_browser import shot
 from tests.web.test_webkit_browser import display, webkit  # noqa: F401 - fixtures
 
@@ -40,14 +43,17 @@ STATES = [
     ("wwe-tax", "wwe", step_is("roll_tax"), "de"),
     ("wwe-plague", "wwe", step_is("reveal_plague"), "es"),
     ("monasterium-roll", "monasterium", step_is("roll"), "de"),
+    ("monasterium-roll-extra", "monasterium", step_is("roll_extra"), "es"),
 ]
+SEEDS = {"monasterium-roll-extra": 0}  # random play reaches a new personal die with it
 WEBKIT = ["pillars-architect", "wwe-tax", "monasterium-roll"]
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    """Each state as a game of its own, made before the server starts, with its join codes:
-    {label: (game id, the seat that owes the step, another seat, {seat: code})}."""
+    """Each state as a game of its own, made before the server starts, with its join codes
+    and a paired TV's token: {label: (game id, the seat that owes the step, another seat,
+    {seat: code}, token)}."""
     from companion.app import create_app
 
     data = tmp_path_factory.mktemp("turnoweddata")
@@ -61,11 +67,13 @@ def server(tmp_path_factory):
         seats = service._kinds(game).module.info.seats[:4]
         players = [{"seat": s.id, "name": n, "colour": s.colour}
                    for s, n in zip(seats, NAMES, strict=False)]
-        live = service.create(game, {"players": players, "seed": 5}, PIN)
-        play_to(service, live, until, seed=5)
+        seed = SEEDS.get(label.split("@")[0], 5)
+        live = service.create(game, {"players": players, "seed": seed}, PIN)
+        play_to(service, live, until, seed=seed)
         (owes,) = {st.who for st in steps_of(live.kind.module, live.state)}
         other = next(s for s in live.seats if s != owes)
-        made[label] = (live.id, owes, other, service.store.join_codes(live.id))
+        made[label] = (live.id, owes, other, service.store.join_codes(live.id),
+                       service.new_table_token(live.id))
     service.store.close()
     log = tmp_path_factory.mktemp("turnowedlog") / "server.log"
     with running_server(data, log, "--no-hardware", "--threads", "30") as base:
@@ -85,7 +93,7 @@ def phone(browser, base: str, game_id: str, seat: str, code: str, lang: str, err
 @pytest.mark.parametrize("label", [s[0] for s in STATES])
 def test_the_phone_of_whoever_owes_the_step_says_it_is_theirs(server, browser, label):
     base, made = server
-    game_id, owes, other, codes = made[label]
+    game_id, owes, other, codes, token = made[label]
     lang = next(s[3] for s in STATES if s[0] == label)
     errors: list = []
     mine = phone(browser, base, game_id, owes, codes[owes], lang, errors)
@@ -107,6 +115,20 @@ def test_the_phone_of_whoever_owes_the_step_says_it_is_theirs(server, browser, l
     assert box["y"] < 300, box  # at the top, as every "Your turn"
     if lang in ("de", "es"):
         shot(mine, f"turn-owed-{label}-{lang}")
+        # the TV beside it names the same player in its steps
+        context = browser.new_context(viewport={"width": 1920, "height": 1080})
+        table_cookie(context, base, game_id, token)
+        tv = context.new_page()
+        tv.on("pageerror", lambda e: errors.append(f"tv: {e}"))
+        tv.goto(f"{base}/table/{game_id}?lang={lang}")
+        tv.wait_for_function("() => window.TC && TC.view && TC.view.role === 'table'")
+        if tv.locator("#lobby-close").is_visible():  # not every phone joined: the lobby
+            tv.click("#lobby-close")
+        tv.wait_for_selector("#table-steps .table-step")
+        name = tv.evaluate("(s) => TC.view.players.find(p => p.seat === s).name", owes)
+        assert name in tv.locator("#table-steps").inner_text()
+        shot(tv, f"turn-owed-{label}-{lang}-tv")
+        context.close()
     theirs = phone(browser, base, game_id, other, codes[other], "en", errors)
     assert theirs.locator("#my-prompt.my-turn").count() == 0
     assert "Waiting" in theirs.locator("#my-prompt").inner_text()
@@ -120,7 +142,7 @@ def test_in_webkit_too(server, webkit, label):  # noqa: F811
     from tests.web.test_webkit_browser import errors_of, open_phone, phone_frame_shot, until
 
     base, made = server
-    game_id, owes, _other, codes = made[label + "@webkit"]
+    game_id, owes, _other, codes, _token = made[label + "@webkit"]
     lang = next(s[3] for s in STATES if s[0] == label)
     driver = webkit
     open_phone(driver, base, game_id, owes, codes[owes], lang)

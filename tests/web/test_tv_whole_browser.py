@@ -11,7 +11,12 @@ the dice reader ready, moved there from the host page with the other game's host
 Whole means: every text on the screen lies inside the screen and inside every panel that
 clips it (a log and a picker list scroll inside their panel: their first line shows), no
 text cut with "…" or clamped, no panel below its column, the page exactly the screen.
-Screenshots (German and Spanish at both sizes): test-artifacts/browser/tv-whole-*.png.
+The same in WebKit (every iPhone's engine) for every state and size in the three longest
+languages (Spanish, German, Polish: the tallest headers the issue measured). The board
+watched on a phone (390x844, German and Spanish) is one column that scrolls: nothing wider
+than the screen.
+Screenshots (German and Spanish at both sizes, and at phone size):
+test-artifacts/browser/tv-whole-*.png; WebKit: webkit-tv-whole-*.png.
 """
 from __future__ import annotations
 
@@ -21,6 +26,7 @@ from companion import context
 from tests.web.conftest import play_to, running_with_simulated_hardware, table_cookie
 from tests.web.test_browser import shot
 from tests.web.test_table_fit_browser import NOT_WHOLE
+from tests.web.test_webkit_browser import display, webkit  # noqa: F401 - fixtures
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(1500)]
 PIN = "2468"
@@ -97,6 +103,35 @@ SHOWN = """() => {
   return bad;
 }"""
 
+# The board watched on a phone scrolls down, never sideways: every text within the
+# screen's width and inside each element that clips it sideways.
+NARROW = """() => {
+  const bad = [], seen = new Set();
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const el = node.parentElement;
+    if (!node.nodeValue.trim() || el.closest('[hidden], .sr-only, script, option, .toast') ||
+        el.offsetParent === null || seen.has(el)) continue;
+    const range = document.createRange();
+    range.selectNodeContents(node);
+    for (const r of range.getClientRects()) {
+      if (!r.width) continue;
+      let why = r.right > innerWidth + 1 || r.left < -1 ? 'wider than the screen' : null;
+      for (let a = el; !why && a && a !== document.body; a = a.parentElement) {
+        if (getComputedStyle(a).overflowX === 'visible') continue;
+        const box = a.getBoundingClientRect();
+        if (r.right > box.right + 1 || r.left < box.left - 1)
+          why = 'cut sideways by ' + (a.id || a.className || a.tagName);
+      }
+      if (why) { seen.add(el); bad.push(why + ': ' + el.textContent.trim().slice(0, 40)); }
+    }
+  }
+  if (document.documentElement.scrollWidth > innerWidth + 1)
+    bad.push('the page scrolls sideways: ' + document.documentElement.scrollWidth + ' px');
+  return bad;
+}"""
+PHONE = {"width": 390, "height": 844}
+
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
@@ -156,6 +191,13 @@ def measure(page, base: str, game_id: str, label: str, at_table: bool) -> list[s
             problems += [f"{name} (type at {fit}): {p}" for p in found]
             if lang in ("de", "es"):
                 shot(page, name)
+        if lang in ("de", "es"):  # watched on a phone: one column, nothing wider
+            page.set_viewport_size(PHONE)
+            page.evaluate("() => new Promise(r => requestAnimationFrame(() => "
+                          "requestAnimationFrame(r)))")
+            name = f"tv-whole-{label}-{lang}-phone"
+            problems += [f"{name}: {p}" for p in page.evaluate(NARROW)]
+            shot(page, name)
     return problems
 
 
@@ -196,3 +238,62 @@ def test_at_the_table_too(server, browser, label):
     assert page.evaluate("() => TC.view.hardware.camera.state") == "ok"
     context.close()
     assert not problems, "\n".join(problems[:60])
+
+
+WEBKIT_LANGS = ("es", "de", "pl")
+
+
+@pytest.mark.parametrize("game", ["pillars", "wwe", "monasterium"])
+def test_every_tv_shows_the_whole_board_in_webkit(server, webkit, game):  # noqa: F811
+    """Every state and size of the Chromium test above in WebKit, in WEBKIT_LANGS: the TV's
+    page in a frame of exactly the TV's size (tests/web/test_webkit_browser.py `framed`)."""
+    from tests.web.test_webkit_browser import CATCH, errors_of, framed, phone_frame_shot, until
+
+    base, games = server
+    driver = webkit
+    driver.get(f"{base}/healthz")
+    for game_id, token in games.values():  # each game's paired TV
+        driver.add_cookie({"name": f"tc_table_{game_id}", "value": token, "path": "/"})
+    handle = framed(driver, base, "/healthz", TVS[0]["width"], TVS[0]["height"])
+    problems, errors = [], []
+    for label, (game_id, _token) in games.items():
+        if not label.startswith(game + "-"):
+            continue
+        over = label.endswith("-over")
+        for lang in WEBKIT_LANGS:
+            driver.execute_script("location.href = arguments[0]", f"/table/{game_id}?lang={lang}")
+            until(driver, "return location.pathname.endsWith(arguments[0]) && window.TC && "
+                          "TC.view && TC.view.role === 'table' && "
+                          "document.documentElement.lang === arguments[1]", game_id, lang)
+            driver.execute_script(CATCH)
+            if driver.execute_script("const b = document.getElementById('lobby-close');"
+                                     "return !!b && b.offsetParent !== null"):
+                driver.execute_script("document.getElementById('lobby-close').click()")
+            # the notice of where the camera and dice are, unless the game is over or has
+            # them (test_at_the_table_too may have moved them to it)
+            until(driver, "return document.getElementById('join-panel').hidden && "
+                          "TC.view.hardware && document.getElementById('hw-away').hidden === "
+                          "(arguments[0] || TC.view.hardware.table.here === true)", over)
+            for tv in TVS:
+                driver.switch_to.default_content()  # the frame takes the TV's size
+                driver.execute_script("const f = document.getElementById('phone');"
+                                      "f.style.width = arguments[0] + 'px';"
+                                      "f.style.height = arguments[1] + 'px';",
+                                      tv["width"], tv["height"])
+                driver.switch_to.frame(driver.find_element("id", "phone"))
+                until(driver, "return innerWidth === arguments[0] && innerHeight === arguments[1]"
+                              " && document.body.dataset.fit", tv["width"], tv["height"])
+                driver.execute_async_script(  # fitted and painted at this size
+                    "const done = arguments[arguments.length - 1];"
+                    "requestAnimationFrame(() => requestAnimationFrame(() => done()));")
+                name = f"tv-whole-{label}-{lang}-{tv['height']}p"
+                fit = driver.execute_script("return document.body.dataset.fit")
+                found = driver.execute_script(f"return ({SHOWN})()") + driver.execute_script(
+                    f"return ({NOT_WHOLE})()")
+                problems += [f"webkit {name} (type at {fit}): {p}" for p in found]
+                if lang in ("de", "es"):
+                    phone_frame_shot(driver, name, (tv["width"], tv["height"]))
+            errors += [f"{label} {lang}: {e}" for e in errors_of(driver)]
+    driver.switch_to.window(handle)
+    assert not problems, "\n".join(problems[:60])
+    assert not errors, errors

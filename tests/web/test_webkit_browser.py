@@ -30,7 +30,8 @@ PLAYERS = [{"seat": "N", "name": "Anna"}, {"seat": "E", "name": "Bruno"}]
 
 @pytest.fixture(scope="module")
 def display():
-    """An X display of its own (Xvfb) for WebKitGTK."""
+    """An X display of its own (Xvfb) for WebKitGTK, larger than a 1080p TV: a window
+    framing a 1920x1080 page (`framed`) fits on it whole."""
     if not (os.path.exists(DRIVER) and shutil.which("Xvfb")):
         pytest.skip("WebKitWebDriver or Xvfb missing (tests/install-system-packages.sh)")
     pytest.importorskip("selenium")
@@ -38,7 +39,7 @@ def display():
         if not Path(f"/tmp/.X11-unix/X{number}").exists() and not Path(
                 f"/tmp/.X{number}-lock").exists():
             break
-    proc = subprocess.Popen(["Xvfb", f":{number}", "-screen", "0", "1920x1080x24",
+    proc = subprocess.Popen(["Xvfb", f":{number}", "-screen", "0", "2100x1260x24",
                              "-nolisten", "tcp"], stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + PATIENCE

@@ -200,12 +200,15 @@ def check_chapter_end_box(table, phones) -> None:
     box.wait_for()
     assert box.locator(".tax-due td").inner_text().startswith("2 gold")
     # 2 piety × 3 + 1 grain × 2 + 2 gold × 1 (shared/rules §5.4)
-    assert box.locator(".vp-lost").inner_text() == "10 = 2 Piety × 3 + 1 Grain × 2 + 2 Gold × 1"
+    # each count in its plural form (issue 46 #13): "2 monety × 1" on a Polish phone
+    assert box.locator(".vp-lost").inner_text() == "10 = 2 piety × 3 + 1 grain × 2 + 2 gold × 1"
     assert box.locator("tr.income th").inner_text() == "Income, chapter II round 1"
     assert box.locator("tr.income td").inner_text() == "none (Begging)"
     box_shot(anna, "#my-summary", "wwe32-N-chapter-end-box-en")
     pl = bartek.locator("#my-summary")
     assert pl.locator(".vp-lost").inner_text() == "0"
+    assert bartek.evaluate("() => [1, 2, 5].map(n => WWE.amount('gold', n))") == [
+        "1 monetę", "2 monety", "5 monet"]
     assert pl.locator("tr.income th").inner_text() == "Dochód, rozdział II runda 1"
     income = bartek.evaluate("""() => TC.view.log.filter(e => e.type === 'income'
                                 && e.params.seat === 'S').length""")

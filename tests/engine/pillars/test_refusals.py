@@ -6,13 +6,12 @@ from __future__ import annotations
 import contextlib
 import json
 import random
-import string
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.api import Refused
+from engine.api import Refused, template_fields
 from engine.pillars import GAME, rules
 from engine.pillars.texts import REASONS
 from tests.engine.pillars.helpers import act, by, layout, new_game, position, strip, t
@@ -27,7 +26,7 @@ def refused(s, action, code=None):
     if code:
         assert e.value.code == code, (e.value.code, code)
     template = REASONS[e.value.code]
-    fields = {f for _, f, _, _ in string.Formatter().parse(template) if f}
+    fields = template_fields(template)  # (both forms of a plural pair)
     assert fields <= set(e.value.params), (template, e.value.params)
     return e.value
 

@@ -24,6 +24,11 @@
   }
 
   function itemName(k) { return t("item_" + k); }
+  /** ``n`` of the cube, gold or VP ``k`` in the page language's plural form ("3 piedras"),
+   *  written ``shown`` ("+3", "−1") where given. */
+  function counted(k, n, shown) {
+    return TC.counted(k, n, shown) || (shown === undefined ? n : shown) + " " + itemName(k);
+  }
 
   function model(msg) {
     var v = obj(msg.view);
@@ -65,7 +70,7 @@
   function itemText(items) {
     items = obj(items);
     return Object.keys(items).filter(function (k) { return typeof items[k] === "number" && items[k]; })
-      .map(function (k) { return TC.counted(k, items[k]) || items[k] + " " + itemName(k); })
+      .map(function (k) { return counted(k, items[k]); })
       .join(", ");
   }
 
@@ -85,7 +90,7 @@
     var c = obj(m.cards[id]);
     var what = "";
     if (c.part === "craftsmen") what = conversion(c);
-    else if (c.part === "materials") what = t("material_yield", {n: c.yield, item: itemName(c.cube), workers: c.workers});
+    else if (c.part === "materials") what = t("material_yield", {n: c.workers, what: counted(c.cube, c.yield)});
     return h("div.card-box.part-" + (c.part || "x"), {dataset: {card: id, key: "card-" + id}},
       h("div.card-name", nm(id), c.demo ? h("span.demo-badge", {title: t("demo_hint")}, t("demo")) : null),
       what ? h("div.small", what) : null, extra || null);
@@ -234,7 +239,7 @@
     return p.text || t("prompt_" + p.kind);
   }
 
-  window.POTE = {CUBES: CUBES, ICONS: ICONS, obj: obj, arr: arr, nm: nm, itemName: itemName,
+  window.POTE = {CUBES: CUBES, ICONS: ICONS, obj: obj, arr: arr, nm: nm, itemName: itemName, counted: counted,
     model: model, colourOf: colourOf, playerStyle: playerStyle, who: who, seatTag: seatTag,
     chips: chips, itemText: itemText, conversion: conversion, cardBox: cardBox, roundLine: roundLine,
     playerCards: playerCards, locations: locations, market: market, roundCards: roundCards,

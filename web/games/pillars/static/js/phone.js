@@ -25,7 +25,7 @@
     var cost = P.obj(c.cost), eff = P.obj(c.effect), parts = [];
     Object.keys(cost).forEach(function (k) {
       if (typeof cost[k] !== "number" || !cost[k]) return;
-      parts.push(k === "workers" ? t("workers_n", {n: cost[k]}) : "−" + cost[k] + " " + P.itemName(k));
+      parts.push(k === "workers" ? t("workers_n", {n: cost[k]}) : P.counted(k, cost[k], "−" + cost[k]));
     });
     Object.keys(eff).forEach(function (k) {
       var v = eff[k];
@@ -33,8 +33,8 @@
       if (k === "mill") parts.push(t("mill_gold_n", {n: v}));
       else if (k === "build_vp") parts.push(t("then_build_vp", {n: v}));
       else if (k === "wheel") parts.push(t("back_at_cost", {n: v}));
-      else if (k === "gold" && c.action.type === "use_exemption") parts.push(v ? "−" + Math.abs(v) + " " + P.itemName("gold") : t("no_tax"));
-      else if (v) parts.push((v > 0 ? "+" : "−") + Math.abs(v) + " " + P.itemName(k));
+      else if (k === "gold" && c.action.type === "use_exemption") parts.push(v ? P.counted("gold", v, "−" + Math.abs(v)) : t("no_tax"));
+      else if (v) parts.push(P.counted(k, v, (v > 0 ? "+" : "−") + Math.abs(v)));
     });
     if (eff.location && c.action.type !== "place") parts.push(P.nm(eff.location));  // a place: its label names it
     if (eff.discard) parts.push(t("then_discard"));
@@ -51,8 +51,8 @@
       case "place": return P.nm(P.obj(c.effect).location) + " " + a.space.replace(/^\D+/, "");
       case "bishop_choice": return a.choice === "protect" ? t("bishop_protect") : t("bishop_cube", {item: P.itemName(a.cube)});
       case "use_exemption": return a.use ? t("use_exemption_yes") : t("use_exemption_no");
-      case "buy": return t("buy_n", {n: a.amount, item: P.itemName(a.cube)});
-      case "sell": return t("sell_n", {n: a.amount, item: P.itemName(a.cube)});
+      case "buy": return t("buy_n", {what: P.counted(a.cube, a.amount)});
+      case "sell": return t("sell_n", {what: P.counted(a.cube, a.amount)});
       case "leave_market": return t("leave_market");
       case "return_cubes": return t("return_these", {what: P.itemText(a.cubes)});
       case "draw_architect": return P.who(m, a.seat);
@@ -202,7 +202,7 @@
           h("button.choice.secondary", {type: "button", id: "build-mine", disabled: !!short.length,
             onclick: function () { send({type: "build", uses: sendUses}); }},
             h("span.label", t("build_mine", {n: vp})),
-            gold ? h("span.ce", "+" + gold + " " + P.itemName("gold")) : null)))
+            gold ? h("span.ce", P.counted("gold", gold, "+" + gold)) : null)))
     ];
   }
 

@@ -415,7 +415,7 @@
       return h("section.panel.summary", {id: "chapter-summary"},
         h("h2", t("chapter_summary", {chapter: roman(chapter)})),
         h("table", {dataset: {seat: onlySeat}}, h("tbody",
-          tax === null ? null : h("tr.tax-due", h("th", t("tax_due")), h("td", t("tax_due_value", {gold: tax}))),
+          tax === null ? null : h("tr.tax-due", h("th", t("tax_due")), h("td", t("tax_due_value", {n: tax}))),
           h("tr", h("th", t("paid")), h("td", chipsOrDash(mine.paid))),
           h("tr", h("th", t("missing")), h("td", chipsOrDash(mine.short))),
           h("tr", h("th", t("vp_lost")), h("td.vp-lost", String(-mine.vp || 0),
@@ -454,7 +454,7 @@
     var per = obj(row.per);  // the engine's VP per missing unit (duties_paid.vp_per)
     var twice = chapter === 4 ? " × 2" : "";
     return Object.keys(per).filter(function (k) { return obj(row.short)[k]; })
-      .map(function (k) { return row.short[k] + " " + nm("items", k) + " × " + per[k] + twice; })
+      .map(function (k) { return amount(k, row.short[k]) + " × " + per[k] + twice; })
       .join(" + ");
   }
 
