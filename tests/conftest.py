@@ -6,7 +6,7 @@
   contract does not allow, or state touched without its owner's lock where the code says
   so, fails the test it happened in. The servers the tests start in a process of their own
   check too (``COMPANION_LOCK_CHECK``) and write to the same log; every order seen is
-  listed at the end of the run.
+  listed at the end of the run (one log for all the workers of ``pytest -n``).
 """
 from __future__ import annotations
 
@@ -20,7 +20,12 @@ from engine import viewparts
 
 viewparts.Parts.checking = True
 
-LOCK_LOG = Path(tempfile.mkdtemp(prefix="lock-order-")) / "locks.log"
+# one log for the run: the workers of `pytest -n` (pytest-xdist) start with the environment of
+# the process that loaded this first, so they all write where its summary reads
+if os.environ.get("PYTEST_XDIST_WORKER") and os.environ.get("COMPANION_LOCK_LOG"):
+    LOCK_LOG = Path(os.environ["COMPANION_LOCK_LOG"])
+else:
+    LOCK_LOG = Path(tempfile.mkdtemp(prefix="lock-order-")) / "locks.log"
 LOCK_LOG.touch()
 os.environ["COMPANION_LOCK_CHECK"] = "1"
 os.environ["COMPANION_LOCK_LOG"] = str(LOCK_LOG)

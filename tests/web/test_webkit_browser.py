@@ -35,18 +35,24 @@ def display():
     if not (os.path.exists(DRIVER) and shutil.which("Xvfb")):
         pytest.skip("WebKitWebDriver or Xvfb missing (tests/install-system-packages.sh)")
     pytest.importorskip("selenium")
-    for number in range(90, 140):
-        if not Path(f"/tmp/.X11-unix/X{number}").exists() and not Path(
-                f"/tmp/.X{number}-lock").exists():
+    # a free display number: Xvfb itself refuses one taken (its lock file), so a test run in
+    # several workers (pytest -n) never shares a display; a refused number tries the next
+    for number in range(90, 190):
+        if Path(f"/tmp/.X{number}-lock").exists():
+            continue
+        proc = subprocess.Popen(["Xvfb", f":{number}", "-screen", "0", "2100x1260x24",
+                                 "-nolisten", "tcp"], stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + PATIENCE
+        while proc.poll() is None and not Path(f"/tmp/.X11-unix/X{number}").exists():
+            if time.monotonic() > deadline:
+                proc.kill()
+                pytest.fail("Xvfb did not start")
+            time.sleep(0.05)
+        if proc.poll() is None:
             break
-    proc = subprocess.Popen(["Xvfb", f":{number}", "-screen", "0", "2100x1260x24",
-                             "-nolisten", "tcp"], stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + PATIENCE
-    while not Path(f"/tmp/.X11-unix/X{number}").exists():
-        if proc.poll() is not None or time.monotonic() > deadline:
-            pytest.fail("Xvfb did not start")
-        time.sleep(0.05)
+    else:
+        pytest.fail("Xvfb found no free display")
     yield f":{number}"
     proc.terminate()
     proc.wait(10)
