@@ -9,7 +9,7 @@ None) rather than guessed: a wrong face is worse than none. docs/camera.md says 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -46,7 +46,8 @@ GUESSED_SIZES = (28.0, 36.0, 44.0)  # px: dice sizes tried when nothing tells th
 class DieReading:
     """One die: ``face`` 1-6, or None when it cannot be read with confidence. ``die``: the
     name of a taught die (hardware/camera/taught_faces.py) this one is, its ``face`` then
-    that die's label; ``square``: the die's top squared up (CANON px), when it lay flat."""
+    that die's label; ``square``: the die's top squared up (CANON px), when it lay flat;
+    ``pitch``: how far its pips lie from its centre (px along a side; 0 for a one)."""
 
     face: int | None
     colour: str
@@ -55,6 +56,7 @@ class DieReading:
     score: float
     die: str | None = None
     square: np.ndarray | None = field(default=None, repr=False, compare=False)
+    pitch: float = field(default=0.0, repr=False, compare=False)
 
     def to_json(self) -> dict:
         out = {"face": self.face, "colour": self.colour,
@@ -183,9 +185,11 @@ def _absent_elsewhere(local: np.ndarray, offset: float, centre: np.ndarray,
 
 
 def read_face(square: np.ndarray, light_body: bool | None = None,
-              whole: np.ndarray | None = None) -> tuple[int | None, float, np.ndarray]:
+              whole: np.ndarray | None = None
+              ) -> tuple[int | None, float, np.ndarray, float]:
     """Pips of a squared-up die (CANON×CANON BGR): face or None, score 0-1, body colour
-    (the median of the top inside its rounded edge, pips left out). ``light_body``: the
+    (the median of the top inside its rounded edge, pips left out), and the pips' offset
+    from the centre (CANON px; 0 for a one or none). ``light_body``: the
     pips are known to be darker than the body (True) or lighter (False). ``whole``: when
     ``square`` is the middle `SHRINK` of the die's square, that whole square (no pip of
     the die may lie in it beyond the face's)."""
@@ -206,11 +210,11 @@ def read_face(square: np.ndarray, light_body: bool | None = None,
     body = _quantile(colours[in_body].astype(np.float64), 0.5)
     others = inner[~in_body]
     if len(others) <= 8:
-        return None, 0.0, body
+        return None, 0.0, body, 0.0
     pip_gray = float(_quantile(others, 0.5))
     peak = abs(pip_gray - body_gray)
     if peak < 40:  # no pips at all: not a die face we can read
-        return None, 0.0, body
+        return None, 0.0, body, 0.0
     contrast = (body_gray - gray) if light_body else (gray - body_gray)
     around = contrast, 1.0
     if whole is not None:
@@ -219,15 +223,15 @@ def read_face(square: np.ndarray, light_body: bool | None = None,
     # pips set apart from the body at the tones' divide; where large pips run together (a
     # six seen small), again nearer the pips' own tone
     for level in (max(30.0, 0.5 * peak, abs(body_gray - split)),
-                  abs(body_gray - (split + pip_gray) / 2)):
-        face, score = _pips_face(contrast, level, around)
+                  abs(body_gray - (split + pip_gray) / 2), peak):
+        face, score, offset = _pips_face(contrast, level, around)
         if face is not None:
-            return face, score, body
-    return None, 0.0, body
+            return face, score, body, offset if face > 1 else 0.0
+    return None, 0.0, body, 0.0
 
 
 def _pips_face(contrast: np.ndarray, level: float, around: tuple[np.ndarray, float]
-               ) -> tuple[int | None, float]:
+               ) -> tuple[int | None, float, float]:
     """The face the pips (``contrast`` above ``level``) show, with nothing where it has
     none, nor more pips on the die (``around``: the contrast of the die's whole square and
     its scale to this one); or None."""
@@ -244,15 +248,15 @@ def _pips_face(contrast: np.ndarray, level: float, around: tuple[np.ndarray, flo
         if area < smallest or max(w, h) > 2.2 * min(w, h):
             continue  # noise speck, or the floor's edge showing along a side
         if area > largest or area < 0.45 * w * h:
-            return None, 0.0  # a blot no pip makes: glare, a shadow, two dice
+            return None, 0.0, 0.0  # a blot no pip makes: glare, a shadow, two dice
         points.append(centroids[i])
         areas.append(area)
     if not points or len(points) > 6 or max(areas) > 2.6 * min(areas):
-        return None, 0.0
+        return None, 0.0, 0.0
     points = np.array(points, np.float32) - CANON / 2
     face, error, offset, centre = _fit_layout(points)
     if face is None:
-        return None, 0.0
+        return None, 0.0, 0.0
     pip_level = float(np.median([contrast[int(y + CANON / 2), int(x + CANON / 2)]
                                  for x, y in points]))
     # a lone pip has no spacing of its own: nothing may lie at any spacing a die has (the
@@ -260,11 +264,14 @@ def _pips_face(contrast: np.ndarray, level: float, around: tuple[np.ndarray, flo
     offsets = [offset] if face > 1 else [scale * CANON for scale in SCALES + (0.36,)]
     local = cv2.blur(contrast, (5, 5))
     if not all(_absent_elsewhere(local, at, centre, points, pip_level) for at in offsets):
-        return None, 0.0
+        return None, 0.0, 0.0
     whole, scale = around
     if _more_pips_within(whole > level, len(points), float(np.median(areas)) * scale ** 2):
-        return None, 0.0
-    return face, max(0.0, 1.0 - error / MAX_PIP_ERROR)
+        return None, 0.0, 0.0
+    outer = np.abs(points - centre).max(axis=1)  # the pips off the centre, as they lie
+    outer = outer[outer > 0.5 * offset]
+    return (face, max(0.0, 1.0 - error / MAX_PIP_ERROR),
+            float(np.median(outer)) if len(outer) else offset)
 
 
 _WITHIN = (np.hypot(_XX - CANON / 2 + 0.5, _YY - CANON / 2 + 0.5) <= 0.42 * CANON
@@ -298,15 +305,16 @@ def _read_square(image: np.ndarray, rect, taught: Sequence, light_body: bool | N
     nothing on it at all, no die."""
     (cx, cy), (rw, rh), angle = rect
     square = _square_up(image, rect)
-    face, score, body = read_face(square, light_body)
+    centre, side = (float(cx), float(cy)), float((rw + rh) / 2)
+    face, score, body, offset = read_face(square, light_body)
+    pitch = offset * side / CANON
     if face is None and retry:  # the blob took in a shadow or a glint: the top is smaller
         smaller = _square_up(image, ((cx, cy), (rw * SHRINK, rh * SHRINK), angle))
-        face, score, small_body = read_face(smaller, light_body, square)
+        face, score, small_body, offset = read_face(smaller, light_body, square)
         if face == 1:  # the outer pips of a five or a three cut off: no one to be sure of
             face, score = None, 0.0
         elif face is not None:
-            body = small_body
-    centre, side = (float(cx), float(cy)), float((rw + rh) / 2)
+            body, pitch = small_body, offset * side * SHRINK / CANON
     colour = colour_name(body, _surroundings(image, centre, side))
     for die in taught:  # matched as it was taught: the whole blob squared up
         match = die.match(square)
@@ -315,7 +323,7 @@ def _read_square(image: np.ndarray, rect, taught: Sequence, light_body: bool | N
                               match.score if match.face is not None else 0.0, die.name, square)
     if face is None and not _marked(square):
         return None  # no pips, no print: a glint, a patch of floor, no die
-    return DieReading(face, colour, centre, side, score, None, square)
+    return DieReading(face, colour, centre, side, score, None, square, pitch)
 
 
 def _marked(square: np.ndarray) -> bool:
@@ -341,6 +349,13 @@ def _read_blob(image: np.ndarray, points: np.ndarray, grown: int, typical: float
     rw, rh = rw + 2 * grown - EDGE_BLUR, rh + 2 * grown - EDGE_BLUR
     aspect = max(rw, rh) / max(1.0, min(rw, rh))
     if aspect > 1.45 or (pixels is not None and not _square_enough(points, pixels)):
+        if pixels is not None and aspect <= 1.15 and 0.9 <= (rw + rh) / 2 / (
+                np.sqrt(typical) + 2 * ERODE) <= 1.15:
+            # large pips as dark as the floor bite a die's outline into a star: a die
+            # if its square reads a face of several pips
+            reading = _read_square(image, ((cx, cy), (rw, rh), angle), (), retry=False)
+            if reading is not None and reading.face is not None and reading.face > 1:
+                return reading
         return None  # no square at all: grain, glare, a shadow's edge
     wrong_size = grown == ERODE and not 0.6 * typical <= area <= 1.45 * typical
     if aspect > 1.2 or wrong_size:  # a die on edge, cocked: seen, not read, if marked
@@ -669,9 +684,19 @@ def _read_mask(image: np.ndarray, blobs: list[_Blob], typical: float, taught: Se
         if halves:  # dice side by side, a clean 2:1 (3:1) rectangle: cut in squares
             dice += [_read_square(image, rect, taught) for rect in halves]
             continue
+        cut = []
+        (_, _), (rw, rh), _ = cv2.minAreaRect(blob.outline)
+        row = int(round((max(rw, rh) + 2 * ERODE) / (min(rw, rh) + 2 * ERODE)))
+        if row != many and 2 <= row <= 3 and area <= 1.4 * row * typical:
+            # dice in a row keep less seam, so more area, than lying apart: cut by shape
+            cut = [d for d in (_read_square(image, rect, taught)
+                               for rect in _halves(blob.outline, row) or ())
+                   if d is not None and d.face is not None]
         parts = _split(blob.pixels(), typical, gray)
+        if parts is None and cut:
+            dice += cut
+            continue
         if parts is None:  # dice pressed together: seen, not read
-            (_, _), (rw, rh), _ = cv2.minAreaRect(blob.outline)
             if blob.area < 0.85 * (rw + 1) * (rh + 1):
                 continue  # no block of dice: glare, a shadow's edge
             if _pip_spots(gray, blob, typical) < many:
@@ -680,13 +705,32 @@ def _read_mask(image: np.ndarray, blobs: list[_Blob], typical: float, taught: Se
             dice += [DieReading(None, "unknown", (float(cx), float(cy)),
                                 float(np.sqrt(typical)), 0.0)] * many
             continue
-        for part, grown in parts:
-            dice.append(_read_blob(image, part, grown, typical, taught=taught))
+        dice += _agreed([_read_blob(image, part, grown, typical, taught=taught)
+                         for part, grown in parts], cut)
     return [d for d in dice if d is not None]
 
 
+def _agreed(parted: list[DieReading | None], cut: list[DieReading]) -> list[DieReading | None]:
+    """Dice of one blob read two ways (``parted`` by its bright cores, ``cut`` into squares
+    by its shape): a die read only one way, or unread the other, is kept; read as two
+    faces, it is unreadable (a wrong face is worse than none)."""
+    parted = list(parted)
+    for die in cut:
+        same = [k for k, d in enumerate(parted) if d is not None and np.hypot(
+            die.centre[0] - d.centre[0], die.centre[1] - d.centre[1]) <= 0.6 * d.side]
+        if not same:
+            parted.append(die)
+        elif len(same) == 1 and parted[same[0]].face is None:
+            parted[same[0]] = die
+        elif any(parted[k].face not in (None, die.face) for k in same):
+            for k in same:
+                parted[k] = replace(parted[k], face=None, score=0.0)
+    return parted
+
+
 def _pip_clusters(image: np.ndarray, dark: np.ndarray, read: Sequence[DieReading] = (),
-                  typical: float | None = None, light_body: bool = True) -> list[DieReading]:
+                  typical: float | None = None, light_body: bool = True, runs: bool = True
+                  ) -> list[DieReading]:
     """Dice whose body hardly stands out from their floor (a white die on a light lid, a
     purple one on purple felt), found by their pips (``dark`` ones on a light body, else
     light ones on a dark body: ``light_body``):
@@ -696,9 +740,12 @@ def _pip_clusters(image: np.ndarray, dark: np.ndarray, read: Sequence[DieReading
     shows a row of three), and of the dice's size where that is known (``typical``, the
     eroded blob's area). Spots on dice ``read`` already are left."""
     count, labels, stats, centroids = _components(dark)
+    largest = 0.15 * typical if typical else 900  # a pip, not a die
+    original = count
+    if runs:  # not where the spots are a die's body cut up by its pips (``masks[0]``)
+        stats, centroids = _parted_runs(labels, stats, centroids, largest)
     w, h, area = (stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT],
                   stats[:, cv2.CC_STAT_AREA])
-    largest = 0.15 * typical if typical else 900  # a pip, not a die
     round_spot = ((area >= 8) & (area <= largest) & (area >= 0.5 * w * h)
                   & (np.maximum(w, h) <= 1.6 * np.minimum(w, h)))
     round_spot[0] = False
@@ -735,15 +782,18 @@ def _pip_clusters(image: np.ndarray, dark: np.ndarray, read: Sequence[DieReading
     if typical:  # pips of dice lying close, linked into one group: parted die by die
         side = np.sqrt(typical) + 2 * ERODE
         for members in [m for m in groups if len(m) > 6]:
-            parted += _part(members, centroids, 0.8 * side)
+            # a six whose large pips spread its rows is wider than a standard six (0.76)
+            for reach in (0.8, 0.95):
+                parted += [g for g in _part(members, centroids, reach * side)
+                           if sorted(g) not in map(sorted, parted)]
         groups += parted
     if typical:  # a two's pips lie a diagonal apart, too far for the link above
         groups += _twos([m[0] for m in groups if len(m) == 1], centroids, size,
                         np.sqrt(typical) + 2 * ERODE)
     dice = []
     for members in groups:
-        if not 2 <= len(members) <= 6:
-            continue
+        if not 2 <= len(members) <= 6 or (len(members) < 3 and max(members) >= original):
+            continue  # pips run together lie a three's diagonal apart or closer: no two
         points = centroids[members].astype(np.float32)
         (cx, cy), (rw, rh), angle = cv2.minAreaRect(points)
         spread = min(rw, rh)  # a six's rows may spread further than its columns
@@ -766,10 +816,62 @@ def _pip_clusters(image: np.ndarray, dark: np.ndarray, read: Sequence[DieReading
                 break  # more dark spots than its pips: part of another die
             reading = _read_square(image, ((cx, cy), (side, side), angle), (), light_body,
                                    False)
-            if reading is not None and reading.face == len(members):
+            if reading is not None and reading.face == len(members) and (
+                    not typical or _pitch_fits(reading, typical)):
                 dice.append(reading)
                 break
     return dice
+
+
+PITCH = (0.215, 0.37)  # of the dice's side: how far a die's pips lie from its centre
+
+
+def _pitch_fits(reading: DieReading, typical: float) -> bool:
+    """The pips of a die found by its pips lie as far apart as a die of the dice's size has
+    them (`PITCH`, the spacings of `SCALES` with room for the dice's spread in size): two
+    neighbouring pips of a four, or a five's corner and middle pip, squared up small and
+    read as a two, are not."""
+    side = np.sqrt(typical) + 2 * ERODE
+    return reading.face == 1 or PITCH[0] <= reading.pitch / side <= PITCH[1]
+
+
+def _parted_runs(labels: np.ndarray, stats: np.ndarray, centroids: np.ndarray, largest: float
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """Large pips lying close run together into one spot (a six's column of three): such a
+    run, eroded at its necks, falls into two or three round pieces of one size; those are
+    added as spots (each of an equal share of the run's area), the run itself kept."""
+    w, h, area = (stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT],
+                  stats[:, cv2.CC_STAT_AREA])
+    runs = np.flatnonzero((area >= 24) & (area <= 3 * largest) & (area >= 0.3 * w * h)
+                          & ((np.maximum(w, h) > 1.6 * np.minimum(w, h)) | (area < 0.5 * w * h))
+                          & (np.maximum(w, h) <= 3.6 * np.minimum(w, h)))
+    runs = runs[runs > 0]
+    if not len(runs) or len(runs) > 40:
+        return stats, centroids
+    extra_stats, extra_centres = [], []
+    for i in runs:
+        x, y, bw, bh = stats[i, :4]
+        run = (labels[y:y + bh, x:x + bw] == i).astype(np.uint8)
+        for _ in range(4):
+            run = cv2.erode(run, _CROSS)
+            count, _, part_stats, part_centres = cv2.connectedComponentsWithStats(run)
+            pieces = part_stats[1:, cv2.CC_STAT_AREA]
+            if count - 1 == 0:
+                break  # eroded away: no run of pips
+            if count - 1 in (2, 3) and pieces.min() >= 0.4 * pieces.max():
+                pw, ph = part_stats[1:, cv2.CC_STAT_WIDTH], part_stats[1:, cv2.CC_STAT_HEIGHT]
+                if ((np.maximum(pw, ph) <= 1.6 * np.minimum(pw, ph))
+                        & (pieces >= 0.5 * pw * ph)).all():
+                    share = area[i] / (count - 1)
+                    side = int(round(np.sqrt(share)))
+                    for centre in part_centres[1:]:
+                        extra_stats.append((0, 0, side, side, int(share)))
+                        extra_centres.append(centre + (x, y))
+                    break
+    if not extra_stats:
+        return stats, centroids
+    return (np.vstack([stats, np.array(extra_stats, stats.dtype)]),
+            np.vstack([centroids, np.array(extra_centres, centroids.dtype)]))
 
 
 def _ones(image: np.ndarray, spots: np.ndarray, read: Sequence[DieReading], typical: float,
@@ -923,7 +1025,8 @@ def _read_floor(image: np.ndarray, floor: np.ndarray, die_px: float | None, taug
     known = None if die_px is None and len(blobs) < 3 else typical
     clusters = _pip_clusters(image, masks[1], dice, known)
     if known:  # light pips on a die the floor's colour: only where the dice's size is known
-        clusters += _pip_clusters(image, masks[0], dice + clusters, known, light_body=False)
+        clusters += _pip_clusters(image, masks[0], dice + clusters, known, light_body=False,
+                                  runs=False)
         local = _local_pips(image, known)
         for spots, dark in local:
             clusters += _pip_clusters(image, spots, dice + clusters, known, light_body=dark)
