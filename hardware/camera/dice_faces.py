@@ -84,11 +84,25 @@ def _hsv(bgr) -> tuple[int, int, int]:
     return int(hsv[0]), int(hsv[1]), int(hsv[2])
 
 
+CAST = 0.2  # how much of its light a die takes from the floor's colour, at most as tried
+
+
 def colour_name(bgr: np.ndarray, floor: np.ndarray | None = None) -> str:
     """The colour group of a die body: white, black, or a player's colour by hue; "unknown"
     between groups (a guess would give a player's die to another). ``floor``: the colour
-    around the die. A coloured floor casts its colour on a white die: a bright body of the
-    floor's hue, far paler than the floor, is a white die in that light."""
+    around the die. A coloured floor casts its colour on a die (light off the felt): the
+    group must hold with that cast taken out (`CAST`), or it is "unknown" (a yellow die
+    on magenta felt seen orange); and a bright body of the floor's hue, far paler than the
+    floor, is a white die in that light."""
+    name = _colour_group(bgr, floor)
+    if floor is None or name == "unknown":
+        return name
+    cast = np.asarray(floor, np.float64) / max(float(np.mean(floor)), 1.0)
+    lit = np.asarray(bgr, np.float64) / ((1 - CAST) + CAST * cast)
+    return name if _colour_group(lit, floor) == name else "unknown"
+
+
+def _colour_group(bgr: np.ndarray, floor: np.ndarray | None) -> str:
     h, s, v = _hsv(bgr)
     if floor is not None:
         fh, fs, _ = _hsv(floor)
@@ -268,10 +282,15 @@ def _pips_face(contrast: np.ndarray, level: float, around: tuple[np.ndarray, flo
     whole, scale = around
     if _more_pips_within(whole > level, len(points), float(np.median(areas)) * scale ** 2):
         return None, 0.0, 0.0
-    outer = np.abs(points - centre).max(axis=1)  # the pips off the centre, as they lie
-    outer = outer[outer > 0.5 * offset]
-    return (face, max(0.0, 1.0 - error / MAX_PIP_ERROR),
-            float(np.median(outer)) if len(outer) else offset)
+    return face, max(0.0, 1.0 - error / MAX_PIP_ERROR), _pitch(points - centre, face)
+
+
+def _pitch(points: np.ndarray, face: int) -> float:
+    """How far the pips lie from the centre along the die's sides (px), as measured: the
+    median of the pips off the middle (a six's rows, spread by large pips, the larger)."""
+    outer = np.abs(points).max(axis=1)
+    outer = outer[outer > 0.5 * outer.max()]  # not a middle pip
+    return float(np.median(outer)) if len(outer) else 0.0
 
 
 _WITHIN = (np.hypot(_XX - CANON / 2 + 0.5, _YY - CANON / 2 + 0.5) <= 0.42 * CANON
@@ -645,18 +664,43 @@ def _pip_spots(gray: np.ndarray, blob: _Blob, typical: float) -> int:
     `_local_pips` finds them) lie on the blob: a block of dice pressed together shows one
     at least a die, a brighter patch of floor none."""
     h, w = blob.filled.shape
-    crop = gray[blob.y:blob.y + h, blob.x:blob.x + w]
+    return _spots(gray[blob.y:blob.y + h, blob.x:blob.x + w], blob.filled, typical)
+
+
+def _spots_in(gray: np.ndarray, rect, typical: float) -> int:
+    """`_pip_spots` in a die's square (a minimum-area rectangle) seen with its surroundings,
+    counting the spots centred in its middle 0.8, where a die has its pips (a neighbour's
+    pip near its side is not one)."""
+    (cx, cy), (w, h), angle = rect
+    box = cv2.boxPoints(rect)
+    margin = int(np.sqrt(typical) * 0.5) + 2
+    x0, y0 = np.maximum(np.floor(box.min(axis=0)).astype(int) - margin, 0)
+    x1, y1 = np.ceil(box.max(axis=0)).astype(int) + margin
+    middle = cv2.boxPoints(((cx - x0, cy - y0), (0.8 * w, 0.8 * h), angle))
+    return _spots(gray[y0:y1, x0:x1], None, typical, middle)
+
+
+def _spots(crop: np.ndarray, inside: np.ndarray | None, typical: float,
+           middle: np.ndarray | None = None) -> int:
+    """Round spots (`_pip_spots`) in ``crop``: on its ``inside`` pixels, or centred in the
+    polygon ``middle``."""
     size = max(5, int(0.4 * (np.sqrt(typical) + 2 * ERODE)) | 1)
     kernel = np.ones((size, size), np.uint8)
+    smallest = 8 if middle is None else max(8.0, 0.015 * typical)  # 2/3 of a small pip
     found = 0
     for hat in (cv2.MORPH_BLACKHAT, cv2.MORPH_TOPHAT):
         spots = cv2.compare(cv2.morphologyEx(crop, hat, kernel), LOCAL_PIP[0], cv2.CMP_GT)
-        spots &= blob.filled * 255
-        count, _, stats, _ = cv2.connectedComponentsWithStats(spots, connectivity=8)
+        if inside is not None:
+            spots &= inside * 255
+        count, _, stats, centres = cv2.connectedComponentsWithStats(spots, connectivity=8)
         w_, h_, area = (stats[1:, cv2.CC_STAT_WIDTH], stats[1:, cv2.CC_STAT_HEIGHT],
                         stats[1:, cv2.CC_STAT_AREA])
-        found += int(((area >= 8) & (area <= 0.15 * typical) & (area >= 0.5 * w_ * h_)
-                      & (np.maximum(w_, h_) <= 1.6 * np.minimum(w_, h_))).sum())
+        round_ = ((area >= smallest) & (area <= 0.15 * typical) & (area >= 0.5 * w_ * h_)
+                  & (np.maximum(w_, h_) <= 1.6 * np.minimum(w_, h_)))
+        if middle is not None:  # a die's own pips, not a speck
+            round_ &= np.array([cv2.pointPolygonTest(middle, (float(x), float(y)), False) >= 0
+                                for x, y in centres[1:]], bool).reshape(-1)
+        found += int(round_.sum())
     return found
 
 
@@ -682,7 +726,13 @@ def _read_mask(image: np.ndarray, blobs: list[_Blob], typical: float, taught: Se
             gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
         halves = _halves(blob.outline, many) if many <= 3 else None
         if halves:  # dice side by side, a clean 2:1 (3:1) rectangle: cut in squares
-            dice += [_read_square(image, rect, taught) for rect in halves]
+            for rect in halves:
+                die = _read_square(image, rect, taught)
+                # unread, it must show pips: the floor between a wall and a shadow, lit
+                # brighter than the floor judged there (rim and shadow in it), shows none
+                if die is not None and (die.face is not None or die.die is not None
+                                        or _spots_in(gray, rect, typical)):
+                    dice.append(die)
             continue
         cut = []
         (_, _), (rw, rh), _ = cv2.minAreaRect(blob.outline)
@@ -751,6 +801,7 @@ def _pip_clusters(image: np.ndarray, dark: np.ndarray, read: Sequence[DieReading
     round_spot[0] = False
     pip_like = round_spot.copy()  # before those on dice read are left out
     faced = [d for d in read if d.face is not None]
+    pitch = float(np.median([d.pitch for d in faced if d.face < 6 and d.pitch > 0] or [0.0]))
     if faced and round_spot.any():
         centres = np.array([d.centre for d in faced], np.float32)
         sides = np.array([d.side for d in faced], np.float32)
@@ -817,22 +868,46 @@ def _pip_clusters(image: np.ndarray, dark: np.ndarray, read: Sequence[DieReading
             reading = _read_square(image, ((cx, cy), (side, side), angle), (), light_body,
                                    False)
             if reading is not None and reading.face == len(members) and (
-                    not typical or _pitch_fits(reading, typical)):
+                    not typical or _pitch_fits(reading, typical, pitch)):
+                if reading.face == 2 and _side_of_more(image, points, light_body):
+                    break
                 dice.append(reading)
                 break
     return dice
 
 
-PITCH = (0.215, 0.37)  # of the dice's side: how far a die's pips lie from its centre
+def _side_of_more(image: np.ndarray, pair: np.ndarray, light_body: bool) -> bool:
+    """Two pips that are a side of a four, five or six (two more pips complete a square
+    with them), not a two's diagonal: the square they would be a side of reads 4-6."""
+    step = pair[1] - pair[0]
+    apart = float(np.hypot(*step))
+    across = np.array([-step[1], step[0]]) / 2
+    angle = float(np.degrees(np.arctan2(step[1], step[0])))
+    side = apart / (2 * PIP_OFFSET)
+    for sign in (1, -1):
+        cx, cy = pair.mean(axis=0) + sign * across
+        beside = _read_square(image, ((float(cx), float(cy)), (side, side), angle), (),
+                              light_body, False)
+        if beside is not None and beside.face is not None and beside.face >= 4:
+            return True
+    return False
 
 
-def _pitch_fits(reading: DieReading, typical: float) -> bool:
-    """The pips of a die found by its pips lie as far apart as a die of the dice's size has
-    them (`PITCH`, the spacings of `SCALES` with room for the dice's spread in size): two
-    neighbouring pips of a four, or a five's corner and middle pip, squared up small and
-    read as a two, are not."""
-    side = np.sqrt(typical) + 2 * ERODE
-    return reading.face == 1 or PITCH[0] <= reading.pitch / side <= PITCH[1]
+PITCH = (0.215, 0.38)  # of the dice's side: how far a die's pips lie from its centre
+PITCH_READ = (0.75, 1.35)  # of the pitch of the dice read already
+
+
+def _pitch_fits(reading: DieReading, typical: float, pitch: float) -> bool:
+    """The pips of a die found by its pips lie as far apart as on the dice read already
+    (``pitch``, their median; `PITCH_READ`), or, before any, as a die of the dice's size
+    has them (`PITCH`: the spacings of `SCALES`, with room for the dice's spread in size):
+    two neighbouring pips of a four (0.7 of its pitch), or a five's corner and middle pip
+    (0.5), squared up small and read as a two, are not."""
+    if reading.face == 1:
+        return True
+    if pitch > 0:
+        return PITCH_READ[0] <= reading.pitch / pitch <= PITCH_READ[1]
+    return PITCH[0] <= reading.pitch / (np.sqrt(typical) + 2 * ERODE) <= PITCH[1]
 
 
 def _parted_runs(labels: np.ndarray, stats: np.ndarray, centroids: np.ndarray, largest: float
