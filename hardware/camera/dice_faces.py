@@ -38,6 +38,7 @@ DARKER = 0.5  # of the floor's B+G+R, and below: a black die (a shadow only dark
 SHRINK = 0.84  # the square tried again this much smaller when its pips made no face
 MARKED = 45.0  # grey levels between a die's body and its pips or print
 HAND_DISTANCE = 90.0  # B+G+R levels from the tray's colour: a hand, an arm, a cup
+HAND_SHARE = 0.05  # of the tray a hand's core covers at least (a rendered hand: 0.08-0.3)
 MIN_FILL = 0.8  # of its minimum-area rectangle a rounded square covers (a disc: 0.785)
 GUESSED_SIZES = (28.0, 36.0, 44.0)  # px: dice sizes tried when nothing tells the size
 
@@ -1125,7 +1126,9 @@ def _read_floor(image: np.ndarray, floor: np.ndarray, die_px: float | None, taug
 def _hand(image: np.ndarray) -> bool:
     """A hand (an arm, a cup) over the tray: something far from the tray's colour (the
     median of its middle, in a small copy), thick, reaching in over part of the walls (a
-    die seen close fills the middle: then the floor all round is far from it).
+    die seen close fills the middle: then the floor all round is far from it), and large
+    (`HAND_SHARE` of the tray: dice against a wall with their dark shadows, or a dark plank
+    of wood along it, join the rim too).
     The floor around a die is judged locally, where a hand would pass for floor."""
     h, w = image.shape[:2]
     scale = 64.0 / max(h, w)
@@ -1143,7 +1146,8 @@ def _hand(image: np.ndarray) -> bool:
     for i in range(1, count):
         along = float((border == i).mean())  # a hand comes in over part of one wall
         inside = labels[reach:sh - reach, reach:sw - reach] == i
-        if 0 < along < 0.5 and inside.any():
+        if 0 < along < 0.5 and inside.any() and stats[i, cv2.CC_STAT_AREA] >= (
+                HAND_SHARE * sh * sw):
             return True
     return False
 
