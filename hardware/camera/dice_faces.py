@@ -780,8 +780,7 @@ def _agreed(parted: list[DieReading | None], cut: list[DieReading]) -> list[DieR
 
 
 def _pip_clusters(image: np.ndarray, dark: np.ndarray, read: Sequence[DieReading] = (),
-                  typical: float | None = None, light_body: bool = True, runs: bool = True
-                  ) -> list[DieReading]:
+                  typical: float | None = None, light_body: bool = True) -> list[DieReading]:
     """Dice whose body hardly stands out from their floor (a white die on a light lid, a
     purple one on purple felt), found by their pips (``dark`` ones on a light body, else
     light ones on a dark body: ``light_body``):
@@ -792,9 +791,7 @@ def _pip_clusters(image: np.ndarray, dark: np.ndarray, read: Sequence[DieReading
     eroded blob's area). Spots on dice ``read`` already are left."""
     count, labels, stats, centroids = _components(dark)
     largest = 0.15 * typical if typical else 900  # a pip, not a die
-    original = count
-    if runs:  # not where the spots are a die's body cut up by its pips (``masks[0]``)
-        stats, centroids = _parted_runs(labels, stats, centroids, largest)
+    stats, centroids = _parted_runs(labels, stats, centroids, largest)
     w, h, area = (stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT],
                   stats[:, cv2.CC_STAT_AREA])
     round_spot = ((area >= 8) & (area <= largest) & (area >= 0.5 * w * h)
@@ -844,8 +841,8 @@ def _pip_clusters(image: np.ndarray, dark: np.ndarray, read: Sequence[DieReading
                         np.sqrt(typical) + 2 * ERODE)
     dice = []
     for members in groups:
-        if not 2 <= len(members) <= 6 or (len(members) < 3 and max(members) >= original):
-            continue  # pips run together lie a three's diagonal apart or closer: no two
+        if not 2 <= len(members) <= 6:
+            continue
         points = centroids[members].astype(np.float32)
         (cx, cy), (rw, rh), angle = cv2.minAreaRect(points)
         spread = min(rw, rh)  # a six's rows may spread further than its columns
@@ -1101,8 +1098,7 @@ def _read_floor(image: np.ndarray, floor: np.ndarray, die_px: float | None, taug
     known = None if die_px is None and len(blobs) < 3 else typical
     clusters = _pip_clusters(image, masks[1], dice, known)
     if known:  # light pips on a die the floor's colour: only where the dice's size is known
-        clusters += _pip_clusters(image, masks[0], dice + clusters, known, light_body=False,
-                                  runs=False)
+        clusters += _pip_clusters(image, masks[0], dice + clusters, known, light_body=False)
         local = _local_pips(image, known)
         for spots, dark in local:
             clusters += _pip_clusters(image, spots, dice + clusters, known, light_body=dark)
