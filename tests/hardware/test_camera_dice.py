@@ -9,7 +9,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from hardware.camera.dice_faces import _side_of_more, read_tray
+from hardware.camera.dice_faces import DieReading, _agreed, _side_of_more, read_tray
 from hardware.camera.dice_settle import DiceSettler
 from hardware.synthetic import dice_tray
 
@@ -617,3 +617,15 @@ def test_a_yellow_die_on_magenta_felt_is_not_named_orange():
         if math.hypot(seen.centre[0] - die.x, seen.centre[1] - die.y) < die.side / 2:
             assert seen.colour in (die.colour, "unknown"), (die, seen)
     assert sum(d.colour == "yellow" for d in truth) >= 2
+
+
+def test_a_die_read_two_ways_as_two_faces_is_unreadable():
+    """Dice of one blob, parted by their bright cores and cut by their shape: a die read only
+    one way, or unread the other, is kept; read as two faces it is unreadable."""
+    def die(face, x):
+        return DieReading(face, "white", (x, 50.0), 30.0, 0.9 if face else 0.0)
+    parted = [die(5, 50.0), die(None, 80.0), None]
+    cut = [die(3, 51.0), die(4, 81.0), die(6, 110.0)]
+    faces = [(d.face if d else "none") for d in _agreed(parted, cut)]
+    assert faces == [None, 4, "none", 6]
+    assert [d.face for d in _agreed([die(5, 50.0)], [die(5, 52.0)])] == [5]
