@@ -38,6 +38,8 @@ DARKER = 0.5  # of the floor's B+G+R, and below: a black die (a shadow only dark
 SHRINK = 0.84  # the square tried again this much smaller when its pips made no face
 MARKED = 45.0  # grey levels between a die's body and its pips or print
 HAND_DISTANCE = 90.0  # B+G+R levels from the tray's colour: a hand, an arm, a cup
+APART = 0.8  # of a die's side: no other die's centre lies nearer (dice touch face to face)
+PATCH = 6.0  # dice's areas: a blob larger is a patch of floor, not dice pressed together
 HAND_SHARE = 0.05  # of the tray a hand's core covers at least (a rendered hand: 0.08-0.3)
 MIN_FILL = 0.8  # of its minimum-area rectangle a rounded square covers (a disc: 0.785)
 GUESSED_SIZES = (28.0, 36.0, 44.0)  # px: dice sizes tried when nothing tells the size
@@ -379,6 +381,8 @@ def _read_blob(image: np.ndarray, points: np.ndarray, grown: int, typical: float
         return None  # no square at all: grain, glare, a shadow's edge
     wrong_size = grown == ERODE and not 0.6 * typical <= area <= 1.45 * typical
     if aspect > 1.2 or wrong_size:  # a die on edge, cocked: seen, not read, if marked
+        if max(rw, rh) > 1.45 * (np.sqrt(typical) + 2 * ERODE):
+            return None  # longer than a die's diagonal: a patch of floor, grain
         if not _marked(_square_up(image, ((cx, cy), (rw, rh), angle))):
             return None
         return DieReading(None, "unknown", (float(cx), float(cy)), float((rw + rh) / 2), 0.0)
@@ -711,7 +715,7 @@ def _read_mask(image: np.ndarray, blobs: list[_Blob], typical: float, taught: Se
     dice = []
     for blob in blobs:
         area = blob.area
-        if not 0.5 * typical <= area <= 6 * typical:
+        if not 0.5 * typical <= area <= PATCH * typical:
             continue  # a crumb, a speck of glare; a cup (a hand reaches from the wall)
         many = int(round(area / typical))
         if many < 2:
@@ -1096,6 +1100,10 @@ def _read_floor(image: np.ndarray, floor: np.ndarray, die_px: float | None, taug
         np.hypot(d.centre[0] - e.centre[0], d.centre[1] - e.centre[1]) > 0.6 * e.side
         for e in dice)]  # a black die (not one seen already, with its shadow)
     known = None if die_px is None and len(blobs) < 3 else typical
+    if known:
+        dice += [d for d in _on_patches(image, standing, known, taught) if all(
+            np.hypot(d.centre[0] - e.centre[0], d.centre[1] - e.centre[1]) > 0.6 * e.side
+            for e in dice)]
     clusters = _pip_clusters(image, masks[1], dice, known)
     if known:  # light pips on a die the floor's colour: only where the dice's size is known
         clusters += _pip_clusters(image, masks[0], dice + clusters, known, light_body=False)
@@ -1115,8 +1123,40 @@ def _read_floor(image: np.ndarray, floor: np.ndarray, die_px: float | None, taug
         elif len(same) == 1 and dice[same[0]].face is None and dice[same[0]].die is None \
                 and die.face is not None:
             dice[same[0]] = die
+    read = [d for d in dice if d.face is not None]
+    dice = [d for d in dice if d.face is not None or d.die is not None or all(
+        np.hypot(d.centre[0] - e.centre[0], d.centre[1] - e.centre[1]) >= APART * e.side
+        for e in read)]  # no die lies within another: a glint or shadow cut off a die read
     dice.sort(key=lambda d: (d.centre[1], d.centre[0]))
     return TrayReading(dice, clear)
+
+
+def _on_patches(image: np.ndarray, standing: np.ndarray, typical: float, taught: Sequence
+                ) -> list[DieReading]:
+    """Dice lying on a patch of floor lighter than the floor judged round it (a pale plank
+    of wood, a lamp's light), which joins them into one blob far larger than a die, or to
+    the walls: against the patch's own colour (the median of its pixels) they stand out
+    again. Kept only when read: grain left in the patch makes no die."""
+    count, labels, stats, _ = _components(standing)
+    h, w = standing.shape
+    x, y, bw, bh, area = stats.T
+    walls = (x == 0) | (y == 0) | (x + bw == w) | (y + bh == h)  # blobs there are left
+    patches = np.flatnonzero((area > PATCH * typical) | (walls & (area > 2 * typical)))
+    margin = int(np.sqrt(typical)) + 2 * ERODE
+    dice = []
+    for i in patches[patches > 0][:4]:
+        x, y, bw, bh = stats[i, :4]
+        x0, y0 = max(0, x - margin), max(0, y - margin)
+        x1, y1 = min(w, x + bw + margin), min(h, y + bh + margin)
+        crop = image[y0:y1, x0:x1]
+        region = (labels[y0:y1, x0:x1] == i).astype(np.uint8)
+        colour = np.median(crop[region > 0], axis=0).astype(np.float32)
+        region = cv2.dilate(region, _SQUARE, iterations=2 * ERODE)
+        inside = die_masks(crop, np.full(crop.shape, colour, np.float32))[0] & (region * 255)
+        blobs, _ = _blobs(_erode(inside))
+        dice += [replace(d, centre=(d.centre[0] + x0, d.centre[1] + y0))
+                 for d in _read_mask(crop, blobs, typical, taught) if d.face is not None]
+    return dice
 
 
 def _hand(image: np.ndarray) -> bool:

@@ -629,3 +629,34 @@ def test_a_die_read_two_ways_as_two_faces_is_unreadable():
     faces = [(d.face if d else "none") for d in _agreed(parted, cut)]
     assert faces == [None, 4, "none", 6]
     assert [d.face for d in _agreed([die(5, 50.0)], [die(5, 52.0)])] == [5]
+
+
+def test_a_die_on_a_pale_plank_is_read_against_the_plank():
+    """A white one on wood whose pale plank, lighter than the floor judged round it (the
+    darker planks in it), joins the dice on it into one blob far larger than a die: against
+    the plank's own colour the one stands out again and is read."""
+    reading, truth = bench_reading("harsh", 92)
+    one = truth[2]
+    assert (one.colour, one.face) == ("white", 1)
+    never_wrong(reading, truth)
+    assert_reads(reading, one, 1)
+
+
+def test_a_patch_of_grain_longer_than_a_die_is_no_die():
+    """A pale patch of wood in a tray's corner, beside a red five, stood out as a blob; cut
+    from the five, the rest was taken for a cocked die (seen, not read): made up. Nothing
+    longer than a die's diagonal is a die."""
+    reading, truth = bench_reading("large_pips", 89)
+    never_wrong(reading, truth)
+    assert_reads(reading, truth[3], 5)
+    assert len(reading.dice) <= len(truth)
+
+
+def test_a_glint_cut_off_a_die_read_is_no_die():
+    """A lamp's glint on mauve felt against an orange six: their blob, eroded, fell into the
+    six and the glint, taken for a cocked die (made up). Dice touch face to face at the
+    closest: no die lies within 0.8 of a side of a die read."""
+    reading, truth = bench_reading("colour_felt", 128)
+    never_wrong(reading, truth)
+    assert_reads(reading, truth[6], 6)
+    assert len(reading.dice) <= len(truth)
