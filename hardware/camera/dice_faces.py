@@ -1134,14 +1134,14 @@ def _read_floor(image: np.ndarray, floor: np.ndarray, die_px: float | None, taug
 def _on_patches(image: np.ndarray, standing: np.ndarray, typical: float, taught: Sequence
                 ) -> list[DieReading]:
     """Dice lying on a patch of floor lighter than the floor judged round it (a pale plank
-    of wood, a lamp's light), which joins them into one blob far larger than a die, or to
-    the walls: against the patch's own colour (the median of its pixels) they stand out
-    again. Kept only when read: grain left in the patch makes no die."""
+    of wood, a lamp's light), which joins them into one blob far larger than a die: against
+    the patch's own colour (the median of its pixels) they stand out again. Kept only when
+    read: grain left in the patch makes no die."""
     count, labels, stats, _ = _components(standing)
     h, w = standing.shape
     x, y, bw, bh, area = stats.T
-    walls = (x == 0) | (y == 0) | (x + bw == w) | (y + bh == h)  # blobs there are left
-    patches = np.flatnonzero((area > PATCH * typical) | (walls & (area > 2 * typical)))
+    walls = (x == 0) | (y == 0) | (x + bw == w) | (y + bh == h)  # the rim: no patch
+    patches = np.flatnonzero((area > PATCH * typical) & ~walls)
     margin = int(np.sqrt(typical)) + 2 * ERODE
     dice = []
     for i in patches[patches > 0][:4]:
