@@ -100,9 +100,11 @@ def colour_name(bgr: np.ndarray, floor: np.ndarray | None = None) -> str:
     name = _colour_group(bgr, floor)
     if floor is None or name == "unknown":
         return name
-    cast = np.asarray(floor, np.float64) / max(float(np.mean(floor)), 1.0)
-    lit = np.asarray(bgr, np.float64) / ((1 - CAST) + CAST * cast)
-    return name if _colour_group(lit, floor) == name else "unknown"
+    cast = (1 - CAST) + CAST * np.asarray(floor, np.float64) / max(float(np.mean(floor)), 1.0)
+    if np.abs(cast - 1).max() < 0.02:
+        return name  # a grey floor casts no colour
+    return name if _colour_group(np.asarray(bgr, np.float64) / cast, floor) == name \
+        else "unknown"
 
 
 def _colour_group(bgr: np.ndarray, floor: np.ndarray | None) -> str:
@@ -291,9 +293,11 @@ def _pips_face(contrast: np.ndarray, level: float, around: tuple[np.ndarray, flo
 def _pitch(points: np.ndarray, face: int) -> float:
     """How far the pips lie from the centre along the die's sides (px), as measured: the
     median of the pips off the middle (a six's rows, spread by large pips, the larger)."""
-    outer = np.abs(points).max(axis=1)
-    outer = outer[outer > 0.5 * outer.max()]  # not a middle pip
-    return float(np.median(outer)) if len(outer) else 0.0
+    reach = [max(abs(float(x)), abs(float(y))) for x, y in points]
+    outer = sorted(r for r in reach if r > 0.5 * max(reach))  # not a middle pip
+    half = len(outer) // 2
+    return (outer[half] if len(outer) % 2 else (outer[half - 1] + outer[half]) / 2) \
+        if outer else 0.0
 
 
 _WITHIN = (np.hypot(_XX - CANON / 2 + 0.5, _YY - CANON / 2 + 0.5) <= 0.42 * CANON
@@ -795,7 +799,8 @@ def _pip_clusters(image: np.ndarray, dark: np.ndarray, read: Sequence[DieReading
     eroded blob's area). Spots on dice ``read`` already are left."""
     count, labels, stats, centroids = _components(dark)
     largest = 0.15 * typical if typical else 900  # a pip, not a die
-    stats, centroids = _parted_runs(labels, stats, centroids, largest)
+    stats, centroids = _parted_runs(labels, stats, centroids, largest,
+                                    max(24.0, 0.03 * typical) if typical else 24.0)
     w, h, area = (stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT],
                   stats[:, cv2.CC_STAT_AREA])
     round_spot = ((area >= 8) & (area <= largest) & (area >= 0.5 * w * h)
@@ -822,11 +827,14 @@ def _pip_clusters(image: np.ndarray, dark: np.ndarray, read: Sequence[DieReading
 
     # neighbouring pips of a die lie 0.54 of its side apart: small pips, far for their size
     near = 0.58 * (np.sqrt(typical) + 2 * ERODE) if typical else 0.0
-    for a in spots:
-        for b in spots:
-            if a < b and 0.5 <= size[a] / size[b] <= 2.0 and np.hypot(
-                    *(centroids[a] - centroids[b])) <= max(near, 3.4 * (size[a] + size[b]) / 2):
-                group[root(a)] = root(b)
+    sizes = np.array([size[i] for i in spots])
+    at = centroids[spots]
+    ratio = sizes[:, None] / sizes[None, :]
+    step = at[:, None] - at[None, :]
+    reach = np.maximum(near, 3.4 * (sizes[:, None] + sizes[None, :]) / 2)
+    linked = (ratio >= 0.5) & (ratio <= 2.0) & (np.hypot(step[..., 0], step[..., 1]) <= reach)
+    for a, b in zip(*np.nonzero(np.triu(linked, 1)), strict=True):
+        group[root(spots[a])] = root(spots[b])
     clusters: dict[int, list[int]] = {}
     for i in spots:
         clusters.setdefault(root(i), []).append(i)
@@ -912,14 +920,16 @@ def _pitch_fits(reading: DieReading, typical: float, pitch: float) -> bool:
     return PITCH[0] <= reading.pitch / (np.sqrt(typical) + 2 * ERODE) <= PITCH[1]
 
 
-def _parted_runs(labels: np.ndarray, stats: np.ndarray, centroids: np.ndarray, largest: float
-                 ) -> tuple[np.ndarray, np.ndarray]:
+def _parted_runs(labels: np.ndarray, stats: np.ndarray, centroids: np.ndarray, largest: float,
+                 smallest: float = 24.0) -> tuple[np.ndarray, np.ndarray]:
     """Large pips lying close run together into one spot (a six's column of three): such a
-    run, eroded at its necks, falls into two or three round pieces of one size; those are
-    added as spots (each of an equal share of the run's area), the run itself kept."""
+    run (``smallest`` to three ``largest`` pips' area), eroded at its necks, falls into two
+    or three round pieces of one size; those are added as spots (each of an equal share of
+    the run's area), the run itself kept."""
     w, h, area = (stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT],
                   stats[:, cv2.CC_STAT_AREA])
-    runs = np.flatnonzero((area >= 24) & (area <= 3 * largest) & (area >= 0.3 * w * h)
+    runs = np.flatnonzero((area >= smallest) & (area <= 3 * largest)
+                          & (area >= 0.3 * w * h)
                           & ((np.maximum(w, h) > 1.6 * np.minimum(w, h)) | (area < 0.5 * w * h))
                           & (np.maximum(w, h) <= 3.6 * np.minimum(w, h)))
     runs = runs[runs > 0]
