@@ -788,7 +788,8 @@ def _agreed(parted: list[DieReading | None], cut: list[DieReading]) -> list[DieR
 
 
 def _pip_clusters(image: np.ndarray, dark: np.ndarray, read: Sequence[DieReading] = (),
-                  typical: float | None = None, light_body: bool = True) -> list[DieReading]:
+                  typical: float | None = None, light_body: bool = True, runs: bool = True
+                  ) -> list[DieReading]:
     """Dice whose body hardly stands out from their floor (a white die on a light lid, a
     purple one on purple felt), found by their pips (``dark`` ones on a light body, else
     light ones on a dark body: ``light_body``):
@@ -796,11 +797,14 @@ def _pip_clusters(image: np.ndarray, dark: np.ndarray, read: Sequence[DieReading
     the pips' part of the side), read as any die is; kept only when that square reads as a
     face with nothing where that face has no pip, no other dark spot near (a cocked six
     shows a row of three), and of the dice's size where that is known (``typical``, the
-    eroded blob's area). Spots on dice ``read`` already are left."""
+    eroded blob's area). Spots on dice ``read`` already are left. ``runs``: pips run
+    together are parted (`_parted_runs`), not where the spots are a die's body cut up by
+    its pips (``masks[0]``: its many pieces cost much, and part into no pips)."""
     count, labels, stats, centroids = _components(dark)
     largest = 0.15 * typical if typical else 900  # a pip, not a die
-    stats, centroids = _parted_runs(labels, stats, centroids, largest,
-                                    max(24.0, 0.03 * typical) if typical else 24.0)
+    if runs:
+        stats, centroids = _parted_runs(labels, stats, centroids, largest,
+                                        max(24.0, 0.03 * typical) if typical else 24.0)
     w, h, area = (stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT],
                   stats[:, cv2.CC_STAT_AREA])
     round_spot = ((area >= 8) & (area <= largest) & (area >= 0.5 * w * h)
@@ -1116,10 +1120,11 @@ def _read_floor(image: np.ndarray, floor: np.ndarray, die_px: float | None, taug
             for e in dice)]
     clusters = _pip_clusters(image, masks[1], dice, known)
     if known:  # light pips on a die the floor's colour: only where the dice's size is known
-        clusters += _pip_clusters(image, masks[0], dice + clusters, known, light_body=False)
         local = _local_pips(image, known)
         for spots, dark in local:
             clusters += _pip_clusters(image, spots, dice + clusters, known, light_body=dark)
+        clusters += _pip_clusters(image, masks[0], dice + clusters, known, light_body=False,
+                                  runs=False)
         for spots, dark in local[:2]:
             clusters += _ones(image, spots, dice + clusters, known, dark)
     for die in clusters:
