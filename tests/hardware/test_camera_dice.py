@@ -199,6 +199,37 @@ def test_pip_layouts_fit_by_nearest_place_as_by_every_assignment():
     assert 500 < accepted < 2900  # both sides of the limit were tried
 
 
+def test_the_layout_is_fitted_at_every_pip_offset_at_once_as_one_by_one():
+    """`_fit_layout` matches all of `SCALES` in one pass: the same face, error and offset as
+    matching them in turn and keeping the first best (the reader as it was)."""
+    import numpy as np
+
+    from hardware.camera.dice_faces import _TARGETS, CANON, SCALES, _fit_layout, _match_layout
+
+    def one_by_one(points):
+        centre = points.mean(axis=0)
+        best = (None, 9.0, 0.0)
+        for scale in SCALES:
+            face, error = _match_layout((points - centre) / (scale * CANON))
+            if error < best[1]:
+                best = (face, error, scale * CANON)
+        return best
+
+    rng = np.random.default_rng(5)
+    kinds = set()
+    for _ in range(2000):
+        count = int(rng.integers(2, 7))
+        target = _TARGETS[count][int(rng.integers(len(_TARGETS[count])))]
+        scale = rng.choice(SCALES) + rng.normal(0, 0.02)
+        points = (target * scale * CANON + rng.normal(0, 1.5, target.shape)).astype(np.float32)
+        points -= points.mean(axis=0)
+        face, error, offset, _ = _fit_layout(points)
+        assert (face, error, offset) == one_by_one(points)
+        kinds.add((face is not None, offset))
+    assert {offset for fits, offset in kinds if fits} == {s * CANON for s in SCALES}
+    assert any(not fits for fits, _ in kinds)  # and points fitting no face
+
+
 def test_a_change_of_resolution_mid_throw_gathers_the_still_frames_again():
     """The Pi's source switches to its full-resolution stream when a roll is awaited: crops
     of two sizes may reach the settler in one throw; the roll is read from the new size."""
