@@ -11,18 +11,30 @@ no colour given), colour_named (share of dice given a colour group), rolls_misse
 rolls_doubled, cpu_ms_per_roll (every frame of the throw: motion checks and the reading;
 median, x5 for the Pi). Photographs: right, wrong, unread, false blobs, CPU per photo.
 A baseline in the same run: OpenCV's SimpleBlobDetector counting pips near each true die.
-Figures are noisy on a shared machine. JSON last line."""
+Figures are noisy on a shared machine. JSON last line.
+
+``--cpu-against REV``: CPU only, against the reader of git revision REV in the same run.
+Each throw of the tuned families is rendered once and fed to a settler with this reader and
+one with REV's, in turn (which goes first alternates); CPU time per roll (every frame, as
+above) of each, median and spread, the ratio of their medians and the median of the
+per-throw ratios, and the load average before and after (a shared machine's other work
+inflates both readers' CPU time alike; the ratio stands)."""
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import math
+import os
 import statistics
+import subprocess
+import sys
 import time
 from pathlib import Path
 
 import cv2
 
+from hardware.camera import dice_settle
 from hardware.camera.dice_faces import read_tray
 from hardware.camera.dice_settle import DiceSettler
 from hardware.camera.recognizer import OPENCV_THREADS
@@ -145,6 +157,57 @@ def run_photos(folder: Path) -> dict | None:
             "false_blobs": false_blobs, "cpu_ms_per_photo": round(statistics.median(ms), 2)}
 
 
+def reader_at(rev: str):
+    """``read_tray`` of hardware/camera/dice_faces.py as it is at git revision ``rev``."""
+    root = Path(__file__).resolve().parent.parent
+    source = subprocess.run(["git", "show", f"{rev}:hardware/camera/dice_faces.py"], cwd=root,
+                            capture_output=True, text=True, check=True).stdout
+    name = "dice_faces_at_" + "".join(c if c.isalnum() else "_" for c in rev)
+    module = importlib.util.module_from_spec(importlib.util.spec_from_loader(name, None))
+    sys.modules[name] = module  # dataclasses look their module up
+    exec(compile(source, f"{rev}:hardware/camera/dice_faces.py", "exec"), module.__dict__)
+    return module.read_tray
+
+
+def roll_cpu(frames, reader) -> float:
+    """CPU ms a settler reading with ``reader`` spends on a throw's frames."""
+    dice_settle.read_tray = reader
+    try:
+        settler, cpu = DiceSettler(), 0.0
+        for image, _, _ in frames:
+            start = time.process_time()
+            settler.feed(image)
+            cpu += time.process_time() - start
+        return cpu * 1000
+    finally:
+        dice_settle.read_tray = read_tray
+
+
+def cpu_against(rev: str, families: list[str], throws: int, sides: tuple[float, ...]) -> dict:
+    base_reader, ours, base = reader_at(rev), [], []
+    load_before = os.getloadavg()
+    for name in families:
+        for seed in range(throws):
+            style, colours = dice_tray.family(name, seed)
+            frames = dice_tray.throw(1000 + seed, DICE, sides[seed % len(sides)], style,
+                                     settled_frames=6, colours=colours)
+            pair = [(ours, read_tray), (base, base_reader)]
+            for spent, reader in pair if seed % 2 else pair[::-1]:
+                spent.append(roll_cpu(frames, reader))
+    ratios = [a / b for a, b in zip(ours, base, strict=True)]
+    return {"cpu_against": rev, "rolls": len(ours),
+            "cpu_ms_per_roll": round(statistics.median(ours), 2),
+            "cpu_ms_spread": [round(min(ours), 1), round(max(ours), 1)],
+            "cpu_ms_quartiles": [round(q, 2) for q in statistics.quantiles(ours, n=4)],
+            "baseline_cpu_ms_per_roll": round(statistics.median(base), 2),
+            "baseline_cpu_ms_spread": [round(min(base), 1), round(max(base), 1)],
+            "ratio_of_medians": round(statistics.median(ours) / statistics.median(base), 3),
+            "median_ratio": round(statistics.median(ratios), 3),
+            "load_before": [round(x, 2) for x in load_before],
+            "load_after": [round(x, 2) for x in os.getloadavg()],
+            "families": families, "opencv_threads": cv2.getNumThreads()}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sides", default=",".join(f"{s:g}" for s in SIDES),
@@ -153,10 +216,21 @@ def main() -> None:
     parser.add_argument("--families", default=",".join(dice_tray.FAMILIES),
                         help="tray families, comma-separated (default: all)")
     parser.add_argument("--photos", default=str(PHOTOS), help="folder of real photographs")
+    parser.add_argument("--cpu-against", metavar="REV",
+                        help="CPU only: this reader against git revision REV's, in turn")
     args = parser.parse_args()
     sides = tuple(float(s) for s in args.sides.split(","))
     if OPENCV_THREADS > 0:  # as the app's camera pipeline runs (hardware/camera/recognizer.py)
         cv2.setNumThreads(OPENCV_THREADS)
+    if args.cpu_against:
+        tuned = [n for n in args.families.split(",") if n != "held_out"]
+        result = cpu_against(args.cpu_against, tuned, args.throws, sides)
+        print(f"cpu/roll {result['cpu_ms_per_roll']} ms {result['cpu_ms_spread']} against "
+              f"{args.cpu_against} {result['baseline_cpu_ms_per_roll']} ms "
+              f"{result['baseline_cpu_ms_spread']}: ratio {result['ratio_of_medians']} "
+              f"(load {result['load_before'][0]} -> {result['load_after'][0]})")
+        print(json.dumps(result))
+        return
     families = {}
     for name in args.families.split(","):
         families[name] = result = run_family(name, args.throws, sides)

@@ -9,7 +9,7 @@ None) rather than guessed: a wrong face is worse than none. docs/camera.md says 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -30,6 +30,7 @@ _TARGETS = {count: [np.array(layout, np.float32) for layout in layouts]
 MAX_PIP_ERROR = 0.4  # in pip offsets: how far a pip may sit from its place
 SCALES = (0.23, 0.25, 0.27, 0.29, 0.31, 0.33)  # pip offsets (of the side) real dice have
 ERODE = 2
+_SCALES_PX = np.array([scale * CANON for scale in SCALES], np.float32)
 EDGE_BLUR = 0.0  # px: a die's colour, blurred into the floor's, marks it this much wider
 WINDOW = 0.6  # of the image's shorter side: the neighbourhood the floor is judged in
 LIGHTER = 45.0  # B+G+R levels above the floor: a light die (or glare, told apart by shape)
@@ -38,6 +39,9 @@ DARKER = 0.5  # of the floor's B+G+R, and below: a black die (a shadow only dark
 SHRINK = 0.84  # the square tried again this much smaller when its pips made no face
 MARKED = 45.0  # grey levels between a die's body and its pips or print
 HAND_DISTANCE = 90.0  # B+G+R levels from the tray's colour: a hand, an arm, a cup
+APART = 0.8  # of a die's side: no other die's centre lies nearer (dice touch face to face)
+PATCH = 6.0  # dice's areas: a blob larger is a patch of floor, not dice pressed together
+HAND_SHARE = 0.05  # of the tray a hand's core covers at least (a rendered hand: 0.08-0.3)
 MIN_FILL = 0.8  # of its minimum-area rectangle a rounded square covers (a disc: 0.785)
 GUESSED_SIZES = (28.0, 36.0, 44.0)  # px: dice sizes tried when nothing tells the size
 
@@ -46,7 +50,8 @@ GUESSED_SIZES = (28.0, 36.0, 44.0)  # px: dice sizes tried when nothing tells th
 class DieReading:
     """One die: ``face`` 1-6, or None when it cannot be read with confidence. ``die``: the
     name of a taught die (hardware/camera/taught_faces.py) this one is, its ``face`` then
-    that die's label; ``square``: the die's top squared up (CANON px), when it lay flat."""
+    that die's label; ``square``: the die's top squared up (CANON px), when it lay flat;
+    ``pitch``: how far its pips lie from its centre (px along a side; 0 for a one)."""
 
     face: int | None
     colour: str
@@ -55,6 +60,7 @@ class DieReading:
     score: float
     die: str | None = None
     square: np.ndarray | None = field(default=None, repr=False, compare=False)
+    pitch: float = field(default=0.0, repr=False, compare=False)
 
     def to_json(self) -> dict:
         out = {"face": self.face, "colour": self.colour,
@@ -82,11 +88,27 @@ def _hsv(bgr) -> tuple[int, int, int]:
     return int(hsv[0]), int(hsv[1]), int(hsv[2])
 
 
+CAST = 0.2  # how much of its light a die takes from the floor's colour, at most as tried
+
+
 def colour_name(bgr: np.ndarray, floor: np.ndarray | None = None) -> str:
     """The colour group of a die body: white, black, or a player's colour by hue; "unknown"
     between groups (a guess would give a player's die to another). ``floor``: the colour
-    around the die. A coloured floor casts its colour on a white die: a bright body of the
-    floor's hue, far paler than the floor, is a white die in that light."""
+    around the die. A coloured floor casts its colour on a die (light off the felt): the
+    group must hold with that cast taken out (`CAST`), or it is "unknown" (a yellow die
+    on magenta felt seen orange); and a bright body of the floor's hue, far paler than the
+    floor, is a white die in that light."""
+    name = _colour_group(bgr, floor)
+    if floor is None or name == "unknown":
+        return name
+    cast = (1 - CAST) + CAST * np.asarray(floor, np.float64) / max(float(np.mean(floor)), 1.0)
+    if np.abs(cast - 1).max() < 0.02:
+        return name  # a grey floor casts no colour
+    return name if _colour_group(np.asarray(bgr, np.float64) / cast, floor) == name \
+        else "unknown"
+
+
+def _colour_group(bgr: np.ndarray, floor: np.ndarray | None) -> str:
     h, s, v = _hsv(bgr)
     if floor is not None:
         fh, fs, _ = _hsv(floor)
@@ -120,14 +142,23 @@ def _match_layout(points: np.ndarray) -> tuple[int | None, float]:
     Each pip is given its nearest place, which must be one to one. Places lie at least one
     offset apart, so a pip within MAX_PIP_ERROR of a place has no other place nearer: trying
     every assignment (as a first version did) finds no better fit that is accepted."""
-    count = len(points)
-    best = 9.0
-    for target in _TARGETS.get(count, ()):
-        d = np.sqrt(((points[:, None, :] - target[None, :, :]) ** 2).sum(axis=2))
-        nearest = d.argmin(axis=1)
-        if len(set(nearest.tolist())) == count:
-            best = min(best, float(d[np.arange(count), nearest].max()))
-    return (count, best) if best <= MAX_PIP_ERROR else (None, best)
+    best = float(_layout_errors(points[None])[0])
+    return (len(points), best) if best <= MAX_PIP_ERROR else (None, best)
+
+
+def _layout_errors(scaled: np.ndarray) -> np.ndarray:
+    """`_match_layout`'s worst error (9.0: no one-to-one fit) for each of several scalings
+    of the same points at once (``scaled``: scalings × points × 2): one pass for every
+    pip offset, a fifth of the CPU of one pass each."""
+    errors = np.full(len(scaled), 9.0)
+    for target in _TARGETS.get(scaled.shape[1], ()):
+        d = np.sqrt(((scaled[:, :, None, :] - target[None, None, :, :]) ** 2).sum(axis=3))
+        nearest = d.argmin(axis=2)
+        ranked = np.sort(nearest, axis=1)
+        one_to_one = (ranked[:, 1:] != ranked[:, :-1]).all(axis=1)
+        worst = np.take_along_axis(d, nearest[:, :, None], axis=2)[:, :, 0].max(axis=1)
+        errors = np.where(one_to_one, np.minimum(errors, worst), errors)
+    return errors
 
 
 _INNER = slice(CANON * 14 // 100, CANON - CANON * 14 // 100)  # inside the rounded edge
@@ -160,12 +191,12 @@ def _fit_layout(points: np.ndarray) -> tuple[int | None, float, float, np.ndarra
         centre = points.mean(axis=0)
         if np.hypot(*centre) > 0.15 * CANON:
             return None, 9.0, 0.0, centre
-    best = (None, 9.0, 0.0)
-    for scale in SCALES:
-        face, error = _match_layout((points - centre) / (scale * CANON))
-        if error < best[1]:
-            best = (face, error, scale * CANON)
-    return (*best, centre)
+    errors = _layout_errors((points - centre)[None] / _SCALES_PX[:, None, None])
+    k = int(errors.argmin())  # the first of the best
+    if errors[k] >= 9.0:
+        return None, 9.0, 0.0, centre
+    error = float(errors[k])
+    return (len(points) if error <= MAX_PIP_ERROR else None), error, SCALES[k] * CANON, centre
 
 
 def _absent_elsewhere(local: np.ndarray, offset: float, centre: np.ndarray,
@@ -183,9 +214,11 @@ def _absent_elsewhere(local: np.ndarray, offset: float, centre: np.ndarray,
 
 
 def read_face(square: np.ndarray, light_body: bool | None = None,
-              whole: np.ndarray | None = None) -> tuple[int | None, float, np.ndarray]:
+              whole: np.ndarray | None = None
+              ) -> tuple[int | None, float, np.ndarray, float]:
     """Pips of a squared-up die (CANON×CANON BGR): face or None, score 0-1, body colour
-    (the median of the top inside its rounded edge, pips left out). ``light_body``: the
+    (the median of the top inside its rounded edge, pips left out), and the pips' offset
+    from the centre (CANON px; 0 for a one or none). ``light_body``: the
     pips are known to be darker than the body (True) or lighter (False). ``whole``: when
     ``square`` is the middle `SHRINK` of the die's square, that whole square (no pip of
     the die may lie in it beyond the face's)."""
@@ -206,31 +239,32 @@ def read_face(square: np.ndarray, light_body: bool | None = None,
     body = _quantile(colours[in_body].astype(np.float64), 0.5)
     others = inner[~in_body]
     if len(others) <= 8:
-        return None, 0.0, body
+        return None, 0.0, body, 0.0
     pip_gray = float(_quantile(others, 0.5))
     peak = abs(pip_gray - body_gray)
     if peak < 40:  # no pips at all: not a die face we can read
-        return None, 0.0, body
+        return None, 0.0, body, 0.0
     contrast = (body_gray - gray) if light_body else (gray - body_gray)
     around = contrast, 1.0
+    local = cv2.blur(contrast, (5, 5))  # once for every level tried
     if whole is not None:
         whole_gray = cv2.cvtColor(whole, cv2.COLOR_BGR2GRAY).astype(np.float32)
         around = ((body_gray - whole_gray) if light_body else (whole_gray - body_gray)), SHRINK
     # pips set apart from the body at the tones' divide; where large pips run together (a
     # six seen small), again nearer the pips' own tone
     for level in (max(30.0, 0.5 * peak, abs(body_gray - split)),
-                  abs(body_gray - (split + pip_gray) / 2)):
-        face, score = _pips_face(contrast, level, around)
+                  abs(body_gray - (split + pip_gray) / 2), peak):
+        face, score, offset = _pips_face(contrast, level, around, local)
         if face is not None:
-            return face, score, body
-    return None, 0.0, body
+            return face, score, body, offset if face > 1 else 0.0
+    return None, 0.0, body, 0.0
 
 
-def _pips_face(contrast: np.ndarray, level: float, around: tuple[np.ndarray, float]
-               ) -> tuple[int | None, float]:
+def _pips_face(contrast: np.ndarray, level: float, around: tuple[np.ndarray, float],
+               local: np.ndarray) -> tuple[int | None, float, float]:
     """The face the pips (``contrast`` above ``level``) show, with nothing where it has
     none, nor more pips on the die (``around``: the contrast of the die's whole square and
-    its scale to this one); or None."""
+    its scale to this one; ``local``: ``contrast`` averaged over 5×5); or None."""
     pips = np.zeros((CANON, CANON), np.uint8)
     edge = CANON * 8 // 100  # large pips reach into the rounded edge; the edge is no pip
     pips[edge:-edge, edge:-edge] = contrast[edge:-edge, edge:-edge] > level
@@ -244,27 +278,36 @@ def _pips_face(contrast: np.ndarray, level: float, around: tuple[np.ndarray, flo
         if area < smallest or max(w, h) > 2.2 * min(w, h):
             continue  # noise speck, or the floor's edge showing along a side
         if area > largest or area < 0.45 * w * h:
-            return None, 0.0  # a blot no pip makes: glare, a shadow, two dice
+            return None, 0.0, 0.0  # a blot no pip makes: glare, a shadow, two dice
         points.append(centroids[i])
         areas.append(area)
     if not points or len(points) > 6 or max(areas) > 2.6 * min(areas):
-        return None, 0.0
+        return None, 0.0, 0.0
     points = np.array(points, np.float32) - CANON / 2
     face, error, offset, centre = _fit_layout(points)
     if face is None:
-        return None, 0.0
+        return None, 0.0, 0.0
     pip_level = float(np.median([contrast[int(y + CANON / 2), int(x + CANON / 2)]
                                  for x, y in points]))
     # a lone pip has no spacing of its own: nothing may lie at any spacing a die has (the
     # corner pips of a die squared up too small are not where a one's would be)
     offsets = [offset] if face > 1 else [scale * CANON for scale in SCALES + (0.36,)]
-    local = cv2.blur(contrast, (5, 5))
     if not all(_absent_elsewhere(local, at, centre, points, pip_level) for at in offsets):
-        return None, 0.0
+        return None, 0.0, 0.0
     whole, scale = around
     if _more_pips_within(whole > level, len(points), float(np.median(areas)) * scale ** 2):
-        return None, 0.0
-    return face, max(0.0, 1.0 - error / MAX_PIP_ERROR)
+        return None, 0.0, 0.0
+    return face, max(0.0, 1.0 - error / MAX_PIP_ERROR), _pitch(points - centre, face)
+
+
+def _pitch(points: np.ndarray, face: int) -> float:
+    """How far the pips lie from the centre along the die's sides (px), as measured: the
+    median of the pips off the middle (a six's rows, spread by large pips, the larger)."""
+    reach = [max(abs(float(x)), abs(float(y))) for x, y in points]
+    outer = sorted(r for r in reach if r > 0.5 * max(reach))  # not a middle pip
+    half = len(outer) // 2
+    return (outer[half] if len(outer) % 2 else (outer[half - 1] + outer[half]) / 2) \
+        if outer else 0.0
 
 
 _WITHIN = (np.hypot(_XX - CANON / 2 + 0.5, _YY - CANON / 2 + 0.5) <= 0.42 * CANON
@@ -298,15 +341,16 @@ def _read_square(image: np.ndarray, rect, taught: Sequence, light_body: bool | N
     nothing on it at all, no die."""
     (cx, cy), (rw, rh), angle = rect
     square = _square_up(image, rect)
-    face, score, body = read_face(square, light_body)
+    centre, side = (float(cx), float(cy)), float((rw + rh) / 2)
+    face, score, body, offset = read_face(square, light_body)
+    pitch = offset * side / CANON
     if face is None and retry:  # the blob took in a shadow or a glint: the top is smaller
         smaller = _square_up(image, ((cx, cy), (rw * SHRINK, rh * SHRINK), angle))
-        face, score, small_body = read_face(smaller, light_body, square)
+        face, score, small_body, offset = read_face(smaller, light_body, square)
         if face == 1:  # the outer pips of a five or a three cut off: no one to be sure of
             face, score = None, 0.0
         elif face is not None:
-            body = small_body
-    centre, side = (float(cx), float(cy)), float((rw + rh) / 2)
+            body, pitch = small_body, offset * side * SHRINK / CANON
     colour = colour_name(body, _surroundings(image, centre, side))
     for die in taught:  # matched as it was taught: the whole blob squared up
         match = die.match(square)
@@ -315,7 +359,7 @@ def _read_square(image: np.ndarray, rect, taught: Sequence, light_body: bool | N
                               match.score if match.face is not None else 0.0, die.name, square)
     if face is None and not _marked(square):
         return None  # no pips, no print: a glint, a patch of floor, no die
-    return DieReading(face, colour, centre, side, score, None, square)
+    return DieReading(face, colour, centre, side, score, None, square, pitch)
 
 
 def _marked(square: np.ndarray) -> bool:
@@ -341,9 +385,18 @@ def _read_blob(image: np.ndarray, points: np.ndarray, grown: int, typical: float
     rw, rh = rw + 2 * grown - EDGE_BLUR, rh + 2 * grown - EDGE_BLUR
     aspect = max(rw, rh) / max(1.0, min(rw, rh))
     if aspect > 1.45 or (pixels is not None and not _square_enough(points, pixels)):
+        if pixels is not None and aspect <= 1.15 and 0.9 <= (rw + rh) / 2 / (
+                np.sqrt(typical) + 2 * ERODE) <= 1.15:
+            # large pips as dark as the floor bite a die's outline into a star: a die
+            # if its square reads a face of several pips
+            reading = _read_square(image, ((cx, cy), (rw, rh), angle), (), retry=False)
+            if reading is not None and reading.face is not None and reading.face > 1:
+                return reading
         return None  # no square at all: grain, glare, a shadow's edge
     wrong_size = grown == ERODE and not 0.6 * typical <= area <= 1.45 * typical
     if aspect > 1.2 or wrong_size:  # a die on edge, cocked: seen, not read, if marked
+        if max(rw, rh) > 1.45 * (np.sqrt(typical) + 2 * ERODE):
+            return None  # longer than a die's diagonal: a patch of floor, grain
         if not _marked(_square_up(image, ((cx, cy), (rw, rh), angle))):
             return None
         return DieReading(None, "unknown", (float(cx), float(cy)), float((rw + rh) / 2), 0.0)
@@ -510,10 +563,9 @@ def die_masks(image: np.ndarray, floor: np.ndarray) -> tuple[np.ndarray, np.ndar
     lighter = cv2.compare(total - floor_total, LIGHTER, cv2.CMP_GT)
     darker = cv2.compare(total, DARKER * floor_total - 20, cv2.CMP_LT)
     scale = cv2.divide(total, floor_total)
-    tint = floor * scale[..., None]
-    np.subtract(pixel, tint, out=tint)
-    np.abs(tint, out=tint)
-    tint = np.maximum(np.maximum(tint[..., 0], tint[..., 1]), tint[..., 2])
+    # by OpenCV, not numpy broadcasting: the same float32 figures at half the CPU
+    blue, green, red = cv2.split(cv2.absdiff(pixel, cv2.multiply(floor, cv2.merge((scale,) * 3))))
+    tint = cv2.max(cv2.max(blue, green), red)
     tinted = cv2.compare(tint, TINTED, cv2.CMP_GT)
     tinted &= cv2.compare(total, 90, cv2.CMP_GT)
     kernel = np.ones((3, 3), np.uint8)
@@ -548,7 +600,8 @@ def _pips_of(standing: np.ndarray, darker: np.ndarray) -> np.ndarray:
     shadow beside a die lies outside its hull and stays out."""
     count, labels, stats, _ = _components(standing | darker)
     out = np.zeros_like(darker)
-    for i in range(1, count):
+    with_dark = np.bincount(labels[darker > 0], minlength=count) > 0  # grain has none
+    for i in np.flatnonzero(with_dark[1:]) + 1:
         x, y, w, h, area = stats[i]
         if area < 40:
             continue
@@ -630,18 +683,43 @@ def _pip_spots(gray: np.ndarray, blob: _Blob, typical: float) -> int:
     `_local_pips` finds them) lie on the blob: a block of dice pressed together shows one
     at least a die, a brighter patch of floor none."""
     h, w = blob.filled.shape
-    crop = gray[blob.y:blob.y + h, blob.x:blob.x + w]
+    return _spots(gray[blob.y:blob.y + h, blob.x:blob.x + w], blob.filled, typical)
+
+
+def _spots_in(gray: np.ndarray, rect, typical: float) -> int:
+    """`_pip_spots` in a die's square (a minimum-area rectangle) seen with its surroundings,
+    counting the spots centred in its middle 0.8, where a die has its pips (a neighbour's
+    pip near its side is not one)."""
+    (cx, cy), (w, h), angle = rect
+    box = cv2.boxPoints(rect)
+    margin = int(np.sqrt(typical) * 0.5) + 2
+    x0, y0 = np.maximum(np.floor(box.min(axis=0)).astype(int) - margin, 0)
+    x1, y1 = np.ceil(box.max(axis=0)).astype(int) + margin
+    middle = cv2.boxPoints(((cx - x0, cy - y0), (0.8 * w, 0.8 * h), angle))
+    return _spots(gray[y0:y1, x0:x1], None, typical, middle)
+
+
+def _spots(crop: np.ndarray, inside: np.ndarray | None, typical: float,
+           middle: np.ndarray | None = None) -> int:
+    """Round spots (`_pip_spots`) in ``crop``: on its ``inside`` pixels, or centred in the
+    polygon ``middle``."""
     size = max(5, int(0.4 * (np.sqrt(typical) + 2 * ERODE)) | 1)
     kernel = np.ones((size, size), np.uint8)
+    smallest = 8 if middle is None else max(8.0, 0.015 * typical)  # 2/3 of a small pip
     found = 0
     for hat in (cv2.MORPH_BLACKHAT, cv2.MORPH_TOPHAT):
         spots = cv2.compare(cv2.morphologyEx(crop, hat, kernel), LOCAL_PIP[0], cv2.CMP_GT)
-        spots &= blob.filled * 255
-        count, _, stats, _ = cv2.connectedComponentsWithStats(spots, connectivity=8)
+        if inside is not None:
+            spots &= inside * 255
+        count, _, stats, centres = cv2.connectedComponentsWithStats(spots, connectivity=8)
         w_, h_, area = (stats[1:, cv2.CC_STAT_WIDTH], stats[1:, cv2.CC_STAT_HEIGHT],
                         stats[1:, cv2.CC_STAT_AREA])
-        found += int(((area >= 8) & (area <= 0.15 * typical) & (area >= 0.5 * w_ * h_)
-                      & (np.maximum(w_, h_) <= 1.6 * np.minimum(w_, h_))).sum())
+        round_ = ((area >= smallest) & (area <= 0.15 * typical) & (area >= 0.5 * w_ * h_)
+                  & (np.maximum(w_, h_) <= 1.6 * np.minimum(w_, h_)))
+        if middle is not None:  # a die's own pips, not a speck
+            round_ &= np.array([cv2.pointPolygonTest(middle, (float(x), float(y)), False) >= 0
+                                for x, y in centres[1:]], bool).reshape(-1)
+        found += int(round_.sum())
     return found
 
 
@@ -651,7 +729,7 @@ def _read_mask(image: np.ndarray, blobs: list[_Blob], typical: float, taught: Se
     dice = []
     for blob in blobs:
         area = blob.area
-        if not 0.5 * typical <= area <= 6 * typical:
+        if not 0.5 * typical <= area <= PATCH * typical:
             continue  # a crumb, a speck of glare; a cup (a hand reaches from the wall)
         many = int(round(area / typical))
         if many < 2:
@@ -667,11 +745,27 @@ def _read_mask(image: np.ndarray, blobs: list[_Blob], typical: float, taught: Se
             gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
         halves = _halves(blob.outline, many) if many <= 3 else None
         if halves:  # dice side by side, a clean 2:1 (3:1) rectangle: cut in squares
-            dice += [_read_square(image, rect, taught) for rect in halves]
+            for rect in halves:
+                die = _read_square(image, rect, taught)
+                # unread, it must show pips: the floor between a wall and a shadow, lit
+                # brighter than the floor judged there (rim and shadow in it), shows none
+                if die is not None and (die.face is not None or die.die is not None
+                                        or _spots_in(gray, rect, typical)):
+                    dice.append(die)
             continue
+        cut = []
+        (_, _), (rw, rh), _ = cv2.minAreaRect(blob.outline)
+        row = int(round((max(rw, rh) + 2 * ERODE) / (min(rw, rh) + 2 * ERODE)))
+        if row != many and 2 <= row <= 3 and area <= 1.4 * row * typical:
+            # dice in a row keep less seam, so more area, than lying apart: cut by shape
+            cut = [d for d in (_read_square(image, rect, taught)
+                               for rect in _halves(blob.outline, row) or ())
+                   if d is not None and d.face is not None]
         parts = _split(blob.pixels(), typical, gray)
+        if parts is None and cut:
+            dice += cut
+            continue
         if parts is None:  # dice pressed together: seen, not read
-            (_, _), (rw, rh), _ = cv2.minAreaRect(blob.outline)
             if blob.area < 0.85 * (rw + 1) * (rh + 1):
                 continue  # no block of dice: glare, a shadow's edge
             if _pip_spots(gray, blob, typical) < many:
@@ -680,13 +774,32 @@ def _read_mask(image: np.ndarray, blobs: list[_Blob], typical: float, taught: Se
             dice += [DieReading(None, "unknown", (float(cx), float(cy)),
                                 float(np.sqrt(typical)), 0.0)] * many
             continue
-        for part, grown in parts:
-            dice.append(_read_blob(image, part, grown, typical, taught=taught))
+        dice += _agreed([_read_blob(image, part, grown, typical, taught=taught)
+                         for part, grown in parts], cut)
     return [d for d in dice if d is not None]
 
 
+def _agreed(parted: list[DieReading | None], cut: list[DieReading]) -> list[DieReading | None]:
+    """Dice of one blob read two ways (``parted`` by its bright cores, ``cut`` into squares
+    by its shape): a die read only one way, or unread the other, is kept; read as two
+    faces, it is unreadable (a wrong face is worse than none)."""
+    parted = list(parted)
+    for die in cut:
+        same = [k for k, d in enumerate(parted) if d is not None and np.hypot(
+            die.centre[0] - d.centre[0], die.centre[1] - d.centre[1]) <= 0.6 * d.side]
+        if not same:
+            parted.append(die)
+        elif len(same) == 1 and parted[same[0]].face is None:
+            parted[same[0]] = die
+        elif any(parted[k].face not in (None, die.face) for k in same):
+            for k in same:
+                parted[k] = replace(parted[k], face=None, score=0.0)
+    return parted
+
+
 def _pip_clusters(image: np.ndarray, dark: np.ndarray, read: Sequence[DieReading] = (),
-                  typical: float | None = None, light_body: bool = True) -> list[DieReading]:
+                  typical: float | None = None, light_body: bool = True, runs: bool = True
+                  ) -> list[DieReading]:
     """Dice whose body hardly stands out from their floor (a white die on a light lid, a
     purple one on purple felt), found by their pips (``dark`` ones on a light body, else
     light ones on a dark body: ``light_body``):
@@ -694,16 +807,22 @@ def _pip_clusters(image: np.ndarray, dark: np.ndarray, read: Sequence[DieReading
     the pips' part of the side), read as any die is; kept only when that square reads as a
     face with nothing where that face has no pip, no other dark spot near (a cocked six
     shows a row of three), and of the dice's size where that is known (``typical``, the
-    eroded blob's area). Spots on dice ``read`` already are left."""
+    eroded blob's area). Spots on dice ``read`` already are left. ``runs``: pips run
+    together are parted (`_parted_runs`), not where the spots are a die's body cut up by
+    its pips (``masks[0]``: its many pieces cost much, and part into no pips)."""
     count, labels, stats, centroids = _components(dark)
+    largest = 0.15 * typical if typical else 900  # a pip, not a die
+    if runs:
+        stats, centroids = _parted_runs(labels, stats, centroids, largest,
+                                        max(24.0, 0.03 * typical) if typical else 24.0)
     w, h, area = (stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT],
                   stats[:, cv2.CC_STAT_AREA])
-    largest = 0.15 * typical if typical else 900  # a pip, not a die
     round_spot = ((area >= 8) & (area <= largest) & (area >= 0.5 * w * h)
                   & (np.maximum(w, h) <= 1.6 * np.minimum(w, h)))
     round_spot[0] = False
     pip_like = round_spot.copy()  # before those on dice read are left out
     faced = [d for d in read if d.face is not None]
+    pitch = float(np.median([d.pitch for d in faced if d.face < 6 and d.pitch > 0] or [0.0]))
     if faced and round_spot.any():
         centres = np.array([d.centre for d in faced], np.float32)
         sides = np.array([d.side for d in faced], np.float32)
@@ -722,11 +841,14 @@ def _pip_clusters(image: np.ndarray, dark: np.ndarray, read: Sequence[DieReading
 
     # neighbouring pips of a die lie 0.54 of its side apart: small pips, far for their size
     near = 0.58 * (np.sqrt(typical) + 2 * ERODE) if typical else 0.0
-    for a in spots:
-        for b in spots:
-            if a < b and 0.5 <= size[a] / size[b] <= 2.0 and np.hypot(
-                    *(centroids[a] - centroids[b])) <= max(near, 3.4 * (size[a] + size[b]) / 2):
-                group[root(a)] = root(b)
+    sizes = np.array([size[i] for i in spots])
+    at = centroids[spots]
+    ratio = sizes[:, None] / sizes[None, :]
+    step = at[:, None] - at[None, :]
+    reach = np.maximum(near, 3.4 * (sizes[:, None] + sizes[None, :]) / 2)
+    linked = (ratio >= 0.5) & (ratio <= 2.0) & (np.hypot(step[..., 0], step[..., 1]) <= reach)
+    for a, b in zip(*np.nonzero(np.triu(linked, 1)), strict=True):
+        group[root(spots[a])] = root(spots[b])
     clusters: dict[int, list[int]] = {}
     for i in spots:
         clusters.setdefault(root(i), []).append(i)
@@ -735,7 +857,10 @@ def _pip_clusters(image: np.ndarray, dark: np.ndarray, read: Sequence[DieReading
     if typical:  # pips of dice lying close, linked into one group: parted die by die
         side = np.sqrt(typical) + 2 * ERODE
         for members in [m for m in groups if len(m) > 6]:
-            parted += _part(members, centroids, 0.8 * side)
+            # a six whose large pips spread its rows is wider than a standard six (0.76)
+            for reach in (0.8, 0.95):
+                parted += [g for g in _part(members, centroids, reach * side)
+                           if sorted(g) not in map(sorted, parted)]
         groups += parted
     if typical:  # a two's pips lie a diagonal apart, too far for the link above
         groups += _twos([m[0] for m in groups if len(m) == 1], centroids, size,
@@ -766,10 +891,88 @@ def _pip_clusters(image: np.ndarray, dark: np.ndarray, read: Sequence[DieReading
                 break  # more dark spots than its pips: part of another die
             reading = _read_square(image, ((cx, cy), (side, side), angle), (), light_body,
                                    False)
-            if reading is not None and reading.face == len(members):
+            if reading is not None and reading.face == len(members) and (
+                    not typical or _pitch_fits(reading, typical, pitch)):
+                if reading.face == 2 and _side_of_more(image, points, light_body):
+                    break
                 dice.append(reading)
                 break
     return dice
+
+
+def _side_of_more(image: np.ndarray, pair: np.ndarray, light_body: bool) -> bool:
+    """Two pips that are a side of a four, five or six (two more pips complete a square
+    with them), not a two's diagonal: the square they would be a side of reads 4-6."""
+    step = pair[1] - pair[0]
+    apart = float(np.hypot(*step))
+    across = np.array([-step[1], step[0]]) / 2
+    angle = float(np.degrees(np.arctan2(step[1], step[0])))
+    side = apart / (2 * PIP_OFFSET)
+    for sign in (1, -1):
+        cx, cy = pair.mean(axis=0) + sign * across
+        beside = _read_square(image, ((float(cx), float(cy)), (side, side), angle), (),
+                              light_body, False)
+        if beside is not None and beside.face is not None and beside.face >= 4:
+            return True
+    return False
+
+
+PITCH = (0.215, 0.38)  # of the dice's side: how far a die's pips lie from its centre
+PITCH_READ = (0.75, 1.35)  # of the pitch of the dice read already
+
+
+def _pitch_fits(reading: DieReading, typical: float, pitch: float) -> bool:
+    """The pips of a die found by its pips lie as far apart as on the dice read already
+    (``pitch``, their median; `PITCH_READ`), or, before any, as a die of the dice's size
+    has them (`PITCH`: the spacings of `SCALES`, with room for the dice's spread in size):
+    two neighbouring pips of a four (0.7 of its pitch), or a five's corner and middle pip
+    (0.5), squared up small and read as a two, are not."""
+    if reading.face == 1:
+        return True
+    if pitch > 0:
+        return PITCH_READ[0] <= reading.pitch / pitch <= PITCH_READ[1]
+    return PITCH[0] <= reading.pitch / (np.sqrt(typical) + 2 * ERODE) <= PITCH[1]
+
+
+def _parted_runs(labels: np.ndarray, stats: np.ndarray, centroids: np.ndarray, largest: float,
+                 smallest: float = 24.0) -> tuple[np.ndarray, np.ndarray]:
+    """Large pips lying close run together into one spot (a six's column of three): such a
+    run (``smallest`` to three ``largest`` pips' area), eroded at its necks, falls into two
+    or three round pieces of one size; those are added as spots (each of an equal share of
+    the run's area), the run itself kept."""
+    w, h, area = (stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT],
+                  stats[:, cv2.CC_STAT_AREA])
+    runs = np.flatnonzero((area >= smallest) & (area <= 3 * largest)
+                          & (area >= 0.3 * w * h)
+                          & ((np.maximum(w, h) > 1.6 * np.minimum(w, h)) | (area < 0.5 * w * h))
+                          & (np.maximum(w, h) <= 3.6 * np.minimum(w, h)))
+    runs = runs[runs > 0]
+    if not len(runs) or len(runs) > 40:
+        return stats, centroids
+    extra_stats, extra_centres = [], []
+    for i in runs:
+        x, y, bw, bh = stats[i, :4]
+        run = (labels[y:y + bh, x:x + bw] == i).astype(np.uint8)
+        for _ in range(4):
+            run = cv2.erode(run, _CROSS)
+            count, _, part_stats, part_centres = cv2.connectedComponentsWithStats(run)
+            pieces = part_stats[1:, cv2.CC_STAT_AREA]
+            if count - 1 == 0:
+                break  # eroded away: no run of pips
+            if count - 1 in (2, 3) and pieces.min() >= 0.4 * pieces.max():
+                pw, ph = part_stats[1:, cv2.CC_STAT_WIDTH], part_stats[1:, cv2.CC_STAT_HEIGHT]
+                if ((np.maximum(pw, ph) <= 1.6 * np.minimum(pw, ph))
+                        & (pieces >= 0.5 * pw * ph)).all():
+                    share = area[i] / (count - 1)
+                    side = int(round(np.sqrt(share)))
+                    for centre in part_centres[1:]:
+                        extra_stats.append((0, 0, side, side, int(share)))
+                        extra_centres.append(centre + (x, y))
+                    break
+    if not extra_stats:
+        return stats, centroids
+    return (np.vstack([stats, np.array(extra_stats, stats.dtype)]),
+            np.vstack([centroids, np.array(extra_centres, centroids.dtype)]))
 
 
 def _ones(image: np.ndarray, spots: np.ndarray, read: Sequence[DieReading], typical: float,
@@ -921,12 +1124,17 @@ def _read_floor(image: np.ndarray, floor: np.ndarray, die_px: float | None, taug
         np.hypot(d.centre[0] - e.centre[0], d.centre[1] - e.centre[1]) > 0.6 * e.side
         for e in dice)]  # a black die (not one seen already, with its shadow)
     known = None if die_px is None and len(blobs) < 3 else typical
+    if known:
+        dice += [d for d in _on_patches(image, standing, known, taught) if all(
+            np.hypot(d.centre[0] - e.centre[0], d.centre[1] - e.centre[1]) > 0.6 * e.side
+            for e in dice)]
     clusters = _pip_clusters(image, masks[1], dice, known)
     if known:  # light pips on a die the floor's colour: only where the dice's size is known
-        clusters += _pip_clusters(image, masks[0], dice + clusters, known, light_body=False)
         local = _local_pips(image, known)
         for spots, dark in local:
             clusters += _pip_clusters(image, spots, dice + clusters, known, light_body=dark)
+        clusters += _pip_clusters(image, masks[0], dice + clusters, known, light_body=False,
+                                  runs=False)
         for spots, dark in local[:2]:
             clusters += _ones(image, spots, dice + clusters, known, dark)
     for die in clusters:
@@ -940,14 +1148,48 @@ def _read_floor(image: np.ndarray, floor: np.ndarray, die_px: float | None, taug
         elif len(same) == 1 and dice[same[0]].face is None and dice[same[0]].die is None \
                 and die.face is not None:
             dice[same[0]] = die
+    read = [d for d in dice if d.face is not None]
+    dice = [d for d in dice if d.face is not None or d.die is not None or all(
+        np.hypot(d.centre[0] - e.centre[0], d.centre[1] - e.centre[1]) >= APART * e.side
+        for e in read)]  # no die lies within another: a glint or shadow cut off a die read
     dice.sort(key=lambda d: (d.centre[1], d.centre[0]))
     return TrayReading(dice, clear)
+
+
+def _on_patches(image: np.ndarray, standing: np.ndarray, typical: float, taught: Sequence
+                ) -> list[DieReading]:
+    """Dice lying on a patch of floor lighter than the floor judged round it (a pale plank
+    of wood, a lamp's light), which joins them into one blob far larger than a die: against
+    the patch's own colour (the median of its pixels) they stand out again. Kept only when
+    read: grain left in the patch makes no die."""
+    count, labels, stats, _ = _components(standing)
+    h, w = standing.shape
+    x, y, bw, bh, area = stats.T
+    walls = (x == 0) | (y == 0) | (x + bw == w) | (y + bh == h)  # the rim: no patch
+    patches = np.flatnonzero((area > PATCH * typical) & ~walls)
+    margin = int(np.sqrt(typical)) + 2 * ERODE
+    dice = []
+    for i in patches[patches > 0][:4]:
+        x, y, bw, bh = stats[i, :4]
+        x0, y0 = max(0, x - margin), max(0, y - margin)
+        x1, y1 = min(w, x + bw + margin), min(h, y + bh + margin)
+        crop = image[y0:y1, x0:x1]
+        region = (labels[y0:y1, x0:x1] == i).astype(np.uint8)
+        colour = np.median(crop[region > 0], axis=0).astype(np.float32)
+        region = cv2.dilate(region, _SQUARE, iterations=2 * ERODE)
+        inside = die_masks(crop, np.full(crop.shape, colour, np.float32))[0] & (region * 255)
+        blobs, _ = _blobs(_erode(inside))
+        dice += [replace(d, centre=(d.centre[0] + x0, d.centre[1] + y0))
+                 for d in _read_mask(crop, blobs, typical, taught) if d.face is not None]
+    return dice
 
 
 def _hand(image: np.ndarray) -> bool:
     """A hand (an arm, a cup) over the tray: something far from the tray's colour (the
     median of its middle, in a small copy), thick, reaching in over part of the walls (a
-    die seen close fills the middle: then the floor all round is far from it).
+    die seen close fills the middle: then the floor all round is far from it), and large
+    (`HAND_SHARE` of the tray: dice against a wall with their dark shadows, or a dark plank
+    of wood along it, join the rim too).
     The floor around a die is judged locally, where a hand would pass for floor."""
     h, w = image.shape[:2]
     scale = 64.0 / max(h, w)
@@ -965,7 +1207,8 @@ def _hand(image: np.ndarray) -> bool:
     for i in range(1, count):
         along = float((border == i).mean())  # a hand comes in over part of one wall
         inside = labels[reach:sh - reach, reach:sw - reach] == i
-        if 0 < along < 0.5 and inside.any():
+        if 0 < along < 0.5 and inside.any() and stats[i, cv2.CC_STAT_AREA] >= (
+                HAND_SHARE * sh * sw):
             return True
     return False
 
