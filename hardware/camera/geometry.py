@@ -199,12 +199,15 @@ def corners(centres: np.ndarray, size: int) -> list[tuple[float, float]]:
 
 
 def read(gray: np.ndarray, binary: np.ndarray, limit: int = 12,
-         work: dict | None = None) -> tuple[str, np.ndarray, int] | None:
+         work: dict | None = None, finders: list[Finder] | None = None
+         ) -> tuple[str, np.ndarray, int] | None:
     """Decode the symbol in an (upscaled) crop from its finder patterns. ``binary`` is the
-    crop binarised; returns (text, the finder centres tl/tr/bl in crop px, modules per
-    side) or None. ``work["tries"]`` counts the symbols resampled and given to zxing (the
-    second pass charges its budget by it)."""
-    finders = find_finders(binary)
+    crop binarised (``finders``: its finder patterns, when already found); returns (text,
+    the finder centres tl/tr/bl in crop px, modules per side) or None. ``work["tries"]``
+    counts the symbols resampled and given to zxing (the second pass charges its budget
+    by it)."""
+    if finders is None:
+        finders = find_finders(binary)
     if len(finders) < 2 or len(finders) > 6:
         return None
     module = statistics.median(f.module for f in finders)

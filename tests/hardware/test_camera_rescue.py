@@ -20,9 +20,11 @@ from hardware.camera.rescue import (
 )
 from hardware.synthetic.conditions import HARSH, frame
 
-# stills where the later variants earn their place (bench/camera.py measures all of them)
-EARNING = [("harsh_defocus", 1, 1.0), ("harsh_defocus", 2, 1.0), ("clutter", 0, 1.0),
-           ("small_modules", 1, 1.0), ("harsh_fringe", 3, 1.0)]
+# stills where the later variants earn their place (bench/camera.py measures all of them):
+# the module reader (`grid`) reads the defocused stickers, the finder reader
+# (`deblur_geometry`) a sticker under glare whose known modules the model cannot fit, and
+# `grown` the sticker a window cut off
+EARNING = [("harsh_defocus", 1, 1.0), ("glare", 0, 1.0), ("harsh_fringe", 3, 1.0)]
 
 
 def crops(name, index, scale):
@@ -144,7 +146,7 @@ def test_a_crop_that_cut_off_a_finder_is_cut_again_round_the_symbol(monkeypatch)
     stuck = [t for t in truth if t.payload.endswith("KLN4")][0]
     assert stuck.decodable and stuck.defocus_px / stuck.module_px > 0.6
     crop = next(c for c in found if c.region.contains(stuck.sticker))
-    for variant in ("adaptive", "deblur_geometry", "geometry", "deblur"):
+    for variant in ("adaptive", "grid", "deblur_geometry", "geometry", "deblur"):
         assert not crop.read(variant), variant
     grown = crop.grown()
     assert grown is not None and grown.y0 < crop.region.y0
