@@ -7,22 +7,24 @@ first), until one reads (docs/camera.md measures what each earns):
 
 - ``adaptive``: upscaled 2x (cubic), then a Gaussian adaptive threshold (21 px): recovers
   mild defocus, whose modules are mush to zxing's own binarizer;
-- ``deblur_geometry``: the crop Wiener-deblurred for a disc (a lens out of focus, radius
-  2 px at 1280 px wide), binarised the same way and read from its finder patterns by
-  hardware.camera.geometry: defocus of 0.6-0.75 module, where the finder patterns survive
-  but the data modules are smeared into each other; it also reads many small and
-  fingertip-covered symbols before ``geometry`` would;
-- ``geometry``: the ``adaptive`` picture read from its finder patterns (resampled upright,
-  finders redrawn): small modules zxing's detector cannot lock onto, a fingertip on one
-  finder pattern (two are enough);
-- ``deblur``: the deblurred crop binarised and handed to zxing;
+- ``grid`` (issue 50): the crop Wiener-deblurred for a disc (a lens out of focus, radius
+  2 px at 1280 px wide), its finder patterns found (upscaled and binarised as above), and
+  on the finder grid that best fits the symbol's known modules the data modules read by
+  hardware.camera.modules from a model of the blur fitted on those known modules: defocus
+  of 0.6-0.8 module on small modules, any lens (the model is learned, not assumed);
+- ``deblur_geometry``: the same deblurred crop and finder patterns, the symbol resampled
+  upright and handed to zxing (hardware.camera.geometry): a sticker under glare whose
+  known modules the blur model cannot fit;
 - ``grown`` (last: only what budget the others left): a crop whose deblurred picture shows
   finder patterns of a symbol reaching past the crop's edge, cut again from the frame
   around every symbol those finders can belong to (with a quiet zone) and read as
-  ``deblur_geometry`` and ``deblur`` do: a texture window placed on a turned, blurred
-  sticker cut off its corner and a finder with it (issue 50);
-- not used by default (each read nothing the ones above missed): ``wide`` (a wider
-  threshold neighbourhood, offset 6), ``sharp`` (unsharp mask, 2.5x), ``plain``.
+  ``grid``, ``deblur_geometry`` and ``deblur`` do: a texture window placed on a turned,
+  blurred sticker cut off its corner and a finder with it (issue 50);
+- not used by default (each reads nothing the ones above miss on the tuned stills):
+  ``geometry`` (the ``adaptive`` picture read from its finder patterns), ``deblur`` (the
+  deblurred crop binarised and handed to zxing; both read stickers before ``grid``
+  existed), ``wide`` (a wider threshold neighbourhood, offset 6), ``sharp`` (unsharp mask,
+  2.5x), ``plain``.
 
 The regions:
 
@@ -414,10 +416,10 @@ def deblur(crop: np.ndarray, radius: float = DEBLUR_RADIUS,
 # patterns, made once per crop for ``grid`` and ``deblur_geometry`` (whichever comes first
 # is charged it).
 COST_MS_PER_KPX = {"adaptive": 0.006, "wide": 0.006, "deblur": 0.016,
-                   "deblurred_finders": 0.021, "geometry": 0.012, "sharp": 0.01,
+                   "deblurred_finders": 0.03, "geometry": 0.012, "sharp": 0.01,
                    "plain": 0.01, "grown": 0.015}
 GEOMETRY_TRY_MS = 0.5  # each symbol the finder reader resamples and hands to zxing
-GRID_TRY_MS = 1.7  # each grid the module reader models and solves (hardware.camera.modules)
+GRID_TRY_MS = 2.2  # each grid the module reader models and solves (hardware.camera.modules)
 # finder triples the module reader tries on a crop: its reads come from the first (tuned
 # stills: 220 of 230), a crop it cannot read costs a grid a try
 GRID_TRIES = 1
@@ -520,7 +522,8 @@ class _Crop:
         the finder reader and zxing on it deblurred; its estimated cost is kept in
         ``work["grown_ms"]`` (charged with this crop's)."""
         grown = self.grown()
-        if grown is None:
+        if grown is None:  # the finder search only (charged here if this made it)
+            self.work["grown_ms"] = self.cost("grid", 0) if self.work.get("made") else 0.0
             return []
         again = _Crop(self.gray, grown)
         found, ms = [], 0.0
