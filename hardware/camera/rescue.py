@@ -9,18 +9,20 @@ first), until one reads (docs/camera.md measures what each earns):
   mild defocus, whose modules are mush to zxing's own binarizer;
 - ``grid`` (issue 50): the crop Wiener-deblurred for a disc (a lens out of focus, radius
   2 px at 1280 px wide), its finder patterns found (upscaled and binarised as above), and
-  on the finder grid that best fits the symbol's known modules the data modules read by
-  hardware.camera.modules from a model of the blur fitted on those known modules: defocus
-  of 0.6-0.8 module on small modules, any lens (the model is learned, not assumed);
-- ``deblur_geometry``: the same deblurred crop and finder patterns, the symbol resampled
-  upright and handed to zxing (hardware.camera.geometry): a sticker under glare whose
-  known modules the blur model cannot fit;
+  on the finder grid that best fits the symbol's known modules the symbol first resampled
+  upright and handed to zxing (hardware.camera.geometry: a mild blur, or glare whose known
+  modules the blur model cannot fit), then its data modules read by hardware.camera.modules
+  from a model of the blur fitted on those known modules: defocus of 0.6-0.8 module on
+  small modules, any lens (the model is learned, not assumed);
 - ``grown`` (last: only what budget the others left): a crop whose deblurred picture shows
   finder patterns of a symbol reaching past the crop's edge, cut again from the frame
   around every symbol those finders can belong to (with a quiet zone) and read as
   ``grid``, ``deblur_geometry`` and ``deblur`` do: a texture window placed on a turned,
   blurred sticker cut off its corner and a finder with it (issue 50);
 - not used by default (each reads nothing the ones above miss on the tuned stills):
+  ``deblur_geometry`` (the deblurred crop's finder patterns, up to 12 of their triples
+  resampled and handed to zxing: since ``grid`` resamples its best grid first it read
+  nothing more),
   ``geometry`` (the ``adaptive`` picture read from its finder patterns), ``deblur`` (the
   deblurred crop binarised and handed to zxing; both read stickers before ``grid``
   existed), ``wide`` (a wider threshold neighbourhood, offset 6), ``sharp`` (unsharp mask,
@@ -105,8 +107,9 @@ class RescueSettings:
     enabled: bool = True
     # tried in rounds, in this order (every crop gets the first before any gets the
     # second): what each reads that the ones before it missed is measured in docs/camera.md
-    # (issue 20); "sharp" and "plain" read nothing more and are off by default
-    variants: tuple[str, ...] = ("adaptive", "grid", "deblur_geometry", "grown")
+    # (issue 20); "sharp" and "plain" read nothing more and are off by default, and so is
+    # "deblur_geometry" since "grid" resamples its best grid first (issue 50)
+    variants: tuple[str, ...] = ("adaptive", "grid", "grown")
     # estimated CPU ms (work counted, `COST_MS_PER_KPX`) a whole frame's second pass may
     # spend; a frame decoded only where it changed gets ChangeSettings.regions_budget_ms
     budget_ms: float = 28.0
@@ -492,9 +495,15 @@ class _Crop:
                               size, (tl, tr, bl)))
         grids.sort(key=lambda g: -g[0])
         self.work["grids"] = len(grids)
+        up = self.sharp_finders()[0]
         for tries, (_, _, centres, size, upscaled) in enumerate(grids[:GRID_TRIES], 1):
-            self.work["tries"] = tries
-            text = modules.read(image, *centres, size)
+            # the symbol resampled and read by zxing first (a mild blur: as the finder
+            # reader reads it, a fraction of the model's cost), then the module model
+            self.work["resampled"] = tries
+            text = geometry.read_at(up, *upscaled, module)
+            if text is None:
+                self.work["tries"] = tries
+                text = modules.read(image, *centres, size)
             if text is not None:
                 return [_detection(text, geometry.corners(np.float64(upscaled), size),
                                    self.region, k)]
@@ -511,7 +520,8 @@ class _Crop:
         if name in SHARED:
             made = self.work.get("made", self._sharp_finders is None)
             base = COST_MS_PER_KPX["deblurred_finders"] * kpx if made else 0.0
-            return base + TRY_MS[name] * tries + GRID_CANDIDATE_MS * self.work.get("grids", 0)
+            return base + TRY_MS[name] * tries + GRID_CANDIDATE_MS * self.work.get(
+                "grids", 0) + GEOMETRY_TRY_MS * self.work.get("resampled", 0)
         ms = COST_MS_PER_KPX.get(name, 0.02) * kpx
         if name == "grown":  # the crop cut again, once read (its size then known)
             return self.work.get("grown_ms", ms)
