@@ -512,15 +512,20 @@ def _against_opencv(detector, image, gray, rescue) -> tuple:
 
 
 def crop_costs(per_condition: int) -> dict:
-    """Each crop variant's CPU time (thread) per 1000 px of the picture it works on, and
-    the finder reader's per symbol tried, over the texture regions of the stills at both
-    resolutions: the cost table the second pass's budget counts (rescue.COST_MS_PER_KPX,
-    GEOMETRY_TRY_MS). Medians; compare them with the table."""
+    """Each crop variant's CPU time (thread) per 1000 px of the picture it works on, the
+    deblurred crop's finder search (``deblurred_finders``, made once for ``grid`` and
+    ``deblur_geometry``) likewise, and the finder and module readers' per symbol tried,
+    over the texture regions of the stills at both resolutions: the cost table the second
+    pass's budget counts (rescue.COST_MS_PER_KPX, GEOMETRY_TRY_MS, GRID_TRY_MS). Medians;
+    compare them with the table (``table``; ``scale`` = this run's ``adaptive`` over the
+    table's: the machine's load)."""
     from hardware.camera import rescue as crops
 
     settings = RescueSettings()
-    per_px: dict[str, list[float]] = {v: [] for v in settings.variants}
-    tries: dict[str, list[tuple[float, int, float]]] = {}
+    per_px: dict[str, list[float]] = {v: [] for v in settings.variants
+                                      if v not in crops.SHARED}
+    per_px["deblurred_finders"] = []
+    per_try: dict[str, list[float]] = {v: [] for v in crops.SHARED}
     decoder = Decoder()
     for scale in (1.0, 1.5):
         for name in table_conditions.ALL:
@@ -531,23 +536,29 @@ def crop_costs(per_condition: int) -> dict:
                     crop = crops._Crop(gray, region)
                     if not crop.usable:
                         continue
+                    start = time.thread_time()
+                    crop.sharp_finders()
+                    ms = (time.thread_time() - start) * 1000
+                    per_px["deblurred_finders"].append(
+                        ms / (crop.cost("deblur_geometry", 0)
+                              / crops.COST_MS_PER_KPX["deblurred_finders"]))
                     for variant in settings.variants:
                         crop.work = {}
                         start = time.thread_time()
                         crop.read(variant)
                         ms = (time.thread_time() - start) * 1000
+                        if variant in crops.SHARED:
+                            if crop.work.get("tries"):
+                                per_try[variant].append(ms / crop.work["tries"])
+                            continue
                         px = crop.cost(variant, 0) / crops.COST_MS_PER_KPX[variant]
-                        n = crop.work.get("tries", 0)
-                        if variant.endswith("geometry"):
-                            tries.setdefault(variant, []).append((px, n, ms))
-                        else:
-                            per_px[variant].append(ms / px)
+                        per_px[variant].append(ms / px)
     out = {v: round(statistics.median(x), 4) for v, x in per_px.items() if x}
-    for variant, rows in tries.items():  # ms = a * kpx + b * tries, least squares
-        a = np.array([[p, n] for p, n, _ in rows], np.float64)
-        fit = np.linalg.lstsq(a, np.array([m for *_, m in rows]), rcond=None)[0]
-        out[f"{variant}_per_kpx_and_try"] = [round(float(v), 4) for v in fit]
-    out["table"] = dict(crops.COST_MS_PER_KPX, try_ms=crops.GEOMETRY_TRY_MS)
+    out.update({f"{v}_per_try": round(statistics.median(x), 3) for v, x in per_try.items()
+                if x})
+    out["table"] = dict(crops.COST_MS_PER_KPX, geometry_try_ms=crops.GEOMETRY_TRY_MS,
+                        grid_try_ms=crops.GRID_TRY_MS)
+    out["scale"] = round(out.get("adaptive", 0) / crops.COST_MS_PER_KPX["adaptive"], 2)
     return out
 
 

@@ -199,12 +199,15 @@ def corners(centres: np.ndarray, size: int) -> list[tuple[float, float]]:
 
 
 def read(gray: np.ndarray, binary: np.ndarray, limit: int = 12,
-         work: dict | None = None) -> tuple[str, np.ndarray, int] | None:
+         work: dict | None = None, finders: list[Finder] | None = None
+         ) -> tuple[str, np.ndarray, int] | None:
     """Decode the symbol in an (upscaled) crop from its finder patterns. ``binary`` is the
-    crop binarised; returns (text, the finder centres tl/tr/bl in crop px, modules per
-    side) or None. ``work["tries"]`` counts the symbols resampled and given to zxing (the
-    second pass charges its budget by it)."""
-    finders = find_finders(binary)
+    crop binarised (``finders``: its finder patterns, when already found); returns (text,
+    the finder centres tl/tr/bl in crop px, modules per side) or None. ``work["tries"]``
+    counts the symbols resampled and given to zxing (the second pass charges its budget
+    by it)."""
+    if finders is None:
+        finders = find_finders(binary)
     if len(finders) < 2 or len(finders) > 6:
         return None
     module = statistics.median(f.module for f in finders)
@@ -213,16 +216,25 @@ def read(gray: np.ndarray, binary: np.ndarray, limit: int = 12,
             break
         if work is not None:
             work["tries"] = work.get("tries", 0) + 1
-        upright = resample(gray, tl, tr, bl, module)
-        if upright is None:
-            continue
-        for result in zxingcpp.read_barcodes(
-                upright, formats=zxingcpp.BarcodeFormat.QRCode, try_rotate=False,
-                try_downscale=False, try_invert=False,
-                binarizer=zxingcpp.Binarizer.FixedThreshold):
-            if result.valid and _as_placed(result) and printed_as_ours(result):
-                size = _size(float(np.linalg.norm(tr - tl)) / module)
-                return result.text, np.float64([tl, tr, bl]), size
+        text = read_at(gray, tl, tr, bl, module)
+        if text is not None:
+            size = _size(float(np.linalg.norm(tr - tl)) / module)
+            return text, np.float64([tl, tr, bl]), size
+    return None
+
+
+def read_at(gray: np.ndarray, tl, tr, bl, module: float) -> str | None:
+    """The text of the symbol whose finder centres are ``tl``, ``tr``, ``bl`` (crop px),
+    resampled upright and read by zxing as placed (`_as_placed`), or None."""
+    upright = resample(gray, tl, tr, bl, module)
+    if upright is None:
+        return None
+    for result in zxingcpp.read_barcodes(
+            upright, formats=zxingcpp.BarcodeFormat.QRCode, try_rotate=False,
+            try_downscale=False, try_invert=False,
+            binarizer=zxingcpp.Binarizer.FixedThreshold):
+        if result.valid and _as_placed(result) and printed_as_ours(result):
+            return result.text
     return None
 
 

@@ -7,22 +7,26 @@ first), until one reads (docs/camera.md measures what each earns):
 
 - ``adaptive``: upscaled 2x (cubic), then a Gaussian adaptive threshold (21 px): recovers
   mild defocus, whose modules are mush to zxing's own binarizer;
-- ``deblur_geometry``: the crop Wiener-deblurred for a disc (a lens out of focus, radius
-  2 px at 1280 px wide), binarised the same way and read from its finder patterns by
-  hardware.camera.geometry: defocus of 0.6-0.75 module, where the finder patterns survive
-  but the data modules are smeared into each other; it also reads many small and
-  fingertip-covered symbols before ``geometry`` would;
-- ``geometry``: the ``adaptive`` picture read from its finder patterns (resampled upright,
-  finders redrawn): small modules zxing's detector cannot lock onto, a fingertip on one
-  finder pattern (two are enough);
-- ``deblur``: the deblurred crop binarised and handed to zxing;
+- ``grid`` (issue 50): the crop Wiener-deblurred for a disc (a lens out of focus, radius
+  2 px at 1280 px wide), its finder patterns found (upscaled and binarised as above), and
+  on the finder grid that best fits the symbol's known modules the symbol first resampled
+  upright and handed to zxing (hardware.camera.geometry: a mild blur, or glare whose known
+  modules the blur model cannot fit), then its data modules read by hardware.camera.modules
+  from a model of the blur fitted on those known modules: defocus of 0.6-0.8 module on
+  small modules, any lens (the model is learned, not assumed);
 - ``grown`` (last: only what budget the others left): a crop whose deblurred picture shows
   finder patterns of a symbol reaching past the crop's edge, cut again from the frame
   around every symbol those finders can belong to (with a quiet zone) and read as
-  ``deblur_geometry`` and ``deblur`` do: a texture window placed on a turned, blurred
-  sticker cut off its corner and a finder with it (issue 50);
-- not used by default (each read nothing the ones above missed): ``wide`` (a wider
-  threshold neighbourhood, offset 6), ``sharp`` (unsharp mask, 2.5x), ``plain``.
+  ``grid``, ``deblur_geometry`` and ``deblur`` do: a texture window placed on a turned,
+  blurred sticker cut off its corner and a finder with it (issue 50);
+- not used by default (each reads nothing the ones above miss on the tuned stills):
+  ``deblur_geometry`` (the deblurred crop's finder patterns, up to 12 of their triples
+  resampled and handed to zxing: since ``grid`` resamples its best grid first it read
+  nothing more),
+  ``geometry`` (the ``adaptive`` picture read from its finder patterns), ``deblur`` (the
+  deblurred crop binarised and handed to zxing; both read stickers before ``grid``
+  existed), ``wide`` (a wider threshold neighbourhood, offset 6), ``sharp`` (unsharp mask,
+  2.5x), ``plain``.
 
 The regions:
 
@@ -46,7 +50,7 @@ import cv2
 import numpy as np
 import zxingcpp
 
-from hardware.camera import geometry
+from hardware.camera import geometry, modules
 from hardware.camera.decode import Decoder, Detection, printed_as_ours, symbol_angle
 
 # a pixel is dark only when this much darker than its neighbourhood: C = 0 turns flat card
@@ -103,8 +107,9 @@ class RescueSettings:
     enabled: bool = True
     # tried in rounds, in this order (every crop gets the first before any gets the
     # second): what each reads that the ones before it missed is measured in docs/camera.md
-    # (issue 20); "sharp" and "plain" read nothing more and are off by default
-    variants: tuple[str, ...] = ("adaptive", "deblur_geometry", "geometry", "deblur", "grown")
+    # (issue 20); "sharp" and "plain" read nothing more and are off by default, and so is
+    # "deblur_geometry" since "grid" resamples its best grid first (issue 50)
+    variants: tuple[str, ...] = ("adaptive", "grid", "grown")
     # estimated CPU ms (work counted, `COST_MS_PER_KPX`) a whole frame's second pass may
     # spend; a frame decoded only where it changed gets ChangeSettings.regions_budget_ms
     budget_ms: float = 28.0
@@ -410,13 +415,26 @@ def deblur(crop: np.ndarray, radius: float = DEBLUR_RADIUS,
 # The budget counts these estimates, not the clock, so a frame reads the same whatever
 # else the machine is doing (the neighbours' load made a clock budget cut different crops
 # each run); the real CPU time of the pass is reported beside it (``cpu_ms``).
-COST_MS_PER_KPX = {"adaptive": 0.006, "wide": 0.006, "deblur": 0.016, "deblur_geometry": 0.03,
-                   "geometry": 0.012, "sharp": 0.01, "plain": 0.01, "grown": 0.015}
+# ``deblurred_finders``: the crop deblurred, upscaled, binarised and searched for finder
+# patterns, made once per crop for ``grid`` and ``deblur_geometry`` (whichever comes first
+# is charged it).
+COST_MS_PER_KPX = {"adaptive": 0.006, "wide": 0.006, "deblur": 0.016,
+                   "deblurred_finders": 0.03, "geometry": 0.012, "sharp": 0.01,
+                   "plain": 0.01, "grown": 0.015}
 GEOMETRY_TRY_MS = 0.5  # each symbol the finder reader resamples and hands to zxing
+GRID_TRY_MS = 2.2  # each grid the module reader models and solves (hardware.camera.modules)
+# finder triples the module reader tries on a crop: its reads come from the first (tuned
+# stills: 220 of 230), a crop it cannot read costs a grid a try
+GRID_TRIES = 1
+GRID_CANDIDATES = 8  # finder triples whose grids are compared before the best is read
+GRID_CANDIDATE_MS = 0.05  # comparing one (modules.agreement)
+TRY_MS = {"deblur_geometry": GEOMETRY_TRY_MS, "grid": GRID_TRY_MS}
+SHARED = tuple(TRY_MS)  # the variants that read the deblurred crop's finder patterns
 # finder triples the reader tries on a deblurred crop (12 on the plain one): its reads come
 # from the first few, and a patch that is no symbol costs 0.5 ms a try
 DEBLUR_TRIES = 3
 UPSCALED = {"wide": 2.0, "deblur": 2.0, "sharp": 2.5, "plain": 2.0}
+GROWN_READS = ("grid", "deblur_geometry", "deblur")  # what reads the crop cut again
 GROWN_HYPOTHESES = 8  # finder triples whose symbols the grown crop must hold
 GROWN_MARGIN = 2.0  # modules around them (zxing wants some quiet zone)
 WIDE_SIGMA, WIDE_OFFSET = 3.0, 6  # the ``wide`` threshold: neighbourhood (crop px), offset
@@ -435,6 +453,7 @@ class _Crop:
         # modules): from 4 px per module on, the adaptive picture needs no upscaling
         self.k = 1.0 if min(self.crop.shape) / 33 >= 4 * 1.4 else 2.0
         self.up = self.binary = self.deblurred = None
+        self._sharp_finders: tuple | None = None
         self.work: dict = {}  # the finder reader's tries
 
     @property
@@ -447,27 +466,84 @@ class _Crop:
             self.deblurred = deblur(self.crop, DEBLUR_RADIUS * self.scale)
         return self.deblurred
 
+    def sharp_finders(self) -> tuple[np.ndarray, np.ndarray, list]:
+        """The deblurred crop upscaled and binarised, and its finder patterns (found once,
+        shared by ``deblur_geometry``, ``grid`` and ``grown``)."""
+        if self._sharp_finders is None:
+            up, binary = _binarise(self.sharp(), self.k)
+            self._sharp_finders = up, binary, geometry.find_finders(binary)
+            self.work["made"] = True
+        return self._sharp_finders
+
+    def _read_grid(self) -> list[Detection]:
+        """The data modules read from a model of the blur learned on the symbol's known
+        modules (hardware.camera.modules), on the grid of each of the first `GRID_TRIES`
+        finder triples of the deblurred crop."""
+        _, _, finders = self.sharp_finders()
+        if not 2 <= len(finders) <= 6:
+            return []
+        module = float(np.median([f.module for f in finders]))
+        k, image = self.k, self.sharp().astype(np.float32)
+        grids = []  # (agreement, finder centres in crop px, size, in the upscaled crop)
+        for count, (tl, tr, bl) in enumerate(geometry._triples(finders)):
+            if count == GRID_CANDIDATES:
+                break
+            size = geometry._size(float(np.linalg.norm(tr - tl)) / module)
+            if size is not None:
+                centres = [(p + 0.5) / k - 0.5 for p in (tl, tr, bl)]
+                grids.append((modules.agreement(image, *centres, size), count, centres,
+                              size, (tl, tr, bl)))
+        grids.sort(key=lambda g: -g[0])
+        self.work["grids"] = len(grids)
+        up = self.sharp_finders()[0]
+        for tries, (_, _, centres, size, upscaled) in enumerate(grids[:GRID_TRIES], 1):
+            # the symbol resampled and read by zxing first (a mild blur: as the finder
+            # reader reads it, a fraction of the model's cost), then the module model
+            self.work["resampled"] = tries
+            text = geometry.read_at(up, *upscaled, module)
+            if text is None:
+                self.work["tries"] = tries
+                text = modules.read(image, *centres, size)
+            if text is not None:
+                return [_detection(text, geometry.corners(np.float64(upscaled), size),
+                                   self.region, k)]
+        return []
+
     def cost(self, name: str, tries: int = 1) -> float:
         """Estimated CPU ms of trying variant ``name`` (see COST_MS_PER_KPX); the finder
-        reader's by the symbols it tried (``tries``: 1 before, the count after)."""
+        and module readers' by the symbols they tried (``tries``: 1 before, the count
+        after), plus the deblurred crop's finders if this try made them (`work["made"]`;
+        before the try: if nobody has)."""
         k = UPSCALED.get(name, self.k)
         h, w = self.crop.shape
-        ms = COST_MS_PER_KPX.get(name, 0.02) * h * w * k * k / 1000
+        kpx = h * w * k * k / 1000
+        if name in SHARED:
+            made = self.work.get("made", self._sharp_finders is None)
+            base = COST_MS_PER_KPX["deblurred_finders"] * kpx if made else 0.0
+            return base + TRY_MS[name] * tries + GRID_CANDIDATE_MS * self.work.get(
+                "grids", 0) + GEOMETRY_TRY_MS * self.work.get("resampled", 0)
+        ms = COST_MS_PER_KPX.get(name, 0.02) * kpx
         if name == "grown":  # the crop cut again, once read (its size then known)
-            return self.work.get("grown_ms", ms) + GEOMETRY_TRY_MS * tries
-        return ms + GEOMETRY_TRY_MS * tries if name.endswith("geometry") else ms
+            return self.work.get("grown_ms", ms)
+        return ms + GEOMETRY_TRY_MS * tries if name == "geometry" else ms
 
     def _read_grown(self) -> list[Detection]:
         """The crop cut again round the symbols its finders belong to (`grown`), read by
         the finder reader and zxing on it deblurred; its estimated cost is kept in
         ``work["grown_ms"]`` (charged with this crop's)."""
         grown = self.grown()
-        if grown is None:
+        if grown is None:  # the finder search only (charged here if this made it)
+            self.work["grown_ms"] = self.cost("grid", 0) if self.work.get("made") else 0.0
             return []
         again = _Crop(self.gray, grown)
-        found = again.read("deblur_geometry") or again.read("deblur")
-        self.work["tries"] = self.work.get("tries", 0) + again.work.get("tries", 0)
-        self.work["grown_ms"] = again.cost("deblur_geometry") + again.cost("deblur")
+        found, ms = [], 0.0
+        for name in GROWN_READS:
+            again.work = {}
+            found = again.read(name)
+            ms += again.cost(name, again.work.get("tries", 0))
+            if found:
+                break
+        self.work["grown_ms"] = ms
         return found
 
     def grown(self) -> Region | None:
@@ -475,8 +551,7 @@ class _Crop:
         can belong to (`geometry` triples: three finders, or two and a guess of the third),
         with `GROWN_MARGIN` modules round it; None when there are none or it adds nothing
         to this crop."""
-        up, binary = _binarise(self.sharp(), self.k)
-        finders = geometry.find_finders(binary)
+        _, _, finders = self.sharp_finders()
         if not 2 <= len(finders) <= 6:
             return None
         module = float(np.median([f.module for f in finders]))
@@ -515,8 +590,8 @@ class _Crop:
             _, binary = _binarise(crop, 2.0, WIDE_SIGMA * 2.0, WIDE_OFFSET)
             return _zxing(binary, zxingcpp.Binarizer.FixedThreshold, region, 2.0)
         if name == "deblur_geometry":  # the finder reader on the Wiener-deblurred crop
-            up, binary = _binarise(self.sharp(), k)
-            found = geometry.read(up, binary, DEBLUR_TRIES, work=self.work)
+            up, binary, finders = self.sharp_finders()
+            found = geometry.read(up, binary, DEBLUR_TRIES, work=self.work, finders=finders)
             if found is not None:
                 return [_detection(found[0], geometry.corners(found[1], found[2]), region, k)]
             return []
@@ -525,6 +600,8 @@ class _Crop:
             return _zxing(binary, zxingcpp.Binarizer.FixedThreshold, region, 2.0)
         if name == "grown":
             return self._read_grown()
+        if name == "grid":
+            return self._read_grid()
         if name == "sharp":
             soft = cv2.GaussianBlur(crop, (0, 0), 1.0)
             image = cv2.addWeighted(crop, 2.0, soft, -1.0, 0)
@@ -582,13 +659,13 @@ def second_pass(decoder: Decoder, gray: np.ndarray, detections: list[Detection],
             if any(region.contains(d.centre) for d in found):
                 done.add(index)
                 continue
+            crop.work = {}
             if spent + crop.cost(name) > settings.budget_ms:
                 counts["budget_cut"] += 1
                 continue
             tried[index] += 1
             if round_ == 0:
                 counts[region.reason] += 1
-            crop.work = {}
             read = crop.read(name)
             spent += crop.cost(name, crop.work.get("tries", 0))
             if read:
