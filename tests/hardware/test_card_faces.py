@@ -3,6 +3,7 @@ pictures, rendered on tables (hardware/synthetic/card_faces_scene.py) and named 
 recogniser; a card never taught and twins too alike are refused, never named wrong; each
 safety net is shown to matter by planting its fault."""
 import json
+import math
 import os
 import subprocess
 import sys
@@ -102,8 +103,8 @@ def test_twins_are_reported_too_alike_and_never_named_wrong():
     assert wrong == 0 and cards == 10
 
 
-PAIRS = [("card01", "card02"), ("card07", "card08"), ("card10", "card11"),
-         ("card16", "card17"), ("card19", "card20")]  # a number, a colour, an icon apart
+# every near-duplicate of `game_faces`: a number, a title bar's colour or an icon apart
+PAIRS = [(f"card{i - 1:02d}", f"card{i:02d}") for i in range(2, 24, 3)]
 
 
 def test_near_duplicates_are_told_apart_or_reported_too_alike(game):
@@ -136,7 +137,8 @@ def _small_near_duplicates(game):
 
 NO_GUARD = ("alike_at", None)  # twins too alike at the card's width are named after all
 NO_MIN_MARGIN = ("MIN_MARGIN", 0.0)  # the best face is always answered at once
-NO_FINE_MARGIN = ("FINE_MARGIN", -1.0)  # the fine comparison always decides
+NO_FINE_MARGIN = ("FINE_MARGIN", -1.0)  # the fine comparison decides by any leaning ...
+NO_FINE_Z = ("FINE_Z", -math.inf)  # ... or by one well within its noise
 
 
 def _plant(monkeypatch, faults):
@@ -147,15 +149,17 @@ def _plant(monkeypatch, faults):
             monkeypatch.setattr(card_faces, name, value)
 
 
-@pytest.mark.parametrize("faults", [(), (NO_GUARD,), (NO_MIN_MARGIN,), (NO_FINE_MARGIN,)])
+@pytest.mark.parametrize("faults", [(), (NO_GUARD,), (NO_MIN_MARGIN,), (NO_FINE_MARGIN,),
+                                    (NO_GUARD, NO_FINE_MARGIN), (NO_GUARD, NO_FINE_Z)])
 def test_small_near_duplicates_are_refused_not_named_wrong(game, monkeypatch, faults):
     """Each net alone holds: the margins without the too-alike guard, the guard without
-    the first margin."""
+    the first margin, either test of the fine comparison without the guard."""
     _plant(monkeypatch, faults)
     assert _small_near_duplicates(game) == 0
 
 
-@pytest.mark.parametrize("faults", [(NO_GUARD, NO_MIN_MARGIN), (NO_GUARD, NO_FINE_MARGIN)])
+@pytest.mark.parametrize("faults", [(NO_GUARD, NO_MIN_MARGIN),
+                                    (NO_GUARD, NO_FINE_MARGIN, NO_FINE_Z)])
 def test_planted_fault_without_its_nets_a_wrong_card_is_named(game, monkeypatch, faults):
     _plant(monkeypatch, faults)
     assert _small_near_duplicates(game) > 0
