@@ -60,6 +60,7 @@ SNAP_PX = 5  # px either side of an outline where find_cards looks for the card'
 SNAP_DIFF_SHARE = 0.3  # against the empty table: a step this share of the strongest is an edge
 CHANGED = 30  # grey levels (any channel) a card changes the empty table by
 CHANGED_FAINT = 12  # ... at least (pale paper on a pale part of a board; noise: about 3)
+LAID_SHARE = 0.25  # of a card's outline that changed, at least (a board's own print: none)
 WHOLE_OUTSIDE = 8  # median change just outside the outline of a whole card, at most
 WHOLE_STEP = 10  # ... and how much more it changed just inside, at least
 PALE = 70  # HSV saturation (of 255) of card paper under tinted light
@@ -695,6 +696,8 @@ def find_cards(frame: np.ndarray, min_px: float = MIN_CARD_PX, max_share: float 
                 continue
             found.append((rank, _grown(quad, grow) if grow else quad))
 
+    if diff is not None:  # the table's own print, unchanged since it was seen empty: no card
+        found = [(rank, quad) for rank, quad in found if _laid(diff, quad)]
     # a card's printed frames and art blocks are card-shaped too: keep the outermost
     # outline; what changed on the empty table first, then traced before grown back; and
     # before all, a whole thing laid there: nothing changed just outside its outline,
@@ -734,6 +737,21 @@ def _strips(diff: np.ndarray, quad: np.ndarray, near: float = 2.0, far: float = 
                                  pts[..., 1].astype(np.float32), cv2.INTER_LINEAR,
                                  borderMode=cv2.BORDER_REPLICATE).ravel())
     return float(np.median(np.concatenate(outer))), float(np.median(np.concatenate(inner)))
+
+
+def _laid(diff: np.ndarray, quad: np.ndarray) -> bool:
+    """Something was laid inside the quad since the table was seen empty: ``LAID_SHARE`` of
+    it or more changed (``CHANGED_FAINT``)."""
+    x, y, w, h = cv2.boundingRect(np.int32(np.round(quad)))
+    x0, y0 = max(0, x), max(0, y)
+    x1, y1 = min(diff.shape[1], x + w), min(diff.shape[0], y + h)
+    if x1 <= x0 or y1 <= y0:
+        return False
+    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillConvexPoly(mask, np.int32(np.round(quad - np.float32([x0, y0]))), 1)
+    inside = mask > 0
+    return bool(inside.any()) and float(
+        (diff[y0:y1, x0:x1][inside] > CHANGED_FAINT).mean()) >= LAID_SHARE
 
 
 def _whole(diff: np.ndarray | None, quad: np.ndarray) -> bool:
