@@ -57,6 +57,7 @@ MIN_CARD_PX = 40  # the shortest side of a card find_cards looks for
 ASPECT = (0.5, 0.95)  # short side over long side of what find_cards takes for a card
 MAX_SHARE = 0.6  # the longest card find_cards takes, of the frame's shorter side
 SNAP_PX = 5  # px either side of an outline where find_cards looks for the card's edge
+SNAP_TURN = 0.05  # sine of the most a snapped side may turn from the outline's (3 degrees)
 SNAP_DIFF_SHARE = 0.3  # against the empty table: a step this share of the strongest is an edge
 CHANGED = 30  # grey levels (any channel) a card changes the empty table by
 CHANGED_FAINT = 12  # ... at least (pale paper on a pale part of a board; noise: about 3)
@@ -566,7 +567,8 @@ def _snapped(gradients: tuple[np.ndarray, np.ndarray], quad: np.ndarray,
              reach: int = SNAP_PX, strong_share: float = 0.6) -> np.ndarray:
     """The quad's sides moved onto the card's edge in the image: along each side, the
     outermost strong step across it (``strong_share`` of the side's strongest or more) within
-    ``reach`` px, a line fitted through those (Huber: a token over the edge is an outlier)
+    ``reach`` px, a line fitted through those (Huber: a token over the edge is an outlier;
+    a side with too few, or whose line turns from it by more than ``SNAP_TURN``, stays)
     and the corners where the lines meet. A mask's outline can be pixels off (closed, cut
     and grown back); the card's edge is not."""
     gx, gy = gradients  # of the image (``_gradients``)
@@ -599,11 +601,13 @@ def _snapped(gradients: tuple[np.ndarray, np.ndarray], quad: np.ndarray,
                 break
             best = np.where(climb, inner, best)
         strong = step[np.arange(len(t)), best] > 0.5 * np.median(step.max(axis=1))
-        if strong.sum() < 6:
-            return quad
-        points = np.stack([xs[np.arange(len(t)), best], ys[np.arange(len(t)), best]], axis=1)
-        vx, vy, x0, y0 = cv2.fitLine(points[strong], cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
-        lines.append((np.float32([x0, y0]), np.float32([vx, vy])))
+        kept = (a, along / length)  # a side with no clear edge stays where it was
+        if strong.sum() >= 6:
+            points = np.stack([xs[rows, best], ys[rows, best]], axis=1)
+            vx, vy, x0, y0 = cv2.fitLine(points[strong], cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+            if abs(float(vx * along[1] - vy * along[0])) / length <= SNAP_TURN:
+                kept = (np.float32([x0, y0]), np.float32([vx, vy]))
+        lines.append(kept)
     out = []
     for i in range(4):
         (p, r), (q, v) = lines[i - 1], lines[i]
