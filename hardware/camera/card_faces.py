@@ -47,6 +47,8 @@ SHIFT = 2  # px (of the fine pattern) the fine comparison may move each way
 FINE_Z = 6.0  # ... and by this many of its standard errors
 ALIGN_STOP = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 30, 1e-4)  # ECC's iterations
 ALIGN_MAX_TURN, ALIGN_MAX_SHIFT = 0.05, 4.0  # the largest correction taken (of 1; px)
+COLOUR_FLOOR = 0.05  # mean squared colour (fine units) of a face colourful enough to fit
+COLOUR_GAIN = (0.3, 1.5)  # the colour strengths of a card against its face, fitted
 BLURS = (0.0, 0.5, 1.0)  # px (of the fine pattern): blurs of the taught faces tried
 WEIGHT_FLOOR = 0.02  # of the largest: where two faces differ less, the comparison skips
 ALIKE_STEP = 20  # px: card widths within a step share one too_alike answer
@@ -417,20 +419,39 @@ class FaceBook:
 
 def _aligned(sample: np.ndarray, face: np.ndarray) -> np.ndarray:
     """The fine pattern ``sample`` warped (affine, ``cv2.findTransformECC`` on the grey
-    channel) to fit ``face`` best; as it was when that does not converge."""
+    channel) to fit ``face`` best (as it was when that does not converge), its colour
+    brought to the face's strength (``_colour_gain``)."""
     warp = np.eye(2, 3, dtype=np.float32)
     try:
         _, warp = cv2.findTransformECC(face[0], sample[0], warp, cv2.MOTION_AFFINE,
                                        ALIGN_STOP, None, 3)
     except cv2.error:
-        return sample
+        return _colour_gain(sample, face)
     if np.abs(warp[:, :2] - np.eye(2)).max() > ALIGN_MAX_TURN or \
             np.abs(warp[:, 2]).max() > ALIGN_MAX_SHIFT:
-        return sample  # not a small correction: the sample is left as it was
+        return _colour_gain(sample, face)  # not a small correction: left as it was
     _, h, w = sample.shape
-    return np.stack([cv2.warpAffine(c, warp, (w, h), flags=cv2.INTER_LINEAR
-                                    | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE)
-                     for c in sample])
+    return _colour_gain(np.stack([
+        cv2.warpAffine(c, warp, (w, h), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                       borderMode=cv2.BORDER_REPLICATE) for c in sample]), face)
+
+
+def _colour_gain(sample: np.ndarray, face: np.ndarray) -> np.ndarray:
+    """The sample with its colour (Lab a, b) scaled to the face's strength, as fitted over
+    the whole card: dim or tinted light, a lamp's glare and JPEG wash a card's colours
+    out, and two faces told apart by a colour alone would then lean to neither. Only for a
+    colourful face (a grey one gives no gain to fit), and within ``COLOUR_GAIN``."""
+    chroma, taught = sample[1:], face[1:]
+    energy = float((taught * taught).mean())
+    if energy < COLOUR_FLOOR:
+        return sample
+    gain = float((chroma * taught).mean()) / energy
+    low, high = COLOUR_GAIN
+    if not low <= gain <= high:
+        return sample
+    out = sample.copy()
+    out[1:] /= gain
+    return out
 
 
 def _clear(leaning: float, error: float, strict: float = 1.0) -> bool:

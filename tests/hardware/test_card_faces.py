@@ -202,6 +202,7 @@ def test_cli_names_cards_in_a_photo_and_refuses_bad_input(tmp_path, game):
     assert len({c["id"] for c in line["cards"]} - {None}) >= 2
     for card in line["cards"]:
         assert len(card["corners"]) == 4 and 0 <= card["score"] <= 1.0001
+        assert card["turn_known"] is (card["id"] is not None)  # drawn faces: none alike
 
     empty = tmp_path / "empty"
     empty.mkdir()
@@ -323,3 +324,15 @@ def test_on_a_printed_board_outlines_lie_on_the_card_and_none_on_the_print(game,
         assert errors_and_false()[0] > 4.0  # on the printed frame, 6 px inside
     monkeypatch.setattr(card_faces, "_laid", lambda diff, quad: True)
     assert errors_and_false()[2] > 0
+
+
+def test_faces_apart_by_a_colour_alone_are_told_apart_with_the_colour_washed_out(
+        game, monkeypatch):
+    """A title bar's colour is all that tells card04 from card05: a camera's JPEG and light
+    wash colours out, so the card's colour is fitted to the face's strength before the
+    fine comparison; without that (the planted fault) the pair is too alike at 120 px."""
+    faces, _ = game
+    pair = {k: faces[k] for k in ("card04", "card05", "card13", "card14")}
+    assert FaceBook.from_pictures(pair).too_alike(120) == []
+    monkeypatch.setattr(card_faces, "_colour_gain", lambda sample, face: sample)
+    assert ("card04", "card05") in FaceBook.from_pictures(pair).too_alike(120)
