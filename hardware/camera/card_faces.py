@@ -45,6 +45,8 @@ CLOSE = 0.25  # faces scoring this close to the best get the fine comparison
 FINE_MARGIN = 0.2  # the winner: this far on its side of the midpoint to each close rival
 SHIFT = 2  # px (of the fine pattern) the fine comparison may move each way
 FINE_Z = 6.0  # ... and by this many of its standard errors
+AREA_MARGIN = 0.1  # ... and the area where they differ votes this far on its side too
+AREA_FLOOR = 0.02  # of the largest squared difference: a pixel where two faces differ
 ALIGN_STOP = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 30, 1e-4)  # ECC's iterations
 ALIGN_MAX_TURN, ALIGN_MAX_SHIFT = 0.05, 4.0  # the largest correction taken (of 1; px)
 COLOUR_FLOOR = 0.05  # mean squared colour (fine units) of a face colourful enough to fit
@@ -198,9 +200,10 @@ class FaceBook:
         return out, [r[2] for r in rows]
 
     @staticmethod
-    def _leaning(sample: np.ndarray, fa: np.ndarray, fb: np.ndarray) -> tuple[float, float]:
-        """(t, its standard error): where ``sample`` lies between faces a (t = +0.5) and b
-        (-0.5), measured along what
+    def _leaning(sample: np.ndarray, fa: np.ndarray, fb: np.ndarray
+                 ) -> tuple[float, float, float]:
+        """(t, its standard error, the area's vote: ``_area_vote``): where ``sample`` lies
+        between faces a (t = +0.5) and b (-0.5), measured along what
         differs between them only (weighted by the blurred squared difference, in the box
         where that is not negligible), at the shift of up to SHIFT px and the blur of both
         faces (``BLURS``: the camera's defocus and the straightening soften the sample, not
@@ -216,7 +219,7 @@ class FaceBook:
         inner = weight[s:h - s, s:w_ - s]
         peak = float(inner.max())
         if peak < 1e-9:
-            return 0.0, math.inf
+            return 0.0, math.inf, 0.0
         ys, xs = np.nonzero(inner > WEIGHT_FLOOR * peak)
         y0, y1 = s + int(ys.min()), s + int(ys.max()) + 1
         x0, x1 = s + int(xs.min()), s + int(xs.max()) + 1
@@ -233,7 +236,7 @@ class FaceBook:
         wdiff, wmid = w * d, w * mid
         norm = float((wdiff * d).sum())
         if norm < 1e-9:
-            return 0.0, math.inf
+            return 0.0, math.inf, 0.0
         t = (cv2.matchTemplate(window, np.ascontiguousarray(wdiff), cv2.TM_CCORR)
              - float((wdiff * mid).sum())) / norm
         residual = (cv2.matchTemplate(window * window, w, cv2.TM_CCORR)
@@ -242,7 +245,7 @@ class FaceBook:
         dy, dx = np.unravel_index(int(np.argmin(residual)), residual.shape)
         seen = window[dy:dy + y1 - y0, dx:dx + x1 - x0]
         # then the blur, at that shift
-        best, leaning, spread = math.inf, 0.0, 0.0
+        best, leaning, spread, area = math.inf, 0.0, 0.0, 0.0
         for sigma in BLURS:
             if sigma:
                 ba, bb = (cv2.GaussianBlur(g, (0, 0), sigma) for g in (ga, gb))
@@ -257,9 +260,10 @@ class FaceBook:
             if residual < best:
                 best, leaning = residual, t
                 spread = float((wdiff * wdiff).sum()) / norm ** 2
+                area = _area_vote(off, d)
         if not math.isfinite(best):
-            return 0.0, math.inf
-        return leaning, math.sqrt(max(best, 0.0) / float(w.sum()) * spread)
+            return 0.0, math.inf, 0.0
+        return leaning, math.sqrt(max(best, 0.0) / float(w.sum()) * spread), area
 
     def decide(self, scores: np.ndarray, fines: list[np.ndarray], strict: float = 1.0
                ) -> tuple[int | None, int | None, float]:
@@ -288,15 +292,16 @@ class FaceBook:
         # each contender compared with each rival at its own best turn: the one that beats
         # every other clearly wins; none does: unknown. On the same sample, b against a
         # leans as far as a against b, the other way: each pair is measured once
-        leanings: dict[tuple[int, int, int], tuple[float, float]] = {}
+        leanings: dict[tuple[int, int, int], tuple[float, float, float]] = {}
 
         def beats(a: int, b: int) -> bool:
             k = int(turn_of[a])
             if (k, b, a) in leanings:
-                t, error = leanings[(k, b, a)]
-                return _clear(-t, error, strict)
-            leanings[(k, a, b)] = self._leaning(samples[k], self.fines[a], self.fines[b])
-            return _clear(*leanings[(k, a, b)], strict)
+                t, error, area = leanings[(k, b, a)]
+                return _clear(-t, error, strict, -area)
+            t, error, area = leanings[(k, a, b)] = self._leaning(samples[k], self.fines[a],
+                                                                 self.fines[b])
+            return _clear(t, error, strict, area)
 
         for a in contenders:
             if all(beats(a, b) for b in contenders if b != a):
@@ -312,10 +317,10 @@ class FaceBook:
         if abs(upright - turned) >= MIN_MARGIN * strict:
             return 0 if upright > turned else 1
         fine = self.fines[face]
-        t, error = self._leaning(fines[0], fine, fine[:, ::-1, ::-1])
-        if _clear(t, error, strict):
+        t, error, area = self._leaning(fines[0], fine, fine[:, ::-1, ::-1])
+        if _clear(t, error, strict, area):
             return 0
-        if _clear(-t, error, strict):
+        if _clear(-t, error, strict, -area):
             return 1
         return None
 
@@ -454,8 +459,24 @@ def _colour_gain(sample: np.ndarray, face: np.ndarray) -> np.ndarray:
     return out
 
 
-def _clear(leaning: float, error: float, strict: float = 1.0) -> bool:
-    return leaning >= FINE_MARGIN * strict and leaning >= FINE_Z * strict * error
+def _area_vote(off: np.ndarray, d: np.ndarray) -> float:
+    """Where the sample lies between two faces (+0.5 face a, -0.5 face b; ``off`` its
+    offset from their midpoint, ``d`` a less b, (h, w, 3)) as a vote of the area where they
+    differ: each pixel's own leaning, held within ±1, counts once. The weighted leaning
+    counts a pixel by its squared difference twice over, so a token of a strong colour on
+    the card, lying where the rival face happens to have that colour, can outweigh the
+    whole of the card's picture; by area it cannot."""
+    dd = (d * d).sum(axis=2)
+    where = dd > AREA_FLOOR * float(dd.max())
+    if not where.any():
+        return 0.0
+    own = (d * off).sum(axis=2)[where] / dd[where]
+    return float(np.clip(own, -1.0, 1.0).mean())
+
+
+def _clear(leaning: float, error: float, strict: float = 1.0, area: float = 1.0) -> bool:
+    return leaning >= FINE_MARGIN * strict and leaning >= FINE_Z * strict * error and \
+        area >= AREA_MARGIN * strict
 
 
 def _clockwise(corners) -> np.ndarray:

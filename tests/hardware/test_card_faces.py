@@ -336,3 +336,21 @@ def test_faces_apart_by_a_colour_alone_are_told_apart_with_the_colour_washed_out
     assert FaceBook.from_pictures(pair).too_alike(120) == []
     monkeypatch.setattr(card_faces, "_colour_gain", lambda sample, face: sample)
     assert ("card04", "card05") in FaceBook.from_pictures(pair).too_alike(120)
+
+
+def test_a_token_of_the_rivals_colour_does_not_outvote_the_cards_picture(game, monkeypatch):
+    """On this rendered wood table a blue token lies on card19 where card14 has a blue
+    square: weighted by how much the faces differ, those few pixels outweigh the whole
+    picture (card19's brown art, card14's purple) and card14 was named. The area where the
+    faces differ must vote for the winner too (``AREA_MARGIN``); without it (the planted
+    fault) the wrong card is named."""
+    faces, book = game
+
+    def seen():
+        image, truths, _ = scenes.scene_and_empty(faces, 20015, "wood", 120.0, 4)
+        card = next(t for t in truths if t.id == "card19")
+        return identify(image, card.corners, book).id
+
+    assert seen() in ("card19", None)
+    monkeypatch.setattr(card_faces, "AREA_MARGIN", -10.0)
+    assert seen() == "card14"
