@@ -58,7 +58,7 @@ def test_drawn_cards_on_tables_are_named_right_or_not_at_all(game):
     right, wrong, unknown, turns, cards = tally(faces, book, range(20, 26))
     assert wrong == 0
     distinct = sorted(set(faces) - book.alike_at(140))  # twins too alike are refused: below
-    assert len(distinct) >= len(faces) - 4
+    assert len(distinct) >= len(faces) - 6  # of its 8 near-duplicate pairs, 3 at most
     right, wrong, unknown, turns, cards = tally(
         faces, book, range(20, 26),
         ids=lambda s: [str(i) for i in np.random.default_rng(s).choice(distinct, 4, False)])
@@ -330,8 +330,11 @@ def test_faces_apart_by_a_colour_alone_are_told_apart_with_the_colour_washed_out
         game, monkeypatch):
     """A title bar's colour is all that tells card04 from card05: a camera's JPEG and light
     wash colours out, so the card's colour is fitted to the face's strength before the
-    fine comparison; without that (the planted fault) the pair is too alike at 120 px."""
+    fine comparison; without that (the planted fault) the pair is too alike at 120 px.
+    Judged with margins 1.5 times the table's: the book's own ``ALIKE_SAFETY`` (2, after a
+    pair apart by a digit was named wrong under a token) lists this pair too."""
     faces, _ = game
+    monkeypatch.setattr(card_faces, "ALIKE_SAFETY", 1.5)
     pair = {k: faces[k] for k in ("card04", "card05", "card13", "card14")}
     assert FaceBook.from_pictures(pair).too_alike(120) == []
     monkeypatch.setattr(card_faces, "_colour_gain", lambda sample, face: sample)
@@ -354,3 +357,23 @@ def test_a_token_of_the_rivals_colour_does_not_outvote_the_cards_picture(game, m
     assert seen() in ("card19", None)
     monkeypatch.setattr(card_faces, "AREA_MARGIN", -10.0)
     assert seen() == "card14"
+
+
+def test_a_pair_apart_by_a_digit_is_too_alike_at_120_px(monkeypatch):
+    """card02 is card01 with a 2 in its small disc for the 1. On this rendered felt table a
+    token lies beside that disc and card02 was named card01 while ``too_alike`` (margins 1.5
+    times the table's) passed the pair at 120 px. With ``ALIKE_SAFETY`` 2 the pair is too
+    alike there (the owner is told it needs a sticker) and never named; at 1.5 (the planted
+    fault) the wrong card is named."""
+
+    def seen():
+        faces = scenes.game_faces()
+        book = FaceBook.from_pictures(faces)
+        image, truths, _ = scenes.scene_and_empty(faces, 40085, "felt", 120.0, 4)
+        card = next(t for t in truths if t.id == "card02")
+        return ("card01", "card02") in book.too_alike(120), identify(image, card.corners,
+                                                                      book).id
+
+    assert seen() == (True, None)
+    monkeypatch.setattr(card_faces, "ALIKE_SAFETY", 1.5)
+    assert seen() == (False, "card01")
