@@ -623,7 +623,8 @@ def _card_face_url(game_id: str, game: str, entry: str) -> str:
 @bp.get("/host/<game_id>/deck/faces.json")
 def faces_data(game_id: str):
     """The cards the game lets the camera know by face, each with its picture if taught,
-    and the pairs of taught cards too alike to tell apart at the table's resolution."""
+    the pairs of taught cards too alike to tell apart at the table's resolution, and the
+    taught cards whose turn the camera cannot tell there."""
     from companion.box import taught_cards
 
     live = common.host_only(game_id)

@@ -194,14 +194,24 @@ def too_alike(book, card_px: int = TABLE_CARD_PX) -> list[tuple[str, str]]:
     return sorted(tuple(sorted(pair)) for pair in book.too_alike(card_px))
 
 
+def turn_alike(book, card_px: int = TABLE_CARD_PX) -> list[str]:
+    """The taught cards whose turn the camera cannot tell at ``card_px`` (a face that looks
+    the same turned half round): a sighting by face gives the game the card's turn, as its
+    sticker would, so these keep their sticker."""
+    if book is None:
+        return []
+    return sorted(book.turn_alike(card_px))
+
+
 def status(game: str, data_dir: str | Path, info, catalog) -> dict:
     """The teaching step's state: per face card ``{"id", "part", "names", "taught"}``, the
-    number taught and the pairs too alike."""
+    number taught, the pairs too alike and the cards whose turn cannot be told."""
     taught = pictures(game, data_dir, info, catalog)
     cards = [{"id": c.id, "part": c.part, "names": c.names, "taught": c.id in taught}
              for c in face_cards(info, catalog)]
+    book = face_book(taught)
     return {"cards": cards, "taught": len(taught),
-            "alike": [list(p) for p in too_alike(face_book(taught))]}
+            "alike": [list(p) for p in too_alike(book)], "turn_alike": turn_alike(book)}
 
 
 def book_for(game: str, data_dir: str | Path):

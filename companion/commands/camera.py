@@ -283,8 +283,10 @@ def _each_image(files, line) -> None:
               help="The shortest card side in pixels to look for.")
 def cards_command(files: tuple[Path, ...], taught_dir: Path, min_px: float) -> None:
     """Name the cards in still images by their printed face (no sticker): one JSON line per
-    FILE, {"file", "cards": [{"id", "turn", "corners", "score"}]}; "id" is null for a card
-    not known with confidence, "turn" the degrees clockwise from upright."""
+    FILE, {"file", "cards": [{"id", "turn", "turn_known", "corners", "score"}]}; "id" is
+    null for a card not known with confidence, "turn" the degrees clockwise from upright;
+    "turn_known" false for a face that looks the same turned half round: "turn" is then 0
+    or 90 and may be 180 more."""
     import cv2
 
     from hardware.camera.card_faces import FaceBook, recognise

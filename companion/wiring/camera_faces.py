@@ -161,6 +161,9 @@ class FaceReader:
             if seen is None or seen.id is None or seen.id not in cards:
                 unknown[zone] = Unknown(zone, straighten(image, quad))
                 continue
+            if not seen.turn_known:  # a face's turn is the game's: never told as a guess
+                log.info("camera faces: %s in %s, its turn not known", seen.id, zone)
+                continue
             angle = calibration.board_angle(float(seen.turn), centre)
             now[zone] = (seen.id, round(angle / 90.0) % 4)
         if not outlines:  # nothing card-like at all: the table as it is when empty

@@ -27,6 +27,7 @@ camera cannot tell apart when a card is ``card_px`` wide: those still need a sti
 from __future__ import annotations
 
 import math
+import threading
 from dataclasses import dataclass
 
 import cv2
@@ -43,12 +44,30 @@ MIN_MARGIN = 0.12  # by how much the best face must beat every other one to need
 CLOSE = 0.25  # faces scoring this close to the best get the fine comparison
 FINE_MARGIN = 0.2  # the winner: this far on its side of the midpoint to each close rival
 SHIFT = 2  # px (of the fine pattern) the fine comparison may move each way
+FINE_Z = 6.0  # ... and by this many of its standard errors
+AREA_MARGIN = 0.1  # ... and the area where they differ votes this far on its side too
+AREA_FLOOR = 0.02  # of the largest squared difference: a pixel where two faces differ
+ALIGN_STOP = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 30, 1e-4)  # ECC's iterations
+ALIGN_MAX_TURN, ALIGN_MAX_SHIFT = 0.05, 4.0  # the largest correction taken (of 1; px)
+COLOUR_FLOOR = 0.05  # mean squared colour (fine units) of a face colourful enough to fit
+COLOUR_GAIN = (0.3, 1.5)  # the colour strengths of a card against its face, fitted
+BLURS = (0.0, 0.5, 1.0)  # px (of the fine pattern): blurs of the taught faces tried
+WEIGHT_FLOOR = 0.02  # of the largest: where two faces differ less, the comparison skips
 ALIKE_STEP = 20  # px: card widths within a step share one too_alike answer
+ALIKE_SAFETY = 2.0  # too_alike and turn_alike: margins this many times the table's
+HALF_TURN_ALIKE = 0.1  # a face this close to itself turned half round: its turn is not known
+SEEN_BLUR, SEEN_NOISE, SEEN_JPEG = 0.9, 4.0, 75  # ... and the camera they imagine
 MIN_CARD_PX = 40  # the shortest side of a card find_cards looks for
 ASPECT = (0.5, 0.95)  # short side over long side of what find_cards takes for a card
 MAX_SHARE = 0.6  # the longest card find_cards takes, of the frame's shorter side
 SNAP_PX = 5  # px either side of an outline where find_cards looks for the card's edge
+SNAP_TURN = 0.05  # sine of the most a snapped side may turn from the outline's (3 degrees)
+SNAP_DIFF_SHARE = 0.3  # against the empty table: a step this share of the strongest is an edge
 CHANGED = 30  # grey levels (any channel) a card changes the empty table by
+CHANGED_FAINT = 12  # ... at least (pale paper on a pale part of a board; noise: about 3)
+LAID_SHARE = 0.25  # of a card's outline that changed, at least (a board's own print: none)
+WHOLE_OUTSIDE = 8  # median change just outside the outline of a whole card, at most
+WHOLE_STEP = 10  # ... and how much more it changed just inside, at least
 PALE = 70  # HSV saturation (of 255) of card paper under tinted light
 BRIGHTER = 12  # grey levels card paper is brighter than the table around it
 
@@ -58,15 +77,18 @@ class FaceSighting:
     """One card in a frame: ``id`` of its taught face or None (unknown, or not sure),
     ``turn`` in degrees clockwise from upright (0, 90, 180, 270), ``corners`` the card's
     own top-left, top-right, bottom-right, bottom-left in the frame's pixels, ``score`` the
-    best face's coarse score (1 is a perfect match)."""
+    best face's coarse score (1 is a perfect match). ``turn_known`` False: the face looks
+    the same turned half round (or the camera could not tell which way it lies): ``turn``
+    is then 0 or 90 and may be 180 more, never a guess."""
 
     id: str | None
     turn: int
     corners: tuple[tuple[float, float], ...]
     score: float
+    turn_known: bool = True
 
     def to_json(self) -> dict:
-        return {"id": self.id, "turn": self.turn,
+        return {"id": self.id, "turn": self.turn, "turn_known": self.turn_known,
                 "corners": [[round(x, 1), round(y, 1)] for x, y in self.corners],
                 "score": round(self.score, 3)}
 
@@ -146,7 +168,9 @@ class FaceBook:
         self.chroma = np.stack([p.chroma for p in patterns])
         self.chroma_sq = (self.chroma ** 2).sum(axis=1)
         self.fines = np.stack([p.fine for p in patterns])
-        self._alike: dict[int, frozenset[str]] = {}
+        self._alike: dict[int, tuple] = {}  # per width step: what `_check` found
+        self.symmetric = self._symmetric()
+        self._lock = threading.Lock()  # a book is shared by the camera and HTTP threads
 
     @classmethod
     def from_pictures(cls, pictures: dict[str, np.ndarray]) -> FaceBook:
@@ -163,120 +187,296 @@ class FaceBook:
     def scores(self, card: np.ndarray) -> np.ndarray:
         """Coarse scores of a straightened card: (turns, faces), turn 0 then 180 (and, for
         square cards, the caller straightens again for 90 and 270)."""
+        return self.scored(card)[0]
+
+    def scored(self, card: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
+        """(``scores``, the card's fine pattern upright and upside down) for ``decide``."""
         p = _Patterns(card, self.coarse, self.fine)
         rows = [(p.grey, p.chroma, p.fine), p.turned(self.coarse)]
         out = np.empty((2, len(self.ids)), np.float32)
         for k, (grey, chroma, _) in enumerate(rows):
             colour = (chroma @ chroma) + self.chroma_sq - 2 * (self.chroma @ chroma)
             out[k] = self.grey @ grey - COLOUR_WEIGHT * colour
-        self._last = [r[2] for r in rows]
-        return out
+        return out, [r[2] for r in rows]
 
-    def _leaning(self, sample: np.ndarray, fa: np.ndarray, fb: np.ndarray) -> float:
-        """Where ``sample`` lies between faces a (+0.5) and b (-0.5), measured along what
-        differs between them only (weighted by the blurred squared difference), at the
-        shift of up to SHIFT px that fits it best: blur and noise pull it towards 0, they do
-        not push it towards the wrong face."""
+    @staticmethod
+    def _leaning(sample: np.ndarray, fa: np.ndarray, fb: np.ndarray
+                 ) -> tuple[float, float, float]:
+        """(t, its standard error, the area's vote: ``_area_vote``): where ``sample`` lies
+        between faces a (t = +0.5) and b (-0.5), measured along what
+        differs between them only (weighted by the blurred squared difference, in the box
+        where that is not negligible), at the shift of up to SHIFT px and the blur of both
+        faces (``BLURS``: the camera's defocus and the straightening soften the sample, not
+        the taught faces) that fit it best: blur and noise pull it towards 0, they do not
+        push it towards the wrong face. The error is the misfit per weighted pixel left
+        after the best fit, carried through the weighted projection: a difference of a few
+        pixels (a dot) gives a leaning that noise and JPEG move far, a whole pip one they
+        barely move."""
         diff = fa - fb
         weight = cv2.GaussianBlur((diff ** 2).sum(axis=0), (0, 0), 1.5)
         s = SHIFT
         _, h, w_ = sample.shape
-        core = (slice(None), slice(s, h - s), slice(s, w_ - s))
-        w = weight[s:h - s, s:w_ - s]
-        mid, diff = ((fa + fb) / 2)[core], diff[core]
-        wdiff = w * diff
-        norm = float((wdiff * diff).sum())
-        if norm < 1e-6:
-            return 0.0
-        best, leaning = math.inf, 0.0
-        for dy in range(-s, s + 1):
-            for dx in range(-s, s + 1):
-                off = sample[:, s + dy:h - s + dy, s + dx:w_ - s + dx] - mid
-                t = float((wdiff * off).sum()) / norm
-                residual = float((w * ((off - t * diff) ** 2).sum(axis=0)).sum())
-                if residual < best:
-                    best, leaning = residual, t
-        return leaning
+        inner = weight[s:h - s, s:w_ - s]
+        peak = float(inner.max())
+        if peak < 1e-9:
+            return 0.0, math.inf, 0.0
+        ys, xs = np.nonzero(inner > WEIGHT_FLOOR * peak)
+        y0, y1 = s + int(ys.min()), s + int(ys.max()) + 1
+        x0, x1 = s + int(xs.min()), s + int(xs.max()) + 1
+        m = 3 + s  # a margin for the blur
+        Y0, Y1, X0, X1 = max(0, y0 - m), min(h, y1 + m), max(0, x0 - m), min(w_, x1 + m)
+        box = (slice(y0 - Y0, y1 - Y0), slice(x0 - X0, x1 - X0))
+        w = np.repeat(weight[y0:y1, x0:x1, None], 3, axis=2)
+        # the shift: every one at once (sums over the box of template × shifted sample are
+        # cv2.matchTemplate's TM_CCORR; the residual of the best t is sum(w off²) - t² norm)
+        window = np.ascontiguousarray(np.moveaxis(
+            sample[:, y0 - s:y1 + s, x0 - s:x1 + s], 0, 2), dtype=np.float32)
+        ga, gb = (np.ascontiguousarray(np.moveaxis(f[:, Y0:Y1, X0:X1], 0, 2)) for f in (fa, fb))
+        d, mid = (ga - gb)[box], ((ga + gb) / 2)[box]
+        wdiff, wmid = w * d, w * mid
+        norm = float((wdiff * d).sum())
+        if norm < 1e-9:
+            return 0.0, math.inf, 0.0
+        t = (cv2.matchTemplate(window, np.ascontiguousarray(wdiff), cv2.TM_CCORR)
+             - float((wdiff * mid).sum())) / norm
+        residual = (cv2.matchTemplate(window * window, w, cv2.TM_CCORR)
+                    - 2 * cv2.matchTemplate(window, np.ascontiguousarray(wmid), cv2.TM_CCORR)
+                    + float((wmid * mid).sum()) - t * t * norm)
+        dy, dx = np.unravel_index(int(np.argmin(residual)), residual.shape)
+        seen = window[dy:dy + y1 - y0, dx:dx + x1 - x0]
+        # then the blur, at that shift
+        best, leaning, spread, area = math.inf, 0.0, 0.0, 0.0
+        for sigma in BLURS:
+            if sigma:
+                ba, bb = (cv2.GaussianBlur(g, (0, 0), sigma) for g in (ga, gb))
+                d, mid = (ba - bb)[box], ((ba + bb) / 2)[box]
+                wdiff = w * d
+                norm = float((wdiff * d).sum())
+                if norm < 1e-9:
+                    continue
+            off = seen - mid
+            t = float((wdiff * off).sum()) / norm
+            residual = float((w * off * off).sum()) - t * t * norm
+            if residual < best:
+                best, leaning = residual, t
+                spread = float((wdiff * wdiff).sum()) / norm ** 2
+                area = _area_vote(off, d)
+        if not math.isfinite(best):
+            return 0.0, math.inf, 0.0
+        return leaning, math.sqrt(max(best, 0.0) / float(w.sum()) * spread), area
 
-    def decide(self, scores: np.ndarray, fines: list[np.ndarray]) -> tuple[int | None, int, float]:
-        """(face index or None, turn index, best score) from a straightened card's scores
-        (rows: turns) and its fine patterns per turn."""
+    def decide(self, scores: np.ndarray, fines: list[np.ndarray], strict: float = 1.0
+               ) -> tuple[int | None, int | None, float]:
+        """(face index or None, turn index: 0 as straightened, 1 upside down, None not
+        known; best score) from a straightened card's ``scored``. ``strict`` scales every
+        margin (``too_alike`` asks for more than the table does)."""
         per_face = scores.max(axis=0)
         turn_of = scores.argmax(axis=0)
         order = np.argsort(-per_face)
         best = int(order[0])
         top = float(per_face[best])
         if top < MIN_SCORE:
-            return None, int(turn_of[best]), top
+            return None, None, top
         second = float(per_face[order[1]]) if len(order) > 1 else -1.0
-        if top - second >= MIN_MARGIN:
-            return best, self._turn_of(scores, fines, best), top
+        if top - second >= MIN_MARGIN * strict:
+            return best, self._turn_of(scores, fines, best, strict), top
         rivals = [int(i) for i in order[1:] if per_face[i] >= top - CLOSE]
         contenders = [best] + rivals
-        # each contender compared with each rival at its own best turn: the one that beats
-        # every other clearly wins; none does: unknown
+        # the card laid onto the best contender at each turn (an outline a pixel or two off
+        # turns and scales the face a little, more than a shift can undo at its corners)
+        samples = {}
         for a in contenders:
-            sample = fines[int(turn_of[a])]
-            if all(self._beats(sample, a, b) for b in contenders if b != a):
-                return a, self._turn_of(scores, fines, a), float(per_face[a])
-        return None, int(turn_of[best]), top
+            k = int(turn_of[a])
+            if k not in samples:
+                samples[k] = _aligned(fines[k], self.fines[a])
+        # each contender compared with each rival at its own best turn: the one that beats
+        # every other clearly wins; none does: unknown. On the same sample, b against a
+        # leans as far as a against b, the other way: each pair is measured once
+        leanings: dict[tuple[int, int, int], tuple[float, float, float]] = {}
 
-    def _beats(self, sample: np.ndarray, a: int, b: int) -> bool:
-        return self._leaning(sample, self.fines[a], self.fines[b]) >= FINE_MARGIN
+        def beats(a: int, b: int) -> bool:
+            k = int(turn_of[a])
+            if (k, b, a) in leanings:
+                t, error, area = leanings[(k, b, a)]
+                return _clear(-t, error, strict, -area)
+            t, error, area = leanings[(k, a, b)] = self._leaning(samples[k], self.fines[a],
+                                                                 self.fines[b])
+            return _clear(t, error, strict, area)
 
-    def _turn_of(self, scores: np.ndarray, fines: list[np.ndarray], face: int) -> int:
-        """0 (as straightened) or 1 (upside down) for ``face``: by the coarse scores when
-        they differ clearly, else by the fine comparison of the face with itself turned."""
+        for a in contenders:
+            if all(beats(a, b) for b in contenders if b != a):
+                return a, self._turn_of(scores, fines, a, strict), float(per_face[a])
+        return None, None, top
+
+    def _turn_of(self, scores: np.ndarray, fines: list[np.ndarray], face: int,
+                 strict: float = 1.0) -> int | None:
+        """0 (as straightened), 1 (upside down) or None (not known) for ``face``: by the
+        coarse scores when they differ clearly, else by the fine comparison of the face
+        with itself turned, when that is clear."""
         upright, turned = float(scores[0, face]), float(scores[1, face])
-        if abs(upright - turned) >= MIN_MARGIN:
+        if abs(upright - turned) >= MIN_MARGIN * strict:
             return 0 if upright > turned else 1
         fine = self.fines[face]
-        return 0 if self._leaning(fines[0], fine, fine[:, ::-1, ::-1]) >= 0 else 1
+        t, error, area = self._leaning(fines[0], fine, fine[:, ::-1, ::-1])
+        if _clear(t, error, strict, area):
+            return 0
+        if _clear(-t, error, strict, -area):
+            return 1
+        return None
 
-    def same_upside_down(self, threshold: float = 1 - MIN_MARGIN) -> list[str]:
-        """Faces that look alike turned half round (most playing cards): their turn is
-        known only up to 180 degrees."""
-        out = []
-        for index, face in enumerate(self.ids):
-            card = cv2.resize(self.pictures[face], self.straight_size(FINE),
-                              interpolation=cv2.INTER_AREA)
-            if self.scores(card)[1, index] >= threshold:
-                out.append(face)
-        return out
+    def same_upside_down(self) -> list[str]:
+        """Faces that look the same turned half round (most playing cards: their pips are
+        laid out point-symmetric), whatever the resolution: their turn is known only up to
+        180 degrees, and never guessed."""
+        return sorted(self.symmetric)
+
+    def _symmetric(self) -> frozenset[str]:
+        """Faces whose fine pattern, turned half round and moved up to SHIFT px to fit best,
+        differs from itself by less than ``HALF_TURN_ALIKE`` of its own energy."""
+        s = SHIFT
+        out = set()
+        for face, fine in zip(self.ids, self.fines, strict=True):
+            _, h, w = fine.shape
+            core = fine[:, s:h - s, s:w - s]
+            turned = fine[:, ::-1, ::-1]
+            energy = float((core ** 2).sum())
+            least = min(float(((core - turned[:, s + dy:h - s + dy, s + dx:w - s + dx]) ** 2
+                               ).sum()) for dy in range(-s, s + 1) for dx in range(-s, s + 1))
+            if least < HALF_TURN_ALIKE * energy:
+                out.add(face)
+        return frozenset(out)
 
     def alike_at(self, card_px: float) -> frozenset[str]:
         """The faces of every pair ``too_alike`` at about this width (kept per 20 px step):
         never named, however they score, since the camera cannot tell them apart there."""
-        step = max(1, int(round(card_px / ALIKE_STEP)))
-        if step not in self._alike:
-            self._alike[step] = frozenset(f for pair in self.too_alike(step * ALIKE_STEP)
-                                          for f in pair)
-        return self._alike[step]
+        return self._checked(card_px)[1]
+
+    def turn_alike_at(self, card_px: float) -> frozenset[str]:
+        """``turn_alike`` at about this width (kept per 20 px step): their turn is never
+        given, only whether they lie upright or sideways."""
+        return self._checked(card_px)[2]
 
     def too_alike(self, card_px: float) -> list[tuple[str, str]]:
         """Pairs of taught faces the camera cannot tell apart when a card is ``card_px`` wide
-        in the frame: each face is brought down to that width, blurred as a lens does and
-        cut a little off centre (a crop found a pixel or two off), then named as at the
-        table; a face not named back is too alike the face it is taken for, or closest to."""
-        pairs = set()
+        in the frame: each face, upright and upside down, is brought down to that width,
+        blurred as a lens does, given a sensor's noise and JPEG, and cut a little off centre
+        (a crop found a pixel or two off), then named as at the table but with every margin
+        ``ALIKE_SAFETY`` times wider (the table is harsher than this); a face not named back
+        is too alike the face it is taken for, or closest to."""
+        return self._checked(card_px)[0]
+
+    def turn_alike(self, card_px: float) -> list[str]:
+        """Faces whose turn the camera cannot tell when a card is ``card_px`` wide: they look
+        the same turned half round (most playing cards), or too nearly (seen as in
+        ``too_alike``, a face named back at the wrong half turn or at none). A face whose
+        turn matters to its game must not be one."""
+        return sorted(self._checked(card_px)[2])
+
+    def _checked(self, card_px: float) -> tuple[list, frozenset, frozenset]:
+        step = max(1, int(round(card_px / ALIKE_STEP)))
+        with self._lock:
+            kept = self._alike.get(step)
+        if kept is None:
+            pairs, turns = self._check(step * ALIKE_STEP)
+            kept = (pairs, frozenset(f for pair in pairs for f in pair),
+                    frozenset(turns) | self.symmetric)
+            with self._lock:
+                self._alike[step] = kept
+        return kept
+
+    def _check(self, card_px: float) -> tuple[list[tuple[str, str]], set[str]]:
+        pairs, turns = set(), set()
+        rng = np.random.default_rng(0)
         for index, face in enumerate(self.ids):
             picture = self.pictures[face]
             w = max(8, int(round(card_px)))
             h = max(8, round(w * picture.shape[0] / picture.shape[1]))
-            small = cv2.GaussianBlur(cv2.resize(picture, (w, h), interpolation=cv2.INTER_AREA),
-                                     (0, 0), 0.7)
-            for shift in (0.0, 1.5):
-                seen = cv2.warpAffine(small, np.float32([[1, 0, shift], [0, 1, shift]]),
-                                      (w, h), borderMode=cv2.BORDER_REPLICATE)
-                card = cv2.resize(seen, self.straight_size(w), interpolation=cv2.INTER_LINEAR)
-                scores = self.scores(card)
-                got, _, _ = self.decide(scores, self._last)
-                if got != index:
+            small = cv2.resize(picture, (w, h), interpolation=cv2.INTER_AREA)
+            for upside_down in (False, True):
+                turned = cv2.rotate(small, cv2.ROTATE_180) if upside_down else small
+                for shift in (0.0, 1.5):
+                    card = self._seen(turned, shift, rng)
+                    scores, fines = self.scored(card)
+                    got, turn, _ = self.decide(scores, fines, ALIKE_SAFETY)
+                    if got == index:
+                        if face not in self.symmetric and turn != int(upside_down):
+                            turns.add(face)
+                        continue
                     per_face = scores.max(axis=0)
                     per_face[index] = -np.inf
                     other = got if got is not None else int(np.argmax(per_face))
                     pairs.add(tuple(sorted((face, self.ids[other]))))
-        return sorted(pairs)
+        return sorted(pairs), turns
+
+    def _seen(self, small: np.ndarray, shift: float, rng: np.random.Generator
+              ) -> np.ndarray:
+        """A face already brought down to a card's width in the frame, as the camera sees
+        it and ``identify`` straightens it."""
+        h, w = small.shape[:2]
+        seen = cv2.warpAffine(cv2.GaussianBlur(small, (0, 0), SEEN_BLUR),
+                              np.float32([[1, 0, shift], [0, 1, shift]]), (w, h),
+                              borderMode=cv2.BORDER_REPLICATE)
+        seen = np.clip(seen + rng.normal(0, SEEN_NOISE, seen.shape), 0, 255).astype(np.uint8)
+        seen = cv2.imdecode(cv2.imencode(".jpg", seen, [cv2.IMWRITE_JPEG_QUALITY, SEEN_JPEG])[1],
+                            cv2.IMREAD_COLOR)
+        return cv2.resize(seen, self.straight_size(w), interpolation=cv2.INTER_LINEAR)
+
+
+def _aligned(sample: np.ndarray, face: np.ndarray) -> np.ndarray:
+    """The fine pattern ``sample`` warped (affine, ``cv2.findTransformECC`` on the grey
+    channel) to fit ``face`` best (as it was when that does not converge), its colour
+    brought to the face's strength (``_colour_gain``)."""
+    warp = np.eye(2, 3, dtype=np.float32)
+    try:
+        _, warp = cv2.findTransformECC(face[0], sample[0], warp, cv2.MOTION_AFFINE,
+                                       ALIGN_STOP, None, 3)
+    except cv2.error:
+        return _colour_gain(sample, face)
+    if np.abs(warp[:, :2] - np.eye(2)).max() > ALIGN_MAX_TURN or \
+            np.abs(warp[:, 2]).max() > ALIGN_MAX_SHIFT:
+        return _colour_gain(sample, face)  # not a small correction: left as it was
+    _, h, w = sample.shape
+    return _colour_gain(np.stack([
+        cv2.warpAffine(c, warp, (w, h), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                       borderMode=cv2.BORDER_REPLICATE) for c in sample]), face)
+
+
+def _colour_gain(sample: np.ndarray, face: np.ndarray) -> np.ndarray:
+    """The sample with its colour (Lab a, b) scaled to the face's strength, as fitted over
+    the whole card: dim or tinted light, a lamp's glare and JPEG wash a card's colours
+    out, and two faces told apart by a colour alone would then lean to neither. Only for a
+    colourful face (a grey one gives no gain to fit), and within ``COLOUR_GAIN``."""
+    chroma, taught = sample[1:], face[1:]
+    energy = float((taught * taught).mean())
+    if energy < COLOUR_FLOOR:
+        return sample
+    gain = float((chroma * taught).mean()) / energy
+    low, high = COLOUR_GAIN
+    if not low <= gain <= high:
+        return sample
+    out = sample.copy()
+    out[1:] /= gain
+    return out
+
+
+def _area_vote(off: np.ndarray, d: np.ndarray) -> float:
+    """Where the sample lies between two faces (+0.5 face a, -0.5 face b; ``off`` its
+    offset from their midpoint, ``d`` a less b, (h, w, 3)) as a vote of the area where they
+    differ: each pixel's own leaning, held within ±1, counts once. The weighted leaning
+    counts a pixel by its squared difference twice over, so a token of a strong colour on
+    the card, lying where the rival face happens to have that colour, can outweigh the
+    whole of the card's picture; by area it cannot."""
+    dd = (d * d).sum(axis=2)
+    where = dd > AREA_FLOOR * float(dd.max())
+    if not where.any():
+        return 0.0
+    own = (d * off).sum(axis=2)[where] / dd[where]
+    return float(np.clip(own, -1.0, 1.0).mean())
+
+
+def _clear(leaning: float, error: float, strict: float = 1.0, area: float = 1.0) -> bool:
+    return leaning >= FINE_MARGIN * strict and leaning >= FINE_Z * strict * error and \
+        area >= AREA_MARGIN * strict
 
 
 def _clockwise(corners) -> np.ndarray:
@@ -303,23 +503,28 @@ def identify(frame: np.ndarray, corners, book: FaceBook) -> FaceSighting:
     size = book.straight_size(width)
     target = np.float32([[0, 0], [size[0], 0], [size[0], size[1]], [0, size[1]]])
     best = None
-    for start in starts[::2]:  # each straightening also scores its upside-down turn
+    for start in starts[:len(starts) // 2]:  # each straightening also scores its half turn
         ordered = np.roll(quad, -start, axis=0)
         matrix = cv2.getPerspectiveTransform(ordered, target)
         card = cv2.warpPerspective(frame, matrix, size, flags=cv2.INTER_LINEAR,
                                    borderMode=cv2.BORDER_REPLICATE)
         if card.ndim == 2:
             card = cv2.cvtColor(card, cv2.COLOR_GRAY2BGR)
-        scores = book.scores(card[..., :3])
-        got, turn, score = book.decide(scores, book._last)
-        if best is None or score > best[2]:
-            own = np.roll(ordered, -2 * turn, axis=0)  # upside down: the top is the far edge
-            best = (got, own, score)
-    got, own, score = best
+        scores, fines = book.scored(card[..., :3])
+        got, turn, score = book.decide(scores, fines)
+        if best is None or score > best[3]:
+            best = (got, turn, ordered, score)
+    got, turn, ordered, score = best
     if got is not None and book.ids[got] in book.alike_at(width):
         got = None  # one of twins the camera cannot tell apart at this width: no guess
+    if got is None or book.ids[got] in book.turn_alike_at(width):
+        turn = None  # a face alike turned half round: its turn is not guessed
+    own = np.roll(ordered, -2 * (turn or 0), axis=0)  # upside down: the top is the far edge
+    if turn is None and _turn(own) >= 180:
+        own = np.roll(own, 2, axis=0)  # not known: told as 0 or 90
     return FaceSighting(None if got is None else book.ids[got], _turn(own),
-                        tuple((float(x), float(y)) for x, y in own), float(score))
+                        tuple((float(x), float(y)) for x, y in own), float(score),
+                        turn is not None)
 
 
 def _refined(contour: np.ndarray, quad: np.ndarray) -> np.ndarray:
@@ -382,7 +587,7 @@ def _paper(frame: np.ndarray, window: int) -> np.ndarray:
     """Where the frame is card paper: pale (low saturation, once the light's colour is taken
     out: the brightest pixels are taken for white) and brighter than the table around it (a
     shadow darkens both)."""
-    value = frame.max(axis=2)
+    value = _channel_max(frame)
     top = frame[value >= np.percentile(value, 98)].reshape(-1, 3).astype(np.float32)
     light = np.maximum(top.mean(axis=0), 1.0)
     balanced = np.clip(frame * (light.max() / light), 0, 255).astype(np.uint8)
@@ -395,13 +600,20 @@ def _paper(frame: np.ndarray, window: int) -> np.ndarray:
     return cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
 
 
-def _snapped(grey: np.ndarray, quad: np.ndarray, reach: int = SNAP_PX) -> np.ndarray:
+def _gradients(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    return (cv2.Sobel(image, cv2.CV_32F, 1, 0, ksize=3),
+            cv2.Sobel(image, cv2.CV_32F, 0, 1, ksize=3))
+
+
+def _snapped(gradients: tuple[np.ndarray, np.ndarray], quad: np.ndarray,
+             reach: int = SNAP_PX, strong_share: float = 0.6) -> np.ndarray:
     """The quad's sides moved onto the card's edge in the image: along each side, the
-    outermost strong step across it within ``reach`` px, a line fitted through those (Huber: a
-    token over the edge is an outlier) and the corners where the lines meet. A mask's
-    outline can be pixels off (closed, cut and grown back); the card's edge is not."""
-    gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3)
-    gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)
+    outermost strong step across it (``strong_share`` of the side's strongest or more) within
+    ``reach`` px, a line fitted through those (Huber: a token over the edge is an outlier;
+    a side with too few, or whose line turns from it by more than ``SNAP_TURN``, stays)
+    and the corners where the lines meet. A mask's outline can be pixels off (closed, cut
+    and grown back); the card's edge is not."""
+    gx, gy = gradients  # of the image (``_gradients``)
     offsets = np.arange(-reach, reach + 1, dtype=np.float32)
     lines = []
     centre = quad.mean(axis=0)
@@ -421,14 +633,23 @@ def _snapped(grey: np.ndarray, quad: np.ndarray, reach: int = SNAP_PX) -> np.nda
         step = np.abs(cv2.remap(gx, xs, ys, cv2.INTER_LINEAR) * normal[0]
                       + cv2.remap(gy, xs, ys, cv2.INTER_LINEAR) * normal[1])
         # the outermost strong step: a printed frame just inside the edge is no edge
-        strong_enough = step >= 0.6 * step.max(axis=1, keepdims=True)
+        strong_enough = step >= strong_share * step.max(axis=1, keepdims=True)
         best = step.shape[1] - 1 - strong_enough[:, ::-1].argmax(axis=1)
+        rows = np.arange(len(t))
+        for _ in range(2 * reach):  # inwards to the step's peak (a blurred edge is a ramp)
+            inner = np.maximum(best - 1, 0)
+            climb = step[rows, inner] > step[rows, best]
+            if not climb.any():
+                break
+            best = np.where(climb, inner, best)
         strong = step[np.arange(len(t)), best] > 0.5 * np.median(step.max(axis=1))
-        if strong.sum() < 6:
-            return quad
-        points = np.stack([xs[np.arange(len(t)), best], ys[np.arange(len(t)), best]], axis=1)
-        vx, vy, x0, y0 = cv2.fitLine(points[strong], cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
-        lines.append((np.float32([x0, y0]), np.float32([vx, vy])))
+        kept = (a, along / length)  # a side with no clear edge stays where it was
+        if strong.sum() >= 6:
+            points = np.stack([xs[rows, best], ys[rows, best]], axis=1)
+            vx, vy, x0, y0 = cv2.fitLine(points[strong], cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+            if abs(float(vx * along[1] - vy * along[0])) / length <= SNAP_TURN:
+                kept = (np.float32([x0, y0]), np.float32([vx, vy]))
+        lines.append(kept)
     out = []
     for i in range(4):
         (p, r), (q, v) = lines[i - 1], lines[i]
@@ -453,15 +674,26 @@ def _grown(quad: np.ndarray, by: float) -> np.ndarray:
     return np.float32(out)
 
 
-def _changed(frame: np.ndarray, empty: np.ndarray) -> np.ndarray:
-    """Where the frame differs from the empty table (as the camera saw it before)."""
+def _difference(frame: np.ndarray, empty: np.ndarray) -> np.ndarray:
+    """How much the frame differs from the empty table (as the camera saw it before), per
+    pixel: the largest of the three channels, after a little blur (noise)."""
     if empty.shape[:2] != frame.shape[:2]:
         raise ValueError("the empty table's frame is not the frame's size")
     if empty.ndim == 2:
         empty = cv2.cvtColor(empty, cv2.COLOR_GRAY2BGR)
-    diff = cv2.absdiff(cv2.GaussianBlur(frame, (5, 5), 0),
-                       cv2.GaussianBlur(empty[..., :3], (5, 5), 0)).max(axis=2)
-    mask = (diff > CHANGED).astype(np.uint8) * 255
+    return _channel_max(cv2.absdiff(cv2.GaussianBlur(frame, (5, 5), 0),
+                                    cv2.GaussianBlur(empty[..., :3], (5, 5), 0)))
+
+
+def _channel_max(image: np.ndarray) -> np.ndarray:
+    """The largest of the channels, per pixel (numpy's ``max(axis=2)`` is far slower)."""
+    b, g, r = cv2.split(image)
+    return cv2.max(cv2.max(b, g), r)
+
+
+def _changed(diff: np.ndarray, level: float = CHANGED) -> np.ndarray:
+    """Where the frame differs from the empty table (``_difference``) by over ``level``."""
+    mask = (diff > level).astype(np.uint8) * 255
     return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
 
 
@@ -489,12 +721,16 @@ def find_cards(frame: np.ndarray, min_px: float = MIN_CARD_PX, max_share: float 
     e = max(2, int(min_px / 10))  # a card touching pale table: cut the thin joins, grow back
     cut = cv2.erode(solid, np.ones((2 * e + 1, 2 * e + 1), np.uint8))
     masks = []
+    diff = None
     if empty is not None:
-        changed = cv2.morphologyEx(_changed(frame, empty), cv2.MORPH_CLOSE,
+        diff = _difference(frame, empty)
+        changed = cv2.morphologyEx(_changed(diff), cv2.MORPH_CLOSE,
                                    np.ones((k, k), np.uint8))
+        faint = cv2.morphologyEx(_changed(diff, CHANGED_FAINT), cv2.MORPH_CLOSE,
+                                 np.ones((k, k), np.uint8))
         masks = [(0, changed, cv2.RETR_EXTERNAL, 0),
                  (1, cv2.erode(changed, np.ones((2 * e + 1, 2 * e + 1), np.uint8)),
-                  cv2.RETR_EXTERNAL, e)]
+                  cv2.RETR_EXTERNAL, e), (1, faint, cv2.RETR_EXTERNAL, 0)]
     found: list[tuple[int, np.ndarray]] = []
     for rank, mask, mode, grow in (*masks, (2, paper, cv2.RETR_EXTERNAL, 0),
                                    (2, solid, cv2.RETR_EXTERNAL, 0),
@@ -505,16 +741,89 @@ def find_cards(frame: np.ndarray, min_px: float = MIN_CARD_PX, max_share: float 
             if quad is None:
                 continue
             found.append((rank, _grown(quad, grow) if grow else quad))
+
+    if diff is not None:  # the table's own print, unchanged since it was seen empty: no card
+        found = [(rank, quad) for rank, quad in found if _laid(diff, quad)]
     # a card's printed frames and art blocks are card-shaped too: keep the outermost
-    # outline; what changed on the empty table first, then traced before grown back
-    found.sort(key=lambda f: (f[0], -abs(cv2.contourArea(f[1]))))
+    # outline; what changed on the empty table first, then traced before grown back; and
+    # before all, a whole thing laid there: nothing changed just outside its outline,
+    # something just inside (an art block's outside is its card's changed paper)
+    found.sort(key=lambda f: (not _whole(diff, f[1]), f[0], -abs(cv2.contourArea(f[1]))))
     kept: list[np.ndarray] = []
     for _, quad in found:
         centre = tuple(float(v) for v in quad.mean(axis=0))
         if not any(cv2.pointPolygonTest(k, centre, False) >= 0 or cv2.pointPolygonTest(
                 quad, tuple(float(v) for v in k.mean(axis=0)), False) >= 0 for k in kept):
             kept.append(quad)
-    return [_snapped(grey, quad) for quad in kept]
+    edges_of = (_gradients(grey), None if diff is None else _gradients(diff))
+    return [_snap(edges_of, quad) for quad in kept]
+
+
+def _strips(diff: np.ndarray, quad: np.ndarray, near: float = 2.0, far: float = 5.0
+            ) -> tuple[float, float]:
+    """Median change against the empty table just outside the quad's sides and just inside
+    them (``near`` to ``far`` px away, the corners left out)."""
+    centre = quad.mean(axis=0)
+    t = np.linspace(0.1, 0.9, 16, dtype=np.float32)[:, None]
+    depth = np.linspace(near, far, 4, dtype=np.float32)
+    outer, inner = [], []
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        along = b - a
+        length = float(np.linalg.norm(along))
+        if length < 1:
+            return math.inf, 0.0
+        normal = np.float32([-along[1], along[0]]) / length
+        if float(np.dot(normal, (a + b) / 2 - centre)) < 0:
+            normal = -normal
+        base = a[None] + t * along[None]
+        for sign, out in ((1, outer), (-1, inner)):
+            pts = base[:, None, :] + sign * depth[None, :, None] * normal[None, None, :]
+            out.append(cv2.remap(diff, pts[..., 0].astype(np.float32),
+                                 pts[..., 1].astype(np.float32), cv2.INTER_LINEAR,
+                                 borderMode=cv2.BORDER_REPLICATE).ravel())
+    return float(np.median(np.concatenate(outer))), float(np.median(np.concatenate(inner)))
+
+
+def _laid(diff: np.ndarray, quad: np.ndarray) -> bool:
+    """Something was laid inside the quad since the table was seen empty: ``LAID_SHARE`` of
+    it or more changed (``CHANGED_FAINT``)."""
+    x, y, w, h = cv2.boundingRect(np.int32(np.round(quad)))
+    x0, y0 = max(0, x), max(0, y)
+    x1, y1 = min(diff.shape[1], x + w), min(diff.shape[0], y + h)
+    if x1 <= x0 or y1 <= y0:
+        return False
+    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillConvexPoly(mask, np.int32(np.round(quad - np.float32([x0, y0]))), 1)
+    inside = mask > 0
+    return bool(inside.any()) and float(
+        (diff[y0:y1, x0:x1][inside] > CHANGED_FAINT).mean()) >= LAID_SHARE
+
+
+def _whole(diff: np.ndarray | None, quad: np.ndarray) -> bool:
+    """The quad outlines a whole thing laid on the empty table: just outside it nothing
+    changed (a few px out: an outline found a few px inside the card's edge), just inside
+    something did."""
+    if diff is None:
+        return False
+    # outside: beyond the reach of an outline a few px inside the card (not snapped yet)
+    outer, _ = _strips(diff, quad, SNAP_PX + 1.0, SNAP_PX + 4.0)
+    _, inner = _strips(diff, quad)
+    return outer <= WHOLE_OUTSIDE and inner >= outer + WHOLE_STEP
+
+
+def _snap(gradients: tuple, quad: np.ndarray) -> np.ndarray:
+    """``_snapped`` onto the edge of what changed against the empty table, when known: the
+    table's own print (a board's lines and text) is gone there, so the card's edge is its
+    outermost step even when its paper is close to the table's colour and a printed frame
+    just inside is the stronger step; else, or if that finds no edge, onto the frame's.
+    ``gradients``: (the frame's, the change's or None), each ``_gradients``."""
+    of_frame, of_change = gradients
+    if of_change is not None:
+        snapped = _snapped(of_change, quad, strong_share=SNAP_DIFF_SHARE)
+        if snapped is not quad:
+            return snapped
+    return _snapped(of_frame, quad)
 
 
 def recognise(frame: np.ndarray, book: FaceBook, min_px: float = MIN_CARD_PX,

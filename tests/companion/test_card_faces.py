@@ -402,3 +402,45 @@ def test_a_card_in_the_dice_tray_is_not_looked_at(taught_dir):
         table = Table()
         table.still(reader)
         assert table.still(reader, stranger) == [] and reader.unknown() == asked
+
+
+def _half_turn_alike(picture: np.ndarray) -> np.ndarray:
+    """The face with its lower half its upper half turned half round (as a playing card)."""
+    top = picture[:picture.shape[0] // 2]
+    return np.vstack([top, cv2.rotate(top, cv2.ROTATE_180)])
+
+
+def test_a_face_whose_turn_cannot_be_told_is_flagged_and_never_told_with_a_turn(
+        taught_dir, catalog, tmp_path, monkeypatch):
+    """An event card's turn is the game's: a face that looks the same turned half round is
+    listed by the teaching step (it keeps its sticker), and at the table it is told neither
+    with a guessed turn nor asked about. Planted fault: a recogniser that guesses."""
+    import shutil
+    from dataclasses import replace
+
+    from companion.game import games
+    from companion.wiring.camera_faces import FaceReader
+    from hardware.camera import card_faces
+
+    info = games.module_of("wwe").info
+    data = tmp_path / "data"
+    shutil.copytree(taught_dir, data)
+    card = events(catalog)[3]
+    mirror = _half_turn_alike(drawn_face(card))
+    taught_cards.save_face("wwe", data, info, catalog, card, mirror)
+    status = taught_cards.status("wwe", data, info, catalog)
+    assert status["turn_alike"] == [card] and status["taught"] == 44
+    assert taught_cards.status("wwe", taught_dir, info, catalog)["turn_alike"] == []
+
+    reader = FaceReader(data)
+    table = Table()
+    table.still(reader)
+    laid = at(0, 60, card, mirror, quarter=1)
+    assert table.still(reader, [laid]) == [] and reader.unknown() == []
+    real = card_faces.identify
+    monkeypatch.setattr(card_faces, "identify",
+                        lambda *a: replace(real(*a), turn_known=True))  # guessing
+    reader = FaceReader(data)
+    table.still(reader)
+    said = table.still(reader, [laid])
+    assert [(s.card, s.change) for s in said] == [(card, "appeared")]

@@ -3,6 +3,7 @@ pictures, rendered on tables (hardware/synthetic/card_faces_scene.py) and named 
 recogniser; a card never taught and twins too alike are refused, never named wrong; each
 safety net is shown to matter by planting its fault."""
 import json
+import math
 import os
 import subprocess
 import sys
@@ -57,7 +58,7 @@ def test_drawn_cards_on_tables_are_named_right_or_not_at_all(game):
     right, wrong, unknown, turns, cards = tally(faces, book, range(20, 26))
     assert wrong == 0
     distinct = sorted(set(faces) - book.alike_at(140))  # twins too alike are refused: below
-    assert len(distinct) >= len(faces) - 4
+    assert len(distinct) >= len(faces) - 6  # of its 8 near-duplicate pairs, 3 at most
     right, wrong, unknown, turns, cards = tally(
         faces, book, range(20, 26),
         ids=lambda s: [str(i) for i in np.random.default_rng(s).choice(distinct, 4, False)])
@@ -102,8 +103,8 @@ def test_twins_are_reported_too_alike_and_never_named_wrong():
     assert wrong == 0 and cards == 10
 
 
-PAIRS = [("card01", "card02"), ("card07", "card08"), ("card10", "card11"),
-         ("card16", "card17"), ("card19", "card20")]  # a number, a colour, an icon apart
+# every near-duplicate of `game_faces`: a number, a title bar's colour or an icon apart
+PAIRS = [(f"card{i - 1:02d}", f"card{i:02d}") for i in range(2, 24, 3)]
 
 
 def test_near_duplicates_are_told_apart_or_reported_too_alike(game):
@@ -136,7 +137,8 @@ def _small_near_duplicates(game):
 
 NO_GUARD = ("alike_at", None)  # twins too alike at the card's width are named after all
 NO_MIN_MARGIN = ("MIN_MARGIN", 0.0)  # the best face is always answered at once
-NO_FINE_MARGIN = ("FINE_MARGIN", -1.0)  # the fine comparison always decides
+NO_FINE_MARGIN = ("FINE_MARGIN", -1.0)  # the fine comparison decides by any leaning ...
+NO_FINE_Z = ("FINE_Z", -math.inf)  # ... or by one well within its noise
 
 
 def _plant(monkeypatch, faults):
@@ -147,15 +149,17 @@ def _plant(monkeypatch, faults):
             monkeypatch.setattr(card_faces, name, value)
 
 
-@pytest.mark.parametrize("faults", [(), (NO_GUARD,), (NO_MIN_MARGIN,), (NO_FINE_MARGIN,)])
+@pytest.mark.parametrize("faults", [(), (NO_GUARD,), (NO_MIN_MARGIN,), (NO_FINE_MARGIN,),
+                                    (NO_GUARD, NO_FINE_MARGIN), (NO_GUARD, NO_FINE_Z)])
 def test_small_near_duplicates_are_refused_not_named_wrong(game, monkeypatch, faults):
     """Each net alone holds: the margins without the too-alike guard, the guard without
-    the first margin."""
+    the first margin, either test of the fine comparison without the guard."""
     _plant(monkeypatch, faults)
     assert _small_near_duplicates(game) == 0
 
 
-@pytest.mark.parametrize("faults", [(NO_GUARD, NO_MIN_MARGIN), (NO_GUARD, NO_FINE_MARGIN)])
+@pytest.mark.parametrize("faults", [(NO_GUARD, NO_MIN_MARGIN),
+                                    (NO_GUARD, NO_FINE_MARGIN, NO_FINE_Z)])
 def test_planted_fault_without_its_nets_a_wrong_card_is_named(game, monkeypatch, faults):
     _plant(monkeypatch, faults)
     assert _small_near_duplicates(game) > 0
@@ -198,6 +202,7 @@ def test_cli_names_cards_in_a_photo_and_refuses_bad_input(tmp_path, game):
     assert len({c["id"] for c in line["cards"]} - {None}) >= 2
     for card in line["cards"]:
         assert len(card["corners"]) == 4 and 0 <= card["score"] <= 1.0001
+        assert card["turn_known"] is (card["id"] is not None)  # drawn faces: none alike
 
     empty = tmp_path / "empty"
     empty.mkdir()
@@ -229,3 +234,146 @@ def test_against_the_empty_table_every_card_on_a_printed_board_is_found(game):
             if near[0].id is not None:
                 error = np.abs(np.float32(near[0].corners) - np.float32(truth.corners)).max()
                 assert error < 10, (seed, truth.id, error)  # 8 % of the width
+
+
+def _point_symmetric(face: np.ndarray) -> np.ndarray:
+    """A face whose lower half is its upper half turned half round (as most playing cards)."""
+    h = face.shape[0] // 2
+    top = face[:h]
+    return np.vstack([top, cv2.rotate(top, cv2.ROTATE_180)])
+
+
+def test_a_face_alike_turned_half_round_says_its_turn_is_not_known(game):
+    faces, _ = game
+    faces = {**faces, "mirror": _point_symmetric(faces["card00"])}
+    book = FaceBook.from_pictures(faces)
+    assert book.same_upside_down() == ["mirror"] and "mirror" in book.turn_alike(160)
+    told = 0
+    for seed in range(3):
+        image, truths = scenes.scene(faces, 90 + seed, "wood", 160.0, 3,
+                                     ids=["mirror", "card03", "card12"])
+        for truth in truths:
+            seen = identify(image, truth.corners, book)
+            if seen.id != truth.id:
+                continue
+            told += 1
+            if truth.id == "mirror":  # upright or sideways, never which end is up
+                assert not seen.turn_known and seen.turn in (0, 90)
+                assert (seen.turn - truth.turn) % 180 == 0
+            else:
+                assert seen.turn_known and seen.turn == truth.turn
+    assert told >= 8
+
+
+@pytest.mark.skipif(not DECK.is_dir(), reason="the real deck ../shared/data/cards-playing "
+                    "is not beside the repository")
+def test_the_real_deck_never_guesses_a_turn(monkeypatch):
+    """The 4 of clubs differs from itself turned half round by a few pixels of drawing:
+    guessing its turn from them gives it upside down on these tables (the planted fault);
+    known to look alike (HALF_TURN_ALIKE), it is said unknown."""
+    faces = scenes.load_faces(DECK)
+
+    def wrong_turns():
+        book = FaceBook.from_pictures(faces)
+        wrong = 0
+        for seed in (5009, 5010):
+            image, truths = scenes.scene(faces, seed, "wood", 160.0, 4)
+            for truth in truths:
+                seen = identify(image, truth.corners, book)
+                assert seen.id == truth.id
+                if truth.id in book.same_upside_down():
+                    assert not seen.turn_known
+                wrong += seen.turn_known and seen.turn != truth.turn
+        return wrong
+
+    assert wrong_turns() == 0
+    monkeypatch.setattr(card_faces, "HALF_TURN_ALIKE", 0.0)
+    assert wrong_turns() > 0
+
+
+def test_on_a_printed_board_outlines_lie_on_the_card_and_none_on_the_print(game,
+                                                                            monkeypatch):
+    """Cream cards with a dark printed frame on a parchment board: against the empty table
+    the outline is snapped onto what changed (the frame, the stronger step, lies 6 px
+    inside), a whole card is taken before its art block (a pale card on a pale part of
+    the board), and the board's own card-shaped print, unchanged, is no card. Planted
+    faults: snapped onto the frame's own edges, or every card-shaped print kept."""
+    faces, _ = game
+
+    def errors_and_false():
+        errors, false = [], 0
+        for seed in (7002, 7008, 7011):  # (a card with a token over its edge: 8 px off)
+            image, truths, empty = scenes.scene_and_empty(faces, seed, "board", 160.0, 4)
+            quads = card_faces.find_cards(image, empty=empty)
+            for truth in truths:
+                true = np.float32(truth.corners)
+                near = [q for q in quads if np.linalg.norm(q.mean(axis=0) - true.mean(axis=0))
+                        < 48]
+                assert near, (seed, truth.id)
+                errors.append(min(float(np.abs(np.roll(near[0], k, axis=0) - true).max())
+                                  for k in range(4)))
+            false += len(quads) - len(truths)
+        return float(np.median(errors)), max(errors), false
+
+    middle, worst, false = errors_and_false()
+    # corners within 2 px (5 px for a pale card on a pale part of the board), nothing else
+    assert middle < 2.0 and worst < 6.0 and false == 0, (middle, worst, false)
+    with monkeypatch.context() as m:
+        m.setattr(card_faces, "_snap", lambda gradients, quad: card_faces._snapped(
+            gradients[0], quad))
+        assert errors_and_false()[0] > 4.0  # on the printed frame, 6 px inside
+    monkeypatch.setattr(card_faces, "_laid", lambda diff, quad: True)
+    assert errors_and_false()[2] > 0
+
+
+def test_faces_apart_by_a_colour_alone_are_told_apart_with_the_colour_washed_out(
+        game, monkeypatch):
+    """A title bar's colour is all that tells card04 from card05: a camera's JPEG and light
+    wash colours out, so the card's colour is fitted to the face's strength before the
+    fine comparison; without that (the planted fault) the pair is too alike at 120 px.
+    Judged with margins 1.5 times the table's: the book's own ``ALIKE_SAFETY`` (2, after a
+    pair apart by a digit was named wrong under a token) lists this pair too."""
+    faces, _ = game
+    monkeypatch.setattr(card_faces, "ALIKE_SAFETY", 1.5)
+    pair = {k: faces[k] for k in ("card04", "card05", "card13", "card14")}
+    assert FaceBook.from_pictures(pair).too_alike(120) == []
+    monkeypatch.setattr(card_faces, "_colour_gain", lambda sample, face: sample)
+    assert ("card04", "card05") in FaceBook.from_pictures(pair).too_alike(120)
+
+
+def test_a_token_of_the_rivals_colour_does_not_outvote_the_cards_picture(game, monkeypatch):
+    """On this rendered wood table a blue token lies on card19 where card14 has a blue
+    square: weighted by how much the faces differ, those few pixels outweigh the whole
+    picture (card19's brown art, card14's purple) and card14 was named. The area where the
+    faces differ must vote for the winner too (``AREA_MARGIN``); without it (the planted
+    fault) the wrong card is named."""
+    faces, book = game
+
+    def seen():
+        image, truths, _ = scenes.scene_and_empty(faces, 20015, "wood", 120.0, 4)
+        card = next(t for t in truths if t.id == "card19")
+        return identify(image, card.corners, book).id
+
+    assert seen() in ("card19", None)
+    monkeypatch.setattr(card_faces, "AREA_MARGIN", -10.0)
+    assert seen() == "card14"
+
+
+def test_a_pair_apart_by_a_digit_is_too_alike_at_120_px(monkeypatch):
+    """card02 is card01 with a 2 in its small disc for the 1. On this rendered felt table a
+    token lies beside that disc and card02 was named card01 while ``too_alike`` (margins 1.5
+    times the table's) passed the pair at 120 px. With ``ALIKE_SAFETY`` 2 the pair is too
+    alike there (the owner is told it needs a sticker) and never named; at 1.5 (the planted
+    fault) the wrong card is named."""
+
+    def seen():
+        faces = scenes.game_faces()
+        book = FaceBook.from_pictures(faces)
+        image, truths, _ = scenes.scene_and_empty(faces, 40085, "felt", 120.0, 4)
+        card = next(t for t in truths if t.id == "card02")
+        return ("card01", "card02") in book.too_alike(120), identify(image, card.corners,
+                                                                      book).id
+
+    assert seen() == (True, None)
+    monkeypatch.setattr(card_faces, "ALIKE_SAFETY", 1.5)
+    assert seen() == (False, "card01")

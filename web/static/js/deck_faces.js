@@ -1,7 +1,8 @@
 /* "Your deck" (web/templates/deck.html), the cards the camera knows by their face: the
  * game's cards that may go without a sticker, each with the picture of its face taken from
  * the camera or imported from a scan or photo, taken again or removed; then the pairs too
- * alike for the camera at the table (/host/<id>/deck/faces.json, /card_face,
+ * alike for the camera at the table and the cards whose turn it cannot tell (they look the
+ * same turned half round) (/host/<id>/deck/faces.json, /card_face,
  * /card_face/upload, /card_face/forget). Knows no game. */
 (function () {
   "use strict";
@@ -35,12 +36,24 @@
     var alike = document.getElementById("deck-faces-alike");
     alike.textContent = "";
     if (!d.taught) return;
-    if (!d.alike.length) { alike.appendChild(el("p.ok-text", {text: t("deck_faces_none_alike")})); return; }
-    alike.appendChild(el("p.why", {text: t("deck_faces_alike")}));
-    alike.appendChild(el("ul", d.alike.map(function (pair) {
-      return el("li.deck-faces-pair", {dataset: {pair: pair.join(",")},
-        text: (names[pair[0]] || pair[0]) + " · " + (names[pair[1]] || pair[1])});
-    })));
+    var turns = d.turn_alike || [];
+    if (!d.alike.length && !turns.length) {
+      alike.appendChild(el("p.ok-text", {text: t("deck_faces_none_alike")}));
+      return;
+    }
+    if (d.alike.length) {
+      alike.appendChild(el("p.why", {text: t("deck_faces_alike")}));
+      alike.appendChild(el("ul", d.alike.map(function (pair) {
+        return el("li.deck-faces-pair", {dataset: {pair: pair.join(",")},
+          text: (names[pair[0]] || pair[0]) + " · " + (names[pair[1]] || pair[1])});
+      })));
+    }
+    if (turns.length) {  /* a face alike turned half round: the camera cannot give its turn */
+      alike.appendChild(el("p.why", {text: t("deck_faces_turn_alike")}));
+      alike.appendChild(el("ul", turns.map(function (id) {
+        return el("li.deck-faces-turn", {dataset: {card: id}, text: names[id] || id});
+      })));
+    }
   }
 
   function row(card) {
