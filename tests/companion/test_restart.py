@@ -122,7 +122,6 @@ def comparable(view: dict) -> dict:
     return {k: v for k, v in view.items() if k not in ("players", "hardware", "n")}
 
 
-@pytest.mark.slow
 def test_sigkill_mid_game_then_restart_resumes_exactly(tmp_path):
     data = tmp_path / "data"
     server = ServeProcess(data)

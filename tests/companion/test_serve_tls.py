@@ -21,7 +21,6 @@ def self_signed(tmp_path):
     return cert, key
 
 
-@pytest.mark.slow
 def test_https_pages_cookies_and_websocket(tmp_path):
     cert, key = self_signed(tmp_path)
     server = ServeProcess(tmp_path / "data", extra=["--certfile", str(cert), "--keyfile",
