@@ -20,8 +20,6 @@ import time
 from pathlib import Path
 from urllib.parse import urlparse
 
-import pytest
-
 from companion.box.catalog import load_catalog
 from companion.game.views import localize
 from engine.wwe import GAME

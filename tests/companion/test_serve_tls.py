@@ -6,7 +6,6 @@ import re
 import ssl
 import subprocess
 
-import pytest
 import socketio
 
 from tests.companion.test_restart import ServeProcess
