@@ -13,8 +13,8 @@ pyver = $(shell $(1) -c 'import sys; print("%d%d" % sys.version_info[:2])')
 HOST ?= 0.0.0.0
 PORT ?= 8000
 DATA ?= instance
-# Test processes (pytest-xdist, a test file per process at a time): the suite waits on browsers,
-# servers and serial ports much of its time, so two halve it on a 2-core machine.
+# Test processes (pytest-xdist, --dist loadgroup, groups made in tests/conftest.py): the browser
+# tests one after another in one, every other test file in the other (0: one process).
 TEST_WORKERS ?= 2
 
 .PHONY: run test test313 lint lock bench system-packages clean firmware
@@ -59,13 +59,13 @@ run: $(STAMP)
 test: $(STAMP) system-packages
 	$(BIN)/pip install --quiet --no-deps -e tests/plugins/toygame  # a game plug-in from outside
 	$(BIN)/ruff check .
-	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup
 
 # Python 3.13 (Trixie): the engine, companion and hardware tests, but the long random-play and
 # contract runs (marked slow): their rules code is the one 3.11 ran in full just before.
 test313: $(VENV313)/.installed system-packages
 	$(VENV313)/bin/pip install --quiet --no-deps -e tests/plugins/toygame
-	$(VENV313)/bin/python -m pytest -n $(TEST_WORKERS) --dist loadfile -m "not slow" tests/engine tests/companion tests/hardware
+	$(VENV313)/bin/python -m pytest -n $(TEST_WORKERS) --dist loadgroup -m "not slow" tests/engine tests/companion tests/hardware
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

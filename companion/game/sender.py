@@ -23,6 +23,8 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from engineio.exceptions import SocketIsClosedError
+
 from companion.game import patches, views
 from companion.game.recipients import Connections
 from companion.game.service import LiveGame
@@ -119,10 +121,19 @@ class ViewSender:
             with live.lock:
                 outbox = self._build(live, turn)
             for sid, event, message in outbox:
-                self.emit(event, message, to=sid)
+                self._emit_to(sid, event, message)
             if turn.closed:  # after the views: a page that gets `closed` stops listening
                 for sid in self.connections.of_game(live.id):
-                    self.emit("closed", {}, to=sid)
+                    self._emit_to(sid, "closed", {})
+
+    def _emit_to(self, sid: str, event: str, message: object) -> None:
+        """One recipient's message. A socket that closed meanwhile (its pings timed out, a
+        phone's page gone) misses it, and only it: the rest of the turn still goes out, and
+        the page gets its whole view when it connects again."""
+        try:
+            self.emit(event, message, to=sid)
+        except SocketIsClosedError:
+            log.info("socket %s closed before its %s was sent", sid, event)
 
     def _build(self, live: LiveGame, turn: _Turn) -> list[tuple[str, str, dict]]:
         """(sid, event, message) for each recipient owed something, all built before the

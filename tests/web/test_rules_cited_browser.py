@@ -66,17 +66,25 @@ def log_types(page) -> list[str]:
 def play_until(game: str, table, phones: dict, done: str, max_steps: int) -> None:
     """Move the game on until ``done`` (a JS predicate on the table's view) holds."""
     pages = [*phones.values(), table]
+
+    def caught_up() -> None:
+        """Every phone has the table's version (the table may have moved on since a step)."""
+        for p in phones.values():
+            p.wait_for_function("v => TC.view.version >= v",
+                                arg=table.evaluate("() => TC.view.version"))
+
     for _ in range(max_steps):
         if table.evaluate(f"() => ({done})(TC.view)"):
             return
-        for page in pages:
-            sent = page.evaluate(STEP)
+        for _attempt in range(3):  # under load a phone's view may still be on its way
+            sent = next((s for s in (page.evaluate(STEP) for page in pages) if s is not None),
+                        None)
             if sent is not None:
                 table.wait_for_function("v => TC.view.version > v", arg=sent, timeout=20000)
-                for p in phones.values():
-                    p.wait_for_function("v => TC.view.version >= v",
-                                        arg=table.evaluate("() => TC.view.version"))
+                caught_up()
                 break
+            caught_up()
+            pages[0].wait_for_timeout(500)
         else:
             pytest.fail(f"{game}: nobody has a choice; prompts "
                         f"{table.evaluate('() => TC.view.prompts')}")
