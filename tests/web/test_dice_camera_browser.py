@@ -111,7 +111,10 @@ def test_the_camera_reads_the_roll_and_asks_only_for_the_die_it_could_not_read(s
 
     anna.click(".dice-missing .dice-face[data-face='5']")
     anna.wait_for_function("() => TC.view.version > 0")
-    anna.wait_for_function("() => !document.querySelector('.dice-missing')")
+    # the folder's frames loop about once a second: the camera may have read the same throw
+    # again meanwhile (a second roll, asked of its roller the same way; seen in CI under load),
+    # so the panel may be back; what must hold is that this answer played the whole roll
+    tv.wait_for_function("() => TC.view.version > 0")
     shot(anna, "dice-camera-05-phone-rolled-en")
     shot(tv, "dice-camera-06-tv-rolled-en")
     rolled = tv.evaluate("() => TC.view.log.map(e => e.text).join(' | ')")
