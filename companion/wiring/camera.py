@@ -40,6 +40,9 @@ from hardware.tags.format import code_table
 
 log = logging.getLogger(__name__)
 
+# a demo take waits at most this long for the camera to have seen the die or card it laid
+DEMO_LAID_S = 3.0
+
 # English templates of the camera's own warning codes (gettext msgids, like engine REASONS)
 MESSAGES = {
     "camera_other_game": "A card of another game ({game}) was seen on the table.",
@@ -261,6 +264,7 @@ class CameraWiring:
         # warnings, labels, the snapshot); held only to copy or change them, never while
         # calling out
         self._shown_lock = locks.lock("camera shown")
+        self._seen_seq = 0  # the latest frame its listeners were told of (under _shown)
         self.camera = CameraService(source, recognizer, on_observation=self.on_observation,
                                     on_status=lambda s, d: self._changed(),
                                     on_frame=self.on_frame,
@@ -294,7 +298,9 @@ class CameraWiring:
         scene = self._demo_scene()
         if scene is None or picture is None:
             return False
+        since = self.camera.capture.seq() + 2
         scene.lay_card(picture)
+        self._wait_seen(since)
         return True
 
     def lay_demo_die(self, colour: str, face: int) -> bool:
@@ -303,8 +309,20 @@ class CameraWiring:
         scene = self._demo_scene()
         if scene is None:
             return False
+        since = self.camera.capture.seq() + 2  # the frame being read may predate the die
         scene.lay_die(colour, face)
+        self._wait_seen(since)
         return True
+
+    def _wait_seen(self, since: int, timeout: float = DEMO_LAID_S) -> None:
+        """Wait until the frame listeners (the dice tray's) were told of frame ``since``:
+        a picture taken then shows what the demo laid, not what lay there before."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            with self._shown_lock:
+                if self._seen_seq >= since:
+                    return
+            time.sleep(0.02)
 
     def status(self) -> dict:
         stats = self.camera.stats()
@@ -441,6 +459,8 @@ class CameraWiring:
                 listener(frame, self.camera.recognizer.calibration, self.camera.capture.source)
             except Exception:  # a listener's failure never stops the cards being read
                 log.exception("camera: a frame listener failed")
+        with self._shown_lock:
+            self._seen_seq = max(self._seen_seq, frame.seq)
         live = self.service.current()
         if live is None:
             return

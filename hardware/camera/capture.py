@@ -75,6 +75,12 @@ class Capture:
     def latest(self) -> Frame | None:
         return self._latest
 
+    def seq(self) -> int:
+        """The number of the latest frame read or passed over: the frame being read now is
+        the next one, and every frame after that is read from the source's later state."""
+        with self._cond:
+            return self._seq
+
     def wait_frame(self, after_seq: int, timeout: float, skip: int = 0) -> Frame | None:
         """The latest frame newer than ``after_seq + skip``, waiting up to ``timeout``
         seconds. The ``skip`` frames after ``after_seq`` are not wanted: while this waits,
@@ -139,7 +145,8 @@ class Capture:
                 if not self.source.grab():
                     image = self.source.read()
                 elif self._unwanted(self._seq + 1):  # decided once the frame is due
-                    self._seq += 1
+                    with self._cond:
+                        self._seq += 1
                     self.frames_skipped += 1
                     continue
                 else:
@@ -153,8 +160,8 @@ class Capture:
                 self._stop.wait(delay)
                 continue
             self.frames_read += 1
-            self._seq += 1
             with self._cond:
+                self._seq += 1
                 self._latest = Frame(image, self._seq, time.monotonic())
                 if not self._wants or min(self._wants) <= self._seq:
                     self._cond.notify_all()
