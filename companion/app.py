@@ -140,6 +140,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     for blueprint in (pages.bp, host.bp, records.bp, deck.bp, camera.bp, dice.bp,
                       table_guide.bp, history.bp):
         app.register_blueprint(blueprint)
+    app.register_error_handler(404, common.not_found)
+    app.register_error_handler(405, common.wrong_method)
     sockets.init_app(made)
     text.init_app(app, common.refuse_text)  # one rule for text at every HTTP door
 

@@ -66,6 +66,24 @@ def refuse_text(field: str):
                        error=error_dict(None, "bad_text", {"field": field}))
 
 
+def not_found(_error):
+    """A path the server does not know (a mistyped or stale link): the translated error page,
+    or a translated JSON refusal to a script, never Werkzeug's English page."""
+    return _page_error("no_page", 404)
+
+
+def wrong_method(_error):
+    """A known path asked with a method it does not answer (a GET of a form's POST)."""
+    return _page_error("wrong_method", 405)
+
+
+def _page_error(code: str, status: int):
+    if request.is_json or request.path.endswith(".json") or request.accept_mimetypes.best == \
+            "application/json":
+        return json_error(code, {}, status)
+    return render_page("error.html", "lobby", None, status, error=error_dict(None, code, {}))
+
+
 def error_dict(live: LiveGame | None, code: str, params: dict) -> dict:
     return views.refused_json(live, i18n.page_lang(), Refused(code, **params))
 

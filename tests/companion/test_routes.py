@@ -5,6 +5,8 @@ import io
 import json
 from urllib.parse import urlparse
 
+import pytest
+
 from companion import context
 from companion.server.security import token_hash
 from tests.companion.conftest import create_game, csrf, make_app
@@ -266,3 +268,22 @@ def test_a_game_without_a_setup_guide_links_to_no_setup_page(client, app, games_
     for page in (f"/table/{wwe}", f"/host/{wwe}"):
         assert f'href="/table/{wwe}/setup"' in other.get(page).get_data(as_text=True), page
     assert other.get(f"/table/{wwe}/setup").status_code == 200
+
+
+@pytest.mark.parametrize("lang", ["de", "it", "pl", "es", "en"])
+def test_a_path_the_server_does_not_know_answers_in_the_phones_language(app, client, lang):
+    """A mistyped or stale link gets the app's own error page in the page's language (and a
+    script its JSON refusal), never Werkzeug's English "Not Found"; so does a wrong method."""
+    from companion.server import i18n
+
+    with app.app_context():
+        said = i18n.text(lang, "The page you asked for does not exist.")
+    page = client.get("/no/such/page", headers={"Accept-Language": lang})
+    assert page.status_code == 404 and "text/html" in page.content_type
+    body = page.get_data(as_text=True)
+    assert said in body and "Not Found" not in body and f'lang="{lang}"' in body
+    script = client.get("/no/such/answer.json", headers={"Accept-Language": lang})
+    assert script.status_code == 404
+    assert script.get_json()["code"] == "no_page" and script.get_json()["ok"] is False
+    wrong = client.delete("/", headers={"Accept-Language": lang})
+    assert wrong.status_code == 405 and "Method Not Allowed" not in wrong.get_data(as_text=True)
