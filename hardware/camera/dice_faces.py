@@ -179,7 +179,17 @@ def _quantile(values: np.ndarray, q: float) -> np.ndarray:
     low = int(position)
     high = min(low + 1, len(values) - 1)
     part = np.partition(values, [low, high], axis=0)
+    if values.dtype == np.uint8:  # colours: ranked as bytes, interpolated as float64
+        below, above = part[low].astype(np.float64), part[high].astype(np.float64)
+        return below + (above - below) * (position - low)
     return part[low] + (part[high] - part[low]) * (position - low)
+
+
+def _median(values) -> float:
+    """``np.median`` of a few values (a die's pips), exactly, at a fraction of its CPU."""
+    ranked = np.sort(np.asarray(values))
+    half = len(ranked) // 2
+    return ranked[half] if len(ranked) % 2 else (ranked[half - 1] + ranked[half]) / 2
 
 
 def _fit_layout(points: np.ndarray) -> tuple[int | None, float, float, np.ndarray]:
@@ -200,18 +210,22 @@ def _fit_layout(points: np.ndarray) -> tuple[int | None, float, float, np.ndarra
     return (len(points) if error <= MAX_PIP_ERROR else None), error, SCALES[k] * CANON, centre
 
 
-def _absent_elsewhere(local: np.ndarray, offset: float, centre: np.ndarray,
+def _absent_elsewhere(local: np.ndarray, offsets: Sequence[float], centre: np.ndarray,
                       points: np.ndarray, pip_level: float) -> bool:
-    """No pip, faint or partly hidden, where this face has none: two pips of a three, four
-    of a five or of a six are no two or four (a pip lost in glare, under a shadow).
-    ``local``: the pips' contrast averaged over a small window (5×5)."""
-    places = _GRID * offset + centre + CANON / 2
-    near = np.hypot(*(points[None, :, :] + CANON / 2 - places[:, None, :]).transpose(2, 0, 1))
-    free = places[near.min(axis=1) >= 0.5 * offset]  # no pip of the face there
-    free = np.rint(free).astype(int)
-    inside = (free >= 2).all(axis=1) & (free < CANON - 2).all(axis=1)
-    free = free[inside]
-    return not len(free) or float(local[free[:, 1], free[:, 0]].max()) <= 0.35 * pip_level
+    """No pip, faint or partly hidden, where this face has none, at any of the pips'
+    ``offsets`` (px) tried: two pips of a three, four of a five or of a six are no two or
+    four (a pip lost in glare, under a shadow). ``local``: the pips' contrast averaged over a
+    small window (5×5). Every offset in one pass."""
+    at = np.asarray(offsets, np.float32)[:, None, None]
+    places = _GRID[None] * at + centre + CANON / 2  # offsets × places × 2
+    gaps = points[None, None, :, :] + CANON / 2 - places[:, :, None, :]
+    near = np.hypot(gaps[..., 0], gaps[..., 1])
+    free = near.min(axis=2) >= 0.5 * at[:, :, 0]  # no pip of the face there
+    spots = np.rint(places).astype(int)
+    free &= (spots >= 2).all(axis=2) & (spots < CANON - 2).all(axis=2)
+    spots = spots[free]
+    return not len(spots) or not (
+        local[spots[:, 1], spots[:, 0]].astype(np.float64) > 0.35 * pip_level).any()
 
 
 def read_face(square: np.ndarray, light_body: bool | None = None,
@@ -237,7 +251,7 @@ def read_face(square: np.ndarray, light_body: bool | None = None,
     if in_body.sum() < 20:
         in_body[:] = True
     body_gray = float(_quantile(inner[in_body], 0.5))
-    body = _quantile(colours[in_body].astype(np.float64), 0.5)
+    body = _quantile(colours[in_body], 0.5)
     others = inner[~in_body]
     if len(others) <= 8:
         return None, 0.0, body, 0.0
@@ -289,14 +303,14 @@ def _pips_face(contrast: np.ndarray, level: float, around: tuple[np.ndarray, flo
     if face is None:
         return None, 0.0, 0.0
     at = (points + CANON / 2).astype(int)
-    pip_level = float(np.median(contrast[at[:, 1], at[:, 0]]))
+    pip_level = float(_median(contrast[at[:, 1], at[:, 0]]))
     # a lone pip has no spacing of its own: nothing may lie at any spacing a die has (the
     # corner pips of a die squared up too small are not where a one's would be)
     offsets = [offset] if face > 1 else [scale * CANON for scale in SCALES + (0.36,)]
-    if not all(_absent_elsewhere(local, at, centre, points, pip_level) for at in offsets):
+    if not _absent_elsewhere(local, offsets, centre, points, pip_level):
         return None, 0.0, 0.0
     whole, scale = around
-    if _more_pips_within(whole > level, len(points), float(np.median(areas)) * scale ** 2):
+    if _more_pips_within(whole > level, len(points), float(_median(areas)) * scale ** 2):
         return None, 0.0, 0.0
     return face, max(0.0, 1.0 - error / MAX_PIP_ERROR), _pitch(points - centre, face)
 
