@@ -8,6 +8,8 @@ None) rather than guessed: a wrong face is worse than none. docs/camera.md says 
 """
 from __future__ import annotations
 
+import functools
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
@@ -84,7 +86,13 @@ _HUES = (("red", 0, 8), ("orange", 10, 20), ("yellow", 23, 35), ("green", 40, 85
 
 
 def _hsv(bgr) -> tuple[int, int, int]:
-    hsv = cv2.cvtColor(np.uint8([[np.clip(bgr, 0, 255)]]), cv2.COLOR_BGR2HSV)[0, 0]
+    """OpenCV's 8-bit HSV of a colour (clipped, truncated to whole levels, as ``np.uint8``)."""
+    return _hsv_of(*(int(min(max(float(c), 0.0), 255.0)) for c in bgr))
+
+
+@functools.lru_cache(maxsize=4096)
+def _hsv_of(b: int, g: int, r: int) -> tuple[int, int, int]:
+    hsv = cv2.cvtColor(np.uint8([[[b, g, r]]]), cv2.COLOR_BGR2HSV)[0, 0]
     return int(hsv[0]), int(hsv[1]), int(hsv[2])
 
 
@@ -127,12 +135,15 @@ def _colour_group(bgr: np.ndarray, floor: np.ndarray | None) -> str:
     return "unknown"
 
 
+_RING_COS = np.cos(np.linspace(0, 2 * np.pi, 12, endpoint=False))
+_RING_SIN = np.sin(np.linspace(0, 2 * np.pi, 12, endpoint=False))
+
+
 def _surroundings(image: np.ndarray, centre: tuple[float, float], side: float) -> np.ndarray:
     """The median colour around a die (a ring 0.8 sides from its centre)."""
     h, w = image.shape[:2]
-    angles = np.linspace(0, 2 * np.pi, 12, endpoint=False)
-    xs = np.clip(centre[0] + 0.8 * side * np.cos(angles), 0, w - 1).astype(int)
-    ys = np.clip(centre[1] + 0.8 * side * np.sin(angles), 0, h - 1).astype(int)
+    xs = np.clip(centre[0] + 0.8 * side * _RING_COS, 0, w - 1).astype(int)
+    ys = np.clip(centre[1] + 0.8 * side * _RING_SIN, 0, h - 1).astype(int)
     ring = np.sort(image[ys, xs].astype(np.float32), axis=0)
     return (ring[5] + ring[6]) / 2  # np.median of the 12, a quarter of its CPU
 
@@ -560,6 +571,7 @@ def floor_colour(image: np.ndarray, window: float | None = None) -> np.ndarray:
 
 
 _SUM = np.ones((1, 3), np.float32)
+_SCRATCH = threading.local()  # `_components`' labels buffer, one per thread
 
 
 def _channel_sum(bgr: np.ndarray) -> np.ndarray:
@@ -568,14 +580,22 @@ def _channel_sum(bgr: np.ndarray) -> np.ndarray:
     return np.add(total, bgr[:, :, 2], out=total)
 
 
-def _components(mask: np.ndarray):
+def _components(mask: np.ndarray, scratch: bool = False):
     """``cv2.connectedComponentsWithStats(mask, connectivity=8)`` by the BBDT algorithm: on
     a whole tray's sparse mask a third of the default's CPU (0.22 against 0.66 ms). Labels
     in 16 bits where they fit (a 2x2 block holds one component at most): half the fresh
-    pages of 32."""
+    pages of 32. ``scratch``: the labels are written over this thread's one buffer, valid
+    until the next such call (no fresh pages at all), for a caller done with them first."""
     h, w = mask.shape
     ltype = cv2.CV_16U if ((h + 1) // 2) * ((w + 1) // 2) < 65535 else cv2.CV_32S
-    return cv2.connectedComponentsWithStatsWithAlgorithm(mask, 8, ltype, cv2.CCL_BBDT)
+    labels = None
+    if scratch:
+        dtype = np.uint16 if ltype == cv2.CV_16U else np.int32
+        labels = getattr(_SCRATCH, "labels", None)
+        if labels is None or labels.shape != mask.shape or labels.dtype != dtype:
+            labels = _SCRATCH.labels = np.empty(mask.shape, dtype)
+    return cv2.connectedComponentsWithStatsWithAlgorithm(mask, 8, ltype, cv2.CCL_BBDT,
+                                                         labels=labels)
 
 
 def die_masks(image: np.ndarray, floor: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -583,10 +603,29 @@ def die_masks(image: np.ndarray, floor: np.ndarray) -> tuple[np.ndarray, np.ndar
     of a colour it has not however lit (`TINTED`: a shadow only darkens the floor's colour,
     the grain of wood only shades it); and apart, far darker than it (`DARKER`: a black die,
     and shadows, which are kept out of the first mask so they never join a die's blob)."""
-    # no float copy of the image, nor a plane per step: full-size temporaries cost more in
-    # fresh pages than in arithmetic (the app maps every block over 128 KiB anew,
-    # companion/server/memory.py). The same float32 figures: sums are of whole levels (or
-    # halves: the ring's median), exact; the division and the floor's lit colour as before
+    h, w = image.shape[:2]
+    lighter, darker, tinted = (np.empty((h, w), np.uint8) for _ in range(3))
+    rows = max(1, BAND // w)
+    for y in range(0, h, rows):
+        band = slice(y, y + rows)
+        lighter[band], darker[band], tinted[band] = _band_masks(image[band], floor[band])
+    kernel = np.ones((3, 3), np.uint8)
+    standing = cv2.morphologyEx(lighter | tinted, cv2.MORPH_OPEN, kernel)
+    darker = cv2.morphologyEx(darker, cv2.MORPH_OPEN, kernel)
+    return _fill_squares(_fill_pips(standing | _pips_of(standing, darker))), _fill_pips(darker)
+
+
+BAND = 24 * 1024  # pixels of a band of rows read at a time: its float planes stay small
+
+
+def _band_masks(image: np.ndarray, floor: np.ndarray
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """`die_masks`' lighter, darker and tinted pixels in a band of the image's rows. Bands:
+    full-size temporaries cost more in fresh pages than in arithmetic (the app maps every
+    block over 128 KiB anew, companion/server/memory.py), and no float copy of the image
+    nor a plane per channel. The same float32 figures as whole planes: sums are of whole
+    levels (or halves: the ring's median), exact; the division and the floor's lit colour
+    as before."""
     total = _channel_sum(image)
     floor_total = _channel_sum(floor)
     np.maximum(floor_total, 1.0, out=floor_total)
@@ -603,10 +642,7 @@ def die_masks(image: np.ndarray, floor: np.ndarray) -> tuple[np.ndarray, np.ndar
         np.abs(off, out=off)
         tinted |= cv2.compare(off, TINTED, cv2.CMP_GT)
     tinted &= cv2.compare(total, 90, cv2.CMP_GT)
-    kernel = np.ones((3, 3), np.uint8)
-    standing = cv2.morphologyEx(lighter | tinted, cv2.MORPH_OPEN, kernel)
-    darker = cv2.morphologyEx(darker, cv2.MORPH_OPEN, kernel)
-    return _fill_squares(_fill_pips(standing | _pips_of(standing, darker))), _fill_pips(darker)
+    return lighter, darker, tinted
 
 
 def _fill_squares(mask: np.ndarray) -> np.ndarray:
@@ -633,7 +669,7 @@ def _pips_of(standing: np.ndarray, darker: np.ndarray) -> np.ndarray:
     """The dark pips of light dice (255): what of the darker mask lies inside the hull of the
     light parts it touches. Large pips cut a die's light body apart, and are inside it; a
     shadow beside a die lies outside its hull and stays out."""
-    count, labels, stats, _ = _components(standing | darker)
+    count, labels, stats, _ = _components(standing | darker, scratch=True)
     out = np.zeros_like(darker)
     with_dark = np.bincount(labels[darker > 0], minlength=count) > 0  # grain has none
     for i in np.flatnonzero(with_dark[1:]) + 1:
@@ -846,7 +882,7 @@ def _pip_clusters(image: np.ndarray, dark: np.ndarray, read: Sequence[DieReading
     together are parted (`_parted_runs`), not where the spots are a die's body cut up by
     its pips (``masks[0]``: its many pieces cost much, and part into no pips).
     ``components``: ``dark``'s, labelled already."""
-    count, labels, stats, centroids = components or _components(dark)
+    count, labels, stats, centroids = components or _components(dark, scratch=True)
     largest = 0.15 * typical if typical else 900  # a pip, not a die
     if runs:
         stats, centroids = _parted_runs(labels, stats, centroids, largest,
@@ -1030,9 +1066,11 @@ def _ones(image: np.ndarray, spots: np.ndarray, read: Sequence[DieReading], typi
         return []
     gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     dice = []
+    centres = np.array([d.centre for d in read], np.float64).reshape(-1, 2)
+    reach = 0.8 * np.array([d.side for d in read], np.float64)
     for i in found:
         x, y = centroids[i]
-        if any(np.hypot(x - d.centre[0], y - d.centre[1]) < 0.8 * d.side for d in read):
+        if (np.hypot(x - centres[:, 0], y - centres[:, 1]) < reach).any():
             continue  # on a die read, or beside it
         others = centroids[found[found != i]]
         if len(others) and (np.hypot(*(others - (x, y)).T) < side).any():
@@ -1169,13 +1207,15 @@ def _read_floor(image: np.ndarray, floor: np.ndarray, die_px: float | None, taug
     clusters = _pip_clusters(image, masks[1], dice, known)
     if known:  # light pips on a die the floor's colour: only where the dice's size is known
         local = _local_pips(image, known)
-        parts = [_components(spots) for spots, _ in local]  # labelled once, for both uses
-        for (spots, dark), part in zip(local, parts, strict=True):
+        spotted = []  # labelled once, for both uses (the ones below need no labels)
+        for spots, dark in local:
+            part = _components(spots, scratch=True)
+            spotted.append((part[0], None, *part[2:]))
             clusters += _pip_clusters(image, spots, dice + clusters, known, light_body=dark,
                                       components=part)
         clusters += _pip_clusters(image, masks[0], dice + clusters, known, light_body=False,
                                   runs=False)
-        for (spots, dark), part in zip(local[:2], parts[:2], strict=True):
+        for (spots, dark), part in zip(local[:2], spotted[:2], strict=True):
             clusters += _ones(image, spots, dice + clusters, known, dark, part)
     for die in clusters:
         # a light die told by its pips alone; it stands for a die seen there already only
