@@ -8,6 +8,8 @@ None) rather than guessed: a wrong face is worse than none. docs/camera.md says 
 """
 from __future__ import annotations
 
+import functools
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
@@ -84,7 +86,13 @@ _HUES = (("red", 0, 8), ("orange", 10, 20), ("yellow", 23, 35), ("green", 40, 85
 
 
 def _hsv(bgr) -> tuple[int, int, int]:
-    hsv = cv2.cvtColor(np.uint8([[np.clip(bgr, 0, 255)]]), cv2.COLOR_BGR2HSV)[0, 0]
+    """OpenCV's 8-bit HSV of a colour (clipped, truncated to whole levels, as ``np.uint8``)."""
+    return _hsv_of(*(int(min(max(float(c), 0.0), 255.0)) for c in bgr))
+
+
+@functools.lru_cache(maxsize=4096)
+def _hsv_of(b: int, g: int, r: int) -> tuple[int, int, int]:
+    hsv = cv2.cvtColor(np.uint8([[[b, g, r]]]), cv2.COLOR_BGR2HSV)[0, 0]
     return int(hsv[0]), int(hsv[1]), int(hsv[2])
 
 
@@ -127,13 +135,17 @@ def _colour_group(bgr: np.ndarray, floor: np.ndarray | None) -> str:
     return "unknown"
 
 
+_RING_COS = np.cos(np.linspace(0, 2 * np.pi, 12, endpoint=False))
+_RING_SIN = np.sin(np.linspace(0, 2 * np.pi, 12, endpoint=False))
+
+
 def _surroundings(image: np.ndarray, centre: tuple[float, float], side: float) -> np.ndarray:
     """The median colour around a die (a ring 0.8 sides from its centre)."""
     h, w = image.shape[:2]
-    angles = np.linspace(0, 2 * np.pi, 12, endpoint=False)
-    xs = np.clip(centre[0] + 0.8 * side * np.cos(angles), 0, w - 1).astype(int)
-    ys = np.clip(centre[1] + 0.8 * side * np.sin(angles), 0, h - 1).astype(int)
-    return np.median(image[ys, xs].astype(np.float32), axis=0)
+    xs = np.clip(centre[0] + 0.8 * side * _RING_COS, 0, w - 1).astype(int)
+    ys = np.clip(centre[1] + 0.8 * side * _RING_SIN, 0, h - 1).astype(int)
+    ring = np.sort(image[ys, xs].astype(np.float32), axis=0)
+    return (ring[5] + ring[6]) / 2  # np.median of the 12, a quarter of its CPU
 
 
 def _match_layout(points: np.ndarray) -> tuple[int | None, float]:
@@ -156,7 +168,7 @@ def _layout_errors(scaled: np.ndarray) -> np.ndarray:
         nearest = d.argmin(axis=2)
         ranked = np.sort(nearest, axis=1)
         one_to_one = (ranked[:, 1:] != ranked[:, :-1]).all(axis=1)
-        worst = np.take_along_axis(d, nearest[:, :, None], axis=2)[:, :, 0].max(axis=1)
+        worst = d.min(axis=2).max(axis=1)  # each pip's distance to its nearest place
         errors = np.where(one_to_one, np.minimum(errors, worst), errors)
     return errors
 
@@ -178,7 +190,17 @@ def _quantile(values: np.ndarray, q: float) -> np.ndarray:
     low = int(position)
     high = min(low + 1, len(values) - 1)
     part = np.partition(values, [low, high], axis=0)
+    if values.dtype == np.uint8:  # colours: ranked as bytes, interpolated as float64
+        below, above = part[low].astype(np.float64), part[high].astype(np.float64)
+        return below + (above - below) * (position - low)
     return part[low] + (part[high] - part[low]) * (position - low)
+
+
+def _median(values) -> float:
+    """``np.median`` of a few values (a die's pips), exactly, at a fraction of its CPU."""
+    ranked = np.sort(np.asarray(values))
+    half = len(ranked) // 2
+    return ranked[half] if len(ranked) % 2 else (ranked[half - 1] + ranked[half]) / 2
 
 
 def _fit_layout(points: np.ndarray) -> tuple[int | None, float, float, np.ndarray]:
@@ -199,18 +221,22 @@ def _fit_layout(points: np.ndarray) -> tuple[int | None, float, float, np.ndarra
     return (len(points) if error <= MAX_PIP_ERROR else None), error, SCALES[k] * CANON, centre
 
 
-def _absent_elsewhere(local: np.ndarray, offset: float, centre: np.ndarray,
+def _absent_elsewhere(local: np.ndarray, offsets: Sequence[float], centre: np.ndarray,
                       points: np.ndarray, pip_level: float) -> bool:
-    """No pip, faint or partly hidden, where this face has none: two pips of a three, four
-    of a five or of a six are no two or four (a pip lost in glare, under a shadow).
-    ``local``: the pips' contrast averaged over a small window (5×5)."""
-    places = _GRID * offset + centre + CANON / 2
-    near = np.hypot(*(points[None, :, :] + CANON / 2 - places[:, None, :]).transpose(2, 0, 1))
-    free = places[near.min(axis=1) >= 0.5 * offset]  # no pip of the face there
-    free = np.rint(free).astype(int)
-    inside = (free >= 2).all(axis=1) & (free < CANON - 2).all(axis=1)
-    free = free[inside]
-    return not len(free) or float(local[free[:, 1], free[:, 0]].max()) <= 0.35 * pip_level
+    """No pip, faint or partly hidden, where this face has none, at any of the pips'
+    ``offsets`` (px) tried: two pips of a three, four of a five or of a six are no two or
+    four (a pip lost in glare, under a shadow). ``local``: the pips' contrast averaged over a
+    small window (5×5). Every offset in one pass."""
+    at = np.asarray(offsets, np.float32)[:, None, None]
+    places = _GRID[None] * at + centre + CANON / 2  # offsets × places × 2
+    gaps = points[None, None, :, :] + CANON / 2 - places[:, :, None, :]
+    near = np.hypot(gaps[..., 0], gaps[..., 1])
+    free = near.min(axis=2) >= 0.5 * at[:, :, 0]  # no pip of the face there
+    spots = np.rint(places).astype(int)
+    free &= (spots >= 2).all(axis=2) & (spots < CANON - 2).all(axis=2)
+    spots = spots[free]
+    return not len(spots) or not (
+        local[spots[:, 1], spots[:, 0]].astype(np.float64) > 0.35 * pip_level).any()
 
 
 def read_face(square: np.ndarray, light_body: bool | None = None,
@@ -236,7 +262,7 @@ def read_face(square: np.ndarray, light_body: bool | None = None,
     if in_body.sum() < 20:
         in_body[:] = True
     body_gray = float(_quantile(inner[in_body], 0.5))
-    body = _quantile(colours[in_body].astype(np.float64), 0.5)
+    body = _quantile(colours[in_body], 0.5)
     others = inner[~in_body]
     if len(others) <= 8:
         return None, 0.0, body, 0.0
@@ -287,15 +313,15 @@ def _pips_face(contrast: np.ndarray, level: float, around: tuple[np.ndarray, flo
     face, error, offset, centre = _fit_layout(points)
     if face is None:
         return None, 0.0, 0.0
-    pip_level = float(np.median([contrast[int(y + CANON / 2), int(x + CANON / 2)]
-                                 for x, y in points]))
+    at = (points + CANON / 2).astype(int)
+    pip_level = float(_median(contrast[at[:, 1], at[:, 0]]))
     # a lone pip has no spacing of its own: nothing may lie at any spacing a die has (the
     # corner pips of a die squared up too small are not where a one's would be)
     offsets = [offset] if face > 1 else [scale * CANON for scale in SCALES + (0.36,)]
-    if not all(_absent_elsewhere(local, at, centre, points, pip_level) for at in offsets):
+    if not _absent_elsewhere(local, offsets, centre, points, pip_level):
         return None, 0.0, 0.0
     whole, scale = around
-    if _more_pips_within(whole > level, len(points), float(np.median(areas)) * scale ** 2):
+    if _more_pips_within(whole > level, len(points), float(_median(areas)) * scale ** 2):
         return None, 0.0, 0.0
     return face, max(0.0, 1.0 - error / MAX_PIP_ERROR), _pitch(points - centre, face)
 
@@ -303,11 +329,11 @@ def _pips_face(contrast: np.ndarray, level: float, around: tuple[np.ndarray, flo
 def _pitch(points: np.ndarray, face: int) -> float:
     """How far the pips lie from the centre along the die's sides (px), as measured: the
     median of the pips off the middle (a six's rows, spread by large pips, the larger)."""
-    reach = [max(abs(float(x)), abs(float(y))) for x, y in points]
-    outer = sorted(r for r in reach if r > 0.5 * max(reach))  # not a middle pip
+    reach = np.abs(points).max(axis=1).astype(np.float64)
+    outer = np.sort(reach[reach > 0.5 * reach.max()])  # not a middle pip
     half = len(outer) // 2
-    return (outer[half] if len(outer) % 2 else (outer[half - 1] + outer[half]) / 2) \
-        if outer else 0.0
+    return float(outer[half] if len(outer) % 2 else (outer[half - 1] + outer[half]) / 2) \
+        if len(outer) else 0.0
 
 
 _WITHIN = (np.hypot(_XX - CANON / 2 + 0.5, _YY - CANON / 2 + 0.5) <= 0.42 * CANON
@@ -351,15 +377,16 @@ def _read_square(image: np.ndarray, rect, taught: Sequence, light_body: bool | N
             face, score = None, 0.0
         elif face is not None:
             body, pitch = small_body, offset * side * SHRINK / CANON
-    colour = colour_name(body, _surroundings(image, centre, side))
     for die in taught:  # matched as it was taught: the whole blob squared up
         match = die.match(square)
         if match.ours and (match.face is not None or face is None):
-            return DieReading(match.face, colour, centre, side,
-                              match.score if match.face is not None else 0.0, die.name, square)
+            return DieReading(match.face, colour_name(body, _surroundings(image, centre, side)),
+                              centre, side, match.score if match.face is not None else 0.0,
+                              die.name, square)
     if face is None and not _marked(square):
         return None  # no pips, no print: a glint, a patch of floor, no die
-    return DieReading(face, colour, centre, side, score, None, square, pitch)
+    return DieReading(face, colour_name(body, _surroundings(image, centre, side)), centre, side,
+                      score, None, square, pitch)
 
 
 def _marked(square: np.ndarray) -> bool:
@@ -521,10 +548,10 @@ def _thick(region: np.ndarray, reach: int) -> bool:
 
 
 def floor_colour(image: np.ndarray, window: float | None = None) -> np.ndarray:
-    """The floor's colour around each pixel (float32 BGR): the median of a neighbourhood
-    ``window`` px across (`WINDOW` of the shorter side), dice being few and small in it;
-    with ``window`` 0, the median of the image's outer ring, one colour for the whole tray
-    (a die seen close fills the middle of its picture)."""
+    """The floor's colour around each pixel (BGR): the median of a neighbourhood ``window`` px
+    across (`WINDOW` of the shorter side), dice being few and small in it (uint8); with
+    ``window`` 0, the median of the image's outer ring, one colour for the whole tray (a die
+    seen close fills the middle of its picture; float32, a median may fall between levels)."""
     h, w = image.shape[:2]
     if window == 0:
         ring = np.concatenate([image[:h // 10].reshape(-1, 3), image[h - h // 10:].reshape(-1, 3),
@@ -540,16 +567,35 @@ def floor_colour(image: np.ndarray, window: float | None = None) -> np.ndarray:
     # not the floor of a whole neighbourhood
     padded = cv2.copyMakeBorder(small, k, k, k, k, cv2.BORDER_REFLECT_101)
     small = cv2.medianBlur(padded, 2 * k + 1)[k:-k, k:-k]
-    return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR).astype(np.float32)
+    return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
 
 
 _SUM = np.ones((1, 3), np.float32)
+_SCRATCH = threading.local()  # `_components`' labels buffer, one per thread
 
 
-def _components(mask: np.ndarray):
+def _channel_sum(bgr: np.ndarray) -> np.ndarray:
+    """B+G+R of each pixel, float32 (whole levels or halves: exact)."""
+    total = np.add(bgr[:, :, 0], bgr[:, :, 1], dtype=np.float32)
+    return np.add(total, bgr[:, :, 2], out=total)
+
+
+def _components(mask: np.ndarray, scratch: bool = False):
     """``cv2.connectedComponentsWithStats(mask, connectivity=8)`` by the BBDT algorithm: on
-    a whole tray's sparse mask a third of the default's CPU (0.22 against 0.66 ms)."""
-    return cv2.connectedComponentsWithStatsWithAlgorithm(mask, 8, cv2.CV_32S, cv2.CCL_BBDT)
+    a whole tray's sparse mask a third of the default's CPU (0.22 against 0.66 ms). Labels
+    in 16 bits where they fit (a 2x2 block holds one component at most): half the fresh
+    pages of 32. ``scratch``: the labels are written over this thread's one buffer, valid
+    until the next such call (no fresh pages at all), for a caller done with them first."""
+    h, w = mask.shape
+    ltype = cv2.CV_16U if ((h + 1) // 2) * ((w + 1) // 2) < 65535 else cv2.CV_32S
+    labels = None
+    if scratch:
+        dtype = np.uint16 if ltype == cv2.CV_16U else np.int32
+        labels = getattr(_SCRATCH, "labels", None)
+        if labels is None or labels.shape != mask.shape or labels.dtype != dtype:
+            labels = _SCRATCH.labels = np.empty(mask.shape, dtype)
+    return cv2.connectedComponentsWithStatsWithAlgorithm(mask, 8, ltype, cv2.CCL_BBDT,
+                                                         labels=labels)
 
 
 def die_masks(image: np.ndarray, floor: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -557,21 +603,46 @@ def die_masks(image: np.ndarray, floor: np.ndarray) -> tuple[np.ndarray, np.ndar
     of a colour it has not however lit (`TINTED`: a shadow only darkens the floor's colour,
     the grain of wood only shades it); and apart, far darker than it (`DARKER`: a black die,
     and shadows, which are kept out of the first mask so they never join a die's blob)."""
-    pixel = image.astype(np.float32)
-    total = cv2.transform(pixel, _SUM)
-    floor_total = cv2.max(cv2.transform(floor, _SUM), 1.0)
-    lighter = cv2.compare(total - floor_total, LIGHTER, cv2.CMP_GT)
-    darker = cv2.compare(total, DARKER * floor_total - 20, cv2.CMP_LT)
-    scale = cv2.divide(total, floor_total)
-    # by OpenCV, not numpy broadcasting: the same float32 figures at half the CPU
-    blue, green, red = cv2.split(cv2.absdiff(pixel, cv2.multiply(floor, cv2.merge((scale,) * 3))))
-    tint = cv2.max(cv2.max(blue, green), red)
-    tinted = cv2.compare(tint, TINTED, cv2.CMP_GT)
-    tinted &= cv2.compare(total, 90, cv2.CMP_GT)
+    h, w = image.shape[:2]
+    lighter, darker, tinted = (np.empty((h, w), np.uint8) for _ in range(3))
+    rows = max(1, BAND // w)
+    for y in range(0, h, rows):
+        band = slice(y, y + rows)
+        lighter[band], darker[band], tinted[band] = _band_masks(image[band], floor[band])
     kernel = np.ones((3, 3), np.uint8)
     standing = cv2.morphologyEx(lighter | tinted, cv2.MORPH_OPEN, kernel)
     darker = cv2.morphologyEx(darker, cv2.MORPH_OPEN, kernel)
     return _fill_squares(_fill_pips(standing | _pips_of(standing, darker))), _fill_pips(darker)
+
+
+BAND = 24 * 1024  # pixels of a band of rows read at a time: its float planes stay small
+
+
+def _band_masks(image: np.ndarray, floor: np.ndarray
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """`die_masks`' lighter, darker and tinted pixels in a band of the image's rows. Bands:
+    full-size temporaries cost more in fresh pages than in arithmetic (the app maps every
+    block over 128 KiB anew, companion/server/memory.py), and no float copy of the image
+    nor a plane per channel. The same float32 figures as whole planes: sums are of whole
+    levels (or halves: the ring's median), exact; the division and the floor's lit colour
+    as before."""
+    total = _channel_sum(image)
+    floor_total = _channel_sum(floor)
+    np.maximum(floor_total, 1.0, out=floor_total)
+    off = np.subtract(total, floor_total)  # one plane, reused below
+    lighter = cv2.compare(off, LIGHTER, cv2.CMP_GT)
+    np.multiply(floor_total, DARKER, out=off)
+    np.subtract(off, 20, out=off)
+    darker = cv2.compare(total, off, cv2.CMP_LT)
+    scale = cv2.divide(total, floor_total, dst=floor_total)
+    tinted = np.zeros_like(lighter)
+    for c in range(3):  # any channel far off the floor's as lit here
+        np.multiply(floor[:, :, c], scale, out=off, dtype=np.float32)
+        np.subtract(image[:, :, c], off, out=off)
+        np.abs(off, out=off)
+        tinted |= cv2.compare(off, TINTED, cv2.CMP_GT)
+    tinted &= cv2.compare(total, 90, cv2.CMP_GT)
+    return lighter, darker, tinted
 
 
 def _fill_squares(mask: np.ndarray) -> np.ndarray:
@@ -598,7 +669,7 @@ def _pips_of(standing: np.ndarray, darker: np.ndarray) -> np.ndarray:
     """The dark pips of light dice (255): what of the darker mask lies inside the hull of the
     light parts it touches. Large pips cut a die's light body apart, and are inside it; a
     shadow beside a die lies outside its hull and stays out."""
-    count, labels, stats, _ = _components(standing | darker)
+    count, labels, stats, _ = _components(standing | darker, scratch=True)
     out = np.zeros_like(darker)
     with_dark = np.bincount(labels[darker > 0], minlength=count) > 0  # grain has none
     for i in np.flatnonzero(with_dark[1:]) + 1:
@@ -798,8 +869,8 @@ def _agreed(parted: list[DieReading | None], cut: list[DieReading]) -> list[DieR
 
 
 def _pip_clusters(image: np.ndarray, dark: np.ndarray, read: Sequence[DieReading] = (),
-                  typical: float | None = None, light_body: bool = True, runs: bool = True
-                  ) -> list[DieReading]:
+                  typical: float | None = None, light_body: bool = True, runs: bool = True,
+                  components: tuple | None = None) -> list[DieReading]:
     """Dice whose body hardly stands out from their floor (a white die on a light lid, a
     purple one on purple felt), found by their pips (``dark`` ones on a light body, else
     light ones on a dark body: ``light_body``):
@@ -809,8 +880,9 @@ def _pip_clusters(image: np.ndarray, dark: np.ndarray, read: Sequence[DieReading
     shows a row of three), and of the dice's size where that is known (``typical``, the
     eroded blob's area). Spots on dice ``read`` already are left. ``runs``: pips run
     together are parted (`_parted_runs`), not where the spots are a die's body cut up by
-    its pips (``masks[0]``: its many pieces cost much, and part into no pips)."""
-    count, labels, stats, centroids = _components(dark)
+    its pips (``masks[0]``: its many pieces cost much, and part into no pips).
+    ``components``: ``dark``'s, labelled already."""
+    count, labels, stats, centroids = components or _components(dark, scratch=True)
     largest = 0.15 * typical if typical else 900  # a pip, not a die
     if runs:
         stats, centroids = _parted_runs(labels, stats, centroids, largest,
@@ -976,13 +1048,14 @@ def _parted_runs(labels: np.ndarray, stats: np.ndarray, centroids: np.ndarray, l
 
 
 def _ones(image: np.ndarray, spots: np.ndarray, read: Sequence[DieReading], typical: float,
-          light_body: bool) -> list[DieReading]:
+          light_body: bool, components: tuple | None = None) -> list[DieReading]:
     """Ones whose body hardly stands out from the floor's colour (a purple one on a lavender
     lid): a lone round spot, no other spot within a die's side, in the middle of a rounded
     square of the body's grey (the tones around the pip, the floor's outside) of the dice's
-    size; kept when that square reads a one (nothing at any spacing a die has pips)."""
+    size; kept when that square reads a one (nothing at any spacing a die has pips).
+    ``components``: ``spots``' labelled already."""
     side = np.sqrt(typical) + 2 * ERODE
-    count, _, stats, centroids = _components(spots)
+    count, _, stats, centroids = components or _components(spots)
     w, h, area = (stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT],
                   stats[:, cv2.CC_STAT_AREA])
     round_spot = ((area >= 8) & (area <= 0.15 * typical) & (area >= 0.5 * w * h)
@@ -993,9 +1066,11 @@ def _ones(image: np.ndarray, spots: np.ndarray, read: Sequence[DieReading], typi
         return []
     gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     dice = []
+    centres = np.array([d.centre for d in read], np.float64).reshape(-1, 2)
+    reach = 0.8 * np.array([d.side for d in read], np.float64)
     for i in found:
         x, y = centroids[i]
-        if any(np.hypot(x - d.centre[0], y - d.centre[1]) < 0.8 * d.side for d in read):
+        if (np.hypot(x - centres[:, 0], y - centres[:, 1]) < reach).any():
             continue  # on a die read, or beside it
         others = centroids[found[found != i]]
         if len(others) and (np.hypot(*(others - (x, y)).T) < side).any():
@@ -1077,20 +1152,21 @@ def _part(members: list[int], centroids: np.ndarray, reach: float) -> list[list[
     lying close together."""
     groups = [[i] for i in members]
     points = centroids[members]
-    far = np.hypot(*(points[:, None, :] - points[None, :, :]).transpose(2, 0, 1))
-    index = {i: k for k, i in enumerate(members)}
+    # the width of every two groups joined, kept as groups join (the larger of two widths):
+    # no pair of groups measured again pip by pip
+    width = np.hypot(*(points[:, None, :] - points[None, :, :]).transpose(2, 0, 1))
+    upper = np.triu(np.ones(width.shape, bool), 1)
     while len(groups) > 1:
-        best, pair = reach, None
-        for a in range(len(groups)):
-            for b in range(a + 1, len(groups)):
-                width = far[np.ix_([index[i] for i in groups[a]],
-                                   [index[i] for i in groups[b]])].max()
-                if width <= best:
-                    best, pair = width, (a, b)
-        if pair is None:
+        tried = np.where(upper[:len(groups), :len(groups)], width, np.inf)
+        best = tried.min()
+        if not best <= reach:
             break
-        a, b = pair
+        # the last pair of the narrowest, in the order pairs were once tried one by one
+        flat = np.flatnonzero(tried.ravel() == best)[-1]
+        a, b = divmod(int(flat), len(groups))
         groups[a] += groups.pop(b)
+        width[a] = width[:, a] = np.maximum(width[a], width[b])
+        width = np.delete(np.delete(width, b, axis=0), b, axis=1)
     return [g for g in groups if 3 <= len(g) <= 6]  # two spots of two dice make a "two"
 
 
@@ -1131,12 +1207,16 @@ def _read_floor(image: np.ndarray, floor: np.ndarray, die_px: float | None, taug
     clusters = _pip_clusters(image, masks[1], dice, known)
     if known:  # light pips on a die the floor's colour: only where the dice's size is known
         local = _local_pips(image, known)
+        spotted = []  # labelled once, for both uses (the ones below need no labels)
         for spots, dark in local:
-            clusters += _pip_clusters(image, spots, dice + clusters, known, light_body=dark)
+            part = _components(spots, scratch=True)
+            spotted.append((part[0], None, *part[2:]))
+            clusters += _pip_clusters(image, spots, dice + clusters, known, light_body=dark,
+                                      components=part)
         clusters += _pip_clusters(image, masks[0], dice + clusters, known, light_body=False,
                                   runs=False)
-        for spots, dark in local[:2]:
-            clusters += _ones(image, spots, dice + clusters, known, dark)
+        for (spots, dark), part in zip(local[:2], spotted[:2], strict=True):
+            clusters += _ones(image, spots, dice + clusters, known, dark, part)
     for die in clusters:
         # a light die told by its pips alone; it stands for a die seen there already only
         # when it reads a face where that one read none

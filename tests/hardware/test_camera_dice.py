@@ -230,6 +230,45 @@ def test_the_layout_is_fitted_at_every_pip_offset_at_once_as_one_by_one():
     assert any(not fits for fits, _ in kinds)  # and points fitting no face
 
 
+def test_the_floor_masks_in_bands_of_rows_are_those_of_whole_float_planes():
+    """`die_masks` works in bands of rows from the uint8 image and floor (no full-size float
+    planes): the same masks as the reader computed from float copies of the whole tray, on
+    wood, a light lid and coloured felt, with the floor judged locally (uint8) or by the
+    tray's ring (float32, halves)."""
+    from hardware.camera import dice_faces as df
+
+    def whole(image, floor):  # the reader as it was
+        pixel = image.astype(np.float32)
+        floor = floor.astype(np.float32)
+        total = cv2.transform(pixel, df._SUM)
+        floor_total = cv2.max(cv2.transform(floor, df._SUM), 1.0)
+        lighter = cv2.compare(total - floor_total, df.LIGHTER, cv2.CMP_GT)
+        darker = cv2.compare(total, df.DARKER * floor_total - 20, cv2.CMP_LT)
+        scale = cv2.divide(total, floor_total)
+        lit = cv2.multiply(floor, cv2.merge((scale,) * 3))
+        blue, green, red = cv2.split(cv2.absdiff(pixel, lit))
+        tinted = cv2.compare(cv2.max(cv2.max(blue, green), red), df.TINTED, cv2.CMP_GT)
+        tinted &= cv2.compare(total, 90, cv2.CMP_GT)
+        kernel = np.ones((3, 3), np.uint8)
+        standing = cv2.morphologyEx(lighter | tinted, cv2.MORPH_OPEN, kernel)
+        darker = cv2.morphologyEx(darker, cv2.MORPH_OPEN, kernel)
+        return (df._fill_squares(df._fill_pips(standing | df._pips_of(standing, darker))),
+                df._fill_pips(darker))
+
+    checked = 0
+    for family in ("wood", "light_lid", "colour_felt"):
+        style, colours = dice_tray.family(family, 0)
+        image = list(dice_tray.throw(1000, 10, 36.0, style, settled_frames=1,
+                                     colours=colours))[-1][0]
+        for window in (None, 0):
+            floor = df.floor_colour(image, window)
+            for ours, theirs in zip(df.die_masks(image, floor), whole(image, floor),
+                                    strict=True):
+                assert (ours == theirs).all()
+                checked += bool(theirs.any())
+    assert checked >= 10  # dice and shadows in the masks, not empty masks alike
+
+
 def test_a_change_of_resolution_mid_throw_gathers_the_still_frames_again():
     """The Pi's source switches to its full-resolution stream when a roll is awaited: crops
     of two sizes may reach the settler in one throw; the roll is read from the new size."""
