@@ -13,7 +13,7 @@ pyver = $(shell $(1) -c 'import sys; print("%d%d" % sys.version_info[:2])')
 HOST ?= 0.0.0.0
 PORT ?= 8000
 DATA ?= instance
-# Test processes (pytest-xdist, --dist loadgroup, groups made in tests/conftest.py): the browser
+# Test processes (pytest-xdist, --dist loadgroup, groups made in tests/xdist_groups.py): the browser
 # tests one after another in one, every other test file in the other (0: one process).
 TEST_WORKERS ?= 2
 

@@ -72,21 +72,21 @@ def pytest_sessionfinish(session, exitstatus):
         session.exitstatus = 1
 
 
-def drives_a_browser(item) -> bool:
-    return item.path.name.endswith("_browser.py") or item.get_closest_marker("browser")
+def pytest_xdist_make_scheduler(config, log):
+    """`make test`'s ``--dist loadgroup``: each test file one unit, the browser files one
+    (tests/xdist_groups.py)."""
+    if config.getoption("dist", "no") != "loadgroup":
+        return None
+    from tests.xdist_groups import BrowserGroupScheduling
+
+    return BrowserGroupScheduling(config, log)
 
 
-@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
 def pytest_collection_modifyitems(config, items):
-    """For `pytest -n 2 --dist loadgroup` (`make test`): the tests that drive a browser are one
-    group, run first and one after another in one process (each already keeps two cores busy
-    with its browser and its server: two at once only slow each other past their timeouts),
-    while the other process takes the rest, a test file at a time (its module fixtures once)."""
-    browser = [item for item in items if drives_a_browser(item)]
-    others = [item for item in items if not drives_a_browser(item)]
-    for item in browser:
-        item.add_marker(pytest.mark.xdist_group("browser"))
-    for item in others:
-        item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
-    if config.getoption("dist", "no") != "no":
-        items[:] = browser + others
+    """A test that drives a browser lives in a ``*_browser.py`` file (its group's rule)."""
+    from tests.xdist_groups import misplaced_browser_tests
+
+    misplaced = misplaced_browser_tests(items)
+    if misplaced:
+        raise pytest.UsageError("a test that drives a browser belongs in a *_browser.py file "
+                                "(tests/xdist_groups.py): " + ", ".join(misplaced))

@@ -1,7 +1,8 @@
 """Liar's dice lite (tests/plugins/liarsdice): the outside game of docs/engine.md's walk-through,
 in English and German. Not installed in the test environment (the app would offer it to every
 test): the tests that play it load it from its folder and give it to the app as a configured
-game (``GAMES``), or install it into a folder of their own (tests/web/test_walkthrough.py)."""
+game (``GAMES``), or install it into a folder of their own
+(tests/web/test_walkthrough_browser.py)."""
 from __future__ import annotations
 
 import sys
