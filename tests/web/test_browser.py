@@ -9,7 +9,6 @@ test-artifacts/browser/ (gitignored).
 """
 from __future__ import annotations
 
-import base64
 import json
 import re
 from urllib.parse import urlsplit
@@ -49,32 +48,9 @@ def check_filled(page, name: str) -> None:
 
 
 def shot(page, name: str) -> None:
-    """The whole page as a PNG in test-artifacts/browser/, its text checked (`check_filled`)."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    path = ARTIFACTS / f"{name}.png"
-    if page.context.browser is not None and page.context.browser.browser_type.name == "chromium":
-        path.write_bytes(chromium_full_page(page))
-    else:
-        page.screenshot(path=str(path), full_page=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
     check_filled(page, name)
-
-
-def chromium_full_page(page) -> bytes:
-    """The page whole, as `page.screenshot(full_page=True)` takes it (the same pixels), but
-    encoded by DevTools with ``optimizeForSpeed``: 2 to 5 times faster, and a run takes about
-    450 screenshots (bench: a 1080p page 0.87 s -> 0.32 s, a phone page 1.15 s -> 0.20 s)."""
-    page.evaluate("() => document.fonts.ready.then(() => true)")  # as page.screenshot waits
-    session = page.context.new_cdp_session(page)
-    try:
-        size = session.send("Page.getLayoutMetrics")["cssContentSize"]
-        clip = {"x": 0, "y": 0, "width": size["width"], "height": size["height"],
-                "scale": page.evaluate("() => window.devicePixelRatio")}
-        data = session.send("Page.captureScreenshot", {
-            "format": "png", "optimizeForSpeed": True, "captureBeyondViewport": True,
-            "clip": clip})["data"]
-    finally:
-        session.detach()
-    return base64.b64decode(data)
 
 
 def view(page) -> dict:
