@@ -59,11 +59,7 @@ def check_csrf() -> None:
 def refuse_text(field: str):
     """The answer to a request whose text breaks the rule (companion/server/text.py): a translated
     ``bad_text`` naming ``field``, as JSON to a script and as a page to a form."""
-    if request.is_json or request.path.endswith(".json") or request.accept_mimetypes.best == \
-            "application/json":
-        return json_error("bad_text", {"field": field}, 400)
-    return render_page("error.html", "lobby", None, 400,
-                       error=error_dict(None, "bad_text", {"field": field}))
+    return _page_error("bad_text", 400, {"field": field})
 
 
 def not_found(_error):
@@ -74,14 +70,16 @@ def not_found(_error):
 
 def wrong_method(_error):
     """A known path asked with a method it does not answer (a GET of a form's POST)."""
-    return _page_error("wrong_method", 405)
+    return _page_error("bad_request", 405)
 
 
-def _page_error(code: str, status: int):
+def _page_error(code: str, status: int, params: dict | None = None):
+    """A refusal no route made: as JSON to a script, as the error page to a browser."""
     if request.is_json or request.path.endswith(".json") or request.accept_mimetypes.best == \
             "application/json":
-        return json_error(code, {}, status)
-    return render_page("error.html", "lobby", None, status, error=error_dict(None, code, {}))
+        return json_error(code, params or {}, status)
+    return render_page("error.html", "lobby", None, status,
+                       error=error_dict(None, code, params or {}))
 
 
 def error_dict(live: LiveGame | None, code: str, params: dict) -> dict:

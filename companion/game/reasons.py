@@ -15,7 +15,6 @@ SERVER_REASONS: dict[str, str] = {
     "bad_request": "The request is malformed.",
     "unknown_game": "There is no such game.",
     "no_page": "The page you asked for does not exist.",
-    "wrong_method": "The request is malformed.",
     "unknown_seat": "There is no such seat in this game.",
     "not_joined": "This phone has not joined the game. Scan your seat's QR code.",
     "not_host": "Only the host may do this. Enter the host PIN.",

@@ -330,10 +330,8 @@ def _pitch(points: np.ndarray, face: int) -> float:
     """How far the pips lie from the centre along the die's sides (px), as measured: the
     median of the pips off the middle (a six's rows, spread by large pips, the larger)."""
     reach = np.abs(points).max(axis=1).astype(np.float64)
-    outer = np.sort(reach[reach > 0.5 * reach.max()])  # not a middle pip
-    half = len(outer) // 2
-    return float(outer[half] if len(outer) % 2 else (outer[half - 1] + outer[half]) / 2) \
-        if len(outer) else 0.0
+    outer = reach[reach > 0.5 * reach.max()]  # not a middle pip
+    return float(_median(outer)) if len(outer) else 0.0
 
 
 _WITHIN = (np.hypot(_XX - CANON / 2 + 0.5, _YY - CANON / 2 + 0.5) <= 0.42 * CANON
