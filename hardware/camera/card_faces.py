@@ -5,8 +5,9 @@ transparent corners), two patterns of its inside (the rounded corners and edge l
 
 - a coarse one (``COARSE`` px wide): grey with the slow shading taken out (a shadow or a lamp
   across the card changes it little), zero mean and unit length, plus the colour (Lab a, b
-  less the card's median: a table lit warm or cold still matches). Every taught face in both
-  its upright and upside-down turn is scored with one matrix product.
+  less the card's own trimmed mean, ``_chroma_centre``: a table lit warm or cold still
+  matches). Every taught face in both its upright and upside-down turn is scored with one
+  matrix product.
 - a fine one (``FINE`` px wide, grey and colour scaled to unit spread), used only when two or
   more faces score close: the candidates are compared where *they* differ (each pixel
   weighted by how much the two taught faces differ there, blurred), so two cards that differ
@@ -35,6 +36,7 @@ import numpy as np
 
 COARSE = 28  # px: width of the coarse pattern
 FINE = 96  # px: width of the fine pattern
+CENTRE_TRIM = 0.1  # of each tail: left out of a card's own mean colour
 FINE_CHROMA = 40.0  # Lab a, b levels per unit of the fine pattern (JPEG halves colour detail)
 INSET = 0.07  # of the card's width: the rounded corners and edge left out
 COLOUR_WEIGHT = 0.3  # coarse score lost per unit of squared colour distance (0 to 4)
@@ -112,6 +114,17 @@ def _inside(card: np.ndarray) -> np.ndarray:
     return card[m:h - m, m:w - m]
 
 
+def _chroma_centre(ab: np.ndarray) -> np.ndarray:
+    """The card's own colour (Lab a, b), taken out so a warm or cold light matches: the mean
+    of each channel with the ``CENTRE_TRIM`` tails left out (a token, a glare). Not the
+    median: on a card that is half cream paper and half one colour (a title bar of 15 %
+    tips it), the median jumps from one to the other between the taught face and the
+    camera's view, and shifts the whole card's colour by the gap."""
+    flat = np.sort(ab.reshape(-1, ab.shape[-1]), axis=0)
+    cut = int(CENTRE_TRIM * len(flat))
+    return flat[cut:len(flat) - cut].mean(axis=0)
+
+
 def _unit(a: np.ndarray) -> np.ndarray:
     a = a - a.mean()
     n = float(np.linalg.norm(a))
@@ -127,7 +140,7 @@ class _Patterns:
         lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
         grey = lab[..., 0]
         grey = grey - cv2.GaussianBlur(grey, (0, 0), coarse[0] / 4)
-        chroma = lab[..., 1:] - np.median(lab[..., 1:].reshape(-1, 2), axis=0)
+        chroma = lab[..., 1:] - _chroma_centre(lab[..., 1:])
         self.grey = _unit(grey).ravel()
         # unit length when colourful, short when nearly grey (black print on white)
         chroma = (chroma / 128.0).ravel()
@@ -138,7 +151,7 @@ class _Patterns:
         lab = cv2.GaussianBlur(lab, (0, 0), 1.0)
         l_chan = lab[..., 0] - cv2.GaussianBlur(lab[..., 0], (0, 0), fine[0] / 4)
         l_chan /= max(float(l_chan.std()), 1.0)
-        ab = (lab[..., 1:] - np.median(lab[..., 1:].reshape(-1, 2), axis=0)) / FINE_CHROMA
+        ab = (lab[..., 1:] - _chroma_centre(lab[..., 1:])) / FINE_CHROMA
         self.fine = np.concatenate([l_chan[None], np.moveaxis(ab, 2, 0)]).astype(np.float32)
 
     def turned(self, coarse: tuple[int, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
