@@ -35,7 +35,9 @@ import cv2
 import numpy as np
 
 COARSE = 28  # px: width of the coarse pattern
-FINE = 96  # px: width of the fine pattern
+FINE = 96  # px: width of the fine pattern (of a card 120 px wide or less)
+FINE_LEVELS = (96, 128)  # px: the fine pattern's widths, the widest a card's own width gives
+FINE_SHARE = 0.8  # of the straightened card's width: the widest fine pattern it holds
 CENTRE_TRIM = 0.1  # of each tail: left out of a card's own mean colour
 FINE_CHROMA = 40.0  # Lab a, b levels per unit of the fine pattern (JPEG halves colour detail)
 INSET = 0.07  # of the card's width: the rounded corners and edge left out
@@ -181,6 +183,7 @@ class FaceBook:
         self.chroma = np.stack([p.chroma for p in patterns])
         self.chroma_sq = (self.chroma ** 2).sum(axis=1)
         self.fines = np.stack([p.fine for p in patterns])
+        self._levels = {FINE: self.fines}  # fine pattern width -> the taught faces' fines
         self._alike: dict[int, tuple] = {}  # per width step: what `_check` found
         self.symmetric = self._symmetric()
         self._lock = threading.Lock()  # a book is shared by the camera and HTTP threads
@@ -197,6 +200,25 @@ class FaceBook:
         w = int(min(max(card_px, self.fine[0] + 8), 3 * FINE))
         return w, max(8, round(w * self.aspect))
 
+    def fine_size(self, card_w: int) -> tuple[int, int]:
+        """The fine pattern of a card straightened ``card_w`` wide: the widest of
+        ``FINE_LEVELS`` within ``FINE_SHARE`` of it (a digit in a small disc needs the
+        detail a closer camera gives; a pattern as wide as the card is all noise)."""
+        w = max([v for v in FINE_LEVELS if v <= FINE_SHARE * card_w + 1e-6] or [FINE])
+        return w, max(16, round(w * self.aspect))
+
+    def _taught(self, width: int) -> np.ndarray:
+        """The taught faces' fine patterns ``width`` wide (made once, on first need)."""
+        with self._lock:
+            kept = self._levels.get(width)
+        if kept is None:
+            size = (width, max(16, round(width * self.aspect)))
+            kept = np.stack([_Patterns(self.pictures[i], self.coarse, size).fine
+                             for i in self.ids])
+            with self._lock:
+                kept = self._levels.setdefault(width, kept)
+        return kept
+
     def scores(self, card: np.ndarray) -> np.ndarray:
         """Coarse scores of a straightened card: (turns, faces), turn 0 then 180 (and, for
         square cards, the caller straightens again for 90 and 270)."""
@@ -204,7 +226,7 @@ class FaceBook:
 
     def scored(self, card: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
         """(``scores``, the card's fine pattern upright and upside down) for ``decide``."""
-        p = _Patterns(card, self.coarse, self.fine)
+        p = _Patterns(card, self.coarse, self.fine_size(card.shape[1]))
         rows = [(p.grey, p.chroma, p.fine), p.turned(self.coarse)]
         out = np.empty((2, len(self.ids)), np.float32)
         for k, (grey, chroma, _) in enumerate(rows):
@@ -285,6 +307,7 @@ class FaceBook:
         margin (``too_alike`` asks for more than the table does)."""
         per_face = scores.max(axis=0)
         turn_of = scores.argmax(axis=0)
+        taught = self._taught(fines[0].shape[2])
         order = np.argsort(-per_face)
         best = int(order[0])
         top = float(per_face[best])
@@ -301,7 +324,7 @@ class FaceBook:
         for a in contenders:
             k = int(turn_of[a])
             if k not in samples:
-                samples[k] = _aligned(fines[k], self.fines[a])
+                samples[k] = _aligned(fines[k], taught[a])
         # each contender compared with each rival at its own best turn: the one that beats
         # every other clearly wins; none does: unknown. On the same sample, b against a
         # leans as far as a against b, the other way: each pair is measured once
@@ -312,8 +335,8 @@ class FaceBook:
             if (k, b, a) in leanings:
                 t, error, area = leanings[(k, b, a)]
                 return _clear(-t, error, strict, -area)
-            t, error, area = leanings[(k, a, b)] = self._leaning(samples[k], self.fines[a],
-                                                                 self.fines[b])
+            t, error, area = leanings[(k, a, b)] = self._leaning(samples[k], taught[a],
+                                                                 taught[b])
             return _clear(t, error, strict, area)
 
         for a in contenders:
@@ -329,7 +352,7 @@ class FaceBook:
         upright, turned = float(scores[0, face]), float(scores[1, face])
         if abs(upright - turned) >= MIN_MARGIN * strict:
             return 0 if upright > turned else 1
-        fine = self.fines[face]
+        fine = self._taught(fines[0].shape[2])[face]
         t, error, area = self._leaning(fines[0], fine, fine[:, ::-1, ::-1])
         if _clear(t, error, strict, area):
             return 0
