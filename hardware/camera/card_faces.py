@@ -202,9 +202,11 @@ class FaceBook:
 
     def fine_size(self, card_w: int) -> tuple[int, int]:
         """The fine pattern of a card straightened ``card_w`` wide: the widest of
-        ``FINE_LEVELS`` within ``FINE_SHARE`` of it (a digit in a small disc needs the
-        detail a closer camera gives; a pattern as wide as the card is all noise)."""
-        w = max([v for v in FINE_LEVELS if v <= FINE_SHARE * card_w + 1e-6] or [FINE])
+        ``FINE_LEVELS`` within ``FINE_SHARE`` of the width step ``too_alike`` judges that
+        card at (``alike_at``: the pattern it judged with; a digit in a small disc needs
+        the detail a closer camera gives, a pattern as wide as the card is all noise)."""
+        step = max(1, int(round(card_w / ALIKE_STEP))) * ALIKE_STEP
+        w = max([v for v in FINE_LEVELS if v <= FINE_SHARE * step + 1e-6] or [FINE])
         return w, max(16, round(w * self.aspect))
 
     def _taught(self, width: int) -> np.ndarray:

@@ -451,3 +451,26 @@ def test_pairs_apart_by_a_digit_are_told_apart_from_a_closer_crop(game, monkeypa
     assert check() == (True, [], 8)
     monkeypatch.setattr(card_faces, "FINE_LEVELS", (card_faces.FINE,))
     assert check() == (True, pairs, 0)
+
+
+def test_a_card_is_compared_with_the_fine_pattern_too_alike_judged_it_with(game,
+                                                                             monkeypatch):
+    """``alike_at`` judges a card at its width's 20 px step (150-169 px: at 160, with the
+    128 px fine pattern): the card must be compared with that pattern too, or a pair
+    passed at 160 is told apart on a 150 px card with the 96 px one, which cannot. The
+    planted fault: the pattern chosen from the card's own width (0.8 × 150 = 120: 96 px)."""
+    _, book = game
+
+    def mismatched():
+        out = []
+        for width in range(100, 289):
+            judged = book.straight_size(round(width / card_faces.ALIKE_STEP)
+                                        * card_faces.ALIKE_STEP)[0]
+            if book.fine_size(book.straight_size(width)[0]) != book.fine_size(judged):
+                out.append(width)
+        return out
+
+    assert mismatched() == []
+    monkeypatch.setattr(card_faces.FaceBook, "fine_size", lambda self, w: (
+        max([v for v in card_faces.FINE_LEVELS if v <= 0.8 * w] or [96]), 0))
+    assert 150 in mismatched()
