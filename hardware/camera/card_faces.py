@@ -8,7 +8,8 @@ transparent corners), two patterns of its inside (the rounded corners and edge l
   less the card's own trimmed mean, ``_chroma_centre``: a table lit warm or cold still
   matches). Every taught face in both its upright and upside-down turn is scored with one
   matrix product.
-- a fine one (``FINE`` px wide, grey and colour scaled to unit spread), used only when two or
+- a fine one (``FINE`` px wide, 128 for a card 150 px wide or more: ``fine_size``; grey and
+  colour, each less the card's own, scaled to unit spread), used only when two or
   more faces score close: the candidates are compared where *they* differ (each pixel
   weighted by how much the two taught faces differ there, blurred), so two cards that differ
   in a few pips or a colour are told apart by those pips, not drowned by what they share.
