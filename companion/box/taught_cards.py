@@ -25,7 +25,9 @@ MIN_SIDE_PX = 48  # a face smaller than this on its short side holds nothing to 
 MAX_ASPECT = 3.0  # a card is never three times longer than wide
 KEPT_LONG_SIDE = 640  # the picture kept: enough for any table resolution, small on disk
 # the card's short side in the table camera's pixels (docs/camera.md: a 1280x720 frame of a
-# table about 50 cm deep): the resolution `too_alike` judges the taught cards at
+# table about 50 cm deep): the resolution `too_alike` judges the taught cards at. It is what
+# the wiring gives (a card cut from the usual frame, no full-resolution crop for cards yet):
+# faces apart only by a small digit need 150 px (docs/camera.md "What a face needs")
 TABLE_CARD_PX = 120
 TRAY_SHARE = 0.6  # an outline covering more of the tray's picture than this is the tray
 TRAY_CARD_SHARE = 0.95  # a card may fill a small tray's depth (at most this much of it)

@@ -5,9 +5,11 @@ transparent corners), two patterns of its inside (the rounded corners and edge l
 
 - a coarse one (``COARSE`` px wide): grey with the slow shading taken out (a shadow or a lamp
   across the card changes it little), zero mean and unit length, plus the colour (Lab a, b
-  less the card's median: a table lit warm or cold still matches). Every taught face in both
-  its upright and upside-down turn is scored with one matrix product.
-- a fine one (``FINE`` px wide, grey and colour scaled to unit spread), used only when two or
+  less the card's own trimmed mean, ``_chroma_centre``: a table lit warm or cold still
+  matches). Every taught face in both its upright and upside-down turn is scored with one
+  matrix product.
+- a fine one (``FINE`` px wide, 128 for a card 150 px wide or more: ``fine_size``; grey and
+  colour, each less the card's own, scaled to unit spread), used only when two or
   more faces score close: the candidates are compared where *they* differ (each pixel
   weighted by how much the two taught faces differ there, blurred), so two cards that differ
   in a few pips or a colour are told apart by those pips, not drowned by what they share.
@@ -34,7 +36,10 @@ import cv2
 import numpy as np
 
 COARSE = 28  # px: width of the coarse pattern
-FINE = 96  # px: width of the fine pattern
+FINE = 96  # px: width of the fine pattern (of a card 120 px wide or less)
+FINE_LEVELS = (96, 128)  # px: the fine pattern's widths, the widest a card's own width gives
+FINE_SHARE = 0.8  # of the straightened card's width: the widest fine pattern it holds
+CENTRE_TRIM = 0.1  # of each tail: left out of a card's own mean colour
 FINE_CHROMA = 40.0  # Lab a, b levels per unit of the fine pattern (JPEG halves colour detail)
 INSET = 0.07  # of the card's width: the rounded corners and edge left out
 COLOUR_WEIGHT = 0.3  # coarse score lost per unit of squared colour distance (0 to 4)
@@ -112,6 +117,17 @@ def _inside(card: np.ndarray) -> np.ndarray:
     return card[m:h - m, m:w - m]
 
 
+def _chroma_centre(ab: np.ndarray) -> np.ndarray:
+    """The card's own colour (Lab a, b), taken out so a warm or cold light matches: the mean
+    of each channel with the ``CENTRE_TRIM`` tails left out (a token, a glare). Not the
+    median: on a card that is half cream paper and half one colour (a title bar of 15 %
+    tips it), the median jumps from one to the other between the taught face and the
+    camera's view, and shifts the whole card's colour by the gap."""
+    flat = np.sort(ab.reshape(-1, ab.shape[-1]), axis=0)
+    cut = int(CENTRE_TRIM * len(flat))
+    return flat[cut:len(flat) - cut].mean(axis=0)
+
+
 def _unit(a: np.ndarray) -> np.ndarray:
     a = a - a.mean()
     n = float(np.linalg.norm(a))
@@ -127,7 +143,7 @@ class _Patterns:
         lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
         grey = lab[..., 0]
         grey = grey - cv2.GaussianBlur(grey, (0, 0), coarse[0] / 4)
-        chroma = lab[..., 1:] - np.median(lab[..., 1:].reshape(-1, 2), axis=0)
+        chroma = lab[..., 1:] - _chroma_centre(lab[..., 1:])
         self.grey = _unit(grey).ravel()
         # unit length when colourful, short when nearly grey (black print on white)
         chroma = (chroma / 128.0).ravel()
@@ -138,7 +154,7 @@ class _Patterns:
         lab = cv2.GaussianBlur(lab, (0, 0), 1.0)
         l_chan = lab[..., 0] - cv2.GaussianBlur(lab[..., 0], (0, 0), fine[0] / 4)
         l_chan /= max(float(l_chan.std()), 1.0)
-        ab = (lab[..., 1:] - np.median(lab[..., 1:].reshape(-1, 2), axis=0)) / FINE_CHROMA
+        ab = (lab[..., 1:] - _chroma_centre(lab[..., 1:])) / FINE_CHROMA
         self.fine = np.concatenate([l_chan[None], np.moveaxis(ab, 2, 0)]).astype(np.float32)
 
     def turned(self, coarse: tuple[int, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -168,6 +184,7 @@ class FaceBook:
         self.chroma = np.stack([p.chroma for p in patterns])
         self.chroma_sq = (self.chroma ** 2).sum(axis=1)
         self.fines = np.stack([p.fine for p in patterns])
+        self._levels = {FINE: self.fines}  # fine pattern width -> the taught faces' fines
         self._alike: dict[int, tuple] = {}  # per width step: what `_check` found
         self.symmetric = self._symmetric()
         self._lock = threading.Lock()  # a book is shared by the camera and HTTP threads
@@ -184,6 +201,27 @@ class FaceBook:
         w = int(min(max(card_px, self.fine[0] + 8), 3 * FINE))
         return w, max(8, round(w * self.aspect))
 
+    def fine_size(self, card_w: int) -> tuple[int, int]:
+        """The fine pattern of a card straightened ``card_w`` wide: the widest of
+        ``FINE_LEVELS`` within ``FINE_SHARE`` of the width step ``too_alike`` judges that
+        card at (``alike_at``: the pattern it judged with; a digit in a small disc needs
+        the detail a closer camera gives, a pattern as wide as the card is all noise)."""
+        step = max(1, int(round(card_w / ALIKE_STEP))) * ALIKE_STEP
+        w = max([v for v in FINE_LEVELS if v <= FINE_SHARE * step + 1e-6] or [FINE])
+        return w, max(16, round(w * self.aspect))
+
+    def _taught(self, width: int) -> np.ndarray:
+        """The taught faces' fine patterns ``width`` wide (made once, on first need)."""
+        with self._lock:
+            kept = self._levels.get(width)
+        if kept is None:
+            size = (width, max(16, round(width * self.aspect)))
+            kept = np.stack([_Patterns(self.pictures[i], self.coarse, size).fine
+                             for i in self.ids])
+            with self._lock:
+                kept = self._levels.setdefault(width, kept)
+        return kept
+
     def scores(self, card: np.ndarray) -> np.ndarray:
         """Coarse scores of a straightened card: (turns, faces), turn 0 then 180 (and, for
         square cards, the caller straightens again for 90 and 270)."""
@@ -191,7 +229,7 @@ class FaceBook:
 
     def scored(self, card: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
         """(``scores``, the card's fine pattern upright and upside down) for ``decide``."""
-        p = _Patterns(card, self.coarse, self.fine)
+        p = _Patterns(card, self.coarse, self.fine_size(card.shape[1]))
         rows = [(p.grey, p.chroma, p.fine), p.turned(self.coarse)]
         out = np.empty((2, len(self.ids)), np.float32)
         for k, (grey, chroma, _) in enumerate(rows):
@@ -272,6 +310,7 @@ class FaceBook:
         margin (``too_alike`` asks for more than the table does)."""
         per_face = scores.max(axis=0)
         turn_of = scores.argmax(axis=0)
+        taught = self._taught(fines[0].shape[2])
         order = np.argsort(-per_face)
         best = int(order[0])
         top = float(per_face[best])
@@ -288,7 +327,7 @@ class FaceBook:
         for a in contenders:
             k = int(turn_of[a])
             if k not in samples:
-                samples[k] = _aligned(fines[k], self.fines[a])
+                samples[k] = _aligned(fines[k], taught[a])
         # each contender compared with each rival at its own best turn: the one that beats
         # every other clearly wins; none does: unknown. On the same sample, b against a
         # leans as far as a against b, the other way: each pair is measured once
@@ -299,8 +338,8 @@ class FaceBook:
             if (k, b, a) in leanings:
                 t, error, area = leanings[(k, b, a)]
                 return _clear(-t, error, strict, -area)
-            t, error, area = leanings[(k, a, b)] = self._leaning(samples[k], self.fines[a],
-                                                                 self.fines[b])
+            t, error, area = leanings[(k, a, b)] = self._leaning(samples[k], taught[a],
+                                                                 taught[b])
             return _clear(t, error, strict, area)
 
         for a in contenders:
@@ -316,7 +355,7 @@ class FaceBook:
         upright, turned = float(scores[0, face]), float(scores[1, face])
         if abs(upright - turned) >= MIN_MARGIN * strict:
             return 0 if upright > turned else 1
-        fine = self.fines[face]
+        fine = self._taught(fines[0].shape[2])[face]
         t, error, area = self._leaning(fines[0], fine, fine[:, ::-1, ::-1])
         if _clear(t, error, strict, area):
             return 0
