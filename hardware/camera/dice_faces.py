@@ -9,8 +9,9 @@ None) rather than guessed: a wrong face is worse than none. docs/camera.md says 
 from __future__ import annotations
 
 import functools
+import operator
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 import cv2
@@ -241,9 +242,10 @@ def _absent_elsewhere(local: np.ndarray, offsets: Sequence[float], centre: np.nd
 
 def read_face(square: np.ndarray, light_body: bool | None = None,
               whole: np.ndarray | None = None
-              ) -> tuple[int | None, float, np.ndarray, float]:
+              ) -> tuple[int | None, float, Callable[[], np.ndarray], float]:
     """Pips of a squared-up die (CANON×CANON BGR): face or None, score 0-1, body colour
-    (the median of the top inside its rounded edge, pips left out), and the pips' offset
+    (the median of the top inside its rounded edge, pips left out; a function giving it:
+    most squares tried are no die read, and need none), and the pips' offset
     from the centre (CANON px; 0 for a one or none). ``light_body``: the
     pips are known to be darker than the body (True) or lighter (False). ``whole``: when
     ``square`` is the middle `SHRINK` of the die's square, that whole square (no pip of
@@ -262,7 +264,9 @@ def read_face(square: np.ndarray, light_body: bool | None = None,
     if in_body.sum() < 20:
         in_body[:] = True
     body_gray = float(_quantile(inner[in_body], 0.5))
-    body = _quantile(colours[in_body], 0.5)
+
+    def body() -> np.ndarray:
+        return _quantile(colours[in_body], 0.5)
     others = inner[~in_body]
     if len(others) <= 8:
         return None, 0.0, body, 0.0
@@ -358,11 +362,14 @@ def _square_up(image: np.ndarray, rect) -> np.ndarray:
 
 
 def _read_square(image: np.ndarray, rect, taught: Sequence, light_body: bool | None = None,
-                 retry: bool = True) -> DieReading | None:
+                 retry: bool = True, wanted: Callable[[int | None], bool] | None = None
+                 ) -> DieReading | None:
     """A die lying flat in ``rect`` (a minimum-area rectangle): its pips, or, when it is a
     taught die sure of its face, that face. A die that looks taught but is unsure, and
     shows no pip face either, is that die unreadable (the phone asks for it by name). None:
-    nothing on it at all, no die."""
+    nothing on it at all, no die. ``wanted`` (no ``taught`` dice then): None too when the
+    face read fails this test, as the caller would drop that reading; its colour, the
+    costly part, is then never taken."""
     (cx, cy), (rw, rh), angle = rect
     square = _square_up(image, rect)
     centre, side = (float(cx), float(cy)), float((rw + rh) / 2)
@@ -375,15 +382,17 @@ def _read_square(image: np.ndarray, rect, taught: Sequence, light_body: bool | N
             face, score = None, 0.0
         elif face is not None:
             body, pitch = small_body, offset * side * SHRINK / CANON
+    if wanted is not None and not wanted(face):
+        return None
     for die in taught:  # matched as it was taught: the whole blob squared up
         match = die.match(square)
         if match.ours and (match.face is not None or face is None):
-            return DieReading(match.face, colour_name(body, _surroundings(image, centre, side)),
+            return DieReading(match.face, colour_name(body(), _surroundings(image, centre, side)),
                               centre, side, match.score if match.face is not None else 0.0,
                               die.name, square)
     if face is None and not _marked(square):
         return None  # no pips, no print: a glint, a patch of floor, no die
-    return DieReading(face, colour_name(body, _surroundings(image, centre, side)), centre, side,
+    return DieReading(face, colour_name(body(), _surroundings(image, centre, side)), centre, side,
                       score, None, square, pitch)
 
 
@@ -414,8 +423,9 @@ def _read_blob(image: np.ndarray, points: np.ndarray, grown: int, typical: float
                 np.sqrt(typical) + 2 * ERODE) <= 1.15:
             # large pips as dark as the floor bite a die's outline into a star: a die
             # if its square reads a face of several pips
-            reading = _read_square(image, ((cx, cy), (rw, rh), angle), (), retry=False)
-            if reading is not None and reading.face is not None and reading.face > 1:
+            reading = _read_square(image, ((cx, cy), (rw, rh), angle), (), retry=False,
+                                   wanted=lambda face: face is not None and face > 1)
+            if reading is not None:
                 return reading
         return None  # no square at all: grain, glare, a shadow's edge
     wrong_size = grown == ERODE and not 0.6 * typical <= area <= 1.45 * typical
@@ -960,8 +970,8 @@ def _pip_clusters(image: np.ndarray, dark: np.ndarray, read: Sequence[DieReading
                                 < 0.62 * side).any():
                 break  # more dark spots than its pips: part of another die
             reading = _read_square(image, ((cx, cy), (side, side), angle), (), light_body,
-                                   False)
-            if reading is not None and reading.face == len(members) and (
+                                   False, wanted=functools.partial(operator.eq, len(members)))
+            if reading is not None and (
                     not typical or _pitch_fits(reading, typical, pitch)):
                 if reading.face == 2 and _side_of_more(image, points, light_body):
                     break
@@ -981,8 +991,8 @@ def _side_of_more(image: np.ndarray, pair: np.ndarray, light_body: bool) -> bool
     for sign in (1, -1):
         cx, cy = pair.mean(axis=0) + sign * across
         beside = _read_square(image, ((float(cx), float(cy)), (side, side), angle), (),
-                              light_body, False)
-        if beside is not None and beside.face is not None and beside.face >= 4:
+                              light_body, False, wanted=lambda face: face is not None and face >= 4)
+        if beside is not None:
             return True
     return False
 
@@ -1076,8 +1086,8 @@ def _ones(image: np.ndarray, spots: np.ndarray, read: Sequence[DieReading], typi
         rect = _body_square(gray, (float(x), float(y)), side, light_body)
         if rect is None:
             continue
-        reading = _read_square(image, rect, (), light_body, False)
-        if reading is not None and reading.face == 1:
+        reading = _read_square(image, rect, (), light_body, False, wanted=lambda face: face == 1)
+        if reading is not None:
             dice.append(reading)
     return dice
 
