@@ -30,6 +30,8 @@ LAYOUTS = {
 }
 _TARGETS = {count: [np.array(layout, np.float32) for layout in layouts]
             for count, layouts in LAYOUTS.items()}
+_STACKED = {count: np.array(layouts, np.float32)  # layouts × places × 2: tried at once
+            for count, layouts in LAYOUTS.items()}
 MAX_PIP_ERROR = 0.4  # in pip offsets: how far a pip may sit from its place
 SCALES = (0.23, 0.25, 0.27, 0.29, 0.31, 0.33)  # pip offsets (of the side) real dice have
 ERODE = 2
@@ -162,16 +164,16 @@ def _match_layout(points: np.ndarray) -> tuple[int | None, float]:
 def _layout_errors(scaled: np.ndarray) -> np.ndarray:
     """`_match_layout`'s worst error (9.0: no one-to-one fit) for each of several scalings
     of the same points at once (``scaled``: scalings × points × 2): one pass for every
-    pip offset, a fifth of the CPU of one pass each."""
-    errors = np.full(len(scaled), 9.0)
-    for target in _TARGETS.get(scaled.shape[1], ()):
-        d = np.sqrt(((scaled[:, :, None, :] - target[None, None, :, :]) ** 2).sum(axis=3))
-        nearest = d.argmin(axis=2)
-        ranked = np.sort(nearest, axis=1)
-        one_to_one = (ranked[:, 1:] != ranked[:, :-1]).all(axis=1)
-        worst = d.min(axis=2).max(axis=1)  # each pip's distance to its nearest place
-        errors = np.where(one_to_one, np.minimum(errors, worst), errors)
-    return errors
+    pip offset, a fifth of the CPU of one pass each; and every layout of the count in the
+    same pass (scalings × layouts × points × places)."""
+    targets = _STACKED.get(scaled.shape[1])
+    if targets is None:
+        return np.full(len(scaled), 9.0)
+    d = np.sqrt(((scaled[:, None, :, None, :] - targets[None, :, None, :, :]) ** 2).sum(axis=4))
+    ranked = np.sort(d.argmin(axis=3), axis=2)
+    one_to_one = (ranked[:, :, 1:] != ranked[:, :, :-1]).all(axis=2)
+    worst = d.min(axis=3).max(axis=2)  # each pip's distance to its nearest place
+    return np.where(one_to_one, worst, np.inf).min(axis=1, initial=9.0)
 
 
 _INNER = slice(CANON * 14 // 100, CANON - CANON * 14 // 100)  # inside the rounded edge
@@ -290,6 +292,10 @@ def read_face(square: np.ndarray, light_body: bool | None = None,
     return None, 0.0, body, 0.0
 
 
+_SMALLEST_PIP = np.pi * (0.06 * CANON) ** 2
+_LARGEST_PIP = np.pi * (0.19 * CANON) ** 2
+
+
 def _pips_face(contrast: np.ndarray, level: float, around: tuple[np.ndarray, float],
                local: np.ndarray) -> tuple[int | None, float, float]:
     """The face the pips (``contrast`` above ``level``) show, with nothing where it has
@@ -299,21 +305,16 @@ def _pips_face(contrast: np.ndarray, level: float, around: tuple[np.ndarray, flo
     edge = CANON * 8 // 100  # large pips reach into the rounded edge; the edge is no pip
     pips[edge:-edge, edge:-edge] = contrast[edge:-edge, edge:-edge] > level
     count, labels, stats, centroids = cv2.connectedComponentsWithStats(pips, connectivity=8)
-    points, areas = [], []
-    smallest = np.pi * (0.06 * CANON) ** 2
-    largest = np.pi * (0.19 * CANON) ** 2
-    for i in range(1, count):
-        area = stats[i, cv2.CC_STAT_AREA]
-        w, h = stats[i, cv2.CC_STAT_WIDTH], stats[i, cv2.CC_STAT_HEIGHT]
-        if area < smallest or max(w, h) > 2.2 * min(w, h):
-            continue  # noise speck, or the floor's edge showing along a side
-        if area > largest or area < 0.45 * w * h:
-            return None, 0.0, 0.0  # a blot no pip makes: glare, a shadow, two dice
-        points.append(centroids[i])
-        areas.append(area)
-    if not points or len(points) > 6 or max(areas) > 2.6 * min(areas):
+    area, w, h = (stats[1:, cv2.CC_STAT_AREA], stats[1:, cv2.CC_STAT_WIDTH],
+                  stats[1:, cv2.CC_STAT_HEIGHT])
+    # a noise speck, or the floor's edge showing along a side, is left out
+    kept = (area >= _SMALLEST_PIP) & (np.maximum(w, h) <= 2.2 * np.minimum(w, h))
+    if (kept & ((area > _LARGEST_PIP) | (area < 0.45 * w * h))).any():
+        return None, 0.0, 0.0  # a blot no pip makes: glare, a shadow, two dice
+    areas = area[kept]
+    if not 1 <= len(areas) <= 6 or areas.max() > 2.6 * areas.min():
         return None, 0.0, 0.0
-    points = np.array(points, np.float32) - CANON / 2
+    points = centroids[1:][kept].astype(np.float32) - CANON / 2
     face, error, offset, centre = _fit_layout(points)
     if face is None:
         return None, 0.0, 0.0
@@ -902,7 +903,7 @@ def _pip_clusters(image: np.ndarray, dark: np.ndarray, read: Sequence[DieReading
     round_spot[0] = False
     pip_like = round_spot.copy()  # before those on dice read are left out
     faced = [d for d in read if d.face is not None]
-    pitch = float(np.median([d.pitch for d in faced if d.face < 6 and d.pitch > 0] or [0.0]))
+    pitch = float(_median([d.pitch for d in faced if d.face < 6 and d.pitch > 0] or [0.0]))
     if faced and round_spot.any():
         centres = np.array([d.centre for d in faced], np.float32)
         sides = np.array([d.side for d in faced], np.float32)
