@@ -112,11 +112,13 @@ def colour_name(bgr: np.ndarray, floor: np.ndarray | None = None) -> str:
     name = _colour_group(bgr, floor)
     if floor is None or name == "unknown":
         return name
-    cast = (1 - CAST) + CAST * np.asarray(floor, np.float64) / max(float(np.mean(floor)), 1.0)
-    if np.abs(cast - 1).max() < 0.02:
+    # three channels: plain floats, a tenth of the CPU of numpy's small arrays
+    mean = max(float(np.mean(floor)), 1.0)
+    cast = [(1 - CAST) + CAST * float(c) / mean for c in floor]
+    if max(abs(c - 1) for c in cast) < 0.02:
         return name  # a grey floor casts no colour
-    return name if _colour_group(np.asarray(bgr, np.float64) / cast, floor) == name \
-        else "unknown"
+    lifted = [float(b) / c for b, c in zip(bgr, cast, strict=True)]
+    return name if _colour_group(lifted, floor) == name else "unknown"
 
 
 def _colour_group(bgr: np.ndarray, floor: np.ndarray | None) -> str:
@@ -138,15 +140,16 @@ def _colour_group(bgr: np.ndarray, floor: np.ndarray | None) -> str:
     return "unknown"
 
 
-_RING_COS = np.cos(np.linspace(0, 2 * np.pi, 12, endpoint=False))
-_RING_SIN = np.sin(np.linspace(0, 2 * np.pi, 12, endpoint=False))
+_RING_AT = [(float(np.cos(a)), float(np.sin(a)))
+            for a in np.linspace(0, 2 * np.pi, 12, endpoint=False)]
 
 
 def _surroundings(image: np.ndarray, centre: tuple[float, float], side: float) -> np.ndarray:
     """The median colour around a die (a ring 0.8 sides from its centre)."""
     h, w = image.shape[:2]
-    xs = np.clip(centre[0] + 0.8 * side * _RING_COS, 0, w - 1).astype(int)
-    ys = np.clip(centre[1] + 0.8 * side * _RING_SIN, 0, h - 1).astype(int)
+    reach = 0.8 * side  # twelve places: plain floats, as numpy would clip and truncate them
+    xs = [int(min(max(centre[0] + reach * c, 0), w - 1)) for c, _ in _RING_AT]
+    ys = [int(min(max(centre[1] + reach * s, 0), h - 1)) for _, s in _RING_AT]
     ring = np.sort(image[ys, xs].astype(np.float32), axis=0)
     return (ring[5] + ring[6]) / 2  # np.median of the 12, a quarter of its CPU
 
