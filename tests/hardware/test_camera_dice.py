@@ -168,6 +168,35 @@ def test_the_fast_quantile_is_numpys():
         assert (_quantile(colours, 0.5) == np.median(colours, axis=0)).all()
 
 
+def test_the_fast_row_median_is_numpys():
+    """`_median_rows` (the tray's colours) gives np.median(axis=0)'s figures and type: whole
+    levels averaged in float64, floats in their own type, odd and even counts."""
+    from hardware.camera.dice_faces import _median_rows
+
+    rng = np.random.default_rng(11)
+    for n in (1, 2, 3, 8, 1375, 1376):
+        levels = rng.integers(0, 256, (n, 3)).astype(np.uint8)
+        thirds = (levels + rng.choice([0.0, 0.5, 1 / 3], (n, 3))).astype(np.float32)
+        for values in (levels, thirds, thirds.astype(np.float64)):
+            expected = np.median(values, axis=0)
+            got = _median_rows(values)
+            assert got.dtype == expected.dtype and np.array_equal(got, expected)
+
+
+def test_the_still_frames_mean_is_the_integer_division_of_their_sum():
+    """`mean_frame` divides by a multiply and shift: the same levels as summing and dividing
+    by the count, at the extremes too (all 255, all 0), for any count of still frames."""
+    from hardware.camera.dice_settle import mean_frame
+
+    rng = np.random.default_rng(5)
+    for count in (1, 2, 3, 4, 6, 7):
+        frames = [rng.integers(0, 256, (9, 11, 3)).astype(np.uint8) for _ in range(count)]
+        for frame in frames:
+            frame[0, 0], frame[0, 1] = 255, 0
+        total = sum(frame.astype(np.int64) for frame in frames)
+        assert np.array_equal(mean_frame(frames), (total // count).astype(np.uint8))
+
+
 def test_pip_layouts_fit_by_nearest_place_as_by_every_assignment():
     """The layout match gives each pip its nearest place; trying every assignment (the first
     version) accepts exactly the same faces."""
