@@ -12,7 +12,6 @@ player's phone to ask.
 """
 from __future__ import annotations
 
-import functools
 import time
 from collections.abc import Sequence
 
@@ -41,34 +40,6 @@ class TrayMotion:
         cells = cv2.resize(cv2.absdiff(small, last).astype(np.float32), None, fx=0.125, fy=0.125,
                            interpolation=cv2.INTER_AREA)
         return bool(cells.max() > self.threshold)
-
-
-@functools.lru_cache(maxsize=8)
-def _divider(count: int) -> tuple[int, int] | None:
-    """A multiplier and shift that divide every sum of ``count`` 8-bit levels by ``count``
-    exactly, rounded down (checked on every such sum), or None (integer division then)."""
-    shift = 22
-    multiplier = (1 << shift) // count + 1
-    sums = np.arange(255 * count + 1, dtype=np.uint64)
-    if 255 * count * multiplier >= 1 << 32 or not np.array_equal(
-            (sums * multiplier) >> shift, sums // count):
-        return None
-    return multiplier, shift
-
-
-def mean_frame(frames: Sequence[np.ndarray]) -> np.ndarray:
-    """The frames' mean in whole grey levels, as np.mean would round down: summed in 32
-    bits and divided by a multiply and a shift (a quarter of the CPU of integer division
-    over the frame, run for every throw)."""
-    divider = _divider(len(frames))
-    total = frames[0].astype(np.uint32 if divider else np.uint16)
-    for frame in frames[1:]:
-        total += frame
-    if divider is None:
-        return (total // len(frames)).astype(np.uint8)
-    total *= divider[0]
-    total >>= divider[1]
-    return total.astype(np.uint8)
 
 
 class DiceSettler:
@@ -113,7 +84,10 @@ class DiceSettler:
         self._frames.append(image)
         if len(self._frames) < self.still_frames:
             return None
-        mean = mean_frame(self._frames)
+        total = self._frames[0].astype(np.uint16)
+        for frame in self._frames[1:]:
+            total += frame  # the mean in whole grey levels, as np.mean would round down
+        mean = (total // len(self._frames)).astype(np.uint8)
         self._frames = []
         reading = read_tray(mean, self.die_px, self.taught)
         self.readings += 1

@@ -183,20 +183,6 @@ def test_the_fast_row_median_is_numpys():
             assert got.dtype == expected.dtype and np.array_equal(got, expected)
 
 
-def test_the_still_frames_mean_is_the_integer_division_of_their_sum():
-    """`mean_frame` divides by a multiply and shift: the same levels as summing and dividing
-    by the count, at the extremes too (all 255, all 0), for any count of still frames."""
-    from hardware.camera.dice_settle import mean_frame
-
-    rng = np.random.default_rng(5)
-    for count in (1, 2, 3, 4, 6, 7):
-        frames = [rng.integers(0, 256, (9, 11, 3)).astype(np.uint8) for _ in range(count)]
-        for frame in frames:
-            frame[0, 0], frame[0, 1] = 255, 0
-        total = sum(frame.astype(np.int64) for frame in frames)
-        assert np.array_equal(mean_frame(frames), (total // count).astype(np.uint8))
-
-
 def test_pip_layouts_fit_by_nearest_place_as_by_every_assignment():
     """The layout match gives each pip its nearest place; trying every assignment (the first
     version) accepts exactly the same faces."""
