@@ -929,18 +929,22 @@ def _pip_clusters(image: np.ndarray, dark: np.ndarray, read: Sequence[DieReading
     ``components``: ``dark``'s, labelled already."""
     count, labels, stats, centroids = components or _components(dark, scratch=True)
     largest = 0.15 * typical if typical else 900  # a pip, not a die
-    faced = [d for d in read if d.face is not None]
     if runs:
-        smallest = max(24.0, 0.03 * typical) if typical else 24.0
-        # no runs parted where no two spots could come of it off the dice read (most trays,
-        # most passes): a run gives three pieces at most, all inside its box
-        free = int(_round_spots(stats, centroids, largest, faced)[0].sum())
-        if free + 3 * _open_runs(stats, largest, smallest, faced) < 2:
-            return []
-        stats, centroids = _parted_runs(labels, stats, centroids, largest, smallest)
-    round_spot, pip_like = _round_spots(stats, centroids, largest, faced)
-    area = stats[:, cv2.CC_STAT_AREA]
+        stats, centroids = _parted_runs(labels, stats, centroids, largest,
+                                        max(24.0, 0.03 * typical) if typical else 24.0)
+    w, h, area = (stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT],
+                  stats[:, cv2.CC_STAT_AREA])
+    round_spot = ((area >= 8) & (area <= largest) & (area >= 0.5 * w * h)
+                  & (np.maximum(w, h) <= 1.6 * np.minimum(w, h)))
+    round_spot[0] = False
+    pip_like = round_spot.copy()  # before those on dice read are left out
+    faced = [d for d in read if d.face is not None]
     pitch = float(_median([d.pitch for d in faced if d.face < 6 and d.pitch > 0] or [0.0]))
+    if faced and round_spot.any():
+        centres = np.array([d.centre for d in faced], np.float32)
+        sides = np.array([d.side for d in faced], np.float32)
+        apart = np.hypot(*(centroids[:, None, :] - centres[None, :, :]).transpose(2, 0, 1))
+        round_spot &= ~(apart < 0.6 * sides).any(axis=1)
     spots = np.flatnonzero(round_spot).tolist()
     if len(spots) < 2 or len(spots) > 60:
         return []
@@ -1013,45 +1017,6 @@ def _pip_clusters(image: np.ndarray, dark: np.ndarray, read: Sequence[DieReading
     return dice
 
 
-def _round_spots(stats: np.ndarray, centroids: np.ndarray, largest: float,
-                 faced: Sequence[DieReading]) -> tuple[np.ndarray, np.ndarray]:
-    """Which spots are round and pip-sized, off the dice read (``faced``), and which are so
-    anywhere (`_pip_clusters`)."""
-    w, h, area = (stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT],
-                  stats[:, cv2.CC_STAT_AREA])
-    round_spot = ((area >= 8) & (area <= largest) & (area >= 0.5 * w * h)
-                  & (np.maximum(w, h) <= 1.6 * np.minimum(w, h)))
-    round_spot[0] = False
-    pip_like = round_spot.copy()  # before those on dice read are left out
-    if faced and round_spot.any():
-        centres = np.array([d.centre for d in faced], np.float32)
-        sides = np.array([d.side for d in faced], np.float32)
-        apart = np.hypot(*(centroids[:, None, :] - centres[None, :, :]).transpose(2, 0, 1))
-        round_spot &= ~(apart < 0.6 * sides).any(axis=1)
-    return round_spot, pip_like
-
-
-def _open_runs(stats: np.ndarray, largest: float, smallest: float,
-               faced: Sequence[DieReading]) -> int:
-    """How many runs `_parted_runs` would part whose box does not lie well inside a die
-    read (all four corners half a pixel and more within its 0.6 side): only those may give
-    spots off the dice read."""
-    runs = _run_candidates(stats, largest, smallest)
-    if len(runs) > 40:
-        return 0  # too many to be pips: none is parted
-    if not len(runs) or not faced:
-        return len(runs)
-    x, y, bw, bh = (stats[runs, k].astype(np.float64) for k in range(4))
-    corners = np.stack([np.stack([x, y], 1), np.stack([x + bw - 1, y], 1),
-                        np.stack([x, y + bh - 1], 1), np.stack([x + bw - 1, y + bh - 1], 1)],
-                       1)  # runs × 4 × 2
-    centres = np.array([d.centre for d in faced], np.float64)
-    reach = 0.6 * np.array([d.side for d in faced], np.float64) - 0.5
-    gaps = corners[:, :, None, :] - centres[None, None, :, :]  # runs × 4 × dice × 2
-    inside = (np.hypot(gaps[..., 0], gaps[..., 1]) < reach).all(axis=1).any(axis=1)
-    return int((~inside).sum())
-
-
 def _side_of_more(image: np.ndarray, pair: np.ndarray, light_body: bool) -> bool:
     """Two pips that are a side of a four, five or six (two more pips complete a square
     with them), not a two's diagonal: the square they would be a side of reads 4-6."""
@@ -1086,25 +1051,19 @@ def _pitch_fits(reading: DieReading, typical: float, pitch: float) -> bool:
     return PITCH[0] <= reading.pitch / (np.sqrt(typical) + 2 * ERODE) <= PITCH[1]
 
 
-def _run_candidates(stats: np.ndarray, largest: float, smallest: float) -> np.ndarray:
-    """The spots `_parted_runs` tries to part: long or hollow, of two or three pips' area."""
-    w, h, area = (stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT],
-                  stats[:, cv2.CC_STAT_AREA])
-    runs = np.flatnonzero((area >= smallest) & (area <= 3 * largest)
-                          & (area >= 0.3 * w * h)
-                          & ((np.maximum(w, h) > 1.6 * np.minimum(w, h)) | (area < 0.5 * w * h))
-                          & (np.maximum(w, h) <= 3.6 * np.minimum(w, h)))
-    return runs[runs > 0]
-
-
 def _parted_runs(labels: np.ndarray, stats: np.ndarray, centroids: np.ndarray, largest: float,
                  smallest: float = 24.0) -> tuple[np.ndarray, np.ndarray]:
     """Large pips lying close run together into one spot (a six's column of three): such a
     run (``smallest`` to three ``largest`` pips' area), eroded at its necks, falls into two
     or three round pieces of one size; those are added as spots (each of an equal share of
     the run's area), the run itself kept."""
-    area = stats[:, cv2.CC_STAT_AREA]
-    runs = _run_candidates(stats, largest, smallest)
+    w, h, area = (stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT],
+                  stats[:, cv2.CC_STAT_AREA])
+    runs = np.flatnonzero((area >= smallest) & (area <= 3 * largest)
+                          & (area >= 0.3 * w * h)
+                          & ((np.maximum(w, h) > 1.6 * np.minimum(w, h)) | (area < 0.5 * w * h))
+                          & (np.maximum(w, h) <= 3.6 * np.minimum(w, h)))
+    runs = runs[runs > 0]
     if not len(runs) or len(runs) > 40:
         return stats, centroids
     extra_stats, extra_centres = [], []
