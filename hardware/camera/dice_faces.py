@@ -606,11 +606,12 @@ def _channel_sum(bgr: np.ndarray) -> np.ndarray:
 
 
 def _components(mask: np.ndarray, scratch: bool = False):
-    """``cv2.connectedComponentsWithStats(mask, connectivity=8)`` by the BBDT algorithm: on
-    a whole tray's sparse mask a third of the default's CPU (0.22 against 0.66 ms). Labels
-    in 16 bits where they fit (a 2x2 block holds one component at most): half the fresh
-    pages of 32. ``scratch``: the labels are written over this thread's one buffer, valid
-    until the next such call (no fresh pages at all), for a caller done with them first."""
+    """``cv2.connectedComponentsWithStats(mask, connectivity=8)`` in 16-bit labels where they
+    fit (a 2x2 block holds one component at most): half the fresh pages of 32, a third of
+    the default call's CPU. By Spaghetti (Bolelli's), not BBDT: the same labels and stats
+    on 504 masks of the bench's trays, 0.42 against 0.47 ms a mask (2.3 % of read_tray).
+    ``scratch``: the labels are written over this thread's one buffer, valid until the
+    next such call (no fresh pages at all), for a caller done with them first."""
     h, w = mask.shape
     ltype = cv2.CV_16U if ((h + 1) // 2) * ((w + 1) // 2) < 65535 else cv2.CV_32S
     labels = None
@@ -619,7 +620,7 @@ def _components(mask: np.ndarray, scratch: bool = False):
         labels = getattr(_SCRATCH, "labels", None)
         if labels is None or labels.shape != mask.shape or labels.dtype != dtype:
             labels = _SCRATCH.labels = np.empty(mask.shape, dtype)
-    return cv2.connectedComponentsWithStatsWithAlgorithm(mask, 8, ltype, cv2.CCL_BBDT,
+    return cv2.connectedComponentsWithStatsWithAlgorithm(mask, 8, ltype, cv2.CCL_SPAGHETTI,
                                                          labels=labels)
 
 
