@@ -1246,7 +1246,9 @@ def _read_floor(image: np.ndarray, floor: np.ndarray, die_px: float | None, taug
         np.hypot(d.centre[0] - e.centre[0], d.centre[1] - e.centre[1]) > 0.6 * e.side
         for e in dice)]  # a black die (not one seen already, with its shadow)
     known = None if die_px is None and len(blobs) < 3 else typical
-    if known:
+    # a patch is a blob off the walls (its pixels those its outline fills, its area at least
+    # those): none near `PATCH` dice (a tenth to spare), no patch to label the mask for
+    if known and any(b.area > 0.9 * PATCH * known for b in blobs):
         dice += [d for d in _on_patches(image, standing, known, taught) if all(
             np.hypot(d.centre[0] - e.centre[0], d.centre[1] - e.centre[1]) > 0.6 * e.side
             for e in dice)]
