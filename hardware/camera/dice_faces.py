@@ -779,17 +779,19 @@ def _opened(blob: _Blob, typical: float) -> np.ndarray | None:
     """A die's blob with streaks hanging on it (a line of glare across the floor, the edge
     of a grain lighter than the floor judged there), no rounded square as a whole: opened
     by a disc half a die across, which no streak narrower than that survives and which
-    keeps a die's sides (its corners rounded). What is left, as its pixels, when it is one
-    part holding most of a die (two parts: two things joined, no streak; a guess); else
-    None. Read as any blob: a rounded square, of a die's size, or nothing."""
+    keeps a die's sides (its corners rounded). The largest part left, as its pixels, when
+    it holds most of a die; else None."""
     size = max(5, int(0.5 * np.sqrt(typical)) | 1)
     padded = cv2.copyMakeBorder(blob.filled, size, size, size, size, cv2.BORDER_CONSTANT, 0)
     disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
     part = cv2.morphologyEx(padded, cv2.MORPH_OPEN, disc)
-    count, _, stats, _ = cv2.connectedComponentsWithStats(part, connectivity=8)
-    if count != 2 or stats[1, cv2.CC_STAT_AREA] < 0.6 * typical:
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(part, connectivity=8)
+    if count < 2:
         return None
-    return cv2.findNonZero(part) + (blob.x - size, blob.y - size)
+    main = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    if stats[main, cv2.CC_STAT_AREA] < 0.6 * typical:
+        return None
+    return cv2.findNonZero((labels == main).astype(np.uint8)) + (blob.x - size, blob.y - size)
 
 
 def _pip_spots(gray: np.ndarray, blob: _Blob, typical: float) -> int:
@@ -853,7 +855,7 @@ def _read_mask(image: np.ndarray, blobs: list[_Blob], typical: float, taught: Se
             else:
                 die = _read_blob(image, blob.outline, ERODE, typical, area, taught)
             if die is None and (opened := _opened(blob, typical)) is not None:
-                die = _read_blob(image, opened, ERODE, typical, len(opened), taught)
+                die = _read_blob(image, opened, ERODE, typical, taught=taught)
             dice.append(die)
             continue
         if not _solid(blob):
