@@ -775,25 +775,6 @@ def _trimmed(blob: _Blob, typical: float) -> tuple[np.ndarray, int] | None:
     return None
 
 
-def _opened(blob: _Blob, typical: float) -> np.ndarray | None:
-    """A die's blob with streaks hanging on it (a line of glare across the floor, the edge
-    of a grain lighter than the floor judged there), no rounded square as a whole: opened
-    by a disc half a die across, which no streak narrower than that survives and which
-    keeps a die's sides (its corners rounded). The largest part left, as its pixels, when
-    it holds most of a die; else None."""
-    size = max(5, int(0.5 * np.sqrt(typical)) | 1)
-    padded = cv2.copyMakeBorder(blob.filled, size, size, size, size, cv2.BORDER_CONSTANT, 0)
-    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
-    part = cv2.morphologyEx(padded, cv2.MORPH_OPEN, disc)
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(part, connectivity=8)
-    if count < 2:
-        return None
-    main = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
-    if stats[main, cv2.CC_STAT_AREA] < 0.6 * typical:
-        return None
-    return cv2.findNonZero((labels == main).astype(np.uint8)) + (blob.x - size, blob.y - size)
-
-
 def _pip_spots(gray: np.ndarray, blob: _Blob, typical: float) -> int:
     """How many pip-like spots (dark or light, round, smaller than a pip can be; as
     `_local_pips` finds them) lie on the blob: a block of dice pressed together shows one
@@ -851,12 +832,9 @@ def _read_mask(image: np.ndarray, blobs: list[_Blob], typical: float, taught: Se
         if many < 2:
             trimmed = _trimmed(blob, typical)
             if trimmed is not None:  # a neighbour's corner joined by a thin bridge
-                die = _read_blob(image, *trimmed, typical, taught=taught)
-            else:
-                die = _read_blob(image, blob.outline, ERODE, typical, area, taught)
-            if die is None and (opened := _opened(blob, typical)) is not None:
-                die = _read_blob(image, opened, ERODE, typical, taught=taught)
-            dice.append(die)
+                dice.append(_read_blob(image, *trimmed, typical, taught=taught))
+                continue
+            dice.append(_read_blob(image, blob.outline, ERODE, typical, area, taught))
             continue
         if not _solid(blob):
             continue

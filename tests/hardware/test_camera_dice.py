@@ -391,21 +391,6 @@ def test_a_die_whose_blob_joins_its_neighbour_is_read_by_its_pips():
     assert nearest(reading, three).face == 3
 
 
-def test_a_die_with_a_streak_of_glare_hanging_on_it_is_read():
-    """A purple one on wood where a line of glare crosses the floor: the lit grain either
-    side of the die joins its blob, which is then no rounded square even eroded further;
-    opened by a disc half a die across, the streaks fall away and the die's square reads its
-    one. Nothing made up, none wrong."""
-    style, colours = dice_tray.family("wood", 6)
-    image, truth, _ = dice_tray.throw(1006, 10, 32.0, style, settled_frames=1,
-                                      colours=colours)[-1]
-    reading = read_tray(image)
-    never_wrong(reading, truth)
-    one = min(truth, key=lambda d: math.hypot(d.x - 311, d.y - 177))
-    assert (one.colour, one.face) == ("purple", 1)
-    assert nearest(reading, one).face == 1
-
-
 def test_a_two_with_a_glint_against_it_is_read_by_its_pips():
     """A white two on red felt with a lamp's glint lying against it: the glint joins its
     blob, which is no square; its two pips, a diagonal apart (too far apart to be linked as
