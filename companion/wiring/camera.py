@@ -480,7 +480,8 @@ class CameraWiring:
         recognizer = self.camera.recognizer
         try:
             seen = self.faces.look(live.kind.name, frame.image, result,
-                                   recognizer.calibration, recognizer.zones)
+                                   recognizer.calibration, recognizer.zones,
+                                   self.camera.capture.source)
         except Exception:  # the faces never stop the stickers being read
             log.exception("camera: reading the cards' faces failed")
             return
