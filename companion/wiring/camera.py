@@ -340,6 +340,13 @@ class CameraWiring:
                 "decode_ms": stats["decode_ms"], "calibration": stats["calibration"], **shown,
                 **({"sensor": sensor} if sensor else {})}
 
+    def card_px(self) -> int:
+        """The card width faces are read at: the usual frame's, or the source's sharper
+        crop's (companion/box/taught_cards.py `card_px`): the deck page judges at it."""
+        from companion.box.taught_cards import card_px
+
+        return card_px(self.camera.capture.source)
+
     def snapshot(self) -> CameraSnapshot:
         """What the camera saw in its latest frame, and the cards at rest (immutable)."""
         with self._shown_lock:

@@ -195,3 +195,46 @@ def test_a_source_that_never_gets_sharper_ends_in_one_question(taught, deck):
     asked = source.asked
     assert table.still(reader, image, 60) == []
     assert (reader.looks, source.asked, reader.unknown()) == (3, asked, ["council"])
+
+
+def test_the_deck_page_judges_the_taught_cards_at_the_width_the_camera_crops(
+        games_app, taught, tmp_path, monkeypatch):
+    """The deck page's too-alike list: at the usual frame's 120 px without a camera (the
+    digit pair card01/card02 needs a sticker); with a camera whose source crops cards twice
+    as sharp (here a folder of frames said to have such a stream), at 240 px: told apart."""
+    import shutil
+
+    from companion import context
+    from companion.server.settings import resolve
+    from companion.wiring import camera as wiring
+    from hardware.camera.sources import FolderSource
+
+    source_data, ids = taught
+    data = games_app.config["DATA_DIR"]
+    shutil.copytree(source_data / "catalogs", f"{data}/catalogs", dirs_exist_ok=True)
+    client = games_app.test_client()
+    service = context.of(games_app).service
+    live = service.create("wwe", {"players": [{"seat": "N", "name": "Ala"},
+                                              {"seat": "E", "name": "Bruno"}]}, "1234")
+    headers = {"Authorization": f"Bearer {service.new_host_token(live.id)}"}
+    pair = sorted([ids["card01"], ids["card02"]])
+
+    def judged():
+        got = client.get(f"/host/{live.id}/deck/faces.json?game=wwe",
+                         headers=headers).get_json()
+        assert got["ok"] and got["taught"] == 6, got
+        return got["card_px"], pair in got["alike"]
+
+    assert judged() == (120, True)
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    cv2.imwrite(str(frames / "000.png"), Table(None).lay())
+    monkeypatch.setattr(FolderSource, "sharp_scale", lambda self: 2.0)
+    manager = context.of(games_app).hardware
+    camera = manager.camera = wiring.start(
+        resolve({"DATA_DIR": data, "CAMERA_SOURCE": f"folder:{frames}"}), service,
+        manager.changed)
+    try:
+        assert judged() == (240, False)
+    finally:
+        camera.stop()
