@@ -218,11 +218,14 @@ def status(game: str, data_dir: str | Path, info, catalog, width: int = TABLE_CA
            ) -> dict:
     """The teaching step's state: per face card ``{"id", "part", "names", "taught"}``, the
     number taught, the pairs too alike and the cards whose turn cannot be told, judged at
-    ``width`` px (`card_px`)."""
+    ``width`` px (`card_px`), or at the widest the recogniser straightens a card to (the
+    camera's reader brings a wider crop down to it: camera_faces.py)."""
     taught = pictures(game, data_dir, info, catalog)
     cards = [{"id": c.id, "part": c.part, "names": c.names, "taught": c.id in taught}
              for c in face_cards(info, catalog)]
     book = face_book(taught)
+    if book is not None:
+        width = min(width, book.straight_size(float("inf"))[0])
     return {"cards": cards, "taught": len(taught), "card_px": width,
             "alike": [list(p) for p in too_alike(book, width)],
             "turn_alike": turn_alike(book, width)}

@@ -89,10 +89,18 @@ def _crop_box(quad: np.ndarray, size: tuple[int, int]) -> tuple[int, int, int, i
     return (max(0, int(x0)), max(0, int(y0)), min(size[0], int(x1)), min(size[1], int(y1)))
 
 
-def _sharp(image: np.ndarray, quad: np.ndarray, source):
+def _width(quad: np.ndarray) -> float:
+    """A card's width: the mean of its two short sides."""
+    sides = [float(np.linalg.norm(quad[(i + 1) % 4] - quad[i])) for i in range(4)]
+    return min(sides[0] + sides[2], sides[1] + sides[3]) / 2
+
+
+def _sharp(image: np.ndarray, quad: np.ndarray, source, widest: float = float("inf")):
     """(picture, the card's corners in it, how many times sharper than the frame, the box
     asked for): the source's sharper crop of the card where it has one (the corners scaled
-    into it), else the frame."""
+    into it; brought down so the card is at most ``widest`` px wide: the recogniser
+    straightens no card wider, and judges twins per 20 px of width, each width's judgement
+    made once for seconds), else the frame."""
     size = (image.shape[1], image.shape[0])
     box = _crop_box(quad, size)
     crop = None
@@ -102,6 +110,12 @@ def _sharp(image: np.ndarray, quad: np.ndarray, source):
         return image, quad, 1.0, box
     sx, sy = crop.shape[1] / (box[2] - box[0]), crop.shape[0] / (box[3] - box[1])
     corners = (quad - np.float32(box[:2])) * np.float32([sx, sy])
+    width = _width(corners)
+    if width > widest:
+        w, h = max(1, round(crop.shape[1] * widest / width)), \
+            max(1, round(crop.shape[0] * widest / width))
+        corners = corners * np.float32([w / crop.shape[1], h / crop.shape[0]])
+        crop = cv2.resize(crop, (w, h), interpolation=cv2.INTER_AREA)
     return crop, corners, sx, box
 
 
@@ -204,6 +218,7 @@ class FaceReader:
             self._empty.shape == image.shape else None
         outlines = find_cards(image, empty=empty)
         better = source.sharp_scale() if source is not None else 1.0
+        widest = book.straight_size(float("inf"))[0] if book is not None else float("inf")
         wait = None  # the box of a card to look at again once the crop is sharper
         for corners in outlines:
             quad = np.asarray(corners, np.float32).reshape(4, 2)
@@ -215,7 +230,7 @@ class FaceReader:
             if zone is None or zone in now or _in(at, tray) or not _card_sized(
                     quad, calibration.mm_per_px(centre)):
                 continue
-            picture, inside, scale, box = _sharp(image, quad, source)
+            picture, inside, scale, box = _sharp(image, quad, source, widest)
             seen = identify(picture, inside, book) if book is not None else None
             if seen is None or seen.id is None or seen.id not in cards:
                 if better >= SHARPER and scale < SHARP_ENOUGH * better and not self._second:

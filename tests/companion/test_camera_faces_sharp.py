@@ -26,12 +26,12 @@ class Sharper(FrameSource):
     as sharp as the frames (``sharp``), but only from its ``slow`` + 1st answer on (the full
     stream starting: before, the usual resolution), or ``never``."""
 
-    def __init__(self, slow: int = 0, never: bool = False) -> None:
+    def __init__(self, slow: int = 0, never: bool = False, scale: float = 2.0) -> None:
         self.sharp: np.ndarray | None = None
-        self.slow, self.never, self.asked = slow, never, 0
+        self.slow, self.never, self.asked, self.scale = slow, never, 0, scale
 
     def sharp_scale(self) -> float:
-        return 2.0
+        return self.scale
 
     def sharp_crop(self, box, size):
         self.asked += 1
@@ -39,7 +39,11 @@ class Sharper(FrameSource):
         if self.never or self.asked <= self.slow:
             usual = cv2.resize(self.sharp, size, interpolation=cv2.INTER_AREA)
             return usual[y0:y1, x0:x1].copy()
-        return self.sharp[2 * y0:2 * y1, 2 * x0:2 * x1].copy()
+        crop = self.sharp[2 * y0:2 * y1, 2 * x0:2 * x1].copy()
+        if self.scale == 2.0:
+            return crop
+        size = (round((x1 - x0) * self.scale), round((y1 - y0) * self.scale))
+        return cv2.resize(crop, size, interpolation=cv2.INTER_CUBIC)  # more pixels, no detail
 
 
 class Laid:
@@ -145,12 +149,42 @@ def test_a_card_apart_by_a_digit_is_named_from_the_sharp_crop_and_asked_without(
     assert read_card02(taught, deck, None) == ([], ["council"])
     real = camera_faces._sharp
 
-    def frame_only(image, quad, source):
-        _, _, _, box = real(image, quad, source)
+    def frame_only(image, quad, source, widest):
+        _, _, _, box = real(image, quad, source, widest)
         return image, quad, 1.0, box
 
     monkeypatch.setattr(camera_faces, "_sharp", frame_only)
     assert read_card02(taught, deck, Sharper()) == ([], ["council"])
+
+
+def test_a_crop_wider_than_the_recogniser_straightens_is_brought_down(taught, deck,
+                                                                        monkeypatch):
+    """A source four times sharper (the Pi's full stream is 3.6 times the frame): the card,
+    360 px wide in its crop, is handed to the recogniser at most 288 px wide (what it
+    straightens a card to; its twins' judgement, made per 20 px of width, takes seconds
+    each the first time) and named right. Handed over as cropped (the planted fault: no
+    bringing down), it is judged at 360 px."""
+    from companion.wiring import camera_faces
+    from hardware.camera import card_faces
+
+    _, ids = taught
+    widths = []
+    real = card_faces.identify
+
+    def spy(picture, corners, book):
+        widths.append(round(camera_faces._width(np.float32(corners).reshape(4, 2))))
+        return real(picture, corners, book)
+
+    monkeypatch.setattr(card_faces, "identify", spy)
+    said = read_card02(taught, deck, Sharper(scale=4.0))
+    assert said == ([(ids["card02"], "council", "appeared")], [])
+    assert widths and max(widths) <= 288
+    real_sharp = camera_faces._sharp
+    monkeypatch.setattr(camera_faces, "_sharp", lambda image, quad, source, widest:
+                        real_sharp(image, quad, source))
+    widths.clear()
+    read_card02(taught, deck, Sharper(scale=4.0))
+    assert max(widths) > 340
 
 
 def test_a_crop_not_sharp_yet_is_looked_at_again_not_asked(taught, deck):
@@ -226,15 +260,18 @@ def test_the_deck_page_judges_the_taught_cards_at_the_width_the_camera_crops(
         return got["card_px"], pair in got["alike"]
 
     assert judged() == (120, True)
+    scale = 2.0
     frames = tmp_path / "frames"
     frames.mkdir()
     cv2.imwrite(str(frames / "000.png"), Table(None).lay())
-    monkeypatch.setattr(FolderSource, "sharp_scale", lambda self: 2.0)
+    monkeypatch.setattr(FolderSource, "sharp_scale", lambda self: scale)
     manager = context.of(games_app).hardware
     camera = manager.camera = wiring.start(
         resolve({"DATA_DIR": data, "CAMERA_SOURCE": f"folder:{frames}"}), service,
         manager.changed)
     try:
         assert judged() == (240, False)
+        scale = 3.6  # the Camera Module 3's: judged at the widest a card is straightened to
+        assert judged() == (288, False)
     finally:
         camera.stop()
