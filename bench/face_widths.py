@@ -2,11 +2,12 @@
 docs/camera.md "How a card is cropped"): the drawn game deck (24 faces,
 hardware/synthetic/card_faces_scene.py) taught as a `FaceBook`; the first `too_alike` at
 each card width (made once per 20 px step, the first time the camera reads a card that
-wide, on the camera thread: why a crop wider than a card is straightened to is brought
-down first); and `identify` on one felt scene of four cards rendered 180 px wide, on its
-half-size downscale (about 90 px, the usual frame) and on the full render with the corners
-found in the half-size frame scaled ×2 (the sharp crop). Median of ``--repeat`` runs per
-card, ×5 stated for a Pi. Figures are noisy on a shared machine. JSON last line."""
+wide, on the camera thread: why the reader brings every wider crop down to one width,
+taught_cards `READ_CARD_PX`); and `identify` on one felt scene of four cards rendered
+180 px wide, on its half-size downscale (about 90 px, the usual frame) and on the full
+render with the corners found in the half-size frame scaled ×2 (the sharp crop). Median
+of ``--repeat`` runs per card, ×5 stated for a Pi. Figures are noisy on a shared machine.
+JSON last line."""
 from __future__ import annotations
 
 import argparse
@@ -25,7 +26,7 @@ PI = 5  # a Pi 4/5 core against this machine's, as the other benches state it
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--widths", default="120,240,288,432")
+    parser.add_argument("--widths", default="120,180,240,432")
     parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
     faces = scenes.game_faces()

@@ -98,9 +98,8 @@ def _width(quad: np.ndarray) -> float:
 def _sharp(image: np.ndarray, quad: np.ndarray, source, widest: float = float("inf")):
     """(picture, the card's corners in it, how many times sharper than the frame, the box
     asked for): the source's sharper crop of the card where it has one (the corners scaled
-    into it; brought down so the card is at most ``widest`` px wide: the recogniser
-    straightens no card wider, and judges twins per 20 px of width, each width's judgement
-    made once for seconds), else the frame."""
+    into it; brought down so the card is at most ``widest`` px wide: taught_cards
+    `READ_CARD_PX`), else the frame."""
     size = (image.shape[1], image.shape[0])
     box = _crop_box(quad, size)
     crop = None
@@ -201,7 +200,7 @@ class FaceReader:
 
     def _recognise(self, game: str, image, result, calibration, zones, source=None
                    ) -> list[FaceSeen]:
-        from companion.box.taught_cards import straighten
+        from companion.box.taught_cards import READ_CARD_PX, straighten
         from hardware.camera.card_faces import find_cards, identify
 
         book, cards = self._book(game)
@@ -218,7 +217,7 @@ class FaceReader:
             self._empty.shape == image.shape else None
         outlines = find_cards(image, empty=empty)
         better = source.sharp_scale() if source is not None else 1.0
-        widest = book.straight_size(float("inf"))[0] if book is not None else float("inf")
+        widest = READ_CARD_PX  # one width for every sharp crop (too_alike judged once)
         wait = None  # the box of a card to look at again once the crop is sharper
         for corners in outlines:
             quad = np.asarray(corners, np.float32).reshape(4, 2)

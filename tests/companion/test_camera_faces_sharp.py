@@ -160,10 +160,10 @@ def test_a_card_apart_by_a_digit_is_named_from_the_sharp_crop_and_asked_without(
 def test_a_crop_wider_than_the_recogniser_straightens_is_brought_down(taught, deck,
                                                                         monkeypatch):
     """A source four times sharper (the Pi's full stream is 3.6 times the frame): the card,
-    360 px wide in its crop, is handed to the recogniser at most 288 px wide (what it
-    straightens a card to; its twins' judgement, made per 20 px of width, takes seconds
-    each the first time) and named right. Handed over as cropped (the planted fault: no
-    bringing down), it is judged at 360 px."""
+    360 px wide in its crop, is handed to the recogniser 180 px wide (`READ_CARD_PX`: the
+    width it was measured at, one width step for every card, its twins' judgement made
+    once; it takes seconds on a Pi) and named right. Handed over as cropped (the planted
+    fault: no bringing down), it is judged at 360 px."""
     from companion.wiring import camera_faces
     from hardware.camera import card_faces
 
@@ -178,7 +178,7 @@ def test_a_crop_wider_than_the_recogniser_straightens_is_brought_down(taught, de
     monkeypatch.setattr(card_faces, "identify", spy)
     said = read_card02(taught, deck, Sharper(scale=4.0))
     assert said == ([(ids["card02"], "council", "appeared")], [])
-    assert widths and max(widths) <= 288
+    assert widths and max(widths) == 180
     real_sharp = camera_faces._sharp
     monkeypatch.setattr(camera_faces, "_sharp", lambda image, quad, source, widest:
                         real_sharp(image, quad, source))
@@ -234,8 +234,10 @@ def test_a_source_that_never_gets_sharper_ends_in_one_question(taught, deck):
 def test_the_deck_page_judges_the_taught_cards_at_the_width_the_camera_crops(
         games_app, taught, tmp_path, monkeypatch):
     """The deck page's too-alike list: at the usual frame's 120 px without a camera (the
-    digit pair card01/card02 needs a sticker); with a camera whose source crops cards twice
-    as sharp (here a folder of frames said to have such a stream), at 240 px: told apart."""
+    digit pair card01/card02 needs a sticker); with a camera whose source crops cards more
+    sharply (here a folder of frames said to have such a stream), at the width the reader
+    reads them: 1.25 times sharper, 150 px; twice or 3.6 times (the Pi's), 180 px
+    (`READ_CARD_PX`, where wider cards are brought down to): told apart there."""
     import shutil
 
     from companion import context
@@ -260,7 +262,7 @@ def test_the_deck_page_judges_the_taught_cards_at_the_width_the_camera_crops(
         return got["card_px"], pair in got["alike"]
 
     assert judged() == (120, True)
-    scale = 2.0
+    scale = 1.25
     frames = tmp_path / "frames"
     frames.mkdir()
     cv2.imwrite(str(frames / "000.png"), Table(None).lay())
@@ -270,8 +272,10 @@ def test_the_deck_page_judges_the_taught_cards_at_the_width_the_camera_crops(
         resolve({"DATA_DIR": data, "CAMERA_SOURCE": f"folder:{frames}"}), service,
         manager.changed)
     try:
-        assert judged() == (240, False)
-        scale = 3.6  # the Camera Module 3's: judged at the widest a card is straightened to
-        assert judged() == (288, False)
+        assert judged()[0] == 150
+        scale = 2.0
+        assert judged() == (180, False)
+        scale = 3.6  # the Camera Module 3's
+        assert judged() == (180, False)
     finally:
         camera.stop()
