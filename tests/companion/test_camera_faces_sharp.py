@@ -237,7 +237,8 @@ def test_the_deck_page_judges_the_taught_cards_at_the_width_the_camera_crops(
     digit pair card01/card02 needs a sticker); with a camera whose source crops cards more
     sharply (here a folder of frames said to have such a stream), at the width the reader
     reads them: 1.25 times sharper, 150 px; twice or 3.6 times (the Pi's), 180 px
-    (`READ_CARD_PX`, where wider cards are brought down to): told apart there."""
+    (`READ_CARD_PX`, where wider cards are brought down to): told apart there. The running
+    camera hands its source to the face reader (a wiring that does not: no sharp crop)."""
     import shutil
 
     from companion import context
@@ -267,6 +268,13 @@ def test_the_deck_page_judges_the_taught_cards_at_the_width_the_camera_crops(
     frames.mkdir()
     cv2.imwrite(str(frames / "000.png"), Table(None).lay())
     monkeypatch.setattr(FolderSource, "sharp_scale", lambda self: scale)
+    from companion.wiring.camera_faces import FaceReader
+    from tests.waiting import PATIENCE, wait_for
+
+    handed = []
+    real_look = FaceReader.look
+    monkeypatch.setattr(FaceReader, "look", lambda self, *a: handed.append(a[-1]) or
+                        real_look(self, *a))
     manager = context.of(games_app).hardware
     camera = manager.camera = wiring.start(
         resolve({"DATA_DIR": data, "CAMERA_SOURCE": f"folder:{frames}"}), service,
@@ -277,5 +285,7 @@ def test_the_deck_page_judges_the_taught_cards_at_the_width_the_camera_crops(
         assert judged() == (180, False)
         scale = 3.6  # the Camera Module 3's
         assert judged() == (180, False)
+        assert wait_for(lambda: handed, PATIENCE, what="the camera's faces looking")
+        assert handed[-1] is camera.camera.capture.source
     finally:
         camera.stop()
