@@ -77,6 +77,8 @@ class CameraPort(Protocol):
 
     def answer_unknown(self, zone: str, card: str) -> None: ...
 
+    def card_px(self) -> int: ...
+
 
 class DicePort(Protocol):
     """The running dice wiring (a reader, the camera's tray, or the phones), as the routes

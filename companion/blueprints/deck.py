@@ -623,13 +623,16 @@ def _card_face_url(game_id: str, game: str, entry: str) -> str:
 @bp.get("/host/<game_id>/deck/faces.json")
 def faces_data(game_id: str):
     """The cards the game lets the camera know by face, each with its picture if taught,
-    the pairs of taught cards too alike to tell apart at the table's resolution, and the
-    taught cards whose turn the camera cannot tell there."""
+    the pairs of taught cards too alike to tell apart at the table's resolution (the
+    camera's crop of a card: `CameraWiring.card_px`), and the taught cards whose turn the
+    camera cannot tell there."""
     from companion.box import taught_cards
 
     live = common.host_only(game_id)
+    camera = context.current().hardware.camera
+    width = camera.card_px() if camera is not None else taught_cards.TABLE_CARD_PX
     try:
-        game, faces = _taught_status(live, taught_cards.status)
+        game, faces = _taught_status(live, lambda *a: taught_cards.status(*a, width))
     except CatalogError as exc:
         return refused(live.kind.name, exc)
     lang = i18n.page_lang()

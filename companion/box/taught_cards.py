@@ -24,11 +24,17 @@ MAX_UPLOAD = 4 * 1024 * 1024  # a scan or phone photo of a card (the app's reque
 MIN_SIDE_PX = 48  # a face smaller than this on its short side holds nothing to tell apart
 MAX_ASPECT = 3.0  # a card is never three times longer than wide
 KEPT_LONG_SIDE = 640  # the picture kept: enough for any table resolution, small on disk
-# the card's short side in the table camera's pixels (docs/camera.md: a 1280x720 frame of a
-# table about 50 cm deep): the resolution `too_alike` judges the taught cards at. It is what
-# the wiring gives (a card cut from the usual frame, no full-resolution crop for cards yet):
-# faces apart only by a small digit need 150 px (docs/camera.md "What a face needs")
+# the card's short side in the table camera's usual frame (docs/camera.md: a 1280x720 frame
+# of a table about 50 cm deep): the resolution `too_alike` judges the taught cards at, times
+# the source's `sharp_scale` when the camera crops cards from a sharper stream (`card_px`:
+# the Pi's full one); faces apart only by a small digit need 150 px (docs/camera.md "What a
+# face needs")
 TABLE_CARD_PX = 120
+# the card width a face is read at from a sharper crop (camera_faces.py brings a wider card
+# down to it): the width the recogniser was measured at on the tuned tables (docs/camera.md
+# "Measured": 0 wrong, 0.994 right), above the 150 px a digit pair needs, and one width
+# step for every card, so `too_alike`'s judgement (seconds on a Pi) is made once
+READ_CARD_PX = 180
 TRAY_SHARE = 0.6  # an outline covering more of the tray's picture than this is the tray
 TRAY_CARD_SHARE = 0.95  # a card may fill a small tray's depth (at most this much of it)
 TRAY_RIM = 0.04  # of the tray picture's short side, cut off each side before looking
@@ -205,15 +211,27 @@ def turn_alike(book, card_px: int = TABLE_CARD_PX) -> list[str]:
     return sorted(book.turn_alike(card_px))
 
 
-def status(game: str, data_dir: str | Path, info, catalog) -> dict:
+def card_px(source) -> int:
+    """The card width the camera reads faces at: `TABLE_CARD_PX` in the usual frame, times
+    how much sharper the source's crop is (``sharp_scale``: the Pi's full stream, which the
+    face reader crops cards from), at most `READ_CARD_PX` (the reader brings a wider card
+    down to it); ``source`` None (no camera): the usual frame's."""
+    scale = source.sharp_scale() if source is not None else 1.0
+    return min(max(TABLE_CARD_PX, round(TABLE_CARD_PX * scale)), READ_CARD_PX)
+
+
+def status(game: str, data_dir: str | Path, info, catalog, width: int = TABLE_CARD_PX
+           ) -> dict:
     """The teaching step's state: per face card ``{"id", "part", "names", "taught"}``, the
-    number taught, the pairs too alike and the cards whose turn cannot be told."""
+    number taught, the pairs too alike and the cards whose turn cannot be told, judged at
+    ``width`` px (`card_px`)."""
     taught = pictures(game, data_dir, info, catalog)
     cards = [{"id": c.id, "part": c.part, "names": c.names, "taught": c.id in taught}
              for c in face_cards(info, catalog)]
     book = face_book(taught)
-    return {"cards": cards, "taught": len(taught),
-            "alike": [list(p) for p in too_alike(book)], "turn_alike": turn_alike(book)}
+    return {"cards": cards, "taught": len(taught), "card_px": width,
+            "alike": [list(p) for p in too_alike(book, width)],
+            "turn_alike": turn_alike(book, width)}
 
 
 def book_for(game: str, data_dir: str | Path):

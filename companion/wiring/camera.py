@@ -340,6 +340,13 @@ class CameraWiring:
                 "decode_ms": stats["decode_ms"], "calibration": stats["calibration"], **shown,
                 **({"sensor": sensor} if sensor else {})}
 
+    def card_px(self) -> int:
+        """The card width faces are read at: the usual frame's, or the source's sharper
+        crop's (companion/box/taught_cards.py `card_px`): the deck page judges at it."""
+        from companion.box.taught_cards import card_px
+
+        return card_px(self.camera.capture.source)
+
     def snapshot(self) -> CameraSnapshot:
         """What the camera saw in its latest frame, and the cards at rest (immutable)."""
         with self._shown_lock:
@@ -480,7 +487,8 @@ class CameraWiring:
         recognizer = self.camera.recognizer
         try:
             seen = self.faces.look(live.kind.name, frame.image, result,
-                                   recognizer.calibration, recognizer.zones)
+                                   recognizer.calibration, recognizer.zones,
+                                   self.camera.capture.source)
         except Exception:  # the faces never stop the stickers being read
             log.exception("camera: reading the cards' faces failed")
             return

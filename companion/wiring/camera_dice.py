@@ -8,7 +8,7 @@ host's camera page), mapped into the image through the camera's calibration. Dic
 only inside it, only while the dice are the chosen source and the game awaits a roll.
 
 The crop: a frame source that can give the tray at a higher resolution than the frames the
-stickers are read in (the Pi's full-resolution stream) has ``tray_crop(box, size) ->
+stickers are read in (the Pi's full-resolution stream) has ``sharp_crop(box, size) ->
 image``, ``box`` the tray's (x0, y0, x1, y1) in the frame's pixels and ``size`` the frame's
 (width, height); otherwise the frame itself is cropped. A simulated source may declare where
 it draws its tray (``tray_mm``), used when the owner set none, from its first frame: `make
@@ -129,8 +129,8 @@ def tray_box(tray, calibration, width: int, height: int) -> tuple[int, int, int,
 
 def tray_crop(image: np.ndarray, box: tuple[int, int, int, int], source) -> np.ndarray:
     """The tray ``box`` of ``image``: from the source's full-resolution stream when it
-    offers one (``tray_crop``, in colour), else cut from the frame itself."""
-    crop = source.tray_crop(box, (image.shape[1], image.shape[0])) if source is not None \
+    offers one (``sharp_crop``, in colour), else cut from the frame itself."""
+    crop = source.sharp_crop(box, (image.shape[1], image.shape[0])) if source is not None \
         else None
     return image[box[1]:box[3], box[0]:box[2]] if crop is None else crop
 

@@ -12,6 +12,16 @@ changed since its last look, per zone: a card's sighting as its sticker would gi
 / removed), or an unknown card (`Unknown`: the TV asks "which card is this?"). The answer
 (`teach_unknown`) keeps the card's face picture as that card's, so it is known next time.
 
+The face is read at the resolution the source can give (docs/camera.md, "How a card is
+cropped"): a source with a sharper stream (`FrameSource.sharp_crop`: the Pi's full one) gives
+each card's bounding box from it, and the card is identified there (its corners scaled into
+the crop) rather than in the frame. That stream starts only when asked, so the first crops
+can be no sharper than the frame: a card unknown (or refused as too alike) on such a crop
+while the source could do better is not asked about yet; the reader keeps asking for the
+crop over the next still frames (which keeps the stream wanted) and looks once more when
+it is sharp, or after `SHARP_WAIT` still frames if it never gets so. One such second look
+per change at most: a source that never gets sharper ends in one question, not a loop.
+
 Threads: the camera thread looks; the HTTP threads read `unknown()` and answer. What both
 touch (the face books, the cards per zone, the unknown cards) is changed only under
 ``_lock`` (a leaf: never held while calling out).
@@ -33,6 +43,10 @@ THUMB = (32, 18)  # the grey thumbnail a look is skipped by when nothing changed
 THUMB_CHANGE = 20.0  # grey levels one thumbnail cell (a card covers several) changes by
 CARD_MM = (30.0, 130.0)  # a card's long side on the table: a tarot card is 12 cm
 UNKNOWN_KEPT = 4  # unknown cards asked about at once, at most
+CROP_MARGIN = 4  # frame px around a card's outline in the crop asked for
+SHARPER = 1.05  # a source whose sharp stream is less than this many times sharper: no wait
+SHARP_ENOUGH = 0.9  # share of the source's `sharp_scale` a crop must reach to count as sharp
+SHARP_WAIT = 15  # still frames a second look waits at most for the sharper crop
 
 
 @dataclass(frozen=True)
@@ -68,6 +82,42 @@ def _in(point, rect) -> bool:
     return rect is not None and rect[0] <= point[0] <= rect[2] and rect[1] <= point[1] <= rect[3]
 
 
+def _crop_box(quad: np.ndarray, size: tuple[int, int]) -> tuple[int, int, int, int]:
+    """The card's bounding box in the frame, a little wider, inside the frame."""
+    x0, y0 = np.floor(quad.min(axis=0)) - CROP_MARGIN
+    x1, y1 = np.ceil(quad.max(axis=0)) + CROP_MARGIN
+    return (max(0, int(x0)), max(0, int(y0)), min(size[0], int(x1)), min(size[1], int(y1)))
+
+
+def _width(quad: np.ndarray) -> float:
+    """A card's width: the mean of its two short sides."""
+    sides = [float(np.linalg.norm(quad[(i + 1) % 4] - quad[i])) for i in range(4)]
+    return min(sides[0] + sides[2], sides[1] + sides[3]) / 2
+
+
+def _sharp(image: np.ndarray, quad: np.ndarray, source, widest: float = float("inf")):
+    """(picture, the card's corners in it, how many times sharper than the frame, the box
+    asked for): the source's sharper crop of the card where it has one (the corners scaled
+    into it; brought down so the card is at most ``widest`` px wide: taught_cards
+    `READ_CARD_PX`), else the frame."""
+    size = (image.shape[1], image.shape[0])
+    box = _crop_box(quad, size)
+    crop = None
+    if source is not None and box[2] > box[0] and box[3] > box[1]:
+        crop = source.sharp_crop(box, size)
+    if crop is None or crop.size == 0:
+        return image, quad, 1.0, box
+    sx, sy = crop.shape[1] / (box[2] - box[0]), crop.shape[0] / (box[3] - box[1])
+    corners = (quad - np.float32(box[:2])) * np.float32([sx, sy])
+    width = _width(corners)
+    if width > widest:
+        w, h = max(1, round(crop.shape[1] * widest / width)), \
+            max(1, round(crop.shape[0] * widest / width))
+        corners = corners * np.float32([w / crop.shape[1], h / crop.shape[0]])
+        crop = cv2.resize(crop, (w, h), interpolation=cv2.INTER_AREA)
+    return crop, corners, sx, box
+
+
 def _card_sized(quad: np.ndarray, mm_per_px: float) -> bool:
     long_side = max(float(np.linalg.norm(quad[(i + 1) % 4] - quad[i])) for i in range(4))
     return CARD_MM[0] <= long_side * mm_per_px <= CARD_MM[1]
@@ -86,7 +136,7 @@ class FaceReader:
         # () -> the dice tray in board mm, or None: what lies there is a die, not a card
         # (and the card being taught on the deck page); set by `use_tray`
         self._tray = lambda: None
-        self._armed = False  # the camera thread's own (like ``_calm``, ``_looked``)
+        self._armed = False  # the camera thread's own (like ``_calm``, ``_looked``, ``_waiting``)
         self._relook = False  # told by an HTTP thread (under ``_lock``)
         self._calm = 0
         self._looked: np.ndarray | None = None  # the thumbnail of the last look
@@ -94,30 +144,48 @@ class FaceReader:
         # traces what changed against it first (a card on a busy printed board)
         self._empty: np.ndarray | None = None
         self.looks = 0  # how many times it looked (a still table adds none)
+        # a second look awaited: (the crop box asked for each still frame, frame size)
+        self._waiting: tuple | None = None
+        self._second = False  # this change already had its second look (or is having it)
 
     # ---- the camera thread ---------------------------------------------------------
-    def look(self, game: str | None, image: np.ndarray, result, calibration, zones
-             ) -> list[FaceSeen]:
-        """What changed among the cards known by face, once the table came to rest."""
+    def look(self, game: str | None, image: np.ndarray, result, calibration, zones,
+             source=None) -> list[FaceSeen]:
+        """What changed among the cards known by face, once the table came to rest;
+        ``source`` the frame source (its `sharp_crop`, `sharp_scale`), None: the frame only."""
         if game is None:
             return []
         with self._lock:
             if self._relook:  # a face taught or forgotten since: look again once still
                 self._relook, self._armed, self._calm = False, True, 0
+                self._waiting, self._second = None, False
         if result.mode != "skip":
-            if result.mode == "full" and not self._armed and self._looked is not None and \
+            if result.mode == "full" and (not self._armed or self._waiting is not None) and \
+                    self._looked is not None and \
                     float(np.abs(_thumb(image) - self._looked).max()) < THUMB_CHANGE:
                 return []  # the safety net's whole-frame decode of a table still as it was
             self._armed, self._calm = True, 0
+            self._waiting, self._second = None, False
             return []
         if not self._armed:
             return []
         self._calm += 1
+        if self._waiting is not None and not self._sharp_now(source) and \
+                self._calm < SHARP_WAIT:
+            return []  # the sharper crop asked for again: not there yet
         if self._calm < REST_FRAMES:
             return []
-        self._armed = False
+        self._armed, self._waiting = False, None
         self._looked = _thumb(image)
-        return self._recognise(game, image, result, calibration, zones)
+        return self._recognise(game, image, result, calibration, zones, source)
+
+    def _sharp_now(self, source) -> bool:
+        """Asks for the awaited crop again (keeping the sharper stream wanted): sharp yet?"""
+        box, size = self._waiting
+        crop = source.sharp_crop(box, size) if source is not None else None
+        if crop is None or crop.size == 0:
+            return False
+        return crop.shape[1] / (box[2] - box[0]) >= SHARP_ENOUGH * source.sharp_scale()
 
     def _book(self, game: str) -> tuple:
         with self._lock:
@@ -130,8 +198,9 @@ class FaceReader:
                 self._books[game] = kept
         return kept
 
-    def _recognise(self, game: str, image, result, calibration, zones) -> list[FaceSeen]:
-        from companion.box.taught_cards import straighten
+    def _recognise(self, game: str, image, result, calibration, zones, source=None
+                   ) -> list[FaceSeen]:
+        from companion.box.taught_cards import READ_CARD_PX, straighten
         from hardware.camera.card_faces import find_cards, identify
 
         book, cards = self._book(game)
@@ -147,6 +216,9 @@ class FaceReader:
         empty = self._empty if self._empty is not None and \
             self._empty.shape == image.shape else None
         outlines = find_cards(image, empty=empty)
+        better = source.sharp_scale() if source is not None else 1.0
+        widest = READ_CARD_PX  # one width for every sharp crop (too_alike judged once)
+        wait = None  # the box of a card to look at again once the crop is sharper
         for corners in outlines:
             quad = np.asarray(corners, np.float32).reshape(4, 2)
             if any(_inside(c, quad) for c in stickers):
@@ -157,15 +229,22 @@ class FaceReader:
             if zone is None or zone in now or _in(at, tray) or not _card_sized(
                     quad, calibration.mm_per_px(centre)):
                 continue
-            seen = identify(image, corners, book) if book is not None else None
+            picture, inside, scale, box = _sharp(image, quad, source, widest)
+            seen = identify(picture, inside, book) if book is not None else None
             if seen is None or seen.id is None or seen.id not in cards:
-                unknown[zone] = Unknown(zone, straighten(image, quad))
+                if better >= SHARPER and scale < SHARP_ENOUGH * better and not self._second:
+                    wait = box  # not sharp yet: not asked before a sharper look
+                unknown[zone] = Unknown(zone, straighten(picture, inside))
                 continue
             if not seen.turn_known:  # a face's turn is the game's: never told as a guess
                 log.info("camera faces: %s in %s, its turn not known", seen.id, zone)
                 continue
             angle = calibration.board_angle(float(seen.turn), centre)
             now[zone] = (seen.id, round(angle / 90.0) % 4)
+        if wait is not None:  # look again once the source's crop is sharper (bounded)
+            self._waiting = (wait, (image.shape[1], image.shape[0]))
+            self._armed, self._calm, self._second = True, 0, True
+            return []
         if not outlines:  # nothing card-like at all: the table as it is when empty
             self._empty = image
         out = []

@@ -38,13 +38,14 @@ Camera Module's view"; the facts and their sources: tests/hardware/standin/):
 - **Colour**: yuv420 is sYCC, full range; the tray's colour is converted as such
   (`i420_crop`), not with OpenCV's limited-range I420 conversion.
 
-The tray of dice needs more pixels than the stickers (docs/camera.md, "Resolution"): while
-someone asks for the tray (`tray_crop`, called for each frame while a roll is awaited) the
-child is restarted at the sensor's full resolution (at ``full_fps``); frames are then scaled
-down to the usual size for the recogniser and the tray is cut from the full frame, in
-colour. Nobody asking for ``full_idle`` seconds: back to the usual stream. When the child
-ends, `read` raises `SourceLost` with the end of its stderr; the capture thread then closes
-and reopens the source with back-off, which starts a new child.
+The tray of dice and a card's face need more pixels than the stickers (docs/camera.md,
+"Resolution"): while someone asks for a sharp crop (`sharp_crop`: the dice tray, called for
+each frame while a roll is awaited; a card come to rest) the child is restarted at the
+sensor's full resolution (at ``full_fps``); frames are then scaled down to the usual size
+for the recogniser and the crop is cut from the full frame, in colour. Nobody asking for
+``full_idle`` seconds: back to the usual stream. When the child ends, `read` raises
+`SourceLost` with the end of its stderr; the capture thread then closes and reopens the
+source with back-off, which starts a new child.
 """
 from __future__ import annotations
 
@@ -209,7 +210,8 @@ def _widen_pipe(fd: int, frame_bytes: int) -> None:
 
 class RpicamSource(FrameSource):
     """Frames of the Camera Module from an `rpicam-vid` child process (gray, 2-D uint8);
-    `tray_crop` cuts a rectangle from the full-resolution stream, in colour."""
+    `sharp_crop` (alias `tray_crop`) cuts a rectangle from the full-resolution stream, in
+    colour."""
 
     def __init__(self, width: int = 1280, height: int = 720, fps: int = 30,
                  program: str | None = None, full: bool = True, full_fps: int = 5,
@@ -336,8 +338,8 @@ class RpicamSource(FrameSource):
         self._got_frame = True
         return frame
 
-    def tray_crop(self, box: tuple[int, int, int, int], size: tuple[int, int]
-                  ) -> np.ndarray | None:
+    def sharp_crop(self, box: tuple[int, int, int, int], size: tuple[int, int]
+                   ) -> np.ndarray | None:
         """The rectangle ``box`` (x0, y0, x1, y1 in a frame of ``size``) in colour (BGR) from
         the latest frame, at the full resolution once that stream runs (the first frames
         after the first call: the usual one). Asking keeps the full stream running."""
@@ -348,6 +350,15 @@ class RpicamSource(FrameSource):
             return None
         frame, stream = latest
         return i420_crop(frame, stream.width, stream.height, stream.stride, box, size)
+
+    def sharp_scale(self) -> float:
+        """The full stream's width over the usual one's (1.0 without the full stream or
+        before the camera is listed, at the first open)."""
+        with self._lock:
+            camera = self.camera
+        if not self.full or camera is None:
+            return 1.0
+        return self.stream(True).width / self.width
 
     def _follow_tray_request(self) -> None:
         """Restart the child on the stream now wanted: full while the tray is asked for."""

@@ -38,11 +38,23 @@ class FrameSource:
     # what some sources offer besides their frames; the defaults say "not this one"
     tray_mm: tuple[float, float, float, float] | None = None  # the tray a simulated table draws
 
+    def sharp_crop(self, box: tuple[int, int, int, int], size: tuple[int, int]
+                   ) -> np.ndarray | None:
+        """The rectangle ``box`` of a frame of ``size``, in colour from a sharper stream
+        (the Pi camera's full one, rpicam.py; asking may start it, so the first answers can
+        be no sharper than the frame); None: this source has none (cut it from the frame).
+        What the rectangle shows is no concern of the source's (a dice tray, a card)."""
+        return None
+
     def tray_crop(self, box: tuple[int, int, int, int], size: tuple[int, int]
                   ) -> np.ndarray | None:
-        """The rectangle ``box`` of a frame of ``size``, in colour from a sharper stream
-        (the Pi camera's, rpicam.py); None: this source has none (cut it from the frame)."""
-        return None
+        """`sharp_crop` under its first caller's name (the dice tray)."""
+        return self.sharp_crop(box, size)
+
+    def sharp_scale(self) -> float:
+        """How many times sharper than the frame `sharp_crop` gets once its stream runs
+        (1.0: never sharper): lets a reader tell a crop not sharp yet from the best there is."""
+        return 1.0
 
     def describe(self) -> str | None:
         """The sensor, its modes and strides, for `companion doctor` (the Pi camera); None:

@@ -229,13 +229,13 @@ def test_an_unreadable_die_is_asked_of_the_rolling_player_only(games_live):
 
 class FullResolution(FrameSource):
     """A frame source as the Pi's (hardware/camera/rpicam.py): grey frames for the stickers,
-    and the tray cut in colour from a stream twice as sharp (``tray_crop``)."""
+    and the tray cut in colour from a stream twice as sharp (``sharp_crop``)."""
 
     def __init__(self) -> None:
         self.sharp = None
         self.asked: list = []
 
-    def tray_crop(self, box, size):
+    def sharp_crop(self, box, size):
         self.asked.append((box, size))
         x0, y0, x1, y1 = (2 * v for v in box)
         return self.sharp[y0:y1, x0:x1]

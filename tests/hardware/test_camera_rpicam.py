@@ -136,8 +136,10 @@ def test_a_tray_zone_crops_the_same_table_region_from_both_streams(
         box = (300, 160, 760, 520)  # a tray zone in the usual frame
         crop = read_full(source, box)
         while_full = source.read()
+        scale = source.sharp_scale()  # what a reader expects of the crop once it is sharp
     finally:
         source.close()
+    assert scale > 2 and crop.shape[1] / (box[2] - box[0]) == pytest.approx(scale, rel=0.01)
     # the box on the sensor, by the truth of the view
     scale_x, scale_y = band[2] / USUAL[0], band[3] / USUAL[1]
     rect = (band[0] + box[0] * scale_x, band[1] + box[1] * scale_y,
