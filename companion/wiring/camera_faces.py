@@ -15,12 +15,14 @@ changed since its last look, per zone: a card's sighting as its sticker would gi
 The face is read at the resolution the source can give (docs/camera.md, "How a card is
 cropped"): a source with a sharper stream (`FrameSource.sharp_crop`: the Pi's full one) gives
 each card's bounding box from it, and the card is identified there (its corners scaled into
-the crop) rather than in the frame. That stream starts only when asked, so the first crops
-can be no sharper than the frame: a card unknown (or refused as too alike) on such a crop
-while the source could do better is not asked about yet; the reader keeps asking for the
-crop over the next still frames (which keeps the stream wanted) and looks once more when
-it is sharp, or after `SHARP_WAIT` still frames if it never gets so. One such second look
-per change at most: a source that never gets sharper ends in one question, not a loop.
+the crop) rather than in the frame, but only when the frame did not tell it: asking starts
+that stream (on the Pi a restart of rpicam-vid, frames missing for stickers and dice), so a
+card the frame names costs no restart. A card unknown (or refused as too alike) in the frame
+while the source could do better is not asked about yet; the reader asks for the crop over
+the next still frames (which starts the stream and keeps it wanted; its first crops can be
+no sharper than the frame) and looks once more when it is sharp, or after `SHARP_WAIT`
+still frames if it never gets so. One such second look per change at most: a source that
+never gets sharper ends in one question, not a loop.
 
 Threads: the camera thread looks; the HTTP threads read `unknown()` and answer. What both
 touch (the face books, the cards per zone, the unknown cards) is changed only under
@@ -219,6 +221,7 @@ class FaceReader:
         better = source.sharp_scale() if source is not None else 1.0
         widest = READ_CARD_PX  # one width for every sharp crop (too_alike judged once)
         wait = None  # the box of a card to look at again once the crop is sharper
+        size = (image.shape[1], image.shape[0])
         for corners in outlines:
             quad = np.asarray(corners, np.float32).reshape(4, 2)
             if any(_inside(c, quad) for c in stickers):
@@ -229,7 +232,10 @@ class FaceReader:
             if zone is None or zone in now or _in(at, tray) or not _card_sized(
                     quad, calibration.mm_per_px(centre)):
                 continue
-            picture, inside, scale, box = _sharp(image, quad, source, widest)
+            if self._second:  # the second look: from the sharper stream
+                picture, inside, scale, box = _sharp(image, quad, source, widest)
+            else:  # the frame first: asking the sharper stream restarts the Pi's camera
+                picture, inside, scale, box = image, quad, 1.0, _crop_box(quad, size)
             seen = identify(picture, inside, book) if book is not None else None
             if seen is None or seen.id is None or seen.id not in cards:
                 if better >= SHARPER and scale < SHARP_ENOUGH * better and not self._second:

@@ -188,9 +188,10 @@ def test_a_crop_wider_than_the_recogniser_straightens_is_brought_down(taught, de
 
 
 def test_a_crop_not_sharp_yet_is_looked_at_again_not_asked(taught, deck):
-    """The full stream starting: the first crop is at the frame's resolution. The card is
-    not asked about then; the reader asks for the crop over the next still frames and looks
-    once more when it is sharp: named. Then a still table costs nothing (no look, no crop)."""
+    """The first look is at the frame (no crop asked: no restart of the Pi's camera); the
+    card is not asked about then. The reader asks for the crop over the next still frames
+    (the full stream starting: its first crop at the frame's resolution) and looks once
+    more when it is sharp: named. Then a still table costs nothing (no look, no crop)."""
     from companion.wiring.camera_faces import REST_FRAMES, FaceReader
 
     data, ids = taught
@@ -200,13 +201,39 @@ def test_a_crop_not_sharp_yet_is_looked_at_again_not_asked(taught, deck):
     table.still(reader, table.lay(), 5)
     image = table.lay([card02(deck)])
     assert table.still(reader, image, 1 + REST_FRAMES) == []  # the change, then rest
-    assert (reader.looks, source.asked, reader.unknown()) == (2, 1, [])  # not asked yet
+    assert (reader.looks, source.asked, reader.unknown()) == (2, 0, [])  # not asked yet
     said = table.still(reader, image, REST_FRAMES)
     assert [(s.card, s.change) for s in said] == [(ids["card02"], "appeared")]
     assert reader.looks == 3 and reader.unknown() == []
     asked = source.asked
     assert table.still(reader, image, 40) == []
     assert (reader.looks, source.asked) == (3, asked)
+
+
+def test_a_card_the_frame_names_asks_no_sharp_crop(taught, deck, monkeypatch):
+    """card00 laid 130 px wide (apart from every taught face by more than a digit): named
+    from the frame, and the sharper stream never asked for (on a Pi each ask restarts the
+    camera twice: to the full stream and back). The planted fault, every look from the
+    sharp crop, asks for it."""
+    from companion.wiring import camera_faces
+    from hardware.synthetic.video import board_to_table
+
+    data, ids = taught
+
+    def read(source):
+        reader = camera_faces.FaceReader(data)
+        table = Table(source)
+        table.still(reader, table.lay(), 5)
+        laid = Laid(deck["card00"], *board_to_table(0, 60), 130)
+        said = table.still(reader, table.lay([laid]), 25)
+        return [(s.card, s.change) for s in said], source.asked
+
+    assert read(Sharper()) == ([(ids["card00"], "appeared")], 0)
+    monkeypatch.setattr(camera_faces.FaceReader, "_second", property(lambda self: True,
+                                                                     lambda self, v: None),
+                        raising=False)
+    said, asked = read(Sharper())
+    assert said == [(ids["card00"], "appeared")] and asked > 0
 
 
 def test_a_source_that_never_gets_sharper_ends_in_one_question(taught, deck):
