@@ -1234,7 +1234,9 @@ def _read_floor(image: np.ndarray, floor: np.ndarray, die_px: float | None, taug
         dice += [d for d in _on_patches(image, standing, known, taught) if all(
             np.hypot(d.centre[0] - e.centre[0], d.centre[1] - e.centre[1]) > 0.6 * e.side
             for e in dice)]
-    clusters = _pip_clusters(image, masks[1], dice, known)
+    # dark pips of a light die, found in the darker-than-floor mask; where the dice's size
+    # is known the local dark passes below find them (darker than the body around them)
+    clusters = [] if known else _pip_clusters(image, masks[1], dice, known)
     if known:  # light pips on a die the floor's colour: only where the dice's size is known
         local = _local_pips(image, known)
         spotted = []  # labelled once, for both uses (the ones below need no labels)
