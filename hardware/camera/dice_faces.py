@@ -1240,11 +1240,13 @@ def _read_floor(image: np.ndarray, floor: np.ndarray, die_px: float | None, taug
     if known:  # light pips on a die the floor's colour: only where the dice's size is known
         local = _local_pips(image, known)
         spotted = []  # labelled once, for both uses (the ones below need no labels)
-        for spots, dark in local:
+        for k, (spots, dark) in enumerate(local):
             part = _components(spots, scratch=True)
             spotted.append((part[0], None, *part[2:]))
+            # at the higher level pips run together stand apart by their cores already: no
+            # runs parted there
             clusters += _pip_clusters(image, spots, dice + clusters, known, light_body=dark,
-                                      components=part)
+                                      runs=k < 2, components=part)
         clusters += _pip_clusters(image, masks[0], dice + clusters, known, light_body=False,
                                   runs=False)
         for (spots, dark), part in zip(local[:2], spotted[:2], strict=True):
