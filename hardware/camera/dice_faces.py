@@ -1243,11 +1243,10 @@ def _read_floor(image: np.ndarray, floor: np.ndarray, die_px: float | None, taug
         for k, (spots, dark) in enumerate(local):
             part = _components(spots, scratch=True)
             spotted.append((part[0], None, *part[2:]))
-            # runs parted only among light pips at the lower level: at the higher one pips
-            # run together stand apart by their cores already, and dark ones parted there
-            # made no die more read on the tuned trays (large pips: one more, 24 throws)
+            # at the higher level pips run together stand apart by their cores already: no
+            # runs parted there
             clusters += _pip_clusters(image, spots, dice + clusters, known, light_body=dark,
-                                      runs=k == 1, components=part)
+                                      runs=k < 2, components=part)
         clusters += _pip_clusters(image, masks[0], dice + clusters, known, light_body=False,
                                   runs=False)
         for (spots, dark), part in zip(local[:2], spotted[:2], strict=True):
