@@ -661,13 +661,15 @@ def _band_masks(image: np.ndarray, floor: np.ndarray
     np.subtract(off, 20, out=off)
     darker = cv2.compare(total, off, cv2.CMP_LT)
     scale = cv2.divide(total, floor_total, dst=floor_total)
-    tinted = np.zeros_like(lighter)
-    for c in range(3):  # any channel far off the floor's as lit here
-        np.multiply(floor[:, :, c], scale, out=off, dtype=np.float32)
-        np.subtract(image[:, :, c], off, out=off)
-        np.abs(off, out=off)
-        tinted |= cv2.compare(off, TINTED, cv2.CMP_GT)
-    tinted &= cv2.compare(total, 90, cv2.CMP_GT)
+    far = None
+    # any channel far off the floor's as lit here; OpenCV's calls on split planes, not
+    # numpy's on strided ones: the same float32 figures, 0.9 of the CPU
+    for plane, floor_plane in zip(cv2.split(image), cv2.split(floor), strict=True):
+        cv2.multiply(floor_plane, scale, dst=off, dtype=cv2.CV_32F)
+        off = cv2.absdiff(plane.astype(np.float32), off, dst=off)
+        side = cv2.compare(off, TINTED, cv2.CMP_GT)
+        far = side if far is None else cv2.bitwise_or(far, side, dst=far)
+    tinted = cv2.bitwise_and(far, cv2.compare(total, 90, cv2.CMP_GT), dst=far)
     return lighter, darker, tinted
 
 
@@ -1232,15 +1234,19 @@ def _read_floor(image: np.ndarray, floor: np.ndarray, die_px: float | None, taug
         dice += [d for d in _on_patches(image, standing, known, taught) if all(
             np.hypot(d.centre[0] - e.centre[0], d.centre[1] - e.centre[1]) > 0.6 * e.side
             for e in dice)]
-    clusters = _pip_clusters(image, masks[1], dice, known)
+    # dark pips of a light die, found in the darker-than-floor mask; where the dice's size
+    # is known the local dark passes below find them (darker than the body around them)
+    clusters = [] if known else _pip_clusters(image, masks[1], dice, known)
     if known:  # light pips on a die the floor's colour: only where the dice's size is known
         local = _local_pips(image, known)
         spotted = []  # labelled once, for both uses (the ones below need no labels)
-        for spots, dark in local:
+        for k, (spots, dark) in enumerate(local):
             part = _components(spots, scratch=True)
             spotted.append((part[0], None, *part[2:]))
+            # at the higher level pips run together stand apart by their cores already: no
+            # runs parted there
             clusters += _pip_clusters(image, spots, dice + clusters, known, light_body=dark,
-                                      components=part)
+                                      runs=k < 2, components=part)
         clusters += _pip_clusters(image, masks[0], dice + clusters, known, light_body=False,
                                   runs=False)
         for (spots, dark), part in zip(local[:2], spotted[:2], strict=True):
