@@ -68,6 +68,7 @@ MAX_SHARE = 0.6  # the longest card find_cards takes, of the frame's shorter sid
 SNAP_PX = 5  # px either side of an outline where find_cards looks for the card's edge
 SNAP_TURN = 0.05  # sine of the most a snapped side may turn from the outline's (3 degrees)
 SNAP_DIFF_SHARE = 0.3  # against the empty table: a step this share of the strongest is an edge
+PUSH_SHARE = 0.1  # of the card's short side: how far out a side inside the card is pushed
 CHANGED = 30  # grey levels (any channel) a card changes the empty table by
 CHANGED_FAINT = 12  # ... at least (pale paper on a pale part of a board; noise: about 3)
 LAID_SHARE = 0.25  # of a card's outline that changed, at least (a board's own print: none)
@@ -795,7 +796,7 @@ def find_cards(frame: np.ndarray, min_px: float = MIN_CARD_PX, max_share: float 
                 quad, tuple(float(v) for v in k.mean(axis=0)), False) >= 0 for k in kept):
             kept.append(quad)
     edges_of = (_gradients(grey), None if diff is None else _gradients(diff))
-    return [_snap(edges_of, quad) for quad in kept]
+    return [_snap(edges_of, quad, diff) for quad in kept]
 
 
 def _strips(diff: np.ndarray, quad: np.ndarray, near: float = 2.0, far: float = 5.0
@@ -851,18 +852,72 @@ def _whole(diff: np.ndarray | None, quad: np.ndarray) -> bool:
     return outer <= WHOLE_OUTSIDE and inner >= outer + WHOLE_STEP
 
 
-def _snap(gradients: tuple, quad: np.ndarray) -> np.ndarray:
+def _snap(gradients: tuple, quad: np.ndarray, diff: np.ndarray | None = None
+          ) -> np.ndarray:
     """``_snapped`` onto the edge of what changed against the empty table, when known: the
     table's own print (a board's lines and text) is gone there, so the card's edge is its
     outermost step even when its paper is close to the table's colour and a printed frame
     just inside is the stronger step; else, or if that finds no edge, onto the frame's.
-    ``gradients``: (the frame's, the change's or None), each ``_gradients``."""
+    ``gradients``: (the frame's, the change's or None), each ``_gradients``; ``diff``: the
+    change itself (``_difference``), to push out a side left on a printed frame
+    (``_pushed``)."""
     of_frame, of_change = gradients
     if of_change is not None:
         snapped = _snapped(of_change, quad, strong_share=SNAP_DIFF_SHARE)
+        if diff is not None:
+            pushed = _pushed(diff, snapped)
+            if pushed is not snapped:
+                return _snapped(of_change, pushed, strong_share=SNAP_DIFF_SHARE)
         if snapped is not quad:
             return snapped
     return _snapped(of_frame, quad)
+
+
+def _pushed(diff: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """The quad with each side that lies inside the card moved out to where the change
+    against the empty table ends: a card's printed frame, a dark line a few px inside its
+    edge, is a stronger step than pale paper on a pale board, and a mask cut and grown
+    back can leave a side on it, further in than ``_snapped`` reaches. A side is moved
+    only when, just outside it, the table changed (``CHANGED_FAINT``, median along the
+    side) and, within ``PUSH_SHARE`` of the card's short side, it is unchanged
+    (``WHOLE_OUTSIDE``): a neighbour or a shadow changed beyond that, the side stays.
+    The quad itself when no side moves."""
+    sides = [float(np.linalg.norm(quad[(i + 1) % 4] - quad[i])) for i in range(4)]
+    reach = int(math.ceil(PUSH_SHARE * min(sides)))
+    if reach <= SNAP_PX:
+        return quad
+    offsets = np.arange(1, reach + 1, dtype=np.float32)
+    t = np.linspace(0.15, 0.85, 24, dtype=np.float32)
+    centre = quad.mean(axis=0)
+    lines, moved = [], False
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        along = b - a
+        normal = np.float32([-along[1], along[0]]) / sides[i]
+        if float(np.dot(normal, (a + b) / 2 - centre)) < 0:
+            normal = -normal  # outwards
+        base = a[None] + t[:, None] * along[None]
+        xs = base[:, 0:1] + offsets[None] * normal[0]
+        ys = base[:, 1:2] + offsets[None] * normal[1]
+        level = np.median(cv2.remap(diff, xs, ys, cv2.INTER_LINEAR,
+                                    borderMode=cv2.BORDER_REPLICATE), axis=0)
+        out = np.nonzero(level <= WHOLE_OUTSIDE)[0]
+        by = 0.0
+        if level[0] >= CHANGED_FAINT and len(out) and out[0] > SNAP_PX // 2:
+            by = float(offsets[out[0]]) - 2.0  # where it ends, less the blur's ramp
+            moved = True
+        lines.append((a + by * normal, along / sides[i]))
+    if not moved:
+        return quad
+    out = []
+    for i in range(4):
+        (p, r), (q, v) = lines[i - 1], lines[i]
+        denom = float(r[0] * v[1] - r[1] * v[0])
+        if abs(denom) < 1e-3:
+            return quad
+        d = q - p
+        out.append(p + float(d[0] * v[1] - d[1] * v[0]) / denom * r)
+    return np.float32(out)
 
 
 def recognise(frame: np.ndarray, book: FaceBook, min_px: float = MIN_CARD_PX,
