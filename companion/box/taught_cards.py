@@ -31,10 +31,11 @@ KEPT_LONG_SIDE = 640  # the picture kept: enough for any table resolution, small
 # face needs")
 TABLE_CARD_PX = 120
 # the card width a face is read at from a sharper crop (camera_faces.py brings a wider card
-# down to it): the width the recogniser was measured at on the tuned tables (docs/camera.md
-# "Measured": 0 wrong, 0.994 right), above the 150 px a digit pair needs, and one width
+# down to it): the width at which the drawn game cards meet 99 % on every tuned table
+# (docs/camera.md "Measured, full-resolution widths": at 180 px the printed board gave
+# 0.984, at 240 px 0.995, 0 wrong), above the 150 px a digit pair needs, and one width
 # step for every card, so `too_alike`'s judgement (seconds on a Pi) is made once
-READ_CARD_PX = 180
+READ_CARD_PX = 240
 TRAY_SHARE = 0.6  # an outline covering more of the tray's picture than this is the tray
 TRAY_CARD_SHARE = 0.95  # a card may fill a small tray's depth (at most this much of it)
 TRAY_RIM = 0.04  # of the tray picture's short side, cut off each side before looking

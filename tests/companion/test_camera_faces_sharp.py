@@ -160,7 +160,7 @@ def test_a_card_apart_by_a_digit_is_named_from_the_sharp_crop_and_asked_without(
 def test_a_crop_wider_than_the_recogniser_straightens_is_brought_down(taught, deck,
                                                                         monkeypatch):
     """A source four times sharper (the Pi's full stream is 3.6 times the frame): the card,
-    360 px wide in its crop, is handed to the recogniser 180 px wide (`READ_CARD_PX`: the
+    360 px wide in its crop, is handed to the recogniser 240 px wide (`READ_CARD_PX`: the
     width it was measured at, one width step for every card, its twins' judgement made
     once; it takes seconds on a Pi) and named right. Handed over as cropped (the planted
     fault: no bringing down), it is judged at 360 px."""
@@ -178,7 +178,7 @@ def test_a_crop_wider_than_the_recogniser_straightens_is_brought_down(taught, de
     monkeypatch.setattr(card_faces, "identify", spy)
     said = read_card02(taught, deck, Sharper(scale=4.0))
     assert said == ([(ids["card02"], "council", "appeared")], [])
-    assert widths and max(widths) == 180
+    assert widths and max(widths) == taught_cards.READ_CARD_PX == 240
     real_sharp = camera_faces._sharp
     monkeypatch.setattr(camera_faces, "_sharp", lambda image, quad, source, widest:
                         real_sharp(image, quad, source))
@@ -263,7 +263,7 @@ def test_the_deck_page_judges_the_taught_cards_at_the_width_the_camera_crops(
     """The deck page's too-alike list: at the usual frame's 120 px without a camera (the
     digit pair card01/card02 needs a sticker); with a camera whose source crops cards more
     sharply (here a folder of frames said to have such a stream), at the width the reader
-    reads them: 1.25 times sharper, 150 px; twice or 3.6 times (the Pi's), 180 px
+    reads them: 1.25 times sharper, 150 px; twice or 3.6 times (the Pi's), 240 px
     (`READ_CARD_PX`, where wider cards are brought down to): told apart there. The running
     camera hands its source to the face reader (a wiring that does not: no sharp crop)."""
     import shutil
@@ -309,9 +309,9 @@ def test_the_deck_page_judges_the_taught_cards_at_the_width_the_camera_crops(
     try:
         assert judged()[0] == 150
         scale = 2.0
-        assert judged() == (180, False)
+        assert judged() == (240, False)
         scale = 3.6  # the Camera Module 3's
-        assert judged() == (180, False)
+        assert judged() == (240, False)
         assert wait_for(lambda: handed, PATIENCE, what="the camera's faces looking")
         assert handed[-1] is camera.camera.capture.source
     finally:
