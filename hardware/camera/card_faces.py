@@ -690,16 +690,22 @@ def _snapped(gradients: tuple[np.ndarray, np.ndarray], quad: np.ndarray,
             if abs(float(vx * along[1] - vy * along[0])) / length <= SNAP_TURN:
                 kept = (np.float32([x0, y0]), np.float32([vx, vy]))
         lines.append(kept)
+    out = _crossings(lines)
+    return out if out is not None and np.abs(out - quad).max() <= 1.5 * reach else quad
+
+
+def _crossings(lines: list) -> np.ndarray | None:
+    """The four corners where each side's line (a point, a direction) meets the one before
+    it; None when two neighbours are (nearly) parallel."""
     out = []
     for i in range(4):
         (p, r), (q, v) = lines[i - 1], lines[i]
         denom = float(r[0] * v[1] - r[1] * v[0])
         if abs(denom) < 1e-3:
-            return quad
+            return None
         d = q - p
         out.append(p + float(d[0] * v[1] - d[1] * v[0]) / denom * r)
-    out = np.float32(out)
-    return out if np.abs(out - quad).max() <= 1.5 * reach else quad
+    return np.float32(out)
 
 
 def _grown(quad: np.ndarray, by: float) -> np.ndarray:
@@ -907,17 +913,8 @@ def _pushed(diff: np.ndarray, quad: np.ndarray) -> np.ndarray:
             by = float(offsets[out[0]]) - 2.0  # where it ends, less the blur's ramp
             moved = True
         lines.append((a + by * normal, along / sides[i]))
-    if not moved:
-        return quad
-    out = []
-    for i in range(4):
-        (p, r), (q, v) = lines[i - 1], lines[i]
-        denom = float(r[0] * v[1] - r[1] * v[0])
-        if abs(denom) < 1e-3:
-            return quad
-        d = q - p
-        out.append(p + float(d[0] * v[1] - d[1] * v[0]) / denom * r)
-    return np.float32(out)
+    out = _crossings(lines) if moved else None
+    return quad if out is None else out
 
 
 def recognise(frame: np.ndarray, book: FaceBook, min_px: float = MIN_CARD_PX,

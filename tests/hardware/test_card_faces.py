@@ -294,6 +294,24 @@ def test_the_real_deck_never_guesses_a_turn(monkeypatch):
     assert wrong_turns() > 0
 
 
+def _corner_errors(faces, seeds, card_px: float, reach: float) -> tuple[list[float], int]:
+    """Outlines found on printed-board scenes against the empty table: each laid card's
+    worst corner error (px, at the best corner order), and how many outlines were no card."""
+    errors, false = [], 0
+    for seed in seeds:
+        image, truths, empty = scenes.scene_and_empty(faces, seed, "board", card_px, 4)
+        quads = card_faces.find_cards(image, empty=empty)
+        for truth in truths:
+            true = np.float32(truth.corners)
+            near = [q for q in quads
+                    if np.linalg.norm(q.mean(axis=0) - true.mean(axis=0)) < reach]
+            assert near, (seed, truth.id)
+            errors.append(min(float(np.abs(np.roll(near[0], k, axis=0) - true).max())
+                              for k in range(4)))
+        false += len(quads) - len(truths)
+    return errors, false
+
+
 def test_on_a_printed_board_outlines_lie_on_the_card_and_none_on_the_print(game,
                                                                             monkeypatch):
     """Cream cards with a dark printed frame on a parchment board: against the empty table
@@ -304,18 +322,8 @@ def test_on_a_printed_board_outlines_lie_on_the_card_and_none_on_the_print(game,
     faces, _ = game
 
     def errors_and_false():
-        errors, false = [], 0
-        for seed in (7002, 7008, 7011):  # (a card with a token over its edge: 8 px off)
-            image, truths, empty = scenes.scene_and_empty(faces, seed, "board", 160.0, 4)
-            quads = card_faces.find_cards(image, empty=empty)
-            for truth in truths:
-                true = np.float32(truth.corners)
-                near = [q for q in quads if np.linalg.norm(q.mean(axis=0) - true.mean(axis=0))
-                        < 48]
-                assert near, (seed, truth.id)
-                errors.append(min(float(np.abs(np.roll(near[0], k, axis=0) - true).max())
-                                  for k in range(4)))
-            false += len(quads) - len(truths)
+        # (seed 7008: a card with a token over its edge, 8 px off)
+        errors, false = _corner_errors(faces, (7002, 7008, 7011), 160.0, 48)
         return float(np.median(errors)), max(errors), false
 
     middle, worst, false = errors_and_false()
@@ -339,18 +347,7 @@ def test_a_side_left_on_the_printed_frame_is_pushed_out_to_the_cards_edge(game,
     faces, _ = game
 
     def worst():
-        errors = []
-        for seed in (7014, 7030):
-            image, truths, empty = scenes.scene_and_empty(faces, seed, "board", 240.0, 4)
-            quads = card_faces.find_cards(image, empty=empty)
-            for truth in truths:
-                true = np.float32(truth.corners)
-                near = [q for q in quads if np.linalg.norm(q.mean(axis=0) - true.mean(axis=0))
-                        < 72]
-                assert near, (seed, truth.id)
-                errors.append(min(float(np.abs(np.roll(near[0], k, axis=0) - true).max())
-                                  for k in range(4)))
-        return max(errors)
+        return max(_corner_errors(faces, (7014, 7030), 240.0, 72)[0])
 
     assert worst() < 4.0
     monkeypatch.setattr(card_faces, "_pushed", lambda diff, quad: quad)
