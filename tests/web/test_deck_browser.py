@@ -72,8 +72,23 @@ def server(tmp_path_factory):
         yield base, game_id, data
 
 
+OPENED: list = []  # the browser contexts a test opened: closed after it (`_close_opened`)
+
+
+@pytest.fixture(autouse=True)
+def _close_opened():
+    """Every context a test opened is closed after it: the session's chromium otherwise
+    keeps each page (and its connections to the module's server, 20 threads) open to the
+    end; in two fresh-clone runs the page opened late in this module never loaded."""
+    yield
+    while OPENED:
+        OPENED.pop().close()
+
+
 def open_deck(browser, base: str, game_id: str, query: str = "?lang=de"):
-    page = browser.new_context(viewport={"width": 1100, "height": 900}).new_page()
+    opened = browser.new_context(viewport={"width": 1100, "height": 900})
+    OPENED.append(opened)
+    page = opened.new_page()
     page.goto(f"{base}/host/{game_id}{query}")
     page.fill("#pin", PIN)
     page.click("#host-login button[type=submit]")
@@ -221,7 +236,8 @@ def test_the_owner_enters_photographs_exports_and_imports_cards(server, browser,
     fresh = tmp_path / "fresh"
     fresh.mkdir()
     log = tmp_path / "fresh.log"
-    other = browser.new_context(viewport={"width": 1100, "height": 900}).new_page()
+    OPENED.append(browser.new_context(viewport={"width": 1100, "height": 900}))
+    other = OPENED[-1].new_page()
     other.on("pageerror", lambda e: errors.append(f"other table: {e}"))
     with running_server(fresh, log, env=dict(os.environ)) as there:
         before_id = new_game_on_the_page(other, there)
