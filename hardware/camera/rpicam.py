@@ -210,7 +210,7 @@ def _widen_pipe(fd: int, frame_bytes: int) -> None:
 
 class RpicamSource(FrameSource):
     """Frames of the Camera Module from an `rpicam-vid` child process (gray, 2-D uint8);
-    `sharp_crop` (alias `tray_crop`) cuts a rectangle from the full-resolution stream, in
+    `sharp_crop` cuts a rectangle from the full-resolution stream, in
     colour."""
 
     def __init__(self, width: int = 1280, height: int = 720, fps: int = 30,

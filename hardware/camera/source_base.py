@@ -46,11 +46,6 @@ class FrameSource:
         What the rectangle shows is no concern of the source's (a dice tray, a card)."""
         return None
 
-    def tray_crop(self, box: tuple[int, int, int, int], size: tuple[int, int]
-                  ) -> np.ndarray | None:
-        """`sharp_crop` under its first caller's name (the dice tray)."""
-        return self.sharp_crop(box, size)
-
     def sharp_scale(self) -> float:
         """How many times sharper than the frame `sharp_crop` gets once its stream runs
         (1.0: never sharper): lets a reader tell a crop not sharp yet from the best there is."""

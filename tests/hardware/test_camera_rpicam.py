@@ -106,7 +106,7 @@ def read_full(source: RpicamSource, box, timeout: float = 120.0) -> np.ndarray:
     box has in the usual frame)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        crop = source.tray_crop(box, USUAL)
+        crop = source.sharp_crop(box, USUAL)
         if crop is not None and crop.shape[1] > 2 * (box[2] - box[0]):
             return crop
         source.read()
@@ -382,7 +382,7 @@ def test_tray_colours_are_full_range(rpicam_vid, tmp_path, monkeypatch, colour):
     source.open()
     try:
         source.read()
-        crop = source.tray_crop((600, 320, 680, 400), USUAL)  # the middle of the view
+        crop = source.sharp_crop((600, 320, 680, 400), USUAL)  # the middle of the view
     finally:
         source.close()
     got = crop.reshape(-1, 3).mean(axis=0)
@@ -441,7 +441,7 @@ def test_a_buffer_is_reused_only_once_no_frame_uses_it(rpicam_vid, monkeypatch):
         views = [source.read() for _ in range(BUFFERS + 2)]  # all held: none reused
     finally:
         source.close()
-    # the source keeps its latest frame for `tray_crop`: the dropped frames alternate
+    # the source keeps its latest frame for `sharp_crop`: the dropped frames alternate
     # between two kept buffers, never a fresh one
     assert address in set(again) and len(set(again)) <= 2, "dropped frames are read into again"
     assert all(not np.shares_memory(held, v) for v in views)
@@ -507,7 +507,7 @@ def test_the_stream_goes_back_to_the_usual_one_when_nobody_asks(rpicam_vid, tmp_
         source.read()
         read_full(source, (300, 160, 760, 520))
         source.full_idle = 0.2
-        source.tray_crop((300, 160, 760, 520), USUAL)  # the last time anyone asks
+        source.sharp_crop((300, 160, 760, 520), USUAL)  # the last time anyone asks
         wait_for(lambda: source.read() is not None and source.streaming.width == 1280,
                  timeout=120)
     finally:
