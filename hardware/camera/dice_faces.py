@@ -1075,8 +1075,9 @@ def _parted_runs(labels: np.ndarray, stats: np.ndarray, centroids: np.ndarray, l
             np.vstack([centroids, np.array(extra_centres, centroids.dtype)]))
 
 
-def _ones(image: np.ndarray, spots: np.ndarray, read: Sequence[DieReading], typical: float,
-          light_body: bool, components: tuple | None = None) -> list[DieReading]:
+def _ones(image: np.ndarray, gray: np.ndarray, spots: np.ndarray, read: Sequence[DieReading],
+          typical: float, light_body: bool, components: tuple | None = None
+          ) -> list[DieReading]:
     """Ones whose body hardly stands out from the floor's colour (a purple one on a lavender
     lid): a lone round spot, no other spot within a die's side, in the middle of a rounded
     square of the body's grey (the tones around the pip, the floor's outside) of the dice's
@@ -1092,7 +1093,6 @@ def _ones(image: np.ndarray, spots: np.ndarray, read: Sequence[DieReading], typi
     found = np.flatnonzero(round_spot)
     if not len(found) or len(found) > 60:
         return []
-    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     dice = []
     centres = np.array([d.centre for d in read], np.float64).reshape(-1, 2)
     reach = 0.8 * np.array([d.side for d in read], np.float64)
@@ -1159,13 +1159,13 @@ def _reach(offsets: np.ndarray, angle: float) -> np.ndarray:
 LOCAL_PIP = (50.0, 85.0)  # grey levels a pip lies below (or above) the die's body around it
 
 
-def _local_pips(image: np.ndarray, typical: float) -> list[tuple[np.ndarray, bool]]:
+def _local_pips(gray: np.ndarray, typical: float) -> list[tuple[np.ndarray, bool]]:
     """Pips by their contrast with what is around them, whatever the floor (255), as masks
     and whether they are dark (on a light body): dark spots (black hat) and light ones (top
     hat) smaller than 0.4 of a die, at each level of `LOCAL_PIP`. A die whose body joins a
     glint or its neighbours, or hardly stands out from its floor, still shows its pips; large
-    pips a blurred camera runs together stand apart at the higher level, by their cores."""
-    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    pips a blurred camera runs together stand apart at the higher level, by their cores.
+    ``gray``: the tray image in grey."""
     size = max(5, int(0.4 * (np.sqrt(typical) + 2 * ERODE)) | 1)
     kernel = np.ones((size, size), np.uint8)  # a square: five times cheaper than a disc
     dark = cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT, kernel)
@@ -1238,7 +1238,8 @@ def _read_floor(image: np.ndarray, floor: np.ndarray, die_px: float | None, taug
     # is known the local dark passes below find them (darker than the body around them)
     clusters = [] if known else _pip_clusters(image, masks[1], dice, known)
     if known:  # light pips on a die the floor's colour: only where the dice's size is known
-        local = _local_pips(image, known)
+        gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+        local = _local_pips(gray, known)
         spotted = []  # labelled once, for both uses (the ones below need no labels)
         for k, (spots, dark) in enumerate(local):
             part = _components(spots, scratch=True)
@@ -1250,7 +1251,7 @@ def _read_floor(image: np.ndarray, floor: np.ndarray, die_px: float | None, taug
         clusters += _pip_clusters(image, masks[0], dice + clusters, known, light_body=False,
                                   runs=False)
         for (spots, dark), part in zip(local[:2], spotted[:2], strict=True):
-            clusters += _ones(image, spots, dice + clusters, known, dark, part)
+            clusters += _ones(image, gray, spots, dice + clusters, known, dark, part)
     for die in clusters:
         # a light die told by its pips alone; it stands for a die seen there already only
         # when it reads a face where that one read none
@@ -1307,6 +1308,8 @@ def _hand(image: np.ndarray) -> bool:
     The floor around a die is judged locally, where a hand would pass for floor."""
     h, w = image.shape[:2]
     scale = 64.0 / max(h, w)
+    if scale <= 0.25:  # halved first: OpenCV's area averaging by two is fast, by 7.5 slow
+        image = cv2.resize(image, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
     small = cv2.resize(image, (max(8, int(w * scale)), max(8, int(h * scale))),
                        interpolation=cv2.INTER_AREA).astype(np.float32)
     sh, sw = small.shape[:2]
