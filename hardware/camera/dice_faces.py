@@ -1075,12 +1075,16 @@ def _parted_runs(labels: np.ndarray, stats: np.ndarray, centroids: np.ndarray, l
             np.vstack([centroids, np.array(extra_centres, centroids.dtype)]))
 
 
-def _ones(image: np.ndarray, gray: np.ndarray, spots: np.ndarray, read: Sequence[DieReading],
-          typical: float, light_body: bool, components: tuple | None = None
-          ) -> list[DieReading]:
+BODY_APART = 75.0  # B+G+R levels between a one's body and the floor round it, at least
+BODY_LARGEST = 1.3  # of the dice's side: a one's body square (its shadow may join it)
+ONE_ALONE = 0.7  # of the dice's side: no spot of a pip's size nearer a one's pip
+
+
+def _ones(image: np.ndarray, spots: np.ndarray, read: Sequence[DieReading], typical: float,
+          light_body: bool, components: tuple | None = None) -> list[DieReading]:
     """Ones whose body hardly stands out from the floor's colour (a purple one on a lavender
-    lid): a lone round spot, no other spot within a die's side, in the middle of a rounded
-    square of the body's grey (the tones around the pip, the floor's outside) of the dice's
+    lid): a lone round spot, no other spot of its size within `ONE_ALONE` of a die's side,
+    in the middle of a rounded square of the body's colour (`_body_square`) of the dice's
     size; kept when that square reads a one (nothing at any spacing a die has pips).
     ``components``: ``spots``' labelled already."""
     side = np.sqrt(typical) + 2 * ERODE
@@ -1100,10 +1104,13 @@ def _ones(image: np.ndarray, gray: np.ndarray, spots: np.ndarray, read: Sequence
         x, y = centroids[i]
         if (np.hypot(x - centres[:, 0], y - centres[:, 1]) < reach).any():
             continue  # on a die read, or beside it
-        others = centroids[found[found != i]]
-        if len(others) and (np.hypot(*(others - (x, y)).T) < side).any():
-            continue  # a pip of a die with more
-        rect = _body_square(gray, (float(x), float(y)), side, light_body)
+        # a pip of a die with more: a spot of its size near it (a glint is smaller, and a
+        # neighbour's pips lie further off)
+        others = found[found != i]
+        alike = others[np.abs(np.log(area[others] / area[i])) <= 2 * np.log(1.6)]
+        if len(alike) and (np.hypot(*(centroids[alike] - (x, y)).T) < ONE_ALONE * side).any():
+            continue
+        rect = _body_square(image, (float(x), float(y)), side)
         if rect is None:
             continue
         reading = _read_square(image, rect, (), light_body, False, wanted=lambda face: face == 1)
@@ -1112,24 +1119,27 @@ def _ones(image: np.ndarray, gray: np.ndarray, spots: np.ndarray, read: Sequence
     return dice
 
 
-def _body_square(gray: np.ndarray, pip: tuple[float, float], side: float, light_body: bool):
-    """The rounded square of one tone around a pip, about ``side`` across and centred on
-    it (a minimum-area rectangle), or None: the body's grey is that of a ring round the pip,
-    the floor's that of a window's rim; a pixel is body within a third of their difference
-    of the first (a shadow, darker still, and the floor stay out)."""
+def _body_square(image: np.ndarray, pip: tuple[float, float], side: float):
+    """The rounded square of one colour around a pip, about ``side`` across and centred on
+    it (a minimum-area rectangle), or None: the body's colour is that of a ring round the
+    pip, the floor's that of a window's rim; a pixel is body within a third of their
+    difference (B+G+R levels apart) of the first (a shadow, darker still, and the floor stay
+    out). By colour, not grey: a purple die on blue felt or a blue one on wood is as grey as
+    its floor, and lighter or darker than it whatever its pips."""
     x, y = pip
     reach = int(side)
     x0, y0 = int(x) - reach, int(y) - reach
-    if x0 < 0 or y0 < 0 or x0 + 2 * reach >= gray.shape[1] or y0 + 2 * reach >= gray.shape[0]:
+    if x0 < 0 or y0 < 0 or x0 + 2 * reach >= image.shape[1] or y0 + 2 * reach >= image.shape[0]:
         return None
-    window = gray[y0:y0 + 2 * reach + 1, x0:x0 + 2 * reach + 1].astype(np.float32)
+    window = image[y0:y0 + 2 * reach + 1, x0:x0 + 2 * reach + 1].astype(np.float32)
     yy, xx = np.mgrid[0:window.shape[0], 0:window.shape[1]]
     far = np.hypot(xx - (x - x0), yy - (y - y0))
-    body = float(np.median(window[(far >= 0.22 * side) & (far <= 0.35 * side)]))
-    floor = float(np.median(window[far >= 0.95 * side]))
-    if abs(body - floor) < 25 or (body > floor) != light_body:
+    body = _median_rows(window[(far >= 0.22 * side) & (far <= 0.35 * side)])
+    floor = _median_rows(window[far >= 0.95 * side])
+    apart = float(np.abs(body - floor).sum())
+    if apart < BODY_APART:
         return None
-    mask = (np.abs(window - body) < 0.35 * abs(body - floor)).astype(np.uint8)
+    mask = (np.abs(window - body).sum(axis=2) < 0.35 * apart).astype(np.uint8)
     mask[far <= 0.22 * side] = 1  # the pip itself
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _SQUARE)
     count, labels, _, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
@@ -1138,7 +1148,7 @@ def _body_square(gray: np.ndarray, pip: tuple[float, float], side: float, light_
         return None
     points = cv2.findNonZero((labels == own).astype(np.uint8))
     (cx, cy), (rw, rh), angle = cv2.minAreaRect(points)
-    if not (0.85 * side <= min(rw, rh) and max(rw, rh) <= 1.2 * side
+    if not (0.85 * side <= min(rw, rh) and max(rw, rh) <= BODY_LARGEST * side
             and np.hypot(cx - reach, cy - reach) <= 0.1 * side
             and len(points) >= 0.85 * rw * rh):
         return None
@@ -1251,7 +1261,7 @@ def _read_floor(image: np.ndarray, floor: np.ndarray, die_px: float | None, taug
         clusters += _pip_clusters(image, masks[0], dice + clusters, known, light_body=False,
                                   runs=False)
         for (spots, dark), part in zip(local[:2], spotted[:2], strict=True):
-            clusters += _ones(image, gray, spots, dice + clusters, known, dark, part)
+            clusters += _ones(image, spots, dice + clusters, known, dark, part)
     for die in clusters:
         # a light die told by its pips alone; it stands for a die seen there already only
         # when it reads a face where that one read none
