@@ -1098,6 +1098,7 @@ def _ones(image: np.ndarray, spots: np.ndarray, read: Sequence[DieReading], typi
     if not len(found) or len(found) > 60:
         return []
     dice = []
+    read = [d for d in read if d.face is not None]  # a die seen unread may be this one
     centres = np.array([d.centre for d in read], np.float64).reshape(-1, 2)
     reach = 0.8 * np.array([d.side for d in read], np.float64)
     for i in found:
