@@ -8,6 +8,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+import pytest
 
 from hardware.camera.dice_faces import DieReading, _agreed, _side_of_more, read_tray
 from hardware.camera.dice_settle import DiceSettler
@@ -745,3 +746,33 @@ def test_a_glint_cut_off_a_die_read_is_no_die():
     never_wrong(reading, truth)
     assert_reads(reading, truth[6], 6)
     assert len(reading.dice) <= len(truth)
+
+
+@pytest.mark.parametrize("seed, index, colour", [
+    (95, 7, "purple"),  # on blue felt: as grey as the felt
+    (23, 0, "purple"),  # on wood, beside an orange die
+    (66, 7, "blue"),  # on pale blue felt, its shadow joined to its body
+    (44, 8, "purple"),  # on a lavender lid, a glint beside its pip
+])
+def test_a_coloured_one_on_a_floor_as_grey_is_read_round_its_pip(seed, index, colour):
+    """Ones of a dark colour with a light pip under a poor camera (`harsh`), whose body
+    hardly stands out from the floor (no blob of a die's shape): the body round the pip is
+    told from the floor by colour, not grey (a purple die on blue felt or wood is as grey as
+    it); its shadow, joined to it, makes it up to 1.3 of the dice's side; a glint beside
+    the pip, smaller than a pip, is no other pip."""
+    reading, truth = bench_reading("harsh", seed)
+    one = truth[index]
+    assert (one.colour, one.face) == (colour, 1)
+    never_wrong(reading, truth)
+    assert_reads(reading, one, 1)
+
+
+def test_a_one_seen_unread_is_tried_round_its_pip():
+    """A white one on brown felt touching a white five (`harsh`): its blob, joined to the
+    five's, is seen and not read. Its lone pip is tried as a one all the same (only dice
+    read with a face rule a spot out), and read."""
+    reading, truth = bench_reading("harsh", 118)
+    one = truth[0]
+    assert (one.colour, one.face) == ("white", 1)
+    never_wrong(reading, truth)
+    assert_reads(reading, one, 1)
