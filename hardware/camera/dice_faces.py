@@ -1075,7 +1075,8 @@ def _parted_runs(labels: np.ndarray, stats: np.ndarray, centroids: np.ndarray, l
             np.vstack([centroids, np.array(extra_centres, centroids.dtype)]))
 
 
-BODY_APART = 75.0  # B+G+R levels between a one's body and the floor round it, at least
+BODY_APART = 45.0  # B+G+R levels between a one's body and the floor round it, at least (a purple
+# one on greyish purple felt: 53)
 BODY_LARGEST = 1.3  # of the dice's side: a one's body square (its shadow may join it)
 ONE_ALONE = 0.7  # of the dice's side: no spot of a pip's size nearer a one's pip
 

@@ -748,19 +748,20 @@ def test_a_glint_cut_off_a_die_read_is_no_die():
     assert len(reading.dice) <= len(truth)
 
 
-@pytest.mark.parametrize("seed, index, colour", [
-    (95, 7, "purple"),  # on blue felt: as grey as the felt
-    (23, 0, "purple"),  # on wood, beside an orange die
-    (66, 7, "blue"),  # on pale blue felt, its shadow joined to its body
-    (44, 8, "purple"),  # on a lavender lid, a glint beside its pip
+@pytest.mark.parametrize("family, seed, index, colour", [
+    ("harsh", 95, 7, "purple"),  # on blue felt: as grey as the felt
+    ("harsh", 23, 0, "purple"),  # on wood, beside an orange die
+    ("harsh", 66, 7, "blue"),  # on pale blue felt, its shadow joined to its body
+    ("harsh", 44, 8, "purple"),  # on a lavender lid, a glint beside its pip
+    ("colour_felt", 114, 0, "purple"),  # on greyish purple felt: 53 levels apart
 ])
-def test_a_coloured_one_on_a_floor_as_grey_is_read_round_its_pip(seed, index, colour):
-    """Ones of a dark colour with a light pip under a poor camera (`harsh`), whose body
-    hardly stands out from the floor (no blob of a die's shape): the body round the pip is
-    told from the floor by colour, not grey (a purple die on blue felt or wood is as grey as
-    it); its shadow, joined to it, makes it up to 1.3 of the dice's side; a glint beside
+def test_a_coloured_one_on_a_floor_as_grey_is_read_round_its_pip(family, seed, index, colour):
+    """Ones of a dark colour with a light pip, whose body hardly stands out from the floor
+    (no blob of a die's shape): the body round the pip is told from the floor by colour,
+    not grey (a purple die on blue felt or wood is as grey as it), from 45 levels (B+G+R)
+    apart; its shadow, joined to it, makes it up to 1.3 of the dice's side; a glint beside
     the pip, smaller than a pip, is no other pip."""
-    reading, truth = bench_reading("harsh", seed)
+    reading, truth = bench_reading(family, seed)
     one = truth[index]
     assert (one.colour, one.face) == (colour, 1)
     never_wrong(reading, truth)
