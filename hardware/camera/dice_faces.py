@@ -507,13 +507,16 @@ def _split(points: np.ndarray, typical: float, gray: np.ndarray
 @dataclass
 class _Blob:
     """One connected part of the eroded mask: its outline, its filled pixels (holes left
-    open) in its bounding box at (x, y), and their count."""
+    open) in its bounding box at (x, y), and their count; its hull's area, and whether it
+    is a rounded square (`_square_enough`), measured once for every later look."""
 
     outline: np.ndarray
     filled: np.ndarray
     x: int
     y: int
     area: float
+    hull_area: float
+    square: bool
 
     def pixels(self) -> np.ndarray:
         return cv2.findNonZero(self.filled) + (self.x, self.y)
@@ -557,9 +560,11 @@ def _blobs(mask: np.ndarray) -> tuple[list[_Blob], bool]:
                          offset=(-x, -y))
         area = cv2.countNonZero(filled)
         if area >= 40:
-            if _square_enough(outline, area):  # a die whose print or pips bite its edge
-                area = max(area, cv2.contourArea(cv2.convexHull(outline)))
-            blobs.append(_Blob(outline, filled, x, y, float(area)))
+            hull_area, square = _hull_fill(outline, area)
+            if square:  # a die whose print or pips bite its edge
+                area = max(area, hull_area)
+            # (still a rounded square by `_square_enough` with that area: it fills its hull)
+            blobs.append(_Blob(outline, filled, x, y, float(area), hull_area, square))
     return blobs, clear
 
 
@@ -719,22 +724,25 @@ def _square_enough(outline: np.ndarray, area: float) -> bool:
     """A rounded square, its pips or print maybe biting its edge: its hull fills its
     minimum-area rectangle (`MIN_FILL`; a disc or an ellipse of glare does not) and it fills
     half its hull at least."""
+    return _hull_fill(outline, area)[1]
+
+
+def _hull_fill(outline: np.ndarray, area: float) -> tuple[float, bool]:
+    """The outline's hull's area, and `_square_enough`'s verdict."""
     hull = cv2.convexHull(outline)
     (_, _), (rw, rh), _ = cv2.minAreaRect(hull)
     hull_area = cv2.contourArea(hull)
-    return hull_area >= MIN_FILL * (rw + 1) * (rh + 1) and area >= 0.5 * hull_area
+    return hull_area, hull_area >= MIN_FILL * (rw + 1) * (rh + 1) and area >= 0.5 * hull_area
 
 
 def _good_shape(blob: _Blob) -> bool:
     (_, _), (rw, rh), _ = cv2.minAreaRect(blob.outline)
-    return (max(rw, rh) <= 1.3 * max(1.0, min(rw, rh)) and blob.area >= 60
-            and _square_enough(blob.outline, blob.area))
+    return max(rw, rh) <= 1.3 * max(1.0, min(rw, rh)) and blob.area >= 60 and blob.square
 
 
 def _solid(blob: _Blob) -> bool:
     """Dice pressed together fill their outline's hull; grain and shadows do not."""
-    hull = cv2.contourArea(cv2.convexHull(blob.outline))
-    return blob.area >= 0.85 * hull
+    return blob.area >= 0.85 * blob.hull_area
 
 
 _SQUARE = np.ones((3, 3), np.uint8)
