@@ -229,7 +229,7 @@ def _fit_layout(points: np.ndarray) -> tuple[int | None, float, float, np.ndarra
     fits). Returns face, error (in pip offsets), the offset in px, and the centre."""
     centre = np.zeros(2, np.float32)
     if len(points) > 1:
-        centre = points.mean(axis=0)
+        centre = np.add.reduce(points, axis=0) / len(points)  # points.mean(axis=0)
         if np.hypot(*centre) > 0.15 * CANON:
             return None, 9.0, 0.0, centre
     errors = _layout_errors((points - centre)[None] / _SCALES_PX[:, None, None])
@@ -269,35 +269,42 @@ def read_face(square: np.ndarray, light_body: bool | None = None,
     ``square`` is the middle `SHRINK` of the die's square, that whole square (no pip of
     the die may lie in it beyond the face's)."""
     gray8 = cv2.cvtColor(square, cv2.COLOR_BGR2GRAY)
-    gray = gray8.astype(np.float32)
     inner8 = gray8[_INNER, _INNER]
-    colours = square[_INNER, _INNER].reshape(-1, 3)
     # body and pips: the two tones of the top (Otsu); the body is the one that holds the
     # ring just inside the rounded edge (large pips may cover near half the top)
     split, _ = cv2.threshold(inner8, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
     if light_body is None:
-        light_body = float((gray8[_RING] > split).mean()) >= 0.5
-    in_body = ((inner8 > split) if light_body else (inner8 <= split)).ravel()
-    inner = inner8.ravel().astype(np.float32)
-    if in_body.sum() < 20:
-        in_body[:] = True
-    body_gray = float(_quantile(inner[in_body], 0.5))
-
-    def body() -> np.ndarray:
-        return _quantile(colours[in_body], 0.5)
-    others = inner[~in_body]
-    if len(others) <= 8:
+        light_body = 2 * np.count_nonzero(gray8.take(_RING_AT_FLAT) > split) >= _RING_COUNT
+    # both tones' medians from one cumulative histogram of the top's grey levels (whole
+    # levels: the same figures as sorting the pixels, for a fifth of the numpy calls)
+    below = int(split)  # Otsu's divide is a whole level
+    counts = np.bincount(inner8.ravel(), minlength=256).cumsum()
+    dark = int(counts[below])
+    light = _INNER_COUNT - dark
+    bodies = light if light_body else dark
+    if bodies < 20:  # too little body: the whole top, no pips
+        return None, 0.0, _body(square, inner8, below, light_body, True), 0.0
+    body = _body(square, inner8, below, light_body, False)
+    if _INNER_COUNT - bodies <= 8:
         return None, 0.0, body, 0.0
-    pip_gray = float(_quantile(others, 0.5))
+    # the light tone's pixels lie above the dark one's
+    body_gray, pip_gray = _medians(counts, ((dark, light), (0, dark)) if light_body
+                                   else ((0, dark), (dark, light)))
     peak = abs(pip_gray - body_gray)
     if peak < 40:  # no pips at all: not a die face we can read
         return None, 0.0, body, 0.0
+    gray = gray8.astype(np.float32)
     contrast = (body_gray - gray) if light_body else (gray - body_gray)
-    around = contrast, 1.0
-    local = cv2.blur(contrast, (5, 5))  # once for every level tried
-    if whole is not None:
-        whole_gray = cv2.cvtColor(whole, cv2.COLOR_BGR2GRAY).astype(np.float32)
-        around = ((body_gray - whole_gray) if light_body else (whole_gray - body_gray)), SHRINK
+    # the 5×5 average (once for every level tried) and the whole square's contrast: made
+    # only when a level's pips fit a face
+    local = _Once(lambda: cv2.blur(contrast, (5, 5)))
+    if whole is None:
+        around = _Once(lambda: (contrast, 1.0))
+    else:
+        def whole_contrast() -> tuple[np.ndarray, float]:
+            whole_gray = cv2.cvtColor(whole, cv2.COLOR_BGR2GRAY).astype(np.float32)
+            return ((body_gray - whole_gray) if light_body else (whole_gray - body_gray)), SHRINK
+        around = _Once(whole_contrast)
     # pips set apart from the body at the tones' divide; where large pips run together (a
     # six seen small), again nearer the pips' own tone
     for level in (max(30.0, 0.5 * peak, abs(body_gray - split)),
@@ -308,41 +315,99 @@ def read_face(square: np.ndarray, light_body: bool | None = None,
     return None, 0.0, body, 0.0
 
 
+class _Once:
+    """A value made on first asking, kept after (``functools.cache`` costs more to wrap)."""
+
+    __slots__ = ("make", "value")
+
+    def __init__(self, make: Callable):
+        self.make, self.value = make, None
+
+    def __call__(self):
+        if self.value is None:
+            self.value = self.make()
+        return self.value
+
+
+_INNER_COUNT = len(range(CANON)[_INNER]) ** 2
+_RING_AT_FLAT = np.flatnonzero(_RING)  # the ring's pixels, taken at once
+_RING_COUNT = len(_RING_AT_FLAT)
+
+
+def _medians(counts: np.ndarray, parts) -> list[float]:
+    """The medians (as `_quantile` of the pixels: the two middle values' mean) of runs of
+    whole grey levels, each given as (pixels below it, pixels in it), from the levels'
+    cumulative counts: every rank looked up at once."""
+    ranks = []
+    for before, many in parts:
+        low = (many - 1) // 2
+        ranks += [before + low + 1, before + min(low + 1, many - 1) + 1]
+    levels = np.searchsorted(counts, ranks).tolist()
+    return [levels[k] + (levels[k + 1] - levels[k]) * ((many - 1) / 2 - (many - 1) // 2)
+            for k, (_, many) in zip(range(0, len(levels), 2), parts, strict=True)]
+
+
+def _body(square: np.ndarray, inner8: np.ndarray, below: int, light_body: bool,
+          whole_top: bool) -> Callable[[], np.ndarray]:
+    """The body's colour, when asked: the median of the top's pixels on the body's side of
+    the divide (``whole_top``: every pixel)."""
+    def body() -> np.ndarray:
+        colours = square[_INNER, _INNER].reshape(-1, 3)
+        if whole_top:
+            return _quantile(colours, 0.5)
+        in_body = ((inner8 > below) if light_body else (inner8 <= below)).ravel()
+        return _quantile(colours[in_body], 0.5)
+    return body
+
+
 _SMALLEST_PIP = np.pi * (0.06 * CANON) ** 2
 _LARGEST_PIP = np.pi * (0.19 * CANON) ** 2
+_EDGE = slice(CANON * 8 // 100, CANON - CANON * 8 // 100)  # the rounded edge is no pip
 
 
-def _pips_face(contrast: np.ndarray, level: float, around: tuple[np.ndarray, float],
-               local: np.ndarray) -> tuple[int | None, float, float]:
+def _square_components(mask: np.ndarray):
+    """``cv2.connectedComponentsWithStats(mask, connectivity=8)`` of a CANON square, its
+    labels (unused) in 16 bits written over this thread's one buffer: half the CPU."""
+    labels = getattr(_SCRATCH, "square", None)
+    if labels is None:
+        labels = _SCRATCH.square = np.empty((CANON, CANON), np.uint16)
+    return cv2.connectedComponentsWithStatsWithAlgorithm(mask, 8, cv2.CV_16U,
+                                                         cv2.CCL_SPAGHETTI, labels=labels)
+
+
+def _pips_face(contrast: np.ndarray, level: float,
+               around: Callable[[], tuple[np.ndarray, float]],
+               local: Callable[[], np.ndarray]) -> tuple[int | None, float, float]:
     """The face the pips (``contrast`` above ``level``) show, with nothing where it has
     none, nor more pips on the die (``around``: the contrast of the die's whole square and
     its scale to this one; ``local``: ``contrast`` averaged over 5×5); or None."""
     pips = np.zeros((CANON, CANON), np.uint8)
-    edge = CANON * 8 // 100  # large pips reach into the rounded edge; the edge is no pip
-    pips[edge:-edge, edge:-edge] = contrast[edge:-edge, edge:-edge] > level
-    count, labels, stats, centroids = cv2.connectedComponentsWithStats(pips, connectivity=8)
-    area, w, h = (stats[1:, cv2.CC_STAT_AREA], stats[1:, cv2.CC_STAT_WIDTH],
-                  stats[1:, cv2.CC_STAT_HEIGHT])
-    # a noise speck, or the floor's edge showing along a side, is left out
-    kept = (area >= _SMALLEST_PIP) & (np.maximum(w, h) <= 2.2 * np.minimum(w, h))
-    if (kept & ((area > _LARGEST_PIP) | (area < 0.45 * w * h))).any():
-        return None, 0.0, 0.0  # a blot no pip makes: glare, a shadow, two dice
-    areas = area[kept]
-    if not 1 <= len(areas) <= 6 or areas.max() > 2.6 * areas.min():
+    pips[_EDGE, _EDGE] = contrast[_EDGE, _EDGE] > level
+    _, _, stats, centroids = _square_components(pips)
+    # a few pieces: plain ints, numpy's per-call overhead would cost more than the work
+    kept, areas = [], []
+    for k, (_, _, w, h, area) in enumerate(stats.tolist()):
+        # a noise speck, or the floor's edge showing along a side, is left out
+        if k and area >= _SMALLEST_PIP and max(w, h) <= 2.2 * min(w, h):
+            if area > _LARGEST_PIP or area < 0.45 * w * h:
+                return None, 0.0, 0.0  # a blot no pip makes: glare, a shadow, two dice
+            kept.append(k)
+            areas.append(area)
+    if not 1 <= len(areas) <= 6 or max(areas) > 2.6 * min(areas):
         return None, 0.0, 0.0
-    points = centroids[1:][kept].astype(np.float32) - CANON / 2
+    points = centroids[kept].astype(np.float32) - CANON / 2
     face, error, offset, centre = _fit_layout(points)
     if face is None:
+        return None, 0.0, 0.0
+    whole, scale = around()
+    if _more_pips_within(whole > level, len(points), float(_median(areas)) * scale ** 2):
         return None, 0.0, 0.0
     at = (points + CANON / 2).astype(int)
     pip_level = float(_median(contrast[at[:, 1], at[:, 0]]))
     # a lone pip has no spacing of its own: nothing may lie at any spacing a die has (the
     # corner pips of a die squared up too small are not where a one's would be)
-    offsets = [offset] if face > 1 else [scale * CANON for scale in SCALES + (0.36,)]
-    if not _absent_elsewhere(local, offsets, centre, points, pip_level):
-        return None, 0.0, 0.0
-    whole, scale = around
-    if _more_pips_within(whole > level, len(points), float(_median(areas)) * scale ** 2):
+    offsets = [offset] if face > 1 else [share * CANON for share in SCALES + (0.36,)]
+    if not _absent_elsewhere(local(), offsets, centre, points, pip_level):
         return None, 0.0, 0.0
     return face, max(0.0, 1.0 - error / MAX_PIP_ERROR), _pitch(points - centre, face)
 
@@ -364,8 +429,7 @@ def _more_pips_within(pips: np.ndarray, count: int, pip_area: float) -> bool:
     the face has pips. That circle holds every pip of a die however the square is turned:
     a square found turned (large pips bite a six's outline into a cross) sees two of its
     pips as a two, and the others, cut by the square's edge, passed for the floor's edge."""
-    pieces, _, stats, _ = cv2.connectedComponentsWithStats(pips.astype(np.uint8) & _WITHIN,
-                                                           connectivity=8)
+    pieces, _, stats, _ = _square_components(pips.astype(np.uint8) & _WITHIN)
     return int((stats[1:, cv2.CC_STAT_AREA] >= 0.4 * pip_area).sum()) > count
 
 
