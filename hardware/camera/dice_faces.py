@@ -90,7 +90,12 @@ _HUES = (("red", 0, 8), ("orange", 10, 20), ("yellow", 23, 35), ("green", 40, 85
 
 def _hsv(bgr) -> tuple[int, int, int]:
     """OpenCV's 8-bit HSV of a colour (clipped, truncated to whole levels, as ``np.uint8``)."""
-    return _hsv_of(*(int(min(max(float(c), 0.0), 255.0)) for c in bgr))
+    return _hsv_of(*(int(min(max(c, 0.0), 255.0)) for c in _floats(bgr)))
+
+
+def _floats(values) -> list[float]:
+    """A few numbers as plain floats (an array's elements at once, not one by one)."""
+    return values.tolist() if isinstance(values, np.ndarray) else [float(c) for c in values]
 
 
 @functools.lru_cache(maxsize=4096)
@@ -109,22 +114,29 @@ def colour_name(bgr: np.ndarray, floor: np.ndarray | None = None) -> str:
     group must hold with that cast taken out (`CAST`), or it is "unknown" (a yellow die
     on magenta felt seen orange); and a bright body of the floor's hue, far paler than the
     floor, is a white die in that light."""
-    name = _colour_group(bgr, floor)
+    floor_hsv = None if floor is None else _hsv(floor)
+    name = _colour_group(_hsv(bgr), floor_hsv)
     if floor is None or name == "unknown":
         return name
-    # three channels: plain floats, a tenth of the CPU of numpy's small arrays
-    mean = max(float(np.mean(floor)), 1.0)
-    cast = [(1 - CAST) + CAST * float(c) / mean for c in floor]
+    # three channels: plain floats, a tenth of the CPU of numpy's small arrays; the mean
+    # as np.mean gives it (a float32 colour: summed in float32, divided once)
+    if isinstance(floor, np.ndarray) and floor.dtype == np.float32:
+        mean = float(np.add.reduce(floor, axis=None) / floor.size)
+    else:
+        mean = float(np.mean(floor))
+    mean = max(mean, 1.0)
+    cast = [(1 - CAST) + CAST * c / mean for c in _floats(floor)]
     if max(abs(c - 1) for c in cast) < 0.02:
         return name  # a grey floor casts no colour
-    lifted = [float(b) / c for b, c in zip(bgr, cast, strict=True)]
-    return name if _colour_group(lifted, floor) == name else "unknown"
+    lifted = [b / c for b, c in zip(_floats(bgr), cast, strict=True)]
+    return name if _colour_group(_hsv(lifted), floor_hsv) == name else "unknown"
 
 
-def _colour_group(bgr: np.ndarray, floor: np.ndarray | None) -> str:
-    h, s, v = _hsv(bgr)
-    if floor is not None:
-        fh, fs, _ = _hsv(floor)
+def _colour_group(hsv: tuple[int, int, int], floor_hsv: tuple[int, int, int] | None) -> str:
+    """The group of a colour's HSV (`_hsv`) on a floor of ``floor_hsv`` (None: unknown)."""
+    h, s, v = hsv
+    if floor_hsv is not None:
+        fh, fs, _ = floor_hsv
         turn = min(abs(h - fh), 180 - abs(h - fh))
         if v > 120 and fs > 60 and turn <= 15 and s < min(0.6 * fs, 140):
             return "white"
@@ -140,17 +152,16 @@ def _colour_group(bgr: np.ndarray, floor: np.ndarray | None) -> str:
     return "unknown"
 
 
-_RING_AT = [(float(np.cos(a)), float(np.sin(a)))
-            for a in np.linspace(0, 2 * np.pi, 12, endpoint=False)]
+_RING_AT = np.array([(np.cos(a), np.sin(a))
+                     for a in np.linspace(0, 2 * np.pi, 12, endpoint=False)])
 
 
 def _surroundings(image: np.ndarray, centre: tuple[float, float], side: float) -> np.ndarray:
     """The median colour around a die (a ring 0.8 sides from its centre)."""
     h, w = image.shape[:2]
-    reach = 0.8 * side  # twelve places: plain floats, as numpy would clip and truncate them
-    xs = [int(min(max(centre[0] + reach * c, 0), w - 1)) for c, _ in _RING_AT]
-    ys = [int(min(max(centre[1] + reach * s, 0), h - 1)) for _, s in _RING_AT]
-    ring = np.sort(image[ys, xs].astype(np.float32), axis=0)
+    # twelve places at once, clipped to the image and truncated to whole pixels
+    places = np.clip(np.add(centre, 0.8 * side * _RING_AT), 0, (w - 1, h - 1)).astype(np.intp)
+    ring = np.sort(image[places[:, 1], places[:, 0]].astype(np.float32), axis=0)
     return (ring[5] + ring[6]) / 2  # np.median of the 12, a quarter of its CPU
 
 
