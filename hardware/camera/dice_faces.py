@@ -252,21 +252,21 @@ def _fit_layout(points: np.ndarray) -> tuple[int | None, float, float, np.ndarra
 
 
 def _absent_elsewhere(local: np.ndarray, offsets: Sequence[float], centre: np.ndarray,
-                      points: np.ndarray, pip_level: float) -> bool:
+                      at: np.ndarray, pip_level: float) -> bool:
     """No pip, faint or partly hidden, where this face has none, at any of the pips'
     ``offsets`` (px) tried: two pips of a three, four of a five or of a six are no two or
     four (a pip lost in glare, under a shadow). ``local``: the pips' contrast averaged over a
-    small window (5×5). Every offset in one pass."""
-    at = np.asarray(offsets, np.float32)[:, None, None]
-    places = _GRID[None] * at + centre + CANON / 2  # offsets × places × 2
-    gaps = points[None, None, :, :] + CANON / 2 - places[:, :, None, :]
+    small window (5×5); ``at``: the pips' centres in the square. Every offset in one pass."""
+    step = np.asarray(offsets, np.float32)[:, None, None]
+    places = _GRID[None] * step + centre + CANON / 2  # offsets × places × 2
+    gaps = at[None, None, :, :] - places[:, :, None, :]
     near = np.hypot(gaps[..., 0], gaps[..., 1])
-    free = near.min(axis=2) >= 0.5 * at[:, :, 0]  # no pip of the face there
+    free = near.min(axis=2) >= 0.5 * step[:, :, 0]  # no pip of the face there
     spots = np.rint(places).astype(int)
-    free &= (spots >= 2).all(axis=2) & (spots < CANON - 2).all(axis=2)
+    free &= ((spots >= 2) & (spots < CANON - 2)).all(axis=2)
     spots = spots[free]
-    return not len(spots) or not (
-        local[spots[:, 1], spots[:, 0]].astype(np.float64) > 0.35 * pip_level).any()
+    least = 0.35 * pip_level  # float32 contrast compared in plain floats: the same
+    return not any(value > least for value in local[spots[:, 1], spots[:, 0]].tolist())
 
 
 def read_face(square: np.ndarray, light_body: bool | None = None,
@@ -392,9 +392,9 @@ def _pips_face(contrast: np.ndarray, level: float,
     """The face the pips (``contrast`` above ``level``) show, with nothing where it has
     none, nor more pips on the die (``around``: the contrast of the die's whole square and
     its scale to this one; ``local``: ``contrast`` averaged over 5×5); or None."""
-    pips = np.zeros((CANON, CANON), np.uint8)
-    pips[_EDGE, _EDGE] = contrast[_EDGE, _EDGE] > level
-    _, _, stats, centroids = _square_components(pips)
+    pips = _square_buffer("pips")  # its rim, the rounded edge, stays clear: no pip
+    np.greater(contrast[_EDGE, _EDGE], level, out=pips[_EDGE, _EDGE])
+    _, _, stats, centroids = _square_components(pips.view(np.uint8))
     # a few pieces: plain ints, numpy's per-call overhead would cost more than the work
     kept, areas = [], []
     for k, (_, _, w, h, area) in enumerate(stats.tolist()):
@@ -411,37 +411,61 @@ def _pips_face(contrast: np.ndarray, level: float,
     if face is None:
         return None, 0.0, 0.0
     whole, scale = around()
-    if _more_pips_within(whole > level, len(points), float(_median(areas)) * scale ** 2):
+    if _more_pips_within(whole, level, len(points), _median_of(areas) * scale ** 2):
         return None, 0.0, 0.0
-    at = (points + CANON / 2).astype(int)
-    pip_level = float(_median(contrast[at[:, 1], at[:, 0]]))
+    at = points + CANON / 2
+    spots = at.astype(int)
+    # the contrast is in half levels (the body's median less whole ones): its median the
+    # same in plain floats
+    pip_level = _median_of(contrast[spots[:, 1], spots[:, 0]].tolist())
     # a lone pip has no spacing of its own: nothing may lie at any spacing a die has (the
     # corner pips of a die squared up too small are not where a one's would be)
     offsets = [offset] if face > 1 else [share * CANON for share in SCALES + (0.36,)]
-    if not _absent_elsewhere(local(), offsets, centre, points, pip_level):
+    if not _absent_elsewhere(local(), offsets, centre, at, pip_level):
         return None, 0.0, 0.0
     return face, max(0.0, 1.0 - error / MAX_PIP_ERROR), _pitch(points - centre, face)
+
+
+def _square_buffer(name: str) -> np.ndarray:
+    """This thread's one CANON×CANON bool buffer of that name, its rim (`_EDGE`) clear."""
+    buffer = getattr(_SCRATCH, name, None)
+    if buffer is None:
+        buffer = np.zeros((CANON, CANON), bool)
+        setattr(_SCRATCH, name, buffer)
+    return buffer
+
+
+def _median_of(values: list) -> float:
+    """`_median` of a few plain numbers, in plain floats: the same as `_median` of float64
+    ones, and of float32 ones in half levels (their sums exact in float32 too)."""
+    ranked = sorted(values)
+    half = len(ranked) // 2
+    return float(ranked[half] if len(ranked) % 2 else (ranked[half - 1] + ranked[half]) / 2)
 
 
 def _pitch(points: np.ndarray, face: int) -> float:
     """How far the pips lie from the centre along the die's sides (px), as measured: the
     median of the pips off the middle (a six's rows, spread by large pips, the larger)."""
-    reach = np.abs(points).max(axis=1).astype(np.float64)
-    outer = reach[reach > 0.5 * reach.max()]  # not a middle pip
-    return float(_median(outer)) if len(outer) else 0.0
+    reach = np.abs(points).max(axis=1).tolist()  # float32 in plain floats: the same figures
+    outer = [r for r in reach if r > 0.5 * max(reach)]  # not a middle pip
+    return _median_of(outer) if outer else 0.0
 
 
 _WITHIN = (np.hypot(_XX - CANON / 2 + 0.5, _YY - CANON / 2 + 0.5) <= 0.42 * CANON
-           ).astype(np.uint8)  # the top's inner circle: no rounded edge, no floor
+           )  # the top's inner circle: no rounded edge, no floor
 
 
-def _more_pips_within(pips: np.ndarray, count: int, pip_area: float) -> bool:
-    """More pieces of pip, of a sizeable part of a pip, inside the top's inner circle than
-    the face has pips. That circle holds every pip of a die however the square is turned:
-    a square found turned (large pips bite a six's outline into a cross) sees two of its
-    pips as a two, and the others, cut by the square's edge, passed for the floor's edge."""
-    pieces, _, stats, _ = _square_components(pips.astype(np.uint8) & _WITHIN)
-    return int((stats[1:, cv2.CC_STAT_AREA] >= 0.4 * pip_area).sum()) > count
+def _more_pips_within(contrast: np.ndarray, level: float, count: int, pip_area: float) -> bool:
+    """More pieces of pip (``contrast`` above ``level``), of a sizeable part of a pip, inside
+    the top's inner circle than the face has pips. That circle holds every pip of a die
+    however the square is turned: a square found turned (large pips bite a six's outline
+    into a cross) sees two of its pips as a two, and the others, cut by the square's edge,
+    passed for the floor's edge."""
+    pips = np.greater(contrast, level, out=_square_buffer("within"))
+    np.logical_and(pips, _WITHIN, out=pips)
+    pieces, _, stats, _ = _square_components(pips.view(np.uint8))
+    least = 0.4 * pip_area
+    return sum(area >= least for area in stats[1:, cv2.CC_STAT_AREA].tolist()) > count
 
 
 def _square_up(image: np.ndarray, rect) -> np.ndarray:
