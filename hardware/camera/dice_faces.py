@@ -517,11 +517,15 @@ def _marked(square: np.ndarray) -> bool:
     die, if one not read; a glint on the floor or wood's grain fades, and shows none."""
     inner = cv2.cvtColor(square, cv2.COLOR_BGR2GRAY)[_INNER, _INNER]
     split, _ = cv2.threshold(inner, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
-    above = inner > split
-    share = float(above.mean())
-    if not 0.03 <= share <= 0.97:
+    # the two tones' shares and medians from the levels' cumulative counts (np.median's
+    # figures: whole levels, or the mean of two)
+    counts = np.bincount(inner.ravel(), minlength=256).cumsum()
+    dark = int(counts[int(split)])
+    light = _INNER_COUNT - dark
+    if not 0.03 <= light / _INNER_COUNT <= 0.97:
         return False
-    return float(np.median(inner[above])) - float(np.median(inner[~above])) >= MARKED
+    light_gray, dark_gray = _medians(counts, ((dark, light), (0, dark)))
+    return light_gray - dark_gray >= MARKED
 
 
 def _read_blob(image: np.ndarray, points: np.ndarray, grown: int, typical: float,
