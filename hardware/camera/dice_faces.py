@@ -472,7 +472,8 @@ def _square_up(image: np.ndarray, rect) -> np.ndarray:
     (cx, cy), (w, h), angle = rect
     side = (w + h) / 2
     m = cv2.getRotationMatrix2D((cx, cy), angle, CANON / side)
-    m[:, 2] += (CANON / 2 - cx, CANON / 2 - cy)
+    m[0, 2] += CANON / 2 - cx  # element by element: no array made of the shift
+    m[1, 2] += CANON / 2 - cy
     return cv2.warpAffine(image, m, (CANON, CANON), flags=cv2.INTER_LINEAR,
                           borderMode=cv2.BORDER_REPLICATE)
 
