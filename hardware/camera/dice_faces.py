@@ -179,15 +179,26 @@ def _layout_errors(scaled: np.ndarray) -> np.ndarray:
     """`_match_layout`'s worst error (9.0: no one-to-one fit) for each of several scalings
     of the same points at once (``scaled``: scalings × points × 2): one pass for every
     pip offset, a fifth of the CPU of one pass each; and every layout of the count in the
-    same pass (scalings × layouts × points × places)."""
-    targets = _STACKED.get(scaled.shape[1])
+    same pass (scalings × layouts × points × places). The two axes apart (the same float32
+    figures as a sum over them); a lone pip fits its one place one to one."""
+    targets = _PLACES_XY.get(scaled.shape[1])
     if targets is None:
         return np.full(len(scaled), 9.0)
-    d = np.sqrt(((scaled[:, None, :, None, :] - targets[None, :, None, :, :]) ** 2).sum(axis=4))
-    ranked = np.sort(d.argmin(axis=3), axis=2)
-    one_to_one = (ranked[:, :, 1:] != ranked[:, :, :-1]).all(axis=2)
+    dx = scaled[:, None, :, None, 0] - targets[0]
+    dy = scaled[:, None, :, None, 1] - targets[1]
+    dx *= dx
+    dy *= dy
+    d = np.sqrt(np.add(dx, dy, out=dx), out=dx)
     worst = d.min(axis=3).max(axis=2)  # each pip's distance to its nearest place
-    return np.where(one_to_one, worst, np.inf).min(axis=1, initial=9.0)
+    if scaled.shape[1] > 1:
+        ranked = np.sort(d.argmin(axis=3), axis=2)
+        worst[(ranked[:, :, 1:] == ranked[:, :, :-1]).any(axis=2)] = np.inf
+    return worst.min(axis=1, initial=9.0)
+
+
+_PLACES_XY = {count: tuple(np.ascontiguousarray(stacked[..., axis])[None, :, None, :]
+                           for axis in (0, 1))
+              for count, stacked in _STACKED.items()}  # 1 × layouts × 1 × places, x and y
 
 
 _INNER = slice(CANON * 14 // 100, CANON - CANON * 14 // 100)  # inside the rounded edge
