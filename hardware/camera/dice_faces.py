@@ -36,6 +36,7 @@ MAX_PIP_ERROR = 0.4  # in pip offsets: how far a pip may sit from its place
 SCALES = (0.23, 0.25, 0.27, 0.29, 0.31, 0.33)  # pip offsets (of the side) real dice have
 ERODE = 2
 _SCALES_PX = np.array([scale * CANON for scale in SCALES], np.float32)
+_SCALES_COLUMN = _SCALES_PX[:, None, None]
 EDGE_BLUR = 0.0  # px: a die's colour, blurred into the floor's, marks it this much wider
 WINDOW = 0.6  # of the image's shorter side: the neighbourhood the floor is judged in
 LIGHTER = 45.0  # B+G+R levels above the floor: a light die (or glare, told apart by shape)
@@ -254,11 +255,11 @@ def _fit_layout(points: np.ndarray) -> tuple[int | None, float, float, np.ndarra
         centre = np.add.reduce(points, axis=0) / len(points)  # points.mean(axis=0)
         if np.hypot(*centre) > 0.15 * CANON:
             return None, 9.0, 0.0, centre
-    errors = _layout_errors((points - centre)[None] / _SCALES_PX[:, None, None])
+    errors = _layout_errors((points - centre)[None] / _SCALES_COLUMN)
     k = int(errors.argmin())  # the first of the best
-    if errors[k] >= 9.0:
-        return None, 9.0, 0.0, centre
     error = float(errors[k])
+    if error >= 9.0:
+        return None, 9.0, 0.0, centre
     return (len(points) if error <= MAX_PIP_ERROR else None), error, SCALES[k] * CANON, centre
 
 
@@ -417,7 +418,7 @@ def _pips_face(contrast: np.ndarray, level: float,
             areas.append(area)
     if not 1 <= len(areas) <= 6 or max(areas) > 2.6 * min(areas):
         return None, 0.0, 0.0
-    points = centroids[kept].astype(np.float32) - CANON / 2
+    points = np.subtract(centroids[kept], CANON / 2, dtype=np.float32)  # cast, then less
     face, error, offset, centre = _fit_layout(points)
     if face is None:
         return None, 0.0, 0.0
