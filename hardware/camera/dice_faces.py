@@ -36,6 +36,7 @@ MAX_PIP_ERROR = 0.4  # in pip offsets: how far a pip may sit from its place
 SCALES = (0.23, 0.25, 0.27, 0.29, 0.31, 0.33)  # pip offsets (of the side) real dice have
 ERODE = 2
 _SCALES_PX = np.array([scale * CANON for scale in SCALES], np.float32)
+_SCALES_COLUMN = _SCALES_PX[:, None, None]
 EDGE_BLUR = 0.0  # px: a die's colour, blurred into the floor's, marks it this much wider
 WINDOW = 0.6  # of the image's shorter side: the neighbourhood the floor is judged in
 LIGHTER = 45.0  # B+G+R levels above the floor: a light die (or glare, told apart by shape)
@@ -90,7 +91,12 @@ _HUES = (("red", 0, 8), ("orange", 10, 20), ("yellow", 23, 35), ("green", 40, 85
 
 def _hsv(bgr) -> tuple[int, int, int]:
     """OpenCV's 8-bit HSV of a colour (clipped, truncated to whole levels, as ``np.uint8``)."""
-    return _hsv_of(*(int(min(max(float(c), 0.0), 255.0)) for c in bgr))
+    return _hsv_of(*(int(min(max(c, 0.0), 255.0)) for c in _floats(bgr)))
+
+
+def _floats(values) -> list[float]:
+    """A few numbers as plain floats (an array's elements at once, not one by one)."""
+    return values.tolist() if isinstance(values, np.ndarray) else [float(c) for c in values]
 
 
 @functools.lru_cache(maxsize=4096)
@@ -109,22 +115,29 @@ def colour_name(bgr: np.ndarray, floor: np.ndarray | None = None) -> str:
     group must hold with that cast taken out (`CAST`), or it is "unknown" (a yellow die
     on magenta felt seen orange); and a bright body of the floor's hue, far paler than the
     floor, is a white die in that light."""
-    name = _colour_group(bgr, floor)
+    floor_hsv = None if floor is None else _hsv(floor)
+    name = _colour_group(_hsv(bgr), floor_hsv)
     if floor is None or name == "unknown":
         return name
-    # three channels: plain floats, a tenth of the CPU of numpy's small arrays
-    mean = max(float(np.mean(floor)), 1.0)
-    cast = [(1 - CAST) + CAST * float(c) / mean for c in floor]
+    # three channels: plain floats, a tenth of the CPU of numpy's small arrays; the mean
+    # as np.mean gives it (a float32 colour: summed in float32, divided once)
+    if isinstance(floor, np.ndarray) and floor.dtype == np.float32:
+        mean = float(np.add.reduce(floor, axis=None) / floor.size)
+    else:
+        mean = float(np.mean(floor))
+    mean = max(mean, 1.0)
+    cast = [(1 - CAST) + CAST * c / mean for c in _floats(floor)]
     if max(abs(c - 1) for c in cast) < 0.02:
         return name  # a grey floor casts no colour
-    lifted = [float(b) / c for b, c in zip(bgr, cast, strict=True)]
-    return name if _colour_group(lifted, floor) == name else "unknown"
+    lifted = [b / c for b, c in zip(_floats(bgr), cast, strict=True)]
+    return name if _colour_group(_hsv(lifted), floor_hsv) == name else "unknown"
 
 
-def _colour_group(bgr: np.ndarray, floor: np.ndarray | None) -> str:
-    h, s, v = _hsv(bgr)
-    if floor is not None:
-        fh, fs, _ = _hsv(floor)
+def _colour_group(hsv: tuple[int, int, int], floor_hsv: tuple[int, int, int] | None) -> str:
+    """The group of a colour's HSV (`_hsv`) on a floor of ``floor_hsv`` (None: unknown)."""
+    h, s, v = hsv
+    if floor_hsv is not None:
+        fh, fs, _ = floor_hsv
         turn = min(abs(h - fh), 180 - abs(h - fh))
         if v > 120 and fs > 60 and turn <= 15 and s < min(0.6 * fs, 140):
             return "white"
@@ -140,17 +153,16 @@ def _colour_group(bgr: np.ndarray, floor: np.ndarray | None) -> str:
     return "unknown"
 
 
-_RING_AT = [(float(np.cos(a)), float(np.sin(a)))
-            for a in np.linspace(0, 2 * np.pi, 12, endpoint=False)]
+_RING_AT = np.array([(np.cos(a), np.sin(a))
+                     for a in np.linspace(0, 2 * np.pi, 12, endpoint=False)])
 
 
 def _surroundings(image: np.ndarray, centre: tuple[float, float], side: float) -> np.ndarray:
     """The median colour around a die (a ring 0.8 sides from its centre)."""
     h, w = image.shape[:2]
-    reach = 0.8 * side  # twelve places: plain floats, as numpy would clip and truncate them
-    xs = [int(min(max(centre[0] + reach * c, 0), w - 1)) for c, _ in _RING_AT]
-    ys = [int(min(max(centre[1] + reach * s, 0), h - 1)) for _, s in _RING_AT]
-    ring = np.sort(image[ys, xs].astype(np.float32), axis=0)
+    # twelve places at once, clipped to the image and truncated to whole pixels
+    places = np.clip(np.add(centre, 0.8 * side * _RING_AT), 0, (w - 1, h - 1)).astype(np.intp)
+    ring = np.sort(image[places[:, 1], places[:, 0]].astype(np.float32), axis=0)
     return (ring[5] + ring[6]) / 2  # np.median of the 12, a quarter of its CPU
 
 
@@ -168,15 +180,26 @@ def _layout_errors(scaled: np.ndarray) -> np.ndarray:
     """`_match_layout`'s worst error (9.0: no one-to-one fit) for each of several scalings
     of the same points at once (``scaled``: scalings × points × 2): one pass for every
     pip offset, a fifth of the CPU of one pass each; and every layout of the count in the
-    same pass (scalings × layouts × points × places)."""
-    targets = _STACKED.get(scaled.shape[1])
+    same pass (scalings × layouts × points × places). The two axes apart (the same float32
+    figures as a sum over them); a lone pip fits its one place one to one."""
+    targets = _PLACES_XY.get(scaled.shape[1])
     if targets is None:
         return np.full(len(scaled), 9.0)
-    d = np.sqrt(((scaled[:, None, :, None, :] - targets[None, :, None, :, :]) ** 2).sum(axis=4))
-    ranked = np.sort(d.argmin(axis=3), axis=2)
-    one_to_one = (ranked[:, :, 1:] != ranked[:, :, :-1]).all(axis=2)
+    dx = scaled[:, None, :, None, 0] - targets[0]
+    dy = scaled[:, None, :, None, 1] - targets[1]
+    dx *= dx
+    dy *= dy
+    d = np.sqrt(np.add(dx, dy, out=dx), out=dx)
     worst = d.min(axis=3).max(axis=2)  # each pip's distance to its nearest place
-    return np.where(one_to_one, worst, np.inf).min(axis=1, initial=9.0)
+    if scaled.shape[1] > 1:
+        ranked = np.sort(d.argmin(axis=3), axis=2)
+        worst[(ranked[:, :, 1:] == ranked[:, :, :-1]).any(axis=2)] = np.inf
+    return worst.min(axis=1, initial=9.0)
+
+
+_PLACES_XY = {count: tuple(np.ascontiguousarray(stacked[..., axis])[None, :, None, :]
+                           for axis in (0, 1))
+              for count, stacked in _STACKED.items()}  # 1 × layouts × 1 × places, x and y
 
 
 _INNER = slice(CANON * 14 // 100, CANON - CANON * 14 // 100)  # inside the rounded edge
@@ -229,33 +252,33 @@ def _fit_layout(points: np.ndarray) -> tuple[int | None, float, float, np.ndarra
     fits). Returns face, error (in pip offsets), the offset in px, and the centre."""
     centre = np.zeros(2, np.float32)
     if len(points) > 1:
-        centre = points.mean(axis=0)
+        centre = np.add.reduce(points, axis=0) / len(points)  # points.mean(axis=0)
         if np.hypot(*centre) > 0.15 * CANON:
             return None, 9.0, 0.0, centre
-    errors = _layout_errors((points - centre)[None] / _SCALES_PX[:, None, None])
+    errors = _layout_errors((points - centre)[None] / _SCALES_COLUMN)
     k = int(errors.argmin())  # the first of the best
-    if errors[k] >= 9.0:
-        return None, 9.0, 0.0, centre
     error = float(errors[k])
+    if error >= 9.0:
+        return None, 9.0, 0.0, centre
     return (len(points) if error <= MAX_PIP_ERROR else None), error, SCALES[k] * CANON, centre
 
 
 def _absent_elsewhere(local: np.ndarray, offsets: Sequence[float], centre: np.ndarray,
-                      points: np.ndarray, pip_level: float) -> bool:
+                      at: np.ndarray, pip_level: float) -> bool:
     """No pip, faint or partly hidden, where this face has none, at any of the pips'
     ``offsets`` (px) tried: two pips of a three, four of a five or of a six are no two or
     four (a pip lost in glare, under a shadow). ``local``: the pips' contrast averaged over a
-    small window (5×5). Every offset in one pass."""
-    at = np.asarray(offsets, np.float32)[:, None, None]
-    places = _GRID[None] * at + centre + CANON / 2  # offsets × places × 2
-    gaps = points[None, None, :, :] + CANON / 2 - places[:, :, None, :]
+    small window (5×5); ``at``: the pips' centres in the square. Every offset in one pass."""
+    step = np.asarray(offsets, np.float32)[:, None, None]
+    places = _GRID[None] * step + centre + CANON / 2  # offsets × places × 2
+    gaps = at[None, None, :, :] - places[:, :, None, :]
     near = np.hypot(gaps[..., 0], gaps[..., 1])
-    free = near.min(axis=2) >= 0.5 * at[:, :, 0]  # no pip of the face there
+    free = near.min(axis=2) >= 0.5 * step[:, :, 0]  # no pip of the face there
     spots = np.rint(places).astype(int)
-    free &= (spots >= 2).all(axis=2) & (spots < CANON - 2).all(axis=2)
+    free &= ((spots >= 2) & (spots < CANON - 2)).all(axis=2)
     spots = spots[free]
-    return not len(spots) or not (
-        local[spots[:, 1], spots[:, 0]].astype(np.float64) > 0.35 * pip_level).any()
+    least = 0.35 * pip_level  # float32 contrast compared in plain floats: the same
+    return not any(value > least for value in local[spots[:, 1], spots[:, 0]].tolist())
 
 
 def read_face(square: np.ndarray, light_body: bool | None = None,
@@ -269,35 +292,42 @@ def read_face(square: np.ndarray, light_body: bool | None = None,
     ``square`` is the middle `SHRINK` of the die's square, that whole square (no pip of
     the die may lie in it beyond the face's)."""
     gray8 = cv2.cvtColor(square, cv2.COLOR_BGR2GRAY)
-    gray = gray8.astype(np.float32)
     inner8 = gray8[_INNER, _INNER]
-    colours = square[_INNER, _INNER].reshape(-1, 3)
     # body and pips: the two tones of the top (Otsu); the body is the one that holds the
     # ring just inside the rounded edge (large pips may cover near half the top)
     split, _ = cv2.threshold(inner8, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
     if light_body is None:
-        light_body = float((gray8[_RING] > split).mean()) >= 0.5
-    in_body = ((inner8 > split) if light_body else (inner8 <= split)).ravel()
-    inner = inner8.ravel().astype(np.float32)
-    if in_body.sum() < 20:
-        in_body[:] = True
-    body_gray = float(_quantile(inner[in_body], 0.5))
-
-    def body() -> np.ndarray:
-        return _quantile(colours[in_body], 0.5)
-    others = inner[~in_body]
-    if len(others) <= 8:
+        light_body = 2 * np.count_nonzero(gray8.take(_RING_AT_FLAT) > split) >= _RING_COUNT
+    # both tones' medians from one cumulative histogram of the top's grey levels (whole
+    # levels: the same figures as sorting the pixels, for a fifth of the numpy calls)
+    below = int(split)  # Otsu's divide is a whole level
+    counts = np.bincount(inner8.ravel(), minlength=256).cumsum()
+    dark = int(counts[below])
+    light = _INNER_COUNT - dark
+    bodies = light if light_body else dark
+    if bodies < 20:  # too little body: the whole top, no pips
+        return None, 0.0, _body(square, inner8, below, light_body, True), 0.0
+    body = _body(square, inner8, below, light_body, False)
+    if _INNER_COUNT - bodies <= 8:
         return None, 0.0, body, 0.0
-    pip_gray = float(_quantile(others, 0.5))
+    # the light tone's pixels lie above the dark one's
+    body_gray, pip_gray = _medians(counts, ((dark, light), (0, dark)) if light_body
+                                   else ((0, dark), (dark, light)))
     peak = abs(pip_gray - body_gray)
     if peak < 40:  # no pips at all: not a die face we can read
         return None, 0.0, body, 0.0
+    gray = gray8.astype(np.float32)
     contrast = (body_gray - gray) if light_body else (gray - body_gray)
-    around = contrast, 1.0
-    local = cv2.blur(contrast, (5, 5))  # once for every level tried
-    if whole is not None:
-        whole_gray = cv2.cvtColor(whole, cv2.COLOR_BGR2GRAY).astype(np.float32)
-        around = ((body_gray - whole_gray) if light_body else (whole_gray - body_gray)), SHRINK
+    # the 5×5 average (once for every level tried) and the whole square's contrast: made
+    # only when a level's pips fit a face
+    local = _Once(lambda: cv2.blur(contrast, (5, 5)))
+    if whole is None:
+        around = _Once(lambda: (contrast, 1.0))
+    else:
+        def whole_contrast() -> tuple[np.ndarray, float]:
+            whole_gray = cv2.cvtColor(whole, cv2.COLOR_BGR2GRAY).astype(np.float32)
+            return ((body_gray - whole_gray) if light_body else (whole_gray - body_gray)), SHRINK
+        around = _Once(whole_contrast)
     # pips set apart from the body at the tones' divide; where large pips run together (a
     # six seen small), again nearer the pips' own tone
     for level in (max(30.0, 0.5 * peak, abs(body_gray - split)),
@@ -308,72 +338,154 @@ def read_face(square: np.ndarray, light_body: bool | None = None,
     return None, 0.0, body, 0.0
 
 
+class _Once:
+    """A value made on first asking, kept after (``functools.cache`` costs more to wrap)."""
+
+    __slots__ = ("make", "value")
+
+    def __init__(self, make: Callable):
+        self.make, self.value = make, None
+
+    def __call__(self):
+        if self.value is None:
+            self.value = self.make()
+        return self.value
+
+
+_INNER_COUNT = len(range(CANON)[_INNER]) ** 2
+_RING_AT_FLAT = np.flatnonzero(_RING)  # the ring's pixels, taken at once
+_RING_COUNT = len(_RING_AT_FLAT)
+
+
+def _medians(counts: np.ndarray, parts) -> list[float]:
+    """The medians (as `_quantile` of the pixels: the two middle values' mean) of runs of
+    whole grey levels, each given as (pixels below it, pixels in it), from the levels'
+    cumulative counts: every rank looked up at once."""
+    ranks = []
+    for before, many in parts:
+        low = (many - 1) // 2
+        ranks += [before + low + 1, before + min(low + 1, many - 1) + 1]
+    levels = np.searchsorted(counts, ranks).tolist()
+    return [levels[k] + (levels[k + 1] - levels[k]) * ((many - 1) / 2 - (many - 1) // 2)
+            for k, (_, many) in zip(range(0, len(levels), 2), parts, strict=True)]
+
+
+def _body(square: np.ndarray, inner8: np.ndarray, below: int, light_body: bool,
+          whole_top: bool) -> Callable[[], np.ndarray]:
+    """The body's colour, when asked: the median of the top's pixels on the body's side of
+    the divide (``whole_top``: every pixel)."""
+    def body() -> np.ndarray:
+        colours = square[_INNER, _INNER].reshape(-1, 3)
+        if whole_top:
+            return _quantile(colours, 0.5)
+        in_body = ((inner8 > below) if light_body else (inner8 <= below)).ravel()
+        return _quantile(colours[in_body], 0.5)
+    return body
+
+
 _SMALLEST_PIP = np.pi * (0.06 * CANON) ** 2
 _LARGEST_PIP = np.pi * (0.19 * CANON) ** 2
+_EDGE = slice(CANON * 8 // 100, CANON - CANON * 8 // 100)  # the rounded edge is no pip
 
 
-def _pips_face(contrast: np.ndarray, level: float, around: tuple[np.ndarray, float],
-               local: np.ndarray) -> tuple[int | None, float, float]:
+def _square_components(mask: np.ndarray):
+    """``cv2.connectedComponentsWithStats(mask, connectivity=8)`` of a CANON square, its
+    labels (unused) in 16 bits written over this thread's one buffer: half the CPU."""
+    labels = getattr(_SCRATCH, "square", None)
+    if labels is None:
+        labels = _SCRATCH.square = np.empty((CANON, CANON), np.uint16)
+    return cv2.connectedComponentsWithStatsWithAlgorithm(mask, 8, cv2.CV_16U,
+                                                         cv2.CCL_SPAGHETTI, labels=labels)
+
+
+def _pips_face(contrast: np.ndarray, level: float,
+               around: Callable[[], tuple[np.ndarray, float]],
+               local: Callable[[], np.ndarray]) -> tuple[int | None, float, float]:
     """The face the pips (``contrast`` above ``level``) show, with nothing where it has
     none, nor more pips on the die (``around``: the contrast of the die's whole square and
     its scale to this one; ``local``: ``contrast`` averaged over 5×5); or None."""
-    pips = np.zeros((CANON, CANON), np.uint8)
-    edge = CANON * 8 // 100  # large pips reach into the rounded edge; the edge is no pip
-    pips[edge:-edge, edge:-edge] = contrast[edge:-edge, edge:-edge] > level
-    count, labels, stats, centroids = cv2.connectedComponentsWithStats(pips, connectivity=8)
-    area, w, h = (stats[1:, cv2.CC_STAT_AREA], stats[1:, cv2.CC_STAT_WIDTH],
-                  stats[1:, cv2.CC_STAT_HEIGHT])
-    # a noise speck, or the floor's edge showing along a side, is left out
-    kept = (area >= _SMALLEST_PIP) & (np.maximum(w, h) <= 2.2 * np.minimum(w, h))
-    if (kept & ((area > _LARGEST_PIP) | (area < 0.45 * w * h))).any():
-        return None, 0.0, 0.0  # a blot no pip makes: glare, a shadow, two dice
-    areas = area[kept]
-    if not 1 <= len(areas) <= 6 or areas.max() > 2.6 * areas.min():
+    pips = _square_buffer("pips")  # its rim, the rounded edge, stays clear: no pip
+    np.greater(contrast[_EDGE, _EDGE], level, out=pips[_EDGE, _EDGE])
+    _, _, stats, centroids = _square_components(pips.view(np.uint8))
+    # a few pieces: plain ints, numpy's per-call overhead would cost more than the work
+    kept, areas = [], []
+    for k, (_, _, w, h, area) in enumerate(stats.tolist()):
+        # a noise speck, or the floor's edge showing along a side, is left out
+        if k and area >= _SMALLEST_PIP and max(w, h) <= 2.2 * min(w, h):
+            if area > _LARGEST_PIP or area < 0.45 * w * h:
+                return None, 0.0, 0.0  # a blot no pip makes: glare, a shadow, two dice
+            kept.append(k)
+            areas.append(area)
+    if not 1 <= len(areas) <= 6 or max(areas) > 2.6 * min(areas):
         return None, 0.0, 0.0
-    points = centroids[1:][kept].astype(np.float32) - CANON / 2
+    points = np.subtract(centroids[kept], CANON / 2, dtype=np.float32)  # cast, then less
     face, error, offset, centre = _fit_layout(points)
     if face is None:
         return None, 0.0, 0.0
-    at = (points + CANON / 2).astype(int)
-    pip_level = float(_median(contrast[at[:, 1], at[:, 0]]))
+    whole, scale = around()
+    if _more_pips_within(whole, level, len(points), _median_of(areas) * scale ** 2):
+        return None, 0.0, 0.0
+    at = points + CANON / 2
+    spots = at.astype(int)
+    # the contrast is in half levels (the body's median less whole ones): its median the
+    # same in plain floats
+    pip_level = _median_of(contrast[spots[:, 1], spots[:, 0]].tolist())
     # a lone pip has no spacing of its own: nothing may lie at any spacing a die has (the
     # corner pips of a die squared up too small are not where a one's would be)
-    offsets = [offset] if face > 1 else [scale * CANON for scale in SCALES + (0.36,)]
-    if not _absent_elsewhere(local, offsets, centre, points, pip_level):
-        return None, 0.0, 0.0
-    whole, scale = around
-    if _more_pips_within(whole > level, len(points), float(_median(areas)) * scale ** 2):
+    offsets = [offset] if face > 1 else [share * CANON for share in SCALES + (0.36,)]
+    if not _absent_elsewhere(local(), offsets, centre, at, pip_level):
         return None, 0.0, 0.0
     return face, max(0.0, 1.0 - error / MAX_PIP_ERROR), _pitch(points - centre, face)
+
+
+def _square_buffer(name: str) -> np.ndarray:
+    """This thread's one CANON×CANON bool buffer of that name, its rim (`_EDGE`) clear."""
+    buffer = getattr(_SCRATCH, name, None)
+    if buffer is None:
+        buffer = np.zeros((CANON, CANON), bool)
+        setattr(_SCRATCH, name, buffer)
+    return buffer
+
+
+def _median_of(values: list) -> float:
+    """`_median` of a few plain numbers, in plain floats: the same as `_median` of float64
+    ones, and of float32 ones in half levels (their sums exact in float32 too)."""
+    ranked = sorted(values)
+    half = len(ranked) // 2
+    return float(ranked[half] if len(ranked) % 2 else (ranked[half - 1] + ranked[half]) / 2)
 
 
 def _pitch(points: np.ndarray, face: int) -> float:
     """How far the pips lie from the centre along the die's sides (px), as measured: the
     median of the pips off the middle (a six's rows, spread by large pips, the larger)."""
-    reach = np.abs(points).max(axis=1).astype(np.float64)
-    outer = reach[reach > 0.5 * reach.max()]  # not a middle pip
-    return float(_median(outer)) if len(outer) else 0.0
+    reach = np.abs(points).max(axis=1).tolist()  # float32 in plain floats: the same figures
+    outer = [r for r in reach if r > 0.5 * max(reach)]  # not a middle pip
+    return _median_of(outer) if outer else 0.0
 
 
 _WITHIN = (np.hypot(_XX - CANON / 2 + 0.5, _YY - CANON / 2 + 0.5) <= 0.42 * CANON
-           ).astype(np.uint8)  # the top's inner circle: no rounded edge, no floor
+           )  # the top's inner circle: no rounded edge, no floor
 
 
-def _more_pips_within(pips: np.ndarray, count: int, pip_area: float) -> bool:
-    """More pieces of pip, of a sizeable part of a pip, inside the top's inner circle than
-    the face has pips. That circle holds every pip of a die however the square is turned:
-    a square found turned (large pips bite a six's outline into a cross) sees two of its
-    pips as a two, and the others, cut by the square's edge, passed for the floor's edge."""
-    pieces, _, stats, _ = cv2.connectedComponentsWithStats(pips.astype(np.uint8) & _WITHIN,
-                                                           connectivity=8)
-    return int((stats[1:, cv2.CC_STAT_AREA] >= 0.4 * pip_area).sum()) > count
+def _more_pips_within(contrast: np.ndarray, level: float, count: int, pip_area: float) -> bool:
+    """More pieces of pip (``contrast`` above ``level``), of a sizeable part of a pip, inside
+    the top's inner circle than the face has pips. That circle holds every pip of a die
+    however the square is turned: a square found turned (large pips bite a six's outline
+    into a cross) sees two of its pips as a two, and the others, cut by the square's edge,
+    passed for the floor's edge."""
+    pips = np.greater(contrast, level, out=_square_buffer("within"))
+    np.logical_and(pips, _WITHIN, out=pips)
+    pieces, _, stats, _ = _square_components(pips.view(np.uint8))
+    least = 0.4 * pip_area
+    return sum(area >= least for area in stats[1:, cv2.CC_STAT_AREA].tolist()) > count
 
 
 def _square_up(image: np.ndarray, rect) -> np.ndarray:
     (cx, cy), (w, h), angle = rect
     side = (w + h) / 2
     m = cv2.getRotationMatrix2D((cx, cy), angle, CANON / side)
-    m[:, 2] += (CANON / 2 - cx, CANON / 2 - cy)
+    m[0, 2] += CANON / 2 - cx  # element by element: no array made of the shift
+    m[1, 2] += CANON / 2 - cy
     return cv2.warpAffine(image, m, (CANON, CANON), flags=cv2.INTER_LINEAR,
                           borderMode=cv2.BORDER_REPLICATE)
 
@@ -418,11 +530,15 @@ def _marked(square: np.ndarray) -> bool:
     die, if one not read; a glint on the floor or wood's grain fades, and shows none."""
     inner = cv2.cvtColor(square, cv2.COLOR_BGR2GRAY)[_INNER, _INNER]
     split, _ = cv2.threshold(inner, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
-    above = inner > split
-    share = float(above.mean())
-    if not 0.03 <= share <= 0.97:
+    # the two tones' shares and medians from the levels' cumulative counts (np.median's
+    # figures: whole levels, or the mean of two)
+    counts = np.bincount(inner.ravel(), minlength=256).cumsum()
+    dark = int(counts[int(split)])
+    light = _INNER_COUNT - dark
+    if not 0.03 <= light / _INNER_COUNT <= 0.97:
         return False
-    return float(np.median(inner[above])) - float(np.median(inner[~above])) >= MARKED
+    light_gray, dark_gray = _medians(counts, ((dark, light), (0, dark)))
+    return light_gray - dark_gray >= MARKED
 
 
 def _read_blob(image: np.ndarray, points: np.ndarray, grown: int, typical: float,

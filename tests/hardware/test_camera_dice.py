@@ -169,6 +169,38 @@ def test_the_fast_quantile_is_numpys():
         assert (_quantile(colours, 0.5) == np.median(colours, axis=0)).all()
 
 
+def test_the_histogram_medians_are_numpys():
+    """`_medians` (read_face's two tones, `_marked`'s) gives np.median's figures for the grey
+    levels on either side of a divide, odd and even counts, from the cumulative counts; and
+    `_marked` judges as np.median would."""
+    import numpy as np
+
+    from hardware.camera.dice_faces import _INNER, MARKED, _marked, _medians
+
+    rng = np.random.default_rng(11)
+    for n in (9, 10, 1295, 1296):
+        levels = rng.integers(0, 256, n).astype(np.uint8)
+        divide = int(rng.integers(20, 230))
+        counts = np.bincount(levels, minlength=256).cumsum()
+        dark = int(counts[divide])
+        light = n - dark
+        if not dark or not light:
+            continue
+        got = _medians(counts, ((dark, light), (0, dark)))
+        assert got == [float(np.median(levels[levels > divide])),
+                       float(np.median(levels[levels <= divide]))]
+    for _ in range(200):
+        square = np.full((48, 48, 3), rng.integers(0, 256), np.uint8)
+        square[rng.integers(5, 40):, rng.integers(5, 40):] = rng.integers(0, 256)
+        square = np.clip(square + rng.normal(0, 8, square.shape), 0, 255).astype(np.uint8)
+        inner = cv2.cvtColor(square, cv2.COLOR_BGR2GRAY)[_INNER, _INNER]
+        split, _ = cv2.threshold(inner, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+        above = inner > split
+        expected = 0.03 <= above.mean() <= 0.97 and (
+            np.median(inner[above]) - np.median(inner[~above]) >= MARKED)
+        assert _marked(square) == expected
+
+
 def test_the_fast_row_median_is_numpys():
     """`_median_rows` (the tray's colours) gives np.median(axis=0)'s figures and type: whole
     levels averaged in float64, floats in their own type, odd and even counts."""
