@@ -1226,10 +1226,11 @@ def _ones(image: np.ndarray, spots: np.ndarray, read: Sequence[DieReading], typi
     read = [d for d in read if d.face is not None]  # a die seen unread may be this one
     centres = np.array([d.centre for d in read], np.float64).reshape(-1, 2)
     reach = 0.8 * np.array([d.side for d in read], np.float64)
-    for i in found:
+    # a spot on a die read, or beside it, is none (all spots measured at once)
+    on_read = (np.hypot(centroids[found, 0, None] - centres[:, 0],
+                        centroids[found, 1, None] - centres[:, 1]) < reach).any(axis=1)
+    for i in found[~on_read]:
         x, y = centroids[i]
-        if (np.hypot(x - centres[:, 0], y - centres[:, 1]) < reach).any():
-            continue  # on a die read, or beside it
         # a pip of a die with more: a spot of its size near it (a glint is smaller, and a
         # neighbour's pips lie further off)
         others = found[found != i]
