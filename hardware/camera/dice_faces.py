@@ -817,15 +817,23 @@ def _fill_squares(mask: np.ndarray) -> np.ndarray:
 def _pips_of(standing: np.ndarray, darker: np.ndarray) -> np.ndarray:
     """The dark pips of light dice (255): what of the darker mask lies inside the hull of the
     light parts it touches. Large pips cut a die's light body apart, and are inside it; a
-    shadow beside a die lies outside its hull and stays out."""
-    count, labels, stats, _ = _components(standing | darker, scratch=True)
+    shadow beside a die lies outside its hull and stays out.
+    Only the parts with a dark pixel are wanted (grain has none): each is flood-filled from
+    its first dark pixel (8-connected, as labelling the whole mask would find it; a few
+    dice's pixels, not the whole tray's)."""
+    parts = standing | darker
     out = np.zeros_like(darker)
-    with_dark = np.bincount(labels[darker > 0], minlength=count) > 0  # grain has none
-    for i in np.flatnonzero(with_dark[1:]) + 1:
-        x, y, w, h, area = stats[i]
+    seeds = cv2.findNonZero(darker)
+    if seeds is None:
+        return out
+    for sx, sy in seeds.reshape(-1, 2).tolist():
+        if parts[sy, sx] != 255:
+            continue  # in a part filled already
+        area, _, _, (x, y, w, h) = cv2.floodFill(parts, None, (sx, sy), 1, flags=8)
+        part = parts[y:y + h, x:x + w] == 1
+        parts[y:y + h, x:x + w][part] = 0  # done: no other part is marked 1 with it
         if area < 40:
             continue
-        part = labels[y:y + h, x:x + w] == i
         dark = part & (darker[y:y + h, x:x + w] > 0)
         light = part & (standing[y:y + h, x:x + w] > 0)
         if not dark.any() or light.sum() < 20:
