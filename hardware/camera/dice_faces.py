@@ -886,7 +886,7 @@ def _typical(blobs: list[_Blob], die_px: float | None) -> float | None:
     if die_px:
         return (die_px - 2 * ERODE) ** 2
     shaped = [b.area for b in blobs if b.area >= 150 and _good_shape(b)]
-    return float(np.median(shaped)) if shaped else None
+    return _median_of(shaped) if shaped else None
 
 
 def _trimmed(blob: _Blob, typical: float) -> tuple[np.ndarray, int] | None:
