@@ -971,6 +971,8 @@ def _pip_clusters(image: np.ndarray, dark: np.ndarray, read: Sequence[DieReading
             continue
         points = centroids[members].astype(np.float32)
         (cx, cy), (rw, rh), angle = cv2.minAreaRect(points)
+        if len(members) in (4, 5) and _rows_of_a_six(dark, points):
+            continue  # four pips of a six (two of its rows, the rest hidden), not a four
         spread = min(rw, rh)  # a six's rows may spread further than its columns
         if len(members) <= 3:  # pips on a diagonal: the die's sides lie at 45 degrees
             spread = max(rw, rh) / np.sqrt(2)
@@ -998,6 +1000,29 @@ def _pip_clusters(image: np.ndarray, dark: np.ndarray, read: Sequence[DieReading
                 dice.append(reading)
                 break
     return dice
+
+
+FOUR_SQUARE = 1.3  # how much longer than wide a four's or five's corners may lie
+
+
+def _rows_of_a_six(dark: np.ndarray, points: np.ndarray) -> bool:
+    """Four pips making an oblong (longer than `FOUR_SQUARE` times its width; a cocked
+    four's is too) with two more dark spots a row further on along its short side: two
+    rows of two of a six whose third row is not a spot of its own (joined to its shadow,
+    a blot), read as a four on a square too small, off the six's middle."""
+    centred = points - points.mean(axis=0)
+    spread, axes = np.linalg.eigh(centred.T @ centred)  # the layout's short axis first
+    if spread[1] <= FOUR_SQUARE ** 2 * spread[0]:
+        return False
+    corners = np.abs(centred @ axes)  # a five's middle pip at 0, its corners as a four's
+    short, long = np.median(corners[corners[:, 1] > 0.5 * corners[:, 1].max()], axis=0)
+    h, w = dark.shape
+    for end in (1, -1):
+        places = [points.mean(axis=0) + end * 3 * short * axes[:, 0] + side * long * axes[:, 1]
+                  for side in (1, -1)]
+        if all(0 <= int(x) < w and 0 <= int(y) < h and dark[int(y), int(x)] for x, y in places):
+            return True
+    return False
 
 
 def _side_of_more(image: np.ndarray, pair: np.ndarray, light_body: bool) -> bool:

@@ -777,3 +777,16 @@ def test_a_one_seen_unread_is_tried_round_its_pip():
     assert (one.colour, one.face) == ("white", 1)
     never_wrong(reading, truth)
     assert_reads(reading, one, 1)
+
+
+def test_two_rows_of_a_six_are_no_four():
+    """A white six with large pips on a pale lavender lid (`large_pips`): its third row of
+    pips joins its shadow into a blot, and its other four pips, an oblong of round spots,
+    squared up small off the six's middle, read as a four. Two more dark spots a row further
+    on along the oblong's short side make them two rows of a six: unread, not a four."""
+    reading, truth = bench_reading("large_pips", 48)
+    six = truth[2]
+    assert (six.colour, six.face, six.cocked) == ("white", 6, False)
+    never_wrong(reading, truth)
+    for index in (0, 5, 7, 9):  # its fours and fives are read still
+        assert_reads(reading, truth[index], truth[index].face)
