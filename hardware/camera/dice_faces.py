@@ -1086,7 +1086,8 @@ def _parted_runs(labels: np.ndarray, stats: np.ndarray, centroids: np.ndarray, l
                 break  # eroded away: no run of pips
             if count - 1 in (2, 3) and pieces.min() >= 0.4 * pieces.max():
                 pw, ph = part_stats[1:, cv2.CC_STAT_WIDTH], part_stats[1:, cv2.CC_STAT_HEIGHT]
-                if ((np.maximum(pw, ph) <= 1.6 * np.minimum(pw, ph))
+                # round within a pixel: a small six's pieces are a few pixels (3 by 5)
+                if ((np.maximum(pw, ph) <= 1.6 * np.minimum(pw, ph) + 1)
                         & (pieces >= 0.5 * pw * ph)).all():
                     share = area[i] / (count - 1)
                     side = int(round(np.sqrt(share)))

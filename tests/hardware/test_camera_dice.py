@@ -790,3 +790,20 @@ def test_two_rows_of_a_six_are_no_four():
     never_wrong(reading, truth)
     for index in (0, 5, 7, 9):  # its fours and fives are read still
         assert_reads(reading, truth[index], truth[index].face)
+
+
+@pytest.mark.parametrize("family, seed, index", [
+    ("harsh", 110, 4),  # 28 px on a pink lid, alone
+    ("harsh", 81, 1),  # on purple felt, beside an orange die
+    ("large_pips", 100, 2),  # 28 px on a lid, touching a purple die
+])
+def test_a_small_six_whose_columns_run_together_is_read(family, seed, index):
+    """A small white six with large pips on a floor about as light: no blob of its own, and
+    each column of three pips runs into one spot. Eroded at its necks the run falls into
+    three pieces of a few pixels (3 by 5): round within a pixel, they are its pips, and the
+    six is read by its pips."""
+    reading, truth = bench_reading(family, seed)
+    six = truth[index]
+    assert (six.colour, six.face, six.cocked) == ("white", 6, False)
+    never_wrong(reading, truth)
+    assert_reads(reading, six, 6)
