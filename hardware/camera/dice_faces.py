@@ -980,6 +980,8 @@ def _pip_clusters(image: np.ndarray, dark: np.ndarray, read: Sequence[DieReading
         other = pip_like.copy()  # a blot of another shape is no pip: a neighbour's edge
         other[members] = False
         others = np.flatnonzero(other)
+        # nor a spot under half its pips' size (as spots link): a die's edge cut into specks
+        others = others[np.sqrt(area[others]) >= 0.5 * _median([size[i] for i in members])]
         for offset in (0.25, 0.29, 0.22):  # the pips' part of the side varies between dice
             side = spread / (2 * offset)
             if side < 12:

@@ -807,3 +807,20 @@ def test_a_small_six_whose_columns_run_together_is_read(family, seed, index):
     assert (six.colour, six.face, six.cocked) == ("white", 6, False)
     never_wrong(reading, truth)
     assert_reads(reading, six, 6)
+
+
+@pytest.mark.parametrize("family, seed, index, face", [
+    ("large_pips", 110, 4, 6),  # white, 28 px on wood: its shaded edge cut into specks
+    ("large_pips", 104, 2, 6),  # purple, on a lid
+    ("large_pips", 98, 6, 3),  # purple, on a lid
+    ("large_pips", 61, 6, 3),  # white, on wood
+])
+def test_specks_beside_a_die_found_by_its_pips_are_no_pip_of_it(family, seed, index, face):
+    """A die found by its pips alone is given up when more dark spots lie within its reach
+    (part of another die). A spot under half its pips' size (the size two spots must share
+    to link) is none of them: a die's shaded edge, a run that parts into specks."""
+    reading, truth = bench_reading(family, seed)
+    die = truth[index]
+    assert (die.face, die.cocked) == (face, False)
+    never_wrong(reading, truth)
+    assert_reads(reading, die, face)
