@@ -966,9 +966,11 @@ def _pip_clusters(image: np.ndarray, dark: np.ndarray, read: Sequence[DieReading
         groups += _twos([m[0] for m in groups if len(m) == 1], centroids, size,
                         np.sqrt(typical) + 2 * ERODE)
     dice = []
-    for members in groups:
+    tried = [sorted(m) for m in groups]
+    for members in groups:  # grows as groups unread are parted
         if not 2 <= len(members) <= 6:
             continue
+        before = len(dice)
         points = centroids[members].astype(np.float32)
         (cx, cy), (rw, rh), angle = cv2.minAreaRect(points)
         if len(members) in (4, 5) and _rows_of_a_six(dark, points):
@@ -1001,6 +1003,15 @@ def _pip_clusters(image: np.ndarray, dark: np.ndarray, read: Sequence[DieReading
                     break
                 dice.append(reading)
                 break
+        if typical and len(members) >= 4 and len(dice) == before:
+            # unread: a neighbour's pip linked in (dice touching); parted as larger groups
+            side = np.sqrt(typical) + 2 * ERODE
+            for reach in (0.8, 0.95):
+                for g in _part(members, centroids, reach * side):
+                    if sorted(g) not in tried:
+                        tried.append(sorted(g))
+                        parted.append(g)
+                        groups.append(g)
     return dice
 
 

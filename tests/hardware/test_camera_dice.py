@@ -824,3 +824,16 @@ def test_specks_beside_a_die_found_by_its_pips_are_no_pip_of_it(family, seed, in
     assert (die.face, die.cocked) == (face, False)
     never_wrong(reading, truth)
     assert_reads(reading, die, face)
+
+
+def test_pips_of_touching_dice_linked_into_one_group_are_parted():
+    """Two purple dice touching on a pale lid (`large_pips`), found by their pips alone: a
+    four's pips and its neighbour's linked into one group of five or six, which reads no
+    face. Parted as the larger groups are (no wider than a die), the four, then the two, is
+    read."""
+    reading, truth = bench_reading("large_pips", 48)
+    four, two = truth[6], truth[8]
+    assert (four.colour, four.face, two.colour, two.face) == ("purple", 4, "purple", 2)
+    never_wrong(reading, truth)
+    assert_reads(reading, four, 4)
+    assert_reads(reading, two, 2)
