@@ -1098,11 +1098,15 @@ def _pip_clusters(image: np.ndarray, dark: np.ndarray, read: Sequence[DieReading
         groups += _twos([m[0] for m in groups if len(m) == 1], centroids, size,
                         np.sqrt(typical) + 2 * ERODE)
     dice = []
-    for members in groups:
+    tried = [sorted(m) for m in groups]
+    for members in groups:  # grows as groups unread are parted
         if not 2 <= len(members) <= 6:
             continue
+        before = len(dice)
         points = centroids[members].astype(np.float32)
         (cx, cy), (rw, rh), angle = cv2.minAreaRect(points)
+        if len(members) in (4, 5) and _rows_of_a_six(dark, points):
+            continue  # four pips of a six (two of its rows, the rest hidden), not a four
         spread = min(rw, rh)  # a six's rows may spread further than its columns
         if len(members) <= 3:  # pips on a diagonal: the die's sides lie at 45 degrees
             spread = max(rw, rh) / np.sqrt(2)
@@ -1110,6 +1114,8 @@ def _pip_clusters(image: np.ndarray, dark: np.ndarray, read: Sequence[DieReading
         other = pip_like.copy()  # a blot of another shape is no pip: a neighbour's edge
         other[members] = False
         others = np.flatnonzero(other)
+        # nor a spot under half its pips' size (as spots link): a die's edge cut into specks
+        others = others[np.sqrt(area[others]) >= 0.5 * _median([size[i] for i in members])]
         for offset in (0.25, 0.29, 0.22):  # the pips' part of the side varies between dice
             side = spread / (2 * offset)
             if side < 12:
@@ -1129,7 +1135,39 @@ def _pip_clusters(image: np.ndarray, dark: np.ndarray, read: Sequence[DieReading
                     break
                 dice.append(reading)
                 break
+        if typical and len(members) >= 4 and len(dice) == before:
+            # unread: a neighbour's pip linked in (dice touching); parted as larger groups
+            side = np.sqrt(typical) + 2 * ERODE
+            for reach in (0.8, 0.95):
+                for g in _part(members, centroids, reach * side):
+                    if sorted(g) not in tried:
+                        tried.append(sorted(g))
+                        parted.append(g)
+                        groups.append(g)
     return dice
+
+
+FOUR_SQUARE = 1.3  # how much longer than wide a four's or five's corners may lie
+
+
+def _rows_of_a_six(dark: np.ndarray, points: np.ndarray) -> bool:
+    """Four pips making an oblong (longer than `FOUR_SQUARE` times its width; a cocked
+    four's is too) with two more dark spots a row further on along its short side: two
+    rows of two of a six whose third row is not a spot of its own (joined to its shadow,
+    a blot), read as a four on a square too small, off the six's middle."""
+    centred = points - points.mean(axis=0)
+    spread, axes = np.linalg.eigh(centred.T @ centred)  # the layout's short axis first
+    if spread[1] <= FOUR_SQUARE ** 2 * spread[0]:
+        return False
+    corners = np.abs(centred @ axes)  # a five's middle pip at 0, its corners as a four's
+    short, long = np.median(corners[corners[:, 1] > 0.5 * corners[:, 1].max()], axis=0)
+    h, w = dark.shape
+    for end in (1, -1):
+        places = [points.mean(axis=0) + end * 3 * short * axes[:, 0] + side * long * axes[:, 1]
+                  for side in (1, -1)]
+        if all(0 <= int(x) < w and 0 <= int(y) < h and dark[int(y), int(x)] for x, y in places):
+            return True
+    return False
 
 
 def _side_of_more(image: np.ndarray, pair: np.ndarray, light_body: bool) -> bool:
@@ -1193,7 +1231,8 @@ def _parted_runs(labels: np.ndarray, stats: np.ndarray, centroids: np.ndarray, l
                 break  # eroded away: no run of pips
             if count - 1 in (2, 3) and pieces.min() >= 0.4 * pieces.max():
                 pw, ph = part_stats[1:, cv2.CC_STAT_WIDTH], part_stats[1:, cv2.CC_STAT_HEIGHT]
-                if ((np.maximum(pw, ph) <= 1.6 * np.minimum(pw, ph))
+                # round within a pixel: a small six's pieces are a few pixels (3 by 5)
+                if ((np.maximum(pw, ph) <= 1.6 * np.minimum(pw, ph) + 1)
                         & (pieces >= 0.5 * pw * ph)).all():
                     share = area[i] / (count - 1)
                     side = int(round(np.sqrt(share)))

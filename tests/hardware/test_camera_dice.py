@@ -809,3 +809,63 @@ def test_a_one_seen_unread_is_tried_round_its_pip():
     assert (one.colour, one.face) == ("white", 1)
     never_wrong(reading, truth)
     assert_reads(reading, one, 1)
+
+
+def test_two_rows_of_a_six_are_no_four():
+    """A white six with large pips on a pale lavender lid (`large_pips`): its third row of
+    pips joins its shadow into a blot, and its other four pips, an oblong of round spots,
+    squared up small off the six's middle, read as a four. Two more dark spots a row further
+    on along the oblong's short side make them two rows of a six: unread, not a four."""
+    reading, truth = bench_reading("large_pips", 48)
+    six = truth[2]
+    assert (six.colour, six.face, six.cocked) == ("white", 6, False)
+    never_wrong(reading, truth)
+    for index in (0, 5, 7, 9):  # its fours and fives are read still
+        assert_reads(reading, truth[index], truth[index].face)
+
+
+@pytest.mark.parametrize("family, seed, index", [
+    ("harsh", 110, 4),  # 28 px on a pink lid, alone
+    ("harsh", 81, 1),  # on purple felt, beside an orange die
+    ("large_pips", 100, 2),  # 28 px on a lid, touching a purple die
+])
+def test_a_small_six_whose_columns_run_together_is_read(family, seed, index):
+    """A small white six with large pips on a floor about as light: no blob of its own, and
+    each column of three pips runs into one spot. Eroded at its necks the run falls into
+    three pieces of a few pixels (3 by 5): round within a pixel, they are its pips, and the
+    six is read by its pips."""
+    reading, truth = bench_reading(family, seed)
+    six = truth[index]
+    assert (six.colour, six.face, six.cocked) == ("white", 6, False)
+    never_wrong(reading, truth)
+    assert_reads(reading, six, 6)
+
+
+@pytest.mark.parametrize("family, seed, index, face", [
+    ("large_pips", 110, 4, 6),  # white, 28 px on wood: its shaded edge cut into specks
+    ("large_pips", 104, 2, 6),  # purple, on a lid
+    ("large_pips", 98, 6, 3),  # purple, on a lid
+    ("large_pips", 61, 6, 3),  # white, on wood
+])
+def test_specks_beside_a_die_found_by_its_pips_are_no_pip_of_it(family, seed, index, face):
+    """A die found by its pips alone is given up when more dark spots lie within its reach
+    (part of another die). A spot under half its pips' size (the size two spots must share
+    to link) is none of them: a die's shaded edge, a run that parts into specks."""
+    reading, truth = bench_reading(family, seed)
+    die = truth[index]
+    assert (die.face, die.cocked) == (face, False)
+    never_wrong(reading, truth)
+    assert_reads(reading, die, face)
+
+
+def test_pips_of_touching_dice_linked_into_one_group_are_parted():
+    """Two purple dice touching on a pale lid (`large_pips`), found by their pips alone: a
+    four's pips and its neighbour's linked into one group of five or six, which reads no
+    face. Parted as the larger groups are (no wider than a die), the four, then the two, is
+    read."""
+    reading, truth = bench_reading("large_pips", 48)
+    four, two = truth[6], truth[8]
+    assert (four.colour, four.face, two.colour, two.face) == ("purple", 4, "purple", 2)
+    never_wrong(reading, truth)
+    assert_reads(reading, four, 4)
+    assert_reads(reading, two, 2)
