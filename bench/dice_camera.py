@@ -12,6 +12,10 @@ rolls_doubled, cpu_ms_per_roll (every frame of the throw: motion checks and the 
 median, x5 for the Pi; after a few untimed throws, `warm_up`). Photographs: right, wrong,
 unread, false blobs, CPU per photo.
 A baseline in the same run: OpenCV's SimpleBlobDetector counting pips near each true die.
+``--malloc app`` (the default): glibc's malloc as `companion serve` sets it
+(companion/server/memory.py: a fixed 128 KiB mmap threshold, so every larger temporary is
+fresh pages, their faults counted in the process's CPU time), as the reader runs in the app;
+``--malloc default``: glibc's own (the figures of the rounds before 2026-11-26 05:00).
 Figures are noisy on a shared machine. JSON last line.
 
 ``--cpu-against REV``: CPU only, against the reader of git revision REV in the same run.
@@ -35,6 +39,7 @@ from pathlib import Path
 
 import cv2
 
+from companion.server import memory
 from hardware.camera import dice_settle
 from hardware.camera.dice_faces import read_tray
 from hardware.camera.dice_settle import DiceSettler
@@ -230,15 +235,21 @@ def main() -> None:
     parser.add_argument("--families", default=",".join(dice_tray.FAMILIES),
                         help="tray families, comma-separated (default: all)")
     parser.add_argument("--photos", default=str(PHOTOS), help="folder of real photographs")
+    parser.add_argument("--malloc", choices=("app", "default"), default="app",
+                        help="glibc's malloc as `companion serve` sets it (app: a fixed 128 KiB "
+                             "mmap threshold, every larger temporary fresh pages) or glibc's "
+                             "own (default: the threshold rises, temporaries reuse the heap)")
     parser.add_argument("--cpu-against", metavar="REV",
                         help="CPU only: this reader against git revision REV's, in turn")
     args = parser.parse_args()
     sides = tuple(float(s) for s in args.sides.split(","))
+    malloc = memory.configure() if args.malloc == "app" else {}
     if OPENCV_THREADS > 0:  # as the app's camera pipeline runs (hardware/camera/recognizer.py)
         cv2.setNumThreads(OPENCV_THREADS)
     if args.cpu_against:
         tuned = [n for n in args.families.split(",") if n != "held_out"]
         result = cpu_against(args.cpu_against, tuned, args.throws, sides)
+        result["malloc"] = args.malloc
         print(f"cpu/roll {result['cpu_ms_per_roll']} ms {result['cpu_ms_spread']} against "
               f"{args.cpu_against} {result['baseline_cpu_ms_per_roll']} ms "
               f"{result['baseline_cpu_ms_spread']}: ratio {result['ratio_of_medians']} "
@@ -267,7 +278,8 @@ def main() -> None:
         "false_blobs": sum(r["false_blobs"] for r in families.values()),
         "faces_misplaced": sum(r["faces_misplaced"] for r in families.values()),
         "cpu_ms_per_roll": per_roll, "cpu_ms_per_roll_pi_estimate": round(per_roll * 5, 1),
-        "opencv_threads": cv2.getNumThreads(), "die_px": list(sides),
+        "opencv_threads": cv2.getNumThreads(), "malloc": args.malloc, "malloc_set": malloc,
+        "die_px": list(sides),
         "throws_per_family": args.throws}))
 
 
