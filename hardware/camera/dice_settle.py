@@ -50,15 +50,26 @@ def still_mean(frames: Sequence[np.ndarray]) -> np.ndarray:
     """The frames' mean in whole grey levels, rounded down (as the sum's integer division
     would be). By OpenCV's rounding weighted sum: the sum ``t`` of ``n`` frames less
     (n-1)/2, over n, lies within a third of a level of ``t // n`` and rounds to it; numpy's
-    integer division of the sum costs twice as much, ~1 ms a roll here."""
+    integer division of the sum costs twice as much, ~1 ms a roll here. Band by band of
+    rows: the 16-bit sum of a whole frame (1 MB at 480x360) would be fresh pages every roll
+    under the app's malloc (companion/server/memory.py), a band's stays in the heap."""
     count = len(frames)
     if count == 1:
         return frames[0].copy()
-    total = frames[0]
-    for frame in frames[1:-1]:
-        total = cv2.add(total, frame, dtype=cv2.CV_16U)
-    return cv2.addWeighted(total, 1 / count, frames[-1], 1 / count, -(count - 1) / (2 * count),
-                           dtype=cv2.CV_8U)
+    mean = np.empty_like(frames[0])
+    row_bytes = frames[0].shape[1] * (frames[0].shape[2] if frames[0].ndim == 3 else 1) * 2
+    rows = max(1, SUM_BAND // row_bytes)
+    for y in range(0, mean.shape[0], rows):
+        band = slice(y, y + rows)
+        total = frames[0][band]
+        for frame in frames[1:-1]:
+            total = cv2.add(total, frame[band], dtype=cv2.CV_16U)
+        mean[band] = cv2.addWeighted(total, 1 / count, frames[-1][band], 1 / count,
+                                     -(count - 1) / (2 * count), dtype=cv2.CV_8U)
+    return mean
+
+
+SUM_BAND = 64 * 1024  # bytes of a band's 16-bit sum: well under malloc's 128 KiB threshold
 
 
 class DiceSettler:
