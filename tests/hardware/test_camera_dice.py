@@ -616,6 +616,16 @@ def bench_reading(name: str, seed: int):
     return settler.last_reading, frames[-1][1]
 
 
+def read_right_in_the_bench(family: str, seed: int, index: int, colour: str, face: int) -> None:
+    """The bench's roll of that throw: its die ``index`` is of that colour and face and is
+    read so, and no die is read wrong."""
+    reading, truth = bench_reading(family, seed)
+    die = truth[index]
+    assert (die.colour, die.face) == (colour, face)
+    never_wrong(reading, truth)
+    assert_reads(reading, die, face)
+
+
 def pip_at(die, across: int, down: int) -> tuple[float, float]:
     """Where a rendered die has the pip at (across, down), each -1, 0 or 1."""
     theta = math.radians(die.angle)
@@ -628,11 +638,7 @@ def test_a_one_beside_a_glint_is_read_at_its_pips_own_tone():
     """A green one, 28 px, on a grey-green lid under a poor camera (`harsh`), a glint beside
     its pip: at the tones' divide and halfway to the pip's tone the glint joins the pip;
     at the pip's own tone it stands apart, and the one is read."""
-    reading, truth = bench_reading("harsh", 60)
-    one = truth[8]
-    assert (one.colour, one.face) == ("green", 1)
-    never_wrong(reading, truth)
-    assert_reads(reading, one, 1)
+    read_right_in_the_bench("harsh", 60, 8, "green", 1)
 
 
 def test_dice_whose_pips_bite_their_outline_into_a_star_are_read():
@@ -653,11 +659,7 @@ def test_a_six_with_large_pips_beside_other_dice_is_parted_from_their_pips():
     middle), among a blue and a purple die on a pale green lid: their pips link into one
     group, parted into groups no wider than a standard six (0.8 of a side), which cut the
     six in two threes. Parted again at 0.95 of a side, the six is one group and read."""
-    reading, truth = bench_reading("harsh", 5)
-    six = truth[3]
-    assert (six.colour, six.face) == ("green", 6)
-    never_wrong(reading, truth)
-    assert_reads(reading, six, 6)
+    read_right_in_the_bench("harsh", 5, 3, "green", 6)
 
 
 def test_three_dice_in_a_row_with_more_area_than_three_are_cut_by_shape():
@@ -665,11 +667,7 @@ def test_three_dice_in_a_row_with_more_area_than_three_are_cut_by_shape():
     no seams between them their blob holds four dice's area, so it was not cut as three
     dice in a row, and parting it by its bright cores lost the darker blue one. Its shape
     (3:1) cuts it into three squares; the one is read."""
-    reading, truth = bench_reading("harsh", 10)
-    one = truth[3]
-    assert (one.colour, one.face) == ("blue", 1)
-    never_wrong(reading, truth)
-    assert_reads(reading, one, 1)
+    read_right_in_the_bench("harsh", 10, 3, "blue", 1)
 
 
 def test_a_die_found_by_its_pips_has_them_as_far_apart_as_the_dice_read():
@@ -753,11 +751,7 @@ def test_a_die_on_a_pale_plank_is_read_against_the_plank():
     """A white one on wood whose pale plank, lighter than the floor judged round it (the
     darker planks in it), joins the dice on it into one blob far larger than a die: against
     the plank's own colour the one stands out again and is read."""
-    reading, truth = bench_reading("harsh", 92)
-    one = truth[2]
-    assert (one.colour, one.face) == ("white", 1)
-    never_wrong(reading, truth)
-    assert_reads(reading, one, 1)
+    read_right_in_the_bench("harsh", 92, 2, "white", 1)
 
 
 def test_a_patch_of_grain_longer_than_a_die_is_no_die():
@@ -793,22 +787,14 @@ def test_a_coloured_one_on_a_floor_as_grey_is_read_round_its_pip(family, seed, i
     not grey (a purple die on blue felt or wood is as grey as it), from 45 levels (B+G+R)
     apart; its shadow, joined to it, makes it up to 1.3 of the dice's side; a glint beside
     the pip, smaller than a pip, is no other pip."""
-    reading, truth = bench_reading(family, seed)
-    one = truth[index]
-    assert (one.colour, one.face) == (colour, 1)
-    never_wrong(reading, truth)
-    assert_reads(reading, one, 1)
+    read_right_in_the_bench(family, seed, index, colour, 1)
 
 
 def test_a_one_seen_unread_is_tried_round_its_pip():
     """A white one on brown felt touching a white five (`harsh`): its blob, joined to the
     five's, is seen and not read. Its lone pip is tried as a one all the same (only dice
     read with a face rule a spot out), and read."""
-    reading, truth = bench_reading("harsh", 118)
-    one = truth[0]
-    assert (one.colour, one.face) == ("white", 1)
-    never_wrong(reading, truth)
-    assert_reads(reading, one, 1)
+    read_right_in_the_bench("harsh", 118, 0, "white", 1)
 
 
 def test_two_rows_of_a_six_are_no_four():
