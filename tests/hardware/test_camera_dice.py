@@ -616,14 +616,15 @@ def bench_reading(name: str, seed: int):
     return settler.last_reading, frames[-1][1]
 
 
-def read_right_in_the_bench(family: str, seed: int, index: int, colour: str, face: int) -> None:
-    """The bench's roll of that throw: its die ``index`` is of that colour and face and is
-    read so, and no die is read wrong."""
+def read_right_in_the_bench(family: str, seed: int, *dice: tuple[int, str, int]) -> None:
+    """The bench's roll of that throw: each of ``dice`` (its index in the truth, colour,
+    face) is of that colour and face and is read so, and no die is read wrong."""
     reading, truth = bench_reading(family, seed)
-    die = truth[index]
-    assert (die.colour, die.face) == (colour, face)
+    assert [(truth[index].colour, truth[index].face) for index, _, _ in dice] == [
+        (colour, face) for _, colour, face in dice]
     never_wrong(reading, truth)
-    assert_reads(reading, die, face)
+    for index, _, face in dice:
+        assert_reads(reading, truth[index], face)
 
 
 def pip_at(die, across: int, down: int) -> tuple[float, float]:
@@ -638,7 +639,7 @@ def test_a_one_beside_a_glint_is_read_at_its_pips_own_tone():
     """A green one, 28 px, on a grey-green lid under a poor camera (`harsh`), a glint beside
     its pip: at the tones' divide and halfway to the pip's tone the glint joins the pip;
     at the pip's own tone it stands apart, and the one is read."""
-    read_right_in_the_bench("harsh", 60, 8, "green", 1)
+    read_right_in_the_bench("harsh", 60, (8, "green", 1))
 
 
 def test_dice_whose_pips_bite_their_outline_into_a_star_are_read():
@@ -646,12 +647,7 @@ def test_dice_whose_pips_bite_their_outline_into_a_star_are_read():
     touching on a light grey lid: the pips, as light as the lid, bite each die's outline
     into a star that is no rounded square. A blob of a die's size and a square's
     proportions is still read, when its square shows a face of several pips."""
-    reading, truth = bench_reading("large_pips", 54)
-    five, two = truth[7], truth[6]
-    assert (five.colour, five.face, two.colour, two.face) == ("purple", 5, "purple", 2)
-    never_wrong(reading, truth)
-    assert_reads(reading, five, 5)
-    assert_reads(reading, two, 2)
+    read_right_in_the_bench("large_pips", 54, (7, "purple", 5), (6, "purple", 2))
 
 
 def test_a_six_with_large_pips_beside_other_dice_is_parted_from_their_pips():
@@ -659,7 +655,7 @@ def test_a_six_with_large_pips_beside_other_dice_is_parted_from_their_pips():
     middle), among a blue and a purple die on a pale green lid: their pips link into one
     group, parted into groups no wider than a standard six (0.8 of a side), which cut the
     six in two threes. Parted again at 0.95 of a side, the six is one group and read."""
-    read_right_in_the_bench("harsh", 5, 3, "green", 6)
+    read_right_in_the_bench("harsh", 5, (3, "green", 6))
 
 
 def test_three_dice_in_a_row_with_more_area_than_three_are_cut_by_shape():
@@ -667,7 +663,7 @@ def test_three_dice_in_a_row_with_more_area_than_three_are_cut_by_shape():
     no seams between them their blob holds four dice's area, so it was not cut as three
     dice in a row, and parting it by its bright cores lost the darker blue one. Its shape
     (3:1) cuts it into three squares; the one is read."""
-    read_right_in_the_bench("harsh", 10, 3, "blue", 1)
+    read_right_in_the_bench("harsh", 10, (3, "blue", 1))
 
 
 def test_a_die_found_by_its_pips_has_them_as_far_apart_as_the_dice_read():
@@ -751,7 +747,7 @@ def test_a_die_on_a_pale_plank_is_read_against_the_plank():
     """A white one on wood whose pale plank, lighter than the floor judged round it (the
     darker planks in it), joins the dice on it into one blob far larger than a die: against
     the plank's own colour the one stands out again and is read."""
-    read_right_in_the_bench("harsh", 92, 2, "white", 1)
+    read_right_in_the_bench("harsh", 92, (2, "white", 1))
 
 
 def test_a_patch_of_grain_longer_than_a_die_is_no_die():
@@ -787,14 +783,14 @@ def test_a_coloured_one_on_a_floor_as_grey_is_read_round_its_pip(family, seed, i
     not grey (a purple die on blue felt or wood is as grey as it), from 45 levels (B+G+R)
     apart; its shadow, joined to it, makes it up to 1.3 of the dice's side; a glint beside
     the pip, smaller than a pip, is no other pip."""
-    read_right_in_the_bench(family, seed, index, colour, 1)
+    read_right_in_the_bench(family, seed, (index, colour, 1))
 
 
 def test_a_one_seen_unread_is_tried_round_its_pip():
     """A white one on brown felt touching a white five (`harsh`): its blob, joined to the
     five's, is seen and not read. Its lone pip is tried as a one all the same (only dice
     read with a face rule a spot out), and read."""
-    read_right_in_the_bench("harsh", 118, 0, "white", 1)
+    read_right_in_the_bench("harsh", 118, (0, "white", 1))
 
 
 def test_two_rows_of_a_six_are_no_four():
@@ -849,9 +845,4 @@ def test_pips_of_touching_dice_linked_into_one_group_are_parted():
     four's pips and its neighbour's linked into one group of five or six, which reads no
     face. Parted as the larger groups are (no wider than a die), the four, then the two, is
     read."""
-    reading, truth = bench_reading("large_pips", 48)
-    four, two = truth[6], truth[8]
-    assert (four.colour, four.face, two.colour, two.face) == ("purple", 4, "purple", 2)
-    never_wrong(reading, truth)
-    assert_reads(reading, four, 4)
-    assert_reads(reading, two, 2)
+    read_right_in_the_bench("large_pips", 48, (6, "purple", 4), (8, "purple", 2))
