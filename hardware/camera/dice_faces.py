@@ -693,11 +693,13 @@ def _thick(region: np.ndarray, reach: int) -> bool:
     return bool(core.any())
 
 
-def floor_colour(image: np.ndarray, window: float | None = None) -> np.ndarray:
+def floor_colour(image: np.ndarray, window: float | None = None,
+                 dst: np.ndarray | None = None) -> np.ndarray:
     """The floor's colour around each pixel (BGR): the median of a neighbourhood ``window`` px
     across (`WINDOW` of the shorter side), dice being few and small in it (uint8); with
     ``window`` 0, the median of the image's outer ring, one colour for the whole tray (a die
-    seen close fills the middle of its picture; float32, a median may fall between levels)."""
+    seen close fills the middle of its picture; float32, a median may fall between levels).
+    ``dst``: where to write the neighbourhoods' colours (the image's shape, uint8)."""
     h, w = image.shape[:2]
     if window == 0:
         ring = np.concatenate([image[:h // 10].reshape(-1, 3), image[h - h // 10:].reshape(-1, 3),
@@ -713,17 +715,39 @@ def floor_colour(image: np.ndarray, window: float | None = None) -> np.ndarray:
     # not the floor of a whole neighbourhood
     padded = cv2.copyMakeBorder(small, k, k, k, k, cv2.BORDER_REFLECT_101)
     small = cv2.medianBlur(padded, 2 * k + 1)[k:-k, k:-k]
-    return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
+    return cv2.resize(small, (w, h), dst=dst, interpolation=cv2.INTER_LINEAR)
 
 
 _SUM = np.ones((1, 3), np.float32)
-_SCRATCH = threading.local()  # `_components`' labels buffer, one per thread
+_SCRATCH = threading.local()  # this thread's reused buffers (`_scratch`, labels, squares)
 
 
-def _channel_sum(bgr: np.ndarray) -> np.ndarray:
-    """B+G+R of each pixel, float32 (whole levels or halves: exact)."""
-    total = np.add(bgr[:, :, 0], bgr[:, :, 1], dtype=np.float32)
-    return np.add(total, bgr[:, :, 2], out=total)
+def _scratch(name: str, shape: tuple[int, ...], dtype=np.uint8) -> np.ndarray:
+    """This thread's buffer ``name`` seen as ``shape`` (its old contents left in it), valid
+    until the thread asks for ``name`` again. Why: the app maps every block over 128 KiB
+    anew and trims the heap's top back after every free (companion/server/memory.py), so a
+    roll's whole-tray temporaries were ~1,500 fresh pages to fault in, a sixth of its CPU.
+    One flat buffer a name, grown when a larger view is asked for."""
+    pool = getattr(_SCRATCH, "pool", None)
+    if pool is None:
+        pool = _SCRATCH.pool = {}
+    size = int(np.prod(shape))
+    key = (name, np.dtype(dtype).str)
+    flat = pool.get(key)
+    if flat is None or flat.size < size:
+        flat = pool[key] = np.empty(max(size, 1), dtype)
+    return flat[:size].reshape(shape)
+
+
+def _fresh(name: str, shape: tuple[int, ...], dtype=np.uint8) -> np.ndarray:
+    """A new array, where `_scratch` would hand back one that may still be in use."""
+    return np.empty(shape, dtype)
+
+
+def _channel_sum(bgr: np.ndarray, out: np.ndarray) -> np.ndarray:
+    """B+G+R of each pixel into ``out``, float32 (whole levels or halves: exact)."""
+    np.add(bgr[:, :, 0], bgr[:, :, 1], out=out, dtype=np.float32)
+    return np.add(out, bgr[:, :, 2], out=out)
 
 
 def _components(mask: np.ndarray, scratch: bool = False):
@@ -745,53 +769,74 @@ def _components(mask: np.ndarray, scratch: bool = False):
                                                          labels=labels)
 
 
-def die_masks(image: np.ndarray, floor: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def die_masks(image: np.ndarray, floor: np.ndarray, scratch: bool = False
+              ) -> tuple[np.ndarray, np.ndarray]:
     """Where a pixel is not the floor as a die is not (255): lighter than it (`LIGHTER`) or
     of a colour it has not however lit (`TINTED`: a shadow only darkens the floor's colour,
     the grain of wood only shades it); and apart, far darker than it (`DARKER`: a black die,
-    and shadows, which are kept out of the first mask so they never join a die's blob)."""
+    and shadows, which are kept out of the first mask so they never join a die's blob).
+    ``scratch``: both masks and every step in this thread's buffers (`_scratch`), valid
+    until its next such call (the tray's one reading; a patch's masks are fresh arrays)."""
     h, w = image.shape[:2]
-    lighter, darker, tinted = (np.empty((h, w), np.uint8) for _ in range(3))
+    buffer = _scratch if scratch else _fresh
+    lighter, darker, tinted = (buffer(name, (h, w)) for name in ("lighter", "darker", "tinted"))
     rows = max(1, BAND // w)
     for y in range(0, h, rows):
         band = slice(y, y + rows)
-        lighter[band], darker[band], tinted[band] = _band_masks(image[band], floor[band])
-    kernel = np.ones((3, 3), np.uint8)
-    standing = cv2.morphologyEx(lighter | tinted, cv2.MORPH_OPEN, kernel)
-    darker = cv2.morphologyEx(darker, cv2.MORPH_OPEN, kernel)
-    return _fill_squares(_fill_pips(standing | _pips_of(standing, darker))), _fill_pips(darker)
+        _band_masks(image[band], floor[band], lighter[band], darker[band], tinted[band])
+    # each opening as its erosion then dilation (the same pixels as MORPH_OPEN) into the
+    # buffers: OpenCV's own takes a whole-tray temporary of its own
+    standing = _open(cv2.bitwise_or(lighter, tinted, dst=lighter), tinted,
+                     buffer("standing", (h, w)))
+    darker = _open(darker, lighter, buffer("dark", (h, w)))
+    pips = _pips_of(standing, darker, tinted, buffer("pips", (h, w)))
+    standing = cv2.bitwise_or(standing, pips, dst=standing)
+    return _fill_squares(_fill_pips(standing)), _fill_pips(darker)
+
+
+def _open(mask: np.ndarray, between: np.ndarray, out: np.ndarray) -> np.ndarray:
+    """``mask`` opened by a 3x3 square into ``out`` (``between``: a buffer for the step)."""
+    cv2.erode(mask, _SQUARE, dst=between)
+    return cv2.dilate(between, _SQUARE, dst=out)
 
 
 BAND = 24 * 1024  # pixels of a band of rows read at a time: its float planes stay small
 
 
-def _band_masks(image: np.ndarray, floor: np.ndarray
-                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _band_masks(image: np.ndarray, floor: np.ndarray, lighter: np.ndarray,
+                darker: np.ndarray, tinted: np.ndarray) -> None:
     """`die_masks`' lighter, darker and tinted pixels in a band of the image's rows. Bands:
     full-size temporaries cost more in fresh pages than in arithmetic (the app maps every
     block over 128 KiB anew, companion/server/memory.py), and no float copy of the image
     nor a plane per channel. The same float32 figures as whole planes: sums are of whole
     levels (or halves: the ring's median), exact; the division and the floor's lit colour
-    as before."""
-    total = _channel_sum(image)
-    floor_total = _channel_sum(floor)
+    as before. Written into the band's rows of the three masks; every plane of its own in
+    this thread's buffers (`_scratch`: a band's are reused, not faulted in anew)."""
+    shape = image.shape[:2]
+    total = _channel_sum(image, _scratch("band total", shape, np.float32))
+    floor_total = _channel_sum(floor, _scratch("band floor", shape, np.float32))
     np.maximum(floor_total, 1.0, out=floor_total)
-    off = np.subtract(total, floor_total)  # one plane, reused below
-    lighter = cv2.compare(off, LIGHTER, cv2.CMP_GT)
+    off = np.subtract(total, floor_total, out=_scratch("band off", shape, np.float32))
+    cv2.compare(off, LIGHTER, cv2.CMP_GT, dst=lighter)
     np.multiply(floor_total, DARKER, out=off)
     np.subtract(off, 20, out=off)
-    darker = cv2.compare(total, off, cv2.CMP_LT)
+    cv2.compare(total, off, cv2.CMP_LT, dst=darker)
     scale = cv2.divide(total, floor_total, dst=floor_total)
-    far = None
     # any channel far off the floor's as lit here; OpenCV's calls on split planes, not
     # numpy's on strided ones: the same float32 figures, 0.9 of the CPU
-    for plane, floor_plane in zip(cv2.split(image), cv2.split(floor), strict=True):
+    planes = cv2.split(image, [_scratch(f"band plane {c}", shape) for c in range(3)])
+    floor_planes = cv2.split(floor, [_scratch(f"band floor {c}", shape, floor.dtype)
+                                     for c in range(3)])
+    level, side = _scratch("band level", shape, np.float32), _scratch("band side", shape)
+    for c, (plane, floor_plane) in enumerate(zip(planes, floor_planes, strict=True)):
         cv2.multiply(floor_plane, scale, dst=off, dtype=cv2.CV_32F)
-        off = cv2.absdiff(plane.astype(np.float32), off, dst=off)
-        side = cv2.compare(off, TINTED, cv2.CMP_GT)
-        far = side if far is None else cv2.bitwise_or(far, side, dst=far)
-    tinted = cv2.bitwise_and(far, cv2.compare(total, 90, cv2.CMP_GT), dst=far)
-    return lighter, darker, tinted
+        np.copyto(level, plane)
+        cv2.absdiff(level, off, dst=off)
+        cv2.compare(off, TINTED, cv2.CMP_GT, dst=tinted if c == 0 else side)
+        if c:
+            cv2.bitwise_or(tinted, side, dst=tinted)
+    cv2.compare(total, 90, cv2.CMP_GT, dst=side)
+    cv2.bitwise_and(tinted, side, dst=tinted)
 
 
 def _fill_squares(mask: np.ndarray) -> np.ndarray:
@@ -814,15 +859,16 @@ def _fill_squares(mask: np.ndarray) -> np.ndarray:
     return mask
 
 
-def _pips_of(standing: np.ndarray, darker: np.ndarray) -> np.ndarray:
+def _pips_of(standing: np.ndarray, darker: np.ndarray, parts: np.ndarray, out: np.ndarray
+             ) -> np.ndarray:
     """The dark pips of light dice (255): what of the darker mask lies inside the hull of the
     light parts it touches. Large pips cut a die's light body apart, and are inside it; a
     shadow beside a die lies outside its hull and stays out.
     Only the parts with a dark pixel are wanted (grain has none): each is flood-filled from
     its first dark pixel (8-connected, as labelling the whole mask would find it; a few
-    dice's pixels, not the whole tray's)."""
-    parts = standing | darker
-    out = np.zeros_like(darker)
+    dice's pixels, not the whole tray's). Into ``out``; ``parts``: a buffer for the parts."""
+    cv2.bitwise_or(standing, darker, dst=parts)
+    out.fill(0)
     seeds = cv2.findNonZero(darker)
     if seeds is None:
         return out
@@ -873,11 +919,9 @@ _SQUARE = np.ones((3, 3), np.uint8)
 _CROSS = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
 
 
-def _erode(mask: np.ndarray) -> np.ndarray:
-    """``mask`` eroded by `ERODE` (2) px alike in every direction: a square kernel then a
-    cross (two squares would take 2.8 px off a die lying at 45 degrees, and square it up
-    small)."""
-    return cv2.erode(mask, _SQUARE, iterations=ERODE)
+def _erode(mask: np.ndarray, dst: np.ndarray | None = None) -> np.ndarray:
+    """``mask`` eroded by `ERODE` (2) px (into ``dst``)."""
+    return cv2.erode(mask, _SQUARE, dst=dst, iterations=ERODE)
 
 
 def _typical(blobs: list[_Blob], die_px: float | None) -> float | None:
@@ -1352,10 +1396,17 @@ def _local_pips(gray: np.ndarray, typical: float) -> list[tuple[np.ndarray, bool
     ``gray``: the tray image in grey."""
     size = max(5, int(0.4 * (np.sqrt(typical) + 2 * ERODE)) | 1)
     kernel = np.ones((size, size), np.uint8)  # a square: five times cheaper than a disc
-    dark = cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT, kernel)
-    light = cv2.morphologyEx(gray, cv2.MORPH_TOPHAT, kernel)
-    return [(cv2.compare(hat, level, cv2.CMP_GT), is_dark) for level in LOCAL_PIP
-            for hat, is_dark in ((dark, True), (light, False))]
+    # black and top hat step by step (the same pixels as MORPH_BLACKHAT and MORPH_TOPHAT)
+    # in this thread's buffers (`_scratch`), as are the masks (valid until the next call)
+    step, shape = _scratch("hat step", gray.shape), gray.shape
+    dark = cv2.erode(cv2.dilate(gray, kernel, dst=step), kernel, dst=_scratch("dark hat", shape))
+    cv2.subtract(dark, gray, dst=dark)
+    light = cv2.dilate(cv2.erode(gray, kernel, dst=step), kernel, dst=_scratch("light hat", shape))
+    cv2.subtract(gray, light, dst=light)
+    levels = [(level, hat, is_dark) for level in LOCAL_PIP
+              for hat, is_dark in ((dark, True), (light, False))]
+    return [(cv2.compare(hat, level, cv2.CMP_GT, dst=_scratch(f"spots {k}", shape)), is_dark)
+            for k, (level, hat, is_dark) in enumerate(levels)]
 
 
 def _part(members: list[int], centroids: np.ndarray, reach: float) -> list[list[int]]:
@@ -1399,8 +1450,10 @@ def _read_floor(image: np.ndarray, floor: np.ndarray, die_px: float | None, taug
                 ) -> TrayReading:
     # eroding parts dice that touch (their rounded edges leave a dark seam); the squares are
     # grown back by as much before reading
-    masks = die_masks(image, floor)
-    standing, dark = (_erode(mask) for mask in masks)
+    shape = image.shape[:2]
+    masks = die_masks(image, floor, scratch=True)
+    standing = _erode(masks[0], _scratch("standing eroded", shape))
+    dark = _erode(masks[1], _scratch("dark eroded", shape))
     blobs, clear = _blobs(standing)
     dark_blobs, dark_clear = _blobs(dark)
     typical = _typical(blobs, die_px) or _typical(dark_blobs, die_px)
@@ -1422,7 +1475,7 @@ def _read_floor(image: np.ndarray, floor: np.ndarray, die_px: float | None, taug
     # is known the local dark passes below find them (darker than the body around them)
     clusters = [] if known else _pip_clusters(image, masks[1], dice, known)
     if known:  # light pips on a die the floor's colour: only where the dice's size is known
-        gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+        gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY, dst=_scratch("gray", shape))
         local = _local_pips(gray, known)
         spotted = []  # labelled once, for both uses (the ones below need no labels)
         for k, (spots, dark) in enumerate(local):
@@ -1525,7 +1578,7 @@ def read_tray(image: np.ndarray, die_px: float | None = None, taught: Sequence =
     mostly die (a die seen close), the tray's outer ring is the floor instead."""
     if _hand(image):
         return TrayReading([], False)
-    floor = floor_colour(image)
+    floor = floor_colour(image, dst=_scratch("floor", image.shape))
     reading = _read_floor(image, floor, die_px, taught)
     if reading.dice or not reading.clear:
         return reading

@@ -280,9 +280,9 @@ def test_the_layout_is_fitted_at_every_pip_offset_at_once_as_one_by_one():
 
 def test_the_floor_masks_in_bands_of_rows_are_those_of_whole_float_planes():
     """`die_masks` works in bands of rows from the uint8 image and floor (no full-size float
-    planes): the same masks as the reader computed from float copies of the whole tray, on
-    wood, a light lid and coloured felt, with the floor judged locally (uint8) or by the
-    tray's ring (float32, halves)."""
+    planes), in fresh arrays or this thread's buffers: the same masks as the reader computed
+    from float copies of the whole tray, on wood, a light lid and coloured felt, with the
+    floor judged locally (uint8) or by the tray's ring (float32, halves)."""
     from hardware.camera import dice_faces as df
 
     def whole(image, floor):  # the reader as it was
@@ -300,8 +300,8 @@ def test_the_floor_masks_in_bands_of_rows_are_those_of_whole_float_planes():
         kernel = np.ones((3, 3), np.uint8)
         standing = cv2.morphologyEx(lighter | tinted, cv2.MORPH_OPEN, kernel)
         darker = cv2.morphologyEx(darker, cv2.MORPH_OPEN, kernel)
-        return (df._fill_squares(df._fill_pips(standing | df._pips_of(standing, darker))),
-                df._fill_pips(darker))
+        pips = df._pips_of(standing, darker, np.empty_like(darker), np.empty_like(darker))
+        return df._fill_squares(df._fill_pips(standing | pips)), df._fill_pips(darker)
 
     checked = 0
     for family in ("wood", "light_lid", "colour_felt"):
@@ -310,10 +310,11 @@ def test_the_floor_masks_in_bands_of_rows_are_those_of_whole_float_planes():
                                      colours=colours))[-1][0]
         for window in (None, 0):
             floor = df.floor_colour(image, window)
-            for ours, theirs in zip(df.die_masks(image, floor), whole(image, floor),
-                                    strict=True):
-                assert (ours == theirs).all()
-                checked += bool(theirs.any())
+            theirs = whole(image, floor)
+            for scratch in (False, True):  # fresh arrays, and this thread's buffers
+                ours = df.die_masks(image, floor, scratch=scratch)
+                assert all((a == b).all() for a, b in zip(ours, theirs, strict=True))
+            checked += sum(bool(mask.any()) for mask in theirs)
     assert checked >= 10  # dice and shadows in the masks, not empty masks alike
 
 

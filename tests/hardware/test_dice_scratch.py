@@ -1,0 +1,62 @@
+"""The dice reader's reused per-thread buffers (`dice_faces._scratch`, against the app's
+malloc faulting every whole-tray temporary in anew): a reading keeps nothing of them, and
+threads reading at once read as each would alone."""
+import threading
+
+import numpy as np
+
+from hardware.camera.dice_faces import read_tray
+from hardware.synthetic import dice_tray
+
+
+def trays() -> list[np.ndarray]:
+    """A settled frame of a throw on four kinds of floor, the local and the ring's floor
+    judged on each (a light lid reads dice by their pips, on the buffered masks)."""
+    images = []
+    for seed, family in enumerate(("dark_felt", "wood", "light_lid", "large_pips")):
+        style, colours = dice_tray.family(family, seed)
+        frames = dice_tray.throw(1000 + seed, 10, 36.0, style, settled_frames=1,
+                                 colours=colours)
+        images.append(frames[-1][0])
+    return images
+
+
+def seen(reading) -> list:
+    """Everything a reading tells, its dice's squared-up pictures byte by byte."""
+    return [reading.clear] + [(d.face, d.colour, d.die, d.centre, d.side, d.score,
+                               None if d.square is None else d.square.tobytes())
+                              for d in reading.dice]
+
+
+def test_a_reading_keeps_nothing_of_the_buffers_the_next_one_writes():
+    images = trays()
+    readings = [read_tray(image) for image in images]
+    told = [seen(reading) for reading in readings]
+    assert sum(len(reading.dice) for reading in readings) >= 30
+    for image in images[::-1]:  # other trays read in the same buffers since
+        read_tray(image)
+    assert [seen(reading) for reading in readings] == told
+    assert [seen(read_tray(image)) for image in images] == told  # and read alike again
+
+
+def test_threads_reading_at_once_read_as_one_alone():
+    images = trays()
+    alone = [seen(read_tray(image)) for image in images]
+    got: dict[int, list] = {}
+    start = threading.Barrier(3)
+
+    def read(k: int) -> None:
+        start.wait()
+        # each thread its own order: the same buffers' names busy at the same moments
+        order = images if k % 2 else images[::-1]
+        told = [seen(read_tray(image)) for _ in range(3) for image in order]
+        got[k] = told if k % 2 else [t for rep in range(3) for t in
+                                      told[rep * len(images):(rep + 1) * len(images)][::-1]]
+
+    threads = [threading.Thread(target=read, args=(k,)) for k in range(3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    for k in range(3):
+        assert got[k] == alone * 3, k
