@@ -865,14 +865,15 @@ def _pips_of(standing: np.ndarray, darker: np.ndarray, parts: np.ndarray, out: n
     light parts it touches. Large pips cut a die's light body apart, and are inside it; a
     shadow beside a die lies outside its hull and stays out.
     Only the parts with a dark pixel are wanted (grain has none): each is flood-filled from
-    its first dark pixel (8-connected, as labelling the whole mask would find it; a few
-    dice's pixels, not the whole tray's). Into ``out``; ``parts``: a buffer for the parts."""
+    a dark pixel (8-connected, as labelling the whole mask would find it; a few dice's
+    pixels, not the whole tray's), one of every dark spot: an outline's first point (every
+    outline, a spot inside another's hole too), not every dark pixel in turn (a shadow's
+    thousands). The parts are apart, so the order they are filled in changes nothing.
+    Into ``out``; ``parts``: a buffer for the parts."""
     cv2.bitwise_or(standing, darker, dst=parts)
     out.fill(0)
-    seeds = cv2.findNonZero(darker)
-    if seeds is None:
-        return out
-    for sx, sy in seeds.reshape(-1, 2).tolist():
+    outlines, _ = cv2.findContours(darker, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+    for sx, sy in [outline[0, 0].tolist() for outline in outlines]:
         if parts[sy, sx] != 255:
             continue  # in a part filled already
         area, _, _, (x, y, w, h) = cv2.floodFill(parts, None, (sx, sy), 1, flags=8)

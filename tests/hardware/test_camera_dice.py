@@ -847,3 +847,45 @@ def test_pips_of_touching_dice_linked_into_one_group_are_parted():
     face. Parted as the larger groups are (no wider than a die), the four, then the two, is
     read."""
     read_right_in_the_bench("large_pips", 48, (6, "purple", 4), (8, "purple", 2))
+
+
+def pips_of_by_labels(standing: np.ndarray, darker: np.ndarray) -> np.ndarray:
+    """`_pips_of` as first written: every part of the joined masks labelled, each with a dark
+    pixel and some light ones read."""
+    count, labels = cv2.connectedComponents(standing | darker, connectivity=8)
+    out = np.zeros_like(darker)
+    for i in range(1, count):
+        part = labels == i
+        dark, light = part & (darker > 0), part & (standing > 0)
+        if part.sum() < 40 or not dark.any() or light.sum() < 20:
+            continue
+        inside = np.zeros_like(darker)
+        cv2.fillConvexPoly(inside, cv2.convexHull(cv2.findNonZero(light.astype(np.uint8))), 1)
+        out[dark & (inside > 0)] = 255
+    return out
+
+
+def test_the_pips_of_light_dice_are_those_every_part_labelled_would_give():
+    """`_pips_of` fills one part from each dark spot's outline, not from every dark pixel:
+    the same pips as labelling every part, on the floors of the bench's trays, and for a
+    die lying inside a ring of shadow (its pip's outline is in the ring's hole)."""
+    from hardware.camera import dice_faces as df
+
+    cases = []
+    for family in ("wood", "light_lid", "large_pips", "harsh"):
+        style, colours = dice_tray.family(family, 3)
+        image = dice_tray.throw(1003, 10, 36.0, style, settled_frames=1, colours=colours)[-1][0]
+        lighter_or_tinted, darker = df.die_masks(image, df.floor_colour(image))
+        cases.append((lighter_or_tinted, darker))
+    ring = np.zeros((120, 120), np.uint8)
+    cv2.circle(ring, (60, 60), 50, 255, 6)  # a dark ring of shadow, far round the die
+    standing = np.zeros_like(ring)
+    standing[45:75, 45:75] = 255  # a light die in the ring's hole
+    ring[56:64, 56:64] = 255  # its dark pip
+    standing[56:64, 56:64] = 0
+    cases.append((standing, ring))
+    for standing, darker in cases:
+        ours = df._pips_of(standing, darker, np.empty_like(darker), np.empty_like(darker))
+        assert (ours == pips_of_by_labels(standing, darker)).all()
+    assert ours[60, 60] == 255 and ours.sum() == 64 * 255  # the pip, not the ring
+    assert sum(bool(pips_of_by_labels(*case).any()) for case in cases) >= 3
