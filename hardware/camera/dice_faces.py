@@ -9,6 +9,7 @@ None) rather than guessed: a wrong face is worse than none. docs/camera.md says 
 from __future__ import annotations
 
 import functools
+import math
 import operator
 import threading
 from collections.abc import Callable, Sequence
@@ -727,16 +728,25 @@ def _scratch(name: str, shape: tuple[int, ...], dtype=np.uint8) -> np.ndarray:
     until the thread asks for ``name`` again. Why: the app maps every block over 128 KiB
     anew and trims the heap's top back after every free (companion/server/memory.py), so a
     roll's whole-tray temporaries were ~1,500 fresh pages to fault in, a sixth of its CPU.
-    One flat buffer a name, grown when a larger view is asked for."""
-    pool = getattr(_SCRATCH, "pool", None)
-    if pool is None:
-        pool = _SCRATCH.pool = {}
-    size = int(np.prod(shape))
-    key = (name, np.dtype(dtype).str)
-    flat = pool.get(key)
+    One flat buffer a name and type, grown when a larger view is asked for; the views made
+    are kept too (a band's buffers are asked for a dozen times a band: 6 us each to make)."""
+    views = getattr(_SCRATCH, "views", None)
+    if views is None:
+        views = _SCRATCH.views = {}
+        _SCRATCH.pool = {}
+    key = (name, shape, dtype)
+    view = views.get(key)
+    if view is not None:
+        return view
+    pool, size = _SCRATCH.pool, math.prod(shape)
+    flat = pool.get((name, dtype))
     if flat is None or flat.size < size:
-        flat = pool[key] = np.empty(max(size, 1), dtype)
-    return flat[:size].reshape(shape)
+        flat = pool[(name, dtype)] = np.empty(max(size, 1), dtype)
+        views.clear()  # none of them is of the old buffer any more
+    if len(views) > 256:  # a patch's bands of every width: no growing all evening
+        views.clear()
+    view = views[key] = flat[:size].reshape(shape)
+    return view
 
 
 def _fresh(name: str, shape: tuple[int, ...], dtype=np.uint8) -> np.ndarray:
@@ -744,10 +754,11 @@ def _fresh(name: str, shape: tuple[int, ...], dtype=np.uint8) -> np.ndarray:
     return np.empty(shape, dtype)
 
 
-def _channel_sum(bgr: np.ndarray, out: np.ndarray) -> np.ndarray:
-    """B+G+R of each pixel into ``out``, float32 (whole levels or halves: exact)."""
-    np.add(bgr[:, :, 0], bgr[:, :, 1], out=out, dtype=np.float32)
-    return np.add(out, bgr[:, :, 2], out=out)
+def _channel_sum(planes: Sequence[np.ndarray], out: np.ndarray) -> np.ndarray:
+    """B+G+R of each pixel (its split ``planes``) into ``out``, float32 (whole levels or
+    halves: exact). OpenCV's adds on split planes: half numpy's on strided channels."""
+    cv2.add(planes[0], planes[1], dst=out, dtype=cv2.CV_32F)
+    return cv2.add(out, planes[2], dst=out, dtype=cv2.CV_32F)
 
 
 def _components(mask: np.ndarray, scratch: bool = False):
@@ -813,8 +824,13 @@ def _band_masks(image: np.ndarray, floor: np.ndarray, lighter: np.ndarray,
     as before. Written into the band's rows of the three masks; every plane of its own in
     this thread's buffers (`_scratch`: a band's are reused, not faulted in anew)."""
     shape = image.shape[:2]
-    total = _channel_sum(image, _scratch("band total", shape, np.float32))
-    floor_total = _channel_sum(floor, _scratch("band floor", shape, np.float32))
+    # OpenCV's calls on split planes, not numpy's on strided ones: the same float32 figures,
+    # half the CPU
+    planes = cv2.split(image, [_scratch(f"band plane {c}", shape) for c in range(3)])
+    floor_planes = cv2.split(floor, [_scratch(f"band floor {c}", shape, floor.dtype)
+                                     for c in range(3)])
+    total = _channel_sum(planes, _scratch("band total", shape, np.float32))
+    floor_total = _channel_sum(floor_planes, _scratch("band floor", shape, np.float32))
     np.maximum(floor_total, 1.0, out=floor_total)
     off = np.subtract(total, floor_total, out=_scratch("band off", shape, np.float32))
     cv2.compare(off, LIGHTER, cv2.CMP_GT, dst=lighter)
@@ -822,11 +838,7 @@ def _band_masks(image: np.ndarray, floor: np.ndarray, lighter: np.ndarray,
     np.subtract(off, 20, out=off)
     cv2.compare(total, off, cv2.CMP_LT, dst=darker)
     scale = cv2.divide(total, floor_total, dst=floor_total)
-    # any channel far off the floor's as lit here; OpenCV's calls on split planes, not
-    # numpy's on strided ones: the same float32 figures, 0.9 of the CPU
-    planes = cv2.split(image, [_scratch(f"band plane {c}", shape) for c in range(3)])
-    floor_planes = cv2.split(floor, [_scratch(f"band floor {c}", shape, floor.dtype)
-                                     for c in range(3)])
+    # any channel far off the floor's as lit here
     level, side = _scratch("band level", shape, np.float32), _scratch("band side", shape)
     for c, (plane, floor_plane) in enumerate(zip(planes, floor_planes, strict=True)):
         cv2.multiply(floor_plane, scale, dst=off, dtype=cv2.CV_32F)
