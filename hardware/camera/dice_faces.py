@@ -766,18 +766,34 @@ def _components(mask: np.ndarray, scratch: bool = False):
     fit (a 2x2 block holds one component at most): half the fresh pages of 32, a third of
     the default call's CPU. By Spaghetti (Bolelli's), not BBDT: the same labels and stats
     on 504 masks of the bench's trays, 0.42 against 0.47 ms a mask (2.3 % of read_tray).
+    Only the box round the mask's pixels is labelled (a median 0.6 of the tray; the
+    statistics pass reads every pixel it is given): from an even row and column, so the
+    2x2 blocks Spaghetti scans are the whole image's and the labels come in the same order;
+    the boxes and centroids moved back exactly (a centroid is a whole sum over an area).
+    Row 0, the background, is the box's: no caller reads it.
     ``scratch``: the labels are written over this thread's one buffer, valid until the
     next such call (no fresh pages at all), for a caller done with them first."""
     h, w = mask.shape
     ltype = cv2.CV_16U if ((h + 1) // 2) * ((w + 1) // 2) < 65535 else cv2.CV_32S
-    labels = None
-    if scratch:
-        dtype = np.uint16 if ltype == cv2.CV_16U else np.int32
-        labels = getattr(_SCRATCH, "labels", None)
-        if labels is None or labels.shape != mask.shape or labels.dtype != dtype:
-            labels = _SCRATCH.labels = np.empty(mask.shape, dtype)
-    return cv2.connectedComponentsWithStatsWithAlgorithm(mask, 8, ltype, cv2.CCL_SPAGHETTI,
-                                                         labels=labels)
+    dtype = np.uint16 if ltype == cv2.CV_16U else np.int32
+    labels = _scratch("labels", (h, w), dtype) if scratch else np.empty((h, w), dtype)
+    x, y, bw, bh = cv2.boundingRect(mask)
+    x0, y0 = x - x % 2, y - y % 2
+    x1, y1 = max(x + bw, x0 + 2), max(y + bh, y0 + 2)  # an empty mask: one 2x2 block
+    if (x0, y0, x1, y1) != (0, 0, w, h):
+        labels.fill(0)
+    box = (slice(y0, y1), slice(x0, x1))
+    count, got, stats, centroids = cv2.connectedComponentsWithStatsWithAlgorithm(
+        mask[box], 8, ltype, cv2.CCL_SPAGHETTI, labels=labels[box])
+    if not np.shares_memory(got, labels):
+        labels[box] = got
+    if x0 or y0:
+        stats[:, 0] += x0
+        stats[:, 1] += y0
+        area = stats[1:, cv2.CC_STAT_AREA, None].astype(np.float64)
+        # the whole sum each centroid is (exact in float64), moved, over the area again
+        centroids[1:] = (np.rint(centroids[1:] * area) + (x0, y0) * area) / area
+    return count, labels, stats, centroids
 
 
 def die_masks(image: np.ndarray, floor: np.ndarray, scratch: bool = False
