@@ -646,10 +646,10 @@ def _fill_pips(mask: np.ndarray) -> np.ndarray:
     outlines, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     if hierarchy is None:
         return mask
-    areas = [cv2.contourArea(outline) for outline in outlines]
-    holes = [outline for outline, area, (_, _, _, parent) in zip(outlines, areas, hierarchy[0],
-                                                                 strict=True)
-             if parent >= 0 and area < 0.2 * areas[parent]]
+    parents = hierarchy[0][:, 3].tolist()
+    # only holes and their blobs measured (grain leaves hundreds of specks without holes)
+    holes = [outlines[i] for i, parent in enumerate(parents) if parent >= 0
+             and cv2.contourArea(outlines[i]) < 0.2 * cv2.contourArea(outlines[parent])]
     cv2.drawContours(mask, holes, -1, 255, cv2.FILLED)
     return mask
 
@@ -661,8 +661,9 @@ def _blobs(mask: np.ndarray) -> tuple[list[_Blob], bool]:
     reach = int(min(h, w) * 0.15)
     outlines, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     blobs, clear = [], True
+    parents = [] if hierarchy is None else hierarchy[0][:, 3].tolist()
     for i, outline in enumerate(outlines):
-        if hierarchy[0][i][3] >= 0:
+        if parents[i] >= 0:
             continue  # a hole's outline: drawn with its blob
         x, y, bw, bh = cv2.boundingRect(outline)
         if x == 0 or y == 0 or x + bw == w or y + bh == h:  # joined to the walls
@@ -672,6 +673,8 @@ def _blobs(mask: np.ndarray) -> tuple[list[_Blob], bool]:
                                  maxLevel=1, offset=(-reach, -reach))
                 clear = _thick(inside, reach) is False
             continue
+        if bw * bh < 40:
+            continue  # a speck: fewer pixels than a blob has (below), however filled
         filled = np.zeros((bh, bw), np.uint8)
         cv2.drawContours(filled, outlines, i, 1, cv2.FILLED, hierarchy=hierarchy, maxLevel=1,
                          offset=(-x, -y))
@@ -878,8 +881,10 @@ def _fill_squares(mask: np.ndarray) -> np.ndarray:
         if len(outline) < 8 or x == 0 or y == 0 or x + bw == w or y + bh == h:
             continue  # the walls
         area = cv2.contourArea(outline)
+        if area < 100:
+            continue  # a speck: its rectangle not wanted
         (_, _), (rw, rh), _ = cv2.minAreaRect(outline)
-        if area >= 100 and max(rw, rh) <= 1.3 * min(rw, rh) and _square_enough(outline, area):
+        if max(rw, rh) <= 1.3 * min(rw, rh) and _square_enough(outline, area):
             hull = cv2.convexHull(outline)
             pixels = cv2.countNonZero(mask[y:y + bh, x:x + bw])  # holes left out
             if pixels < 0.92 * cv2.contourArea(hull):  # a bite, not the blur of its edge
