@@ -46,26 +46,28 @@ class TrayMotion:
         return bool(cells.max() > self.threshold)
 
 
-def still_mean(frames: Sequence[np.ndarray]) -> np.ndarray:
+def still_mean(frames: Sequence[np.ndarray], out: np.ndarray | None = None) -> np.ndarray:
     """The frames' mean in whole grey levels, rounded down (as the sum's integer division
     would be). By OpenCV's rounding weighted sum: the sum ``t`` of ``n`` frames less
     (n-1)/2, over n, lies within a third of a level of ``t // n`` and rounds to it; numpy's
     integer division of the sum costs twice as much, ~1 ms a roll here. Band by band of
     rows: the 16-bit sum of a whole frame (1 MB at 480x360) would be fresh pages every roll
-    under the app's malloc (companion/server/memory.py), a band's stays in the heap."""
+    under the app's malloc (companion/server/memory.py), a band's stays in the heap.
+    ``out``: where to write the mean (the frames' shape and type), else a new array."""
     count = len(frames)
+    mean = np.empty_like(frames[0]) if out is None else out
     if count == 1:
-        return frames[0].copy()
-    mean = np.empty_like(frames[0])
-    row_bytes = frames[0].shape[1] * (frames[0].shape[2] if frames[0].ndim == 3 else 1) * 2
+        np.copyto(mean, frames[0])
+        return mean
+    row_bytes = frames[0][0].nbytes * 2  # a row of the 16-bit sum
     rows = max(1, SUM_BAND // row_bytes)
     for y in range(0, mean.shape[0], rows):
         band = slice(y, y + rows)
         total = frames[0][band]
         for frame in frames[1:-1]:
             total = cv2.add(total, frame[band], dtype=cv2.CV_16U)
-        mean[band] = cv2.addWeighted(total, 1 / count, frames[-1][band], 1 / count,
-                                     -(count - 1) / (2 * count), dtype=cv2.CV_8U)
+        cv2.addWeighted(total, 1 / count, frames[-1][band], 1 / count,
+                        -(count - 1) / (2 * count), dst=mean[band], dtype=cv2.CV_8U)
     return mean
 
 
@@ -86,6 +88,7 @@ class DiceSettler:
         self.readings = 0  # full readings made (the costly step)
         self.last_reading: TrayReading | None = None
         self._frames: list[np.ndarray] = []
+        self._mean: np.ndarray | None = None  # the still frames' mean, written each roll
         self._armed = False  # something moved since the last roll
 
     @property
@@ -114,7 +117,11 @@ class DiceSettler:
         self._frames.append(image)
         if len(self._frames) < self.still_frames:
             return None
-        mean = still_mean(self._frames)
+        # into the settler's own buffer: a new one would be fresh pages every roll, and
+        # nothing read keeps a view of the image (tests/hardware/test_dice_scratch.py)
+        if self._mean is None or self._mean.shape != image.shape:
+            self._mean = np.empty_like(image)
+        mean = still_mean(self._frames, self._mean)
         self._frames = []
         reading = read_tray(mean, self.die_px, self.taught)
         self.readings += 1

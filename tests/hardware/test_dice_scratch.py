@@ -6,6 +6,7 @@ import threading
 import numpy as np
 
 from hardware.camera.dice_faces import read_tray
+from hardware.camera.dice_settle import DiceSettler
 from hardware.synthetic import dice_tray
 
 
@@ -37,6 +38,21 @@ def test_a_reading_keeps_nothing_of_the_buffers_the_next_one_writes():
         read_tray(image)
     assert [seen(reading) for reading in readings] == told
     assert [seen(read_tray(image)) for image in images] == told  # and read alike again
+    for image in images:  # nor of the image read (the settler writes its mean over it)
+        image[:] = 0
+    assert [seen(reading) for reading in readings] == told
+
+
+def test_a_settlers_rolls_keep_nothing_of_its_mean_written_over_each_roll():
+    settler, kept = DiceSettler(), []
+    for seed, family in enumerate(("wood", "light_lid")):
+        style, colours = dice_tray.family(family, seed)
+        for image, _, _ in dice_tray.throw(1000 + seed, 10, 36.0, style, settled_frames=6,
+                                           colours=colours):
+            if settler.feed(image) is not None:
+                kept.append((settler.last_reading, seen(settler.last_reading)))
+    assert len(kept) == 2 and all(len(reading.dice) >= 5 for reading, _ in kept)
+    assert [seen(reading) for reading, _ in kept] == [told for _, told in kept]
 
 
 def test_threads_reading_at_once_read_as_one_alone():

@@ -34,3 +34,7 @@ def test_the_mean_of_any_number_of_colour_frames_is_rounded_down(count):
     mean = still_mean(frames)
     assert mean.dtype == np.uint8 and mean.shape == frames[0].shape
     assert np.array_equal(mean, expected)
+    # into a buffer given (the settler's own, written every roll): the same mean, in it
+    out = np.full_like(frames[0], 77)
+    assert still_mean(frames, out) is out
+    assert np.array_equal(out, expected)
