@@ -1236,19 +1236,25 @@ def _rows_of_a_six(dark: np.ndarray, points: np.ndarray) -> bool:
     four's is too) with two more dark spots a row further on along its short side: two
     rows of two of a six whose third row is not a spot of its own (joined to its shadow,
     a blot), read as a four on a square too small, off the six's middle."""
-    centred = points - points.mean(axis=0)
+    middle = points.mean(axis=0)
+    centred = points - middle
     spread, axes = np.linalg.eigh(centred.T @ centred)  # the layout's short axis first
     if spread[1] <= FOUR_SQUARE ** 2 * spread[0]:
         return False
     corners = np.abs(centred @ axes)  # a five's middle pip at 0, its corners as a four's
-    short, long = np.median(corners[corners[:, 1] > 0.5 * corners[:, 1].max()], axis=0)
+    short, long = _median_rows(corners[corners[:, 1] > 0.5 * corners[:, 1].max()])
+    # both ends' two places at once (ends x sides x 2), in float32 as one by one
+    places = (middle + (_ENDS * short) * axes[:, 0]) + (_SIDES * long) * axes[:, 1]
+    spots = np.trunc(places).astype(int)  # as int() of each: toward zero
     h, w = dark.shape
-    for end in (1, -1):
-        places = [points.mean(axis=0) + end * 3 * short * axes[:, 0] + side * long * axes[:, 1]
-                  for side in (1, -1)]
-        if all(0 <= int(x) < w and 0 <= int(y) < h and dark[int(y), int(x)] for x, y in places):
-            return True
-    return False
+    inside = ((spots[..., 0] >= 0) & (spots[..., 0] < w) & (spots[..., 1] >= 0)
+              & (spots[..., 1] < h))
+    spots[~inside] = 0
+    return bool((inside & (dark[spots[..., 1], spots[..., 0]] > 0)).all(axis=1).any())
+
+
+_ENDS = np.array([3, -3], np.float32)[:, None, None]  # three pip rows on, either end
+_SIDES = np.array([1, -1], np.float32)[None, :, None]
 
 
 def _side_of_more(image: np.ndarray, pair: np.ndarray, light_body: bool) -> bool:

@@ -925,3 +925,38 @@ def test_labelling_the_box_round_a_masks_pixels_gives_the_whole_masks_components
         x, y, _, _ = cv2.boundingRect(mask)
         moved += x > 1 or y > 1
     assert moved >= 20  # boxes off the corner: the moving back is tried
+
+
+def test_the_rows_of_a_six_checked_at_once_as_place_by_place():
+    """`_rows_of_a_six` looks at both ends' places at once: the same verdicts as looking at
+    each place in turn (int() of each coordinate, toward zero; off the tray is no spot),
+    on random four- and five-spot layouts, oblong and not, near and over the tray's edge."""
+    from hardware.camera.dice_faces import FOUR_SQUARE, _rows_of_a_six
+
+    def one_by_one(dark, points):
+        centred = points - points.mean(axis=0)
+        spread, axes = np.linalg.eigh(centred.T @ centred)
+        if spread[1] <= FOUR_SQUARE ** 2 * spread[0]:
+            return False
+        corners = np.abs(centred @ axes)
+        short, long = np.median(corners[corners[:, 1] > 0.5 * corners[:, 1].max()], axis=0)
+        h, w = dark.shape
+        for end in (1, -1):
+            places = [points.mean(axis=0) + end * 3 * short * axes[:, 0]
+                      + side * long * axes[:, 1] for side in (1, -1)]
+            if all(0 <= int(x) < w and 0 <= int(y) < h and dark[int(y), int(x)]
+                   for x, y in places):
+                return True
+        return False
+
+    rng = np.random.default_rng(8)
+    verdicts = []
+    for n in range(3000):
+        dark = (rng.random((60, 80)) < rng.random()).astype(np.uint8)
+        points = (rng.random((int(rng.integers(4, 6)), 2)) * rng.uniform(5, 70)
+                  + rng.uniform(-10, 40)).astype(np.float32)
+        if n % 3 == 0:
+            points[:, 0] *= 0.4  # oblong
+        verdicts.append(_rows_of_a_six(dark, points))
+        assert verdicts[-1] == one_by_one(dark, points), n
+    assert 300 <= sum(verdicts) <= 2700  # both verdicts tried often
