@@ -1460,19 +1460,26 @@ def _part(members: list[int], centroids: np.ndarray, reach: float) -> list[list[
     points = centroids[members]
     # the width of every two groups joined, kept as groups join (the larger of two widths):
     # no pair of groups measured again pip by pip
-    width = np.hypot(*(points[:, None, :] - points[None, :, :]).transpose(2, 0, 1))
-    upper = np.triu(np.ones(width.shape, bool), 1)
+    # In plain floats: a few spots (mostly 4-6), where numpy's calls cost ten times the work
+    width = np.hypot(*(points[:, None, :] - points[None, :, :]).transpose(2, 0, 1)).tolist()
     while len(groups) > 1:
-        tried = np.where(upper[:len(groups), :len(groups)], width, np.inf)
-        best = tried.min()
+        # the last pair of the narrowest, in the order pairs were once tried one by one
+        best, pair = math.inf, (0, 1)
+        for a, row in enumerate(width):
+            for b in range(a + 1, len(row)):
+                if row[b] <= best:
+                    best, pair = row[b], (a, b)
         if not best <= reach:
             break
-        # the last pair of the narrowest, in the order pairs were once tried one by one
-        flat = np.flatnonzero(tried.ravel() == best)[-1]
-        a, b = divmod(int(flat), len(groups))
+        a, b = pair
         groups[a] += groups.pop(b)
-        width[a] = width[:, a] = np.maximum(width[a], width[b])
-        width = np.delete(np.delete(width, b, axis=0), b, axis=1)
+        joined = [max(x, y) for x, y in zip(width[a], width[b], strict=True)]
+        width[a] = joined
+        for row, value in zip(width, joined, strict=True):
+            row[a] = value
+        del width[b]
+        for row in width:
+            del row[b]
     return [g for g in groups if 3 <= len(g) <= 6]  # two spots of two dice make a "two"
 
 

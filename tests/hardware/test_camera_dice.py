@@ -960,3 +960,38 @@ def test_the_rows_of_a_six_checked_at_once_as_place_by_place():
         verdicts.append(_rows_of_a_six(dark, points))
         assert verdicts[-1] == one_by_one(dark, points), n
     assert 300 <= sum(verdicts) <= 2700  # both verdicts tried often
+
+
+def test_spots_parted_in_plain_floats_as_by_the_width_matrix():
+    """`_part` joins groups in plain floats: the same groups as the numpy matrix it was
+    first written with (the last pair of the narrowest on ties, which whole-pixel spots
+    make often), for 2 to 17 spots and any reach."""
+    from hardware.camera.dice_faces import _part
+
+    def by_matrix(members, centroids, reach):
+        groups = [[i] for i in members]
+        points = centroids[members]
+        width = np.hypot(*(points[:, None, :] - points[None, :, :]).transpose(2, 0, 1))
+        upper = np.triu(np.ones(width.shape, bool), 1)
+        while len(groups) > 1:
+            tried = np.where(upper[:len(groups), :len(groups)], width, np.inf)
+            best = tried.min()
+            if not best <= reach:
+                break
+            a, b = divmod(int(np.flatnonzero(tried.ravel() == best)[-1]), len(groups))
+            groups[a] += groups.pop(b)
+            width[a] = width[:, a] = np.maximum(width[a], width[b])
+            width = np.delete(np.delete(width, b, axis=0), b, axis=1)
+        return [g for g in groups if 3 <= len(g) <= 6]
+
+    rng = np.random.default_rng(4)
+    found = 0
+    for n in range(2000):
+        count = int(rng.integers(2, 18))
+        centroids = (rng.integers(0, 40, (count + 3, 2)).astype(np.float64) if n % 2
+                     else rng.random((count + 3, 2)) * 60)
+        members = sorted(rng.choice(count + 3, count, replace=False).tolist())
+        reach = float(rng.uniform(3, 40))
+        assert _part(members, centroids, reach) == by_matrix(members, centroids, reach), n
+        found += bool(by_matrix(members, centroids, reach))
+    assert found >= 500
