@@ -752,6 +752,13 @@ def _scratch(name: str, shape: tuple[int, ...], dtype=np.uint8) -> np.ndarray:
     return view
 
 
+def release_buffers() -> None:
+    """Let this thread's reused buffers go (~4 MB for a 480x360 tray): for a thread that
+    reads a tray now and then (a web request teaching a die), not the camera's, which
+    reads one every throw."""
+    _SCRATCH.__dict__.clear()
+
+
 def _fresh(name: str, shape: tuple[int, ...], dtype=np.uint8) -> np.ndarray:
     """A new array, where `_scratch` would hand back one that may still be in use."""
     return np.empty(shape, dtype)
@@ -1643,8 +1650,13 @@ def read_tray(image: np.ndarray, die_px: float | None = None, taught: Sequence =
 
 def lone_die(image: np.ndarray) -> np.ndarray:
     """The top of the one die lying flat in a tray image, squared up (to teach its face).
-    Raises ValueError("hand" | "no_die" | "several_dice" | "not_flat") otherwise."""
-    reading = read_tray(image)
+    Raises ValueError("hand" | "no_die" | "several_dice" | "not_flat") otherwise.
+    Read on a web request's thread, one of hundreds kept all evening: its buffers
+    (`release_buffers`) are not kept for a next reading that may never come there."""
+    try:
+        reading = read_tray(image)
+    finally:
+        release_buffers()
     if not reading.clear:
         raise ValueError("hand")
     if not reading.dice:

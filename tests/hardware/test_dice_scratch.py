@@ -76,3 +76,25 @@ def test_threads_reading_at_once_read_as_one_alone():
         thread.join()
     for k in range(3):
         assert got[k] == alone * 3, k
+
+
+def test_teaching_a_die_on_a_web_thread_keeps_no_buffers_there():
+    """`lone_die` runs on one of the server's many request threads: the ~4 MB of buffers
+    a reading uses are let go after, where the camera's thread keeps its own."""
+    from hardware.camera import dice_faces
+
+    image = dice_tray.render([dice_tray.Die(120.0, 100.0, 40.0, 10.0, 3, "white")], seed=2)
+    held = {}
+
+    def teach() -> None:
+        read_tray(image)
+        held["after reading"] = sum(a.nbytes for a in vars(dice_faces._SCRATCH).get(
+            "pool", {}).values())
+        dice_faces.lone_die(image)
+        held["after teaching"] = len(vars(dice_faces._SCRATCH))
+
+    thread = threading.Thread(target=teach)
+    thread.start()
+    thread.join()
+    assert held["after reading"] >= 2_000_000  # a reading's buffers are that large
+    assert held["after teaching"] == 0
