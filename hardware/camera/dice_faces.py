@@ -543,16 +543,17 @@ def _marked(square: np.ndarray) -> bool:
 
 
 def _read_blob(image: np.ndarray, points: np.ndarray, grown: int, typical: float,
-               pixels: float | None = None, taught: Sequence = ()) -> DieReading | None:
+               pixels: float | None = None, taught: Sequence = (), square: bool = True
+               ) -> DieReading | None:
     """One die's blob (eroded by ``grown`` px; ``points`` its pixels or its outline, then
-    ``pixels`` its pixel count): squared up and read, or unreadable when its shape is not a
-    die lying flat (a cocked die shows a side: the wrong size or shape); None when it is no
-    rounded square at all."""
+    ``pixels`` its pixel count and ``square`` whether it is a rounded square, `_Blob.square`):
+    squared up and read, or unreadable when its shape is not a die lying flat (a cocked die
+    shows a side: the wrong size or shape); None when it is no rounded square at all."""
     (cx, cy), (rw, rh), angle = cv2.minAreaRect(points)
     area = (len(points) if pixels is None else pixels) if grown == ERODE else (rw * rh)
     rw, rh = rw + 2 * grown - EDGE_BLUR, rh + 2 * grown - EDGE_BLUR
     aspect = max(rw, rh) / max(1.0, min(rw, rh))
-    if aspect > 1.45 or (pixels is not None and not _square_enough(points, pixels)):
+    if aspect > 1.45 or (pixels is not None and not square):
         if pixels is not None and aspect <= 1.15 and 0.9 <= (rw + rh) / 2 / (
                 np.sqrt(typical) + 2 * ERODE) <= 1.15:
             # large pips as dark as the floor bite a die's outline into a star: a die
@@ -1055,7 +1056,8 @@ def _read_mask(image: np.ndarray, blobs: list[_Blob], typical: float, taught: Se
             if trimmed is not None:  # a neighbour's corner joined by a thin bridge
                 dice.append(_read_blob(image, *trimmed, typical, taught=taught))
                 continue
-            dice.append(_read_blob(image, blob.outline, ERODE, typical, area, taught))
+            dice.append(_read_blob(image, blob.outline, ERODE, typical, area, taught,
+                                   blob.square))
             continue
         if not _solid(blob):
             continue
