@@ -970,10 +970,15 @@ def _read_mask(image: np.ndarray, blobs: list[_Blob], typical: float, taught: Se
                 continue
             dice.append(_read_blob(image, blob.outline, ERODE, typical, area, taught))
             continue
-        if not _solid(blob):
-            continue
         if gray is None:
             gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+        if not _solid(blob):
+            # dice touching at an angle (or a shadow, grain joined on) fill no hull: their
+            # parts, kept only when read, as grain and shadows read no face
+            dice += [d for d in (_read_blob(image, part, grown, typical, taught=taught)
+                                 for part, grown in _split(blob.pixels(), typical, gray) or ())
+                     if d is not None and (d.face is not None or d.die is not None)]
+            continue
         halves = _halves(blob.outline, many) if many <= 3 else None
         if halves:  # dice side by side, a clean 2:1 (3:1) rectangle: cut in squares
             for rect in halves:
