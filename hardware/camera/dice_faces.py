@@ -1098,6 +1098,8 @@ def _pip_clusters(image: np.ndarray, dark: np.ndarray, read: Sequence[DieReading
             for reach in (0.8, 0.95):
                 parted += [g for g in _part(members, centroids, reach * side)
                            if sorted(g) not in map(sorted, parted)]
+            parted += [g for g in _centred(members, centroids, side)
+                       if sorted(g) not in map(sorted, parted)]
         groups += parted
     if typical:  # a two's pips lie a diagonal apart, too far for the link above
         groups += _twos([m[0] for m in groups if len(m) == 1], centroids, size,
@@ -1143,12 +1145,12 @@ def _pip_clusters(image: np.ndarray, dark: np.ndarray, read: Sequence[DieReading
         if typical and len(members) >= 4 and len(dice) == before:
             # unread: a neighbour's pip linked in (dice touching); parted as larger groups
             side = np.sqrt(typical) + 2 * ERODE
-            for reach in (0.8, 0.95):
-                for g in _part(members, centroids, reach * side):
-                    if sorted(g) not in tried:
-                        tried.append(sorted(g))
-                        parted.append(g)
-                        groups.append(g)
+            for g in [*_part(members, centroids, 0.8 * side),
+                      *_part(members, centroids, 0.95 * side), *_centred(members, centroids, side)]:
+                if sorted(g) not in tried:
+                    tried.append(sorted(g))
+                    parted.append(g)
+                    groups.append(g)
     return dice
 
 
@@ -1385,6 +1387,25 @@ def _part(members: list[int], centroids: np.ndarray, reach: float) -> list[list[
         width[a] = width[:, a] = np.maximum(width[a], width[b])
         width = np.delete(np.delete(width, b, axis=0), b, axis=1)
     return [g for g in groups if 3 <= len(g) <= 6]  # two spots of two dice make a "two"
+
+
+def _centred(members: list[int], centroids: np.ndarray, side: float) -> list[list[int]]:
+    """Spots of dice touching parted by the die each lies on: round every place a die's
+    middle may be (halfway between two spots a die's diagonal apart: a three's or five's
+    middle pip lies there too), the spots within half a side of it. A die's own pips lie
+    within 0.47 of its side of its middle, a touching neighbour's 0.67 away at least;
+    `_part` joins the nearest spots first, which may be two dice's."""
+    points = centroids[members]
+    apart = np.hypot(*(points[:, None, :] - points[None, :, :]).transpose(2, 0, 1))
+    a, b = np.nonzero(np.triu((apart >= 0.6 * side) & (apart <= side), 1))
+    middles = (points[a] + points[b]) / 2
+    within = np.hypot(*(middles[:, None, :] - points[None, :, :]).transpose(2, 0, 1)) <= side / 2
+    groups: list[list[int]] = []
+    for row in within:
+        group = [members[i] for i in np.flatnonzero(row)]
+        if 4 <= len(group) <= 6 and group not in groups:  # a three: a large six's column
+            groups.append(group)
+    return groups
 
 
 def _twos(lone: list[int], centroids: np.ndarray, size: dict, side: float) -> list[list[int]]:
