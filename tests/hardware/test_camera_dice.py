@@ -846,3 +846,27 @@ def test_pips_of_touching_dice_linked_into_one_group_are_parted():
     face. Parted as the larger groups are (no wider than a die), the four, then the two, is
     read."""
     read_right_in_the_bench("large_pips", 48, (6, "purple", 4), (8, "purple", 2))
+
+
+@pytest.mark.parametrize(("family", "seed", "index", "colour", "face"), [
+    ("dark_felt", 81, 4, "red", 1), ("harsh", 110, 2, "yellow", 2)])
+def test_dice_touching_at_an_angle_are_split_though_they_fill_no_hull(family, seed, index,
+                                                                       colour, face):
+    """A red one between a red five and a blue die on black felt; a yellow two beside a
+    yellow six and a yellow one, 28 px, on a lavender lid: their blobs join at an
+    angle (or with a shadow), a shape that fills no hull, once left as grain. Split as a
+    block of dice is, its parts read with a face are kept: the die is read."""
+    read_right_in_the_bench(family, seed, (index, colour, face))
+
+
+@pytest.mark.parametrize(("family", "seed", "dice"), [
+    ("colour_felt", 69, ((0, "purple", 4), (1, "purple", 3))),
+    ("light_lid", 100, ((6, "yellow", 3), (7, "yellow", 5)))])
+def test_pips_of_touching_dice_are_parted_round_each_die_s_middle(family, seed, dice):
+    """Two purple dice, 44 px, touching on purple felt; a yellow three and five, 28 px,
+    touching among other dice on a pale lid: found by their pips alone, linked into one
+    group, which the nearest-first parting cuts into groups mixing both dice's pips (the
+    three's corner pip 22 px from the four's, 18 from its own middle). Parted round each
+    place a die's middle may be
+    (halfway between two spots a diagonal apart), each die's pips are one group, and read."""
+    read_right_in_the_bench(family, seed, *dice)
