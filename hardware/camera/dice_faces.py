@@ -264,20 +264,31 @@ def _fit_layout(points: np.ndarray) -> tuple[int | None, float, float, np.ndarra
 
 
 def _absent_elsewhere(local: np.ndarray, offsets: Sequence[float], centre: np.ndarray,
-                      at: np.ndarray, pip_level: float) -> bool:
+                      at: np.ndarray, pip_level: float, one: bool = False) -> bool:
     """No pip, faint or partly hidden, where this face has none, at any of the pips'
     ``offsets`` (px) tried: two pips of a three, four of a five or of a six are no two or
     four (a pip lost in glare, under a shadow). ``local``: the pips' contrast averaged over a
-    small window (5×5); ``at``: the pips' centres in the square. Every offset in one pass."""
+    small window (5×5); ``at``: the pips' centres in the square. Every offset in one pass.
+    ``one``: a lone middle pip, which a three's or five's is too: their other pips lie in
+    pairs through the middle, so a faint spot counts only with a fainter one opposite it (or
+    its opposite place off the square); a glint on the top lies alone."""
     step = np.asarray(offsets, np.float32)[:, None, None]
     places = _GRID[None] * step + centre + CANON / 2  # offsets × places × 2
     gaps = at[None, None, :, :] - places[:, :, None, :]
     near = np.hypot(gaps[..., 0], gaps[..., 1])
     free = near.min(axis=2) >= 0.5 * step[:, :, 0]  # no pip of the face there
     spots = np.rint(places).astype(int)
-    free &= ((spots >= 2) & (spots < CANON - 2)).all(axis=2)
-    spots = spots[free]
+    inside = ((spots >= 2) & (spots < CANON - 2)).all(axis=2)
+    free &= inside
     least = 0.35 * pip_level  # float32 contrast compared in plain floats: the same
+    if one:
+        clipped = np.clip(spots, 0, CANON - 1)
+        values = local[clipped[..., 1], clipped[..., 0]].astype(np.float64)
+        seen = free & (values > least)
+        # _GRID's places reversed are their opposites through the middle
+        paired = (values[:, ::-1] > 0.5 * least) | ~inside[:, ::-1]
+        return not (seen & paired).any()
+    spots = spots[free]
     return not any(value > least for value in local[spots[:, 1], spots[:, 0]].tolist())
 
 
@@ -433,7 +444,7 @@ def _pips_face(contrast: np.ndarray, level: float,
     # a lone pip has no spacing of its own: nothing may lie at any spacing a die has (the
     # corner pips of a die squared up too small are not where a one's would be)
     offsets = [offset] if face > 1 else [share * CANON for share in SCALES + (0.36,)]
-    if not _absent_elsewhere(local(), offsets, centre, at, pip_level):
+    if not _absent_elsewhere(local(), offsets, centre, at, pip_level, face == 1):
         return None, 0.0, 0.0
     return face, max(0.0, 1.0 - error / MAX_PIP_ERROR), _pitch(points - centre, face)
 
