@@ -870,3 +870,13 @@ def test_pips_of_touching_dice_are_parted_round_each_die_s_middle(family, seed, 
     place a die's middle may be
     (halfway between two spots a diagonal apart), each die's pips are one group, and read."""
     read_right_in_the_bench(family, seed, *dice)
+
+
+@pytest.mark.parametrize(("family", "seed", "index"), [
+    ("dark_felt", 117, 9), ("wood", 45, 1)])
+def test_a_one_with_a_glint_on_its_top_is_read(family, seed, index):
+    """A blue one, 35 or 28 px, touching a white five or a purple one, a glint on its top
+    in a corner: the glint lies where a three's or five's corner pip would, faint, and
+    once hid the one. Those faces' pips pair through the middle; the glint lies alone
+    (nothing opposite it), and the one is read."""
+    read_right_in_the_bench(family, seed, (index, "blue", 1))
