@@ -880,3 +880,11 @@ def test_a_one_with_a_glint_on_its_top_is_read(family, seed, index):
     once hid the one. Those faces' pips pair through the middle; the glint lies alone
     (nothing opposite it), and the one is read."""
     read_right_in_the_bench(family, seed, (index, "blue", 1))
+
+
+def test_a_five_whose_corner_pips_are_faint_is_no_one():
+    """An orange five with large pips, 28 px, on wood (`large_pips`): a one is refused
+    where faint spots lie in pairs through the middle, as a five's corner pips do (a glint
+    beside a one lies alone); were every faint spot beside a lone pip ignored, this five
+    would be read as a one."""
+    read_right_in_the_bench("large_pips", 0, (3, "orange", 5))
