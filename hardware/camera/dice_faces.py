@@ -582,11 +582,11 @@ def _read_blob(image: np.ndarray, points: np.ndarray, grown: int, typical: float
     return _read_square(image, ((cx, cy), (rw, rh), angle), taught)
 
 
-def _halves(points: np.ndarray, many: int = 2) -> list | None:
+def _halves(points: np.ndarray, many: int = 2, grown: int = ERODE) -> list | None:
     """``many`` dice in a row with no gap the camera can see: a many:1 rectangle (2:1 for
-    two side by side), cut into squares."""
+    two side by side; ``points`` eroded by ``grown`` px), cut into squares."""
     (cx, cy), (rw, rh), angle = cv2.minAreaRect(points)
-    rw, rh = rw + 2 * ERODE, rh + 2 * ERODE
+    rw, rh = rw + 2 * grown, rh + 2 * grown
     long_side, short_side = max(rw, rh), min(rw, rh)
     if not 0.9 * many <= long_side / short_side <= 1.125 * many:
         return None
@@ -986,8 +986,8 @@ def _read_mask(image: np.ndarray, blobs: list[_Blob], typical: float, taught: Se
         if not _solid(blob):
             # dice touching at an angle (or a shadow, grain joined on) fill no hull: their
             # parts, kept only when read, as grain and shadows read no face
-            dice += [d for d in (_read_blob(image, part, grown, typical, taught=taught)
-                                 for part, grown in _split(blob.pixels(), typical, gray) or ())
+            dice += [d for part, grown in _split(blob.pixels(), typical, gray) or ()
+                     for d in _read_part(image, part, grown, typical, taught)
                      if d is not None and (d.face is not None or d.die is not None)]
             continue
         halves = _halves(blob.outline, many) if many <= 3 else None
@@ -1021,9 +1021,24 @@ def _read_mask(image: np.ndarray, blobs: list[_Blob], typical: float, taught: Se
             dice += [DieReading(None, "unknown", (float(cx), float(cy)),
                                 float(np.sqrt(typical)), 0.0)] * many
             continue
-        dice += _agreed([_read_blob(image, part, grown, typical, taught=taught)
-                         for part, grown in parts], cut)
+        dice += _agreed([d for part, grown in parts
+                         for d in _read_part(image, part, grown, typical, taught)], cut)
     return [d for d in dice if d is not None]
+
+
+def _read_part(image: np.ndarray, part: np.ndarray, grown: int, typical: float,
+               taught: Sequence) -> list[DieReading | None]:
+    """A part `_split` made of a blob of dice, read as a die; unread, and two dice long
+    (two dice in a row whose seam the split did not find: of one colour, or lit alike),
+    cut in two squares, those read with a face kept."""
+    die = _read_blob(image, part, grown, typical, taught=taught)
+    if die is None or (die.face is None and die.die is None):
+        cut = [d for d in (_read_square(image, rect, taught)
+                           for rect in _halves(part, 2, grown) or ())
+               if d is not None and d.face is not None]
+        if cut:
+            return cut
+    return [die]
 
 
 def _agreed(parted: list[DieReading | None], cut: list[DieReading]) -> list[DieReading | None]:

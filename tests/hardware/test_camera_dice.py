@@ -888,3 +888,11 @@ def test_a_five_whose_corner_pips_are_faint_is_no_one():
     beside a one lies alone); were every faint spot beside a lone pip ignored, this five
     would be read as a one."""
     read_right_in_the_bench("large_pips", 0, (3, "orange", 5))
+
+
+def test_a_part_of_a_blob_two_dice_long_is_cut_in_two():
+    """A red one touching a purple one, 28 px, on green felt, their blob joined to a patch
+    of felt beside them: the split parts it in two, one part the red and the purple die
+    together (no seam found between them). That part, unread and two dice long, is cut in
+    two squares, and the red one is read."""
+    read_right_in_the_bench("colour_felt", 45, (1, "red", 1))
