@@ -1116,7 +1116,7 @@ def _pip_clusters(image: np.ndarray, dark: np.ndarray, read: Sequence[DieReading
     for i in spots:
         clusters.setdefault(root(i), []).append(i)
     groups = list(clusters.values())
-    parted = []
+    parted, centred = [], []  # centred: groups round a die's middle, parted no further
     if typical:  # pips of dice lying close, linked into one group: parted die by die
         side = np.sqrt(typical) + 2 * ERODE
         for members in [m for m in groups if len(m) > 6]:
@@ -1124,8 +1124,9 @@ def _pip_clusters(image: np.ndarray, dark: np.ndarray, read: Sequence[DieReading
             for reach in (0.8, 0.95):
                 parted += [g for g in _part(members, centroids, reach * side)
                            if sorted(g) not in map(sorted, parted)]
-            parted += [g for g in _centred(members, centroids, side)
-                       if sorted(g) not in map(sorted, parted)]
+            centred += [g for g in _centred(members, centroids, side)
+                        if sorted(g) not in map(sorted, parted + centred)]
+        parted += centred
         groups += parted
     if typical:  # a two's pips lie a diagonal apart, too far for the link above
         groups += _twos([m[0] for m in groups if len(m) == 1], centroids, size,
@@ -1138,6 +1139,8 @@ def _pip_clusters(image: np.ndarray, dark: np.ndarray, read: Sequence[DieReading
         before = len(dice)
         points = centroids[members].astype(np.float32)
         (cx, cy), (rw, rh), angle = cv2.minAreaRect(points)
+        if members in centred and not _die_sized(min(rw, rh), typical):
+            continue  # (tested first: grain's spots make many such groups)
         if len(members) in (4, 5) and _rows_of_a_six(dark, points):
             continue  # four pips of a six (two of its rows, the rest hidden), not a four
         spread = min(rw, rh)  # a six's rows may spread further than its columns
@@ -1168,16 +1171,30 @@ def _pip_clusters(image: np.ndarray, dark: np.ndarray, read: Sequence[DieReading
                     break
                 dice.append(reading)
                 break
-        if typical and len(members) >= 4 and len(dice) == before:
+        if typical and len(members) >= 4 and len(dice) == before and members not in centred:
             # unread: a neighbour's pip linked in (dice touching); parted as larger groups
             side = np.sqrt(typical) + 2 * ERODE
+            round_middles = _centred(members, centroids, side) if members not in parted else []
+            centred += round_middles
             for g in [*_part(members, centroids, 0.8 * side),
-                      *_part(members, centroids, 0.95 * side), *_centred(members, centroids, side)]:
+                      *_part(members, centroids, 0.95 * side), *round_middles]:
                 if sorted(g) not in tried:
                     tried.append(sorted(g))
                     parted.append(g)
                     groups.append(g)
     return dice
+
+
+def _die_sized(spread: float, typical: float) -> bool:
+    """Whether pips spread so far across (four to six of them) square up as a die of the
+    dice's size at some pip offset `_pip_clusters` tries, as a parted group must."""
+    for offset in (0.25, 0.29, 0.22):
+        side = spread / (2 * offset)
+        if side < 12:
+            return False
+        if 0.9 <= side / (np.sqrt(typical) + 2 * ERODE) <= 1.3:
+            return True
+    return False
 
 
 FOUR_SQUARE = 1.3  # how much longer than wide a four's or five's corners may lie
