@@ -265,20 +265,31 @@ def _fit_layout(points: np.ndarray) -> tuple[int | None, float, float, np.ndarra
 
 
 def _absent_elsewhere(local: np.ndarray, offsets: Sequence[float], centre: np.ndarray,
-                      at: np.ndarray, pip_level: float) -> bool:
+                      at: np.ndarray, pip_level: float, one: bool = False) -> bool:
     """No pip, faint or partly hidden, where this face has none, at any of the pips'
     ``offsets`` (px) tried: two pips of a three, four of a five or of a six are no two or
     four (a pip lost in glare, under a shadow). ``local``: the pips' contrast averaged over a
-    small window (5×5); ``at``: the pips' centres in the square. Every offset in one pass."""
+    small window (5×5); ``at``: the pips' centres in the square. Every offset in one pass.
+    ``one``: a lone middle pip, which a three's or five's is too: their other pips lie in
+    pairs through the middle, so a faint spot counts only with a fainter one opposite it (or
+    its opposite place off the square); a glint on the top lies alone."""
     step = np.asarray(offsets, np.float32)[:, None, None]
     places = _GRID[None] * step + centre + CANON / 2  # offsets × places × 2
     gaps = at[None, None, :, :] - places[:, :, None, :]
     near = np.hypot(gaps[..., 0], gaps[..., 1])
     free = near.min(axis=2) >= 0.5 * step[:, :, 0]  # no pip of the face there
     spots = np.rint(places).astype(int)
-    free &= ((spots >= 2) & (spots < CANON - 2)).all(axis=2)
-    spots = spots[free]
+    inside = ((spots >= 2) & (spots < CANON - 2)).all(axis=2)
+    free &= inside
     least = 0.35 * pip_level  # float32 contrast compared in plain floats: the same
+    if one:
+        clipped = np.clip(spots, 0, CANON - 1)
+        values = local[clipped[..., 1], clipped[..., 0]].astype(np.float64)
+        seen = free & (values > least)
+        # _GRID's places reversed are their opposites through the middle
+        paired = (values[:, ::-1] > 0.5 * least) | ~inside[:, ::-1]
+        return not (seen & paired).any()
+    spots = spots[free]
     return not any(value > least for value in local[spots[:, 1], spots[:, 0]].tolist())
 
 
@@ -434,7 +445,7 @@ def _pips_face(contrast: np.ndarray, level: float,
     # a lone pip has no spacing of its own: nothing may lie at any spacing a die has (the
     # corner pips of a die squared up too small are not where a one's would be)
     offsets = [offset] if face > 1 else [share * CANON for share in SCALES + (0.36,)]
-    if not _absent_elsewhere(local(), offsets, centre, at, pip_level):
+    if not _absent_elsewhere(local(), offsets, centre, at, pip_level, face == 1):
         return None, 0.0, 0.0
     return face, max(0.0, 1.0 - error / MAX_PIP_ERROR), _pitch(points - centre, face)
 
@@ -573,11 +584,11 @@ def _read_blob(image: np.ndarray, points: np.ndarray, grown: int, typical: float
     return _read_square(image, ((cx, cy), (rw, rh), angle), taught)
 
 
-def _halves(points: np.ndarray, many: int = 2) -> list | None:
+def _halves(points: np.ndarray, many: int = 2, grown: int = ERODE) -> list | None:
     """``many`` dice in a row with no gap the camera can see: a many:1 rectangle (2:1 for
-    two side by side), cut into squares."""
+    two side by side; ``points`` eroded by ``grown`` px), cut into squares."""
     (cx, cy), (rw, rh), angle = cv2.minAreaRect(points)
-    rw, rh = rw + 2 * ERODE, rh + 2 * ERODE
+    rw, rh = rw + 2 * grown, rh + 2 * grown
     long_side, short_side = max(rw, rh), min(rw, rh)
     if not 0.9 * many <= long_side / short_side <= 1.125 * many:
         return None
@@ -1059,10 +1070,15 @@ def _read_mask(image: np.ndarray, blobs: list[_Blob], typical: float, taught: Se
             dice.append(_read_blob(image, blob.outline, ERODE, typical, area, taught,
                                    blob.square))
             continue
-        if not _solid(blob):
-            continue
         if gray is None:
             gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+        if not _solid(blob):
+            # dice touching at an angle (or a shadow, grain joined on) fill no hull: their
+            # parts, kept only when read, as grain and shadows read no face
+            dice += [d for part, grown in _split(blob.pixels(), typical, gray) or ()
+                     for d in _read_part(image, part, grown, typical, taught)
+                     if d is not None and (d.face is not None or d.die is not None)]
+            continue
         halves = _halves(blob.outline, many) if many <= 3 else None
         if halves:  # dice side by side, a clean 2:1 (3:1) rectangle: cut in squares
             for rect in halves:
@@ -1094,9 +1110,24 @@ def _read_mask(image: np.ndarray, blobs: list[_Blob], typical: float, taught: Se
             dice += [DieReading(None, "unknown", (float(cx), float(cy)),
                                 float(np.sqrt(typical)), 0.0)] * many
             continue
-        dice += _agreed([_read_blob(image, part, grown, typical, taught=taught)
-                         for part, grown in parts], cut)
+        dice += _agreed([d for part, grown in parts
+                         for d in _read_part(image, part, grown, typical, taught)], cut)
     return [d for d in dice if d is not None]
+
+
+def _read_part(image: np.ndarray, part: np.ndarray, grown: int, typical: float,
+               taught: Sequence) -> list[DieReading | None]:
+    """A part `_split` made of a blob of dice, read as a die; unread, and two dice long
+    (two dice in a row whose seam the split did not find: of one colour, or lit alike),
+    cut in two squares, those read with a face kept."""
+    die = _read_blob(image, part, grown, typical, taught=taught)
+    if die is None or (die.face is None and die.die is None):
+        cut = [d for d in (_read_square(image, rect, taught)
+                           for rect in _halves(part, 2, grown) or ())
+               if d is not None and d.face is not None]
+        if cut:
+            return cut
+    return [die]
 
 
 def _agreed(parted: list[DieReading | None], cut: list[DieReading]) -> list[DieReading | None]:
@@ -1174,7 +1205,7 @@ def _pip_clusters(image: np.ndarray, dark: np.ndarray, read: Sequence[DieReading
     for i in spots:
         clusters.setdefault(root(i), []).append(i)
     groups = list(clusters.values())
-    parted = []
+    parted, centred = [], []  # centred: groups round a die's middle, parted no further
     if typical:  # pips of dice lying close, linked into one group: parted die by die
         side = np.sqrt(typical) + 2 * ERODE
         for members in [m for m in groups if len(m) > 6]:
@@ -1182,6 +1213,9 @@ def _pip_clusters(image: np.ndarray, dark: np.ndarray, read: Sequence[DieReading
             for reach in (0.8, 0.95):
                 parted += [g for g in _part(members, centroids, reach * side)
                            if sorted(g) not in map(sorted, parted)]
+            centred += [g for g in _centred(members, centroids, side)
+                        if sorted(g) not in map(sorted, parted + centred)]
+        parted += centred
         groups += parted
     if typical:  # a two's pips lie a diagonal apart, too far for the link above
         groups += _twos([m[0] for m in groups if len(m) == 1], centroids, size,
@@ -1194,6 +1228,8 @@ def _pip_clusters(image: np.ndarray, dark: np.ndarray, read: Sequence[DieReading
         before = len(dice)
         points = centroids[members].astype(np.float32)
         (cx, cy), (rw, rh), angle = cv2.minAreaRect(points)
+        if members in centred and not _die_sized(min(rw, rh), typical):
+            continue  # (tested first: grain's spots make many such groups)
         if len(members) in (4, 5) and _rows_of_a_six(dark, points):
             continue  # four pips of a six (two of its rows, the rest hidden), not a four
         spread = min(rw, rh)  # a six's rows may spread further than its columns
@@ -1224,16 +1260,30 @@ def _pip_clusters(image: np.ndarray, dark: np.ndarray, read: Sequence[DieReading
                     break
                 dice.append(reading)
                 break
-        if typical and len(members) >= 4 and len(dice) == before:
+        if typical and len(members) >= 4 and len(dice) == before and members not in centred:
             # unread: a neighbour's pip linked in (dice touching); parted as larger groups
             side = np.sqrt(typical) + 2 * ERODE
-            for reach in (0.8, 0.95):
-                for g in _part(members, centroids, reach * side):
-                    if sorted(g) not in tried:
-                        tried.append(sorted(g))
-                        parted.append(g)
-                        groups.append(g)
+            round_middles = _centred(members, centroids, side) if members not in parted else []
+            centred += round_middles
+            for g in [*_part(members, centroids, 0.8 * side),
+                      *_part(members, centroids, 0.95 * side), *round_middles]:
+                if sorted(g) not in tried:
+                    tried.append(sorted(g))
+                    parted.append(g)
+                    groups.append(g)
     return dice
+
+
+def _die_sized(spread: float, typical: float) -> bool:
+    """Whether pips spread so far across (four to six of them) square up as a die of the
+    dice's size at some pip offset `_pip_clusters` tries, as a parted group must."""
+    for offset in (0.25, 0.29, 0.22):
+        side = spread / (2 * offset)
+        if side < 12:
+            return False
+        if 0.9 <= side / (np.sqrt(typical) + 2 * ERODE) <= 1.3:
+            return True
+    return False
 
 
 FOUR_SQUARE = 1.3  # how much longer than wide a four's or five's corners may lie
@@ -1489,6 +1539,25 @@ def _part(members: list[int], centroids: np.ndarray, reach: float) -> list[list[
         for row in width:
             del row[b]
     return [g for g in groups if 3 <= len(g) <= 6]  # two spots of two dice make a "two"
+
+
+def _centred(members: list[int], centroids: np.ndarray, side: float) -> list[list[int]]:
+    """Spots of dice touching parted by the die each lies on: round every place a die's
+    middle may be (halfway between two spots a die's diagonal apart: a three's or five's
+    middle pip lies there too), the spots within half a side of it. A die's own pips lie
+    within 0.47 of its side of its middle, a touching neighbour's 0.67 away at least;
+    `_part` joins the nearest spots first, which may be two dice's."""
+    points = centroids[members]
+    apart = np.hypot(*(points[:, None, :] - points[None, :, :]).transpose(2, 0, 1))
+    a, b = np.nonzero(np.triu((apart >= 0.6 * side) & (apart <= side), 1))
+    middles = (points[a] + points[b]) / 2
+    within = np.hypot(*(middles[:, None, :] - points[None, :, :]).transpose(2, 0, 1)) <= side / 2
+    groups: list[list[int]] = []
+    for row in within:
+        group = [members[i] for i in np.flatnonzero(row)]
+        if 4 <= len(group) <= 6 and group not in groups:  # a three: a large six's column
+            groups.append(group)
+    return groups
 
 
 def _twos(lone: list[int], centroids: np.ndarray, size: dict, side: float) -> list[list[int]]:

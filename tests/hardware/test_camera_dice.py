@@ -995,3 +995,53 @@ def test_spots_parted_in_plain_floats_as_by_the_width_matrix():
         assert _part(members, centroids, reach) == by_matrix(members, centroids, reach), n
         found += bool(by_matrix(members, centroids, reach))
     assert found >= 500
+
+
+@pytest.mark.parametrize(("family", "seed", "index", "colour", "face"), [
+    ("dark_felt", 81, 4, "red", 1), ("harsh", 110, 2, "yellow", 2)])
+def test_dice_touching_at_an_angle_are_split_though_they_fill_no_hull(family, seed, index,
+                                                                       colour, face):
+    """A red one between a red five and a blue die on black felt; a yellow two beside a
+    yellow six and a yellow one, 28 px, on a lavender lid: their blobs join at an
+    angle (or with a shadow), a shape that fills no hull, once left as grain. Split as a
+    block of dice is, its parts read with a face are kept: the die is read."""
+    read_right_in_the_bench(family, seed, (index, colour, face))
+
+
+@pytest.mark.parametrize(("family", "seed", "dice"), [
+    ("colour_felt", 69, ((0, "purple", 4), (1, "purple", 3))),
+    ("light_lid", 100, ((6, "yellow", 3), (7, "yellow", 5)))])
+def test_pips_of_touching_dice_are_parted_round_each_die_s_middle(family, seed, dice):
+    """Two purple dice, 44 px, touching on purple felt; a yellow three and five, 28 px,
+    touching among other dice on a pale lid: found by their pips alone, linked into one
+    group, which the nearest-first parting cuts into groups mixing both dice's pips (the
+    three's corner pip 22 px from the four's, 18 from its own middle). Parted round each
+    place a die's middle may be
+    (halfway between two spots a diagonal apart), each die's pips are one group, and read."""
+    read_right_in_the_bench(family, seed, *dice)
+
+
+@pytest.mark.parametrize(("family", "seed", "index"), [
+    ("dark_felt", 117, 9), ("wood", 45, 1)])
+def test_a_one_with_a_glint_on_its_top_is_read(family, seed, index):
+    """A blue one, 35 or 28 px, touching a white five or a purple one, a glint on its top
+    in a corner: the glint lies where a three's or five's corner pip would, faint, and
+    once hid the one. Those faces' pips pair through the middle; the glint lies alone
+    (nothing opposite it), and the one is read."""
+    read_right_in_the_bench(family, seed, (index, "blue", 1))
+
+
+def test_a_five_whose_corner_pips_are_faint_is_no_one():
+    """An orange five with large pips, 28 px, on wood (`large_pips`): a one is refused
+    where faint spots lie in pairs through the middle, as a five's corner pips do (a glint
+    beside a one lies alone); were every faint spot beside a lone pip ignored, this five
+    would be read as a one."""
+    read_right_in_the_bench("large_pips", 0, (3, "orange", 5))
+
+
+def test_a_part_of_a_blob_two_dice_long_is_cut_in_two():
+    """A red one touching a purple one, 28 px, on green felt, their blob joined to a patch
+    of felt beside them: the split parts it in two, one part the red and the purple die
+    together (no seam found between them). That part, unread and two dice long, is cut in
+    two squares, and the red one is read."""
+    read_right_in_the_bench("colour_felt", 45, (1, "red", 1))
