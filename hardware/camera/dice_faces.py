@@ -403,11 +403,9 @@ _EDGE = slice(CANON * 8 // 100, CANON - CANON * 8 // 100)  # the rounded edge is
 def _square_components(mask: np.ndarray):
     """``cv2.connectedComponentsWithStats(mask, connectivity=8)`` of a CANON square, its
     labels (unused) in 16 bits written over this thread's one buffer: half the CPU."""
-    labels = getattr(_SCRATCH, "square", None)
-    if labels is None:
-        labels = _SCRATCH.square = np.empty((CANON, CANON), np.uint16)
-    return cv2.connectedComponentsWithStatsWithAlgorithm(mask, 8, cv2.CV_16U,
-                                                         cv2.CCL_SPAGHETTI, labels=labels)
+    return cv2.connectedComponentsWithStatsWithAlgorithm(
+        mask, 8, cv2.CV_16U, cv2.CCL_SPAGHETTI,
+        labels=_scratch("square labels", (CANON, CANON), np.uint16))
 
 
 def _pips_face(contrast: np.ndarray, level: float,
@@ -742,7 +740,7 @@ def _scratch(name: str, shape: tuple[int, ...], dtype=np.uint8) -> np.ndarray:
     """This thread's buffer ``name`` seen as ``shape`` (its old contents left in it), valid
     until the thread asks for ``name`` again. Why: the app maps every block over 128 KiB
     anew and trims the heap's top back after every free (companion/server/memory.py), so a
-    roll's whole-tray temporaries were ~1,500 fresh pages to fault in, a sixth of its CPU.
+    roll's whole-tray temporaries were ~1,640 fresh pages to fault in (bench's flow).
     One flat buffer a name and type, grown when a larger view is asked for; the views made
     are kept too (a band's buffers are asked for a dozen times a band: 6 us each to make)."""
     views = getattr(_SCRATCH, "views", None)
@@ -765,7 +763,7 @@ def _scratch(name: str, shape: tuple[int, ...], dtype=np.uint8) -> np.ndarray:
 
 
 def release_buffers() -> None:
-    """Let this thread's reused buffers go (~4 MB for a 480x360 tray): for a thread that
+    """Let this thread's reused buffers go (5.9 MB for a 480x360 tray): for a thread that
     reads a tray now and then (a web request teaching a die), not the camera's, which
     reads one every throw."""
     _SCRATCH.__dict__.clear()
@@ -938,9 +936,9 @@ def _pips_of(standing: np.ndarray, darker: np.ndarray, parts: np.ndarray, out: n
             continue
         inside = np.zeros((h, w), np.uint8)
         # the hull of the light pixels is their outlines' (a few points, not thousands)
-        outlines, _ = cv2.findContours(light.view(np.uint8), cv2.RETR_EXTERNAL,
-                                       cv2.CHAIN_APPROX_SIMPLE)
-        cv2.fillConvexPoly(inside, cv2.convexHull(np.concatenate(outlines)), 1)
+        edges, _ = cv2.findContours(light.view(np.uint8), cv2.RETR_EXTERNAL,
+                                    cv2.CHAIN_APPROX_SIMPLE)
+        cv2.fillConvexPoly(inside, cv2.convexHull(np.concatenate(edges)), 1)
         out[y:y + h, x:x + w][dark & (inside > 0)] = 255
     return out
 
@@ -1053,9 +1051,11 @@ def _spots(crop: np.ndarray, inside: np.ndarray | None, typical: float,
     return found
 
 
-def _read_mask(image: np.ndarray, blobs: list[_Blob], typical: float, taught: Sequence
-               ) -> list[DieReading]:
-    gray = None
+def _read_mask(image: np.ndarray, blobs: list[_Blob], typical: float, taught: Sequence,
+               gray: Callable[[], np.ndarray] | None = None) -> list[DieReading]:
+    """The dice of these blobs. ``gray``: the image in grey, when asked (made here if not
+    given: most trays need none here)."""
+    gray = gray or _Once(lambda: cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
     dice = []
     for blob in blobs:
         area = blob.area
@@ -1070,12 +1070,10 @@ def _read_mask(image: np.ndarray, blobs: list[_Blob], typical: float, taught: Se
             dice.append(_read_blob(image, blob.outline, ERODE, typical, area, taught,
                                    blob.square))
             continue
-        if gray is None:
-            gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
         if not _solid(blob):
             # dice touching at an angle (or a shadow, grain joined on) fill no hull: their
             # parts, kept only when read, as grain and shadows read no face
-            dice += [d for part, grown in _split(blob.pixels(), typical, gray) or ()
+            dice += [d for part, grown in _split(blob.pixels(), typical, gray()) or ()
                      for d in _read_part(image, part, grown, typical, taught)
                      if d is not None and (d.face is not None or d.die is not None)]
             continue
@@ -1086,7 +1084,7 @@ def _read_mask(image: np.ndarray, blobs: list[_Blob], typical: float, taught: Se
                 # unread, it must show pips: the floor between a wall and a shadow, lit
                 # brighter than the floor judged there (rim and shadow in it), shows none
                 if die is not None and (die.face is not None or die.die is not None
-                                        or _spots_in(gray, rect, typical)):
+                                        or _spots_in(gray(), rect, typical)):
                     dice.append(die)
             continue
         cut = []
@@ -1097,14 +1095,14 @@ def _read_mask(image: np.ndarray, blobs: list[_Blob], typical: float, taught: Se
             cut = [d for d in (_read_square(image, rect, taught)
                                for rect in _halves(blob.outline, row) or ())
                    if d is not None and d.face is not None]
-        parts = _split(blob.pixels(), typical, gray)
+        parts = _split(blob.pixels(), typical, gray())
         if parts is None and cut:
             dice += cut
             continue
         if parts is None:  # dice pressed together: seen, not read
             if blob.area < 0.85 * (rw + 1) * (rh + 1):
                 continue  # no block of dice: glare, a shadow's edge
-            if _pip_spots(gray, blob, typical) < many:
+            if _pip_spots(gray(), blob, typical) < many:
                 continue  # no die's pips on it: a lamp's light on the floor
             cx, cy = blob.pixels().reshape(-1, 2).mean(axis=0)
             dice += [DieReading(None, "unknown", (float(cx), float(cy)),
@@ -1587,8 +1585,10 @@ def _read_floor(image: np.ndarray, floor: np.ndarray, die_px: float | None, taug
     if typical is None:
         dice = _pip_clusters(image, masks[1])
         return TrayReading(sorted(dice, key=lambda d: (d.centre[1], d.centre[0])), clear)
-    dice = _read_mask(image, blobs, typical, taught)
-    dice += [d for d in _read_mask(image, dark_blobs, typical, taught) if all(
+    # the tray in grey, made once when first asked (the blobs' reading, the local pips)
+    gray = _Once(lambda: cv2.cvtColor(image, cv2.COLOR_BGR2GRAY, dst=_scratch("gray", shape)))
+    dice = _read_mask(image, blobs, typical, taught, gray)
+    dice += [d for d in _read_mask(image, dark_blobs, typical, taught, gray) if all(
         np.hypot(d.centre[0] - e.centre[0], d.centre[1] - e.centre[1]) > 0.6 * e.side
         for e in dice)]  # a black die (not one seen already, with its shadow)
     known = None if die_px is None and len(blobs) < 3 else typical
@@ -1602,8 +1602,7 @@ def _read_floor(image: np.ndarray, floor: np.ndarray, die_px: float | None, taug
     # is known the local dark passes below find them (darker than the body around them)
     clusters = [] if known else _pip_clusters(image, masks[1], dice, known)
     if known:  # light pips on a die the floor's colour: only where the dice's size is known
-        gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY, dst=_scratch("gray", shape))
-        local = _local_pips(gray, known)
+        local = _local_pips(gray(), known)
         spotted = []  # labelled once, for both uses (the ones below need no labels)
         for k, (spots, dark) in enumerate(local):
             part = _components(spots, scratch=True)
