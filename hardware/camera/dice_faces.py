@@ -1170,7 +1170,9 @@ def _pip_clusters(image: np.ndarray, dark: np.ndarray, read: Sequence[DieReading
     round_spot = ((area >= 8) & (area <= largest) & (area >= 0.5 * w * h)
                   & (np.maximum(w, h) <= 1.6 * np.minimum(w, h)))
     round_spot[0] = False
-    pip_like = round_spot.copy()  # before those on dice read are left out
+    # before those on dice read are left out; with the pieces runs part into, of any size (a
+    # six's row of large pips parted in two is no three's company)
+    pip_like = round_spot | (np.arange(len(stats)) >= count)
     faced = [d for d in read if d.face is not None]
     pitch = float(_median([d.pitch for d in faced if d.face < 6 and d.pitch > 0] or [0.0]))
     if faced and round_spot.any():

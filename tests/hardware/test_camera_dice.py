@@ -566,6 +566,18 @@ def test_a_column_of_a_six_is_no_three():
     never_wrong(reading, truth)
 
 
+def test_a_row_of_a_six_beside_a_row_parted_in_two_is_no_three():
+    """A white six, 28 px, its large pips run together into two rows, on a pale green lid
+    (`harsh`): the bottom row parted into three round spots, turned 45 degrees a three's
+    diagonal; the top row parted into two pieces too large for pips, so nothing else dark
+    lay inside that three. A run's pieces are pips' company whatever their size: unread, not
+    a wrong three."""
+    reading, truth = bench_reading("harsh", 125)
+    six = truth[0]
+    assert (six.colour, six.face) == ("white", 6)
+    never_wrong(reading, truth)
+
+
 def test_a_one_whose_body_hardly_stands_out_is_read_round_its_pip():
     """A purple one on a lavender lid, 44 px, under a poor camera: its body is neither
     lighter than the lid nor of a colour the lid has not, and a lone pip makes no group of
