@@ -430,7 +430,7 @@ def _pips_face(contrast: np.ndarray, level: float,
         return None, 0.0, 0.0
     points = np.subtract(centroids[kept], CANON / 2, dtype=np.float32)  # cast, then less
     face, error, offset, centre = _fit_layout(points)
-    if face is None:
+    if face is None or (face in (3, 5) and not _middle_between(points, centre, offset)):
         return None, 0.0, 0.0
     whole, scale = around()
     if _more_pips_within(whole, level, len(points), _median_of(areas) * scale ** 2):
@@ -446,6 +446,18 @@ def _pips_face(contrast: np.ndarray, level: float,
     if not _absent_elsewhere(local(), offsets, centre, at, pip_level, face == 1):
         return None, 0.0, 0.0
     return face, max(0.0, 1.0 - error / MAX_PIP_ERROR), _pitch(points - centre, face)
+
+
+MIDDLE_OFF = 0.3  # of the pips' offset: how far a three's or five's middle pip may lie from
+# its corner pips' midpoint (766 read right: at most 0.15; a glint between a two's pips: 0.5)
+
+
+def _middle_between(points: np.ndarray, centre: np.ndarray, offset: float) -> bool:
+    """A three's or five's middle pip lies halfway between its corner pips (`MIDDLE_OFF`):
+    a glint on a two's top between its pips, off that midpoint, is no three."""
+    middle = int(np.argmin(np.hypot(*(points - centre).T)))
+    corners = (points.sum(axis=0) - points[middle]) / (len(points) - 1)
+    return float(np.hypot(*(points[middle] - corners))) <= MIDDLE_OFF * offset
 
 
 def _square_buffer(name: str) -> np.ndarray:
@@ -1258,6 +1270,9 @@ def _pip_clusters(image: np.ndarray, dark: np.ndarray, read: Sequence[DieReading
                     not typical or _pitch_fits(reading, typical, pitch)):
                 if reading.face == 2 and _side_of_more(image, points, light_body):
                     break
+                if reading.face is not None and reading.face < 6 and not _one_body(
+                        image, points, _median([size[i] for i in members])):
+                    break  # spots of two dice: a one's pip and a cocked neighbour's top
                 dice.append(reading)
                 break
         if typical and len(members) >= 4 and len(dice) == before and members not in centred:
@@ -1272,6 +1287,29 @@ def _pip_clusters(image: np.ndarray, dark: np.ndarray, read: Sequence[DieReading
                     parted.append(g)
                     groups.append(g)
     return dice
+
+
+BODY_ONE_COLOUR = 150.0  # B+G+R levels: most the body round one corner pip of a die may
+# differ from that round another (dice read by their pips, two to five: at most 80 on 154
+# read right, all their pips; a blue one's pip and a spot on an orange die beside it: 300)
+
+
+def _one_body(image: np.ndarray, points: np.ndarray, size: float) -> bool:
+    """The pips (``points``, ``size`` px across) lie on one body: the median colour of a
+    thin ring round each corner pip (`BODY_ONE_COLOUR`). Not the middle pip's: on real dice
+    (../shared/data/dice-photos) a five's is shaded, 150-280 levels off its corners'."""
+    corners = points[np.argsort(-np.hypot(*(points - points.mean(axis=0)).T))[
+        :2 if len(points) <= 3 else 4]]
+    inner = 0.6 * size + 1.5
+    reach = int(np.ceil(inner + 2.5))
+    yy, xx = np.mgrid[-reach:reach + 1, -reach:reach + 1]
+    apart = np.hypot(xx, yy)
+    ring = (apart >= inner) & (apart <= inner + 2.5)
+    h, w = image.shape[:2]
+    xs = np.clip(np.rint(corners[:, 0, None] + xx[ring]).astype(int), 0, w - 1)
+    ys = np.clip(np.rint(corners[:, 1, None] + yy[ring]).astype(int), 0, h - 1)
+    colours = np.median(image[ys, xs].astype(np.float32), axis=1)  # corners x BGR
+    return float(np.abs(colours[:, None] - colours[None]).sum(axis=2).max()) <= BODY_ONE_COLOUR
 
 
 def _die_sized(spread: float, typical: float) -> bool:

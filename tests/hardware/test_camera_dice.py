@@ -578,6 +578,33 @@ def test_a_row_of_a_six_beside_a_row_parted_in_two_is_no_three():
     never_wrong(reading, truth)
 
 
+@pytest.mark.parametrize(("family", "seed", "index", "colour"), [
+    ("dark_felt", 169, 1, "green"),  # 44 px, found by its light pips on a green body
+    ("colour_felt", 205, 3, "blue"),  # 28 px, its blob read
+])
+def test_a_glint_between_a_two_s_pips_is_no_three(family, seed, index, colour):
+    """A two with a glint on its top between its pips, as light as half a pip: the three
+    spots lie on a diagonal, the glint well off its middle (half the pips' offset). A
+    three's middle pip lies halfway between its corners (at most 0.15 of the offset on 766
+    read right); this is a two."""
+    reading, truth = bench_reading(family, seed)
+    assert (truth[index].colour, truth[index].face) == (colour, 2)
+    never_wrong(reading, truth)
+    assert_reads(reading, truth[index], 2)
+
+
+def test_a_one_s_pip_and_a_spot_on_a_cocked_neighbour_are_no_two():
+    """A blue one, 45 px, on wood, touching an orange three that lies cocked (its top seen
+    askew, read by no one): the one's light pip and a light spot of the orange top between
+    its pips made a two's diagonal. Round one pip the body is blue, round the other orange:
+    the pips of one die lie on one body. The one is read."""
+    reading, truth = bench_reading("wood", 224)
+    one, three = truth[9], truth[8]
+    assert (one.colour, one.face, three.colour, three.cocked) == ("blue", 1, "orange", True)
+    never_wrong(reading, truth)
+    assert_reads(reading, one, 1)
+
+
 def test_a_one_whose_body_hardly_stands_out_is_read_round_its_pip():
     """A purple one on a lavender lid, 44 px, under a poor camera: its body is neither
     lighter than the lid nor of a colour the lid has not, and a lone pip makes no group of
