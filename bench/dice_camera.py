@@ -111,12 +111,12 @@ def warm_up(sides: tuple[float, ...], throws: int = 4) -> None:
             settler.feed(image)
 
 
-def run_family(name: str, throws: int, sides: tuple[float, ...]) -> dict:
+def run_family(name: str, throws: int, sides: tuple[float, ...], first: int = 0) -> dict:
     tally = dict.fromkeys(("right", "wrong", "unread", "counted", "false_blobs", "named",
                            "colour_right", "dice", "missed", "doubled", "b_right", "b_counted",
                            "misplaced"), 0)
     ms = []
-    for seed in range(throws):
+    for seed in range(first, first + throws):
         style, colours = dice_tray.family(name, seed)
         settler, rolls, cpu, truth = DiceSettler(), [], 0.0, None
         for image, dice, phase in dice_tray.throw(1000 + seed, DICE, sides[seed % len(sides)],
@@ -232,6 +232,9 @@ def main() -> None:
     parser.add_argument("--sides", default=",".join(f"{s:g}" for s in SIDES),
                         help="die sizes in px across, comma-separated (default %(default)s)")
     parser.add_argument("--throws", type=int, default=THROWS, help="throws per family")
+    parser.add_argument("--first", type=int, default=0,
+                        help="the first throw (seed) of each family: throws beyond those "
+                             "tuned on (0-119) check what no tuning saw")
     parser.add_argument("--families", default=",".join(dice_tray.FAMILIES),
                         help="tray families, comma-separated (default: all)")
     parser.add_argument("--photos", default=str(PHOTOS), help="folder of real photographs")
@@ -259,7 +262,7 @@ def main() -> None:
     warm_up(sides)
     families = {}
     for name in args.families.split(","):
-        families[name] = result = run_family(name, args.throws, sides)
+        families[name] = result = run_family(name, args.throws, sides, args.first)
         print(f"{name:12s} right {result['faces_right']:.3f} wrong {result['faces_wrong']} "
               f"unread {result['unread']:.3f} false blobs {result['false_blobs']} misplaced "
               f"{result['faces_misplaced']} colour right "
@@ -280,7 +283,7 @@ def main() -> None:
         "cpu_ms_per_roll": per_roll, "cpu_ms_per_roll_pi_estimate": round(per_roll * 5, 1),
         "opencv_threads": cv2.getNumThreads(), "malloc": args.malloc, "malloc_set": malloc,
         "die_px": list(sides),
-        "throws_per_family": args.throws}))
+        "throws_per_family": args.throws, "first_throw": args.first}))
 
 
 if __name__ == "__main__":
