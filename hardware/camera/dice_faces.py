@@ -591,7 +591,30 @@ def _read_blob(image: np.ndarray, points: np.ndarray, grown: int, typical: float
         if not _marked(_square_up(image, ((cx, cy), (rw, rh), angle))):
             return None
         return DieReading(None, "unknown", (float(cx), float(cy)), float((rw + rh) / 2), 0.0)
-    return _read_square(image, ((cx, cy), (rw, rh), angle), taught)
+    reading = _read_square(image, ((cx, cy), (rw, rh), angle), taught)
+    if reading is not None and reading.face == 1 and reading.die is None and (
+            _middle_of_more(image, (cx, cy), np.sqrt(typical) + 2 * ERODE, rw, rh)):
+        return replace(reading, face=None, score=0.0)
+    return reading
+
+
+TURNS = (0.0, 15.0, 30.0, 45.0, 60.0, 75.0)  # degrees: a square tried at each, no side known
+
+
+def _middle_of_more(image: np.ndarray, centre: tuple[float, float], side: float,
+                    rw: float, rh: float) -> bool:
+    """A one read on a blob smaller than the dice (``rw`` by ``rh`` against their ``side``:
+    a white die on a light lid standing out only in its middle) may be a three's or five's
+    middle pip, its corners beyond the blob: a square of the dice's side round it, at any
+    turn (`TURNS`: the blob's own may be off), reads that three or five."""
+    if (rw + rh) / 2 >= 0.9 * side:
+        return False
+    for turn in TURNS:
+        more = _read_square(image, (centre, (side, side), turn), (), retry=False,
+                            wanted=lambda face: face in (3, 5))
+        if more is not None:
+            return True
+    return False
 
 
 def _halves(points: np.ndarray, many: int = 2, grown: int = ERODE) -> list | None:
