@@ -609,8 +609,8 @@ def test_a_five_whose_blob_is_its_middle_is_no_one():
     """A white five, 32 px, on a pale lid beside a purple die (throw 301, never tuned on):
     only its middle stood out, a blob 24 px across that held its middle pip alone, read 1.
     A one on a blob smaller than the dice is the middle of a three or five when a square of
-    the dice's side round it, at some turn, reads one: unread there, the five is read by
-    its pips."""
+    the dice's side round it, at some turn, reads a three or five: unread there, the five
+    is read by its pips."""
     reading, truth = bench_reading("light_lid", 301)
     five = truth[5]
     assert (five.colour, five.face) == ("white", 5)
