@@ -1,0 +1,109 @@
+"""The dice reader on trays from the independent renderer (hardware/synthetic/
+dice_independent.py), which shares nothing with the generator the reader was tuned on: a
+yardstick from outside. Each tray's three stills go through a fresh DiceSettler as after a
+throw; each true die takes the nearest reading within half a side of its centre (right,
+wrong or unread); readings farther than 0.6 side from every die are false blobs; colour is
+scored over the dice read with a colour other than "unknown". One line per floor kind, then
+one JSON object.
+
+    .venv/bin/python bench/dice_independent.py [--trays 60] [--first 0]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from hardware.camera.dice_settle import DiceSettler  # noqa: E402
+from hardware.synthetic.dice_independent import KINDS, plan, render  # noqa: E402
+
+
+def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """Wilson score interval for k successes in n trials."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = k / n
+    d = 1 + z * z / n
+    mid = (p + z * z / (2 * n)) / d
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return (round(mid - half, 4), round(mid + half, 4))
+
+
+def score_tray(truth, dice) -> dict[str, int]:
+    s = dict.fromkeys(("dice", "faces_right", "faces_wrong", "unread", "false_blobs",
+                       "colour_right", "colour_named"), 0)
+    for t in truth:
+        s["dice"] += 1
+        best, best_d = None, 0.5 * t.side
+        for r in dice:
+            d = math.dist(r.centre, t.centre)
+            if d <= best_d:
+                best, best_d = r, d
+        if best is None or best.face is None:
+            s["unread"] += 1
+        elif best.face == t.face:
+            s["faces_right"] += 1
+        else:
+            s["faces_wrong"] += 1
+        if best is not None and best.colour != "unknown":
+            s["colour_named"] += 1
+            s["colour_right"] += best.colour == t.colour
+    for r in dice:
+        if all(math.dist(r.centre, t.centre) > 0.6 * t.side for t in truth):
+            s["false_blobs"] += 1
+    return s
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--trays", type=int, default=60)
+    ap.add_argument("--first", type=int, default=0, help="first seed")
+    args = ap.parse_args()
+    per_kind: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    no_roll = 0
+    for seed in range(args.first, args.first + args.trays):
+        p = plan(seed)
+        frames, truth = render(p)
+        settler = DiceSettler()
+        settler.moved()
+        roll = None
+        for frame in frames:
+            roll = settler.feed(frame)
+        no_roll += roll is None
+        reading = settler.last_reading
+        s = score_tray(truth, reading.dice if reading is not None else [])
+        k = per_kind[p.kind]
+        k["trays"] += 1
+        for key, v in s.items():
+            k[key] += v
+    total: dict[str, int] = defaultdict(int)
+    for kind in KINDS:
+        if kind not in per_kind:
+            continue
+        k = per_kind[kind]
+        for key, v in k.items():
+            total[key] += v
+        print(f"{kind:6s} trays {k['trays']:3d}  dice {k['dice']:4d}  right {k['faces_right']:4d}"
+              f" ({k['faces_right'] / max(k['dice'], 1):6.1%})  wrong {k['faces_wrong']:3d}"
+              f"  unread {k['unread']:3d}  false blobs {k['false_blobs']:3d}"
+              f"  colour {k['colour_right']}/{k['colour_named']}")
+    print(f"all    trays {total['trays']:3d}  dice {total['dice']:4d}"
+          f"  right {total['faces_right']:4d} ({total['faces_right'] / max(total['dice'], 1):6.1%})"
+          f"  wrong {total['faces_wrong']:3d}  unread {total['unread']:3d}"
+          f"  false blobs {total['false_blobs']:3d}"
+          f"  colour {total['colour_right']}/{total['colour_named']}  no roll {no_roll}")
+    out = {key: total[key] for key in ("faces_right", "faces_wrong", "unread", "false_blobs",
+                                       "colour_right", "colour_named", "trays", "dice")}
+    out["faces_right_95"] = wilson(total["faces_right"], total["dice"])
+    out["no_roll"] = no_roll
+    out["per_kind"] = {kind: dict(per_kind[kind]) for kind in KINDS if kind in per_kind}
+    print(json.dumps(out))
+
+
+if __name__ == "__main__":
+    main()
