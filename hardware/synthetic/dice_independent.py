@@ -11,8 +11,9 @@ not on what the reader expects:
 * a pinhole camera above the tray, tilted 0-20 degrees off vertical, so each top face is a
   skewed quadrilateral and dice away from the image centre show one or two side faces;
 * a directional light: Lambertian faces, rounded edges whose normal bends towards the side,
-  concave pips (their rim shades the side facing the light), a soft cast shadow, sometimes a
-  specular glint;
+  concave pips (their rim shades the side facing the light), a soft cast shadow, a glossy
+  sheen on faces and edges turned towards the light's mirror direction, and the lamp's
+  reflection on the top of whichever dice lie where the camera sees that reflection;
 * floors drawn in world coordinates (felt, wood planks, cardboard lid, plain table), warped
   into the image by the camera, sometimes with a tray rim along the edges;
 * camera effects at the end: auto exposure, white-balance cast, vignetting, light falloff,
@@ -113,7 +114,8 @@ class Die:
     colour: str
     body: tuple[int, int, int]  # sRGB
     pip: tuple[int, int, int]  # sRGB
-    glint: tuple[float, float, float, float] | None  # face x, y, radius, strength
+    glint: tuple[float, float, float, float] | None  # the lamp's reflection: face x, y,
+    # radius (in sides), strength
 
     def faces(self) -> dict[tuple[int, int, int], int]:
         """Value on each face, keyed by its outward direction in the die's yawed frame."""
@@ -165,6 +167,10 @@ class Plan:
     bevel: float  # edge rounding radius, in sides
     pip_offset: float  # pip centre from face centre, in sides
     pip_radius: float  # in sides
+    gloss: float = 0.0  # Blinn-Phong sheen strength
+    shine: float = 40.0  # Blinn-Phong exponent
+    lamp_mm: float = 4.0  # radius of the lamp's reflection on a top face
+    glint: float = 1.0  # brightness of that reflection
     dice: list[Die] = field(default_factory=list)
     look: dict = field(default_factory=dict)  # camera effects
 
@@ -265,7 +271,7 @@ def plan(seed: int, **overrides) -> Plan:
                         "top": (w / 2, frac * h), "bottom": (w / 2, (1 - frac) * h)}[side]
                 p = cam.to_plane(u, v, 0.0)
                 rim[side] = float(p[0] if side in ("left", "right") else p[1])
-    el = math.radians(rng.uniform(40, 80))
+    el = math.radians(rng.uniform(40, 88))
     az = rng.uniform(0, 2 * math.pi)
     light = np.array([math.cos(el) * math.cos(az), math.cos(el) * math.sin(az), math.sin(el)])
     p = Plan(seed=seed, kind=kind, camera=cam, floor_rgb=floor_rgb, rim=rim, light=light,
@@ -273,6 +279,9 @@ def plan(seed: int, **overrides) -> Plan:
              softness=rng.uniform(0.04, 0.15), bevel=rng.uniform(0.06, 0.14),
              pip_offset=rng.uniform(0.25, 0.30), pip_radius=0.0)
     p.pip_radius = rng.uniform(0.15, min(0.27, 0.82 * p.pip_offset)) / 2
+    if overrides.get("glints", True):
+        p.gloss, p.shine = rng.uniform(0.02, 0.12), rng.uniform(60, 200)
+        p.lamp_mm, p.glint = rng.uniform(3.0, 14.0), rng.uniform(0.4, 1.6)
     p.look = {
         "wb": tuple(rng.uniform(0.9, 1.1, 3)),
         "exposure": rng.uniform(0.85, 1.15),
@@ -284,7 +293,25 @@ def plan(seed: int, **overrides) -> Plan:
         "jpeg": int(rng.integers(60, 93)),
     }
     _place_dice(rng, p, overrides)
+    if overrides.get("glints", True):
+        _glints(p)
     return p
+
+
+def _glints(p: Plan) -> None:
+    """The lamp mirrored in the (flat, glossy) top faces: the camera sees it at the point of
+    the top plane where the light's reflection heads for the lens. A die whose top covers that
+    point shows a bright spot there; the others show none."""
+    cam, light = p.camera, p.light
+    for d in p.dice:
+        t = (cam.pos[2] - d.size) / light[2]
+        mirror = cam.pos + t * np.array([light[0], light[1], -light[2]])
+        rel = mirror[:2] - [d.x, d.y]
+        c, s = math.cos(d.yaw), math.sin(d.yaw)
+        fx, fy = (rel @ [c, s]) / d.size, (rel @ [-s, c]) / d.size
+        r = p.lamp_mm / d.size
+        if max(abs(fx), abs(fy)) < 0.5 + 1.5 * r:
+            d.glint = (float(fx), float(fy), r, p.glint)
 
 
 def _place_dice(rng: np.random.Generator, p: Plan, overrides: dict) -> None:
@@ -313,13 +340,9 @@ def _place_dice(rng: np.random.Generator, p: Plan, overrides: dict) -> None:
         u = rng.uniform(0.08, 0.92) * cam.width
         v = rng.uniform(0.08, 0.92) * cam.height
         c = cam.to_plane(u, v, size)
-        glint = None
-        if overrides.get("glints", True) and rng.random() < 0.35:
-            glint = (rng.uniform(-0.35, 0.35), rng.uniform(-0.35, 0.35),
-                     rng.uniform(0.05, 0.14), rng.uniform(0.6, 2.0))
         d = Die(x=float(c[0]), y=float(c[1]), size=size, yaw=rng.uniform(0, math.pi / 2),
                 rotation=int(rng.integers(24)), colour=name, body=body,
-                pip=(22, 22, 24) if name in BLACK_PIPS else (242, 242, 236), glint=glint)
+                pip=(22, 22, 24) if name in BLACK_PIPS else (242, 242, 236), glint=None)
         if not 28 <= projected_side(cam, d) <= 46:
             continue
         # the whole die (side faces too) inside the image, and on the floor inside any rim
@@ -377,7 +400,7 @@ def _floor_texture(rng, kind, floor_rgb, shape, mm_per_px) -> np.ndarray:
         plank_w = rng.uniform(60, 140)
         plank = np.floor(across / plank_w)
         ring = np.zeros(shape, np.float32)
-        warp = _noise(rng, shape, 25 * px) * rng.uniform(2, 6)
+        warp = _noise(rng, shape, 35 * px) * rng.uniform(1, 3.5)
         for k in np.unique(plank):  # each plank cut from its own log
             m = plank == k
             axis = rng.uniform(-2, 3) * plank_w
@@ -459,6 +482,7 @@ def _face_patch(p: Plan, d: Die, value: int, normal, u_w, v_w, n_px: int, rng) -
     pip_col = _srgb_to_lin(d.pip)
     turn = int(rng.integers(2))
     r = p.pip_radius
+    pips = np.zeros_like(px)
     for cx, cy in PIPS[value]:
         if turn:
             cx, cy = -cy, cx
@@ -481,10 +505,17 @@ def _face_patch(p: Plan, d: Die, value: int, normal, u_w, v_w, n_px: int, rng) -
         pshade = (p.ambient * 0.8 + diffuse * lit) * (1 - 0.35 * rim_shadow)
         pip = pip_col * pshade[..., None]
         colour = colour * (1 - inside[..., None]) + pip * inside[..., None]
+        pips = np.maximum(pips, inside)
+    if p.gloss > 0:  # glossy plastic: a Blinn-Phong sheen, strongest on the rounded edges
+        view = p.camera.pos - [d.x, d.y, d.size / 2]
+        half = p.light + view / np.linalg.norm(view)
+        half /= np.linalg.norm(half)
+        colour = colour + (p.gloss * np.clip(nrm @ half, 0, 1) ** p.shine)[..., None]
     if d.glint is not None and normal[2] > 0.9:
         gx, gy, gr, gs = d.glint
-        spot = np.exp(-(((px - gx) / gr) ** 2 + ((py - gy) / (gr * 0.6)) ** 2))
-        colour = colour + (gs * spot)[..., None]
+        spot = np.exp(-(((px - gx) / gr) ** 2 + ((py - gy) / gr) ** 2))
+        # the dimples' walls turn most of the reflection away: pips stay darker inside it
+        colour = colour + (gs * spot * (1 - 0.85 * pips))[..., None]
     return colour * alpha[..., None], alpha
 
 
