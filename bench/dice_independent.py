@@ -7,6 +7,11 @@ scored over the dice read with a colour other than "unknown". One line per floor
 one JSON object.
 
     .venv/bin/python bench/dice_independent.py [--trays 60] [--first 0]
+
+First run (60 trays, 470 dice, seeds 0-59): 380 faces right (80.9 %, Wilson 95 % 77.1-84.2),
+2 wrong, 88 unread, 1 false blob, colour 383/383; felt 75.0 %, wood 81.7 %, lid 84.2 %,
+table 82.2 %. Unread dice gather where the camera sees a die obliquely (more than ~25 degrees
+off vertical), on ones, and on the smallest dice.
 """
 from __future__ import annotations
 
