@@ -18,25 +18,12 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import sys
 from collections import defaultdict
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from dice_camera import wilson  # the same interval as the tuned families' bench
 
-from hardware.camera.dice_settle import DiceSettler  # noqa: E402
-from hardware.synthetic.dice_independent import KINDS, plan, render  # noqa: E402
-
-
-def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """Wilson score interval for k successes in n trials."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = k / n
-    d = 1 + z * z / n
-    mid = (p + z * z / (2 * n)) / d
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return (round(mid - half, 4), round(mid + half, 4))
+from hardware.camera.dice_settle import DiceSettler
+from hardware.synthetic.dice_independent import KINDS, plan, render
 
 
 def score_tray(truth, dice) -> dict[str, int]:
