@@ -588,6 +588,9 @@ def _read_blob(image: np.ndarray, points: np.ndarray, grown: int, typical: float
     if aspect > 1.2 or wrong_size:  # a die on edge, cocked: seen, not read, if marked
         if max(rw, rh) > 1.45 * (np.sqrt(typical) + 2 * ERODE):
             return None  # longer than a die's diagonal: a patch of floor, grain
+        top = _top_beside_a_side(image, (cx, cy), (rw, rh), angle, np.sqrt(typical) + 2 * ERODE)
+        if top is not None:
+            return top
         if not _marked(_square_up(image, ((cx, cy), (rw, rh), angle))):
             return None
         return DieReading(None, "unknown", (float(cx), float(cy)), float((rw + rh) / 2), 0.0)
@@ -596,6 +599,32 @@ def _read_blob(image: np.ndarray, points: np.ndarray, grown: int, typical: float
             _middle_of_more(image, (cx, cy), np.sqrt(typical) + 2 * ERODE, rw, rh)):
         return replace(reading, face=None, score=0.0)
     return reading
+
+
+def _top_beside_a_side(image: np.ndarray, centre: tuple[float, float], size: tuple[float, float],
+                       angle: float, side: float) -> DieReading | None:
+    """A die seen obliquely (off the camera's axis, or under a tilted camera) shows one or
+    two of its sides beside its top: its blob is longer than a die, or larger. Its top is a
+    square of the die's side at one end or corner of the blob: every such square is read,
+    and the face is kept only when those that read one agree (a square over a side and
+    half the top must not win over the top)."""
+    (cx, cy), (rw, rh) = centre, size
+    short = min(rw, rh)
+    top = short if 0.85 * side <= short <= 1.15 * side else side
+    ex, ey = max(0.0, (rw - top) / 2), max(0.0, (rh - top) / 2)
+    if ex < 0.08 * top and ey < 0.08 * top:
+        return None  # no side beside it: the blob is the top
+    turn = np.radians(angle)
+    u, v = np.array([np.cos(turn), np.sin(turn)]), np.array([-np.sin(turn), np.cos(turn)])
+    read = []
+    for dx, dy in {(sx * ex, sy * ey) for sx in (-1, 1) for sy in (-1, 1)}:
+        x, y = np.array([cx, cy]) + dx * u + dy * v
+        die = _read_square(image, ((float(x), float(y)), (top, top), angle), ())
+        if die is not None and die.face is not None:
+            read.append(die)
+    if not read or len({die.face for die in read}) > 1:
+        return None
+    return read[0]
 
 
 TURNS = (0.0, 15.0, 30.0, 45.0, 60.0, 75.0)  # degrees: a square tried at each, no side known
@@ -1012,13 +1041,33 @@ def _erode(mask: np.ndarray, dst: np.ndarray | None = None) -> np.ndarray:
     return cv2.erode(mask, _SQUARE, dst=dst, iterations=ERODE)
 
 
-def _typical(blobs: list[_Blob], die_px: float | None) -> float | None:
+LIKE_SIZE = 1.5  # blob areas this far apart at most are of one size (the dice's)
+
+
+def _typical(blobs: list[_Blob], die_px: float | None, image: np.ndarray | None = None
+             ) -> float | None:
     """The area of one die's eroded blob: from a known size, else the median blob shaped
-    like a die."""
+    like a die. When such blobs are of other sizes too (a pale felt lit unevenly leaves
+    square patches as many as the dice seen obliquely, which are no squares), only those
+    marked like a die (`_marked`: pips, print) tell the size, if any are."""
     if die_px:
         return (die_px - 2 * ERODE) ** 2
-    shaped = [b.area for b in blobs if b.area >= 150 and _good_shape(b)]
-    return _median_of(shaped) if shaped else None
+    shaped = [b for b in blobs if b.area >= 150 and _good_shape(b)]
+    if not shaped:
+        return None
+    median = _median_of([b.area for b in shaped])
+    if image is not None and any(not median / LIKE_SIZE <= b.area <= median * LIKE_SIZE
+                                 for b in shaped):
+        marked = [b.area for b in shaped if _marked(_square_up(image, _grown(b.outline)))]
+        if marked:
+            return _median_of(marked)
+    return median
+
+
+def _grown(outline: np.ndarray):
+    """The minimum-area rectangle of an eroded blob's outline, grown back by `ERODE`."""
+    (cx, cy), (rw, rh), angle = cv2.minAreaRect(outline)
+    return (cx, cy), (rw + 2 * ERODE, rh + 2 * ERODE), angle
 
 
 def _trimmed(blob: _Blob, typical: float) -> tuple[np.ndarray, int] | None:
@@ -1644,7 +1693,7 @@ def _read_floor(image: np.ndarray, floor: np.ndarray, die_px: float | None, taug
     dark = _erode(masks[1], _scratch("dark eroded", shape))
     blobs, clear = _blobs(standing)
     dark_blobs, dark_clear = _blobs(dark)
-    typical = _typical(blobs, die_px) or _typical(dark_blobs, die_px)
+    typical = _typical(blobs, die_px, image) or _typical(dark_blobs, die_px, image)
     if typical is None:
         dice = _pip_clusters(image, masks[1])
         return TrayReading(sorted(dice, key=lambda d: (d.centre[1], d.centre[0])), clear)
