@@ -410,16 +410,16 @@ def _floor_texture(rng, kind, floor_rgb, shape, mm_per_px) -> np.ndarray:
                         + depth ** 2 + (along[m] * rng.uniform(0, 0.05)) ** 2)
             ring[m] = 0.5 + 0.5 * np.sin(2 * math.pi * (r + warp[m]) / period)
         ring = ring ** rng.uniform(1.5, 3.0)
-        # grain: noise stretched along x, then turned to run along the planks
+        # the wood's fibres: noise stretched along x, then turned to run along the planks
         big = int(math.hypot(h, w)) + 2
-        grain = rng.standard_normal((big, big)).astype(np.float32)
-        grain = cv2.GaussianBlur(grain, (0, 0), sigmaX=max(12 * px, 0.5),
-                                 sigmaY=max(0.4 * px, 0.3))
+        fibres = rng.standard_normal((big, big)).astype(np.float32)
+        fibres = cv2.GaussianBlur(fibres, (0, 0), sigmaX=max(12 * px, 0.5),
+                                  sigmaY=max(0.4 * px, 0.3))
         turn = cv2.getRotationMatrix2D((big / 2, big / 2), -math.degrees(ang), 1.0)
         turn[:, 2] += [w / 2 - big / 2, h / 2 - big / 2]
-        grain = cv2.warpAffine(grain, turn, (w, h), flags=cv2.INTER_LINEAR)
-        grain = grain / (grain.std() + 1e-6)
-        gm = (ring * 0.7 + 0.12 * grain).clip(0, 1)
+        fibres = cv2.warpAffine(fibres, turn, (w, h), flags=cv2.INTER_LINEAR)
+        fibres = fibres / (fibres.std() + 1e-6)
+        gm = (ring * 0.7 + 0.12 * fibres).clip(0, 1)
         tex = light * (1 - gm[..., None]) + dark * gm[..., None]
         seam = np.abs(((across / plank_w) % 1.0) * plank_w) < 0.6
         tex[seam] *= 0.45
