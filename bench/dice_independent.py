@@ -20,38 +20,27 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 from collections import defaultdict
+from types import SimpleNamespace
 
-from dice_camera import wilson  # the same interval as the tuned families' bench
+from dice_camera import score, wilson  # scored as the tuned families' bench scores
 
 from hardware.camera.dice_settle import DiceSettler
 from hardware.synthetic.dice_independent import KINDS, plan, render
 
+# the bench's tally keys (bench/dice_camera.py `score`) -> this bench's figures
+FIGURES = {"dice": "dice", "right": "faces_right", "wrong": "faces_wrong", "unread": "unread",
+           "false_blobs": "false_blobs", "colour_right": "colour_right",
+           "named": "colour_named"}
+
 
 def score_tray(truth, dice) -> dict[str, int]:
-    s = dict.fromkeys(("dice", "faces_right", "faces_wrong", "unread", "false_blobs",
-                       "colour_right", "colour_named"), 0)
-    for t in truth:
-        s["dice"] += 1
-        best, best_d = None, 0.5 * t.side
-        for r in dice:
-            d = math.dist(r.centre, t.centre)
-            if d <= best_d:
-                best, best_d = r, d
-        if best is None or best.face is None:
-            s["unread"] += 1
-        elif best.face == t.face:
-            s["faces_right"] += 1
-        else:
-            s["faces_wrong"] += 1
-        if best is not None and best.colour != "unknown":
-            s["colour_named"] += 1
-            s["colour_right"] += best.colour == t.colour
-    for r in dice:
-        if all(math.dist(r.centre, t.centre) > 0.6 * t.side for t in truth):
-            s["false_blobs"] += 1
-    return s
+    """One tray scored by bench/dice_camera.py's `score` (every die here lies flat)."""
+    tally = defaultdict(int)
+    score(SimpleNamespace(dice=dice), [SimpleNamespace(
+        x=t.centre[0], y=t.centre[1], side=t.side, face=t.face, colour=t.colour,
+        cocked=False) for t in truth], tally)
+    return {figure: tally[key] for key, figure in FIGURES.items()}
 
 
 def main() -> None:
