@@ -586,9 +586,10 @@ def _read_blob(image: np.ndarray, points: np.ndarray, grown: int, typical: float
         return None  # no square at all: grain, glare, a shadow's edge
     wrong_size = grown == ERODE and not 0.6 * typical <= area <= 1.45 * typical
     if aspect > 1.2 or wrong_size:  # a die on edge, cocked: seen, not read, if marked
-        if max(rw, rh) > 1.45 * (np.sqrt(typical) + 2 * ERODE):
+        side = np.sqrt(typical) + 2 * ERODE
+        if max(rw, rh) > 1.45 * side:
             return None  # longer than a die's diagonal: a patch of floor, grain
-        top = _top_beside_a_side(image, (cx, cy), (rw, rh), angle, np.sqrt(typical) + 2 * ERODE)
+        top = _top_beside_a_side(image, (cx, cy), (rw, rh), angle, side)
         if top is not None:
             return top
         if not _marked(_square_up(image, ((cx, cy), (rw, rh), angle))):
@@ -599,6 +600,10 @@ def _read_blob(image: np.ndarray, points: np.ndarray, grown: int, typical: float
             _middle_of_more(image, (cx, cy), np.sqrt(typical) + 2 * ERODE, rw, rh)):
         return replace(reading, face=None, score=0.0)
     return reading
+
+
+THIN_SIDE = 0.08  # of the top's side: how far its square lies from the blob's middle, at
+# least, where a side shows beside it (nearer, the blob is the top)
 
 
 def _top_beside_a_side(image: np.ndarray, centre: tuple[float, float], size: tuple[float, float],
@@ -612,7 +617,7 @@ def _top_beside_a_side(image: np.ndarray, centre: tuple[float, float], size: tup
     short = min(rw, rh)
     top = short if 0.85 * side <= short <= 1.15 * side else side
     ex, ey = max(0.0, (rw - top) / 2), max(0.0, (rh - top) / 2)
-    if ex < 0.08 * top and ey < 0.08 * top:
+    if ex < THIN_SIDE * top and ey < THIN_SIDE * top:
         return None  # no side beside it: the blob is the top
     turn = np.radians(angle)
     u, v = np.array([np.cos(turn), np.sin(turn)]), np.array([-np.sin(turn), np.cos(turn)])
