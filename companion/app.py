@@ -123,7 +123,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.session_interface = transport.SocketSession()  # none opened per socket event
     app.wsgi_app = transport.NoDeflate(app.wsgi_app)  # plain WebSocket frames: less Pi CPU
     frame_log = frames.FrameLog()  # malformed frames: one line each
-    frames.guard(socketio.server, frame_log)
+    frames.guard(frame_log)
     Compress(app)  # pages, scripts, styles and JSON go out compressed (not the MJPEG preview)
 
     hardware = HardwareManager(resolved, service, kinds, app.config.get("DICE_READER_OPTIONS"))

@@ -3,20 +3,29 @@
 The socket libraries log a full traceback for a frame they cannot decode (an empty packet, a
 packet type that is not a digit, an event without a name, a binary frame nobody announced):
 anyone on the Wi-Fi could fill the Pi's log with them. Here such a frame is one short log line
-(at most ``PER_MINUTE`` a minute, then a count of the ones not logged), and the connection that
-sent it is closed (Socket.IO level) or the frame is dropped (Engine.IO level).
+(at most ``PER_MINUTE`` a minute, then a count of the ones not logged).
 
-Two doors, both through the libraries' own extension points where there is one:
-- Socket.IO: the Engine.IO ``message`` handler is registered again around Socket.IO's own
-  (as python-socketio's admin instrumentation does), so an error in a packet is caught.
-- Engine.IO: its websocket loop decodes a frame outside any error handling, so the packet
-  class its socket module uses decodes a bad frame as a no-op packet after noting it.
+Only supported doors (issue 65: no private name of the libraries read or written, nothing of
+theirs replaced): the tracebacks reach the log through the ``logging`` module, so a filter on
+the loggers they are written to takes each record whose exception came out of the libraries'
+own packet handling and writes it as one counted line instead:
+- ``engineio.server``: python-engineio calls the ``message`` handler (python-socketio's
+  dispatch) inside ``try`` and logs "message handler error" with the exception; a bad
+  Socket.IO packet raises there. The connection stays open (the client's own problem).
+- ``gunicorn.error``: Engine.IO's websocket loop decodes a frame outside any ``try``, so a bad
+  Engine.IO frame ends the request with gunicorn's "Error handling request"; gunicorn closes
+  that connection, and the connection's writer ends at the ping timeout.
+An exception whose innermost frame is in our own code (a handler's bug) keeps its traceback.
+tests/companion/test_frames.py sends each malformed frame over a real socket to the real
+server, and tests/companion/test_library_privates.py checks no project code reaches into the
+libraries' private names.
 """
 from __future__ import annotations
 
 import logging
+import sysconfig
 import time
-from types import SimpleNamespace
+from pathlib import Path
 
 from companion.server import locks
 
@@ -53,45 +62,72 @@ class FrameLog:
                     f" from {client}" if client else "", type(exc).__name__, detail, self.count)
 
 
-def guard(sio, frames: FrameLog) -> None:
-    """Catch what Socket.IO raises on a malformed packet of ``sio`` (a socketio.Server)."""
-    inner = sio._handle_eio_message
-
-    def message(eio_sid, data):
-        try:
-            return inner(eio_sid, data)
-        except Exception as exc:  # a packet our handlers never saw: theirs catch their own
-            environ = sio.environ.get(eio_sid) or {}
-            frames.note("Socket.IO", exc, environ.get("REMOTE_ADDR", ""))
-            sio.eio.disconnect(eio_sid)
-
-    sio.eio.on("message", message)
-    _guard_engineio(frames)
+# The libraries whose own packet handling a malformed frame fails in: an exception raised
+# inside them (innermost frame) by a frame from a client is the client's fault, not a bug of ours.
+LIBRARIES = ("engineio", "socketio", "flask_socketio", "simple_websocket", "wsproto")
+# Where the libraries log an exception from a frame (see the module docstring).
+LOGGERS = ("engineio.server", "socketio.server", "gunicorn.error")
 
 
-_installed: list[FrameLog] = []
+def _package_of(filename: str) -> str:
+    """The top-level package a source file belongs to under site-packages ('' elsewhere)."""
+    parts = Path(filename).parts
+    for i, part in enumerate(parts[:-1]):
+        if part in ("site-packages", "dist-packages"):
+            return parts[i + 1].removesuffix(".py")
+    return ""
 
 
-def _guard_engineio(frames: FrameLog) -> None:
-    """Engine.IO's socket module decodes every websocket frame with ``packet.Packet``: give
-    it a packet class that turns a frame it cannot decode into a no-op (once per process)."""
-    import engineio.packet
-    import engineio.socket
+def from_a_frame(exc_info) -> bool:
+    """The exception was raised inside the socket libraries' own handling of a packet (or our
+    JSON decoder, which python-socketio calls to decode one), not in a handler of ours. From
+    the first frame of the libraries inwards, the innermost frame outside Python's standard
+    library (json, for one) must be theirs or the decoder's, and none may be our own code but
+    the decoder: a handler of ours that failed, even inside a library it called, keeps its
+    traceback."""
+    if not exc_info or not isinstance(exc_info[1], Exception) or exc_info[2] is None:
+        return False
+    inside, innermost = False, ""
+    tb = exc_info[2]
+    while tb is not None:
+        name = tb.tb_frame.f_code.co_filename
+        package = _package_of(name)
+        inside = inside or package in LIBRARIES
+        if inside and not package and name.startswith(_PROJECT) and name != _JSON_CODEC:
+            return False
+        if inside and not name.startswith(_STDLIB):
+            innermost = name
+        tb = tb.tb_next
+    return innermost == _JSON_CODEC or _package_of(innermost) in LIBRARIES
 
-    _installed[:] = [frames]  # the newest app's log (tests make several apps)
-    if getattr(engineio.socket.packet, "guarded", False):
-        return
 
-    class SafePacket(engineio.packet.Packet):
-        def decode(self, encoded_packet):
-            try:
-                return super().decode(encoded_packet)
-            except Exception as exc:  # a malformed frame from a client: counted and logged
-                # (note() warns, rate-limited), then read as a no-op, never a crash
-                for each in _installed:
-                    each.note("Engine.IO", exc)
-                self.packet_type, self.data, self.binary = engineio.packet.NOOP, None, False
+_JSON_CODEC = str(Path(__file__).with_name("json_codec.py"))
+_STDLIB = sysconfig.get_paths()["stdlib"]
+_PROJECT = str(Path(__file__).resolve().parents[2]) + "/"  # companion/, tests/ (not .venv/)
 
-    names = {k: v for k, v in vars(engineio.packet).items() if not k.startswith("__")}
-    engineio.socket.packet = SimpleNamespace(**{**names, "Packet": SafePacket,
-                                                "guarded": True})
+
+class MalformedFrames(logging.Filter):
+    """Turns a library's traceback for a malformed frame into one counted line."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.frames: FrameLog | None = None  # the newest app's (tests build several apps)
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if self.frames is None or not from_a_frame(record.exc_info):
+            return True
+        where = "Engine.IO" if record.name.startswith("gunicorn") else "Socket.IO"
+        self.frames.note(where, record.exc_info[1])
+        return False
+
+
+_filter = MalformedFrames()
+
+
+def guard(frames: FrameLog) -> None:
+    """Route the libraries' malformed-frame tracebacks to ``frames`` (once per process)."""
+    _filter.frames = frames
+    for name in LOGGERS:
+        logger = logging.getLogger(name)
+        if _filter not in logger.filters:
+            logger.addFilter(_filter)

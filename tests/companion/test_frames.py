@@ -85,3 +85,68 @@ def test_the_frame_log_counts_every_frame_and_logs_a_few(caplog):
     lines = [r.getMessage() for r in caplog.records if r.name == "companion.server.frames"]
     assert len(lines) == 3 and all("\n" not in line for line in lines)
     assert "10.0.0.9" in lines[0] and "ValueError: bad 0 second line" in lines[0]
+
+
+def _raised(call):
+    try:
+        call()
+    except Exception:
+        import sys
+        return sys.exc_info()
+    raise AssertionError("nothing raised")
+
+
+class _Bug:
+    """A decoder of ours with a bug: python-socketio calls it, it fails, once in our own
+    code, once in a library it calls."""
+
+    @staticmethod
+    def loads(text):
+        if text == "[1]":
+            return {}["handler bug"]
+        from socketio.packet import Packet
+        return Packet(encoded_packet="x")
+
+
+def test_only_the_libraries_own_packet_errors_are_taken_for_frames():
+    """A bad packet decoded by python-socketio (through our JSON decoder) is a malformed frame;
+    an error of our own code called by the library, even one raised inside a library it
+    called in turn, keeps its traceback."""
+    from socketio.packet import Packet
+
+    from companion.app import JsonPacket
+    from companion.server.frames import from_a_frame
+
+    class Buggy(Packet):
+        json = _Bug
+
+    assert from_a_frame(_raised(lambda: JsonPacket(encoded_packet="2[")))
+    assert from_a_frame(_raised(lambda: Packet(encoded_packet="x")))
+    assert not from_a_frame(_raised(lambda: Buggy(encoded_packet="2[1]")))
+    assert not from_a_frame(_raised(lambda: Buggy(encoded_packet="2[2]")))
+    assert not from_a_frame(_raised(lambda: {}["handler bug"]))
+    assert not from_a_frame(None) and not from_a_frame((None, None, None))
+
+
+def test_the_filter_keeps_a_handler_bug_and_counts_a_frame(caplog):
+    import logging
+
+    from socketio.packet import Packet
+
+    from companion.server.frames import FrameLog, MalformedFrames
+
+    class Buggy(Packet):
+        json = _Bug
+
+    frames = FrameLog()
+    only = MalformedFrames()
+    only.frames = frames
+    logger = logging.getLogger("engineio.server.test")
+    logger.addFilter(only)
+    try:
+        for packet in (lambda: Packet(encoded_packet="x"), lambda: Buggy(encoded_packet="2[1]")):
+            logger.error("message handler error", exc_info=_raised(packet))
+    finally:
+        logger.removeFilter(only)
+    kept = [r for r in caplog.records if r.name == "engineio.server.test"]
+    assert frames.count == 1 and len(kept) == 1 and "handler bug" in str(kept[0].exc_info[1])
