@@ -3,7 +3,8 @@ hardware observations into engine actions, and the `companion` command line.
 
 Its parts import one way, bottom first (tests/companion/test_layers.py checks every import,
 README's layout table lists them in this order): a part may import only the parts before
-it. Within a layer, a module may import only those listed before it.
+it. Within a part, modules import each other without a circle
+(tests/companion/test_import_circles.py).
 """
 
 LAYERS = (

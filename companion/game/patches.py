@@ -209,12 +209,12 @@ class Replica:
     """
 
     def __init__(self, on_view=None) -> None:
-        import threading
+        from companion.server import locks
 
         self.current: dict | None = None
         self._on_view = on_view or (lambda message: None)
         self._early: dict[int, dict] = {}  # patches that arrived before their base
-        self._lock = threading.RLock()
+        self._lock = locks.rlock("replica")  # a leaf: on_view takes no lock of ours
 
     def view(self, message: dict) -> None:
         with self._lock:

@@ -375,10 +375,9 @@ def env_names() -> list[str]:
 
 
 def app_config(settings: Settings) -> dict:
-    """The app-config keys older readers use (``current_app.config[...]``), from settings."""
-    return {"DATA_DIR": str(settings.data_dir), "SNAPSHOT_EVERY": settings.snapshot_every,
-            "RATE_LIMIT": (settings.rate_limit.attempts, settings.rate_limit.window_s),
-            "PUBLIC_BASE_URL": settings.server.public_base_url}
+    """The resolved data folder as ``current_app.config["DATA_DIR"]`` (the translations read
+    it, companion/server/i18n.py); every other setting is read from ``Settings``."""
+    return {"DATA_DIR": str(settings.data_dir)}
 
 
 __all__ = ["KEYS", "DiceSettings", "RateLimit", "ServerSettings", "Settings", "app_config",

@@ -334,8 +334,7 @@ class CameraWiring:
         # the zones where a card lies the camera does not know by face (the TV asks)
         shown["unknown"] = self.faces.unknown() if self.faces is not None else []
         # the Pi camera: its sensor, modes and row strides (`companion doctor` shows them)
-        describe = getattr(self.camera.capture.source, "describe", None)
-        sensor = describe() if describe is not None else None
+        sensor = self.camera.capture.source.describe()
         return {"state": state, "detail": stats["detail"], "fps": stats["fps"],
                 "decode_ms": stats["decode_ms"], "calibration": stats["calibration"], **shown,
                 **({"sensor": sensor} if sensor else {})}
