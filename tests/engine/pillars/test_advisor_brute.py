@@ -22,7 +22,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from engine.pillars import advisor
+from engine.pillars import GAME, advisor
 from tests.engine.pillars.advisor_brute import brute_best, legal, score
 from tests.engine.pillars.helpers import new_game
 from tests.engine.pillars.test_examples import at_build
@@ -117,6 +117,25 @@ EXAMPLES = [
 ]
 
 
+def check_menu(c: dict) -> None:
+    """The phone's step-13 menu: the best first, then building nothing (when the best builds
+    something), then one use of each craftsman that can be used once (unless that is the
+    best); every allocation offered is legal and shows the VP and gold it makes."""
+    s = state_of(c)
+    crafts, held = s["cat"]["craftsmen"], c["held"]
+    have = {**c["cubes"], "gold": c["gold"]}
+    cap = CAP if c["capped"] else None
+    menu = [ch for ch in GAME.choices(s, "N") if ch.action["type"] == "build"]
+    plans = [ch.action["uses"] for ch in menu]
+    for ch in menu:
+        assert ch.refused is None and legal(crafts, held, have, ch.action["uses"])
+        assert (ch.effect["vp"], ch.effect["gold"]) == score(crafts, have, ch.action["uses"], cap)
+    want = brute_best(s, "N")
+    assert plans[0] == want["first"] and menu[0].effect["best"]
+    once = [{x: 1} for x in held if legal(crafts, held, have, {x: 1})]
+    assert plans[1:] == ([{}] if plans[0] else []) + [u for u in once if u != plans[0]]
+
+
 def _examples(test):
     for c in reversed(EXAMPLES):
         test = example(c=c)(test)
@@ -129,6 +148,7 @@ def _examples(test):
 @given(c=cases())
 def test_advisor_equals_brute_force(c):
     check(c)
+    check_menu(c)
 
 
 PLANTED = [
