@@ -21,8 +21,9 @@ Tests per game (TESTS below): each game's own engine test folder, plus the cross
 tests parametrised over every game. Slow files run last, so a killed mutant usually stops early.
 
 Known equivalent mutants (a change no rule, player or view can tell apart) are listed with
-the reason in bench/mutants_equivalent.json, matched on file, the line's text and the change;
-they are reported apart and not counted in the percentage.
+the reason in bench/mutants_equivalent.json, matched on file, the line's text and the change
+(and "line" or "col", the token's 0-based column in the file's line, where the same text
+or change repeats); they are reported apart and not counted in the percentage.
 
 Usage: .venv/bin/python bench/mutants.py [--n 20] [--seed 1 --seed 2 ...] [--games wwe,...]
        [--modules choices,corrections,...] [--workers 2] [--timeout SECONDS]
@@ -210,7 +211,8 @@ def load_equivalents() -> list[dict]:
 def equivalent_reason(m: Mutant, known: list[dict]) -> str | None:
     for e in known:
         if (e["file"], e["line_text"], e["change"]) == (m.path, m.line_text, m.change) \
-                and e.get("line", m.line) == m.line:  # "line": only where the text repeats
+                and e.get("line", m.line) == m.line \
+                and e.get("col", m.col) == m.col:  # "line", "col": only where the text repeats
             return e["reason"]
     return None
 
