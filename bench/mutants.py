@@ -21,11 +21,12 @@ Tests per game (TESTS below): each game's own engine test folder, plus the cross
 tests parametrised over every game. Slow files run last, so a killed mutant usually stops early.
 
 Known equivalent mutants (a change no rule, player or view can tell apart) are listed with
-the reason in bench/mutants_equivalent.json, matched on file, the line's text and the change;
-they are reported apart and not counted in the percentage.
+the reason in bench/mutants_equivalent.json, matched on file, the line's text and the change
+(and "line" or "col", the token's 0-based column in the file's line, where the same text
+or change repeats); they are reported apart and not counted in the percentage.
 
 Usage: .venv/bin/python bench/mutants.py [--n 20] [--seed 1 --seed 2 ...] [--games wwe,...]
-       [--workers 2] [--timeout SECONDS]
+       [--modules choices,corrections,...] [--workers 2] [--timeout SECONDS]
 Prints per mutant killed/survived with file:line and change, per game and seed the counts,
 and a JSON last line {"games": {"<id>": {"killed", "total", "equivalent", "not_run",
 "survivors"}}} (summed over the seeds; "total" excludes the listed equivalents and the
@@ -61,14 +62,15 @@ RULE_MODULES = {
     "wwe": ["actions", "cards", "duties", "effects", "flow", "projects",
             "choices", "corrections"],
     "pillars": ["architects", "draft", "flow", "resolution", "rules",
-                "choices", "corrections"],
+                "choices", "corrections", "advisor"],
     "monasterium": ["effects", "missions", "moves", "rules", "scoring",
                     "choices", "corrections"],
 }
 """The modules mutated per game: its rules, plus choices.py (what a phone or the table is
 offered and the preview shown beside it) and corrections.py (the host's corrections and
-their labels). Not mutated: options.py (the declared variants: data, checked by
-tests/engine/test_options.py), views, texts, catalog and shapes."""
+their labels), and Pillars' advisor.py (the step-13 conversion: its legality checks and
+the best allocation the phones show). Not mutated: options.py (the declared variants: data,
+checked by tests/engine/test_options.py), views, texts, catalog and shapes."""
 CROSS_GAME = ["tests/engine/test_layers.py", "tests/engine/test_rules_cited.py",
               "tests/engine/test_correction_labels.py",
               "tests/engine/test_viewparts.py", "tests/engine/test_catalog_languages.py"]
@@ -117,9 +119,15 @@ def tests_for(game: str, tree: Path = ROOT) -> list[str]:
     return sorted(own, key=lambda f: Path(f).name in SLOW_LAST)
 
 
+MODULES_ONLY: list[str] = []
+"""``--modules``: sample only these of each game's RULE_MODULES (empty: all of them)."""
+
+
 def candidates(game: str) -> list[Mutant]:
     out = []
     for module in RULE_MODULES[game]:
+        if MODULES_ONLY and module not in MODULES_ONLY:
+            continue
         rel = f"engine/{game}/{module}.py"
         source = (ROOT / rel).read_text()
         lines = source.splitlines()
@@ -203,7 +211,8 @@ def load_equivalents() -> list[dict]:
 def equivalent_reason(m: Mutant, known: list[dict]) -> str | None:
     for e in known:
         if (e["file"], e["line_text"], e["change"]) == (m.path, m.line_text, m.change) \
-                and e.get("line", m.line) == m.line:  # "line": only where the text repeats
+                and e.get("line", m.line) == m.line \
+                and e.get("col", m.col) == m.col:  # "line", "col": only where the text repeats
             return e["reason"]
     return None
 
@@ -291,6 +300,9 @@ def main() -> None:
     ap.add_argument("--n", type=int, default=20, help="mutants per game and seed")
     ap.add_argument("--seed", type=int, action="append", help="repeatable; default 1")
     ap.add_argument("--games", default=",".join(RULE_MODULES))
+    ap.add_argument("--modules", default="",
+                    help="comma-separated module names (e.g. choices,corrections,advisor): "
+                         "sample only these of each game's RULE_MODULES")
     ap.add_argument("--workers", type=int, default=2, choices=(1, 2))
     ap.add_argument("--timeout", type=float, default=0,
                     help="seconds per mutant (default: 10 x the unmutated run, >= 60 s)")
@@ -312,6 +324,7 @@ def main() -> None:
     games = args.games.split(",")
     known = load_equivalents()
     TESTS_OVERRIDE[:] = args.tests or []
+    MODULES_ONLY[:] = [m for m in args.modules.split(",") if m]
 
     if args.only:
         jobs = [(0, m) for spec in args.only for m in matching(spec)]

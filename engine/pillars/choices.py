@@ -186,7 +186,7 @@ def _build(s, seat) -> list:
                {"vp": best["vp"], "gold": best["gold"], "best": True})]
     if best["uses"]:
         out.append(_ok({"type": "build", "by": seat, "uses": {}}, {},
-                       {"vp": 0, "gold": s["players"][seat]["gold"]}))
+                       {"vp": 0, "gold": outcome(s, seat, {})[1]}))  # (the cap applied)
     for cid, _c, _cap in usable(s, seat):
         uses = {cid: 1}
         if uses != best["uses"]:
