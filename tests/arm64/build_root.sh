@@ -75,7 +75,7 @@ if [ ! -e "$venv/.complete" ]; then
     run "$py" -m venv --without-pip "$venv"
     pipwhl=("$root"/usr/share/python-wheels/pip-*.whl)  # Debian's pip, run from its wheel
     retry run "$venv/bin/python" "${pipwhl[0]}/pip" install --quiet --disable-pip-version-check \
-        --no-input --require-hashes --only-binary :all: -r "$lock"
+        --no-input --retries 10 --require-hashes --only-binary :all: -r "$lock"
     touch "$venv/.complete"
     # virtualenvs of earlier locks: not used again
     for old in "$root"/opt/venv-*; do
