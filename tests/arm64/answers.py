@@ -5,7 +5,7 @@ qemu-aarch64-static), then compares what the two printed. It needs only the inst
 and its lock (no test tools, no checkout on the path), so it runs inside the arm64 root:
 
     python answers.py render DIR [--short]        # x86 only: the frames, into DIR
-    python answers.py answer DIR OUT [--short] [--nudge MODULE:NAME=VALUE ...]
+    python answers.py answer DIR OUT [--short] [--readers-only] [--nudge MODULE:NAME=VALUE]
 
 `render` draws the frames once (the synthetic renderers use floats too: rendering them on
 each side would compare renderers, not readers) and copies the photos; `answer` reads
@@ -242,13 +242,15 @@ def versions() -> dict:
             "zxing-cpp": getattr(zxingcpp, "__version__", "?")}
 
 
-def answer(folder: Path, out: Path, short: bool, nudges: list[str]) -> None:
+def answer(folder: Path, out: Path, short: bool, nudges: list[str], readers_only: bool) -> None:
     for spec in nudges:
         nudge(spec)
     scratch = out.with_suffix(".records")
     scratch.mkdir(parents=True, exist_ok=True)
-    result = {"versions": versions(), "nudged": nudges, "imports": imports(),
-              "replays": replays(short, scratch), "readers": readers(folder)}
+    result = {"versions": versions(), "nudged": nudges,
+              "imports": {} if readers_only else imports(),
+              "replays": {} if readers_only else replays(short, scratch),
+              "readers": readers(folder)}
     out.write_text(json.dumps(result, indent=1, sort_keys=True))
 
 
@@ -263,11 +265,12 @@ def main(argv: list[str] | None = None) -> int:
     a.add_argument("out", type=Path)
     a.add_argument("--short", action="store_true")
     a.add_argument("--nudge", action="append", default=[])
+    a.add_argument("--readers-only", action="store_true", help="no imports, no replays")
     args = parser.parse_args(argv)
     if args.what == "render":
         render(args.folder, args.short)
     else:
-        answer(args.folder, args.out, args.short, args.nudge)
+        answer(args.folder, args.out, args.short, args.nudge, args.readers_only)
     return 0
 
 

@@ -30,6 +30,7 @@ import math
 import os
 import random
 import re
+import resource
 import shutil
 import subprocess
 import sys
@@ -51,23 +52,30 @@ QEMU_TIMEOUT = 3600
 
 
 class Timer:
-    """Each part's wall time, printed as it ends and kept for the JSON line."""
+    """Each part's wall time and its programs' CPU time (user + system: on a loaded machine
+    the steadier figure), printed as it ends and kept for the JSON line. The serve part's
+    server is counted when it has been waited for."""
 
     def __init__(self) -> None:
         self.parts: dict[str, float] = {}
+        self.cpu: dict[str, float] = {}
 
     def __call__(self, name: str):
         timer = self
 
+        def children_cpu() -> float:
+            used = resource.getrusage(resource.RUSAGE_CHILDREN)
+            return used.ru_utime + used.ru_stime
+
         class Part:
             def __enter__(self):
-                self.start = time.monotonic()
+                self.start, self.cpu = time.monotonic(), children_cpu()
                 print(f"--- {name} ...", flush=True)
 
             def __exit__(self, *exc):
-                took = time.monotonic() - self.start
-                timer.parts[name] = round(took, 1)
-                print(f"--- {name}: {took:.1f} s", flush=True)
+                took, cpu = time.monotonic() - self.start, children_cpu() - self.cpu
+                timer.parts[name], timer.cpu[name] = round(took, 1), round(cpu, 1)
+                print(f"--- {name}: {took:.1f} s ({cpu:.1f} s CPU)", flush=True)
 
         return Part()
 
@@ -298,6 +306,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--plant", action="append", default=[], metavar="MODULE:NAME=VALUE",
                         help="a constant changed on the arm64 side only (must fail)")
     parser.add_argument("--no-serve", action="store_true", help="skip serve and doctor")
+    parser.add_argument("--readers-only", action="store_true",
+                        help="only the readers' answers (no imports, replays, serve, doctor)")
     parser.add_argument("--work", type=Path, help="keep the frames and answers here")
     args = parser.parse_args(argv)
     if not shutil.which("qemu-aarch64-static") or not shutil.which("debootstrap"):
@@ -312,6 +322,7 @@ def main(argv: list[str] | None = None) -> int:
     work.mkdir(parents=True, exist_ok=True)
     timer = Timer()
     mode = ["--short"] if args.short else []
+    parts = ["--readers-only"] if args.readers_only else []
     answers = str(HERE / "answers.py")
     fails: dict[str, list[str]] = {}
     said: dict[str, dict] = {}
@@ -327,7 +338,7 @@ def main(argv: list[str] | None = None) -> int:
             run([sys.executable, answers, "render", str(work / "frames"), *mode])
         with timer("x86 answers"):
             run([sys.executable, answers, "answer", str(work / "frames"),
-                 str(work / "x86.json"), *mode])
+                 str(work / "x86.json"), *mode, *parts])
         x86 = json.loads((work / "x86.json").read_text())
         for suite in suites:
             arm = Arm64(suite, venvs[suite], work / "app")
@@ -335,7 +346,7 @@ def main(argv: list[str] | None = None) -> int:
             plant = [f"--nudge={p}" for p in args.plant]
             with timer(f"{suite}: arm64 answers"):
                 run(arm.command(answers, "answer", str(work / "frames"), str(out), *mode,
-                                *plant), env=arm.env())
+                                *parts, *plant), env=arm.env())
             found, notes = compare(x86, json.loads(out.read_text()))
             fails[suite] = found
             said[suite] = {"notes": notes}
@@ -345,7 +356,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{suite}: DIFFERENT {line}")
             print(f"{suite}: {len(found)} differences in {len(x86['imports'])} imports, "
                   f"{len(x86['replays'])} replays, {len(x86['readers'])} files read")
-            if args.no_serve:
+            if args.no_serve or args.readers_only:
                 continue
             data = work / f"{suite}-data"
             shutil.rmtree(data, ignore_errors=True)
@@ -370,7 +381,7 @@ def main(argv: list[str] | None = None) -> int:
                              else "every answer the same on arm64"))
     print(json.dumps({"suites": suites, "short": args.short, "planted": args.plant,
                       "differences": {s: len(f) for s, f in fails.items()},
-                      "seconds": timer.parts}))
+                      "seconds": timer.parts, "cpu_seconds": timer.cpu}))
     return 1 if failed else 0
 
 

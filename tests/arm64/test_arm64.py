@@ -78,7 +78,7 @@ def test_the_check_under_qemu_fails_with_a_threshold_nudged_on_arm64_only(tmp_pa
         pytest.skip("no qemu-aarch64-static or no cached Bookworm arm64 root "
                     "(make arm64-check builds it)")
     done = subprocess.run([sys.executable, str(check.HERE / "check.py"), "--short",
-                           "--suite", "bookworm", "--no-serve", "--plant", PLANT],
+                           "--suite", "bookworm", "--readers-only", "--plant", PLANT],
                           capture_output=True, text=True, timeout=3500)
     assert done.returncode == 1, done.stdout[-3000:] + done.stderr[-3000:]
     assert "bookworm: DIFFERENT dice-" in done.stdout
