@@ -6,7 +6,7 @@
 # unpacked with dpkg-deb (no maintainer scripts run), and each arm64 program is started
 # as `qemu-aarch64-static -L ROOT ROOT/...`.
 #
-#   bash tests/arm64/build_root.sh SUITE LOCK CACHE
+#   [HOST_PYTHON=python] bash tests/arm64/build_root.sh SUITE LOCK CACHE
 #
 # Prints the virtualenv's path on its last line. Both steps are cached in CACHE (outside
 # the checkout): the root by suite and package list, the virtualenv inside it by the
@@ -71,12 +71,35 @@ lockhash=$(sha256sum "$lock" | cut -c1-16)
 venv=$root/opt/venv-$lockhash
 if [ ! -e "$venv/.complete" ]; then
     echo "### virtualenv with $(basename "$lock") (sha256 $lockhash) in $venv" >&2
+    # The wheels fetched by this machine's pip when HOST_PYTHON names a Python with pip
+    # (native: PyPI reset the emulated pip's connections), for the Pi's platform and this
+    # release's Python; the arm64 pip then installs them offline, checking every hash.
+    source=()
+    wheels=$cache/wheels-$lockhash
+    if [ -n "${HOST_PYTHON:-}" ]; then
+        version=$(basename "$lock" .txt | sed 's/.*-py\([0-9]\)\([0-9]*\)$/\1.\2/')
+        platforms=()
+        for minor in $(seq 28 -1 17); do platforms+=("--platform=manylinux_2_${minor}_aarch64"); done
+        download() {
+            rm -rf "$wheels.new"
+            "$HOST_PYTHON" -m pip download --quiet --disable-pip-version-check --retries 10 \
+                --only-binary=:all: "${platforms[@]}" --platform=manylinux2014_aarch64 \
+                --python-version "$version" --implementation cp --no-deps --require-hashes \
+                -r "$lock" -d "$wheels.new"
+        }
+        if [ ! -d "$wheels" ]; then
+            retry download
+            mv "$wheels.new" "$wheels"
+        fi
+        source=(--no-index --find-links "$wheels")
+    fi
     rm -rf "$venv"
     run "$py" -m venv --without-pip "$venv"
     pipwhl=("$root"/usr/share/python-wheels/pip-*.whl)  # Debian's pip, run from its wheel
     retry run "$venv/bin/python" "${pipwhl[0]}/pip" install --quiet --disable-pip-version-check \
-        --no-input --retries 10 --require-hashes --only-binary :all: -r "$lock"
+        --no-input --retries 10 --require-hashes --only-binary :all: "${source[@]}" -r "$lock"
     touch "$venv/.complete"
+    rm -rf "$wheels"
     # virtualenvs of earlier locks: not used again
     for old in "$root"/opt/venv-*; do
         [ "$old" = "$venv" ] || rm -rf "$old"

@@ -174,7 +174,7 @@ def cached(suite: str) -> bool:
 def build(suite: str) -> Path:
     lock = REPO / "deploy" / f"requirements-py{SUITES[suite]}.txt"
     done = run(["bash", str(HERE / "build_root.sh"), suite, str(lock), str(CACHE)],
-               timeout=7200)
+               timeout=7200, env=dict(os.environ, HOST_PYTHON=sys.executable))
     print("".join(line for line in done.stderr.splitlines(True) if line.startswith("###")),
           end="")
     return Path(done.stdout.strip().splitlines()[-1])
