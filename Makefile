@@ -17,7 +17,7 @@ DATA ?= instance
 # tests one after another in one, every other test file in the other (0: one process).
 TEST_WORKERS ?= 2
 
-.PHONY: run test test313 lint lock bench system-packages clean firmware
+.PHONY: run test test313 lint lock bench system-packages clean firmware arm64-check
 
 $(STAMP): pyproject.toml deploy/requirements-py311.txt deploy/requirements-py313.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -77,6 +77,13 @@ bench: $(STAMP)
 # flash and RAM use; fails when a board stops building or RAM passes 75 %.
 firmware: $(STAMP) system-packages
 	$(BIN)/python -m hardware.firmware.build --out build/firmware
+
+# The appliance's stack on arm64 under qemu (Bookworm and Trixie roots, cached outside the
+# clone), every answer compared with this machine's (tests/arm64/check.py; ARM64_ARGS=--short
+# is CI's form).
+ARM64_ARGS ?=
+arm64-check: $(STAMP) system-packages
+	$(BIN)/python tests/arm64/check.py $(ARM64_ARGS)
 
 clean:
 	rm -rf $(VENV) $(VENV313) build *.egg-info .pytest_cache .ruff_cache

@@ -2,6 +2,7 @@
 # System packages the tests use (Debian): a headless browser, socat for serial ptys,
 # the shellcheck and systemd-analyze tools for deploy/, gcc for the firmware's C unit tests,
 # debootstrap and apt's NumPy with a module built on it for the Pi's install tests,
+# qemu-user-static for the arm64 check (make arm64-check),
 # Debian's Arduino toolchain and simavr for the firmware's board builds and emulated runs.
 # Installs only what is missing; needs root (CI and the dev machines run as root).
 set -euo pipefail
@@ -27,6 +28,8 @@ command -v openssl >/dev/null || need+=(openssl)
 [ -d /usr/lib/python3/dist-packages/bottleneck ] || need+=(python3-bottleneck)
 # install.sh run for real in a clean Debian root (tests/deploy/test_chroot_install.py).
 command -v debootstrap >/dev/null || need+=(debootstrap)
+# The appliance's stack on arm64 (make arm64-check): arm64 programs run through qemu.
+command -v qemu-aarch64-static >/dev/null || need+=(qemu-user-static)
 if [ ${#need[@]} -gt 0 ]; then
     if [ "$(id -u)" -ne 0 ]; then
         echo "missing system packages: ${need[*]} (run as root or install them)" >&2

@@ -941,7 +941,10 @@ def _band_masks(image: np.ndarray, floor: np.ndarray, lighter: np.ndarray,
     np.multiply(floor_total, DARKER, out=off)
     np.subtract(off, 20, out=off)
     cv2.compare(total, off, cv2.CMP_LT, dst=darker)
-    scale = cv2.divide(total, floor_total, dst=floor_total)
+    # numpy's division, not cv2.divide: OpenCV's on arm64 (the Pi) is not correctly rounded
+    # (130/130 gave 0.99999994 there), and a pixel exactly TINTED off the floor's colour
+    # then counted as tinted on the Pi only (issue 66, tests/arm64/check.py)
+    scale = np.divide(total, floor_total, out=floor_total)
     # any channel far off the floor's as lit here
     level, side = _scratch("band level", shape, np.float32), _scratch("band side", shape)
     for c, (plane, floor_plane) in enumerate(zip(planes, floor_planes, strict=True)):

@@ -1155,3 +1155,23 @@ def test_square_patches_of_floor_do_not_set_the_dice_size():
     reading, truth = independent_reading(16)
     faces = independent_faces(reading, truth)
     assert sum(f is not None for f in faces) >= 7, faces
+
+
+def test_the_dice_masks_do_not_hang_on_the_last_bit_of_a_division(monkeypatch):
+    """Issue 66: on arm64 OpenCV's float division is not correctly rounded (130/130 gave
+    1.0000001 under qemu), and a floor pixel exactly TINTED levels off the floor's lit colour
+    became part of a die there only, moving the die's square and its score (tray 1 below,
+    die at 123,272). The masks now divide with numpy (IEEE, the same on both). Planted
+    here: cv2.divide one ulp high, as on the Pi: the masks must not change."""
+    from hardware.camera.dice_faces import die_masks, floor_colour
+
+    image, _ = dice_tray.tray(1, 10, 34.0)
+    floor = floor_colour(image)
+    exact = [m.copy() for m in die_masks(image, floor)]
+
+    def arm64_divide(a, b, dst=None, **_):
+        return np.nextafter(np.divide(a, b, out=dst), np.float32(np.inf), out=dst)
+
+    monkeypatch.setattr(cv2, "divide", arm64_divide)
+    nudged = die_masks(image, floor)
+    assert all(np.array_equal(a, b) for a, b in zip(exact, nudged, strict=True))

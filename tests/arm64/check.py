@@ -1,0 +1,389 @@
+"""`make arm64-check`: the appliance's stack on the Pi's architecture, every answer the same.
+
+For each Debian release of the Pi (Bookworm: Python 3.11, Trixie: 3.13) an arm64 root is
+built and cached (tests/arm64/build_root.sh: debootstrap --foreign, the .debs unpacked, the
+Python's hashed lock in a virtualenv there) and run through qemu-aarch64-static -L ROOT
+(no binfmt_misc needed). The app is installed from the checkout next to it, then:
+
+- tests/arm64/answers.py, the same script on x86 (this Python) and on arm64: every module
+  of engine/, companion/, hardware/ imported; `companion replay` of golden records (digests
+  of what it printed and of the state); the camera's readers (QR stickers, card faces,
+  dice) on frames rendered once here and photographs. The answers are compared: ids, turns,
+  faces, colours, payloads exactly, corners and centres within a pixel, scores within
+  0.01; every difference is listed and fails the check;
+- `companion serve --demo` under qemu, and a Socket.IO client from here claiming a seat
+  and playing an action;
+- `companion doctor --json` on that root: what it says about a machine with no camera.
+
+    python tests/arm64/check.py [--short] [--suite bookworm] [--plant MODULE:NAME=VALUE]
+
+``--short`` (CI): fewer frames and one golden record per game; and when a root is not yet
+cached, only Bookworm is built (Trixie's first build would add ~10 minutes). ``--plant``
+changes a constant on the arm64 side only: the check must then fail (tests/arm64/
+test_arm64.py). Prints each part's time and a JSON last line.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import random
+import re
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parents[1]
+SUITES = {"bookworm": "311", "trixie": "313"}
+CACHE = Path(os.environ.get("TC_ARM64_CACHE", "/var/cache/table-companion/arm64"))
+PIXEL = 1.0  # px: corners and centres may differ this much
+SCORE = 0.01  # scores (similarities, 0-1) may differ this much
+ANGLE = 0.5  # degrees: a QR symbol's angle
+NEAR = {"corners": PIXEL, "centre": PIXEL, "side": PIXEL, "score": SCORE, "angle": ANGLE}
+QEMU_TIMEOUT = 3600
+
+
+class Timer:
+    """Each part's wall time and its programs' CPU time (user + system: on a loaded machine
+    the steadier figure), printed as it ends and kept for the JSON line. The serve part's
+    server is counted when it has been waited for."""
+
+    def __init__(self) -> None:
+        self.parts: dict[str, float] = {}
+        self.cpu: dict[str, float] = {}
+
+    def __call__(self, name: str):
+        timer = self
+
+        def children_cpu() -> float:
+            used = resource.getrusage(resource.RUSAGE_CHILDREN)
+            return used.ru_utime + used.ru_stime
+
+        class Part:
+            def __enter__(self):
+                self.start, self.cpu = time.monotonic(), children_cpu()
+                print(f"--- {name} ...", flush=True)
+
+            def __exit__(self, *exc):
+                took, cpu = time.monotonic() - self.start, children_cpu() - self.cpu
+                timer.parts[name], timer.cpu[name] = round(took, 1), round(cpu, 1)
+                print(f"--- {name}: {took:.1f} s ({cpu:.1f} s CPU)", flush=True)
+
+        return Part()
+
+
+# --- comparing answers ------------------------------------------------------------------
+
+def differences(x86, arm, where: str = "") -> list[str]:
+    """How ``arm`` differs from ``x86``: discrete values exactly, positions within a pixel,
+    scores within SCORE; [] when they agree."""
+    key = where.rsplit(".", 1)[-1].split("[")[0]
+    if isinstance(x86, dict) and isinstance(arm, dict):
+        out = []
+        for k in sorted(set(x86) | set(arm)):
+            if k not in arm or k not in x86:
+                out.append(f"{where}.{k}: only on {'x86' if k in x86 else 'arm64'}")
+            else:
+                out += differences(x86[k], arm[k], f"{where}.{k}")
+        return out
+    if isinstance(x86, list) and isinstance(arm, list):
+        if len(x86) != len(arm):
+            return [f"{where}: {len(x86)} items on x86, {len(arm)} on arm64: "
+                    f"{_short(x86)} vs {_short(arm)}"]
+        return [d for i, (a, b) in enumerate(zip(x86, arm, strict=True))
+                for d in differences(a, b, f"{where}[{i}]")]
+    if (key in NEAR and isinstance(x86, (int, float)) and isinstance(arm, (int, float))
+            and not isinstance(x86, bool)):
+        if math.isclose(x86, arm, abs_tol=NEAR[key]):
+            return []
+        return [f"{where}: {x86!r} on x86, {arm!r} on arm64 (tolerance {NEAR[key]})"]
+    return [] if x86 == arm else [f"{where}: {_short(x86)} on x86, {_short(arm)} on arm64"]
+
+
+def _short(value) -> str:
+    text = json.dumps(value)
+    return text if len(text) <= 160 else text[:157] + "..."
+
+
+def compare(x86: dict, arm: dict) -> tuple[list[str], list[str]]:
+    """(differences that fail the check, notes): imports that fail on arm64, replays and
+    readers' answers that differ; notes: versions, decoded pixels, bit-identical share."""
+    fails = [f"import {name}: {error}" for name, error in sorted(arm["imports"].items())
+             if error != "ok"]
+    fails += [f"import {name}: not found on arm64" for name in sorted(x86["imports"])
+              if name not in arm["imports"]]
+    fails += differences(x86["replays"], arm["replays"], "replays")
+    fails += [f"replays.{name}: not the state recorded then" for name, r in
+              sorted(arm["replays"].items()) if not r["as_recorded"]]
+    notes = [f"versions: x86 {x86['versions']}, arm64 {arm['versions']}"]
+    same = 0
+    for name in sorted(set(x86["readers"]) | set(arm["readers"])):
+        a, b = x86["readers"].get(name), arm["readers"].get(name)
+        if a is None or b is None:
+            fails.append(f"{name}: read on one side only")
+            continue
+        if a["pixels"] != b["pixels"]:
+            notes.append(f"{name}: decoded to other pixels on arm64")
+        same += a["answer"] == b["answer"]
+        fails += differences(a["answer"], b["answer"], f"{name} ({a['reader']})")
+    notes.append(f"readers: {same} of {len(x86['readers'])} files bit-identical answers")
+    return fails, notes
+
+
+# --- running things ---------------------------------------------------------------------
+
+def run(cmd: list[str], timeout: float = QEMU_TIMEOUT, **kw) -> subprocess.CompletedProcess:
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, **kw)
+    if done.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd[:6])}... exited {done.returncode}:\n"
+                           f"{done.stdout[-3000:]}\n{done.stderr[-5000:]}")
+    return done
+
+
+class Arm64:
+    """One release's root: its virtualenv's Python started through qemu-aarch64-static."""
+
+    def __init__(self, suite: str, venv: Path, app: Path) -> None:
+        self.suite, self.venv, self.app = suite, venv, app
+        self.root = venv.parents[1]  # ROOT/opt/venv-<lock>
+
+    def command(self, *args: str) -> list[str]:
+        return ["qemu-aarch64-static", "-L", str(self.root), str(self.venv / "bin" / "python"),
+                *args]
+
+    def companion(self, *args: str) -> list[str]:
+        return self.command("-c", "from companion.cli import main; main()", *args)
+
+    def env(self) -> dict:
+        return dict(os.environ, PYTHONPATH=str(self.app), PYTHONNOUSERSITE="1",
+                    PYTHONUNBUFFERED="1")
+
+
+def cached(suite: str) -> bool:
+    return any(CACHE.glob(f"{suite}-arm64-*/opt/venv-*/.complete"))
+
+
+def build(suite: str) -> Path:
+    lock = REPO / "deploy" / f"requirements-py{SUITES[suite]}.txt"
+    done = run(["bash", str(HERE / "build_root.sh"), suite, str(lock), str(CACHE)],
+               timeout=7200, env=dict(os.environ, HOST_PYTHON=sys.executable))
+    print("".join(line for line in done.stderr.splitlines(True) if line.startswith("###")),
+          end="")
+    return Path(done.stdout.strip().splitlines()[-1])
+
+
+def install_app(target: Path) -> None:
+    """The app as install.sh installs it (pip, from a scratch copy of the checkout, no
+    dependencies: a build in the checkout would leave build/ and egg-info there); pure
+    Python, so this machine's pip builds it, into a folder the arm64 Python has on its path."""
+    source = target.with_name(target.name + "-source")
+    shutil.rmtree(source, ignore_errors=True)
+    source.mkdir(parents=True)
+    for name in ("pyproject.toml", "companion", "engine", "hardware", "web",
+                 *(p.name for p in REPO.glob("LICEN[CS]E*"))):
+        copy = shutil.copytree if (REPO / name).is_dir() else shutil.copyfile
+        copy(REPO / name, source / name, **({"ignore": shutil.ignore_patterns(
+            "__pycache__")} if (REPO / name).is_dir() else {}))
+    last = None
+    for attempt in range(3):
+        try:
+            run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps",
+                 "--disable-pip-version-check", "--target", str(target), str(source)], 900)
+            return
+        except RuntimeError as exc:  # PyPI (setuptools for the build) may flake
+            last = exc
+            shutil.rmtree(target, ignore_errors=True)
+            time.sleep(10 * (attempt + 1))
+    raise last
+
+
+def serve_and_play(arm: Arm64, data: Path) -> str:
+    """`companion serve --demo` under qemu; a Socket.IO client here claims the seat whose
+    turn it is and plays a legal action: the answer and the new view."""
+    sys.path.insert(0, str(REPO))
+    from companion.box.catalog import load_catalog
+    from engine.wwe import GAME
+    from tests.companion.conftest import Spy
+    from tests.companion.test_restart import claim, db_game
+
+    proc = subprocess.Popen(
+        arm.companion("serve", "--host", "127.0.0.1", "--port", "0", "--data", str(data),
+                      "--demo", "--demo-game", "wwe", "--no-hardware", "--threads", "8"),
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=arm.env(),
+        start_new_session=True)
+    lines: list[str] = []
+    port: list[int] = []
+    listening = threading.Event()
+
+    def read():
+        for line in proc.stdout:
+            lines.append(line)
+            found = re.search(r"Listening at: http://127\.0\.0\.1:(\d+)", line)
+            if found:
+                port.append(int(found.group(1)))
+                listening.set()
+
+    threading.Thread(target=read, daemon=True).start()
+    spy = None
+    try:
+        if not listening.wait(600):
+            raise RuntimeError("serve did not listen:\n" + "".join(lines))
+        url = f"http://127.0.0.1:{port[0]}"
+        deadline = time.monotonic() + 600
+        while True:  # the worker imports the app (slow under qemu)
+            try:
+                with urllib.request.urlopen(url + "/healthz", timeout=30) as response:
+                    if response.status == 200:
+                        break
+            except OSError:
+                pass
+            if time.monotonic() > deadline or proc.poll() is not None:
+                raise RuntimeError("serve never answered /healthz:\n" + "".join(lines))
+            time.sleep(0.5)
+        joins = {m.group(1): m.group(2).replace(":0/", f":{port[0]}/")
+                 for m in (re.search(r"Join (\w+):\s+(\S+)", line) for line in lines) if m}
+        game_id, setup, _ = db_game(data)
+        state = GAME.setup(load_catalog("wwe", str(data)), setup)
+        action = GAME.random_action(state, random.Random(7))
+        seat = action["by"] if action["by"] in joins else sorted(joins)[0]
+        token = claim(joins[seat], port[0])
+        auth = {"role": "seat", "game": game_id, "token": token}
+        if action["by"] not in joins:  # the table's own action: played by the viewer
+            auth = {"role": "viewer", "game": game_id}
+        spy = Spy(url, auth)
+        if not spy.got_view.wait(120):
+            raise RuntimeError("no view after joining")
+        version = spy.views[-1]["version"]
+        ack = spy.sio.call("act", {"action": action}, timeout=120)
+        if not ack.get("ok"):
+            raise RuntimeError(f"the action was refused: {ack}")
+        view = spy.wait_version(version + 1, timeout=120)
+        return (f"seat {seat} joined game {game_id}, played {action['type']}: "
+                f"acknowledged, view {version} -> {view['version']}")
+    finally:
+        if spy is not None:
+            spy.close()
+        os.killpg(proc.pid, 15)
+        try:
+            proc.wait(60)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, 9)
+            proc.wait(10)
+
+
+def doctor(arm: Arm64, data: Path) -> str:
+    """`companion doctor --json` on the root: each check's status, one line."""
+    done = subprocess.run(arm.companion("doctor", "--json", "--data", str(data)),
+                          capture_output=True, text=True, timeout=1200, env=arm.env())
+    try:
+        report = json.loads(done.stdout)
+    except json.JSONDecodeError as exc:
+        raise RuntimeError(f"doctor printed no JSON ({exc}):\n{done.stdout[-2000:]}"
+                           f"\n{done.stderr[-3000:]}") from None
+    checks = {c["name"]: c for c in report["checks"]}
+    if checks.get("numpy", {}).get("status") != "ok" or "camera" not in checks:
+        raise RuntimeError(f"doctor: {json.dumps(report)[:3000]}")
+    said = "; ".join(f"{c['name']} {c['status']}" for c in report["checks"])
+    camera = checks["camera"]
+    return f"exit {done.returncode}; {said}; camera: {camera['summary']}"
+
+
+# --- the check --------------------------------------------------------------------------
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--short", action="store_true", help="CI's form (see the docstring)")
+    parser.add_argument("--suite", action="append", choices=sorted(SUITES),
+                        help="only this release (repeatable; default: both)")
+    parser.add_argument("--plant", action="append", default=[], metavar="MODULE:NAME=VALUE",
+                        help="a constant changed on the arm64 side only (must fail)")
+    parser.add_argument("--no-serve", action="store_true", help="skip serve and doctor")
+    parser.add_argument("--readers-only", action="store_true",
+                        help="only the readers' answers (no imports, replays, serve, doctor)")
+    parser.add_argument("--work", type=Path, help="keep the frames and answers here")
+    args = parser.parse_args(argv)
+    if not shutil.which("qemu-aarch64-static") or not shutil.which("debootstrap"):
+        print("arm64-check needs qemu-user-static and debootstrap "
+              "(tests/install-system-packages.sh)", file=sys.stderr)
+        return 2
+    suites = args.suite or list(SUITES)
+    if args.short and not args.suite and not cached("trixie"):
+        print("--- trixie: not cached yet, only bookworm this time (a full run builds it)")
+        suites = ["bookworm"]
+    work = args.work or Path(tempfile.mkdtemp(prefix="arm64-check-"))
+    work.mkdir(parents=True, exist_ok=True)
+    timer = Timer()
+    mode = ["--short"] if args.short else []
+    parts = ["--readers-only"] if args.readers_only else []
+    answers = str(HERE / "answers.py")
+    fails: dict[str, list[str]] = {}
+    said: dict[str, dict] = {}
+    try:
+        venvs = {}
+        for suite in suites:
+            with timer(f"{suite}: root and lock ({'cached' if cached(suite) else 'building'})"):
+                venvs[suite] = build(suite)
+        with timer("app installed from the checkout"):
+            install_app(work / "app")
+        with timer("frames rendered"):
+            shutil.rmtree(work / "frames", ignore_errors=True)
+            run([sys.executable, answers, "render", str(work / "frames"), *mode])
+        with timer("x86 answers"):
+            run([sys.executable, answers, "answer", str(work / "frames"),
+                 str(work / "x86.json"), *mode, *parts])
+        x86 = json.loads((work / "x86.json").read_text())
+        for suite in suites:
+            arm = Arm64(suite, venvs[suite], work / "app")
+            out = work / f"{suite}.json"
+            plant = [f"--nudge={p}" for p in args.plant]
+            with timer(f"{suite}: arm64 answers"):
+                run(arm.command(answers, "answer", str(work / "frames"), str(out), *mode,
+                                *parts, *plant), env=arm.env())
+            found, notes = compare(x86, json.loads(out.read_text()))
+            fails[suite] = found
+            said[suite] = {"notes": notes}
+            for note in notes:
+                print(f"{suite}: {note}")
+            for line in found:
+                print(f"{suite}: DIFFERENT {line}")
+            print(f"{suite}: {len(found)} differences in {len(x86['imports'])} imports, "
+                  f"{len(x86['replays'])} replays, {len(x86['readers'])} files read")
+            if args.no_serve or args.readers_only:
+                continue
+            data = work / f"{suite}-data"
+            shutil.rmtree(data, ignore_errors=True)
+            with timer(f"{suite}: serve and a Socket.IO client"):
+                try:
+                    said[suite]["serve"] = serve_and_play(arm, data)
+                except Exception as exc:  # noqa: BLE001 - reported as a failure
+                    fails[suite].append(f"serve: {exc}")
+            with timer(f"{suite}: doctor"):
+                try:
+                    said[suite]["doctor"] = doctor(arm, data)
+                except Exception as exc:  # noqa: BLE001 - reported as a failure
+                    fails[suite].append(f"doctor: {exc}")
+            for what in ("serve", "doctor"):
+                if what in said[suite]:
+                    print(f"{suite}: {what}: {said[suite][what]}")
+    finally:
+        if args.work is None:
+            shutil.rmtree(work, ignore_errors=True)
+    failed = sum(len(f) for f in fails.values())
+    print("arm64-check: " + (f"FAILED, {failed} differences" if failed
+                             else "every answer the same on arm64"))
+    print(json.dumps({"suites": suites, "short": args.short, "planted": args.plant,
+                      "differences": {s: len(f) for s, f in fails.items()},
+                      "seconds": timer.parts, "cpu_seconds": timer.cpu}))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
