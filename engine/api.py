@@ -534,6 +534,12 @@ class GameInfo:
     # every event of the same action sent to another, stays the same (docs/engine.md, "What
     # is private"). `secret_paths("hands.{seat}", "seed")` builds one.
     secrets: Any = None
+    # Event types the rules announce to everyone though they are worded from a secret its
+    # holder keeps (World Without End's `lose`: the log tells everyone the loss an event card
+    # makes a seat pay from its hidden resources, and a seat with none pays nothing and is
+    # not named). The contract kit does not compare these between its worlds of swapped secrets;
+    # every other event an action sends must not depend on a secret another seat keeps.
+    announced: frozenset[str] = frozenset()
 
 
 def secret_paths(*patterns: str):

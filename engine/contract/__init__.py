@@ -326,7 +326,7 @@ class _Checker:
             self.events(here, events, seats)
             secrets_after = self.privacy.secrets(here, after)
             self.privacy.check_action(here, state, action, after, events, seats, secrets,
-                                      secrets_after)
+                                      secrets_after, one_holder=step % every != 0)
             state, secrets = after, secrets_after
             actions.append(action)
         over = module.is_over(state)

@@ -18,7 +18,9 @@ counterfactual: the same position or the same action with the secrets swapped.
   dice of a round the call ends) or showed it to that viewer (its view, prompts and choices
   after the action differ: a card turned face up). Whatever the words: a card id many hold,
   a die face, a role, a count. When the swap makes the action impossible (the card played
-  is no longer in the hand) that world is not compared.
+  is no longer in the hand) that world is not compared. The event types a game declares
+  the rules announce from a secret (`GameInfo.announced`: World Without End's `lose`, a
+  loss paid from hidden resources, told in the log) are not compared.
 
 A secret is private while the game's declaration names it: a game that shows every hand at
 the end stops declaring them then.
@@ -78,6 +80,25 @@ def strings(value: Any) -> Iterator[str]:
             yield from strings(item)
 
 
+def _copy_along(state: Any, paths: list[Path]) -> Any:
+    """``state`` with every container from the root to each of ``paths`` copied and each
+    path's own value copied whole: what `Privacy.swapped` may change, and nothing else."""
+    if any(not path for path in paths):
+        return copy.deepcopy(state)
+    out = copy.copy(state)
+    copied = {(): out}
+    for path in paths:
+        node = out
+        for depth, key in enumerate(path):
+            at = path[:depth + 1]
+            if at not in copied:
+                child = node[key]
+                node[key] = copied[at] = (copy.deepcopy(child) if depth == len(path) - 1
+                                          else copy.copy(child))
+            node = node[key]
+    return out
+
+
 def first_difference(a: Any, b: Any, at: str = "") -> str:
     """Where two JSON values first differ, as a dotted path ("dice.E.0")."""
     if isinstance(a, dict) and isinstance(b, dict):
@@ -97,6 +118,8 @@ class Privacy:
     def __init__(self, module: Any, rnd: Any, note: Callable[[str, str], None]) -> None:
         self.module, self.rnd, self.note = module, rnd, note
         self.declare = getattr(module.info, "secrets", None)
+        # the event types the rules announce from a secret (GameInfo.announced): not compared
+        self.announced = frozenset(getattr(module.info, "announced", None) or ())
         self.pool: dict[tuple, list] = {}
         self.said: set[tuple] = set()  # (event type, kind of secret place) reported
 
@@ -155,8 +178,11 @@ class Privacy:
         return value
 
     def swapped(self, state: Any, holder: Any, paths: list[Path]) -> Any:
-        """A copy of ``state`` with every scalar under ``paths`` replaced (shapes kept)."""
-        out = copy.deepcopy(state)
+        """A copy of ``state`` with every scalar under ``paths`` replaced (shapes kept). Only
+        the containers on the way to a secret are copied (the rest, the catalog a state
+        carries above all, is shared: the rules never change the state they are given, which
+        the kit checks on every action it applies)."""
+        out = _copy_along(state, paths)
         for path in paths:
             for at, leaf in list(leaves(get(out, path))):
                 full = path + at
@@ -209,7 +235,8 @@ class Privacy:
 
     # ---- events: the same action, other secrets ----------------------------------------
     def check_action(self, where: str, before: Any, action: dict, after: Any, events: list,
-                     seats: list[str], secrets: dict, secrets_after: dict) -> None:
+                     seats: list[str], secrets: dict, secrets_after: dict,
+                     one_holder: bool = False) -> None:
         """What an action tells a seat that may not know a secret does not change with it.
 
         For each holder, the action is applied again to ``before`` with the holder's secrets
@@ -221,7 +248,10 @@ class Privacy:
         action did not reveal it to all: a card turned face up shows in the view)."""
         if not events or not isinstance(events, list):
             return
-        for holder, paths in secrets.items():
+        holders = list(secrets.items())
+        if one_holder and holders:  # between the checked positions: one holder a move
+            holders = [self.rnd.choice(holders)]
+        for holder, paths in holders:
             viewers = [s for s in seats if s != holder] + ["public"]
             found = self._leak(before, action, after, events, holder, paths, viewers,
                                secrets_after.get(holder, []))
@@ -251,12 +281,14 @@ class Privacy:
         try:
             result = self.module.apply(other, action)
             after_other, events_other = result
-            events_other = as_json(events_other)
+            events_other, mine_all = as_json(events_other), as_json(events)
         except Exception:  # noqa: BLE001 - the action needs the secret it had (a card played)
-            return None
+            return None  # (or the events are not JSON: the events' own check says so)
         if not isinstance(events_other, list):
             return None
-        mine_all = as_json(events)
+        announced = self.announced
+        mine_all = [e for e in mine_all if not _of_type(e, announced)]
+        events_other = [e for e in events_other if not _of_type(e, announced)]
         if all(get(after, p) == get(after_other, p) for p in kept):
             return None  # the secrets swapped were spent: nothing still kept can show
         for viewer in viewers:
@@ -273,9 +305,13 @@ class Privacy:
             event = mine[at] if at < len(mine) else theirs[at]
             kind = event.get("type") if isinstance(event, dict) else None
             detail = (f"its {first_difference(mine[at], theirs[at])}" if at < len(mine)
-                      and at < len(theirs) else "the events sent")
+                      and at < len(theirs) else "which events are sent")
             return viewer, kind, detail
         return None
+
+
+def _of_type(event: Any, kinds: frozenset) -> bool:
+    return isinstance(event, dict) and event.get("type") in kinds
 
 
 def _sent(events: list, viewer: str) -> list:
