@@ -173,22 +173,24 @@ def unasked_actions(info: Any, values: Values, seat: str, own: Any, legal: list[
                     allowed: set) -> list[tuple[str, dict]]:
     """(kind, action) from ``seat`` for every action kind it is not offered (``allowed``):
     its own choice of that kind, refused; else another's legal action of that kind, sent by
-    this seat; else one made from the kind's shape. The host's corrections (the app refuses
-    them from a phone) and roll actions (a phone enters a roll when no reader reads the
-    dice, issue 45) are left out."""
+    this seat; else (one kind a position, drawn at random: such probes are mostly refused
+    for their values) one made from the kind's shape. The host's corrections (the app
+    refuses them from a phone) and roll actions (a phone enters a roll when no reader reads
+    the dice, issue 45) are left out."""
     skip = set(info.host_actions) | set(getattr(info.bindings, "roll_actions", ()) or ())
-    out = []
+    out, made_from_shape = [], []
     for kind in sorted(info.action_shapes):
         if kind in allowed or kind in skip:
             continue
         mine = [c.action for c in own if c.action.get("type") == kind and c.refused is not None]
         theirs = [a for a in legal if a.get("type") == kind]
         if mine or theirs:
-            action = dict(values.rnd.choice(mine or theirs), by=seat)
+            out.append((kind, dict(values.rnd.choice(mine or theirs), by=seat)))
         else:
-            made = values.make(info.action_shapes[kind])
-            if made is SKIP or not isinstance(made, dict):
-                continue
-            action = {**made, "type": kind, "by": seat}
-        out.append((kind, action))
+            made_from_shape.append(kind)
+    if made_from_shape:
+        kind = values.rnd.choice(made_from_shape)
+        made = values.make(info.action_shapes[kind])
+        if made is not SKIP and isinstance(made, dict):
+            out.append((kind, {**made, "type": kind, "by": seat}))
     return out
