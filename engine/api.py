@@ -474,10 +474,12 @@ class GameInfo:
     options: tuple[Option, ...]
     texts: Texts
     catalog: str
-    parts: tuple[CatalogPart, ...]
-    stickers: tuple[StickerKind, ...]
-    bindings: Bindings
-    web: str
+    # a game without cards, stickers or table hardware (a dice game the app rolls) leaves
+    # these out: no catalog parts, no stickers, no camera zones or dice
+    parts: tuple[CatalogPart, ...] = ()
+    stickers: tuple[StickerKind, ...] = ()
+    bindings: Bindings = field(default_factory=Bindings)
+    web: str = field(kw_only=True)  # required, by name: the package of the web folder
     check_catalog: Any = None
     catalog_state: Any = None
     demo_entries: Any = None  # callable(catalog) -> [{"file", "entry", "fields"}]
@@ -528,9 +530,16 @@ class GameInfo:
     # ``holder`` is a seat (its hand, its dice, its coins) or None (nobody: the seed, a
     # face-down pile); a ``path`` is a tuple of keys and list indexes into the state. No view
     # and no event may show a holder's secret to anyone else, in any form: the contract kit
-    # (engine/contract) changes each secret and checks every other view stays the same
-    # (docs/engine.md, "What is private"). `secret_paths("hands.{seat}", "seed")` builds one.
+    # (engine/contract) swaps each holder's secrets and checks that every other view, and
+    # every event of the same action sent to another, stays the same (docs/engine.md, "What
+    # is private"). `secret_paths("hands.{seat}", "seed")` builds one.
     secrets: Any = None
+    # Event types the rules announce to everyone though they are worded from a secret its
+    # holder keeps (World Without End's `lose`: the log tells everyone the loss an event card
+    # makes a seat pay from its hidden resources, and a seat with none pays nothing and is
+    # not named). The contract kit does not compare these between its worlds of swapped secrets;
+    # every other event an action sends must not depend on a secret another seat keeps.
+    announced: frozenset[str] = frozenset()
 
 
 def secret_paths(*patterns: str):

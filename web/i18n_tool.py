@@ -81,6 +81,9 @@ class Domain:
     texts: list = field(default_factory=list)  # callables returning [Entry]
     # the languages its .po files are kept in: a game's `GameInfo.languages` but English
     languages: tuple[str, ...] = LANGUAGES
+    # the folder the .pot's source comments are relative to: this repository, or for a game
+    # shipped as its own package the folder holding that package (no machine's paths)
+    root: Path = ROOT
 
     @property
     def pot(self) -> Path:
@@ -96,12 +99,12 @@ def msgid_of(value) -> str | tuple[str, str]:
     return tuple(value[:2]) if isinstance(value, list | tuple) else value
 
 
-def ui_strings_of(path: Path | None) -> list[Entry]:
+def ui_strings_of(path: Path | None, root: Path = ROOT) -> list[Entry]:
     """(msgid, comment, source) for every entry of a ui_strings.json."""
     if path is None or not path.exists():
         return []
     table = json.loads(path.read_text(encoding="utf-8"))
-    source = _shown(path)
+    source = _shown(path, root)
     return [(msgid_of(v), f"ui: {k}", source) for k, v in table.items()]
 
 
@@ -185,11 +188,13 @@ def schema_titles(schema, where: str = "") -> list[tuple[str, str]]:
     return out
 
 
-def _shown(path: Path) -> str:
+def _shown(path: Path, root: Path = ROOT) -> str:
+    """``path`` relative to ``root`` (a .pot names no machine's folders); a path outside it
+    by its name only."""
     try:
-        return str(path.relative_to(ROOT))
+        return path.relative_to(root).as_posix()
     except ValueError:
-        return str(path)
+        return path.name
 
 
 def installed_games() -> dict:
@@ -235,9 +240,19 @@ def game_domain(info, create: bool = False) -> Domain | None:
     if folder is None:
         return None
     declared = getattr(info, "languages", None) or ("en", *LANGUAGES)
+    root = ROOT if ROOT in folder.parents else _package_home(folder, info.web)
     return Domain(info.id, folder / "translations", [(folder / "templates", JINJA)],
                   folder / "ui_strings.json", [lambda: game_texts(info)],
-                  tuple(lang for lang in declared if lang != "en"))
+                  tuple(lang for lang in declared if lang != "en"), root)
+
+
+def _package_home(folder: Path, package: str) -> Path:
+    """The folder holding the top package of ``package`` (its web folder ``folder``): a game
+    shipped as its own package is named from there ("tc_liarsdice/web/templates/...")."""
+    home = folder
+    for _ in package.split("."):
+        home = home.parent
+    return home
 
 
 def missing_folders() -> list[str]:
@@ -293,9 +308,9 @@ def extract(dom: Domain | None = None) -> Catalog:
         for filename, lineno, message, comments, context in extract_from_dir(
                 base, method_map, options, keywords=KEYWORDS, comment_tags=("TRANSLATORS:",),
                 strip_comment_tags=True):
-            catalog.add(message, None, [(f"{_shown(base)}/{filename}", lineno)],
+            catalog.add(message, None, [(f"{_shown(base, dom.root)}/{filename}", lineno)],
                         auto_comments=comments, context=context)
-    entries = ui_strings_of(dom.ui_strings)
+    entries = ui_strings_of(dom.ui_strings, dom.root)
     for texts in dom.texts:
         entries += texts()
     for msgid, comment, source in entries:
@@ -416,7 +431,7 @@ def main(argv: list[str]) -> int:
     names = argv[2:] or None
     if command == "domains":
         for dom in domains(names):
-            print(f"{dom.name}: {_shown(dom.translations)}")
+            print(f"{dom.name}: {_shown(dom.translations, dom.root)}")
         return 0
     if command == "update":
         update(names)

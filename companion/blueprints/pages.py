@@ -207,7 +207,7 @@ def join(game_id: str, seat: str):
     live = common.live_or_404(game_id)
     held = common.seat_identity(game_id)
     if held is not None and held.seat == seat:
-        return redirect(url_for("pages.play", game_id=game_id), code=303)
+        return redirect(_play_url(game_id), code=303)
     key = common.client_key(game_id, "join")
     if not common.limiter().attempt(key):
         return _join_error(live, "rate_limited", 429)
@@ -217,9 +217,17 @@ def join(game_id: str, seat: str):
         status = {"wrong_code": 403, "seat_taken": 409}.get(exc.code, 404)
         return _join_error(live, exc.code, status)
     common.limiter().succeeded(key)
-    response = redirect(url_for("pages.play", game_id=game_id), code=303)
+    response = redirect(_play_url(game_id), code=303)
     common.set_secret_cookie(response, common.SEAT_COOKIE.format(game_id), token)
     return response
+
+
+def _play_url(game_id: str) -> str:
+    """The seat's page, keeping a join link's ``?lang=`` (a QR code printed for German
+    players): the play page reads and remembers it, the redirect must not drop it."""
+    lang = request.args.get("lang")
+    extra = {"lang": lang} if lang in i18n.LANGUAGES else {}
+    return url_for("pages.play", game_id=game_id, **extra)
 
 
 def _pair_error(live, exc: Refused, status: int):

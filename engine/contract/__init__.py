@@ -37,7 +37,14 @@ from engine.api import GameModule, Refused, random_move
 from engine.contract import turns
 from engine.contract.numbers import unbounded_numbers
 from engine.contract.privacy import Privacy, as_json
-from engine.contract.probes import ODD_VALUES, SKIP, Values, probe_actions
+from engine.contract.probes import (
+    NEUTRAL_REASON,
+    ODD_VALUES,
+    SKIP,
+    Values,
+    probe_actions,
+    unasked_actions,
+)
 from engine.contract.words import Words
 
 __all__ = ["ODD_VALUES", "assert_game_keeps_contract", "check_game", "setups"]
@@ -200,24 +207,46 @@ class _Checker:
         if not isinstance(result, tuple) or not isinstance(events, list):
             return None
         # what a probe or a host's correction tells, it tells in the log like any move
-        self.privacy.check_events(where, result[0], [e for e in events if isinstance(e, dict)],
-                                  seats, self.privacy.secrets(where, result[0]))
+        self.privacy.check_action(where, state, action, result[0], events, seats,
+                                  self.privacy.secrets(where, state),
+                                  self.privacy.secrets(where, result[0]))
         return result
 
     def probe(self, where: str, state: Any, seats: list[str]) -> None:
         """Near misses of the legal moves, and any action of the game's shapes."""
         module = self.module
-        legal, shown = [], [module.public_view(state)]
+        legal, shown, offered = [], [module.public_view(state)], {}
         for asker in [*seats, "table"]:
-            offered = module.choices(state, asker)
-            self.words.choices(where, offered)
-            legal += [c.action for c in offered if c.refused is None]
-            shown.append([c.action for c in offered])
+            offered[asker] = module.choices(state, asker)
+            self.words.choices(where, offered[asker])
+            legal += [c.action for c in offered[asker] if c.refused is None]
+            shown.append([c.action for c in offered[asker]])
         self.values.learn(*shown)
         for action in probe_actions(self.info, self.values, legal, seats, self.probes):
             validator = self.shapes.get(action.get("type"))
             if validator is not None and validator.is_valid(action):
                 self.try_action(where, state, action, seats)
+        self.unasked(where, state, seats, offered, legal)
+
+    def unasked(self, where: str, state: Any, seats: list[str], offered: dict,
+                legal: list[dict]) -> None:
+        """Every action kind from every seat neither prompted nor offered it must be refused:
+        the seat's own choice of that kind that the game refuses it, else another's legal
+        action of that kind sent by this seat, else one made from the kind's shape."""
+        asked = {p.seat for p in self.module.prompts(state)}
+        for seat in seats:
+            if seat in asked:
+                continue
+            allowed = {c.action.get("type") for c in offered.get(seat, ()) if c.refused is None}
+            for kind, action in unasked_actions(self.info, self.values, seat, offered.get(
+                    seat, ()), legal, allowed):
+                validator = self.shapes.get(kind)
+                if validator is None or not validator.is_valid(action):
+                    continue
+                if self.try_action(where, state, action, seats) is not None:
+                    self.note(where, f"{_short(action)} was accepted from {seat}, who was "
+                                     f"neither prompted nor offered a {kind!r}: a seat acts "
+                                     f"only when asked (refuse it, e.g. not_your_turn)")
 
     def adjust(self, where: str, state: Any, seats: list[str]) -> None:
         """The host's "Correct a count": accepted for some item, and when accepted it changes
@@ -228,7 +257,7 @@ class _Checker:
         props = shape.get("properties", {})
         items = props.get("item", {}).get("enum") or ["vp", *self.values.words[:20]]
         action = {"type": "adjust", "by": "host", "seat": self.rnd.choice(seats),
-                  "delta": self.rnd.choice((1, -1)), "reason": "contract kit",
+                  "delta": self.rnd.choice((1, -1)), "reason": NEUTRAL_REASON,
                   "item": self.rnd.choice(items)}
         action = {k: v for k, v in action.items() if k in props or k in ("type", "by")}
         if not self.shapes["adjust"].is_valid(action):
@@ -256,7 +285,7 @@ class _Checker:
                 if value is SKIP:
                     continue
                 action = dict(form.get("action") or {}, value=value, by="host")
-                action.setdefault("reason", "contract kit")
+                action.setdefault("reason", NEUTRAL_REASON)
                 validator = self.shapes.get(action.get("type"))
                 if validator is not None and validator.is_valid(action):
                     self.try_action(where, state, action, seats)
@@ -296,7 +325,8 @@ class _Checker:
             self.state_is_json(here, after)
             self.events(here, events, seats)
             secrets_after = self.privacy.secrets(here, after)
-            self.privacy.check_events(here, after, events, seats, secrets_after)
+            self.privacy.check_action(here, state, action, after, events, seats, secrets,
+                                      secrets_after, one_holder=step % every != 0)
             state, secrets = after, secrets_after
             actions.append(action)
         over = module.is_over(state)

@@ -1,25 +1,26 @@
 """What is private stays private: the kit's check of a game's own declaration of its secrets
-(`GameInfo.secrets`, engine/api.py), in any form a view or an event could show one.
+(`GameInfo.secrets`, engine/api.py), in any form a view or an event could show one, by
+counterfactual: the same position or the same action with the secrets swapped.
 
-Two ways, because a secret can leak as itself or as anything made from it:
-
-- *Nothing changes when a secret does* (the views). Each holder's secrets are replaced by
-  other values of the same shape (another card id seen in a hand, another die face, the
-  count plus one); the public view, the prompts, the table's choices and every other seat's
-  view and the options it is offered and refused must stay exactly the same. A die shown as
-  a number, as text, summed or compared all change with it. (A choice's ``cost`` and
-  ``effect`` are left out: they preview what the rules would do, and rules that compare
-  holdings in public, as World Without End's spire does for the most loyal, show in them.)
-- *No event names a secret* (the log). A card drawn, dice rolled, a secret count corrected:
-  the event telling it goes to its holder only (``"private": seat``). An event another seat
-  sees may not hold a secret the holder keeps after the action, as a text, as a list or as a
-  list written out ("3 5 1"), or a secret number of two digits or more (a coin count, the
-  seed) as a number or written in a text, unless that seat sees the value anyway (a card
-  played is public from then on; a word or number found elsewhere in the state, a card id
-  many hold, names nobody's secret). Smaller numbers (a die face, a count of 3) are not
-  matched in events: they are in every bid and every count. An event worded from a secret (a
-  sum, a comparison) is not caught: the rules announce such things (a spire to the most
-  loyal, a challenge's count).
+- *Nothing a viewer is shown changes when a secret does* (the views). Each holder's secrets
+  are replaced by other values of the same shape (another value seen at that kind of place:
+  another card id, another die face; else the count plus one, the text with a mark added);
+  the public view, the prompts, the table's choices and every other seat's view and the
+  options it is offered and refused must stay exactly the same. A die shown as a number, as
+  text, summed or compared all change with it. (A choice's ``cost`` and ``effect`` are left
+  out: they preview what the rules would do, and rules that compare holdings in public, as
+  World Without End's spire does for the most loyal, show in them.)
+- *Nothing an action tells changes when a secret does* (the events, hence the log's texts,
+  which are worded from the events' fields). Every action the kit's games play or probe is
+  applied a second time, to the state before it with one holder's secrets swapped; the
+  events each other seat and the table are sent must be the same in both worlds, unless the
+  action spent the secret (the holder's secrets after the action are the same in both: the
+  dice of a round the call ends) or showed it to that viewer (its view, prompts and choices
+  after the action differ: a card turned face up). Whatever the words: a card id many hold,
+  a die face, a role, a count. When the swap makes the action impossible (the card played
+  is no longer in the hand) that world is not compared. The event types a game declares
+  the rules announce from a secret (`GameInfo.announced`: World Without End's `lose`, a
+  loss paid from hidden resources, told in the log) are not compared.
 
 A secret is private while the game's declaration names it: a game that shows every hand at
 the end stops declaring them then.
@@ -28,7 +29,6 @@ from __future__ import annotations
 
 import copy
 import json
-import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -80,38 +80,23 @@ def strings(value: Any) -> Iterator[str]:
             yield from strings(item)
 
 
-def outside(state: Any, paths: list[Path]) -> tuple[set[str], set]:
-    """Every text (dict keys included) and every number of ``state`` but those under
-    ``paths``."""
-    cut = set(map(tuple, paths))
-    texts: set[str] = set()
-    found: set = set()
-    stack: list[tuple[Path, Any]] = [((), state)]
-    while stack:
-        at, node = stack.pop()
-        if at in cut:
-            continue
-        if isinstance(node, str):
-            texts.add(node)
-        elif type(node) in (int, float):
-            found.add(node)
-        elif isinstance(node, dict):
-            texts.update(str(k) for k in node)
-            stack.extend((at + (k,), v) for k, v in node.items())
-        elif isinstance(node, list):
-            stack.extend((at + (i,), v) for i, v in enumerate(node))
-    return texts, found
-
-
-def parts(value: Any) -> Iterator[Any]:
-    """``value`` and every list and dict inside it."""
-    yield value
-    if isinstance(value, dict):
-        for item in value.values():
-            yield from parts(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from parts(item)
+def _copy_along(state: Any, paths: list[Path]) -> Any:
+    """``state`` with every container from the root to each of ``paths`` copied and each
+    path's own value copied whole: what `Privacy.swapped` may change, and nothing else."""
+    if any(not path for path in paths):
+        return copy.deepcopy(state)
+    out = copy.copy(state)
+    copied = {(): out}
+    for path in paths:
+        node = out
+        for depth, key in enumerate(path):
+            at = path[:depth + 1]
+            if at not in copied:
+                child = node[key]
+                node[key] = copied[at] = (copy.deepcopy(child) if depth == len(path) - 1
+                                          else copy.copy(child))
+            node = node[key]
+    return out
 
 
 def first_difference(a: Any, b: Any, at: str = "") -> str:
@@ -127,32 +112,14 @@ def first_difference(a: Any, b: Any, at: str = "") -> str:
     return at or "(the whole value)"
 
 
-def numbers(value: Any) -> Iterator[int | float]:
-    """Every number inside ``value`` (not booleans)."""
-    for _at, leaf in leaves(value):
-        if type(leaf) in (int, float):
-            yield leaf
-
-
-NUMBER_AT_LEAST = 10  # a secret number this big is looked for in events (smaller are everywhere)
-
-
-def text_forms(value: Any) -> list[str]:
-    """How a list of dice or numbers could be written in a text ("3 5 1", "3, 5, 1", ...)."""
-    if not isinstance(value, list) or len(value) < 2 or not all(
-            type(v) in (int, str) for v in value):
-        return []
-    items = [str(v) for v in value]
-    return [f for f in (" ".join(items), ", ".join(items), ",".join(items), str(value),
-                        "".join(items)) if len(f) >= 3]
-
-
 class Privacy:
     """The checks of one game's secrets, with the values seen so far to swap them with."""
 
     def __init__(self, module: Any, rnd: Any, note: Callable[[str, str], None]) -> None:
         self.module, self.rnd, self.note = module, rnd, note
         self.declare = getattr(module.info, "secrets", None)
+        # the event types the rules announce from a secret (GameInfo.announced): not compared
+        self.announced = frozenset(getattr(module.info, "announced", None) or ())
         self.pool: dict[tuple, list] = {}
         self.said: set[tuple] = set()  # (event type, kind of secret place) reported
 
@@ -211,8 +178,11 @@ class Privacy:
         return value
 
     def swapped(self, state: Any, holder: Any, paths: list[Path]) -> Any:
-        """A copy of ``state`` with every scalar under ``paths`` replaced (shapes kept)."""
-        out = copy.deepcopy(state)
+        """A copy of ``state`` with every scalar under ``paths`` replaced (shapes kept). Only
+        the containers on the way to a secret are copied (the rest, the catalog a state
+        carries above all, is shared: the rules never change the state they are given, which
+        the kit checks on every action it applies)."""
+        out = _copy_along(state, paths)
         for path in paths:
             for at, leaf in list(leaves(get(out, path))):
                 full = path + at
@@ -263,109 +233,88 @@ class Privacy:
                 return viewer, first_difference(before[viewer], after)
         return None
 
-    # ---- events -------------------------------------------------------------------------
-    def check_events(self, where: str, after: Any, events: list, seats: list[str],
-                     secrets_after: dict) -> None:
-        """Events another seat sees name no secret the holder still keeps after the action
-        (a card drawn, dice rolled, a secret count corrected): as a text, a list, a list
-        written out or a number of two digits or more; each event type and kind of secret
-        place reported once."""
-        if not events:
+    # ---- events: the same action, other secrets ----------------------------------------
+    def check_action(self, where: str, before: Any, action: dict, after: Any, events: list,
+                     seats: list[str], secrets: dict, secrets_after: dict,
+                     one_holder: bool = False) -> None:
+        """What an action tells a seat that may not know a secret does not change with it.
+
+        For each holder, the action is applied again to ``before`` with the holder's secrets
+        swapped (`swapped`). A viewer other than the holder (every other seat and the table)
+        sees a leak when the events it is sent differ between the two worlds while (a) the
+        holder's secrets after the action differ too (the difference is about a secret still
+        kept, not one the action spent: the dice of a round that is over) and (b) everything
+        the viewer is shown after the action (its view, prompts and choices) is the same (the
+        action did not reveal it to all: a card turned face up shows in the view)."""
+        if not events or not isinstance(events, list):
             return
-        every = [path for paths in secrets_after.values() for path in paths]
-        unsecret = _Memo(lambda: outside(after, every))  # one walk of the state for all
-
-        def elsewhere_of(holder: Any) -> tuple[set, set]:
-            """What the state holds outside ``holder``'s secrets: the unsecret part and the
-            other holders' secrets."""
-            words, found = set(unsecret()[0]), set(unsecret()[1])
-            for other, paths in secrets_after.items():
-                for path in paths if other != holder else ():
-                    words.update(strings(get(after, path)))
-                    found.update(numbers(get(after, path)))
-            return words, found
-
-        for holder, paths in secrets_after.items():
-            elsewhere = _Memo(lambda holder=holder: elsewhere_of(holder))
-            for viewer in [s for s in seats if s != holder] + ["public"]:
-                leaked = self._shown_in_events(after, viewer, paths, events, elsewhere)
-                said = leaked and (leaked[0], shown(self._key(holder, leaked[3])))
-                if leaked and said not in self.said:
-                    self.said.add(said)
-                    whose = f"{holder}'s secret" if holder is not None else "the secret"
-                    fix = f"give it \"private\": {holder!r} or " if holder is not None else ""
-                    self.note(where, f"event {leaked[0]!r} shows {whose} {leaked[1]} "
-                                     f"({leaked[2]}) to {viewer}: {fix}leave the secret out")
-                    return
-
-    def _known(self, after: Any, viewer: str, elsewhere: _Memo) -> tuple | None:
-        """(texts, numbers, lists and objects) of the viewer's view; None when the view
-        cannot be made."""
-        try:
-            view = as_json(self.module.public_view(after) if viewer == "public" else
-                           self.module.seat_view(after, viewer))
-        except Exception:  # noqa: BLE001 - the views' own checks report a broken view
-            return None
-        return (set(strings(view)), set(numbers(view)),
-                [p for p in parts(view) if isinstance(p, list | dict)])
-
-    def _shown_in_events(self, after, viewer, paths, events, elsewhere):
-        """(event type, place, what showed, path) of the first secret an event shows the
-        viewer, or None. What the viewer knows anyway is worked out only for a match."""
-        visible = [e for e in events if e.get("private") is None
-                   or (viewer != "public" and e.get("private") == viewer)]
-        if not visible:
-            return None
-        known = _Memo(lambda: self._known(after, viewer, elsewhere))
-
-        def unknown(kind: int, value: Any) -> bool:
-            """Not a text or number found elsewhere in the state (a card id many hold), nor
-            in the viewer's view (a card played is public from then on)."""
-            if kind < 2 and value in elsewhere()[kind]:
-                return False
-            found = known()
-            return found is not None and value not in found[kind]
-
-        for path in paths:
-            value = get(after, path)
-            words = {w for w in strings(value) if len(w) >= 3}
-            numbers_ = {n for n in numbers(value) if abs(n) >= NUMBER_AT_LEAST}
-            written = [re.compile(rf"(?<![\w.]){re.escape(str(n))}(?![\w]|\.\d)")
-                       for n in numbers_]
-            forms = text_forms(value)
-            composite = value if isinstance(value, list | dict) and len(list(leaves(value))) > 1 \
-                else MISSING
-            if not (words or numbers_ or forms or composite is not MISSING):
+        holders = list(secrets.items())
+        if one_holder and holders:  # between the checked positions: one holder a move
+            holders = [self.rnd.choice(holders)]
+        for holder, paths in holders:
+            viewers = [s for s in seats if s != holder] + ["public"]
+            found = self._leak(before, action, after, events, holder, paths, viewers,
+                               secrets_after.get(holder, []))
+            if found is None:
                 continue
-            for event in visible:
-                for word in strings(event):
-                    hit = next((w for w in words if (w == word or (len(w) >= 5 and w in word))
-                                and unknown(0, w)), None)
-                    if hit is None and forms and any(f in word for f in forms) and \
-                            unknown(2, value):
-                        hit = next(f for f in forms if f in word)
-                    if hit is None:
-                        hit = next((m.group(0) for n, r in zip(numbers_, written, strict=True)
-                                    if (m := r.search(word)) and unknown(1, n)), None)
-                    if hit is not None:
-                        return event.get("type"), shown(path), repr(hit), path
-                number = next((n for n in numbers(event) if n in numbers_ and unknown(1, n)),
-                              None)
-                if number is not None:
-                    return event.get("type"), shown(path), repr(number), path
-                if composite is not MISSING and any(p == composite for p in parts(event)) \
-                        and unknown(2, value):
-                    return event.get("type"), shown(path), json.dumps(composite), path
+            viewer, kind, detail = found
+            culprit = next((p for p in paths if self._leak(
+                before, action, after, events, holder, [p], [viewer],
+                secrets_after.get(holder, [])) is not None), None)
+            said = (kind, shown(self._key(holder, culprit)) if culprit else None)
+            if said in self.said:
+                continue
+            self.said.add(said)
+            whose = f"{holder}'s secret" if holder is not None else "the secret"
+            at = shown(culprit) if culprit else ", ".join(shown(p) for p in paths[:3])
+            fix = f"give it \"private\": {holder!r} or " if holder is not None else ""
+            self.note(where, f"event {kind!r} shows {whose} {at} to {viewer} ({detail} "
+                             f"differs when that secret does, and nothing else {viewer} is "
+                             f"shown does): {fix}leave the secret out")
+            return
+
+    def _leak(self, before, action, after, events, holder, paths, viewers, kept
+              ) -> tuple[str, str, str] | None:
+        """(viewer, event type, where the events differ) of a leak found by applying
+        ``action`` to ``before`` with ``paths`` swapped, or None."""
+        other = self.swapped(before, holder, paths)
+        try:
+            result = self.module.apply(other, action)
+            after_other, events_other = result
+            events_other, mine_all = as_json(events_other), as_json(events)
+        except Exception:  # noqa: BLE001 - the action needs the secret it had (a card played)
+            return None  # (or the events are not JSON: the events' own check says so)
+        if not isinstance(events_other, list):
+            return None
+        announced = self.announced
+        mine_all = [e for e in mine_all if not _of_type(e, announced)]
+        events_other = [e for e in events_other if not _of_type(e, announced)]
+        if all(get(after, p) == get(after_other, p) for p in kept):
+            return None  # the secrets swapped were spent: nothing still kept can show
+        for viewer in viewers:
+            mine, theirs = _sent(mine_all, viewer), _sent(events_other, viewer)
+            if mine == theirs:
+                continue
+            try:
+                if self.seen_by(after, viewer) != self.seen_by(after_other, viewer):
+                    continue  # the action shows it to this viewer anyway
+            except Exception:  # noqa: BLE001 - the view checks report a view that breaks
+                continue
+            at = next((i for i, (a, b) in enumerate(zip(mine, theirs, strict=False)) if a != b),
+                      min(len(mine), len(theirs)))
+            event = mine[at] if at < len(mine) else theirs[at]
+            kind = event.get("type") if isinstance(event, dict) else None
+            detail = (f"its {first_difference(mine[at], theirs[at])}" if at < len(mine)
+                      and at < len(theirs) else "which events are sent")
+            return viewer, kind, detail
         return None
 
 
-class _Memo:
-    """A value worked out on first use, then kept."""
+def _of_type(event: Any, kinds: frozenset) -> bool:
+    return isinstance(event, dict) and event.get("type") in kinds
 
-    def __init__(self, make: Callable[[], Any]) -> None:
-        self.make, self.done, self.value = make, False, None
 
-    def __call__(self) -> Any:
-        if not self.done:
-            self.value, self.done = self.make(), True
-        return self.value
+def _sent(events: list, viewer: str) -> list:
+    """The events ``viewer`` is sent: every event but those private to another seat."""
+    return [e for e in events if not isinstance(e, dict) or e.get("private") is None
+            or (viewer != "public" and e.get("private") == viewer)]

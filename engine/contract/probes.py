@@ -12,6 +12,9 @@ from typing import Any
 # values a plug-in meets in a field that still fits the field's shape (wrong id, zero, blank)
 ODD_VALUES: tuple[Any, ...] = ("", "no_such_id", 0, -1, 999, True, False, None, [], {})
 SKIP = object()
+# the reason the kit's own corrections and probes give: no game's words, so an event that
+# repeats the reason (as the docs ask) names nothing of the game
+NEUTRAL_REASON = "contract kit probe"
 
 
 class Values:
@@ -54,6 +57,14 @@ class Values:
         maker = getattr(self, f"_{kind}", None)
         return maker(schema, depth) if maker else SKIP
 
+    def reason(self, schema: Any) -> Any:
+        """A reason field gets the kit's neutral words when its shape takes them (never a
+        word of the game's, which an event repeating the reason would then seem to show)."""
+        fits = isinstance(schema, dict) and schema.get("type") in ("string", None) and \
+            schema.get("minLength", 0) <= len(NEUTRAL_REASON) <= schema.get("maxLength", 64) \
+            and "pattern" not in schema and "enum" not in schema
+        return NEUTRAL_REASON if fits else self.make(schema)
+
     def _integer(self, schema: dict, depth: int) -> int:
         lo, hi = schema.get("minimum", -2), schema.get("maximum", 12)
         if lo > hi:
@@ -70,7 +81,7 @@ class Values:
         fit = [w for w in self.words if lo <= len(w) <= hi]
         if "pattern" in schema:
             return SKIP if not fit else self.rnd.choice(fit)
-        extra = ["" if lo == 0 else "x" * lo, "contract kit"[:hi]]
+        extra = ["" if lo == 0 else "x" * lo, NEUTRAL_REASON[:hi]]
         return self.rnd.choice(fit + [e for e in extra if lo <= len(e) <= hi] or ["x" * lo])
 
     def _boolean(self, schema: dict, depth: int) -> bool:
@@ -98,7 +109,7 @@ class Values:
         props = schema.get("properties", {})
         for key, sub in props.items():
             if key in schema.get("required", ()) or self.rnd.random() < 0.5:
-                value = self.make(sub, depth + 1)
+                value = self.reason(sub) if key == "reason" else self.make(sub, depth + 1)
                 if value is SKIP:
                     if key in schema.get("required", ()):
                         return SKIP
@@ -137,7 +148,8 @@ def probe_actions(info: Any, values: Values, legal: list[dict], seats: list[str]
             if not fields and not optional:
                 continue
             name = rnd.choice(fields + optional)
-            value = values.make(props.get(name, {}))
+            value = values.reason(props.get(name, {})) if name == "reason" else \
+                values.make(props.get(name, {}))
             if value is SKIP:
                 continue
             action[name] = value
@@ -154,4 +166,31 @@ def probe_actions(info: Any, values: Values, legal: list[dict], seats: list[str]
                 rnd.choice(senders(info, seats))
             action = {**made, "type": kind, "by": by}
         out.append(action)
+    return out
+
+
+def unasked_actions(info: Any, values: Values, seat: str, own: Any, legal: list[dict],
+                    allowed: set) -> list[tuple[str, dict]]:
+    """(kind, action) from ``seat`` for every action kind it is not offered (``allowed``):
+    its own choice of that kind, refused; else another's legal action of that kind, sent by
+    this seat; else (one kind a position, drawn at random: such probes are mostly refused
+    for their values) one made from the kind's shape. The host's corrections (the app
+    refuses them from a phone) and roll actions (a phone enters a roll when no reader reads
+    the dice, issue 45) are left out."""
+    skip = set(info.host_actions) | set(getattr(info.bindings, "roll_actions", ()) or ())
+    out, made_from_shape = [], []
+    for kind in sorted(info.action_shapes):
+        if kind in allowed or kind in skip:
+            continue
+        mine = [c.action for c in own if c.action.get("type") == kind and c.refused is not None]
+        theirs = [a for a in legal if a.get("type") == kind]
+        if mine or theirs:
+            out.append((kind, dict(values.rnd.choice(mine or theirs), by=seat)))
+        else:
+            made_from_shape.append(kind)
+    if made_from_shape:
+        kind = values.rnd.choice(made_from_shape)
+        made = values.make(info.action_shapes[kind])
+        if made is not SKIP and isinstance(made, dict):
+            out.append((kind, {**made, "type": kind, "by": seat}))
     return out

@@ -78,4 +78,7 @@ INFO = GameInfo(
     canonical=lambda state, action: by_reads(actions.apply, state,
                                              canonical.canonical(state, action)),
     secrets=views.secrets,  # what not everyone may see (the contract kit checks it)
+    # the log tells everyone an event card's loss (who pays, how much, paid from the hidden
+    # resources): the amount paid, and who pays nothing, tell what a seat had (issue 68)
+    announced=frozenset({"lose"}),
 )

@@ -287,3 +287,19 @@ def test_a_path_the_server_does_not_know_answers_in_the_phones_language(app, cli
     assert script.get_json()["code"] == "no_page" and script.get_json()["ok"] is False
     wrong = client.delete("/", headers={"Accept-Language": lang})
     assert wrong.status_code == 405 and "Method Not Allowed" not in wrong.get_data(as_text=True)
+
+
+def test_a_join_link_keeps_its_language(client, app):
+    """A join link with ``&lang=de`` (issue 68) opens the seat's page in German and keeps
+    the choice; the redirect once dropped it (planted fault: `_play_url` without ``lang``
+    fails the first assertion). A language the app does not speak is not carried."""
+    game_id = create_game(client)
+    phone = app.test_client()
+    response = phone.get(join_url(app, game_id, "A") + "&lang=de")
+    assert response.status_code == 303
+    assert urlparse(response.headers["Location"]).query == "lang=de"
+    page = phone.get(response.headers["Location"])
+    assert page.status_code == 200 and '<html lang="de"' in page.get_data(as_text=True)
+    assert phone.get_cookie("lang").value == "de"
+    other = app.test_client().get(join_url(app, game_id, "B") + "&lang=xx")
+    assert urlparse(other.headers["Location"]).query == ""

@@ -79,6 +79,28 @@ ZOO: dict[str, tuple[list[tuple[str, str, str]], str]] = {
     "an event private to nobody": ([(RULES, '''        events.append({"type": "rolled", "private": seat,''',
                                      '''        events.append({"type": "rolled", "private": "Z" + seat,''')],
                                    "is private to no seat"),
+    # ---- issue 68's table: what the word-matching kit passed ------------------------------
+    "the new dice named to everyone (the starter's first die, a face many dice show)": ([(
+        RULES, '''    return s, events + _roll(s)''', '''    rolled = _roll(s)
+    events[-1]["opens_with"] = s["dice"][s["active"]][0]
+    return s, events + rolled''')], "event 'round_won' shows"),
+    "the bidder's dice named in the public log text (translated)": ([
+        (RULES, '''    return s, [{"type": "bid", "seat": s["bid"]["seat"], "count": count, "face": face}]''',
+         '''    mine = sum(d == face for d in s["dice"][s["bid"]["seat"]])
+    return s, [{"type": "bid", "seat": s["bid"]["seat"], "count": count, "face": face,
+                "mine": mine}]'''),
+        (RULES, '''    "bid": "{seat} bids {count} × {face}.",''',
+         '''    "bid": "{seat} bids {count} × {face} ({mine} of them in the cup).",'''),
+        (DE, 'msgid "{seat} bids {count} × {face}."\nmsgstr "{seat} bietet {count} × {face}."',
+         'msgid "{seat} bids {count} × {face} ({mine} of them in the cup)."\n'
+         'msgstr "{seat} bietet {count} × {face} ({mine} davon im Becher)."')],
+        "event 'bid' shows"),
+    "a bid accepted from any seat (a turn's move out of turn)": ([(
+        RULES, '''    if by != s["active"]:''', '''    if kind == "call" and by != s["active"]:''')],
+        "neither prompted nor offered a 'bid'"),
+    "a call answered by a seat that was not asked": ([(
+        RULES, '''    if by != s["active"]:''', '''    if kind == "bid" and by != s["active"]:''')],
+        "neither prompted nor offered a 'call'"),
     # ---- words --------------------------------------------------------------------------
     "a refusal text naming a param the refusal lacks": ([(
         RULES, '''        raise Refused("too_many_dice", total=total)''',
@@ -169,4 +191,23 @@ TOY_ZOO: dict[str, tuple[list[tuple[str, str, str]], str]] = {
         "sees: "),
     "the start player ignored": ([(RULES, '''"active": table.start,''', '''"active": seats[0],''')],
                                  "is asked first, not"),
+    # ---- issue 68's table: what the word-matching kit passed ------------------------------
+    "the card drawn told to everyone by its last digit (a value many cards share)": ([(
+        RULES, '''[{"type": "played", "seat": by, "card": card},''',
+        '''[{"type": "played", "seat": by, "card": card, "next": new[-1]},''')],
+        "event 'played' shows"),
+    "the card drawn named in the public log text (translated)": ([
+        (RULES, '''[{"type": "played", "seat": by, "card": card},''',
+         '''[{"type": "played", "seat": by, "card": card, "mark": new[-2:]},'''),
+        (RULES, '''    "played": "{seat} played {card}.",''',
+         '''    "played": "{seat} played {card} and drew a card marked {mark}.",'''),
+        *[(f"web/translations/{lang}/LC_MESSAGES/messages.po", f'msgid "{{seat}} played {{card}}."\nmsgstr "{old}"',
+           f'msgid "{{seat}} played {{card}} and drew a card marked {{mark}}."\nmsgstr "{old[:-1]} ({{mark}})."')
+          for lang, old in (("de", "{seat} hat {card} gespielt."), ("es", "{seat} ha jugado {card}."),
+                            ("it", "{seat} ha giocato {card}."), ("pl", "{seat} zagrywa kartę {card}."))]],
+        "event 'played' shows"),
+    "a card played accepted from any seat (a turn's move out of turn)": ([(
+        RULES, '''        if by != s["active"]:
+            raise Refused("not_your_turn", seat=s["active"])
+        card''', '''        card''')], "neither prompted nor offered a 'play'"),
 }

@@ -117,3 +117,31 @@ def test_the_kit_catches_a_catalog_number_without_a_range():
                for p in problems), problems
     assert not any("without a minimum" in p
                    for p in check_game(GAME, load_catalog("toy"), games=1))
+
+
+def test_a_game_without_cards_leaves_out_parts_stickers_and_bindings():
+    """docs/engine.md, "The declarations": a dice game the app rolls declares no catalog
+    parts, stickers or bindings (issue 68: they once had no defaults)."""
+    from engine.api import Bindings, GameInfo, SeatInfo, Texts
+
+    info = GameInfo(id="pig", names={"en": "Pig"}, seats=(SeatInfo("A", "Seat A", "blue"),),
+                    min_players=1, max_players=1, options=(), texts=Texts(), catalog="pig",
+                    web="pig.web")
+    assert (info.parts, info.stickers, info.bindings) == ((), (), Bindings())
+    with pytest.raises(TypeError):  # the web folder stays required, by name
+        GameInfo("pig", {"en": "Pig"}, (), 1, 1, (), Texts(), "pig")
+
+
+def test_the_kits_own_probes_give_a_neutral_reason():
+    """A reason field of a probe is the kit's neutral words, never a word taken from the
+    game's views ("assassin"), which an event repeating the reason would seem to show."""
+    import random
+
+    from engine.contract.probes import NEUTRAL_REASON, Values
+    from engine.shapes import TEXT, action, ints
+
+    values = Values(random.Random(1))
+    values.learn({"role": "assassin", "cards": ["assassin", "duke"]})
+    shape = action({"delta": ints(-1, 1)}, {"reason": TEXT})
+    made = [values.make(shape) for _ in range(40)]
+    assert {m["reason"] for m in made if "reason" in m} == {NEUTRAL_REASON}

@@ -88,3 +88,18 @@ def test_the_zoo_holds_issue_47s_table_and_more():
              "a correction text naming {after} the correction event lacks",
              "the start player ignored"]
     assert set(table) <= set(ZOO) and len(ZOO) + len(TOY_ZOO) >= 40
+
+
+def test_the_zoo_holds_issue_68s_table_on_both_games():
+    """Issue 68's misses of the word-matching kit, planted in the walk-through's game and the
+    toy: a drawn secret told to everyone in an event and in the log's text (by a value many
+    share, which no word rule can tell from a public one), a turn's move from any seat, an
+    answer to a claim from a seat that was not asked."""
+    liars = ["the new dice named to everyone (the starter's first die, a face many dice show)",
+             "the bidder's dice named in the public log text (translated)",
+             "a bid accepted from any seat (a turn's move out of turn)",
+             "a call answered by a seat that was not asked"]
+    toy = ["the card drawn told to everyone by its last digit (a value many cards share)",
+           "the card drawn named in the public log text (translated)",
+           "a card played accepted from any seat (a turn's move out of turn)"]
+    assert set(liars) <= set(ZOO) and set(toy) <= set(TOY_ZOO)

@@ -216,3 +216,33 @@ def test_a_game_outside_the_repository_is_a_domain_when_named(tmp_path, monkeypa
     assert [(d.name, d.translations) for d in i18n_tool.domains(["pig"])] == [
         ("pig", folder / "translations")]
     assert [d.name for d in i18n_tool.domains()] == ["shared"]
+
+
+def test_update_writes_no_machine_path_for_a_game_outside_the_repository(tmp_path,
+                                                                          monkeypatch):
+    """`i18n_tool update liars` on the walk-through's game copied outside this repository
+    (as its author keeps it): the .pot and .po name its files from the folder holding the
+    package ("tc_liarsdice/web/templates/phone.html:2"), never the author's absolute folder
+    (issue 68; planted fault: `_shown` returning ``str(path)`` again puts tmp_path in both)."""
+    import shutil
+    import sys
+
+    source = pathlib.Path(__file__).resolve().parents[1] / "plugins" / "liarsdice"
+    shutil.copytree(source / "tc_liarsdice", tmp_path / "tc_liarsdice",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    kept = {m: sys.modules.pop(m) for m in list(sys.modules)
+            if m == "tc_liarsdice" or m.startswith("tc_liarsdice.")}
+    monkeypatch.syspath_prepend(str(tmp_path))
+    try:
+        from tc_liarsdice import GAME
+
+        monkeypatch.setattr(i18n_tool, "installed_games", lambda: {"liars": GAME.info})
+        i18n_tool.update(["liars"])
+    finally:
+        for m in [m for m in sys.modules if m == "tc_liarsdice" or m.startswith("tc_liarsdice.")]:
+            del sys.modules[m]
+        sys.modules.update(kept)
+    translations = tmp_path / "tc_liarsdice" / "web" / "translations"
+    for path in (translations / "messages.pot", translations / "de/LC_MESSAGES/messages.po"):
+        text = path.read_text(encoding="utf-8")
+        assert str(tmp_path) not in text and "#: tc_liarsdice/web/templates/phone.html:2" in text
