@@ -38,6 +38,8 @@ SERVER_REASONS: dict[str, str] = {
                        "incomplete. The host makes a new one on the host page, under “Pair "
                        "the table display”.",
     "wrong_pin": "The PIN is wrong.",
+    "server_busy": "The server is busy with too many connections from this device or this "
+                   "network. Try again in a few seconds.",
     "rate_limited": "Too many attempts. Wait a minute and try again.",
     "game_paused": "The game is paused.",
     "game_closed": "The game has ended.",
