@@ -38,7 +38,17 @@ from companion.game.recipients import Connections
 from companion.game.sender import ViewSender
 from companion.game.service import GameService
 from companion.game.store import Store
-from companion.server import budget, frames, i18n, json_codec, security, settings, text, transport
+from companion.server import (
+    budget,
+    frames,
+    headers,
+    i18n,
+    json_codec,
+    security,
+    settings,
+    text,
+    transport,
+)
 from companion.wiring.hardware_manager import HardwareManager
 from hardware import atomic_file
 
@@ -156,6 +166,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_error_handler(405, common.wrong_method)
     sockets.init_app(made)
     text.init_app(app, common.refuse_text)  # one rule for text at every HTTP door
+    headers.init_app(app)  # CSP, no framing, nosniff, no referrer (issue 67)
 
     if app.config["START_HARDWARE"] and resolved.hardware:
         hardware.start()

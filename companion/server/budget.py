@@ -42,9 +42,12 @@ from collections import deque
 from functools import partial
 from http.cookies import CookieError, SimpleCookie
 
+from gunicorn.http import wsgi as gunicorn_wsgi
 from gunicorn.workers.gthread import TConn, ThreadWorker
 
 log = logging.getLogger(__name__)
+# every answer's Server header: not which server nor its version (issue 67, minor 4)
+gunicorn_wsgi.SERVER = "table-companion"
 
 HEAD_SECONDS = 10.0  # a phone on a weak Wi-Fi sends its head in well under a second
 MAX_HEAD = 64 * 1024  # gunicorn's own limits allow ~800 KB; no page of ours needs 64 KB
