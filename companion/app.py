@@ -39,6 +39,7 @@ from companion.game.sender import ViewSender
 from companion.game.service import GameService
 from companion.game.store import Store
 from companion.server import (
+    bodies,
     budget,
     frames,
     headers,
@@ -165,6 +166,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_error_handler(404, common.not_found)
     app.register_error_handler(405, common.wrong_method)
     sockets.init_app(made)
+    # a chunked body measured too; every 413 the app's own, translated (issue 67)
+    bodies.init_app(app, partial(common.too_large, app.config["MAX_CONTENT_LENGTH"]))
     text.init_app(app, common.refuse_text)  # one rule for text at every HTTP door
     headers.init_app(app)  # CSP, no framing, nosniff, no referrer (issue 67)
 

@@ -73,6 +73,11 @@ def wrong_method(_error):
     return _page_error("bad_request", 405)
 
 
+def too_large(limit: int):
+    """A body over the app's limit (any route, chunked too): the translated 413."""
+    return _page_error("too_big", 413, {"what": f"> {limit // (1024 * 1024)} MB"})
+
+
 def _page_error(code: str, status: int, params: dict | None = None):
     """A refusal no route made: as JSON to a script, as the error page to a browser."""
     if request.is_json or request.path.endswith(".json") or request.accept_mimetypes.best == \

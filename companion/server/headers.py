@@ -2,7 +2,7 @@
 
 - Content-Security-Policy: scripts, styles, pictures, fonts and connections from this server
   only (its WebSockets included), no plugin, no `<base>` elsewhere, forms posted here only,
-  and no page framed by another site (`frame-ancestors 'none'`, also X-Frame-Options for older
+  and no page framed by another site (`frame-ancestors 'self'`, also X-Frame-Options for older
   browsers): a page of ours cannot be laid under another site's buttons. The pages have no
   inline script but JSON data blocks (not run) and one inline handler, the language select's
   ``this.form.submit()``, allowed by its hash alone ('unsafe-hashes'). Inline styles stay
@@ -39,13 +39,13 @@ def policy(host: str) -> str:
             "style-src 'self' 'unsafe-inline'; "
             "img-src 'self' data: blob:; "
             f"connect-src 'self'{sockets}; "
-            "object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'")
+            "object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'self'")
 
 
 def add(response):
     headers = response.headers
     headers.setdefault("Content-Security-Policy", policy(request.host))
-    headers.setdefault("X-Frame-Options", "DENY")
+    headers.setdefault("X-Frame-Options", "SAMEORIGIN")
     headers.setdefault("X-Content-Type-Options", "nosniff")
     headers.setdefault("Referrer-Policy", "no-referrer")
     return response
