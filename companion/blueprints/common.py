@@ -14,7 +14,7 @@ from companion import context
 from companion.blueprints import game_assets
 from companion.game import views
 from companion.game.service import GameService, Identity, LiveGame
-from companion.server import i18n, netinfo, security, text
+from companion.server import budget, i18n, netinfo, security, text
 from engine.api import Refused
 
 SEAT_COOKIE = "tc_seat_{}"
@@ -219,7 +219,9 @@ def render_page(template: str, role: str, live: LiveGame | None, status: int = 2
 
 # identities ------------------------------------------------------------------------------
 def client_key(game_id: str, what: str) -> tuple:
-    return (request.remote_addr, game_id, what)
+    """Whose attempts: an address (an IPv6 one by its /64, one device's addresses), a game,
+    what is tried."""
+    return (budget.address_key(request.remote_addr or ""), game_id, what)
 
 
 def seat_identity(game_id: str) -> Identity | None:
