@@ -224,6 +224,28 @@ def client_key(game_id: str, what: str) -> tuple:
     return (budget.address_key(request.remote_addr or ""), game_id, what)
 
 
+MAX_OPEN_GAMES = 100  # games not finished: the lobby a table scrolls through
+
+
+def may_create() -> None:
+    """A new game or an import may go on, or Refused (translated) with one log line: the
+    rate of `security.CreationLimits` and at most `MAX_OPEN_GAMES` games not finished (the
+    machine itself is not held)."""
+    if request.remote_addr in budget.THE_MACHINE:  # the owner's own scripts and tools
+        return
+    address = client_key("*", "new")[0]
+    open_games = sum(1 for g in service().all() if g.status != "finished")
+    if open_games >= MAX_OPEN_GAMES:
+        current_app.logger.warning("refused a new game from %s: %d games not finished",
+                                   address, open_games)
+        raise Refused("too_many_games_open", count=open_games)
+    why = current_app.extensions.setdefault("tc.creations", security.CreationLimits()) \
+        .attempt(address)
+    if why is not None:
+        current_app.logger.warning("refused a new game from %s: %s", address, why)
+        raise Refused("too_many_new_games")
+
+
 def seat_identity(game_id: str) -> Identity | None:
     return service().identify(game_id, request.cookies.get(SEAT_COOKIE.format(game_id)),
                               "seat")

@@ -127,6 +127,26 @@ def game_key(key: tuple) -> tuple:
     return ("*", key[1], key[2])
 
 
+class CreationLimits:
+    """New games and imports (issue 67: 131 imports in 26 s, the lobby at 137 games): at
+    most ``per_address`` from one address and ``overall`` from all in a sliding ``window``
+    (seconds). Each counts when tried: a refused or failing import costs its replay too."""
+
+    def __init__(self, per_address: int = 6, overall: int = 20, window: float = 600.0) -> None:
+        self.per_address, self.overall, self.window = per_address, overall, window
+        self._limiter = RateLimiter(per_address, window)
+        self._all = RateLimiter(overall, window)
+
+    def attempt(self, address: str) -> str | None:
+        """None when ``address`` may create one more game now, else why not (for the log)."""
+        if self._limiter.blocked(("new", address)):
+            return f"more than {self.per_address} new games in {self.window:g} s from it"
+        if not self._all.attempt(("new", "*")):
+            return f"more than {self.overall} new games in {self.window:g} s in all"
+        self._limiter.fail(("new", address))
+        return None
+
+
 # Log redaction ---------------------------------------------------------------------------
 _SECRET_PATTERNS = [
     re.compile(r"(?i)((?:code|token|host_token|pin|csrf_token)=)[^&\s\"']+"),
