@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import os
 import shutil
+from functools import partial
 from pathlib import Path
 
 from flask import Flask
@@ -37,7 +38,18 @@ from companion.game.recipients import Connections
 from companion.game.sender import ViewSender
 from companion.game.service import GameService
 from companion.game.store import Store
-from companion.server import frames, i18n, json_codec, security, settings, text, transport
+from companion.server import (
+    bodies,
+    budget,
+    frames,
+    headers,
+    i18n,
+    json_codec,
+    security,
+    settings,
+    text,
+    transport,
+)
 from companion.wiring.hardware_manager import HardwareManager
 from hardware import atomic_file
 
@@ -84,6 +96,14 @@ def clean_stale_writes(data_dir: Path) -> None:
         log.warning("removed %s, left by an interrupted write", path)
 
 
+def server_busy(app: Flask, environ, start_response):
+    """The translated 503 of a request over its share of the threads (`budget.Budget`)."""
+    with app.request_context(environ):
+        response = common.json_error("server_busy", {}, 503)
+        response.headers["Retry-After"] = "10"
+        return response(environ, start_response)
+
+
 def create_app(test_config: dict | None = None) -> Flask:
     """The app, with its settings resolved once (companion/server/settings.py): defaults <
     DATA/config.json < COMPANION_* environment < ``test_config`` (`companion serve` passes
@@ -122,6 +142,9 @@ def create_app(test_config: dict | None = None) -> Flask:
                         max_http_buffer_size=64 * 1024, **transport.SOCKETIO_OPTIONS)
     app.session_interface = transport.SocketSession()  # none opened per socket event
     app.wsgi_app = transport.NoDeflate(app.wsgi_app)  # plain WebSocket frames: less Pi CPU
+    # unproven requests and sockets within their share of the threads (issue 67)
+    app.wsgi_app = budget.Budget(app.wsgi_app, service, resolved.server.threads,
+                                 partial(server_busy, app))
     frame_log = frames.FrameLog()  # malformed frames: one line each
     frames.guard(frame_log)
     Compress(app)  # pages, scripts, styles and JSON go out compressed (not the MJPEG preview)
@@ -143,7 +166,10 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_error_handler(404, common.not_found)
     app.register_error_handler(405, common.wrong_method)
     sockets.init_app(made)
+    # a chunked body measured too; every 413 the app's own, translated (issue 67)
+    bodies.init_app(app, partial(common.too_large, app.config["MAX_CONTENT_LENGTH"]))
     text.init_app(app, common.refuse_text)  # one rule for text at every HTTP door
+    headers.init_app(app)  # CSP, no framing, nosniff, no referrer (issue 67)
 
     if app.config["START_HARDWARE"] and resolved.hardware:
         hardware.start()

@@ -14,7 +14,7 @@ from companion import context
 from companion.blueprints import game_assets
 from companion.game import views
 from companion.game.service import GameService, Identity, LiveGame
-from companion.server import i18n, netinfo, security, text
+from companion.server import budget, i18n, netinfo, security, text
 from engine.api import Refused
 
 SEAT_COOKIE = "tc_seat_{}"
@@ -71,6 +71,11 @@ def not_found(_error):
 def wrong_method(_error):
     """A known path asked with a method it does not answer (a GET of a form's POST)."""
     return _page_error("bad_request", 405)
+
+
+def too_large(limit: int):
+    """A body over the app's limit (any route, chunked too): the translated 413."""
+    return _page_error("too_big", 413, {"what": f"> {limit // (1024 * 1024)} MB"})
 
 
 def _page_error(code: str, status: int, params: dict | None = None):
@@ -214,7 +219,31 @@ def render_page(template: str, role: str, live: LiveGame | None, status: int = 2
 
 # identities ------------------------------------------------------------------------------
 def client_key(game_id: str, what: str) -> tuple:
-    return (request.remote_addr, game_id, what)
+    """Whose attempts: an address (an IPv6 one by its /64, one device's addresses), a game,
+    what is tried."""
+    return (budget.address_key(request.remote_addr or ""), game_id, what)
+
+
+MAX_OPEN_GAMES = 100  # games not finished: the lobby a table scrolls through
+
+
+def may_create() -> None:
+    """A new game or an import may go on, or Refused (translated) with one log line: the
+    rate of `security.CreationLimits` and at most `MAX_OPEN_GAMES` games not finished (the
+    machine itself is not held)."""
+    if request.remote_addr in budget.THE_MACHINE:  # the owner's own scripts and tools
+        return
+    address = client_key("*", "new")[0]
+    open_games = sum(1 for g in service().all() if g.status != "finished")
+    if open_games >= MAX_OPEN_GAMES:
+        current_app.logger.warning("refused a new game from %s: %d games not finished",
+                                   address, open_games)
+        raise Refused("too_many_games_open", count=open_games)
+    why = current_app.extensions.setdefault("tc.creations", security.CreationLimits()) \
+        .attempt(address)
+    if why is not None:
+        current_app.logger.warning("refused a new game from %s: %s", address, why)
+        raise Refused("too_many_new_games")
 
 
 def seat_identity(game_id: str) -> Identity | None:

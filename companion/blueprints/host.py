@@ -14,7 +14,8 @@ bp = Blueprint("host", __name__)
 def host_page(game_id: str):
     live = common.live_or_404(game_id)
     if common.host_identity(game_id) is None:
-        return common.render_page("host_login.html", "host", live)
+        return common.render_page("host_login.html", "host", live,
+                                  screens_cleared=not common.service().store.has_tokens(live.id))
     return common.render_page(
         "host.html", "host", live,
         socket_auth={"role": "host", "game": live.id,

@@ -142,6 +142,7 @@ def create():
         if not PIN_RE.match(pin):
             raise Refused("bad_setup", detail="PIN: 4-8 digits")
         setup = parse_setup(request.form, _game_spec(name))
+        common.may_create()
         live = common.service().create(name, setup, pin, to_table=_to_table(request.form))
     except Refused as exc:
         return _render_new(common.error_dict(None, exc.code, exc.params), 400)

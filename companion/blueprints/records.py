@@ -42,6 +42,7 @@ def import_record():
             record = json.loads(upload.read(MAX_RECORD + 1).decode("utf-8"))
         except (UnicodeDecodeError, ValueError, RecursionError) as exc:
             raise Refused("bad_record", detail="not JSON") from exc
+        common.may_create()
         live = common.service().import_record(record, pin)
     except Refused as exc:
         games, broken = common.lobby_games()

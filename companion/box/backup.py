@@ -162,6 +162,7 @@ def restore(file: Path | str, data_dir: Path | str, force: bool = False,
             raise BackupError(f"{file}: some games do not replay from their action log "
                               "(restore anyway with --force; they stay listed as broken):\n  "
                               + "\n  ".join(problems))
+        fresh_screens(staged)  # before it is swapped in: no token of the file opens anything
         now = now or dt.datetime.now()
         kept = None
         Path(data_dir).mkdir(parents=True, exist_ok=True)
@@ -216,6 +217,26 @@ def processes_with_open(database: Path) -> list[int]:
         if wanted.intersection(links):
             pids.append(int(entry.name))
     return sorted(pids)
+
+
+def fresh_screens(database: Path) -> None:
+    """Every screen pairs again after a restore (issue 67): the file's tokens (seats, hosts,
+    table displays, pairing codes) are deleted and every seat gets a new join code, so a
+    token or a code planted in a backup, or kept by a phone since, opens nothing. The host
+    logs in with the PIN and seats the phones again from the host page (it says so)."""
+    from companion.server.security import new_join_code
+
+    con = sqlite3.connect(database, timeout=30)
+    try:
+        with con:
+            con.execute("DELETE FROM tokens")
+            for game, seat in con.execute("SELECT game, seat FROM seats").fetchall():
+                con.execute("UPDATE seats SET join_code = ? WHERE game = ? AND seat = ?",
+                            (new_join_code(), game, seat))
+    except sqlite3.DatabaseError as exc:
+        raise BackupError(f"clearing the tokens of {database} failed: {exc}") from exc
+    finally:
+        con.close()
 
 
 def _copy_database(source: Path, target: Path, single_file: bool) -> None:

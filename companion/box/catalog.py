@@ -71,6 +71,8 @@ REASONS = {
     "not_face_card": "{card} is not a card the camera can learn by its face",
     "face_request": "the request must name the card (entry, as text)",
     "not_an_image": "this is not a picture (a PNG or JPEG of the card's face)",
+    "picture_too_large": "this picture holds {megapixels} million pixels; at most {limit} "
+                         "million are taken (a phone photo of the card is enough)",
     "face_shape": "a picture of {width}×{height} pixels is not a card's face (too small or "
                   "too long)",
     "no_card": "the camera sees no card in the dice tray: lay the card there alone, face up "

@@ -18,6 +18,7 @@ import cv2
 import numpy as np
 
 from companion.box.catalog import CatalogError, override_dir, problem
+from companion.server import picture_budget
 from hardware import atomic_file
 
 MAX_UPLOAD = 4 * 1024 * 1024  # a scan or phone photo of a card (the app's request limit)
@@ -115,10 +116,17 @@ def check_picture(picture) -> np.ndarray:
 
 
 def decode_upload(data: bytes) -> np.ndarray:
-    """An uploaded scan or photo of a face (PNG, JPEG, ...) as BGR; transparent corners
-    become white. Refused (translated) when it is no picture or too large a file."""
+    """An uploaded scan or photo of a face (PNG or JPEG) as BGR; transparent corners
+    become white. Refused (translated) when it is no picture, too large a file, or declares
+    more pixels than `picture_budget.MAX_PIXELS` (checked before decoding)."""
     if not isinstance(data, bytes | bytearray) or not data or len(data) > MAX_UPLOAD:
         raise CatalogError([problem("(faces)", None, None, "not_an_image")])
+    try:  # the header's size first: a small file may declare gigabytes of pixels
+        if picture_budget.header_size(bytes(data)) is None:
+            raise CatalogError([problem("(faces)", None, None, "not_an_image")])
+    except picture_budget.TooLarge as error:
+        raise CatalogError([problem("(faces)", None, None, "picture_too_large",
+                                    **error.megapixels())]) from None
     try:
         image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_UNCHANGED)
     except cv2.error:

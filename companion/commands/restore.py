@@ -31,3 +31,5 @@ def command(file: Path, data_dir: Path, force: bool) -> None:
     for problem in result.problems:
         click.echo(f"does not replay (listed as broken): {problem}")
     click.echo(f"restored {result.restored_from}")
+    click.echo("every screen pairs again: the host logs in with the PIN, the phones join with "
+               "the new join codes on the host page, the table display is paired again")

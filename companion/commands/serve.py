@@ -193,7 +193,7 @@ def command(host: str | None, port: int | None, data_dir: str | None, demo: bool
     Options left out come from the settings: COMPANION_* environment variables, else
     DATA/config.json, else the defaults (docs/server.md, Settings).
     """
-    from companion.server import memory, netinfo, settings
+    from companion.server import budget, memory, netinfo, settings
 
     memory.configure()  # malloc's arenas and mmap threshold, before any thread: the worker
     # forked from here inherits them (companion/server/memory.py)
@@ -230,8 +230,9 @@ def command(host: str | None, port: int | None, data_dir: str | None, demo: bool
     options = {
         "bind": f"[{host}]:{port}" if ":" in host else f"{host}:{port}",
         "workers": 1,
-        "worker_class": "gthread",
-        "threads": server.threads,
+        # gthread with the table's budget: heads read by the main loop, connections capped
+        # per address (companion/server/budget.py)
+        **budget.worker_options(server.threads),
         "timeout": 0,  # long-lived WebSockets are not stuck workers
         "graceful_timeout": 5,
         "keepalive": 5,

@@ -38,6 +38,14 @@ SERVER_REASONS: dict[str, str] = {
                        "incomplete. The host makes a new one on the host page, under “Pair "
                        "the table display”.",
     "wrong_pin": "The PIN is wrong.",
+    "too_many_new_games": "Too many new games from this network lately. Wait a few minutes, or "
+                          "go on with a game of the lobby.",
+    "too_many_games_open": ("{count} game is not finished: its host ends it on its host page "
+                            "before another starts.",
+                            "{count} games are not finished: the host of one ends it on its "
+                            "host page before another starts.", "count"),
+    "server_busy": "The server is busy with too many connections from this device or this "
+                   "network. Try again in a few seconds.",
     "rate_limited": "Too many attempts. Wait a minute and try again.",
     "game_paused": "The game is paused.",
     "game_closed": "The game has ended.",

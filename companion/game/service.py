@@ -347,6 +347,7 @@ class GameService:
         does); an imported record is not."""
         kind = self._kinds(game)
         limits.check_setup(setup)
+        limits.check_options(kind.info, setup.get("options"))  # before the game's code
         setup = copy.deepcopy(text.normalise(setup))
         if add_seed:
             setup.setdefault("seed", random.SystemRandom().randrange(2**31))
@@ -635,12 +636,17 @@ class GameService:
                 raise
             raise Refused("bad_record", detail=exc.code) from exc
         record = text.normalise(record)
+        name = str(record.get("game"))[:40]
         try:
-            kind = self._kinds(str(record.get("game")))
-        except Exception as exc:  # no such game, or its catalog does not load: refused
-            log.warning("a record of game %r cannot be imported", record.get("game"),
-                        exc_info=True)
-            raise Refused("bad_record", detail=f"game {record.get('game')!r}") from exc
+            kind = self._kinds(name)
+        except Exception as exc:  # no such game (`../../etc/passwd`), or its catalog does
+            # not load: refused, in one log line (the reason, not a traceback)
+            log.warning("a record of game %r cannot be imported: %s", name, str(exc)[:200])
+            raise Refused("bad_record", detail=f"game {name!r}") from exc
+        try:
+            limits.check_options(kind.info, record["setup"].get("options"))
+        except Refused as exc:
+            raise Refused("bad_record", detail=exc.params.get("detail", exc.code)) from exc
         try:  # an older record in today's meaning first (engine/record.py)
             record = engine_record.migrate(kind.module, record)
         except engine_record.RecordError as exc:

@@ -346,6 +346,12 @@ class Store:
                       ("DELETE FROM tokens WHERE game = ? AND role = 'host'", (game_id,))])
             return gone
 
+    def has_tokens(self, game_id: str) -> bool:
+        """Does any screen (seat, host, table) hold a token of the game? None after a
+        restore (companion/box/backup.py `fresh_screens`)."""
+        return bool(self._all("SELECT 1 FROM tokens WHERE game = ? AND role != 'pairing' "
+                              "LIMIT 1", (game_id,)))
+
     def claimed_seats(self, game_id: str) -> set[str]:
         rows = self._all("SELECT DISTINCT seat FROM tokens WHERE game = ? AND role = 'seat'",
                          (game_id,))

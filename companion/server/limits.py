@@ -97,3 +97,19 @@ def check_setup(setup: Any) -> None:
     for key in ("demo", "first_game"):
         if key in setup and type(setup[key]) is not bool:
             raise Refused("bad_setup", detail=key)
+
+
+def check_options(info, options: Any) -> None:
+    """A setup's ``options``: absent, or an object of the game's declared option names
+    (`GameInfo.options`) to plain values; refused before the game's setup sees them (a list
+    reached a game's option code as an AttributeError, issue 67)."""
+    if options is None:
+        return
+    if not isinstance(options, dict):
+        raise Refused("bad_setup", detail="options")
+    declared = {option.id for option in getattr(info, "options", ()) or ()}
+    for name, value in options.items():
+        if declared and name not in declared:
+            raise Refused("bad_setup", detail=f"options.{str(name)[:40]}")
+        if value is not None and type(value) not in (str, int, bool):
+            raise Refused("bad_setup", detail=f"options.{str(name)[:40]}")

@@ -90,20 +90,61 @@ class RateLimiter:
     def attempt(self, key: tuple) -> bool:
         """Reserve one attempt before the slow check (a PIN hash): False when the limit is
         reached. Concurrent guesses each take a place first, so at most ``limit`` are
-        checked per window. Call `succeeded` when the attempt was right."""
+        checked per window. Call `succeeded` when the attempt was right.
+
+        A PIN's key also counts for its game from every address at once (`game_key`: at most
+        ``PER_GAME_PINS`` times ``limit``): twenty addresses (one IPv6 device may have many)
+        no longer guess twenty times as fast (issue 67)."""
+        keys = [key] + ([game_key(key)] if _is_pin(key) else [])
+        limits = [self.limit, PER_GAME_PINS * self.limit]
         with self._lock:
-            q = self._prune(key, time.monotonic())
-            if len(q) >= self.limit:
+            now = time.monotonic()
+            queues = [self._prune(k, now) for k in keys]
+            if any(len(q) >= most for q, most in zip(queues, limits, strict=False)):
                 return False
-            q.append(time.monotonic())
+            for q in queues:
+                q.append(now)
             return True
 
     def succeeded(self, key: tuple) -> None:
-        """A right attempt does not count against the key."""
+        """A right attempt does not count against the key (nor its game's)."""
         with self._lock:
-            q = self._fails.get(key)
-            if q:
-                q.pop()
+            for k in [key] + ([game_key(key)] if _is_pin(key) else []):
+                q = self._fails.get(k)
+                if q:
+                    q.pop()
+
+
+PER_GAME_PINS = 2  # a game's PIN: twice one address's attempts from all addresses together
+
+
+def _is_pin(key: tuple) -> bool:
+    return isinstance(key, tuple) and len(key) == 3 and key[2] == "pin"
+
+
+def game_key(key: tuple) -> tuple:
+    """The key of ``key``'s game and kind, whatever the address."""
+    return ("*", key[1], key[2])
+
+
+class CreationLimits:
+    """New games and imports (issue 67: 131 imports in 26 s, the lobby at 137 games): at
+    most ``per_address`` from one address and ``overall`` from all in a sliding ``window``
+    (seconds). Each counts when tried: a refused or failing import costs its replay too."""
+
+    def __init__(self, per_address: int = 6, overall: int = 20, window: float = 600.0) -> None:
+        self.per_address, self.overall, self.window = per_address, overall, window
+        self._limiter = RateLimiter(per_address, window)
+        self._all = RateLimiter(overall, window)
+
+    def attempt(self, address: str) -> str | None:
+        """None when ``address`` may create one more game now, else why not (for the log)."""
+        if self._limiter.blocked(("new", address)):
+            return f"more than {self.per_address} new games in {self.window:g} s from it"
+        if not self._all.attempt(("new", "*")):
+            return f"more than {self.overall} new games in {self.window:g} s in all"
+        self._limiter.fail(("new", address))
+        return None
 
 
 # Log redaction ---------------------------------------------------------------------------

@@ -385,6 +385,22 @@ class DiceEmulator:
                     self._send_all(protocol.dice_list_bodies(self._seq, self.groups))
 
 
+def cross_site(headers) -> str | None:
+    """Why a control request comes from a web page, or None (issue 67): a page on any site
+    may POST to 127.0.0.1 (a "simple" request, no preflight: ``text/plain`` or a form), and
+    the control port would roll. A browser names the page's origin (``Origin``,
+    ``Sec-Fetch-Site``) on every such request; curl, scripts and the tests send neither. A
+    text or multipart body is never this port's JSON either."""
+    if headers.get("Origin") is not None:
+        return "a request from a web page (Origin)"
+    if (headers.get("Sec-Fetch-Site") or "none") not in ("none", "same-origin"):
+        return "a request from a web page (Sec-Fetch-Site)"
+    kind = (headers.get("Content-Type") or "").split(";", 1)[0].strip().lower()
+    if kind in ("text/plain", "multipart/form-data"):
+        return f"a body of {kind}, not JSON"
+    return None
+
+
 def serve_http(emulator: DiceEmulator, port: int = 0, host: str = "127.0.0.1"):
     """A tiny control endpoint: ``POST /roll`` (optional JSON ``{"faces": {die: n},
     "dice": [die, ...]}``: ``dice`` rerolls only those), ``POST /add`` (``{"die": id,
@@ -407,6 +423,10 @@ def serve_http(emulator: DiceEmulator, port: int = 0, host: str = "127.0.0.1"):
                 self._reply(404, {"error": "not_found"})
 
         def do_POST(self) -> None:  # noqa: N802
+            refusal = cross_site(self.headers)
+            if refusal:
+                self._reply(403, {"error": "cross_site", "detail": refusal})
+                return
             length = int(self.headers.get("Content-Length") or 0)
             try:
                 payload = json.loads(self.rfile.read(length) or b"{}")
