@@ -32,7 +32,17 @@ Targets (docs/pi-appliance.md, issue 37): core_share <= 0.03 (0.15 of a Pi core)
 rss_mb <= 120 at the end, rss_slope_mb_per_hour <= 2 after the warm-up, lost 0. Usage:
     .venv/bin/python bench/evening.py [--games wwe,pillars] [--minutes 3] [--repeat 1]
         [--sample-every 15] [--warmup MIN] [--tracemalloc [--trace-frames 6]] [--no-camera]
-        [--parallel] [--camera-ab 10]
+        [--parallel] [--camera-ab 10] [--against COMMIT]
+``--against COMMIT`` (issue 71) runs the same evening on COMMIT's server too, at the same
+time: COMMIT checked out into a temporary ``git worktree`` (removed after), its server
+started from that checkout (its cwd, its source first on PYTHONPATH, this venv's packages;
+the process prints where it imported ``companion`` from and the bench stops unless it is
+that checkout), the same frames, the same seed, its own table, dice and data. Both are
+measured over the same minutes (they start measuring together), so whatever loads the
+machine loads both: the ratios this / against (``ratio``: total and per part, and
+``ratio_per_minute``: the median, min and max of each minute's ratio) show a regression
+however busy the machine is. (Running both at once is interleaving taken to the limit:
+each minute of one has the same minute of the other beside it, with no start-ups between.)
 ``--parallel`` runs the games' evenings at the same time, a process each (core share is CPU
 time, not wall time; the load each adds is in ``loadavg_1m``).
 ``--no-camera`` leaves the camera lost and idle (the server and the dice alone: whose
@@ -40,7 +50,9 @@ memory grows). ``lost`` compares each acknowledged action in the canonical form 
 stores (``GameInfo.canonical``, made from the replayed record's state before it).
 JSON last line: {"games": {"<id>": {"core_share", "rss_mb", "rss_slope_mb_per_hour",
 "lost", "rss_samples", "capture_share_copy", "capture_share_mapped",
-"camera_share_every_frame", "camera_share_stride", "parts", ...}}}
+"camera_share_every_frame", "camera_share_stride", "parts", "per_minute", ...}}};
+with ``--against``: {"games": {"<id>": {"this": {...}, "against": {...}, "ratio": {...},
+"ratio_per_minute": {...}}}, "against": "<full commit>", ...}.
 """
 from __future__ import annotations
 
