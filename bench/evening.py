@@ -32,7 +32,17 @@ Targets (docs/pi-appliance.md, issue 37): core_share <= 0.03 (0.15 of a Pi core)
 rss_mb <= 120 at the end, rss_slope_mb_per_hour <= 2 after the warm-up, lost 0. Usage:
     .venv/bin/python bench/evening.py [--games wwe,pillars] [--minutes 3] [--repeat 1]
         [--sample-every 15] [--warmup MIN] [--tracemalloc [--trace-frames 6]] [--no-camera]
-        [--parallel] [--camera-ab 10]
+        [--parallel] [--camera-ab 10] [--against COMMIT]
+``--against COMMIT`` (issue 71) runs the same evening on COMMIT's server too, at the same
+time: COMMIT checked out into a temporary ``git worktree`` (removed after), its server
+started from that checkout (its cwd, its source first on PYTHONPATH, this venv's packages;
+the process prints where it imported ``companion`` from and the bench stops unless it is
+that checkout), the same frames, the same seed, its own table, dice and data. Both are
+measured over the same minutes (they start measuring together), so whatever loads the
+machine loads both: the ratios this / against (``ratio``: total and per part, and
+``ratio_per_minute``: the median, min and max of each minute's ratio) show a regression
+however busy the machine is. (Running both at once is interleaving taken to the limit:
+each minute of one has the same minute of the other beside it, with no start-ups between.)
 ``--parallel`` runs the games' evenings at the same time, a process each (core share is CPU
 time, not wall time; the load each adds is in ``loadavg_1m``).
 ``--no-camera`` leaves the camera lost and idle (the server and the dice alone: whose
@@ -40,7 +50,9 @@ memory grows). ``lost`` compares each acknowledged action in the canonical form 
 stores (``GameInfo.canonical``, made from the replayed record's state before it).
 JSON last line: {"games": {"<id>": {"core_share", "rss_mb", "rss_slope_mb_per_hour",
 "lost", "rss_samples", "capture_share_copy", "capture_share_mapped",
-"camera_share_every_frame", "camera_share_stride", "parts", ...}}}
+"camera_share_every_frame", "camera_share_stride", "parts", "per_minute", ...}}};
+with ``--against``: {"games": {"<id>": {"this": {...}, "against": {...}, "ratio": {...},
+"ratio_per_minute": {...}}}, "against": "<full commit>", ...}.
 """
 from __future__ import annotations
 
@@ -220,6 +232,9 @@ def camera_cost(folder: Path, seconds: float, fps: float = 30.0, rounds: int = 2
 # Run in the server process when tracing: tracemalloc from the start (it survives
 # gunicorn's fork), and in the forked worker a thread that dumps a snapshot whenever a
 # ``*.want`` file appears in the trace folder (threads do not survive a fork, hence the hook).
+# First in the server process: where its code comes from (checked against its root).
+IMPORTED = "import companion; print('imported companion from', companion.__file__, " \
+    "flush=True)\n"
 TRACED_MAIN = """
 import os, sys, threading, time, tracemalloc
 from pathlib import Path
@@ -244,31 +259,40 @@ class Server:
     """`companion serve` with camera and dice, on a temp data directory."""
 
     def __init__(self, data: Path, game: str, frames: Path | None, dice_port: str,
-                 trace: Path | None = None, trace_frames: int = 1) -> None:
+                 trace: Path | None = None, trace_frames: int = 1,
+                 root: Path = ROOT) -> None:
         self.data = data
         self.trace = trace
+        self.root = root
         # no frames: a folder that is not there, so the camera is lost and idle (the
         # server and the dice alone, to tell whose memory grows)
         camera = frames if frames is not None else data / "no-camera"
+        # ``root``'s own source first on the path (another commit's checkout for --against:
+        # this venv's packages, its own code), and the process says where it imported from
         env = dict(os.environ, PYTHONUNBUFFERED="1", COMPANION_CAMERA=f"folder:{camera}",
-                   COMPANION_DICE_PORT=dice_port, COMPANION_DICE_EMULATE="off")
-        code = "from companion.cli import main; main()"
+                   COMPANION_DICE_PORT=dice_port, COMPANION_DICE_EMULATE="off",
+                   PYTHONPATH=os.pathsep.join(
+                       [str(root), *filter(None, [os.environ.get("PYTHONPATH")])]))
+        code = IMPORTED + "from companion.cli import main; main()"
         if trace is not None:
             trace.mkdir(parents=True, exist_ok=True)
             env.update(EVENING_TRACE_DIR=str(trace), EVENING_TRACE_FRAMES=str(trace_frames))
-            code = TRACED_MAIN
+            code = IMPORTED + TRACED_MAIN
         self.proc = subprocess.Popen(
             [sys.executable, "-c", code, "serve",
              "--host", "127.0.0.1", "--port", "0", "--data", str(data), "--threads", "60",
              "--demo", "--demo-game", game],
-            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+            cwd=root, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
             start_new_session=True, env=env)
+        self.imported: Path | None = None  # where its `companion` package came from
         self.joins: dict[str, str] = {}
         self.pair_url = None
         self.log: list[str] = []
         port = None
         for line in self.proc.stdout:
             self.log.append(line)
+            if m := re.match(r"imported companion from (\S+)", line):
+                self.imported = Path(m.group(1)).resolve().parent.parent
             if m := re.search(r"Table display:\s+(\S+)", line):
                 self.pair_url = m.group(1)
             if m := re.search(r"Join (\w+):\s+(\S+)", line):
@@ -278,6 +302,10 @@ class Server:
                 break
         if port is None:
             raise SystemExit("the server did not start:\n" + "".join(self.log[-20:]))
+        if self.imported != root.resolve():
+            self.stop()
+            raise SystemExit(f"the server under {root} imported its code from "
+                             f"{self.imported}, not its own")
         threading.Thread(target=self._drain, daemon=True).start()
         self.port, self.url = port, f"http://127.0.0.1:{port}"
         self.game_id = urlparse(self.pair_url).path.split("/")[2]
@@ -398,6 +426,50 @@ class RssSampler:
         return self.samples
 
 
+class MinuteSampler:
+    """The worker's share of a core in each minute, total and per part (`part_of`), read
+    from /proc in a thread: what `--against` sets side by side minute by minute."""
+
+    def __init__(self, pid: int, every: float = 60.0) -> None:
+        self.pid, self.every = pid, every
+        self.minutes: list[dict] = []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="minute sampler", daemon=True)
+        self._thread.start()
+
+    def _read(self) -> tuple[float, float, dict[int, tuple[str, float]]]:
+        return (time.monotonic(), cpu_of(Path(f"/proc/{self.pid}/stat")),
+                threads_cpu(self.pid))
+
+    def _run(self) -> None:
+        try:
+            last = self._read()
+            while not self._stop.wait(self.every):
+                now = self._read()
+                self.minutes.append(shares_between(last, now))
+                last = now
+        except OSError:
+            return
+
+    def stop(self) -> list[dict]:
+        self._stop.set()
+        self._thread.join(10)
+        return self.minutes
+
+
+def shares_between(first, second) -> dict:
+    """The worker's share of a core between two `MinuteSampler` readings, and its parts'."""
+    wall = second[0] - first[0]
+    parts: dict[str, float] = {}
+    for tid, (comm, used) in second[2].items():
+        used -= first[2].get(tid, (comm, 0.0))[1]
+        parts[part_of(comm)] = parts.get(part_of(comm), 0.0) + used
+    total = second[1] - first[1]
+    parts["server"] = max(0.0, total - parts.get("camera", 0.0) - parts.get("dice", 0.0))
+    return {"core_share": round(total / wall, 4),
+            **{k: round(v / wall, 4) for k, v in sorted(parts.items())}}
+
+
 def slope_mb_per_hour(samples: list[tuple[float, float]], after_minutes: float) -> float | None:
     """The least-squares slope of RSS over the samples after the warm-up, in MB an hour."""
     tail = [(t, mb) for t, mb in samples if t >= after_minutes]
@@ -510,6 +582,14 @@ def dice_for(game: str) -> dict[str, list[int]]:
 
 
 def evening(game: str, args, work: Path) -> dict:
+    """One evening of ``game`` on this tree's server (the frames rendered first)."""
+    frames, capture = prepare(game, args, work)
+    return {**capture, **play(game, args, work, frames)}
+
+
+def prepare(game: str, args, work: Path) -> tuple[Path, dict]:
+    """The run's frames rendered into ``work``, and the capture path's (and, with
+    ``--camera-ab``, the camera threads') cost measured on them in this process."""
     seconds = args.minutes * 60
     frames = work / f"frames-{game}"
     t = time.perf_counter()
@@ -527,12 +607,22 @@ def evening(game: str, args, work: Path) -> dict:
               f"{capture['camera_share_every_frame']:.4f}, a still table's every other frame "
               f"{capture['camera_share_stride']:.4f} (same process, interleaved, median of 2 "
               f"x {args.camera_ab:g} s)", flush=True)
+    return frames, capture
+
+
+def play(game: str, args, work: Path, frames: Path, root: Path = ROOT,
+         together: threading.Barrier | None = None) -> dict:
+    """The evening on the server of ``root``'s source (this tree, or another commit's
+    checkout), measured from when it settled (and, with ``together``, the other server
+    too: both measured over the same minutes); the worker's CPU read every minute too
+    (``per_minute``: each minute's share, total and per part)."""
+    seconds = args.minutes * 60
     emulator = DiceEmulator(dice_for(game), link=str(work / f"dice-{game}"),
                             seed=args.seed).start()
     server = Server(work / f"data-{game}", game, frames if args.camera else None,
                     emulator.port,
                     trace=work / "trace" if args.tracemalloc else None,
-                    trace_frames=args.trace_frames)
+                    trace_frames=args.trace_frames, root=root)
     table = None
     sampler = None
     grown: list[str] = []
@@ -546,10 +636,13 @@ def evening(game: str, args, work: Path) -> dict:
         table.wait_all(0)
         worker = server.worker()
         time.sleep(args.settle)  # the camera's first frames and the dice reader's hello
+        if together is not None:
+            together.wait(600)  # the other server settled too: the same minutes measured
         start_cpu, start_threads = cpu_of(Path(f"/proc/{worker}/stat")), threads_cpu(worker)
         start_master = cpu_of(Path(f"/proc/{server.proc.pid}/stat"))
         started = time.monotonic()
         sampler = RssSampler(worker, args.sample_every)
+        minutes = MinuteSampler(worker)
         trace_at = started + seconds * args.trace_from
         first_snapshot = None
         next_action = started + args.action_every
@@ -582,6 +675,7 @@ def evening(game: str, args, work: Path) -> dict:
                         refused += 1  # a camera or dice action came first: choose again
             time.sleep(max(0.0, min(next_action, next_roll) - time.monotonic()))
         wall = time.monotonic() - started
+        per_minute = minutes.stop()
         cpu = cpu_of(Path(f"/proc/{worker}/stat")) - start_cpu
         master = cpu_of(Path(f"/proc/{server.proc.pid}/stat")) - start_master
         end_threads = threads_cpu(worker)
@@ -592,6 +686,8 @@ def evening(game: str, args, work: Path) -> dict:
             held = holders(last, args.trace_top)
     finally:
         samples = sampler.stop() if sampler is not None else []
+        if together is not None:
+            together.abort()  # a server that failed: the other one does not wait for it
         if table is not None:
             table.close()
         server.stop()
@@ -606,7 +702,7 @@ def evening(game: str, args, work: Path) -> dict:
     parts["server"] = max(0.0, cpu - parts.get("camera", 0.0) - parts.get("dice", 0.0))
     lost = lost_actions(server.data, server.game_id, acked)
     warmup = args.minutes / 2 if args.warmup is None else args.warmup
-    return {**capture, "rss_slope_mb_per_hour": slope_mb_per_hour(samples, warmup),
+    return {"rss_slope_mb_per_hour": slope_mb_per_hour(samples, warmup),
             "rss_warmup_minutes": warmup, "rss_samples": samples, "growers": grown,
             "held": held,
             "core_share": round(cpu / wall, 4), "pi_core_share": round(cpu / wall * PI, 3),
@@ -620,7 +716,72 @@ def evening(game: str, args, work: Path) -> dict:
             "master_pss_mb": round(memory["master_pss"], 1),
             "lost": lost, "actions": len(acked), "refused": refused, "unanswered": unanswered,
             "latency_ms_median": round(statistics.median(latency), 1) if latency else None,
+            "per_minute": per_minute,
             "minutes": args.minutes, "wall_s": round(wall, 1)}
+
+
+def against(game: str, args, work: Path, other: Path) -> dict:
+    """The same evening on this tree's server and on ``other``'s (another commit's
+    checkout), at the same time: the same frames, the same seed, each its own table, dice
+    and data; both measured over the same minutes, so the machine's load falls on both.
+    Returns each one's figures and the ratios (this / against): over the whole run and the
+    median of the minutes' ratios (with their spread)."""
+    frames, capture = prepare(game, args, work)
+    together = threading.Barrier(2)
+    out: dict[str, dict] = {}
+    failed: list[str] = []
+
+    def run(name: str, root: Path) -> None:
+        (work / name).mkdir()
+        try:
+            out[name] = play(game, args, work / name, frames, root, together)
+        except BaseException as error:  # noqa: BLE001 (SystemExit too: said, then raised)
+            failed.append(f"{name}: {error}")
+            together.abort()
+
+    threads = [threading.Thread(target=run, args=item) for item in
+               (("this", ROOT), ("against", other))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    if failed:
+        raise SystemExit("; ".join(failed))
+    this, base = out["this"], out["against"]
+    keys = ["core_share", *sorted(set(this["parts"]) | set(base["parts"]))]
+
+    def share(r: dict, key: str) -> float:
+        return r["core_share"] if key == "core_share" else r["parts"].get(key, 0.0)
+
+    ratio = {k: round(share(this, k) / share(base, k), 3) if share(base, k) else None
+             for k in keys}
+    minutes = [(a, b) for a, b in zip(this["per_minute"], base["per_minute"], strict=False)]
+    per_minute = {}
+    for k in keys:
+        each = [a.get(k, 0.0) / b[k] for a, b in minutes if b.get(k)]
+        if each:
+            per_minute[k] = {"median": round(statistics.median(each), 3),
+                             "min": round(min(each), 3), "max": round(max(each), 3),
+                             "minutes": len(each)}
+    return {**capture, "this": this, "against": base, "ratio": ratio,
+            "ratio_per_minute": per_minute}
+
+
+def checkout(commit: str, folder: Path) -> tuple[Path, str]:
+    """``commit`` checked out into a temporary `git worktree` under ``folder`` (removed by
+    `remove_checkout`): its own source, run with this venv's packages."""
+    full = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--verify", f"{commit}^{{commit}}"],
+                          check=True, capture_output=True, text=True).stdout.strip()
+    path = folder / f"against-{full[:7]}"
+    subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(path), full],
+                   check=True, capture_output=True, text=True)
+    return path, full
+
+
+def remove_checkout(path: Path) -> None:
+    subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(path)],
+                   capture_output=True, text=True)
+    subprocess.run(["git", "-C", str(ROOT), "worktree", "prune"], capture_output=True)
 
 
 def lost_actions(data: Path, game_id: str, acked: list) -> int:
@@ -706,7 +867,16 @@ def main() -> None:
                         help="the games' evenings at the same time, each in its own process "
                              "(CPU time is what core share counts, so a 30-minute run of three "
                              "games takes 30 minutes, not 90)")
+    parser.add_argument("--against", metavar="COMMIT",
+                        help="run the same evening at the same time on COMMIT's server "
+                             "(checked out into a temporary git worktree) and print the "
+                             "ratios this / against: total and per part")
     args = parser.parse_args()
+    if args.against:
+        if args.tracemalloc or args.parallel or args.repeat != 1:
+            parser.error("--against runs one evening per game, untraced, one game at a time")
+        main_against(args)
+        return
     if args.parallel and "," in args.games:
         out = in_parallel(args.games.split(","), [a for a in sys.argv[1:] if a != "--parallel"])
         print(json.dumps({"games": out, "loadavg_1m": os.getloadavg()[0],
@@ -726,6 +896,29 @@ def main() -> None:
             r["core_share_runs"] = [x["core_share"] for x in runs]
             out[game] = r
     print(json.dumps({"games": out, "loadavg_1m": os.getloadavg()[0],
+                      "targets": TARGETS}))
+
+
+def main_against(args) -> None:
+    """`--against COMMIT`: each game's evening on both servers, the ratios printed."""
+    out = {}
+    with tempfile.TemporaryDirectory(prefix="tc-evening-") as tmp:
+        other, full = checkout(args.against, Path(tmp))
+        try:
+            for game in args.games.split(","):
+                work = Path(tmp) / game
+                work.mkdir()
+                r = out[game] = against(game, args, work, other)
+                show(f"{game} (this tree)", r["this"])
+                show(f"{game} (against {full[:7]})", r["against"])
+                print(f"{game}: ratio this / against {full[:7]}: " + "  ".join(
+                    f"{k} {v}" for k, v in r["ratio"].items())
+                    + "; per minute (median [min, max]): " + "  ".join(
+                    f"{k} {v['median']} [{v['min']}, {v['max']}]"
+                    for k, v in r["ratio_per_minute"].items()), flush=True)
+        finally:
+            remove_checkout(other)
+    print(json.dumps({"games": out, "against": full, "loadavg_1m": os.getloadavg()[0],
                       "targets": TARGETS}))
 
 

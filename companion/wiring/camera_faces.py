@@ -5,7 +5,11 @@ change, never per frame while it is still.
 
 `FaceReader.look` is fed every frame the camera service processed (with its `FrameResult`):
 a frame in which something changed (any mode but ``skip``) arms it; after `REST_FRAMES`
-still frames it recognises the cards of that frame once, keeps those lying in a zone whose
+still frames it recognises the cards of that frame once (unless only stickered cards
+changed since its last look: every thumbnail cell that changed lies within a sticker's
+card's reach, now or at that look, and no card known by face or asked about lies near:
+then the look, ~0.1 s of CPU here, is skipped, as nothing bare can have come or gone; the
+evening's cards are all stickered, docs/pi-appliance.md), keeps those lying in a zone whose
 quadrilateral holds no sticker read in the frame (a sticker still wins), and says what
 changed since its last look, per zone: a card's sighting as its sticker would give it
 (`FaceSeen`: the part's kind word, the card id, the turn in quarter turns, appeared / turned
@@ -37,6 +41,7 @@ import cv2
 import numpy as np
 
 from companion.server import locks
+from hardware.tags.format import BOARD_MARKERS
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +54,10 @@ CROP_MARGIN = 4  # frame px around a card's outline in the crop asked for
 SHARPER = 1.05  # a source whose sharp stream is less than this many times sharper: no wait
 SHARP_ENOUGH = 0.9  # share of the source's `sharp_scale` a crop must reach to count as sharp
 SHARP_WAIT = 15  # still frames a second look waits at most for the sharper crop
+# grey levels a thumbnail cell changes by since the last look to count as changed when
+# judging whether only stickered cards changed (`_stickers_only`): well under
+# `THUMB_CHANGE`, so a bare card's faint edge counts (and the look is taken)
+CELL_CHANGE = 6.0
 
 
 @dataclass(frozen=True)
@@ -78,6 +87,12 @@ def _thumb(image: np.ndarray) -> np.ndarray:
 def _inside(point, quad: np.ndarray) -> bool:
     return cv2.pointPolygonTest(quad.reshape(-1, 1, 2).astype(np.float32),
                                 (float(point[0]), float(point[1])), False) >= 0
+
+
+def _stickers(result) -> list[tuple[tuple[float, float], float]]:
+    """(centre, side) of the cards' stickers a frame shows (not the board's markers)."""
+    return [(tuple(float(v) for v in d.centre), float(d.side)) for d in result.detections
+            if d.payload not in BOARD_MARKERS]
 
 
 def _in(point, rect) -> bool:
@@ -146,6 +161,13 @@ class FaceReader:
         # traces what changed against it first (a card on a busy printed board)
         self._empty: np.ndarray | None = None
         self.looks = 0  # how many times it looked (a still table adds none)
+        self.skipped = 0  # looks left out: only stickered cards had changed (`_stickers_only`)
+        # (centre, side) of the stickers read at the last look, and the image centres of
+        # the cards known by face or asked about then: what a change is judged against
+        self._stickers: list[tuple[tuple[float, float], float]] = []
+        self._bare: list[tuple[float, float]] = []
+        self._must_look = True  # a new game, or a face taught or forgotten: look whatever
+        self._size = (0, 0)  # the frames' (width, height)
         # a second look awaited: (the crop box asked for each still frame, frame size)
         self._waiting: tuple | None = None
         self._second = False  # this change already had its second look (or is having it)
@@ -157,10 +179,12 @@ class FaceReader:
         ``source`` the frame source (its `sharp_crop`, `sharp_scale`), None: the frame only."""
         if game is None:
             return []
+        self._size = (image.shape[1], image.shape[0])
         with self._lock:
             if self._relook:  # a face taught or forgotten since: look again once still
                 self._relook, self._armed, self._calm = False, True, 0
                 self._waiting, self._second = None, False
+                self._must_look = True
         if result.mode != "skip":
             if result.mode == "full" and (not self._armed or self._waiting is not None) and \
                     self._looked is not None and \
@@ -178,8 +202,38 @@ class FaceReader:
         if self._calm < REST_FRAMES:
             return []
         self._armed, self._waiting = False, None
-        self._looked = _thumb(image)
+        thumb = _thumb(image)
+        stickers = _stickers(result)
+        if not self._second and self._stickers_only(thumb, stickers):
+            self._looked, self._stickers = thumb, stickers
+            self.skipped += 1
+            return []
+        self._looked, self._stickers, self._must_look = thumb, stickers, False
         return self._recognise(game, image, result, calibration, zones, source)
+
+    def _stickers_only(self, thumb: np.ndarray, stickers: list) -> bool:
+        """Only stickered cards changed since the last look: every thumbnail cell that
+        changed lies within `BEYOND_CARD` sticker sides of a sticker read now or then
+        (no part of its card lies further), and no card known by face or asked about lies
+        that near a changed cell (a stickered card laid over it). Nothing bare can have
+        come, gone or turned: the look would say what it said."""
+        from hardware.camera.presence import BEYOND_CARD
+
+        if self._must_look or self._looked is None or self._looked.shape != thumb.shape:
+            return False
+        changed = np.argwhere(np.abs(thumb - self._looked) >= CELL_CHANGE)
+        if not len(changed):
+            return True
+        cell = (self._size[0] / THUMB[0], self._size[1] / THUMB[1])
+        known = stickers + self._stickers
+        for row, col in changed:
+            x, y = (col + 0.5) * cell[0], (row + 0.5) * cell[1]
+            reach = [BEYOND_CARD * side for (cx, cy), side in known
+                     if np.hypot(x - cx, y - cy) <= BEYOND_CARD * side]
+            if not reach or any(np.hypot(x - bx, y - by) <= max(reach)
+                                for bx, by in self._bare):
+                return False
+        return True
 
     def _sharp_now(self, source) -> bool:
         """Asks for the awaited crop again (keeping the sharper stream wanted): sharp yet?"""
@@ -218,6 +272,7 @@ class FaceReader:
         empty = self._empty if self._empty is not None and \
             self._empty.shape == image.shape else None
         outlines = find_cards(image, empty=empty)
+        bare: list[tuple[float, float]] = []  # card-sized, no sticker on: known or asked
         better = source.sharp_scale() if source is not None else 1.0
         widest = READ_CARD_PX  # one width for every sharp crop (too_alike judged once)
         wait = None  # the box of a card to look at again once the crop is sharper
@@ -232,6 +287,7 @@ class FaceReader:
             if zone is None or zone in now or _in(at, tray) or not _card_sized(
                     quad, calibration.mm_per_px(centre)):
                 continue
+            bare.append(centre)
             if self._second:  # the second look: from the sharper stream
                 picture, inside, scale, box = _sharp(image, quad, source, widest)
             else:  # the frame first: asking the sharper stream restarts the Pi's camera
@@ -251,6 +307,7 @@ class FaceReader:
             self._waiting = (wait, (image.shape[1], image.shape[0]))
             self._armed, self._calm, self._second = True, 0, True
             return []
+        self._bare = bare
         if not outlines:  # nothing card-like at all: the table as it is when empty
             self._empty = image
         out = []

@@ -303,6 +303,47 @@ def test_a_sticker_on_the_card_wins_and_an_unknown_card_is_asked_about(taught_di
     assert [(s.card, s.zone, s.change) for s in said] == [(card, "seat:S", "appeared")]
 
 
+def test_a_change_of_stickered_cards_only_is_not_looked_at_a_bare_card_is(
+        taught_dir, catalog, monkeypatch):
+    """The look (find_cards, ~0.1 s of CPU a time) is left out when only stickered cards
+    came, turned or went since the last one (issue 71: the evening's cards are all
+    stickered); a bare card laid then, even beside a stickered one, is looked at and told."""
+    from companion.wiring.camera_faces import FaceReader
+    from hardware.camera import card_faces
+    from hardware.synthetic.scene import Placement
+    from hardware.synthetic.video import board_to_table
+    from hardware.tags.format import card_payload
+
+    reader = FaceReader(taught_dir)
+    table = Table()
+    traced = []
+    real = card_faces.find_cards
+    monkeypatch.setattr(card_faces, "find_cards", lambda *a, **k: traced.append(1) or
+                        real(*a, **k))
+    table.still(reader)  # the empty table: looked at once
+    assert (reader.looks, len(traced), reader.skipped) == (1, 1, 0)
+    sticker = Placement(card_payload("wwe", "E", events(catalog)[1]), *board_to_table(0, 60),
+                        0.0)
+    assert table.still(reader, stickers=[sticker]) == []  # a stickered card laid
+    turned = Placement(sticker.payload, sticker.x, sticker.y, 90.0)
+    assert table.still(reader, stickers=[turned]) == []  # and turned
+    assert table.still(reader) == []  # and taken away
+    assert (reader.looks, len(traced)) == (1, 1) and reader.skipped >= 2  # seen, left out
+    card = events(catalog)[7]
+    picture = cv2.imread(str(taught_cards.face_path("wwe", taught_dir, card)))
+    laid = at(130, 130, card, picture)
+    said = table.still(reader, [laid], stickers=[sticker])  # a bare card with a sticker's
+    assert [(s.card, s.zone, s.change) for s in said] == [(card, "seat:S", "appeared")]
+    assert (reader.looks, len(traced)) == (2, 2)
+    # the stickered card taken away, far from the bare one: not looked at
+    assert table.still(reader, [laid]) == []
+    assert (reader.looks, len(traced)) == (2, 2)
+    # a stickered card laid against the bare one: looked at (it may lie over its edge)
+    beside = Placement(sticker.payload, *board_to_table(60, 130), 0.0)
+    table.still(reader, [laid], stickers=[beside])
+    assert (reader.looks, len(traced)) == (3, 3)
+
+
 def test_a_face_sighting_is_the_sticker_s_to_the_game_and_the_sticker_wins():
     from companion.wiring.camera import CameraRules
     from engine.api import Act, Sighting

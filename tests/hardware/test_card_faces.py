@@ -499,3 +499,27 @@ def test_a_card_is_compared_with_the_fine_pattern_too_alike_judged_it_with(game,
     monkeypatch.setattr(card_faces.FaceBook, "fine_size", lambda self, w: (
         max([v for v in card_faces.FINE_LEVELS if v <= 0.8 * w] or [96]), 0))
     assert 150 in mismatched()
+
+
+def test_a_grey_frame_s_cards_are_found_as_its_colour_copy_s_without_the_colour_work(
+        game, monkeypatch):
+    """A grey frame (the Pi camera's, the evening's) is traced for paper by brightness
+    alone (`_paper_grey`, issue 71: a look's CPU halved): the outlines are exactly those of
+    the same frame handed over in colour, its table empty or not, and the colour work
+    (`_paper`) is not done for it."""
+    faces, _ = game
+    calls = []
+    real = card_faces._paper
+    monkeypatch.setattr(card_faces, "_paper", lambda *a: calls.append(1) or real(*a))
+    for seed, family in ((80, "felt"), (81, "board"), (82, "wood")):
+        image, truths, empty = scenes.scene_and_empty(faces, seed, family, 130.0, 3)
+        grey, empty_grey = (cv2.cvtColor(i, cv2.COLOR_BGR2GRAY) for i in (image, empty))
+        colour, empty_colour = (cv2.cvtColor(i, cv2.COLOR_GRAY2BGR) for i in (grey, empty_grey))
+        for base in (None, (empty_grey, empty_colour)):
+            as_colour = card_faces.find_cards(colour, empty=base and base[1])
+            assert as_colour and calls == [1], (seed, family)  # cards there to be found
+            as_grey = card_faces.find_cards(grey, empty=base and base[0])
+            assert calls == [1]  # not for the grey frame
+            calls.clear()
+            assert len(as_grey) == len(as_colour), (seed, family)
+            assert all(np.array_equal(a, b) for a, b in zip(as_grey, as_colour, strict=True))
