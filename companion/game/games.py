@@ -32,6 +32,8 @@ class GameKind:
     terms: dict = field(default_factory=dict)  # engine word in event params -> English msgid
 
     shaped: Any = None  # the module's info with this catalog's shapes (`kind_of`)
+    # catalog id -> {form: {lang: text}}: a name with its article/case (`forms_index`)
+    forms: dict = field(default_factory=dict)
 
     @property
     def info(self):
@@ -95,6 +97,8 @@ def names_index(catalog: Any) -> dict:
     index: dict = {}
 
     def walk(node: Any, key: str | None = None) -> None:
+        if key == "forms":  # grammatical forms, not names (`forms_index`)
+            return
         if isinstance(node, dict):
             if key not in (None, "names", "text", "alt_names") and _is_language_map(node):
                 index.setdefault(key, node)  # {"guild": {"en": "Guild", "pl": "Cech"}}
@@ -103,6 +107,37 @@ def names_index(catalog: Any) -> dict:
                 ident = node.get("id", key)
                 if isinstance(ident, str | int):
                     index.setdefault(str(ident), node["names"])
+            for k, value in node.items():
+                walk(value, k)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    walk(catalog)
+    return index
+
+
+def forms_index(catalog: Any) -> dict:
+    """Every name's grammatical forms the catalog gives, by id: ``{id: {form: {lang:
+    text}}}`` from each ``"forms": {form: {id: {lang: text}}}`` anywhere in the catalog.
+
+    A name after a word may need its article and case, which differ by language (a
+    person's name after "of": "of the X", German's genitive "der X", Italian's "della X",
+    Polish's own case ending): a text asks for the form with ``{param.form}`` ("{seat}
+    is helped {helper.of}."), the owner edits the forms as catalog data beside the names,
+    and a name with no such form shows plain (`i18n.fill`)."""
+    index: dict = {}
+
+    def walk(node: Any, key: str | None = None) -> None:
+        if isinstance(node, dict):
+            if key == "forms":
+                for form, by_id in node.items():
+                    if not isinstance(by_id, dict):
+                        continue
+                    for ident, texts in by_id.items():
+                        if isinstance(texts, dict) and _is_language_map(texts):
+                            index.setdefault(str(ident), {}).setdefault(str(form), texts)
+                return
             for k, value in node.items():
                 walk(value, k)
         elif isinstance(node, list):
@@ -123,7 +158,7 @@ def kind_of(module: Any, catalog: Any) -> GameKind:
     texts = module.info.texts
     return GameKind(module.info.id, module, catalog, dict(texts.reasons), dict(texts.events),
                     names_index(catalog), dict(texts.prompts), dict(texts.terms),
-                    shaped_info(module.info, catalog))
+                    shaped_info(module.info, catalog), forms=forms_index(catalog))
 
 
 def shaped_info(info: Any, catalog: Any) -> Any:

@@ -75,6 +75,7 @@ class Namer:
         self.game = live.kind.name
         self.catalog = live.kind.names
         self.terms = live.kind.terms
+        self.names_forms = live.kind.forms
         self.players = {p["seat"]: p["name"] for p in live.players}
         self._chain: i18n.Chain | None = None
 
@@ -97,6 +98,15 @@ class Namer:
             return None
         text = forms.get(i18n.plural_category(self.lang, abs(n))) or forms.get("other")
         return " ".join(text.replace("{n}", " ").split()) if text else None
+
+    def forms(self, params: dict, shown: dict) -> dict:
+        """``shown`` with each catalog name of ``params`` also in its grammatical forms, as
+        ``"<param>.<form>"`` for a text's ``{param.form}`` (`games.forms_index`)."""
+        for key, value in params.items():
+            if isinstance(value, str) and value in self.names_forms:
+                for form, texts in self.names_forms[value].items():
+                    shown[f"{key}.{form}"] = texts.get(self.lang) or texts.get("en") or value
+        return shown
 
     def count_words(self, params: dict, shown: dict, template: Any = None) -> dict:
         """``shown`` with each counted thing of ``params`` in the form its count asks
@@ -209,8 +219,8 @@ def _log_entry(live: LiveGame, lang: str, namer: Namer, position: int) -> tuple:
     if entry is None:
         params = {k: v for k, v in event.items() if k != "type"}
         template = event_template(live.kind, event)
-        shown = namer.count_words(params, {k: namer(v, k) for k, v in params.items()},
-                                  template)
+        shown = namer.forms(params, namer.count_words(
+            params, {k: namer(v, k) for k, v in params.items()}, template))
         if event.get("type") == "corrected":  # a host's correction: before and after in words
             shown.update(correction_words.event_params(live, lang, namer, event))
         entry = live.log_cache[key] = {

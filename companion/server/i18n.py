@@ -15,6 +15,7 @@ import importlib.util
 import json
 import logging
 import os
+import re
 import string
 import threading
 from dataclasses import dataclass, field
@@ -147,6 +148,7 @@ class _Keep(dict):
 # ("Event: Because the works…." would show two).
 SENTENCE_ENDS = (".", "…", "!", "?")
 _FORMATTER = string.Formatter()
+_FORM = re.compile(r"[A-Za-z_]\w*\.[A-Za-z_]\w*")  # {param.form}: a name in a form
 
 
 def fill(template: str, params: dict) -> str:
@@ -167,6 +169,10 @@ def fill(template: str, params: dict) -> str:
                 return template.format_map(known)
             if simple:  # {name}: what get_field and convert_field would give
                 value = known[field]
+            elif field in known:  # {name.form}: a name's grammatical form, given by the
+                value = known[field]  # caller (companion.game.views.Namer.forms)
+            elif _FORM.fullmatch(field) and field.split(".")[0] in known:
+                value = known[field.split(".")[0]]  # no such form: the plain name
             else:
                 value, _ = _FORMATTER.get_field(field, (), known)
                 value = _FORMATTER.convert_field(value, conversion)

@@ -18,7 +18,8 @@ _PARTS = Parts()
 def _player(s, seat) -> dict:
     """A seat's public row (the same object while what it shows is the same)."""
     p = s["players"][seat]
-    inputs = ("player", seat, p, s["names"].get(seat, seat), s["round_start"].get(seat, {}),
+    inputs = ("player", seat, p, s["phase"] == "draft", s["names"].get(seat, seat),
+              s["round_start"].get(seat, {}),
               s["last_round"].get(seat, {}), s.get("ledger", {}).get(seat, {}),
               s.get("last_ledger", {}).get(seat, {}))
     return _PARTS.get(s["cat"], inputs, lambda: _make_player(s, seat))
@@ -31,9 +32,7 @@ def _make_player(s, seat) -> dict:
         "gold": p["gold"], "vp": p["vp"], "cubes": dict(p["cubes"]), "owed": dict(p["owed"]),
         "craftsmen": list(p["craftsmen"]), "privileges": list(p["privileges"]),
         "used_privileges": list(p["used"]), "materials": list(p["materials"]),
-        "workers": {"total": state.worker_total(s, seat), "committed": p["committed"],
-                    "mill": p["mill"], "grey": p["grey"], "grey_next": p["grey_next"],
-                    "black": p["black"]},
+        "workers": _workers(s, seat),
         "passed": p["passed"], "bought": list(p["bought"]), "sold": list(p["sold"]),
         "this_round": {k: v - s["round_start"].get(seat, {}).get(k, 0)
                        for k, v in {"gold": p["gold"], "vp": p["vp"], **p["cubes"]}.items()},
@@ -41,6 +40,22 @@ def _make_player(s, seat) -> dict:
         "ledger": dict(s.get("ledger", {}).get(seat, {})),
         "last_ledger": dict(s.get("last_ledger", {}).get(seat, {})),
     }
+
+
+def _workers(s, seat) -> dict:
+    """The seat's workers as the table has them: ``free`` (still in hand), ``placed`` (on
+    material cards this round) and ``mill``. A seat that passed in phase I has sent its free
+    workers to the mill already ("my other workers go to the mill"), though the rules move
+    them only when the phase ends (flow._end_draft sets ``p["mill"]``)."""
+    p = s["players"][seat]
+    total = state.worker_total(s, seat)
+    placed = p["committed"]
+    mill = p["mill"]
+    if s["phase"] == "draft" and p["passed"]:
+        mill = total - placed
+    return {"total": total, "free": max(0, total - placed - mill), "placed": placed,
+            "mill": mill, "grey": p["grey"], "grey_next": p["grey_next"],
+            "black": p["black"]}
 
 
 _CARD_FIELDS = {

@@ -38,6 +38,7 @@ COLOURS = ("blue", "red", "green", "yellow")
 # Facts stated by the rulebooks (world-without-end.md §1.2, §1.4, §1.6, §2, §6.1, §7).
 FACT_SUPPLIES = {"stone": 25, "wood": 15, "grain": 10, "piety": 12, "metal": 1}
 FACT_START = {"vp": 8, "wool": 1, "gold": 2}
+FORMS = ("of",)  # the grammatical forms a favor space's name may be given in (game.forms)
 FACT_GAME = {"cover_tiles": 5, "chapters": 4, "rounds": 6, "pile_size": 11,
              "houses_per_player": 4, "seals_per_player": 2}
 FACT_MARKET = {"wool": 2, "cloth": 4, "cloth_max": 1}
@@ -261,7 +262,7 @@ def _game(c: _Checker, game: Any) -> None:
     fields = ("id", "names", "seats", "colours", "players", "start", "supplies", "cover_tiles",
               "chapters", "rounds", "pile_size", "tax_die", "favor_track", "favor_spaces",
               "council", "market", "resources", "houses_per_player", "seals_per_player")
-    c.require(None, game, fields, ("seat_names", "market_spaces", "note", "demo"))
+    c.require(None, game, fields, ("seat_names", "market_spaces", "forms", "note", "demo"))
     if "id" in game:
         c.fact("id", "id", game["id"], "wwe")
     if "names" in game:
@@ -294,6 +295,14 @@ def _game(c: _Checker, game: Any) -> None:
             c.names("favor_spaces", sid, names)
     if "favor_track" in game:
         _favor_track(c, game["favor_track"], spaces if isinstance(spaces, dict) else {})
+    if "forms" in game and c.is_dict("forms", None, game["forms"]):
+        # a favor space's name with its article and case after "of", in each language
+        # (the log's "receives the favor of the Queen": companion/game/games.forms_index)
+        for form, by_id in game["forms"].items():
+            if c.one_of("forms", form, form, FORMS) and c.is_dict("forms", form, by_id):
+                for sid, texts in by_id.items():
+                    if c.one_of("forms", f"{form}.{sid}", sid, FAVOR_SPACES):
+                        c.names("forms", f"{form}.{sid}", texts)
     if "council" in game:
         council = game["council"]
         if c.is_dict("council", None, council) and c.require("council", council,

@@ -65,6 +65,8 @@ GAME_SECTIONS = {
                       "title": "Spaces in order (their ids)"},
             "start": {**_INT, "title": "Start space (0 = the first)"}, "demo": _DEMO}},
         "favor_spaces": {**_names_of(_FAVOR), "title": "Favor space names"},
+        "forms": {"type": "object", "title": "Names in a sentence", "properties": {
+            "of": {**_names_of(_FAVOR), "title": "Favor spaces after 'the favor' (of the Queen)"}}},
         "council": {"type": "object", "title": "Town council", "properties": {
             "side_values": {"type": "array", "items": _INT, "title": "Favor steps by side"},
             "demo": _DEMO}},

@@ -27,7 +27,8 @@ EVENT_TEXTS: dict[str, str] = {
     "event_spared": "An event in force spares {seat} from event card {card}.",
     "event_revealed": "Event card {card} revealed.",
     "events_cleared": "The event cards leave the board.",
-    "favor": "{seat} receives the favor of {space}.",
+    # {space.of}: the name with its article and case (catalog game.forms.of, "of the Queen")
+    "favor": "{seat} receives the favor {space.of}.",
     "free_house_skipped": "{seat} does not place the free house.",
     "gain": "{seat} receives {amount} {item}.",
     "game_over": "The game is over.",

@@ -65,8 +65,10 @@ def _seat(s: dict, seat: str) -> dict:
         "houses": list(p["houses"]), "seals": list(p["seals"]),
         "houses_left": int(game.get("houses_per_player", 4)) - len(p["houses"]),
         "seals_left": int(game.get("seals_per_player", 2)) - len(p["seals"]),
-        "played": [_thing(cat["actions"].get(c), c, card=c, performed=d)
-                   for c, d in zip(p["played"], p["performed"], strict=True)],
+        # each card with the round of the chapter it was played in (one a round, R3.6.1):
+        # the TV shows this round's, a phone the chapter's
+        "played": [_thing(cat["actions"].get(c), c, card=c, performed=d, round=i + 1)
+                   for i, (c, d) in enumerate(zip(p["played"], p["performed"], strict=True))],
         "hand_count": len(p["hand"]), "discard_count": len(p["discards"]),
         "punishments": list(p["punish"]),
         "round_flags": sorted(k for k, v in s["round_flags"].get(seat, {}).items() if v),
@@ -190,6 +192,8 @@ def public_view(s: dict) -> dict:
         "prompts": [p.to_json() for p in prompts(s)],
         "over": s["over"],
         "final": ({k: v / 2 for k, v in s["final"].items()} if s["final"] else None),
+        # every player's VP when the game began: where the VP chart's lines start
+        "vp_start": int(game.get("start", {}).get("vp", 8)),
         "vp_history": parts.get(cat, ("vp_history", s.get("vp_history", [])),
                                 lambda: marshal.loads(marshal.dumps(s.get("vp_history", [])))),
         "version": s["n"],

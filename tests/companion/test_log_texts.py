@@ -117,3 +117,41 @@ def test_the_log_says_chapter_i_as_the_game_does(games_in_context):
     assert texts["round_started"].startswith("Chapter I, round 2:"), texts["round_started"]
     german = {e["type"]: e["text"] for e in views.build(live, "table", None, "de")["log"]}
     assert " I" in german["round_started"] and " 1," not in german["round_started"]
+
+
+def test_a_favor_names_the_person_with_its_article_and_case(games_in_context):
+    """Issue 69 #7: "Anna erhält die Gunst der Königin", never "… von Königin": the log's
+    favor line takes the favor space's name in its form after "of" (catalog game.forms.of)
+    in each language. Planted fault: the Namer giving no forms (`Namer.forms` returning
+    ``shown`` as it came) writes the plain name: "die Gunst Königin" fails here."""
+    app = games_in_context
+    service = context.of(app).service
+    game_id = new_wwe_game(app.test_client(), ("N", "E"))
+    live = service.get(game_id)
+    event = {"type": "favor", "seat": "N", "space": "queen"}
+    live.log.append((10**6, {}, event))
+    try:
+        said = {lang: views._log_entry(live, lang, views.Namer(live, lang), len(live.log) - 1)
+                [1]["text"] for lang in ("en", "de", "it", "es", "pl")}
+    finally:
+        live.log.pop()
+    name = live.players[0]["name"]
+    assert said == {
+        "en": f"{name} receives the favor of the Queen.",
+        "de": f"{name} erhält die Gunst der Königin.",
+        "it": f"{name} riceve il favore della Regina.",
+        "es": f"{name} recibe el favor de la Reina.",
+        "pl": f"{name} otrzymuje przysługę Królowej.",
+    }
+
+
+def test_a_name_with_no_such_form_shows_plain():
+    """A text asking for a form the catalog does not give a name (a catalog the owner
+    edited without it) shows the plain name, never the placeholder."""
+    from companion.server import i18n
+
+    assert i18n.fill("{seat} gets {space.of}.", {"seat": "Anna", "space": "Guild"}) == \
+        "Anna gets Guild."
+    assert i18n.fill("{seat} gets {space.of}.", {"seat": "Anna", "space": "Guild",
+                                                 "space.of": "of the Guild"}) == \
+        "Anna gets of the Guild."

@@ -67,6 +67,13 @@
     return fmt(text, {n: shown === undefined ? n : shown});
   }
 
+  /** The word `counted` puts after ``n`` ("złota" for 23, "złoto" for 1): for a count and
+   *  its word in separate elements (a phone's header). Null as `counted` is. */
+  function countWord(id, n) {
+    var text = counted(id, n, "\u0000");
+    return text === null ? null : text.replace("\u0000", "").trim();
+  }
+
   /** A localized name from a catalog-style names object {en, it, pl, es, de}. */
   function name(names, fallback) {
     if (!names) return fallback === undefined ? "" : fallback;
@@ -579,7 +586,7 @@
   }
 
   window.TC = {
-    config: config, lang: lang, t: t, tn: tn, counted: counted, fmt: fmt, name: name,
+    config: config, lang: lang, t: t, tn: tn, counted: counted, countWord: countWord, fmt: fmt, name: name,
     h: h, replace: replace, on: on, toast: toast, setStatus: setStatus,
     start: start, onView: addViewListener, act: act, emitWithAck: emitWithAck, preview: preview, setLang: setLang,
     keepAwake: keepAwake, winnerLine: winnerLine, turnBanner: turnBanner, inkOn: inkOn,

@@ -99,8 +99,8 @@
             {style: who && who !== "#" ? style(who) : null, title: t("building_" + kind), dataset: {space: bid}},
             t("short_" + kind));
         })),
-        h("div.row.small", h("span", t("chapel") + ": "), arr(x.chapel).map(function (seat) { return h("span.dot-s", {style: style(seat), title: seat}); }),
-          " · ", h("span", t("cloister") + ": "), Object.keys(obj(x.cloister)).sort().map(function (c) {
+        h("div.row.small", h("span", t("label_chapel") + ": "), arr(x.chapel).map(function (seat) { return h("span.dot-s", {style: style(seat), title: seat}); }),
+          " · ", h("span", t("label_cloister") + ": "), Object.keys(obj(x.cloister)).sort().map(function (c) {
             var who = x.cloister[c];
             return h("span.dot-s" + (who ? "" : ".free"), {style: who ? style(who) : null, title: c});
           })));

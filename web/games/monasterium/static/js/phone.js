@@ -200,6 +200,11 @@
     var m = M.model(msg);
     TC.replace("round-line", M.roundLine(m));
     TC.replace("my-vp", String(M.obj(m.mine).prestige === undefined ? "–" : m.mine.prestige));
+    // the word in the form its number asks for ("5 prestiżu", not "5 prestiż")
+    if (M.obj(m.mine).prestige !== undefined) {
+      var word = TC.countWord("prestige", m.mine.prestige);
+      if (word) TC.replace("my-vp-word", word);
+    }
     var mine = m.prompts.filter(function (p) { return p.seat === m.me || (p.seat === "table" && m.view.roller === m.me); });
     var el = document.getElementById("my-prompt");
     var myTurn = mine.length && !m.over && !msg.closed && !msg.paused;

@@ -61,8 +61,11 @@
     }).map(function (k) {
       var n = items[k];
       var sign = opts.sign && n > 0 ? "+" : (n < 0 ? "−" : "");
+      // the count's word in the form it asks for ("21 złota", "0 drewna"), the name alone
+      // where the thing is not counted
       return h("span.item.cube-" + k + (n ? "" : ".zero"), {title: itemName(k), dataset: {item: k}},
-        h("span.icon", ICONS[k] || ""), h("b", sign + Math.abs(n)), opts.short ? null : " " + itemName(k));
+        h("span.icon", ICONS[k] || ""), h("b", sign + Math.abs(n)),
+        opts.short ? null : " " + (TC.countWord(k, Math.abs(n)) || itemName(k)));
     }));
   }
 
@@ -102,6 +105,21 @@
     return t("round_of", {round: v.round, rounds: v.rounds}) + " · " + t("phase_" + v.phase);
   }
 
+  /** "Workers: 12 · free: 7 · placed: 5 · at the mill: 0" (issue 69: as the table has
+   *  them), each part whole on its line: a narrow screen wraps between them. */
+  function workersLine(w) {
+    w = obj(w);
+    var text = t("workers_line", {total: w.total || 0, free: w.free || 0, placed: w.placed || 0, mill: w.mill || 0});
+    var parts = text.split(" · ");
+    if (w.grey) parts.push(t("grey_n", {n: w.grey}));
+    var out = [];
+    parts.forEach(function (part, i) {
+      if (i) out.push(" · ");
+      out.push(h("span.nowrap", part));
+    });
+    return h("div.small.workers", out);
+  }
+
   /* ---------- the public board ---------- */
 
   function playerCards(m) {
@@ -118,10 +136,11 @@
           start ? h("b.start-badge", "♜ " + t("start_player")) : null,
           acting ? h("b.acting-badge", "▶") : null),
         h("div.row.big-line", h("span.vp", String(p.vp)), h("span.small", t("vp")),
-          h("span.gold", ICONS.gold + " " + p.gold), h("span.small", itemName("gold"))),
+          // the count's word in the form it asks for ("20 złota"), as on the phone's header
+          h("span.gold", ICONS.gold + " " + p.gold), h("span.small.gold-word",
+            TC.countWord("gold", p.gold) || itemName("gold"))),
         chips(p.cubes, {short: true, zeros: true}),
-        h("div.small", t("workers_line", {total: w.total || 0, mill: w.mill || 0}),
-          w.grey ? " · " + t("grey_n", {n: w.grey}) : ""),
+        workersLine(w),
         h("div.small.crafts", t("craftsmen") + ": " + arr(p.craftsmen).map(nm).join(", ")),
         arr(p.privileges).length ? h("div.small.crafts", t("privileges") + ": " +
           arr(p.privileges).map(nm).join(", ")) : null,
@@ -239,7 +258,7 @@
     return p.text || t("prompt_" + p.kind);
   }
 
-  window.POTE = {CUBES: CUBES, ICONS: ICONS, obj: obj, arr: arr, nm: nm, itemName: itemName, counted: counted,
+  window.POTE = {CUBES: CUBES, workersLine: workersLine, ICONS: ICONS, obj: obj, arr: arr, nm: nm, itemName: itemName, counted: counted,
     model: model, colourOf: colourOf, playerStyle: playerStyle, who: who, seatTag: seatTag,
     chips: chips, itemText: itemText, conversion: conversion, cardBox: cardBox, roundLine: roundLine,
     playerCards: playerCards, locations: locations, market: market, roundCards: roundCards,

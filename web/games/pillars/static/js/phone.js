@@ -243,8 +243,7 @@
       P.chips(Object.assign({gold: me.gold}, P.obj(me.cubes)), {zeros: true}),
       P.arr(Object.keys(P.obj(me.owed))).some(function (k) { return me.owed[k]; })
         ? h("div.small.why", t("owed") + ": " + P.itemText(me.owed)) : null,
-      h("div.small", t("workers_line", {total: w.total || 0, mill: w.mill || 0}),
-        w.grey ? " · " + t("grey_n", {n: w.grey}) : ""),
+      P.workersLine(w),
       h("h3", t("craftsmen")),
       h("div.cards", P.arr(me.craftsmen).map(function (id) { return P.cardBox(m, id); })),
       P.arr(me.privileges).length ? h("h3", t("privileges")) : null,
@@ -283,6 +282,9 @@
     TC.replace("round-line", P.roundLine(m));
     TC.replace("my-vp", String(me.vp !== undefined ? me.vp : "–"));
     TC.replace("my-gold", String(me.gold !== undefined ? me.gold : "–"));
+    // each count's word in the form its number asks for ("23 złota", not "23 złoto")
+    if (me.vp !== undefined) TC.replace("my-vp-word", TC.countWord("vp", me.vp) || t("vp"));
+    if (me.gold !== undefined) TC.replace("my-gold-word", TC.countWord("gold", me.gold) || P.itemName("gold"));
     var mine = m.prompts.filter(function (p) { return p.seat === m.me; });
     var el = document.getElementById("my-prompt");
     var myTurn = mine.length && !m.over && !msg.closed && !msg.paused;

@@ -234,8 +234,13 @@
       eventText(e) ? h("div.small", eventText(e)) : null);
   }
 
+  /** The permanent events in force: the filed ones and this round's blue card, which acts
+   *  from its reveal though it is filed only at the round's end (A-24: `in_force`). */
   function permanents(m) {
-    var list = arr(m.view.permanent);
+    var list = arr(m.view.permanent).slice();
+    var now = m.view.event;
+    var filed = list.some(function (e) { return now && e.id === now.id; });
+    if (now && now.permanent && !filed && arr(m.view.in_force).indexOf(now.id) >= 0) list.push(now);
     if (!list.length) return h("p.muted.none-yet", t("none"));
     return list.map(function (e) { return eventBox(e); });
   }
@@ -341,13 +346,18 @@
   function vpSeries(m) {
     var hist = m.view.vp_history || (m.msg.scores && m.msg.scores.vp_history);
     var series = {};
-    if (Array.isArray(hist) && hist.length) {
-      // the history is sampled at chapter ends: the line ends at the score now
+    if (Array.isArray(hist)) {
+      // the history is sampled at round ends: the line starts at the game's first VP, goes
+      // through every round's end and ends at the score now (round 2 keeps round 1)
+      var first = typeof m.view.vp_start === "number" ? m.view.vp_start : 0;
       m.seats.forEach(function (s) {
-        series[s] = hist.map(function (p) { return obj(p.vp || p)[s] || 0; });
-        var now = (m.players[s] || {}).vp;
-        if (typeof now === "number" && series[s][series[s].length - 1] !== now) series[s].push(now);
+        series[s] = [first].concat(hist.map(function (p) { return obj(p.vp || p)[s] || 0; }));
       });
+      // every line gets the point now when any score moved since (same x for all)
+      var now = function (s) { var v = (m.players[s] || {}).vp; return typeof v === "number" ? v : null; };
+      if (m.seats.some(function (s) { return now(s) !== null && series[s][series[s].length - 1] !== now(s); })) {
+        m.seats.forEach(function (s) { series[s].push(now(s) === null ? series[s][series[s].length - 1] : now(s)); });
+      }
       return series;
     }
     var key = "tc-vp-" + m.msg.game;

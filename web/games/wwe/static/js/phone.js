@@ -253,6 +253,12 @@
   }
 
   function orient(m, choices) {
+    // the turn this phone chose and the TV previews (the server keeps it: `preview`): a
+    // reload, or another phone of the seat, shows it and its "Confirm" again
+    var kept = W.obj(m.msg.preview);
+    if (ui.rotation === null && kept.seat === m.msg.seat && typeof kept.rotation === "number") {
+      ui.rotation = kept.rotation;
+    }
     var byRot = {};
     choices.forEach(function (c) { byRot[c.action.rotation] = c; });
     var box = h("div.choice-group", {id: "orient"}, h("h3", t("orient_event_card")),

@@ -62,7 +62,8 @@
         if (lost && (x === "royal_court" || x === "lose_action")) return false;
         return !(summary && isPunishment(x));
       });
-      var played = W.arr(p.played);
+      // this round's card only: last round's would read as played now (issue 69)
+      var played = W.arr(p.played).filter(function (c) { return c.round === m.view.round; });
       return h("div.player-card" + (acting ? ".is-acting" : "") + (start ? ".is-start" : ""),
         {style: W.playerStyle(p), dataset: {seat: s, key: "player-" + s}},
         h("div.row", h("span.name.grow", h("span.dot"), p.name || W.nm("seats", s)),
