@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import time
 from collections import deque
 from collections.abc import Callable
@@ -207,7 +208,8 @@ def demo_cards(info, catalog: dict | None) -> list[str]:
     return out
 
 
-def _source_for(spec: str, info, catalog: dict | None, service=None, data_dir=None):
+def _source_for(spec: str, info, catalog: dict | None, service=None, data_dir=None,
+                rpicam_options: dict | None = None):
     """The frame source; the synthetic one lays real cards of the game's catalog: the
     game's own demo scene when it declares one (companion/wiring/demo_scene.py)."""
     from hardware.camera.sources import SyntheticSource, open_source
@@ -221,7 +223,7 @@ def _source_for(spec: str, info, catalog: dict | None, service=None, data_dir=No
         cards = demo_cards(info, catalog) + [None, None]
         return SyntheticSource(int(spec.partition(":")[2] or 0), event=cards[0],
                                action=cards[1])
-    return open_source(spec)
+    return open_source(spec, rpicam_options)
 
 
 class CameraWiring:
@@ -647,7 +649,7 @@ def start(settings: Settings, service: GameService, changed) -> CameraWiring | N
 
     "synthetic" plays the synthetic table (for `make run` without a camera).
     """
-    from hardware.camera.settings import build_recognizer
+    from hardware.camera.settings import build_recognizer, rpicam_options
 
     spec = source_spec(settings)
     if not spec:
@@ -668,8 +670,9 @@ def start(settings: Settings, service: GameService, changed) -> CameraWiring | N
             log.warning("camera: no game to take demo cards from", exc_info=True)
     camera, config = settings.camera, settings.config_path
     recognizer = build_recognizer(camera, config)
+    options = rpicam_options(camera, config, os.environ.get("LANG", "").partition(".")[0])
     wiring = CameraWiring(service, changed, _source_for(str(spec), info, catalog, service,
-                                                        settings.data_dir),
+                                                        settings.data_dir, options),
                           recognizer, camera.orient_commit_s, config)
     wiring.own_zones = bool(camera.zones)
     wiring.acting = not str(spec).startswith("synthetic")

@@ -162,19 +162,22 @@ class Optics:
         if not 0 <= t <= 1:
             return None
         width, height = self.size
-        s = width / 1280
+        # sized by its distance: a forearm 90 mm wide, the lens's view 1.3 x the distance
+        # across (the Camera Module 3's 66 degrees)
+        px_per_mm = width / (1.3 * self.hand[2] * 1000)
+        s = px_per_mm * 90 / 350
         mask = np.zeros((height, width), np.uint8)
         picture = np.zeros((height, width, 3), np.uint8)
-        tip_x = int(-200 * s + t * (width + 600 * s))
+        tip_x = int(-300 * s + t * (width + 900 * s))
         tip_y = int(height * 0.45)
-        arm = (tip_x - int(700 * s), tip_y - int(60 * s))
-        cv2.line(mask, arm, (tip_x - int(160 * s), tip_y), 255, int(170 * s))
-        cv2.ellipse(mask, (tip_x - int(60 * s), tip_y), (int(120 * s), int(85 * s)), 0, 0,
+        arm = (tip_x - int(900 * s), tip_y - int(60 * s))
+        cv2.line(mask, arm, (tip_x - int(160 * s), tip_y), 255, int(350 * s))
+        cv2.ellipse(mask, (tip_x - int(60 * s), tip_y), (int(200 * s), int(180 * s)), 0, 0,
                     360, 255, -1)
         picture[:] = (120, 150, 200)  # skin
         sleeve = np.zeros_like(mask)
-        cv2.line(sleeve, arm, (tip_x - int(260 * s), tip_y - int(20 * s)), 255, int(180 * s))
-        stripes = ((np.arange(width)[None, :] + np.arange(height)[:, None]) // int(14 * s + 1)
+        cv2.line(sleeve, arm, (tip_x - int(330 * s), tip_y - int(20 * s)), 255, int(360 * s))
+        stripes = ((np.arange(width)[None, :] + np.arange(height)[:, None]) // int(30 * s + 1)
                    ) % 2
         picture[(sleeve > 0) & (stripes == 0)] = (30, 30, 160)
         picture[(sleeve > 0) & (stripes == 1)] = (235, 235, 235)
