@@ -338,9 +338,13 @@ class CameraWiring:
         # the Pi camera: its sensor, modes and row strides (`companion doctor` shows them)
         describe = getattr(self.camera.capture.source, "describe", None)
         sensor = describe() if describe is not None else None
+        # and its focus and flicker (issue 62: doctor, the host page, the setup guide)
+        optics = getattr(self.camera.capture.source, "optics_status", None)
+        optics = optics() if optics is not None and sensor else None
         return {"state": state, "detail": stats["detail"], "fps": stats["fps"],
                 "decode_ms": stats["decode_ms"], "calibration": stats["calibration"], **shown,
-                **({"sensor": sensor} if sensor else {})}
+                **({"sensor": sensor} if sensor else {}),
+                **({"optics": optics} if optics else {})}
 
     def card_px(self) -> int:
         """The card width faces are read at: the usual frame's, or the source's sharper

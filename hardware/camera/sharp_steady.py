@@ -75,7 +75,7 @@ class BandingMeter:
 
     @property
     def flickering(self) -> bool:
-        if len(self._recent) < WINDOW // 2:
+        if len(self._recent) < 5:
             return False
         banded = sum(1 for s in self._recent if s > BANDS_AT)
         return banded >= 0.7 * len(self._recent)

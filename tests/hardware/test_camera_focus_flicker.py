@@ -147,3 +147,59 @@ def test_the_meters_on_still_frames():
         banded.update(cv2.cvtColor(focus_light.banded(image, gains), cv2.COLOR_BGR2GRAY))
     assert not still.flickering and still.ripple == 0
     assert banded.flickering
+
+
+def doctor_for(tmp_path, config: dict):
+    """doctor's camera, focus and flicker lines for the Camera Module (the stand-in), with
+    ``config`` as the data directory's config.json."""
+    import json
+
+    from companion import doctor
+    from tests.companion.test_doctor import ctx_for
+
+    data = tmp_path / "data"
+    data.mkdir(exist_ok=True)
+    (data / "config.json").write_text(json.dumps({"camera": config}))
+    ctx = ctx_for(tmp_path, camera="rpicam", camera_seconds=2.0)
+    camera = doctor.check_camera(ctx)
+    return camera, doctor.check_focus(ctx), doctor.check_flicker(ctx)
+
+
+def test_doctor_prints_sensor_focus_mode_lens_position_and_sharpness(tmp_path, monkeypatch):
+    """A CM3 held on the table: OK with the lens position in dioptres and metres. Planted
+    fault: check_focus calling a held lens soft (or the source's sharpness never set)."""
+    from companion import doctor
+
+    table_scene(tmp_path, monkeypatch)
+    _, focus, _ = doctor_for(tmp_path, {"lens_position": 1.667, "mains_hz": 50})
+    assert focus.status == doctor.OK, focus.summary
+    assert focus.summary.startswith("focus: sensor imx708, focus held, lens at 1.67 dioptres "
+                                    "(0.60 m), sharpness ")
+    assert focus.summary.endswith("(sharp)")
+
+
+def test_doctor_says_turn_the_ring_when_a_v2_is_soft(tmp_path, monkeypatch):
+    from companion import doctor
+
+    table_scene(tmp_path, monkeypatch, sensor="imx477")
+    monkeypatch.setenv("STANDIN_RPICAM_RING_DIOPTRES", str(TABLE + 1.8))
+    _, focus, _ = doctor_for(tmp_path, {})
+    assert focus.status == doctor.WARN
+    assert "sensor imx477, focus ring (turned by hand)" in focus.summary
+    assert focus.summary.endswith("(soft)") and focus.fix.startswith("turn the lens ring")
+
+
+def test_doctor_says_which_mains_to_set_when_the_lights_flicker(tmp_path, monkeypatch):
+    """50 Hz lights, the setting at 60 Hz: bands (doctor: set 50 Hz); at 50: none. Planted
+    fault: the mains setting not reaching rpicam-vid (rpicam_options) leaves the bands."""
+    from companion import doctor
+
+    table_scene(tmp_path, monkeypatch)
+    monkeypatch.setenv("STANDIN_RPICAM_LIGHT", "50:1.0:15000")
+    _, _, wrong = doctor_for(tmp_path, {"lens_position": 1.667, "mains_hz": 60})
+    assert wrong.status == doctor.WARN, (wrong.summary, wrong.details)
+    assert wrong.summary.startswith("the room's lights flicker (bands of ")
+    assert wrong.fix.startswith("the room's lights flicker: set 50 Hz")
+    _, _, right = doctor_for(tmp_path, {"lens_position": 1.667, "mains_hz": 50})
+    assert right.status == doctor.OK and right.summary == (
+        "no light flicker seen (cancelling 50 Hz mains)")
