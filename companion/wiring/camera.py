@@ -346,6 +346,15 @@ class CameraWiring:
                 **({"sensor": sensor} if sensor else {}),
                 **({"optics": optics} if optics else {})}
 
+    def set_mains(self, hz: int) -> bool:
+        """The room's mains frequency changed on the host page: a Camera Module restarts
+        rpicam-vid with the new --flicker-period; False: this source has no such setting."""
+        source = self.camera.capture.source
+        if not hasattr(source, "set_mains"):
+            return False
+        source.set_mains(hz)
+        return True
+
     def card_px(self) -> int:
         """The card width faces are read at: the usual frame's, or the source's sharper
         crop's (companion/box/taught_cards.py `card_px`): the deck page judges at it."""

@@ -353,6 +353,7 @@ class RpicamSource(FrameSource):
         self.last_metadata: dict = {}
         self.banding = BandingMeter()
         self.sharpness = 0.0  # edge_sharpness of a recent frame handed over
+        self._restart = False  # a setting changed: restart the child at the next read
         self._frames_out = 0
 
     # ------------------------------------------------------------------ the two streams
@@ -454,6 +455,12 @@ class RpicamSource(FrameSource):
             options += ["--metadata", metadata_path, "--metadata-format", "json"]
         return tuple(options)
 
+    def set_mains(self, hz: int) -> None:
+        """A new mains frequency: the child is restarted with it at the next read (from the
+        capture thread, which owns the child)."""
+        self.mains_hz = hz
+        self._restart = True
+
     def refocus(self) -> None:
         """Scan again on the next start (the owner asked, or the table went soft and stayed
         so with nothing over it): forget the kept position and restart the child."""
@@ -467,6 +474,10 @@ class RpicamSource(FrameSource):
     def read(self) -> np.ndarray:
         if self.process is None or self.process.stdout is None:
             raise SourceLost("not open")
+        if self._restart:
+            self._restart = False
+            self.close()
+            self.open()
         self._follow_tray_request()
         while True:
             frame = self._read_frame()
