@@ -105,6 +105,8 @@ def optics_texts(optics: dict | None) -> list[str]:
     else:
         focus = text("focus_soft_ring" if optics.get("focus_mode") == "ring" else "focus_soft")
     mains, exposure = optics.get("mains_hz"), optics.get("exposure_us")
+    if not optics.get("banding_measured"):  # just (re)started: nothing to say yet
+        return [focus]
     if not optics.get("flickering"):
         lights = text("lights_steady")
     elif mains and isinstance(exposure, (int, float)) and exposure < 0.98e6 / (2 * mains):

@@ -538,6 +538,7 @@ class RpicamSource(FrameSource):
                 "exposure_us": meta.get("ExposureTime"), "mains_hz": self.mains_hz,
                 "banding": round(self.banding.ripple, 4),
                 "flickering": self.banding.flickering,
+                "banding_measured": self.banding.measured,
                 "frames_untrusted": self.frames_untrusted}
 
     def _read_frame(self) -> np.ndarray:

@@ -74,8 +74,13 @@ class BandingMeter:
         return self.ripple
 
     @property
+    def measured(self) -> bool:
+        """Enough frames since the (re)start to say either way."""
+        return len(self._recent) >= 5
+
+    @property
     def flickering(self) -> bool:
-        if len(self._recent) < 5:
+        if not self.measured:
             return False
         banded = sum(1 for s in self._recent if s > BANDS_AT)
         return banded >= 0.7 * len(self._recent)
