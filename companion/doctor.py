@@ -449,19 +449,19 @@ def check_focus(ctx: Context) -> Result:
     sharp, sharpness = optics.get("sharp"), optics.get("sharpness")
     where = f"lens at {lens:.2f} dioptres ({1 / lens:.2f} m)" if isinstance(lens, (int, float)) \
         and lens > 0 else "no lens position"
-    focus = {"manual": f"focus held, {where}", "auto": f"one focus scan at each start, {where}",
+    focus = {"manual": f"focus held, {where}", "auto": f"one focus scan at start, {where}",
              "continuous": "continuous autofocus (the lens follows hands)",
              "ring": "focus ring (turned by hand)"}.get(mode, str(mode))
     summary = (f"focus: sensor {optics['sensor']}, {focus}, sharpness {sharpness} "
                f"({'sharp' if sharp else 'soft'})")
     if not sharp:
         fix = ("turn the lens ring slowly until the setup guide's focus step says sharp"
-               if mode == "ring" else "run the setup guide's focus step again (a new scan on "
-               "the table): companion camera refocus")
+               if mode == "ring" else "focus on the table again: remove camera.lens_position "
+               "from config.json and restart the companion (one new scan on the table)")
         return Result("focus", WARN, summary, fix, optics)
     if mode in ("auto", "continuous"):
-        return Result("focus", WARN, summary, "let the setup guide's focus step scan the "
-                      "table once: the position is kept (camera.lens_position)", optics)
+        return Result("focus", WARN, summary, "start the companion once with the table clear: "
+                      "its scan's position is kept (camera.lens_position)", optics)
     return Result("focus", OK, summary, details=optics)
 
 
