@@ -65,6 +65,7 @@ class Context:
     camera: str | None = None       # a frame-source spec; None: the configured or found one
     dice: str | None = None         # a serial port; None: the configured or found one
     camera_seconds: float = 1.0
+    optics: dict | None = None  # the Pi camera's focus and flicker, as check_camera saw them
     dice_timeout: float = 3.0
     video_glob: str = "/dev/video*"
     dice_link: str = DICE_LINK
@@ -308,11 +309,11 @@ def port_open(host: str, port: int, timeout: float = 0.5) -> bool:
 
 # --------------------------------------------------------------------------- camera
 
-def measure_fps(spec: str, seconds: float) -> dict:
+def measure_fps(spec: str, seconds: float, rpicam_options: dict | None = None) -> dict:
     """Open ``spec`` with the camera code's frame sources and grab frames for ``seconds``."""
     from hardware.camera.sources import SourceLost, open_source
 
-    source = open_source(spec)
+    source = open_source(spec, rpicam_options)
     try:
         source.open()
         frame = source.read()  # the first frame may take long (exposure); not counted
@@ -331,6 +332,7 @@ def measure_fps(spec: str, seconds: float) -> dict:
     sensor = source.describe()  # the Pi camera: sensor, modes, stride
     if sensor is not None:
         measured["sensor"] = sensor
+        measured["optics"] = source.optics_status()  # its focus and flicker
     return measured
 
 
@@ -397,9 +399,11 @@ def check_camera(ctx: Context) -> Result:
         in_use = camera_in_server(ctx)
         if in_use is not None:
             details["server_status"] = in_use
+            ctx.optics = in_use.get("optics") if isinstance(in_use.get("optics"), dict) \
+                else None
             return in_use_result(spec, in_use, details)
     try:
-        measured = measure_fps(spec, ctx.camera_seconds)
+        measured = measure_fps(spec, ctx.camera_seconds, _rpicam_options(ctx))
     except ImportError as exc:
         return Result("camera", SKIP, f"camera {spec} found; frame grabbing not available "
                       f"({exc})", "reinstall the app: sudo deploy/install.sh", details)
@@ -408,6 +412,7 @@ def check_camera(ctx: Context) -> Result:
                       "check the cable and that no other program uses it (sudo fuser -v "
                       f"{spec if spec.startswith('/dev/') else '/dev/video*'})", details)
     details.update(measured)
+    ctx.optics = measured.get("optics")
     summary = f"camera {spec}: {measured['width']}x{measured['height']} at {measured['fps']} fps"
     if measured.get("sensor"):
         summary += f" ({measured['sensor']})"
@@ -423,6 +428,64 @@ def check_camera(ctx: Context) -> Result:
     if ctx.camera is None:
         summary += f" (camera.source from {ctx.settings.source_of('camera.source')})"
     return Result("camera", OK, summary, details=details)
+
+
+def _rpicam_options(ctx: Context) -> dict:
+    """The Camera Module's focus and flicker settings as the server passes them (a scan's
+    result is kept for the server too)."""
+    from hardware.camera.settings import rpicam_options
+
+    return rpicam_options(ctx.settings.camera, ctx.settings.config_path,
+                          os.environ.get("LANG", "").partition(".")[0])
+
+
+def check_focus(ctx: Context) -> Result:
+    """The Pi camera's focus: sensor, focus mode, lens position, measured sharpness."""
+    optics = ctx.optics
+    if not optics or not optics.get("sensor"):
+        return Result("focus", SKIP, "no Pi camera measured (focus is checked on a Camera "
+                      "Module)")
+    mode, lens = optics.get("focus_mode"), optics.get("lens_position")
+    sharp, sharpness = optics.get("sharp"), optics.get("sharpness")
+    where = f"lens at {lens:.2f} dioptres ({1 / lens:.2f} m)" if isinstance(lens, (int, float)) \
+        and lens > 0 else "no lens position"
+    focus = {"manual": f"focus held, {where}", "auto": f"one focus scan at start, {where}",
+             "continuous": "continuous autofocus (the lens follows hands)",
+             "ring": "focus ring (turned by hand)"}.get(mode, str(mode))
+    summary = (f"focus: sensor {optics['sensor']}, {focus}, sharpness {sharpness} "
+               f"({'sharp' if sharp else 'soft'})")
+    if not sharp:
+        fix = ("turn the lens ring slowly until the setup guide's focus step says sharp"
+               if mode == "ring" else "focus on the table again: remove camera.lens_position "
+               "from config.json and restart the companion (one new scan on the table)")
+        return Result("focus", WARN, summary, fix, optics)
+    if mode in ("auto", "continuous"):
+        return Result("focus", WARN, summary, "start the companion once with the table clear: "
+                      "its scan's position is kept (camera.lens_position)", optics)
+    return Result("focus", OK, summary, details=optics)
+
+
+def check_flicker(ctx: Context) -> Result:
+    """Mains flicker: the banding the camera measures, and the mains frequency cancelled."""
+    optics = ctx.optics
+    if not optics or not optics.get("sensor"):
+        return Result("flicker", SKIP, "no Pi camera measured")
+    mains, ripple = optics.get("mains_hz"), optics.get("banding") or 0.0
+    exposure = optics.get("exposure_us")
+    if not optics.get("flickering"):
+        return Result("flicker", OK, f"no light flicker seen (cancelling {mains} Hz mains)"
+                      if mains else "no light flicker seen", details=optics)
+    summary = f"the room's lights flicker (bands of {ripple * 100:.0f} % in the picture)"
+    # a shutter under one period of the lights (whole microseconds: 8333 for 8333.3) is
+    # left as it is by the AGC: the bands stay whatever the setting
+    if mains and isinstance(exposure, (int, float)) and exposure < 0.98e6 / (2 * mains):
+        return Result("flicker", WARN, summary + f" with a {exposure / 1000:.1f} ms shutter",
+                      "the room is bright enough for a shutter shorter than the lights' "
+                      "period: shade the table from the lamp or use a lamp without flicker",
+                      optics)
+    other = 60 if mains == 50 else 50
+    return Result("flicker", WARN, summary, f"the room's lights flicker: set {other} Hz "
+                  "(host page, camera: mains)", optics)
 
 
 # --------------------------------------------------------------------------- dice reader
@@ -505,7 +568,7 @@ def check_dice(ctx: Context) -> Result:
 
 CHECKS: list[Callable[[Context], Result]] = [
     check_settings, check_python, check_packages, check_numpy_abi, check_data_dir, check_clock,
-    check_network, check_service, check_camera, check_dice,
+    check_network, check_service, check_camera, check_focus, check_flicker, check_dice,
 ]
 
 

@@ -44,9 +44,14 @@ def tray_page(live, status: int = 200, tray_error: str | None = None,
 
     saved = load_tray(context.current().settings.config_path)
     notice = text("tray_saved") if request.args.get("tray") == "saved" else None
+    hw = hardware_status_for(live, "camera")
+    mains = request.args.get("mains")
     return common.render_page("camera.html", "host", live, status,
                               running=running() is not None,
-                              hw=hardware_status_for(live, "camera"),
+                              hw=hw, optics=optics_texts(hw.get("optics")),
+                              mains=current_mains(hw.get("optics")),
+                              mains_notice=text("mains_saved", hz=mains)
+                              if mains in ("50", "60") else None,
                               no_camera=text("no_camera"), tray_error=tray_error,
                               tray_notice=notice,
                               tray=tray or (list(saved) if saved else ["", "", "", ""]))
@@ -89,6 +94,57 @@ def calibrate(game_id: str):
     stickers = handle.snapshot().sticker_report()
     return jsonify(ok=True, calibration=calibration, stickers=stickers,
                    message=text("calibration_saved") + measured(calibration, stickers))
+
+
+def optics_texts(optics: dict | None) -> list[str]:
+    """The Camera Module's focus and the room's lights in words (issue 62): a line each."""
+    if not isinstance(optics, dict) or not optics.get("sensor"):
+        return []
+    if optics.get("sharp"):
+        focus = text("focus_sharp")
+    else:
+        focus = text("focus_soft_ring" if optics.get("focus_mode") == "ring" else "focus_soft")
+    mains, exposure = optics.get("mains_hz"), optics.get("exposure_us")
+    if not optics.get("banding_measured"):  # just (re)started: nothing to say yet
+        return [focus]
+    if not optics.get("flickering"):
+        lights = text("lights_steady")
+    elif mains and isinstance(exposure, (int, float)) and exposure < 0.98e6 / (2 * mains):
+        lights = text("lights_flicker_bright")
+    else:
+        lights = text("lights_flicker", hz=60 if mains == 50 else 50)
+    return [focus, lights]
+
+
+def current_mains(optics: dict | None) -> int:
+    """The mains frequency the camera cancels now (the setting, else the default)."""
+    from hardware.camera.settings import mains_for
+
+    if isinstance(optics, dict) and optics.get("mains_hz") in (50, 60):
+        return optics["mains_hz"]
+    return mains_for(context.current().settings.camera, None)
+
+
+@bp.post("/host/<game_id>/camera/mains")
+def save_mains(game_id: str):
+    """The room's mains frequency (config.json camera.mains_hz, 50 or 60): rpicam-vid's
+    --flicker-period; the Camera Module restarts with it at once."""
+    from flask import redirect, request, url_for
+
+    from hardware import config_file
+
+    common.check_csrf()
+    live = common.host_only(game_id, as_json=False)
+    given = request.form.get("hz", "")
+    if given not in ("50", "60"):
+        return tray_page(live, 400, text("mains_bad"))
+    hz = int(given)
+    config_file.update(context.current().settings.config_path,
+                       lambda data: data.setdefault("camera", {}).__setitem__("mains_hz", hz))
+    handle = running()
+    if handle is not None:
+        handle.set_mains(hz)
+    return redirect(url_for("camera.camera_page", game_id=game_id, mains=given), code=303)
 
 
 def measured(calibration: dict, stickers: dict) -> str:

@@ -25,6 +25,16 @@ MESSAGES: dict[str, str] = {
     "tray_saved": "Dice tray saved. The camera reads dice only inside it.",
     "tray_bad": "The tray needs four numbers in millimetres from the board marker (left, top, "
                 "right, bottom), at least 20 mm apart each way.",
+    # the Camera Module's focus and the room's lights (issue 62, the host's camera page)
+    "mains_saved": "Mains frequency saved: {hz} Hz. The camera restarts with it.",
+    "mains_bad": "The mains frequency is 50 or 60 Hz.",
+    "lights_flicker": "The room's lights flicker: set {hz} Hz.",
+    "lights_flicker_bright": "The room's lights flicker and the room is too bright to cancel "
+                             "it: shade the table from the lamp.",
+    "lights_steady": "The room's lights do not flicker.",
+    "focus_sharp": "Focus: sharp.",
+    "focus_soft_ring": "Focus: soft. Turn the lens ring slowly until this says sharp.",
+    "focus_soft": "Focus: soft. Focus the camera on the table again.",
     # what the simulated camera would record (the host's camera page)
     "would_card": "Record the card “{card}”.",
     "would_card_for": "Record the card “{card}” for {seat}.",

@@ -239,6 +239,17 @@ def _path(value, from_text):
     raise ValueError("must be a folder path")
 
 
+def _mains(value, from_text):
+    """The room's mains frequency (issue 62): 50 or 60 Hz."""
+    try:
+        hz = int(value) if not isinstance(value, bool) else 0
+    except (TypeError, ValueError):
+        hz = 0
+    if hz not in (50, 60) or (not from_text and not isinstance(value, int)):
+        raise ValueError("must be 50 or 60 (Hz)")
+    return hz
+
+
 KEYS: tuple[Key, ...] = (
     Key("data_dir", _path, "COMPANION_DATA", "DATA_DIR", in_json=False),
     Key("hardware", _flag, "COMPANION_HARDWARE", "HARDWARE"),
@@ -260,6 +271,8 @@ KEYS: tuple[Key, ...] = (
     Key("camera.orient_commit_s", _number(0, 3600)),
     Key("camera.still_stride", _integer(1, 1000)),
     Key("camera.zones", _zones),
+    Key("camera.lens_position", _number(0, 15)),  # dioptres a CM3's lens is held at
+    Key("camera.mains_hz", _mains, "COMPANION_CAMERA_MAINS_HZ"),
     Key("dice.port", _text(empty=("", "auto")), "COMPANION_DICE_PORT", "DICE_PORT"),
     Key("dice.usb_ids", _usb_ids, "COMPANION_DICE_USB_IDS"),
     Key("dice.emulate", _mode("on", "auto", "off"), "COMPANION_DICE_EMULATE", "DICE_EMULATE"),

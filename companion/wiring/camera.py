@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import time
 from collections import deque
 from collections.abc import Callable
@@ -207,7 +208,8 @@ def demo_cards(info, catalog: dict | None) -> list[str]:
     return out
 
 
-def _source_for(spec: str, info, catalog: dict | None, service=None, data_dir=None):
+def _source_for(spec: str, info, catalog: dict | None, service=None, data_dir=None,
+                rpicam_options: dict | None = None):
     """The frame source; the synthetic one lays real cards of the game's catalog: the
     game's own demo scene when it declares one (companion/wiring/demo_scene.py)."""
     from hardware.camera.sources import SyntheticSource, open_source
@@ -221,7 +223,7 @@ def _source_for(spec: str, info, catalog: dict | None, service=None, data_dir=No
         cards = demo_cards(info, catalog) + [None, None]
         return SyntheticSource(int(spec.partition(":")[2] or 0), event=cards[0],
                                action=cards[1])
-    return open_source(spec)
+    return open_source(spec, rpicam_options)
 
 
 class CameraWiring:
@@ -334,10 +336,19 @@ class CameraWiring:
         # the zones where a card lies the camera does not know by face (the TV asks)
         shown["unknown"] = self.faces.unknown() if self.faces is not None else []
         # the Pi camera: its sensor, modes and row strides (`companion doctor` shows them)
-        sensor = self.camera.capture.source.describe()
+        source = self.camera.capture.source
+        sensor = source.describe()
+        # and its focus and flicker (issue 62: doctor, the host page, the setup guide)
+        optics = source.optics_status() if sensor else None
         return {"state": state, "detail": stats["detail"], "fps": stats["fps"],
                 "decode_ms": stats["decode_ms"], "calibration": stats["calibration"], **shown,
-                **({"sensor": sensor} if sensor else {})}
+                **({"sensor": sensor} if sensor else {}),
+                **({"optics": optics} if optics else {})}
+
+    def set_mains(self, hz: int) -> bool:
+        """The room's mains frequency changed on the host page: a Camera Module restarts
+        rpicam-vid with the new --flicker-period; False: this source has no such setting."""
+        return self.camera.capture.source.set_mains(hz)
 
     def card_px(self) -> int:
         """The card width faces are read at: the usual frame's, or the source's sharper
@@ -646,7 +657,7 @@ def start(settings: Settings, service: GameService, changed) -> CameraWiring | N
 
     "synthetic" plays the synthetic table (for `make run` without a camera).
     """
-    from hardware.camera.settings import build_recognizer
+    from hardware.camera.settings import build_recognizer, rpicam_options
 
     spec = source_spec(settings)
     if not spec:
@@ -667,8 +678,9 @@ def start(settings: Settings, service: GameService, changed) -> CameraWiring | N
             log.warning("camera: no game to take demo cards from", exc_info=True)
     camera, config = settings.camera, settings.config_path
     recognizer = build_recognizer(camera, config)
+    options = rpicam_options(camera, config, os.environ.get("LANG", "").partition(".")[0])
     wiring = CameraWiring(service, changed, _source_for(str(spec), info, catalog, service,
-                                                        settings.data_dir),
+                                                        settings.data_dir, options),
                           recognizer, camera.orient_commit_s, config)
     wiring.own_zones = bool(camera.zones)
     wiring.acting = not str(spec).startswith("synthetic")

@@ -51,7 +51,9 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import json
 import math
+import os
 import re
 import select
 import subprocess
@@ -65,6 +67,7 @@ import cv2
 import numpy as np
 
 from hardware.camera.devices import rpicam_program as find_program  # or libcamera-vid
+from hardware.camera.sharp_steady import SHARP_ENOUGH, BandingMeter, edge_sharpness
 from hardware.camera.source_base import FrameSource, SourceLost
 
 # Per sensor (the model --list-cameras names, before any _wide/_noir): the modes the usual
@@ -81,6 +84,15 @@ BUFFERS_USUAL, BUFFERS_FULL = 4, 2  # rpicam-vid's --buffer-count (video and raw
 # SIGPIPE: apps/rpicam_vid.cpp l. 79-85); SIGKILL after TERM_WAIT s; a child still there
 # KILL_WAIT s later is stuck in the kernel (a hung camera driver) and left to a reaper.
 TERM_WAIT, KILL_WAIT = 3.0, 2.0
+# Focus (issue 62): sensors with a lens rpicam-vid drives; libcamera's AfState values; a
+# lens that moved less than LENS_STILL dioptres between frames is still; a frame's metadata
+# comes a moment after its pixels (FrameMetadata): waited for up to META_WAIT seconds.
+FOCUS_SENSORS = ("imx708",)
+AF_SCANNING, AF_FOCUSED = 1, 2
+LENS_STILL = 0.01
+META_WAIT = 0.1
+SHARPNESS_EVERY = 10  # frames between two sharpness measures (3 a second at 30 fps)
+METADATA_KEPT = 64  # frames' metadata kept (the reader is never far behind)
 
 
 def row_stride(width: int, platform: str) -> int:
@@ -189,12 +201,102 @@ class Stream:
     def frame_bytes(self) -> int:
         return self.stride * self.height * 3 // 2
 
-    def command(self, program: str) -> list[str]:
-        """No preview, run until stopped, raw I420 to stdout, the mode pinned."""
+    def command(self, program: str, optics: tuple[str, ...] = ()) -> list[str]:
+        """No preview, run until stopped, raw I420 to stdout, the mode pinned; ``optics``:
+        the focus, flicker and metadata options (`RpicamSource.optics_options`)."""
         return [program, "--nopreview", "--timeout", "0", "--codec", "yuv420",
                 "--width", str(self.width), "--height", str(self.height),
                 "--framerate", f"{self.fps:g}", "--mode", self.mode.name,
-                "--buffer-count", str(self.buffers), "--flush", "--output", "-"]
+                "--buffer-count", str(self.buffers), "--flush", *optics, "--output", "-"]
+
+
+def flicker_period_us(mains_hz: int) -> int:
+    """The lights' period for ``--flicker-period``: they pulse twice per mains cycle
+    (10000 us at 50 Hz, 8333 at 60 Hz)."""
+    return int(1e6 / (2 * mains_hz))
+
+
+class FrameMetadata:
+    """rpicam-vid's ``--metadata FIFO --metadata-format json`` read in a thread: "[" then one
+    object per frame, written after the frame (`output/output.cpp`: ",\\n" before each
+    object but the first, a field a line, the closing brace flushed with the next one), so
+    a frame's fields come a moment after its pixels; `get` waits that moment."""
+
+    def __init__(self) -> None:
+        self._dir = tempfile.mkdtemp(prefix="rpicam-meta-")
+        self.path = os.path.join(self._dir, "metadata.fifo")
+        os.mkfifo(self.path, 0o600)
+        self._records: dict[int, dict] = {}
+        self._count = 0  # objects begun
+        self._cond = threading.Condition()
+        self._stop = threading.Event()
+        # non-blocking: rpicam-vid's open of the FIFO for writing returns at once
+        self._fd = os.open(self.path, os.O_RDONLY | os.O_NONBLOCK)
+        self._thread = threading.Thread(target=self._run, name="rpicam-metadata", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        pending = b""
+        while not self._stop.is_set():
+            ready = select.select([self._fd], [], [], 0.2)[0]
+            if not ready:
+                continue
+            try:
+                chunk = os.read(self._fd, 65536)
+            except BlockingIOError:
+                continue
+            except OSError:
+                return
+            if not chunk:  # no writer (yet, or any more)
+                time.sleep(0.05)
+                continue
+            pending += chunk
+            *lines, pending = pending.split(b"\n")
+            for line in lines:
+                self._line(line.decode(errors="replace").strip())
+
+    def _line(self, line: str) -> None:
+        with self._cond:
+            if line.startswith("{") or line.startswith("}{"):
+                self._count += 1
+                self._records[self._count - 1] = {}
+                self._records.pop(self._count - 1 - METADATA_KEPT, None)
+            elif line.startswith('"') and self._count:
+                key, _, value = line.rstrip(",").partition(":")
+                self._records[self._count - 1][key.strip('" ')] = _value(value.strip())
+            self._cond.notify_all()
+
+    def get(self, index: int, wait: float) -> dict | None:
+        """Frame ``index``'s fields (counted from the child's start), once its object is
+        complete or the next begun, waiting up to ``wait`` seconds; None: not in time."""
+        deadline = time.monotonic() + wait
+        with self._cond:
+            while True:
+                record = self._records.get(index)
+                if record is not None and (self._count > index + 1
+                                           or {"AfState", "LensPosition"} <= record.keys()):
+                    return dict(record)
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    return dict(record) if record else None
+                self._cond.wait(remaining)
+
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=1)
+        with contextlib.suppress(OSError):
+            os.close(self._fd)
+        with contextlib.suppress(OSError):
+            os.unlink(self.path)
+            os.rmdir(self._dir)
+
+
+def _value(text: str):
+    """A metadata value as rpicam-vid writes it: a number, a quoted fraction, an array."""
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text.strip('"')
 
 
 def _widen_pipe(fd: int, frame_bytes: int) -> None:
@@ -216,7 +318,10 @@ class RpicamSource(FrameSource):
     def __init__(self, width: int = 1280, height: int = 720, fps: int = 30,
                  program: str | None = None, full: bool = True, full_fps: int = 5,
                  full_idle: float = 3.0, settle_seconds: float = 1.0,
-                 stall_seconds: float = 3.0, start_seconds: float = 20.0) -> None:
+                 stall_seconds: float = 3.0, start_seconds: float = 20.0,
+                 lens_position: float | None = None, mains_hz: int | None = None,
+                 af_window: tuple[float, float, float, float] | None = None,
+                 on_focus=None, legacy: bool = False) -> None:
         if width % 2 or height % 2 or width < 64 or height < 64:
             raise ValueError(f"width and height must be even and at least 64: {width}x{height}")
         self.width, self.height, self.fps = width, height, fps
@@ -237,6 +342,19 @@ class RpicamSource(FrameSource):
         self._latest: tuple[np.ndarray, Stream] | None = None  # the latest frame, as read
         self._tray_until = 0.0  # monotonic time until which the full stream is wanted
         self._buffers: list[np.ndarray] = []  # kept frame buffers (`_free_buffer`)
+        # focus and flicker (issue 62, module docstring)
+        self.lens_position = lens_position  # dioptres the lens is held at; None: scan first
+        self.mains_hz = mains_hz  # the room's mains: --flicker-period; None: not set
+        self.af_window = af_window  # where a scan measures (fractions of the frame)
+        self.on_focus = on_focus  # called with the dioptres a scan found (kept in settings)
+        self.legacy = legacy  # the invocation before issue 62 (no focus, flicker, metadata)
+        self.metadata: FrameMetadata | None = None
+        self.frames_untrusted = 0  # taken while the lens moved: never handed over
+        self.last_metadata: dict = {}
+        self.banding = BandingMeter()
+        self.sharpness = 0.0  # edge_sharpness of a recent frame handed over
+        self._restart = False  # a setting changed: restart the child at the next read
+        self._frames_out = 0
 
     # ------------------------------------------------------------------ the two streams
     def stream(self, full: bool) -> Stream:
@@ -284,16 +402,71 @@ class RpicamSource(FrameSource):
                 self.camera = listed
         self.streaming = self.stream(self._want_full and self.full)
         self._stderr = tempfile.TemporaryFile()  # noqa: SIM115 (closed in close())
+        optics = ()
+        if not self.legacy:
+            self.metadata = FrameMetadata()
+            optics = self.optics_options(self.metadata.path)
         try:
             self.process = subprocess.Popen(
-                self.streaming.command(program), stdin=subprocess.DEVNULL,
+                self.streaming.command(program, optics), stdin=subprocess.DEVNULL,
                 stdout=subprocess.PIPE, stderr=self._stderr, bufsize=0)
         except OSError as error:
             self.close()
             raise SourceLost(f"cannot start {program}: {error}") from error
         _widen_pipe(self.process.stdout.fileno(), self.frame_bytes)
         self._got_frame = False
+        self._frame_index = 0
+        self._lens_before: float | None = None
+        self.banding.reset()
         self._restarted()
+
+    def has_lens(self) -> bool:
+        """The camera has a focus lens rpicam-vid can drive (Camera Module 3, imx708)."""
+        with self._lock:
+            camera = self.camera
+        return camera is not None and camera.model.split("_")[0] in FOCUS_SENSORS
+
+    def focus_mode(self) -> str:
+        """manual (held at `lens_position`), auto (one scan, then held), ring (v2, HQ: no
+        focus control) or continuous (the legacy invocation's default on a CM3)."""
+        if not self.has_lens():
+            return "ring"
+        if self.legacy:
+            return "continuous"
+        return "manual" if self.lens_position is not None else "auto"
+
+    def optics_options(self, metadata_path: str | None) -> tuple[str, ...]:
+        """rpicam-vid's focus, flicker and metadata options (docs/camera.md, "Focus and
+        flicker"): a CM3's lens held at the dioptres kept in the settings, or one scan on
+        the table (``auto``; its result kept, `on_focus`) when none is kept yet; the
+        lights' period for the mains; each frame's metadata, JSON, to a FIFO."""
+        options: list[str] = []
+        mode = self.focus_mode()
+        if mode == "manual":
+            options += ["--autofocus-mode", "manual",
+                        "--lens-position", f"{self.lens_position:.3f}"]
+        elif mode == "auto":
+            options += ["--autofocus-mode", "auto"]
+            if self.af_window:
+                options += ["--autofocus-window", ",".join(f"{v:.3f}" for v in self.af_window)]
+        if self.mains_hz:
+            options += ["--flicker-period", f"{flicker_period_us(self.mains_hz)}us"]
+        if metadata_path:
+            options += ["--metadata", metadata_path, "--metadata-format", "json"]
+        return tuple(options)
+
+    def set_mains(self, hz: int) -> bool:
+        """A new mains frequency: the child is restarted with it at the next read (from the
+        capture thread, which owns the child)."""
+        self.mains_hz = hz
+        self._restart = True
+        return True
+
+    def refocus(self) -> None:
+        """Scan again on the next start (the owner asked, or the table went soft and stayed
+        so with nothing over it): forget the kept position and restart the child."""
+        self.lens_position = None
+        self.close()
 
     def _restarted(self) -> None:
         """The camera (re)started: its first frames are the exposure ramp."""
@@ -302,20 +475,72 @@ class RpicamSource(FrameSource):
     def read(self) -> np.ndarray:
         if self.process is None or self.process.stdout is None:
             raise SourceLost("not open")
+        if self._restart:
+            self._restart = False
+            self.close()
+            self.open()
         self._follow_tray_request()
         while True:
             frame = self._read_frame()
-            if self._to_skip <= 0:
+            moving = self._lens_moved()
+            if self._to_skip <= 0 and not moving:
                 break
-            self._to_skip -= 1
-            self.frames_skipped += 1
+            if self._to_skip > 0:
+                self._to_skip -= 1
+                self.frames_skipped += 1
+            else:
+                self.frames_untrusted += 1
         stream = self.streaming
         with self._lock:
             self._latest = (frame, stream)
         gray = planes(frame, stream.width, stream.height, stream.stride)[0]
         if (stream.width, stream.height) != (self.width, self.height):  # the full stream
             gray = scale_down(gray, (self.width, self.height))
+        self.banding.update(gray)
+        self._frames_out += 1
+        if self._frames_out % SHARPNESS_EVERY == 1:  # ~40 ms on this machine: not each frame
+            self.sharpness = edge_sharpness(gray)
         return gray
+
+    def _lens_moved(self) -> bool:
+        """This frame's metadata says the AF was scanning or the lens moved since the frame
+        before: a frame not to trust (blurred, or about to be). Once a scan has focused,
+        the dioptres are handed to `on_focus` (kept, reused after restarts)."""
+        index, self._frame_index = self._frame_index, self._frame_index + 1
+        if self.metadata is None or not self.has_lens():
+            return False
+        data = self.metadata.get(index, META_WAIT)
+        if data is None:
+            return False  # no metadata in time: the lens is held anyway (manual)
+        self.last_metadata = data
+        lens = data.get("LensPosition")
+        before, self._lens_before = self._lens_before, lens
+        scanning = data.get("AfState") == AF_SCANNING
+        moved = lens is not None and before is not None and abs(lens - before) > LENS_STILL
+        if (not scanning and not moved and self.lens_position is None
+                and data.get("AfState") == AF_FOCUSED and lens is not None):
+            self.lens_position = float(lens)
+            if self.on_focus is not None:
+                with contextlib.suppress(Exception):
+                    self.on_focus(float(lens))
+        return scanning or moved
+
+    def optics_status(self) -> dict:
+        """Sensor, focus mode, lens position, sharpness, exposure and banding: for doctor,
+        the host page and the setup guide's focus step."""
+        with self._lock:
+            camera = self.camera
+        meta = self.last_metadata
+        return {"sensor": camera.model if camera else None, "focus_mode": self.focus_mode()
+                if camera else None,
+                "lens_position": meta.get("LensPosition", self.lens_position),
+                "af_state": meta.get("AfState"), "sharpness": round(self.sharpness, 3),
+                "sharp": self.sharpness >= SHARP_ENOUGH,
+                "exposure_us": meta.get("ExposureTime"), "mains_hz": self.mains_hz,
+                "banding": round(self.banding.ripple, 4),
+                "flickering": self.banding.flickering,
+                "banding_measured": self.banding.measured,
+                "frames_untrusted": self.frames_untrusted}
 
     def _read_frame(self) -> np.ndarray:
         """The next whole frame from the pipe; SourceLost when the child ends or stalls."""
@@ -418,6 +643,9 @@ class RpicamSource(FrameSource):
         if self._stderr is not None:
             self._stderr.close()
             self._stderr = None
+        if self.metadata is not None:
+            self.metadata.close()
+            self.metadata = None
 
 
 def _end(process: subprocess.Popen) -> None:

@@ -55,3 +55,13 @@ class FrameSource:
         """The sensor, its modes and strides, for `companion doctor` (the Pi camera); None:
         nothing more to say than its name."""
         return None
+
+    def optics_status(self) -> dict | None:
+        """Its focus and the room's flicker as the camera sees them (the Pi camera, issue
+        62); None: this source has no lens or exposure of its own to report."""
+        return None
+
+    def set_mains(self, hz: int) -> bool:
+        """Take the room's mains frequency (50/60 Hz) for its flicker period; False: this
+        source has no such setting."""
+        return False

@@ -348,7 +348,7 @@ class SyntheticSource(FrameSource):
         return cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
 
 
-def open_source(spec: str) -> FrameSource:
+def open_source(spec: str, rpicam_options: dict | None = None) -> FrameSource:
     """A source from a settings string.
 
     ``auto`` (rpicam-vid when installed, else picamera2 when importable, else USB camera 0);
@@ -356,14 +356,15 @@ def open_source(spec: str) -> FrameSource:
     camera; ``0:gray`` / ``0:yuyv`` the same camera read natively to gray (MJPG decoded to
     gray only / YUYV's Y bytes, no decoding); ``picamera2``; ``synthetic`` or ``synthetic:SEED``;
     ``folder:DIR`` or an existing directory; ``http://...`` / ``rtsp://...`` streams;
-    anything else is a video file path.
+    anything else is a video file path. ``rpicam_options``: the Camera Module's focus and
+    flicker settings (`RpicamSource`'s lens_position, mains_hz, on_focus).
     """
     if spec == "auto":
         if rpicam.find_program():
-            return rpicam.RpicamSource()
+            return rpicam.RpicamSource(**(rpicam_options or {}))
         return Picamera2Source() if Picamera2Source.available() else OpenCVSource(0)
     if spec == "rpicam":
-        return rpicam.RpicamSource()
+        return rpicam.RpicamSource(**(rpicam_options or {}))
     device, _, mode = spec.partition(":")
     if mode in ("yuyv", "gray") and (device.isdigit() or device.startswith("/dev/")):
         # the camera's own buffer, straight to gray: YUYV (no JPEG at all) or MJPG (the

@@ -341,7 +341,8 @@ def test_cli_json_and_exit_codes(tmp_path, monkeypatch):
     report = json.loads(first.output)
     by_name = {c["name"]: c for c in report["checks"]}
     assert set(by_name) == {"settings", "python", "packages", "numpy", "data", "clock",
-                            "network", "service", "camera", "dice"}
+                            "network", "service", "camera", "focus", "flicker", "dice"}
+    assert by_name["focus"]["status"] == by_name["flicker"]["status"] == "skip"  # no Pi camera
     assert by_name["dice"]["status"] == "fail"  # a configured port that does not exist
     assert first.exit_code == 1 and report["ok"] is False
     monkeypatch.setattr(netinfo, "ipv4_addresses", lambda: ["127.0.0.1", "10.0.0.7"])

@@ -45,7 +45,7 @@ def rpicam_vid(tmp_path, cache, monkeypatch):
     monkeypatch.setenv("STANDIN_RPICAM_LOG", str(tmp_path / "starts.log"))
     monkeypatch.setenv("STANDIN_RPICAM_STAMPS", str(tmp_path / "stamps.log"))
     for knob in ("SENSOR", "PLATFORM", "SCENE", "FRAMES", "STALL_AFTER", "STALL_SECONDS",
-                 "RAMP", "CMA_MB"):
+                 "RAMP", "CMA_MB", "HAND", "LIGHT", "TABLE_M", "RING_DIOPTRES"):
         monkeypatch.delenv(f"STANDIN_RPICAM_{knob}", raising=False)
     return program
 

@@ -65,6 +65,7 @@ try:
 except ImportError:  # run as a script
     sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
     from tests.hardware.standin import rpicam_sensors as sensors
+from tests.hardware.standin.rpicam_optics import MetadataWriter, Optics
 
 DEFAULT_FRAMERATE = 30.0
 DEFAULT_BUFFERS = 6
@@ -91,6 +92,16 @@ def parse(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--flush", action="store_true")
     parser.add_argument("--output", "-o", default="")
     parser.add_argument("--verbose", "-v", type=int, default=1)
+    # focus and flicker (core/options.cpp l. 312-333, 385-394)
+    parser.add_argument("--autofocus-mode", default="default",
+                        choices=("default", "manual", "auto", "continuous"))
+    parser.add_argument("--autofocus-range", default="normal")
+    parser.add_argument("--autofocus-speed", default="normal", choices=("normal", "fast"))
+    parser.add_argument("--autofocus-window", default="0,0,0,0")
+    parser.add_argument("--lens-position", default=None)
+    parser.add_argument("--flicker-period", default="0s")
+    parser.add_argument("--metadata", default="")
+    parser.add_argument("--metadata-format", default="json")
     args, unknown = parser.parse_known_args(argv)
     if unknown:
         raise Failure(f"unrecognised option '{unknown[0]}'")
@@ -176,6 +187,18 @@ def to_i420(image: np.ndarray, row: int) -> np.ndarray:
     return frame
 
 
+def from_i420(frame: np.ndarray, width: int, height: int, row: int) -> np.ndarray:
+    """The BGR picture of a full-range YUV420 frame with rows of ``row`` bytes."""
+    luma = row * height
+    quarter = luma // 4
+    y = frame[:luma].reshape(height, row)[:, :width]
+    u = frame[luma:luma + quarter].reshape(height // 2, row // 2)[:, :width // 2]
+    v = frame[luma + quarter:luma + 2 * quarter].reshape(height // 2, row // 2)[:, :width // 2]
+    cr = cv2.resize(v, (width, height), interpolation=cv2.INTER_LINEAR)
+    cb = cv2.resize(u, (width, height), interpolation=cv2.INTER_LINEAR)
+    return cv2.cvtColor(cv2.merge([np.ascontiguousarray(y), cr, cb]), cv2.COLOR_YCrCb2BGR)
+
+
 def darkened(frame: np.ndarray, gain: float, row: int, height: int) -> np.ndarray:
     """A frame of the exposure ramp: luma scaled by ``gain``, chroma pulled to grey."""
     out = frame.astype(np.float32)
@@ -195,9 +218,11 @@ class Frames:
         self.made: list[np.ndarray | None] = []
         self.demo: DemoWorld | None = None
         self.cache = None
+        self.still: np.ndarray | None = None  # a still scene's view (BGR)
         if scene:
             world = np.load(scene) if scene.endswith(".npy") else cv2.imread(scene)
-            self.made = [to_i420(look(world, camera, rect, width, height), row)]
+            self.still = look(world, camera, rect, width, height)
+            self.made = [to_i420(self.still, row)]
             return
         self.cache = self._cache_file()
         if self.cache is not None and self.cache.exists():
@@ -230,6 +255,17 @@ class Frames:
                              daemon=True).start()
             self.cache = None
         return frame
+
+    def view(self, index: int) -> tuple[np.ndarray, int | None]:
+        """Frame ``index`` as BGR before the lens and the lights, and a key naming it (the
+        same picture, the same key; None: a picture of its own)."""
+        if self.still is not None:
+            return self.still, 0
+        index %= len(self.made)
+        world = as_world(self.demo.image(index), self.camera) if self.demo else None
+        if world is None:  # the demo's frames came from the cache: back from YUV
+            return from_i420(self.made[index], *self.size, self.row), index
+        return look(world, self.camera, self.rect, *self.size), index
 
     @staticmethod
     def _save(cache: Path, made: list[np.ndarray]) -> None:
@@ -276,7 +312,13 @@ def stream(args) -> int:
     buffers_fit(args, mode, row)
     frames = Frames(camera, rect, args.width, args.height, row)
     fps = min(args.framerate or DEFAULT_FRAMERATE, mode.fps)
-    return send(frames, fps, row, args.height)
+    optics = Optics(args, camera.model, args.width, args.height, mode.fps, fps)
+    metadata = MetadataWriter(args.metadata, args.metadata_format) if args.metadata else None
+    try:
+        return send(frames, fps, row, args.height, optics, metadata)
+    finally:
+        if metadata is not None:
+            metadata.close()
 
 
 def stalled(out, seconds: float | None) -> bool:
@@ -292,7 +334,25 @@ def stalled(out, seconds: float | None) -> bool:
     return True
 
 
-def send(frames: Frames, fps: float, row: int, height: int) -> int:
+def through_optics(frames: Frames, optics: Optics, index: int, frame: np.ndarray,
+                   row: int) -> np.ndarray:
+    """Frame ``index`` with the lens moved for it, blurred and banded as the lens and the
+    lights make it (the plain frame when the table is in focus and nothing else is)."""
+    seen: list = []
+
+    def view() -> tuple[np.ndarray, int | None]:
+        if not seen:
+            seen.append(frames.view(index))
+        return seen[0]
+
+    optics.step(index, view)
+    if optics.trivial(index):
+        return frame
+    return to_i420(optics.apply(index, *view()), row)
+
+
+def send(frames: Frames, fps: float, row: int, height: int, optics: Optics | None = None,
+         metadata: MetadataWriter | None = None) -> int:
     limit = int(os.environ.get("STANDIN_RPICAM_FRAMES", "0")) or None
     stall_after = int(os.environ.get("STANDIN_RPICAM_STALL_AFTER", "0")) or None
     resume = float(os.environ.get("STANDIN_RPICAM_STALL_SECONDS", "0")) or None
@@ -311,6 +371,8 @@ def send(frames: Frames, fps: float, row: int, height: int) -> int:
                     return 0
                 stall_after, started, due = None, time.monotonic(), time.monotonic()
             frame = frames[sent]
+            if optics is not None:
+                frame = through_optics(frames, optics, sent, frame, row)
             since = time.monotonic() - started
             if since < ramp:
                 frame = darkened(frame, RAMP_FLOOR + (1 - RAMP_FLOOR) * since / ramp, row,
@@ -319,6 +381,8 @@ def send(frames: Frames, fps: float, row: int, height: int) -> int:
                 stamps.write(f"{time.monotonic()}\n")
             out.write(memoryview(frame))
             out.flush()
+            if metadata is not None:  # after the frame, as Output::OutputReady writes it
+                metadata.write(optics.metadata(sent))
             sent += 1
             due += period
             time.sleep(max(0.0, due - time.monotonic()))
