@@ -416,6 +416,13 @@
           closed = endedByHost = true;
           setStatus("closed");
         }
+        else if (auth.for_seat) {
+          // the host playing for a seat, refused (the seat's phone is back, logged out):
+          // the server's reason, and no more tries
+          closed = true;
+          setStatus("refused");
+          socket.disconnect();
+        }
         else if (config.role === "seat") {
           // This phone holds no seat (the host gave the seat a new code): say so plainly and
           // stop trying; scanning the seat's code again is the way back.
