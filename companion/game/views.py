@@ -25,7 +25,7 @@ from engine.api import PRIVATE_PARAMS, Refused, template_fields
 LOG_LENGTH = 60
 # the app's own log events (gettext msgids of the shared domain): the host played a seat's
 # turn on the host's device (companion/game/service.py HOST_PLAYED)
-APP_EVENTS = {HOST_PLAYED: "The host played this turn for {seat}:"}
+APP_EVENTS = {HOST_PLAYED: "Move played by the host for {seat}."}
 COUNTS = ("amount", "count", "n")  # the params that count another param's thing
 
 

@@ -82,8 +82,8 @@ def test_the_host_plays_for_a_seat_without_a_phone(app, live, room):
         # the log says so, to everyone, in their language
         log = spies["table"].wait_version(2)["log"]
         texts = [e["text"] for e in log]
-        assert "The host played this turn for Bob:" in texts, texts
-        assert texts.index("The host played this turn for Bob:") < len(texts) - 1
+        assert "Move played by the host for Bob." in texts, texts
+        assert texts.index("Move played by the host for Bob.") < len(texts) - 1
         assert service.record(game_id)["played_by_host"] == [2]  # the record says which
 
         for_b.sio.emit("set_lang", {"lang": "it"})
@@ -93,7 +93,7 @@ def test_the_host_plays_for_a_seat_without_a_phone(app, live, room):
                                  "host_token": host_token(app, game_id)})
         try:
             assert it_host.got_view.wait(PATIENCE)
-            assert "L'host ha giocato questo turno per Bob:" in [
+            assert "Mossa giocata dall'host per Bob." in [
                 e["text"] for e in it_host.views[-1]["log"]]
         finally:
             it_host.close()

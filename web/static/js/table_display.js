@@ -65,7 +65,7 @@
 
   /** The turn of a seat with no phone connected: the seat's join code from its lobby card
    *  (a code not used yet), else how its player gets back in, and that the host may play
-   *  for it (host page, "Play for ..."). Shown while the lobby does not cover the screen. */
+   *  for it (host page, "Play for ..."). Shown once the lobby is closed. */
   function turnJoin(msg) {
     var box = document.getElementById("turn-join");
     var lobby = document.getElementById("join-panel");
@@ -73,7 +73,8 @@
     var owed = {};
     arr(msg.prompts).forEach(function (p) { if (p && p.seat) owed[p.seat] = true; });
     var over = obj(msg.view).over || msg.closed || msg.paused;
-    var player = over || !lobby || (!lobby.hidden && !lobby.classList.contains("side")) ? null
+    // while the lobby shows (over the board or at its side) its cards hold the codes
+    var player = over || !lobby || !lobby.hidden ? null
       : arr(msg.players).filter(function (p) { return owed[p.seat] && !p.connected; })[0];
     box.hidden = !player;
     if (!player) { TC.replace(box, null); return; }
