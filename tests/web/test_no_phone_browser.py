@@ -65,9 +65,9 @@ def tables(tmp_path_factory):
     service = context.of(app).service
     out = {}
     for game in (*LANGS, "webkit"):
-        live = service.create("wwe" if game == "webkit" else game, {"players": [{"seat": s, "name": n}
-                                                 for s, n in NAMES.items()], "seed": 5},
-                              PIN, to_table=False)
+        players = [{"seat": s, "name": n} for s, n in NAMES.items()]
+        live = service.create("wwe" if game == "webkit" else game,
+                              {"players": players, "seed": 5}, PIN, to_table=False)
         play_to(service, live, dario_owes, seed=3)
         out[game] = (live.id, service.new_table_pairing(live.id) if game == "webkit"
                      else service.new_table_token(live.id), service.store.join_codes(live.id))
@@ -182,7 +182,7 @@ def test_a_seat_without_a_phone_does_not_block_the_table(browser, tables, game):
     assert errors == []
 
 
-def test_no_phone_in_webkit(tables, webkit):
+def test_no_phone_in_webkit(tables, webkit):  # noqa: F811 (the fixture)
     """The same in WebKit (iPhones, the Pi's kiosk): the TV (a 1280x720 frame) keeps the
     table playing on through a reload and shows Dario's join code at his turn; the host's
     phone (390x844) plays for him, said plainly, and the TV's log says so."""
