@@ -19,7 +19,7 @@ from companion.game.reasons import SERVER_REASONS
 from companion.game.service import HOST_PLAYED, LiveGame
 from companion.game.shared import Shared
 from companion.server import i18n
-from companion.table import citations, correction_words, table_steps
+from companion.table import citations, correction_words, history, table_steps
 from engine.api import PRIVATE_PARAMS, Refused, template_fields
 
 LOG_LENGTH = 60
@@ -403,6 +403,9 @@ def build(live: LiveGame, role: str, seat: str | None, lang: str, *,
             "steps": shared.get_for(("steps", lang, live.status), hardware,
                                     lambda: table_steps.entries(live, lang, namer, hardware)),
             "scores": live.row.get("result") if finished else None, "host": None,
+            # who won and why, a tie and its tie-break said (as the history says it)
+            "outcome": shared.get(("outcome", lang), lambda: history.outcome(live, lang))
+            if finished else None,
             "ended_early": bool(finished and live.row.get("ended_early")),
         }
         if role == "host":

@@ -165,6 +165,7 @@
   TC.onView(function (msg) {
     updateJoin(msg);
     turnJoin(msg);
+    TC.replace("closed-outcome", msg.outcome || "");
     TC.replace("hw-status", hardwareLine(obj(msg.hardware)));
     fit();
   });
