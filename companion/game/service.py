@@ -666,6 +666,10 @@ class GameService:
                 raise
             raise Refused("bad_record", detail=exc.code) from exc
         record = text.normalise(record)
+        marks = record.get("played_by_host", [])  # the actions the host played for a seat
+        if not isinstance(marks, list) or len(marks) > len(record["actions"]) or any(
+                type(m) is not int for m in marks):
+            raise Refused("bad_record", detail="played_by_host")
         try:
             kind = self._kinds(str(record.get("game")))
         except Exception as exc:  # no such game, or its catalog does not load: refused
@@ -696,8 +700,8 @@ class GameService:
             raise Refused("bad_record", detail=str(exc)) from exc
         live = self.create(kind.name, record["setup"], pin, add_seed=False, to_table=False)
         with live.lock:
-            for action, _ in steps:
-                self._commit(live, action)
+            for number, (action, _) in enumerate(steps, 1):
+                self._commit(live, action, by_host=number in marks)
         return live
 
 

@@ -84,7 +84,11 @@ def test_the_host_plays_for_a_seat_without_a_phone(app, live, room):
         texts = [e["text"] for e in log]
         assert "Move played by the host for Bob." in texts, texts
         assert texts.index("Move played by the host for Bob.") < len(texts) - 1
-        assert service.record(game_id)["played_by_host"] == [2]  # the record says which
+        record = service.record(game_id)
+        assert record["played_by_host"] == [2]  # the record says which, and keeps it
+        again = service.import_record(record, "2468")
+        assert [e["type"] for _s, _a, e in again.log][:3] == ["played", "drew", "played_by_host"]
+        assert service.record(again.id)["played_by_host"] == [2]
 
         for_b.sio.emit("set_lang", {"lang": "it"})
         wait_for(lambda: for_b.views[-1]["lang"] == "it", PATIENCE, what="Italian")
