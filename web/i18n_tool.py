@@ -66,6 +66,7 @@ SHARED_TEXTS = [
     ("companion.blueprints.deck", "TEXTS", "deck page"),
     ("companion.blueprints.deck", "SCHEMA_TEXTS", "deck page, a schema rule"),
     ("companion.table.history", "TEXTS", "finished games"),
+    ("companion.game.views", "APP_EVENTS", "a log line of the app's"),
 ]
 Entry = tuple  # (msgid or (singular, plural), comment, source)
 

@@ -104,6 +104,7 @@ def game_info(live: LiveGame) -> dict:
             "demo": bool(live.row["setup"].get("demo")),
             # a game without a setup guide gets no "Setup" link (its page would be a 404)
             "has_setup_guide": bool(info.table_guide),
+            "play_on": live.play_on,  # the TV's lobby closed for good ("Play on without ...")
             "title": dict(info.names or {"en": live.kind.name})}
 
 

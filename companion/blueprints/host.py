@@ -25,6 +25,26 @@ def host_page(game_id: str):
         record_url=url_for("records.export", game_id=live.id))
 
 
+@bp.get("/host/<game_id>/play/<seat>")
+def play_for(game_id: str, seat: str):
+    """The host plays a seat's turn on the host's own device (a seat with no phone): the
+    seat's private screen, asked for here and only by the host; the socket proves the host
+    token (companion/blueprints/sockets.py `host_for_seat`) and each action is logged as
+    played by the host (docs/security.md, "The host plays for a seat")."""
+    live = common.live_or_404(game_id)
+    if common.host_identity(game_id) is None:  # the PIN first, on the host page
+        return redirect(url_for("host.host_page", game_id=game_id), code=303)
+    player = next((p for p in live.players if p["seat"] == seat), None)
+    if player is None:
+        return common.render_page("error.html", "host", live, 404,
+                                  error=common.error_dict(live, "unknown_seat", {}))
+    return common.render_page(
+        "play.html", "seat", live,
+        socket_auth={"role": "seat", "game": live.id, "for_seat": seat,
+                     "lang": i18n.page_lang(common.languages_of(live))},
+        seat=player, by_host=True)
+
+
 def table_pairing(live) -> dict:
     """A fresh one-time link (10 minutes) that makes the device opening it the table."""
     code = common.service().new_table_pairing(live.id)

@@ -57,6 +57,8 @@ def authenticate(service: GameService, auth) -> tuple[LiveGame, Client]:
     lang = i18n.normalize_lang(lang, live.kind.info.languages)  # a language of the game's
     if role == "viewer":
         return live, Client(Identity("viewer", game_id), lang)
+    if role == "seat" and auth.get("for_seat") is not None:
+        return live, Client(host_for_seat(service, live, auth), lang)
     key, cookie, gone = {"table": ("table_token", TABLE_COOKIE, "not_paired"),
                          "seat": ("token", SEAT_COOKIE, "not_joined"),
                          "host": ("host_token", HOST_COOKIE, "not_host")}[role]
@@ -65,6 +67,20 @@ def authenticate(service: GameService, auth) -> tuple[LiveGame, Client]:
     if identity is None:
         _refuse(gone, lang)
     return live, Client(identity, lang)
+
+
+def host_for_seat(service: GameService, live: LiveGame, auth: dict) -> Identity:
+    """The host acting as a seat ("Play for ..." on the host page): proven by a host token
+    (the host cookie), never by a seat's; the seat one of the game's."""
+    lang = i18n.normalize_lang(auth.get("lang"), live.kind.info.languages)
+    seat = auth.get("for_seat")
+    token = auth.get("host_token") or request.cookies.get(HOST_COOKIE.format(live.id))
+    host = service.identify(live.id, token, "host")
+    if host is None:
+        _refuse("not_host", lang)
+    if not isinstance(seat, str) or seat not in live.seats:
+        _refuse("unknown_seat", lang)
+    return Identity("seat", live.id, seat, host.token, by_host=True)
 
 
 def answer(service: GameService, client: Client | None, call):
@@ -127,6 +143,12 @@ class Handlers(Namespace):
         """A seat's phones signed out (after a new join code)."""
         self.drop(game_id, lambda c: c.identity.role == "seat" and c.identity.seat == seat)
 
+    def phone_of(self, game_id: str, seat: str) -> bool:
+        """Does ``seat`` have a phone of its own connected (not the host playing for it)?"""
+        return any(c.identity.role == "seat" and c.identity.seat == seat
+                   and not c.identity.by_host
+                   for c in self.connections.of_game(game_id).values())
+
     def _answer(self, call):
         """The ack of ``call``, once the views of what it changed are sent."""
         client = self.connections.get(request.sid)
@@ -138,6 +160,12 @@ class Handlers(Namespace):
     # the events -------------------------------------------------------------------------
     def on_connect(self, auth=None):
         live, client = authenticate(self.service, auth)
+        identity = client.identity
+        if identity.by_host and self.phone_of(live.id, identity.seat):
+            _refuse("seat_has_phone", client.lang)  # its player plays on their own phone
+        if identity.role == "seat" and not identity.by_host:  # the seat's own phone is back:
+            # the host's screen of it closes (a private screen is one device's at a time)
+            self.drop(live.id, lambda c: c.identity.by_host and c.identity.seat == identity.seat)
         join_room(room_of(client.identity))
         self.connections.add(request.sid, client)
         self.context.views.post(live)  # the newcomer's view, and everyone's presence
@@ -226,6 +254,18 @@ class Handlers(Namespace):
                 raise Refused("bad_request")
             return table_steps.take(self.service, client.identity, live, data.get("kind"),
                                     data.get("rest") is True)
+
+        return self._answer(run)
+
+    def on_play_on(self, *_args):
+        """The paired table's "Play on without the other phones": kept for the game, so a
+        reload of the TV does not bring its lobby back."""
+        client = self.connections.get(request.sid)
+
+        def run(live):
+            if client.identity.role != "table":
+                raise Refused("not_paired")
+            return self.service.set_play_on(live.id)
 
         return self._answer(run)
 

@@ -18,6 +18,7 @@ SERVER_REASONS: dict[str, str] = {
     "unknown_seat": "There is no such seat in this game.",
     "not_joined": "This phone has not joined the game. Scan your seat's QR code.",
     "not_host": "Only the host may do this. Enter the host PIN.",
+    "seat_has_phone": "This seat's phone is connected: its player plays on it.",
     "too_big": "Too much data in this request ({what}).",
     "bad_value": "A value in this request is out of range ({what}).",
     "seat_taken": "This seat is already taken by another phone. The host can give it to this "

@@ -142,7 +142,10 @@ class ViewSender:
         locks.owned(live.lock, "the game's views")
         connections = self.connections
         clients = connections.of_game(live.id)
-        connected = {c.identity.seat for c in clients.values() if c.identity.seat}
+        # a seat's own phone; the host playing for a seat does not make it connected
+        connected = {c.identity.seat for c in clients.values()
+                     if c.identity.seat and not c.identity.by_host}
+        hosted = {c.identity.seat for c in clients.values() if c.identity.by_host}
         hardware = self.hardware(live)  # this game's (the table's)
         built: dict[tuple, dict] = {}
         patches_for: dict[tuple, list] = {}  # (recipient key, base n) -> ops
@@ -152,10 +155,12 @@ class ViewSender:
             whole = sid in turn.whole
             if not (turn.everyone or whole):
                 continue
-            key = (client.identity.role, client.identity.seat, client.lang)
+            by_host = client.identity.by_host
+            key = (client.identity.role, client.identity.seat, client.lang, by_host)
             if key not in built:
                 built[key] = views.build(live, client.identity.role, client.identity.seat,
-                                         client.lang, connected=connected, hardware=hardware)
+                                         client.lang, connected=connected, hardware=hardware,
+                                         hosted=hosted, by_host=by_host)
             payload = built[key]
             last = connections.last_sent(sid)
             if whole or last is None:

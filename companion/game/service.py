@@ -36,6 +36,10 @@ TEXT_CACHE_SIZE = 2048  # translated prompts and refusals kept per game (LiveGam
 log = logging.getLogger(__name__)
 MAX_ACTIONS = 20_000  # a record longer than any game of any box
 TABLE_KEY = "table_game"  # Store.box_value: the game at the table
+PLAY_ON_KEY = "play_on:{}"  # Store.box_value: the table plays on without the other phones
+# the app's own log event, before the game's events of an action the host played for a
+# seat (its text: companion/game/views.py APP_EVENTS)
+HOST_PLAYED = "played_by_host"
 
 
 @dataclass(frozen=True)
@@ -46,6 +50,9 @@ class Identity:
     game: str
     seat: str | None = None
     token: str | None = field(default=None, compare=False, repr=False)  # its hash, if any
+    # the host acting as ``seat`` (a seat with no phone: "Play for ..." on the host page),
+    # proven by a host token; its actions are logged as played by the host
+    by_host: bool = False
 
     @property
     def actor(self) -> str:
@@ -72,6 +79,7 @@ class LiveGame:
     # of distinct prompts (a few hundred are in use at a time: every choice's refusal)
     text_cache: LRU = field(default_factory=lambda: LRU(TEXT_CACHE_SIZE))
     shared: Any = None  # companion.game.shared.Shared: what the views of this state share
+    play_on: bool = False  # the table plays on without the phones not joined (kept on disk)
     lock: threading.RLock = field(default_factory=lambda: locks.rlock("game", "game"))
 
     @property
@@ -181,6 +189,8 @@ class GameService:
                     self._games[row["id"]] = self._rebuild(row)
             except Exception as exc:  # one unreadable game must not keep the others closed
                 self._set_broken(row, exc)
+        for live in self._games.values():
+            live.play_on = self.store.box_value(PLAY_ON_KEY.format(live.id)) is True
         chosen = self.store.box_value(TABLE_KEY)
         if not isinstance(chosen, str):  # a database from before the choice: as it was then
             running = [g for g in self.all() if g.status == "active"]
@@ -389,7 +399,8 @@ class GameService:
                 raise Refused("game_closed")
             if live.status == "paused":
                 raise Refused("game_paused")
-            return self._commit(live, canonical(live.kind, live.state, action))
+            return self._commit(live, canonical(live.kind, live.state, action),
+                                by_host=identity.by_host)
 
     @staticmethod
     def _may_send(live: LiveGame, identity: Identity, action_type: str) -> None:
@@ -403,9 +414,12 @@ class GameService:
         if identity.role == "seat" and action_type in info.host_actions:
             raise Refused("host_only")
 
-    def _commit(self, live: LiveGame, action: dict) -> int:
+    def _commit(self, live: LiveGame, action: dict, by_host: bool = False) -> int:
+        """``by_host``: the host played it for the seat (a log entry says so first)."""
         locks.owned(live.lock, "the game's state")
         state, events = live.kind.module.apply(live.state, action)
+        if by_host:
+            events = [{"type": HOST_PLAYED, "seat": action.get("by")}, *events]
         seq = live.last_seq + 1
         every = (live.version + 1) % self.snapshot_every == 0
         snapshot = detach_catalog(state) if every else None
@@ -484,6 +498,17 @@ class GameService:
             if preview != live.preview:
                 live.preview = preview
                 self.notify(live)
+
+    def set_play_on(self, game_id: str) -> int:
+        """The table plays on without the phones not joined yet: the TV's lobby stays
+        closed, after a reload too (kept on disk)."""
+        live = self.get(game_id)
+        with live.lock:
+            if not live.play_on:
+                self.store.set_box_value(PLAY_ON_KEY.format(live.id), True)
+                live.play_on = True
+                self.notify(live)
+            return live.version
 
     # seats -----------------------------------------------------------------------------
     def claim_seat(self, game_id: str, seat: str, code: str) -> str:
@@ -615,9 +640,15 @@ class GameService:
     def record(self, game_id: str) -> dict:
         live = self.get(game_id)
         with live.lock:
-            actions = [a["action"] for a in self.store.actions(game_id)]
-        return engine_record.build(live.kind.name, live.row["setup"], actions,
-                                   live.row.get("rules") or 1)
+            stored = self.store.actions(game_id)
+        record = engine_record.build(live.kind.name, live.row["setup"],
+                                     [a["action"] for a in stored], live.row.get("rules") or 1)
+        by_host = [i for i, a in enumerate(stored, 1)
+                   if any(isinstance(e, dict) and e.get("type") == HOST_PLAYED
+                          for e in a["events"])]
+        if by_host:  # the actions (1 = the first) the host played for a seat without a phone
+            record["played_by_host"] = by_host
+        return record
 
     def import_record(self, record: Any, pin: str) -> LiveGame:
         problems = engine_record.validate(record)
@@ -637,6 +668,10 @@ class GameService:
             raise Refused("bad_record", detail=exc.code) from exc
         record = text.normalise(record)
         name = str(record.get("game"))[:40]
+        marks = record.get("played_by_host", [])  # the actions the host played for a seat
+        if not isinstance(marks, list) or len(marks) > len(record["actions"]) or any(
+                type(m) is not int for m in marks):
+            raise Refused("bad_record", detail="played_by_host")
         try:
             kind = self._kinds(name)
         except Exception as exc:  # no such game (`../../etc/passwd`), or its catalog does
@@ -671,8 +706,8 @@ class GameService:
             raise Refused("bad_record", detail=str(exc)) from exc
         live = self.create(kind.name, record["setup"], pin, add_seed=False, to_table=False)
         with live.lock:
-            for action, _ in steps:
-                self._commit(live, action)
+            for number, (action, _) in enumerate(steps, 1):
+                self._commit(live, action, by_host=number in marks)
         return live
 
 

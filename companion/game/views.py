@@ -16,13 +16,16 @@ from companion.game import hardware_texts
 from companion.game import shared as derived
 from companion.game.patches import exact, same
 from companion.game.reasons import SERVER_REASONS
-from companion.game.service import LiveGame
+from companion.game.service import HOST_PLAYED, LiveGame
 from companion.game.shared import Shared
 from companion.server import i18n
-from companion.table import citations, correction_words, table_steps
+from companion.table import citations, correction_words, history, table_steps
 from engine.api import PRIVATE_PARAMS, Refused, template_fields
 
 LOG_LENGTH = 60
+# the app's own log events (gettext msgids of the shared domain): the host played a seat's
+# turn on the host's device (companion/game/service.py HOST_PLAYED)
+APP_EVENTS = {HOST_PLAYED: "Move played by the host for {seat}."}
 COUNTS = ("amount", "count", "n")  # the params that count another param's thing
 
 
@@ -204,6 +207,8 @@ def event_template(kind: Any, event: dict) -> str | list:
     older templates (``Texts.older_events``) whose fields the event has, so that an old
     record reads right instead of showing "{after}"."""
     etype = event.get("type")
+    if etype in APP_EVENTS and etype not in kind.event_texts:
+        return APP_EVENTS[etype]
     template = kind.event_texts.get(etype, etype or "")
     if template_fields(template) <= event.keys():
         return template
@@ -366,7 +371,8 @@ def titled(node: Any, lang: str, game: str) -> Any:
 
 def build(live: LiveGame, role: str, seat: str | None, lang: str, *,
           connected: set[str] = frozenset(), hardware: dict | None = None,
-          shared: Shared | None = None) -> dict:
+          shared: Shared | None = None, hosted: set[str] = frozenset(),
+          by_host: bool = False) -> dict:
     """The whole `view` payload for one recipient (see docs/socket-protocol.md).
 
     What depends on the state only (views, choices, prompts, log, by seat and language)
@@ -386,8 +392,12 @@ def build(live: LiveGame, role: str, seat: str | None, lang: str, *,
             "game": live.id, "version": live.version, "role": role,
             "seat": mine, "lang": lang, "status": live.status,
             "paused": live.status == "paused", "closed": finished,
-            "players": kept(shared, ("players", frozenset(connected)), lambda: [
-                dict(p, connected=p["seat"] in connected) for p in live.players]),
+            # ``host_plays``: the host has the seat's screen open ("Play for ...")
+            "players": kept(shared, ("players", frozenset(connected), frozenset(hosted)),
+                            lambda: [dict(p, connected=p["seat"] in connected,
+                                          host_plays=p["seat"] in hosted)
+                                     for p in live.players]),
+            "play_on": live.play_on, "by_host": bool(is_seat and by_host),
             "view": view_of(live, shared, mine if is_seat else None, is_seat, lang),
             "prompts": kept(shared, ("prompts", lang),
                             lambda: prompt_entries(live, lang, namer, shared)),
@@ -403,6 +413,9 @@ def build(live: LiveGame, role: str, seat: str | None, lang: str, *,
             "steps": shared.get_for(("steps", lang, live.status), hardware,
                                     lambda: table_steps.entries(live, lang, namer, hardware)),
             "scores": live.row.get("result") if finished else None, "host": None,
+            # who won and why, a tie and its tie-break said (as the history says it)
+            "outcome": shared.get(("outcome", lang), lambda: history.outcome(live, lang))
+            if finished else None,
             "ended_early": bool(finished and live.row.get("ended_early")),
         }
         if role == "host":

@@ -20,9 +20,15 @@ from companion.table import table_guide as guide_mod
 
 # the winner in words (gettext msgids: web/translations translates them)
 TEXTS = {
-    "shared": "{names} share the victory with {vp} {unit}.",
+    "shared": "{names} share the victory with {vp} {unit}: a tie the tie-break does not "
+              "break. {rule}",
     "most": "{name} wins with the most {unit} ({vp}).",
     "tie": "{name} and {others} both have {vp} {unit}; {name} wins on the tie-break. {rule}",
+    # a tie at the top of a game ended early (no winner): broken by the game's rule or not
+    "tie_ahead": "{name} and {others} have {vp} {unit} each; the tie-break puts {name} "
+                 "ahead. {rule}",
+    "tie_even": "{names} all have {vp} {unit}: a tie the tie-break does not break (the same "
+                "rank).",
     "early": "Ended early by the host: no winner. The scores are those of that moment.",
     "early_note": "Ended early by the host (unfinished): no winner; scores at that moment.",
 }
@@ -140,28 +146,54 @@ def score_unit(live, lang: str) -> str:
 
 
 def why_won(live, scores: list[dict], lang: str) -> str:
-    """The winner in words, with the tie-break when the most VP were shared."""
-    if live.row.get("ended_early"):
-        return i18n.text(lang, TEXTS["early"])
+    """The winner in words; a tie for the most points said, with how the game's tie-break
+    (its rule in words: the table guide's ``tiebreak``) broke it, or that it did not (the
+    tied share a rank). A game ended early has no winner, but its tie is said all the same."""
+    early = bool(live.row.get("ended_early"))
+    said = [i18n.text(lang, TEXTS["early"])] if early else []
     if not scores:
-        return ""
-    winners = [s for s in scores if s["winner"]]
+        return " ".join(said)
     top = scores[0]["vp"]
-    game = live.kind.name
+    tied = [s for s in scores if s["vp"] == top]
     unit = score_unit(live, lang)
-    if len(winners) > 1:
-        return i18n.text(lang, TEXTS["shared"],
-                         {"names": ", ".join(s["name"] for s in winners),
-                          "vp": scores[0]["vp_text"], "unit": unit})
-    tied = [s for s in scores[1:] if s["vp"] == top]
-    if not tied:
-        return i18n.text(lang, TEXTS["most"],
-                         {"name": scores[0]["name"], "vp": scores[0]["vp_text"], "unit": unit})
+    names = {"name": scores[0]["name"], "vp": scores[0]["vp_text"], "unit": unit,
+             "names": ", ".join(s["name"] for s in tied),
+             "others": ", ".join(s["name"] for s in tied[1:])}
+    if len(tied) == 1:
+        if not early:
+            said.append(i18n.text(lang, TEXTS["most"], names))
+        return " ".join(said)
+    names["rule"] = tiebreak_rule(live, lang)
+    first = [s for s in tied if s["rank"] == scores[0]["rank"]]
+    if len(first) > 1:  # the tie-break did not break it: they share the rank
+        key = "tie_even" if early else "shared"
+        names["names"] = ", ".join(s["name"] for s in first)
+    else:
+        key = "tie_ahead" if early else "tie"
+        names["others"] = ", ".join(s["name"] for s in tied if s is not scores[0])
+    said.append(i18n.text(lang, TEXTS[key], names).strip())
+    return " ".join(said)
+
+
+def tiebreak_rule(live, lang: str) -> str:
+    """The game's tie-break in words (its table guide's ``tiebreak``), or ""."""
     guide = guide_mod.guide_of(live.kind.module.info.table_guide) or {}
-    rule = i18n.text(lang, guide["tiebreak"], game=game) if guide.get("tiebreak") else ""
-    return i18n.text(lang, TEXTS["tie"],
-                     {"name": scores[0]["name"], "others": ", ".join(s["name"] for s in tied),
-                      "vp": scores[0]["vp_text"], "rule": rule, "unit": unit}).strip()
+    return i18n.text(lang, guide["tiebreak"], game=live.kind.name) if guide.get(
+        "tiebreak") else ""
+
+
+def outcome(live, lang: str) -> str:
+    """`why_won` of a finished game, from its stored result alone (the table display's
+    last screen says it, as the history does)."""
+    result = live.row.get("result")
+    rows = sorted(_rows(result if isinstance(result, list) else []),
+                  key=lambda r: r["rank"] if type(r["rank"]) is int else 99)
+    names = {text_rule.sendable(p["seat"]): text_rule.sendable(p["name"]) for p in live.players}
+    early = bool(live.row.get("ended_early"))
+    scores = [{"seat": r["seat"], "name": names.get(r["seat"], r["seat"]), "vp": r["vp"],
+               "vp_text": _fmt(r["vp"]), "rank": r["rank"],
+               "winner": not early and r["rank"] == 1} for r in rows]
+    return why_won(live, scores, lang)
 
 
 CSV_FIELDS = ("date", "game", "game_id", "duration_min", "seat", "player", "colour", "score",

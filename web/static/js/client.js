@@ -423,6 +423,13 @@
           closed = endedByHost = true;
           setStatus("closed");
         }
+        else if (auth.for_seat) {
+          // the host playing for a seat, refused (the seat's phone is back, logged out):
+          // the server's reason, and no more tries
+          closed = true;
+          setStatus("refused");
+          socket.disconnect();
+        }
         else if (config.role === "seat") {
           // This phone holds no seat (the host gave the seat a new code): say so plainly and
           // stop trying; scanning the seat's code again is the way back.
@@ -566,12 +573,15 @@
     return 1.05 / (l + 0.05) >= (l + 0.05) / 0.0616 ? "#ffffff" : "#1b1b1b";
   }
 
-  /** The end of a game in one line: who won (or shared the win) with how many points, from
+  /** The end of a game in one line: the view's `outcome` (the server's words: who won and
+   *  why, a tie and its tie-break), else who won (or shared the win) with how many points, from
    *  the scores rows of any game ({seat, rank, vp}: rank 1 wins, docs/engine.md; a row's
    *  own "winner", where a game gives one, decides); ``nameOf(seat)`` names a seat. A game
    *  says its unit by giving "wins_line" and "shared_line" in its own UI strings, each a
    *  text with {names} and {vp} or a plural entry ({n}: the points). */
   function winnerLine(scores, nameOf) {
+    // the server's words where it gives them: a tie and how the tie-break broke it or not
+    if (lastView && lastView.outcome) return lastView.outcome;
     var rows = (scores || []).filter(function (r) {
       return r.winner === undefined ? r.rank === 1 : r.winner === true;
     });

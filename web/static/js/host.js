@@ -153,8 +153,31 @@
       reason: document.getElementById("corr-reason").value.trim()});
   }
 
+  /** The seats with no phone connected: each with "Play for ..." (the seat's private screen
+   *  on this device, GET /host/<id>/play/<seat>), the seat whose turn it is first and said. */
+  function noPhone(msg) {
+    var owed = {};
+    arr(msg.prompts).forEach(function (p) { if (p && p.seat) owed[p.seat] = true; });
+    var seats = arr(msg.players).filter(function (p) { return !p.connected; });
+    var over = msg.closed || obj(msg.view).over;
+    document.getElementById("no-phone").hidden = !seats.length || !!over;
+    seats.sort(function (a, b) { return (owed[b.seat] ? 1 : 0) - (owed[a.seat] ? 1 : 0); });
+    TC.replace("no-phone-list", seats.map(function (p) {
+      var turn = !!owed[p.seat];
+      return h("li.no-phone-seat", {dataset: {key: "np-" + p.seat, seat: p.seat, turn: turn ? "1" : "0"},
+        style: {"--pc": p.colour || "#666"}},
+        h("span.dot"), " ",
+        h("span.grow", turn ? h("b", t("no_phone_turn", {name: p.name})) : t("no_phone_idle", {name: p.name}),
+          p.host_plays ? h("span.small.muted", " · " + t("host_screen_open", {name: p.name})) : null),
+        " ",
+        h("a.button" + (turn ? "" : ".secondary"), {href: "/host/" + msg.game + "/play/" + encodeURIComponent(p.seat),
+          id: "play-for-" + p.seat}, t("play_for", {name: p.name})));
+    }));
+  }
+
   function render(msg) {
     var host = obj(msg.host);
+    noPhone(msg);
     fillCorrections(msg);
     var lead = game.hostStatus ? game.hostStatus(msg) : null;
     TC.replace("host-state", [lead, lead ? " · " : null,

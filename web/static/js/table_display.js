@@ -6,7 +6,7 @@
  * socket. */
 (function () {
   "use strict";
-  var t = TC.t;
+  var t = TC.t, h = TC.h;
 
   function obj(x) { return x && typeof x === "object" && !Array.isArray(x) ? x : {}; }
   function arr(x) { return Array.isArray(x) ? x : []; }
@@ -53,12 +53,46 @@
       if (st) st.textContent = on ? t("joined") : t("waiting_join");
     });
     var over = obj(msg.view).over || msg.closed;
-    lobby.hidden = all || lobbyClosed || !!over;
+    // "Play on without the other phones" is the game's (msg.play_on, kept on the server):
+    // a reload of the TV does not bring the lobby back
+    lobby.hidden = all || lobbyClosed || !!msg.play_on || !!over;
     // Once play has begun the board shows: the free seats' codes move to the side.
     var side = !lobby.hidden && msg.version > 0;
     lobby.classList.toggle("side", side);
     document.body.classList.toggle("lobby-open", !lobby.hidden && !side);
     document.body.classList.toggle("lobby-side", side);
+  }
+
+  /** The turn of a seat with no phone connected: the seat's join code from its lobby card
+   *  (a code not used yet), else how its player gets back in, and that the host may play
+   *  for it (host page, "Play for ..."). Shown once the lobby is closed. */
+  function turnJoin(msg) {
+    var box = document.getElementById("turn-join");
+    var lobby = document.getElementById("join-panel");
+    if (!box) return;
+    var owed = {};
+    arr(msg.prompts).forEach(function (p) { if (p && p.seat) owed[p.seat] = true; });
+    var over = obj(msg.view).over || msg.closed || msg.paused;
+    // while the lobby shows (over the board or at its side) its cards hold the codes
+    var player = over || !lobby || !lobby.hidden ? null
+      : arr(msg.players).filter(function (p) { return owed[p.seat] && !p.connected; })[0];
+    box.hidden = !player;
+    if (!player) { TC.replace(box, null); return; }
+    var card = lobby.querySelector('.join-card[data-seat="' + player.seat + '"]');
+    var link = card ? card.querySelector("a.join-link") : null;
+    var qr = card ? card.querySelector("svg") : null;
+    box.style.setProperty("--pc", player.colour || "#666");
+    box.dataset.seat = player.seat;
+    var name = player.name;
+    TC.replace(box, [
+      h("div.turn-join-text",
+        h("p.turn-join-who", h("b", t("turn_no_phone", {name: name}))),
+        h("p", player.host_plays ? t("turn_host_plays", {name: name})
+          : t(link ? "turn_no_phone_scan" : "turn_no_phone_back", {name: name})),
+        link ? h("p.url", link.getAttribute("href")) : null),
+      qr ? h("div.turn-join-qr", {dataset: {key: "qr-" + player.seat}}) : null]);
+    var holder = box.querySelector(".turn-join-qr");
+    if (holder && !holder.firstChild) holder.appendChild(qr.cloneNode(true));
   }
 
   /* ---------- one screen, never scrolled ----------
@@ -130,6 +164,8 @@
 
   TC.onView(function (msg) {
     updateJoin(msg);
+    turnJoin(msg);
+    TC.replace("closed-outcome", msg.outcome || "");
     TC.replace("hw-status", hardwareLine(obj(msg.hardware)));
     fit();
   });
@@ -138,7 +174,8 @@
     var close = document.getElementById("lobby-close");
     if (close) close.addEventListener("click", function () {
       lobbyClosed = true;
-      if (TC.view) updateJoin(TC.view);
+      if (TC.socket) TC.socket.emit("play_on", {}, function () {});  // kept for the game
+      if (TC.view) { updateJoin(TC.view); turnJoin(TC.view); }
       fit();
     });
   });

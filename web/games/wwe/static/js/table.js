@@ -8,7 +8,7 @@
   /** The banner: who must act and what, one block per acting seat in that seat's colour
    *  (the table's own prompts in the accent colour). */
   function banner(m) {
-    var note = m.over ? t("game_over") : (m.msg.closed ? t("game_closed") : (m.msg.paused ? t("paused") : null));
+    var note = m.over ? (m.msg.outcome || t("game_over")) : (m.msg.closed ? t("game_closed") : (m.msg.paused ? t("paused") : null));
     if (note) return h("div.turn-seat.neutral", h("span.what", note));
     var bySeat = {}, order = [];
     m.prompts.forEach(function (p) {
