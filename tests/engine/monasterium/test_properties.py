@@ -169,3 +169,18 @@ def test_host_corrections_of_the_board_are_recorded_and_checked():
     with pytest.raises(Refused):
         GAME.apply(s, {"type": "correct", "by": "N", "part": "messenger", "key": "N",
                        "value": 3, "reason": "x"})
+
+
+def test_a_refused_correction_names_the_field_that_is_wrong():
+    """The host's form marks the field the refusal names: an unknown part, a key the part
+    does not have (a blocked space, another game's seat), a value outside the schema."""
+    s = new_game(3, seed=4)
+    for bad, field in (({"part": "tower", "key": "E", "value": 3}, "part"),
+                       ({"part": None, "key": "E", "value": 3}, "part"),
+                       ({"part": "messenger", "key": "W", "value": 3}, "key"),
+                       ({"part": "space", "key": "A.lay2", "value": "N"}, "key"),
+                       ({"part": "glass", "key": "Z", "value": 1}, "key"),
+                       ({"part": "messenger", "key": "E", "value": 99}, "value")):
+        with pytest.raises(Refused) as r:
+            GAME.apply(s, {"type": "correct", "by": "host", "reason": "x", **bad})
+        assert (r.value.code, r.value.params) == ("bad_field", {"field": field}), bad

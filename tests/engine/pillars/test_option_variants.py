@@ -259,3 +259,16 @@ def test_host_corrections_of_the_board():
     assert e.value.code == "wrong_actor"
     s4, _ = layout(s, privileges=["gold_8", "vp_2"])
     assert "start_player" not in {c["part"] for c in corrections(s4)}
+
+
+def test_a_market_correction_naming_what_the_market_does_not_sell_is_refused():
+    """The market sells wood, stone and sand: a correction that also names metal (or gold,
+    or junk) would be silently half-applied, so it is refused and changes nothing."""
+    s = new_game(3)
+    action = {"type": "correct", "by": "host", "part": "market", "reason": "miscounted"}
+    for extra in ({"metal": 1}, {"gold": 3}, {"Wood": 2}):
+        value = {"wood": 4, "stone": 4, "sand": 1, **extra}
+        with pytest.raises(Refused) as e:
+            GAME.apply(s, {**action, "value": value})
+        assert (e.value.code, e.value.params["field"]) == ("bad_correction", "value"), extra
+    assert s["market"] == {"wood": 4, "stone": 4, "sand": 4}
