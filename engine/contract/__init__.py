@@ -26,6 +26,7 @@ passes the catalog and the translations.
 """
 from __future__ import annotations
 
+import copy
 import json
 import random
 from collections.abc import Iterator, Mapping
@@ -92,6 +93,7 @@ class _Checker:
         self.probes = probes
         self.shapes = {t: Draft202012Validator(s) for t, s in self.info.action_shapes.items()}
         self.adjust_tries = self.adjust_accepted = 0
+        self._snapshot: tuple[Any, Any] | None = None  # (state, its copy): `snapshot`
 
     # ---- what the game declares -----------------------------------------------------------
     def declarations(self) -> None:
@@ -184,11 +186,19 @@ class _Checker:
                 self.note(where, f"event {event.get('type')!r} is private to no seat "
                                  f"({event['private']!r})")
 
+    def snapshot(self, state: Any) -> Any:
+        """A deep copy of ``state``, made once for all the probes sent at one position: each
+        probe's apply is checked not to change the state by comparing with it (``==``, far
+        cheaper than writing a state and its catalog out as JSON for every probe)."""
+        if self._snapshot is None or self._snapshot[0] is not state:
+            self._snapshot = (state, copy.deepcopy(state))
+        return self._snapshot[1]
+
     def try_action(self, where: str, state: Any, action: dict, seats: list[str]
                    ) -> tuple[Any, list] | None:
         """Apply a probe: refused with words, or applied with words; never a crash, never a
         change to the state given. Returns (state, events) when accepted."""
-        before = json.dumps(state, sort_keys=True)
+        before = self.snapshot(state)
         result = None
         try:
             result = self.module.apply(state, action)
@@ -198,8 +208,9 @@ class _Checker:
         except Exception as exc:  # noqa: BLE001 - the kit reports what a phone would crash on
             self.note(where, f"apply({_short(action)}) raised {type(exc).__name__}: {exc} "
                              f"(an action of its shape is refused with Refused, or applied)")
-        if json.dumps(state, sort_keys=True) != before:
+        if state != before:
             self.note(where, f"apply({_short(action)}) changed the state it was given")
+            self._snapshot = None
         if result is None:
             return None
         events = result[1] if isinstance(result, tuple) else None
