@@ -506,7 +506,12 @@ class RpicamSource(FrameSource):
         before: a frame not to trust (blurred, or about to be). Once a scan has focused,
         the dioptres are handed to `on_focus` (kept, reused after restarts)."""
         index, self._frame_index = self._frame_index, self._frame_index + 1
-        if self.metadata is None or not self.has_lens():
+        if self.metadata is None:
+            return False
+        if not self.has_lens():  # nothing moves: the exposure for doctor, no waiting
+            earlier = self.metadata.get(index - 1, 0.0) if index else None
+            if earlier:
+                self.last_metadata = earlier
             return False
         data = self.metadata.get(index, META_WAIT)
         if data is None:
