@@ -403,7 +403,9 @@ def check_camera(ctx: Context) -> Result:
                 else None
             return in_use_result(spec, in_use, details)
     try:
-        measured = measure_fps(spec, ctx.camera_seconds, _rpicam_options(ctx))
+        # the Camera Module's focus and flicker settings, for the sources that take them
+        extra = {"rpicam_options": _rpicam_options(ctx)} if spec in ("rpicam", "auto") else {}
+        measured = measure_fps(spec, ctx.camera_seconds, **extra)
     except ImportError as exc:
         return Result("camera", SKIP, f"camera {spec} found; frame grabbing not available "
                       f"({exc})", "reinstall the app: sudo deploy/install.sh", details)

@@ -60,7 +60,7 @@ class BandingMeter:
         self.ripple = 0.0
 
     def update(self, gray: np.ndarray) -> float:
-        rows = gray[:, ::4].mean(axis=1, dtype=np.float32) + 1.0
+        rows = gray[:, ::16].mean(axis=1, dtype=np.float32) + 1.0  # 80 samples a row
         if self._previous is not None and self._previous.shape == rows.shape:
             ratio = np.log(rows / self._previous)
             ratio -= float(ratio.mean())
