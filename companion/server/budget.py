@@ -36,7 +36,6 @@ import ipaddress
 import logging
 import selectors
 import socket
-import threading
 import time
 from collections import deque
 from functools import partial
@@ -44,6 +43,8 @@ from http.cookies import CookieError, SimpleCookie
 
 from gunicorn.http import wsgi as gunicorn_wsgi
 from gunicorn.workers.gthread import TConn, ThreadWorker
+
+from companion.server import locks
 
 log = logging.getLogger(__name__)
 # every answer's Server header: not which server nor its version (issue 67, minor 4)
@@ -89,7 +90,7 @@ class _Refusals:
 
     def __init__(self) -> None:
         self.said: dict[tuple[str, str], float] = {}
-        self.lock = threading.Lock()
+        self.lock = locks.lock("budget refusals")
 
     def say(self, key: str, why: str) -> None:
         now = time.monotonic()
@@ -254,7 +255,7 @@ class Budget:
         """``busy``: the WSGI app answering a refused request (the app's translated 503)."""
         self.wsgi_app, self.service, self.busy = wsgi_app, service, busy
         self.unproven_total = max(threads - RESERVE, PER_ADDRESS_THREADS)
-        self.lock = threading.Lock()
+        self.lock = locks.lock("budget")
         self.held: dict[str, list[int]] = {}  # address -> [threads, sockets] unproven
         self.total = [0, 0]
 

@@ -104,3 +104,20 @@ def test_every_lock_of_hardware_is_in_its_table():
               for attr in re.findall(r"`(_\w+)`", row.split("|")[1])}
     missing = hardware_locks() - listed
     assert len(hardware_locks()) >= 8 and not missing, sorted(missing)
+
+
+def test_the_server_makes_its_locks_through_locks_py():
+    """A plain ``threading`` lock in companion/ is one the lock-order check never sees (the
+    CLI's own processes, companion/commands/, aside)."""
+    plain = []
+    for path, tree in modules("companion"):
+        rel = path.relative_to(ROOT).as_posix()
+        if rel in ("companion/server/locks.py",) or rel.startswith("companion/commands/"):
+            continue
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and isinstance(node.func.value, ast.Name)
+                    and node.func.value.id == "threading"
+                    and node.func.attr in ("Lock", "RLock", "Condition")):
+                plain.append(f"{rel}:{node.lineno}")
+    assert not plain, plain
