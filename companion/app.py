@@ -155,6 +155,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     made = context.Context(
         settings=resolved, service=service, kinds=kinds,
         limiter=security.RateLimiter(resolved.rate_limit.attempts, resolved.rate_limit.window_s),
+        creations=security.CreationLimits(),
         frames=frame_log, socketio=socketio, connections=connections, views=views,
         hardware=hardware)
     app.extensions[context.KEY] = made

@@ -22,7 +22,7 @@ from companion.game.recipients import Connections
 from companion.game.sender import ViewSender
 from companion.game.service import GameService, Identity, LiveGame
 from companion.server.frames import FrameLog
-from companion.server.security import RateLimiter
+from companion.server.security import CreationLimits, RateLimiter
 from companion.server.settings import Settings
 from engine.api import Sighting
 
@@ -122,6 +122,7 @@ class Context:
     service: GameService
     kinds: Kinds  # the installed games with the owner's catalogs; told when one changes
     limiter: RateLimiter
+    creations: CreationLimits  # new games and imports per address and in all (issue 67)
     frames: FrameLog  # malformed socket frames, counted
     socketio: SocketIO
     connections: Connections  # the connected sockets and what each was sent

@@ -240,8 +240,7 @@ def may_create() -> None:
         current_app.logger.warning("refused a new game from %s: %d games not finished",
                                    address, open_games)
         raise Refused("too_many_games_open", count=open_games)
-    why = current_app.extensions.setdefault("tc.creations", security.CreationLimits()) \
-        .attempt(address)
+    why = context.current().creations.attempt(address)
     if why is not None:
         current_app.logger.warning("refused a new game from %s: %s", address, why)
         raise Refused("too_many_new_games")

@@ -171,7 +171,7 @@ class TableWorker(ThreadWorker):
         """A kept-alive connection's next request: its head read here too."""
         self.poller.unregister(client)
         self.keepalived_conns.remove(conn)
-        if getattr(conn, "key", None) is None or self.cfg.is_ssl:
+        if conn.key is None or self.cfg.is_ssl:  # every connection is a BudgetConn (accept)
             self.enqueue_req(conn)
         else:
             self.await_head(conn)

@@ -107,7 +107,7 @@ def check_options(info, options: Any) -> None:
         return
     if not isinstance(options, dict):
         raise Refused("bad_setup", detail="options")
-    declared = {option.id for option in getattr(info, "options", ()) or ()}
+    declared = {option.id for option in info.options}
     for name, value in options.items():
         if declared and name not in declared:
             raise Refused("bad_setup", detail=f"options.{str(name)[:40]}")

@@ -254,7 +254,7 @@ def test_cli_status_export_import(tmp_path):
     result = run("status", "--data", here)
     assert result.exit_code == 0, result.output
     assert "0 of 44 event cards entered (44 demo, 0 checked)" in result.output
-    assert result.output.rstrip().endswith("OK: 0 of 109 entries entered, 77 still demo")
+    assert result.output.rstrip().endswith("OK: 0 of 110 entries entered, 77 still demo")
     deck.save_entry(GAME, here, "event_cards", real_card())
     as_json = json.loads(run("status", "--data", here, "--json").output)
     assert part(as_json, "event_cards")["entered"] == 1

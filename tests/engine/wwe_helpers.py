@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 from engine.api import Refused
 from engine.wwe import GAME
@@ -176,4 +177,7 @@ def english(template, params: dict) -> str:
         count = params.get(template[2]) if len(template) > 2 else next(
             (params[k] for k in ("n", "count", "amount") if k in params), 1)
         template = template[0] if count == 1 else template[1]
+    # a name's grammatical form ({space.of}) shows as the plain name when the engine's
+    # params give none (the app's i18n.fill does the same; the forms are catalog data)
+    template = re.sub(r"\{(\w+)\.\w+\}", r"{\1}", template)
     return template.format(**params)

@@ -31,7 +31,7 @@ NUMBERS = (0, 1, 2, 5, 22)
 # of the sentence)
 SAME_FOR_EVERY_COUNT = ("VP", "×", "of", "to", "and", "or", "on", "in", "for", "from", "is",
                         "before", "needed", "expected", "free", "left", "anywhere", "done",
-                        "entered", "at", "→")
+                        "entered", "at", "→", "Hz")  # a unit symbol: "50 Hz", "1 Hz"
 # placeholders that name something (a seat, a card, a place), never a count
 NAMES = {"seat", "name", "names", "card", "item", "cube", "project", "site", "space", "who",
          "part", "field", "option", "key", "colour", "monastery", "chapter", "round", "year",
