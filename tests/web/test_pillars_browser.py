@@ -284,7 +284,9 @@ def test_three_players_play_a_whole_game_on_phones_dice_and_camera(server, brows
     best = max(r["vp"] for r in v["scores"])
     winners = [names[r["seat"]] for r in v["scores"] if r["winner"]]
     headline = table.locator("#prompt").inner_text()  # who won, in words
-    assert winners and all(n in headline for n in winners) and f"{best} VP" in headline
+    # the history's words (issue 69): "Anna wins with the most VP (41)." or a tie said
+    assert winners and all(n in headline for n in winners) and "VP" in headline, headline
+    assert str(best) in headline, headline
     for phone in phones.values():
         phone.wait_for_selector("#final-scores")
     shot(table, "65-pillars-table-final")
