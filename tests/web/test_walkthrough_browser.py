@@ -112,7 +112,7 @@ def test_the_installed_game_plays_on_the_shared_pages(installed, browser, tmp_pa
         assert page.locator("#rule-options").count() == 0
         shot(page, "47-liars-new-720")
         page.context.close()
-        # one round wins: "wins with 1 point" (the plural's singular)
+        # one round wins: the TV says it in the app's words for a finished game (issue 69)
         table, links, _game_id = new_table(browser, base, "liars", {"A": "Ann", "B": "Bo"},
                                            "2468", errors, start="B",
                                            options={"points_to_win": "1"})
