@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache, cached_property
 from importlib.metadata import entry_points
@@ -92,28 +93,36 @@ class Installed:
         return self.overrides[name][0] if name in self.overrides else module_of(name)
 
 
+def _walk(node: Any, visit: Callable[[Any, str | None], bool], key: str | None = None) -> None:
+    """Every dict in the catalog with the key it sits under, depth first; ``visit``
+    returns True where the walk should not go deeper (the two indexes below share it)."""
+    if isinstance(node, dict):
+        if visit(node, key):
+            return
+        for k, value in node.items():
+            _walk(value, visit, k)
+    elif isinstance(node, list):
+        for value in node:
+            _walk(value, visit)
+
+
 def names_index(catalog: Any) -> dict:
     """Every catalog entry ``{"id", "names"}`` anywhere in the catalog, by id."""
     index: dict = {}
 
-    def walk(node: Any, key: str | None = None) -> None:
+    def visit(node: dict, key: str | None) -> bool:
         if key == "forms":  # grammatical forms, not names (`forms_index`)
-            return
-        if isinstance(node, dict):
-            if key not in (None, "names", "text", "alt_names") and _is_language_map(node):
-                index.setdefault(key, node)  # {"guild": {"en": "Guild", "pl": "Cech"}}
-                return
-            if isinstance(node.get("names"), dict):
-                ident = node.get("id", key)
-                if isinstance(ident, str | int):
-                    index.setdefault(str(ident), node["names"])
-            for k, value in node.items():
-                walk(value, k)
-        elif isinstance(node, list):
-            for value in node:
-                walk(value)
+            return True
+        if key not in (None, "names", "text", "alt_names") and _is_language_map(node):
+            index.setdefault(key, node)  # {"guild": {"en": "Guild", "pl": "Cech"}}
+            return True
+        if isinstance(node.get("names"), dict):
+            ident = node.get("id", key)
+            if isinstance(ident, str | int):
+                index.setdefault(str(ident), node["names"])
+        return False
 
-    walk(catalog)
+    _walk(catalog, visit)
     return index
 
 
@@ -128,23 +137,18 @@ def forms_index(catalog: Any) -> dict:
     and a name with no such form shows plain (`i18n.fill`)."""
     index: dict = {}
 
-    def walk(node: Any, key: str | None = None) -> None:
-        if isinstance(node, dict):
-            if key == "forms":
-                for form, by_id in node.items():
-                    if not isinstance(by_id, dict):
-                        continue
-                    for ident, texts in by_id.items():
-                        if isinstance(texts, dict) and _is_language_map(texts):
-                            index.setdefault(str(ident), {}).setdefault(str(form), texts)
-                return
-            for k, value in node.items():
-                walk(value, k)
-        elif isinstance(node, list):
-            for value in node:
-                walk(value)
+    def visit(node: dict, key: str | None) -> bool:
+        if key != "forms":
+            return False
+        for form, by_id in node.items():
+            if not isinstance(by_id, dict):
+                continue
+            for ident, texts in by_id.items():
+                if isinstance(texts, dict) and _is_language_map(texts):
+                    index.setdefault(str(ident), {}).setdefault(str(form), texts)
+        return True
 
-    walk(catalog)
+    _walk(catalog, visit)
     return index
 
 

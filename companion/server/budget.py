@@ -47,6 +47,18 @@ from gunicorn.workers.gthread import TConn, ThreadWorker
 from companion.server import locks
 
 log = logging.getLogger(__name__)
+# This module builds on gunicorn's gthread worker beyond its documented settings: it
+# overrides these methods of `ThreadWorker` and `TConn` and uses these of their attributes,
+# read in gunicorn 27.0.1's source. No setting of gunicorn's reads a request head in the main
+# loop, so there is no supported door; instead tests/companion/test_gunicorn_pin.py fails on
+# any other gunicorn version until someone has re-read these against it.
+WRITTEN_FOR = "27.0.1"
+OVERRIDDEN = {"ThreadWorker": ("accept", "on_client_socket_readable", "murder_pending",
+                               "handle", "handle_request"),
+              "TConn": ("__init__", "close")}
+USED = {"ThreadWorker": ("enqueue_req", "nr_conns", "poller", "keepalived_conns", "cfg"),
+        "TConn": ("sock", "timeout", "data_ready", "init", "parser"),
+        "gunicorn.http.wsgi": ("SERVER",)}
 # every answer's Server header: not which server nor its version (issue 67, minor 4)
 gunicorn_wsgi.SERVER = "table-companion"
 
