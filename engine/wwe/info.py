@@ -79,6 +79,9 @@ INFO = GameInfo(
                                              canonical.canonical(state, action)),
     secrets=views.secrets,  # what not everyone may see (the contract kit checks it)
     # the log tells everyone an event card's loss (who pays, how much, paid from the hidden
-    # resources): the amount paid, and who pays nothing, tell what a seat had (issue 68)
+    # resources): the amount paid, and who pays nothing, tell what a seat had (issue 68).
+    # At the table too: what an event takes is handed from behind the screen to the supply
+    # in everyone's view, and "a player holding none of them loses nothing" (the rules'
+    # event table, Ralph Fitzgerald; world-without-end.md §9) is seen by all.
     announced=frozenset({"lose"}),
 )
