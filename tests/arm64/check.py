@@ -13,15 +13,18 @@ Python's hashed lock in a virtualenv there) and run through qemu-aarch64-static 
   0.01; every difference is listed and fails the check;
 - `companion serve --demo` under qemu, and a Socket.IO client from here claiming a seat
   and playing an action;
-- `companion doctor --json` on that root: what it says about a machine with no camera.
+- `companion doctor --json` on that root: what it says about a machine with no camera;
+- a planted fault, on the first release: two dice files read again under qemu with the
+  dice reader's MAX_PIP_ERROR nudged on the arm64 side only (SELF_TEST); the comparison
+  must list differences, or the check fails (it could not see a real one either).
 
     python tests/arm64/check.py [--short] [--suite bookworm] [--plant MODULE:NAME=VALUE]
 
 ``--short`` (CI): fewer frames and one golden record per game, serve and doctor on the
 first release only (each costs ~4 minutes of CPU under qemu); and when Trixie's root is not
 yet cached, only Bookworm is checked (Trixie's first build would add 10-25 minutes). ``--plant``
-changes a constant on the arm64 side only: the check must then fail (tests/arm64/
-test_arm64.py). Prints each part's time and a JSON last line.
+changes a constant on the arm64 side only for every answer (the check must then fail; the
+planted-fault step is then skipped). Prints each part's time and a JSON last line.
 """
 from __future__ import annotations
 
@@ -50,6 +53,11 @@ SCORE = 0.01  # scores (similarities, 0-1) may differ this much
 ANGLE = 0.5  # degrees: a QR symbol's angle
 NEAR = {"corners": PIXEL, "centre": PIXEL, "side": PIXEL, "score": SCORE, "angle": ANGLE}
 QEMU_TIMEOUT = 3600
+# The check's own planted fault (each run, on the first release): the dice reader's pips
+# must sit 8x nearer their place on the arm64 side only, on a few trays; the comparison
+# must list what that changes, or it could not see a real difference either.
+SELF_TEST = "hardware.camera.dice_faces:MAX_PIP_ERROR=0.05"
+SELF_TEST_FILES = 2
 
 
 class Timer:
@@ -139,6 +147,27 @@ def compare(x86: dict, arm: dict) -> tuple[list[str], list[str]]:
     return fails, notes
 
 
+def self_test_files(x86: dict) -> list[str]:
+    """The first SELF_TEST_FILES files in which x86 read dice (the nudge changes them)."""
+    return [name for name, r in sorted(x86["readers"].items())
+            if r["reader"] == "dice" and r["answer"].get("dice")][:SELF_TEST_FILES]
+
+
+def self_test(x86: dict, nudged: dict) -> tuple[list[str], list[str]]:
+    """(failures, differences listed) of the fault planted on the arm64 side (``nudged``:
+    the answers read there with SELF_TEST): a failure when nothing is listed."""
+    files = sorted(nudged["readers"])
+    if not files:
+        return ["planted fault: no dice tray to plant it on"], []
+    shipped = {"versions": {}, "imports": {}, "replays": {},
+               "readers": {name: x86["readers"][name] for name in files}}
+    listed, _ = compare(shipped, dict(shipped, readers=nudged["readers"]))
+    if listed:
+        return [], listed
+    return [f"planted fault: {SELF_TEST} on arm64 only, yet no difference listed in "
+            f"{', '.join(files)}: the comparison cannot fail"], []
+
+
 # --- running things ---------------------------------------------------------------------
 
 def run(cmd: list[str], timeout: float = QEMU_TIMEOUT, **kw) -> subprocess.CompletedProcess:
@@ -204,6 +233,27 @@ def install_app(target: Path) -> None:
             shutil.rmtree(target, ignore_errors=True)
             time.sleep(10 * (attempt + 1))
     raise last
+
+
+def plant_and_compare(arm: Arm64, x86: dict, folder: Path) -> list[str]:
+    """The self-test: a few trays read under qemu with SELF_TEST planted; [] when the
+    comparison lists it (printed), else the failure."""
+    files = self_test_files(x86)
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    frames = folder.parent / "frames"
+    for name in files:
+        shutil.copyfile(frames / name, folder / name)
+    (folder / "manifest.json").write_text(json.dumps(
+        {"files": [{"file": name, "reader": "dice"} for name in files]}))
+    out = folder / "answers.json"
+    run(arm.command(str(HERE / "answers.py"), "answer", str(folder), str(out),
+                    "--readers-only", f"--nudge={SELF_TEST}"), env=arm.env())
+    failed, listed = self_test(x86, json.loads(out.read_text()))
+    if listed:
+        print(f"{arm.suite}: planted fault {SELF_TEST} listed as {len(listed)} differences "
+              f"in {len(files)} dice files, e.g. {listed[0]}")
+    return failed
 
 
 def serve_and_play(arm: Arm64, data: Path) -> str:
@@ -357,6 +407,12 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{suite}: DIFFERENT {line}")
             print(f"{suite}: {len(found)} differences in {len(x86['imports'])} imports, "
                   f"{len(x86['replays'])} replays, {len(x86['readers'])} files read")
+            if suite == suites[0] and not args.plant:
+                with timer(f"{suite}: planted fault (must be listed)"):
+                    blind = plant_and_compare(arm, x86, work / "planted")
+                for line in blind:
+                    print(f"{suite}: {line}")
+                fails[suite] += blind
             if args.no_serve or args.readers_only or (args.short and suite != suites[0]):
                 continue  # the short form serves and asks doctor on one release (CPU)
             data = work / f"{suite}-data"
