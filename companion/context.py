@@ -41,6 +41,7 @@ class CameraSnapshot:
     frame: Any = None
     result: Any = None
     calibration_source: str = "none"  # where north comes from ("none": not calibrated)
+    calibration: Any = None  # image px -> board mm (`hardware.camera.calibration.Calibration`)
     cards: tuple[Sighting, ...] = ()
 
     @property
@@ -78,6 +79,8 @@ class CameraPort(Protocol):
     def answer_unknown(self, zone: str, card: str) -> None: ...
 
     def set_mains(self, hz: int) -> bool: ...
+
+    def refocus(self) -> bool: ...
 
     def card_px(self) -> int: ...
 

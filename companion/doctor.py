@@ -66,6 +66,8 @@ class Context:
     dice: str | None = None         # a serial port; None: the configured or found one
     camera_seconds: float = 1.0
     optics: dict | None = None  # the Pi camera's focus and flicker, as check_camera saw them
+    save_focus: bool = False  # keep a focus scan's result in config.json (--save-focus)
+    focus_found: float | None = None  # the dioptres a focus scan found while measuring
     dice_timeout: float = 3.0
     video_glob: str = "/dev/video*"
     dice_link: str = DICE_LINK
@@ -433,12 +435,22 @@ def check_camera(ctx: Context) -> Result:
 
 
 def _rpicam_options(ctx: Context) -> dict:
-    """The Camera Module's focus and flicker settings as the server passes them (a scan's
-    result is kept for the server too)."""
+    """The Camera Module's focus and flicker settings as the server passes them. A focus
+    scan's result is only reported (`Context.focus_found`): a diagnostic changes no setting
+    unless asked to (`--save-focus` keeps it as camera.lens_position)."""
     from hardware.camera.settings import rpicam_options
 
-    return rpicam_options(ctx.settings.camera, ctx.settings.config_path,
-                          os.environ.get("LANG", "").partition(".")[0])
+    options = rpicam_options(ctx.settings.camera, ctx.settings.config_path,
+                             os.environ.get("LANG", "").partition(".")[0])
+    keep = options["on_focus"]
+
+    def found(dioptres: float) -> None:
+        ctx.focus_found = round(dioptres, 3)
+        if ctx.save_focus:
+            keep(dioptres)
+
+    options["on_focus"] = found
+    return options
 
 
 def check_focus(ctx: Context) -> Result:
@@ -456,6 +468,10 @@ def check_focus(ctx: Context) -> Result:
              "ring": "focus ring (turned by hand)"}.get(mode, str(mode))
     summary = (f"focus: sensor {optics['sensor']}, {focus}, sharpness {sharpness} "
                f"({'sharp' if sharp else 'soft'})")
+    if ctx.focus_found is not None:  # this run's scan: said, saved only when asked
+        summary += (f"; the scan found the table at {ctx.focus_found:.2f} dioptres, " +
+                    ("saved as camera.lens_position" if ctx.save_focus else
+                     "not saved (companion doctor --save-focus keeps it)"))
     if not sharp:
         fix = ("turn the lens ring slowly until the setup guide's focus step says sharp"
                if mode == "ring" else "focus on the table again: remove camera.lens_position "

@@ -5,6 +5,10 @@ The steps are the rulebook's, public to anyone at the table; only the paired tab
 and the host may move the guide on. The progress is the game service's
 (`GameService.setup_progress`: kept in SQLite, read, changed and written under the game's
 lock), so a tap and a camera tick at the same moment are both kept.
+
+The camera's step (its check "marker") carries the focus meter (`companion.table.focus_meter`):
+ticked only once the marker is sharp, and a tap on it refused while the marker is soft;
+``{"op": "focus"}`` asks a camera with a focus lens for one scan on the table.
 """
 from __future__ import annotations
 
@@ -15,6 +19,7 @@ from companion.blueprints import common
 from companion.context import CameraSnapshot
 from companion.game.service import LiveGame
 from companion.server import i18n
+from companion.table import focus_meter
 from companion.table import table_guide as guide_mod
 
 bp = Blueprint("table_guide", __name__)
@@ -28,7 +33,8 @@ def _guide(live):
 
 
 def camera_sees(seen: CameraSnapshot, live: LiveGame) -> set[str]:
-    """The camera checks met now: "marker" (the board marker in view and north known),
+    """The camera checks met now: "marker" (the board marker in view, north known and the
+    marker sharp),
     "stickers" (stickers in view, none too small to read from this height), "card" and
     "card:<zone>" (a card at rest, and in that zone: one the game has taken there, when the
     game says what it has, `Bindings.zone_cards`; the camera alone ticks no step the game
@@ -36,7 +42,7 @@ def camera_sees(seen: CameraSnapshot, live: LiveGame) -> set[str]:
     if seen.game != live.id or seen.frame is None:
         return set()
     out = set()
-    if seen.marker_seen and seen.calibration_source != "none":
+    if seen.marker_seen and seen.calibration_source != "none" and not focus_meter.is_soft(seen):
         out.add("marker")
     report = seen.sticker_report()
     if report.get("stickers") and not report.get("small"):
@@ -70,6 +76,24 @@ def camera_state(live: LiveGame) -> str:
     return "here" if parts.service.current() is live else "elsewhere"
 
 
+def focus_for(live: LiveGame, seen: CameraSnapshot | None) -> dict | None:
+    """The focus meter (`focus_meter.state`) while the camera runs for ``live``."""
+    if seen is None:
+        return None
+    camera = context.current().hardware.camera
+    return focus_meter.state(seen, camera.status().get("optics") if camera else None)
+
+
+def _soft_at(progress: dict, steps: list[dict], seen: CameraSnapshot | None) -> bool:
+    """The current step is the camera's and the marker is measured soft."""
+    at = min(max(int(progress.get("at", 0)), 0), len(steps) - 1)
+    return steps[at].get("camera") == "marker" and focus_meter.is_soft(seen)
+
+
+class MarkerSoft(Exception):
+    """A tap on the camera's step while the marker is soft: nothing changes."""
+
+
 def _ticked(live: LiveGame, guide: dict, seen: CameraSnapshot | None):
     """A change of the progress (`GameService.setup_progress`, under the game's lock): the
     checks the camera's snapshot ``seen`` meets ticked off; None when it ticks nothing new."""
@@ -95,9 +119,11 @@ def state(game_id: str):
     live = common.live_or_404(game_id)
     guide = _guide(live)
     lang = i18n.page_lang()
-    progress = common.service().setup_progress(live.id, _ticked(live, guide, snapshot_for(live)))
+    seen = snapshot_for(live)
+    progress = common.service().setup_progress(live.id, _ticked(live, guide, seen))
     out = guide_mod.public(guide, live, progress, lang)
     out["camera"] = camera_state(live)  # may the page promise ticks?
+    out["focus"] = focus_for(live, seen)
     seat = common.seat_identity(game_id)
     if seat is not None:  # a phone: its own starting pieces
         out["mine"] = guide_mod.pieces_for(guide, live, seat.seat, lang)
@@ -106,7 +132,7 @@ def state(game_id: str):
 
 @bp.post("/games/<game_id>/setup")
 def act(game_id: str):
-    """{"op": done | skip | back | goto | finish | restart, "step": id (goto)}."""
+    """{"op": done | skip | back | goto | finish | restart | focus, "step": id (goto)}."""
     common.check_csrf()
     live = common.live_or_404(game_id)
     who = common.table_identity(game_id) or common.host_identity(game_id)
@@ -119,16 +145,29 @@ def act(game_id: str):
     if not isinstance(op, str) or (step is not None and not isinstance(step, str)):
         return common.json_error("bad_request", {}, 400, live)
     steps = guide_mod.steps_for(guide, len(live.seats))
-    tick = _ticked(live, guide, snapshot_for(live))
+    seen = snapshot_for(live)
+    tick = _ticked(live, guide, seen)
+    if op == "focus":  # one focus scan on the table, then the usual state
+        camera = context.current().hardware.camera
+        if seen is None or camera is None or not camera.refocus():
+            return common.json_error("no_focus_lens", {}, 409, live)
+        op = "none"
 
     def tap(progress: dict) -> dict:
         tick(progress)  # what the camera sees is kept with the tap
+        if op == "none":
+            return progress
+        if op == "done" and _soft_at(progress, steps, seen):
+            raise MarkerSoft
         return guide_mod.apply_op(progress, steps, op[:20], step, who.role)
 
     try:
         progress = common.service().setup_progress(live.id, tap)
+    except MarkerSoft:
+        return common.json_error("marker_soft", {}, 409, live)
     except ValueError:
         return common.json_error("bad_request", {}, 400, live)
     out = guide_mod.public(guide, live, progress, i18n.page_lang())
     out["camera"] = camera_state(live)
+    out["focus"] = focus_for(live, seen)
     return jsonify(out)

@@ -23,12 +23,16 @@ INSTALLED_DATA = Path("/var/lib/table-companion")
               "picamera2) instead of the configured or first found one.")
 @click.option("--dice", default=None, help="Serial port of the dice reader to test.")
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
+@click.option("--save-focus", is_flag=True, help="Keep the Camera Module 3's focus scan "
+              "result as camera.lens_position in config.json (otherwise only reported).")
 def command(data_dir: Path | None, port: int | None, camera: str | None, dice: str | None,
-            as_json: bool) -> None:
+            as_json: bool, save_focus: bool) -> None:
     """Check settings, Python, packages, data folder, clock, network, service, camera and
     dice reader. The settings are resolved as the server resolves them (defaults <
     config.json < COMPANION_* < command line; on an installed Pi the service's
     companion.env counts as its environment).
+
+    Changes no setting, except a focus scan's result with --save-focus.
 
     Exits 1 when something essential fails.
     """
@@ -42,7 +46,7 @@ def command(data_dir: Path | None, port: int | None, camera: str | None, dice: s
     resolved = settings.resolve(overrides, environ)
     scheme = "https" if resolved.server.certfile else installed.get("scheme", "http")
     ctx = doctor.Context(data_dir=resolved.data_dir, port=resolved.server.port, scheme=scheme,
-                         camera=camera, dice=dice, settings=resolved)
+                         camera=camera, dice=dice, settings=resolved, save_focus=save_focus)
     results = doctor.run_checks(ctx)
     if as_json:
         click.echo(json.dumps(doctor.report(results), indent=2, default=str))

@@ -68,6 +68,9 @@ SERVER_REASONS.update({
 })
 SERVER_REASONS.update({  # the guided setup and the finished games' history
     "no_setup_guide": "This game has no setup guide.",
+    "marker_soft": "The board marker is not sharp yet, so the camera is not ready: focus it "
+                   "until the meter says sharp (or skip this step for now).",
+    "no_focus_lens": "This camera has no focus lens to drive: turn its ring by hand.",
     "not_finished": "This game has not finished yet.",
 })
 SERVER_REASONS.update({  # the dice read by the camera or the reader (companion/wiring/dice.py)

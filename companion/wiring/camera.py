@@ -350,6 +350,10 @@ class CameraWiring:
         rpicam-vid with the new --flicker-period; False: this source has no such setting."""
         return self.camera.capture.source.set_mains(hz)
 
+    def refocus(self) -> bool:
+        """One new focus scan on the table (a Camera Module 3); False: no lens to drive."""
+        return self.camera.capture.source.refocus()
+
     def card_px(self) -> int:
         """The card width faces are read at: the usual frame's, or the source's sharper
         crop's (companion/box/taught_cards.py `card_px`): the deck page judges at it."""
@@ -469,7 +473,8 @@ class CameraWiring:
 
     def on_frame(self, frame, result) -> None:
         self._publish(frame=frame, result=result,
-                      calibration_source=self.camera.recognizer.calibration_source)
+                      calibration_source=self.camera.recognizer.calibration_source,
+                      calibration=self.camera.recognizer.calibration)
         self._replayed = set()
         for listener in self.frame_listeners:
             try:

@@ -462,11 +462,15 @@ class RpicamSource(FrameSource):
         self._restart = True
         return True
 
-    def refocus(self) -> None:
-        """Scan again on the next start (the owner asked, or the table went soft and stayed
-        so with nothing over it): forget the kept position and restart the child."""
+    def refocus(self) -> bool:
+        """Scan again (the owner asked, or the table went soft and stayed so with nothing
+        over it): forget the kept position; the child is restarted at the next read (from
+        the capture thread, which owns it). False on a camera without a lens to drive."""
+        if not self.has_lens():
+            return False
         self.lens_position = None
-        self.close()
+        self._restart = True
+        return True
 
     def _restarted(self) -> None:
         """The camera (re)started: its first frames are the exposure ramp."""

@@ -7,6 +7,9 @@
   r = 1.5 px, 0.13-0.19 at r = 2 px, where 30 mm stickers at 60 cm stop reading). It does
   not depend on the light or the scene's contrast, so one threshold (`SHARP_ENOUGH`)
   tells a soft table from a sharp one. Measured in a region or the whole frame.
+- `marker_sharpness`: the same measure on the board marker's edges only, where the
+  calibration puts the marker: the marker lies on the table plane, so a busy tablecloth,
+  a box or a hand nearer the lens (sharp at another distance) cannot fake a sharp table.
 - `BandingMeter`: mains flicker on a rolling shutter is a ripple along the rows that moves
   from frame to frame; the scene does not move with it. The meter takes each frame's row
   means, divides by the previous frame's (the scene cancels, a band that moved remains),
@@ -24,6 +27,7 @@ import numpy as np
 SHARP_ENOUGH = 0.2  # edge_sharpness at and above which the table counts as sharp
 BANDS_AT = 0.02  # row-ratio spread above which a frame looks banded (2 %)
 WINDOW = 15  # frames the banding verdict looks back over
+MARKER_MARGIN = 1.5  # the region measured: the marker's symbol and a half-side around it
 
 
 def edge_sharpness(gray: np.ndarray, box: tuple[int, int, int, int] | None = None) -> float:
@@ -48,6 +52,31 @@ def edge_sharpness(gray: np.ndarray, box: tuple[int, int, int, int] | None = Non
     curve = cv2.dilate(np.abs(cv2.Laplacian(image, cv2.CV_32F, ksize=1)),
                        np.ones((3, 3), np.uint8))
     return float(np.median(curve[strong] / span[strong]))
+
+
+def marker_box(calibration, width: int, height: int, centre_mm: tuple[float, float] = (0.0, 0.0),
+               ) -> tuple[int, int, int, int] | None:
+    """Where the board marker (at ``centre_mm`` on the board) and its edges lie in a
+    ``width`` x ``height`` frame, from ``calibration`` (`hardware.camera.calibration`);
+    None while no marker has ever been seen (the identity calibration knows no place)."""
+    from hardware.camera.calibration import marker_corners_mm
+
+    if calibration is None or not calibration.from_marker:
+        return None
+    corners = calibration.to_image(
+        marker_corners_mm(centre_mm, calibration.marker_mm * MARKER_MARGIN))
+    x0, y0 = np.floor(corners.min(axis=0)).astype(int)
+    x1, y1 = np.ceil(corners.max(axis=0)).astype(int)
+    x0, y0, x1, y1 = max(0, x0), max(0, y0), min(width, x1), min(height, y1)
+    return (int(x0), int(y0), int(x1), int(y1)) if x1 - x0 >= 8 and y1 - y0 >= 8 else None
+
+
+def marker_sharpness(gray: np.ndarray, calibration,
+                     centre_mm: tuple[float, float] = (0.0, 0.0)) -> float | None:
+    """`edge_sharpness` on the board marker's edges only (`marker_box`); None when the
+    calibration does not say where the marker is."""
+    box = marker_box(calibration, gray.shape[1], gray.shape[0], centre_mm)
+    return None if box is None else edge_sharpness(gray, box)
 
 
 class BandingMeter:

@@ -61,6 +61,10 @@ class FrameSource:
         62); None: this source has no lens or exposure of its own to report."""
         return None
 
+    def refocus(self) -> bool:
+        """Focus on the table once more (a lens it drives); False: no lens of its own."""
+        return False
+
     def set_mains(self, hz: int) -> bool:
         """Take the room's mains frequency (50/60 Hz) for its flicker period; False: this
         source has no such setting."""

@@ -152,9 +152,9 @@ def test_the_meters_on_still_frames():
     assert banded.flickering
 
 
-def doctor_for(tmp_path, config: dict):
+def doctor_for(tmp_path, config: dict, **context):
     """doctor's camera, focus and flicker lines for the Camera Module (the stand-in), with
-    ``config`` as the data directory's config.json."""
+    ``config`` as the data directory's config.json (``context``: more of doctor.Context)."""
     import json
 
     from companion import doctor
@@ -163,7 +163,7 @@ def doctor_for(tmp_path, config: dict):
     data = tmp_path / "data"
     data.mkdir(exist_ok=True)
     (data / "config.json").write_text(json.dumps({"camera": config}))
-    ctx = ctx_for(tmp_path, camera="rpicam", camera_seconds=2.0)
+    ctx = ctx_for(tmp_path, camera="rpicam", camera_seconds=2.0, **context)
     camera = doctor.check_camera(ctx)
     return camera, doctor.check_focus(ctx), doctor.check_flicker(ctx)
 
@@ -206,3 +206,27 @@ def test_doctor_says_which_mains_to_set_when_the_lights_flicker(tmp_path, monkey
     _, _, right = doctor_for(tmp_path, {"lens_position": 1.667, "mains_hz": 50})
     assert right.status == doctor.OK and right.summary == (
         "no light flicker seen (cancelling 50 Hz mains)")
+
+
+@pytest.mark.parametrize("save", [False, True])
+def test_doctor_reports_a_scan_and_saves_it_only_with_save_focus(tmp_path, monkeypatch, save):
+    """A CM3 with no kept lens position: doctor's own run scans the table once. It says what
+    the scan found; config.json gets camera.lens_position only with --save-focus (a
+    diagnostic changes no setting silently). Planted fault: the scan's result written
+    whatever the flag (rpicam_options' on_focus passed as it is) -> config.json changes
+    in the run without the flag."""
+    import json
+
+    from companion import doctor
+
+    table_scene(tmp_path, monkeypatch)
+    _, focus, _ = doctor_for(tmp_path, {"mains_hz": 50}, save_focus=save)
+    config = json.loads((tmp_path / "data" / "config.json").read_text())["camera"]
+    assert "the scan found the table at 1.6" in focus.summary, focus.summary
+    if save:
+        assert focus.summary.endswith("saved as camera.lens_position")
+        assert config["lens_position"] == pytest.approx(TABLE, abs=0.06)
+    else:
+        assert focus.summary.endswith("not saved (companion doctor --save-focus keeps it)")
+        assert config == {"mains_hz": 50}
+    assert focus.status in (doctor.OK, doctor.WARN)

@@ -9,6 +9,7 @@
   var url = "/games/" + root.dataset.game + "/setup";
   var mayAct = root.dataset.mayAct === "yes";
   var state = null, busy = false;
+  var lastSharpness = null, trend = "setup_focus_turn";  // the ring's meter: which way it goes
 
   var t = TC.t, el = TC.h;  // the shared client's strings and element builder (client.js)
 
@@ -17,6 +18,32 @@
     if (step.done) return {sign: "✓", words: t("setup_marked_done")};
     if (step.skipped) return {sign: "↷", words: t("setup_skipped")};
     return {sign: "", words: ""};
+  }
+
+  function focusWords(f) {  // "turn the ring slowly… sharper… sharp: stop"
+    if (f.sharpness === null) return t("setup_focus_no_marker");
+    if (f.lens === "scan") {
+      return t(f.scanning ? "setup_focus_scanning" : f.sharp ? "setup_focus_held" : "setup_focus_scan_ask");
+    }
+    if (!f.sharp && lastSharpness !== null) {
+      if (f.sharpness > lastSharpness + 0.01) trend = "setup_focus_sharper";
+      else if (f.sharpness < lastSharpness - 0.01) trend = "setup_focus_softer";
+    }
+    lastSharpness = f.sharpness;
+    return t(f.sharp ? "setup_focus_sharp" : trend);
+  }
+
+  function renderFocus(s, step) {  // only on the camera's step, while the camera runs here
+    var f = s.focus, box = document.getElementById("setup-focus");
+    var shown = !!f && step.camera === "marker" && s.camera === "here" && !s.finished;
+    box.hidden = !shown;
+    root.dataset.focus = !shown ? "" : f.sharpness === null ? "unseen" : f.sharp ? "sharp" : "soft";
+    if (!shown) return;
+    document.getElementById("setup-focus-meter").value = f.level || 0;
+    document.getElementById("setup-focus-words").textContent = focusWords(f);
+    var scan = document.getElementById("setup-focus-scan");
+    scan.hidden = f.lens !== "scan" || !mayAct;
+    scan.disabled = busy || f.scanning;
   }
 
   function render() {
@@ -34,6 +61,7 @@
       : !step.camera ? "" : s.camera === "here" ? t("setup_camera_watches")
       : s.camera === "elsewhere" ? t("setup_camera_elsewhere") : "";
     cam.className = "setup-camera" + (step.done === "camera" ? " seen" : "");
+    renderFocus(s, step);
     ["setup-back", "setup-skip", "setup-done"].forEach(function (id) {
       document.getElementById(id).disabled = !mayAct || busy;
     });
@@ -72,14 +100,25 @@
     fetch(url, {method: "POST", credentials: "same-origin", body: JSON.stringify(body),
       headers: {"Content-Type": "application/json", "X-CSRF-Token": config.csrf_token, "Accept": "application/json"}})
       .then(function (r) { return r.json(); })
-      .then(function (d) { busy = false; if (d && d.steps) { state = d; render(); } })
+      .then(function (d) {
+        busy = false;
+        var error = document.getElementById("setup-error");
+        error.hidden = !(d && d.ok === false);
+        error.textContent = d && d.ok === false ? d.message || "" : "";
+        if (d && d.steps) { state = d; render(); }
+      })
       .catch(function () { busy = false; });
   }
 
   document.getElementById("setup-done").addEventListener("click", function () { send({op: "done"}); });
   document.getElementById("setup-skip").addEventListener("click", function () { send({op: "skip"}); });
   document.getElementById("setup-back").addEventListener("click", function () { send({op: "back"}); });
+  document.getElementById("setup-focus-scan").addEventListener("click", function () { send({op: "focus"}); });
   document.getElementById("setup-again").addEventListener("click", function () { send({op: "goto", step: state.steps[0].id}); });
-  load();
-  setInterval(load, 2000);  // the camera's ticks and another screen's taps
+  function poll() {  // the camera's ticks and another screen's taps; the meter each second
+    load().catch(function () {}).then(function () {
+      setTimeout(poll, root.dataset.focus ? 1000 : 2000);
+    });
+  }
+  poll();
 })();
