@@ -19,7 +19,14 @@ camera cannot tell apart at that card width. No settle step is wired here: time 
 to id is not measured. --empty: outlines found against the empty table as the camera saw it
 before the cards came (``find_cards(empty=...)``), else from the frame alone.
 right_distinct: right of the cards whose face is in no too-alike pair (those are refused by
-design: they need a sticker). Figures are noisy on a shared machine. JSON last line."""
+design: they need a sticker).
+
+Real photographs (hardware/synthetic/real_photos.py, --photos; missing: not reported): SET
+cards on real tables, taught from one real photograph of each face; per part (dev, held_out:
+never looked at while tuning, figures only), of the cards laid: right, wrong (must be 0),
+unknown, missed (no outline found near it), false (outlines where no card lies), and with the
+true outline given; and the CPU of ``recognise`` on the 12-megapixel photo (median and spread
+of --repeat runs). Figures are noisy on a shared machine. JSON last line."""
 from __future__ import annotations
 
 import argparse
@@ -33,7 +40,7 @@ import numpy as np
 
 from hardware.camera import card_faces
 from hardware.camera.recognizer import OPENCV_THREADS
-from hardware.synthetic import card_faces_scene
+from hardware.synthetic import card_faces_scene, real_photos
 
 PI_FACTOR = 5
 
@@ -113,6 +120,75 @@ def run(faces, book, family: str, scenes: int, card_px: float, seed0: int,
             "frame_px": list(image.shape[1::-1])}
 
 
+def _near(quads: list[np.ndarray], corners: np.ndarray) -> int | None:
+    """The outline found for a true card: the nearest whose centre lies within a third of
+    the card's short side of the card's centre."""
+    centre = corners.mean(axis=0)
+    short = min(float(np.linalg.norm(corners[(i + 1) % 4] - corners[i])) for i in range(4))
+    best = None
+    for i, quad in enumerate(quads):
+        d = float(np.linalg.norm(quad.mean(axis=0) - centre))
+        if d < short / 3 and (best is None or d < best[0]):
+            best = (d, i)
+    return None if best is None else best[1]
+
+
+def run_photos(book, photos: list, part: str) -> dict:
+    """right / wrong / unknown / missed / false on the real photographs of one part."""
+    n = right = wrong = unknown = missed = false = 0
+    given = {"right": 0, "wrong": 0, "unknown": 0}
+    ident_ms, find_ms = [], []
+    for photo in photos:
+        start = time.process_time()
+        quads = card_faces.find_cards(photo.image)
+        find_ms.append((time.process_time() - start) * 1000)
+        used = set()
+        for face, corners in photo.cards:
+            n += 1
+            seen = card_faces.identify(photo.image, corners, book)
+            given["unknown" if seen.id is None else "right" if seen.id == face else "wrong"] += 1
+            k = _near(quads, corners)
+            if k is None or k in used:
+                missed += 1
+                continue
+            used.add(k)
+            start = time.process_time()
+            seen = card_faces.identify(photo.image, quads[k], book)
+            ident_ms.append((time.process_time() - start) * 1000)
+            if seen.id is None:
+                unknown += 1
+            elif seen.id != face:
+                wrong += 1
+                if part != "held_out":
+                    print(f"  wrong: {photo.name} {face} named {seen.id} ({seen.score:.2f})")
+            else:
+                right += 1
+        false += len(quads) - len(used)
+    return {"photos": len(photos), "cards": n, "right": round(right / max(n, 1), 4),
+            "wrong": wrong, "unknown": round(unknown / max(n, 1), 4), "missed": missed,
+            "false": false, "right_given_outline": round(given["right"] / max(n, 1), 4),
+            "wrong_given_outline": given["wrong"],
+            "unknown_given_outline": round(given["unknown"] / max(n, 1), 4),
+            "cpu_ms_identify": round(statistics.median(ident_ms), 2) if ident_ms else 0.0,
+            "cpu_ms_identify_spread": _spread(ident_ms),
+            "cpu_ms_find_per_photo": round(statistics.median(find_ms), 1),
+            "photo_px": list(photos[0].image.shape[1::-1]) if photos else []}
+
+
+def photo_cpu(book, photo, repeat: int) -> dict:
+    """CPU of ``recognise`` on the whole full-size photo (every card found and named)."""
+    times, named = [], 0
+    for _ in range(repeat):
+        start = time.process_time()
+        sightings = card_faces.recognise(photo.image, book)
+        times.append(time.process_time() - start)
+        named = sum(s.id is not None for s in sightings)
+    return {"photo": photo.name, "photo_px": list(photo.image.shape[1::-1]),
+            "cpu_s_median": round(statistics.median(times), 3),
+            "cpu_s_spread": [round(min(times), 3), round(max(times), 3)],
+            "runs": repeat, "named": named, "cards": len(photo.cards)}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scenes", type=int, default=30, help="scenes (4 cards) per family")
@@ -120,9 +196,14 @@ def main() -> None:
     parser.add_argument("--families", default=",".join(card_faces_scene.FAMILIES))
     parser.add_argument("--empty", action="store_true",
                         help="find the cards against the empty table (as seen before)")
-    parser.add_argument("--decks", default="playing,game", help="which decks to run")
+    parser.add_argument("--decks", default="playing,game,real",
+                        help="which decks to run (real: the real photographs)")
     parser.add_argument("--deck", default=str(card_faces_scene.PLAYING_DECK),
                         help="folder of the real deck's faces (<id>.png)")
+    parser.add_argument("--photos", default=str(real_photos.PHOTOS),
+                        help="folder of the prepared real photographs (faces/, photos/)")
+    parser.add_argument("--repeat", type=int, default=3,
+                        help="runs of recognise on the 12-megapixel photo")
     args = parser.parse_args()
     if OPENCV_THREADS > 0:  # as the app's camera pipeline runs
         cv2.setNumThreads(OPENCV_THREADS)
@@ -152,12 +233,36 @@ def main() -> None:
                   flush=True)
         result["held_out"] = result["families"].get("held_out")
         report[deck] = result
+    real = None
+    if real_photos.available(Path(args.photos)) and "real" in args.decks.split(","):
+        folder = Path(args.photos)
+        book = card_faces.FaceBook.from_pictures(real_photos.load_faces(folder))
+        real = {"faces": len(book), "parts": {}}
+        for part in ("dev", "held_out"):
+            r = run_photos(book, real_photos.photos(folder, (part,)), part)
+            real["parts"][part] = r
+            print(f"real     {part:9s} {r['cards']} cards: right {r['right']:.3f} wrong "
+                  f"{r['wrong']} unknown {r['unknown']:.3f} missed {r['missed']} false "
+                  f"{r['false']} | outline given: right {r['right_given_outline']:.3f} wrong "
+                  f"{r['wrong_given_outline']} | cpu id {r['cpu_ms_identify']:.1f} ms "
+                  f"{r['cpu_ms_identify_spread']} find {r['cpu_ms_find_per_photo']:.0f} ms "
+                  f"per {r['photo_px']} photo", flush=True)
+        full = real_photos.photos(folder, ("full_size",))
+        if full:
+            real["full_size"] = photo_cpu(book, full[0], args.repeat)
+            f = real["full_size"]
+            print(f"real     12 MP photo {f['photo_px']}: recognise {f['cpu_s_median']:.2f} s "
+                  f"CPU (min, max {f['cpu_s_spread']}, {f['runs']} runs), named "
+                  f"{f['named']} of {f['cards']}", flush=True)
     worst_id = max((f["cpu_ms_identify"] for d in report.values()
                     for f in d["families"].values()), default=0.0)
-    print(json.dumps({"decks": report, "card_px": args.card_px, "empty_table": args.empty,
+    print(json.dumps({"decks": report, "real_photos": real, "card_px": args.card_px,
+                      "empty_table": args.empty,
                       "scenes_per_family": args.scenes,
                       "wrong": sum(f["wrong"] + f["wrong_given_outline"] for d in report.values()
-                                   for f in d["families"].values()),
+                                   for f in d["families"].values()) + sum(
+                          f["wrong"] + f["wrong_given_outline"]
+                          for f in (real or {}).get("parts", {}).values()),
                       "turn_wrong": sum(f["turn_wrong"] for d in report.values()
                                         for f in d["families"].values()),
                       "cpu_ms_identify": worst_id,
