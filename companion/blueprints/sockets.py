@@ -20,6 +20,7 @@ from companion.blueprints.common import HOST_COOKIE, SEAT_COOKIE, TABLE_COOKIE, 
 from companion.blueprints.correction_diff import correction_diff
 from companion.context import Context, DicePort
 from companion.game import shapes, views
+from companion.game.events_bus import TokensRevoked
 from companion.game.reasons import DeviceRefused
 from companion.game.recipients import Client
 from companion.game.service import GameService, Identity, LiveGame
@@ -123,11 +124,6 @@ class Handlers(Namespace):
         self.service, self.connections = context.service, context.connections
 
     # pushing views and dropping sockets --------------------------------------------------
-    def views_changed(self, live: LiveGame, what: str) -> None:
-        """The game service's listener: a game's views changed (posted to the sender, which
-        builds and sends them on its own thread; then `closed` for a game that ended)."""
-        self.context.views.post(live, closed=what == "closed")
-
     def drop(self, game_id: str, goes) -> None:
         """Close every socket of ``game_id`` whose client ``goes`` says goes."""
         for sid, client in self.connections.of_game(game_id).items():
@@ -135,9 +131,9 @@ class Handlers(Namespace):
                 self.connections.remove(sid)
                 self.context.socketio.server.disconnect(sid, namespace="/")
 
-    def tokens_revoked(self, game_id: str, hashes: set[str]) -> None:
+    def tokens_revoked(self, event: TokensRevoked) -> None:
         """A logout or a new PIN: every socket that proved itself with those tokens closes."""
-        self.drop(game_id, lambda client: client.identity.token in hashes)
+        self.drop(event.game, lambda client: client.identity.token in event.hashes)
 
     def drop_seat(self, game_id: str, seat: str) -> None:
         """A seat's phones signed out (after a new join code)."""
@@ -314,9 +310,8 @@ class Handlers(Namespace):
 
 
 def init_app(context: Context) -> Handlers:
-    """The socket events wired to ``context``: its game service tells them of every change."""
+    """The socket events wired to ``context``; revoked tokens close their sockets."""
     handlers = Handlers(context)
-    context.service.listeners.append(handlers.views_changed)
-    context.service.revoked.append(handlers.tokens_revoked)
+    context.bus.subscribe(TokensRevoked, handlers.tokens_revoked)
     context.socketio.on_namespace(handlers)
     return handlers

@@ -7,8 +7,8 @@
 so an acknowledged action is always on disk, the views are built from the state that was
 saved, and a phone gets its new view no later than the acknowledgement. At start every game
 is rebuilt from its latest snapshot plus the later actions; undo marks actions undone and
-rebuilds. Knows nothing of Flask or sockets: the socket layer registers a listener
-(`on_change`).
+rebuilds. Knows nothing of Flask or sockets: it publishes what happened on its event bus
+(companion/game/events_bus.py), where the app factory subscribed the view sender.
 """
 from __future__ import annotations
 
@@ -16,22 +16,19 @@ import copy
 import hashlib
 import logging
 import random
-import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
 from companion.game import shapes
+from companion.game.events_bus import Bus, Gates, TokensRevoked, ViewsChanged
 from companion.game.games import GameKind, kind_of
+from companion.game.live import Identity, LiveGame
 from companion.game.store import Store, dumps
 from companion.server import limits, locks, security, text
-from companion.server.lru import LRU
 from companion.table import table_guide
 from engine import record as engine_record
 from engine.api import CATALOG_KEY, Refused
-
-TEXT_CACHE_SIZE = 2048  # translated prompts and refusals kept per game (LiveGame)
 
 log = logging.getLogger(__name__)
 MAX_ACTIONS = 20_000  # a record longer than any game of any box
@@ -42,64 +39,13 @@ PLAY_ON_KEY = "play_on:{}"  # Store.box_value: the table plays on without the ot
 HOST_PLAYED = "played_by_host"
 
 
-@dataclass(frozen=True)
-class Identity:
-    """Who a connection or request proved to be. ``seat`` only for the seat role."""
-
-    role: str  # "table" (the paired display) | "viewer" (watch only) | "seat" | "host"
-    game: str
-    seat: str | None = None
-    token: str | None = field(default=None, compare=False, repr=False)  # its hash, if any
-    # the host acting as ``seat`` (a seat with no phone: "Play for ..." on the host page),
-    # proven by a host token; its actions are logged as played by the host
-    by_host: bool = False
-
-    @property
-    def actor(self) -> str:
-        return self.seat if self.role == "seat" else self.role
-
-
-@dataclass
-class LiveGame:
-    """A game in memory: the rebuilt state and what the views need."""
-
-    id: str
-    kind: GameKind
-    row: dict  # the games table row
-    state: dict | None  # None: a finished game not opened since the start
-    version: int  # actions in effect
-    last_seq: int  # highest seq ever written, undone included
-    log: list[tuple[int, dict, dict]] = field(default_factory=list)  # (seq, action, event)
-    active_seqs: list[int] = field(default_factory=list)
-    preview: dict | None = None
-    # (lang, position, seq) -> log entry; only the log window's entries are kept
-    log_cache: dict = field(default_factory=dict)
-    # translated prompts and choice refusals by (kind, lang, their JSON): the same text
-    # whatever the state, so kept through undo; an LRU, as a long evening shows thousands
-    # of distinct prompts (a few hundred are in use at a time: every choice's refusal)
-    text_cache: LRU = field(default_factory=lambda: LRU(TEXT_CACHE_SIZE))
-    shared: Any = None  # companion.game.shared.Shared: what the views of this state share
-    play_on: bool = False  # the table plays on without the phones not joined (kept on disk)
-    lock: threading.RLock = field(default_factory=lambda: locks.rlock("game", "game"))
-
-    @property
-    def status(self) -> str:
-        return self.row["status"]
-
-    @property
-    def seats(self) -> list[str]:
-        return [p["seat"] for p in self.row["setup"].get("players", [])]
-
-    @property
-    def players(self) -> list[dict]:
-        return [{"seat": p["seat"], "name": p.get("name", p["seat"]),
-                 "colour": p.get("colour")} for p in self.row["setup"].get("players", [])]
-
-
 class GameService:
     def __init__(self, store: Store, kinds: Callable[[str], GameKind],
-                 snapshot_every: int = 25) -> None:
+                 snapshot_every: int = 25, bus: Bus | None = None) -> None:
         self.store = store
+        # where the service publishes what happened (`ViewsChanged`, `TokensRevoked`); the
+        # app factory makes it and subscribes the sender and the socket layer
+        self.bus = bus if bus is not None else Bus()
         self._kinds = kinds
         self.snapshot_every = snapshot_every
         self._games: dict[str, LiveGame] = {}
@@ -107,15 +53,12 @@ class GameService:
         # a leaf: the games in memory, the pinned kinds, the game at the table; held only
         # to read or change them
         self._lock = locks.lock("game service")
-        self.listeners: list[Callable[[LiveGame, str], None]] = []
-        # told (game id, token hashes) when tokens stop working: the sockets holding them close
-        self.revoked: list[Callable[[str, set[str]], None]] = []
-        # told (game, identity, action) before an action is applied; raise Refused to refuse
-        # it: the running hardware's rules (a seat's roll while a reader reads the dice)
-        self.gates: list[Callable[[LiveGame, Identity, dict], None]] = []
+        # asked (game, identity, action) before an action is applied; one raises Refused to
+        # refuse it: the running hardware's rules (a seat's roll while a reader reads the dice)
+        self.gates: Gates[LiveGame, Identity] = Gates()
         # games that could not be rebuilt, with the reason (under `_lock`: a finished game is
         # rebuilt when first opened, by whichever thread opens it)
-        self.broken: dict[str, dict] = {}
+        self._broken: dict[str, dict] = {}
         self._table_game: str | None = None  # the game the camera and dice serve (at_table)
 
     # catalogs: every game keeps the catalog it was created with ---------------------------
@@ -206,14 +149,14 @@ class GameService:
                   exc_info=exc)
         with self._lock:
             self._games.pop(row["id"], None)
-            self.broken[row["id"]] = {"id": row["id"], "game": row["game"],
+            self._broken[row["id"]] = {"id": row["id"], "game": row["game"],
                                       "created": row["created"],
                                       "problem": f"{type(exc).__name__}: {exc}"[:300]}
 
     def broken_games(self) -> list[dict]:
         """The games that could not be rebuilt, with the reason (the lobby lists them)."""
         with self._lock:
-            return list(self.broken.values())
+            return list(self._broken.values())
 
     def _rebuild(self, row: dict) -> LiveGame:
         """The state after every action in effect: latest snapshot, then the later actions."""
@@ -336,16 +279,12 @@ class GameService:
         return live.version
 
     def notify(self, live: LiveGame, what: str = "view") -> None:
-        """Tell the listeners that a game's views changed (``what``: "view", "seats",
-        "hardware", "closed"); the hardware manager calls it too, when a part's status
-        changes. The socket layer's listener only posts to the view sender
-        (companion/game/sender.py): whatever thread calls this builds and sends nothing."""
-        for listener in list(self.listeners):
-            try:
-                listener(live, what)
-            except Exception:  # the action is saved and acknowledged already: a failing
-                # listener (a socket gone mid-send) must not undo that or stop the others
-                log.exception("listener failed")
+        """Publish that a game's views changed (``what``: "view", "seats", "hardware",
+        "closed"); the hardware manager calls it too, when a part's status changes. The view
+        sender's subscriber only posts (companion/game/sender.py): whatever thread calls this
+        builds and sends nothing."""
+        self.bus.publish(ViewsChanged(live, what))
+
 
     # creating --------------------------------------------------------------------------
     def create(self, game: str, setup: dict, pin: str, add_seed: bool = True,
@@ -390,8 +329,7 @@ class GameService:
         limits.check_action(action)
         live = self.get(identity.game)
         self._may_send(live, identity, action["type"])
-        for gate in list(self.gates):
-            gate(live, identity, action)
+        self.gates.check(live, identity, action)
         action = dict(text.normalise(action), by=identity.actor)  # `by`: the proven identity
         shapes.check_action(live.kind.info, action)  # the game's declared shape, first
         with live.lock:
@@ -605,11 +543,7 @@ class GameService:
         return identity.token is None or self.store.token(identity.token) is not None
 
     def _revoked(self, game_id: str, hashes: set[str]) -> None:
-        for listener in list(self.revoked):
-            try:
-                listener(game_id, hashes)
-            except Exception:  # the tokens are revoked already: the other listeners still run
-                log.exception("revocation listener failed")
+        self.bus.publish(TokensRevoked(game_id, frozenset(hashes)))
 
     def new_table_token(self, game_id: str, holder_agrees: bool = False) -> str:
         """A table display's token. Pairing a display puts its game at the table when the

@@ -32,7 +32,6 @@ works) rather than a fake reader. ``roles`` are read again at each roll.
 """
 from __future__ import annotations
 
-import contextlib
 import logging
 import re
 import time
@@ -346,12 +345,11 @@ class DiceWiring:
 
     def start(self) -> DiceWiring:
         self.reader.start()
-        self.service.gates.append(self.refuse_hand_roll)
+        self.service.gates.add(self.refuse_hand_roll)
         return self
 
     def stop(self) -> None:
-        with contextlib.suppress(ValueError):
-            self.service.gates.remove(self.refuse_hand_roll)
+        self.service.gates.remove(self.refuse_hand_roll)
         self.reader.stop()
         if self.emulator_http is not None:
             self.emulator_http.shutdown()
