@@ -64,7 +64,7 @@ def authenticate(service: GameService, auth) -> tuple[LiveGame, Client]:
                          "seat": ("token", SEAT_COOKIE, "not_joined"),
                          "host": ("host_token", HOST_COOKIE, "not_host")}[role]
     token = auth.get(key) or request.cookies.get(cookie.format(game_id))
-    identity = service.identify(game_id, token, role)
+    identity = service.access.identify(game_id, token, role)
     if identity is None:
         _refuse(gone, lang)
     return live, Client(identity, lang)
@@ -76,7 +76,7 @@ def host_for_seat(service: GameService, live: LiveGame, auth: dict) -> Identity:
     lang = i18n.normalize_lang(auth.get("lang"), live.kind.info.languages)
     seat = auth.get("for_seat")
     token = auth.get("host_token") or request.cookies.get(HOST_COOKIE.format(live.id))
-    host = service.identify(live.id, token, "host")
+    host = service.access.identify(live.id, token, "host")
     if host is None:
         _refuse("not_host", lang)
     if not isinstance(seat, str) or seat not in live.seats:
@@ -91,7 +91,7 @@ def answer(service: GameService, client: Client | None, call):
     live = None
     try:
         live = service.get(client.identity.game)
-        if not service.still_valid(client.identity):  # logged out since it connected
+        if not service.access.still_valid(client.identity):  # logged out since it connected
             raise Refused(GONE.get(client.identity.role, "bad_request"))
         result = call(live)
         if isinstance(result, dict):  # an answer with data (a correction's preview)
@@ -283,10 +283,10 @@ class Handlers(Namespace):
         if op == "end":
             return service.end(live.id)
         if op == "take_table":  # from another game in play: its host agrees (cookie or PIN)
-            return service.move_table(live.id, holder_agrees=holder_agrees(
+            return service.access.move_table(live.id, holder_agrees=holder_agrees(
                 live.id, data.get("pin")))
         if op == "new_join_code":
-            service.new_join_code(live.id, data.get("seat"))
+            service.access.new_join_code(live.id, data.get("seat"))
             self.drop_seat(live.id, data.get("seat"))
             return live.version
         if op == "table_step":  # a table step nothing records: its fallback, as the table

@@ -17,11 +17,11 @@ import hashlib
 import logging
 import random
 from collections.abc import Callable
-from datetime import UTC, datetime
 from typing import Any
 
 from companion.game import shapes
-from companion.game.events_bus import Bus, Gates, TokensRevoked, ViewsChanged
+from companion.game.access import AccessService
+from companion.game.events_bus import Bus, Gates, ViewsChanged
 from companion.game.games import GameKind, kind_of
 from companion.game.live import Identity, LiveGame
 from companion.game.store import Store, dumps
@@ -32,7 +32,6 @@ from engine.api import CATALOG_KEY, Refused
 
 log = logging.getLogger(__name__)
 MAX_ACTIONS = 20_000  # a record longer than any game of any box
-TABLE_KEY = "table_game"  # Store.box_value: the game at the table
 PLAY_ON_KEY = "play_on:{}"  # Store.box_value: the table plays on without the other phones
 # the app's own log event, before the game's events of an action the host played for a
 # seat (its text: companion/game/views.py APP_EVENTS)
@@ -50,8 +49,7 @@ class GameService:
         self.snapshot_every = snapshot_every
         self._games: dict[str, LiveGame] = {}
         self._pinned: dict[tuple[str, str], GameKind] = {}  # (game, catalog hash) -> kind
-        # a leaf: the games in memory, the pinned kinds, the game at the table; held only
-        # to read or change them
+        # a leaf: the games in memory, the pinned kinds; held only to read or change them
         self._lock = locks.lock("game service")
         # asked (game, identity, action) before an action is applied; one raises Refused to
         # refuse it: the running hardware's rules (a seat's roll while a reader reads the dice)
@@ -59,7 +57,10 @@ class GameService:
         # games that could not be rebuilt, with the reason (under `_lock`: a finished game is
         # rebuilt when first opened, by whichever thread opens it)
         self._broken: dict[str, dict] = {}
-        self._table_game: str | None = None  # the game the camera and dice serve (at_table)
+        # who reaches the games (seats, tokens, PIN, pairing) and the table's custody of
+        # the camera and dice: a service of its own, seeing the games through `loaded`,
+        # `get`, `all` and `notify`
+        self.access = AccessService(store, self, self.bus)
 
     # catalogs: every game keeps the catalog it was created with ---------------------------
     def _kind_for(self, row: dict) -> GameKind:
@@ -134,13 +135,7 @@ class GameService:
                 self._set_broken(row, exc)
         for live in self._games.values():
             live.play_on = self.store.box_value(PLAY_ON_KEY.format(live.id)) is True
-        chosen = self.store.box_value(TABLE_KEY)
-        if not isinstance(chosen, str):  # a database from before the choice: as it was then
-            running = [g for g in self.all() if g.status == "active"]
-            chosen = running[0].id if running else None
-            if chosen:
-                self.store.set_box_value(TABLE_KEY, chosen)
-        self._table_game = chosen
+        self.access.load()
 
     def _set_broken(self, row: dict, exc: Exception) -> None:
         """A game that cannot be rebuilt: out of memory, listed with the reason, its file
@@ -226,57 +221,15 @@ class GameService:
                     live.version, live.state = fresh.version, fresh.state
         return live
 
+    def loaded(self, game_id: str | None) -> LiveGame | None:
+        """The game in memory, as it is (None if unknown): no rebuild, never refused."""
+        with self._lock:
+            return self._games.get(game_id) if game_id else None
+
     def all(self) -> list[LiveGame]:
         with self._lock:
             games = list(self._games.values())
         return sorted(games, key=lambda g: g.row["created"], reverse=True)
-
-    # the table: the camera and the dice reader serve one game ---------------------------
-    def at_table(self) -> LiveGame | None:
-        """The game being played at the table, which the camera and the dice reader serve:
-        the one last put there (a new game, a paired table display, or the host's "Play
-        this game at the table"), until it is finished. Never guessed from dates: a game
-        resumed after a newer one was started gets the hardware only when the host says."""
-        with self._lock:
-            return self._at_table_locked()
-
-    def _at_table_locked(self) -> LiveGame | None:
-        locks.owned(self._lock, "the game at the table")
-        live = self._games.get(self._table_game) if self._table_game else None
-        return live if live is not None and live.status != "finished" else None
-
-    def current(self) -> LiveGame | None:
-        """Where camera and dice readings go: the game at the table, while it runs."""
-        live = self.at_table()
-        return live if live is not None and live.status == "active" else None
-
-    def table_taken_from(self, game_id: str | None) -> LiveGame | None:
-        """The game in play whose camera and dice ``game_id`` would take (the game at the
-        table, when it is another); None when the table is free for it (nobody there, or
-        that game has ended)."""
-        holder = self.at_table()
-        return holder if holder is not None and holder.id != game_id else None
-
-    def move_table(self, game_id: str, holder_agrees: bool = False) -> int:
-        """Put ``game_id`` at the table (kept on disk); every game in play is told, so each
-        screen says where the hardware now is. The camera and dice move only from a free
-        table (`table_taken_from`) or when ``holder_agrees``: the host of the game that
-        has them said so (the door checked its PIN or its host token); else
-        ``table_taken`` and nothing moves."""
-        live = self.get(game_id)
-        if live.status == "finished":
-            raise Refused("game_closed")
-        with self._lock:
-            holder = self._at_table_locked()
-            if holder is not None and holder.id != game_id and not holder_agrees:
-                raise Refused("table_taken")
-            before, self._table_game = self._table_game, game_id
-        if before != game_id:
-            self.store.set_box_value(TABLE_KEY, game_id)
-            for other in self.all():
-                if other.status != "finished":
-                    self.notify(other, "hardware")
-        return live.version
 
     def notify(self, live: LiveGame, what: str = "view") -> None:
         """Publish that a game's views changed (``what``: "view", "seats", "hardware",
@@ -320,7 +273,7 @@ class GameService:
         with self._lock:
             self._games[game_id] = live
         if to_table:
-            self.move_table(game_id, holder_agrees=True)
+            self.access.move_table(game_id, holder_agrees=True)
         return live
 
     # acting ----------------------------------------------------------------------------
@@ -420,9 +373,6 @@ class GameService:
             self.notify(live, "closed")
             return live.version
 
-    def check_pin(self, game_id: str, pin: str) -> bool:
-        return security.check_pin(self.get(game_id).row["pin_hash"], str(pin))
-
     def set_preview(self, game_id: str, action: dict) -> None:
         """A tentative answer (a card being turned): what it would do, for everyone."""
         live = self.get(game_id)
@@ -448,37 +398,6 @@ class GameService:
                 self.notify(live)
             return live.version
 
-    # seats -----------------------------------------------------------------------------
-    def claim_seat(self, game_id: str, seat: str, code: str) -> str:
-        """A valid join code gives a token for the seat, once: the code is used up (the
-        phone keeps its seat through its cookie; another device needs the host)."""
-        live = self.get(game_id)
-        codes = self.store.join_codes(game_id)
-        if seat not in codes:
-            raise Refused("unknown_seat")
-        code = str(code or "").strip().upper()[:64]
-        if seat in self.store.claimed_seats(game_id):
-            raise Refused("seat_taken")  # the host releases it with a new join code
-        if not security.same(codes[seat], code):
-            raise Refused("wrong_code")
-        token = security.new_token()
-        if not self.store.claim_seat(game_id, seat, code, security.new_join_code(),
-                                     security.token_hash(token)):
-            raise Refused("seat_taken")  # another device used the code a moment before
-        with live.lock:
-            self.notify(live, "seats")
-        return token
-
-    def new_join_code(self, game_id: str, seat: str) -> str:
-        live = self.get(game_id)
-        if seat not in live.seats:
-            raise Refused("unknown_seat")
-        code = security.new_join_code()
-        with live.lock:
-            self.store.replace_join_code(game_id, seat, code)
-            self.notify(live, "seats")
-        return code
-
     # the guided setup: its progress kept in SQLite, owned here --------------------------
     def setup_progress(self, game_id: str,
                        change: Callable[[dict], dict | None] | None = None) -> dict:
@@ -496,79 +415,6 @@ class GameService:
                     self.store.save_setup_progress(live.id, changed)
                     progress = changed
             return progress
-
-    # the table display: paired once by the host ------------------------------------------
-    PAIRING_SECONDS = 600
-
-    def new_table_pairing(self, game_id: str) -> str:
-        """A one-time code (10 minutes) that turns the device opening it into the table.
-        Kept hashed in the database, so it survives a restart and any worker sees it."""
-        self.get(game_id)
-        code = security.new_join_code()
-        self.store.add_token(security.token_hash(code), game_id, "pairing", None)
-        return code
-
-    def pair_table(self, game_id: str, code: str) -> str:
-        """The table token for a valid pairing code (used up); Refused otherwise: a link
-        opened too late says it expired (``pairing_expired``), one used already or not a
-        pairing code of this game says it does not work (``pairing_invalid``); both say
-        where the host makes a new one."""
-        self.get(game_id)
-        code = str(code or "").strip().upper()[:64]
-        found = self.store.take_token(security.token_hash(code)) if code else None
-        if found is None or found["game"] != game_id or found["role"] != "pairing":
-            raise Refused("pairing_invalid")
-        if _age_seconds(found["created"]) > self.PAIRING_SECONDS:
-            raise Refused("pairing_expired", minutes=self.PAIRING_SECONDS // 60)
-        return self.new_table_token(game_id)
-
-    def revoke_token(self, token: str) -> None:
-        """A logged-out host (or any token) stops working at once: its open sockets too."""
-        if isinstance(token, str) and token:
-            found = self.store.take_token(security.token_hash(token))
-            if found is not None:
-                self._revoked(found["game"], {security.token_hash(token)})
-
-    def change_pin(self, game_id: str, pin: str) -> None:
-        """A new host PIN: every host session of the game ends (it needs the new PIN)."""
-        self.get(game_id)
-        if not security.valid_pin(pin):
-            raise Refused("bad_pin")
-        gone = self.store.set_pin(game_id, security.hash_pin(pin))
-        self.get(game_id).row["pin_hash"] = self.store.game(game_id)["pin_hash"]
-        self._revoked(game_id, gone)
-
-    def still_valid(self, identity: Identity) -> bool:
-        """Is the token a connection proved itself with still there (not logged out)?"""
-        return identity.token is None or self.store.token(identity.token) is not None
-
-    def _revoked(self, game_id: str, hashes: set[str]) -> None:
-        self.bus.publish(TokensRevoked(game_id, frozenset(hashes)))
-
-    def new_table_token(self, game_id: str, holder_agrees: bool = False) -> str:
-        """A table display's token. Pairing a display puts its game at the table when the
-        table is free for it or the host of the game there agrees (`move_table`); else the
-        camera and dice stay where they are, and its screens say so."""
-        token = security.new_token()
-        self.store.add_token(security.token_hash(token), game_id, "table", None)
-        if self.get(game_id).status != "finished" and (
-                holder_agrees or self.table_taken_from(game_id) is None):
-            self.move_table(game_id, holder_agrees=holder_agrees)
-        return token
-
-    def new_host_token(self, game_id: str) -> str:
-        token = security.new_token()
-        self.store.add_token(security.token_hash(token), game_id, "host", None)
-        return token
-
-    def identify(self, game_id: str, token: str | None, role: str) -> Identity | None:
-        """The identity a seat or host token proves for this game, or None."""
-        if not token or not isinstance(token, str):
-            return None
-        found = self.store.token(security.token_hash(token))
-        if not found or found["game"] != game_id or found["role"] != role:
-            return None
-        return Identity(role, game_id, found["seat"], security.token_hash(token))
 
     # records ---------------------------------------------------------------------------
     def record(self, game_id: str) -> dict:
@@ -669,10 +515,3 @@ def canonical(kind: GameKind, state: Any, action: dict) -> dict:
 def _outdated(kind: GameKind, row: dict) -> bool:
     """Whether a stored game was played by older rules than the installed game's."""
     return (row.get("rules") or 1) < engine_record.current_rules(kind.info)
-
-
-def _age_seconds(created: str) -> float:
-    try:
-        return (datetime.now(UTC) - datetime.fromisoformat(created)).total_seconds()
-    except (TypeError, ValueError):
-        return float("inf")

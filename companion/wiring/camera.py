@@ -455,7 +455,7 @@ class CameraWiring:
             time.sleep(1.0 / fps)
 
     def on_observation(self, observation: Observation) -> None:
-        live = self.service.current()
+        live = self.service.access.current()
         if live is None:
             return  # no game yet: the cards are told to it when it comes (`_join`)
         if live.id != self._game:
@@ -478,7 +478,7 @@ class CameraWiring:
                 log.exception("camera: a frame listener failed")
         with self._shown_lock:
             self._seen_seq = max(self._seen_seq, frame.seq)
-        live = self.service.current()
+        live = self.service.access.current()
         if live is None:
             return
         if live.id != self._game:
@@ -518,7 +518,7 @@ class CameraWiring:
         from companion.box import taught_cards
         from companion.box.catalog import CatalogError, problem
 
-        live = self.service.current()
+        live = self.service.access.current()
         faces = self.faces
         asked = faces.take_unknown(zone) if faces is not None and live is not None else None
         if asked is None:
@@ -662,7 +662,7 @@ def start(settings: Settings, service: GameService, changed) -> CameraWiring | N
     spec = source_spec(settings)
     if not spec:
         return None
-    live = service.current()
+    live = service.access.current()
     info = catalog = None
     if live is not None:
         info, catalog = live.kind.module.info, live.kind.catalog

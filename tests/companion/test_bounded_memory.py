@@ -90,7 +90,8 @@ def test_closed_sockets_leave_no_entry_in_the_per_connection_maps(app, client, l
     maps = {"sent": connections._sent, "previewed": connections._previewed,
             "booked": connections._booked}
     spies = [Spy(live.url, {"role": "table", "game": game_id, "lang": "pl",
-                            "table_token": context.of(app).service.new_table_token(game_id)}),
+                            "table_token":
+                                context.of(app).service.access.new_table_token(game_id)}),
              Spy(live.url, {"role": "host", "game": game_id,
                             "host_token": host_token(app, game_id)})]
     spies += [Spy(live.url, {"role": "seat", "game": game_id,

@@ -94,7 +94,7 @@ def test_a_wrong_order_planted_in_the_dice_wiring_is_caught(tmp_path, monkeypatc
     apply_roll = wiring.DiceWiring.apply_roll
 
     def planted(self, roll, origin="serial"):
-        with self._lock, self.service.current().lock:  # PLANTED: dice, then the game
+        with self._lock, self.service.access.current().lock:  # PLANTED: dice, then the game
             self.rolls_seen += 0
         return apply_roll(self, roll, origin)
 
@@ -121,7 +121,7 @@ def test_the_apps_state_read_without_its_owners_lock_is_caught(tmp_path):
     try:
         live = service.create("wwe", {"players": PLAYERS, "seed": 5}, "2468")
         with locks.expecting() as found:
-            assert service.at_table() is live  # as written: under its lock
+            assert service.access.at_table() is live  # as written: under its lock
         assert found == []
         with locks.expecting() as found:
             service._at_table_locked()  # PLANTED: without it

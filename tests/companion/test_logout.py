@@ -89,7 +89,7 @@ def test_a_socket_missed_by_the_disconnect_is_refused_all_the_same(real):
     assert bus.subscribed(TokensRevoked, dropping)
     bus.unsubscribe(TokensRevoked, dropping)  # as if the disconnect had not reached it
     try:
-        service.revoke_token(token)
+        service.access.revoke_token(token)
         for message in ({"op": "pause"}, {"op": "new_join_code", "seat": "N"},
                         {"op": "undo"}, {"op": "end"}):
             ack = host.call("host", message)
@@ -123,7 +123,7 @@ def test_a_new_pin_ends_every_host_session(real, name):
         assert answer.status_code == 303
         assert all(gone(spy) for spy in hosts)
         for old in (token, other_token):
-            assert service.identify(game_id, old, "host") is None
+            assert service.access.identify(game_id, old, "host") is None
         refused = http.post(f"{server.url}/host/{game_id}/login",
                             data={"pin": "2468", "csrf_token": csrf}, timeout=30)
         assert refused.status_code == 403
