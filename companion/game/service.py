@@ -13,7 +13,6 @@ rebuilds. Knows nothing of Flask or sockets: it publishes what happened on its e
 from __future__ import annotations
 
 import copy
-import hashlib
 import logging
 import random
 from collections.abc import Callable
@@ -22,9 +21,10 @@ from typing import Any
 from companion.game import shapes
 from companion.game.access import AccessService
 from companion.game.events_bus import Bus, Gates, ViewsChanged
-from companion.game.games import GameKind, kind_of
+from companion.game.games import GameKind
 from companion.game.live import Identity, LiveGame
-from companion.game.store import Store, dumps
+from companion.game.rebuild import Rebuilder, outdated
+from companion.game.store import Store
 from companion.server import limits, locks, security, text
 from companion.table import table_guide
 from engine import record as engine_record
@@ -48,8 +48,9 @@ class GameService:
         self._kinds = kinds
         self.snapshot_every = snapshot_every
         self._games: dict[str, LiveGame] = {}
-        self._pinned: dict[tuple[str, str], GameKind] = {}  # (game, catalog hash) -> kind
-        # a leaf: the games in memory, the pinned kinds; held only to read or change them
+        # each game's kind (its pinned catalog), its state rebuilt from disk
+        self.rebuilder = Rebuilder(store, kinds)
+        # a leaf: the games in memory; held only to read or change them
         self._lock = locks.lock("game service")
         # asked (game, identity, action) before an action is applied; one raises Refused to
         # refuse it: the running hardware's rules (a seat's roll while a reader reads the dice)
@@ -62,59 +63,6 @@ class GameService:
         # `get`, `all` and `notify`
         self.access = AccessService(store, self, self.bus)
 
-    # catalogs: every game keeps the catalog it was created with ---------------------------
-    def _kind_for(self, row: dict) -> GameKind:
-        """The game's kind with its pinned catalog (games with the same catalog share one).
-
-        A game from before pinning is pinned now to today's catalog."""
-        pinned = self.store.catalog(row["id"])
-        try:
-            current = self._kinds(row["game"])
-        except Exception:  # any failure of today's catalog (an owner's file, a plug-in)
-            if pinned is None:
-                raise
-            # the game still has its own: it runs on it, and the log says why
-            log.warning("game %s runs on its pinned catalog; today's catalog of %s does "
-                        "not load", row["id"], row["game"], exc_info=True)
-            from companion.game.games import module_of
-
-            return self._shared_kind(kind_of(module_of(row["game"]), pinned), pinned)
-        if pinned is None:
-            self.store.pin_catalog(row["id"], current.catalog)
-            return current
-        return self._shared_kind(current, pinned)
-
-    def _shared_kind(self, current: GameKind, catalog) -> GameKind:
-        text = dumps(catalog)
-        key = (current.name, hashlib.sha256(text.encode()).hexdigest())
-        with self._lock:
-            kind = self._pinned.get(key)
-        if kind is None:  # made outside the lock (it takes a while); the first one kept
-            kind = current if text == dumps(current.catalog) else kind_of(current.module,
-                                                                          catalog)
-            with self._lock:
-                kind = self._pinned.setdefault(key, kind)
-        return kind
-
-    @staticmethod
-    def _attach(kind: GameKind, state: dict) -> dict:
-        """A state with the kind's shared catalog part (snapshots are stored without it)."""
-        shared = kind.state_catalog
-        if shared is None or not isinstance(state, dict):
-            return state
-        return dict(state, **{CATALOG_KEY: shared})
-
-    def _setup(self, kind: GameKind, setup: dict) -> dict:
-        return self._attach(kind, kind.module.setup(kind.catalog, setup))
-
-    def initial_state(self, live: LiveGame) -> dict:
-        """The state ``live`` started from, before its first action (a replay's start)."""
-        return self._setup(live.kind, live.row["setup"])
-
-    def actions_in_effect(self, game_id: str) -> list[dict]:
-        """The actions in effect of a game, in order (undone ones left out)."""
-        return [a["action"] for a in self.store.actions(game_id)]
-
     # loading ---------------------------------------------------------------------------
     def load_all(self) -> None:
         """Rebuild every game in play; finished games only when first opened (a Pi keeps
@@ -123,14 +71,14 @@ class GameService:
             try:
                 if row["problem"]:
                     raise ValueError(row["problem"])
-                kind = self._kind_for(row)
-                if row["status"] == "finished" and not _outdated(kind, row):
+                kind = self.rebuilder.kind_for(row)
+                if row["status"] == "finished" and not outdated(kind, row):
                     self._games[row["id"]] = LiveGame(
                         row["id"], kind, row, None,
                         version=self.store.count_actions(row["id"]),
                         last_seq=self.store.last_seq(row["id"]))
                 else:
-                    self._games[row["id"]] = self._rebuild(row)
+                    self._games[row["id"]] = self.rebuilder.rebuild(row)
             except Exception as exc:  # one unreadable game must not keep the others closed
                 self._set_broken(row, exc)
         for live in self._games.values():
@@ -153,56 +101,6 @@ class GameService:
         with self._lock:
             return list(self._broken.values())
 
-    def _rebuild(self, row: dict) -> LiveGame:
-        """The state after every action in effect: latest snapshot, then the later actions."""
-        kind = self._kind_for(row)
-        actions = self.store.actions(row["id"])
-        if _outdated(kind, row):
-            row, actions = self._upgrade(kind, row, actions)
-        snap = self.store.latest_snapshot(row["id"])
-        state = None
-        if snap is not None and any(a["seq"] == snap[0] for a in actions):
-            try:
-                state = self._replay(kind, self._attach(kind, snap[1]), actions, snap[0])
-            except Exception:  # a bad snapshot is only a lost cache: replay the whole log
-                log.warning("game %s: snapshot %s unusable, replaying the whole log",
-                            row["id"], snap[0])
-        if state is None:
-            state = self._replay(kind, self._setup(kind, row["setup"]), actions, 0)
-        live = LiveGame(row["id"], kind, row, state, version=len(actions),
-                        last_seq=self.store.last_seq(row["id"]),
-                        active_seqs=[a["seq"] for a in actions])
-        live.log = [(a["seq"], a["action"], e) for a in actions for e in a["events"]]
-        return live
-
-    def _upgrade(self, kind: GameKind, row: dict, actions: list[dict]
-                 ) -> tuple[dict, list[dict]]:
-        """A game stored by older rules, taken to today's (its migrations, then a whole
-        replay) and stored so; one that cannot be raises, and stays on disk as it was
-        (listed as broken with the reason, read-only)."""
-        setup, moved = engine_record.upgrade(kind.info, row["setup"],
-                                             [a["action"] for a in actions], row.get("rules"))
-        stored, actions = actions, [dict(a, action=m)
-                                    for a, m in zip(actions, moved, strict=True)]
-        try:
-            self._replay(kind, self._setup(kind, setup), actions, 0)
-        except Refused as exc:
-            raise engine_record.RecordError(
-                [f"in today's rules it does not replay ({exc})"]) from exc
-        changed = {a["seq"]: m for a, m in zip(stored, moved, strict=True) if m != a["action"]}
-        self.store.upgrade_game(row["id"], setup, engine_record.current_rules(kind.info),
-                                changed)
-        log.info("game %s taken from rules version %s to %s", row["id"], row.get("rules") or 1,
-                 engine_record.current_rules(kind.info))
-        return self.store.game(row["id"]), actions
-
-    @staticmethod
-    def _replay(kind: GameKind, state: dict, actions: list[dict], after: int) -> dict:
-        for entry in actions:
-            if entry["seq"] > after:
-                state, _ = kind.module.apply(state, entry["action"])
-        return state
-
     def get(self, game_id: str) -> LiveGame:
         """A game with its state (rebuilt now if it was left on disk at start)."""
         with self._lock:
@@ -213,7 +111,7 @@ class GameService:
             with live.lock:
                 if live.state is None:
                     try:
-                        fresh = self._rebuild(live.row)
+                        fresh = self.rebuilder.rebuild(live.row)
                     except Exception as exc:  # as at start: listed as broken, not a crash
                         self._set_broken(live.row, exc)
                         raise Refused("unknown_game") from exc
@@ -254,7 +152,7 @@ class GameService:
         if add_seed:
             setup.setdefault("seed", random.SystemRandom().randrange(2**31))
         try:
-            state = self._setup(kind, setup)
+            state = self.rebuilder.setup(kind, setup)
         except Refused as exc:
             detail = exc.params.get("detail") or exc.params.get("reason") or exc.code
             raise Refused("bad_setup", detail=str(detail)) from exc
@@ -281,7 +179,7 @@ class GameService:
         """Apply, persist, notify. Returns the new version or raises `Refused`."""
         limits.check_action(action)
         live = self.get(identity.game)
-        self._may_send(live, identity, action["type"])
+        may_send(live, identity, action["type"])
         self.gates.check(live, identity, action)
         action = dict(text.normalise(action), by=identity.actor)  # `by`: the proven identity
         shapes.check_action(live.kind.info, action)  # the game's declared shape, first
@@ -292,18 +190,6 @@ class GameService:
                 raise Refused("game_paused")
             return self._commit(live, canonical(live.kind, live.state, action),
                                 by_host=identity.by_host)
-
-    @staticmethod
-    def _may_send(live: LiveGame, identity: Identity, action_type: str) -> None:
-        """Who may send what, from the game's declarations: the table display records only
-        what the table records; corrections need the host; a viewer only watches."""
-        info = live.kind.module.info
-        if identity.role == "viewer":
-            raise Refused("not_paired")
-        if identity.role == "table" and action_type not in info.table_actions:
-            raise Refused("host_only" if action_type in info.host_actions else "not_for_table")
-        if identity.role == "seat" and action_type in info.host_actions:
-            raise Refused("host_only")
 
     def _commit(self, live: LiveGame, action: dict, by_host: bool = False) -> int:
         """``by_host``: the host played it for the seat (a log entry says so first)."""
@@ -324,17 +210,9 @@ class GameService:
         live.log.extend((seq, action, e) for e in events)
         live.preview = None
         if live.kind.module.is_over(state):
-            self._finish(live)
+            finish(self.store, live)
         self.notify(live)
         return live.version
-
-    def _finish(self, live: LiveGame, early: bool = False) -> None:
-        """Finished: the scores kept; ``early`` (ended by the host before the game's end)
-        marks it so: no winner in history and exports, the scores those of that moment."""
-        locks.owned(live.lock, "the game's status")
-        result = live.kind.module.scores(live.state)
-        self.store.set_status(live.id, "finished", result, ended_early=early)
-        live.row.update(status="finished", result=result, ended_early=early)
 
     # host ------------------------------------------------------------------------------
     def undo(self, game_id: str, count: int = 1) -> int:
@@ -347,7 +225,7 @@ class GameService:
             self.store.mark_undone(game_id, live.active_seqs[-count:])
             if live.status == "finished":
                 self.store.set_status(game_id, "active")
-            fresh = self._rebuild(self.store.game(game_id))
+            fresh = self.rebuilder.rebuild(self.store.game(game_id))
             live.state, live.version, live.log = fresh.state, fresh.version, fresh.log
             live.active_seqs, live.row, live.preview = fresh.active_seqs, fresh.row, None
             live.log_cache = {}
@@ -369,7 +247,7 @@ class GameService:
         live = self.get(game_id)
         with live.lock:
             if live.status != "finished":
-                self._finish(live, early=not live.kind.module.is_over(live.state))
+                finish(self.store, live, early=not live.kind.module.is_over(live.state))
             self.notify(live, "closed")
             return live.version
 
@@ -469,7 +347,7 @@ class GameService:
         # replay first, so a bad record creates nothing
         i, steps = 0, []
         try:
-            state = self._setup(kind, record["setup"])
+            state = self.rebuilder.setup(kind, record["setup"])
             for i, action in enumerate(record["actions"]):  # noqa: B007 (i used below)
                 try:
                     shapes.check_action(kind.info, action)
@@ -491,6 +369,28 @@ class GameService:
         return live
 
 
+
+def may_send(live: LiveGame, identity: Identity, action_type: str) -> None:
+    """Who may send what, from the game's declarations: the table display records only
+    what the table records; corrections need the host; a viewer only watches."""
+    info = live.kind.module.info
+    if identity.role == "viewer":
+        raise Refused("not_paired")
+    if identity.role == "table" and action_type not in info.table_actions:
+        raise Refused("host_only" if action_type in info.host_actions else "not_for_table")
+    if identity.role == "seat" and action_type in info.host_actions:
+        raise Refused("host_only")
+
+
+def finish(store: Store, live: LiveGame, early: bool = False) -> None:
+    """Finished: the scores kept; ``early`` (ended by the host before the game's end)
+    marks it so: no winner in history and exports, the scores those of that moment."""
+    locks.owned(live.lock, "the game's status")
+    result = live.kind.module.scores(live.state)
+    store.set_status(live.id, "finished", result, ended_early=early)
+    live.row.update(status="finished", result=result, ended_early=early)
+
+
 def detach_catalog(state: dict) -> dict:
     """A state without the catalog part it carries: as a snapshot is stored."""
     return {k: v for k, v in state.items() if k != CATALOG_KEY}
@@ -510,8 +410,3 @@ def canonical(kind: GameKind, state: Any, action: dict) -> dict:
     except Exception:
         log.exception("%s: no canonical form of %s", kind.name, action.get("type"))
         return action
-
-
-def _outdated(kind: GameKind, row: dict) -> bool:
-    """Whether a stored game was played by older rules than the installed game's."""
-    return (row.get("rules") or 1) < engine_record.current_rules(kind.info)
