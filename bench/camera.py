@@ -278,7 +278,7 @@ def latency_to_phone(cycles):
                  if e["chapter"] == 1 and e.get("starred"))
     server = make_server("127.0.0.1", 0, app, threaded=True, request_handler=Handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    token = service.claim_seat(game.id, "N", service.store.join_codes(game.id)["N"])
+    token = service.access.claim_seat(game.id, "N", service.store.join_codes(game.id)["N"])
     revealed: list[float] = []
     last_version = [0]
     phone = socketio.Client(reconnection=False)

@@ -799,9 +799,9 @@ def lost_actions(data: Path, game_id: str, acked: list) -> int:
         service = GameService(store, lambda name: kind_of(games.module_of(name),
                                                           load_catalog(name)))
         row = next(r for r in store.games() if r["id"] == game_id)
-        kind = service._kind_for(row)
+        kind = service.rebuilder.kind_for(row)
         stored = [a["action"] for a in store.actions(game_id)]
-        state = service._setup(kind, row["setup"])
+        state = service.rebuilder.setup(kind, row["setup"])
     finally:
         store.close()
     before = []  # the state before each stored action

@@ -70,12 +70,12 @@ def new_table(service, server, name: str) -> tuple:
     live = service.create(name, {"players": [{"seat": s, "name": s} for s in SEATS]}, "2468")
     codes = service.store.join_codes(live.id)
     spies = {seat: Spy(server.url, {"role": "seat", "game": live.id,
-                                    "token": service.claim_seat(live.id, seat, codes[seat])})
+                                    "token": service.access.claim_seat(live.id, seat, codes[seat])})
              for seat in SEATS}
     spies["table"] = Spy(server.url, {"role": "table", "game": live.id,
-                                      "table_token": service.new_table_token(live.id)})
+                                      "table_token": service.access.new_table_token(live.id)})
     spies["host"] = Spy(server.url, {"role": "host", "game": live.id,
-                                     "host_token": service.new_host_token(live.id)})
+                                     "host_token": service.access.new_host_token(live.id)})
     return live, spies
 
 
@@ -267,7 +267,7 @@ def fuzz_forms(service, server, data_dir: Path, requests_count: int,
     service.end(done.id)  # a finished game: its exports
     live = service.create("wwe", players, "2468")
     http = requests.Session()
-    http.cookies.set(f"tc_host_{live.id}", service.new_host_token(live.id))
+    http.cookies.set(f"tc_host_{live.id}", service.access.new_host_token(live.id))
     page = http.get(server.url + "/new").text
     token = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
     statuses: collections.Counter = collections.Counter()
@@ -294,7 +294,7 @@ def fuzz_forms(service, server, data_dir: Path, requests_count: int,
         statuses[answer.status_code] += 1
         if path.endswith("/pin") and answer.status_code in (200, 303):  # a new PIN: every
             # host session ended, this one too; the host logs in again
-            http.cookies.set(f"tc_host_{live.id}", service.new_host_token(live.id))
+            http.cookies.set(f"tc_host_{live.id}", service.access.new_host_token(live.id))
     return {"statuses": statuses, "configs": configs}
 
 

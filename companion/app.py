@@ -33,7 +33,7 @@ from companion.blueprints import (
     table_guide,
 )
 from companion.box import catalog
-from companion.game import games
+from companion.game import events_bus, games
 from companion.game.recipients import Connections
 from companion.game.sender import ViewSender
 from companion.game.service import GameService
@@ -133,8 +133,9 @@ def create_app(test_config: dict | None = None) -> Flask:
     i18n.init_app(app, data_dir, games.Installed(app.config["GAMES"] or {}))
 
     kinds = catalog.Kinds(data_dir, app.config["GAMES"])
+    bus = events_bus.Bus()
     service = GameService(Store(data_dir / "companion.sqlite3"), kinds,
-                          snapshot_every=resolved.snapshot_every)
+                          snapshot_every=resolved.snapshot_every, bus=bus)
     service.load_all()
 
     socketio = SocketIO(app, async_mode="threading", serializer=JsonPacket, logger=False,
@@ -152,8 +153,9 @@ def create_app(test_config: dict | None = None) -> Flask:
     hardware = HardwareManager(resolved, service, kinds, app.config.get("DICE_READER_OPTIONS"))
     connections = Connections()
     views = ViewSender(app, socketio.emit, connections, hardware.status_for)
+    bus.subscribe(events_bus.ViewsChanged, views.views_changed)  # the service -> the sender
     made = context.Context(
-        settings=resolved, service=service, kinds=kinds,
+        settings=resolved, service=service, bus=bus, kinds=kinds,
         limiter=security.RateLimiter(resolved.rate_limit.attempts, resolved.rate_limit.window_s),
         creations=security.CreationLimits(),
         frames=frame_log, socketio=socketio, connections=connections, views=views,

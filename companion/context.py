@@ -18,6 +18,7 @@ from flask import Flask, current_app
 from flask_socketio import SocketIO
 
 from companion.box.catalog import Kinds
+from companion.game.events_bus import Bus
 from companion.game.recipients import Connections
 from companion.game.sender import ViewSender
 from companion.game.service import GameService, Identity, LiveGame
@@ -123,6 +124,7 @@ class Context:
 
     settings: Settings
     service: GameService
+    bus: Bus  # what the services publish (views changed, tokens revoked), to subscribers
     kinds: Kinds  # the installed games with the owner's catalogs; told when one changes
     limiter: RateLimiter
     creations: CreationLimits  # new games and imports per address and in all (issue 67)

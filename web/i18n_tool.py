@@ -57,7 +57,7 @@ JINJA = [("**.html", "jinja2")]
 # (module, attribute, comment prefix).
 SHARED_TEXTS = [
     ("companion.game.reasons", "SERVER_REASONS", "server refusal"),
-    ("companion.wiring.camera", "MESSAGES", "camera warning"),
+    ("companion.wiring.camera_plan", "MESSAGES", "camera warning"),
     ("companion.game.hardware_texts", "MESSAGES", "host hardware page"),
     ("companion.table.table_steps", "TEXTS", "table step"),
     ("companion.table.correction_words", "TEXTS", "a host correction in words"),

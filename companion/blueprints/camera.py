@@ -86,7 +86,7 @@ def calibrate(game_id: str):
     try:
         calibration = handle.save_calibration()
     except Refused as exc:
-        from companion.wiring.camera import MESSAGES
+        from companion.wiring.camera_plan import MESSAGES
 
         message = hardware_texts.message(i18n.page_lang(), exc.code, exc.params,
                                          live.kind.reasons, MESSAGES.get(exc.code))

@@ -247,7 +247,7 @@ def may_create() -> None:
 
 
 def seat_identity(game_id: str) -> Identity | None:
-    return service().identify(game_id, request.cookies.get(SEAT_COOKIE.format(game_id)),
+    return service().access.identify(game_id, request.cookies.get(SEAT_COOKIE.format(game_id)),
                               "seat")
 
 
@@ -265,7 +265,7 @@ def json_body(limit: int = 64 * 1024):
 
 def table_identity(game_id: str) -> Identity | None:
     """The paired table display (its cookie), or None for a device that only watches."""
-    return service().identify(game_id, request.cookies.get(TABLE_COOKIE.format(game_id)),
+    return service().access.identify(game_id, request.cookies.get(TABLE_COOKIE.format(game_id)),
                               "table")
 
 
@@ -286,15 +286,15 @@ def host_identity(game_id: str) -> Identity | None:
     auth = request.headers.get("Authorization", "")
     if auth.startswith("Bearer "):
         token = auth[len("Bearer "):]
-    return service().identify(game_id, token, "host")
+    return service().access.identify(game_id, token, "host")
 
 
 def holder_agrees(game_id: str | None, pin: Any = None) -> bool:
     """May ``game_id`` (None: a game not made yet) take the camera and dice? Yes when the
-    table is free for it (`GameService.table_taken_from`), or when the host of the game
+    table is free for it (`AccessService.table_taken_from`), or when the host of the game
     that has them agrees: this browser is its host (its host cookie), or ``pin`` is its
     host PIN (counted as a login attempt on that game: ``rate_limited``, ``wrong_pin``)."""
-    holder = service().table_taken_from(game_id)
+    holder = service().access.table_taken_from(game_id)
     if holder is None or host_identity(holder.id) is not None:
         return True
     if not isinstance(pin, str) or not pin.strip():
@@ -302,7 +302,7 @@ def holder_agrees(game_id: str | None, pin: Any = None) -> bool:
     key = client_key(holder.id, "pin")
     if not limiter().attempt(key):
         raise Refused("rate_limited")
-    if not service().check_pin(holder.id, pin.strip()[:16]):
+    if not service().access.check_pin(holder.id, pin.strip()[:16]):
         raise Refused("wrong_pin")
     limiter().succeeded(key)
     return True
@@ -311,7 +311,7 @@ def holder_agrees(game_id: str | None, pin: Any = None) -> bool:
 def table_holder(lang: str, game_id: str | None = None) -> dict | None:
     """The game in play whose camera and dice ``game_id`` would take, as a form names it:
     ``{"id", "title", "players"}`` (None: the table is free for it)."""
-    holder = service().table_taken_from(game_id)
+    holder = service().access.table_taken_from(game_id)
     if holder is None:
         return None
     title = holder.kind.title

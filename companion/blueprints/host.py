@@ -47,11 +47,11 @@ def play_for(game_id: str, seat: str):
 
 def table_pairing(live) -> dict:
     """A fresh one-time link (10 minutes) that makes the device opening it the table."""
-    code = common.service().new_table_pairing(live.id)
+    code = common.service().access.new_table_pairing(live.id)
     base = common.public_base()
     url = f"{base}/table/{live.id}/pair?code={code}"
     return {"url": url, "qr_svg": common.qr_svg(url),
-            "minutes": common.service().PAIRING_SECONDS // 60}
+            "minutes": common.service().access.PAIRING_SECONDS // 60}
 
 
 @bp.post("/host/<game_id>/pair-here")
@@ -61,9 +61,10 @@ def pair_here(game_id: str):
     common.host_only(game_id, as_json=False)
     response = redirect(url_for("pages.table", game_id=game_id), code=303)
     # the camera and dice follow only where their game's host agrees (its host cookie here)
-    agrees = common.service().table_taken_from(game_id) is None or common.holder_agrees(game_id)
+    agrees = (common.service().access.table_taken_from(game_id) is None
+              or common.holder_agrees(game_id))
     common.set_secret_cookie(response, common.TABLE_COOKIE.format(game_id),
-                             common.service().new_table_token(game_id, holder_agrees=agrees))
+                             common.service().access.new_table_token(game_id, holder_agrees=agrees))
     return response
 
 
@@ -79,7 +80,7 @@ def login(game_id: str):
     code, status = None, 200
     if not common.limiter().attempt(key):  # reserved before the slow hash
         code, status = "rate_limited", 429
-    elif not common.service().check_pin(game_id, pin):
+    elif not common.service().access.check_pin(game_id, pin):
         code, status = "wrong_pin", 403
     else:
         common.limiter().succeeded(key)
@@ -88,7 +89,7 @@ def login(game_id: str):
             return common.json_error(code, {}, status, live)
         return common.render_page("host_login.html", "host", live, status,
                                   error=common.error_dict(live, code, {}))
-    token = common.service().new_host_token(game_id)
+    token = common.service().access.new_host_token(game_id)
     if request.is_json:
         return jsonify(ok=True, host_token=token)
     response = redirect(url_for("host.host_page", game_id=game_id), code=303)
@@ -106,7 +107,7 @@ def logout(game_id: str):
     if auth.startswith("Bearer "):
         token = auth[len("Bearer "):]
     if token:
-        common.service().revoke_token(token)
+        common.service().access.revoke_token(token)
     response = redirect(url_for("pages.table", game_id=game_id), code=303)
     response.delete_cookie(common.HOST_COOKIE.format(game_id), path="/")
     return response
@@ -121,7 +122,7 @@ def change_pin(game_id: str):
     pin = data.get("pin") if isinstance(data, dict) else None
     pin = pin.strip() if isinstance(pin, str) else ""
     try:
-        common.service().change_pin(game_id, pin)
+        common.service().access.change_pin(game_id, pin)
     except Refused as exc:
         if request.is_json:
             return common.json_error(exc.code, {}, 400, live)

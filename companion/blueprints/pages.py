@@ -148,7 +148,7 @@ def create():
         return _render_new(common.error_dict(None, exc.code, exc.params), 400)
     response = redirect(url_for("host.host_page", game_id=live.id), code=303)
     common.set_secret_cookie(response, common.HOST_COOKIE.format(live.id),
-                             common.service().new_host_token(live.id))
+                             common.service().access.new_host_token(live.id))
     return response
 
 
@@ -159,7 +159,7 @@ def _to_table(form) -> bool:
     ``table_taken``. A request that does not say takes a free table only."""
     choice = form.get("at_table")
     if choice not in ("now", "later"):
-        return common.service().table_taken_from(None) is None
+        return common.service().access.table_taken_from(None) is None
     if choice == "later":
         return False
     if not common.holder_agrees(None, form.get("table_pin")):
@@ -191,7 +191,7 @@ def pair_table(game_id: str):
     if not common.limiter().attempt(key):
         return _pair_error(live, Refused("rate_limited"), 429)
     try:
-        token = common.service().pair_table(game_id, request.args.get("code", ""))
+        token = common.service().access.pair_table(game_id, request.args.get("code", ""))
     except Refused as exc:
         if common.table_identity(game_id) is not None:  # paired already: the link is spent
             return redirect(url_for("pages.table", game_id=game_id), code=303)
@@ -213,7 +213,7 @@ def join(game_id: str, seat: str):
     if not common.limiter().attempt(key):
         return _join_error(live, "rate_limited", 429)
     try:
-        token = common.service().claim_seat(game_id, seat, request.args.get("code", ""))
+        token = common.service().access.claim_seat(game_id, seat, request.args.get("code", ""))
     except Refused as exc:
         status = {"wrong_code": 403, "seat_taken": 409}.get(exc.code, 404)
         return _join_error(live, exc.code, status)
@@ -237,7 +237,7 @@ def _pair_error(live, exc: Refused, status: int):
     return common.render_page("pair_error.html", "lobby", live, status,
                               error=common.error_dict(live, exc.code, exc.params),
                               host_url=f"{common.public_base()}/host/{live.id}",
-                              minutes=common.service().PAIRING_SECONDS // 60)
+                              minutes=common.service().access.PAIRING_SECONDS // 60)
 
 
 def _join_error(live, code: str, status: int):

@@ -51,5 +51,5 @@ def import_record():
                                   error=common.error_dict(None, exc.code, exc.params))
     response = redirect(url_for("host.host_page", game_id=live.id), code=303)
     common.set_secret_cookie(response, common.HOST_COOKIE.format(live.id),
-                             common.service().new_host_token(live.id))
+                             common.service().access.new_host_token(live.id))
     return response

@@ -20,6 +20,7 @@ from companion.blueprints.common import HOST_COOKIE, SEAT_COOKIE, TABLE_COOKIE, 
 from companion.blueprints.correction_diff import correction_diff
 from companion.context import Context, DicePort
 from companion.game import shapes, views
+from companion.game.events_bus import TokensRevoked
 from companion.game.reasons import DeviceRefused
 from companion.game.recipients import Client
 from companion.game.service import GameService, Identity, LiveGame
@@ -63,7 +64,7 @@ def authenticate(service: GameService, auth) -> tuple[LiveGame, Client]:
                          "seat": ("token", SEAT_COOKIE, "not_joined"),
                          "host": ("host_token", HOST_COOKIE, "not_host")}[role]
     token = auth.get(key) or request.cookies.get(cookie.format(game_id))
-    identity = service.identify(game_id, token, role)
+    identity = service.access.identify(game_id, token, role)
     if identity is None:
         _refuse(gone, lang)
     return live, Client(identity, lang)
@@ -75,7 +76,7 @@ def host_for_seat(service: GameService, live: LiveGame, auth: dict) -> Identity:
     lang = i18n.normalize_lang(auth.get("lang"), live.kind.info.languages)
     seat = auth.get("for_seat")
     token = auth.get("host_token") or request.cookies.get(HOST_COOKIE.format(live.id))
-    host = service.identify(live.id, token, "host")
+    host = service.access.identify(live.id, token, "host")
     if host is None:
         _refuse("not_host", lang)
     if not isinstance(seat, str) or seat not in live.seats:
@@ -90,7 +91,7 @@ def answer(service: GameService, client: Client | None, call):
     live = None
     try:
         live = service.get(client.identity.game)
-        if not service.still_valid(client.identity):  # logged out since it connected
+        if not service.access.still_valid(client.identity):  # logged out since it connected
             raise Refused(GONE.get(client.identity.role, "bad_request"))
         result = call(live)
         if isinstance(result, dict):  # an answer with data (a correction's preview)
@@ -123,11 +124,6 @@ class Handlers(Namespace):
         self.service, self.connections = context.service, context.connections
 
     # pushing views and dropping sockets --------------------------------------------------
-    def views_changed(self, live: LiveGame, what: str) -> None:
-        """The game service's listener: a game's views changed (posted to the sender, which
-        builds and sends them on its own thread; then `closed` for a game that ended)."""
-        self.context.views.post(live, closed=what == "closed")
-
     def drop(self, game_id: str, goes) -> None:
         """Close every socket of ``game_id`` whose client ``goes`` says goes."""
         for sid, client in self.connections.of_game(game_id).items():
@@ -135,9 +131,9 @@ class Handlers(Namespace):
                 self.connections.remove(sid)
                 self.context.socketio.server.disconnect(sid, namespace="/")
 
-    def tokens_revoked(self, game_id: str, hashes: set[str]) -> None:
+    def tokens_revoked(self, event: TokensRevoked) -> None:
         """A logout or a new PIN: every socket that proved itself with those tokens closes."""
-        self.drop(game_id, lambda client: client.identity.token in hashes)
+        self.drop(event.game, lambda client: client.identity.token in event.hashes)
 
     def drop_seat(self, game_id: str, seat: str) -> None:
         """A seat's phones signed out (after a new join code)."""
@@ -287,10 +283,10 @@ class Handlers(Namespace):
         if op == "end":
             return service.end(live.id)
         if op == "take_table":  # from another game in play: its host agrees (cookie or PIN)
-            return service.move_table(live.id, holder_agrees=holder_agrees(
+            return service.access.move_table(live.id, holder_agrees=holder_agrees(
                 live.id, data.get("pin")))
         if op == "new_join_code":
-            service.new_join_code(live.id, data.get("seat"))
+            service.access.new_join_code(live.id, data.get("seat"))
             self.drop_seat(live.id, data.get("seat"))
             return live.version
         if op == "table_step":  # a table step nothing records: its fallback, as the table
@@ -314,9 +310,8 @@ class Handlers(Namespace):
 
 
 def init_app(context: Context) -> Handlers:
-    """The socket events wired to ``context``: its game service tells them of every change."""
+    """The socket events wired to ``context``; revoked tokens close their sockets."""
     handlers = Handlers(context)
-    context.service.listeners.append(handlers.views_changed)
-    context.service.revoked.append(handlers.tokens_revoked)
+    context.bus.subscribe(TokensRevoked, handlers.tokens_revoked)
     context.socketio.on_namespace(handlers)
     return handlers

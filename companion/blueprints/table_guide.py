@@ -61,7 +61,7 @@ def snapshot_for(live: LiveGame) -> CameraSnapshot | None:
     camera, or while its readings go to another game)."""
     parts = context.current()
     camera = parts.hardware.camera
-    if camera is None or parts.service.current() is not live:
+    if camera is None or parts.service.access.current() is not live:
         return None
     return camera.snapshot()
 
@@ -73,7 +73,7 @@ def camera_state(live: LiveGame) -> str:
     state = parts.hardware.status().get("camera", {}).get("state")
     if state not in ("ok", "starting"):
         return "absent"
-    return "here" if parts.service.current() is live else "elsewhere"
+    return "here" if parts.service.access.current() is live else "elsewhere"
 
 
 def focus_for(live: LiveGame, seen: CameraSnapshot | None) -> dict | None:

@@ -152,7 +152,7 @@ def demo_game(app, base: str, only: tuple = ()) -> list[str]:
             live = service.create(name, {"players": players, "demo": True}, DEMO_PIN)
         codes = service.store.join_codes(live.id)
         title = live.kind.title.get("en", name)
-        pairing = service.new_table_pairing(live.id)
+        pairing = service.access.new_table_pairing(live.id)
         lines += [f"{title}",
                   f"  Table display: {base}/table/{live.id}/pair?code={pairing}",
                   f"  Host page:     {base}/host/{live.id}  (PIN {DEMO_PIN})"]

@@ -1,7 +1,7 @@
 """Translated texts for the hardware on the host pages and in the views.
 
 The camera wiring keeps its warnings as ``{code, params, template}`` (template: an English
-gettext msgid from `companion.wiring.camera.MESSAGES` or the engine's REASONS); the dice
+gettext msgid from `companion.wiring.camera_plan.MESSAGES` or the engine's REASONS); the dice
 wiring keeps ``{code, params}`` like an engine refusal. `translated()` adds the ``message``
 in the recipient's language next to them, so no page has to translate English itself.
 `MESSAGES` are the host hardware pages' own errors and results (gettext msgids, extracted

@@ -1,7 +1,8 @@
 """The one sender of views: its own thread builds each recipient's view (once per role, seat
 and language) and sends it, whole or as a patch on the last one that connection got.
 
-Whoever changes a game only posts that it changed (`post`, through `GameService.notify`):
+Whoever changes a game only posts that it changed (`post`, through `GameService.notify`,
+which publishes `ViewsChanged` on the app's event bus, where the app factory subscribed it):
 a socket handler, an HTTP route, the camera's and the dice reader's threads. None of them
 builds or sends a view; the sender thread takes the posts in order, one game at a time
 (posts for a game that waits already are merged into its turn: its views are built once,
@@ -26,8 +27,9 @@ from dataclasses import dataclass, field
 from engineio.exceptions import SocketIsClosedError
 
 from companion.game import patches, views
+from companion.game.events_bus import ViewsChanged
+from companion.game.live import LiveGame
 from companion.game.recipients import Connections
-from companion.game.service import LiveGame
 from companion.server import locks, threadnames
 from companion.table import citations
 
@@ -63,6 +65,11 @@ class ViewSender:
         self._thread: threading.Thread | None = None
 
     # posting ----------------------------------------------------------------------------
+    def views_changed(self, event: ViewsChanged) -> None:
+        """The game service's event: every recipient gets its view (then `closed`, for a
+        game that ended). Subscribed in the app factory."""
+        self.post(event.live, closed=event.what == "closed")
+
     def post(self, live: LiveGame, whole_for: str | None = None, closed: bool = False) -> None:
         """``live``'s views changed: every recipient gets its own (``whole_for``: only that
         connection, and its whole view; ``closed``: then the message `closed`)."""

@@ -7,169 +7,61 @@
 so an acknowledged action is always on disk, the views are built from the state that was
 saved, and a phone gets its new view no later than the acknowledgement. At start every game
 is rebuilt from its latest snapshot plus the later actions; undo marks actions undone and
-rebuilds. Knows nothing of Flask or sockets: the socket layer registers a listener
-(`on_change`).
+rebuilds. Knows nothing of Flask or sockets: it publishes what happened on its event bus
+(companion/game/events_bus.py), where the app factory subscribed the view sender.
 """
 from __future__ import annotations
 
 import copy
-import hashlib
 import logging
 import random
-import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from typing import Any
 
 from companion.game import shapes
-from companion.game.games import GameKind, kind_of
-from companion.game.store import Store, dumps
+from companion.game.access import AccessService
+from companion.game.events_bus import Bus, Gates, ViewsChanged
+from companion.game.games import GameKind
+from companion.game.live import Identity, LiveGame
+from companion.game.rebuild import Rebuilder, outdated
+from companion.game.store import Store
 from companion.server import limits, locks, security, text
-from companion.server.lru import LRU
 from companion.table import table_guide
 from engine import record as engine_record
 from engine.api import CATALOG_KEY, Refused
 
-TEXT_CACHE_SIZE = 2048  # translated prompts and refusals kept per game (LiveGame)
-
 log = logging.getLogger(__name__)
 MAX_ACTIONS = 20_000  # a record longer than any game of any box
-TABLE_KEY = "table_game"  # Store.box_value: the game at the table
 PLAY_ON_KEY = "play_on:{}"  # Store.box_value: the table plays on without the other phones
 # the app's own log event, before the game's events of an action the host played for a
 # seat (its text: companion/game/views.py APP_EVENTS)
 HOST_PLAYED = "played_by_host"
 
 
-@dataclass(frozen=True)
-class Identity:
-    """Who a connection or request proved to be. ``seat`` only for the seat role."""
-
-    role: str  # "table" (the paired display) | "viewer" (watch only) | "seat" | "host"
-    game: str
-    seat: str | None = None
-    token: str | None = field(default=None, compare=False, repr=False)  # its hash, if any
-    # the host acting as ``seat`` (a seat with no phone: "Play for ..." on the host page),
-    # proven by a host token; its actions are logged as played by the host
-    by_host: bool = False
-
-    @property
-    def actor(self) -> str:
-        return self.seat if self.role == "seat" else self.role
-
-
-@dataclass
-class LiveGame:
-    """A game in memory: the rebuilt state and what the views need."""
-
-    id: str
-    kind: GameKind
-    row: dict  # the games table row
-    state: dict | None  # None: a finished game not opened since the start
-    version: int  # actions in effect
-    last_seq: int  # highest seq ever written, undone included
-    log: list[tuple[int, dict, dict]] = field(default_factory=list)  # (seq, action, event)
-    active_seqs: list[int] = field(default_factory=list)
-    preview: dict | None = None
-    # (lang, position, seq) -> log entry; only the log window's entries are kept
-    log_cache: dict = field(default_factory=dict)
-    # translated prompts and choice refusals by (kind, lang, their JSON): the same text
-    # whatever the state, so kept through undo; an LRU, as a long evening shows thousands
-    # of distinct prompts (a few hundred are in use at a time: every choice's refusal)
-    text_cache: LRU = field(default_factory=lambda: LRU(TEXT_CACHE_SIZE))
-    shared: Any = None  # companion.game.shared.Shared: what the views of this state share
-    play_on: bool = False  # the table plays on without the phones not joined (kept on disk)
-    lock: threading.RLock = field(default_factory=lambda: locks.rlock("game", "game"))
-
-    @property
-    def status(self) -> str:
-        return self.row["status"]
-
-    @property
-    def seats(self) -> list[str]:
-        return [p["seat"] for p in self.row["setup"].get("players", [])]
-
-    @property
-    def players(self) -> list[dict]:
-        return [{"seat": p["seat"], "name": p.get("name", p["seat"]),
-                 "colour": p.get("colour")} for p in self.row["setup"].get("players", [])]
-
-
 class GameService:
     def __init__(self, store: Store, kinds: Callable[[str], GameKind],
-                 snapshot_every: int = 25) -> None:
+                 snapshot_every: int = 25, bus: Bus | None = None) -> None:
         self.store = store
+        # where the service publishes what happened (`ViewsChanged`, `TokensRevoked`); the
+        # app factory makes it and subscribes the sender and the socket layer
+        self.bus = bus if bus is not None else Bus()
         self._kinds = kinds
         self.snapshot_every = snapshot_every
         self._games: dict[str, LiveGame] = {}
-        self._pinned: dict[tuple[str, str], GameKind] = {}  # (game, catalog hash) -> kind
-        # a leaf: the games in memory, the pinned kinds, the game at the table; held only
-        # to read or change them
+        # each game's kind (its pinned catalog), its state rebuilt from disk
+        self.rebuilder = Rebuilder(store, kinds)
+        # a leaf: the games in memory; held only to read or change them
         self._lock = locks.lock("game service")
-        self.listeners: list[Callable[[LiveGame, str], None]] = []
-        # told (game id, token hashes) when tokens stop working: the sockets holding them close
-        self.revoked: list[Callable[[str, set[str]], None]] = []
-        # told (game, identity, action) before an action is applied; raise Refused to refuse
-        # it: the running hardware's rules (a seat's roll while a reader reads the dice)
-        self.gates: list[Callable[[LiveGame, Identity, dict], None]] = []
+        # asked (game, identity, action) before an action is applied; one raises Refused to
+        # refuse it: the running hardware's rules (a seat's roll while a reader reads the dice)
+        self.gates: Gates[LiveGame, Identity] = Gates()
         # games that could not be rebuilt, with the reason (under `_lock`: a finished game is
         # rebuilt when first opened, by whichever thread opens it)
-        self.broken: dict[str, dict] = {}
-        self._table_game: str | None = None  # the game the camera and dice serve (at_table)
-
-    # catalogs: every game keeps the catalog it was created with ---------------------------
-    def _kind_for(self, row: dict) -> GameKind:
-        """The game's kind with its pinned catalog (games with the same catalog share one).
-
-        A game from before pinning is pinned now to today's catalog."""
-        pinned = self.store.catalog(row["id"])
-        try:
-            current = self._kinds(row["game"])
-        except Exception:  # any failure of today's catalog (an owner's file, a plug-in)
-            if pinned is None:
-                raise
-            # the game still has its own: it runs on it, and the log says why
-            log.warning("game %s runs on its pinned catalog; today's catalog of %s does "
-                        "not load", row["id"], row["game"], exc_info=True)
-            from companion.game.games import module_of
-
-            return self._shared_kind(kind_of(module_of(row["game"]), pinned), pinned)
-        if pinned is None:
-            self.store.pin_catalog(row["id"], current.catalog)
-            return current
-        return self._shared_kind(current, pinned)
-
-    def _shared_kind(self, current: GameKind, catalog) -> GameKind:
-        text = dumps(catalog)
-        key = (current.name, hashlib.sha256(text.encode()).hexdigest())
-        with self._lock:
-            kind = self._pinned.get(key)
-        if kind is None:  # made outside the lock (it takes a while); the first one kept
-            kind = current if text == dumps(current.catalog) else kind_of(current.module,
-                                                                          catalog)
-            with self._lock:
-                kind = self._pinned.setdefault(key, kind)
-        return kind
-
-    @staticmethod
-    def _attach(kind: GameKind, state: dict) -> dict:
-        """A state with the kind's shared catalog part (snapshots are stored without it)."""
-        shared = kind.state_catalog
-        if shared is None or not isinstance(state, dict):
-            return state
-        return dict(state, **{CATALOG_KEY: shared})
-
-    def _setup(self, kind: GameKind, setup: dict) -> dict:
-        return self._attach(kind, kind.module.setup(kind.catalog, setup))
-
-    def initial_state(self, live: LiveGame) -> dict:
-        """The state ``live`` started from, before its first action (a replay's start)."""
-        return self._setup(live.kind, live.row["setup"])
-
-    def actions_in_effect(self, game_id: str) -> list[dict]:
-        """The actions in effect of a game, in order (undone ones left out)."""
-        return [a["action"] for a in self.store.actions(game_id)]
+        self._broken: dict[str, dict] = {}
+        # who reaches the games (seats, tokens, PIN, pairing) and the table's custody of
+        # the camera and dice: a service of its own, seeing the games through `loaded`,
+        # `get`, `all` and `notify`
+        self.access = AccessService(store, self, self.bus)
 
     # loading ---------------------------------------------------------------------------
     def load_all(self) -> None:
@@ -179,25 +71,19 @@ class GameService:
             try:
                 if row["problem"]:
                     raise ValueError(row["problem"])
-                kind = self._kind_for(row)
-                if row["status"] == "finished" and not _outdated(kind, row):
+                kind = self.rebuilder.kind_for(row)
+                if row["status"] == "finished" and not outdated(kind, row):
                     self._games[row["id"]] = LiveGame(
                         row["id"], kind, row, None,
                         version=self.store.count_actions(row["id"]),
                         last_seq=self.store.last_seq(row["id"]))
                 else:
-                    self._games[row["id"]] = self._rebuild(row)
+                    self._games[row["id"]] = self.rebuilder.rebuild(row)
             except Exception as exc:  # one unreadable game must not keep the others closed
                 self._set_broken(row, exc)
         for live in self._games.values():
             live.play_on = self.store.box_value(PLAY_ON_KEY.format(live.id)) is True
-        chosen = self.store.box_value(TABLE_KEY)
-        if not isinstance(chosen, str):  # a database from before the choice: as it was then
-            running = [g for g in self.all() if g.status == "active"]
-            chosen = running[0].id if running else None
-            if chosen:
-                self.store.set_box_value(TABLE_KEY, chosen)
-        self._table_game = chosen
+        self.access.load()
 
     def _set_broken(self, row: dict, exc: Exception) -> None:
         """A game that cannot be rebuilt: out of memory, listed with the reason, its file
@@ -206,64 +92,14 @@ class GameService:
                   exc_info=exc)
         with self._lock:
             self._games.pop(row["id"], None)
-            self.broken[row["id"]] = {"id": row["id"], "game": row["game"],
+            self._broken[row["id"]] = {"id": row["id"], "game": row["game"],
                                       "created": row["created"],
                                       "problem": f"{type(exc).__name__}: {exc}"[:300]}
 
     def broken_games(self) -> list[dict]:
         """The games that could not be rebuilt, with the reason (the lobby lists them)."""
         with self._lock:
-            return list(self.broken.values())
-
-    def _rebuild(self, row: dict) -> LiveGame:
-        """The state after every action in effect: latest snapshot, then the later actions."""
-        kind = self._kind_for(row)
-        actions = self.store.actions(row["id"])
-        if _outdated(kind, row):
-            row, actions = self._upgrade(kind, row, actions)
-        snap = self.store.latest_snapshot(row["id"])
-        state = None
-        if snap is not None and any(a["seq"] == snap[0] for a in actions):
-            try:
-                state = self._replay(kind, self._attach(kind, snap[1]), actions, snap[0])
-            except Exception:  # a bad snapshot is only a lost cache: replay the whole log
-                log.warning("game %s: snapshot %s unusable, replaying the whole log",
-                            row["id"], snap[0])
-        if state is None:
-            state = self._replay(kind, self._setup(kind, row["setup"]), actions, 0)
-        live = LiveGame(row["id"], kind, row, state, version=len(actions),
-                        last_seq=self.store.last_seq(row["id"]),
-                        active_seqs=[a["seq"] for a in actions])
-        live.log = [(a["seq"], a["action"], e) for a in actions for e in a["events"]]
-        return live
-
-    def _upgrade(self, kind: GameKind, row: dict, actions: list[dict]
-                 ) -> tuple[dict, list[dict]]:
-        """A game stored by older rules, taken to today's (its migrations, then a whole
-        replay) and stored so; one that cannot be raises, and stays on disk as it was
-        (listed as broken with the reason, read-only)."""
-        setup, moved = engine_record.upgrade(kind.info, row["setup"],
-                                             [a["action"] for a in actions], row.get("rules"))
-        stored, actions = actions, [dict(a, action=m)
-                                    for a, m in zip(actions, moved, strict=True)]
-        try:
-            self._replay(kind, self._setup(kind, setup), actions, 0)
-        except Refused as exc:
-            raise engine_record.RecordError(
-                [f"in today's rules it does not replay ({exc})"]) from exc
-        changed = {a["seq"]: m for a, m in zip(stored, moved, strict=True) if m != a["action"]}
-        self.store.upgrade_game(row["id"], setup, engine_record.current_rules(kind.info),
-                                changed)
-        log.info("game %s taken from rules version %s to %s", row["id"], row.get("rules") or 1,
-                 engine_record.current_rules(kind.info))
-        return self.store.game(row["id"]), actions
-
-    @staticmethod
-    def _replay(kind: GameKind, state: dict, actions: list[dict], after: int) -> dict:
-        for entry in actions:
-            if entry["seq"] > after:
-                state, _ = kind.module.apply(state, entry["action"])
-        return state
+            return list(self._broken.values())
 
     def get(self, game_id: str) -> LiveGame:
         """A game with its state (rebuilt now if it was left on disk at start)."""
@@ -275,7 +111,7 @@ class GameService:
             with live.lock:
                 if live.state is None:
                     try:
-                        fresh = self._rebuild(live.row)
+                        fresh = self.rebuilder.rebuild(live.row)
                     except Exception as exc:  # as at start: listed as broken, not a crash
                         self._set_broken(live.row, exc)
                         raise Refused("unknown_game") from exc
@@ -283,69 +119,23 @@ class GameService:
                     live.version, live.state = fresh.version, fresh.state
         return live
 
+    def loaded(self, game_id: str | None) -> LiveGame | None:
+        """The game in memory, as it is (None if unknown): no rebuild, never refused."""
+        with self._lock:
+            return self._games.get(game_id) if game_id else None
+
     def all(self) -> list[LiveGame]:
         with self._lock:
             games = list(self._games.values())
         return sorted(games, key=lambda g: g.row["created"], reverse=True)
 
-    # the table: the camera and the dice reader serve one game ---------------------------
-    def at_table(self) -> LiveGame | None:
-        """The game being played at the table, which the camera and the dice reader serve:
-        the one last put there (a new game, a paired table display, or the host's "Play
-        this game at the table"), until it is finished. Never guessed from dates: a game
-        resumed after a newer one was started gets the hardware only when the host says."""
-        with self._lock:
-            return self._at_table_locked()
-
-    def _at_table_locked(self) -> LiveGame | None:
-        locks.owned(self._lock, "the game at the table")
-        live = self._games.get(self._table_game) if self._table_game else None
-        return live if live is not None and live.status != "finished" else None
-
-    def current(self) -> LiveGame | None:
-        """Where camera and dice readings go: the game at the table, while it runs."""
-        live = self.at_table()
-        return live if live is not None and live.status == "active" else None
-
-    def table_taken_from(self, game_id: str | None) -> LiveGame | None:
-        """The game in play whose camera and dice ``game_id`` would take (the game at the
-        table, when it is another); None when the table is free for it (nobody there, or
-        that game has ended)."""
-        holder = self.at_table()
-        return holder if holder is not None and holder.id != game_id else None
-
-    def move_table(self, game_id: str, holder_agrees: bool = False) -> int:
-        """Put ``game_id`` at the table (kept on disk); every game in play is told, so each
-        screen says where the hardware now is. The camera and dice move only from a free
-        table (`table_taken_from`) or when ``holder_agrees``: the host of the game that
-        has them said so (the door checked its PIN or its host token); else
-        ``table_taken`` and nothing moves."""
-        live = self.get(game_id)
-        if live.status == "finished":
-            raise Refused("game_closed")
-        with self._lock:
-            holder = self._at_table_locked()
-            if holder is not None and holder.id != game_id and not holder_agrees:
-                raise Refused("table_taken")
-            before, self._table_game = self._table_game, game_id
-        if before != game_id:
-            self.store.set_box_value(TABLE_KEY, game_id)
-            for other in self.all():
-                if other.status != "finished":
-                    self.notify(other, "hardware")
-        return live.version
-
     def notify(self, live: LiveGame, what: str = "view") -> None:
-        """Tell the listeners that a game's views changed (``what``: "view", "seats",
-        "hardware", "closed"); the hardware manager calls it too, when a part's status
-        changes. The socket layer's listener only posts to the view sender
-        (companion/game/sender.py): whatever thread calls this builds and sends nothing."""
-        for listener in list(self.listeners):
-            try:
-                listener(live, what)
-            except Exception:  # the action is saved and acknowledged already: a failing
-                # listener (a socket gone mid-send) must not undo that or stop the others
-                log.exception("listener failed")
+        """Publish that a game's views changed (``what``: "view", "seats", "hardware",
+        "closed"); the hardware manager calls it too, when a part's status changes. The view
+        sender's subscriber only posts (companion/game/sender.py): whatever thread calls this
+        builds and sends nothing."""
+        self.bus.publish(ViewsChanged(live, what))
+
 
     # creating --------------------------------------------------------------------------
     def create(self, game: str, setup: dict, pin: str, add_seed: bool = True,
@@ -362,7 +152,7 @@ class GameService:
         if add_seed:
             setup.setdefault("seed", random.SystemRandom().randrange(2**31))
         try:
-            state = self._setup(kind, setup)
+            state = self.rebuilder.setup(kind, setup)
         except Refused as exc:
             detail = exc.params.get("detail") or exc.params.get("reason") or exc.code
             raise Refused("bad_setup", detail=str(detail)) from exc
@@ -381,7 +171,7 @@ class GameService:
         with self._lock:
             self._games[game_id] = live
         if to_table:
-            self.move_table(game_id, holder_agrees=True)
+            self.access.move_table(game_id, holder_agrees=True)
         return live
 
     # acting ----------------------------------------------------------------------------
@@ -389,9 +179,8 @@ class GameService:
         """Apply, persist, notify. Returns the new version or raises `Refused`."""
         limits.check_action(action)
         live = self.get(identity.game)
-        self._may_send(live, identity, action["type"])
-        for gate in list(self.gates):
-            gate(live, identity, action)
+        may_send(live, identity, action["type"])
+        self.gates.check(live, identity, action)
         action = dict(text.normalise(action), by=identity.actor)  # `by`: the proven identity
         shapes.check_action(live.kind.info, action)  # the game's declared shape, first
         with live.lock:
@@ -401,18 +190,6 @@ class GameService:
                 raise Refused("game_paused")
             return self._commit(live, canonical(live.kind, live.state, action),
                                 by_host=identity.by_host)
-
-    @staticmethod
-    def _may_send(live: LiveGame, identity: Identity, action_type: str) -> None:
-        """Who may send what, from the game's declarations: the table display records only
-        what the table records; corrections need the host; a viewer only watches."""
-        info = live.kind.module.info
-        if identity.role == "viewer":
-            raise Refused("not_paired")
-        if identity.role == "table" and action_type not in info.table_actions:
-            raise Refused("host_only" if action_type in info.host_actions else "not_for_table")
-        if identity.role == "seat" and action_type in info.host_actions:
-            raise Refused("host_only")
 
     def _commit(self, live: LiveGame, action: dict, by_host: bool = False) -> int:
         """``by_host``: the host played it for the seat (a log entry says so first)."""
@@ -433,17 +210,9 @@ class GameService:
         live.log.extend((seq, action, e) for e in events)
         live.preview = None
         if live.kind.module.is_over(state):
-            self._finish(live)
+            finish(self.store, live)
         self.notify(live)
         return live.version
-
-    def _finish(self, live: LiveGame, early: bool = False) -> None:
-        """Finished: the scores kept; ``early`` (ended by the host before the game's end)
-        marks it so: no winner in history and exports, the scores those of that moment."""
-        locks.owned(live.lock, "the game's status")
-        result = live.kind.module.scores(live.state)
-        self.store.set_status(live.id, "finished", result, ended_early=early)
-        live.row.update(status="finished", result=result, ended_early=early)
 
     # host ------------------------------------------------------------------------------
     def undo(self, game_id: str, count: int = 1) -> int:
@@ -456,7 +225,7 @@ class GameService:
             self.store.mark_undone(game_id, live.active_seqs[-count:])
             if live.status == "finished":
                 self.store.set_status(game_id, "active")
-            fresh = self._rebuild(self.store.game(game_id))
+            fresh = self.rebuilder.rebuild(self.store.game(game_id))
             live.state, live.version, live.log = fresh.state, fresh.version, fresh.log
             live.active_seqs, live.row, live.preview = fresh.active_seqs, fresh.row, None
             live.log_cache = {}
@@ -478,12 +247,9 @@ class GameService:
         live = self.get(game_id)
         with live.lock:
             if live.status != "finished":
-                self._finish(live, early=not live.kind.module.is_over(live.state))
+                finish(self.store, live, early=not live.kind.module.is_over(live.state))
             self.notify(live, "closed")
             return live.version
-
-    def check_pin(self, game_id: str, pin: str) -> bool:
-        return security.check_pin(self.get(game_id).row["pin_hash"], str(pin))
 
     def set_preview(self, game_id: str, action: dict) -> None:
         """A tentative answer (a card being turned): what it would do, for everyone."""
@@ -510,37 +276,6 @@ class GameService:
                 self.notify(live)
             return live.version
 
-    # seats -----------------------------------------------------------------------------
-    def claim_seat(self, game_id: str, seat: str, code: str) -> str:
-        """A valid join code gives a token for the seat, once: the code is used up (the
-        phone keeps its seat through its cookie; another device needs the host)."""
-        live = self.get(game_id)
-        codes = self.store.join_codes(game_id)
-        if seat not in codes:
-            raise Refused("unknown_seat")
-        code = str(code or "").strip().upper()[:64]
-        if seat in self.store.claimed_seats(game_id):
-            raise Refused("seat_taken")  # the host releases it with a new join code
-        if not security.same(codes[seat], code):
-            raise Refused("wrong_code")
-        token = security.new_token()
-        if not self.store.claim_seat(game_id, seat, code, security.new_join_code(),
-                                     security.token_hash(token)):
-            raise Refused("seat_taken")  # another device used the code a moment before
-        with live.lock:
-            self.notify(live, "seats")
-        return token
-
-    def new_join_code(self, game_id: str, seat: str) -> str:
-        live = self.get(game_id)
-        if seat not in live.seats:
-            raise Refused("unknown_seat")
-        code = security.new_join_code()
-        with live.lock:
-            self.store.replace_join_code(game_id, seat, code)
-            self.notify(live, "seats")
-        return code
-
     # the guided setup: its progress kept in SQLite, owned here --------------------------
     def setup_progress(self, game_id: str,
                        change: Callable[[dict], dict | None] | None = None) -> dict:
@@ -558,83 +293,6 @@ class GameService:
                     self.store.save_setup_progress(live.id, changed)
                     progress = changed
             return progress
-
-    # the table display: paired once by the host ------------------------------------------
-    PAIRING_SECONDS = 600
-
-    def new_table_pairing(self, game_id: str) -> str:
-        """A one-time code (10 minutes) that turns the device opening it into the table.
-        Kept hashed in the database, so it survives a restart and any worker sees it."""
-        self.get(game_id)
-        code = security.new_join_code()
-        self.store.add_token(security.token_hash(code), game_id, "pairing", None)
-        return code
-
-    def pair_table(self, game_id: str, code: str) -> str:
-        """The table token for a valid pairing code (used up); Refused otherwise: a link
-        opened too late says it expired (``pairing_expired``), one used already or not a
-        pairing code of this game says it does not work (``pairing_invalid``); both say
-        where the host makes a new one."""
-        self.get(game_id)
-        code = str(code or "").strip().upper()[:64]
-        found = self.store.take_token(security.token_hash(code)) if code else None
-        if found is None or found["game"] != game_id or found["role"] != "pairing":
-            raise Refused("pairing_invalid")
-        if _age_seconds(found["created"]) > self.PAIRING_SECONDS:
-            raise Refused("pairing_expired", minutes=self.PAIRING_SECONDS // 60)
-        return self.new_table_token(game_id)
-
-    def revoke_token(self, token: str) -> None:
-        """A logged-out host (or any token) stops working at once: its open sockets too."""
-        if isinstance(token, str) and token:
-            found = self.store.take_token(security.token_hash(token))
-            if found is not None:
-                self._revoked(found["game"], {security.token_hash(token)})
-
-    def change_pin(self, game_id: str, pin: str) -> None:
-        """A new host PIN: every host session of the game ends (it needs the new PIN)."""
-        self.get(game_id)
-        if not security.valid_pin(pin):
-            raise Refused("bad_pin")
-        gone = self.store.set_pin(game_id, security.hash_pin(pin))
-        self.get(game_id).row["pin_hash"] = self.store.game(game_id)["pin_hash"]
-        self._revoked(game_id, gone)
-
-    def still_valid(self, identity: Identity) -> bool:
-        """Is the token a connection proved itself with still there (not logged out)?"""
-        return identity.token is None or self.store.token(identity.token) is not None
-
-    def _revoked(self, game_id: str, hashes: set[str]) -> None:
-        for listener in list(self.revoked):
-            try:
-                listener(game_id, hashes)
-            except Exception:  # the tokens are revoked already: the other listeners still run
-                log.exception("revocation listener failed")
-
-    def new_table_token(self, game_id: str, holder_agrees: bool = False) -> str:
-        """A table display's token. Pairing a display puts its game at the table when the
-        table is free for it or the host of the game there agrees (`move_table`); else the
-        camera and dice stay where they are, and its screens say so."""
-        token = security.new_token()
-        self.store.add_token(security.token_hash(token), game_id, "table", None)
-        if self.get(game_id).status != "finished" and (
-                holder_agrees or self.table_taken_from(game_id) is None):
-            self.move_table(game_id, holder_agrees=holder_agrees)
-        return token
-
-    def new_host_token(self, game_id: str) -> str:
-        token = security.new_token()
-        self.store.add_token(security.token_hash(token), game_id, "host", None)
-        return token
-
-    def identify(self, game_id: str, token: str | None, role: str) -> Identity | None:
-        """The identity a seat or host token proves for this game, or None."""
-        if not token or not isinstance(token, str):
-            return None
-        found = self.store.token(security.token_hash(token))
-        if not found or found["game"] != game_id or found["role"] != role:
-            return None
-        return Identity(role, game_id, found["seat"], security.token_hash(token))
 
     # records ---------------------------------------------------------------------------
     def record(self, game_id: str) -> dict:
@@ -689,7 +347,7 @@ class GameService:
         # replay first, so a bad record creates nothing
         i, steps = 0, []
         try:
-            state = self._setup(kind, record["setup"])
+            state = self.rebuilder.setup(kind, record["setup"])
             for i, action in enumerate(record["actions"]):  # noqa: B007 (i used below)
                 try:
                     shapes.check_action(kind.info, action)
@@ -711,6 +369,28 @@ class GameService:
         return live
 
 
+
+def may_send(live: LiveGame, identity: Identity, action_type: str) -> None:
+    """Who may send what, from the game's declarations: the table display records only
+    what the table records; corrections need the host; a viewer only watches."""
+    info = live.kind.module.info
+    if identity.role == "viewer":
+        raise Refused("not_paired")
+    if identity.role == "table" and action_type not in info.table_actions:
+        raise Refused("host_only" if action_type in info.host_actions else "not_for_table")
+    if identity.role == "seat" and action_type in info.host_actions:
+        raise Refused("host_only")
+
+
+def finish(store: Store, live: LiveGame, early: bool = False) -> None:
+    """Finished: the scores kept; ``early`` (ended by the host before the game's end)
+    marks it so: no winner in history and exports, the scores those of that moment."""
+    locks.owned(live.lock, "the game's status")
+    result = live.kind.module.scores(live.state)
+    store.set_status(live.id, "finished", result, ended_early=early)
+    live.row.update(status="finished", result=result, ended_early=early)
+
+
 def detach_catalog(state: dict) -> dict:
     """A state without the catalog part it carries: as a snapshot is stored."""
     return {k: v for k, v in state.items() if k != CATALOG_KEY}
@@ -730,15 +410,3 @@ def canonical(kind: GameKind, state: Any, action: dict) -> dict:
     except Exception:
         log.exception("%s: no canonical form of %s", kind.name, action.get("type"))
         return action
-
-
-def _outdated(kind: GameKind, row: dict) -> bool:
-    """Whether a stored game was played by older rules than the installed game's."""
-    return (row.get("rules") or 1) < engine_record.current_rules(kind.info)
-
-
-def _age_seconds(created: str) -> float:
-    try:
-        return (datetime.now(UTC) - datetime.fromisoformat(created)).total_seconds()
-    except (TypeError, ValueError):
-        return float("inf")

@@ -334,7 +334,7 @@ class Budget:
             for prefix, role in TOKEN_COOKIES.items():
                 if name.startswith(prefix) and len(name) < 80 and len(morsel.value) < 100:
                     try:
-                        if self.service.identify(name[len(prefix):], morsel.value, role):
+                        if self.service.access.identify(name[len(prefix):], morsel.value, role):
                             return True
                     except Exception:  # noqa: BLE001 - an unknown game is no proof
                         continue

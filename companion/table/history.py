@@ -55,8 +55,8 @@ def vp_series(service, live) -> dict[str, list[list[float]]]:
     if found is not None:
         return found
     module = live.kind.module
-    actions = service.actions_in_effect(live.id)
-    state = service.initial_state(live)
+    actions = service.rebuilder.actions_in_effect(live.id)
+    state = service.rebuilder.initial_state(live)
     series: dict[str, list[list[float]]] = {s: [[0, _vp(module, state, s)]] for s in live.seats}
     every = max(1, len(actions) // MAX_POINTS)
     for i, action in enumerate(actions, 1):

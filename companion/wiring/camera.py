@@ -31,10 +31,12 @@ from pathlib import Path
 
 from companion.context import CameraSnapshot
 from companion.game.reasons import DeviceRefused
-from companion.game.service import GameService, Identity
+from companion.game.service import GameService
 from companion.server import locks
 from companion.server.settings import Settings
-from engine.api import Act, Propose, Refused, Select, Sighting, Warn, sticker_namespace
+from companion.wiring import camera_plan
+from companion.wiring.camera_plan import Preview
+from engine.api import Act, Propose, Refused, Sighting, Warn, sticker_namespace
 from hardware.camera.devices import camera_attached
 from hardware.camera.tracker import Appeared, MovedZone, Observation, Removed, Turned, UnknownCode
 from hardware.tags.format import code_table
@@ -44,11 +46,6 @@ log = logging.getLogger(__name__)
 # a demo take waits at most this long for the camera to have seen the die or card it laid
 DEMO_LAID_S = 3.0
 
-# English templates of the camera's own warning codes (gettext msgids, like engine REASONS)
-MESSAGES = {
-    "camera_other_game": "A card of another game ({game}) was seen on the table.",
-    "camera_marker_not_seen": "The board marker is not in view of the camera.",
-}
 CHANGES = {Appeared: "appeared", Turned: "turned", MovedZone: "moved", Removed: "removed"}
 
 
@@ -107,13 +104,6 @@ def facts_of(live, index: dict | None = None) -> GameFacts:
 
 
 # ---- decisions -------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Preview:
-    """Show ``action`` (a proposal) as the table's preview."""
-
-    action: dict
-
-
 class CameraRules:
     """Asks the game what observations mean; times proposals. Deterministic (time passed in)."""
 
@@ -413,7 +403,7 @@ class CameraWiring:
 
         if not self.own_zones and info is not None:
             zones = rects((z.id, z.rect) for z in info.bindings.zones)
-            self.camera.recognizer.zones = ZoneMap(zones)
+            self.camera.recognizer.use_zones(ZoneMap(zones))
 
     def save_calibration(self) -> dict:
         """The calibration wizard's last step: keep the marker's north for when it is gone.
@@ -459,7 +449,7 @@ class CameraWiring:
             time.sleep(1.0 / fps)
 
     def on_observation(self, observation: Observation) -> None:
-        live = self.service.current()
+        live = self.service.access.current()
         if live is None:
             return  # no game yet: the cards are told to it when it comes (`_join`)
         if live.id != self._game:
@@ -483,7 +473,7 @@ class CameraWiring:
                 log.exception("camera: a frame listener failed")
         with self._shown_lock:
             self._seen_seq = max(self._seen_seq, frame.seq)
-        live = self.service.current()
+        live = self.service.access.current()
         if live is None:
             return
         if live.id != self._game:
@@ -523,7 +513,7 @@ class CameraWiring:
         from companion.box import taught_cards
         from companion.box.catalog import CatalogError, problem
 
-        live = self.service.current()
+        live = self.service.access.current()
         faces = self.faces
         asked = faces.take_unknown(zone) if faces is not None and live is not None else None
         if asked is None:
@@ -553,7 +543,7 @@ class CameraWiring:
                 self.faces.clear()
             facts = self._facts_for(live)  # the game's zones, first
             recognizer.rezone(now)  # superseded by the cards told below
-            lying = recognizer.tracker.lying(now)
+            lying = recognizer.lying(now)
             self._replayed = {o.payload for o in lying}
             for observation in lying:
                 self.execute(live, self.rules.observe(observation, facts, now))
@@ -562,69 +552,67 @@ class CameraWiring:
 
     def execute(self, live, decisions: list) -> None:
         """Carry out the rules' decisions in ``live`` (the camera thread, holding ``_lock``:
-        the rules and the game it acts in stay its own meanwhile)."""
+        the rules and the game it acts in stay its own meanwhile). What each decision means
+        is `camera_plan.plan`'s (a pure function); here only its steps are carried out, in
+        order: an applied action puts the steps of the rules' next tick first (a reveal may
+        open the next prompt, a turn to preview)."""
         locks.owned(self._lock, "the camera's rules")
+        game = camera_plan.table_game(live)
+        steps = deque(camera_plan.plan(decisions, game, self._acting()))
         notify = False
-        with self._shown_lock:
-            acting = self.acting
-        if not acting:
-            decisions = self._only_shown(decisions, live.id)
-        for decision in decisions:
-            if isinstance(decision, Act):
-                by = decision.action.get("by")
-                identity = (Identity("seat", live.id, by) if by in live.seats
-                            else Identity("table", live.id))
+        while steps:
+            step = steps.popleft()
+            if isinstance(step, camera_plan.Apply):
                 try:
-                    self.service.act(identity, decision.action)
-                    log.info("camera: %s", decision.action)
-                    # a reveal may open the next prompt (a turn to preview): ask again now
-                    more = self.rules.tick(self._facts_for(live), time.monotonic())
-                    self.execute(live, more)
+                    self.service.act(step.identity, step.action)
                 except Refused as refusal:
-                    template = live.kind.reasons.get(refusal.code, refusal.code)
-                    notify |= self._warn(refusal.code, dict(refusal.params,
-                                                            action=decision.action["type"]),
-                                         template, live.id)
-            elif isinstance(decision, Preview):
+                    notify |= self._warn(camera_plan.refused(refusal, step.action, game),
+                                         live.id)
+                    continue
+                log.info("camera: %s", step.action)
+                more = self.rules.tick(self._facts_for(live), time.monotonic())
+                steps.extendleft(reversed(camera_plan.plan(more, game, self._acting())))
+            elif isinstance(step, camera_plan.ShowPreview):
                 try:
-                    self.service.set_preview(live.id, decision.action)
+                    self.service.set_preview(live.id, step.action)
                 except Refused as refusal:
                     log.info("camera: preview refused: %s", refusal)
-            elif isinstance(decision, Select):
-                with self._shown_lock:
-                    if decision.card is None:
-                        notify |= self.selected.pop(decision.seat, None) is not None
-                    elif self.selected.get(decision.seat) != decision.card:
-                        self.selected[decision.seat] = decision.card
-                        notify = True
-            elif isinstance(decision, Warn):
-                template = live.kind.reasons.get(decision.code) or MESSAGES.get(decision.code)
-                notify |= self._warn(decision.code, decision.params, template, live.id)
+            elif isinstance(step, camera_plan.PreSelect):
+                notify |= self._select(step)
+            elif isinstance(step, camera_plan.KeepWarning):
+                notify |= self._warn(step, live.id)
+            elif isinstance(step, camera_plan.WouldDo):
+                self._would(step, live.id)
         if notify:
             self._changed()
 
-    def _only_shown(self, decisions: list, game_id: str) -> list:
-        """Not acting: what would have been done goes to the host's camera page only (of
-        ``game_id``, the game it was for)."""
-        kept = []
-        for decision in decisions:
-            if isinstance(decision, Act | Preview):
-                what = {"action": decision.action, "at": round(time.time(), 3),
-                        "kind": "act" if isinstance(decision, Act) else "preview",
-                        "game": game_id}
-                with self._shown_lock:
-                    if all(w["action"] != what["action"] for w in self.would):
-                        self.would.append(what)
-            elif isinstance(decision, Select):
-                continue
-            else:
-                kept.append(decision)
-        return kept
+    def _acting(self) -> bool:
+        with self._shown_lock:
+            return self.acting
 
-    def _warn(self, code: str, params: dict, template: str | None = None,
-              game_id: str | None = None) -> bool:
+    def _select(self, step: camera_plan.PreSelect) -> bool:
+        """A card pre-selected on a seat's phone (or cleared); True if that changed."""
+        with self._shown_lock:
+            if step.card is None:
+                return self.selected.pop(step.seat, None) is not None
+            if self.selected.get(step.seat) == step.card:
+                return False
+            self.selected[step.seat] = step.card
+            return True
+
+    def _would(self, step: camera_plan.WouldDo, game_id: str) -> None:
+        """Not acting: what would have been done goes to the host's camera page only (of
+        ``game_id``, the game it was for), once."""
+        what = {"action": step.action, "at": round(time.time(), 3), "kind": step.kind,
+                "game": game_id}
+        with self._shown_lock:
+            if all(w["action"] != what["action"] for w in self.would):
+                self.would.append(what)
+
+    def _warn(self, warning: camera_plan.KeepWarning, game_id: str | None = None) -> bool:
         """Keep a warning for the views: code, params, the English template and the game
         it concerns (its ids are that game's: another game's page does not show it)."""
+        code, params = warning.code, warning.params
         with self._shown_lock:
             same = [w for w in self.warnings if w["code"] == code and w["params"] == params
                     and w.get("game") == game_id]
@@ -634,11 +622,10 @@ class CameraWiring:
                                           count=same[0].get("count", 1) + 1))
                 return False
             self.warnings.append({"code": code, "params": params,
-                                  "template": template or MESSAGES.get(code, code),
+                                  "template": warning.template,
                                   "at": round(time.time(), 3), "game": game_id})
         log.warning("camera: %s %s (not applied)", code, params)
         return True
-
 
 ABSENT = {"state": "absent", "detail": "no camera configured (camera.source)"}
 
@@ -667,7 +654,7 @@ def start(settings: Settings, service: GameService, changed) -> CameraWiring | N
     spec = source_spec(settings)
     if not spec:
         return None
-    live = service.current()
+    live = service.access.current()
     info = catalog = None
     if live is not None:
         info, catalog = live.kind.module.info, live.kind.catalog

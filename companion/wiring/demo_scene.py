@@ -249,7 +249,7 @@ def dice_for(service):
     from companion.wiring.dice import role_colour, roll_step
 
     def dice() -> tuple:
-        live = service.current()
+        live = service.access.current()
         declared = live.kind.module.info.bindings.owed_dice if live else None
         if declared is None or roll_step(live) is None:
             return (None, ())
@@ -267,7 +267,7 @@ def scene_for(service, info, catalog, data_dir=None):
     from companion.wiring.demo_faces import bare_card
 
     def scene() -> list:
-        live = service.current()
+        live = service.access.current()
         game_info, cat, state = info, catalog, None
         if live is not None:
             game_info, cat, state = live.kind.module.info, live.kind.catalog, live.state

@@ -32,7 +32,6 @@ works) rather than a fake reader. ``roles`` are read again at each roll.
 """
 from __future__ import annotations
 
-import contextlib
 import logging
 import re
 import time
@@ -346,12 +345,11 @@ class DiceWiring:
 
     def start(self) -> DiceWiring:
         self.reader.start()
-        self.service.gates.append(self.refuse_hand_roll)
+        self.service.gates.add(self.refuse_hand_roll)
         return self
 
     def stop(self) -> None:
-        with contextlib.suppress(ValueError):
-            self.service.gates.remove(self.refuse_hand_roll)
+        self.service.gates.remove(self.refuse_hand_roll)
         self.reader.stop()
         if self.emulator_http is not None:
             self.emulator_http.shutdown()
@@ -376,7 +374,7 @@ class DiceWiring:
             if origin != self.source:
                 self.rolls_ignored += 1
                 return None
-        live = self.service.current()
+        live = self.service.access.current()
         if live is None:
             with self._lock:
                 self.rolls_seen += 1
@@ -491,7 +489,7 @@ class DiceWiring:
         """The chosen source that reads ``live``'s rolls now ("serial", "camera"), or None:
         the phones, or a reader or camera that cannot (absent, silent, no tray, none of the
         game's dice learnt), or ``live`` is not the game at the table."""
-        at_table = self.service.current()
+        at_table = self.service.access.current()
         if at_table is None or at_table.id != live.id:
             return None
         status = self.status()
@@ -530,7 +528,7 @@ class DiceWiring:
             camera = self.camera.status() if self.camera is not None else {
                 "state": "absent", "detail": "no camera is running"}
             out.update(state=camera["state"], detail=camera["detail"], tray=camera)
-            live, taught = self.service.current(), camera.get("taught", ())
+            live, taught = self.service.access.current(), camera.get("taught", ())
             settings = load_settings(self.data_dir)
             why = camera_cannot_read(live, taught, settings)
             untaught = [role.id for role in camera_untaught(live, taught, settings)]
@@ -584,7 +582,7 @@ def attach_camera(wiring: DiceWiring, service: GameService, camera) -> None:
 
 
 def _game_at_table(service) -> str | None:
-    live = service.current()
+    live = service.access.current()
     return live.kind.name if live is not None else None
 
 
@@ -594,5 +592,5 @@ def _state_of(status: dict) -> tuple[str, str]:
 
 def expects_roll(service) -> bool:
     """The current game awaits a roll at the table now."""
-    live = service.current()
+    live = service.access.current()
     return live is not None and roll_step(live) is not None

@@ -9,7 +9,7 @@ module's ``start``:
     camera.start(settings, service, changed) -> CameraWiring | None (None: none configured)
     dice.start(settings, service, changed, camera, kinds, reader_options) -> DiceWiring
 
-where ``service`` is the `GameService` (``service.current()`` is the game readings go to;
+where ``service`` is the `GameService` (``service.access.current()`` is the game readings go to;
 ``service.act(Identity("table", game_id), action)`` records a reading) and ``changed()`` is
 called when a part's status changes (the views carry it). A failing start is reported as a
 status, never a crash.
@@ -82,7 +82,7 @@ class HardwareManager:
 
     def status_for(self, live: LiveGame) -> dict:
         """`status`, as the screens of the game ``live`` show it (`away`)."""
-        return away(self.status(), live, self.service.at_table())
+        return away(self.status(), live, self.service.access.at_table())
 
     def changed(self) -> None:
         """Re-send the views of the games in play (they carry the hardware status)."""

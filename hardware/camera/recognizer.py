@@ -328,6 +328,15 @@ class Recognizer:
         self.seen += count
         self.presence.ticks += count
 
+    def use_zones(self, zones: ZoneMap) -> None:
+        """The zones cards are placed in from now on (the game's, or the owner's); the
+        tracked cards are placed in them at the next `rezone`."""
+        self.zones = zones
+
+    def lying(self, at: float) -> list[Observation]:
+        """An `Appeared` for every confirmed card on the table now (a game joining late)."""
+        return self.tracker.lying(at)
+
     def rezone(self, at: float) -> list[Observation]:
         """`MovedZone`s for confirmed cards whose zone changed because the zones were
         replaced or the board marker was seen for the first time (nothing otherwise)."""

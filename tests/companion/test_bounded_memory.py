@@ -9,7 +9,7 @@ import random
 import pytest
 
 from companion import context
-from companion.game import service as service_mod
+from companion.game import live as live_mod
 from companion.game import shared, views
 from companion.server.lru import LRU
 from companion.table import history
@@ -39,7 +39,7 @@ def test_an_lru_never_holds_more_than_its_size_and_drops_the_least_used():
 def test_a_long_game_keeps_its_caches_within_their_sizes(tmp_path, monkeypatch, game):
     """A small text cache (evicting all the time) and the log window's translations: the
     views equal the uncached ones at every step, and neither cache outgrows its bound."""
-    monkeypatch.setattr(service_mod, "TEXT_CACHE_SIZE", 5)
+    monkeypatch.setattr(live_mod, "TEXT_CACHE_SIZE", 5)
     app = make_app(tmp_path)
     with app.app_context():
         live = new_game(app, game, seed=7)
@@ -90,7 +90,8 @@ def test_closed_sockets_leave_no_entry_in_the_per_connection_maps(app, client, l
     maps = {"sent": connections._sent, "previewed": connections._previewed,
             "booked": connections._booked}
     spies = [Spy(live.url, {"role": "table", "game": game_id, "lang": "pl",
-                            "table_token": context.of(app).service.new_table_token(game_id)}),
+                            "table_token":
+                                context.of(app).service.access.new_table_token(game_id)}),
              Spy(live.url, {"role": "host", "game": game_id,
                             "host_token": host_token(app, game_id)})]
     spies += [Spy(live.url, {"role": "seat", "game": game_id,

@@ -97,11 +97,11 @@ def test_the_tray_is_read_only_inside_its_zone(tmp_path):
 
 def host_spy(url, service, game_id, lang="en") -> Spy:
     return Spy(url, {"role": "host", "game": game_id, "lang": lang,
-                     "host_token": service.new_host_token(game_id)})
+                     "host_token": service.access.new_host_token(game_id)})
 
 
 def seat_spy(url, service, game_id, seat, lang="en") -> Spy:
-    token = service.claim_seat(game_id, seat, service.store.join_codes(game_id)[seat])
+    token = service.access.claim_seat(game_id, seat, service.store.join_codes(game_id)[seat])
     return Spy(url, {"role": "seat", "game": game_id, "lang": lang, "token": token})
 
 

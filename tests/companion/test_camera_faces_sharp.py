@@ -280,7 +280,7 @@ def test_the_deck_page_judges_the_taught_cards_at_the_width_the_camera_crops(
     service = context.of(games_app).service
     live = service.create("wwe", {"players": [{"seat": "N", "name": "Ala"},
                                               {"seat": "E", "name": "Bruno"}]}, "1234")
-    headers = {"Authorization": f"Bearer {service.new_host_token(live.id)}"}
+    headers = {"Authorization": f"Bearer {service.access.new_host_token(live.id)}"}
     pair = sorted([ids["card01"], ids["card02"]])
 
     def judged():

@@ -58,7 +58,7 @@ def roll_device(view) -> dict:
 def host(client, service, game_id) -> dict:
     """The host's headers for the deck routes (the page's CSRF token, the host's token)."""
     return {"X-CSRF-Token": csrf(client),
-            "Authorization": f"Bearer {service.new_host_token(game_id)}"}
+            "Authorization": f"Bearer {service.access.new_host_token(game_id)}"}
 
 
 def teach(client, headers, game_id, camera, faces) -> None:

@@ -206,7 +206,7 @@ def test_the_camera_roll_waits_for_the_untaught_die_from_the_roller_only(mixed):
     spies = {"A": seat_spy(server.url, service, live.id, "A", "en"),
              "B": seat_spy(server.url, service, live.id, "B", "pl"),
              "tv": Spy(server.url, {"role": "table", "game": live.id, "lang": "it",
-                                    "table_token": service.new_table_token(live.id)})}
+                                    "table_token": service.access.new_table_token(live.id)})}
     try:
         throw(handle, [4])
         status = handle.status()
@@ -261,7 +261,7 @@ def test_the_tvs_entry_instead_ends_the_cameras_wait(mixed):
     map_dice(app, {"white1": "d6"})
     spies = {"A": seat_spy(server.url, service, live.id, "A", "en"),
              "tv": Spy(server.url, {"role": "table", "game": live.id, "lang": "en",
-                                    "table_token": service.new_table_token(live.id)})}
+                                    "table_token": service.access.new_table_token(live.id)})}
     try:
         throw(handle, [2])
         spies["A"].wait_for(lambda v: v["hardware"]["dice"]["pending"])

@@ -198,11 +198,11 @@ def test_video_camera_on_a_running_server_gives_the_phones_the_incomes(server, t
     video = write_video(tmp_path / "table.avi", script)
     phones = {}
     for seat in ("N", "E"):
-        token = service.claim_seat(game.id, seat, service.store.join_codes(game.id)[seat])
+        token = service.access.claim_seat(game.id, seat, service.store.join_codes(game.id)[seat])
         phones[seat] = Spy(live_server.url, {"role": "seat", "game": game.id, "lang": "en",
                                              "token": token})
     table_display = Spy(live_server.url, {"role": "table", "game": game.id, "lang": "en",
-                                          "table_token": service.new_table_token(game.id)})
+                                          "table_token": service.access.new_table_token(game.id)})
     manager = context.of(app).hardware
     settings = resolve({"DATA_DIR": app.config["DATA_DIR"],
                         "CAMERA_SOURCE": str(video)})

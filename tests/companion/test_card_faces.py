@@ -400,7 +400,7 @@ def test_the_tv_asks_which_card_an_unknown_one_is_and_the_answer_teaches_it(game
         other = games_app.test_client()
         assert other.get(f"/games/{live.id}/camera/unknown.json").status_code == 403
         headers = {"X-CSRF-Token": csrf(client),
-                   "Authorization": f"Bearer {service.new_host_token(live.id)}"}
+                   "Authorization": f"Bearer {service.access.new_host_token(live.id)}"}
         assert wait_for(lambda: camera.status()["unknown"] == ["council"], 4 * PATIENCE,
                         what="the camera asking about the card")
         asked = client.get(f"/games/{live.id}/camera/unknown.json?lang=de",

@@ -21,7 +21,7 @@ def test_a_socket_closed_mid_turn_misses_only_its_own_view(games_live, caplog):
     game = service.create("wwe", {"players": PLAYERS}, "2468")
     codes = service.store.join_codes(game.id)
     spies = {seat: Spy(server.url, {"role": "seat", "game": game.id,
-                                    "token": service.claim_seat(game.id, seat, codes[seat])})
+                                    "token": service.access.claim_seat(game.id, seat, codes[seat])})
              for seat in ("N", "E")}
     try:
         for spy in spies.values():

@@ -32,10 +32,10 @@ def test_a_chapter_of_world_without_end_is_read_by_the_event_cards_faces(games_l
     for entry in catalog["event_cards"]:
         taught_cards.save_face("wwe", data, info, catalog, entry["id"], drawn_face(entry["id"]))
     tv = Spy(server.url, {"role": "table", "game": live.id, "lang": "en",
-                          "table_token": service.new_table_token(live.id)})
+                          "table_token": service.access.new_table_token(live.id)})
     phones = {}
     for p in PLAYERS:
-        token = service.claim_seat(live.id, p["seat"],
+        token = service.access.claim_seat(live.id, p["seat"],
                                    service.store.join_codes(live.id)[p["seat"]])
         phones[p["seat"]] = Spy(server.url, {"role": "seat", "game": live.id, "token": token})
     manager = context.of(app).hardware

@@ -41,7 +41,7 @@ def unchanged(mon, handle) -> bool:
 
 def test_dice_face_messages_with_bad_text_or_shapes_are_refused(games_live, caplog):
     app, server, service, mon, handle = waiting_roll(games_live)
-    token = service.claim_seat(mon.id, "N", service.store.join_codes(mon.id)["N"])
+    token = service.access.claim_seat(mon.id, "N", service.store.join_codes(mon.id)["N"])
     auth = {"role": "seat", "game": mon.id, "lang": "it", "token": token}
     anna = Spy(server.url, auth)
     try:

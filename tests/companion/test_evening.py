@@ -34,7 +34,7 @@ def new_game(app, game: str, seats: str = "NES") -> str:
 
 
 def as_host(app, client, game_id: str) -> None:
-    token = context.of(app).service.new_host_token(game_id)
+    token = context.of(app).service.access.new_host_token(game_id)
     client.set_cookie(f"tc_host_{game_id}", token)
 
 

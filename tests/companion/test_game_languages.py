@@ -56,7 +56,7 @@ def test_a_socket_asking_for_a_language_the_game_lacks_gets_english(app):
     client = app.test_client()
     game_id = new_liars_game(client)
     service = context.of(app).service
-    token = service.claim_seat(game_id, "A", service.store.join_codes(game_id)["A"])
+    token = service.access.claim_seat(game_id, "A", service.store.join_codes(game_id)["A"])
     server = LiveServer(app)
     try:
         spy = Spy(server.url, {"role": "seat", "game": game_id, "token": token, "lang": "pl"})

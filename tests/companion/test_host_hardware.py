@@ -140,7 +140,7 @@ def test_camera_preview_calibration_and_status(camera_app):
     try:
         client = app.test_client()
         token = login(client, live.id)
-        host_token = context.of(app).service.new_host_token(live.id)
+        host_token = context.of(app).service.access.new_host_token(live.id)
         request = urllib.request.Request(f"{server.url}/host/{live.id}/camera.mjpg",
                                          headers={"Authorization": f"Bearer {host_token}"})
         with urllib.request.urlopen(request, timeout=60) as response:

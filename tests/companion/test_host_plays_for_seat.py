@@ -33,7 +33,7 @@ def room(app, client, live):
     game_id = create_game(client)
     service = context.of(app).service
     spies = {"table": Spy(live.url, {"role": "table", "game": game_id, "lang": "en",
-                                      "table_token": service.new_table_token(game_id)}),
+                                      "table_token": service.access.new_table_token(game_id)}),
              "viewer": Spy(live.url, {"role": "viewer", "game": game_id}),
              "host": Spy(live.url, {"role": "host", "game": game_id,
                                     "host_token": host_token(app, game_id)})}

@@ -67,7 +67,7 @@ def test_a_malformed_packet_is_counted_and_dropped(app, client, live):
                     "2" + "[" * 5000, '2["act",{"action":{"type":"roll","value":3}}'):
             before = frames.count
             other = Spy(live.url, {"role": "table", "game": game_id,
-                                   "table_token": service.new_table_token(game_id)})
+                                   "table_token": service.access.new_table_token(game_id)})
             assert other.got_view.wait(PATIENCE)
             other.sio.eio.send(bad)  # a Socket.IO event whose JSON does not parse
             wait(lambda before=before: frames.count == before + 1)  # counted, nothing else

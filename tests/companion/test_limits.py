@@ -34,7 +34,7 @@ def test_socket_and_import_doors_refuse_absurd_input(app, client, live):
     service = context.of(app).service
     game_id = create_game(client)
     host = Spy(live.url, {"role": "host", "game": game_id,
-                          "host_token": service.new_host_token(game_id)})
+                          "host_token": service.access.new_host_token(game_id)})
     try:
         before = json.dumps(service.get(game_id).state, sort_keys=True)
         for delta in (10**400, 10**100, 10**4299):

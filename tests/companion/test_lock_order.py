@@ -8,6 +8,7 @@ import threading
 
 from companion import context
 from companion.app import create_app
+from companion.game.sender import _Turn
 from companion.server import locks
 from companion.server.settings import DiceSettings
 from companion.wiring import dice as wiring
@@ -94,7 +95,7 @@ def test_a_wrong_order_planted_in_the_dice_wiring_is_caught(tmp_path, monkeypatc
     apply_roll = wiring.DiceWiring.apply_roll
 
     def planted(self, roll, origin="serial"):
-        with self._lock, self.service.current().lock:  # PLANTED: dice, then the game
+        with self._lock, self.service.access.current().lock:  # PLANTED: dice, then the game
             self.rolls_seen += 0
         return apply_roll(self, roll, origin)
 
@@ -115,17 +116,18 @@ def test_a_wrong_order_planted_in_the_dice_wiring_is_caught(tmp_path, monkeypatc
 
 def test_the_apps_state_read_without_its_owners_lock_is_caught(tmp_path):
     """Where the code says whose lock guards what (`locks.owned`), a caller that does not
-    hold it is caught: planted, the game at the table read without the service's lock."""
+    hold it is caught: planted, a game's views built without the game's lock."""
     app = create_app({"DATA_DIR": str(tmp_path / "data"), "TESTING": True})
     service = context.of(app).service
     try:
         live = service.create("wwe", {"players": PLAYERS, "seed": 5}, "2468")
-        with locks.expecting() as found:
-            assert service.at_table() is live  # as written: under its lock
+        sender = context.of(app).views
+        with locks.expecting() as found, live.lock:
+            sender._build(live, _Turn(live))  # as written: under its lock
         assert found == []
         with locks.expecting() as found:
-            service._at_table_locked()  # PLANTED: without it
+            sender._build(live, _Turn(live))  # PLANTED: without it
         assert [v.split(" (thread")[0] for v in found] == [
-            "the game at the table touched without holding game service"]
+            "the game's views touched without holding game:game"]
     finally:
         service.store.close()

@@ -10,6 +10,7 @@ import socketio
 
 from companion import context
 from companion.app import create_app
+from companion.game.events_bus import TokensRevoked
 from tests.companion.conftest import LiveServer, Spy
 from tests.waiting import wait_for
 
@@ -83,10 +84,12 @@ def test_a_socket_missed_by_the_disconnect_is_refused_all_the_same(real):
     game_id = new_game(app, "monasterium")
     _, _, token = log_in(server.url, game_id)
     host = Spy(server.url, {"role": "host", "game": game_id, "host_token": token})
-    listeners = list(service.revoked)
-    service.revoked.clear()  # as if the disconnect had not reached this socket
+    bus = context.of(app).bus
+    dropping = context.of(app).socketio.server.namespace_handlers["/"].tokens_revoked
+    assert bus.subscribed(TokensRevoked, dropping)
+    bus.unsubscribe(TokensRevoked, dropping)  # as if the disconnect had not reached it
     try:
-        service.revoke_token(token)
+        service.access.revoke_token(token)
         for message in ({"op": "pause"}, {"op": "new_join_code", "seat": "N"},
                         {"op": "undo"}, {"op": "end"}):
             ack = host.call("host", message)
@@ -96,7 +99,7 @@ def test_a_socket_missed_by_the_disconnect_is_refused_all_the_same(real):
         assert ack["code"] == "not_host"
         assert service.get(game_id).status == "active" and service.get(game_id).version == 0
     finally:
-        service.revoked[:] = listeners
+        bus.subscribe(TokensRevoked, dropping)
         host.close()
 
 
@@ -120,7 +123,7 @@ def test_a_new_pin_ends_every_host_session(real, name):
         assert answer.status_code == 303
         assert all(gone(spy) for spy in hosts)
         for old in (token, other_token):
-            assert service.identify(game_id, old, "host") is None
+            assert service.access.identify(game_id, old, "host") is None
         refused = http.post(f"{server.url}/host/{game_id}/login",
                             data={"pin": "2468", "csrf_token": csrf}, timeout=30)
         assert refused.status_code == 403

@@ -268,7 +268,8 @@ def test_a_corrupt_snapshot_or_row_loses_no_game_and_the_server_boots(tmp_path):
     service.store.close()
     reopened = wwe_service(path)
     assert reopened.get(good.id).state == expected and reopened.get(good.id).version == 12
-    assert bad.id in reopened.broken and "setup" in reopened.broken[bad.id]["problem"]
+    broken = {b["id"]: b for b in reopened.broken_games()}
+    assert bad.id in broken and "setup" in broken[bad.id]["problem"]
     reopened.store.close()
     app = create_app({"DATA_DIR": str(tmp_path), "TESTING": True})
     page = app.test_client().get("/").get_data(as_text=True)
@@ -295,7 +296,8 @@ def test_a_finished_game_that_does_not_rebuild_when_first_opened_is_listed_broke
         with pytest.raises(Refused) as refused:
             parts.service.get(live.id)
         assert refused.value.code == "unknown_game"
-        assert "JSONDecodeError" in parts.service.broken[live.id]["problem"]
+        broken = {b["id"]: b for b in parts.service.broken_games()}
+        assert "JSONDecodeError" in broken[live.id]["problem"]
         for url in (f"/games/{live.id}/camera/unknown.json", f"/table/{live.id}"):
             assert client.get(url).status_code == 404, url
         page = client.get("/").get_data(as_text=True)

@@ -81,11 +81,11 @@ def play_random_game(app, client, live_url, seats, seed):
     service = context.of(app).service
     game_id = new_wwe_game(client, seats)
     spies = {"table": Spy(live_url, {"role": "table", "game": game_id, "lang": "en",
-                                    "table_token": service.new_table_token(game_id)}),
+                                    "table_token": service.access.new_table_token(game_id)}),
              "host": Spy(live_url, {"role": "host", "game": game_id,
-                                    "host_token": service.new_host_token(game_id)})}
+                                    "host_token": service.access.new_host_token(game_id)})}
     for i, seat in enumerate(seats):
-        token = service.claim_seat(game_id, seat, service.store.join_codes(game_id)[seat])
+        token = service.access.claim_seat(game_id, seat, service.store.join_codes(game_id)[seat])
         spies[seat] = Spy(live_url, {"role": "seat", "game": game_id, "token": token,
                                      "lang": ["en", "pl", "de", "it"][i % 4]})
     acks = {name: [] for name in spies}

@@ -122,7 +122,7 @@ def test_a_database_the_app_wrote_is_restored(tmp_path, data):
     try:
         service = GameService(store, lambda name: kind_of(toygame.GAME, None))
         service.load_all()
-        assert service.get(game_id).version == 7 and not service.broken
+        assert service.get(game_id).version == 7 and not service.broken_games()
     finally:
         store.close()
 

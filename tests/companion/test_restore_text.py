@@ -50,9 +50,9 @@ def source(tmp_path_factory) -> Path:
         live = service.create(name, {"players": PLAYERS, "seed": 7}, "2468")
         for _ in range(6):
             advance(service, live, rnd)
-        service.claim_seat(live.id, "N", service.store.join_codes(live.id)["N"])
-        service.new_host_token(live.id)
-        service.new_table_token(live.id)
+        service.access.claim_seat(live.id, "N", service.store.join_codes(live.id)["N"])
+        service.access.new_host_token(live.id)
+        service.access.new_table_token(live.id)
         service.store.save_setup_progress(live.id, {"at": 1, "done": {"board": "host"},
                                                     "skipped": [], "finished": False})
     service.undo(live.id)
@@ -268,7 +268,7 @@ def every_page_answers(data: Path) -> None:
         hosts = [live.id for live in service.all()]
         client = app.test_client()
         for game in hosts:  # the host of every game that opens
-            client.set_cookie(f"tc_host_{game}", service.new_host_token(game))
+            client.set_cookie(f"tc_host_{game}", service.access.new_host_token(game))
         for url in urls_of(app, ids, hosts[0] if hosts else None):
             response = client.get(url)
             assert response.status_code < 500, (url, response.status_code)

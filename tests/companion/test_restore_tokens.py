@@ -24,7 +24,7 @@ def test_a_restored_backup_s_tokens_and_codes_open_nothing(tmp_path):
     store = Store(backup)  # the backup's tokens, made as the app makes them
     service = GameService(store, lambda name: kind_of(toygame.GAME, None))
     service.load_all()
-    host_token = service.new_host_token(game_id)
+    host_token = service.access.new_host_token(game_id)
     old_code = store.join_codes(game_id)["B"]
     store.close()
 

@@ -151,7 +151,7 @@ def pair(app, client, game_id, host="localhost"):
     """Make ``client`` the game's table display through the host's pairing link."""
     from companion.blueprints.common import TABLE_COOKIE
 
-    code = context.of(app).service.new_table_pairing(game_id)
+    code = context.of(app).service.access.new_table_pairing(game_id)
     response = client.get(f"/table/{game_id}/pair?code={code}", headers={"Host": host})
     assert response.status_code == 303
     assert client.get_cookie(TABLE_COOKIE.format(game_id), domain=host.split(":")[0])
@@ -187,7 +187,7 @@ def test_table_page_hides_codes_of_claimed_seats_host_page_shows_all(client, app
     store = context.of(app).service.store
     assert codes["A"] not in host and store.join_codes(game_id)["A"] not in host  # used up
     assert app.test_client().get(join_url(app, game_id, "A")).status_code == 409  # taken
-    new = context.of(app).service.new_join_code(game_id, "A")  # the host releases it
+    new = context.of(app).service.access.new_join_code(game_id, "A")  # the host releases it
     assert new in client.get(f"/host/{game_id}").get_data(as_text=True)
     assert new not in client.get(f"/table/{game_id}").get_data(as_text=True)  # host only
     assert app.test_client().get(join_url(app, game_id, "A")).status_code == 303

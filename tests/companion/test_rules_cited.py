@@ -52,10 +52,10 @@ def test_refusals_log_lines_and_prompts_carry_their_rule_per_language(games_live
     codes = service.store.join_codes(game_id)
     idle = next(s for s in ("N", "S") if not GAME.choices(live.state, s))
     spies = {lang: Spy(server.url, {"role": "seat", "game": game_id, "lang": lang, "token":
-                                    service.claim_seat(game_id, seat, codes[seat])})
+                                    service.access.claim_seat(game_id, seat, codes[seat])})
              for lang, seat in (("it", idle), ("pl", "S" if idle == "N" else "N"))}
     spies["en"] = Spy(server.url, {"role": "table", "game": game_id,
-                                   "table_token": service.new_table_token(game_id)})
+                                   "table_token": service.access.new_table_token(game_id)})
     try:
         # a refused act: the rule of turns, in Italian, with the Italian edition's section
         before = live.version

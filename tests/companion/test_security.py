@@ -82,13 +82,13 @@ def test_concurrent_pin_guesses_check_at_most_the_limit(tmp_path):
     game_id = create_game(app.test_client(), pin="97531")
     service = context.of(app).service
     checked = []
-    real = service.check_pin
+    real = service.access.check_pin
 
     def counting(game, pin):
         checked.append(pin)
         return real(game, pin)
 
-    service.check_pin = counting
+    service.access.check_pin = counting
     statuses = []
     clients = [app.test_client() for _ in range(200)]
     tokens = [csrf(c) for c in clients]  # each guesser its own session, one address

@@ -99,7 +99,7 @@ def race(app, parts, live) -> list[dict]:
     the marker's step) and the host's tap "done" on the first step, in the worst order;
     each round's steps done afterwards, {step: by whom}."""
     tv, host = app.test_client(), app.test_client()
-    host.set_cookie(f"tc_host_{live.id}", parts.service.new_host_token(live.id))
+    host.set_cookie(f"tc_host_{live.id}", parts.service.access.new_host_token(live.id))
     token = csrf(host)
 
     def tap(body) -> dict:

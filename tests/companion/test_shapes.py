@@ -95,9 +95,9 @@ def test_a_game_gets_validation_by_declaring_its_shapes(app, client, live, caplo
     service = context.of(app).service
     game_id = create_game(client)
     card = service.get(game_id).state["hands"]["A"][0]
-    token = service.claim_seat(game_id, "A", service.store.join_codes(game_id)["A"])
+    token = service.access.claim_seat(game_id, "A", service.store.join_codes(game_id)["A"])
     host = Spy(live.url, {"role": "host", "game": game_id,
-                          "host_token": service.new_host_token(game_id)})
+                          "host_token": service.access.new_host_token(game_id)})
     seat = Spy(live.url, {"role": "seat", "game": game_id, "token": token})
     try:
         before = snapshot(service, game_id)
@@ -146,10 +146,10 @@ def test_monasterium_wrong_types_are_refused_cleanly(real, caplog):
     while live.state["phase"] != "act" or live.state["turn"] is None:
         advance(service, live, rnd)
     seat = live.state["active"]
-    spy = Spy(server.url, {"role": "seat", "game": live.id, "token": service.claim_seat(
+    spy = Spy(server.url, {"role": "seat", "game": live.id, "token": service.access.claim_seat(
         live.id, seat, service.store.join_codes(live.id)[seat])})
     host = Spy(server.url, {"role": "host", "game": live.id,
-                            "host_token": service.new_host_token(live.id)})
+                            "host_token": service.access.new_host_token(live.id)})
     try:
         before = snapshot(service, live.id)
         die = live.state["turn"]["dice"][0]
@@ -224,7 +224,7 @@ def test_host_junk_changes_nothing(real, caplog):
     for name in GAMES:
         live = service.create(name, setup_for(), "2468")
         host = Spy(server.url, {"role": "host", "game": live.id,
-                                "host_token": service.new_host_token(live.id)})
+                                "host_token": service.access.new_host_token(live.id)})
         try:
             before = snapshot(service, live.id)
             for _ in range(60):
@@ -324,7 +324,7 @@ def test_the_host_page_adjust_form_works_for_every_game(real):
     for name, item in (("wwe", "stone"), ("pillars", "vp"), ("monasterium", "soup")):
         live = service.create(name, setup_for(), "2468")
         host = Spy(server.url, {"role": "host", "game": live.id,
-                                "host_token": service.new_host_token(live.id)})
+                                "host_token": service.access.new_host_token(live.id)})
         try:
             ack = host.call("host", {"op": "adjust", "seat": "E", "item": item, "delta": 1,
                                      "reason": "miscount"})

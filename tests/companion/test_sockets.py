@@ -11,18 +11,18 @@ from tests.waiting import PATIENCE, wait_for
 
 def seat_token(app, game_id, seat):
     service = context.of(app).service
-    return service.claim_seat(game_id, seat, service.store.join_codes(game_id)[seat])
+    return service.access.claim_seat(game_id, seat, service.store.join_codes(game_id)[seat])
 
 
 def host_token(app, game_id):
-    return context.of(app).service.new_host_token(game_id)
+    return context.of(app).service.access.new_host_token(game_id)
 
 
 @pytest.fixture
 def table(app, client, live):
     """A game with table, host and one spy per seat connected."""
     game_id = create_game(client)
-    table_token = context.of(app).service.new_table_token(game_id)
+    table_token = context.of(app).service.access.new_table_token(game_id)
     spies = {"table": Spy(live.url, {"role": "table", "game": game_id, "lang": "en",
                                       "table_token": table_token}),
              "host": Spy(live.url, {"role": "host", "game": game_id,

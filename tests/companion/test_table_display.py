@@ -94,7 +94,7 @@ def test_table_display_picks_the_revealed_event_card(games_app):
     advance_to(service, game_id, "reveal_event", rnd)  # the next round: one card is out
     server = LiveServer(games_app)
     table = Spy(server.url, {"role": "table", "game": game_id, "lang": "pl",
-                                     "table_token": service.new_table_token(game_id)})
+                                     "table_token": service.access.new_table_token(game_id)})
     try:
         assert table.got_view.wait(PATIENCE)
         view = table.views[-1]

@@ -1,4 +1,4 @@
-"""The hardware belongs to the game at the table (GameService.at_table): two games in play,
+"""The hardware belongs to the game at the table (AccessService.at_table): two games in play,
 the table moved between them by the host, a real dice reader (the emulator over a pty) and
 real Socket.IO clients. Readings go to the game at the table only, and every screen of the
 other game says where the camera and dice are and how to move them; the choice survives a
@@ -18,7 +18,7 @@ PLAYERS = [{"seat": s, "name": n} for s, n in zip("NESW", ("Anna", "Bruno", "Chi
 
 
 def seat_spy(url, service, game_id, seat, lang="en") -> Spy:
-    token = service.claim_seat(game_id, seat, service.store.join_codes(game_id)[seat])
+    token = service.access.claim_seat(game_id, seat, service.store.join_codes(game_id)[seat])
     return Spy(url, {"role": "seat", "game": game_id, "lang": lang, "token": token})
 
 
@@ -33,7 +33,7 @@ def test_readings_go_to_the_game_at_the_table_and_the_other_game_says_where(game
     wwe = service.create("wwe", {"players": PLAYERS, "seed": 5}, "2468")
     play_live_to_tax(service, wwe)
     mon = service.create("monasterium", {"players": PLAYERS[:2]}, "2468")
-    assert service.at_table() is mon  # the game set up last is the one at the table
+    assert service.access.at_table() is mon  # the game set up last is the one at the table
     wwe_title = wwe.kind.title["en"]
     mon_title = mon.kind.title["en"]
 
@@ -78,17 +78,17 @@ def test_readings_go_to_the_game_at_the_table_and_the_other_game_says_where(game
         # the host of World Without End takes the table, with the word of Monasterium's
         # host (its PIN): without it, or with a wrong one, nothing moves
         host = Spy(server.url, {"role": "host", "game": wwe.id, "lang": "en",
-                                "host_token": service.new_host_token(wwe.id)})
+                                "host_token": service.access.new_host_token(wwe.id)})
         spies.append(host)
         ack = host.sio.call("host", {"op": "take_table"}, timeout=10)
         assert (ack["ok"], ack["code"]) == (False, "table_taken"), ack
         assert "Only its host moves them" in ack["message"]
         ack = host.sio.call("host", {"op": "take_table", "pin": "1357"}, timeout=10)
         assert (ack["ok"], ack["code"]) == (False, "wrong_pin"), ack
-        assert service.at_table() is mon
+        assert service.access.at_table() is mon
         ack = host.sio.call("host", {"op": "take_table", "pin": "2468"}, timeout=10)
         assert ack["ok"] is True
-        assert service.at_table() is wwe
+        assert service.access.at_table() is wwe
         back = anna.wait_for(lambda v: v["hardware"]["dice"]["state"] == "ok")
         assert back["hardware"]["table"]["here"] is True and not back["hardware"]["table"][
             "message"]
@@ -110,7 +110,7 @@ def test_readings_go_to_the_game_at_the_table_and_the_other_game_says_where(game
     # the choice is on disk: a restart keeps the table where the host put it
     again = create_app({"DATA_DIR": app.config["DATA_DIR"], "TESTING": True})
     try:
-        assert context.of(again).service.at_table().id == wwe.id
+        assert context.of(again).service.access.at_table().id == wwe.id
     finally:
         context.of(again).service.store.close()
 
@@ -121,11 +121,11 @@ def test_a_refused_move_changes_nothing(games_app):
     second = service.create("wwe", {"players": PLAYERS, "seed": 6}, "2468")
     service.end(first.id)
     try:
-        service.move_table(first.id)
+        service.access.move_table(first.id)
     except Exception as exc:  # noqa: BLE001 (the refusal's code is what matters)
         assert getattr(exc, "code", None) == "game_closed"
     else:
         raise AssertionError("a finished game was put at the table")
-    assert service.at_table() is second
+    assert service.access.at_table() is second
     service.end(second.id)
-    assert service.at_table() is None and service.current() is None  # nothing guessed
+    assert service.access.at_table() is None and service.access.current() is None  # nothing guessed

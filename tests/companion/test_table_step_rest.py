@@ -23,7 +23,7 @@ def test_the_table_draws_the_rest_of_the_round_preparation_in_one_tap(games_live
     service = context.of(app).service
     live = service.create("pillars", {"players": PLAYERS, "start_seat": "N"}, "2468")
     table = Spy(server.url, {"role": "table", "game": live.id, "lang": "de",
-                             "table_token": service.new_table_token(live.id)})
+                             "table_token": service.access.new_table_token(live.id)})
     anna = seat_spy(server.url, service, live.id, "N")
     try:
         first = table.wait_for(lambda v: prep_step(v) is not None)
@@ -64,7 +64,7 @@ def test_the_host_page_draws_the_rest_too(games_live):
     service = context.of(app).service
     live = service.create("pillars", {"players": PLAYERS[:2], "start_seat": "E"}, "2468")
     host = Spy(server.url, {"role": "host", "game": live.id, "lang": "it",
-                            "host_token": service.new_host_token(live.id)})
+                            "host_token": service.access.new_host_token(live.id)})
     try:
         step = prep_step(host.wait_for(lambda v: prep_step(v) is not None))
         assert step["rest_text"] and step["done"] == 0 and step["of"] >= 2

@@ -35,7 +35,7 @@ def test_a_new_game_takes_the_camera_from_a_game_in_play_only_with_its_hosts_pin
     app = make_app(tmp_path)
     service = context.of(app).service
     first = create_game(app.test_client(), pin="1111")  # the table was free: it went there
-    assert service.at_table().id == first
+    assert service.access.at_table().id == first
     other = app.test_client()  # anyone else on the Wi-Fi
     form = other.get("/new").get_data(as_text=True)
     assert 'id="at_table_later" name="at_table" value="later" checked' in form
@@ -45,7 +45,7 @@ def test_a_new_game_takes_the_camera_from_a_game_in_play_only_with_its_hosts_pin
     for pin, code in ((None, "Only its host moves them"), ("9999", "The PIN is wrong")):
         refused = new_game(other, "now", pin)
         assert refused.status_code == 400 and code in refused.get_data(as_text=True)
-        assert game_count(app) == 1 and service.at_table().id == first
+        assert game_count(app) == 1 and service.access.at_table().id == first
     # in German too
     refused = new_game(other, "now", lang="de")
     assert "Nur ihr Gastgeber" in refused.get_data(as_text=True)
@@ -53,15 +53,15 @@ def test_a_new_game_takes_the_camera_from_a_game_in_play_only_with_its_hosts_pin
     # "later": the new game is made, the camera stays
     later = new_game(other, "later")
     assert later.status_code == 303 and game_count(app) == 2
-    assert service.at_table().id == first
+    assert service.access.at_table().id == first
     # a request that does not say never takes a table that is not free
-    assert new_game(other, None).status_code == 303 and service.at_table().id == first
+    assert new_game(other, None).status_code == 303 and service.access.at_table().id == first
 
     # "now" with the first game's PIN: it moves
     taken = new_game(other, "now", "1111")
     assert taken.status_code == 303
     made = taken.headers["Location"].rsplit("/", 1)[-1]
-    assert service.at_table().id == made
+    assert service.access.at_table().id == made
 
     # the browser that is the host of the game at the table needs no PIN
     host = app.test_client()
@@ -70,7 +70,7 @@ def test_a_new_game_takes_the_camera_from_a_game_in_play_only_with_its_hosts_pin
     assert 'id="table_pin"' not in form
     moved = new_game(host, "now")
     assert moved.status_code == 303
-    assert service.at_table().id == moved.headers["Location"].rsplit("/", 1)[-1]
+    assert service.access.at_table().id == moved.headers["Location"].rsplit("/", 1)[-1]
     service.store.close()
 
 
@@ -85,7 +85,7 @@ def test_once_the_game_at_the_table_has_ended_the_camera_is_free(tmp_path):
     assert 'id="at_table_now" name="at_table" value="now" checked' in form
     taken = new_game(other, "now")
     assert taken.status_code == 303
-    assert service.at_table().id == taken.headers["Location"].rsplit("/", 1)[-1]
+    assert service.access.at_table().id == taken.headers["Location"].rsplit("/", 1)[-1]
     service.store.close()
 
 
@@ -94,18 +94,18 @@ def test_pairing_a_tv_moves_the_camera_only_from_a_free_table(tmp_path):
     service = context.of(app).service
     first = create_game(app.test_client(), pin="1111")
     second = create_game(app.test_client(), pin="2222")  # made while the first plays
-    assert service.at_table().id == first
+    assert service.access.at_table().id == first
     pair(app, app.test_client(), second)  # the second game's TV, through its link
-    assert service.at_table().id == first
+    assert service.access.at_table().id == first
     # the second game's host pairs this device: it is not the first game's host
     host = app.test_client()
     host.post(f"/host/{second}/login", data={"csrf_token": csrf(host), "pin": "2222"})
     host.post(f"/host/{second}/pair-here", data={"csrf_token": csrf(host)})
-    assert service.at_table().id == first
+    assert service.access.at_table().id == first
     # a browser that is the host of both: the camera follows its word
     host.post(f"/host/{first}/login", data={"csrf_token": csrf(host), "pin": "1111"})
     host.post(f"/host/{second}/pair-here", data={"csrf_token": csrf(host)})
-    assert service.at_table().id == second
+    assert service.access.at_table().id == second
     service.store.close()
 
 
@@ -120,7 +120,7 @@ def test_an_expired_pairing_link_says_so_and_where_the_host_makes_a_new_one(tmp_
     app = make_app(tmp_path)
     service = context.of(app).service
     game = create_game(app.test_client())
-    codes = [service.new_table_pairing(game) for _ in range(2)]
+    codes = [service.access.new_table_pairing(game) for _ in range(2)]
     age_pairing_codes(tmp_path, 11)
     tv = app.test_client()
     page = tv.get(f"/table/{game}/pair?code={codes[0]}", headers={"Host": "192.0.2.7:8000"})

@@ -36,7 +36,7 @@ def host_client(app, game_id: str):
     client = app.test_client()
     token = csrf(client)
     client.set_cookie(HOST_COOKIE.format(game_id),
-                      context.of(app).service.new_host_token(game_id))
+                      context.of(app).service.access.new_host_token(game_id))
     return client, token
 
 
@@ -65,7 +65,7 @@ def wwe(games_live):
 def test_a_seats_action_with_a_lone_surrogate_is_refused(wwe, caplog):
     app, server, game_id = wwe
     service = context.of(app).service
-    token = service.claim_seat(game_id, "N", service.store.join_codes(game_id)["N"])
+    token = service.access.claim_seat(game_id, "N", service.store.join_codes(game_id)["N"])
     phone = Spy(server.url, {"role": "seat", "game": game_id, "token": token, "lang": "de"})
     try:
         card = service.get(game_id).state["players"]["N"]["hand"][0]
@@ -86,7 +86,7 @@ def test_the_hosts_adjust_reason_with_a_lone_surrogate_is_refused(wwe, caplog):
     app, server, game_id = wwe
     service = context.of(app).service
     host = Spy(server.url, {"role": "host", "game": game_id,
-                            "host_token": service.new_host_token(game_id)})
+                            "host_token": service.access.new_host_token(game_id)})
     try:
         for reason in (LONE, "a\x00b", "bell\x07"):
             ack = host.call("host", {"op": "adjust", "seat": "N", "item": "stone", "delta": 1,

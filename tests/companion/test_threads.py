@@ -39,8 +39,8 @@ def test_camera_sockets_and_previews_at_once_log_no_error_and_leave_nothing(game
     caplog.set_level(logging.WARNING)
     service = context.of(app).service
     game = service.create("wwe", {"players": PLAYERS}, "2468")
-    token = service.claim_seat(game.id, "N", service.store.join_codes(game.id)["N"])
-    host_token = service.new_host_token(game.id)
+    token = service.access.claim_seat(game.id, "N", service.store.join_codes(game.id)["N"])
+    host_token = service.access.new_host_token(game.id)
     settings = resolve({"DATA_DIR": app.config["DATA_DIR"],
                         "CAMERA_SOURCE": "synthetic"})
     camera = wiring.start(settings, service, context.of(app).hardware.changed)
@@ -119,7 +119,7 @@ def test_only_the_sender_thread_builds_and_sends_views(games_live, monkeypatch):
     parts = context.of(app)
     service = parts.service
     game = service.create("wwe", {"players": PLAYERS}, "2468")
-    token = service.claim_seat(game.id, "N", service.store.join_codes(game.id)["N"])
+    token = service.access.claim_seat(game.id, "N", service.store.join_codes(game.id)["N"])
     built, sent = set(), set()
     build = views.build
 

@@ -21,7 +21,7 @@ def seat_spies(server, service, game_id: str, seats) -> dict:
     """A real socket for each seat, its phone signed in with the seat's join code."""
     codes = service.store.join_codes(game_id)
     return {seat: Spy(server.url, {"role": "seat", "game": game_id,
-                                   "token": service.claim_seat(game_id, seat, codes[seat])})
+                                   "token": service.access.claim_seat(game_id, seat, codes[seat])})
             for seat in seats}
 
 
@@ -46,7 +46,7 @@ def test_turning_card_preview_goes_to_everyone_then_clears(games_live):
     prompt = advance_to(service, game_id, "orient_event", random.Random(5))
     spies = seat_spies(server, service, game_id, ("N", "E", "S", "W"))
     spies["table"] = Spy(server.url, {"role": "table", "game": game_id,
-                                      "table_token": service.new_table_token(game_id)})
+                                      "table_token": service.access.new_table_token(game_id)})
     try:
         other = next(s for s in ("N", "E", "S", "W") if s != prompt.seat)
         assert spies[other].call("preview", turn(1))["code"] == "not_your_turn"
@@ -113,10 +113,10 @@ def test_host_correction_is_an_engine_action_in_the_log(games_live):
     app, server = games_live
     service = context.of(app).service
     game_id = new_wwe_game(app.test_client(), ("N", "E"))
-    token = service.claim_seat(game_id, "N", service.store.join_codes(game_id)["N"])
+    token = service.access.claim_seat(game_id, "N", service.store.join_codes(game_id)["N"])
     phone = Spy(server.url, {"role": "seat", "game": game_id, "token": token})
     host = Spy(server.url, {"role": "host", "game": game_id,
-                            "host_token": service.new_host_token(game_id)})
+                            "host_token": service.access.new_host_token(game_id)})
     try:
         stone = phone.wait_version(0)["view"]["private"]["resources"]["stone"]
         ack = host.call("host", {"op": "adjust", "seat": "N", "item": "stone", "delta": 2,
@@ -147,7 +147,7 @@ def test_the_table_display_cannot_correct_and_a_viewer_cannot_act(games_live):
     game_id = new_wwe_game(app.test_client(), ("N", "E", "S", "W"))
     prompt = advance_to(service, game_id, "play_card", random.Random(2))
     table = Spy(server.url, {"role": "table", "game": game_id,
-                             "table_token": service.new_table_token(game_id)})
+                             "table_token": service.access.new_table_token(game_id)})
     viewer = Spy(server.url, {"role": "viewer", "game": game_id})
     with pytest.raises(socketio.exceptions.ConnectionError):  # no table secret
         Spy(server.url, {"role": "table", "game": game_id})
@@ -210,7 +210,7 @@ def test_refusals_tell_the_host_and_the_table_no_seat_s_counts(games_live):
     game_id = new_wwe_game(app.test_client(), ("N", "E"))
     gold = service.get(game_id).state["players"]["E"]["res"]["gold"]
     host = Spy(server.url, {"role": "host", "game": game_id,
-                            "host_token": service.new_host_token(game_id)})
+                            "host_token": service.access.new_host_token(game_id)})
     try:
         ack = host.call("host", {"op": "adjust", "seat": "E", "item": "gold", "delta": -1000,
                                  "reason": "probe"})

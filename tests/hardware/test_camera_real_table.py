@@ -239,7 +239,7 @@ def test_zones_given_after_the_cards_were_laid_place_them_without_a_move():
     recognizer = Recognizer()  # no zones yet
     events, _ = play(frames[:20], recognizer)
     assert kinds(events) == [("Appeared", None)] * 2
-    recognizer.zones = ZoneMap(DEMO_ZONES)
+    recognizer.use_zones(ZoneMap(DEMO_ZONES))
     events, modes = play(frames[20:], recognizer)
     assert sorted(kinds(events)) == [("MovedZone", "centre"), ("MovedZone", "seat:W")]
     assert events[0][0] == 0 and modes[0] == "skip"

@@ -40,7 +40,7 @@ def server(tmp_path_factory):
     service = context.of(app).service
     wwe = service.create("wwe", {"players": PLAYERS}, PIN, to_table=False)
     pillars = service.create("pillars", {"players": PLAYERS}, PIN)
-    assert service.at_table() is pillars
+    assert service.access.at_table() is pillars
     games = {"wwe": wwe.id, "pillars": pillars.id}
     service.store.close()
     log = tmp_path_factory.mktemp("campagelog") / "server.log"

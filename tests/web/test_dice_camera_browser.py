@@ -200,7 +200,7 @@ def reading_server(tmp_path_factory):
     live = service.create("monasterium", {"players": [{"seat": "N", "name": "Anna"},
                                                       {"seat": "E", "name": "Bruno"}],
                                           "start_seat": "N"}, PIN)
-    made = (live.id, service.new_table_token(live.id), service.store.join_codes(live.id))
+    made = (live.id, service.access.new_table_token(live.id), service.store.join_codes(live.id))
     service.store.close()
     log = tmp_path_factory.mktemp("dicecamreadinglog") / "server.log"
     env = {k: v for k, v in os.environ.items() if not k.startswith("COMPANION_")}

@@ -45,11 +45,11 @@ def server(tmp_path_factory):
     done = service.create("monasterium", {"players": PLAYERS[:2], "seed": 3}, "2468")
     play_to(service, done, lambda m, s: m.is_over(s), seed=3)
     playing = service.create("wwe", {"players": PLAYERS}, PIN)
-    assert service.at_table() is playing
-    codes = [service.new_table_pairing(playing.id) for _ in range(3)]
+    assert service.access.at_table() is playing
+    codes = [service.access.new_table_pairing(playing.id) for _ in range(3)]
     # a game of its own for more expired links (a device gets 5 failed pairings a minute)
     other = service.create("pillars", {"players": PLAYERS}, "2468", to_table=False)
-    codes += [service.new_table_pairing(other.id) for _ in range(2)]
+    codes += [service.access.new_table_pairing(other.id) for _ in range(2)]
     service.store.close()
     made = (datetime.now(UTC) - timedelta(minutes=11)).isoformat()
     with sqlite3.connect(data / "companion.sqlite3") as db:

@@ -69,8 +69,9 @@ def tables(tmp_path_factory):
         live = service.create("wwe" if game == "webkit" else game,
                               {"players": players, "seed": 5}, PIN, to_table=False)
         play_to(service, live, dario_owes, seed=3)
-        out[game] = (live.id, service.new_table_pairing(live.id) if game == "webkit"
-                     else service.new_table_token(live.id), service.store.join_codes(live.id))
+        out[game] = (live.id, service.access.new_table_pairing(live.id) if game == "webkit"
+                     else service.access.new_table_token(live.id),
+                     service.store.join_codes(live.id))
     service.store.close()
     log = tmp_path_factory.mktemp("nophonelog") / "server.log"
     with running_server(data, log, "--no-hardware", "--threads", "40") as base:

@@ -67,7 +67,7 @@ def server(tmp_path_factory):
                 seats, ("Anna", "Bruno"), strict=True)], "seed": 4}, PIN, to_table=False)
             if game == "pillars":
                 play_to(service, live, lambda m, s: s["phase"] == "draft", seed=4)
-            made[game].append((live.id, service.new_table_token(live.id),
+            made[game].append((live.id, service.access.new_table_token(live.id),
                                service.store.join_codes(live.id)))
     with app.test_request_context("/"):
         forms = {(game, lang): expected(game, lang) for game in GAMES for lang in LANGS}

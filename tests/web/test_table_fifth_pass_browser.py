@@ -111,12 +111,13 @@ def server(tmp_path_factory):
     for label, record in (("pillars", pillars_draft()), ("wwe1", wwe_round_one()),
                           ("wwe2", wwe_round_two())):
         live = service.import_record(record, RECORD_PIN)
-        games[label] = (live.id, service.new_table_token(live.id),
+        games[label] = (live.id, service.access.new_table_token(live.id),
                         service.store.join_codes(live.id))
     mona = service.create("monasterium", {"players": [{"seat": "N", "name": "Uwe"},
                                                       {"seat": "S", "name": "Eva"}],
                                           "seed": 3}, PIN, to_table=False)
-    games["mona"] = (mona.id, service.new_table_token(mona.id), service.store.join_codes(mona.id))
+    games["mona"] = (mona.id, service.access.new_table_token(mona.id),
+                     service.store.join_codes(mona.id))
     service.store.close()
     log = tmp_path_factory.mktemp("fifth69log") / "server.log"
     with running_server(data, log, "--threads", "20") as base:

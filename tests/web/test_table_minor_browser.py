@@ -100,13 +100,13 @@ def server(tmp_path_factory):
     service = context.of(app).service
     games = {}
     ralph = service.import_record(ralph_first(), RECORD_PIN)
-    games["ralph"] = (ralph.id, service.new_table_token(ralph.id),
+    games["ralph"] = (ralph.id, service.access.new_table_token(ralph.id),
                       service.store.join_codes(ralph.id))
     playing = service.import_record(anna_to_play(), RECORD_PIN)
-    games["playing"] = (playing.id, service.new_table_token(playing.id),
+    games["playing"] = (playing.id, service.access.new_table_token(playing.id),
                         service.store.join_codes(playing.id))
     second = service.import_record(second_reveal(), RECORD_PIN)
-    games["second"] = (second.id, service.new_table_token(second.id),
+    games["second"] = (second.id, service.access.new_table_token(second.id),
                        service.store.join_codes(second.id))
     for game in ("pillars", "wwe"):  # their first state: the round's privileges, an event
         seats = service._kinds(game).module.info.seats[:4]
@@ -114,14 +114,14 @@ def server(tmp_path_factory):
             {"seat": s.id, "name": n, "colour": s.colour} for s, n in zip(
                 seats, ("Annaowski", "Bartekowski", "Christineowski", "Dariuszowski"),
                 strict=False)], "seed": 11}, PIN, to_table=False)
-        games[game] = (live.id, service.new_table_token(live.id),
+        games[game] = (live.id, service.access.new_table_token(live.id),
                        service.store.join_codes(live.id))
     players = [{"seat": "N", "name": "Uwe"}, {"seat": "S", "name": "Eva"}]
     done = service.create("monasterium", {"players": players, "seed": 3}, PIN)
-    assert service.at_table() is done
+    assert service.access.at_table() is done
     play_to(service, done, lambda module, state: module.is_over(state), seed=3)
-    assert service.at_table() is None
-    games["done"] = (done.id, service.new_table_token(done.id), {})
+    assert service.access.at_table() is None
+    games["done"] = (done.id, service.access.new_table_token(done.id), {})
     service.store.close()
     log = tmp_path_factory.mktemp("minor46log") / "server.log"
     with running_with_simulated_hardware(data, log, "20") as base:

@@ -51,9 +51,9 @@ def tables(tmp_path_factory):
     result = level.row["result"]
     assert result[0]["vp"] == result[1]["vp"] and result[0]["rank"] == result[1]["rank"] == 1
     running = service.create("monasterium", {"players": PLAYERS[:2]}, PIN, to_table=False)
-    made = {"early": (early.id, service.new_table_token(early.id)),
-            "level": (level.id, service.new_table_token(level.id)),
-            "webkit": (early.id, service.new_table_pairing(early.id)), "host": running.id}
+    made = {"early": (early.id, service.access.new_table_token(early.id)),
+            "level": (level.id, service.access.new_table_token(level.id)),
+            "webkit": (early.id, service.access.new_table_pairing(early.id)), "host": running.id}
     service.store.close()
     log = tmp_path_factory.mktemp("tielog") / "server.log"
     with running_server(data, log, "--no-hardware", "--threads", "40") as base:

@@ -73,7 +73,7 @@ def server(tmp_path_factory):
         (owes,) = {st.who for st in steps_of(live.kind.module, live.state)}
         other = next(s for s in live.seats if s != owes)
         made[label] = (live.id, owes, other, service.store.join_codes(live.id),
-                       service.new_table_token(live.id))
+                       service.access.new_table_token(live.id))
     service.store.close()
     log = tmp_path_factory.mktemp("turnowedlog") / "server.log"
     with running_server(data, log, "--no-hardware", "--threads", "30") as base:

@@ -151,10 +151,10 @@ def server(tmp_path_factory):
                    for s, n in zip(seats, NAMES, strict=False)]
         live = service.create(game, {"players": players, "seed": 11}, PIN, to_table=False)
         play_to(service, live, until, seed=11)
-        games[label] = (live.id, service.new_table_token(live.id))
+        games[label] = (live.id, service.access.new_table_token(live.id))
     players = [{"seat": s, "name": n} for s, n in zip("NE", NAMES, strict=False)]
     holder = service.create("monasterium", {"players": players}, PIN)
-    assert service.at_table() is holder
+    assert service.access.at_table() is holder
     service.store.close()
     log = tmp_path_factory.mktemp("tvwholelog") / "server.log"
     with running_with_simulated_hardware(data, log, "30") as base:

@@ -70,7 +70,7 @@ def tables(tmp_path_factory):
     out = {}
     for game in ("wwe", "pillars", "monasterium"):
         live = service.create(game, {"players": PLAYERS}, PIN)
-        out[game] = (live.id, service.new_table_pairing(live.id),
+        out[game] = (live.id, service.access.new_table_pairing(live.id),
                      service.store.join_codes(live.id))
     service.store.close()
     log = tmp_path_factory.mktemp("webkitlog") / "server.log"
@@ -203,7 +203,7 @@ def served_record(tmp_path_factory, name: str, record: dict, pin: str):
     app = create_app({"DATA_DIR": str(data), "TESTING": True})
     service = context.of(app).service
     live = service.import_record(record, pin)
-    made = (live.id, service.new_table_pairing(live.id), service.store.join_codes(live.id))
+    made = (live.id, service.access.new_table_pairing(live.id), service.store.join_codes(live.id))
     service.store.close()
     log = tmp_path_factory.mktemp(name + "log") / "server.log"
     with running_server(data, log, "--no-hardware", "--threads", "20") as base:
