@@ -59,7 +59,7 @@ run: $(STAMP)
 test: $(STAMP) system-packages
 	$(BIN)/pip install --quiet --no-deps -e tests/plugins/toygame  # a game plug-in from outside
 	$(BIN)/ruff check .
-	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup --durations=25
 
 # Python 3.13 (Trixie): the engine, companion and hardware tests, but the long random-play and
 # contract runs (marked slow): their rules code is the one 3.11 ran in full just before.
