@@ -146,6 +146,7 @@ def served(tmp_path_factory):
     server.kill()
 
 
+@pytest.mark.heavy
 def test_300_slow_connections_leave_the_table_its_way_in(served):
     """Planted fault: with gunicorn's own gthread worker (serve.py's worker_class back to
     "gthread"), the half-sent requests hold every thread and /healthz times out."""

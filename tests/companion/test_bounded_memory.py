@@ -35,7 +35,7 @@ def test_an_lru_never_holds_more_than_its_size_and_drops_the_least_used():
         LRU(0)
 
 
-@pytest.mark.parametrize("game", ["wwe", "toy"])
+@pytest.mark.parametrize("game", [pytest.param("wwe", marks=pytest.mark.heavy), "toy"])
 def test_a_long_game_keeps_its_caches_within_their_sizes(tmp_path, monkeypatch, game):
     """A small text cache (evicting all the time) and the log window's translations: the
     views equal the uncached ones at every step, and neither cache outgrows its bound."""

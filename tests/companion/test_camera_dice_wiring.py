@@ -9,6 +9,7 @@ import json
 from dataclasses import replace
 
 import numpy as np
+import pytest
 
 from companion import context
 from companion.server.settings import DiceSettings
@@ -110,6 +111,7 @@ def roll_device(view) -> dict:
     return step["devices"][0]
 
 
+@pytest.mark.heavy
 def test_a_camera_roll_is_handed_on_as_a_serial_one(games_live):
     app, server = games_live
     service = context.of(app).service
@@ -241,6 +243,7 @@ class FullResolution(FrameSource):
         return self.sharp[y0:y1, x0:x1]
 
 
+@pytest.mark.heavy
 def test_the_reader_gets_the_trays_crop_from_the_source(tmp_path):
     """The wiring hands the reader the tray's crop: from the source's full-resolution stream
     when it offers one (colour, sharper), else from the grey frame itself."""

@@ -17,6 +17,7 @@ from companion.box.catalog import load_catalog
 from companion.wiring.demo_faces import paste
 from hardware.camera.source_base import FrameSource
 
+pytestmark = pytest.mark.heavy  # minutes of synthetic frames (make test313 leaves it out)
 USUAL = (1280, 720)
 CARD_PX = 90  # the card's width in the frame (flat table px, about the same in the view)
 

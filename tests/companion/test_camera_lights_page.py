@@ -38,6 +38,7 @@ def optics_line(client, game: str, lang: str, wanted: str) -> str:
     return wait_for(page, timeout=240, what=f"{wanted!r} on the camera page")
 
 
+@pytest.mark.heavy
 def test_the_page_says_set_50_hz_and_keeps_the_setting(lit_app, tmp_path):
     """Set to 60 Hz under 50 Hz lights: bands, and the page says to set 50 Hz (Polish and
     German); saving 50 writes camera.mains_hz (other keys kept), restarts rpicam-vid with

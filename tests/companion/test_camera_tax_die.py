@@ -8,6 +8,7 @@ not read (it is tapped in as before); an unsure reading is asked of the rolling 
 from __future__ import annotations
 
 import cv2
+import pytest
 
 from companion import context
 from companion.server.settings import DiceSettings
@@ -70,6 +71,7 @@ def teach(client, headers, game_id, camera, faces) -> None:
         assert answer["ok"], answer
 
 
+@pytest.mark.heavy
 def test_the_taught_tax_die_is_read_and_recorded_as_the_tax_roll(games_live):
     app, server, service, live, handle, camera = at_tax(games_live)
     client = app.test_client()
@@ -120,6 +122,7 @@ def test_the_taught_tax_die_is_read_and_recorded_as_the_tax_roll(games_live):
             spy.close()
 
 
+@pytest.mark.heavy
 def test_a_forgotten_face_makes_the_camera_leave_the_die_to_the_table(games_live):
     """The deck page's change reaches the running camera (`companion.catalog_changed`)."""
     app, _server, service, live, handle, camera = at_tax(games_live)

@@ -197,6 +197,7 @@ def rolled(view: dict) -> int:
     return sum(entry["type"] == "rolled" for entry in view["log"])
 
 
+@pytest.mark.heavy
 def test_the_camera_roll_waits_for_the_untaught_die_from_the_roller_only(mixed):
     """Ann throws: the camera reads the pip die, the roll waits for the gem die, which only
     Ann's phone asks for; Bob (Polish) is refused in Polish; Ann's face completes the roll,

@@ -100,8 +100,9 @@ def running_with_simulated_hardware(data: Path, log_path: Path, threads: str) ->
         yield base
 
 
-@pytest.fixture(scope="module")
-def browser():
+@pytest.fixture(scope="session")
+def chromium():
+    """One chromium for the whole run: starting it costs seconds, a context costs little."""
     if not os.path.exists(CHROMIUM):
         pytest.skip("chromium is not installed (tests/install-system-packages.sh)")
     playwright_api = pytest.importorskip("playwright.sync_api")
@@ -109,6 +110,17 @@ def browser():
         b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield b
         b.close()
+
+
+@pytest.fixture(scope="module")
+def browser(chromium):
+    """The run's chromium for one test module: the contexts (pages, cookies, storage) the
+    module opened are closed at its end, as if it had had a browser of its own."""
+    before = set(chromium.contexts)
+    yield chromium
+    for context in chromium.contexts:
+        if context not in before:
+            context.close()
 
 
 def pair_here(page, base: str, game_id: str, query: str = "") -> None:
