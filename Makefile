@@ -84,10 +84,10 @@ firmware: $(STAMP) system-packages
 
 # The appliance's stack on arm64 under qemu (Bookworm and Trixie roots, cached outside the
 # clone), every answer compared with this machine's (tests/arm64/check.py; ARM64_ARGS=--short
-# is CI's form).
+# is CI's form). PYTHON313, where found, writes the app's bytecode for Trixie's Python.
 ARM64_ARGS ?=
 arm64-check: $(STAMP) system-packages
-	$(BIN)/python tests/arm64/check.py $(ARM64_ARGS)
+	PYTHON313="$(PYTHON313)" $(BIN)/python tests/arm64/check.py $(ARM64_ARGS)
 
 clean:
 	rm -rf $(VENV) $(VENV313) build *.egg-info .pytest_cache .ruff_cache

@@ -29,7 +29,8 @@ command -v openssl >/dev/null || need+=(openssl)
 # install.sh run for real in a clean Debian root (tests/deploy/test_chroot_install.py).
 command -v debootstrap >/dev/null || need+=(debootstrap)
 # The appliance's stack on arm64 (make arm64-check): arm64 programs run through qemu.
-command -v qemu-aarch64-static >/dev/null || need+=(qemu-user-static)
+command -v qemu-aarch64-static >/dev/null || command -v qemu-aarch64 >/dev/null \
+    || need+=(qemu-user-static)  # Trixie: transitional, brings qemu-user's static qemu-aarch64
 if [ ${#need[@]} -gt 0 ]; then
     if [ "$(id -u)" -ne 0 ]; then
         echo "missing system packages: ${need[*]} (run as root or install them)" >&2

@@ -6,7 +6,7 @@
 # unpacked with dpkg-deb (no maintainer scripts run), and each arm64 program is started
 # as `qemu-aarch64-static -L ROOT ROOT/...`.
 #
-#   [HOST_PYTHON=python] bash tests/arm64/build_root.sh SUITE LOCK CACHE
+#   [HOST_PYTHON=python] [QEMU=qemu-aarch64-static] bash tests/arm64/build_root.sh SUITE LOCK CACHE
 #
 # Prints the virtualenv's path on its last line. Both steps are cached in CACHE (outside
 # the checkout): the root by suite and package list, the virtualenv inside it by the
@@ -36,7 +36,9 @@ retry() {  # retry CMD...: three tries, 20 s apart
     return 1
 }
 
-command -v qemu-aarch64-static >/dev/null || {
+# qemu-aarch64-static on Bookworm, qemu-aarch64 (static too) from Trixie on; QEMU overrides
+qemu=${QEMU:-$(command -v qemu-aarch64-static || command -v qemu-aarch64 || true)}
+[ -n "$qemu" ] || {
     echo "qemu-aarch64-static is missing (tests/install-system-packages.sh installs it)" >&2; exit 1; }
 mkdir -p "$cache"
 exec 9>"$cache/.lock-$suite"
@@ -66,7 +68,7 @@ if [ ! -e "$root/.complete" ]; then
 fi
 
 py=$root/usr/bin/python3
-run() { qemu-aarch64-static -L "$root" "$@"; }
+run() { "$qemu" -L "$root" "$@"; }
 lockhash=$(sha256sum "$lock" | cut -c1-16)
 venv=$root/opt/venv-$lockhash
 if [ ! -e "$venv/.complete" ]; then

@@ -53,6 +53,9 @@ SCORE = 0.01  # scores (similarities, 0-1) may differ this much
 ANGLE = 0.5  # degrees: a QR symbol's angle
 NEAR = {"corners": PIXEL, "centre": PIXEL, "side": PIXEL, "score": SCORE, "angle": ANGLE}
 QEMU_TIMEOUT = 3600
+# Bookworm's qemu-user-static names it so; from Trixie on, qemu-user's static binary is
+# plain qemu-aarch64 (qemu-user-static a transitional package, the -static names dropped).
+QEMU = shutil.which("qemu-aarch64-static") or shutil.which("qemu-aarch64")
 # The check's own planted fault (each run, on the first release): the dice reader's pips
 # must sit 8x nearer their place on the arm64 side only, on a few trays; the comparison
 # must list what that changes, or it could not see a real difference either.
@@ -186,7 +189,7 @@ class Arm64:
         self.root = venv.parents[1]  # ROOT/opt/venv-<lock>
 
     def command(self, *args: str) -> list[str]:
-        return ["qemu-aarch64-static", "-L", str(self.root), str(self.venv / "bin" / "python"),
+        return [QEMU, "-L", str(self.root), str(self.venv / "bin" / "python"),
                 *args]
 
     def companion(self, *args: str) -> list[str]:
@@ -204,7 +207,7 @@ def cached(suite: str) -> bool:
 def build(suite: str) -> Path:
     lock = REPO / "deploy" / f"requirements-py{SUITES[suite]}.txt"
     done = run(["bash", str(HERE / "build_root.sh"), suite, str(lock), str(CACHE)],
-               timeout=7200, env=dict(os.environ, HOST_PYTHON=sys.executable))
+               timeout=7200, env=dict(os.environ, HOST_PYTHON=sys.executable, QEMU=QEMU))
     print("".join(line for line in done.stderr.splitlines(True) if line.startswith("###")),
           end="")
     return Path(done.stdout.strip().splitlines()[-1])
@@ -254,6 +257,26 @@ def plant_and_compare(arm: Arm64, x86: dict, folder: Path) -> list[str]:
         print(f"{arm.suite}: planted fault {SELF_TEST} listed as {len(listed)} differences "
               f"in {len(files)} dice files, e.g. {listed[0]}")
     return failed
+
+
+def compile_app(app: Path, arm: Arm64) -> str:
+    """The app's bytecode for the release's Python, made once: each arm64 process would
+    otherwise compile every module under qemu (~110 s of CPU on Trixie's 3.13, whose .pyc
+    the host's 3.11 pip did not write; PYTHONDONTWRITEBYTECODE, set on CI machines, keeps
+    them from being saved). A host Python of the same version (PYTHON313, as the Makefile
+    finds it) writes the very same files in seconds; else the arm64 Python under qemu."""
+    version = f"{SUITES[arm.suite][0]}.{SUITES[arm.suite][1:]}"
+    host = [sys.executable] + [os.environ.get(f"PYTHON{SUITES[arm.suite]}", "")]
+    for python in filter(None, host):
+        try:
+            said = run([python, "-c", "import sys; print('%d.%d' % sys.version_info[:2])"], 60)
+        except (OSError, RuntimeError):
+            continue
+        if said.stdout.strip() == version:
+            run([python, "-m", "compileall", "-q", str(app)], 600)
+            return python
+    run(arm.command("-m", "compileall", "-q", str(app)), env=arm.env())
+    return "the arm64 Python under qemu"
 
 
 def serve_and_play(arm: Arm64, data: Path) -> str:
@@ -361,7 +384,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="only the readers' answers (no imports, replays, serve, doctor)")
     parser.add_argument("--work", type=Path, help="keep the frames and answers here")
     args = parser.parse_args(argv)
-    if not shutil.which("qemu-aarch64-static") or not shutil.which("debootstrap"):
+    if not QEMU or not shutil.which("debootstrap"):
         print("arm64-check needs qemu-user-static and debootstrap "
               "(tests/install-system-packages.sh)", file=sys.stderr)
         return 2
@@ -384,6 +407,10 @@ def main(argv: list[str] | None = None) -> int:
                 venvs[suite] = build(suite)
         with timer("app installed from the checkout"):
             install_app(work / "app")
+        for suite in suites:
+            with timer(f"{suite}: app compiled for its Python"):
+                by = compile_app(work / "app", Arm64(suite, venvs[suite], work / "app"))
+            print(f"{suite}: the app's bytecode written by {by}")
         with timer("frames rendered"):
             shutil.rmtree(work / "frames", ignore_errors=True)
             run([sys.executable, answers, "render", str(work / "frames"), *mode])
