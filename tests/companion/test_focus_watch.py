@@ -152,3 +152,61 @@ def test_the_server_rescans_a_bumped_camera_and_the_host_page_says_so(tmp_path, 
         assert camera.focus_watch.rescans == 1
     finally:
         stop(app)
+
+
+def test_the_setup_guides_focus_button_runs_one_scan_on_the_table(tmp_path, monkeypatch):
+    """A CM3 held at a wrong kept position (3.2 D): the setup guide's state says the lens is
+    one to scan ("scan") and the marker soft; the host's {"op": "focus"} restarts rpicam-vid
+    with one AF scan in the table's window, whose position is kept (1.67 D) and the meter
+    says sharp. Without a Camera Module the same op is a translated 409. Planted fault:
+    the op not calling refocus -> rpicam-vid never restarts with --autofocus-mode auto."""
+    from companion import context
+    from tests.companion.test_host_hardware import login, make, stop
+    from tests.hardware.dice.support import wait_for
+
+    table_scene(tmp_path, monkeypatch)
+    app, live = make(tmp_path, {"camera": {"lens_position": 3.2, "mains_hz": 50}},
+                     CAMERA_SOURCE="rpicam", START_HARDWARE=True)
+    try:
+        client = app.test_client()
+        token = login(client, live.id)
+        url = f"/games/{live.id}/setup"
+
+        def focus():
+            state = client.get(url + ".json").get_json()
+            return state["focus"] if state["focus"] and state["focus"]["sharpness"] else None
+
+        soft = wait_for(focus, timeout=240, what="the meter measuring the marker")
+        assert soft["lens"] == "scan" and not soft["sharp"], soft
+        asked = client.post(url, json={"op": "focus"}, headers={"X-CSRF-Token": token})
+        assert asked.status_code == 200, asked.get_data(as_text=True)
+        wait_for(lambda: "--autofocus-mode auto" in starts(tmp_path)[-1], timeout=120,
+                 what="rpicam-vid restarted with one scan")
+        assert "--autofocus-window" in starts(tmp_path)[-1]
+        config = tmp_path / "data" / "config.json"
+        wait_for(lambda: abs(json.loads(config.read_text())["camera"]["lens_position"]
+                             - TABLE) < 0.06, timeout=120, what="the scan's position kept")
+        wait_for(lambda: (focus() or {}).get("sharp"), timeout=120, what="the meter sharp")
+        assert context.of(app).hardware.camera.focus_watch.rescans == 0  # asked, not its own
+    finally:
+        stop(app)
+
+
+def test_the_focus_button_without_a_camera_module_is_refused(tmp_path):
+    from tests.companion.test_host_hardware import login, make, stop
+
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    image, _ = conditions.frame("harsh_small", 0)
+    cv2.imwrite(str(frames / "0.png"), image)
+    app, live = make(tmp_path, {"camera": {"source": f"folder:{frames}"}}, START_HARDWARE=True)
+    try:
+        client = app.test_client()
+        token = login(client, live.id)
+        refused = client.post(f"/games/{live.id}/setup?lang=de", json={"op": "focus"},
+                              headers={"X-CSRF-Token": token})
+        assert refused.status_code == 409
+        assert refused.get_json()["message"] == ("Diese Kamera hat kein steuerbares Objektiv: "
+                                                 "Dreh ihren Ring von Hand.")
+    finally:
+        stop(app)
