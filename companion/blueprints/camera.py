@@ -104,6 +104,8 @@ def optics_texts(optics: dict | None) -> list[str]:
         focus = text("focus_sharp")
     else:
         focus = text("focus_soft_ring" if optics.get("focus_mode") == "ring" else "focus_soft")
+    if optics.get("rescans"):  # the focus watch's own scans (companion/wiring/focus_watch.py)
+        focus += " " + text("focus_rescanned", n=optics["rescans"])
     mains, exposure = optics.get("mains_hz"), optics.get("exposure_us")
     if not optics.get("banding_measured"):  # just (re)started: nothing to say yet
         return [focus]

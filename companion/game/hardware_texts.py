@@ -35,6 +35,8 @@ MESSAGES: dict[str, str] = {
     "focus_sharp": "Focus: sharp.",
     "focus_soft_ring": "Focus: soft. Turn the lens ring slowly until this says sharp.",
     "focus_soft": "Focus: soft. Focus the camera on the table again.",
+    "focus_rescanned": "The table went soft with nothing over it (the camera bumped?), so the "
+                       "camera focused on it again by itself. Scans of its own so far: {n}.",
     # what the simulated camera would record (the host's camera page)
     "would_card": "Record the card “{card}”.",
     "would_card_for": "Record the card “{card}” for {seat}.",

@@ -240,6 +240,7 @@ class CameraWiring:
         # callables (frame, calibration, source) told every frame (the dice tray's reader),
         # and (image, calibration) drawing on the preview (its tray)
         self.frame_listeners: list = []
+        self.focus_watch = None  # companion/wiring/focus_watch.py, set by `start`
         # callables () -> True while their listener needs every frame even on a still
         # table (the tray while a roll is read: its settler counts still frames)
         self.every_frame: list = []
@@ -330,6 +331,8 @@ class CameraWiring:
         sensor = source.describe()
         # and its focus and flicker (issue 62: doctor, the host page, the setup guide)
         optics = source.optics_status() if sensor else None
+        if optics and self.focus_watch is not None:  # scans it asked for on its own
+            optics["rescans"] = self.focus_watch.rescans
         return {"state": state, "detail": stats["detail"], "fps": stats["fps"],
                 "decode_ms": stats["decode_ms"], "calibration": stats["calibration"], **shown,
                 **({"sensor": sensor} if sensor else {}),
@@ -678,4 +681,8 @@ def start(settings: Settings, service: GameService, changed) -> CameraWiring | N
     wiring.acting = not str(spec).startswith("synthetic")
     wiring.use_zones(info)
     wiring.attach_faces(settings.data_dir)  # before its thread starts: never replaced
+    from companion.wiring.focus_watch import FocusWatch
+
+    wiring.focus_watch = FocusWatch(list(recognizer.marker_positions.values()))
+    wiring.frame_listeners.append(wiring.focus_watch)
     return wiring.start()

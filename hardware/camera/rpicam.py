@@ -346,6 +346,7 @@ class RpicamSource(FrameSource):
         self.lens_position = lens_position  # dioptres the lens is held at; None: scan first
         self.mains_hz = mains_hz  # the room's mains: --flicker-period; None: not set
         self.af_window = af_window  # where a scan measures (fractions of the frame)
+        self.sharp_box: tuple[int, int, int, int] | None = None  # where sharpness is measured
         self.on_focus = on_focus  # called with the dioptres a scan found (kept in settings)
         self.legacy = legacy  # the invocation before issue 62 (no focus, flicker, metadata)
         self.metadata: FrameMetadata | None = None
@@ -462,6 +463,12 @@ class RpicamSource(FrameSource):
         self._restart = True
         return True
 
+    def focus_region(self, af_window, sharp_box) -> None:
+        """The table's region for the next scan (``--autofocus-window``) and the board
+        marker's box for the sharpness doctor and the host page report."""
+        self.af_window = af_window
+        self.sharp_box = sharp_box
+
     def refocus(self) -> bool:
         """Scan again (the owner asked, or the table went soft and stayed so with nothing
         over it): forget the kept position; the child is restarted at the next read (from
@@ -503,7 +510,7 @@ class RpicamSource(FrameSource):
         self.banding.update(gray)
         self._frames_out += 1
         if self._frames_out % SHARPNESS_EVERY == 1:  # 34 ms CPU here: not each frame
-            self.sharpness = edge_sharpness(gray)
+            self.sharpness = edge_sharpness(gray, self.sharp_box)
         return gray
 
     def _lens_moved(self) -> bool:

@@ -79,6 +79,27 @@ def marker_sharpness(gray: np.ndarray, calibration,
     return None if box is None else edge_sharpness(gray, box)
 
 
+def table_window(calibration, width: int, height: int,
+                 positions_mm: list[tuple[float, float]], margin_mm: float = 30.0,
+                 ) -> tuple[float, float, float, float] | None:
+    """The table's calibrated region as rpicam-vid's ``--autofocus-window`` wants it (x, y,
+    w, h as fractions of the frame): the box around the markers' board positions
+    (``positions_mm``, widened by ``margin_mm``) mapped into the image, so a CM3's scan
+    weighs the table and not a hand or a box lid beside it. None while no marker was seen."""
+    if calibration is None or not calibration.from_marker or not positions_mm:
+        return None
+    xs = [x for x, _ in positions_mm]
+    ys = [y for _, y in positions_mm]
+    x0, x1 = min(xs) - margin_mm, max(xs) + margin_mm
+    y0, y1 = min(ys) - margin_mm, max(ys) + margin_mm
+    corners = calibration.to_image([(x0, y0), (x1, y0), (x1, y1), (x0, y1)])
+    left, top = (max(0.0, float(v)) for v in corners.min(axis=0))
+    right, bottom = float(min(width, corners[:, 0].max())), float(min(height, corners[:, 1].max()))
+    if right - left < 0.05 * width or bottom - top < 0.05 * height:
+        return None
+    return (left / width, top / height, (right - left) / width, (bottom - top) / height)
+
+
 class BandingMeter:
     """Feed it each frame (`update`); `flickering` says when the rows ripple frame after
     frame, `ripple` how strongly (the smoothed spread of the row ratio)."""

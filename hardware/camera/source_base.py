@@ -61,6 +61,12 @@ class FrameSource:
         62); None: this source has no lens or exposure of its own to report."""
         return None
 
+    def focus_region(self, af_window: tuple[float, float, float, float] | None,
+                     sharp_box: tuple[int, int, int, int] | None) -> None:
+        """Where the table is, from the calibration: the focus scan's window (fractions of
+        the frame) and the box its sharpness is measured in (the board marker's edges).
+        A source without a lens of its own ignores it."""
+
     def refocus(self) -> bool:
         """Focus on the table once more (a lens it drives); False: no lens of its own."""
         return False
