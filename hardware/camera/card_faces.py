@@ -58,12 +58,21 @@ COLOUR_FLOOR = 0.05  # mean squared colour (fine units) of a face colourful enou
 COLOUR_GAIN = (0.3, 1.5)  # the colour strengths of a card against its face, fitted
 BLURS = (0.0, 0.5, 1.0)  # px (of the fine pattern): blurs of the taught faces tried
 WEIGHT_FLOOR = 0.02  # of the largest: where two faces differ less, the comparison skips
+TWIN = 0.45  # taught faces scoring this alike each other (coarse): never told apart by margin
+INK_APART = 0.15  # two faces whose ink differs by this share of the larger have an ink vote
+INK_LEAN = 0.25  # ... and a card whose ink leans this far to the loser is not named
+INK_PAPER = 75  # percentile of a card's grey taken for its paper
 ALIKE_STEP = 20  # px: card widths within a step share one too_alike answer
 ALIKE_SAFETY = 2.0  # too_alike and turn_alike: margins this many times the table's
 HALF_TURN_ALIKE = 0.1  # a face this close to itself turned half round: its turn is not known
 SEEN_BLUR, SEEN_NOISE, SEEN_JPEG = 0.9, 4.0, 75  # ... and the camera they imagine
 MIN_CARD_PX = 40  # the shortest side of a card find_cards looks for
-ASPECT = (0.5, 0.95)  # short side over long side of what find_cards takes for a card
+ASPECT = (0.4, 0.95)  # short side over long side of what find_cards takes for a card (a
+# card at the far edge of a table seen from its near edge: foreshortened to 0.45)
+SPLIT_COVER = 0.8  # an outline this much covered by two or more card outlines inside it:
+# cards touching, taken together for one (a dark seam between them), not a card
+WORK_PX = 1080  # px: the shorter side find_cards works at (a bigger frame is brought down)
+GAP_DARKER = 40  # grey levels: an outline darker than all round it by this: a gap between cards
 MAX_SHARE = 0.6  # the longest card find_cards takes, of the frame's shorter side
 SNAP_PX = 5  # px either side of an outline where find_cards looks for the card's edge
 SNAP_TURN = 0.05  # sine of the most a snapped side may turn from the outline's (3 degrees)
@@ -129,6 +138,16 @@ def _chroma_centre(ab: np.ndarray) -> np.ndarray:
     return flat[cut:len(flat) - cut].mean(axis=0)
 
 
+def _ink(card: np.ndarray) -> float:
+    """The card's share of ink: how much darker than its own paper (``INK_PAPER``
+    percentile) it is, on average. A mean, so blur and the card's size in the frame barely
+    move it: stripes too fine to be seen at the table still darken a shape more than its
+    outline alone does, a third shape more than two, a solid fill far more."""
+    grey = cv2.cvtColor(card, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    paper = max(float(np.percentile(grey, INK_PAPER)), 1.0)
+    return float(np.clip(1.0 - grey / paper, 0.0, 1.0).mean())
+
+
 def _unit(a: np.ndarray) -> np.ndarray:
     a = a - a.mean()
     n = float(np.linalg.norm(a))
@@ -151,6 +170,7 @@ class _Patterns:
         self.chroma = chroma / max(float(np.linalg.norm(chroma)), CHROMA_FLOOR * math.sqrt(
             chroma.size))
         big = cv2.resize(inside, fine, interpolation=cv2.INTER_AREA)
+        self.ink = _ink(big)
         lab = cv2.cvtColor(big, cv2.COLOR_BGR2LAB).astype(np.float32)
         lab = cv2.GaussianBlur(lab, (0, 0), 1.0)
         l_chan = lab[..., 0] - cv2.GaussianBlur(lab[..., 0], (0, 0), fine[0] / 4)
@@ -185,6 +205,13 @@ class FaceBook:
         self.chroma = np.stack([p.chroma for p in patterns])
         self.chroma_sq = (self.chroma ** 2).sum(axis=1)
         self.fines = np.stack([p.fine for p in patterns])
+        self.inks = np.float32([p.ink for p in patterns])
+        alike = self.grey @ self.grey.T - COLOUR_WEIGHT * (
+            self.chroma_sq[:, None] + self.chroma_sq[None] - 2 * self.chroma @ self.chroma.T)
+        np.fill_diagonal(alike, -np.inf)
+        # per face, the faces as alike as twins (``TWIN``): it is named only by beating them
+        # in the fine comparison, never by the coarse margin alone
+        self.twins = [np.flatnonzero(row >= TWIN) for row in alike]
         self._levels = {FINE: self.fines}  # fine pattern width -> the taught faces' fines
         self._alike: dict[int, tuple] = {}  # per width step: what `_check` found
         self.symmetric = self._symmetric()
@@ -228,15 +255,25 @@ class FaceBook:
         square cards, the caller straightens again for 90 and 270)."""
         return self.scored(card)[0]
 
-    def scored(self, card: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
-        """(``scores``, the card's fine pattern upright and upside down) for ``decide``."""
+    def scored(self, card: np.ndarray) -> tuple[np.ndarray, list[np.ndarray], float]:
+        """(``scores``, the card's fine pattern upright and upside down, its ``_ink``) for
+        ``decide``."""
         p = _Patterns(card, self.coarse, self.fine_size(card.shape[1]))
         rows = [(p.grey, p.chroma, p.fine), p.turned(self.coarse)]
         out = np.empty((2, len(self.ids)), np.float32)
         for k, (grey, chroma, _) in enumerate(rows):
             colour = (chroma @ chroma) + self.chroma_sq - 2 * (self.chroma @ chroma)
             out[k] = self.grey @ grey - COLOUR_WEIGHT * colour
-        return out, [r[2] for r in rows]
+        return out, [r[2] for r in rows], p.ink
+
+    def _ink_against(self, ink: float, a: int, b: int) -> bool:
+        """The card's ink leans clearly to face b rather than a (``INK_LEAN``), where the
+        two faces' inks differ enough to vote (``INK_APART``): an outlined shape taken for
+        its striped twin, a count or a fill the fine comparison got wrong."""
+        da, db = float(self.inks[a]), float(self.inks[b])
+        if abs(da - db) < INK_APART * max(da, db, 1e-6):
+            return False
+        return (ink - (da + db) / 2) / (da - db) < -INK_LEAN
 
     @staticmethod
     def _leaning(sample: np.ndarray, fa: np.ndarray, fb: np.ndarray
@@ -304,11 +341,13 @@ class FaceBook:
             return 0.0, math.inf, 0.0
         return leaning, math.sqrt(max(best, 0.0) / float(w.sum()) * spread), area
 
-    def decide(self, scores: np.ndarray, fines: list[np.ndarray], strict: float = 1.0
-               ) -> tuple[int | None, int | None, float]:
+    def decide(self, scores: np.ndarray, fines: list[np.ndarray], ink: float,
+               strict: float = 1.0) -> tuple[int | None, int | None, float]:
         """(face index or None, turn index: 0 as straightened, 1 upside down, None not
         known; best score) from a straightened card's ``scored``. ``strict`` scales every
-        margin (``too_alike`` asks for more than the table does)."""
+        margin (``too_alike`` asks for more than the table does). A face with twins
+        (``TWIN``) must beat each of them in the fine comparison, whatever the margin, and
+        no winner may have the card's ink against it (``_ink_against``)."""
         per_face = scores.max(axis=0)
         turn_of = scores.argmax(axis=0)
         taught = self._taught(fines[0].shape[2])
@@ -318,9 +357,10 @@ class FaceBook:
         if top < MIN_SCORE:
             return None, None, top
         second = float(per_face[order[1]]) if len(order) > 1 else -1.0
-        if top - second >= MIN_MARGIN * strict:
+        twins = [int(i) for i in self.twins[best]]
+        if top - second >= MIN_MARGIN * strict and not twins:
             return best, self._turn_of(scores, fines, best, strict), top
-        rivals = [int(i) for i in order[1:] if per_face[i] >= top - CLOSE]
+        rivals = [int(i) for i in order[1:] if per_face[i] >= top - CLOSE or int(i) in twins]
         contenders = [best] + rivals
         # the card laid onto the best contender at each turn (an outline a pixel or two off
         # turns and scales the face a little, more than a shift can undo at its corners)
@@ -335,6 +375,8 @@ class FaceBook:
         leanings: dict[tuple[int, int, int], tuple[float, float, float]] = {}
 
         def beats(a: int, b: int) -> bool:
+            if self._ink_against(ink, a, b):
+                return False
             k = int(turn_of[a])
             if (k, b, a) in leanings:
                 t, error, area = leanings[(k, b, a)]
@@ -436,8 +478,8 @@ class FaceBook:
                 turned = cv2.rotate(small, cv2.ROTATE_180) if upside_down else small
                 for shift in (0.0, 1.5):
                     card = self._seen(turned, shift, rng)
-                    scores, fines = self.scored(card)
-                    got, turn, _ = self.decide(scores, fines, ALIKE_SAFETY)
+                    scores, fines, ink = self.scored(card)
+                    got, turn, _ = self.decide(scores, fines, ink, ALIKE_SAFETY)
                     if got == index:
                         if face not in self.symmetric and turn != int(upside_down):
                             turns.add(face)
@@ -541,6 +583,10 @@ def identify(frame: np.ndarray, corners, book: FaceBook) -> FaceSighting:
     starts = [short, short + 2] if not book.square else [0, 1, 2, 3]
     width = (sides[short] + sides[(short + 2) % 4]) / 2
     size = book.straight_size(width)
+    in_frame = quad  # the corners told back, in the frame's pixels
+    if width > 1.5 * size[0]:  # a big photo: only the card, brought down to what is read
+        frame, quad = _brought_down(frame, quad, size[0] / width)
+        width = float(size[0])
     target = np.float32([[0, 0], [size[0], 0], [size[0], size[1]], [0, size[1]]])
     best = None
     for start in starts[:len(starts) // 2]:  # each straightening also scores its half turn
@@ -550,10 +596,10 @@ def identify(frame: np.ndarray, corners, book: FaceBook) -> FaceSighting:
                                    borderMode=cv2.BORDER_REPLICATE)
         if card.ndim == 2:
             card = cv2.cvtColor(card, cv2.COLOR_GRAY2BGR)
-        scores, fines = book.scored(card[..., :3])
-        got, turn, score = book.decide(scores, fines)
+        scores, fines, ink = book.scored(card[..., :3])
+        got, turn, score = book.decide(scores, fines, ink)
         if best is None or score > best[3]:
-            best = (got, turn, ordered, score)
+            best = (got, turn, np.roll(in_frame, -start, axis=0), score)
     got, turn, ordered, score = best
     if got is not None and book.ids[got] in book.alike_at(width):
         got = None  # one of twins the camera cannot tell apart at this width: no guess
@@ -565,6 +611,24 @@ def identify(frame: np.ndarray, corners, book: FaceBook) -> FaceSighting:
     return FaceSighting(None if got is None else book.ids[got], _turn(own),
                         tuple((float(x), float(y)) for x, y in own), float(score),
                         turn is not None)
+
+
+def _brought_down(frame: np.ndarray, quad: np.ndarray, scale: float
+                  ) -> tuple[np.ndarray, np.ndarray]:
+    """The part of ``frame`` round ``quad``, scaled by ``scale`` (area averaging: a stripe
+    pattern finer than the straightened card is averaged, not aliased), and the quad in it:
+    the work of reading a card then follows the card's size as it is read, not the photo's."""
+    x, y, w, h = cv2.boundingRect(np.int32(np.round(quad)))
+    pad = 4
+    x0, y0 = max(0, x - pad), max(0, y - pad)
+    x1, y1 = min(frame.shape[1], x + w + pad), min(frame.shape[0], y + h + pad)
+    crop = frame[y0:y1, x0:x1]
+    small = cv2.resize(crop, (max(1, round(crop.shape[1] * scale)),
+                              max(1, round(crop.shape[0] * scale))),
+                       interpolation=cv2.INTER_AREA)
+    sx, sy = small.shape[1] / crop.shape[1], small.shape[0] / crop.shape[0]
+    moved = (quad - np.float32([x0, y0]) + 0.5) * np.float32([sx, sy]) - 0.5
+    return small, np.float32(moved)
 
 
 def _refined(contour: np.ndarray, quad: np.ndarray) -> np.ndarray:
@@ -760,6 +824,25 @@ def _changed(diff: np.ndarray, level: float = CHANGED) -> np.ndarray:
 
 def find_cards(frame: np.ndarray, min_px: float = MIN_CARD_PX, max_share: float = MAX_SHARE,
                empty: np.ndarray | None = None) -> list[np.ndarray]:
+    """``_find_cards`` on the frame brought down to ``WORK_PX`` on its shorter side when it
+    is bigger (a phone's 12-megapixel photo: a card there is hundreds of pixels wide, far
+    more than finding its outline needs), the outlines scaled back to the frame's pixels."""
+    if frame is None or getattr(frame, "ndim", 0) not in (2, 3) or frame.size == 0:
+        raise ValueError("no camera frame")
+    scale = WORK_PX / min(frame.shape[:2])
+    if scale >= 1.0:
+        return _find_cards(frame, min_px, max_share, empty)
+    small = cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    if empty is not None:
+        if empty.shape[:2] != frame.shape[:2]:
+            raise ValueError("the empty table's frame is not the frame's size")
+        empty = cv2.resize(empty, small.shape[1::-1], interpolation=cv2.INTER_AREA)
+    return [np.float32((quad + 0.5) / scale - 0.5) for quad in _find_cards(
+        small, max(8.0, min_px * scale), max_share, empty)]
+
+
+def _find_cards(frame: np.ndarray, min_px: float = MIN_CARD_PX, max_share: float = MAX_SHARE,
+                empty: np.ndarray | None = None) -> list[np.ndarray]:
     """Card-sized quadrilaterals in ``frame`` (each 4×2 float32, clockwise from any corner):
     outlines of pale paper brighter than the table round it, and closed rings of edges,
     whose hull is a rectangle of a card's aspect with rounded corners, its long side at
@@ -806,6 +889,8 @@ def find_cards(frame: np.ndarray, min_px: float = MIN_CARD_PX, max_share: float 
 
     if diff is not None:  # the table's own print, unchanged since it was seen empty: no card
         found = [(rank, quad) for rank, quad in found if _laid(diff, quad)]
+    found = _split_touching(found)
+    found = [(rank, quad) for rank, quad in found if not _gap(grey, quad)]
     # a card's printed frames and art blocks are card-shaped too: keep the outermost
     # outline; what changed on the empty table first, then traced before grown back; and
     # before all, a whole thing laid there: nothing changed just outside its outline,
@@ -819,6 +904,58 @@ def find_cards(frame: np.ndarray, min_px: float = MIN_CARD_PX, max_share: float 
             kept.append(quad)
     edges_of = (_gradients(grey), None if diff is None else _gradients(diff))
     return [_snap(edges_of, quad, diff) for quad in kept]
+
+
+def _split_touching(found: list[tuple[int, np.ndarray]]) -> list[tuple[int, np.ndarray]]:
+    """``found`` without the outlines that hold two or more others which cover them
+    (``SPLIT_COVER``) without overlapping each other: cards laid touching, traced first as
+    one card of about a card's shape (two cards side by side), then apart once the seam
+    between them was cut (``find_cards``' eroded masks). A card's own printed frame is one
+    outline inside it, never two side by side."""
+    areas = [abs(cv2.contourArea(q)) for _, q in found]
+    drop = set()
+    for i, (_, outer) in enumerate(found):
+        inside = []
+        for j, (_, inner) in enumerate(found):
+            if j == i or areas[j] > 0.7 * areas[i] or areas[j] < 0.25 * areas[i]:
+                continue
+            centre = tuple(float(v) for v in inner.mean(axis=0))
+            if cv2.pointPolygonTest(outer, centre, False) < 0:
+                continue
+            if all(cv2.pointPolygonTest(found[k][1], centre, False) < 0 and
+                   cv2.pointPolygonTest(inner, tuple(float(v) for v in found[k][1].mean(
+                       axis=0)), False) < 0 for k in inside):
+                inside.append(j)
+        if len(inside) >= 2 and sum(areas[j] for j in inside) >= SPLIT_COVER * areas[i]:
+            drop.add(i)
+    return [f for i, f in enumerate(found) if i not in drop]
+
+
+def _gap(grey: np.ndarray, quad: np.ndarray) -> bool:
+    """The outline is darker than just outside two opposite sides by ``GAP_DARKER``: the
+    dark table showing between two cards laid close, bounded by their pale edges."""
+    centre = quad.mean(axis=0)
+    t = np.linspace(0.2, 0.8, 8, dtype=np.float32)[:, None]
+    brighter = []
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        along = b - a
+        length = float(np.linalg.norm(along))
+        if length < 1:
+            return False
+        normal = np.float32([-along[1], along[0]]) / length
+        if float(np.dot(normal, (a + b) / 2 - centre)) < 0:
+            normal = -normal
+        reach = max(4.0, 0.08 * length)
+        base = a[None] + t * along[None]
+        levels = []
+        for sign in (1, -1):
+            pts = (base + sign * reach * normal[None]).astype(np.float32)
+            levels.append(float(np.median(cv2.remap(
+                grey, pts[:, 0:1], pts[:, 1:2], cv2.INTER_LINEAR,
+                borderMode=cv2.BORDER_REPLICATE))))
+        brighter.append(levels[0] >= levels[1] + GAP_DARKER)
+    return (brighter[0] and brighter[2]) or (brighter[1] and brighter[3])
 
 
 def _strips(diff: np.ndarray, quad: np.ndarray, near: float = 2.0, far: float = 5.0

@@ -139,12 +139,18 @@ NO_GUARD = ("alike_at", None)  # twins too alike at the card's width are named a
 NO_MIN_MARGIN = ("MIN_MARGIN", 0.0)  # the best face is always answered at once
 NO_FINE_MARGIN = ("FINE_MARGIN", -1.0)  # the fine comparison decides by any leaning ...
 NO_FINE_Z = ("FINE_Z", -math.inf)  # ... or by one well within its noise
+NO_TWINS = ("twins", None)  # a face with twins is named by the coarse margin alone
+NO_INK = ("INK_LEAN", math.inf)  # the card's ink never votes against the winner
 
 
 def _plant(monkeypatch, faults):
     for name, value in faults:
         if name == "alike_at":
             monkeypatch.setattr(FaceBook, "alike_at", lambda self, px: frozenset())
+        elif name == "twins":
+            monkeypatch.setattr(FaceBook, "twins", property(
+                lambda self: [np.array([], int)] * len(self.ids), lambda self, v: None),
+                raising=False)
         else:
             monkeypatch.setattr(card_faces, name, value)
 
@@ -158,8 +164,8 @@ def test_small_near_duplicates_are_refused_not_named_wrong(game, monkeypatch, fa
     assert _small_near_duplicates(game) == 0
 
 
-@pytest.mark.parametrize("faults", [(NO_GUARD, NO_MIN_MARGIN),
-                                    (NO_GUARD, NO_FINE_MARGIN, NO_FINE_Z)])
+@pytest.mark.parametrize("faults", [(NO_GUARD, NO_MIN_MARGIN, NO_TWINS, NO_INK),
+                                    (NO_GUARD, NO_FINE_MARGIN, NO_FINE_Z, NO_INK)])
 def test_planted_fault_without_its_nets_a_wrong_card_is_named(game, monkeypatch, faults):
     _plant(monkeypatch, faults)
     assert _small_near_duplicates(game) > 0
