@@ -40,11 +40,12 @@ import time  # noqa: E402
 from socketio.packet import EVENT  # noqa: E402
 
 from companion import context  # noqa: E402
-from companion.app import JsonPacket, create_app  # noqa: E402
+from companion.app import create_app  # noqa: E402
 from companion.game import games, patches, views  # noqa: E402
 from companion.game.sender import PATCH_OPS  # noqa: E402
 from companion.game.service import Identity  # noqa: E402
 from companion.game.shared import Fresh  # noqa: E402
+from companion.server.packet import JsonPacket  # noqa: E402
 from engine.api import random_move  # noqa: E402
 
 PI = 5  # a Raspberry Pi 4 core against this machine's

@@ -16,7 +16,6 @@ from pathlib import Path
 from flask import Flask
 from flask_compress import Compress
 from flask_socketio import SocketIO
-from socketio.packet import Packet
 
 from companion import context
 from companion.blueprints import (
@@ -44,31 +43,17 @@ from companion.server import (
     frames,
     headers,
     i18n,
-    json_codec,
     security,
     settings,
     text,
     transport,
 )
+from companion.server.packet import JsonPacket
 from companion.wiring.hardware_manager import HardwareManager
 from hardware import atomic_file
 
 log = logging.getLogger(__name__)
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
-
-
-class JsonPacket(Packet):
-    """Socket.IO packets of plain JSON: our messages never carry bytes, so skip the recursive
-    search for binary parts (it cost ~4 ms per 18 kB view, more than building the view).
-    Encoded and decoded by companion/server/json_codec.py (orjson); python-socketio calls
-    ``json.dumps(data, separators=...)`` for a str and ``json.loads(str)``. Set here, not as
-    ``SocketIO(json=...)``, which would also replace Engine.IO's module process-wide."""
-
-    json = json_codec
-
-    @classmethod
-    def data_is_binary(cls, data):
-        return isinstance(data, bytes | bytearray)
 
 
 def secret_key(data_dir: Path) -> bytes:

@@ -373,15 +373,15 @@ def load_kind(name: str, data_dir: str | None, overrides: dict | None = None) ->
 class Kinds:
     """The installed games with the owner's catalogs, each loaded once and loaded afresh
     after the owner changes it (`changed`, from the deck page's routes): new games get the
-    new catalog, games already created keep theirs (the game service pins it). The
-    ``listeners`` (the camera's taught dice) are told the game's name.
+    new catalog, games already created keep theirs (the game service pins it). Its
+    subscribers (`subscribe`: the camera's taught dice and faces) are told the game's name.
 
     Loaded outside the lock (a catalog takes a while); a load that a change overtook is
     used once but not kept."""
 
     def __init__(self, data_dir: str | Path, overrides: dict | None = None) -> None:
-        self.data_dir, self.overrides = str(data_dir), overrides
-        self.listeners: list[Callable[[str], None]] = []
+        self.data_dir, self._overrides = str(data_dir), overrides
+        self._listeners: tuple[Callable[[str], None], ...] = ()  # replaced whole
         self._kinds: dict[str, games.GameKind] = {}
         self._changes = 0  # how many catalog changes so far: a load keeps only if none
         self._lock = locks.lock("kinds")
@@ -390,7 +390,7 @@ class Kinds:
         with self._lock:
             kind, changes = self._kinds.get(name), self._changes
         if kind is None:
-            kind = load_kind(name, self.data_dir, self.overrides)
+            kind = load_kind(name, self.data_dir, self._overrides)
             with self._lock:
                 if changes == self._changes:
                     kind = self._kinds.setdefault(name, kind)
@@ -398,12 +398,18 @@ class Kinds:
 
     __call__ = get
 
+    def subscribe(self, listener: Callable[[str], None]) -> None:
+        """``listener(name)`` is told of every change of a game's catalog (`changed`)."""
+        with self._lock:
+            self._listeners = (*self._listeners, listener)
+
     def changed(self, name: str) -> None:
         """The owner's catalog of ``name`` changed: loaded afresh next time; listeners told."""
         with self._lock:
             self._kinds.pop(name, None)
             self._changes += 1
-        for listener in list(self.listeners):
+            listeners = self._listeners
+        for listener in listeners:
             listener(name)
 
 

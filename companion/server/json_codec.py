@@ -1,5 +1,6 @@
-"""The JSON on the wire: every Socket.IO packet the server sends or reads (companion/app.py's
-``JsonPacket``), and bench/server_cpu.py's count of it, go through `dumps` and `loads` here.
+"""The JSON on the wire: every Socket.IO packet the server sends or reads
+(companion/server/packet.py's ``JsonPacket``), and bench/server_cpu.py's count of it, go
+through `dumps` and `loads` here.
 
 orjson: ~3-4x faster than the json module on our views and patches (bench/server_cpu.py), the
 same compact form Socket.IO asks for, key order kept, and UTF-8 rather than \\u escapes (a

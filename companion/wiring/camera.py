@@ -36,7 +36,7 @@ from companion.server import locks
 from companion.server.settings import Settings
 from companion.wiring import camera_plan
 from companion.wiring.camera_plan import Preview
-from engine.api import Act, Propose, Refused, Sighting, Warn, sticker_namespace
+from engine.api import Act, Propose, Refused, Select, Sighting, Warn, sticker_namespace
 from hardware.camera.devices import camera_attached
 from hardware.camera.tracker import Appeared, MovedZone, Observation, Removed, Turned, UnknownCode
 from hardware.tags.format import code_table
@@ -575,12 +575,12 @@ class CameraWiring:
                 log.info("camera: %s", step.action)
                 more = self.rules.tick(self._facts_for(live), time.monotonic())
                 steps.extendleft(reversed(camera_plan.plan(more, game, self._acting())))
-            elif isinstance(step, camera_plan.ShowPreview):
+            elif isinstance(step, Preview):
                 try:
                     self.service.set_preview(live.id, step.action)
                 except Refused as refusal:
                     log.info("camera: preview refused: %s", refusal)
-            elif isinstance(step, camera_plan.PreSelect):
+            elif isinstance(step, Select):
                 notify |= self._select(step)
             elif isinstance(step, camera_plan.KeepWarning):
                 notify |= self._warn(step, live.id)
@@ -593,7 +593,7 @@ class CameraWiring:
         with self._shown_lock:
             return self.acting
 
-    def _select(self, step: camera_plan.PreSelect) -> bool:
+    def _select(self, step: Select) -> bool:
         """A card pre-selected on a seat's phone (or cleared); True if that changed."""
         with self._shown_lock:
             if step.card is None:

@@ -47,19 +47,6 @@ class Apply:
 
 
 @dataclass(frozen=True)
-class ShowPreview:
-    action: dict
-
-
-@dataclass(frozen=True)
-class PreSelect:
-    """Pre-select ``card`` on ``seat``'s phone (None: clear it)."""
-
-    seat: str
-    card: str | None
-
-
-@dataclass(frozen=True)
 class KeepWarning:
     """Keep a warning for the views (``template``: its English text)."""
 
@@ -76,7 +63,9 @@ class WouldDo:
     action: dict
 
 
-Step = Apply | ShowPreview | PreSelect | KeepWarning | WouldDo
+# a `Preview` (show it as the table's preview) and an engine `Select` (pre-select a card on
+# a seat's phone; None clears it) are steps as the rules decided them
+Step = Apply | Preview | Select | KeepWarning | WouldDo
 
 
 def table_game(live) -> TableGame:
@@ -98,10 +87,10 @@ def plan(decisions: Iterable, game: TableGame, acting: bool) -> list[Step]:
                         else Identity("table", game.id))
             steps.append(Apply(identity, decision.action))
         elif isinstance(decision, Preview):
-            steps.append(ShowPreview(decision.action))
+            steps.append(decision)
         elif isinstance(decision, Select):
             if acting:
-                steps.append(PreSelect(decision.seat, decision.card))
+                steps.append(decision)
         elif isinstance(decision, Warn):
             template = game.reasons.get(decision.code) or MESSAGES.get(decision.code)
             steps.append(KeepWarning(decision.code, decision.params,

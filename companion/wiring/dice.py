@@ -559,10 +559,10 @@ def start(settings: Settings, service: GameService, changed, camera=None, kinds=
     if camera is not None:
         attach_camera(wiring, service, camera)
         if kinds is not None:
-            kinds.listeners.append(wiring.camera.catalog_changed)
+            kinds.subscribe(wiring.camera.catalog_changed)
             # every screen's dice status names the dice the camera has learnt: a face taught,
             # a catalog saved or imported on the deck page re-sends the views at once
-            kinds.listeners.append(lambda _game: changed())
+            kinds.subscribe(lambda _game: changed())
     return wiring.start()
 
 

@@ -53,7 +53,7 @@ class HardwareManager:
             if self.camera is None:
                 self.errors["camera"] = camera_wiring.ABSENT
             elif self.kinds is not None:  # the cards known by face follow the deck page
-                self.kinds.listeners.append(self.camera.faces.catalog_changed)
+                self.kinds.subscribe(self.camera.faces.catalog_changed)
         except Exception as exc:
             log.exception("camera did not start")
             self.errors["camera"] = {"state": "error", "detail": str(exc)}

@@ -6,9 +6,7 @@ from companion.game.live import Identity
 from companion.wiring.camera_plan import (
     Apply,
     KeepWarning,
-    PreSelect,
     Preview,
-    ShowPreview,
     TableGame,
     WouldDo,
     plan,
@@ -35,9 +33,9 @@ def test_the_steps_keep_the_decisions_order():
                  Select("S", None), Warn("camera_other_game", {"game": "pillars"}),
                  Warn("no_template_anywhere")]
     assert plan(decisions, GAME, acting=True) == [
-        PreSelect("N", "c1"), ShowPreview({"type": "turn"}),
+        Select("N", "c1"), Preview({"type": "turn"}),
         KeepWarning("not_your_card", {"seat": "S"}, "Not {seat}'s card."),
-        PreSelect("S", None),
+        Select("S", None),
         KeepWarning("camera_other_game", {"game": "pillars"},
                     "A card of another game ({game}) was seen on the table."),
         KeepWarning("no_template_anywhere", {}, "no_template_anywhere")]

@@ -43,7 +43,7 @@ def at_tax(games_live):
                                app.config["DATA_DIR"])
     camera = RunningCamera()
     wiring.attach_camera(handle, service, camera)
-    context.of(app).kinds.listeners.append(handle.camera.catalog_changed)
+    context.of(app).kinds.subscribe(handle.camera.catalog_changed)
     camera_dice.save_tray(handle.config_path, (0.0, 0.0, 480.0, 360.0))
     manager.dice = handle
     handle.choose("camera")

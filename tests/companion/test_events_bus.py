@@ -82,13 +82,14 @@ def test_the_app_factory_subscribes_the_sender_directly(app):
     assert posted[-1] == (live.id, True)
 
 
-def test_no_service_offers_a_public_list(tmp_path):
-    """Planted fault caught: `listeners`, `revoked` or `broken` back as a public list or dict
-    on the game service (another part could change it without the service's lock)."""
-    from companion.game.service import GameService
-    from companion.game.store import Store
-
-    service = GameService(Store(tmp_path / "db.sqlite3"), lambda name: None)
-    public = {name: type(value).__name__ for name, value in vars(service).items()
+def test_no_service_offers_a_public_list(app):
+    """Planted faults caught: `listeners`, `revoked` or `broken` back as a public list or
+    dict on the game service; `listeners` back on `Kinds` (another part could change them
+    without their owner's lock)."""
+    made = context.of(app)
+    services = {"play": made.service, "access": made.service.access,
+                "rebuilder": made.service.rebuilder, "kinds": made.kinds, "bus": made.bus}
+    public = {f"{part}.{name}": type(value).__name__
+              for part, service in services.items() for name, value in vars(service).items()
               if not name.startswith("_") and isinstance(value, list | dict | set)}
     assert public == {}, public

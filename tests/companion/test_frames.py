@@ -114,8 +114,8 @@ def test_only_the_libraries_own_packet_errors_are_taken_for_frames():
     called in turn, keeps its traceback."""
     from socketio.packet import Packet
 
-    from companion.app import JsonPacket
     from companion.server.frames import from_a_frame
+    from companion.server.packet import JsonPacket
 
     class Buggy(Packet):
         json = _Bug
