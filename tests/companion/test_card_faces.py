@@ -263,6 +263,7 @@ def test_a_bare_card_at_rest_is_read_once_with_its_turn_and_nothing_while_still(
     assert [(s.card, s.change) for s in said] == [(card, "removed")]
 
 
+@pytest.mark.heavy
 def test_a_sticker_on_the_card_wins_and_an_unknown_card_is_asked_about(taught_dir, catalog,
                                                                        tmp_path):
     """A card whose sticker is read is the sticker's (the face is not looked at); a card
@@ -303,6 +304,7 @@ def test_a_sticker_on_the_card_wins_and_an_unknown_card_is_asked_about(taught_di
     assert [(s.card, s.zone, s.change) for s in said] == [(card, "seat:S", "appeared")]
 
 
+@pytest.mark.heavy
 def test_a_change_of_stickered_cards_only_is_not_looked_at_a_bare_card_is(
         taught_dir, catalog, monkeypatch):
     """The look (find_cards, ~0.1 s of CPU a time) is left out when only stickered cards
@@ -363,6 +365,7 @@ def test_a_face_sighting_is_the_sticker_s_to_the_game_and_the_sticker_wins():
     assert len(rules.cards) == 1
 
 
+@pytest.mark.heavy
 def test_the_tv_asks_which_card_an_unknown_one_is_and_the_answer_teaches_it(games_app,
                                                                           tmp_path, catalog):
     """A bare card nobody taught lies on the council space while the game waits for the
@@ -451,6 +454,7 @@ def _half_turn_alike(picture: np.ndarray) -> np.ndarray:
     return np.vstack([top, cv2.rotate(top, cv2.ROTATE_180)])
 
 
+@pytest.mark.heavy
 def test_a_face_whose_turn_cannot_be_told_is_flagged_and_never_told_with_a_turn(
         taught_dir, catalog, tmp_path, monkeypatch):
     """An event card's turn is the game's: a face that looks the same turned half round is

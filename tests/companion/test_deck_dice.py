@@ -118,6 +118,7 @@ def test_a_lone_die_refusal_names_what_to_do(client, tmp_path, monkeypatch):
     assert status["taught"] == 1 and status["faces"][1]["url"].endswith("/tax/3.png")
 
 
+@pytest.mark.heavy
 def test_the_dice_command_reads_the_taught_die_with_the_owners_pictures(info, tmp_path):
     import json
     import subprocess

@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
+
 from companion import context
 from companion.box import taught_cards
 from companion.server.settings import resolve
@@ -23,6 +25,7 @@ PLAYERS = [{"seat": "N", "name": "Ala"}, {"seat": "E", "name": "Bruno"},
            {"seat": "S", "name": "Carmen"}]
 
 
+@pytest.mark.heavy
 def test_a_chapter_of_world_without_end_is_read_by_the_event_cards_faces(games_live):
     app, server = games_live
     service = context.of(app).service

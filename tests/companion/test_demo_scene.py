@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from companion import context
 from companion.game import hardware_texts
 from companion.game.service import Identity
@@ -50,6 +52,7 @@ def test_each_game_declares_its_scene_in_its_own_zones(games_in_context):
     assert frame.shape == (720, 1280, 3) and source.current == []  # monasterium: empty
 
 
+@pytest.mark.heavy
 def test_a_pillars_table_is_laid_out_by_the_simulated_camera(games_in_context):
     app = games_in_context
     service = context.of(app).service

@@ -226,6 +226,39 @@ def table_cookie(context, base: str, game_id: str, token: str) -> None:
     context.add_cookies([{"name": f"tc_table_{game_id}", "value": token, "url": base}])
 
 
+def paired_tv(browser, base: str, game_id: str, token: str, lang: str, errors: list,
+              size: dict | None = None, close_lobby: bool = True):
+    """The paired TV of ``game_id`` (its cookie from ``token``, table_cookie) on the table
+    page in ``lang`` (viewport ``size``, 1920x1080 by default), page errors to ``errors``;
+    its lobby (the join codes, shown until every seat is taken) closed if ``close_lobby``."""
+    context = browser.new_context(viewport=size or {"width": 1920, "height": 1080})
+    table_cookie(context, base, game_id, token)
+    page = context.new_page()
+    page.on("pageerror", lambda e: errors.append(f"tv: {e}"))
+    page.goto(f"{base}/table/{game_id}?lang={lang}")
+    page.wait_for_function("() => window.TC && TC.view && TC.view.role === 'table'")
+    if close_lobby and page.locator("#lobby-close").is_visible():
+        page.click("#lobby-close")
+    return page
+
+
+def joined_phone(browser, base: str, game_id: str, seat: str, code: str, lang: str,
+                 errors: list, joined: dict):
+    """``seat``'s phone (PHONE_CONTEXT) on the play page in ``lang``: joined with its
+    ``code`` the first time, its cookies then kept in ``joined`` {(game id, seat): storage
+    state} for the seat's next phone (a join code is for one phone)."""
+    context = browser.new_context(**PHONE_CONTEXT, storage_state=joined.get((game_id, seat)))
+    page = context.new_page()
+    page.on("pageerror", lambda e: errors.append(f"phone: {e}"))
+    if (game_id, seat) not in joined:
+        page.goto(f"{base}/join/{game_id}/{seat}?code={code}")
+        page.wait_for_url("**/play/**")
+        joined[game_id, seat] = context.storage_state()
+    page.goto(f"{base}/play/{game_id}?lang={lang}")
+    page.wait_for_function("(s) => window.TC && TC.view && TC.view.seat === s", arg=seat)
+    return page
+
+
 def play_to(service, live, until, seed: int = 7, most: int = 4000) -> None:
     """Random legal moves (engine.api.random_move, each sent as its seat or the table would)
     on the game ``live`` until ``until(module, state)`` holds; fails after ``most``."""

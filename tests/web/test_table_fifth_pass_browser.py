@@ -23,7 +23,7 @@ import pytest
 
 from companion import context
 from engine import record as engine_record
-from tests.web.conftest import PHONE_CONTEXT, running_server, table_cookie
+from tests.web.conftest import joined_phone, paired_tv, running_server
 from tests.web.test_browser import shot
 from tests.web.test_table_experience_browser import phone_shot, resize
 from tests.web.test_webkit_browser import display, webkit  # noqa: F401 (fixtures)
@@ -126,32 +126,15 @@ def server(tmp_path_factory):
 
 def tv(browser, base: str, games: dict, label: str, lang: str, errors: list, size=TV):
     game_id, token, _codes = games[label]
-    context = browser.new_context(viewport=size)
-    table_cookie(context, base, game_id, token)
-    page = context.new_page()
-    page.on("pageerror", lambda e: errors.append(f"tv: {e}"))
-    page.goto(f"{base}/table/{game_id}?lang={lang}")
-    page.wait_for_function("() => window.TC && TC.view && TC.view.role === 'table'")
-    if page.locator("#lobby-close").is_visible():
-        page.click("#lobby-close")
-    return page
+    return paired_tv(browser, base, game_id, token, lang, errors, size)
 
 
-JOINED: dict = {}  # (label, seat) -> the phone's cookies once joined (a code is for one)
+JOINED: dict = {}  # (game id, seat) -> the phone's cookies once joined (a code is for one)
 
 
 def phone(browser, base: str, games: dict, label: str, seat: str, lang: str, errors: list):
     game_id, _token, codes = games[label]
-    context = browser.new_context(**PHONE_CONTEXT, storage_state=JOINED.get((label, seat)))
-    page = context.new_page()
-    page.on("pageerror", lambda e: errors.append(f"phone: {e}"))
-    if (label, seat) not in JOINED:
-        page.goto(f"{base}/join/{game_id}/{seat}?code={codes[seat]}")
-        page.wait_for_url("**/play/**")
-        JOINED[label, seat] = context.storage_state()
-    page.goto(f"{base}/play/{game_id}?lang={lang}")
-    page.wait_for_function("(s) => window.TC && TC.view && TC.view.seat === s", arg=seat)
-    return page
+    return joined_phone(browser, base, game_id, seat, codes[seat], lang, errors, JOINED)
 
 
 def workers_said(page, seat: str) -> str:

@@ -28,7 +28,7 @@ import time
 import pytest
 
 from companion import context
-from tests.web.conftest import PHONE_CONTEXT, play_to, running_with_simulated_hardware, table_cookie
+from tests.web.conftest import joined_phone, paired_tv, play_to, running_with_simulated_hardware
 from tests.web.test_browser import shot
 from tests.web.test_table_fit_browser import NOT_WHOLE
 from tests.web.test_tv_whole_browser import SHOWN
@@ -130,15 +130,7 @@ def server(tmp_path_factory):
 
 def tv(browser, base: str, game_id: str, token: str, lang: str, errors: list):
     """The paired TV of ``game_id`` (1920x1080) in ``lang``, its lobby closed."""
-    context = browser.new_context(viewport={"width": 1920, "height": 1080})
-    table_cookie(context, base, game_id, token)
-    page = context.new_page()
-    page.on("pageerror", lambda e: errors.append(f"tv: {e}"))
-    page.goto(f"{base}/table/{game_id}?lang={lang}")
-    page.wait_for_function("() => window.TC && TC.view && TC.view.role === 'table'")
-    if page.locator("#lobby-close").is_visible():
-        page.click("#lobby-close")
-    return page
+    return paired_tv(browser, base, game_id, token, lang, errors)
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
@@ -422,7 +414,7 @@ def test_tiles_tapped_fast_preview_the_last_and_refuse_nothing(server, browser):
     assert not errors, errors
 
 
-JOINED: dict = {}  # (game label, seat) -> the phone's cookies once joined (a code is for one)
+JOINED: dict = {}  # (game id, seat) -> the phone's cookies once joined (a code is for one)
 
 
 def seat_phone(browser, base: str, games: dict, label: str, seat: str, lang: str,
@@ -430,16 +422,7 @@ def seat_phone(browser, base: str, games: dict, label: str, seat: str, lang: str
     """``seat``'s phone (390x844) in game ``label``, in ``lang``: joined with its code the
     first time, its cookies kept for the next phone of the seat."""
     game_id, _token, codes = games[label]
-    context = browser.new_context(**PHONE_CONTEXT, storage_state=JOINED.get((label, seat)))
-    phone = context.new_page()
-    phone.on("pageerror", lambda e: errors.append(f"phone: {e}"))
-    if (label, seat) not in JOINED:
-        phone.goto(f"{base}/join/{game_id}/{seat}?code={codes[seat]}")
-        phone.wait_for_url("**/play/**")
-        JOINED[label, seat] = context.storage_state()
-    phone.goto(f"{base}/play/{game_id}?lang={lang}")
-    phone.wait_for_function("(s) => window.TC && TC.view && TC.view.seat === s", arg=seat)
-    return phone
+    return joined_phone(browser, base, game_id, seat, codes[seat], lang, errors, JOINED)
 
 
 @pytest.mark.parametrize("lang", ["de", "en"])
@@ -545,8 +528,8 @@ def test_points_10_11_16_in_webkit(server, webkit):  # noqa: F811 (the fixture)
     webkit_shot(driver, "minor46-pillars-privileges-es")
     assert errors_of(driver) == []
     for label in ("ralph", "playing"):
-        assert (label, "N") in JOINED, "Anna's phone joined in Chromium first"
-        for cookie in JOINED[label, "N"]["cookies"]:
+        assert (games[label][0], "N") in JOINED, "Anna's phone joined in Chromium first"
+        for cookie in JOINED[games[label][0], "N"]["cookies"]:
             driver.add_cookie({"name": cookie["name"], "value": cookie["value"], "path": "/"})
     framed(driver, base, f"/play/{games['ralph'][0]}?lang=de", 390, 844)
     driver.execute_script(CATCH)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import pytest
 
 from companion import context
-from tests.web.conftest import play_to, running_server, table_cookie
+from tests.web.conftest import paired_tv, play_to, running_server
 from tests.web.test_no_phone_browser import PIN, keep_webkit, snap
 from tests.web.test_webkit_browser import display, webkit  # noqa: F401 (fixtures)
 
@@ -61,13 +61,7 @@ def tables(tmp_path_factory):
 
 
 def tv(browser, base, game_id, token, lang, size, errors):
-    context_tv = browser.new_context(viewport=size)
-    table_cookie(context_tv, base, game_id, token)
-    page = context_tv.new_page()
-    page.on("pageerror", lambda e: errors.append(f"tv: {e}"))
-    page.goto(f"{base}/table/{game_id}?lang={lang}")
-    page.wait_for_function("() => window.TC && window.TC.view")
-    return page
+    return paired_tv(browser, base, game_id, token, lang, errors, size, close_lobby=False)
 
 
 def test_ties_said_on_the_tv_and_in_the_history(browser, tables):
