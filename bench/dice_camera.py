@@ -21,6 +21,8 @@ fresh pages, their faults counted in the process's CPU time), as the reader runs
 ``--malloc default``: glibc's own (the figures of the rounds before 2026-11-26 05:00).
 Figures are noisy on a shared machine. JSON last line.
 
+``--stages``: CPU only, each stage of the reader's share of a roll (cProfile; `stage_costs`).
+
 ``--cpu-against REV``: CPU only, against the reader of git revision REV in the same run.
 Each throw of the tuned families is rendered once and fed to a settler with this reader and
 one with REV's, in turn (which goes first alternates); CPU time per roll (every frame, as
@@ -37,6 +39,7 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -196,14 +199,32 @@ def run_photos(folder: Path) -> dict | None:
 
 
 def reader_at(rev: str):
-    """``read_tray`` of hardware/camera/dice_faces.py as it is at git revision ``rev``."""
+    """``read_tray`` of hardware/camera/dice_faces as it is at git revision ``rev``: one
+    module then (before issue 64), or the package of its stages (imported under a name of
+    its own from a copy of that revision's files: its modules import each other relatively)."""
     root = Path(__file__).resolve().parent.parent
-    source = subprocess.run(["git", "show", f"{rev}:hardware/camera/dice_faces.py"], cwd=root,
-                            capture_output=True, text=True, check=True).stdout
     name = "dice_faces_at_" + "".join(c if c.isalnum() else "_" for c in rev)
-    module = importlib.util.module_from_spec(importlib.util.spec_from_loader(name, None))
-    sys.modules[name] = module  # dataclasses look their module up
-    exec(compile(source, f"{rev}:hardware/camera/dice_faces.py", "exec"), module.__dict__)
+    single = subprocess.run(["git", "show", f"{rev}:hardware/camera/dice_faces.py"], cwd=root,
+                            capture_output=True, text=True)
+    if single.returncode == 0:
+        module = importlib.util.module_from_spec(importlib.util.spec_from_loader(name, None))
+        sys.modules[name] = module  # dataclasses look their module up
+        exec(compile(single.stdout, f"{rev}:hardware/camera/dice_faces.py", "exec"),
+             module.__dict__)
+        return module.read_tray
+    folder = Path(tempfile.mkdtemp(prefix="dice-faces-")) / name
+    folder.mkdir()
+    listed = subprocess.run(["git", "ls-tree", "--name-only", f"{rev}:hardware/camera/dice_faces"],
+                            cwd=root, capture_output=True, text=True, check=True).stdout.split()
+    for file in (f for f in listed if f.endswith(".py")):
+        (folder / file).write_text(subprocess.run(
+            ["git", "show", f"{rev}:hardware/camera/dice_faces/{file}"], cwd=root,
+            capture_output=True, text=True, check=True).stdout)
+    spec = importlib.util.spec_from_file_location(name, folder / "__init__.py",
+                                                  submodule_search_locations=[str(folder)])
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
     return module.read_tray
 
 
@@ -246,6 +267,49 @@ def cpu_against(rev: str, families: list[str], throws: int, sides: tuple[float, 
             "families": families, "opencv_threads": cv2.getNumThreads()}
 
 
+def stage_costs(families: list[str], throws: int, sides: tuple[float, ...]) -> dict:
+    """Which stage of the reader (a module of hardware/camera/dice_faces) costs what, as
+    shares of a roll's CPU (every frame, as `roll_cpu`), under cProfile: each of the package's
+    functions is charged its own time and that of the calls it makes outside the stages
+    (OpenCV, numpy, the shared helpers of common.py);
+    the rest (motion checks, the still frames' mean) is the settler's. The profiler slows
+    Python more than C: the shares, not its milliseconds, are the figures."""
+    import cProfile
+    import pstats
+
+    package = str(Path(dice_settle.__file__).parent / "dice_faces")
+    profile = cProfile.Profile(time.process_time)  # CPU, as the other figures
+    for name in families:
+        for seed in range(throws):
+            style, colours = dice_tray.family(name, seed)
+            frames = dice_tray.throw(1000 + seed, DICE, sides[seed % len(sides)], style,
+                                     settled_frames=6, colours=colours)
+            settler = DiceSettler()
+            for image, _, _ in frames:
+                profile.runcall(settler.feed, image)
+    stats = pstats.Stats(profile).stats
+    total = sum(tt for _, _, tt, _, _ in stats.values())
+
+    def stage(func) -> str | None:
+        """A stage's module; the shared helpers (common.py) are charged to their callers."""
+        name = Path(func[0]).stem if func[0].startswith(package) else None
+        return None if name in ("common", "__init__") else name
+
+    spent: dict[str, float] = {}
+    for func, (_, _, tt, _, callers) in stats.items():
+        if stage(func):
+            spent[stage(func)] = spent.get(stage(func), 0.0) + tt
+            continue
+        for caller, (_, _, _, ct) in callers.items():
+            if stage(caller):  # a library call made by a stage: that stage's
+                spent[stage(caller)] = spent.get(stage(caller), 0.0) + ct
+    spent["settler (motion, mean)"] = total - sum(spent.values())
+    return {"stage_shares": {k: round(v / total, 3) for k, v in
+                             sorted(spent.items(), key=lambda kv: -kv[1])},
+            "profiled_ms_per_roll": round(1000 * total / (len(families) * throws), 1),
+            "families": families, "throws_per_family": throws}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sides", default=",".join(f"{s:g}" for s in SIDES),
@@ -263,6 +327,8 @@ def main() -> None:
                              "own (default: the threshold rises, temporaries reuse the heap)")
     parser.add_argument("--cpu-against", metavar="REV",
                         help="CPU only: this reader against git revision REV's, in turn")
+    parser.add_argument("--stages", action="store_true",
+                        help="CPU only: each stage's share of a roll's CPU (cProfile)")
     args = parser.parse_args()
     sides = tuple(float(s) for s in args.sides.split(","))
     malloc = memory.configure() if args.malloc == "app" else {}
@@ -276,6 +342,14 @@ def main() -> None:
               f"{args.cpu_against} {result['baseline_cpu_ms_per_roll']} ms "
               f"{result['baseline_cpu_ms_spread']}: ratio {result['ratio_of_medians']} "
               f"(load {result['load_before'][0]} -> {result['load_after'][0]})")
+        print(json.dumps(result))
+        return
+    if args.stages:
+        warm_up(sides)
+        tuned = [n for n in args.families.split(",") if n != "held_out"]
+        result = stage_costs(tuned, args.throws, sides)
+        for name, share in result["stage_shares"].items():
+            print(f"{name:24s} {100 * share:5.1f} %")
         print(json.dumps(result))
         return
     warm_up(sides)

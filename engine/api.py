@@ -294,7 +294,7 @@ class Zone:
     rect: tuple[float, float, float, float]  # x0, y0, x1, y1
 
 
-# The colour groups the table camera tells dice apart by (hardware/camera/dice_faces.py).
+# The colour groups the table camera tells dice apart by (hardware/camera/dice_faces/colour.py).
 DIE_COLOURS = ("white", "black", "red", "orange", "yellow", "green", "blue", "purple")
 
 

@@ -59,8 +59,8 @@ def test_a_threshold_nudged_on_one_side_is_listed(tmp_path, monkeypatch):
         files.append({"file": f"tray-{seed}.png", "reader": "dice"})
     (tmp_path / "manifest.json").write_text(json.dumps({"files": files}))
     shipped = {"versions": {}, "imports": {}, "replays": {}, "readers": answers.readers(tmp_path)}
-    from hardware.camera import dice_faces
-    monkeypatch.setattr(dice_faces, "MAX_PIP_ERROR", dice_faces.MAX_PIP_ERROR)  # undone after
+    from hardware.camera.dice_faces import pips
+    monkeypatch.setattr(pips, "MAX_PIP_ERROR", pips.MAX_PIP_ERROR)  # undone after
     answers.nudge(PLANT)
     nudged = dict(shipped, readers=answers.readers(tmp_path))
     fails, _ = check.compare(shipped, nudged)

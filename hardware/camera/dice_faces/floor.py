@@ -1,0 +1,200 @@
+"""Stage: floor. The floor's colour round every pixel, and the masks of what stands out from it
+(lighter, tinted, far darker): where dice may be.
+"""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from .common import _SQUARE, _channel_sum, _fresh, _median_rows, _scratch
+
+WINDOW = 0.6  # of the image's shorter side: the neighbourhood the floor is judged in
+LIGHTER = 45.0  # B+G+R levels above the floor: a light die (or glare, told apart by shape)
+TINTED = 40.0  # levels of colour the floor, brightened or darkened alike, does not have
+DARKER = 0.5  # of the floor's B+G+R, and below: a black die (a shadow only darkens)
+MIN_FILL = 0.8  # of its minimum-area rectangle a rounded square covers (a disc: 0.785)
+
+
+def _fill_pips(mask: np.ndarray) -> np.ndarray:
+    """Pips that do not stand out from the floor (dark pips on a light die on dark felt) are
+    holes in its blob: fill every hole smaller than a fifth of its blob (a gap enclosed by
+    dice is larger). Outlines, not labelled pixels: several times cheaper."""
+    outlines, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    if hierarchy is None:
+        return mask
+    parents = hierarchy[0][:, 3].tolist()
+    # only holes and their blobs measured (grain leaves hundreds of specks without holes)
+    holes = [outlines[i] for i, parent in enumerate(parents) if parent >= 0
+             and cv2.contourArea(outlines[i]) < 0.2 * cv2.contourArea(outlines[parent])]
+    cv2.drawContours(mask, holes, -1, 255, cv2.FILLED)
+    return mask
+
+
+def floor_colour(image: np.ndarray, window: float | None = None,
+                 dst: np.ndarray | None = None) -> np.ndarray:
+    """The floor's colour around each pixel (BGR): the median of a neighbourhood ``window`` px
+    across (`WINDOW` of the shorter side), dice being few and small in it (uint8); with
+    ``window`` 0, the median of the image's outer ring, one colour for the whole tray (a die
+    seen close fills the middle of its picture; float32, a median may fall between levels).
+    ``dst``: where to write the neighbourhoods' colours (the image's shape, uint8)."""
+    h, w = image.shape[:2]
+    if window == 0:
+        ring = np.concatenate([image[:h // 10].reshape(-1, 3), image[h - h // 10:].reshape(-1, 3),
+                               image[:, :w // 10].reshape(-1, 3),
+                               image[:, w - w // 10:].reshape(-1, 3)])
+        colour = _median_rows(ring).astype(np.float32)
+        return np.full((h, w, 3), colour, np.float32)
+    window = window or WINDOW * min(h, w)
+    step = max(1, int(window / 9))
+    small = cv2.resize(image, (max(3, w // step), max(3, h // step)), interpolation=cv2.INTER_AREA)
+    k = 4 if min(small.shape[:2]) >= 5 else 1
+    # reflected, not replicated, at the image's edge: the tray's rim is a thin band there,
+    # not the floor of a whole neighbourhood
+    padded = cv2.copyMakeBorder(small, k, k, k, k, cv2.BORDER_REFLECT_101)
+    small = cv2.medianBlur(padded, 2 * k + 1)[k:-k, k:-k]
+    return cv2.resize(small, (w, h), dst=dst, interpolation=cv2.INTER_LINEAR)
+
+
+def die_masks(image: np.ndarray, floor: np.ndarray, scratch: bool = False
+              ) -> tuple[np.ndarray, np.ndarray]:
+    """Where a pixel is not the floor as a die is not (255): lighter than it (`LIGHTER`) or
+    of a colour it has not however lit (`TINTED`: a shadow only darkens the floor's colour,
+    the grain of wood only shades it); and apart, far darker than it (`DARKER`: a black die,
+    and shadows, which are kept out of the first mask so they never join a die's blob).
+    ``scratch``: both masks and every step in this thread's buffers (`_scratch`), valid
+    until its next such call (the tray's one reading; a patch's masks are fresh arrays)."""
+    h, w = image.shape[:2]
+    buffer = _scratch if scratch else _fresh
+    lighter, darker, tinted = (buffer(name, (h, w)) for name in ("lighter", "darker", "tinted"))
+    rows = max(1, BAND // w)
+    for y in range(0, h, rows):
+        band = slice(y, y + rows)
+        _band_masks(image[band], floor[band], lighter[band], darker[band], tinted[band])
+    # each opening as its erosion then dilation (the same pixels as MORPH_OPEN) into the
+    # buffers: OpenCV's own takes a whole-tray temporary of its own
+    standing = _open(cv2.bitwise_or(lighter, tinted, dst=lighter), tinted,
+                     buffer("standing", (h, w)))
+    darker = _open(darker, lighter, buffer("dark", (h, w)))
+    pips = _pips_of(standing, darker, tinted, buffer("pips", (h, w)))
+    standing = cv2.bitwise_or(standing, pips, dst=standing)
+    return _fill_squares(_fill_pips(standing)), _fill_pips(darker)
+
+
+def _open(mask: np.ndarray, between: np.ndarray, out: np.ndarray) -> np.ndarray:
+    """``mask`` opened by a 3x3 square into ``out`` (``between``: a buffer for the step)."""
+    cv2.erode(mask, _SQUARE, dst=between)
+    return cv2.dilate(between, _SQUARE, dst=out)
+
+
+BAND = 96 * 1024  # pixels of a band of rows read at a time (a 480x360 tray in two): its float
+# planes are this thread's buffers, and fewer bands make fewer calls: 0.9 of 24K px's CPU
+
+
+def _band_masks(image: np.ndarray, floor: np.ndarray, lighter: np.ndarray,
+                darker: np.ndarray, tinted: np.ndarray) -> None:
+    """`die_masks`' lighter, darker and tinted pixels in a band of the image's rows (`BAND`),
+    written into the band's rows of the three masks; its float planes are this thread's
+    buffers (`_scratch`: reused, not faulted in anew under the app's malloc). The same
+    float32 figures as whole planes: sums are of whole levels (or halves: the ring's
+    median), exact; the division and the floor's lit colour as before."""
+    shape = image.shape[:2]
+    # OpenCV's calls on split planes, not numpy's on strided ones: the same float32 figures,
+    # half the CPU
+    planes = cv2.split(image, [_scratch(f"band plane {c}", shape) for c in range(3)])
+    floor_planes = cv2.split(floor, [_scratch(f"band floor {c}", shape, floor.dtype)
+                                     for c in range(3)])
+    total = _channel_sum(planes, _scratch("band total", shape, np.float32))
+    floor_total = _channel_sum(floor_planes, _scratch("band floor", shape, np.float32))
+    np.maximum(floor_total, 1.0, out=floor_total)
+    off = np.subtract(total, floor_total, out=_scratch("band off", shape, np.float32))
+    cv2.compare(off, LIGHTER, cv2.CMP_GT, dst=lighter)
+    np.multiply(floor_total, DARKER, out=off)
+    np.subtract(off, 20, out=off)
+    cv2.compare(total, off, cv2.CMP_LT, dst=darker)
+    # numpy's division, not cv2.divide: OpenCV's on arm64 (the Pi) is not correctly rounded
+    # (130/130 gave 0.99999994 there), and a pixel exactly TINTED off the floor's colour
+    # then counted as tinted on the Pi only (issue 66, tests/arm64/check.py)
+    scale = np.divide(total, floor_total, out=floor_total)
+    # any channel far off the floor's as lit here
+    level, side = _scratch("band level", shape, np.float32), _scratch("band side", shape)
+    for c, (plane, floor_plane) in enumerate(zip(planes, floor_planes, strict=True)):
+        cv2.multiply(floor_plane, scale, dst=off, dtype=cv2.CV_32F)
+        np.copyto(level, plane)
+        cv2.absdiff(level, off, dst=off)
+        cv2.compare(off, TINTED, cv2.CMP_GT, dst=tinted if c == 0 else side)
+        if c:
+            cv2.bitwise_or(tinted, side, dst=tinted)
+    cv2.compare(total, 90, cv2.CMP_GT, dst=side)
+    cv2.bitwise_and(tinted, side, dst=tinted)
+
+
+def _fill_squares(mask: np.ndarray) -> np.ndarray:
+    """A die's print (a numeral in a ring, a large pip on its edge) may cut into its blob,
+    or through it, down to the floor's colour: a blob that is a rounded square but for
+    that is filled to its hull."""
+    outlines, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    h, w = mask.shape
+    for outline in outlines:
+        x, y, bw, bh = cv2.boundingRect(outline)
+        if len(outline) < 8 or x == 0 or y == 0 or x + bw == w or y + bh == h:
+            continue  # the walls
+        area = cv2.contourArea(outline)
+        if area < 100:
+            continue  # a speck: its rectangle not wanted
+        (_, _), (rw, rh), _ = cv2.minAreaRect(outline)
+        if max(rw, rh) <= 1.3 * min(rw, rh) and _square_enough(outline, area):
+            hull = cv2.convexHull(outline)
+            pixels = cv2.countNonZero(mask[y:y + bh, x:x + bw])  # holes left out
+            if pixels < 0.92 * cv2.contourArea(hull):  # a bite, not the blur of its edge
+                cv2.fillConvexPoly(mask, hull, 255)
+    return mask
+
+
+def _pips_of(standing: np.ndarray, darker: np.ndarray, parts: np.ndarray, out: np.ndarray
+             ) -> np.ndarray:
+    """The dark pips of light dice (255): what of the darker mask lies inside the hull of the
+    light parts it touches. Large pips cut a die's light body apart, and are inside it; a
+    shadow beside a die lies outside its hull and stays out.
+    Only the parts with a dark pixel are wanted (grain has none): each is flood-filled from
+    a dark pixel (8-connected, as labelling the whole mask would find it; a few dice's
+    pixels, not the whole tray's), one of every dark spot: an outline's first point (every
+    outline, a spot inside another's hole too), not every dark pixel in turn (a shadow's
+    thousands). The parts are apart, so the order they are filled in changes nothing.
+    Into ``out``; ``parts``: a buffer for the parts."""
+    cv2.bitwise_or(standing, darker, dst=parts)
+    out.fill(0)
+    outlines, _ = cv2.findContours(darker, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+    for sx, sy in [outline[0, 0].tolist() for outline in outlines]:
+        if parts[sy, sx] != 255:
+            continue  # in a part filled already
+        area, _, _, (x, y, w, h) = cv2.floodFill(parts, None, (sx, sy), 1, flags=8)
+        part = parts[y:y + h, x:x + w] == 1
+        parts[y:y + h, x:x + w][part] = 0  # done: no other part is marked 1 with it
+        if area < 40:
+            continue
+        dark = part & (darker[y:y + h, x:x + w] > 0)
+        light = part & (standing[y:y + h, x:x + w] > 0)
+        if not dark.any() or light.sum() < 20:
+            continue
+        inside = np.zeros((h, w), np.uint8)
+        # the hull of the light pixels is their outlines' (a few points, not thousands)
+        edges, _ = cv2.findContours(light.view(np.uint8), cv2.RETR_EXTERNAL,
+                                    cv2.CHAIN_APPROX_SIMPLE)
+        cv2.fillConvexPoly(inside, cv2.convexHull(np.concatenate(edges)), 1)
+        out[y:y + h, x:x + w][dark & (inside > 0)] = 255
+    return out
+
+
+def _square_enough(outline: np.ndarray, area: float) -> bool:
+    """A rounded square, its pips or print maybe biting its edge: its hull fills its
+    minimum-area rectangle (`MIN_FILL`; a disc or an ellipse of glare does not) and it fills
+    half its hull at least."""
+    return _hull_fill(outline, area)[1]
+
+
+def _hull_fill(outline: np.ndarray, area: float) -> tuple[float, bool]:
+    """The outline's hull's area, and `_square_enough`'s verdict."""
+    hull = cv2.convexHull(outline)
+    (_, _), (rw, rh), _ = cv2.minAreaRect(hull)
+    hull_area = cv2.contourArea(hull)
+    return hull_area, hull_area >= MIN_FILL * (rw + 1) * (rh + 1) and area >= 0.5 * hull_area

@@ -1,0 +1,281 @@
+"""Stage: squares. A blob made a die's square (or several: dice side by side, a top beside a
+side seen obliquely) and read by `pips`.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+
+import cv2
+import numpy as np
+
+from .blobs import _Blob, _halves, _solid, _split, _trimmed
+from .colour import _surroundings, colour_name
+from .common import CANON, EDGE_BLUR, ERODE, PATCH, DieReading, _Once
+from .pips import SHRINK, _marked, _square_up, read_face
+
+
+def _read_square(image: np.ndarray, rect, taught: Sequence, light_body: bool | None = None,
+                 retry: bool = True, wanted: Callable[[int | None], bool] | None = None
+                 ) -> DieReading | None:
+    """A die lying flat in ``rect`` (a minimum-area rectangle): its pips, or, when it is a
+    taught die sure of its face, that face. A die that looks taught but is unsure, and
+    shows no pip face either, is that die unreadable (the phone asks for it by name). None:
+    nothing on it at all, no die. ``wanted`` (no ``taught`` dice then): None too when the
+    face read fails this test, as the caller would drop that reading; its colour, the
+    costly part, is then never taken."""
+    (cx, cy), (rw, rh), angle = rect
+    square = _square_up(image, rect)
+    centre, side = (float(cx), float(cy)), float((rw + rh) / 2)
+    face, score, body, offset = read_face(square, light_body)
+    pitch = offset * side / CANON
+    if face is None and retry:  # the blob took in a shadow or a glint: the top is smaller
+        smaller = _square_up(image, ((cx, cy), (rw * SHRINK, rh * SHRINK), angle))
+        face, score, small_body, offset = read_face(smaller, light_body, square)
+        if face == 1:  # the outer pips of a five or a three cut off: no one to be sure of
+            face, score = None, 0.0
+        elif face is not None:
+            body, pitch = small_body, offset * side * SHRINK / CANON
+    if wanted is not None and not wanted(face):
+        return None
+    for die in taught:  # matched as it was taught: the whole blob squared up
+        match = die.match(square)
+        if match.ours and (match.face is not None or face is None):
+            return DieReading(match.face, colour_name(body(), _surroundings(image, centre, side)),
+                              centre, side, match.score if match.face is not None else 0.0,
+                              die.name, square)
+    if face is None and not _marked(square):
+        return None  # no pips, no print: a glint, a patch of floor, no die
+    return DieReading(face, colour_name(body(), _surroundings(image, centre, side)), centre, side,
+                      score, None, square, pitch)
+
+
+def _read_blob(image: np.ndarray, points: np.ndarray, grown: int, typical: float,
+               pixels: float | None = None, taught: Sequence = (), square: bool = True
+               ) -> DieReading | None:
+    """One die's blob (eroded by ``grown`` px; ``points`` its pixels or its outline, then
+    ``pixels`` its pixel count and ``square`` whether it is a rounded square, `_Blob.square`):
+    squared up and read, or unreadable when its shape is not a die lying flat (a cocked die
+    shows a side: the wrong size or shape); None when it is no rounded square at all."""
+    (cx, cy), (rw, rh), angle = cv2.minAreaRect(points)
+    area = (len(points) if pixels is None else pixels) if grown == ERODE else (rw * rh)
+    rw, rh = rw + 2 * grown - EDGE_BLUR, rh + 2 * grown - EDGE_BLUR
+    aspect = max(rw, rh) / max(1.0, min(rw, rh))
+    if aspect > 1.45 or (pixels is not None and not square):
+        if pixels is not None and aspect <= 1.15 and 0.9 <= (rw + rh) / 2 / (
+                np.sqrt(typical) + 2 * ERODE) <= 1.15:
+            # large pips as dark as the floor bite a die's outline into a star: a die
+            # if its square reads a face of several pips
+            reading = _read_square(image, ((cx, cy), (rw, rh), angle), (), retry=False,
+                                   wanted=lambda face: face is not None and face > 1)
+            if reading is not None:
+                return reading
+        return None  # no square at all: grain, glare, a shadow's edge
+    wrong_size = grown == ERODE and not 0.6 * typical <= area <= 1.45 * typical
+    if aspect > 1.2 or wrong_size:  # a die on edge, cocked: seen, not read, if marked
+        side = np.sqrt(typical) + 2 * ERODE
+        if max(rw, rh) > 1.45 * side:
+            return None  # longer than a die's diagonal: a patch of floor, grain
+        top = _top_beside_a_side(image, (cx, cy), (rw, rh), angle, side)
+        if top is not None:
+            return top
+        if not _marked(_square_up(image, ((cx, cy), (rw, rh), angle))):
+            return None
+        return DieReading(None, "unknown", (float(cx), float(cy)), float((rw + rh) / 2), 0.0)
+    reading = _read_square(image, ((cx, cy), (rw, rh), angle), taught)
+    if reading is not None and reading.face == 1 and reading.die is None and (
+            _middle_of_more(image, (cx, cy), np.sqrt(typical) + 2 * ERODE, rw, rh)):
+        return replace(reading, face=None, score=0.0)
+    return reading
+
+
+THIN_SIDE = 0.08  # of the top's side: how far its square lies from the blob's middle, at
+# least, where a side shows beside it (nearer, the blob is the top)
+
+
+def _top_beside_a_side(image: np.ndarray, centre: tuple[float, float], size: tuple[float, float],
+                       angle: float, side: float) -> DieReading | None:
+    """A die seen obliquely (off the camera's axis, or under a tilted camera) shows one or
+    two of its sides beside its top: its blob is longer than a die, or larger. Its top is a
+    square of the die's side at one end or corner of the blob: every such square is read,
+    and the face is kept only when those that read one agree (a square over a side and
+    half the top must not win over the top)."""
+    (cx, cy), (rw, rh) = centre, size
+    short = min(rw, rh)
+    top = short if 0.85 * side <= short <= 1.15 * side else side
+    ex, ey = max(0.0, (rw - top) / 2), max(0.0, (rh - top) / 2)
+    if ex < THIN_SIDE * top and ey < THIN_SIDE * top:
+        return None  # no side beside it: the blob is the top
+    turn = np.radians(angle)
+    u, v = np.array([np.cos(turn), np.sin(turn)]), np.array([-np.sin(turn), np.cos(turn)])
+    read = []
+    for dx, dy in {(sx * ex, sy * ey) for sx in (-1, 1) for sy in (-1, 1)}:
+        x, y = np.array([cx, cy]) + dx * u + dy * v
+        die = _read_square(image, ((float(x), float(y)), (top, top), angle), ())
+        if die is not None and die.face is not None:
+            read.append(die)
+    if not read or len({die.face for die in read}) > 1:
+        return None
+    return read[0]
+
+
+TURNS = (0.0, 15.0, 30.0, 45.0, 60.0, 75.0)  # degrees: a square tried at each, no side known
+
+
+def _middle_of_more(image: np.ndarray, centre: tuple[float, float], side: float,
+                    rw: float, rh: float) -> bool:
+    """A one read on a blob smaller than the dice (``rw`` by ``rh`` against their ``side``:
+    a white die on a light lid standing out only in its middle) may be a three's or five's
+    middle pip, its corners beyond the blob: a square of the dice's side round it, at any
+    turn (`TURNS`: the blob's own may be off), reads that three or five."""
+    if (rw + rh) / 2 >= 0.9 * side:
+        return False
+    for turn in TURNS:
+        more = _read_square(image, (centre, (side, side), turn), (), retry=False,
+                            wanted=lambda face: face in (3, 5))
+        if more is not None:
+            return True
+    return False
+
+
+def _pip_spots(gray: np.ndarray, blob: _Blob, typical: float) -> int:
+    """How many pip-like spots (dark or light, round, smaller than a pip can be; as
+    `_local_pips` finds them) lie on the blob: a block of dice pressed together shows one
+    at least a die, a brighter patch of floor none."""
+    h, w = blob.filled.shape
+    return _spots(gray[blob.y:blob.y + h, blob.x:blob.x + w], blob.filled, typical)
+
+
+def _spots_in(gray: np.ndarray, rect, typical: float) -> int:
+    """`_pip_spots` in a die's square (a minimum-area rectangle) seen with its surroundings,
+    counting the spots centred in its middle 0.8, where a die has its pips (a neighbour's
+    pip near its side is not one)."""
+    (cx, cy), (w, h), angle = rect
+    box = cv2.boxPoints(rect)
+    margin = int(np.sqrt(typical) * 0.5) + 2
+    x0, y0 = np.maximum(np.floor(box.min(axis=0)).astype(int) - margin, 0)
+    x1, y1 = np.ceil(box.max(axis=0)).astype(int) + margin
+    middle = cv2.boxPoints(((cx - x0, cy - y0), (0.8 * w, 0.8 * h), angle))
+    return _spots(gray[y0:y1, x0:x1], None, typical, middle)
+
+
+def _spots(crop: np.ndarray, inside: np.ndarray | None, typical: float,
+           middle: np.ndarray | None = None) -> int:
+    """Round spots (`_pip_spots`) in ``crop``: on its ``inside`` pixels, or centred in the
+    polygon ``middle``."""
+    size = max(5, int(0.4 * (np.sqrt(typical) + 2 * ERODE)) | 1)
+    kernel = np.ones((size, size), np.uint8)
+    smallest = 8 if middle is None else max(8.0, 0.015 * typical)  # 2/3 of a small pip
+    found = 0
+    for hat in (cv2.MORPH_BLACKHAT, cv2.MORPH_TOPHAT):
+        spots = cv2.compare(cv2.morphologyEx(crop, hat, kernel), LOCAL_PIP[0], cv2.CMP_GT)
+        if inside is not None:
+            spots &= inside * 255
+        count, _, stats, centres = cv2.connectedComponentsWithStats(spots, connectivity=8)
+        w_, h_, area = (stats[1:, cv2.CC_STAT_WIDTH], stats[1:, cv2.CC_STAT_HEIGHT],
+                        stats[1:, cv2.CC_STAT_AREA])
+        round_ = ((area >= smallest) & (area <= 0.15 * typical) & (area >= 0.5 * w_ * h_)
+                  & (np.maximum(w_, h_) <= 1.6 * np.minimum(w_, h_)))
+        if middle is not None:  # a die's own pips, not a speck
+            round_ &= np.array([cv2.pointPolygonTest(middle, (float(x), float(y)), False) >= 0
+                                for x, y in centres[1:]], bool).reshape(-1)
+        found += int(round_.sum())
+    return found
+
+
+def _read_mask(image: np.ndarray, blobs: list[_Blob], typical: float, taught: Sequence,
+               gray: Callable[[], np.ndarray] | None = None) -> list[DieReading]:
+    """The dice of these blobs. ``gray``: the image in grey, when asked (made here if not
+    given: most trays need none here)."""
+    gray = gray or _Once(lambda: cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
+    dice = []
+    for blob in blobs:
+        area = blob.area
+        if not 0.5 * typical <= area <= PATCH * typical:
+            continue  # a crumb, a speck of glare; a cup (a hand reaches from the wall)
+        many = int(round(area / typical))
+        if many < 2:
+            trimmed = _trimmed(blob, typical)
+            if trimmed is not None:  # a neighbour's corner joined by a thin bridge
+                dice.append(_read_blob(image, *trimmed, typical, taught=taught))
+                continue
+            dice.append(_read_blob(image, blob.outline, ERODE, typical, area, taught,
+                                   blob.square))
+            continue
+        if not _solid(blob):
+            # dice touching at an angle (or a shadow, grain joined on) fill no hull: their
+            # parts, kept only when read, as grain and shadows read no face
+            dice += [d for part, grown in _split(blob.pixels(), typical, gray()) or ()
+                     for d in _read_part(image, part, grown, typical, taught)
+                     if d is not None and (d.face is not None or d.die is not None)]
+            continue
+        halves = _halves(blob.outline, many) if many <= 3 else None
+        if halves:  # dice side by side, a clean 2:1 (3:1) rectangle: cut in squares
+            for rect in halves:
+                die = _read_square(image, rect, taught)
+                # unread, it must show pips: the floor between a wall and a shadow, lit
+                # brighter than the floor judged there (rim and shadow in it), shows none
+                if die is not None and (die.face is not None or die.die is not None
+                                        or _spots_in(gray(), rect, typical)):
+                    dice.append(die)
+            continue
+        cut = []
+        (_, _), (rw, rh), _ = cv2.minAreaRect(blob.outline)
+        row = int(round((max(rw, rh) + 2 * ERODE) / (min(rw, rh) + 2 * ERODE)))
+        if row != many and 2 <= row <= 3 and area <= 1.4 * row * typical:
+            # dice in a row keep less seam, so more area, than lying apart: cut by shape
+            cut = [d for d in (_read_square(image, rect, taught)
+                               for rect in _halves(blob.outline, row) or ())
+                   if d is not None and d.face is not None]
+        parts = _split(blob.pixels(), typical, gray())
+        if parts is None and cut:
+            dice += cut
+            continue
+        if parts is None:  # dice pressed together: seen, not read
+            if blob.area < 0.85 * (rw + 1) * (rh + 1):
+                continue  # no block of dice: glare, a shadow's edge
+            if _pip_spots(gray(), blob, typical) < many:
+                continue  # no die's pips on it: a lamp's light on the floor
+            cx, cy = blob.pixels().reshape(-1, 2).mean(axis=0)
+            dice += [DieReading(None, "unknown", (float(cx), float(cy)),
+                                float(np.sqrt(typical)), 0.0)] * many
+            continue
+        dice += _agreed([d for part, grown in parts
+                         for d in _read_part(image, part, grown, typical, taught)], cut)
+    return [d for d in dice if d is not None]
+
+
+def _read_part(image: np.ndarray, part: np.ndarray, grown: int, typical: float,
+               taught: Sequence) -> list[DieReading | None]:
+    """A part `_split` made of a blob of dice, read as a die; unread, and two dice long
+    (two dice in a row whose seam the split did not find: of one colour, or lit alike),
+    cut in two squares, those read with a face kept."""
+    die = _read_blob(image, part, grown, typical, taught=taught)
+    if die is None or (die.face is None and die.die is None):
+        cut = [d for d in (_read_square(image, rect, taught)
+                           for rect in _halves(part, 2, grown) or ())
+               if d is not None and d.face is not None]
+        if cut:
+            return cut
+    return [die]
+
+
+def _agreed(parted: list[DieReading | None], cut: list[DieReading]) -> list[DieReading | None]:
+    """Dice of one blob read two ways (``parted`` by its bright cores, ``cut`` into squares
+    by its shape): a die read only one way, or unread the other, is kept; read as two
+    faces, it is unreadable (a wrong face is worse than none)."""
+    parted = list(parted)
+    for die in cut:
+        same = [k for k, d in enumerate(parted) if d is not None and np.hypot(
+            die.centre[0] - d.centre[0], die.centre[1] - d.centre[1]) <= 0.6 * d.side]
+        if not same:
+            parted.append(die)
+        elif len(same) == 1 and parted[same[0]].face is None:
+            parted[same[0]] = die
+        elif any(parted[k].face not in (None, die.face) for k in same):
+            for k in same:
+                parted[k] = replace(parted[k], face=None, score=0.0)
+    return parted
+
+
+LOCAL_PIP = (50.0, 85.0)  # grey levels a pip lies below (or above) the die's body around it

@@ -1,0 +1,166 @@
+"""The whole tray: the stages in order, and the two public readings (`read_tray`, `lone_die`).
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+import cv2
+import numpy as np
+
+from .blobs import _blobs, _typical
+from .clusters import _local_pips, _ones, _pip_clusters
+from .common import (
+    _SQUARE,
+    APART,
+    ERODE,
+    PATCH,
+    DieReading,
+    TrayReading,
+    _components,
+    _erode,
+    _median_rows,
+    _Once,
+    _scratch,
+    release_buffers,
+)
+from .floor import die_masks, floor_colour
+from .hand import _hand
+from .squares import _read_mask
+
+GUESSED_SIZES = (28.0, 36.0, 44.0)  # px: dice sizes tried when nothing tells the size
+
+
+def _read_floor(image: np.ndarray, floor: np.ndarray, die_px: float | None, taught: Sequence
+                ) -> TrayReading:
+    # eroding parts dice that touch (their rounded edges leave a dark seam); the squares are
+    # grown back by as much before reading
+    shape = image.shape[:2]
+    masks = die_masks(image, floor, scratch=True)
+    standing = _erode(masks[0], _scratch("standing eroded", shape))
+    dark = _erode(masks[1], _scratch("dark eroded", shape))
+    blobs, clear = _blobs(standing)
+    dark_blobs, dark_clear = _blobs(dark)
+    typical = _typical(blobs, die_px, image) or _typical(dark_blobs, die_px, image)
+    if typical is None:
+        dice = _pip_clusters(image, masks[1])
+        return TrayReading(sorted(dice, key=lambda d: (d.centre[1], d.centre[0])), clear)
+    # the tray in grey, made once when first asked (the blobs' reading, the local pips)
+    gray = _Once(lambda: cv2.cvtColor(image, cv2.COLOR_BGR2GRAY, dst=_scratch("gray", shape)))
+    dice = _read_mask(image, blobs, typical, taught, gray)
+    dice += [d for d in _read_mask(image, dark_blobs, typical, taught, gray) if all(
+        np.hypot(d.centre[0] - e.centre[0], d.centre[1] - e.centre[1]) > 0.6 * e.side
+        for e in dice)]  # a black die (not one seen already, with its shadow)
+    known = None if die_px is None and len(blobs) < 3 else typical
+    # a patch is a blob off the walls (its pixels those its outline fills, its area at least
+    # those): none near `PATCH` dice (a tenth to spare), no patch to label the mask for
+    if known and any(b.area > 0.9 * PATCH * known for b in blobs):
+        dice += [d for d in _on_patches(image, standing, known, taught) if all(
+            np.hypot(d.centre[0] - e.centre[0], d.centre[1] - e.centre[1]) > 0.6 * e.side
+            for e in dice)]
+    # dark pips of a light die, found in the darker-than-floor mask; where the dice's size
+    # is known the local dark passes below find them (darker than the body around them)
+    clusters = [] if known else _pip_clusters(image, masks[1], dice, known)
+    if known:  # light pips on a die the floor's colour: only where the dice's size is known
+        local = _local_pips(gray(), known)
+        spotted = []  # labelled once, for both uses (the ones below need no labels)
+        for k, (spots, dark) in enumerate(local):
+            part = _components(spots, scratch=True)
+            spotted.append((part[0], None, *part[2:]))
+            # at the higher level pips run together stand apart by their cores already: no
+            # runs parted there
+            clusters += _pip_clusters(image, spots, dice + clusters, known, light_body=dark,
+                                      runs=k < 2, components=part)
+        clusters += _pip_clusters(image, masks[0], dice + clusters, known, light_body=False,
+                                  runs=False)
+        for (spots, dark), part in zip(local[:2], spotted[:2], strict=True):
+            clusters += _ones(image, spots, dice + clusters, known, dark, part)
+    for die in clusters:
+        # a light die told by its pips alone; it stands for a die seen there already only
+        # when it reads a face where that one read none
+        same = [k for k, d in enumerate(dice) if np.hypot(die.centre[0] - d.centre[0],
+                                                          die.centre[1] - d.centre[1])
+                <= 0.6 * d.side]
+        if not same:
+            dice.append(die)
+        elif len(same) == 1 and dice[same[0]].face is None and dice[same[0]].die is None \
+                and die.face is not None:
+            dice[same[0]] = die
+    read = [d for d in dice if d.face is not None]
+    dice = [d for d in dice if d.face is not None or d.die is not None or all(
+        np.hypot(d.centre[0] - e.centre[0], d.centre[1] - e.centre[1]) >= APART * e.side
+        for e in read)]  # no die lies within another: a glint or shadow cut off a die read
+    dice.sort(key=lambda d: (d.centre[1], d.centre[0]))
+    return TrayReading(dice, clear)
+
+
+def _on_patches(image: np.ndarray, standing: np.ndarray, typical: float, taught: Sequence
+                ) -> list[DieReading]:
+    """Dice lying on a patch of floor lighter than the floor judged round it (a pale plank
+    of wood, a lamp's light), which joins them into one blob far larger than a die: against
+    the patch's own colour (the median of its pixels) they stand out again. Kept only when
+    read: grain left in the patch makes no die."""
+    count, labels, stats, _ = _components(standing)
+    h, w = standing.shape
+    x, y, bw, bh, area = stats.T
+    walls = (x == 0) | (y == 0) | (x + bw == w) | (y + bh == h)  # the rim: no patch
+    patches = np.flatnonzero((area > PATCH * typical) & ~walls)
+    margin = int(np.sqrt(typical)) + 2 * ERODE
+    dice = []
+    for i in patches[patches > 0][:4]:
+        x, y, bw, bh = stats[i, :4]
+        x0, y0 = max(0, x - margin), max(0, y - margin)
+        x1, y1 = min(w, x + bw + margin), min(h, y + bh + margin)
+        crop = image[y0:y1, x0:x1]
+        region = (labels[y0:y1, x0:x1] == i).astype(np.uint8)
+        colour = _median_rows(crop[region > 0]).astype(np.float32)
+        region = cv2.dilate(region, _SQUARE, iterations=2 * ERODE)
+        inside = die_masks(crop, np.full(crop.shape, colour, np.float32))[0] & (region * 255)
+        blobs, _ = _blobs(_erode(inside))
+        dice += [replace(d, centre=(d.centre[0] + x0, d.centre[1] + y0))
+                 for d in _read_mask(crop, blobs, typical, taught) if d.face is not None]
+    return dice
+
+
+def read_tray(image: np.ndarray, die_px: float | None = None, taught: Sequence = ()
+              ) -> TrayReading:
+    """Every die in a tray image (the whole image is the tray). ``die_px``: the dice's side
+    in pixels if known (calibration); otherwise the typical blob size stands for it.
+    ``taught``: dice read by their taught pictures (`taught_faces.TaughtDie`).
+
+    A die is found by what it is, not by the floor it lies on: a rounded square standing out
+    from the floor around it (`die_masks`), read by its pips. When the floor around is
+    mostly die (a die seen close), the tray's outer ring is the floor instead."""
+    if _hand(image):
+        return TrayReading([], False)
+    floor = floor_colour(image, dst=_scratch("floor", image.shape))
+    reading = _read_floor(image, floor, die_px, taught)
+    if reading.dice or not reading.clear:
+        return reading
+    reading = _read_floor(image, floor_colour(image, 0), die_px, taught)
+    if reading.dice or die_px is not None:
+        return reading
+    # no blob told the dice's size (small dice crowded on a pale floor under dark shadows,
+    # the floor between them judged too dark joins them): the sizes the reader reads
+    tries = [_read_floor(image, floor, size, taught) for size in GUESSED_SIZES]
+    return max(tries, key=lambda tried: sum(d.face is not None for d in tried.dice))
+
+
+def lone_die(image: np.ndarray) -> np.ndarray:
+    """The top of the one die lying flat in a tray image, squared up (to teach its face).
+    Raises ValueError("hand" | "no_die" | "several_dice" | "not_flat") otherwise.
+    Read on a web request's thread, one of hundreds kept all evening: its buffers
+    (`release_buffers`) are not kept for a next reading that may never come there."""
+    try:
+        reading = read_tray(image)
+    finally:
+        release_buffers()
+    if not reading.clear:
+        raise ValueError("hand")
+    if not reading.dice:
+        raise ValueError("no_die")
+    if len(reading.dice) > 1:
+        raise ValueError("several_dice")
+    if reading.dice[0].square is None:
+        raise ValueError("not_flat")
+    return reading.dice[0].square

@@ -1,0 +1,73 @@
+"""The hard cases issue 64 names, on trays of the independent renderer
+(hardware/synthetic/dice_independent.py; seeds of those looked at while tuning, 0-59), each
+read as bench/dice_independent.py reads it: a throw's stills through a fresh DiceSettler.
+A wrong face is worse than none: an oblique die is unread or right. A die against a rim
+lighter than the floor is read, not taken for a hand."""
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from hardware.camera.dice_settle import DiceSettler
+from hardware.synthetic.dice_independent import plan, render
+
+
+def settled(seed: int):
+    """The tray's truth, the settler's last reading and whether it made a roll."""
+    frames, truth = render(plan(seed))
+    settler = DiceSettler()
+    settler.moved()
+    roll = None
+    for frame in frames:
+        roll = settler.feed(frame)
+    return truth, settler.last_reading, roll
+
+
+def faces_seen(truth, reading) -> list[int | None]:
+    """Each true die's face as read (the nearest reading within half a side; None: none)."""
+    seen = []
+    for die in truth:
+        near = [d for d in reading.dice
+                if math.hypot(d.centre[0] - die.centre[0], d.centre[1] - die.centre[1])
+                <= die.side / 2]
+        best = min(near, key=lambda d: math.hypot(d.centre[0] - die.centre[0],
+                                                  d.centre[1] - die.centre[1]), default=None)
+        seen.append(None if best is None else best.face)
+    return seen
+
+
+# seed: the dice read right before issue 64 (the tray may not be read less for the fix)
+OBLIQUE = {28: 8, 53: 3}
+
+
+@pytest.mark.xfail(strict=True, reason="issue 64: an oblique die's top and a side's pip "
+                   "read as a two (seed 28), a top with its sides as a one (seed 53)")
+@pytest.mark.parametrize("seed", sorted(OBLIQUE))
+def test_an_oblique_die_is_unread_or_right_never_wrong(seed):
+    truth, reading, _ = settled(seed)
+    seen = faces_seen(truth, reading)
+    wrong = [(d.face, got) for d, got in zip(truth, seen, strict=True)
+             if got is not None and got != d.face]
+    assert wrong == []
+    assert sum(got == d.face for d, got in zip(truth, seen, strict=True)) >= OBLIQUE[seed]
+
+
+def test_dice_against_a_lighter_rim_do_not_block_the_roll():
+    """Two dice touching each other and the rim lighter than the floor poked a little past
+    the line a hand must reach beyond: the rim's blob counted as a hand, no roll was made.
+    Planted fault: `blobs._thick` eroding without its zero border (as before) fails this."""
+    truth, reading, roll = settled(33)
+    assert reading.clear and roll is not None
+    seen = faces_seen(truth, reading)
+    assert all(got in (None, d.face) for d, got in zip(truth, seen, strict=True))
+    assert sum(got == d.face for d, got in zip(truth, seen, strict=True)) >= 6
+
+
+@pytest.mark.xfail(strict=True, reason="issue 64: the two dice joined to the rim are not yet "
+                   "cut from it and read (seed 33)")
+def test_dice_against_a_lighter_rim_are_cut_from_it_and_read():
+    truth, reading, _ = settled(33)
+    seen = faces_seen(truth, reading)
+    assert all(got in (None, d.face) for d, got in zip(truth, seen, strict=True))
+    assert sum(got == d.face for d, got in zip(truth, seen, strict=True)) == len(truth)
