@@ -113,7 +113,8 @@ def outline(gray: np.ndarray, corners) -> float | None:
         values.append(float(gray[yi - r:yi + r + 1, xi - r:xi + r + 1].mean()))
     upright = cv2.warpPerspective(gray, cv2.getPerspectiveTransform(
         quad, np.float32([[0, 0], [70, 0], [70, 70], [0, 70]])), (70, 70))
-    contrast = float(np.percentile(upright, 90) - np.percentile(upright, 10))
+    low, high = np.percentile(upright, (10, 90))  # one sort for both
+    contrast = float(high - low)
     if contrast < 20:
         return None
     return (values[1] - values[0]) / contrast

@@ -28,6 +28,7 @@ from hardware.camera.presence import (
     CARD,
     CARD_REACH,
     CHANGE_CELL,
+    CHANGE_LEVEL,
     HIDDEN,
     ChangeDetector,
     Presence,
@@ -107,6 +108,28 @@ COVER_REACH = 1.4
 FAST = 0.3  # sticker sides a frame: a card moving this fast must stay on its course
 LAYOUT_VOTES = 5  # the card's outline learned from this many agreeing sure reads at most
 LAYOUT_KNOWN = 3  # votes from which a read whose outline says the opposite is not sure
+SAME_READ_PX = 1.0  # a read's corners this close to a checked read's, in order: the same read
+LOOK_CELLS = 8  # the sticker's place compared as this many cells a side (`_Checked`)
+CHECKED_MAX = 64  # payloads whose last checked read is kept
+
+
+@dataclass
+class _Checked:
+    """A read whose turn was checked in the picture (`orientation.turn_sure`, `outline`)
+    and what the checks said. On a still table the same sticker is read at the same
+    corners frame after frame (the 3 s safety net, a change nearby): a read of the same
+    text at the same corners, in the same order, over the same picture (each of the
+    sticker's `LOOK_CELLS` x `LOOK_CELLS` cells within `CHANGE_LEVEL` of what it was) is
+    given the same answers without checking again (1.5 ms a decoded frame, issue 71). A
+    read named half round lists the corners in another order, and a sticker turned in
+    place changes its cells: either is checked afresh."""
+
+    corners: np.ndarray  # float32 4 x 2, in the read's order
+    box: tuple[int, int, int, int]  # x0, y0, x1, y1: the corners' bounds in the frame
+    look: np.ndarray | None  # the box's cell means when checked (None: too small to compare)
+    sure: bool | None = None  # turn_sure, once asked
+    side: float | None = None  # outline, once asked (``sided``)
+    sided: bool = False
 
 
 @dataclass(frozen=True)
@@ -195,6 +218,7 @@ class Recognizer:
         # what the tracked cards' zones were computed with: new zones (the game's) or a
         # first board marker re-zone every card at once (a card lying there since the start)
         self._zoned = (self.zones, self.calibration.from_marker)
+        self.checked: dict[str, _Checked] = {}  # payload -> its last read checked
 
     def sightings(self, detections: list[Detection],
                   gray: np.ndarray | None = None) -> list[StickerRead]:
@@ -223,10 +247,13 @@ class Recognizer:
         sticker never moves on its card, so its body lies on the same side of it in the
         sticker's terms at every turn; a read that sees it on the other side is not sure
         (a read named half round). The outline is learned from the sure reads."""
-        if not turn_sure(gray, detection.corners, detection.payload):
+        checked = self._checked(gray, detection)
+        if not self._sure(gray, detection, checked):
             return False
         follow = self.follow.get(detection.payload)
-        side = outline(gray, detection.corners)
+        if not checked.sided:
+            checked.side, checked.sided = outline(gray, detection.corners), True
+        side = checked.side
         if follow is None or side is None or abs(side) < OUTLINE_STRONG:
             return True
         vote = 1 if side > 0 else -1
@@ -234,6 +261,36 @@ class Recognizer:
             return False
         follow.layout = max(-LAYOUT_VOTES, min(LAYOUT_VOTES, follow.layout + vote))
         return True
+
+    def _sure(self, gray: np.ndarray, detection: Detection,
+              checked: _Checked | None = None) -> bool:
+        """`orientation.turn_sure` for this read, or what it said for the same read over
+        the same picture (`_Checked`)."""
+        checked = checked or self._checked(gray, detection)
+        if checked.sure is None:
+            checked.sure = turn_sure(gray, detection.corners, detection.payload)
+        return checked.sure
+
+    def _checked(self, gray: np.ndarray, detection: Detection) -> _Checked:
+        """The last checked read of this payload if this read is the same one over the
+        same picture, else a new, unchecked record kept in its place."""
+        corners = np.float32(detection.corners)
+        last = self.checked.get(detection.payload)
+        if last is not None and last.look is not None and \
+                last.corners.shape == corners.shape and \
+                float(np.abs(corners - last.corners).max()) <= SAME_READ_PX:
+            look = _look(gray, last.box)
+            if look is not None and float(np.abs(look - last.look).max()) <= CHANGE_LEVEL:
+                return last
+        h, w = gray.shape[:2]
+        x0, y0 = (max(0, int(v)) for v in corners.min(0))
+        x1, y1 = min(w, int(corners[:, 0].max()) + 1), min(h, int(corners[:, 1].max()) + 1)
+        checked = _Checked(corners, (x0, y0, x1, y1), _look(gray, (x0, y0, x1, y1)))
+        self.checked.pop(detection.payload, None)
+        self.checked[detection.payload] = checked
+        while len(self.checked) > CHECKED_MAX:  # foreign codes come and go: the oldest out
+            del self.checked[next(iter(self.checked))]
+        return checked
 
     def process(self, frame: np.ndarray, at: float | None = None) -> FrameResult:
         at = time.monotonic() if at is None else at
@@ -293,7 +350,7 @@ class Recognizer:
         decode_ms = (time.perf_counter() - start) * 1000
         # a marker read half round would turn every card: only markers sure of their turn
         markers = [d for d in detections if d.payload in self.marker_positions
-                   and turn_sure(gray, d.corners, d.payload)]
+                   and self._sure(gray, d)]
         if markers:
             self._calibrate(markers)
             rezoned += self.rezone(at)  # the first marker: zones for the cards already there
@@ -575,6 +632,16 @@ class Recognizer:
 
 def _near(a, b, distance: float) -> bool:
     return math.hypot(a[0] - b[0], a[1] - b[1]) < distance
+
+
+def _look(gray: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarray | None:
+    """The box's mean gray level in `LOOK_CELLS` x `LOOK_CELLS` cells (None: a box too
+    small for that)."""
+    x0, y0, x1, y1 = box
+    if x1 - x0 < LOOK_CELLS or y1 - y0 < LOOK_CELLS:
+        return None
+    return cv2.resize(gray[y0:y1, x0:x1], (LOOK_CELLS, LOOK_CELLS),
+                      interpolation=cv2.INTER_AREA).astype(np.float32)
 
 
 def _spread(image: np.ndarray) -> float:
