@@ -7,8 +7,9 @@ coarse picture (8 x 8 cells, which a defocus leaves as it was) is still the one 
 when last sharp. A hand passing changes the first; a hand or a box lid held over the marker
 the second.
 
-It looks at one frame every `CHECK_S` seconds (the marker's small box: well under a
-millisecond), on the camera thread, and keeps what it did for the host page (`status`).
+It looks at one frame every `CHECK_S` seconds, on the camera thread (the marker's small
+box: 1.3 ms median a look on this loaded machine, 0.4 % of a core at two looks a second),
+and keeps what it did for the host page (`status`).
 """
 from __future__ import annotations
 
