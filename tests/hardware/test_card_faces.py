@@ -289,7 +289,9 @@ def test_the_real_deck_never_guesses_a_turn(monkeypatch):
             image, truths = scenes.scene(faces, seed, "wood", 160.0, 4)
             for truth in truths:
                 seen = identify(image, truth.corners, book)
-                assert seen.id == truth.id
+                assert seen.id in (truth.id, None)  # unknown (6 of diamonds: its ink and
+                if seen.id is None:  # its twins' since issue 63): no turn to check
+                    continue
                 if truth.id in book.same_upside_down():
                     assert not seen.turn_known
                 wrong += seen.turn_known and seen.turn != truth.turn
@@ -426,7 +428,7 @@ def test_a_token_of_the_rivals_colour_does_not_outvote_the_cards_picture(game, m
     square: weighted by how much the faces differ, those few pixels outweigh the whole
     picture (card19's brown art, card14's purple) and card14 was named. The area where the
     faces differ must vote for the winner too (``AREA_MARGIN``); without it (the planted
-    fault) the wrong card is named."""
+    fault, with the card's ink kept from voting) the wrong card is named."""
     faces, book = game
 
     def seen():
@@ -436,6 +438,7 @@ def test_a_token_of_the_rivals_colour_does_not_outvote_the_cards_picture(game, m
 
     assert seen() in ("card19", None)
     monkeypatch.setattr(card_faces, "AREA_MARGIN", -10.0)
+    monkeypatch.setattr(card_faces, "INK_LEAN", math.inf)  # the ink's vote (issue 63) too
     assert seen() == "card14"
 
 
