@@ -261,7 +261,7 @@ def plant_and_compare(arm: Arm64, x86: dict, folder: Path) -> list[str]:
 
 def compile_app(app: Path, arm: Arm64) -> str:
     """The app's bytecode for the release's Python, made once: each arm64 process would
-    otherwise compile every module under qemu (~110 s of CPU on Trixie's 3.13, whose .pyc
+    otherwise compile every module under qemu (~30 s of CPU on Trixie's 3.13, whose .pyc
     the host's 3.11 pip did not write; PYTHONDONTWRITEBYTECODE, set on CI machines, keeps
     them from being saved). A host Python of the same version (PYTHON313, as the Makefile
     finds it) writes the very same files in seconds; else the arm64 Python under qemu."""
