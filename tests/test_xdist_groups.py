@@ -80,7 +80,9 @@ def test_a_browser_test_outside_a_browser_file_is_refused_at_collection():
             return object() if self.marked and name == "browser" else None
 
     items = [Item("test_x_browser.py", True), Item("test_y.py", False),
-             Item("test_w.py", True), Item("test_v.py", False, ("browser",))]
-    assert misplaced_browser_tests(items) == ["tests/web/test_w.py::t", "tests/web/test_v.py::t"]
+             Item("test_w.py", True), Item("test_v.py", False, ("browser",)),
+             Item("test_u.py", False, ("chromium",))]
+    assert misplaced_browser_tests(items) == ["tests/web/test_w.py::t", "tests/web/test_v.py::t",
+                                              "tests/web/test_u.py::t"]
     assert scope_of("tests/web/test_x_browser.py::t[1]") == BROWSER
     assert scope_of("tests/web/test_y.py::T::t") == "tests/web/test_y.py"

@@ -35,8 +35,9 @@ class BrowserGroupScheduling(LoadScopeScheduling):
 
 
 def misplaced_browser_tests(items) -> list[str]:
-    """Tests that drive a browser (the ``browser`` mark or fixture) outside a ``*_browser.py``
-    file: they would run beside the browser group."""
+    """Tests that drive a browser (the ``browser`` mark, the ``browser`` fixture or the run's
+    ``chromium`` under it) outside a ``*_browser.py`` file: they would run beside the browser
+    group."""
     return [item.nodeid for item in items
-            if (item.get_closest_marker("browser") or "browser" in getattr(
-                item, "fixturenames", ())) and not is_browser_file(item.path.name)]
+            if (item.get_closest_marker("browser") or {"browser", "chromium"} & set(getattr(
+                item, "fixturenames", ()))) and not is_browser_file(item.path.name)]

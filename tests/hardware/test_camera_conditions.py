@@ -26,6 +26,7 @@ def run(name, index, scale=1.0):
     return result, truth
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("scale, frames, wanted", [(1.0, 2, 0.99), (1.5, 1, 0.99)])
 def test_decodable_stickers_are_found_and_nothing_false(scale, frames, wanted):
     found = decodable = false = 0

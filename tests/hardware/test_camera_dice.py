@@ -216,6 +216,7 @@ def test_the_fast_row_median_is_numpys():
             assert got.dtype == expected.dtype and np.array_equal(got, expected)
 
 
+@pytest.mark.heavy
 def test_pip_layouts_fit_by_nearest_place_as_by_every_assignment():
     """The layout match gives each pip its nearest place; trying every assignment (the first
     version) accepts exactly the same faces."""
@@ -1137,6 +1138,7 @@ def independent_faces(reading, truth) -> list[int | None]:
     return faces
 
 
+@pytest.mark.heavy
 def test_a_die_seen_obliquely_is_read_by_its_top():
     """Off the camera's axis a die shows a side beside its top (a red five and a blue three
     on lids, 25-27 degrees off): its blob is longer than a die and was left unread as a

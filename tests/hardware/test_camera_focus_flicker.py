@@ -42,6 +42,7 @@ def reads_per_frame(source: RpicamSource, stickers: set, frames: int) -> list[in
     return out
 
 
+@pytest.mark.heavy
 def test_a_hand_over_a_cm3_in_continuous_af_costs_reads_a_held_lens_does_not(
         tmp_path, monkeypatch):
     """A hand and a striped sleeve crossing 20 cm under the lens (40 cm above the table):

@@ -40,6 +40,7 @@ def per_card(observations):
     "slide_then_lift_180_tilt20_40cm",
     "auto_exposure",
 ])
+@pytest.mark.heavy
 def test_harsh_cases_on_fresh_seeds_are_as_scripted(name):
     script, events = play(name)
     got = per_card([(kind, payload, zone) for _, kind, payload, zone in events])

@@ -154,6 +154,20 @@ def play_on_without_phones(page) -> None:
     page.wait_for_function("() => document.getElementById('join-panel').hidden")
 
 
+# the first choice a page may send, sent as its buttons send it (a play that needs a discard
+# takes the first allowed one); the version it was sent at, or null when none. The body for
+# WebDriver's execute_script, FIRST_CHOICE as a function for Playwright's evaluate.
+FIRST_CHOICE_BODY = """
+const c = (TC.view.choices || []).find(c => !c.refused);
+if (!c) return null;
+const a = Object.assign({}, c.action);
+const opts = c.effect && c.effect.discard_options;
+if (opts && opts.length && !opts.includes(a.discard)) a.discard = opts[0];
+TC.act(a);
+return TC.view.version;"""
+FIRST_CHOICE = "() => {" + FIRST_CHOICE_BODY + "\n}"
+
+
 PHONE_CONTEXT = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 
 

@@ -20,7 +20,14 @@ import shutil
 import pytest
 
 from companion import context
-from tests.web.conftest import PHONE_CONTEXT, join_phone, play_to, running_server, table_cookie
+from tests.web.conftest import (
+    FIRST_CHOICE,
+    PHONE_CONTEXT,
+    join_phone,
+    play_to,
+    running_server,
+    table_cookie,
+)
 from tests.web.test_browser import ARTIFACTS, check_filled, shot
 from tests.web.test_webkit_browser import display, webkit  # noqa: F401 (fixtures)
 
@@ -37,16 +44,8 @@ HOST_PLAYED = {"en": "Move played by the host for Dario.",
                "de": "Zug vom Gastgeber für Dario gespielt.",
                "it": "Mossa giocata dall'host per Dario.",
                "pl": "Ruch rozegrał gospodarz za gracza: Dario."}
-# the first choice a page may send, sent as its buttons do (tests/web/test_webkit_browser)
-STEP = """() => {
-  const c = (TC.view.choices || []).find(c => !c.refused);
-  if (!c) return null;
-  const a = Object.assign({}, c.action);
-  const opts = c.effect && c.effect.discard_options;
-  if (opts && opts.length && !opts.includes(a.discard)) a.discard = opts[0];
-  TC.act(a);
-  return TC.view.version;
-}"""
+# the first choice this page may send, as its buttons send it (conftest.FIRST_CHOICE)
+STEP = FIRST_CHOICE
 
 
 def dario_owes(module, state) -> bool:

@@ -15,7 +15,7 @@ import json
 import pytest
 
 from tests.rules_reference import shown_ref
-from tests.web.conftest import ROOT, table_and_phones
+from tests.web.conftest import FIRST_CHOICE, ROOT, table_and_phones
 from tests.web.test_accessibility_browser import check as a11y
 from tests.web.test_browser import server, shot  # noqa: F401 (server is a fixture)
 from web import i18n_tool
@@ -30,17 +30,8 @@ GAMES = {
     "monasterium": {"events": ("paid", "gain"), "max_steps": 120},
 }
 
-# the first allowed choice of this page, sent as its buttons send it (a play that needs a
-# discard takes the first allowed one); the version it was sent at, or null when none
-STEP = """() => {
-  const c = (TC.view.choices || []).find(c => !c.refused);
-  if (!c) return null;
-  const a = Object.assign({}, c.action);
-  const opts = c.effect && c.effect.discard_options;
-  if (opts && opts.length && !opts.includes(a.discard)) a.discard = opts[0];
-  TC.act(a);
-  return TC.view.version;
-}"""
+# the first choice this page may send, as its buttons send it (conftest.FIRST_CHOICE)
+STEP = FIRST_CHOICE
 
 
 def expected(game: str, lang: str, rule_id: str) -> tuple[str, str]:

@@ -19,7 +19,7 @@ import pytest
 
 from companion import context
 from tests.waiting import PATIENCE
-from tests.web.conftest import ROOT, running_server
+from tests.web.conftest import FIRST_CHOICE_BODY, ROOT, running_server
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(600)]
 DRIVER = shutil.which("WebKitWebDriver") or "/usr/bin/WebKitWebDriver"
@@ -110,15 +110,8 @@ def errors_of(driver) -> list:
 CATCH = ("window.__errors = window.__errors || [];"
          "window.addEventListener('error', e => window.__errors.push(String(e.message)));")
 
-# the first choice this page may send, sent as its buttons do (as tests/web do in Chromium)
-STEP = """
-const c = (TC.view.choices || []).find(c => !c.refused);
-if (!c) return null;
-const a = Object.assign({}, c.action);
-const opts = c.effect && c.effect.discard_options;
-if (opts && opts.length && !opts.includes(a.discard)) a.discard = opts[0];
-TC.act(a);
-return TC.view.version;"""
+# the first choice this page may send, as its buttons send it (conftest.FIRST_CHOICE)
+STEP = FIRST_CHOICE_BODY
 
 
 @pytest.mark.parametrize("game", ["wwe", "pillars", "monasterium"])
