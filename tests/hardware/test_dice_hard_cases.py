@@ -41,9 +41,12 @@ def faces_seen(truth, reading) -> list[int | None]:
 OBLIQUE = {28: 8, 53: 3}
 
 
-@pytest.mark.xfail(strict=True, reason="issue 64: an oblique die's top and a side's pip "
-                   "read as a two (seed 28), a top with its sides as a one (seed 53)")
-@pytest.mark.parametrize("seed", sorted(OBLIQUE))
+@pytest.mark.parametrize("seed", [
+    28,  # a black one's pip and a side's read as a two: `clusters._side_pips` (planted fault:
+    #      SIDE_PIPS = 0, the check off, reads the two again)
+    pytest.param(53, marks=pytest.mark.xfail(strict=True, reason=(
+        "issue 64: a blue two seen with its sides read as a one (the blob squared up with "
+        "its sides; only its middle pip passes for a pip)")))])
 def test_an_oblique_die_is_unread_or_right_never_wrong(seed):
     truth, reading, _ = settled(seed)
     seen = faces_seen(truth, reading)
