@@ -44,9 +44,9 @@ OBLIQUE = {28: 8, 53: 3}
 @pytest.mark.parametrize("seed", [
     28,  # a black one's pip and a side's read as a two: `clusters._side_pips` (planted fault:
     #      SIDE_PIPS = 0, the check off, reads the two again)
-    pytest.param(53, marks=pytest.mark.xfail(strict=True, reason=(
-        "issue 64: a blue two seen with its sides read as a one (the blob squared up with "
-        "its sides; only its middle pip passes for a pip)")))])
+    53,  # a blue two seen with its sides, squared up whole, read as a one: its twin pip was
+    #      under a pip's least size (planted fault: pips.LONE_PIP_TWIN = 9, the check off)
+])
 def test_an_oblique_die_is_unread_or_right_never_wrong(seed):
     truth, reading, _ = settled(seed)
     seen = faces_seen(truth, reading)
