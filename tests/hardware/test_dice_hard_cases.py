@@ -41,9 +41,12 @@ def faces_seen(truth, reading) -> list[int | None]:
 OBLIQUE = {28: 8, 53: 3}
 
 
-@pytest.mark.xfail(strict=True, reason="issue 64: an oblique die's top and a side's pip "
-                   "read as a two (seed 28), a top with its sides as a one (seed 53)")
-@pytest.mark.parametrize("seed", sorted(OBLIQUE))
+@pytest.mark.parametrize("seed", [
+    28,  # a black one's pip and a side's read as a two: `clusters._side_pips` (planted fault:
+    #      SIDE_PIPS = 0, the check off, reads the two again)
+    53,  # a blue two seen with its sides, squared up whole, read as a one: its twin pip was
+    #      under a pip's least size (planted fault: pips.LONE_PIP_TWIN = 9, the check off)
+])
 def test_an_oblique_die_is_unread_or_right_never_wrong(seed):
     truth, reading, _ = settled(seed)
     seen = faces_seen(truth, reading)

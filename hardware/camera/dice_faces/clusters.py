@@ -111,6 +111,9 @@ def _pip_clusters(image: np.ndarray, dark: np.ndarray, read: Sequence[DieReading
         others = np.flatnonzero(other)
         # nor a spot under half its pips' size (as spots link): a die's edge cut into specks
         others = others[np.sqrt(area[others]) >= 0.5 * _median([size[i] for i in members])]
+        # a side's pips, seen obliquely beside the top: drawn out, of the pips' size
+        beside = _side_pips(w, h, area, members, area[members].mean()) if len(
+            members) <= 3 else np.empty(0, int)
         for offset in (0.25, 0.29, 0.22):  # the pips' part of the side varies between dice
             side = spread / (2 * offset)
             if side < 12:
@@ -122,6 +125,9 @@ def _pip_clusters(image: np.ndarray, dark: np.ndarray, read: Sequence[DieReading
             if len(others) and (_reach(centroids[others] - (cx, cy), angle)
                                 < 0.62 * side).any():
                 break  # more dark spots than its pips: part of another die
+            if len(beside) and (_reach(centroids[beside] - (cx, cy), angle)
+                                < SIDE_PIPS * side).any():
+                break  # a top's pip and a side's, seen obliquely: no two, no three
             reading = _read_square(image, ((cx, cy), (side, side), angle), (), light_body,
                                    False, wanted=functools.partial(operator.eq, len(members)))
             if reading is not None and (
@@ -168,6 +174,24 @@ def _one_body(image: np.ndarray, points: np.ndarray, size: float) -> bool:
     ys = np.clip(np.rint(corners[:, 1, None] + yy[ring]).astype(int), 0, h - 1)
     colours = np.median(image[ys, xs].astype(np.float32), axis=1)  # corners x BGR
     return float(np.abs(colours[:, None] - colours[None]).sum(axis=2).max()) <= BODY_ONE_COLOUR
+
+
+SIDE_PIPS = 0.66  # of the die's side: a side's pips, drawn out, lie this near its centre
+# (independent seed 28: 0.63-0.66 beside a black one read as a two with a side's pip;
+# a touching neighbour's pips lie 0.67 away at least, `_centred`)
+
+
+def _side_pips(w: np.ndarray, h: np.ndarray, area: np.ndarray, members: list[int],
+               pip_area: float) -> np.ndarray:
+    """Spots drawn out as a pip is on a die's side seen obliquely (1.6-3 times as long as
+    wide, filling half their box, a third to one and a half of the pips' area): beside a
+    few pips, they tell a top's pip and a side's, which no round spot test would."""
+    long_, short = np.maximum(w, h), np.maximum(np.minimum(w, h), 1)
+    drawn = ((long_ > 1.6 * short) & (long_ <= 3 * short) & (area >= 0.5 * w * h)
+             & (area >= pip_area / 3) & (area <= 1.5 * pip_area))
+    drawn[0] = False
+    drawn[members] = False
+    return np.flatnonzero(drawn)
 
 
 def _die_sized(spread: float, typical: float) -> bool:

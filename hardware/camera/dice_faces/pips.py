@@ -220,7 +220,7 @@ def _pips_face(contrast: np.ndarray, level: float,
     np.greater(contrast[_EDGE, _EDGE], level, out=pips[_EDGE, _EDGE])
     _, _, stats, centroids = _square_components(pips.view(np.uint8))
     # a few pieces: plain ints, numpy's per-call overhead would cost more than the work
-    kept, areas = [], []
+    kept, areas, specks = [], [], []
     for k, (_, _, w, h, area) in enumerate(stats.tolist()):
         # a noise speck, or the floor's edge showing along a side, is left out
         if k and area >= _SMALLEST_PIP and max(w, h) <= 2.2 * min(w, h):
@@ -228,8 +228,12 @@ def _pips_face(contrast: np.ndarray, level: float,
                 return None, 0.0, 0.0  # a blot no pip makes: glare, a shadow, two dice
             kept.append(k)
             areas.append(area)
+        elif k and max(w, h) <= 2.2 * min(w, h):
+            specks.append(area)
     if not 1 <= len(areas) <= 6 or max(areas) > 2.6 * min(areas):
         return None, 0.0, 0.0
+    if len(areas) == 1 and any(speck >= LONE_PIP_TWIN * areas[0] for speck in specks):
+        return None, 0.0, 0.0  # a one's pip with a twin just under a pip's size: a two
     points = np.subtract(centroids[kept], CANON / 2, dtype=np.float32)  # cast, then less
     face, error, offset, centre = _fit_layout(points)
     if face is None or (face in (3, 5) and not _middle_between(points, centre, offset)):
@@ -248,6 +252,11 @@ def _pips_face(contrast: np.ndarray, level: float,
     if not _absent_elsewhere(local(), offsets, centre, at, pip_level, face == 1):
         return None, 0.0, 0.0
     return face, max(0.0, 1.0 - error / MAX_PIP_ERROR), _pitch(points - centre, face)
+
+
+LONE_PIP_TWIN = 0.6  # of a lone pip's area: a round spot this large beside it, though under
+# a pip's least size (`_SMALLEST_PIP`), makes the top no one (independent seed 53: a small
+# two seen with its sides, squared up whole, kept one pip of 27 px and dropped its twin of 23)
 
 
 MIDDLE_OFF = 0.3  # of the pips' offset: how far a three's or five's middle pip may lie from
