@@ -19,8 +19,8 @@ from companion.blueprints import common
 from companion.context import CameraSnapshot
 from companion.game.service import LiveGame
 from companion.server import i18n
-from companion.table import focus_meter
 from companion.table import table_guide as guide_mod
+from companion.wiring import focus_meter
 
 bp = Blueprint("table_guide", __name__)
 
