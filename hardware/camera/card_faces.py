@@ -737,14 +737,9 @@ def _snapped(gradients: tuple[np.ndarray, np.ndarray], quad: np.ndarray,
     lines = []
     centre = quad.mean(axis=0)
     for i in range(4):
-        a, b = quad[i], quad[(i + 1) % 4]
-        along = b - a
-        length = float(np.linalg.norm(along))
+        a, along, length, normal = _side(quad, i, centre)
         if length < 8:
             return quad
-        normal = np.float32([-along[1], along[0]]) / length
-        if float(np.dot(normal, (a + b) / 2 - centre)) < 0:
-            normal = -normal  # outwards
         t = np.linspace(0.12, 0.88, 24, dtype=np.float32)
         base = a[None] + t[:, None] * along[None]
         xs = base[:, 0:1] + offsets[None] * normal[0]
@@ -931,6 +926,18 @@ def _split_touching(found: list[tuple[int, np.ndarray]]) -> list[tuple[int, np.n
     return [f for i, f in enumerate(found) if i not in drop]
 
 
+def _side(quad: np.ndarray, i: int, centre: np.ndarray):
+    """Side ``i`` of a quad: its start, its vector, its length and its unit normal pointing
+    away from ``centre`` (the card's edges are looked for outside it)."""
+    a, b = quad[i], quad[(i + 1) % 4]
+    along = b - a
+    length = float(np.linalg.norm(along))
+    normal = np.float32([-along[1], along[0]]) / max(length, 1e-6)
+    if float(np.dot(normal, (a + b) / 2 - centre)) < 0:
+        normal = -normal
+    return a, along, length, normal
+
+
 def _gap(grey: np.ndarray, quad: np.ndarray) -> bool:
     """The outline is darker than just outside two opposite sides by ``GAP_DARKER``: the
     dark table showing between two cards laid close, bounded by their pale edges."""
@@ -938,14 +945,9 @@ def _gap(grey: np.ndarray, quad: np.ndarray) -> bool:
     t = np.linspace(0.2, 0.8, 8, dtype=np.float32)[:, None]
     brighter = []
     for i in range(4):
-        a, b = quad[i], quad[(i + 1) % 4]
-        along = b - a
-        length = float(np.linalg.norm(along))
+        a, along, length, normal = _side(quad, i, centre)
         if length < 1:
             return False
-        normal = np.float32([-along[1], along[0]]) / length
-        if float(np.dot(normal, (a + b) / 2 - centre)) < 0:
-            normal = -normal
         reach = max(4.0, 0.08 * length)
         base = a[None] + t * along[None]
         levels = []
