@@ -9,9 +9,8 @@ A camera with a focus lens (Camera Module 3) is focused by a scan the page asks 
 """
 from __future__ import annotations
 
-import cv2
-
 from companion.context import CameraSnapshot
+from hardware.camera.decode import to_gray
 from hardware.camera.sharp_steady import SHARP_ENOUGH, marker_sharpness
 
 LENS_MODES = ("manual", "auto", "continuous")  # optics' focus modes with a lens to drive
@@ -22,10 +21,7 @@ def sharpness(seen: CameraSnapshot | None) -> float | None:
     or has never seen the marker (it does not know where to look)."""
     if seen is None or seen.frame is None:
         return None
-    gray = seen.frame.image
-    if gray.ndim == 3:
-        gray = cv2.cvtColor(gray, cv2.COLOR_BGR2GRAY)
-    return marker_sharpness(gray, seen.calibration)
+    return marker_sharpness(to_gray(seen.frame.image), seen.calibration)
 
 
 def is_soft(seen: CameraSnapshot | None) -> bool:

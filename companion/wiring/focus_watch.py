@@ -18,6 +18,7 @@ import logging
 import cv2
 import numpy as np
 
+from hardware.camera.decode import to_gray
 from hardware.camera.sharp_steady import SHARP_ENOUGH, edge_sharpness, marker_box, table_window
 
 log = logging.getLogger(__name__)
@@ -51,8 +52,7 @@ class FocusWatch:
         if self._looked_at is not None and frame.at - self._looked_at < self.check_s:
             return
         self._looked_at = frame.at
-        gray = frame.image if frame.image.ndim == 2 else cv2.cvtColor(frame.image,
-                                                                      cv2.COLOR_BGR2GRAY)
+        gray = to_gray(frame.image)
         height, width = gray.shape
         box = marker_box(calibration, width, height)
         if box is None:
