@@ -9,9 +9,12 @@ still frames it recognises the cards of that frame once (unless only stickered c
 changed since its last look: every thumbnail cell that changed lies within a sticker's
 card's reach, now or at that look, and no card known by face or asked about lies near:
 then the look, ~0.1 s of CPU here, is skipped, as nothing bare can have come or gone; the
-evening's cards are all stickered, docs/pi-appliance.md), keeps those lying in a zone whose
-quadrilateral holds no sticker read in the frame (a sticker still wins), and says what
-changed since its last look, per zone: a card's sighting as its sticker would give it
+evening's cards are all stickered, docs/pi-appliance.md; a card asked about whose outline
+now holds a sticker read in the frame counts as stickered, and is asked about no more, as
+the look would say: a card whose sticker the frame's edge cut off, turned into view),
+keeps those lying in a zone whose quadrilateral holds no sticker read in the frame (a
+sticker still wins), and says what changed since its last look, per zone: a card's
+sighting as its sticker would give it
 (`FaceSeen`: the part's kind word, the card id, the turn in quarter turns, appeared / turned
 / removed), or an unknown card (`Unknown`: the TV asks "which card is this?"). The answer
 (`teach_unknown`) keeps the card's face picture as that card's, so it is known next time.
@@ -166,6 +169,8 @@ class FaceReader:
         # the cards known by face or asked about then: what a change is judged against
         self._stickers: list[tuple[tuple[float, float], float]] = []
         self._bare: list[tuple[float, float]] = []
+        # the cards asked about at the last look: (image centre, outline, zone)
+        self._asked: list[tuple[tuple[float, float], np.ndarray, str]] = []
         self._must_look = True  # a new game, or a face taught or forgotten: look whatever
         self._size = (0, 0)  # the frames' (width, height)
         # a second look awaited: (the crop box asked for each still frame, frame size)
@@ -206,6 +211,7 @@ class FaceReader:
         stickers = _stickers(result)
         if not self._second and self._stickers_only(thumb, stickers):
             self._looked, self._stickers = thumb, stickers
+            self._sticker_read_on_asked(stickers)
             self.skipped += 1
             return []
         self._looked, self._stickers, self._must_look = thumb, stickers, False
@@ -226,14 +232,35 @@ class FaceReader:
             return True
         cell = (self._size[0] / THUMB[0], self._size[1] / THUMB[1])
         known = stickers + self._stickers
+        claimed = {centre for centre, _, _ in self._claimed(stickers)}
+        bare = [b for b in self._bare if b not in claimed]
         for row, col in changed:
             x, y = (col + 0.5) * cell[0], (row + 0.5) * cell[1]
             reach = [BEYOND_CARD * side for (cx, cy), side in known
                      if np.hypot(x - cx, y - cy) <= BEYOND_CARD * side]
-            if not reach or any(np.hypot(x - bx, y - by) <= max(reach)
-                                for bx, by in self._bare):
+            if not reach or any(np.hypot(x - bx, y - by) <= max(reach) for bx, by in bare):
                 return False
         return True
+
+    def _claimed(self, stickers: list) -> list:
+        """The cards asked about at the last look whose outline now holds a sticker read in
+        this frame: a stickered card whose sticker was not read then (the frame's edge cut
+        it off; it turned into view since) or one laid over it. The look would skip that
+        outline (a sticker wins) and ask no more: they are not bare any longer."""
+        return [(centre, quad, zone) for centre, quad, zone in self._asked
+                if any(_inside(c, quad) for c, _ in stickers)]
+
+    def _sticker_read_on_asked(self, stickers: list) -> None:
+        """What the look left out would have said of `_claimed` cards: not asked about."""
+        claimed = self._claimed(stickers)
+        if not claimed:
+            return
+        centres = {centre for centre, _, _ in claimed}
+        self._bare = [b for b in self._bare if b not in centres]
+        self._asked = [a for a in self._asked if a[0] not in centres]
+        with self._lock:
+            for zone in {zone for _, _, zone in claimed} - {a[2] for a in self._asked}:
+                self._unknown.pop(zone, None)
 
     def _sharp_now(self, source) -> bool:
         """Asks for the awaited crop again (keeping the sharper stream wanted): sharp yet?"""
@@ -273,6 +300,7 @@ class FaceReader:
             self._empty.shape == image.shape else None
         outlines = find_cards(image, empty=empty)
         bare: list[tuple[float, float]] = []  # card-sized, no sticker on: known or asked
+        asked: list[tuple[tuple[float, float], np.ndarray, str]] = []
         better = source.sharp_scale() if source is not None else 1.0
         widest = READ_CARD_PX  # one width for every sharp crop (too_alike judged once)
         wait = None  # the box of a card to look at again once the crop is sharper
@@ -297,6 +325,7 @@ class FaceReader:
                 if better >= SHARPER and scale < SHARP_ENOUGH * better and not self._second:
                     wait = box  # not sharp yet: not asked before a sharper look
                 unknown[zone] = Unknown(zone, straighten(picture, inside))
+                asked.append((centre, quad, zone))
                 continue
             if not seen.turn_known:  # a face's turn is the game's: never told as a guess
                 log.info("camera faces: %s in %s, its turn not known", seen.id, zone)
@@ -307,7 +336,7 @@ class FaceReader:
             self._waiting = (wait, (image.shape[1], image.shape[0]))
             self._armed, self._calm, self._second = True, 0, True
             return []
-        self._bare = bare
+        self._bare, self._asked = bare, asked
         if not outlines:  # nothing card-like at all: the table as it is when empty
             self._empty = image
         out = []

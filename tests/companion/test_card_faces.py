@@ -346,6 +346,42 @@ def test_a_change_of_stickered_cards_only_is_not_looked_at_a_bare_card_is(
     assert (reader.looks, len(traced)) == (3, 3)
 
 
+@pytest.mark.heavy
+def test_a_card_asked_about_whose_sticker_turns_into_view_is_not_looked_at_again(
+        tmp_path, catalog, monkeypatch):
+    """A stickered card laid with its sticker cut off by the frame's edge looks bare: it is
+    looked at and asked about (the evening's card spots, issue 71). Turned, its sticker is
+    read inside the outline asked about: it is that sticker's card, no longer asked about,
+    without a second look (~0.1 s of CPU); the look would have said the same."""
+    from companion.wiring.camera_faces import FaceReader
+    from hardware.camera import card_faces
+    from hardware.synthetic.scene import Placement
+    from hardware.synthetic.video import board_to_table
+    from hardware.tags.format import card_payload
+
+    reader = FaceReader(tmp_path)
+    table = Table()
+    traced = []
+    real = card_faces.find_cards
+    monkeypatch.setattr(card_faces, "find_cards", lambda *a, **k: traced.append(1) or
+                        real(*a, **k))
+    table.still(reader)  # the empty table: looked at once
+    spot = board_to_table(-130, -10)  # North's play area, the card's top past the frame
+    cut = Placement(card_payload("wwe", "E", events(catalog)[1]), *spot, 2.0)
+    assert table.still(reader, stickers=[cut]) == []
+    image, result = table.frame(stickers=[cut])
+    assert cut.payload not in [d.payload for d in result.detections]  # the edge cuts it
+    assert reader.unknown() == ["seat:N"] and (reader.looks, len(traced)) == (2, 2)
+    turned = Placement(cut.payload, *spot, 92.0)
+    assert table.still(reader, stickers=[turned]) == []
+    assert reader.unknown() == []  # as the look would say: the sticker wins
+    assert (reader.looks, len(traced)) == (2, 2) and reader.skipped == 1
+    # taken away and laid again with its sticker cut off: looked at and asked again
+    table.still(reader)
+    assert table.still(reader, stickers=[cut]) == []
+    assert reader.unknown() == ["seat:N"] and reader.looks == 3
+
+
 def test_a_face_sighting_is_the_sticker_s_to_the_game_and_the_sticker_wins():
     from companion.wiring.camera import CameraRules
     from engine.api import Act, Sighting
