@@ -24,6 +24,7 @@ from typing import Any, Protocol
 
 from babel import Locale
 from babel.messages import mofile, pofile
+from babel.plural import PluralRule
 from babel.support import NullTranslations, Translations
 from flask import Flask, current_app, request
 from flask_babel import Babel, force_locale, get_translations
@@ -375,19 +376,38 @@ def _ui_strings(lang: str, entries: dict, game: str | None = None) -> dict:
     return out
 
 
-def plural_category(lang: str, n: int) -> str:
-    """CLDR's plural category of ``n`` in ``lang`` ("one", "few", "many", "other")."""
-    return _locale(normalize_lang(lang)).plural_form(n)
+# CLDR's plural rules of the app's languages, as babel gives them (tests/companion/
+# test_i18n.py checks they are babel's): babel's `Locale.plural_form` loads the whole
+# locale's data to give these lines, 9.6 MB of the worker's memory for the five, held all
+# evening (issue 71). A language not listed here gets babel's.
+PLURAL_RULES = {
+    "en": {"one": "i in 1 and v in 0"},
+    "de": {"one": "i in 1 and v in 0"},
+    "it": {"many": "e in 0 and i not in 0 and i mod 1000000 in 0 and v in 0 or e not in 0..5",
+           "one": "i in 1 and v in 0"},
+    "es": {"many": "e in 0 and i not in 0 and i mod 1000000 in 0 and v in 0 or e not in 0..5",
+           "one": "n in 1"},
+    "pl": {"few": "v in 0 and i mod 10 in 2..4 and i mod 100 not in 12..14",
+           "many": "v in 0 and i not in 1 and i mod 10 in 0..1 or v in 0 and i mod 10 in 5..9 "
+                   "or v in 0 and i mod 100 in 12..14",
+           "one": "i in 1 and v in 0"},
+}
 
 
 @functools.lru_cache(maxsize=16)
-def _locale(lang: str) -> Locale:
-    return Locale.parse(lang)
+def _plural_rule(lang: str) -> PluralRule:
+    rules = PLURAL_RULES.get(lang)
+    return PluralRule(rules) if rules is not None else Locale.parse(lang).plural_form
+
+
+def plural_category(lang: str, n: int) -> str:
+    """CLDR's plural category of ``n`` in ``lang`` ("one", "few", "many", "other")."""
+    return _plural_rule(normalize_lang(lang))(n)
 
 
 def _plural_forms(t, lang: str, msgid: list) -> dict:
     """{CLDR category: text with {n}} so JS can pick with Intl.PluralRules(lang)."""
-    locale = Locale.parse(lang)
+    rule = _plural_rule(lang)
     forms: dict = {}
 
     def put(category: str, n: int) -> None:
@@ -396,8 +416,8 @@ def _plural_forms(t, lang: str, msgid: list) -> dict:
             forms[category] = text.replace("%(num)d", "{n}").replace("{num}", "{n}")
 
     for n in range(200):
-        put(locale.plural_form(n), n)
+        put(rule(n), n)
     # categories no whole number reaches (Polish "other" is for fractions): general plural
-    for category in [*locale.plural_form.tags, "other"]:
+    for category in [*rule.tags, "other"]:
         put(category, 5)
     return forms

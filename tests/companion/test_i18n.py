@@ -97,3 +97,30 @@ def test_log_lines_about_event_cards_named_with_an_ellipsis_have_no_double_perio
                 line = i18n.text(lang, template, {"card": name, "seat": "Ann B."}, game="wwe")
                 assert name in line, line
                 assert "…." not in line and ".." not in line, (lang, line)
+
+
+@pytest.mark.parametrize("lang", sorted(i18n.LANGUAGES))
+def test_the_plural_rules_kept_are_babel_s(lang):
+    from babel import Locale
+
+    assert i18n.PLURAL_RULES[lang] == Locale.parse(lang).plural_form.rules
+
+
+def test_plural_forms_load_no_locale_data_of_babel():
+    """babel's `Locale.plural_form` loads a language's whole CLDR data (9.6 MB of the
+    worker's memory for the five, held all evening: issue 71); the plurals need only their
+    rules. In a fresh process: every language's categories and forms, then babel's cache."""
+    import subprocess
+    import sys
+
+    code = ("from babel.support import NullTranslations\n"
+            "from babel import localedata\n"
+            "from companion.server import i18n\n"
+            "for lang in i18n.LANGUAGES:\n"
+            "    [i18n.plural_category(lang, n) for n in range(30)]\n"
+            "    i18n._plural_forms(NullTranslations(), lang, ['a {n}', 'b {n}'])\n"
+            "print(sorted(localedata._cache))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, cwd=os.path.dirname(os.path.dirname(os.path.dirname(
+                             os.path.abspath(__file__)))))
+    assert out.stdout.strip() == "[]"
