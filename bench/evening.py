@@ -32,6 +32,7 @@ Targets (docs/pi-appliance.md, issue 37): core_share <= 0.03 (0.15 of a Pi core)
 rss_mb <= 120 at the end, rss_slope_mb_per_hour <= 2 after the warm-up, lost 0. Usage:
     .venv/bin/python bench/evening.py [--games wwe,pillars] [--minutes 3] [--repeat 1]
         [--sample-every 15] [--warmup MIN] [--tracemalloc [--trace-frames 6]] [--no-camera]
+        [--no-dice]
         [--parallel] [--camera-ab 10] [--against COMMIT]
 ``--against COMMIT`` (issue 71) runs the same evening on COMMIT's server too, at the same
 time: COMMIT checked out into a temporary ``git worktree`` (removed after), its server
@@ -46,7 +47,8 @@ each minute of one has the same minute of the other beside it, with no start-ups
 ``--parallel`` runs the games' evenings at the same time, a process each (core share is CPU
 time, not wall time; the load each adds is in ``loadavg_1m``).
 ``--no-camera`` leaves the camera lost and idle (the server and the dice alone: whose
-memory grows). ``lost`` compares each acknowledged action in the canonical form the server
+memory grows); ``--no-dice`` the dice reader (its port not there). ``lost`` compares each
+acknowledged action in the canonical form the server
 stores (``GameInfo.canonical``, made from the replayed record's state before it).
 JSON last line: {"games": {"<id>": {"core_share", "rss_mb", "rss_slope_mb_per_hour",
 "lost", "rss_samples", "capture_share_copy", "capture_share_mapped",
@@ -618,9 +620,10 @@ def play(game: str, args, work: Path, frames: Path, root: Path = ROOT,
     (``per_minute``: each minute's share, total and per part)."""
     seconds = args.minutes * 60
     emulator = DiceEmulator(dice_for(game), link=str(work / f"dice-{game}"),
-                            seed=args.seed).start()
+                            seed=args.seed).start() if args.dice else None
+    # no dice: a port that is not there, so the reader is lost and idle (like the camera)
     server = Server(work / f"data-{game}", game, frames if args.camera else None,
-                    emulator.port,
+                    emulator.port if emulator is not None else str(work / "no-dice"),
                     trace=work / "trace" if args.tracemalloc else None,
                     trace_frames=args.trace_frames, root=root)
     table = None
@@ -653,7 +656,8 @@ def play(game: str, args, work: Path, frames: Path, root: Path = ROOT,
                 first_snapshot = server.snapshot("first")
             if now >= next_roll:
                 next_roll += args.roll_every
-                emulator.roll()
+                if emulator is not None:
+                    emulator.roll()
             if now >= next_action:
                 next_action += args.action_every
                 options = table.options()
@@ -691,7 +695,8 @@ def play(game: str, args, work: Path, frames: Path, root: Path = ROOT,
         if table is not None:
             table.close()
         server.stop()
-        emulator.stop()
+        if emulator is not None:
+            emulator.stop()
     parts: dict[str, float] = {}
     names: dict[str, float] = {}
     for tid, (comm, used) in end_threads.items():
@@ -847,6 +852,9 @@ def main() -> None:
     parser.add_argument("--no-camera", dest="camera", action="store_false",
                         help="the server without its camera (lost, idle): the server and "
                              "the dice alone")
+    parser.add_argument("--no-dice", dest="dice", action="store_false",
+                        help="the server without its dice reader (lost, idle): whose memory "
+                             "the dice hold")
     parser.add_argument("--sample-every", type=float, default=15.0,
                         help="seconds between the worker's RSS samples")
     parser.add_argument("--warmup", type=float, default=None,
