@@ -332,9 +332,11 @@ def _disc_otf(shape, radius: float) -> np.ndarray:
 
 
 # Wiener filters kept, in bytes: each is the padded crop's size x 8 bytes, 0.3-1.5 MB (a
-# Pillars card's crop pads to 432x432: 1.5 MB). Two of the largest; a count (8) let them
-# hold 12 MB, filled one new crop size at a time over an evening (issue 37).
-WIENER_BYTES = 3 << 20
+# Pillars card's crop pads to 432x432: 1.5 MB, kept alone as the newest). A count (8) let
+# them hold 12 MB, filled one new crop size at a time over an evening (issue 37); 3 MB
+# made as many over the evening's 12 minutes as 1 MB does (17: the crops' sizes change
+# from one deblur to the next), and held 2.8 MB all evening where 1 MB holds 0.3 (issue 71).
+WIENER_BYTES = 1 << 20
 
 
 class _Filters:
