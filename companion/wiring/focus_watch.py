@@ -9,7 +9,9 @@ the second.
 
 It looks at one frame every `CHECK_S` seconds, on the camera thread (the marker's small
 box: 1.3 ms median a look on this loaded machine, 0.4 % of a core at two looks a second),
-and keeps what it did for the host page (`status`).
+and keeps what it did for the host page (`status`). A source with no lens or exposure of
+its own (`optics_status()` None: a webcam, a folder of frames) ignores the table's region
+and cannot scan: nothing is looked at there (issue 71: the evening's CPU).
 """
 from __future__ import annotations
 
@@ -47,10 +49,16 @@ class FocusWatch:
         self._sharp_cells: np.ndarray | None = None  # the marker's 8 x 8 cells, last sharp
         self._soft_since: float | None = None
         self._placed: tuple | None = None
+        self._source = None  # the source last seen, and whether it has optics of its own
+        self._optics = False
 
     def __call__(self, frame, calibration, source) -> None:
         if self._looked_at is not None and frame.at - self._looked_at < self.check_s:
             return
+        if source is not self._source:
+            self._source, self._optics = source, source.optics_status() is not None
+        if not self._optics:
+            return  # no lens of its own: no region to tell, no scan to ask for
         self._looked_at = frame.at
         gray = to_gray(frame.image)
         height, width = gray.shape

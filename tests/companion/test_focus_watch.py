@@ -210,3 +210,42 @@ def test_the_focus_button_without_a_camera_module_is_refused(tmp_path):
                                                  "Dreh ihren Ring von Hand.")
     finally:
         stop(app)
+
+
+def test_a_source_without_optics_of_its_own_is_not_looked_at(monkeypatch):
+    """A webcam or a folder of frames (`optics_status()` None) has no lens to scan and no
+    region to be told: the watch looks at nothing there (issue 71: 1.3 ms every 0.5 s on
+    the evening's camera thread). A source with optics is looked at. Planted fault: the
+    check removed -> the marker's sharpness is measured for the webcam too."""
+    import numpy as np
+
+    from companion.wiring import focus_watch
+    from hardware.camera.source_base import FrameSource
+
+    image, _ = conditions.frame("harsh_small", 0)
+    recognizer = Recognizer()
+    recognizer.process(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), 0.0)
+    measured = []
+    real = focus_watch.edge_sharpness
+    monkeypatch.setattr(focus_watch, "edge_sharpness",
+                        lambda *a: measured.append(1) or real(*a))
+
+    class Webcam(FrameSource):
+        def __init__(self):
+            self.told = []
+
+        def focus_region(self, af_window, sharp_box):
+            self.told.append(sharp_box)
+
+    class WithOptics(Webcam):
+        def optics_status(self):
+            return {"sensor": "imx708"}
+
+    for source, looks in ((Webcam(), 0), (WithOptics(), 4)):
+        measured.clear()
+        watch = FocusWatch([(0.0, 0.0)])
+        for k in range(4):
+            watch(Frame(np.ascontiguousarray(image), 0, 0.5 * (k + 1)), recognizer.calibration,
+                  source)
+        assert len(measured) == looks and len(source.told) == (1 if looks else 0)
+        assert (watch.sharpness is None) == (looks == 0)
