@@ -51,7 +51,7 @@ class HardwareManager:
         self.report = report if report is not None else HardwareReport(service.access)
         self.camera: camera_wiring.CameraWiring | None = None
         self.dice: dice_wiring.DiceWiring | None = None
-        self.errors: dict[str, dict] = {}  # a part that did not start, and why
+        self._errors: dict[str, dict] = {}  # a part that did not start, and why
         self.started = False
         self._lock = locks.lock("hardware manager")
         self._stop = threading.Event()
@@ -66,18 +66,18 @@ class HardwareManager:
         try:
             self.camera = camera_wiring.start(self.settings, self.service, self.changed)
             if self.camera is None:
-                self.errors["camera"] = camera_wiring.ABSENT
+                self._errors["camera"] = camera_wiring.ABSENT
             elif self.kinds is not None:  # the cards known by face follow the deck page
                 self.kinds.subscribe(self.camera.faces.catalog_changed)
         except Exception as exc:
             log.exception("camera did not start")
-            self.errors["camera"] = {"state": "error", "detail": str(exc)}
+            self._errors["camera"] = {"state": "error", "detail": str(exc)}
         try:
             self.dice = dice_wiring.start(self.settings, self.service, self.changed,
                                           self.camera, self.kinds, self.reader_options)
         except Exception as exc:
             log.exception("dice did not start")
-            self.errors["dice"] = {"state": "error", "detail": str(exc)}
+            self._errors["dice"] = {"state": "error", "detail": str(exc)}
         if self.camera is not None and self.dice is not None and self.dice.camera is not None:
             self.camera.faces.use_tray(self.dice.camera.tray_mm)  # the dice tray: no card
         self.push()
@@ -89,7 +89,7 @@ class HardwareManager:
         out = {}
         for part, handle in (("camera", self.camera), ("dice", self.dice)):
             if handle is None:
-                out[part] = self.errors.get(part, ABSENT)
+                out[part] = self._errors.get(part, ABSENT)
                 continue
             try:
                 out[part] = handle.status()
