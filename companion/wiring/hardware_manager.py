@@ -49,13 +49,33 @@ class HardwareManager:
         self.reader_options = reader_options
         # where the views read the status (made here when the caller has none: a tool)
         self.report = report if report is not None else HardwareReport(service.access)
-        self.camera: camera_wiring.CameraWiring | None = None
-        self.dice: dice_wiring.DiceWiring | None = None
+        self._camera: camera_wiring.CameraWiring | None = None
+        self._dice: dice_wiring.DiceWiring | None = None
         self._errors: dict[str, dict] = {}  # a part that did not start, and why
         self.started = False
         self._lock = locks.lock("hardware manager")
         self._stop = threading.Event()
         self._ticker: threading.Thread | None = None
+        self.report.put(self.status())
+
+    @property
+    def camera(self) -> camera_wiring.CameraWiring | None:
+        return self._camera
+
+    @camera.setter
+    def camera(self, handle: camera_wiring.CameraWiring | None) -> None:
+        """A part set (by `start`, or by a tool or test wiring its own) is a new status:
+        pushed down at once, so the next views carry it."""
+        self._camera = handle
+        self.report.put(self.status())
+
+    @property
+    def dice(self) -> dice_wiring.DiceWiring | None:
+        return self._dice
+
+    @dice.setter
+    def dice(self, handle: dice_wiring.DiceWiring | None) -> None:
+        self._dice = handle
         self.report.put(self.status())
 
     def start(self) -> None:
