@@ -28,13 +28,18 @@ class HardwareReport:
         self._access = access  # the AccessService: which game is at the table
         self._lock = locks.lock("hardware report")
         self._status: dict = {part: ABSENT for part in PARTS}
+        self._read_at = float("-inf")
 
-    def put(self, status: dict) -> bool:
-        """``status`` is the hardware's now (`HardwareManager.status`). True when what a
-        table or phone screen shows of it changed (a frame rate or a repeated warning's
-        count does not: the host's pages poll those)."""
+    def put(self, status: dict, read_at: float) -> bool:
+        """``status`` is the hardware's as read from ``read_at`` (`time.monotonic()` when
+        its reading began; a reading begun before the one kept is dropped: two threads
+        push, the later reading wins). True when what a table or phone screen shows of it
+        changed (a frame rate or a repeated warning's count does not: the host's pages
+        poll those)."""
         with self._lock:
-            before, self._status = self._status, status
+            if read_at < self._read_at:
+                return False
+            before, self._status, self._read_at = self._status, status, read_at
         return screens_part(before) != screens_part(status)
 
     def latest(self) -> dict:

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 
 from companion.box.catalog import Kinds
 from companion.game.hardware_report import HardwareReport
@@ -56,7 +57,7 @@ class HardwareManager:
         self._lock = locks.lock("hardware manager")
         self._stop = threading.Event()
         self._ticker: threading.Thread | None = None
-        self.report.put(self.status())
+        self._put()
 
     @property
     def camera(self) -> camera_wiring.CameraWiring | None:
@@ -65,9 +66,9 @@ class HardwareManager:
     @camera.setter
     def camera(self, handle: camera_wiring.CameraWiring | None) -> None:
         """A part set (by `start`, or by a tool or test wiring its own) is a new status:
-        pushed down at once, so the next views carry it."""
+        pushed down at once (and the views re-sent if the screens' part changed)."""
         self._camera = handle
-        self.report.put(self.status())
+        self.push()
 
     @property
     def dice(self) -> dice_wiring.DiceWiring | None:
@@ -76,7 +77,7 @@ class HardwareManager:
     @dice.setter
     def dice(self, handle: dice_wiring.DiceWiring | None) -> None:
         self._dice = handle
-        self.report.put(self.status())
+        self.push()
 
     def start(self) -> None:
         with self._lock:
@@ -124,13 +125,18 @@ class HardwareManager:
         if self.camera is not None and self.dice is not None and self.dice.camera is not None:
             self.camera.faces.use_tray(self.dice.camera.tray_mm)  # the dice tray: no card
         threadnames.name_os_threads()  # a part may have started a thread since (rare)
-        self.report.put(self.status())
+        self._put()
         self._resend()
+
+    def _put(self) -> bool:
+        """Read the status and put it in the report (see `HardwareReport.put`)."""
+        read_at = time.monotonic()
+        return self.report.put(self.status(), read_at)
 
     def push(self) -> None:
         """Push the status down; the views are re-sent only if what the table display or a
         phone shows of it changed (a frame rate alone: the next views carry it)."""
-        if self.report.put(self.status()):
+        if self._put():
             self._resend()
 
     def _resend(self) -> None:

@@ -95,12 +95,24 @@ def test_a_change_no_part_announced_reaches_the_phone(running):
 def test_what_the_screens_see_changed_or_not():
     report = HardwareReport(SimpleNamespace(at_table=lambda: None))
     ok = {"camera": {"state": "ok", "fps": 10.0, "warnings": []}, "dice": {"state": "absent"}}
-    assert report.put(ok)  # from absent
-    assert not report.put({**ok, "camera": {**ok["camera"], "fps": 11.0}})
-    assert not report.put({**ok, "camera": {**ok["camera"], "warnings": [{"code": "x"}]}})
-    assert report.put({**ok, "camera": {**ok["camera"], "selected": {"A": "card1"}}})
-    assert report.put({**ok, "dice": {"state": "ok", "source": "serial", "reads": True}})
+    assert report.put(ok, 1.0)  # from absent
+    assert not report.put({**ok, "camera": {**ok["camera"], "fps": 11.0}}, 2.0)
+    assert not report.put({**ok, "camera": {**ok["camera"], "warnings": [{"code": "x"}]}}, 3.0)
+    assert report.put({**ok, "camera": {**ok["camera"], "selected": {"A": "card1"}}}, 4.0)
+    assert report.put({**ok, "dice": {"state": "ok", "source": "serial", "reads": True}}, 5.0)
     assert screens_part(report.latest())["dice"]["reads"] is True
+
+
+def test_a_reading_begun_before_the_one_kept_is_dropped():
+    """Two threads push (a part's change, the tick): the later reading wins whichever
+    thread puts last. Planted fault caught (by hand): `put` without the ``read_at`` check:
+    the stale reading kept, and the screens told it changed."""
+    report = HardwareReport(SimpleNamespace(at_table=lambda: None))
+    new = {"camera": {"state": "error"}, "dice": {"state": "absent"}}
+    old = {"camera": {"state": "ok"}, "dice": {"state": "absent"}}
+    assert report.put(new, 2.0)
+    assert not report.put(old, 1.0)  # read first, put last
+    assert report.latest() is new
 
 
 def test_a_waiting_roll_its_game_moved_past_is_not_shown():
@@ -110,7 +122,7 @@ def test_a_waiting_roll_its_game_moved_past_is_not_shown():
     report = HardwareReport(SimpleNamespace(at_table=lambda: live))
     pending = {"game": "g1", "version": 4, "who": "A", "missing": []}
     report.put({"camera": {"state": "absent"},
-                "dice": {"state": "ok", "source": "camera", "pending": pending}})
+                "dice": {"state": "ok", "source": "camera", "pending": pending}}, 1.0)
     assert report.for_game(live)["dice"]["pending"] == pending
     live.version = 5  # an action since the roll was read
     assert report.for_game(live)["dice"]["pending"] is None
