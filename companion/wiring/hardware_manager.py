@@ -40,8 +40,27 @@ TICK_S = 1.0  # the status is pushed at least this often while the hardware runs
 TICK_THREAD = "hardware-status"
 
 
+class _Part:
+    """A part's handle (``camera``, ``dice``). Setting one (`start`, or a tool or test
+    wiring its own) is a new status: pushed down at once, and the views re-sent if the
+    screens' part of it changed."""
+
+    def __set_name__(self, owner, name: str) -> None:
+        self.attribute = "_" + name
+
+    def __get__(self, manager, owner=None):
+        return self if manager is None else getattr(manager, self.attribute)
+
+    def __set__(self, manager, handle) -> None:
+        setattr(manager, self.attribute, handle)
+        manager.push()
+
+
 class HardwareManager:
     """The camera and the dice of one app (`companion.context.HardwarePort`)."""
+
+    camera = _Part()  # a camera_wiring.CameraWiring, or None
+    dice = _Part()  # a dice_wiring.DiceWiring, or None
 
     def __init__(self, settings: Settings, service: GameService, kinds: Kinds,
                  reader_options: dict | None = None,
@@ -58,26 +77,6 @@ class HardwareManager:
         self._stop = threading.Event()
         self._ticker: threading.Thread | None = None
         self._put()
-
-    @property
-    def camera(self) -> camera_wiring.CameraWiring | None:
-        return self._camera
-
-    @camera.setter
-    def camera(self, handle: camera_wiring.CameraWiring | None) -> None:
-        """A part set (by `start`, or by a tool or test wiring its own) is a new status:
-        pushed down at once (and the views re-sent if the screens' part changed)."""
-        self._camera = handle
-        self.push()
-
-    @property
-    def dice(self) -> dice_wiring.DiceWiring | None:
-        return self._dice
-
-    @dice.setter
-    def dice(self, handle: dice_wiring.DiceWiring | None) -> None:
-        self._dice = handle
-        self.push()
 
     def start(self) -> None:
         with self._lock:

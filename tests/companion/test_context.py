@@ -133,7 +133,7 @@ def port_gaps(port: type, implementation: type) -> list[str]:
     set_up = init.co_names if init is not None else ()  # the attributes __init__ sets
     gaps += [f"{implementation.__name__}.{name} missing"
              for name in getattr(port, "__annotations__", {}) if name not in set_up
-             and not isinstance(vars(implementation).get(name), property)]
+             and not hasattr(type(vars(implementation).get(name)), "__set__")]
     return gaps
 
 
