@@ -32,7 +32,7 @@ from companion.blueprints import (
     table_guide,
 )
 from companion.box import catalog
-from companion.game import events_bus, games
+from companion.game import events_bus, games, hardware_report
 from companion.game.recipients import Connections
 from companion.game.sender import ViewSender
 from companion.game.service import GameService
@@ -135,9 +135,12 @@ def create_app(test_config: dict | None = None) -> Flask:
     frames.guard(frame_log)
     Compress(app)  # pages, scripts, styles and JSON go out compressed (not the MJPEG preview)
 
-    hardware = HardwareManager(resolved, service, kinds, app.config.get("DICE_READER_OPTIONS"))
+    # the hardware pushes its status down into the report the views read (issue 65)
+    report = hardware_report.HardwareReport(service.access)
+    hardware = HardwareManager(resolved, service, kinds, app.config.get("DICE_READER_OPTIONS"),
+                               report)
     connections = Connections()
-    views = ViewSender(app, socketio.emit, connections, hardware.status_for)
+    views = ViewSender(app, socketio.emit, connections, report.for_game)
     bus.subscribe(events_bus.ViewsChanged, views.views_changed)  # the service -> the sender
     made = context.Context(
         settings=resolved, service=service, bus=bus, kinds=kinds,

@@ -21,7 +21,7 @@ from companion.box.catalog import Kinds
 from companion.game.events_bus import Bus
 from companion.game.recipients import Connections
 from companion.game.sender import ViewSender
-from companion.game.service import GameService, Identity, LiveGame
+from companion.game.service import GameService, Identity
 from companion.server.frames import FrameLog
 from companion.server.security import CreationLimits, RateLimiter
 from companion.server.settings import Settings
@@ -108,8 +108,6 @@ class HardwarePort(Protocol):
     dice: DicePort | None
 
     def status(self) -> dict: ...
-
-    def status_for(self, live: LiveGame) -> dict: ...
 
     def changed(self) -> None: ...
 

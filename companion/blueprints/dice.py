@@ -115,4 +115,5 @@ def save(game_id: str):
                  "message": hardware_texts.message(lang, exc.code, exc.params)}
         return page(live, 400, error=error)
     save_roles(config_path(), live.kind.name, roles)
+    context.current().hardware.changed()  # the screens say at once which dice are read
     return redirect(url_for("dice.dice_page", game_id=game_id, saved=1), code=303)

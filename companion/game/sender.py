@@ -14,8 +14,9 @@ than the ack.
 
 It knows the recipients from `Connections` and sends through ``emit(event, message,
 to=sid)`` (the Socket.IO server's); what the views show of the hardware comes from
-``hardware(live)``. The thread starts with the first post and ends after `IDLE_S` seconds
-without one.
+``hardware(live)``: the status the hardware last pushed down (game/hardware_report.py),
+never asked of the hardware above. The thread starts with the first post and ends after
+`IDLE_S` seconds without one.
 """
 from __future__ import annotations
 

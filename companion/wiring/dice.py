@@ -243,7 +243,10 @@ class PendingRoll:
     untaught: dict[str, str] = field(default_factory=dict)
 
     def to_json(self) -> dict:
+        # ``version``: the screens stop showing it once the game moved past it
+        # (companion/game/hardware_report.py `unstale`)
         return {"game": self.game, "who": self.who, "roll": self.roll.roll,
+                "version": self.version,
                 "read": len(self.roll.faces),
                 "missing": [{"die": die, "colour": colour_of(die),
                              "role": self.roles[die], "faces": faces,

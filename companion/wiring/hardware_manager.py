@@ -13,35 +13,70 @@ where ``service`` is the `GameService` (``service.access.current()`` is the game
 ``service.act(Identity("table", game_id), action)`` records a reading) and ``changed()`` is
 called when a part's status changes (the views carry it). A failing start is reported as a
 status, never a crash.
+
+The views carry the hardware status as it was last pushed down into the game layer's
+`HardwareReport` (companion/game/hardware_report.py): at each ``changed()``, before the
+views are re-sent, and every `TICK_S` seconds on the ``hardware-status`` thread (the frame
+rate; a change no part announced, then the views are re-sent). The view sender never calls
+up here. The host's camera and dice pages ask `status` itself, live.
 """
 from __future__ import annotations
 
 import logging
+import threading
+import time
 
 from companion.box.catalog import Kinds
-from companion.game.service import GameService, LiveGame
+from companion.game.hardware_report import HardwareReport
+from companion.game.service import GameService
 from companion.server import locks, threadnames
 from companion.server.settings import Settings
 from companion.wiring import camera as camera_wiring
 from companion.wiring import dice as dice_wiring
 
 log = logging.getLogger(__name__)
-PARTS = ("camera", "dice")
 ABSENT = {"state": "absent"}
+TICK_S = 1.0  # the status is pushed at least this often while the hardware runs
+TICK_THREAD = "hardware-status"
+
+
+class _Part:
+    """A part's handle (``camera``, ``dice``). Setting one (`start`, or a tool or test
+    wiring its own) is a new status: pushed down at once, and the views re-sent if the
+    screens' part of it changed."""
+
+    def __set_name__(self, owner, name: str) -> None:
+        self.attribute = "_" + name
+
+    def __get__(self, manager, owner=None):
+        return self if manager is None else getattr(manager, self.attribute)
+
+    def __set__(self, manager, handle) -> None:
+        setattr(manager, self.attribute, handle)
+        manager.push()
 
 
 class HardwareManager:
     """The camera and the dice of one app (`companion.context.HardwarePort`)."""
 
+    camera = _Part()  # a camera_wiring.CameraWiring, or None
+    dice = _Part()  # a dice_wiring.DiceWiring, or None
+
     def __init__(self, settings: Settings, service: GameService, kinds: Kinds,
-                 reader_options: dict | None = None) -> None:
+                 reader_options: dict | None = None,
+                 report: HardwareReport | None = None) -> None:
         self.settings, self.service, self.kinds = settings, service, kinds
         self.reader_options = reader_options
-        self.camera: camera_wiring.CameraWiring | None = None
-        self.dice: dice_wiring.DiceWiring | None = None
-        self.errors: dict[str, dict] = {}  # a part that did not start, and why
+        # where the views read the status (made here when the caller has none: a tool)
+        self.report = report if report is not None else HardwareReport(service.access)
+        self._camera: camera_wiring.CameraWiring | None = None
+        self._dice: dice_wiring.DiceWiring | None = None
+        self._errors: dict[str, dict] = {}  # a part that did not start, and why
         self.started = False
         self._lock = locks.lock("hardware manager")
+        self._stop = threading.Event()
+        self._ticker: threading.Thread | None = None
+        self._put()
 
     def start(self) -> None:
         with self._lock:
@@ -51,27 +86,30 @@ class HardwareManager:
         try:
             self.camera = camera_wiring.start(self.settings, self.service, self.changed)
             if self.camera is None:
-                self.errors["camera"] = camera_wiring.ABSENT
+                self._errors["camera"] = camera_wiring.ABSENT
             elif self.kinds is not None:  # the cards known by face follow the deck page
                 self.kinds.subscribe(self.camera.faces.catalog_changed)
         except Exception as exc:
             log.exception("camera did not start")
-            self.errors["camera"] = {"state": "error", "detail": str(exc)}
+            self._errors["camera"] = {"state": "error", "detail": str(exc)}
         try:
             self.dice = dice_wiring.start(self.settings, self.service, self.changed,
                                           self.camera, self.kinds, self.reader_options)
         except Exception as exc:
             log.exception("dice did not start")
-            self.errors["dice"] = {"state": "error", "detail": str(exc)}
+            self._errors["dice"] = {"state": "error", "detail": str(exc)}
         if self.camera is not None and self.dice is not None and self.dice.camera is not None:
             self.camera.faces.use_tray(self.dice.camera.tray_mm)  # the dice tray: no card
+        self.push()
+        self._ticker = threading.Thread(target=self._tick, name=TICK_THREAD, daemon=True)
+        self._ticker.start()
         threadnames.name_os_threads()  # top -H and bench/evening.py tell the parts apart
 
     def status(self) -> dict:
         out = {}
         for part, handle in (("camera", self.camera), ("dice", self.dice)):
             if handle is None:
-                out[part] = self.errors.get(part, ABSENT)
+                out[part] = self._errors.get(part, ABSENT)
                 continue
             try:
                 out[part] = handle.status()
@@ -80,20 +118,41 @@ class HardwareManager:
                 out[part] = {"state": "error", "detail": str(exc)}
         return out
 
-    def status_for(self, live: LiveGame) -> dict:
-        """`status`, as the screens of the game ``live`` show it (`away`)."""
-        return away(self.status(), live, self.service.access.at_table())
-
     def changed(self) -> None:
-        """Re-send the views of the games in play (they carry the hardware status)."""
+        """A part's status changed: push it down, then re-send the views of the games in
+        play (they carry it)."""
         if self.camera is not None and self.dice is not None and self.dice.camera is not None:
             self.camera.faces.use_tray(self.dice.camera.tray_mm)  # the dice tray: no card
         threadnames.name_os_threads()  # a part may have started a thread since (rare)
+        self._put()
+        self._resend()
+
+    def _put(self) -> bool:
+        """Read the status and put it in the report (see `HardwareReport.put`)."""
+        read_at = time.monotonic()
+        return self.report.put(self.status(), read_at)
+
+    def push(self) -> None:
+        """Push the status down; the views are re-sent only if what the table display or a
+        phone shows of it changed (a frame rate alone: the next views carry it)."""
+        if self._put():
+            self._resend()
+
+    def _resend(self) -> None:
         for live in self.service.all():
             if live.status != "finished":
                 self.service.notify(live, "hardware")
 
+    def _tick(self) -> None:
+        threadnames.name_this_thread()
+        while not self._stop.wait(TICK_S):
+            try:
+                self.push()
+            except Exception:  # the next tick tries again
+                log.exception("pushing the hardware status failed")
+
     def stop(self) -> None:
+        self._stop.set()
         for handle in (self.dice, self.camera):
             if handle is not None:
                 try:
@@ -101,29 +160,3 @@ class HardwareManager:
                 except Exception:  # the other parts still stop
                     log.exception("hardware stop failed")
 
-
-def away(status: dict, live, at_table) -> dict:
-    """The hardware status as the screens of ``live`` show it. For the game at the table,
-    as it is; for any other game each device that is there is ``"elsewhere"`` (its readings
-    go to the game at the table, so no screen of this game may promise one), with
-    ``table``: where the hardware is (``{"here", "game", "title", "players"}``)."""
-    here = at_table is not None and at_table.id == live.id
-    where = {"here": here, "game": None, "title": None, "players": None}
-    if at_table is not None and not here:
-        where.update(game=at_table.id, title=dict(at_table.kind.title),
-                     players=", ".join(p["name"] for p in at_table.players))
-    out = dict(status)
-    if not here:
-        for part in PARTS:
-            state = (status.get(part) or {}).get("state")
-            if state and state != "absent":
-                out[part] = {"state": "elsewhere"}
-    else:  # a warning or would-be action of the game the camera served before is stale
-        for part in PARTS:
-            if isinstance(out.get(part), dict):
-                out[part] = {k: [w for w in v if not isinstance(w, dict)
-                                 or w.get("game") in (None, live.id)]
-                             if k in ("warnings", "would") and isinstance(v, list) else v
-                             for k, v in out[part].items()}
-    out["table"] = where
-    return out

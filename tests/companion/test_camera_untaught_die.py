@@ -86,11 +86,13 @@ def mixed_game(by_hand: str = ""):
 
 
 def map_dice(app, roles: dict) -> None:
-    """The owner's dice page: camera die ids given roles (config.json ``dice.roles``)."""
+    """The owner's dice page: camera die ids given roles (config.json ``dice.roles``), then
+    the hardware's status pushed down to the views, as the page's `save` does."""
     def change(data: dict) -> None:
         data["dice"] = dict(data.get("dice") or {}, roles={"toy": roles})
 
     config_file.update(app.config["DATA_DIR"] + "/config.json", change)
+    context.of(app).hardware.changed()
 
 
 @pytest.fixture
@@ -129,7 +131,7 @@ def devices(app, live) -> dict:
     for the TV: the hardware status as the game at the table shows it)."""
     from companion.game import views
 
-    hardware = context.of(app).hardware.status_for(live)
+    hardware = context.of(app).hardware.report.for_game(live)
     with app.app_context():
         return {lang: roll_device(views.build(live, "table", None, lang, hardware=hardware))
                 for lang in LANGS}

@@ -132,7 +132,8 @@ def port_gaps(port: type, implementation: type) -> list[str]:
     init = getattr(implementation.__init__, "__code__", None)
     set_up = init.co_names if init is not None else ()  # the attributes __init__ sets
     gaps += [f"{implementation.__name__}.{name} missing"
-             for name in getattr(port, "__annotations__", {}) if name not in set_up]
+             for name in getattr(port, "__annotations__", {}) if name not in set_up
+             and not hasattr(type(vars(implementation).get(name)), "__set__")]
     return gaps
 
 

@@ -1,0 +1,132 @@
+"""The hardware status pushed down into the views' `HardwareReport` (issue 65): the view
+sender never asks the hardware, so the hardware must push every change, the frame rate
+within a second or two, and a change no part announced still reaches the phones."""
+from __future__ import annotations
+
+import threading
+from types import SimpleNamespace
+
+import pytest
+
+from companion import context
+from companion.game.hardware_report import HardwareReport, screens_part, unstale
+from companion.wiring import camera, dice, hardware_manager
+from tests.companion.conftest import LiveServer, Spy, make_app
+from tests.hardware.dice.support import wait_for
+
+PLAYERS = [{"seat": "A", "name": "Ann"}, {"seat": "B", "name": "Bob"}]
+
+
+class Camera:
+    """A running camera's handle whose status the test sets, announcing nothing."""
+
+    def __init__(self) -> None:
+        self.shown = {"state": "ok", "detail": "", "fps": 0.0, "warnings": []}
+
+    def status(self) -> dict:
+        return dict(self.shown)
+
+    def stop(self) -> None:
+        pass
+
+
+@pytest.fixture
+def running(tmp_path, monkeypatch):
+    """An app whose hardware runs a `Camera` and no dice, a game with a phone on a real
+    socket."""
+    handle = Camera()
+    monkeypatch.setattr(camera, "start", lambda settings, service, changed: handle)
+    monkeypatch.setattr(dice, "start", lambda *args: None)
+    app = make_app(tmp_path)
+    parts = context.of(app)
+    service = parts.service
+    live = service.create("toy", {"players": PLAYERS}, "2468")
+    server = LiveServer(app)
+    token = service.access.claim_seat(live.id, "A", service.store.join_codes(live.id)["A"])
+    phone = Spy(server.url, {"role": "seat", "game": live.id, "lang": "en", "token": token})
+    parts.hardware.start()
+    try:
+        yield app, live, handle, phone
+    finally:
+        phone.close()
+        parts.hardware.stop()
+        server.stop()
+        service.store.close()
+
+
+def test_the_frame_rate_reaches_the_views_within_a_second_or_two(running):
+    """Planted fault caught (by hand): no `hardware-status` thread (the status pushed only
+    when a part announces a change): the report keeps the frame rate of the start."""
+    app, live, handle, _phone = running
+    report = context.of(app).hardware.report
+    assert any(t.name == hardware_manager.TICK_THREAD for t in threading.enumerate())
+    handle.shown["fps"] = 12.5  # nothing announced: the camera's frames only go faster
+    wait_for(lambda: report.for_game(live)["camera"]["fps"] == 12.5,
+             timeout=3 * hardware_manager.TICK_S + 2, what="the frame rate pushed down")
+
+
+def test_a_frame_rate_alone_resends_no_view(running):
+    """Planted fault caught (by hand): `put` saying every new status changed the screens
+    (the views re-sent once a second for nothing)."""
+    app, live, handle, phone = running
+    views = context.of(app).views
+    report = context.of(app).hardware.report
+    phone.wait_for(lambda v: v["hardware"]["camera"]["state"] == "ok")
+    handle.shown["fps"] = 7.5
+    wait_for(lambda: report.latest()["camera"]["fps"] == 7.5, what="the frame rate pushed")
+    posts = views._posts
+    handle.shown["fps"] = 8.5
+    wait_for(lambda: report.latest()["camera"]["fps"] == 8.5, what="the frame rate pushed")
+    assert views._posts == posts
+
+
+def test_a_change_no_part_announced_reaches_the_phone(running):
+    """Planted fault caught (by hand): the tick pushing without re-sending the views: the
+    phone keeps showing a camera that works."""
+    _app, _live, handle, phone = running
+    phone.wait_for(lambda v: v["hardware"]["camera"]["state"] == "ok")
+    since = len(phone.views)
+    handle.shown["state"] = "error"  # the camera lost, and no `changed()` called
+    seen = phone.wait_for(lambda v: v["hardware"]["camera"]["state"] == "error",
+                          timeout=3 * hardware_manager.TICK_S + 5, since=since)
+    assert "fps" not in seen["hardware"]["camera"]  # a phone sees the state only
+
+
+def test_what_the_screens_see_changed_or_not():
+    report = HardwareReport(SimpleNamespace(at_table=lambda: None))
+    ok = {"camera": {"state": "ok", "fps": 10.0, "warnings": []}, "dice": {"state": "absent"}}
+    assert report.put(ok, 1.0)  # from absent
+    assert not report.put({**ok, "camera": {**ok["camera"], "fps": 11.0}}, 2.0)
+    assert not report.put({**ok, "camera": {**ok["camera"], "warnings": [{"code": "x"}]}}, 3.0)
+    assert report.put({**ok, "camera": {**ok["camera"], "selected": {"A": "card1"}}}, 4.0)
+    assert report.put({**ok, "dice": {"state": "ok", "source": "serial", "reads": True}}, 5.0)
+    assert screens_part(report.latest())["dice"]["reads"] is True
+
+
+def test_a_reading_begun_before_the_one_kept_is_dropped():
+    """Two threads push (a part's change, the tick): the later reading wins whichever
+    thread puts last. Planted fault caught (by hand): `put` without the ``read_at`` check:
+    the stale reading kept, and the screens told it changed."""
+    report = HardwareReport(SimpleNamespace(at_table=lambda: None))
+    new = {"camera": {"state": "error"}, "dice": {"state": "absent"}}
+    old = {"camera": {"state": "ok"}, "dice": {"state": "absent"}}
+    assert report.put(new, 2.0)
+    assert not report.put(old, 1.0)  # read first, put last
+    assert report.latest() is new
+
+
+def test_a_waiting_roll_its_game_moved_past_is_not_shown():
+    """Planted fault caught (by hand): `for_game` without `unstale`: a phone asked for a
+    die after an undo or the roll entered by hand (before, the live status dropped it)."""
+    live = SimpleNamespace(id="g1", version=4, status="active", kind=None, players=[])
+    report = HardwareReport(SimpleNamespace(at_table=lambda: live))
+    pending = {"game": "g1", "version": 4, "who": "A", "missing": []}
+    report.put({"camera": {"state": "absent"},
+                "dice": {"state": "ok", "source": "camera", "pending": pending}}, 1.0)
+    assert report.for_game(live)["dice"]["pending"] == pending
+    live.version = 5  # an action since the roll was read
+    assert report.for_game(live)["dice"]["pending"] is None
+    live.version, live.status = 4, "finished"
+    assert report.for_game(live)["dice"]["pending"] is None
+    other = {"dice": {"pending": dict(pending, game="g2")}}
+    assert unstale(other, SimpleNamespace(id="g1", version=9, status="active")) == other
