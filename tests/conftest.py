@@ -90,3 +90,14 @@ def pytest_collection_modifyitems(config, items):
     if misplaced:
         raise pytest.UsageError("a test that drives a browser belongs in a *_browser.py file "
                                 "(tests/xdist_groups.py): " + ", ".join(misplaced))
+
+
+def pytest_configure(config):
+    """Each synthetic frame rendered once per run (hardware/synthetic/frame_cache.py): kept in
+    memory and under pytest's cache folder, which the workers of `pytest -n` share.
+    ``TC_FRAME_CACHE=0`` renders every frame each time it is asked for."""
+    from hardware.synthetic import frame_cache
+
+    if os.environ.get("TC_FRAME_CACHE", "1") != "0":
+        cache = getattr(config, "cache", None)
+        frame_cache.enable(cache.mkdir("synthetic-frames") if cache is not None else None)

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from hardware.synthetic import frame_cache
 from hardware.synthetic.scene import _wood
 
 # BGR body colour, pip colour: white dice with black pips and players' colours.
@@ -264,6 +265,7 @@ def layout(rng: np.random.Generator, count: int, side: float, width: int, height
     return dice
 
 
+@frame_cache.cached
 def lone(face: int, side: float = 36.0, seed: int = 0, colour: str = "coin") -> np.ndarray:
     """A tray with one die in it (face up, at a random angle): what the owner shows the
     camera to teach it a face."""
@@ -298,6 +300,7 @@ class TrayStyle:
     bounce: float = 0.0  # how much light off a coloured floor tints the dice (0-1)
 
 
+@frame_cache.cached
 def render(dice: list[Die], seed: int = 0, style: TrayStyle = TrayStyle(),
            motion: dict[int, tuple[float, float]] | None = None,
            hand: bool = False, frame: int = 0) -> np.ndarray:
@@ -320,6 +323,7 @@ def render(dice: list[Die], seed: int = 0, style: TrayStyle = TrayStyle(),
     return _camera(canvas, frame_rng, style.defocus, style.noise, style.jpeg)
 
 
+@frame_cache.cached
 def tray(seed: int, count: int = 12, side: float = 34.0, style: TrayStyle = TrayStyle(),
          **layout_options) -> tuple[np.ndarray, list[Die]]:
     """A still tray of settled dice and its truth."""
@@ -328,6 +332,7 @@ def tray(seed: int, count: int = 12, side: float = 34.0, style: TrayStyle = Tray
     return render(dice, seed, style), dice
 
 
+@frame_cache.cached
 def throw(seed: int, count: int = 12, side: float = 34.0, style: TrayStyle = TrayStyle(),
           settled_frames: int = 4, **layout_options) -> list[tuple[np.ndarray, list[Die], str]]:
     """One throw as (frame, truth, phase) with phase in empty, hand, moving, settled."""
