@@ -14,6 +14,7 @@ lid; pips small or large, corners more or less rounded, shadows, glare, defocus 
 """
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -217,6 +218,15 @@ def _tray(rng: np.random.Generator, style: TrayStyle) -> np.ndarray:
     return canvas
 
 
+@functools.lru_cache(maxsize=8)
+def _floor(seed: int, style: TrayStyle) -> np.ndarray:
+    """The empty tray of ``seed``: the same in every frame of a throw, so drawn once (it was
+    most of a frame's time)."""
+    floor = _tray(np.random.default_rng(seed), style)
+    floor.flags.writeable = False
+    return floor
+
+
 def _camera(canvas: np.ndarray, rng: np.random.Generator, defocus: float, noise: float,
             jpeg: int) -> np.ndarray:
     if defocus > 0:
@@ -305,8 +315,7 @@ def render(dice: list[Die], seed: int = 0, style: TrayStyle = TrayStyle(),
            motion: dict[int, tuple[float, float]] | None = None,
            hand: bool = False, frame: int = 0) -> np.ndarray:
     """One camera frame of the tray with these dice (and a hand over it, if asked)."""
-    rng = np.random.default_rng(seed)
-    canvas = _tray(rng, style)
+    canvas = _floor(seed, style).copy()
     frame_rng = np.random.default_rng([seed, frame, len(dice)])  # fresh sensor noise
     for index, die in enumerate(dice):
         _paste(canvas, die, (motion or {}).get(index, (0.0, 0.0)), style=style)
