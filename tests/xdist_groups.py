@@ -41,3 +41,33 @@ def misplaced_browser_tests(items) -> list[str]:
     return [item.nodeid for item in items
             if (item.get_closest_marker("browser") or {"browser", "chromium"} & set(getattr(
                 item, "fixturenames", ()))) and not is_browser_file(item.path.name)]
+
+
+class Spread:
+    """Each process's share of a ``pytest -n`` run, written at its end: which one finished
+    last is the run's critical path (the browser group's, or every other file's)."""
+
+    def __init__(self) -> None:
+        self.workers: dict[str, dict] = {}
+
+    def note(self, report) -> None:
+        node = getattr(report, "node", None)  # set by xdist on the reports of its workers
+        if node is None:
+            return
+        share = self.workers.setdefault(node.gateway.id, {
+            "tests": set(), "seconds": 0.0, "start": report.start, "stop": report.stop,
+            "browser": 0})
+        if report.nodeid not in share["tests"] and scope_of(report.nodeid) == BROWSER:
+            share["browser"] += 1
+        share["tests"].add(report.nodeid)
+        share["seconds"] += report.duration
+        share["start"] = min(share["start"], report.start)
+        share["stop"] = max(share["stop"], report.stop)
+
+    def lines(self) -> list[str]:
+        if not self.workers:
+            return []
+        began = min(s["start"] for s in self.workers.values())
+        return [f"{worker}: {len(s['tests'])} tests ({s['browser']} in the browser group), "
+                f"{s['seconds']:.0f} s in them, finished {s['stop'] - began:.0f} s after the "
+                f"first test began" for worker, s in sorted(self.workers.items())]
