@@ -17,6 +17,8 @@ Rendered as before, never served from the cache:
 - while any name of a drawing module is not what it was at `enable()` (a test planting a fault
   in the renderer).
 Every answer is a fresh copy (unpickled): a test changing its frame changes no other test's.
+Only the tests' own thread is served: a live camera's thread in a test's server renders each
+of its frames as they go (never the same twice, thirty a second: not worth keeping).
 """
 from __future__ import annotations
 
@@ -28,6 +30,7 @@ import io
 import os
 import pickle
 import sys
+import threading
 from collections import OrderedDict
 from pathlib import Path
 
@@ -227,7 +230,7 @@ def cached(function):
     @functools.wraps(function)
     def rendered(*args, **kwargs):
         global _depth
-        if not _on or _depth:
+        if not _on or _depth or threading.current_thread() is not threading.main_thread():
             return function(*args, **kwargs)
         key = _key(function, args, kwargs)
         data = _load(key) if key is not None else None

@@ -109,3 +109,16 @@ def test_a_random_generator_argument_is_drawn_each_time(cache):
     assert layout(first, 4, 34.0, 640, 480, 20) == layout(second, 4, 34.0, 640, 480, 20)
     assert frame_cache.counts == {"hits": 0, "misses": 0, "bypassed": 2}
     assert first.random() == second.random()
+
+
+def test_a_live_camera_s_thread_renders_as_it_goes(cache):
+    """A server's camera thread (thirty new frames a second) is neither kept nor served."""
+    import threading
+
+    dice_tray.tray(7, 6, 34.0)
+    got = []
+    thread = threading.Thread(target=lambda: got.append(dice_tray.tray(7, 6, 34.0)))
+    thread.start()
+    thread.join()
+    assert same(got[0], drawn(7))
+    assert frame_cache.counts == {"hits": 0, "misses": 1, "bypassed": 0}
