@@ -103,3 +103,18 @@ def test_the_run_ends_with_each_process_s_share(tmp_path):
         output[0])}
     assert shares == {worker: (len(files), sum(f.endswith("_browser.py") for f in files))
                       for worker, files in ran.items()}, output[0][-2000:]
+
+
+def test_two_browser_groups_when_asked(monkeypatch):
+    """``TC_BROWSER_GROUPS=2``: the browser files in two groups, each file whole in one, the
+    suite's own files about half in each; other files as before."""
+    monkeypatch.setenv("TC_BROWSER_GROUPS", "2")
+    files = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "tests").rglob("*_browser.py"))
+    groups = {scope_of(f"{f}::t") for f in files}
+    assert groups == {f"{BROWSER}-0", f"{BROWSER}-1"}
+    first = [f for f in files if scope_of(f"{f}::a") == f"{BROWSER}-0"]
+    assert abs(2 * len(first) - len(files)) <= len(files) // 4
+    assert all(scope_of(f"{f}::a") == scope_of(f"{f}::b[2]") for f in files)
+    assert scope_of("tests/web/test_y.py::T::t") == "tests/web/test_y.py"
+    monkeypatch.delenv("TC_BROWSER_GROUPS")
+    assert {scope_of(f"{f}::t") for f in files} == {BROWSER}

@@ -9,8 +9,14 @@ The groups are made here from the test ids, by a scheduler of our own, because
 ``xdist_group`` marks no longer group anything under pytest 9.2: xdist 3.8 writes the group
 into ``item._nodeid``, which pytest 9.2 no longer reads (pytest-xdist issue #1386); nothing
 fails, the tests are just spread. tests/test_xdist_groups.py runs a real ``pytest -n 2``.
+
+The run ends with each process's share (`Spread`): the one that finished last is the critical
+path. ``TC_BROWSER_GROUPS=2 make test TEST_WORKERS=3`` tries two browser groups at once.
 """
 from __future__ import annotations
+
+import os
+import zlib
 
 from xdist.scheduler import LoadScopeScheduling
 
@@ -21,10 +27,20 @@ def is_browser_file(path: str) -> bool:
     return path.endswith("_browser.py")
 
 
+def browser_groups() -> int:
+    """How many browser groups (``TC_BROWSER_GROUPS``, 1 unless set): with 2, two browsers
+    run at once, each group in its own process beside the other files (an experiment for a
+    machine with cores to spare; on 2 cores they slow each other)."""
+    return max(1, int(os.environ.get("TC_BROWSER_GROUPS", "1")))
+
+
 def scope_of(nodeid: str) -> str:
-    """The unit of work of a test: the browser group, else its file."""
+    """The unit of work of a test: its browser group, else its file."""
     path = nodeid.split("::", 1)[0]
-    return BROWSER if is_browser_file(path) else path
+    if not is_browser_file(path):
+        return path
+    groups = browser_groups()
+    return BROWSER if groups == 1 else f"{BROWSER}-{zlib.crc32(path.encode()) % groups}"
 
 
 class BrowserGroupScheduling(LoadScopeScheduling):
@@ -57,7 +73,7 @@ class Spread:
         share = self.workers.setdefault(node.gateway.id, {
             "tests": set(), "seconds": 0.0, "start": report.start, "stop": report.stop,
             "browser": 0})
-        if report.nodeid not in share["tests"] and scope_of(report.nodeid) == BROWSER:
+        if report.nodeid not in share["tests"] and scope_of(report.nodeid).startswith(BROWSER):
             share["browser"] += 1
         share["tests"].add(report.nodeid)
         share["seconds"] += report.duration
