@@ -34,6 +34,10 @@ from companion.server import locks  # noqa: E402 - after the environment that tu
 
 locks.checking, locks.log_path = True, str(LOCK_LOG)
 
+from tests.xdist_groups import Spread  # noqa: E402
+
+SPREAD = Spread()
+
 
 def _log_lines(start: int = 0) -> list[str]:
     with LOCK_LOG.open("rb") as f:
@@ -55,8 +59,18 @@ def lock_order():
                     pytrace=False)
 
 
+def pytest_runtest_logreport(report):
+    SPREAD.note(report)
+
+
 def pytest_terminal_summary(terminalreporter):
-    """Every lock order seen in the run (this process and the servers it started)."""
+    """Every lock order seen in the run (this process and the servers it started); under
+    ``pytest -n``, each process's share (tests/xdist_groups.py, `Spread`)."""
+    spread = SPREAD.lines()
+    if spread:
+        terminalreporter.write_sep("-", "pytest -n: each process's share")
+        for line in spread:
+            terminalreporter.write_line(f"  {line}")
     orders = {f"{a} -> {b}" for a, b in locks.seen}
     orders |= {line[len("seen "):] for line in _log_lines() if line.startswith("seen ")}
     bad = [line for line in _log_lines() if line.startswith("violation ")]
@@ -90,3 +104,14 @@ def pytest_collection_modifyitems(config, items):
     if misplaced:
         raise pytest.UsageError("a test that drives a browser belongs in a *_browser.py file "
                                 "(tests/xdist_groups.py): " + ", ".join(misplaced))
+
+
+def pytest_configure(config):
+    """Each synthetic frame rendered once per run (hardware/synthetic/frame_cache.py): kept in
+    memory and under pytest's cache folder, which the workers of `pytest -n` share.
+    ``TC_FRAME_CACHE=0`` renders every frame each time it is asked for."""
+    from hardware.synthetic import frame_cache
+
+    if os.environ.get("TC_FRAME_CACHE", "1") != "0":
+        cache = getattr(config, "cache", None)
+        frame_cache.enable(cache.mkdir("synthetic-frames") if cache is not None else None)

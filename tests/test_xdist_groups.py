@@ -34,8 +34,10 @@ def pytest_collection_modifyitems(items):
 '''
 
 
-def run_two(tmp_path: Path, conftest: str) -> dict[str, list[str]]:
-    """Which process ran which test, in order: {"gw0": [...], "gw1": [...]}."""
+def run_two(tmp_path: Path, conftest: str, output: list | None = None
+            ) -> dict[str, list[str]]:
+    """Which process ran which test, in order: {"gw0": [...], "gw1": [...]} (the run's
+    output appended to ``output``)."""
     for name, n in (("test_a", 6), ("test_b", 6), ("test_c", 6), ("test_y_browser", 5),
                     ("test_z_browser", 5)):
         (tmp_path / f"{name}.py").write_text(TEST.format(n=n))
@@ -45,6 +47,8 @@ def run_two(tmp_path: Path, conftest: str) -> dict[str, list[str]]:
                           "--dist", "loadgroup", "-v", str(tmp_path)],
                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=240)
     assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
+    if output is not None:
+        output.append(out.stdout)
     ran: dict[str, list[str]] = {}
     for worker, test in re.findall(r"\[(gw\d)\][^\n]*?PASSED (\S+)", out.stdout):
         ran.setdefault(worker, []).append(test.split("::")[0])
@@ -86,3 +90,31 @@ def test_a_browser_test_outside_a_browser_file_is_refused_at_collection():
                                               "tests/web/test_u.py::t"]
     assert scope_of("tests/web/test_x_browser.py::t[1]") == BROWSER
     assert scope_of("tests/web/test_y.py::T::t") == "tests/web/test_y.py"
+
+
+def test_the_run_ends_with_each_process_s_share(tmp_path):
+    """The summary says how many tests each process ran (how many of the browser group) and
+    when it finished: the critical path of `make test`. Counted per test, not per phase."""
+    output: list[str] = []
+    ran = run_two(tmp_path, OURS + "from tests.conftest import pytest_runtest_logreport, "
+                  "pytest_terminal_summary  # noqa: F401\n", output)
+    shares = {worker: (int(tests), int(browser)) for worker, tests, browser in re.findall(
+        r"(gw\d): (\d+) tests \((\d+) in the browser group\), \d+ s in them, finished \d+ s",
+        output[0])}
+    assert shares == {worker: (len(files), sum(f.endswith("_browser.py") for f in files))
+                      for worker, files in ran.items()}, output[0][-2000:]
+
+
+def test_two_browser_groups_when_asked(monkeypatch):
+    """``TC_BROWSER_GROUPS=2``: the browser files in two groups, each file whole in one, the
+    suite's own files about half in each; other files as before."""
+    monkeypatch.setenv("TC_BROWSER_GROUPS", "2")
+    files = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "tests").rglob("*_browser.py"))
+    groups = {scope_of(f"{f}::t") for f in files}
+    assert groups == {f"{BROWSER}-0", f"{BROWSER}-1"}
+    first = [f for f in files if scope_of(f"{f}::a") == f"{BROWSER}-0"]
+    assert abs(2 * len(first) - len(files)) <= len(files) // 4
+    assert all(scope_of(f"{f}::a") == scope_of(f"{f}::b[2]") for f in files)
+    assert scope_of("tests/web/test_y.py::T::t") == "tests/web/test_y.py"
+    monkeypatch.delenv("TC_BROWSER_GROUPS")
+    assert {scope_of(f"{f}::t") for f in files} == {BROWSER}

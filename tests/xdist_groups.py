@@ -9,8 +9,14 @@ The groups are made here from the test ids, by a scheduler of our own, because
 ``xdist_group`` marks no longer group anything under pytest 9.2: xdist 3.8 writes the group
 into ``item._nodeid``, which pytest 9.2 no longer reads (pytest-xdist issue #1386); nothing
 fails, the tests are just spread. tests/test_xdist_groups.py runs a real ``pytest -n 2``.
+
+The run ends with each process's share (`Spread`): the one that finished last is the critical
+path. ``TC_BROWSER_GROUPS=2 make test TEST_WORKERS=3`` tries two browser groups at once.
 """
 from __future__ import annotations
+
+import os
+import zlib
 
 from xdist.scheduler import LoadScopeScheduling
 
@@ -21,10 +27,20 @@ def is_browser_file(path: str) -> bool:
     return path.endswith("_browser.py")
 
 
+def browser_groups() -> int:
+    """How many browser groups (``TC_BROWSER_GROUPS``, 1 unless set): with 2, two browsers
+    run at once, each group in its own process beside the other files (an experiment for a
+    machine with cores to spare; on 2 cores they slow each other)."""
+    return max(1, int(os.environ.get("TC_BROWSER_GROUPS", "1")))
+
+
 def scope_of(nodeid: str) -> str:
-    """The unit of work of a test: the browser group, else its file."""
+    """The unit of work of a test: its browser group, else its file."""
     path = nodeid.split("::", 1)[0]
-    return BROWSER if is_browser_file(path) else path
+    if not is_browser_file(path):
+        return path
+    groups = browser_groups()
+    return BROWSER if groups == 1 else f"{BROWSER}-{zlib.crc32(path.encode()) % groups}"
 
 
 class BrowserGroupScheduling(LoadScopeScheduling):
@@ -41,3 +57,33 @@ def misplaced_browser_tests(items) -> list[str]:
     return [item.nodeid for item in items
             if (item.get_closest_marker("browser") or {"browser", "chromium"} & set(getattr(
                 item, "fixturenames", ()))) and not is_browser_file(item.path.name)]
+
+
+class Spread:
+    """Each process's share of a ``pytest -n`` run, written at its end: which one finished
+    last is the run's critical path (the browser group's, or every other file's)."""
+
+    def __init__(self) -> None:
+        self.workers: dict[str, dict] = {}
+
+    def note(self, report) -> None:
+        node = getattr(report, "node", None)  # set by xdist on the reports of its workers
+        if node is None:
+            return
+        share = self.workers.setdefault(node.gateway.id, {
+            "tests": set(), "seconds": 0.0, "start": report.start, "stop": report.stop,
+            "browser": 0})
+        if report.nodeid not in share["tests"] and scope_of(report.nodeid).startswith(BROWSER):
+            share["browser"] += 1
+        share["tests"].add(report.nodeid)
+        share["seconds"] += report.duration
+        share["start"] = min(share["start"], report.start)
+        share["stop"] = max(share["stop"], report.stop)
+
+    def lines(self) -> list[str]:
+        if not self.workers:
+            return []
+        began = min(s["start"] for s in self.workers.values())
+        return [f"{worker}: {len(s['tests'])} tests ({s['browser']} in the browser group), "
+                f"{s['seconds']:.0f} s in them, finished {s['stop'] - began:.0f} s after the "
+                f"first test began" for worker, s in sorted(self.workers.items())]

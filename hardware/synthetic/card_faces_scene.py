@@ -20,6 +20,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from hardware.synthetic import frame_cache
 from hardware.synthetic.scene import _board_art, _wood
 
 # the real deck of the issue, beside the repository (not in it)
@@ -121,6 +122,7 @@ def _game_face(rng: np.random.Generator, number: int, bar, w: int = 250, h: int 
     return face
 
 
+@frame_cache.cached
 def game_faces(seed: int = 0, count: int = 24) -> dict[str, np.ndarray]:
     """``count`` drawn game-card faces (BGRA, transparent rounded corners). A third of them
     are near-duplicates of the card before: the same picture with another number, another
@@ -152,6 +154,7 @@ def game_faces(seed: int = 0, count: int = 24) -> dict[str, np.ndarray]:
     return faces
 
 
+@frame_cache.cached
 def twins() -> dict[str, np.ndarray]:
     """Two faces that differ by one small dot: too alike for a camera at table distance."""
     face = _game_face(np.random.default_rng(7), 4, (150, 60, 30))
@@ -214,6 +217,7 @@ def _lay(canvas: np.ndarray, face: np.ndarray, corners: np.ndarray) -> None:
     canvas[:] = (warped[..., :3] * alpha + canvas * (1 - alpha)).astype(np.uint8)
 
 
+@frame_cache.cached
 def scene_and_empty(faces: dict[str, np.ndarray], seed: int, family: str = "wood",
                     card_px: float = 120.0, count: int = 4, ids: list[str] | None = None
                     ) -> tuple[np.ndarray, list[CardTruth], np.ndarray]:
@@ -300,6 +304,7 @@ def scene_and_empty(faces: dict[str, np.ndarray], seed: int, family: str = "wood
     return image, out, empty
 
 
+@frame_cache.cached
 def scene(faces: dict[str, np.ndarray], seed: int, family: str = "wood",
           card_px: float = 120.0, count: int = 4, ids: list[str] | None = None
           ) -> tuple[np.ndarray, list[CardTruth]]:

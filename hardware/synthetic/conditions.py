@@ -46,7 +46,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from hardware.synthetic import lens, ray_optics
+from hardware.synthetic import frame_cache, lens, ray_optics
 from hardware.synthetic.scene import (
     Camera,
     Hand,
@@ -146,6 +146,7 @@ def _harsh(name: str, index: int, scale: float) -> tuple[np.ndarray, list[Truth]
     return camera.render(placements, style, seed, hands=hands)
 
 
+@frame_cache.cached
 def frame(name: str, index: int, scale: float = 1.0) -> tuple[np.ndarray, list[Truth]]:
     """Frame ``index`` of condition ``name`` (BGR image, truth of every object)."""
     if name in HARSH or name in HELD_OUT:

@@ -34,6 +34,8 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from hardware.synthetic import frame_cache
+
 KINDS = ("felt", "wood", "lid", "table")
 SS = 4  # supersampling factor
 DIE_MM = 16.0  # the usual d6 edge; the unit of the world is the millimetre
@@ -546,6 +548,7 @@ def _to4(pts: np.ndarray) -> np.ndarray:
     return pts * SS + (SS - 1) / 2
 
 
+@frame_cache.cached
 def render(p: Plan, clean: bool = False) -> tuple[list[np.ndarray], list[TrueDie]]:
     """Render the plan: three BGR uint8 stills (same scene, fresh noise each) and the truth.
     ``clean``: no camera effects (no blur, noise, vignette, colour cast or JPEG)."""
@@ -674,6 +677,7 @@ def _camera_look(p: Plan, lin: np.ndarray, frame: int) -> np.ndarray:
     return cv2.imdecode(buf, cv2.IMREAD_COLOR)
 
 
+@frame_cache.cached
 def scene(seed: int, **overrides) -> tuple[list[np.ndarray], list[TrueDie]]:
     """Three stills of one settled tray and the truth per die, all from the seed."""
     return render(plan(seed, **overrides))

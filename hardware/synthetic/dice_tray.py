@@ -14,12 +14,14 @@ lid; pips small or large, corners more or less rounded, shadows, glare, defocus 
 """
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
 import cv2
 import numpy as np
 
+from hardware.synthetic import frame_cache
 from hardware.synthetic.scene import _wood
 
 # BGR body colour, pip colour: white dice with black pips and players' colours.
@@ -216,6 +218,15 @@ def _tray(rng: np.random.Generator, style: TrayStyle) -> np.ndarray:
     return canvas
 
 
+@functools.lru_cache(maxsize=8)
+def _floor(seed: int, style: TrayStyle) -> np.ndarray:
+    """The empty tray of ``seed``: the same in every frame of a throw, so drawn once (it was
+    most of a frame's time)."""
+    floor = _tray(np.random.default_rng(seed), style)
+    floor.flags.writeable = False
+    return floor
+
+
 def _camera(canvas: np.ndarray, rng: np.random.Generator, defocus: float, noise: float,
             jpeg: int) -> np.ndarray:
     if defocus > 0:
@@ -264,6 +275,7 @@ def layout(rng: np.random.Generator, count: int, side: float, width: int, height
     return dice
 
 
+@frame_cache.cached
 def lone(face: int, side: float = 36.0, seed: int = 0, colour: str = "coin") -> np.ndarray:
     """A tray with one die in it (face up, at a random angle): what the owner shows the
     camera to teach it a face."""
@@ -298,12 +310,12 @@ class TrayStyle:
     bounce: float = 0.0  # how much light off a coloured floor tints the dice (0-1)
 
 
+@frame_cache.cached
 def render(dice: list[Die], seed: int = 0, style: TrayStyle = TrayStyle(),
            motion: dict[int, tuple[float, float]] | None = None,
            hand: bool = False, frame: int = 0) -> np.ndarray:
     """One camera frame of the tray with these dice (and a hand over it, if asked)."""
-    rng = np.random.default_rng(seed)
-    canvas = _tray(rng, style)
+    canvas = _floor(seed, style).copy()
     frame_rng = np.random.default_rng([seed, frame, len(dice)])  # fresh sensor noise
     for index, die in enumerate(dice):
         _paste(canvas, die, (motion or {}).get(index, (0.0, 0.0)), style=style)
@@ -320,6 +332,7 @@ def render(dice: list[Die], seed: int = 0, style: TrayStyle = TrayStyle(),
     return _camera(canvas, frame_rng, style.defocus, style.noise, style.jpeg)
 
 
+@frame_cache.cached
 def tray(seed: int, count: int = 12, side: float = 34.0, style: TrayStyle = TrayStyle(),
          **layout_options) -> tuple[np.ndarray, list[Die]]:
     """A still tray of settled dice and its truth."""
@@ -328,6 +341,7 @@ def tray(seed: int, count: int = 12, side: float = 34.0, style: TrayStyle = Tray
     return render(dice, seed, style), dice
 
 
+@frame_cache.cached
 def throw(seed: int, count: int = 12, side: float = 34.0, style: TrayStyle = TrayStyle(),
           settled_frames: int = 4, **layout_options) -> list[tuple[np.ndarray, list[Die], str]]:
     """One throw as (frame, truth, phase) with phase in empty, hand, moving, settled."""

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, replace
 import cv2
 import numpy as np
 
+from hardware.synthetic import frame_cache
 from hardware.synthetic.lens import Lens
 from hardware.synthetic.lens import blur as lens_blur
 from hardware.synthetic.ray_optics import RayLens
@@ -502,6 +503,7 @@ class Camera:
         return round(WIDTH * self.scale), round(HEIGHT * self.scale)
 
     @classmethod
+    @frame_cache.cached
     def create(cls, seed: int = 0, style: Style | None = None) -> Camera:
         style = style or Style()
         rng = np.random.default_rng(seed)
@@ -526,6 +528,7 @@ class Camera:
             light = light * (1.0 - style.vignette * r2)
         return cls(table, homography, np.repeat(light.astype(np.float32)[..., None], 3, 2), s)
 
+    @frame_cache.cached
     def render(self, placements: list[Placement], style: Style | None = None,
                seed: int = 0, hands: list[Hand | Die] | tuple = ()
                ) -> tuple[np.ndarray, list[Truth]]:
@@ -793,6 +796,7 @@ def random_placements(rng: np.random.Generator, payloads: list[str], marker_angl
     return placements
 
 
+@frame_cache.cached
 def random_scene(seed: int, payloads: list[str], marker_angle: float = 0.0,
                  style: Style | None = None) -> tuple[np.ndarray, list[Truth]]:
     """One random frame: up to 7 cards plus the board marker."""

@@ -16,6 +16,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from hardware.synthetic import frame_cache
 from hardware.synthetic.scene import (
     HEIGHT,
     WIDTH,
@@ -401,6 +402,7 @@ def exposure_script(gains: list[float] | None = None, fps: float = 30.0) -> Scri
     return Script([[marker] + cards] * len(gains), expected, fps, None, None, list(gains))
 
 
+@frame_cache.cached
 def render_script(script: Script, seed: int = 0, style: Style | None = None
                   ) -> list[tuple[bytes, list[Truth]]]:
     """Every frame as JPEG bytes (what an MJPG webcam sends) with its ground truth."""
@@ -410,6 +412,7 @@ def render_script(script: Script, seed: int = 0, style: Style | None = None
             for index in range(len(script.frames))]
 
 
+@frame_cache.cached
 def render_frame(script: Script, index: int, seed: int = 0, style: Style | None = None,
                  camera: Camera | None = None) -> tuple[bytes, list[Truth]]:
     """Frame ``index`` of the script as `render_script` makes it, alone (a stand-in camera
