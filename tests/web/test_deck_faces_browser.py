@@ -85,7 +85,7 @@ def test_the_owner_teaches_cards_by_face_on_the_deck_page(server, browser, tmp_p
     assert "ist gespeichert" in upload(page, events[2], scan)
     pair = ",".join(sorted(events[1:3]))
     page.wait_for_selector(f".deck-faces-pair[data-pair='{pair}']")
-    assert "3 von 44 Karten gezeigt" in page.inner_text("#deck-faces-progress")
+    assert "3 von 56 Karten gezeigt" in page.inner_text("#deck-faces-progress")
     shot(page, "79-deck-faces-taught-de")
     # one of the pair forgotten: it needs its sticker again, and no pair is left
     clear_notice(page)
