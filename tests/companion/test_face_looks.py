@@ -131,26 +131,29 @@ def test_the_deck_page_lists_each_kind_and_the_pairs_too_alike(client, tmp_path)
 
 
 def test_the_demo_lays_a_taught_card_of_another_game_bare_and_it_is_read(tmp_path):
-    """Pillars' demo scene lays the craftsman the step wants; taught, it lies bare (no
-    sticker on the rendered frame) and the recogniser names it there. (The supply's zone:
-    the demo's dice tray covers the lower part of the Shiring and Kingsbridge zones.)"""
+    """Pillars' demo lays its cards in their zones (a privilege in Kingsbridge, craftsmen
+    in Shiring and the supply, the event, a building material); taught, they lie bare (no
+    sticker on the rendered frame) and the recogniser names each one there. Kingsbridge
+    and Shiring lie clear of the demo's dice tray, which covered a card laid there."""
     from companion.wiring.demo_faces import BareCard, bare_card
     from companion.wiring.demo_scene import SceneSource, placements
     from engine.api import DemoCard
     from hardware.camera.card_faces import FaceBook, recognise
     from hardware.camera.decode import Decoder
-
-    info, catalog = games.module_of("pillars").info, load_catalog("pillars")
-    faces = drawn("pillars", "carpenter_red", "mason_1", "glassblower_3", "potter_1")
-    for card, face in faces.items():
-        taught_cards.save_face("pillars", tmp_path, info, catalog, card, face)
-    laid = placements(info, catalog, [DemoCard("craftsmen", "supply_craftsmen", "carpenter_red")],
-                      lambda card: bare_card("pillars", tmp_path, card))
-    assert len(laid) == 1 and isinstance(laid[0][0], BareCard)
-    _, with_cards, _ = SceneSource(lambda: laid)._render(laid)
-    frame = cv2.imdecode(np.frombuffer(with_cards, np.uint8), cv2.IMREAD_COLOR)
     from hardware.tags.format import BOARD_MARKER
 
+    info, catalog = games.module_of("pillars").info, load_catalog("pillars")
+    cards = [DemoCard("privileges", "kingsbridge", "gold_8"),
+             DemoCard("craftsmen", "shiring", "carpenter_red"),
+             DemoCard("events", "events", "pay_4_gold"),
+             DemoCard("craftsmen", "supply_craftsmen", "glassblower_3"),
+             DemoCard("materials", "supply_materials", "wood_2")]
+    for card, face in drawn("pillars", *(c.card for c in cards), "potter_1").items():
+        taught_cards.save_face("pillars", tmp_path, info, catalog, card, face)
+    laid = placements(info, catalog, cards, lambda card: bare_card("pillars", tmp_path, card))
+    assert len(laid) == 5 and all(isinstance(p[0], BareCard) for p in laid)
+    _, with_cards, _ = SceneSource(lambda: laid)._render(laid)
+    frame = cv2.imdecode(np.frombuffer(with_cards, np.uint8), cv2.IMREAD_COLOR)
     assert {d.payload for d in Decoder().decode(frame)} == {BOARD_MARKER}  # no sticker
     book = FaceBook.from_pictures(taught_cards.pictures("pillars", tmp_path, info, catalog))
-    assert [s.id for s in recognise(frame, book) if s.id] == ["carpenter_red"]
+    assert sorted(s.id for s in recognise(frame, book) if s.id) == sorted(c.card for c in cards)
