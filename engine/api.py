@@ -450,6 +450,13 @@ class Bindings:
     # read: a sighting by face is the one its sticker gives (the part's kind word, the id
     # and the card's turn), so the cards whose turn matters (an event card) can go bare
     face_parts: tuple[str, ...] = ()
+    # "package:file.json": how the cards of ``face_parts`` are printed, per part the face's
+    # regions (fractions of the upright card: a coloured band, the title, a number in a
+    # disc, the art) and the catalog field that fills each, so cards apart only by a digit
+    # or a band's colour are drawn so: the demo draws the faces from it
+    # (companion/wiring/demo_faces.py) and bench/game_faces.py measures which cards the
+    # camera tells apart at the table's resolution. Read by the app, never by the rules.
+    face_looks: str = ""
 
 
 @dataclass(frozen=True)

@@ -636,8 +636,11 @@ def faces_data(game_id: str):
     except CatalogError as exc:
         return refused(live.kind.name, exc)
     lang = i18n.page_lang()
+    titles = {p.id: p.title or p.id for p in games.module_of(game).info.parts}
     for card in faces["cards"]:
         card["name_text"] = card["names"].get(lang) or card["names"].get("en") or card["id"]
+        # the page heads each kind of card (a game may let several go bare)
+        card["part_title"] = i18n.text(lang, titles.get(card["part"], card["part"]), game=game)
         card["url"] = _card_face_url(game_id, game, card["id"]) if card["taught"] else None
     return {"ok": True, "game": game, **faces}
 

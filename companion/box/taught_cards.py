@@ -11,7 +11,10 @@ which still need a sticker. The recogniser's API is used only here (one seam).
 """
 from __future__ import annotations
 
+import functools
+import json
 from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
 
 import cv2
@@ -63,6 +66,23 @@ def face_cards(info, catalog: dict) -> list[FaceCard]:
                 out.append(FaceCard(part, words.get(part, part), entry["id"],
                                     entry.get("names") or {}))
     return out
+
+
+def face_looks(info) -> dict[str, dict]:
+    """part -> how its cards are printed (`Bindings.face_looks`, the game's data file
+    ``package:file.json``: ``{"parts": {part: look}}``); {} when the game says nothing.
+    Only the game's ``face_parts`` are kept."""
+    where = info.bindings.face_looks
+    if not where:
+        return {}
+    return {part: look for part, look in _looks(where).items()
+            if part in info.bindings.face_parts}
+
+
+@functools.cache
+def _looks(where: str) -> dict:
+    package, _, name = where.partition(":")
+    return json.loads(resources.files(package).joinpath(name).read_text("utf-8"))["parts"]
 
 
 def check_card(info, catalog, entry) -> FaceCard:

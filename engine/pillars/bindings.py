@@ -9,12 +9,19 @@ from engine.api import Act, DieRole, Propose, Refused, Warn, Zone
 from engine.pillars import rules
 from engine.pillars import state as _state
 
+# the cards that can be known by their printed face (docs/camera.md): the craftsmen and the
+# round's cards (the event, the Kingsbridge privileges, the building materials); none
+# turns (a quarter turn means nothing here); how they are printed: card_faces.json
+FACE_PARTS = ("craftsmen", "events", "privileges", "materials")
+FACE_LOOKS = "engine.pillars:card_faces.json"
 # DEMO layout in board millimetres around the 30 mm board marker, inside the simulated
 # camera's view (about x -190..190, y -30..180): the round's cards in a row below the
 # marker, the players' areas below them; an owner fits the zones to the printed board.
+# Kingsbridge and Shiring sit higher, beside the marker: the demo's dice tray (left, below
+# them; companion/wiring/demo_scene.py TRAY_MM) would cover a card laid lower there.
 ZONES = (
-    Zone("kingsbridge", "Kingsbridge privileges", (-190, 20, -115, 95)),
-    Zone("shiring", "Shiring craftsmen", (-110, 20, -40, 95)),
+    Zone("kingsbridge", "Kingsbridge privileges", (-190, -5, -115, 65)),
+    Zone("shiring", "Shiring craftsmen", (-110, -5, -40, 65)),
     Zone("events", "Event cards", (-35, 20, 35, 95)),
     Zone("supply_craftsmen", "Supply craftsmen", (40, 20, 110, 95)),
     Zone("supply_materials", "Supply building materials", (115, 20, 190, 95)),

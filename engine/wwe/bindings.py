@@ -24,8 +24,11 @@ ZONES = (
     Zone("seat:W", "West play area", (-200, 60, -60, 200)),
 )
 # the tax die shows gold (2-5), not pips: the camera learns its faces from the owner's pictures
-# the event cards can be known by their printed face (their turn matters: docs/camera.md)
-FACE_PARTS = ("event_cards",)
+# the cards that can be known by their printed face (docs/camera.md): the event cards (their
+# turn matters) and the action cards (the seat's play area says whose card it is, as for a
+# sticker, which names the action alone); how they are printed: card_faces.json
+FACE_PARTS = ("event_cards", "action_cards")
+FACE_LOOKS = "engine.wwe:card_faces.json"
 DICE = (DieRole("tax", "Tax die", faces=(2, 3, 4, 5), faces_from="game.tax_die.faces",
                 taught=True),)
 

@@ -40,11 +40,13 @@ def png(image) -> bytes:
 
 
 def test_the_event_cards_are_the_cards_known_by_face(info, catalog, tmp_path):
-    assert info.bindings.face_parts == ("event_cards",)
+    assert info.bindings.face_parts == ("event_cards", "action_cards")
     cards = taught_cards.face_cards(info, catalog)
-    assert [c.id for c in cards] == events(catalog) and {c.word for c in cards} == {"event"}
+    actions = [a["id"] for a in catalog["action_cards"]]
+    assert [c.id for c in cards] == events(catalog) + actions
+    assert {c.word for c in cards[:44]} == {"event"} and {c.word for c in cards[44:]} == {"action"}
     status = taught_cards.status("wwe", tmp_path, info, catalog)
-    assert status["taught"] == 0 and status["alike"] == [] and len(status["cards"]) == 44
+    assert status["taught"] == 0 and status["alike"] == [] and len(status["cards"]) == 56
     from companion.game import games
 
     toy = games.module_of("toy").info  # a game that declares none: no card goes bare
@@ -71,7 +73,7 @@ def test_a_face_is_kept_forgotten_and_stays_through_an_import(info, catalog, tmp
 
 
 @pytest.mark.parametrize("entry, picture, code", [
-    ("grain", "face", "not_face_card"),  # an action card: not declared by face
+    ("mason_1", "face", "not_face_card"),  # another game's card: not World Without End's
     (7, "face", "not_face_card"),
     ("EVENT", "tiny", "face_shape"),
     ("EVENT", "strip", "face_shape"),
@@ -108,7 +110,7 @@ def test_the_doors_refuse_in_the_page_language_and_write_nothing(client, tmp_pat
     headers = host(client, game_id)
     card = events(catalog)[3]
     data = client.get(f"/host/{game_id}/deck/faces.json?game=wwe&lang=de").get_json()
-    assert data["ok"] and len(data["cards"]) == 44 and data["taught"] == 0
+    assert data["ok"] and len(data["cards"]) == 56 and data["taught"] == 0
     assert data["cards"][3]["name_text"] == catalog["event_cards"][3]["names"]["de"]
     assert client.get(f"/host/{game_id}/deck/faces.json").get_json()["cards"] == []  # toy
     # no camera runs in this app: refused, translated
@@ -120,10 +122,10 @@ def test_the_doors_refuse_in_the_page_language_and_write_nothing(client, tmp_pat
     answer = client.post(upload + "&lang=es", headers=headers, data=b"GIF89a nonsense")
     assert answer.get_json()["problems"][0]["message"] == \
         "esto no es una imagen (un PNG o JPEG de la cara de la carta)"
-    answer = client.post(f"/host/{game_id}/deck/card_face/upload?game=wwe&entry=grain&lang=it",
-                         headers=headers, data=png(drawn_face("grain")))
+    answer = client.post(f"/host/{game_id}/deck/card_face/upload?game=wwe&entry=mason_1&lang=it",
+                         headers=headers, data=png(drawn_face("mason_1")))
     assert answer.get_json()["problems"][0]["message"] == \
-        "grain non è una carta che la fotocamera può imparare dal fronte"
+        "mason_1 non è una carta che la fotocamera può imparare dal fronte"
     answer = client.post(f"/host/{game_id}/deck/card_face/forget?lang=de", headers=headers,
                          json={"game": "wwe", "entry": ["a list"]})
     assert answer.get_json()["problems"][0]["message"] == \
@@ -141,7 +143,7 @@ def test_the_doors_refuse_in_the_page_language_and_write_nothing(client, tmp_pat
     assert picture.status_code == 200 and picture.mimetype == "image/png"
     data = client.get(f"/host/{game_id}/deck/faces.json?game=wwe").get_json()
     assert data["taught"] == 1 and data["cards"][3]["url"] == answer["url"]
-    assert client.get(f"/host/{game_id}/deck/face/wwe/grain.png").status_code == 404
+    assert client.get(f"/host/{game_id}/deck/face/wwe/mason_1.png").status_code == 404
     assert client.post(f"/host/{game_id}/deck/card_face/forget", headers=headers,
                        json={"game": "wwe", "entry": card}).get_json()["ok"]
     assert client.get(answer["url"]).status_code == 404
@@ -447,11 +449,11 @@ def test_the_tv_asks_which_card_an_unknown_one_is_and_the_answer_teaches_it(game
         assert asked.get("ok"), asked
         [zone] = asked["zones"]
         assert zone["zone"] == "council" and zone["name"] not in ("", "Council space")  # German
-        assert len(asked["cards"]) == 44
+        assert len(asked["cards"]) == 56  # the event and the action cards
         bad = client.post(f"/games/{live.id}/camera/unknown?lang=it", headers=headers,
-                          json={"zone": "council", "card": "grain"}).get_json()
+                          json={"zone": "council", "card": "mason_1"}).get_json()
         assert bad["problems"][0]["message"] == \
-            "grain non è una carta che la fotocamera può imparare dal fronte"
+            "mason_1 non è una carta che la fotocamera può imparare dal fronte"
         assert camera.status()["unknown"] == ["council"]  # still asked, nothing kept
         card = live.kind.module.info.bindings.demo_scene(live.kind.catalog, live.state)[0].card
         good = client.post(f"/games/{live.id}/camera/unknown", headers=headers,

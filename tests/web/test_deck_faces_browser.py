@@ -57,8 +57,11 @@ def test_the_owner_teaches_cards_by_face_on_the_deck_page(server, browser, tmp_p
     faces = data / "catalogs" / "wwe" / "faces"
     page = open_deck(browser, base, game_id)
     page.wait_for_selector("#deck-faces:not([hidden]) .deck-face")
-    assert page.locator(".deck-face").count() == len(events) == 44
-    assert "0 von 44 Karten gezeigt" in page.inner_text("#deck-faces-progress")
+    assert len(events) == 44  # and the 12 action cards, each kind under its title
+    assert page.locator(".deck-face").count() == 56
+    assert page.locator(".deck-faces-part h3").all_inner_texts() == ["Ereigniskarten",
+                                                                     "Aktionskarten"]
+    assert "0 von 56 Karten gezeigt" in page.inner_text("#deck-faces-progress")
     # from the demo camera: it lays the card alone in its tray
     first = events[0]
     clear_notice(page)
@@ -82,7 +85,7 @@ def test_the_owner_teaches_cards_by_face_on_the_deck_page(server, browser, tmp_p
     assert "ist gespeichert" in upload(page, events[2], scan)
     pair = ",".join(sorted(events[1:3]))
     page.wait_for_selector(f".deck-faces-pair[data-pair='{pair}']")
-    assert "3 von 44 Karten gezeigt" in page.inner_text("#deck-faces-progress")
+    assert "3 von 56 Karten gezeigt" in page.inner_text("#deck-faces-progress")
     shot(page, "79-deck-faces-taught-de")
     # one of the pair forgotten: it needs its sticker again, and no pair is left
     clear_notice(page)

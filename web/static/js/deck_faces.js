@@ -30,7 +30,17 @@
     var list = document.getElementById("deck-faces-list");
     list.textContent = "";
     panel.hidden = !d.cards.length;
-    d.cards.forEach(function (card) { names[card.id] = card.name_text; list.appendChild(row(card)); });
+    var parts = {};
+    d.cards.forEach(function (card) { parts[card.part] = true; });
+    var several = Object.keys(parts).length > 1, part = null;
+    d.cards.forEach(function (card) {
+      names[card.id] = card.name_text;
+      if (several && card.part !== part) {  /* each kind of card under its title */
+        part = card.part;
+        list.appendChild(el("li.deck-faces-part", {dataset: {part: part}}, [el("h3", {text: card.part_title})]));
+      }
+      list.appendChild(row(card));
+    });
     document.getElementById("deck-faces-progress").textContent =
       TC.tn("deck_faces_progress", d.taught, {total: d.cards.length});
     var alike = document.getElementById("deck-faces-alike");
