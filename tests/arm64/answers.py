@@ -239,7 +239,32 @@ def versions() -> dict:
 
     return {"machine": platform.machine(), "python": platform.python_version(),
             "numpy": numpy.__version__, "opencv": cv2.__version__,
-            "zxing-cpp": getattr(zxingcpp, "__version__", "?")}
+            "zxing-cpp": getattr(zxingcpp, "__version__", "?"),
+            "cpu_features": cpu_features(), "blas_core": blas_core()}
+
+
+def cpu_features() -> list[str]:
+    """The CPU features NumPy found (and dispatches its kernels by)."""
+    from numpy._core._multiarray_umath import __cpu_features__
+
+    return sorted(name for name, on in __cpu_features__.items() if on)
+
+
+def blas_core() -> str:
+    """The core OpenBLAS (NumPy's wheel's own) chose its kernels for, or "?"."""
+    import ctypes
+    import glob
+    import os
+
+    import numpy
+
+    libs = os.path.join(os.path.dirname(numpy.__file__), os.pardir, "numpy.libs")
+    for path in sorted(glob.glob(os.path.join(libs, "*openblas*"))):
+        corename = getattr(ctypes.CDLL(path), "scipy_openblas_get_corename64_", None)
+        if corename is not None:
+            corename.restype = ctypes.c_char_p
+            return corename().decode()
+    return "?"
 
 
 def answer(folder: Path, out: Path, short: bool, nudges: list[str], readers_only: bool) -> None:

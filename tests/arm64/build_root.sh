@@ -6,7 +6,8 @@
 # unpacked with dpkg-deb (no maintainer scripts run), and each arm64 program is started
 # as `qemu-aarch64-static -L ROOT ROOT/...`.
 #
-#   [HOST_PYTHON=python] [QEMU=qemu-aarch64-static] bash tests/arm64/build_root.sh SUITE LOCK CACHE
+#   [HOST_PYTHON=python] [COMPILE_PYTHON=python3.X] [QEMU=qemu-aarch64-static] [QEMU_CPU=cortex-a72] \
+#       bash tests/arm64/build_root.sh SUITE LOCK CACHE
 #
 # Prints the virtualenv's path on its last line. Both steps are cached in CACHE (outside
 # the checkout): the root by suite and package list, the virtualenv inside it by the
@@ -68,7 +69,8 @@ if [ ! -e "$root/.complete" ]; then
 fi
 
 py=$root/usr/bin/python3
-run() { "$qemu" -L "$root" "$@"; }
+# the Pi's core, not qemu's default "max" (SVE, SME: no Pi has them; tests/arm64/check.py)
+run() { "$qemu" -cpu "${QEMU_CPU:-cortex-a72}" -L "$root" "$@"; }
 lockhash=$(sha256sum "$lock" | cut -c1-16)
 venv=$root/opt/venv-$lockhash
 if [ ! -e "$venv/.complete" ]; then
@@ -98,8 +100,17 @@ if [ ! -e "$venv/.complete" ]; then
     rm -rf "$venv"
     run "$py" -m venv --without-pip "$venv"
     pipwhl=("$root"/usr/share/python-wheels/pip-*.whl)  # Debian's pip, run from its wheel
+    # --no-compile: the emulated Python compiling every module of NumPy, OpenCV, Flask, ...
+    # was most of a cold build; COMPILE_PYTHON, this release's Python version on this
+    # machine, writes the same .pyc natively (bytecode does not depend on the machine)
+    compile=()
+    [ -n "${COMPILE_PYTHON:-}" ] && compile=(--no-compile)
     retry run "$venv/bin/python" "${pipwhl[0]}/pip" install --quiet --disable-pip-version-check \
-        --no-input --retries 10 --require-hashes --only-binary :all: "${source[@]}" -r "$lock"
+        --no-input --retries 10 --require-hashes --only-binary :all: "${compile[@]}" \
+        "${source[@]}" -r "$lock"
+    if [ -n "${COMPILE_PYTHON:-}" ]; then
+        "$COMPILE_PYTHON" -m compileall -q -j 0 "$venv"/lib/python3*/site-packages >/dev/null || true
+    fi
     touch "$venv/.complete"
     rm -rf "$wheels"
     # virtualenvs of earlier locks: not used again

@@ -21,8 +21,9 @@ Python's hashed lock in a virtualenv there) and run through qemu-aarch64-static 
     python tests/arm64/check.py [--short] [--suite bookworm] [--plant MODULE:NAME=VALUE]
 
 ``--short`` (CI): fewer frames and one golden record per game, serve and doctor on the
-first release only (each costs ~4 minutes of CPU under qemu); and when Trixie's root is not
-yet cached, only Bookworm is checked (Trixie's first build would add 10-25 minutes). ``--plant``
+first release only (each costs ~4 minutes of CPU under qemu); both releases, each root
+built when missing (about 1.5 minutes of CPU each: the lock installs without the
+emulated Python compiling it, and qemu emulates a Pi's core). ``--plant``
 changes a constant on the arm64 side only for every answer (the check must then fail; the
 planted-fault step is then skipped). Prints each part's time and a JSON last line.
 """
@@ -56,6 +57,15 @@ QEMU_TIMEOUT = 3600
 # Bookworm's qemu-user-static names it so; from Trixie on, qemu-user's static binary is
 # plain qemu-aarch64 (qemu-user-static a transitional package, the -static names dropped).
 QEMU = shutil.which("qemu-aarch64-static") or shutil.which("qemu-aarch64")
+# The core qemu emulates, one of the Pi's per release (TC_ARM64_CPU overrides: one for
+# both). Not qemu's default "max": that is an Armv9 with SVE and SME, which no Pi has;
+# NumPy 2.5.5's OpenBLAS (0.3.34) then takes its armv9sme kernels, and under qemu 7.2
+# float32 `A @ A.T` (SSYRK) gave denormals and infinities: every card-face book's own
+# likeness table was garbage on Trixie (192 differences). Bookworm runs as a Pi 4
+# (Cortex-A72: NEON only), Trixie as a Pi 5 (Cortex-A76: half floats and dot products
+# too), so each run covers both boards' kernels.
+CPUS = {"bookworm": "cortex-a72", "trixie": "cortex-a76"}
+PI_FEATURES_NOT = ("SVE", "SVE2", "SME", "SME2")  # NumPy's names: no Pi's core has these
 # The check's own planted fault (each run, on the first release): the dice reader's pips
 # must sit 8x nearer their place on the arm64 side only, on a few trays; the comparison
 # must list what that changes, or it could not see a real difference either.
@@ -128,8 +138,9 @@ def _short(value) -> str:
 def compare(x86: dict, arm: dict) -> tuple[list[str], list[str]]:
     """(differences that fail the check, notes): imports that fail on arm64, replays and
     readers' answers that differ; notes: versions, decoded pixels, bit-identical share."""
-    fails = [f"import {name}: {error}" for name, error in sorted(arm["imports"].items())
-             if error != "ok"]
+    fails = not_a_pi(arm["versions"])
+    fails += [f"import {name}: {error}" for name, error in sorted(arm["imports"].items())
+              if error != "ok"]
     fails += [f"import {name}: not found on arm64" for name in sorted(x86["imports"])
               if name not in arm["imports"]]
     fails += differences(x86["replays"], arm["replays"], "replays")
@@ -189,8 +200,8 @@ class Arm64:
         self.root = venv.parents[1]  # ROOT/opt/venv-<lock>
 
     def command(self, *args: str) -> list[str]:
-        return [QEMU, "-L", str(self.root), str(self.venv / "bin" / "python"),
-                *args]
+        return [QEMU, "-cpu", cpu(self.suite), "-L", str(self.root),
+                str(self.venv / "bin" / "python"), *args]
 
     def companion(self, *args: str) -> list[str]:
         return self.command("-c", "from companion.cli import main; main()", *args)
@@ -200,6 +211,22 @@ class Arm64:
                     PYTHONUNBUFFERED="1")
 
 
+def cpu(suite: str) -> str:
+    """The core qemu emulates for ``suite`` (``CPUS``, or ``TC_ARM64_CPU`` for both)."""
+    return os.environ.get("TC_ARM64_CPU") or CPUS[suite]
+
+
+def not_a_pi(arm_versions: dict) -> list[str]:
+    """A failure when the arm64 side ran on a core no Pi has (NumPy sees SVE or SME there:
+    its libraries would take kernels a Pi never runs, and their answers prove nothing)."""
+    extra = [f for f in arm_versions.get("cpu_features", []) if f in PI_FEATURES_NOT]
+    if not extra:
+        return []
+    return [f"the emulated core has {', '.join(extra)} (BLAS core "
+            f"{arm_versions.get('blas_core', '?')}): no Pi has; qemu's -cpu must be a Pi's "
+            f"(CPUS, TC_ARM64_CPU)"]
+
+
 def cached(suite: str) -> bool:
     return any(CACHE.glob(f"{suite}-arm64-*/opt/venv-*/.complete"))
 
@@ -207,7 +234,9 @@ def cached(suite: str) -> bool:
 def build(suite: str) -> Path:
     lock = REPO / "deploy" / f"requirements-py{SUITES[suite]}.txt"
     done = run(["bash", str(HERE / "build_root.sh"), suite, str(lock), str(CACHE)],
-               timeout=7200, env=dict(os.environ, HOST_PYTHON=sys.executable, QEMU=QEMU))
+               timeout=7200, env=dict(os.environ, HOST_PYTHON=sys.executable, QEMU=QEMU,
+                                      QEMU_CPU=cpu(suite),
+                                      COMPILE_PYTHON=host_python(suite) or ""))
     print("".join(line for line in done.stderr.splitlines(True) if line.startswith("###")),
           end="")
     return Path(done.stdout.strip().splitlines()[-1])
@@ -265,18 +294,27 @@ def compile_app(app: Path, arm: Arm64) -> str:
     the host's 3.11 pip did not write; PYTHONDONTWRITEBYTECODE, set on CI machines, keeps
     them from being saved). A host Python of the same version (PYTHON313, as the Makefile
     finds it) writes the very same files in seconds; else the arm64 Python under qemu."""
-    version = f"{SUITES[arm.suite][0]}.{SUITES[arm.suite][1:]}"
-    host = [sys.executable] + [os.environ.get(f"PYTHON{SUITES[arm.suite]}", "")]
-    for python in filter(None, host):
+    python = host_python(arm.suite)
+    if python:
+        run([python, "-m", "compileall", "-q", str(app)], 600)
+        return python
+    run(arm.command("-m", "compileall", "-q", str(app)), env=arm.env())
+    return "the arm64 Python under qemu"
+
+
+def host_python(suite: str) -> str | None:
+    """A Python here of ``suite``'s version (this one, or ``PYTHON313``/``PYTHON311`` as
+    the Makefile finds it), or None: it writes that release's bytecode (a ``.pyc`` is the
+    same on both architectures) in seconds, where qemu takes minutes."""
+    version = f"{SUITES[suite][0]}.{SUITES[suite][1:]}"
+    for python in filter(None, [sys.executable, os.environ.get(f"PYTHON{SUITES[suite]}")]):
         try:
             said = run([python, "-c", "import sys; print('%d.%d' % sys.version_info[:2])"], 60)
         except (OSError, RuntimeError):
             continue
         if said.stdout.strip() == version:
-            run([python, "-m", "compileall", "-q", str(app)], 600)
             return python
-    run(arm.command("-m", "compileall", "-q", str(app)), env=arm.env())
-    return "the arm64 Python under qemu"
+    return None
 
 
 def serve_and_play(arm: Arm64, data: Path) -> str:
@@ -389,9 +427,6 @@ def main(argv: list[str] | None = None) -> int:
               "(tests/install-system-packages.sh)", file=sys.stderr)
         return 2
     suites = args.suite or list(SUITES)
-    if args.short and not args.suite and not cached("trixie"):
-        print("--- trixie: not cached yet, only bookworm this time (a full run builds it)")
-        suites = ["bookworm"]
     work = args.work or Path(tempfile.mkdtemp(prefix="arm64-check-"))
     work.mkdir(parents=True, exist_ok=True)
     timer = Timer()

@@ -78,3 +78,19 @@ def test_a_threshold_nudged_on_one_side_is_listed(tmp_path, monkeypatch):
     assert listed == [] and len(failed) == 1 and "the comparison cannot fail" in failed[0], failed
     assert check.self_test(shipped, {"readers": {}})[0] == [
         "planted fault: no dice tray to plant it on"]
+
+
+def test_answers_from_a_core_no_pi_has_fail_the_check():
+    """qemu's default core ("max") has SVE and SME; NumPy's OpenBLAS then runs kernels no Pi
+    runs (under qemu 7.2 its float32 A @ A.T was garbage). Planted: the arm64 side's
+    features with SVE, as `-cpu max` gives: the check fails and names the core."""
+    pi5 = ["ASIMD", "ASIMDDP", "ASIMDHP", "FPHP", "NEON", "NEON_FP16", "NEON_VFPV4"]
+    side = {"imports": {}, "replays": {}, "readers": {}}
+    x86 = dict(side, versions={"cpu_features": ["AVX2"], "blas_core": "Haswell"})
+    on_pi5 = dict(side, versions={"cpu_features": pi5, "blas_core": "cortexa57"})
+    assert check.compare(x86, on_pi5)[0] == []
+    on_max = dict(side, versions={"cpu_features": pi5 + ["ASIMDFHM", "SVE"],
+                                  "blas_core": "armv9sme"})
+    fails = check.compare(x86, on_max)[0]
+    assert len(fails) == 1 and "SVE" in fails[0] and "armv9sme" in fails[0], fails
+    assert check.cpu("bookworm") == "cortex-a72" and check.cpu("trixie") == "cortex-a76"
