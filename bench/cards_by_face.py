@@ -22,8 +22,9 @@ right_distinct: right of the cards whose face is in no too-alike pair (those are
 design: they need a sticker).
 
 Real photographs (hardware/synthetic/real_photos.py, --photos; missing: not reported): SET
-cards on real tables, taught from one real photograph of each face; per part (dev, held_out:
-never looked at while tuning, figures only), of the cards laid: right, wrong (must be 0),
+cards on real tables, taught from one real photograph of each face; per part (dev; licensed:
+the one photo kept in the repository; held_out: never looked at while tuning, figures only;
+--parts), of the cards laid: right, wrong (must be 0),
 unknown, missed (no outline found near it), false (outlines where no card lies), and with the
 true outline given; and the CPU of ``recognise`` on the 12-megapixel photo (median and spread
 of --repeat runs). Figures are noisy on a shared machine. JSON last line."""
@@ -202,6 +203,9 @@ def main() -> None:
                         help="folder of the real deck's faces (<id>.png)")
     parser.add_argument("--photos", default=str(real_photos.PHOTOS),
                         help="folder of the prepared real photographs (faces/, photos/)")
+    parser.add_argument("--parts", default="dev,licensed,held_out",
+                        help="parts of the real photographs (licensed: the one kept in the "
+                        "repository, tests/data/set-photos/licensed)")
     parser.add_argument("--repeat", type=int, default=3,
                         help="runs of recognise on the 12-megapixel photo")
     args = parser.parse_args()
@@ -238,8 +242,10 @@ def main() -> None:
         folder = Path(args.photos)
         book = card_faces.FaceBook.from_pictures(real_photos.load_faces(folder))
         real = {"faces": len(book), "parts": {}}
-        for part in ("dev", "held_out"):
-            r = run_photos(book, real_photos.photos(folder, (part,)), part)
+        for part in args.parts.split(","):
+            shots = (real_photos.licensed_photos() if part == "licensed"
+                     else real_photos.photos(folder, (part,)))
+            r = run_photos(book, shots, part)
             real["parts"][part] = r
             print(f"real     {part:9s} {r['cards']} cards: right {r['right']:.3f} wrong "
                   f"{r['wrong']} unknown {r['unknown']:.3f} missed {r['missed']} false "
@@ -248,7 +254,7 @@ def main() -> None:
                   f"{r['cpu_ms_identify_spread']} find {r['cpu_ms_find_per_photo']:.0f} ms "
                   f"per {r['photo_px']} photo", flush=True)
         full = real_photos.photos(folder, ("full_size",))
-        if full:
+        if full and args.repeat > 0:
             real["full_size"] = photo_cpu(book, full[0], args.repeat)
             f = real["full_size"]
             print(f"real     12 MP photo {f['photo_px']}: recognise {f['cpu_s_median']:.2f} s "

@@ -62,6 +62,17 @@ TWIN = 0.45  # taught faces scoring this alike each other (coarse): never told a
 INK_APART = 0.15  # two faces whose ink differs by this share of the larger have an ink vote
 INK_LEAN = 0.25  # ... and a card whose ink leans this far to the loser is not named
 INK_PAPER = 75  # percentile of a card's grey taken for its paper
+FILL_APART = 0.1  # two faces whose fill (``_fill``) differs by this have a fill vote,
+FILL_OPEN = 0.6  # ... if one of them has open shapes (outlined, striped: a fill below this;
+# pictures, pips and drawn art read 0.7-1.0 and move 0.2 with the card's size: no vote)
+FILL_VETO = 0.1  # ... a card whose fill leans this far to the loser is not named
+FILL_SURE = 0.2  # ... and one leaning this far to a face rules the other face out (the
+# same in too_alike: its harsher camera is in the fill it reads; the lean is 0.5 at a face's)
+FILL_STRONG = 0.4  # of a card's strongest ink: a shape's outline
+FILL_SHAPE = 0.01  # of the card's inside: the least area of a shape
+FILL_RING_PX = 20  # px: the fewest pixels of a ring (one px deeper) that counts
+FILL_MIN_PX = 60  # px: the narrowest card (in the frame) whose fill votes: narrower, blur
+# spreads a striped shape's outline into its stripes and it reads half way to solid
 ALIKE_STEP = 20  # px: card widths within a step share one too_alike answer
 ALIKE_SAFETY = 2.0  # too_alike and turn_alike: margins this many times the table's
 HALF_TURN_ALIKE = 0.1  # a face this close to itself turned half round: its turn is not known
@@ -148,6 +159,85 @@ def _ink(card: np.ndarray) -> float:
     return float(np.clip(1.0 - grey / paper, 0.0, 1.0).mean())
 
 
+def _fill(card: np.ndarray) -> float | None:
+    """How full of ink the printed shapes on a card are inside their outline, measured at
+    the card's own scale, whatever its size in the frame: for each shape (a patch of
+    strong ink, its holes filled), the mean ink of each ring one pixel deeper from its
+    edge (``_rings``), against the ink of its own outline; the rings beyond the outline's
+    fall (as deep again as the outline's ramp) are its inside (``_inside_of``). About 0
+    for an outlined shape, 0.1-0.3 for stripes (a mean: stripes too fine to see still
+    count), 1 for a solid one; the median over the card's shapes. None when no shape has
+    an inside deeper than its blurred outline (a small or blurred card: its outline's ramp
+    fills it, and it would read as stripes) or the card has no shape. Ink is darkness
+    against the paper round it (a glare over half the card is paper, not a lighter ink)."""
+    light = cv2.cvtColor(card, cv2.COLOR_BGR2LAB)[..., 0].astype(np.float32)
+    ink = cv2.GaussianBlur(np.maximum(_paper_round(light) - light, 0.0), (0, 0), 0.7)
+    peak = float(np.percentile(ink, 99.5))
+    if peak < 8.0:  # grey levels: no print on the card
+        return None
+    strong = (ink > FILL_STRONG * peak).astype(np.uint8)
+    c = max(3, card.shape[1] // 40) | 1
+    strong = cv2.morphologyEx(strong, cv2.MORPH_CLOSE, np.ones((c, c), np.uint8))
+    contours, _ = cv2.findContours(strong, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    contours = [c for c in contours
+                if cv2.contourArea(c) >= FILL_SHAPE * card.shape[0] * card.shape[1]]
+    shapes = np.zeros(strong.shape, np.int32)
+    for label, contour in enumerate(contours, start=1):
+        cv2.drawContours(shapes, [contour], -1, label, -1)
+    if not contours or (shapes > 0).all():
+        return None
+    ink = np.maximum(ink - float(np.median(ink[shapes == 0])), 0.0)  # the paper's own
+    fills = [f for f in (_inside_of(rings) for rings in _rings(ink, shapes, len(contours)))
+             if f is not None]
+    return float(np.median(fills)) if fills else None
+
+
+def _paper_round(light: np.ndarray) -> np.ndarray:
+    """The paper's lightness round each pixel of a card: the lightest within half the
+    card's width (twice as wide as a shape, so a solid one's middle sees paper), smoothed."""
+    k = max(3, light.shape[1] // 2) | 1
+    return cv2.blur(cv2.dilate(light, np.ones((k, k), np.uint8)), (k, k))
+
+
+def _rings(ink: np.ndarray, shapes: np.ndarray, count: int) -> list[list[float]]:
+    """Per shape (``shapes``: labels 1..count, 0 the paper), the mean ink of each ring one
+    pixel deeper from its edge, as long as a ring holds ``FILL_RING_PX`` pixels."""
+    inside = shapes > 0
+    depth = cv2.distanceTransform(inside.astype(np.uint8), cv2.DIST_L2, 3)
+    rings = np.floor(depth[inside]).astype(np.int64)
+    labels = shapes[inside].astype(np.int64) - 1
+    deepest = int(rings.max()) + 1
+    where = labels * deepest + rings
+    counts = np.bincount(where, minlength=count * deepest).reshape(count, deepest)
+    sums = np.bincount(where, weights=ink[inside], minlength=count * deepest).reshape(
+        count, deepest)
+    out = []
+    for n, total in zip(counts, sums, strict=True):
+        short = np.flatnonzero(n[1:] < FILL_RING_PX)
+        m = int(short[0]) if len(short) else deepest - 1
+        out.append([float(v) for v in total[1:1 + m] / n[1:1 + m]])
+    return out
+
+
+def _inside_of(rings: list[float]) -> float | None:
+    """The ink inside a shape's outline, of its outline's: the rings past the outline's
+    fall to half its ink, as far past it as the ramp up to the outline's peak was long
+    (a blurred outline spreads both ways); a shape whose ink never falls to half is
+    solid-like (its deepest rings are its inside). None when no two rings are left."""
+    if len(rings) < 3:
+        return None
+    top = int(np.argmax(rings[:max(3, len(rings) // 2)]))
+    peak = rings[top]
+    if peak <= 0:
+        return None
+    fall = next((i for i in range(top + 1, len(rings)) if rings[i] < 0.5 * peak), None)
+    start = top + 1 if fall is None else fall + (fall - top)
+    deep = rings[start:]
+    if len(deep) < 2:
+        return None
+    return float(np.mean(deep)) / peak
+
+
 def _unit(a: np.ndarray) -> np.ndarray:
     a = a - a.mean()
     n = float(np.linalg.norm(a))
@@ -171,6 +261,9 @@ class _Patterns:
             chroma.size))
         big = cv2.resize(inside, fine, interpolation=cv2.INTER_AREA)
         self.ink = _ink(big)
+        self.fill = _fill(inside if inside.shape[1] <= 3 * FINE else cv2.resize(
+            inside, (3 * FINE, round(3 * FINE * inside.shape[0] / inside.shape[1])),
+            interpolation=cv2.INTER_AREA))
         lab = cv2.cvtColor(big, cv2.COLOR_BGR2LAB).astype(np.float32)
         lab = cv2.GaussianBlur(lab, (0, 0), 1.0)
         l_chan = lab[..., 0] - cv2.GaussianBlur(lab[..., 0], (0, 0), fine[0] / 4)
@@ -206,6 +299,8 @@ class FaceBook:
         self.chroma_sq = (self.chroma ** 2).sum(axis=1)
         self.fines = np.stack([p.fine for p in patterns])
         self.inks = np.float32([p.ink for p in patterns])
+        self.fills = [p.fill for p in patterns]  # ``_fill`` of each taught face, or None
+        self._fills: dict[int, list] = {}  # per width step: ``fills_at``
         alike = self.grey @ self.grey.T - COLOUR_WEIGHT * (
             self.chroma_sq[:, None] + self.chroma_sq[None] - 2 * self.chroma @ self.chroma.T)
         np.fill_diagonal(alike, -np.inf)
@@ -255,16 +350,17 @@ class FaceBook:
         square cards, the caller straightens again for 90 and 270)."""
         return self.scored(card)[0]
 
-    def scored(self, card: np.ndarray) -> tuple[np.ndarray, list[np.ndarray], float]:
-        """(``scores``, the card's fine pattern upright and upside down, its ``_ink``) for
-        ``decide``."""
+    def scored(self, card: np.ndarray
+               ) -> tuple[np.ndarray, list[np.ndarray], float, float | None]:
+        """(``scores``, the card's fine pattern upright and upside down, its ``_ink``, its
+        ``_fill``) for ``decide``."""
         p = _Patterns(card, self.coarse, self.fine_size(card.shape[1]))
         rows = [(p.grey, p.chroma, p.fine), p.turned(self.coarse)]
         out = np.empty((2, len(self.ids)), np.float32)
         for k, (grey, chroma, _) in enumerate(rows):
             colour = (chroma @ chroma) + self.chroma_sq - 2 * (self.chroma @ chroma)
             out[k] = self.grey @ grey - COLOUR_WEIGHT * colour
-        return out, [r[2] for r in rows], p.ink
+        return out, [r[2] for r in rows], p.ink, p.fill
 
     def _ink_against(self, ink: float, a: int, b: int) -> bool:
         """The card's ink leans clearly to face b rather than a (``INK_LEAN``), where the
@@ -274,6 +370,42 @@ class FaceBook:
         if abs(da - db) < INK_APART * max(da, db, 1e-6):
             return False
         return (ink - (da + db) / 2) / (da - db) < -INK_LEAN
+
+    def fills_at(self, card_px: float | None) -> list:
+        """``_fill`` of each taught face as a card ``card_px`` wide in the frame shows it
+        (brought down to that width, then straightened as ``identify`` does; kept per
+        ``ALIKE_STEP``): blur lifts a striped shape's fill towards solid, the same for the
+        taught face as for the card. The faces' own fills when ``card_px`` is None."""
+        if card_px is None:
+            return self.fills
+        step = max(1, int(round(card_px / ALIKE_STEP)))
+        with self._lock:
+            kept = self._fills.get(step)
+        if kept is None:
+            w = step * ALIKE_STEP
+            size = self.straight_size(w)
+            kept = []
+            for face in self.ids:
+                picture = self.pictures[face]
+                small = cv2.resize(picture, (w, max(8, round(w * picture.shape[0] /
+                                                             picture.shape[1]))),
+                                   interpolation=cv2.INTER_AREA)
+                kept.append(_fill(_inside(cv2.resize(small, size,
+                                                     interpolation=cv2.INTER_LINEAR))))
+            with self._lock:
+                kept = self._fills.setdefault(step, kept)
+        return kept
+
+    def _fill_lean(self, fill: float | None, a: int, b: int, fills: list) -> float:
+        """How far the card's ``_fill`` leans to face a (+0.5 at a's, -0.5 at b's) where
+        the two faces' ``fills`` (``fills_at`` the card's width) differ by ``FILL_APART``
+        or more and one has open shapes (``FILL_OPEN``: an outlined shape and its striped
+        or solid twin); 0 where they do not, or a fill is not known."""
+        fa, fb = fills[a], fills[b]
+        if fill is None or fa is None or fb is None or abs(fa - fb) < FILL_APART or \
+                min(fa, fb) >= FILL_OPEN:
+            return 0.0
+        return (fill - (fa + fb) / 2) / (fa - fb)
 
     @staticmethod
     def _leaning(sample: np.ndarray, fa: np.ndarray, fb: np.ndarray
@@ -342,12 +474,17 @@ class FaceBook:
         return leaning, math.sqrt(max(best, 0.0) / float(w.sum()) * spread), area
 
     def decide(self, scores: np.ndarray, fines: list[np.ndarray], ink: float,
-               strict: float = 1.0) -> tuple[int | None, int | None, float]:
+               strict: float = 1.0, fill: float | None = None, card_px: float | None = None
+               ) -> tuple[int | None, int | None, float]:
         """(face index or None, turn index: 0 as straightened, 1 upside down, None not
         known; best score) from a straightened card's ``scored``. ``strict`` scales every
         margin (``too_alike`` asks for more than the table does). A face with twins
         (``TWIN``) must beat each of them in the fine comparison, whatever the margin, and
-        no winner may have the card's ink against it (``_ink_against``)."""
+        no winner may have the card's ink against it (``_ink_against``). The card's
+        ``fill`` decides between two faces whose fills differ (``_fill_lean``): leaning
+        ``FILL_VETO`` to b, a never beats b; ``FILL_SURE`` to a, b is ruled out, whatever
+        the fine comparison says (an outlined shape and its striped twin differ in a
+        pattern blur and JPEG wash out, not in how full of ink they are)."""
         per_face = scores.max(axis=0)
         turn_of = scores.argmax(axis=0)
         taught = self._taught(fines[0].shape[2])
@@ -374,9 +511,14 @@ class FaceBook:
         # leans as far as a against b, the other way: each pair is measured once
         leanings: dict[tuple[int, int, int], tuple[float, float, float]] = {}
 
+        fills = self.fills_at(card_px) if fill is not None else self.fills
+
         def beats(a: int, b: int) -> bool:
-            if self._ink_against(ink, a, b):
+            lean = self._fill_lean(fill, a, b, fills)
+            if self._ink_against(ink, a, b) or lean < -FILL_VETO * strict:
                 return False
+            if lean >= FILL_SURE:
+                return True
             k = int(turn_of[a])
             if (k, b, a) in leanings:
                 t, error, area = leanings[(k, b, a)]
@@ -478,8 +620,10 @@ class FaceBook:
                 turned = cv2.rotate(small, cv2.ROTATE_180) if upside_down else small
                 for shift in (0.0, 1.5):
                     card = self._seen(turned, shift, rng)
-                    scores, fines, ink = self.scored(card)
-                    got, turn, _ = self.decide(scores, fines, ink, ALIKE_SAFETY)
+                    scores, fines, ink, fill = self.scored(card)
+                    got, turn, _ = self.decide(scores, fines, ink, ALIKE_SAFETY,
+                                               fill if card_px >= FILL_MIN_PX else None,
+                                               card_px)
                     if got == index:
                         if face not in self.symmetric and turn != int(upside_down):
                             turns.add(face)
@@ -583,6 +727,8 @@ def identify(frame: np.ndarray, corners, book: FaceBook) -> FaceSighting:
     starts = [short, short + 2] if not book.square else [0, 1, 2, 3]
     width = (sides[short] + sides[(short + 2) % 4]) / 2
     size = book.straight_size(width)
+    seen_px = width  # in the frame's pixels
+    fill_votes = width >= FILL_MIN_PX  # wide enough to read a fill
     in_frame = quad  # the corners told back, in the frame's pixels
     if width > 1.5 * size[0]:  # a big photo: only the card, brought down to what is read
         frame, quad = _brought_down(frame, quad, size[0] / width)
@@ -596,8 +742,9 @@ def identify(frame: np.ndarray, corners, book: FaceBook) -> FaceSighting:
                                    borderMode=cv2.BORDER_REPLICATE)
         if card.ndim == 2:
             card = cv2.cvtColor(card, cv2.COLOR_GRAY2BGR)
-        scores, fines, ink = book.scored(card[..., :3])
-        got, turn, score = book.decide(scores, fines, ink)
+        scores, fines, ink, fill = book.scored(card[..., :3])
+        got, turn, score = book.decide(scores, fines, ink, fill=fill if fill_votes else None,
+                                       card_px=seen_px)
         if best is None or score > best[3]:
             best = (got, turn, np.roll(in_frame, -start, axis=0), score)
     got, turn, ordered, score = best

@@ -10,7 +10,9 @@ checkout of that repository at the commit ``truth.json`` names:
 ``python -m hardware.synthetic.real_photos prepare SOURCE_CHECKOUT [DEST]``. The ground truth
 (each card's face id and corners, labelled here by hand) is ours and is in the repository:
 tests/data/set-photos/truth.json. Missing pictures: the benches and tests that need them skip.
-Knows no game.
+One licensed photograph of the same deck (tests/data/set-photos/licensed: MIT, from
+github.com/ivankeller/setgame) is in the repository with its own truth: ``licensed_photos``
+loads it anywhere, so the tests that need no taught faces run in CI. Knows no game.
 """
 from __future__ import annotations
 
@@ -26,6 +28,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[2]
 TRUTH = ROOT / "tests" / "data" / "set-photos" / "truth.json"
 PHOTOS = Path(os.environ.get("SET_PHOTOS", ROOT / ".." / "shared" / "data" / "set-photos"))
+LICENSED = ROOT / "tests" / "data" / "set-photos" / "licensed"  # photo, truth, LICENSE
 LONG_SIDE = 1344  # px: the long side the photos are brought down to (about a table frame's)
 FACE_SIZE = (200, 300)  # px: the taught faces, upright (the source's are lying sideways)
 
@@ -41,8 +44,8 @@ class Photo:
     cards: tuple[tuple[str, np.ndarray], ...]
 
 
-def truth() -> dict:
-    return json.loads(TRUTH.read_text(encoding="utf-8"))
+def truth(path: Path = TRUTH) -> dict:
+    return json.loads(path.read_text(encoding="utf-8"))
 
 
 def available(folder: Path = PHOTOS) -> bool:
@@ -57,16 +60,26 @@ def load_faces(folder: Path = PHOTOS) -> dict[str, np.ndarray]:
 def photos(folder: Path = PHOTOS, parts: tuple[str, ...] = ("dev", "held_out")
            ) -> list[Photo]:
     """The labelled photographs of ``parts`` (the full-size one only when asked for)."""
+    return _photos(truth(), folder / "photos", parts)
+
+
+def _photos(labels: dict, folder: Path, parts: tuple[str, ...]) -> list[Photo]:
     out = []
-    for name, entry in truth()["photos"].items():
+    for name, entry in labels["photos"].items():
         if entry["part"] not in parts:
             continue
-        image = cv2.imread(str(folder / "photos" / name))
+        image = cv2.imread(str(folder / name))
         if image is None:
-            raise FileNotFoundError(folder / "photos" / name)
+            raise FileNotFoundError(folder / name)
         cards = tuple((c["id"], np.float32(c["corners"])) for c in entry["cards"])
         out.append(Photo(name, entry["part"], image, cards))
     return out
+
+
+def licensed_photos(folder: Path = LICENSED) -> list[Photo]:
+    """The licensed photographs kept in the repository, with their truth (part
+    ``licensed``)."""
+    return _photos(truth(folder / "truth.json"), folder, ("licensed",))
 
 
 def prepare(source: Path, dest: Path = PHOTOS) -> None:

@@ -43,12 +43,25 @@ def test_an_outlined_card_is_never_named_as_its_striped_twin(book, photos):
         assert identify(photo.image, corners, book).id in (OUTLINED, None), photo.name
 
 
-def test_planted_fault_without_twins_and_ink_the_outlined_card_is_named_striped(
-        book, photos, monkeypatch):
+def _without_twins_and_ink(monkeypatch):
     monkeypatch.setattr(card_faces, "INK_LEAN", math.inf)
     monkeypatch.setattr(FaceBook, "twins", property(
         lambda self: [np.array([], int)] * len(self.ids), lambda self, v: None),
         raising=False)
+
+
+def test_without_twins_and_ink_the_fill_alone_keeps_the_outlined_card_from_its_twin(
+        book, photos, monkeypatch):
+    _without_twins_and_ink(monkeypatch)
+    named = [identify(p.image, c, book).id for p, c in _outlined_cards(photos)]
+    assert STRIPED not in named
+
+
+def test_planted_fault_without_twins_ink_and_fill_the_outlined_card_is_named_striped(
+        book, photos, monkeypatch):
+    _without_twins_and_ink(monkeypatch)
+    monkeypatch.setattr(card_faces, "FILL_VETO", math.inf)
+    monkeypatch.setattr(card_faces, "FILL_SURE", math.inf)
     named = [identify(p.image, c, book).id for p, c in _outlined_cards(photos)]
     assert STRIPED in named
 

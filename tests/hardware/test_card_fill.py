@@ -1,0 +1,193 @@
+"""The fill of printed shapes (outlined, striped, solid) told apart whatever the card's size
+in the frame (hardware/camera/card_faces.py, ``_fill``): synthetic twins drawn here at 30-80
+px card width, and the licensed real photograph kept in the repository (tests/data/set-photos/
+licensed). An outlined card and its striped twin come out right or unknown, never the twin;
+each net is shown to matter by planting its fault."""
+import math
+
+import cv2
+import numpy as np
+import pytest
+
+from hardware.camera import card_faces
+from hardware.camera.card_faces import FaceBook, identify
+from hardware.synthetic import real_photos
+
+CARD = (200, 300)  # px: a taught face, upright
+WIDTHS = (30, 40, 50, 60, 70, 80)  # px: the card's width in the frame
+
+
+def _face(fill: str, colour=(40, 40, 200), shape: str = "capsule", count: int = 2
+          ) -> np.ndarray:
+    """A SET-like face: ``count`` shapes, outlined, striped (thin lines across, as printed)
+    or solid, in ``colour`` on white paper."""
+    w, h = CARD
+    face = np.full((h, w, 3), 245, np.uint8)
+    mask = np.zeros((h, w), np.uint8)
+    gap = h // (count + 1)
+    for i in range(count):
+        y = gap * (i + 1)
+        if shape == "capsule":
+            cv2.ellipse(mask, (w // 2 - 40, y), (22, 22), 0, 90, 270, 255, -1)
+            cv2.ellipse(mask, (w // 2 + 40, y), (22, 22), 0, -90, 90, 255, -1)
+            cv2.rectangle(mask, (w // 2 - 40, y - 22), (w // 2 + 40, y + 22), 255, -1)
+        else:  # a diamond
+            cv2.fillPoly(mask, [np.int32([[w // 2 - 65, y], [w // 2, y - 25],
+                                          [w // 2 + 65, y], [w // 2, y + 25]])], 255)
+    edge = mask - cv2.erode(mask, np.ones((9, 9), np.uint8))
+    ink = edge > 0
+    if fill == "solid":
+        ink = mask > 0
+    elif fill == "stripes":
+        stripes = np.zeros_like(mask)
+        stripes[:, ::6] = 255
+        stripes[:, 1::6] = 255
+        ink |= (stripes > 0) & (mask > 0)
+    face[ink] = colour
+    return face
+
+
+@pytest.fixture(scope="module")
+def twins():
+    """A book of twins apart by their fill only, beside faces apart by shape and colour."""
+    faces = {f"{colour}-{shape}-{fill}": _face(fill, bgr, shape)
+             for colour, bgr in (("red", (40, 40, 200)), ("green", (60, 150, 30)))
+             for shape in ("capsule", "diamond")
+             for fill in ("outline", "stripes", "solid")}
+    return faces, FaceBook.from_pictures(faces)
+
+
+def _seen(face: np.ndarray, width: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """The face laid sideways on a dark table, ``width`` px wide (its short side) in a frame,
+    as a camera gives it (blur, noise, JPEG); (frame, its corners in the frame)."""
+    rng = np.random.default_rng(seed)
+    h = round(width * CARD[1] / CARD[0])
+    small = cv2.resize(cv2.rotate(face, cv2.ROTATE_90_CLOCKWISE), (h, width),
+                       interpolation=cv2.INTER_AREA)
+    frame = np.full((width * 3, h * 3, 3), (40, 55, 70), np.uint8)
+    frame[width:2 * width, h:2 * h] = small
+    frame = cv2.GaussianBlur(frame, (0, 0), 0.6)
+    frame = np.clip(frame + rng.normal(0, 3.0, frame.shape), 0, 255).astype(np.uint8)
+    frame = cv2.imdecode(cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 80])[1],
+                         cv2.IMREAD_COLOR)
+    corners = np.float32([[h, width], [2 * h, width], [2 * h, 2 * width], [h, 2 * width]])
+    return frame, corners - 0.5
+
+
+def _named(faces, book):
+    """(face, width, named id) of every face seen at every width."""
+    return [(face, width, identify(*_seen(picture, width, seed), book).id)
+            for seed, (face, picture) in enumerate(faces.items()) for width in WIDTHS]
+
+
+def _twin(face: str) -> str | None:
+    swap = {"outline": "stripes", "stripes": "outline"}
+    colour, shape, fill = face.split("-")
+    return f"{colour}-{shape}-{swap[fill]}" if fill in swap else None
+
+
+def test_the_fill_of_a_face_is_told_whatever_its_size(twins):
+    faces, book = twins
+    fills = dict(zip(book.ids, book.fills, strict=True))
+    for face, fill in fills.items():
+        expected = {"outline": (0, 0.08), "stripes": (0.15, 0.6), "solid": (0.85, 1.05)}
+        low, high = expected[face.split("-")[2]]
+        assert low <= fill <= high, (face, fill)
+    for face, picture in faces.items():
+        for width in (card_faces.FILL_MIN_PX, 80, 120, 240):  # straightened as identify does
+            size = book.straight_size(width)
+            small = cv2.resize(picture, (width, round(width * 1.5)), interpolation=cv2.INTER_AREA)
+            seen = card_faces._fill(card_faces._inside(cv2.resize(small, size)))
+            if seen is None:
+                continue  # too small or blurred to tell: no vote, never a wrong one
+            nearest = min(fills.values(), key=lambda f: abs(f - seen))
+            assert abs(nearest - fills[face]) < 0.05, (face, width, seen, fills[face])
+
+
+def test_an_outlined_card_and_its_striped_twin_never_swap_at_30_to_80_px(twins):
+    faces, book = twins
+    named = _named(faces, book)
+    swapped = [(f, w, got) for f, w, got in named if got is not None and got == _twin(f)]
+    wrong = [(f, w, got) for f, w, got in named if got not in (f, None)]
+    assert not swapped and not wrong, (swapped, wrong)
+
+
+def _fine_comparison_fooled(book, monkeypatch):
+    """The other nets taken away: too_alike refuses nothing, the ink votes for nobody, and
+    the fine comparison leans the wrong way (to whichever face the card is not)."""
+    monkeypatch.setattr(book, "alike_at", lambda card_px: frozenset())
+    monkeypatch.setattr(card_faces, "INK_LEAN", math.inf)
+    leaning = FaceBook._leaning
+    monkeypatch.setattr(FaceBook, "_leaning", staticmethod(
+        lambda sample, fa, fb: tuple(-v for v in leaning(sample, fa, fb))))
+
+
+def test_the_fill_alone_keeps_twins_apart_when_the_fine_comparison_leans_to_the_twin(
+        twins, monkeypatch):
+    """Where the fill is read for both twins (from ``FILL_MIN_PX`` wide; narrower, only the
+    fine comparison and too_alike keep them apart), a fooled comparison cannot swap them."""
+    faces, book = twins
+    _fine_comparison_fooled(book, monkeypatch)
+
+    def read(face, width):
+        fills = dict(zip(book.ids, book.fills_at(width), strict=True))
+        return width >= card_faces.FILL_MIN_PX and fills[face] is not None and \
+            fills[_twin(face)] is not None
+
+    named = [(f, w, got) for f, w, got in _named(faces, book) if _twin(f) and read(f, w)]
+    assert len(named) >= 20
+    swapped = [(f, w, got) for f, w, got in named if got == _twin(f)]
+    assert not swapped, swapped
+    assert sum(got == f for f, w, got in named) >= len(named) // 2
+
+
+def test_planted_fault_without_the_fill_vote_the_fooled_comparison_swaps_twins(
+        twins, monkeypatch):
+    faces, book = twins
+    _fine_comparison_fooled(book, monkeypatch)
+    monkeypatch.setattr(card_faces, "FILL_VETO", math.inf)
+    monkeypatch.setattr(card_faces, "FILL_SURE", math.inf)
+    named = _named(faces, book)
+    assert any(got is not None and got == _twin(f) for f, w, got in named
+               if w >= card_faces.FILL_MIN_PX)
+
+
+def test_the_licensed_photo_outlined_and_striped_cards_read_by_their_fill():
+    """The fill of every card of the real photo in the repository (no taught face needed):
+    outlined near 0, striped in between, solid near 1, apart by a clear gap."""
+    photo = real_photos.licensed_photos()[0]
+    book = FaceBook.from_pictures({"card": _face("outline")})  # for the straightening size
+    seen = {}
+    for face, corners in photo.cards:
+        quad = np.float32(corners)
+        long_side = float(np.linalg.norm(quad[1] - quad[0]))
+        short_side = float(np.linalg.norm(quad[2] - quad[1]))
+        size = book.straight_size(short_side)
+        target = np.float32([[size[0] - 1, 0], [size[0] - 1, size[1] - 1], [0, size[1] - 1],
+                             [0, 0]])  # the card lies sideways: its top edge on the right
+        assert long_side > short_side
+        card = cv2.warpPerspective(photo.image, cv2.getPerspectiveTransform(quad, target),
+                                   size)
+        seen.setdefault(face.split("-")[2], []).append(card_faces._fill(
+            card_faces._inside(card)))
+    assert max(seen["outline"]) < 0.06 < 0.15 < min(seen["stripes"])
+    assert max(seen["stripes"]) < 0.5 < 0.9 < min(seen["solid"])
+
+
+def _glared() -> np.ndarray:
+    """An outlined face photographed dim, with a glare washing out its lower half."""
+    face = _face("outline", count=3).astype(np.float32) * 0.75
+    face[150:] = np.minimum(face[150:] * 1.4, 255)
+    return face.astype(np.uint8)
+
+
+def test_a_glare_over_half_an_outlined_card_is_paper_not_ink():
+    assert card_faces._fill(card_faces._inside(_glared())) < 0.08
+
+
+def test_planted_fault_paper_taken_whole_card_a_glare_reads_as_ink(monkeypatch):
+    """Ink is darkness against the paper round it: with the card's lightest paper taken for
+    all of it, the dim half's plain paper is ink and the outlined card reads striped."""
+    monkeypatch.setattr(card_faces, "_paper_round", lambda light: np.full_like(
+        light, float(np.percentile(light, 99))))
+    assert card_faces._fill(card_faces._inside(_glared())) > 0.1
