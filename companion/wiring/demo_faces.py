@@ -36,15 +36,7 @@ def drawn_face(entry_id: str, name: str = "") -> np.ndarray:
         colour = tuple(int(c) for c in rng.integers(0, 230, 3))
         cx, cy = int(rng.integers(70, w - 70)), int(rng.integers(160, h - 70))
         size = int(rng.integers(26, 52))
-        shape = int(rng.integers(0, 3))
-        if shape == 0:
-            cv2.circle(card, (cx, cy), size, colour, -1, cv2.LINE_AA)
-        elif shape == 1:
-            cv2.rectangle(card, (cx - size, cy - size // 2), (cx + size, cy + size // 2),
-                          colour, -1)
-        else:
-            points = np.int32([[cx, cy - size], [cx + size, cy + size], [cx - size, cy + size]])
-            cv2.fillPoly(card, [points], colour, cv2.LINE_AA)
+        _shape(card, int(rng.integers(0, 3)), (cx, cy), size, colour)
     cv2.rectangle(card, (0, 0), (w - 1, h - 1), (170, 190, 200), 3)
     return card
 
@@ -89,15 +81,21 @@ def _art(card: np.ndarray, box: tuple[int, int, int, int], seed: str) -> None:
         size = int(rng.integers(round(0.09 * (x1 - x0)), round(0.18 * (x1 - x0))))
         cx = int(rng.integers(x0 + size, max(x0 + size + 1, x1 - size)))
         cy = int(rng.integers(y0 + size, max(y0 + size + 1, y1 - size)))
-        shape = int(rng.integers(0, 3))
-        if shape == 0:
-            cv2.circle(card, (cx, cy), size, colour, -1, cv2.LINE_AA)
-        elif shape == 1:
-            cv2.rectangle(card, (cx - size, cy - size // 2), (cx + size, cy + size // 2),
-                          colour, -1)
-        else:
-            points = np.int32([[cx, cy - size], [cx + size, cy + size], [cx - size, cy + size]])
-            cv2.fillPoly(card, [points], colour, cv2.LINE_AA)
+        _shape(card, int(rng.integers(0, 3)), (cx, cy), size, colour)
+
+
+def _shape(card: np.ndarray, shape: int, centre: tuple[int, int], size: int,
+           colour: tuple[int, ...]) -> None:
+    """One filled shape of a face's art: 0 a disc, 1 a bar, 2 a triangle."""
+    cx, cy = centre
+    if shape == 0:
+        cv2.circle(card, (cx, cy), size, colour, -1, cv2.LINE_AA)
+    elif shape == 1:
+        cv2.rectangle(card, (cx - size, cy - size // 2), (cx + size, cy + size // 2),
+                      colour, -1)
+    else:
+        points = np.int32([[cx, cy - size], [cx + size, cy + size], [cx - size, cy + size]])
+        cv2.fillPoly(card, [points], colour, cv2.LINE_AA)
 
 
 def _number(card: np.ndarray, box: tuple[int, int, int, int], value: int) -> None:

@@ -312,18 +312,11 @@ def test_a_change_of_stickered_cards_only_is_not_looked_at_a_bare_card_is(
     """The look (find_cards, ~0.1 s of CPU a time) is left out when only stickered cards
     came, turned or went since the last one (issue 71: the evening's cards are all
     stickered); a bare card laid then, even beside a stickered one, is looked at and told."""
-    from companion.wiring.camera_faces import FaceReader
-    from hardware.camera import card_faces
     from hardware.synthetic.scene import Placement
     from hardware.synthetic.video import board_to_table
     from hardware.tags.format import card_payload
 
-    reader = FaceReader(taught_dir)
-    table = Table()
-    traced = []
-    real = card_faces.find_cards
-    monkeypatch.setattr(card_faces, "find_cards", lambda *a, **k: traced.append(1) or
-                        real(*a, **k))
+    reader, table, traced = _reader_counting_searches(taught_dir, monkeypatch)
     table.still(reader)  # the empty table: looked at once
     assert (reader.looks, len(traced), reader.skipped) == (1, 1, 0)
     sticker = Placement(card_payload("wwe", "E", events(catalog)[1]), *board_to_table(0, 60),
@@ -355,18 +348,11 @@ def test_a_card_asked_about_whose_sticker_turns_into_view_is_not_looked_at_again
     looked at and asked about (the evening's card spots, issue 71). Turned, its sticker is
     read inside the outline asked about: it is that sticker's card, no longer asked about,
     without a second look (~0.1 s of CPU); the look would have said the same."""
-    from companion.wiring.camera_faces import FaceReader
-    from hardware.camera import card_faces
     from hardware.synthetic.scene import Placement
     from hardware.synthetic.video import board_to_table
     from hardware.tags.format import card_payload
 
-    reader = FaceReader(tmp_path)
-    table = Table()
-    traced = []
-    real = card_faces.find_cards
-    monkeypatch.setattr(card_faces, "find_cards", lambda *a, **k: traced.append(1) or
-                        real(*a, **k))
+    reader, table, traced = _reader_counting_searches(tmp_path, monkeypatch)
     table.still(reader)  # the empty table: looked at once
     spot = board_to_table(-130, -10)  # North's play area, the card's top past the frame
     cut = Placement(card_payload("wwe", "E", events(catalog)[1]), *spot, 2.0)
@@ -527,3 +513,15 @@ def test_a_face_whose_turn_cannot_be_told_is_flagged_and_never_told_with_a_turn(
     table.still(reader)
     said = table.still(reader, [laid])
     assert [(s.card, s.change) for s in said] == [(card, "appeared")]
+
+
+def _reader_counting_searches(taught_dir, monkeypatch):
+    """A face reader, a still table to show it, and a list that grows at each card search."""
+    from companion.wiring.camera_faces import FaceReader
+    from hardware.camera import card_faces
+
+    traced = []
+    real = card_faces.find_cards
+    monkeypatch.setattr(card_faces, "find_cards", lambda *a, **k: traced.append(1) or
+                        real(*a, **k))
+    return FaceReader(taught_dir), Table(), traced
