@@ -56,8 +56,8 @@ def screens_part(status: dict) -> dict:
     with every seat's camera pre-selection."""
     out = hardware_for("table", None, status) or {}
     for part in PARTS:
-        selected = (status.get(part) or {}).get("selected") if isinstance(
-            status.get(part), dict) else None
+        given = status.get(part)
+        selected = given.get("selected") if isinstance(given, dict) else None
         if selected:
             out = {**out, part: {**out.get(part, {}), "selected": selected}}
     return out

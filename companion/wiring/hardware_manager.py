@@ -27,7 +27,7 @@ import threading
 import time
 
 from companion.box.catalog import Kinds
-from companion.game.hardware_report import HardwareReport
+from companion.game.hardware_report import ABSENT, HardwareReport
 from companion.game.service import GameService
 from companion.server import locks, threadnames
 from companion.server.settings import Settings
@@ -35,7 +35,6 @@ from companion.wiring import camera as camera_wiring
 from companion.wiring import dice as dice_wiring
 
 log = logging.getLogger(__name__)
-ABSENT = {"state": "absent"}
 TICK_S = 1.0  # the status is pushed at least this often while the hardware runs
 TICK_THREAD = "hardware-status"
 
