@@ -39,7 +39,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from hardware.camera import card_faces
+from hardware.camera import card_faces, card_finding
 from hardware.camera.recognizer import OPENCV_THREADS
 from hardware.synthetic import card_faces_scene, real_photos
 
@@ -65,7 +65,7 @@ def run(faces, book, family: str, scenes: int, card_px: float, seed0: int,
     for seed in range(seed0, seed0 + scenes):
         image, truths, empty = card_faces_scene.scene_and_empty(faces, seed, family, card_px, 4)
         start = time.process_time()
-        quads = card_faces.find_cards(image, empty=empty if with_empty else None)
+        quads = card_finding.find_cards(image, empty=empty if with_empty else None)
         find_ms.append((time.process_time() - start) * 1000)
         used = set()
         for truth in truths:
@@ -141,7 +141,7 @@ def run_photos(book, photos: list, part: str) -> dict:
     ident_ms, find_ms = [], []
     for photo in photos:
         start = time.process_time()
-        quads = card_faces.find_cards(photo.image)
+        quads = card_finding.find_cards(photo.image)
         find_ms.append((time.process_time() - start) * 1000)
         used = set()
         for face, corners in photo.cards:

@@ -18,7 +18,8 @@ import time
 import cv2
 import numpy as np
 
-from hardware.camera.card_faces import FaceBook, find_cards, identify
+from hardware.camera.card_faces import FaceBook, identify
+from hardware.camera.card_finding import find_cards
 from hardware.synthetic import card_faces_scene as scenes
 
 PI = 5  # a Pi 4/5 core against this machine's, as the other benches state it

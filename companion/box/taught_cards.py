@@ -164,7 +164,7 @@ def decode_upload(data: bytes) -> np.ndarray:
 def lone_card(tray: np.ndarray) -> np.ndarray:
     """The one card lying in ``tray`` (the taught zone as the camera sees it), straightened
     as it lies (its top towards the picture's top); refused when there is none or several."""
-    from hardware.camera.card_faces import find_cards
+    from hardware.camera.card_finding import find_cards
 
     # the tray's own rim may look like a card's outline (and hide the card's, centred in
     # it): the rim is cut off, and an outline covering most of the tray is not a card

@@ -284,7 +284,8 @@ class FaceReader:
     def _recognise(self, game: str, image, result, calibration, zones, source=None
                    ) -> list[FaceSeen]:
         from companion.box.taught_cards import READ_CARD_PX, straighten
-        from hardware.camera.card_faces import find_cards, identify
+        from hardware.camera.card_faces import identify
+        from hardware.camera.card_finding import find_cards
 
         book, cards = self._book(game)
         with self._lock:

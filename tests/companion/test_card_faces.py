@@ -179,7 +179,8 @@ def test_the_camera_s_picture_is_the_one_card_alone_in_the_tray(client, tmp_path
     kept = cv2.imread(str(tmp_path / "data" / "catalogs" / "wwe" / "faces" / f"{card}.png"))
     height, width = kept.shape[:2]
     assert 1.3 < height / width < 1.6  # upright, as it lay
-    from hardware.camera.card_faces import FaceBook, find_cards, identify
+    from hardware.camera.card_faces import FaceBook, identify
+    from hardware.camera.card_finding import find_cards
 
     book = FaceBook({card: kept, "other": drawn_face("other")})  # the kept face, at a table:
     image, _ = Table().frame([at(0, 60, card, drawn_face(card))])
@@ -518,10 +519,10 @@ def test_a_face_whose_turn_cannot_be_told_is_flagged_and_never_told_with_a_turn(
 def _reader_counting_searches(taught_dir, monkeypatch):
     """A face reader, a still table to show it, and a list that grows at each card search."""
     from companion.wiring.camera_faces import FaceReader
-    from hardware.camera import card_faces
+    from hardware.camera import card_finding
 
     traced = []
-    real = card_faces.find_cards
-    monkeypatch.setattr(card_faces, "find_cards", lambda *a, **k: traced.append(1) or
+    real = card_finding.find_cards
+    monkeypatch.setattr(card_finding, "find_cards", lambda *a, **k: traced.append(1) or
                         real(*a, **k))
     return FaceReader(taught_dir), Table(), traced

@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 import pytest
 
-from hardware.camera import card_faces
+from hardware.camera import card_faces, card_finding
 from hardware.camera.card_faces import FaceBook, identify, recognise
 from hardware.synthetic import card_faces_scene as scenes
 
@@ -308,7 +308,7 @@ def _corner_errors(faces, seeds, card_px: float, reach: float) -> tuple[list[flo
     errors, false = [], 0
     for seed in seeds:
         image, truths, empty = scenes.scene_and_empty(faces, seed, "board", card_px, 4)
-        quads = card_faces.find_cards(image, empty=empty)
+        quads = card_finding.find_cards(image, empty=empty)
         for truth in truths:
             true = np.float32(truth.corners)
             near = [q for q in quads
@@ -338,10 +338,10 @@ def test_on_a_printed_board_outlines_lie_on_the_card_and_none_on_the_print(game,
     # corners within 2 px (5 px for a pale card on a pale part of the board), nothing else
     assert middle < 2.0 and worst < 6.0 and false == 0, (middle, worst, false)
     with monkeypatch.context() as m:
-        m.setattr(card_faces, "_snap", lambda gradients, quad, diff=None: card_faces._snapped(
+        m.setattr(card_finding, "_snap", lambda gradients, quad, diff=None: card_finding._snapped(
             gradients[0], quad))
         assert errors_and_false()[0] > 4.0  # on the printed frame, 6 px inside
-    monkeypatch.setattr(card_faces, "_laid", lambda diff, quad: True)
+    monkeypatch.setattr(card_finding, "_laid", lambda diff, quad: True)
     assert errors_and_false()[2] > 0
 
 
@@ -358,7 +358,7 @@ def test_a_side_left_on_the_printed_frame_is_pushed_out_to_the_cards_edge(game,
         return max(_corner_errors(faces, (7014, 7030), 240.0, 72)[0])
 
     assert worst() < 4.0
-    monkeypatch.setattr(card_faces, "_pushed", lambda diff, quad: quad)
+    monkeypatch.setattr(card_finding, "_pushed", lambda diff, quad: quad)
     assert worst() > 8.0
 
 
@@ -520,16 +520,16 @@ def test_a_grey_frame_s_cards_are_found_as_its_colour_copy_s_without_the_colour_
     (`_paper`) is not done for it."""
     faces, _ = game
     calls = []
-    real = card_faces._paper
-    monkeypatch.setattr(card_faces, "_paper", lambda *a: calls.append(1) or real(*a))
+    real = card_finding._paper
+    monkeypatch.setattr(card_finding, "_paper", lambda *a: calls.append(1) or real(*a))
     for seed, family in ((80, "felt"), (81, "board"), (82, "wood")):
         image, truths, empty = scenes.scene_and_empty(faces, seed, family, 130.0, 3)
         grey, empty_grey = (cv2.cvtColor(i, cv2.COLOR_BGR2GRAY) for i in (image, empty))
         colour, empty_colour = (cv2.cvtColor(i, cv2.COLOR_GRAY2BGR) for i in (grey, empty_grey))
         for base in (None, (empty_grey, empty_colour)):
-            as_colour = card_faces.find_cards(colour, empty=base and base[1])
+            as_colour = card_finding.find_cards(colour, empty=base and base[1])
             assert as_colour and calls == [1], (seed, family)  # cards there to be found
-            as_grey = card_faces.find_cards(grey, empty=base and base[0])
+            as_grey = card_finding.find_cards(grey, empty=base and base[0])
             assert calls == [1]  # not for the grey frame
             calls.clear()
             assert len(as_grey) == len(as_colour), (seed, family)

@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 from hardware.camera import card_faces
-from hardware.camera.card_faces import FaceBook, find_cards, identify
+from hardware.camera.card_faces import FaceBook, identify
+from hardware.camera.card_finding import find_cards
 from hardware.synthetic import real_photos
 
 pytestmark = pytest.mark.skipif(

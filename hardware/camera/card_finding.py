@@ -1,0 +1,482 @@
+"""Where the cards lie in a frame, before any is named: card-sized quadrilaterals. Knows no game.
+
+``find_cards`` finds them from what changed on the empty table when it is given, from pale
+paper, and from rings of edges: contours whose hull is a card's rectangle with rounded
+corners, each side then snapped onto the card's edge. Cards touching are taken apart; a dark
+gap between cards is not a card. ``card_faces`` names what it finds.
+"""
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+
+MIN_CARD_PX = 40  # the shortest side of a card find_cards looks for
+ASPECT = (0.4, 0.95)  # short side over long side of what find_cards takes for a card (a
+# card at the far edge of a table seen from its near edge: foreshortened to 0.45)
+SPLIT_COVER = 0.8  # an outline this much covered by two or more card outlines inside it:
+# cards touching, taken together for one (a dark seam between them), not a card
+WORK_PX = 1080  # px: the shorter side find_cards works at (a bigger frame is brought down)
+GAP_DARKER = 40  # grey levels: an outline darker than all round it by this: a gap between cards
+MAX_SHARE = 0.6  # the longest card find_cards takes, of the frame's shorter side
+SNAP_PX = 5  # px either side of an outline where find_cards looks for the card's edge
+SNAP_TURN = 0.05  # sine of the most a snapped side may turn from the outline's (3 degrees)
+SNAP_DIFF_SHARE = 0.3  # against the empty table: a step this share of the strongest is an edge
+PUSH_SHARE = 0.1  # of the card's short side: how far out a side inside the card is pushed
+CHANGED = 30  # grey levels (any channel) a card changes the empty table by
+CHANGED_FAINT = 12  # ... at least (pale paper on a pale part of a board; noise: about 3)
+LAID_SHARE = 0.25  # of a card's outline that changed, at least (a board's own print: none)
+WHOLE_OUTSIDE = 8  # median change just outside the outline of a whole card, at most
+WHOLE_STEP = 10  # ... and how much more it changed just inside, at least
+PALE = 70  # HSV saturation (of 255) of card paper under tinted light
+BRIGHTER = 12  # grey levels card paper is brighter than the table around it
+
+
+def clockwise(corners) -> np.ndarray:
+    """Four corners, any order, put in clockwise order (as the frame shows them)."""
+    quad = np.float32(corners).reshape(4, 2)
+    centre = quad.mean(axis=0)
+    angles = np.arctan2(quad[:, 1] - centre[1], quad[:, 0] - centre[0])
+    return quad[np.argsort(angles)]  # y down: increasing angle runs clockwise
+
+
+def _refined(contour: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """The quad's corners where lines fitted to its four sides meet (a rounded corner's
+    vertex lies inside the card's true corner)."""
+    points = contour.reshape(-1, 2).astype(np.float32)
+    lines = []
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        ab = b - a
+        length = float(np.linalg.norm(ab))
+        t = ((points - a) @ ab) / (length ** 2)
+        rel = points - a
+        dist = np.abs(ab[0] * rel[:, 1] - ab[1] * rel[:, 0]) / length
+        near = points[(t > 0.15) & (t < 0.85) & (dist < max(3.0, 0.04 * length))]
+        if len(near) < 5:
+            return quad
+        vx, vy, x0, y0 = cv2.fitLine(near, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+        lines.append((np.float32([x0, y0]), np.float32([vx, vy])))
+    out = []
+    for i in range(4):
+        (p, r), (q, s) = lines[i - 1], lines[i]
+        denom = float(r[0] * s[1] - r[1] * s[0])
+        if abs(denom) < 1e-3:
+            return quad
+        d = q - p
+        t = float(d[0] * s[1] - d[1] * s[0]) / denom
+        out.append(p + t * r)
+    out = np.float32(out)
+    if np.abs(out - quad).max() > 0.15 * math.sqrt(abs(cv2.contourArea(quad))):
+        return quad
+    return out
+
+
+def _card_quad(contour: np.ndarray, min_px: float, max_px: float) -> np.ndarray | None:
+    hull = cv2.convexHull(contour)
+    area = cv2.contourArea(hull)
+    if area < min_px * min_px / ASPECT[1]:
+        return None
+    (_, _), (rw, rh), _ = cv2.minAreaRect(hull)
+    short, long_ = min(rw, rh), max(rw, rh)
+    if not (short >= min_px and long_ <= max_px and ASPECT[0] <= short / long_ <= ASPECT[1]):
+        return None
+    if cv2.contourArea(contour) < 0.85 * area:  # a ring of edges, or something not a card
+        return None
+    perimeter = cv2.arcLength(hull, True)
+    for eps in (0.02, 0.03, 0.045, 0.06):
+        approx = cv2.approxPolyDP(hull, eps * perimeter, True)
+        if len(approx) == 4:
+            break
+    else:
+        return None
+    quad = clockwise(approx)
+    if not cv2.isContourConvex(quad) or cv2.contourArea(quad) < 0.9 * area:
+        return None
+    return _refined(hull, quad)
+
+
+def _paper(frame: np.ndarray, window: int) -> np.ndarray:
+    """Where the frame is card paper: pale (low saturation, once the light's colour is taken
+    out: the brightest pixels are taken for white) and brighter than the table around it (a
+    shadow darkens both)."""
+    value = _channel_max(frame)
+    top = frame[value >= np.percentile(value, 98)].reshape(-1, 3).astype(np.float32)
+    light = np.maximum(top.mean(axis=0), 1.0)
+    balanced = np.clip(frame * (light.max() / light), 0, 255).astype(np.uint8)
+    hsv = cv2.cvtColor(balanced, cv2.COLOR_BGR2HSV)
+    return _brighter(hsv[..., 2], window, hsv[..., 1] < PALE)
+
+
+def _paper_grey(grey: np.ndarray, window: int) -> np.ndarray:
+    """`_paper` of a grey frame (what the Pi's camera and the evening's hand over): every
+    pixel is pale (no saturation) and the light has no colour to take out (its balance is
+    1), so the brightness alone makes the same mask, without a colour frame's conversions
+    (~40 % of a look's CPU; issue 71)."""
+    return _brighter(grey, window)
+
+
+def _brighter(value: np.ndarray, window: int, pale: np.ndarray | None = None) -> np.ndarray:
+    """Where ``value`` (smoothed) is brighter than around it by `BRIGHTER`, and ``pale``."""
+    value = cv2.GaussianBlur(value, (5, 5), 0)
+    around = cv2.blur(value, (window, window))
+    mask = value.astype(np.int16) > around.astype(np.int16) + BRIGHTER
+    if pale is not None:
+        mask &= pale
+    mask = cv2.morphologyEx(mask.astype(np.uint8) * 255, cv2.MORPH_OPEN,
+                            np.ones((3, 3), np.uint8))
+    return cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+
+
+def _gradients(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    return (cv2.Sobel(image, cv2.CV_32F, 1, 0, ksize=3),
+            cv2.Sobel(image, cv2.CV_32F, 0, 1, ksize=3))
+
+
+def _snapped(gradients: tuple[np.ndarray, np.ndarray], quad: np.ndarray,
+             reach: int = SNAP_PX, strong_share: float = 0.6) -> np.ndarray:
+    """The quad's sides moved onto the card's edge in the image: along each side, the
+    outermost strong step across it (``strong_share`` of the side's strongest or more) within
+    ``reach`` px, a line fitted through those (Huber: a token over the edge is an outlier;
+    a side with too few, or whose line turns from it by more than ``SNAP_TURN``, stays)
+    and the corners where the lines meet. A mask's outline can be pixels off (closed, cut
+    and grown back); the card's edge is not."""
+    gx, gy = gradients  # of the image (``_gradients``)
+    offsets = np.arange(-reach, reach + 1, dtype=np.float32)
+    lines = []
+    centre = quad.mean(axis=0)
+    for i in range(4):
+        a, along, length, normal = _side(quad, i, centre)
+        if length < 8:
+            return quad
+        t = np.linspace(0.12, 0.88, 24, dtype=np.float32)
+        base = a[None] + t[:, None] * along[None]
+        xs = base[:, 0:1] + offsets[None] * normal[0]
+        ys = base[:, 1:2] + offsets[None] * normal[1]
+        step = np.abs(cv2.remap(gx, xs, ys, cv2.INTER_LINEAR) * normal[0]
+                      + cv2.remap(gy, xs, ys, cv2.INTER_LINEAR) * normal[1])
+        # the outermost strong step: a printed frame just inside the edge is no edge
+        strong_enough = step >= strong_share * step.max(axis=1, keepdims=True)
+        best = step.shape[1] - 1 - strong_enough[:, ::-1].argmax(axis=1)
+        rows = np.arange(len(t))
+        for _ in range(2 * reach):  # inwards to the step's peak (a blurred edge is a ramp)
+            inner = np.maximum(best - 1, 0)
+            climb = step[rows, inner] > step[rows, best]
+            if not climb.any():
+                break
+            best = np.where(climb, inner, best)
+        strong = step[np.arange(len(t)), best] > 0.5 * np.median(step.max(axis=1))
+        kept = (a, along / length)  # a side with no clear edge stays where it was
+        if strong.sum() >= 6:
+            points = np.stack([xs[rows, best], ys[rows, best]], axis=1)
+            vx, vy, x0, y0 = cv2.fitLine(points[strong], cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+            if abs(float(vx * along[1] - vy * along[0])) / length <= SNAP_TURN:
+                kept = (np.float32([x0, y0]), np.float32([vx, vy]))
+        lines.append(kept)
+    out = _crossings(lines)
+    return out if out is not None and np.abs(out - quad).max() <= 1.5 * reach else quad
+
+
+def _crossings(lines: list) -> np.ndarray | None:
+    """The four corners where each side's line (a point, a direction) meets the one before
+    it; None when two neighbours are (nearly) parallel."""
+    out = []
+    for i in range(4):
+        (p, r), (q, v) = lines[i - 1], lines[i]
+        denom = float(r[0] * v[1] - r[1] * v[0])
+        if abs(denom) < 1e-3:
+            return None
+        d = q - p
+        out.append(p + float(d[0] * v[1] - d[1] * v[0]) / denom * r)
+    return np.float32(out)
+
+
+def _grown(quad: np.ndarray, by: float) -> np.ndarray:
+    """The quad with each side moved out by ``by`` px (each corner along its bisector)."""
+    out = []
+    for i in range(4):
+        p = quad[i]
+        a = p - quad[i - 1]
+        b = p - quad[(i + 1) % 4]
+        bisector = a / np.linalg.norm(a) + b / np.linalg.norm(b)
+        out.append(p + bisector / np.linalg.norm(bisector) * by * math.sqrt(2))
+    return np.float32(out)
+
+
+def _difference(frame: np.ndarray, empty: np.ndarray) -> np.ndarray:
+    """How much the frame differs from the empty table (as the camera saw it before), per
+    pixel: the largest of the three channels, after a little blur (noise)."""
+    if empty.shape[:2] != frame.shape[:2]:
+        raise ValueError("the empty table's frame is not the frame's size")
+    if empty.ndim == 2:
+        empty = cv2.cvtColor(empty, cv2.COLOR_GRAY2BGR)
+    return _channel_max(cv2.absdiff(cv2.GaussianBlur(frame, (5, 5), 0),
+                                    cv2.GaussianBlur(empty[..., :3], (5, 5), 0)))
+
+
+def _channel_max(image: np.ndarray) -> np.ndarray:
+    """The largest of the channels, per pixel (numpy's ``max(axis=2)`` is far slower)."""
+    b, g, r = cv2.split(image)
+    return cv2.max(cv2.max(b, g), r)
+
+
+def _changed(diff: np.ndarray, level: float = CHANGED) -> np.ndarray:
+    """Where the frame differs from the empty table (``_difference``) by over ``level``."""
+    mask = (diff > level).astype(np.uint8) * 255
+    return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+
+
+def find_cards(frame: np.ndarray, min_px: float = MIN_CARD_PX, max_share: float = MAX_SHARE,
+               empty: np.ndarray | None = None) -> list[np.ndarray]:
+    """``_find_cards`` on the frame brought down to ``WORK_PX`` on its shorter side when it
+    is bigger (a phone's 12-megapixel photo: a card there is hundreds of pixels wide, far
+    more than finding its outline needs), the outlines scaled back to the frame's pixels."""
+    if frame is None or getattr(frame, "ndim", 0) not in (2, 3) or frame.size == 0:
+        raise ValueError("no camera frame")
+    scale = WORK_PX / min(frame.shape[:2])
+    if scale >= 1.0:
+        return _find_cards(frame, min_px, max_share, empty)
+    small = cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    if empty is not None:
+        if empty.shape[:2] != frame.shape[:2]:
+            raise ValueError("the empty table's frame is not the frame's size")
+        empty = cv2.resize(empty, small.shape[1::-1], interpolation=cv2.INTER_AREA)
+    return [np.float32((quad + 0.5) / scale - 0.5) for quad in _find_cards(
+        small, max(8.0, min_px * scale), max_share, empty)]
+
+
+def _find_cards(frame: np.ndarray, min_px: float = MIN_CARD_PX, max_share: float = MAX_SHARE,
+                empty: np.ndarray | None = None) -> list[np.ndarray]:
+    """Card-sized quadrilaterals in ``frame`` (each 4×2 float32, clockwise from any corner):
+    outlines of pale paper brighter than the table round it, and closed rings of edges,
+    whose hull is a rectangle of a card's aspect with rounded corners, its long side at
+    least ``min_px`` / 0.95 and at most ``max_share`` of the frame's shorter side. Given
+    ``empty``, the same view with no card on it, what changed is traced first: that finds a
+    card on any table, a busy printed board as well."""
+    if frame is None or getattr(frame, "ndim", 0) not in (2, 3) or frame.size == 0:
+        raise ValueError("no camera frame")
+    grey_frame = frame.ndim == 2
+    if grey_frame:
+        frame = cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
+    frame = frame[..., :3]
+    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    max_px = min(grey.shape) * max_share
+    window = int(max(31, min(grey.shape) // 3)) | 1
+    edges = cv2.dilate(cv2.Canny(cv2.GaussianBlur(grey, (5, 5), 0), 30, 90),
+                       np.ones((3, 3), np.uint8))
+    paper = _paper_grey(grey, window) if grey_frame else _paper(frame, window)
+    k = int(min_px / 3) | 1  # the print on a card closed over: a solid card
+    solid = cv2.morphologyEx(paper, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
+    e = max(2, int(min_px / 10))  # a card touching pale table: cut the thin joins, grow back
+    cut = cv2.erode(solid, np.ones((2 * e + 1, 2 * e + 1), np.uint8))
+    masks = []
+    diff = None
+    if empty is not None:
+        diff = _difference(frame, empty)
+        changed = cv2.morphologyEx(_changed(diff), cv2.MORPH_CLOSE,
+                                   np.ones((k, k), np.uint8))
+        faint = cv2.morphologyEx(_changed(diff, CHANGED_FAINT), cv2.MORPH_CLOSE,
+                                 np.ones((k, k), np.uint8))
+        masks = [(0, changed, cv2.RETR_EXTERNAL, 0),
+                 (1, cv2.erode(changed, np.ones((2 * e + 1, 2 * e + 1), np.uint8)),
+                  cv2.RETR_EXTERNAL, e), (1, faint, cv2.RETR_EXTERNAL, 0)]
+    found: list[tuple[int, np.ndarray]] = []
+    for rank, mask, mode, grow in (*masks, (2, paper, cv2.RETR_EXTERNAL, 0),
+                                   (2, solid, cv2.RETR_EXTERNAL, 0),
+                                   (2, edges, cv2.RETR_LIST, 0), (3, cut, cv2.RETR_EXTERNAL, e)):
+        contours, _ = cv2.findContours(mask, mode, cv2.CHAIN_APPROX_NONE)
+        for contour in contours:
+            quad = _card_quad(contour, max(8.0, min_px - 2 * grow), max_px)
+            if quad is None:
+                continue
+            found.append((rank, _grown(quad, grow) if grow else quad))
+
+    if diff is not None:  # the table's own print, unchanged since it was seen empty: no card
+        found = [(rank, quad) for rank, quad in found if _laid(diff, quad)]
+    found = _split_touching(found)
+    found = [(rank, quad) for rank, quad in found if not _gap(grey, quad)]
+    # a card's printed frames and art blocks are card-shaped too: keep the outermost
+    # outline; what changed on the empty table first, then traced before grown back; and
+    # before all, a whole thing laid there: nothing changed just outside its outline,
+    # something just inside (an art block's outside is its card's changed paper)
+    found.sort(key=lambda f: (not _whole(diff, f[1]), f[0], -abs(cv2.contourArea(f[1]))))
+    kept: list[np.ndarray] = []
+    for _, quad in found:
+        centre = tuple(float(v) for v in quad.mean(axis=0))
+        if not any(cv2.pointPolygonTest(k, centre, False) >= 0 or cv2.pointPolygonTest(
+                quad, tuple(float(v) for v in k.mean(axis=0)), False) >= 0 for k in kept):
+            kept.append(quad)
+    edges_of = (_gradients(grey), None if diff is None else _gradients(diff))
+    return [_snap(edges_of, quad, diff) for quad in kept]
+
+
+def _split_touching(found: list[tuple[int, np.ndarray]]) -> list[tuple[int, np.ndarray]]:
+    """``found`` without the outlines that hold two or more others which cover them
+    (``SPLIT_COVER``) without overlapping each other: cards laid touching, traced first as
+    one card of about a card's shape (two cards side by side), then apart once the seam
+    between them was cut (``find_cards``' eroded masks). A card's own printed frame is one
+    outline inside it, never two side by side."""
+    areas = [abs(cv2.contourArea(q)) for _, q in found]
+    drop = set()
+    for i, (_, outer) in enumerate(found):
+        inside = []
+        for j, (_, inner) in enumerate(found):
+            if j == i or areas[j] > 0.7 * areas[i] or areas[j] < 0.25 * areas[i]:
+                continue
+            centre = tuple(float(v) for v in inner.mean(axis=0))
+            if cv2.pointPolygonTest(outer, centre, False) < 0:
+                continue
+            if all(cv2.pointPolygonTest(found[k][1], centre, False) < 0 and
+                   cv2.pointPolygonTest(inner, tuple(float(v) for v in found[k][1].mean(
+                       axis=0)), False) < 0 for k in inside):
+                inside.append(j)
+        if len(inside) >= 2 and sum(areas[j] for j in inside) >= SPLIT_COVER * areas[i]:
+            drop.add(i)
+    return [f for i, f in enumerate(found) if i not in drop]
+
+
+def _side(quad: np.ndarray, i: int, centre: np.ndarray):
+    """Side ``i`` of a quad: its start, its vector, its length and its unit normal pointing
+    away from ``centre`` (the card's edges are looked for outside it)."""
+    a, b = quad[i], quad[(i + 1) % 4]
+    along = b - a
+    length = float(np.linalg.norm(along))
+    normal = np.float32([-along[1], along[0]]) / max(length, 1e-6)
+    if float(np.dot(normal, (a + b) / 2 - centre)) < 0:
+        normal = -normal
+    return a, along, length, normal
+
+
+def _gap(grey: np.ndarray, quad: np.ndarray) -> bool:
+    """The outline is darker than just outside two opposite sides by ``GAP_DARKER``: the
+    dark table showing between two cards laid close, bounded by their pale edges."""
+    centre = quad.mean(axis=0)
+    t = np.linspace(0.2, 0.8, 8, dtype=np.float32)[:, None]
+    brighter = []
+    for i in range(4):
+        a, along, length, normal = _side(quad, i, centre)
+        if length < 1:
+            return False
+        reach = max(4.0, 0.08 * length)
+        base = a[None] + t * along[None]
+        levels = []
+        for sign in (1, -1):
+            pts = (base + sign * reach * normal[None]).astype(np.float32)
+            levels.append(float(np.median(cv2.remap(
+                grey, pts[:, 0:1], pts[:, 1:2], cv2.INTER_LINEAR,
+                borderMode=cv2.BORDER_REPLICATE))))
+        brighter.append(levels[0] >= levels[1] + GAP_DARKER)
+    return (brighter[0] and brighter[2]) or (brighter[1] and brighter[3])
+
+
+def _strips(diff: np.ndarray, quad: np.ndarray, near: float = 2.0, far: float = 5.0
+            ) -> tuple[float, float]:
+    """Median change against the empty table just outside the quad's sides and just inside
+    them (``near`` to ``far`` px away, the corners left out)."""
+    centre = quad.mean(axis=0)
+    t = np.linspace(0.1, 0.9, 16, dtype=np.float32)[:, None]
+    depth = np.linspace(near, far, 4, dtype=np.float32)
+    outer, inner = [], []
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        along = b - a
+        length = float(np.linalg.norm(along))
+        if length < 1:
+            return math.inf, 0.0
+        normal = np.float32([-along[1], along[0]]) / length
+        if float(np.dot(normal, (a + b) / 2 - centre)) < 0:
+            normal = -normal
+        base = a[None] + t * along[None]
+        for sign, out in ((1, outer), (-1, inner)):
+            pts = base[:, None, :] + sign * depth[None, :, None] * normal[None, None, :]
+            out.append(cv2.remap(diff, pts[..., 0].astype(np.float32),
+                                 pts[..., 1].astype(np.float32), cv2.INTER_LINEAR,
+                                 borderMode=cv2.BORDER_REPLICATE).ravel())
+    return float(np.median(np.concatenate(outer))), float(np.median(np.concatenate(inner)))
+
+
+def _laid(diff: np.ndarray, quad: np.ndarray) -> bool:
+    """Something was laid inside the quad since the table was seen empty: ``LAID_SHARE`` of
+    it or more changed (``CHANGED_FAINT``)."""
+    x, y, w, h = cv2.boundingRect(np.int32(np.round(quad)))
+    x0, y0 = max(0, x), max(0, y)
+    x1, y1 = min(diff.shape[1], x + w), min(diff.shape[0], y + h)
+    if x1 <= x0 or y1 <= y0:
+        return False
+    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillConvexPoly(mask, np.int32(np.round(quad - np.float32([x0, y0]))), 1)
+    inside = mask > 0
+    return bool(inside.any()) and float(
+        (diff[y0:y1, x0:x1][inside] > CHANGED_FAINT).mean()) >= LAID_SHARE
+
+
+def _whole(diff: np.ndarray | None, quad: np.ndarray) -> bool:
+    """The quad outlines a whole thing laid on the empty table: just outside it nothing
+    changed (a few px out: an outline found a few px inside the card's edge), just inside
+    something did."""
+    if diff is None:
+        return False
+    # outside: beyond the reach of an outline a few px inside the card (not snapped yet)
+    outer, _ = _strips(diff, quad, SNAP_PX + 1.0, SNAP_PX + 4.0)
+    _, inner = _strips(diff, quad)
+    return outer <= WHOLE_OUTSIDE and inner >= outer + WHOLE_STEP
+
+
+def _snap(gradients: tuple, quad: np.ndarray, diff: np.ndarray | None = None
+          ) -> np.ndarray:
+    """``_snapped`` onto the edge of what changed against the empty table, when known: the
+    table's own print (a board's lines and text) is gone there, so the card's edge is its
+    outermost step even when its paper is close to the table's colour and a printed frame
+    just inside is the stronger step; else, or if that finds no edge, onto the frame's.
+    ``gradients``: (the frame's, the change's or None), each ``_gradients``; ``diff``: the
+    change itself (``_difference``), to push out a side left on a printed frame
+    (``_pushed``)."""
+    of_frame, of_change = gradients
+    if of_change is not None:
+        snapped = _snapped(of_change, quad, strong_share=SNAP_DIFF_SHARE)
+        if diff is not None:
+            pushed = _pushed(diff, snapped)
+            if pushed is not snapped:
+                return _snapped(of_change, pushed, strong_share=SNAP_DIFF_SHARE)
+        if snapped is not quad:
+            return snapped
+    return _snapped(of_frame, quad)
+
+
+def _pushed(diff: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """The quad with each side that lies inside the card moved out to where the change
+    against the empty table ends: a card's printed frame, a dark line a few px inside its
+    edge, is a stronger step than pale paper on a pale board, and a mask cut and grown
+    back can leave a side on it, further in than ``_snapped`` reaches. A side is moved
+    only when, just outside it, the table changed (``CHANGED_FAINT``, median along the
+    side) and, within ``PUSH_SHARE`` of the card's short side, it is unchanged
+    (``WHOLE_OUTSIDE``): a neighbour or a shadow changed beyond that, the side stays.
+    The quad itself when no side moves."""
+    sides = [float(np.linalg.norm(quad[(i + 1) % 4] - quad[i])) for i in range(4)]
+    reach = int(math.ceil(PUSH_SHARE * min(sides)))
+    if reach <= SNAP_PX:
+        return quad
+    offsets = np.arange(1, reach + 1, dtype=np.float32)
+    t = np.linspace(0.15, 0.85, 24, dtype=np.float32)
+    centre = quad.mean(axis=0)
+    lines, moved = [], False
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        along = b - a
+        normal = np.float32([-along[1], along[0]]) / sides[i]
+        if float(np.dot(normal, (a + b) / 2 - centre)) < 0:
+            normal = -normal  # outwards
+        base = a[None] + t[:, None] * along[None]
+        xs = base[:, 0:1] + offsets[None] * normal[0]
+        ys = base[:, 1:2] + offsets[None] * normal[1]
+        level = np.median(cv2.remap(diff, xs, ys, cv2.INTER_LINEAR,
+                                    borderMode=cv2.BORDER_REPLICATE), axis=0)
+        out = np.nonzero(level <= WHOLE_OUTSIDE)[0]
+        by = 0.0
+        if level[0] >= CHANGED_FAINT and len(out) and out[0] > SNAP_PX // 2:
+            by = float(offsets[out[0]]) - 2.0  # where it ends, less the blur's ramp
+            moved = True
+        lines.append((a + by * normal, along / sides[i]))
+    out = _crossings(lines) if moved else None
+    return quad if out is None else out
