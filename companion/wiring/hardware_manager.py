@@ -97,12 +97,17 @@ class HardwareManager:
         except Exception as exc:
             log.exception("dice did not start")
             self._errors["dice"] = {"state": "error", "detail": str(exc)}
-        if self.camera is not None and self.dice is not None and self.dice.camera is not None:
-            self.camera.faces.use_tray(self.dice.camera.tray_mm)  # the dice tray: no card
+        self._faces_skip_the_tray()
         self.push()
         self._ticker = threading.Thread(target=self._tick, name=TICK_THREAD, daemon=True)
         self._ticker.start()
         threadnames.name_os_threads()  # top -H and bench/evening.py tell the parts apart
+
+    def _faces_skip_the_tray(self) -> None:
+        """Tell the face reader where the dice tray lies: no card is looked for there. Said at
+        start and at each change, since either part may come or go."""
+        if self.camera is not None and self.dice is not None and self.dice.camera is not None:
+            self.camera.faces.use_tray(self.dice.camera.tray_mm)
 
     def status(self) -> dict:
         out = {}
@@ -120,8 +125,7 @@ class HardwareManager:
     def changed(self) -> None:
         """A part's status changed: push it down, then re-send the views of the games in
         play (they carry it)."""
-        if self.camera is not None and self.dice is not None and self.dice.camera is not None:
-            self.camera.faces.use_tray(self.dice.camera.tray_mm)  # the dice tray: no card
+        self._faces_skip_the_tray()
         threadnames.name_os_threads()  # a part may have started a thread since (rare)
         self._put()
         self._resend()

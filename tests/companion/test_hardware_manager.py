@@ -49,3 +49,50 @@ def test_no_camera_configured_is_absent_with_the_reason(tmp_path, monkeypatch):
     assert hardware.camera is None
     assert hardware.status()["camera"] == camera.ABSENT
     assert "camera.source" in camera.ABSENT["detail"]
+
+
+def test_the_face_reader_is_told_where_the_dice_tray_lies(tmp_path, monkeypatch):
+    """No card is looked for in the dice tray: the manager tells the camera's face reader the
+    dice camera's tray at start, and again at a change (a dice part that came later)."""
+    told = []
+
+    class Faces:
+        def use_tray(self, tray):
+            told.append(tray)
+
+        def catalog_changed(self, *args):
+            pass
+
+    class Camera:
+        faces = Faces()
+
+        def status(self):
+            return {"state": "ok"}
+
+        def stop(self):
+            pass
+
+    class Dice:
+        def __init__(self, tray_mm):
+            self.camera = type("DiceCamera", (), {"tray_mm": staticmethod(tray_mm)})()
+
+        def status(self):
+            return {"state": "ok"}
+
+        def stop(self):
+            pass
+
+    def tray_mm():
+        return (0, 0, 50, 50)
+
+    monkeypatch.setattr(camera, "start", lambda settings, service, changed: Camera())
+    monkeypatch.setattr(dice, "start", lambda *args: Dice(tray_mm))
+    app = make_app(tmp_path)
+    hardware = context.of(app).hardware
+    hardware.start()
+    assert told == [tray_mm]
+    later = Dice(lambda: (10, 10, 40, 40))
+    hardware.dice = later
+    hardware.changed()
+    assert told[-1] is later.camera.tray_mm
+    hardware.stop()
