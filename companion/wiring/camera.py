@@ -233,18 +233,16 @@ class CameraWiring:
         # a real camera acts in the game; the simulated one (make run) only shows on the
         # host's camera page what it would do, until the host lets it act
         self.acting = True
-        self.would: deque[dict] = deque(maxlen=self.MAX_WARNINGS)
-        self.selected: dict[str, str] = {}
-        self.warnings: deque[dict] = deque(maxlen=self.MAX_WARNINGS)
-        self.labels: dict[str, str] = {}  # payload -> card name, for the preview overlay
-        # callables (frame, calibration, source) told every frame (the dice tray's reader),
-        # and (image, calibration) drawing on the preview (its tray)
-        self.frame_listeners: list = []
+        self._would: deque[dict] = deque(maxlen=self.MAX_WARNINGS)
+        self._selected: dict[str, str] = {}
+        self._warnings: deque[dict] = deque(maxlen=self.MAX_WARNINGS)
+        self._labels: dict[str, str] = {}  # payload -> card name, for the preview overlay
+        # what `listen` was given, each a tuple replaced whole (under _shown) and read
+        # without a lock by the camera and MJPEG threads
+        self._listeners: tuple = ()
+        self._every_frame: tuple = ()
+        self._overlays: tuple = ()
         self.focus_watch = None  # companion/wiring/focus_watch.py, set by `start`
-        # callables () -> True while their listener needs every frame even on a still
-        # table (the tray while a roll is read: its settler counts still frames)
-        self.every_frame: list = []
-        self.overlays: list = []
         self.faces = None  # a FaceReader: the game's cards known by face (attach_faces)
         self._snapshot = CameraSnapshot()  # what it saw last, replaced whole (under _shown)
         self._game: str | None = None  # the game the rules work for
@@ -261,7 +259,23 @@ class CameraWiring:
         self.camera = CameraService(source, recognizer, on_observation=self.on_observation,
                                     on_status=lambda s, d: self._changed(),
                                     on_frame=self.on_frame,
-                                    every_frame=lambda: any(f() for f in self.every_frame))
+                                    every_frame=self.wants_every_frame)
+
+    def listen(self, on_frame, wants_every_frame=None, draw=None) -> None:
+        """A part that reads the camera's frames (the dice tray, the focus watch):
+        ``on_frame(frame, calibration, source)`` is told every frame processed;
+        ``wants_every_frame() -> True`` while it needs every frame even on a still table (the
+        tray while a roll is read: its settler counts still frames); ``draw(image,
+        calibration)`` draws on the preview (the tray)."""
+        with self._shown_lock:
+            self._listeners += (on_frame,)
+            if wants_every_frame is not None:
+                self._every_frame += (wants_every_frame,)
+            if draw is not None:
+                self._overlays += (draw,)
+
+    def wants_every_frame(self) -> bool:
+        return any(wants() for wants in self._every_frame)
 
     def start(self) -> CameraWiring:
         self.camera.start()
@@ -322,8 +336,8 @@ class CameraWiring:
         state = {"ok": "ok", "lost": "error", "starting": "starting"}.get(stats["status"],
                                                                           stats["status"])
         with self._shown_lock:
-            shown = {"selected": dict(self.selected), "warnings": list(self.warnings),
-                     "acting": self.acting, "would": list(self.would)}
+            shown = {"selected": dict(self._selected), "warnings": list(self._warnings),
+                     "acting": self.acting, "would": list(self._would)}
         # the zones where a card lies the camera does not know by face (the TV asks)
         shown["unknown"] = self.faces.unknown() if self.faces is not None else []
         # the Pi camera: its sensor, modes and row strides (`companion doctor` shows them)
@@ -373,9 +387,9 @@ class CameraWiring:
         """The host's switch (an HTTP thread) while the camera thread may be deciding."""
         with self._shown_lock:
             self.acting = bool(on)
-            self.would.clear()
+            self._would.clear()
             if not self.acting:
-                self.selected.clear()
+                self._selected.clear()
         self._changed()
 
     def _changed(self) -> None:
@@ -393,7 +407,7 @@ class CameraWiring:
             index = self._indexes[live.kind.name] = card_index(info, live.kind.catalog)
             labels = card_labels(info, live.kind.catalog)
             with self._shown_lock:
-                self.labels = {**self.labels, **labels}  # a new dict: readers keep theirs
+                self._labels = {**self._labels, **labels}  # a new dict: readers keep theirs
             self.use_zones(info)
         kept = self._facts.get(live.kind.name)
         if kept is None or kept[0] is not live.state:
@@ -435,10 +449,10 @@ class CameraWiring:
         frame, result = seen.frame, seen.result
         recognizer = self.camera.recognizer
         with self._shown_lock:
-            labels = self.labels
+            labels = self._labels
         image = draw_overlay(frame.image, result, recognizer.zones, recognizer.calibration,
                              labels, self.camera.stats()["fps"])
-        for draw in self.overlays:
+        for draw in self._overlays:
             draw(image, recognizer.calibration)
         return jpeg(image)
 
@@ -469,7 +483,7 @@ class CameraWiring:
                       calibration_source=self.camera.recognizer.calibration_source,
                       calibration=self.camera.recognizer.calibration)
         self._replayed = set()
-        for listener in self.frame_listeners:
+        for listener in self._listeners:
             try:
                 listener(frame, self.camera.recognizer.calibration, self.camera.capture.source)
             except Exception:  # a listener's failure never stops the cards being read
@@ -539,7 +553,7 @@ class CameraWiring:
         with self._lock:
             if self._game is not None:  # another game's pre-selections are not this one's
                 with self._shown_lock:
-                    self.selected.clear()
+                    self._selected.clear()
             self._game = live.id
             self.rules = CameraRules(self.rules.commit_s)
             if self.faces is not None:  # the cards known by face: told to it once at rest
@@ -597,10 +611,10 @@ class CameraWiring:
         """A card pre-selected on a seat's phone (or cleared); True if that changed."""
         with self._shown_lock:
             if step.card is None:
-                return self.selected.pop(step.seat, None) is not None
-            if self.selected.get(step.seat) == step.card:
+                return self._selected.pop(step.seat, None) is not None
+            if self._selected.get(step.seat) == step.card:
                 return False
-            self.selected[step.seat] = step.card
+            self._selected[step.seat] = step.card
             return True
 
     def _would(self, step: camera_plan.WouldDo, game_id: str) -> None:
@@ -609,22 +623,22 @@ class CameraWiring:
         what = {"action": step.action, "at": round(time.time(), 3), "kind": step.kind,
                 "game": game_id}
         with self._shown_lock:
-            if all(w["action"] != what["action"] for w in self.would):
-                self.would.append(what)
+            if all(w["action"] != what["action"] for w in self._would):
+                self._would.append(what)
 
     def _warn(self, warning: camera_plan.KeepWarning, game_id: str | None = None) -> bool:
         """Keep a warning for the views: code, params, the English template and the game
         it concerns (its ids are that game's: another game's page does not show it)."""
         code, params = warning.code, warning.params
         with self._shown_lock:
-            same = [w for w in self.warnings if w["code"] == code and w["params"] == params
+            same = [w for w in self._warnings if w["code"] == code and w["params"] == params
                     and w.get("game") == game_id]
             if same:  # the same warning again (a card still lying there): said once, counted
-                self.warnings.remove(same[0])
-                self.warnings.append(dict(same[0], at=round(time.time(), 3),
+                self._warnings.remove(same[0])
+                self._warnings.append(dict(same[0], at=round(time.time(), 3),
                                           count=same[0].get("count", 1) + 1))
                 return False
-            self.warnings.append({"code": code, "params": params,
+            self._warnings.append({"code": code, "params": params,
                                   "template": warning.template,
                                   "at": round(time.time(), 3), "game": game_id})
         log.warning("camera: %s %s (not applied)", code, params)
@@ -684,5 +698,5 @@ def start(settings: Settings, service: GameService, changed) -> CameraWiring | N
     from companion.wiring.focus_watch import FocusWatch
 
     wiring.focus_watch = FocusWatch(list(recognizer.marker_positions.values()))
-    wiring.frame_listeners.append(wiring.focus_watch)
+    wiring.listen(wiring.focus_watch)
     return wiring.start()

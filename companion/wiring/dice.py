@@ -579,9 +579,7 @@ def attach_camera(wiring: DiceWiring, service: GameService, camera) -> None:
                                lambda: expects_roll(service),
                                lambda: _state_of(camera.status()),
                                lambda: _game_at_table(service), wiring.data_dir)
-    camera.frame_listeners.append(wiring.camera.on_frame)
-    camera.every_frame.append(lambda: wiring.camera.reading)
-    camera.overlays.append(wiring.camera.draw)
+    camera.listen(wiring.camera.on_frame, lambda: wiring.camera.reading, wiring.camera.draw)
 
 
 def _game_at_table(service) -> str | None:

@@ -33,7 +33,7 @@ SAME_BELOW = 12.0  # mean change of its 8 x 8 cells since it was last sharp: the
 
 
 class FocusWatch:
-    """``watch(frame, calibration, source)`` for each frame (`CameraWiring.frame_listeners`);
+    """``watch(frame, calibration, source)`` for each frame (`CameraWiring.listen`);
     ``positions_mm``: the markers' board positions, whose box is the table's region."""
 
     def __init__(self, positions_mm: list[tuple[float, float]], soft_for_s: float = SOFT_FOR_S,

@@ -34,7 +34,11 @@ class RunningCamera:
     def __init__(self) -> None:
         self.frame_listeners: list = []
         self.every_frame: list = []  # () -> True: the camera service looks at every frame
-        self.overlays: list = []  # drawing on the preview (none here)
+
+    def listen(self, on_frame, wants_every_frame=None, draw=None) -> None:
+        self.frame_listeners.append(on_frame)
+        if wants_every_frame is not None:
+            self.every_frame.append(wants_every_frame)
 
     def wants_every_frame(self) -> bool:
         return any(wants() for wants in self.every_frame)

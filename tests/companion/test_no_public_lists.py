@@ -42,6 +42,24 @@ def test_no_service_has_a_public_mutable_collection(tmp_path):
         context.of(app).service.store.close()
 
 
+def test_the_camera_wiring_has_no_public_mutable_collection(tmp_path):
+    """The running camera's handle is not a part of the context but the dice wiring and the
+    focus watch once appended to its public lists (`frame_listeners`, `every_frame`,
+    `overlays`); they come through `listen` now, and what it shows stays behind its lock.
+    Planted fault caught (by hand): `CameraWiring.warnings` public again."""
+    from companion.wiring.camera import CameraWiring
+    from hardware.camera.sources import FrameSource
+
+    app = make_app(tmp_path)
+    try:
+        handle = CameraWiring(context.of(app).service, lambda: None, FrameSource(), None, 1.0)
+        handle.listen(lambda *a: None, lambda: True, lambda *a: None)
+        assert handle.wants_every_frame()
+        assert public_mutables(handle) == []
+    finally:
+        context.of(app).service.store.close()
+
+
 def test_the_scan_finds_a_public_list():
     class Service:
         def __init__(self) -> None:
