@@ -1,0 +1,47 @@
+"""What `make test313` runs on Python 3.13 (Trixie's), and why the rest is left to 3.11.
+
+`make test` has just run the whole suite on 3.11. The 3.13 run is there for what can differ
+between the two: the interpreter (its standard library, threads, sockets, ssl, sqlite3,
+subprocesses, signals, `importlib.metadata` finding the game plug-ins) and the one pin that
+differs in the locks, NumPy (tests/requirements-py311.txt against -py313.txt). So it keeps:
+
+- every module imported (tests/test_every_module_imports.py);
+- the engine's tests (pure Python: the interpreter is the whole risk);
+- the companion's tests: the server, Socket.IO, persistence, restarts, TLS, threads, the
+  CLI, with the camera wiring and the dice wiring on a running server;
+- the hardware tests of the serial dice reader, the tags, the QR decode, the camera's
+  sources, settings and tracker, the frame cache, and every camera reader once on a few
+  frames (the quick tests of each file kept);
+- one browser test (tests/web/test_table_game_browser.py): the real server on 3.13, two
+  games, phones and TVs in Chromium, the host ending a game.
+
+It leaves out `slow` and `heavy` tests, and the files in `LEFT_OUT`: many synthetic camera
+frames read by the same readers with other seeds, sizes and lighting. Their 3.13 risk is
+NumPy's: the readers' code is run on 3.13 by the files kept, and `.ci/run`'s arm64 check
+reads the same kind of frames on Trixie (Python 3.13, NumPy of the 3.13 lock) and compares
+every answer with this machine's 3.11 (docs/pi-appliance.md); x86 3.13 read all 97 of its
+files bit-identically to 3.11 (2026-11-27). Each file's seconds: its share of the 3.13 run
+before it was left out (`-n 1`, load ~20, /work/notes/s75/suite).
+
+``python -m tests.scope313`` prints the paths and ``--ignore`` options for pytest.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+KEPT = ("tests/test_every_module_imports.py", "tests/engine", "tests/companion",
+        "tests/hardware", "tests/web/test_table_game_browser.py")
+
+# file: what it reads, and where 3.13 still runs that code
+LEFT_OUT = {
+}
+
+
+def arguments() -> list[str]:
+    return [*KEPT, *(f"--ignore={path}" for path in LEFT_OUT)]
+
+
+if __name__ == "__main__":
+    print(" ".join(arguments()))
