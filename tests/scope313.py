@@ -36,6 +36,38 @@ KEPT = ("tests/test_every_module_imports.py", "tests/engine", "tests/companion",
 
 # file: what it reads, and where 3.13 still runs that code
 LEFT_OUT = {
+    "tests/hardware/test_camera_lens_covers.py":
+        "lens blur, glare and covers over rendered videos: the decoder and recogniser, run "
+        "on 3.13 by test_camera_decode, test_camera_motion and test_camera_rescue",
+    "tests/hardware/test_camera_real_table.py":
+        "rendered videos of real tables: the same decoder and recogniser as above, and "
+        "test_camera_conditions' hard frames",
+    "tests/hardware/test_camera_dice.py":
+        "the pip-dice reader over many rendered trays: run on 3.13 by test_dice_hard_cases, "
+        "test_dice_scratch, test_dice_still_mean, test_camera_taught_dice and the "
+        "companion's test_camera_dice_wiring",
+    "tests/hardware/test_camera_turns.py":
+        "a wrong turn never committed, per failure mode over renders: the tracker and the "
+        "recogniser, run on 3.13 by test_camera_tracker and test_camera_motion",
+    "tests/hardware/test_card_faces.py":
+        "cards named by their face on many rendered tables: the face reader, run on 3.13 by "
+        "test_card_fill and the companion's test_face_looks",
+    "tests/hardware/test_camera_focus_flicker.py":
+        "the stand-in Camera Module's lens and lights over many frames: RpicamSource and "
+        "the stand-in run on 3.13 by test_camera_rpicam",
+    "tests/hardware/test_dice_independent.py":
+        "the independent tray renderer's own checks (a yardstick, no app code)",
+    "tests/companion/test_card_faces.py":
+        "taught faces read from rendered tables: the deck's doors and pictures run on 3.13 "
+        "by test_deck, the faces read by test_face_looks",
+    "tests/companion/test_focus_watch.py":
+        "the focus watch over the stand-in Camera Module: its thread is one more server "
+        "thread (test_threads, test_camera_wiring), the source run by test_camera_rpicam",
+    "tests/companion/test_camera_untaught_die.py":
+        "a server whose camera reads rendered dice: test_camera_dice_wiring runs it on 3.13",
+    "tests/companion/test_camera_tax_die.py":
+        "the tax die taught and read on a server: test_camera_dice_wiring and test_deck_dice "
+        "run it on 3.13",
 }
 
 
