@@ -20,8 +20,7 @@ frames read by the same readers with other seeds, sizes and lighting. Their 3.13
 NumPy's: the readers' code is run on 3.13 by the files kept, and `.ci/run`'s arm64 check
 reads the same kind of frames on Trixie (Python 3.13, NumPy of the 3.13 lock) and compares
 every answer with this machine's 3.11 (docs/pi-appliance.md); x86 3.13 read all 97 of its
-files bit-identically to 3.11 (2026-11-27). Each file's seconds: its share of the 3.13 run
-before it was left out (`-n 1`, load ~20, /work/notes/s75/suite).
+files bit-identically to 3.11 (2026-11-27). 3.11 runs them all in `make test`.
 
 ``python -m tests.scope313`` prints the paths and ``--ignore`` options for pytest.
 """
