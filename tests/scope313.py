@@ -15,8 +15,9 @@ differs in the locks, NumPy (tests/requirements-py311.txt against -py313.txt). S
 - one browser test (tests/web/test_table_game_browser.py): the real server on 3.13, two
   games, phones and TVs in Chromium, the host ending a game.
 
-It leaves out `slow` and `heavy` tests, and the files in `LEFT_OUT`: many synthetic camera
-frames read by the same readers with other seeds, sizes and lighting. Their 3.13 risk is
+It leaves out `slow` and `heavy` tests, and the files in `LEFT_OUT`: the engine's three
+brute-force comparisons (the same pure Python over many more positions), and many synthetic
+camera frames read by the same readers with other seeds, sizes and lighting. Their 3.13 risk is
 NumPy's: the readers' code is run on 3.13 by the files kept, and `.ci/run`'s arm64 check
 reads the same kind of frames on Trixie (Python 3.13, NumPy of the 3.13 lock) and compares
 every answer with this machine's 3.11 (docs/pi-appliance.md); x86 3.13 read all 97 of its
@@ -35,6 +36,15 @@ KEPT = ("tests/test_every_module_imports.py", "tests/engine", "tests/companion",
 
 # file: what it reads, and where 3.13 still runs that code
 LEFT_OUT = {
+    "tests/engine/monasterium/test_offered_brute.py":
+        "the offered decisions against a brute force over random positions: pure Python, "
+        "the offer code run on 3.13 by test_options, test_rule_edges and test_examples",
+    "tests/engine/pillars/test_offered_brute.py":
+        "the same brute force for The Pillars of the Earth: its offer code run on 3.13 by "
+        "test_option_variants, test_refusals and test_examples",
+    "tests/engine/pillars/test_advisor_brute.py":
+        "the conversion advisor against a brute force over generated holdings: the "
+        "advisor run on 3.13 by test_advisor",
     "tests/hardware/test_camera_lens_covers.py":
         "lens blur, glare and covers over rendered videos: the decoder and recogniser, run "
         "on 3.13 by test_camera_decode, test_camera_motion and test_camera_rescue",
