@@ -63,9 +63,9 @@ test: $(STAMP) system-packages
 
 # Python 3.13 (Trixie): its job is to show the code runs there (the interpreter, the locked
 # wheels: numpy is the one pin that differs), not to check every rule again: tests/scope313.py
-# says what it runs and why (every module imported, engine, companion, the hardware but the
-# files of many synthetic frames, one browser test), but the tests marked slow or heavy
-# (docs/pi-appliance.md, "Python 3.13").
+# says what it runs and why (every module imported; engine, companion and hardware but the
+# brute-force comparisons and the files of many synthetic frames; one browser test), but the
+# tests marked slow or heavy (docs/pi-appliance.md, "Python 3.13").
 test313: $(VENV313)/.installed system-packages
 	$(VENV313)/bin/pip install --quiet --no-deps -e tests/plugins/toygame
 	$(VENV313)/bin/python -m pytest -n $(TEST_WORKERS) --dist loadgroup --durations=25 -m "not slow and not heavy" $$($(VENV313)/bin/python -m tests.scope313)
