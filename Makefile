@@ -62,14 +62,13 @@ test: $(STAMP) system-packages
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup --durations=25
 
 # Python 3.13 (Trixie): its job is to show the code runs there (the interpreter, the locked
-# wheels: numpy, opencv, zxing-cpp, gunicorn, Socket.IO), not to check every rule again. So the
-# engine, companion and hardware tests, but those marked slow (the long random-play and contract
-# runs) or heavy (long CPU runs over synthetic camera frames, hundreds of connections, a long
-# game): their code is the one 3.11 ran in full just before, and lighter tests run it on 3.13
-# too (docs/pi-appliance.md, "Python 3.13"). Target: under 8 minutes.
+# wheels: numpy is the one pin that differs), not to check every rule again: tests/scope313.py
+# says what it runs and why (every module imported; engine, companion and hardware but the
+# brute-force comparisons and the files of many synthetic frames; one browser test), but the
+# tests marked slow or heavy (docs/pi-appliance.md, "Python 3.13").
 test313: $(VENV313)/.installed system-packages
 	$(VENV313)/bin/pip install --quiet --no-deps -e tests/plugins/toygame
-	$(VENV313)/bin/python -m pytest -n $(TEST_WORKERS) --dist loadgroup --durations=25 -m "not slow and not heavy" tests/engine tests/companion tests/hardware
+	$(VENV313)/bin/python -m pytest -n $(TEST_WORKERS) --dist loadgroup --durations=25 -m "not slow and not heavy" $$($(VENV313)/bin/python -m tests.scope313)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -21,6 +21,14 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
 
 
+def screenshots_wanted() -> bool:
+    """Whether the browser tests write their screenshots (test-artifacts/browser/): they are
+    for a person to look at, and ``TC_SCREENSHOTS=0`` (CI's throwaway clone, `.ci/run`) skips
+    them, some 600 a run at 0.4-0.8 s each on a loaded machine. What a test asserts on a
+    screenshot's page (`test_browser.check_filled`) is read either way."""
+    return os.environ.get("TC_SCREENSHOTS", "1") != "0"
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -26,6 +26,7 @@ from tests.web.conftest import (
     join_phone,
     play_to,
     running_server,
+    screenshots_wanted,
     table_cookie,
 )
 from tests.web.test_browser import ARTIFACTS, check_filled, shot
@@ -80,7 +81,7 @@ def tables(tmp_path_factory):
 def keep(name: str) -> None:
     """A screenshot also where the issue's notes want it (H69A_SHOTS), when set."""
     folder = os.environ.get("H69A_SHOTS")
-    if folder:
+    if folder and screenshots_wanted():
         os.makedirs(folder, exist_ok=True)
         shutil.copy(ARTIFACTS / f"{name}.png", os.path.join(folder, f"{name}.png"))
 
@@ -90,8 +91,9 @@ def snap(page, name: str, whole: bool = True) -> None:
     if whole:
         shot(page, name)
     else:
-        ARTIFACTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
+        if screenshots_wanted():
+            ARTIFACTS.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
         check_filled(page, name)
     keep(name)
 
@@ -242,6 +244,6 @@ def test_no_phone_in_webkit(tables, webkit):  # noqa: F811 (the fixture)
 def keep_webkit(name: str) -> None:
     keep_as = f"webkit-{name}"
     folder = os.environ.get("H69A_SHOTS")
-    if folder:
+    if folder and screenshots_wanted():
         os.makedirs(folder, exist_ok=True)
         shutil.copy(ARTIFACTS / f"{keep_as}.png", os.path.join(folder, f"{keep_as}.png"))

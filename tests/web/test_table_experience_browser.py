@@ -21,7 +21,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from tests.web import test_browser
-from tests.web.conftest import pair_here
+from tests.web.conftest import pair_here, screenshots_wanted
 from tests.web.test_browser import (  # noqa: F401 (server is a fixture)
     ARTIFACTS,
     PHONE,
@@ -123,8 +123,9 @@ def join_phones(browser, table, base: str, players=PLAYERS, errors=None) -> dict
 
 def phone_shot(page, name: str) -> None:
     """What the player sees: the phone's screen, the dock pinned at its bottom."""
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
+    if screenshots_wanted():
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
     test_browser.check_filled(page, name)
 
 

@@ -19,7 +19,7 @@ import pytest
 
 from companion import context
 from tests.waiting import PATIENCE
-from tests.web.conftest import FIRST_CHOICE_BODY, ROOT, running_server
+from tests.web.conftest import FIRST_CHOICE_BODY, ROOT, running_server, screenshots_wanted
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(600)]
 DRIVER = shutil.which("WebKitWebDriver") or "/usr/bin/WebKitWebDriver"
@@ -99,6 +99,8 @@ def until(driver, script: str, *args, timeout: float = PATIENCE):
 
 
 def shot(driver, name: str) -> None:
+    if not screenshots_wanted():
+        return
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     driver.save_screenshot(str(ARTIFACTS / f"webkit-{name}.png"))
 
@@ -261,6 +263,8 @@ def phone_frame_shot(driver, name: str, size: tuple[int, int] = (390, 844)) -> N
 
     from PIL import Image
 
+    if not screenshots_wanted():
+        return
     driver.switch_to.default_content()
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     whole = Image.open(io.BytesIO(driver.get_screenshot_as_png()))

@@ -1,0 +1,88 @@
+"""What `make test313` runs on Python 3.13 (Trixie's), and why the rest is left to 3.11.
+
+`make test` has just run the whole suite on 3.11. The 3.13 run is there for what can differ
+between the two: the interpreter (its standard library, threads, sockets, ssl, sqlite3,
+subprocesses, signals, `importlib.metadata` finding the game plug-ins) and the one pin that
+differs in the locks, NumPy (tests/requirements-py311.txt against -py313.txt). So it keeps:
+
+- every module imported (tests/test_every_module_imports.py);
+- the engine's tests (pure Python: the interpreter is the whole risk);
+- the companion's tests: the server, Socket.IO, persistence, restarts, TLS, threads, the
+  CLI, with the camera wiring and the dice wiring on a running server;
+- the hardware tests of the serial dice reader, the tags, the QR decode, the camera's
+  sources, settings and tracker, the frame cache, and every camera reader once on a few
+  frames (the quick tests of each file kept);
+- one browser test (tests/web/test_table_game_browser.py): the real server on 3.13, two
+  games, phones and TVs in Chromium, the host ending a game.
+
+It leaves out `slow` and `heavy` tests, and the files in `LEFT_OUT`: the engine's three
+brute-force comparisons (the same pure Python over many more positions), and many synthetic
+camera frames read by the same readers with other seeds, sizes and lighting. Their 3.13 risk is
+NumPy's: the readers' code is run on 3.13 by the files kept, and `.ci/run`'s arm64 check
+reads the same kind of frames on Trixie (Python 3.13, NumPy of the 3.13 lock) and compares
+every answer with this machine's 3.11 (docs/pi-appliance.md); x86 3.13 read all 97 of its
+files bit-identically to 3.11 (2026-11-27). 3.11 runs them all in `make test`.
+
+``python -m tests.scope313`` prints the paths and ``--ignore`` options for pytest.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+KEPT = ("tests/test_every_module_imports.py", "tests/engine", "tests/companion",
+        "tests/hardware", "tests/web/test_table_game_browser.py")
+
+# file: what it reads, and where 3.13 still runs that code
+LEFT_OUT = {
+    "tests/engine/monasterium/test_offered_brute.py":
+        "the offered decisions against a brute force over random positions: pure Python, "
+        "the offer code run on 3.13 by test_options, test_rule_edges and test_examples",
+    "tests/engine/pillars/test_offered_brute.py":
+        "the same brute force for The Pillars of the Earth: its offer code run on 3.13 by "
+        "test_option_variants, test_refusals and test_examples",
+    "tests/engine/pillars/test_advisor_brute.py":
+        "the conversion advisor against a brute force over generated holdings: the "
+        "advisor run on 3.13 by test_advisor",
+    "tests/hardware/test_camera_lens_covers.py":
+        "lens blur, glare and covers over rendered videos: the decoder and recogniser, run "
+        "on 3.13 by test_camera_decode, test_camera_motion and test_camera_rescue",
+    "tests/hardware/test_camera_real_table.py":
+        "rendered videos of real tables: the same decoder and recogniser as above, and "
+        "test_camera_conditions' hard frames",
+    "tests/hardware/test_camera_dice.py":
+        "the pip-dice reader over many rendered trays: run on 3.13 by test_dice_hard_cases, "
+        "test_dice_scratch, test_dice_still_mean, test_camera_taught_dice and the "
+        "companion's test_camera_dice_wiring",
+    "tests/hardware/test_camera_turns.py":
+        "a wrong turn never committed, per failure mode over renders: the tracker and the "
+        "recogniser, run on 3.13 by test_camera_tracker and test_camera_motion",
+    "tests/hardware/test_card_faces.py":
+        "cards named by their face on many rendered tables: the face reader, run on 3.13 by "
+        "test_card_fill and the companion's test_face_looks",
+    "tests/hardware/test_camera_focus_flicker.py":
+        "the stand-in Camera Module's lens and lights over many frames: RpicamSource and "
+        "the stand-in run on 3.13 by test_camera_rpicam",
+    "tests/hardware/test_dice_independent.py":
+        "the independent tray renderer's own checks (a yardstick, no app code)",
+    "tests/companion/test_card_faces.py":
+        "taught faces read from rendered tables: the deck's doors and pictures run on 3.13 "
+        "by test_deck, the faces read by test_face_looks",
+    "tests/companion/test_focus_watch.py":
+        "the focus watch over the stand-in Camera Module: its thread is one more server "
+        "thread (test_threads, test_camera_wiring), the source run by test_camera_rpicam",
+    "tests/companion/test_camera_untaught_die.py":
+        "a server whose camera reads rendered dice: test_camera_dice_wiring runs it on 3.13",
+    "tests/companion/test_camera_tax_die.py":
+        "the tax die taught and read on a server: test_camera_dice_wiring and test_deck_dice "
+        "run it on 3.13",
+}
+
+
+def arguments() -> list[str]:
+    return [*KEPT, *(f"--ignore={path}" for path in LEFT_OUT)]
+
+
+if __name__ == "__main__":
+    print(" ".join(arguments()))
