@@ -8,7 +8,7 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
-from .blobs import _blobs, _typical
+from .blobs import _Blob, _blobs, _typical
 from .clusters import _local_pips, _ones, _pip_clusters
 from .common import (
     _SQUARE,
@@ -47,7 +47,9 @@ def _read_floor(image: np.ndarray, floor: np.ndarray, die_px: float | None, taug
         return TrayReading(sorted(dice, key=lambda d: (d.centre[1], d.centre[0])), clear)
     # the tray in grey, made once when first asked (the blobs' reading, the local pips)
     gray = _Once(lambda: cv2.cvtColor(image, cv2.COLOR_BGR2GRAY, dst=_scratch("gray", shape)))
-    dice = _read_mask(image, blobs, typical, taught, gray)
+    # dice against a rim lighter than the floor join the rim's blob: cut from it (no hand)
+    dice = _read_mask(image, blobs + (_off_the_rim(standing, blobs) if clear else []),
+                      typical, taught, gray)
     dice += [d for d in _read_mask(image, dark_blobs, typical, taught, gray) if all(
         np.hypot(d.centre[0] - e.centre[0], d.centre[1] - e.centre[1]) > 0.6 * e.side
         for e in dice)]  # a black die (not one seen already, with its shadow)
@@ -92,6 +94,44 @@ def _read_floor(image: np.ndarray, floor: np.ndarray, die_px: float | None, taug
         for e in read)]  # no die lies within another: a glint or shadow cut off a die read
     dice.sort(key=lambda d: (d.centre[1], d.centre[0]))
     return TrayReading(dice, clear)
+
+
+RIM = 0.9  # of a row (a column) along a wall the mask covers: the tray's rim, lighter than
+# its floor (independent seed 33: the wood rim's rows 1.0, a die's rows beside it 0.13)
+RIM_EDGE = 0.3  # of a row, and more: the rim's blurred inner edge, cut with it (seed 33: the
+# rows after the rim cover 0.76, 0.48, then 0.13, the two dice against it)
+
+
+def _off_the_rim(standing: np.ndarray, read: list[_Blob]) -> list[_Blob]:
+    """The blobs that lay against a wall of rows (or columns) the mask covers nearly whole
+    (`RIM`: a rim lighter than the floor, wood round felt), once that rim and its blurred
+    inner edge (`RIM_EDGE`) are cut off: a die touching the rim joins the rim's blob, which
+    `_blobs` leaves out with the walls. Only blobs along a cut, and none of those ``read``
+    already (off the walls before the cut): every other blob is the same either way."""
+    h, w = standing.shape
+    rows = np.count_nonzero(standing, axis=1) / w
+    columns = np.count_nonzero(standing, axis=0) / h
+    cuts = [_rim_width(rows), _rim_width(rows[::-1]), _rim_width(columns),
+            _rim_width(columns[::-1])]
+    top, bottom, left, right = cuts
+    if not any(cuts) or top + bottom >= h // 2 or left + right >= w // 2:
+        return []
+    cut = np.zeros_like(standing)
+    cut[top:h - bottom, left:w - right] = standing[top:h - bottom, left:w - right]
+    blobs, _ = _blobs(cut)
+    seen = {(b.x, b.y, b.filled.shape) for b in read}
+    return [b for b in blobs if (b.x, b.y, b.filled.shape) not in seen and (
+        b.y <= top or b.x <= left or b.y + b.filled.shape[0] >= h - bottom
+        or b.x + b.filled.shape[1] >= w - right)]
+
+
+def _rim_width(fill: np.ndarray) -> int:
+    """How many rows (of ``fill``, each row's share of the mask, from a wall inwards) are
+    a rim (`RIM`) and its blurred edge (`RIM_EDGE`); 0 where no rim lies along that wall."""
+    if not len(fill) or fill[0] < RIM:
+        return 0
+    inside = np.flatnonzero(fill < RIM_EDGE)
+    return int(inside[0]) if len(inside) else len(fill)
 
 
 def _on_patches(image: np.ndarray, standing: np.ndarray, typical: float, taught: Sequence
