@@ -109,10 +109,8 @@ def _off_the_rim(standing: np.ndarray, read: list[_Blob]) -> list[_Blob]:
     `_blobs` leaves out with the walls. Only blobs along a cut, and none of those ``read``
     already (off the walls before the cut): every other blob is the same either way."""
     h, w = standing.shape
-    rows = np.count_nonzero(standing, axis=1) / w
-    columns = np.count_nonzero(standing, axis=0) / h
-    cuts = [_rim_width(rows), _rim_width(rows[::-1]), _rim_width(columns),
-            _rim_width(columns[::-1])]
+    cuts = [_rim_width(standing), _rim_width(standing[::-1]), _rim_width(standing.T),
+            _rim_width(standing.T[::-1])]
     top, bottom, left, right = cuts
     if not any(cuts) or top + bottom >= h // 2 or left + right >= w // 2:
         return []
@@ -125,12 +123,15 @@ def _off_the_rim(standing: np.ndarray, read: list[_Blob]) -> list[_Blob]:
         or b.x + b.filled.shape[1] >= w - right)]
 
 
-def _rim_width(fill: np.ndarray) -> int:
-    """How many rows (of ``fill``, each row's share of the mask, from a wall inwards) are
-    a rim (`RIM`) and its blurred edge (`RIM_EDGE`); 0 where no rim lies along that wall."""
-    if not len(fill) or fill[0] < RIM:
+def _rim_width(lines: np.ndarray) -> int:
+    """How many of the mask's ``lines`` (rows, from a wall inwards) are a rim (`RIM` of a
+    row covered) and its blurred edge (`RIM_EDGE`); 0 where no rim lies along that wall
+    (the first row alone looked at: most trays, no rim). At most half the rows."""
+    width = lines.shape[1]
+    if np.count_nonzero(lines[0]) < RIM * width:
         return 0
-    inside = np.flatnonzero(fill < RIM_EDGE)
+    fill = np.count_nonzero(lines[:len(lines) // 2], axis=1)
+    inside = np.flatnonzero(fill < RIM_EDGE * width)
     return int(inside[0]) if len(inside) else len(fill)
 
 
