@@ -8,7 +8,7 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
-from .blobs import _blobs, _typical
+from .blobs import _Blob, _blobs, _typical
 from .clusters import _local_pips, _ones, _pip_clusters
 from .common import (
     _SQUARE,
@@ -47,7 +47,9 @@ def _read_floor(image: np.ndarray, floor: np.ndarray, die_px: float | None, taug
         return TrayReading(sorted(dice, key=lambda d: (d.centre[1], d.centre[0])), clear)
     # the tray in grey, made once when first asked (the blobs' reading, the local pips)
     gray = _Once(lambda: cv2.cvtColor(image, cv2.COLOR_BGR2GRAY, dst=_scratch("gray", shape)))
-    dice = _read_mask(image, blobs, typical, taught, gray)
+    # dice against a rim lighter than the floor join the rim's blob: cut from it (no hand)
+    dice = _read_mask(image, blobs + (_off_the_rim(standing, blobs) if clear else []),
+                      typical, taught, gray)
     dice += [d for d in _read_mask(image, dark_blobs, typical, taught, gray) if all(
         np.hypot(d.centre[0] - e.centre[0], d.centre[1] - e.centre[1]) > 0.6 * e.side
         for e in dice)]  # a black die (not one seen already, with its shadow)
@@ -92,6 +94,71 @@ def _read_floor(image: np.ndarray, floor: np.ndarray, die_px: float | None, taug
         for e in read)]  # no die lies within another: a glint or shadow cut off a die read
     dice.sort(key=lambda d: (d.centre[1], d.centre[0]))
     return TrayReading(dice, clear)
+
+
+RIM = 0.9  # of a row (a column) along a wall the mask covers: the tray's rim, lighter than
+# its floor (independent seed 33: the wood rim's rows 1.0, a die's rows beside it 0.13)
+RIM_EDGE = 0.3  # of a row, and more: the rim's blurred inner edge, cut with it (seed 33: the
+# rows after the rim cover 0.76, 0.48, then 0.13, the two dice against it)
+
+
+def _off_the_rim(standing: np.ndarray, read: list[_Blob]) -> list[_Blob]:
+    """The blobs that lay against a wall of rows (or columns) the mask covers nearly whole
+    (`RIM`: a rim lighter than the floor, wood round felt), once that rim and its blurred
+    inner edge (`RIM_EDGE`) are cut off: a die touching the rim joins the rim's blob, which
+    `_blobs` leaves out with the walls. Only blobs along a cut, and none of those ``read``
+    already (off the walls before the cut): every other blob is the same either way."""
+    h, w = standing.shape
+    cuts = [_rim_width(standing, True, False), _rim_width(standing, True, True),
+            _rim_width(standing, False, False), _rim_width(standing, False, True)]
+    top, bottom, left, right = cuts
+    if not any(cuts) or top + bottom >= h // 2 or left + right >= w // 2:
+        return []
+    # only what the rim joins, flood-filled from its first row: not the tray's every blob
+    # outlined again (1.2 ms a felt tray, where a rim is seen and holds no die)
+    joined = _scratch("rim joined", (h + 2, w + 2))
+    joined.fill(0)
+    walls = ((top, standing[0], lambda k: (k, 0)),
+             (bottom, standing[-1], lambda k: (k, h - 1)),
+             (left, standing[:, 0], lambda k: (0, k)),
+             (right, standing[:, -1], lambda k: (w - 1, k)))
+    for many, edge, place in walls:
+        if not many:
+            continue
+        on = edge > 0
+        for k in np.flatnonzero(on & ~np.concatenate(([False], on[:-1]))).tolist():
+            x, y = place(k)  # each run of the rim's first row: its pieces, if it has several
+            if not joined[y + 1, x + 1]:
+                cv2.floodFill(standing, joined, (x, y), 255,
+                              flags=8 | cv2.FLOODFILL_MASK_ONLY | (255 << 8))
+    cut = np.zeros_like(standing)
+    inner = (slice(top, h - bottom), slice(left, w - right))
+    cut[inner] = joined[1:-1, 1:-1][inner]
+    blobs, _ = _blobs(cut)
+    seen = {(b.x, b.y, b.filled.shape) for b in read}
+    return [b for b in blobs if (b.x, b.y, b.filled.shape) not in seen and (
+        b.y <= top or b.x <= left or b.y + b.filled.shape[0] >= h - bottom
+        or b.x + b.filled.shape[1] >= w - right)]
+
+
+def _rim_width(standing: np.ndarray, rows: bool, far: bool) -> int:
+    """How many of the mask's rows (``rows``, else columns) from a wall inwards (the top or
+    left one; ``far``: the bottom or right one) are a rim (`RIM` of a row covered) and its
+    blurred edge (`RIM_EDGE`); 0 where no rim lies along that wall (its first row alone
+    looked at: most trays, no rim). At most half the rows, summed by OpenCV (numpy's
+    count along a strided axis cost as much as the rest of the cut)."""
+    lines = standing if rows else standing.T
+    many, width = lines.shape
+    if np.count_nonzero(lines[-1 if far else 0]) < RIM * width:
+        return 0
+    half = many // 2
+    part = (standing[many - half:] if far else standing[:half]) if rows else (
+        standing[:, many - half:] if far else standing[:, :half])
+    fill = cv2.reduce(part, 1 if rows else 0, cv2.REDUCE_SUM, dtype=cv2.CV_32S).ravel()
+    if far:
+        fill = fill[::-1]
+    inside = np.flatnonzero(fill < RIM_EDGE * width * 255)
+    return int(inside[0]) if len(inside) else half
 
 
 def _on_patches(image: np.ndarray, standing: np.ndarray, typical: float, taught: Sequence
