@@ -12,7 +12,8 @@ from the views the clients received, sent by the client that owns it).
 The emulator, the clients and the frame rendering run in this process; only the server's
 worker is measured: its user + system CPU over wall time from /proc/<pid>/stat (the share
 of one core), the camera's and the dice's shares from their threads (/proc/<pid>/task/*/stat,
-named by companion/server/threadnames.py), the server's as the rest (sockets, views, SQLite), its
+named by companion/server/threadnames.py), the hardware-status tick's (``tick``) and the
+view sender's (``views``), the server's as the rest (sockets, views, SQLite), its
 memory, and the Pi estimate (x5: a Raspberry Pi 4 core against this machine's) beside each.
 At the end the server's record is read: ``lost`` counts acknowledged actions missing from it.
 
@@ -40,9 +41,10 @@ started from that checkout (its cwd, its source first on PYTHONPATH, this venv's
 the process prints where it imported ``companion`` from and the bench stops unless it is
 that checkout), the same frames, the same seed, its own table, dice and data. Both are
 measured over the same minutes (they start measuring together), so whatever loads the
-machine loads both: the ratios this / against (``ratio``: total and per part, and
-``ratio_per_minute``: the median, min and max of each minute's ratio) show a regression
-however busy the machine is. (Running both at once is interleaving taken to the limit:
+machine loads both: the ratios this / against (``ratio``: total and per part, with
+``server_views_tick`` for a commit without those threads; ``ratio_threads``: per named
+thread; ``ratio_per_minute``: the median, min and max of each minute's ratio) show a
+regression however busy the machine is. (Running both at once is interleaving taken to the limit:
 each minute of one has the same minute of the other beside it, with no start-ups between.)
 ``--parallel`` runs the games' evenings at the same time, a process each (core share is CPU
 time, not wall time; the load each adds is in ``loadavg_1m``).
@@ -54,7 +56,7 @@ JSON last line: {"games": {"<id>": {"core_share", "rss_mb", "rss_slope_mb_per_ho
 "lost", "rss_samples", "capture_share_copy", "capture_share_mapped",
 "camera_share_every_frame", "camera_share_stride", "parts", "per_minute", ...}}};
 with ``--against``: {"games": {"<id>": {"this": {...}, "against": {...}, "ratio": {...},
-"ratio_per_minute": {...}}}, "against": "<full commit>", ...}.
+"ratio_threads": {...}, "ratio_per_minute": {...}}}, "against": "<full commit>", ...}.
 """
 from __future__ import annotations
 
@@ -95,7 +97,11 @@ from hardware.tags.format import BOARD_MARKER, card_payload  # noqa: E402
 PI = 5  # a Raspberry Pi 4 core against this machine's
 TICK = os.sysconf("SC_CLK_TCK")
 TARGETS = {"core_share": 0.03, "rss_mb": 120, "rss_slope_mb_per_hour": 2, "lost": 0}
-PARTS = (("camera", ("capture", "camera", "texture")), ("dice", ("dice",)))  # thread names
+# the parts by thread name (companion/server/threadnames.py); "server" is the rest (sockets,
+# SQLite, gunicorn): "tick" is the hardware-status thread (issue 65), "views" the view
+# sender (an older commit may build views elsewhere, so compare server + views + tick too)
+PARTS = (("camera", ("capture", "camera", "texture")), ("dice", ("dice",)),
+         ("tick", ("hardware-status",)), ("views", ("views",)))
 
 
 # the camera's frames, rendered before the run ------------------------------------------
@@ -467,9 +473,14 @@ def shares_between(first, second) -> dict:
         used -= first[2].get(tid, (comm, 0.0))[1]
         parts[part_of(comm)] = parts.get(part_of(comm), 0.0) + used
     total = second[1] - first[1]
-    parts["server"] = max(0.0, total - parts.get("camera", 0.0) - parts.get("dice", 0.0))
+    parts["server"] = server_rest(total, parts)
     return {"core_share": round(total / wall, 4),
             **{k: round(v / wall, 4) for k, v in sorted(parts.items())}}
+
+
+def server_rest(total: float, parts: dict[str, float]) -> float:
+    """The server's share: ``total`` less every named part's (`PARTS`)."""
+    return max(0.0, total - sum(parts.get(name, 0.0) for name, _ in PARTS))
 
 
 def slope_mb_per_hour(samples: list[tuple[float, float]], after_minutes: float) -> float | None:
@@ -703,8 +714,8 @@ def play(game: str, args, work: Path, frames: Path, root: Path = ROOT,
         used -= start_threads.get(tid, (comm, 0.0))[1]
         parts[part_of(comm)] = parts.get(part_of(comm), 0.0) + used
         names[comm] = names.get(comm, 0.0) + used
-    # the server: everything but the camera and the dice, threads that ended included
-    parts["server"] = max(0.0, cpu - parts.get("camera", 0.0) - parts.get("dice", 0.0))
+    # the server: everything but the named parts, threads that ended included
+    parts["server"] = server_rest(cpu, parts)
     lost = lost_actions(server.data, server.game_id, acked)
     warmup = args.minutes / 2 if args.warmup is None else args.warmup
     return {"rss_slope_mb_per_hour": slope_mb_per_hour(samples, warmup),
@@ -755,21 +766,36 @@ def against(game: str, args, work: Path, other: Path) -> dict:
     this, base = out["this"], out["against"]
     keys = ["core_share", *sorted(set(this["parts"]) | set(base["parts"]))]
 
+    keys.append("server_views_tick")  # the server as a commit without those threads had it
+
     def share(r: dict, key: str) -> float:
+        if key == "server_views_tick":
+            return sum(r["parts"].get(k, 0.0) for k in ("server", "views", "tick"))
         return r["core_share"] if key == "core_share" else r["parts"].get(key, 0.0)
 
     ratio = {k: round(share(this, k) / share(base, k), 3) if share(base, k) else None
              for k in keys}
+    # each named thread's (the camera's capture, recogniser and texture map apart)
+    ratio_threads = {name: round(used / base["threads"][name], 3)
+                     for name, used in this["threads"].items()
+                     if base["threads"].get(name)}
     minutes = [(a, b) for a, b in zip(this["per_minute"], base["per_minute"], strict=False)]
     per_minute = {}
     for k in keys:
-        each = [a.get(k, 0.0) / b[k] for a, b in minutes if b.get(k)]
+        each = [share_of(a, k) / share_of(b, k) for a, b in minutes if share_of(b, k)]
         if each:
             per_minute[k] = {"median": round(statistics.median(each), 3),
                              "min": round(min(each), 3), "max": round(max(each), 3),
                              "minutes": len(each)}
     return {**capture, "this": this, "against": base, "ratio": ratio,
-            "ratio_per_minute": per_minute}
+            "ratio_threads": ratio_threads, "ratio_per_minute": per_minute}
+
+
+def share_of(minute: dict, key: str) -> float:
+    """A part's share in one `MinuteSampler` minute (``server_views_tick``: those three)."""
+    if key == "server_views_tick":
+        return sum(minute.get(k, 0.0) for k in ("server", "views", "tick"))
+    return minute.get(key, 0.0)
 
 
 def checkout(commit: str, folder: Path) -> tuple[Path, str]:
@@ -924,6 +950,8 @@ def main_against(args) -> None:
                     + "; per minute (median [min, max]): " + "  ".join(
                     f"{k} {v['median']} [{v['min']}, {v['max']}]"
                     for k, v in r["ratio_per_minute"].items()), flush=True)
+                print(f"{game}: ratio by thread: " + "  ".join(
+                    f"{k} {v}" for k, v in r["ratio_threads"].items()), flush=True)
         finally:
             remove_checkout(other)
     print(json.dumps({"games": out, "against": full, "loadavg_1m": os.getloadavg()[0],
