@@ -16,6 +16,7 @@ named by companion/server/threadnames.py), the hardware-status tick's (``tick``)
 view sender's (``views``), the server's as the rest (sockets, views, SQLite), its
 memory, and the Pi estimate (x5: a Raspberry Pi 4 core against this machine's) beside each.
 At the end the server's record is read: ``lost`` counts acknowledged actions missing from it.
+Each server runs its tree's compiled bytecode (`compile_tree`), as the appliance does.
 
 Memory over the evening (issue 37): the worker's RSS every ``--sample-every`` seconds and
 ``rss_slope_mb_per_hour``, the least-squares slope after ``--warmup`` minutes (default: the
@@ -277,10 +278,12 @@ class Server:
         camera = frames if frames is not None else data / "no-camera"
         # ``root``'s own source first on the path (another commit's checkout for --against:
         # this venv's packages, its own code), and the process says where it imported from
+        compile_tree(root)
         env = dict(os.environ, PYTHONUNBUFFERED="1", COMPANION_CAMERA=f"folder:{camera}",
                    COMPANION_DICE_PORT=dice_port, COMPANION_DICE_EMULATE="off",
                    PYTHONPATH=os.pathsep.join(
                        [str(root), *filter(None, [os.environ.get("PYTHONPATH")])]))
+        env.pop("PYTHONDONTWRITEBYTECODE", None)  # its bytecode read, as on the appliance
         code = IMPORTED + "from companion.cli import main; main()"
         if trace is not None:
             trace.mkdir(parents=True, exist_ok=True)
@@ -361,6 +364,20 @@ class Server:
         except subprocess.TimeoutExpired:
             os.killpg(self.proc.pid, signal.SIGKILL)
             self.proc.wait(5)
+
+
+APP_PACKAGES = ("companion", "engine", "hardware", "web")  # pyproject.toml's
+
+
+def compile_tree(root: Path) -> None:
+    """``root``'s packages compiled to bytecode (``__pycache__``, git-ignored) before its
+    server starts, as the appliance has them (pip compiles the app when it installs it).
+    A machine that forbids writing bytecode (``PYTHONDONTWRITEBYTECODE``) would otherwise
+    have the server compile every module at its start, and the worker it forks keep the
+    compiler's memory: 4 MB more RSS than a Pi's for this tree, 1.5 MB for 81a2886's."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    subprocess.run([sys.executable, "-m", "compileall", "-q", *APP_PACKAGES], cwd=root,
+                   env=env, check=True, stdout=subprocess.DEVNULL)
 
 
 def _ppid(pid: int) -> int | None:

@@ -35,6 +35,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from hardware.camera.percentile import percentile
+
 COARSE = 28  # px: width of the coarse pattern
 FINE = 96  # px: width of the fine pattern (of a card 120 px wide or less)
 FINE_LEVELS = (96, 128)  # px: the fine pattern's widths, the widest a card's own width gives
@@ -155,7 +157,7 @@ def _ink(card: np.ndarray) -> float:
     move it: stripes too fine to be seen at the table still darken a shape more than its
     outline alone does, a third shape more than two, a solid fill far more."""
     grey = cv2.cvtColor(card, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    paper = max(float(np.percentile(grey, INK_PAPER)), 1.0)
+    paper = max(percentile(grey, INK_PAPER), 1.0)
     return float(np.clip(1.0 - grey / paper, 0.0, 1.0).mean())
 
 
@@ -172,7 +174,7 @@ def _fill(card: np.ndarray) -> float | None:
     against the paper round it (a glare over half the card is paper, not a lighter ink)."""
     light = cv2.cvtColor(card, cv2.COLOR_BGR2LAB)[..., 0].astype(np.float32)
     ink = cv2.GaussianBlur(np.maximum(_paper_round(light) - light, 0.0), (0, 0), 0.7)
-    peak = float(np.percentile(ink, 99.5))
+    peak = percentile(ink, 99.5)
     if peak < 8.0:  # grey levels: no print on the card
         return None
     strong = (ink > FILL_STRONG * peak).astype(np.uint8)
@@ -839,7 +841,7 @@ def _paper(frame: np.ndarray, window: int) -> np.ndarray:
     out: the brightest pixels are taken for white) and brighter than the table around it (a
     shadow darkens both)."""
     value = _channel_max(frame)
-    top = frame[value >= np.percentile(value, 98)].reshape(-1, 3).astype(np.float32)
+    top = frame[value >= percentile(value, 98)].reshape(-1, 3).astype(np.float32)
     light = np.maximum(top.mean(axis=0), 1.0)
     balanced = np.clip(frame * (light.max() / light), 0, 255).astype(np.uint8)
     hsv = cv2.cvtColor(balanced, cv2.COLOR_BGR2HSV)
