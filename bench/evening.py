@@ -12,9 +12,11 @@ from the views the clients received, sent by the client that owns it).
 The emulator, the clients and the frame rendering run in this process; only the server's
 worker is measured: its user + system CPU over wall time from /proc/<pid>/stat (the share
 of one core), the camera's and the dice's shares from their threads (/proc/<pid>/task/*/stat,
-named by companion/server/threadnames.py), the server's as the rest (sockets, views, SQLite), its
+named by companion/server/threadnames.py), the hardware-status tick's (``tick``) and the
+view sender's (``views``), the server's as the rest (sockets, views, SQLite), its
 memory, and the Pi estimate (x5: a Raspberry Pi 4 core against this machine's) beside each.
 At the end the server's record is read: ``lost`` counts acknowledged actions missing from it.
+Each server runs its tree's compiled bytecode (`compile_tree`), as the appliance does.
 
 Memory over the evening (issue 37): the worker's RSS every ``--sample-every`` seconds and
 ``rss_slope_mb_per_hour``, the least-squares slope after ``--warmup`` minutes (default: the
@@ -40,9 +42,10 @@ started from that checkout (its cwd, its source first on PYTHONPATH, this venv's
 the process prints where it imported ``companion`` from and the bench stops unless it is
 that checkout), the same frames, the same seed, its own table, dice and data. Both are
 measured over the same minutes (they start measuring together), so whatever loads the
-machine loads both: the ratios this / against (``ratio``: total and per part, and
-``ratio_per_minute``: the median, min and max of each minute's ratio) show a regression
-however busy the machine is. (Running both at once is interleaving taken to the limit:
+machine loads both: the ratios this / against (``ratio``: total and per part, with
+``server_views_tick`` for a commit without those threads; ``ratio_threads``: per named
+thread; ``ratio_per_minute``: the median, min and max of each minute's ratio) show a
+regression however busy the machine is. (Running both at once is interleaving taken to the limit:
 each minute of one has the same minute of the other beside it, with no start-ups between.)
 ``--parallel`` runs the games' evenings at the same time, a process each (core share is CPU
 time, not wall time; the load each adds is in ``loadavg_1m``).
@@ -54,7 +57,7 @@ JSON last line: {"games": {"<id>": {"core_share", "rss_mb", "rss_slope_mb_per_ho
 "lost", "rss_samples", "capture_share_copy", "capture_share_mapped",
 "camera_share_every_frame", "camera_share_stride", "parts", "per_minute", ...}}};
 with ``--against``: {"games": {"<id>": {"this": {...}, "against": {...}, "ratio": {...},
-"ratio_per_minute": {...}}}, "against": "<full commit>", ...}.
+"ratio_threads": {...}, "ratio_per_minute": {...}}}, "against": "<full commit>", ...}.
 """
 from __future__ import annotations
 
@@ -95,7 +98,11 @@ from hardware.tags.format import BOARD_MARKER, card_payload  # noqa: E402
 PI = 5  # a Raspberry Pi 4 core against this machine's
 TICK = os.sysconf("SC_CLK_TCK")
 TARGETS = {"core_share": 0.03, "rss_mb": 120, "rss_slope_mb_per_hour": 2, "lost": 0}
-PARTS = (("camera", ("capture", "camera", "texture")), ("dice", ("dice",)))  # thread names
+# the parts by thread name (companion/server/threadnames.py); "server" is the rest (sockets,
+# SQLite, gunicorn): "tick" is the hardware-status thread (issue 65), "views" the view
+# sender (an older commit may build views elsewhere, so compare server + views + tick too)
+PARTS = (("camera", ("capture", "camera", "texture")), ("dice", ("dice",)),
+         ("tick", ("hardware-status",)), ("views", ("views",)))
 
 
 # the camera's frames, rendered before the run ------------------------------------------
@@ -271,10 +278,12 @@ class Server:
         camera = frames if frames is not None else data / "no-camera"
         # ``root``'s own source first on the path (another commit's checkout for --against:
         # this venv's packages, its own code), and the process says where it imported from
+        compile_tree(root)
         env = dict(os.environ, PYTHONUNBUFFERED="1", COMPANION_CAMERA=f"folder:{camera}",
                    COMPANION_DICE_PORT=dice_port, COMPANION_DICE_EMULATE="off",
                    PYTHONPATH=os.pathsep.join(
                        [str(root), *filter(None, [os.environ.get("PYTHONPATH")])]))
+        env.pop("PYTHONDONTWRITEBYTECODE", None)  # its bytecode read, as on the appliance
         code = IMPORTED + "from companion.cli import main; main()"
         if trace is not None:
             trace.mkdir(parents=True, exist_ok=True)
@@ -355,6 +364,20 @@ class Server:
         except subprocess.TimeoutExpired:
             os.killpg(self.proc.pid, signal.SIGKILL)
             self.proc.wait(5)
+
+
+APP_PACKAGES = ("companion", "engine", "hardware", "web")  # pyproject.toml's
+
+
+def compile_tree(root: Path) -> None:
+    """``root``'s packages compiled to bytecode (``__pycache__``, git-ignored) before its
+    server starts, as the appliance has them (pip compiles the app when it installs it).
+    A machine that forbids writing bytecode (``PYTHONDONTWRITEBYTECODE``) would otherwise
+    have the server compile every module at its start, and the worker it forks keep the
+    compiler's memory: 4 MB more RSS than a Pi's for this tree, 1.5 MB for 81a2886's."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    subprocess.run([sys.executable, "-m", "compileall", "-q", *APP_PACKAGES], cwd=root,
+                   env=env, check=True, stdout=subprocess.DEVNULL)
 
 
 def _ppid(pid: int) -> int | None:
@@ -467,9 +490,14 @@ def shares_between(first, second) -> dict:
         used -= first[2].get(tid, (comm, 0.0))[1]
         parts[part_of(comm)] = parts.get(part_of(comm), 0.0) + used
     total = second[1] - first[1]
-    parts["server"] = max(0.0, total - parts.get("camera", 0.0) - parts.get("dice", 0.0))
+    parts["server"] = server_rest(total, parts)
     return {"core_share": round(total / wall, 4),
             **{k: round(v / wall, 4) for k, v in sorted(parts.items())}}
+
+
+def server_rest(total: float, parts: dict[str, float]) -> float:
+    """The server's share: ``total`` less every named part's (`PARTS`)."""
+    return max(0.0, total - sum(parts.get(name, 0.0) for name, _ in PARTS))
 
 
 def slope_mb_per_hour(samples: list[tuple[float, float]], after_minutes: float) -> float | None:
@@ -703,8 +731,8 @@ def play(game: str, args, work: Path, frames: Path, root: Path = ROOT,
         used -= start_threads.get(tid, (comm, 0.0))[1]
         parts[part_of(comm)] = parts.get(part_of(comm), 0.0) + used
         names[comm] = names.get(comm, 0.0) + used
-    # the server: everything but the camera and the dice, threads that ended included
-    parts["server"] = max(0.0, cpu - parts.get("camera", 0.0) - parts.get("dice", 0.0))
+    # the server: everything but the named parts, threads that ended included
+    parts["server"] = server_rest(cpu, parts)
     lost = lost_actions(server.data, server.game_id, acked)
     warmup = args.minutes / 2 if args.warmup is None else args.warmup
     return {"rss_slope_mb_per_hour": slope_mb_per_hour(samples, warmup),
@@ -755,21 +783,36 @@ def against(game: str, args, work: Path, other: Path) -> dict:
     this, base = out["this"], out["against"]
     keys = ["core_share", *sorted(set(this["parts"]) | set(base["parts"]))]
 
+    keys.append("server_views_tick")  # the server as a commit without those threads had it
+
     def share(r: dict, key: str) -> float:
+        if key == "server_views_tick":
+            return sum(r["parts"].get(k, 0.0) for k in ("server", "views", "tick"))
         return r["core_share"] if key == "core_share" else r["parts"].get(key, 0.0)
 
     ratio = {k: round(share(this, k) / share(base, k), 3) if share(base, k) else None
              for k in keys}
+    # each named thread's (the camera's capture, recogniser and texture map apart)
+    ratio_threads = {name: round(used / base["threads"][name], 3)
+                     for name, used in this["threads"].items()
+                     if base["threads"].get(name)}
     minutes = [(a, b) for a, b in zip(this["per_minute"], base["per_minute"], strict=False)]
     per_minute = {}
     for k in keys:
-        each = [a.get(k, 0.0) / b[k] for a, b in minutes if b.get(k)]
+        each = [share_of(a, k) / share_of(b, k) for a, b in minutes if share_of(b, k)]
         if each:
             per_minute[k] = {"median": round(statistics.median(each), 3),
                              "min": round(min(each), 3), "max": round(max(each), 3),
                              "minutes": len(each)}
     return {**capture, "this": this, "against": base, "ratio": ratio,
-            "ratio_per_minute": per_minute}
+            "ratio_threads": ratio_threads, "ratio_per_minute": per_minute}
+
+
+def share_of(minute: dict, key: str) -> float:
+    """A part's share in one `MinuteSampler` minute (``server_views_tick``: those three)."""
+    if key == "server_views_tick":
+        return sum(minute.get(k, 0.0) for k in ("server", "views", "tick"))
+    return minute.get(key, 0.0)
 
 
 def checkout(commit: str, folder: Path) -> tuple[Path, str]:
@@ -924,6 +967,8 @@ def main_against(args) -> None:
                     + "; per minute (median [min, max]): " + "  ".join(
                     f"{k} {v['median']} [{v['min']}, {v['max']}]"
                     for k, v in r["ratio_per_minute"].items()), flush=True)
+                print(f"{game}: ratio by thread: " + "  ".join(
+                    f"{k} {v}" for k, v in r["ratio_threads"].items()), flush=True)
         finally:
             remove_checkout(other)
     print(json.dumps({"games": out, "against": full, "loadavg_1m": os.getloadavg()[0],

@@ -263,15 +263,17 @@ def status(game: str, data_dir: str | Path, info, catalog, width: int = TABLE_CA
             "turn_alike": turn_alike(book, width)}
 
 
-def book_for(game: str, data_dir: str | Path):
+def book_for(game: str, data_dir: str | Path, catalog_of=None):
     """(the `FaceBook` of an installed game from its owner's pictures, card id -> its
-    `FaceCard`); (None, {}) when nothing is taught or the catalog is broken."""
+    `FaceCard`); (None, {}) when nothing is taught or the catalog is broken.
+    ``catalog_of(game)``: the catalog as the caller holds it already (the server's
+    `Kinds`), else it is loaded and checked here."""
     from companion.box.catalog import load_catalog
     from companion.game import games
 
     try:
         info = games.module_of(game).info
-        catalog = load_catalog(game, data_dir)
+        catalog = catalog_of(game) if catalog_of is not None else load_catalog(game, data_dir)
     except CatalogError:
         return None, {}
     cards = {c.id: c for c in face_cards(info, catalog)}

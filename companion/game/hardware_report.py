@@ -28,6 +28,7 @@ class HardwareReport:
         self._access = access  # the AccessService: which game is at the table
         self._lock = locks.lock("hardware report")
         self._status: dict = {part: ABSENT for part in PARTS}
+        self._shown: dict = screens_part(self._status)  # what the screens see of it
         self._read_at = float("-inf")
 
     def put(self, status: dict, read_at: float) -> bool:
@@ -36,11 +37,13 @@ class HardwareReport:
         push, the later reading wins). True when what a table or phone screen shows of it
         changed (a frame rate or a repeated warning's count does not: the host's pages
         poll those)."""
+        shown = screens_part(status)  # once a reading, not again for the next one's put
         with self._lock:
             if read_at < self._read_at:
                 return False
-            before, self._status, self._read_at = self._status, status, read_at
-        return screens_part(before) != screens_part(status)
+            before, self._shown = self._shown, shown
+            self._status, self._read_at = status, read_at
+        return before != shown
 
     def latest(self) -> dict:
         with self._lock:

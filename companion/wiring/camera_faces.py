@@ -156,6 +156,7 @@ class FaceReader:
         # () -> the dice tray in board mm, or None: what lies there is a die, not a card
         # (and the card being taught on the deck page); set by `use_tray`
         self._tray = lambda: None
+        self._catalog_of = None  # game -> its catalog as the server holds it (`use_catalogs`)
         self._armed = False  # the camera thread's own (like ``_calm``, ``_looked``, ``_waiting``)
         self._relook = False  # told by an HTTP thread (under ``_lock``)
         self._calm = 0
@@ -276,7 +277,7 @@ class FaceReader:
         if kept is None:
             from companion.box.taught_cards import book_for
 
-            kept = book_for(game, self.data_dir)
+            kept = book_for(game, self.data_dir, self._catalog_of)
             with self._lock:
                 self._books[game] = kept
         return kept
@@ -364,6 +365,12 @@ class FaceReader:
         with self._lock:
             self._books.pop(game, None)
             self._relook = True
+
+    def use_catalogs(self, catalog_of) -> None:
+        """``catalog_of(game) -> dict``: the game's catalog as the server already holds it
+        (`companion.box.catalog.Kinds`), so the first look does not load and check it
+        again (0.4 s of CPU here, paid again after each face taught; issue 71)."""
+        self._catalog_of = catalog_of
 
     def unknown(self) -> list[str]:
         """The zones where a card lies that the camera does not know (asked on the TV)."""

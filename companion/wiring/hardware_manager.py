@@ -88,6 +88,7 @@ class HardwareManager:
                 self._errors["camera"] = camera_wiring.ABSENT
             elif self.kinds is not None:  # the cards known by face follow the deck page
                 self.kinds.subscribe(self.camera.faces.catalog_changed)
+                self.camera.faces.use_catalogs(lambda game: self.kinds.get(game).catalog)
         except Exception as exc:
             log.exception("camera did not start")
             self._errors["camera"] = {"state": "error", "detail": str(exc)}

@@ -34,6 +34,7 @@ import cv2
 import numpy as np
 
 from hardware.camera.card_finding import ASPECT, MAX_SHARE, MIN_CARD_PX, clockwise, find_cards
+from hardware.camera.percentile import percentile
 
 COARSE = 28  # px: width of the coarse pattern
 FINE = 96  # px: width of the fine pattern (of a card 120 px wide or less)
@@ -136,7 +137,7 @@ def _ink(card: np.ndarray) -> float:
     move it: stripes too fine to be seen at the table still darken a shape more than its
     outline alone does, a third shape more than two, a solid fill far more."""
     grey = cv2.cvtColor(card, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    paper = max(float(np.percentile(grey, INK_PAPER)), 1.0)
+    paper = max(percentile(grey, INK_PAPER), 1.0)
     return float(np.clip(1.0 - grey / paper, 0.0, 1.0).mean())
 
 
@@ -153,7 +154,7 @@ def _fill(card: np.ndarray) -> float | None:
     against the paper round it (a glare over half the card is paper, not a lighter ink)."""
     light = cv2.cvtColor(card, cv2.COLOR_BGR2LAB)[..., 0].astype(np.float32)
     ink = cv2.GaussianBlur(np.maximum(_paper_round(light) - light, 0.0), (0, 0), 0.7)
-    peak = float(np.percentile(ink, 99.5))
+    peak = percentile(ink, 99.5)
     if peak < 8.0:  # grey levels: no print on the card
         return None
     strong = (ink > FILL_STRONG * peak).astype(np.uint8)

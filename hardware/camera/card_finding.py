@@ -12,6 +12,8 @@ import math
 import cv2
 import numpy as np
 
+from hardware.camera.percentile import percentile
+
 MIN_CARD_PX = 40  # the shortest side of a card find_cards looks for
 ASPECT = (0.4, 0.95)  # short side over long side of what find_cards takes for a card (a
 # card at the far edge of a table seen from its near edge: foreshortened to 0.45)
@@ -102,7 +104,7 @@ def _paper(frame: np.ndarray, window: int) -> np.ndarray:
     out: the brightest pixels are taken for white) and brighter than the table around it (a
     shadow darkens both)."""
     value = _channel_max(frame)
-    top = frame[value >= np.percentile(value, 98)].reshape(-1, 3).astype(np.float32)
+    top = frame[value >= percentile(value, 98)].reshape(-1, 3).astype(np.float32)
     light = np.maximum(top.mean(axis=0), 1.0)
     balanced = np.clip(frame * (light.max() / light), 0, 255).astype(np.uint8)
     hsv = cv2.cvtColor(balanced, cv2.COLOR_BGR2HSV)

@@ -14,13 +14,16 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
 
-from hardware.camera.dice_faces import TrayReading, read_tray
 from hardware.camera.taught_faces import TaughtDie
 from hardware.dice.observations import Roll
+
+if TYPE_CHECKING:
+    from hardware.camera.dice_faces import TrayReading
 
 
 class TrayMotion:
@@ -123,6 +126,10 @@ class DiceSettler:
             self._mean = np.empty_like(image)
         mean = still_mean(self._frames, self._mean)
         self._frames = []
+        # imported at the first roll the camera reads: a server whose dice come from the
+        # serial reader (or the phones) never loads the dice faces (1.4 MB of RSS, issue 71)
+        from hardware.camera.dice_faces import read_tray
+
         reading = read_tray(mean, self.die_px, self.taught)
         self.readings += 1
         self.last_reading = reading

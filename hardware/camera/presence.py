@@ -28,6 +28,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from hardware.camera.percentile import labels_in, percentiles
+
 SMALL_WIDTH = 320
 TOLERANCE = 22.0  # gray levels: noise, JPEG and a little light change stay inside
 CARD_SHARE = 0.5  # of the reference's pixels matching: the card is there
@@ -188,7 +190,7 @@ class Presence:
         count, labels = cv2.connectedComponents(moved.astype(np.uint8), connectivity=8)
         edge = np.zeros(moved.shape, bool)
         edge[0], edge[-1], edge[:, 0], edge[:, -1] = True, True, True, True
-        reaching = np.isin(labels, [v for v in np.unique(labels[edge & moved]) if v])
+        reaching = np.isin(labels, [v for v in labels_in(labels[edge & moved]) if v])
         if not reaching.any():
             return
         ys, xs = np.nonzero(reaching)
@@ -262,7 +264,7 @@ class Presence:
         mask = ((foreign | (spot & changed)) * 1).astype(np.uint8)
         count, labels = cv2.connectedComponents(mask, connectivity=8)
         near = labels[max(0, cy - 1):cy + 2, max(0, cx - 1):cx + 2]
-        here = {int(v) for v in np.unique(near) if v}
+        here = {v for v in labels_in(near) if v}
         if not here:
             return TABLE  # nothing changed around it, yet it is not the card: call it gone
         # the frame's border, outside the card's own footprint (its place may touch it)
@@ -271,7 +273,7 @@ class Presence:
         ys, xs = np.mgrid[0:border.shape[0], 0:border.shape[1]]
         reach = 1.6 * ref.side / self.cell_px + 1
         border &= (xs - cx) ** 2 + (ys - cy) ** 2 > reach * reach
-        edge = set(np.unique(labels[border]).tolist())
+        edge = set(labels_in(labels[border]))
         covering = here & edge
         if not covering:
             change = np.isin(labels, list(here))
@@ -302,7 +304,7 @@ class Presence:
         ring = known & ~change & (far >= UNLIKE_RING[0]) & (far <= UNLIKE_RING[1])
         if ring.sum() < 12:
             return False
-        lo, hi = np.percentile(model[ring], [5, 95])
+        lo, hi = percentiles(model[ring], (5, 95))
         level = float(np.median(now[change]))
         return level > hi + UNLIKE or level < lo - UNLIKE
 

@@ -24,6 +24,8 @@ from collections import deque
 import cv2
 import numpy as np
 
+from hardware.camera.percentile import percentile
+
 SHARP_ENOUGH = 0.2  # edge_sharpness at and above which the table counts as sharp
 BANDS_AT = 0.02  # row-ratio spread above which a frame looks banded (2 %)
 WINDOW = 15  # frames the banding verdict looks back over
@@ -45,7 +47,7 @@ def edge_sharpness(gray: np.ndarray, box: tuple[int, int, int, int] | None = Non
     magnitude = np.hypot(gx, gy)
     kernel = np.ones((7, 7), np.uint8)
     span = cv2.dilate(image, kernel) - cv2.erode(image, kernel)
-    strong = magnitude >= max(4.0, float(np.percentile(magnitude, 98)))
+    strong = magnitude >= max(4.0, percentile(magnitude, 98))
     strong &= span >= 30
     if int(strong.sum()) < 20:
         return 0.0

@@ -266,6 +266,29 @@ def test_a_bare_card_at_rest_is_read_once_with_its_turn_and_nothing_while_still(
     assert [(s.card, s.change) for s in said] == [(card, "removed")]
 
 
+def test_a_look_uses_the_catalog_the_server_holds(taught_dir, catalog, monkeypatch):
+    """The first look's face book is made from the catalog the server already holds
+    (`FaceReader.use_catalogs`, the hardware manager's `Kinds`), not loaded and checked
+    again (0.4 s, issue 71). Planted fault caught (by hand): `taught_cards.book_for`
+    ignoring ``catalog_of``: the catalog is loaded."""
+    from companion.box import catalog as catalog_module
+    from companion.wiring.camera_faces import FaceReader
+
+    loaded, asked = [], []
+    real = catalog_module.load_catalog
+    monkeypatch.setattr(catalog_module, "load_catalog",
+                        lambda *a, **k: loaded.append(a) or real(*a, **k))
+    reader = FaceReader(taught_dir)
+    reader.use_catalogs(lambda game: asked.append(game) or catalog)
+    table = Table()
+    table.still(reader)
+    card = events(catalog)[3]
+    picture = cv2.imread(str(taught_cards.face_path("wwe", taught_dir, card)))
+    said = table.still(reader, [at(0, 60, card, picture)])
+    assert [(s.card, s.change) for s in said] == [(card, "appeared")]
+    assert asked == ["wwe"] and loaded == []
+
+
 @pytest.mark.heavy
 def test_a_sticker_on_the_card_wins_and_an_unknown_card_is_asked_about(taught_dir, catalog,
                                                                        tmp_path):
