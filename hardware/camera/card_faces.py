@@ -841,7 +841,7 @@ def _paper(frame: np.ndarray, window: int) -> np.ndarray:
     out: the brightest pixels are taken for white) and brighter than the table around it (a
     shadow darkens both)."""
     value = _channel_max(frame)
-    top = frame[value >= percentile(value, 98)].reshape(-1, 3).astype(np.float32)
+    top = frame[value >= np.percentile(value, 98)].reshape(-1, 3).astype(np.float32)
     light = np.maximum(top.mean(axis=0), 1.0)
     balanced = np.clip(frame * (light.max() / light), 0, 255).astype(np.uint8)
     hsv = cv2.cvtColor(balanced, cv2.COLOR_BGR2HSV)
