@@ -99,8 +99,9 @@ PI = 5  # a Raspberry Pi 4 core against this machine's
 TICK = os.sysconf("SC_CLK_TCK")
 TARGETS = {"core_share": 0.03, "rss_mb": 120, "rss_slope_mb_per_hour": 2, "lost": 0}
 # the parts by thread name (companion/server/threadnames.py); "server" is the rest (sockets,
-# SQLite, gunicorn): "tick" is the hardware-status thread (issue 65), "views" the view
-# sender (an older commit may build views elsewhere, so compare server + views + tick too)
+# SQLite, gunicorn, and threads that ended: a view sender idle 5 s ends and a new one
+# starts): "tick" is the hardware-status thread (issue 65), "views" the view sender (an
+# older commit may build views elsewhere, so compare server + views + tick too)
 PARTS = (("camera", ("capture", "camera", "texture")), ("dice", ("dice",)),
          ("tick", ("hardware-status",)), ("views", ("views",)))
 
