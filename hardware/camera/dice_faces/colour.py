@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import math
 
 import cv2
 import numpy as np
@@ -16,11 +17,14 @@ _HUES = (("red", 0, 6), ("orange", 8, 18), ("yellow", 20, 35), ("green", 40, 85)
 # orange 9-15, yellow 21-31. Orange began at 10 and yellow at 23, leaving oranges at 9 and
 # yellows under a warm or pink cast (21-22) "unknown"; the gaps, 6-8 and 18-20, lie 4 above
 # the reds seen, 1 below the oranges, 3 above them and 1 below the yellows.
-_CAST_HUES = (("red", 0, 6), ("orange", 8, 20), ("yellow", 20, 35), ("green", 40, 85),
+_CAST_HUES = (("red", 0, 6), ("orange", 8, 20), ("yellow", 20, 40), ("green", 40, 85),
               ("blue", 95, 130), ("purple", 135, 160), ("red", 165, 180))
 # the hues a colour may take with the floor's cast taken out (`CAST`, colour_name): that
 # lifting moves an orange die on magenta felt up to 19 (colour felt 5) and a yellow one down
-# to 20 (independent seed 2012), so there orange reaches 20, and yellow begins there
+# to 20 (independent seed 2012), so there orange reaches 20, and yellow begins there; and
+# lifts a yellow die on red felt under a cold cast to 36-38 (independent seed 3100, white
+# balance 0.7, 1.0, 1.3), so yellow reaches 40 (greens seen at 55-70: the check only
+# confirms the group the body's own hue gave)
 
 
 def _hsv(bgr) -> tuple[int, int, int]:
@@ -36,16 +40,47 @@ def _hsv_of(b: int, g: int, r: int) -> tuple[int, int, int]:
 
 CAST = 0.2  # how much of its light a die takes from the floor's colour, at most as tried
 
+# A white (or ivory) die under any cast (issue 64): chromaticity as log ratios of linear
+# light, (ln R/G, ln B/G) (`_chroma`). A camera's white balance multiplies each channel, so
+# it shifts every colour in the picture alike by the cast's own chromaticity: a white die
+# then shows the cast, and the floor around it shows the cast plus its own tint. The cast is
+# taken as the part of the floor's chromaticity the light may have given it (`_off_cast`):
+# along the floor's, at most `CAST_REACH` long. A body that near it (`WHITE_SPREAD`) and lit
+# (`WHITE_LEVEL`) is white. In these units a white die is 0.05 from neutral and an ivory one
+# 0.29; every player colour is far: yellow 2.8-4 (its blue channel), orange 3.6-3.9, red,
+# green, blue and purple 2.6 and more.
+GAMMA = 2.2  # sRGB levels to linear light, near enough for ratios
+CAST_REACH = 0.8  # the strongest cast tried: white balance 1.3, 1.0, 0.7 is 0.44
+WHITE_SPREAD = 0.9  # a white body's distance from the cast: ivory's own tint 0.29, clipping
+COLOURED = 1.1  # a player's colour at least this far from the cast: between, no colour
+WHITE_LEVEL = 120.0  # the body's brightest channel: under it too shaded to tell white from
+BLACK_LEVEL = 60  # ... grey; under this, a black die's body
+CLIPPED = 248  # a channel this high may be clipped: the body is redder than it looks, and
+CLIPPED_YELLOW = 22  # a yellow seen under this hue an orange as likely (independent seed
+# 3017, white balance 1.3, 1.0, 0.7: an orange at 20; clipped yellows 22-30, oranges 10-17)
+
 
 def colour_name(bgr: np.ndarray, floor: np.ndarray | None = None) -> str:
     """The colour group of a die body: white, black, or a player's colour by hue; "unknown"
     between groups (a guess would give a player's die to another). ``floor``: the colour
-    around the die. A coloured floor casts its colour on a die (light off the felt): the
-    group must hold with that cast taken out (`CAST`), or it is "unknown" (a yellow die
-    on magenta felt seen orange); and a bright body of the floor's hue, far paler than the
-    floor, is a white die in that light."""
+    around the die. White is judged by the body's chromaticity against the cast the floor
+    shows (`_off_cast`); a player's colour must lie well off that cast (`COLOURED`). A
+    coloured floor casts its colour on a die (light off the felt): the group must hold with
+    that cast taken out (`CAST`), or it is "unknown" (a yellow die on magenta felt seen
+    orange); and a bright body of the floor's hue, far paler than the floor, is a white die
+    in that light."""
+    off_cast = _off_cast(bgr, floor)
+    brightest = max(_floats(bgr))
+    if off_cast <= WHITE_SPREAD and brightest >= BLACK_LEVEL:
+        # lit, white; too shaded to tell from a grey, no colour (a black die is darker)
+        return "white" if brightest >= WHITE_LEVEL else "unknown"
+    if off_cast < COLOURED and brightest >= BLACK_LEVEL:
+        return "unknown"  # too pale for a player's colour, too coloured for white
     floor_hsv = None if floor is None else _hsv(floor)
-    name = _colour_group(_hsv(bgr), floor_hsv)
+    hsv = _hsv(bgr)
+    name = _colour_group(hsv, floor_hsv)
+    if name == "yellow" and brightest >= CLIPPED and hsv[0] < CLIPPED_YELLOW:
+        return "unknown"  # red clipped: redder than seen, an orange as likely
     if floor is None or name == "unknown":
         return name
     # three channels: plain floats, a tenth of the CPU of numpy's small arrays; the mean
@@ -62,6 +97,27 @@ def colour_name(bgr: np.ndarray, floor: np.ndarray | None = None) -> str:
     return name if _colour_group(_hsv(lifted), floor_hsv, _CAST_HUES) == name else "unknown"
 
 
+def _chroma(bgr) -> tuple[float, float]:
+    """A colour's chromaticity in linear light: (ln R/G, ln B/G), from sRGB levels."""
+    b, g, r = (max(c, 1.0) for c in _floats(bgr))
+    return GAMMA * math.log(r / g), GAMMA * math.log(b / g)
+
+
+def _off_cast(bgr, floor) -> float:
+    """How far a body's chromaticity lies from the cast the floor around it shows: the
+    nearest of the floor's own chromaticity taken from none to all of it, but no longer
+    than `CAST_REACH` (a strongly coloured floor owes most of its colour to itself, not to
+    the light). No floor: from neutral."""
+    u = _chroma(bgr)
+    f = (0.0, 0.0) if floor is None else _chroma(floor)
+    length = math.hypot(*f)
+    t = 0.0
+    if length > 0:
+        t = min(max((u[0] * f[0] + u[1] * f[1]) / length ** 2, 0.0), 1.0,
+                CAST_REACH / length)
+    return math.hypot(u[0] - t * f[0], u[1] - t * f[1])
+
+
 def _colour_group(hsv: tuple[int, int, int], floor_hsv: tuple[int, int, int] | None,
                   hues=_HUES) -> str:
     """The group of a colour's HSV (`_hsv`) on a floor of ``floor_hsv`` (None: unknown),
@@ -74,7 +130,7 @@ def _colour_group(hsv: tuple[int, int, int], floor_hsv: tuple[int, int, int] | N
             return "white"
     if s < 70 and v > 140:
         return "white"
-    if v < 60:
+    if v < BLACK_LEVEL:
         return "black" if s < 120 else "unknown"
     if s < 90:
         return "unknown"  # greyish: a white die in odd light, or a faded colour
