@@ -105,3 +105,21 @@ def test_white_ivory_and_yellow_dice_of_a_rendered_tray_under_a_cast_are_named(k
             named.append((die.colour, near[0].colour))
     assert len(named) >= 6
     assert all(got == colour_ for colour_, got in named), named
+
+
+def test_purple_dice_are_named_purple_on_every_floor():
+    """Purples read at hue 134-152 and blues at 107-115: purple began at 135, so a purple
+    on wood at 134 was "unknown". Modelled purple and blue bodies on every floor kind, the
+    light from dim to bright, no cast: each named its own colour. Planted fault: the old
+    hues (blue to 130, purple from 135) leave purples unknown."""
+    unnamed = []
+    for kind, floors in FLOORS.items():
+        for floor in floors:
+            for exposure in (0.8, 1.0, 1.3):
+                for name in ("purple", "blue"):
+                    for body in DIE_COLOURS[name]:
+                        got = colour.colour_name(seen(body, (1, 1, 1), exposure),
+                                                 np.float32(seen(floor, (1, 1, 1), exposure)))
+                        if got != name:
+                            unnamed.append((kind, body, floor, exposure, got))
+    assert unnamed == []
