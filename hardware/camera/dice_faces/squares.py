@@ -101,20 +101,12 @@ def _read_blob(image: np.ndarray, points: np.ndarray, grown: int, typical: float
             return None
         return DieReading(None, "unknown", (float(cx), float(cy)), float((rw + rh) / 2), 0.0)
     reading = _read_square(image, ((cx, cy), (rw, rh), angle), taught)
-    if reading is not None and reading.face is None and reading.die is None:
-        # every die seen with its sides (a small die off the camera's axis): the blob is
-        # the dice's size, yet its top is smaller, at one end or corner of it
-        top = _top_beside_a_side(image, (cx, cy), (rw, rh), angle, OBLIQUE_TOP * min(rw, rh))
-        if top is not None:
-            return top
     if reading is not None and reading.face == 1 and reading.die is None and (
             _middle_of_more(image, (cx, cy), np.sqrt(typical) + 2 * ERODE, rw, rh)):
         return replace(reading, face=None, score=0.0)
     return reading
 
 
-OBLIQUE_TOP = 0.8  # of a blob's short side: its top, when the blob read as one is unread
-# (independent seed 0, dice 28-31 px: tops of 28-30 in blobs of 34-37, sides included)
 THIN_SIDE = 0.08  # of the top's side: how far its square lies from the blob's middle, at
 # least, where a side shows beside it (nearer, the blob is the top)
 
