@@ -123,3 +123,13 @@ def test_purple_dice_are_named_purple_on_every_floor():
                         if got != name:
                             unnamed.append((kind, body, floor, exposure, got))
     assert unnamed == []
+
+
+def test_a_pale_red_die_on_red_felt_under_a_cold_cast_is_no_white_die():
+    """A red die on red felt under a cold cast (held-out seed 1004 of the independent
+    renderer, white balance 0.7, 1.0, 1.3) read pale, its green raised: near the cast in
+    all, but off the warm-cold axis that a white body's tint and casts keep to: no colour
+    rather than a wrong one. Planted fault: `colour.WHITE_ACROSS = 0.9` (no narrower across
+    the axis) names it white."""
+    body, felt = np.float64([120, 104, 203]), np.float32([45.5, 28, 107])
+    assert colour.colour_name(body, felt) == "unknown"  # too pale for red, no white

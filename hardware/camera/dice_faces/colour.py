@@ -56,6 +56,10 @@ CAST = 0.2  # how much of its light a die takes from the floor's colour, at most
 GAMMA = 2.2  # sRGB levels to linear light, near enough for ratios
 CAST_REACH = 0.8  # the strongest cast tried: white balance 1.3, 1.0, 0.7 is 0.44
 WHITE_SPREAD = 0.9  # a white body's distance from the cast: ivory's own tint 0.29, clipping
+WARM = (0.6, -0.8)  # the warm-cold axis (light from a flame to the sky; ivory's own tint)
+WHITE_ACROSS = 0.45  # across that axis a white body lies nearer the cast: whites seen at most
+# 0.37 off it; a red die on red felt under a cold cast (held-out seed 1004, white balance
+# 0.7, 1.0, 1.3: pale, its green raised) 0.60 (0.72 in all), named white before this
 COLOURED = 1.1  # a player's colour at least this far from the cast: between, no colour
 WHITE_LEVEL = 120.0  # the body's brightest channel: under it too shaded to tell white from
 BLACK_LEVEL = 60  # ... grey; under this, a black die's body
@@ -73,9 +77,12 @@ def colour_name(bgr: np.ndarray, floor: np.ndarray | None = None) -> str:
     that cast taken out (`CAST`), or it is "unknown" (a yellow die on magenta felt seen
     orange); and a bright body of the floor's hue, far paler than the floor, is a white die
     in that light."""
-    off_cast = _off_cast(bgr, floor)
+    along, across = _off_cast(bgr, floor)
+    off_cast = math.hypot(along, across)
     brightest = max(_floats(bgr))
-    if off_cast <= WHITE_SPREAD and brightest >= BLACK_LEVEL:
+    # (a clipped channel moves a white body off the axis: its ratio to the others is less)
+    reach = WHITE_SPREAD if brightest >= CLIPPED else WHITE_ACROSS
+    if off_cast <= WHITE_SPREAD and across <= reach and brightest >= BLACK_LEVEL:
         # lit, white; too shaded to tell from a grey, no colour (a black die is darker)
         return "white" if brightest >= WHITE_LEVEL else "unknown"
     if off_cast < COLOURED and brightest >= BLACK_LEVEL:
@@ -107,11 +114,11 @@ def _chroma(bgr) -> tuple[float, float]:
     return GAMMA * math.log(r / g), GAMMA * math.log(b / g)
 
 
-def _off_cast(bgr, floor) -> float:
-    """How far a body's chromaticity lies from the cast the floor around it shows: the
+def _off_cast(bgr, floor) -> tuple[float, float]:
+    """How far a body's chromaticity lies from the cast the floor around it shows (the
     nearest of the floor's own chromaticity taken from none to all of it, but no longer
-    than `CAST_REACH` (a strongly coloured floor owes most of its colour to itself, not to
-    the light). No floor: from neutral."""
+    than `CAST_REACH`: a strongly coloured floor owes most of its colour to itself, not to
+    the light; no floor: from neutral), along the warm-cold axis (`WARM`) and across it."""
     u = _chroma(bgr)
     f = (0.0, 0.0) if floor is None else _chroma(floor)
     length = math.hypot(*f)
@@ -119,7 +126,9 @@ def _off_cast(bgr, floor) -> float:
     if length > 0:
         t = min(max((u[0] * f[0] + u[1] * f[1]) / length ** 2, 0.0), 1.0,
                 CAST_REACH / length)
-    return math.hypot(u[0] - t * f[0], u[1] - t * f[1])
+    off = (u[0] - t * f[0], u[1] - t * f[1])
+    return (abs(off[0] * WARM[0] + off[1] * WARM[1]),
+            abs(off[1] * WARM[0] - off[0] * WARM[1]))
 
 
 def _colour_group(hsv: tuple[int, int, int], floor_hsv: tuple[int, int, int] | None,
