@@ -10,7 +10,8 @@ misplaced_wrong: of those, a face not the nearest die's), faces_right_95 (the Wi
 interval of faces_right: 24 throws of 10 dice pin a share to about +-3 points, 120 throws
 to about +-1),
 colour_right (of the dice given a colour group, the share given their own; "unknown" is
-no colour given), colour_named (share of dice given a colour group), rolls_missed,
+no colour given), colour_named (share of dice given a colour group), colour_named_of_read
+(of the dice read with a face, the share given a colour group), rolls_missed,
 rolls_doubled, cpu_ms_per_roll (every frame of the throw: motion checks and the reading;
 median, x5 for the Pi; after a few untimed throws, `warm_up`). Photographs: right, wrong,
 unread, false blobs, CPU per photo.
@@ -85,6 +86,9 @@ def score(reading, truth, tally) -> None:
         if seen is not None and seen.colour != "unknown":
             tally["named"] += 1
             tally["colour_right"] += seen.colour == die.colour
+        if seen is not None and seen.face is not None:  # a die read: named?
+            tally["read"] = tally.get("read", 0) + 1
+            tally["read_named"] = tally.get("read_named", 0) + (seen.colour != "unknown")
         if die.cocked and (seen is None or seen.face is None):
             continue
         tally["counted"] += 1
@@ -166,6 +170,8 @@ def run_family(name: str, throws: int, sides: tuple[float, ...], first: int = 0)
             "misplaced_wrong": tally["misplaced_wrong"],
             "colour_right": round(tally["colour_right"] / named, 4) if named else 1.0,
             "colour_named": round(named / max(1, tally["dice"]), 4),
+            "colour_named_of_read": round(tally.get("read_named", 0) / max(1, tally.get(
+                "read", 0)), 4),
             "rolls_missed": tally["missed"], "rolls_doubled": tally["doubled"],
             "dice": tally["dice"], "flat_dice": counted,
             "cpu_ms_per_roll": round(statistics.median(ms), 1),
@@ -361,7 +367,8 @@ def main() -> None:
               f"{result['faces_wrong']} "
               f"unread {result['unread']:.3f} false blobs {result['false_blobs']} misplaced "
               f"{result['faces_misplaced']} ({result['misplaced_wrong']} wrong) colour right "
-              f"{result['colour_right']:.3f} (named {result['colour_named']:.2f}) cpu/roll "
+              f"{result['colour_right']:.3f} (named {result['colour_named']:.2f}, of read "
+              f"{result['colour_named_of_read']:.3f}) cpu/roll "
               f"{result['cpu_ms_per_roll']:.1f} ms ({result['cpu_ms_spread'][0]:.1f}-"
               f"{result['cpu_ms_spread'][1]:.1f})")
     photos = run_photos(Path(args.photos))

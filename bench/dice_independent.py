@@ -6,7 +6,16 @@ wrong or unread); readings farther than 0.6 side from every die are false blobs;
 scored over the dice read with a colour other than "unknown". One line per floor kind, then
 one JSON object.
 
-    .venv/bin/python bench/dice_independent.py [--trays 60] [--first 0]
+    .venv/bin/python bench/dice_independent.py [--trays 60] [--first 0] [--die-px 28]
+        [--wb 1.3,1.0,0.7]
+
+``--die-px``: every die that size across (px) or at most an eighth more (small dice: the
+renderer draws 28-46). ``--against REV``: git revision REV's reader too, on the same
+renders (before and after in one run). ``--wb``: the camera's white balance (gains on
+linear R, G, B; the renderer draws 0.9-1.1 each): 1.3,1.0,0.7 a strong warm cast,
+0.7,1.0,1.3 a cold one.
+Colour: right of named, and named of the dice read (right or wrong face; "unknown" is
+no colour given).
 
 Seeds 0-59 were looked at while the reader was changed (stop 61); seeds 1000-1059
 (`--first 1000`) are held out: read once, with the landed reader.
@@ -23,15 +32,17 @@ import json
 from collections import defaultdict
 from types import SimpleNamespace
 
-from dice_camera import score, wilson  # scored as the tuned families' bench scores
+from dice_camera import reader_at, score, wilson  # scored as the tuned families' bench
 
+from hardware.camera import dice_settle
+from hardware.camera.dice_faces import read_tray
 from hardware.camera.dice_settle import DiceSettler
 from hardware.synthetic.dice_independent import KINDS, plan, render
 
 # the bench's tally keys (bench/dice_camera.py `score`) -> this bench's figures
 FIGURES = {"dice": "dice", "right": "faces_right", "wrong": "faces_wrong", "unread": "unread",
            "false_blobs": "false_blobs", "colour_right": "colour_right",
-           "named": "colour_named"}
+           "named": "colour_named", "read": "read", "read_named": "read_named"}
 
 
 def score_tray(truth, dice) -> dict[str, int]:
@@ -47,24 +58,47 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--trays", type=int, default=60)
     ap.add_argument("--first", type=int, default=0, help="first seed")
+    ap.add_argument("--die-px", type=float, help="every die this size across, px (or an "
+                    "eighth more)")
+    ap.add_argument("--wb", help="white balance: gains on linear R,G,B (e.g. 1.3,1.0,0.7)")
+    ap.add_argument("--against", metavar="REV",
+                    help="also git revision REV's reader on the same renders, reported first")
     args = ap.parse_args()
-    per_kind: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
-    no_roll = 0
+    readers = {"this": read_tray}
+    if args.against:
+        readers = {args.against: reader_at(args.against), **readers}
+    per_kind = {name: defaultdict(lambda: defaultdict(int)) for name in readers}
+    no_roll = dict.fromkeys(readers, 0)
     for seed in range(args.first, args.first + args.trays):
-        p = plan(seed)
+        p = plan(seed, die_px=args.die_px,
+                 wb=tuple(float(g) for g in args.wb.split(",")) if args.wb else None)
         frames, truth = render(p)
-        settler = DiceSettler()
-        settler.moved()
-        roll = None
-        for frame in frames:
-            roll = settler.feed(frame)
-        no_roll += roll is None
-        reading = settler.last_reading
-        s = score_tray(truth, reading.dice if reading is not None else [])
-        k = per_kind[p.kind]
-        k["trays"] += 1
-        for key, v in s.items():
-            k[key] += v
+        for name, reader in readers.items():
+            dice_settle.read_tray = reader
+            settler = DiceSettler()
+            settler.moved()
+            roll = None
+            for frame in frames:
+                roll = settler.feed(frame)
+            dice_settle.read_tray = read_tray
+            no_roll[name] += roll is None
+            reading = settler.last_reading
+            s = score_tray(truth, reading.dice if reading is not None else [])
+            k = per_kind[name][p.kind]
+            k["trays"] += 1
+            for key, v in s.items():
+                k[key] += v
+    outs = {name: report(name, per_kind[name], no_roll[name]) for name in readers}
+    out = outs.pop("this")
+    out.update({"die_px": args.die_px, "wb": args.wb, "first": args.first})
+    if args.against:
+        out["against"] = {"rev": args.against, **outs[args.against]}
+    print(json.dumps(out))
+
+
+def report(name: str, per_kind: dict, no_roll: int) -> dict:
+    """One reader's lines (per floor kind, then all) and figures."""
+    print(f"reader {name}:")
     total: dict[str, int] = defaultdict(int)
     for kind in KINDS:
         if kind not in per_kind:
@@ -75,18 +109,21 @@ def main() -> None:
         print(f"{kind:6s} trays {k['trays']:3d}  dice {k['dice']:4d}  right {k['faces_right']:4d}"
               f" ({k['faces_right'] / max(k['dice'], 1):6.1%})  wrong {k['faces_wrong']:3d}"
               f"  unread {k['unread']:3d}  false blobs {k['false_blobs']:3d}"
-              f"  colour {k['colour_right']}/{k['colour_named']}")
+              f"  colour {k['colour_right']}/{k['colour_named']}"
+              f" (named {k['read_named']}/{k['read']} read)")
     print(f"all    trays {total['trays']:3d}  dice {total['dice']:4d}"
           f"  right {total['faces_right']:4d} ({total['faces_right'] / max(total['dice'], 1):6.1%})"
           f"  wrong {total['faces_wrong']:3d}  unread {total['unread']:3d}"
           f"  false blobs {total['false_blobs']:3d}"
-          f"  colour {total['colour_right']}/{total['colour_named']}  no roll {no_roll}")
+          f"  colour {total['colour_right']}/{total['colour_named']}"
+          f" (named {total['read_named']}/{total['read']} read)  no roll {no_roll}")
     out = {key: total[key] for key in ("faces_right", "faces_wrong", "unread", "false_blobs",
-                                       "colour_right", "colour_named", "trays", "dice")}
+                                       "colour_right", "colour_named", "read", "read_named",
+                                       "trays", "dice")}
     out["faces_right_95"] = wilson(total["faces_right"], total["dice"])
     out["no_roll"] = no_roll
     out["per_kind"] = {kind: dict(per_kind[kind]) for kind in KINDS if kind in per_kind}
-    print(json.dumps(out))
+    return out
 
 
 if __name__ == "__main__":

@@ -253,11 +253,15 @@ def projected_side(cam: Camera, d: Die) -> float:
 
 
 def plan(seed: int, **overrides) -> Plan:
-    """Draw one tray from the seed. ``overrides`` (kind, floor_rgb, colours, glints, tilt0)
-    let tests pin parts of it; the rest stays as the seed says."""
+    """Draw one tray from the seed. ``overrides`` (kind, floor_rgb, colours, glints, tilt0;
+    die_px: the dice's least size across in px, each at most an eighth more; wb: the
+    camera's white balance, gains on linear R, G, B, drawn 0.9-1.1 each) let tests pin parts
+    of it; the rest stays as the seed says (every draw is made as without them)."""
     rng = np.random.default_rng([seed, 7331])
     kind = overrides.get("kind") or KINDS[seed % len(KINDS)]
     target = rng.uniform(31, 42)
+    if overrides.get("die_px"):
+        target = 1.06 * overrides["die_px"]
     cam = _camera(rng, target)
     if overrides.get("tilt0"):
         cam.rot = np.array([[1.0, 0, 0], [0, -1.0, 0], [0, 0, -1.0]])
@@ -294,6 +298,8 @@ def plan(seed: int, **overrides) -> Plan:
         "chroma": rng.uniform(0.2, 0.6),
         "jpeg": int(rng.integers(60, 93)),
     }
+    if overrides.get("wb"):
+        p.look["wb"] = tuple(overrides["wb"])
     _place_dice(rng, p, overrides)
     if overrides.get("glints", True):
         _glints(p)
@@ -345,7 +351,9 @@ def _place_dice(rng: np.random.Generator, p: Plan, overrides: dict) -> None:
         d = Die(x=float(c[0]), y=float(c[1]), size=size, yaw=rng.uniform(0, math.pi / 2),
                 rotation=int(rng.integers(24)), colour=name, body=body,
                 pip=(22, 22, 24) if name in BLACK_PIPS else (242, 242, 236), glint=None)
-        if not 28 <= projected_side(cam, d) <= 46:
+        low, high = (28, 46) if not overrides.get("die_px") else (
+            overrides["die_px"], 1.125 * overrides["die_px"])
+        if not low <= projected_side(cam, d) <= high:
             continue
         # the whole die (side faces too) inside the image, and on the floor inside any rim
         body_px = cam.project(np.vstack([_top_corners(d),

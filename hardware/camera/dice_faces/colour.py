@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import math
 
 import cv2
 import numpy as np
@@ -10,17 +11,24 @@ import numpy as np
 from .common import _floats
 
 _HUES = (("red", 0, 6), ("orange", 8, 18), ("yellow", 20, 35), ("green", 40, 85),
-         ("blue", 95, 130), ("purple", 135, 160), ("red", 165, 180))  # OpenCV hue, 0-180
+         ("blue", 95, 122), ("purple", 126, 160), ("red", 165, 180))  # OpenCV hue, 0-180
 # red, orange and yellow (issue 64), as read on the tuned families' 12 throws and the
 # independent renderer's orange, yellow and white dice (seeds 2000-2047): red at 179-2,
 # orange 9-15, yellow 21-31. Orange began at 10 and yellow at 23, leaving oranges at 9 and
 # yellows under a warm or pink cast (21-22) "unknown"; the gaps, 6-8 and 18-20, lie 4 above
-# the reds seen, 1 below the oranges, 3 above them and 1 below the yellows.
-_CAST_HUES = (("red", 0, 6), ("orange", 8, 20), ("yellow", 20, 35), ("green", 40, 85),
-              ("blue", 95, 130), ("purple", 135, 160), ("red", 165, 180))
+# the reds seen, 1 below the oranges, 3 above them and 1 below the yellows. Blue and purple
+# (third session): blues read at 107-115, purples at 134-152 (tuned families' throws 0-5,
+# independent seeds 0-59 on wood and 3000-3119 under casts; cast taken out, 105-114 and
+# 131-148), so purples on wood at 134 fell in the gap 130-135 ("unknown": 4 of the dev wood
+# trays' purples read); the gap is now 122-126, in the middle.
+_CAST_HUES = (("red", 0, 6), ("orange", 8, 20), ("yellow", 20, 40), ("green", 40, 85),
+              ("blue", 95, 122), ("purple", 124, 160), ("red", 165, 180))
 # the hues a colour may take with the floor's cast taken out (`CAST`, colour_name): that
 # lifting moves an orange die on magenta felt up to 19 (colour felt 5) and a yellow one down
-# to 20 (independent seed 2012), so there orange reaches 20, and yellow begins there
+# to 20 (independent seed 2012), so there orange reaches 20, and yellow begins there; and
+# lifts a yellow die on red felt under a cold cast to 36-38 (independent seed 3100, white
+# balance 0.7, 1.0, 1.3), so yellow reaches 40 (greens seen at 55-70: the check only
+# confirms the group the body's own hue gave)
 
 
 def _hsv(bgr) -> tuple[int, int, int]:
@@ -36,16 +44,54 @@ def _hsv_of(b: int, g: int, r: int) -> tuple[int, int, int]:
 
 CAST = 0.2  # how much of its light a die takes from the floor's colour, at most as tried
 
+# A white (or ivory) die under any cast (issue 64): chromaticity as log ratios of linear
+# light, (ln R/G, ln B/G) (`_chroma`). A camera's white balance multiplies each channel, so
+# it shifts every colour in the picture alike by the cast's own chromaticity: a white die
+# then shows the cast, and the floor around it shows the cast plus its own tint. The cast is
+# taken as the part of the floor's chromaticity the light may have given it (`_off_cast`):
+# along the floor's, at most `CAST_REACH` long. A body that near it (`WHITE_SPREAD`) and lit
+# (`WHITE_LEVEL`) is white. In these units a white die is 0.05 from neutral and an ivory one
+# 0.29; every player colour is far: yellow 2.8-4 (its blue channel), orange 3.6-3.9, red,
+# green, blue and purple 2.6 and more.
+GAMMA = 2.2  # sRGB levels to linear light, near enough for ratios
+CAST_REACH = 0.8  # the strongest cast tried: white balance 1.3, 1.0, 0.7 is 0.44
+WHITE_SPREAD = 0.9  # a white body's distance from the cast: ivory's own tint 0.29, clipping
+WARM = (0.6, -0.8)  # the warm-cold axis (light from a flame to the sky; ivory's own tint)
+WHITE_ACROSS = 0.45  # across that axis a white body lies nearer the cast: whites seen at most
+# 0.37 off it; a red die on red felt under a cold cast (held-out seed 1004, white balance
+# 0.7, 1.0, 1.3: pale, its green raised) 0.60 (0.72 in all), named white before this
+COLOURED = 1.1  # a player's colour at least this far from the cast: between, no colour
+WHITE_LEVEL = 120.0  # the body's brightest channel: under it too shaded to tell white from
+BLACK_LEVEL = 60  # ... grey; under this, a black die's body
+CLIPPED = 248  # a channel this high may be clipped: the body is redder than it looks, and
+CLIPPED_YELLOW = 22  # a yellow seen under this hue an orange as likely (independent seed
+# 3017, white balance 1.3, 1.0, 0.7: an orange at 20; clipped yellows 22-30, oranges 10-17)
+
 
 def colour_name(bgr: np.ndarray, floor: np.ndarray | None = None) -> str:
     """The colour group of a die body: white, black, or a player's colour by hue; "unknown"
     between groups (a guess would give a player's die to another). ``floor``: the colour
-    around the die. A coloured floor casts its colour on a die (light off the felt): the
-    group must hold with that cast taken out (`CAST`), or it is "unknown" (a yellow die
-    on magenta felt seen orange); and a bright body of the floor's hue, far paler than the
-    floor, is a white die in that light."""
+    around the die. White is judged by the body's chromaticity against the cast the floor
+    shows (`_off_cast`); a player's colour must lie well off that cast (`COLOURED`). A
+    coloured floor casts its colour on a die (light off the felt): the group must hold with
+    that cast taken out (`CAST`), or it is "unknown" (a yellow die on magenta felt seen
+    orange); and a bright body of the floor's hue, far paler than the floor, is a white die
+    in that light."""
+    along, across = _off_cast(bgr, floor)
+    off_cast = math.hypot(along, across)
+    brightest = max(_floats(bgr))
+    # (a clipped channel moves a white body off the axis: its ratio to the others is less)
+    reach = WHITE_SPREAD if brightest >= CLIPPED else WHITE_ACROSS
+    if off_cast <= WHITE_SPREAD and across <= reach and brightest >= BLACK_LEVEL:
+        # lit, white; too shaded to tell from a grey, no colour (a black die is darker)
+        return "white" if brightest >= WHITE_LEVEL else "unknown"
+    if off_cast < COLOURED and brightest >= BLACK_LEVEL:
+        return "unknown"  # too pale for a player's colour, too coloured for white
     floor_hsv = None if floor is None else _hsv(floor)
-    name = _colour_group(_hsv(bgr), floor_hsv)
+    hsv = _hsv(bgr)
+    name = _colour_group(hsv, floor_hsv)
+    if name == "yellow" and brightest >= CLIPPED and hsv[0] < CLIPPED_YELLOW:
+        return "unknown"  # red clipped: redder than seen, an orange as likely
     if floor is None or name == "unknown":
         return name
     # three channels: plain floats, a tenth of the CPU of numpy's small arrays; the mean
@@ -62,6 +108,29 @@ def colour_name(bgr: np.ndarray, floor: np.ndarray | None = None) -> str:
     return name if _colour_group(_hsv(lifted), floor_hsv, _CAST_HUES) == name else "unknown"
 
 
+def _chroma(bgr) -> tuple[float, float]:
+    """A colour's chromaticity in linear light: (ln R/G, ln B/G), from sRGB levels."""
+    b, g, r = (max(c, 1.0) for c in _floats(bgr))
+    return GAMMA * math.log(r / g), GAMMA * math.log(b / g)
+
+
+def _off_cast(bgr, floor) -> tuple[float, float]:
+    """How far a body's chromaticity lies from the cast the floor around it shows (the
+    nearest of the floor's own chromaticity taken from none to all of it, but no longer
+    than `CAST_REACH`: a strongly coloured floor owes most of its colour to itself, not to
+    the light; no floor: from neutral), along the warm-cold axis (`WARM`) and across it."""
+    u = _chroma(bgr)
+    f = (0.0, 0.0) if floor is None else _chroma(floor)
+    length = math.hypot(*f)
+    t = 0.0
+    if length > 0:
+        t = min(max((u[0] * f[0] + u[1] * f[1]) / length ** 2, 0.0), 1.0,
+                CAST_REACH / length)
+    off = (u[0] - t * f[0], u[1] - t * f[1])
+    return (abs(off[0] * WARM[0] + off[1] * WARM[1]),
+            abs(off[1] * WARM[0] - off[0] * WARM[1]))
+
+
 def _colour_group(hsv: tuple[int, int, int], floor_hsv: tuple[int, int, int] | None,
                   hues=_HUES) -> str:
     """The group of a colour's HSV (`_hsv`) on a floor of ``floor_hsv`` (None: unknown),
@@ -74,7 +143,7 @@ def _colour_group(hsv: tuple[int, int, int], floor_hsv: tuple[int, int, int] | N
             return "white"
     if s < 70 and v > 140:
         return "white"
-    if v < 60:
+    if v < BLACK_LEVEL:
         return "black" if s < 120 else "unknown"
     if s < 90:
         return "unknown"  # greyish: a white die in odd light, or a faded colour
