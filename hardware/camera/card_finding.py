@@ -17,6 +17,8 @@ from hardware.camera.percentile import percentile
 MIN_CARD_PX = 40  # the shortest side of a card find_cards looks for
 ASPECT = (0.4, 0.95)  # short side over long side of what find_cards takes for a card (a
 # card at the far edge of a table seen from its near edge: foreshortened to 0.45)
+FILL_RECT = 0.7  # of its smallest rectangle: what a card's outline fills at least (a
+# trapezoid of a card far off, 0.8 or more; a printed diamond on a card, 0.5)
 SPLIT_COVER = 0.8  # an outline this much covered by two or more card outlines inside it:
 # cards touching, taken together for one (a dark seam between them), not a card
 WORK_PX = 1080  # px: the shorter side find_cards works at (a bigger frame is brought down)
@@ -94,8 +96,14 @@ def _card_quad(contour: np.ndarray, min_px: float, max_px: float) -> np.ndarray 
     else:
         return None
     quad = clockwise(approx)
-    if not cv2.isContourConvex(quad) or cv2.contourArea(quad) < 0.9 * area:
+    if not cv2.isContourConvex(quad):
         return None
+    # its area judged at the corners where its sides meet (fitted to the contour: the hull
+    # keeps a straight side's two ends only), not at the vertices on the rounding: a card
+    # whose corners are rounded wide (a tenth of its width) loses a tenth of its area there
+    met = max(cv2.contourArea(quad), cv2.contourArea(_refined(contour, quad)))
+    if met < 0.9 * area or met < FILL_RECT * rw * rh:
+        return None  # not the hull's four sides; or a diamond (half its rectangle)
     return _refined(hull, quad)
 
 

@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from hardware.camera import card_faces
+from hardware.camera import card_faces, card_finding
 from hardware.camera.card_faces import FaceBook, identify
 from hardware.camera.card_finding import find_cards
 from hardware.synthetic import real_photos
@@ -94,7 +94,7 @@ def test_cards_at_the_far_edge_of_an_oblique_photo_are_found(photos):
 
 
 def test_planted_fault_a_narrower_card_shape_misses_the_far_cards(photos, monkeypatch):
-    monkeypatch.setattr(card_faces, "ASPECT", (0.5, 0.95))
+    monkeypatch.setattr(card_finding, "ASPECT", (0.5, 0.95))
     assert _found(photos["setgame4.jpg"])[0] < len(photos["setgame4.jpg"].cards)
 
 
@@ -104,7 +104,7 @@ def test_touching_cards_on_carpet_are_found_apart(photos):
 
 
 def test_planted_fault_without_the_split_touching_cards_are_one(photos, monkeypatch):
-    monkeypatch.setattr(card_faces, "SPLIT_COVER", math.inf)
+    monkeypatch.setattr(card_finding, "SPLIT_COVER", math.inf)
     assert _found(photos["setgame7.jpg"])[2] > 0
 
 
@@ -113,5 +113,5 @@ def test_a_dark_gap_between_cards_is_not_a_card(photos):
 
 
 def test_planted_fault_without_the_gap_test_a_gap_is_taken_for_a_card(photos, monkeypatch):
-    monkeypatch.setattr(card_faces, "GAP_DARKER", math.inf)
+    monkeypatch.setattr(card_finding, "GAP_DARKER", math.inf)
     assert _found(photos["setgame8.jpg"])[1] > 0
