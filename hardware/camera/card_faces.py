@@ -93,6 +93,9 @@ class FaceSighting:
     corners: tuple[tuple[float, float], ...]
     score: float
     turn_known: bool = True
+    # > 0: the width whose ``too_alike`` judgement was not made yet (``identify`` asked
+    # not to make it): the card is not named, it is not known yet whether it can be
+    unjudged_px: float = 0.0
 
     def to_json(self) -> dict:
         return {"id": self.id, "turn": self.turn, "turn_known": self.turn_known,
@@ -556,6 +559,14 @@ class FaceBook:
         never named, however they score, since the camera cannot tell them apart there."""
         return self._checked(card_px)[1]
 
+    def judged_at(self, card_px: float) -> bool:
+        """Whether ``too_alike`` at about this width was judged already (no waiting: the
+        judgement costs seconds, minutes on a Pi; the companion makes it on a thread of
+        its own)."""
+        step = max(1, int(round(card_px / ALIKE_STEP)))
+        with self._lock:
+            return step in self._alike
+
     def turn_alike_at(self, card_px: float) -> frozenset[str]:
         """``turn_alike`` at about this width (kept per 20 px step): their turn is never
         given, only whether they lie upright or sideways."""
@@ -693,8 +704,11 @@ def _turn(corners: np.ndarray) -> int:
     return int(round(angle / 90)) % 4 * 90
 
 
-def identify(frame: np.ndarray, corners, book: FaceBook) -> FaceSighting:
-    """Name the card whose four corners (any order, any start) are given in ``frame``."""
+def identify(frame: np.ndarray, corners, book: FaceBook, judged_only: bool = False
+             ) -> FaceSighting:
+    """Name the card whose four corners (any order, any start) are given in ``frame``.
+    ``judged_only``: a card whose width's ``too_alike`` judgement is not made yet is not
+    named (``unjudged_px`` says the width), rather than judged here first."""
     quad = clockwise(corners)
     sides = [float(np.linalg.norm(quad[(i + 1) % 4] - quad[i])) for i in range(4)]
     short = 0 if sides[0] + sides[2] <= sides[1] + sides[3] else 1  # edge i→i+1 a short one
@@ -707,6 +721,10 @@ def identify(frame: np.ndarray, corners, book: FaceBook) -> FaceSighting:
     if width > 1.5 * size[0]:  # a big photo: only the card, brought down to what is read
         frame, quad = _brought_down(frame, quad, size[0] / width)
         width = float(size[0])
+    if judged_only and not book.judged_at(width):
+        own = in_frame if _turn(in_frame) < 180 else np.roll(in_frame, 2, axis=0)
+        return FaceSighting(None, _turn(own), tuple((float(x), float(y)) for x, y in own),
+                            0.0, False, width)
     target = np.float32([[0, 0], [size[0], 0], [size[0], size[1]], [0, size[1]]])
     best = None
     for start in starts[:len(starts) // 2]:  # each straightening also scores its half turn
