@@ -60,7 +60,9 @@ BLURS = (0.0, 0.5, 1.0)  # px (of the fine pattern): blurs of the taught faces t
 WEIGHT_FLOOR = 0.02  # of the largest: where two faces differ less, the comparison skips
 TWIN = 0.45  # taught faces scoring this alike each other (coarse): never told apart by margin
 INK_APART = 0.15  # two faces whose ink differs by this share of the larger have an ink vote
-INK_LEAN = 0.25  # ... and a card whose ink leans this far to the loser is not named
+INK_LEAN = 0.25  # ... and a card whose ink leans this far to the loser is not named,
+INK_SURE = 0.4  # ... unless it leans this far to the winner in the fine comparison (0.5:
+# the face itself), whatever the margins asked: a digit or a pip read clearly
 INK_PAPER = 75  # percentile of a card's grey taken for its paper
 FILL_APART = 0.1  # two faces whose fill (``_fill``) differs by this have a fill vote,
 FILL_OPEN = 0.6  # ... if one of them has open shapes (outlined, striped: a fill below this;
@@ -464,7 +466,8 @@ class FaceBook:
         known; best score) from a straightened card's ``scored``. ``strict`` scales every
         margin (``too_alike`` asks for more than the table does). A face with twins
         (``TWIN``) must beat each of them in the fine comparison, whatever the margin, and
-        no winner may have the card's ink against it (``_ink_against``). The card's
+        a winner with the card's ink against it (``_ink_against``) must lean ``INK_SURE``
+        its way in that comparison (a weak winner is refused). The card's
         ``fill`` decides between two faces whose fills differ (``_fill_lean``): leaning
         ``FILL_VETO`` to b, a never beats b; ``FILL_SURE`` to a, b is ruled out, whatever
         the fine comparison says (an outlined shape and its striped twin differ in a
@@ -499,16 +502,21 @@ class FaceBook:
 
         def beats(a: int, b: int) -> bool:
             lean = self._fill_lean(fill, a, b, fills)
-            if self._ink_against(ink, a, b) or lean < -FILL_VETO * strict:
+            if lean < -FILL_VETO * strict:
                 return False
             if lean >= FILL_SURE:
                 return True
             k = int(turn_of[a])
             if (k, b, a) in leanings:
                 t, error, area = leanings[(k, b, a)]
-                return _clear(-t, error, strict, -area)
-            t, error, area = leanings[(k, a, b)] = self._leaning(samples[k], taught[a],
-                                                                 taught[b])
+                t, area = -t, -area
+            else:
+                t, error, area = leanings[(k, a, b)] = self._leaning(samples[k], taught[a],
+                                                                     taught[b])
+            # the ink against a refuses a weak winner only: a card whose pips or digit the
+            # fine comparison reads clearly (the 4 against the 5 of diamonds) is named
+            if t < INK_SURE and self._ink_against(ink, a, b):
+                return False
             return _clear(t, error, strict, area)
 
         for a in contenders:
