@@ -39,6 +39,7 @@ def run(cards: int, still: int, seed: int) -> dict:
     from companion.game import games
     from companion.wiring.camera_faces import FaceReader
     from companion.wiring.demo_faces import BareCard, drawn_face
+    from companion.wiring.face_judge import FaceJudge
     from engine.wwe.bindings import ZONES
     from hardware.camera.recognizer import Recognizer
     from hardware.camera.zones import ZoneMap, rects
@@ -55,7 +56,7 @@ def run(cards: int, still: int, seed: int) -> dict:
     camera = Camera.create(seed)
     marker = Placement(BOARD_MARKER, *MARKER_AT, 0.0, marker=True)
     recognizer = Recognizer(zones=ZoneMap(rects((z.id, z.rect) for z in ZONES)))
-    reader = FaceReader(data)
+    reader = FaceReader(data, FaceJudge(data, inline=True))
     out = {"right": 0, "wrong": 0, "unread": 0, "turn_right": 0}
     frames_to_id, look_ms, still_ms, base_ms = [], [], [], []
 

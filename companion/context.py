@@ -106,6 +106,7 @@ class HardwarePort(Protocol):
 
     camera: CameraPort | None
     dice: DicePort | None
+    judge: Any  # the taught card faces' too-alike judgement (wiring/face_judge.py)
 
     def status(self) -> dict: ...
 

@@ -625,14 +625,18 @@ def faces_data(game_id: str):
     """The cards the game lets the camera know by face, each with its picture if taught,
     the pairs of taught cards too alike to tell apart at the table's resolution (the
     camera's crop of a card: `CameraWiring.card_px`), and the taught cards whose turn the
-    camera cannot tell there."""
+    camera cannot tell there. That judgement (seconds, minutes on a Pi) is made on the
+    app's `FaceJudge` thread: the page is answered at once, ``checking`` while it runs
+    (the page asks again)."""
     from companion.box import taught_cards
 
     live = common.host_only(game_id)
-    camera = context.current().hardware.camera
+    hardware = context.current().hardware
+    camera = hardware.camera
     width = camera.card_px() if camera is not None else taught_cards.TABLE_CARD_PX
     try:
-        game, faces = _taught_status(live, lambda *a: taught_cards.status(*a, width))
+        game, faces = _taught_status(live, lambda *a: taught_cards.status(
+            *a, width, verdict=hardware.judge.verdict))
     except CatalogError as exc:
         return refused(live.kind.name, exc)
     lang = i18n.page_lang()

@@ -249,18 +249,24 @@ def card_px(source) -> int:
     return min(max(TABLE_CARD_PX, round(TABLE_CARD_PX * scale)), READ_CARD_PX)
 
 
-def status(game: str, data_dir: str | Path, info, catalog, width: int = TABLE_CARD_PX
-           ) -> dict:
+def status(game: str, data_dir: str | Path, info, catalog, width: int = TABLE_CARD_PX,
+           verdict=None) -> dict:
     """The teaching step's state: per face card ``{"id", "part", "names", "taught"}``, the
     number taught, the pairs too alike and the cards whose turn cannot be told, judged at
-    ``width`` px (`card_px`)."""
+    ``width`` px (`card_px`). ``verdict(game, width)``: that judgement as the app's
+    `FaceJudge` gives it, None while it is under way (``checking`` true, no pairs yet);
+    None: judged here and now (seconds)."""
     taught = pictures(game, data_dir, info, catalog)
     cards = [{"id": c.id, "part": c.part, "names": c.names, "taught": c.id in taught}
              for c in face_cards(info, catalog)]
-    book = face_book(taught)
+    if verdict is None:
+        book = face_book(taught)
+        judged = {"alike": [list(p) for p in too_alike(book, width)],
+                  "turn_alike": turn_alike(book, width)}
+    else:
+        judged = verdict(game, width)
     return {"cards": cards, "taught": len(taught), "card_px": width,
-            "alike": [list(p) for p in too_alike(book, width)],
-            "turn_alike": turn_alike(book, width)}
+            "checking": judged is None, "alike": [], "turn_alike": [], **(judged or {})}
 
 
 def book_for(game: str, data_dir: str | Path, catalog_of=None):

@@ -284,12 +284,13 @@ class CameraWiring:
     def stop(self) -> None:
         self.camera.stop()
 
-    def attach_faces(self, data_dir) -> None:
-        """Know the current game's bare cards by their taught faces (camera_faces.py);
-        `start` does it before the camera's thread runs."""
+    def attach_faces(self, data_dir, judge=None) -> None:
+        """Know the current game's bare cards by their taught faces (camera_faces.py;
+        ``judge`` the app's `FaceJudge`, shared with the deck page); `start` does it before
+        the camera's thread runs."""
         from companion.wiring.camera_faces import FaceReader
 
-        self.faces = FaceReader(data_dir)
+        self.faces = FaceReader(data_dir, judge)
 
     def _demo_scene(self):
         """The demo camera's scene (`companion.wiring.demo_scene.SceneSource`), or None for
@@ -660,9 +661,10 @@ def source_spec(settings: Settings) -> str | None:
     return spec or None
 
 
-def start(settings: Settings, service: GameService, changed) -> CameraWiring | None:
+def start(settings: Settings, service: GameService, changed, judge=None
+          ) -> CameraWiring | None:
     """The hardware manager's hook: run the configured camera, or None when none is
-    configured (its status is then `ABSENT`).
+    configured (its status is then `ABSENT`); ``judge`` the app's `FaceJudge`.
 
     "synthetic" plays the synthetic table (for `make run` without a camera).
     """
@@ -694,7 +696,7 @@ def start(settings: Settings, service: GameService, changed) -> CameraWiring | N
     wiring.own_zones = bool(camera.zones)
     wiring.acting = not str(spec).startswith("synthetic")
     wiring.use_zones(info)
-    wiring.attach_faces(settings.data_dir)  # before its thread starts: never replaced
+    wiring.attach_faces(settings.data_dir, judge)  # before its thread starts: never replaced
     from companion.wiring.focus_watch import FocusWatch
 
     wiring.focus_watch = FocusWatch(list(recognizer.marker_positions.values()))

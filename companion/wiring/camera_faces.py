@@ -146,17 +146,22 @@ def _card_sized(quad: np.ndarray, mm_per_px: float) -> bool:
 class FaceReader:
     """Looks at the faces of cards at rest (see the module's docstring)."""
 
-    def __init__(self, data_dir) -> None:
+    def __init__(self, data_dir, judge=None) -> None:
+        from companion.wiring.face_judge import FaceJudge
+
         self.data_dir = data_dir
         self._lock = locks.lock("camera faces")
-        self._books: dict[str, tuple] = {}  # game -> (FaceBook | None, id -> FaceCard)
+        # the face books and their too-alike judgement, made on the judge's own thread:
+        # a card of a book not yet judged at its width is not named, and looked at again
+        # when the judgement ends (`judged`)
+        self.judge = judge if judge is not None else FaceJudge(data_dir)
+        self.judge.listen(self.judged)
         self._lying: dict[str, tuple[str, int]] = {}  # zone -> (card id, rotation)
         self._unknown: dict[str, Unknown] = {}  # zone -> the card asked about
         self._game: str | None = None
         # () -> the dice tray in board mm, or None: what lies there is a die, not a card
         # (and the card being taught on the deck page); set by `use_tray`
         self._tray = lambda: None
-        self._catalog_of = None  # game -> its catalog as the server holds it (`use_catalogs`)
         self._armed = False  # the camera thread's own (like ``_calm``, ``_looked``, ``_waiting``)
         self._relook = False  # told by an HTTP thread (under ``_lock``)
         self._calm = 0
@@ -272,15 +277,7 @@ class FaceReader:
         return crop.shape[1] / (box[2] - box[0]) >= SHARP_ENOUGH * source.sharp_scale()
 
     def _book(self, game: str) -> tuple:
-        with self._lock:
-            kept = self._books.get(game)
-        if kept is None:
-            from companion.box.taught_cards import book_for
-
-            kept = book_for(game, self.data_dir, self._catalog_of)
-            with self._lock:
-                self._books[game] = kept
-        return kept
+        return self.judge.book(game)
 
     def _recognise(self, game: str, image, result, calibration, zones, source=None
                    ) -> list[FaceSeen]:
@@ -306,6 +303,7 @@ class FaceReader:
         better = source.sharp_scale() if source is not None else 1.0
         widest = READ_CARD_PX  # one width for every sharp crop (too_alike judged once)
         wait = None  # the box of a card to look at again once the crop is sharper
+        unjudged: list[str] = []  # zones of cards not named: their book not judged yet
         size = (image.shape[1], image.shape[0])
         for corners in outlines:
             quad = np.asarray(corners, np.float32).reshape(4, 2)
@@ -322,7 +320,14 @@ class FaceReader:
                 picture, inside, scale, box = _sharp(image, quad, source, widest)
             else:  # the frame first: asking the sharper stream restarts the Pi's camera
                 picture, inside, scale, box = image, quad, 1.0, _crop_box(quad, size)
-            seen = identify(picture, inside, book) if book is not None else None
+            seen = identify(picture, inside, book, judged_only=True) \
+                if book is not None else None
+            if seen is not None and seen.unjudged_px:  # asked of the judge
+                if self.judge.judged(book, seen.unjudged_px):  # judged at once (inline)
+                    seen = identify(picture, inside, book, judged_only=True)
+                else:  # looked at again when it ends: neither named nor asked about till then
+                    unjudged.append(zone)
+                    continue
             if seen is None or seen.id is None or seen.id not in cards:
                 if better >= SHARPER and scale < SHARP_ENOUGH * better and not self._second:
                     wait = box  # not sharp yet: not asked before a sharper look
@@ -339,6 +344,11 @@ class FaceReader:
             self._armed, self._calm, self._second = True, 0, True
             return []
         self._bare, self._asked = bare, asked
+        with self._lock:  # where a card lies not judged yet, what lay there is kept as it
+            # was (told neither removed nor new) till the judgement's end looks again
+            for zone in unjudged:
+                if game == self._game and zone in self._lying:
+                    now[zone] = self._lying[zone]
         if not outlines:  # nothing card-like at all: the table as it is when empty
             self._empty = image
         out = []
@@ -362,15 +372,15 @@ class FaceReader:
     def catalog_changed(self, game: str) -> None:
         """A face taught or forgotten on the deck page: the book is made again, and the
         table looked at again at its next still frames."""
+        self.judge.changed(game)
         with self._lock:
-            self._books.pop(game, None)
             self._relook = True
 
-    def use_catalogs(self, catalog_of) -> None:
-        """``catalog_of(game) -> dict``: the game's catalog as the server already holds it
-        (`companion.box.catalog.Kinds`), so the first look does not load and check it
-        again (0.4 s of CPU here, paid again after each face taught; issue 71)."""
-        self._catalog_of = catalog_of
+    def judged(self) -> None:
+        """A too-alike judgement ended (the judge's thread): the table is looked at again
+        at its next still frames, the cards it could not name yet named now."""
+        with self._lock:
+            self._relook = True
 
     def unknown(self) -> list[str]:
         """The zones where a card lies that the camera does not know (asked on the TV)."""

@@ -33,6 +33,7 @@ from companion.server import locks, threadnames
 from companion.server.settings import Settings
 from companion.wiring import camera as camera_wiring
 from companion.wiring import dice as dice_wiring
+from companion.wiring.face_judge import FaceJudge
 
 log = logging.getLogger(__name__)
 TICK_S = 1.0  # the status is pushed at least this often while the hardware runs
@@ -75,6 +76,12 @@ class HardwareManager:
         self._lock = locks.lock("hardware manager")
         self._stop = threading.Event()
         self._ticker: threading.Thread | None = None
+        # which taught card faces are too alike, judged on its own thread (face_judge.py):
+        # shared by the camera's face reader and the deck page, camera or not
+        self.judge = FaceJudge(settings.data_dir, catalog_of=None if kinds is None else
+                               lambda game: kinds.get(game).catalog)
+        if kinds is not None:
+            kinds.subscribe(self.judge.changed)
         self._put()
 
     def start(self) -> None:
@@ -83,12 +90,12 @@ class HardwareManager:
                 return
             self.started = True
         try:
-            self.camera = camera_wiring.start(self.settings, self.service, self.changed)
+            self.camera = camera_wiring.start(self.settings, self.service, self.changed,
+                                              self.judge)
             if self.camera is None:
                 self._errors["camera"] = camera_wiring.ABSENT
             elif self.kinds is not None:  # the cards known by face follow the deck page
                 self.kinds.subscribe(self.camera.faces.catalog_changed)
-                self.camera.faces.use_catalogs(lambda game: self.kinds.get(game).catalog)
         except Exception as exc:
             log.exception("camera did not start")
             self._errors["camera"] = {"state": "error", "detail": str(exc)}

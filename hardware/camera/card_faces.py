@@ -61,7 +61,9 @@ BLURS = (0.0, 0.5, 1.0)  # px (of the fine pattern): blurs of the taught faces t
 WEIGHT_FLOOR = 0.02  # of the largest: where two faces differ less, the comparison skips
 TWIN = 0.45  # taught faces scoring this alike each other (coarse): never told apart by margin
 INK_APART = 0.15  # two faces whose ink differs by this share of the larger have an ink vote
-INK_LEAN = 0.25  # ... and a card whose ink leans this far to the loser is not named
+INK_LEAN = 0.25  # ... and a card whose ink leans this far to the loser is not named,
+INK_SURE = 0.4  # ... unless it leans this far to the winner in the fine comparison (0.5:
+# the face itself), whatever the margins asked: a digit or a pip read clearly
 INK_PAPER = 75  # percentile of a card's grey taken for its paper
 FILL_APART = 0.1  # two faces whose fill (``_fill``) differs by this have a fill vote,
 FILL_OPEN = 0.6  # ... if one of them has open shapes (outlined, striped: a fill below this;
@@ -94,6 +96,9 @@ class FaceSighting:
     corners: tuple[tuple[float, float], ...]
     score: float
     turn_known: bool = True
+    # > 0: the width whose ``too_alike`` judgement was not made yet (``identify`` asked
+    # not to make it): the card is not named, it is not known yet whether it can be
+    unjudged_px: float = 0.0
 
     def to_json(self) -> dict:
         return {"id": self.id, "turn": self.turn, "turn_known": self.turn_known,
@@ -462,7 +467,8 @@ class FaceBook:
         known; best score) from a straightened card's ``scored``. ``strict`` scales every
         margin (``too_alike`` asks for more than the table does). A face with twins
         (``TWIN``) must beat each of them in the fine comparison, whatever the margin, and
-        no winner may have the card's ink against it (``_ink_against``). The card's
+        a winner with the card's ink against it (``_ink_against``) must lean ``INK_SURE``
+        its way in that comparison (a weak winner is refused). The card's
         ``fill`` decides between two faces whose fills differ (``_fill_lean``): leaning
         ``FILL_VETO`` to b, a never beats b; ``FILL_SURE`` to a, b is ruled out, whatever
         the fine comparison says (an outlined shape and its striped twin differ in a
@@ -497,16 +503,21 @@ class FaceBook:
 
         def beats(a: int, b: int) -> bool:
             lean = self._fill_lean(fill, a, b, fills)
-            if self._ink_against(ink, a, b) or lean < -FILL_VETO * strict:
+            if lean < -FILL_VETO * strict:
                 return False
             if lean >= FILL_SURE:
                 return True
             k = int(turn_of[a])
             if (k, b, a) in leanings:
                 t, error, area = leanings[(k, b, a)]
-                return _clear(-t, error, strict, -area)
-            t, error, area = leanings[(k, a, b)] = self._leaning(samples[k], taught[a],
-                                                                 taught[b])
+                t, area = -t, -area
+            else:
+                t, error, area = leanings[(k, a, b)] = self._leaning(samples[k], taught[a],
+                                                                     taught[b])
+            # the ink against a refuses a weak winner only: a card whose pips or digit the
+            # fine comparison reads clearly (the 4 against the 5 of diamonds) is named
+            if t < INK_SURE and self._ink_against(ink, a, b):
+                return False
             return _clear(t, error, strict, area)
 
         for a in contenders:
@@ -556,6 +567,14 @@ class FaceBook:
         """The faces of every pair ``too_alike`` at about this width (kept per 20 px step):
         never named, however they score, since the camera cannot tell them apart there."""
         return self._checked(card_px)[1]
+
+    def judged_at(self, card_px: float) -> bool:
+        """Whether ``too_alike`` at about this width was judged already (no waiting: the
+        judgement costs seconds, minutes on a Pi; the companion makes it on a thread of
+        its own)."""
+        step = max(1, int(round(card_px / ALIKE_STEP)))
+        with self._lock:
+            return step in self._alike
 
     def turn_alike_at(self, card_px: float) -> frozenset[str]:
         """``turn_alike`` at about this width (kept per 20 px step): their turn is never
@@ -694,8 +713,11 @@ def _turn(corners: np.ndarray) -> int:
     return int(round(angle / 90)) % 4 * 90
 
 
-def identify(frame: np.ndarray, corners, book: FaceBook) -> FaceSighting:
-    """Name the card whose four corners (any order, any start) are given in ``frame``."""
+def identify(frame: np.ndarray, corners, book: FaceBook, judged_only: bool = False
+             ) -> FaceSighting:
+    """Name the card whose four corners (any order, any start) are given in ``frame``.
+    ``judged_only``: a card whose width's ``too_alike`` judgement is not made yet is not
+    named (``unjudged_px`` says the width), rather than judged here first."""
     quad = clockwise(corners)
     sides = [float(np.linalg.norm(quad[(i + 1) % 4] - quad[i])) for i in range(4)]
     short = 0 if sides[0] + sides[2] <= sides[1] + sides[3] else 1  # edge i→i+1 a short one
@@ -708,6 +730,10 @@ def identify(frame: np.ndarray, corners, book: FaceBook) -> FaceSighting:
     if width > 1.5 * size[0]:  # a big photo: only the card, brought down to what is read
         frame, quad = _brought_down(frame, quad, size[0] / width)
         width = float(size[0])
+    if judged_only and not book.judged_at(width):
+        own = in_frame if _turn(in_frame) < 180 else np.roll(in_frame, 2, axis=0)
+        return FaceSighting(None, _turn(own), tuple((float(x), float(y)) for x, y in own),
+                            0.0, False, width)
     target = np.float32([[0, 0], [size[0], 0], [size[0], size[1]], [0, size[1]]])
     best = None
     for start in starts[:len(starts) // 2]:  # each straightening also scores its half turn

@@ -15,7 +15,9 @@ import pytest
 from companion.box import taught_cards
 from companion.box.catalog import load_catalog
 from companion.wiring.demo_faces import paste
+from companion.wiring.face_judge import FaceJudge
 from hardware.camera.source_base import FrameSource
+from tests.companion.test_card_faces import judged_faces
 
 pytestmark = pytest.mark.heavy  # minutes of synthetic frames (make test313 leaves it out)
 USUAL = (1280, 720)
@@ -129,7 +131,7 @@ def read_card02(taught, deck, source):
     from companion.wiring.camera_faces import FaceReader
 
     data, _ = taught
-    reader = FaceReader(data)
+    reader = FaceReader(data, FaceJudge(data, inline=True))
     table = Table(source)
     table.still(reader, table.lay(), 5)  # the empty table
     said = table.still(reader, table.lay([card02(deck)]), 25)
@@ -172,9 +174,9 @@ def test_a_crop_wider_than_the_recogniser_straightens_is_brought_down(taught, de
     widths = []
     real = card_faces.identify
 
-    def spy(picture, corners, book):
+    def spy(picture, corners, book, **kw):
         widths.append(round(camera_faces._width(np.float32(corners).reshape(4, 2))))
-        return real(picture, corners, book)
+        return real(picture, corners, book, **kw)
 
     monkeypatch.setattr(card_faces, "identify", spy)
     said = read_card02(taught, deck, Sharper(scale=4.0))
@@ -196,7 +198,7 @@ def test_a_crop_not_sharp_yet_is_looked_at_again_not_asked(taught, deck):
     from companion.wiring.camera_faces import REST_FRAMES, FaceReader
 
     data, ids = taught
-    reader = FaceReader(data)
+    reader = FaceReader(data, FaceJudge(data, inline=True))
     source = Sharper(slow=1)
     table = Table(source)
     table.still(reader, table.lay(), 5)
@@ -222,7 +224,7 @@ def test_a_card_the_frame_names_asks_no_sharp_crop(taught, deck, monkeypatch):
     data, ids = taught
 
     def read(source):
-        reader = camera_faces.FaceReader(data)
+        reader = camera_faces.FaceReader(data, FaceJudge(data, inline=True))
         table = Table(source)
         table.still(reader, table.lay(), 5)
         laid = Laid(deck["card00"], *board_to_table(0, 60), 130)
@@ -243,7 +245,7 @@ def test_a_source_that_never_gets_sharper_ends_in_one_question(taught, deck):
     from companion.wiring.camera_faces import REST_FRAMES, SHARP_WAIT, FaceReader
 
     data, _ = taught
-    reader = FaceReader(data)
+    reader = FaceReader(data, FaceJudge(data, inline=True))
     source = Sharper(never=True)
     table = Table(source)
     table.still(reader, table.lay(), 5)
@@ -285,8 +287,8 @@ def test_the_deck_page_judges_the_taught_cards_at_the_width_the_camera_crops(
     pair = sorted([ids["card01"], ids["card02"]])
 
     def judged():
-        got = client.get(f"/host/{live.id}/deck/faces.json?game=wwe",
-                         headers=headers).get_json()
+        got = judged_faces(client, f"/host/{live.id}/deck/faces.json?game=wwe",
+                           headers=headers)  # judged on the app's own thread
         assert got["ok"] and got["taught"] == 6, got
         return got["card_px"], pair in got["alike"]
 

@@ -15,6 +15,7 @@ from companion.box import taught_cards
 from companion.box.catalog import CatalogError, load_catalog
 from companion.wiring.demo_faces import BareCard, drawn_face
 from companion.wiring.demo_scene import empty_tray, lone_card_frame
+from companion.wiring.face_judge import FaceJudge
 from tests.companion.conftest import create_game, csrf
 from tests.companion.test_deck_routes import host
 
@@ -149,6 +150,89 @@ def test_the_doors_refuse_in_the_page_language_and_write_nothing(client, tmp_pat
     assert client.get(answer["url"]).status_code == 404
 
 
+def judged_faces(client, url: str, **kw) -> dict:
+    """The deck page's faces.json once its too-alike judgement (made on the app's
+    `FaceJudge` thread, ``checking`` meanwhile) has ended."""
+    from tests.waiting import PATIENCE, wait_for
+
+    got = {}
+
+    def judged():
+        got["data"] = client.get(url, **kw).get_json()
+        return not got["data"].get("checking")
+
+    assert wait_for(judged, 20 * PATIENCE, what="the too-alike judgement")
+    return got["data"]
+
+
+def test_the_deck_page_answers_at_once_while_the_too_alike_check_runs(client, catalog,
+                                                                      monkeypatch):
+    """The judgement of which taught faces are too alike (seconds here, minutes on a Pi)
+    runs on the app's ``face judge`` thread: the page is answered at once, saying the check
+    is under way, and gets the pairs once it ended. Planted fault (by hand): the judgement
+    made on the page's own thread (`FaceJudge.inline`): the first answer waits for the
+    (planted, slow) judgement and is no longer ``checking``."""
+    import threading
+
+    from companion import context
+
+    game_id = create_game(client)
+    headers = host(client, game_id)
+    judge = context.of(client.application).hardware.judge
+    started, release = threading.Event(), threading.Event()
+    real = judge._judge
+
+    def slow(book, card_px):
+        started.set()
+        release.wait(20)
+        real(book, card_px)
+
+    monkeypatch.setattr(judge, "_judge", slow)
+    cards = events(catalog)[:2]
+    for card in cards:
+        answer = client.post(f"/host/{game_id}/deck/card_face/upload?game=wwe&entry={card}",
+                             headers=headers, data=png(drawn_face(card))).get_json()
+        assert answer["ok"], answer
+    url = f"/host/{game_id}/deck/faces.json?game=wwe"
+    data = client.get(url).get_json()
+    assert data["ok"] and data["taught"] == 2 and data["checking"] is True
+    assert data["alike"] == [] and data["turn_alike"] == []
+    assert started.wait(20) and not release.is_set() and judge.busy()
+    assert client.get(url).get_json()["checking"] is True  # asked again: still under way
+    release.set()
+    data = judged_faces(client, url)
+    assert data["checking"] is False and data["alike"] == [] and not judge.busy()
+
+
+def test_the_camera_names_no_card_before_its_faces_are_judged(taught_dir, catalog,
+                                                             monkeypatch):
+    """Until the judge's thread has judged which taught faces are too alike, a card lying
+    bare is neither named (it might be one of twins) nor asked about on the TV; when the
+    judgement ends the reader looks again and names it. Planted fault (by hand): the
+    reader's `identify` without ``judged_only`` names the card at its first look."""
+    import threading
+
+    from companion.wiring.camera_faces import FaceReader
+    from tests.waiting import PATIENCE, wait_for
+
+    reader = FaceReader(taught_dir)  # its own judge, on its own thread
+    release = threading.Event()
+    real = reader.judge._judge
+    monkeypatch.setattr(reader.judge, "_judge",
+                        lambda book, card_px: release.wait(60) and real(book, card_px))
+    table = Table()
+    table.still(reader)  # the empty table
+    card = events(catalog)[7]
+    picture = cv2.imread(str(taught_cards.face_path("wwe", taught_dir, card)))
+    laid = at(0, 60, card, picture)
+    assert table.still(reader, [laid]) == [] and reader.unknown() == []
+    assert reader.judge.busy()
+    release.set()
+    assert wait_for(lambda: not reader.judge.busy(), 20 * PATIENCE, what="the judgement")
+    said = table.still(reader, [laid])
+    assert [(s.card, s.zone, s.change) for s in said] == [(card, "council", "appeared")]
+
+
 def test_the_camera_s_picture_is_the_one_card_alone_in_the_tray(client, tmp_path, monkeypatch,
                                                                 catalog):
     """The taught zone is the dice tray: one card there, straightened as it lies; two cards
@@ -245,11 +329,11 @@ def test_a_bare_card_at_rest_is_read_once_with_its_turn_and_nothing_while_still(
     from companion.wiring.camera_faces import FaceReader
     from hardware.camera import card_faces
 
-    reader = FaceReader(taught_dir)
+    reader = FaceReader(taught_dir, FaceJudge(taught_dir, inline=True))
     table = Table()
     calls = []
     real = card_faces.identify
-    monkeypatch.setattr(card_faces, "identify", lambda *a: calls.append(1) or real(*a))
+    monkeypatch.setattr(card_faces, "identify", lambda *a, **k: calls.append(1) or real(*a, **k))
     table.still(reader)  # the empty table: the marker read, nothing to tell
     card = events(catalog)[7]
     picture = cv2.imread(str(taught_cards.face_path("wwe", taught_dir, card)))
@@ -268,7 +352,7 @@ def test_a_bare_card_at_rest_is_read_once_with_its_turn_and_nothing_while_still(
 
 def test_a_look_uses_the_catalog_the_server_holds(taught_dir, catalog, monkeypatch):
     """The first look's face book is made from the catalog the server already holds
-    (`FaceReader.use_catalogs`, the hardware manager's `Kinds`), not loaded and checked
+    (`FaceJudge(catalog_of=...)`, the hardware manager's `Kinds`), not loaded and checked
     again (0.4 s, issue 71). Planted fault caught (by hand): `taught_cards.book_for`
     ignoring ``catalog_of``: the catalog is loaded."""
     from companion.box import catalog as catalog_module
@@ -278,8 +362,8 @@ def test_a_look_uses_the_catalog_the_server_holds(taught_dir, catalog, monkeypat
     real = catalog_module.load_catalog
     monkeypatch.setattr(catalog_module, "load_catalog",
                         lambda *a, **k: loaded.append(a) or real(*a, **k))
-    reader = FaceReader(taught_dir)
-    reader.use_catalogs(lambda game: asked.append(game) or catalog)
+    reader = FaceReader(taught_dir, FaceJudge(taught_dir, inline=True, catalog_of=lambda game:
+                                              asked.append(game) or catalog))
     table = Table()
     table.still(reader)
     card = events(catalog)[3]
@@ -303,7 +387,7 @@ def test_a_sticker_on_the_card_wins_and_an_unknown_card_is_asked_about(taught_di
 
     data = tmp_path / "data"
     shutil.copytree(taught_dir, data)
-    reader = FaceReader(data)
+    reader = FaceReader(data, FaceJudge(data, inline=True))
     table = Table()
     table.still(reader)
     sticker = Placement(card_payload("wwe", "E", events(catalog)[1]), *board_to_table(0, 60), 0.0)
@@ -489,7 +573,7 @@ def test_a_card_in_the_dice_tray_is_not_looked_at(taught_dir):
 
     stranger = [at(-110, 125, "x", drawn_face("in_the_tray", "?"))]  # seat:W holds the tray
     for tray, asked in ((None, ["seat:W"]), (TRAY_MM, [])):
-        reader = FaceReader(taught_dir)
+        reader = FaceReader(taught_dir, FaceJudge(taught_dir, inline=True))
         reader.use_tray(lambda t=tray: t)
         table = Table()
         table.still(reader)
@@ -525,15 +609,15 @@ def test_a_face_whose_turn_cannot_be_told_is_flagged_and_never_told_with_a_turn(
     assert status["turn_alike"] == [card] and status["taught"] == 44
     assert taught_cards.status("wwe", taught_dir, info, catalog)["turn_alike"] == []
 
-    reader = FaceReader(data)
+    reader = FaceReader(data, FaceJudge(data, inline=True))
     table = Table()
     table.still(reader)
     laid = at(0, 60, card, mirror, quarter=1)
     assert table.still(reader, [laid]) == [] and reader.unknown() == []
     real = card_faces.identify
     monkeypatch.setattr(card_faces, "identify",
-                        lambda *a: replace(real(*a), turn_known=True))  # guessing
-    reader = FaceReader(data)
+                        lambda *a, **k: replace(real(*a, **k), turn_known=True))  # guessing
+    reader = FaceReader(data, FaceJudge(data, inline=True))
     table.still(reader)
     said = table.still(reader, [laid])
     assert [(s.card, s.change) for s in said] == [(card, "appeared")]
@@ -548,4 +632,4 @@ def _reader_counting_searches(taught_dir, monkeypatch):
     real = card_finding.find_cards
     monkeypatch.setattr(card_finding, "find_cards", lambda *a, **k: traced.append(1) or
                         real(*a, **k))
-    return FaceReader(taught_dir), Table(), traced
+    return FaceReader(taught_dir, FaceJudge(taught_dir, inline=True)), Table(), traced

@@ -16,6 +16,7 @@ from companion.box.catalog import load_catalog
 from companion.game import games
 from companion.wiring.demo_faces import FACE_PX, _field, face_of, looked_face
 from tests.companion.conftest import create_game
+from tests.companion.test_card_faces import judged_faces
 from tests.companion.test_deck_routes import host
 
 DECLARED = {"wwe": ("event_cards", "action_cards"),
@@ -120,7 +121,7 @@ def test_the_deck_page_lists_each_kind_and_the_pairs_too_alike(client, tmp_path)
         answer = client.post(f"/host/{game_id}/deck/card_face/upload?game=pillars&entry={card}",
                              headers=headers, data=png(face)).get_json()
         assert answer["ok"], answer
-    data = client.get(url).get_json()
+    data = judged_faces(client, url)  # judged on the app's own thread
     assert data["taught"] == 5 and data["card_px"] == taught_cards.TABLE_CARD_PX
     alike = {card for pair in data["alike"] for card in pair}  # apart by their cost alone
     assert ["mason_1", "mason_2"] in data["alike"] and alike <= {"mason_1", "mason_2", "mason_4"}

@@ -444,6 +444,19 @@ def test_a_token_of_the_rivals_colour_does_not_outvote_the_cards_picture(game, m
     assert seen() == "card14"
 
 
+def test_a_clear_fine_winner_is_named_whatever_its_ink(monkeypatch, game):
+    """card13 and card14 differ by a title bar's colour. Brought down to 120 px, card14
+    reads lighter and its ink leans to card23 (another picture, lighter ink), while the fine
+    comparison tells card14 from card23 at a leaning of about 0.5 (the face itself): the ink
+    vote refuses a weak winner only (``INK_SURE``), so the pair is told apart at 120 px.
+    Planted fault: the vote refuses every winner it leans against (``INK_SURE`` above any
+    leaning, as before issue 63 part B): card13 and card14 are too alike again."""
+    faces, _ = game
+    assert not {"card13", "card14"} & FaceBook.from_pictures(faces).alike_at(120)
+    monkeypatch.setattr(card_faces, "INK_SURE", math.inf)
+    assert {"card13", "card14"} <= FaceBook.from_pictures(faces).alike_at(120)
+
+
 def test_a_pair_apart_by_a_digit_is_too_alike_at_120_px(monkeypatch):
     """card02 is card01 with a 2 in its small disc for the 1. On this rendered felt table a
     token lies beside that disc and card02 was named card01 while ``too_alike`` (margins 1.5

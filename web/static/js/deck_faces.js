@@ -16,6 +16,7 @@
   var post = TC.deck.post, problems = TC.deck.problems;  // deck.js, loaded before this
   var fileInput = document.getElementById("deck-faces-file");
   var names = {};
+  var again = null, CHECK_AGAIN_MS = 2000;  /* the too-alike check under way: asked again */
   function say(text, bad) { TC.deck.notice(text, bad, "deck-faces-notice"); }
 
   function load() {
@@ -45,7 +46,13 @@
       TC.tn("deck_faces_progress", d.taught, {total: d.cards.length});
     var alike = document.getElementById("deck-faces-alike");
     alike.textContent = "";
+    clearTimeout(again);
     if (!d.taught) return;
+    if (d.checking) {  /* judged on the server's own thread: asked again until it ends */
+      alike.appendChild(el("p.muted.deck-faces-checking", {text: t("deck_faces_checking")}));
+      again = setTimeout(load, CHECK_AGAIN_MS);
+      return;
+    }
     var turns = d.turn_alike || [];
     if (!d.alike.length && !turns.length) {
       alike.appendChild(el("p.ok-text", {text: t("deck_faces_none_alike")}));
