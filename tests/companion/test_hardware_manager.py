@@ -16,8 +16,8 @@ def test_start_once_status_and_failures(tmp_path, monkeypatch):
         def stop(self):
             calls.append("stopped")
 
-    def start_camera(settings, service, changed):
-        calls.append((settings, service, changed))
+    def start_camera(settings, service, changed, judge=None):
+        calls.append((settings, service, changed, judge))
         return Handle()
 
     def start_dice(settings, service, changed, camera, kinds, reader_options):
@@ -33,6 +33,7 @@ def test_start_once_status_and_failures(tmp_path, monkeypatch):
     hardware.start()  # a second start does nothing
     assert len(calls) == 1 and calls[0][1] is context.of(app).service
     assert calls[0][0] is context.of(app).settings
+    assert calls[0][3] is hardware.judge  # one judge of faces, shared with the deck page
     status = hardware.status()
     assert status["camera"] == {"state": "ok", "detail": "test camera"}
     assert status["dice"]["state"] == "error" and "no port" in status["dice"]["detail"]
@@ -85,7 +86,7 @@ def test_the_face_reader_is_told_where_the_dice_tray_lies(tmp_path, monkeypatch)
     def tray_mm():
         return (0, 0, 50, 50)
 
-    monkeypatch.setattr(camera, "start", lambda settings, service, changed: Camera())
+    monkeypatch.setattr(camera, "start", lambda settings, service, changed, judge=None: Camera())
     monkeypatch.setattr(dice, "start", lambda *args: Dice(tray_mm))
     app = make_app(tmp_path)
     hardware = context.of(app).hardware
