@@ -62,16 +62,9 @@ def _refined(contour: np.ndarray, quad: np.ndarray) -> np.ndarray:
             return quad
         vx, vy, x0, y0 = cv2.fitLine(near, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
         lines.append((np.float32([x0, y0]), np.float32([vx, vy])))
-    out = []
-    for i in range(4):
-        (p, r), (q, s) = lines[i - 1], lines[i]
-        denom = float(r[0] * s[1] - r[1] * s[0])
-        if abs(denom) < 1e-3:
-            return quad
-        d = q - p
-        t = float(d[0] * s[1] - d[1] * s[0]) / denom
-        out.append(p + t * r)
-    out = np.float32(out)
+    out = _crossings(lines)
+    if out is None:
+        return quad
     if np.abs(out - quad).max() > 0.15 * math.sqrt(abs(cv2.contourArea(quad))):
         return quad
     return out
