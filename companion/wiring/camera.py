@@ -44,7 +44,8 @@ from hardware.tags.format import code_table
 log = logging.getLogger(__name__)
 
 # a demo take waits at most this long for the camera to have seen the die or card it laid
-DEMO_LAID_S = 3.0
+# (two frames; a loaded host took over 3 s, and the picture then showed the empty tray)
+DEMO_LAID_S = 10.0
 
 CHANGES = {Appeared: "appeared", Turned: "turned", MovedZone: "moved", Removed: "removed"}
 
