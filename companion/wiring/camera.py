@@ -234,7 +234,7 @@ class CameraWiring:
         # a real camera acts in the game; the simulated one (make run) only shows on the
         # host's camera page what it would do, until the host lets it act
         self.acting = True
-        self._would: deque[dict] = deque(maxlen=self.MAX_WARNINGS)
+        self._would_do: deque[dict] = deque(maxlen=self.MAX_WARNINGS)
         self._selected: dict[str, str] = {}
         self._warnings: deque[dict] = deque(maxlen=self.MAX_WARNINGS)
         self._labels: dict[str, str] = {}  # payload -> card name, for the preview overlay
@@ -339,7 +339,7 @@ class CameraWiring:
                                                                           stats["status"])
         with self._shown_lock:
             shown = {"selected": dict(self._selected), "warnings": list(self._warnings),
-                     "acting": self.acting, "would": list(self._would)}
+                     "acting": self.acting, "would": list(self._would_do)}
         # the zones where a card lies the camera does not know by face (the TV asks)
         shown["unknown"] = self.faces.unknown() if self.faces is not None else []
         # the Pi camera: its sensor, modes and row strides (`companion doctor` shows them)
@@ -389,7 +389,7 @@ class CameraWiring:
         """The host's switch (an HTTP thread) while the camera thread may be deciding."""
         with self._shown_lock:
             self.acting = bool(on)
-            self._would.clear()
+            self._would_do.clear()
             if not self.acting:
                 self._selected.clear()
         self._changed()
@@ -625,8 +625,8 @@ class CameraWiring:
         what = {"action": step.action, "at": round(time.time(), 3), "kind": step.kind,
                 "game": game_id}
         with self._shown_lock:
-            if all(w["action"] != what["action"] for w in self._would):
-                self._would.append(what)
+            if all(w["action"] != what["action"] for w in self._would_do):
+                self._would_do.append(what)
 
     def _warn(self, warning: camera_plan.KeepWarning, game_id: str | None = None) -> bool:
         """Keep a warning for the views: code, params, the English template and the game

@@ -35,7 +35,7 @@ def running(tmp_path, monkeypatch):
     """An app whose hardware runs a `Camera` and no dice, a game with a phone on a real
     socket."""
     handle = Camera()
-    monkeypatch.setattr(camera, "start", lambda settings, service, changed: handle)
+    monkeypatch.setattr(camera, "start", lambda settings, service, changed, judge=None: handle)
     monkeypatch.setattr(dice, "start", lambda *args: None)
     app = make_app(tmp_path)
     parts = context.of(app)
