@@ -249,6 +249,13 @@ def card_px(source) -> int:
     return min(max(TABLE_CARD_PX, round(TABLE_CARD_PX * scale)), READ_CARD_PX)
 
 
+def judgement(book, card_px: int = TABLE_CARD_PX) -> dict:
+    """``{"alike": [[a, b], ...], "turn_alike": [...]}`` of ``book`` at ``card_px`` (judged
+    here and now: seconds over a game's faces; the app's `FaceJudge` does it on its thread)."""
+    return {"alike": [list(p) for p in too_alike(book, card_px)],
+            "turn_alike": turn_alike(book, card_px)}
+
+
 def status(game: str, data_dir: str | Path, info, catalog, width: int = TABLE_CARD_PX,
            verdict=None) -> dict:
     """The teaching step's state: per face card ``{"id", "part", "names", "taught"}``, the
@@ -259,12 +266,7 @@ def status(game: str, data_dir: str | Path, info, catalog, width: int = TABLE_CA
     taught = pictures(game, data_dir, info, catalog)
     cards = [{"id": c.id, "part": c.part, "names": c.names, "taught": c.id in taught}
              for c in face_cards(info, catalog)]
-    if verdict is None:
-        book = face_book(taught)
-        judged = {"alike": [list(p) for p in too_alike(book, width)],
-                  "turn_alike": turn_alike(book, width)}
-    else:
-        judged = verdict(game, width)
+    judged = judgement(face_book(taught), width) if verdict is None else verdict(game, width)
     return {"cards": cards, "taught": len(taught), "card_px": width,
             "checking": judged is None, "alike": [], "turn_alike": [], **(judged or {})}
 

@@ -94,10 +94,9 @@ class FaceJudge:
             return {"alike": [], "turn_alike": []}
         if not self.judged(book, card_px):
             return None
-        from companion.box.taught_cards import too_alike, turn_alike
+        from companion.box.taught_cards import judgement
 
-        return {"alike": [list(p) for p in too_alike(book, card_px)],
-                "turn_alike": turn_alike(book, card_px)}
+        return judgement(book, card_px)
 
     def busy(self) -> bool:
         """Whether a judgement is queued or under way."""
