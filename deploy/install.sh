@@ -359,8 +359,12 @@ install_app() {
         stage=$(mktemp -d /tmp/table-companion-build.XXXXXX)
         # shellcheck disable=SC2064  # expand now: the trap must remove this very folder
         trap "rm -rf '$stage'" EXIT
-        tar -C "$SOURCE" --exclude=./.git --exclude=./.venv --exclude=./build \
-            --exclude=./instance --exclude='*.egg-info' --exclude=__pycache__ -cf - . \
+        # Leave out what a checkout's own work writes (.gitignore's folders): the caches and
+        # screenshots of a test run may change while they are read, and tar then fails.
+        tar -C "$SOURCE" --exclude=./.git --exclude=./.venv --exclude=./.venv313 \
+            --exclude=./build --exclude=./dist --exclude=./instance --exclude='*.egg-info' \
+            --exclude=__pycache__ --exclude=./.pytest_cache --exclude=./.ruff_cache \
+            --exclude=./.hypothesis --exclude=./test-artifacts -cf - . \
             | tar -C "$stage" -xf -
     fi
     # The versions the tests ran on: the lock of this Python (make lock), every file checked
