@@ -105,7 +105,9 @@ def _band_masks(image: np.ndarray, floor: np.ndarray, lighter: np.ndarray,
                                      for c in range(3)])
     total = _channel_sum(planes, _scratch("band total", shape, np.float32))
     floor_total = _channel_sum(floor_planes, _scratch("band floor", shape, np.float32))
-    np.maximum(floor_total, 1.0, out=floor_total)
+    # OpenCV's max, not numpy's: the same figures (no NaN in a sum of levels), a third of
+    # the CPU (numpy's checks every element for NaN)
+    cv2.max(floor_total, 1.0, dst=floor_total)
     off = np.subtract(total, floor_total, out=_scratch("band off", shape, np.float32))
     cv2.compare(off, LIGHTER, cv2.CMP_GT, dst=lighter)
     np.multiply(floor_total, DARKER, out=off)
