@@ -172,8 +172,19 @@ def _one_body(image: np.ndarray, points: np.ndarray, size: float) -> bool:
     h, w = image.shape[:2]
     xs = np.clip(np.rint(corners[:, 0, None] + xx[ring]).astype(int), 0, w - 1)
     ys = np.clip(np.rint(corners[:, 1, None] + yy[ring]).astype(int), 0, h - 1)
-    colours = np.median(image[ys, xs].astype(np.float32), axis=1)  # corners x BGR
+    colours = _ring_medians(image[ys, xs].astype(np.float32))  # corners x BGR
     return float(np.abs(colours[:, None] - colours[None]).sum(axis=2).max()) <= BODY_ONE_COLOUR
+
+
+def _ring_medians(values: np.ndarray) -> np.ndarray:
+    """``np.median(values, axis=1)`` of whole levels in float32 (corners x ring x BGR), by
+    partial sort: the same figures (two middle levels' sum and half are exact in float32),
+    a third of numpy's general path."""
+    half = values.shape[1] // 2
+    if values.shape[1] % 2:
+        return np.partition(values, half, axis=1)[:, half]
+    part = np.partition(values, [half - 1, half], axis=1)
+    return (part[:, half - 1] + part[:, half]) / np.float32(2)
 
 
 SIDE_PIPS = 0.66  # of the die's side: a side's pips, drawn out, lie this near its centre
