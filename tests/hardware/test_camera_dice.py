@@ -216,6 +216,20 @@ def test_the_fast_row_median_is_numpys():
             assert got.dtype == expected.dtype and np.array_equal(got, expected)
 
 
+def test_the_ring_medians_are_numpys():
+    """`_ring_medians` (a one's body round each corner pip, clusters.py) gives
+    np.median(axis=1)'s figures and type: whole levels in float32, odd and even rings."""
+    from hardware.camera.dice_faces.clusters import _ring_medians
+
+    rng = np.random.default_rng(12)
+    for n in (1, 2, 3, 4, 27, 28, 41, 44):
+        values = rng.integers(0, 256, (4, n, 3)).astype(np.float32)
+        values[:, : n // 2] = 255  # ties at the middle, as a glint's clipped levels give
+        expected = np.median(values, axis=1)
+        got = _ring_medians(values)
+        assert got.dtype == expected.dtype and np.array_equal(got, expected)
+
+
 @pytest.mark.heavy
 def test_pip_layouts_fit_by_nearest_place_as_by_every_assignment():
     """The layout match gives each pip its nearest place; trying every assignment (the first
