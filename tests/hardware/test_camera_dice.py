@@ -216,6 +216,26 @@ def test_the_fast_row_median_is_numpys():
             assert got.dtype == expected.dtype and np.array_equal(got, expected)
 
 
+def test_the_floor_area_mean_is_opencvs():
+    """`floor._area_mean` (the floor's colour, shrunk by a whole step) gives OpenCV's area
+    resize exactly (by 3 or more: by 2 OpenCV rounds its own way, and the floor's colour
+    leaves that to it): rendered trays and noise, halves to round at every level."""
+    from hardware.camera.dice_faces.floor import _area_mean
+
+    rng = np.random.default_rng(13)
+    style, colours = dice_tray.family("wood", 0)
+    frames = dice_tray.throw(1000, 10, 36.0, style, settled_frames=1, colours=colours)
+    images = [frames[-1][0]] + [rng.integers(0, 256, (h, w, 3)).astype(np.uint8)
+                                 for h, w in ((360, 480), (420, 560), (45, 60))]
+    for image in images:
+        h, w = image.shape[:2]
+        for step in (3, 4, 5, 8, 24):
+            if h % step or w % step:
+                continue
+            expected = cv2.resize(image, (w // step, h // step), interpolation=cv2.INTER_AREA)
+            assert np.array_equal(_area_mean(image, step), expected), (image.shape, step)
+
+
 def test_the_ring_medians_are_numpys():
     """`_ring_medians` (a one's body round each corner pip, clusters.py) gives
     np.median(axis=1)'s figures and type: whole levels in float32, odd and even rings."""

@@ -46,13 +46,26 @@ def floor_colour(image: np.ndarray, window: float | None = None,
         return np.full((h, w, 3), colour, np.float32)
     window = window or WINDOW * min(h, w)
     step = max(1, int(window / 9))
-    small = cv2.resize(image, (max(3, w // step), max(3, h // step)), interpolation=cv2.INTER_AREA)
+    small = _area_mean(image, step) if step > 2 and not (h % step or w % step) and min(
+        h, w) >= 3 * step else cv2.resize(image, (max(3, w // step), max(3, h // step)),
+                                          interpolation=cv2.INTER_AREA)
     k = 4 if min(small.shape[:2]) >= 5 else 1
     # reflected, not replicated, at the image's edge: the tray's rim is a thin band there,
     # not the floor of a whole neighbourhood
     padded = cv2.copyMakeBorder(small, k, k, k, k, cv2.BORDER_REFLECT_101)
     small = cv2.medianBlur(padded, 2 * k + 1)[k:-k, k:-k]
     return cv2.resize(small, (w, h), dst=dst, interpolation=cv2.INTER_LINEAR)
+
+
+def _area_mean(image: np.ndarray, step: int) -> np.ndarray:
+    """``cv2.resize(image, ..., INTER_AREA)`` by a whole ``step`` (3 or more: OpenCV halves
+    by its own integer rounding) the image's sides divide by: each block's exact sum (an
+    integral image's four corners) times 1/step² in float32, rounded half to even, as
+    OpenCV's area resize gives it (the same figures on every cached tray of the bench), in
+    0.7 of its CPU."""
+    corners = cv2.integral(image, sdepth=cv2.CV_32S)[::step, ::step]
+    sums = corners[1:, 1:] - corners[:-1, 1:] - corners[1:, :-1] + corners[:-1, :-1]
+    return np.rint(sums.astype(np.float32) * np.float32(1 / (step * step))).astype(np.uint8)
 
 
 def die_masks(image: np.ndarray, floor: np.ndarray, scratch: bool = False
