@@ -216,6 +216,29 @@ def test_the_fast_row_median_is_numpys():
             assert got.dtype == expected.dtype and np.array_equal(got, expected)
 
 
+def test_pieces_all_within_the_circle_are_the_circles_pieces():
+    """`pips._all_within` (a square's pieces all in the top's inner circle) says so only when
+    the circle, labelled again (`_more_pips_within`), holds the very same pieces."""
+    from hardware.camera.dice_faces.common import _square_components
+    from hardware.camera.dice_faces.pips import _INSIDE_EDGE, _WITHIN, _all_within
+
+    rng = np.random.default_rng(14)
+    said = 0
+    for _ in range(3000):
+        mask = np.zeros((48, 48), np.uint8)
+        for _ in range(rng.integers(1, 7)):
+            x, y = rng.integers(0, 48, 2)
+            cv2.rectangle(mask, (int(x), int(y)), (int(x + rng.integers(0, 9)),
+                                                    int(y + rng.integers(0, 9))), 1, -1)
+        mask &= _INSIDE_EDGE
+        pieces = _square_components(mask)[2].tolist()
+        if _all_within(pieces):
+            said += 1
+            circle = _square_components(mask & _WITHIN)[2].tolist()
+            assert circle[1:] == pieces[1:]
+    assert said > 300  # (a box reaching out of the circle, its piece in it, is relabelled)
+
+
 def test_the_floor_area_mean_is_opencvs():
     """`floor._area_mean` (the floor's colour, shrunk by a whole step) gives OpenCV's area
     resize exactly (by 3 or more: by 2 OpenCV rounds its own way, and the floor's colour

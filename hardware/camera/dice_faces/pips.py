@@ -225,7 +225,8 @@ def _pips_face(contrast: np.ndarray, level: float,
     _, _, stats, centroids = _square_components(pips.view(np.uint8))
     # a few pieces: plain ints, numpy's per-call overhead would cost more than the work
     kept, areas, specks = [], [], []
-    for k, (_, _, w, h, area) in enumerate(stats.tolist()):
+    pieces = stats.tolist()
+    for k, (_, _, w, h, area) in enumerate(pieces):
         # a noise speck, or the floor's edge showing along a side, is left out
         if k and area >= _SMALLEST_PIP and max(w, h) <= 2.2 * min(w, h):
             if area > _LARGEST_PIP or area < 0.45 * w * h:
@@ -243,7 +244,14 @@ def _pips_face(contrast: np.ndarray, level: float,
     if face is None or (face in (3, 5) and not _middle_between(points, centre, offset)):
         return None, 0.0, 0.0
     whole, scale = around()
-    if _more_pips_within(whole, level, len(points), _median_of(areas) * scale ** 2):
+    pip_area = _median_of(areas) * scale ** 2
+    if whole is contrast and _all_within(pieces):
+        # every piece lies in the top's inner circle: they are the pieces the circle holds
+        # (`_more_pips_within` labels them again only when some piece reaches out of it)
+        least = 0.4 * pip_area
+        if sum(area >= least for *_, area in pieces[1:]) > len(points):
+            return None, 0.0, 0.0
+    elif _more_pips_within(whole, level, len(points), pip_area):
         return None, 0.0, 0.0
     at = points + CANON / 2
     spots = at.astype(int)
@@ -285,6 +293,15 @@ def _pitch(points: np.ndarray, face: int) -> float:
 
 _WITHIN = (np.hypot(_XX - CANON / 2 + 0.5, _YY - CANON / 2 + 0.5) <= 0.42 * CANON
            )  # the top's inner circle: no rounded edge, no floor
+_WITHIN_ROWS = _WITHIN.tolist()  # looked up pixel by pixel in plain lists
+
+
+def _all_within(pieces: list) -> bool:
+    """Every piece (a labelling's stats as lists, the background first) lies wholly in the
+    top's inner circle (`_WITHIN`): its box's four corners do (the circle's rows are runs
+    of pixels, longer towards its middle, so a box whose corners it holds it holds whole)."""
+    return all(_WITHIN_ROWS[y][x] and _WITHIN_ROWS[y][x + w - 1] and _WITHIN_ROWS[y + h - 1][x]
+               and _WITHIN_ROWS[y + h - 1][x + w - 1] for x, y, w, h, _ in pieces[1:])
 
 
 def _more_pips_within(contrast: np.ndarray, level: float, count: int, pip_area: float) -> bool:
