@@ -47,7 +47,7 @@ from pathlib import Path
 import cv2
 
 from companion.server import memory
-from hardware.camera import dice_settle
+from hardware.camera import dice_faces, dice_settle
 from hardware.camera.dice_faces import read_tray
 from hardware.camera.dice_settle import DiceSettler
 from hardware.camera.recognizer import OPENCV_THREADS
@@ -234,9 +234,17 @@ def reader_at(rev: str):
     return module.read_tray
 
 
+def use_reader(reader) -> None:
+    """The reader every DiceSettler reads its rolls with from now: the settler imports
+    ``read_tray`` from the dice faces' package at each roll (issue 71: loaded at the first),
+    so that package's name is the one swapped (setting ``dice_settle.read_tray`` swapped
+    nothing: both readers of ``--against`` were this tree's)."""
+    dice_faces.read_tray = reader
+
+
 def roll_cpu(frames, reader) -> float:
     """CPU ms a settler reading with ``reader`` spends on a throw's frames."""
-    dice_settle.read_tray = reader
+    use_reader(reader)
     try:
         settler, cpu = DiceSettler(), 0.0
         for image, _, _ in frames:
@@ -245,7 +253,7 @@ def roll_cpu(frames, reader) -> float:
             cpu += time.process_time() - start
         return cpu * 1000
     finally:
-        dice_settle.read_tray = read_tray
+        use_reader(read_tray)
 
 
 def cpu_against(rev: str, families: list[str], throws: int, sides: tuple[float, ...]) -> dict:

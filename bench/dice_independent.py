@@ -32,9 +32,8 @@ import json
 from collections import defaultdict
 from types import SimpleNamespace
 
-from dice_camera import reader_at, score, wilson  # scored as the tuned families' bench
+from dice_camera import reader_at, score, use_reader, wilson  # scored as the tuned families' bench
 
-from hardware.camera import dice_settle
 from hardware.camera.dice_faces import read_tray
 from hardware.camera.dice_settle import DiceSettler
 from hardware.synthetic.dice_independent import KINDS, plan, render
@@ -74,13 +73,13 @@ def main() -> None:
                  wb=tuple(float(g) for g in args.wb.split(",")) if args.wb else None)
         frames, truth = render(p)
         for name, reader in readers.items():
-            dice_settle.read_tray = reader
+            use_reader(reader)
             settler = DiceSettler()
             settler.moved()
             roll = None
             for frame in frames:
                 roll = settler.feed(frame)
-            dice_settle.read_tray = read_tray
+            use_reader(read_tray)
             no_roll[name] += roll is None
             reading = settler.last_reading
             s = score_tray(truth, reading.dice if reading is not None else [])
