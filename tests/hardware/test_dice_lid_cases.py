@@ -1,11 +1,14 @@
-"""Two dice issue 64 left wrong on the independent renderer's cardboard lids (held-out seeds
-1010 and 1026, dice of the renderer's own sizes), read as bench/dice_independent.py reads
-them: a throw's stills through a fresh DiceSettler. A wrong face or colour is worse than
-none: each is unread (or "unknown") or right."""
+"""Dice issue 64 left wrong on the independent renderer (two on its cardboard lids, held-out
+seeds 1010 and 1026; one on blue felt, seed 0; dice of the renderer's own sizes), read as
+bench/dice_independent.py reads them: a throw's stills through a fresh DiceSettler. A wrong
+face or colour is worse than none: each is unread (or "unknown") or right."""
 from __future__ import annotations
 
 import math
 
+import numpy as np
+
+from hardware.camera.dice_faces import colour
 from hardware.camera.dice_settle import DiceSettler
 from hardware.synthetic.dice_independent import plan, render
 
@@ -51,3 +54,17 @@ def test_a_blue_die_seen_with_its_sides_on_a_lid_is_never_named_white():
              if (got := nearest(reading, die)) is not None and got.colour != "unknown"]
     assert [pair for pair in named if pair[0] != pair[1]] == []
     assert len(named) >= 9  # every blue die read is named blue
+
+
+def test_a_light_blue_die_on_blue_felt_is_never_named_white():
+    """Seed 0 (renderer's sizes): a blue five lit bright on blue felt, its blue channel
+    clipped, lay within `WHITE_SPREAD` of the cast that felt's colour allowed and was named
+    white, though far more saturated than a white die under any cast tried. Planted fault:
+    `colour.COLD_SATURATION = 255` names it white again."""
+    assert colour.colour_name(np.array([251.0, 154.0, 128.0]),
+                              np.array([134.0, 58.0, 37.5], np.float32)) != "white"
+    truth, reading = settled(0)
+    named = [(die.colour, got.colour) for die in truth
+             if (got := nearest(reading, die)) is not None and got.colour != "unknown"]
+    assert [pair for pair in named if pair[0] != pair[1]] == []
+    assert len(named) >= 7

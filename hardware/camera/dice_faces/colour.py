@@ -63,6 +63,13 @@ WHITE_ACROSS = 0.45  # across that axis a white body lies nearer the cast: white
 COLOURED = 1.1  # a player's colour at least this far from the cast: between, no colour
 WHITE_LEVEL = 120.0  # the body's brightest channel: under it too shaded to tell white from
 BLACK_LEVEL = 60  # ... grey; under this, a black die's body
+COLD_HUES = (60, 150)  # OpenCV hues on the cold side (green, blue, purple) of the warm-cold axis
+COLD_SATURATION = 110  # HSV saturation (0-255) a white body of a cold hue stays under: white
+# under a cold cast 0.7, 1.0, 1.3 is 56, under 0.55, 1.0, 1.5 at most 88; ivory, its own tint
+# warm, less (65). A light blue die on blue felt
+# (independent seed 0, its blue clipped) is 125, and lay within `WHITE_SPREAD` of the cast
+# that felt's colour allowed: named white before. The warm side has no such cap: ivory
+# under a warm cast 1.5, 1.0, 0.55 is 118 (tests/hardware/test_dice_colour_cast.py: white)
 CLIPPED = 248  # a channel this high may be clipped: the body is redder than it looks, and
 CLIPPED_YELLOW = 22  # a yellow seen under this hue an orange as likely (independent seed
 # 3017, white balance 1.3, 1.0, 0.7: an orange at 20; clipped yellows 22-30, oranges 10-17)
@@ -82,7 +89,8 @@ def colour_name(bgr: np.ndarray, floor: np.ndarray | None = None) -> str:
     brightest = max(_floats(bgr))
     # (a clipped channel moves a white body off the axis: its ratio to the others is less)
     reach = WHITE_SPREAD if brightest >= CLIPPED else WHITE_ACROSS
-    if off_cast <= WHITE_SPREAD and across <= reach and brightest >= BLACK_LEVEL:
+    if off_cast <= WHITE_SPREAD and across <= reach and brightest >= BLACK_LEVEL and (
+            not _cold_and_saturated(_hsv(bgr))):
         # lit, white; too shaded to tell from a grey, no colour (a black die is darker)
         return "white" if brightest >= WHITE_LEVEL else "unknown"
     if off_cast < COLOURED and brightest >= BLACK_LEVEL:
@@ -106,6 +114,12 @@ def colour_name(bgr: np.ndarray, floor: np.ndarray | None = None) -> str:
         return name  # a grey floor casts no colour
     lifted = [b / c for b, c in zip(_floats(bgr), cast, strict=True)]
     return name if _colour_group(_hsv(lifted), floor_hsv, _CAST_HUES) == name else "unknown"
+
+
+def _cold_and_saturated(hsv: tuple[int, int, int]) -> bool:
+    """A body of a cold hue (`COLD_HUES`) too saturated for a white die under a cold cast
+    (`COLD_SATURATION`)."""
+    return COLD_HUES[0] <= hsv[0] <= COLD_HUES[1] and hsv[1] > COLD_SATURATION
 
 
 def _chroma(bgr) -> tuple[float, float]:
