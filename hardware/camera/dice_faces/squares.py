@@ -11,7 +11,7 @@ import numpy as np
 
 from .blobs import _Blob, _halves, _solid, _split, _trimmed
 from .colour import MIXED, _coloured_share, _surroundings, colour_name
-from .common import CANON, EDGE_BLUR, ERODE, PATCH, DieReading, _Once
+from .common import _SQUARE, CANON, EDGE_BLUR, ERODE, PATCH, DieReading, _Once
 from .pips import SHRINK, _marked, _square_up, read_face
 
 
@@ -104,10 +104,65 @@ def _read_blob(image: np.ndarray, points: np.ndarray, grown: int, typical: float
             return None
         return DieReading(None, "unknown", (float(cx), float(cy)), float((rw + rh) / 2), 0.0)
     reading = _read_square(image, ((cx, cy), (rw, rh), angle), taught)
+    if reading is not None and reading.face is None and reading.die is None:
+        top = _lit_top(image, points, grown, rw, rh)
+        if top is not None:
+            reading = top
     if reading is not None and reading.face == 1 and reading.die is None and (
             _middle_of_more(image, (cx, cy), np.sqrt(typical) + 2 * ERODE, rw, rh)):
         return replace(reading, face=None, score=0.0)
     return reading
+
+
+TOP_SHARE = (0.55, 0.92)  # of the blob's square's area the lit top's square covers: a side
+# beside the top takes a tenth to two fifths of a blob seen obliquely (independent renderer)
+
+
+def _lit_top(image: np.ndarray, points: np.ndarray, grown: int, rw: float, rh: float
+             ) -> DieReading | None:
+    """A die seen obliquely, its blob of a die's shape but its top and a side together
+    (unread: the pips lie off the square's middle): the top is lit brighter than the side
+    beside it (or darker, the light behind). The blob's pixels split in two tones (Otsu),
+    each tone's largest piece (pips filled) a square of `TOP_SHARE` of the blob's, read;
+    kept only when one tone reads a face."""
+    pts = points.reshape(-1, 2)
+    x0, y0 = pts.min(axis=0)
+    x1, y1 = pts.max(axis=0) + 1
+    h, w = image.shape[:2]
+    x0, y0 = max(0, int(x0) - grown), max(0, int(y0) - grown)
+    x1, y1 = min(w, int(x1) + grown), min(h, int(y1) + grown)
+    blob = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    if len(pts) > 4 and cv2.contourArea(points) > 0:
+        cv2.drawContours(blob, [points - (x0, y0)], -1, 1, cv2.FILLED)
+    else:
+        blob[pts[:, 1] - y0, pts[:, 0] - x0] = 1
+    # the blob as eroded: the die's blurred edge, a tone of its own, left out
+    # the pips smoothed away (a small die's are 3-5 px): the two tones are the top and side
+    gray = cv2.medianBlur(cv2.cvtColor(image[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY), 5)
+    values = gray[blob > 0]
+    if len(values) < 30:
+        return None
+    split, _ = cv2.threshold(values.reshape(1, -1), 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+    whole = rw * rh
+    read = []
+    for lit in (gray > split, gray <= split):
+        tone = (lit & (blob > 0)).astype(np.uint8)
+        tone = cv2.morphologyEx(tone, cv2.MORPH_CLOSE, _SQUARE, iterations=2)  # pips in
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(tone, connectivity=4)
+        if count < 2:
+            continue
+        main = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+        (tx, ty), (tw, th), turn = cv2.minAreaRect(cv2.findNonZero(
+            (labels == main).astype(np.uint8)))
+        # grown back by half the erosion: eroded along the blob's outline, not against the side
+        size = (tw + grown - EDGE_BLUR, th + grown - EDGE_BLUR)
+        if not TOP_SHARE[0] * whole <= size[0] * size[1] <= TOP_SHARE[1] * whole or (
+                max(tw, th) > 1.2 * min(tw, th)):
+            continue
+        die = _read_square(image, ((tx + x0, ty + y0), size, turn), ())
+        if die is not None and die.face is not None:
+            read.append(die)
+    return read[0] if len(read) == 1 else None
 
 
 THIN_SIDE = 0.08  # of the top's side: how far its square lies from the blob's middle, at
