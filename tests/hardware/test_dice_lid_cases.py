@@ -1,5 +1,5 @@
-"""Dice issue 64 left wrong on the independent renderer (two on its cardboard lids, held-out
-seeds 1010 and 1026; one on blue felt, seed 0; dice of the renderer's own sizes), read as
+"""Dice issue 64 left wrong on the independent renderer (on its cardboard lids: held-out
+seeds 1010 and 1026, seed 34; on blue felt, seed 0; dice of the renderer's sizes), read as
 bench/dice_independent.py reads them: a throw's stills through a fresh DiceSettler. A wrong
 face or colour is worse than none: each is unread (or "unknown") or right."""
 from __future__ import annotations
@@ -68,3 +68,16 @@ def test_a_light_blue_die_on_blue_felt_is_never_named_white():
              if (got := nearest(reading, die)) is not None and got.colour != "unknown"]
     assert [pair for pair in named if pair[0] != pair[1]] == []
     assert len(named) >= 7
+
+
+def test_a_yellow_die_clipped_on_a_brown_lid_is_never_named_white():
+    """Seed 34 (at 28 px and at the renderer's sizes): a yellow three on a brown lid, its red
+    and green clipped, lay where a white die under the lid's colour taken as the light's
+    cast lies, and was named white. Two channels clipped, the third well under: unknown.
+    Planted fault: `colour.TWO_CLIPPED = 0` names it white again."""
+    assert colour.colour_name(np.array([173.0, 252.0, 253.0]),
+                              np.array([94.5, 140.5, 173.5], np.float32)) != "white"
+    truth, reading = settled(34)
+    named = [(die.colour, got.colour) for die in truth
+             if (got := nearest(reading, die)) is not None and got.colour != "unknown"]
+    assert [pair for pair in named if pair[0] != pair[1]] == []

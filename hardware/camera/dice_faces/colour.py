@@ -70,6 +70,11 @@ COLD_SATURATION = 110  # HSV saturation (0-255) a white body of a cold hue stays
 # (independent seed 0, its blue clipped) is 125, and lay within `WHITE_SPREAD` of the cast
 # that felt's colour allowed: named white before. The warm side has no such cap: ivory
 # under a warm cast 1.5, 1.0, 0.55 is 118 (tests/hardware/test_dice_colour_cast.py: white)
+TWO_CLIPPED = 0.75  # of the brightest, the third channel under it when the other two are
+# clipped: no white, the body's hue unknown (independent seed 34, a yellow die on a brown lid,
+# R and G clipped, B 0.68 of them, lay where white under the lid's colour taken as cast
+# lies; ivory under 1.5, 1.0, 0.55 has one channel clipped at the exposures the tests use;
+# overexposed 1.4 times, two, and its blue 0.70: unknown too, as it may be a yellow die)
 CLIPPED = 248  # a channel this high may be clipped: the body is redder than it looks, and
 CLIPPED_YELLOW = 22  # a yellow seen under this hue an orange as likely (independent seed
 # 3017, white balance 1.3, 1.0, 0.7: an orange at 20; clipped yellows 22-30, oranges 10-17)
@@ -92,7 +97,9 @@ def colour_name(bgr: np.ndarray, floor: np.ndarray | None = None) -> str:
     if off_cast <= WHITE_SPREAD and across <= reach and brightest >= BLACK_LEVEL and (
             not _cold_and_saturated(_hsv(bgr))):
         # lit, white; too shaded to tell from a grey, no colour (a black die is darker)
-        return "white" if brightest >= WHITE_LEVEL else "unknown"
+        if brightest < WHITE_LEVEL or _two_clipped(bgr):
+            return "unknown"
+        return "white"
     if off_cast < COLOURED and brightest >= BLACK_LEVEL:
         return "unknown"  # too pale for a player's colour, too coloured for white
     floor_hsv = None if floor is None else _hsv(floor)
@@ -114,6 +121,13 @@ def colour_name(bgr: np.ndarray, floor: np.ndarray | None = None) -> str:
         return name  # a grey floor casts no colour
     lifted = [b / c for b, c in zip(_floats(bgr), cast, strict=True)]
     return name if _colour_group(_hsv(lifted), floor_hsv, _CAST_HUES) == name else "unknown"
+
+
+def _two_clipped(bgr) -> bool:
+    """Two channels clipped (`CLIPPED`) and the third well under them (`TWO_CLIPPED`): how
+    much brighter the two are, and so the body's colour, is lost."""
+    levels = sorted(_floats(bgr))
+    return levels[1] >= CLIPPED and levels[0] < TWO_CLIPPED * levels[2]
 
 
 def _cold_and_saturated(hsv: tuple[int, int, int]) -> bool:
