@@ -81,3 +81,25 @@ def test_a_yellow_die_clipped_on_a_brown_lid_is_never_named_white():
     named = [(die.colour, got.colour) for die in truth
              if (got := nearest(reading, die)) is not None and got.colour != "unknown"]
     assert [pair for pair in named if pair[0] != pair[1]] == []
+
+
+def test_two_dice_of_other_colours_are_never_a_large_dies_pips():
+    """Seed 39 at 28 px: seven coloured dice on a pale table, none a rounded square in the
+    masks (their white pips bite them), so the dice's size was unknown and a red die and a
+    green one were read as the pips of a 102 px white two: a false die, and the tray's
+    sizes never guessed. Pips of one die are of one colour (`clusters.PIPS_ONE_COLOUR`).
+    Planted fault: `clusters.PIPS_ONE_COLOUR = 9` (the false two again, the dice unread)."""
+    frames, truth = render(plan(39, die_px=28))
+    settler = DiceSettler()
+    settler.moved()
+    for frame in frames:
+        settler.feed(frame)
+    reading = settler.last_reading
+    false = [d for d in reading.dice if all(
+        math.hypot(d.centre[0] - t.centre[0], d.centre[1] - t.centre[1]) > 0.6 * t.side
+        for t in truth)]
+    assert false == []
+    read = [(die.face, got.face) for die in truth if (got := nearest(reading, die)) is not None
+            and got.face is not None]
+    assert [pair for pair in read if pair[0] != pair[1]] == []
+    assert len(read) >= 6
