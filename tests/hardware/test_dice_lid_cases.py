@@ -10,6 +10,7 @@ import numpy as np
 
 from hardware.camera.dice_faces import colour
 from hardware.camera.dice_settle import DiceSettler
+from hardware.synthetic import dice_tray
 from hardware.synthetic.dice_independent import plan, render
 
 
@@ -103,3 +104,21 @@ def test_two_dice_of_other_colours_are_never_a_large_dies_pips():
             and got.face is not None]
     assert [pair for pair in read if pair[0] != pair[1]] == []
     assert len(read) >= 6
+
+
+def test_a_one_is_not_taken_for_a_fives_middle_by_a_weak_five():
+    """The tuned dark felt family's throw 3 with dice 44 px across: a square round a yellow
+    one, turned, read a five at score 0.45 (neighbours' pips at its corners), and the one
+    was left unread; a five there must score `squares.FIVE_SURE` (0.7; seed 1026's 0.83).
+    Planted fault: `squares.FIVE_SURE = 0` leaves the one unread."""
+    style, colours = dice_tray.family("dark_felt", 3)
+    settler, truth = DiceSettler(), None
+    for image, dice, phase in dice_tray.throw(1003, 10, 44.0, style, settled_frames=6,
+                                              colours=colours):
+        settler.feed(image)
+        if phase == "settled":
+            truth = dice
+    one = next(d for d in truth if d.face == 1 and round(d.x) == 324 and round(d.y) == 61)
+    got = [d for d in settler.last_reading.dice
+           if math.hypot(d.centre[0] - one.x, d.centre[1] - one.y) <= one.side / 2]
+    assert [d.face for d in got] == [1]
