@@ -248,26 +248,37 @@ def _changed(diff: np.ndarray, level: float = CHANGED) -> np.ndarray:
 
 
 def find_cards(frame: np.ndarray, min_px: float = MIN_CARD_PX, max_share: float = MAX_SHARE,
-               empty: np.ndarray | None = None) -> list[np.ndarray]:
+               empty: np.ndarray | None = None, near: list | None = None) -> list[np.ndarray]:
     """``_find_cards`` on the frame brought down to ``WORK_PX`` on its shorter side when it
     is bigger (a phone's 12-megapixel photo: a card there is hundreds of pixels wide, far
-    more than finding its outline needs), the outlines scaled back to the frame's pixels."""
+    more than finding its outline needs), the outlines scaled back to the frame's pixels.
+    ``near``: (x0, y0, x1, y1) frame px; only outlines whose bounding box meets one of them
+    are traced (the camera's look at what changed, issue 71), None: all."""
     if frame is None or getattr(frame, "ndim", 0) not in (2, 3) or frame.size == 0:
         raise ValueError("no camera frame")
     scale = WORK_PX / min(frame.shape[:2])
     if scale >= 1.0:
-        return _find_cards(frame, min_px, max_share, empty)
+        return _find_cards(frame, min_px, max_share, empty, near)
+    if near is not None:
+        near = [tuple(v * scale for v in rect) for rect in near]
     small = cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     if empty is not None:
         if empty.shape[:2] != frame.shape[:2]:
             raise ValueError("the empty table's frame is not the frame's size")
         empty = cv2.resize(empty, small.shape[1::-1], interpolation=cv2.INTER_AREA)
     return [np.float32((quad + 0.5) / scale - 0.5) for quad in _find_cards(
-        small, max(8.0, min_px * scale), max_share, empty)]
+        small, max(8.0, min_px * scale), max_share, empty, near)]
+
+
+def meets(box: tuple, rects: list) -> bool:
+    """The (x, y, w, h) box meets one of the (x0, y0, x1, y1) rects."""
+    x, y, w, h = box
+    return any(x <= r[2] and r[0] <= x + w and y <= r[3] and r[1] <= y + h for r in rects)
 
 
 def _find_cards(frame: np.ndarray, min_px: float = MIN_CARD_PX, max_share: float = MAX_SHARE,
-                empty: np.ndarray | None = None) -> list[np.ndarray]:
+                empty: np.ndarray | None = None, near: list | None = None
+                ) -> list[np.ndarray]:
     """Card-sized quadrilaterals in ``frame`` (each 4×2 float32, clockwise from any corner):
     outlines of pale paper brighter than the table round it, and closed rings of edges,
     whose hull is a rectangle of a card's aspect with rounded corners, its long side at
@@ -307,6 +318,8 @@ def _find_cards(frame: np.ndarray, min_px: float = MIN_CARD_PX, max_share: float
                                    (2, edges, cv2.RETR_LIST, 0), (3, cut, cv2.RETR_EXTERNAL, e)):
         contours, _ = cv2.findContours(mask, mode, cv2.CHAIN_APPROX_NONE)
         for contour in contours:
+            if near is not None and not meets(cv2.boundingRect(contour), near):
+                continue
             quad = _card_quad(contour, max(8.0, min_px - 2 * grow), max_px)
             if quad is None:
                 continue
