@@ -70,10 +70,13 @@ def _refined(contour: np.ndarray, quad: np.ndarray) -> np.ndarray:
     return out
 
 
-def _card_quad(contour: np.ndarray, min_px: float, max_px: float) -> np.ndarray | None:
-    _, _, w, h = cv2.boundingRect(contour)
+def _card_quad(contour: np.ndarray, min_px: float, max_px: float, near: list | None = None
+               ) -> np.ndarray | None:
+    x, y, w, h = cv2.boundingRect(contour)
     if w * h < min_px * min_px / ASPECT[1]:  # its hull (inside this box) is smaller still:
         return None  # most contours are specks; the hull is taken of none of them (issue 71)
+    if near is not None and not meets((x, y, w, h), near):
+        return None  # away from what changed (`find_cards`' ``near``)
     hull = cv2.convexHull(contour)
     area = cv2.contourArea(hull)
     if area < min_px * min_px / ASPECT[1]:
@@ -318,9 +321,7 @@ def _find_cards(frame: np.ndarray, min_px: float = MIN_CARD_PX, max_share: float
                                    (2, edges, cv2.RETR_LIST, 0), (3, cut, cv2.RETR_EXTERNAL, e)):
         contours, _ = cv2.findContours(mask, mode, cv2.CHAIN_APPROX_NONE)
         for contour in contours:
-            if near is not None and not meets(cv2.boundingRect(contour), near):
-                continue
-            quad = _card_quad(contour, max(8.0, min_px - 2 * grow), max_px)
+            quad = _card_quad(contour, max(8.0, min_px - 2 * grow), max_px, near)
             if quad is None:
                 continue
             found.append((rank, _grown(quad, grow) if grow else quad))
