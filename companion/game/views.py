@@ -81,6 +81,7 @@ class Namer:
         self.names_forms = live.kind.forms
         self.players = {p["seat"]: p["name"] for p in live.players}
         self._chain: i18n.Chain | None = None
+        self._ui: dict | None = None
 
     @property
     def chain(self) -> i18n.Chain:
@@ -96,7 +97,9 @@ class Namer:
         when the game counts no such thing."""
         if not isinstance(value, str):
             return None
-        forms = i18n.ui_strings(self.lang, game=self.game).get(f"count_{value}")
+        if self._ui is None:  # once per namer: each look-up finds the game's folder and
+            self._ui = i18n.ui_strings(self.lang, game=self.game)  # stats its files (issue 71)
+        forms = self._ui.get(f"count_{value}")
         if not isinstance(forms, dict):
             return None
         text = forms.get(i18n.plural_category(self.lang, abs(n))) or forms.get("other")

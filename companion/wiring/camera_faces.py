@@ -61,6 +61,9 @@ SHARP_WAIT = 15  # still frames a second look waits at most for the sharper crop
 # judging whether only stickered cards changed (`_stickers_only`): well under
 # `THUMB_CHANGE`, so a bare card's faint edge counts (and the look is taken)
 CELL_CHANGE = 6.0
+# thumbnail cells round each changed one that a look traces outlines in (`_near`): a card
+# whose outline meets them is looked at again, one further off is as the last look said
+NEAR_CELLS = 1
 
 
 @dataclass(frozen=True)
@@ -177,6 +180,9 @@ class FaceReader:
         self._bare: list[tuple[float, float]] = []
         # the cards asked about at the last look: (image centre, outline, zone)
         self._asked: list[tuple[tuple[float, float], np.ndarray, str]] = []
+        # every card known by face or asked about at the last look, the same way: what a
+        # look that traces only near what changed (`_near`) keeps of the last one
+        self._seen: list[tuple[tuple[float, float], np.ndarray, str]] = []
         self._must_look = True  # a new game, or a face taught or forgotten: look whatever
         self._size = (0, 0)  # the frames' (width, height)
         # a second look awaited: (the crop box asked for each still frame, frame size)
@@ -220,8 +226,24 @@ class FaceReader:
             self._sticker_read_on_asked(stickers)
             self.skipped += 1
             return []
+        near = self._near(game, thumb)
         self._looked, self._stickers, self._must_look = thumb, stickers, False
-        return self._recognise(game, image, result, calibration, zones, source)
+        return self._recognise(game, image, result, calibration, zones, source, near)
+
+    def _near(self, game: str, thumb: np.ndarray) -> list | None:
+        """Where this look traces outlines: round each thumbnail cell changed since the
+        last look (`NEAR_CELLS`), in frame px; a card lying further off is as that look
+        said, not traced nor named again (find_cards is ~0.1 s of CPU; issue 71). None (the
+        whole frame): the first look, a new game, a face taught or forgotten, a second look."""
+        with self._lock:
+            same_game = game == self._game
+        if self._must_look or self._second or not same_game or self._looked is None or \
+                self._looked.shape != thumb.shape:
+            return None
+        cell = (self._size[0] / THUMB[0], self._size[1] / THUMB[1])
+        return [((col - NEAR_CELLS) * cell[0], (row - NEAR_CELLS) * cell[1],
+                 (col + 1 + NEAR_CELLS) * cell[0], (row + 1 + NEAR_CELLS) * cell[1])
+                for row, col in np.argwhere(np.abs(thumb - self._looked) >= CELL_CHANGE)]
 
     def _stickers_only(self, thumb: np.ndarray, stickers: list) -> bool:
         """Only stickered cards changed since the last look: every thumbnail cell that
@@ -279,11 +301,11 @@ class FaceReader:
     def _book(self, game: str) -> tuple:
         return self.judge.book(game)
 
-    def _recognise(self, game: str, image, result, calibration, zones, source=None
-                   ) -> list[FaceSeen]:
+    def _recognise(self, game: str, image, result, calibration, zones, source=None,
+                   near: list | None = None) -> list[FaceSeen]:
         from companion.box.taught_cards import READ_CARD_PX, straighten
         from hardware.camera.card_faces import identify
-        from hardware.camera.card_finding import find_cards
+        from hardware.camera.card_finding import find_cards, meets
 
         book, cards = self._book(game)
         with self._lock:
@@ -297,9 +319,23 @@ class FaceReader:
         unknown: dict[str, Unknown] = {}
         empty = self._empty if self._empty is not None and \
             self._empty.shape == image.shape else None
-        outlines = find_cards(image, empty=empty)
+        outlines = find_cards(image, empty=empty, near=near)
         bare: list[tuple[float, float]] = []  # card-sized, no sticker on: known or asked
         asked: list[tuple[tuple[float, float], np.ndarray, str]] = []
+        seen_now: list[tuple[tuple[float, float], np.ndarray, str]] = []
+        if near is not None:  # the cards away from what changed: as the last look said
+            with self._lock:
+                for centre, quad, zone in self._seen:
+                    if meets(cv2.boundingRect(quad), near) or any(
+                            _inside(c, quad) for c in stickers):
+                        continue
+                    if zone in self._lying:
+                        now[zone] = self._lying[zone]
+                    elif zone in self._unknown:
+                        unknown[zone] = self._unknown[zone]
+                        asked.append((centre, quad, zone))
+                    bare.append(centre)
+                    seen_now.append((centre, quad, zone))
         better = source.sharp_scale() if source is not None else 1.0
         widest = READ_CARD_PX  # one width for every sharp crop (too_alike judged once)
         wait = None  # the box of a card to look at again once the crop is sharper
@@ -316,6 +352,7 @@ class FaceReader:
                     quad, calibration.mm_per_px(centre)):
                 continue
             bare.append(centre)
+            seen_now.append((centre, quad, zone))
             if self._second:  # the second look: from the sharper stream
                 picture, inside, scale, box = _sharp(image, quad, source, widest)
             else:  # the frame first: asking the sharper stream restarts the Pi's camera
@@ -343,13 +380,13 @@ class FaceReader:
             self._waiting = (wait, (image.shape[1], image.shape[0]))
             self._armed, self._calm, self._second = True, 0, True
             return []
-        self._bare, self._asked = bare, asked
+        self._bare, self._asked, self._seen = bare, asked, seen_now
         with self._lock:  # where a card lies not judged yet, what lay there is kept as it
             # was (told neither removed nor new) till the judgement's end looks again
             for zone in unjudged:
                 if game == self._game and zone in self._lying:
                     now[zone] = self._lying[zone]
-        if not outlines:  # nothing card-like at all: the table as it is when empty
+        if not outlines and near is None:  # nothing card-like: the table as it is when empty
             self._empty = image
         out = []
         with self._lock:

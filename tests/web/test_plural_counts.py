@@ -258,3 +258,22 @@ def test_a_template_with_its_own_noun_follows_the_count(app, lang):
         assert "takes 1 die " in said[1] and "takes 2 dice " in said[2], said
     if lang == "pl":
         assert "1 kość " in said[1] and "5 kości " in said[5], said
+
+
+def test_a_namer_reads_the_counted_words_once(app, lives, monkeypatch):
+    """A view's namer looks the game's UI strings up once, however many counted things its
+    log lines and prompts word (each look-up finds the game's folder and stats its files:
+    a third of a view's time in the evening's profile, issue 71), and still words each
+    count. Planted fault caught (by hand): the look-up per word, 6 look-ups for 6 words."""
+    game = GAMES[0]
+    item = counted_ids(game)[0]
+    looked = []
+    real = i18n.ui_strings
+    monkeypatch.setattr(i18n, "ui_strings", lambda *a, **k: looked.append(1) or real(*a, **k))
+    namer = Namer(lives[game], "pl")
+    words = [namer.count_words({"item": item, "amount": n}, {"item": item})["item"]
+             for n in (1, 2, 5, 1, 2, 5)]
+    forms = real("pl", game=game)[f"count_{item}"]
+    assert words == [" ".join(forms[i18n.plural_category("pl", n)].replace("{n}", " ").split())
+                     for n in (1, 2, 5, 1, 2, 5)]
+    assert len(looked) == 1
