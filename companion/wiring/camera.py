@@ -246,6 +246,7 @@ class CameraWiring:
         self.focus_watch = None  # companion/wiring/focus_watch.py, set by `start`
         self.faces = None  # a FaceReader: the game's cards known by face (attach_faces)
         self._snapshot = CameraSnapshot()  # what it saw last, replaced whole (under _shown)
+        self._unpublished: dict = {}  # changes not yet in _snapshot (under _shown)
         self._game: str | None = None  # the game the rules work for
         self._replayed: set[str] = set()  # cards told to that game when it was joined
         self._indexes: dict[str, dict] = {}
@@ -373,11 +374,17 @@ class CameraWiring:
     def snapshot(self) -> CameraSnapshot:
         """What the camera saw in its latest frame, and the cards at rest (immutable)."""
         with self._shown_lock:
+            if self._unpublished:
+                self._snapshot = replace(self._snapshot, **self._unpublished)
+                self._unpublished = {}
             return self._snapshot
 
     def _publish(self, **changes) -> None:
+        """Changes for the next `snapshot`: kept as they come (30 frames a second) and made
+        into a new snapshot only when one is asked for (a view, the preview: a few a second);
+        `dataclasses.replace` at every frame was a tenth of the camera thread's own work."""
         with self._shown_lock:
-            self._snapshot = replace(self._snapshot, **changes)
+            self._unpublished.update(changes)
 
     def _cards_changed(self) -> None:
         """Publish the cards at rest (under ``_lock``, where the rules change them)."""
@@ -576,6 +583,8 @@ class CameraWiring:
         order: an applied action puts the steps of the rules' next tick first (a reveal may
         open the next prompt, a turn to preview)."""
         locks.owned(self._lock, "the camera's rules")
+        if not decisions:  # most frames' tick, while cards lie still
+            return
         game = camera_plan.table_game(live)
         steps = deque(camera_plan.plan(decisions, game, self._acting()))
         notify = False

@@ -23,6 +23,7 @@ from `tray_image`: the tray as the camera sees it now, in colour.
 """
 from __future__ import annotations
 
+import functools
 import logging
 import re
 from dataclasses import replace
@@ -62,6 +63,12 @@ def parse_tray(value) -> tuple[float, float, float, float] | None:
         return board_numbers.tray_rect(value)
     except ValueError:
         return None
+
+
+@functools.lru_cache(maxsize=8)
+def _drawn_tray(value: tuple) -> tuple[float, float, float, float] | None:
+    """`parse_tray` of the tray a simulated table draws, once: it is asked at every frame."""
+    return parse_tray(value)
 
 
 def tray_from_form(given: list[str]) -> tuple[float, float, float, float] | None:
@@ -201,7 +208,8 @@ class CameraDice:
         return self.settler
 
     def tray_for(self, source) -> tuple[float, float, float, float] | None:
-        return self.tray or parse_tray(source.tray_mm if source is not None else None)
+        drawn = source.tray_mm if source is not None else None
+        return self.tray or (_drawn_tray(tuple(drawn)) if drawn is not None else None)
 
     def on_frame(self, frame, calibration, source=None) -> None:
         with self._lock:
