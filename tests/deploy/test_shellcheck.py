@@ -3,13 +3,16 @@ from __future__ import annotations
 
 import subprocess
 
+from tests import checkout
 from tests.deploy.conftest import REPO, require
 
 
-def shell_scripts():
+def shell_scripts(root=REPO):
+    """The shell scripts of the checkout, outside the folders a test run writes into (a
+    file listed there may be gone when it is read: tests/checkout.py)."""
     found = []
-    for path in REPO.rglob("*"):
-        if {".venv", ".venv313"} & set(path.parts) or ".git" in path.parts or not path.is_file():
+    for path in checkout.files(root):
+        if not path.is_file():
             continue
         if path.suffix == ".sh":
             found.append(path)
@@ -23,6 +26,17 @@ def shell_scripts():
 
 def test_install_script_is_found():
     assert REPO / "deploy" / "install.sh" in shell_scripts()
+
+
+def test_the_folders_a_run_writes_are_not_walked(tmp_path):
+    """.pytest_cache, test-artifacts, __pycache__ change while other workers run: a script
+    there is not listed (nor read)."""
+    (tmp_path / ".gitignore").write_text(".pytest_cache/\ntest-artifacts/\n__pycache__/\n")
+    for folder in ("deploy", ".pytest_cache/d", "test-artifacts/browser", "deploy/__pycache__",
+                   ".git/hooks"):
+        (tmp_path / folder).mkdir(parents=True)
+        (tmp_path / folder / "run.sh").write_text("#!/bin/sh\n")
+    assert shell_scripts(tmp_path) == [tmp_path / "deploy" / "run.sh"]
 
 
 def test_every_script_passes_shellcheck():

@@ -52,6 +52,51 @@ def upload(page, card: str, path) -> str:
     return notice(page)
 
 
+def forget(page, card: str) -> str:
+    clear_notice(page)
+    page.click(f".deck-face[data-card='{card}'] .deck-face-forget")
+    return notice(page)
+
+
+def buttons_stay_off_while_an_upload_is_awaited(page, card: str, scan) -> None:
+    """The check's 2 s ask draws the cards again while an upload is awaited: their buttons
+    stay off. (They came back on: a click then opened the file chooser and did nothing, the
+    page refusing a second picture while one is awaited; under load the test's next upload
+    fell into that gap and its notice never came.) The upload is held in the page until the
+    rows were drawn again; every answer says the check is under way, so the page asks every
+    2 s."""
+    forcing = [True]
+
+    def checking(route):
+        if not forcing[0]:
+            return route.continue_()
+        answer = route.fetch()
+        route.fulfill(response=answer, json=dict(answer.json(), checking=True))
+
+    page.route("**/faces.json*", checking)
+    page.reload()
+    page.wait_for_selector(".deck-faces-checking")
+    page.evaluate("""() => { window.held = []; const real = window.fetch;
+        window.fetch = (url, options) => String(url).includes('/card_face/upload')
+            ? new Promise(go => window.held.push(go)).then(() => real(url, options))
+            : real(url, options); }""")
+    clear_notice(page)
+    with page.expect_file_chooser() as chooser:
+        page.click(f".deck-face[data-card='{card}'] .deck-face-upload")
+    chooser.value.set_files(str(scan))
+    page.wait_for_function("() => window.held.length === 1")
+    page.evaluate("() => document.querySelectorAll('.deck-face').forEach(r => r.dataset.old = 1)")
+    page.wait_for_function("() => document.querySelector('.deck-face')"
+                           " && !document.querySelector('.deck-face[data-old]')")  # drawn again
+    on = page.evaluate("() => [...document.querySelectorAll('.deck-face button')]"
+                       ".filter(b => !b.disabled).map(b => b.className)")
+    assert on == [], on
+    page.evaluate("() => window.held.forEach(go => go())")
+    assert "ist gespeichert" in notice(page)
+    forcing[0] = False  # the real answers again (the check ends)
+    page.wait_for_selector(f".deck-face[data-card='{card}'] .deck-face-forget:not([disabled])")
+
+
 def test_the_owner_teaches_cards_by_face_on_the_deck_page(server, browser, tmp_path):
     base, game_id, data, events = server
     faces = data / "catalogs" / "wwe" / "faces"
@@ -89,9 +134,10 @@ def test_the_owner_teaches_cards_by_face_on_the_deck_page(server, browser, tmp_p
     shot(page, "79-deck-faces-taught-de")
     # one of the pair forgotten: it needs its sticker again, and no pair is left
     clear_notice(page)
-    page.click(f".deck-face[data-card='{events[2]}'] .deck-face-forget")
-    assert "braucht wieder ihren Aufkleber" in notice(page)
+    assert "braucht wieder ihren Aufkleber" in forget(page, events[2])
     page.wait_for_function("() => !document.querySelector('.deck-faces-pair')")
     assert not (faces / f"{events[2]}.png").exists()
+    buttons_stay_off_while_an_upload_is_awaited(page, events[3], scan)
+    assert "braucht wieder ihren Aufkleber" in forget(page, events[3])
     assert sorted(p.name for p in faces.iterdir()) == sorted(f"{c}.png" for c in events[:2])
     page.context.close()

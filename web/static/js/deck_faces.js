@@ -19,9 +19,14 @@
   var again = null, CHECK_AGAIN_MS = 2000;  /* the too-alike check under way: asked again */
   function say(text, bad) { TC.deck.notice(text, bad, "deck-faces-notice"); }
 
+  /* Only the last answer asked for is shown: the 2 s ask of the check under way may cross
+   * the one after a face kept, and an older answer would show the deck as it was. */
+  var asked = 0;
   function load() {
+    var mine = ++asked;
     return fetch(base + "/faces.json?game=" + encodeURIComponent(deckOf), {credentials: "same-origin"})
       .then(function (r) { return r.json(); }).then(function (d) {
+        if (mine !== asked) return;
         if (!d.ok) { say(problems(d), true); return; }
         render(d);
       });
@@ -76,16 +81,18 @@
   function row(card) {
     var picture = card.url ? el("img", {src: card.url + "?" + Date.now(), alt: card.name_text})
       : el("span.deck-face-none.muted", {text: t("deck_dice_untaught")});
+    /* drawn again while an answer is awaited (the check's 2 s ask): the buttons stay off, or
+     * a click would open the file chooser and then do nothing (run() refuses while busy) */
     var take = el("button", {type: "button", "class": "deck-face-take" + (card.taught ? " secondary" : ""),
-      disabled: !camera, title: camera ? "" : t("deck_no_camera"),
+      disabled: busy || !camera, title: camera ? "" : t("deck_no_camera"),
       onclick: function () { photograph(card); }}, [card.taught ? t("deck_dice_retake") : t("deck_dice_take")]);
-    var upload = el("button", {type: "button", "class": "secondary deck-face-upload",
+    var upload = el("button", {type: "button", "class": "secondary deck-face-upload", disabled: busy,
       onclick: function () { choose(card); }}, [t("deck_faces_upload")]);
     var items = [el("strong", {text: card.name_text}),
       el("span.small.muted.deck-face-state", {text: card.taught ? t("deck_faces_taught") : t("deck_faces_sticker")}),
       el("div.deck-face-picture", [picture]), take, upload];
     if (card.taught) {
-      items.push(el("button", {type: "button", "class": "secondary deck-face-forget",
+      items.push(el("button", {type: "button", "class": "secondary deck-face-forget", disabled: busy,
         onclick: function () { forget(card); }}, [t("deck_dice_forget")]));
     }
     return el("li.deck-face", {dataset: {card: card.id}}, items);
@@ -97,7 +104,7 @@
   function buttons(off) {
     panel.classList.toggle("taking", off);
     Array.prototype.forEach.call(panel.querySelectorAll(".deck-face-take"), function (b) { b.disabled = off || !camera; });
-    Array.prototype.forEach.call(panel.querySelectorAll(".deck-face-upload"), function (b) { b.disabled = off; });
+    Array.prototype.forEach.call(panel.querySelectorAll(".deck-face-upload, .deck-face-forget"), function (b) { b.disabled = off; });
   }
   function run(card, request, kept) {
     if (busy) return;
