@@ -343,6 +343,9 @@ class CameraWiring:
                      "acting": self.acting, "would": list(self._would_do)}
         # the zones where a card lies the camera does not know by face (the TV asks)
         shown["unknown"] = self.faces.unknown() if self.faces is not None else []
+        # the taught faces being checked for twins: till then no card is named by its face
+        # (seconds here, a minute or more on a Pi after faces are taught or the server starts)
+        shown["faces_checking"] = self.faces is not None and self.faces.judge.busy()
         # the Pi camera: its sensor, modes and row strides (`companion doctor` shows them)
         source = self.camera.capture.source
         sensor = source.describe()
