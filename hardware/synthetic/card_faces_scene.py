@@ -155,6 +155,31 @@ def game_faces(seed: int = 0, count: int = 24) -> dict[str, np.ndarray]:
 
 
 @frame_cache.cached
+def line_faces() -> dict[str, np.ndarray]:
+    """Nine faces drawn in thin lines only (as SET's outlined cards are): one to three
+    outlined shapes (oval, diamond, rectangle), lines 3 px wide on a 200 px face, so 1.5 px
+    on a card 100 px wide in the frame: an outline found a pixel or two off moves the card
+    by its lines' own width. BGR, white paper."""
+    faces = {}
+    colours = {"oval": (40, 40, 200), "diamond": (60, 150, 30), "box": (140, 30, 120)}
+    for shape, colour in colours.items():
+        for count in (1, 2, 3):
+            face = np.full((300, 200, 3), 250, np.uint8)
+            cv2.rectangle(face, (6, 6), (193, 293), (200, 200, 200), 1)
+            for k in range(count):
+                cy = 150 + int((k - (count - 1) / 2) * 70)
+                if shape == "oval":
+                    cv2.ellipse(face, (100, cy), (60, 24), 0, 0, 360, colour, 3, cv2.LINE_AA)
+                elif shape == "diamond":
+                    pts = np.int32([[40, cy], [100, cy - 26], [160, cy], [100, cy + 26]])
+                    cv2.polylines(face, [pts], True, colour, 3, cv2.LINE_AA)
+                else:
+                    cv2.rectangle(face, (40, cy - 24), (160, cy + 24), colour, 3, cv2.LINE_AA)
+            faces[f"{shape}-{count}"] = face
+    return faces
+
+
+@frame_cache.cached
 def twins() -> dict[str, np.ndarray]:
     """Two faces that differ by one small dot: too alike for a camera at table distance."""
     face = _game_face(np.random.default_rng(7), 4, (150, 60, 30))

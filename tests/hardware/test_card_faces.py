@@ -547,3 +547,43 @@ def test_a_grey_frame_s_cards_are_found_as_its_colour_copy_s_without_the_colour_
             calls.clear()
             assert len(as_grey) == len(as_colour), (seed, family)
             assert all(np.array_equal(a, b) for a, b in zip(as_grey, as_colour, strict=True))
+
+
+def _line_cards_named(shift: float) -> tuple[list, list]:
+    """(too_alike at 100 px, [(face, named)]) of the thin-line deck, each card laid 100 px
+    wide on a dark table and named from an outline ``shift`` px off its true corners."""
+    faces = scenes.line_faces()
+    book = FaceBook.from_pictures(faces)
+    named = []
+    for face, picture in faces.items():
+        frame = np.full((400, 400, 3), 60, np.uint8)
+        card = cv2.resize(picture, (100, 150), interpolation=cv2.INTER_AREA)
+        frame[100:250, 150:250] = cv2.GaussianBlur(card, (0, 0), 0.7)
+        corners = np.float32([[150, 100], [250, 100], [250, 250], [150, 250]]) + shift
+        named.append((face, identify(frame, corners, book).id))
+    return book.too_alike(100), named
+
+
+@pytest.mark.xfail(strict=True, reason="issue 63: PLACES is off until the nets are "
+                   "reworked with it (docs/camera.md, stop 76)")
+def test_a_card_of_thin_lines_found_a_pixel_and_a_half_off_is_named():
+    """Issue 63's root cause of unknowns on real photographs: a 100 px card of thin lines
+    whose outline is found 1.5 px off (the lines' own width) falls from about 0.98 to 0.78
+    against its own face, and ``too_alike`` (which imagines that misplacement) calls one
+    shape and three of it too alike: pairs too alike, cards unknown (today: xfail)."""
+    alike, named = _line_cards_named(1.5)
+    assert alike == []
+    assert all(face == got for face, got in named)
+
+
+def test_the_coarse_score_tried_at_small_moves_names_thin_lines_misplaced(monkeypatch):
+    """The mechanism for it, off by default (``PLACES`` (0,)): with the card's coarse
+    pattern scored moved ±1.5 % of its width each way (each face at its best place), every
+    thin-line card is named from an outline 1.5 px off and no pair is too alike. The
+    planted fault is today's default: one place only."""
+    monkeypatch.setattr(card_faces, "PLACES", (-0.015, 0.0, 0.015))
+    alike, named = _line_cards_named(1.5)
+    assert alike == [] and all(face == got for face, got in named)
+    monkeypatch.setattr(card_faces, "PLACES", (0.0,))
+    alike, named = _line_cards_named(1.5)
+    assert alike != [] and any(got is None for _, got in named)
