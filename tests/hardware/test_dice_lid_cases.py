@@ -11,25 +11,7 @@ import numpy as np
 from hardware.camera.dice_faces import colour
 from hardware.camera.dice_settle import DiceSettler
 from hardware.synthetic import dice_tray
-from hardware.synthetic.dice_independent import plan, render
-
-
-def settled(seed: int):
-    """The tray's truth and the settler's last reading."""
-    frames, truth = render(plan(seed))
-    settler = DiceSettler()
-    settler.moved()
-    for frame in frames:
-        settler.feed(frame)
-    return truth, settler.last_reading
-
-
-def nearest(reading, die):
-    """The reading nearest a true die, within half its side (None: none)."""
-    near = [d for d in reading.dice
-            if math.hypot(d.centre[0] - die.centre[0], d.centre[1] - die.centre[1]) <= die.side / 2]
-    return min(near, key=lambda d: math.hypot(d.centre[0] - die.centre[0],
-                                              d.centre[1] - die.centre[1]), default=None)
+from tests.hardware.independent_trays import nearest, settled
 
 
 def test_a_five_whose_square_is_turned_45_degrees_is_not_read_as_a_one():
@@ -90,12 +72,7 @@ def test_two_dice_of_other_colours_are_never_a_large_dies_pips():
     green one were read as the pips of a 102 px white two: a false die, and the tray's
     sizes never guessed. Pips of one die are of one colour (`clusters.PIPS_ONE_COLOUR`).
     Planted fault: `clusters.PIPS_ONE_COLOUR = 9` (the false two again, the dice unread)."""
-    frames, truth = render(plan(39, die_px=28))
-    settler = DiceSettler()
-    settler.moved()
-    for frame in frames:
-        settler.feed(frame)
-    reading = settler.last_reading
+    truth, reading = settled(39, die_px=28)
     false = [d for d in reading.dice if all(
         math.hypot(d.centre[0] - t.centre[0], d.centre[1] - t.centre[1]) > 0.6 * t.side
         for t in truth)]

@@ -4,28 +4,17 @@ dice 28 px across, one of the seeds looked at while tuning): the top, lit bright
 side, is cut from it and read. Read as bench/dice_independent.py reads the tray."""
 from __future__ import annotations
 
-import math
-
-from hardware.camera.dice_settle import DiceSettler
-from hardware.synthetic.dice_independent import plan, render
+from tests.hardware.independent_trays import nearest, settled
 
 
 def test_white_dice_seen_with_a_side_are_read_by_their_lit_top():
     """A white four and a white six, each with a side beside its top in one blob 35 px
     across (the dice 30): squared up whole, their pips lay off the square's middle and
     they were unread. Planted fault: `squares._lit_top` returning None leaves both unread."""
-    frames, truth = render(plan(0, die_px=28))
-    settler = DiceSettler()
-    settler.moved()
-    for frame in frames:
-        settler.feed(frame)
-    reading = settler.last_reading
+    truth, reading = settled(0, die_px=28)
     wanted = {(340, 369): 4, (401, 362): 6}
     for die in truth:
-        near = [d for d in reading.dice if math.hypot(
-            d.centre[0] - die.centre[0], d.centre[1] - die.centre[1]) <= die.side / 2]
-        got = min(near, key=lambda d: math.hypot(d.centre[0] - die.centre[0],
-                                                 d.centre[1] - die.centre[1]), default=None)
+        got = nearest(reading, die)
         assert got is None or got.face in (None, die.face)  # never a wrong face
         place = (round(die.centre[0]), round(die.centre[1]))
         if place in wanted:

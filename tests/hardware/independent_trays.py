@@ -1,0 +1,27 @@
+"""A tray of the independent renderer (hardware/synthetic/dice_independent.py) read as
+bench/dice_independent.py reads it: a throw's stills through a fresh DiceSettler; and the
+reading nearest each true die."""
+from __future__ import annotations
+
+import math
+
+from hardware.camera.dice_settle import DiceSettler
+from hardware.synthetic.dice_independent import plan, render
+
+
+def settled(seed: int, **overrides):
+    """The tray's truth and the settler's last reading (``overrides``: `plan`'s, die_px...)."""
+    frames, truth = render(plan(seed, **overrides))
+    settler = DiceSettler()
+    settler.moved()
+    for frame in frames:
+        settler.feed(frame)
+    return truth, settler.last_reading
+
+
+def nearest(reading, die):
+    """The reading nearest a true die, within half its side (None: none)."""
+    near = [d for d in reading.dice
+            if math.hypot(d.centre[0] - die.centre[0], d.centre[1] - die.centre[1]) <= die.side / 2]
+    return min(near, key=lambda d: math.hypot(d.centre[0] - die.centre[0],
+                                              d.centre[1] - die.centre[1]), default=None)
