@@ -245,12 +245,13 @@ def _coarse(inside: np.ndarray, coarse: tuple[int, int]) -> tuple[np.ndarray, np
                                              CHROMA_FLOOR * math.sqrt(chroma.size))
 
 
-def _placed(card: np.ndarray, coarse: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+def _placed(card: np.ndarray, coarse: tuple[int, int], unmoved: tuple[np.ndarray, np.ndarray]
+            ) -> tuple[np.ndarray, np.ndarray]:
     """The coarse (grey, chroma) vectors of a straightened card moved by each of
-    ``PLACES`` (a share of its width, each way): rows (places, size). An outline found a
-    pixel or two off moves a card of thin lines a third of a coarse cell and drops its
-    score against its own face from 0.9 to 0.5; each face is scored at the place that
-    fits it best."""
+    ``PLACES`` (a share of its width, each way): rows (places, size); ``unmoved`` the
+    card's own (`_Patterns`), not made twice. An outline found a pixel or two off moves a
+    card of thin lines a third of a coarse cell and drops its score against its own face
+    from 0.9 to 0.5; each face is scored at the place that fits it best."""
     h, w = card.shape[:2]
     greys, chromas = [], []
     for dy in PLACES:
@@ -259,9 +260,9 @@ def _placed(card: np.ndarray, coarse: tuple[int, int]) -> tuple[np.ndarray, np.n
                 moved = cv2.warpAffine(card, np.float32([[1, 0, dx * w], [0, 1, dy * w]]),
                                        (w, h), flags=cv2.INTER_LINEAR,
                                        borderMode=cv2.BORDER_REPLICATE)
+                g, c = _coarse(_inside(moved), coarse)
             else:
-                moved = card
-            g, c = _coarse(_inside(moved), coarse)
+                g, c = unmoved
             greys.append(g)
             chromas.append(c)
     return np.stack(greys), np.stack(chromas)
@@ -290,13 +291,6 @@ class _Patterns:
         l_chan /= max(float(l_chan.std()), 1.0)
         ab = (lab[..., 1:] - _chroma_centre(lab[..., 1:])) / FINE_CHROMA
         self.fine = np.concatenate([l_chan[None], np.moveaxis(ab, 2, 0)]).astype(np.float32)
-
-    def turned(self, coarse: tuple[int, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(grey, chroma, fine) of the same card upside down."""
-        w, h = coarse
-        grey = self.grey.reshape(h, w)[::-1, ::-1].ravel()
-        chroma = self.chroma.reshape(h, w, 2)[::-1, ::-1].ravel()
-        return grey, chroma, self.fine[:, ::-1, ::-1]
 
 
 class FaceBook:
@@ -375,7 +369,7 @@ class FaceBook:
         """(``scores``, the card's fine pattern upright and upside down, its ``_ink``, its
         ``_fill``) for ``decide``."""
         p = _Patterns(card, self.coarse, self.fine_size(card.shape[1]))
-        greys, chromas = _placed(card, self.coarse)
+        greys, chromas = _placed(card, self.coarse, (p.grey, p.chroma))
         w, h = self.coarse
         turned = (greys.reshape(-1, h, w)[:, ::-1, ::-1].reshape(len(greys), -1),
                   chromas.reshape(-1, h, w, 2)[:, ::-1, ::-1].reshape(len(chromas), -1))
