@@ -260,16 +260,16 @@ def test_the_floor_area_mean_is_opencvs():
 
 
 def test_the_ring_medians_are_numpys():
-    """`_ring_medians` (a one's body round each corner pip, clusters.py) gives
+    """`_median_rows` along the ring (a one's body round each corner pip, clusters.py) gives
     np.median(axis=1)'s figures and type: whole levels in float32, odd and even rings."""
-    from hardware.camera.dice_faces.clusters import _ring_medians
+    from hardware.camera.dice_faces.common import _median_rows
 
     rng = np.random.default_rng(12)
     for n in (1, 2, 3, 4, 27, 28, 41, 44):
         values = rng.integers(0, 256, (4, n, 3)).astype(np.float32)
         values[:, : n // 2] = 255  # ties at the middle, as a glint's clipped levels give
         expected = np.median(values, axis=1)
-        got = _ring_medians(values)
+        got = _median_rows(values, axis=1)
         assert got.dtype == expected.dtype and np.array_equal(got, expected)
 
 

@@ -172,7 +172,7 @@ def _one_body(image: np.ndarray, points: np.ndarray, size: float) -> bool:
     h, w = image.shape[:2]
     xs = np.clip(np.rint(corners[:, 0, None] + xx[ring]).astype(int), 0, w - 1)
     ys = np.clip(np.rint(corners[:, 1, None] + yy[ring]).astype(int), 0, h - 1)
-    colours = _ring_medians(image[ys, xs].astype(np.float32))  # corners x BGR
+    colours = _median_rows(image[ys, xs].astype(np.float32), axis=1)  # corners x BGR
     if float(np.abs(colours[:, None] - colours[None]).sum(axis=2).max()) > BODY_ONE_COLOUR:
         return False
     # and the pips themselves of one colour (issue 64: two dice on a pale table, a red and a
@@ -180,7 +180,7 @@ def _one_body(image: np.ndarray, points: np.ndarray, size: float) -> bool:
     core = apart <= max(1.0, 0.3 * size)
     xs = np.clip(np.rint(points[:, 0, None] + xx[core]).astype(int), 0, w - 1)
     ys = np.clip(np.rint(points[:, 1, None] + yy[core]).astype(int), 0, h - 1)
-    pips = np.median(image[ys, xs].astype(np.float32), axis=1)
+    pips = _median_rows(image[ys, xs].astype(np.float32), axis=1)
     hues = pips / (pips.sum(axis=1, keepdims=True) + 60.0)  # dark pips' noise damped
     return float(np.abs(hues[:, None] - hues[None]).sum(axis=2).max()) <= PIPS_ONE_COLOUR
 
@@ -188,17 +188,6 @@ def _one_body(image: np.ndarray, points: np.ndarray, size: float) -> bool:
 PIPS_ONE_COLOUR = 0.5  # B, G, R each of their sum (and 60): most a die's pips may differ
 # (white pips lit and shaded 0.03, black ones 0.15; a red die and a green one taken for
 # pips, independent seed 39 at 28 px, 1.0)
-
-
-def _ring_medians(values: np.ndarray) -> np.ndarray:
-    """``np.median(values, axis=1)`` of whole levels in float32 (corners x ring x BGR), by
-    partial sort: the same figures (two middle levels' sum and half are exact in float32),
-    a third of numpy's general path."""
-    half = values.shape[1] // 2
-    if values.shape[1] % 2:
-        return np.partition(values, half, axis=1)[:, half]
-    part = np.partition(values, [half - 1, half], axis=1)
-    return (part[:, half - 1] + part[:, half]) / np.float32(2)
 
 
 SIDE_PIPS = 0.66  # of the die's side: a side's pips, drawn out, lie this near its centre

@@ -80,17 +80,19 @@ def _median(values) -> float:
     return ranked[half] if len(ranked) % 2 else (ranked[half - 1] + ranked[half]) / 2
 
 
-def _median_rows(values: np.ndarray) -> np.ndarray:
-    """``np.median(values, axis=0)`` (colours: rows of B, G, R), exactly, by partial sort:
+def _median_rows(values: np.ndarray, axis: int = 0) -> np.ndarray:
+    """``np.median(values, axis=axis)`` (colours: rows of B, G, R), exactly, by partial sort:
     numpy's general path costs several times more. The two middle rows averaged as
     ``np.mean`` would: in float64 for whole levels, else in the values' own type."""
-    half = len(values) // 2
-    if len(values) % 2:
-        middle = np.partition(values, half, axis=0)[half]
+    count = values.shape[axis]
+    half = count // 2
+    at = (slice(None),) * axis  # the rows along ``axis``: views, not copies
+    if count % 2:
+        middle = np.partition(values, half, axis=axis)[(*at, half)]
         return middle.astype(np.float64) if values.dtype.kind in "iu" else middle
-    part = np.partition(values, [half - 1, half], axis=0)
+    part = np.partition(values, [half - 1, half], axis=axis)
     dtype = np.float64 if values.dtype.kind in "iu" else values.dtype
-    return np.add(part[half - 1], part[half], dtype=dtype) / 2
+    return np.add(part[(*at, half - 1)], part[(*at, half)], dtype=dtype) / 2
 
 
 class _Once:
