@@ -12,7 +12,7 @@ import math
 import cv2
 import numpy as np
 
-from hardware.camera.percentile import percentile
+from hardware.camera.percentile import median, percentile
 
 MIN_CARD_PX = 40  # the shortest side of a card find_cards looks for
 ASPECT = (0.4, 0.95)  # short side over long side of what find_cards takes for a card (a
@@ -175,7 +175,7 @@ def _snapped(gradients: tuple[np.ndarray, np.ndarray], quad: np.ndarray,
             if not climb.any():
                 break
             best = np.where(climb, inner, best)
-        strong = step[np.arange(len(t)), best] > 0.5 * _median(step.max(axis=1))
+        strong = step[np.arange(len(t)), best] > 0.5 * median(step.max(axis=1))
         kept = (a, along / length)  # a side with no clear edge stays where it was
         if strong.sum() >= 6:
             points = np.stack([xs[rows, best], ys[rows, best]], axis=1)
@@ -185,16 +185,6 @@ def _snapped(gradients: tuple[np.ndarray, np.ndarray], quad: np.ndarray,
         lines.append(kept)
     out = _crossings(lines)
     return out if out is not None and np.abs(out - quad).max() <= 1.5 * reach else quad
-
-
-def _median(values: np.ndarray) -> float:
-    """``np.median`` of all of ``values`` (the same answer, by partial sort): numpy's own
-    costs several times more on the few hundred samples an outline's sides give."""
-    flat = np.asarray(values).ravel()
-    half = flat.size // 2
-    if flat.size % 2:
-        return np.partition(flat, half)[half]
-    return np.partition(flat, (half - 1, half))[half - 1:half + 1].mean()
 
 
 def _crossings(lines: list) -> np.ndarray | None:
@@ -397,7 +387,7 @@ def _gap(grey: np.ndarray, quad: np.ndarray) -> bool:
         levels = []
         for sign in (1, -1):
             pts = (base + sign * reach * normal[None]).astype(np.float32)
-            levels.append(float(_median(cv2.remap(
+            levels.append(float(median(cv2.remap(
                 grey, pts[:, 0:1], pts[:, 1:2], cv2.INTER_LINEAR,
                 borderMode=cv2.BORDER_REPLICATE))))
         brighter.append(levels[0] >= levels[1] + GAP_DARKER)
@@ -427,7 +417,7 @@ def _strips(diff: np.ndarray, quad: np.ndarray, near: float = 2.0, far: float = 
             out.append(cv2.remap(diff, pts[..., 0].astype(np.float32),
                                  pts[..., 1].astype(np.float32), cv2.INTER_LINEAR,
                                  borderMode=cv2.BORDER_REPLICATE).ravel())
-    return float(_median(np.concatenate(outer))), float(_median(np.concatenate(inner)))
+    return float(median(np.concatenate(outer))), float(median(np.concatenate(inner)))
 
 
 def _laid(diff: np.ndarray, quad: np.ndarray) -> bool:

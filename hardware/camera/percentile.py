@@ -31,6 +31,17 @@ def percentile(values: np.ndarray, q: float) -> float:
     return percentiles(values, (q,))[0]
 
 
+def median(values: np.ndarray):
+    """``np.median`` of all of ``values``, the same figure and type (the two middle values'
+    mean in their own type): numpy's own costs several times more on the few hundred
+    samples an outline's sides give."""
+    flat = np.asarray(values).ravel()
+    half = flat.size // 2
+    if flat.size % 2:
+        return np.partition(flat, half)[half]
+    return np.partition(flat, (half - 1, half))[half - 1:half + 1].mean()
+
+
 def labels_in(values: np.ndarray) -> list[int]:
     """The distinct non-negative integers in ``values`` (connected-component labels), in
     order: ``np.unique`` without its import of ``numpy.ma``."""
