@@ -136,7 +136,6 @@ def _lit_top(image: np.ndarray, points: np.ndarray, grown: int, rw: float, rh: f
         cv2.drawContours(blob, [points - (x0, y0)], -1, 1, cv2.FILLED)
     else:
         blob[pts[:, 1] - y0, pts[:, 0] - x0] = 1
-    # the blob as eroded: the die's blurred edge, a tone of its own, left out
     # the pips smoothed away (a small die's are 3-5 px): the two tones are the top and side
     gray = cv2.medianBlur(cv2.cvtColor(image[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY), 5)
     values = gray[blob > 0]
@@ -208,10 +207,9 @@ def _middle_of_more(image: np.ndarray, centre: tuple[float, float], side: float,
     five on a lid, its blob 31 px of 37) gives its square any turn, and one turned 45
     degrees sees a five's corner pips at its sides' middles, beyond the pips' circle (read
     as a one): a square of the blob's size turned 45 degrees off the blob's (``angle``)
-    reads the five. Only a five there: a
-    one seen obliquely shows its sides' pips beyond its top, and a square round it takes
-    one of them and a corner's for a three's (seeds 1007, 1021 at 28 px: two ones lost);
-    a five's four corners no side gives."""
+    reads the five. Only a five there: a one seen obliquely shows its sides' pips beyond
+    its top, and a square round it takes one of them and a corner's for a three's (seeds
+    1007, 1021 at 28 px: two ones lost); a five's four corners no side gives."""
     faces, least, turns = (3, 5), 0.0, TURNS
     if (rw + rh) / 2 >= 0.9 * side:  # only the turn 45 degrees off the blob's: with every
         # turn tried a roll cost 1.14-1.20 of 77bc3e8's, with this one 0.97-1.03
