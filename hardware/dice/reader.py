@@ -178,7 +178,7 @@ class DiceReader:
         self._connections += 1
         with self._status_lock:
             self._tracker.connected()
-            outcome = self._tracker.handle(hello, time.time())
+            outcome = self._tracker.handle(hello, time.time(), time.monotonic())
             if self._connections > 1:
                 self._counts["reconnects"] += 1
         self._message_out(hello)
@@ -222,7 +222,7 @@ class DiceReader:
             valid = True
             self._message_out(msg)
             with self._status_lock:
-                outcome = self._tracker.handle(msg, time.time())
+                outcome = self._tracker.handle(msg, time.time(), time.monotonic())
             for observation in outcome.observations:
                 self._emit(observation)
             if outcome.note:

@@ -20,6 +20,10 @@ The rules (docs/dice-reader.md):
   Without proof the old baseline holds, so a roll delivered before an unplug and named
   again by the snapshot after it is not delivered twice. (An uptime that did not go back
   proves nothing: the session before the unplug may have been shorter than the boot.)
+- Which HELLO was the restart, when several came before the proof (a restart, then a
+  replug): the heartbeat's uptime says when the device booted, on the host's monotonic
+  clock; the first HELLO heard since then was the restart's, and the baseline is the last
+  roll heard since it. Without the clock (``now=None``) the last HELLO counts.
 - Version 2: an ``RD``, ``ST`` or ``DI`` may come in parts ``p=<i>/<n>``. A set counts only
   when parts 1..n arrived in order with consecutive sequence numbers and no die twice; a
   set with a part lost is dropped whole (``incomplete``) and the host asks ``STATE?`` (or
@@ -32,6 +36,15 @@ from dataclasses import dataclass, field
 
 from hardware.dice import protocol
 from hardware.dice.observations import DieEvent, Roll
+
+BOOT_SLACK_S = 0.5
+"""How much earlier than the heartbeat's boot time a HELLO may arrive and still be the
+restart's: the heartbeat's own serial latency (a HELLO is sent at boot, so it never comes
+before the boot). A replug's HELLO comes seconds before a restart at least (a person pulls
+and plugs a cable), so 0.5 s tells them apart."""
+BOOT_DRIFT = 0.01
+"""The device's clock may run this much fast or slow against the host's (a ceramic
+resonator: ±0.5 %): the boot time the uptime gives is that uncertain, per second of uptime."""
 
 
 @dataclass
@@ -65,6 +78,12 @@ class RollTracker:
         """A HELLO came and the device has not shown a restart (yet)."""
         self._since_hello: int | None = None
         """The last roll number heard since that HELLO (RD or snapshot)."""
+        self._hellos: list[float] = []
+        """When each HELLO came since the device was last known to have restarted (host's
+        monotonic clock): the proof of a restart tells which of them was its HELLO."""
+        self._heard: tuple[float, int] | None = None
+        """When the last roll number was heard (RD or snapshot), and that number."""
+        self._now: float | None = None
         self._parts: list[protocol.PartMessage] = []
         self._dice_asked = False
         self._dropped: tuple | None = None  # the last set counted incomplete
@@ -78,13 +97,20 @@ class RollTracker:
     def proto(self) -> int | None:
         return self.hello.proto if self.hello else None
 
-    def handle(self, msg: protocol.DeviceMessage, at: float) -> Outcome:
+    def handle(self, msg: protocol.DeviceMessage, at: float,
+               now: float | None = None) -> Outcome:
+        """``at`` stamps the observations (wall clock); ``now`` is when the message came on
+        the host's monotonic clock (a Pi without a real-time clock steps its wall clock at
+        its first NTP sync), to tell a restart's HELLO from a replug's."""
         out = Outcome()
+        self._now = now
         if isinstance(msg, protocol.Hello):
             self.hello = msg
             self._seq = None
             self._unsure = self.last_roll is not None
             self._since_hello = None
+            if self._unsure and now is not None:
+                self._hellos.append(now)
             self._drop_parts(out)
             out.ask_state = True
             if msg.proto >= 2:
@@ -106,7 +132,7 @@ class RollTracker:
             if self._uptime is not None and msg.uptime_ms < self._uptime:
                 out.ask_state = True  # the device restarted under us
                 if self._unsure:
-                    self._restarted(self._since_hello or 0)
+                    self._restarted(self._since_restart(msg.uptime_ms))
             self._uptime = msg.uptime_ms
         elif isinstance(msg, protocol.Event):
             self.dice[msg.die] = protocol.DieState(msg.state, msg.face)
@@ -125,7 +151,8 @@ class RollTracker:
             if self.last_roll is None or msg.roll != self.last_roll:
                 if self.last_roll is not None and msg.roll > self.last_roll + 1:
                     self.missed_rolls += msg.roll - self.last_roll - 1
-                self.last_roll = self._since_hello = msg.roll
+                self.last_roll = msg.roll
+                self._heard_roll(msg.roll)
                 out.observations.append(Roll(msg.roll, dict(msg.faces), False, at))
         elif isinstance(msg, protocol.Snapshot):
             self.dice = dict(msg.dice)
@@ -194,19 +221,42 @@ class RollTracker:
             out.ask_dice = self._dice_asked = True
 
     def _restarted(self, baseline: int) -> None:
-        """The device restarted since the HELLO: its roll numbers start again."""
+        """The device restarted since the HELLO: its roll numbers start again, and its
+        uptime: the old boot's last heartbeat no longer tells a later restart (a heartbeat
+        of this boot below it would prove this restart a second time)."""
         self._unsure = False
+        self._hellos = []
+        self._uptime = None
         self.last_roll = baseline
+
+    def _heard_roll(self, roll: int) -> None:
+        self._since_hello = roll
+        if self._now is not None:
+            self._heard = (self._now, roll)
+
+    def _since_restart(self, uptime_ms: int) -> int:
+        """The last roll heard since the restart a heartbeat just proved: since the first
+        HELLO that came after the boot its uptime gives (a replug's HELLO after it resets
+        nothing), or the boot if its HELLO was lost; 0 if no roll came since. Without the
+        clock: since the last HELLO."""
+        if self._now is None or not self._hellos:
+            return self._since_hello or 0
+        boot = self._now - uptime_ms / 1000 * (1 + BOOT_DRIFT) - BOOT_SLACK_S
+        # the restart's HELLO; if it was lost, the boot itself
+        start = next((t for t in self._hellos if t >= boot), boot)
+        if self._heard is None or self._heard[0] < start:
+            return 0
+        return self._heard[1]
 
     def _snapshot(self, msg: protocol.Snapshot, at: float, out: Outcome) -> None:
         if self.last_roll is None or msg.roll < self.last_roll:
             # baseline: first snapshot, or the device restarted
             self._restarted(msg.roll)
-            self._since_hello = msg.roll
+            self._heard_roll(msg.roll)
             return
         if msg.roll == self.last_roll:
             return  # after a HELLO it may be this boot's roll: only a restart's proof tells
-        self._since_hello = msg.roll
+        self._heard_roll(msg.roll)
         present = {d: s for d, s in msg.dice.items() if s.state != "ABSENT"}
         if present and all(s.state == "SETTLED" for s in present.values()):
             self.missed_rolls += msg.roll - self.last_roll - 1

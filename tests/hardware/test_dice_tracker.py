@@ -1,5 +1,4 @@
 """The roll-delivery rules without I/O: what may and may not become a Roll."""
-import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -258,22 +257,28 @@ replug_steps = st.lists(st.tuples(
 @example([("start", "a", 1, False, False), ("settle", "a", 4, False, False),
           ("hb", "a", 1, False, False), ("reset", "a", 1, False, False),
           ("start", "a", 1, True, False), ("settle", "a", 2, False, False)])  # the window
+@example([("start", "a", 1, False, False)] * 4 + [
+    ("settle", "a", 1, False, False), ("hb", "a", 1, False, False),
+    ("start", "b", 1, False, False), ("reset", "a", 1, False, False),
+    ("settle", "b", 1, False, False), ("replug", "a", 1, False, False)])
+# a restart its RD proved, a replug, then its first heartbeat (below the old boot's)
 def test_replugs_and_restarts_never_lose_or_repeat_a_roll(script):
     """Replugs of a device that keeps running, and restarts (counters from 0, uptime from
     0, a HELLO), between lost frames: every delivered roll is the device's, no roll of a
     boot delivered twice; a roll whose RD arrives is always delivered; at the end the
-    baseline is the device's."""
+    baseline is the device's. A step takes 2 s of the host's monotonic clock and 1.99 s of
+    the device's uptime (a resonator 0.5 % slow), as a person replugs a cable."""
     device, tracker = SimulatedDevice(["a", "b"]), RollTracker()
     device.boot, device.uptime, device.boots = 0, 0, {0: {}}
     tracker.connected()
-    pending, delivered = 0, []
+    pending, delivered, clock = 0, [], 100.0
 
     def line(bodies, lost):
         nonlocal pending
         for body in bodies:
             if lost:
                 continue
-            out = tracker.handle(protocol.parse_device(body), at=0.0)
+            out = tracker.handle(protocol.parse_device(body), at=0.0, now=clock)
             pending += out.ask_state
             for roll in (o for o in out.observations if isinstance(o, Roll)):
                 delivered.append((device.boot, roll))
@@ -289,7 +294,8 @@ def test_replugs_and_restarts_never_lose_or_repeat_a_roll(script):
     line(device.snapshot(), False)
     pending = 0
     for action, die, face, lost, lost_twice in script:
-        device.uptime += 100
+        device.uptime += 1990
+        clock += 2.0
         if action == "start":
             line(device.start_roll(die), lost)
         elif action == "settle":
@@ -318,7 +324,8 @@ def test_replugs_and_restarts_never_lose_or_repeat_a_roll(script):
         if device.states[die].state != "SETTLED":
             line(device.settle(die, 3), False)
             device.boots[device.boot] = dict(device.history)
-    device.uptime += 100
+    device.uptime += 1990
+    clock += 2.0
     line([device.numbered("HB", str(device.uptime))], False)
     while pending:
         pending -= 1
@@ -448,17 +455,71 @@ def test_two_snapshots_in_a_row_each_missing_their_first_part_are_both_counted()
     assert sum(o.state_answered for o in outcomes) == 2  # each: ask again at once
 
 
-@pytest.mark.xfail(strict=True, reason="open: a replug between a restart and the heartbeat "
-                   "that proves it; the restart's roll is delivered again")
 def test_a_replug_after_an_unproved_restart_does_not_repeat_its_roll():
     """Found by the property test above in CI (stop 76): the device restarts (a HELLO), a
     roll of the new boot is delivered, then a replug (a second HELLO) comes before any
-    heartbeat; the next heartbeat proves a restart, but `_since_hello` was reset by the
-    replug's HELLO, so the baseline falls to 0 and the replug's snapshot (roll 1) is
-    delivered a second time. Messages alone cannot tell which HELLO was the restart (a
-    baseline carried over the replug loses a roll in the opposite order); the heartbeat's
-    uptime against the time each HELLO came would. Kept strict: it passes when fixed."""
+    heartbeat; the next heartbeat proves a restart. Its uptime dates the boot, so the
+    restart's HELLO is the first one after it, and its roll stays the baseline: the
+    replug's snapshot naming it again delivers nothing."""
     script = [("start", "a", 1, False, False)] * 10 + [
         ("hb", "a", 1, False, False), ("reset", "a", 1, False, False),
         ("settle", "a", 1, False, False), ("replug", "a", 1, False, False)]
     test_replugs_and_restarts_never_lose_or_repeat_a_roll.hypothesis.inner_test(script)
+
+
+HELLO = "HELLO dicereader proto=1 fw=1 dice=1 uid=AB"
+
+
+def timed(tracker, now, *bodies):
+    """Messages heard at ``now`` on the host's monotonic clock (seconds)."""
+    outs = [tracker.handle(protocol.parse_device(b), at=1.0, now=now) for b in bodies]
+    return [o for out in outs for o in out.observations if isinstance(o, Roll)]
+
+
+def test_the_restarts_hello_is_told_from_a_later_replugs_by_the_heartbeats_uptime():
+    """Booted at 100 s (its HELLO), roll 1 delivered, replugged at 110 s (a second HELLO),
+    then a heartbeat at 111 s with 11 s of uptime proves the restart: the restart's HELLO is
+    the one at 100 s, roll 1 came after it, so the snapshot naming roll 1 is not delivered
+    again. (Planted: with the last HELLO taken as the restart's, roll 1 comes twice.)"""
+    tracker = RollTracker()
+    tracker.connected()
+    timed(tracker, 0.0, HELLO, "ST 0 r=0 tax=SETTLED:3", "HB 1 60000")
+    tracker.connected()
+    timed(tracker, 100.0, HELLO, "ST 0 r=0 tax=SETTLED:3")
+    assert timed(tracker, 105.0, "RD 1 r=1 tax=5") == [Roll(1, {"tax": 5}, False, 1.0)]
+    tracker.connected()
+    assert timed(tracker, 110.0, HELLO, "ST 0 r=1 tax=SETTLED:5") == []
+    assert timed(tracker, 111.0, "HB 1 11000", "ST 2 r=1 tax=SETTLED:5") == []
+    assert tracker.last_roll == 1
+
+
+def test_a_replug_then_old_rolls_then_a_restart_loses_no_roll_of_the_new_boot():
+    """The opposite order: replugged at 100 s (a HELLO, the same boot), roll 6 of the old boot,
+    a restart at 120 s (its HELLO) and roll 1 of the new boot made while its RD was lost; the
+    heartbeat at 122 s (2 s of uptime) dates the boot after roll 6, so the baseline is 0
+    and the snapshot recovers roll 1."""
+    tracker = RollTracker()
+    tracker.connected()
+    timed(tracker, 0.0, HELLO, "ST 0 r=5 tax=SETTLED:3", "HB 1 60000")
+    tracker.connected()
+    timed(tracker, 100.0, HELLO, "ST 0 r=5 tax=SETTLED:3")
+    assert [r.roll for r in timed(tracker, 105.0, "RD 1 r=6 tax=2")] == [6]
+    tracker.connected()
+    timed(tracker, 120.0, HELLO)  # the new boot's snapshot (r=0) was lost
+    rolls = timed(tracker, 122.0, "HB 2 2000", "ST 3 r=1 tax=SETTLED:4")
+    assert rolls == [Roll(1, {"tax": 4}, True, 1.0)]
+
+
+def test_a_restart_whose_hello_was_lost_counts_from_its_boot():
+    """A replug at 100 s, roll 6 at 105 s, then the board restarts at 120 s and its HELLO is
+    lost; its roll 1 at 125 s has its RD lost too. The heartbeat at 126 s (6 s of uptime)
+    dates the boot at 120 s: roll 6 came before it, so the baseline is 0 and the snapshot
+    recovers roll 1 (the last HELLO, at 100 s, would have kept 6 and dropped it)."""
+    tracker = RollTracker()
+    tracker.connected()
+    timed(tracker, 0.0, HELLO, "ST 0 r=5 tax=SETTLED:3", "HB 1 60000")
+    tracker.connected()
+    timed(tracker, 100.0, HELLO, "ST 0 r=5 tax=SETTLED:3")
+    timed(tracker, 105.0, "RD 1 r=6 tax=2")
+    rolls = timed(tracker, 126.0, "HB 2 6000", "ST 3 r=1 tax=SETTLED:4")
+    assert rolls == [Roll(1, {"tax": 4}, True, 1.0)]
