@@ -339,6 +339,9 @@ def hardware_for(role: str, seat: str | None, hardware: dict | None) -> dict | N
         if device == "camera" and role == "table" and status.get("unknown"):
             # a card the camera does not know by face: the TV asks which it is
             out[device]["unknown"] = status["unknown"]
+        if device == "camera" and role == "table" and status.get("faces_checking"):
+            # the taught faces being judged: the TV says why a card laid is not named yet
+            out[device]["faces_checking"] = True
         selected = status.get("selected")
         if role == "seat" and isinstance(selected, dict) and seat in selected:
             out[device]["selected"] = {seat: selected[seat]}

@@ -185,6 +185,64 @@ def test_camera_preview_calibration_and_status(camera_app):
         server.server.shutdown()
 
 
+def test_the_camera_page_and_the_tv_say_while_the_taught_faces_are_checked(camera_app,
+                                                                         monkeypatch):
+    """While the judge's thread checks which taught faces are too alike, the camera names no
+    card by its face (by design): the host's camera page (Polish) and the TV's view say so,
+    a phone's view does not carry it, and both stop saying it once the check ended. The
+    judgement is planted slow (seconds here, a minute or more on a Pi). Planted fault (by
+    hand): `hardware_for` without the table's ``faces_checking``: the TV's assertion fails."""
+    import threading
+
+    import cv2
+
+    from companion.box.catalog import load_catalog
+    from companion.game import views
+    from companion.wiring.demo_faces import drawn_face
+    from tests.waiting import PATIENCE
+
+    app, live = camera_app
+    client = app.test_client()
+    token = login(client, live.id)
+    judge = context.of(app).hardware.judge
+    started, release = threading.Event(), threading.Event()
+    real = judge._judge
+
+    def slow(book, card_px):
+        started.set()
+        release.wait(60)
+        real(book, card_px)
+
+    monkeypatch.setattr(judge, "_judge", slow)
+    for card in [e["id"] for e in load_catalog("wwe")["event_cards"]][:2]:
+        face = cv2.imencode(".png", drawn_face(card))[1].tobytes()
+        answer = client.post(f"/host/{live.id}/deck/card_face/upload?game=wwe&entry={card}",
+                             headers={"X-CSRF-Token": token}, data=face).get_json()
+        assert answer["ok"], answer
+    client.get(f"/host/{live.id}/deck/faces.json?game=wwe")  # the check starts
+    assert started.wait(20 * PATIENCE)
+
+    def shown(lang="pl"):
+        page = client.get(f"/host/{live.id}/camera?lang={lang}").get_data(as_text=True)
+        line = page.split('id="cam-faces-checking"', 1)[1].split("</p>", 1)[0]
+        status = client.get(f"/host/{live.id}/camera/status.json").json
+        hardware = context.of(app).hardware.status()
+        with app.test_request_context():
+            tv = views.build(live, "table", None, lang, hardware=hardware)["hardware"]["camera"]
+            phone = views.build(live, "seat", "N", lang, hardware=hardware)["hardware"]["camera"]
+        assert "faces_checking" not in phone
+        return "hidden" not in line.split(">", 1)[0], line, status["faces_checking"], \
+            tv.get("faces_checking", False)
+
+    visible, line, status, tv = shown()
+    assert visible and status is True and tv is True
+    assert "Sprawdzanie, które nauczone karty kamera mogłaby ze sobą pomylić" in line
+    release.set()
+    assert wait_for(lambda: not judge.busy(), timeout=20 * PATIENCE, what="the check's end")
+    visible, _, status, tv = shown()
+    assert not visible and status is False and tv is False
+
+
 # ------------------------------------------------------------------------------ dice
 
 

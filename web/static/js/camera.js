@@ -24,6 +24,7 @@
     TC.replace("cam-calibration", st.calibration ? label("hwp_calibration_", st.calibration) : "–");
     TC.replace("cam-detail", st.detail || "");
     document.getElementById("cam-detail-row").hidden = !st.detail;
+    document.getElementById("cam-faces-checking").hidden = !st.faces_checking;
     var sel = st.selected || {}, names = st.selected_names || {};
     TC.replace("cam-selected", Object.keys(sel).map(function (seat) {
       return label("seat_", seat) + ": " + (names[seat] || sel[seat]) + " ";

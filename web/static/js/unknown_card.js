@@ -3,7 +3,9 @@
  * taught face like it). The view's hardware.camera.unknown names those zones; this asks
  * /games/<id>/camera/unknown.json for their names and the cards it may be, and a tap on a
  * card's name answers (POST .../camera/unknown): that face is taught as the card's and the
- * game is told, as if the camera had known it. Knows no game. */
+ * game is told, as if the camera had known it. While hardware.camera.faces_checking, a line
+ * says the taught faces are being checked (no card is named by its face till then). Knows
+ * no game. */
 (function () {
   "use strict";
   var panel = document.getElementById("unknown-card");
@@ -55,6 +57,11 @@
 
   TC.onView(function (msg) {
     var camera = (msg.hardware || {}).camera || {};
+    var checking = document.getElementById("faces-checking");
+    if (checking && checking.hidden === !!camera.faces_checking) {
+      checking.hidden = !camera.faces_checking;
+      if (TC.fitTable) TC.fitTable();
+    }
     var zones = Array.isArray(camera.unknown) ? camera.unknown.join(",") : "";
     if (zones === shown) return;
     shown = zones;
