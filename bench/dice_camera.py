@@ -22,7 +22,8 @@ fresh pages, their faults counted in the process's CPU time), as the reader runs
 ``--malloc default``: glibc's own (the figures of the rounds before 2026-11-26 05:00).
 Figures are noisy on a shared machine. JSON last line.
 
-``--stages``: CPU only, each stage of the reader's share of a roll (cProfile; `stage_costs`).
+``--stages``: CPU only, each stage of the reader's share of a roll (cProfile; `stage_costs`);
+with ``--cpu-against REV``, REV's reader's stages beside them, profiled throw by throw in turn.
 
 ``--cpu-against REV``: CPU only, against the reader of git revision REV in the same run.
 Each throw of the tuned families is rendered once and fed to a settler with this reader and
@@ -281,27 +282,51 @@ def cpu_against(rev: str, families: list[str], throws: int, sides: tuple[float, 
             "families": families, "opencv_threads": cv2.getNumThreads()}
 
 
-def stage_costs(families: list[str], throws: int, sides: tuple[float, ...]) -> dict:
+def stage_costs(families: list[str], throws: int, sides: tuple[float, ...],
+                against: str | None = None) -> dict:
     """Which stage of the reader (a module of hardware/camera/dice_faces) costs what, as
     shares of a roll's CPU (every frame, as `roll_cpu`), under cProfile: each of the package's
     functions is charged its own time and that of the calls it makes outside the stages
     (OpenCV, numpy, the shared helpers of common.py);
     the rest (motion checks, the still frames' mean) is the settler's. The profiler slows
-    Python more than C: the shares, not its milliseconds, are the figures."""
+    Python more than C: the shares, not its milliseconds, are the figures.
+    ``against``: git revision REV's reader profiled too, throw by throw in turn with this
+    one (which goes first alternates): each stage's share and profiled ms a roll of both."""
     import cProfile
     import pstats
 
-    package = str(Path(dice_settle.__file__).parent / "dice_faces")
-    profile = cProfile.Profile(time.process_time)  # CPU, as the other figures
+    readers = [(read_tray, str(Path(dice_settle.__file__).parent / "dice_faces"))]
+    if against:
+        base = reader_at(against)
+        readers.append((base, str(Path(base.__code__.co_filename).parent)))
+    profiles = [cProfile.Profile(time.process_time) for _ in readers]  # CPU, as the others
     for name in families:
         for seed in range(throws):
             style, colours = dice_tray.family(name, seed)
             frames = dice_tray.throw(1000 + seed, DICE, sides[seed % len(sides)], style,
                                      settled_frames=6, colours=colours)
-            settler = DiceSettler()
-            for image, _, _ in frames:
-                profile.runcall(settler.feed, image)
-    stats = pstats.Stats(profile).stats
+            turns = list(zip(readers, profiles, strict=True))
+            for (reader, _), profile in turns if seed % 2 else turns[::-1]:
+                use_reader(reader)
+                try:
+                    settler = DiceSettler()
+                    for image, _, _ in frames:
+                        profile.runcall(settler.feed, image)
+                finally:
+                    use_reader(read_tray)
+    rolls = len(families) * throws
+    result = _stage_shares(pstats.Stats(profiles[0]).stats, readers[0][1], rolls)
+    if against:
+        other = _stage_shares(pstats.Stats(profiles[1]).stats, readers[1][1], rolls)
+        result["against"] = against
+        result["against_stage_shares"] = other["stage_shares"]
+        result["against_profiled_ms_per_roll"] = other["profiled_ms_per_roll"]
+    result.update(families=families, throws_per_family=throws)
+    return result
+
+
+def _stage_shares(stats: dict, package: str, rolls: int) -> dict:
+    """`stage_costs`' shares of one reader's profile (``package``: its stages' folder)."""
     total = sum(tt for _, _, tt, _, _ in stats.values())
 
     def stage(func) -> str | None:
@@ -320,8 +345,7 @@ def stage_costs(families: list[str], throws: int, sides: tuple[float, ...]) -> d
     spent["settler (motion, mean)"] = total - sum(spent.values())
     return {"stage_shares": {k: round(v / total, 3) for k, v in
                              sorted(spent.items(), key=lambda kv: -kv[1])},
-            "profiled_ms_per_roll": round(1000 * total / (len(families) * throws), 1),
-            "families": families, "throws_per_family": throws}
+            "profiled_ms_per_roll": round(1000 * total / rolls, 1)}
 
 
 def main() -> None:
@@ -348,6 +372,23 @@ def main() -> None:
     malloc = memory.configure() if args.malloc == "app" else {}
     if OPENCV_THREADS > 0:  # as the app's camera pipeline runs (hardware/camera/recognizer.py)
         cv2.setNumThreads(OPENCV_THREADS)
+    if args.stages:  # first: with --cpu-against, that revision's stages beside these
+        warm_up(sides)
+        tuned = [n for n in args.families.split(",") if n != "held_out"]
+        result = stage_costs(tuned, args.throws, sides, args.cpu_against)
+        ours, theirs = result["profiled_ms_per_roll"], result.get("against_profiled_ms_per_roll")
+        print(f"{'stage':24s} {'share':>7s} {'ms a roll':>9s}" + (
+            f" {args.cpu_against + ' share':>16s} {'ms a roll':>9s}" if theirs else ""))
+        for name, share in result["stage_shares"].items():
+            line = f"{name:24s} {100 * share:6.1f}% {share * ours:9.2f}"
+            if theirs:
+                base = result["against_stage_shares"].get(name, 0.0)
+                line += f" {100 * base:15.1f}% {base * theirs:9.2f}"
+            print(line)
+        print(f"{'profiled, in all':24s} {'':7s} {ours:9.2f}" + (
+            f" {'':16s} {theirs:9.2f}" if theirs else ""))
+        print(json.dumps(result))
+        return
     if args.cpu_against:
         tuned = [n for n in args.families.split(",") if n != "held_out"]
         result = cpu_against(args.cpu_against, tuned, args.throws, sides)
@@ -356,14 +397,6 @@ def main() -> None:
               f"{args.cpu_against} {result['baseline_cpu_ms_per_roll']} ms "
               f"{result['baseline_cpu_ms_spread']}: ratio {result['ratio_of_medians']} "
               f"(load {result['load_before'][0]} -> {result['load_after'][0]})")
-        print(json.dumps(result))
-        return
-    if args.stages:
-        warm_up(sides)
-        tuned = [n for n in args.families.split(",") if n != "held_out"]
-        result = stage_costs(tuned, args.throws, sides)
-        for name, share in result["stage_shares"].items():
-            print(f"{name:24s} {100 * share:5.1f} %")
         print(json.dumps(result))
         return
     warm_up(sides)

@@ -1012,6 +1012,33 @@ def test_the_pips_of_light_dice_are_those_every_part_labelled_would_give():
     assert sum(bool(pips_of_by_labels(*case).any()) for case in cases) >= 3
 
 
+def test_the_pips_of_many_parts_nested_in_each_others_boxes_are_every_parts_own():
+    """`_pips_of` fills each part with a value of its own (1-254, then cleared and counted
+    again) and reads only its own pixels in its box: 289 parts, each cell a ring of light
+    with a dark pip on it round a speck of light with a dark hole (too little light to be
+    a die: not its ring's pip), and a ring round them all (filled last, after the values
+    came round again), each speck in a ring's box; read as labelling every part would."""
+    from hardware.camera import dice_faces as df
+
+    standing, darker = np.zeros((304, 304), np.uint8), np.zeros((304, 304), np.uint8)
+    cv2.rectangle(standing, (1, 1), (302, 302), 255, 2)  # round them all
+    darker[0:3, 100:104] = 255
+    standing[0:3, 100:104] = 0
+    for y in range(6, 294, 24):
+        for x in range(6, 294, 24):
+            cv2.rectangle(standing, (x + 2, y + 2), (x + 19, y + 19), 255, 2)  # the ring
+            darker[y + 1:y + 4, x + 9:x + 13] = 255  # its pip, on it
+            standing[y + 1:y + 4, x + 9:x + 13] = 0
+            standing[y + 9:y + 14, x + 9:x + 14] = 255  # the speck inside, its dark hole
+            darker[y + 10:y + 12, x + 10:x + 12] = 255
+            standing[y + 10:y + 12, x + 10:x + 12] = 0
+    parts = np.empty_like(darker)
+    ours = df._pips_of(standing, darker, parts, np.empty_like(darker))
+    assert (ours == pips_of_by_labels(standing, darker)).all()
+    assert np.count_nonzero(ours) == 12 + 144 * 12  # every ring's pip, no speck's
+    assert parts.max() == 289 - 254  # every part filled apart, the values round again
+
+
 def test_labelling_the_box_round_a_masks_pixels_gives_the_whole_masks_components():
     """`_components` labels only the box round a mask's pixels, from an even row and
     column: the same labels in the same order, boxes, areas and centroids (bit for bit) as

@@ -182,18 +182,25 @@ def _pips_of(standing: np.ndarray, darker: np.ndarray, parts: np.ndarray, out: n
     pixels, not the whole tray's), one of every dark spot: an outline's first point (every
     outline, a spot inside another's hole too), not every dark pixel in turn (a shadow's
     thousands). The parts are apart, so the order they are filled in changes nothing.
+    Each part is filled with a value of its own (1-254, then those cleared and counted
+    again), so its pixels are told from an earlier part's in its box without clearing it,
+    and a part too small is never looked at (half of them): 0.63 against 0.72 ms a tray.
     Into ``out``; ``parts``: a buffer for the parts."""
     cv2.bitwise_or(standing, darker, dst=parts)
     out.fill(0)
     outlines, _ = cv2.findContours(darker, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+    value = 0  # the last part's
     for sx, sy in [outline[0, 0].tolist() for outline in outlines]:
         if parts[sy, sx] != 255:
             continue  # in a part filled already
-        area, _, _, (x, y, w, h) = cv2.floodFill(parts, None, (sx, sy), 1, flags=8)
-        part = parts[y:y + h, x:x + w] == 1
-        parts[y:y + h, x:x + w][part] = 0  # done: no other part is marked 1 with it
+        if value == 254:  # every value used: the parts filled so far cleared (all done)
+            parts[parts != 255] = 0
+            value = 0
+        value += 1
+        area, _, _, (x, y, w, h) = cv2.floodFill(parts, None, (sx, sy), value, flags=8)
         if area < 40:
             continue
+        part = parts[y:y + h, x:x + w] == value
         dark = part & (darker[y:y + h, x:x + w] > 0)
         light = part & (standing[y:y + h, x:x + w] > 0)
         if not dark.any() or light.sum() < 20:
