@@ -49,6 +49,9 @@ regression however busy the machine is. (Running both at once is interleaving ta
 each minute of one has the same minute of the other beside it, with no start-ups between.)
 ``--parallel`` runs the games' evenings at the same time, a process each (core share is CPU
 time, not wall time; the load each adds is in ``loadavg_1m``).
+The server imports only the packages the Pi installs (deploy/requirements-pyXY.txt): this
+venv's others (the tests') are hidden from it (`PI_PACKAGES`); ``--dev-packages`` lets it
+import them as before (about 7 MB more RSS, none of it the Pi's).
 ``--no-camera`` leaves the camera lost and idle (the server and the dice alone: whose
 memory grows); ``--no-dice`` the dice reader (its port not there). ``lost`` compares each
 acknowledged action in the canonical form the server
