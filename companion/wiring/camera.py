@@ -387,7 +387,8 @@ class CameraWiring:
         into a new snapshot only when one is asked for (a view, the preview: a few a second);
         `dataclasses.replace` at every frame was a tenth of the camera thread's own work.
         A new frame lets go of the one the last snapshot kept: only `snapshot` hands that
-        out, and it would hand out the new one (else a frame, 0.9 MB, held all evening)."""
+        out, and it would hand out the new one (else a frame held, 0.9-2.7 MB, until a page
+        asks again)."""
         with self._shown_lock:
             if "frame" in changes and self._snapshot.frame is not None:
                 self._snapshot = replace(self._snapshot, frame=None)  # once per snapshot

@@ -262,8 +262,8 @@ def test_video_camera_on_a_running_server_gives_the_phones_the_incomes(server, t
 
 def test_the_camera_lets_go_of_the_frame_its_last_snapshot_held(server, tmp_path):
     # a snapshot is made only when asked for (a view, the preview): the frame it holds must
-    # not stay in the server's memory once newer frames came (issue 71: the first
-    # snapshot's frame was held all evening beside the newest, 0.9 MB of a 720p frame)
+    # not stay in the server's memory once newer frames came (issue 71: after the host's
+    # camera page closed, its last frame was held beside the newest, 0.9-2.7 MB)
     app, _live = server
     service = context.of(app).service
     service.create("wwe", {"players": PLAYERS}, "2468")
