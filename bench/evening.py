@@ -49,6 +49,9 @@ regression however busy the machine is. (Running both at once is interleaving ta
 each minute of one has the same minute of the other beside it, with no start-ups between.)
 ``--parallel`` runs the games' evenings at the same time, a process each (core share is CPU
 time, not wall time; the load each adds is in ``loadavg_1m``).
+The server imports only the packages the Pi installs (deploy/requirements-pyXY.txt): this
+venv's others (the tests') are hidden from it (`PI_PACKAGES`); ``--dev-packages`` lets it
+import them as before (about 7 MB more RSS, none of it the Pi's).
 ``--no-camera`` leaves the camera lost and idle (the server and the dice alone: whose
 memory grows); ``--no-dice`` the dice reader (its port not there). ``lost`` compares each
 acknowledged action in the canonical form the server
@@ -245,6 +248,32 @@ def camera_cost(folder: Path, seconds: float, fps: float = 30.0, rounds: int = 2
 # First in the server process: where its code comes from (checked against its root).
 IMPORTED = "import companion; print('imported companion from', companion.__file__, " \
     "flush=True)\n"
+# Before that, unless --dev-packages: the packages the Pi has not hidden from the server.
+# The appliance installs deploy/requirements-pyXY.txt and nothing else; this venv also
+# holds the tests' (the Socket.IO client's requests and websocket-client, watchdog, ...),
+# and the server imports some of them only because they are there (engineio's client
+# tries requests and websocket at import): about 7 MB of RSS the Pi never carries. Hidden
+# (``sys.modules[name] = None``, so importing them fails as on the Pi): every top-level
+# module whose distributions are all missing from the lock, but for this project, pip,
+# setuptools and installed game plug-ins (an owner may add one).
+PI_PACKAGES = """
+import importlib.metadata as _m, re as _re, sys as _s
+def _name(text):
+    return _re.sub(r"[-_.]+", "-", text).lower()
+_keep = {_name(l.split("==")[0]) for l in open({lock!r}) if _re.match(r"[A-Za-z]", l)}
+_keep |= {"table-companion", "pip", "setuptools"}
+_keep |= {_name(p.dist.name) for p in _m.entry_points(group="table_companion.games") if p.dist}
+_hidden = sorted(top for top, dists in _m.packages_distributions().items()
+                 if top not in _s.modules and not {_name(d) for d in dists} & _keep)
+_s.modules.update(dict.fromkeys(_hidden, None))
+print("hidden from the server (not on the Pi):", " ".join(_hidden), flush=True)
+"""
+
+
+def lock_file() -> Path:
+    """The Pi's lock for this interpreter's version (deploy/install.sh picks it the same way)."""
+    mine = ROOT / "deploy" / f"requirements-py{sys.version_info[0]}{sys.version_info[1]}.txt"
+    return mine if mine.exists() else ROOT / "deploy" / "requirements-py311.txt"
 TRACED_MAIN = """
 import os, sys, threading, time, tracemalloc
 from pathlib import Path
@@ -270,7 +299,7 @@ class Server:
 
     def __init__(self, data: Path, game: str, frames: Path | None, dice_port: str,
                  trace: Path | None = None, trace_frames: int = 1,
-                 root: Path = ROOT) -> None:
+                 root: Path = ROOT, dev_packages: bool = False) -> None:
         self.data = data
         self.trace = trace
         self.root = root
@@ -285,11 +314,13 @@ class Server:
                    PYTHONPATH=os.pathsep.join(
                        [str(root), *filter(None, [os.environ.get("PYTHONPATH")])]))
         env.pop("PYTHONDONTWRITEBYTECODE", None)  # its bytecode read, as on the appliance
-        code = IMPORTED + "from companion.cli import main; main()"
+        first = IMPORTED if dev_packages else \
+            PI_PACKAGES.replace("{lock!r}", repr(str(lock_file()))) + IMPORTED
+        code = first + "from companion.cli import main; main()"
         if trace is not None:
             trace.mkdir(parents=True, exist_ok=True)
             env.update(EVENING_TRACE_DIR=str(trace), EVENING_TRACE_FRAMES=str(trace_frames))
-            code = IMPORTED + TRACED_MAIN
+            code = first + TRACED_MAIN
         self.proc = subprocess.Popen(
             [sys.executable, "-c", code, "serve",
              "--host", "127.0.0.1", "--port", "0", "--data", str(data), "--threads", "60",
@@ -654,7 +685,8 @@ def play(game: str, args, work: Path, frames: Path, root: Path = ROOT,
     server = Server(work / f"data-{game}", game, frames if args.camera else None,
                     emulator.port if emulator is not None else str(work / "no-dice"),
                     trace=work / "trace" if args.tracemalloc else None,
-                    trace_frames=args.trace_frames, root=root)
+                    trace_frames=args.trace_frames, root=root,
+                    dev_packages=args.dev_packages)
     table = None
     sampler = None
     grown: list[str] = []
@@ -915,6 +947,10 @@ def main() -> None:
                         help="seconds of each of 2 x 2 interleaved runs of the camera threads "
                              "in this process before the evening, every frame against the "
                              "still table's stride (0: skip)")
+    parser.add_argument("--dev-packages", action="store_true",
+                        help="let the server import this venv's packages that the Pi has not "
+                             "(the tests'): by default they are hidden, so its memory is the "
+                             "Pi's (before 2026-11-27 they were not: ~7 MB more RSS)")
     parser.add_argument("--parallel", action="store_true",
                         help="the games' evenings at the same time, each in its own process "
                              "(CPU time is what core share counts, so a 30-minute run of three "

@@ -197,6 +197,7 @@ def command(host: str | None, port: int | None, data_dir: str | None, demo: bool
 
     memory.configure()  # malloc's arenas and mmap threshold, before any thread: the worker
     # forked from here inherits them (companion/server/memory.py)
+    memory.one_blas_thread()  # no OpenBLAS threads in the worker (its environment)
 
     given = {"HOST": host, "PORT": port, "DATA_DIR": data_dir, "THREADS": threads,
              "CERTFILE": certfile, "KEYFILE": keyfile, "HARDWARE": False if no_hardware else None}

@@ -21,6 +21,12 @@ inherits them; nothing else is needed by the Pi's service or `make run`, which b
 The environment still wins (``MALLOC_ARENA_MAX``, ``MALLOC_MMAP_THRESHOLD_``,
 ``GLIBC_TUNABLES``), for an owner who measures otherwise. Elsewhere than glibc it does
 nothing.
+
+And one more, not glibc's (`one_blas_thread`): NumPy and OpenCV each bring an OpenBLAS,
+and each starts a thread per core but one when loaded, each with its stack and buffers
+(six threads on the Pi's four cores). The companion's only BLAS products are the card
+faces' matrix x vector, too small to gain from threads (and 4x slower in wall time with
+them on a loaded machine, docs/camera.md).
 """
 from __future__ import annotations
 
@@ -65,6 +71,17 @@ def configure(arenas: int = ARENAS, mmap_threshold: int = MMAP_THRESHOLD) -> dic
         except AttributeError:
             done[key] = False
     return done
+
+
+def one_blas_thread() -> bool:
+    """``OPENBLAS_NUM_THREADS=1`` for this process and its children unless the environment
+    sets it; True if set here. Must run before NumPy or OpenCV is imported: OpenBLAS reads
+    it once, when loaded (`companion serve` calls it before forking the worker, which
+    imports them)."""
+    if os.environ.get("OPENBLAS_NUM_THREADS"):
+        return False
+    os.environ["OPENBLAS_NUM_THREADS"] = "1"
+    return True
 
 
 def start_trimming(every: float = 20.0,

@@ -385,8 +385,13 @@ class CameraWiring:
     def _publish(self, **changes) -> None:
         """Changes for the next `snapshot`: kept as they come (30 frames a second) and made
         into a new snapshot only when one is asked for (a view, the preview: a few a second);
-        `dataclasses.replace` at every frame was a tenth of the camera thread's own work."""
+        `dataclasses.replace` at every frame was a tenth of the camera thread's own work.
+        A new frame lets go of the one the last snapshot kept: only `snapshot` hands that
+        out, and it would hand out the new one (else a frame held, 0.9-2.7 MB, until a page
+        asks again)."""
         with self._shown_lock:
+            if "frame" in changes and self._snapshot.frame is not None:
+                self._snapshot = replace(self._snapshot, frame=None)  # once per snapshot
             self._unpublished.update(changes)
 
     def _cards_changed(self) -> None:

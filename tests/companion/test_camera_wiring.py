@@ -1,6 +1,8 @@
 """Camera -> game: the rules on their own, then a video file as the camera of a running server
 whose phones (real Socket.IO clients) receive the reveal, the preview and the incomes."""
+import gc
 import json
+import weakref
 from pathlib import Path
 
 import pytest
@@ -256,6 +258,29 @@ def test_video_camera_on_a_running_server_gives_the_phones_the_incomes(server, t
     config = json.loads((Path(app.config["DATA_DIR"]) / "config.json").read_text())
     assert config["camera"]["calibration"] == saved
     assert config["camera"]["orient_commit_s"] == 1.5
+
+
+def test_the_camera_lets_go_of_the_frame_its_last_snapshot_held(server, tmp_path):
+    # a snapshot is made only when asked for (a view, the preview): the frame it holds must
+    # not stay in the server's memory once newer frames came (issue 71: after the host's
+    # camera page closed, its last frame was held beside the newest, 0.9-2.7 MB)
+    app, _live = server
+    service = context.of(app).service
+    service.create("wwe", {"players": PLAYERS}, "2468")
+    still = demo_script(EVENT, GRAIN).frames[0]  # the board marker and an action card
+    video = write_video(tmp_path / "still.avi", Script([still] * 150, []))
+    settings = resolve({"DATA_DIR": app.config["DATA_DIR"], "CAMERA_SOURCE": str(video)})
+    handle = wiring.start(settings, service, context.of(app).hardware.changed)
+    try:
+        wait(lambda: handle.snapshot().frame is not None)
+        held = weakref.ref(handle.snapshot().frame)
+        seen = handle.camera.recognizer.seen
+        wait(lambda: handle.camera.recognizer.seen >= seen + 3)  # newer frames published
+        gc.collect()
+        assert held() is None
+        assert handle.snapshot().frame.seq > 0  # the newest one is there when asked for
+    finally:
+        handle.stop()
 
 
 def test_card_the_engine_refuses_is_a_warning_not_an_action(server, tmp_path):

@@ -1,6 +1,7 @@
 """companion/server/memory.py: glibc really takes the settings (seen through its own
-malloc_info in a fresh interpreter), `companion serve` makes them before it forks the
-worker, and the trimming thread really calls glibc and stops when told."""
+malloc_info in a fresh interpreter), OpenBLAS really starts no threads, `companion serve`
+makes them before it forks the worker, and the trimming thread really calls glibc and
+stops when told."""
 from __future__ import annotations
 
 import json
@@ -73,17 +74,49 @@ def test_the_environment_wins(glibc):
     assert configured["mapped"] == 0  # the owner's 32 MB threshold, not ours
 
 
+# In a fresh interpreter: one_blas_thread or not, then NumPy and OpenCV (each with its
+# OpenBLAS) imported and a product made: how many threads the process runs
+BLAS_THREADS = """
+import json, os, sys
+from companion.server import memory
+taken = memory.one_blas_thread() if sys.argv[1] == "one" else None
+import numpy, cv2
+a = numpy.ones((300, 300), numpy.float32)
+a @ a
+print(json.dumps({"taken": taken, "threads": len(os.listdir("/proc/self/task"))}))
+"""
+
+
+def blas_threads(how: str, **env) -> dict:
+    clean = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    out = subprocess.run([sys.executable, "-c", BLAS_THREADS, how], cwd=ROOT, check=True,
+                         capture_output=True, text=True, env=dict(clean, **env))
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def test_one_blas_thread_leaves_numpy_and_opencv_without_threads():
+    if not Path("/proc/self/task").is_dir():
+        pytest.skip("no /proc here")
+    default = blas_threads("default")
+    if default["threads"] == 1:
+        pytest.skip("OpenBLAS starts no threads on one core")
+    assert blas_threads("one") == {"taken": True, "threads": 1}
+    owner = blas_threads("one", OPENBLAS_NUM_THREADS="2")  # the environment wins
+    assert owner["taken"] is False and owner["threads"] > 1
+
+
 def test_companion_serve_configures_malloc_before_it_forks_the_worker(monkeypatch, tmp_path):
     from companion.commands import serve
 
     calls = []
     monkeypatch.setattr(memory, "configure", lambda: calls.append("configure") or {})
+    monkeypatch.setattr(memory, "one_blas_thread", lambda: calls.append("one BLAS thread"))
     monkeypatch.setattr(serve, "share_with_worker", lambda: None)  # no gc.freeze in pytest
     monkeypatch.setattr(serve.Server, "run", lambda self: calls.append("fork and run"))
     result = CliRunner().invoke(serve.command, ["--data", str(tmp_path), "--no-hardware",
                                                 "--port", "0"])
     assert result.exit_code == 0, result.output
-    assert calls == ["configure", "fork and run"]
+    assert calls == ["configure", "one BLAS thread", "fork and run"]
 
 
 # `companion serve --demo` in a fresh interpreter, gunicorn's run (the fork) replaced by a
