@@ -369,3 +369,21 @@ def _agreed(parted: list[DieReading | None], cut: list[DieReading]) -> list[DieR
 
 
 LOCAL_PIP = (50.0, 85.0)  # grey levels a pip lies below (or above) the die's body around it
+
+
+def _faint_dice(image: np.ndarray, blobs: list[_Blob], dice: list[DieReading], typical: float,
+                taught: Sequence, gray) -> list[DieReading]:
+    """``dice`` and the dice the faint mask adds (`die_masks`' ``faint``: a coloured die
+    darker than a pale floor is tinted by a share of its own light, fewer levels than
+    `TINTED`): each read with a face, where no die was seen, or where only unread ones
+    were (its blob, whole in the faint mask, a part of it in the others). ``blobs``: the
+    faint mask's."""
+    dice = list(dice)
+    for die in _read_mask(image, blobs, typical, taught, gray):
+        if die is None or die.face is None:
+            continue
+        same = [d for d in dice if np.hypot(die.centre[0] - d.centre[0],
+                                            die.centre[1] - d.centre[1]) <= 0.6 * d.side]
+        if all(d.face is None and d.die is None for d in same):
+            dice = [d for d in dice if all(d is not e for e in same)] + [die]
+    return dice
