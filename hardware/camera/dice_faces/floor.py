@@ -160,23 +160,20 @@ def _band_masks(image: np.ndarray, floor: np.ndarray, lighter: np.ndarray,
     scale = np.divide(total, floor_total, out=floor_total)
     # any channel far off the floor's as lit here
     level, side = _scratch("band level", shape, np.float32), _scratch("band side", shape)
-    if faint is not None:  # the faint tint's levels: a share of the pixel's own light
-        least = np.multiply(total, FAINT_SHARE, out=_scratch("band least", shape, np.float32))
-        np.clip(least, FAINT_LEAST, TINTED, out=least)
+    most = _scratch("band most", shape, np.float32)  # the farthest channel's levels
     for c, (plane, floor_plane) in enumerate(zip(planes, floor_planes, strict=True)):
         cv2.multiply(floor_plane, scale, dst=off, dtype=cv2.CV_32F)
         np.copyto(level, plane)
-        cv2.absdiff(level, off, dst=off)
-        if faint is not None:
-            cv2.compare(off, least, cv2.CMP_GT, dst=faint if c == 0 else side)
-            if c:
-                cv2.bitwise_or(faint, side, dst=faint)
-        cv2.compare(off, TINTED, cv2.CMP_GT, dst=tinted if c == 0 else side)
+        cv2.absdiff(level, off, dst=most if c == 0 else off)
         if c:
-            cv2.bitwise_or(tinted, side, dst=tinted)
+            cv2.max(most, off, dst=most)
+    cv2.compare(most, TINTED, cv2.CMP_GT, dst=tinted)
     cv2.compare(total, 90, cv2.CMP_GT, dst=side)
     cv2.bitwise_and(tinted, side, dst=tinted)
-    if faint is not None:
+    if faint is not None:  # the faint tint's levels: a share of the pixel's own light
+        least = np.multiply(total, FAINT_SHARE, out=off)
+        np.clip(least, FAINT_LEAST, TINTED, out=least)
+        cv2.compare(most, least, cv2.CMP_GT, dst=faint)
         cv2.bitwise_and(faint, side, dst=faint)
 
 

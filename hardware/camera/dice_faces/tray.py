@@ -58,7 +58,6 @@ def _read_floor(image: np.ndarray, floor: np.ndarray, die_px: float | None, taug
     dice += [d for d in _read_mask(image, dark_blobs, typical, taught, gray) if all(
         np.hypot(d.centre[0] - e.centre[0], d.centre[1] - e.centre[1]) > 0.6 * e.side
         for e in dice)]  # a black die (not one seen already, with its shadow)
-    dice = _faint_dice(image, faint_blobs, dice, typical, taught, gray)
     known = None if die_px is None and len(blobs) < 3 else typical
     # a patch is a blob off the walls (its pixels those its outline fills, its area at least
     # those): none near `PATCH` dice (a tenth to spare), no patch to label the mask for
@@ -94,6 +93,7 @@ def _read_floor(image: np.ndarray, floor: np.ndarray, die_px: float | None, taug
         elif len(same) == 1 and dice[same[0]].face is None and dice[same[0]].die is None \
                 and die.face is not None:
             dice[same[0]] = die
+    dice = _faint_dice(image, faint_blobs, dice, typical, taught, gray)
     read = [d for d in dice if d.face is not None]
     dice = [d for d in dice if d.face is not None or d.die is not None or all(
         np.hypot(d.centre[0] - e.centre[0], d.centre[1] - e.centre[1]) >= APART * e.side
