@@ -340,7 +340,8 @@ def test_the_floor_masks_in_bands_of_rows_are_those_of_whole_float_planes():
     """`die_masks` works in bands of rows from the uint8 image and floor (no full-size float
     planes), in fresh arrays or this thread's buffers: the same masks as the reader computed
     from float copies of the whole tray, on wood, a light lid and coloured felt, with the
-    floor judged locally (uint8) or by the tray's ring (float32, halves)."""
+    floor judged locally (uint8) or by the tray's ring (float32, halves); the faint mask
+    too (a faint tint's levels a share of the pixel's light)."""
     from hardware.camera import dice_faces as df
 
     def whole(image, floor):  # the reader as it was
@@ -353,13 +354,18 @@ def test_the_floor_masks_in_bands_of_rows_are_those_of_whole_float_planes():
         scale = cv2.divide(total, floor_total)
         lit = cv2.multiply(floor, cv2.merge((scale,) * 3))
         blue, green, red = cv2.split(cv2.absdiff(pixel, lit))
-        tinted = cv2.compare(cv2.max(cv2.max(blue, green), red), df.TINTED, cv2.CMP_GT)
+        most = cv2.max(cv2.max(blue, green), red)
+        tinted = cv2.compare(most, df.TINTED, cv2.CMP_GT)
         tinted &= cv2.compare(total, 90, cv2.CMP_GT)
+        least = np.clip(total * df.floor.FAINT_SHARE, df.floor.FAINT_LEAST, df.TINTED)
+        faint = cv2.compare(most, least, cv2.CMP_GT) & cv2.compare(total, 90, cv2.CMP_GT)
         kernel = np.ones((3, 3), np.uint8)
         standing = cv2.morphologyEx(lighter | tinted, cv2.MORPH_OPEN, kernel)
+        faint = cv2.morphologyEx(lighter | faint, cv2.MORPH_OPEN, kernel)
         darker = cv2.morphologyEx(darker, cv2.MORPH_OPEN, kernel)
         pips = df._pips_of(standing, darker, np.empty_like(darker), np.empty_like(darker))
-        return df._fill_squares(df._fill_pips(standing | pips)), df._fill_pips(darker)
+        return (df._fill_squares(df._fill_pips(standing | pips)), df._fill_pips(darker),
+                df._fill_squares(df._fill_pips(faint)))
 
     checked = 0
     for family in ("wood", "light_lid", "colour_felt"):
@@ -371,6 +377,8 @@ def test_the_floor_masks_in_bands_of_rows_are_those_of_whole_float_planes():
             theirs = whole(image, floor)
             for scratch in (False, True):  # fresh arrays, and this thread's buffers
                 ours = df.die_masks(image, floor, scratch=scratch)
+                assert all((a == b).all() for a, b in zip(ours, theirs[:2], strict=True))
+                ours = df.die_masks(image, floor, scratch=scratch, faint=True)  # and faint
                 assert all((a == b).all() for a, b in zip(ours, theirs, strict=True))
             checked += sum(bool(mask.any()) for mask in theirs)
     assert checked >= 10  # dice and shadows in the masks, not empty masks alike

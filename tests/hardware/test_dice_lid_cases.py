@@ -66,6 +66,20 @@ def test_a_yellow_die_clipped_on_a_brown_lid_is_never_named_white():
     assert [pair for pair in named if pair[0] != pair[1]] == []
 
 
+def test_a_pale_orange_die_on_a_grey_lid_is_never_named_red():
+    """Held-out seed 1042 (renderer's sizes): an orange six lit pale on a grey lid read hue
+    5 (saturation 135), inside red's hues then (0-6), and was named red; the reds of every
+    cached tray read 177-3, the oranges 8-21. Planted fault: `colour._HUES`' red back to
+    ending at 6 (the six named red again)."""
+    assert colour.colour_name(np.array([91.0, 109.0, 193.0]),
+                              np.array([176.0, 179.0, 186.0], np.float32)) != "red"
+    truth, reading = settled(1042)
+    named = [(die.colour, got.colour) for die in truth
+             if (got := nearest(reading, die)) is not None and got.colour != "unknown"]
+    assert [pair for pair in named if pair[0] != pair[1]] == []
+    assert len(named) >= 6  # every other die read is named (seven read)
+
+
 def test_two_dice_of_other_colours_are_never_a_large_dies_pips():
     """Seed 39 at 28 px: seven coloured dice on a pale table, none a rounded square in the
     masks (their white pips bite them), so the dice's size was unknown and a red die and a

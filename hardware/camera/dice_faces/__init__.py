@@ -233,6 +233,12 @@ from .floor import (
     DARKER as DARKER,
 )
 from .floor import (
+    FAINT_LEAST as FAINT_LEAST,
+)
+from .floor import (
+    FAINT_SHARE as FAINT_SHARE,
+)
+from .floor import (
     LIGHTER as LIGHTER,
 )
 from .floor import (

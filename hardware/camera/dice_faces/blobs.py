@@ -137,6 +137,11 @@ def _solid(blob: _Blob) -> bool:
     return blob.area >= 0.85 * blob.hull_area
 
 
+def _shaped(blobs: list[_Blob]) -> int:
+    """How many of ``blobs`` are shaped like a die (as `_typical` takes them)."""
+    return sum(b.area >= 150 and _good_shape(b) for b in blobs)
+
+
 LIKE_SIZE = 1.5  # blob areas this far apart at most are of one size (the dice's)
 
 

@@ -11,6 +11,17 @@ from .common import _SQUARE, _channel_sum, _fresh, _median_rows, _scratch
 WINDOW = 0.6  # of the image's shorter side: the neighbourhood the floor is judged in
 LIGHTER = 45.0  # B+G+R levels above the floor: a light die (or glare, told apart by shape)
 TINTED = 40.0  # levels of colour the floor, brightened or darkened alike, does not have
+FAINT_SHARE = 0.1  # of a pixel's B+G+R: a channel this far off the floor's colour as lit
+FAINT_LEAST = 20.0  # there (at least these levels) is a faint tint (`die_masks`' ``faint``)
+# (issue 64, fifth session): a saturated green or purple die 0.4-0.6 as bright as a pale
+# table or lid is 27-43 levels off the floor's colour as lit there (under `TINTED` 40),
+# 0.13-0.19 of its own B+G+R; the floor's grain and a shadow, far less. At 0.1 and 20, on
+# the cached independent seeds 0-59 and 1000-1029: +21 dice read at 28 px, +23 at the
+# renderer's sizes (with the size from the faint mask, tray._read_floor), no answer worse
+# there, on the tuned families or the photos. Before that sizing: 0.1 and 20 gave +15 and
+# +19; 0.08, 0.13, least 15 or 26 moved those by -10 to +2, least 15 made one answer worse.
+# The first mask keeps `TINTED`: lowered there alone (0.1, 20), 59 answers got worse (a
+# die's shadow or edge joined its blob).
 DARKER = 0.5  # of the floor's B+G+R, and below: a black die (a shadow only darkens)
 MIN_FILL = 0.8  # of its minimum-area rectangle a rounded square covers (a disc: 0.785)
 
@@ -75,21 +86,27 @@ def _area_mean(image: np.ndarray, step: int) -> np.ndarray:
     return np.rint(sums.astype(np.float32) * np.float32(1 / (step * step))).astype(np.uint8)
 
 
-def die_masks(image: np.ndarray, floor: np.ndarray, scratch: bool = False
-              ) -> tuple[np.ndarray, np.ndarray]:
+def die_masks(image: np.ndarray, floor: np.ndarray, scratch: bool = False,
+              faint: bool = False) -> tuple[np.ndarray, ...]:
     """Where a pixel is not the floor as a die is not (255): lighter than it (`LIGHTER`) or
     of a colour it has not however lit (`TINTED`: a shadow only darkens the floor's colour,
     the grain of wood only shades it); and apart, far darker than it (`DARKER`: a black die,
     and shadows, which are kept out of the first mask so they never join a die's blob).
     ``scratch``: both masks and every step in this thread's buffers (`_scratch`), valid
-    until its next such call (the tray's one reading; a patch's masks are fresh arrays)."""
+    until its next such call (the tray's one reading; a patch's masks are fresh arrays).
+    ``faint``: a third mask, of what stands out by a fainter tint too (`_faint_tint`)."""
     h, w = image.shape[:2]
     buffer = _scratch if scratch else _fresh
     lighter, darker, tinted = (buffer(name, (h, w)) for name in ("lighter", "darker", "tinted"))
+    weak = buffer("faint", (h, w)) if faint else None
     rows = max(1, BAND // w)
     for y in range(0, h, rows):
         band = slice(y, y + rows)
-        _band_masks(image[band], floor[band], lighter[band], darker[band], tinted[band])
+        _band_masks(image[band], floor[band], lighter[band], darker[band], tinted[band],
+                    None if weak is None else weak[band])
+    if weak is not None:
+        weak = _open(cv2.bitwise_or(lighter, weak, dst=weak), buffer("faint between", (h, w)),
+                     buffer("faint open", (h, w)))
     # each opening as its erosion then dilation (the same pixels as MORPH_OPEN) into the
     # buffers: OpenCV's own takes a whole-tray temporary of its own
     standing = _open(cv2.bitwise_or(lighter, tinted, dst=lighter), tinted,
@@ -97,6 +114,9 @@ def die_masks(image: np.ndarray, floor: np.ndarray, scratch: bool = False
     darker = _open(darker, lighter, buffer("dark", (h, w)))
     pips = _pips_of(standing, darker, tinted, buffer("pips", (h, w)))
     standing = cv2.bitwise_or(standing, pips, dst=standing)
+    if weak is not None:
+        return (_fill_squares(_fill_pips(standing)), _fill_pips(darker),
+                _fill_squares(_fill_pips(weak)))
     return _fill_squares(_fill_pips(standing)), _fill_pips(darker)
 
 
@@ -111,7 +131,8 @@ BAND = 96 * 1024  # pixels of a band of rows read at a time (a 480x360 tray in t
 
 
 def _band_masks(image: np.ndarray, floor: np.ndarray, lighter: np.ndarray,
-                darker: np.ndarray, tinted: np.ndarray) -> None:
+                darker: np.ndarray, tinted: np.ndarray, faint: np.ndarray | None = None
+                ) -> None:
     """`die_masks`' lighter, darker and tinted pixels in a band of the image's rows (`BAND`),
     written into the band's rows of the three masks; its float planes are this thread's
     buffers (`_scratch`: reused, not faulted in anew under the app's malloc). The same
@@ -139,15 +160,21 @@ def _band_masks(image: np.ndarray, floor: np.ndarray, lighter: np.ndarray,
     scale = np.divide(total, floor_total, out=floor_total)
     # any channel far off the floor's as lit here
     level, side = _scratch("band level", shape, np.float32), _scratch("band side", shape)
+    most = _scratch("band most", shape, np.float32)  # the farthest channel's levels
     for c, (plane, floor_plane) in enumerate(zip(planes, floor_planes, strict=True)):
         cv2.multiply(floor_plane, scale, dst=off, dtype=cv2.CV_32F)
         np.copyto(level, plane)
-        cv2.absdiff(level, off, dst=off)
-        cv2.compare(off, TINTED, cv2.CMP_GT, dst=tinted if c == 0 else side)
+        cv2.absdiff(level, off, dst=most if c == 0 else off)
         if c:
-            cv2.bitwise_or(tinted, side, dst=tinted)
+            cv2.max(most, off, dst=most)
+    cv2.compare(most, TINTED, cv2.CMP_GT, dst=tinted)
     cv2.compare(total, 90, cv2.CMP_GT, dst=side)
     cv2.bitwise_and(tinted, side, dst=tinted)
+    if faint is not None:  # the faint tint's levels: a share of the pixel's own light
+        least = np.multiply(total, FAINT_SHARE, out=off)
+        np.clip(least, FAINT_LEAST, TINTED, out=least)
+        cv2.compare(most, least, cv2.CMP_GT, dst=faint)
+        cv2.bitwise_and(faint, side, dst=faint)
 
 
 def _fill_squares(mask: np.ndarray) -> np.ndarray:

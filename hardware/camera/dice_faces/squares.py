@@ -369,3 +369,37 @@ def _agreed(parted: list[DieReading | None], cut: list[DieReading]) -> list[DieR
 
 
 LOCAL_PIP = (50.0, 85.0)  # grey levels a pip lies below (or above) the die's body around it
+
+
+SPARE = 0.75  # of a die: a faint blob larger than the dice read in its box by this much may
+# hold another (dice touching join in the faint mask, 2.5-2.8 dice in size for two: those are
+# read again at 0.75, a few ms a tray; at 0.9 a green one on a pale table, seed 15, was lost)
+
+
+def _faint_dice(image: np.ndarray, blobs: list[_Blob], dice: list[DieReading], typical: float,
+                taught: Sequence, gray) -> list[DieReading]:
+    """``dice`` and the dice the faint mask adds (`die_masks`' ``faint``: a coloured die
+    darker than a pale floor is tinted by a share of its own light, fewer levels than
+    `TINTED`): each read with a face, where no die was seen, or where only unread ones
+    were (its blob, whole in the faint mask, a part of it in the others). ``blobs``: the
+    faint mask's: one holding a die read already, and no larger than it by `SPARE`, is
+    that die, not read again (most are; all read again cost a third of a roll's CPU). Run
+    after every other pass: where any of them read a die, the faint mask adds none."""
+    read = [d for d in dice if d.face is not None or d.die is not None]
+    blobs = [b for b in blobs if (on := _on(b, read)) == 0 or b.area >= (on + SPARE) * typical]
+    dice = list(dice)
+    for die in _read_mask(image, blobs, typical, taught, gray):
+        if die is None or die.face is None:
+            continue
+        same = [d for d in dice if np.hypot(die.centre[0] - d.centre[0],
+                                            die.centre[1] - d.centre[1]) <= 0.6 * d.side]
+        if all(d.face is None and d.die is None for d in same):
+            dice = [d for d in dice if all(d is not e for e in same)] + [die]
+    return dice
+
+
+def _on(blob: _Blob, dice: list[DieReading]) -> int:
+    """How many of ``dice`` have their centre in the blob's box (a one's pip, a hole in
+    its pixels, may lie at its centre)."""
+    h, w = blob.filled.shape
+    return sum(0 <= d.centre[0] - blob.x < w and 0 <= d.centre[1] - blob.y < h for d in dice)

@@ -8,7 +8,7 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
-from .blobs import _Blob, _blobs, _typical
+from .blobs import _Blob, _blobs, _shaped, _typical
 from .clusters import _local_pips, _ones, _pip_clusters
 from .common import (
     _SQUARE,
@@ -26,7 +26,7 @@ from .common import (
 )
 from .floor import die_masks, floor_colour
 from .hand import _hand
-from .squares import _read_mask
+from .squares import _faint_dice, _read_mask
 
 GUESSED_SIZES = (28.0, 36.0, 44.0)  # px: dice sizes tried when nothing tells the size
 
@@ -36,12 +36,17 @@ def _read_floor(image: np.ndarray, floor: np.ndarray, die_px: float | None, taug
     # eroding parts dice that touch (their rounded edges leave a dark seam); the squares are
     # grown back by as much before reading
     shape = image.shape[:2]
-    masks = die_masks(image, floor, scratch=True)
+    masks = die_masks(image, floor, scratch=True, faint=True)
     standing = _erode(masks[0], _scratch("standing eroded", shape))
     dark = _erode(masks[1], _scratch("dark eroded", shape))
     blobs, clear = _blobs(standing)
     dark_blobs, dark_clear = _blobs(dark)
-    typical = _typical(blobs, die_px, image) or _typical(dark_blobs, die_px, image)
+    faint_blobs, _ = _blobs(_erode(masks[2], _scratch("faint eroded", shape)))
+    # the dice's size from the mask that shows more of them as rounded squares (coloured
+    # dice on a pale floor: the faint one)
+    shaped = _shaped(blobs)
+    sizing = faint_blobs if shaped < 3 and _shaped(faint_blobs) > shaped else blobs
+    typical = _typical(sizing, die_px, image) or _typical(dark_blobs, die_px, image)
     if typical is None:
         dice = _pip_clusters(image, masks[1])
         return TrayReading(sorted(dice, key=lambda d: (d.centre[1], d.centre[0])), clear)
@@ -88,6 +93,7 @@ def _read_floor(image: np.ndarray, floor: np.ndarray, die_px: float | None, taug
         elif len(same) == 1 and dice[same[0]].face is None and dice[same[0]].die is None \
                 and die.face is not None:
             dice[same[0]] = die
+    dice = _faint_dice(image, faint_blobs, dice, typical, taught, gray)
     read = [d for d in dice if d.face is not None]
     dice = [d for d in dice if d.face is not None or d.die is not None or all(
         np.hypot(d.centre[0] - e.centre[0], d.centre[1] - e.centre[1]) >= APART * e.side
