@@ -276,9 +276,10 @@ class _Loaded:
 # The problems found in each catalog checked, kept for the process's life: the deck page loads
 # and checks its catalog at every request, and a check (every part's JSON Schema, then the
 # game's own checks) took 0.25 s of a 0.27 s load of the largest shipped catalog on a PC,
-# where reading the files takes 0.02 s. Keyed by the game's declarations and the catalog's own content (a digest of
-# its repr), never by file names or times: an owner's file edited by hand, however quickly,
-# is a new catalog and checked anew. At most `_CHECKED_MOST` kept (one or two per game).
+# where reading the files takes 0.02 s. Keyed by the game's declarations and the catalog's
+# own content (a digest of its repr), never by file names or times: an owner's file edited
+# by hand, however quickly, is a new catalog and checked anew. At most `_CHECKED_MOST` kept
+# (one or two per game).
 _CHECKED: dict[tuple, tuple[Any, list[dict]]] = {}  # (id(info), digest) -> (info, problems)
 _CHECKED_MOST = 16
 _checked_lock = locks.lock("checked catalogs")
