@@ -76,15 +76,15 @@ def test_the_browser_files_run_in_one_process_first_and_each_file_whole(tmp_path
 
 
 def test_the_browser_tail_is_handed_out_last_and_whole(tmp_path):
-    """The tail (tests/xdist_groups.py `TAIL`), here the largest unit of all, still runs last
-    in its process, whole in one, after every other unit was handed out; the browser group
-    first in the other."""
-    files = (("test_a", 3), ("test_b", 3), ("test_c", 3), ("test_d", 3),
-             ("test_y_browser", 6), ("test_z_browser", 9))
+    """The tail (tests/xdist_groups.py `TAIL`), here larger than the browser group, still
+    runs last in its process, whole in one, after every other unit was handed out; the
+    browser group first in its process, though two files have more tests."""
+    files = (("test_a", 12), ("test_b", 12), ("test_c", 3), ("test_d", 3),
+             ("test_y_browser", 6), ("test_z_browser", 15))
     ran = run_two(tmp_path, OURS, files=files, tail="test_z_browser.py")
     (tail_worker,) = [w for w, done in ran.items() if "test_z_browser.py" in done]
     done = ran[tail_worker]
-    assert done[-9:] == ["test_z_browser.py"] * 9 and done.count("test_z_browser.py") == 9
+    assert done[-15:] == ["test_z_browser.py"] * 15 and done.count("test_z_browser.py") == 15
     (browser_worker,) = [w for w, done in ran.items() if "test_y_browser.py" in done]
     assert ran[browser_worker][:6] == ["test_y_browser.py"] * 6
 

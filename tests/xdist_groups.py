@@ -3,7 +3,9 @@ loadgroup`): every test file is one unit of work, taken whole by one process (it
 fixtures made once), and the files named ``*_browser.py`` are one unit together: the tests
 that drive a browser run one after another in one process, never two at once (each keeps
 two cores busy with its browser and its server; two at once slow each other past their
-timeouts). Being the largest unit it is handed out first (xdist's ``--loadscope-reorder``).
+timeouts). It is handed out first (`_TailLast`: by xdist's ``--loadscope-reorder`` alone, the
+units with the most tests go first, and two files of many quick parametrised tests count more
+tests than the browser group, 2026-11-27).
 
 The groups are made here from the test ids, by a scheduler of our own, because
 ``xdist_group`` marks no longer group anything under pytest 9.2: xdist 3.8 writes the group
@@ -64,11 +66,14 @@ def scope_of(nodeid: str) -> str:
 
 
 class _TailLast(OrderedDict):
-    """xdist's queue of units (handed out from its front, largest first), but the browser
-    tail handed out only when it is the last unit left."""
+    """xdist's queue of units (handed out from its front, the most tests first), but the
+    browser group handed out first (a file of many quick parametrised tests may count more)
+    and its tail only when it is the last unit left."""
 
     def popitem(self, last: bool = True):
-        if not last and len(self) > 1 and next(iter(self)) == BROWSER_TAIL:
+        if not last and BROWSER in self:
+            self.move_to_end(BROWSER, last=False)
+        elif not last and len(self) > 1 and next(iter(self)) == BROWSER_TAIL:
             self.move_to_end(BROWSER_TAIL)
         return super().popitem(last)
 
