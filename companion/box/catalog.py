@@ -279,10 +279,11 @@ class _Loaded:
 # where reading the files takes 0.02 s. Keyed by the game's declarations and the catalog's
 # own content (a digest of its repr), never by file names or times: an owner's file edited
 # by hand, however quickly, is a new catalog and checked anew. At most `_CHECKED_MOST` kept
-# (one or two per game).
+# (one or two per game). Read and written without a lock, one dict get or set at a time
+# (docs/server.md's memos): a catalog is loaded under other locks (the camera's dice, a
+# leaf), and whoever checks a catalog finds the same problems.
 _CHECKED: dict[tuple, tuple[Any, list[dict]]] = {}  # (id(info), digest) -> (info, problems)
 _CHECKED_MOST = 16
-_checked_lock = locks.lock("checked catalogs")
 
 
 def check(info, catalog: dict) -> list[dict]:
@@ -291,15 +292,13 @@ def check(info, catalog: dict) -> list[dict]:
     again (`_CHECKED`)."""
     # repr, not json.dumps: JSON would write the keys 1 and "1" alike
     key = (id(info), hashlib.sha256(repr(catalog).encode("utf-8", "surrogatepass")).digest())
-    with _checked_lock:
-        kept = _CHECKED.get(key)
+    kept = _CHECKED.get(key)
     if kept is not None and kept[0] is info:  # the same declarations, not a reused id
         return copy.deepcopy(kept[1])
     problems = _check(info, catalog)
-    with _checked_lock:
-        if len(_CHECKED) >= _CHECKED_MOST:
-            del _CHECKED[next(iter(_CHECKED))]  # the oldest
-        _CHECKED[key] = (info, copy.deepcopy(problems))
+    if len(_CHECKED) >= _CHECKED_MOST:
+        _CHECKED.clear()
+    _CHECKED[key] = (info, copy.deepcopy(problems))
     return problems
 
 
