@@ -14,7 +14,8 @@ HOST ?= 0.0.0.0
 PORT ?= 8000
 DATA ?= instance
 # Test processes (pytest-xdist, --dist loadgroup, groups made in tests/xdist_groups.py): the browser
-# tests one after another in one, every other test file in the other (0: one process).
+# tests one after another in one, every other test file in the other, two browser files last to
+# whichever is free first (0: one process).
 TEST_WORKERS ?= 2
 
 .PHONY: run test test313 lint lock bench system-packages clean firmware arm64-check

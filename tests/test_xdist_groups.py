@@ -13,7 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.xdist_groups import BROWSER, misplaced_browser_tests, scope_of
+from tests.xdist_groups import (
+    BROWSER,
+    BROWSER_TAIL,
+    TAIL,
+    misplaced_browser_tests,
+    scope_of,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 pytestmark = pytest.mark.timeout(300)
@@ -34,15 +40,18 @@ def pytest_collection_modifyitems(items):
 '''
 
 
-def run_two(tmp_path: Path, conftest: str, output: list | None = None
-            ) -> dict[str, list[str]]:
+FILES = (("test_a", 6), ("test_b", 6), ("test_c", 6), ("test_y_browser", 5),
+         ("test_z_browser", 5))
+
+
+def run_two(tmp_path: Path, conftest: str, output: list | None = None, files=FILES,
+            tail: str = "") -> dict[str, list[str]]:
     """Which process ran which test, in order: {"gw0": [...], "gw1": [...]} (the run's
-    output appended to ``output``)."""
-    for name, n in (("test_a", 6), ("test_b", 6), ("test_c", 6), ("test_y_browser", 5),
-                    ("test_z_browser", 5)):
+    output appended to ``output``; ``tail``: the browser tail's files, none by default)."""
+    for name, n in files:
         (tmp_path / f"{name}.py").write_text(TEST.format(n=n))
     (tmp_path / "conftest.py").write_text(conftest)
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    env = dict(os.environ, PYTHONPATH=str(ROOT), TC_BROWSER_TAIL=tail)
     out = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-n", "2",
                           "--dist", "loadgroup", "-v", str(tmp_path)],
                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=240)
@@ -52,7 +61,7 @@ def run_two(tmp_path: Path, conftest: str, output: list | None = None
     ran: dict[str, list[str]] = {}
     for worker, test in re.findall(r"\[(gw\d)\][^\n]*?PASSED (\S+)", out.stdout):
         ran.setdefault(worker, []).append(test.split("::")[0])
-    assert sum(map(len, ran.values())) == 28, out.stdout[-3000:]
+    assert sum(map(len, ran.values())) == sum(n for _, n in files), out.stdout[-3000:]
     return ran
 
 
@@ -64,6 +73,20 @@ def test_the_browser_files_run_in_one_process_first_and_each_file_whole(tmp_path
     assert files[:10] == ["test_y_browser.py"] * 5 + ["test_z_browser.py"] * 5
     for name in ("test_a.py", "test_b.py", "test_c.py"):
         assert len([w for w in ran if name in ran[w]]) == 1  # one process takes it whole
+
+
+def test_the_browser_tail_is_handed_out_last_and_whole(tmp_path):
+    """The tail (tests/xdist_groups.py `TAIL`), here larger than the browser group, still
+    runs last in its process, whole in one, after every other unit was handed out; the
+    browser group first in its process, though two files have more tests."""
+    files = (("test_a", 12), ("test_b", 12), ("test_c", 3), ("test_d", 3),
+             ("test_y_browser", 6), ("test_z_browser", 15))
+    ran = run_two(tmp_path, OURS, files=files, tail="test_z_browser.py")
+    (tail_worker,) = [w for w, done in ran.items() if "test_z_browser.py" in done]
+    done = ran[tail_worker]
+    assert done[-15:] == ["test_z_browser.py"] * 15 and done.count("test_z_browser.py") == 15
+    (browser_worker,) = [w for w, done in ran.items() if "test_y_browser.py" in done]
+    assert ran[browser_worker][:6] == ["test_y_browser.py"] * 6
 
 
 def test_the_planted_fault_xdists_own_groups_spread_the_browser_tests(tmp_path):
@@ -117,4 +140,8 @@ def test_two_browser_groups_when_asked(monkeypatch):
     assert all(scope_of(f"{f}::a") == scope_of(f"{f}::b[2]") for f in files)
     assert scope_of("tests/web/test_y.py::T::t") == "tests/web/test_y.py"
     monkeypatch.delenv("TC_BROWSER_GROUPS")
+    assert {scope_of(f"{f}::t") for f in files} == {BROWSER, BROWSER_TAIL}
+    assert {f.rsplit("/", 1)[-1] for f in files if scope_of(f"{f}::t") == BROWSER_TAIL} == set(
+        TAIL)
+    monkeypatch.setenv("TC_BROWSER_TAIL", "")
     assert {scope_of(f"{f}::t") for f in files} == {BROWSER}

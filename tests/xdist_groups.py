@@ -3,12 +3,22 @@ loadgroup`): every test file is one unit of work, taken whole by one process (it
 fixtures made once), and the files named ``*_browser.py`` are one unit together: the tests
 that drive a browser run one after another in one process, never two at once (each keeps
 two cores busy with its browser and its server; two at once slow each other past their
-timeouts). Being the largest unit it is handed out first (xdist's ``--loadscope-reorder``).
+timeouts). It is handed out first (`_TailLast`: by xdist's ``--loadscope-reorder`` alone, the
+units with the most tests go first, and two files of many quick parametrised tests count more
+tests than the browser group, 2026-11-27).
 
 The groups are made here from the test ids, by a scheduler of our own, because
 ``xdist_group`` marks no longer group anything under pytest 9.2: xdist 3.8 writes the group
 into ``item._nodeid``, which pytest 9.2 no longer reads (pytest-xdist issue #1386); nothing
 fails, the tests are just spread. tests/test_xdist_groups.py runs a real ``pytest -n 2``.
+
+The browser group's tail (`TAIL`, a few whole browser files, about 160 s in CI) is a unit of
+its own, handed out last: the process that runs out of work first takes it. When that is the
+browser group's own process (every other file still running elsewhere), nothing changes;
+when the other process ran out first, it would have idled until the browser group ended, and
+runs the tail instead, beside the rest of the browser group: two browsers at once, but only
+while nothing else runs (a browser file keeps about 0.9 of a core busy, 2026-11-27).
+``TC_BROWSER_TAIL`` names the tail's files (comma-separated file names; empty: no tail).
 
 The run ends with each process's share (`Spread`): the one that finished last is the critical
 path. ``TC_BROWSER_GROUPS=2 make test TEST_WORKERS=3`` tries two browser groups at once.
@@ -17,10 +27,14 @@ from __future__ import annotations
 
 import os
 import zlib
+from collections import OrderedDict
 
 from xdist.scheduler import LoadScopeScheduling
 
 BROWSER = "browser"
+BROWSER_TAIL = "browser-tail"
+# whole browser files that play a whole evening through the pages, no tight timing
+TAIL = ("test_evening_browser.py", "test_at_the_table_browser.py")
 
 
 def is_browser_file(path: str) -> bool:
@@ -34,17 +48,42 @@ def browser_groups() -> int:
     return max(1, int(os.environ.get("TC_BROWSER_GROUPS", "1")))
 
 
+def tail_files() -> set[str]:
+    """The file names of the browser group's tail (``TC_BROWSER_TAIL``, else `TAIL`)."""
+    names = os.environ.get("TC_BROWSER_TAIL")
+    return set(TAIL) if names is None else {n.strip() for n in names.split(",") if n.strip()}
+
+
 def scope_of(nodeid: str) -> str:
-    """The unit of work of a test: its browser group, else its file."""
+    """The unit of work of a test: its browser group (or the tail), else its file."""
     path = nodeid.split("::", 1)[0]
     if not is_browser_file(path):
         return path
     groups = browser_groups()
-    return BROWSER if groups == 1 else f"{BROWSER}-{zlib.crc32(path.encode()) % groups}"
+    if groups == 1:
+        return BROWSER_TAIL if path.rsplit("/", 1)[-1] in tail_files() else BROWSER
+    return f"{BROWSER}-{zlib.crc32(path.encode()) % groups}"
+
+
+class _TailLast(OrderedDict):
+    """xdist's queue of units (handed out from its front, the most tests first), but the
+    browser group handed out first (a file of many quick parametrised tests may count more)
+    and its tail only when it is the last unit left."""
+
+    def popitem(self, last: bool = True):
+        if not last and BROWSER in self:
+            self.move_to_end(BROWSER, last=False)
+        elif not last and len(self) > 1 and next(iter(self)) == BROWSER_TAIL:
+            self.move_to_end(BROWSER_TAIL)
+        return super().popitem(last)
 
 
 class BrowserGroupScheduling(LoadScopeScheduling):
-    """xdist's scope scheduling with `scope_of` for scopes."""
+    """xdist's scope scheduling with `scope_of` for scopes, the browser tail handed out last."""
+
+    def __init__(self, config, log=None) -> None:
+        super().__init__(config, log)
+        self.workqueue = _TailLast()
 
     def _split_scope(self, nodeid: str) -> str:
         return scope_of(nodeid)

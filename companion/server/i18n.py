@@ -11,7 +11,9 @@ language.
 from __future__ import annotations
 
 import functools
+import hashlib
 import importlib.util
+import io
 import json
 import logging
 import os
@@ -63,18 +65,39 @@ def compile_translations(source: Path, target: Path) -> list[str]:
         if mo_path.exists() and mo_path.stat().st_mtime >= po_path.stat().st_mtime:
             continue
         try:
-            with po_path.open("rb") as f:
-                catalog = pofile.read_po(f)
+            body = compiled_mo(po_path.read_bytes())
             mo_path.parent.mkdir(parents=True, exist_ok=True)
             # one temp file per writer: two threads or workers may compile at once
             tmp = mo_path.with_suffix(f".mo.{os.getpid()}.{threading.get_ident()}.tmp")
-            with tmp.open("wb") as f:
-                mofile.write_mo(f, catalog)
+            tmp.write_bytes(body)
             tmp.replace(mo_path)
             compiled.append(rel.parts[0])
         except Exception as exc:  # keep serving: a bad translation must not stop a game
             log.error("cannot compile %s: %s", po_path, exc)
     return compiled
+
+
+# The .mo compiled from each .po text, kept for the process's life: an app compiles every
+# language into a data directory where none is yet (0.2-0.3 s per domain on a PC, the .po
+# parse), and a process that makes many apps (the tests; a server made again in one process)
+# would parse the same .po each time. Keyed by a digest of the .po's bytes, never its name or
+# time: an edited .po is compiled anew. A Pi compiles into its data directory once anyway.
+_MO: dict[bytes, bytes] = {}
+_MO_MOST = 64  # the shared domain and three games' in five languages, and room to spare
+
+
+def compiled_mo(po: bytes) -> bytes:
+    """The .mo file's bytes of a .po file's ``po`` bytes (raises what babel raises)."""
+    key = hashlib.sha256(po).digest()
+    body = _MO.get(key)  # one dict get or set at a time; the same bytes whoever makes them
+    if body is None:
+        out = io.BytesIO()
+        mofile.write_mo(out, pofile.read_po(io.BytesIO(po)))
+        body = out.getvalue()
+        if len(_MO) >= _MO_MOST:
+            _MO.clear()
+        _MO[key] = body
+    return body
 
 
 def page_lang(allowed=None) -> str:
