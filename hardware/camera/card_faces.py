@@ -77,6 +77,10 @@ FILL_OPEN = 0.6  # ... if one of them has open shapes (outlined, striped: a fill
 FILL_VETO = 0.1  # ... a card whose fill leans this far to the loser is not named
 FILL_SURE = 0.2  # ... and one leaning this far to a face rules the other face out (the
 # same in too_alike: its harsher camera is in the fill it reads; the lean is 0.5 at a face's)
+FILL_FAR = 0.15  # a winner whose fill is this much farther from the card's than another
+# face's is not named, contender or not (a striped card whose coarse look took a solid face
+# by a clear margin: the licensed photo's green capsule at 245 px) ...
+FILL_ASTRAY = 0.3  # ... nor one whose fill is this far from the card's and another's nearer
 FILL_STRONG = 0.4  # of a card's strongest ink: a shape's outline
 FILL_SHAPE = 0.01  # of the card's inside: the least area of a shape
 FILL_RING_PX = 20  # px: the fewest pixels of a ring (one px deeper) that counts
@@ -426,6 +430,23 @@ class FaceBook:
             return 0.0
         return (fill - (fa + fb) / 2) / (fa - fb)
 
+    def _fill_far(self, fill: float | None, a: int, fills: list, strict: float = 1.0
+                  ) -> bool:
+        """The card's fill is ``FILL_FAR`` nearer some other face's than face a's (or just
+        nearer, when ``FILL_ASTRAY`` from a's: a card half way between stripes and solid),
+        where one of the two has open shapes (``FILL_OPEN``): a is not named, whatever won.
+        The pairwise vote (``_fill_lean``) is asked only between close contenders; a
+        striped card whose stripes print darker than the taught face's (or a lamp shades
+        half of it) looks solid to the coarse score, wins by its margin alone, and the
+        striped face it is was never a contender."""
+        fa = fills[a]
+        if fill is None or fa is None:
+            return False
+        off = abs(fill - fa)
+        far = off - FILL_FAR * strict if off < FILL_ASTRAY * strict else off
+        return any(fb is not None and min(fa, fb) < FILL_OPEN and abs(fill - fb) < far
+                   for b, fb in enumerate(fills) if b != a)
+
     @staticmethod
     def _leaning(sample: np.ndarray, fa: np.ndarray, fb: np.ndarray
                  ) -> tuple[float, float, float]:
@@ -515,7 +536,10 @@ class FaceBook:
             return None, None, top
         second = float(per_face[order[1]]) if len(order) > 1 else -1.0
         twins = [int(i) for i in self.twins[best]]
+        fills = self.fills_at(card_px) if fill is not None else self.fills
         if top - second >= MIN_MARGIN * strict and not twins:
+            if self._fill_far(fill, best, fills, strict):
+                return None, None, top
             return best, self._turn_of(scores, fines, best, strict), top
         rivals = [int(i) for i in order[1:] if per_face[i] >= top - CLOSE or int(i) in twins]
         contenders = [best] + rivals
@@ -530,8 +554,6 @@ class FaceBook:
         # every other clearly wins; none does: unknown. On the same sample, b against a
         # leans as far as a against b, the other way: each pair is measured once
         leanings: dict[tuple[int, int, int], tuple[float, float, float]] = {}
-
-        fills = self.fills_at(card_px) if fill is not None else self.fills
 
         def beats(a: int, b: int) -> bool:
             lean = self._fill_lean(fill, a, b, fills)
@@ -554,6 +576,8 @@ class FaceBook:
 
         for a in contenders:
             if all(beats(a, b) for b in contenders if b != a):
+                if self._fill_far(fill, a, fills, strict):
+                    return None, None, top
                 return a, self._turn_of(scores, fines, a, strict), float(per_face[a])
         return None, None, top
 
