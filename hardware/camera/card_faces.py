@@ -431,10 +431,12 @@ class FaceBook:
         """``_fill`` of each taught face as a card ``card_px`` wide in the frame shows it
         (brought down to that width, then straightened as ``identify`` does; kept per
         ``ALIKE_STEP``): blur lifts a striped shape's fill towards solid, the same for the
-        taught face as for the card. The faces' own fills when ``card_px`` is None."""
+        taught face as for the card. The faces' own fills when ``card_px`` is None. Cards
+        wider than a straightened card (3 ``FINE``: a 12 MP photo's, 300-700 px) share one
+        step: each is straightened to that width, and each width's fills cost a second."""
         if card_px is None:
             return self.fills
-        step = max(1, int(round(card_px / ALIKE_STEP)))
+        step = max(1, int(round(min(card_px, 3 * FINE) / ALIKE_STEP)))
         with self._lock:
             kept = self._fills.get(step)
         if kept is None:
