@@ -37,11 +37,11 @@ from hardware.camera.card_finding import ASPECT, MAX_SHARE, MIN_CARD_PX, clockwi
 from hardware.camera.percentile import percentile
 
 COARSE = 28  # px: width of the coarse pattern
-# of the card's width: the moves of a card the coarse score tries, each way. Off (0 only)
-# until the nets are reworked with it: (-0.015, 0, 0.015) names 48-49 of the 60 dev photo
-# cards (45 now) and 7 of 12 licensed (4, and 1 wrong), but one dev card wrong (a purple
-# striped squiggle as its red twin) and loosens too_alike (the drawn deck's digit pairs);
-# docs/camera.md, issue 63 stop 76
+# of the card's width: the moves of a card the coarse score tries, each way (an outline a
+# pixel or two off). Off (0 only, the old score) until the tests listed in docs/camera.md
+# (issue 63, stop 77) are reworked: with (-0.015, 0, 0.015) and the nets made for them (the
+# ink's hue, ``_hue_against``; ``too_alike`` imagining what the moves leave,
+# ``_imagined_shifts``) dev photos 48 of 60, licensed 7 of 12, renders 0 wrong
 PLACES = (0.0,)
 FINE = 96  # px: width of the fine pattern (of a card 120 px wide or less)
 FINE_LEVELS = (96, 128)  # px: the fine pattern's widths, the widest a card's own width gives
@@ -77,12 +77,25 @@ FILL_OPEN = 0.6  # ... if one of them has open shapes (outlined, striped: a fill
 FILL_VETO = 0.1  # ... a card whose fill leans this far to the loser is not named
 FILL_SURE = 0.2  # ... and one leaning this far to a face rules the other face out (the
 # same in too_alike: its harsher camera is in the fill it reads; the lean is 0.5 at a face's)
+FILL_FAR = 0.15  # a winner whose fill is this much farther from the card's than another
+# face's is not named, contender or not (a striped card whose coarse look took a solid face
+# by a clear margin: the licensed photo's green capsule at 245 px) ...
+FILL_ASTRAY = 0.3  # ... nor one whose fill is this far from the card's and another's nearer
+HUE_APART = 40.0  # degrees: two faces whose ink hues differ this much have a hue vote,
+HUE_CHROMA = 12.0  # ... if both inks are this colourful (Lab a, b; black ink has no hue)
+HUE_SHARE = 0.35  # ... and a card whose ink hue is not this near the winner's (of the way
+# to the rival's) is not named: a thin purple line taken for its red twin (issue 63), when
+HUE_THIN = 0.15  # ... both faces are thin lines (``_ink`` below this: SET's outlined and
+# striped 0.03-0.10, drawn cards 0.25 and more), else when it won the fine comparison weakly
 FILL_STRONG = 0.4  # of a card's strongest ink: a shape's outline
 FILL_SHAPE = 0.01  # of the card's inside: the least area of a shape
 FILL_RING_PX = 20  # px: the fewest pixels of a ring (one px deeper) that counts
 FILL_MIN_PX = 60  # px: the narrowest card (in the frame) whose fill votes: narrower, blur
 # spreads a striped shape's outline into its stripes and it reads half way to solid
 ALIKE_STEP = 20  # px: card widths within a step share one too_alike answer
+ALIKE_TOP = 160  # px: wider cards share the answer at this width (the widest fine pattern's):
+# a wider card is seen sharper than the camera imagined there, so the answer stays safe, and a
+# 12 MP photo's cards (300-700 px) cost no judgement of their own (44 s at 280 px, issue 63)
 ALIKE_SAFETY = 2.0  # too_alike and turn_alike: margins this many times the table's
 HALF_TURN_ALIKE = 0.1  # a face this close to itself turned half round: its turn is not known
 SEEN_BLUR, SEEN_NOISE, SEEN_JPEG = 0.9, 4.0, 75  # ... and the camera they imagine
@@ -151,6 +164,28 @@ def _ink(card: np.ndarray) -> float:
     grey = cv2.cvtColor(card, cv2.COLOR_BGR2GRAY).astype(np.float32)
     paper = max(percentile(grey, INK_PAPER), 1.0)
     return float(np.clip(1.0 - grey / paper, 0.0, 1.0).mean())
+
+
+def _ink_hue(card: np.ndarray) -> tuple[float, float] | None:
+    """(hue in degrees, chroma) of a card's ink: the mean Lab a, b of its inked pixels
+    (darker than the paper round them by half its darkest's) less the paper's median, so a
+    warm or cold light cancels. None without print. Thin lines give little colour to the
+    coarse and fine patterns, where a purple line and a red one look alike; their hue still
+    tells them apart."""
+    lab = cv2.cvtColor(card, cv2.COLOR_BGR2LAB).astype(np.float32)
+    dark = np.maximum(_paper_round(lab[..., 0]) - lab[..., 0], 0.0)
+    peak = percentile(dark, 99.5)
+    if peak < 8.0:  # grey levels: no print
+        return None
+    ink, paper = dark > 0.5 * peak, dark < 0.1 * peak
+    if ink.sum() < 10 or paper.sum() < 10:
+        return None
+    ab = lab[..., 1:][ink].mean(axis=0) - np.median(lab[..., 1:][paper], axis=0)
+    return math.degrees(math.atan2(float(ab[1]), float(ab[0]))) % 360.0, float(np.hypot(*ab))
+
+
+def _hue_gap(a: float, b: float) -> float:
+    return abs((a - b + 180.0) % 360.0 - 180.0)
 
 
 def _fill(card: np.ndarray) -> float | None:
@@ -282,6 +317,7 @@ class _Patterns:
         self.grey, self.chroma = _coarse(inside, coarse)
         big = cv2.resize(inside, fine, interpolation=cv2.INTER_AREA)
         self.ink = _ink(big)
+        self.hue = _ink_hue(big)
         self.fill = _fill(inside if inside.shape[1] <= 3 * FINE else cv2.resize(
             inside, (3 * FINE, round(3 * FINE * inside.shape[0] / inside.shape[1])),
             interpolation=cv2.INTER_AREA))
@@ -314,6 +350,7 @@ class FaceBook:
         self.fines = np.stack([p.fine for p in patterns])
         self.inks = np.float32([p.ink for p in patterns])
         self.fills = [p.fill for p in patterns]  # ``_fill`` of each taught face, or None
+        self.hues = [p.hue for p in patterns]  # ``_ink_hue`` of each taught face, or None
         self._fills: dict[int, list] = {}  # per width step: ``fills_at``
         alike = self.grey @ self.grey.T - COLOUR_WEIGHT * (
             self.chroma_sq[:, None] + self.chroma_sq[None] - 2 * self.chroma @ self.chroma.T)
@@ -365,9 +402,9 @@ class FaceBook:
         return self.scored(card)[0]
 
     def scored(self, card: np.ndarray
-               ) -> tuple[np.ndarray, list[np.ndarray], float, float | None]:
+               ) -> tuple[np.ndarray, list[np.ndarray], float, float | None, tuple | None]:
         """(``scores``, the card's fine pattern upright and upside down, its ``_ink``, its
-        ``_fill``) for ``decide``."""
+        ``_fill``, its ``_ink_hue``) for ``decide``."""
         p = _Patterns(card, self.coarse, self.fine_size(card.shape[1]))
         greys, chromas = _placed(card, self.coarse, (p.grey, p.chroma))
         w, h = self.coarse
@@ -379,7 +416,7 @@ class FaceBook:
                 # matrix product would start BLAS threads, slow on a busy Pi
                 colour = (chroma @ chroma) + self.chroma_sq - 2 * (self.chroma @ chroma)
                 np.maximum(out[k], self.grey @ grey - COLOUR_WEIGHT * colour, out=out[k])
-        return out, [p.fine, p.fine[:, ::-1, ::-1]], p.ink, p.fill
+        return out, [p.fine, p.fine[:, ::-1, ::-1]], p.ink, p.fill, p.hue
 
     def _ink_against(self, ink: float, a: int, b: int) -> bool:
         """The card's ink leans clearly to face b rather than a (``INK_LEAN``), where the
@@ -394,10 +431,12 @@ class FaceBook:
         """``_fill`` of each taught face as a card ``card_px`` wide in the frame shows it
         (brought down to that width, then straightened as ``identify`` does; kept per
         ``ALIKE_STEP``): blur lifts a striped shape's fill towards solid, the same for the
-        taught face as for the card. The faces' own fills when ``card_px`` is None."""
+        taught face as for the card. The faces' own fills when ``card_px`` is None. Cards
+        wider than a straightened card (3 ``FINE``: a 12 MP photo's, 300-700 px) share one
+        step: each is straightened to that width, and each width's fills cost a second."""
         if card_px is None:
             return self.fills
-        step = max(1, int(round(card_px / ALIKE_STEP)))
+        step = max(1, int(round(min(card_px, 3 * FINE) / ALIKE_STEP)))
         with self._lock:
             kept = self._fills.get(step)
         if kept is None:
@@ -425,6 +464,33 @@ class FaceBook:
                 min(fa, fb) >= FILL_OPEN:
             return 0.0
         return (fill - (fa + fb) / 2) / (fa - fb)
+
+    def _hue_against(self, hue: tuple | None, a: int, b: int) -> bool:
+        """The card's ink hue is not clearly face a's rather than b's (``HUE_SHARE``),
+        where the two faces' inks are colourful and their hues ``HUE_APART``."""
+        ha, hb = self.hues[a], self.hues[b]
+        if hue is None or ha is None or hb is None or \
+                min(ha[1], hb[1], hue[1]) < HUE_CHROMA or _hue_gap(ha[0], hb[0]) < HUE_APART:
+            return False
+        da, db = _hue_gap(hue[0], ha[0]), _hue_gap(hue[0], hb[0])
+        return da >= HUE_SHARE * (da + db)
+
+    def _fill_far(self, fill: float | None, a: int, fills: list, strict: float = 1.0
+                  ) -> bool:
+        """The card's fill is ``FILL_FAR`` nearer some other face's than face a's (or just
+        nearer, when ``FILL_ASTRAY`` from a's: a card half way between stripes and solid),
+        where one of the two has open shapes (``FILL_OPEN``): a is not named, whatever won.
+        The pairwise vote (``_fill_lean``) is asked only between close contenders; a
+        striped card whose stripes print darker than the taught face's (or a lamp shades
+        half of it) looks solid to the coarse score, wins by its margin alone, and the
+        striped face it is was never a contender."""
+        fa = fills[a]
+        if fill is None or fa is None:
+            return False
+        off = abs(fill - fa)
+        far = off - FILL_FAR * strict if off < FILL_ASTRAY * strict else off
+        return any(fb is not None and min(fa, fb) < FILL_OPEN and abs(fill - fb) < far
+                   for b, fb in enumerate(fills) if b != a)
 
     @staticmethod
     def _leaning(sample: np.ndarray, fa: np.ndarray, fb: np.ndarray
@@ -493,8 +559,8 @@ class FaceBook:
         return leaning, math.sqrt(max(best, 0.0) / float(w.sum()) * spread), area
 
     def decide(self, scores: np.ndarray, fines: list[np.ndarray], ink: float,
-               strict: float = 1.0, fill: float | None = None, card_px: float | None = None
-               ) -> tuple[int | None, int | None, float]:
+               strict: float = 1.0, fill: float | None = None, card_px: float | None = None,
+               hue: tuple | None = None) -> tuple[int | None, int | None, float]:
         """(face index or None, turn index: 0 as straightened, 1 upside down, None not
         known; best score) from a straightened card's ``scored``. ``strict`` scales every
         margin (``too_alike`` asks for more than the table does). A face with twins
@@ -504,7 +570,9 @@ class FaceBook:
         ``fill`` decides between two faces whose fills differ (``_fill_lean``): leaning
         ``FILL_VETO`` to b, a never beats b; ``FILL_SURE`` to a, b is ruled out, whatever
         the fine comparison says (an outlined shape and its striped twin differ in a
-        pattern blur and JPEG wash out, not in how full of ink they are)."""
+        pattern blur and JPEG wash out, not in how full of ink they are). A winner whose
+        ink hue is not clearly its own (``_hue_against``) is refused: a weak one, or any
+        between two faces of thin lines (``HUE_THIN``)."""
         per_face = scores.max(axis=0)
         turn_of = scores.argmax(axis=0)
         taught = self._taught(fines[0].shape[2])
@@ -515,7 +583,10 @@ class FaceBook:
             return None, None, top
         second = float(per_face[order[1]]) if len(order) > 1 else -1.0
         twins = [int(i) for i in self.twins[best]]
+        fills = self.fills_at(card_px) if fill is not None else self.fills
         if top - second >= MIN_MARGIN * strict and not twins:
+            if self._fill_far(fill, best, fills, strict):
+                return None, None, top
             return best, self._turn_of(scores, fines, best, strict), top
         rivals = [int(i) for i in order[1:] if per_face[i] >= top - CLOSE or int(i) in twins]
         contenders = [best] + rivals
@@ -531,8 +602,6 @@ class FaceBook:
         # leans as far as a against b, the other way: each pair is measured once
         leanings: dict[tuple[int, int, int], tuple[float, float, float]] = {}
 
-        fills = self.fills_at(card_px) if fill is not None else self.fills
-
         def beats(a: int, b: int) -> bool:
             lean = self._fill_lean(fill, a, b, fills)
             if lean < -FILL_VETO * strict:
@@ -546,14 +615,20 @@ class FaceBook:
             else:
                 t, error, area = leanings[(k, a, b)] = self._leaning(samples[k], taught[a],
                                                                      taught[b])
-            # the ink against a refuses a weak winner only: a card whose pips or digit the
-            # fine comparison reads clearly (the 4 against the 5 of diamonds) is named
+            # the ink (its darkness or its hue) against a refuses a weak winner only: a card
+            # whose pips or digit the fine comparison reads clearly (the 4 against the 5
+            # of diamonds, a title bar's colour) is named
             if t < INK_SURE and self._ink_against(ink, a, b):
                 return False
+            if (t < INK_SURE or max(self.inks[a], self.inks[b]) < HUE_THIN) and \
+                    self._hue_against(hue, a, b):
+                return False  # thin lines: their colour weighs little in the comparison
             return _clear(t, error, strict, area)
 
         for a in contenders:
             if all(beats(a, b) for b in contenders if b != a):
+                if self._fill_far(fill, a, fills, strict):
+                    return None, None, top
                 return a, self._turn_of(scores, fines, a, strict), float(per_face[a])
         return None, None, top
 
@@ -596,7 +671,8 @@ class FaceBook:
         return frozenset(out)
 
     def alike_at(self, card_px: float) -> frozenset[str]:
-        """The faces of every pair ``too_alike`` at about this width (kept per 20 px step):
+        """The faces of every pair ``too_alike`` at about this width (kept per 20 px step,
+        ``ALIKE_TOP`` and wider as one):
         never named, however they score, since the camera cannot tell them apart there."""
         return self._checked(card_px)[1]
 
@@ -604,9 +680,8 @@ class FaceBook:
         """Whether ``too_alike`` at about this width was judged already (no waiting: the
         judgement costs seconds, minutes on a Pi; the companion makes it on a thread of
         its own)."""
-        step = max(1, int(round(card_px / ALIKE_STEP)))
         with self._lock:
-            return step in self._alike
+            return _alike_step(card_px) in self._alike
 
     def turn_alike_at(self, card_px: float) -> frozenset[str]:
         """``turn_alike`` at about this width (kept per 20 px step): their turn is never
@@ -630,7 +705,7 @@ class FaceBook:
         return sorted(self._checked(card_px)[2])
 
     def _checked(self, card_px: float) -> tuple[list, frozenset, frozenset]:
-        step = max(1, int(round(card_px / ALIKE_STEP)))
+        step = _alike_step(card_px)
         with self._lock:
             kept = self._alike.get(step)
         if kept is None:
@@ -651,12 +726,12 @@ class FaceBook:
             small = cv2.resize(picture, (w, h), interpolation=cv2.INTER_AREA)
             for upside_down in (False, True):
                 turned = cv2.rotate(small, cv2.ROTATE_180) if upside_down else small
-                for shift in SEEN_SHIFTS:
+                for shift in _imagined_shifts(w):
                     card = self._seen(turned, shift, rng)
-                    scores, fines, ink, fill = self.scored(card)
+                    scores, fines, ink, fill, hue = self.scored(card)
                     got, turn, _ = self.decide(scores, fines, ink, ALIKE_SAFETY,
                                                fill if card_px >= FILL_MIN_PX else None,
-                                               card_px)
+                                               card_px, hue)
                     if got == index:
                         if face not in self.symmetric and turn != int(upside_down):
                             turns.add(face)
@@ -679,6 +754,28 @@ class FaceBook:
         seen = cv2.imdecode(cv2.imencode(".jpg", seen, [cv2.IMWRITE_JPEG_QUALITY, SEEN_JPEG])[1],
                             cv2.IMREAD_COLOR)
         return cv2.resize(seen, self.straight_size(w), interpolation=cv2.INTER_LINEAR)
+
+
+def _alike_step(card_px: float) -> int:
+    """The width step whose ``too_alike`` answer a card ``card_px`` wide takes (capped at
+    ``ALIKE_TOP``)."""
+    return max(1, int(round(min(card_px, ALIKE_TOP) / ALIKE_STEP)))
+
+
+def _imagined_shifts(card_px: float) -> list[float]:
+    """The misplaced outlines ``too_alike`` imagines for a card ``card_px`` wide: each of
+    ``SEEN_SHIFTS``, and the worst misplacement the coarse score's moves (``PLACES``) leave
+    of an outline up to that far off (an outline half way between two moves): a shift the
+    moves undo exactly would imagine a gentler camera than the table's (1.5 px at 120 px
+    is undone by the 1.8 px move, 0.9 px is not)."""
+    places = sorted(p * card_px for p in PLACES)
+    out = []
+    for off in SEEN_SHIFTS:
+        reach = [off] + [(a + b) / 2 for a, b in zip(places, places[1:], strict=False)
+                         if 0 <= (a + b) / 2 <= off]
+        left = max(min(abs(e - p) for p in places) for e in reach)
+        out += [off, round(left, 2)]
+    return sorted(set(out))
 
 
 def _aligned(sample: np.ndarray, face: np.ndarray) -> np.ndarray:
@@ -775,9 +872,9 @@ def identify(frame: np.ndarray, corners, book: FaceBook, judged_only: bool = Fal
                                    borderMode=cv2.BORDER_REPLICATE)
         if card.ndim == 2:
             card = cv2.cvtColor(card, cv2.COLOR_GRAY2BGR)
-        scores, fines, ink, fill = book.scored(card[..., :3])
+        scores, fines, ink, fill, hue = book.scored(card[..., :3])
         got, turn, score = book.decide(scores, fines, ink, fill=fill if fill_votes else None,
-                                       card_px=seen_px)
+                                       card_px=seen_px, hue=hue)
         if best is None or score > best[3]:
             best = (got, turn, np.roll(in_frame, -start, axis=0), score)
     got, turn, ordered, score = best

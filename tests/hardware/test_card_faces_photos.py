@@ -63,6 +63,8 @@ def test_planted_fault_without_twins_ink_and_fill_the_outlined_card_is_named_str
     _without_twins_and_ink(monkeypatch)
     monkeypatch.setattr(card_faces, "FILL_VETO", math.inf)
     monkeypatch.setattr(card_faces, "FILL_SURE", math.inf)
+    monkeypatch.setattr(card_faces, "FILL_FAR", math.inf)  # and the winner's own fill
+    monkeypatch.setattr(card_faces, "FILL_ASTRAY", math.inf)  # check (stop 77)
     named = [identify(p.image, c, book).id for p, c in _outlined_cards(photos)]
     assert STRIPED in named
 
