@@ -165,6 +165,23 @@ def judged_faces(client, url: str, **kw) -> dict:
     return got["data"]
 
 
+def slow_judgement(judge, monkeypatch, most: float = 60.0):
+    """Plant a judgement on ``judge`` (the app's `FaceJudge`) that waits to be released (up
+    to ``most`` seconds): a Pi's minute, here. (started, release): two `threading.Event`."""
+    import threading
+
+    started, release = threading.Event(), threading.Event()
+    real = judge._judge
+
+    def slow(book, card_px):
+        started.set()
+        release.wait(most)
+        real(book, card_px)
+
+    monkeypatch.setattr(judge, "_judge", slow)
+    return started, release
+
+
 def test_the_deck_page_answers_at_once_while_the_too_alike_check_runs(client, catalog,
                                                                       monkeypatch):
     """The judgement of which taught faces are too alike (seconds here, minutes on a Pi)
@@ -172,22 +189,13 @@ def test_the_deck_page_answers_at_once_while_the_too_alike_check_runs(client, ca
     is under way, and gets the pairs once it ended. Planted fault (by hand): the judgement
     made on the page's own thread (`FaceJudge.inline`): the first answer waits for the
     (planted, slow) judgement and is no longer ``checking``."""
-    import threading
 
     from companion import context
 
     game_id = create_game(client)
     headers = host(client, game_id)
     judge = context.of(client.application).hardware.judge
-    started, release = threading.Event(), threading.Event()
-    real = judge._judge
-
-    def slow(book, card_px):
-        started.set()
-        release.wait(20)
-        real(book, card_px)
-
-    monkeypatch.setattr(judge, "_judge", slow)
+    started, release = slow_judgement(judge, monkeypatch)
     cards = events(catalog)[:2]
     for card in cards:
         answer = client.post(f"/host/{game_id}/deck/card_face/upload?game=wwe&entry={card}",

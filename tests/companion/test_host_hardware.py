@@ -192,28 +192,19 @@ def test_the_camera_page_and_the_tv_say_while_the_taught_faces_are_checked(camer
     a phone's view does not carry it, and both stop saying it once the check ended. The
     judgement is planted slow (seconds here, a minute or more on a Pi). Planted fault (by
     hand): `hardware_for` without the table's ``faces_checking``: the TV's assertion fails."""
-    import threading
-
     import cv2
 
     from companion.box.catalog import load_catalog
     from companion.game import views
     from companion.wiring.demo_faces import drawn_face
+    from tests.companion.test_card_faces import slow_judgement
     from tests.waiting import PATIENCE
 
     app, live = camera_app
     client = app.test_client()
     token = login(client, live.id)
     judge = context.of(app).hardware.judge
-    started, release = threading.Event(), threading.Event()
-    real = judge._judge
-
-    def slow(book, card_px):
-        started.set()
-        release.wait(60)
-        real(book, card_px)
-
-    monkeypatch.setattr(judge, "_judge", slow)
+    started, release = slow_judgement(judge, monkeypatch)
     for card in [e["id"] for e in load_catalog("wwe")["event_cards"]][:2]:
         face = cv2.imencode(".png", drawn_face(card))[1].tobytes()
         answer = client.post(f"/host/{live.id}/deck/card_face/upload?game=wwe&entry={card}",
