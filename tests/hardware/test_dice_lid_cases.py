@@ -27,14 +27,20 @@ def test_a_five_whose_square_is_turned_45_degrees_is_not_read_as_a_one():
     assert sum(got is not None and got.face == face for face, got in seen) >= 7  # as before
 
 
+def colours_named(seed: int) -> list[tuple[str, str]]:
+    """(true colour, colour read) of each die of ``seed``'s tray read and named (not
+    "unknown")."""
+    truth, reading = settled(seed)
+    return [(die.colour, got.colour) for die in truth
+            if (got := nearest(reading, die)) is not None and got.colour != "unknown"]
+
+
 def test_a_blue_die_seen_with_its_sides_on_a_lid_is_never_named_white():
     """Seed 1010: ten blue dice on a pale lid; two seen with their sides, touching, were cut
     as a 2:1 pair, and the half over the three held the lid beside it: the lid's tone was
     taken for its body and named white. Planted fault: `colour.MIXED = 1.0` (no unread
     square's coloured share counted) names it white again."""
-    truth, reading = settled(1010)
-    named = [(die.colour, got.colour) for die in truth
-             if (got := nearest(reading, die)) is not None and got.colour != "unknown"]
+    named = colours_named(1010)
     assert [pair for pair in named if pair[0] != pair[1]] == []
     assert len(named) >= 9  # every blue die read is named blue
 
@@ -46,9 +52,7 @@ def test_a_light_blue_die_on_blue_felt_is_never_named_white():
     `colour.COLD_SATURATION = 255` names it white again."""
     assert colour.colour_name(np.array([251.0, 154.0, 128.0]),
                               np.array([134.0, 58.0, 37.5], np.float32)) != "white"
-    truth, reading = settled(0)
-    named = [(die.colour, got.colour) for die in truth
-             if (got := nearest(reading, die)) is not None and got.colour != "unknown"]
+    named = colours_named(0)
     assert [pair for pair in named if pair[0] != pair[1]] == []
     assert len(named) >= 7
 
@@ -60,9 +64,7 @@ def test_a_yellow_die_clipped_on_a_brown_lid_is_never_named_white():
     Planted fault: `colour.TWO_CLIPPED = 0` names it white again."""
     assert colour.colour_name(np.array([173.0, 252.0, 253.0]),
                               np.array([94.5, 140.5, 173.5], np.float32)) != "white"
-    truth, reading = settled(34)
-    named = [(die.colour, got.colour) for die in truth
-             if (got := nearest(reading, die)) is not None and got.colour != "unknown"]
+    named = colours_named(34)
     assert [pair for pair in named if pair[0] != pair[1]] == []
 
 
@@ -73,9 +75,7 @@ def test_a_pale_orange_die_on_a_grey_lid_is_never_named_red():
     ending at 6 (the six named red again)."""
     assert colour.colour_name(np.array([91.0, 109.0, 193.0]),
                               np.array([176.0, 179.0, 186.0], np.float32)) != "red"
-    truth, reading = settled(1042)
-    named = [(die.colour, got.colour) for die in truth
-             if (got := nearest(reading, die)) is not None and got.colour != "unknown"]
+    named = colours_named(1042)
     assert [pair for pair in named if pair[0] != pair[1]] == []
     assert len(named) >= 6  # every other die read is named (seven read)
 
