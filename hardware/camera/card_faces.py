@@ -436,7 +436,7 @@ class FaceBook:
         step: each is straightened to that width, and each width's fills cost a second."""
         if card_px is None:
             return self.fills
-        step = max(1, int(round(min(card_px, 3 * FINE) / ALIKE_STEP)))
+        step = _width_step(card_px, 3 * FINE)
         with self._lock:
             kept = self._fills.get(step)
         if kept is None:
@@ -681,7 +681,7 @@ class FaceBook:
         judgement costs seconds, minutes on a Pi; the companion makes it on a thread of
         its own)."""
         with self._lock:
-            return _alike_step(card_px) in self._alike
+            return _width_step(card_px, ALIKE_TOP) in self._alike
 
     def turn_alike_at(self, card_px: float) -> frozenset[str]:
         """``turn_alike`` at about this width (kept per 20 px step): their turn is never
@@ -705,7 +705,7 @@ class FaceBook:
         return sorted(self._checked(card_px)[2])
 
     def _checked(self, card_px: float) -> tuple[list, frozenset, frozenset]:
-        step = _alike_step(card_px)
+        step = _width_step(card_px, ALIKE_TOP)
         with self._lock:
             kept = self._alike.get(step)
         if kept is None:
@@ -756,10 +756,11 @@ class FaceBook:
         return cv2.resize(seen, self.straight_size(w), interpolation=cv2.INTER_LINEAR)
 
 
-def _alike_step(card_px: float) -> int:
-    """The width step whose ``too_alike`` answer a card ``card_px`` wide takes (capped at
-    ``ALIKE_TOP``)."""
-    return max(1, int(round(min(card_px, ALIKE_TOP) / ALIKE_STEP)))
+def _width_step(card_px: float, top: float) -> int:
+    """The ``ALIKE_STEP`` width step whose answers a card ``card_px`` wide takes, every
+    card from ``top`` px up sharing one (the too-alike pairs: ``ALIKE_TOP``; the faces'
+    fills: a straightened card's width)."""
+    return max(1, int(round(min(card_px, top) / ALIKE_STEP)))
 
 
 def _imagined_shifts(card_px: float) -> list[float]:
