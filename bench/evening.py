@@ -274,6 +274,8 @@ def lock_file() -> Path:
     """The Pi's lock for this interpreter's version (deploy/install.sh picks it the same way)."""
     mine = ROOT / "deploy" / f"requirements-py{sys.version_info[0]}{sys.version_info[1]}.txt"
     return mine if mine.exists() else ROOT / "deploy" / "requirements-py311.txt"
+
+
 TRACED_MAIN = """
 import os, sys, threading, time, tracemalloc
 from pathlib import Path
