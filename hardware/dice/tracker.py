@@ -83,7 +83,6 @@ class RollTracker:
         monotonic clock): the proof of a restart tells which of them was its HELLO."""
         self._heard: tuple[float, int] | None = None
         """When the last roll number was heard (RD or snapshot), and that number."""
-        self._now: float | None = None
         self._parts: list[protocol.PartMessage] = []
         self._dice_asked = False
         self._dropped: tuple | None = None  # the last set counted incomplete
@@ -103,7 +102,6 @@ class RollTracker:
         the host's monotonic clock (a Pi without a real-time clock steps its wall clock at
         its first NTP sync), to tell a restart's HELLO from a replug's."""
         out = Outcome()
-        self._now = now
         if isinstance(msg, protocol.Hello):
             self.hello = msg
             self._seq = None
@@ -132,7 +130,7 @@ class RollTracker:
             if self._uptime is not None and msg.uptime_ms < self._uptime:
                 out.ask_state = True  # the device restarted under us
                 if self._unsure:
-                    self._restarted(self._since_restart(msg.uptime_ms))
+                    self._restarted(self._since_restart(msg.uptime_ms, now))
             self._uptime = msg.uptime_ms
         elif isinstance(msg, protocol.Event):
             self.dice[msg.die] = protocol.DieState(msg.state, msg.face)
@@ -152,12 +150,12 @@ class RollTracker:
                 if self.last_roll is not None and msg.roll > self.last_roll + 1:
                     self.missed_rolls += msg.roll - self.last_roll - 1
                 self.last_roll = msg.roll
-                self._heard_roll(msg.roll)
+                self._heard_roll(msg.roll, now)
                 out.observations.append(Roll(msg.roll, dict(msg.faces), False, at))
         elif isinstance(msg, protocol.Snapshot):
             self.dice = dict(msg.dice)
             out.state_answered = True
-            self._snapshot(msg, at, out)
+            self._snapshot(msg, at, now, out)
         elif isinstance(msg, protocol.DeviceError):
             self.device_errors += 1
             self.last_error = msg
@@ -229,34 +227,35 @@ class RollTracker:
         self._uptime = None
         self.last_roll = baseline
 
-    def _heard_roll(self, roll: int) -> None:
+    def _heard_roll(self, roll: int, now: float | None) -> None:
         self._since_hello = roll
-        if self._now is not None:
-            self._heard = (self._now, roll)
+        if now is not None:
+            self._heard = (now, roll)
 
-    def _since_restart(self, uptime_ms: int) -> int:
+    def _since_restart(self, uptime_ms: int, now: float | None) -> int:
         """The last roll heard since the restart a heartbeat just proved: since the first
         HELLO that came after the boot its uptime gives (a replug's HELLO after it resets
         nothing), or the boot if its HELLO was lost; 0 if no roll came since. Without the
         clock: since the last HELLO."""
-        if self._now is None or not self._hellos:
+        if now is None or not self._hellos:
             return self._since_hello or 0
-        boot = self._now - uptime_ms / 1000 * (1 + BOOT_DRIFT) - BOOT_SLACK_S
+        boot = now - uptime_ms / 1000 * (1 + BOOT_DRIFT) - BOOT_SLACK_S
         # the restart's HELLO; if it was lost, the boot itself
         start = next((t for t in self._hellos if t >= boot), boot)
         if self._heard is None or self._heard[0] < start:
             return 0
         return self._heard[1]
 
-    def _snapshot(self, msg: protocol.Snapshot, at: float, out: Outcome) -> None:
+    def _snapshot(self, msg: protocol.Snapshot, at: float, now: float | None,
+                  out: Outcome) -> None:
         if self.last_roll is None or msg.roll < self.last_roll:
             # baseline: first snapshot, or the device restarted
             self._restarted(msg.roll)
-            self._heard_roll(msg.roll)
+            self._heard_roll(msg.roll, now)
             return
         if msg.roll == self.last_roll:
             return  # after a HELLO it may be this boot's roll: only a restart's proof tells
-        self._heard_roll(msg.roll)
+        self._heard_roll(msg.roll, now)
         present = {d: s for d, s in msg.dice.items() if s.state != "ABSENT"}
         if present and all(s.state == "SETTLED" for s in present.values()):
             self.missed_rolls += msg.roll - self.last_roll - 1
