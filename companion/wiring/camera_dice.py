@@ -177,34 +177,54 @@ class CameraDice:
         self.used_tray: tuple[float, float, float, float] | None = None
         self.reading = False  # a roll is awaited and the tray is in view
         self._lock = locks.lock("camera dice")  # the tray and settler: camera thread vs host pages
+        self._taught: tuple[str | None, int, tuple] | None = None
+        """(game, catalog generation, its taught dice): read from files outside the lock."""
+        self._generation = 0  # counts `catalog_changed`: a read begun before it is stale
 
     def reset(self) -> None:
         """Read the tray again from config.json and forget a throw under way."""
         game = self.game()
+        tray = load_tray_checked(self.config_path) if self.config_path else (None, None)
+        taught = self._taught_dice(game)
         with self._lock:
-            self.tray, self.tray_unusable = load_tray_checked(self.config_path) \
-                if self.config_path else (None, None)
-            self.settler = self._new_settler(game)
+            self.tray, self.tray_unusable = tray
+            self.taught_game = None  # a throw under way is forgotten
+            self._settler(game, taught)
 
     def catalog_changed(self, game: str) -> None:
         """The owner's catalog of ``game`` changed (a taught face taken or forgotten): its
         taught dice are made again before the next frame is read."""
         with self._lock:
+            self._generation += 1
             if game == self.taught_game:
                 self.taught_game = None
 
-    def _new_settler(self, game: str | None) -> DiceSettler:
-        """A settler reading ``game``'s taught dice (none until every face has a picture)."""
+    def _taught_dice(self, game: str | None) -> tuple[int, tuple]:
+        """``game``'s taught dice (none until every face has a picture), and the catalog
+        generation they were read at. The owner's catalog and pictures are read outside
+        ``_lock`` (tens of milliseconds, more on a Pi): the host's pages ask for the tray
+        meanwhile. A read that a `catalog_changed` overtook is not kept."""
         from companion.box.taught_dice import taught_for
 
-        self.taught_game = game
-        taught = taught_for(game, self.data_dir) if game and self.data_dir else []
-        return DiceSettler(taught=taught)
+        with self._lock:
+            kept, generation = self._taught, self._generation
+        if kept is not None and kept[:2] == (game, generation):
+            return generation, kept[2]
+        taught = tuple(taught_for(game, self.data_dir)) if game and self.data_dir else ()
+        with self._lock:
+            if self._generation == generation:
+                self._taught = (game, generation, taught)
+        return generation, taught
 
-    def _settler(self, game: str | None) -> DiceSettler:
-        """The settler for ``game``, the one at the table now (under ``_lock``)."""
+    def _settler(self, game: str | None, taught: tuple[int, tuple]) -> DiceSettler:
+        """The settler for ``game``, the one at the table now (under ``_lock``), made anew
+        with ``taught`` (`_taught_dice`, read before the lock) when the game or its
+        catalog changed. Taught dice read before a catalog change that came meanwhile serve
+        this frame, and the settler is made again at the next."""
+        generation, dice = taught
         if game != self.taught_game:
-            self.settler = self._new_settler(game)
+            self.settler = DiceSettler(taught=dice)
+            self.taught_game = game if generation == self._generation else None
         return self.settler
 
     def tray_for(self, source) -> tuple[float, float, float, float] | None:
@@ -220,7 +240,7 @@ class CameraDice:
         if not (self.active() and self.expected()):
             with self._lock:
                 if self.reading:  # a throw under way is forgotten
-                    self.settler, self.reading = self._new_settler(self.taught_game), False
+                    self.settler, self.reading = DiceSettler(taught=self.settler.taught), False
             return
         roll = self.feed(frame.image, calibration, source)
         if roll is not None:
@@ -231,6 +251,7 @@ class CameraDice:
     def feed(self, image: np.ndarray, calibration, source=None):
         """One frame: the tray's crop into the settler; the `Roll` when a throw settles."""
         game = self.game()  # asked outside the lock: the service has its own
+        taught = self._taught_dice(game)
         with self._lock:
             tray = self.used_tray = self.tray_for(source)
             height, width = image.shape[:2]
@@ -242,7 +263,7 @@ class CameraDice:
             grey = crop.ndim == 2
             if grey:
                 crop = cv2.cvtColor(crop, cv2.COLOR_GRAY2BGR)
-            roll = self._settler(game).feed(crop)
+            roll = self._settler(game, taught).feed(crop)
         if roll is None:
             return None
         tall, wide = crop.shape[:2]
@@ -292,10 +313,11 @@ class CameraDice:
         """For the dice status: whether the tray is set and in view, and the names of the
         game's dice it reads by taught pictures (``taught``)."""
         game = self.game()
+        read = self._taught_dice(game)
         with self._lock:
             tray, box, reading = self.tray or self.used_tray, self.box, self.reading
             unusable = self.tray_unusable
-            settler = self._settler(game)
+            settler = self._settler(game, read)
             last, taught = settler.last_reading, [die.name for die in settler.taught]
         state, detail = self.camera_state()
         if state == "ok" and tray is None:

@@ -6,6 +6,7 @@ the camera could not read asked of the rolling player only."""
 from __future__ import annotations
 
 import json
+import threading
 from dataclasses import replace
 
 import numpy as np
@@ -98,6 +99,46 @@ def test_the_tray_is_read_only_inside_its_zone(tmp_path):
         wide[:, :480] = image
         reader.on_frame(Frame(wide, 0, 0.0), Calibration.identity())
     assert rolls == [] and reader.box == (500, 0, 640, 360)
+
+
+def test_the_owners_taught_dice_are_read_outside_the_trays_lock(tmp_path, monkeypatch):
+    """The owner's catalog and pictures (a slow SD card on a Pi) are read without the lock
+    the host's pages need: the tray is answered meanwhile. A catalog change that overtakes
+    the read is not lost: the next frame reads again, and the one after reads nothing."""
+    from companion.box import taught_dice
+
+    started, release, reads = threading.Event(), threading.Event(), []
+
+    def slow_read(game, data_dir):
+        reads.append(game)
+        started.set()
+        release.wait(10)
+        return []
+
+    monkeypatch.setattr(taught_dice, "taught_for", slow_read)
+    config = tmp_path / "config.json"
+    camera_dice.save_tray(config, (0.0, 0.0, 200.0, 200.0))
+    reader = camera_dice.CameraDice(config, lambda roll: None, lambda: True, lambda: True,
+                                    game=lambda: "wwe", data_dir=tmp_path)
+    image = np.zeros((360, 640, 3), np.uint8)
+    camera = threading.Thread(target=reader.feed, args=(image, Calibration.identity()))
+    camera.start()
+    try:
+        assert started.wait(10)
+        answered = []
+        host = threading.Thread(target=lambda: answered.append(reader.tray_mm()), daemon=True)
+        host.start()
+        host.join(5)
+        assert answered == [(0.0, 0.0, 200.0, 200.0)]  # not held up by the read
+        reader.catalog_changed("wwe")  # the deck page took a face while the read ran
+    finally:
+        release.set()
+        camera.join(10)
+    started.clear()
+    reader.feed(image, Calibration.identity())
+    assert reads == ["wwe", "wwe"]  # the overtaken read was not kept
+    reader.feed(image, Calibration.identity())
+    assert reads == ["wwe", "wwe"]
 
 
 def host_spy(url, service, game_id, lang="en") -> Spy:
