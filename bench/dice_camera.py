@@ -25,6 +25,10 @@ Figures are noisy on a shared machine. JSON last line.
 ``--stages``: CPU only, each stage of the reader's share of a roll (cProfile; `stage_costs`);
 with ``--cpu-against REV``, REV's reader's stages beside them, profiled throw by throw in turn.
 
+``--passes``: CPU only, unprofiled, read_tray's passes (the masks, the blobs read, the pip
+clusters, the faint mask's dice, ...) in ms a roll, and `read_face`'s calls and ms in each
+(`pass_costs`): cProfile's shares (``--stages``) charge Python's work half as much again.
+
 ``--cpu-against REV``: CPU only, against the reader of git revision REV in the same run.
 Each throw of the tuned families is rendered once and fed to a settler with this reader and
 one with REV's, in turn (which goes first alternates); CPU time per roll (every frame, as
@@ -325,6 +329,98 @@ def stage_costs(families: list[str], throws: int, sides: tuple[float, ...],
     return result
 
 
+PASSES = (  # read_tray's passes, as hardware/camera/dice_faces/tray.py names what it calls
+    ("hand", "_hand"), ("floor colour", "floor_colour"), ("masks", "die_masks"),
+    ("blobs labelled", "_blobs"), ("blobs read", "_read_mask"), ("rim cut", "_off_the_rim"),
+    ("patches", "_on_patches"), ("pip clusters", "_pip_clusters"),
+    ("local pip masks", "_local_pips"), ("ones", "_ones"), ("faint mask's dice", "_faint_dice"))
+
+
+def pass_costs(families: list[str], throws: int, sides: tuple[float, ...]) -> dict:
+    """read_tray's CPU a roll, pass by pass, unprofiled: each of `PASSES` wrapped in a CPU
+    clock where tray.py calls it (a pass called inside another is the outer one's), and
+    `read_face` (where squares.py calls it) counted and timed inside whichever pass calls
+    it. What no pass holds (erosions, the dice's size, merging) is "tray, the rest"; what a
+    roll spends outside read_tray (motion checks, the still mean) is the settler's. The
+    wrappers cost ~1 us a call (a few hundred calls a roll); they are taken off after."""
+    from hardware.camera.dice_faces import squares, tray
+
+    spent: dict[str, int] = {}
+    faces: dict[str, list[int]] = {}  # pass: [calls, ns]
+    inside: list[str] = []
+
+    def face(*args, **kwargs):
+        start = time.process_time_ns()
+        try:
+            return real_face(*args, **kwargs)
+        finally:
+            tally = faces.setdefault(inside[-1] if inside else "tray, the rest", [0, 0])
+            tally[0] += 1
+            tally[1] += time.process_time_ns() - start
+
+    def reader(*args, **kwargs):
+        start = time.process_time_ns()
+        try:
+            return read_tray(*args, **kwargs)
+        finally:
+            spent["read_tray"] = spent.get("read_tray", 0) + time.process_time_ns() - start
+
+    real = {name: getattr(tray, name) for _, name in PASSES}
+    real_face = squares.read_face
+    rolls, roll_ns = 0, 0
+    try:
+        for label, name in PASSES:
+            setattr(tray, name, _clocked(label, real[name], spent, inside))
+        squares.read_face = face
+        for family in families:
+            for seed in range(throws):
+                style, colours = dice_tray.family(family, seed)
+                frames = dice_tray.throw(1000 + seed, DICE, sides[seed % len(sides)], style,
+                                         settled_frames=6, colours=colours)
+                use_reader(reader)
+                try:
+                    settler = DiceSettler()
+                    start = time.process_time_ns()
+                    for image, _, _ in frames:
+                        settler.feed(image)
+                    roll_ns += time.process_time_ns() - start
+                finally:
+                    use_reader(read_tray)
+                rolls += 1
+    finally:
+        for _, name in PASSES:
+            setattr(tray, name, real[name])
+        squares.read_face = real_face
+    whole = spent.pop("read_tray", 0)
+    spent["tray, the rest"] = whole - sum(spent.values())
+    spent["settler (motion, mean)"] = roll_ns - whole
+    ms = 1e-6 / max(1, rolls)
+    return {"pass_ms_per_roll": {k: round(v * ms, 2) for k, v in
+                                 sorted(spent.items(), key=lambda kv: -kv[1])},
+            "read_face_per_roll": {k: {"calls": round(n / max(1, rolls), 1),
+                                       "ms": round(t * ms, 2)} for k, (n, t) in faces.items()},
+            "read_tray_ms_per_roll": round(whole * ms, 2),
+            "cpu_ms_per_roll": round(roll_ns * ms, 2), "rolls": rolls,
+            "families": families, "throws_per_family": throws}
+
+
+def _clocked(label: str, function, spent: dict[str, int], inside: list[str]):
+    """``function`` timing itself (CPU ns) into ``spent[label]``, unless called inside
+    another clocked pass (``inside``: the passes under way): that pass's time then (the
+    patches' own masks and blobs are the patches')."""
+    def clocked(*args, **kwargs):
+        if inside:
+            return function(*args, **kwargs)
+        inside.append(label)
+        start = time.process_time_ns()
+        try:
+            return function(*args, **kwargs)
+        finally:
+            spent[label] = spent.get(label, 0) + time.process_time_ns() - start
+            inside.pop()
+    return clocked
+
+
 def _stage_shares(stats: dict, package: str, rolls: int) -> dict:
     """`stage_costs`' shares of one reader's profile (``package``: its stages' folder)."""
     total = sum(tt for _, _, tt, _, _ in stats.values())
@@ -367,11 +463,27 @@ def main() -> None:
                         help="CPU only: this reader against git revision REV's, in turn")
     parser.add_argument("--stages", action="store_true",
                         help="CPU only: each stage's share of a roll's CPU (cProfile)")
+    parser.add_argument("--passes", action="store_true",
+                        help="CPU only, unprofiled: read_tray's passes in ms a roll, and "
+                             "read_face's calls and ms in each")
     args = parser.parse_args()
     sides = tuple(float(s) for s in args.sides.split(","))
     malloc = memory.configure() if args.malloc == "app" else {}
     if OPENCV_THREADS > 0:  # as the app's camera pipeline runs (hardware/camera/recognizer.py)
         cv2.setNumThreads(OPENCV_THREADS)
+    if args.passes:
+        warm_up(sides)
+        tuned = [n for n in args.families.split(",") if n != "held_out"]
+        result = pass_costs(tuned, args.throws, sides)
+        faces = result["read_face_per_roll"]
+        print(f"{'pass':24s} {'ms a roll':>9s} {'read_face calls':>15s} {'its ms':>7s}")
+        for name, ms in result["pass_ms_per_roll"].items():
+            calls = faces.get(name, {"calls": 0.0, "ms": 0.0})
+            print(f"{name:24s} {ms:9.2f} {calls['calls']:15.1f} {calls['ms']:7.2f}")
+        print(f"{'read_tray':24s} {result['read_tray_ms_per_roll']:9.2f}")
+        print(f"{'a roll, in all':24s} {result['cpu_ms_per_roll']:9.2f}")
+        print(json.dumps(result))
+        return
     if args.stages:  # first: with --cpu-against, that revision's stages beside these
         warm_up(sides)
         tuned = [n for n in args.families.split(",") if n != "held_out"]
