@@ -177,7 +177,7 @@ def _corner_top(image: np.ndarray, centre: tuple[float, float], size: tuple[floa
                 angle: float) -> DieReading | None:
     """A one seen obliquely (issue 64, sixth session): its blob is a die's size and shape,
     but the top and a side together, and the side's pips in its square leave it unread
-    (independent renderer at 28 px: 12 of the 30 dev dice unread were such squares, half
+    (independent renderer at 28 px: 12 of the 30 dev dice unread were such squares, 7
     of them ones). Its top is a square `CORNER_TOP` of the blob's at one of its corners:
     every corner is read, and a one kept only when no corner reads another face and no
     other pip lies round it (`CORNER_AROUND`). Only ones: the other faces read so gave
