@@ -133,3 +133,24 @@ def test_a_pale_red_die_on_red_felt_under_a_cold_cast_is_no_white_die():
     the axis) names it white."""
     body, felt = np.float64([120, 104, 203]), np.float32([45.5, 28, 107])
     assert colour.colour_name(body, felt) == "unknown"  # too pale for red, no white
+
+
+def test_a_clipped_yellow_reddened_by_red_felt_is_named_yellow_and_an_orange_never():
+    """The tuned families' harsh throw 3 (40 px): yellow dice on red felt, red clipped,
+    read hue 21 (under `CLIPPED_YELLOW` 22, where a clipped orange under a warm cast may
+    lie) and were "unknown": the felt's light reddens them; with its cast taken out
+    (`CAST`) they read 29, a yellow's (`LIFTED_YELLOW` 26), and the felt is dim beside
+    them (`DIM_FLOOR`). An orange overexposed up to 2.5 times under the warm cast, on every
+    floor, is still never named yellow (3 times and more, it reads a clipped yellow's hue,
+    23-26, before any cast is taken out: yellow on e736a9f too). Planted faults:
+    `colour.LIFTED_YELLOW = 180` leaves the harsh yellows unknown; `colour.DIM_FLOOR = 1.0`
+    names an orange overexposed 2.5 times on red felt yellow."""
+    for body, floor in (((37, 190, 254), (28, 28, 96)), ((38, 190, 254), (28, 26, 95))):
+        assert colour.colour_name(np.array(body, float), np.array(floor, np.float32)) == "yellow"
+    named = set()
+    for floor in [f for floors in FLOORS.values() for f in floors]:
+        for exposure in (1.0, 1.3, 1.6, 2.0, 2.5):
+            for body in DIE_COLOURS["orange"]:
+                named.add(colour.colour_name(seen(body, CASTS["warm"], exposure),
+                                             np.float32(seen(floor, CASTS["warm"], exposure))))
+    assert "yellow" not in named

@@ -113,3 +113,16 @@ def test_a_one_is_not_taken_for_a_fives_middle_by_a_weak_five():
     got = [d for d in settler.last_reading.dice
            if math.hypot(d.centre[0] - one.x, d.centre[1] - one.y) <= one.side / 2]
     assert [d.face for d in got] == [1]
+
+
+def test_a_pale_pink_top_on_a_blue_grey_lid_is_never_named_white():
+    """Seed 1066 (renderer's sizes; last stop's held-out, the one wrong colour there): an
+    orange one whose top is lit pale pink (171, 177, 234) on a blue-grey lid (163, 144,
+    128) lay 0.446 across the warm-cold axis from the cast (under `WHITE_ACROSS` 0.45, where
+    whites lie at most 0.37) and was named white. Planted fault: `colour.WHITE_ACROSS =
+    0.45` names it white again."""
+    assert colour.colour_name(np.array([171.0, 177.0, 234.0]),
+                              np.array([163.0, 144.0, 128.0], np.float32)) != "white"
+    named = colours_named(1066)
+    assert [pair for pair in named if pair[0] != pair[1]] == []
+    assert len(named) >= 8  # every other die read is named (nine read)

@@ -21,3 +21,31 @@ def test_white_dice_seen_with_a_side_are_read_by_their_lit_top():
             assert die.face == wanted.pop(place)
             assert got is not None and got.face == die.face
     assert wanted == {}
+
+
+def test_ones_seen_with_a_side_are_read_by_the_top_at_a_corner():
+    """Seed 1021 (28 px): a white one whose blob holds its top and a side with two pips; the
+    side's pips in the blob's square left it unread. Its top, a square 0.8 of the blob's at
+    a corner, reads the one (`squares._corner_top`). Planted fault: `_corner_top` returning
+    None leaves it unread."""
+    truth, reading = settled(1021, die_px=28)
+    ones = [die for die in truth if (round(die.centre[0]), round(die.centre[1])) == (462, 64)]
+    assert len(ones) == 1 and ones[0].face == 1
+    got = nearest(reading, ones[0])
+    assert got is not None and got.face == 1
+    for die in truth:
+        got = nearest(reading, die)
+        assert got is None or got.face in (None, die.face)  # never a wrong face
+
+
+def test_a_fours_corner_pip_is_never_read_as_a_one():
+    """Seed 24 (28 px): a white four seen with its sides; the square at its blob's upper
+    left corner holds one of its pips in its middle, the others at its edge, and read a
+    one. Round it (`CORNER_AROUND`) lie more pips: no one. Planted fault: the count of
+    spots round it skipped (`_spots_in` taken as 1) reads the four as a one."""
+    truth, reading = settled(24, die_px=28)
+    for die in truth:
+        got = nearest(reading, die)
+        assert got is None or got.face in (None, die.face)  # never a wrong face
+    four = [die for die in truth if die.face == 4 and die.colour == "white"]
+    assert len(four) == 1 and nearest(reading, four[0]).face == 4

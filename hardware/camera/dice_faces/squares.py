@@ -104,8 +104,10 @@ def _read_blob(image: np.ndarray, points: np.ndarray, grown: int, typical: float
             return None
         return DieReading(None, "unknown", (float(cx), float(cy)), float((rw + rh) / 2), 0.0)
     reading = _read_square(image, ((cx, cy), (rw, rh), angle), taught)
-    if reading is not None and reading.face is None and reading.die is None:
-        top = _lit_top(image, points, grown, rw, rh)
+    if reading is None or (reading.face is None and reading.die is None):
+        top = _lit_top(image, points, grown, rw, rh) if reading is not None else None
+        if top is None:  # a one seen with its side: its top at a corner of the blob
+            top = _corner_top(image, (cx, cy), (rw, rh), angle)
         if top is not None:
             reading = top
     if reading is not None and reading.face == 1 and reading.die is None and (
@@ -162,6 +164,42 @@ def _lit_top(image: np.ndarray, points: np.ndarray, grown: int, rw: float, rh: f
         if die is not None and die.face is not None:
             read.append(die)
     return read[0] if len(read) == 1 else None
+
+
+CORNER_TOP = 0.8  # of the blob's shorter side: the top's side, sought at the blob's corners
+CORNER_AROUND = 1.3  # of the top: the square round a one read there whose pip spots are
+# counted (`_spots_in`, its middle 0.8): a one's top holds one, a four's corner pip has its
+# neighbours 0.5 of the top away (sixth session: seed 24 at 28 px, a white four whose
+# corner square read a one counted 2; the 18 oblique ones read so, 1 each)
+
+
+def _corner_top(image: np.ndarray, centre: tuple[float, float], size: tuple[float, float],
+                angle: float) -> DieReading | None:
+    """A one seen obliquely (issue 64, sixth session): its blob is a die's size and shape,
+    but the top and a side together, and the side's pips in its square leave it unread
+    (independent renderer at 28 px: 12 of the 30 dev dice unread were such squares, 7
+    of them ones). Its top is a square `CORNER_TOP` of the blob's at one of its corners:
+    every corner is read, and a one kept only when no corner reads another face and no
+    other pip lies round it (`CORNER_AROUND`). Only ones: the other faces read so gave
+    wrong faces (a five's corner read as a two or a four: seed 37 at 28 px and at the
+    renderer's sizes, the light lid's throw 9 at 28 px)."""
+    (cx, cy), (rw, rh) = centre, size
+    top = CORNER_TOP * min(rw, rh)
+    ex, ey = (rw - top) / 2, (rh - top) / 2
+    turn = np.radians(angle)
+    u, v = np.array([np.cos(turn), np.sin(turn)]), np.array([-np.sin(turn), np.cos(turn)])
+    read = []
+    for dx, dy in {(sx * ex, sy * ey) for sx in (-1, 1) for sy in (-1, 1)}:
+        x, y = np.array([cx, cy]) + dx * u + dy * v
+        die = _read_square(image, ((float(x), float(y)), (top, top), angle), (), retry=False)
+        if die is not None and die.face is not None:
+            read.append(die)
+    if not read or {die.face for die in read} != {1}:
+        return None
+    around = (read[0].centre, (CORNER_AROUND * top, CORNER_AROUND * top), angle)
+    if _spots_in(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), around, top * top) > 1:
+        return None  # a pip of more beside it: a four's or a six's corner
+    return read[0]
 
 
 THIN_SIDE = 0.08  # of the top's side: how far its square lies from the blob's middle, at
