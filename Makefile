@@ -27,11 +27,17 @@ $(STAMP): pyproject.toml deploy/requirements-py311.txt deploy/requirements-py313
 	$(BIN)/pip install --quiet --no-deps -e .
 	touch $(STAMP)
 
-$(VENV313)/.installed: pyproject.toml deploy/requirements-py313.txt
+# The locked packages alone (.locked) write nothing in the checkout: `.ci/run` builds them in
+# the background while `make test` runs; the app's editable install (into the checkout's
+# *.egg-info) waits for `make test313`.
+$(VENV313)/.locked: pyproject.toml deploy/requirements-py313.txt tests/requirements-py313.txt
 	@test -n "$(PYTHON313)" || { echo "no python3.13 found (set PYTHON313=...)" >&2; exit 1; }
 	test -x $(VENV313)/bin/python || $(PYTHON313) -m venv $(VENV313)
 	$(VENV313)/bin/pip install --quiet --upgrade pip
 	$(VENV313)/bin/pip install --quiet --require-hashes -r tests/requirements-py313.txt
+	touch $@
+
+$(VENV313)/.installed: $(VENV313)/.locked
 	$(VENV313)/bin/pip install --quiet --no-deps -e .
 	touch $@
 
