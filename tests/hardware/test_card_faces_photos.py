@@ -110,6 +110,20 @@ def test_planted_fault_without_the_split_touching_cards_are_one(photos, monkeypa
     assert _found(photos["setgame7.jpg"])[2] > 0
 
 
+def test_every_card_of_the_dev_photos_is_found_and_nothing_else(photos):
+    """Issue 63: on setgame7 a card on carpet was traced as two half cards (a faint line
+    across its paper); two outlines inside a card split it only with an edge between them
+    (``SEAM_EDGES``)."""
+    for name, photo in photos.items():
+        assert _found(photo) == (len(photo.cards), 0, 0), name
+
+
+def test_planted_fault_any_two_outlines_inside_split_a_card_in_halves(photos, monkeypatch):
+    monkeypatch.setattr(card_finding, "SEAM_EDGES", 0.0)
+    found, false, _ = _found(photos["setgame7.jpg"])
+    assert found < len(photos["setgame7.jpg"].cards) and false == 2
+
+
 def test_a_dark_gap_between_cards_is_not_a_card(photos):
     assert _found(photos["setgame8.jpg"])[1] == 0
 
