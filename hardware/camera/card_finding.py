@@ -19,6 +19,8 @@ ASPECT = (0.4, 0.95)  # short side over long side of what find_cards takes for a
 # card at the far edge of a table seen from its near edge: foreshortened to 0.45)
 FILL_RECT = 0.7  # of its smallest rectangle: what a card's outline fills at least (a
 # trapezoid of a card far off, 0.8 or more; a printed diamond on a card, 0.5)
+SEAM_EDGES = 0.2  # of the seam between two outlines split apart: on an edge, at least (two
+# cards touching; a card's paper traced in two halves, cut by a faint line across, has none)
 SPLIT_COVER = 0.8  # an outline this much covered by two or more card outlines inside it:
 # cards touching, taken together for one (a dark seam between them), not a card
 WORK_PX = 1080  # px: the shorter side find_cards works at (a bigger frame is brought down)
@@ -318,7 +320,7 @@ def _find_cards(frame: np.ndarray, min_px: float = MIN_CARD_PX, max_share: float
 
     if diff is not None:  # the table's own print, unchanged since it was seen empty: no card
         found = [(rank, quad) for rank, quad in found if _laid(diff, quad)]
-    found = _split_touching(found)
+    found = _split_touching(found, edges)
     found = [(rank, quad) for rank, quad in found if not _gap(grey, quad)]
     # a card's printed frames and art blocks are card-shaped too: keep the outermost
     # outline; what changed on the empty table first, then traced before grown back; and
@@ -335,12 +337,15 @@ def _find_cards(frame: np.ndarray, min_px: float = MIN_CARD_PX, max_share: float
     return [_snap(edges_of, quad, diff) for quad in kept]
 
 
-def _split_touching(found: list[tuple[int, np.ndarray]]) -> list[tuple[int, np.ndarray]]:
+def _split_touching(found: list[tuple[int, np.ndarray]], edges: np.ndarray
+                    ) -> list[tuple[int, np.ndarray]]:
     """``found`` without the outlines that hold two or more others which cover them
-    (``SPLIT_COVER``) without overlapping each other: cards laid touching, traced first as
-    one card of about a card's shape (two cards side by side), then apart once the seam
-    between them was cut (``find_cards``' eroded masks). A card's own printed frame is one
-    outline inside it, never two side by side."""
+    (``SPLIT_COVER``) without overlapping each other, with an edge between them
+    (``_seamed``): cards laid touching, traced first as one card of about a card's shape
+    (two cards side by side), then apart once the seam between them was cut
+    (``find_cards``' eroded masks). A card's own printed frame is one outline inside it,
+    never two side by side; a card whose paper was traced in two halves (a faint line
+    across it, issue 63: a SET card on carpet) has no edge between them."""
     areas = [abs(cv2.contourArea(q)) for _, q in found]
     drop = set()
     for i, (_, outer) in enumerate(found):
@@ -355,9 +360,41 @@ def _split_touching(found: list[tuple[int, np.ndarray]]) -> list[tuple[int, np.n
                    cv2.pointPolygonTest(inner, tuple(float(v) for v in found[k][1].mean(
                        axis=0)), False) < 0 for k in inside):
                 inside.append(j)
-        if len(inside) >= 2 and sum(areas[j] for j in inside) >= SPLIT_COVER * areas[i]:
+        if len(inside) >= 2 and sum(areas[j] for j in inside) >= SPLIT_COVER * areas[i] \
+                and any(_seamed(edges, found[a][1], found[b][1])
+                        for n, a in enumerate(inside) for b in inside[n + 1:]):
             drop.add(i)
     return [f for i, f in enumerate(found) if i not in drop]
+
+
+def _seamed(edges: np.ndarray, a: np.ndarray, b: np.ndarray, samples: int = 24) -> bool:
+    """Whether the seam between outlines a and b (half way between the side of each that
+    faces the other) lies on an edge (``edges``: Canny's, dilated) for ``SEAM_EDGES`` of
+    its length, looked for up to 3 px across it."""
+    sides = []
+    for quad, other in ((a, b), (b, a)):
+        toward = other.mean(axis=0)
+        i = min(range(4), key=lambda i: float(np.linalg.norm(
+            (quad[i] + quad[(i + 1) % 4]) / 2 - toward)))
+        sides.append((quad[i], quad[(i + 1) % 4]))
+    (p0, p1), (q0, q1) = sides
+    if np.linalg.norm(p0 - q0) > np.linalg.norm(p0 - q1):
+        q0, q1 = q1, q0
+    start, end = (p0 + q0) / 2, (p1 + q1) / 2
+    along = end - start
+    length = float(np.linalg.norm(along))
+    if length < 1:
+        return False
+    normal = np.float32([-along[1], along[0]]) / length
+    h, w = edges.shape[:2]
+    hits = 0
+    for t in np.linspace(0.1, 0.9, samples):
+        for d in range(-3, 4):
+            x, y = (start + t * along + d * normal).round().astype(int)
+            if 0 <= x < w and 0 <= y < h and edges[y, x]:
+                hits += 1
+                break
+    return hits >= SEAM_EDGES * samples
 
 
 def _side(quad: np.ndarray, i: int, centre: np.ndarray):

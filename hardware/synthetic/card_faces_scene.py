@@ -337,3 +337,28 @@ def scene(faces: dict[str, np.ndarray], seed: int, family: str = "wood",
     random), each about ``card_px`` wide; the image and the truth of each card."""
     image, truths, _ = scene_and_empty(faces, seed, family, card_px, count, ids)
     return image, truths
+
+
+def crossed_and_touching(seed: int = 1, line_px: int = 7
+                         ) -> tuple[np.ndarray, list[np.ndarray], list[np.ndarray]]:
+    """A dark table with one card crossed half way down by a faint tinted line (as bright as
+    its paper, too colourful to be taken for paper: a SET card on carpet in issue 63's
+    photos was traced as two half cards, each of a card's shape) and two cards laid
+    touching side by side; the frame, the crossed card's corners and the touching cards'."""
+    rng = np.random.default_rng(seed)
+    frame = np.clip(rng.normal(55, 6, (720, 1100, 3)), 0, 255).astype(np.uint8)
+    w, h = 200, 300
+
+    def card(x0: int, y0: int, crossed: bool) -> np.ndarray:
+        face = np.full((h, w, 3), 232, np.uint8)
+        if crossed:
+            face[h // 2 - line_px // 2:h // 2 - line_px // 2 + line_px] = (180, 230, 255)
+        for cy in (h // 4, 3 * h // 4):
+            cv2.ellipse(face, (w // 2, cy), (w // 4, h // 12), 0, 0, 360, (40, 40, 200), -1)
+        frame[y0:y0 + h, x0:x0 + w] = face
+        return np.float32([[x0, y0], [x0 + w, y0], [x0 + w, y0 + h], [x0, y0 + h]])
+
+    crossed = card(80, 200, True)
+    touching = [card(520, 200, False), card(520 + w, 200, False)]
+    frame[200:200 + h, 520 + w - 2:520 + w + 1] = 90  # the shadowed edge between them
+    return cv2.GaussianBlur(frame, (0, 0), 0.8), [crossed], touching

@@ -45,6 +45,11 @@ def test_an_outlined_card_is_never_named_as_its_striped_twin(book, photos):
 
 
 def _without_twins_and_ink(monkeypatch):
+    """Without the twins' fine comparison and the ink's vote, and without the coarse
+    score's moves (``PLACES``: with them the outlined card's own face wins the coarse
+    score outright on these outlines; an outline a pixel further off takes that away),
+    only the fill keeps the outlined card from its striped twin."""
+    monkeypatch.setattr(card_faces, "PLACES", (0.0,))
     monkeypatch.setattr(card_faces, "INK_LEAN", math.inf)
     monkeypatch.setattr(FaceBook, "twins", property(
         lambda self: [np.array([], int)] * len(self.ids), lambda self, v: None),
@@ -108,6 +113,20 @@ def test_touching_cards_on_carpet_are_found_apart(photos):
 def test_planted_fault_without_the_split_touching_cards_are_one(photos, monkeypatch):
     monkeypatch.setattr(card_finding, "SPLIT_COVER", math.inf)
     assert _found(photos["setgame7.jpg"])[2] > 0
+
+
+def test_every_card_of_the_dev_photos_is_found_and_nothing_else(photos):
+    """Issue 63: on setgame7 a card on carpet was traced as two half cards (a faint line
+    across its paper); two outlines inside a card split it only with an edge between them
+    (``SEAM_EDGES``)."""
+    for name, photo in photos.items():
+        assert _found(photo) == (len(photo.cards), 0, 0), name
+
+
+def test_planted_fault_any_two_outlines_inside_split_a_card_in_halves(photos, monkeypatch):
+    monkeypatch.setattr(card_finding, "SEAM_EDGES", 0.0)
+    found, false, _ = _found(photos["setgame7.jpg"])
+    assert found < len(photos["setgame7.jpg"].cards) and false == 2
 
 
 def test_a_dark_gap_between_cards_is_not_a_card(photos):
