@@ -515,8 +515,11 @@ class CameraWiring:
             return
         if self.faces is not None:
             self._faces_seen(live, frame, result)
-        if not self.rules.cards:
-            return
+        if self.rules.cards:
+            self._tick(live)
+
+    def _tick(self, live) -> None:
+        """The rules' tick on a frame: every card at rest asked about again."""
         with self._lock:
             self.execute(live, self.rules.tick(self._facts_for(live), time.monotonic()))
 
@@ -591,8 +594,8 @@ class CameraWiring:
         order: an applied action puts the steps of the rules' next tick first (a reveal may
         open the next prompt, a turn to preview)."""
         locks.owned(self._lock, "the camera's rules")
-        if not decisions:  # most frames' tick, while cards lie still
-            return
+        if not decisions or self._done_already(decisions):  # most frames' tick, while
+            return  # cards lie still: no plan made, nothing carried out
         game = camera_plan.table_game(live)
         steps = deque(camera_plan.plan(decisions, game, self._acting()))
         notify = False
@@ -621,6 +624,17 @@ class CameraWiring:
                 self._would(step, live.id)
         if notify:
             self._changed()
+
+    def _done_already(self, decisions: list) -> bool:
+        """Every decision a pre-selection the phones already show (or, not acting, one the
+        plan drops): the tick of an action card lying still in a seat's zone, 30 frames a
+        second, which would make a plan and carry out nothing (issue 71)."""
+        if not all(isinstance(d, Select) for d in decisions):
+            return False
+        with self._shown_lock:
+            return not self.acting or all(
+                self._selected.get(d.seat) == d.card if d.card is not None
+                else d.seat not in self._selected for d in decisions)
 
     def _acting(self) -> bool:
         with self._shown_lock:

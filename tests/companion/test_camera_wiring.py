@@ -302,6 +302,37 @@ def test_card_the_engine_refuses_is_a_warning_not_an_action(server, tmp_path):
     assert changed
 
 
+def test_an_action_card_lying_still_is_selected_once_and_again_once_moved(server, monkeypatch):
+    # issue 71: every frame's tick asks the game about every card at rest (30 a second);
+    # the action card lying still in a seat's zone is pre-selected once, with no plan made
+    # on the frames after; moved to another zone, it is pre-selected there, once
+    app, _ = server
+    service = context.of(app).service
+    service.create("wwe", {"players": PLAYERS}, "2468")
+    changed = []
+    handle = wiring.CameraWiring(service, lambda: changed.append(1), FrameSource(), None, 1.0)
+    plans = []
+    plan = wiring.camera_plan.plan
+    monkeypatch.setattr(wiring.camera_plan, "plan",
+                        lambda decisions, *rest: plans.append(list(decisions)) or
+                        plan(decisions, *rest))
+    live = service.access.current()
+    handle.on_observation(appeared(GRAIN, "seat:S"))
+    for _ in range(30):
+        handle._tick(live)
+    assert handle.status()["selected"] == {"S": "grain"}
+    assert plans == [[Select("S", "grain")]] and len(changed) == 1
+    handle.on_observation(MovedZone(GRAIN, parse(GRAIN), "seat:W", "seat:S", 0, 1.0, 1.0))
+    for _ in range(30):
+        handle._tick(live)
+    assert handle.status()["selected"] == {"W": "grain"}
+    assert plans[1:] == [[Select("S", None), Select("W", "grain")]] and len(changed) == 2
+    handle.set_acting(False)  # the host's switch clears the pre-selections ...
+    handle.set_acting(True)
+    handle._tick(live)  # ... and the card still lying there is pre-selected anew
+    assert handle.status()["selected"] == {"W": "grain"} and len(plans) == 3
+
+
 def test_make_run_simulates_a_camera_only_when_none_is_attached(monkeypatch, tmp_path):
     """`make run` sets COMPANION_CAMERA_SIMULATE=auto: the synthetic table stands in only
     where no camera is attached (which a test cannot plug in: its presence is patched)."""
