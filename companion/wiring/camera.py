@@ -114,6 +114,10 @@ class CameraRules:
         self.previewed: str | None = None
         self.tried: str | None = None  # proposal already applied (or refused)
         self.prompt_opened: tuple[tuple, float] | None = None
+        # (facts, [(outcome, since)]): what the last tick asked of the cards at rest, kept
+        # while they and the game's state (its facts) stay as they were: a still table's
+        # tick, 30 frames a second, asks nothing again (issue 71)
+        self._asked: tuple | None = None
 
     def observe(self, observation: Observation, facts: GameFacts, now: float) -> list:
         if isinstance(observation, UnknownCode):
@@ -149,6 +153,7 @@ class CameraRules:
     def _seen(self, seen: Sighting, key: tuple, previous: str | None, facts: GameFacts,
               now: float) -> list:
         change = seen.change
+        self._asked = None
         if change == "removed":
             self.cards.pop(key, None)
         else:
@@ -160,11 +165,15 @@ class CameraRules:
         return self._settle([(o, now) for o in outcomes], facts, now)
 
     def tick(self, facts: GameFacts, now: float) -> list:
-        """Ask again about every card at rest; apply a proposal once it was stable long enough."""
-        pairs = []
-        for seen, since in list(self.cards.values()):
-            pairs += [(o, since) for o in facts.meaning(replace(seen, change="still"))]
-        return self._settle(pairs, facts, now)
+        """Ask again about every card at rest (unless neither they nor the game changed
+        since the last tick: the answers are its); apply a proposal once it was stable
+        long enough."""
+        if self._asked is None or self._asked[0] is not facts:
+            pairs = []
+            for seen, since in list(self.cards.values()):
+                pairs += [(o, since) for o in facts.meaning(replace(seen, change="still"))]
+            self._asked = (facts, pairs)
+        return self._settle(self._asked[1], facts, now)
 
     def _settle(self, pairs: list, facts: GameFacts, now: float) -> list:
         if self.prompt_opened is None or self.prompt_opened[0] != facts.prompt:

@@ -164,6 +164,28 @@ def test_action_card_in_a_seat_zone_is_preselected():
     assert rules.observe(appeared(GRAIN, None), t, 3) == []
 
 
+def test_a_still_table_s_tick_asks_the_game_again_only_once_something_changed():
+    # issue 71: the tick runs on every frame (30 a second); while the cards at rest and the
+    # game's state (its facts) stay as they were, its answers are the last tick's
+    game = Game()
+    asked = []
+    t = game.table()
+    facts = GameFacts(t.namespace, t.kinds, t.cards, t.prompt,
+                      lambda seen: asked.append(seen.change) or t.meaning(seen))
+    rules = CameraRules()
+    rules.observe(appeared(GRAIN, "seat:S"), facts, 0)
+    for now in range(1, 31):
+        assert rules.tick(facts, now) == [Select("S", "grain")]
+    assert asked == ["appeared", "still"]
+    rules.observe(MovedZone(GRAIN, parse(GRAIN), "seat:W", "seat:S", 0, 1.0, 1.0), facts, 31)
+    assert rules.tick(facts, 32) == rules.tick(facts, 33) == [Select("W", "grain")]
+    assert asked[2:] == ["removed", "moved", "still"]
+    later = GameFacts(t.namespace, t.kinds, t.cards, t.prompt,
+                      lambda seen: asked.append("new state") or t.meaning(seen))
+    assert rules.tick(later, 34) == rules.tick(later, 35) == [Select("W", "grain")]
+    assert asked[5:] == ["new state"]
+
+
 # ---- on a running server ---------------------------------------------------------------
 def wait(predicate):
     """The camera's own pace on a loaded machine: a longer bound than the usual one."""
