@@ -181,10 +181,12 @@ class CameraDice:
     def reset(self) -> None:
         """Read the tray again from config.json and forget a throw under way."""
         game = self.game()
+        # config.json and the taught dice read first: no file is read holding ``_lock``
+        tray = load_tray_checked(self.config_path) if self.config_path else (None, None)
+        settler = self._read_settler(game)
         with self._lock:
-            self.tray, self.tray_unusable = load_tray_checked(self.config_path) \
-                if self.config_path else (None, None)
-            self.settler = self._new_settler(game)
+            self.tray, self.tray_unusable = tray
+            self.settler, self.taught_game = settler, game
 
     def catalog_changed(self, game: str) -> None:
         """The owner's catalog of ``game`` changed (a taught face taken or forgotten): its
@@ -193,19 +195,26 @@ class CameraDice:
             if game == self.taught_game:
                 self.taught_game = None
 
-    def _new_settler(self, game: str | None) -> DiceSettler:
-        """A settler reading ``game``'s taught dice (none until every face has a picture)."""
+    def _read_settler(self, game: str | None) -> DiceSettler:
+        """A settler reading ``game``'s taught dice (none until every face has a picture):
+        its catalog and pictures are files, read without ``_lock``."""
         from companion.box.taught_dice import taught_for
 
-        self.taught_game = game
         taught = taught_for(game, self.data_dir) if game and self.data_dir else []
         return DiceSettler(taught=taught)
 
     def _settler(self, game: str | None) -> DiceSettler:
-        """The settler for ``game``, the one at the table now (under ``_lock``)."""
-        if game != self.taught_game:
-            self.settler = self._new_settler(game)
-        return self.settler
+        """The settler for ``game``, the one at the table now. A new game's (or a changed
+        catalog's) taught dice are read outside ``_lock``, then put in under it: the camera
+        thread never waits on a host page reading files, nor a page on the camera's read."""
+        with self._lock:
+            if game == self.taught_game:
+                return self.settler
+        settler = self._read_settler(game)
+        with self._lock:
+            if game != self.taught_game:  # nobody put one in meanwhile
+                self.settler, self.taught_game = settler, game
+            return self.settler
 
     def tray_for(self, source) -> tuple[float, float, float, float] | None:
         drawn = source.tray_mm if source is not None else None
@@ -219,8 +228,9 @@ class CameraDice:
             self.used_tray = self.tray_for(source)
         if not (self.active() and self.expected()):
             with self._lock:
-                if self.reading:  # a throw under way is forgotten
-                    self.settler, self.reading = self._new_settler(self.taught_game), False
+                if self.reading:  # a throw under way is forgotten (the same taught dice)
+                    self.settler = DiceSettler(taught=self.settler.taught)
+                    self.reading = False
             return
         roll = self.feed(frame.image, calibration, source)
         if roll is not None:
@@ -231,6 +241,7 @@ class CameraDice:
     def feed(self, image: np.ndarray, calibration, source=None):
         """One frame: the tray's crop into the settler; the `Roll` when a throw settles."""
         game = self.game()  # asked outside the lock: the service has its own
+        settler = self._settler(game)
         with self._lock:
             tray = self.used_tray = self.tray_for(source)
             height, width = image.shape[:2]
@@ -242,7 +253,7 @@ class CameraDice:
             grey = crop.ndim == 2
             if grey:
                 crop = cv2.cvtColor(crop, cv2.COLOR_GRAY2BGR)
-            roll = self._settler(game).feed(crop)
+            roll = settler.feed(crop)
         if roll is None:
             return None
         tall, wide = crop.shape[:2]
@@ -291,11 +302,10 @@ class CameraDice:
     def status(self) -> dict:
         """For the dice status: whether the tray is set and in view, and the names of the
         game's dice it reads by taught pictures (``taught``)."""
-        game = self.game()
+        settler = self._settler(self.game())
         with self._lock:
             tray, box, reading = self.tray or self.used_tray, self.box, self.reading
             unusable = self.tray_unusable
-            settler = self._settler(game)
             last, taught = settler.last_reading, [die.name for die in settler.taught]
         state, detail = self.camera_state()
         if state == "ok" and tray is None:

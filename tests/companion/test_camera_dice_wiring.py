@@ -100,6 +100,37 @@ def test_the_tray_is_read_only_inside_its_zone(tmp_path):
     assert rolls == [] and reader.box == (500, 0, 640, 360)
 
 
+def test_the_taught_dice_are_read_once_per_change_and_never_holding_the_tray_lock(
+        tmp_path, monkeypatch):
+    """A game's taught dice are its catalog and pictures on disk: read when the game at the
+    table changes, its catalog changes or the tray is reset, never per frame, and never
+    while holding the lock the camera thread takes on every frame (a host page's status
+    would make the camera wait on the disk, issue 71)."""
+    from companion.box import taught_dice
+
+    config = tmp_path / "config.json"
+    camera_dice.save_tray(config, (0.0, 0.0, 640.0, 360.0))
+    table = ["monasterium"]
+    reader = camera_dice.CameraDice(config, lambda roll: None, lambda: True, lambda: True,
+                                    game=lambda: table[0], data_dir=tmp_path)
+    reads = []
+    monkeypatch.setattr(taught_dice, "taught_for", lambda game, data_dir: reads.append(
+        (game, reader._lock.locked())) or [])
+    frame = Frame(dice_tray.render([], 1), 0, 0.0)
+    for _ in range(5):
+        reader.on_frame(frame, Calibration.identity())
+        reader.status()
+    assert reads == [("monasterium", False)]
+    reader.catalog_changed("monasterium")  # a die taught on the deck page
+    reader.on_frame(frame, Calibration.identity())
+    table[0] = "wwe"  # another game at the table
+    reader.status()
+    reader.on_frame(frame, Calibration.identity())
+    reader.reset()  # the tray set again on the host page
+    assert reads == [("monasterium", False), ("monasterium", False), ("wwe", False),
+                     ("wwe", False)]
+
+
 def host_spy(url, service, game_id, lang="en") -> Spy:
     return Spy(url, {"role": "host", "game": game_id, "lang": lang,
                      "host_token": service.access.new_host_token(game_id)})
