@@ -114,6 +114,10 @@ class CameraRules:
         self.previewed: str | None = None
         self.tried: str | None = None  # proposal already applied (or refused)
         self.prompt_opened: tuple[tuple, float] | None = None
+        # (facts, [(outcome, since)]): what the last tick asked of the cards at rest, kept
+        # while they and the game's state (its facts) stay as they were: a still table's
+        # tick, 30 frames a second, asks nothing again (issue 71)
+        self._asked: tuple | None = None
 
     def observe(self, observation: Observation, facts: GameFacts, now: float) -> list:
         if isinstance(observation, UnknownCode):
@@ -149,6 +153,7 @@ class CameraRules:
     def _seen(self, seen: Sighting, key: tuple, previous: str | None, facts: GameFacts,
               now: float) -> list:
         change = seen.change
+        self._asked = None
         if change == "removed":
             self.cards.pop(key, None)
         else:
@@ -160,11 +165,15 @@ class CameraRules:
         return self._settle([(o, now) for o in outcomes], facts, now)
 
     def tick(self, facts: GameFacts, now: float) -> list:
-        """Ask again about every card at rest; apply a proposal once it was stable long enough."""
-        pairs = []
-        for seen, since in list(self.cards.values()):
-            pairs += [(o, since) for o in facts.meaning(replace(seen, change="still"))]
-        return self._settle(pairs, facts, now)
+        """Ask again about every card at rest (unless neither they nor the game changed
+        since the last tick: the answers are its); apply a proposal once it was stable
+        long enough."""
+        if self._asked is None or self._asked[0] is not facts:
+            pairs = []
+            for seen, since in list(self.cards.values()):
+                pairs += [(o, since) for o in facts.meaning(replace(seen, change="still"))]
+            self._asked = (facts, pairs)
+        return self._settle(self._asked[1], facts, now)
 
     def _settle(self, pairs: list, facts: GameFacts, now: float) -> list:
         if self.prompt_opened is None or self.prompt_opened[0] != facts.prompt:
@@ -515,8 +524,11 @@ class CameraWiring:
             return
         if self.faces is not None:
             self._faces_seen(live, frame, result)
-        if not self.rules.cards:
-            return
+        if self.rules.cards:
+            self._tick(live)
+
+    def _tick(self, live) -> None:
+        """The rules' tick on a frame: every card at rest asked about again."""
         with self._lock:
             self.execute(live, self.rules.tick(self._facts_for(live), time.monotonic()))
 
@@ -591,8 +603,8 @@ class CameraWiring:
         order: an applied action puts the steps of the rules' next tick first (a reveal may
         open the next prompt, a turn to preview)."""
         locks.owned(self._lock, "the camera's rules")
-        if not decisions:  # most frames' tick, while cards lie still
-            return
+        if not decisions or self._done_already(decisions):  # most frames' tick, while
+            return  # cards lie still: no plan made, nothing carried out
         game = camera_plan.table_game(live)
         steps = deque(camera_plan.plan(decisions, game, self._acting()))
         notify = False
@@ -621,6 +633,17 @@ class CameraWiring:
                 self._would(step, live.id)
         if notify:
             self._changed()
+
+    def _done_already(self, decisions: list) -> bool:
+        """Every decision a pre-selection the phones already show (or, not acting, one the
+        plan drops): the tick of an action card lying still in a seat's zone, 30 frames a
+        second, which would make a plan and carry out nothing (issue 71)."""
+        if not all(isinstance(d, Select) for d in decisions):
+            return False
+        with self._shown_lock:
+            return not self.acting or all(
+                self._selected.get(d.seat) == d.card if d.card is not None
+                else d.seat not in self._selected for d in decisions)
 
     def _acting(self) -> bool:
         with self._shown_lock:

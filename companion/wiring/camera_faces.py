@@ -11,9 +11,10 @@ card's reach, now or at that look, and no card known by face or asked about lies
 then the look, ~0.1 s of CPU here, is skipped, as nothing bare can have come or gone; the
 evening's cards are all stickered, docs/pi-appliance.md; a card asked about whose outline
 now holds a sticker read in the frame counts as stickered, and is asked about no more, as
-the look would say: a card whose sticker the frame's edge cut off, turned into view),
+the look would say: a card whose sticker was not read at that look),
 keeps those lying in a zone whose quadrilateral holds no sticker read in the frame (a
-sticker still wins), and says what changed since its last look, per zone: a card's
+sticker still wins) and that the frame's edge does not cut (`_cut`: not a whole face, so
+neither named nor asked about), and says what changed since its last look, per zone: a card's
 sighting as its sticker would give it
 (`FaceSeen`: the part's kind word, the card id, the turn in quarter turns, appeared / turned
 / removed), or an unknown card (`Unknown`: the TV asks "which card is this?"). The answer
@@ -61,6 +62,8 @@ SHARP_WAIT = 15  # still frames a second look waits at most for the sharper crop
 # judging whether only stickered cards changed (`_stickers_only`): well under
 # `THUMB_CHANGE`, so a bare card's faint edge counts (and the look is taken)
 CELL_CHANGE = 6.0
+# frame px: an outline this near the frame's border is a card the edge cuts (`_cut`)
+EDGE_PX = 4
 # thumbnail cells round each changed one that a look traces outlines in (`_near`): a card
 # whose outline meets them is looked at again, one further off is as the last look said
 NEAR_CELLS = 1
@@ -139,6 +142,16 @@ def _sharp(image: np.ndarray, quad: np.ndarray, source, widest: float = float("i
         corners = corners * np.float32([w / crop.shape[1], h / crop.shape[0]])
         crop = cv2.resize(crop, (w, h), interpolation=cv2.INTER_AREA)
     return crop, corners, sx, box
+
+
+def _cut(quad: np.ndarray, size: tuple[int, int]) -> bool:
+    """The outline reaches the frame's border (`EDGE_PX`): the edge cuts the card, and
+    what shows is not its whole face. Named from it the card could be another; asked
+    about, the answer would teach a cut picture as its face; and a stickered card lying
+    so has its sticker cut too (the evening's cards laid at the top edge, issue 71)."""
+    return bool(quad[:, 0].min() < EDGE_PX or quad[:, 1].min() < EDGE_PX
+                or quad[:, 0].max() > size[0] - 1 - EDGE_PX
+                or quad[:, 1].max() > size[1] - 1 - EDGE_PX)
 
 
 def _card_sized(quad: np.ndarray, mm_per_px: float) -> bool:
@@ -272,8 +285,8 @@ class FaceReader:
 
     def _claimed(self, stickers: list) -> list:
         """The cards asked about at the last look whose outline now holds a sticker read in
-        this frame: a stickered card whose sticker was not read then (the frame's edge cut
-        it off; it turned into view since) or one laid over it. The look would skip that
+        this frame: a stickered card whose sticker was not read then (a glare, a blur; it
+        turned into view since) or one laid over it. The look would skip that
         outline (a sticker wins) and ask no more: they are not bare any longer."""
         return [(centre, quad, zone) for centre, quad, zone in self._asked
                 if any(_inside(c, quad) for c, _ in stickers)]
@@ -345,6 +358,8 @@ class FaceReader:
             quad = np.asarray(corners, np.float32).reshape(4, 2)
             if any(_inside(c, quad) for c in stickers):
                 continue  # a sticker is read on it: the sticker wins
+            if _cut(quad, size):
+                continue  # not its whole face: neither named nor asked about
             centre = tuple(float(v) for v in quad.mean(axis=0))
             at = calibration.to_board(centre)
             zone = zones.zone_at(at)

@@ -141,6 +141,36 @@ def test_the_owners_taught_dice_are_read_outside_the_trays_lock(tmp_path, monkey
     assert reads == ["wwe", "wwe"]
 
 
+def test_the_taught_dice_are_read_once_per_change_and_never_holding_the_tray_lock(
+        tmp_path, monkeypatch):
+    """A game's taught dice are its catalog and pictures on disk: read when the game at the
+    table changes or its catalog changes, never per frame nor at a tray's reset, and never
+    while holding the lock the camera thread takes on every frame (a host page's status
+    would make the camera wait on the disk, issue 71)."""
+    from companion.box import taught_dice
+
+    config = tmp_path / "config.json"
+    camera_dice.save_tray(config, (0.0, 0.0, 640.0, 360.0))
+    table = ["monasterium"]
+    reader = camera_dice.CameraDice(config, lambda roll: None, lambda: True, lambda: True,
+                                    game=lambda: table[0], data_dir=tmp_path)
+    reads = []
+    monkeypatch.setattr(taught_dice, "taught_for", lambda game, data_dir: reads.append(
+        (game, reader._lock.locked())) or [])
+    frame = Frame(dice_tray.render([], 1), 0, 0.0)
+    for _ in range(5):
+        reader.on_frame(frame, Calibration.identity())
+        reader.status()
+    assert reads == [("monasterium", False)]
+    reader.catalog_changed("monasterium")  # a die taught on the deck page
+    reader.on_frame(frame, Calibration.identity())
+    table[0] = "wwe"  # another game at the table
+    reader.status()
+    reader.on_frame(frame, Calibration.identity())
+    reader.reset()  # the tray set again on the host page: the catalog is as it was
+    assert reads == [("monasterium", False), ("monasterium", False), ("wwe", False)]
+
+
 def host_spy(url, service, game_id, lang="en") -> Spy:
     return Spy(url, {"role": "host", "game": game_id, "lang": lang,
                      "host_token": service.access.new_host_token(game_id)})

@@ -164,6 +164,28 @@ def test_action_card_in_a_seat_zone_is_preselected():
     assert rules.observe(appeared(GRAIN, None), t, 3) == []
 
 
+def test_a_still_table_s_tick_asks_the_game_again_only_once_something_changed():
+    # issue 71: the tick runs on every frame (30 a second); while the cards at rest and the
+    # game's state (its facts) stay as they were, its answers are the last tick's
+    game = Game()
+    asked = []
+    t = game.table()
+    facts = GameFacts(t.namespace, t.kinds, t.cards, t.prompt,
+                      lambda seen: asked.append(seen.change) or t.meaning(seen))
+    rules = CameraRules()
+    rules.observe(appeared(GRAIN, "seat:S"), facts, 0)
+    for now in range(1, 31):
+        assert rules.tick(facts, now) == [Select("S", "grain")]
+    assert asked == ["appeared", "still"]
+    rules.observe(MovedZone(GRAIN, parse(GRAIN), "seat:W", "seat:S", 0, 1.0, 1.0), facts, 31)
+    assert rules.tick(facts, 32) == rules.tick(facts, 33) == [Select("W", "grain")]
+    assert asked[2:] == ["removed", "moved", "still"]
+    later = GameFacts(t.namespace, t.kinds, t.cards, t.prompt,
+                      lambda seen: asked.append("new state") or t.meaning(seen))
+    assert rules.tick(later, 34) == rules.tick(later, 35) == [Select("W", "grain")]
+    assert asked[5:] == ["new state"]
+
+
 # ---- on a running server ---------------------------------------------------------------
 def wait(predicate):
     """The camera's own pace on a loaded machine: a longer bound than the usual one."""
@@ -300,6 +322,37 @@ def test_card_the_engine_refuses_is_a_warning_not_an_action(server, tmp_path):
     assert warning["template"] == game.kind.reasons["wrong_chapter"]
     assert warning["params"]["card"] == chapter_two
     assert changed
+
+
+def test_an_action_card_lying_still_is_selected_once_and_again_once_moved(server, monkeypatch):
+    # issue 71: every frame's tick asks the game about every card at rest (30 a second);
+    # the action card lying still in a seat's zone is pre-selected once, with no plan made
+    # on the frames after; moved to another zone, it is pre-selected there, once
+    app, _ = server
+    service = context.of(app).service
+    service.create("wwe", {"players": PLAYERS}, "2468")
+    changed = []
+    handle = wiring.CameraWiring(service, lambda: changed.append(1), FrameSource(), None, 1.0)
+    plans = []
+    plan = wiring.camera_plan.plan
+    monkeypatch.setattr(wiring.camera_plan, "plan",
+                        lambda decisions, *rest: plans.append(list(decisions)) or
+                        plan(decisions, *rest))
+    live = service.access.current()
+    handle.on_observation(appeared(GRAIN, "seat:S"))
+    for _ in range(30):
+        handle._tick(live)
+    assert handle.status()["selected"] == {"S": "grain"}
+    assert plans == [[Select("S", "grain")]] and len(changed) == 1
+    handle.on_observation(MovedZone(GRAIN, parse(GRAIN), "seat:W", "seat:S", 0, 1.0, 1.0))
+    for _ in range(30):
+        handle._tick(live)
+    assert handle.status()["selected"] == {"W": "grain"}
+    assert plans[1:] == [[Select("S", None), Select("W", "grain")]] and len(changed) == 2
+    handle.set_acting(False)  # the host's switch clears the pre-selections ...
+    handle.set_acting(True)
+    handle._tick(live)  # ... and the card still lying there is pre-selected anew
+    assert handle.status()["selected"] == {"W": "grain"} and len(plans) == 3
 
 
 def test_make_run_simulates_a_camera_only_when_none_is_attached(monkeypatch, tmp_path):
