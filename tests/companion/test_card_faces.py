@@ -332,8 +332,9 @@ def taught_dir(tmp_path_factory, catalog):
     return data
 
 
-def test_a_bare_card_at_rest_is_read_once_with_its_turn_and_nothing_while_still(
-        taught_dir, catalog, monkeypatch):
+def counted_reader(taught_dir, catalog, monkeypatch):
+    """A face reader on the taught faces, its table looked at empty, every `identify`
+    counted (``calls``), and an event card with its taught picture."""
     from companion.wiring.camera_faces import FaceReader
     from hardware.camera import card_faces
 
@@ -345,6 +346,12 @@ def test_a_bare_card_at_rest_is_read_once_with_its_turn_and_nothing_while_still(
     table.still(reader)  # the empty table: the marker read, nothing to tell
     card = events(catalog)[7]
     picture = cv2.imread(str(taught_cards.face_path("wwe", taught_dir, card)))
+    return reader, table, calls, card, picture
+
+
+def test_a_bare_card_at_rest_is_read_once_with_its_turn_and_nothing_while_still(
+        taught_dir, catalog, monkeypatch):
+    reader, table, calls, card, picture = counted_reader(taught_dir, catalog, monkeypatch)
     laid = at(0, 60, card, picture, quarter=1)
     said = table.still(reader, [laid])
     assert [(s.card, s.zone, s.rotation, s.change, s.word) for s in said] == [
@@ -362,17 +369,7 @@ def test_a_card_the_frame_s_edge_cuts_is_neither_named_nor_asked_about_and_looke
         taught_dir, catalog, monkeypatch):
     # issue 71: the evening lays cards in seat N's zone at the frame's top edge, which cuts
     # them (and their stickers): each was asked about on the TV, the views re-sent twice
-    from companion.wiring.camera_faces import FaceReader
-    from hardware.camera import card_faces
-
-    reader = FaceReader(taught_dir, FaceJudge(taught_dir, inline=True))
-    table = Table()
-    calls = []
-    real = card_faces.identify
-    monkeypatch.setattr(card_faces, "identify", lambda *a, **k: calls.append(1) or real(*a, **k))
-    table.still(reader)  # the empty table
-    card = events(catalog)[7]
-    picture = cv2.imread(str(taught_cards.face_path("wwe", taught_dir, card)))
+    reader, table, calls, card, picture = counted_reader(taught_dir, catalog, monkeypatch)
     cut = BareCard(card, 207.0, 110.0, 2.0, picture)  # the evening's seat N spot
     looks = reader.looks
     assert table.still(reader, [cut]) == []
