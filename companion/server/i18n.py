@@ -149,11 +149,18 @@ def _languages() -> _Languages:
     return current_app.extensions[_KEY]
 
 
+def compiled_folder(data_dir: Path, game: str | None = None) -> Path:
+    """Where a data folder keeps compiled catalogs: the shared domain's, or ``game``'s own
+    (one place for the layout: the server compiles into it, the tests prepare it)."""
+    folder = Path(data_dir) / "translations"
+    return folder / "games" / game if game else folder
+
+
 def init_app(app: Flask, data_dir: Path, games: Games) -> None:
     """Babel for ``app``, the shared translations compiled into ``data_dir``, and the
     games (``games``) whose own domains are looked up."""
     source = Path(app.config.get("TRANSLATIONS_SOURCE", WEB_DIR / "translations"))
-    target = Path(data_dir) / "translations"
+    target = compiled_folder(data_dir)
     compile_translations(source, target)
     app.config["BABEL_TRANSLATION_DIRECTORIES"] = str(target)
     app.config["BABEL_DEFAULT_LOCALE"] = DEFAULT_LANG
@@ -277,7 +284,7 @@ def _game_translations(lang: str, game: str):
     source = folder / "translations" if folder else None
     if source is None or not source.is_dir():
         return None
-    target = Path(current_app.config["DATA_DIR"]) / "translations" / "games" / game
+    target = compiled_folder(current_app.config["DATA_DIR"], game)
     with _COMPILING:  # no thread reads a .mo another is writing
         compile_translations(source, target)
         try:

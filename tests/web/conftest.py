@@ -45,24 +45,26 @@ def compiled_translations() -> Path:
     import tempfile
 
     from companion.game.games import known, module_of
-    from companion.server.i18n import WEB_DIR, compile_translations, package_folder
+    from companion.server.i18n import WEB_DIR, compile_translations, compiled_folder, package_folder
 
-    target = Path(tempfile.mkdtemp(prefix="tc-translations-")) / "translations"
-    compile_translations(WEB_DIR / "translations", target)
+    data = Path(tempfile.mkdtemp(prefix="tc-translations-"))
+    compile_translations(WEB_DIR / "translations", compiled_folder(data))
     for game in known():
         package = module_of(game).info.web
         folder = package_folder(package) if package else None
         if folder and (folder / "translations").is_dir():
-            compile_translations(folder / "translations", target / "games" / game)
-    return target
+            compile_translations(folder / "translations", compiled_folder(data, game))
+    return compiled_folder(data)
 
 
 def give_translations(data: Path) -> None:
     """A data folder without translations gets this run's compiled ones
     (`compiled_translations`, their times kept: the server finds each .mo newer than its
     .po and compiles nothing)."""
-    if not (data / "translations").exists():
-        shutil.copytree(compiled_translations(), data / "translations")
+    from companion.server.i18n import compiled_folder
+
+    if not compiled_folder(data).exists():
+        shutil.copytree(compiled_translations(), compiled_folder(data))
 
 
 @contextlib.contextmanager
