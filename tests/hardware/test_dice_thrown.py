@@ -1,0 +1,84 @@
+"""The dice reader told how many dice were thrown (`read_tray`'s ``thrown``, the settler's
+``feed(..., thrown=)``): it stops once its first passes read that many, with the same
+answers, and a tray showing more dice than were thrown is no roll (issue 64 part B)."""
+from __future__ import annotations
+
+import pytest
+
+from hardware.camera.dice_faces import read_tray, tray
+from hardware.camera.dice_settle import DiceSettler
+from hardware.synthetic import dice_tray
+
+LATER = ("_pip_clusters", "_local_pips", "_ones", "_faint_dice")  # tray.py's later passes
+
+
+def answers(reading):
+    return reading.clear, [(d.centre, d.face, d.colour, d.die) for d in reading.dice]
+
+
+@pytest.fixture
+def later_passes(monkeypatch):
+    """The later passes' calls, counted (each still runs)."""
+    calls = []
+    for name in LATER:
+        real = getattr(tray, name)
+
+        def counted(*args, _real=real, _name=name, **kwargs):
+            calls.append(_name)
+            return _real(*args, **kwargs)
+
+        monkeypatch.setattr(tray, name, counted)
+    return calls
+
+
+def test_told_the_dice_thrown_the_reader_stops_once_it_read_them_answers_unchanged(
+        later_passes):
+    image, dice = dice_tray.tray(0, count=5, side=40.0)  # the first passes read all five
+    untold = read_tray(image)
+    assert sorted(d.face for d in untold.dice) == sorted(d.face for d in dice)
+    assert set(later_passes) == set(LATER)
+    later_passes.clear()
+    told = read_tray(image, thrown=len(dice))
+    assert later_passes == [] and answers(told) == answers(untold)
+    # told more than lie there (a die the first passes missed): every pass looks for it
+    assert answers(read_tray(image, thrown=len(dice) + 1)) == answers(untold)
+    assert set(later_passes) == set(LATER)
+    later_passes.clear()
+    # told fewer: stopped, and every die the first passes saw still reported (the caller
+    # says such a tray is no roll)
+    assert answers(read_tray(image, thrown=3)) == answers(untold) and later_passes == []
+
+
+def throw(seed: int, count: int) -> list:
+    """An empty tray, then ``count`` dice settled (frames as the camera sees)."""
+    style = dice_tray.TrayStyle()
+    image, dice = dice_tray.tray(seed, count=count, side=40.0)
+    return [dice_tray.render([], seed, style)] + [image] * 4
+
+
+def test_a_tray_with_more_dice_than_thrown_is_no_roll_until_they_move():
+    settler = DiceSettler()
+    frames = throw(0, 5)
+    for image in frames:
+        roll = settler.feed(image, thrown=4)
+        assert roll is None
+    assert settler.too_many and len(settler.last_reading.dice) == 5
+    assert not settler.waiting  # read once: the same still dice are not read again
+    readings = settler.readings
+    for image in frames[-3:]:
+        assert settler.feed(image, thrown=4) is None
+    assert settler.readings == readings
+    # the extra die taken out (the dice moved): the four left are the roll
+    image, dice = dice_tray.tray(0, count=4, side=40.0)
+    rolls = [settler.feed(f, thrown=4) for f in [image] * 4]
+    [roll] = [r for r in rolls if r is not None]
+    assert not settler.too_many
+    assert sorted(roll.faces.values()) == sorted(d.face for d in dice)
+
+
+@pytest.mark.parametrize("thrown", [None, 0, 5])
+def test_as_many_dice_as_thrown_or_no_count_is_the_roll(thrown):
+    settler = DiceSettler()
+    rolls = [settler.feed(f, thrown=thrown) for f in throw(0, 5)]
+    [roll] = [r for r in rolls if r is not None]
+    assert len(roll.faces) == 5 and not settler.too_many
