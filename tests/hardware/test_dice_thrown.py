@@ -82,3 +82,43 @@ def test_as_many_dice_as_thrown_or_no_count_is_the_roll(thrown):
     rolls = [settler.feed(f, thrown=thrown) for f in throw(0, 5)]
     [roll] = [r for r in rolls if r is not None]
     assert len(roll.faces) == 5 and not settler.too_many
+
+
+def test_the_faint_mask_made_later_is_the_same_mask_and_not_made_when_unneeded(
+        monkeypatch):
+    from hardware.camera.dice_faces import floor as floor_stage
+
+    image, dice = dice_tray.tray(0, count=5, side=40.0)
+    floor = floor_stage.floor_colour(image)
+    now = floor_stage.die_masks(image, floor, faint=True)
+    later = floor_stage.die_masks(image, floor, scratch=True, faint="later")
+    for mask, again in zip(now[:2], later[:2], strict=True):
+        assert (mask == again).all()
+    assert (later[2]() == now[2]).all() and later[2]() is later[2]()
+    # a tray the first passes read whole, told the dice thrown: the faint mask never made
+    filled = []
+    real = floor_stage._fill_pips
+    monkeypatch.setattr(floor_stage, "_fill_pips", lambda mask: filled.append(1) or real(mask))
+    read_tray(image, thrown=len(dice))
+    assert len(filled) == 2  # the standing and the dark masks' holes; not the faint one's
+    filled.clear()
+    read_tray(image)
+    assert len(filled) == 3
+
+
+def test_a_faint_blob_the_first_mask_read_already_is_not_read_again(monkeypatch):
+    image, _ = dice_tray.tray(0, count=6, side=40.0, cocked=0.5)  # two cocked: unread
+    given = []
+    real = tray._faint_dice
+
+    def faint_dice(image, blobs, *args):
+        given.append(len(blobs))
+        return real(image, blobs, *args)
+
+    monkeypatch.setattr(tray, "_faint_dice", faint_dice)
+    skipping = read_tray(image)
+    monkeypatch.setattr(tray, "_same", lambda blob: object())  # no blob the same: none kept out
+    every = read_tray(image)
+    assert answers(skipping) == answers(every)
+    assert sum(d.face is None for d in every.dice) == 2
+    assert given[0] < given[1]

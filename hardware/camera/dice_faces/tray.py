@@ -36,16 +36,18 @@ def _read_floor(image: np.ndarray, floor: np.ndarray, die_px: float | None, taug
     # eroding parts dice that touch (their rounded edges leave a dark seam); the squares are
     # grown back by as much before reading
     shape = image.shape[:2]
-    masks = die_masks(image, floor, scratch=True, faint=True)
+    # the faint mask made when first asked: for the dice's size where the first mask shows
+    # few rounded squares, and for its own pass, the last (none when the first read every die)
+    masks = die_masks(image, floor, scratch=True, faint="later")
     standing = _erode(masks[0], _scratch("standing eroded", shape))
     dark = _erode(masks[1], _scratch("dark eroded", shape))
     blobs, clear = _blobs(standing)
     dark_blobs, dark_clear = _blobs(dark)
-    faint_blobs, _ = _blobs(_erode(masks[2], _scratch("faint eroded", shape)))
+    faint_blobs = _Once(lambda: _blobs(_erode(masks[2](), _scratch("faint eroded", shape)))[0])
     # the dice's size from the mask that shows more of them as rounded squares (coloured
     # dice on a pale floor: the faint one)
     shaped = _shaped(blobs)
-    sizing = faint_blobs if shaped < 3 and _shaped(faint_blobs) > shaped else blobs
+    sizing = faint_blobs() if shaped < 3 and _shaped(faint_blobs()) > shaped else blobs
     typical = _typical(sizing, die_px, image) or _typical(dark_blobs, die_px, image)
     if typical is None:
         dice = _pip_clusters(image, masks[1])
@@ -53,8 +55,8 @@ def _read_floor(image: np.ndarray, floor: np.ndarray, die_px: float | None, taug
     # the tray in grey, made once when first asked (the blobs' reading, the local pips)
     gray = _Once(lambda: cv2.cvtColor(image, cv2.COLOR_BGR2GRAY, dst=_scratch("gray", shape)))
     # dice against a rim lighter than the floor join the rim's blob: cut from it (no hand)
-    dice = _read_mask(image, blobs + (_off_the_rim(standing, blobs) if clear else []),
-                      typical, taught, gray)
+    first = blobs + (_off_the_rim(standing, blobs) if clear else [])
+    dice = _read_mask(image, first, typical, taught, gray)
     dice += [d for d in _read_mask(image, dark_blobs, typical, taught, gray) if all(
         np.hypot(d.centre[0] - e.centre[0], d.centre[1] - e.centre[1]) > 0.6 * e.side
         for e in dice)]  # a black die (not one seen already, with its shadow)
@@ -97,7 +99,17 @@ def _read_floor(image: np.ndarray, floor: np.ndarray, die_px: float | None, taug
         elif len(same) == 1 and dice[same[0]].face is None and dice[same[0]].die is None \
                 and die.face is not None:
             dice[same[0]] = die
-    return _kept(_faint_dice(image, faint_blobs, dice, typical, taught, gray), clear)
+    # a faint blob the very blob of the first mask reads as that one did: every die it
+    # holds is in ``dice`` already, so it adds none (`_faint_dice`), and is not read again
+    read = {_same(b) for b in first}
+    return _kept(_faint_dice(image, [b for b in faint_blobs() if _same(b) not in read], dice,
+                             typical, taught, gray), clear)
+
+
+def _same(blob: _Blob) -> tuple:
+    """What a blob's reading depends on (with the image, the dice's size and the taught
+    dice): equal for a blob of the same pixels in two masks."""
+    return blob.x, blob.y, blob.filled.shape, blob.filled.tobytes(), blob.outline.tobytes()
 
 
 def _kept(dice: list[DieReading], clear: bool) -> TrayReading:
