@@ -122,3 +122,19 @@ def test_a_faint_blob_the_first_mask_read_already_is_not_read_again(monkeypatch)
     assert answers(skipping) == answers(every)
     assert sum(d.face is None for d in every.dice) == 2
     assert given[0] < given[1]
+
+
+def test_once_the_pip_clusters_read_the_dice_thrown_the_faint_mask_is_not_looked_at(
+        later_passes, monkeypatch):
+    from hardware.camera.dice_faces import DieReading
+
+    image, dice = dice_tray.tray(0, count=5, side=40.0)
+    found = DieReading(4, "white", (5.0, 5.0), 40.0, 1.0)  # a sixth die the ones pass reads
+    real = tray._ones
+    monkeypatch.setattr(tray, "_ones", lambda *args: [found] + real(*args))
+    told = read_tray(image, thrown=len(dice) + 1)
+    assert found in told.dice and "_faint_dice" not in later_passes
+    assert "_ones" in later_passes  # (the counted name is the one patched after it)
+    later_passes.clear()
+    read_tray(image, thrown=len(dice) + 2)  # one still to find: the faint mask looks
+    assert "_faint_dice" in later_passes

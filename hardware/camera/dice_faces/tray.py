@@ -99,6 +99,8 @@ def _read_floor(image: np.ndarray, floor: np.ndarray, die_px: float | None, taug
         elif len(same) == 1 and dice[same[0]].face is None and dice[same[0]].die is None \
                 and die.face is not None:
             dice[same[0]] = die
+    if thrown and sum(d.face is not None for d in dice) >= thrown:
+        return _kept(dice, clear)  # the pip clusters read the rest: no faint mask's pass
     # a faint blob the very blob of the first mask reads as that one did: every die it
     # holds is in ``dice`` already, so it adds none (`_faint_dice`), and is not read again
     read = {_same(b) for b in first}
