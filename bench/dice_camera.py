@@ -29,6 +29,12 @@ with ``--cpu-against REV``, REV's reader's stages beside them, profiled throw by
 clusters, the faint mask's dice, ...) in ms a roll, and `read_face`'s calls and ms in each
 (`pass_costs`): cProfile's shares (``--stages``) charge Python's work half as much again.
 
+``--count thrown`` (the default): each settler is told the throw's number of dice
+(`DICE`), as the app tells it what the game at the table owes (companion/wiring/dice.py
+`dice_thrown`): the reader stops once it read that many, and a reading of more is no roll
+(it counts as missed); ``--count unknown``: not told, every pass runs (the reader before
+2026-11-28). A revision's reader that takes no count (``--cpu-against``) is not told.
+
 ``--cpu-against REV``: CPU only, against the reader of git revision REV in the same run.
 Each throw of the tuned families is rendered once and fed to a settler with this reader and
 one with REV's, in turn (which goes first alternates); CPU time per roll (every frame, as
@@ -38,7 +44,9 @@ inflates both readers' CPU time alike; the ratio stands)."""
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib.util
+import inspect
 import json
 import math
 import os
@@ -60,6 +68,7 @@ from hardware.synthetic import dice_tray
 
 THROWS = 12
 DICE = 10
+TOLD: int | None = DICE  # what each settler is told the throw has (`--count`)
 SIDES = (28.0, 32.0, 36.0, 40.0, 44.0)  # px across: the reader asks for dice >= 28 px
 PHOTOS = Path("../shared/data/dice-photos")  # from the repository, as the issue names it
 
@@ -151,7 +160,7 @@ def run_family(name: str, throws: int, sides: tuple[float, ...], first: int = 0)
         for image, dice, phase in dice_tray.throw(1000 + seed, DICE, sides[seed % len(sides)],
                                                    style, settled_frames=6, colours=colours):
             start = time.process_time()
-            roll = settler.feed(image)
+            roll = settler.feed(image, thrown=TOLD)
             cpu += time.process_time() - start
             if roll is not None:
                 rolls.append(settler.last_reading)
@@ -222,7 +231,7 @@ def reader_at(rev: str):
         sys.modules[name] = module  # dataclasses look their module up
         exec(compile(single.stdout, f"{rev}:hardware/camera/dice_faces.py", "exec"),
              module.__dict__)
-        return module.read_tray
+        return _untold(module.read_tray)
     folder = Path(tempfile.mkdtemp(prefix="dice-faces-")) / name
     folder.mkdir()
     listed = subprocess.run(["git", "ls-tree", "--name-only", f"{rev}:hardware/camera/dice_faces"],
@@ -236,7 +245,20 @@ def reader_at(rev: str):
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
     spec.loader.exec_module(module)
-    return module.read_tray
+    return _untold(module.read_tray)
+
+
+def _untold(reader):
+    """``reader`` as the settler calls it (``thrown=``), for a revision's reader that
+    takes no count of the dice thrown: it is not told."""
+    if "thrown" in inspect.signature(reader).parameters:
+        return reader
+
+    @functools.wraps(reader)  # its ``__wrapped__``: where its package lies (`stage_costs`)
+    def untold(image, die_px=None, taught=(), thrown=None):
+        return reader(image, die_px, taught)
+
+    return untold
 
 
 def use_reader(reader) -> None:
@@ -254,7 +276,7 @@ def roll_cpu(frames, reader) -> float:
         settler, cpu = DiceSettler(), 0.0
         for image, _, _ in frames:
             start = time.process_time()
-            settler.feed(image)
+            settler.feed(image, thrown=TOLD)
             cpu += time.process_time() - start
         return cpu * 1000
     finally:
@@ -302,7 +324,7 @@ def stage_costs(families: list[str], throws: int, sides: tuple[float, ...],
     readers = [(read_tray, str(Path(dice_settle.__file__).parent / "dice_faces"))]
     if against:
         base = reader_at(against)
-        readers.append((base, str(Path(base.__code__.co_filename).parent)))
+        readers.append((base, str(Path(inspect.unwrap(base).__code__.co_filename).parent)))
     profiles = [cProfile.Profile(time.process_time) for _ in readers]  # CPU, as the others
     for name in families:
         for seed in range(throws):
@@ -315,7 +337,7 @@ def stage_costs(families: list[str], throws: int, sides: tuple[float, ...],
                 try:
                     settler = DiceSettler()
                     for image, _, _ in frames:
-                        profile.runcall(settler.feed, image)
+                        profile.runcall(settler.feed, image, thrown=TOLD)
                 finally:
                     use_reader(read_tray)
     rolls = len(families) * throws
@@ -382,7 +404,7 @@ def pass_costs(families: list[str], throws: int, sides: tuple[float, ...]) -> di
                     settler = DiceSettler()
                     start = time.process_time_ns()
                     for image, _, _ in frames:
-                        settler.feed(image)
+                        settler.feed(image, thrown=TOLD)
                     roll_ns += time.process_time_ns() - start
                 finally:
                     use_reader(read_tray)
@@ -466,7 +488,12 @@ def main() -> None:
     parser.add_argument("--passes", action="store_true",
                         help="CPU only, unprofiled: read_tray's passes in ms a roll, and "
                              "read_face's calls and ms in each")
+    parser.add_argument("--count", choices=("thrown", "unknown"), default="thrown",
+                        help="tell each settler how many dice were thrown (as the app does "
+                             "from the game) or not")
     args = parser.parse_args()
+    global TOLD
+    TOLD = DICE if args.count == "thrown" else None
     sides = tuple(float(s) for s in args.sides.split(","))
     malloc = memory.configure() if args.malloc == "app" else {}
     if OPENCV_THREADS > 0:  # as the app's camera pipeline runs (hardware/camera/recognizer.py)

@@ -19,6 +19,8 @@ no colour given).
 
 Seeds 0-59 were looked at while the reader was changed (stop 61); seeds 1000-1059
 (`--first 1000`) are held out: read once, with the landed reader.
+``--count thrown`` (the default): each settler is told the tray's number of dice, as the app
+tells it what the game owes (bench/dice_camera.py ``--count``); ``unknown``: not told.
 First run, the reader of commit 6c090ff (60 trays, 470 dice, seeds 0-59): 380 faces right
 (80.9 %, Wilson 95 % 77.1-84.2), 2 wrong, 88 unread, 1 false blob, colour 383/383; held
 out 81.2 %, 3 wrong. Unread dice gathered where the camera sees a die obliquely (more
@@ -62,6 +64,10 @@ def main() -> None:
     ap.add_argument("--wb", help="white balance: gains on linear R,G,B (e.g. 1.3,1.0,0.7)")
     ap.add_argument("--against", metavar="REV",
                     help="also git revision REV's reader on the same renders, reported first")
+    ap.add_argument("--count", choices=("thrown", "unknown"), default="thrown",
+                    help="tell each settler how many dice lie in the tray (as the app tells "
+                         "it what the game owes; a revision's reader without the count is "
+                         "not told) or not")
     args = ap.parse_args()
     readers = {"this": read_tray}
     if args.against:
@@ -78,7 +84,8 @@ def main() -> None:
             settler.moved()
             roll = None
             for frame in frames:
-                roll = settler.feed(frame)
+                roll = settler.feed(frame, thrown=len(truth) if args.count == "thrown"
+                                    else None)
             use_reader(read_tray)
             no_roll[name] += roll is None
             reading = settler.last_reading

@@ -443,7 +443,10 @@ class Bindings:
     # callable(catalog, state | None) -> [role id]: the dice the table owes a roll of now, one
     # role id per die: the simulated camera throws them in its tray (in their colours), and
     # the camera's roll asks the rolling player for those of them it cannot read (a taught
-    # die not taught yet). Absent: a roll owes one die of each role the camera cannot read
+    # die not taught yet); and the camera's reader is told how many dice that is: it reads no
+    # further than that many, and a tray showing more is not the roll
+    # (companion/wiring/dice.py `dice_thrown`). Absent: a roll owes one die of each role the
+    # camera cannot read, and the reader is told no number (other dice may lie beside them)
     owed_dice: Any = None
     # the catalog parts (ids) whose cards the camera may know by their printed face, taught
     # once from the owner's pictures (companion/box/taught_cards.py), where no sticker is

@@ -156,12 +156,16 @@ class CameraDice:
     """Frames in (the camera thread), `Roll`s out through ``on_roll``.
 
     ``active()``: the camera is the chosen dice source; ``expected()``: the game awaits a
-    roll. While either is false nothing is read and a throw under way is forgotten."""
+    roll. While either is false nothing is read and a throw under way is forgotten.
+    ``thrown()``: how many dice that roll has (`companion.wiring.dice.dice_thrown`: the
+    game says), or None: the reader reads no further than that many, and a tray
+    showing more is no roll (`DiceSettler.feed`)."""
 
     def __init__(self, config_path: Path | None, on_roll, active, expected,
                  camera_state=lambda: ("ok", ""), game=lambda: None,
-                 data_dir: Path | None = None) -> None:
+                 data_dir: Path | None = None, thrown=lambda: None) -> None:
         self.config_path = config_path
+        self.thrown = thrown
         self.game = game  # () -> the name of the game at the table, or None
         self.data_dir = data_dir  # the owner's data: the taught dice's pictures
         self.camera_state = camera_state  # () -> (state, detail) of the camera itself
@@ -251,6 +255,7 @@ class CameraDice:
     def feed(self, image: np.ndarray, calibration, source=None):
         """One frame: the tray's crop into the settler; the `Roll` when a throw settles."""
         game = self.game()  # asked outside the lock: the service has its own
+        thrown = self.thrown()
         taught = self._taught_dice(game)
         with self._lock:
             tray = self.used_tray = self.tray_for(source)
@@ -263,7 +268,11 @@ class CameraDice:
             grey = crop.ndim == 2
             if grey:
                 crop = cv2.cvtColor(crop, cv2.COLOR_GRAY2BGR)
-            roll = self._settler(game, taught).feed(crop)
+            settler = self._settler(game, taught)
+            roll = settler.feed(crop, thrown=thrown)
+            if settler.too_many:
+                log.info("camera dice: %d dice in the tray, %d thrown: no roll until they "
+                         "move", len(settler.last_reading.dice), thrown)
         if roll is None:
             return None
         tall, wide = crop.shape[:2]

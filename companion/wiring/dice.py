@@ -578,7 +578,8 @@ def attach_camera(wiring: DiceWiring, service: GameService, camera) -> None:
                                lambda: wiring.chosen_source() == "camera",
                                lambda: expects_roll(service),
                                lambda: _state_of(camera.status()),
-                               lambda: _game_at_table(service), wiring.data_dir)
+                               lambda: _game_at_table(service), wiring.data_dir,
+                               lambda: dice_thrown(service.access.current()))
     camera.listen(wiring.camera.on_frame, lambda: wiring.camera.reading, wiring.camera.draw)
 
 
@@ -589,6 +590,20 @@ def _game_at_table(service) -> str | None:
 
 def _state_of(status: dict) -> tuple[str, str]:
     return status.get("state", "absent"), status.get("detail", "")
+
+
+def dice_thrown(live) -> int | None:
+    """How many dice the roll ``live``'s game awaits has: as many as its
+    `Bindings.owed_dice` names now; None when no game is at the table, it owes none, or it
+    does not say (no ``owed_dice``: a role's `DieRole.count` is only the most a roll may
+    carry, and other dice may lie in the tray beside them, a World Without End tax die
+    beside an ordinary one). The camera's reader reads no further than that many, and a
+    tray showing more is not the roll (hardware knows no game: this plain number is all
+    it is told)."""
+    owed = live.kind.module.info.bindings.owed_dice if live is not None else None
+    if owed is None or live.state is None:
+        return None
+    return len(list(owed(live.kind.catalog, live.state))) or None
 
 
 def expects_roll(service) -> bool:

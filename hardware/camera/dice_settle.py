@@ -9,6 +9,11 @@ Die ids are the colour group and a number in reading order (``white1``, ``red2``
 die's name for it (``tax``; ``tax2`` for a second one);
 unreadable dice are left out of ``faces`` and named in ``unreadable`` for the rolling
 player's phone to ask.
+
+``thrown`` (`DiceSettler.feed`): how many dice the throw has, when the caller knows (the
+game, through companion/wiring/camera_dice.py): the reader stops looking once it read that
+many, and a tray showing more dice than that is no roll (a die left in it, another
+player's): nothing is taken until the dice move again.
 """
 from __future__ import annotations
 
@@ -92,6 +97,7 @@ class DiceSettler:
         self.unreadable: list[str] = []
         self.readings = 0  # full readings made (the costly step)
         self.last_reading: TrayReading | None = None
+        self.too_many = False  # the last reading showed more dice than were thrown: no roll
         self._frames: list[np.ndarray] = []
         self._mean: np.ndarray | None = None  # the still frames' mean, written each roll
         self._armed = False  # something moved since the last roll
@@ -106,10 +112,14 @@ class DiceSettler:
         self._armed = True
         self._frames = []
 
-    def feed(self, image: np.ndarray, at: float | None = None) -> Roll | None:
+    def feed(self, image: np.ndarray, at: float | None = None, thrown: int | None = None
+             ) -> Roll | None:
         """One camera frame of the tray; the Roll when it completes a throw. Nothing is read
         while the tray changes, nor when no throw is under way; after ``still_frames`` still
-        frames their mean (less sensor noise) is read once."""
+        frames their mean (less sensor noise) is read once. ``thrown``: how many dice the
+        throw has (None: not known): read no further than that many, and a
+        reading of more dice is not taken as the roll (`too_many`; the throw is over: the
+        next is armed when the dice move)."""
         if self.motion.moving(image):
             self.moved()
             return None
@@ -132,13 +142,14 @@ class DiceSettler:
         # serial reader (or the phones) never loads the dice faces (1.4 MB of RSS, issue 71)
         from hardware.camera.dice_faces import read_tray
 
-        reading = read_tray(mean, self.die_px, self.taught)
+        reading = read_tray(mean, self.die_px, self.taught, thrown=thrown or None)
         self.readings += 1
         self.last_reading = reading
         if not reading.clear or not reading.dice:
             return None  # a hand held still over the tray: wait for it to go
         self._armed = False
-        return self._roll(reading, at)
+        self.too_many = bool(thrown) and len(reading.dice) > thrown
+        return None if self.too_many else self._roll(reading, at)
 
     def _roll(self, reading: TrayReading, at: float | None) -> Roll:
         self.rolls += 1

@@ -6,7 +6,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from .common import _SQUARE, _channel_sum, _fresh, _median_rows, _scratch
+from .common import _SQUARE, _channel_sum, _fresh, _median_rows, _Once, _scratch
 
 WINDOW = 0.6  # of the image's shorter side: the neighbourhood the floor is judged in
 LIGHTER = 45.0  # B+G+R levels above the floor: a light die (or glare, told apart by shape)
@@ -87,14 +87,18 @@ def _area_mean(image: np.ndarray, step: int) -> np.ndarray:
 
 
 def die_masks(image: np.ndarray, floor: np.ndarray, scratch: bool = False,
-              faint: bool = False) -> tuple[np.ndarray, ...]:
+              faint: bool | str = False) -> tuple:
     """Where a pixel is not the floor as a die is not (255): lighter than it (`LIGHTER`) or
     of a colour it has not however lit (`TINTED`: a shadow only darkens the floor's colour,
     the grain of wood only shades it); and apart, far darker than it (`DARKER`: a black die,
     and shadows, which are kept out of the first mask so they never join a die's blob).
     ``scratch``: both masks and every step in this thread's buffers (`_scratch`), valid
     until its next such call (the tray's one reading; a patch's masks are fresh arrays).
-    ``faint``: a third mask, of what stands out by a fainter tint too (`_faint_tint`)."""
+    ``faint``: a third mask, of what stands out by a fainter tint too (`_faint_tint`);
+    ``faint="later"``: that mask's band levels now, its opening and filling when first
+    asked (the third item is a `_Once`: a reader that stops before the faint mask's pass,
+    or never sizes the dice by it, skips them; the same pixels either way, its buffers
+    are its own)."""
     h, w = image.shape[:2]
     buffer = _scratch if scratch else _fresh
     lighter, darker, tinted = (buffer(name, (h, w)) for name in ("lighter", "darker", "tinted"))
@@ -104,9 +108,8 @@ def die_masks(image: np.ndarray, floor: np.ndarray, scratch: bool = False,
         band = slice(y, y + rows)
         _band_masks(image[band], floor[band], lighter[band], darker[band], tinted[band],
                     None if weak is None else weak[band])
-    if weak is not None:
-        weak = _open(cv2.bitwise_or(lighter, weak, dst=weak), buffer("faint between", (h, w)),
-                     buffer("faint open", (h, w)))
+    if weak is not None:  # before ``lighter`` is written over
+        cv2.bitwise_or(lighter, weak, dst=weak)
     # each opening as its erosion then dilation (the same pixels as MORPH_OPEN) into the
     # buffers: OpenCV's own takes a whole-tray temporary of its own
     standing = _open(cv2.bitwise_or(lighter, tinted, dst=lighter), tinted,
@@ -114,10 +117,12 @@ def die_masks(image: np.ndarray, floor: np.ndarray, scratch: bool = False,
     darker = _open(darker, lighter, buffer("dark", (h, w)))
     pips = _pips_of(standing, darker, tinted, buffer("pips", (h, w)))
     standing = cv2.bitwise_or(standing, pips, dst=standing)
-    if weak is not None:
-        return (_fill_squares(_fill_pips(standing)), _fill_pips(darker),
-                _fill_squares(_fill_pips(weak)))
-    return _fill_squares(_fill_pips(standing)), _fill_pips(darker)
+    masks = _fill_squares(_fill_pips(standing)), _fill_pips(darker)
+    if weak is None:
+        return masks
+    faint_mask = _Once(lambda: _fill_squares(_fill_pips(_open(
+        weak, buffer("faint between", (h, w)), buffer("faint open", (h, w))))))
+    return (*masks, faint_mask if faint == "later" else faint_mask())
 
 
 def _open(mask: np.ndarray, between: np.ndarray, out: np.ndarray) -> np.ndarray:

@@ -31,21 +31,23 @@ from .squares import _faint_dice, _read_mask
 GUESSED_SIZES = (28.0, 36.0, 44.0)  # px: dice sizes tried when nothing tells the size
 
 
-def _read_floor(image: np.ndarray, floor: np.ndarray, die_px: float | None, taught: Sequence
-                ) -> TrayReading:
+def _read_floor(image: np.ndarray, floor: np.ndarray, die_px: float | None, taught: Sequence,
+                thrown: int | None = None) -> TrayReading:
     # eroding parts dice that touch (their rounded edges leave a dark seam); the squares are
     # grown back by as much before reading
     shape = image.shape[:2]
-    masks = die_masks(image, floor, scratch=True, faint=True)
+    # the faint mask made when first asked: for the dice's size where the first mask shows
+    # few rounded squares, and for its own pass, the last (none when the first read every die)
+    masks = die_masks(image, floor, scratch=True, faint="later")
     standing = _erode(masks[0], _scratch("standing eroded", shape))
     dark = _erode(masks[1], _scratch("dark eroded", shape))
     blobs, clear = _blobs(standing)
     dark_blobs, dark_clear = _blobs(dark)
-    faint_blobs, _ = _blobs(_erode(masks[2], _scratch("faint eroded", shape)))
+    faint_blobs = _Once(lambda: _blobs(_erode(masks[2](), _scratch("faint eroded", shape)))[0])
     # the dice's size from the mask that shows more of them as rounded squares (coloured
     # dice on a pale floor: the faint one)
     shaped = _shaped(blobs)
-    sizing = faint_blobs if shaped < 3 and _shaped(faint_blobs) > shaped else blobs
+    sizing = faint_blobs() if shaped < 3 and _shaped(faint_blobs()) > shaped else blobs
     typical = _typical(sizing, die_px, image) or _typical(dark_blobs, die_px, image)
     if typical is None:
         dice = _pip_clusters(image, masks[1])
@@ -53,8 +55,8 @@ def _read_floor(image: np.ndarray, floor: np.ndarray, die_px: float | None, taug
     # the tray in grey, made once when first asked (the blobs' reading, the local pips)
     gray = _Once(lambda: cv2.cvtColor(image, cv2.COLOR_BGR2GRAY, dst=_scratch("gray", shape)))
     # dice against a rim lighter than the floor join the rim's blob: cut from it (no hand)
-    dice = _read_mask(image, blobs + (_off_the_rim(standing, blobs) if clear else []),
-                      typical, taught, gray)
+    first = blobs + (_off_the_rim(standing, blobs) if clear else [])
+    dice = _read_mask(image, first, typical, taught, gray)
     dice += [d for d in _read_mask(image, dark_blobs, typical, taught, gray) if all(
         np.hypot(d.centre[0] - e.centre[0], d.centre[1] - e.centre[1]) > 0.6 * e.side
         for e in dice)]  # a black die (not one seen already, with its shadow)
@@ -65,6 +67,10 @@ def _read_floor(image: np.ndarray, floor: np.ndarray, die_px: float | None, taug
         dice += [d for d in _on_patches(image, standing, known, taught) if all(
             np.hypot(d.centre[0] - e.centre[0], d.centre[1] - e.centre[1]) > 0.6 * e.side
             for e in dice)]
+    if thrown and sum(d.face is not None for d in dice) >= thrown:
+        # as many dice read as were thrown (`read_tray`'s ``thrown``): the later passes
+        # find dice the first ones missed, and there is none to find
+        return _kept(dice, clear)
     # dark pips of a light die, found in the darker-than-floor mask; where the dice's size
     # is known the local dark passes below find them (darker than the body around them)
     clusters = [] if known else _pip_clusters(image, masks[1], dice, known)
@@ -93,11 +99,28 @@ def _read_floor(image: np.ndarray, floor: np.ndarray, die_px: float | None, taug
         elif len(same) == 1 and dice[same[0]].face is None and dice[same[0]].die is None \
                 and die.face is not None:
             dice[same[0]] = die
-    dice = _faint_dice(image, faint_blobs, dice, typical, taught, gray)
+    if thrown and sum(d.face is not None for d in dice) >= thrown:
+        return _kept(dice, clear)  # the pip clusters read the rest: no faint mask's pass
+    # a faint blob the very blob of the first mask reads as that one did: every die it
+    # holds is in ``dice`` already, so it adds none (`_faint_dice`), and is not read again
+    read = {_same(b) for b in first}
+    return _kept(_faint_dice(image, [b for b in faint_blobs() if _same(b) not in read], dice,
+                             typical, taught, gray), clear)
+
+
+def _same(blob: _Blob) -> tuple:
+    """What a blob's reading depends on (with the image, the dice's size and the taught
+    dice): equal for a blob of the same pixels in two masks."""
+    return blob.x, blob.y, blob.filled.shape, blob.filled.tobytes(), blob.outline.tobytes()
+
+
+def _kept(dice: list[DieReading], clear: bool) -> TrayReading:
+    """The tray's reading of ``dice``: no die lies within another (an unread one within
+    `APART` of a die read is a glint or shadow cut off it), in reading order."""
     read = [d for d in dice if d.face is not None]
     dice = [d for d in dice if d.face is not None or d.die is not None or all(
         np.hypot(d.centre[0] - e.centre[0], d.centre[1] - e.centre[1]) >= APART * e.side
-        for e in read)]  # no die lies within another: a glint or shadow cut off a die read
+        for e in read)]
     dice.sort(key=lambda d: (d.centre[1], d.centre[0]))
     return TrayReading(dice, clear)
 
@@ -195,11 +218,17 @@ def _on_patches(image: np.ndarray, standing: np.ndarray, typical: float, taught:
     return dice
 
 
-def read_tray(image: np.ndarray, die_px: float | None = None, taught: Sequence = ()
-              ) -> TrayReading:
+def read_tray(image: np.ndarray, die_px: float | None = None, taught: Sequence = (),
+              thrown: int | None = None) -> TrayReading:
     """Every die in a tray image (the whole image is the tray). ``die_px``: the dice's side
     in pixels if known (calibration); otherwise the typical blob size stands for it.
     ``taught``: dice read by their taught pictures (`taught_faces.TaughtDie`).
+    ``thrown``: how many dice were thrown, if known (the game says, through the app: the
+    reader knows no game): once the first passes (the blobs of the standing and
+    dark masks) read that many faces, the later ones (pip clusters, local pips, ones, the
+    faint mask's dice), which find dice those missed, are not run (measured: 6.8-8.3 ms a
+    tray where they run for nothing, docs/camera.md). Dice beyond it are still reported
+    when a pass finds them: whether such a tray is a roll is the caller's to say.
 
     A die is found by what it is, not by the floor it lies on: a rounded square standing out
     from the floor around it (`die_masks`), read by its pips. When the floor around is
@@ -207,15 +236,15 @@ def read_tray(image: np.ndarray, die_px: float | None = None, taught: Sequence =
     if _hand(image):
         return TrayReading([], False)
     floor = floor_colour(image, dst=_scratch("floor", image.shape))
-    reading = _read_floor(image, floor, die_px, taught)
+    reading = _read_floor(image, floor, die_px, taught, thrown)
     if reading.dice or not reading.clear:
         return reading
-    reading = _read_floor(image, floor_colour(image, 0), die_px, taught)
+    reading = _read_floor(image, floor_colour(image, 0), die_px, taught, thrown)
     if reading.dice or die_px is not None:
         return reading
     # no blob told the dice's size (small dice crowded on a pale floor under dark shadows,
     # the floor between them judged too dark joins them): the sizes the reader reads
-    tries = [_read_floor(image, floor, size, taught) for size in GUESSED_SIZES]
+    tries = [_read_floor(image, floor, size, taught, thrown) for size in GUESSED_SIZES]
     return max(tries, key=lambda tried: sum(d.face is not None for d in tried.dice))
 
 
