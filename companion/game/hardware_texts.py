@@ -22,6 +22,11 @@ MESSAGES: dict[str, str] = {
     "dice_duplicate_die": "Die \"{die}\" is listed twice.",
     "dice_roles_saved": "Dice roles saved. The next roll uses them.",
     "dice_no_roles": "This game uses no dice.",
+    # the camera's tray holds more dice than the awaited roll (companion/wiring/dice.py)
+    "dice_too_many": ("The camera sees {seen} die in the tray, but this roll has {thrown}: "
+                      "take out the dice that were not thrown.",
+                      "The camera sees {seen} dice in the tray, but this roll has {thrown}: "
+                      "take out the dice that were not thrown.", "seen"),
     "tray_saved": "Dice tray saved. The camera reads dice only inside it.",
     "tray_bad": "The tray needs four numbers in millimetres from the board marker (left, top, "
                 "right, bottom), at least 20 mm apart each way.",

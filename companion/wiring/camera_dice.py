@@ -159,13 +159,16 @@ class CameraDice:
     roll. While either is false nothing is read and a throw under way is forgotten.
     ``thrown()``: how many dice that roll has (`companion.wiring.dice.dice_thrown`: the
     game says), or None: the reader reads no further than that many, and a tray
-    showing more is no roll (`DiceSettler.feed`)."""
+    showing more is no roll (`DiceSettler.feed`): ``too_many(seen, thrown)`` is told once
+    per such reading (the screens say why nothing was recorded)."""
 
     def __init__(self, config_path: Path | None, on_roll, active, expected,
                  camera_state=lambda: ("ok", ""), game=lambda: None,
-                 data_dir: Path | None = None, thrown=lambda: None) -> None:
+                 data_dir: Path | None = None, thrown=lambda: None,
+                 too_many=lambda seen, thrown: None) -> None:
         self.config_path = config_path
         self.thrown = thrown
+        self.too_many = too_many
         self.game = game  # () -> the name of the game at the table, or None
         self.data_dir = data_dir  # the owner's data: the taught dice's pictures
         self.camera_state = camera_state  # () -> (state, detail) of the camera itself
@@ -269,10 +272,15 @@ class CameraDice:
             if grey:
                 crop = cv2.cvtColor(crop, cv2.COLOR_GRAY2BGR)
             settler = self._settler(game, taught)
+            readings = settler.readings
             roll = settler.feed(crop, thrown=thrown)
-            if settler.too_many:
-                log.info("camera dice: %d dice in the tray, %d thrown: no roll until they "
-                         "move", len(settler.last_reading.dice), thrown)
+            # told once, at the reading that found them (the settler then waits for motion)
+            seen = (len(settler.last_reading.dice)
+                    if settler.too_many and settler.readings > readings else None)
+        if seen is not None:
+            log.info("camera dice: %d dice in the tray, %d thrown: no roll until they move",
+                     seen, thrown)
+            self.too_many(seen, thrown)
         if roll is None:
             return None
         tall, wide = crop.shape[:2]

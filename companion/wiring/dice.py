@@ -514,6 +514,16 @@ class DiceWiring:
         self.apply_roll(roll, "camera")
         self.changed()
 
+    def on_camera_too_many(self, seen: int, thrown: int) -> None:
+        """The camera's tray shows more dice than the awaited roll has (the camera thread):
+        nothing is recorded, and the screens say why (the warning goes with the next roll
+        recorded)."""
+        live = self.service.access.current()
+        with self._lock:
+            self.warning = {"code": "dice_too_many", "params": {"seen": seen, "thrown": thrown},
+                            "game": live.id if live is not None else None}
+        self.changed()
+
     def status(self) -> dict:
         """The state of the chosen source: the reader's, the camera's tray, or ``phones``."""
         reader = self.reader.status()
@@ -579,7 +589,8 @@ def attach_camera(wiring: DiceWiring, service: GameService, camera) -> None:
                                lambda: expects_roll(service),
                                lambda: _state_of(camera.status()),
                                lambda: _game_at_table(service), wiring.data_dir,
-                               lambda: dice_thrown(service.access.current()))
+                               lambda: dice_thrown(service.access.current()),
+                               wiring.on_camera_too_many)
     camera.listen(wiring.camera.on_frame, lambda: wiring.camera.reading, wiring.camera.draw)
 
 

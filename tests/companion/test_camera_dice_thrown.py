@@ -9,6 +9,7 @@ from types import SimpleNamespace
 import pytest
 
 from companion import context
+from companion.game import hardware_texts
 from companion.server.settings import DiceSettings
 from companion.wiring import camera_dice
 from companion.wiring import dice as wiring
@@ -78,14 +79,30 @@ def test_the_camera_reads_as_many_dice_as_the_game_owes(monasterium_camera):
     assert told == [6]
 
 
-def test_a_tray_with_more_dice_than_the_game_owes_is_not_its_roll(monasterium_camera):
+def test_a_tray_with_more_dice_than_the_game_owes_is_not_its_roll(monasterium_camera,
+                                                                 games_app):
     mon, handle, told = monasterium_camera
+    tells = []
+    real_tell = handle.camera.too_many
+    handle.camera.too_many = lambda seen, thrown: (tells.append((seen, thrown)),
+                                                   real_tell(seen, thrown))
     # a seventh die in the tray (one left from before): no roll taken, read once
-    show(handle, throw_frames(["blue", *["white"] * 6], [6, 1, 2, 3, 4, 5, 6]))
+    frames = throw_frames(["blue", *["white"] * 6], [6, 1, 2, 3, 4, 5, 6])
+    show(handle, [*frames, *[frames[-1]] * 12])  # it lies still on: told once, not per frame
     assert told == [6] and handle.status()["last_applied"] is None and mon.version == 0
     assert handle.camera.settler.too_many
     assert handle.camera.status()["dice_seen"] == 7
-    # taken out, the dice thrown again: the roll
+    # the screens say why nothing was recorded, in each reader's language
+    assert tells == [(7, 6)]
+    warning = handle.status()["warning"]
+    assert warning == {"code": "dice_too_many", "params": {"seen": 7, "thrown": 6},
+                       "game": mon.id}
+    with games_app.app_context():
+        polish = hardware_texts.translated({"dice": handle.status()}, "pl")["dice"]
+    assert polish["warning"]["message"] == (
+        "Kamera widzi na tacy 7 kostek, a ten rzut ma 6: wyjmij kostki, których nie rzucano.")
+    # taken out, the dice thrown again: the roll, and the warning gone
     show(handle, throw_frames(["blue", *["white"] * 5], [6, 1, 2, 3, 4, 5], seed=5))
     applied = wait_for(lambda: handle.status()["last_applied"], what="the roll applied")
     assert applied["type"] == "roll" and mon.version == 1 and told == [6, 6]
+    assert handle.status()["warning"] is None and tells == [(7, 6)]
