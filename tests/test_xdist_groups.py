@@ -105,6 +105,18 @@ def test_the_long_files_of_few_tests_are_handed_out_right_after_the_browser_grou
     assert ran[other][:2] == ["test_d.py", "test_c.py"], ran
 
 
+def test_a_first_file_is_named_by_the_end_of_its_path(monkeypatch):
+    """"engine/test_p.py" is that file, not another folder's test_p.py. Planted fault (by
+    hand): matched by the file name alone: the other folder's came first."""
+    from tests.xdist_groups import _TailLast
+
+    monkeypatch.setenv("TC_FIRST", "engine/test_p.py")
+    queue = _TailLast((scope, {}) for scope in (
+        "tests/test_a.py", "tests/other/test_p.py", "tests/engine/test_p.py"))
+    assert [queue.popitem(last=False)[0] for _ in range(3)] == [
+        "tests/engine/test_p.py", "tests/test_a.py", "tests/other/test_p.py"]
+
+
 def test_the_planted_fault_xdists_own_groups_spread_the_browser_tests(tmp_path):
     """What `make test` did before: under pytest 9.2 the marks group nothing. (Should xdist
     fix it, this test says so, and the marks could serve again.)"""
