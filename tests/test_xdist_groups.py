@@ -117,6 +117,20 @@ def test_a_first_file_is_named_by_the_end_of_its_path(monkeypatch):
         "tests/engine/test_p.py", "tests/test_a.py", "tests/other/test_p.py"]
 
 
+def test_the_first_files_wait_for_two_browser_groups(monkeypatch):
+    """With ``TC_BROWSER_GROUPS=2`` both browser groups are still handed out before the
+    `FIRST` files. Planted fault (by hand): `_first` not waiting for them: test_p.py came
+    first."""
+    from tests.xdist_groups import _TailLast
+
+    monkeypatch.setenv("TC_FIRST", "test_p.py")
+    monkeypatch.setenv("TC_BROWSER_GROUPS", "2")
+    queue = _TailLast((scope, {}) for scope in (
+        f"{BROWSER}-0", f"{BROWSER}-1", "tests/test_a.py", "tests/test_p.py"))
+    assert [queue.popitem(last=False)[0] for _ in range(4)] == [
+        f"{BROWSER}-0", f"{BROWSER}-1", "tests/test_p.py", "tests/test_a.py"]
+
+
 def test_the_planted_fault_xdists_own_groups_spread_the_browser_tests(tmp_path):
     """What `make test` did before: under pytest 9.2 the marks group nothing. (Should xdist
     fix it, this test says so, and the marks could serve again.)"""

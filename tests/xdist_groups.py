@@ -108,7 +108,10 @@ class _TailLast(OrderedDict):
         return super().popitem(last)
 
     def _first(self) -> str | None:
-        """The unit of the first of `first_files` still waiting, if any."""
+        """The unit of the first of `first_files` still waiting, if any (none while a
+        browser group waits: ``TC_BROWSER_GROUPS=2`` makes two, neither handed out later)."""
+        if any(scope.startswith(BROWSER) and scope != BROWSER_TAIL for scope in self):
+            return None
         for name in first_files():
             for scope in self:
                 if scope == name or scope.endswith("/" + name):
