@@ -45,13 +45,14 @@ FILES = (("test_a", 6), ("test_b", 6), ("test_c", 6), ("test_y_browser", 5),
 
 
 def run_two(tmp_path: Path, conftest: str, output: list | None = None, files=FILES,
-            tail: str = "") -> dict[str, list[str]]:
+            tail: str = "", first: str = "") -> dict[str, list[str]]:
     """Which process ran which test, in order: {"gw0": [...], "gw1": [...]} (the run's
-    output appended to ``output``; ``tail``: the browser tail's files, none by default)."""
+    output appended to ``output``; ``tail``: the browser tail's files, ``first``: the files
+    handed out right after the browser group, none by default)."""
     for name, n in files:
         (tmp_path / f"{name}.py").write_text(TEST.format(n=n))
     (tmp_path / "conftest.py").write_text(conftest)
-    env = dict(os.environ, PYTHONPATH=str(ROOT), TC_BROWSER_TAIL=tail)
+    env = dict(os.environ, PYTHONPATH=str(ROOT), TC_BROWSER_TAIL=tail, TC_FIRST=first)
     out = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-n", "2",
                           "--dist", "loadgroup", "-v", str(tmp_path)],
                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=240)
@@ -87,6 +88,47 @@ def test_the_browser_tail_is_handed_out_last_and_whole(tmp_path):
     assert done[-15:] == ["test_z_browser.py"] * 15 and done.count("test_z_browser.py") == 15
     (browser_worker,) = [w for w, done in ran.items() if "test_y_browser.py" in done]
     assert ran[browser_worker][:6] == ["test_y_browser.py"] * 6
+
+
+def test_the_long_files_of_few_tests_are_handed_out_right_after_the_browser_group(tmp_path):
+    """`FIRST` (tests/xdist_groups.py): files with few tests but long (the chroot install's
+    one test of minutes) are handed out second and third, in their order, though xdist
+    would hand them out last (the fewest tests); the browser group still first. Planted
+    fault (by hand): `_TailLast` without its `_first` step: the other process begins with
+    test_a.py and test_c.py, test_d.py comes last."""
+    files = (("test_a", 12), ("test_b", 8), ("test_c", 1), ("test_d", 1),
+             ("test_y_browser", 6))
+    ran = run_two(tmp_path, OURS, files=files, first="test_d.py, test_c.py")
+    (browser_worker,) = [w for w, done in ran.items() if "test_y_browser.py" in done]
+    assert ran[browser_worker][:6] == ["test_y_browser.py"] * 6
+    (other,) = [w for w in ran if w != browser_worker]
+    assert ran[other][:2] == ["test_d.py", "test_c.py"], ran
+
+
+def test_a_first_file_is_named_by_the_end_of_its_path(monkeypatch):
+    """"engine/test_p.py" is that file, not another folder's test_p.py. Planted fault (by
+    hand): matched by the file name alone: the other folder's came first."""
+    from tests.xdist_groups import _TailLast
+
+    monkeypatch.setenv("TC_FIRST", "engine/test_p.py")
+    queue = _TailLast((scope, {}) for scope in (
+        "tests/test_a.py", "tests/other/test_p.py", "tests/engine/test_p.py"))
+    assert [queue.popitem(last=False)[0] for _ in range(3)] == [
+        "tests/engine/test_p.py", "tests/test_a.py", "tests/other/test_p.py"]
+
+
+def test_the_first_files_wait_for_two_browser_groups(monkeypatch):
+    """With ``TC_BROWSER_GROUPS=2`` both browser groups are still handed out before the
+    `FIRST` files. Planted fault (by hand): `_first` not waiting for them: test_p.py came
+    first."""
+    from tests.xdist_groups import _TailLast
+
+    monkeypatch.setenv("TC_FIRST", "test_p.py")
+    monkeypatch.setenv("TC_BROWSER_GROUPS", "2")
+    queue = _TailLast((scope, {}) for scope in (
+        f"{BROWSER}-0", f"{BROWSER}-1", "tests/test_a.py", "tests/test_p.py"))
+    assert [queue.popitem(last=False)[0] for _ in range(4)] == [
+        f"{BROWSER}-0", f"{BROWSER}-1", "tests/test_p.py", "tests/test_a.py"]
 
 
 def test_the_planted_fault_xdists_own_groups_spread_the_browser_tests(tmp_path):

@@ -20,6 +20,11 @@ runs the tail instead, beside the rest of the browser group: two browsers at onc
 while nothing else runs (a browser file keeps about 0.9 of a core busy, 2026-11-27).
 ``TC_BROWSER_TAIL`` names the tail's files (comma-separated file names; empty: no tail).
 
+Files long for how few tests they have (`FIRST`) are handed out right after the browser
+group: xdist hands out the files with the most tests first, so a file of one long test came
+among the last and could end the run alone. ``TC_FIRST`` names them (comma-separated file
+names or ends of paths, in order; empty: none).
+
 The run ends with each process's share (`Spread`): the one that finished last is the critical
 path. ``TC_BROWSER_GROUPS=2 make test TEST_WORKERS=3`` tries two browser groups at once.
 """
@@ -35,6 +40,21 @@ BROWSER = "browser"
 BROWSER_TAIL = "browser-tail"
 # whole browser files that play a whole evening through the pages, no tight timing
 TAIL = ("test_evening_browser.py", "test_at_the_table_browser.py")
+# whole files of other tests, long for how few tests they have (the end of their path),
+# handed out right after the browser group, longest first: by the count of tests alone they
+# come among the last, and the process that takes one may run it alone at the run's end
+# while the other has run out of work (stop 78's CI: the non-browser process ended 95 s
+# after the browser one, which had run the tail). Seconds: `pytest -n 2 --dist loadgroup
+# --durations=40` over the non-browser files of 1-3 tests, 2026-11-27 23:08-23:16 UTC, load
+# 9-14 (docs/pi-appliance.md, the CI figures).
+FIRST = (
+    "test_chroot_install.py",  # 1 test of minutes: install.sh in a debootstrapped Bookworm
+    "engine/test_properties.py",  # 1 test, 185 s
+    "monasterium/test_offered_brute.py",  # 3 tests, 107 s
+    "companion/test_privacy.py",  # 2 tests, 70 s
+    "companion/test_demo_faces.py",  # 1 test, 63 s
+    "companion/test_demo_scene.py",  # 3 tests, 33 s
+)
 
 
 def is_browser_file(path: str) -> bool:
@@ -54,6 +74,13 @@ def tail_files() -> set[str]:
     return set(TAIL) if names is None else {n.strip() for n in names.split(",") if n.strip()}
 
 
+def first_files() -> list[str]:
+    """The files handed out right after the browser group, in order, each by its name or
+    the end of its path (``TC_FIRST``, comma-separated, else `FIRST`)."""
+    names = os.environ.get("TC_FIRST")
+    return list(FIRST) if names is None else [n.strip() for n in names.split(",") if n.strip()]
+
+
 def scope_of(nodeid: str) -> str:
     """The unit of work of a test: its browser group (or the tail), else its file."""
     path = nodeid.split("::", 1)[0]
@@ -67,15 +94,29 @@ def scope_of(nodeid: str) -> str:
 
 class _TailLast(OrderedDict):
     """xdist's queue of units (handed out from its front, the most tests first), but the
-    browser group handed out first (a file of many quick parametrised tests may count more)
-    and its tail only when it is the last unit left."""
+    browser group handed out first (a file of many quick parametrised tests may count more),
+    then the files of `first_files` in their order, and the browser group's tail only when
+    it is the last unit left."""
 
     def popitem(self, last: bool = True):
         if not last and BROWSER in self:
             self.move_to_end(BROWSER, last=False)
+        elif not last and (first := self._first()) is not None:
+            self.move_to_end(first, last=False)
         elif not last and len(self) > 1 and next(iter(self)) == BROWSER_TAIL:
             self.move_to_end(BROWSER_TAIL)
         return super().popitem(last)
+
+    def _first(self) -> str | None:
+        """The unit of the first of `first_files` still waiting, if any (none while a
+        browser group waits: ``TC_BROWSER_GROUPS=2`` makes two, neither handed out later)."""
+        if any(scope.startswith(BROWSER) and scope != BROWSER_TAIL for scope in self):
+            return None
+        for name in first_files():
+            for scope in self:
+                if scope == name or scope.endswith("/" + name):
+                    return scope
+        return None
 
 
 class BrowserGroupScheduling(LoadScopeScheduling):

@@ -159,3 +159,36 @@ class Spy:
     def close(self):
         if self.sio.connected:
             self.sio.disconnect()
+
+
+# the judgements `faces_judged_once` keeps: (card px, each face's id, shape and digest) ->
+# what `FaceBook._check` found, shared by the modules that use it in one test process
+_JUDGED: dict[tuple, tuple] = {}
+
+
+@pytest.fixture(scope="module")
+def faces_judged_once():
+    """`FaceBook.too_alike`'s judgement (seconds a book: every taught face brought down,
+    blurred, noised and named again) made once per test process for each set of pictures
+    and card width, and kept for every book of the same pictures: the tests that make a
+    fresh `FaceReader` on one taught folder judged the same 44 faces anew each (about 11 s
+    each under load, 2026-11-27). A book with other pictures (a face taught, a mirrored one)
+    is judged anew; what is judged, and how, is unchanged. Only for modules that plant no
+    fault in the judgement itself (a planted fault there would be hidden by what was kept)."""
+    import hashlib
+
+    from hardware.camera.card_faces import FaceBook
+
+    real = FaceBook._check
+
+    def check_once(book, card_px):
+        key = (card_px, tuple((i, book.pictures[i].shape, hashlib.blake2b(
+            book.pictures[i].tobytes(), digest_size=16).digest()) for i in book.ids))
+        if key not in _JUDGED:
+            _JUDGED[key] = real(book, card_px)
+        pairs, turns = _JUDGED[key]
+        return list(pairs), set(turns)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(FaceBook, "_check", check_once)
+        yield _JUDGED

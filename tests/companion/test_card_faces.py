@@ -19,6 +19,9 @@ from companion.wiring.face_judge import FaceJudge
 from tests.companion.conftest import create_game, csrf
 from tests.companion.test_deck_routes import host
 
+# the taught folder's faces judged too alike or not once, not by each reader made on them
+pytestmark = pytest.mark.usefixtures("faces_judged_once")
+
 
 @pytest.fixture
 def info():

@@ -21,6 +21,10 @@ from companion.wiring.demo_faces import BareCard, drawn_face
 from tests.companion.conftest import Spy
 from tests.waiting import PATIENCE, wait_for
 
+# the taught faces judged too alike or not once a test process (test_card_faces.py judges
+# the same drawn faces)
+pytestmark = pytest.mark.usefixtures("faces_judged_once")
+
 PLAYERS = [{"seat": "N", "name": "Ala"}, {"seat": "E", "name": "Bruno"},
            {"seat": "S", "name": "Carmen"}]
 

@@ -287,7 +287,9 @@ def test_the_fast_check_agrees_with_jsonschema(real):
                 for value in tried:
                     schema = module.info.action_shapes.get(value["type"])
                     validator, fits = shapes._checkers(schema)
-                    valid = not list(validator.iter_errors(value))
+                    # jsonschema's verdict alone: `is_valid` stops at the first error
+                    # (listing every error was 207 s of the test's 268 s under cProfile)
+                    valid = validator.is_valid(value)
                     if fits(value):
                         compiled += 1
                         assert valid, value
@@ -301,7 +303,7 @@ def test_the_fast_check_agrees_with_jsonschema(real):
         for junk in JUNK:
             for value in ({"op": op, "seat": junk}, {"op": op, "count": junk},
                           {"op": op, "action": junk}, {"op": op, "kind": junk}):
-                assert not fits(value) or not list(_validator.iter_errors(value)), value
+                assert not fits(value) or _validator.is_valid(value), value
     assert compiled > 1000 and slow < 0.05 * tried_all
 
 
