@@ -97,6 +97,10 @@ HUE_APART = 40.0  # degrees: two faces whose ink hues differ this much have a hu
 HUE_CHROMA = 12.0  # ... if both inks are this colourful (Lab a, b; black ink has no hue)
 HUE_SHARE = 0.35  # ... and a card whose ink hue is not this near the winner's (of the way
 # to the rival's) is not named: a thin purple line taken for its red twin (issue 63), when
+HUE_SURE = 0.2  # ... and between two faces of thin lines (``HUE_THIN``), a card whose ink hue
+# is this near face a's (of the way to b's) is not b, whatever the fine comparison says: a thin
+# red line against a purple one leans only 0.37-0.40 in it at 140 px (too_alike's 0.4 missed;
+# half of the dev photos' unknowns, issue 63), while the hues stand 75 degrees apart
 HUE_THIN = 0.15  # ... both faces are thin lines (``_ink`` below this: SET's outlined and
 # striped 0.03-0.10, drawn cards 0.25 and more), else when it won the fine comparison weakly
 FILL_STRONG = 0.4  # of a card's strongest ink: a shape's outline
@@ -527,6 +531,18 @@ class FaceBook:
         da, db = _hue_gap(hue[0], ha[0]), _hue_gap(hue[0], hb[0])
         return da >= HUE_SHARE * (da + db)
 
+    def _hue_sure(self, hue: tuple | None, a: int, b: int) -> bool:
+        """The card's ink hue is clearly face a's, not b's (``HUE_SURE``), both faces thin
+        lines (``HUE_THIN``: the ink is the shapes, so its mean hue is their colour) whose
+        colourful inks stand ``HUE_APART``: the card is not b."""
+        ha, hb = self.hues[a], self.hues[b]
+        if hue is None or ha is None or hb is None or \
+                max(self.inks[a], self.inks[b]) >= HUE_THIN or \
+                min(ha[1], hb[1], hue[1]) < HUE_CHROMA or _hue_gap(ha[0], hb[0]) < HUE_APART:
+            return False
+        da, db = _hue_gap(hue[0], ha[0]), _hue_gap(hue[0], hb[0])
+        return da <= HUE_SURE * (da + db)
+
     def _fill_far(self, fill: float | None, a: int, fills: list, strict: float = 1.0
                   ) -> bool:
         """The card's fill is ``FILL_FAR`` nearer some other face's than face a's (or just
@@ -660,7 +676,7 @@ class FaceBook:
             lean = self._fill_lean(fill, a, b, fills)
             if lean < -FILL_VETO * strict:
                 return False
-            if lean >= FILL_SURE:
+            if lean >= FILL_SURE or self._hue_sure(hue, a, b):
                 return True
             k = int(turn_of[a])
             t, error, area = laid(k, a, a, b)
