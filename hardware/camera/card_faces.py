@@ -766,9 +766,13 @@ class FaceBook:
     def judged_at(self, card_px: float) -> bool:
         """Whether ``too_alike`` at about this width was judged already (no waiting: the
         judgement costs seconds, minutes on a Pi; the companion makes it on a thread of
-        its own)."""
+        its own). A verdict kept in the book's file counts: a fresh process names cards
+        at once (it is read on the card's ``alike_at``)."""
+        step = _width_step(card_px, ALIKE_TOP)
         with self._lock:
-            return _width_step(card_px, ALIKE_TOP) in self._alike
+            if step in self._alike:
+                return True
+        return step in self._stored()["steps"]
 
     def turn_alike_at(self, card_px: float) -> frozenset[str]:
         """``turn_alike`` at about this width (kept per 20 px step): their turn is never

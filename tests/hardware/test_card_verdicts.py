@@ -44,6 +44,9 @@ def test_a_fresh_book_of_the_same_faces_reuses_the_kept_verdict(faces, tmp_path,
     assert again.too_alike(WIDTH) == pairs and again.turn_alike(WIDTH) == turns
     assert again.alike_at(WIDTH) == first.alike_at(WIDTH)
     assert len(counted) == 1, "the kept verdict was judged again"
+    fresh = FaceBook(faces, path)  # the camera asks first whether it may name (judged_only)
+    assert fresh.judged_at(WIDTH) and not fresh.judged_at(WIDTH + 40)
+    assert len(counted) == 1
     assert not list(path.parent.glob("*.tmp"))  # written atomically, nothing left behind
     # another width is judged and kept beside the first
     again.too_alike(WIDTH + 40)
