@@ -27,12 +27,18 @@ the one photo kept in the repository; held_out: never looked at while tuning, fi
 --parts), of the cards laid: right, wrong (must be 0),
 unknown, missed (no outline found near it), false (outlines where no card lies), and with the
 true outline given; and the CPU of ``recognise`` on the 12-megapixel photo (median and spread
-of --repeat runs). Figures are noisy on a shared machine. JSON last line."""
+of --repeat runs), then in fresh processes (--fresh, as the app after a restart): the face
+book made and the photo recognised with its too-alike verdicts file absent (judged, then
+kept), then kept (read back, not judged). Figures are noisy on a shared machine. JSON last
+line."""
 from __future__ import annotations
 
 import argparse
 import json
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -190,7 +196,47 @@ def photo_cpu(book, photo, repeat: int) -> dict:
             "runs": repeat, "named": named, "cards": len(photo.cards)}
 
 
+def fresh_photo_cpu(folder: Path, runs: int) -> dict:
+    """The 12-megapixel photo in fresh processes (``_fresh_child``), each making the face
+    book with its too-alike verdicts kept in one file: the first with none (judged and
+    written), then ``runs`` with it kept. CPU seconds of each child's book and look."""
+    with tempfile.TemporaryDirectory() as tmp:
+        verdicts = Path(tmp) / "too_alike.json"
+        out = []
+        for _ in range(1 + runs):
+            child = subprocess.run([sys.executable, __file__, "--fresh-child", str(folder),
+                                    str(verdicts)], capture_output=True, text=True, check=True)
+            out.append(json.loads(child.stdout.strip().splitlines()[-1]))
+    first, kept = out[0], out[1:]
+    total = [k["book_s"] + k["recognise_s"] for k in kept]
+    return {"first": first, "kept": kept,
+            "cpu_s_kept_median": round(statistics.median(total), 3) if total else None,
+            "cpu_s_kept_spread": [round(min(total), 3), round(max(total), 3)] if total else []}
+
+
+def _fresh_child(folder: Path, verdicts: Path) -> None:
+    """One fresh process's look at the full-size photo: the book made (verdicts in
+    ``verdicts``), the photo recognised; prints its CPU seconds as JSON."""
+    if OPENCV_THREADS > 0:
+        cv2.setNumThreads(OPENCV_THREADS)
+    faces = real_photos.load_faces(folder)
+    photo = real_photos.photos(folder, ("full_size",))[0]
+    existed = verdicts.is_file()
+    start = time.process_time()
+    book = card_faces.FaceBook.from_pictures(faces, verdicts)
+    made = time.process_time()
+    sightings = card_faces.recognise(photo.image, book)
+    done = time.process_time()
+    print(json.dumps({"verdicts_kept_before": existed, "book_s": round(made - start, 3),
+                      "recognise_s": round(done - made, 3),
+                      "named": sum(s.id is not None for s in sightings),
+                      "cards": len(photo.cards)}))
+
+
 def main() -> None:
+    if sys.argv[1:2] == ["--fresh-child"]:
+        _fresh_child(Path(sys.argv[2]), Path(sys.argv[3]))
+        return
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scenes", type=int, default=30, help="scenes (4 cards) per family")
     parser.add_argument("--card-px", type=float, default=120.0, help="card width in px")
@@ -208,6 +254,10 @@ def main() -> None:
                         "repository, tests/data/set-photos/licensed)")
     parser.add_argument("--repeat", type=int, default=3,
                         help="runs of recognise on the 12-megapixel photo")
+    parser.add_argument("--fresh", type=int, default=2,
+                        help="fresh processes looking at the 12-megapixel photo with its "
+                        "too-alike verdicts kept on disk (after one that judges and keeps "
+                        "them; 0: none)")
     args = parser.parse_args()
     if OPENCV_THREADS > 0:  # as the app's camera pipeline runs
         cv2.setNumThreads(OPENCV_THREADS)
@@ -260,6 +310,14 @@ def main() -> None:
             print(f"real     12 MP photo {f['photo_px']}: recognise {f['cpu_s_median']:.2f} s "
                   f"CPU (min, max {f['cpu_s_spread']}, {f['runs']} runs), named "
                   f"{f['named']} of {f['cards']}", flush=True)
+        if full and args.fresh > 0:
+            real["full_size_fresh"] = f = fresh_photo_cpu(folder, args.fresh)
+            first = f["first"]
+            print(f"real     12 MP photo, fresh process: verdicts judged {first['book_s']:.2f}"
+                  f" + {first['recognise_s']:.2f} s CPU (book + look); verdicts "
+                  f"kept {f['cpu_s_kept_median']:.2f} s {f['cpu_s_kept_spread']} "
+                  f"({args.fresh} runs), named {f['kept'][0]['named']} of "
+                  f"{f['kept'][0]['cards']}", flush=True)
     worst_id = max((f["cpu_ms_identify"] for d in report.values()
                     for f in d["families"].values()), default=0.0)
     print(json.dumps({"decks": report, "real_photos": real, "card_px": args.card_px,

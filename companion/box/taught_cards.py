@@ -27,6 +27,9 @@ from hardware import atomic_file
 MAX_UPLOAD = 4 * 1024 * 1024  # a scan or phone photo of a card (the app's request limit)
 MIN_SIDE_PX = 48  # a face smaller than this on its short side holds nothing to tell apart
 MAX_ASPECT = 3.0  # a card is never three times longer than wide
+# the too-alike verdicts of the taught faces, kept beside them (`verdicts_path`): a 12 MP
+# photo's first look in a fresh process 13.5 s without, about 2 s with (issue 63)
+VERDICTS_FILE = "too_alike.json"
 KEPT_LONG_SIDE = 640  # the picture kept: enough for any table resolution, small on disk
 # the card's short side in the table camera's usual frame (docs/camera.md: a 1280x720 frame
 # of a table about 50 cm deep): the resolution `too_alike` judges the taught cards at, times
@@ -214,14 +217,21 @@ def pictures(game: str, data_dir: str | Path, info, catalog) -> dict[str, np.nda
     return out
 
 
-def face_book(taught: dict[str, np.ndarray]):
+def verdicts_path(game: str, data_dir: str | Path) -> Path:
+    """Where the game's too-alike verdicts are kept between runs, beside its taught faces
+    (keyed by them: a face taught or forgotten makes the file another book's, judged again)."""
+    return override_dir(data_dir, game) / "faces" / VERDICTS_FILE
+
+
+def face_book(taught: dict[str, np.ndarray], verdicts: str | Path | None = None):
     """The camera's recogniser taught from ``taught`` (id -> upright picture), or None when
-    nothing is taught."""
+    nothing is taught; ``verdicts``: the file its too-alike verdicts are kept in
+    (`verdicts_path`; None: judged again in each process)."""
     if not taught:
         return None
     from hardware.camera.card_faces import FaceBook
 
-    return FaceBook(taught)
+    return FaceBook(taught, verdicts)
 
 
 def too_alike(book, card_px: int = TABLE_CARD_PX) -> list[tuple[str, str]]:
@@ -285,4 +295,5 @@ def book_for(game: str, data_dir: str | Path, catalog_of=None):
     except CatalogError:
         return None, {}
     cards = {c.id: c for c in face_cards(info, catalog)}
-    return face_book(pictures(game, data_dir, info, catalog)), cards
+    return face_book(pictures(game, data_dir, info, catalog),
+                     verdicts_path(game, data_dir)), cards

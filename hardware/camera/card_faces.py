@@ -26,15 +26,26 @@ camera cannot tell apart when a card is ``card_px`` wide: those still need a sti
 """
 from __future__ import annotations
 
+import functools
+import hashlib
+import json
+import logging
 import math
+import sys
 import threading
 from dataclasses import dataclass
+from pathlib import Path
 
 import cv2
 import numpy as np
 
+from hardware import atomic_file
+from hardware.camera import card_finding
+from hardware.camera import percentile as percentile_module
 from hardware.camera.card_finding import ASPECT, MAX_SHARE, MIN_CARD_PX, clockwise, find_cards
 from hardware.camera.percentile import percentile
+
+log = logging.getLogger(__name__)
 
 COARSE = 28  # px: width of the coarse pattern
 # of the card's width: the moves of a card the coarse score tries, each way (an outline a
@@ -86,6 +97,10 @@ HUE_APART = 40.0  # degrees: two faces whose ink hues differ this much have a hu
 HUE_CHROMA = 12.0  # ... if both inks are this colourful (Lab a, b; black ink has no hue)
 HUE_SHARE = 0.35  # ... and a card whose ink hue is not this near the winner's (of the way
 # to the rival's) is not named: a thin purple line taken for its red twin (issue 63), when
+HUE_SURE = 0.2  # ... and between two faces of thin lines (``HUE_THIN``), a card whose ink hue
+# is this near face a's (of the way to b's) is not b, whatever the fine comparison says: a thin
+# red line against a purple one leans only 0.37-0.40 in it at 140 px (too_alike's 0.4 missed;
+# half of the dev photos' unknowns, issue 63), while the hues stand 75 degrees apart
 HUE_THIN = 0.15  # ... both faces are thin lines (``_ink`` below this: SET's outlined and
 # striped 0.03-0.10, drawn cards 0.25 and more), else when it won the fine comparison weakly
 FILL_STRONG = 0.4  # of a card's strongest ink: a shape's outline
@@ -101,6 +116,12 @@ ALIKE_SAFETY = 2.0  # too_alike and turn_alike: margins this many times the tabl
 HALF_TURN_ALIKE = 0.1  # a face this close to itself turned half round: its turn is not known
 SEEN_BLUR, SEEN_NOISE, SEEN_JPEG = 0.9, 4.0, 75  # ... and the camera they imagine
 SEEN_SHIFTS = (0.0, 1.5)  # px: the misplaced outlines they imagine
+# The too-alike verdicts kept on disk (``FaceBook(verdicts=path)``): a file of this format,
+# trusted only when its key (the taught pictures' bytes, this module's constants, the code
+# of the modules the judgement runs, OpenCV's and NumPy's versions) is the book's own and its
+# checksum holds; anything else is ignored and judged again (16-20 s for 81 faces at 160 px
+# here, the first look at a 12 MP photo; issue 63)
+VERDICTS_FORMAT = 1
 
 
 @dataclass(frozen=True)
@@ -313,27 +334,41 @@ def _unit(a: np.ndarray) -> np.ndarray:
 class _Patterns:
     """The coarse vector and the fine (3, h, w) pattern of one straightened card."""
 
-    def __init__(self, card: np.ndarray, coarse: tuple[int, int], fine: tuple[int, int]):
+    def __init__(self, card: np.ndarray, coarse: tuple[int, int], fine: tuple[int, int],
+                 with_fill: bool = True):
         inside = _inside(card)
         self.grey, self.chroma = _coarse(inside, coarse)
         big = cv2.resize(inside, fine, interpolation=cv2.INTER_AREA)
         self.ink = _ink(big)
         self.hue = _ink_hue(big)
-        self.fill = _fill(inside if inside.shape[1] <= 3 * FINE else cv2.resize(
-            inside, (3 * FINE, round(3 * FINE * inside.shape[0] / inside.shape[1])),
-            interpolation=cv2.INTER_AREA))
-        lab = cv2.cvtColor(big, cv2.COLOR_BGR2LAB).astype(np.float32)
-        lab = cv2.GaussianBlur(lab, (0, 0), 1.0)
-        l_chan = lab[..., 0] - cv2.GaussianBlur(lab[..., 0], (0, 0), fine[0] / 4)
-        l_chan /= max(float(l_chan.std()), 1.0)
-        ab = (lab[..., 1:] - _chroma_centre(lab[..., 1:])) / FINE_CHROMA
-        self.fine = np.concatenate([l_chan[None], np.moveaxis(ab, 2, 0)]).astype(np.float32)
+        self.fill = _own_fill(inside) if with_fill else None
+        self.fine = _fine_of(big)
+
+
+def _own_fill(inside: np.ndarray) -> float | None:
+    """``_fill`` of a card's inside at its own width (at most a straightened card's)."""
+    return _fill(inside if inside.shape[1] <= 3 * FINE else cv2.resize(
+        inside, (3 * FINE, round(3 * FINE * inside.shape[0] / inside.shape[1])),
+        interpolation=cv2.INTER_AREA))
+
+
+def _fine_of(big: np.ndarray) -> np.ndarray:
+    """The fine (3, h, w) pattern of a card's inside already brought to its size."""
+    lab = cv2.cvtColor(big, cv2.COLOR_BGR2LAB).astype(np.float32)
+    lab = cv2.GaussianBlur(lab, (0, 0), 1.0)
+    l_chan = lab[..., 0] - cv2.GaussianBlur(lab[..., 0], (0, 0), big.shape[1] / 4)
+    l_chan /= max(float(l_chan.std()), 1.0)
+    ab = (lab[..., 1:] - _chroma_centre(lab[..., 1:])) / FINE_CHROMA
+    return np.concatenate([l_chan[None], np.moveaxis(ab, 2, 0)]).astype(np.float32)
 
 
 class FaceBook:
     """The taught faces. Build with ``FaceBook.from_pictures({id: image})``."""
 
-    def __init__(self, pictures: dict[str, np.ndarray]) -> None:
+    def __init__(self, pictures: dict[str, np.ndarray], verdicts: str | Path | None = None
+                 ) -> None:
+        """``verdicts``: the file the too-alike verdicts are kept in between processes
+        (read when a width is first asked, written after each judgement; None: memory only)."""
         if not pictures:
             raise ValueError("no card face was taught")
         uprights = {str(k): _upright_bgr(v) for k, v in pictures.items()}
@@ -344,13 +379,16 @@ class FaceBook:
         self.fine = (FINE, max(16, round(FINE * self.aspect)))
         self.ids = sorted(uprights)
         self.pictures = uprights
-        patterns = [_Patterns(uprights[i], self.coarse, self.fine) for i in self.ids]
+        # the faces' own fills are made on first need (`fills`: a card too narrow to read
+        # one; 0.2 s of a fresh book of 81 faces, issue 63)
+        patterns = [_Patterns(uprights[i], self.coarse, self.fine, with_fill=False)
+                    for i in self.ids]
         self.grey = np.stack([p.grey for p in patterns])
         self.chroma = np.stack([p.chroma for p in patterns])
         self.chroma_sq = (self.chroma ** 2).sum(axis=1)
         self.fines = np.stack([p.fine for p in patterns])
         self.inks = np.float32([p.ink for p in patterns])
-        self.fills = [p.fill for p in patterns]  # ``_fill`` of each taught face, or None
+        self._own_fills: list | None = None  # ``fills``, once made
         self.hues = [p.hue for p in patterns]  # ``_ink_hue`` of each taught face, or None
         self._fills: dict[int, list] = {}  # per width step: ``fills_at``
         alike = self.grey @ self.grey.T - COLOUR_WEIGHT * (
@@ -361,12 +399,16 @@ class FaceBook:
         self.twins = [np.flatnonzero(row >= TWIN) for row in alike]
         self._levels = {FINE: self.fines}  # fine pattern width -> the taught faces' fines
         self._alike: dict[int, tuple] = {}  # per width step: what `_check` found
-        self.symmetric = self._symmetric()
         self._lock = threading.Lock()  # a book is shared by the camera and HTTP threads
+        self.verdicts = None if verdicts is None else Path(verdicts)
+        self._disk_lock = threading.Lock()  # one read-merge-write of the verdicts file at once
+        self._key: str | None = None
+        self._symmetric_kept: frozenset[str] | None = None  # `symmetric`, once made or read
 
     @classmethod
-    def from_pictures(cls, pictures: dict[str, np.ndarray]) -> FaceBook:
-        return cls(pictures)
+    def from_pictures(cls, pictures: dict[str, np.ndarray], verdicts: str | Path | None = None
+                      ) -> FaceBook:
+        return cls(pictures, verdicts)
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -391,7 +433,10 @@ class FaceBook:
             kept = self._levels.get(width)
         if kept is None:
             size = (width, max(16, round(width * self.aspect)))
-            kept = np.stack([_Patterns(self.pictures[i], self.coarse, size).fine
+            # the fine pattern alone: the fill, ink and hue (`_Patterns`) are the book's
+            # own, and the fills cost most (1 s of a fresh 12 MP look, issue 63)
+            kept = np.stack([_fine_of(cv2.resize(_inside(self.pictures[i]), size,
+                                                 interpolation=cv2.INTER_AREA))
                              for i in self.ids])
             with self._lock:
                 kept = self._levels.setdefault(width, kept)
@@ -428,6 +473,13 @@ class FaceBook:
             return False
         return (ink - (da + db) / 2) / (da - db) < -INK_LEAN
 
+    @property
+    def fills(self) -> list:
+        """``_fill`` of each taught face (None where it has none), at its own width."""
+        if self._own_fills is None:
+            self._own_fills = [_own_fill(_inside(self.pictures[i])) for i in self.ids]
+        return self._own_fills
+
     def fills_at(self, card_px: float | None) -> list:
         """``_fill`` of each taught face as a card ``card_px`` wide in the frame shows it
         (brought down to that width, then straightened as ``identify`` does; kept per
@@ -440,6 +492,9 @@ class FaceBook:
         step = _width_step(card_px, 3 * FINE)
         with self._lock:
             kept = self._fills.get(step)
+        if kept is not None:
+            return kept
+        kept = self._stored()["fills"].get(step)  # kept on disk with the verdicts
         if kept is None:
             w = step * ALIKE_STEP
             size = self.straight_size(w)
@@ -451,9 +506,9 @@ class FaceBook:
                                    interpolation=cv2.INTER_AREA)
                 kept.append(_fill(_inside(cv2.resize(small, size,
                                                      interpolation=cv2.INTER_LINEAR))))
-            with self._lock:
-                kept = self._fills.setdefault(step, kept)
-        return kept
+            self._store(step, fills=kept)  # 0.4 s a step for 81 faces (issue 63)
+        with self._lock:
+            return self._fills.setdefault(step, kept)
 
     def _fill_lean(self, fill: float | None, a: int, b: int, fills: list) -> float:
         """How far the card's ``_fill`` leans to face a (+0.5 at a's, -0.5 at b's) where
@@ -475,6 +530,18 @@ class FaceBook:
             return False
         da, db = _hue_gap(hue[0], ha[0]), _hue_gap(hue[0], hb[0])
         return da >= HUE_SHARE * (da + db)
+
+    def _hue_sure(self, hue: tuple | None, a: int, b: int) -> bool:
+        """The card's ink hue is clearly face a's, not b's (``HUE_SURE``), both faces thin
+        lines (``HUE_THIN``: the ink is the shapes, so its mean hue is their colour) whose
+        colourful inks stand ``HUE_APART``: the card is not b."""
+        ha, hb = self.hues[a], self.hues[b]
+        if hue is None or ha is None or hb is None or \
+                max(self.inks[a], self.inks[b]) >= HUE_THIN or \
+                min(ha[1], hb[1], hue[1]) < HUE_CHROMA or _hue_gap(ha[0], hb[0]) < HUE_APART:
+            return False
+        da, db = _hue_gap(hue[0], ha[0]), _hue_gap(hue[0], hb[0])
+        return da <= HUE_SURE * (da + db)
 
     def _fill_far(self, fill: float | None, a: int, fills: list, strict: float = 1.0
                   ) -> bool:
@@ -609,7 +676,7 @@ class FaceBook:
             lean = self._fill_lean(fill, a, b, fills)
             if lean < -FILL_VETO * strict:
                 return False
-            if lean >= FILL_SURE:
+            if lean >= FILL_SURE or self._hue_sure(hue, a, b):
                 return True
             k = int(turn_of[a])
             t, error, area = laid(k, a, a, b)
@@ -657,6 +724,23 @@ class FaceBook:
         180 degrees, and never guessed."""
         return sorted(self.symmetric)
 
+    @property
+    def symmetric(self) -> frozenset[str]:
+        """``_symmetric``, made on first need (0.6 s for 81 faces here) or read back from
+        the verdicts file."""
+        with self._lock:
+            kept = self._symmetric_kept
+        if kept is None:
+            kept = self._stored()["symmetric"]
+            if kept is None:
+                kept = self._symmetric()
+                self._store(symmetric=kept)
+            with self._lock:
+                if self._symmetric_kept is None:
+                    self._symmetric_kept = frozenset(kept)
+                kept = self._symmetric_kept
+        return kept
+
     def _symmetric(self) -> frozenset[str]:
         """Faces whose fine pattern, turned half round and moved up to SHIFT px to fit best,
         differs from itself by less than ``HALF_TURN_ALIKE`` of its own energy."""
@@ -682,9 +766,13 @@ class FaceBook:
     def judged_at(self, card_px: float) -> bool:
         """Whether ``too_alike`` at about this width was judged already (no waiting: the
         judgement costs seconds, minutes on a Pi; the companion makes it on a thread of
-        its own)."""
+        its own). A verdict kept in the book's file counts: a fresh process names cards
+        at once (it is read on the card's ``alike_at``)."""
+        step = _width_step(card_px, ALIKE_TOP)
         with self._lock:
-            return _width_step(card_px, ALIKE_TOP) in self._alike
+            if step in self._alike:
+                return True
+        return step in self._stored()["steps"]
 
     def turn_alike_at(self, card_px: float) -> frozenset[str]:
         """``turn_alike`` at about this width (kept per 20 px step): their turn is never
@@ -712,12 +800,94 @@ class FaceBook:
         with self._lock:
             kept = self._alike.get(step)
         if kept is None:
-            pairs, turns = self._check(step * ALIKE_STEP)
+            found = self._stored()["steps"].get(step)
+            if found is None:
+                found = self._check(step * ALIKE_STEP)
+                self._store(step, *found)
+            pairs, turns = found
             kept = (pairs, frozenset(f for pair in pairs for f in pair),
                     frozenset(turns) | self.symmetric)
             with self._lock:
-                self._alike[step] = kept
+                kept = self._alike.setdefault(step, kept)
         return kept
+
+    @property
+    def key(self) -> str:
+        """What the too-alike verdicts depend on, as a hash (``verdicts_key``)."""
+        if self._key is None:
+            self._key = verdicts_key(self.pictures)
+        return self._key
+
+    def _stored(self) -> dict[str, dict]:
+        """What the book's file keeps: ``{"steps": {width step: (pairs, turns)}, "fills":
+        {width step: [fill or None per face]}, "symmetric": [face, ...] or None}``
+        (``_check``'s verdicts, ``fills_at``, ``symmetric``); empty when there is no file,
+        or it is not this book's (another key), or it does not hold together (a corrupt
+        file: never trusted, judged again and written over)."""
+        empty = {"steps": {}, "fills": {}, "symmetric": None}
+        if self.verdicts is None:
+            return empty
+        try:
+            data = json.loads(self.verdicts.read_bytes())
+        except FileNotFoundError:
+            return empty
+        except (OSError, ValueError):
+            log.warning("too-alike verdicts %s unreadable: judged again", self.verdicts)
+            return empty
+        try:
+            if data["format"] != VERDICTS_FORMAT or data["key"] != self.key:
+                return empty  # another book's or older code's: judged again, silently
+            if data["sum"] != _verdicts_sum(data["key"], data["steps"], data["fills"],
+                                            data["symmetric"]):
+                raise ValueError("checksum")
+            symmetric = data["symmetric"]
+            if symmetric is not None and not set(symmetric) <= set(self.ids):
+                raise ValueError("unknown face")
+            ids = set(self.ids)
+            steps = {}
+            for step, verdict in data["steps"].items():
+                pairs = [tuple(p) for p in verdict["pairs"]]
+                turns = list(verdict["turns"])
+                if not all(len(p) == 2 and set(p) <= ids for p in pairs) or \
+                        not set(turns) <= ids:
+                    raise ValueError("unknown face")
+                steps[int(step)] = (sorted(pairs), turns)
+            fills = {}
+            for step, row in data["fills"].items():
+                if len(row) != len(self.ids) or not all(
+                        f is None or isinstance(f, float) for f in row):
+                    raise ValueError("fills")
+                fills[int(step)] = list(row)
+            return {"steps": steps, "fills": fills, "symmetric": symmetric}
+        except (KeyError, TypeError, ValueError, AttributeError):
+            log.warning("too-alike verdicts %s corrupt: judged again", self.verdicts)
+            return empty
+
+    def _store(self, step: int = 0, pairs: list | None = None, turns=None,
+               fills: list | None = None, symmetric=None) -> None:
+        """Keep one width step's verdict (``pairs``, ``turns``) or the faces' ``fills`` at
+        one step, or ``symmetric``, in the book's file (atomically, beside what is already
+        kept for this book); a failure to write is logged, the answer still kept in memory."""
+        if self.verdicts is None:
+            return
+        with self._disk_lock:
+            kept = self._stored()
+            steps = {str(k): {"pairs": [list(p) for p in v[0]], "turns": sorted(v[1])}
+                     for k, v in kept["steps"].items()}
+            rows = {str(k): v for k, v in kept["fills"].items()}
+            if pairs is not None:
+                steps[str(step)] = {"pairs": [list(p) for p in pairs], "turns": sorted(turns)}
+            if fills is not None:
+                rows[str(step)] = [None if f is None else float(f) for f in fills]
+            alike = kept["symmetric"] if symmetric is None else symmetric
+            alike = None if alike is None else sorted(alike)
+            data = {"format": VERDICTS_FORMAT, "key": self.key, "steps": steps,
+                    "fills": rows, "symmetric": alike,
+                    "sum": _verdicts_sum(self.key, steps, rows, alike)}
+            try:
+                atomic_file.write_bytes(self.verdicts, json.dumps(data, indent=1).encode())
+            except OSError:
+                log.warning("too-alike verdicts %s not written", self.verdicts, exc_info=True)
 
     def _check(self, card_px: float) -> tuple[list[tuple[str, str]], set[str]]:
         pairs, turns = set(), set()
@@ -757,6 +927,44 @@ class FaceBook:
         seen = cv2.imdecode(cv2.imencode(".jpg", seen, [cv2.IMWRITE_JPEG_QUALITY, SEEN_JPEG])[1],
                             cv2.IMREAD_COLOR)
         return cv2.resize(seen, self.straight_size(w), interpolation=cv2.INTER_LINEAR)
+
+
+def _verdicts_sum(key: str, steps: dict, fills: dict, symmetric: list | None) -> str:
+    return hashlib.sha256(json.dumps([key, steps, fills, symmetric], sort_keys=True).encode()
+                          ).hexdigest()
+
+
+def judgement_constants() -> dict:
+    """This module's constants (every upper-case number, string or tuple, the imported
+    ``card_finding`` ones too): the too-alike judgement runs the whole naming, so any of them
+    may change its verdict."""
+    module = sys.modules[__name__]
+    return {name: value for name, value in sorted(vars(module).items())
+            if name.isupper() and isinstance(value, int | float | str | tuple)}
+
+
+@functools.cache
+def _code_digest() -> str:
+    """The source of the modules the too-alike judgement runs (this one, the outline
+    finder's constants, the percentile), hashed once per process."""
+    h = hashlib.sha256()
+    for module in (sys.modules[__name__], card_finding, percentile_module):
+        h.update(Path(module.__file__).read_bytes())
+    return h.hexdigest()
+
+
+def verdicts_key(pictures: dict[str, np.ndarray]) -> str:
+    """The key of the too-alike verdicts of a book of these (upright BGR) pictures: a hash
+    of the pictures' bytes (with their ids and shapes), ``judgement_constants``, the code
+    (``_code_digest``) and the OpenCV and NumPy versions (JPEG, resizing)."""
+    h = hashlib.sha256()
+    h.update(repr((VERDICTS_FORMAT, cv2.__version__, np.__version__, _code_digest(),
+                   judgement_constants())).encode())
+    for face in sorted(pictures):
+        picture = np.ascontiguousarray(pictures[face])
+        h.update(repr((face, picture.shape, str(picture.dtype))).encode())
+        h.update(picture.tobytes())
+    return h.hexdigest()
 
 
 def _width_step(card_px: float, top: float) -> int:

@@ -82,6 +82,29 @@ def test_planted_fault_without_the_hue_vote_the_other_colour_is_named(deck, monk
     faces, book = deck
     _weakly_fooled(book, monkeypatch)
     monkeypatch.setattr(card_faces, "HUE_SHARE", math.inf)
+    monkeypatch.setattr(card_faces, "HUE_SURE", -1.0)  # the hue's sure vote off too: it
+    # alone rules the other colour out (``_hue_sure``)
     named = _named(faces, book)
     assert any(got is not None and got != face and got.split("-")[0] == face.split("-")[0]
                and got.split("-")[2] == face.split("-")[2] for face, got in named), named
+
+
+def test_thin_line_twins_apart_by_colour_alone_are_not_too_alike(deck):
+    """A thin red line against a purple one leans only 0.37-0.40 in the fine comparison,
+    short of too_alike's 0.4: the dev photos' red and purple twins were refused as too
+    alike at 120-160 px. Their ink hues stand 75 degrees apart (``_hue_sure``). Planted
+    fault ``HUE_SURE`` -1: the red/purple twins too alike at 100-160 px, this fails."""
+    faces, book = deck
+    for width in (100, 120, 140, 160):
+        assert book.too_alike(width) == [], width
+    named = _named(faces, book)
+    assert all(got == face for face, got in named), named
+
+
+def test_a_card_whose_hue_is_its_twins_is_never_named_by_the_hue(deck, monkeypatch):
+    """The fine comparison planted to lean the wrong way and too_alike taken away: the hue
+    rules the other colour out, never the card's own (0 wrong)."""
+    faces, book = deck
+    _weakly_fooled(book, monkeypatch)
+    named = _named(faces, book)
+    assert all(got in (face, None) for face, got in named), named
