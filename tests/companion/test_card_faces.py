@@ -686,8 +686,11 @@ def test_a_look_traces_only_near_what_changed_and_keeps_the_cards_further_off(
         k.get("near")) or real_find(*a, **k))
     named = []
     real = card_faces.identify
-    monkeypatch.setattr(card_faces, "identify", lambda *a, **k: named.append(1) or
-                        real(*a, **k))
+    # where each identify call looked (its corners' centre): a card is identified once, or
+    # twice when its width's too-alike verdict is made at that look (the inline judge), which
+    # depends on what the module's earlier tests judged on the shared taught folder
+    monkeypatch.setattr(card_faces, "identify", lambda *a, **k: named.append(
+        np.asarray(a[1], float).reshape(-1, 2).mean(axis=0)) or real(*a, **k))
     table.still(reader)
     first, second = events(catalog)[7], events(catalog)[3]
     one = at(0, 60, first, cv2.imread(str(taught_cards.face_path("wwe", taught_dir, first))))
@@ -695,10 +698,12 @@ def test_a_look_traces_only_near_what_changed_and_keeps_the_cards_further_off(
                                                                      second))))
     said = table.still(reader, [one])
     assert [(s.card, s.zone, s.change) for s in said] == [(first, "council", "appeared")]
-    per_card = len(named)  # a card named alone costs this many identify calls
+    first_at = named[0]
+    assert named and all(np.linalg.norm(c - first_at) < 2 for c in named)
     named.clear()
     said = table.still(reader, [one, two])
     assert [(s.card, s.zone, s.change) for s in said] == [(second, "seat:S", "appeared")]
-    assert nears[-1] and len(named) == per_card  # near the new card: the first not named
+    # near the new card: only it identified, the first neither traced nor named again
+    assert nears[-1] and named and all(np.linalg.norm(c - first_at) > 50 for c in named)
     said = table.still(reader, [two])
     assert [(s.card, s.zone, s.change) for s in said] == [(first, "council", "removed")]
