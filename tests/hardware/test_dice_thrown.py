@@ -138,3 +138,30 @@ def test_once_the_pip_clusters_read_the_dice_thrown_the_faint_mask_is_not_looked
     later_passes.clear()
     read_tray(image, thrown=len(dice) + 2)  # one still to find: the faint mask looks
     assert "_faint_dice" in later_passes
+
+
+def test_once_a_pip_level_reads_the_dice_thrown_no_later_level_is_looked_at(monkeypatch):
+    from hardware.camera.dice_faces import DieReading
+
+    image, dice = dice_tray.tray(0, count=5, side=40.0)
+    found = DieReading(4, "white", (5.0, 5.0), 40.0, 1.0)  # a sixth die the first level reads
+    calls = []
+    real_clusters, real_ones = tray._pip_clusters, tray._ones
+
+    def clusters(*args, **kwargs):
+        calls.append("_pip_clusters")
+        return ([found] if len(calls) == 1 else []) + real_clusters(*args, **kwargs)
+
+    def ones(*args, **kwargs):
+        calls.append("_ones")
+        return real_ones(*args, **kwargs)
+
+    monkeypatch.setattr(tray, "_pip_clusters", clusters)
+    monkeypatch.setattr(tray, "_ones", ones)
+    told = read_tray(image, thrown=len(dice) + 1)
+    assert found in told.dice and calls == ["_pip_clusters"]  # no later level, no ones
+    calls.clear()
+    again = read_tray(image, thrown=len(dice) + 2)  # one still to find: every level looks
+    assert found in again.dice and calls.count("_pip_clusters") > 1 and "_ones" in calls
+    # the same dice as the reading that went through every level
+    assert answers(told) == answers(again)

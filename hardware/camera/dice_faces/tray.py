@@ -84,10 +84,26 @@ def _read_floor(image: np.ndarray, floor: np.ndarray, die_px: float | None, taug
             # runs parted there
             clusters += _pip_clusters(image, spots, dice + clusters, known, light_body=dark,
                                       runs=k < 2, components=part)
+            if thrown and sum(d.face is not None for d in _merged(dice, clusters)) >= thrown:
+                # the rest read at this level: no later level, no ones, no faint mask
+                return _kept(_merged(dice, clusters), clear)
         clusters += _pip_clusters(image, masks[0], dice + clusters, known, light_body=False,
                                   runs=False)
         for (spots, dark), part in zip(local[:2], spotted[:2], strict=True):
             clusters += _ones(image, spots, dice + clusters, known, dark, part)
+    dice = _merged(dice, clusters)
+    if thrown and sum(d.face is not None for d in dice) >= thrown:
+        return _kept(dice, clear)  # the pip clusters read the rest: no faint mask's pass
+    # a faint blob the very blob of the first mask reads as that one did: every die it
+    # holds is in ``dice`` already, so it adds none (`_faint_dice`), and is not read again
+    read = {_same(b) for b in first}
+    return _kept(_faint_dice(image, [b for b in faint_blobs() if _same(b) not in read], dice,
+                             typical, taught, gray), clear)
+
+
+def _merged(dice: list[DieReading], clusters: list[DieReading]) -> list[DieReading]:
+    """``dice`` and the dice the pip clusters found (a new list)."""
+    dice = list(dice)
     for die in clusters:
         # a light die told by its pips alone; it stands for a die seen there already only
         # when it reads a face where that one read none
@@ -99,13 +115,7 @@ def _read_floor(image: np.ndarray, floor: np.ndarray, die_px: float | None, taug
         elif len(same) == 1 and dice[same[0]].face is None and dice[same[0]].die is None \
                 and die.face is not None:
             dice[same[0]] = die
-    if thrown and sum(d.face is not None for d in dice) >= thrown:
-        return _kept(dice, clear)  # the pip clusters read the rest: no faint mask's pass
-    # a faint blob the very blob of the first mask reads as that one did: every die it
-    # holds is in ``dice`` already, so it adds none (`_faint_dice`), and is not read again
-    read = {_same(b) for b in first}
-    return _kept(_faint_dice(image, [b for b in faint_blobs() if _same(b) not in read], dice,
-                             typical, taught, gray), clear)
+    return dice
 
 
 def _same(blob: _Blob) -> tuple:
@@ -227,8 +237,10 @@ def read_tray(image: np.ndarray, die_px: float | None = None, taught: Sequence =
     reader knows no game): once the first passes (the blobs of the standing and
     dark masks) read that many faces, the later ones (pip clusters, local pips, ones, the
     faint mask's dice), which find dice those missed, are not run (measured: 6.8-8.3 ms a
-    tray where they run for nothing, docs/camera.md). Dice beyond it are still reported
-    when a pass finds them: whether such a tray is a roll is the caller's to say.
+    tray where they run for nothing, docs/camera.md); likewise once a level of the local
+    pips' clusters reads the rest, no later level, no ones, no faint mask. Dice beyond it
+    are still reported when a pass that ran finds them: whether such a tray is a roll is
+    the caller's to say.
 
     A die is found by what it is, not by the floor it lies on: a rounded square standing out
     from the floor around it (`die_masks`), read by its pips. When the floor around is
