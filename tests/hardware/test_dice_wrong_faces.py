@@ -40,6 +40,19 @@ def test_a_five_on_a_blob_smaller_than_its_top_is_never_read_as_a_two():
     _no_wrong_face(truth, reading)
 
 
+def test_a_four_seen_with_its_sides_two_pips_is_never_read_as_a_six():
+    """Seed 1135 at 28 px (a table): a black four seen with a side whose two light pips,
+    foreshortened, lie beside the four's top row: six light spots, read by the pips alone
+    (`_pip_clusters`) as a six at score 0.16, its rows unequal (`SIX_SURE`). Planted fault:
+    the six's score not asked reads the six."""
+    truth, reading = settled(1135, die_px=28)
+    four = _die_at(truth, (332, 348))
+    assert four.face == 4 and four.colour == "black"
+    got = nearest(reading, four)
+    assert got is None or got.face in (None, 4)
+    _no_wrong_face(truth, reading)
+
+
 @pytest.mark.xfail(strict=True, reason=(
     "issue 64: seed 1148's yellow four, seen with a side, joined to a red die in one blob; "
     "the blob's half (49 px, dice 38) squared up smaller (SHRINK) reads a five of two "
