@@ -49,3 +49,33 @@ def test_a_fours_corner_pip_is_never_read_as_a_one():
         assert got is None or got.face in (None, die.face)  # never a wrong face
     four = [die for die in truth if die.face == 4 and die.colour == "white"]
     assert len(four) == 1 and nearest(reading, four[0]).face == 4
+
+
+def test_other_faces_at_a_corner_are_read_when_the_blob_shows_their_pips():
+    """Seeds 24 and 43 at the renderer's sizes: a blue four and a black six seen with a
+    side, their blobs 45-50 px (the dice 33), unread whole. The square at a corner of the
+    blob reads the face, and the whole blob shows as many pip spots as it has pips (the
+    side's pips foreshortened past counting): kept (`squares._corner_top`). Planted fault:
+    `_corner_top` keeping only ones again leaves both unread."""
+    for seed, place, face in ((24, (502, 199), 4), (43, (69, 103), 6)):
+        truth, reading = settled(seed)
+        dice = [die for die in truth if (round(die.centre[0]), round(die.centre[1])) == place]
+        assert len(dice) == 1 and dice[0].face == face
+        got = nearest(reading, dice[0])
+        assert got is not None and got.face == face
+        for die in truth:
+            got = nearest(reading, die)
+            assert got is None or got.face in (None, die.face)  # never a wrong face
+
+
+def test_a_fives_corner_read_as_a_two_is_never_kept():
+    """Seed 37 at 28 px: a white five seen with its side; a square at a corner of its blob
+    holds two of its pips and reads a two (score 0.05). The whole blob shows another count
+    of pip spots than two: unread, never a two. Planted fault: the count skipped (every
+    corner face kept) reads the five as a two."""
+    truth, reading = settled(37, die_px=28)
+    five = [die for die in truth if (round(die.centre[0]), round(die.centre[1])) == (261, 66)]
+    assert len(five) == 1 and five[0].face == 5
+    for die in truth:
+        got = nearest(reading, die)
+        assert got is None or got.face in (None, die.face)  # never a wrong face

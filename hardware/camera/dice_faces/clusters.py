@@ -134,6 +134,8 @@ def _pip_clusters(image: np.ndarray, dark: np.ndarray, read: Sequence[DieReading
                     not typical or _pitch_fits(reading, typical, pitch)):
                 if reading.face == 2 and _side_of_more(image, points, light_body):
                     break
+                if reading.face == 6 and reading.score < SIX_SURE:
+                    break  # a four's pips and its side's two, foreshortened: rows unequal
                 if reading.face is not None and reading.face < 6 and not _one_body(
                         image, points, _median([size[i] for i in members])):
                     break  # spots of two dice: a one's pip and a cocked neighbour's top
@@ -151,6 +153,14 @@ def _pip_clusters(image: np.ndarray, dark: np.ndarray, read: Sequence[DieReading
                     parted.append(g)
                     groups.append(g)
     return dice
+
+
+SIX_SURE = 0.25  # the score a six read by its pips alone must reach: a four seen with its
+# side, the side's two pips foreshortened beside its top's row, fits a six's even rows at
+# 0.05-0.16 (independent seeds 1065, 1094, 1135 at 28 px; 1135's black four on a table was
+# read as a six); real photographs' white sixes with large pips read so at 0.34-0.46
+# (dice-photos r0-r3 c0; at 0.35 r1 c0's was lost), the 165 sixes read so on true sixes of
+# the 528 cached trays at 0.48 and more (seventh session, notes s79/i64/wrong/six_scores.txt)
 
 
 BODY_ONE_COLOUR = 150.0  # B+G+R levels: most the body round one corner pip of a die may
