@@ -2,7 +2,10 @@
 dice_independent.py), which shares nothing with the generator the reader was tuned on: a
 yardstick from outside. Each tray's three stills go through a fresh DiceSettler as after a
 throw; each true die takes the nearest reading within half a side of its centre (right,
-wrong or unread); readings farther than 0.6 side from every die are false blobs; colour is
+wrong or unread); readings farther than 0.6 side from every die are false blobs; a face read
+between half and 0.6 of a side from a die is "misplaced", and "misplaced wrong" when it is
+not the nearest die's (a wrong face all the same: that die counts as unread, so without this
+figure the wrong face would not show, seed 1126 of stop 79); colour is
 scored over the dice read with a colour other than "unknown". One line per floor kind, then
 one JSON object.
 
@@ -43,7 +46,8 @@ from hardware.synthetic.dice_independent import KINDS, plan, render
 # the bench's tally keys (bench/dice_camera.py `score`) -> this bench's figures
 FIGURES = {"dice": "dice", "right": "faces_right", "wrong": "faces_wrong", "unread": "unread",
            "false_blobs": "false_blobs", "colour_right": "colour_right",
-           "named": "colour_named", "read": "read", "read_named": "read_named"}
+           "named": "colour_named", "read": "read", "read_named": "read_named",
+           "misplaced": "faces_misplaced", "misplaced_wrong": "misplaced_wrong"}
 
 
 def score_tray(truth, dice) -> dict[str, int]:
@@ -115,17 +119,19 @@ def report(name: str, per_kind: dict, no_roll: int) -> dict:
         print(f"{kind:6s} trays {k['trays']:3d}  dice {k['dice']:4d}  right {k['faces_right']:4d}"
               f" ({k['faces_right'] / max(k['dice'], 1):6.1%})  wrong {k['faces_wrong']:3d}"
               f"  unread {k['unread']:3d}  false blobs {k['false_blobs']:3d}"
+              f"  misplaced {k['faces_misplaced']} ({k['misplaced_wrong']} wrong)"
               f"  colour {k['colour_right']}/{k['colour_named']}"
               f" (named {k['read_named']}/{k['read']} read)")
     print(f"all    trays {total['trays']:3d}  dice {total['dice']:4d}"
           f"  right {total['faces_right']:4d} ({total['faces_right'] / max(total['dice'], 1):6.1%})"
           f"  wrong {total['faces_wrong']:3d}  unread {total['unread']:3d}"
           f"  false blobs {total['false_blobs']:3d}"
+          f"  misplaced {total['faces_misplaced']} ({total['misplaced_wrong']} wrong)"
           f"  colour {total['colour_right']}/{total['colour_named']}"
           f" (named {total['read_named']}/{total['read']} read)  no roll {no_roll}")
     out = {key: total[key] for key in ("faces_right", "faces_wrong", "unread", "false_blobs",
                                        "colour_right", "colour_named", "read", "read_named",
-                                       "trays", "dice")}
+                                       "faces_misplaced", "misplaced_wrong", "trays", "dice")}
     out["faces_right_95"] = wilson(total["faces_right"], total["dice"])
     out["no_roll"] = no_roll
     out["per_kind"] = {kind: dict(per_kind[kind]) for kind in KINDS if kind in per_kind}
