@@ -67,7 +67,7 @@ def _read_floor(image: np.ndarray, floor: np.ndarray, die_px: float | None, taug
         dice += [d for d in _on_patches(image, standing, known, taught) if all(
             np.hypot(d.centre[0] - e.centre[0], d.centre[1] - e.centre[1]) > 0.6 * e.side
             for e in dice)]
-    if thrown and sum(d.face is not None for d in dice) >= thrown:
+    if _all_read(dice, thrown):
         # as many dice read as were thrown (`read_tray`'s ``thrown``): the later passes
         # find dice the first ones missed, and there is none to find
         return _kept(dice, clear)
@@ -84,21 +84,27 @@ def _read_floor(image: np.ndarray, floor: np.ndarray, die_px: float | None, taug
             # runs parted there
             clusters += _pip_clusters(image, spots, dice + clusters, known, light_body=dark,
                                       runs=k < 2, components=part)
-            if thrown and sum(d.face is not None for d in _merged(dice, clusters)) >= thrown:
+            merged = _merged(dice, clusters)
+            if _all_read(merged, thrown):
                 # the rest read at this level: no later level, no ones, no faint mask
-                return _kept(_merged(dice, clusters), clear)
+                return _kept(merged, clear)
         clusters += _pip_clusters(image, masks[0], dice + clusters, known, light_body=False,
                                   runs=False)
         for (spots, dark), part in zip(local[:2], spotted[:2], strict=True):
             clusters += _ones(image, spots, dice + clusters, known, dark, part)
     dice = _merged(dice, clusters)
-    if thrown and sum(d.face is not None for d in dice) >= thrown:
+    if _all_read(dice, thrown):
         return _kept(dice, clear)  # the pip clusters read the rest: no faint mask's pass
     # a faint blob the very blob of the first mask reads as that one did: every die it
     # holds is in ``dice`` already, so it adds none (`_faint_dice`), and is not read again
     read = {_same(b) for b in first}
     return _kept(_faint_dice(image, [b for b in faint_blobs() if _same(b) not in read], dice,
                              typical, taught, gray), clear)
+
+
+def _all_read(dice: list[DieReading], thrown: int | None) -> bool:
+    """As many faces read as were thrown (`read_tray`'s ``thrown``; None: not told)."""
+    return bool(thrown) and sum(d.face is not None for d in dice) >= thrown
 
 
 def _merged(dice: list[DieReading], clusters: list[DieReading]) -> list[DieReading]:
