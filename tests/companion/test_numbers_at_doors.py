@@ -56,6 +56,7 @@ def test_the_tray_form_refuses_what_is_not_a_tray_and_writes_nothing(host, field
     assert load_tray(path) is None
     again = client.get(f"/host/{live.id}/camera").get_data(as_text=True)
     shown = again.split('id="tray-form"')[1].split("</form>")[0]
+    shown = shown.replace(token, "TOKEN")  # a random token may spell "nan" (CI met one)
     assert shown.count('value=""') == 4 and "nan" not in shown.lower()  # no tray, no "nan"
     assert not tracebacks(caplog)
 
