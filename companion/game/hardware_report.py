@@ -30,19 +30,28 @@ class HardwareReport:
         self._status: dict = {part: ABSENT for part in PARTS}
         self._shown: dict = screens_part(self._status)  # what the screens see of it
         self._read_at = float("-inf")
+        self.sent = 0  # statuses put that differed from the one kept (the views read them)
 
     def put(self, status: dict, read_at: float) -> bool:
         """``status`` is the hardware's as read from ``read_at`` (`time.monotonic()` when
         its reading began; a reading begun before the one kept is dropped: two threads
         push, the later reading wins). True when what a table or phone screen shows of it
         changed (a frame rate or a repeated warning's count does not: the host's pages
-        poll those)."""
+        poll those). A status equal to the one kept is not put (``sent`` not counted):
+        a still table's tick sends nothing (issue 71)."""
+        with self._lock:
+            if read_at < self._read_at:
+                return False
+            if status == self._status:  # a still table: nothing sent, the reading is newer
+                self._read_at = read_at
+                return False
         shown = screens_part(status)  # once a reading, not again for the next one's put
         with self._lock:
             if read_at < self._read_at:
                 return False
             before, self._shown = self._shown, shown
             self._status, self._read_at = status, read_at
+            self.sent += 1
         return before != shown
 
     def latest(self) -> dict:

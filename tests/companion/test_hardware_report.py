@@ -22,8 +22,10 @@ class Camera:
 
     def __init__(self) -> None:
         self.shown = {"state": "ok", "detail": "", "fps": 0.0, "warnings": []}
+        self.reads = 0  # how often its status was read (once a tick, and at each change)
 
     def status(self) -> dict:
+        self.reads += 1
         return dict(self.shown)
 
     def stop(self) -> None:
@@ -63,6 +65,32 @@ def test_the_frame_rate_reaches_the_views_within_a_second_or_two(running):
     handle.shown["fps"] = 12.5  # nothing announced: the camera's frames only go faster
     wait_for(lambda: report.for_game(live)["camera"]["fps"] == 12.5,
              timeout=3 * hardware_manager.TICK_S + 2, what="the frame rate pushed down")
+
+
+@pytest.fixture
+def fast_tick(monkeypatch):
+    """The tick 50 times a second (before `running` starts the hardware)."""
+    monkeypatch.setattr(hardware_manager, "TICK_S", 0.02)
+
+
+STILL_TICKS = 20
+
+
+def test_a_still_table_sends_no_status(fast_tick, running):
+    """Issue 71: the tick reads the status and sends (puts into the report the views read)
+    only what differs from what was sent. Planted fault caught: `put` without its
+    ``status == self._status`` check: 20 sends in 20 ticks."""
+    app, _live, handle, phone = running
+    report = context.of(app).hardware.report
+    phone.wait_for(lambda v: v["hardware"]["camera"]["state"] == "ok")
+    sent, reads = report.sent, handle.reads
+    wait_for(lambda: handle.reads >= reads + STILL_TICKS, what=f"{STILL_TICKS} ticks")
+    assert report.sent == sent
+    handle.shown["fps"] = 9.5  # a change: sent at the next tick, once
+    wait_for(lambda: report.latest()["camera"]["fps"] == 9.5, what="the frame rate sent")
+    reads = handle.reads
+    wait_for(lambda: handle.reads >= reads + STILL_TICKS, what=f"{STILL_TICKS} ticks more")
+    assert report.sent == sent + 1
 
 
 def test_a_frame_rate_alone_resends_no_view(running):
