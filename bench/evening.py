@@ -452,6 +452,11 @@ def memory_mb(pid: int, master: int) -> dict:
         return 0.0
 
     return {"worker_rss": field(pid, "status", "VmRSS"),
+            # its private memory (heap, arenas, numpy's buffers): what a leak grows. RSS
+            # also counts the libraries' file pages it maps, and how many a page fault maps
+            # depends on the page cache (a .so read whole before, e.g. by `cat`, is cached
+            # in large folios: cv2.abi3.so then maps 37 MB resident instead of 11; issue 71)
+            "worker_anon": field(pid, "smaps_rollup", "Anonymous"),
             "master_rss": field(master, "status", "VmRSS"),
             "worker_pss": field(pid, "smaps_rollup", "Pss"),
             "master_pss": field(master, "smaps_rollup", "Pss"),
@@ -459,11 +464,13 @@ def memory_mb(pid: int, master: int) -> dict:
 
 
 class RssSampler:
-    """The worker's RSS every ``every`` seconds in a thread: (minutes since start, MB)."""
+    """The worker's RSS every ``every`` seconds in a thread: (minutes since start, MB);
+    ``anon`` its anonymous memory the same way (`memory_mb`'s ``worker_anon``)."""
 
     def __init__(self, pid: int, every: float) -> None:
         self.pid, self.every = pid, every
         self.samples: list[tuple[float, float]] = []
+        self.anon: list[tuple[float, float]] = []
         self._stop = threading.Event()
         self._started = time.monotonic()
         self._thread = threading.Thread(target=self._run, name="rss sampler", daemon=True)
@@ -472,10 +479,12 @@ class RssSampler:
     def _run(self) -> None:
         while True:
             try:
-                rss = memory_mb(self.pid, self.pid)["worker_rss"]
+                memory = memory_mb(self.pid, self.pid)
             except OSError:
                 return
-            self.samples.append((round((time.monotonic() - self._started) / 60, 3), rss))
+            at = round((time.monotonic() - self._started) / 60, 3)
+            self.samples.append((at, memory["worker_rss"]))
+            self.anon.append((at, memory["worker_anon"]))
             if self._stop.wait(self.every):
                 return
 
@@ -535,7 +544,8 @@ def server_rest(total: float, parts: dict[str, float]) -> float:
 
 
 def slope_mb_per_hour(samples: list[tuple[float, float]], after_minutes: float) -> float | None:
-    """The least-squares slope of RSS over the samples after the warm-up, in MB an hour."""
+    """The least-squares slope of RSS (or of what ``samples`` hold) over the samples after
+    the warm-up, in MB an hour."""
     tail = [(t, mb) for t, mb in samples if t >= after_minutes]
     if len(tail) < 3 or tail[-1][0] == tail[0][0]:
         return None
@@ -770,7 +780,10 @@ def play(game: str, args, work: Path, frames: Path, root: Path = ROOT,
     parts["server"] = server_rest(cpu, parts)
     lost = lost_actions(server.data, server.game_id, acked)
     warmup = args.minutes / 2 if args.warmup is None else args.warmup
+    anon = sampler.anon if sampler is not None else []
     return {"rss_slope_mb_per_hour": slope_mb_per_hour(samples, warmup),
+            "anon_slope_mb_per_hour": slope_mb_per_hour(anon, warmup), "anon_samples": anon,
+            "worker_anon_mb": round(memory["worker_anon"], 1),
             "rss_warmup_minutes": warmup, "rss_samples": samples, "growers": grown,
             "held": held,
             "core_share": round(cpu / wall, 4), "pi_core_share": round(cpu / wall * PI, 3),
@@ -1062,6 +1075,9 @@ def show(game: str, r: dict) -> None:
     print(f"  RSS slope after {r['rss_warmup_minutes']:g} min: "
           f"{r['rss_slope_mb_per_hour']} MB/h; worker RSS (min, MB): "
           + ", ".join(f"{t:.1f} {mb:.1f}" for t, mb in r["rss_samples"][::4]), flush=True)
+    print(f"  anonymous memory slope: {r['anon_slope_mb_per_hour']} MB/h; worker anonymous "
+          f"{r['worker_anon_mb']:.0f} MB at the end (min, MB): "
+          + ", ".join(f"{t:.1f} {mb:.1f}" for t, mb in r["anon_samples"][::4]), flush=True)
     for line in r["growers"]:
         print(f"  grew {line}", flush=True)
     for line in r.get("held", []):

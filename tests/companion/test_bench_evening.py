@@ -4,6 +4,7 @@ card's empty ``params``: compared as sent, 42-53 of an evening's actions looked 
 from __future__ import annotations
 
 import importlib.util
+import os
 import random
 from pathlib import Path
 
@@ -48,3 +49,19 @@ def test_lost_counts_only_what_the_record_does_not_hold(tmp_path):
     moved = [(v + 1, a, by) for v, a, by in acked[:3]] + acked[3:]
     assert bench.lost_actions(tmp_path, live.id, moved) == 3
     assert bench.lost_actions(tmp_path, live.id, acked + [(99, acked[0][1], "N")]) == 1
+
+
+def test_the_worker_memory_read_apart_from_the_libraries_pages():
+    """Issue 71: the bench reads the worker's anonymous memory (what a leak grows) beside its
+    RSS, whose file pages depend on the page cache. Planted fault caught: ``worker_anon``
+    read from smaps_rollup's ``AnonHugePages`` (0 here): the assertion fails."""
+    module = evening_bench()
+    memory = module.memory_mb(os.getpid(), os.getpid())
+    assert 0 < memory["worker_anon"] < memory["worker_rss"]
+    sampler = module.RssSampler(os.getpid(), 0.01)
+    while len(sampler.anon) < 3:
+        sampler._stop.wait(0.01)
+    sampler.stop()
+    assert all(mb > 0 for _, mb in sampler.anon)
+    assert [t for t, _ in sampler.anon] == [t for t, _ in sampler.samples][:len(sampler.anon)]
+    assert module.slope_mb_per_hour([(0.0, 10.0), (1.0, 11.0), (2.0, 12.0)], 0) == 60.0
