@@ -6,6 +6,8 @@ whole status here whenever a part's status changes, before the views are re-sent
 a second on its own thread, so the frame rate a view carries is at most a second or two
 old, and a change no part announced still reaches the screens within a second (`put` says
 whether the screens' part of it changed; then the manager re-sends the views).
+A reading equal to the status kept is not put again (a still table's tick sends nothing;
+issue 71).
 
 What depends on the game is applied here when a view is built, from the game as it is then
 (the sender holds its lock): which game is at the table (`away`), and a roll waiting for
