@@ -79,3 +79,32 @@ def test_a_fives_corner_read_as_a_two_is_never_kept():
     for die in truth:
         got = nearest(reading, die)
         assert got is None or got.face in (None, die.face)  # never a wrong face
+
+
+def test_a_corner_square_that_reads_no_face_never_has_its_colour_taken(monkeypatch):
+    """`_corner_top` and `_top_beside_a_side` keep only the squares that read a face: a
+    square that reads none (most of them: 2.7 corner reads a still, 0.01 of them a face,
+    docs/camera.md issue 64 part B) has its colour, the costly part, never taken; one that
+    reads a face has. Counts `colour_name` calls, with every square marked and the face
+    read stubbed. Planted fault: `wanted` left out of either call takes four colours."""
+    import numpy as np
+
+    from hardware.camera.dice_faces import squares
+
+    colours = []
+    monkeypatch.setattr(squares, "colour_name", lambda *a: colours.append(a) or "white")
+    monkeypatch.setattr(squares, "_marked", lambda square: True)
+    body = np.full((4, 4, 3), 200, np.uint8)
+    image = np.full((120, 120, 3), 90, np.uint8)
+    faces = iter(())
+    monkeypatch.setattr(squares, "read_face",
+                        lambda *a: (next(faces, None), 0.1, lambda: body, 0.0))
+    for read, args in ((squares._corner_top, ((60.0, 60.0), (30.0, 30.0), 0.0)),
+                       (squares._top_beside_a_side, ((60.0, 60.0), (40.0, 30.0), 0.0, 30.0))):
+        colours.clear()
+        assert read(image, *args) is None
+        assert colours == [], read.__name__
+    faces = iter((3,))  # the first square read reads a three: its colour is taken
+    monkeypatch.setattr(squares, "_spots_in", lambda *a: 3)
+    got = squares._corner_top(image, (60.0, 60.0), (30.0, 30.0), 0.0)
+    assert got is not None and got.face == 3 and len(colours) == 1

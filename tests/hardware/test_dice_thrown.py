@@ -97,8 +97,9 @@ def test_the_faint_mask_made_later_is_the_same_mask_and_not_made_when_unneeded(
     assert (later[2]() == now[2]).all() and later[2]() is later[2]()
     # a tray the first passes read whole, told the dice thrown: the faint mask never made
     filled = []
-    real = floor_stage._fill_pips
-    monkeypatch.setattr(floor_stage, "_fill_pips", lambda mask: filled.append(1) or real(mask))
+    real = floor_stage._filled
+    monkeypatch.setattr(floor_stage, "_filled",
+                        lambda mask, mode: filled.append(1) or real(mask, mode))
     read_tray(image, thrown=len(dice))
     assert len(filled) == 2  # the standing and the dark masks' holes; not the faint one's
     filled.clear()

@@ -206,7 +206,8 @@ def _corner_top(image: np.ndarray, centre: tuple[float, float], size: tuple[floa
     read = []
     for dx, dy in {(sx * ex, sy * ey) for sx in (-1, 1) for sy in (-1, 1)}:
         x, y = np.array([cx, cy]) + dx * u + dy * v
-        die = _read_square(image, ((float(x), float(y)), (top, top), angle), (), retry=False)
+        die = _read_square(image, ((float(x), float(y)), (top, top), angle), (), retry=False,
+                           wanted=lambda face: face is not None)
         if die is not None and die.face is not None:
             read.append(die)
     faces = {die.face for die in read}
@@ -246,7 +247,8 @@ def _top_beside_a_side(image: np.ndarray, centre: tuple[float, float], size: tup
     read = []
     for dx, dy in {(sx * ex, sy * ey) for sx in (-1, 1) for sy in (-1, 1)}:
         x, y = np.array([cx, cy]) + dx * u + dy * v
-        die = _read_square(image, ((float(x), float(y)), (top, top), angle), ())
+        die = _read_square(image, ((float(x), float(y)), (top, top), angle), (),
+                           wanted=lambda face: face is not None)
         if die is not None and die.face is not None:
             read.append(die)
     if not read or len({die.face for die in read}) > 1:
