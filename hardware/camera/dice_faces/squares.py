@@ -109,6 +109,8 @@ def _read_blob(image: np.ndarray, points: np.ndarray, grown: int, typical: float
         if max(rw, rh) > 1.45 * side:
             return None  # longer than a die's diagonal: a patch of floor, grain
         top = _top_beside_a_side(image, (cx, cy), (rw, rh), angle, side)
+        if top is None and max(rw, rh) < SMALL_BLOB * side:
+            top = _one_on_a_small_blob(image, (cx, cy), angle, side)
         if top is not None:
             return top
         if not _marked(_square_up(image, ((cx, cy), (rw, rh), angle))):
@@ -218,10 +220,41 @@ def _corner_top(image: np.ndarray, centre: tuple[float, float], size: tuple[floa
         if _spots_in(gray, whole, top * top) != read[0].face:
             return None
         return read[0]
+    # only spots as dark (or light) as the one's pip: a die's pips are all one or the other,
+    # and a black one's side shows shade as dark spots beside it (eighth session)
+    middle = (read[0].centre, (ONE_PIP * top, ONE_PIP * top), angle)
+    pip = [hat for hat in HATS if _spots_in(gray, middle, top * top, (hat,))]
     around = (read[0].centre, (CORNER_AROUND * top, CORNER_AROUND * top), angle)
-    if _spots_in(gray, around, top * top) > 1:
+    if _spots_in(gray, around, top * top, pip if len(pip) == 1 else HATS) > 1:
         return None  # a pip of more beside it: a four's or a six's corner
     return read[0]
+
+
+ONE_PIP = 0.5  # of the top: the square round a one's middle (its middle 0.8 counted) whose
+# spot, dark or light, is the one's pip: its neighbours in a four lie 0.5 of the top away
+
+
+SMALL_BLOB = 0.9  # of the dice's side: a blob this small, unread, may be a black one's lit middle
+
+
+def _one_on_a_small_blob(image: np.ndarray, centre: tuple[float, float], angle: float,
+                         side: float) -> DieReading | None:
+    """A one on a blob smaller than the dice: a square of the dice's side round the blob,
+    kept when it reads a one with no pip like its own round it (as `_corner_top`)."""
+    one = _read_square(image, (centre, (side, side), angle), (), retry=False,
+                       wanted=lambda face: face == 1)
+    if one is None or one.face != 1:
+        return None
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    top = side
+    middle = (one.centre, (ONE_PIP * top, ONE_PIP * top), angle)
+    pip = [hat for hat in HATS if _spots_in(gray, middle, top * top, (hat,))]
+    around = (one.centre, (CORNER_AROUND * top, CORNER_AROUND * top), angle)
+    if _spots_in(gray, around, top * top, pip if len(pip) == 1 else HATS) > 1:
+        return None
+    if _middle_of_more(image, centre, side, side * SMALL_BLOB, side * SMALL_BLOB, angle):
+        return None
+    return one
 
 
 THIN_SIDE = 0.08  # of the top's side: how far its square lies from the blob's middle, at
@@ -303,7 +336,7 @@ def _pip_spots(gray: np.ndarray, blob: _Blob, typical: float) -> int:
     return _spots(gray[blob.y:blob.y + h, blob.x:blob.x + w], blob.filled, typical)
 
 
-def _spots_in(gray: np.ndarray, rect, typical: float) -> int:
+def _spots_in(gray: np.ndarray, rect, typical: float, hats: Sequence[int] = ()) -> int:
     """`_pip_spots` in a die's square (a minimum-area rectangle) seen with its surroundings,
     counting the spots centred in its middle 0.8, where a die has its pips (a neighbour's
     pip near its side is not one)."""
@@ -313,7 +346,7 @@ def _spots_in(gray: np.ndarray, rect, typical: float) -> int:
     x0, y0 = np.maximum(np.floor(box.min(axis=0)).astype(int) - margin, 0)
     x1, y1 = np.ceil(box.max(axis=0)).astype(int) + margin
     middle = cv2.boxPoints(((cx - x0, cy - y0), (0.8 * w, 0.8 * h), angle))
-    return _spots(gray[y0:y1, x0:x1], None, typical, middle)
+    return _spots(gray[y0:y1, x0:x1], None, typical, middle, hats or HATS)
 
 
 def _spots_on(image: np.ndarray, rect, typical: float) -> int:
@@ -327,15 +360,18 @@ def _spots_on(image: np.ndarray, rect, typical: float) -> int:
     return _spots_in(gray, ((cx - x0, cy - y0), size, angle), typical)
 
 
+HATS = (cv2.MORPH_BLACKHAT, cv2.MORPH_TOPHAT)  # spots darker, lighter than round them
+
+
 def _spots(crop: np.ndarray, inside: np.ndarray | None, typical: float,
-           middle: np.ndarray | None = None) -> int:
+           middle: np.ndarray | None = None, hats: Sequence[int] = HATS) -> int:
     """Round spots (`_pip_spots`) in ``crop``: on its ``inside`` pixels, or centred in the
-    polygon ``middle``."""
+    polygon ``middle``; dark ones, light ones or both (``hats``)."""
     size = max(5, int(0.4 * (np.sqrt(typical) + 2 * ERODE)) | 1)
     kernel = np.ones((size, size), np.uint8)
     smallest = 8 if middle is None else max(8.0, 0.015 * typical)  # 2/3 of a small pip
     found = 0
-    for hat in (cv2.MORPH_BLACKHAT, cv2.MORPH_TOPHAT):
+    for hat in hats:
         spots = cv2.compare(cv2.morphologyEx(crop, hat, kernel), LOCAL_PIP[0], cv2.CMP_GT)
         if inside is not None:
             spots &= inside * 255
