@@ -92,11 +92,13 @@ def baseline(image, truth) -> list[int]:
     return [sum(math.hypot(x - d.x, y - d.y) < d.side * 0.45 for x, y in points) for d in truth]
 
 
-def score(reading, truth, tally) -> None:
-    """Add one settled tray's reading against its truth to ``tally``."""
+def score(reading, truth, tally, reach: float = 0.5) -> None:
+    """Add one settled tray's reading against its truth to ``tally``. Each die takes the
+    nearest reading within ``reach`` of its side from its centre (bench/dice_independent.py:
+    `REACH`)."""
     for die in truth:
         tally["dice"] += 1
-        seen = nearest(reading.dice, die.x, die.y, die.side / 2)
+        seen = nearest(reading.dice, die.x, die.y, die.side * reach)
         if seen is not None and seen.colour != "unknown":
             tally["named"] += 1
             tally["colour_right"] += seen.colour == die.colour

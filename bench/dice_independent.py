@@ -1,11 +1,13 @@
 """The dice reader on trays from the independent renderer (hardware/synthetic/
 dice_independent.py), which shares nothing with the generator the reader was tuned on: a
 yardstick from outside. Each tray's three stills go through a fresh DiceSettler as after a
-throw; each true die takes the nearest reading within half a side of its centre (right,
-wrong or unread); readings farther than 0.6 side from every die are false blobs; a face read
-between half and 0.6 of a side from a die is "misplaced", and "misplaced wrong" when it is
-not the nearest die's (a wrong face all the same: that die counts as unread, so without this
-figure the wrong face would not show, seed 1126 of stop 79); colour is
+throw; each true die takes the nearest reading within 0.6 of a side of its centre (`REACH`:
+right, wrong or unread), as near as false blobs are judged: readings farther than 0.6 side
+from every die are false blobs. A face read between half and 0.6 of a side from every die is
+"misplaced", and "misplaced wrong" when it is not the nearest die's; since the eighth
+session's issue 64 work it is that die's reading, so a wrong face there counts as wrong (seed
+1126 of stop 79: a six 16.2 px from a 31 px five, counted unread when the reach was half a
+side, so the wrong face did not show); colour is
 scored over the dice read with a colour other than "unknown". One line per floor kind, then
 one JSON object.
 
@@ -50,12 +52,17 @@ FIGURES = {"dice": "dice", "right": "faces_right", "wrong": "faces_wrong", "unre
            "misplaced": "faces_misplaced", "misplaced_wrong": "misplaced_wrong"}
 
 
+REACH = 0.6  # of a die's side: a reading this near its centre is that die's (as near as a
+# reading must be to some die not to be a false blob); half a side hid seed 1126's wrong six
+
+
 def score_tray(truth, dice) -> dict[str, int]:
-    """One tray scored by bench/dice_camera.py's `score` (every die here lies flat)."""
+    """One tray scored by bench/dice_camera.py's `score` (every die here lies flat), each die
+    taking the nearest reading within `REACH` of its side."""
     tally = defaultdict(int)
     score(SimpleNamespace(dice=dice), [SimpleNamespace(
         x=t.centre[0], y=t.centre[1], side=t.side, face=t.face, colour=t.colour,
-        cocked=False) for t in truth], tally)
+        cocked=False) for t in truth], tally, reach=REACH)
     return {figure: tally[key] for key, figure in FIGURES.items()}
 
 

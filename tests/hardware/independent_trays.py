@@ -20,8 +20,10 @@ def settled(seed: int, **overrides):
 
 
 def nearest(reading, die):
-    """The reading nearest a true die, within half its side (None: none)."""
+    """The reading nearest a true die, within 0.6 of its side (None: none), as
+    bench/dice_independent.py's `REACH` matches them."""
     near = [d for d in reading.dice
-            if math.hypot(d.centre[0] - die.centre[0], d.centre[1] - die.centre[1]) <= die.side / 2]
+            if math.hypot(d.centre[0] - die.centre[0], d.centre[1] - die.centre[1])
+            <= 0.6 * die.side]
     return min(near, key=lambda d: math.hypot(d.centre[0] - die.centre[0],
                                               d.centre[1] - die.centre[1]), default=None)
