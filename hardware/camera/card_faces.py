@@ -628,7 +628,8 @@ class FaceBook:
 
     def decide(self, scores: np.ndarray, fines: list[np.ndarray], ink: float,
                strict: float = 1.0, fill: float | None = None, card_px: float | None = None,
-               hue: tuple | None = None) -> tuple[int | None, int | None, float]:
+               hue: tuple | None = None, refused: dict[int, int] | None = None
+               ) -> tuple[int | None, int | None, float]:
         """(face index or None, turn index: 0 as straightened, 1 upside down, None not
         known; best score) from a straightened card's ``scored``. ``strict`` scales every
         margin (``too_alike`` asks for more than the table does). A face with twins
@@ -640,7 +641,9 @@ class FaceBook:
         the fine comparison says (an outlined shape and its striped twin differ in a
         pattern blur and JPEG wash out, not in how full of ink they are). A winner whose
         ink hue is not clearly its own (``_hue_against``) is refused: a weak one, or any
-        between two faces of thin lines (``HUE_THIN``)."""
+        between two faces of thin lines (``HUE_THIN``). ``refused``, when given, is filled
+        with each contender of the fine comparison that was not named and the first face it
+        failed to beat: the rival that refused it (``too_alike`` names a pair after it)."""
         per_face = scores.max(axis=0)
         turn_of = scores.argmax(axis=0)
         taught = self._taught(fines[0].shape[2])
@@ -696,10 +699,13 @@ class FaceBook:
             return _clear(t, error, strict, area)
 
         for a in contenders:
-            if all(beats(a, b) for b in contenders if b != a):
+            beaten = next((b for b in contenders if b != a and not beats(a, b)), None)
+            if beaten is None:
                 if self._fill_far(fill, a, fills, strict):
                     return None, None, top
                 return a, self._turn_of(scores, fines, a, strict), float(per_face[a])
+            if refused is not None:
+                refused[a] = beaten
         return None, None, top
 
     def _turn_of(self, scores: np.ndarray, fines: list[np.ndarray], face: int,
@@ -902,16 +908,21 @@ class FaceBook:
                 for shift in _imagined_shifts(w):
                     card = self._seen(turned, shift, rng)
                     scores, fines, ink, fill, hue = self.scored(card)
+                    refused: dict[int, int] = {}
                     got, turn, _ = self.decide(scores, fines, ink, ALIKE_SAFETY,
                                                fill if card_px >= FILL_MIN_PX else None,
-                                               card_px, hue)
+                                               card_px, hue, refused)
                     if got == index:
                         if face not in self.symmetric and turn != int(upside_down):
                             turns.add(face)
                         continue
+                    # the face it is taken for, else the rival that refused it in the
+                    # fine comparison (a purple SET card refused by its red twin, not the
+                    # striped shape the coarse score put next), else the coarse score's next
                     per_face = scores.max(axis=0)
                     per_face[index] = -np.inf
-                    other = got if got is not None else int(np.argmax(per_face))
+                    other = got if got is not None else refused.get(index,
+                                                                    int(np.argmax(per_face)))
                     pairs.add(tuple(sorted((face, self.ids[other]))))
         return sorted(pairs), turns
 

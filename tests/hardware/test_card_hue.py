@@ -2,7 +2,8 @@
 ``_ink_hue``, ``_hue_against``): a purple outline and a red one give the coarse and fine
 patterns little colour, and a weak winner of the fine comparison was the red twin of a
 purple card on a dev photo (issue 63, with the coarse moves on). The ink's hue refuses
-such a winner; each net shown to matter by planting its fault."""
+such a winner; each net shown to matter by planting its fault. A too-alike pair is named
+after the rival that refused the card (the deck page lists it)."""
 import math
 
 import cv2
@@ -108,3 +109,42 @@ def test_a_card_whose_hue_is_its_twins_is_never_named_by_the_hue(deck, monkeypat
     _weakly_fooled(book, monkeypatch)
     named = _named(faces, book)
     assert all(got in (face, None) for face, got in named), named
+
+
+def _striped(shape: str, colour: str, count: int) -> np.ndarray:
+    """``_face`` with SET's stripes: thin upright lines 8 px apart inside each shape."""
+    face = _face(shape, colour, count)
+    inside = np.zeros(face.shape[:2], np.uint8)
+    for k in range(count):
+        cy = 150 + int((k - (count - 1) / 2) * 70)
+        cv2.ellipse(inside, (100, cy), (60, 24), 0, 0, 360, 255, -1)
+    lines = np.zeros_like(inside)
+    for x in range(40, 161, 8):
+        cv2.line(lines, (x, 0), (x, 299), 255, 1)
+    face[(inside > 0) & (lines > 0)] = COLOURS[colour]
+    return face
+
+
+def test_a_too_alike_pair_is_named_after_the_rival_that_refused_it(monkeypatch):
+    """The deck page names each too-alike pair (``too_alike``): after the face the card was
+    taken for, else the one that refused it in the fine comparison (``decide``'s
+    ``refused``), not the face with the next coarse score. SET's outlined and striped
+    shapes of one colour score closest (thin lines both), but what refuses a thin red
+    outline is its purple twin: with the hue's sure vote off (``HUE_SURE`` -1), the pairs
+    are red/purple of one fill, never outline/stripes of one colour. Planted fault: the
+    coarse score's next named (``refused`` not passed): the pairs were the red
+    outline/stripes, this fails."""
+    monkeypatch.setattr(card_faces, "HUE_SURE", -1.0)
+    faces = {}
+    for colour in COLOURS:
+        for count in (1, 2):
+            faces[f"oval-{colour}-{count}-outline"] = _face("oval", colour, count)
+            faces[f"oval-{colour}-{count}-striped"] = _striped("oval", colour, count)
+    book = FaceBook.from_pictures(faces)
+    pairs = book.too_alike(140)
+    assert pairs, "the red/purple twins are too alike with HUE_SURE off"
+    for a, b in pairs:
+        _, colour_a, count_a, fill_a = a.split("-")
+        _, colour_b, count_b, fill_b = b.split("-")
+        assert (fill_a, count_a) == (fill_b, count_b) and {colour_a, colour_b} == \
+            {"red", "purple"}, pairs
