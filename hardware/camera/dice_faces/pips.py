@@ -207,7 +207,7 @@ def _median_colour(colours: np.ndarray) -> np.ndarray:
     """``_quantile(colours, 0.5)`` of a top's pixels (rows of B, G, R bytes): the same two
     middle ranks, interpolated in float64, from a stable (radix) sort of each channel, not a
     partition: 0.80 of its CPU on the 770 bodies of 385 squares read in 16 bench rolls
-    (/work/notes/s80/i65b/body2.py, 2026-11-28 03:14 UTC, load ~0)."""
+    (notes s80/i65b/body2.py, 2026-11-28 03:14 UTC, load ~0)."""
     position = 0.5 * (len(colours) - 1)
     low = int(position)
     high = min(low + 1, len(colours) - 1)
