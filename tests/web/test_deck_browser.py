@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import json
 import os
+import warnings
 from pathlib import Path
 
 import cv2
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from companion import context
 from tests.web.conftest import PHONE_CONTEXT, running_server
@@ -97,7 +99,16 @@ def open_deck(browser, base: str, game_id: str, query: str = "?lang=de"):
     # 90 s, not Playwright's 30: in the full suite (stop 74's fresh clone) a demo server's
     # first deck page once took over 30 s while it was 10 s alone; suspected: the demo
     # camera judging its 56 taught faces at start (issue 63), not proven. A pass waits no longer.
-    page.wait_for_selector(".deck-part", timeout=90000)
+    # Stop 80's fresh clone: the fifth page of a module's server waited the whole 90 s
+    # (test_every_field_..._gift_stone; under 10 s in the two runs before, and alone): a
+    # page whose load stalled. It is loaded once more before the test fails; the warning
+    # says it happened. Cause not found (docs/pi-appliance.md: "a deck page stall").
+    try:
+        page.wait_for_selector(".deck-part", timeout=90000)
+    except PlaywrightTimeout:
+        warnings.warn("the deck page showed no part in 90 s; loaded again", stacklevel=2)
+        page.reload()
+        page.wait_for_selector(".deck-part", timeout=90000)
     return page
 
 
