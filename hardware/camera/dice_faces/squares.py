@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 
 from .blobs import _Blob, _halves, _solid, _split, _trimmed
-from .colour import MIXED, _coloured_share, _surroundings, colour_name
+from .colour import MIXED, _coloured_share, _surroundings, _white_throughout, colour_name
 from .common import _SQUARE, CANON, EDGE_BLUR, ERODE, PATCH, DieReading, _Once
 from .pips import SHRINK, _marked, _square_up, read_face
 
@@ -62,9 +62,12 @@ def _read_square(image: np.ndarray, rect, taught: Sequence, light_body: bool | N
                               die.name, square)
     if face is None and not _marked(square):
         return None  # no pips, no print: a glint, a patch of floor, no die
-    colour = colour_name(body(), _surroundings(image, centre, side))
+    body_colour, floor = body(), _surroundings(image, centre, side)
+    colour = colour_name(body_colour, floor)
     if face is None and colour == "white" and _coloured_share(square) > MIXED:
         colour = "unknown"  # no top read: the square may hold a coloured die and the floor
+    if colour == "white" and not _white_throughout(square, body_colour, floor):
+        colour = "unknown"  # light pips, or a coloured die paled by the lamp's glint
     return DieReading(face, colour, centre, side, score, None, square, pitch)
 
 
