@@ -180,3 +180,20 @@ def test_a_coloured_die_paled_by_the_lamps_glint_is_never_named_white(seed):
     seen_ = nearest(reading, die)
     assert seen_ is not None
     assert seen_.colour in (true, "unknown")
+
+
+def test_a_blue_die_on_blue_felt_is_named_blue():
+    """Blue dice on blue or teal felt (cached independent trays 1068 and 1088, 28 px and
+    the renderer's sizes): the felt's colour taken for the cast leaves the body less than
+    `COLOURED` off it, and it was "unknown" though far more saturated than any white body
+    under a cold cast (`COLD_SATURATION`). Named blue now; white bodies under a cold cast
+    on those felts stay white or unknown (the cast test above). Planted fault: the
+    `_cold_and_saturated` exception in `colour_name` removed leaves them unknown."""
+    for body, felt in (((240, 119, 80), (118, 52, 32)), ((216, 134, 96), (118, 114, 21))):
+        assert colour.colour_name(np.float64(body), np.float32(felt)) == "blue"
+    for exposure in (0.8, 1.0, 1.3):
+        for felt in ((25, 40, 90), (20, 120, 120)):
+            for body in DIE_COLOURS["white"]:
+                got = colour.colour_name(seen(body, CASTS["cold"], exposure),
+                                         np.float32(seen(felt, CASTS["cold"], exposure)))
+                assert got in ("white", "unknown")

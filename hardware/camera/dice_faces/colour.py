@@ -110,8 +110,14 @@ def colour_name(bgr: np.ndarray, floor: np.ndarray | None = None) -> str:
         if brightest < WHITE_LEVEL or _two_clipped(bgr):
             return "unknown"
         return "white"
-    if off_cast < COLOURED and brightest >= BLACK_LEVEL:
-        return "unknown"  # too pale for a player's colour, too coloured for white
+    if off_cast < COLOURED and brightest >= BLACK_LEVEL and not _cold_and_saturated(_hsv(bgr)):
+        # too pale for a player's colour, too coloured for white; but a body of a cold hue
+        # more saturated than any white's under a cold cast (`COLD_SATURATION`) lies near
+        # the cast only as a blue die on blue felt does, the felt's colour taken for the
+        # cast (ninth session: the 8 blue dice read with a face named no colour on the
+        # cached felt trays, body saturation 123-170, off the cast 0.3-1.0): judged by its
+        # hue, with the floor's cast taken out (`_lifted`)
+        return "unknown"
     floor_hsv = None if floor is None else _hsv(floor)
     hsv = _hsv(bgr)
     name = _colour_group(hsv, floor_hsv)
