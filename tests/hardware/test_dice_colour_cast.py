@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 
+import cv2
 import numpy as np
 import pytest
 
@@ -197,3 +198,40 @@ def test_a_blue_die_on_blue_felt_is_named_blue():
                 got = colour.colour_name(seen(body, CASTS["cold"], exposure),
                                          np.float32(seen(felt, CASTS["cold"], exposure)))
                 assert got in ("white", "unknown")
+
+
+def test_a_lit_black_die_with_white_pips_is_named_black():
+    """Independent seed 1076 (renderer's sizes, blue felt): a black five lit to a grey body
+    (89, 86, 89 BGR), too light for `BLACK_LEVEL`, too dark for white: "unknown" before;
+    its pips are the lighter tone, as only a black die's are (`_black_by_its_pips`).
+    Planted faults: the check not called in `squares._read_square`, or `LIGHT_PIPS = 0`,
+    leave it unknown."""
+    truth, reading = settled_seed(1076)
+    die = min(truth, key=lambda d: math.dist(d.centre, (448, 261)))
+    assert die.colour == "black" and die.face == 5
+    assert nearest(reading, die).colour == "black"
+
+
+def test_a_shaded_white_die_with_dark_pips_is_never_named_black():
+    """Drawn tops (CANON px): a grey body under light pips is black; the same grey under
+    dark pips (a white die in deep shade) is not, nor that grey beside dark floor over most
+    of its square (the grey the lighter tone, a small share), nor a body light enough for
+    white. Planted fault: `_black_by_its_pips`'s tone check skipped names the grey beside the
+    dark floor black."""
+    from hardware.camera.dice_faces.common import CANON
+
+    def top(body, pip):
+        square = np.full((CANON, CANON, 3), body, np.uint8)
+        for x, y in ((0.3, 0.3), (0.7, 0.7), (0.5, 0.5), (0.3, 0.7), (0.7, 0.3)):
+            cv2.circle(square, (int(x * CANON), int(y * CANON)), CANON // 11, pip, -1)
+        return square
+
+    felt = np.float32([150, 60, 30])
+    grey = (88, 86, 88)
+    assert colour._black_by_its_pips(top(grey, (230, 230, 230)), np.float64(grey), felt)
+    assert not colour._black_by_its_pips(top(grey, (25, 25, 25)), np.float64(grey), felt)
+    half_dark = top(grey, (25, 25, 25))
+    half_dark[: CANON * 2 // 3] = 25  # dark floor over most of the square: the grey the lighter
+    assert not colour._black_by_its_pips(half_dark, np.float64(grey), felt)
+    light = (180, 182, 184)
+    assert not colour._black_by_its_pips(top(light, (250, 250, 250)), np.float64(light), felt)

@@ -171,6 +171,29 @@ def _white_throughout(square: np.ndarray, body, floor) -> bool:
     return _white_chroma(np.median(top[shaded], axis=0), floor)
 
 
+LIGHT_PIPS = 0.4  # of a top's pixels, the lighter tone's share at most when it is the pips
+# (`_black_by_its_pips`): a six's pips cover 0.29 of the top inside its rounded edge
+
+
+def _black_by_its_pips(square: np.ndarray, body, floor) -> bool:
+    """A die whose face was read and whose body (``body``) is a grey too shaded for white
+    (`WHITE_LEVEL`) but too light for black (`BLACK_LEVEL`), neutral under the floor's cast
+    (`_white_chroma`): black when its pips are the lighter tone of the squared-up top
+    (``square``, CANON px) and a pip's share of it (`LIGHT_PIPS`), as a black die's white
+    pips are and a white die's never (ninth session: black dice lit to a body of 55-104 on
+    the cached felt trays, 7 read with a face and named no colour, the largest group of the
+    felt trays' unknowns)."""
+    if max(_floats(body)) >= WHITE_LEVEL or not _white_chroma(body, floor):
+        return False
+    top = np.ascontiguousarray(square[_INNER, _INNER])
+    gray = cv2.cvtColor(top, cv2.COLOR_BGR2GRAY)
+    split, _ = cv2.threshold(gray, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+    b, g, r = _floats(body)
+    if 0.114 * b + 0.587 * g + 0.299 * r > split:
+        return False  # the body the lighter tone: dark pips
+    return np.count_nonzero(gray > split) <= LIGHT_PIPS * gray.size
+
+
 def _lifted(bgr, floor) -> list[float] | None:
     """The body with the floor's cast taken out (`CAST` of its light the floor's colour);
     None on a grey floor (no cast)."""

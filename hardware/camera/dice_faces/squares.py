@@ -10,7 +10,14 @@ import cv2
 import numpy as np
 
 from .blobs import _Blob, _halves, _solid, _split, _trimmed
-from .colour import MIXED, _coloured_share, _surroundings, _white_throughout, colour_name
+from .colour import (
+    MIXED,
+    _black_by_its_pips,
+    _coloured_share,
+    _surroundings,
+    _white_throughout,
+    colour_name,
+)
 from .common import _SQUARE, CANON, EDGE_BLUR, ERODE, PATCH, DieReading, _Once
 from .pips import SHRINK, _marked, _square_up, read_face
 
@@ -68,6 +75,8 @@ def _read_square(image: np.ndarray, rect, taught: Sequence, light_body: bool | N
         colour = "unknown"  # no top read: the square may hold a coloured die and the floor
     if colour == "white" and not _white_throughout(square, body_colour, floor):
         colour = "unknown"  # light pips, or a coloured die paled by the lamp's glint
+    if colour == "unknown" and face is not None and _black_by_its_pips(square, body_colour, floor):
+        colour = "black"  # a grey body under white pips: a lit black die
     return DieReading(face, colour, centre, side, score, None, square, pitch)
 
 
