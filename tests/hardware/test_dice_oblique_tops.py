@@ -85,6 +85,7 @@ def test_a_corner_square_that_reads_no_face_never_has_its_colour_taken(monkeypat
     colours = []
     monkeypatch.setattr(squares, "colour_name", lambda *a: colours.append(a) or "white")
     monkeypatch.setattr(squares, "_marked", lambda square: True)
+    monkeypatch.setattr(squares, "_white_throughout", lambda *a: True)  # the stub's "white"
     body = np.full((4, 4, 3), 200, np.uint8)
     image = np.full((120, 120, 3), 90, np.uint8)
     faces = iter(())
