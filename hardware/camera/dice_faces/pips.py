@@ -14,6 +14,7 @@ from .common import (
     _XX,
     _YY,
     CANON,
+    _median_colour,
     _median_of,
     _medians,
     _Once,
@@ -201,19 +202,6 @@ def _body(square: np.ndarray, inner8: np.ndarray, below: int, light_body: bool,
             return _median_colour(top.reshape(-1, 3))
         return _median_colour(top[(inner8 > below) if light_body else (inner8 <= below)])
     return body
-
-
-def _median_colour(colours: np.ndarray) -> np.ndarray:
-    """``_quantile(colours, 0.5)`` of a top's pixels (rows of B, G, R bytes): the same two
-    middle ranks, interpolated in float64, from a stable (radix) sort of each channel, not a
-    partition: 0.80 of its CPU on the 770 bodies of 385 squares read in 16 bench rolls
-    (notes s80/i65b/body2.py, 2026-11-28 03:14 UTC, load ~0)."""
-    position = 0.5 * (len(colours) - 1)
-    low = int(position)
-    high = min(low + 1, len(colours) - 1)
-    ranked = np.sort(colours, axis=0, kind="stable")
-    below, above = ranked[low].astype(np.float64), ranked[high].astype(np.float64)
-    return below + (above - below) * (position - low)
 
 
 _SMALLEST_PIP = np.pi * (0.06 * CANON) ** 2
