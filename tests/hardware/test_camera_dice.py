@@ -155,20 +155,6 @@ def test_a_known_die_size_reads_the_same(tmp_path):
     assert sorted(d.face for d in told.dice) == sorted(d.face for d in truth)
 
 
-def test_the_fast_quantile_is_numpys():
-    import numpy as np
-
-    from hardware.camera.dice_faces import _quantile
-
-    rng = np.random.default_rng(7)
-    for n in (1, 2, 7, 1156):
-        values = rng.random(n).astype(np.float32) * 255
-        assert _quantile(values, 0.5) == np.float32(np.median(values))
-        assert abs(_quantile(values, 0.99) - np.percentile(values, 99)) < 1e-3
-        colours = rng.integers(0, 256, (n, 3)).astype(np.float64)
-        assert (_quantile(colours, 0.5) == np.median(colours, axis=0)).all()
-
-
 def test_the_histogram_medians_are_numpys():
     """`_medians` (read_face's two tones, `_marked`'s) gives np.median's figures for the grey
     levels on either side of a divide, odd and even counts, from the cumulative counts; and

@@ -200,6 +200,9 @@ from .common import (
     _median as _median,
 )
 from .common import (
+    _median_colour as _median_colour,
+)
+from .common import (
     _median_of as _median_of,
 )
 from .common import (
@@ -210,9 +213,6 @@ from .common import (
 )
 from .common import (
     _Once as _Once,
-)
-from .common import (
-    _quantile as _quantile,
 )
 from .common import (
     _scratch as _scratch,

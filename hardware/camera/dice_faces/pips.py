@@ -14,6 +14,7 @@ from .common import (
     _XX,
     _YY,
     CANON,
+    _median_colour,
     _median_of,
     _medians,
     _Once,
@@ -132,8 +133,19 @@ def _absent_elsewhere(local: np.ndarray, offsets: Sequence[float], centre: np.nd
     return not any(value > least for value in local[spots[:, 1], spots[:, 0]].tolist())
 
 
+def _tones(square: np.ndarray) -> tuple[np.ndarray, np.ndarray, float, np.ndarray]:
+    """A squared-up top's grey (the square's, and its part inside the rounded edge), the
+    divide between its two tones (Otsu's: a whole level) and the cumulative counts of the
+    inner part's grey levels: what `read_face` and `_marked` both judge a square by, made
+    once a square (``tones=``) where both look at it (`squares._read_square`)."""
+    gray8 = cv2.cvtColor(square, cv2.COLOR_BGR2GRAY)
+    inner8 = gray8[_INNER, _INNER]
+    split, _ = cv2.threshold(inner8, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+    return gray8, inner8, split, np.bincount(inner8.ravel(), minlength=256).cumsum()
+
+
 def read_face(square: np.ndarray, light_body: bool | None = None,
-              whole: np.ndarray | None = None
+              whole: np.ndarray | None = None, tones: tuple | None = None
               ) -> tuple[int | None, float, Callable[[], np.ndarray], float]:
     """Pips of a squared-up die (CANON×CANON BGR): face or None, score 0-1, body colour
     (the median of the top inside its rounded edge, pips left out; a function giving it:
@@ -141,18 +153,15 @@ def read_face(square: np.ndarray, light_body: bool | None = None,
     from the centre (CANON px; 0 for a one or none). ``light_body``: the
     pips are known to be darker than the body (True) or lighter (False). ``whole``: when
     ``square`` is the middle `SHRINK` of the die's square, that whole square (no pip of
-    the die may lie in it beyond the face's)."""
-    gray8 = cv2.cvtColor(square, cv2.COLOR_BGR2GRAY)
-    inner8 = gray8[_INNER, _INNER]
+    the die may lie in it beyond the face's). ``tones``: the square's `_tones`, if made."""
     # body and pips: the two tones of the top (Otsu); the body is the one that holds the
-    # ring just inside the rounded edge (large pips may cover near half the top)
-    split, _ = cv2.threshold(inner8, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+    # ring just inside the rounded edge (large pips may cover near half the top); both
+    # tones' medians from one cumulative histogram of the top's grey levels (whole levels:
+    # the same figures as sorting the pixels, for a fifth of the numpy calls)
+    gray8, inner8, split, counts = tones or _tones(square)
     if light_body is None:
         light_body = 2 * np.count_nonzero(gray8.take(_RING_AT_FLAT) > split) >= _RING_COUNT
-    # both tones' medians from one cumulative histogram of the top's grey levels (whole
-    # levels: the same figures as sorting the pixels, for a fifth of the numpy calls)
     below = int(split)  # Otsu's divide is a whole level
-    counts = np.bincount(inner8.ravel(), minlength=256).cumsum()
     dark = int(counts[below])
     light = _INNER_COUNT - dark
     bodies = light if light_body else dark
@@ -201,19 +210,6 @@ def _body(square: np.ndarray, inner8: np.ndarray, below: int, light_body: bool,
             return _median_colour(top.reshape(-1, 3))
         return _median_colour(top[(inner8 > below) if light_body else (inner8 <= below)])
     return body
-
-
-def _median_colour(colours: np.ndarray) -> np.ndarray:
-    """``_quantile(colours, 0.5)`` of a top's pixels (rows of B, G, R bytes): the same two
-    middle ranks, interpolated in float64, from a stable (radix) sort of each channel, not a
-    partition: 0.80 of its CPU on the 770 bodies of 385 squares read in 16 bench rolls
-    (notes s80/i65b/body2.py, 2026-11-28 03:14 UTC, load ~0)."""
-    position = 0.5 * (len(colours) - 1)
-    low = int(position)
-    high = min(low + 1, len(colours) - 1)
-    ranked = np.sort(colours, axis=0, kind="stable")
-    below, above = ranked[low].astype(np.float64), ranked[high].astype(np.float64)
-    return below + (above - below) * (position - low)
 
 
 _SMALLEST_PIP = np.pi * (0.06 * CANON) ** 2
@@ -338,14 +334,13 @@ def _square_up(image: np.ndarray, rect) -> np.ndarray:
                           borderMode=cv2.BORDER_REPLICATE)
 
 
-def _marked(square: np.ndarray) -> bool:
+def _marked(square: np.ndarray, tones: tuple | None = None) -> bool:
     """Something of another tone lies on the top (pips, a numeral), sharp and sizeable: a
-    die, if one not read; a glint on the floor or wood's grain fades, and shows none."""
-    inner = cv2.cvtColor(square, cv2.COLOR_BGR2GRAY)[_INNER, _INNER]
-    split, _ = cv2.threshold(inner, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+    die, if one not read; a glint on the floor or wood's grain fades, and shows none.
+    ``tones``: the square's `_tones`, if `read_face` made them (not made again)."""
+    _, _, split, counts = tones or _tones(square)
     # the two tones' shares and medians from the levels' cumulative counts (np.median's
     # figures: whole levels, or the mean of two)
-    counts = np.bincount(inner.ravel(), minlength=256).cumsum()
     dark = int(counts[int(split)])
     light = _INNER_COUNT - dark
     if not 0.03 <= light / _INNER_COUNT <= 0.97:

@@ -19,7 +19,7 @@ from .colour import (
     colour_name,
 )
 from .common import _SQUARE, CANON, EDGE_BLUR, ERODE, PATCH, DieReading, _Once
-from .pips import SHRINK, _marked, _square_up, read_face
+from .pips import SHRINK, _marked, _square_up, _tones, read_face
 
 
 def _read_square(image: np.ndarray, rect, taught: Sequence, light_body: bool | None = None,
@@ -34,7 +34,8 @@ def _read_square(image: np.ndarray, rect, taught: Sequence, light_body: bool | N
     (cx, cy), (rw, rh), angle = rect
     square = _square_up(image, rect)
     centre, side = (float(cx), float(cy)), float((rw + rh) / 2)
-    face, score, body, offset = read_face(square, light_body)
+    tones = _tones(square)  # made once: `_marked` judges the same square by them below
+    face, score, body, offset = read_face(square, light_body, tones=tones)
     pitch = offset * side / CANON
     if face is None and retry:  # the blob took in a shadow or a glint: the top is smaller
         smaller = _square_up(image, ((cx, cy), (rw * SHRINK, rh * SHRINK), angle))
@@ -67,7 +68,7 @@ def _read_square(image: np.ndarray, rect, taught: Sequence, light_body: bool | N
             return DieReading(match.face, colour_name(body(), _surroundings(image, centre, side)),
                               centre, side, match.score if match.face is not None else 0.0,
                               die.name, square)
-    if face is None and not _marked(square):
+    if face is None and not _marked(square, tones):
         return None  # no pips, no print: a glint, a patch of floor, no die
     body_colour, floor = body(), _surroundings(image, centre, side)
     colour = colour_name(body_colour, floor)
