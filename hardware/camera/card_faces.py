@@ -53,6 +53,15 @@ COARSE = 28  # px: width of the coarse pattern
 # face). With the nets made for them (the ink's hue, ``_hue_against``; ``too_alike``
 # imagining what the moves leave, ``_imagined_shifts``)
 PLACES = (-0.015, 0.0, 0.015)
+# the zooms of a card (about its centre, unmoved) the coarse score tries besides: a face
+# taught from a picture cropped a few % inside the card's edge, or with a margin, against a
+# card cut at its edge (the SET faces from set-solver are cut ~3 % inside the paper; the
+# finder's outlines lie within 1 px of it, edge_offset.py, stop 81). The fine comparison
+# fits its own affine (``_aligned``); the coarse one, without these, fell under MIN_SCORE
+ZOOMS = (0.97, 1.03)
+ZOOM_BELOW = 0.8  # coarse score: the zooms are tried only when no face scores this much at
+# its best place (tried on every card they cost 15-25 % more CPU per identification on the
+# renders and dev photos, stop 81; the coarse score alone 4 %, notes scored_cpu.py)
 FINE = 96  # px: width of the fine pattern (of a card 120 px wide or less)
 FINE_LEVELS = (96, 128)  # px: the fine pattern's widths, the widest a card's own width gives
 FINE_SHARE = 0.8  # of the straightened card's width: the widest fine pattern it holds
@@ -325,6 +334,24 @@ def _placed(card: np.ndarray, coarse: tuple[int, int], unmoved: tuple[np.ndarray
     return np.stack(greys), np.stack(chromas)
 
 
+def _zoomed(card: np.ndarray, coarse: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+    """The coarse (grey, chroma) vectors of a straightened card zoomed by each of
+    ``ZOOMS``: rows (zooms, size)."""
+    rows = [_coarse(_zoomed_inside(card, zoom), coarse) for zoom in ZOOMS]
+    return np.stack([g for g, _ in rows]), np.stack([c for _, c in rows])
+
+
+def _zoomed_inside(card: np.ndarray, zoom: float) -> np.ndarray:
+    """``_inside`` of the straightened card magnified by ``zoom`` about its centre (below 1:
+    shrunk), as a slice of the card: the inside of a card zoomed by 0.97 still lies within
+    it (``INSET`` 0.07), and a slice costs no warp."""
+    h, w = card.shape[:2]
+    m = max(1, round(INSET * w))
+    half_w, half_h = (w / 2 - m) / zoom, (h / 2 - m) / zoom
+    x0, y0 = max(0, round(w / 2 - half_w)), max(0, round(h / 2 - half_h))
+    return card[y0:min(h, round(h / 2 + half_h)), x0:min(w, round(w / 2 + half_w))]
+
+
 def _unit(a: np.ndarray) -> np.ndarray:
     a = a - a.mean()
     n = float(np.linalg.norm(a))
@@ -452,17 +479,24 @@ class FaceBook:
         """(``scores``, the card's fine pattern upright and upside down, its ``_ink``, its
         ``_fill``, its ``_ink_hue``) for ``decide``."""
         p = _Patterns(card, self.coarse, self.fine_size(card.shape[1]))
-        greys, chromas = _placed(card, self.coarse, (p.grey, p.chroma))
+        out = np.full((2, len(self.ids)), -np.inf, np.float32)
+        self._best_of(_placed(card, self.coarse, (p.grey, p.chroma)), out)
+        if ZOOMS and float(out.max()) < ZOOM_BELOW:  # no face fits well: a scale off?
+            self._best_of(_zoomed(card, self.coarse), out)
+        return out, [p.fine, p.fine[:, ::-1, ::-1]], p.ink, p.fill, p.hue
+
+    def _best_of(self, rows: tuple[np.ndarray, np.ndarray], out: np.ndarray) -> None:
+        """``out`` (turns, faces) raised to each face's coarse score against the card's
+        (grey, chroma) ``rows`` that fits it best, upright and turned half round."""
+        greys, chromas = rows
         w, h = self.coarse
         turned = (greys.reshape(-1, h, w)[:, ::-1, ::-1].reshape(len(greys), -1),
                   chromas.reshape(-1, h, w, 2)[:, ::-1, ::-1].reshape(len(chromas), -1))
-        out = np.full((2, len(self.ids)), -np.inf, np.float32)
         for k, (rows_g, rows_c) in enumerate(((greys, chromas), turned)):
             for grey, chroma in zip(rows_g, rows_c, strict=True):  # matrix x vector: a
                 # matrix product would start BLAS threads, slow on a busy Pi
                 colour = (chroma @ chroma) + self.chroma_sq - 2 * (self.chroma @ chroma)
                 np.maximum(out[k], self.grey @ grey - COLOUR_WEIGHT * colour, out=out[k])
-        return out, [p.fine, p.fine[:, ::-1, ::-1]], p.ink, p.fill, p.hue
 
     def _ink_against(self, ink: float, a: int, b: int) -> bool:
         """The card's ink leans clearly to face b rather than a (``INK_LEAN``), where the
