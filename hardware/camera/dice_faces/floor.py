@@ -183,10 +183,13 @@ def _band_masks(image: np.ndarray, floor: np.ndarray, lighter: np.ndarray,
     # OpenCV's max, not numpy's: the same figures (no NaN in a sum of levels), a third of
     # the CPU (numpy's checks every element for NaN)
     cv2.max(floor_total, 1.0, dst=floor_total)
-    off = np.subtract(total, floor_total, out=_scratch("band off", shape, np.float32))
+    # OpenCV's subtraction and weighted sum, not numpy's: the same figures (a float32
+    # difference is correctly rounded anywhere; levels and halves below 766 times 0.5, less
+    # 20, are exact in float32, on arm64 too), 0.76-0.79 of the CPU: ~40 us a band
+    # (docs/camera.md, issue 64 part B, ninth session: 475 bands the same, 07:05 UTC 2026-11-28)
+    off = cv2.subtract(total, floor_total, dst=_scratch("band off", shape, np.float32))
     cv2.compare(off, LIGHTER, cv2.CMP_GT, dst=lighter)
-    np.multiply(floor_total, DARKER, out=off)
-    np.subtract(off, 20, out=off)
+    cv2.addWeighted(floor_total, DARKER, floor_total, 0.0, -20.0, dst=off)
     cv2.compare(total, off, cv2.CMP_LT, dst=darker)
     # numpy's division, not cv2.divide: OpenCV's on arm64 (the Pi) is not correctly rounded
     # (130/130 gave 0.99999994 there), and a pixel exactly TINTED off the floor's colour
