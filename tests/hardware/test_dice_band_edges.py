@@ -4,7 +4,7 @@ levels above the floor's B+G+R is not lighter, one level more is; a pixel exactl
 arithmetic in OpenCV, 2026-11-28: the same figures as numpy's)."""
 import numpy as np
 
-from hardware.camera.dice_faces import floor as F
+from hardware.camera.dice_faces import floor as dice_floor
 
 
 def _band(pixels, floors):
@@ -12,13 +12,13 @@ def _band(pixels, floors):
     floor = np.array([floors], np.uint8)
     shape = image.shape[:2]
     lighter, darker, tinted = (np.zeros(shape, np.uint8) for _ in range(3))
-    F._band_masks(image, floor, lighter, darker, tinted)
+    dice_floor._band_masks(image, floor, lighter, darker, tinted)
     return lighter[0] > 0, darker[0] > 0
 
 
 def test_the_lighter_and_darker_edges_are_exact():
     grey = (100, 100, 100)  # B+G+R 300: lighter above 345, darker below 130 (129 here)
-    assert F.LIGHTER == 45.0 and F.DARKER == 0.5
+    assert dice_floor.LIGHTER == 45.0 and dice_floor.DARKER == 0.5
     lighter, darker = _band([(115, 115, 115), (115, 115, 116), (44, 43, 43), (43, 43, 43),
                              (45, 45, 40), (45, 45, 39)], [grey] * 6)
     assert lighter.tolist() == [False, True, False, False, False, False]
