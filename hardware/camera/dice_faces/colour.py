@@ -142,6 +142,21 @@ def _white_chroma(bgr, floor) -> bool:
         not _cold_and_saturated(_hsv(bgr)))
 
 
+def _top_tones(square: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
+    """A squared-up top's part inside its rounded edge (BGR), its grey, and the divide
+    between its two tones (Otsu's), as `_white_throughout` and `_black_by_its_pips` judge it."""
+    top = np.ascontiguousarray(square[_INNER, _INNER])
+    gray = cv2.cvtColor(top, cv2.COLOR_BGR2GRAY)
+    split, _ = cv2.threshold(gray, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+    return top, gray, split
+
+
+def _grey_of(body) -> float:
+    """A body colour's grey level, as OpenCV's BGR-to-grey weighs it."""
+    b, g, r = _floats(body)
+    return 0.114 * b + 0.587 * g + 0.299 * r
+
+
 GLINT_FREE = 0.1  # the least-lit share of a white top's body judged again (`_white_throughout`)
 # (issue 64, ninth session): the lamp's glint, white light added to a glossy top, pales a
 # coloured die's body to near white; its least-lit part keeps more of its colour. Held-out
@@ -159,11 +174,8 @@ def _white_throughout(square: np.ndarray, body, floor) -> bool:
     top's two tones, or the darker, a side in shade or light pips) is named white: is the
     least-lit `GLINT_FREE` of that tone's pixels white too (`_white_chroma`)? Not for a
     coloured die paled by the lamp's glint."""
-    top = np.ascontiguousarray(square[_INNER, _INNER])
-    gray = cv2.cvtColor(top, cv2.COLOR_BGR2GRAY)
-    split, _ = cv2.threshold(gray, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
-    b, g, r = _floats(body)
-    tone = (gray > split) if 0.114 * b + 0.587 * g + 0.299 * r > split else (gray <= split)
+    top, gray, split = _top_tones(square)
+    tone = (gray > split) if _grey_of(body) > split else (gray <= split)
     levels = gray[tone]
     if len(levels) < 20:
         return True  # too little to judge
@@ -185,11 +197,8 @@ def _black_by_its_pips(square: np.ndarray, body, floor) -> bool:
     felt trays' unknowns)."""
     if max(_floats(body)) >= WHITE_LEVEL or not _white_chroma(body, floor):
         return False
-    top = np.ascontiguousarray(square[_INNER, _INNER])
-    gray = cv2.cvtColor(top, cv2.COLOR_BGR2GRAY)
-    split, _ = cv2.threshold(gray, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
-    b, g, r = _floats(body)
-    if 0.114 * b + 0.587 * g + 0.299 * r > split:
+    _, gray, split = _top_tones(square)
+    if _grey_of(body) > split:
         return False  # the body the lighter tone: dark pips
     return np.count_nonzero(gray > split) <= LIGHT_PIPS * gray.size
 
