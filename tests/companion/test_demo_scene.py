@@ -125,7 +125,10 @@ def test_monasterium_s_simulated_camera_throws_the_dice_in_its_tray_and_reads_th
             mine = [d for d in action["faces"] if live.state["dice"][d]["owner"] == seat]
             assert mine and all(1 <= f <= 6 for f in action["faces"].values())
             assert source.thrown[1][0] == {"N": "blue", "E": "red"}[seat]
-            assert dice.status()["last_applied"]["game"] == live.id
+            # the state moves inside the wiring's act; its status records the roll just after
+            applied = wait(lambda: (dice.status()["last_applied"] or {}).get("faces")
+                           == action["faces"])
+            assert applied and dice.status()["last_applied"]["game"] == live.id
             # the player places their dice: the next player owes a roll
             rnd = random.Random(3)
             while live.state["active"] == seat and not live.state["over"]:

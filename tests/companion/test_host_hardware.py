@@ -285,7 +285,9 @@ def test_dice_roles_are_saved_and_used_for_the_next_roll(dice_app):
     response = client.post(f"/host/{live.id}/dice/roles", data=form(token, [("tax", "tax")]))
     assert response.status_code == 303
     emu.roll({"tax": 4})
-    wait_for(lambda: live.version == version + 1, what="tax applied with the new roles")
+    # rolls_seen counts a roll once its outcome is recorded, after the game moved on
+    wait_for(lambda: handle.status()["rolls_seen"] == seen + 2, what="tax applied, new roles")
+    assert live.version == version + 1
     assert live.log[-1][1] == {"type": "roll_tax", "by": "table", "value": 4}
     status = client.get(f"/host/{live.id}/dice/status.json").json
     assert status["last_applied"]["value"] == 4
