@@ -126,8 +126,8 @@ def test_monasterium_s_simulated_camera_throws_the_dice_in_its_tray_and_reads_th
             assert mine and all(1 <= f <= 6 for f in action["faces"].values())
             assert source.thrown[1][0] == {"N": "blue", "E": "red"}[seat]
             # the state moves inside the wiring's act; its status records the roll just after
-            applied = wait(lambda: (dice.status()["last_applied"] or {}).get("faces")
-                           == action["faces"])
+            applied = wait(lambda faces=action["faces"]: (
+                dice.status()["last_applied"] or {}).get("faces") == faces)
             assert applied and dice.status()["last_applied"]["game"] == live.id
             # the player places their dice: the next player owes a roll
             rnd = random.Random(3)
