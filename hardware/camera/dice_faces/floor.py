@@ -146,7 +146,10 @@ def die_masks(image: np.ndarray, floor: np.ndarray, scratch: bool = False,
     darker = _open(darker, lighter, buffer("dark", (h, w)))
     pips = _pips_of(standing, darker, tinted, buffer("pips", (h, w)))
     standing = cv2.bitwise_or(standing, pips, dst=standing)
-    masks = _fill_pips_and_squares(standing), _fill_pips(darker)
+    # the darker mask's rounded squares filled to their hull too: a small black die's light
+    # pips, blurred into its edge, open its blob to the floor, and eroded it fell apart
+    # (issue 64, tenth session: 28 px black dice on pale floors, seeds 3, 1006)
+    masks = _fill_pips_and_squares(standing), _fill_pips_and_squares(darker)
     if weak is None:
         return masks
     faint_mask = _Once(lambda: _fill_pips_and_squares(_open(

@@ -130,6 +130,9 @@ def _read_blob(image: np.ndarray, points: np.ndarray, grown: int, typical: float
             return None
         return DieReading(None, "unknown", (float(cx), float(cy)), float((rw + rh) / 2), 0.0)
     reading = _read_square(image, ((cx, cy), (rw, rh), angle), taught)
+    if reading is not None and reading.face == 6 and reading.die is None and (
+            aspect > SIDE_ASPECT and reading.score < BESIDE_SIX_SURE):
+        reading = replace(reading, face=None, score=0.0)  # a four and its side's two pips
     if reading is None or (reading.face is None and reading.die is None):
         top = _lit_top(image, points, grown, rw, rh) if reading is not None else None
         if top is None:  # a one seen with its side: its top at a corner of the blob
@@ -141,6 +144,11 @@ def _read_blob(image: np.ndarray, points: np.ndarray, grown: int, typical: float
         return replace(reading, face=None, score=0.0)
     return reading
 
+
+SIDE_ASPECT = 1.1  # a blob this much longer than wide may hold a side beside its top: a six
+# read on it must score `BESIDE_SIX_SURE` (tenth session: 28 px black fours with a side,
+# seeds 1065 and 1135, their hull-filled blobs 1.19 long read sixes at 0.01 and 0.05; on the
+# 528 cached trays no face read right was lost by it)
 
 TOP_SHARE = (0.55, 0.92)  # of the blob's square's area the lit top's square covers: a side
 # beside the top takes a tenth to two fifths of a blob seen obliquely (independent renderer)

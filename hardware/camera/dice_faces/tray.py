@@ -118,9 +118,11 @@ def _merged(dice: list[DieReading], clusters: list[DieReading]) -> list[DieReadi
                 <= 0.6 * d.side]
         if not same:
             dice.append(die)
-        elif len(same) == 1 and dice[same[0]].face is None and dice[same[0]].die is None \
-                and die.face is not None:
+        elif die.face is not None and all(dice[k].face is None and dice[k].die is None
+                                          for k in same):
+            # every reading there unread (seeds 1121, 1148: two, pieces of one die)
             dice[same[0]] = die
+            dice = [d for k, d in enumerate(dice) if k not in same[1:]]
     return dice
 
 
