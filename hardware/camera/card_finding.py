@@ -37,6 +37,12 @@ WHOLE_OUTSIDE = 8  # median change just outside the outline of a whole card, at 
 WHOLE_STEP = 10  # ... and how much more it changed just inside, at least
 PALE = 70  # HSV saturation (of 255) of card paper under tinted light
 BRIGHTER = 12  # grey levels card paper is brighter than the table around it
+WEDGE_TURN = 6.0  # degrees: one side of an outline turned this much from the card inside it,
+# the other three along the card's (``PARALLEL_TURN``): the card and a wedge of table beside
+# it (a ring of edges running on through the wood's grain to the next card: the licensed SET
+# photo's two cards 45 px apart were taken with a side turned 13-15 degrees; issue 63)
+PARALLEL_TURN = 3.0  # degrees: sides this close in direction are the same card's side
+WEDGE_AREA = 0.75  # of the wedged outline: what the card inside it covers, at least
 
 
 def clockwise(corners) -> np.ndarray:
@@ -327,12 +333,17 @@ def _find_cards(frame: np.ndarray, min_px: float = MIN_CARD_PX, max_share: float
     # before all, a whole thing laid there: nothing changed just outside its outline,
     # something just inside (an art block's outside is its card's changed paper)
     found.sort(key=lambda f: (not _whole(diff, f[1]), f[0], -abs(cv2.contourArea(f[1]))))
+    # ... unless the outermost is the card and a wedge of table beside it (``_wedged``)
     kept: list[np.ndarray] = []
     for _, quad in found:
         centre = tuple(float(v) for v in quad.mean(axis=0))
-        if not any(cv2.pointPolygonTest(k, centre, False) >= 0 or cv2.pointPolygonTest(
-                quad, tuple(float(v) for v in k.mean(axis=0)), False) >= 0 for k in kept):
+        met = [n for n, k in enumerate(kept) if cv2.pointPolygonTest(k, centre, False) >= 0
+               or cv2.pointPolygonTest(quad, tuple(float(v) for v in k.mean(axis=0)),
+                                       False) >= 0]
+        if not met:
             kept.append(quad)
+        elif len(met) == 1 and _wedged(kept[met[0]], quad):
+            kept[met[0]] = quad
     edges_of = (_gradients(grey), None if diff is None else _gradients(diff))
     return [_snap(edges_of, quad, diff) for quad in kept]
 
@@ -395,6 +406,44 @@ def _seamed(edges: np.ndarray, a: np.ndarray, b: np.ndarray, samples: int = 24) 
                 hits += 1
                 break
     return hits >= SEAM_EDGES * samples
+
+
+def _turn(u: np.ndarray, v: np.ndarray) -> float:
+    """Degrees between two lines' directions (0 to 90: a line has no way round)."""
+    d = abs(math.degrees(math.atan2(float(u[1]), float(u[0]))
+                         - math.atan2(float(v[1]), float(v[0])))) % 180
+    return min(d, 180 - d)
+
+
+def _wedged(outer: np.ndarray, inner: np.ndarray) -> bool:
+    """``outer`` is the card ``inner`` outlines and a wedge of what lies beside it: inner
+    covers `WEDGE_AREA` of it or more, and of outer's sides, each set against inner's side
+    nearest it, one is turned `WEDGE_TURN` or more and the other three lie along inner's
+    (`PARALLEL_TURN`), and that side is off its opposite one more than inner's is (inner
+    is the card, not its print cut across a corner: a game card on the wood renders). A
+    card's printed frame inside it lies along all four of its sides; two cards traced as
+    one are each far smaller than the outline round both."""
+    area = abs(cv2.contourArea(outer))
+    if not WEDGE_AREA * area <= abs(cv2.contourArea(inner)) <= area:
+        return False
+    turns, pairs = [], []
+    for i in range(4):
+        middle = (outer[i] + outer[(i + 1) % 4]) / 2
+        j = min(range(4), key=lambda j: float(np.linalg.norm(
+            (inner[j] + inner[(j + 1) % 4]) / 2 - middle)))
+        turns.append(_turn(outer[(i + 1) % 4] - outer[i], inner[(j + 1) % 4] - inner[j]))
+        pairs.append((_opposite_turn(outer, i), _opposite_turn(inner, j)))
+    worst = int(np.argmax(turns))
+    turns.sort()
+    # the wedge is outer's: its turned side is off its opposite one, inner's lies along
+    # its own (else inner is the cut one: a card's print cut across a corner)
+    return turns[3] >= WEDGE_TURN and turns[2] <= PARALLEL_TURN and \
+        pairs[worst][1] < pairs[worst][0]
+
+
+def _opposite_turn(quad: np.ndarray, i: int) -> float:
+    """Degrees between side ``i`` of the quad and the side opposite it."""
+    return _turn(quad[(i + 1) % 4] - quad[i], quad[(i + 3) % 4] - quad[(i + 2) % 4])
 
 
 def _side(quad: np.ndarray, i: int, centre: np.ndarray):
