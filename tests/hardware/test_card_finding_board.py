@@ -1,7 +1,7 @@
 """Drawn game cards on the printed-board renders, no empty table given (issue 63, task 2: the
 board family's 19 false outlines at 120 px): the card's pale paper on the pale board is no
 paper outline, so what is found is the card's two printed blocks, its art and its text, each
-about half a card (aspect 0.44-0.50, notes /work/notes/s82/i63/board_false.py: 15 of the 18
+about half a card (aspect 0.44-0.50, the session notes' board_false.py: 15 of the 18
 false outlines over seeds 0-5 lie on a card). A strict xfail until the finder takes a card's
 blocks for the card they lie on."""
 import cv2
