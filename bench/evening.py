@@ -927,8 +927,9 @@ def ratio_over_rounds(ratios: list[float | None]) -> dict:
 
 def merge_rounds(runs: list[dict]) -> dict:
     """One side's rounds as one evening: shares averaged (the rounds are equally long),
-    memory the largest round's (slopes: a round is too short for one, so the first
-    round's, said as such), counts summed, the minutes one after the other."""
+    memory the largest round's, counts summed, the minutes one after the other; no RSS
+    slope (a round of a minute or two is the warm-up: one long run, ``--rounds 1``,
+    measures it)."""
     if len(runs) == 1:
         return runs[0]
     first = runs[0]
@@ -953,6 +954,7 @@ def merge_rounds(runs: list[dict]) -> dict:
             "refusals": [x for r in runs for x in r["refusals"]][:5],
             "unanswered": [x for r in runs for x in r["unanswered"]],
             "latency_ms_median": round(statistics.median(latencies), 1) if latencies else None,
+            "rss_slope_mb_per_hour": None, "anon_slope_mb_per_hour": None,
             "per_minute": [m for r in runs for m in r["per_minute"]],
             "core_share_rounds": [r["core_share"] for r in runs],
             "minutes": sum(r["minutes"] for r in runs),

@@ -94,7 +94,8 @@ def test_the_rounds_alternate_who_starts_first_and_merge_into_one_evening(tmp_pa
                 "threads": {"capture": share / 4}, "rss_mb": rss, "worker_rss_mb": rss,
                 "worker_pss_mb": rss, "master_pss_mb": 1.0, "worker_anon_mb": rss / 2,
                 "lost": 0, "actions": 10, "refused": 1, "refusals": ["r"], "unanswered": [],
-                "latency_ms_median": 5.0, "per_minute": [{"core_share": share}],
+                "latency_ms_median": 5.0, "rss_slope_mb_per_hour": 40.0,
+                "anon_slope_mb_per_hour": 30.0, "per_minute": [{"core_share": share}],
                 "minutes": 1.5, "wall_s": 90.0}
 
     def pair(game, args, work, frames, order):
@@ -110,5 +111,6 @@ def test_the_rounds_alternate_who_starts_first_and_merge_into_one_evening(tmp_pa
                       ["this", "against"]]
     assert r["this"]["core_share"] == 0.0315 and r["this"]["worker_rss_mb"] == 103.0
     assert r["this"]["actions"] == 40 and r["this"]["minutes"] == 6.0
+    assert r["this"]["rss_slope_mb_per_hour"] is None  # a round is too short for one
     assert r["ratio_over_rounds"]["core_share"]["each"] == [1.0, 1.0333, 1.0667, 1.1]
     assert r["ratio"]["core_share"] == 1.05
