@@ -35,7 +35,7 @@ rss_mb <= 120 at the end, rss_slope_mb_per_hour <= 2 after the warm-up, lost 0. 
     .venv/bin/python bench/evening.py [--games wwe,pillars] [--minutes 3] [--repeat 1]
         [--sample-every 15] [--warmup MIN] [--tracemalloc [--trace-frames 6]] [--no-camera]
         [--no-dice]
-        [--parallel] [--camera-ab 10] [--against COMMIT]
+        [--parallel] [--camera-ab 10] [--against COMMIT [--rounds 8]]
 ``--against COMMIT`` (issue 71) runs the same evening on COMMIT's server too, at the same
 time: COMMIT checked out into a temporary ``git worktree`` (removed after), its server
 started from that checkout (its cwd, its source first on PYTHONPATH, this venv's packages;
@@ -47,6 +47,11 @@ machine loads both: the ratios this / against (``ratio``: total and per part, wi
 thread; ``ratio_per_minute``: the median, min and max of each minute's ratio) show a
 regression however busy the machine is. (Running both at once is interleaving taken to the limit:
 each minute of one has the same minute of the other beside it, with no start-ups between.)
+``--rounds N`` splits that evening into N rounds, both servers started afresh for each (the
+side started first alternating ABBA): a pair of processes keeps a bias of its own all its
+life (wake-up phases, cores, memory), which fresh pairs draw anew; the rounds' ratios, their
+median and their geometric mean with a 95 % interval (``ratio_over_rounds``) say whether a
+difference is real (an A/A run, COMMIT this tree's own, must hold 1.0).
 ``--parallel`` runs the games' evenings at the same time, a process each (core share is CPU
 time, not wall time; the load each adds is in ``loadavg_1m``).
 The server imports only the packages the Pi installs (deploy/requirements-pyXY.txt): this
@@ -60,7 +65,8 @@ JSON last line: {"games": {"<id>": {"core_share", "rss_mb", "rss_slope_mb_per_ho
 "lost", "rss_samples", "capture_share_copy", "capture_share_mapped",
 "camera_share_every_frame", "camera_share_stride", "parts", "per_minute", ...}}};
 with ``--against``: {"games": {"<id>": {"this": {...}, "against": {...}, "ratio": {...},
-"ratio_threads": {...}, "ratio_per_minute": {...}}}, "against": "<full commit>", ...}.
+"ratio_threads": {...}, "ratio_per_minute": {...}, "ratio_over_rounds": {...}}},
+"against": "<full commit>", ...}.
 """
 from __future__ import annotations
 
