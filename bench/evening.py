@@ -825,6 +825,8 @@ def against(game: str, args, work: Path, other: Path) -> dict:
     frames, capture = prepare(game, args, work)
     rounds = max(1, args.rounds)
     each = argparse.Namespace(**{**vars(args), "minutes": args.minutes / rounds})
+    if rounds > 1:
+        each.settle = max(args.settle, args.round_settle)
     results: list[tuple[dict, dict]] = []
     for k in range(rounds):
         order = [("this", ROOT), ("against", other)]
@@ -832,7 +834,13 @@ def against(game: str, args, work: Path, other: Path) -> dict:
             order.reverse()
         folder = work / f"round-{k}" if rounds > 1 else work
         folder.mkdir(exist_ok=True)
-        out = pair(game, each, folder, frames, order)
+        seen = frames
+        if rounds > 1 and args.round_spread:
+            # the round's own slice of the evening: its frames from k/N of the evening on,
+            # less the start-up and settle (measured from about k/N on)
+            start = round((k * each.minutes * 60 - each.settle - ROUND_START_S) * args.fps)
+            seen = rotated(frames, folder / "frames", max(0, start))
+        out = pair(game, each, folder, seen, order)
         results.append((out["this"], out["against"]))
         if rounds > 1:
             r = round_ratio(out["this"], out["against"], "core_share")
@@ -866,6 +874,19 @@ def against(game: str, args, work: Path, other: Path) -> dict:
     return {**capture, "this": this, "against": base, "ratio": ratio,
             "ratio_threads": ratio_threads, "ratio_per_minute": per_minute,
             "ratio_over_rounds": over_rounds, "rounds": rounds}
+
+
+ROUND_START_S = 8.0  # a round's servers start and connect in about this (load 10-15)
+
+
+def rotated(frames: Path, folder: Path, start: int) -> Path:
+    """``frames`` as seen from frame ``start`` on (hard links renamed in order, looping):
+    a round that plays the evening's later part, its table as it is by then."""
+    names = sorted(name for name in os.listdir(frames) if name.endswith(".npy"))
+    folder.mkdir()
+    for j in range(len(names)):
+        os.link(frames / names[(start + j) % len(names)], folder / names[j])
+    return folder
 
 
 def pair(game: str, args, work: Path, frames: Path, order) -> dict:
@@ -1089,6 +1110,13 @@ def main() -> None:
                         help="with --against: the evening split into this many rounds, both "
                              "servers started afresh for each (who starts first alternating "
                              "ABBA); the ratio's median and 95 %% interval over the rounds")
+    parser.add_argument("--round-settle", type=float, default=20.0,
+                        help="with --rounds: seconds each round's servers settle before "
+                             "measuring (a table of cards seen at once: its first reads and "
+                             "look)")
+    parser.add_argument("--no-round-spread", dest="round_spread", action="store_false",
+                        help="with --rounds: every round plays the evening's first minutes "
+                             "(by default round k plays its k/N slice of the evening's frames)")
     args = parser.parse_args()
     if args.against:
         if args.tracemalloc or args.parallel or args.repeat != 1:

@@ -98,17 +98,32 @@ def test_the_rounds_alternate_who_starts_first_and_merge_into_one_evening(tmp_pa
                 "anon_slope_mb_per_hour": 30.0, "per_minute": [{"core_share": share}],
                 "minutes": 1.5, "wall_s": 90.0}
 
+    firsts = []
+
     def pair(game, args, work, frames, order):
         k = len(orders)
         orders.append([name for name, _ in order])
+        firsts.append(os.path.samefile(frames / "000000.npy", source / f"{starts[k]:06d}.npy"))
+        assert args.settle == 20.0 and args.minutes == 1.5
         return {"this": run(0.03 + k * 0.001, 100.0 + k), "against": run(0.03, 100.0)}
 
-    monkeypatch.setattr(module, "prepare", lambda game, args, work: (work, {}))
+    source = tmp_path / "frames"
+    source.mkdir()
+    for i in range(10 * 60):  # 10 s at 60 frames a second
+        (source / f"{i:06d}.npy").write_bytes(b"%d" % i)
+    # round k from k x 90 s on, less settle and start-up (28 s), in frames, looped
+    starts = [0, round((90 - 28) * 60) % 600, round((180 - 28) * 60) % 600,
+              round((270 - 28) * 60) % 600]
+    monkeypatch.setattr(module, "prepare", lambda game, args, work: (source, {}))
     monkeypatch.setattr(module, "pair", pair)
-    args = module.argparse.Namespace(minutes=6.0, rounds=4)
+    args = module.argparse.Namespace(minutes=6.0, rounds=4, settle=5.0, round_settle=20.0,
+                                     round_spread=True, fps=60.0)
     r = module.against("wwe", args, tmp_path, tmp_path / "other")
     assert orders == [["this", "against"], ["against", "this"], ["against", "this"],
                       ["this", "against"]]
+    assert firsts == [True] * 4
+    assert sorted(os.listdir(tmp_path / "round-2" / "frames")) == \
+        sorted(os.listdir(source))
     assert r["this"]["core_share"] == 0.0315 and r["this"]["worker_rss_mb"] == 103.0
     assert r["this"]["actions"] == 40 and r["this"]["minutes"] == 6.0
     assert r["this"]["rss_slope_mb_per_hour"] is None  # a round is too short for one
