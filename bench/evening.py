@@ -756,7 +756,9 @@ def play(game: str, args, work: Path, frames: Path, root: Path = ROOT,
                         if table.wait_all(ack["version"]):
                             latency.append((time.perf_counter() - sent) * 1000)
                     else:
-                        refused += 1  # a camera or dice action came first: choose again
+                        # a seat's hand-entered roll while the dice reader reads the rolls
+                        # (roll_read_by_serial), or a camera action came first: choose again
+                        refused += 1
                         if len(refusals) < 5:
                             refusals.append(f"{(time.monotonic() - started) / 60:.1f} min "
                                             f"{name} {action}: {ack}")
