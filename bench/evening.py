@@ -35,7 +35,7 @@ rss_mb <= 120 at the end, rss_slope_mb_per_hour <= 2 after the warm-up, lost 0. 
     .venv/bin/python bench/evening.py [--games wwe,pillars] [--minutes 3] [--repeat 1]
         [--sample-every 15] [--warmup MIN] [--tracemalloc [--trace-frames 6]] [--no-camera]
         [--no-dice]
-        [--parallel] [--camera-ab 10] [--against COMMIT]
+        [--parallel] [--camera-ab 10] [--against COMMIT [--rounds 8]]
 ``--against COMMIT`` (issue 71) runs the same evening on COMMIT's server too, at the same
 time: COMMIT checked out into a temporary ``git worktree`` (removed after), its server
 started from that checkout (its cwd, its source first on PYTHONPATH, this venv's packages;
@@ -47,6 +47,11 @@ machine loads both: the ratios this / against (``ratio``: total and per part, wi
 thread; ``ratio_per_minute``: the median, min and max of each minute's ratio) show a
 regression however busy the machine is. (Running both at once is interleaving taken to the limit:
 each minute of one has the same minute of the other beside it, with no start-ups between.)
+``--rounds N`` splits that evening into N rounds, both servers started afresh for each (the
+side started first alternating ABBA): a pair of processes keeps a bias of its own all its
+life (wake-up phases, cores, memory), which fresh pairs draw anew; the rounds' ratios, their
+median and their geometric mean with a 95 % interval (``ratio_over_rounds``) say whether a
+difference is real (an A/A run, COMMIT this tree's own, must hold 1.0).
 ``--parallel`` runs the games' evenings at the same time, a process each (core share is CPU
 time, not wall time; the load each adds is in ``loadavg_1m``).
 The server imports only the packages the Pi installs (deploy/requirements-pyXY.txt): this
@@ -60,7 +65,8 @@ JSON last line: {"games": {"<id>": {"core_share", "rss_mb", "rss_slope_mb_per_ho
 "lost", "rss_samples", "capture_share_copy", "capture_share_mapped",
 "camera_share_every_frame", "camera_share_stride", "parts", "per_minute", ...}}};
 with ``--against``: {"games": {"<id>": {"this": {...}, "against": {...}, "ratio": {...},
-"ratio_threads": {...}, "ratio_per_minute": {...}}}, "against": "<full commit>", ...}.
+"ratio_threads": {...}, "ratio_per_minute": {...}, "ratio_over_rounds": {...}}},
+"against": "<full commit>", ...}.
 """
 from __future__ import annotations
 
@@ -706,6 +712,7 @@ def play(game: str, args, work: Path, frames: Path, root: Path = ROOT,
     rnd = random.Random(args.seed)
     acked: list[tuple[int, dict, str]] = []
     refused, latency = 0, []
+    refusals: list[str] = []  # the first few refused actions and the server's answer
     unanswered: list[str] = []  # acts with no ack (a socket dropped on a loaded machine)
     try:
         table = Table(server)
@@ -749,7 +756,12 @@ def play(game: str, args, work: Path, frames: Path, root: Path = ROOT,
                         if table.wait_all(ack["version"]):
                             latency.append((time.perf_counter() - sent) * 1000)
                     else:
-                        refused += 1  # a camera or dice action came first: choose again
+                        # a seat's hand-entered roll while the dice reader reads the rolls
+                        # (roll_read_by_serial), or a camera action came first: choose again
+                        refused += 1
+                        if len(refusals) < 5:
+                            refusals.append(f"{(time.monotonic() - started) / 60:.1f} min "
+                                            f"{name} {action}: {ack}")
             time.sleep(max(0.0, min(next_action, next_roll) - time.monotonic()))
         wall = time.monotonic() - started
         per_minute = minutes.stop()
@@ -795,7 +807,8 @@ def play(game: str, args, work: Path, frames: Path, root: Path = ROOT,
             "rss_mb": round(memory["pss"], 1), "worker_rss_mb": round(memory["worker_rss"], 1),
             "worker_pss_mb": round(memory["worker_pss"], 1),
             "master_pss_mb": round(memory["master_pss"], 1),
-            "lost": lost, "actions": len(acked), "refused": refused, "unanswered": unanswered,
+            "lost": lost, "actions": len(acked), "refused": refused, "refusals": refusals,
+            "unanswered": unanswered,
             "latency_ms_median": round(statistics.median(latency), 1) if latency else None,
             "per_minute": per_minute,
             "minutes": args.minutes, "wall_s": round(wall, 1)}
@@ -805,9 +818,82 @@ def against(game: str, args, work: Path, other: Path) -> dict:
     """The same evening on this tree's server and on ``other``'s (another commit's
     checkout), at the same time: the same frames, the same seed, each its own table, dice
     and data; both measured over the same minutes, so the machine's load falls on both.
-    Returns each one's figures and the ratios (this / against): over the whole run and the
-    median of the minutes' ratios (with their spread)."""
+    With ``--rounds N`` the evening is N shorter rounds, both servers started afresh for
+    each (each pair's wake-up phases, memory and cores drawn anew), the side started first
+    alternating ABBA. Returns each one's figures (the rounds' merged: `merge_rounds`) and
+    the ratios (this / against): over the whole run, the median of the minutes' ratios
+    (with their spread), and over the rounds (`ratio_over_rounds`: median, geometric mean
+    and its 95 % interval)."""
     frames, capture = prepare(game, args, work)
+    rounds = max(1, args.rounds)
+    each = argparse.Namespace(**{**vars(args), "minutes": args.minutes / rounds})
+    if rounds > 1:
+        each.settle = max(args.settle, args.round_settle)
+    results: list[tuple[dict, dict]] = []
+    for k in range(rounds):
+        order = [("this", ROOT), ("against", other)]
+        if k % 4 in (1, 2):  # ABBA: the side started first alternates
+            order.reverse()
+        folder = work / f"round-{k}" if rounds > 1 else work
+        folder.mkdir(exist_ok=True)
+        seen = frames
+        if rounds > 1 and args.round_spread:
+            # the round's own slice of the evening: its frames from k/N of the evening on,
+            # less the start-up and settle (measured from about k/N on)
+            start = round((k * each.minutes * 60 - each.settle - ROUND_START_S) * args.fps)
+            seen = rotated(frames, folder / "frames", max(0, start))
+        out = pair(game, each, folder, seen, order)
+        results.append((out["this"], out["against"]))
+        if rounds > 1:
+            r = round_ratio(out["this"], out["against"], "core_share")
+            print(f"{game}: round {k + 1}/{rounds} ({order[0][0]} first): core share "
+                  f"{out['this']['core_share']:.4f} / {out['against']['core_share']:.4f} "
+                  f"= {r}", flush=True)
+    this = merge_rounds([a for a, _ in results])
+    base = merge_rounds([b for _, b in results])
+    keys = ["core_share", *sorted(set(this["parts"]) | set(base["parts"]))]
+
+    keys.append("server_views_tick")  # the server as a commit without those threads had it
+
+    ratio = {k: round(share(this, k) / share(base, k), 3) if share(base, k) else None
+             for k in keys}
+    # each named thread's (the camera's capture, recogniser and texture map apart)
+    ratio_threads = {name: round(used / base["threads"][name], 3)
+                     for name, used in this["threads"].items()
+                     if base["threads"].get(name)}
+    minutes = [(a, b) for a, b in zip(this["per_minute"], base["per_minute"], strict=False)]
+    per_minute = {}
+    for k in keys:
+        each_ratio = [share_of(a, k) / share_of(b, k) for a, b in minutes if share_of(b, k)]
+        if each_ratio:
+            per_minute[k] = {"median": round(statistics.median(each_ratio), 3),
+                             "min": round(min(each_ratio), 3),
+                             "max": round(max(each_ratio), 3), "minutes": len(each_ratio)}
+    over_rounds = {}
+    if rounds > 1:
+        for k in keys:
+            over_rounds[k] = ratio_over_rounds([round_ratio(a, b, k) for a, b in results])
+    return {**capture, "this": this, "against": base, "ratio": ratio,
+            "ratio_threads": ratio_threads, "ratio_per_minute": per_minute,
+            "ratio_over_rounds": over_rounds, "rounds": rounds}
+
+
+ROUND_START_S = 8.0  # a round's servers start and connect in about this (load 10-15)
+
+
+def rotated(frames: Path, folder: Path, start: int) -> Path:
+    """``frames`` as seen from frame ``start`` on (hard links renamed in order, looping):
+    a round that plays the evening's later part, its table as it is by then."""
+    names = sorted(name for name in os.listdir(frames) if name.endswith(".npy"))
+    folder.mkdir()
+    for j in range(len(names)):
+        os.link(frames / names[(start + j) % len(names)], folder / names[j])
+    return folder
+
+
+def pair(game: str, args, work: Path, frames: Path, order) -> dict:
+    """One evening on both servers at once (``order``: (name, root) pairs, the first
+    started first), measured over the same minutes."""
     together = threading.Barrier(2)
     out: dict[str, dict] = {}
     failed: list[str] = []
@@ -820,40 +906,88 @@ def against(game: str, args, work: Path, other: Path) -> dict:
             failed.append(f"{name}: {error}")
             together.abort()
 
-    threads = [threading.Thread(target=run, args=item) for item in
-               (("this", ROOT), ("against", other))]
+    threads = [threading.Thread(target=run, args=item) for item in order]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
     if failed:
         raise SystemExit("; ".join(failed))
-    this, base = out["this"], out["against"]
-    keys = ["core_share", *sorted(set(this["parts"]) | set(base["parts"]))]
+    return out
 
-    keys.append("server_views_tick")  # the server as a commit without those threads had it
 
-    def share(r: dict, key: str) -> float:
-        if key == "server_views_tick":
-            return sum(r["parts"].get(k, 0.0) for k in ("server", "views", "tick"))
-        return r["core_share"] if key == "core_share" else r["parts"].get(key, 0.0)
+def share(r: dict, key: str) -> float:
+    """A part's share over a run (``server_views_tick``: those three, as a commit without
+    the views and tick threads has them)."""
+    if key == "server_views_tick":
+        return sum(r["parts"].get(k, 0.0) for k in ("server", "views", "tick"))
+    return r["core_share"] if key == "core_share" else r["parts"].get(key, 0.0)
 
-    ratio = {k: round(share(this, k) / share(base, k), 3) if share(base, k) else None
-             for k in keys}
-    # each named thread's (the camera's capture, recogniser and texture map apart)
-    ratio_threads = {name: round(used / base["threads"][name], 3)
-                     for name, used in this["threads"].items()
-                     if base["threads"].get(name)}
-    minutes = [(a, b) for a, b in zip(this["per_minute"], base["per_minute"], strict=False)]
-    per_minute = {}
-    for k in keys:
-        each = [share_of(a, k) / share_of(b, k) for a, b in minutes if share_of(b, k)]
-        if each:
-            per_minute[k] = {"median": round(statistics.median(each), 3),
-                             "min": round(min(each), 3), "max": round(max(each), 3),
-                             "minutes": len(each)}
-    return {**capture, "this": this, "against": base, "ratio": ratio,
-            "ratio_threads": ratio_threads, "ratio_per_minute": per_minute}
+
+def round_ratio(this: dict, base: dict, key: str) -> float | None:
+    return round(share(this, key) / share(base, key), 4) if share(base, key) else None
+
+
+# Student's t at 97.5 % for n - 1 degrees of freedom (a 95 % two-sided interval; no scipy
+# in the venv): the interval of the rounds' mean log ratio
+T975 = {1: 12.71, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306,
+        9: 2.262, 10: 2.228, 11: 2.201, 12: 2.179, 13: 2.16, 14: 2.145, 15: 2.131,
+        16: 2.12, 17: 2.11, 18: 2.101, 19: 2.093, 20: 2.086, 25: 2.06, 30: 2.042}
+
+
+def ratio_over_rounds(ratios: list[float | None]) -> dict:
+    """The rounds' ratios: their median, and their geometric mean with its 95 % interval
+    (the mean of the log ratios, Student's t over the rounds: each round's servers started
+    afresh, so the rounds are independent draws of whatever a pair of processes gets).
+    An interval that holds 1.0 says the run cannot tell the two apart."""
+    each = [r for r in ratios if r]
+    if len(each) < 2:
+        return {"rounds": len(each), "each": each}
+    logs = [np.log(r) for r in each]
+    mean, sd = statistics.fmean(logs), statistics.stdev(logs)
+    df = len(logs) - 1
+    t = T975.get(df) or T975[max(k for k in T975 if k <= df)]
+    half = t * sd / len(logs) ** 0.5
+    return {"median": round(statistics.median(each), 3),
+            "geomean": round(float(np.exp(mean)), 3),
+            "ci95": [round(float(np.exp(mean - half)), 3), round(float(np.exp(mean + half)), 3)],
+            "rounds": len(each), "each": each}
+
+
+def merge_rounds(runs: list[dict]) -> dict:
+    """One side's rounds as one evening: shares averaged (the rounds are equally long),
+    memory the largest round's, counts summed, the minutes one after the other; no RSS
+    slope (a round of a minute or two is the warm-up: one long run, ``--rounds 1``,
+    measures it)."""
+    if len(runs) == 1:
+        return runs[0]
+    first = runs[0]
+
+    def mean(key):
+        return round(statistics.fmean(r[key] for r in runs), 4)
+
+    def mean_of(key):
+        names = {n for r in runs for n in r[key]}
+        return {n: round(statistics.fmean(r[key].get(n, 0.0) for r in runs), 4)
+                for n in sorted(names)}
+
+    latencies = [r["latency_ms_median"] for r in runs if r["latency_ms_median"] is not None]
+    return {**first,
+            "core_share": mean("core_share"), "pi_core_share": round(mean("core_share") * PI, 3),
+            "master_share": mean("master_share"), "parts": mean_of("parts"),
+            "threads": dict(sorted(mean_of("threads").items(), key=lambda kv: -kv[1])),
+            **{k: max(r[k] for r in runs) for k in ("rss_mb", "worker_rss_mb",
+                                                     "worker_pss_mb", "master_pss_mb",
+                                                     "worker_anon_mb")},
+            **{k: sum(r[k] for r in runs) for k in ("lost", "actions", "refused")},
+            "refusals": [x for r in runs for x in r["refusals"]][:5],
+            "unanswered": [x for r in runs for x in r["unanswered"]],
+            "latency_ms_median": round(statistics.median(latencies), 1) if latencies else None,
+            "rss_slope_mb_per_hour": None, "anon_slope_mb_per_hour": None,
+            "per_minute": [m for r in runs for m in r["per_minute"]],
+            "core_share_rounds": [r["core_share"] for r in runs],
+            "minutes": sum(r["minutes"] for r in runs),
+            "wall_s": round(sum(r["wall_s"] for r in runs), 1)}
 
 
 def share_of(minute: dict, key: str) -> float:
@@ -974,6 +1108,17 @@ def main() -> None:
                         help="run the same evening at the same time on COMMIT's server "
                              "(checked out into a temporary git worktree) and print the "
                              "ratios this / against: total and per part")
+    parser.add_argument("--rounds", type=int, default=1,
+                        help="with --against: the evening split into this many rounds, both "
+                             "servers started afresh for each (who starts first alternating "
+                             "ABBA); the ratio's median and 95 %% interval over the rounds")
+    parser.add_argument("--round-settle", type=float, default=20.0,
+                        help="with --rounds: seconds each round's servers settle before "
+                             "measuring (a table of cards seen at once: its first reads and "
+                             "look)")
+    parser.add_argument("--no-round-spread", dest="round_spread", action="store_false",
+                        help="with --rounds: every round plays the evening's first minutes "
+                             "(by default round k plays its k/N slice of the evening's frames)")
     args = parser.parse_args()
     if args.against:
         if args.tracemalloc or args.parallel or args.repeat != 1:
@@ -1019,6 +1164,11 @@ def main_against(args) -> None:
                     + "; per minute (median [min, max]): " + "  ".join(
                     f"{k} {v['median']} [{v['min']}, {v['max']}]"
                     for k, v in r["ratio_per_minute"].items()), flush=True)
+                for k, v in r["ratio_over_rounds"].items():
+                    if "ci95" in v:
+                        print(f"{game}: over {v['rounds']} rounds, {k} ratio median "
+                              f"{v['median']}, geometric mean {v['geomean']} (95 % interval "
+                              f"{v['ci95'][0]}-{v['ci95'][1]}): {v['each']}", flush=True)
                 print(f"{game}: ratio by thread: " + "  ".join(
                     f"{k} {v}" for k, v in r["ratio_threads"].items()), flush=True)
         finally:
@@ -1072,6 +1222,8 @@ def show(game: str, r: dict) -> None:
           f"latency median {r['latency_ms_median']} ms",
           flush=True)
     print(f"  busiest threads: {r['threads']}", flush=True)
+    for line in r.get("refusals", []):
+        print(f"  refused: {line}", flush=True)
     print(f"  RSS slope after {r['rss_warmup_minutes']:g} min: "
           f"{r['rss_slope_mb_per_hour']} MB/h; worker RSS (min, MB): "
           + ", ".join(f"{t:.1f} {mb:.1f}" for t, mb in r["rss_samples"][::4]), flush=True)

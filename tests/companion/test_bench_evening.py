@@ -65,3 +65,67 @@ def test_the_worker_memory_read_apart_from_the_libraries_pages():
     assert all(mb > 0 for _, mb in sampler.anon)
     assert [t for t, _ in sampler.anon] == [t for t, _ in sampler.samples][:len(sampler.anon)]
     assert module.slope_mb_per_hour([(0.0, 10.0), (1.0, 11.0), (2.0, 12.0)], 0) == 60.0
+
+
+def test_the_ratio_over_rounds_says_whether_a_difference_is_real():
+    """Issue 71: one 12-minute run's ratio spread about +-0.05, so ``--rounds`` gives the
+    rounds' median and a 95 % interval: rounds that scatter round 1.0 hold 1.0 in it, rounds
+    that agree on 10 % more do not (and hold 1.1)."""
+    module = evening_bench()
+    same = module.ratio_over_rounds([0.95, 1.05, 1.0, 0.97, 1.03, 1.01])
+    assert same["ci95"][0] < 1.0 < same["ci95"][1]
+    assert same["median"] == 1.005 and same["rounds"] == 6
+    more = module.ratio_over_rounds([1.09, 1.11, 1.1, 1.12, 1.08, None])
+    assert 1.0 < more["ci95"][0] < 1.1 < more["ci95"][1] < 1.13
+    assert more["rounds"] == 5
+    assert "ci95" not in module.ratio_over_rounds([1.1])
+
+
+def test_the_rounds_alternate_who_starts_first_and_merge_into_one_evening(tmp_path,
+                                                                         monkeypatch):
+    """Each round starts both servers afresh, the side started first alternating ABBA; the
+    sides' rounds merge into one evening (shares averaged, memory the largest, counts
+    summed) and the ratio over the rounds is each round's ratio."""
+    module = evening_bench()
+    orders = []
+
+    def run(share, rss):
+        return {"core_share": share, "master_share": 0.001, "parts": {"camera": share / 2},
+                "threads": {"capture": share / 4}, "rss_mb": rss, "worker_rss_mb": rss,
+                "worker_pss_mb": rss, "master_pss_mb": 1.0, "worker_anon_mb": rss / 2,
+                "lost": 0, "actions": 10, "refused": 1, "refusals": ["r"], "unanswered": [],
+                "latency_ms_median": 5.0, "rss_slope_mb_per_hour": 40.0,
+                "anon_slope_mb_per_hour": 30.0, "per_minute": [{"core_share": share}],
+                "minutes": 1.5, "wall_s": 90.0}
+
+    firsts = []
+
+    def pair(game, args, work, frames, order):
+        k = len(orders)
+        orders.append([name for name, _ in order])
+        firsts.append(os.path.samefile(frames / "000000.npy", source / f"{starts[k]:06d}.npy"))
+        assert args.settle == 20.0 and args.minutes == 1.5
+        return {"this": run(0.03 + k * 0.001, 100.0 + k), "against": run(0.03, 100.0)}
+
+    source = tmp_path / "frames"
+    source.mkdir()
+    for i in range(10 * 60):  # 10 s at 60 frames a second
+        (source / f"{i:06d}.npy").write_bytes(b"%d" % i)
+    # round k from k x 90 s on, less settle and start-up (28 s), in frames, looped
+    starts = [0, round((90 - 28) * 60) % 600, round((180 - 28) * 60) % 600,
+              round((270 - 28) * 60) % 600]
+    monkeypatch.setattr(module, "prepare", lambda game, args, work: (source, {}))
+    monkeypatch.setattr(module, "pair", pair)
+    args = module.argparse.Namespace(minutes=6.0, rounds=4, settle=5.0, round_settle=20.0,
+                                     round_spread=True, fps=60.0)
+    r = module.against("wwe", args, tmp_path, tmp_path / "other")
+    assert orders == [["this", "against"], ["against", "this"], ["against", "this"],
+                      ["this", "against"]]
+    assert firsts == [True] * 4
+    assert sorted(os.listdir(tmp_path / "round-2" / "frames")) == \
+        sorted(os.listdir(source))
+    assert r["this"]["core_share"] == 0.0315 and r["this"]["worker_rss_mb"] == 103.0
+    assert r["this"]["actions"] == 40 and r["this"]["minutes"] == 6.0
+    assert r["this"]["rss_slope_mb_per_hour"] is None  # a round is too short for one
+    assert r["ratio_over_rounds"]["core_share"]["each"] == [1.0, 1.0333, 1.0667, 1.1]
+    assert r["ratio"]["core_share"] == 1.05
