@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from hardware.camera.dice_faces import colour
+from hardware.camera.dice_faces.pips import _tones
 from hardware.camera.dice_settle import DiceSettler
 from hardware.synthetic.dice_independent import DIE_COLOURS, FELT, LID, TABLE, WOOD, plan, render
 from tests.hardware.independent_trays import nearest
@@ -228,10 +229,12 @@ def test_a_shaded_white_die_with_dark_pips_is_never_named_black():
 
     felt = np.float32([150, 60, 30])
     grey = (88, 86, 88)
-    assert colour._black_by_its_pips(top(grey, (230, 230, 230)), np.float64(grey), felt)
-    assert not colour._black_by_its_pips(top(grey, (25, 25, 25)), np.float64(grey), felt)
+    assert colour._black_by_its_pips(np.float64(grey), felt, _tones(top(grey, (230, 230, 230))))
+    assert not colour._black_by_its_pips(np.float64(grey), felt,
+                                         _tones(top(grey, (25, 25, 25))))
     half_dark = top(grey, (25, 25, 25))
     half_dark[: CANON * 2 // 3] = 25  # dark floor over most of the square: the grey the lighter
-    assert not colour._black_by_its_pips(half_dark, np.float64(grey), felt)
+    assert not colour._black_by_its_pips(np.float64(grey), felt, _tones(half_dark))
     light = (180, 182, 184)
-    assert not colour._black_by_its_pips(top(light, (250, 250, 250)), np.float64(light), felt)
+    assert not colour._black_by_its_pips(np.float64(light), felt,
+                                         _tones(top(light, (250, 250, 250))))

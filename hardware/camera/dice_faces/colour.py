@@ -71,6 +71,7 @@ COLOURED = 1.1  # a player's colour at least this far from the cast: between, no
 WHITE_LEVEL = 120.0  # the body's brightest channel: under it too shaded to tell white from
 BLACK_LEVEL = 60  # ... grey; under this, a black die's body
 COLD_HUES = (60, 150)  # OpenCV hues on the cold side (green, blue, purple) of the warm-cold axis
+SATURATED = 90  # HSV saturation (0-255) a player's colour reaches: below it a body is greyish
 COLD_SATURATION = 110  # HSV saturation (0-255) a white body of a cold hue stays under: white
 # under a cold cast 0.7, 1.0, 1.3 is 56, under 0.55, 1.0, 1.5 at most 88; ivory, its own tint
 # warm, less (65). A light blue die on blue felt
@@ -142,7 +143,7 @@ def _pushed_into_a_gap(bgr, hsv: tuple[int, int, int], floor, floor_hsv) -> str:
     lifted 23-24: "unknown" before); else "unknown". A floor of neither group (a body at 36
     on red felt) pushed it from no side known: "unknown"."""
     h, s, v = hsv
-    if floor_hsv is None or s < 90 or v < BLACK_LEVEL or floor_hsv[1] < 90:
+    if floor_hsv is None or s < SATURATED or v < BLACK_LEVEL or floor_hsv[1] < SATURATED:
         return "unknown"
     floor_group = next((name for name, low, high in _HUES if low <= floor_hsv[0] < high), None)
     bounds = sorted((low, high, name) for name, low, high in _HUES)
@@ -169,15 +170,6 @@ def _white_chroma(bgr, floor) -> bool:
         not _cold_and_saturated(_hsv(bgr)))
 
 
-def _top_tones(square: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
-    """A squared-up top's part inside its rounded edge (BGR), its grey, and the divide
-    between its two tones (Otsu's), as `_white_throughout` and `_black_by_its_pips` judge it."""
-    top = np.ascontiguousarray(square[_INNER, _INNER])
-    gray = cv2.cvtColor(top, cv2.COLOR_BGR2GRAY)
-    split, _ = cv2.threshold(gray, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
-    return top, gray, split
-
-
 def _grey_of(body) -> float:
     """A body colour's grey level, as OpenCV's BGR-to-grey weighs it."""
     b, g, r = _floats(body)
@@ -196,12 +188,14 @@ GLINT_FREE = 0.1  # the least-lit share of a white top's body judged again (`_wh
 # s81/i64/proto2.py, cmp-*.txt) no white die named white and read with a face fails.
 
 
-def _white_throughout(square: np.ndarray, body, floor) -> bool:
+def _white_throughout(square: np.ndarray, body, floor, tones: tuple) -> bool:
     """A squared-up top (CANON px) whose body (``body``, its colour: the lighter of the
     top's two tones, or the darker, a side in shade or light pips) is named white: is the
     least-lit `GLINT_FREE` of that tone's pixels white too (`_white_chroma`)? Not for a
-    coloured die paled by the lamp's glint."""
-    top, gray, split = _top_tones(square)
+    coloured die paled by the lamp's glint. ``tones``: the square's `pips._tones` (its grey
+    inside the rounded edge and Otsu's divide, made once a square)."""
+    _, gray, split, _ = tones
+    top = square[_INNER, _INNER]
     tone = (gray > split) if _grey_of(body) > split else (gray <= split)
     levels = gray[tone]
     if len(levels) < 20:
@@ -214,17 +208,17 @@ LIGHT_PIPS = 0.4  # of a top's pixels, the lighter tone's share at most when it 
 # (`_black_by_its_pips`): a six's pips cover 0.29 of the top inside its rounded edge
 
 
-def _black_by_its_pips(square: np.ndarray, body, floor) -> bool:
+def _black_by_its_pips(body, floor, tones: tuple) -> bool:
     """A die whose face was read and whose body (``body``) is a grey too shaded for white
     (`WHITE_LEVEL`) but too light for black (`BLACK_LEVEL`), neutral under the floor's cast
     (`_white_chroma`): black when its pips are the lighter tone of the squared-up top
-    (``square``, CANON px) and a pip's share of it (`LIGHT_PIPS`), as a black die's white
+    (``tones``: its `pips._tones`) and a pip's share of it (`LIGHT_PIPS`), as a black die's white
     pips are and a white die's never (ninth session: black dice lit to a body of 55-104 on
     the cached felt trays, 7 read with a face and named no colour, the largest group of the
     felt trays' unknowns)."""
     if max(_floats(body)) >= WHITE_LEVEL or not _white_chroma(body, floor):
         return False
-    _, gray, split = _top_tones(square)
+    _, gray, split, _ = tones
     if _grey_of(body) > split:
         return False  # the body the lighter tone: dark pips
     return np.count_nonzero(gray > split) <= LIGHT_PIPS * gray.size
@@ -296,7 +290,7 @@ def _colour_group(hsv: tuple[int, int, int], floor_hsv: tuple[int, int, int] | N
         return "white"
     if v < BLACK_LEVEL:
         return "black" if s < 120 else "unknown"
-    if s < 90:
+    if s < SATURATED:
         return "unknown"  # greyish: a white die in odd light, or a faded colour
     for name, low, high in hues:
         if low <= h < high:

@@ -74,9 +74,10 @@ def _read_square(image: np.ndarray, rect, taught: Sequence, light_body: bool | N
     colour = colour_name(body_colour, floor)
     if face is None and colour == "white" and _coloured_share(square) > MIXED:
         colour = "unknown"  # no top read: the square may hold a coloured die and the floor
-    if colour == "white" and not _white_throughout(square, body_colour, floor):
+    if colour == "white" and not _white_throughout(square, body_colour, floor, tones):
         colour = "unknown"  # light pips, or a coloured die paled by the lamp's glint
-    if colour == "unknown" and face is not None and _black_by_its_pips(square, body_colour, floor):
+    if colour == "unknown" and face is not None and _black_by_its_pips(body_colour, floor,
+                                                                      tones):
         colour = "black"  # a grey body under white pips: a lit black die
     return DieReading(face, colour, centre, side, score, None, square, pitch)
 
