@@ -77,6 +77,12 @@ def test_two_players_play_a_round_with_the_dice_reader_and_phones(server, browse
     assert sorted(v["dice"][d]["face"] for d in ("n1", "n2", "n3", "n4", "n5")) == \
         sorted(faces[f"neutral-{k}"] for k in range(1, 6))
     shot(table, "80-monasterium-table-rolled")
+    # each player's 3 x 3 window is named where it stands (a bare grid of dots says nothing),
+    # in each screen's language
+    assert table.locator(".player-card figure.window figcaption").all_inner_texts() == \
+        ["Cathedral window"] * 2
+    emil_s_window = phones["E"].locator("figure.window figcaption").first
+    assert emil_s_window.inner_text() == "Kathedralenfenster"
 
     # a reroll of two dice: the reader reads it, so Nora's phone offers no roll by hand (the
     # step line says the reader records it); the table display takes it: faces 6 and 6

@@ -107,10 +107,12 @@
     });
   }
 
+  // The 3 x 3 grid means nothing to a player without its name, so the name stands above it.
   function windowGrid(p) {
-    return h("table.window", {"aria-label": t("window")}, h("tbody", arr(p.window).map(function (row) {
-      return h("tr", arr(row).map(function (cell) { return h("td", cell || "·"); }));
-    })));
+    return h("figure.window", h("figcaption", t("window")),
+      h("table", {"aria-label": t("window")}, h("tbody", arr(p.window).map(function (row) {
+        return h("tr", arr(row).map(function (cell) { return h("td", cell || "·"); }));
+      }))));
   }
 
   function playerCards(m) {
