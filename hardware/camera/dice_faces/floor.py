@@ -234,8 +234,9 @@ def _band_masks(image: np.ndarray, floor: np.ndarray, lighter: np.ndarray,
     cv2.compare(off, LIGHTER, cv2.CMP_GT, dst=lighter)
     cv2.addWeighted(floor_total, DARKER, floor_total, 0.0, -20.0, dst=off)
     cv2.compare(total, off, cv2.CMP_LT, dst=darker)
-    if grey:
+    if grey:  # `grey_mask`'s: the darker mask and the grey pixels, no tinted mask made
         _grey_on_colour(planes, floor_planes, total, floor_total, darker)
+        return
     # numpy's division, not cv2.divide: OpenCV's on arm64 (the Pi) is not correctly rounded
     # (130/130 gave 0.99999994 there), and a pixel exactly TINTED off the floor's colour
     # then counted as tinted on the Pi only (issue 66, tests/arm64/check.py)
