@@ -23,6 +23,19 @@ FAINT_LEAST = 20.0  # there (at least these levels) is a faint tint (`die_masks`
 # The first mask keeps `TINTED`: lowered there alone (0.1, 20), 59 answers got worse (a
 # die's shadow or edge joined its blob).
 DARKER = 0.5  # of the floor's B+G+R, and below: a black die (a shadow only darkens)
+# A black die on a dark saturated felt is not that much darker (seed 1108 at 28 px: body
+# 42,40,39 on felt 118,50,82, 0.48 of its B+G+R, above DARKER's 0.5 less 20 levels) nor
+# tinted (~34 levels, under `TINTED`): it is grey where the felt is coloured. A shadow keeps
+# the felt's colour as it darkens it (its max-min share of B+G+R), a black body has none:
+# a pixel dimmer than `DIM` of a `SATURATED_FLOOR`, `DARK_FLOOR` floor whose share is under
+# `GREY` of the floor's is in the grey mask (`grey_mask`), read by a last pass (issue 64,
+# eleventh session). On the 528 cached stills against 046bb4bf: +1 read (seed 1108's black
+# one), 0 worse; `DIM` 0.85: +2 (seed 28's black one at 38 px), 1.0: that one read 2, a
+# wrong face; 0.6: nothing gained. In the darker mask itself (0.75): 1 gained, 2 lost.
+DIM = 0.75  # of the floor's B+G+R, and below
+SATURATED_FLOOR = 0.15  # the floor's max-min share of its B+G+R, and above (felt: 0.27-0.5)
+DARK_FLOOR = 300.0  # the floor's B+G+R, and below: a dark felt (a wood tray's 320 and more)
+GREY = 0.35  # of the floor's share, and below
 MIN_FILL = 0.8  # of its minimum-area rectangle a rounded square covers (a disc: 0.785)
 
 
@@ -157,6 +170,33 @@ def die_masks(image: np.ndarray, floor: np.ndarray, scratch: bool = False,
     return (*masks, faint_mask if faint == "later" else faint_mask())
 
 
+def dark_saturated(floor: np.ndarray) -> bool:
+    """Whether any of the floor (`floor_colour`'s, smooth: every 16th pixel each way
+    looked at) is `SATURATED_FLOOR` and `DARK_FLOOR`: elsewhere `grey_mask` is the darker
+    mask, and its pass is not run (a band pass of a whole tray)."""
+    sample = floor[::16, ::16].astype(np.float32)
+    total = sample.sum(axis=2)
+    chroma = sample.max(axis=2) - sample.min(axis=2)
+    return bool(((total <= DARK_FLOOR) & (chroma >= SATURATED_FLOOR * np.maximum(total, 1.0))
+                 ).any())
+
+
+def grey_mask(image: np.ndarray, floor: np.ndarray) -> np.ndarray:
+    """`die_masks`' darker mask with the pixels grey and dim on a saturated dark floor
+    (`_grey_on_colour`): a black die on dark felt. A mask of its own, for a last pass
+    (`tray._read_floor`): a black die's sides are as grey as its top and join its blob,
+    and one die's grey side may join it to the next (in the darker mask itself, 2 dice
+    read on the cached stills were lost). Fresh arrays."""
+    h, w = image.shape[:2]
+    lighter, darker, tinted = (_fresh(name, (h, w)) for name in ("lighter", "darker", "tinted"))
+    rows = max(1, BAND // w)
+    for y in range(0, h, rows):
+        band = slice(y, y + rows)
+        _band_masks(image[band], floor[band], lighter[band], darker[band], tinted[band],
+                    grey=True)
+    return _fill_pips_and_squares(_open(darker, lighter, _fresh("grey", (h, w))))
+
+
 def _open(mask: np.ndarray, between: np.ndarray, out: np.ndarray) -> np.ndarray:
     """``mask`` opened by a 3x3 square into ``out`` (``between``: a buffer for the step)."""
     cv2.erode(mask, _SQUARE, dst=between)
@@ -168,8 +208,8 @@ BAND = 96 * 1024  # pixels of a band of rows read at a time (a 480x360 tray in t
 
 
 def _band_masks(image: np.ndarray, floor: np.ndarray, lighter: np.ndarray,
-                darker: np.ndarray, tinted: np.ndarray, faint: np.ndarray | None = None
-                ) -> None:
+                darker: np.ndarray, tinted: np.ndarray, faint: np.ndarray | None = None,
+                grey: bool = False) -> None:
     """`die_masks`' lighter, darker and tinted pixels in a band of the image's rows (`BAND`),
     written into the band's rows of the three masks; its float planes are this thread's
     buffers (`_scratch`: reused, not faulted in anew under the app's malloc). The same
@@ -194,6 +234,9 @@ def _band_masks(image: np.ndarray, floor: np.ndarray, lighter: np.ndarray,
     cv2.compare(off, LIGHTER, cv2.CMP_GT, dst=lighter)
     cv2.addWeighted(floor_total, DARKER, floor_total, 0.0, -20.0, dst=off)
     cv2.compare(total, off, cv2.CMP_LT, dst=darker)
+    if grey:  # `grey_mask`'s: the darker mask and the grey pixels, no tinted mask made
+        _grey_on_colour(planes, floor_planes, total, floor_total, darker)
+        return
     # numpy's division, not cv2.divide: OpenCV's on arm64 (the Pi) is not correctly rounded
     # (130/130 gave 0.99999994 there), and a pixel exactly TINTED off the floor's colour
     # then counted as tinted on the Pi only (issue 66, tests/arm64/check.py)
@@ -215,6 +258,33 @@ def _band_masks(image: np.ndarray, floor: np.ndarray, lighter: np.ndarray,
         np.clip(least, FAINT_LEAST, TINTED, out=least)
         cv2.compare(most, least, cv2.CMP_GT, dst=faint)
         cv2.bitwise_and(faint, side, dst=faint)
+
+
+def _grey_on_colour(planes: list, floor_planes: list, total: np.ndarray,
+                    floor_total: np.ndarray, darker: np.ndarray) -> None:
+    """Add to ``darker`` the pixels grey and dim on a saturated floor (`DIM`,
+    `SATURATED_FLOOR`, `GREY`): a black die's body where a shadow would keep the floor's
+    colour."""
+    shape = total.shape
+    chroma = _chroma(planes, _scratch("band chroma", shape, np.float32))
+    floor_chroma = _chroma(floor_planes, _scratch("band floor chroma", shape, np.float32))
+    # grey: chroma/total < GREY * floor_chroma/floor_total, without a division
+    left = cv2.multiply(chroma, floor_total, dst=chroma)
+    right = cv2.multiply(floor_chroma, total, scale=GREY,
+                         dst=_scratch("band grey", shape, np.float32))
+    grey = cv2.compare(left, right, cv2.CMP_LT)
+    dim = cv2.compare(total, cv2.multiply(floor_total, DIM, dst=right), cv2.CMP_LT)
+    saturated = cv2.compare(floor_chroma, cv2.multiply(floor_total, SATURATED_FLOOR, dst=right),
+                            cv2.CMP_GE)
+    dark = cv2.compare(floor_total, DARK_FLOOR, cv2.CMP_LE)
+    cv2.bitwise_or(darker, grey & dim & saturated & dark, dst=darker)
+
+
+def _chroma(planes: list, out: np.ndarray) -> np.ndarray:
+    """Max less min of the three planes, float32 into ``out``."""
+    most = cv2.max(cv2.max(planes[0], planes[1]), planes[2])
+    least = cv2.min(cv2.min(planes[0], planes[1]), planes[2])
+    return cv2.subtract(most, least, dst=out, dtype=cv2.CV_32F)
 
 
 def _fill_squares(mask: np.ndarray, outlines: list | None = None) -> np.ndarray:

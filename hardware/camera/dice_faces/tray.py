@@ -24,7 +24,7 @@ from .common import (
     _scratch,
     release_buffers,
 )
-from .floor import die_masks, floor_colour
+from .floor import dark_saturated, die_masks, floor_colour, grey_mask
 from .hand import _hand
 from .squares import _faint_dice, _read_mask
 
@@ -98,7 +98,15 @@ def _read_floor(image: np.ndarray, floor: np.ndarray, die_px: float | None, taug
     # a faint blob the very blob of the first mask reads as that one did: every die it
     # holds is in ``dice`` already, so it adds none (`_faint_dice`), and is not read again
     read = {_same(b) for b in first}
-    return _kept(_faint_dice(image, [b for b in faint_blobs() if _same(b) not in read], dice,
+    dice = _faint_dice(image, [b for b in faint_blobs() if _same(b) not in read], dice,
+                       typical, taught, gray)
+    if _all_read(dice, thrown) or not dark_saturated(floor):
+        return _kept(dice, clear)
+    # black dice on a dark saturated felt, grey where it is coloured (`grey_mask`): its
+    # blobs not the darker mask's already read, read as the faint mask's are
+    read = {_same(b) for b in dark_blobs}
+    grey = _blobs(_erode(grey_mask(image, floor), _scratch("grey eroded", shape)))[0]
+    return _kept(_faint_dice(image, [b for b in grey if _same(b) not in read], dice,
                              typical, taught, gray), clear)
 
 
