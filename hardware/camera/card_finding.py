@@ -43,6 +43,17 @@ WEDGE_TURN = 6.0  # degrees: one side of an outline turned this much from the ca
 # photo's two cards 45 px apart were taken with a side turned 13-15 degrees; issue 63)
 PARALLEL_TURN = 3.0  # degrees: sides this close in direction are the same card's side
 WEDGE_AREA = 0.75  # of the wedged outline: what the card inside it covers, at least
+HALF_ASPECT = 0.6  # short side over long side of one of two outlines, at most, for halves
+# of a card: a game card's text block (its art block beside it: 0.75-0.82), found where its
+# pale paper on a pale printed board gives no outline of its own (the board renders' 15
+# such: 0.44-0.50, notes board_false.py, halves.py; whole cards 0.64-0.75, the farthest
+# foreshortened ones 0.45: two cards side by side must also lie along each other,
+# ``HALF_ALONG``, and close, ``HALF_GAP``: two far SET cards 0.44-0.61)
+HALF_ALONG = 0.85  # of the shorter of their long sides: how far two halves lie along each other
+HALF_GAP = 0.1  # of the narrower's short side: the most paper between two halves (the board
+# renders' blocks: up to 0.05; two far SET cards of the dev photos side by side: 0.2-0.3 of
+# table between them, notes halves_dev.py) ...
+HALF_OVERLAP = 0.25  # ... and the most they overlap (the blocks' outlines: up to 0.19)
 
 
 def clockwise(corners) -> np.ndarray:
@@ -344,8 +355,51 @@ def _find_cards(frame: np.ndarray, min_px: float = MIN_CARD_PX, max_share: float
             kept.append(quad)
         elif len(met) == 1 and _wedged(kept[met[0]], quad):
             kept[met[0]] = quad
+    kept = _halves_joined(kept)
     edges_of = (_gradients(grey), None if diff is None else _gradients(diff))
     return [_snap(edges_of, quad, diff) for quad in kept]
+
+
+def _halves_joined(kept: list[np.ndarray]) -> list[np.ndarray]:
+    """``kept`` with each two outlines that are halves of one card (``_halves``) taken
+    together for that card: the smallest rectangle round both."""
+    used: set[int] = set()
+    joined = []
+    for i, a in enumerate(kept):
+        for j in range(i + 1, len(kept)):
+            if i in used or j in used or not _halves(a, kept[j]):
+                continue
+            box = cv2.boxPoints(cv2.minAreaRect(np.concatenate([a, kept[j]])))
+            (_, _), (w, h), _ = cv2.minAreaRect(box)
+            if ASPECT[0] <= min(w, h) / max(w, h, 1e-6) <= ASPECT[1]:
+                joined.append(clockwise(box))
+                used |= {i, j}
+    return [q for n, q in enumerate(kept) if n not in used] + joined
+
+
+def _halves(a: np.ndarray, b: np.ndarray) -> bool:
+    """Outlines a and b lie side by side as two halves of one card (its art block and its
+    text block): one a long thin block (``HALF_ASPECT``), their long sides along the same
+    way (``PARALLEL_TURN``), facing and along each other (``HALF_ALONG``), no farther
+    apart than ``HALF_GAP`` (two cards side by side have table between them) nor
+    overlapping more than ``HALF_OVERLAP``."""
+    axes = []
+    for q in (a, b):
+        sides = [q[(i + 1) % 4] - q[i] for i in range(4)]
+        lengths = [float(np.linalg.norm(v)) for v in sides]
+        k = int(np.argmax([lengths[0] + lengths[2], lengths[1] + lengths[3]]))
+        long_, short = (lengths[k] + lengths[k + 2]) / 2, (lengths[1 - k] + lengths[3 - k]) / 2
+        axes.append((sides[k], long_, short))
+    (ua, la, sa), (ub, lb, sb) = axes
+    if min(sa / la, sb / lb) > HALF_ASPECT or _turn(ua, ub) > PARALLEL_TURN:
+        return False
+    u = ua / max(float(np.linalg.norm(ua)), 1e-6)
+    n = np.float32([-u[1], u[0]])
+    pa, pb, qa, qb = a @ u, b @ u, a @ n, b @ n
+    along = min(pa.max(), pb.max()) - max(pa.min(), pb.min())
+    apart = max(qb.min() - qa.max(), qa.min() - qb.max())  # < 0: they overlap
+    return bool(along >= HALF_ALONG * min(la, lb) and
+                -HALF_OVERLAP * min(sa, sb) <= apart <= HALF_GAP * min(sa, sb))
 
 
 def _split_touching(found: list[tuple[int, np.ndarray]], edges: np.ndarray
