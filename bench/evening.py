@@ -3,11 +3,14 @@
 For each game: the real production server (`companion serve`, gunicorn, as a subprocess)
 with its camera reading 30 raw gray frames a second (the Y plane a Pi camera hands over,
 no JPEG to decode) from a folder of frames rendered before the run (a still table seen
-through a noisy sensor; every ``--card-every`` seconds a card is laid or turned), its
+through a noisy sensor; every ``--card-every`` seconds a card is laid or turned, a hand
+laying each card and taking each card away, as on a real table), its
 dice reader on a pseudo-terminal fed by the dice emulator (a roll every ``--roll-every``
 seconds), four phones and the table display connected through real
-Socket.IO clients, and an action every ``--action-every`` seconds (a random allowed choice
-from the views the clients received, sent by the client that owns it).
+Socket.IO clients, and an action every ``--action-every`` seconds (a random choice that a
+client's screen offers in the views it received, sent by that client: no roll by hand on a
+phone while the dice source reads the rolls, as TC.diceRead; so ``refused`` counts only
+real refusals).
 
 The emulator, the clients and the frame rendering run in this process; only the server's
 worker is measured: its user + system CPU over wall time from /proc/<pid>/stat (the share
@@ -74,6 +77,7 @@ import argparse
 import http.client
 import importlib.util
 import json
+import math
 import os
 import random
 import re
@@ -100,8 +104,8 @@ from companion.game.patches import Replica  # noqa: E402
 from companion.wiring.dice import role_die_ids  # noqa: E402
 from engine.api import sticker_namespace  # noqa: E402
 from hardware.dice.emulator import DiceEmulator  # noqa: E402
-from hardware.synthetic.scene import Camera, Placement, Style  # noqa: E402
-from hardware.synthetic.video import MARKER_AT, board_to_table  # noqa: E402
+from hardware.synthetic.scene import HEIGHT, WIDTH, Camera, Hand, Placement, Style  # noqa: E402
+from hardware.synthetic.video import MARKER_AT, Script, board_to_table  # noqa: E402
 from hardware.tags.format import BOARD_MARKER, card_payload  # noqa: E402
 
 PI = 5  # a Raspberry Pi 4 core against this machine's
@@ -116,10 +120,46 @@ PARTS = (("camera", ("capture", "camera", "texture")), ("dice", ("dice",)),
 
 
 # the camera's frames, rendered before the run ------------------------------------------
-def card_script(game: str, seconds: float, every: float, fps: float) -> list[list[Placement]]:
+HAND_SPEED = 160.0  # flat px a frame a hand carries a card at (video.py's lift scripts)
+CARD_HALF = 150.0  # flat px: a card's half diagonal (video.py's _carry_away)
+HAND_REACH = 4  # frames a hand takes from the picture's edge to a card it will take
+HAND_REST = 5  # frames a fingertip rests on a card's edge before it lifts it or after laying
+
+
+def hand_towards(x: float, y: float) -> float:
+    """Where a hand comes from for a card at (x, y) flat px: the nearest of the right,
+    bottom and left edges (degrees clockwise from image up), never over the board marker
+    at the top."""
+    return min(((WIDTH - x, 90.0), (HEIGHT - y, 180.0), (x, 270.0)))[1]
+
+
+def _in_hand(card: dict, k: int) -> tuple[float, float, tuple[float, float]] | None:
+    """The card ``card`` (``"x"``, ``"y"``, ``"towards"``) ``k`` flat steps of a hand away
+    from its spot towards its edge, with its motion smear; None once no part is in view."""
+    t = math.radians(card["towards"])
+    out = (math.sin(t), -math.cos(t))
+    x, y = card["x"] + out[0] * HAND_SPEED * k, card["y"] + out[1] * HAND_SPEED * k
+    if not (-CARD_HALF < x < WIDTH + CARD_HALF and -CARD_HALF < y < HEIGHT + CARD_HALF):
+        return None
+    return x, y, out
+
+
+def steps_out(card: dict) -> int:
+    """How many steps of a hand carry ``card`` from its spot out of view."""
+    k = 1
+    while _in_hand(card, k) is not None:
+        k += 1
+    return k
+
+
+def card_script(game: str, seconds: float, every: float, fps: float) -> Script:
     """The arrangement at each frame: the board marker and the game's own cards, one laid
     (in the next zone the game declares) or the last one turned a quarter (over 10 frames)
-    every ``every`` seconds."""
+    every ``every`` seconds. As on a real table, a hand lays each card (it brings it in
+    from the nearest side edge, rests its fingertip on it, withdraws) and a hand takes each
+    card away (the oldest of five, or a card laid again elsewhere: fingertip on its edge,
+    then lifted and carried out, as video.py's `_carry_away`), the taking before the
+    laying. The frames' placements and hands (`Script`; no expected observations)."""
     module = games.module_of(game)
     info = module.info
     catalog = load_catalog(game)
@@ -130,35 +170,87 @@ def card_script(game: str, seconds: float, every: float, fps: float) -> list[lis
     zones = [z.rect for z in info.bindings.zones] or [(-50, 20, 50, 100)]
     spots = [board_to_table((x0 + x1) / 2, (y0 + y1) / 2) for x0, y0, x1, y1 in zones]
     marker = Placement(BOARD_MARKER, *MARKER_AT, 0.0, marker=True)
-    laid: list[dict] = []  # {"payload", "x", "y", "angle", "turning": first frame or None}
-    frames, event, nxt = [], 0, 0
+    # {"payload", "x", "y", "angle", "turning": first frame or None, "towards",
+    #  "lay": first frame of the laying hand, "take": first frame of the taking hand}
+    laid: list[dict] = []
+    frames, hands, event, nxt = [], [], 0, 0
     per_event = round(every * fps)
     for i in range(round(seconds * fps)):
         if i and i % per_event == 0:
-            if (event % 2 == 0 or not laid) and cards:
+            if (event % 2 == 0 or not any(c["take"] is None for c in laid)) and cards:
                 payload = cards[nxt % len(cards)]
-                laid = [c for c in laid if c["payload"] != payload][-3:]  # 4 cards at most
+                staying = [c for c in laid if c["take"] is None]
+                going = [c for c in staying if c["payload"] == payload]
+                going += [c for c in staying if c not in going][:max(0, len(staying)
+                                                                    - len(going) - 3)]
+                for c in going:  # 4 cards at most
+                    c["take"] = i
                 x, y = spots[nxt % len(spots)]
-                laid.append({"payload": payload, "x": x, "y": y, "angle": 2.0,
-                             "turning": None})
+                towards = hand_towards(x, y)
+                after = max((HAND_REACH + HAND_REST + c["steps"] for c in going), default=0)
+                card = {"payload": payload, "x": x, "y": y, "angle": 2.0, "turning": None,
+                        "towards": towards, "lay": i + after, "take": None}
+                card["steps"] = steps_out(card)
+                laid.append(card)
                 nxt += 1
-            elif laid:
-                laid[-1]["turning"] = i
+            else:
+                [c for c in laid if c["take"] is None][-1]["turning"] = i
             event += 1
-        shown = [marker]
-        for card in laid:
+        shown, over = [marker], []
+        for card in list(laid):
             angle = card["angle"]
             if card["turning"] is not None:
                 step = i - card["turning"] + 1  # 9 degrees a frame, a quarter in 10 frames
                 angle += 9.0 * min(step, 10)
                 if step >= 10:
                     card["angle"], card["turning"] = card["angle"] + 90.0, None
+            if card["take"] is not None:  # reaches in, fingertip on its edge, carries it out
+                reach = HAND_REACH - (i - card["take"])
+                if reach > 0:  # the hand coming in from its edge to the card's
+                    t = math.radians(card["towards"])
+                    d = 120 + HAND_SPEED * reach
+                    shown.append(Placement(card["payload"], card["x"], card["y"], angle))
+                    over.append(Hand(card["x"] + math.sin(t) * d, card["y"] - math.cos(t) * d,
+                                     card["towards"]))
+                    continue
+                k = max(0, i - card["take"] - HAND_REACH - HAND_REST)
+                at = _in_hand(card, k)
+                if at is None:
+                    laid.remove(card)
+                    continue
+                x, y, out = at
+                motion = (out[0] * HAND_SPEED / 2, out[1] * HAND_SPEED / 2) if k else (0.0, 0.0)
+                shown.append(Placement(card["payload"], x, y, angle, motion=motion))
+                over.append(Hand(x + out[0] * 120, y + out[1] * 120, card["towards"]))
+                continue
+            if i < card["lay"]:
+                continue
+            # brought in from out of view, fingertip rests on it, the hand withdraws
+            k = card["steps"] - (i - card["lay"])
+            if k > 0:
+                at = _in_hand(card, k)
+                if at is None:  # still out of view: the hand comes in
+                    continue
+                x, y, out = at
+                shown.append(Placement(card["payload"], x, y, angle,
+                                       motion=(-out[0] * HAND_SPEED / 2,
+                                               -out[1] * HAND_SPEED / 2)))
+                over.append(Hand(x + out[0] * 120, y + out[1] * 120, card["towards"]))
+                continue
             shown.append(Placement(card["payload"], card["x"], card["y"], angle))
+            back = -k - HAND_REST  # the hand's steps back out after resting
+            t = math.radians(card["towards"])
+            out = (math.sin(t), -math.cos(t))
+            if back < 0 or _in_hand(card, back) is not None:
+                d = 120 + HAND_SPEED * max(0, back)
+                over.append(Hand(card["x"] + out[0] * d, card["y"] + out[1] * d,
+                                 card["towards"]))
         frames.append(shown)
-    return frames
+        hands.append(over)
+    return Script(frames, [], fps, hands)
 
 
-def render_frames(folder: Path, script: list[list[Placement]], noise: int = 4) -> int:
+def render_frames(folder: Path, script: Script, noise: int = 4) -> int:
     """The frames as a Pi camera hands them over: raw gray Y planes (``.npy``, what
     `Picamera2Source` returns; a YUYV camera's Y bytes are the same), so the server
     decodes nothing, as on the appliance. Each is rendered once through a JPEG round
@@ -169,12 +261,13 @@ def render_frames(folder: Path, script: list[list[Placement]], noise: int = 4) -
     folder.mkdir(parents=True, exist_ok=True)
     camera = Camera.create(3, Style())
     rendered: dict[tuple, Path] = {}
-    for index, placements in enumerate(script):
+    for index, placements in enumerate(script.frames):
+        hands = script.hands_at(index)
         key = (tuple((p.payload, round(p.x, 1), round(p.y, 1), round(p.angle, 1))
-                     for p in placements), index % noise)
+                     for p in placements), tuple(hands), index % noise)
         path = rendered.get(key)
         if path is None:
-            image, _ = camera.render(placements, Style(), len(rendered))
+            image, _ = camera.render(placements, Style(), len(rendered), hands)
             path = rendered[key] = folder / f"unique-{len(rendered):04d}.raw"
             with path.open("wb") as out:
                 np.save(out, cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
@@ -635,21 +728,29 @@ class Table:
             return self.cond.wait_for(
                 lambda: all(self.version(n) >= version for n in self.replicas), timeout)
 
-    def options(self) -> list[tuple[str, dict]]:
-        """Every allowed choice any client is offered now, with the client offering it."""
-        out = []
-        for name, replica in self.replicas.items():
-            view = replica.current or {}
-            if view.get("status") != "active":
-                continue
-            for choice in view.get("choices") or []:
-                if not choice.get("refused"):
-                    out.append((name, choice["action"]))
-        return out
+    def options(self, roll_actions: frozenset[str] = frozenset()) -> list[tuple[str, dict]]:
+        """Every allowed choice any client's screen offers now, with the client offering it
+        (`offered`)."""
+        return [(name, action) for name, replica in self.replicas.items()
+                for action in offered(replica.current or {}, name, roll_actions)]
 
     def close(self) -> None:
         for sio in self.clients.values():
             sio.disconnect()
+
+
+def offered(view: dict, name: str, roll_actions: frozenset[str]) -> list[dict]:
+    """The actions ``name``'s screen offers in ``view``: its allowed choices, less a roll by
+    hand on a seat's phone while the dice source reads the rolls (the view's
+    ``hardware.dice.reads``: the phones' TC.diceRead hides those buttons, and the server's
+    `DiceWiring.refuse_hand_roll` refuses them, roll_read_by_serial). The table display
+    keeps them, as the step's fallback."""
+    if view.get("status") != "active":
+        return []
+    reads = name != "table" and bool(((view.get("hardware") or {}).get("dice") or {})
+                                     .get("reads")) and not view.get("closed")
+    return [c["action"] for c in view.get("choices") or []
+            if not c.get("refused") and not (reads and c["action"].get("type") in roll_actions)]
 
 
 # one evening -----------------------------------------------------------------------------
@@ -675,7 +776,7 @@ def prepare(game: str, args, work: Path) -> tuple[Path, dict]:
     t = time.perf_counter()
     script = card_script(game, seconds + 90, args.card_every, args.fps)
     unique = render_frames(frames, script)
-    print(f"{game}: {len(script)} frames ({unique} rendered) in "
+    print(f"{game}: {len(script.frames)} frames ({unique} rendered) in "
           f"{time.perf_counter() - t:.0f} s", flush=True)
     capture = capture_cost(frames, fps=args.fps)
     print(f"{game}: capture path at {args.fps:g} fps, share of a core: copied "
@@ -710,6 +811,7 @@ def play(game: str, args, work: Path, frames: Path, root: Path = ROOT,
     grown: list[str] = []
     held: list[str] = []
     rnd = random.Random(args.seed)
+    roll_actions = games.module_of(game).info.bindings.roll_actions
     acked: list[tuple[int, dict, str]] = []
     refused, latency = 0, []
     refusals: list[str] = []  # the first few refused actions and the server's answer
@@ -740,7 +842,7 @@ def play(game: str, args, work: Path, frames: Path, root: Path = ROOT,
                     emulator.roll()
             if now >= next_action:
                 next_action += args.action_every
-                options = table.options()
+                options = table.options(roll_actions)
                 if options:
                     name, action = rnd.choice(options)
                     sent = time.perf_counter()
@@ -756,8 +858,8 @@ def play(game: str, args, work: Path, frames: Path, root: Path = ROOT,
                         if table.wait_all(ack["version"]):
                             latency.append((time.perf_counter() - sent) * 1000)
                     else:
-                        # a seat's hand-entered roll while the dice reader reads the rolls
-                        # (roll_read_by_serial), or a camera action came first: choose again
+                        # a real refusal (the seats choose only what their screens
+                        # offer, `offered`): a camera action came first, say
                         refused += 1
                         if len(refusals) < 5:
                             refusals.append(f"{(time.monotonic() - started) / 60:.1f} min "

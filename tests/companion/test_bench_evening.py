@@ -129,3 +129,59 @@ def test_the_rounds_alternate_who_starts_first_and_merge_into_one_evening(tmp_pa
     assert r["this"]["rss_slope_mb_per_hour"] is None  # a round is too short for one
     assert r["ratio_over_rounds"]["core_share"]["each"] == [1.0, 1.0333, 1.0667, 1.1]
     assert r["ratio"]["core_share"] == 1.05
+
+
+def test_the_evening_table_lays_and_takes_every_card_with_a_hand():
+    """Issue 71 (twelfth round): on a real table a hand lays each card and a hand takes it;
+    a card that vanished untouched made the recogniser call the others hidden (``not
+    reached``) in the bench alone. Every card comes into view and leaves it in a hand, its
+    fingertip beside it, and leaves its spot only in a hand. Planted fault caught: the
+    taking hand left out (the card carried out alone): the assertion fails."""
+    bench = evening_bench()
+    script = bench.card_script("wwe", 420, 20.0, 30.0)  # 5 cards laid by 180 s: one taken
+    assert len(script.frames) == len(script.hands) == 420 * 30
+
+    def cards(i):
+        return {p.payload: p for p in script.frames[i] if not p.marker}
+
+    def in_hand(card, i):
+        return any(abs(h.x - card.x) < 260 and abs(h.y - card.y) < 260
+                   for h in script.hands[i])
+
+    came = left = moved = 0
+    for i in range(1, len(script.frames)):
+        before, now = cards(i - 1), cards(i)
+        for payload, card in now.items():
+            if payload not in before:
+                came += 1
+                assert in_hand(card, i), f"frame {i}: {payload} laid with no hand"
+            elif (card.x, card.y) != (before[payload].x, before[payload].y):
+                moved += 1
+                assert in_hand(card, i), f"frame {i}: {payload} moved with no hand"
+        for payload, card in before.items():
+            if payload not in now:
+                left += 1
+                assert in_hand(card, i - 1), f"frame {i}: {payload} gone with no hand"
+    assert came >= 10 and left >= 5 and moved >= 10
+
+
+def test_the_evening_seats_choose_only_what_their_screens_offer():
+    """Issue 71 (twelfth round): while the dice source reads the rolls
+    (``hardware.dice.reads``), a seat's phone offers no roll by hand (TC.diceRead) and the
+    server refuses one (roll_read_by_serial); the bench's seats no longer choose it, so
+    "refused" counts real refusals. The table display keeps the roll as the fallback.
+    Planted fault caught: ``reads`` ignored: the seat is offered the roll and this fails."""
+    bench = evening_bench()
+    rolls = games.module_of("wwe").info.bindings.roll_actions
+    assert "roll_tax" in rolls
+    choices = [{"action": {"type": "roll_tax", "value": v}} for v in (1, 2)]
+    choices += [{"action": {"type": "pass"}}, {"action": {"type": "x"}, "refused": "no"}]
+
+    def view(reads):
+        return {"status": "active", "choices": choices,
+                "hardware": {"dice": {"reads": reads, "source": "serial"}}}
+
+    assert bench.offered(view(True), "N", rolls) == [{"type": "pass"}]
+    assert len(bench.offered(view(True), "table", rolls)) == 3
+    assert len(bench.offered(view(False), "N", rolls)) == 3
+    assert bench.offered({**view(True), "status": "paused"}, "N", rolls) == []
