@@ -34,7 +34,8 @@ run's frames in this process, looking at every frame against the still table's s
 interleaved; 0 skips it).
 
 Targets (docs/pi-appliance.md, issue 37): core_share <= 0.03 (0.15 of a Pi core),
-rss_mb <= 120 at the end, rss_slope_mb_per_hour <= 2 after the warm-up, lost 0. Usage:
+rss_mb <= 120 at the end (master and worker, PSS), worker_rss_mb <= 110 (issue 71: the
+figure its 113 MB was), rss_slope_mb_per_hour <= 2 after the warm-up, lost 0. Usage:
     .venv/bin/python bench/evening.py [--games wwe,pillars] [--minutes 3] [--repeat 1]
         [--sample-every 15] [--warmup MIN] [--tracemalloc [--trace-frames 6]] [--no-camera]
         [--no-dice]
@@ -110,7 +111,8 @@ from hardware.tags.format import BOARD_MARKER, card_payload  # noqa: E402
 
 PI = 5  # a Raspberry Pi 4 core against this machine's
 TICK = os.sysconf("SC_CLK_TCK")
-TARGETS = {"core_share": 0.03, "rss_mb": 120, "rss_slope_mb_per_hour": 2, "lost": 0}
+TARGETS = {"core_share": 0.03, "rss_mb": 120, "worker_rss_mb": 110, "rss_slope_mb_per_hour": 2,
+           "lost": 0}
 # the parts by thread name (companion/server/threadnames.py); "server" is the rest (sockets,
 # SQLite, gunicorn, and threads that ended: a view sender idle 5 s ends and a new one
 # starts): "tick" is the hardware-status thread (issue 65), "views" the view sender (an
