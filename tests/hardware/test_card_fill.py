@@ -18,34 +18,30 @@ WIDTHS = (30, 40, 50, 60, 70, 80)  # px: the card's width in the frame
 
 
 def _face(fill: str, colour=(40, 40, 200), shape: str = "capsule", count: int = 2,
-          edge: int = 9, lines: int = 2, pale: float = 0.0, period: int = 6,
-          scale: float = 1.0, lower: int = 0) -> np.ndarray:
+          edge: int = 9, lines: int = 2, pale: float = 0.0) -> np.ndarray:
     """A SET-like face: ``count`` shapes, outlined (an outline ``edge`` - 1 px thick),
-    striped (``lines`` px lines across in every ``period``, as printed; ``pale``: their
-    colour that much washed towards the paper) or solid, in ``colour`` on white paper;
-    ``scale`` times the taught size and ``lower`` px lower (another print: test_card_shapes)."""
+    striped (``lines`` px lines across in every 6, as printed; ``pale``: their colour
+    that much washed towards the paper) or solid, in ``colour`` on white paper."""
     w, h = CARD
     face = np.full((h, w, 3), 245, np.uint8)
     mask = np.zeros((h, w), np.uint8)
     gap = h // (count + 1)
     for i in range(count):
-        y = gap * (i + 1) + lower
+        y = gap * (i + 1)
         if shape == "capsule":
-            r, half = round(22 * scale), round(40 * scale)
-            cv2.ellipse(mask, (w // 2 - half, y), (r, r), 0, 90, 270, 255, -1)
-            cv2.ellipse(mask, (w // 2 + half, y), (r, r), 0, -90, 90, 255, -1)
-            cv2.rectangle(mask, (w // 2 - half, y - r), (w // 2 + half, y + r), 255, -1)
+            cv2.ellipse(mask, (w // 2 - 40, y), (22, 22), 0, 90, 270, 255, -1)
+            cv2.ellipse(mask, (w // 2 + 40, y), (22, 22), 0, -90, 90, 255, -1)
+            cv2.rectangle(mask, (w // 2 - 40, y - 22), (w // 2 + 40, y + 22), 255, -1)
         else:  # a diamond
-            a, b = round(65 * scale), round(25 * scale)
-            cv2.fillPoly(mask, [np.int32([[w // 2 - a, y], [w // 2, y - b], [w // 2 + a, y],
-                                          [w // 2, y + b]])], 255)
+            cv2.fillPoly(mask, [np.int32([[w // 2 - 65, y], [w // 2, y - 25],
+                                          [w // 2 + 65, y], [w // 2, y + 25]])], 255)
     outline = (mask - cv2.erode(mask, np.ones((edge, edge), np.uint8))) > 0
     if fill == "solid":
         face[mask > 0] = colour
     elif fill == "stripes":
         stripes = np.zeros_like(mask)
         for k in range(lines):
-            stripes[:, k::period] = 255
+            stripes[:, k::6] = 255
         face[(stripes > 0) & (mask > 0)] = np.float32(colour) * (1 - pale) + 245 * pale
     face[outline] = colour
     return face

@@ -5,13 +5,14 @@ elsewhere) and reads stripes as solid, the shapes filled in still match. Right o
 never another face; the route is shown to matter by planting its fault."""
 import math
 
+import cv2
 import numpy as np
 import pytest
 
 from hardware.camera import card_faces
 from hardware.camera.card_faces import FaceBook, identify
 from hardware.synthetic import real_photos
-from tests.hardware.test_card_fill import _face, _seen
+from tests.hardware.test_card_fill import CARD, _seen
 
 COLOURS = {"red": (40, 40, 200), "green": (60, 150, 30), "purple": (130, 30, 110)}  # BGR
 TAUGHT = {"edge": 9, "period": 6, "lines": 2, "scale": 1.0, "lower": 0}  # the taught print
@@ -19,6 +20,38 @@ TAUGHT = {"edge": 9, "period": 6, "lines": 2, "scale": 1.0, "lower": 0}  # the t
 # lower (the coarse look names 48 of the 72 sightings below, the shapes route 65 more)
 OTHER = {"edge": 4, "period": 9, "lines": 3, "scale": 1.1, "lower": 4}
 WIDTHS = (200, 260)  # px: the card's width in the frame (the licensed photo's: 245)
+
+
+def _face(fill: str, colour, shape: str, count: int, edge: int, period: int, lines: int,
+          scale: float, lower: int) -> np.ndarray:
+    """A SET-like face of ``count`` shapes, outlined (``edge`` - 1 px thick), striped
+    (``lines`` px in every ``period``) or solid, ``scale`` times the taught size and
+    ``lower`` px lower, on white paper."""
+    w, h = CARD
+    face = np.full((h, w, 3), 245, np.uint8)
+    mask = np.zeros((h, w), np.uint8)
+    gap = h // (count + 1)
+    for i in range(count):
+        y = gap * (i + 1) + lower
+        if shape == "capsule":
+            r, half = round(22 * scale), round(40 * scale)
+            cv2.ellipse(mask, (w // 2 - half, y), (r, r), 0, 90, 270, 255, -1)
+            cv2.ellipse(mask, (w // 2 + half, y), (r, r), 0, -90, 90, 255, -1)
+            cv2.rectangle(mask, (w // 2 - half, y - r), (w // 2 + half, y + r), 255, -1)
+        else:  # a diamond
+            a, b = round(65 * scale), round(25 * scale)
+            cv2.fillPoly(mask, [np.int32([[w // 2 - a, y], [w // 2, y - b], [w // 2 + a, y],
+                                          [w // 2, y + b]])], 255)
+    outline = (mask - cv2.erode(mask, np.ones((edge, edge), np.uint8))) > 0
+    if fill == "solid":
+        face[mask > 0] = colour
+    elif fill == "stripes":
+        stripes = np.zeros_like(mask)
+        for k in range(lines):
+            stripes[:, k::period] = 255
+        face[(stripes > 0) & (mask > 0)] = colour
+    face[outline] = colour
+    return face
 
 
 def _faces(print_: dict) -> dict[str, np.ndarray]:
