@@ -17,9 +17,7 @@ transparent corners), two patterns of its inside (the rounded corners and edge l
 A face is answered only when it scores ``MIN_SCORE`` or more and beats every other face by
 ``MIN_MARGIN``, or wins the fine comparison against each close rival by ``FINE_MARGIN``,
 and is in no pair ``too_alike`` at the card's width; otherwise the id is None: a wrong card
-is worse than none. Where the look names none, a card wide enough to read its fill may be
-named by its printed shapes' silhouette, fill and ink hue (``FaceBook._by_shapes``: another
-print of the same deck, its lines and stripes drawn elsewhere).
+is worse than none.
 
 ``card_finding.find_cards`` finds card-sized quadrilaterals; ``identify`` straightens one
 (``cv2.getPerspectiveTransform``) and names it; ``recognise``
@@ -119,16 +117,6 @@ FILL_SHAPE = 0.01  # of the card's inside: the least area of a shape
 FILL_RING_PX = 20  # px: the fewest pixels of a ring (one px deeper) that counts
 FILL_MIN_PX = 60  # px: the narrowest card (in the frame) whose fill votes: narrower, blur
 # spreads a striped shape's outline into its stripes and it reads half way to solid
-SHAPES_MIN = 0.8  # the shapes' route (``_by_shapes``): the least silhouette score of the
-# face named (its printed shapes filled in, ``_silhouette``; the real photos' cards read
-# 0.88-0.97 against their own faces' on the licensed print, 0.76-1.0 on the dev photos,
-# notes silhouette.py, issue 63)
-SHAPES_BAND = 0.04  # ... every face whose silhouette scores within this of the best must be
-# ruled out by the card's fill or ink hue but one (the three colours of a count and shape
-# score within 0.03 of each other; another count or shape 0.07 or more below, silhouette.py)
-SHAPES_HUE = 30.0  # degrees: ... and the face named has the card's ink hue within this, when
-# either is colourful (``HUE_CHROMA``; the real cards lie within 22 of their own face's,
-# notes hue_gap.py): a card of a colour no face has is not named the nearest colour
 ALIKE_STEP = 20  # px: card widths within a step share one too_alike answer
 ALIKE_TOP = 160  # px: wider cards share the answer at this width (the widest fine pattern's):
 # a wider card is seen sharper than the camera imagined there, so the answer stays safe, and a
@@ -242,23 +230,6 @@ def _fill(card: np.ndarray) -> float | None:
     an inside deeper than its blurred outline (a small or blurred card: its outline's ramp
     fills it, and it would read as stripes) or the card has no shape. Ink is darkness
     against the paper round it (a glare over half the card is paper, not a lighter ink)."""
-    return _fill_of(_shapes(card))
-
-
-def _fill_of(found: tuple[np.ndarray, np.ndarray, int] | None) -> float | None:
-    """``_fill`` from the card's ``_shapes``."""
-    if found is None:
-        return None
-    ink, shapes, count = found
-    ink = np.maximum(ink - float(np.median(ink[shapes == 0])), 0.0)  # the paper's own
-    fills = [f for f in (_inside_of(rings) for rings in _rings(ink, shapes, count))
-             if f is not None]
-    return float(np.median(fills)) if fills else None
-
-
-def _shapes(card: np.ndarray) -> tuple[np.ndarray, np.ndarray, int] | None:
-    """(the card's ink, its printed shapes labelled 1..count with their holes filled, 0 the
-    paper, count) for ``_fill`` and ``_silhouette``; None without print or shapes."""
     light = cv2.cvtColor(card, cv2.COLOR_BGR2LAB)[..., 0].astype(np.float32)
     ink = cv2.GaussianBlur(np.maximum(_paper_round(light) - light, 0.0), (0, 0), 0.7)
     peak = percentile(ink, 99.5)
@@ -275,18 +246,10 @@ def _shapes(card: np.ndarray) -> tuple[np.ndarray, np.ndarray, int] | None:
         cv2.drawContours(shapes, [contour], -1, label, -1)
     if not contours or (shapes > 0).all():
         return None
-    return ink, shapes, len(contours)
-
-
-def _silhouette(found: tuple[np.ndarray, np.ndarray, int] | None, coarse: tuple[int, int]
-                ) -> np.ndarray | None:
-    """The card's printed shapes (its ``_shapes``) filled in (outlined, striped and solid
-    alike), at the coarse size, zero mean and unit length: what they are and how many,
-    whatever their fill and whichever print. None without shapes."""
-    if found is None:
-        return None
-    small = cv2.resize((found[1] > 0).astype(np.float32), coarse, interpolation=cv2.INTER_AREA)
-    return _unit(small).ravel()
+    ink = np.maximum(ink - float(np.median(ink[shapes == 0])), 0.0)  # the paper's own
+    fills = [f for f in (_inside_of(rings) for rings in _rings(ink, shapes, len(contours)))
+             if f is not None]
+    return float(np.median(fills)) if fills else None
 
 
 def _paper_round(light: np.ndarray) -> np.ndarray:
@@ -405,19 +368,15 @@ class _Patterns:
         big = cv2.resize(inside, fine, interpolation=cv2.INTER_AREA)
         self.ink = _ink(big)
         self.hue = _ink_hue(big)
-        self.fill, self.silhouette = _own_fill(inside, coarse) if with_fill else (None, None)
+        self.fill = _own_fill(inside) if with_fill else None
         self.fine = _fine_of(big)
 
 
-def _own_fill(inside: np.ndarray, coarse: tuple[int, int]
-              ) -> tuple[float | None, np.ndarray | None]:
-    """``_fill`` and ``_silhouette`` of a card's inside at its own width (at most a
-    straightened card's)."""
-    own = inside if inside.shape[1] <= 3 * FINE else cv2.resize(
+def _own_fill(inside: np.ndarray) -> float | None:
+    """``_fill`` of a card's inside at its own width (at most a straightened card's)."""
+    return _fill(inside if inside.shape[1] <= 3 * FINE else cv2.resize(
         inside, (3 * FINE, round(3 * FINE * inside.shape[0] / inside.shape[1])),
-        interpolation=cv2.INTER_AREA)
-    found = _shapes(own)
-    return _fill_of(found), _silhouette(found, coarse)
+        interpolation=cv2.INTER_AREA))
 
 
 def _fine_of(big: np.ndarray) -> np.ndarray:
@@ -457,7 +416,6 @@ class FaceBook:
         self.fines = np.stack([p.fine for p in patterns])
         self.inks = np.float32([p.ink for p in patterns])
         self._own_fills: list | None = None  # ``fills``, once made
-        self._silhouettes: np.ndarray | None = None  # ``silhouettes``, made with them
         self.hues = [p.hue for p in patterns]  # ``_ink_hue`` of each taught face, or None
         self._fills: dict[int, list] = {}  # per width step: ``fills_at``
         alike = self.grey @ self.grey.T - COLOUR_WEIGHT * (
@@ -517,16 +475,15 @@ class FaceBook:
         return self.scored(card)[0]
 
     def scored(self, card: np.ndarray
-               ) -> tuple[np.ndarray, list[np.ndarray], float, float | None, tuple | None,
-                          np.ndarray | None]:
+               ) -> tuple[np.ndarray, list[np.ndarray], float, float | None, tuple | None]:
         """(``scores``, the card's fine pattern upright and upside down, its ``_ink``, its
-        ``_fill``, its ``_ink_hue``, its ``_silhouette``) for ``decide``."""
+        ``_fill``, its ``_ink_hue``) for ``decide``."""
         p = _Patterns(card, self.coarse, self.fine_size(card.shape[1]))
         out = np.full((2, len(self.ids)), -np.inf, np.float32)
         self._best_of(_placed(card, self.coarse, (p.grey, p.chroma)), out)
         if ZOOMS and float(out.max()) < ZOOM_BELOW:  # no face fits well: a scale off?
             self._best_of(_zoomed(card, self.coarse), out)
-        return out, [p.fine, p.fine[:, ::-1, ::-1]], p.ink, p.fill, p.hue, p.silhouette
+        return out, [p.fine, p.fine[:, ::-1, ::-1]], p.ink, p.fill, p.hue
 
     def _best_of(self, rows: tuple[np.ndarray, np.ndarray], out: np.ndarray) -> None:
         """``out`` (turns, faces) raised to each face's coarse score against the card's
@@ -554,17 +511,8 @@ class FaceBook:
     def fills(self) -> list:
         """``_fill`` of each taught face (None where it has none), at its own width."""
         if self._own_fills is None:
-            own = [_own_fill(_inside(self.pictures[i]), self.coarse) for i in self.ids]
-            empty = np.zeros(self.coarse[0] * self.coarse[1], np.float32)
-            self._silhouettes = np.stack([empty if s is None else s for _, s in own])
-            self._own_fills = [f for f, _ in own]
+            self._own_fills = [_own_fill(_inside(self.pictures[i])) for i in self.ids]
         return self._own_fills
-
-    @property
-    def silhouettes(self) -> np.ndarray:
-        """``_silhouette`` of each taught face (rows; zeros where it has none)."""
-        _ = self.fills  # made with them
-        return self._silhouettes
 
     def fills_at(self, card_px: float | None) -> list:
         """``_fill`` of each taught face as a card ``card_px`` wide in the frame shows it
@@ -714,8 +662,7 @@ class FaceBook:
 
     def decide(self, scores: np.ndarray, fines: list[np.ndarray], ink: float,
                strict: float = 1.0, fill: float | None = None, card_px: float | None = None,
-               hue: tuple | None = None, refused: dict[int, int] | None = None,
-               silhouette: np.ndarray | None = None
+               hue: tuple | None = None, refused: dict[int, int] | None = None
                ) -> tuple[int | None, int | None, float]:
         """(face index or None, turn index: 0 as straightened, 1 upside down, None not
         known; best score) from a straightened card's ``scored``. ``strict`` scales every
@@ -731,18 +678,6 @@ class FaceBook:
         between two faces of thin lines (``HUE_THIN``). ``refused``, when given, is filled
         with each contender of the fine comparison that was not named and the first face it
         failed to beat: the rival that refused it (``too_alike`` names a pair after it)."""
-        got = self._by_look(scores, fines, ink, strict, fill, card_px, hue, refused)
-        if got[0] is None:
-            face = self._by_shapes(fill, card_px, hue, silhouette, strict)
-            if face is not None:
-                return face, self._turn_of(scores, fines, face, strict), got[2]
-        return got
-
-    def _by_look(self, scores: np.ndarray, fines: list[np.ndarray], ink: float,
-                 strict: float, fill: float | None, card_px: float | None,
-                 hue: tuple | None, refused: dict[int, int] | None
-                 ) -> tuple[int | None, int | None, float]:
-        """``decide`` by the coarse score and the fine comparison."""
         per_face = scores.max(axis=0)
         turn_of = scores.argmax(axis=0)
         taught = self._taught(fines[0].shape[2])
@@ -806,57 +741,6 @@ class FaceBook:
             if refused is not None:
                 refused[a] = beaten
         return None, None, top
-
-    def _by_shapes(self, fill: float | None, card_px: float | None, hue: tuple | None,
-                   silhouette: np.ndarray | None, strict: float = 1.0) -> int | None:
-        """The face a card is by its printed shapes' silhouette, fill and ink hue, where the
-        look (``_by_look``) named none, or None. A print other than the taught faces'
-        (the licensed photo's SET deck) draws its outlined shapes' lines and stripes
-        elsewhere: at the coarse size they score 0.27-0.40 against their own face, under
-        ``MIN_SCORE``, and a striped card reads as solid there; the shapes filled in score
-        0.88 or more. Among the faces whose silhouette scores within ``SHAPES_BAND`` of the
-        best (what and how many shapes, every fill and colour), each must be ruled out by
-        another: the card's fill leans ``FILL_SURE`` to the other's (``_fill_lean``, fills
-        read at the card's width, ``fills_at``) or its ink hue is clearly the other's
-        (``_hue_clear``); the one left is named if its silhouette scores ``SHAPES_MIN``
-        and its ink hue is the card's (``SHAPES_HUE``).
-        Only for a deck with open shapes (a face in the band with a fill under
-        ``FILL_OPEN``) and a card wide enough to read its fill (``fill`` given)."""
-        if fill is None or silhouette is None or card_px is None:
-            return None
-        fills = self.fills_at(card_px)
-        rows = self.silhouettes
-        w, h = self.coarse
-        turned = silhouette.reshape(h, w)[::-1, ::-1].ravel()
-        score = np.maximum(rows @ silhouette, rows @ turned)
-        band = [int(i) for i in np.flatnonzero(score >= float(score.max()) -
-                                               SHAPES_BAND * strict)]
-        if not any(fills[i] is not None and fills[i] < FILL_OPEN for i in band):
-            return None
-
-        def ruled_out(a: int) -> bool:
-            return any(self._fill_lean(fill, b, a, fills) >= FILL_SURE or
-                       self._hue_clear(hue, b, a) for b in band if b != a)
-
-        left = [a for a in band if not ruled_out(a)]
-        if len(left) != 1 or float(score[left[0]]) < SHAPES_MIN:
-            return None
-        own = self.hues[left[0]]
-        colourful = [h for h in (hue, own) if h is not None and h[1] >= HUE_CHROMA]
-        if colourful and (len(colourful) < 2 or _hue_gap(hue[0], own[0]) > SHAPES_HUE):
-            return None
-        return left[0]
-
-    def _hue_clear(self, hue: tuple | None, a: int, b: int) -> bool:
-        """The card's ink hue is clearly face a's, not b's (``HUE_SURE`` of the way), both
-        faces' inks and the card's colourful (``HUE_CHROMA``) and ``HUE_APART``: between
-        faces of the same shapes (``_by_shapes``) the ink is those shapes, of any fill."""
-        ha, hb = self.hues[a], self.hues[b]
-        if hue is None or ha is None or hb is None or \
-                min(ha[1], hb[1], hue[1]) < HUE_CHROMA or _hue_gap(ha[0], hb[0]) < HUE_APART:
-            return False
-        da, db = _hue_gap(hue[0], ha[0]), _hue_gap(hue[0], hb[0])
-        return da <= HUE_SURE * (da + db)
 
     def _turn_of(self, scores: np.ndarray, fines: list[np.ndarray], face: int,
                  strict: float = 1.0) -> int | None:
@@ -1057,11 +941,11 @@ class FaceBook:
                 turned = cv2.rotate(small, cv2.ROTATE_180) if upside_down else small
                 for shift in _imagined_shifts(w):
                     card = self._seen(turned, shift, rng)
-                    scores, fines, ink, fill, hue, silhouette = self.scored(card)
+                    scores, fines, ink, fill, hue = self.scored(card)
                     refused: dict[int, int] = {}
                     got, turn, _ = self.decide(scores, fines, ink, ALIKE_SAFETY,
                                                fill if card_px >= FILL_MIN_PX else None,
-                                               card_px, hue, refused, silhouette)
+                                               card_px, hue, refused)
                     if got == index:
                         if face not in self.symmetric and turn != int(upside_down):
                             turns.add(face)
@@ -1245,9 +1129,9 @@ def identify(frame: np.ndarray, corners, book: FaceBook, judged_only: bool = Fal
                                    borderMode=cv2.BORDER_REPLICATE)
         if card.ndim == 2:
             card = cv2.cvtColor(card, cv2.COLOR_GRAY2BGR)
-        scores, fines, ink, fill, hue, silhouette = book.scored(card[..., :3])
+        scores, fines, ink, fill, hue = book.scored(card[..., :3])
         got, turn, score = book.decide(scores, fines, ink, fill=fill if fill_votes else None,
-                                       card_px=seen_px, hue=hue, silhouette=silhouette)
+                                       card_px=seen_px, hue=hue)
         if best is None or score > best[3]:
             best = (got, turn, np.roll(in_frame, -start, axis=0), score)
     got, turn, ordered, score = best

@@ -615,8 +615,5 @@ def test_the_coarse_score_tried_at_small_moves_names_thin_lines_misplaced(monkey
     alike, named = _line_cards_named(1.5)
     assert alike == [] and all(face == got for face, got in named)
     monkeypatch.setattr(card_faces, "PLACES", (0.0,))
-    # the shapes' route (``_by_shapes``, issue 63) names thin-line cards by their
-    # silhouette, fill and hue too: off, to show the moves' own part
-    monkeypatch.setattr(card_faces, "SHAPES_MIN", float("inf"))
     alike, named = _line_cards_named(1.5)
     assert alike != [] and any(got is None for _, got in named)

@@ -48,9 +48,6 @@ def test_a_card_against_a_face_cut_inside_its_edge_is_named(faces):
 
 def test_planted_fault_without_the_zooms_cards_fall_under_the_least_score(faces, monkeypatch):
     monkeypatch.setattr(card_faces, "ZOOMS", ())
-    # the shapes' route (``_by_shapes``, issue 63) names them by their silhouette, fill
-    # and hue too: off, to show the zooms' own part
-    monkeypatch.setattr(card_faces, "SHAPES_MIN", float("inf"))
     named = _named(faces)
     assert all(got in (face, None) for face, got, _ in named)  # never wrong, but unknown:
     assert sum(got is None for _, got, _ in named) >= 3  # 6 of 18 (stop 81)
