@@ -369,10 +369,10 @@ def _halves_joined(kept: list[np.ndarray]) -> list[np.ndarray]:
         for j in range(i + 1, len(kept)):
             if i in used or j in used or not _halves(a, kept[j]):
                 continue
-            box = cv2.boxPoints(cv2.minAreaRect(np.concatenate([a, kept[j]])))
-            (_, _), (w, h), _ = cv2.minAreaRect(box)
+            rect = cv2.minAreaRect(np.concatenate([a, kept[j]]))
+            w, h = rect[1]
             if ASPECT[0] <= min(w, h) / max(w, h, 1e-6) <= ASPECT[1]:
-                joined.append(clockwise(box))
+                joined.append(clockwise(cv2.boxPoints(rect)))
                 used |= {i, j}
     return [q for n, q in enumerate(kept) if n not in used] + joined
 
