@@ -83,6 +83,10 @@ def test_two_players_play_a_round_with_the_dice_reader_and_phones(server, browse
         ["Cathedral window"] * 2
     emil_s_window = phones["E"].locator("figure.window figcaption").first
     assert emil_s_window.inner_text() == "Kathedralenfenster"
+    # and a screen reader hears the same name once: the caption names the figure, the grid
+    # inside it carries no second label
+    assert table.get_by_role("figure", name="Cathedral window").count() == 2
+    assert table.locator(".player-card figure.window table[aria-label]").count() == 0
 
     # a reroll of two dice: the reader reads it, so Nora's phone offers no roll by hand (the
     # step line says the reader records it); the table display takes it: faces 6 and 6

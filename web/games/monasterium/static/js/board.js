@@ -107,10 +107,11 @@
     });
   }
 
-  // The 3 x 3 grid means nothing to a player without its name, so the name stands above it.
+  // The 3 x 3 grid means nothing to a player without its name, so the name stands above it
+  // (the figcaption names the figure for a screen reader too: the table needs no name of its own).
   function windowGrid(p) {
     return h("figure.window", h("figcaption", t("window")),
-      h("table", {"aria-label": t("window")}, h("tbody", arr(p.window).map(function (row) {
+      h("table", h("tbody", arr(p.window).map(function (row) {
         return h("tr", arr(row).map(function (cell) { return h("td", cell || "·"); }));
       }))));
   }
