@@ -511,6 +511,11 @@ class GameInfo:
     # starting pieces and the tie-break in words; English msgids the game's domain translates
     # (docs/setup-guide.md). Read by the app (companion/table/table_guide.py), never by the rules.
     table_guide: str = ""
+    # callable(state) -> {guide step id: [catalog entry id]}: the cards a setup step lays out
+    # that the app drew itself with the game's seed (Monasterium's 6 missions), so the step
+    # names them and the table lays the cards the rules score, not a draw of its own; the
+    # app shows each by its catalog name in the screen's language (docs/setup-guide.md).
+    setup_drawn: Any = None
     # action type -> the JSON Schema of what such an action may carry (built with
     # engine/shapes.py): the app refuses a type without a shape, and an action not of its
     # type's shape, as `bad_action` with the path of the first wrong field.

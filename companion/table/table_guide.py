@@ -215,11 +215,28 @@ def tick(progress: dict, steps: list[dict], seen: set[str]) -> bool:
     return changed
 
 
+def drawn_names(live, lang: str) -> dict[str, list[str]]:
+    """By step id, the names (in ``lang``) of the cards the game drew itself for that step
+    (``GameInfo.setup_drawn``: Monasterium's missions); {} for a game that draws none."""
+    drawn = live.kind.module.info.setup_drawn
+    if drawn is None or live.state is None:
+        return {}
+
+    def name(entry: str) -> str:  # the catalog's name, as every view names an entry
+        names = live.kind.names.get(entry) or {}
+        return names.get(lang) or names.get("en") or entry
+
+    return {step: [name(entry) for entry in entries]
+            for step, entries in drawn(live.state).items()}
+
+
 def public(guide: dict, live, progress: dict, lang: str) -> dict:
-    """What every screen shows of the setup: the steps in ``lang``, where it is, the ticks."""
+    """What every screen shows of the setup: the steps in ``lang``, where it is, the ticks,
+    and under a step that lays what the game drew, those cards by name (``drawn``)."""
     players = len(live.seats)
     steps = steps_for(guide, players)
     game = live.kind.name
+    drawn = drawn_names(live, lang)
     rule = citing.reference(live.kind, guide["rulebook"], lang) if guide["rulebook"] else ""
     return {
         "players": players,
@@ -229,6 +246,7 @@ def public(guide: dict, live, progress: dict, lang: str) -> dict:
         "steps": [{"id": s["id"], "text": i18n.text(lang, s["text"], {"n": _n(s["n"], players)},
                                                     game=game),
                    "rule": rule, "picture": s["picture"], "camera": s["camera"],
+                   "drawn": drawn.get(s["id"], []),
                    "done": progress["done"].get(s["id"]),
                    "skipped": s["id"] in progress["skipped"]} for s in steps],
     }

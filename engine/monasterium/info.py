@@ -36,6 +36,7 @@ INFO = GameInfo(
                     f"correction_key:{i}": t for i, t in enumerate(corrections.KEY_TEXTS)}}),
     catalog="engine.monasterium.data",
     table_guide="engine.monasterium:table_guide.json",
+    setup_drawn=state.setup_drawn,
     score_name="prestige",  # what the game scores (history, exports)
     parts=catalog.PARTS,
     stickers=(),  # cards and boards carry no stickers: the dice are what the table reads

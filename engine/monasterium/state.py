@@ -33,6 +33,12 @@ def index(catalog: dict) -> dict:
             "missions": {m["id"]: m for m in catalog["missions"]}}
 
 
+def setup_drawn(state: dict) -> dict:
+    """The missions the game drew at setup, for the guide's step that lays them
+    (``GameInfo.setup_drawn``): the table lays these cards, not a shuffle of its own."""
+    return {"missions": list(state["missions"])}
+
+
 def setup(catalog: dict, setup_: dict) -> dict:
     table = table_from_setup(setup_, SEAT_ORDER)
     seats, seed, first = table.seats, table.seed, table.start

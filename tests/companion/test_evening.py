@@ -94,6 +94,30 @@ def test_the_setup_is_walked_skipped_resumed_and_kept_across_a_restart(tmp_path)
     context.of(app).service.store.close()
 
 
+def test_the_missions_step_names_the_missions_the_game_drew(tmp_path):
+    """Monasterium draws its 6 missions with the game's seed and scores those: the guide's
+    step names them, in the screen's language, so the table lays those cards; a step that
+    lays nothing the game drew names nothing, and a game that draws nothing names nothing."""
+    app = make(tmp_path)
+    service = context.of(app).service
+    host = app.test_client()
+    names = {m["id"]: m["names"] for m in load_catalog("monasterium", None)["missions"]}
+    for seed, game_id in ((seed, service.create("monasterium", {"players": [
+            {"seat": s, "name": NAMES[s]} for s in "NE"]}, seed).id) for seed in ("2468", "97")):
+        as_host(app, host, game_id)
+        drawn = service.get(game_id).state["missions"]
+        for lang in ("pl", "de"):
+            steps = host.get(f"/games/{game_id}/setup.json?lang={lang}").get_json()["steps"]
+            step = next(x for x in steps if x["id"] == "missions")
+            assert step["drawn"] == [names[m][lang] for m in drawn], (seed, lang)
+            assert all(x["drawn"] == [] for x in steps if x["id"] != "missions")
+    assert sorted(m[0] for m in drawn) == ["a", "a", "b", "b", "c", "c"]
+    wwe = new_game(app, "wwe", "NE")
+    as_host(app, host, wwe)
+    assert all(x["drawn"] == [] for x in host.get(f"/games/{wwe}/setup.json").get_json()["steps"])
+    service.store.close()
+
+
 def test_only_the_table_or_the_host_moves_the_guide_and_bad_input_changes_nothing(tmp_path):
     app = make(tmp_path)
     game_id = new_game(app, "wwe", "NE")

@@ -157,7 +157,30 @@ def test_two_players_play_a_round_with_the_dice_reader_and_phones(server, browse
             click(phone, "#act-now button.choice", table)
     v = view(table)
     assert sent and (v["round"] == 2 or v["year"] > 1), (v["phase"], v["round"])
+    missions_to_lay(base, table, phones["E"], v["missions"])
     assert not errors, errors
+
+
+def missions_to_lay(base: str, table, phone, missions: list[str]) -> None:
+    """The guided setup's missions step names the 6 missions the game drew (and scores), so
+    the table lays those cards: on the TV (German) and on a phone, every name on screen."""
+    game_id = table.url.rstrip("/").split("/")[-1].split("?")[0]
+    table.goto(f"{base}/table/{game_id}/setup?lang=de")
+    table.wait_for_selector("#setup[data-at]")
+    table.locator("#setup-list li[data-step=missions] button").click()
+    table.wait_for_selector("#setup[data-at=missions]")
+    names = ["Mission " + m.upper() for m in missions]  # the demo catalog's German names
+    for page, name in ((table, "85-monasterium-setup-missions-tv"),
+                       (phone, "86-monasterium-setup-missions-phone")):
+        if page is phone:
+            page.goto(f"{base}/table/{game_id}/setup?lang=de")
+            page.wait_for_selector("#setup[data-at=missions]")
+        drawn = page.locator("#setup-drawn li")
+        assert drawn.all_inner_texts() == names
+        width = page.viewport_size["width"]
+        for box in (drawn.nth(i).bounding_box() for i in range(drawn.count())):
+            assert box and box["width"] > 0 and box["x"] + box["width"] <= width, box
+        shot(page, name)
 
 
 def test_a_whole_two_player_game_with_the_dice_reader(server, browser):

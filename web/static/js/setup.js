@@ -52,6 +52,10 @@
     root.dataset.finished = s.finished ? "yes" : "no";
     document.getElementById("setup-count").textContent = t("setup_step_of", {n: s.at + 1, total: s.steps.length});
     document.getElementById("setup-text").textContent = step.text;
+    var drawn = document.getElementById("setup-drawn");  // the cards the game drew for this step
+    drawn.textContent = "";
+    (step.drawn || []).forEach(function (name) { drawn.appendChild(el("li", {text: name})); });
+    drawn.hidden = !(step.drawn || []).length;
     document.getElementById("setup-rule").textContent = step.rule || "";  // "Rulebook, «Preparar»"
     var pic = document.getElementById("setup-picture");
     pic.hidden = !step.picture;
