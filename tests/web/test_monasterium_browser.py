@@ -169,7 +169,7 @@ def missions_to_lay(base: str, table, phone, missions: list[str]) -> None:
     table.wait_for_selector("#setup[data-at]")
     table.locator("#setup-list li[data-step=missions] button").click()
     table.wait_for_selector("#setup[data-at=missions]")
-    names = ["Mission " + m.upper() for m in missions]  # the demo catalog's German names
+    names = ["Auftrag " + m.upper() for m in missions]  # the demo catalog's German names
     for page, name in ((table, "85-monasterium-setup-missions-tv"),
                        (phone, "86-monasterium-setup-missions-phone")):
         if page is phone:
