@@ -137,7 +137,7 @@ def _read_blob(image: np.ndarray, points: np.ndarray, grown: int, typical: float
     if reading is None or (reading.face is None and reading.die is None):
         top = _lit_top(image, points, grown, rw, rh) if reading is not None else None
         if top is None:  # a one seen with its side: its top at a corner of the blob
-            top = _corner_top(image, (cx, cy), (rw, rh), angle)
+            top = _corner_top(image, (cx, cy), (rw, rh), angle, np.sqrt(typical) + 2 * ERODE)
         if top is not None:
             reading = top
     if reading is not None and reading.face == 1 and reading.die is None and (
@@ -209,7 +209,7 @@ CORNER_AROUND = 1.3  # of the top: the square round a one read there whose pip s
 
 
 def _corner_top(image: np.ndarray, centre: tuple[float, float], size: tuple[float, float],
-                angle: float) -> DieReading | None:
+                angle: float, side: float = 0.0) -> DieReading | None:
     """A one seen obliquely (issue 64, sixth session): its blob is a die's size and shape,
     but the top and a side together, and the side's pips in its square leave it unread
     (independent renderer at 28 px: 12 of the 30 dev dice unread were such squares, 7
@@ -238,8 +238,13 @@ def _corner_top(image: np.ndarray, centre: tuple[float, float], size: tuple[floa
     if len(faces) != 1:
         return None
     gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    if faces != {1}:  # another face: as many pip spots on the whole blob as it has pips
-        whole = ((cx, cy), (rw / 0.8, rh / 0.8), angle)  # `_spots_in` counts in its middle 0.8
+    if faces != {1}:  # another face: as many pip spots on the whole blob as it has pips,
+        # or on the dice's ``side`` round it, when the blob is smaller (`_spots_in` counts in
+        # its middle 0.8): a blob smaller than a die is a part of its top, whose other pips
+        # lie beyond it (twelfth session: seed 1270 at 28 px, a blue four's blob 0.86 of the
+        # dice's side, its corner square 0.69 of it read as a two, 2 spots on the blob, 4 on
+        # the die's square)
+        whole = ((cx, cy), (max(rw, side) / 0.8, max(rh, side) / 0.8), angle)
         if _spots_in(gray, whole, top * top) != read[0].face:
             return None
         return read[0]

@@ -125,7 +125,12 @@ def _merged(dice: list[DieReading], clusters: list[DieReading]) -> list[DieReadi
                                                           die.centre[1] - d.centre[1])
                 <= 0.6 * d.side]
         if not same:
-            dice.append(die)
+            if all(np.hypot(die.centre[0] - d.centre[0], die.centre[1] - d.centre[1])
+                   >= APART * d.side for d in dice if d.face is not None):
+                dice.append(die)
+            # else: pips within `APART` of a die read are that die's side's, no other die
+            # (twelfth session: seed 1272 at the renderer's sizes, a green one read at 0.77
+            # of its side from a false three of its side's pips, read by their clusters)
         elif die.face is not None and all(dice[k].face is None and dice[k].die is None
                                           for k in same):
             # every reading there unread (seeds 1121, 1148: two, pieces of one die)
