@@ -182,6 +182,63 @@ def run_photos(book, photos: list, part: str) -> dict:
             "photo_px": list(photos[0].image.shape[1::-1]) if photos else []}
 
 
+PARTLY_COLOURS = {"red": (40, 40, 200), "green": (60, 150, 30), "purple": (130, 30, 110)}
+PARTLY_LEFT_OUT = ("-1-", "-2-", "capsule", "diamond", "outline", "stripes", "solid")
+
+
+def partly_faces() -> dict[str, np.ndarray]:
+    """36 drawn SET-like faces (tests/hardware/test_card_fill.py's ``_face``): 3 colours,
+    1 or 2 shapes, capsule or diamond, outlined, striped or solid."""
+    from tests.hardware.test_card_fill import _face
+    return {f"{colour}-{count}-{fill}-{shape}": _face(fill, bgr, shape, count)
+            for colour, bgr in PARTLY_COLOURS.items() for count in (1, 2)
+            for shape in ("capsule", "diamond") for fill in ("outline", "stripes", "solid")}
+
+
+def run_partly_taught(widths: tuple[int, ...], left_outs: tuple[str, ...] = PARTLY_LEFT_OUT
+                      ) -> dict:
+    """A partly taught book, the camera's everyday state (the owner teaches a deck card by
+    card): all the drawn faces but those with one value of one feature (one count, one
+    shape, one fill, in turn), then every face seen at each width (test_card_fill's
+    ``_seen``: blur, noise, JPEG). An untaught card named at all is wrong ("unknown" is
+    its right answer); a taught one is right, wrong or unknown."""
+    from tests.hardware.test_card_fill import _seen
+    faces = partly_faces()
+    out, ident_ms = {}, []
+    for left_out in left_outs:
+        book = card_faces.FaceBook.from_pictures(
+            {f: p for f, p in faces.items() if left_out not in f})
+        r = {"untaught": 0, "untaught_named": 0, "taught": 0, "right": 0, "wrong": 0,
+             "unknown": 0}
+        named_as = []
+        for seed, (face, picture) in enumerate(faces.items()):
+            for width in widths:
+                frame, corners = _seen(picture, width, seed)
+                start = time.process_time()
+                got = card_faces.identify(frame, corners, book).id
+                ident_ms.append((time.process_time() - start) * 1000)
+                if left_out in face:
+                    r["untaught"] += 1
+                    if got is not None:
+                        r["untaught_named"] += 1
+                        named_as.append(f"{face}@{width}->{got}")
+                else:
+                    r["taught"] += 1
+                    r["right" if got == face else "unknown" if got is None else "wrong"] += 1
+        r["untaught_named_as"] = named_as[:6]
+        out[left_out.strip("-")] = r
+        print(f"partly   untaught {left_out.strip('-'):8s} named {r['untaught_named']} of "
+              f"{r['untaught']} (must be 0) | taught: right {r['right']} wrong {r['wrong']} "
+              f"unknown {r['unknown']} of {r['taught']}", flush=True)
+    return {"left_out": out, "widths": list(widths),
+            "untaught_named": sum(r["untaught_named"] for r in out.values()),
+            "taught_right": sum(r["right"] for r in out.values()),
+            "taught_wrong": sum(r["wrong"] for r in out.values()),
+            "taught": sum(r["taught"] for r in out.values()),
+            "cpu_ms_identify": round(statistics.median(ident_ms), 2),
+            "cpu_ms_identify_spread": _spread(ident_ms)}
+
+
 def photo_cpu(book, photo, repeat: int) -> dict:
     """CPU of ``recognise`` on the whole full-size photo (every card found and named)."""
     times, named = [], 0
@@ -243,8 +300,11 @@ def main() -> None:
     parser.add_argument("--families", default=",".join(card_faces_scene.FAMILIES))
     parser.add_argument("--empty", action="store_true",
                         help="find the cards against the empty table (as seen before)")
-    parser.add_argument("--decks", default="playing,game,real",
-                        help="which decks to run (real: the real photographs)")
+    parser.add_argument("--decks", default="playing,game,real,partly",
+                        help="which decks to run (real: the real photographs; partly: the "
+                        "drawn SET-like faces in a partly taught book)")
+    parser.add_argument("--partly-widths", default="200,260",
+                        help="card widths (px in the frame) of the partly taught family")
     parser.add_argument("--deck", default=str(card_faces_scene.PLAYING_DECK),
                         help="folder of the real deck's faces (<id>.png)")
     parser.add_argument("--photos", default=str(real_photos.PHOTOS),
@@ -265,6 +325,9 @@ def main() -> None:
     if Path(args.deck).is_dir():
         decks = {"playing": card_faces_scene.load_faces(Path(args.deck)), **decks}
     decks = {k: v for k, v in decks.items() if k in args.decks.split(",")}
+    partly = None
+    if "partly" in args.decks.split(","):
+        partly = run_partly_taught(tuple(int(w) for w in args.partly_widths.split(",")))
     report = {}
     for deck, faces in decks.items():
         book = card_faces.FaceBook.from_pictures(faces)
@@ -320,13 +383,15 @@ def main() -> None:
                   f"{f['kept'][0]['cards']}", flush=True)
     worst_id = max((f["cpu_ms_identify"] for d in report.values()
                     for f in d["families"].values()), default=0.0)
-    print(json.dumps({"decks": report, "real_photos": real, "card_px": args.card_px,
+    print(json.dumps({"decks": report, "real_photos": real, "partly_taught": partly,
+                      "card_px": args.card_px,
                       "empty_table": args.empty,
                       "scenes_per_family": args.scenes,
                       "wrong": sum(f["wrong"] + f["wrong_given_outline"] for d in report.values()
                                    for f in d["families"].values()) + sum(
                           f["wrong"] + f["wrong_given_outline"]
-                          for f in (real or {}).get("parts", {}).values()),
+                          for f in (real or {}).get("parts", {}).values()) + (
+                          partly["untaught_named"] + partly["taught_wrong"] if partly else 0),
                       "turn_wrong": sum(f["turn_wrong"] for d in report.values()
                                         for f in d["families"].values()),
                       "cpu_ms_identify": worst_id,
