@@ -106,7 +106,13 @@ from companion.wiring.dice import role_die_ids  # noqa: E402
 from engine.api import sticker_namespace  # noqa: E402
 from hardware.dice.emulator import DiceEmulator  # noqa: E402
 from hardware.synthetic.scene import HEIGHT, WIDTH, Camera, Hand, Placement, Style  # noqa: E402
-from hardware.synthetic.video import MARKER_AT, Script, board_to_table  # noqa: E402
+from hardware.synthetic.video import (  # noqa: E402
+    CARRY_SPEED,
+    MARKER_AT,
+    Script,
+    board_to_table,
+    carried,
+)
 from hardware.tags.format import BOARD_MARKER, card_payload  # noqa: E402
 
 PI = 5  # a Raspberry Pi 4 core against this machine's
@@ -122,8 +128,7 @@ PARTS = (("camera", ("capture", "camera", "texture")), ("dice", ("dice",)),
 
 
 # the camera's frames, rendered before the run ------------------------------------------
-HAND_SPEED = 160.0  # flat px a frame a hand carries a card at (video.py's lift scripts)
-CARD_HALF = 150.0  # flat px: a card's half diagonal (video.py's _carry_away)
+HAND_SPEED = CARRY_SPEED  # flat px a frame a hand carries a card at (video.py's lift scripts)
 HAND_REACH = 4  # frames a hand takes from the picture's edge to a card it will take
 HAND_REST = 5  # frames a fingertip rests on a card's edge before it lifts it or after laying
 
@@ -137,13 +142,8 @@ def hand_towards(x: float, y: float) -> float:
 
 def _in_hand(card: dict, k: int) -> tuple[float, float, tuple[float, float]] | None:
     """The card ``card`` (``"x"``, ``"y"``, ``"towards"``) ``k`` flat steps of a hand away
-    from its spot towards its edge, with its motion smear; None once no part is in view."""
-    t = math.radians(card["towards"])
-    out = (math.sin(t), -math.cos(t))
-    x, y = card["x"] + out[0] * HAND_SPEED * k, card["y"] + out[1] * HAND_SPEED * k
-    if not (-CARD_HALF < x < WIDTH + CARD_HALF and -CARD_HALF < y < HEIGHT + CARD_HALF):
-        return None
-    return x, y, out
+    from its spot towards its edge (video.py's `carried`); None once no part is in view."""
+    return carried(card["x"], card["y"], card["towards"], k, HAND_SPEED)
 
 
 def steps_out(card: dict) -> int:

@@ -228,28 +228,45 @@ def lift_away_script(towards: float = 180.0, event: str | None = None,
     return Script(frames, expected, fps, hands, left_view)
 
 
-def _carry_away(frames, hands, placement: Placement, start: int, towards: float,
-                total: int, speed: float = 160.0) -> int | None:
-    """Frames ``start``.. of a hand lifting ``placement`` and carrying it out of the picture
-    towards ``towards`` (degrees clockwise from image up), after its fingertip rested on the
-    card's edge for 5 frames; appended to every frame's placements and hands. Returns the
-    first frame with no part of the card in view."""
+CARRY_SPEED = 160.0  # flat px a frame a hand carries a card at
+CARD_HALF = 150.0  # flat px: a card's half diagonal: beyond it no part of the card is in view
+
+
+def carried(x: float, y: float, towards: float, k: int, speed: float = CARRY_SPEED
+            ) -> tuple[float, float, tuple[float, float]] | None:
+    """A card at (x, y) flat px carried ``k`` frames of a hand at ``speed`` towards
+    ``towards`` (degrees clockwise from image up): where it is and the way out (unit
+    vector); None once no part of it is in view. The one geometry of the scripts' hands
+    (`_carry_away`, bench/evening.py's laying and taking)."""
     import math
 
     t = math.radians(towards)
     out = (math.sin(t), -math.cos(t))
-    half, left_view = 150.0, None
+    x, y = x + out[0] * speed * k, y + out[1] * speed * k
+    if not (-CARD_HALF < x < WIDTH + CARD_HALF and -CARD_HALF < y < HEIGHT + CARD_HALF):
+        return None
+    return x, y, out
+
+
+def _carry_away(frames, hands, placement: Placement, start: int, towards: float,
+                total: int, speed: float = CARRY_SPEED) -> int | None:
+    """Frames ``start``.. of a hand lifting ``placement`` and carrying it out of the picture
+    towards ``towards`` (degrees clockwise from image up), after its fingertip rested on the
+    card's edge for 5 frames; appended to every frame's placements and hands. Returns the
+    first frame with no part of the card in view."""
+    left_view = None
     for i in range(start, total):
         k = i - start - 5
-        x, y = placement.x + out[0] * speed * max(0, k), placement.y + out[1] * speed * max(0, k)
-        gone = not (-half < x < WIDTH + half and -half < y < HEIGHT + half)
-        if gone and left_view is None:
-            left_view = i
-        if not gone:
-            motion = (out[0] * speed * 0.5, out[1] * speed * 0.5) if k > 0 else (0.0, 0.0)
-            frames[i].append(Placement(placement.payload, x, y, placement.angle,
-                                       motion=motion))
-            hands[i].append(Hand(x + out[0] * 120, y + out[1] * 120, towards))
+        at = carried(placement.x, placement.y, towards, max(0, k), speed)
+        if at is None:
+            if left_view is None:
+                left_view = i
+            continue
+        x, y, out = at
+        motion = (out[0] * speed * 0.5, out[1] * speed * 0.5) if k > 0 else (0.0, 0.0)
+        frames[i].append(Placement(placement.payload, x, y, placement.angle,
+                                   motion=motion))
+        hands[i].append(Hand(x + out[0] * 120, y + out[1] * 120, towards))
     return left_view
 
 

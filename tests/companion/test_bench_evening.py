@@ -165,6 +165,28 @@ def test_the_evening_table_lays_and_takes_every_card_with_a_hand():
     assert came >= 10 and left >= 5 and moved >= 10
 
 
+def test_the_evening_hands_carry_a_card_as_the_lift_scripts_do():
+    """Issue 71 (thirteenth round): the evening's laying and taking hand and video.py's
+    `_carry_away` are one geometry (`carried`): the same card carried the same way is at
+    the same spots and leaves view at the same frame. Planted fault caught: `_in_hand`
+    with its own copy of the geometry and a card's half diagonal of 100 px (not 150):
+    the card left view a frame early and the assertion failed."""
+    from hardware.synthetic.scene import Placement
+    from hardware.synthetic.video import _carry_away
+
+    bench = evening_bench()
+    for x, y, towards in ((640.0, 400.0, 180.0), (900.0, 300.0, 90.0), (200.0, 500.0, 270.0)):
+        card = {"x": x, "y": y, "towards": towards}
+        frames, hands = [[] for _ in range(40)], [[] for _ in range(40)]
+        left = _carry_away(frames, hands, Placement("c", x, y, 0.0), 0, towards, 40,
+                           bench.HAND_SPEED)
+        steps = bench.steps_out(card)
+        assert left == 5 + steps, (x, y, towards)
+        for k in range(1, steps):
+            at = bench._in_hand(card, k)
+            assert at is not None and (frames[5 + k][0].x, frames[5 + k][0].y) == at[:2]
+
+
 def test_the_evening_seats_choose_only_what_their_screens_offer():
     """Issue 71 (twelfth round): while the dice source reads the rolls
     (``hardware.dice.reads``), a seat's phone offers no roll by hand (TC.diceRead) and the
