@@ -192,10 +192,6 @@ class _Gradients:
                 cv2.remap(cv2.Sobel(crop, cv2.CV_32F, 0, 1, ksize=3), xs, ys, cv2.INTER_LINEAR))
 
 
-def _gradients(image: np.ndarray) -> _Gradients:
-    return _Gradients(image)
-
-
 def _snapped(gradients: _Gradients, quad: np.ndarray,
              reach: int = SNAP_PX, strong_share: float = 0.6) -> np.ndarray:
     """The quad's sides moved onto the card's edge in the image: along each side, the
@@ -215,7 +211,7 @@ def _snapped(gradients: _Gradients, quad: np.ndarray,
         base = a[None] + t[:, None] * along[None]
         xs = base[:, 0:1] + offsets[None] * normal[0]
         ys = base[:, 1:2] + offsets[None] * normal[1]
-        gx, gy = gradients.sample(xs, ys)  # of the image (``_gradients``)
+        gx, gy = gradients.sample(xs, ys)  # of the image (`_Gradients`)
         step = np.abs(gx * normal[0] + gy * normal[1])
         # the outermost strong step: a printed frame just inside the edge is no edge
         strong_enough = step >= strong_share * step.max(axis=1, keepdims=True)
@@ -389,7 +385,7 @@ def _find_cards(frame: np.ndarray, min_px: float = MIN_CARD_PX, max_share: float
         elif len(met) == 1 and _wedged(kept[met[0]], quad):
             kept[met[0]] = quad
     kept = _halves_joined(kept)
-    edges_of = (_gradients(grey), None if diff is None else _gradients(diff))
+    edges_of = (_Gradients(grey), None if diff is None else _Gradients(diff))
     return [_snap(edges_of, quad, diff) for quad in kept]
 
 
@@ -626,7 +622,7 @@ def _snap(gradients: tuple, quad: np.ndarray, diff: np.ndarray | None = None
     table's own print (a board's lines and text) is gone there, so the card's edge is its
     outermost step even when its paper is close to the table's colour and a printed frame
     just inside is the stronger step; else, or if that finds no edge, onto the frame's.
-    ``gradients``: (the frame's, the change's or None), each ``_gradients``; ``diff``: the
+    ``gradients``: (the frame's, the change's or None), each a `_Gradients`; ``diff``: the
     change itself (``_difference``), to push out a side left on a printed frame
     (``_pushed``)."""
     of_frame, of_change = gradients

@@ -10,6 +10,7 @@ produce; `render_script` renders them with one fixed synthetic camera;
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
@@ -35,8 +36,6 @@ MM_PER_PX = 0.3  # a 30 mm marker printed at the default 100 px symbol size
 
 def board_to_table(x_mm: float, y_mm: float, north: float = 0.0) -> tuple[float, float]:
     """Flat-table pixels of a board point (before the camera's perspective)."""
-    import math
-
     t = math.radians(north)
     px, py = x_mm / MM_PER_PX, y_mm / MM_PER_PX
     return (MARKER_AT[0] + px * math.cos(t) - py * math.sin(t),
@@ -194,8 +193,6 @@ def lift_away_script(towards: float = 180.0, event: str | None = None,
     then lifts it and carries it out of the picture the way it came, card and hand
     smeared by the motion, about 50 mm a frame (1.5 m/s). Expected: Removed within 8
     frames of ``left_view``, the first frame in which no part of the card is in view."""
-    import math
-
     event = event or card_payload("demo", "E", "card_1")
     marker = Placement(BOARD_MARKER, *MARKER_AT, 0.0, marker=True)
     cx, cy = board_to_table(0, 60)
@@ -238,8 +235,6 @@ def carried(x: float, y: float, towards: float, k: int, speed: float = CARRY_SPE
     ``towards`` (degrees clockwise from image up): where it is and the way out (unit
     vector); None once no part of it is in view. The one geometry of the scripts' hands
     (`_carry_away`, bench/evening.py's laying and taking)."""
-    import math
-
     t = math.radians(towards)
     out = (math.sin(t), -math.cos(t))
     x, y = x + out[0] * speed * k, y + out[1] * speed * k
@@ -275,8 +270,6 @@ def rest_script(rest_frames: int = 90, towards: float = 180.0, event: str | None
     """A hand comes in from ``towards`` and rests flat on a card on the centre space, its
     fingers over the sticker, for ``rest_frames`` frames (3 s: a player reading the card,
     holding it while thinking), then leaves. Expected: the card appears, nothing else."""
-    import math
-
     event = event or card_payload("demo", "E", "card_1")
     marker = Placement(BOARD_MARKER, *MARKER_AT, 0.0, marker=True)
     cx, cy = board_to_table(0, 60)
