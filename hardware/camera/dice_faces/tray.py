@@ -115,6 +115,12 @@ def _all_read(dice: list[DieReading], thrown: int | None) -> bool:
     return bool(thrown) and sum(d.face is not None for d in dice) >= thrown
 
 
+def _apart(d: DieReading, e: DieReading) -> bool:
+    """Whether ``d``'s centre lies far enough from ``e``'s (`APART` of ``e``'s side) for
+    both to be dice: dice touch face to face at the nearest."""
+    return np.hypot(d.centre[0] - e.centre[0], d.centre[1] - e.centre[1]) >= APART * e.side
+
+
 def _merged(dice: list[DieReading], clusters: list[DieReading]) -> list[DieReading]:
     """``dice`` and the dice the pip clusters found (a new list)."""
     dice = list(dice)
@@ -125,8 +131,7 @@ def _merged(dice: list[DieReading], clusters: list[DieReading]) -> list[DieReadi
                                                           die.centre[1] - d.centre[1])
                 <= 0.6 * d.side]
         if not same:
-            if all(np.hypot(die.centre[0] - d.centre[0], die.centre[1] - d.centre[1])
-                   >= APART * d.side for d in dice if d.face is not None):
+            if all(_apart(die, d) for d in dice if d.face is not None):
                 dice.append(die)
             # else: pips within `APART` of a die read are that die's side's, no other die
             # (twelfth session: seed 1272 at the renderer's sizes, a green one read at 0.77
@@ -150,8 +155,7 @@ def _kept(dice: list[DieReading], clear: bool) -> TrayReading:
     `APART` of a die read is a glint or shadow cut off it), in reading order."""
     read = [d for d in dice if d.face is not None]
     dice = [d for d in dice if d.face is not None or d.die is not None or all(
-        np.hypot(d.centre[0] - e.centre[0], d.centre[1] - e.centre[1]) >= APART * e.side
-        for e in read)]
+        _apart(d, e) for e in read)]
     dice.sort(key=lambda d: (d.centre[1], d.centre[0]))
     return TrayReading(dice, clear)
 
