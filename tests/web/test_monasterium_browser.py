@@ -58,7 +58,7 @@ def roll_on_reader(dice: str) -> dict:
 def test_two_players_play_a_round_with_the_dice_reader_and_phones(server, browser):
     base, dice = server
     errors: list[str] = []
-    table, phones, _ = table_and_phones(
+    table, phones, game_id = table_and_phones(
         browser, base, "monasterium", {"N": ("Nora", "en"), "E": ("Emil", "de")}, PIN, errors,
         start="N")
     assert table.evaluate("() => !!window.MONA && !window.POTE && !window.WWE")
@@ -157,14 +157,13 @@ def test_two_players_play_a_round_with_the_dice_reader_and_phones(server, browse
             click(phone, "#act-now button.choice", table)
     v = view(table)
     assert sent and (v["round"] == 2 or v["year"] > 1), (v["phase"], v["round"])
-    missions_to_lay(base, table, phones["E"], v["missions"])
+    missions_to_lay(base, game_id, table, phones["E"], v["missions"])
     assert not errors, errors
 
 
-def missions_to_lay(base: str, table, phone, missions: list[str]) -> None:
+def missions_to_lay(base: str, game_id: str, table, phone, missions: list[str]) -> None:
     """The guided setup's missions step names the 6 missions the game drew (and scores), so
     the table lays those cards: on the TV (German) and on a phone, every name on screen."""
-    game_id = table.url.rstrip("/").split("/")[-1].split("?")[0]
     table.goto(f"{base}/table/{game_id}/setup?lang=de")
     table.wait_for_selector("#setup[data-at]")
     table.locator("#setup-list li[data-step=missions] button").click()
