@@ -188,6 +188,44 @@ def test_phone_and_tv_pages_work_in_webkit(tables, webkit, game):
     assert errors_of(driver) == []
 
 
+# each drawn name on the setup page and whether it lies whole on the screen; the width
+DRAWN = """return [[...document.querySelectorAll('#setup-drawn li')].map(li => {
+  const r = li.getBoundingClientRect();
+  return [li.textContent, r.width > 0 && r.right <= innerWidth];
+}), innerWidth]"""
+
+
+def test_the_missions_to_lay_in_webkit(tables, webkit):
+    """Monasterium's guided setup names the 6 missions the game drew (and scores) under its
+    missions step: on the host's TV-sized page and in a 390x844 phone frame, in German,
+    every name the server sends is shown and none runs off the screen."""
+    base, made = tables
+    game_id = made["monasterium"][0]
+    driver = webkit
+    driver.set_window_size(1920, 1080)
+    driver.get(f"{base}/host/{game_id}?lang=de")
+    driver.find_element("id", "pin").send_keys(PIN)
+    driver.find_element("css selector", "#host-login button[type=submit]").click()
+    until(driver, "return !document.getElementById('host-login')")
+    driver.get(f"{base}/table/{game_id}/setup?lang=de")
+    until(driver, "return !!document.getElementById('setup').dataset.at")
+    driver.find_element("css selector", "#setup-list li[data-step=missions] button").click()
+    until(driver, "return document.getElementById('setup').dataset.at === 'missions'")
+    state = driver.execute_async_script(
+        "fetch(arguments[0]).then(r => r.json()).then(arguments[1])",
+        f"/games/{game_id}/setup.json?lang=de")
+    names = next(s for s in state["steps"] if s["id"] == "missions")["drawn"]
+    assert len(names) == 6 and all(n.startswith("Auftrag ") for n in names), names
+    shown, _ = driver.execute_script(DRAWN)
+    assert shown == [[n, True] for n in names], shown
+    shot(driver, "setup-missions-tv")
+    framed(driver, base, f"/table/{game_id}/setup?lang=de", 390, 844)
+    until(driver, "return document.getElementById('setup').dataset.at === 'missions'")
+    shown, width = driver.execute_script(DRAWN)
+    assert width == 390 and shown == [[n, True] for n in names], shown
+    phone_frame_shot(driver, "setup-missions-phone")
+
+
 @contextlib.contextmanager
 def served_record(tmp_path_factory, name: str, record: dict, pin: str):
     """The game ``record`` imported before the server starts: (base, game id, pairing,
