@@ -59,19 +59,35 @@ def forget(page, card: str) -> str:
 
 
 def buttons_stay_off_while_an_upload_is_awaited(page, card: str, scan) -> None:
-    """The check's 2 s ask draws the cards again while an upload is awaited: their buttons
-    stay off. (They came back on: a click then opened the file chooser and did nothing, the
-    page refusing a second picture while one is awaited; under load the test's next upload
-    fell into that gap and its notice never came.) The upload is held in the page until the
-    rows were drawn again; every answer says the check is under way, so the page asks every
-    2 s."""
-    forcing = [True]
+    """While the too-alike check runs the page asks every 2 s. An answer with the same cards
+    leaves the rows as they are (a row drawn anew under the owner's finger lost the tap: its
+    press on the old button, its release on the new; a CI run's click opened no file chooser
+    so, 2026-11-28). An answer whose cards changed (another host page) draws them again, and
+    while an upload is awaited their buttons stay off (they came back on once: a click then
+    opened the file chooser and did nothing, the page refusing a second picture while one is
+    awaited). The upload is held in the page meanwhile."""
+    forcing, renamed, answers = [True], [False], [0]
 
     def checking(route):
         if not forcing[0]:
             return route.continue_()
-        answer = route.fetch()
-        route.fulfill(response=answer, json=dict(answer.json(), checking=True))
+        answer = route.fetch().json()
+        if renamed[0]:  # as if another host page had changed a card
+            answer["cards"][0]["name_text"] += " *"
+        answers[0] += 1
+        route.fulfill(json=dict(answer, checking=True))
+
+    def asked_again(times: int) -> None:
+        seen = answers[0]
+        for _ in range(600):
+            if answers[0] >= seen + times:
+                return
+            page.wait_for_timeout(100)
+        raise AssertionError(f"the page asked {answers[0] - seen} times in 60 s, not {times}")
+
+    def buttons_on() -> list:
+        return page.evaluate("() => [...document.querySelectorAll('.deck-face button')]"
+                             ".filter(b => !b.disabled).map(b => b.className)")
 
     page.route("**/faces.json*", checking)
     page.reload()
@@ -80,20 +96,25 @@ def buttons_stay_off_while_an_upload_is_awaited(page, card: str, scan) -> None:
         window.fetch = (url, options) => String(url).includes('/card_face/upload')
             ? new Promise(go => window.held.push(go)).then(() => real(url, options))
             : real(url, options); }""")
+    page.evaluate("() => document.querySelectorAll('.deck-face').forEach(r => r.dataset.old = 1)")
+    asked_again(2)  # the same cards: not drawn again
+    assert page.locator(".deck-face:not([data-old])").count() == 0
     clear_notice(page)
     with page.expect_file_chooser() as chooser:
         page.click(f".deck-face[data-card='{card}'] .deck-face-upload")
     chooser.value.set_files(str(scan))
     page.wait_for_function("() => window.held.length === 1")
-    page.evaluate("() => document.querySelectorAll('.deck-face').forEach(r => r.dataset.old = 1)")
+    assert buttons_on() == []
+    renamed[0] = True
     page.wait_for_function("() => document.querySelector('.deck-face')"
                            " && !document.querySelector('.deck-face[data-old]')")  # drawn again
-    on = page.evaluate("() => [...document.querySelectorAll('.deck-face button')]"
-                       ".filter(b => !b.disabled).map(b => b.className)")
-    assert on == [], on
+    assert page.inner_text(".deck-face strong").endswith(" *")
+    assert buttons_on() == []
     page.evaluate("() => window.held.forEach(go => go())")
     assert "ist gespeichert" in notice(page)
-    forcing[0] = False  # the real answers again (the check ends)
+    forcing[0] = False  # the real answers again (the check ends): the real name drawn
+    page.wait_for_function("() => !document.querySelector('.deck-face strong')"
+                           ".textContent.endsWith(' *')")
     page.wait_for_selector(f".deck-face[data-card='{card}'] .deck-face-forget:not([disabled])")
 
 
@@ -115,6 +136,14 @@ def test_the_owner_teaches_cards_by_face_on_the_deck_page(server, browser, tmp_p
     assert "ist gespeichert" in said, said
     page.wait_for_selector(f".deck-face[data-card='{first}'] img")
     assert (faces / f"{first}.png").is_file()
+    # taken again: the same cards and URL, and still the new picture is fetched
+    shown = page.get_attribute(f".deck-face[data-card='{first}'] img", "src")
+    clear_notice(page)
+    page.click(f".deck-face[data-card='{first}'] .deck-face-take")
+    assert "ist gespeichert" in notice(page)
+    page.wait_for_function("([card, shown]) => document.querySelector("
+                           "`.deck-face[data-card='${card}'] img`).src.endsWith(shown) === false",
+                           arg=[first, shown])
     # a file that is no picture: refused in German, nothing kept
     text = tmp_path / "notes.png"
     text.write_text("no picture here")

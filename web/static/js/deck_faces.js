@@ -22,17 +22,32 @@
   /* Only the last answer asked for is shown: the 2 s ask of the check under way may cross
    * the one after a face kept, and an older answer would show the deck as it was. */
   var asked = 0;
-  function load() {
+  function load(fresh) {
     var mine = ++asked;
     return fetch(base + "/faces.json?game=" + encodeURIComponent(deckOf), {credentials: "same-origin"})
       .then(function (r) { return r.json(); }).then(function (d) {
         if (mine !== asked) return;
         if (!d.ok) { say(problems(d), true); return; }
-        render(d);
+        render(d, fresh);
       });
   }
 
-  function render(d) {
+  /* The cards as last drawn. The check's 2 s ask draws the rows again only when the cards
+   * changed (another host page taught one): a row drawn anew under the owner's finger lost
+   * the tap (its press on the old button, its release on the new), and on a Pi the check
+   * runs for minutes. A picture kept or removed here draws them afresh (`fresh`): its URL
+   * stays the same when a face is taken again. */
+  var drawn = null;
+  function render(d, fresh) {
+    var cards = JSON.stringify(d.cards);
+    if (fresh || cards !== drawn) drawRows(d);
+    drawn = cards;
+    document.getElementById("deck-faces-progress").textContent =
+      TC.tn("deck_faces_progress", d.taught, {total: d.cards.length});
+    drawAlike(d);
+  }
+
+  function drawRows(d) {
     var list = document.getElementById("deck-faces-list");
     list.textContent = "";
     panel.hidden = !d.cards.length;
@@ -47,15 +62,16 @@
       }
       list.appendChild(row(card));
     });
-    document.getElementById("deck-faces-progress").textContent =
-      TC.tn("deck_faces_progress", d.taught, {total: d.cards.length});
+  }
+
+  function drawAlike(d) {
     var alike = document.getElementById("deck-faces-alike");
     alike.textContent = "";
     clearTimeout(again);
     if (!d.taught) return;
     if (d.checking) {  /* judged on the server's own thread: asked again until it ends */
       alike.appendChild(el("p.muted.deck-faces-checking", {text: t("deck_faces_checking")}));
-      again = setTimeout(load, CHECK_AGAIN_MS);
+      again = setTimeout(function () { load(false); }, CHECK_AGAIN_MS);
       return;
     }
     var turns = d.turn_alike || [];
@@ -114,7 +130,7 @@
     request().then(function (res) {
       if (!res.ok) { say(problems(res), true); return null; }
       say(t(kept, {card: card.name_text}));
-      return load();
+      return load(true);
     }).then(done, function () { say(t("no_answer"), true); done(); });
   }
 
@@ -141,5 +157,5 @@
     run(card, function () { return post("/card_face/forget", {game: deckOf, entry: card.id}); }, "deck_faces_forgotten");
   }
 
-  load();
+  load(true);
 })();
