@@ -216,7 +216,7 @@ def unknown_cards(game_id: str):
     info = live.kind.module.info
     zones = {z.id: i18n.text(lang, z.name, game=live.kind.name) for z in info.bindings.zones}
     asked = camera.status().get("unknown", []) if camera is not None else []
-    cards = [{"id": c.id, "name": c.names.get(lang) or c.names.get("en") or c.id}
+    cards = [{"id": c.id, "name": i18n.in_lang(c.names, lang, c.id)}
              for c in face_cards(info, live.kind.catalog)]
     return jsonify({"ok": True, "zones": [{"zone": z, "name": zones.get(z, z)} for z in asked],
                     "cards": cards})

@@ -315,7 +315,7 @@ def table_holder(lang: str, game_id: str | None = None) -> dict | None:
     if holder is None:
         return None
     title = holder.kind.title
-    return {"id": holder.id, "title": title.get(lang) or title.get("en") or holder.kind.name,
+    return {"id": holder.id, "title": i18n.in_lang(title, lang, holder.kind.name),
             "players": ", ".join(p["name"] for p in holder.players)}
 
 

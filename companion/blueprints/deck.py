@@ -186,7 +186,7 @@ def deck_status_for(game: str, lang: str, names: dict | None = None) -> dict:
             part["progress"]["text"] = i18n.text(lang, part["progress"]["template"], params,
                                                  game=game)
     status["problems"] = problem_messages(game, status["problems"], lang, names)
-    status["title"] = info.names.get(lang) or info.names.get("en") or game
+    status["title"] = i18n.in_lang(info.names, lang, game)
     return status
 
 
@@ -260,7 +260,7 @@ def deck_page(game_id: str):
             current_app.logger.warning("game %s left out of the deck list", name,
                                        exc_info=True)
             continue
-        others.append({"id": name, "name": names.get(lang) or names.get("en") or name})
+        others.append({"id": name, "name": i18n.in_lang(names, lang, name)})
     return common.render_page("deck.html", "host", live, deck_of=game, decks=others,
                               has_camera=context.current().hardware.camera is not None)
 
@@ -642,7 +642,7 @@ def faces_data(game_id: str):
     lang = i18n.page_lang()
     titles = {p.id: p.title or p.id for p in games.module_of(game).info.parts}
     for card in faces["cards"]:
-        card["name_text"] = card["names"].get(lang) or card["names"].get("en") or card["id"]
+        card["name_text"] = i18n.in_lang(card["names"], lang, card["id"])
         # the page heads each kind of card (a game may let several go bare)
         card["part_title"] = i18n.text(lang, titles.get(card["part"], card["part"]), game=game)
         card["url"] = _card_face_url(game_id, game, card["id"]) if card["taught"] else None

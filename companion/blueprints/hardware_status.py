@@ -40,7 +40,7 @@ def _titled(warning):
     title = game_titles().get(str(params.get("game", "")).lower())
     if title is None:
         return warning
-    name = title.get(i18n.page_lang()) or title.get("en") or params["game"]
+    name = i18n.in_lang(title, i18n.page_lang(), params["game"])
     return dict(warning, params=dict(params, game=name))
 
 
@@ -63,8 +63,7 @@ def hardware_status_for(live: LiveGame, part: str) -> dict:
     status = hardware_texts.translated({part: of_this_game(part_status(part), live)}, lang,
                                        live.kind.reasons, namer, live.kind.name)[part]
     if isinstance(status.get("selected"), dict):  # card ids -> the printed card names
-        status["selected_names"] = {seat: namer.catalog.get(card, {}).get(lang)
-                                    or namer.catalog.get(card, {}).get("en") or card
+        status["selected_names"] = {seat: i18n.in_lang(namer.catalog.get(card, {}), lang, card)
                                     for seat, card in status["selected"].items()}
     status["settings"] = [row for row in context.current().settings.describe()
                           if row["key"].startswith(part + ".")]

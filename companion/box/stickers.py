@@ -3,6 +3,7 @@
 Printed by `companion tags` and by the host's deck page (its sticker sheets)."""
 from __future__ import annotations
 
+from companion.server import i18n
 from engine.api import sticker_namespace
 from hardware.tags.format import card_payload, code_table
 from hardware.tags.sheet import Sticker
@@ -19,7 +20,7 @@ def stickers_for_catalog(info, catalog: dict, lang: str = "en") -> list[Sticker]
         code_table(entry["id"] for entry in entries)  # raises on a short-code collision
         for entry in entries:
             names = entry.get("names") or {}
-            label = names.get(lang) or names.get("en") or entry["id"]
+            label = i18n.in_lang(names, lang, entry["id"])
             stickers.append(Sticker(card_payload(namespace, kind.letter, entry["id"]), label,
                                     bool(entry.get("demo"))))
     return stickers

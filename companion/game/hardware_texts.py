@@ -92,7 +92,7 @@ def _warning(warning, lang: str, reasons: dict | None, names) -> object:
 
 def game_title(title: dict | None, lang: str) -> str:
     title = title if isinstance(title, dict) else {}
-    return title.get(lang) or title.get("en") or ""
+    return i18n.in_lang(title, lang)
 
 
 def where_text(where: dict, lang: str, hardware: dict) -> str:

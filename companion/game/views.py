@@ -111,7 +111,7 @@ class Namer:
         for key, value in params.items():
             if isinstance(value, str) and value in self.names_forms:
                 for form, texts in self.names_forms[value].items():
-                    shown[f"{key}.{form}"] = texts.get(self.lang) or texts.get("en") or value
+                    shown[f"{key}.{form}"] = i18n.in_lang(texts, self.lang, value)
         return shown
 
     def count_words(self, params: dict, shown: dict, template: Any = None) -> dict:
@@ -145,7 +145,7 @@ class Namer:
                 return self.players[value]
             names = self.catalog.get(value)
             if names:
-                return names.get(self.lang) or names.get("en") or value
+                return i18n.in_lang(names, self.lang, value)
             if value in self.terms:
                 return i18n.text(self.lang, self.terms[value], game=self.game,
                                  chain=self.chain)

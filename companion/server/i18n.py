@@ -182,6 +182,13 @@ _FORMATTER = string.Formatter()
 _FORM = re.compile(r"[A-Za-z_]\w*\.[A-Za-z_]\w*")  # {param.form}: a name in a form
 
 
+def in_lang(texts: dict, lang: str, fallback: str = "") -> str:
+    """A name the data gives in several languages (a game's title, a card's printed name),
+    in ``lang``; in English where it lacks that one (every game gives English); else
+    ``fallback`` (its id: an owner may enter a card in one language only)."""
+    return texts.get(lang) or texts.get("en") or fallback
+
+
 def fill(template: str, params: dict) -> str:
     """``template`` with its ``{param}`` placeholders filled; an unknown one stays visible,
     and a period right after a value that ends a sentence already is dropped."""

@@ -130,7 +130,7 @@ def summary(service, live, lang: str) -> dict:
                "order": order.index(r["seat"]) + 1 if r["seat"] in order else 0}
               for r in rows]
     return {"id": live.id, "game": live.kind.name,
-            "title": info.names.get(lang) or info.names.get("en") or live.kind.name,
+            "title": i18n.in_lang(info.names, lang, live.kind.name),
             "title_en": info.names.get("en") or live.kind.name,
             "started": started, "ended": ended, "minutes": max(minutes, 0),
             "date": started.astimezone().strftime("%Y-%m-%d %H:%M") if started else "",

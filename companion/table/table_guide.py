@@ -224,7 +224,7 @@ def drawn_names(live, lang: str) -> dict[str, list[str]]:
 
     def name(entry: str) -> str:  # the catalog's name, as every view names an entry
         names = live.kind.names.get(entry) or {}
-        return names.get(lang) or names.get("en") or entry
+        return i18n.in_lang(names, lang, entry)
 
     return {step: [name(entry) for entry in entries]
             for step, entries in drawn(live.state).items()}

@@ -84,7 +84,7 @@ def entries(live, lang: str, namer, hardware: dict | None) -> list[dict]:
                             "elsewhere": state == "elsewhere",
                             "text": i18n.text(lang, TEXTS[key], {
                                 "zone": zone, "dice": _untaught_names(live, hardware, lang),
-                                "game": title.get(lang) or title.get("en") or ""})})
+                                "game": i18n.in_lang(title, lang)})})
         out.append({
             "kind": step.kind, "who": step.who, "who_name": who_name,
             "text": i18n.text(lang, step.text, params, game=game),

@@ -124,3 +124,13 @@ def test_plural_forms_load_no_locale_data_of_babel():
                          check=True, cwd=os.path.dirname(os.path.dirname(os.path.dirname(
                              os.path.abspath(__file__)))))
     assert out.stdout.strip() == "[]"
+
+
+def test_a_name_in_several_languages_is_given_in_the_readers_then_english_then_its_id():
+    """A card an owner entered in Polish only is still named on a German page (by its id):
+    never an empty label; English stands in for a language the data lacks."""
+    names = {"en": "Plague", "de": "Die Pest", "pl": ""}
+    assert i18n.in_lang(names, "de", "plague") == "Die Pest"
+    assert i18n.in_lang(names, "pl", "plague") == "Plague"  # empty: as missing
+    assert i18n.in_lang({"pl": "Zaraza"}, "de", "plague") == "plague"
+    assert i18n.in_lang({}, "it") == ""
