@@ -29,6 +29,10 @@ DEMO_PIN = "1234"
 DEMO_NAMES = ("Anna", "Bruno", "Chiara", "Dario")
 
 
+# gunicorn's atoms: the request's time, method, path without its query, status, milliseconds
+ACCESS_LOG_FORMAT = "%(t)s %(m)s %(U)s %(s)s %(M)sms"
+
+
 def gunicorn_settings() -> set[str]:
     from gunicorn.config import KNOWN_SETTINGS
 
@@ -237,7 +241,9 @@ def command(host: str | None, port: int | None, data_dir: str | None, demo: bool
         "timeout": 0,  # long-lived WebSockets are not stuck workers
         "graceful_timeout": 5,
         "keepalive": 5,
-        "accesslog": None,
+        # the path only: a query may carry a seat's token (?t=...), never written down
+        "accesslog": "-" if server.access_log else None,
+        "access_log_format": ACCESS_LOG_FORMAT,
         "errorlog": "-",
         "loglevel": "info",
     }

@@ -45,6 +45,10 @@ class ServerSettings:
     certfile: str | None = None  # https with this certificate (PEM) ...
     keyfile: str | None = None  # ... and its private key; phones need https for Wake Lock
     public_base_url: str | None = None  # e.g. "http://192.168.1.20:8000"; else from requests
+    # one line per request on the log (time, method, path without its query, status, ms):
+    # off on a table (a phone's polls every few seconds all evening fill the SD card's log);
+    # on where a request must be found again (the browser tests: a failed one shows them)
+    access_log: bool = False
 
 
 @dataclass(frozen=True)
@@ -260,6 +264,7 @@ KEYS: tuple[Key, ...] = (
     Key("server.certfile", _text(), "COMPANION_CERTFILE", "CERTFILE"),
     Key("server.keyfile", _text(), "COMPANION_KEYFILE", "KEYFILE"),
     Key("server.public_base_url", _text(), "COMPANION_PUBLIC_BASE_URL", "PUBLIC_BASE_URL"),
+    Key("server.access_log", _flag, "COMPANION_ACCESS_LOG", "ACCESS_LOG"),
     Key("rate_limit.attempts", _integer(1, 10_000)),
     Key("rate_limit.window_s", _number(0, 86_400, above=True)),
     Key("camera.source", _text(), "COMPANION_CAMERA", "CAMERA_SOURCE"),

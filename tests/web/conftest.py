@@ -67,13 +67,48 @@ def give_translations(data: Path) -> None:
         shutil.copytree(compiled_translations(), compiled_folder(data))
 
 
+# The logs of the servers running now, and of every server started (in order): a failed
+# test here shows the last lines of those running and of those it started itself (a server
+# in the test's own `with` block has stopped by then), each request among them (the access
+# log is on).
+SERVER_LOGS: list[Path] = []
+STARTED_LOGS: list[Path] = []
+LOG_TAIL = 60
+FIRST_OF_TEST = pytest.StashKey[int]()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_setup(item):
+    item.stash[FIRST_OF_TEST] = len(STARTED_LOGS)
+    yield
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """A failed browser test carries what the server did meanwhile: the requests the page
+    made and what it answered (a CI run's failure is seen only in its log)."""
+    outcome = yield
+    report = outcome.get_result()
+    if not report.failed:
+        return
+    own = STARTED_LOGS[item.stash.get(FIRST_OF_TEST, len(STARTED_LOGS)):]
+    for path in dict.fromkeys([*SERVER_LOGS, *own]):
+        with contextlib.suppress(OSError):
+            lines = path.read_text(errors="replace").splitlines()[-LOG_TAIL:]
+            report.sections.append((f"server log {path} (last {LOG_TAIL} lines)",
+                                    "\n".join(lines)))
+
+
 @contextlib.contextmanager
 def running_server(data: Path, log_path: Path, *args: str,
                    env: dict | None = None) -> Iterator[str]:
-    """`companion serve` on DATA until the block ends; yields its base URL."""
+    """`companion serve` on DATA until the block ends; yields its base URL. Its access log
+    is on (unless ``env`` says otherwise) and its log listed in `SERVER_LOGS` meanwhile."""
     give_translations(data)
     port = free_port()
-    with log_path.open("w+") as log:
+    env = dict(os.environ if env is None else env)
+    env.setdefault("COMPANION_ACCESS_LOG", "1")
+    with log_path.open("w+") as log, _listed(log_path):
         proc = subprocess.Popen(
             [str(Path(sys.executable).with_name("companion")), "serve", "--host", "127.0.0.1",
              "--port", str(port), "--data", str(data), *args],
@@ -99,6 +134,17 @@ def running_server(data: Path, log_path: Path, *args: str,
                 proc.wait(10)
             except subprocess.TimeoutExpired:
                 proc.kill()
+
+
+@contextlib.contextmanager
+def _listed(path: Path) -> Iterator[None]:
+    SERVER_LOGS.append(path)
+    STARTED_LOGS.append(path)
+    try:
+        yield
+    finally:
+        SERVER_LOGS.remove(path)
+
 
 def write_camera_loop(folder: Path, frames) -> None:
     """Frames for a folder camera source, which loops them: ``frames`` gives, per frame, the
