@@ -560,10 +560,11 @@ def memory_mb(pid: int, master: int) -> dict:
             "worker_anon": field(pid, "smaps_rollup", "Anonymous"),
             # the rest of its RSS: file pages mapped (the libraries' code, the camera's
             # frames). Clean, so the kernel drops them when memory is short; how many are
-            # resident depends on how the page cache holds the file, not on the server: in a
-            # venv just installed (pip wrote cv2.abi3.so, so the cache holds it in large
-            # folios) the worker's RSS read 146 MB with 62 MB anonymous, cv2's code 35 of
-            # its 57 MB resident (issue 71, session 86). ``worker_private``: its pages no
+            # resident depends on how the page cache holds the file, not on the server (the
+            # same 228 reads of a copy of cv2.abi3.so mapped 14.2 MB when cp had just written
+            # it, 39.7 MB when its cache was dropped first: notes s86/i71/folio_probe.py); a
+            # run read worker RSS 146 MB with 62 MB anonymous, cv2's code 35 of its 57 MB
+            # resident (issue 71, session 86). ``worker_private``: its pages no
             # other process maps (USS: anonymous ones not shared with the master, and the
             # frames it maps), what it alone costs
             "worker_file": field(pid, "smaps_rollup", "Rss") - field(pid, "smaps_rollup",
