@@ -558,6 +558,19 @@ def memory_mb(pid: int, master: int) -> dict:
             # depends on the page cache (a .so read whole before, e.g. by `cat`, is cached
             # in large folios: cv2.abi3.so then maps 37 MB resident instead of 11; issue 71)
             "worker_anon": field(pid, "smaps_rollup", "Anonymous"),
+            # the rest of its RSS: file pages mapped (the libraries' code, the camera's
+            # frames). Clean, so the kernel drops them when memory is short; how many are
+            # resident depends on how the page cache holds the file, not on the server (the
+            # same 228 reads of a copy of cv2.abi3.so mapped 14.2 MB when cp had just written
+            # it, 39.7 MB when its cache was dropped first: notes s86/i71/folio_probe.py); a
+            # run read worker RSS 146 MB with 62 MB anonymous, cv2's code 35 of its 57 MB
+            # resident (issue 71, session 86). ``worker_private``: its pages no
+            # other process maps (USS: anonymous ones not shared with the master, and the
+            # frames it maps), what it alone costs
+            "worker_file": field(pid, "smaps_rollup", "Rss") - field(pid, "smaps_rollup",
+                                                                     "Anonymous"),
+            "worker_private": field(pid, "smaps_rollup", "Private_Clean")
+            + field(pid, "smaps_rollup", "Private_Dirty"),
             "master_rss": field(master, "status", "VmRSS"),
             "worker_pss": field(pid, "smaps_rollup", "Pss"),
             "master_pss": field(master, "smaps_rollup", "Pss"),
@@ -900,6 +913,8 @@ def play(game: str, args, work: Path, frames: Path, root: Path = ROOT,
     return {"rss_slope_mb_per_hour": slope_mb_per_hour(samples, warmup),
             "anon_slope_mb_per_hour": slope_mb_per_hour(anon, warmup), "anon_samples": anon,
             "worker_anon_mb": round(memory["worker_anon"], 1),
+            "worker_file_mb": round(memory["worker_file"], 1),
+            "worker_private_mb": round(memory["worker_private"], 1),
             "rss_warmup_minutes": warmup, "rss_samples": samples, "growers": grown,
             "held": held,
             "core_share": round(cpu / wall, 4), "pi_core_share": round(cpu / wall * PI, 3),
@@ -1082,7 +1097,8 @@ def merge_rounds(runs: list[dict]) -> dict:
             "threads": dict(sorted(mean_of("threads").items(), key=lambda kv: -kv[1])),
             **{k: max(r[k] for r in runs) for k in ("rss_mb", "worker_rss_mb",
                                                      "worker_pss_mb", "master_pss_mb",
-                                                     "worker_anon_mb")},
+                                                     "worker_anon_mb", "worker_file_mb",
+                                                     "worker_private_mb")},
             **{k: sum(r[k] for r in runs) for k in ("lost", "actions", "refused")},
             "refusals": [x for r in runs for x in r["refusals"]][:5],
             "unanswered": [x for r in runs for x in r["unanswered"]],
@@ -1321,7 +1337,8 @@ def show(game: str, r: dict) -> None:
     print(f"{game}: core share {r['core_share']:.3f} (Pi x5: {r['pi_core_share']:.2f})  "
           f"[{parts}]  master {r['master_share']:.3f}  memory {r['rss_mb']:.0f} MB PSS "
           f"(master {r['master_pss_mb']:.0f}, worker {r['worker_pss_mb']:.0f}; worker RSS "
-          f"{r['worker_rss_mb']:.0f} MB)  "
+          f"{r['worker_rss_mb']:.0f} MB: anonymous {r['worker_anon_mb']:.0f}, file pages "
+          f"{r.get('worker_file_mb', 0):.0f}; its own {r.get('worker_private_mb', 0):.0f})  "
           f"actions {r['actions']}  lost {r['lost']}  refused {r['refused']}  "
           f"latency median {r['latency_ms_median']} ms",
           flush=True)

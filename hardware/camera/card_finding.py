@@ -137,23 +137,34 @@ def _paper(frame: np.ndarray, window: int) -> np.ndarray:
     return _brighter(hsv[..., 2], window, hsv[..., 1] < PALE)
 
 
-def _paper_grey(grey: np.ndarray, window: int) -> np.ndarray:
+def _paper_grey(grey: np.ndarray, window: int, smooth: np.ndarray | None = None
+                ) -> np.ndarray:
     """`_paper` of a grey frame (what the Pi's camera and the evening's hand over): every
     pixel is pale (no saturation) and the light has no colour to take out (its balance is
     1), so the brightness alone makes the same mask, without a colour frame's conversions
-    (~40 % of a look's CPU; issue 71)."""
-    return _brighter(grey, window)
+    (~40 % of a look's CPU; issue 71). ``smooth``: `_smooth` of ``grey``, if made already."""
+    return _brighter(grey, window, smooth=smooth)
 
 
-def _brighter(value: np.ndarray, window: int, pale: np.ndarray | None = None) -> np.ndarray:
-    """Where ``value`` (smoothed) is brighter than around it by `BRIGHTER`, and ``pale``."""
-    value = cv2.GaussianBlur(value, (5, 5), 0)
+def _smooth(value: np.ndarray) -> np.ndarray:
+    """The little blur (noise) `find_cards` takes its edges, paper and changes from: one
+    5×5 Gaussian of the grey frame, made once a look for the three (each made its own, the
+    same, before: ~6 % of a look's CPU; issue 71, session 86)."""
+    return cv2.GaussianBlur(value, (5, 5), 0)
+
+
+def _brighter(value: np.ndarray, window: int, pale: np.ndarray | None = None,
+              smooth: np.ndarray | None = None) -> np.ndarray:
+    """Where ``value`` (smoothed: ``smooth`` if given) is brighter than around it by
+    `BRIGHTER`, and ``pale``."""
+    value = _smooth(value) if smooth is None else smooth
     around = cv2.blur(value, (window, window))
-    mask = value.astype(np.int16) > around.astype(np.int16) + BRIGHTER
+    # value - around > BRIGHTER; the subtraction saturates at 0, which is not over it (the
+    # same mask as numpy's int16 sums, in OpenCV's uint8 without them)
+    mask = cv2.compare(cv2.subtract(value, around), BRIGHTER, cv2.CMP_GT)
     if pale is not None:
-        mask &= pale
-    mask = cv2.morphologyEx(mask.astype(np.uint8) * 255, cv2.MORPH_OPEN,
-                            np.ones((3, 3), np.uint8))
+        mask[~pale] = 0
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     return cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
 
 
@@ -261,15 +272,16 @@ def _grown(quad: np.ndarray, by: float) -> np.ndarray:
     return np.float32(out)
 
 
-def _difference(frame: np.ndarray, empty: np.ndarray) -> np.ndarray:
+def _difference(frame: np.ndarray, empty: np.ndarray, smooth: np.ndarray | None = None
+                ) -> np.ndarray:
     """How much the frame differs from the empty table (as the camera saw it before), per
     pixel: the largest of the three channels, after a little blur (noise). Two grey frames
     (the Pi's and the evening's): their one channel, the same answer at a third of the
-    cost (issue 71)."""
+    cost (issue 71). ``smooth``: `_smooth` of a grey ``frame``, if made already."""
     if empty.shape[:2] != frame.shape[:2]:
         raise ValueError("the empty table's frame is not the frame's size")
     if frame.ndim == 2 and empty.ndim == 2:
-        return cv2.absdiff(cv2.GaussianBlur(frame, (5, 5), 0), cv2.GaussianBlur(empty, (5, 5), 0))
+        return cv2.absdiff(_smooth(frame) if smooth is None else smooth, _smooth(empty))
     if empty.ndim == 2:
         empty = cv2.cvtColor(empty, cv2.COLOR_GRAY2BGR)
     return _channel_max(cv2.absdiff(cv2.GaussianBlur(frame, (5, 5), 0),
@@ -284,7 +296,9 @@ def _channel_max(image: np.ndarray) -> np.ndarray:
 
 def _changed(diff: np.ndarray, level: float = CHANGED) -> np.ndarray:
     """Where the frame differs from the empty table (``_difference``) by over ``level``."""
-    mask = (diff > level).astype(np.uint8) * 255
+    # over ``level``: OpenCV's threshold of a uint8 image is ``diff > floor(level)``, the
+    # same pixels as numpy's ``diff > level`` (an integer diff), without its bool and casts
+    mask = cv2.threshold(diff, level, 255, cv2.THRESH_BINARY)[1]
     return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
 
 
@@ -335,9 +349,9 @@ def _find_cards(frame: np.ndarray, min_px: float = MIN_CARD_PX, max_share: float
     grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     max_px = min(grey.shape) * max_share
     window = int(max(31, min(grey.shape) // 3)) | 1
-    edges = cv2.dilate(cv2.Canny(cv2.GaussianBlur(grey, (5, 5), 0), 30, 90),
-                       np.ones((3, 3), np.uint8))
-    paper = _paper_grey(grey, window) if grey_frame else _paper(frame, window)
+    smooth = _smooth(grey)
+    edges = cv2.dilate(cv2.Canny(smooth, 30, 90), np.ones((3, 3), np.uint8))
+    paper = _paper_grey(grey, window, smooth) if grey_frame else _paper(frame, window)
     k = int(min_px / 3) | 1  # the print on a card closed over: a solid card
     solid = cv2.morphologyEx(paper, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
     e = max(2, int(min_px / 10))  # a card touching pale table: cut the thin joins, grow back
@@ -345,7 +359,8 @@ def _find_cards(frame: np.ndarray, min_px: float = MIN_CARD_PX, max_share: float
     masks = []
     diff = None
     if empty is not None:
-        diff = _difference(grey if grey_frame and empty.ndim == 2 else frame, empty)
+        diff = _difference(grey, empty, smooth) if grey_frame and empty.ndim == 2 else \
+            _difference(frame, empty)
         changed = cv2.morphologyEx(_changed(diff), cv2.MORPH_CLOSE,
                                    np.ones((k, k), np.uint8))
         faint = cv2.morphologyEx(_changed(diff, CHANGED_FAINT), cv2.MORPH_CLOSE,

@@ -58,6 +58,13 @@ def test_the_worker_memory_read_apart_from_the_libraries_pages():
     module = evening_bench()
     memory = module.memory_mb(os.getpid(), os.getpid())
     assert 0 < memory["worker_anon"] < memory["worker_rss"]
+    # session 86: its file pages (the libraries' code: numpy's, cv2's here) and its own
+    # pages, beside the RSS they are part of. Planted fault caught: ``worker_file`` read as
+    # smaps_rollup's ``Private_Clean`` (the file pages no other process maps: 0.02 MB here,
+    # 61 MB of file pages in all): the assertion below failed
+    assert memory["worker_file"] > 1.0
+    assert abs(memory["worker_anon"] + memory["worker_file"] - memory["worker_rss"]) < 5.0
+    assert 0 < memory["worker_private"] <= memory["worker_rss"]
     sampler = module.RssSampler(os.getpid(), 0.01)
     while len(sampler.anon) < 3:
         sampler._stop.wait(0.01)
@@ -93,6 +100,7 @@ def test_the_rounds_alternate_who_starts_first_and_merge_into_one_evening(tmp_pa
         return {"core_share": share, "master_share": 0.001, "parts": {"camera": share / 2},
                 "threads": {"capture": share / 4}, "rss_mb": rss, "worker_rss_mb": rss,
                 "worker_pss_mb": rss, "master_pss_mb": 1.0, "worker_anon_mb": rss / 2,
+                "worker_file_mb": rss / 2, "worker_private_mb": rss / 2,
                 "lost": 0, "actions": 10, "refused": 1, "refusals": ["r"], "unanswered": [],
                 "latency_ms_median": 5.0, "rss_slope_mb_per_hour": 40.0,
                 "anon_slope_mb_per_hour": 30.0, "per_minute": [{"core_share": share}],

@@ -55,3 +55,46 @@ def test_the_gradients_round_an_outline_are_the_whole_frames():
         sx, sy = gradients.sample(xs, ys)
         assert np.array_equal(sx, cv2.remap(gx, xs, ys, cv2.INTER_LINEAR))
         assert np.array_equal(sy, cv2.remap(gy, xs, ys, cv2.INTER_LINEAR))
+
+
+def _numpy_brighter(value, window, pale=None):
+    """`card_finding._brighter` as it was before session 86 (numpy's int16 sums and bools)."""
+    value = cv2.GaussianBlur(value, (5, 5), 0)
+    around = cv2.blur(value, (window, window))
+    mask = value.astype(np.int16) > around.astype(np.int16) + card_finding.BRIGHTER
+    if pale is not None:
+        mask &= pale
+    mask = cv2.morphologyEx(mask.astype(np.uint8) * 255, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    return cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+
+
+def test_the_paper_and_change_masks_are_numpys():
+    """Issue 71 (session 86): the paper mask's and the change mask's comparisons made in
+    OpenCV's uint8 (a saturating subtraction, a threshold) and the one 5×5 blur shared by
+    the edges, the paper and the difference: the same masks as numpy's, every pixel, at
+    and either side of each level. Planted faults caught: `CMP_GE` for `CMP_GT` (a pixel
+    exactly `BRIGHTER` over its surroundings counted) and the threshold at ``level - 1``:
+    both failed."""
+    rng = np.random.default_rng(86)
+    for size in ((61, 83), (120, 160)):
+        # blotches of paper on a noisy table, so many pixels lie at each level's edge
+        base = cv2.resize(rng.integers(60, 200, (6, 8), dtype=np.uint8), size[::-1],
+                          interpolation=cv2.INTER_NEAREST)
+        value = cv2.add(base, rng.integers(0, 30, size, dtype=np.uint8))
+        pale = rng.random(size) < 0.8
+        for window in (31, 41):
+            assert np.array_equal(card_finding._brighter(value, window),
+                                  _numpy_brighter(value, window))
+            assert np.array_equal(card_finding._brighter(value, window, pale),
+                                  _numpy_brighter(value, window, pale))
+            assert np.array_equal(
+                card_finding._brighter(value, window, smooth=card_finding._smooth(value)),
+                _numpy_brighter(value, window))
+        diff = rng.integers(0, 60, size, dtype=np.uint8)
+        for level in (card_finding.CHANGED, card_finding.CHANGED_FAINT, 12.5):
+            expected = cv2.morphologyEx((diff > level).astype(np.uint8) * 255, cv2.MORPH_OPEN,
+                                        np.ones((3, 3), np.uint8))
+            assert np.array_equal(card_finding._changed(diff, level), expected)
+        empty = rng.integers(0, 256, size, dtype=np.uint8)
+        assert np.array_equal(card_finding._difference(value, empty, card_finding._smooth(value)),
+                              card_finding._difference(value, empty))
