@@ -102,6 +102,11 @@ FILL_FAR = 0.15  # a winner whose fill is this much farther from the card's than
 # face's is not named, contender or not (a striped card whose coarse look took a solid face
 # by a clear margin: the licensed photo's green capsule at 245 px) ...
 FILL_ASTRAY = 0.3  # ... nor one whose fill is this far from the card's and another's nearer
+FILL_ALONE = 0.2  # ... nor a face with open shapes whose fill is this far from the card's,
+# whether another face is nearer or none is (the nearer one not taught yet: an untaught
+# outlined card 0.003-0.006 named as its striped twin, 0.32-0.34, and an untaught solid one,
+# 1.0, too; partly taught family, session 86); right cards lie within 0.04 of their faces
+# (drawn, partly family) and 0.10 (real dev and licensed photos, session 86)
 HUE_APART = 40.0  # degrees: two faces whose ink hues differ this much have a hue vote,
 HUE_CHROMA = 12.0  # ... if both inks are this colourful (Lab a, b; black ink has no hue)
 HUE_SHARE = 0.35  # ... and a card whose ink hue is not this near the winner's (of the way
@@ -115,6 +120,19 @@ HUE_THIN = 0.15  # ... both faces are thin lines (``_ink`` below this: SET's out
 FILL_STRONG = 0.4  # of a card's strongest ink: a shape's outline
 FILL_SHAPE = 0.01  # of the card's inside: the least area of a shape
 FILL_RING_PX = 20  # px: the fewest pixels of a ring (one px deeper) that counts
+SHAPE_APART = 1.3  # a taught face whose printed shapes' area (``_printed``: the largest
+# shape's hull, of the card) differs from the card's by more than this factor cannot be it:
+# an untaught capsule (its area 1.55 times a diamond's, test_card_fill's faces) was named as
+# the taught diamond of its colour and fill (partly taught family: untaught named 41 -> 5);
+# the real photos' right cards lie within 1.16 of their faces (dev and licensed, session 86)
+SHAPE_MOST = 3  # ... measured only on a card of this many shapes or fewer, all alike in area
+# (SET's 1-3): a playing card's pips, joined in pairs by blur on a render at 120 px, read
+# 0.06-0.11 of the card against the face's 0.04 (6 of hearts, 4 of clubs): the rule without
+# this took playing wood from 1.000 to 0.667 right (--scenes 6, session 86)
+SHAPE_SHARE = (0.05, 0.25)  # ... and the largest covering this share of the card's inside:
+# SET's shapes 0.07-0.11 (drawn) and 0.11-0.18 (the real faces); a playing card's ten pips,
+# joined into blobs of 0.40 at 120 px, made the 10 and 9 of clubs too alike there (playing
+# wood and felt 1.000 -> 0.958), its pips (0.03-0.04) and pictures (0.75-0.89) are no shapes
 FILL_MIN_PX = 60  # px: the narrowest card (in the frame) whose fill votes: narrower, blur
 # spreads a striped shape's outline into its stripes and it reads half way to solid
 ALIKE_STEP = 20  # px: card widths within a step share one too_alike answer
@@ -220,21 +238,32 @@ def _hue_gap(a: float, b: float) -> float:
 
 
 def _fill(card: np.ndarray) -> float | None:
-    """How full of ink the printed shapes on a card are inside their outline, measured at
-    the card's own scale, whatever its size in the frame: for each shape (a patch of
-    strong ink, its holes filled), the mean ink of each ring one pixel deeper from its
-    edge (``_rings``), against the ink of its own outline; the rings beyond the outline's
-    fall (as deep again as the outline's ramp) are its inside (``_inside_of``). About 0
-    for an outlined shape, 0.1-0.3 for stripes (a mean: stripes too fine to see still
-    count), 1 for a solid one; the median over the card's shapes. None when no shape has
-    an inside deeper than its blurred outline (a small or blurred card: its outline's ramp
-    fills it, and it would read as stripes) or the card has no shape. Ink is darkness
-    against the paper round it (a glare over half the card is paper, not a lighter ink)."""
+    """``_printed``'s fill alone."""
+    return _printed(card)[0]
+
+
+def _printed(card: np.ndarray) -> tuple[float | None, float | None]:
+    """(fill, shape area) of the printed shapes on a card. The fill: how full of ink the
+    printed shapes are inside their outline, measured at the card's own scale, whatever
+    its size in the frame: for each shape (a patch of strong ink, its holes filled), the
+    mean ink of each ring one pixel deeper from its edge (``_rings``), against the ink of
+    its own outline; the rings beyond the outline's fall (as deep again as the outline's
+    ramp) are its inside (``_inside_of``). About 0 for an outlined shape, 0.1-0.3 for
+    stripes (a mean: stripes too fine to see still count), 1 for a solid one; the median
+    over the card's shapes. None when no shape has an inside deeper than its blurred
+    outline (a small or blurred card: its outline's ramp fills it, and it would read as
+    stripes) or the card has no shape. Ink is darkness against the paper round it (a glare
+    over half the card is paper, not a lighter ink). The shape area: the largest shape's
+    convex hull, of the card (``SHAPE_APART``): a glare across the card breaks a thin
+    outline (its patch is then a ring, or pieces of one), never makes it larger; the hull
+    of a broken ring still covers the shape. None unless the card shows one to
+    ``SHAPE_MOST`` shapes alike in area (within ``SHAPE_APART``), the largest within
+    ``SHAPE_SHARE``: pips that blur joins, pictures, text are no shapes to measure."""
     light = cv2.cvtColor(card, cv2.COLOR_BGR2LAB)[..., 0].astype(np.float32)
     ink = cv2.GaussianBlur(np.maximum(_paper_round(light) - light, 0.0), (0, 0), 0.7)
     peak = percentile(ink, 99.5)
     if peak < 8.0:  # grey levels: no print on the card
-        return None
+        return None, None
     strong = (ink > FILL_STRONG * peak).astype(np.uint8)
     c = max(3, card.shape[1] // 40) | 1
     strong = cv2.morphologyEx(strong, cv2.MORPH_CLOSE, np.ones((c, c), np.uint8))
@@ -245,11 +274,16 @@ def _fill(card: np.ndarray) -> float | None:
     for label, contour in enumerate(contours, start=1):
         cv2.drawContours(shapes, [contour], -1, label, -1)
     if not contours or (shapes > 0).all():
-        return None
+        return None, None
+    hulls = sorted(cv2.contourArea(cv2.convexHull(c)) for c in contours)
+    area = hulls[-1] / shapes.size
+    if len(hulls) > SHAPE_MOST or hulls[-1] > SHAPE_APART * hulls[0] or \
+            not SHAPE_SHARE[0] <= area <= SHAPE_SHARE[1]:
+        area = None
     ink = np.maximum(ink - float(np.median(ink[shapes == 0])), 0.0)  # the paper's own
     fills = [f for f in (_inside_of(rings) for rings in _rings(ink, shapes, len(contours)))
              if f is not None]
-    return float(np.median(fills)) if fills else None
+    return (float(np.median(fills)) if fills else None), area
 
 
 def _paper_round(light: np.ndarray) -> np.ndarray:
@@ -368,13 +402,13 @@ class _Patterns:
         big = cv2.resize(inside, fine, interpolation=cv2.INTER_AREA)
         self.ink = _ink(big)
         self.hue = _ink_hue(big)
-        self.fill = _own_fill(inside) if with_fill else None
+        self.fill, self.area = _own_printed(inside) if with_fill else (None, None)
         self.fine = _fine_of(big)
 
 
-def _own_fill(inside: np.ndarray) -> float | None:
-    """``_fill`` of a card's inside at its own width (at most a straightened card's)."""
-    return _fill(inside if inside.shape[1] <= 3 * FINE else cv2.resize(
+def _own_printed(inside: np.ndarray) -> tuple[float | None, float | None]:
+    """``_printed`` of a card's inside at its own width (at most a straightened card's)."""
+    return _printed(inside if inside.shape[1] <= 3 * FINE else cv2.resize(
         inside, (3 * FINE, round(3 * FINE * inside.shape[0] / inside.shape[1])),
         interpolation=cv2.INTER_AREA))
 
@@ -416,8 +450,11 @@ class FaceBook:
         self.fines = np.stack([p.fine for p in patterns])
         self.inks = np.float32([p.ink for p in patterns])
         self._own_fills: list | None = None  # ``fills``, once made
+        self._own_areas: list | None = None  # ``areas``, made with them
         self.hues = [p.hue for p in patterns]  # ``_ink_hue`` of each taught face, or None
         self._fills: dict[int, list] = {}  # per width step: ``fills_at``
+        self._areas: dict[int, list] = {}  # per width step: ``areas_at``
+        self._area_one: dict[tuple, tuple] = {}  # (step, face): ``area_at``, made alone
         alike = self.grey @ self.grey.T - COLOUR_WEIGHT * (
             self.chroma_sq[:, None] + self.chroma_sq[None] - 2 * self.chroma @ self.chroma.T)
         np.fill_diagonal(alike, -np.inf)
@@ -474,16 +511,16 @@ class FaceBook:
         square cards, the caller straightens again for 90 and 270)."""
         return self.scored(card)[0]
 
-    def scored(self, card: np.ndarray
-               ) -> tuple[np.ndarray, list[np.ndarray], float, float | None, tuple | None]:
+    def scored(self, card: np.ndarray) -> tuple[np.ndarray, list[np.ndarray], float,
+                                                 float | None, tuple | None, float | None]:
         """(``scores``, the card's fine pattern upright and upside down, its ``_ink``, its
-        ``_fill``, its ``_ink_hue``) for ``decide``."""
+        ``_fill``, its ``_ink_hue``, its shape area: ``_printed``) for ``decide``."""
         p = _Patterns(card, self.coarse, self.fine_size(card.shape[1]))
         out = np.full((2, len(self.ids)), -np.inf, np.float32)
         self._best_of(_placed(card, self.coarse, (p.grey, p.chroma)), out)
         if ZOOMS and float(out.max()) < ZOOM_BELOW:  # no face fits well: a scale off?
             self._best_of(_zoomed(card, self.coarse), out)
-        return out, [p.fine, p.fine[:, ::-1, ::-1]], p.ink, p.fill, p.hue
+        return out, [p.fine, p.fine[:, ::-1, ::-1]], p.ink, p.fill, p.hue, p.area
 
     def _best_of(self, rows: tuple[np.ndarray, np.ndarray], out: np.ndarray) -> None:
         """``out`` (turns, faces) raised to each face's coarse score against the card's
@@ -511,8 +548,29 @@ class FaceBook:
     def fills(self) -> list:
         """``_fill`` of each taught face (None where it has none), at its own width."""
         if self._own_fills is None:
-            self._own_fills = [_own_fill(_inside(self.pictures[i])) for i in self.ids]
+            printed = [_own_printed(_inside(self.pictures[i])) for i in self.ids]
+            self._own_areas = [a for _, a in printed]  # first: ``areas`` waits for the fills
+            self._own_fills = [f for f, _ in printed]
         return self._own_fills
+
+    @property
+    def areas(self) -> list:
+        """``_printed``'s shape area of each taught face (None where it has no shape), at
+        its own width."""
+        if self._own_areas is None:
+            _ = self.fills
+        return self._own_areas
+
+    def shape_fits(self, area: float | None, face: int, card_px: float | None = None
+                   ) -> bool:
+        """Whether a card ``card_px`` wide in the frame whose printed shapes cover ``area``
+        of it (``_printed``) can be ``face`` (``areas_at`` that width): not when the two
+        areas differ by more than ``SHAPE_APART`` (an untaught capsule against a taught
+        diamond of its colour and fill). True when either is not known."""
+        own = self.area_at(card_px, face)
+        if area is None or own is None:
+            return True
+        return max(area, own) <= SHAPE_APART * min(area, own)
 
     def fills_at(self, card_px: float | None) -> list:
         """``_fill`` of each taught face as a card ``card_px`` wide in the frame shows it
@@ -530,19 +588,53 @@ class FaceBook:
             return kept
         kept = self._stored()["fills"].get(step)  # kept on disk with the verdicts
         if kept is None:
-            w = step * ALIKE_STEP
-            size = self.straight_size(w)
-            kept = []
-            for face in self.ids:
-                picture = self.pictures[face]
-                small = cv2.resize(picture, (w, max(8, round(w * picture.shape[0] /
-                                                             picture.shape[1]))),
-                                   interpolation=cv2.INTER_AREA)
-                kept.append(_fill(_inside(cv2.resize(small, size,
-                                                     interpolation=cv2.INTER_LINEAR))))
+            kept = [f for f, _ in self._printed_at(step)]
             self._store(step, fills=kept)  # 0.4 s a step for 81 faces (issue 63)
         with self._lock:
             return self._fills.setdefault(step, kept)
+
+    def areas_at(self, card_px: float | None) -> list:
+        """``_printed``'s shape area of each taught face as a card ``card_px`` wide in the
+        frame shows it (as ``fills_at``; kept in memory per step, made with the fills when
+        they are not read from the verdicts file): blur and the outline's ramp swell a
+        small card's shapes, the same for the taught face as for the card (the renders'
+        pips and pictures at 120 px, measured against the faces' own: session 86)."""
+        if card_px is None:
+            return self.areas
+        return [self.area_at(card_px, face) for face in range(len(self.ids))]
+
+    def area_at(self, card_px: float | None, face: int) -> float | None:
+        """``areas_at``'s one face: made alone when the step's fills were read from the
+        verdicts file (a fresh process names a 12 MP photo's cards without reading every
+        face's print again: 0.4 s for 81 faces, session 86)."""
+        if card_px is None:
+            return self.areas[face]
+        step = _width_step(card_px, 3 * FINE)
+        with self._lock:
+            row = self._areas.get(step)
+            kept = self._area_one.get((step, face)) if row is None else (row[face],)
+        if kept is None:
+            kept = (_printed(self._face_at(face, step))[1],)
+            with self._lock:
+                kept = self._area_one.setdefault((step, face), kept)
+        return kept[0]
+
+    def _face_at(self, face: int, step: int) -> np.ndarray:
+        """The inside of a taught face brought down to the width ``step`` stands for, then
+        straightened as ``identify`` does."""
+        w = step * ALIKE_STEP
+        picture = self.pictures[self.ids[face]]
+        small = cv2.resize(picture, (w, max(8, round(w * picture.shape[0] / picture.shape[1]))),
+                           interpolation=cv2.INTER_AREA)
+        return _inside(cv2.resize(small, self.straight_size(w), interpolation=cv2.INTER_LINEAR))
+
+    def _printed_at(self, step: int) -> list:
+        """``_printed`` of each taught face at the width ``step`` stands for (``_face_at``);
+        the areas kept (``areas_at``)."""
+        out = [_printed(self._face_at(face, step)) for face in range(len(self.ids))]
+        with self._lock:
+            self._areas.setdefault(step, [a for _, a in out])
+        return out
 
     def _fill_lean(self, fill: float | None, a: int, b: int, fills: list) -> float:
         """How far the card's ``_fill`` leans to face a (+0.5 at a's, -0.5 at b's) where
@@ -585,11 +677,15 @@ class FaceBook:
         The pairwise vote (``_fill_lean``) is asked only between close contenders; a
         striped card whose stripes print darker than the taught face's (or a lamp shades
         half of it) looks solid to the coarse score, wins by its margin alone, and the
-        striped face it is was never a contender."""
+        striped face it is was never a contender. Nor is a face with open shapes whose fill
+        is ``FILL_ALONE`` from the card's, however far the others are: the face the card is
+        may not be taught yet."""
         fa = fills[a]
         if fill is None or fa is None:
             return False
         off = abs(fill - fa)
+        if fa < FILL_OPEN and off >= FILL_ALONE:
+            return True
         far = off - FILL_FAR * strict if off < FILL_ASTRAY * strict else off
         return any(fb is not None and min(fa, fb) < FILL_OPEN and abs(fill - fb) < far
                    for b, fb in enumerate(fills) if b != a)
@@ -662,8 +758,8 @@ class FaceBook:
 
     def decide(self, scores: np.ndarray, fines: list[np.ndarray], ink: float,
                strict: float = 1.0, fill: float | None = None, card_px: float | None = None,
-               hue: tuple | None = None, refused: dict[int, int] | None = None
-               ) -> tuple[int | None, int | None, float]:
+               hue: tuple | None = None, refused: dict[int, int] | None = None,
+               area: float | None = None) -> tuple[int | None, int | None, float]:
         """(face index or None, turn index: 0 as straightened, 1 upside down, None not
         known; best score) from a straightened card's ``scored``. ``strict`` scales every
         margin (``too_alike`` asks for more than the table does). A face with twins
@@ -675,9 +771,12 @@ class FaceBook:
         the fine comparison says (an outlined shape and its striped twin differ in a
         pattern blur and JPEG wash out, not in how full of ink they are). A winner whose
         ink hue is not clearly its own (``_hue_against``) is refused: a weak one, or any
-        between two faces of thin lines (``HUE_THIN``). ``refused``, when given, is filled
-        with each contender of the fine comparison that was not named and the first face it
-        failed to beat: the rival that refused it (``too_alike`` names a pair after it)."""
+        between two faces of thin lines (``HUE_THIN``). A winner whose printed shapes' area
+        is not the card's (``shape_fits``: ``area``, the card's) is not named, whatever won:
+        an untaught card is not its taught twin of another shape. ``refused``, when given,
+        is filled with each contender of the fine comparison that was not named and the
+        first face it failed to beat: the rival that refused it (``too_alike`` names a pair
+        after it)."""
         per_face = scores.max(axis=0)
         turn_of = scores.argmax(axis=0)
         taught = self._taught(fines[0].shape[2])
@@ -690,7 +789,8 @@ class FaceBook:
         twins = [int(i) for i in self.twins[best]]
         fills = self.fills_at(card_px) if fill is not None else self.fills
         if top - second >= MIN_MARGIN * strict and not twins:
-            if self._fill_far(fill, best, fills, strict):
+            if self._fill_far(fill, best, fills, strict) or \
+                    not self.shape_fits(area, best, card_px):
                 return None, None, top
             return best, self._turn_of(scores, fines, best, strict), top
         rivals = [int(i) for i in order[1:] if per_face[i] >= top - CLOSE or int(i) in twins]
@@ -735,7 +835,8 @@ class FaceBook:
         for a in contenders:
             beaten = next((b for b in contenders if b != a and not beats(a, b)), None)
             if beaten is None:
-                if self._fill_far(fill, a, fills, strict):
+                if self._fill_far(fill, a, fills, strict) or \
+                        not self.shape_fits(area, a, card_px):
                     return None, None, top
                 return a, self._turn_of(scores, fines, a, strict), float(per_face[a])
             if refused is not None:
@@ -941,11 +1042,12 @@ class FaceBook:
                 turned = cv2.rotate(small, cv2.ROTATE_180) if upside_down else small
                 for shift in _imagined_shifts(w):
                     card = self._seen(turned, shift, rng)
-                    scores, fines, ink, fill, hue = self.scored(card)
+                    scores, fines, ink, fill, hue, area = self.scored(card)
                     refused: dict[int, int] = {}
+                    votes = card_px >= FILL_MIN_PX
                     got, turn, _ = self.decide(scores, fines, ink, ALIKE_SAFETY,
-                                               fill if card_px >= FILL_MIN_PX else None,
-                                               card_px, hue, refused)
+                                               fill if votes else None, card_px, hue,
+                                               refused, area if votes else None)
                     if got == index:
                         if face not in self.symmetric and turn != int(upside_down):
                             turns.add(face)
@@ -1129,9 +1231,10 @@ def identify(frame: np.ndarray, corners, book: FaceBook, judged_only: bool = Fal
                                    borderMode=cv2.BORDER_REPLICATE)
         if card.ndim == 2:
             card = cv2.cvtColor(card, cv2.COLOR_GRAY2BGR)
-        scores, fines, ink, fill, hue = book.scored(card[..., :3])
+        scores, fines, ink, fill, hue, area = book.scored(card[..., :3])
         got, turn, score = book.decide(scores, fines, ink, fill=fill if fill_votes else None,
-                                       card_px=seen_px, hue=hue)
+                                       card_px=seen_px, hue=hue,
+                                       area=area if fill_votes else None)
         if best is None or score > best[3]:
             best = (got, turn, np.roll(in_frame, -start, axis=0), score)
     got, turn, ordered, score = best

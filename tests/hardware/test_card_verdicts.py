@@ -64,8 +64,8 @@ def test_the_faces_fills_at_a_width_are_kept_too(faces, tmp_path, monkeypatch):
     assert any(f is not None for f in fills)
     fresh = FaceBook(faces, path)
     read = []
-    fill = card_faces._fill
-    monkeypatch.setattr(card_faces, "_fill", lambda card: read.append(1) or fill(card))
+    printed = card_faces._printed  # the fill and shape area of a card, read together
+    monkeypatch.setattr(card_faces, "_printed", lambda card: read.append(1) or printed(card))
     assert fresh.fills_at(288) == fills
     assert not read
     assert fresh.fills_at(200) is not None and len(read) == len(faces)  # another width
