@@ -48,6 +48,7 @@ import numpy as np
 from hardware.camera import card_faces, card_finding
 from hardware.camera.recognizer import OPENCV_THREADS
 from hardware.synthetic import card_faces_scene, real_photos
+from hardware.synthetic.set_faces import seen_sideways, set_face
 
 PI_FACTOR = 5
 
@@ -187,10 +188,9 @@ PARTLY_LEFT_OUT = ("-1-", "-2-", "capsule", "diamond", "outline", "stripes", "so
 
 
 def partly_faces() -> dict[str, np.ndarray]:
-    """36 drawn SET-like faces (tests/hardware/test_card_fill.py's ``_face``): 3 colours,
-    1 or 2 shapes, capsule or diamond, outlined, striped or solid."""
-    from tests.hardware.test_card_fill import _face
-    return {f"{colour}-{count}-{fill}-{shape}": _face(fill, bgr, shape, count)
+    """36 drawn SET-like faces (hardware/synthetic/set_faces.py): 3 colours, 1 or 2 shapes,
+    capsule or diamond, outlined, striped or solid."""
+    return {f"{colour}-{count}-{fill}-{shape}": set_face(fill, bgr, shape, count)
             for colour, bgr in PARTLY_COLOURS.items() for count in (1, 2)
             for shape in ("capsule", "diamond") for fill in ("outline", "stripes", "solid")}
 
@@ -199,10 +199,9 @@ def run_partly_taught(widths: tuple[int, ...], left_outs: tuple[str, ...] = PART
                       ) -> dict:
     """A partly taught book, the camera's everyday state (the owner teaches a deck card by
     card): all the drawn faces but those with one value of one feature (one count, one
-    shape, one fill, in turn), then every face seen at each width (test_card_fill's
-    ``_seen``: blur, noise, JPEG). An untaught card named at all is wrong ("unknown" is
+    shape, one fill, in turn), then every face seen at each width (``seen_sideways``:
+    blur, noise, JPEG). An untaught card named at all is wrong ("unknown" is
     its right answer); a taught one is right, wrong or unknown."""
-    from tests.hardware.test_card_fill import _seen
     faces = partly_faces()
     out, ident_ms = {}, []
     for left_out in left_outs:
@@ -213,7 +212,7 @@ def run_partly_taught(widths: tuple[int, ...], left_outs: tuple[str, ...] = PART
         named_as = []
         for seed, (face, picture) in enumerate(faces.items()):
             for width in widths:
-                frame, corners = _seen(picture, width, seed)
+                frame, corners = seen_sideways(picture, width, seed)
                 start = time.process_time()
                 got = card_faces.identify(frame, corners, book).id
                 ident_ms.append((time.process_time() - start) * 1000)

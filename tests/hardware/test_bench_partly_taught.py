@@ -2,7 +2,7 @@
 card named at all is counted, a taught one is right, wrong or unknown (issue 63)."""
 from bench.cards_by_face import partly_faces, run_partly_taught
 from hardware.camera.card_faces import FaceBook, identify
-from tests.hardware.test_card_fill import _seen
+from hardware.synthetic.set_faces import seen_sideways as _seen
 
 
 def test_the_partly_taught_family_counts_untaught_cards_named():

@@ -12,39 +12,10 @@ import pytest
 from hardware.camera import card_faces
 from hardware.camera.card_faces import FaceBook, identify
 from hardware.synthetic import real_photos
+from hardware.synthetic.set_faces import seen_sideways as _seen
+from hardware.synthetic.set_faces import set_face as _face
 
-CARD = (200, 300)  # px: a taught face, upright
 WIDTHS = (30, 40, 50, 60, 70, 80)  # px: the card's width in the frame
-
-
-def _face(fill: str, colour=(40, 40, 200), shape: str = "capsule", count: int = 2,
-          edge: int = 9, lines: int = 2, pale: float = 0.0) -> np.ndarray:
-    """A SET-like face: ``count`` shapes, outlined (an outline ``edge`` - 1 px thick),
-    striped (``lines`` px lines across in every 6, as printed; ``pale``: their colour
-    that much washed towards the paper) or solid, in ``colour`` on white paper."""
-    w, h = CARD
-    face = np.full((h, w, 3), 245, np.uint8)
-    mask = np.zeros((h, w), np.uint8)
-    gap = h // (count + 1)
-    for i in range(count):
-        y = gap * (i + 1)
-        if shape == "capsule":
-            cv2.ellipse(mask, (w // 2 - 40, y), (22, 22), 0, 90, 270, 255, -1)
-            cv2.ellipse(mask, (w // 2 + 40, y), (22, 22), 0, -90, 90, 255, -1)
-            cv2.rectangle(mask, (w // 2 - 40, y - 22), (w // 2 + 40, y + 22), 255, -1)
-        else:  # a diamond
-            cv2.fillPoly(mask, [np.int32([[w // 2 - 65, y], [w // 2, y - 25],
-                                          [w // 2 + 65, y], [w // 2, y + 25]])], 255)
-    outline = (mask - cv2.erode(mask, np.ones((edge, edge), np.uint8))) > 0
-    if fill == "solid":
-        face[mask > 0] = colour
-    elif fill == "stripes":
-        stripes = np.zeros_like(mask)
-        for k in range(lines):
-            stripes[:, k::6] = 255
-        face[(stripes > 0) & (mask > 0)] = np.float32(colour) * (1 - pale) + 245 * pale
-    face[outline] = colour
-    return face
 
 
 @pytest.fixture(scope="module")
@@ -55,23 +26,6 @@ def twins():
              for shape in ("capsule", "diamond")
              for fill in ("outline", "stripes", "solid")}
     return faces, FaceBook.from_pictures(faces)
-
-
-def _seen(face: np.ndarray, width: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """The face laid sideways on a dark table, ``width`` px wide (its short side) in a frame,
-    as a camera gives it (blur, noise, JPEG); (frame, its corners in the frame)."""
-    rng = np.random.default_rng(seed)
-    h = round(width * CARD[1] / CARD[0])
-    small = cv2.resize(cv2.rotate(face, cv2.ROTATE_90_CLOCKWISE), (h, width),
-                       interpolation=cv2.INTER_AREA)
-    frame = np.full((width * 3, h * 3, 3), (40, 55, 70), np.uint8)
-    frame[width:2 * width, h:2 * h] = small
-    frame = cv2.GaussianBlur(frame, (0, 0), 0.6)
-    frame = np.clip(frame + rng.normal(0, 3.0, frame.shape), 0, 255).astype(np.uint8)
-    frame = cv2.imdecode(cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 80])[1],
-                         cv2.IMREAD_COLOR)
-    corners = np.float32([[h, width], [2 * h, width], [2 * h, 2 * width], [h, 2 * width]])
-    return frame, corners - 0.5
 
 
 def _named(faces, book):

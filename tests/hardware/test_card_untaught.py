@@ -20,7 +20,8 @@ import pytest
 
 from hardware.camera import card_faces
 from hardware.camera.card_faces import FaceBook, identify
-from tests.hardware.test_card_fill import _face, _seen
+from hardware.synthetic.set_faces import seen_sideways as _seen
+from hardware.synthetic.set_faces import set_face as _face
 
 COLOURS = {"red": (40, 40, 200), "green": (60, 150, 30), "purple": (130, 30, 110)}  # BGR
 WIDTHS = (200, 260)  # px: the card's width in the frame (the licensed photo's: 245)
