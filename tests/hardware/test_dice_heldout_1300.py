@@ -42,3 +42,15 @@ def test_a_red_two_seen_with_a_side_is_never_read_as_a_one():
     two = _die_at(truth, (506, 246))
     assert two.face == 2 and two.colour == "red"
     _unread_or_right(reading, two)
+
+
+def test_a_large_six_among_smaller_dice_is_still_read():
+    """Seed 1303 at the renderer's sizes (a table): the blue six at (140, 165), 43 px, among
+    dice whose typical side is 38: its square is 1.17 of that, over `squares.OVER_SIDE`,
+    but it is its top, read at 0.76: a face read that sure is taken (`OVER_SURE`).
+    Planted fault: `OVER_SURE` 1.0 leaves it unread."""
+    truth, reading = settled(1303)
+    six = _die_at(truth, (140, 165))
+    assert six.face == 6 and six.colour == "blue"
+    got = nearest(reading, six)
+    assert got is not None and got.face == 6
