@@ -44,6 +44,20 @@ def test_a_red_two_seen_with_a_side_is_never_read_as_a_one():
     _unread_or_right(reading, two)
 
 
+def test_black_dice_on_a_lid_at_28_px_take_their_size_from_the_darker_mask():
+    """Seed 1302 at 28 px (a lid): ten black dice, 29-31 px. The first mask showed two blobs,
+    one a 67 px square of the lid's print, and the dice's size was taken from it: every die
+    was dropped as a crumb there, and the reading on another floor's estimate read 5 and no
+    roll (not clear). The darker mask shows 9 rounded squares of the dice: it tells the size
+    (`tray.SIZE_FROM_DARK`). Planted fault: `SIZE_FROM_DARK` False reads 5, no roll."""
+    truth, reading = settled(1302, die_px=28)
+    assert len(truth) == 10 and {die.colour for die in truth} == {"black"}
+    assert reading.clear
+    for die in truth:
+        got = nearest(reading, die)
+        assert got is not None and got.face == die.face
+
+
 def test_a_large_six_among_smaller_dice_is_still_read():
     """Seed 1303 at the renderer's sizes (a table): the blue six at (140, 165), 43 px, among
     dice whose typical side is 38: its square is 1.17 of that, over `squares.OVER_SIDE`,
