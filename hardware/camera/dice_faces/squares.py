@@ -134,6 +134,14 @@ def _read_blob(image: np.ndarray, points: np.ndarray, grown: int, typical: float
     if reading is not None and reading.face == 6 and reading.die is None and (
             aspect > SIDE_ASPECT and reading.score < BESIDE_SIX_SURE):
         reading = replace(reading, face=None, score=0.0)  # a four and its side's two pips
+    side = np.sqrt(typical) + 2 * ERODE
+    if reading is not None and reading.face is not None and reading.die is None and (
+            (rw + rh) / 2 > OVER_SIDE * side and reading.score < OVER_SURE):
+        # a square this much larger than a die holds its top and a side: its face, read
+        # unsure, is not the top's as read; a square of the dice's side at its end or
+        # corner may be
+        top = _top_beside_a_side(image, (cx, cy), (rw, rh), angle, side)
+        reading = top if top is not None else replace(reading, face=None, score=0.0)
     if reading is None or (reading.face is None and reading.die is None):
         top = _lit_top(image, points, grown, rw, rh) if reading is not None else None
         if top is None:  # a one seen with its side: its top at a corner of the blob
@@ -145,6 +153,14 @@ def _read_blob(image: np.ndarray, points: np.ndarray, grown: int, typical: float
         return replace(reading, face=None, score=0.0)
     return reading
 
+
+OVER_SIDE = 1.15  # of the dice's side: a blob's square this much larger is a top and a side
+# seen together, its face as read not taken (thirteenth session: 28 px seed 1323, a white four
+# seen with a side, its square 1.19 of the dice's side, read 6 at 0.005; seed 1359 at the
+# renderer's sizes, a red two seen with a side, 1.19, read 1 at 0.06). A large die among smaller
+# ones is as large against their size: seed 1303 at the renderer's sizes, a blue six of 43 px
+# among dice of 38, its square 1.17 of that, read right at 0.76 (`OVER_SURE`)
+OVER_SURE = 0.3  # the score under which a face read on such a square is not taken
 
 SIDE_ASPECT = 1.1  # a blob this much longer than wide may hold a side beside its top: a six
 # read on it must score `BESIDE_SIX_SURE` (tenth session: 28 px black fours with a side,

@@ -29,6 +29,12 @@ from .hand import _hand
 from .squares import _faint_dice, _read_mask
 
 GUESSED_SIZES = (28.0, 36.0, 44.0)  # px: dice sizes tried when nothing tells the size
+SIZE_FROM_DARK = True  # the darker mask tells the dice's size when it shows more rounded
+# squares than the first (and the faint) mask, which shows fewer than 3 (thirteenth session:
+# seed 1302 at 28 px, ten black dice on a lid, the size taken from one 69 px square of the
+# lid's print in the first mask, and every die dropped as a crumb). Not where the faint mask
+# shows 3 or more: seed 1382 at 28 px, green dice on a lid, sized by the faint mask's 4 (30.4
+# px, the dice 29.7) and not by the darker's 5 (32.4 px), or a green one is lost
 
 
 def _read_floor(image: np.ndarray, floor: np.ndarray, die_px: float | None, taught: Sequence,
@@ -45,9 +51,12 @@ def _read_floor(image: np.ndarray, floor: np.ndarray, die_px: float | None, taug
     dark_blobs, dark_clear = _blobs(dark)
     faint_blobs = _Once(lambda: _blobs(_erode(masks[2](), _scratch("faint eroded", shape)))[0])
     # the dice's size from the mask that shows more of them as rounded squares (coloured
-    # dice on a pale floor: the faint one)
+    # dice on a pale floor: the faint one; black dice on a lid whose print stands out as a
+    # square or two: the darker one, `SIZE_FROM_DARK`)
     shaped = _shaped(blobs)
     sizing = faint_blobs() if shaped < 3 and _shaped(faint_blobs()) > shaped else blobs
+    if SIZE_FROM_DARK and (told := _shaped(sizing)) < 3 and _shaped(dark_blobs) > told:
+        sizing = dark_blobs
     typical = _typical(sizing, die_px, image) or _typical(dark_blobs, die_px, image)
     if typical is None:
         dice = _pip_clusters(image, masks[1])
