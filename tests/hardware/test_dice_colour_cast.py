@@ -238,3 +238,23 @@ def test_a_shaded_white_die_with_dark_pips_is_never_named_black():
     light = (180, 182, 184)
     assert not colour._black_by_its_pips(np.float64(light), felt,
                                          _tones(top(light, (250, 250, 250))))
+
+
+def test_overexposed_orange_dice_on_grey_felt_are_never_named_yellow():
+    """Seed 1444 at 28 px (held out until session 86): nine orange dice on dark grey felt,
+    lit so their red clips (252-253); three read hue 22-23 and were named yellow. A grey
+    floor shows no cast to take out, so a clipped body's hue there must reach
+    `GREY_FLOOR_YELLOW` to be a yellow's; a clipped yellow on grey (24-30 on every dev
+    set traced) stays yellow. Planted fault: `colour.GREY_FLOOR_YELLOW = 22` names the
+    three yellow again."""
+    truth, reading = settled_seed(1444, die_px=28)
+    named = [nearest(reading, die) for die in truth]
+    assert {die.colour for die in truth} == {"orange"}
+    assert [d.colour for d in named if d is not None and d.colour not in ("orange", "unknown")
+            ] == []
+    assert sum(d is not None and d.colour == "orange" for d in named) >= 4  # of 9, as on main
+    grey = np.float32([36, 35, 36])
+    for body in ((51, 205, 253), (46, 199, 254), (100, 214, 252)):  # 1444's, as read
+        assert colour.colour_name(np.float64(body), grey) == "unknown"
+    for body in ((20, 215, 253), (60, 230, 254)):  # clipped yellows, hue 25 and 26
+        assert colour.colour_name(np.float64(body), grey) == "yellow"
