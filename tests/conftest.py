@@ -86,6 +86,7 @@ def pytest_sessionfinish(session, exitstatus):
         session.exitstatus = 1
 
 
+@pytest.hookimpl(optionalhook=True)  # `pytest -p no:xdist` (no such hook then) still runs
 def pytest_xdist_make_scheduler(config, log):
     """`make test`'s ``--dist loadgroup``: each test file one unit, the browser files one
     (tests/xdist_groups.py)."""

@@ -187,3 +187,14 @@ def test_two_browser_groups_when_asked(monkeypatch):
         TAIL)
     monkeypatch.setenv("TC_BROWSER_TAIL", "")
     assert {scope_of(f"{f}::t") for f in files} == {BROWSER}
+
+
+def test_the_suite_runs_without_xdist():
+    """`pytest -p no:xdist` (a developer's plain run, a debugger): the scheduler hook is
+    optional, so pytest starts (it refused to: "unknown hook 'pytest_xdist_make_scheduler'").
+    Planted fault: the hook without ``optionalhook`` -> no test ran, exit 3."""
+    out = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:xdist",
+                          "tests/companion/test_i18n.py", "-k", "several_languages"],
+                         capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-2000:]
+    assert "1 passed" in out.stdout
