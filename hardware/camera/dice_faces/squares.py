@@ -118,8 +118,8 @@ def _read_blob(image: np.ndarray, points: np.ndarray, grown: int, typical: float
                 return reading
         return None  # no square at all: grain, glare, a shadow's edge
     wrong_size = grown == ERODE and not 0.6 * typical <= area <= 1.45 * typical
+    side = np.sqrt(typical) + 2 * ERODE  # the dice's side, px
     if aspect > 1.2 or wrong_size:  # a die on edge, cocked: seen, not read, if marked
-        side = np.sqrt(typical) + 2 * ERODE
         if max(rw, rh) > 1.45 * side:
             return None  # longer than a die's diagonal: a patch of floor, grain
         top = _top_beside_a_side(image, (cx, cy), (rw, rh), angle, side)
@@ -134,7 +134,6 @@ def _read_blob(image: np.ndarray, points: np.ndarray, grown: int, typical: float
     if reading is not None and reading.face == 6 and reading.die is None and (
             aspect > SIDE_ASPECT and reading.score < BESIDE_SIX_SURE):
         reading = replace(reading, face=None, score=0.0)  # a four and its side's two pips
-    side = np.sqrt(typical) + 2 * ERODE
     if reading is not None and reading.face is not None and reading.die is None and (
             (rw + rh) / 2 > OVER_SIDE * side and reading.score < OVER_SURE):
         # a square this much larger than a die holds its top and a side: its face, read
@@ -145,11 +144,11 @@ def _read_blob(image: np.ndarray, points: np.ndarray, grown: int, typical: float
     if reading is None or (reading.face is None and reading.die is None):
         top = _lit_top(image, points, grown, rw, rh) if reading is not None else None
         if top is None:  # a one seen with its side: its top at a corner of the blob
-            top = _corner_top(image, (cx, cy), (rw, rh), angle, np.sqrt(typical) + 2 * ERODE)
+            top = _corner_top(image, (cx, cy), (rw, rh), angle, side)
         if top is not None:
             reading = top
     if reading is not None and reading.face == 1 and reading.die is None and (
-            _middle_of_more(image, (cx, cy), np.sqrt(typical) + 2 * ERODE, rw, rh, angle)):
+            _middle_of_more(image, (cx, cy), side, rw, rh, angle)):
         return replace(reading, face=None, score=0.0)
     return reading
 

@@ -53,9 +53,10 @@ def _read_floor(image: np.ndarray, floor: np.ndarray, die_px: float | None, taug
     # the dice's size from the mask that shows more of them as rounded squares (coloured
     # dice on a pale floor: the faint one; black dice on a lid whose print stands out as a
     # square or two: the darker one, `SIZE_FROM_DARK`)
-    shaped = _shaped(blobs)
-    sizing = faint_blobs() if shaped < 3 and _shaped(faint_blobs()) > shaped else blobs
-    if SIZE_FROM_DARK and (told := _shaped(sizing)) < 3 and _shaped(dark_blobs) > told:
+    sizing, shaped = blobs, _shaped(blobs)
+    if shaped < 3 and (faint := _shaped(faint_blobs())) > shaped:
+        sizing, shaped = faint_blobs(), faint
+    if SIZE_FROM_DARK and shaped < 3 and _shaped(dark_blobs) > shaped:
         sizing = dark_blobs
     typical = _typical(sizing, die_px, image) or _typical(dark_blobs, die_px, image)
     if typical is None:
