@@ -27,3 +27,11 @@ def nearest(reading, die):
             <= 0.6 * die.side]
     return min(near, key=lambda d: math.hypot(d.centre[0] - die.centre[0],
                                               d.centre[1] - die.centre[1]), default=None)
+
+
+def die_at(truth, place):
+    """The one true die centred at ``place`` (px, rounded to 2 px)."""
+    dice = [die for die in truth if math.hypot(die.centre[0] - place[0],
+                                               die.centre[1] - place[1]) <= 2]
+    assert len(dice) == 1
+    return dice[0]

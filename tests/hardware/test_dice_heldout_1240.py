@@ -6,15 +6,7 @@ from __future__ import annotations
 
 import math
 
-from tests.hardware.independent_trays import nearest, settled
-
-
-def _die_at(truth, place):
-    """The true die centred at ``place`` (px, rounded)."""
-    dice = [die for die in truth if math.hypot(die.centre[0] - place[0],
-                                               die.centre[1] - place[1]) <= 2]
-    assert len(dice) == 1
-    return dice[0]
+from tests.hardware.independent_trays import die_at, nearest, settled
 
 
 def _unread_or_right(truth, reading, die):
@@ -29,7 +21,7 @@ def test_a_black_one_on_felt_at_28_px_is_never_read_as_a_two():
     two's pips lie on one flat top, alike (`pips.TWO_ALIKE`). Planted fault: `TWO_ALIKE` 9
     reads the two."""
     truth, reading = settled(1240, die_px=28)
-    one = _die_at(truth, (115, 182))
+    one = die_at(truth, (115, 182))
     assert one.face == 1 and one.colour == "black"
     _unread_or_right(truth, reading, one)
 
@@ -42,7 +34,7 @@ def test_a_blue_four_on_a_lid_at_28_px_is_never_read_as_a_two():
     smaller than a die is a part of its top: the spots are counted on the dice's side round
     it (4). Planted fault: the dice's side not given to `_corner_top` reads the two."""
     truth, reading = settled(1270, die_px=28)
-    four = _die_at(truth, (330, 215))
+    four = die_at(truth, (330, 215))
     assert four.face == 4 and four.colour == "blue"
     _unread_or_right(truth, reading, four)
 
@@ -53,7 +45,7 @@ def test_a_black_one_on_a_lid_is_never_read_as_a_two():
     up) and a side's thin pip (45 px, 2.47 times smaller; score 0.80). Planted fault:
     `pips.TWO_ALIKE` 9 reads the two."""
     truth, reading = settled(1258)
-    one = _die_at(truth, (365, 302))
+    one = die_at(truth, (365, 302))
     assert one.face == 1 and one.colour == "black"
     _unread_or_right(truth, reading, one)
 

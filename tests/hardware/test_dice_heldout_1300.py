@@ -4,17 +4,7 @@ an unread die is. Each tray is rendered from its seed and read as bench/dice_ind
 reads it (tests/hardware/independent_trays.py)."""
 from __future__ import annotations
 
-import math
-
-from tests.hardware.independent_trays import nearest, settled
-
-
-def _die_at(truth, place):
-    """The true die centred at ``place`` (px, rounded)."""
-    dice = [die for die in truth if math.hypot(die.centre[0] - place[0],
-                                               die.centre[1] - place[1]) <= 2]
-    assert len(dice) == 1
-    return dice[0]
+from tests.hardware.independent_trays import die_at, nearest, settled
 
 
 def _unread_or_right(reading, die):
@@ -29,7 +19,7 @@ def test_a_white_four_seen_with_a_side_at_28_px_is_never_read_as_a_six():
     top and a side: its face is not taken as read. Planted fault: `OVER_SIDE` 9 reads the
     six."""
     truth, reading = settled(1323, die_px=28)
-    four = _die_at(truth, (321, 423))
+    four = die_at(truth, (321, 423))
     assert four.face == 4 and four.colour == "white"
     _unread_or_right(reading, four)
 
@@ -39,7 +29,7 @@ def test_a_red_two_seen_with_a_side_is_never_read_as_a_one():
     with a side. Its blob's square, 52.7 px, is 1.19 of the dice's side (44.3) and read a
     one at 0.06. Planted fault: `squares.OVER_SIDE` 9 reads the one."""
     truth, reading = settled(1359)
-    two = _die_at(truth, (506, 246))
+    two = die_at(truth, (506, 246))
     assert two.face == 2 and two.colour == "red"
     _unread_or_right(reading, two)
 
@@ -64,7 +54,7 @@ def test_a_large_six_among_smaller_dice_is_still_read():
     but it is its top, read at 0.76: a face read that sure is taken (`OVER_SURE`).
     Planted fault: `OVER_SURE` 1.0 leaves it unread."""
     truth, reading = settled(1303)
-    six = _die_at(truth, (140, 165))
+    six = die_at(truth, (140, 165))
     assert six.face == 6 and six.colour == "blue"
     got = nearest(reading, six)
     assert got is not None and got.face == 6

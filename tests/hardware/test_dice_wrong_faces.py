@@ -6,15 +6,7 @@ from __future__ import annotations
 
 import math
 
-from tests.hardware.independent_trays import nearest, settled
-
-
-def _die_at(truth, place):
-    """The true die centred at ``place`` (px, rounded)."""
-    dice = [die for die in truth if math.hypot(die.centre[0] - place[0],
-                                               die.centre[1] - place[1]) <= 2]
-    assert len(dice) == 1
-    return dice[0]
+from tests.hardware.independent_trays import die_at, nearest, settled
 
 
 def _no_wrong_face(truth, reading):
@@ -31,7 +23,7 @@ def test_a_five_on_a_blob_smaller_than_its_top_is_never_read_as_a_two():
     smaller square's face is not kept, and the dark mask's five is read. Planted fault: the
     spot count skipped (`_read_square` keeping the smaller square's face) reads the two."""
     truth, reading = settled(1122)
-    five = _die_at(truth, (248, 158))
+    five = die_at(truth, (248, 158))
     assert five.face == 5 and five.colour == "black"
     got = nearest(reading, five)
     assert got is not None and got.face == 5
@@ -44,7 +36,7 @@ def test_a_four_seen_with_its_sides_two_pips_is_never_read_as_a_six():
     (`_pip_clusters`) as a six at score 0.16, its rows unequal (`SIX_SURE`). Planted fault:
     the six's score not asked reads the six."""
     truth, reading = settled(1135, die_px=28)
-    four = _die_at(truth, (332, 348))
+    four = die_at(truth, (332, 348))
     assert four.face == 4 and four.colour == "black"
     got = nearest(reading, four)
     assert got is None or got.face in (None, 4)
@@ -59,7 +51,7 @@ def test_a_four_seen_with_its_side_in_a_joined_blob_is_never_read_as_a_five():
     is read without that retry. Planted fault: `HALF_OVER` 9 (every half retried) reads
     the five."""
     truth, reading = settled(1148)
-    four = _die_at(truth, (96, 281))
+    four = die_at(truth, (96, 281))
     assert four.face == 4
     _no_wrong_face(truth, reading)
 
@@ -72,7 +64,7 @@ def test_a_five_seen_with_two_sides_is_never_read_as_a_six_beside_it():
     side (as bench/dice_independent.py's `REACH`) is taken as the five's. Planted fault:
     `BESIDE_SIX_SURE` 0 reads the six."""
     truth, reading = settled(1126)
-    five = _die_at(truth, (518, 426))
+    five = die_at(truth, (518, 426))
     assert five.face == 5
     near = [d for d in reading.dice if math.hypot(d.centre[0] - five.centre[0],
                                                   d.centre[1] - five.centre[1])
