@@ -238,6 +238,9 @@ def test_wwe_move_that_does_nothing_is_set_apart_and_confirmed(server, browser):
     a11y(ala, "wwe-phone-idle-confirm")
     confirm.click()
     ala.wait_for_function("v => TC.view.version > v", arg=before)
+    # the TV gets its own copy of the news: wait for it there (reading it at once lost
+    # the race once in CI, stop 86: the TV had not yet received the played card)
+    table.wait_for_function("() => (TC.view.view.seats.N.played || []).length > 0")
     assert view(table)["seats"]["N"]["played"][-1]["card"] == "privilege"
     # German card names, not English ones (issue 24 #7)
     hand = bruno.locator("#hand").inner_text()
