@@ -16,6 +16,9 @@ own packet handling and writes it as one counted line instead:
   Engine.IO frame ends the request with gunicorn's "Error handling request"; gunicorn closes
   that connection, and the connection's writer ends at the ping timeout.
 An exception whose innermost frame is in our own code (a handler's bug) keeps its traceback.
+A connection closed under the libraries (an ``OSError``: a phone that left mid-upgrade) is not
+a malformed frame: it is neither counted nor warned of (one debug line), so ``/healthz``'s
+``malformed_frames`` counts only frames that were bad.
 tests/companion/test_frames.py sends each malformed frame over a real socket to the real
 server, and tests/companion/test_library_privates.py checks no project code reaches into the
 libraries' private names.
@@ -116,8 +119,14 @@ class MalformedFrames(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
         if self.frames is None or not from_a_frame(record.exc_info):
             return True
+        exc = record.exc_info[1]
+        if isinstance(exc, OSError):
+            # python-engineio turns a websocket closed under a send into a bare OSError (a
+            # phone that left during the upgrade): the client is gone, its frames were fine
+            log.debug("socket closed by the client while the server wrote to it: %r", exc)
+            return False
         where = "Engine.IO" if record.name.startswith("gunicorn") else "Socket.IO"
-        self.frames.note(where, record.exc_info[1])
+        self.frames.note(where, exc)
         return False
 
 

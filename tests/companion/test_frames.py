@@ -150,3 +150,40 @@ def test_the_filter_keeps_a_handler_bug_and_counts_a_frame(caplog):
         logger.removeFilter(only)
     kept = [r for r in caplog.records if r.name == "engineio.server.test"]
     assert frames.count == 1 and len(kept) == 1 and "handler bug" in str(kept[0].exc_info[1])
+
+
+def test_a_client_gone_mid_send_is_not_a_malformed_frame(caplog):
+    """python-engineio's websocket driver raises a bare OSError when the socket closed under a
+    send (stop 86's CI log: "malformed Engine.IO frame: OSError:" while a phone page loaded):
+    the client left; no frame of its was bad. Neither counted nor warned of."""
+    import logging
+
+    import simple_websocket
+    from engineio.async_drivers._websocket_wsgi import SimpleWebSocketWSGI
+    from socketio.packet import Packet
+
+    from companion.server.frames import FrameLog, MalformedFrames
+
+    class Closed:
+        def send(self, message):
+            raise simple_websocket.ConnectionClosed()
+
+    driver = SimpleWebSocketWSGI.__new__(SimpleWebSocketWSGI)
+    driver.ws = Closed()
+    gone = _raised(lambda: driver.send("3probe"))
+    assert type(gone[1]) is OSError  # the library's own translation, as in the log
+    frames = FrameLog()
+    only = MalformedFrames()
+    only.frames = frames
+    logger = logging.getLogger("gunicorn.error.test")
+    logger.addFilter(only)
+    try:
+        logger.error("Error handling request", exc_info=gone)
+        logger.error("Error handling request", exc_info=_raised(lambda: Packet(encoded_packet="x")))
+    finally:
+        logger.removeFilter(only)
+    assert frames.count == 1  # only the bad packet
+    assert not [r for r in caplog.records if r.name == "gunicorn.error.test"]
+    warned = [r.getMessage() for r in caplog.records
+              if r.name == "companion.server.frames" and r.levelno >= logging.WARNING]
+    assert len(warned) == 1 and "OSError" not in warned[0]
