@@ -121,6 +121,12 @@ FILL_ALONE = 0.2  # ... nor a face with open shapes whose fill is this far from 
 # outlined card 0.003-0.006 named as its striped twin, 0.32-0.34, and an untaught solid one,
 # 1.0, too; partly taught family, session 86); right cards lie within 0.04 of their faces
 # (drawn, partly family) and 0.10 (real dev and licensed photos, session 86)
+HUE_ALONE = 45.0  # degrees: a face with printed shapes (``area_at`` known: SET's) whose
+# ink hue is this far from the card's, both colourful (``HUE_CHROMA``), is not named,
+# whether a face of the card's colour is taught or not (an untaught red card named as the
+# purple one of its count, fill and shape: 25 of 96 sightings, notes s87/i63
+# real_partly.py); the dev and licensed photos' cards lie within 22.4 of their own faces,
+# red and purple 70-85 apart
 HUE_APART = 40.0  # degrees: two faces whose ink hues differ this much have a hue vote,
 HUE_CHROMA = 12.0  # ... if both inks are this colourful (Lab a, b; black ink has no hue)
 HUE_SHARE = 0.35  # ... and a card whose ink hue is not this near the winner's (of the way
@@ -720,6 +726,15 @@ class FaceBook:
         return any(fb is not None and min(fa, fb) < FILL_OPEN and abs(fill - fb) < far
                    for b, fb in enumerate(fills) if b != a)
 
+    def _hue_alone(self, hue: tuple | None, a: int, card_px: float | None) -> bool:
+        """Face a has printed shapes (``area_at``) and a colourful ink whose hue is
+        ``HUE_ALONE`` or more from the card's colourful ink: a is not named."""
+        ha = self.hues[a]
+        if hue is None or ha is None or min(hue[1], ha[1]) < HUE_CHROMA or \
+                self.area_at(card_px, a) is None:
+            return False
+        return _hue_gap(hue[0], ha[0]) >= HUE_ALONE
+
     def _confirmed(self, a: int, fill: float | None, hue: tuple | None,
                    area: float | None, fills: list, card_px: float | None) -> bool:
         """The card's own print confirms face a, for a card scoring under ``MIN_SCORE``
@@ -837,6 +852,7 @@ class FaceBook:
         if top - second >= MIN_MARGIN * strict and not twins:
             if self._fill_far(fill, best, fills, strict) or \
                     not self.shape_fits(area, best, card_px) or \
+                    self._hue_alone(hue, best, card_px) or \
                     low and not self._confirmed(best, fill, hue, area, fills, card_px):
                 return None, None, top
             return best, self._turn_of(scores, fines, best, strict), top
@@ -884,6 +900,7 @@ class FaceBook:
             if beaten is None:
                 if self._fill_far(fill, a, fills, strict) or \
                         not self.shape_fits(area, a, card_px) or \
+                        self._hue_alone(hue, a, card_px) or \
                         low and (a != best or  # a rival scoring lower still: not named
                                  not self._confirmed(a, fill, hue, area, fills, card_px)):
                     return None, None, top
