@@ -85,6 +85,8 @@ def test_planted_fault_without_the_hue_vote_the_other_colour_is_named(deck, monk
     monkeypatch.setattr(card_faces, "HUE_SHARE", math.inf)
     monkeypatch.setattr(card_faces, "HUE_SURE", -1.0)  # the hue's sure vote off too: it
     # alone rules the other colour out (``_hue_sure``)
+    monkeypatch.setattr(card_faces, "HUE_ALONE", 360.0)  # and the lone hue (session 87):
+    # a face whose hue is far from the card's is not named, taught twin or not
     named = _named(faces, book)
     assert any(got is not None and got != face and got.split("-")[0] == face.split("-")[0]
                and got.split("-")[2] == face.split("-")[2] for face, got in named), named
