@@ -9,7 +9,7 @@ import numpy as np
 from hardware.camera.dice_faces import read_tray
 from hardware.camera.dice_settle import DiceSettler
 from hardware.synthetic.dice_independent import plan, render
-from tests.hardware.independent_trays import nearest, settled
+from tests.hardware.independent_trays import die_at, nearest, settled
 
 
 def test_dice_below_a_dark_rim_are_no_hand():
@@ -53,3 +53,18 @@ def test_a_hand_over_a_dark_rim_is_still_a_hand():
     settler = DiceSettler()
     settler.moved()
     assert [settler.feed(image) for _ in range(3)] == [None] * 3
+
+
+def test_a_three_seen_with_its_side_is_read_at_its_corner():
+    """Seed 1470 at the renderer's sizes (a lid): the yellow three at (423, 305), 32 px,
+    seen with a side, its blob 41 x 49 px. One corner's square reads a three at 0.89 (the
+    others none), but the blob shows 4 pip spots (the side's among them), and `_corner_top`
+    took a face only where the count was the face's: unread. A face read that sure
+    (`squares.CORNER_SURE`) is taken. Planted fault: `CORNER_SURE` 9.9 leaves it unread."""
+    truth, reading = settled(1470)
+    three = die_at(truth, (423, 305))
+    assert three.face == 3 and three.colour == "yellow"
+    got = nearest(reading, three)
+    assert got is not None and got.face == 3
+    faces = [(die.face, got and got.face) for die in truth if (got := nearest(reading, die))]
+    assert all(got in (None, face) for face, got in faces)  # never a wrong face
