@@ -55,16 +55,17 @@ def test_a_hand_over_a_dark_rim_is_still_a_hand():
     assert [settler.feed(image) for _ in range(3)] == [None] * 3
 
 
-def test_a_three_seen_with_its_side_is_read_at_its_corner():
-    """Seed 1470 at the renderer's sizes (a lid): the yellow three at (423, 305), 32 px,
-    seen with a side, its blob 41 x 49 px. One corner's square reads a three at 0.89 (the
-    others none), but the blob shows 4 pip spots (the side's among them), and `_corner_top`
-    took a face only where the count was the face's: unread. A face read that sure
-    (`squares.CORNER_SURE`) is taken. Planted fault: `CORNER_SURE` 9.9 leaves it unread."""
-    truth, reading = settled(1470)
-    three = die_at(truth, (423, 305))
-    assert three.face == 3 and three.colour == "yellow"
-    got = nearest(reading, three)
-    assert got is not None and got.face == 3
+def test_a_two_seen_with_its_side_is_read_at_its_corner():
+    """Seed 1462 at the renderer's sizes (a lid): the orange two at (505, 357), 40 px, seen
+    with a side, its blob 53 x 54 px (1.26 of the dice's side). One corner's square reads a
+    two at 0.73 (the others none), but the blob shows 3 pip spots (a side's among them), and
+    `_corner_top` took a face only where the count was the face's: unread. A face read that
+    sure (`squares.CORNER_SURE`) on a blob larger than a die (`OVER_SIDE`) is taken.
+    Planted fault: `CORNER_SURE` 9.9 leaves it unread."""
+    truth, reading = settled(1462)
+    two = die_at(truth, (505, 357))
+    assert two.face == 2 and two.colour == "orange"
+    got = nearest(reading, two)
+    assert got is not None and got.face == 2
     faces = [(die.face, got and got.face) for die in truth if (got := nearest(reading, die))]
     assert all(got in (None, face) for face, got in faces)  # never a wrong face

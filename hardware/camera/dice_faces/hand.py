@@ -53,13 +53,17 @@ HAND_RIM = 0.9  # of a row (a column) along a wall far from the tray's colour: a
 
 def _inside_rims(far: np.ndarray) -> np.ndarray:
     """``far`` (the small copy's pixels far from the tray's colour) inside the rows (columns)
-    along each wall that are `HAND_RIM` far, at most a third of the copy each way: a hand
+    along each wall that are `HAND_RIM` far, fewer than a third of the copy's, unless three
+    walls or more are so (a die seen close: the tray's colour, from the middle, is its): a hand
     is looked for inside the tray's rim, its edge the rim's inner edge (a hand over the rim
     reaches on past it; a die against the rim is small)."""
     h, w = far.shape
     cut = []
     for lines, n in ((far, h), (far[::-1], h), (far.T, w), (far.T[::-1], w)):
         full = lines[: n // 3].mean(axis=1) >= HAND_RIM
-        cut.append(int(np.argmin(full)) if not full.all() else n // 3)
+        cut.append(0 if full.all() else int(np.argmin(full)))
+    if sum(k > 0 for k in cut) >= 3:  # far along three walls or four: a die seen close,
+        return far  # the floor round it far from its colour; as before (the photographs'
+    # ones, their first row not far: taken for hands, 3 of 24, with a cut on three walls)
     top, bottom, left, right = cut
     return far[top:h - bottom, left:w - right]
