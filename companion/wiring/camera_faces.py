@@ -69,7 +69,8 @@ EDGE_PX = 4
 # is wasted: the hand's leaving is a change, and the table at rest after it is looked at
 # anyway (often left out then: only stickered cards changed). On the evening's frames 10 of
 # 11 looks had it (session 87, docs/pi-appliance.md); 30: 2 s at the still stride of 2, the
-# longest a look is late (a hand resting longer, a card laid within a cell of the edge)
+# still frames (counted over the changes since the last look) a look is late at most (a
+# hand resting longer, a card laid within a cell of the edge)
 HAND_WAIT = 30
 # grey levels a border cell changes by to count as an arm in view: `THUMB_CHANGE`, a card's
 # or a hand's change, not the light's drift
@@ -212,9 +213,11 @@ class FaceReader:
         # a second look awaited: (the crop box asked for each still frame, frame size)
         self._waiting: tuple | None = None
         self._second = False  # this change already had its second look (or is having it)
-        # the thumbnail of a still frame whose look waits for a hand to leave (`HAND_WAIT`):
-        # the safety net's whole-frame decode of that same table does not restart the wait
-        self._held: np.ndarray | None = None
+        # still frames the coming look has waited for a hand to leave (`HAND_WAIT`), over
+        # every change since the last look: a change at the edge that stays (dice thrown in
+        # a tray by the edge) while the table moves again within the wait is not waited for
+        # again and again (the demo's loop changes every second)
+        self._edge_wait = 0
 
     # ---- the camera thread ---------------------------------------------------------
     def look(self, game: str | None, image: np.ndarray, result, calibration, zones,
@@ -227,19 +230,16 @@ class FaceReader:
         with self._lock:
             if self._relook:  # a face taught or forgotten since: look again once still
                 self._relook, self._armed, self._calm = False, True, 0
-                self._waiting, self._second, self._held = None, False, None
+                self._waiting, self._second, self._edge_wait = None, False, 0
                 self._must_look = True
         if result.mode != "skip":
             if result.mode == "full" and (not self._armed or self._waiting is not None) and \
                     self._looked is not None and \
                     float(np.abs(_thumb(image) - self._looked).max()) < THUMB_CHANGE:
                 return []  # the safety net's whole-frame decode of a table still as it was
-            if not (result.mode == "full" and self._held is not None and
-                    float(np.abs(_thumb(image) - self._held).max()) < THUMB_CHANGE):
-                self._armed, self._calm = True, 0
-                self._waiting, self._second, self._held = None, False, None
-                return []
-            # else the safety net's decode while a hand rests as it was: the wait goes on
+            self._armed, self._calm = True, 0
+            self._waiting, self._second = None, False
+            return []
         if not self._armed:
             return []
         self._calm += 1
@@ -251,16 +251,16 @@ class FaceReader:
         thumb = _thumb(image)
         stickers = _stickers(result)
         if not self._second and self._stickers_only(thumb, stickers):
-            self._armed, self._waiting, self._held = False, None, None
+            self._armed, self._waiting, self._edge_wait = False, None, 0
             self._looked, self._stickers = thumb, stickers
             self._sticker_read_on_asked(stickers)
             self.skipped += 1
             return []
-        if not self._second and self._calm < HAND_WAIT and self._at_edge(thumb):
+        if not self._second and self._edge_wait < HAND_WAIT and self._at_edge(thumb):
             self.waited += 1  # a hand still in view: looked at once it left (a change)
-            self._held = thumb
+            self._edge_wait += 1
             return []
-        self._armed, self._waiting, self._held = False, None, None
+        self._armed, self._waiting, self._edge_wait = False, None, 0
         near = self._near(game, thumb)
         self._looked, self._stickers, self._must_look = thumb, stickers, False
         return self._recognise(game, image, result, calibration, zones, source, near)
