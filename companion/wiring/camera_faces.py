@@ -64,6 +64,17 @@ SHARP_WAIT = 15  # still frames a second look waits at most for the sharper crop
 CELL_CHANGE = 6.0
 # frame px: an outline this near the frame's border is a card the edge cuts (`_cut`)
 EDGE_PX = 4
+# still frames a look waits at most while what changed since the last look reaches the
+# picture's edge (`_at_edge`): the hand that laid or took a card, still in view. A look then
+# is wasted: the hand's leaving is a change, and the table at rest after it is looked at
+# anyway (often left out then: only stickered cards changed). On the evening's frames 10 of
+# 11 looks had it (session 87, docs/pi-appliance.md); 30: 2 s at the still stride of 2, the
+# still frames (counted over the changes since the last look) a look is late at most (a
+# hand resting longer, a card laid within a cell of the edge)
+HAND_WAIT = 30
+# grey levels a border cell changes by to count as an arm in view: `THUMB_CHANGE`, a card's
+# or a hand's change, not the light's drift
+EDGE_CHANGE = THUMB_CHANGE
 # thumbnail cells round each changed one that a look traces outlines in (`_near`): a card
 # whose outline meets them is looked at again, one further off is as the last look said
 NEAR_CELLS = 1
@@ -187,6 +198,7 @@ class FaceReader:
         self._empty: np.ndarray | None = None
         self.looks = 0  # how many times it looked (a still table adds none)
         self.skipped = 0  # looks left out: only stickered cards had changed (`_stickers_only`)
+        self.waited = 0  # still frames a look waited for a hand to leave (`_at_edge`)
         # (centre, side) of the stickers read at the last look, and the image centres of
         # the cards known by face or asked about then: what a change is judged against
         self._stickers: list[tuple[tuple[float, float], float]] = []
@@ -201,6 +213,11 @@ class FaceReader:
         # a second look awaited: (the crop box asked for each still frame, frame size)
         self._waiting: tuple | None = None
         self._second = False  # this change already had its second look (or is having it)
+        # still frames the coming look has waited for a hand to leave (`HAND_WAIT`), over
+        # every change since the last look: a change at the edge that stays (dice thrown in
+        # a tray by the edge) while the table moves again within the wait is not waited for
+        # again and again (the demo's loop changes every second)
+        self._edge_wait = 0
 
     # ---- the camera thread ---------------------------------------------------------
     def look(self, game: str | None, image: np.ndarray, result, calibration, zones,
@@ -213,7 +230,7 @@ class FaceReader:
         with self._lock:
             if self._relook:  # a face taught or forgotten since: look again once still
                 self._relook, self._armed, self._calm = False, True, 0
-                self._waiting, self._second = None, False
+                self._waiting, self._second, self._edge_wait = None, False, 0
                 self._must_look = True
         if result.mode != "skip":
             if result.mode == "full" and (not self._armed or self._waiting is not None) and \
@@ -231,14 +248,19 @@ class FaceReader:
             return []  # the sharper crop asked for again: not there yet
         if self._calm < REST_FRAMES:
             return []
-        self._armed, self._waiting = False, None
         thumb = _thumb(image)
         stickers = _stickers(result)
         if not self._second and self._stickers_only(thumb, stickers):
+            self._armed, self._waiting, self._edge_wait = False, None, 0
             self._looked, self._stickers = thumb, stickers
             self._sticker_read_on_asked(stickers)
             self.skipped += 1
             return []
+        if not self._second and self._edge_wait < HAND_WAIT and self._at_edge(thumb):
+            self.waited += 1  # a hand still in view: looked at once it left (a change)
+            self._edge_wait += 1
+            return []
+        self._armed, self._waiting, self._edge_wait = False, None, 0
         near = self._near(game, thumb)
         self._looked, self._stickers, self._must_look = thumb, stickers, False
         return self._recognise(game, image, result, calibration, zones, source, near)
@@ -257,6 +279,16 @@ class FaceReader:
         return [((col - NEAR_CELLS) * cell[0], (row - NEAR_CELLS) * cell[1],
                  (col + 1 + NEAR_CELLS) * cell[0], (row + 1 + NEAR_CELLS) * cell[1])
                 for row, col in np.argwhere(np.abs(thumb - self._looked) >= CELL_CHANGE)]
+
+    def _at_edge(self, thumb: np.ndarray) -> bool:
+        """What changed since the last look reaches the picture's edge (`EDGE_CHANGE` in a
+        thumbnail cell of its border): an arm over the table, the hand that laid or took a
+        card still in view (or a card laid at the edge: looked at `HAND_WAIT` later)."""
+        if self._must_look or self._looked is None or self._looked.shape != thumb.shape:
+            return False
+        changed = np.abs(thumb - self._looked) >= EDGE_CHANGE
+        return bool(changed[0].any() or changed[-1].any() or changed[:, 0].any() or
+                    changed[:, -1].any())
 
     def _stickers_only(self, thumb: np.ndarray, stickers: list) -> bool:
         """Only stickered cards changed since the last look: every thumbnail cell that

@@ -376,14 +376,19 @@ def test_a_card_the_frame_s_edge_cuts_is_neither_named_nor_asked_about_and_looke
         taught_dir, catalog, monkeypatch):
     # issue 71: the evening lays cards in seat N's zone at the frame's top edge, which cuts
     # them (and their stickers): each was asked about on the TV, the views re-sent twice
+    from companion.wiring.camera_faces import HAND_WAIT, REST_FRAMES
+
     reader, table, calls, card, picture = counted_reader(taught_dir, catalog, monkeypatch)
     cut = BareCard(card, 207.0, 110.0, 2.0, picture)  # the evening's seat N spot
     looks = reader.looks
-    assert table.still(reader, [cut]) == []
+    # what changed reaches the picture's edge, as an arm would: looked at once it is clear
+    # no hand is there, `HAND_WAIT` still frames on
+    assert table.still(reader, [cut], frames=HAND_WAIT + 3 * REST_FRAMES) == []
     assert reader.looks == looks + 1  # looked at once (what changed may be a bare card) ...
     assert reader.unknown() == [] and calls == []  # ... not named, nor asked about
     assert table.still(reader, [cut], frames=40) == [] and reader.looks == looks + 1
-    said = table.still(reader, [BareCard(card, 207.0, 160.0, 2.0, picture)])  # pushed in
+    said = table.still(reader, [BareCard(card, 207.0, 160.0, 2.0, picture)],
+                       frames=HAND_WAIT + 3 * REST_FRAMES)  # pushed in (still by the edge)
     assert [(s.card, s.zone, s.change) for s in said] == [(card, "seat:N", "appeared")]
     assert reader.looks == looks + 2
 
@@ -494,6 +499,7 @@ def test_a_card_asked_about_whose_sticker_turns_into_view_is_not_looked_at_again
     looked at (the evening's card spots, issue 71), but the edge cuts its outline too, so
     it is not asked about (`_cut`). Turned, its sticker is read: it is that sticker's card,
     without a second look (~0.1 s of CPU); the look would have said the same."""
+    from companion.wiring.camera_faces import HAND_WAIT, REST_FRAMES
     from hardware.synthetic.scene import Placement
     from hardware.synthetic.video import board_to_table
     from hardware.tags.format import card_payload
@@ -502,7 +508,8 @@ def test_a_card_asked_about_whose_sticker_turns_into_view_is_not_looked_at_again
     table.still(reader)  # the empty table: looked at once
     spot = board_to_table(-130, -10)  # North's play area, the card's top past the frame
     cut = Placement(card_payload("wwe", "E", events(catalog)[1]), *spot, 2.0)
-    assert table.still(reader, stickers=[cut]) == []
+    # looked at `HAND_WAIT` still frames on: what changed reaches the edge, as an arm would
+    assert table.still(reader, stickers=[cut], frames=HAND_WAIT + 3 * REST_FRAMES) == []
     image, result = table.frame(stickers=[cut])
     assert cut.payload not in [d.payload for d in result.detections]  # the edge cuts it
     assert reader.unknown() == [] and (reader.looks, len(traced)) == (2, 2)
@@ -512,7 +519,7 @@ def test_a_card_asked_about_whose_sticker_turns_into_view_is_not_looked_at_again
     assert (reader.looks, len(traced)) == (2, 2) and reader.skipped == 1
     # taken away and laid again with its sticker cut off: looked at again, not asked
     table.still(reader)
-    assert table.still(reader, stickers=[cut]) == []
+    assert table.still(reader, stickers=[cut], frames=HAND_WAIT + 3 * REST_FRAMES) == []
     assert reader.unknown() == [] and reader.looks == 3
 
 
@@ -659,6 +666,42 @@ def test_a_face_whose_turn_cannot_be_told_is_flagged_and_never_told_with_a_turn(
     table.still(reader)
     said = table.still(reader, [laid])
     assert [(s.card, s.change) for s in said] == [(card, "appeared")]
+
+
+def test_a_look_waits_for_the_hand_that_laid_the_card_to_leave(taught_dir, catalog,
+                                                                monkeypatch):
+    """Issue 71: a look while the hand that laid a card still rests in view (what changed
+    since the last look reaches the picture's edge, `_at_edge`) is wasted, as the hand's
+    leaving is a change and the table at rest after it is looked at anyway: the reader
+    waits for it, `HAND_WAIT` still frames at most (counted over the changes since the
+    last look: a hand, or dice in a tray by the edge, that stays while the table moves
+    again within the wait, as the demo's loop does each second), then looks all the same.
+    Planted faults caught (by hand, session 87): no wait (`_at_edge` always False: the card
+    told appeared with the hand in view); no bound (the card taken with the hand staying
+    never told removed); the count restarted at each change (never told removed)."""
+    from companion.wiring.camera_faces import HAND_WAIT, REST_FRAMES
+    from hardware.synthetic.scene import Hand
+
+    reader, table, traced = _reader_counting_searches(taught_dir, monkeypatch)
+    table.still(reader)  # the empty table: looked at once
+    assert (reader.looks, len(traced)) == (1, 1)
+    card = events(catalog)[7]
+    laid = at(0, 60, card, cv2.imread(str(taught_cards.face_path("wwe", taught_dir, card))))
+    hand = Hand(laid.x + 20, laid.y + 80, 180.0)  # its arm from the picture's bottom edge
+    assert table.still(reader, [laid, hand], frames=HAND_WAIT) == []  # the hand rests
+    assert (reader.looks, len(traced)) == (1, 1) and reader.waited > 0
+    said = table.still(reader, [laid])  # it left: the table at rest looked at, once
+    assert [(s.card, s.zone, s.change) for s in said] == [(card, "council", "appeared")]
+    assert (reader.looks, len(traced)) == (2, 2)
+    # the card taken, a hand staying in view and moving a little every 12 frames: looked
+    # at once `HAND_WAIT` still frames were waited in all
+    said, moves = [], 0
+    while not said and moves < 3 * HAND_WAIT // 12:
+        moves += 1
+        said = table.still(reader, [Hand(hand.x + 30 * (moves % 2), hand.y, 180.0)], frames=12)
+    assert [(s.card, s.change) for s in said] == [(card, "removed")]
+    assert (reader.looks, len(traced)) == (3, 3)
+    assert moves * (12 - 1 - REST_FRAMES) >= HAND_WAIT  # not before the wait's end
 
 
 def _reader_counting_searches(taught_dir, monkeypatch):
