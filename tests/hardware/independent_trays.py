@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 
+from hardware.camera.dice_faces import read_tray
 from hardware.camera.dice_settle import DiceSettler
 from hardware.synthetic.dice_independent import plan, render
 
@@ -35,3 +36,18 @@ def die_at(truth, place):
                                                die.centre[1] - place[1]) <= 2]
     assert len(dice) == 1
     return dice[0]
+
+
+def faces_read(truth, reading):
+    """(true face, face read) of each true die a reading has near it (read None: unread)."""
+    return [(die.face, got and got.face) for die in truth if (got := nearest(reading, die))]
+
+
+def no_roll(image) -> bool:
+    """The still tray ``image`` (a hand held in it) is neither read as clear nor made a
+    roll: `read_tray` reads no die and a fresh DiceSettler fed it three times settles none."""
+    reading = read_tray(image)
+    settler = DiceSettler()
+    settler.moved()
+    return (not reading.clear and reading.dice == []
+            and [settler.feed(image) for _ in range(3)] == [None] * 3)

@@ -6,10 +6,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from hardware.camera.dice_faces import read_tray
-from hardware.camera.dice_settle import DiceSettler
 from hardware.synthetic.dice_independent import plan, render
-from tests.hardware.independent_trays import die_at, nearest, settled
+from tests.hardware.independent_trays import die_at, faces_read, nearest, no_roll, settled
 
 
 def test_dice_below_a_dark_rim_are_no_hand():
@@ -21,7 +19,7 @@ def test_dice_below_a_dark_rim_are_no_hand():
     truth, reading = settled(1454)
     assert len(truth) == 8 and {die.colour for die in truth} == {"red"}
     assert reading.clear
-    faces = [(die.face, got and got.face) for die in truth if (got := nearest(reading, die))]
+    faces = faces_read(truth, reading)
     assert all(got in (None, face) for face, got in faces)  # never a wrong face
     assert sum(got == face for face, got in faces) >= 7
 
@@ -47,12 +45,7 @@ def test_a_hand_over_a_dark_rim_is_still_a_hand():
     no die. Planted fault: `hand._inside_rims` cutting a third of the rows along every wall
     reads the dice."""
     frames, _ = render(plan(1454))
-    image = with_a_hand_from_the_top(frames[-1])
-    reading = read_tray(image)
-    assert not reading.clear and reading.dice == []
-    settler = DiceSettler()
-    settler.moved()
-    assert [settler.feed(image) for _ in range(3)] == [None] * 3
+    assert no_roll(with_a_hand_from_the_top(frames[-1]))
 
 
 def test_a_two_seen_with_its_side_is_read_at_its_corner():
@@ -67,5 +60,5 @@ def test_a_two_seen_with_its_side_is_read_at_its_corner():
     assert two.face == 2 and two.colour == "orange"
     got = nearest(reading, two)
     assert got is not None and got.face == 2
-    faces = [(die.face, got and got.face) for die in truth if (got := nearest(reading, die))]
+    faces = faces_read(truth, reading)
     assert all(got in (None, face) for face, got in faces)  # never a wrong face
