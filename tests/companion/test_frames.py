@@ -128,28 +128,36 @@ def test_only_the_libraries_own_packet_errors_are_taken_for_frames():
     assert not from_a_frame(None) and not from_a_frame((None, None, None))
 
 
-def test_the_filter_keeps_a_handler_bug_and_counts_a_frame(caplog):
+def _filtered(name: str, *records) -> int:
+    """Log each exc_info of ``records`` as an error on logger ``name`` through a fresh
+    `MalformedFrames` filter; returns the frames its `FrameLog` counted."""
     import logging
 
-    from socketio.packet import Packet
-
     from companion.server.frames import FrameLog, MalformedFrames
-
-    class Buggy(Packet):
-        json = _Bug
 
     frames = FrameLog()
     only = MalformedFrames()
     only.frames = frames
-    logger = logging.getLogger("engineio.server.test")
+    logger = logging.getLogger(name)
     logger.addFilter(only)
     try:
-        for packet in (lambda: Packet(encoded_packet="x"), lambda: Buggy(encoded_packet="2[1]")):
-            logger.error("message handler error", exc_info=_raised(packet))
+        for exc_info in records:
+            logger.error("as the library logs it", exc_info=exc_info)
     finally:
         logger.removeFilter(only)
+    return frames.count
+
+
+def test_the_filter_keeps_a_handler_bug_and_counts_a_frame(caplog):
+    from socketio.packet import Packet
+
+    class Buggy(Packet):
+        json = _Bug
+
+    count = _filtered("engineio.server.test", _raised(lambda: Packet(encoded_packet="x")),
+                      _raised(lambda: Buggy(encoded_packet="2[1]")))
     kept = [r for r in caplog.records if r.name == "engineio.server.test"]
-    assert frames.count == 1 and len(kept) == 1 and "handler bug" in str(kept[0].exc_info[1])
+    assert count == 1 and len(kept) == 1 and "handler bug" in str(kept[0].exc_info[1])
 
 
 def test_a_client_gone_mid_send_is_not_a_malformed_frame(caplog):
@@ -162,8 +170,6 @@ def test_a_client_gone_mid_send_is_not_a_malformed_frame(caplog):
     from engineio.async_drivers._websocket_wsgi import SimpleWebSocketWSGI
     from socketio.packet import Packet
 
-    from companion.server.frames import FrameLog, MalformedFrames
-
     class Closed:
         def send(self, message):
             raise simple_websocket.ConnectionClosed()
@@ -172,17 +178,8 @@ def test_a_client_gone_mid_send_is_not_a_malformed_frame(caplog):
     driver.ws = Closed()
     gone = _raised(lambda: driver.send("3probe"))
     assert type(gone[1]) is OSError  # the library's own translation, as in the log
-    frames = FrameLog()
-    only = MalformedFrames()
-    only.frames = frames
-    logger = logging.getLogger("gunicorn.error.test")
-    logger.addFilter(only)
-    try:
-        logger.error("Error handling request", exc_info=gone)
-        logger.error("Error handling request", exc_info=_raised(lambda: Packet(encoded_packet="x")))
-    finally:
-        logger.removeFilter(only)
-    assert frames.count == 1  # only the bad packet
+    count = _filtered("gunicorn.error.test", gone, _raised(lambda: Packet(encoded_packet="x")))
+    assert count == 1  # only the bad packet
     assert not [r for r in caplog.records if r.name == "gunicorn.error.test"]
     warned = [r.getMessage() for r in caplog.records
               if r.name == "companion.server.frames" and r.levelno >= logging.WARNING]
