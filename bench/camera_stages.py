@@ -31,15 +31,39 @@ from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+BENCH = sys.path.pop(0)  # bench/: its engine.py is not the engine package
 sys.path.append(str(ROOT))  # after PYTHONPATH: another checkout's source comes first
 
 
 def render(folder: Path, game: str, minutes: float) -> None:
-    sys.path.insert(0, str(ROOT / "bench"))
-    import evening
-
+    sys.path.insert(0, BENCH)
+    try:
+        import evening
+    finally:
+        sys.path.remove(BENCH)
     script = evening.card_script(game, minutes * 60, 20.0, 30.0)
     evening.render_frames(folder, script)
+
+
+def face_reader(game: str, data_dir: str):
+    """The camera's face reader as the server builds it: its judge reads the game's catalog
+    as the server already holds it (loaded here, before any frame), so the first look does
+    not pay for loading and checking the catalog. None: a checkout from before the cards
+    known by face; an older reader is built as that checkout's server built it."""
+    try:
+        from companion.wiring.camera_faces import FaceReader
+    except ImportError:
+        return None
+    try:
+        from companion.box.catalog import Kinds
+        from companion.wiring.face_judge import FaceJudge
+
+        kinds = Kinds(data_dir)
+        kinds.get(game)
+        judge = FaceJudge(data_dir, catalog_of=lambda name: kinds.get(name).catalog)
+    except (ImportError, TypeError):  # before the judge took the server's catalog
+        return FaceReader(data_dir)
+    return FaceReader(data_dir, judge)
 
 
 def measure(folder: Path, game: str, limit: int | None) -> dict:
@@ -51,11 +75,7 @@ def measure(folder: Path, game: str, limit: int | None) -> dict:
 
     info = games.module_of(game).info
     recognizer = Recognizer(zones=ZoneMap(rects((z.id, z.rect) for z in info.bindings.zones)))
-    try:
-        from companion.wiring.camera_faces import FaceReader
-        faces = FaceReader(tempfile.mkdtemp(prefix="tc-stages-"))
-    except ImportError:  # a checkout from before the cards known by face
-        faces = None
+    faces = face_reader(game, tempfile.mkdtemp(prefix="tc-stages-"))
     spent: Counter = Counter()
     real_pass = recognizer_module.second_pass
 
