@@ -25,7 +25,8 @@ W = TypeVar("W")  # who acts (an Identity)
 
 @dataclass(frozen=True)
 class ViewsChanged:
-    """A game's views changed (``what``: "view", "seats", "hardware", "closed")."""
+    """A game's views changed (``what``: "view", "seats", "hardware", "closed"; or
+    "host-hardware": only what the host pages show of the hardware status)."""
 
     live: LiveGame
     what: str = "view"

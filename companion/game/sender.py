@@ -46,7 +46,8 @@ class _Turn:
     """What is owed to one game's recipients when its turn comes."""
 
     live: LiveGame
-    everyone: bool = False  # every recipient gets its view (else only ``whole``)
+    everyone: bool = False  # every recipient gets its view (else only ``whole``, ``hosts``)
+    hosts: bool = False  # the host pages get their view (only what they see changed)
     whole: set[str] = field(default_factory=set)  # sids that get their whole view
     closed: bool = False  # then `closed` to every recipient
     last: int = 0  # the newest post merged in
@@ -68,22 +69,30 @@ class ViewSender:
     # posting ----------------------------------------------------------------------------
     def views_changed(self, event: ViewsChanged) -> None:
         """The game service's event: every recipient gets its view (then `closed`, for a
-        game that ended). Subscribed in the app factory."""
-        self.post(event.live, closed=event.what == "closed")
+        game that ended; only the hosts' for "host-hardware"). Subscribed in the app
+        factory."""
+        self.post(event.live, closed=event.what == "closed",
+                  hosts_only=event.what == "host-hardware")
 
-    def post(self, live: LiveGame, whole_for: str | None = None, closed: bool = False) -> None:
+    def post(self, live: LiveGame, whole_for: str | None = None, closed: bool = False,
+             hosts_only: bool = False) -> None:
         """``live``'s views changed: every recipient gets its own (``whole_for``: only that
-        connection, and its whole view; ``closed``: then the message `closed`)."""
+        connection, and its whole view; ``closed``: then the message `closed`;
+        ``hosts_only``: only the host pages', the one role that sees every detail of the
+        hardware status: a part's change that no other screen shows builds no other view,
+        issue 71)."""
         with self._cond:
             self._posts += 1
             turn = self._queue.get(live.id)
             if turn is None:
                 turn = self._queue[live.id] = _Turn(live)
             turn.live, turn.last = live, self._posts
-            if whole_for is None:
-                turn.everyone = True
-            else:
+            if whole_for is not None:
                 turn.whole.add(whole_for)
+            elif hosts_only:
+                turn.hosts = True
+            else:
+                turn.everyone = True
             turn.closed |= closed
             self._posted[live.id] = self._posts
             if self._thread is None:
@@ -161,7 +170,7 @@ class ViewSender:
         outbox = []
         for sid, client in clients.items():
             whole = sid in turn.whole
-            if not (turn.everyone or whole):
+            if not (turn.everyone or whole or turn.hosts and client.identity.role == "host"):
                 continue
             by_host = client.identity.by_host
             key = (client.identity.role, client.identity.seat, client.lang, by_host)

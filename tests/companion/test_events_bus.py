@@ -73,8 +73,8 @@ def test_the_app_factory_subscribes_the_sender_directly(app):
     assert made.bus.subscribed(ViewsChanged, made.views.views_changed)
     assert not hasattr(sockets.Handlers, "views_changed")
     posted = []
-    made.views.post = lambda live, whole_for=None, closed=False: posted.append(
-        (live.id, closed))
+    made.views.post = lambda live, whole_for=None, closed=False, hosts_only=False: (
+        posted.append((live.id, closed)))
     made.bus.unsubscribe(ViewsChanged, made.views.views_changed)
     made.bus.subscribe(ViewsChanged, made.views.views_changed)  # the patched post
     live = made.service.create("toy", {"players": [{"seat": "A"}, {"seat": "B"}]}, "2468")

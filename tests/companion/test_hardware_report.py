@@ -9,6 +9,7 @@ from types import SimpleNamespace
 import pytest
 
 from companion import context
+from companion.game import views
 from companion.game.hardware_report import HardwareReport, screens_part, unstale
 from companion.wiring import camera, dice, hardware_manager
 from tests.companion.conftest import LiveServer, Spy, make_app
@@ -118,6 +119,38 @@ def test_a_change_no_part_announced_reaches_the_phone(running):
     seen = phone.wait_for(lambda v: v["hardware"]["camera"]["state"] == "error",
                           timeout=3 * hardware_manager.TICK_S + 5, since=since)
     assert "fps" not in seen["hardware"]["camera"]  # a phone sees the state only
+
+
+def test_a_change_only_the_host_sees_builds_only_the_hosts_view(running, monkeypatch):
+    """Issue 71 (session 88): a part's announced change that the table display and the
+    phones do not show (a camera warning) reaches the host's page, and builds no other
+    view; a change they show still reaches every screen. Planted fault caught: `changed`
+    posting "host-hardware" whatever changed: the phone kept the camera working."""
+    app, live, handle, phone = running
+    parts = context.of(app)
+    host = Spy(phone.sio.connection_url,
+               {"role": "host", "game": live.id, "lang": "en",
+                "host_token": parts.service.access.new_host_token(live.id)})
+    try:
+        phone.wait_for(lambda v: v["hardware"]["camera"]["state"] == "ok")
+        host.wait_for(lambda v: v["hardware"]["camera"]["state"] == "ok")
+        built = []
+        build = views.build
+        monkeypatch.setattr(views, "build", lambda live, role, *a, **k: (
+            built.append(role), build(live, role, *a, **k))[1])
+        since = len(phone.messages)
+        handle.shown["warnings"] = ["glare"]
+        parts.hardware.changed()
+        host.wait_for(lambda v: v["hardware"]["camera"]["warnings"] == ["glare"])
+        parts.views.settle(live.id)
+        assert built == ["host"]
+        assert phone.messages[since:] == []
+        handle.shown["state"] = "error"
+        parts.hardware.changed()
+        phone.wait_for(lambda v: v["hardware"]["camera"]["state"] == "error")
+        host.wait_for(lambda v: v["hardware"]["camera"]["state"] == "error")
+    finally:
+        host.close()
 
 
 def test_what_the_screens_see_changed_or_not():
