@@ -305,10 +305,11 @@ def _outcome(case: dict, key: str) -> str:
     return got if got in ("missed", None) else "right" if got == case["id"] else "wrong"
 
 
-def compare_against(commit: str, cases: dict) -> dict:
+def compare_against(commit: str, cases: dict, deck: str, photos: str) -> dict:
     """The same cases read by ``commit``'s reader: that commit's tree from ``git archive``
     into a temporary folder, this tree's bench/ and hardware/synthetic/ laid over it (the
-    same scenes), run in a child with the same arguments; prints its lines, then every card
+    same scenes), run in a child with the same arguments (the deck's and the photographs'
+    folders made absolute); prints its lines, then every card
     answered otherwise (outline found; outline given), held-out cards as counts only."""
     root = Path(__file__).resolve().parents[1]
     sha = subprocess.run(["git", "rev-parse", "--short", commit], cwd=root, check=True,
@@ -325,7 +326,9 @@ def compare_against(commit: str, cases: dict) -> dict:
                            check=True)
         out = Path(tmp) / "cases.json"
         child = subprocess.run([sys.executable, str(Path(tmp) / "bench" / Path(__file__).name),
-                                *argv, "--cases-out", str(out)], cwd=tmp, text=True,
+                                *argv, "--deck", str(Path(deck).resolve()),
+                                "--photos", str(Path(photos).resolve()),
+                                "--cases-out", str(out)], cwd=tmp, text=True,
                                capture_output=True, env={**__import__("os").environ,
                                                          "PYTHONPATH": tmp})
         if child.returncode != 0:
@@ -336,22 +339,24 @@ def compare_against(commit: str, cases: dict) -> dict:
             print(f"  {sha}: {line}")
         theirs = json.loads(out.read_text())
     differ = {}
-    for deck, ours in cases.items():
+    for name, ours in cases.items():
+        if len(theirs.get(name, [])) != len(ours):
+            raise SystemExit(f"{sha}'s bench ran other cases of the {name} deck")
         held, listed = 0, []
-        for mine, other in zip(ours, theirs.get(deck, []), strict=False):
+        for mine, other in zip(ours, theirs.get(name, []), strict=False):
             for key in ("found", "given"):
                 if mine[key] != other[key]:
                     if mine["family"] == "held_out":
                         held += 1
                         continue
-                    line = (f"{deck} {mine['family']} seed {mine['seed']} {mine['id']} "
+                    line = (f"{name} {mine['family']} seed {mine['seed']} {mine['id']} "
                             f"({'outline found' if key == 'found' else 'outline given'}): "
                             f"{sha} {_outcome(other, key)} ({other[key]}) -> here "
                             f"{_outcome(mine, key)} ({mine[key]})")
                     listed.append(line)
                     print("  differs: " + line)
-        differ[deck] = {"cards": listed, "held_out_differ": held}
-        print(f"  {deck}: {len(listed)} answers differ from {sha}'s (held out: {held})")
+        differ[name] = {"cards": listed, "held_out_differ": held}
+        print(f"  {name}: {len(listed)} answers differ from {sha}'s (held out: {held})")
     return {"commit": sha, "differ": differ}
 
 
@@ -455,7 +460,7 @@ def main() -> None:
         Path(args.cases_out).write_text(json.dumps(cases))
     against = None
     if args.against:
-        against = compare_against(args.against, cases)
+        against = compare_against(args.against, cases, args.deck, args.photos)
     worst_id = max((f["cpu_ms_identify"] for d in report.values()
                     for f in d["families"].values()), default=0.0)
     print(json.dumps({"decks": report, "real_photos": real, "partly_taught": partly,
