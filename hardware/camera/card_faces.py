@@ -92,6 +92,13 @@ SHIFT = 2  # px (of the fine pattern) the fine comparison may move each way
 OWN_LAID = 0.5  # a later contender's leaning: this share measured on the card laid onto
 # itself, the rest on the card laid onto the first contender (``decide``)
 FINE_Z = 6.0  # ... and by this many of its standard errors
+FINE_MISFIT = 0.5  # ... and the card fits that mix of the two faces, where they differ: its misfit
+# (weighted) at most this share of the two faces' own difference (as blurred by the last of
+# ``BLURS``), else what differs is
+# covered (a token on a digit's disc, glare) and the leaning is no evidence (session 88:
+# digit pairs laid together, 25 scenes a tuned table, notes/s88/i63/misfit.py: named right,
+# misfit 0.003-0.175 at 160 px, 99 % under 0.22 at 120 px (one 0.71); named wrong, a token
+# on the digit: 0.875 at 160 px (felt 21007, card10 as card11), 1.02 and 4.3 at 120 px)
 AREA_MARGIN = 0.1  # ... and the area where they differ votes this far on its side too
 AREA_FLOOR = 0.02  # of the largest squared difference: a pixel where two faces differ
 ALIGN_STOP = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 30, 1e-4)  # ECC's iterations
@@ -762,7 +769,8 @@ class FaceBook:
         push it towards the wrong face. The error is the misfit per weighted pixel left
         after the best fit, carried through the weighted projection: a difference of a few
         pixels (a dot) gives a leaning that noise and JPEG move far, a whole pip one they
-        barely move."""
+        barely move. A card that fits neither face where they differ (``FINE_MISFIT``: a
+        token lying on the digit that parts them) leans nowhere: (0, inf, 0)."""
         diff = fa - fb
         weight = cv2.GaussianBlur((diff ** 2).sum(axis=0), (0, 0), 1.5)
         s = SHIFT
@@ -813,6 +821,8 @@ class FaceBook:
                 spread = float((wdiff * wdiff).sum()) / norm ** 2
                 area = _area_vote(off, d)
         if not math.isfinite(best):
+            return 0.0, math.inf, 0.0
+        if best > FINE_MISFIT * norm:  # the card is neither face where they differ: covered
             return 0.0, math.inf, 0.0
         return leaning, math.sqrt(max(best, 0.0) / float(w.sum()) * spread), area
 
