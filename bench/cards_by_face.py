@@ -16,8 +16,12 @@ only, never case by case. False
 outlines (found where no card lies); CPU per identification and per frame's outline search
 (median and 10-90 % spread, ×5 stated for a Pi). too_alike: the pairs the book says the
 camera cannot tell apart at that card width. No settle step is wired here: time from rest
-to id is not measured. --empty: outlines found against the empty table as the camera saw it
-before the cards came (``find_cards(empty=...)``), else from the frame alone.
+to id is not measured. Outlines are found as the app finds them (companion/wiring/camera_faces.py):
+against the empty table as the camera saw it before the cards came (``find_cards(empty=...)``);
+--no-empty: from the frame alone (the printed board's lines then cut outlines: session 87).
+--against COMMIT: the same cases (this tree's scenes and bench) read by that commit's reader
+(its hardware/camera, from ``git archive`` into a temporary folder, in a child process): both
+printed, then every card whose answer differs (the held-out family: counts only).
 right_distinct: right of the cards whose face is in no too-alike pair (those are refused by
 design: they need a sticker).
 
@@ -61,7 +65,7 @@ def _spread(values: list[float]) -> list[float]:
 
 
 def run(faces, book, family: str, scenes: int, card_px: float, seed0: int,
-        with_empty: bool) -> dict:
+        with_empty: bool, cases: list | None = None) -> dict:
     alike = book.turn_alike_at(card_px)
     twins = book.alike_at(card_px)
     n = found = right = wrong = unknown = turn_right = turn_wrong = knowable = false = 0
@@ -84,13 +88,20 @@ def run(faces, book, family: str, scenes: int, card_px: float, seed0: int,
             seen = card_faces.identify(image, truth.corners, book)
             key = "unknown" if seen.id is None else "right" if seen.id == truth.id else "wrong"
             given[key] += 1
+            if cases is not None:  # what --against compares: the card's answer, both ways
+                cases.append({"family": family, "seed": seed, "id": truth.id,
+                              "given": seen.id, "found": None if not near else "?"})
             if not near:
+                if cases is not None:
+                    cases[-1]["found"] = "missed"
                 continue
             found += 1
             used.add(near[0])
             start = time.process_time()
             seen = card_faces.identify(image, quads[near[0]], book)
             ident_ms.append((time.process_time() - start) * 1000)
+            if cases is not None:
+                cases[-1]["found"] = seen.id
             if seen.id is None:
                 unknown += 1
             elif seen.id != truth.id:
@@ -289,6 +300,66 @@ def _fresh_child(folder: Path, verdicts: Path) -> None:
                       "cards": len(photo.cards)}))
 
 
+def _outcome(case: dict, key: str) -> str:
+    got = case[key]
+    return got if got in ("missed", None) else "right" if got == case["id"] else "wrong"
+
+
+def compare_against(commit: str, cases: dict, deck: str, photos: str) -> dict:
+    """The same cases read by ``commit``'s reader: that commit's tree from ``git archive``
+    into a temporary folder, this tree's bench/ and hardware/synthetic/ laid over it (the
+    same scenes), run in a child with the same arguments (the deck's and the photographs'
+    folders made absolute); prints its lines, then every card
+    answered otherwise (outline found; outline given), held-out cards as counts only."""
+    root = Path(__file__).resolve().parents[1]
+    sha = subprocess.run(["git", "rev-parse", "--short", commit], cwd=root, check=True,
+                         capture_output=True, text=True).stdout.strip()
+    argv = list(sys.argv[1:])
+    at = argv.index("--against")
+    del argv[at:at + 2]
+    with tempfile.TemporaryDirectory() as tmp:
+        archive = subprocess.run(["git", "archive", commit], cwd=root, check=True,
+                                 capture_output=True).stdout
+        subprocess.run(["tar", "-x", "-C", tmp], input=archive, check=True)
+        for part in ("bench", "hardware/synthetic"):
+            subprocess.run(["cp", "-r", str(root / part) + "/.", str(Path(tmp) / part)],
+                           check=True)
+        out = Path(tmp) / "cases.json"
+        child = subprocess.run([sys.executable, str(Path(tmp) / "bench" / Path(__file__).name),
+                                *argv, "--deck", str(Path(deck).resolve()),
+                                "--photos", str(Path(photos).resolve()),
+                                "--cases-out", str(out)], cwd=tmp, text=True,
+                               capture_output=True, env={**__import__("os").environ,
+                                                         "PYTHONPATH": tmp})
+        if child.returncode != 0:
+            print(child.stderr[-2000:])
+            raise SystemExit(f"the reader of {sha} failed")
+        print(f"--- the same cases read by {sha}'s reader:")
+        for line in child.stdout.splitlines()[:-1]:
+            print(f"  {sha}: {line}")
+        theirs = json.loads(out.read_text())
+    differ = {}
+    for name, ours in cases.items():
+        if len(theirs.get(name, [])) != len(ours):
+            raise SystemExit(f"{sha}'s bench ran other cases of the {name} deck")
+        held, listed = 0, []
+        for mine, other in zip(ours, theirs.get(name, []), strict=False):
+            for key in ("found", "given"):
+                if mine[key] != other[key]:
+                    if mine["family"] == "held_out":
+                        held += 1
+                        continue
+                    line = (f"{name} {mine['family']} seed {mine['seed']} {mine['id']} "
+                            f"({'outline found' if key == 'found' else 'outline given'}): "
+                            f"{sha} {_outcome(other, key)} ({other[key]}) -> here "
+                            f"{_outcome(mine, key)} ({mine[key]})")
+                    listed.append(line)
+                    print("  differs: " + line)
+        differ[name] = {"cards": listed, "held_out_differ": held}
+        print(f"  {name}: {len(listed)} answers differ from {sha}'s (held out: {held})")
+    return {"commit": sha, "differ": differ}
+
+
 def main() -> None:
     if sys.argv[1:2] == ["--fresh-child"]:
         _fresh_child(Path(sys.argv[2]), Path(sys.argv[3]))
@@ -297,8 +368,13 @@ def main() -> None:
     parser.add_argument("--scenes", type=int, default=30, help="scenes (4 cards) per family")
     parser.add_argument("--card-px", type=float, default=120.0, help="card width in px")
     parser.add_argument("--families", default=",".join(card_faces_scene.FAMILIES))
-    parser.add_argument("--empty", action="store_true",
-                        help="find the cards against the empty table (as seen before)")
+    parser.add_argument("--empty", action=argparse.BooleanOptionalAction, default=True,
+                        help="find the cards against the empty table (as seen before), as "
+                        "the app does (--no-empty: from the frame alone)")
+    parser.add_argument("--against", metavar="COMMIT",
+                        help="the same cases read by that commit's reader too (its "
+                        "hardware/camera): both printed, then the cards answered otherwise")
+    parser.add_argument("--cases-out", help=argparse.SUPPRESS)  # --against's child
     parser.add_argument("--decks", default="playing,game,real,partly",
                         help="which decks to run (real: the real photographs; partly: the "
                         "drawn SET-like faces in a partly taught book)")
@@ -327,7 +403,7 @@ def main() -> None:
     partly = None
     if "partly" in args.decks.split(","):
         partly = run_partly_taught(tuple(int(w) for w in args.partly_widths.split(",")))
-    report = {}
+    report, cases = {}, {}
     for deck, faces in decks.items():
         book = card_faces.FaceBook.from_pictures(faces)
         result = {"faces": len(book), "too_alike": book.too_alike(args.card_px),
@@ -335,7 +411,7 @@ def main() -> None:
                   "turn_alike": len(book.turn_alike(args.card_px)), "families": {}}
         for index, family in enumerate(args.families.split(",")):
             r = run(faces, book, family, args.scenes, args.card_px, 5000 + 1000 * index,
-                    args.empty)
+                    args.empty, cases.setdefault(deck, []))
             result["families"][family] = r
             print(f"{deck:8s} {family:9s} found {r['found']:.3f} right {r['right']:.3f} "
                   f"wrong {r['wrong']} unknown {r['unknown']:.3f} (right of distinct "
@@ -380,11 +456,16 @@ def main() -> None:
                   f"kept {f['cpu_s_kept_median']:.2f} s {f['cpu_s_kept_spread']} "
                   f"({args.fresh} runs), named {f['kept'][0]['named']} of "
                   f"{f['kept'][0]['cards']}", flush=True)
+    if args.cases_out:
+        Path(args.cases_out).write_text(json.dumps(cases))
+    against = None
+    if args.against:
+        against = compare_against(args.against, cases, args.deck, args.photos)
     worst_id = max((f["cpu_ms_identify"] for d in report.values()
                     for f in d["families"].values()), default=0.0)
     print(json.dumps({"decks": report, "real_photos": real, "partly_taught": partly,
                       "card_px": args.card_px,
-                      "empty_table": args.empty,
+                      "empty_table": args.empty, "against": against,
                       "scenes_per_family": args.scenes,
                       "wrong": sum(f["wrong"] + f["wrong_given_outline"] for d in report.values()
                                    for f in d["families"].values()) + sum(

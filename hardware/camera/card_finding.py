@@ -25,6 +25,10 @@ SPLIT_COVER = 0.8  # an outline this much covered by two or more card outlines i
 # cards touching, taken together for one (a dark seam between them), not a card
 WORK_PX = 1080  # px: the shorter side find_cards works at (a bigger frame is brought down)
 GAP_DARKER = 40  # grey levels: an outline darker than all round it by this: a gap between cards
+GAP_INNER = 0.6  # of the outline (about its centre): where a gap shows the table unchanged since
+# it was seen empty (median change under ``CHANGED``); a card changed it (session 88: the 10 of
+# hearts on the printed board, seed 5000, its pips' columns darker than the pale board just
+# outside its long sides, was dropped as a gap: changed there, median 127 grey levels)
 MAX_SHARE = 0.6  # the longest card find_cards takes, of the frame's shorter side
 SNAP_PX = 5  # px either side of an outline where find_cards looks for the card's edge
 SNAP_TURN = 0.05  # sine of the most a snapped side may turn from the outline's (3 degrees)
@@ -382,7 +386,8 @@ def _find_cards(frame: np.ndarray, min_px: float = MIN_CARD_PX, max_share: float
     if diff is not None:  # the table's own print, unchanged since it was seen empty: no card
         found = [(rank, quad) for rank, quad in found if _laid(diff, quad)]
     found = _split_touching(found, edges)
-    found = [(rank, quad) for rank, quad in found if not _gap(grey, quad)]
+    found = [(rank, quad) for rank, quad in found
+             if not _gap(grey, quad) or _changed_inside(diff, quad)]
     # a card's printed frames and art blocks are card-shaped too: keep the outermost
     # outline; what changed on the empty table first, then traced before grown back; and
     # before all, a whole thing laid there: nothing changed just outside its outline,
@@ -576,6 +581,19 @@ def _gap(grey: np.ndarray, quad: np.ndarray) -> bool:
                 borderMode=cv2.BORDER_REPLICATE))))
         brighter.append(levels[0] >= levels[1] + GAP_DARKER)
     return (brighter[0] and brighter[2]) or (brighter[1] and brighter[3])
+
+
+def _changed_inside(diff: np.ndarray | None, quad: np.ndarray) -> bool:
+    """The middle ``GAP_INNER`` of the outline changed since the table was seen empty (by
+    ``CHANGED``, median): something laid there, not the table between two cards."""
+    if diff is None:
+        return False
+    centre = quad.mean(axis=0)
+    inner = (centre + GAP_INNER * (quad - centre)).astype(np.int32)
+    mask = np.zeros(diff.shape[:2], np.uint8)
+    cv2.fillConvexPoly(mask, inner, 1)
+    inside = diff[mask > 0]
+    return inside.size > 0 and float(np.median(inside)) >= CHANGED
 
 
 def _strips(diff: np.ndarray, quad: np.ndarray, near: float = 2.0, far: float = 5.0

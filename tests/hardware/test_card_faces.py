@@ -467,7 +467,8 @@ def test_a_pair_apart_by_a_digit_is_too_alike_at_120_px(monkeypatch):
     token lies beside that disc and card02 was named card01 while ``too_alike`` (margins 1.5
     times the table's) passed the pair at 120 px. With ``ALIKE_SAFETY`` 2 the pair is too
     alike there (the owner is told it needs a sticker) and never named; at 1.5 (the planted
-    fault) the wrong card is named."""
+    fault) the wrong card is named. Since session 88 the token is also counted as covered
+    (``COVERED``) and the card is then unknown at 1.5 too: the fault plants that off as well."""
 
     def seen():
         faces = scenes.game_faces()
@@ -479,6 +480,7 @@ def test_a_pair_apart_by_a_digit_is_too_alike_at_120_px(monkeypatch):
 
     assert seen() == (True, None)
     monkeypatch.setattr(card_faces, "ALIKE_SAFETY", 1.5)
+    monkeypatch.setattr(card_faces, "COVERED", float("inf"))
     assert seen() == (False, "card01")
 
 
