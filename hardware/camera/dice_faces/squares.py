@@ -14,7 +14,9 @@ from .colour import (
     MIXED,
     _black_by_its_pips,
     _coloured_share,
+    _light_pips,
     _surroundings,
+    _tinted_shade,
     _white_throughout,
     colour_name,
 )
@@ -76,6 +78,13 @@ def _read_square(image: np.ndarray, rect, taught: Sequence, light_body: bool | N
         colour = "unknown"  # no top read: the square may hold a coloured die and the floor
     if colour == "white" and not _white_throughout(square, body_colour, floor, tones):
         colour = "unknown"  # light pips, or a coloured die paled by the lamp's glint
+    if colour == "white" and face is not None and _light_pips(body_colour, tones):
+        # white pips on a grey body: a black die lit grey, never a white die (session 88:
+        # dev seed 1484 at the renderer's sizes, a black three on green felt, body 122, 125,
+        # 125, just over `WHITE_LEVEL`, its pips 235, 0.14 of the top: named white)
+        colour = "unknown"
+    if colour == "white" and face is None and _tinted_shade(square, tones):
+        colour = "unknown"  # a coloured die under a glint, its colour in its shade
     if colour == "unknown" and face is not None and _black_by_its_pips(body_colour, floor,
                                                                       tones):
         colour = "black"  # a grey body under white pips: a lit black die
@@ -262,6 +271,8 @@ def _corner_top(image: np.ndarray, centre: tuple[float, float], size: tuple[floa
         # the die's square)
         whole = ((cx, cy), (max(rw, side) / 0.8, max(rh, side) / 0.8), angle)
         sure = max(read, key=lambda die: die.score)
+        if sure.score < CORNER_LEAST:
+            return None  # read unsure at every corner: the count alone is not trusted
         if sure.score >= CORNER_SURE and min(rw, rh) >= side and (
                 (rw + rh) / 2 > OVER_SIDE * side):
             return sure  # a top and its side: the side's pips add spots
@@ -278,6 +289,13 @@ def _corner_top(image: np.ndarray, centre: tuple[float, float], size: tuple[floa
     return read[0]
 
 
+CORNER_LEAST = 0.3  # the score a face other than a one read at a corner must reach at one
+# corner at least, its spots counted or not (session 88: dev seed 1484 at the renderer's
+# sizes, a white five seen with a side, its pips 3-4 px, under `_spots_in`'s smallest spot:
+# its corners read a two at 0.04-0.13, 2 spots counted, and the two was taken; the faces read
+# right at a corner on dev seeds 0-59, 1420-1479 and 1480-1539 at the renderer's sizes, notes
+# s88/i64/corners2.py and s87's corners.py, best 0.58-0.98; seed 37's five read a two at 0.05
+# and 0.13: the middle, as `OVER_SURE`)
 CORNER_SURE = 0.7  # the score at which a face read at a corner (the corners that read
 # agreeing) is taken without its pip spots counted on the blob: a side's pips beside the top
 # add spots (session 87, notes s87/i64/corners.py on dev seeds 1420-1462 and 0-8 at the
