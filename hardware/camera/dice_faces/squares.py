@@ -150,6 +150,14 @@ def _read_blob(image: np.ndarray, points: np.ndarray, grown: int, typical: float
         # corner may be
         top = _top_beside_a_side(image, (cx, cy), (rw, rh), angle, side)
         reading = top if top is not None else replace(reading, face=None, score=0.0)
+    if reading is not None and reading.face is not None and reading.die is None and (
+            reading.score < OUTREAD_UNDER and any(
+                die.face != reading.face and die.score > reading.score
+                for die in _corner_reads(image, (cx, cy), (rw, rh), angle))):
+        # a square read unsure, a corner's square surer of another face: the blob holds a
+        # top and two sides seen at a corner, a die smaller than its neighbours
+        # (`OUTREAD_UNDER`); its corners are then read as any unread blob's
+        reading = replace(reading, face=None, score=0.0)
     if reading is None or (reading.face is None and reading.die is None):
         top = _lit_top(image, points, grown, rw, rh) if reading is not None else None
         if top is None:  # a one seen with its side: its top at a corner of the blob
@@ -169,6 +177,15 @@ OVER_SIDE = 1.15  # of the dice's side: a blob's square this much larger is a to
 # ones is as large against their size: seed 1303 at the renderer's sizes, a blue six of 43 px
 # among dice of 38, its square 1.17 of that, read right at 0.76 (`OVER_SURE`)
 OVER_SURE = 0.3  # the score under which a face read on such a square is not taken
+
+OUTREAD_UNDER = 0.3  # the score under which a face read on a blob's square is not taken when
+# a square at one of the blob's corners (`_corner_reads`) reads another face, scoring more
+# (session 88: dev seeds 1540-1599 at the renderer's sizes, dice smaller than their tray's
+# others seen at a corner, top and two sides in a blob of the dice's side: seed 1593's yellow
+# one read a two at 0.14, its corner a one at 0.95; seed 1590's green two read a one at 0.21,
+# its corners a two at 0.74 and a one at 0.35. Of the 59 faces read under 0.35 so on
+# 1420-1599 at the renderer's sizes, those two alone had a corner reading another face:
+# notes s88/i64b/lowblob2.py)
 
 SIDE_ASPECT = 1.1  # a blob this much longer than wide may hold a side beside its top: a six
 # read on it must score `BESIDE_SIX_SURE` (tenth session: 28 px black fours with a side,
@@ -249,16 +266,7 @@ def _corner_top(image: np.ndarray, centre: tuple[float, float], size: tuple[floa
     tuned families; none at 28 px, where the other passes read them already."""
     (cx, cy), (rw, rh) = centre, size
     top = CORNER_TOP * min(rw, rh)
-    ex, ey = (rw - top) / 2, (rh - top) / 2
-    turn = np.radians(angle)
-    u, v = np.array([np.cos(turn), np.sin(turn)]), np.array([-np.sin(turn), np.cos(turn)])
-    read = []
-    for dx, dy in {(sx * ex, sy * ey) for sx in (-1, 1) for sy in (-1, 1)}:
-        x, y = np.array([cx, cy]) + dx * u + dy * v
-        die = _read_square(image, ((float(x), float(y)), (top, top), angle), (), retry=False,
-                           wanted=lambda face: face is not None)
-        if die is not None and die.face is not None:
-            read.append(die)
+    read = _corner_reads(image, centre, size, angle)
     faces = {die.face for die in read}
     if len(faces) != 1:
         return None
@@ -287,6 +295,24 @@ def _corner_top(image: np.ndarray, centre: tuple[float, float], size: tuple[floa
     if _spots_in(gray, around, top * top, pip if len(pip) == 1 else HATS) > 1:
         return None  # a pip of more beside it: a four's or a six's corner
     return read[0]
+
+
+def _corner_reads(image: np.ndarray, centre: tuple[float, float], size: tuple[float, float],
+                  angle: float) -> list[DieReading]:
+    """The faces read on squares `CORNER_TOP` of a blob's shorter side at its corners."""
+    (cx, cy), (rw, rh) = centre, size
+    top = CORNER_TOP * min(rw, rh)
+    ex, ey = (rw - top) / 2, (rh - top) / 2
+    turn = np.radians(angle)
+    u, v = np.array([np.cos(turn), np.sin(turn)]), np.array([-np.sin(turn), np.cos(turn)])
+    read = []
+    for dx, dy in {(sx * ex, sy * ey) for sx in (-1, 1) for sy in (-1, 1)}:
+        x, y = np.array([cx, cy]) + dx * u + dy * v
+        die = _read_square(image, ((float(x), float(y)), (top, top), angle), (), retry=False,
+                           wanted=lambda face: face is not None)
+        if die is not None and die.face is not None:
+            read.append(die)
+    return read
 
 
 CORNER_LEAST = 0.2  # the score a face other than a one read at a corner must reach at one
