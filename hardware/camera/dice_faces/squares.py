@@ -151,11 +151,10 @@ def _read_blob(image: np.ndarray, points: np.ndarray, grown: int, typical: float
         top = _top_beside_a_side(image, (cx, cy), (rw, rh), angle, side)
         reading = top if top is not None else replace(reading, face=None, score=0.0)
     if reading is not None and reading.face is not None and reading.die is None and (
-            reading.score < OUTREAD_UNDER and any(
-                die.face != reading.face and die.score > reading.score
-                for die in _corner_reads(image, (cx, cy), (rw, rh), angle))):
-        # a square read unsure, a corner's square surer of another face: the blob holds a
-        # top and two sides seen at a corner, a die smaller than its neighbours
+            reading.score < OUTREAD_UNDER and _outread(
+                reading, _corner_reads(image, (cx, cy), (rw, rh), angle))):
+        # a square read unsure, its surest corner's square surer of another face: the blob
+        # holds a top and two sides seen at a corner, a die smaller than its neighbours
         # (`OUTREAD_UNDER`); its corners are then read as any unread blob's
         reading = replace(reading, face=None, score=0.0)
     if reading is None or (reading.face is None and reading.die is None):
@@ -185,7 +184,16 @@ OUTREAD_UNDER = 0.3  # the score under which a face read on a blob's square is n
 # one read a two at 0.14, its corner a one at 0.95; seed 1590's green two read a one at 0.21,
 # its corners a two at 0.74 and a one at 0.35. Of the 59 faces read under 0.35 so on
 # 1420-1599 at the renderer's sizes, those two alone had a corner reading another face:
-# notes s88/i64b/lowblob2.py)
+# notes s88/i64b/lowblob2.py; at 28 px on 1540-1599 one more, a four kept by `_outread`)
+
+
+def _outread(reading: DieReading, corners: list[DieReading]) -> bool:
+    """The surest of ``corners`` reads another face than ``reading``, scoring more (the
+    surest: seed 1589 at 28 px, a purple four read 4 unsure, its corners 1 at 0.5 and 4 at
+    0.6, stays read)."""
+    surest = max(corners, key=lambda die: die.score, default=None)
+    return surest is not None and surest.face != reading.face and surest.score > reading.score
+
 
 SIDE_ASPECT = 1.1  # a blob this much longer than wide may hold a side beside its top: a six
 # read on it must score `BESIDE_SIX_SURE` (tenth session: 28 px black fours with a side,
