@@ -86,11 +86,14 @@ def test_a_corner_square_that_reads_no_face_never_has_its_colour_taken(monkeypat
     monkeypatch.setattr(squares, "colour_name", lambda *a: colours.append(a) or "white")
     monkeypatch.setattr(squares, "_marked", lambda square, tones=None: True)
     monkeypatch.setattr(squares, "_white_throughout", lambda *a: True)  # the stub's "white"
+    monkeypatch.setattr(squares, "_light_pips", lambda *a: False)  # ... kept white
+    monkeypatch.setattr(squares, "_tinted_shade", lambda *a: False)
     body = np.full((4, 4, 3), 200, np.uint8)
     image = np.full((120, 120, 3), 90, np.uint8)
     faces = iter(())
+    # a face read at 0.5: over `CORNER_LEAST`, under `CORNER_SURE` (its spots counted)
     monkeypatch.setattr(squares, "read_face",
-                        lambda *a, **k: (next(faces, None), 0.1, lambda: body, 0.0))
+                        lambda *a, **k: (next(faces, None), 0.5, lambda: body, 0.0))
     for read, args in ((squares._corner_top, ((60.0, 60.0), (30.0, 30.0), 0.0)),
                        (squares._top_beside_a_side, ((60.0, 60.0), (40.0, 30.0), 0.0, 30.0))):
         colours.clear()

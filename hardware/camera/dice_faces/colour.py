@@ -227,10 +227,38 @@ def _black_by_its_pips(body, floor, tones: tuple) -> bool:
     felt trays' unknowns)."""
     if max(_floats(body)) >= WHITE_LEVEL or not _white_chroma(body, floor):
         return False
+    return _light_pips(body, tones)
+
+
+def _light_pips(body, tones: tuple) -> bool:
+    """The body (``body``) the darker tone of a squared-up top (``tones``: its `pips._tones`)
+    and the lighter tone a pip's share of it (`LIGHT_PIPS`): light pips on a darker body,
+    as a black die's are and a white die's never."""
     _, gray, split, _ = tones
     if _grey_of(body) > split:
         return False  # the body the lighter tone: dark pips
     return np.count_nonzero(gray > split) <= LIGHT_PIPS * gray.size
+
+
+def _tinted_shade(square: np.ndarray, tones: tuple) -> bool:
+    """An unread top whose darker tone is lit (`WHITE_LEVEL`: no pip of a white die) and
+    not white without a cast (`_off_cast` with no floor: `WHITE_SPREAD`, `WHITE_ACROSS`): a
+    coloured die paled by the lamp's glint over most of its top, its colour left in the
+    tone the glint missed, which the floor's cast, taken out, made near white (session 88:
+    dev seed 1500 at 28 px, a red five on red felt (46, 34, 148), its glint 0.57 of the top,
+    230, 241, 253, named white; its darker tone 164, 171, 250, 0.23 off the felt's cast but
+    0.61 across the warm-cold axis from neutral, over `WHITE_ACROSS`)."""
+    _, gray, split, _ = tones
+    shade = square[_INNER, _INNER][gray <= split]
+    if len(shade) < 20:
+        return False
+    darker = np.median(shade, axis=0)
+    if max(_floats(darker)) < WHITE_LEVEL:
+        return False
+    along, across = _off_cast(darker, None)
+    # across the axis judged as for a body unclipped: a clipped channel pales a tint, so a
+    # tint seen through it is the die's
+    return math.hypot(along, across) > WHITE_SPREAD or across > WHITE_ACROSS
 
 
 def _lifted(bgr, floor) -> list[float] | None:
