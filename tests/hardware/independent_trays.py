@@ -43,6 +43,17 @@ def faces_read(truth, reading):
     return [(die.face, got and got.face) for die in truth if (got := nearest(reading, die))]
 
 
+def unread_or_right(reading, die) -> bool:
+    """The true ``die`` is unread (none near, or no face) or read its own face: never wrong."""
+    got = nearest(reading, die)
+    return got is None or got.face in (None, die.face)
+
+
+def no_wrong_face(truth, reading) -> bool:
+    """No true die of ``truth`` has a wrong face read near it (unread ones are allowed)."""
+    return all(got in (None, face) for face, got in faces_read(truth, reading))
+
+
 def no_roll(image) -> bool:
     """The still tray ``image`` (a hand held in it) is neither read as clear nor made a
     roll: `read_tray` reads no die and a fresh DiceSettler fed it three times settles none."""

@@ -4,12 +4,7 @@ an unread die is. Each tray is rendered from its seed and read as bench/dice_ind
 reads it (tests/hardware/independent_trays.py)."""
 from __future__ import annotations
 
-from tests.hardware.independent_trays import die_at, nearest, settled
-
-
-def _unread_or_right(reading, die):
-    got = nearest(reading, die)
-    assert got is None or got.face in (None, die.face)
+from tests.hardware.independent_trays import die_at, nearest, settled, unread_or_right
 
 
 def test_a_white_four_seen_with_a_side_at_28_px_is_never_read_as_a_six():
@@ -21,7 +16,7 @@ def test_a_white_four_seen_with_a_side_at_28_px_is_never_read_as_a_six():
     truth, reading = settled(1323, die_px=28)
     four = die_at(truth, (321, 423))
     assert four.face == 4 and four.colour == "white"
-    _unread_or_right(reading, four)
+    assert unread_or_right(reading, four)
 
 
 def test_a_red_two_seen_with_a_side_is_never_read_as_a_one():
@@ -31,7 +26,7 @@ def test_a_red_two_seen_with_a_side_is_never_read_as_a_one():
     truth, reading = settled(1359)
     two = die_at(truth, (506, 246))
     assert two.face == 2 and two.colour == "red"
-    _unread_or_right(reading, two)
+    assert unread_or_right(reading, two)
 
 
 def test_black_dice_on_a_lid_at_28_px_take_their_size_from_the_darker_mask():

@@ -4,7 +4,14 @@ tray is rendered from its seed and read as bench/dice_independent.py reads it
 (tests/hardware/independent_trays.py)."""
 from __future__ import annotations
 
-from tests.hardware.independent_trays import die_at, faces_read, nearest, settled
+from tests.hardware.independent_trays import (
+    die_at,
+    faces_read,
+    nearest,
+    no_wrong_face,
+    settled,
+    unread_or_right,
+)
 
 
 def test_a_five_with_small_pips_seen_with_its_side_is_not_read_a_two():
@@ -16,10 +23,8 @@ def test_a_five_with_small_pips_seen_with_its_side_is_not_read_a_two():
     truth, reading = settled(1484)
     five = die_at(truth, (235, 275))
     assert five.face == 5 and five.colour == "white"
-    got = nearest(reading, five)
-    assert got is None or got.face in (None, 5)
-    faces = faces_read(truth, reading)
-    assert all(got in (None, face) for face, got in faces)  # never a wrong face
+    assert unread_or_right(reading, five)
+    assert no_wrong_face(truth, reading)
 
 
 def test_a_black_die_lit_grey_is_not_named_white():
@@ -53,5 +58,5 @@ def test_a_red_die_under_a_glint_on_red_felt_is_not_named_white():
     assert all(got.colour in ("red", "unknown")
                for die in truth if (got := nearest(reading, die)) is not None)
     faces = faces_read(truth, reading)
-    assert all(got in (None, face) for face, got in faces)  # never a wrong face
+    assert no_wrong_face(truth, reading)
     assert sum(got == face for face, got in faces) >= 8
