@@ -92,10 +92,10 @@ SHIFT = 2  # px (of the fine pattern) the fine comparison may move each way
 OWN_LAID = 0.5  # a later contender's leaning: this share measured on the card laid onto
 # itself, the rest on the card laid onto the first contender (``decide``)
 FINE_Z = 6.0  # ... and by this many of its standard errors
-FINE_MISFIT = 0.5  # ... and the card fits that mix of the two faces, where they differ: its misfit
-# (weighted) at most this share of the two faces' own difference (as blurred by the last of
-# ``BLURS``), else what differs is
-# covered (a token on a digit's disc, glare) and the leaning is no evidence (session 88:
+FINE_MISFIT = 0.5  # ... and the card fits that mix of the two faces, where they differ: its
+# misfit (weighted) at most this share of the two faces' own difference (as blurred by the
+# last of ``BLURS``), else what differs is covered (a token on a digit's disc, glare) and
+# the leaning is no evidence (session 88:
 # digit pairs laid together, 25 scenes a tuned table, notes/s88/i63/misfit.py: named right,
 # misfit 0.003-0.175 at 160 px, 99 % under 0.22 at 120 px (one 0.71); named wrong, a token
 # on the digit: 0.875 at 160 px (felt 21007, card10 as card11), 1.02 and 4.3 at 120 px)
