@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -329,8 +330,7 @@ def compare_against(commit: str, cases: dict, deck: str, photos: str) -> dict:
                                 *argv, "--deck", str(Path(deck).resolve()),
                                 "--photos", str(Path(photos).resolve()),
                                 "--cases-out", str(out)], cwd=tmp, text=True,
-                               capture_output=True, env={**__import__("os").environ,
-                                                         "PYTHONPATH": tmp})
+                               capture_output=True, env={**os.environ, "PYTHONPATH": tmp})
         if child.returncode != 0:
             print(child.stderr[-2000:])
             raise SystemExit(f"the reader of {sha} failed")
