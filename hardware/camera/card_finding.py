@@ -589,10 +589,7 @@ def _changed_inside(diff: np.ndarray | None, quad: np.ndarray) -> bool:
     if diff is None:
         return False
     centre = quad.mean(axis=0)
-    inner = (centre + GAP_INNER * (quad - centre)).astype(np.int32)
-    mask = np.zeros(diff.shape[:2], np.uint8)
-    cv2.fillConvexPoly(mask, inner, 1)
-    inside = diff[mask > 0]
+    inside = _inside(diff, centre + GAP_INNER * (quad - centre), np.trunc)
     return inside.size > 0 and float(np.median(inside)) >= CHANGED
 
 
@@ -625,16 +622,22 @@ def _strips(diff: np.ndarray, quad: np.ndarray, near: float = 2.0, far: float = 
 def _laid(diff: np.ndarray, quad: np.ndarray) -> bool:
     """Something was laid inside the quad since the table was seen empty: ``LAID_SHARE`` of
     it or more changed (``CHANGED_FAINT``)."""
-    x, y, w, h = cv2.boundingRect(np.int32(np.round(quad)))
+    inside = _inside(diff, quad, np.round)
+    return inside.size > 0 and float((inside > CHANGED_FAINT).mean()) >= LAID_SHARE
+
+
+def _inside(diff: np.ndarray, quad: np.ndarray, snap) -> np.ndarray:
+    """The change (``diff``) at the pixels inside the convex ``quad``, its corners made
+    whole px by ``snap`` (`np.round`, `np.trunc`), read within its bounding box: not a
+    mask of the whole frame per outline."""
+    x, y, w, h = cv2.boundingRect(np.int32(snap(quad)))
     x0, y0 = max(0, x), max(0, y)
     x1, y1 = min(diff.shape[1], x + w), min(diff.shape[0], y + h)
     if x1 <= x0 or y1 <= y0:
-        return False
+        return diff[:0, :0].ravel()
     mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
-    cv2.fillConvexPoly(mask, np.int32(np.round(quad - np.float32([x0, y0]))), 1)
-    inside = mask > 0
-    return bool(inside.any()) and float(
-        (diff[y0:y1, x0:x1][inside] > CHANGED_FAINT).mean()) >= LAID_SHARE
+    cv2.fillConvexPoly(mask, np.int32(snap(quad - np.float32([x0, y0]))), 1)
+    return diff[y0:y1, x0:x1][mask > 0]
 
 
 def _whole(diff: np.ndarray | None, quad: np.ndarray) -> bool:
