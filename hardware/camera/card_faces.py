@@ -89,6 +89,7 @@ MIN_MARGIN = 0.12  # by how much the best face must beat every other one to need
 CLOSE = 0.25  # faces scoring this close to the best get the fine comparison
 FINE_MARGIN = 0.2  # the winner: this far on its side of the midpoint to each close rival
 SHIFT = 2  # px (of the fine pattern) the fine comparison may move each way
+SUBPIXEL = 0.5  # px: ... then the part of a pixel left, found within this each way
 OWN_LAID = 0.5  # a later contender's leaning: this share measured on the card laid onto
 # itself, the rest on the card laid onto the first contender (``decide``)
 FINE_Z = 6.0  # ... and by this many of its standard errors
@@ -816,21 +817,47 @@ class FaceBook:
                     + float((wmid * mid).sum()) - t * t * norm)
         dy, dx = np.unravel_index(int(np.argmin(residual)), residual.shape)
         seen = window[dy:dy + y1 - y0, dx:dx + x1 - x0]
-        # then the blur, at that shift
-        best, leaning, fit = math.inf, 0.0, None
+        # then the blur of both faces (``BLURS``) and the part of a pixel left at that shift
+        # (``SUBPIXEL``: the blurred faces moved, cubic; a stroke a pixel wide half a pixel
+        # off fits neither face, and a card laid onto its twin leaned to it, session 89)
+        blurred = []
         for sigma in BLURS:
-            if sigma:
-                ba, bb = (cv2.GaussianBlur(g, (0, 0), sigma) for g in (ga, gb))
-                d, mid = (ba - bb)[box], ((ba + bb) / 2)[box]
-                wdiff = w * d
-                norm = float((wdiff * d).sum())
-                if norm < 1e-9:
-                    continue
+            ba, bb = (cv2.GaussianBlur(g, (0, 0), sigma) for g in (ga, gb)) if sigma \
+                else (ga, gb)
+            blurred.append((ba - bb, (ba + bb) / 2))
+
+        def fitted(k: int, fx: float, fy: float) -> tuple[float, float, tuple | None]:
+            d, mid = blurred[k]
+            if fx or fy:
+                move = np.float32([[1, 0, fx], [0, 1, fy]])
+                d, mid = (cv2.warpAffine(g, move, g.shape[1::-1], flags=cv2.INTER_CUBIC,
+                                         borderMode=cv2.BORDER_REPLICATE) for g in (d, mid))
+            d, mid = d[box], mid[box]
+            wdiff = w * d
+            norm = float((wdiff * d).sum())
+            if norm < 1e-9:
+                return math.inf, 0.0, None
             off = seen - mid
             t = float((wdiff * off).sum()) / norm
-            residual = float((w * off * off).sum()) - t * t * norm
-            if residual < best:
-                best, leaning, fit = residual, t, (off, d, norm)
+            return float((w * off * off).sum()) - t * t * norm, t, (off, d, norm)
+
+        tried = {(k, 0.0, 0.0): fitted(k, 0.0, 0.0) for k in range(len(BLURS))}
+        k = min(tried, key=lambda key: tried[key][0])[0]
+        if SUBPIXEL:  # a parabola through the residuals at -h, 0, +h along each axis
+            h_, r0 = SUBPIXEL, tried[(k, 0.0, 0.0)][0]
+            part = []
+            for axis in (0, 1):
+                ends = []
+                for sign in (-1.0, 1.0):
+                    at = (k, sign * h_, 0.0) if axis == 0 else (k, 0.0, sign * h_)
+                    tried[at] = fitted(*at)
+                    ends.append(tried[at][0])
+                bend = ends[0] - 2 * r0 + ends[1]
+                part.append(float(np.clip(h_ * (ends[0] - ends[1]) / (2 * bend), -h_, h_))
+                            if bend > 1e-12 and math.isfinite(bend) else 0.0)
+            if part[0] or part[1]:
+                tried[(k, part[0], part[1])] = fitted(k, part[0], part[1])
+        best, leaning, fit = min(tried.values(), key=lambda r: r[0])
         if fit is None:
             return 0.0, math.inf, 0.0
         # what fits neither face at all (a token, a hand) counts for neither: the leaning
