@@ -90,6 +90,11 @@ CLOSE = 0.25  # faces scoring this close to the best get the fine comparison
 FINE_MARGIN = 0.2  # the winner: this far on its side of the midpoint to each close rival
 SHIFT = 2  # px (of the fine pattern) the fine comparison may move each way
 SUBPIXEL = 0.5  # px: ... then the part of a pixel left, found within this each way
+SUBPIXEL_AREA = 0.02  # ... where the faces differ over this share of the pattern or less: a
+# digit's strokes (card01/02, card10/11: 1.0 %, card19/20 1.4 %) rest on a part of a pixel; an
+# icon's disc (card16/17 2.9 %), pips (9 of clubs/10 8.8-12 %), a colour or SET's shapes (13-100 %)
+# are read by whole pixels (fitted there too, card16/17 became too alike at 100 px, two red/purple
+# SET pairs at 80 px, and a leaning cost twice the CPU; session 89, notes s89/i63 diff_area.py)
 OWN_LAID = 0.5  # a later contender's leaning: this share measured on the card laid onto
 # itself, the rest on the card laid onto the first contender (``decide``)
 FINE_Z = 6.0  # ... and by this many of its standard errors
@@ -843,7 +848,8 @@ class FaceBook:
 
         tried = {(k, 0.0, 0.0): fitted(k, 0.0, 0.0) for k in range(len(BLURS))}
         k = min(tried, key=lambda key: tried[key][0])[0]
-        if SUBPIXEL:  # a parabola through the residuals at -h, 0, +h along each axis
+        if SUBPIXEL and len(ys) <= SUBPIXEL_AREA * inner.size:  # a difference of a few
+            # strokes: a parabola through the residuals at -h, 0, +h along each axis
             h_, r0 = SUBPIXEL, tried[(k, 0.0, 0.0)][0]
             part = []
             for axis in (0, 1):
