@@ -48,8 +48,9 @@ TICK_S = 1.0  # the status is read this often while a host page is connected (it
 # faces' judgement beginning and ending (the TV's ``faces_checking``). Each reached the
 # screens within a second before, within 5 s now (kept as a net rather than announced one
 # by one: a status read from seven sources, and a change missed here would show never).
-# A read costs ~0.13 ms (session 88's counters): once a second, 0.0002 of a core of
-# bench/evening.py's evening, where no host page is open.
+# A read costs ~0.13 ms (session 88's counters): once a second, 0.0002-0.0003 of a core of
+# bench/evening.py's evening, where no host page is open; every 5 s, 0.0001 (the bench's
+# resolution; `--against 81a2886`, two runs, docs/pi-appliance.md's eighteenth round).
 SAFETY_S = 5.0
 TICK_THREAD = "hardware-status"
 
