@@ -137,9 +137,9 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     # the hardware pushes its status down into the report the views read (issue 65)
     report = hardware_report.HardwareReport(service.access)
-    hardware = HardwareManager(resolved, service, kinds, app.config.get("DICE_READER_OPTIONS"),
-                               report)
     connections = Connections()
+    hardware = HardwareManager(resolved, service, kinds, app.config.get("DICE_READER_OPTIONS"),
+                               report, connections.has_host)
     views = ViewSender(app, socketio.emit, connections, report.for_game)
     bus.subscribe(events_bus.ViewsChanged, views.views_changed)  # the service -> the sender
     made = context.Context(

@@ -164,6 +164,8 @@ class Handlers(Namespace):
             self.drop(live.id, lambda c: c.identity.by_host and c.identity.seat == identity.seat)
         join_room(room_of(client.identity))
         self.connections.add(request.sid, client)
+        if identity.role == "host":  # its first view carries the frame rate of now, not
+            self.context.hardware.push()  # of the tick's last reading (up to `SAFETY_S`)
         self.context.views.post(live)  # the newcomer's view, and everyone's presence
 
     def on_disconnect(self, *_args):

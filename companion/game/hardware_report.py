@@ -2,10 +2,11 @@
 
 The view sender builds every view from what the hardware last reported here; it never calls
 up into the hardware manager. The manager (companion/wiring/hardware_manager.py) puts its
-whole status here whenever a part's status changes, before the views are re-sent, and once
-a second on its own thread, so the frame rate a view carries is at most a second or two
-old, and a change no part announced still reaches the screens within a second (`put` says
-whether the screens' part of it changed; then the manager re-sends the views).
+whole status here whenever a part's status changes, before the views are re-sent, and on
+its own thread once a second while a host page is connected (the frame rate a host's view
+carries is then at most a second or two old), else every few seconds (`SAFETY_S`: a change
+no part announced still reaches the screens; `put` says whether the screens' part of it
+changed, then the manager re-sends the views).
 A reading equal to the status kept is not put again (a still table's tick sends nothing;
 issue 71).
 

@@ -59,6 +59,12 @@ class Connections:
         with self._lock:
             return {s: c for s, c in self._clients.items() if c.identity.game == game_id}
 
+    def has_host(self) -> bool:
+        """Whether a host page is connected (the one screen that shows the camera's frame
+        rate: the hardware's tick reads it once a second only then)."""
+        with self._lock:
+            return any(c.identity.role == "host" for c in self._clients.values())
+
     def last_sent(self, sid: str) -> tuple[int, dict] | None:
         with self._lock:
             return self._sent.get(sid)

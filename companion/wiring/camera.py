@@ -536,6 +536,7 @@ class CameraWiring:
         """The cards known by face that changed, once the table is at rest: told to the
         game as their stickers would be."""
         recognizer = self.camera.recognizer
+        asked = self.faces.asked_changes
         try:
             seen = self.faces.look(live.kind.name, frame.image, result,
                                    recognizer.calibration, recognizer.zones,
@@ -543,7 +544,9 @@ class CameraWiring:
         except Exception:  # the faces never stop the stickers being read
             log.exception("camera: reading the cards' faces failed")
             return
-        if not seen:
+        if not seen:  # a card asked about, or no longer: the TV says it at once (it waited
+            if self.faces.asked_changes != asked:  # for the hardware's tick before)
+                self._changed()
             return
         with self._lock:
             for face in seen:
@@ -571,6 +574,8 @@ class CameraWiring:
         except CatalogError:
             faces.put_back(asked)
             raise
+        finally:  # the TV no longer asks (or, refused, asks again)
+            self._changed()
         faces.catalog_changed(live.kind.name)
 
     def _join(self, live) -> None:

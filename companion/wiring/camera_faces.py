@@ -185,6 +185,9 @@ class FaceReader:
         self.judge.listen(self.judged)
         self._lying: dict[str, tuple[str, int]] = {}  # zone -> (card id, rotation)
         self._unknown: dict[str, Unknown] = {}  # zone -> the card asked about
+        # counts each change of the zones asked about (under ``_lock``): the camera wiring
+        # announces it (the TV asks "Which card is this?"), a look naming nothing says so
+        self.asked_changes = 0
         self._game: str | None = None
         # () -> the dice tray in board mm, or None: what lies there is a die, not a card
         # (and the card being taught on the deck page); set by `use_tray`
@@ -333,7 +336,8 @@ class FaceReader:
         self._asked = [a for a in self._asked if a[0] not in centres]
         with self._lock:
             for zone in {zone for _, _, zone in claimed} - {a[2] for a in self._asked}:
-                self._unknown.pop(zone, None)
+                if self._unknown.pop(zone, None) is not None:
+                    self.asked_changes += 1
 
     def _sharp_now(self, source) -> bool:
         """Asks for the awaited crop again (keeping the sharper stream wanted): sharp yet?"""
@@ -440,7 +444,10 @@ class FaceReader:
             if game != self._game:
                 self._game, self._lying = game, {}
             before, self._lying = self._lying, now
+            asked_before = self._unknown.keys()
             self._unknown = {z: u for z, u in list(unknown.items())[:UNKNOWN_KEPT]}
+            if self._unknown.keys() != asked_before:
+                self.asked_changes += 1
         for zone, (card, rotation) in before.items():
             if now.get(zone, (None,))[0] != card:
                 out.append(FaceSeen(cards[card].word, card, zone, rotation, "removed"))
@@ -474,7 +481,9 @@ class FaceReader:
     def take_unknown(self, zone: str) -> Unknown | None:
         """The unknown card of ``zone``, no longer asked about (the answer teaches it)."""
         with self._lock:
-            return self._unknown.pop(zone, None)
+            asked = self._unknown.pop(zone, None)
+            self.asked_changes += asked is not None
+            return asked
 
     def use_tray(self, tray) -> None:
         """``tray() -> (x0, y0, x1, y1) mm | None``: where no card is looked for."""
@@ -484,10 +493,12 @@ class FaceReader:
     def put_back(self, asked: Unknown) -> None:
         """An answer refused: the card is asked about again."""
         with self._lock:
+            self.asked_changes += asked.zone not in self._unknown
             self._unknown.setdefault(asked.zone, asked)
 
     def clear(self) -> None:
         """Another game at the table: every card lying there is told to it anew."""
         with self._lock:
+            self.asked_changes += bool(self._unknown)
             self._lying, self._unknown, self._game = {}, {}, None
             self._relook = True

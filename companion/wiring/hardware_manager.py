@@ -16,15 +16,18 @@ status, never a crash.
 
 The views carry the hardware status as it was last pushed down into the game layer's
 `HardwareReport` (companion/game/hardware_report.py): at each ``changed()``, before the
-views are re-sent, and every `TICK_S` seconds on the ``hardware-status`` thread (the frame
-rate; a change no part announced, then the views are re-sent). The view sender never calls
-up here. The host's camera and dice pages ask `status` itself, live.
+views are re-sent, and on the ``hardware-status`` thread: every `TICK_S` seconds while a host
+page is connected (the one screen that shows the frame rate; a host page connecting reads it
+at once), else every `SAFETY_S` seconds (a change no part announces, `SAFETY_S`'s list; then
+the views are re-sent). The view sender never calls up here. The host's camera and dice
+pages ask `status` itself, live.
 """
 from __future__ import annotations
 
 import logging
 import threading
 import time
+from collections.abc import Callable
 
 from companion.box.catalog import Kinds
 from companion.game.hardware_report import ABSENT, HardwareReport
@@ -36,7 +39,19 @@ from companion.wiring import dice as dice_wiring
 from companion.wiring.face_judge import FaceJudge
 
 log = logging.getLogger(__name__)
-TICK_S = 1.0  # the status is pushed at least this often while the hardware runs
+TICK_S = 1.0  # the status is read this often while a host page is connected (its frame rate)
+# ... and this often while none is: what no part announces with `changed()` still reaches
+# the table display and the phones (issue 71, session 89; read in the parts' code): another
+# game put at the table (the dice' state and untaught dice are then the new game's; the
+# camera drops the old game's pre-selections at its next frame), the camera's dice tray
+# saved on the host's camera page or first seen in a frame (the dice' state), the taught
+# faces' judgement beginning and ending (the TV's ``faces_checking``). Each reached the
+# screens within a second before, within 5 s now (kept as a net rather than announced one
+# by one: a status read from seven sources, and a change missed here would show never).
+# A read costs ~0.13 ms (session 88's counters): once a second, 0.0002-0.0003 of a core of
+# bench/evening.py's evening, where no host page is open; every 5 s, 0.0001 (the bench's
+# resolution; `--against 81a2886`, two runs, docs/pi-appliance.md's eighteenth round).
+SAFETY_S = 5.0
 TICK_THREAD = "hardware-status"
 
 
@@ -64,7 +79,8 @@ class HardwareManager:
 
     def __init__(self, settings: Settings, service: GameService, kinds: Kinds,
                  reader_options: dict | None = None,
-                 report: HardwareReport | None = None) -> None:
+                 report: HardwareReport | None = None,
+                 host_watching: Callable[[], bool] | None = None) -> None:
         self.settings, self.service, self.kinds = settings, service, kinds
         self.reader_options = reader_options
         # where the views read the status (made here when the caller has none: a tool)
@@ -76,6 +92,10 @@ class HardwareManager:
         self._lock = locks.lock("hardware manager")
         self._stop = threading.Event()
         self._ticker: threading.Thread | None = None
+        # () -> whether a host page is connected (the app's `Connections.has_host`); a tool
+        # or a test with no sockets reads the status every tick
+        self._host_watching = host_watching or (lambda: True)
+        self.ticks = 0  # the tick's wake-ups (tests: how many passed without a reading)
         # which taught card faces are too alike, judged on its own thread (face_judge.py):
         # shared by the camera's face reader and the deck page, camera or not
         self.judge = FaceJudge(settings.data_dir, catalog_of=None if kinds is None else
@@ -159,7 +179,13 @@ class HardwareManager:
 
     def _tick(self) -> None:
         threadnames.name_this_thread()
+        read = time.monotonic()
         while not self._stop.wait(TICK_S):
+            self.ticks += 1
+            now = time.monotonic()
+            if now - read < SAFETY_S - TICK_S / 2 and not self._host_watching():
+                continue  # no host page: the safety net's reading only
+            read = now
             try:
                 self.push()
             except Exception:  # the next tick tries again

@@ -4,6 +4,7 @@ import gc
 import json
 import weakref
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -207,6 +208,33 @@ def server(tmp_path):
 def first_starred_event(catalog):
     return next(e["id"] for e in catalog["event_cards"]
                 if e["chapter"] == 1 and e.get("starred"))
+
+
+def test_a_look_that_asks_about_a_card_announces_it():
+    """Issue 71 (session 89): a look that names nothing but asks about a card (or no
+    longer) announces the change, so the TV asks "Which card is this?" at once (it waited
+    for the hardware's tick, which now reads every `SAFETY_S` with no host page). Planted
+    fault caught: `_faces_seen` returning on an empty look without comparing
+    ``asked_changes``: nothing announced."""
+    calls = []
+
+    class Faces:
+        asked_changes = 0
+
+        def look(self, *_args):
+            self.asked_changes += 1  # a card asked about, none named
+            return []
+
+    handle = SimpleNamespace(
+        faces=Faces(), _changed=lambda: calls.append("changed"),
+        camera=SimpleNamespace(recognizer=SimpleNamespace(calibration=None, zones=None),
+                               capture=SimpleNamespace(source=None)))
+    live, frame = SimpleNamespace(kind=SimpleNamespace(name="wwe")), SimpleNamespace(image=None)
+    wiring.CameraWiring._faces_seen(handle, live, frame, None)
+    assert calls == ["changed"]
+    handle.faces.look = lambda *_args: []  # nothing asked, nothing named: a still table
+    wiring.CameraWiring._faces_seen(handle, live, frame, None)
+    assert calls == ["changed"]
 
 
 def test_video_camera_on_a_running_server_gives_the_phones_the_incomes(server, tmp_path):

@@ -443,10 +443,15 @@ def test_a_sticker_on_the_card_wins_and_an_unknown_card_is_asked_about(taught_di
     x, y = board_to_table(0, 60)
     table.still(reader, [Hand(x + 60, y + 90, 180.0)], stickers=[sticker], frames=4)
     stranger = drawn_face("not_in_the_box", "A stranger")
+    changes = reader.asked_changes
     assert table.still(reader, [at(130, 130, "x", stranger)]) == []
     assert reader.unknown() == ["seat:S"]
+    # counted, so the camera wiring announces it (issue 71, session 89: the TV asks at
+    # once, no longer at the hardware's next reading)
+    assert reader.asked_changes == changes + 1
     asked = reader.take_unknown("seat:S")
     assert reader.unknown() == [] and asked.picture.shape[0] > asked.picture.shape[1]
+    assert reader.asked_changes == changes + 2
     from companion.game import games
 
     card = events(catalog)[0]

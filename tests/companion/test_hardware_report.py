@@ -16,6 +16,7 @@ from tests.companion.conftest import LiveServer, Spy, make_app
 from tests.hardware.dice.support import wait_for
 
 PLAYERS = [{"seat": "A", "name": "Ann"}, {"seat": "B", "name": "Bob"}]
+STILL_TICKS = 20
 
 
 class Camera:
@@ -57,24 +58,83 @@ def running(tmp_path, monkeypatch):
         service.store.close()
 
 
+def host_page(app, live, phone):
+    """A host page of ``live`` on a real socket (the one screen that shows the frame rate)."""
+    return Spy(phone.sio.connection_url,
+               {"role": "host", "game": live.id, "lang": "en",
+                "host_token": context.of(app).service.access.new_host_token(live.id)})
+
+
 def test_the_frame_rate_reaches_the_views_within_a_second_or_two(running):
-    """Planted fault caught (by hand): no `hardware-status` thread (the status pushed only
-    when a part announces a change): the report keeps the frame rate of the start."""
-    app, live, handle, _phone = running
+    """While a host page is connected (the one screen that shows it). Planted fault caught
+    (by hand): no `hardware-status` thread (the status pushed only when a part announces a
+    change): the report keeps the frame rate of the start."""
+    app, live, handle, phone = running
     report = context.of(app).hardware.report
     assert any(t.name == hardware_manager.TICK_THREAD for t in threading.enumerate())
-    handle.shown["fps"] = 12.5  # nothing announced: the camera's frames only go faster
-    wait_for(lambda: report.for_game(live)["camera"]["fps"] == 12.5,
-             timeout=3 * hardware_manager.TICK_S + 2, what="the frame rate pushed down")
+    host = host_page(app, live, phone)
+    try:
+        handle.shown["fps"] = 12.5  # nothing announced: the camera's frames only go faster
+        wait_for(lambda: report.for_game(live)["camera"]["fps"] == 12.5,
+                 timeout=3 * hardware_manager.TICK_S + 2, what="the frame rate pushed down")
+    finally:
+        host.close()
+
+
+@pytest.fixture
+def slow_net(monkeypatch):
+    """The tick 50 times a second, its safety net never (before `running` starts it)."""
+    monkeypatch.setattr(hardware_manager, "TICK_S", 0.02)
+    monkeypatch.setattr(hardware_manager, "SAFETY_S", 1e9)
+
+
+def test_the_tick_reads_the_status_only_while_a_host_page_is_connected(slow_net, running):
+    """Issue 71 (session 89): with no host page the tick reads nothing (the phones and the
+    table display see no frame rate); a host page connecting is read for at once, and then
+    every tick. Planted faults caught: the tick reading whoever is connected (20 reads
+    with the phone alone); `Connections.has_host` always False (the host never read for
+    after its connection's own reading)."""
+    app, live, handle, phone = running
+    manager = context.of(app).hardware
+    phone.wait_for(lambda v: v["hardware"]["camera"]["state"] == "ok")
+    reads, ticks = handle.reads, manager.ticks
+    wait_for(lambda: manager.ticks >= ticks + STILL_TICKS, what=f"{STILL_TICKS} ticks")
+    assert handle.reads == reads
+    host = host_page(app, live, phone)
+    try:
+        host.wait_for(lambda v: v["hardware"]["camera"]["state"] == "ok")
+        reads = handle.reads
+        wait_for(lambda: handle.reads >= reads + STILL_TICKS, what="a tick's reading each")
+    finally:
+        host.close()
+    wait_for(lambda: not manager._host_watching(), what="the host page gone")
+    reads, ticks = handle.reads, manager.ticks
+    wait_for(lambda: manager.ticks >= ticks + STILL_TICKS, what=f"{STILL_TICKS} ticks")
+    assert handle.reads <= reads + 1  # a tick that had begun
+
+
+def test_a_host_page_s_first_view_carries_the_frame_rate_of_now(monkeypatch, running):
+    """The status read when a host page connects, not the tick's last reading (up to
+    `SAFETY_S` old with no host page). Planted fault caught: no `push` in the socket's
+    `on_connect`: the host's first view carried the frame rate of the start."""
+    monkeypatch.setattr(hardware_manager, "SAFETY_S", 1e9)  # no net reading meanwhile
+    app, live, handle, phone = running
+    phone.wait_for(lambda v: v["hardware"]["camera"]["state"] == "ok")
+    handle.shown["fps"] = 23.5  # nothing announced
+    host = host_page(app, live, phone)
+    try:
+        first = host.wait_for(lambda v: "hardware" in v)
+        assert first["hardware"]["camera"]["fps"] == 23.5
+    finally:
+        host.close()
 
 
 @pytest.fixture
 def fast_tick(monkeypatch):
-    """The tick 50 times a second (before `running` starts the hardware)."""
+    """The tick 50 times a second, reading the status at each, host page or not (before
+    `running` starts the hardware)."""
     monkeypatch.setattr(hardware_manager, "TICK_S", 0.02)
-
-
-STILL_TICKS = 20
+    monkeypatch.setattr(hardware_manager, "SAFETY_S", 0.02)
 
 
 def test_a_still_table_sends_no_status(fast_tick, running):
@@ -94,7 +154,7 @@ def test_a_still_table_sends_no_status(fast_tick, running):
     assert report.sent == sent + 1
 
 
-def test_a_frame_rate_alone_resends_no_view(running):
+def test_a_frame_rate_alone_resends_no_view(fast_tick, running):
     """Planted fault caught (by hand): `put` saying every new status changed the screens
     (the views re-sent once a second for nothing)."""
     app, live, handle, phone = running
@@ -110,14 +170,16 @@ def test_a_frame_rate_alone_resends_no_view(running):
 
 
 def test_a_change_no_part_announced_reaches_the_phone(running):
-    """Planted fault caught (by hand): the tick pushing without re-sending the views: the
-    phone keeps showing a camera that works."""
+    """With no host page connected, the tick's safety net (`SAFETY_S`). Planted faults
+    caught (by hand): the tick pushing without re-sending the views; the tick reading
+    only while a host page is connected (session 89's first form, no net): the phone
+    keeps showing a camera that works."""
     _app, _live, handle, phone = running
     phone.wait_for(lambda v: v["hardware"]["camera"]["state"] == "ok")
     since = len(phone.views)
     handle.shown["state"] = "error"  # the camera lost, and no `changed()` called
     seen = phone.wait_for(lambda v: v["hardware"]["camera"]["state"] == "error",
-                          timeout=3 * hardware_manager.TICK_S + 5, since=since)
+                          timeout=2 * hardware_manager.SAFETY_S + 5, since=since)
     assert "fps" not in seen["hardware"]["camera"]  # a phone sees the state only
 
 
@@ -128,9 +190,7 @@ def test_a_change_only_the_host_sees_builds_only_the_hosts_view(running, monkeyp
     posting "host-hardware" whatever changed: the phone kept the camera working."""
     app, live, handle, phone = running
     parts = context.of(app)
-    host = Spy(phone.sio.connection_url,
-               {"role": "host", "game": live.id, "lang": "en",
-                "host_token": parts.service.access.new_host_token(live.id)})
+    host = host_page(app, live, phone)
     try:
         phone.wait_for(lambda v: v["hardware"]["camera"]["state"] == "ok")
         host.wait_for(lambda v: v["hardware"]["camera"]["state"] == "ok")
