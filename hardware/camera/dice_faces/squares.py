@@ -377,6 +377,18 @@ THIN_SIDE = 0.08  # of the top's side: how far its square lies from the blob's m
 
 def _top_beside_a_side(image: np.ndarray, centre: tuple[float, float], size: tuple[float, float],
                        angle: float, side: float) -> DieReading | None:
+    """`_beside`; where it reads nothing and the blob is narrower than a die (`SHORT_TOP`),
+    `_beside` again with the blob's shorter side for the dice's: the dice's side was taken
+    from blobs holding sides too, and the top is as wide as the blob."""
+    top = _beside(image, centre, size, angle, side)
+    short = min(size)
+    if top is None and SHORT_TOP * side <= short < 0.85 * side:
+        top = _beside(image, centre, size, angle, short)
+    return top
+
+
+def _beside(image: np.ndarray, centre: tuple[float, float], size: tuple[float, float],
+            angle: float, side: float) -> DieReading | None:
     """A die seen obliquely (off the camera's axis, or under a tilted camera) shows one or
     two of its sides beside its top: its blob is longer than a die, or larger. Its top is a
     square of the die's side at one end or corner of the blob: every such square is read,
@@ -402,6 +414,13 @@ def _top_beside_a_side(image: np.ndarray, centre: tuple[float, float], size: tup
     if read[0].face == 6 and read[0].score < BESIDE_SIX_SURE:
         return None  # a square over two sides' pips: their rows unequal, a poor six
     return read[0]
+
+
+SHORT_TOP = 0.7  # of the dice's side: a blob's shorter side this long and under 0.85 of it
+# is its top's, where no square of the dice's side at its ends reads a face (session 89: dev
+# seed 1484 at 28 px on felt, dice seen obliquely, the dice's side taken as 35.7 from blobs
+# holding sides, tops 28-31; a black two's grey-mask blob 34 x 26 read right so, unread
+# before; notes s89/i64/beside_short.py)
 
 
 BESIDE_SIX_SURE = 0.4  # the score a six read beside a side must reach (eighth session: seed
