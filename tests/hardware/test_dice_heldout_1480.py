@@ -60,3 +60,16 @@ def test_a_red_die_under_a_glint_on_red_felt_is_not_named_white():
     faces = faces_read(truth, reading)
     assert no_wrong_face(truth, reading)
     assert sum(got == face for face, got in faces) >= 8
+
+
+def test_a_black_two_narrower_than_the_dice_s_side_taken_is_read():
+    """Seed 1484 at 28 px (green felt): dice seen obliquely, their blobs 33-40 px with a
+    side for tops of 28-31, and the dice's side taken as 35.7. The black two at (265, 157),
+    its grey-mask blob 34 x 26, was unread: squares of 35.7 px at its ends (none, the blob
+    narrower). Read at the blob's own width (`squares.SHORT_TOP`, session 89). Planted
+    fault: `SHORT_TOP` 1.0 leaves it unread."""
+    truth, reading = settled(1484, die_px=28)
+    two = die_at(truth, (265, 157))
+    assert (two.face, two.colour) == (2, "black")
+    assert nearest(reading, two).face == 2
+    assert no_wrong_face(truth, reading)
