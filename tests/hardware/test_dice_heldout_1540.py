@@ -46,10 +46,10 @@ def test_a_small_two_seen_at_a_corner_of_its_blob_is_not_read_a_one():
 def test_a_large_green_two_with_its_shadow_is_one_die_and_the_throw_a_roll():
     """Seed 1382 (dev 1360-1419) at the renderer's sizes, ten green dice on a lid: the two
     at (500, 319), 40 px among dice of 31-44, is unread (not reported), but the throw is a
-    roll: no more dice read than the ten thrown. With the darker mask closed once
-    (`tray.DARK_CLOSE` 1, tried in session 89 for black dice whose light pips bite their
-    edge) its pips' holes closed, its blob grew to 1.59 dice, and it was counted as two dice
-    pressed together: 11 dice for 10 thrown, no roll. Planted fault: `DARK_CLOSE` 1 (no
+    roll: no more dice read than the ten thrown. With the darker mask closed once (3x3,
+    tried in session 89 for black dice whose light pips bite their edge) its pips' holes
+    closed, its blob grew to 1.59 dice, and it was counted as two dice pressed together: 11
+    dice for 10 thrown, no roll. Planted fault: that closing in `tray._read_floor` (no
     roll)."""
     frames, truth = render(plan(1382))
     settler = DiceSettler()

@@ -37,23 +37,6 @@ SIZE_FROM_DARK = True  # the darker mask tells the dice's size when it shows mor
 # px, the dice 29.7) and not by the darker's 5 (32.4 px), or a green one is lost
 
 
-DARK_CLOSE = 0  # 3x3 closings of the darker mask before its blobs are cut. A black die's light
-# pips at its edge open it to the floor, and eroding then breaks it into crumbs: closed once,
-# dev seed 1594 at 28 px read two more black dice (a three, a one; session 89, notes
-# s89/i64/darkclose.py). Off: closed once, seed 1382's green two at the renderer's sizes (40
-# px among dice of 31-44) lost the holes its pips made, its blob grew to 1.59 dice and was
-# counted as two dice pressed together, unread: 11 dice for the 10 thrown, no roll
-# (tests/hardware/test_dice_heldout_1540.py). Its pip clusters (no size known) use the mask
-# as it is either way: a closing would join a light die's dark pips
-
-
-def _closed(mask: np.ndarray, dst: np.ndarray) -> np.ndarray:
-    """``mask`` closed `DARK_CLOSE` times (3x3) into ``dst``; ``mask`` itself when none."""
-    if not DARK_CLOSE:
-        return mask
-    return cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _SQUARE, dst=dst, iterations=DARK_CLOSE)
-
-
 def _read_floor(image: np.ndarray, floor: np.ndarray, die_px: float | None, taught: Sequence,
                 thrown: int | None = None) -> TrayReading:
     # eroding parts dice that touch (their rounded edges leave a dark seam); the squares are
@@ -63,9 +46,10 @@ def _read_floor(image: np.ndarray, floor: np.ndarray, die_px: float | None, taug
     # few rounded squares, and for its own pass, the last (none when the first read every die)
     masks = die_masks(image, floor, scratch=True, faint="later")
     standing = _erode(masks[0], _scratch("standing eroded", shape))
-    # the darker mask closed first where `DARK_CLOSE` asks (off: a die counted twice)
-    dark = _erode(_closed(masks[1], _scratch("dark closed", shape)),
-                  _scratch("dark eroded", shape))
+    # the darker mask is not closed first (session 89 tried 3x3 once: dev seed 1594's black
+    # dice, their light pips biting their edge, read whole, but seed 1382's green two lost its
+    # pips' holes and was counted as two dice, no roll: test_dice_heldout_1540.py)
+    dark = _erode(masks[1], _scratch("dark eroded", shape))
     blobs, clear = _blobs(standing)
     dark_blobs, dark_clear = _blobs(dark)
     faint_blobs = _Once(lambda: _blobs(_erode(masks[2](), _scratch("faint eroded", shape)))[0])
