@@ -10,13 +10,14 @@ from hardware.camera.dice_settle import DiceSettler
 from hardware.synthetic.dice_independent import plan, render
 
 
-def settled(seed: int, **overrides):
-    """The tray's truth and the settler's last reading (``overrides``: `plan`'s, die_px...)."""
+def settled(seed: int, told: bool = False, **overrides):
+    """The tray's truth and the settler's last reading (``overrides``: `plan`'s, die_px...;
+    ``told``: the settler told how many dice were thrown, as the bench's ``--count thrown``)."""
     frames, truth = render(plan(seed, **overrides))
     settler = DiceSettler()
     settler.moved()
     for frame in frames:
-        settler.feed(frame)
+        settler.feed(frame, thrown=len(truth) if told else None)
     return truth, settler.last_reading
 
 
