@@ -64,7 +64,15 @@ ZOOM_BELOW = 0.8  # coarse score: the zooms are tried only when no face scores t
 # its best place (tried on every card they cost 15-25 % more CPU per identification on the
 # renders and dev photos, stop 81; the coarse score alone 4 %, notes scored_cpu.py)
 FINE = 96  # px: width of the fine pattern (of a card 120 px wide or less)
-FINE_LEVELS = (96, 128)  # px: the fine pattern's widths, the widest a card's own width gives
+FINE_LEVELS = (96, 112, 128)  # px: the fine pattern's widths, the widest a card's own width
+# gives; 112 (``SUBTLE_LEVELS``) only in a book with faces that differ over SUBPIXEL_AREA or
+# less (``subtle``: the game deck's digit pairs). The 140 px step (cards 130-149 px wide) had
+# 96 and both digit pairs too alike there; with 112 card10/11 are told apart, card01/02 not;
+# refusal off 0 wrong at 140 px (digits_unrefused.py 0 of 600, misfit_more.py 708 right 12
+# unknown of 720, HEAD 700/20); on every book it cost playing cards 20.3 -> 25.5 ms an
+# identification at 140 px (notes s89/i63 b/cost112.py), and they have no such pair; session 89
+SUBTLE_LEVELS = (112,)
+SUBTLE_NEAREST = 2  # faces measured for ``subtle`` per face: its nearest, upright and turned
 FINE_SHARE = 0.8  # of the straightened card's width: the widest fine pattern it holds
 CENTRE_TRIM = 0.1  # of each tail: left out of a card's own mean colour
 FINE_CHROMA = 40.0  # Lab a, b levels per unit of the fine pattern (JPEG halves colour detail)
@@ -528,6 +536,45 @@ class FaceBook:
         self._disk_lock = threading.Lock()  # one read-merge-write of the verdicts file at once
         self._key: str | None = None
         self._symmetric_kept: frozenset[str] | None = None  # `symmetric`, once made or read
+        self._subtle: bool | None = None  # ``subtle``, once found
+
+    @property
+    def subtle(self) -> bool:
+        """Two taught faces (either upside down) differ over ``SUBPIXEL_AREA`` of the fine
+        pattern or less, measured as the fine comparison does (``WEIGHT_FLOOR`` of the
+        blurred squared difference, ``SHIFT`` trimmed): a digit, not an icon or pips. Only
+        such a book takes ``SUBTLE_LEVELS``. Found once (a book's faces never change; two
+        threads asking at once find the same answer)."""
+        if self._subtle is None:
+            self._subtle = self._finds_subtle_pair()
+        return self._subtle
+
+    def _finds_subtle_pair(self) -> bool:
+        s, n = SHIFT, len(self.ids)
+        flat = self.fines.reshape(n, -1)
+        turned = np.ascontiguousarray(self.fines[:, :, ::-1, ::-1])
+        for upright, others in ((True, self.fines), (False, turned)):
+            # a face a few strokes from another is its nearest (squared distance), so only
+            # each face's ``SUBTLE_NEAREST`` nearest are measured (all pairs: 0.9 s of a
+            # 54-face book on the PC, these 0.05 s)
+            rows = others.reshape(n, -1)
+            # einsum, not ``@``: OpenBLAS's threads took 1.1 s for this product on a busy PC
+            # (the lead, session 89: 54 playing faces, load 10), einsum 0.04 s on one core
+            far = ((flat ** 2).sum(1)[:, None] + (rows ** 2).sum(1)[None]
+                   - 2 * np.einsum("ij,kj->ik", flat, rows))
+            if upright:
+                np.fill_diagonal(far, np.inf)
+            for i in range(n):
+                for j in np.argsort(far[i])[:SUBTLE_NEAREST]:
+                    if j == i:
+                        continue
+                    weight = cv2.GaussianBlur(((self.fines[i] - others[j]) ** 2).sum(axis=0),
+                                              (0, 0), 1.5)[s:-s, s:-s]
+                    peak = float(weight.max())
+                    if peak > 1e-9 and np.count_nonzero(
+                            weight > WEIGHT_FLOOR * peak) <= SUBPIXEL_AREA * weight.size:
+                        return True
+        return False
 
     @classmethod
     def from_pictures(cls, pictures: dict[str, np.ndarray], verdicts: str | Path | None = None
@@ -548,7 +595,10 @@ class FaceBook:
         card at (``alike_at``: the pattern it judged with; a digit in a small disc needs
         the detail a closer camera gives, a pattern as wide as the card is all noise)."""
         step = max(1, int(round(card_w / ALIKE_STEP))) * ALIKE_STEP
-        w = max([v for v in FINE_LEVELS if v <= FINE_SHARE * step + 1e-6] or [FINE])
+        fits = [v for v in FINE_LEVELS if v <= FINE_SHARE * step + 1e-6]
+        if fits and fits[-1] in SUBTLE_LEVELS and not self.subtle:
+            fits.pop()  # a level for faces apart by a few strokes only: none in this book
+        w = max(fits or [FINE])
         return w, max(16, round(w * self.aspect))
 
     def _taught(self, width: int) -> np.ndarray:

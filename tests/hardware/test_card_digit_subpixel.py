@@ -78,3 +78,38 @@ def test_a_wider_difference_is_read_by_whole_pixels():
 def test_planted_fault_the_part_of_a_pixel_everywhere_the_icon_pair_is_too_alike(monkeypatch):
     monkeypatch.setattr(card_faces, "SUBPIXEL_AREA", 1.0)
     assert _icon_pair_at_100()
+
+
+def _too_alike_digits_at_140() -> list:
+    book = FaceBook.from_pictures(scenes.game_faces())
+    return [p for p in book.too_alike(140) if set(p) <= set(DIGIT_PAIRS)]
+
+
+def test_card10_and_card11_are_told_apart_at_the_140_px_step():
+    """Cards 130-149 px wide (a 120 px frame's cards in perspective: wood seed 5000's card11,
+    133 px) are judged at the 140 px step; its fine pattern was 96 px (128 is over
+    ``FINE_SHARE`` of 140) and both digit pairs were too alike there. The 112 px level
+    (session 89) tells card10/11 apart; card01/02 stay too alike (refused, never named)."""
+    assert _too_alike_digits_at_140() == [("card01", "card02")]
+
+
+def test_planted_fault_without_the_112_px_level_both_pairs_are_too_alike_at_140(monkeypatch):
+    monkeypatch.setattr(card_faces, "FINE_LEVELS", (96, 128))
+    assert _too_alike_digits_at_140() == [("card01", "card02"), ("card10", "card11")]
+
+
+PLAYING = scenes.PLAYING_DECK
+
+
+@pytest.mark.skipif(not PLAYING.is_dir(), reason="the real playing deck is not beside the "
+                    "repository")
+def test_the_112_px_level_only_in_a_book_with_faces_a_few_strokes_apart():
+    """The 112 px level costs playing cards 20.3 -> 25.5 ms an identification at 140 px
+    (notes s89/i63 b/cost112.py) and they have no faces apart by a digit: their cards 130-149
+    px wide keep the 96 px pattern; the drawn deck's take 112."""
+    playing = FaceBook.from_pictures(scenes.load_faces(PLAYING))
+    game = FaceBook.from_pictures(scenes.game_faces())
+    assert (playing.subtle, game.subtle) == (False, True)
+    assert playing.fine_size(135)[0] == 96 and game.fine_size(135)[0] == 112
+    assert playing.fine_size(120)[0] == game.fine_size(120)[0] == 96
+    assert playing.fine_size(160)[0] == game.fine_size(160)[0] == 128

@@ -110,7 +110,7 @@ PAIRS = [(f"card{i - 1:02d}", f"card{i:02d}") for i in range(2, 24, 3)]
 def test_near_duplicates_are_told_apart_or_reported_too_alike(game):
     faces, book = game
     # these felt scenes lay cards 120-132 px wide: judged at the 120 and 140 px steps (the
-    # digit pairs, told apart at 120 px since session 89, are too alike at 140)
+    # digit pairs, told apart at 120 px since session 89, card01/02 too alike at 140)
     alike = set(book.too_alike(120)) | set(book.too_alike(140))
     assert alike <= set(PAIRS)  # only real near-duplicates are reported
     for pair in PAIRS:
