@@ -491,6 +491,15 @@ def _fine_of(big: np.ndarray) -> np.ndarray:
     return np.concatenate([l_chan[None], np.moveaxis(ab, 2, 0)]).astype(np.float32)
 
 
+def _difference_weight(fa: np.ndarray, fb: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
+    """How the fine comparison weighs where two fine patterns (channels first) differ: their
+    blurred squared difference, the part of it ``SHIFT`` in from the edges (what a shift
+    keeps in view), and that part's peak."""
+    weight = cv2.GaussianBlur(((fa - fb) ** 2).sum(axis=0), (0, 0), 1.5)
+    inner = weight[SHIFT:weight.shape[0] - SHIFT, SHIFT:weight.shape[1] - SHIFT]
+    return weight, inner, float(inner.max())
+
+
 class FaceBook:
     """The taught faces. Build with ``FaceBook.from_pictures({id: image})``."""
 
@@ -550,7 +559,7 @@ class FaceBook:
         return self._subtle
 
     def _finds_subtle_pair(self) -> bool:
-        s, n = SHIFT, len(self.ids)
+        n = len(self.ids)
         flat = self.fines.reshape(n, -1)
         turned = np.ascontiguousarray(self.fines[:, :, ::-1, ::-1])
         for upright, others in ((True, self.fines), (False, turned)):
@@ -568,11 +577,9 @@ class FaceBook:
                 for j in np.argsort(far[i])[:SUBTLE_NEAREST]:
                     if j == i:
                         continue
-                    weight = cv2.GaussianBlur(((self.fines[i] - others[j]) ** 2).sum(axis=0),
-                                              (0, 0), 1.5)[s:-s, s:-s]
-                    peak = float(weight.max())
+                    _, inner, peak = _difference_weight(self.fines[i], others[j])
                     if peak > 1e-9 and np.count_nonzero(
-                            weight > WEIGHT_FLOOR * peak) <= SUBPIXEL_AREA * weight.size:
+                            inner > WEIGHT_FLOOR * peak) <= SUBPIXEL_AREA * inner.size:
                         return True
         return False
 
@@ -840,12 +847,9 @@ class FaceBook:
         neither; a card whose rest holds too little of their difference (``VISIBLE``) or
         fits neither face there (``FINE_MISFIT``: a token lying on the digit that parts
         them) leans nowhere: (0, inf, 0)."""
-        diff = fa - fb
-        weight = cv2.GaussianBlur((diff ** 2).sum(axis=0), (0, 0), 1.5)
+        weight, inner, peak = _difference_weight(fa, fb)
         s = SHIFT
         _, h, w_ = sample.shape
-        inner = weight[s:h - s, s:w_ - s]
-        peak = float(inner.max())
         if peak < 1e-9:
             return 0.0, math.inf, 0.0
         ys, xs = np.nonzero(inner > WEIGHT_FLOOR * peak)
