@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import json
 import os
+import time
 import warnings
 from pathlib import Path
 
 import cv2
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from companion import context
@@ -101,13 +103,26 @@ def open_deck(browser, base: str, game_id: str, query: str = "?lang=de"):
     # camera judging its 56 taught faces at start (issue 63), not proven. A pass waits no longer.
     # Stop 80's fresh clone: the fifth page of a module's server waited the whole 90 s
     # (test_every_field_..._gift_stone; under 10 s in the two runs before, and alone): a
-    # page whose load stalled. It is loaded once more before the test fails; the warning
+    # page whose load stalled. It is opened once more before the test fails; the warning
     # says it happened. Cause not found (docs/pi-appliance.md: "a deck page stall").
+    # Session 90's run (load 18) showed the stall's first half: the click on the link left no
+    # GET of the deck in the server's log, and the retry reloaded the host page, where no
+    # deck part can ever show. So the retry now opens the deck's own address, and the
+    # warning says where the page was and how long the server took to answer that address
+    # directly (a lost click answers fast; a server stuck on the deck does not).
     try:
         page.wait_for_selector(".deck-part", timeout=90000)
     except PlaywrightTimeout:
-        warnings.warn("the deck page showed no part in 90 s; loaded again", stacklevel=2)
-        page.reload()
+        deck = f"{base}/host/{game_id}/deck"
+        took = time.monotonic()
+        try:
+            answer = page.context.request.get(deck, timeout=60000).status
+        except PlaywrightError as error:
+            answer = f"no answer ({type(error).__name__})"
+        warnings.warn(f"the deck page showed no part in 90 s (the page at {page.url}; the "
+                      f"deck's address answered {answer} in {time.monotonic() - took:.1f} s); "
+                      "opened again", stacklevel=2)
+        page.goto(deck)
         page.wait_for_selector(".deck-part", timeout=90000)
     return page
 
