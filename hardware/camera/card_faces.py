@@ -199,8 +199,9 @@ SEEN_SHIFTS = (0.0, 1.5)  # px: the misplaced outlines they imagine
 # trusted only when its key (the taught pictures' bytes, this module's constants, the code
 # of the modules the judgement runs, OpenCV's and NumPy's versions) is the book's own and its
 # checksum holds; anything else is ignored and judged again (16-20 s for 81 faces at 160 px
-# here, the first look at a 12 MP photo; issue 63)
-VERDICTS_FORMAT = 1
+# here, the first look at a 12 MP photo; issue 63). Format 2 (session 90): each step's pairs
+# ordered, (the face not named back, the face it was taken for or refused by)
+VERDICTS_FORMAT = 2
 
 
 @dataclass(frozen=True)
@@ -1091,9 +1092,14 @@ class FaceBook:
         return frozenset(out)
 
     def alike_at(self, card_px: float) -> frozenset[str]:
-        """The faces of every pair ``too_alike`` at about this width (kept per 20 px step,
-        ``ALIKE_TOP`` and wider as one):
-        never named, however they score, since the camera cannot tell them apart there."""
+        """The faces ``too_alike`` at about this width (kept per 20 px step, ``ALIKE_TOP``
+        and wider as one) finds the camera cannot name: never named, however they score.
+        A face not named back is one; so is a face another face was named as (a face
+        taken for another); but the face that merely refused another (its twin seen leaning
+        the right way, short of the judgement's margins) is named: its own imagined
+        cards were all named back and no other was ever taken for it (session 90: a red
+        SET card at 80 px whose purple twin's ink is too grey to vote, a digit card whose
+        twin's digit leans weakly)."""
         return self._checked(card_px)[1]
 
     def judged_at(self, card_px: float) -> bool:
@@ -1137,9 +1143,10 @@ class FaceBook:
             if found is None:
                 found = self._check(step * ALIKE_STEP)
                 self._store(step, *found)
-            pairs, turns = found
-            kept = (pairs, frozenset(f for pair in pairs for f in pair),
-                    frozenset(turns) | self.symmetric)
+            pairs, turns = found  # ordered: (the face not named, the face it was taken
+            # for or refused by); a face taken for another is in a pair both ways
+            kept = (sorted({tuple(sorted(pair)) for pair in pairs}),
+                    frozenset(pair[0] for pair in pairs), frozenset(turns) | self.symmetric)
             with self._lock:
                 kept = self._alike.setdefault(step, kept)
         return kept
@@ -1251,7 +1258,9 @@ class FaceBook:
                     per_face[index] = -np.inf
                     other = got if got is not None else refused.get(index,
                                                                     int(np.argmax(per_face)))
-                    pairs.add(tuple(sorted((face, self.ids[other]))))
+                    pairs.add((face, self.ids[other]))  # face: not named (``alike_at``)
+                    if got is not None:  # and other named for it: not named either
+                        pairs.add((self.ids[other], face))
         return sorted(pairs), turns
 
     def _seen(self, small: np.ndarray, shift: float, rng: np.random.Generator
