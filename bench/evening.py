@@ -118,6 +118,11 @@ from hardware.tags.format import BOARD_MARKER, card_payload  # noqa: E402
 
 PI = 5  # a Raspberry Pi 4 core against this machine's
 TICK = os.sysconf("SC_CLK_TCK")
+# shares of a core kept to 1e-6: the server's ~0.0025 read to 0.04 % a round. Rounded to
+# 1e-4 (until session 90) a round's server + views + tick ratio moved in steps of 4-8 %
+# (1.0769 = 14/13), which the nanosecond reading (`threads_cpu`, `process_cpu`) would not
+# have mended (issue 71, session 90)
+SHARE_DIGITS = 6
 TARGETS = {"core_share": 0.03, "rss_mb": 120, "worker_rss_mb": 110, "rss_slope_mb_per_hour": 2,
            "lost": 0}
 # the parts by thread name (companion/server/threadnames.py); "server" is the rest (sockets,
@@ -672,8 +677,8 @@ def shares_between(first, second) -> dict:
         parts[part_of(comm)] = parts.get(part_of(comm), 0.0) + used
     total = second[1] - first[1]
     parts["server"] = server_rest(total, parts)
-    return {"core_share": round(total / wall, 4),
-            **{k: round(v / wall, 4) for k, v in sorted(parts.items())}}
+    return {"core_share": round(total / wall, SHARE_DIGITS),
+            **{k: round(v / wall, SHARE_DIGITS) for k, v in sorted(parts.items())}}
 
 
 def server_rest(total: float, parts: dict[str, float]) -> float:
@@ -941,12 +946,13 @@ def play(game: str, args, work: Path, frames: Path, root: Path = ROOT,
             "worker_private_mb": round(memory["worker_private"], 1),
             "rss_warmup_minutes": warmup, "rss_samples": samples, "growers": grown,
             "held": held,
-            "core_share": round(cpu / wall, 4), "pi_core_share": round(cpu / wall * PI, 3),
-            "parts": {k: round(v / wall, 4) for k, v in sorted(parts.items())},
-            "threads": {k: round(v / wall, 4) for k, v in
+            "core_share": round(cpu / wall, SHARE_DIGITS),
+            "pi_core_share": round(cpu / wall * PI, 3),
+            "parts": {k: round(v / wall, SHARE_DIGITS) for k, v in sorted(parts.items())},
+            "threads": {k: round(v / wall, SHARE_DIGITS) for k, v in
                         sorted(names.items(), key=lambda kv: -kv[1]) if v >= 0.0005},
             "thread_count": len(end_threads),
-            "master_share": round(master / wall, 4),
+            "master_share": round(master / wall, SHARE_DIGITS),
             "rss_mb": round(memory["pss"], 1), "worker_rss_mb": round(memory["worker_rss"], 1),
             "worker_pss_mb": round(memory["worker_pss"], 1),
             "master_pss_mb": round(memory["master_pss"], 1),
@@ -1107,11 +1113,11 @@ def merge_rounds(runs: list[dict]) -> dict:
     first = runs[0]
 
     def mean(key):
-        return round(statistics.fmean(r[key] for r in runs), 4)
+        return round(statistics.fmean(r[key] for r in runs), SHARE_DIGITS)
 
     def mean_of(key):
         names = {n for r in runs for n in r[key]}
-        return {n: round(statistics.fmean(r[key].get(n, 0.0) for r in runs), 4)
+        return {n: round(statistics.fmean(r[key].get(n, 0.0) for r in runs), SHARE_DIGITS)
                 for n in sorted(names)}
 
     latencies = [r["latency_ms_median"] for r in runs if r["latency_ms_median"] is not None]

@@ -100,6 +100,10 @@ def test_the_threads_cpu_read_in_nanoseconds_from_schedstat(tmp_path):
     second = (60.0, 7.0, {43: ("camera-reader", 3.5), 46: ("views", 0.6)})
     assert module.shares_between(first, second) == {"core_share": 0.1, "camera": 0.05,
                                                      "server": 0.04, "views": 0.01}
+    # kept to 1e-6 of a core: a round's views thread (~0.0009) in steps of 0.1 %, not of
+    # 11 % (1e-4, until session 90). Planted fault caught: SHARE_DIGITS 4: views 0.0009
+    second = (90.0, 1.0855, {43: ("camera-reader", 0.5), 46: ("views", 0.08253)})
+    assert module.shares_between((0.0, 1.0, {}), second)["views"] == 0.000917
 
 
 def test_the_process_cpu_keeps_what_an_ended_thread_used():
