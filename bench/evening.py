@@ -13,8 +13,9 @@ phone while the dice source reads the rolls, as TC.diceRead; so ``refused`` coun
 real refusals).
 
 The emulator, the clients and the frame rendering run in this process; only the server's
-worker is measured: its user + system CPU over wall time from /proc/<pid>/stat (the share
-of one core), the camera's and the dice's shares from their threads (/proc/<pid>/task/*/stat,
+worker is measured: its CPU over wall time from the kernel's CPU clock of the process (the
+share of one core, in nanoseconds, ended threads included: `process_cpu`), the camera's and
+the dice's shares from their threads (/proc/<pid>/task/*/schedstat, nanoseconds,
 named by companion/server/threadnames.py), the hardware-status tick's (``tick``) and the
 view sender's (``views``), the server's as the rest (sockets, views, SQLite), its
 memory, and the Pi estimate (x5: a Raspberry Pi 4 core against this machine's) beside each.
@@ -117,6 +118,11 @@ from hardware.tags.format import BOARD_MARKER, card_payload  # noqa: E402
 
 PI = 5  # a Raspberry Pi 4 core against this machine's
 TICK = os.sysconf("SC_CLK_TCK")
+# shares of a core kept to 1e-6: the server's ~0.0025 read to 0.04 % a round. Rounded to
+# 1e-4 (until session 90) a round's server + views + tick ratio moved in steps of 4-8 %
+# (1.0769 = 14/13), which the nanosecond reading (`threads_cpu`, `process_cpu`) would not
+# have mended (issue 71, session 90)
+SHARE_DIGITS = 6
 TARGETS = {"core_share": 0.03, "rss_mb": 120, "worker_rss_mb": 110, "rss_slope_mb_per_hour": 2,
            "lost": 0}
 # the parts by thread name (companion/server/threadnames.py); "server" is the rest (sockets,
@@ -528,11 +534,35 @@ def cpu_of(stat_path: Path) -> float:
     return (int(fields[11]) + int(fields[12])) / TICK
 
 
-def threads_cpu(pid: int) -> dict[int, tuple[str, float]]:
+def schedstat_seconds(schedstat_path: Path) -> float:
+    """A thread's CPU seconds from its /proc schedstat: the first field, nanoseconds on the
+    CPU (the second is time spent waiting for one, the third the times it ran)."""
+    return int(schedstat_path.read_text().split()[0]) / 1e9
+
+
+def process_cpu(pid: int) -> float:
+    """A process's CPU seconds to the nanosecond: the kernel's CPU clock of the process
+    (clock_getcpuclockid's id, CPUCLOCK_SCHED: ``(~pid << 3) | 2``), its threads'
+    runtime, ended threads included (the kernel adds an ended thread's runtime to the
+    process's sum as it exits: a view sender idle 5 s ends and a new one starts). Summing
+    the live threads' schedstat would drop theirs; the process stat's user + system
+    (`cpu_of`) counts them but in ticks (10 ms; issue 71, session 90). The stat when the
+    clock cannot be read (OSError: the process is gone, or the kernel refuses)."""
+    try:
+        return time.clock_gettime_ns((~pid << 3) | 2) / 1e9
+    except OSError:
+        return cpu_of(Path(f"/proc/{pid}/stat"))
+
+
+def threads_cpu(pid: int, proc: Path = Path("/proc")) -> dict[int, tuple[str, float]]:
+    """Each live thread's name and CPU seconds, from its schedstat (nanoseconds; its stat's
+    user + system were ticks: 10 ms, a tick a round = 0.0001 of a core; issue 71,
+    session 90). A thread that ends between the listing and the reading is left out."""
     out = {}
-    for task in Path(f"/proc/{pid}/task").iterdir():
+    for task in (proc / str(pid) / "task").iterdir():
         try:
-            out[int(task.name)] = ((task / "comm").read_text().strip(), cpu_of(task / "stat"))
+            out[int(task.name)] = ((task / "comm").read_text().strip(),
+                                   schedstat_seconds(task / "schedstat"))
         except (OSError, ValueError, IndexError):
             continue
     return out
@@ -620,8 +650,7 @@ class MinuteSampler:
         self._thread.start()
 
     def _read(self) -> tuple[float, float, dict[int, tuple[str, float]]]:
-        return (time.monotonic(), cpu_of(Path(f"/proc/{self.pid}/stat")),
-                threads_cpu(self.pid))
+        return (time.monotonic(), process_cpu(self.pid), threads_cpu(self.pid))
 
     def _run(self) -> None:
         try:
@@ -648,8 +677,8 @@ def shares_between(first, second) -> dict:
         parts[part_of(comm)] = parts.get(part_of(comm), 0.0) + used
     total = second[1] - first[1]
     parts["server"] = server_rest(total, parts)
-    return {"core_share": round(total / wall, 4),
-            **{k: round(v / wall, 4) for k, v in sorted(parts.items())}}
+    return {"core_share": round(total / wall, SHARE_DIGITS),
+            **{k: round(v / wall, SHARE_DIGITS) for k, v in sorted(parts.items())}}
 
 
 def server_rest(total: float, parts: dict[str, float]) -> float:
@@ -838,8 +867,8 @@ def play(game: str, args, work: Path, frames: Path, root: Path = ROOT,
         time.sleep(args.settle)  # the camera's first frames and the dice reader's hello
         if together is not None:
             together.wait(600)  # the other server settled too: the same minutes measured
-        start_cpu, start_threads = cpu_of(Path(f"/proc/{worker}/stat")), threads_cpu(worker)
-        start_master = cpu_of(Path(f"/proc/{server.proc.pid}/stat"))
+        start_cpu, start_threads = process_cpu(worker), threads_cpu(worker)
+        start_master = process_cpu(server.proc.pid)
         started = time.monotonic()
         sampler = RssSampler(worker, args.sample_every)
         minutes = MinuteSampler(worker)
@@ -882,8 +911,8 @@ def play(game: str, args, work: Path, frames: Path, root: Path = ROOT,
             time.sleep(max(0.0, min(next_action, next_roll) - time.monotonic()))
         wall = time.monotonic() - started
         per_minute = minutes.stop()
-        cpu = cpu_of(Path(f"/proc/{worker}/stat")) - start_cpu
-        master = cpu_of(Path(f"/proc/{server.proc.pid}/stat")) - start_master
+        cpu = process_cpu(worker) - start_cpu
+        master = process_cpu(server.proc.pid) - start_master
         end_threads = threads_cpu(worker)
         memory = memory_mb(worker, server.proc.pid)
         if args.tracemalloc and first_snapshot is not None:
@@ -917,12 +946,13 @@ def play(game: str, args, work: Path, frames: Path, root: Path = ROOT,
             "worker_private_mb": round(memory["worker_private"], 1),
             "rss_warmup_minutes": warmup, "rss_samples": samples, "growers": grown,
             "held": held,
-            "core_share": round(cpu / wall, 4), "pi_core_share": round(cpu / wall * PI, 3),
-            "parts": {k: round(v / wall, 4) for k, v in sorted(parts.items())},
-            "threads": {k: round(v / wall, 4) for k, v in
+            "core_share": round(cpu / wall, SHARE_DIGITS),
+            "pi_core_share": round(cpu / wall * PI, 3),
+            "parts": {k: round(v / wall, SHARE_DIGITS) for k, v in sorted(parts.items())},
+            "threads": {k: round(v / wall, SHARE_DIGITS) for k, v in
                         sorted(names.items(), key=lambda kv: -kv[1]) if v >= 0.0005},
             "thread_count": len(end_threads),
-            "master_share": round(master / wall, 4),
+            "master_share": round(master / wall, SHARE_DIGITS),
             "rss_mb": round(memory["pss"], 1), "worker_rss_mb": round(memory["worker_rss"], 1),
             "worker_pss_mb": round(memory["worker_pss"], 1),
             "master_pss_mb": round(memory["master_pss"], 1),
@@ -1083,11 +1113,11 @@ def merge_rounds(runs: list[dict]) -> dict:
     first = runs[0]
 
     def mean(key):
-        return round(statistics.fmean(r[key] for r in runs), 4)
+        return round(statistics.fmean(r[key] for r in runs), SHARE_DIGITS)
 
     def mean_of(key):
         names = {n for r in runs for n in r[key]}
-        return {n: round(statistics.fmean(r[key].get(n, 0.0) for r in runs), 4)
+        return {n: round(statistics.fmean(r[key].get(n, 0.0) for r in runs), SHARE_DIGITS)
                 for n in sorted(names)}
 
     latencies = [r["latency_ms_median"] for r in runs if r["latency_ms_median"] is not None]

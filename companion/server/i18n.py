@@ -444,17 +444,27 @@ def plural_category(lang: str, n: int) -> str:
 
 def _plural_forms(t, lang: str, msgid: list) -> dict:
     """{CLDR category: text with {n}} so JS can pick with Intl.PluralRules(lang)."""
-    rule = _plural_rule(lang)
     forms: dict = {}
-
-    def put(category: str, n: int) -> None:
-        if category not in forms:
-            text = t.ngettext(msgid[0], msgid[1], n)
-            forms[category] = text.replace("%(num)d", "{n}").replace("{num}", "{n}")
-
-    for n in range(200):
-        put(rule(n), n)
-    # categories no whole number reaches (Polish "other" is for fractions): general plural
-    for category in [*rule.tags, "other"]:
-        put(category, 5)
+    for category, n in _plural_samples(lang):
+        text = t.ngettext(msgid[0], msgid[1], n)
+        forms[category] = text.replace("%(num)d", "{n}").replace("{num}", "{n}")
     return forms
+
+
+@functools.lru_cache(maxsize=16)
+def _plural_samples(lang: str) -> tuple[tuple[str, int], ...]:
+    """Each CLDR category of ``lang`` with the number whose text stands for it: the first
+    of 0-199 in it, in the order they come; a category no whole number reaches (Polish
+    "other" is for fractions) with 5, the general plural. Once per language, not once per
+    plural string: the 26 plural strings of a wwe page asked babel's rule 200 times each,
+    which a worker paid at its first page or count word (`views.Namer.counted`) in each
+    language: the first `ui_strings` of "en" 6.9 -> 1.4 ms, "pl" 25 -> 2.5 ms (session 90,
+    notes s90/i71 ui_cold.py, load 16; a fresh worker's second action 32 -> 8-10 ms under
+    cProfile, cold_actions.py), the same strings (ui_dump.py: 4 domains x 7 languages)."""
+    rule = _plural_rule(lang)
+    samples: dict[str, int] = {}
+    for n in range(200):
+        samples.setdefault(rule(n), n)
+    for category in [*rule.tags, "other"]:
+        samples.setdefault(category, 5)
+    return tuple(samples.items())

@@ -6,6 +6,8 @@ from __future__ import annotations
 import importlib.util
 import os
 import random
+import threading
+import time
 from pathlib import Path
 
 from companion.box.catalog import load_catalog
@@ -72,6 +74,70 @@ def test_the_worker_memory_read_apart_from_the_libraries_pages():
     assert all(mb > 0 for _, mb in sampler.anon)
     assert [t for t, _ in sampler.anon] == [t for t, _ in sampler.samples][:len(sampler.anon)]
     assert module.slope_mb_per_hour([(0.0, 10.0), (1.0, 11.0), (2.0, 12.0)], 0) == 60.0
+
+
+def test_the_threads_cpu_read_in_nanoseconds_from_schedstat(tmp_path):
+    """Issue 71, session 90: each thread's CPU is its schedstat's first field (nanoseconds
+    on the CPU; the second is time spent waiting for a CPU), named by its comm; a thread
+    that ended between the listing and the reading (its files gone or cut short) is left
+    out, not a failure. Planted faults caught: the second field read (run_delay): the
+    camera read 0.25 s; `shares_between` not taking the first reading away: the camera's
+    share 0.0583; both assertions failed."""
+    module = evening_bench()
+    task = tmp_path / "42" / "task"
+    for tid, comm, schedstat in [(42, "python", "20585980 250000000 31\n"),
+                                 (43, "camera-reader", "1500000123 250000000 900\n"),
+                                 (44, "views", "")]:  # ended while being read: empty
+        (task / str(tid)).mkdir(parents=True)
+        (task / str(tid) / "comm").write_text(comm + "\n")
+        (task / str(tid) / "schedstat").write_text(schedstat)
+    (task / "45").mkdir()  # ended: its files gone
+    read = module.threads_cpu(42, proc=tmp_path)
+    assert read == {42: ("python", 0.02058598), 43: ("camera-reader", 1.500000123)}
+    # a minute's shares from two readings: the parts by name, the rest the server's, where
+    # a thread that ended between them (44, a view sender) lands with what it used
+    first = (0.0, 1.0, {43: ("camera-reader", 0.5), 44: ("views", 0.25)})
+    second = (60.0, 7.0, {43: ("camera-reader", 3.5), 46: ("views", 0.6)})
+    assert module.shares_between(first, second) == {"core_share": 0.1, "camera": 0.05,
+                                                     "server": 0.04, "views": 0.01}
+    # kept to 1e-6 of a core: a round's views thread (~0.0009) in steps of 0.1 %, not of
+    # 11 % (1e-4, until session 90). Planted fault caught: SHARE_DIGITS 4: views 0.0009
+    second = (90.0, 1.0855, {43: ("camera-reader", 0.5), 46: ("views", 0.08253)})
+    assert module.shares_between((0.0, 1.0, {}), second)["views"] == 0.000917
+
+
+def test_the_process_cpu_keeps_what_an_ended_thread_used():
+    """Issue 71, session 90: the worker's total is the kernel's CPU clock of the process
+    (nanoseconds), which keeps an ended thread's runtime (a view sender idle 5 s ends): the
+    live threads' schedstat alone would drop it. Planted fault caught: ``process_cpu`` as
+    the sum of ``threads_cpu``: the ended thread's 0.2 s was missing, the assertion
+    failed. A CPU count, not a timing: the thread runs until its own clock says 0.2 s."""
+    module = evening_bench()
+    pid = os.getpid()
+
+    def burn():
+        start = time.thread_time()
+        while time.thread_time() - start < 0.2:
+            pass
+
+    before, live_before = module.process_cpu(pid), module.threads_cpu(pid)
+    thread = threading.Thread(target=burn)
+    thread.start()
+    thread.join()
+    gone = Path(f"/proc/{pid}/task/{thread.native_id}")
+    for _ in range(1000):  # join() returns as Python lets go; the kernel's task ends after
+        if not gone.exists():
+            break
+        time.sleep(0.01)
+    after, live_after = module.process_cpu(pid), module.threads_cpu(pid)
+    assert after - before >= 0.2
+    # the ended thread is gone from the live ones, the process keeps its time
+    assert thread.native_id not in live_after
+    live = sum(used - live_before.get(tid, ("", 0.0))[1] for tid, (_, used) in live_after.items())
+    assert live < after - before - 0.15
+    # the same seconds as the stat's ticks (read in seconds, not in ms or ticks)
+    stat = module.cpu_of(Path(f"/proc/{pid}/stat"))
+    assert abs(module.process_cpu(pid) - stat) < 0.1 + 2 / module.TICK
 
 
 def test_the_ratio_over_rounds_says_whether_a_difference_is_real():

@@ -106,6 +106,29 @@ def test_the_plural_rules_kept_are_babel_s(lang):
     assert i18n.PLURAL_RULES[lang] == Locale.parse(lang).plural_form.rules
 
 
+@pytest.mark.parametrize("lang", [*sorted(i18n.LANGUAGES), "fr", "pt_BR"])
+def test_plural_forms_are_each_category_s_first_number_s_text(lang):
+    """`_plural_forms` asks the language's rule once per language (`_plural_samples`), not
+    200 times per plural string (issue 71): the same forms, in the same order, as asking
+    each number 0-199 in turn and 5 for a category no whole number reaches."""
+    from babel.support import NullTranslations
+
+    class Numbered(NullTranslations):  # the number each form was made with, in its text
+        def ngettext(self, singular, plural, n):
+            return f"{singular if n == 1 else plural} #{n}"
+
+    rule = i18n._plural_rule(lang)
+    expected: dict = {}
+    for n in range(200):
+        expected.setdefault(rule(n), n)
+    for category in [*rule.tags, "other"]:
+        expected.setdefault(category, 5)
+    forms = i18n._plural_forms(Numbered(), lang, ["a {n}", "b {n}"])
+    made = [(category, f"{'a' if n == 1 else 'b'} {{n}} #{n}") for category, n in expected.items()]
+    assert list(forms.items()) == made
+    assert i18n._plural_forms(Numbered(), lang, ["c {n}", "d {n}"])["other"].startswith("d")
+
+
 def test_plural_forms_load_no_locale_data_of_babel():
     """babel's `Locale.plural_form` loads a language's whole CLDR data (9.6 MB of the
     worker's memory for the five, held all evening: issue 71); the plurals need only their
