@@ -76,7 +76,8 @@ def _read_square(image: np.ndarray, rect, taught: Sequence, light_body: bool | N
     colour = colour_name(body_colour, floor)
     if face is None and colour == "white" and _coloured_share(square) > MIXED:
         colour = "unknown"  # no top read: the square may hold a coloured die and the floor
-    if colour == "white" and not _white_throughout(square, body_colour, floor, tones):
+    if colour == "white" and not _white_throughout(square, body_colour, floor, tones,
+                                                   face is not None):
         colour = "unknown"  # light pips, or a coloured die paled by the lamp's glint
     if colour == "white" and face is not None and _light_pips(body_colour, tones):
         # white pips on a grey body: a black die lit grey, never a white die (session 88:
