@@ -25,17 +25,20 @@ from .pips import SHRINK, _marked, _square_up, _tones, read_face
 
 
 def _read_square(image: np.ndarray, rect, taught: Sequence, light_body: bool | None = None,
-                 retry: bool = True, wanted: Callable[[int | None], bool] | None = None
+                 retry: bool = True, wanted: Callable[[int | None], bool] | None = None,
+                 around: tuple[tuple[float, float], float] | None = None
                  ) -> DieReading | None:
     """A die lying flat in ``rect`` (a minimum-area rectangle): its pips, or, when it is a
     taught die sure of its face, that face. A die that looks taught but is unsure, and
     shows no pip face either, is that die unreadable (the phone asks for it by name). None:
     nothing on it at all, no die. ``wanted`` (no ``taught`` dice then): None too when the
     face read fails this test, as the caller would drop that reading; its colour, the
-    costly part, is then never taken."""
+    costly part, is then never taken. ``around``: the centre and size whose surroundings
+    are the floor (`_surroundings`; None: the square's own)."""
     (cx, cy), (rw, rh), angle = rect
     square = _square_up(image, rect)
     centre, side = (float(cx), float(cy)), float((rw + rh) / 2)
+    ring = around or (centre, side)
     tones = _tones(square)  # made once: `_marked` judges the same square by them below
     face, score, body, offset = read_face(square, light_body, tones=tones)
     pitch = offset * side / CANON
@@ -67,12 +70,12 @@ def _read_square(image: np.ndarray, rect, taught: Sequence, light_body: bool | N
     for die in taught:  # matched as it was taught: the whole blob squared up
         match = die.match(square)
         if match.ours and (match.face is not None or face is None):
-            return DieReading(match.face, colour_name(body(), _surroundings(image, centre, side)),
+            return DieReading(match.face, colour_name(body(), _surroundings(image, *ring)),
                               centre, side, match.score if match.face is not None else 0.0,
                               die.name, square)
     if face is None and not _marked(square, tones):
         return None  # no pips, no print: a glint, a patch of floor, no die
-    body_colour, floor = body(), _surroundings(image, centre, side)
+    body_colour, floor = body(), _surroundings(image, *ring)
     colour = colour_name(body_colour, floor)
     if face is None and colour == "white" and _coloured_share(square) > MIXED:
         colour = "unknown"  # no top read: the square may hold a coloured die and the floor
@@ -387,8 +390,12 @@ def _corner_reads(image: np.ndarray, centre: tuple[float, float], size: tuple[fl
     read = []
     for dx, dy in {(sx * ex, sy * ey) for sx in (-1, 1) for sy in (-1, 1)}:
         x, y = np.array([cx, cy]) + dx * u + dy * v
+        # the floor round the whole blob: round the corner's square lie the die's own sides
+        # (session 90: dev seed 1453 at the renderer's sizes, an orange four on wood, its
+        # corner's ring the orange side in shade, 33, 62, 117 (BGR), its colour "unknown")
         die = _read_square(image, ((float(x), float(y)), (top, top), angle), (), retry=False,
-                           wanted=lambda face: face is not None)
+                           wanted=lambda face: face is not None,
+                           around=((float(cx), float(cy)), float(max(rw, rh))))
         if die is not None and die.face is not None:
             read.append(die)
     return read
