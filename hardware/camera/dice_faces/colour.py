@@ -202,9 +202,11 @@ UNREAD_COLD = 0.6  # an unread top's least-lit tenth (`GLINT_FREE`) of a cold hu
 # a light body show a white die (issue 64, session 90: dev seed 1710 at the renderer's sizes,
 # a blue four on a pale lid under a glint over half its top, unread, its body 207, 165, 157
 # (BGR) 0.53 off the cast, its least-lit tenth 185, 132, 115 0.81: named white). White dice
-# under the cold cast 0.7, 1.0, 1.3 (seeds 3100-3119), their least-lit tenth at most 0.40
-# off: the middle of 0.40 and 0.81. Cold only: under the warm cast 1.3, 1.0, 0.7 an unread
-# white's lay 0.75 off (seed 3012), and ivory's own tint is warm (notes s90/i64/paled.py)
+# named white whose least-lit tenth is of a cold hue: at most 0.40 off under the cold cast
+# 0.7, 1.0, 1.3 (seeds 3100-3119), 0.15 on dev seeds 1420-1479 and 1600-1719 at the
+# renderer's sizes: the middle of 0.40 and 0.81. Cold only: warm-hued whites lay up to 0.58
+# off unread (seed 1476, felt) and 0.75 under the warm cast 1.3, 1.0, 0.7 (seed 3012), and
+# ivory's own tint is warm (notes s90/i64/paled.py, out/paledh_*.txt)
 
 
 def _white_throughout(square: np.ndarray, body, floor, tones: tuple, read: bool = True
