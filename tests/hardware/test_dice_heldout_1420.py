@@ -68,3 +68,18 @@ def test_a_two_seen_with_its_side_is_read_at_its_corner():
     got = nearest(reading, two)
     assert got is not None and got.face == 2
     assert no_wrong_face(truth, reading)
+
+
+def test_a_top_read_at_its_corner_is_named_by_the_floor_round_the_blob():
+    """Seed 1453 at the renderer's sizes (wood): the orange four at (64, 132), seen with its
+    sides, its blob 44 x 37 px, is read at one corner alone (`squares._alone`, session 90).
+    The ring round that corner's square lay on the die's own orange side in shade (33, 62,
+    117 BGR), taken for the floor's cast: its colour "unknown". The floor is judged round the
+    whole blob (`squares._corner_reads`): orange. Planted fault: the corner's own ring (no
+    ``around``) names it "unknown"."""
+    truth, reading = settled(1453, told=True)
+    four = die_at(truth, (64, 132))
+    assert (four.face, four.colour) == (4, "orange")
+    got = nearest(reading, four)
+    assert got is not None and (got.face, got.colour) == (4, "orange")
+    assert no_wrong_face(truth, reading)

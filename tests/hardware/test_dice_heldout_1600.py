@@ -7,6 +7,7 @@ from __future__ import annotations
 from tests.hardware.independent_trays import (
     die_at,
     faces_read,
+    nearest,
     no_wrong_face,
     settled,
     unread_or_right,
@@ -38,3 +39,21 @@ def test_green_dice_on_a_table_are_sized_by_the_faint_mask_when_the_first_shows_
     pairs = faces_read(truth, reading)
     assert sum(face == got for face, got in pairs) >= 6
     assert no_wrong_face(truth, reading)
+
+
+def test_a_top_seen_at_one_corner_alone_of_a_die_sized_blob_is_read():
+    """Seeds 1624 and 1652 at the renderer's sizes (felt), 1641 at 28 px (wood): white dice
+    seen obliquely, each blob a top (28-32 px) and its sides, about the dice's side as taken
+    from such blobs (1.02-1.04 of it: 43.4, 37.1, 35.8 px) and unread whole. One corner
+    alone of the blob (`squares._corner_reads`) reads a face, at 0.71-0.91, the other three
+    none: that face is taken (`squares._alone`, `CORNER_ALONE`), on a blob too long for a
+    top (1624's two, 1652's six: `_alone_corner`) and on one of a die's shape (1641's two:
+    `_sure_corner`). Planted fault: `CORNER_ALONE` 9.9 leaves all three unread."""
+    for seed, overrides, place, face in ((1624, {}, (176, 34), 2), (1652, {}, (449, 69), 6),
+                                         (1641, {"die_px": 28}, (467, 212), 2)):
+        truth, reading = settled(seed, told=True, **overrides)
+        die = die_at(truth, place)
+        assert (die.face, die.colour) == (face, "white")
+        got = nearest(reading, die)
+        assert got is not None and (got.face, got.colour) == (face, "white"), seed
+        assert no_wrong_face(truth, reading)

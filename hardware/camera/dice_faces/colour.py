@@ -197,12 +197,26 @@ GLINT_FREE = 0.1  # the least-lit share of a white top's body judged again (`_wh
 # s81/i64/proto2.py, cmp-*.txt) no white die named white and read with a face fails.
 
 
-def _white_throughout(square: np.ndarray, body, floor, tones: tuple) -> bool:
+UNREAD_COLD = 0.6  # an unread top's least-lit tenth (`GLINT_FREE`) of a cold hue (`COLD_HUES`)
+# this far from the cast (`_off_cast`) is no white (`WHITE_SPREAD` else): no dark pips read on
+# a light body show a white die (issue 64, session 90: dev seed 1710 at the renderer's sizes,
+# a blue four on a pale lid under a glint over half its top, unread, its body 207, 165, 157
+# (BGR) 0.53 off the cast, its least-lit tenth 185, 132, 115 0.81: named white). White dice
+# named white whose least-lit tenth is of a cold hue: at most 0.40 off under the cold cast
+# 0.7, 1.0, 1.3 (seeds 3100-3119), 0.15 on dev seeds 1420-1479 and 1600-1719 at the
+# renderer's sizes: the middle of 0.40 and 0.81. Cold only: warm-hued whites lay up to 0.58
+# off unread (seed 1476, felt) and 0.75 under the warm cast 1.3, 1.0, 0.7 (seed 3012), and
+# ivory's own tint is warm (notes s90/i64/paled.py, out/paledh_*.txt)
+
+
+def _white_throughout(square: np.ndarray, body, floor, tones: tuple, read: bool = True
+                      ) -> bool:
     """A squared-up top (CANON px) whose body (``body``, its colour: the lighter of the
     top's two tones, or the darker, a side in shade or light pips) is named white: is the
-    least-lit `GLINT_FREE` of that tone's pixels white too (`_white_chroma`)? Not for a
-    coloured die paled by the lamp's glint. ``tones``: the square's `pips._tones` (its grey
-    inside the rounded edge and Otsu's divide, made once a square)."""
+    least-lit `GLINT_FREE` of that tone's pixels white too (`_white_chroma`; of a cold hue
+    and no face ``read``, nearer the cast: `UNREAD_COLD`)? Not for a coloured die paled by
+    the lamp's glint. ``tones``: the square's `pips._tones` (its grey inside the rounded
+    edge and Otsu's divide, made once a square)."""
     _, gray, split, _ = tones
     top = square[_INNER, _INNER]
     tone = (gray > split) if _grey_of(body) > split else (gray <= split)
@@ -210,7 +224,10 @@ def _white_throughout(square: np.ndarray, body, floor, tones: tuple) -> bool:
     if len(levels) < 20:
         return True  # too little to judge
     shaded = tone & (gray <= np.quantile(levels, GLINT_FREE))
-    return _white_chroma(np.median(top[shaded], axis=0), floor)
+    least = np.median(top[shaded], axis=0)
+    return _white_chroma(least, floor) and (
+        read or not COLD_HUES[0] <= _hsv(least)[0] <= COLD_HUES[1]
+        or math.hypot(*_off_cast(least, floor)) <= UNREAD_COLD)
 
 
 LIGHT_PIPS = 0.4  # of a top's pixels, the lighter tone's share at most when it is the pips

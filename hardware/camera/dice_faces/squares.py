@@ -25,17 +25,20 @@ from .pips import SHRINK, _marked, _square_up, _tones, read_face
 
 
 def _read_square(image: np.ndarray, rect, taught: Sequence, light_body: bool | None = None,
-                 retry: bool = True, wanted: Callable[[int | None], bool] | None = None
+                 retry: bool = True, wanted: Callable[[int | None], bool] | None = None,
+                 around: tuple[tuple[float, float], float] | None = None
                  ) -> DieReading | None:
     """A die lying flat in ``rect`` (a minimum-area rectangle): its pips, or, when it is a
     taught die sure of its face, that face. A die that looks taught but is unsure, and
     shows no pip face either, is that die unreadable (the phone asks for it by name). None:
     nothing on it at all, no die. ``wanted`` (no ``taught`` dice then): None too when the
     face read fails this test, as the caller would drop that reading; its colour, the
-    costly part, is then never taken."""
+    costly part, is then never taken. ``around``: the centre and size whose surroundings
+    are the floor (`_surroundings`; None: the square's own)."""
     (cx, cy), (rw, rh), angle = rect
     square = _square_up(image, rect)
     centre, side = (float(cx), float(cy)), float((rw + rh) / 2)
+    ring = around or (centre, side)
     tones = _tones(square)  # made once: `_marked` judges the same square by them below
     face, score, body, offset = read_face(square, light_body, tones=tones)
     pitch = offset * side / CANON
@@ -67,16 +70,17 @@ def _read_square(image: np.ndarray, rect, taught: Sequence, light_body: bool | N
     for die in taught:  # matched as it was taught: the whole blob squared up
         match = die.match(square)
         if match.ours and (match.face is not None or face is None):
-            return DieReading(match.face, colour_name(body(), _surroundings(image, centre, side)),
+            return DieReading(match.face, colour_name(body(), _surroundings(image, *ring)),
                               centre, side, match.score if match.face is not None else 0.0,
                               die.name, square)
     if face is None and not _marked(square, tones):
         return None  # no pips, no print: a glint, a patch of floor, no die
-    body_colour, floor = body(), _surroundings(image, centre, side)
+    body_colour, floor = body(), _surroundings(image, *ring)
     colour = colour_name(body_colour, floor)
     if face is None and colour == "white" and _coloured_share(square) > MIXED:
         colour = "unknown"  # no top read: the square may hold a coloured die and the floor
-    if colour == "white" and not _white_throughout(square, body_colour, floor, tones):
+    if colour == "white" and not _white_throughout(square, body_colour, floor, tones,
+                                                   face is not None):
         colour = "unknown"  # light pips, or a coloured die paled by the lamp's glint
     if colour == "white" and face is not None and _light_pips(body_colour, tones):
         # white pips on a grey body: a black die lit grey, never a white die (session 88:
@@ -134,6 +138,8 @@ def _read_blob(image: np.ndarray, points: np.ndarray, grown: int, typical: float
         top = _top_beside_a_side(image, (cx, cy), (rw, rh), angle, side)
         if top is None and max(rw, rh) < SMALL_BLOB * side:
             top = _one_on_a_small_blob(image, (cx, cy), angle, side)
+        if top is None and (rw + rh) / 2 >= CORNER_ALONE * side:
+            top = _alone_corner(image, (cx, cy), (rw, rh), angle, side)
         if top is not None:
             return top
         if not _marked(_square_up(image, ((cx, cy), (rw, rh), angle))):
@@ -322,17 +328,36 @@ def _sure_corner(read: list[DieReading], size: tuple[float, float], side: float
                  ) -> DieReading | None:
     """The surest of the faces ``read`` at a blob's corners, taken without its pip spots
     counted: read at `CORNER_SURE` or more, not a one, on a blob the dice's ``side`` or more
-    both ways and `CORNER_OVER` larger (a top and its side), every other face read there
-    `CORNER_AHEAD` less sure; else None."""
+    both ways and `CORNER_OVER` larger (a top and its side), or at one corner alone
+    (`_alone`, session 90), every other face read there `CORNER_AHEAD` less sure; else None."""
     sure = max(read, key=lambda die: die.score, default=None)
-    if sure is None or sure.face == 1 or sure.score < CORNER_SURE or min(size) < side or (
-            sum(size) / 2 <= CORNER_OVER * side):
+    if sure is None or sure.face == 1 or sure.score < CORNER_SURE:
+        return None
+    if (min(size) < side or sum(size) / 2 <= CORNER_OVER * side) and not _alone(
+            read, size, side):
         return None
     if any(die.face != sure.face and die.score > sure.score - CORNER_AHEAD for die in read):
         return None
     if sum(size) / 2 <= OVER_SIDE * side and sum(die.face == sure.face for die in read) > 1:
         return None  # a top seen straight, the blob hardly larger: a four's corners read twos
     return sure
+
+
+def _alone(read: list[DieReading], size: tuple[float, float], side: float) -> bool:
+    """One corner alone of a blob at least the dice's ``side`` (`CORNER_ALONE`) reads a face
+    (``read``: `_corner_reads`'), the other three none: a top seen at that corner, its sides
+    beside it in the rest of the blob."""
+    return len(read) == 1 and sum(size) / 2 >= CORNER_ALONE * side
+
+
+def _alone_corner(image: np.ndarray, centre: tuple[float, float], size: tuple[float, float],
+                  angle: float, side: float) -> DieReading | None:
+    """The face read at one corner alone (`_alone`) of a blob too long for a die's top, at
+    `CORNER_SURE` or more and not a one (`_corner_top` counts a one's neighbours; here none)."""
+    read = _corner_reads(image, centre, size, angle)
+    if not _alone(read, size, side) or read[0].face == 1 or read[0].score < CORNER_SURE:
+        return None
+    return read[0]
 
 
 CORNER_OVER = 1.05  # of the dice's side: a blob's square larger than this may hold a top and a
@@ -342,6 +367,13 @@ CORNER_OVER = 1.05  # of the dice's side: a blob's square larger than this may h
 # under `OVER_SIDE`; photo_r2_c2 of the 24 photographs, a four seen close, 1.026, three corners
 # read a two at 0.86-0.88: notes s89/i64/cornersure.py, photos_c.py). Between `OVER_SIDE` and
 # it, the face must be read at one corner only (the top lies at one)
+CORNER_ALONE = 1.0  # of the dice's side: a blob's square this large or more, under `CORNER_OVER`
+# or too long for a top (`_alone_corner`), whose corners read a face at one corner alone, the
+# others none, takes that face at `CORNER_SURE` (session 90: dev seeds 1600-1659, the dice's
+# side taken from blobs holding top and sides, 1.3-1.5 of the tops: seed 1624's white two at
+# the renderer's sizes 1.028, its corner 2 at 0.78; 1652's six 1.036, 6 at 0.71; 1641's two at
+# 28 px 1.024, 2 at 0.91: notes s90/i64/trace_blob.py, corner_reads.py. photo_r2_c2's four
+# seen close, 1.026, reads a two at three corners: not alone)
 CORNER_AHEAD = 0.25  # another face read at a corner of the blob less sure than the surest by
 # less than this leaves the blob unread (session 89: seed 1554's black four, its corners 4 at
 # 0.71 and 1 at 0.43; seed 1598's black two, 2 at 0.87 and 1 at 0.69, stays unread)
@@ -358,8 +390,12 @@ def _corner_reads(image: np.ndarray, centre: tuple[float, float], size: tuple[fl
     read = []
     for dx, dy in {(sx * ex, sy * ey) for sx in (-1, 1) for sy in (-1, 1)}:
         x, y = np.array([cx, cy]) + dx * u + dy * v
+        # the floor round the whole blob: round the corner's square lie the die's own sides
+        # (session 90: dev seed 1453 at the renderer's sizes, an orange four on wood, its
+        # corner's ring the orange side in shade, 33, 62, 117 (BGR), its colour "unknown")
         die = _read_square(image, ((float(x), float(y)), (top, top), angle), (), retry=False,
-                           wanted=lambda face: face is not None)
+                           wanted=lambda face: face is not None,
+                           around=((float(cx), float(cy)), float(max(rw, rh))))
         if die is not None and die.face is not None:
             read.append(die)
     return read

@@ -1,0 +1,22 @@
+"""The independent renderer's seeds 1660-1719 (issue 64, session 90: held out, read once; dev
+since): the one wrong colour there. The tray is rendered from its seed and read as
+bench/dice_independent.py reads it (tests/hardware/independent_trays.py)."""
+from __future__ import annotations
+
+from tests.hardware.independent_trays import die_at, nearest, no_wrong_face, settled
+
+
+def test_a_blue_die_paled_by_a_glint_and_unread_is_not_named_white():
+    """Seed 1710 at the renderer's sizes (a pale lid): the blue four at (260, 261), the
+    lamp's glint over half its top, is unread; its body (the darker tone, 207, 165, 157 BGR)
+    lies 0.53 off the lid's cast and its least-lit tenth 0.81 off, both within
+    `colour.WHITE_SPREAD`: named white. Unread, a cold least-lit tenth that far from the cast
+    is no white (`colour.UNREAD_COLD`). Planted fault: `UNREAD_COLD` 9.9 names it white."""
+    truth, reading = settled(1710, told=True)
+    four = die_at(truth, (260, 261))
+    assert (four.face, four.colour) == (4, "blue")
+    got = nearest(reading, four)
+    assert got is not None and got.colour in ("blue", "unknown")
+    assert all(seen.colour in ("unknown", die.colour)
+               for die in truth if (seen := nearest(reading, die)))
+    assert no_wrong_face(truth, reading)
