@@ -353,11 +353,10 @@ def _alone(read: list[DieReading], size: tuple[float, float], side: float) -> bo
 def _alone_corner(image: np.ndarray, centre: tuple[float, float], size: tuple[float, float],
                   angle: float, side: float) -> DieReading | None:
     """The face read at one corner alone (`_alone`) of a blob too long for a die's top, at
-    `CORNER_SURE` or more and not a one (`_corner_top` counts a one's neighbours; here none)."""
+    `CORNER_SURE` or more and not a one (`_corner_top` counts a one's neighbours; here none):
+    `_sure_corner`'s rule, whose other checks a lone reading passes."""
     read = _corner_reads(image, centre, size, angle)
-    if not _alone(read, size, side) or read[0].face == 1 or read[0].score < CORNER_SURE:
-        return None
-    return read[0]
+    return _sure_corner(read, size, side) if _alone(read, size, side) else None
 
 
 CORNER_OVER = 1.05  # of the dice's side: a blob's square larger than this may hold a top and a
