@@ -31,10 +31,11 @@ GAP_INNER = 0.6  # of the outline (about its centre): where a gap shows the tabl
 # outside its long sides, was dropped as a gap: changed there, median 127 grey levels)
 MAX_SHARE = 0.6  # the longest card find_cards takes, of the frame's shorter side
 SNAP_PX = 5  # px either side of an outline where find_cards looks for the card's edge
-SNAP_TURN = 0.05  # sine of the most a snapped side may turn from the outline's (3 degrees),
-# unless it lies within as much of the opposite side, snapped (a card's opposite sides lie
-# along each other): an outline traced turned on a pale board, its sides' lines turned 3.1
-# degrees from it (session 91, board 7025 card13: found 7.7 px off, unknown; see PUSH_ROUNDS)
+SNAP_TURN = 0.05  # sine of the most a snapped side may turn from the outline's (3 degrees) ...
+SNAP_ALONG = 0.05  # ... unless it lies within this (sine) of the opposite side as snapped (a
+# card's opposite sides lie along each other): an outline traced turned on a pale board, its
+# side's line turned 3.1 degrees from it (session 91, board 7025 card13 at 120 px: found 7.7
+# px off, unknown, with ``PUSH_ROUNDS`` 0.8 px off and named; 0: the outline's turn only)
 SNAP_DIFF_SHARE = 0.3  # against the empty table: a step this share of the strongest is an edge
 PUSH_SHARE = 0.1  # of the card's short side: how far out a side inside the card is pushed
 PUSH_ROUNDS = 3  # pushes out and snaps again (``_snap``) while a side moves: a side 9-13 px
@@ -220,8 +221,9 @@ def _snapped(gradients: _Gradients, quad: np.ndarray,
     outermost strong step across it (``strong_share`` of the side's strongest or more) within
     ``reach`` px, a line fitted through those (Huber: a token over the edge is an outlier;
     a side with too few, or whose line turns from it by more than ``SNAP_TURN`` and from
-    the opposite side's snapped line too, stays) and the corners where the lines meet. A
-    mask's outline can be pixels off (closed, cut and grown back); the card's edge is not."""
+    the opposite side's snapped line by more than ``SNAP_ALONG``, stays) and the corners
+    where the lines meet. A mask's outline can be pixels off (closed, cut and grown back);
+    the card's edge is not."""
     offsets = np.arange(-reach, reach + 1, dtype=np.float32)
     lines, turned, snapped = [], [], []
     centre = quad.mean(axis=0)
@@ -261,7 +263,7 @@ def _snapped(gradients: _Gradients, quad: np.ndarray,
         j = (i + 2) % 4
         if turned[i] is not None and snapped[j]:
             r, v = turned[i][1], lines[j][1]
-            if abs(float(r[0] * v[1] - r[1] * v[0])) <= SNAP_TURN:
+            if abs(float(r[0] * v[1] - r[1] * v[0])) <= SNAP_ALONG:
                 lines[i] = turned[i]
     out = _crossings(lines)
     return out if out is not None and np.abs(out - quad).max() <= 1.5 * reach else quad
