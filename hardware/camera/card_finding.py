@@ -31,9 +31,17 @@ GAP_INNER = 0.6  # of the outline (about its centre): where a gap shows the tabl
 # outside its long sides, was dropped as a gap: changed there, median 127 grey levels)
 MAX_SHARE = 0.6  # the longest card find_cards takes, of the frame's shorter side
 SNAP_PX = 5  # px either side of an outline where find_cards looks for the card's edge
-SNAP_TURN = 0.05  # sine of the most a snapped side may turn from the outline's (3 degrees)
+SNAP_TURN = 0.05  # sine of the most a snapped side may turn from the outline's (3 degrees) ...
+SNAP_ALONG = 0.05  # ... unless it lies within this (sine) of the opposite side as snapped (a
+# card's opposite sides lie along each other): an outline traced turned on a pale board, its
+# side's line turned 3.1 degrees from it (session 91, board 7025 card13 at 120 px: found 7.7
+# px off, unknown, with ``PUSH_ROUNDS`` 0.8 px off and named; 0: the outline's turn only)
 SNAP_DIFF_SHARE = 0.3  # against the empty table: a step this share of the strongest is an edge
 PUSH_SHARE = 0.1  # of the card's short side: how far out a side inside the card is pushed
+PUSH_ROUNDS = 3  # pushes out and snaps again (``_snap``) while a side moves: a side 9-13 px
+# inside a pale card on a pale board (its printed frame) is snapped 5 px out by the first,
+# where the change's end is in the next push's reach (session 91: the board renders' outlines
+# over 2 px off 15 -> 8 of 120 at 120 px, with ``SNAP_TURN``'s opposite side; none worse)
 CHANGED = 30  # grey levels (any channel) a card changes the empty table by
 CHANGED_FAINT = 12  # ... at least (pale paper on a pale part of a board; noise: about 3)
 LAID_SHARE = 0.25  # of a card's outline that changed, at least (a board's own print: none)
@@ -212,11 +220,12 @@ def _snapped(gradients: _Gradients, quad: np.ndarray,
     """The quad's sides moved onto the card's edge in the image: along each side, the
     outermost strong step across it (``strong_share`` of the side's strongest or more) within
     ``reach`` px, a line fitted through those (Huber: a token over the edge is an outlier;
-    a side with too few, or whose line turns from it by more than ``SNAP_TURN``, stays)
-    and the corners where the lines meet. A mask's outline can be pixels off (closed, cut
-    and grown back); the card's edge is not."""
+    a side with too few, or whose line turns from it by more than ``SNAP_TURN`` and from
+    the opposite side's snapped line by more than ``SNAP_ALONG``, stays) and the corners
+    where the lines meet. A mask's outline can be pixels off (closed, cut and grown back);
+    the card's edge is not."""
     offsets = np.arange(-reach, reach + 1, dtype=np.float32)
-    lines = []
+    lines, turned, snapped = [], [], []
     centre = quad.mean(axis=0)
     for i in range(4):
         a, along, length, normal = _side(quad, i, centre)
@@ -240,12 +249,22 @@ def _snapped(gradients: _Gradients, quad: np.ndarray,
             best = np.where(climb, inner, best)
         strong = step[np.arange(len(t)), best] > 0.5 * median(step.max(axis=1))
         kept = (a, along / length)  # a side with no clear edge stays where it was
+        fitted = None
         if strong.sum() >= 6:
             points = np.stack([xs[rows, best], ys[rows, best]], axis=1)
             vx, vy, x0, y0 = cv2.fitLine(points[strong], cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+            fitted = (np.float32([x0, y0]), np.float32([vx, vy]))
             if abs(float(vx * along[1] - vy * along[0])) / length <= SNAP_TURN:
-                kept = (np.float32([x0, y0]), np.float32([vx, vy]))
+                kept, fitted = fitted, None
         lines.append(kept)
+        snapped.append(fitted is None and kept[0] is not a)
+        turned.append(fitted)
+    for i in range(4):  # turned from the outline, but along the opposite side as snapped
+        j = (i + 2) % 4
+        if turned[i] is not None and snapped[j]:
+            r, v = turned[i][1], lines[j][1]
+            if abs(float(r[0] * v[1] - r[1] * v[0])) <= SNAP_ALONG:
+                lines[i] = turned[i]
     out = _crossings(lines)
     return out if out is not None and np.abs(out - quad).max() <= 1.5 * reach else quad
 
@@ -657,7 +676,9 @@ def _snap(gradients: tuple, quad: np.ndarray, diff: np.ndarray | None = None
     """``_snapped`` onto the edge of what changed against the empty table, when known: the
     table's own print (a board's lines and text) is gone there, so the card's edge is its
     outermost step even when its paper is close to the table's colour and a printed frame
-    just inside is the stronger step; else, or if that finds no edge, onto the frame's.
+    just inside is the stronger step (pushed out and snapped again, up to
+    ``PUSH_ROUNDS`` times, while a push moves a side); else, or if that finds no edge,
+    onto the frame's.
     ``gradients``: (the frame's, the change's or None), each a `_Gradients`; ``diff``: the
     change itself (``_difference``), to push out a side left on a printed frame
     (``_pushed``)."""
@@ -667,7 +688,13 @@ def _snap(gradients: tuple, quad: np.ndarray, diff: np.ndarray | None = None
         if diff is not None:
             pushed = _pushed(diff, snapped)
             if pushed is not snapped:
-                return _snapped(of_change, pushed, strong_share=SNAP_DIFF_SHARE)
+                for round_ in range(PUSH_ROUNDS):  # again while a push moves a side
+                    snapped = _snapped(of_change, pushed, strong_share=SNAP_DIFF_SHARE)
+                    if round_ + 1 < PUSH_ROUNDS:
+                        pushed = _pushed(diff, snapped)
+                        if pushed is snapped:
+                            break
+                return snapped
         if snapped is not quad:
             return snapped
     return _snapped(of_frame, quad)
