@@ -329,12 +329,13 @@ def _sure_corner(read: list[DieReading], size: tuple[float, float], side: float
     """The surest of the faces ``read`` at a blob's corners, taken without its pip spots
     counted: read at `CORNER_SURE` or more, not a one, on a blob the dice's ``side`` or more
     both ways and `CORNER_OVER` larger (a top and its side), or at one corner alone
-    (`_alone`, session 90), every other face read there `CORNER_AHEAD` less sure; else None."""
+    (`_alone`, session 90; at `ALONE_SURE`, session 91), every other face read there
+    `CORNER_AHEAD` less sure; else None."""
     sure = max(read, key=lambda die: die.score, default=None)
-    if sure is None or sure.face == 1 or sure.score < CORNER_SURE:
+    alone = _alone(read, size, side)
+    if sure is None or sure.face == 1 or sure.score < (ALONE_SURE if alone else CORNER_SURE):
         return None
-    if (min(size) < side or sum(size) / 2 <= CORNER_OVER * side) and not _alone(
-            read, size, side):
+    if (min(size) < side or sum(size) / 2 <= CORNER_OVER * side) and not alone:
         return None
     if any(die.face != sure.face and die.score > sure.score - CORNER_AHEAD for die in read):
         return None
@@ -353,7 +354,7 @@ def _alone(read: list[DieReading], size: tuple[float, float], side: float) -> bo
 def _alone_corner(image: np.ndarray, centre: tuple[float, float], size: tuple[float, float],
                   angle: float, side: float) -> DieReading | None:
     """The face read at one corner alone (`_alone`) of a blob too long for a die's top, at
-    `CORNER_SURE` or more and not a one (`_corner_top` counts a one's neighbours; here none):
+    `ALONE_SURE` or more and not a one (`_corner_top` counts a one's neighbours; here none):
     `_sure_corner`'s rule, whose other checks a lone reading passes."""
     read = _corner_reads(image, centre, size, angle)
     return _sure_corner(read, size, side) if _alone(read, size, side) else None
@@ -373,6 +374,11 @@ CORNER_ALONE = 1.0  # of the dice's side: a blob's square this large or more, un
 # the renderer's sizes 1.028, its corner 2 at 0.78; 1652's six 1.036, 6 at 0.71; 1641's two at
 # 28 px 1.024, 2 at 0.91: notes s90/i64/trace_blob.py, corner_reads.py. photo_r2_c2's four
 # seen close, 1.026, reads a two at three corners: not alone)
+ALONE_SURE = 0.6  # the score a face read at one corner alone (`_alone`) must reach, under
+# `CORNER_SURE`: no other corner reads a face to be told from (session 91: dev seed 1628's white
+# six at the renderer's sizes read so at 0.61-0.64, 1649's white four at 28 px, 1650's yellow
+# five, 1624's blue six at 28 px; none read wrong at 0.6 on the dev seeds 1360-1719 at 28 px
+# and the renderer's sizes: notes s91/i64/trial.py, out/t1/)
 CORNER_AHEAD = 0.25  # another face read at a corner of the blob less sure than the surest by
 # less than this leaves the blob unread (session 89: seed 1554's black four, its corners 4 at
 # 0.71 and 1 at 0.43; seed 1598's black two, 2 at 0.87 and 1 at 0.69, stays unread)
