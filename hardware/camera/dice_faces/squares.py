@@ -375,7 +375,9 @@ CORNER_ALONE = 0.95  # of the dice's side: a blob's square this large or more, u
 # 28 px 1.024, 2 at 0.91: notes s90/i64/trace_blob.py, corner_reads.py. photo_r2_c2's four
 # seen close, 1.026, reads a two at three corners: not alone). 0.95 since session 91: seed
 # 1669's green three at the renderer's sizes (wood), blob 41.5 x 35.9, 0.97 of the side (39.9),
-# one corner alone 3 at 0.88; nothing else changed on the dev seeds (notes s91/i64/out/t3/).
+# one corner alone 3 at 0.88, and seed 1386's orange five (1360-1419, lid); no other die
+# changed on the dev seeds 1360-1779 at 28 px and the renderer's sizes, none read wrong
+# (bench/dice_independent.py --against 6207e1d3: notes s91/i64/out/b2/; per die out/t3/).
 # Seed 1270's four at 0.86 of the side read a two at a corner: keep it over 0.9
 ALONE_SURE = 0.6  # the score a face read at one corner alone (`_alone`) must reach, under
 # `CORNER_SURE`: no other corner reads a face to be told from (session 91: dev seed 1628's white
