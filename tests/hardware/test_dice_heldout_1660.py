@@ -20,3 +20,17 @@ def test_a_blue_die_paled_by_a_glint_and_unread_is_not_named_white():
     assert all(seen.colour in ("unknown", die.colour)
                for die in truth if (seen := nearest(reading, die)))
     assert no_wrong_face(truth, reading)
+
+
+def test_a_top_at_one_corner_alone_of_a_blob_a_little_under_the_side_is_read():
+    """Seed 1669 at the renderer's sizes (wood): the green three at (207, 251), seen
+    obliquely, its blob (top and sides) 41.5 x 35.9, 0.97 of the dice's side (39.9, taken
+    from blobs holding sides), unread whole; one corner alone reads 3 at 0.88, the other
+    three nothing. Taken from `squares.CORNER_ALONE` 0.95 of the side (session 91). Planted
+    fault: `CORNER_ALONE` 1.0 (session 90's) leaves it unread."""
+    truth, reading = settled(1669, told=True)
+    three = die_at(truth, (207, 251))
+    assert (three.face, three.colour) == (3, "green")
+    got = nearest(reading, three)
+    assert got is not None and (got.face, got.colour) == (3, "green")
+    assert no_wrong_face(truth, reading)
