@@ -65,6 +65,7 @@ class ViewSender:
         self._posted: dict[str, int] = {}  # game id -> its newest post
         self._sent: dict[str, int] = {}  # game id -> the newest post its sent views cover
         self._thread: threading.Thread | None = None
+        self.turns = 0  # turns taken (tests: a post owed to no screen takes none)
 
     # posting ----------------------------------------------------------------------------
     def views_changed(self, event: ViewsChanged) -> None:
@@ -80,7 +81,15 @@ class ViewSender:
         connection, and its whole view; ``closed``: then the message `closed`;
         ``hosts_only``: only the host pages', the one role that sees every detail of the
         hardware status: a part's change that no other screen shows builds no other view,
-        issue 71)."""
+        issue 71). A post owed to no connected screen (no recipient of ``live`` at all, or
+        ``hosts_only`` with no host page) is not queued: the thread is not woken for a turn
+        that sends nothing (issue 71, session 91: such a hand-off, post to settle, costs
+        ~0.2 ms beside a busy camera thread, notes s91/i71 handoff2.py). A screen connecting
+        meanwhile posts for its own whole view, built from the state as it is then."""
+        if whole_for is None and not any(
+                not hosts_only or client.identity.role == "host"
+                for client in self.connections.of_game(live.id).values()):
+            return  # no "connections" lock under the queue's: it is a leaf
         with self._cond:
             self._posts += 1
             turn = self._queue.get(live.id)
@@ -123,6 +132,7 @@ class ViewSender:
                     return
                 game_id = next(iter(self._queue))
                 turn = self._queue.pop(game_id)
+                self.turns += 1
             try:
                 self._send(turn)
             except Exception:  # one game's failure never stops the others' views

@@ -52,6 +52,10 @@ TICK_S = 1.0  # the status is read this often while a host page is connected (it
 # bench/evening.py's evening, where no host page is open; every 5 s, 0.0001 (the bench's
 # resolution; `--against 81a2886`, two runs, docs/pi-appliance.md's eighteenth round).
 SAFETY_S = 5.0
+# With no host page the tick sleeps the whole `SAFETY_S` (a host page connecting wakes it,
+# `push`), rather than waking every `TICK_S` to find no host: an idle wake-up costs its
+# thread ~60 us beside the camera's busy thread (notes s91/i71 tick_wake.py, 2 x 500
+# wake-ups, 59 / 64 us), 4 of every 5 s's wake-ups, ~0.00005 of a core (issue 71, session 91).
 TICK_THREAD = "hardware-status"
 
 
@@ -91,11 +95,12 @@ class HardwareManager:
         self.started = False
         self._lock = locks.lock("hardware manager")
         self._stop = threading.Event()
+        self._wake = threading.Event()  # the tick's: `stop`, or a host page may have come
         self._ticker: threading.Thread | None = None
         # () -> whether a host page is connected (the app's `Connections.has_host`); a tool
         # or a test with no sockets reads the status every tick
         self._host_watching = host_watching or (lambda: True)
-        self.ticks = 0  # the tick's wake-ups (tests: how many passed without a reading)
+        self.ticks = 0  # the tick's wake-ups (tests: none while no host page is connected)
         # which taught card faces are too alike, judged on its own thread (face_judge.py):
         # shared by the camera's face reader and the deck page, camera or not
         self.judge = FaceJudge(settings.data_dir, catalog_of=None if kinds is None else
@@ -168,7 +173,13 @@ class HardwareManager:
 
     def push(self) -> None:
         """Push the status down; the views are re-sent only if what the table display or a
-        phone shows of it changed (a frame rate alone: the next views carry it)."""
+        phone shows of it changed (a frame rate alone: the next views carry it). A host page
+        connecting pushes: the tick, asleep for `SAFETY_S` while none was, is woken to read
+        every `TICK_S` from now."""
+        self._push()
+        self._wake.set()
+
+    def _push(self) -> None:
         if self._put():
             self._resend()
 
@@ -178,21 +189,29 @@ class HardwareManager:
                 self.service.notify(live, what)
 
     def _tick(self) -> None:
+        """Read the status every `TICK_S` while a host page is connected, else every
+        `SAFETY_S`, sleeping in between (woken by `push` or `stop` only)."""
         threadnames.name_this_thread()
         read = time.monotonic()
-        while not self._stop.wait(TICK_S):
-            self.ticks += 1
-            now = time.monotonic()
-            if now - read < SAFETY_S - TICK_S / 2 and not self._host_watching():
-                continue  # no host page: the safety net's reading only
-            read = now
+        while True:
+            every = TICK_S if self._host_watching() else SAFETY_S
+            left = read + every - time.monotonic()
+            if left > TICK_S / 100:  # not due yet: sleep till it is, or till woken
+                self._wake.wait(left)
+                self._wake.clear()
+                if self._stop.is_set():
+                    return
+                self.ticks += 1
+                continue  # due now, or woken: a host page may have come (then `TICK_S`)
+            read = time.monotonic()
             try:
-                self.push()
+                self._push()
             except Exception:  # the next tick tries again
                 log.exception("pushing the hardware status failed")
 
     def stop(self) -> None:
         self._stop.set()
+        self._wake.set()
         for handle in (self.dice, self.camera):
             if handle is not None:
                 try:
