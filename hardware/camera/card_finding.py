@@ -49,8 +49,10 @@ RESNAP_MOVE = 0.5  # side snapped turned, its far end out of ``SNAP_PX``'s reach
 # ``RESNAP_MOVE`` is not kept (``_moved_in``): the mask's outline lies inside the card, so a
 # repeat is for a side still inside; moving in, it follows a line printed inside the card
 # (board 7010 card19 at 160 px: the short side's second snap turned 4 degrees onto one, an
-# end 8.3 px in, 1.98 -> 7.75 px off without this; the repeats it kept moved an end in 1.6
-# px at most, notes s91/i63 resnap_trace.txt)
+# end 8.3 px in; the patch, which also repeated the snaps after each push, left it 7.75 px
+# off; here the push rounds' single snaps bring it back either way: 1.98 px with this, 1.66
+# without; no other render outline differs, notes s91/i63 cmp_v2_*/outl_v3_*. The repeats
+# kept moved an end in 1.6 px at most, the middle none, notes s91/i63 resnap_trace.txt)
 CHANGED = 30  # grey levels (any channel) a card changes the empty table by
 CHANGED_FAINT = 12  # ... at least (pale paper on a pale part of a board; noise: about 3)
 LAID_SHARE = 0.25  # of a card's outline that changed, at least (a board's own print: none)
