@@ -42,6 +42,17 @@ PUSH_ROUNDS = 3  # pushes out and snaps again (``_snap``) while a side moves: a 
 # inside a pale card on a pale board (its printed frame) is snapped 5 px out by the first,
 # where the change's end is in the next push's reach (session 91: the board renders' outlines
 # over 2 px off 15 -> 8 of 120 at 120 px, with ``SNAP_TURN``'s opposite side; none worse)
+RESNAP = 3  # snaps onto the change, again while a corner moves ``RESNAP_MOVE`` px or more: a
+RESNAP_MOVE = 0.5  # side snapped turned, its far end out of ``SNAP_PX``'s reach the first time
+# (session 91, notes s91/i63 outlines.py: board outlines over 2 px 8 -> 3 of 120 at 120 px,
+# 7012 card00 4.7 -> 1.1 px). A repeat that moves a side's middle in by more than
+# ``RESNAP_MOVE`` is not kept (``_moved_in``): the mask's outline lies inside the card, so a
+# repeat is for a side still inside; moving in, it follows a line printed inside the card
+# (board 7010 card19 at 160 px: the short side's second snap turned 4 degrees onto one, an
+# end 8.3 px in; the patch, which also repeated the snaps after each push, left it 7.75 px
+# off; here the push rounds' single snaps bring it back either way: 1.98 px with this, 1.66
+# without; no other render outline differs, notes s91/i63 cmp_v2_*/outl_v3_*. The repeats
+# kept moved an end in 1.6 px at most, the middle none, notes s91/i63 resnap_trace.txt)
 CHANGED = 30  # grey levels (any channel) a card changes the empty table by
 CHANGED_FAINT = 12  # ... at least (pale paper on a pale part of a board; noise: about 3)
 LAID_SHARE = 0.25  # of a card's outline that changed, at least (a board's own print: none)
@@ -676,19 +687,21 @@ def _snap(gradients: tuple, quad: np.ndarray, diff: np.ndarray | None = None
     """``_snapped`` onto the edge of what changed against the empty table, when known: the
     table's own print (a board's lines and text) is gone there, so the card's edge is its
     outermost step even when its paper is close to the table's colour and a printed frame
-    just inside is the stronger step (pushed out and snapped again, up to
-    ``PUSH_ROUNDS`` times, while a push moves a side); else, or if that finds no edge,
-    onto the frame's.
+    just inside is the stronger step (the first snap repeated while it moves a corner,
+    ``_resnapped``; then pushed out and snapped again, up to ``PUSH_ROUNDS`` times, while a
+    push moves a side); else, or if that finds no edge, onto the frame's.
     ``gradients``: (the frame's, the change's or None), each a `_Gradients`; ``diff``: the
     change itself (``_difference``), to push out a side left on a printed frame
     (``_pushed``)."""
     of_frame, of_change = gradients
     if of_change is not None:
-        snapped = _snapped(of_change, quad, strong_share=SNAP_DIFF_SHARE)
+        snapped = _resnapped(of_change, quad)
         if diff is not None:
             pushed = _pushed(diff, snapped)
             if pushed is not snapped:
                 for round_ in range(PUSH_ROUNDS):  # again while a push moves a side
+                    # once: a push lays a side along the change's end, a repeat there
+                    # walked board 7025 card13's turned (0.8 -> 1.9 px, session 91)
                     snapped = _snapped(of_change, pushed, strong_share=SNAP_DIFF_SHARE)
                     if round_ + 1 < PUSH_ROUNDS:
                         pushed = _pushed(diff, snapped)
@@ -698,6 +711,32 @@ def _snap(gradients: tuple, quad: np.ndarray, diff: np.ndarray | None = None
         if snapped is not quad:
             return snapped
     return _snapped(of_frame, quad)
+
+
+def _resnapped(of_change: _Gradients, quad: np.ndarray) -> np.ndarray:
+    """``_snapped`` onto the change, again while a corner moves ``RESNAP_MOVE`` px or more
+    (up to ``RESNAP`` snaps); the quad itself when the first does not move it."""
+    out = _snapped(of_change, quad, strong_share=SNAP_DIFF_SHARE)
+    for _ in range(RESNAP - 1):
+        if out is quad or np.abs(out - quad).max() < RESNAP_MOVE:
+            break
+        again = _snapped(of_change, out, strong_share=SNAP_DIFF_SHARE)
+        if _moved_in(out, again) > RESNAP_MOVE:  # onto a line inside the card: not its edge
+            break
+        quad, out = out, again
+    return out
+
+
+def _moved_in(quad: np.ndarray, moved: np.ndarray) -> float:
+    """The most any side's middle lies further in (towards the centre) in ``moved`` than in
+    ``quad``, px (0 when none does)."""
+    centre = quad.mean(axis=0)
+    most = 0.0
+    for i in range(4):
+        a, along, _, normal = _side(quad, i, centre)
+        middle = (moved[i] + moved[(i + 1) % 4]) / 2
+        most = max(most, -float(np.dot(middle - (a + along / 2), normal)))
+    return most
 
 
 def _pushed(diff: np.ndarray, quad: np.ndarray) -> np.ndarray:
