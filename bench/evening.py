@@ -979,6 +979,7 @@ def against(game: str, args, work: Path, other: Path) -> dict:
     if rounds > 1:
         each.settle = max(args.settle, args.round_settle)
     results: list[tuple[dict, dict]] = []
+    firsts: list[str] = []  # the side each round started first
     for k in range(rounds):
         order = [("this", ROOT), ("against", other)]
         if k % 4 in (1, 2):  # ABBA: the side started first alternates
@@ -992,6 +993,7 @@ def against(game: str, args, work: Path, other: Path) -> dict:
             start = round((k * each.minutes * 60 - each.settle - ROUND_START_S) * args.fps)
             seen = rotated(frames, folder / "frames", max(0, start))
         out = pair(game, each, folder, seen, order)
+        firsts.append(order[0][0])
         results.append((out["this"], out["against"]))
         if rounds > 1:
             r = round_ratio(out["this"], out["against"], "core_share")
@@ -1021,7 +1023,8 @@ def against(game: str, args, work: Path, other: Path) -> dict:
     over_rounds = {}
     if rounds > 1:
         for k in keys:
-            over_rounds[k] = ratio_over_rounds([round_ratio(a, b, k) for a, b in results])
+            over_rounds[k] = ratio_over_rounds([round_ratio(a, b, k) for a, b in results],
+                                               firsts)
     return {**capture, "this": this, "against": base, "ratio": ratio,
             "ratio_threads": ratio_threads, "ratio_per_minute": per_minute,
             "ratio_over_rounds": over_rounds, "rounds": rounds}
@@ -1084,11 +1087,19 @@ T975 = {1: 12.71, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8:
         16: 2.12, 17: 2.11, 18: 2.101, 19: 2.093, 20: 2.086, 25: 2.06, 30: 2.042}
 
 
-def ratio_over_rounds(ratios: list[float | None]) -> dict:
+def ratio_over_rounds(ratios: list[float | None], first: list[str] | None = None) -> dict:
     """The rounds' ratios: their median, and their geometric mean with its 95 % interval
     (the mean of the log ratios, Student's t over the rounds: each round's servers started
     afresh, so the rounds are independent draws of whatever a pair of processes gets).
-    An interval that holds 1.0 says the run cannot tell the two apart."""
+    An interval that holds 1.0 says the run cannot tell the two apart. ``first``: which
+    side each round started first ("this", "against"): the geometric mean of each side's
+    rounds apart (``by_first``; session 91: over 14 runs of 4-8 rounds, sessions 86-91, the
+    camera's ratio read 2.4 % (0.9-3.9 %) higher in the rounds this tree started first, in
+    12 of them; ABBA's even count each way cancels it in the geometric mean, and pairing
+    the rounds (AB, BA) widened the interval in 13 of 14: notes s91/i71 order_effect.py)."""
+    if first is not None:
+        sides = {side: [r for r, f in zip(ratios, first, strict=True) if r and f == side]
+                 for side in ("this", "against")}
     each = [r for r in ratios if r]
     if len(each) < 2:
         return {"rounds": len(each), "each": each}
@@ -1100,7 +1111,10 @@ def ratio_over_rounds(ratios: list[float | None]) -> dict:
     return {"median": round(statistics.median(each), 3),
             "geomean": round(float(np.exp(mean)), 3),
             "ci95": [round(float(np.exp(mean - half)), 3), round(float(np.exp(mean + half)), 3)],
-            "rounds": len(each), "each": each}
+            "rounds": len(each), "each": each,
+            **({"by_first": {side: {"geomean": round(float(np.exp(statistics.fmean(
+                np.log(got)))), 3), "rounds": len(got)} for side, got in sides.items()}}
+               if first is not None and all(sides.values()) else {})}
 
 
 def merge_rounds(runs: list[dict]) -> dict:
@@ -1318,7 +1332,10 @@ def main_against(args) -> None:
                     if "ci95" in v:
                         print(f"{game}: over {v['rounds']} rounds, {k} ratio median "
                               f"{v['median']}, geometric mean {v['geomean']} (95 % interval "
-                              f"{v['ci95'][0]}-{v['ci95'][1]}): {v['each']}", flush=True)
+                              f"{v['ci95'][0]}-{v['ci95'][1]}): {v['each']}"
+                              + ("; rounds this first {this[geomean]}, against first "
+                                 "{against[geomean]}".format(**v["by_first"])
+                                 if "by_first" in v else ""), flush=True)
                 print(f"{game}: ratio by thread: " + "  ".join(
                     f"{k} {v}" for k, v in r["ratio_threads"].items()), flush=True)
         finally:

@@ -154,6 +154,20 @@ def test_the_ratio_over_rounds_says_whether_a_difference_is_real():
     assert "ci95" not in module.ratio_over_rounds([1.1])
 
 
+def test_the_ratio_over_rounds_splits_the_rounds_by_who_started_first():
+    """Session 91: the side started first read ~2 % more CPU in its camera, so each side's
+    rounds are shown apart (``by_first``): their geometric means, a round without a ratio
+    left out; none when one side has no round."""
+    module = evening_bench()
+    first = ["this", "against", "against", "this", "this", "against"]
+    got = module.ratio_over_rounds([1.04, 1.0, 0.99, 1.06, None, 1.01], first)
+    assert got["by_first"] == {"this": {"geomean": 1.05, "rounds": 2},
+                               "against": {"geomean": 1.0, "rounds": 3}}
+    assert got["geomean"] == 1.02 and got["rounds"] == 5
+    assert "by_first" not in module.ratio_over_rounds([1.04, 1.06], ["this", "this"])
+    assert "by_first" not in module.ratio_over_rounds([1.04, 1.06])
+
+
 def test_the_rounds_alternate_who_starts_first_and_merge_into_one_evening(tmp_path,
                                                                          monkeypatch):
     """Each round starts both servers afresh, the side started first alternating ABBA; the
@@ -202,6 +216,8 @@ def test_the_rounds_alternate_who_starts_first_and_merge_into_one_evening(tmp_pa
     assert r["this"]["actions"] == 40 and r["this"]["minutes"] == 6.0
     assert r["this"]["rss_slope_mb_per_hour"] is None  # a round is too short for one
     assert r["ratio_over_rounds"]["core_share"]["each"] == [1.0, 1.0333, 1.0667, 1.1]
+    assert r["ratio_over_rounds"]["core_share"]["by_first"] == {
+        "this": {"geomean": 1.049, "rounds": 2}, "against": {"geomean": 1.05, "rounds": 2}}
     assert r["ratio"]["core_share"] == 1.05
 
 
