@@ -4,7 +4,13 @@ as bench/dice_independent.py reads it (tests/hardware/independent_trays.py)."""
 
 from __future__ import annotations
 
-from tests.hardware.independent_trays import die_at, no_wrong_face, settled, unread_or_right
+from tests.hardware.independent_trays import (
+    die_at,
+    nearest,
+    no_wrong_face,
+    settled,
+    unread_or_right,
+)
 
 
 def test_a_four_beside_its_side_on_a_blob_of_no_rounded_square_is_not_read_a_two():
@@ -31,3 +37,18 @@ def test_a_four_with_its_side_in_a_blob_a_little_long_is_not_read_a_one():
     assert (four.face, four.colour) == (4, "green")
     assert unread_or_right(reading, four)
     assert no_wrong_face(truth, reading)
+
+
+def test_a_one_read_unsure_on_a_long_blob_with_its_pip_alone_is_still_read():
+    """Seeds 1430 (a lid) and 1483 (a table), at the renderer's sizes: a blue and a red one,
+    each seen with its side, a blob 1.18 long (over `squares.SIDE_ASPECT`), read right by
+    the whole square at 0.04 and 0.08, under `squares.SIDE_SURE`. One pip spot on the blob's
+    square (`squares._spots_in`), as many as the face: taken (1751's four read as a one shows
+    4). Planted fault: `SIDE_SURE` alone, without the count, leaves both unread."""
+    for seed, place in ((1430, (138, 61)), (1483, (355, 150))):
+        truth, reading = settled(seed, told=True)
+        one = die_at(truth, place)
+        assert one.face == 1
+        got = nearest(reading, one)
+        assert got is not None and got.face == 1, seed
+        assert no_wrong_face(truth, reading)
