@@ -126,8 +126,11 @@ def _read_blob(image: np.ndarray, points: np.ndarray, grown: int, typical: float
             # three's or five's middle (`_middle_of_more`, as below)
             reading = _read_square(image, ((cx, cy), (rw, rh), angle), (), retry=False,
                                    wanted=lambda face: face is not None)
-            if reading is not None and not (reading.face == 1 and _middle_of_more(
-                    image, (cx, cy), np.sqrt(typical) + 2 * ERODE, rw, rh, angle)):
+            if reading is not None and _sure_or_counted(
+                    image, reading, ((cx, cy), (rw, rh), angle),
+                    np.sqrt(typical) + 2 * ERODE) and not (
+                    reading.face == 1 and _middle_of_more(
+                        image, (cx, cy), np.sqrt(typical) + 2 * ERODE, rw, rh, angle)):
                 return reading
         return None  # no square at all: grain, glare, a shadow's edge
     wrong_size = grown == ERODE and not 0.6 * typical <= area <= 1.45 * typical
@@ -149,6 +152,10 @@ def _read_blob(image: np.ndarray, points: np.ndarray, grown: int, typical: float
     if reading is not None and reading.face == 6 and reading.die is None and (
             aspect > SIDE_ASPECT and reading.score < BESIDE_SIX_SURE):
         reading = replace(reading, face=None, score=0.0)  # a four and its side's two pips
+    if reading is not None and reading.face is not None and reading.die is None and (
+            aspect > SIDE_ASPECT and not _sure_or_counted(
+                image, reading, ((cx, cy), (rw, rh), angle), side)):
+        reading = replace(reading, face=None, score=0.0)  # a top's pips and its side's read as one
     if reading is not None and reading.face is not None and reading.die is None and (
             (rw + rh) / 2 > OVER_SIDE * side and reading.score < OVER_SURE):
         # a square this much larger than a die holds its top and a side: its face, read
@@ -219,6 +226,29 @@ SIDE_ASPECT = 1.1  # a blob this much longer than wide may hold a side beside it
 # read on it must score `BESIDE_SIX_SURE` (tenth session: 28 px black fours with a side,
 # seeds 1065 and 1135, their hull-filled blobs 1.19 long read sixes at 0.01 and 0.05; on the
 # 528 cached trays no face read right was lost by it)
+
+SIDE_SURE = 0.12  # the score a face read on a blob's whole square must reach when the blob
+# holds a side (longer than `SIDE_ASPECT`, or no rounded square: the star path) (session 91:
+# dev seeds 1720-1779, seed 1727 at 28 px, a blue four beside its side read 2 at 0.10 (now read
+# 4 by another pass); seed 1751 at the renderer's sizes, a green four and its side read 1 at
+# 0.06 (4 pip spots on its blob), now unread. The floor alone lost three ones read right
+# under it (1430 and 1483 at the renderer's sizes, long blobs, 0.04 and 0.08; 1594 at 28 px, a
+# star, 0.015), each blob showing one pip spot: `_sure_or_counted` keeps a face whose blob shows
+# as many spots as its pips. notes s91/i64/trial.py, lowside.py, onespots.py, out/t4-t6/)
+
+
+
+def _sure_or_counted(image: np.ndarray, reading: DieReading, rect, side: float) -> bool:
+    """A face read on a blob's whole square ``rect`` that holds a side is taken at
+    `SIDE_SURE` or more, or, less sure, when the blob's square (at least the dice's ``side``;
+    `_spots_in`'s middle 0.8) shows as many pip spots as the face has pips."""
+    if reading.score >= SIDE_SURE:
+        return True
+    (cx, cy), (rw, rh), angle = rect
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    whole = ((cx, cy), (max(rw, side) / 0.8, max(rh, side) / 0.8), angle)
+    return _spots_in(gray, whole, side * side) == reading.face
+
 
 TOP_SHARE = (0.55, 0.92)  # of the blob's square's area the lit top's square covers: a side
 # beside the top takes a tenth to two fifths of a blob seen obliquely (independent renderer)
