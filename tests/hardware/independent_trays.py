@@ -39,6 +39,15 @@ def die_at(truth, place):
     return dice[0]
 
 
+def read_right(truth, reading, place, face, colour) -> bool:
+    """The true die at ``place`` is a ``face`` of ``colour`` (asserted: the render is what
+    the test says it is) and the reading near it names both."""
+    die = die_at(truth, place)
+    assert (die.face, die.colour) == (face, colour)
+    got = nearest(reading, die)
+    return got is not None and (got.face, got.colour) == (face, colour)
+
+
 def faces_read(truth, reading):
     """(true face, face read) of each true die a reading has near it (read None: unread)."""
     return [(die.face, got and got.face) for die in truth if (got := nearest(reading, die))]

@@ -13,6 +13,7 @@ from tests.hardware.independent_trays import (
     nearest,
     no_roll,
     no_wrong_face,
+    read_right,
     settled,
 )
 
@@ -78,8 +79,5 @@ def test_a_top_read_at_its_corner_is_named_by_the_floor_round_the_blob():
     whole blob (`squares._corner_reads`): orange. Planted fault: the corner's own ring (no
     ``around``) names it "unknown"."""
     truth, reading = settled(1453, told=True)
-    four = die_at(truth, (64, 132))
-    assert (four.face, four.colour) == (4, "orange")
-    got = nearest(reading, four)
-    assert got is not None and (got.face, got.colour) == (4, "orange")
+    assert read_right(truth, reading, (64, 132), 4, "orange")
     assert no_wrong_face(truth, reading)

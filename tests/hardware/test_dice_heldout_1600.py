@@ -7,8 +7,8 @@ from __future__ import annotations
 from tests.hardware.independent_trays import (
     die_at,
     faces_read,
-    nearest,
     no_wrong_face,
+    read_right,
     settled,
     unread_or_right,
 )
@@ -52,10 +52,7 @@ def test_a_top_seen_at_one_corner_alone_of_a_die_sized_blob_is_read():
     for seed, overrides, place, face in ((1624, {}, (176, 34), 2), (1652, {}, (449, 69), 6),
                                          (1641, {"die_px": 28}, (467, 212), 2)):
         truth, reading = settled(seed, told=True, **overrides)
-        die = die_at(truth, place)
-        assert (die.face, die.colour) == (face, "white")
-        got = nearest(reading, die)
-        assert got is not None and (got.face, got.colour) == (face, "white"), seed
+        assert read_right(truth, reading, place, face, "white"), seed
         assert no_wrong_face(truth, reading)
 
 
@@ -70,8 +67,5 @@ def test_a_top_read_at_one_corner_alone_a_little_unsure_is_read():
             (1649, {"die_px": 28}, (351, 61), 4, "white"),
             (1624, {"die_px": 28}, (101, 230), 6, "blue")):
         truth, reading = settled(seed, told=True, **overrides)
-        die = die_at(truth, place)
-        assert (die.face, die.colour) == (face, colour)
-        got = nearest(reading, die)
-        assert got is not None and (got.face, got.colour) == (face, colour), seed
+        assert read_right(truth, reading, place, face, colour), seed
         assert no_wrong_face(truth, reading)

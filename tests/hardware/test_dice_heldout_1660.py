@@ -3,7 +3,13 @@ since): the one wrong colour there. The tray is rendered from its seed and read 
 bench/dice_independent.py reads it (tests/hardware/independent_trays.py)."""
 from __future__ import annotations
 
-from tests.hardware.independent_trays import die_at, nearest, no_wrong_face, settled
+from tests.hardware.independent_trays import (
+    die_at,
+    nearest,
+    no_wrong_face,
+    read_right,
+    settled,
+)
 
 
 def test_a_blue_die_paled_by_a_glint_and_unread_is_not_named_white():
@@ -29,8 +35,5 @@ def test_a_top_at_one_corner_alone_of_a_blob_a_little_under_the_side_is_read():
     three nothing. Taken from `squares.CORNER_ALONE` 0.95 of the side (session 91). Planted
     fault: `CORNER_ALONE` 1.0 (session 90's) leaves it unread."""
     truth, reading = settled(1669, told=True)
-    three = die_at(truth, (207, 251))
-    assert (three.face, three.colour) == (3, "green")
-    got = nearest(reading, three)
-    assert got is not None and (got.face, got.colour) == (3, "green")
+    assert read_right(truth, reading, (207, 251), 3, "green")
     assert no_wrong_face(truth, reading)
