@@ -1097,9 +1097,6 @@ def ratio_over_rounds(ratios: list[float | None], first: list[str] | None = None
     camera's ratio read 2.4 % (0.9-3.9 %) higher in the rounds this tree started first, in
     12 of them; ABBA's even count each way cancels it in the geometric mean, and pairing
     the rounds (AB, BA) widened the interval in 13 of 14: notes s91/i71 order_effect.py)."""
-    if first is not None:
-        sides = {side: [r for r, f in zip(ratios, first, strict=True) if r and f == side]
-                 for side in ("this", "against")}
     each = [r for r in ratios if r]
     if len(each) < 2:
         return {"rounds": len(each), "each": each}
@@ -1108,13 +1105,17 @@ def ratio_over_rounds(ratios: list[float | None], first: list[str] | None = None
     df = len(logs) - 1
     t = T975.get(df) or T975[max(k for k in T975 if k <= df)]
     half = t * sd / len(logs) ** 0.5
-    return {"median": round(statistics.median(each), 3),
-            "geomean": round(float(np.exp(mean)), 3),
-            "ci95": [round(float(np.exp(mean - half)), 3), round(float(np.exp(mean + half)), 3)],
-            "rounds": len(each), "each": each,
-            **({"by_first": {side: {"geomean": round(float(np.exp(statistics.fmean(
-                np.log(got)))), 3), "rounds": len(got)} for side, got in sides.items()}}
-               if first is not None and all(sides.values()) else {})}
+    out = {"median": round(statistics.median(each), 3),
+           "geomean": round(float(np.exp(mean)), 3),
+           "ci95": [round(float(np.exp(mean - half)), 3), round(float(np.exp(mean + half)), 3)],
+           "rounds": len(each), "each": each}
+    if first is not None:
+        sides = {side: [r for r, f in zip(ratios, first, strict=True) if r and f == side]
+                 for side in ("this", "against")}
+        if all(sides.values()):
+            out["by_first"] = {side: {"geomean": round(float(np.exp(statistics.fmean(
+                np.log(got)))), 3), "rounds": len(got)} for side, got in sides.items()}
+    return out
 
 
 def merge_rounds(runs: list[dict]) -> dict:
