@@ -237,7 +237,6 @@ SIDE_SURE = 0.12  # the score a face read on a blob's whole square must reach wh
 # as many spots as its pips. notes s91/i64/trial.py, lowside.py, onespots.py, out/t4-t6/)
 
 
-
 def _sure_or_counted(image: np.ndarray, reading: DieReading, rect, side: float) -> bool:
     """A face read on a blob's whole square ``rect`` that holds a side is taken at
     `SIDE_SURE` or more, or, less sure, when the blob's square (at least the dice's ``side``;
