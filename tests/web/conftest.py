@@ -214,8 +214,16 @@ def pair_here(page, base: str, game_id: str, query: str = "") -> None:
     """The host's browser becomes the table display (host page: "Use this device as the
     table display"), then opens the table page (with ``query``, e.g. "?lang=pl")."""
     page.goto(f"{base}/host/{game_id}")
-    page.click("#pair-table summary")
-    page.click("#pair-table form button[type=submit]")
+    page.wait_for_function("() => window.TC && window.TC.view")
+    button = page.locator("#pair-table form button[type=submit]")
+    for _ in range(3):  # a panel shown above by a later view can move the summary under the click
+        page.click("#pair-table summary")
+        try:
+            button.wait_for(state="visible", timeout=5000)
+            break
+        except Exception:  # noqa: BLE001 - playwright's TimeoutError: open it again
+            continue
+    button.click()
     page.wait_for_url(f"**/table/{game_id}")
     if query:
         page.goto(f"{base}/table/{game_id}{query}")
