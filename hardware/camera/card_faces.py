@@ -124,7 +124,13 @@ VISIBLE = 0.5  # ... and the rest must hold this share of the faces' difference,
 # 0.02 and 0.05 (0.70, 0.94 over the whole area): named; board 22000 card01 half under a token
 # keeps 0.94 at COVER_GROW 0 and leaned to card02 (misfit 0.42), 0.66 at 1 (lean 0.10), and
 # under 0.5 at 2, as felt 21007 card10)
-AREA_MARGIN = 0.1  # ... and the area where they differ votes this far on its side too
+AREA_MARGIN = 0.0  # ... and the area where they differ votes on its side too (more than this):
+# the case it is for (wood 20015 card19, a blue token where the rival has a blue square) has
+# its area vote against the weighted leaning (0.54 to card14, area -0.24). 0.1 until session
+# 92 refused wood 5018 card08 (leaning 0.228, error 0.015, area 0.064: the faces differ in a
+# small square of the art); > 0 names it, and with the true outline (notes s92/i63
+# area_probe.py) the digit pairs laid together at 100/140/160 px (refusal off), 25 scenes a
+# table, and the game deck at 120 px, 30 scenes a table: 0 wrong, 1 more right at 100 px
 AREA_FLOOR = 0.02  # of the largest squared difference: a pixel where two faces differ
 ALIGN_STOP = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 30, 1e-4)  # ECC's iterations
 ALIGN_MAX_TURN, ALIGN_MAX_SHIFT = 0.05, 4.0  # the largest correction taken (of 1; px)
@@ -1392,7 +1398,7 @@ def _area_vote(off: np.ndarray, d: np.ndarray) -> float:
 
 def _clear(leaning: float, error: float, strict: float = 1.0, area: float = 1.0) -> bool:
     return leaning >= FINE_MARGIN * strict and leaning >= FINE_Z * strict * error and \
-        area >= AREA_MARGIN * strict
+        area > AREA_MARGIN * strict
 
 
 def _turn(corners: np.ndarray) -> int:

@@ -36,6 +36,11 @@ SNAP_ALONG = 0.05  # ... unless it lies within this (sine) of the opposite side 
 # card's opposite sides lie along each other): an outline traced turned on a pale board, its
 # side's line turned 3.1 degrees from it (session 91, board 7025 card13 at 120 px: found 7.7
 # px off, unknown, with ``PUSH_ROUNDS`` 0.8 px off and named; 0: the outline's turn only)
+SNAP_BOTH = True  # ... or of the opposite side's line turned too: both taken together, else
+# (a corner then moved over the snap's bound) as before. An outline traced as a trapezoid,
+# both short sides turned 3-4 degrees the opposite ways (session 92, board 7027 card07 at 120
+# px: each fitted line 0.055-0.064 from its side, 0.022 from the other; found 5.3 px off ->
+# 1.1; notes s92/i63 outlines.py at 120 and 160 px: no other outline of any family changed)
 SNAP_DIFF_SHARE = 0.3  # against the empty table: a step this share of the strongest is an edge
 PUSH_SHARE = 0.1  # of the card's short side: how far out a side inside the card is pushed
 PUSH_ROUNDS = 3  # pushes out and snaps again (``_snap``) while a side moves: a side 9-13 px
@@ -232,8 +237,8 @@ def _snapped(gradients: _Gradients, quad: np.ndarray,
     outermost strong step across it (``strong_share`` of the side's strongest or more) within
     ``reach`` px, a line fitted through those (Huber: a token over the edge is an outlier;
     a side with too few, or whose line turns from it by more than ``SNAP_TURN`` and from
-    the opposite side's snapped line by more than ``SNAP_ALONG``, stays) and the corners
-    where the lines meet. A mask's outline can be pixels off (closed, cut and grown back);
+    the opposite side's snapped line by more than ``SNAP_ALONG``, stays, `_along`) and the
+    corners where the lines meet. A mask's outline can be pixels off (closed, cut and grown back);
     the card's edge is not."""
     offsets = np.arange(-reach, reach + 1, dtype=np.float32)
     lines, turned, snapped = [], [], []
@@ -270,14 +275,27 @@ def _snapped(gradients: _Gradients, quad: np.ndarray,
         lines.append(kept)
         snapped.append(fitted is None and kept[0] is not a)
         turned.append(fitted)
-    for i in range(4):  # turned from the outline, but along the opposite side as snapped
+    for both in (True, False) if SNAP_BOTH else (False,):
+        out = _crossings(_along(lines, turned, snapped, both))
+        if out is not None and np.abs(out - quad).max() <= 1.5 * reach:
+            return out
+    return quad
+
+
+def _along(lines: list, turned: list, snapped: list, both: bool) -> list:
+    """The sides' lines with each side's turned line (``turned``: fitted, turned over
+    ``SNAP_TURN`` from the outline) taken when it lies within ``SNAP_ALONG`` of the opposite
+    side's line as snapped, or, ``both``, of the opposite side's turned line (the two then
+    taken together: an outline traced as a trapezoid, both its short sides turned)."""
+    out = list(lines)
+    for i in range(4):
         j = (i + 2) % 4
-        if turned[i] is not None and snapped[j]:
-            r, v = turned[i][1], lines[j][1]
+        other = lines[j] if snapped[j] else turned[j] if both else None
+        if turned[i] is not None and other is not None:
+            r, v = turned[i][1], other[1]
             if abs(float(r[0] * v[1] - r[1] * v[0])) <= SNAP_ALONG:
-                lines[i] = turned[i]
-    out = _crossings(lines)
-    return out if out is not None and np.abs(out - quad).max() <= 1.5 * reach else quad
+                out[i] = turned[i]
+    return out
 
 
 def _crossings(lines: list) -> np.ndarray | None:

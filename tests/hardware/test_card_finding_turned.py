@@ -106,3 +106,23 @@ def test_the_snap_after_a_push_is_not_repeated(faces):
     # card13's long side turned onto the card's frame (0.8 -> 1.9 px off, session 91)
     error, name = _found(faces, 7025, "card13")
     assert error < 1.5 and name == "card13", (error, name)
+
+
+# Session 92: board 7027 card07 at 120 px was found 5.3 px off (named, 0.87): the change's
+# outline was a trapezoid, both short sides turned 3-4 degrees from the card the opposite
+# ways (one end 9 px in, the other 1 px), so neither side's line was taken by `_snapped`
+# (each turned over ``SNAP_TURN`` from the outline, and the opposite side not snapped, only
+# turned too); the pushes moved them out parallel, still turned (-5.5 px at one end, +2.9 at
+# the other). Two turned lines lying along each other are now taken together
+# (``SNAP_BOTH``): 1.2 px off.
+
+
+def test_both_short_sides_turned_along_each_other_are_snapped(faces):
+    error, name = _found(faces, 7027, "card07")
+    assert error < 2.0 and name == "card07", (error, name)
+
+
+def test_planted_fault_without_both_the_trapezoid_stays(faces, monkeypatch):
+    monkeypatch.setattr(card_finding, "SNAP_BOTH", False)
+    error, _ = _found(faces, 7027, "card07")
+    assert error > 4.0, error
