@@ -311,8 +311,9 @@ def camera_cost(folder: Path, seconds: float, fps: float = 30.0, rounds: int = 2
     """The camera threads' share of a core (capture, recogniser, texture map: a
     `CameraService` over the run's frames at ``fps``, in this process, CPU time from
     /proc/self/task/*/schedstat) looking at every frame of a still table
-    (``still_stride`` 1, the old path) and at every other one (the default), ``rounds``
-    times each, interleaved, ``seconds`` each; the median of each and their ratio."""
+    (``still_stride`` 1, the old path) and at every ``still_stride``-th one (the default),
+    ``rounds`` times each, interleaved, ``seconds`` each; the median of each and their
+    ratio."""
     from hardware.camera.capture import CameraService
     from hardware.camera.recognizer import ChangeSettings, Recognizer
     from hardware.camera.sources import FolderSource
@@ -827,9 +828,12 @@ def prepare(game: str, args, work: Path) -> tuple[Path, dict]:
           f"{capture['capture_share_copy']:.4f}, mapped {capture['capture_share_mapped']:.4f} "
           f"(same process, median of 5)", flush=True)
     if args.camera_ab:
+        from hardware.camera import STILL_STRIDE
+
         capture.update(camera_cost(frames, args.camera_ab, args.fps))
         print(f"{game}: camera threads at {args.fps:g} fps, share of a core: every frame "
-              f"{capture['camera_share_every_frame']:.4f}, a still table's every other frame "
+              f"{capture['camera_share_every_frame']:.4f}, a still table's every "
+              f"{STILL_STRIDE}th frame "
               f"{capture['camera_share_stride']:.4f} (same process, interleaved, median of 2 "
               f"x {args.camera_ab:g} s)", flush=True)
     return frames, capture

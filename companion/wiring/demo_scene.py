@@ -31,7 +31,7 @@ log = logging.getLogger(__name__)
 
 # one loop: 1 s at 30 fps. The cards are out of view long enough for the tracker to
 # remove them (vanish_frames = 8) even when a still table's stride passes over the first
-# empty frame (camera.still_stride), so each loop lays them again
+# empty frames (camera.still_stride: 2 of them at the default 3), so each loop lays them again
 EMPTY_FRAMES, CARD_FRAMES = 11, 19
 # the last card frames show a hand come for each card from the bottom edge: the camera
 # takes a card for lifted only once something reached it from the frame's edge (issue 50)

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, replace
 import cv2
 import numpy as np
 
+from hardware.camera import STILL_STRIDE
 from hardware.camera.calibration import (
     AGREE_MM,
     DEFAULT_MARKER_MM,
@@ -152,7 +153,8 @@ class ChangeSettings:
     # frame only (`Recognizer.still_skip`): the frames between are not even handed over
     # (the camera service's CPU, issue 37); the first change is seen at most
     # `still_stride` - 1 frames late, and from then on every frame until it is still again
-    still_stride: int = 2
+    # (`hardware.camera.STILL_STRIDE`: the default, its figures and its price)
+    still_stride: int = STILL_STRIDE
     calm_frames: int = 3
 
 

@@ -6,7 +6,7 @@
                 "appear_frames": 2, "vanish_frames": 8,
                 "hysteresis_deg": 55, "zones": {"council": [[x, y], ...], ...},
                 "calibration": {...written by `companion camera calibrate`...},
-                "orient_commit_s": 2.0, "simulate": "off" | "auto", "still_stride": 2,
+                "orient_commit_s": 2.0, "simulate": "off" | "auto", "still_stride": 3,
                 "lens_position": 1.67, "mains_hz": 50 | 60}}
 
 ``lens_position`` (dioptres, 1 / metres): where a Camera Module 3's lens is held, found by
@@ -15,8 +15,8 @@ once. ``mains_hz``: the room's mains frequency, passed to rpicam-vid as the ligh
 (``--flicker-period``); unset: the default for the owner's language (`mains_for`).
 
 ``still_stride``: a table still for a few frames is looked at in every n-th frame only (the
-camera's CPU on a long evening, issue 37; a card laid on it is seen up to n - 1 frames later);
-1 looks at every frame.
+camera's CPU on a long evening, issues 37 and 71; a card laid on it is seen up to n - 1 frames
+later; default `hardware.camera.STILL_STRIDE`); 1 looks at every frame.
 
 ``simulate: "auto"`` (`make run`): with no source set, or ``"auto"``, the attached camera
 when there is one, else the synthetic table. The server resolves these settings with the
@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from hardware import config_file
-from hardware.camera import DEFAULT_MARKER_MM
+from hardware.camera import DEFAULT_MARKER_MM, STILL_STRIDE
 
 if TYPE_CHECKING:
     from hardware.camera.recognizer import Recognizer
@@ -47,7 +47,7 @@ class CameraSettings:
     markers: dict | None = None  # corner marker -> board mm of its centre
     orient_commit_s: float = 2.0
     simulate: str = "off"
-    still_stride: int = 2
+    still_stride: int = STILL_STRIDE
     lens_position: float | None = None
     mains_hz: int | None = None
     extra: dict = field(default_factory=dict)
