@@ -74,6 +74,13 @@ FINE_LEVELS = (96, 112, 128)  # px: the fine pattern's widths, the widest a card
 SUBTLE_LEVELS = (112,)
 SUBTLE_NEAREST = 2  # faces measured for ``subtle`` per face: its nearest, upright and turned
 FINE_SHARE = 0.8  # of the straightened card's width: the widest fine pattern it holds
+SUBTLE_SHARE = 0.92  # ... in a book with faces apart by a few strokes (``subtle``): a digit's
+# leaning against its twin swings with where its strokes fall on the pattern's pixels
+# (game deck card02 against card01, the imagined outline moved 0-2 px by 0.1, too_alike's
+# camera: 112 px at the 140 px step 0.31-0.64, under ALIKE_SAFETY's 0.4 at whole-pixel
+# moves, so card02 was too alike there only, named at 120 and 160; 128 px there 0.42-0.62,
+# 160 px step's 128 0.48-0.58: notes s92/i63c alike_phase.py). Only the 140 px step
+# changes (112 -> 128); session 92
 CENTRE_TRIM = 0.1  # of each tail: left out of a card's own mean colour
 FINE_CHROMA = 40.0  # Lab a, b levels per unit of the fine pattern (JPEG halves colour detail)
 INSET = 0.07  # of the card's width: the rounded corners and edge left out
@@ -607,11 +614,16 @@ class FaceBook:
         """The fine pattern of a card straightened ``card_w`` wide: the widest of
         ``FINE_LEVELS`` within ``FINE_SHARE`` of the width step ``too_alike`` judges that
         card at (``alike_at``: the pattern it judged with; a digit in a small disc needs
-        the detail a closer camera gives, a pattern as wide as the card is all noise)."""
+        the detail a closer camera gives, a pattern as wide as the card is all noise); in a
+        book of digit pairs (``subtle``) within ``SUBTLE_SHARE``."""
         step = max(1, int(round(card_w / ALIKE_STEP))) * ALIKE_STEP
         fits = [v for v in FINE_LEVELS if v <= FINE_SHARE * step + 1e-6]
         if fits and fits[-1] in SUBTLE_LEVELS and not self.subtle:
             fits.pop()  # a level for faces apart by a few strokes only: none in this book
+        wider = [v for v in FINE_LEVELS if FINE_SHARE * step + 1e-6 < v <= SUBTLE_SHARE * step
+                 + 1e-6]
+        if wider and self.subtle:
+            fits.append(wider[-1])  # digits: the widest the card nearly holds (``SUBTLE_SHARE``)
         w = max(fits or [FINE])
         return w, max(16, round(w * self.aspect))
 

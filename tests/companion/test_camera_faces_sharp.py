@@ -267,7 +267,9 @@ def test_the_deck_page_judges_the_taught_cards_at_the_width_the_camera_crops(
     digit pair card01/card02 told apart there since session 89's part of a pixel); with a
     camera whose source crops cards more sharply (here a folder of frames said to have such
     a stream), at the width the reader reads them: 7/6 times sharper, 140 px, where the
-    pair is judged with the 112 px pattern and still needs a sticker; 1.25 times, 150 px;
+    pair judged with the 112 px pattern (``SUBTLE_SHARE`` held at ``FINE_SHARE`` here, as
+    before session 92: a width where the answer differs from 120 px's; with the 128 px
+    pattern the pair is told apart at 140 too) still needs a sticker; 1.25 times, 150 px;
     twice or 3.6 times (the Pi's), 240 px (`READ_CARD_PX`, where wider cards are brought
     down to): told apart there. The running camera hands its source to the face reader (a
     wiring that does not: no sharp crop)."""
@@ -276,8 +278,10 @@ def test_the_deck_page_judges_the_taught_cards_at_the_width_the_camera_crops(
     from companion import context
     from companion.server.settings import resolve
     from companion.wiring import camera as wiring
+    from hardware.camera import card_faces
     from hardware.camera.sources import FolderSource
 
+    monkeypatch.setattr(card_faces, "SUBTLE_SHARE", card_faces.FINE_SHARE)
     source_data, ids = taught
     data = games_app.config["DATA_DIR"]
     shutil.copytree(source_data / "catalogs", f"{data}/catalogs", dirs_exist_ok=True)

@@ -78,8 +78,10 @@ def test_planted_fault_without_the_grow_the_half_covered_digit_is_named_as_its_t
     """Since session 89 the fine comparison's part of a pixel (``SUBPIXEL``) leaves this card
     unknown even without the grow: the fault plants both off (with the grow alone off:
     unknown); and the card, 147-150 px wide, is judged at the 140 px step, whose 112 px
-    fine pattern (session 89, ``SUBTLE_LEVELS``) leaves it unknown too: planted back to 96."""
+    fine pattern (session 89, ``SUBTLE_LEVELS``) and 128 px one (session 92,
+    ``SUBTLE_SHARE``) leave it unknown too: planted back to 96."""
     monkeypatch.setattr(card_faces, "COVER_GROW", 0)
     monkeypatch.setattr(card_faces, "SUBPIXEL", 0.0)
     monkeypatch.setattr(card_faces, "FINE_LEVELS", (96, 128))
+    monkeypatch.setattr(card_faces, "SUBTLE_SHARE", card_faces.FINE_SHARE)
     assert _card01_half_covered(book, monkeypatch) == "card02"

@@ -110,7 +110,7 @@ PAIRS = [(f"card{i - 1:02d}", f"card{i:02d}") for i in range(2, 24, 3)]
 def test_near_duplicates_are_told_apart_or_reported_too_alike(game):
     faces, book = game
     # these felt scenes lay cards 120-132 px wide: judged at the 120 and 140 px steps (the
-    # digit pairs, told apart at 120 px since session 89, card01/02 too alike at 140)
+    # digit pairs, told apart at 120 px since session 89, at 140 since session 92)
     alike = set(book.too_alike(120)) | set(book.too_alike(140))
     assert alike <= set(PAIRS)  # only real near-duplicates are reported
     for pair in PAIRS:
@@ -539,7 +539,8 @@ def test_too_alike_imagines_the_misplacement_the_coarse_moves_leave(monkeypatch)
 
 def test_pairs_apart_by_a_digit_are_told_apart_from_a_closer_crop(game, monkeypatch):
     """card01/card02 and card10/card11 differ by a digit in a small disc: told apart at the
-    table's 120 px since session 89 (``SUBPIXEL``; too alike at 100 and 140 px), and at
+    table's 120 px since session 89 (``SUBPIXEL``; too alike at 100 px, and at 140 until
+    session 92's ``SUBTLE_SHARE``), and at
     160 px and more (a crop of the Pi's full-resolution stream), where the fine pattern is
     128 px wide (``fine_size``), and named right laid 180 px wide on felt tables. With the
     fine pattern kept at 96 px whatever the card's width (the planted fault) the pairs are
