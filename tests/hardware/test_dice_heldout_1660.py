@@ -51,3 +51,14 @@ def test_green_and_purple_dice_on_pale_tables_whose_faint_blobs_fell_apart_are_r
         truth, reading = settled(seed, told=True, die_px=28)
         assert read_right(truth, reading, place, face, colour), seed
         assert no_wrong_face(truth, reading)
+
+
+def test_a_red_one_the_darker_mask_reads_where_the_first_mask_s_die_is_unread_is_read():
+    """Seed 1715 at 28 px (a pale table): the red one at (495, 192), its first-mask blob its
+    top and two sides (1.13 of the side), unread; its darker-mask blob read 1 at 0.26, but
+    a die seen already stood there, and the darker mask's dice were added only where none
+    was. A face read there over first-mask dice all unread takes their place
+    (`tray.DARK_OVER_UNREAD`). Planted fault: `DARK_OVER_UNREAD` False leaves it unread."""
+    truth, reading = settled(1715, told=True, die_px=28)
+    assert read_right(truth, reading, (495, 192), 1, "red")
+    assert no_wrong_face(truth, reading)

@@ -36,6 +36,11 @@ SIZE_FROM_DARK = True  # the darker mask tells the dice's size when it shows mor
 # shows 3 or more: seed 1382 at 28 px, green dice on a lid, sized by the faint mask's 4 (30.4
 # px, the dice 29.7) and not by the darker's 5 (32.4 px), or a green one is lost
 
+DARK_OVER_UNREAD = True  # a face the darker mask reads where the first mask's dice there are
+# all unread is taken in their place (it was dropped: a die seen already). Issue 64, session
+# 92: seed 1715 at 28 px, a red one on a pale table, its first-mask blob top and two sides
+# (1.13 of the side) unread, its darker-mask blob read 1 at 0.26: read. Per die on 1660-1719
+# (trial.py, docs/camera.md): +1, none lost.
 FAINT_CLOSED = True  # a second faint pass, on the faint mask closed first, where the first
 # pass left dice unread (`floor`'s note at `DARKER`; issue 64, session 92: seeds 1763, 1695,
 # 1719 at 28 px, coloured dice on pale tables, +6 read, none lost; figures in docs/camera.md)
@@ -80,9 +85,16 @@ def _read_floor(image: np.ndarray, floor: np.ndarray, die_px: float | None, taug
     # dice against a rim lighter than the floor join the rim's blob: cut from it (no hand)
     first = blobs + (_off_the_rim(standing, blobs) if clear else [])
     dice = _read_mask(image, first, typical, taught, gray)
-    dice += [d for d in _read_mask(image, dark_blobs, typical, taught, gray) if all(
-        np.hypot(d.centre[0] - e.centre[0], d.centre[1] - e.centre[1]) > 0.6 * e.side
-        for e in dice)]  # a black die (not one seen already, with its shadow)
+    seen, replaced = list(dice), set()  # the first mask's dice; those a face was read over
+    for d in _read_mask(image, dark_blobs, typical, taught, gray):
+        same = [e for e in seen if np.hypot(d.centre[0] - e.centre[0],
+                                            d.centre[1] - e.centre[1]) <= 0.6 * e.side]
+        if not same:
+            dice.append(d)  # a black die (not one seen already, with its shadow)
+        elif DARK_OVER_UNREAD and d.face is not None and all(
+                e.face is None and e.die is None and id(e) not in replaced for e in same):
+            replaced |= {id(e) for e in same}
+            dice = [e for e in dice if all(e is not f for f in same)] + [d]
     known = None if die_px is None and len(blobs) < 3 else typical
     # a patch is a blob off the walls (its pixels those its outline fills, its area at least
     # those): none near `PATCH` dice (a tenth to spare), no patch to label the mask for
