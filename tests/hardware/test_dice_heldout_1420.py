@@ -15,6 +15,7 @@ from tests.hardware.independent_trays import (
     no_wrong_face,
     read_right,
     settled,
+    unread_or_right,
 )
 
 
@@ -80,4 +81,17 @@ def test_a_top_read_at_its_corner_is_named_by_the_floor_round_the_blob():
     ``around``) names it "unknown"."""
     truth, reading = settled(1453, told=True)
     assert read_right(truth, reading, (64, 132), 4, "orange")
+    assert no_wrong_face(truth, reading)
+
+
+def test_a_closed_faint_blob_that_is_a_blob_read_already_is_not_read_again():
+    """Seed 1441 at the renderer's sizes (wood): the white two at (88, 362), top and side in
+    a first-mask blob 51 x 44, unread. The faint mask closed first (`tray.FAINT_CLOSED`)
+    gives that blob again, the same box and 1.6 % larger: read again, its corner read a one
+    at 0.75, a wrong face. A closed blob like one read already (`tray.LIKE_BOX`,
+    `tray.LIKE_AREA`) is not read again. Planted fault: `LIKE_BOX` -1 reads the one."""
+    truth, reading = settled(1441, told=True)
+    two = die_at(truth, (88, 362))
+    assert (two.face, two.colour) == (2, "white")
+    assert unread_or_right(reading, two)
     assert no_wrong_face(truth, reading)

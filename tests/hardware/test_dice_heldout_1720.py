@@ -8,6 +8,7 @@ from tests.hardware.independent_trays import (
     die_at,
     nearest,
     no_wrong_face,
+    read_right,
     settled,
     unread_or_right,
 )
@@ -52,3 +53,16 @@ def test_a_one_read_unsure_on_a_long_blob_with_its_pip_alone_is_still_read():
         got = nearest(reading, one)
         assert got is not None and got.face == 1, seed
         assert no_wrong_face(truth, reading)
+
+
+def test_purple_dice_on_a_pale_table_whose_faint_tint_is_a_sieve_are_read():
+    """Seed 1763 at 28 px (a pale table, five purple dice): a purple body 0.6 as bright as
+    the table is 24-43 levels off its colour as lit, against the faint tint's 30-37
+    (`floor.FAINT_SHARE` of its own light): 70-90 % of its pixels pass, scattered, and the
+    faint mask's 3x3 opening leaves crumbs. The faint mask closed first
+    (`tray.FAINT_CLOSED`, a second faint pass) reads three of the five. Planted fault:
+    `FAINT_CLOSED` False leaves all three unread."""
+    truth, reading = settled(1763, told=True, die_px=28)
+    for place, face in (((276, 185), 5), ((188, 254), 4), ((151, 215), 3)):
+        assert read_right(truth, reading, place, face, "purple"), place
+    assert no_wrong_face(truth, reading)

@@ -22,6 +22,15 @@ FAINT_LEAST = 20.0  # there (at least these levels) is a faint tint (`die_masks`
 # +19; 0.08, 0.13, least 15 or 26 moved those by -10 to +2, least 15 made one answer worse.
 # The first mask keeps `TINTED`: lowered there alone (0.1, 20), 59 answers got worse (a
 # die's shadow or edge joined its blob).
+# The faint tint at its limit is a sieve: a saturated purple die 0.6 as bright as a pale table
+# (issue 64, session 92: seed 1763 at 28 px, its five purple dice) is 24-43 levels off the
+# table's colour as lit, against `FAINT_SHARE` of its own light, 30-37: 70-90 % of its
+# body's pixels pass, scattered; the 3x3 opening keeps a pixel only where its 9 neighbours
+# all passed, and the blob falls to crumbs (eroded: none, or 23 x 22 of 29 px dice). Closed
+# by a 3x3 square first, the holes go: 30 x 29, read. Not the faint mask itself (closed
+# there, 1665's black dice on wood, read from solid faint blobs, joined their shadows and
+# were lost; the dice's size moved with it): a second mask (`die_masks`' fourth item,
+# `tray.FAINT_CLOSED`), read only where the faint pass left dice unread.
 DARKER = 0.5  # of the floor's B+G+R, and below: a black die (a shadow only darkens)
 # A black die on a dark saturated felt is not that much darker (seed 1108 at 28 px: body
 # 42,40,39 on felt 118,50,82, 0.48 of its B+G+R, above DARKER's 0.5 less 20 levels) nor
@@ -140,7 +149,8 @@ def die_masks(image: np.ndarray, floor: np.ndarray, scratch: bool = False,
     ``faint="later"``: that mask's band levels now, its opening and filling when first
     asked (the third item is a `_Once`: a reader that stops before the faint mask's pass,
     or never sizes the dice by it, skips them; the same pixels either way, its buffers
-    are its own)."""
+    are its own), and a fourth item, a `_Once` too: the faint pixels closed by a 3x3
+    square before that opening (`FAINT_CLOSED`)."""
     h, w = image.shape[:2]
     buffer = _scratch if scratch else _fresh
     lighter, darker, tinted = (buffer(name, (h, w)) for name in ("lighter", "darker", "tinted"))
@@ -167,7 +177,14 @@ def die_masks(image: np.ndarray, floor: np.ndarray, scratch: bool = False,
         return masks
     faint_mask = _Once(lambda: _fill_pips_and_squares(_open(
         weak, buffer("faint between", (h, w)), buffer("faint open", (h, w)))))
-    return (*masks, faint_mask if faint == "later" else faint_mask())
+    if faint != "later":
+        return (*masks, faint_mask())
+    # and a fourth, made when first asked: the faint pixels closed (3x3) before the opening
+    # (`tray._read_floor`'s second faint pass, `FAINT_CLOSED`)
+    closed = _Once(lambda: _fill_pips_and_squares(_open(
+        _close(weak, buffer("faint closing", (h, w)), buffer("faint closed", (h, w))),
+        buffer("faint between", (h, w)), buffer("faint closed open", (h, w)))))
+    return (*masks, faint_mask, closed)
 
 
 def dark_saturated(floor: np.ndarray) -> bool:
@@ -195,6 +212,12 @@ def grey_mask(image: np.ndarray, floor: np.ndarray) -> np.ndarray:
         _band_masks(image[band], floor[band], lighter[band], darker[band], tinted[band],
                     grey=True)
     return _fill_pips_and_squares(_open(darker, lighter, _fresh("grey", (h, w))))
+
+
+def _close(mask: np.ndarray, between: np.ndarray, out: np.ndarray) -> np.ndarray:
+    """``mask`` closed by a 3x3 square into ``out`` (``between``: a buffer for the step)."""
+    cv2.dilate(mask, _SQUARE, dst=between)
+    return cv2.erode(between, _SQUARE, dst=out)
 
 
 def _open(mask: np.ndarray, between: np.ndarray, out: np.ndarray) -> np.ndarray:
