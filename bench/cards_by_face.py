@@ -433,6 +433,9 @@ def main() -> None:
         for part in args.parts.split(","):
             shots = (real_photos.licensed_photos() if part == "licensed"
                      else real_photos.photos(folder, (part,)))
+            if not shots:
+                parser.error(f"--parts {part}: no photograph of that part (dev, licensed, "
+                             "held_out)")
             r = run_photos(book, shots, part)
             real["parts"][part] = r
             print(f"real     {part:9s} {r['cards']} cards: right {r['right']:.3f} wrong "
