@@ -211,12 +211,11 @@ class PlaceAndLift(FrameSource):
                       for script in scripts]
         # the still table's stride counts from the last change (the card gone), so the
         # table is left bare a little longer each time: the placements meet every phase
-        self.sequence = [(cycle, phase, loop)
-                         for cycle in range(cycles)
-                         for loop in [self.loops[cycle % 4]
-                                      + [self.loops[cycle % 4][-1]] * (cycle % PHASES)]
-                         for phase in range(len(loop))]
-        self.cycles = cycles
+        self.sequence = []
+        for cycle in range(cycles):
+            loop = self.loops[cycle % 4]
+            loop = loop + [loop[-1]] * (cycle % PHASES)
+            self.sequence += [(cycle, phase, loop) for phase in range(len(loop))]
         self.frame = 0
         self.pacer = Pacer(30.0)
         self.placed_at: dict[int, float] = {}

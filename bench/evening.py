@@ -832,8 +832,8 @@ def prepare(game: str, args, work: Path) -> tuple[Path, dict]:
 
         capture.update(camera_cost(frames, args.camera_ab, args.fps))
         print(f"{game}: camera threads at {args.fps:g} fps, share of a core: every frame "
-              f"{capture['camera_share_every_frame']:.4f}, a still table's every "
-              f"{STILL_STRIDE}th frame "
+              f"{capture['camera_share_every_frame']:.4f}, a still table's one frame "
+              f"in {STILL_STRIDE} "
               f"{capture['camera_share_stride']:.4f} (same process, interleaved, median of 2 "
               f"x {args.camera_ab:g} s)", flush=True)
     return frames, capture

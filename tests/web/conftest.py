@@ -214,6 +214,8 @@ def pair_here(page, base: str, game_id: str, query: str = "") -> None:
     """The host's browser becomes the table display (host page: "Use this device as the
     table display"), then opens the table page (with ``query``, e.g. "?lang=pl")."""
     page.goto(f"{base}/host/{game_id}")
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
     page.wait_for_function("() => window.TC && window.TC.view")
     button = page.locator("#pair-table form button[type=submit]")
     for _ in range(3):  # a panel shown above by a later view can move the summary under the click
@@ -221,7 +223,7 @@ def pair_here(page, base: str, game_id: str, query: str = "") -> None:
         try:
             button.wait_for(state="visible", timeout=5000)
             break
-        except Exception:  # noqa: BLE001 - playwright's TimeoutError: open it again
+        except PlaywrightTimeout:  # still closed: open it again
             continue
     button.click()
     page.wait_for_url(f"**/table/{game_id}")
